@@ -1,0 +1,200 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include <inttypes.h>
+#include <string.h>
+
+#include <rte_cycles.h>
+#include <rte_ethdev.h>
+
+#include "fe_report.h"
+#include "fe_units.h"
+
+#define C(type, field)                                                                             \
+	{                                                                                          \
+#field, offsetof(struct type, field)                                               \
+	}
+
+static const struct fe_counter_desc port_counters[] = {
+	C(fe_port_stats, rx_pkts),  C(fe_port_stats, rx_bytes), C(fe_port_stats, tx_pkts),
+	C(fe_port_stats, tx_bytes), C(fe_port_stats, tx_busy),	{NULL, 0},
+};
+
+static const struct fe_counter_desc link_counters[] = {
+	C(fe_link_stats, in_pkts),
+	C(fe_link_stats, in_bytes),
+	C(fe_link_stats, out_pkts),
+	C(fe_link_stats, out_bytes),
+	{"drop_tail_pkts", offsetof(struct fe_link_stats, drop_pkts[FE_LINK_DROP_TAIL])},
+	{"drop_tail_bytes", offsetof(struct fe_link_stats, drop_bytes[FE_LINK_DROP_TAIL])},
+	{"drop_wire_pkts", offsetof(struct fe_link_stats, drop_pkts[FE_LINK_DROP_WIRE])},
+	{"drop_wire_bytes", offsetof(struct fe_link_stats, drop_bytes[FE_LINK_DROP_WIRE])},
+	C(fe_link_stats, q_pkts),
+	C(fe_link_stats, q_bytes),
+	C(fe_link_stats, q_pkts_peak),
+	C(fe_link_stats, q_bytes_peak),
+	C(fe_link_stats, wire_pkts),
+	{NULL, 0},
+};
+
+static const struct fe_counter_desc sw_counters[] = {
+	C(fe_sw_stats, unicast), C(fe_sw_stats, flooded), C(fe_sw_stats, filtered),
+	C(fe_sw_stats, runts),	 C(fe_sw_stats, nombuf),  {NULL, 0},
+};
+
+static const struct fe_counter_desc idle_counters[] = {
+	C(fe_idle_stats, polls),
+	C(fe_idle_stats, sleeps),
+	C(fe_idle_stats, slept_ns),
+	{NULL, 0},
+};
+
+const struct fe_counter_desc *
+fe_report_counters(enum fe_obj obj)
+{
+	static const struct fe_counter_desc *const all[FE_OBJ__MAX] = {
+		[FE_OBJ_PORT] = port_counters,
+		[FE_OBJ_LINK] = link_counters,
+		[FE_OBJ_SW] = sw_counters,
+		[FE_OBJ_IDLE] = idle_counters,
+	};
+	return all[obj];
+}
+
+void
+fe_report_eth(uint16_t port_id, struct fe_eth_counters *c)
+{
+	struct rte_eth_stats s;
+
+	memset(c, 0, sizeof(*c));
+	if (rte_eth_stats_get(port_id, &s) != 0)
+		return;
+	c->imissed = s.imissed;
+	c->ierrors = s.ierrors;
+	c->oerrors = s.oerrors;
+	c->rx_nombuf = s.rx_nombuf;
+}
+
+const struct fe_link *
+fe_report_link(const struct fe_dp *dp, unsigned n, const struct fe_link_params **params, char *name,
+	       size_t len)
+{
+	const struct fe_port *p = &dp->ports[n / 2];
+	int up = (n % 2) == 0;
+
+	snprintf(name, len, "%u.%s", n / 2, up ? "up" : "down");
+	*params = up ? &p->up_params : &p->down_params;
+	return up ? &p->up : &p->down;
+}
+
+static double
+uptime(const struct fe_dp *dp)
+{
+	return (double)(rte_rdtsc() - dp->start_tsc) / (double)dp->hz;
+}
+
+static void
+table_row(FILE *f, const char *label, const void *stats, const struct fe_counter_desc *d)
+{
+	fprintf(f, "%-8s", label);
+	for (; d->name; d++)
+		fprintf(f, " %*" PRIu64, (int)strlen(d->name), fe_report_get(stats, d));
+	fputc('\n', f);
+}
+
+static void
+table_head(FILE *f, const char *label, const struct fe_counter_desc *d)
+{
+	fprintf(f, "%-8s", label);
+	for (; d->name; d++)
+		fprintf(f, " %s", d->name);
+	fputc('\n', f);
+}
+
+void
+fe_report_table(FILE *f, const struct fe_dp *dp)
+{
+	char name[32], r[32], t[32];
+	const struct fe_link_params *lp;
+
+	fprintf(f, "fabemu-dp counters after %.3f s\n", uptime(dp));
+	table_head(f, "port", port_counters);
+	for (unsigned i = 0; i < dp->nports; i++) {
+		snprintf(name, sizeof(name), "%u", i);
+		table_row(f, name, &dp->ports[i].st, port_counters);
+	}
+	fprintf(f, "%-8s %-24s %s\n", "port", "device", "imissed ierrors oerrors rx_nombuf");
+	for (unsigned i = 0; i < dp->nports; i++) {
+		struct fe_eth_counters e;
+
+		fe_report_eth(dp->ports[i].port_id, &e);
+		fprintf(f, "%-8u %-24s %7" PRIu64 " %7" PRIu64 " %7" PRIu64 " %9" PRIu64 "\n", i,
+			dp->ports[i].name, e.imissed, e.ierrors, e.oerrors, e.rx_nombuf);
+	}
+	fprintf(f, "%-8s %-10s %-8s %-12s %s\n", "link", "rate", "delay", "buffer", "buffer-pkts");
+	for (unsigned n = 0; n < 2 * dp->nports; n++) {
+		fe_report_link(dp, n, &lp, name, sizeof(name));
+		fprintf(f, "%-8s %-10s %-8s %-12" PRIu64 " %u\n", name,
+			fe_fmt_rate(lp->rate_bps, r, sizeof(r)),
+			fe_fmt_time(lp->delay_ns, t, sizeof(t)), lp->limit_bytes, lp->limit_pkts);
+	}
+	table_head(f, "link", link_counters);
+	for (unsigned n = 0; n < 2 * dp->nports; n++) {
+		const struct fe_link *l = fe_report_link(dp, n, &lp, name, sizeof(name));
+
+		table_row(f, name, &l->st, link_counters);
+	}
+	table_head(f, "switch", sw_counters);
+	table_row(f, "", &dp->sw, sw_counters);
+	fprintf(f, "mac: learned %" PRIu64 " table-full %" PRIu64 "\n",
+		FE_CNT_GET(dp->mac->learned), FE_CNT_GET(dp->mac->full));
+	table_head(f, "idle", idle_counters);
+	table_row(f, "", &dp->idle, idle_counters);
+	fflush(f);
+}
+
+static void
+json_fields(FILE *f, const void *stats, const struct fe_counter_desc *d)
+{
+	for (; d->name; d++)
+		fprintf(f, ", \"%s\": %" PRIu64, d->name, fe_report_get(stats, d));
+}
+
+void
+fe_report_json(FILE *f, const struct fe_dp *dp)
+{
+	const struct fe_link_params *lp;
+	char name[32];
+
+	fprintf(f, "{\"uptime_s\": %.6f, \"tsc_hz\": %" PRIu64 ", \"ports\": [", uptime(dp),
+		dp->hz);
+	for (unsigned i = 0; i < dp->nports; i++) {
+		struct fe_eth_counters e;
+
+		fe_report_eth(dp->ports[i].port_id, &e);
+		fprintf(f, "%s{\"port\": %u, \"device\": \"%s\"", i ? ", " : "", i,
+			dp->ports[i].name);
+		json_fields(f, &dp->ports[i].st, port_counters);
+		fprintf(f,
+			", \"imissed\": %" PRIu64 ", \"ierrors\": %" PRIu64
+			", \"oerrors\": %" PRIu64 ", \"rx_nombuf\": %" PRIu64 "}",
+			e.imissed, e.ierrors, e.oerrors, e.rx_nombuf);
+	}
+	fprintf(f, "], \"links\": [");
+	for (unsigned n = 0; n < 2 * dp->nports; n++) {
+		const struct fe_link *l = fe_report_link(dp, n, &lp, name, sizeof(name));
+
+		fprintf(f,
+			"%s{\"link\": \"%s\", \"rate_bps\": %" PRIu64 ", \"delay_ns\": %" PRIu64
+			", \"buffer_bytes\": %" PRIu64 ", \"buffer_pkts\": %u",
+			n ? ", " : "", name, lp->rate_bps, lp->delay_ns, lp->limit_bytes,
+			lp->limit_pkts);
+		json_fields(f, &l->st, link_counters);
+		fputc('}', f);
+	}
+	fprintf(f, "], \"switch\": {\"mac_learned\": %" PRIu64 ", \"mac_table_full\": %" PRIu64,
+		FE_CNT_GET(dp->mac->learned), FE_CNT_GET(dp->mac->full));
+	json_fields(f, &dp->sw, sw_counters);
+	fprintf(f, "}, \"idle\": {\"idle_sleep_ns\": %" PRIu64, dp->conf.idle_sleep_ns);
+	json_fields(f, &dp->idle, idle_counters);
+	fprintf(f, "}}\n");
+	fflush(f);
+}

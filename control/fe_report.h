@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Reading the dataplane's counters for people and programs: one table of counter
+ * names per object (port, link, switch, idle loop) drives the text table, the JSON
+ * document and the telemetry replies alike, so they never disagree. Readers only
+ * load counters (fe_counter.h); they never write the dataplane's memory.
+ */
+#ifndef FE_REPORT_H
+#define FE_REPORT_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "fe_dp.h"
+
+struct fe_counter_desc {
+	const char *name;
+	size_t off; /* offset of an fe_counter_t in the object */
+};
+
+enum fe_obj {
+	FE_OBJ_PORT, /* struct fe_port_stats */
+	FE_OBJ_LINK, /* struct fe_link_stats */
+	FE_OBJ_SW,   /* struct fe_sw_stats */
+	FE_OBJ_IDLE, /* struct fe_idle_stats */
+	FE_OBJ__MAX,
+};
+
+/* Counter names of one kind of object, NULL-terminated. */
+const struct fe_counter_desc *fe_report_counters(enum fe_obj obj);
+
+static inline uint64_t
+fe_report_get(const void *stats, const struct fe_counter_desc *d)
+{
+	return FE_CNT_GET(*(const fe_counter_t *)((const char *)stats + d->off));
+}
+
+/* Port-level counters the PMD keeps (ring overflow at the edge, errors). */
+struct fe_eth_counters {
+	uint64_t imissed, ierrors, oerrors, rx_nombuf;
+};
+void fe_report_eth(uint16_t port_id, struct fe_eth_counters *c);
+
+/* Link n of the engine: even n is port n/2's up link, odd its down link. */
+const struct fe_link *fe_report_link(const struct fe_dp *dp, unsigned n,
+				     const struct fe_link_params **params, char *name, size_t len);
+
+void fe_report_table(FILE *f, const struct fe_dp *dp);
+void fe_report_json(FILE *f, const struct fe_dp *dp);
+
+#endif

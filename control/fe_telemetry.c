@@ -1,0 +1,192 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_cycles.h>
+#include <rte_telemetry.h>
+
+#include "fe_report.h"
+#include "fe_telemetry.h"
+
+/* Written once before registration, cleared at shutdown; the telemetry thread reads it. */
+static const struct fe_dp *tel_dp;
+
+static const struct fe_dp *
+dp_get(void)
+{
+	return __atomic_load_n(&tel_dp, __ATOMIC_ACQUIRE);
+}
+
+static void
+add_counters(struct rte_tel_data *d, const void *stats, const struct fe_counter_desc *c)
+{
+	for (; c->name; c++)
+		rte_tel_data_add_dict_u64(d, c->name, fe_report_get(stats, c));
+}
+
+static int
+tel_info(const char *cmd __rte_unused, const char *params __rte_unused, struct rte_tel_data *d)
+{
+	const struct fe_dp *dp = dp_get();
+
+	if (dp == NULL)
+		return -ENODEV;
+	rte_tel_data_start_dict(d);
+	rte_tel_data_add_dict_u64(d, "ports", dp->nports);
+	rte_tel_data_add_dict_u64(d, "tsc_hz", dp->hz);
+	rte_tel_data_add_dict_u64(d, "uptime_ns",
+				  (rte_rdtsc() - dp->start_tsc) * (1000000000.0 / (double)dp->hz));
+	rte_tel_data_add_dict_u64(d, "idle_sleep_ns", dp->conf.idle_sleep_ns);
+	return 0;
+}
+
+static int
+tel_ports(const char *cmd __rte_unused, const char *params __rte_unused, struct rte_tel_data *d)
+{
+	const struct fe_dp *dp = dp_get();
+
+	if (dp == NULL)
+		return -ENODEV;
+	rte_tel_data_start_array(d, RTE_TEL_INT_VAL);
+	for (unsigned i = 0; i < dp->nports; i++)
+		rte_tel_data_add_array_int(d, (int)i);
+	return 0;
+}
+
+/* Parse "N" into a port index, or -EINVAL. */
+static int
+port_param(const struct fe_dp *dp, const char *params, const char **rest)
+{
+	char *end;
+	long n;
+
+	if (params == NULL || *params < '0' || *params > '9')
+		return -EINVAL;
+	n = strtol(params, &end, 10);
+	if (n < 0 || n >= (long)dp->nports)
+		return -EINVAL;
+	*rest = end;
+	return (int)n;
+}
+
+static int
+tel_port(const char *cmd __rte_unused, const char *params, struct rte_tel_data *d)
+{
+	const struct fe_dp *dp = dp_get();
+	struct fe_eth_counters e;
+	const char *rest;
+	int n;
+
+	if (dp == NULL)
+		return -ENODEV;
+	n = port_param(dp, params, &rest);
+	if (n < 0 || *rest != '\0')
+		return -EINVAL;
+	rte_tel_data_start_dict(d);
+	rte_tel_data_add_dict_string(d, "device", dp->ports[n].name);
+	add_counters(d, &dp->ports[n].st, fe_report_counters(FE_OBJ_PORT));
+	fe_report_eth(dp->ports[n].port_id, &e);
+	rte_tel_data_add_dict_u64(d, "imissed", e.imissed);
+	rte_tel_data_add_dict_u64(d, "ierrors", e.ierrors);
+	rte_tel_data_add_dict_u64(d, "oerrors", e.oerrors);
+	rte_tel_data_add_dict_u64(d, "rx_nombuf", e.rx_nombuf);
+	return 0;
+}
+
+static int
+tel_links(const char *cmd __rte_unused, const char *params __rte_unused, struct rte_tel_data *d)
+{
+	const struct fe_dp *dp = dp_get();
+	const struct fe_link_params *lp;
+	char name[32];
+
+	if (dp == NULL)
+		return -ENODEV;
+	rte_tel_data_start_array(d, RTE_TEL_STRING_VAL);
+	for (unsigned n = 0; n < 2 * dp->nports; n++) {
+		fe_report_link(dp, n, &lp, name, sizeof(name));
+		rte_tel_data_add_array_string(d, name);
+	}
+	return 0;
+}
+
+static int
+tel_link(const char *cmd __rte_unused, const char *params, struct rte_tel_data *d)
+{
+	const struct fe_dp *dp = dp_get();
+	const struct fe_link_params *lp;
+	const struct fe_link *l;
+	const char *rest;
+	char name[32];
+	int n;
+
+	if (dp == NULL)
+		return -ENODEV;
+	n = port_param(dp, params, &rest);
+	if (n < 0)
+		return -EINVAL;
+	if (strcmp(rest, ".up") == 0)
+		l = fe_report_link(dp, 2 * n, &lp, name, sizeof(name));
+	else if (strcmp(rest, ".down") == 0)
+		l = fe_report_link(dp, 2 * n + 1, &lp, name, sizeof(name));
+	else
+		return -EINVAL;
+	rte_tel_data_start_dict(d);
+	rte_tel_data_add_dict_string(d, "link", name);
+	rte_tel_data_add_dict_u64(d, "rate_bps", lp->rate_bps);
+	rte_tel_data_add_dict_u64(d, "delay_ns", lp->delay_ns);
+	rte_tel_data_add_dict_u64(d, "buffer_bytes", lp->limit_bytes);
+	rte_tel_data_add_dict_u64(d, "buffer_pkts", lp->limit_pkts);
+	add_counters(d, &l->st, fe_report_counters(FE_OBJ_LINK));
+	return 0;
+}
+
+static int
+tel_switch(const char *cmd __rte_unused, const char *params __rte_unused, struct rte_tel_data *d)
+{
+	const struct fe_dp *dp = dp_get();
+
+	if (dp == NULL)
+		return -ENODEV;
+	rte_tel_data_start_dict(d);
+	rte_tel_data_add_dict_u64(d, "mac_learned", FE_CNT_GET(dp->mac->learned));
+	rte_tel_data_add_dict_u64(d, "mac_table_full", FE_CNT_GET(dp->mac->full));
+	add_counters(d, &dp->sw, fe_report_counters(FE_OBJ_SW));
+	add_counters(d, &dp->idle, fe_report_counters(FE_OBJ_IDLE));
+	return 0;
+}
+
+int
+fe_telemetry_init(const struct fe_dp *dp)
+{
+	static const struct {
+		const char *cmd;
+		telemetry_cb fn;
+		const char *help;
+	} cmds[] = {
+		{"/fabemu/info", tel_info, "Dataplane summary. No parameters."},
+		{"/fabemu/ports", tel_ports, "List of port numbers. No parameters."},
+		{"/fabemu/port", tel_port, "Counters of one port. Parameter: port number."},
+		{"/fabemu/links", tel_links, "List of link names. No parameters."},
+		{"/fabemu/link", tel_link,
+		 "Parameters and counters of a link. Parameter: N.up or N.down."},
+		{"/fabemu/switch", tel_switch,
+		 "Switch, MAC table and idle-loop counters. No parameters."},
+	};
+	int rc;
+
+	__atomic_store_n(&tel_dp, dp, __ATOMIC_RELEASE);
+	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+		rc = rte_telemetry_register_cmd(cmds[i].cmd, cmds[i].fn, cmds[i].help);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
+void
+fe_telemetry_stop(void)
+{
+	__atomic_store_n(&tel_dp, NULL, __ATOMIC_RELEASE);
+}

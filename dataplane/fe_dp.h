@@ -1,0 +1,105 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * fe_dp: the forwarding engine. N ports meet at one emulated switch; each port has
+ * two emulated links, up (host to switch) and down (switch to host):
+ *
+ *   port p RX -> up[p] -> switch (MAC learning / flooding) -> down[q] -> port q TX
+ *
+ * One lcore runs fe_dp_run(), which calls fe_dp_poll() with the TSC read once per
+ * pass. Everything here is written by that lcore only; the control thread and
+ * telemetry read the counters (fe_counter.h) and nothing else.
+ *
+ * Ownership of fields:  lcore: rw   control/telemetry: ro (counters), - (the rest)
+ */
+#ifndef FE_DP_H
+#define FE_DP_H
+
+#include <stdint.h>
+
+#include <rte_common.h>
+#include <rte_mbuf.h>
+
+#include "fe_counter.h"
+#include "fe_link.h"
+#include "fe_mac.h"
+
+#define FE_BURST	 32
+#define FE_PORT_NAME_LEN 64
+
+struct fe_port_stats {
+	fe_counter_t rx_pkts, rx_bytes; /* read from the port */
+	fe_counter_t tx_pkts, tx_bytes; /* accepted by the port's TX queue */
+	fe_counter_t tx_busy;		/* TX bursts the port did not take whole (retried) */
+};
+
+struct fe_port {
+	struct fe_link up;			      /* host -> switch */
+	struct fe_link down;			      /* switch -> host */
+	struct fe_link_params up_params, down_params; /* as the user gave them (for reports) */
+	struct fe_port_stats st;
+	uint16_t port_id;
+	uint16_t txq_n;
+	struct rte_mbuf *txq[FE_BURST]; /* dequeued from down, waiting for TX room */
+	char name[FE_PORT_NAME_LEN];
+} __rte_cache_aligned;
+
+struct fe_sw_stats {
+	fe_counter_t unicast;  /* forwarded to the one learned port */
+	fe_counter_t flooded;  /* broadcast, multicast or unknown destination */
+	fe_counter_t filtered; /* destination learned on the ingress port: not sent back */
+	fe_counter_t runts;    /* shorter than an Ethernet header */
+	fe_counter_t nombuf;   /* a flood copy could not be allocated */
+};
+
+struct fe_idle_stats {
+	fe_counter_t polls;    /* passes of the loop */
+	fe_counter_t sleeps;   /* times the loop slept */
+	fe_counter_t slept_ns; /* requested sleep, total */
+};
+
+struct fe_dp_conf {
+	uint64_t mac_age_ns;	/* MAC entries expire after this */
+	uint64_t idle_sleep_ns; /* longest idle sleep; 0: busy-poll, never sleep */
+	uint32_t idle_spin;	/* empty passes before the first sleep */
+	uint64_t exit_idle_ns;	/* stop after this long with no traffic and empty links; 0: never */
+};
+
+struct fe_dp {
+	unsigned nports;
+	struct fe_port *ports;
+	struct fe_mac_table *mac;
+	struct rte_mempool *pool; /* for flood copies */
+	uint64_t hz;
+	struct fe_dp_conf conf;
+	uint64_t start_tsc;
+	struct fe_sw_stats sw;
+	struct fe_idle_stats idle;
+};
+
+/*
+ * Create the engine for nports ethdev ports (already started), with link parameters
+ * up[i] and down[i], compiled here for a TSC of hz. Returns NULL with a message in err.
+ */
+struct fe_dp *fe_dp_create(unsigned nports, const uint16_t *port_ids,
+			   const struct fe_link_params *up, const struct fe_link_params *down,
+			   struct rte_mempool *pool, uint64_t hz, const struct fe_dp_conf *conf,
+			   char *err, size_t errlen);
+
+/* One pass: RX every port, move due packets across the switch, TX. Returns work done. */
+unsigned fe_dp_poll(struct fe_dp *dp, uint64_t now);
+
+/* Earliest tick at which a queued packet becomes due; UINT64_MAX if nothing is queued. */
+uint64_t fe_dp_next_event(const struct fe_dp *dp);
+
+/* Packets held inside the engine (links and TX staging). */
+uint64_t fe_dp_held(const struct fe_dp *dp);
+
+/* The lcore loop: poll until *stop becomes non-zero (or exit_idle_ns passes idle). */
+void fe_dp_run(struct fe_dp *dp, const volatile int *stop);
+
+/* Free every packet the engine holds (after the loop has stopped). */
+void fe_dp_drain(struct fe_dp *dp);
+
+void fe_dp_free(struct fe_dp *dp);
+
+#endif

@@ -1,0 +1,212 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include <errno.h>
+#include <stddef.h>
+#include <string.h>
+
+#include "fe_link.h"
+
+#define FE_LINK_SLOTS_MIN 256U
+#define FE_LINK_SLOTS_MAX (1U << 18)
+
+int
+fe_link_params_check(const struct fe_link_params *p, const char **what)
+{
+	/* A rate is either unlimited (0) or between 1 kbit/s and 1 Tbit/s. */
+	if (p->rate_bps != 0 &&
+	    (p->rate_bps < FE_LINK_RATE_MIN || p->rate_bps > FE_LINK_RATE_MAX)) {
+		*what = "rate (allowed: 0 for unlimited, or 1kbit to 1Tbit)";
+		return -EINVAL;
+	}
+	/* Delays beyond 10 s are not a network any more. */
+	if (p->delay_ns > FE_LINK_DELAY_MAX) {
+		*what = "delay (allowed: 0 to 10s)";
+		return -EINVAL;
+	}
+	if (p->limit_bytes > FE_LINK_BYTES_MAX) {
+		*what = "buffer (allowed: 0 for unlimited, or up to 4GiB)";
+		return -EINVAL;
+	}
+	if (p->limit_pkts > FE_LINK_PKTS_MAX) {
+		*what = "buffer-pkts (allowed: 0 for unlimited, or up to 1048576)";
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static uint32_t
+pow2_ceil(uint64_t v)
+{
+	uint32_t r = 1;
+
+	while (r < v && r < FE_LINK_SLOTS_MAX)
+		r <<= 1;
+	return r;
+}
+
+/* Slots for the buffer plus every packet that can be on the wire at once. */
+static uint32_t
+slots_needed(const struct fe_link_cfg *cfg)
+{
+	uint64_t buf, wire;
+
+	if (cfg->limit_pkts)
+		buf = cfg->limit_pkts;
+	else if (cfg->limit_bytes)
+		buf = cfg->limit_bytes / FE_WIRE_MIN_FRAME + 1;
+	else
+		buf = FE_LINK_SLOTS_MAX;
+	if (cfg->tpb_fp == 0)
+		wire = cfg->prop_ticks ? FE_LINK_SLOTS_MAX : 0;
+	else
+		wire = cfg->prop_ticks / (fe_link_ser_ticks(cfg, FE_WIRE_MIN_FRAME) + 1) + 1;
+	buf += wire + 64;
+	return pow2_ceil(buf < FE_LINK_SLOTS_MIN ? FE_LINK_SLOTS_MIN : buf);
+}
+
+int
+fe_link_compile(const struct fe_link_params *p, uint64_t hz, struct fe_link_cfg *cfg)
+{
+	const char *what;
+
+	if (hz == 0 || fe_link_params_check(p, &what) < 0)
+		return -EINVAL;
+	memset(cfg, 0, sizeof(*cfg));
+	if (p->rate_bps)
+		cfg->tpb_fp = (uint64_t)((((unsigned __int128)hz * 8) << 32) / p->rate_bps);
+	cfg->prop_ticks =
+		(uint64_t)(((unsigned __int128)p->delay_ns * hz + 500000000) / 1000000000);
+	cfg->limit_bytes = p->limit_bytes;
+	cfg->limit_pkts = p->limit_pkts;
+	cfg->nslots = slots_needed(cfg);
+	return 0;
+}
+
+uint64_t
+fe_link_ser_ticks(const struct fe_link_cfg *cfg, uint32_t len)
+{
+	return (uint64_t)(((unsigned __int128)fe_wire_bytes(len) * cfg->tpb_fp) >> 32);
+}
+
+void
+fe_link_init(struct fe_link *l, const struct fe_link_cfg *cfg, struct fe_link_slot *slots)
+{
+	memset(l, 0, sizeof(*l));
+	l->cfg = *cfg;
+	l->mask = cfg->nslots - 1;
+	l->slots = slots;
+}
+
+/* Packets whose serialization has ended by now leave the buffer (they stay on the wire). */
+static inline void
+advance(struct fe_link *l, uint64_t now)
+{
+	while (l->svc != l->tail) {
+		const struct fe_link_slot *s = &l->slots[l->svc & l->mask];
+
+		if (s->tx_end > now)
+			break;
+		l->q_pkts--;
+		l->q_bytes -= s->len;
+		l->svc++;
+	}
+}
+
+/* Occupancy as readers see it. */
+static inline void
+publish(struct fe_link *l)
+{
+	FE_CNT_SET(l->st.q_pkts, l->q_pkts);
+	FE_CNT_SET(l->st.q_bytes, l->q_bytes);
+	FE_CNT_SET(l->st.wire_pkts, (uint64_t)(l->svc - l->head));
+}
+
+static inline int
+drop(struct fe_link *l, enum fe_link_drop why, uint32_t len)
+{
+	FE_CNT_ADD(l->st.drop_pkts[why], 1);
+	FE_CNT_ADD(l->st.drop_bytes[why], len);
+	return -ENOBUFS;
+}
+
+int
+fe_link_enqueue(struct fe_link *l, void *pkt, uint32_t len, uint64_t now)
+{
+	struct fe_link_slot *s;
+	unsigned __int128 t;
+
+	FE_CNT_ADD(l->st.in_pkts, 1);
+	FE_CNT_ADD(l->st.in_bytes, len);
+	advance(l, now);
+	if (l->cfg.limit_pkts && l->q_pkts >= l->cfg.limit_pkts)
+		return drop(l, FE_LINK_DROP_TAIL, len);
+	if (l->cfg.limit_bytes && l->q_bytes + len > l->cfg.limit_bytes)
+		return drop(l, FE_LINK_DROP_TAIL, len);
+	if (l->tail - l->head > l->mask)
+		return drop(l, FE_LINK_DROP_WIRE, len);
+
+	if (l->busy_until < now || (l->busy_until == now && l->busy_frac == 0)) {
+		l->busy_until = now;
+		l->busy_frac = 0;
+	}
+	t = (unsigned __int128)fe_wire_bytes(len) * l->cfg.tpb_fp + l->busy_frac;
+	l->busy_until += (uint64_t)(t >> 32);
+	l->busy_frac = (uint32_t)t;
+
+	s = &l->slots[l->tail & l->mask];
+	s->pkt = pkt;
+	s->len = len;
+	s->tx_end = l->busy_until;
+	s->arrive = l->busy_until + l->cfg.prop_ticks;
+	l->tail++;
+	l->q_pkts++;
+	l->q_bytes += len;
+	publish(l);
+	FE_CNT_MAX(l->st.q_pkts_peak, l->q_pkts);
+	FE_CNT_MAX(l->st.q_bytes_peak, l->q_bytes);
+	return 0;
+}
+
+unsigned
+fe_link_dequeue(struct fe_link *l, uint64_t now, void **pkts, uint64_t *stamps, unsigned max)
+{
+	uint64_t bytes = 0;
+	unsigned n = 0;
+
+	advance(l, now);
+	while (n < max && l->head != l->svc) {
+		const struct fe_link_slot *s = &l->slots[l->head & l->mask];
+
+		if (s->arrive > now)
+			break;
+		pkts[n] = s->pkt;
+		if (stamps)
+			stamps[n] = s->arrive;
+		bytes += s->len;
+		n++;
+		l->head++;
+	}
+	FE_CNT_ADD(l->st.out_pkts, n);
+	FE_CNT_ADD(l->st.out_bytes, bytes);
+	publish(l);
+	return n;
+}
+
+unsigned
+fe_link_flush(struct fe_link *l, void **pkts, unsigned max)
+{
+	unsigned n = 0;
+
+	while (n < max && l->head != l->tail) {
+		const struct fe_link_slot *s = &l->slots[l->head & l->mask];
+
+		if (l->head == l->svc) { /* still in the buffer */
+			l->q_pkts--;
+			l->q_bytes -= s->len;
+			l->svc++;
+		}
+		pkts[n++] = s->pkt;
+		l->head++;
+	}
+	publish(l);
+	return n;
+}

@@ -1,0 +1,145 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * fe_link: one emulated point-to-point link, one direction.
+ *
+ * A link is a serializer followed by a wire. A packet offered at time t starts
+ * serializing at max(t, end of the previous packet), takes wire_bytes * 8 / rate
+ * seconds to serialize and then propagation-delay seconds to arrive. Packets
+ * waiting for or being serialized occupy the link's buffer; a packet that would
+ * exceed the buffer's byte or packet limit is tail-dropped. Arrival times are
+ * non-decreasing, so a link never reorders.
+ *
+ * The model is pure: it stores opaque packet pointers, never touches an mbuf and
+ * never reads a clock. Every call takes `now` in TSC ticks; the caller reads the
+ * TSC once per burst. Users fill struct fe_link_params (bit/s, ns, bytes) and
+ * compile it once with fe_link_compile() into ticks and fixed-point ticks/byte.
+ *
+ * Usage:
+ *	fe_link_compile(&params, tsc_hz, &cfg);
+ *	slots = calloc(fe_link_slots_needed(&cfg), sizeof(*slots));
+ *	fe_link_init(&link, &cfg, slots, n);
+ *	if (fe_link_enqueue(&link, pkt, len, now) < 0) free_it(pkt);
+ *	n = fe_link_dequeue(&link, now, pkts, stamps, max);
+ */
+#ifndef FE_LINK_H
+#define FE_LINK_H
+
+#include <stdint.h>
+
+#include "fe_counter.h"
+
+/* Ethernet overhead not present in a frame buffer: FCS, preamble + SFD, inter-frame gap. */
+enum {
+	FE_WIRE_FCS = 4,
+	FE_WIRE_PREAMBLE = 8,
+	FE_WIRE_IFG = 12,
+	FE_WIRE_MIN_FRAME = 60, /* minimum frame without FCS; shorter ones are padded */
+	FE_WIRE_OVERHEAD = FE_WIRE_FCS + FE_WIRE_PREAMBLE + FE_WIRE_IFG,
+};
+
+/* Bytes a frame of `len` bytes (as received, without FCS) occupies on the wire. */
+static inline uint32_t
+fe_wire_bytes(uint32_t len)
+{
+	return (len < FE_WIRE_MIN_FRAME ? FE_WIRE_MIN_FRAME : len) + FE_WIRE_OVERHEAD;
+}
+
+/* What the user asked for, in user units. Zero means "no limit" for every field. */
+struct fe_link_params {
+	uint64_t rate_bps;    /* line rate in bit/s; 0: infinitely fast */
+	uint64_t delay_ns;    /* one-way propagation delay */
+	uint64_t limit_bytes; /* buffer limit in frame bytes (as received, without FCS) */
+	uint32_t limit_pkts;  /* buffer limit in packets */
+};
+
+/* Ranges checked by fe_link_params_check(). */
+#define FE_LINK_RATE_MIN  1000ULL	   /* 1 kbit/s */
+#define FE_LINK_RATE_MAX  1000000000000ULL /* 1 Tbit/s */
+#define FE_LINK_DELAY_MAX 10000000000ULL   /* 10 s */
+#define FE_LINK_BYTES_MAX (1ULL << 32)	   /* 4 GiB */
+#define FE_LINK_PKTS_MAX  (1U << 20)
+
+/* Compiled form: only ticks and bytes, what the fast path adds and compares. */
+struct fe_link_cfg {
+	uint64_t tpb_fp;     /* TSC ticks per wire byte, 32.32 fixed point; 0: no serialization */
+	uint64_t prop_ticks; /* propagation delay */
+	uint64_t limit_bytes;
+	uint32_t limit_pkts;
+	uint32_t nslots; /* power of two: buffer plus what can be in flight on the wire */
+};
+
+enum fe_link_drop {
+	FE_LINK_DROP_TAIL, /* buffer limit (bytes or packets) reached */
+	FE_LINK_DROP_WIRE, /* more packets in flight than the link has slots for */
+	FE_LINK_DROP__MAX,
+};
+
+struct fe_link_stats {
+	fe_counter_t in_pkts, in_bytes;	  /* offered to the link */
+	fe_counter_t out_pkts, out_bytes; /* delivered at the far end */
+	fe_counter_t drop_pkts[FE_LINK_DROP__MAX];
+	fe_counter_t drop_bytes[FE_LINK_DROP__MAX];
+	fe_counter_t q_pkts, q_bytes;		/* buffer occupancy now */
+	fe_counter_t q_pkts_peak, q_bytes_peak; /* highest occupancy seen */
+	fe_counter_t wire_pkts;			/* packets serialized, not yet delivered */
+};
+
+struct fe_link_slot {
+	void *pkt;
+	uint64_t tx_end; /* serialization ends: the packet leaves the buffer */
+	uint64_t arrive; /* reaches the far end */
+	uint32_t len;
+};
+
+struct fe_link {
+	struct fe_link_cfg cfg;
+	uint64_t busy_until; /* serializer is busy until this tick ... */
+	uint32_t busy_frac;  /* ... plus this fraction of a tick (2^-32) */
+	uint32_t mask;
+	uint32_t head; /* oldest packet not delivered */
+	uint32_t svc;  /* oldest packet still in the buffer */
+	uint32_t tail; /* next free slot */
+	uint32_t q_pkts;
+	uint64_t q_bytes;
+	struct fe_link_slot *slots;
+	struct fe_link_stats st;
+};
+
+/* 0 if params are in range; otherwise -EINVAL and *what names the bad field. */
+int fe_link_params_check(const struct fe_link_params *p, const char **what);
+
+/* Compile params for a TSC of hz ticks per second. Returns 0 or -EINVAL. */
+int fe_link_compile(const struct fe_link_params *p, uint64_t hz, struct fe_link_cfg *cfg);
+
+/* Serialization time of a frame of len bytes in ticks, rounded down (for reports and tests). */
+uint64_t fe_link_ser_ticks(const struct fe_link_cfg *cfg, uint32_t len);
+
+void fe_link_init(struct fe_link *l, const struct fe_link_cfg *cfg, struct fe_link_slot *slots);
+
+/* Offer a packet at time now. 0: accepted; -ENOBUFS: dropped (caller frees it). */
+int fe_link_enqueue(struct fe_link *l, void *pkt, uint32_t len, uint64_t now);
+
+/*
+ * Take up to max packets that have arrived by now, in order. stamps[i], if stamps is
+ * not NULL, gets each packet's exact arrival tick, so the next hop can start from it.
+ */
+unsigned fe_link_dequeue(struct fe_link *l, uint64_t now, void **pkts, uint64_t *stamps,
+			 unsigned max);
+
+/* Arrival tick of the next packet to deliver, or UINT64_MAX when the link is empty. */
+static inline uint64_t
+fe_link_next_arrival(const struct fe_link *l)
+{
+	return l->head == l->tail ? UINT64_MAX : l->slots[l->head & l->mask].arrive;
+}
+
+static inline uint32_t
+fe_link_count(const struct fe_link *l)
+{
+	return l->tail - l->head;
+}
+
+/* Remove every packet (at shutdown); returns how many were put in pkts (up to max). */
+unsigned fe_link_flush(struct fe_link *l, void **pkts, unsigned max);
+
+#endif

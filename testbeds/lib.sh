@@ -1,0 +1,128 @@
+# shellcheck shell=bash
+# Helpers shared by testbeds/demo.sh and tests/e2e/*.sh: start and stop the dataplane,
+# build hosts, run traffic, and clean everything up on exit, error and Ctrl-C.
+#
+# Source it, then call fe_init NAME. Everything created afterwards through these
+# helpers (testbed, dataplane, iperf3 servers, temporary files) is removed by the
+# EXIT trap that fe_init installs.
+
+FE_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+FE_BIN=${FABEMU_BIN:-$FE_ROOT/build/bin}
+FE_DP_PID=
+FE_TB_NAME=
+FE_TMP=
+FE_DP_LOG=
+
+fe_log() { printf '%s: %s\n' "$FE_SELF" "$*" >&2; }
+fe_fail() { fe_log "FAIL: $*"; exit 1; }
+
+fe_cleanup() {
+	local rc=$?
+	trap - EXIT INT TERM
+	if [ -n "$FE_DP_PID" ] && kill -0 "$FE_DP_PID" 2>/dev/null; then
+		kill -INT "$FE_DP_PID" 2>/dev/null
+		for _ in $(seq 50); do kill -0 "$FE_DP_PID" 2>/dev/null || break; sleep 0.1; done
+		kill -KILL "$FE_DP_PID" 2>/dev/null || true
+		wait "$FE_DP_PID" 2>/dev/null || true
+	fi
+	if [ -n "$FE_TB_NAME" ]; then
+		# processes left in our namespaces (iperf3 servers, pings) go first
+		for ns in $(ip netns list | awk '{print $1}' | grep "^$FE_TB_NAME-h" || true); do
+			pids=$(ip netns pids "$ns" 2>/dev/null || true)
+			[ -n "$pids" ] && kill -KILL $pids 2>/dev/null || true
+		done
+		"$FE_ROOT/testbeds/veth.sh" down --name "$FE_TB_NAME" || true
+	fi
+	[ -n "$FE_TMP" ] && rm -rf "$FE_TMP"
+	exit "$rc"
+}
+
+# fe_init NAME: name this run (testbed name, DPDK file prefix), install the cleanup.
+fe_init() {
+	FE_SELF=$1
+	[ "$(id -u)" = 0 ] || { echo "$FE_SELF: must run as root" >&2; exit 1; }
+	[ -x "$FE_BIN/fabemu-dp" ] || { echo "$FE_SELF: no $FE_BIN/fabemu-dp; build first" >&2; exit 1; }
+	FE_TMP=$(mktemp -d "/tmp/fabemu-$FE_SELF.XXXXXX")
+	trap fe_cleanup EXIT
+	trap 'exit 130' INT
+	trap 'exit 143' TERM
+}
+
+# fe_hosts NAME N: bring up N hosts named NAME-h1..NAME-hN.
+fe_hosts() {
+	"$FE_ROOT/testbeds/veth.sh" up "$2" --name "$1"
+	FE_TB_NAME=$1
+}
+
+# fe_dp_start ARGS...: start fabemu-dp (EAL and app args, "--" included) in the background,
+# wait until it forwards. Its output goes to $FE_DP_LOG.
+fe_dp_start() {
+	FE_DP_LOG="$FE_TMP/dp.$(date +%s%N).log"
+	"$FE_BIN/fabemu-dp" "$@" >"$FE_DP_LOG" 2>&1 &
+	FE_DP_PID=$!
+	for _ in $(seq 100); do
+		grep -q '^fabemu-dp .*ports' "$FE_DP_LOG" 2>/dev/null && return 0
+		kill -0 "$FE_DP_PID" 2>/dev/null || break
+		sleep 0.1
+	done
+	cat "$FE_DP_LOG" >&2
+	fe_fail "fabemu-dp did not start"
+}
+
+# fe_dp_stop: SIGINT, wait, and fail unless it exited 0 (which includes the mbuf check).
+fe_dp_stop() {
+	local rc=0
+	kill -INT "$FE_DP_PID"
+	wait "$FE_DP_PID" || rc=$?
+	FE_DP_PID=
+	if [ "$rc" != 0 ]; then
+		cat "$FE_DP_LOG" >&2
+		fe_fail "fabemu-dp exited with status $rc"
+	fi
+}
+
+# EAL options common to every run: no hugepages needed, never touch PCI devices.
+fe_eal() {
+	echo "--no-huge --no-pci -m 1024 -l 0 --file-prefix fe-$FE_SELF --log-level=pmd.net.af_xdp:error"
+}
+
+# fe_vdevs PMD: EAL --vdev options for the current testbed.
+fe_vdevs() { "$FE_ROOT/testbeds/veth.sh" vdevs --name "$FE_TB_NAME" --pmd "$1"; }
+
+# fe_ns I CMD...: run CMD in host I of the current testbed.
+fe_ns() { local i=$1; shift; ip netns exec "$FE_TB_NAME-h$i" "$@"; }
+
+fe_ip() { echo "198.18.0.$1"; }
+
+# fe_ping_avg FROM TO COUNT: average RTT in microseconds (fails if any ping is lost).
+fe_ping_avg() {
+	local out
+	out=$(fe_ns "$1" ping -q -c "$3" -i 0.05 -W 2 "$(fe_ip "$2")") ||
+		fe_fail "ping from host $1 to host $2 lost packets: $out"
+	echo "$out" | awk -F/ '/^rtt/ {printf "%d\n", $5 * 1000}'
+}
+
+# fe_iperf FROM TO SECONDS [iperf3 args]: TCP goodput in Mbit/s as the receiver saw it.
+fe_iperf() {
+	local from=$1 to=$2 secs=$3 port=$((5201 + RANDOM % 500)) out
+	shift 3
+	fe_ns "$to" iperf3 -s -1 -p "$port" >/dev/null 2>&1 &
+	for _ in $(seq 50); do fe_ns "$to" ss -ltn | grep -q ":$port " && break; sleep 0.05; done
+	out=$(fe_ns "$from" iperf3 -c "$(fe_ip "$to")" -p "$port" -t "$secs" -J "$@") ||
+		fe_fail "iperf3 from host $from to host $to failed"
+	wait 2>/dev/null || true
+	echo "$out" | python3 -c 'import json,sys; print("%.1f" % (json.load(sys.stdin)["end"]["sum_received"]["bits_per_second"] / 1e6))'
+}
+
+# fe_check NAME VALUE LO HI: report and fail if VALUE is outside [LO, HI].
+fe_check() {
+	if python3 -c "import sys; sys.exit(0 if $3 <= $2 <= $4 else 1)"; then
+		printf '  ok   %-44s %10s  (expected %s .. %s)\n' "$1" "$2" "$3" "$4"
+	else
+		printf '  FAIL %-44s %10s  (expected %s .. %s)\n' "$1" "$2" "$3" "$4"
+		fe_fail "$1 = $2, outside $3 .. $4"
+	fi
+}
+
+# fe_json FILE EXPR: evaluate a python expression over the JSON document `d` in FILE.
+fe_json() { python3 -c "import json; d = json.load(open('$1')); print($2)"; }

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Install what a fresh Debian 12 machine lacks to build, run and test fabemu, and
+# prepare the kernel side. Idempotent: run it as often as you like (as root).
+#   testbeds/setup.sh            packages, hugepages, bpffs
+#   FABEMU_HUGEPAGES=0 testbeds/setup.sh    skip the hugepage reservation
+set -euo pipefail
+
+[ "$(id -u)" = 0 ] || { echo "setup.sh: must run as root" >&2; exit 1; }
+
+PKGS=(
+	build-essential cmake pkg-config          # build
+	dpdk libdpdk-dev libpcap-dev              # dataplane
+	libcriterion-dev                          # unit tests
+	iproute2 ethtool iperf3 iputils-ping      # testbeds and end-to-end tests
+	python3                                   # JSON checks and the telemetry client in tests
+)
+missing=()
+for p in "${PKGS[@]}"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+	echo "setup.sh: installing ${missing[*]}"
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -q
+	apt-get install -y -q --no-install-recommends "${missing[@]}"
+fi
+
+# Hugepages for runs that want them (fabemu-dp also runs with --no-huge).
+pages=${FABEMU_HUGEPAGES:-512}
+if [ "$pages" -gt 0 ]; then
+	cur=$(cat /proc/sys/vm/nr_hugepages)
+	[ "$cur" -ge "$pages" ] || echo "$pages" >/proc/sys/vm/nr_hugepages || true
+	mkdir -p /dev/hugepages
+	mountpoint -q /dev/hugepages || mount -t hugetlbfs nodev /dev/hugepages ||
+		echo "setup.sh: could not mount hugetlbfs (fabemu-dp still runs with --no-huge)" >&2
+fi
+# libxdp (AF_XDP PMD) pins its programs in bpffs when it is there.
+mkdir -p /sys/fs/bpf 2>/dev/null || true
+mountpoint -q /sys/fs/bpf || mount -t bpf bpf /sys/fs/bpf 2>/dev/null || true
+echo "setup.sh: ready (hugepages: $(cat /proc/sys/vm/nr_hugepages))"

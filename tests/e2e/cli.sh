@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# The command line: --help, --version, and a clear error (exit status 2, naming the
+# bad value) for every kind of bad input, without forwarding anything.
+set -euo pipefail
+. "$(dirname "$0")/../../testbeds/lib.sh"
+fe_init cli
+
+T=$FE_TMP
+"$FE_BIN/fe-pcapgen" "$T/empty.pcap"
+PORTS="--vdev=net_pcap0,rx_pcap=$T/empty.pcap,tx_pcap=$T/o0.pcap --vdev=net_pcap1,rx_pcap=$T/empty.pcap,tx_pcap=$T/o1.pcap"
+
+out=$("$FE_BIN/fabemu-dp" --help)
+for word in Usage --rate --delay --buffer --buffer-pkts --link --profile --idle-sleep \
+	--stats-json --exit-idle SIGUSR1 /fabemu/; do
+	grep -q -- "$word" <<<"$out" || fe_fail "--help does not mention $word"
+done
+"$FE_BIN/fabemu-dp" --version | grep -q '^fabemu-dp [0-9]' || fe_fail "--version"
+
+expect_error() { # EXPECTED-SUBSTRING ARGS...
+	local want=$1 rc=0 out
+	shift
+	out=$("$FE_BIN/fabemu-dp" $(fe_eal) "$@" 2>&1) || rc=$?
+	if [ "$rc" != 2 ] || ! grep -qF -- "$want" <<<"$out"; then
+		echo "$out" | tail -3
+		fe_fail "args '$*': want exit 2 and '$want', got exit $rc"
+	fi
+	echo "  ok   ${*##*-- } -> $want"
+}
+expect_error "invalid rate (e.g. 1Gbit, 200Mbit, 10000000) 'fast'" $PORTS -- --rate fast
+expect_error "delay '20s' out of range (0 to 10s)" $PORTS -- --delay 20s
+expect_error "invalid time (e.g. 100us, 1.5ms, 0s; units ns, us, ms, s) '100'" $PORTS -- --delay 100
+expect_error "--link '5:rate=1G': link selector '5': no such port (ports 0 to 1)" $PORTS -- --link 5:rate=1G
+expect_error "unknown link key 'speed'" $PORTS -- --link speed=1G
+expect_error "unknown option '--bogus'" $PORTS -- --bogus
+expect_error "option '--rate' needs a value" $PORTS -- --rate
+expect_error "--idle-sleep: '1s' is too long (at most 100 ms)" $PORTS -- --idle-sleep 1s
+expect_error "--rxd: '10' is not a number from 64 to 16384" $PORTS -- --rxd 10
+expect_error "no ports: give EAL options" -- --rate 1G
+printf 'rate=1Gbit\n0.up:delay=lots\n' >"$T/bad.profile"
+expect_error "$T/bad.profile:2: invalid time" $PORTS -- --profile "$T/bad.profile"
+expect_error "$T/missing.profile: No such file or directory" $PORTS -- --profile "$T/missing.profile"
+echo "cli: passed"

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Tail drop exactly at the buffer limit (packets, then bytes) and serialization at the
+# configured rate, checked on the timestamps the pcap PMD writes at transmit.
+set -euo pipefail
+. "$(dirname "$0")/../../testbeds/lib.sh"
+fe_init pcap_drops
+
+A=02:fe:00:00:00:0a BC=ff:ff:ff:ff:ff:ff
+T=$FE_TMP
+# 100 frames of 1000 bytes arrive within microseconds; at 1 Mbit/s one takes
+# (1000 + 24) * 8 us = 8.192 ms to serialize, so the buffer fills long before it drains.
+"$FE_BIN/fe-pcapgen" "$T/in0.pcap" $A $BC 100 1000
+run() { # NAME LINK-SPEC
+	local rc=0
+	"$FE_BIN/fabemu-dp" $(fe_eal) \
+		--vdev=net_pcap0,rx_pcap=$T/in0.pcap,tx_pcap=$T/$1-out0.pcap \
+		--vdev=net_pcap1,rx_pcap=$T/empty.pcap,tx_pcap=$T/$1-out1.pcap \
+		-- --link "$2" --exit-idle 200ms --stats-json "$T/$1.json" >"$T/$1.log" 2>&1 || rc=$?
+	[ "$rc" = 0 ] || { cat "$T/$1.log"; fe_fail "fabemu-dp exited with status $rc"; }
+}
+"$FE_BIN/fe-pcapgen" "$T/empty.pcap"
+
+run pkts "1.down:rate=1Mbit,buffer-pkts=10,buffer=0"
+out=$("$FE_BIN/fe-pcapcheck" "$T/pkts-out1.pcap")
+echo "  buffer-pkts=10: $out"
+[[ "$out" == "packets=10 "*"order=ok"* ]] || fe_fail "expected exactly 10 frames, in order"
+S=$T/pkts.json
+fe_check "1.down drop_tail_pkts" "$(fe_json "$S" 'd["links"][3]["drop_tail_pkts"]')" 90 90
+fe_check "1.down drop_tail_bytes" "$(fe_json "$S" 'd["links"][3]["drop_tail_bytes"]')" 90000 90000
+fe_check "1.down q_pkts_peak" "$(fe_json "$S" 'd["links"][3]["q_pkts_peak"]')" 10 10
+fe_check "1.down in = out + dropped" \
+	"$(fe_json "$S" 'd["links"][3]["in_pkts"] - d["links"][3]["out_pkts"] - d["links"][3]["drop_tail_pkts"]')" 0 0
+# frames leave one serialization time apart: 8192 us (pcap timestamps are in us)
+gap=$(echo "$out" | sed 's/.*mean_gap_us=//')
+fe_check "mean gap between frames at 1Mbit/s (us)" "$gap" 7800 8600
+
+run bytes "1.down:rate=1Mbit,buffer=5000,buffer-pkts=0"
+out=$("$FE_BIN/fe-pcapcheck" "$T/bytes-out1.pcap")
+echo "  buffer=5000: $out"
+[[ "$out" == "packets=5 "* ]] || fe_fail "expected exactly 5 frames of 1000 bytes in 5000 bytes"
+fe_check "1.down drop_tail_pkts" "$(fe_json "$T/bytes.json" 'd["links"][3]["drop_tail_pkts"]')" 95 95
+
+run rate10 "1.down:rate=10Mbit,buffer-pkts=0,buffer=0"
+out=$("$FE_BIN/fe-pcapcheck" "$T/rate10-out1.pcap")
+echo "  10Mbit, no limit: $out"
+[[ "$out" == "packets=100 "*"order=ok"* ]] || fe_fail "expected all 100 frames, in order"
+gap=$(echo "$out" | sed 's/.*mean_gap_us=//')
+fe_check "mean gap between frames at 10Mbit/s (us)" "$gap" 780 860
+echo "pcap_drops: passed"

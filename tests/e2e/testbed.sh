@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# testbeds/veth.sh: hosts come up as described, down removes them, and it refuses to
+# clobber a namespace it did not create (leaving everything as it was).
+set -euo pipefail
+. "$(dirname "$0")/../../testbeds/lib.sh"
+fe_init testbed
+VETH=$FE_ROOT/testbeds/veth.sh
+foreign=tbx-h2
+cleanup_foreign() { ip netns del $foreign 2>/dev/null || true; }
+trap 'cleanup_foreign; fe_cleanup' EXIT
+
+fe_hosts tbt 3
+for i in 1 2 3; do
+	ip netns list | grep -qw "tbt-h$i" || fe_fail "namespace tbt-h$i missing"
+	ip -n "tbt-h$i" -4 addr show eth0 | grep -q "198.18.0.$i/24" || fe_fail "tbt-h$i address"
+	ip netns exec "tbt-h$i" ethtool -k eth0 | grep -q '^tx-checksumming: off' ||
+		fe_fail "tbt-h$i: tx checksum offload still on"
+	ip link show "tbt-h$i" | grep -q 'state UP\|state LOWERLAYERDOWN\|UP' || fe_fail "tbt-h$i link"
+done
+[ "$($VETH vdevs --name tbt --pmd af_xdp | wc -w)" = 3 ] || fe_fail "vdevs"
+$VETH up 2 --name tbt 2>"$FE_TMP/err" && fe_fail "second up of the same testbed accepted"
+grep -q "already up" "$FE_TMP/err" || fe_fail "no clear error for a second up"
+$VETH down --name tbt
+FE_TB_NAME=
+for i in 1 2 3; do
+	ip netns list | grep -qw "tbt-h$i" && fe_fail "tbt-h$i left behind"
+	ip link show "tbt-h$i" >/dev/null 2>&1 && fe_fail "link tbt-h$i left behind"
+done
+
+# a namespace we did not make: refuse, touch nothing, leave no half-built testbed
+ip netns add $foreign
+if $VETH up 3 --name tbx 2>"$FE_TMP/err"; then fe_fail "clobbered a foreign namespace"; fi
+grep -q "namespace 'tbx-h2' exists and was not made by this testbed" "$FE_TMP/err" ||
+	{ cat "$FE_TMP/err"; fe_fail "unclear error"; }
+ip netns list | grep -qw $foreign || fe_fail "the foreign namespace was removed"
+ip netns list | grep -qw tbx-h1 && fe_fail "half-built testbed left behind"
+$VETH up 0 2>/dev/null && fe_fail "accepted 0 hosts"
+$VETH up 3 --name 'Bad Name' 2>/dev/null && fe_fail "accepted a bad name"
+echo "testbed: passed"

@@ -1,0 +1,298 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Link model over a fake clock: serialization, propagation, tail drop, FIFO order. */
+#include <criterion/criterion.h>
+#include <criterion/parameterized.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fe_link.h"
+
+#define GBIT 1000000000ULL
+
+struct harness {
+	struct fe_link link;
+	struct fe_link_slot *slots;
+};
+
+static void
+setup(struct harness *h, const struct fe_link_params *p, uint64_t hz)
+{
+	struct fe_link_cfg cfg;
+
+	cr_assert_eq(fe_link_compile(p, hz, &cfg), 0);
+	h->slots = calloc(cfg.nslots, sizeof(*h->slots));
+	cr_assert_not_null(h->slots);
+	fe_link_init(&h->link, &cfg, h->slots);
+}
+
+static void
+teardown(struct harness *h)
+{
+	free(h->slots);
+}
+
+/* The formula, in integers: floor(wire_bytes * 8 * hz / rate). */
+static uint64_t
+formula_ticks(uint64_t wire_bytes, uint64_t hz, uint64_t rate)
+{
+	return (uint64_t)((unsigned __int128)wire_bytes * 8 * hz / rate);
+}
+
+Test(wire, sizes)
+{
+	/* a 64-byte frame is 60 bytes in the buffer + 4 FCS, then preamble+SFD and IFG */
+	cr_assert_eq(fe_wire_bytes(60), 84);
+	cr_assert_eq(fe_wire_bytes(42), 84, "runts are padded to the minimum frame");
+	cr_assert_eq(fe_wire_bytes(1514), 1538);
+}
+
+struct ser_case {
+	uint32_t len;  /* frame without FCS */
+	uint64_t rate; /* bit/s */
+	uint64_t hz;   /* fake TSC */
+};
+
+static struct ser_case ser_cases[] = {
+	{60, 1 * GBIT, 1000000000},    {60, 10 * GBIT, 1000000000},   {1514, 1 * GBIT, 1000000000},
+	{1514, 10 * GBIT, 1000000000}, {60, 1 * GBIT, 2100000000},    {60, 10 * GBIT, 2100000000},
+	{1514, 1 * GBIT, 2100000000},  {1514, 10 * GBIT, 2100000000}, {60, 10 * GBIT, 2450000000},
+	{1514, 10 * GBIT, 2450000000},
+};
+
+ParameterizedTestParameters(link, serialization)
+{
+	return cr_make_param_array(struct ser_case, ser_cases,
+				   sizeof(ser_cases) / sizeof(ser_cases[0]));
+}
+
+/* One frame on an idle link arrives after exactly its serialization time. */
+ParameterizedTest(struct ser_case *c, link, serialization)
+{
+	struct fe_link_params p = {.rate_bps = c->rate};
+	uint64_t now = 5000, stamp, want = formula_ticks(fe_wire_bytes(c->len), c->hz, c->rate);
+	struct harness h;
+	void *out;
+	int pkt;
+
+	setup(&h, &p, c->hz);
+	cr_assert_eq(fe_link_ser_ticks(&h.link.cfg, c->len), want,
+		     "len %u rate %llu hz %llu: ser %llu, formula %llu", c->len,
+		     (unsigned long long)c->rate, (unsigned long long)c->hz,
+		     (unsigned long long)fe_link_ser_ticks(&h.link.cfg, c->len),
+		     (unsigned long long)want);
+	cr_assert_eq(fe_link_enqueue(&h.link, &pkt, c->len, now), 0);
+	cr_assert_eq(fe_link_dequeue(&h.link, now + want - 1, &out, &stamp, 1), 0,
+		     "len %u: delivered a tick early", c->len);
+	cr_assert_eq(fe_link_dequeue(&h.link, now + want, &out, &stamp, 1), 1,
+		     "len %u: not delivered on time", c->len);
+	cr_assert_eq(stamp, now + want);
+	teardown(&h);
+}
+
+ParameterizedTestParameters(link, back_to_back_no_drift)
+{
+	return cr_make_param_array(struct ser_case, ser_cases,
+				   sizeof(ser_cases) / sizeof(ser_cases[0]));
+}
+
+/* Back to back, fractional ticks accumulate: the n-th frame ends at floor(n * t). */
+ParameterizedTest(struct ser_case *c, link, back_to_back_no_drift)
+{
+	struct fe_link_params p = {.rate_bps = c->rate};
+	const unsigned n = 1000;
+	uint64_t stamp = 0,
+		 want = formula_ticks((uint64_t)n * fe_wire_bytes(c->len), c->hz, c->rate);
+	struct harness h;
+	void *out;
+	int pkt;
+
+	setup(&h, &p, c->hz);
+	for (unsigned i = 0; i < n; i++)
+		cr_assert_eq(fe_link_enqueue(&h.link, &pkt, c->len, 0), 0);
+	for (unsigned i = 0; i < n; i++)
+		cr_assert_eq(fe_link_dequeue(&h.link, UINT64_MAX - 1, &out, &stamp, 1), 1);
+	/* truncating ticks-per-byte to 2^-32 may lose at most one tick over 1000 frames */
+	cr_assert(stamp == want || stamp + 1 == want, "len %u: last stamp %llu, formula %llu",
+		  c->len, (unsigned long long)stamp, (unsigned long long)want);
+	teardown(&h);
+}
+
+Test(link, propagation_delay)
+{
+	struct fe_link_params p = {.rate_bps = 1 * GBIT, .delay_ns = 100000};
+	const uint64_t hz = 1000000000, ser = 672, prop = 100000;
+	struct harness h;
+	uint64_t stamp;
+	void *out;
+	int pkt;
+
+	setup(&h, &p, hz);
+	cr_assert_eq(h.link.cfg.prop_ticks, prop);
+	cr_assert_eq(fe_link_enqueue(&h.link, &pkt, 60, 10), 0);
+	cr_assert_eq(fe_link_dequeue(&h.link, 10 + ser + prop - 1, &out, &stamp, 1), 0);
+	cr_assert_eq(h.link.st.wire_pkts, 1, "serialized, on the wire");
+	cr_assert_eq(h.link.st.q_pkts, 0, "no longer in the buffer");
+	cr_assert_eq(fe_link_dequeue(&h.link, 10 + ser + prop, &out, &stamp, 1), 1);
+	cr_assert_eq(stamp, 10 + ser + prop);
+	cr_assert_eq(out, &pkt);
+	teardown(&h);
+}
+
+Test(link, delay_without_rate)
+{
+	struct fe_link_params p = {.delay_ns = 1000000};
+	struct harness h;
+	uint64_t stamp;
+	void *out;
+	int pkt;
+
+	setup(&h, &p, 3000000000ULL);
+	cr_assert_eq(fe_link_enqueue(&h.link, &pkt, 1514, 7), 0);
+	cr_assert_eq(fe_link_dequeue(&h.link, 7 + 3000000 - 1, &out, &stamp, 1), 0);
+	cr_assert_eq(fe_link_dequeue(&h.link, 7 + 3000000, &out, &stamp, 1), 1);
+	teardown(&h);
+}
+
+Test(link, tail_drop_at_packet_limit)
+{
+	struct fe_link_params p = {.rate_bps = 1000000, .limit_pkts = 10};
+	struct harness h;
+	int pkt;
+
+	setup(&h, &p, 1000000000);
+	for (unsigned i = 0; i < 10; i++)
+		cr_assert_eq(fe_link_enqueue(&h.link, &pkt, 1000, 0), 0, "packet %u of 10", i);
+	for (unsigned i = 0; i < 5; i++)
+		cr_assert_eq(fe_link_enqueue(&h.link, &pkt, 1000, 0), -ENOBUFS);
+	cr_assert_eq(h.link.st.drop_pkts[FE_LINK_DROP_TAIL], 5);
+	cr_assert_eq(h.link.st.drop_bytes[FE_LINK_DROP_TAIL], 5000);
+	cr_assert_eq(h.link.st.q_pkts_peak, 10);
+	/* once the first frame is serialized, exactly one more fits */
+	uint64_t t1 = fe_link_ser_ticks(&h.link.cfg, 1000);
+	cr_assert_eq(fe_link_enqueue(&h.link, &pkt, 1000, t1 - 1), -ENOBUFS);
+	cr_assert_eq(fe_link_enqueue(&h.link, &pkt, 1000, t1), 0);
+	cr_assert_eq(fe_link_enqueue(&h.link, &pkt, 1000, t1), -ENOBUFS);
+	teardown(&h);
+}
+
+Test(link, tail_drop_at_byte_limit)
+{
+	struct fe_link_params p = {.rate_bps = 1000000, .limit_bytes = 3000};
+	struct harness h;
+	int pkt;
+
+	setup(&h, &p, 1000000000);
+	cr_assert_eq(fe_link_enqueue(&h.link, &pkt, 1000, 0), 0);
+	cr_assert_eq(fe_link_enqueue(&h.link, &pkt, 1000, 0), 0);
+	cr_assert_eq(fe_link_enqueue(&h.link, &pkt, 1000, 0), 0, "3000 bytes fit exactly");
+	cr_assert_eq(fe_link_enqueue(&h.link, &pkt, 1, 0), -ENOBUFS, "one byte more does not");
+	cr_assert_eq(h.link.st.q_bytes, 3000);
+	cr_assert_eq(h.link.st.q_bytes_peak, 3000);
+	teardown(&h);
+}
+
+Test(link, fifo_order_and_conservation)
+{
+	struct fe_link_params p = {.rate_bps = 10 * GBIT, .delay_ns = 5000, .limit_pkts = 64};
+	int tags[5000];
+	uint64_t now = 0, last = 0, delivered = 0, next_tag = 0;
+	struct harness h;
+
+	srand(42);
+	setup(&h, &p, 2450000000ULL);
+	for (unsigned i = 0; i < 5000; i++) {
+		void *out[8];
+		uint64_t stamps[8];
+		unsigned n;
+
+		now += (uint64_t)(rand() % 400);
+		tags[i] = (int)i;
+		fe_link_enqueue(&h.link, &tags[i], 60 + (uint32_t)(rand() % 1455), now);
+		n = fe_link_dequeue(&h.link, now, out, stamps, 8);
+		for (unsigned k = 0; k < n; k++) {
+			int tag = *(int *)out[k];
+
+			cr_assert_geq((uint64_t)tag, next_tag, "packet %d after %llu", tag,
+				      (unsigned long long)next_tag);
+			next_tag = (uint64_t)tag + 1;
+			cr_assert_geq(stamps[k], last, "arrival stamps went backwards");
+			cr_assert_leq(stamps[k], now);
+			last = stamps[k];
+		}
+		delivered += n;
+		const struct fe_link_stats *s = &h.link.st;
+		cr_assert_eq(s->in_pkts,
+			     s->out_pkts + s->drop_pkts[FE_LINK_DROP_TAIL] +
+				     s->drop_pkts[FE_LINK_DROP_WIRE] + s->q_pkts + s->wire_pkts,
+			     "conservation: in = out + dropped + queued + on the wire");
+	}
+	cr_assert_gt(h.link.st.drop_pkts[FE_LINK_DROP_TAIL], 0, "the test must overload the link");
+	cr_assert_gt(delivered, 300);
+	teardown(&h);
+}
+
+Test(link, slots_cover_buffer_and_wire)
+{
+	/* 10 Gbit/s and 1 ms hold 14881 minimum frames on the wire, plus the buffer */
+	struct fe_link_params p = {.rate_bps = 10 * GBIT, .delay_ns = 1000000, .limit_pkts = 1000};
+	struct fe_link_cfg cfg;
+
+	cr_assert_eq(fe_link_compile(&p, 2450000000ULL, &cfg), 0);
+	cr_assert_geq(cfg.nslots, 14881 + 1000);
+	cr_assert_eq(cfg.nslots & (cfg.nslots - 1), 0, "power of two");
+}
+
+Test(link, flush_returns_everything)
+{
+	struct fe_link_params p = {.rate_bps = 1000000, .delay_ns = 1000};
+	int tags[20];
+	void *out[8];
+	unsigned n, total = 0;
+	struct harness h;
+
+	setup(&h, &p, 1000000000);
+	for (unsigned i = 0; i < 20; i++)
+		fe_link_enqueue(&h.link, &tags[i], 100, 0);
+	while ((n = fe_link_flush(&h.link, out, 8)) > 0) {
+		for (unsigned k = 0; k < n; k++)
+			cr_assert_eq(out[k], &tags[total + k]);
+		total += n;
+	}
+	cr_assert_eq(total, 20);
+	cr_assert_eq(fe_link_count(&h.link), 0);
+	cr_assert_eq(h.link.st.q_pkts, 0);
+	cr_assert_eq(h.link.st.wire_pkts, 0);
+	teardown(&h);
+}
+
+/* Criterion copies parameters into the test process: arrays, not pointers. */
+struct bad_case {
+	struct fe_link_params p;
+	char what[16];
+};
+
+static struct bad_case bad_cases[] = {
+	{{.rate_bps = 999}, "rate"},
+	{{.rate_bps = 1000000000001ULL}, "rate"},
+	{{.delay_ns = 10000000001ULL}, "delay"},
+	{{.limit_bytes = (1ULL << 32) + 1}, "buffer"},
+	{{.limit_pkts = (1U << 20) + 1}, "buffer-pkts"},
+};
+
+ParameterizedTestParameters(link, params_out_of_range)
+{
+	return cr_make_param_array(struct bad_case, bad_cases,
+				   sizeof(bad_cases) / sizeof(bad_cases[0]));
+}
+
+ParameterizedTest(struct bad_case *c, link, params_out_of_range)
+{
+	struct fe_link_cfg cfg;
+	const char *what = NULL;
+
+	cr_assert_eq(fe_link_params_check(&c->p, &what), -EINVAL);
+	cr_assert_eq(strncmp(what, c->what, strlen(c->what)), 0, "expected '%s', got '%s'", c->what,
+		     what);
+	cr_assert_eq(fe_link_compile(&c->p, 1000000000, &cfg), -EINVAL);
+}

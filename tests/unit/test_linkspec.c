@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Link specs (--link, --profile): selectors, keys, and the exact errors for bad input. */
+#include <criterion/criterion.h>
+#include <criterion/parameterized.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fe_linkspec.h"
+
+#define NP 3
+static struct fe_link_params up[NP], down[NP];
+
+static void
+reset(void)
+{
+	memset(up, 0, sizeof(up));
+	memset(down, 0, sizeof(down));
+}
+
+TestSuite(linkspec, .init = reset);
+
+Test(linkspec, all_links)
+{
+	char err[256];
+
+	cr_assert_eq(fe_linkspec_apply("rate=1Gbit,delay=100us", up, down, NP, err, sizeof(err)), 0,
+		     "%s", err);
+	for (int i = 0; i < NP; i++) {
+		cr_assert_eq(up[i].rate_bps, 1000000000);
+		cr_assert_eq(down[i].delay_ns, 100000);
+	}
+}
+
+Test(linkspec, selectors)
+{
+	char err[256];
+
+	cr_assert_eq(fe_linkspec_apply("1.down:rate=200Mbit", up, down, NP, err, sizeof(err)), 0);
+	cr_assert_eq(down[1].rate_bps, 200000000);
+	cr_assert_eq(up[1].rate_bps, 0);
+	cr_assert_eq(down[0].rate_bps, 0);
+	cr_assert_eq(fe_linkspec_apply("2:buffer=64KiB", up, down, NP, err, sizeof(err)), 0);
+	cr_assert_eq(up[2].limit_bytes, 65536);
+	cr_assert_eq(down[2].limit_bytes, 65536);
+	cr_assert_eq(up[1].limit_bytes, 0);
+	cr_assert_eq(fe_linkspec_apply("up: buffer-pkts = 7", up, down, NP, err, sizeof(err)), 0,
+		     "%s", err);
+	for (int i = 0; i < NP; i++) {
+		cr_assert_eq(up[i].limit_pkts, 7);
+		cr_assert_eq(down[i].limit_pkts, 0);
+	}
+}
+
+/* Criterion copies parameters into the test process: arrays, not pointers. */
+struct bad {
+	char spec[48];
+	char err[128];
+};
+
+static struct bad bads[] = {
+	{"rate=fast", "invalid rate (e.g. 1Gbit, 200Mbit, 10000000) 'fast'"},
+	{"rate=500", "rate '500' out of range (0 for unlimited, or 1kbit to 1Tbit)"},
+	{"delay=11s", "delay '11s' out of range (0 to 10s)"},
+	{"speed=1G", "unknown link key 'speed' (known: rate, delay, buffer, buffer-pkts)"},
+	{"3:rate=1G", "link selector '3': no such port (ports 0 to 2)"},
+	{"1.sideways:rate=1G",
+	 "link selector '1.sideways' (allowed: all, up, down, N, N.up, N.down)"},
+	{"x.up:rate=1G", "link selector 'x.up' (allowed: all, up, down, N, N.up, N.down)"},
+	{"rate", "expected key=value, got 'rate'"},
+	{"all:", "link spec 'all:' sets nothing"},
+	{"buffer-pkts=2000000", "buffer-pkts: invalid number '2000000' (allowed: 0 to 1048576)"},
+};
+
+ParameterizedTestParameters(linkspec, bad)
+{
+	return cr_make_param_array(struct bad, bads, sizeof(bads) / sizeof(bads[0]));
+}
+
+ParameterizedTest(struct bad *b, linkspec, bad)
+{
+	char err[256] = "";
+
+	cr_assert_eq(fe_linkspec_apply(b->spec, up, down, NP, err, sizeof(err)), -EINVAL,
+		     "'%s' was accepted", b->spec);
+	cr_assert_str_eq(err, b->err, "spec '%s'", b->spec);
+}
+
+Test(linkspec, file_with_comments_and_error_line)
+{
+	char path[] = "/tmp/fe-linkspec-XXXXXX", err[256];
+	int fd = mkstemp(path);
+	FILE *f = fdopen(fd, "w");
+
+	fputs("# a profile\n\nrate=1Gbit   # every link\n0.up:delay=1ms\nbogus=1\n", f);
+	fclose(f);
+	cr_assert_eq(fe_linkspec_file(path, up, down, NP, err, sizeof(err)), -EINVAL);
+	cr_assert_eq(up[0].delay_ns, 1000000);
+	cr_assert_eq(down[2].rate_bps, 1000000000);
+	char want[256];
+	snprintf(want, sizeof(want),
+		 "%s:5: unknown link key 'bogus' (known: rate, delay, buffer, buffer-pkts)", path);
+	cr_assert_str_eq(err, want);
+	unlink(path);
+}
+
+Test(linkspec, missing_file)
+{
+	char err[256];
+
+	cr_assert_lt(fe_linkspec_file("/nonexistent/p", up, down, NP, err, sizeof(err)), 0);
+	cr_assert_str_eq(err, "/nonexistent/p: No such file or directory");
+}
