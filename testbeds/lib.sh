@@ -34,6 +34,8 @@ fe_cleanup() {
 		"$FE_ROOT/testbeds/veth.sh" down --name "$FE_TB_NAME" || true
 	fi
 	[ -n "$FE_TMP" ] && rm -rf "$FE_TMP"
+	# DPDK 22.11 leaves its runtime directory (sockets, config) behind on exit
+	[ -n "${FE_SELF:-}" ] && rm -rf "/var/run/dpdk/fe-$FE_SELF"
 	exit "$rc"
 }
 
@@ -81,9 +83,12 @@ fe_dp_stop() {
 	fi
 }
 
-# EAL options common to every run: no hugepages needed, never touch PCI devices.
+# fe_eal [huge]: EAL options common to every run: never touch PCI devices; without
+# hugepages unless asked (then the hugepage files are unlinked, nothing is left behind).
 fe_eal() {
-	echo "--no-huge --no-pci -m 1024 -l 0 --file-prefix fe-$FE_SELF --log-level=pmd.net.af_xdp:error"
+	local mem="--no-huge -m 1024"
+	[ "${1:-}" = huge ] && mem="--huge-unlink -m 1024"
+	echo "$mem --no-pci -l 0 --file-prefix fe-$FE_SELF --log-level=pmd.net.af_xdp:error"
 }
 
 # fe_vdevs PMD: EAL --vdev options for the current testbed.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Two hosts over AF_XDP: ping works; a 1 Gbit/s, 100 us link adds about 4 x 100 us to
+# Two hosts over AF_XDP, with hugepages: ping works; a 1 Gbit/s, 100 us link adds about 4 x 100 us to
 # the RTT and carries TCP at the rate's payload share; at 200 Mbit/s goodput follows;
 # the idle dataplane does not take a core; nothing is left behind.
 set -euo pipefail
@@ -7,7 +7,7 @@ set -euo pipefail
 fe_init veth2
 fe_hosts fev2 2
 PMD=${FABEMU_PMD:-af_xdp}
-EAL="$(fe_eal) $(fe_vdevs "$PMD")"
+EAL="$(fe_eal huge) $(fe_vdevs "$PMD")"
 
 # TCP payload share of the wire: 1448 payload bytes (MSS with timestamps) in a
 # 1514-byte frame plus 24 bytes of FCS, preamble and inter-frame gap.

@@ -1,0 +1,185 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The forwarding engine over in-memory net_ring ports with a fake clock: switch
+ * learning and flooding, end-to-end timing to the tick, tail drop with exact counts,
+ * and a drain that returns every mbuf. Needs EAL (--no-huge --no-shconf: no files).
+ */
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include <rte_eal.h>
+#include <rte_eth_ring.h>
+#include <rte_ethdev.h>
+#include <rte_ring.h>
+
+#include "fe_dp.h"
+
+#define NP 3
+#define HZ 1000000000ULL /* fake TSC: 1 tick = 1 ns */
+
+static struct rte_mempool *pool;
+static struct rte_ring *rxr[NP], *txr[NP];
+static uint16_t ports[NP];
+static const uint8_t MAC[NP][6] = {
+	{0x02, 0xfe, 0, 0, 0, 0xa}, {0x02, 0xfe, 0, 0, 0, 0xb}, {0x02, 0xfe, 0, 0, 0, 0xc}};
+static const uint8_t BCAST[6] = {0xff, 0xff, 0xff, 0xff, 0xff, 0xff};
+
+static void
+eal_up(void)
+{
+	char *argv[] = {"test_engine", "--no-huge", "--no-pci",	      "--no-shconf", "-m",   "256",
+			"-l",	       "0",	    "--no-telemetry", "--log-level", "error"};
+	struct rte_eth_conf conf = {0};
+	int rc;
+
+	cr_assert_geq(rte_eal_init(sizeof(argv) / sizeof(argv[0]), argv), 0);
+	pool = rte_pktmbuf_pool_create("pool", 4095, 0, 0, RTE_MBUF_DEFAULT_BUF_SIZE, 0);
+	cr_assert_not_null(pool);
+	for (int i = 0; i < NP; i++) {
+		char name[32];
+
+		snprintf(name, sizeof(name), "rx%d", i);
+		rxr[i] = rte_ring_create(name, 1024, 0, RING_F_SP_ENQ | RING_F_SC_DEQ);
+		snprintf(name, sizeof(name), "tx%d", i);
+		txr[i] = rte_ring_create(name, 1024, 0, RING_F_SP_ENQ | RING_F_SC_DEQ);
+		snprintf(name, sizeof(name), "ring%d", i);
+		rc = rte_eth_from_rings(name, &rxr[i], 1, &txr[i], 1, 0);
+		cr_assert_geq(rc, 0, "rte_eth_from_rings: %d", rc);
+		ports[i] = (uint16_t)rc;
+		cr_assert_eq(rte_eth_dev_configure(ports[i], 1, 1, &conf), 0);
+		cr_assert_eq(rte_eth_rx_queue_setup(ports[i], 0, 1024, 0, NULL, pool), 0);
+		cr_assert_eq(rte_eth_tx_queue_setup(ports[i], 0, 1024, 0, NULL), 0);
+		cr_assert_eq(rte_eth_dev_start(ports[i]), 0);
+	}
+}
+
+TestSuite(engine, .init = eal_up);
+
+static struct fe_dp *
+engine(const struct fe_link_params *lp)
+{
+	struct fe_link_params up[NP], down[NP];
+	struct fe_dp_conf conf = {.mac_age_ns = 300000000000ULL};
+	char err[128];
+	struct fe_dp *dp;
+
+	for (int i = 0; i < NP; i++)
+		up[i] = down[i] = *lp;
+	dp = fe_dp_create(NP, ports, up, down, pool, HZ, &conf, err, sizeof(err));
+	cr_assert_not_null(dp, "%s", err);
+	return dp;
+}
+
+/* A frame from MAC[src] to dst arrives at port `src`. */
+static void
+inject(int src, const uint8_t *dst, uint16_t len)
+{
+	struct rte_mbuf *m = rte_pktmbuf_alloc(pool);
+	uint8_t frame[1514] = {0};
+	char *p;
+
+	cr_assert_not_null(m);
+	cr_assert_leq(len, sizeof(frame));
+	memcpy(frame, dst, 6);
+	memcpy(frame + 6, MAC[src], 6);
+	frame[12] = 0x88;
+	frame[13] = 0xb5;
+	p = rte_pktmbuf_append(m, len);
+	cr_assert_not_null(p, "no room for %u bytes", len);
+	rte_memcpy(p, frame, len);
+	cr_assert_eq(rte_ring_enqueue(rxr[src], m), 0);
+}
+
+/* Frames sent out of port i since the last call (freed). */
+static unsigned
+sent(int i)
+{
+	void *m;
+	unsigned n = 0;
+
+	while (rte_ring_dequeue(txr[i], &m) == 0) {
+		rte_pktmbuf_free(m);
+		n++;
+	}
+	return n;
+}
+
+Test(engine, learning_and_flooding)
+{
+	struct fe_link_params lp = {0};
+	struct fe_dp *dp = engine(&lp);
+
+	inject(0, MAC[1], 100); /* B unknown: flooded to ports 1 and 2 */
+	fe_dp_poll(dp, 10);
+	cr_assert_eq(sent(0), 0);
+	cr_assert_eq(sent(1), 1);
+	cr_assert_eq(sent(2), 1);
+	cr_assert_eq(dp->sw.flooded, 1);
+
+	inject(1, MAC[0], 100); /* A was learned on port 0: unicast */
+	fe_dp_poll(dp, 20);
+	cr_assert_eq(sent(0), 1);
+	cr_assert_eq(sent(2), 0);
+	cr_assert_eq(dp->sw.unicast, 1);
+
+	inject(0, MAC[1], 100); /* now B is known too */
+	fe_dp_poll(dp, 30);
+	cr_assert_eq(sent(1), 1);
+	cr_assert_eq(sent(2), 0);
+
+	inject(2, BCAST, 60); /* broadcast: everyone but the sender */
+	fe_dp_poll(dp, 40);
+	cr_assert_eq(sent(0), 1);
+	cr_assert_eq(sent(1), 1);
+	cr_assert_eq(sent(2), 0);
+
+	inject(1, MAC[1], 100); /* destination is on the ingress port: filtered */
+	fe_dp_poll(dp, 50);
+	cr_assert_eq(sent(0) + sent(1) + sent(2), 0);
+	cr_assert_eq(dp->sw.filtered, 1);
+	cr_assert_eq(dp->mac->learned, 3);
+	cr_assert_eq(rte_mempool_avail_count(pool), pool->size, "every mbuf back in the pool");
+}
+
+Test(engine, timing_to_the_tick)
+{
+	/* 1 Gbit/s, 10 us: a 60-byte frame takes 672 ns per link plus 10000 ns of wire */
+	struct fe_link_params lp = {.rate_bps = 1000000000, .delay_ns = 10000};
+	const uint64_t t0 = 1000, hop = 672 + 10000;
+	struct fe_dp *dp = engine(&lp);
+
+	inject(0, BCAST, 60);
+	fe_dp_poll(dp, t0);	      /* read at t0, into link 0.up */
+	fe_dp_poll(dp, t0 + hop - 1); /* not yet at the switch */
+	cr_assert_eq(dp->sw.flooded, 0);
+	fe_dp_poll(dp, t0 + hop); /* at the switch, into 1.down and 2.down */
+	cr_assert_eq(dp->sw.flooded, 1);
+	fe_dp_poll(dp, t0 + 2 * hop - 1); /* one tick early */
+	cr_assert_eq(sent(1) + sent(2), 0);
+	/* polled late: the down links started at the switch arrival stamp, not at the poll */
+	fe_dp_poll(dp, t0 + 2 * hop + 5000);
+	cr_assert_eq(sent(1), 1);
+	cr_assert_eq(sent(2), 1);
+	cr_assert_eq(fe_dp_next_event(dp), UINT64_MAX);
+}
+
+Test(engine, tail_drop_counts_and_drain)
+{
+	/* 1 Mbit/s, 8 packets of buffer on every link; 40 frames in one burst */
+	struct fe_link_params lp = {.rate_bps = 1000000, .limit_pkts = 8};
+	struct fe_dp *dp = engine(&lp);
+
+	for (int i = 0; i < 40; i++)
+		inject(0, BCAST, 1000);
+	fe_dp_poll(dp, 0);
+	fe_dp_poll(dp, 0);
+	const struct fe_link_stats *s = &dp->ports[0].up.st;
+	cr_assert_eq(dp->ports[0].st.rx_pkts, 40);
+	cr_assert_eq(s->in_pkts, 40);
+	cr_assert_eq(s->drop_pkts[FE_LINK_DROP_TAIL], 32);
+	cr_assert_eq(s->q_pkts, 8);
+	cr_assert_eq(fe_dp_held(dp), 8);
+	fe_dp_drain(dp);
+	cr_assert_eq(fe_dp_held(dp), 0);
+	cr_assert_eq(rte_mempool_avail_count(pool), pool->size, "drain returned every mbuf");
+}
