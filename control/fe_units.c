@@ -72,34 +72,34 @@ to_u64(double v, uint64_t *out)
 	return 0;
 }
 
-int
-fe_parse_rate(const char *s, uint64_t *bps, char *err, size_t errlen)
+static int
+parse_kind(const char *s, const struct unit *units, const char *what, uint64_t *out, char *err,
+	   size_t errlen)
 {
 	double v;
 
-	if (parse_with_units(s, rate_units, &v) < 0 || to_u64(v, bps) < 0)
-		return fail(err, errlen, "rate (e.g. 1Gbit, 200Mbit, 10000000)", s);
+	if (parse_with_units(s, units, &v) < 0 || to_u64(v, out) < 0)
+		return fail(err, errlen, what, s);
 	return 0;
+}
+
+int
+fe_parse_rate(const char *s, uint64_t *bps, char *err, size_t errlen)
+{
+	return parse_kind(s, rate_units, "rate (e.g. 1Gbit, 200Mbit, 10000000)", bps, err, errlen);
 }
 
 int
 fe_parse_time(const char *s, uint64_t *ns, char *err, size_t errlen)
 {
-	double v;
-
-	if (parse_with_units(s, time_units, &v) < 0 || to_u64(v, ns) < 0)
-		return fail(err, errlen, "time (e.g. 100us, 1.5ms, 0s; units ns, us, ms, s)", s);
-	return 0;
+	return parse_kind(s, time_units, "time (e.g. 100us, 1.5ms, 0s; units ns, us, ms, s)", ns,
+			  err, errlen);
 }
 
 int
 fe_parse_size(const char *s, uint64_t *bytes, char *err, size_t errlen)
 {
-	double v;
-
-	if (parse_with_units(s, size_units, &v) < 0 || to_u64(v, bytes) < 0)
-		return fail(err, errlen, "size (e.g. 512KiB, 64KB, 1500)", s);
-	return 0;
+	return parse_kind(s, size_units, "size (e.g. 512KiB, 64KB, 1500)", bytes, err, errlen);
 }
 
 int
