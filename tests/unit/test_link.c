@@ -45,6 +45,7 @@ Test(wire, sizes)
 	cr_assert_eq(fe_wire_bytes(60), 84);
 	cr_assert_eq(fe_wire_bytes(42), 84, "runts are padded to the minimum frame");
 	cr_assert_eq(fe_wire_bytes(1514), 1538);
+	cr_assert_eq(fe_wire_bytes(1496), 1520);
 }
 
 struct ser_case {
@@ -58,6 +59,8 @@ static struct ser_case ser_cases[] = {
 	{1514, 10 * GBIT, 1000000000}, {60, 1 * GBIT, 2100000000},    {60, 10 * GBIT, 2100000000},
 	{1514, 1 * GBIT, 2100000000},  {1514, 10 * GBIT, 2100000000}, {60, 10 * GBIT, 2450000000},
 	{1514, 10 * GBIT, 2450000000},
+	/* "1500-byte frame" read literally: 1500 bytes with FCS, 1496 in the buffer */
+	{1496, 1 * GBIT, 1000000000}, {1496, 10 * GBIT, 2100000000},
 };
 
 ParameterizedTestParameters(link, serialization)
