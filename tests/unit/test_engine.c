@@ -6,6 +6,7 @@
  */
 #include <criterion/criterion.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <rte_eal.h>
 #include <rte_eth_ring.h>
@@ -53,7 +54,15 @@ eal_up(void)
 	}
 }
 
-TestSuite(engine, .init = eal_up);
+/* EAL makes its runtime directory even with --no-shconf; leave nothing behind. */
+static void
+eal_down(void)
+{
+	rte_eal_cleanup();
+	rmdir("/var/run/dpdk/fe-test-engine");
+}
+
+TestSuite(engine, .init = eal_up, .fini = eal_down);
 
 static struct fe_dp *
 engine(const struct fe_link_params *lp)
