@@ -28,8 +28,11 @@ static const uint8_t BCAST[6] = {0xff, 0xff, 0xff, 0xff, 0xff, 0xff};
 static void
 eal_up(void)
 {
-	char *argv[] = {"test_engine", "--no-huge", "--no-pci",	      "--no-shconf", "-m",   "256",
-			"-l",	       "0",	    "--no-telemetry", "--log-level", "error"};
+	/* clang-format off */
+	char *argv[] = {"test_engine", "--no-huge", "--no-pci", "--no-shconf",
+	                "--file-prefix", "fe-test-engine", "-m", "256", "-l", "0",
+	                "--no-telemetry", "--log-level", "error"};
+	/* clang-format on */
 	struct rte_eth_conf conf = {0};
 	int rc;
 
