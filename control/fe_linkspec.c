@@ -8,10 +8,12 @@
 #include "fe_linkspec.h"
 #include "fe_units.h"
 
+#include <pcap/pcap.h>
+
 #define SPEC_MAX 1024
 
 static int
-set_rate(struct fe_link_params *p, const char *v, char *err, size_t len)
+set_rate(struct fe_linkdef *d, const char *v, char *err, size_t len)
 {
 	uint64_t x;
 
@@ -22,27 +24,37 @@ set_rate(struct fe_link_params *p, const char *v, char *err, size_t len)
 			 v);
 		return -EINVAL;
 	}
-	p->rate_bps = x;
+	d->link.rate_bps = x;
 	return 0;
 }
 
+/* A time no longer than 10 s, for keys whose name the message gives. */
 static int
-set_delay(struct fe_link_params *p, const char *v, char *err, size_t len)
+time_10s(const char *key, const char *v, uint64_t *out, char *err, size_t len)
 {
-	uint64_t x;
-
-	if (fe_parse_time(v, &x, err, len) < 0)
+	if (fe_parse_time(v, out, err, len) < 0)
 		return -EINVAL;
-	if (x > FE_LINK_DELAY_MAX) {
-		snprintf(err, len, "delay '%s' out of range (0 to 10s)", v);
+	if (*out > FE_LINK_DELAY_MAX) {
+		snprintf(err, len, "%s '%s' out of range (0 to 10s)", key, v);
 		return -EINVAL;
 	}
-	p->delay_ns = x;
 	return 0;
 }
 
 static int
-set_buffer(struct fe_link_params *p, const char *v, char *err, size_t len)
+set_delay(struct fe_linkdef *d, const char *v, char *err, size_t len)
+{
+	return time_10s("delay", v, &d->link.delay_ns, err, len);
+}
+
+static int
+set_jitter(struct fe_linkdef *d, const char *v, char *err, size_t len)
+{
+	return time_10s("jitter", v, &d->jitter_ns, err, len);
+}
+
+static int
+set_buffer(struct fe_linkdef *d, const char *v, char *err, size_t len)
 {
 	uint64_t x;
 
@@ -52,12 +64,12 @@ set_buffer(struct fe_link_params *p, const char *v, char *err, size_t len)
 		snprintf(err, len, "buffer '%s' out of range (0 for unlimited, or up to 4GiB)", v);
 		return -EINVAL;
 	}
-	p->limit_bytes = x;
+	d->link.limit_bytes = x;
 	return 0;
 }
 
 static int
-set_buffer_pkts(struct fe_link_params *p, const char *v, char *err, size_t len)
+set_buffer_pkts(struct fe_linkdef *d, const char *v, char *err, size_t len)
 {
 	uint64_t x;
 	char e[128];
@@ -66,29 +78,157 @@ set_buffer_pkts(struct fe_link_params *p, const char *v, char *err, size_t len)
 		snprintf(err, len, "buffer-pkts: %s", e);
 		return -EINVAL;
 	}
-	p->limit_pkts = (uint32_t)x;
+	d->link.limit_pkts = (uint32_t)x;
+	return 0;
+}
+
+static int
+set_loss(struct fe_linkdef *d, const char *v, char *err, size_t len)
+{
+	double p;
+
+	if (fe_parse_fraction(v, &p, err, len) < 0)
+		return -EINVAL;
+	d->loss = (struct fe_loss_params){.kind = p > 0 ? FE_LOSS_BERNOULLI : FE_LOSS_NONE, .p = p};
+	return 0;
+}
+
+/* Split "a/b/c" in place into at most max fields; returns how many. */
+static int
+split_slash(char *s, char **f, int max)
+{
+	int n = 0;
+	char *save = NULL;
+
+	for (char *t = strtok_r(s, "/", &save); t && n < max + 1; t = strtok_r(NULL, "/", &save))
+		f[n++] = t;
+	return n;
+}
+
+static int
+set_ge(struct fe_linkdef *d, const char *v, char *err, size_t len)
+{
+	struct fe_loss_params lp = {.kind = FE_LOSS_GE, .loss_bad = 1, .loss_good = 0};
+	double *dst[4] = {&lp.p, &lp.r, &lp.loss_bad, &lp.loss_good};
+	char buf[128], *f[5];
+	int n;
+
+	snprintf(buf, sizeof(buf), "%s", v);
+	n = split_slash(buf, f, 4);
+	if (n < 2 || n > 4) {
+		snprintf(err, len, "ge '%s': expected P/R[/LOSS_BAD[/LOSS_GOOD]], e.g. 1%%/30%%",
+			 v);
+		return -EINVAL;
+	}
+	for (int i = 0; i < n; i++)
+		if (fe_parse_fraction(f[i], dst[i], err, len) < 0)
+			return -EINVAL;
+	d->loss = lp;
+	return 0;
+}
+
+static int
+set_ecn(struct fe_linkdef *d, const char *v, char *err, size_t len)
+{
+	struct fe_ecn_params e = {.enabled = 1, .pmax = 1};
+	char buf[128], *f[5];
+	int n;
+
+	snprintf(buf, sizeof(buf), "%s", v);
+	if (strcmp(v, "off") == 0) {
+		d->ecn = (struct fe_ecn_params){0};
+		return 0;
+	}
+	n = split_slash(buf, f, 4);
+	if (n >= 1 && strcmp(f[n - 1], "drop") == 0) {
+		e.drop_non_ect = 1;
+		n--;
+	}
+	if (n < 2 || n > 3 || fe_parse_size(f[0], &e.kmin, err, len) < 0 ||
+	    fe_parse_size(f[1], &e.kmax, err, len) < 0 ||
+	    (n == 3 && fe_parse_fraction(f[2], &e.pmax, err, len) < 0)) {
+		if (n < 2 || n > 3)
+			snprintf(err, len,
+				 "ecn '%s': expected KMIN/KMAX[/PMAX][/drop] or off, e.g. "
+				 "30KB/30KB or 20KB/200KB/10%%/drop",
+				 v);
+		return -EINVAL;
+	}
+	if (e.kmin > e.kmax) {
+		snprintf(err, len, "ecn '%s': KMIN is above KMAX", v);
+		return -EINVAL;
+	}
+	d->ecn = e;
+	return 0;
+}
+
+static int
+set_drop(struct fe_linkdef *d, const char *v, char *err, size_t len)
+{
+	char buf[64], *f[3], e[128];
+	uint64_t k, n = 1;
+	int nf;
+
+	snprintf(buf, sizeof(buf), "%s", v);
+	nf = split_slash(buf, f, 2);
+	if (nf < 1 || nf > 2 || fe_parse_uint(f[0], UINT32_MAX, &k, e, sizeof(e)) < 0 || k == 0 ||
+	    (nf == 2 && (fe_parse_uint(f[1], UINT32_MAX, &n, e, sizeof(e)) < 0 || n == 0))) {
+		snprintf(err, len,
+			 "drop '%s': expected K[/N], K and N from 1 (drop matching packets K "
+			 "to K+N-1)",
+			 v);
+		return -EINVAL;
+	}
+	d->drop_first = k;
+	d->drop_count = n;
+	return 0;
+}
+
+static int
+set_match(struct fe_linkdef *d, const char *v, char *err, size_t len)
+{
+	struct bpf_program prog;
+	pcap_t *p;
+
+	if (strlen(v) >= sizeof(d->match)) {
+		snprintf(err, len, "match: filter longer than %zu characters",
+			 sizeof(d->match) - 1);
+		return -EINVAL;
+	}
+	/* check it here, where the user is, with the compiler the dataplane will use */
+	p = pcap_open_dead(DLT_EN10MB, 65535);
+	if (p == NULL || pcap_compile(p, &prog, v, 1, PCAP_NETMASK_UNKNOWN) != 0) {
+		snprintf(err, len, "match '%s': %s", v, p ? pcap_geterr(p) : "libpcap unavailable");
+		if (p)
+			pcap_close(p);
+		return -EINVAL;
+	}
+	pcap_freecode(&prog);
+	pcap_close(p);
+	snprintf(d->match, sizeof(d->match), "%s", v);
 	return 0;
 }
 
 static const struct {
 	const char *key;
-	int (*set)(struct fe_link_params *, const char *, char *, size_t);
+	int (*set)(struct fe_linkdef *, const char *, char *, size_t);
 } keys[] = {
-	{"rate", set_rate},
-	{"delay", set_delay},
-	{"buffer", set_buffer},
-	{"buffer-pkts", set_buffer_pkts},
+	{"rate", set_rate},	{"delay", set_delay},
+	{"buffer", set_buffer}, {"buffer-pkts", set_buffer_pkts},
+	{"loss", set_loss},	{"ge", set_ge},
+	{"ecn", set_ecn},	{"jitter", set_jitter},
+	{"drop", set_drop},	{"match", set_match},
 };
 
+#define KNOWN_KEYS "rate, delay, buffer, buffer-pkts, loss, ge, ecn, jitter, drop, match"
+
 int
-fe_link_param_set(struct fe_link_params *p, const char *key, const char *val, char *err,
-		  size_t errlen)
+fe_link_param_set(struct fe_linkdef *p, const char *key, const char *val, char *err, size_t errlen)
 {
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
 		if (strcmp(key, keys[i].key) == 0)
 			return keys[i].set(p, val, err, errlen);
-	snprintf(err, errlen, "unknown link key '%s' (known: rate, delay, buffer, buffer-pkts)",
-		 key);
+	snprintf(err, errlen, "unknown link key '%s' (known: " KNOWN_KEYS ")", key);
 	return -EINVAL;
 }
 
@@ -148,8 +288,8 @@ trim(char *s)
 
 /* Apply key=value to every selected link. */
 static int
-apply_kv(char *kv, struct fe_link_params *up, struct fe_link_params *down, unsigned nports,
-	 long port, int dirs, char *err, size_t len)
+apply_kv(char *kv, struct fe_linkdef *up, struct fe_linkdef *down, unsigned nports, long port,
+	 int dirs, char *err, size_t len)
 {
 	char *eq = strchr(kv, '='), *val;
 
@@ -170,7 +310,7 @@ apply_kv(char *kv, struct fe_link_params *up, struct fe_link_params *down, unsig
 	}
 	/* with no port at all, still check the key and value */
 	if (nports == 0) {
-		struct fe_link_params scratch = {0};
+		struct fe_linkdef scratch = {0};
 
 		return fe_link_param_set(&scratch, kv, val, err, len);
 	}
@@ -178,10 +318,10 @@ apply_kv(char *kv, struct fe_link_params *up, struct fe_link_params *down, unsig
 }
 
 int
-fe_linkspec_apply(const char *spec, struct fe_link_params *up, struct fe_link_params *down,
-		  unsigned nports, char *err, size_t errlen)
+fe_linkspec_apply(const char *spec, struct fe_linkdef *up, struct fe_linkdef *down, unsigned nports,
+		  char *err, size_t errlen)
 {
-	char buf[SPEC_MAX], *colon, *kvs, *save = NULL;
+	char buf[SPEC_MAX], *colon, *kvs, *match, *save = NULL;
 	int dirs, n = 0;
 	long port;
 
@@ -190,7 +330,10 @@ fe_linkspec_apply(const char *spec, struct fe_link_params *up, struct fe_link_pa
 		return -EINVAL;
 	}
 	strcpy(buf, spec);
+	/* a selector ends at a ':' before the first '=' (filters may hold ':' themselves) */
 	colon = strchr(buf, ':');
+	if (colon && strchr(buf, '=') && strchr(buf, '=') < colon)
+		colon = NULL;
 	kvs = buf;
 	port = -1;
 	dirs = SEL_UP | SEL_DOWN;
@@ -200,9 +343,20 @@ fe_linkspec_apply(const char *spec, struct fe_link_params *up, struct fe_link_pa
 		if (parse_selector(trim(buf), nports, &port, &dirs, err, errlen) < 0)
 			return -EINVAL;
 	}
+	/* match=EXPR is last and takes the rest of the spec, commas included */
+	match = strncmp(trim(kvs), "match=", 6) == 0 ? trim(kvs) : strstr(kvs, ",match=");
+	if (match && *match == ',')
+		*match++ = '\0';
+	else if (match)
+		kvs = match + strlen(match); /* nothing before it */
 	for (char *kv = strtok_r(kvs, ",", &save); kv; kv = strtok_r(NULL, ",", &save), n++)
 		if (apply_kv(kv, up, down, nports, port, dirs, err, errlen) < 0)
 			return -EINVAL;
+	if (match) {
+		n++;
+		if (apply_kv(match, up, down, nports, port, dirs, err, errlen) < 0)
+			return -EINVAL;
+	}
 	if (n == 0) {
 		snprintf(err, errlen, "link spec '%s' sets nothing", spec);
 		return -EINVAL;
@@ -211,8 +365,8 @@ fe_linkspec_apply(const char *spec, struct fe_link_params *up, struct fe_link_pa
 }
 
 int
-fe_linkspec_file(const char *path, struct fe_link_params *up, struct fe_link_params *down,
-		 unsigned nports, char *err, size_t errlen)
+fe_linkspec_file(const char *path, struct fe_linkdef *up, struct fe_linkdef *down, unsigned nports,
+		 char *err, size_t errlen)
 {
 	char line[SPEC_MAX], msg[512];
 	unsigned lineno = 0;

@@ -5,8 +5,15 @@
  * A spec is "[SELECTOR:]key=value[,key=value...]". The selector picks links:
  * "all" (the default), "up" or "down" (that direction of every port), "N" (both
  * directions of port N) or "N.up" / "N.down". "up" is host-to-switch, "down" is
- * switch-to-host. Keys: rate (bit/s, e.g. 1Gbit), delay (e.g. 100us), buffer
- * (bytes, e.g. 512KiB; 0 = no limit), buffer-pkts (packets; 0 = no limit).
+ * switch-to-host. Keys (docs/regimes.md has units and ranges):
+ *   rate, delay, buffer, buffer-pkts        the link itself
+ *   loss=P%                                 Bernoulli loss
+ *   ge=P%/R%[/LOSS_BAD%[/LOSS_GOOD%]]       Gilbert-Elliott loss
+ *   ecn=KMIN/KMAX[/PMAX%][/drop] or off     RED-style CE marking (sizes in bytes)
+ *   jitter=TIME                             uniform extra delay, no reordering
+ *   drop=K[/N]                              drop matching packets K .. K+N-1
+ *   match=EXPR                              tcpdump filter for the impairments above;
+ *                                           it is last: the rest of the spec is EXPR
  * A profile file holds one spec per line; '#' starts a comment.
  *
  * Specs are applied in order, so later ones override earlier ones. Each function
@@ -17,18 +24,18 @@
 
 #include <stddef.h>
 
-#include "fe_link.h"
+#include "fe_linkdef.h"
 
 /* Set one key of one link's parameters. */
-int fe_link_param_set(struct fe_link_params *p, const char *key, const char *val, char *err,
+int fe_link_param_set(struct fe_linkdef *p, const char *key, const char *val, char *err,
 		      size_t errlen);
 
 /* Apply one spec to the up[] and down[] parameters of nports ports. */
-int fe_linkspec_apply(const char *spec, struct fe_link_params *up, struct fe_link_params *down,
+int fe_linkspec_apply(const char *spec, struct fe_linkdef *up, struct fe_linkdef *down,
 		      unsigned nports, char *err, size_t errlen);
 
 /* Apply every spec in a file; errors start with "FILE:LINE: ". */
-int fe_linkspec_file(const char *path, struct fe_link_params *up, struct fe_link_params *down,
+int fe_linkspec_file(const char *path, struct fe_linkdef *up, struct fe_linkdef *down,
 		     unsigned nports, char *err, size_t errlen);
 
 #endif

@@ -18,21 +18,24 @@ static const struct fe_counter_desc port_counters[] = {
 	C(fe_port_stats, tx_bytes), C(fe_port_stats, tx_busy),	{NULL, 0},
 };
 
+#define DROP(cause, name)                                                                          \
+	{"drop_" name "_pkts", offsetof(struct fe_link_stats, drop_pkts[cause])},                  \
+	{                                                                                          \
+		"drop_" name "_bytes", offsetof(struct fe_link_stats, drop_bytes[cause])           \
+	}
+
+_Static_assert(FE_LINK_DROP__MAX == 7, "list every drop cause in link_counters");
+
 static const struct fe_counter_desc link_counters[] = {
-	C(fe_link_stats, in_pkts),
-	C(fe_link_stats, in_bytes),
-	C(fe_link_stats, out_pkts),
-	C(fe_link_stats, out_bytes),
-	{"drop_tail_pkts", offsetof(struct fe_link_stats, drop_pkts[FE_LINK_DROP_TAIL])},
-	{"drop_tail_bytes", offsetof(struct fe_link_stats, drop_bytes[FE_LINK_DROP_TAIL])},
-	{"drop_wire_pkts", offsetof(struct fe_link_stats, drop_pkts[FE_LINK_DROP_WIRE])},
-	{"drop_wire_bytes", offsetof(struct fe_link_stats, drop_bytes[FE_LINK_DROP_WIRE])},
-	C(fe_link_stats, q_pkts),
-	C(fe_link_stats, q_bytes),
-	C(fe_link_stats, q_pkts_peak),
-	C(fe_link_stats, q_bytes_peak),
-	C(fe_link_stats, wire_pkts),
-	{NULL, 0},
+	C(fe_link_stats, in_pkts),	   C(fe_link_stats, in_bytes),
+	C(fe_link_stats, out_pkts),	   C(fe_link_stats, out_bytes),
+	DROP(FE_LINK_DROP_TAIL, "tail"),   DROP(FE_LINK_DROP_WIRE, "wire"),
+	DROP(FE_LINK_DROP_POOL, "pool"),   DROP(FE_LINK_DROP_RANDOM, "random"),
+	DROP(FE_LINK_DROP_BURST, "burst"), DROP(FE_LINK_DROP_EXACT, "exact"),
+	DROP(FE_LINK_DROP_AQM, "aqm"),	   C(fe_link_stats, ecn_marked),
+	C(fe_link_stats, q_pkts),	   C(fe_link_stats, q_bytes),
+	C(fe_link_stats, q_pkts_peak),	   C(fe_link_stats, q_bytes_peak),
+	C(fe_link_stats, wire_pkts),	   {NULL, 0},
 };
 
 static const struct fe_counter_desc sw_counters[] = {
@@ -81,8 +84,50 @@ fe_report_link(const struct fe_dp *dp, unsigned n, const struct fe_link_params *
 	int up = (n % 2) == 0;
 
 	snprintf(name, len, "%u.%s", n / 2, up ? "up" : "down");
-	*params = up ? &p->up_params : &p->down_params;
+	*params = up ? &p->up_def.link : &p->down_def.link;
 	return up ? &p->up : &p->down;
+}
+
+const struct fe_linkdef *
+fe_report_linkdef(const struct fe_dp *dp, unsigned n)
+{
+	const struct fe_port *p = &dp->ports[n / 2];
+
+	return n % 2 == 0 ? &p->up_def : &p->down_def;
+}
+
+const struct fe_linkx *
+fe_report_linkx(const struct fe_dp *dp, unsigned n)
+{
+	const struct fe_port *p = &dp->ports[n / 2];
+
+	return n % 2 == 0 ? &p->up_x : &p->down_x;
+}
+
+const char *
+fe_report_impairments(const struct fe_linkdef *d, char *buf, size_t len)
+{
+	size_t o = 0;
+	char t[32];
+
+#define ADD(...) (o += (size_t)snprintf(buf + o, o < len ? len - o : 0, __VA_ARGS__))
+	buf[0] = '\0';
+	if (d->loss.kind == FE_LOSS_BERNOULLI)
+		ADD(", loss %g%%", d->loss.p * 100);
+	if (d->loss.kind == FE_LOSS_GE)
+		ADD(", ge p %g%% r %g%% bad %g%% good %g%%", d->loss.p * 100, d->loss.r * 100,
+		    d->loss.loss_bad * 100, d->loss.loss_good * 100);
+	if (d->ecn.enabled)
+		ADD(", ecn %" PRIu64 "/%" PRIu64 " B pmax %g%%%s", d->ecn.kmin, d->ecn.kmax,
+		    d->ecn.pmax * 100, d->ecn.drop_non_ect ? " drop-non-ect" : "");
+	if (d->jitter_ns)
+		ADD(", jitter %s", fe_fmt_time(d->jitter_ns, t, sizeof(t)));
+	if (d->drop_count)
+		ADD(", drop %" PRIu64 "/%" PRIu64, d->drop_first, d->drop_count);
+	if (d->match[0])
+		ADD(", match '%s'", d->match);
+#undef ADD
+	return buf;
 }
 
 static double
@@ -115,7 +160,8 @@ fe_report_table(FILE *f, const struct fe_dp *dp)
 	char name[32], r[32], t[32];
 	const struct fe_link_params *lp;
 
-	fprintf(f, "fabemu-dp counters after %.3f s\n", uptime(dp));
+	fprintf(f, "fabemu-dp counters after %.3f s (seed %" PRIu64 ")\n", uptime(dp),
+		dp->conf.seed);
 	table_head(f, "port", port_counters);
 	for (unsigned i = 0; i < dp->nports; i++) {
 		snprintf(name, sizeof(name), "%u", i);
@@ -164,8 +210,12 @@ fe_report_json(FILE *f, const struct fe_dp *dp)
 	const struct fe_link_params *lp;
 	char name[32];
 
-	fprintf(f, "{\"uptime_s\": %.6f, \"tsc_hz\": %" PRIu64 ", \"ports\": [", uptime(dp),
-		dp->hz);
+	fprintf(f,
+		"{\"uptime_s\": %.6f, \"tsc_hz\": %" PRIu64 ", \"seed\": %" PRIu64
+		", \"switch_buffer\": {\"limit_bytes\": %" PRIu64 ", \"used_bytes\": %" PRIu64
+		", \"peak_bytes\": %" PRIu64 "}, \"ports\": [",
+		uptime(dp), dp->hz, dp->conf.seed, dp->pool_shared.limit,
+		FE_CNT_GET(dp->pool_shared.used), FE_CNT_GET(dp->pool_shared.peak));
 	for (unsigned i = 0; i < dp->nports; i++) {
 		struct fe_eth_counters e;
 
@@ -188,7 +238,8 @@ fe_report_json(FILE *f, const struct fe_dp *dp)
 			n ? ", " : "", name, lp->rate_bps, lp->delay_ns, lp->limit_bytes,
 			lp->limit_pkts);
 		json_fields(f, &l->st, link_counters);
-		fputc('}', f);
+		fprintf(f, ", \"filter_hits\": %" PRIu64 "}",
+			FE_CNT_GET(fe_report_linkx(dp, n)->filter_hits));
 	}
 	fprintf(f, "], \"switch\": {\"mac_learned\": %" PRIu64 ", \"mac_table_full\": %" PRIu64,
 		FE_CNT_GET(dp->mac->learned), FE_CNT_GET(dp->mac->full));

@@ -45,6 +45,15 @@ void fe_report_eth(uint16_t port_id, struct fe_eth_counters *c);
 const struct fe_link *fe_report_link(const struct fe_dp *dp, unsigned n,
 				     const struct fe_link_params **params, char *name, size_t len);
 
+/* The definition of link n as the user gave it. */
+const struct fe_linkdef *fe_report_linkdef(const struct fe_dp *dp, unsigned n);
+
+/* ", loss 0.1%, ecn ..." for the impairments set in d ("" if none); returns buf. */
+const char *fe_report_impairments(const struct fe_linkdef *d, char *buf, size_t len);
+
+/* The impairment state of link n (filter hits). */
+const struct fe_linkx *fe_report_linkx(const struct fe_dp *dp, unsigned n);
+
 void fe_report_table(FILE *f, const struct fe_dp *dp);
 void fe_report_json(FILE *f, const struct fe_dp *dp);
 

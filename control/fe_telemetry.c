@@ -38,6 +38,10 @@ tel_info(const char *cmd __rte_unused, const char *params __rte_unused, struct r
 	rte_tel_data_add_dict_u64(d, "uptime_ns",
 				  (rte_rdtsc() - dp->start_tsc) * (1000000000.0 / (double)dp->hz));
 	rte_tel_data_add_dict_u64(d, "idle_sleep_ns", dp->conf.idle_sleep_ns);
+	rte_tel_data_add_dict_u64(d, "seed", dp->conf.seed);
+	rte_tel_data_add_dict_u64(d, "switch_buffer_limit", dp->pool_shared.limit);
+	rte_tel_data_add_dict_u64(d, "switch_buffer_used", FE_CNT_GET(dp->pool_shared.used));
+	rte_tel_data_add_dict_u64(d, "switch_buffer_peak", FE_CNT_GET(dp->pool_shared.peak));
 	return 0;
 }
 
@@ -119,6 +123,7 @@ tel_link(const char *cmd __rte_unused, const char *params, struct rte_tel_data *
 	const struct fe_link *l;
 	const char *rest;
 	char name[32];
+	unsigned idx;
 	int n;
 
 	if (dp == NULL)
@@ -127,11 +132,12 @@ tel_link(const char *cmd __rte_unused, const char *params, struct rte_tel_data *
 	if (n < 0)
 		return -EINVAL;
 	if (strcmp(rest, ".up") == 0)
-		l = fe_report_link(dp, 2 * n, &lp, name, sizeof(name));
+		idx = 2 * (unsigned)n;
 	else if (strcmp(rest, ".down") == 0)
-		l = fe_report_link(dp, 2 * n + 1, &lp, name, sizeof(name));
+		idx = 2 * (unsigned)n + 1;
 	else
 		return -EINVAL;
+	l = fe_report_link(dp, idx, &lp, name, sizeof(name));
 	rte_tel_data_start_dict(d);
 	rte_tel_data_add_dict_string(d, "link", name);
 	rte_tel_data_add_dict_u64(d, "rate_bps", lp->rate_bps);
@@ -139,6 +145,8 @@ tel_link(const char *cmd __rte_unused, const char *params, struct rte_tel_data *
 	rte_tel_data_add_dict_u64(d, "buffer_bytes", lp->limit_bytes);
 	rte_tel_data_add_dict_u64(d, "buffer_pkts", lp->limit_pkts);
 	add_counters(d, &l->st, fe_report_counters(FE_OBJ_LINK));
+	rte_tel_data_add_dict_u64(d, "filter_hits",
+				  FE_CNT_GET(fe_report_linkx(dp, idx)->filter_hits));
 	return 0;
 }
 

@@ -103,6 +103,19 @@ fe_parse_size(const char *s, uint64_t *bytes, char *err, size_t errlen)
 }
 
 int
+fe_parse_fraction(const char *s, double *f, char *err, size_t errlen)
+{
+	static const struct unit frac_units[] = {{"", 1}, {"%", 0.01}, {NULL, 0}};
+
+	if (parse_with_units(s, frac_units, f) < 0 || *f > 1) {
+		snprintf(err, errlen, "invalid probability '%s' (0%% to 100%%, or 0 to 1)",
+			 s ? s : "(null)");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int
 fe_parse_uint(const char *s, uint64_t max, uint64_t *v, char *err, size_t errlen)
 {
 	char *end;

@@ -19,6 +19,9 @@ int fe_parse_time(const char *s, uint64_t *ns, char *err, size_t errlen);
 /* bytes: plain number, or B, KB, MB, GB (powers of 1000), KiB, MiB, GiB (of 1024). */
 int fe_parse_size(const char *s, uint64_t *bytes, char *err, size_t errlen);
 
+/* a probability: "0.1%" (percent, 0% to 100%) or a plain fraction from 0 to 1. */
+int fe_parse_fraction(const char *s, double *f, char *err, size_t errlen);
+
 /* a plain non-negative integer no larger than max. */
 int fe_parse_uint(const char *s, uint64_t max, uint64_t *v, char *err, size_t errlen);
 

@@ -17,26 +17,87 @@
 #define FE_SLEEP_MARGIN_NS 15000
 
 static int
-link_setup(struct fe_link *l, const struct fe_link_params *p, uint64_t hz, int socket)
+link_setup(struct fe_link *l, const struct fe_link_params *p, uint64_t hz, int socket, char *err,
+	   size_t errlen)
 {
 	struct fe_link_slot *slots;
 	struct fe_link_cfg cfg;
-	int rc;
+	const char *what;
 
-	rc = fe_link_compile(p, hz, &cfg);
-	if (rc < 0)
-		return rc;
+	if (fe_link_params_check(p, &what) < 0 || fe_link_compile(p, hz, &cfg) < 0) {
+		snprintf(err, errlen, "bad %s", what);
+		return -EINVAL;
+	}
 	slots = rte_zmalloc_socket("fe_link", sizeof(*slots) * cfg.nslots, RTE_CACHE_LINE_SIZE,
 				   socket);
-	if (slots == NULL)
+	if (slots == NULL) {
+		snprintf(err, errlen, "out of memory for %u link slots", cfg.nslots);
 		return -ENOMEM;
+	}
 	fe_link_init(l, &cfg, slots);
 	return 0;
 }
 
+/* Compile the impairments of one link; stream numbers the link for its PRNG. */
+static int
+linkx_setup(struct fe_linkx *x, const struct fe_linkdef *d, uint64_t hz, uint64_t seed,
+	    unsigned stream, char *err, size_t errlen)
+{
+	memset(x, 0, sizeof(*x));
+	fe_rng_seed(&x->rng, seed, stream);
+	if (fe_loss_compile(&d->loss, &x->loss) < 0) {
+		snprintf(err, errlen, "bad loss probabilities");
+		return -EINVAL;
+	}
+	x->loss_cause = d->loss.kind == FE_LOSS_GE ? FE_LINK_DROP_BURST : FE_LINK_DROP_RANDOM;
+	if (fe_ecn_compile(&d->ecn, &x->ecn) < 0) {
+		snprintf(err, errlen, "bad ecn thresholds");
+		return -EINVAL;
+	}
+	x->jitter_ticks = (uint64_t)((unsigned __int128)d->jitter_ns * hz / 1000000000);
+	if (d->drop_count) {
+		x->drop_first = d->drop_first;
+		x->drop_last = d->drop_first + d->drop_count - 1;
+	}
+	if (d->match[0] != '\0') {
+		x->filter = fe_filter_create(d->match, err, errlen);
+		if (x->filter == NULL)
+			return -EINVAL;
+	}
+	x->active = x->loss.ops || x->ecn.enabled || x->jitter_ticks || x->drop_last;
+	return 0;
+}
+
+static int
+port_setup(struct fe_dp *dp, unsigned i, uint16_t port_id, const struct fe_linkdef *up,
+	   const struct fe_linkdef *down, int socket, char *err, size_t errlen)
+{
+	struct fe_port *p = &dp->ports[i];
+	char e[300];
+
+	p->port_id = port_id;
+	if (rte_eth_dev_get_name_by_port(p->port_id, p->name) != 0)
+		snprintf(p->name, sizeof(p->name), "port%u", p->port_id);
+	p->up_def = *up;
+	p->down_def = *down;
+	if (link_setup(&p->up, &up->link, dp->hz, socket, e, sizeof(e)) < 0 ||
+	    linkx_setup(&p->up_x, up, dp->hz, dp->conf.seed, 2 * i, e, sizeof(e)) < 0) {
+		snprintf(err, errlen, "link %u.up: %s", i, e);
+		return -EINVAL;
+	}
+	if (link_setup(&p->down, &down->link, dp->hz, socket, e, sizeof(e)) < 0 ||
+	    linkx_setup(&p->down_x, down, dp->hz, dp->conf.seed, 2 * i + 1, e, sizeof(e)) < 0) {
+		snprintf(err, errlen, "link %u.down: %s", i, e);
+		return -EINVAL;
+	}
+	/* the switch's packet memory is what its egress (down) queues share */
+	p->down.pool = &dp->pool_shared;
+	return 0;
+}
+
 struct fe_dp *
-fe_dp_create(unsigned nports, const uint16_t *port_ids, const struct fe_link_params *up,
-	     const struct fe_link_params *down, struct rte_mempool *pool, uint64_t hz,
+fe_dp_create(unsigned nports, const uint16_t *port_ids, const struct fe_linkdef *up,
+	     const struct fe_linkdef *down, struct rte_mempool *pool, uint64_t hz,
 	     const struct fe_dp_conf *conf, char *err, size_t errlen)
 {
 	int socket = (int)rte_socket_id();
@@ -49,31 +110,21 @@ fe_dp_create(unsigned nports, const uint16_t *port_ids, const struct fe_link_par
 	dp->pool = pool;
 	dp->hz = hz;
 	dp->conf = *conf;
+	dp->pool_shared.limit = conf->switch_buffer;
 	dp->ports = rte_zmalloc_socket("fe_ports", sizeof(*dp->ports) * nports, RTE_CACHE_LINE_SIZE,
 				       socket);
 	dp->mac = rte_zmalloc_socket("fe_mac", sizeof(*dp->mac), RTE_CACHE_LINE_SIZE, socket);
 	if (dp->ports == NULL || dp->mac == NULL)
 		goto nomem;
 	fe_mac_init(dp->mac, (uint64_t)((unsigned __int128)conf->mac_age_ns * hz / 1000000000));
-	for (unsigned i = 0; i < nports; i++) {
-		struct fe_port *p = &dp->ports[i];
-
-		p->port_id = port_ids[i];
-		if (rte_eth_dev_get_name_by_port(p->port_id, p->name) != 0)
-			snprintf(p->name, sizeof(p->name), "port%u", p->port_id);
-		p->up_params = up[i];
-		p->down_params = down[i];
-		if (link_setup(&p->up, &up[i], hz, socket) < 0 ||
-		    link_setup(&p->down, &down[i], hz, socket) < 0)
-			goto nomem;
-	}
+	for (unsigned i = 0; i < nports; i++)
+		if (port_setup(dp, i, port_ids[i], &up[i], &down[i], socket, err, errlen) < 0)
+			goto fail;
 	dp->start_tsc = rte_rdtsc();
 	return dp;
 nomem:
-	snprintf(err, errlen,
-		 "cannot set up %u ports: out of memory for link slots, or bad link "
-		 "parameters",
-		 nports);
+	snprintf(err, errlen, "out of memory for %u ports", nports);
+fail:
 	fe_dp_free(dp);
 	return NULL;
 }
@@ -86,16 +137,61 @@ fe_dp_free(struct fe_dp *dp)
 	for (unsigned i = 0; dp->ports && i < dp->nports; i++) {
 		rte_free(dp->ports[i].up.slots);
 		rte_free(dp->ports[i].down.slots);
+		fe_filter_free(dp->ports[i].up_x.filter);
+		fe_filter_free(dp->ports[i].down_x.filter);
 	}
 	rte_free(dp->ports);
 	rte_free(dp->mac);
 	rte_free(dp);
 }
 
-static inline void
-to_link(struct fe_link *l, struct rte_mbuf *m, uint64_t t)
+/*
+ * The impairments, in order: filter, exact drop, loss, ECN, jitter. Returns the drop
+ * cause, or FE_LINK_DROP__MAX to carry the packet with *extra ticks of jitter.
+ */
+static inline enum fe_link_drop
+impair(struct fe_link *l, struct fe_linkx *x, struct rte_mbuf *m, uint64_t t, uint64_t *extra)
 {
-	if (fe_link_enqueue(l, m, rte_pktmbuf_pkt_len(m), t) < 0)
+	if (x->filter) {
+		if (!fe_filter_match(x->filter, m))
+			return FE_LINK_DROP__MAX;
+		FE_CNT_ADD(x->filter_hits, 1);
+	}
+	x->matched++;
+	if (x->drop_last && x->matched >= x->drop_first && x->matched <= x->drop_last)
+		return FE_LINK_DROP_EXACT;
+	if (fe_loss_lost(&x->loss, &x->rng))
+		return x->loss_cause;
+	if (x->ecn.enabled && fe_ecn_hit(&x->ecn, fe_link_backlog(l, t), &x->rng)) {
+		enum fe_ecn_result r =
+			fe_ecn_mark(rte_pktmbuf_mtod(m, uint8_t *), rte_pktmbuf_data_len(m));
+
+		if (r == FE_ECN_MARKED)
+			FE_CNT_ADD(l->st.ecn_marked, 1);
+		else if (r != FE_ECN_ALREADY_CE && x->ecn.drop_non_ect)
+			return FE_LINK_DROP_AQM;
+	}
+	if (x->jitter_ticks)
+		*extra = fe_rng_upto(&x->rng, x->jitter_ticks);
+	return FE_LINK_DROP__MAX;
+}
+
+static inline void
+to_link(struct fe_link *l, struct fe_linkx *x, struct rte_mbuf *m, uint64_t t)
+{
+	uint32_t len = rte_pktmbuf_pkt_len(m);
+	uint64_t extra = 0;
+
+	if (x->active) {
+		enum fe_link_drop why = impair(l, x, m, t, &extra);
+
+		if (why != FE_LINK_DROP__MAX) {
+			fe_link_drop(l, why, len);
+			rte_pktmbuf_free(m);
+			return;
+		}
+	}
+	if (fe_link_enqueue_x(l, m, len, t, extra) < 0)
 		rte_pktmbuf_free(m);
 }
 
@@ -115,12 +211,12 @@ flood(struct fe_dp *dp, unsigned in, struct rte_mbuf *m, uint64_t t)
 			if (c == NULL)
 				FE_CNT_ADD(dp->sw.nombuf, 1);
 			else
-				to_link(&dp->ports[last].down, c, t);
+				to_link(&dp->ports[last].down, &dp->ports[last].down_x, c, t);
 		}
 		last = (int)q;
 	}
 	if (last >= 0)
-		to_link(&dp->ports[last].down, m, t);
+		to_link(&dp->ports[last].down, &dp->ports[last].down_x, m, t);
 	else
 		rte_pktmbuf_free(m);
 	FE_CNT_ADD(dp->sw.flooded, 1);
@@ -152,7 +248,7 @@ switch_forward(struct fe_dp *dp, unsigned in, struct rte_mbuf *m, uint64_t t)
 		rte_pktmbuf_free(m);
 	} else {
 		FE_CNT_ADD(dp->sw.unicast, 1);
-		to_link(&dp->ports[out].down, m, t);
+		to_link(&dp->ports[out].down, &dp->ports[out].down_x, m, t);
 	}
 }
 
@@ -166,7 +262,7 @@ port_rx(struct fe_port *p, uint64_t now)
 	n = rte_eth_rx_burst(p->port_id, 0, pkts, FE_BURST);
 	for (uint16_t i = 0; i < n; i++) {
 		bytes += rte_pktmbuf_pkt_len(pkts[i]);
-		to_link(&p->up, pkts[i], now);
+		to_link(&p->up, &p->up_x, pkts[i], now);
 	}
 	FE_CNT_ADD(p->st.rx_pkts, n);
 	FE_CNT_ADD(p->st.rx_bytes, bytes);

@@ -20,7 +20,9 @@
 #include <rte_mbuf.h>
 
 #include "fe_counter.h"
+#include "fe_filter.h"
 #include "fe_link.h"
+#include "fe_linkdef.h"
 #include "fe_mac.h"
 
 #define FE_BURST	 32
@@ -32,10 +34,28 @@ struct fe_port_stats {
 	fe_counter_t tx_busy;		/* TX bursts the port did not take whole (retried) */
 };
 
+/*
+ * What happens to a packet before it is offered to a link: per-flow selection, exact
+ * drops, random or bursty loss, ECN marking, jitter. Compiled from struct fe_linkdef.
+ */
+struct fe_linkx {
+	struct fe_rng rng;	  /* seeded from the run's seed and the link's index */
+	struct fe_filter *filter; /* NULL: the impairments apply to every packet */
+	struct fe_loss loss;
+	enum fe_link_drop loss_cause;
+	struct fe_ecn ecn;
+	uint64_t jitter_ticks;
+	uint64_t drop_first, drop_last; /* exact drops, in matching-packet numbers from 1 */
+	uint64_t matched;		/* packets that passed the filter */
+	uint8_t active;			/* any impairment at all */
+	fe_counter_t filter_hits;
+};
+
 struct fe_port {
-	struct fe_link up;			      /* host -> switch */
-	struct fe_link down;			      /* switch -> host */
-	struct fe_link_params up_params, down_params; /* as the user gave them (for reports) */
+	struct fe_link up;   /* host -> switch */
+	struct fe_link down; /* switch -> host */
+	struct fe_linkx up_x, down_x;
+	struct fe_linkdef up_def, down_def; /* as the user gave them (for reports) */
 	struct fe_port_stats st;
 	uint16_t port_id;
 	uint16_t txq_n;
@@ -58,6 +78,8 @@ struct fe_idle_stats {
 };
 
 struct fe_dp_conf {
+	uint64_t seed;		/* PRNG seed of the run (reported, for replay) */
+	uint64_t switch_buffer; /* bytes shared by all down links; 0: no shared limit */
 	uint64_t mac_age_ns;	/* MAC entries expire after this */
 	uint64_t idle_sleep_ns; /* longest idle sleep; 0: busy-poll, never sleep */
 	uint32_t idle_spin;	/* empty passes before the first sleep */
@@ -74,16 +96,16 @@ struct fe_dp {
 	uint64_t start_tsc;
 	struct fe_sw_stats sw;
 	struct fe_idle_stats idle;
+	struct fe_link_pool pool_shared; /* the switch's packet memory (down links) */
 };
 
 /*
- * Create the engine for nports ethdev ports (already started), with link parameters
+ * Create the engine for nports ethdev ports (already started), with link definitions
  * up[i] and down[i], compiled here for a TSC of hz. Returns NULL with a message in err.
  */
-struct fe_dp *fe_dp_create(unsigned nports, const uint16_t *port_ids,
-			   const struct fe_link_params *up, const struct fe_link_params *down,
-			   struct rte_mempool *pool, uint64_t hz, const struct fe_dp_conf *conf,
-			   char *err, size_t errlen);
+struct fe_dp *fe_dp_create(unsigned nports, const uint16_t *port_ids, const struct fe_linkdef *up,
+			   const struct fe_linkdef *down, struct rte_mempool *pool, uint64_t hz,
+			   const struct fe_dp_conf *conf, char *err, size_t errlen);
 
 /* One pass: RX every port, move due packets across the switch, TX. Returns work done. */
 unsigned fe_dp_poll(struct fe_dp *dp, uint64_t now);

@@ -6,6 +6,13 @@
 #include "fe_link.h"
 
 #define FE_LINK_SLOTS_MIN 256U
+
+const char *const fe_link_drop_names[FE_LINK_DROP__MAX] = {
+	[FE_LINK_DROP_TAIL] = "tail",	[FE_LINK_DROP_WIRE] = "wire",
+	[FE_LINK_DROP_POOL] = "pool",	[FE_LINK_DROP_RANDOM] = "random",
+	[FE_LINK_DROP_BURST] = "burst", [FE_LINK_DROP_EXACT] = "exact",
+	[FE_LINK_DROP_AQM] = "aqm",
+};
 #define FE_LINK_SLOTS_MAX (1U << 18)
 
 int
@@ -107,6 +114,8 @@ advance(struct fe_link *l, uint64_t now)
 			break;
 		l->q_pkts--;
 		l->q_bytes -= s->len;
+		if (l->pool)
+			FE_CNT_SET(l->pool->used, l->pool->used - s->len);
 		l->svc++;
 	}
 }
@@ -129,7 +138,22 @@ drop(struct fe_link *l, enum fe_link_drop why, uint32_t len)
 }
 
 int
-fe_link_enqueue(struct fe_link *l, void *pkt, uint32_t len, uint64_t now)
+fe_link_drop(struct fe_link *l, enum fe_link_drop why, uint32_t len)
+{
+	FE_CNT_ADD(l->st.in_pkts, 1);
+	FE_CNT_ADD(l->st.in_bytes, len);
+	return drop(l, why, len);
+}
+
+uint64_t
+fe_link_backlog(struct fe_link *l, uint64_t now)
+{
+	advance(l, now);
+	return l->q_bytes;
+}
+
+int
+fe_link_enqueue_x(struct fe_link *l, void *pkt, uint32_t len, uint64_t now, uint64_t extra)
 {
 	struct fe_link_slot *s;
 	unsigned __int128 t;
@@ -141,6 +165,8 @@ fe_link_enqueue(struct fe_link *l, void *pkt, uint32_t len, uint64_t now)
 		return drop(l, FE_LINK_DROP_TAIL, len);
 	if (l->cfg.limit_bytes && l->q_bytes + len > l->cfg.limit_bytes)
 		return drop(l, FE_LINK_DROP_TAIL, len);
+	if (l->pool && l->pool->limit && l->pool->used + len > l->pool->limit)
+		return drop(l, FE_LINK_DROP_POOL, len);
 	if (l->tail - l->head > l->mask)
 		return drop(l, FE_LINK_DROP_WIRE, len);
 
@@ -156,10 +182,17 @@ fe_link_enqueue(struct fe_link *l, void *pkt, uint32_t len, uint64_t now)
 	s->pkt = pkt;
 	s->len = len;
 	s->tx_end = l->busy_until;
-	s->arrive = l->busy_until + l->cfg.prop_ticks;
+	s->arrive = l->busy_until + l->cfg.prop_ticks + extra;
+	if (s->arrive < l->last_arrive)
+		s->arrive = l->last_arrive; /* jitter never reorders */
+	l->last_arrive = s->arrive;
 	l->tail++;
 	l->q_pkts++;
 	l->q_bytes += len;
+	if (l->pool) {
+		FE_CNT_SET(l->pool->used, l->pool->used + len);
+		FE_CNT_MAX(l->pool->peak, l->pool->used);
+	}
 	publish(l);
 	FE_CNT_MAX(l->st.q_pkts_peak, l->q_pkts);
 	FE_CNT_MAX(l->st.q_bytes_peak, l->q_bytes);
@@ -202,6 +235,8 @@ fe_link_flush(struct fe_link *l, void **pkts, unsigned max)
 		if (l->head == l->svc) { /* still in the buffer */
 			l->q_pkts--;
 			l->q_bytes -= s->len;
+			if (l->pool)
+				FE_CNT_SET(l->pool->used, l->pool->used - s->len);
 			l->svc++;
 		}
 		pkts[n++] = s->pkt;

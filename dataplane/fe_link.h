@@ -68,10 +68,28 @@ struct fe_link_cfg {
 	uint32_t nslots; /* power of two: buffer plus what can be in flight on the wire */
 };
 
+/* Why a packet offered to a link was not carried; names in fe_link_drop_names[]. */
 enum fe_link_drop {
-	FE_LINK_DROP_TAIL, /* buffer limit (bytes or packets) reached */
-	FE_LINK_DROP_WIRE, /* more packets in flight than the link has slots for */
+	FE_LINK_DROP_TAIL,   /* the link's buffer limit (bytes or packets) reached */
+	FE_LINK_DROP_WIRE,   /* more packets in flight than the link has slots for */
+	FE_LINK_DROP_POOL,   /* the switch's shared buffer is full */
+	FE_LINK_DROP_RANDOM, /* Bernoulli loss */
+	FE_LINK_DROP_BURST,  /* Gilbert-Elliott loss */
+	FE_LINK_DROP_EXACT,  /* the k-th packet of a flow, by rule */
+	FE_LINK_DROP_AQM,    /* congestion-hit by ECN/RED and not ECN-capable */
 	FE_LINK_DROP__MAX,
+};
+
+extern const char *const fe_link_drop_names[FE_LINK_DROP__MAX];
+
+/*
+ * A buffer shared by several links (a switch's packet memory). Links that point to
+ * the same pool admit a packet only while the pool has room, in addition to their
+ * own limits. Written by the one lcore that owns the links.
+ */
+struct fe_link_pool {
+	uint64_t limit; /* bytes; 0: no shared limit */
+	fe_counter_t used, peak;
 };
 
 struct fe_link_stats {
@@ -82,6 +100,7 @@ struct fe_link_stats {
 	fe_counter_t q_pkts, q_bytes;		/* buffer occupancy now */
 	fe_counter_t q_pkts_peak, q_bytes_peak; /* highest occupancy seen */
 	fe_counter_t wire_pkts;			/* packets serialized, not yet delivered */
+	fe_counter_t ecn_marked;		/* packets this link set CE on */
 };
 
 struct fe_link_slot {
@@ -101,6 +120,8 @@ struct fe_link {
 	uint32_t tail; /* next free slot */
 	uint32_t q_pkts;
 	uint64_t q_bytes;
+	uint64_t last_arrive; /* arrivals never go backwards, even with jitter */
+	struct fe_link_pool *pool;
 	struct fe_link_slot *slots;
 	struct fe_link_stats st;
 };
@@ -116,8 +137,24 @@ uint64_t fe_link_ser_ticks(const struct fe_link_cfg *cfg, uint32_t len);
 
 void fe_link_init(struct fe_link *l, const struct fe_link_cfg *cfg, struct fe_link_slot *slots);
 
-/* Offer a packet at time now. 0: accepted; -ENOBUFS: dropped (caller frees it). */
-int fe_link_enqueue(struct fe_link *l, void *pkt, uint32_t len, uint64_t now);
+/*
+ * Offer a packet at time now; it arrives `extra` ticks later than the link alone would
+ * make it (jitter), but never before the packet ahead of it. 0: accepted; -ENOBUFS:
+ * dropped and counted (the caller frees it).
+ */
+int fe_link_enqueue_x(struct fe_link *l, void *pkt, uint32_t len, uint64_t now, uint64_t extra);
+
+static inline int
+fe_link_enqueue(struct fe_link *l, void *pkt, uint32_t len, uint64_t now)
+{
+	return fe_link_enqueue_x(l, pkt, len, now, 0);
+}
+
+/* Count a packet the caller dropped before offering it (loss models, rules, AQM). */
+int fe_link_drop(struct fe_link *l, enum fe_link_drop why, uint32_t len);
+
+/* Bytes in the buffer at time now (what AQM and ECN look at). */
+uint64_t fe_link_backlog(struct fe_link *l, uint64_t now);
 
 /*
  * Take up to max packets that have arrived by now, in order. stamps[i], if stamps is

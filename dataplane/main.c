@@ -36,13 +36,14 @@ struct spec {
 };
 
 struct opts {
-	struct fe_link_params link; /* defaults for every link */
+	struct fe_linkdef link; /* defaults for every link */
 	struct spec specs[MAX_SPECS];
 	unsigned nspecs;
 	struct fe_dp_conf dp;
 	uint64_t rxd, txd, mbufs;
 	uint64_t stats_interval_ns, duration_ns;
 	const char *stats_json;
+	int seed_set;
 };
 
 static volatile int stop_flag;
@@ -69,9 +70,19 @@ usage(FILE *f)
 		"  --buffer-pkts N      buffer limit in packets (default: 1000; 0 = none)\n"
 		"  --link SPEC          '[SEL:]key=value[,key=value...]', SEL one of all, up, "
 		"down,\n"
-		"                       N, N.up, N.down; keys rate, delay, buffer, buffer-pkts.\n"
-		"                       Repeatable; applied in order after the options above.\n"
+		"                       N, N.up, N.down; keys rate, delay, buffer, buffer-pkts,\n"
+		"                       and the impairments loss=P%%, "
+		"ge=P%%/R%%[/BAD%%[/GOOD%%]],\n"
+		"                       ecn=KMIN/KMAX[/PMAX%%][/drop], jitter=TIME, drop=K[/N],\n"
+		"                       match=TCPDUMP-FILTER (last; limits the impairments to the\n"
+		"                       packets it matches). Repeatable; applied in order after\n"
+		"                       the options above. See docs/regimes.md.\n"
 		"  --profile FILE       link specs from FILE, one per line, '#' comments\n"
+		"  --switch-buffer SIZE packet memory shared by all switch egress queues (the\n"
+		"                       N.down links), e.g. 1MiB (default: 0 = not shared)\n"
+		"  --seed N             PRNG seed of loss, ECN and jitter (default: random; "
+		"printed\n"
+		"                       at start and in the counters, so a run can be replayed)\n"
 		"Switch and loop:\n"
 		"  --mac-age TIME       MAC table ageing time (default: 300s)\n"
 		"  --idle-sleep TIME    longest sleep when idle (default: 100us; 0s = busy-poll).\n"
@@ -110,6 +121,8 @@ enum {
 	OPT_STATS_JSON,
 	OPT_DURATION,
 	OPT_EXIT_IDLE,
+	OPT_SEED,
+	OPT_SWITCH_BUFFER,
 };
 
 static const struct option long_opts[] = {
@@ -129,6 +142,8 @@ static const struct option long_opts[] = {
 	{"stats-json", required_argument, NULL, OPT_STATS_JSON},
 	{"duration", required_argument, NULL, OPT_DURATION},
 	{"exit-idle", required_argument, NULL, OPT_EXIT_IDLE},
+	{"seed", required_argument, NULL, OPT_SEED},
+	{"switch-buffer", required_argument, NULL, OPT_SWITCH_BUFFER},
 	{"help", no_argument, NULL, 'h'},
 	{"version", no_argument, NULL, 'V'},
 	{NULL, 0, NULL, 0},
@@ -223,6 +238,17 @@ parse_opt(struct opts *o, int c, const char *v, char *err, size_t len)
 	case OPT_EXIT_IDLE:
 		return opt_time("exit-idle", v, 3600ULL * 1000000000, &o->dp.exit_idle_ns, err,
 				len);
+	case OPT_SEED:
+		o->seed_set = 1;
+		return opt_uint("seed", v, 0, UINT64_MAX, &o->dp.seed, err, len);
+	case OPT_SWITCH_BUFFER:
+		if (fe_parse_size(v, &o->dp.switch_buffer, err, len) < 0)
+			return -EINVAL;
+		if (o->dp.switch_buffer > FE_LINK_BYTES_MAX) {
+			snprintf(err, len, "--switch-buffer: '%s' is larger than 4GiB", v);
+			return -EINVAL;
+		}
+		return 0;
 	default:
 		snprintf(err, len, "unknown option (see --help)");
 		return -EINVAL;
@@ -235,7 +261,7 @@ parse_args(int argc, char **argv, struct opts *o, char *err, size_t len)
 	int c;
 
 	*o = (struct opts){
-		.link = {.limit_bytes = 1 << 20, .limit_pkts = 1000},
+		.link = {.link = {.limit_bytes = 1 << 20, .limit_pkts = 1000}},
 		.dp = {.mac_age_ns = 300ULL * 1000000000, .idle_sleep_ns = 100000, .idle_spin = 64},
 		.rxd = 1024,
 		.txd = 1024,
@@ -258,13 +284,15 @@ parse_args(int argc, char **argv, struct opts *o, char *err, size_t len)
 		snprintf(err, len, "unexpected argument '%s' (see --help)", argv[optind]);
 		return -EINVAL;
 	}
+	if (!o->seed_set) /* reported in the banner and the counters, so the run can be replayed */
+		o->dp.seed = rte_rdtsc() ^ ((uint64_t)getpid() << 32);
 	return 0;
 }
 
 /* Every link starts from the global options; specs then apply in command-line order. */
 static int
-build_links(const struct opts *o, unsigned nports, struct fe_link_params *up,
-	    struct fe_link_params *down, char *err, size_t len)
+build_links(const struct opts *o, unsigned nports, struct fe_linkdef *up, struct fe_linkdef *down,
+	    char *err, size_t len)
 {
 	for (unsigned i = 0; i < nports; i++)
 		up[i] = down[i] = o->link;
@@ -324,16 +352,16 @@ port_setup(uint16_t port, struct rte_mempool *pool, uint16_t rxd, uint16_t txd, 
 #define FE_POOL_DEFAULT_MAX 65536
 
 static unsigned
-pool_size(const struct opts *o, unsigned nports, const struct fe_link_params *up,
-	  const struct fe_link_params *down, uint64_t hz)
+pool_size(const struct opts *o, unsigned nports, const struct fe_linkdef *up,
+	  const struct fe_linkdef *down, uint64_t hz)
 {
 	uint64_t links = 0, rings = 4096;
 
 	for (unsigned i = 0; i < nports; i++) {
 		struct fe_link_cfg cu, cd;
 
-		if (fe_link_compile(&up[i], hz, &cu) == 0 &&
-		    fe_link_compile(&down[i], hz, &cd) == 0)
+		if (fe_link_compile(&up[i].link, hz, &cu) == 0 &&
+		    fe_link_compile(&down[i].link, hz, &cd) == 0)
 			links += cu.nslots + cd.nslots;
 		rings += o->rxd + o->txd + 2048 + FE_BURST; /* 2048: an AF_XDP fill ring */
 	}
@@ -401,18 +429,20 @@ static void
 print_banner(const struct fe_dp *dp)
 {
 	const struct fe_link_params *lp;
-	char name[32], r[32], t[32];
+	char name[32], r[32], t[32], imp[512];
 
-	printf("fabemu-dp %s: %u ports, TSC %.3f GHz, lcore %u, idle sleep up to %" PRIu64 " ns\n",
-	       FE_VERSION, dp->nports, (double)dp->hz / 1e9, rte_lcore_id(),
-	       dp->conf.idle_sleep_ns);
+	printf("fabemu-dp %s: %u ports, TSC %.3f GHz, lcore %u, idle sleep up to %" PRIu64
+	       " ns, seed %" PRIu64 ", switch buffer %" PRIu64 " B\n",
+	       FE_VERSION, dp->nports, (double)dp->hz / 1e9, rte_lcore_id(), dp->conf.idle_sleep_ns,
+	       dp->conf.seed, dp->conf.switch_buffer);
 	for (unsigned i = 0; i < dp->nports; i++)
 		printf("  port %u: %s\n", i, dp->ports[i].name);
 	for (unsigned n = 0; n < 2 * dp->nports; n++) {
 		fe_report_link(dp, n, &lp, name, sizeof(name));
-		printf("  link %-7s rate %-10s delay %-8s buffer %" PRIu64 " B / %u pkts\n", name,
+		printf("  link %-7s rate %-10s delay %-8s buffer %" PRIu64 " B / %u pkts%s\n", name,
 		       fe_fmt_rate(lp->rate_bps, r, sizeof(r)),
-		       fe_fmt_time(lp->delay_ns, t, sizeof(t)), lp->limit_bytes, lp->limit_pkts);
+		       fe_fmt_time(lp->delay_ns, t, sizeof(t)), lp->limit_bytes, lp->limit_pkts,
+		       fe_report_impairments(fe_report_linkdef(dp, n), imp, sizeof(imp)));
 	}
 	fflush(stdout);
 }
@@ -468,7 +498,7 @@ want_help(int argc, char **argv)
 int
 main(int argc, char **argv)
 {
-	struct fe_link_params *up, *down;
+	struct fe_linkdef *up, *down;
 	struct rte_mempool *pool;
 	struct ctl_arg ctl = {0};
 	uint16_t *ports, pid;

@@ -68,15 +68,33 @@ eal_down(void)
 TestSuite(engine, .init = eal_up, .fini = eal_down);
 
 static struct fe_dp *
+engine_x(const struct fe_linkdef *up_all, const struct fe_linkdef *down_all, uint64_t shared)
+{
+	struct fe_linkdef up[NP], down[NP];
+	struct fe_dp_conf conf = {
+		.mac_age_ns = 300000000000ULL, .seed = 11, .switch_buffer = shared};
+	char err[256];
+	struct fe_dp *dp;
+
+	for (int i = 0; i < NP; i++) {
+		up[i] = *up_all;
+		down[i] = *down_all;
+	}
+	dp = fe_dp_create(NP, ports, up, down, pool, HZ, &conf, err, sizeof(err));
+	cr_assert_not_null(dp, "%s", err);
+	return dp;
+}
+
+static struct fe_dp *
 engine(const struct fe_link_params *lp)
 {
-	struct fe_link_params up[NP], down[NP];
+	struct fe_linkdef up[NP] = {0}, down[NP] = {0};
 	struct fe_dp_conf conf = {.mac_age_ns = 300000000000ULL};
 	char err[128];
 	struct fe_dp *dp;
 
 	for (int i = 0; i < NP; i++)
-		up[i] = down[i] = *lp;
+		up[i].link = down[i].link = *lp;
 	dp = fe_dp_create(NP, ports, up, down, pool, HZ, &conf, err, sizeof(err));
 	cr_assert_not_null(dp, "%s", err);
 	return dp;
@@ -100,6 +118,38 @@ inject(int src, const uint8_t *dst, uint16_t len)
 	cr_assert_not_null(p, "no room for %u bytes", len);
 	rte_memcpy(p, frame, len);
 	cr_assert_eq(rte_ring_enqueue(rxr[src], m), 0);
+}
+
+/* An IPv4 frame from MAC[src], broadcast, protocol proto (17 UDP, 6 TCP), TOS tos. */
+static void
+inject_ip(int src, uint8_t proto, uint8_t tos, uint16_t seq)
+{
+	struct rte_mbuf *m = rte_pktmbuf_alloc(pool);
+	uint8_t f[100] = {0};
+	char *p;
+
+	cr_assert_not_null(m);
+	memcpy(f, BCAST, 6);
+	memcpy(f + 6, MAC[src], 6);
+	f[12] = 0x08;
+	f[14] = 0x45;
+	f[15] = tos;
+	f[17] = 86;		     /* total length */
+	f[18] = (uint8_t)(seq >> 8); /* IP id carries a sequence number */
+	f[19] = (uint8_t)seq;
+	f[22] = 64;
+	f[23] = proto;
+	p = rte_pktmbuf_append(m, sizeof(f));
+	cr_assert_not_null(p);
+	rte_memcpy(p, f, sizeof(f));
+	cr_assert_eq(rte_ring_enqueue(rxr[src], m), 0);
+}
+
+/* Take the frames sent out of port i into out[] (the caller frees them). */
+static unsigned
+take(int i, struct rte_mbuf **out, unsigned max)
+{
+	return rte_ring_dequeue_burst(txr[i], (void **)out, max, NULL);
 }
 
 /* Frames sent out of port i since the last call (freed). */
@@ -194,4 +244,108 @@ Test(engine, tail_drop_counts_and_drain)
 	fe_dp_drain(dp);
 	cr_assert_eq(fe_dp_held(dp), 0);
 	cr_assert_eq(rte_mempool_avail_count(pool), pool->size, "drain returned every mbuf");
+}
+
+Test(engine, filter_and_exact_drops)
+{
+	/* on 0.up: drop the 3rd and 4th UDP packets; TCP packets are not counted or touched */
+	struct fe_linkdef up = {.drop_first = 3, .drop_count = 2, .match = "udp"}, down = {0};
+	struct fe_dp *dp = engine_x(&up, &down, 0);
+	struct rte_mbuf *out[32];
+	unsigned n;
+
+	for (uint16_t i = 1; i <= 6; i++) {
+		inject_ip(0, 17, 0, i);	     /* UDP i */
+		inject_ip(0, 6, 0, 100 + i); /* TCP */
+	}
+	fe_dp_poll(dp, 10);
+	n = take(1, out, 32);
+	cr_assert_eq(n, 10, "12 sent, 2 dropped: got %u", n);
+	for (unsigned i = 0, udp = 0; i < n; i++) {
+		uint8_t *f = rte_pktmbuf_mtod(out[i], uint8_t *);
+		uint16_t seq = (uint16_t)(f[18] << 8 | f[19]);
+
+		if (f[23] == 17) {
+			udp++;
+			cr_assert(seq != 3 && seq != 4, "UDP %u should have been dropped", seq);
+		}
+		rte_pktmbuf_free(out[i]);
+	}
+	cr_assert_eq(dp->ports[0].up.st.drop_pkts[FE_LINK_DROP_EXACT], 2);
+	cr_assert_eq(dp->ports[0].up_x.filter_hits, 6);
+	cr_assert_eq(sent(2), 10);
+	cr_assert_eq(sent(0), 0);
+}
+
+Test(engine, ecn_marks_through_the_engine)
+{
+	/* K = 0 on the down links: every ECT packet is marked, non-ECT dropped (drop policy) */
+	struct fe_linkdef up = {0},
+			  down = {.ecn = {.enabled = 1, .kmin = 0, .kmax = 0, .drop_non_ect = 1}};
+	struct fe_dp *dp = engine_x(&up, &down, 0);
+	struct rte_mbuf *out[8];
+	uint8_t *f;
+
+	inject_ip(0, 6, 0x02, 1); /* ECT(0) */
+	inject_ip(0, 6, 0x00, 2); /* not ECT */
+	fe_dp_poll(dp, 10);
+	cr_assert_eq(take(1, out, 8), 1);
+	f = rte_pktmbuf_mtod(out[0], uint8_t *);
+	cr_assert_eq(f[15] & 3, 3, "CE expected");
+	rte_pktmbuf_free(out[0]);
+	cr_assert_eq(dp->ports[1].down.st.ecn_marked, 1);
+	cr_assert_eq(dp->ports[1].down.st.drop_pkts[FE_LINK_DROP_AQM], 1);
+	cr_assert_eq(sent(2), 1, "port 2 got its own copy");
+}
+
+Test(engine, shared_buffer_drops)
+{
+	/* 1 Mbit/s down links sharing 3000 bytes: of 5 broadcast 1000-byte frames flooded to
+	 * two ports (10 copies), 3 fit in the shared memory */
+	struct fe_linkdef up = {0}, down = {.link = {.rate_bps = 1000000}};
+	struct fe_dp *dp = engine_x(&up, &down, 3000);
+	uint64_t pool_drops = 0;
+
+	for (int i = 0; i < 5; i++)
+		inject(0, BCAST, 1000);
+	fe_dp_poll(dp, 10);
+	for (int i = 1; i < NP; i++)
+		pool_drops += dp->ports[i].down.st.drop_pkts[FE_LINK_DROP_POOL];
+	cr_assert_eq(pool_drops, 7);
+	cr_assert_eq(dp->pool_shared.used, 3000);
+	cr_assert_eq(dp->pool_shared.peak, 3000);
+	fe_dp_drain(dp);
+	cr_assert_eq(dp->pool_shared.used, 0);
+	cr_assert_eq(rte_mempool_avail_count(pool), pool->size);
+}
+
+Test(engine, jitter_never_reorders)
+{
+	struct fe_linkdef up = {.jitter_ns = 50000}, down = {0};
+	struct fe_dp *dp = engine_x(&up, &down, 0);
+	struct rte_mbuf *out[64];
+	uint16_t last = 0;
+	unsigned got = 0;
+
+	for (uint16_t i = 1; i <= 60; i++) {
+		inject_ip(0, 17, 0, i);
+		fe_dp_poll(dp, (uint64_t)i * 1000);
+	}
+	for (uint64_t t = 60000; t < 200000; t += 1000) {
+		unsigned n;
+
+		fe_dp_poll(dp, t);
+		n = take(1, out, 64);
+		for (unsigned i = 0; i < n; i++) {
+			uint8_t *f = rte_pktmbuf_mtod(out[i], uint8_t *);
+			uint16_t seq = (uint16_t)(f[18] << 8 | f[19]);
+
+			cr_assert_gt(seq, last, "packet %u after %u", seq, last);
+			last = seq;
+			rte_pktmbuf_free(out[i]);
+		}
+		got += n;
+	}
+	cr_assert_eq(got, 60);
+	sent(2);
 }

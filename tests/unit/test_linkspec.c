@@ -10,7 +10,7 @@
 #include "fe_linkspec.h"
 
 #define NP 3
-static struct fe_link_params up[NP], down[NP];
+static struct fe_linkdef up[NP], down[NP];
 
 static void
 reset(void)
@@ -28,8 +28,8 @@ Test(linkspec, all_links)
 	cr_assert_eq(fe_linkspec_apply("rate=1Gbit,delay=100us", up, down, NP, err, sizeof(err)), 0,
 		     "%s", err);
 	for (int i = 0; i < NP; i++) {
-		cr_assert_eq(up[i].rate_bps, 1000000000);
-		cr_assert_eq(down[i].delay_ns, 100000);
+		cr_assert_eq(up[i].link.rate_bps, 1000000000);
+		cr_assert_eq(down[i].link.delay_ns, 100000);
 	}
 }
 
@@ -38,18 +38,18 @@ Test(linkspec, selectors)
 	char err[256];
 
 	cr_assert_eq(fe_linkspec_apply("1.down:rate=200Mbit", up, down, NP, err, sizeof(err)), 0);
-	cr_assert_eq(down[1].rate_bps, 200000000);
-	cr_assert_eq(up[1].rate_bps, 0);
-	cr_assert_eq(down[0].rate_bps, 0);
+	cr_assert_eq(down[1].link.rate_bps, 200000000);
+	cr_assert_eq(up[1].link.rate_bps, 0);
+	cr_assert_eq(down[0].link.rate_bps, 0);
 	cr_assert_eq(fe_linkspec_apply("2:buffer=64KiB", up, down, NP, err, sizeof(err)), 0);
-	cr_assert_eq(up[2].limit_bytes, 65536);
-	cr_assert_eq(down[2].limit_bytes, 65536);
-	cr_assert_eq(up[1].limit_bytes, 0);
+	cr_assert_eq(up[2].link.limit_bytes, 65536);
+	cr_assert_eq(down[2].link.limit_bytes, 65536);
+	cr_assert_eq(up[1].link.limit_bytes, 0);
 	cr_assert_eq(fe_linkspec_apply("up: buffer-pkts = 7", up, down, NP, err, sizeof(err)), 0,
 		     "%s", err);
 	for (int i = 0; i < NP; i++) {
-		cr_assert_eq(up[i].limit_pkts, 7);
-		cr_assert_eq(down[i].limit_pkts, 0);
+		cr_assert_eq(up[i].link.limit_pkts, 7);
+		cr_assert_eq(down[i].link.limit_pkts, 0);
 	}
 }
 
@@ -63,7 +63,8 @@ static struct bad bads[] = {
 	{"rate=fast", "invalid rate (e.g. 1Gbit, 200Mbit, 10000000) 'fast'"},
 	{"rate=500", "rate '500' out of range (0 for unlimited, or 1kbit to 1Tbit)"},
 	{"delay=11s", "delay '11s' out of range (0 to 10s)"},
-	{"speed=1G", "unknown link key 'speed' (known: rate, delay, buffer, buffer-pkts)"},
+	{"speed=1G", "unknown link key 'speed' (known: rate, delay, buffer, buffer-pkts, loss, ge, "
+		     "ecn, jitter, drop, match)"},
 	{"3:rate=1G", "link selector '3': no such port (ports 0 to 2)"},
 	{"1.sideways:rate=1G",
 	 "link selector '1.sideways' (allowed: all, up, down, N, N.up, N.down)"},
@@ -96,11 +97,13 @@ Test(linkspec, file_with_comments_and_error_line)
 	fputs("# a profile\n\nrate=1Gbit   # every link\n0.up:delay=1ms\nbogus=1\n", f);
 	fclose(f);
 	cr_assert_eq(fe_linkspec_file(path, up, down, NP, err, sizeof(err)), -EINVAL);
-	cr_assert_eq(up[0].delay_ns, 1000000);
-	cr_assert_eq(down[2].rate_bps, 1000000000);
+	cr_assert_eq(up[0].link.delay_ns, 1000000);
+	cr_assert_eq(down[2].link.rate_bps, 1000000000);
 	char want[256];
 	snprintf(want, sizeof(want),
-		 "%s:5: unknown link key 'bogus' (known: rate, delay, buffer, buffer-pkts)", path);
+		 "%s:5: unknown link key 'bogus' (known: rate, delay, buffer, buffer-pkts, loss, "
+		 "ge, ecn, jitter, drop, match)",
+		 path);
 	cr_assert_str_eq(err, want);
 	unlink(path);
 }

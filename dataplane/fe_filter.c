@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include <errno.h>
+#include <pcap/pcap.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <rte_errno.h>
+#include <rte_malloc.h>
+
+#include "fe_filter.h"
+
+struct fe_filter *
+fe_filter_create(const char *expr, char *err, size_t errlen)
+{
+	struct rte_bpf_prm *prm = NULL;
+	struct bpf_program cbpf;
+	struct fe_filter *f;
+	struct rte_bpf_jit jit;
+	pcap_t *p;
+
+	p = pcap_open_dead(DLT_EN10MB, 65535);
+	if (p == NULL) {
+		snprintf(err, errlen, "filter '%s': libpcap unavailable", expr);
+		return NULL;
+	}
+	if (pcap_compile(p, &cbpf, expr, 1, PCAP_NETMASK_UNKNOWN) != 0) {
+		snprintf(err, errlen, "filter '%s': %s", expr, pcap_geterr(p));
+		pcap_close(p);
+		return NULL;
+	}
+	pcap_close(p);
+	prm = rte_bpf_convert(&cbpf);
+	pcap_freecode(&cbpf);
+	if (prm == NULL) {
+		snprintf(err, errlen, "filter '%s': cannot convert to eBPF: %s", expr,
+			 rte_strerror(rte_errno));
+		return NULL;
+	}
+	f = calloc(1, sizeof(*f));
+	if (f == NULL) {
+		rte_free(prm);
+		snprintf(err, errlen, "filter '%s': out of memory", expr);
+		return NULL;
+	}
+	f->bpf = rte_bpf_load(prm);
+	rte_free(prm);
+	if (f->bpf == NULL) {
+		snprintf(err, errlen, "filter '%s': cannot load: %s", expr,
+			 rte_strerror(rte_errno));
+		free(f);
+		return NULL;
+	}
+	if (rte_bpf_get_jit(f->bpf, &jit) == 0 && jit.func != NULL)
+		f->jit = jit.func;
+	return f;
+}
+
+void
+fe_filter_free(struct fe_filter *f)
+{
+	if (f == NULL)
+		return;
+	rte_bpf_destroy(f->bpf);
+	free(f);
+}

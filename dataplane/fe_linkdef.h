@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * fe_linkdef: everything a user sets on one link, in user units. The control side
+ * fills it (command line, profile); the dataplane compiles it once into ticks, bytes
+ * and fixed-point probabilities when it creates the link.
+ *
+ *   ctlplane: wo    dataplane: ro (at compile time only)
+ */
+#ifndef FE_LINKDEF_H
+#define FE_LINKDEF_H
+
+#include <stdint.h>
+
+#include "fe_ecn.h"
+#include "fe_link.h"
+#include "fe_loss.h"
+
+#define FE_MATCH_LEN 256
+
+struct fe_linkdef {
+	struct fe_link_params link; /* rate, delay, buffer */
+	struct fe_loss_params loss; /* random or bursty loss */
+	struct fe_ecn_params ecn;   /* RED-style marking on this link's queue */
+	uint64_t jitter_ns;	    /* extra delay, uniform in [0, jitter], never reordering */
+	uint64_t drop_first;	    /* exact drops: the drop_first-th matching packet ... */
+	uint64_t drop_count;	    /* ... and the drop_count - 1 after it; 0: no rule */
+	char match[FE_MATCH_LEN];   /* tcpdump filter the impairments above apply to; "": all */
+};
+
+#endif
