@@ -191,7 +191,7 @@ to_link(struct fe_link *l, struct fe_linkx *x, struct rte_mbuf *m, uint64_t t)
 			return;
 		}
 	}
-	if (fe_link_enqueue_x(l, m, len, t, extra) < 0)
+	if (fe_link_enqueue_x(l, m, len, t, extra, 0) < 0)
 		rte_pktmbuf_free(m);
 }
 

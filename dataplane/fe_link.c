@@ -103,19 +103,30 @@ fe_link_init(struct fe_link *l, const struct fe_link_cfg *cfg, struct fe_link_sl
 	l->slots = slots;
 }
 
+/* A packet leaves (or is removed from) the buffer. */
+static inline void
+leave(struct fe_link *l, const struct fe_link_slot *s)
+{
+	l->q_pkts--;
+	l->q_bytes -= s->len;
+	if (l->pool)
+		FE_CNT_SET(l->pool->used, l->pool->used - s->len);
+	if (l->acct)
+		FE_CNT_SET(l->acct[FE_LABEL_ACCT(s->label)],
+			   l->acct[FE_LABEL_ACCT(s->label)] - s->len);
+}
+
 /* Packets whose serialization has ended by now leave the buffer (they stay on the wire). */
 static inline void
 advance(struct fe_link *l, uint64_t now)
 {
-	while (l->svc != l->tail) {
+	while (l->svc != l->sched) {
 		const struct fe_link_slot *s = &l->slots[l->svc & l->mask];
 
 		if (s->tx_end > now)
 			break;
-		l->q_pkts--;
-		l->q_bytes -= s->len;
-		if (l->pool)
-			FE_CNT_SET(l->pool->used, l->pool->used - s->len);
+		leave(l, s);
+		l->last_leave = s->tx_end;
 		l->svc++;
 	}
 }
@@ -152,51 +163,108 @@ fe_link_backlog(struct fe_link *l, uint64_t now)
 	return l->q_bytes;
 }
 
-int
-fe_link_enqueue_x(struct fe_link *l, void *pkt, uint32_t len, uint64_t now, uint64_t extra)
+/* Which limit, if any, a packet of len bytes would break; FE_LINK_DROP__MAX if none. */
+static inline enum fe_link_drop
+over_limit(const struct fe_link *l, uint32_t len)
 {
-	struct fe_link_slot *s;
+	if (l->cfg.limit_pkts && l->q_pkts >= l->cfg.limit_pkts)
+		return FE_LINK_DROP_TAIL;
+	if (l->cfg.limit_bytes && l->q_bytes + len > l->cfg.limit_bytes)
+		return FE_LINK_DROP_TAIL;
+	if (l->pool && l->pool->limit && l->pool->used + len > l->pool->limit)
+		return FE_LINK_DROP_POOL;
+	if (l->tail - l->head > l->mask)
+		return FE_LINK_DROP_WIRE;
+	return FE_LINK_DROP__MAX;
+}
+
+int
+fe_link_has_room(struct fe_link *l, uint32_t len, uint64_t now)
+{
+	advance(l, now);
+	return over_limit(l, len) == FE_LINK_DROP__MAX;
+}
+
+/* Serialize the packet in slot s, starting no earlier than start. */
+static inline void
+schedule(struct fe_link *l, struct fe_link_slot *s, uint64_t start, uint64_t extra)
+{
 	unsigned __int128 t;
 
-	FE_CNT_ADD(l->st.in_pkts, 1);
-	FE_CNT_ADD(l->st.in_bytes, len);
-	advance(l, now);
-	if (l->cfg.limit_pkts && l->q_pkts >= l->cfg.limit_pkts)
-		return drop(l, FE_LINK_DROP_TAIL, len);
-	if (l->cfg.limit_bytes && l->q_bytes + len > l->cfg.limit_bytes)
-		return drop(l, FE_LINK_DROP_TAIL, len);
-	if (l->pool && l->pool->limit && l->pool->used + len > l->pool->limit)
-		return drop(l, FE_LINK_DROP_POOL, len);
-	if (l->tail - l->head > l->mask)
-		return drop(l, FE_LINK_DROP_WIRE, len);
-
-	if (l->busy_until < now || (l->busy_until == now && l->busy_frac == 0)) {
-		l->busy_until = now;
+	if (l->busy_until < start || (l->busy_until == start && l->busy_frac == 0)) {
+		l->busy_until = start;
 		l->busy_frac = 0;
 	}
-	t = (unsigned __int128)fe_wire_bytes(len) * l->cfg.tpb_fp + l->busy_frac;
+	t = (unsigned __int128)fe_wire_bytes(s->len) * l->cfg.tpb_fp + l->busy_frac;
 	l->busy_until += (uint64_t)(t >> 32);
 	l->busy_frac = (uint32_t)t;
-
-	s = &l->slots[l->tail & l->mask];
-	s->pkt = pkt;
-	s->len = len;
 	s->tx_end = l->busy_until;
 	s->arrive = l->busy_until + l->cfg.prop_ticks + extra;
 	if (s->arrive < l->last_arrive)
 		s->arrive = l->last_arrive; /* jitter never reorders */
 	l->last_arrive = s->arrive;
+}
+
+int
+fe_link_enqueue_x(struct fe_link *l, void *pkt, uint32_t len, uint64_t now, uint64_t extra,
+		  uint32_t label)
+{
+	struct fe_link_slot *s;
+	enum fe_link_drop why;
+
+	FE_CNT_ADD(l->st.in_pkts, 1);
+	FE_CNT_ADD(l->st.in_bytes, len);
+	advance(l, now);
+	why = over_limit(l, len);
+	if (why != FE_LINK_DROP__MAX)
+		return drop(l, why, len);
+
+	s = &l->slots[l->tail & l->mask];
+	s->pkt = pkt;
+	s->len = len;
+	s->label = label;
+	if (l->gated) {
+		s->arrive = now; /* offered at; fe_link_pump() schedules it */
+		s->tx_end = extra;
+	} else {
+		schedule(l, s, now, extra);
+	}
 	l->tail++;
+	if (!l->gated)
+		l->sched = l->tail;
 	l->q_pkts++;
 	l->q_bytes += len;
 	if (l->pool) {
 		FE_CNT_SET(l->pool->used, l->pool->used + len);
 		FE_CNT_MAX(l->pool->peak, l->pool->used);
 	}
+	if (l->acct)
+		FE_CNT_SET(l->acct[FE_LABEL_ACCT(label)], l->acct[FE_LABEL_ACCT(label)] + len);
 	publish(l);
 	FE_CNT_MAX(l->st.q_pkts_peak, l->q_pkts);
 	FE_CNT_MAX(l->st.q_bytes_peak, l->q_bytes);
 	return 0;
+}
+
+unsigned
+fe_link_pump(struct fe_link *l, uint64_t now, fe_link_gate_fn gate, void *ctx)
+{
+	unsigned n = 0;
+
+	while (l->sched != l->tail) {
+		struct fe_link_slot *s = &l->slots[l->sched & l->mask];
+		uint64_t start = fe_link_next_start(l), at;
+
+		if (start > now)
+			break;
+		at = gate ? gate(ctx, FE_LABEL_CLASS(s->label), s->len, start, now) : start;
+		if (at > now)
+			break;
+		schedule(l, s, at, s->tx_end);
+		l->sched++;
+		n++;
+	}
+	return n;
 }
 
 unsigned
@@ -233,11 +301,10 @@ fe_link_flush(struct fe_link *l, void **pkts, unsigned max)
 		const struct fe_link_slot *s = &l->slots[l->head & l->mask];
 
 		if (l->head == l->svc) { /* still in the buffer */
-			l->q_pkts--;
-			l->q_bytes -= s->len;
-			if (l->pool)
-				FE_CNT_SET(l->pool->used, l->pool->used - s->len);
+			leave(l, s);
 			l->svc++;
+			if (l->sched == l->head)
+				l->sched++;
 		}
 		pkts[n++] = s->pkt;
 		l->head++;

@@ -105,19 +105,40 @@ struct fe_link_stats {
 
 struct fe_link_slot {
 	void *pkt;
-	uint64_t tx_end; /* serialization ends: the packet leaves the buffer */
-	uint64_t arrive; /* reaches the far end */
+	uint64_t tx_end; /* serialization ends: the packet leaves the buffer (gated and not
+			    yet scheduled: the extra delay it was offered with) */
+	uint64_t arrive; /* reaches the far end (not yet scheduled: when it was offered) */
 	uint32_t len;
+	uint32_t label; /* FE_LABEL(account, class): whose bytes these are, and its lane */
 };
+
+/* A packet's label: an index into the link's accounting array, and its class or lane. */
+#define FE_LABEL(acct, cls) ((uint32_t)(acct) << 8 | (uint8_t)(cls))
+#define FE_LABEL_ACCT(l)    ((l) >> 8)
+#define FE_LABEL_CLASS(l)   ((uint8_t)(l))
+
+/*
+ * A gate decides when the head packet of a gated link may start serializing: given
+ * the earliest tick it could start (the serializer is free and the packet is there),
+ * it returns the tick it may start, or UINT64_MAX if that is not known by now. When
+ * it returns a tick <= now the packet starts then, and the gate must account for it
+ * (take its credits). Credits and PFC pauses are gates.
+ */
+typedef uint64_t (*fe_link_gate_fn)(void *ctx, uint8_t cls, uint32_t len, uint64_t start,
+				    uint64_t now);
 
 struct fe_link {
 	struct fe_link_cfg cfg;
 	uint64_t busy_until; /* serializer is busy until this tick ... */
 	uint32_t busy_frac;  /* ... plus this fraction of a tick (2^-32) */
 	uint32_t mask;
-	uint32_t head; /* oldest packet not delivered */
-	uint32_t svc;  /* oldest packet still in the buffer */
-	uint32_t tail; /* next free slot */
+	uint32_t head;	     /* oldest packet not delivered */
+	uint32_t svc;	     /* oldest packet still in the buffer */
+	uint32_t sched;	     /* gated: oldest packet not yet scheduled (eager: always tail) */
+	uint32_t tail;	     /* next free slot */
+	uint8_t gated;	     /* serialization waits for fe_link_pump() and its gate */
+	uint64_t last_leave; /* when the last packet left the buffer */
+	fe_counter_t *acct;  /* bytes in the buffer per label account (may be NULL) */
 	uint32_t q_pkts;
 	uint64_t q_bytes;
 	uint64_t last_arrive; /* arrivals never go backwards, even with jitter */
@@ -142,13 +163,36 @@ void fe_link_init(struct fe_link *l, const struct fe_link_cfg *cfg, struct fe_li
  * make it (jitter), but never before the packet ahead of it. 0: accepted; -ENOBUFS:
  * dropped and counted (the caller frees it).
  */
-int fe_link_enqueue_x(struct fe_link *l, void *pkt, uint32_t len, uint64_t now, uint64_t extra);
+int fe_link_enqueue_x(struct fe_link *l, void *pkt, uint32_t len, uint64_t now, uint64_t extra,
+		      uint32_t label);
 
 static inline int
 fe_link_enqueue(struct fe_link *l, void *pkt, uint32_t len, uint64_t now)
 {
-	return fe_link_enqueue_x(l, pkt, len, now, 0);
+	return fe_link_enqueue_x(l, pkt, len, now, 0, 0);
 }
+
+/*
+ * Gated links: start serializing waiting packets, in order, as far as gate allows by
+ * now. Returns how many started. A packet's start is exact: max(serializer free,
+ * offered, what the gate says), however late the call.
+ */
+unsigned fe_link_pump(struct fe_link *l, uint64_t now, fe_link_gate_fn gate, void *ctx);
+
+/* Gated links: the tick the next waiting packet could start if its gate were open. */
+static inline uint64_t
+fe_link_next_start(const struct fe_link *l)
+{
+	const struct fe_link_slot *s;
+
+	if (l->sched == l->tail)
+		return UINT64_MAX;
+	s = &l->slots[l->sched & l->mask];
+	return s->arrive > l->busy_until ? s->arrive : l->busy_until;
+}
+
+/* Would a packet of len bytes fit in the buffer at now (all limits, shared pool too)? */
+int fe_link_has_room(struct fe_link *l, uint32_t len, uint64_t now);
 
 /* Count a packet the caller dropped before offering it (loss models, rules, AQM). */
 int fe_link_drop(struct fe_link *l, enum fe_link_drop why, uint32_t len);

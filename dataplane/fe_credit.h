@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * fe_credit: credit-based link flow control, as InfiniBand does it (IBTA spec vol. 1,
+ * 7.9): the receiver advertises its buffer per virtual lane in 64-byte blocks; the
+ * sender starts a packet only while it holds enough blocks for it, and takes them;
+ * the receiver gives them back when the packet leaves its buffer, and they reach the
+ * sender return_delay later. Nothing is ever dropped for want of buffer.
+ *
+ * One struct fe_credit is the sender's side of one link. fe_credit_gate() is its
+ * fe_link gate; fe_credit_return() is called by the receiver. Pure, fake-clock tested.
+ */
+#ifndef FE_CREDIT_H
+#define FE_CREDIT_H
+
+#include <stdint.h>
+
+#include "fe_counter.h"
+
+#define FE_CREDIT_BLOCK 64
+#define FE_LANES_MAX	8
+
+struct fe_credit_params {
+	uint64_t buffer;      /* receiver buffer per lane, bytes (rounded down to blocks) */
+	uint64_t return_ns;   /* from leaving the receiver buffer to usable at the sender */
+	uint64_t hoq_life_ns; /* head-of-queue lifetime at the receiver; 0: off */
+	uint32_t out_pkts;    /* switch output buffer, packets (input-queued switch) */
+};
+
+struct fe_credit_ret {
+	uint64_t at;
+	uint32_t blocks;
+	uint8_t lane;
+};
+
+struct fe_credit {
+	uint32_t avail[FE_LANES_MAX]; /* blocks the sender holds */
+	uint32_t total;		      /* blocks advertised per lane */
+	uint8_t lanes;
+	uint64_t return_ticks;
+	uint64_t last_at;	    /* returns are kept in time order */
+	struct fe_credit_ret *ring; /* pending returns */
+	uint32_t head, tail, mask;
+	fe_counter_t stall_ticks[FE_LANES_MAX]; /* time a head packet waited for credits */
+	fe_counter_t avail_min[FE_LANES_MAX];	/* fewest blocks held (0: ran out) */
+};
+
+static inline uint32_t
+fe_credit_blocks(uint32_t len)
+{
+	return (len + FE_CREDIT_BLOCK - 1) / FE_CREDIT_BLOCK;
+}
+
+/* Slots for pending returns: every block of every lane may be out at once. */
+static inline uint32_t
+fe_credit_ring_size(uint32_t blocks, uint8_t lanes)
+{
+	uint32_t n = 1;
+
+	while (n < blocks * lanes + 1)
+		n <<= 1;
+	return n;
+}
+
+/* blocks per lane, lanes, return delay; ring has fe_credit_ring_size() entries. */
+void fe_credit_init(struct fe_credit *c, uint32_t blocks, uint8_t lanes, uint64_t return_ticks,
+		    struct fe_credit_ret *ring);
+
+/* The receiver freed blocks of lane at tick t; the sender has them at t + return delay. */
+void fe_credit_return(struct fe_credit *c, uint8_t lane, uint32_t blocks, uint64_t t);
+
+/* The fe_link gate (ctx is the struct fe_credit). */
+uint64_t fe_credit_gate(void *ctx, uint8_t lane, uint32_t len, uint64_t start, uint64_t now);
+
+/* Earliest pending return, UINT64_MAX if none (for the loop's sleep). */
+static inline uint64_t
+fe_credit_next(const struct fe_credit *c)
+{
+	return c->head == c->tail ? UINT64_MAX : c->ring[c->head & c->mask].at;
+}
+
+#endif

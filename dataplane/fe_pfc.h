@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * fe_pfc: priority flow control (IEEE 802.1Qbb) at one switch ingress port.
+ *
+ * The switch counts, per priority, the bytes it holds that came in on this port. When
+ * they reach XOFF it sends a PAUSE for that priority upstream; the sender stops
+ * starting frames of that priority `delay` later (pause frame on the wire, propagation,
+ * the sender's reaction), so up to delay x rate more bytes still arrive: the headroom
+ * above XOFF must hold them. A pause carries `quanta` units of 512 bit times; the
+ * switch refreshes it every quanta/2 while the priority stays above XON, so the sender
+ * stays paused until the switch drains to XON and sends a zero-quanta XON frame, which
+ * takes effect `delay` later. Bytes beyond XOFF + headroom are dropped (counted: it
+ * means the headroom is too small for the delay and rate).
+ *
+ * One struct fe_pfc per ingress port; fe_pfc_gate() is the fe_link gate of the link
+ * from the upstream sender. Pure, fake-clock tested.
+ */
+#ifndef FE_PFC_H
+#define FE_PFC_H
+
+#include <stdint.h>
+
+#include "fe_counter.h"
+
+#define FE_PFC_PRIOS 8
+
+struct fe_pfc_params {
+	uint64_t xoff;	   /* bytes held from this port and priority that trigger a PAUSE */
+	uint64_t xon;	   /* ... at or below which the switch sends XON */
+	uint64_t headroom; /* bytes above XOFF still accepted (in flight during the reaction) */
+	uint64_t delay_ns; /* from the switch deciding to the sender stopping (or resuming) */
+	uint32_t quanta;   /* pause time in units of 512 bit times (802.1Qbb: 0..65535) */
+};
+
+struct fe_pfc_prio {
+	uint8_t xoff;		   /* the switch has paused this priority */
+	uint64_t xoff_at;	   /* when it decided to */
+	uint64_t from, until;	   /* the sender is stopped in [from, until) */
+	fe_counter_t pause_frames; /* PAUSE (incl. refreshes) and XON frames sent */
+	fe_counter_t paused_ticks; /* time the sender was stopped (closed windows) */
+	fe_counter_t xoff_events;
+};
+
+struct fe_pfc {
+	uint64_t xoff, xon, headroom, delay_ticks, refresh_ticks;
+	struct fe_pfc_prio prio[FE_PFC_PRIOS];
+};
+
+/* Compile for a link of rate_bps (the pause quantum's length) and a TSC of hz. */
+int fe_pfc_init(struct fe_pfc *p, const struct fe_pfc_params *prm, uint64_t rate_bps, uint64_t hz);
+
+/* 0 if a packet of len bytes may be held with `held` bytes already held; -1: drop. */
+static inline int
+fe_pfc_admit(const struct fe_pfc *p, uint64_t held, uint32_t len)
+{
+	return held + len > p->xoff + p->headroom ? -1 : 0;
+}
+
+/* The switch holds `held` bytes of priority prio from this port at tick t. */
+void fe_pfc_update(struct fe_pfc *p, uint8_t prio, uint64_t held, uint64_t t);
+
+/* The fe_link gate of the upstream sender (ctx is the struct fe_pfc). */
+uint64_t fe_pfc_gate(void *ctx, uint8_t prio, uint32_t len, uint64_t start, uint64_t now);
+
+/* Paused time of prio up to now, open window included. */
+uint64_t fe_pfc_paused(const struct fe_pfc *p, uint8_t prio, uint64_t now);
+
+#endif

@@ -1,0 +1,165 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Lossless flow control over a fake clock: gated links, credits in 64-byte blocks, PFC. */
+#include <criterion/criterion.h>
+#include <stdlib.h>
+
+#include "fe_credit.h"
+#include "fe_link.h"
+#include "fe_pfc.h"
+
+#define HZ 1000000000ULL /* 1 tick = 1 ns */
+
+static struct fe_link *
+gated_link(uint64_t rate, uint64_t delay_ns)
+{
+	struct fe_link_params p = {.rate_bps = rate, .delay_ns = delay_ns};
+	struct fe_link_cfg cfg;
+	struct fe_link *l = calloc(1, sizeof(*l));
+
+	cr_assert_eq(fe_link_compile(&p, HZ, &cfg), 0);
+	fe_link_init(l, &cfg, calloc(cfg.nslots, sizeof(struct fe_link_slot)));
+	l->gated = 1;
+	return l;
+}
+
+Test(credit, blocks_are_64_bytes)
+{
+	cr_assert_eq(fe_credit_blocks(1), 1);
+	cr_assert_eq(fe_credit_blocks(64), 1);
+	cr_assert_eq(fe_credit_blocks(65), 2);
+	cr_assert_eq(fe_credit_blocks(1514), 24);
+}
+
+Test(credit, accounting_and_return)
+{
+	struct fe_credit c;
+	struct fe_credit_ret ring[64];
+
+	cr_assert_geq(64, fe_credit_ring_size(10, 2));
+	fe_credit_init(&c, 10, 2, 500, ring);
+	/* 640 bytes of lane 0 take all 10 blocks; lane 1 is independent */
+	cr_assert_eq(fe_credit_gate(&c, 0, 640, 100, 100), 100);
+	cr_assert_eq(c.avail[0], 0);
+	cr_assert_eq(fe_credit_gate(&c, 0, 1, 200, 10000), UINT64_MAX, "no credit, none coming");
+	cr_assert_eq(fe_credit_gate(&c, 1, 64, 200, 200), 200);
+	/* the receiver frees 3 blocks at 1000: usable at 1500, not before */
+	fe_credit_return(&c, 0, 3, 1000);
+	cr_assert_eq(fe_credit_gate(&c, 0, 192, 1200, 1499), UINT64_MAX);
+	cr_assert_eq(fe_credit_gate(&c, 0, 192, 1200, 1600), 1500, "starts when credits arrive");
+	cr_assert_eq(c.stall_ticks[0], 300, "waited from 1200 to 1500");
+	cr_assert_eq(c.avail[0], 0);
+	cr_assert_eq(c.avail_min[0], 0);
+}
+
+Test(credit, waits_for_enough_blocks)
+{
+	struct fe_credit c;
+	struct fe_credit_ret ring[64];
+
+	fe_credit_init(&c, 4, 1, 0, ring);
+	cr_assert_eq(fe_credit_gate(&c, 0, 256, 0, 0), 0);
+	fe_credit_return(&c, 0, 1, 100);
+	fe_credit_return(&c, 0, 1, 200);
+	/* a 2-block packet needs both returns */
+	cr_assert_eq(fe_credit_gate(&c, 0, 100, 50, 1000), 200);
+}
+
+/* A sender with too few credits waits and resumes on a gated link, timing exact. */
+Test(credit, gated_link_waits_and_resumes)
+{
+	struct fe_link *l = gated_link(1000000000, 1000);
+	struct fe_credit c;
+	struct fe_credit_ret ring[64];
+	int pkt[4];
+	void *out[4];
+	uint64_t st[4];
+
+	fe_credit_init(&c, 24, 1, 400, ring); /* one 1514-byte frame's worth */
+	for (int i = 0; i < 2; i++)
+		cr_assert_eq(fe_link_enqueue_x(l, &pkt[i], 1514, 0, 0, 0), 0);
+	cr_assert_eq(fe_link_pump(l, 0, fe_credit_gate, &c), 1, "only one has credits");
+	/* the first: 12304 ns serialization + 1000 ns wire */
+	cr_assert_eq(fe_link_dequeue(l, 13304, out, st, 4), 1);
+	cr_assert_eq(st[0], 13304);
+	/* its credits come back at 13304 + 400 (receiver freed them at arrival) */
+	fe_credit_return(&c, 0, 24, 13304);
+	cr_assert_eq(fe_link_pump(l, 13703, fe_credit_gate, &c), 0);
+	cr_assert_eq(fe_link_pump(l, 20000, fe_credit_gate, &c), 1, "pumped late, starts on time");
+	cr_assert_eq(fe_link_dequeue(l, UINT64_MAX - 1, out, st, 4), 1);
+	cr_assert_eq(st[0], 13704 + 12304 + 1000);
+	cr_assert_eq(c.stall_ticks[0], 13704 - 12304);
+	cr_assert_eq(l->st.drop_pkts[FE_LINK_DROP_TAIL], 0);
+}
+
+static struct fe_pfc
+pfc(void)
+{
+	struct fe_pfc p;
+	/* 1 Gbit/s: quantum 512 ns; 65535 quanta, refreshed every half: 16.77 ms */
+	struct fe_pfc_params prm = {
+		.xoff = 20000, .xon = 10000, .headroom = 5000, .delay_ns = 2000, .quanta = 65535};
+
+	cr_assert_eq(fe_pfc_init(&p, &prm, 1000000000, HZ), 0);
+	return p;
+}
+
+Test(pfc, xoff_xon_hysteresis)
+{
+	struct fe_pfc p = pfc();
+
+	fe_pfc_update(&p, 3, 19999, 100);
+	cr_assert_eq(p.prio[3].xoff, 0);
+	fe_pfc_update(&p, 3, 20000, 200);
+	cr_assert_eq(p.prio[3].xoff, 1, "XOFF at the threshold");
+	cr_assert_eq(p.prio[3].pause_frames, 1);
+	/* between XON and XOFF: stays paused */
+	fe_pfc_update(&p, 3, 15000, 300);
+	cr_assert_eq(p.prio[3].xoff, 1);
+	fe_pfc_update(&p, 3, 10001, 400);
+	cr_assert_eq(p.prio[3].xoff, 1);
+	fe_pfc_update(&p, 3, 10000, 500);
+	cr_assert_eq(p.prio[3].xoff, 0, "XON at the threshold");
+	cr_assert_eq(p.prio[3].pause_frames, 2, "PAUSE then XON");
+	cr_assert_eq(p.prio[3].paused_ticks, (500 + 2000) - (200 + 2000));
+	cr_assert_eq(p.prio[0].xoff, 0, "other priorities untouched");
+}
+
+Test(pfc, gate_follows_reaction_delay)
+{
+	struct fe_pfc p = pfc();
+
+	fe_pfc_update(&p, 0, 25000, 1000); /* XOFF decided at 1000 */
+	cr_assert_eq(fe_pfc_gate(&p, 0, 1500, 2999, 2999), 2999, "still sending during the delay");
+	cr_assert_eq(fe_pfc_gate(&p, 0, 1500, 3000, 50000), UINT64_MAX, "paused from 3000");
+	cr_assert_eq(fe_pfc_gate(&p, 1, 1500, 3000, 3000), 3000, "only priority 0 is paused");
+	fe_pfc_update(&p, 0, 9000, 40000); /* XON at 40000, effective 42000 */
+	cr_assert_eq(fe_pfc_gate(&p, 0, 1500, 3000, 41999), UINT64_MAX);
+	cr_assert_eq(fe_pfc_gate(&p, 0, 1500, 3000, 42000), 42000, "resumes when XON lands");
+	cr_assert_eq(fe_pfc_paused(&p, 0, 100000), 42000 - 3000);
+}
+
+Test(pfc, refreshes_counted)
+{
+	struct fe_pfc p = pfc();
+
+	fe_pfc_update(&p, 0, 25000, 0);
+	fe_pfc_update(&p, 0, 0, 50000000); /* 50 ms paused: refreshes every 16.77 ms */
+	cr_assert_eq(p.prio[0].pause_frames, 1 + 2 + 1, "PAUSE, 2 refreshes, XON: %llu",
+		     (unsigned long long)p.prio[0].pause_frames);
+}
+
+Test(pfc, headroom_admission)
+{
+	struct fe_pfc p = pfc();
+
+	cr_assert_eq(fe_pfc_admit(&p, 20000, 5000), 0, "XOFF + headroom is the limit");
+	cr_assert_eq(fe_pfc_admit(&p, 20000, 5001), -1);
+}
+
+Test(pfc, rejects_xon_above_xoff)
+{
+	struct fe_pfc p;
+	struct fe_pfc_params prm = {.xoff = 100, .xon = 100, .quanta = 1};
+
+	cr_assert_lt(fe_pfc_init(&p, &prm, 0, HZ), 0);
+}
