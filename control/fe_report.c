@@ -14,8 +14,13 @@
 	}
 
 static const struct fe_counter_desc port_counters[] = {
-	C(fe_port_stats, rx_pkts),  C(fe_port_stats, rx_bytes), C(fe_port_stats, tx_pkts),
-	C(fe_port_stats, tx_bytes), C(fe_port_stats, tx_busy),	{NULL, 0},
+	C(fe_port_stats, rx_pkts),
+	C(fe_port_stats, rx_bytes),
+	C(fe_port_stats, tx_pkts),
+	C(fe_port_stats, tx_bytes),
+	C(fe_port_stats, tx_busy),
+	C(fe_port_stats, rx_held),
+	{NULL, 0},
 };
 
 #define DROP(cause, name)                                                                          \
@@ -24,7 +29,7 @@ static const struct fe_counter_desc port_counters[] = {
 		"drop_" name "_bytes", offsetof(struct fe_link_stats, drop_bytes[cause])           \
 	}
 
-_Static_assert(FE_LINK_DROP__MAX == 7, "list every drop cause in link_counters");
+_Static_assert(FE_LINK_DROP__MAX == 9, "list every drop cause in link_counters");
 
 static const struct fe_counter_desc link_counters[] = {
 	C(fe_link_stats, in_pkts),	   C(fe_link_stats, in_bytes),
@@ -32,7 +37,8 @@ static const struct fe_counter_desc link_counters[] = {
 	DROP(FE_LINK_DROP_TAIL, "tail"),   DROP(FE_LINK_DROP_WIRE, "wire"),
 	DROP(FE_LINK_DROP_POOL, "pool"),   DROP(FE_LINK_DROP_RANDOM, "random"),
 	DROP(FE_LINK_DROP_BURST, "burst"), DROP(FE_LINK_DROP_EXACT, "exact"),
-	DROP(FE_LINK_DROP_AQM, "aqm"),	   C(fe_link_stats, ecn_marked),
+	DROP(FE_LINK_DROP_AQM, "aqm"),	   DROP(FE_LINK_DROP_HEADROOM, "headroom"),
+	DROP(FE_LINK_DROP_HOQ, "hoq"),	   C(fe_link_stats, ecn_marked),
 	C(fe_link_stats, q_pkts),	   C(fe_link_stats, q_bytes),
 	C(fe_link_stats, q_pkts_peak),	   C(fe_link_stats, q_bytes_peak),
 	C(fe_link_stats, wire_pkts),	   {NULL, 0},
@@ -130,6 +136,131 @@ fe_report_impairments(const struct fe_linkdef *d, char *buf, size_t len)
 	return buf;
 }
 
+const char *
+fe_report_regime_name(enum fe_regime r)
+{
+	return r == FE_REGIME_PFC ? "pfc" : r == FE_REGIME_CREDIT ? "credit" : "lossy";
+}
+
+static uint64_t
+ticks_ns(const struct fe_dp *dp, uint64_t t)
+{
+	return (uint64_t)((unsigned __int128)t * 1000000000 / dp->hz);
+}
+
+void
+fe_report_lane(const struct fe_dp *dp, unsigned port, unsigned lane, struct fe_lane_counters *c)
+{
+	const struct fe_port *p = &dp->ports[port];
+
+	memset(c, 0, sizeof(*c));
+	c->held_bytes = FE_CNT_GET(dp->held[port * FE_PFC_PRIOS + lane]);
+	if (dp->conf.regime == FE_REGIME_PFC) {
+		c->pause_frames = FE_CNT_GET(p->pfc.prio[lane].pause_frames);
+		c->xoff_events = FE_CNT_GET(p->pfc.prio[lane].xoff_events);
+		c->paused_ns = ticks_ns(dp, fe_pfc_paused(&p->pfc, (uint8_t)lane, rte_rdtsc()));
+	} else if (dp->conf.regime == FE_REGIME_CREDIT) {
+		c->credits = p->credit.avail[lane];
+		c->credits_min = FE_CNT_GET(p->credit.avail_min[lane]);
+		c->stall_ns = ticks_ns(dp, FE_CNT_GET(p->credit.stall_ticks[lane]));
+		c->iq_depth = FE_CNT_GET(p->iq[lane].depth);
+		c->iq_peak = FE_CNT_GET(p->iq[lane].peak);
+	}
+}
+
+static const char *const lane_fields_pfc[] = {"held_bytes", "pause_frames", "xoff_events",
+					      "paused_ns", NULL};
+static const char *const lane_fields_credit[] = {"credits",  "credits_min", "stall_ns",
+						 "iq_depth", "iq_peak",	    NULL};
+
+static void
+lane_values(const struct fe_dp *dp, const struct fe_lane_counters *c, uint64_t *v)
+{
+	if (dp->conf.regime == FE_REGIME_PFC) {
+		v[0] = c->held_bytes, v[1] = c->pause_frames, v[2] = c->xoff_events,
+		v[3] = c->paused_ns;
+	} else {
+		v[0] = c->credits, v[1] = c->credits_min, v[2] = c->stall_ns, v[3] = c->iq_depth,
+		v[4] = c->iq_peak;
+	}
+}
+
+const char *const *
+fe_report_lane_fields(const struct fe_dp *dp)
+{
+	return dp->conf.regime == FE_REGIME_PFC	     ? lane_fields_pfc
+	       : dp->conf.regime == FE_REGIME_CREDIT ? lane_fields_credit
+						     : NULL;
+}
+
+void
+fe_report_lane_values(const struct fe_dp *dp, unsigned port, unsigned lane, uint64_t *v)
+{
+	struct fe_lane_counters c;
+
+	fe_report_lane(dp, port, lane, &c);
+	lane_values(dp, &c, v);
+}
+
+static void
+table_regime(FILE *f, const struct fe_dp *dp)
+{
+	const char *const *names = fe_report_lane_fields(dp);
+	uint64_t v[8];
+
+	fprintf(f, "regime %s, %u lane%s\n", fe_report_regime_name(dp->conf.regime), dp->conf.lanes,
+		dp->conf.lanes > 1 ? "s" : "");
+	if (names == NULL)
+		return;
+	for (unsigned i = 0; i < dp->nports && dp->conf.regime == FE_REGIME_PFC; i++) {
+		const struct fe_pfc *p = &dp->ports[i].pfc;
+
+		fprintf(f,
+			"pfc port %u: xoff %" PRIu64 " B, xon %" PRIu64 " B, headroom %" PRIu64
+			" B, delay %" PRIu64 " ns\n",
+			i, p->xoff, p->xon, p->headroom, ticks_ns(dp, p->delay_ticks));
+	}
+	if (dp->conf.regime == FE_REGIME_CREDIT)
+		fprintf(f,
+			"credit: %u blocks of 64 B per lane, return after %" PRIu64
+			" ns (0.up's), HOQLife %" PRIu64 " ns, output buffer %u pkts\n",
+			dp->ports[0].credit.total, ticks_ns(dp, dp->ports[0].credit.return_ticks),
+			ticks_ns(dp, dp->hoq_ticks), dp->conf.credit.out_pkts);
+	fprintf(f, "%-8s %4s", "port", "lane");
+	for (const char *const *n = names; *n; n++)
+		fprintf(f, " %s", *n);
+	fputc('\n', f);
+	for (unsigned i = 0; i < dp->nports; i++)
+		for (unsigned l = 0; l < dp->conf.lanes; l++) {
+			fe_report_lane_values(dp, i, l, v);
+			fprintf(f, "%-8u %4u", i, l);
+			for (unsigned k = 0; names[k]; k++)
+				fprintf(f, " %*" PRIu64, (int)strlen(names[k]), v[k]);
+			fputc('\n', f);
+		}
+}
+
+static void
+json_regime(FILE *f, const struct fe_dp *dp)
+{
+	const char *const *names = fe_report_lane_fields(dp);
+	uint64_t v[8];
+	int first = 1;
+
+	fprintf(f, ", \"regime\": \"%s\", \"lanes\": %u, \"lane_counters\": [",
+		fe_report_regime_name(dp->conf.regime), dp->conf.lanes);
+	for (unsigned i = 0; names && i < dp->nports; i++)
+		for (unsigned l = 0; l < dp->conf.lanes; l++) {
+			fe_report_lane_values(dp, i, l, v);
+			fprintf(f, "%s{\"port\": %u, \"lane\": %u", first ? "" : ", ", i, l);
+			for (unsigned k = 0; names[k]; k++)
+				fprintf(f, ", \"%s\": %" PRIu64, names[k], v[k]);
+			fputc('}', f);
+			first = 0;
+		}
+	fputc(']', f);
+}
+
 static double
 uptime(const struct fe_dp *dp)
 {
@@ -192,6 +323,7 @@ fe_report_table(FILE *f, const struct fe_dp *dp)
 	table_row(f, "", &dp->sw, sw_counters);
 	fprintf(f, "mac: learned %" PRIu64 " table-full %" PRIu64 "\n",
 		FE_CNT_GET(dp->mac->learned), FE_CNT_GET(dp->mac->full));
+	table_regime(f, dp);
 	table_head(f, "idle", idle_counters);
 	table_row(f, "", &dp->idle, idle_counters);
 	fflush(f);
@@ -244,7 +376,9 @@ fe_report_json(FILE *f, const struct fe_dp *dp)
 	fprintf(f, "], \"switch\": {\"mac_learned\": %" PRIu64 ", \"mac_table_full\": %" PRIu64,
 		FE_CNT_GET(dp->mac->learned), FE_CNT_GET(dp->mac->full));
 	json_fields(f, &dp->sw, sw_counters);
-	fprintf(f, "}, \"idle\": {\"idle_sleep_ns\": %" PRIu64, dp->conf.idle_sleep_ns);
+	fputc('}', f);
+	json_regime(f, dp);
+	fprintf(f, ", \"idle\": {\"idle_sleep_ns\": %" PRIu64, dp->conf.idle_sleep_ns);
 	json_fields(f, &dp->idle, idle_counters);
 	fprintf(f, "}}\n");
 	fflush(f);

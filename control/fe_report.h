@@ -54,6 +54,22 @@ const char *fe_report_impairments(const struct fe_linkdef *d, char *buf, size_t 
 /* The impairment state of link n (filter hits). */
 const struct fe_linkx *fe_report_linkx(const struct fe_dp *dp, unsigned n);
 
+/* Per port and lane, for the lossless regimes. */
+struct fe_lane_counters {
+	uint64_t held_bytes;			       /* PFC: held from this port and priority */
+	uint64_t pause_frames, xoff_events, paused_ns; /* PFC */
+	uint64_t credits, credits_min, stall_ns;       /* credit: at the host adapter */
+	uint64_t iq_depth, iq_peak;		       /* credit: switch input queue, packets */
+};
+
+const char *fe_report_regime_name(enum fe_regime r);
+void fe_report_lane(const struct fe_dp *dp, unsigned port, unsigned lane,
+		    struct fe_lane_counters *c);
+/* Names of the lane counters of the running regime (NULL-terminated; NULL if none),
+ * and their values in the same order. */
+const char *const *fe_report_lane_fields(const struct fe_dp *dp);
+void fe_report_lane_values(const struct fe_dp *dp, unsigned port, unsigned lane, uint64_t *v);
+
 void fe_report_table(FILE *f, const struct fe_dp *dp);
 void fe_report_json(FILE *f, const struct fe_dp *dp);
 

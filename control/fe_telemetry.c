@@ -165,6 +165,32 @@ tel_switch(const char *cmd __rte_unused, const char *params __rte_unused, struct
 	return 0;
 }
 
+/* Flat keys p<port>_l<lane>_<counter>: telemetry dicts cannot nest dicts in 22.11. */
+static int
+tel_regime(const char *cmd __rte_unused, const char *params __rte_unused, struct rte_tel_data *d)
+{
+	const struct fe_dp *dp = dp_get();
+	const char *const *names;
+	uint64_t v[8];
+	char key[64];
+
+	if (dp == NULL)
+		return -ENODEV;
+	names = fe_report_lane_fields(dp);
+	rte_tel_data_start_dict(d);
+	rte_tel_data_add_dict_string(d, "regime", fe_report_regime_name(dp->conf.regime));
+	rte_tel_data_add_dict_u64(d, "lanes", dp->conf.lanes);
+	for (unsigned i = 0; names && i < dp->nports; i++)
+		for (unsigned l = 0; l < dp->conf.lanes; l++) {
+			fe_report_lane_values(dp, i, l, v);
+			for (unsigned k = 0; names[k]; k++) {
+				snprintf(key, sizeof(key), "p%u_l%u_%s", i, l, names[k]);
+				rte_tel_data_add_dict_u64(d, key, v[k]);
+			}
+		}
+	return 0;
+}
+
 int
 fe_telemetry_init(const struct fe_dp *dp)
 {
@@ -179,6 +205,8 @@ fe_telemetry_init(const struct fe_dp *dp)
 		{"/fabemu/links", tel_links, "List of link names. No parameters."},
 		{"/fabemu/link", tel_link,
 		 "Parameters and counters of a link. Parameter: N.up or N.down."},
+		{"/fabemu/regime", tel_regime,
+		 "Regime and per port/lane PFC or credit counters (p<port>_l<lane>_<name>)."},
 		{"/fabemu/switch", tel_switch,
 		 "Switch, MAC table and idle-loop counters. No parameters."},
 	};

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -10,6 +11,7 @@
 #include <rte_malloc.h>
 
 #include "fe_dp.h"
+#include "fe_switch.h"
 
 /* Below this, sleeping costs more than it saves: spin instead. */
 #define FE_SLEEP_MIN_NS 1000
@@ -68,6 +70,85 @@ linkx_setup(struct fe_linkx *x, const struct fe_linkdef *d, uint64_t hz, uint64_
 	return 0;
 }
 
+/* Credit regime: the host adapter's credits and the switch's input queues. */
+static int
+credit_setup(struct fe_dp *dp, struct fe_port *p, int socket, char *err, size_t errlen)
+{
+	const struct fe_credit_params *c = &dp->conf.credit;
+	uint32_t blocks = (uint32_t)(c->buffer / FE_CREDIT_BLOCK), iq_size = 1;
+	uint64_t ret = (uint64_t)((unsigned __int128)c->return_ns * dp->hz / 1000000000);
+	struct fe_credit_ret *ring;
+
+	if (blocks == 0 || blocks > (1U << 20)) {
+		snprintf(err, errlen, "credit buffer %" PRIu64 " B: allowed 64 B to 64 MiB",
+			 c->buffer);
+		return -EINVAL;
+	}
+	ring = rte_zmalloc_socket("fe_credit",
+				  sizeof(*ring) * fe_credit_ring_size(blocks, dp->conf.lanes),
+				  RTE_CACHE_LINE_SIZE, socket);
+	if (ring == NULL)
+		goto nomem;
+	/* the return takes the link's propagation delay back, plus the receiver's delay */
+	fe_credit_init(&p->credit, blocks, dp->conf.lanes, ret + p->up.cfg.prop_ticks, ring);
+	while (iq_size < blocks + 1) /* every packet holds at least one block */
+		iq_size <<= 1;
+	for (unsigned l = 0; l < dp->conf.lanes; l++) {
+		p->iq[l].s = rte_zmalloc_socket("fe_iq", sizeof(struct fe_iq_slot) * iq_size,
+						RTE_CACHE_LINE_SIZE, socket);
+		if (p->iq[l].s == NULL)
+			goto nomem;
+		p->iq[l].mask = iq_size - 1;
+	}
+	p->up.gated = 1;
+	return 0;
+nomem:
+	snprintf(err, errlen, "out of memory for credits and input queues");
+	return -ENOMEM;
+}
+
+/*
+ * PFC defaults that depend on the link: the pause reaches the sender after the link's
+ * propagation delay plus 1 us to react; headroom covers what is in flight meanwhile,
+ * both ways, plus a maximum frame being sent at each end (the usual headroom formula).
+ */
+static const struct fe_pfc_params *
+pfc_params(const struct fe_pfc_params *in, const struct fe_link_params *up,
+	   struct fe_pfc_params *out)
+{
+	uint64_t rate = up->rate_bps ? up->rate_bps : 100000000000ULL;
+
+	*out = *in;
+	if (out->delay_ns == 0)
+		out->delay_ns = up->delay_ns + 1000;
+	if (out->headroom == 0)
+		out->headroom =
+			(uint64_t)((unsigned __int128)2 * out->delay_ns * rate / 8000000000ULL) +
+			2 * (RTE_ETHER_MAX_LEN + 24);
+	return out;
+}
+
+static int
+regime_setup(struct fe_dp *dp, struct fe_port *p, int socket, char *err, size_t errlen)
+{
+	struct fe_pfc_params prm;
+
+	switch (dp->conf.regime) {
+	case FE_REGIME_PFC:
+		if (fe_pfc_init(&p->pfc, pfc_params(&dp->conf.pfc, &p->up_def.link, &prm),
+				p->up_def.link.rate_bps, dp->hz) < 0) {
+			snprintf(err, errlen, "PFC: XON must be below XOFF, quanta 1 to 65535");
+			return -EINVAL;
+		}
+		p->up.gated = 1;
+		return 0;
+	case FE_REGIME_CREDIT:
+		return credit_setup(dp, p, socket, err, errlen);
+	default:
+		return 0;
+	}
+}
+
 static int
 port_setup(struct fe_dp *dp, unsigned i, uint16_t port_id, const struct fe_linkdef *up,
 	   const struct fe_linkdef *down, int socket, char *err, size_t errlen)
@@ -92,7 +173,25 @@ port_setup(struct fe_dp *dp, unsigned i, uint16_t port_id, const struct fe_linkd
 	}
 	/* the switch's packet memory is what its egress (down) queues share */
 	p->down.pool = &dp->pool_shared;
-	return 0;
+	p->down.acct = dp->held;
+	return regime_setup(dp, p, socket, err, errlen);
+}
+
+/* The shortest feedback delay of the regime (at least 1 us, so the loop terminates). */
+static uint64_t
+causal_step(const struct fe_dp *dp)
+{
+	uint64_t step = UINT64_MAX, floor = dp->hz / 1000000;
+
+	for (unsigned i = 0; i < dp->nports; i++) {
+		const struct fe_port *p = &dp->ports[i];
+
+		if (dp->conf.regime == FE_REGIME_PFC)
+			step = RTE_MIN(step, p->pfc.delay_ticks);
+		else if (dp->conf.regime == FE_REGIME_CREDIT)
+			step = RTE_MIN(step, p->credit.return_ticks);
+	}
+	return RTE_MAX(step == UINT64_MAX ? floor : step, floor);
 }
 
 struct fe_dp *
@@ -111,16 +210,25 @@ fe_dp_create(unsigned nports, const uint16_t *port_ids, const struct fe_linkdef 
 	dp->hz = hz;
 	dp->conf = *conf;
 	dp->pool_shared.limit = conf->switch_buffer;
+	dp->hoq_ticks = (uint64_t)((unsigned __int128)conf->credit.hoq_life_ns * hz / 1000000000);
+	if (conf->lanes < 1 || conf->lanes > FE_LANES_MAX) {
+		snprintf(err, errlen, "lanes %u: allowed 1 to %d", conf->lanes, FE_LANES_MAX);
+		goto fail;
+	}
 	dp->ports = rte_zmalloc_socket("fe_ports", sizeof(*dp->ports) * nports, RTE_CACHE_LINE_SIZE,
 				       socket);
 	dp->mac = rte_zmalloc_socket("fe_mac", sizeof(*dp->mac), RTE_CACHE_LINE_SIZE, socket);
-	if (dp->ports == NULL || dp->mac == NULL)
+	dp->held = rte_zmalloc_socket("fe_held", sizeof(*dp->held) * nports * FE_PFC_PRIOS,
+				      RTE_CACHE_LINE_SIZE, socket);
+	if (dp->ports == NULL || dp->mac == NULL || dp->held == NULL)
 		goto nomem;
 	fe_mac_init(dp->mac, (uint64_t)((unsigned __int128)conf->mac_age_ns * hz / 1000000000));
 	for (unsigned i = 0; i < nports; i++)
 		if (port_setup(dp, i, port_ids[i], &up[i], &down[i], socket, err, errlen) < 0)
 			goto fail;
+	dp->step = causal_step(dp);
 	dp->start_tsc = rte_rdtsc();
+	dp->horizon = dp->start_tsc;
 	return dp;
 nomem:
 	snprintf(err, errlen, "out of memory for %u ports", nports);
@@ -138,135 +246,73 @@ fe_dp_free(struct fe_dp *dp)
 		rte_free(dp->ports[i].up.slots);
 		rte_free(dp->ports[i].down.slots);
 		fe_filter_free(dp->ports[i].up_x.filter);
+		rte_free(dp->ports[i].credit.ring);
+		for (unsigned l = 0; l < FE_LANES_MAX; l++)
+			rte_free(dp->ports[i].iq[l].s);
 		fe_filter_free(dp->ports[i].down_x.filter);
 	}
 	rte_free(dp->ports);
 	rte_free(dp->mac);
+	rte_free(dp->held);
 	rte_free(dp);
 }
 
 /*
- * The impairments, in order: filter, exact drop, loss, ECN, jitter. Returns the drop
- * cause, or FE_LINK_DROP__MAX to carry the packet with *extra ticks of jitter.
+ * Lossless regimes never drop at the host adapter: the dataplane reads from a port
+ * only as many packets as its up link (the adapter queue) has room for, and leaves
+ * the rest to the port's ring, where the kernel counts what it cannot hold (imissed).
  */
-static inline enum fe_link_drop
-impair(struct fe_link *l, struct fe_linkx *x, struct rte_mbuf *m, uint64_t t, uint64_t *extra)
+static inline uint16_t
+rx_room(struct fe_dp *dp, struct fe_port *p, uint64_t now)
 {
-	if (x->filter) {
-		if (!fe_filter_match(x->filter, m))
-			return FE_LINK_DROP__MAX;
-		FE_CNT_ADD(x->filter_hits, 1);
-	}
-	x->matched++;
-	if (x->drop_last && x->matched >= x->drop_first && x->matched <= x->drop_last)
-		return FE_LINK_DROP_EXACT;
-	if (fe_loss_lost(&x->loss, &x->rng))
-		return x->loss_cause;
-	if (x->ecn.enabled && fe_ecn_hit(&x->ecn, fe_link_backlog(l, t), &x->rng)) {
-		enum fe_ecn_result r =
-			fe_ecn_mark(rte_pktmbuf_mtod(m, uint8_t *), rte_pktmbuf_data_len(m));
+	const struct fe_link_cfg *c = &p->up.cfg;
+	uint64_t room = FE_BURST;
 
-		if (r == FE_ECN_MARKED)
-			FE_CNT_ADD(l->st.ecn_marked, 1);
-		else if (r != FE_ECN_ALREADY_CE && x->ecn.drop_non_ect)
-			return FE_LINK_DROP_AQM;
-	}
-	if (x->jitter_ticks)
-		*extra = fe_rng_upto(&x->rng, x->jitter_ticks);
-	return FE_LINK_DROP__MAX;
+	if (dp->conf.regime == FE_REGIME_LOSSY)
+		return FE_BURST;
+	fe_link_backlog(&p->up, now);
+	if (c->limit_pkts)
+		room = RTE_MIN(room, c->limit_pkts - p->up.q_pkts);
+	if (c->limit_bytes) /* assume full-sized frames, so no byte limit is ever crossed */
+		room = RTE_MIN(room, (c->limit_bytes - RTE_MIN(c->limit_bytes, p->up.q_bytes)) /
+					     RTE_ETHER_MAX_LEN);
+	room = RTE_MIN(room, (uint64_t)p->up.mask + 1 - (p->up.tail - p->up.head));
+	return (uint16_t)room;
 }
 
-static inline void
-to_link(struct fe_link *l, struct fe_linkx *x, struct rte_mbuf *m, uint64_t t)
-{
-	uint32_t len = rte_pktmbuf_pkt_len(m);
-	uint64_t extra = 0;
-
-	if (x->active) {
-		enum fe_link_drop why = impair(l, x, m, t, &extra);
-
-		if (why != FE_LINK_DROP__MAX) {
-			fe_link_drop(l, why, len);
-			rte_pktmbuf_free(m);
-			return;
-		}
-	}
-	if (fe_link_enqueue_x(l, m, len, t, extra, 0) < 0)
-		rte_pktmbuf_free(m);
-}
-
-/* Send m to every port but `in`; the last one gets m itself, the others copies. */
-static void
-flood(struct fe_dp *dp, unsigned in, struct rte_mbuf *m, uint64_t t)
-{
-	int last = -1;
-
-	for (unsigned q = 0; q < dp->nports; q++) {
-		struct rte_mbuf *c;
-
-		if (q == in)
-			continue;
-		if (last >= 0) {
-			c = rte_pktmbuf_copy(m, dp->pool, 0, UINT32_MAX);
-			if (c == NULL)
-				FE_CNT_ADD(dp->sw.nombuf, 1);
-			else
-				to_link(&dp->ports[last].down, &dp->ports[last].down_x, c, t);
-		}
-		last = (int)q;
-	}
-	if (last >= 0)
-		to_link(&dp->ports[last].down, &dp->ports[last].down_x, m, t);
-	else
-		rte_pktmbuf_free(m);
-	FE_CNT_ADD(dp->sw.flooded, 1);
-}
-
-/* The switch: a packet that reached the end of up[in] at tick t. */
-static void
-switch_forward(struct fe_dp *dp, unsigned in, struct rte_mbuf *m, uint64_t t)
-{
-	const struct rte_ether_hdr *eh;
-	int out;
-
-	if (unlikely(rte_pktmbuf_data_len(m) < sizeof(*eh))) {
-		FE_CNT_ADD(dp->sw.runts, 1);
-		rte_pktmbuf_free(m);
-		return;
-	}
-	eh = rte_pktmbuf_mtod(m, const struct rte_ether_hdr *);
-	if (!rte_is_multicast_ether_addr(&eh->src_addr))
-		fe_mac_learn(dp->mac, eh->src_addr.addr_bytes, (uint16_t)in, t);
-	if (rte_is_multicast_ether_addr(&eh->dst_addr))
-		out = -1;
-	else
-		out = fe_mac_lookup(dp->mac, eh->dst_addr.addr_bytes, t);
-	if (out < 0) {
-		flood(dp, in, m, t);
-	} else if ((unsigned)out == in) {
-		FE_CNT_ADD(dp->sw.filtered, 1);
-		rte_pktmbuf_free(m);
-	} else {
-		FE_CNT_ADD(dp->sw.unicast, 1);
-		to_link(&dp->ports[out].down, &dp->ports[out].down_x, m, t);
-	}
-}
+/*
+ * Read the port's ring until it is empty, up to FE_RX_BURSTS bursts a pass: the
+ * kernel side of AF_XDP/AF_PACKET drops what does not fit in the ring, so a loop
+ * that read one burst per pass would lose TCP's line-rate bursts at the edge.
+ */
+#define FE_RX_BURSTS 16
 
 static inline unsigned
-port_rx(struct fe_port *p, uint64_t now)
+port_rx(struct fe_dp *dp, unsigned in, uint64_t now)
 {
+	struct fe_port *p = &dp->ports[in];
 	struct rte_mbuf *pkts[FE_BURST];
-	uint64_t bytes = 0;
-	uint16_t n;
+	uint64_t bytes = 0, total = 0;
 
-	n = rte_eth_rx_burst(p->port_id, 0, pkts, FE_BURST);
-	for (uint16_t i = 0; i < n; i++) {
-		bytes += rte_pktmbuf_pkt_len(pkts[i]);
-		to_link(&p->up, &p->up_x, pkts[i], now);
+	for (unsigned b = 0; b < FE_RX_BURSTS; b++) {
+		uint16_t n, room = rx_room(dp, p, now);
+
+		if (room == 0) {
+			FE_CNT_ADD(p->st.rx_held, 1);
+			break;
+		}
+		n = rte_eth_rx_burst(p->port_id, 0, pkts, room);
+		for (uint16_t i = 0; i < n; i++) {
+			bytes += rte_pktmbuf_pkt_len(pkts[i]);
+			fe_switch_ingress(dp, in, pkts[i], now);
+		}
+		total += n;
+		if (n < room)
+			break;
 	}
-	FE_CNT_ADD(p->st.rx_pkts, n);
+	FE_CNT_ADD(p->st.rx_pkts, total);
 	FE_CNT_ADD(p->st.rx_bytes, bytes);
-	return n;
+	return (unsigned)total;
 }
 
 static inline unsigned
@@ -278,12 +324,13 @@ port_switch(struct fe_dp *dp, unsigned in, uint64_t now)
 
 	n = fe_link_dequeue(&dp->ports[in].up, now, pkts, stamps, FE_BURST);
 	for (unsigned i = 0; i < n; i++)
-		switch_forward(dp, in, pkts[i], stamps[i]);
+		fe_switch_arrive(dp, in, pkts[i], stamps[i]);
 	return n;
 }
 
-static inline unsigned
-port_tx(struct fe_port *p, uint64_t now)
+/* One TX burst: staged packets first, then what the down link delivers by now. */
+static inline uint16_t
+tx_burst(struct fe_port *p, uint64_t now)
 {
 	uint64_t bytes = 0;
 	uint16_t sent;
@@ -307,15 +354,81 @@ port_tx(struct fe_port *p, uint64_t now)
 	return sent;
 }
 
+/* Send what is due, a burst at a time, until the port stops taking or nothing is due. */
+static inline unsigned
+port_tx(struct fe_port *p, uint64_t now)
+{
+	unsigned total = 0;
+
+	for (unsigned b = 0; b < FE_RX_BURSTS; b++) {
+		uint16_t sent = tx_burst(p, now);
+
+		total += sent;
+		if (sent < FE_BURST)
+			break;
+	}
+	return total;
+}
+
+/* The gate of the up links: the host adapter waits for credits, or obeys PFC pauses. */
+static inline fe_link_gate_fn
+up_gate(const struct fe_dp *dp)
+{
+	return dp->conf.regime == FE_REGIME_CREDIT ? fe_credit_gate : fe_pfc_gate;
+}
+
+static inline void *
+up_gate_ctx(const struct fe_dp *dp, struct fe_port *p)
+{
+	return dp->conf.regime == FE_REGIME_CREDIT ? (void *)&p->credit : (void *)&p->pfc;
+}
+
+/*
+ * Lossless regimes are causal loops: a sender may start a packet at s only if the
+ * switch has seen every arrival that could have paused it (PFC) or taken back its
+ * credits before s. Feedback takes at least dp->step ticks (the pause reaction, the
+ * credit return), so time advances in steps no longer than that: arrivals up to h,
+ * the switch, senders up to h, and what is due at the hosts. After the loop was held
+ * up (preempted, asleep) it catches up the whole interval in the same order, never
+ * in one burst; with nothing in flight there is nothing to catch up.
+ */
+static unsigned
+lossless_advance(struct fe_dp *dp, uint64_t now)
+{
+	uint64_t h = dp->horizon;
+	unsigned work = 0;
+
+	if (h + dp->step < now && fe_dp_held(dp) == 0)
+		h = now - dp->step;
+	do {
+		h = RTE_MIN(h + dp->step, now);
+		for (unsigned i = 0; i < dp->nports; i++)
+			work += port_switch(dp, i, h);
+		work += fe_switch_service(dp, h);
+		for (unsigned i = 0; i < dp->nports; i++)
+			work += fe_link_pump(&dp->ports[i].up, h, up_gate(dp),
+					     up_gate_ctx(dp, &dp->ports[i]));
+		if (h < now)
+			for (unsigned i = 0; i < dp->nports; i++)
+				work += port_tx(&dp->ports[i], h);
+	} while (h < now);
+	dp->horizon = now;
+	return work;
+}
+
 unsigned
 fe_dp_poll(struct fe_dp *dp, uint64_t now)
 {
 	unsigned work = 0;
 
 	for (unsigned i = 0; i < dp->nports; i++)
-		work += port_rx(&dp->ports[i], now);
-	for (unsigned i = 0; i < dp->nports; i++)
-		work += port_switch(dp, i, now);
+		work += port_rx(dp, i, now);
+	if (dp->conf.regime == FE_REGIME_LOSSY) {
+		for (unsigned i = 0; i < dp->nports; i++)
+			work += port_switch(dp, i, now);
+	} else {
+		work += lossless_advance(dp, now);
+	}
 	for (unsigned i = 0; i < dp->nports; i++)
 		work += port_tx(&dp->ports[i], now);
 	FE_CNT_ADD(dp->idle.polls, 1);
@@ -333,6 +446,9 @@ fe_dp_next_event(const struct fe_dp *dp)
 		if (p->txq_n)
 			return 0;
 		next = RTE_MIN(next, fe_link_next_arrival(&p->up));
+		next = RTE_MIN(next, fe_link_next_start(&p->up));
+		if (dp->conf.regime == FE_REGIME_CREDIT)
+			next = RTE_MIN(next, fe_credit_next(&p->credit));
 		next = RTE_MIN(next, fe_link_next_arrival(&p->down));
 	}
 	return next;
@@ -346,7 +462,7 @@ fe_dp_held(const struct fe_dp *dp)
 	for (unsigned i = 0; i < dp->nports; i++)
 		n += dp->ports[i].txq_n + fe_link_count(&dp->ports[i].up) +
 		     fe_link_count(&dp->ports[i].down);
-	return n;
+	return n + fe_switch_iq_held(dp);
 }
 
 static inline uint64_t
@@ -425,4 +541,5 @@ fe_dp_drain(struct fe_dp *dp)
 		while ((n = fe_link_flush(&p->down, pkts, FE_BURST)) > 0)
 			rte_pktmbuf_free_bulk((struct rte_mbuf **)pkts, n);
 	}
+	fe_switch_iq_drain(dp);
 }

@@ -20,18 +20,50 @@
 #include <rte_mbuf.h>
 
 #include "fe_counter.h"
+#include "fe_credit.h"
 #include "fe_filter.h"
 #include "fe_link.h"
 #include "fe_linkdef.h"
 #include "fe_mac.h"
+#include "fe_pfc.h"
 
 #define FE_BURST	 32
 #define FE_PORT_NAME_LEN 64
+
+/* How the fabric handles congestion (docs/regimes.md). */
+enum fe_regime {
+	FE_REGIME_LOSSY,  /* output-queued; tail drop, loss models, ECN */
+	FE_REGIME_PFC,	  /* output-queued; PFC pauses the sender per priority */
+	FE_REGIME_CREDIT, /* input-queued per lane; credit-based, never drops in the fabric */
+};
+
+/* Where a packet's lane (virtual lane, PFC priority) comes from. */
+enum fe_lane_map {
+	FE_MAP_PCP,  /* 802.1Q priority code point; untagged frames: 0 */
+	FE_MAP_DSCP, /* IP DSCP class selector (DSCP >> 3); non-IP: 0 */
+};
+
+/* A packet waiting in a switch input queue (credit regime). */
+struct fe_iq_slot {
+	struct rte_mbuf *m;
+	uint64_t t;  /* reached the switch */
+	int32_t out; /* egress port, -1: flood */
+	uint32_t len;
+};
+
+struct fe_iq {
+	struct fe_iq_slot *s;
+	uint32_t head, tail, mask;
+	uint64_t head_since; /* when the head packet became the head */
+	fe_counter_t depth, peak;
+};
 
 struct fe_port_stats {
 	fe_counter_t rx_pkts, rx_bytes; /* read from the port */
 	fe_counter_t tx_pkts, tx_bytes; /* accepted by the port's TX queue */
 	fe_counter_t tx_busy;		/* TX bursts the port did not take whole (retried) */
+	fe_counter_t rx_held;		/* lossless: polls that left packets in the port because the
+					   host adapter queue was full (backpressure to the host) */
 };
 
 /*
@@ -56,6 +88,9 @@ struct fe_port {
 	struct fe_link down; /* switch -> host */
 	struct fe_linkx up_x, down_x;
 	struct fe_linkdef up_def, down_def; /* as the user gave them (for reports) */
+	struct fe_pfc pfc;		    /* PFC: this port's ingress into the switch */
+	struct fe_credit credit;	    /* credit: the host adapter's credits */
+	struct fe_iq iq[FE_LANES_MAX];	    /* credit: the switch's input queues */
 	struct fe_port_stats st;
 	uint16_t port_id;
 	uint16_t txq_n;
@@ -78,6 +113,11 @@ struct fe_idle_stats {
 };
 
 struct fe_dp_conf {
+	enum fe_regime regime;
+	uint8_t lanes; /* lanes (VLs, priorities) used, 1..8 */
+	enum fe_lane_map lane_map;
+	struct fe_pfc_params pfc;
+	struct fe_credit_params credit;
 	uint64_t seed;		/* PRNG seed of the run (reported, for replay) */
 	uint64_t switch_buffer; /* bytes shared by all down links; 0: no shared limit */
 	uint64_t mac_age_ns;	/* MAC entries expire after this */
@@ -97,6 +137,11 @@ struct fe_dp {
 	struct fe_sw_stats sw;
 	struct fe_idle_stats idle;
 	struct fe_link_pool pool_shared; /* the switch's packet memory (down links) */
+	fe_counter_t *held;		 /* PFC: bytes held per ingress port x priority */
+	uint64_t hoq_ticks;		 /* credit: HOQLife; 0: off */
+	unsigned rr, rr_next;		 /* credit: round-robin start of the arbiter */
+	uint64_t step;			 /* lossless: feedback delay, the loop's time step */
+	uint64_t horizon;		 /* lossless: the switch has seen everything up to here */
 };
 
 /*

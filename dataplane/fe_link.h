@@ -70,13 +70,15 @@ struct fe_link_cfg {
 
 /* Why a packet offered to a link was not carried; names in fe_link_drop_names[]. */
 enum fe_link_drop {
-	FE_LINK_DROP_TAIL,   /* the link's buffer limit (bytes or packets) reached */
-	FE_LINK_DROP_WIRE,   /* more packets in flight than the link has slots for */
-	FE_LINK_DROP_POOL,   /* the switch's shared buffer is full */
-	FE_LINK_DROP_RANDOM, /* Bernoulli loss */
-	FE_LINK_DROP_BURST,  /* Gilbert-Elliott loss */
-	FE_LINK_DROP_EXACT,  /* the k-th packet of a flow, by rule */
-	FE_LINK_DROP_AQM,    /* congestion-hit by ECN/RED and not ECN-capable */
+	FE_LINK_DROP_TAIL,     /* the link's buffer limit (bytes or packets) reached */
+	FE_LINK_DROP_WIRE,     /* more packets in flight than the link has slots for */
+	FE_LINK_DROP_POOL,     /* the switch's shared buffer is full */
+	FE_LINK_DROP_RANDOM,   /* Bernoulli loss */
+	FE_LINK_DROP_BURST,    /* Gilbert-Elliott loss */
+	FE_LINK_DROP_EXACT,    /* the k-th packet of a flow, by rule */
+	FE_LINK_DROP_AQM,      /* congestion-hit by ECN/RED and not ECN-capable */
+	FE_LINK_DROP_HEADROOM, /* PFC: more than XOFF + headroom arrived (headroom too small) */
+	FE_LINK_DROP_HOQ,      /* credit: waited at the head of an input queue past HOQLife */
 	FE_LINK_DROP__MAX,
 };
 

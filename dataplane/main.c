@@ -23,12 +23,15 @@
 
 #include "fe_dp.h"
 #include "fe_linkspec.h"
+#include "fe_regimespec.h"
 #include "fe_report.h"
 #include "fe_telemetry.h"
 #include "fe_units.h"
 
-#define FE_VERSION "0.1.0"
-#define MAX_SPECS  256
+#define FE_VERSION	     "0.2.0"
+#define FE_LOSSLESS_UP_BYTES (32ULL << 20)
+#define FE_LOSSLESS_UP_PKTS  16384
+#define MAX_SPECS	     256
 
 struct spec {
 	int is_file;
@@ -44,6 +47,7 @@ struct opts {
 	uint64_t stats_interval_ns, duration_ns;
 	const char *stats_json;
 	int seed_set;
+	int buffer_set; /* --buffer or --buffer-pkts given: no regime default for up links */
 };
 
 static volatile int stop_flag;
@@ -78,6 +82,23 @@ usage(FILE *f)
 		"                       packets it matches). Repeatable; applied in order after\n"
 		"                       the options above. See docs/regimes.md.\n"
 		"  --profile FILE       link specs from FILE, one per line, '#' comments\n"
+		"Fabric regime (docs/regimes.md):\n"
+		"  --regime R           lossy (default): output-queued, tail drop, loss, ECN;\n"
+		"                       pfc: output-queued, PFC pauses the sender per priority;\n"
+		"                       credit: input-queued per lane, credit-based (InfiniBand)\n"
+		"  --lanes N            virtual lanes / priorities, 1 to 8 (default: 1)\n"
+		"  --lane-map M         lane from the 802.1Q PCP (pcp, default) or IP DSCP >> 3 "
+		"(dscp)\n"
+		"  --pfc SPEC           xoff=SIZE,xon=SIZE,headroom=SIZE,delay=TIME,quanta=N\n"
+		"                       (default: xoff=64KiB, xon=xoff-2x1514, quanta=65535;\n"
+		"                       delay: link delay + 1us; headroom: 2 x delay x rate + 2 "
+		"MTU)\n"
+		"  --credit SPEC        buffer=SIZE (per lane, in 64-byte blocks),return=TIME,\n"
+		"                       hoq=TIME (HOQLife, 0s = off),out=N (output buffer, "
+		"packets)\n"
+		"                       (default: buffer=64KiB,return=0s,hoq=0s,out=2)\n"
+		"                       Lossless regimes give the up links (host adapter queues)\n"
+		"                       32MiB / 16384 packets unless --buffer/--buffer-pkts say.\n"
 		"  --switch-buffer SIZE packet memory shared by all switch egress queues (the\n"
 		"                       N.down links), e.g. 1MiB (default: 0 = not shared)\n"
 		"  --seed N             PRNG seed of loss, ECN and jitter (default: random; "
@@ -123,6 +144,11 @@ enum {
 	OPT_EXIT_IDLE,
 	OPT_SEED,
 	OPT_SWITCH_BUFFER,
+	OPT_REGIME,
+	OPT_LANES,
+	OPT_LANE_MAP,
+	OPT_PFC,
+	OPT_CREDIT,
 };
 
 static const struct option long_opts[] = {
@@ -144,6 +170,11 @@ static const struct option long_opts[] = {
 	{"exit-idle", required_argument, NULL, OPT_EXIT_IDLE},
 	{"seed", required_argument, NULL, OPT_SEED},
 	{"switch-buffer", required_argument, NULL, OPT_SWITCH_BUFFER},
+	{"regime", required_argument, NULL, OPT_REGIME},
+	{"lanes", required_argument, NULL, OPT_LANES},
+	{"lane-map", required_argument, NULL, OPT_LANE_MAP},
+	{"pfc", required_argument, NULL, OPT_PFC},
+	{"credit", required_argument, NULL, OPT_CREDIT},
 	{"help", no_argument, NULL, 'h'},
 	{"version", no_argument, NULL, 'V'},
 	{NULL, 0, NULL, 0},
@@ -204,8 +235,10 @@ parse_opt(struct opts *o, int c, const char *v, char *err, size_t len)
 	case OPT_DELAY:
 		return fe_link_param_set(&o->link, "delay", v, err, len);
 	case OPT_BUFFER:
+		o->buffer_set = 1;
 		return fe_link_param_set(&o->link, "buffer", v, err, len);
 	case OPT_BUFFER_PKTS:
+		o->buffer_set = 1;
 		return fe_link_param_set(&o->link, "buffer-pkts", v, err, len);
 	case OPT_LINK:
 		return add_spec(o, 0, v, err, len);
@@ -238,6 +271,37 @@ parse_opt(struct opts *o, int c, const char *v, char *err, size_t len)
 	case OPT_EXIT_IDLE:
 		return opt_time("exit-idle", v, 3600ULL * 1000000000, &o->dp.exit_idle_ns, err,
 				len);
+	case OPT_REGIME:
+		if (strcmp(v, "lossy") == 0)
+			o->dp.regime = FE_REGIME_LOSSY;
+		else if (strcmp(v, "pfc") == 0)
+			o->dp.regime = FE_REGIME_PFC;
+		else if (strcmp(v, "credit") == 0)
+			o->dp.regime = FE_REGIME_CREDIT;
+		else {
+			snprintf(err, len, "--regime: '%s' (allowed: lossy, pfc, credit)", v);
+			return -EINVAL;
+		}
+		return 0;
+	case OPT_LANES:
+		if (opt_uint("lanes", v, 1, FE_LANES_MAX, &x, err, len) < 0)
+			return -EINVAL;
+		o->dp.lanes = (uint8_t)x;
+		return 0;
+	case OPT_LANE_MAP:
+		if (strcmp(v, "pcp") == 0)
+			o->dp.lane_map = FE_MAP_PCP;
+		else if (strcmp(v, "dscp") == 0)
+			o->dp.lane_map = FE_MAP_DSCP;
+		else {
+			snprintf(err, len, "--lane-map: '%s' (allowed: pcp, dscp)", v);
+			return -EINVAL;
+		}
+		return 0;
+	case OPT_PFC:
+		return fe_pfc_spec(v, &o->dp.pfc, err, len);
+	case OPT_CREDIT:
+		return fe_credit_spec(v, &o->dp.credit, err, len);
 	case OPT_SEED:
 		o->seed_set = 1;
 		return opt_uint("seed", v, 0, UINT64_MAX, &o->dp.seed, err, len);
@@ -262,7 +326,13 @@ parse_args(int argc, char **argv, struct opts *o, char *err, size_t len)
 
 	*o = (struct opts){
 		.link = {.link = {.limit_bytes = 1 << 20, .limit_pkts = 1000}},
-		.dp = {.mac_age_ns = 300ULL * 1000000000, .idle_sleep_ns = 100000, .idle_spin = 64},
+		.dp = {.mac_age_ns = 300ULL * 1000000000,
+		       .idle_sleep_ns = 100000,
+		       .idle_spin = 64,
+		       .lanes = 1,
+		       /* docs/regimes.md gives the sources of these defaults */
+		       .pfc = {.xoff = 64 << 10, .xon = (64 << 10) - 2 * 1514, .quanta = 65535},
+		       .credit = {.buffer = 64 << 10, .out_pkts = 2}},
 		.rxd = 1024,
 		.txd = 1024,
 	};
@@ -294,8 +364,15 @@ static int
 build_links(const struct opts *o, unsigned nports, struct fe_linkdef *up, struct fe_linkdef *down,
 	    char *err, size_t len)
 {
-	for (unsigned i = 0; i < nports; i++)
+	for (unsigned i = 0; i < nports; i++) {
 		up[i] = down[i] = o->link;
+		/* lossless: the host adapter queue holds what the hosts' TCP windows put in
+		 * flight, so backpressure shows as delay, not as drops at the edge */
+		if (o->dp.regime != FE_REGIME_LOSSY && !o->buffer_set) {
+			up[i].link.limit_bytes = FE_LOSSLESS_UP_BYTES;
+			up[i].link.limit_pkts = FE_LOSSLESS_UP_PKTS;
+		}
+	}
 	for (unsigned i = 0; i < o->nspecs; i++) {
 		const struct spec *s = &o->specs[i];
 		int rc;
@@ -435,6 +512,8 @@ print_banner(const struct fe_dp *dp)
 	       " ns, seed %" PRIu64 ", switch buffer %" PRIu64 " B\n",
 	       FE_VERSION, dp->nports, (double)dp->hz / 1e9, rte_lcore_id(), dp->conf.idle_sleep_ns,
 	       dp->conf.seed, dp->conf.switch_buffer);
+	printf("  regime %s, %u lane%s\n", fe_report_regime_name(dp->conf.regime), dp->conf.lanes,
+	       dp->conf.lanes > 1 ? "s" : "");
 	for (unsigned i = 0; i < dp->nports; i++)
 		printf("  port %u: %s\n", i, dp->ports[i].name);
 	for (unsigned n = 0; n < 2 * dp->nports; n++) {
@@ -445,6 +524,23 @@ print_banner(const struct fe_dp *dp)
 		       fe_report_impairments(fe_report_linkdef(dp, n), imp, sizeof(imp)));
 	}
 	fflush(stdout);
+}
+
+/* Settings that are legal but defeat their purpose: say so once, at start. */
+static void
+warn_config(const struct fe_dp *dp)
+{
+	uint64_t need = 0;
+
+	if (dp->conf.regime != FE_REGIME_PFC || dp->conf.switch_buffer == 0)
+		return;
+	for (unsigned i = 0; i < dp->nports; i++)
+		need += dp->conf.lanes * (dp->ports[i].pfc.xoff + dp->ports[i].pfc.headroom);
+	if (dp->conf.switch_buffer < need)
+		fprintf(stderr,
+			"fabemu-dp: warning: switch buffer %" PRIu64 " B < ports x lanes x (xoff + "
+			"headroom) = %" PRIu64 " B: PFC cannot prevent shared-buffer drops\n",
+			dp->conf.switch_buffer, need);
 }
 
 /*
@@ -569,6 +665,7 @@ main(int argc, char **argv)
 	if (rte_ctrl_thread_create(&ctl_tid, "fe-ctl", NULL, ctl_thread, &ctl) != 0)
 		rte_exit(EXIT_FAILURE, "cannot start the control thread\n");
 	print_banner(dp);
+	warn_config(dp);
 
 	fe_dp_run(dp, &stop_flag);
 

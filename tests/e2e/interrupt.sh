@@ -7,6 +7,7 @@ log=$(mktemp /tmp/fabemu-interrupt.XXXXXX)
 trap 'rm -f "$log"' EXIT
 fail() { echo "interrupt: FAIL: $*" >&2; cat "$log" >&2; exit 1; }
 
+before=$(pgrep -x iperf3 | sort || true)
 # setsid: the demo gets its own process group, as a shell job does; SIGINT goes to it all
 setsid "$ROOT/testbeds/demo.sh" --seconds 30 >"$log" 2>&1 &
 pid=$!
@@ -23,7 +24,8 @@ left=$(ip netns list | grep '^fed-h' || true)
 [ -z "$left" ] || fail "namespaces left: $left"
 ip -o link show | grep -q ' fed-h' && fail "links left"
 pgrep -f 'fe-demo' >/dev/null && fail "processes left: $(pgrep -af fe-demo)"
-pgrep -x iperf3 >/dev/null && fail "iperf3 left running"
+new=$(comm -13 <(echo "$before") <(pgrep -x iperf3 | sort || true) | grep . || true)
+[ -z "$new" ] || fail "iperf3 left running: $new"
 [ ! -e /run/fabemu/testbed-fed ] || fail "state file left"
 [ ! -e /var/run/dpdk/fe-demo ] || fail "DPDK runtime directory left"
 echo "interrupt: passed"

@@ -16,6 +16,8 @@ for i in 1 2 3; do
 	ip netns exec "tbt-h$i" ethtool -k eth0 | grep -q '^tx-checksumming: off' ||
 		fe_fail "tbt-h$i: tx checksum offload still on"
 	ip link show "tbt-h$i" | grep -q 'state UP\|state LOWERLAYERDOWN\|UP' || fe_fail "tbt-h$i link"
+	[ "$(ip netns exec "tbt-h$i" sysctl -n net.ipv4.tcp_congestion_control)" = cubic ] ||
+		fe_fail "tbt-h$i: congestion control is not cubic"
 done
 [ "$($VETH vdevs --name tbt --pmd af_xdp | wc -w)" = 3 ] || fe_fail "vdevs"
 $VETH up 2 --name tbt 2>"$FE_TMP/err" && fe_fail "second up of the same testbed accepted"
@@ -35,5 +37,7 @@ grep -q "namespace 'tbx-h2' exists and was not made by this testbed" "$FE_TMP/er
 ip netns list | grep -qw $foreign || fe_fail "the foreign namespace was removed"
 ip netns list | grep -qw tbx-h1 && fe_fail "half-built testbed left behind"
 $VETH up 0 2>/dev/null && fe_fail "accepted 0 hosts"
+$VETH up 2 --name tby --cc nosuchcc 2>"$FE_TMP/err" && fe_fail "accepted an unknown congestion control"
+grep -q "congestion control 'nosuchcc' is not available" "$FE_TMP/err" || fe_fail "unclear --cc error"
 $VETH up 3 --name 'Bad Name' 2>/dev/null && fe_fail "accepted a bad name"
 echo "testbed: passed"

@@ -72,7 +72,7 @@ engine_x(const struct fe_linkdef *up_all, const struct fe_linkdef *down_all, uin
 {
 	struct fe_linkdef up[NP], down[NP];
 	struct fe_dp_conf conf = {
-		.mac_age_ns = 300000000000ULL, .seed = 11, .switch_buffer = shared};
+		.mac_age_ns = 300000000000ULL, .seed = 11, .switch_buffer = shared, .lanes = 1};
 	char err[256];
 	struct fe_dp *dp;
 
@@ -89,7 +89,7 @@ static struct fe_dp *
 engine(const struct fe_link_params *lp)
 {
 	struct fe_linkdef up[NP] = {0}, down[NP] = {0};
-	struct fe_dp_conf conf = {.mac_age_ns = 300000000000ULL};
+	struct fe_dp_conf conf = {.mac_age_ns = 300000000000ULL, .lanes = 1};
 	char err[128];
 	struct fe_dp *dp;
 

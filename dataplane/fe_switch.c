@@ -1,0 +1,358 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include <rte_ether.h>
+#include <rte_ip.h>
+
+#include "fe_switch.h"
+
+/*
+ * The impairments, in order: filter, exact drop, loss, ECN, jitter. Returns the drop
+ * cause, or FE_LINK_DROP__MAX to carry the packet with *extra ticks of jitter.
+ */
+static inline enum fe_link_drop
+impair(struct fe_link *l, struct fe_linkx *x, struct rte_mbuf *m, uint64_t t, uint64_t *extra)
+{
+	if (x->filter) {
+		if (!fe_filter_match(x->filter, m))
+			return FE_LINK_DROP__MAX;
+		FE_CNT_ADD(x->filter_hits, 1);
+	}
+	x->matched++;
+	if (x->drop_last && x->matched >= x->drop_first && x->matched <= x->drop_last)
+		return FE_LINK_DROP_EXACT;
+	if (fe_loss_lost(&x->loss, &x->rng))
+		return x->loss_cause;
+	if (x->ecn.enabled && fe_ecn_hit(&x->ecn, fe_link_backlog(l, t), &x->rng)) {
+		enum fe_ecn_result r =
+			fe_ecn_mark(rte_pktmbuf_mtod(m, uint8_t *), rte_pktmbuf_data_len(m));
+
+		if (r == FE_ECN_MARKED)
+			FE_CNT_ADD(l->st.ecn_marked, 1);
+		else if (r != FE_ECN_ALREADY_CE && x->ecn.drop_non_ect)
+			return FE_LINK_DROP_AQM;
+	}
+	if (x->jitter_ticks)
+		*extra = fe_rng_upto(&x->rng, x->jitter_ticks);
+	return FE_LINK_DROP__MAX;
+}
+
+/* Offer m to link l at t; on any drop it is counted and freed. 0, or -1 if dropped. */
+static inline int
+to_link(struct fe_link *l, struct fe_linkx *x, struct rte_mbuf *m, uint64_t t, uint32_t label)
+{
+	uint32_t len = rte_pktmbuf_pkt_len(m);
+	uint64_t extra = 0;
+
+	if (x->active) {
+		enum fe_link_drop why = impair(l, x, m, t, &extra);
+
+		if (why != FE_LINK_DROP__MAX) {
+			fe_link_drop(l, why, len);
+			rte_pktmbuf_free(m);
+			return -1;
+		}
+	}
+	if (fe_link_enqueue_x(l, m, len, t, extra, label) < 0) {
+		rte_pktmbuf_free(m);
+		return -1;
+	}
+	return 0;
+}
+
+/* The packet's lane (virtual lane or priority), from its PCP or DSCP. */
+static inline uint8_t
+lane_of(const struct fe_dp *dp, const struct rte_mbuf *m)
+{
+	const uint8_t *f = rte_pktmbuf_mtod(m, const uint8_t *);
+	uint32_t len = rte_pktmbuf_data_len(m), off = 14;
+	uint16_t type;
+	uint8_t v = 0;
+
+	if (dp->conf.lanes <= 1 || len < 14)
+		return 0;
+	type = (uint16_t)(f[12] << 8 | f[13]);
+	if (type == RTE_ETHER_TYPE_VLAN && len >= 18) {
+		if (dp->conf.lane_map == FE_MAP_PCP)
+			return (uint8_t)((f[14] >> 5) % dp->conf.lanes);
+		type = (uint16_t)(f[16] << 8 | f[17]);
+		off = 18;
+	}
+	if (dp->conf.lane_map == FE_MAP_DSCP && len >= off + 2) {
+		if (type == RTE_ETHER_TYPE_IPV4)
+			v = f[off + 1] >> 5; /* DSCP >> 3: the class selector */
+		else if (type == RTE_ETHER_TYPE_IPV6)
+			v = (uint8_t)(((f[off] & 0x0f) << 4 | f[off + 1] >> 4) >> 5);
+	}
+	return (uint8_t)(v % dp->conf.lanes);
+}
+
+void
+fe_switch_ingress(struct fe_dp *dp, unsigned in, struct rte_mbuf *m, uint64_t now)
+{
+	struct fe_port *p = &dp->ports[in];
+	uint8_t lane = dp->conf.regime == FE_REGIME_LOSSY ? 0 : lane_of(dp, m);
+
+	to_link(&p->up, &p->up_x, m, now, FE_LABEL(0, lane));
+}
+
+/* Egress port of m from `in`, learning its source; -1: flood, -2: filter (drop). */
+static inline int
+lookup(struct fe_dp *dp, unsigned in, struct rte_mbuf *m, uint64_t t)
+{
+	const struct rte_ether_hdr *eh = rte_pktmbuf_mtod(m, const struct rte_ether_hdr *);
+	int out;
+
+	if (!rte_is_multicast_ether_addr(&eh->src_addr))
+		fe_mac_learn(dp->mac, eh->src_addr.addr_bytes, (uint16_t)in, t);
+	if (rte_is_multicast_ether_addr(&eh->dst_addr))
+		return -1;
+	out = fe_mac_lookup(dp->mac, eh->dst_addr.addr_bytes, t);
+	return out == (int)in ? -2 : out;
+}
+
+/*
+ * Into the egress (down) link of port q. PFC: the bytes are held against the
+ * ingress port and priority; past XOFF + headroom they are dropped, at XOFF the
+ * ingress port pauses its sender.
+ */
+static inline void
+to_egress(struct fe_dp *dp, unsigned in, unsigned q, struct rte_mbuf *m, uint64_t t, uint8_t lane)
+{
+	struct fe_port *out = &dp->ports[q];
+	uint32_t acct = in * FE_PFC_PRIOS + lane;
+
+	if (dp->conf.regime == FE_REGIME_PFC) {
+		struct fe_pfc *pfc = &dp->ports[in].pfc;
+
+		if (fe_pfc_admit(pfc, dp->held[acct], rte_pktmbuf_pkt_len(m)) < 0) {
+			fe_link_drop(&out->down, FE_LINK_DROP_HEADROOM, rte_pktmbuf_pkt_len(m));
+			rte_pktmbuf_free(m);
+			return;
+		}
+		if (to_link(&out->down, &out->down_x, m, t, FE_LABEL(acct, lane)) == 0)
+			fe_pfc_update(pfc, lane, dp->held[acct], t);
+		return;
+	}
+	to_link(&out->down, &out->down_x, m, t, FE_LABEL(acct, lane));
+}
+
+/* Send m to every port but `in`; the last one gets m itself, the others copies. */
+static void
+flood(struct fe_dp *dp, unsigned in, struct rte_mbuf *m, uint64_t t, uint8_t lane)
+{
+	int last = -1;
+
+	for (unsigned q = 0; q < dp->nports; q++) {
+		struct rte_mbuf *c;
+
+		if (q == in)
+			continue;
+		if (last >= 0) {
+			c = rte_pktmbuf_copy(m, dp->pool, 0, UINT32_MAX);
+			if (c == NULL)
+				FE_CNT_ADD(dp->sw.nombuf, 1);
+			else
+				to_egress(dp, in, (unsigned)last, c, t, lane);
+		}
+		last = (int)q;
+	}
+	if (last >= 0)
+		to_egress(dp, in, (unsigned)last, m, t, lane);
+	else
+		rte_pktmbuf_free(m);
+	FE_CNT_ADD(dp->sw.flooded, 1);
+}
+
+static void
+forward(struct fe_dp *dp, unsigned in, int out, struct rte_mbuf *m, uint64_t t, uint8_t lane)
+{
+	if (out == -1) {
+		flood(dp, in, m, t, lane);
+	} else if (out == -2) {
+		FE_CNT_ADD(dp->sw.filtered, 1);
+		rte_pktmbuf_free(m);
+	} else {
+		FE_CNT_ADD(dp->sw.unicast, 1);
+		to_egress(dp, in, (unsigned)out, m, t, lane);
+	}
+}
+
+/* Credit regime: the packet waits in its input queue; its credits are still taken. */
+static void
+iq_push(struct fe_dp *dp, unsigned in, struct rte_mbuf *m, uint64_t t, int out, uint8_t lane)
+{
+	struct fe_iq *q = &dp->ports[in].iq[lane];
+	struct fe_iq_slot *s;
+
+	/* the sender held credits for it, so there is room: credits bound the queue */
+	s = &q->s[q->tail & q->mask];
+	s->m = m;
+	s->t = t;
+	s->out = out;
+	s->len = rte_pktmbuf_pkt_len(m);
+	if (q->head == q->tail)
+		q->head_since = t;
+	q->tail++;
+	FE_CNT_SET(q->depth, q->tail - q->head);
+	FE_CNT_MAX(q->peak, q->depth);
+}
+
+void
+fe_switch_arrive(struct fe_dp *dp, unsigned in, struct rte_mbuf *m, uint64_t t)
+{
+	uint8_t lane = lane_of(dp, m);
+	int out;
+
+	if (unlikely(rte_pktmbuf_data_len(m) < sizeof(struct rte_ether_hdr))) {
+		FE_CNT_ADD(dp->sw.runts, 1);
+		rte_pktmbuf_free(m);
+		if (dp->conf.regime == FE_REGIME_CREDIT)
+			fe_credit_return(&dp->ports[in].credit, lane,
+					 fe_credit_blocks(rte_pktmbuf_pkt_len(m)), t);
+		return;
+	}
+	out = lookup(dp, in, m, t);
+	if (dp->conf.regime == FE_REGIME_CREDIT)
+		iq_push(dp, in, m, t, out, lane);
+	else
+		forward(dp, in, out, m, t, lane);
+}
+
+/* Pop the head of q at tick t: its blocks go back to the sender of port `in`. */
+static inline void
+iq_pop(struct fe_dp *dp, unsigned in, uint8_t lane, uint64_t t)
+{
+	struct fe_iq *q = &dp->ports[in].iq[lane];
+	const struct fe_iq_slot *s = &q->s[q->head & q->mask];
+
+	fe_credit_return(&dp->ports[in].credit, lane, fe_credit_blocks(s->len), t);
+	q->head++;
+	q->head_since = t;
+	FE_CNT_SET(q->depth, q->tail - q->head);
+}
+
+/* Room in the output buffer of port q for the input-queued switch (credit regime). */
+static inline int
+out_room(struct fe_dp *dp, unsigned q, uint32_t len, uint64_t now)
+{
+	struct fe_link *l = &dp->ports[q].down;
+
+	return fe_link_has_room(l, len, now) &&
+	       (dp->conf.credit.out_pkts == 0 || l->q_pkts < dp->conf.credit.out_pkts);
+}
+
+/*
+ * One input queue: move head packets to their outputs while the outputs have room.
+ * A head that cannot move blocks everything behind it (head-of-line blocking), as in
+ * an input-queued switch without virtual output queues.
+ */
+static unsigned
+iq_serve(struct fe_dp *dp, unsigned in, uint8_t lane, uint64_t now, unsigned max)
+{
+	struct fe_iq *q = &dp->ports[in].iq[lane];
+	unsigned n = 0;
+
+	while (q->head != q->tail && n < max) {
+		struct fe_iq_slot *s = &q->s[q->head & q->mask];
+		uint64_t t;
+
+		if (s->out >= 0 && !out_room(dp, (unsigned)s->out, s->len, now)) {
+			if (dp->hoq_ticks && now - q->head_since > dp->hoq_ticks) {
+				/* HOQLife: discarded at the head (IBTA 18.2.5.5.4), credits
+				 * returned */
+				fe_link_drop(&dp->ports[s->out].down, FE_LINK_DROP_HOQ, s->len);
+				rte_pktmbuf_free(s->m);
+				iq_pop(dp, in, lane, q->head_since + dp->hoq_ticks);
+				n++;
+				continue;
+			}
+			break;
+		}
+		/* it moves when it got there, or when the output freed room, whichever is later */
+		t = s->t > q->head_since ? s->t : q->head_since;
+		if (s->out >= 0 && dp->ports[s->out].down.last_leave > t)
+			t = dp->ports[s->out].down.last_leave;
+		if (t > now)
+			t = now;
+		{
+			struct rte_mbuf *m = s->m;
+			int out = s->out;
+
+			iq_pop(dp, in, lane, t);
+			forward(dp, in, out, m, t, lane);
+		}
+		n++;
+	}
+	return n;
+}
+
+unsigned
+fe_switch_service(struct fe_dp *dp, uint64_t now)
+{
+	unsigned work = 0;
+
+	if (dp->conf.regime == FE_REGIME_CREDIT) {
+		/*
+		 * Round robin, one packet per input queue per round, starting after the
+		 * input served last: inputs contending for an output share it equally.
+		 */
+		unsigned moved;
+
+		do {
+			moved = 0;
+			for (unsigned k = 0; k < dp->nports; k++) {
+				unsigned in = (dp->rr + k) % dp->nports;
+
+				for (uint8_t lane = 0; lane < dp->conf.lanes; lane++) {
+					unsigned n = iq_serve(dp, in, lane, now, 1);
+
+					if (n)
+						dp->rr_next = (in + 1) % dp->nports;
+					moved += n;
+				}
+			}
+			dp->rr = dp->rr_next;
+			work += moved;
+		} while (moved);
+	} else if (dp->conf.regime == FE_REGIME_PFC) {
+		/* XON: held bytes fall as the egress links drain (counted when they advance) */
+		for (unsigned q = 0; q < dp->nports; q++)
+			fe_link_backlog(&dp->ports[q].down, now);
+		for (unsigned in = 0; in < dp->nports; in++) {
+			struct fe_pfc *pfc = &dp->ports[in].pfc;
+
+			for (uint8_t pr = 0; pr < dp->conf.lanes; pr++)
+				if (pfc->prio[pr].xoff)
+					fe_pfc_update(pfc, pr, dp->held[in * FE_PFC_PRIOS + pr],
+						      now);
+		}
+	}
+	return work;
+}
+
+uint64_t
+fe_switch_iq_held(const struct fe_dp *dp)
+{
+	uint64_t n = 0;
+
+	if (dp->conf.regime != FE_REGIME_CREDIT)
+		return 0;
+	for (unsigned i = 0; i < dp->nports; i++)
+		for (unsigned l = 0; l < dp->conf.lanes; l++)
+			n += dp->ports[i].iq[l].tail - dp->ports[i].iq[l].head;
+	return n;
+}
+
+void
+fe_switch_iq_drain(struct fe_dp *dp)
+{
+	if (dp->conf.regime != FE_REGIME_CREDIT)
+		return;
+	for (unsigned i = 0; i < dp->nports; i++)
+		for (unsigned l = 0; l < dp->conf.lanes; l++) {
+			struct fe_iq *q = &dp->ports[i].iq[l];
+
+			while (q->head != q->tail)
+				rte_pktmbuf_free(q->s[q->head++ & q->mask].m);
+			FE_CNT_SET(q->depth, 0);
+		}
+}

@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * fe_switch: what happens between a port's RX and its TX, per regime
+ * (docs/regimes.md). Internal to the engine; called only from fe_dp.c on the lcore.
+ *
+ *   fe_switch_ingress()  a packet read from port `in` enters its up link (host adapter):
+ *                        lane, impairments, and in lossless regimes a label for the gate
+ *   fe_switch_arrive()   a packet reaches the switch at tick t: output-queued regimes
+ *                        forward it to the egress link (PFC: and account it to its
+ *                        ingress port and priority); the credit regime queues it at
+ *                        its input port and lane
+ *   fe_switch_service()  time-driven work: input-queue arbitration and HOQLife
+ *                        (credit), XON checks (PFC)
+ */
+#ifndef FE_SWITCH_H
+#define FE_SWITCH_H
+
+#include "fe_dp.h"
+
+void fe_switch_ingress(struct fe_dp *dp, unsigned in, struct rte_mbuf *m, uint64_t now);
+void fe_switch_arrive(struct fe_dp *dp, unsigned in, struct rte_mbuf *m, uint64_t t);
+unsigned fe_switch_service(struct fe_dp *dp, uint64_t now);
+
+/* Packets queued at the switch inputs (credit regime). */
+uint64_t fe_switch_iq_held(const struct fe_dp *dp);
+
+/* Free every packet in the input queues. */
+void fe_switch_iq_drain(struct fe_dp *dp);
+
+#endif
