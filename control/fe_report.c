@@ -165,13 +165,14 @@ fe_report_lane(const struct fe_dp *dp, unsigned port, unsigned lane, struct fe_l
 		c->stall_ns = ticks_ns(dp, FE_CNT_GET(p->credit.stall_ticks[lane]));
 		c->iq_depth = FE_CNT_GET(p->iq[lane].depth);
 		c->iq_peak = FE_CNT_GET(p->iq[lane].peak);
+		c->iq_peak_blocks = FE_CNT_GET(p->iq[lane].peak_blocks);
 	}
 }
 
 static const char *const lane_fields_pfc[] = {"held_bytes", "pause_frames", "xoff_events",
 					      "paused_ns", NULL};
-static const char *const lane_fields_credit[] = {"credits",  "credits_min", "stall_ns",
-						 "iq_depth", "iq_peak",	    NULL};
+static const char *const lane_fields_credit[] = {
+	"credits", "credits_min", "stall_ns", "iq_depth", "iq_peak", "iq_peak_blocks", NULL};
 
 static void
 lane_values(const struct fe_dp *dp, const struct fe_lane_counters *c, uint64_t *v)
@@ -181,7 +182,7 @@ lane_values(const struct fe_dp *dp, const struct fe_lane_counters *c, uint64_t *
 		v[3] = c->paused_ns;
 	} else {
 		v[0] = c->credits, v[1] = c->credits_min, v[2] = c->stall_ns, v[3] = c->iq_depth,
-		v[4] = c->iq_peak;
+		v[4] = c->iq_peak, v[5] = c->iq_peak_blocks;
 	}
 }
 

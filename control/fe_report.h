@@ -60,6 +60,7 @@ struct fe_lane_counters {
 	uint64_t pause_frames, xoff_events, paused_ns; /* PFC */
 	uint64_t credits, credits_min, stall_ns;       /* credit: at the host adapter */
 	uint64_t iq_depth, iq_peak;		       /* credit: switch input queue, packets */
+	uint64_t iq_peak_blocks; /* credit: the input queue's peak in 64-byte blocks */
 };
 
 const char *fe_report_regime_name(enum fe_regime r);

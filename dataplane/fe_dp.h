@@ -55,7 +55,9 @@ struct fe_iq {
 	struct fe_iq_slot *s;
 	uint32_t head, tail, mask;
 	uint64_t head_since; /* when the head packet became the head */
+	uint32_t blocks;     /* 64-byte credit blocks held: never above the credits given */
 	fe_counter_t depth, peak;
+	fe_counter_t peak_blocks;
 };
 
 struct fe_port_stats {

@@ -192,8 +192,10 @@ iq_push(struct fe_dp *dp, unsigned in, struct rte_mbuf *m, uint64_t t, int out, 
 	if (q->head == q->tail)
 		q->head_since = t;
 	q->tail++;
+	q->blocks += fe_credit_blocks(s->len);
 	FE_CNT_SET(q->depth, q->tail - q->head);
 	FE_CNT_MAX(q->peak, q->depth);
+	FE_CNT_MAX(q->peak_blocks, q->blocks);
 }
 
 void
@@ -225,6 +227,7 @@ iq_pop(struct fe_dp *dp, unsigned in, uint8_t lane, uint64_t t)
 	const struct fe_iq_slot *s = &q->s[q->head & q->mask];
 
 	fe_credit_return(&dp->ports[in].credit, lane, fe_credit_blocks(s->len), t);
+	q->blocks -= fe_credit_blocks(s->len);
 	q->head++;
 	q->head_since = t;
 	FE_CNT_SET(q->depth, q->tail - q->head);

@@ -63,13 +63,16 @@ INCAST="1:4 2:4 3:4"
 echo "credit (InfiniBand): 64 KiB of credits per input, output buffer 2 packets"
 run credit $INCAST -- --regime credit --credit buffer=64KiB,out=2
 fe_check "credit: fabric drops" "$DROPS" 0 0
-fe_check "credit: real TCP retransmissions" "$RETRANS" 0 0
+fe_check "credit: RTOs" "$TIMEOUTS" 0 0
+# a tail-loss probe at the end of a connection may go un-D-SACKed as the socket closes;
+# anything beyond the probes would be a real loss
+fe_check "credit: real TCP retransmissions beyond loss probes" "$((RETRANS - PROBES))" -1000 0
 fe_check "credit: edge drops" "$EDGE" 0 0
 # the lossless regimes cost the dataplane more CPU per packet, and it shares two cores
 # with six iperf3 processes: goodput varies from run to run (500 to 950 seen)
 fe_check "credit: goodput into host 4 (Mbit/s), share 941.5" "$(sum "$GOOD")" 250 1036
-fe_check "credit: input queue peak (packets, <= 64 KiB / 1514 B)" \
-	"$(fe_json "$FE_TMP/credit.json" 'max(c["iq_peak"] for c in d["lane_counters"])')" 1 44
+fe_check "credit: input queue peak (64-byte blocks, <= the 1024 credits)" \
+	"$(fe_json "$FE_TMP/credit.json" 'max(c["iq_peak_blocks"] for c in d["lane_counters"])')" 1 1024
 fe_check "credit: senders stalled for credits (ms)" \
 	"$(fe_json "$FE_TMP/credit.json" 'sum(c["stall_ns"] for c in d["lane_counters"]) // 1000000')" 1 1000000
 
@@ -98,6 +101,8 @@ fe_check "ecn: fabric drops (near zero)" "$DROPS" 0 20
 for i in 1 2 3 4; do fe_ns $i sysctl -qw net.ipv4.tcp_ecn=2; done
 
 echo "head-of-line blocking: host 1 -> congested host 3 and -> idle host 4, host 2 -> host 3"
+# at 300 Mbit/s, so that the fabric, not the machine's two cores, limits the flows
+LINK="--rate 300Mbit --delay 20us"
 run hol_credit 1:3 1:4 2:3 -- --regime credit --credit buffer=64KiB,out=2
 hol_credit=$(echo "$GOOD" | awk '{print $2}')
 run hol_lossy 1:3 1:4 2:3 -- --regime lossy
