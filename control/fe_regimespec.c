@@ -94,10 +94,11 @@ fe_pfc_spec(const char *spec, struct fe_pfc_params *p, char *err, size_t errlen)
 		K64(fe_pfc_params, headroom, SIZE, 1ULL << 32),
 		{"delay", TIME, offsetof(struct fe_pfc_params, delay_ns), 0, 1000000000},
 		{"quanta", COUNT, offsetof(struct fe_pfc_params, quanta), 1, 65535},
+		{"frames", COUNT, offsetof(struct fe_pfc_params, frames), 1, 1},
 	};
 
 	if (parse("pfc", spec, p, keys, sizeof(keys) / sizeof(keys[0]),
-		  "xoff, xon, headroom, delay, quanta", err, errlen) < 0)
+		  "xoff, xon, headroom, delay, quanta, frames", err, errlen) < 0)
 		return -EINVAL;
 	if (p->xon >= p->xoff) {
 		snprintf(err, errlen, "--pfc: xon (%llu B) must be below xoff (%llu B)",

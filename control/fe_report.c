@@ -20,6 +20,8 @@ static const struct fe_counter_desc port_counters[] = {
 	C(fe_port_stats, tx_bytes),
 	C(fe_port_stats, tx_busy),
 	C(fe_port_stats, rx_held),
+	C(fe_port_stats, pfc_frames_out),
+	C(fe_port_stats, pfc_frames_lost),
 	{NULL, 0},
 };
 
@@ -320,6 +322,22 @@ fe_report_table(FILE *f, const struct fe_dp *dp)
 
 		table_row(f, name, &l->st, link_counters);
 	}
+	fprintf(f, "%-8s %s\n", "link",
+		"qdepth_p50 qdepth_p99 sojourn_p50_ns sojourn_p99_ns sojourn_max_ns (<= log2 "
+		"bucket "
+		"bounds)");
+	for (unsigned n = 0; n < 2 * dp->nports; n++) {
+		const struct fe_link *l = fe_report_link(dp, n, &lp, name, sizeof(name));
+
+		fprintf(f,
+			"%-8s %10" PRIu64 " %10" PRIu64 " %14" PRIu64 " %14" PRIu64 " %14" PRIu64
+			"\n",
+			name, fe_report_hist_quantile(l->st.qdepth_hist, 0.5),
+			fe_report_hist_quantile(l->st.qdepth_hist, 0.99),
+			fe_report_hist_quantile(l->st.sojourn_hist, 0.5),
+			fe_report_hist_quantile(l->st.sojourn_hist, 0.99),
+			fe_report_hist_quantile(l->st.sojourn_hist, 1.0));
+	}
 	table_head(f, "switch", sw_counters);
 	table_row(f, "", &dp->sw, sw_counters);
 	fprintf(f, "mac: learned %" PRIu64 " table-full %" PRIu64 "\n",
@@ -328,6 +346,32 @@ fe_report_table(FILE *f, const struct fe_dp *dp)
 	table_head(f, "idle", idle_counters);
 	table_row(f, "", &dp->idle, idle_counters);
 	fflush(f);
+}
+
+static void
+json_hist(FILE *f, const char *name, const fe_counter_t *h)
+{
+	fprintf(f, ", \"%s\": [", name);
+	for (unsigned i = 0; i < FE_HIST_BUCKETS; i++)
+		fprintf(f, "%s%" PRIu64, i ? ", " : "", FE_CNT_GET(h[i]));
+	fputc(']', f);
+}
+
+uint64_t
+fe_report_hist_quantile(const fe_counter_t *h, double q)
+{
+	uint64_t total = 0, seen = 0;
+
+	for (unsigned i = 0; i < FE_HIST_BUCKETS; i++)
+		total += FE_CNT_GET(h[i]);
+	if (total == 0)
+		return 0;
+	for (unsigned i = 0; i < FE_HIST_BUCKETS; i++) {
+		seen += FE_CNT_GET(h[i]);
+		if ((double)seen >= q * (double)total)
+			return i == 0 ? 0 : 1ULL << i; /* the bucket's upper bound */
+	}
+	return 1ULL << (FE_HIST_BUCKETS - 1);
 }
 
 static void
@@ -371,6 +415,8 @@ fe_report_json(FILE *f, const struct fe_dp *dp)
 			n ? ", " : "", name, lp->rate_bps, lp->delay_ns, lp->limit_bytes,
 			lp->limit_pkts);
 		json_fields(f, &l->st, link_counters);
+		json_hist(f, "qdepth_hist_pkts", l->st.qdepth_hist);
+		json_hist(f, "sojourn_hist_ns", l->st.sojourn_hist);
 		fprintf(f, ", \"filter_hits\": %" PRIu64 "}",
 			FE_CNT_GET(fe_report_linkx(dp, n)->filter_hits));
 	}

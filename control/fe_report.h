@@ -71,6 +71,9 @@ void fe_report_lane(const struct fe_dp *dp, unsigned port, unsigned lane,
 const char *const *fe_report_lane_fields(const struct fe_dp *dp);
 void fe_report_lane_values(const struct fe_dp *dp, unsigned port, unsigned lane, uint64_t *v);
 
+/* Upper bound of the log2 bucket holding quantile q (0..1) of histogram h; 0 if empty. */
+uint64_t fe_report_hist_quantile(const fe_counter_t *h, double q);
+
 void fe_report_table(FILE *f, const struct fe_dp *dp);
 void fe_report_json(FILE *f, const struct fe_dp *dp);
 

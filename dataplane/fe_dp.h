@@ -66,6 +66,8 @@ struct fe_port_stats {
 	fe_counter_t tx_busy;		/* TX bursts the port did not take whole (retried) */
 	fe_counter_t rx_held;		/* lossless: polls that left packets in the port because the
 					   host adapter queue was full (backpressure to the host) */
+	fe_counter_t pfc_frames_out;	/* real 802.1Qbb frames sent toward the host */
+	fe_counter_t pfc_frames_lost;	/* ... that found the TX staging area full */
 };
 
 /*

@@ -85,6 +85,7 @@ fe_link_compile(const struct fe_link_params *p, uint64_t hz, struct fe_link_cfg 
 		(uint64_t)(((unsigned __int128)p->delay_ns * hz + 500000000) / 1000000000);
 	cfg->limit_bytes = p->limit_bytes;
 	cfg->limit_pkts = p->limit_pkts;
+	cfg->ns_fp = (uint64_t)(((unsigned __int128)1000000000 << 32) / hz);
 	cfg->nslots = slots_needed(cfg);
 	return 0;
 }
@@ -186,11 +187,13 @@ fe_link_has_room(struct fe_link *l, uint32_t len, uint64_t now)
 	return over_limit(l, len) == FE_LINK_DROP__MAX;
 }
 
-/* Serialize the packet in slot s, starting no earlier than start. */
+/* Serialize the packet in slot s, offered at `offered`, starting no earlier than start. */
 static inline void
-schedule(struct fe_link *l, struct fe_link_slot *s, uint64_t start, uint64_t extra)
+schedule(struct fe_link *l, struct fe_link_slot *s, uint64_t offered, uint64_t start,
+	 uint64_t extra)
 {
 	unsigned __int128 t;
+	uint64_t ns;
 
 	if (l->busy_until < start || (l->busy_until == start && l->busy_frac == 0)) {
 		l->busy_until = start;
@@ -200,6 +203,8 @@ schedule(struct fe_link *l, struct fe_link_slot *s, uint64_t start, uint64_t ext
 	l->busy_until += (uint64_t)(t >> 32);
 	l->busy_frac = (uint32_t)t;
 	s->tx_end = l->busy_until;
+	ns = (uint64_t)(((unsigned __int128)(s->tx_end - offered) * l->cfg.ns_fp) >> 32);
+	FE_CNT_ADD(l->st.sojourn_hist[fe_hist_bucket(ns)], 1);
 	s->arrive = l->busy_until + l->cfg.prop_ticks + extra;
 	if (s->arrive < l->last_arrive)
 		s->arrive = l->last_arrive; /* jitter never reorders */
@@ -224,11 +229,12 @@ fe_link_enqueue_x(struct fe_link *l, void *pkt, uint32_t len, uint64_t now, uint
 	s->pkt = pkt;
 	s->len = len;
 	s->label = label;
+	FE_CNT_ADD(l->st.qdepth_hist[fe_hist_bucket(l->q_pkts)], 1);
 	if (l->gated) {
 		s->arrive = now; /* offered at; fe_link_pump() schedules it */
 		s->tx_end = extra;
 	} else {
-		schedule(l, s, now, extra);
+		schedule(l, s, now, now, extra);
 	}
 	l->tail++;
 	if (!l->gated)
@@ -261,7 +267,7 @@ fe_link_pump(struct fe_link *l, uint64_t now, fe_link_gate_fn gate, void *ctx)
 		at = gate ? gate(ctx, FE_LABEL_CLASS(s->label), s->len, start, now) : start;
 		if (at > now)
 			break;
-		schedule(l, s, at, s->tx_end);
+		schedule(l, s, s->arrive, at, s->tx_end);
 		l->sched++;
 		n++;
 	}

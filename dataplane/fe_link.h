@@ -66,7 +66,19 @@ struct fe_link_cfg {
 	uint64_t limit_bytes;
 	uint32_t limit_pkts;
 	uint32_t nslots; /* power of two: buffer plus what can be in flight on the wire */
+	uint64_t ns_fp;	 /* ns per tick, 32.32 fixed point (for the sojourn histogram) */
 };
+
+#define FE_HIST_BUCKETS 32
+
+/* log2 bucket of v: 0 for 0, i for [2^(i-1), 2^i), the last for everything above. */
+static inline unsigned
+fe_hist_bucket(uint64_t v)
+{
+	unsigned b = v ? 64 - (unsigned)__builtin_clzll(v) : 0;
+
+	return b < FE_HIST_BUCKETS ? b : FE_HIST_BUCKETS - 1;
+}
 
 /* Why a packet offered to a link was not carried; names in fe_link_drop_names[]. */
 enum fe_link_drop {
@@ -103,6 +115,9 @@ struct fe_link_stats {
 	fe_counter_t q_pkts_peak, q_bytes_peak; /* highest occupancy seen */
 	fe_counter_t wire_pkts;			/* packets serialized, not yet delivered */
 	fe_counter_t ecn_marked;		/* packets this link set CE on */
+	/* log2 histograms: bucket 0 counts 0, bucket i counts [2^(i-1), 2^i) */
+	fe_counter_t qdepth_hist[FE_HIST_BUCKETS];  /* packets in the buffer, seen on arrival */
+	fe_counter_t sojourn_hist[FE_HIST_BUCKETS]; /* ns from offered to serialized */
 };
 
 struct fe_link_slot {

@@ -30,6 +30,14 @@ struct fe_pfc_params {
 	uint64_t headroom; /* bytes above XOFF still accepted (in flight during the reaction) */
 	uint64_t delay_ns; /* from the switch deciding to the sender stopping (or resuming) */
 	uint32_t quanta;   /* pause time in units of 512 bit times (802.1Qbb: 0..65535) */
+	uint32_t frames;   /* 1: also send real 802.1Qbb frames out of the ingress port */
+};
+
+/* What fe_pfc_update() decided: the frame a real switch would now send upstream. */
+enum fe_pfc_event {
+	FE_PFC_NONE,
+	FE_PFC_XOFF, /* PAUSE with the configured quanta */
+	FE_PFC_XON,  /* PAUSE with quanta 0 */
 };
 
 struct fe_pfc_prio {
@@ -39,10 +47,12 @@ struct fe_pfc_prio {
 	fe_counter_t pause_frames; /* PAUSE (incl. refreshes) and XON frames sent */
 	fe_counter_t paused_ticks; /* time the sender was stopped (closed windows) */
 	fe_counter_t xoff_events;
+	uint64_t last_frame; /* when the last real PAUSE of this priority went out */
 };
 
 struct fe_pfc {
 	uint64_t xoff, xon, headroom, delay_ticks, refresh_ticks;
+	uint16_t quanta;
 	struct fe_pfc_prio prio[FE_PFC_PRIOS];
 };
 
@@ -57,7 +67,13 @@ fe_pfc_admit(const struct fe_pfc *p, uint64_t held, uint32_t len)
 }
 
 /* The switch holds `held` bytes of priority prio from this port at tick t. */
-void fe_pfc_update(struct fe_pfc *p, uint8_t prio, uint64_t held, uint64_t t);
+enum fe_pfc_event fe_pfc_update(struct fe_pfc *p, uint8_t prio, uint64_t held, uint64_t t);
+
+/* Real frames: 1 if priority prio, still paused at t, is due for a refresh PAUSE. */
+int fe_pfc_refresh_due(struct fe_pfc *p, uint8_t prio, uint64_t t);
+
+/* Write the 60-byte 802.1Qbb frame for ev on prio, from source MAC src, into f. */
+void fe_pfc_frame(uint8_t f[60], const uint8_t src[6], uint8_t prio, uint16_t quanta);
 
 /* The fe_link gate of the upstream sender (ctx is the struct fe_pfc). */
 uint64_t fe_pfc_gate(void *ctx, uint8_t prio, uint32_t len, uint64_t start, uint64_t now);

@@ -110,6 +110,33 @@ lookup(struct fe_dp *dp, unsigned in, struct rte_mbuf *m, uint64_t t)
 }
 
 /*
+ * PFC with real frames: the PAUSE goes out of port `in` toward its host, ahead of the
+ * data waiting there (MAC control frames are not queued behind data). If the TX
+ * staging area is full it is not sent, and counted.
+ */
+static void
+pfc_frame_out(struct fe_dp *dp, unsigned in, uint8_t prio, enum fe_pfc_event ev)
+{
+	struct fe_port *p = &dp->ports[in];
+	const uint8_t src[6] = {0x02, 0xfe, 0xfe, 0x00, 0x00, (uint8_t)in};
+	struct rte_mbuf *m;
+	uint8_t *f;
+
+	if (!dp->conf.pfc.frames || ev == FE_PFC_NONE)
+		return;
+	m = p->txq_n < FE_BURST ? rte_pktmbuf_alloc(dp->pool) : NULL;
+	f = m ? (uint8_t *)rte_pktmbuf_append(m, 60) : NULL;
+	if (f == NULL) {
+		rte_pktmbuf_free(m);
+		FE_CNT_ADD(p->st.pfc_frames_lost, 1);
+		return;
+	}
+	fe_pfc_frame(f, src, prio, ev == FE_PFC_XON ? 0 : p->pfc.quanta);
+	p->txq[p->txq_n++] = m;
+	FE_CNT_ADD(p->st.pfc_frames_out, 1);
+}
+
+/*
  * Into the egress (down) link of port q. PFC: the bytes are held against the
  * ingress port and priority; past XOFF + headroom they are dropped, at XOFF the
  * ingress port pauses its sender.
@@ -129,7 +156,7 @@ to_egress(struct fe_dp *dp, unsigned in, unsigned q, struct rte_mbuf *m, uint64_
 			return;
 		}
 		if (to_link(&out->down, &out->down_x, m, t, FE_LABEL(acct, lane)) == 0)
-			fe_pfc_update(pfc, lane, dp->held[acct], t);
+			pfc_frame_out(dp, in, lane, fe_pfc_update(pfc, lane, dp->held[acct], t));
 		return;
 	}
 	to_link(&out->down, &out->down_x, m, t, FE_LABEL(acct, lane));
@@ -323,10 +350,15 @@ fe_switch_service(struct fe_dp *dp, uint64_t now)
 		for (unsigned in = 0; in < dp->nports; in++) {
 			struct fe_pfc *pfc = &dp->ports[in].pfc;
 
-			for (uint8_t pr = 0; pr < dp->conf.lanes; pr++)
-				if (pfc->prio[pr].xoff)
-					fe_pfc_update(pfc, pr, dp->held[in * FE_PFC_PRIOS + pr],
-						      now);
+			for (uint8_t pr = 0; pr < dp->conf.lanes; pr++) {
+				uint64_t held = dp->held[in * FE_PFC_PRIOS + pr];
+
+				if (!pfc->prio[pr].xoff)
+					continue;
+				pfc_frame_out(dp, in, pr, fe_pfc_update(pfc, pr, held, now));
+				if (dp->conf.pfc.frames && fe_pfc_refresh_due(pfc, pr, now))
+					pfc_frame_out(dp, in, pr, FE_PFC_XOFF);
+			}
 		}
 	}
 	return work;

@@ -11,7 +11,8 @@ PORTS="--vdev=net_pcap0,rx_pcap=$T/empty.pcap,tx_pcap=$T/o0.pcap --vdev=net_pcap
 
 out=$("$FE_BIN/fabemu-dp" --help)
 for word in Usage --rate --delay --buffer --buffer-pkts --link --profile --idle-sleep \
-	--stats-json --exit-idle SIGUSR1 /fabemu/; do
+	--stats-json --exit-idle SIGUSR1 /fabemu/ --regime --lanes --lane-map --pfc --credit \
+	--switch-buffer --seed loss= ge= ecn= jitter= drop= match=; do
 	grep -q -- "$word" <<<"$out" || fe_fail "--help does not mention $word"
 done
 "$FE_BIN/fabemu-dp" --version | grep -q '^fabemu-dp [0-9]' || fe_fail "--version"
@@ -24,7 +25,8 @@ expect_error() { # EXPECTED-SUBSTRING ARGS...
 		echo "$out" | tail -3
 		fe_fail "args '$*': want exit 2 and '$want', got exit $rc"
 	fi
-	echo "  ok   ${*##*-- } -> $want"
+	local args="$*"
+	echo "  ok   ${args##*-- } -> $want"
 }
 expect_error "invalid rate (e.g. 1Gbit, 200Mbit, 10000000) 'fast'" $PORTS -- --rate fast
 expect_error "delay '20s' out of range (0 to 10s)" $PORTS -- --delay 20s
@@ -36,6 +38,20 @@ expect_error "option '--rate' needs a value" $PORTS -- --rate
 expect_error "--idle-sleep: '1s' is too long (at most 100 ms)" $PORTS -- --idle-sleep 1s
 expect_error "--rxd: '10' is not a number from 64 to 16384" $PORTS -- --rxd 10
 expect_error "no ports: give EAL options" -- --rate 1G
+expect_error "--regime: 'ib' (allowed: lossy, pfc, credit)" $PORTS -- --regime ib
+expect_error "--lanes: '9' is not a number from 1 to 8" $PORTS -- --lanes 9
+expect_error "--lane-map: 'vlan' (allowed: pcp, dscp)" $PORTS -- --lane-map vlan
+expect_error "--pfc: xon (70000 B) must be below xoff (65536 B)" $PORTS -- --pfc xon=70000
+expect_error "--pfc: unknown key 'xof' (known: xoff, xon, headroom, delay, quanta, frames)" $PORTS -- --pfc xof=1
+expect_error "--pfc: quanta: invalid number '70000' (allowed: 0 to 65535)" $PORTS -- --pfc quanta=70000
+expect_error "--credit: buffer must hold at least one 64-byte block" $PORTS -- --credit buffer=10
+expect_error "--credit: hoq: invalid time" $PORTS -- --credit hoq=5
+expect_error "match 'tcp and port': can't parse filter expression: syntax error" $PORTS -- --link "0.up:loss=1%,match=tcp and port"
+expect_error "invalid probability '150%' (0% to 100%, or 0 to 1)" $PORTS -- --link loss=150%
+expect_error "ge '1%': expected P/R[/LOSS_BAD[/LOSS_GOOD]]" $PORTS -- --link ge=1%
+expect_error "ecn '40KB/30KB': KMIN is above KMAX" $PORTS -- --link ecn=40KB/30KB
+expect_error "drop '0': expected K[/N], K and N from 1" $PORTS -- --link drop=0
+expect_error "--seed: 'x' is not a number" $PORTS -- --seed x
 printf 'rate=1Gbit\n0.up:delay=lots\n' >"$T/bad.profile"
 expect_error "$T/bad.profile:2: invalid time" $PORTS -- --profile "$T/bad.profile"
 expect_error "$T/missing.profile: No such file or directory" $PORTS -- --profile "$T/missing.profile"

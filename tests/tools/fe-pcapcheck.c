@@ -2,7 +2,8 @@
 /*
  * fe-pcapcheck: summarize a pcap file written by the dataplane.
  *   fe-pcapcheck FILE
- * Prints one line: packets=N bytes=B order=ok|bad first_gap_us=G mean_gap_us=M
+ * Prints one line: packets=N bytes=B order=ok|bad first_gap_us=G mean_gap_us=M pfc=P
+ * pfc_quanta=Q0,Q1,... (802.1Qbb frames, and the priority-0 quanta of each, in order)
  * order=bad if the sequence numbers of fe-pcapgen frames from one sender go backwards;
  * the gaps are between consecutive frames' capture timestamps.
  */
@@ -22,7 +23,8 @@ main(int argc, char **argv)
 	unsigned long long n = 0, bytes = 0;
 	double first_ts = 0, prev_ts = 0, first_gap = 0;
 	uint32_t tags[SENDERS], last[SENDERS];
-	unsigned senders = 0;
+	unsigned senders = 0, pfc = 0;
+	char quanta[4096] = "";
 	int ok = 1;
 	pcap_t *p;
 
@@ -45,6 +47,15 @@ main(int argc, char **argv)
 		prev_ts = ts;
 		n++;
 		bytes += h->len;
+		if (h->caplen >= 20 && data[12] == 0x88 && data[13] == 0x08 && data[14] == 0x01 &&
+		    data[15] == 0x01) {
+			size_t o = strlen(quanta);
+
+			pfc++;
+			if (o < sizeof(quanta) - 16)
+				snprintf(quanta + o, sizeof(quanta) - o, "%s%u", o ? "," : "",
+					 (unsigned)(data[18] << 8 | data[19]));
+		}
 		if (h->caplen >= 26 && data[12] == 0x88 && data[13] == 0xb5 &&
 		    memcmp(data + 14, "FEMU", 4) == 0) {
 			uint32_t tag, seq;
@@ -66,7 +77,9 @@ main(int argc, char **argv)
 		}
 	}
 	pcap_close(p);
-	printf("packets=%llu bytes=%llu order=%s first_gap_us=%.1f mean_gap_us=%.1f\n", n, bytes,
-	       ok ? "ok" : "bad", first_gap, n > 1 ? (prev_ts - first_ts) / (double)(n - 1) : 0.0);
+	printf("packets=%llu bytes=%llu order=%s first_gap_us=%.1f mean_gap_us=%.1f pfc=%u "
+	       "pfc_quanta=%s\n",
+	       n, bytes, ok ? "ok" : "bad", first_gap,
+	       n > 1 ? (prev_ts - first_ts) / (double)(n - 1) : 0.0, pfc, quanta);
 	return 0;
 }

@@ -349,3 +349,145 @@ Test(engine, jitter_never_reorders)
 	cr_assert_eq(got, 60);
 	sent(2);
 }
+
+/* An engine with a given regime: every link as `all`, port 1's down link as `slow`. */
+static struct fe_dp *
+engine_regime(struct fe_dp_conf *conf, const struct fe_linkdef *all, const struct fe_linkdef *slow)
+{
+	struct fe_linkdef up[NP], down[NP];
+	char err[256];
+	struct fe_dp *dp;
+
+	for (int i = 0; i < NP; i++)
+		up[i] = down[i] = *all;
+	down[1] = *slow;
+	conf->mac_age_ns = 300000000000ULL;
+	dp = fe_dp_create(NP, ports, up, down, pool, HZ, conf, err, sizeof(err));
+	cr_assert_not_null(dp, "%s", err);
+	return dp;
+}
+
+/*
+ * B and C announce themselves (C's broadcast crosses B's slow link by T0); then, at
+ * T0 + 100, port 0 sends to B (port 1, slow), B again, then C (port 2, idle).
+ */
+#define T0 1000000ULL
+
+static void
+hol_traffic(struct fe_dp *dp)
+{
+	inject(1, BCAST, 60);
+	inject(2, BCAST, 60);
+	for (uint64_t t = 1; t <= T0; t += 1000)
+		fe_dp_poll(dp, t);
+	sent(0), sent(1), sent(2);
+	inject(0, MAC[1], 1000);
+	inject(0, MAC[1], 1000);
+	inject(0, MAC[2], 1000);
+	fe_dp_poll(dp, T0 + 100);
+	fe_dp_poll(dp, T0 + 200);
+}
+
+Test(engine, credit_head_of_line_blocking)
+{
+	/* 1 Mbit/s to B: a 1000-byte frame takes 8.192 ms; the output buffer holds 1 */
+	struct fe_dp_conf conf = {.regime = FE_REGIME_CREDIT,
+				  .lanes = 1,
+				  .credit = {.buffer = 64 << 10, .out_pkts = 1}};
+	struct fe_linkdef all = {0}, slow = {.link = {.rate_bps = 1000000}};
+	struct fe_dp *dp = engine_regime(&conf, &all, &slow);
+
+	hol_traffic(dp);
+	for (uint64_t t = T0 + 1000; t <= T0 + 8000000; t += 1000)
+		fe_dp_poll(dp, t);
+	cr_assert_eq(sent(2), 0, "C's frame is stuck behind B's second frame (HOL)");
+	cr_assert_eq(dp->ports[0].iq[0].depth, 2, "B's second frame and C's wait at port 0");
+	/* B's first frame, moved at T0 + 100, is serialized 8.192 ms later: then both move */
+	fe_dp_poll(dp, T0 + 100 + 8192000 - 1);
+	cr_assert_eq(sent(2), 0, "one tick early");
+	fe_dp_poll(dp, T0 + 100 + 8192000);
+	cr_assert_eq(sent(2), 1, "C's frame moved as soon as the head did");
+	cr_assert_eq(dp->ports[0].iq[0].depth, 0);
+	cr_assert_eq(sent(1), 1, "B's first frame delivered (no delay on the link)");
+	cr_assert_eq(fe_link_count(&dp->ports[1].down), 1, "B's second frame serializing");
+}
+
+Test(engine, lossy_has_no_head_of_line_blocking)
+{
+	struct fe_dp_conf conf = {.regime = FE_REGIME_LOSSY, .lanes = 1};
+	struct fe_linkdef all = {0}, slow = {.link = {.rate_bps = 1000000}};
+	struct fe_dp *dp = engine_regime(&conf, &all, &slow);
+
+	hol_traffic(dp);
+	cr_assert_eq(sent(2), 1, "output-queued: C's frame goes at once");
+}
+
+Test(engine, hoq_lifetime_discards_the_head)
+{
+	/* HOQLife 2 ms: B's second frame is discarded at the head, C's then moves */
+	struct fe_dp_conf conf = {
+		.regime = FE_REGIME_CREDIT,
+		.lanes = 1,
+		.credit = {.buffer = 64 << 10, .out_pkts = 1, .hoq_life_ns = 2000000}};
+	struct fe_linkdef all = {0}, slow = {.link = {.rate_bps = 1000000}};
+	struct fe_dp *dp = engine_regime(&conf, &all, &slow);
+
+	hol_traffic(dp);
+	/* B's second frame is the head from T0 + 100 (when the first moved) */
+	fe_dp_poll(dp, T0 + 100 + 2000000);
+	cr_assert_eq(sent(2), 0, "not yet past HOQLife");
+	fe_dp_poll(dp, T0 + 100 + 2000001);
+	cr_assert_eq(sent(2), 1);
+	cr_assert_eq(dp->ports[1].down.st.drop_pkts[FE_LINK_DROP_HOQ], 1);
+	cr_assert_eq(dp->ports[0].iq[0].depth, 0, "the queue emptied");
+}
+
+/* A frame from port 0 to port 1 with a VLAN PCP and an IPv4 TOS. */
+static void
+inject_pcp_tos(uint8_t pcp, uint8_t tos)
+{
+	struct rte_mbuf *m = rte_pktmbuf_alloc(pool);
+	uint8_t f[100] = {0};
+	char *p;
+
+	memcpy(f, MAC[1], 6);
+	memcpy(f + 6, MAC[0], 6);
+	f[12] = 0x81, f[13] = 0x00, f[14] = (uint8_t)(pcp << 5);
+	f[16] = 0x08, f[17] = 0x00;
+	f[18] = 0x45, f[19] = tos;
+	p = rte_pktmbuf_append(m, sizeof(f));
+	cr_assert_not_null(p);
+	rte_memcpy(p, f, sizeof(f));
+	cr_assert_eq(rte_ring_enqueue(rxr[0], m), 0);
+}
+
+Test(engine, lanes_from_pcp_and_dscp)
+{
+	/* PFC with 8 priorities; the slow link to B keeps the bytes held, per priority */
+	struct fe_dp_conf conf = {.regime = FE_REGIME_PFC,
+				  .lanes = 8,
+				  .lane_map = FE_MAP_PCP,
+				  .pfc = {.xoff = 1 << 20, .xon = 1 << 19, .quanta = 65535}};
+	struct fe_linkdef all = {0}, slow = {.link = {.rate_bps = 1000000}};
+	struct fe_dp *dp = engine_regime(&conf, &all, &slow);
+
+	inject(1, BCAST, 60); /* learn B */
+	fe_dp_poll(dp, 1);
+	inject_pcp_tos(5, 0xb8); /* PCP 5, DSCP 46 (class 5) */
+	inject_pcp_tos(2, 0x00);
+	inject_pcp_tos(2, 0x00);
+	fe_dp_poll(dp, 1000); /* into the host adapter, then the switch */
+	fe_dp_poll(dp, 2000);
+	cr_assert_eq(dp->held[0 * FE_PFC_PRIOS + 5], 100, "one frame on priority 5");
+	cr_assert_eq(dp->held[0 * FE_PFC_PRIOS + 2], 200, "two on priority 2");
+
+	conf.lane_map = FE_MAP_DSCP;
+	dp = engine_regime(&conf, &all, &slow);
+	inject(1, BCAST, 60);
+	fe_dp_poll(dp, 1);
+	inject_pcp_tos(1, 0xb8); /* DSCP 46 >> 3 = 5, whatever the PCP */
+	fe_dp_poll(dp, 1000);
+	fe_dp_poll(dp, 2000);
+	cr_assert_eq(dp->held[0 * FE_PFC_PRIOS + 5], 100);
+	sent(0), sent(1), sent(2);
+}

@@ -306,3 +306,35 @@ ParameterizedTest(struct bad_case *c, link, params_out_of_range)
 		     what);
 	cr_assert_eq(fe_link_compile(&c->p, 1000000000, &cfg), -EINVAL);
 }
+
+Test(link, histograms)
+{
+	/* 10 frames of 1000 bytes offered at once to a 1 Mbit/s link: the k-th sees k in
+	 * the buffer and waits (k + 1) x 8192 us to be serialized */
+	struct fe_link_params p = {.rate_bps = 1000000};
+	const fe_counter_t *q, *s;
+	struct harness h;
+	int pkt;
+
+	setup(&h, &p, 1000000000);
+	for (int i = 0; i < 10; i++)
+		cr_assert_eq(fe_link_enqueue(&h.link, &pkt, 1000, 0), 0);
+	q = h.link.st.qdepth_hist;
+	s = h.link.st.sojourn_hist;
+	cr_assert_eq(q[0], 1, "depth 0");
+	cr_assert_eq(q[1], 1, "depth 1");
+	cr_assert_eq(q[2], 2, "depths 2-3");
+	cr_assert_eq(q[3], 4, "depths 4-7");
+	cr_assert_eq(q[4], 2, "depths 8-9");
+	/* k x 8.192 ms: 8.192 in [2^22, 2^23) ns, 16.384 in [2^23, 2^24), 24.576 and 32.768
+	 * in [2^24, 2^25), 40.96 .. 65.536 in [2^25, 2^26), 73.728 and 81.92 above */
+	cr_assert_eq(s[23], 1, "8.192 ms");
+	cr_assert_eq(s[24], 1, "16.384 ms");
+	cr_assert_eq(s[25], 2, "24.576 and 32.768 ms");
+	cr_assert_eq(s[26], 4, "40.96 .. 65.536 ms");
+	cr_assert_eq(s[27], 2, "73.728 and 81.92 ms");
+	cr_assert_eq(fe_hist_bucket(0), 0);
+	cr_assert_eq(fe_hist_bucket(1), 1);
+	cr_assert_eq(fe_hist_bucket(UINT64_MAX), FE_HIST_BUCKETS - 1);
+	teardown(&h);
+}

@@ -2,6 +2,7 @@
 /* Lossless flow control over a fake clock: gated links, credits in 64-byte blocks, PFC. */
 #include <criterion/criterion.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "fe_credit.h"
 #include "fe_link.h"
@@ -162,4 +163,40 @@ Test(pfc, rejects_xon_above_xoff)
 	struct fe_pfc_params prm = {.xoff = 100, .xon = 100, .quanta = 1};
 
 	cr_assert_lt(fe_pfc_init(&p, &prm, 0, HZ), 0);
+}
+
+Test(pfc, frame_bytes)
+{
+	static const uint8_t src[6] = {0x02, 0xfe, 0xfe, 0, 0, 3};
+	uint8_t f[60];
+
+	fe_pfc_frame(f, src, 5, 0xffff);
+	/* 802.1Qbb: 01:80:c2:00:00:01, EtherType 0x8808, opcode 0x0101, class-enable vector,
+	 * then eight 16-bit quanta, priority 0 first */
+	cr_assert_eq(memcmp(f, "\x01\x80\xc2\x00\x00\x01", 6), 0);
+	cr_assert_eq(memcmp(f + 6, src, 6), 0);
+	cr_assert_eq(f[12], 0x88);
+	cr_assert_eq(f[13], 0x08);
+	cr_assert_eq(f[14], 0x01);
+	cr_assert_eq(f[15], 0x01);
+	cr_assert_eq(f[16], 0x00);
+	cr_assert_eq(f[17], 1 << 5, "class-enable vector: priority 5 only");
+	for (int p = 0; p < 8; p++) {
+		uint16_t q = (uint16_t)(f[18 + 2 * p] << 8 | f[19 + 2 * p]);
+
+		cr_assert_eq(q, p == 5 ? 0xffff : 0, "quanta of priority %d", p);
+	}
+}
+
+Test(pfc, update_events)
+{
+	struct fe_pfc p = pfc();
+
+	cr_assert_eq(fe_pfc_update(&p, 0, 100, 10), FE_PFC_NONE);
+	cr_assert_eq(fe_pfc_update(&p, 0, 20000, 20), FE_PFC_XOFF);
+	cr_assert_eq(fe_pfc_update(&p, 0, 21000, 30), FE_PFC_NONE, "already paused");
+	cr_assert_eq(fe_pfc_refresh_due(&p, 0, 30), 0);
+	cr_assert_eq(fe_pfc_refresh_due(&p, 0, 20 + p.refresh_ticks), 1, "refresh at quanta/2");
+	cr_assert_eq(fe_pfc_update(&p, 0, 9000, 40), FE_PFC_XON);
+	cr_assert_eq(fe_pfc_refresh_due(&p, 0, 1ULL << 40), 0, "no refresh once resumed");
 }
