@@ -101,8 +101,10 @@ fe_check "ecn: fabric drops (near zero)" "$DROPS" 0 20
 for i in 1 2 3 4; do fe_ns $i sysctl -qw net.ipv4.tcp_ecn=2; done
 
 echo "head-of-line blocking: host 1 -> congested host 3 and -> idle host 4, host 2 -> host 3"
-# at 300 Mbit/s, so that the fabric, not the machine's two cores, limits the flows
-LINK="--rate 300Mbit --delay 20us"
+# hosts send at 1 Gbit/s into 300 Mbit/s egress links: host 1's own link is never the
+# bottleneck (only the switch can hold its flow to host 4 back), and the total stays
+# well within what the machine's two cores forward
+LINK="--rate 1Gbit --delay 20us --link down:rate=300Mbit"
 run hol_credit 1:3 1:4 2:3 -- --regime credit --credit buffer=64KiB,out=2
 hol_credit=$(echo "$GOOD" | awk '{print $2}')
 run hol_lossy 1:3 1:4 2:3 -- --regime lossy
