@@ -415,6 +415,11 @@ fe_report_json(FILE *f, const struct fe_dp *dp)
 			n ? ", " : "", name, lp->rate_bps, lp->delay_ns, lp->limit_bytes,
 			lp->limit_pkts);
 		json_fields(f, &l->st, link_counters);
+		fprintf(f, ", \"lane_drop_pkts\": [");
+		for (unsigned k = 0; k < FE_LINK_LANES; k++)
+			fprintf(f, "%s%" PRIu64, k ? ", " : "",
+				FE_CNT_GET(l->st.lane_drop_pkts[k]));
+		fputc(']', f);
 		json_hist(f, "qdepth_hist_pkts", l->st.qdepth_hist);
 		json_hist(f, "sojourn_hist_ns", l->st.sojourn_hist);
 		fprintf(f, ", \"filter_hits\": %" PRIu64 "}",

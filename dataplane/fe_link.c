@@ -143,19 +143,20 @@ publish(struct fe_link *l)
 }
 
 static inline int
-drop(struct fe_link *l, enum fe_link_drop why, uint32_t len)
+drop(struct fe_link *l, enum fe_link_drop why, uint32_t len, uint8_t lane)
 {
 	FE_CNT_ADD(l->st.drop_pkts[why], 1);
 	FE_CNT_ADD(l->st.drop_bytes[why], len);
+	FE_CNT_ADD(l->st.lane_drop_pkts[lane % FE_LINK_LANES], 1);
 	return -ENOBUFS;
 }
 
 int
-fe_link_drop(struct fe_link *l, enum fe_link_drop why, uint32_t len)
+fe_link_drop(struct fe_link *l, enum fe_link_drop why, uint32_t len, uint8_t lane)
 {
 	FE_CNT_ADD(l->st.in_pkts, 1);
 	FE_CNT_ADD(l->st.in_bytes, len);
-	return drop(l, why, len);
+	return drop(l, why, len, lane);
 }
 
 uint64_t
@@ -223,7 +224,7 @@ fe_link_enqueue_x(struct fe_link *l, void *pkt, uint32_t len, uint64_t now, uint
 	advance(l, now);
 	why = over_limit(l, len);
 	if (why != FE_LINK_DROP__MAX)
-		return drop(l, why, len);
+		return drop(l, why, len, FE_LABEL_CLASS(label));
 
 	s = &l->slots[l->tail & l->mask];
 	s->pkt = pkt;

@@ -70,6 +70,7 @@ struct fe_link_cfg {
 };
 
 #define FE_HIST_BUCKETS 32
+#define FE_LINK_LANES	8 /* lanes (virtual lanes, priorities) counted per link */
 
 /* log2 bucket of v: 0 for 0, i for [2^(i-1), 2^i), the last for everything above. */
 static inline unsigned
@@ -111,10 +112,11 @@ struct fe_link_stats {
 	fe_counter_t out_pkts, out_bytes; /* delivered at the far end */
 	fe_counter_t drop_pkts[FE_LINK_DROP__MAX];
 	fe_counter_t drop_bytes[FE_LINK_DROP__MAX];
-	fe_counter_t q_pkts, q_bytes;		/* buffer occupancy now */
-	fe_counter_t q_pkts_peak, q_bytes_peak; /* highest occupancy seen */
-	fe_counter_t wire_pkts;			/* packets serialized, not yet delivered */
-	fe_counter_t ecn_marked;		/* packets this link set CE on */
+	fe_counter_t q_pkts, q_bytes;		    /* buffer occupancy now */
+	fe_counter_t q_pkts_peak, q_bytes_peak;	    /* highest occupancy seen */
+	fe_counter_t wire_pkts;			    /* packets serialized, not yet delivered */
+	fe_counter_t ecn_marked;		    /* packets this link set CE on */
+	fe_counter_t lane_drop_pkts[FE_LINK_LANES]; /* drops of every cause, by lane */
 	/* log2 histograms: bucket 0 counts 0, bucket i counts [2^(i-1), 2^i) */
 	fe_counter_t qdepth_hist[FE_HIST_BUCKETS];  /* packets in the buffer, seen on arrival */
 	fe_counter_t sojourn_hist[FE_HIST_BUCKETS]; /* ns from offered to serialized */
@@ -212,7 +214,7 @@ fe_link_next_start(const struct fe_link *l)
 int fe_link_has_room(struct fe_link *l, uint32_t len, uint64_t now);
 
 /* Count a packet the caller dropped before offering it (loss models, rules, AQM). */
-int fe_link_drop(struct fe_link *l, enum fe_link_drop why, uint32_t len);
+int fe_link_drop(struct fe_link *l, enum fe_link_drop why, uint32_t len, uint8_t lane);
 
 /* Bytes in the buffer at time now (what AQM and ECN look at). */
 uint64_t fe_link_backlog(struct fe_link *l, uint64_t now);

@@ -46,7 +46,7 @@ to_link(struct fe_link *l, struct fe_linkx *x, struct rte_mbuf *m, uint64_t t, u
 		enum fe_link_drop why = impair(l, x, m, t, &extra);
 
 		if (why != FE_LINK_DROP__MAX) {
-			fe_link_drop(l, why, len);
+			fe_link_drop(l, why, len, FE_LABEL_CLASS(label));
 			rte_pktmbuf_free(m);
 			return -1;
 		}
@@ -151,7 +151,8 @@ to_egress(struct fe_dp *dp, unsigned in, unsigned q, struct rte_mbuf *m, uint64_
 		struct fe_pfc *pfc = &dp->ports[in].pfc;
 
 		if (fe_pfc_admit(pfc, dp->held[acct], rte_pktmbuf_pkt_len(m)) < 0) {
-			fe_link_drop(&out->down, FE_LINK_DROP_HEADROOM, rte_pktmbuf_pkt_len(m));
+			fe_link_drop(&out->down, FE_LINK_DROP_HEADROOM, rte_pktmbuf_pkt_len(m),
+				     lane);
 			rte_pktmbuf_free(m);
 			return;
 		}
@@ -289,7 +290,8 @@ iq_serve(struct fe_dp *dp, unsigned in, uint8_t lane, uint64_t now, unsigned max
 			if (dp->hoq_ticks && now - q->head_since > dp->hoq_ticks) {
 				/* HOQLife: discarded at the head (IBTA 18.2.5.5.4), credits
 				 * returned */
-				fe_link_drop(&dp->ports[s->out].down, FE_LINK_DROP_HOQ, s->len);
+				fe_link_drop(&dp->ports[s->out].down, FE_LINK_DROP_HOQ, s->len,
+					     lane);
 				rte_pktmbuf_free(s->m);
 				iq_pop(dp, in, lane, q->head_since + dp->hoq_ticks);
 				n++;

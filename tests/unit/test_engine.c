@@ -481,7 +481,23 @@ Test(engine, lanes_from_pcp_and_dscp)
 	cr_assert_eq(dp->held[0 * FE_PFC_PRIOS + 5], 100, "one frame on priority 5");
 	cr_assert_eq(dp->held[0 * FE_PFC_PRIOS + 2], 200, "two on priority 2");
 
+	/* drops are counted per lane: a 2-frame egress buffer, a third frame on priority 2 */
+	slow.link.limit_pkts = 2;
+	dp = engine_regime(&conf, &all, &slow);
+	inject(1, BCAST, 60);
+	fe_dp_poll(dp, 1);
+	inject_pcp_tos(5, 0);
+	inject_pcp_tos(2, 0);
+	inject_pcp_tos(2, 0);
+	fe_dp_poll(dp, 1000);
+	fe_dp_poll(dp, 2000);
+	cr_assert_eq(dp->ports[1].down.st.lane_drop_pkts[2], 1);
+	cr_assert_eq(dp->ports[1].down.st.lane_drop_pkts[5], 0);
+	cr_assert_eq(dp->ports[1].down.st.drop_pkts[FE_LINK_DROP_TAIL], 1);
+	sent(0), sent(1), sent(2);
+
 	conf.lane_map = FE_MAP_DSCP;
+	slow.link.limit_pkts = 0;
 	dp = engine_regime(&conf, &all, &slow);
 	inject(1, BCAST, 60);
 	fe_dp_poll(dp, 1);
