@@ -89,9 +89,8 @@ void
 fe_switch_ingress(struct fe_dp *dp, unsigned in, struct rte_mbuf *m, uint64_t now)
 {
 	struct fe_port *p = &dp->ports[in];
-	uint8_t lane = dp->conf.regime == FE_REGIME_LOSSY ? 0 : lane_of(dp, m);
 
-	to_link(&p->up, &p->up_x, m, now, FE_LABEL(0, lane));
+	to_link(&p->up, &p->up_x, m, now, FE_LABEL(0, lane_of(dp, m)));
 }
 
 /* Egress port of m from `in`, learning its source; -1: flood, -2: filter (drop). */
@@ -233,11 +232,12 @@ fe_switch_arrive(struct fe_dp *dp, unsigned in, struct rte_mbuf *m, uint64_t t)
 	int out;
 
 	if (unlikely(rte_pktmbuf_data_len(m) < sizeof(struct rte_ether_hdr))) {
+		uint32_t len = rte_pktmbuf_pkt_len(m);
+
 		FE_CNT_ADD(dp->sw.runts, 1);
 		rte_pktmbuf_free(m);
 		if (dp->conf.regime == FE_REGIME_CREDIT)
-			fe_credit_return(&dp->ports[in].credit, lane,
-					 fe_credit_blocks(rte_pktmbuf_pkt_len(m)), t);
+			fe_credit_return(&dp->ports[in].credit, lane, fe_credit_blocks(len), t);
 		return;
 	}
 	out = lookup(dp, in, m, t);
