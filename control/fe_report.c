@@ -6,6 +6,7 @@
 #include <rte_ethdev.h>
 
 #include "fe_report.h"
+#include "fe_time.h"
 #include "fe_units.h"
 
 #define C(type, field)                                                                             \
@@ -144,12 +145,6 @@ fe_report_regime_name(enum fe_regime r)
 	return r == FE_REGIME_PFC ? "pfc" : r == FE_REGIME_CREDIT ? "credit" : "lossy";
 }
 
-static uint64_t
-ticks_ns(const struct fe_dp *dp, uint64_t t)
-{
-	return (uint64_t)((unsigned __int128)t * 1000000000 / dp->hz);
-}
-
 void
 fe_report_lane(const struct fe_dp *dp, unsigned port, unsigned lane, struct fe_lane_counters *c)
 {
@@ -160,11 +155,12 @@ fe_report_lane(const struct fe_dp *dp, unsigned port, unsigned lane, struct fe_l
 	if (dp->conf.regime == FE_REGIME_PFC) {
 		c->pause_frames = FE_CNT_GET(p->pfc.prio[lane].pause_frames);
 		c->xoff_events = FE_CNT_GET(p->pfc.prio[lane].xoff_events);
-		c->paused_ns = ticks_ns(dp, fe_pfc_paused(&p->pfc, (uint8_t)lane, rte_rdtsc()));
+		c->paused_ns =
+			fe_ticks_to_ns(fe_pfc_paused(&p->pfc, (uint8_t)lane, rte_rdtsc()), dp->hz);
 	} else if (dp->conf.regime == FE_REGIME_CREDIT) {
 		c->credits = p->credit.avail[lane];
 		c->credits_min = FE_CNT_GET(p->credit.avail_min[lane]);
-		c->stall_ns = ticks_ns(dp, FE_CNT_GET(p->credit.stall_ticks[lane]));
+		c->stall_ns = fe_ticks_to_ns(FE_CNT_GET(p->credit.stall_ticks[lane]), dp->hz);
 		c->iq_depth = FE_CNT_GET(p->iq[lane].depth);
 		c->iq_peak = FE_CNT_GET(p->iq[lane].peak);
 		c->iq_peak_blocks = FE_CNT_GET(p->iq[lane].peak_blocks);
@@ -221,14 +217,15 @@ table_regime(FILE *f, const struct fe_dp *dp)
 		fprintf(f,
 			"pfc port %u: xoff %" PRIu64 " B, xon %" PRIu64 " B, headroom %" PRIu64
 			" B, delay %" PRIu64 " ns\n",
-			i, p->xoff, p->xon, p->headroom, ticks_ns(dp, p->delay_ticks));
+			i, p->xoff, p->xon, p->headroom, fe_ticks_to_ns(p->delay_ticks, dp->hz));
 	}
 	if (dp->conf.regime == FE_REGIME_CREDIT)
 		fprintf(f,
 			"credit: %u blocks of 64 B per lane, return after %" PRIu64
 			" ns (0.up's), HOQLife %" PRIu64 " ns, output buffer %u pkts\n",
-			dp->ports[0].credit.total, ticks_ns(dp, dp->ports[0].credit.return_ticks),
-			ticks_ns(dp, dp->hoq_ticks), dp->conf.credit.out_pkts);
+			dp->ports[0].credit.total,
+			fe_ticks_to_ns(dp->ports[0].credit.return_ticks, dp->hz),
+			fe_ticks_to_ns(dp->hoq_ticks, dp->hz), dp->conf.credit.out_pkts);
 	fprintf(f, "%-8s %4s", "port", "lane");
 	for (const char *const *n = names; *n; n++)
 		fprintf(f, " %s", *n);

@@ -11,6 +11,7 @@
 #include <rte_malloc.h>
 
 #include "fe_dp.h"
+#include "fe_time.h"
 #include "fe_switch.h"
 
 /* Below this, sleeping costs more than it saves: spin instead. */
@@ -56,7 +57,7 @@ linkx_setup(struct fe_linkx *x, const struct fe_linkdef *d, uint64_t hz, uint64_
 		snprintf(err, errlen, "bad ecn thresholds");
 		return -EINVAL;
 	}
-	x->jitter_ticks = (uint64_t)((unsigned __int128)d->jitter_ns * hz / 1000000000);
+	x->jitter_ticks = fe_ns_to_ticks(d->jitter_ns, hz);
 	if (d->drop_count) {
 		x->drop_first = d->drop_first;
 		x->drop_last = d->drop_first + d->drop_count - 1;
@@ -76,7 +77,7 @@ credit_setup(struct fe_dp *dp, struct fe_port *p, int socket, char *err, size_t 
 {
 	const struct fe_credit_params *c = &dp->conf.credit;
 	uint32_t blocks = (uint32_t)(c->buffer / FE_CREDIT_BLOCK), iq_size = 1;
-	uint64_t ret = (uint64_t)((unsigned __int128)c->return_ns * dp->hz / 1000000000);
+	uint64_t ret = fe_ns_to_ticks(c->return_ns, dp->hz);
 	struct fe_credit_ret *ring;
 
 	if (blocks == 0 || blocks > (1U << 20)) {
@@ -210,7 +211,7 @@ fe_dp_create(unsigned nports, const uint16_t *port_ids, const struct fe_linkdef 
 	dp->hz = hz;
 	dp->conf = *conf;
 	dp->pool_shared.limit = conf->switch_buffer;
-	dp->hoq_ticks = (uint64_t)((unsigned __int128)conf->credit.hoq_life_ns * hz / 1000000000);
+	dp->hoq_ticks = fe_ns_to_ticks(conf->credit.hoq_life_ns, hz);
 	if (conf->lanes < 1 || conf->lanes > FE_LANES_MAX) {
 		snprintf(err, errlen, "lanes %u: allowed 1 to %d", conf->lanes, FE_LANES_MAX);
 		goto fail;
@@ -222,7 +223,7 @@ fe_dp_create(unsigned nports, const uint16_t *port_ids, const struct fe_linkdef 
 				      RTE_CACHE_LINE_SIZE, socket);
 	if (dp->ports == NULL || dp->mac == NULL || dp->held == NULL)
 		goto nomem;
-	fe_mac_init(dp->mac, (uint64_t)((unsigned __int128)conf->mac_age_ns * hz / 1000000000));
+	fe_mac_init(dp->mac, fe_ns_to_ticks(conf->mac_age_ns, hz));
 	for (unsigned i = 0; i < nports; i++)
 		if (port_setup(dp, i, port_ids[i], &up[i], &down[i], socket, err, errlen) < 0)
 			goto fail;
@@ -465,12 +466,6 @@ fe_dp_held(const struct fe_dp *dp)
 	return n + fe_switch_iq_held(dp);
 }
 
-static inline uint64_t
-ticks_to_ns(const struct fe_dp *dp, uint64_t ticks)
-{
-	return (uint64_t)((unsigned __int128)ticks * 1000000000 / dp->hz);
-}
-
 /*
  * Idle policy. After idle_spin empty passes the loop sleeps, doubling the sleep up to
  * idle_sleep_ns; a packet that arrives meanwhile waits in the port's ring for at most
@@ -486,7 +481,7 @@ idle_sleep_ns(const struct fe_dp *dp, uint64_t now, uint64_t backoff)
 		return backoff;
 	if (next <= now)
 		return 0;
-	budget = ticks_to_ns(dp, next - now);
+	budget = fe_ticks_to_ns(next - now, dp->hz);
 	if (budget < FE_SLEEP_MARGIN_NS + FE_SLEEP_MIN_NS)
 		return 0;
 	return RTE_MIN(backoff, budget - FE_SLEEP_MARGIN_NS);
@@ -495,8 +490,7 @@ idle_sleep_ns(const struct fe_dp *dp, uint64_t now, uint64_t backoff)
 void
 fe_dp_run(struct fe_dp *dp, const volatile int *stop)
 {
-	uint64_t exit_idle =
-		(uint64_t)((unsigned __int128)dp->conf.exit_idle_ns * dp->hz / 1000000000);
+	uint64_t exit_idle = fe_ns_to_ticks(dp->conf.exit_idle_ns, dp->hz);
 	uint64_t backoff = FE_SLEEP_MIN_NS, idle_since = rte_rdtsc();
 	unsigned empty = 0;
 

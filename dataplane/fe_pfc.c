@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "fe_pfc.h"
+#include "fe_time.h"
 
 int
 fe_pfc_init(struct fe_pfc *p, const struct fe_pfc_params *prm, uint64_t rate_bps, uint64_t hz)
@@ -15,7 +16,7 @@ fe_pfc_init(struct fe_pfc *p, const struct fe_pfc_params *prm, uint64_t rate_bps
 	p->xoff = prm->xoff;
 	p->xon = prm->xon;
 	p->headroom = prm->headroom;
-	p->delay_ticks = (uint64_t)((unsigned __int128)prm->delay_ns * hz / 1000000000);
+	p->delay_ticks = fe_ns_to_ticks(prm->delay_ns, hz);
 	/* a quantum is 512 bit times at the link's rate; an unlimited link: 100 Gbit/s */
 	p->refresh_ticks = (uint64_t)((unsigned __int128)prm->quanta * 512 * hz /
 				      (rate_bps ? rate_bps : 100000000000ULL) / 2);

@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Converting between nanoseconds and TSC ticks, once, at compile or report time; the
+ * fast path only ever sees ticks. 128-bit intermediates: no overflow for any range
+ * fabemu accepts. Both round down.
+ */
+#ifndef FE_TIME_H
+#define FE_TIME_H
+
+#include <stdint.h>
+
+static inline uint64_t
+fe_ns_to_ticks(uint64_t ns, uint64_t hz)
+{
+	return (uint64_t)((unsigned __int128)ns * hz / 1000000000);
+}
+
+static inline uint64_t
+fe_ticks_to_ns(uint64_t ticks, uint64_t hz)
+{
+	return (uint64_t)((unsigned __int128)ticks * 1000000000 / hz);
+}
+
+#endif
