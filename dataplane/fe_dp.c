@@ -282,11 +282,11 @@ rx_room(struct fe_dp *dp, struct fe_port *p, uint64_t now)
 }
 
 /*
- * Read the port's ring until it is empty, up to FE_RX_BURSTS bursts a pass: the
- * kernel side of AF_XDP/AF_PACKET drops what does not fit in the ring, so a loop
- * that read one burst per pass would lose TCP's line-rate bursts at the edge.
+ * RX and TX drain their rings, up to FE_DRAIN_BURSTS bursts a pass: the kernel side
+ * of AF_XDP/AF_PACKET drops what does not fit in its ring, so a loop that moved one
+ * burst per pass would lose TCP's line-rate bursts at the edge.
  */
-#define FE_RX_BURSTS 16
+#define FE_DRAIN_BURSTS 16
 
 static inline unsigned
 port_rx(struct fe_dp *dp, unsigned in, uint64_t now)
@@ -295,7 +295,7 @@ port_rx(struct fe_dp *dp, unsigned in, uint64_t now)
 	struct rte_mbuf *pkts[FE_BURST];
 	uint64_t bytes = 0, total = 0;
 
-	for (unsigned b = 0; b < FE_RX_BURSTS; b++) {
+	for (unsigned b = 0; b < FE_DRAIN_BURSTS; b++) {
 		uint16_t n, room = rx_room(dp, p, now);
 
 		if (room == 0) {
@@ -361,7 +361,7 @@ port_tx(struct fe_port *p, uint64_t now)
 {
 	unsigned total = 0;
 
-	for (unsigned b = 0; b < FE_RX_BURSTS; b++) {
+	for (unsigned b = 0; b < FE_DRAIN_BURSTS; b++) {
 		uint16_t sent = tx_burst(p, now);
 
 		total += sent;

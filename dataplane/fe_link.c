@@ -7,13 +7,6 @@
 
 #define FE_LINK_SLOTS_MIN 256U
 
-const char *const fe_link_drop_names[FE_LINK_DROP__MAX] = {
-	[FE_LINK_DROP_TAIL] = "tail",	[FE_LINK_DROP_WIRE] = "wire",
-	[FE_LINK_DROP_POOL] = "pool",	[FE_LINK_DROP_RANDOM] = "random",
-	[FE_LINK_DROP_BURST] = "burst", [FE_LINK_DROP_EXACT] = "exact",
-	[FE_LINK_DROP_AQM] = "aqm",	[FE_LINK_DROP_HEADROOM] = "headroom",
-	[FE_LINK_DROP_HOQ] = "hoq",
-};
 #define FE_LINK_SLOTS_MAX (1U << 18)
 
 int

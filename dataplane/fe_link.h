@@ -81,7 +81,7 @@ fe_hist_bucket(uint64_t v)
 	return b < FE_HIST_BUCKETS ? b : FE_HIST_BUCKETS - 1;
 }
 
-/* Why a packet offered to a link was not carried; names in fe_link_drop_names[]. */
+/* Why a packet offered to a link was not carried (names: control/fe_report.c). */
 enum fe_link_drop {
 	FE_LINK_DROP_TAIL,     /* the link's buffer limit (bytes or packets) reached */
 	FE_LINK_DROP_WIRE,     /* more packets in flight than the link has slots for */
@@ -94,8 +94,6 @@ enum fe_link_drop {
 	FE_LINK_DROP_HOQ,      /* credit: waited at the head of an input queue past HOQLife */
 	FE_LINK_DROP__MAX,
 };
-
-extern const char *const fe_link_drop_names[FE_LINK_DROP__MAX];
 
 /*
  * A buffer shared by several links (a switch's packet memory). Links that point to

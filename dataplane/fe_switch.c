@@ -284,7 +284,9 @@ iq_serve(struct fe_dp *dp, unsigned in, uint8_t lane, uint64_t now, unsigned max
 
 	while (q->head != q->tail && n < max) {
 		struct fe_iq_slot *s = &q->s[q->head & q->mask];
+		struct rte_mbuf *m;
 		uint64_t t;
+		int out;
 
 		if (s->out >= 0 && !out_room(dp, (unsigned)s->out, s->len, now)) {
 			if (dp->hoq_ticks && now - q->head_since > dp->hoq_ticks) {
@@ -305,13 +307,10 @@ iq_serve(struct fe_dp *dp, unsigned in, uint8_t lane, uint64_t now, unsigned max
 			t = dp->ports[s->out].down.last_leave;
 		if (t > now)
 			t = now;
-		{
-			struct rte_mbuf *m = s->m;
-			int out = s->out;
-
-			iq_pop(dp, in, lane, t);
-			forward(dp, in, out, m, t, lane);
-		}
+		m = s->m;
+		out = s->out;
+		iq_pop(dp, in, lane, t); /* s is free for reuse from here */
+		forward(dp, in, out, m, t, lane);
 		n++;
 	}
 	return n;
@@ -346,7 +345,11 @@ fe_switch_service(struct fe_dp *dp, uint64_t now)
 			work += moved;
 		} while (moved);
 	} else if (dp->conf.regime == FE_REGIME_PFC) {
-		/* XON: held bytes fall as the egress links drain (counted when they advance) */
+		/*
+		 * Held bytes fall as the egress links drain, counted when they advance.
+		 * Advance them all every step, paused or not: XOFF in to_egress() reads
+		 * held[] summed over every egress link, and stale bytes would pause early.
+		 */
 		for (unsigned q = 0; q < dp->nports; q++)
 			fe_link_backlog(&dp->ports[q].down, now);
 		for (unsigned in = 0; in < dp->nports; in++) {
