@@ -167,45 +167,57 @@ fe_report_lane(const struct fe_dp *dp, unsigned port, unsigned lane, struct fe_l
 	}
 }
 
-static const char *const lane_fields_pfc[] = {"held_bytes", "pause_frames", "xoff_events",
-					      "paused_ns", NULL};
-static const char *const lane_fields_credit[] = {
-	"credits", "credits_min", "stall_ns", "iq_depth", "iq_peak", "iq_peak_blocks", NULL};
-
-static void
-lane_values(const struct fe_dp *dp, const struct fe_lane_counters *c, uint64_t *v)
-{
-	if (dp->conf.regime == FE_REGIME_PFC) {
-		v[0] = c->held_bytes, v[1] = c->pause_frames, v[2] = c->xoff_events,
-		v[3] = c->paused_ns;
-	} else {
-		v[0] = c->credits, v[1] = c->credits_min, v[2] = c->stall_ns, v[3] = c->iq_depth,
-		v[4] = c->iq_peak, v[5] = c->iq_peak_blocks;
+#define L(field)                                                                                   \
+	{                                                                                          \
+#field, offsetof(struct fe_lane_counters, field)                                   \
 	}
-}
 
-const char *const *
-fe_report_lane_fields(const struct fe_dp *dp)
+static const struct fe_counter_desc lane_counters_pfc[] = {
+	L(held_bytes), L(pause_frames), L(xoff_events), L(paused_ns), {NULL, 0},
+};
+
+static const struct fe_counter_desc lane_counters_credit[] = {
+	L(credits), L(credits_min),    L(stall_ns), L(iq_depth),
+	L(iq_peak), L(iq_peak_blocks), {NULL, 0},
+};
+
+const struct fe_counter_desc *
+fe_report_lane_counters(const struct fe_dp *dp)
 {
-	return dp->conf.regime == FE_REGIME_PFC	     ? lane_fields_pfc
-	       : dp->conf.regime == FE_REGIME_CREDIT ? lane_fields_credit
+	return dp->conf.regime == FE_REGIME_PFC	     ? lane_counters_pfc
+	       : dp->conf.regime == FE_REGIME_CREDIT ? lane_counters_credit
 						     : NULL;
 }
 
-void
-fe_report_lane_values(const struct fe_dp *dp, unsigned port, unsigned lane, uint64_t *v)
+static void
+table_row(FILE *f, const char *label, const void *stats, const struct fe_counter_desc *d)
 {
-	struct fe_lane_counters c;
+	fprintf(f, "%-8s", label);
+	for (; d->name; d++)
+		fprintf(f, " %*" PRIu64, (int)strlen(d->name), fe_report_get(stats, d));
+	fputc('\n', f);
+}
 
-	fe_report_lane(dp, port, lane, &c);
-	lane_values(dp, &c, v);
+static void
+table_head(FILE *f, const char *label, const struct fe_counter_desc *d)
+{
+	fprintf(f, "%-8s", label);
+	for (; d->name; d++)
+		fprintf(f, " %s", d->name);
+	fputc('\n', f);
+}
+
+static void
+json_fields(FILE *f, const void *stats, const struct fe_counter_desc *d)
+{
+	for (; d->name; d++)
+		fprintf(f, ", \"%s\": %" PRIu64, d->name, fe_report_get(stats, d));
 }
 
 static void
 table_regime(FILE *f, const struct fe_dp *dp)
 {
-	const char *const *names = fe_report_lane_fields(dp);
-	uint64_t v[8];
+	const struct fe_counter_desc *names = fe_report_lane_counters(dp);
 
 	fprintf(f, "regime %s, %u lane%s\n", fe_report_regime_name(dp->conf.regime), dp->conf.lanes,
 		dp->conf.lanes > 1 ? "s" : "");
@@ -226,35 +238,33 @@ table_regime(FILE *f, const struct fe_dp *dp)
 			dp->ports[0].credit.total,
 			fe_ticks_to_ns(dp->ports[0].credit.return_ticks, dp->hz),
 			fe_ticks_to_ns(dp->hoq_ticks, dp->hz), dp->conf.credit.out_pkts);
-	fprintf(f, "%-8s %4s", "port", "lane");
-	for (const char *const *n = names; *n; n++)
-		fprintf(f, " %s", *n);
-	fputc('\n', f);
+	table_head(f, "port     lane", names);
 	for (unsigned i = 0; i < dp->nports; i++)
 		for (unsigned l = 0; l < dp->conf.lanes; l++) {
-			fe_report_lane_values(dp, i, l, v);
-			fprintf(f, "%-8u %4u", i, l);
-			for (unsigned k = 0; names[k]; k++)
-				fprintf(f, " %*" PRIu64, (int)strlen(names[k]), v[k]);
-			fputc('\n', f);
+			struct fe_lane_counters c;
+			char label[16];
+
+			fe_report_lane(dp, i, l, &c);
+			snprintf(label, sizeof(label), "%-8u %4u", i, l);
+			table_row(f, label, &c, names);
 		}
 }
 
 static void
 json_regime(FILE *f, const struct fe_dp *dp)
 {
-	const char *const *names = fe_report_lane_fields(dp);
-	uint64_t v[8];
+	const struct fe_counter_desc *names = fe_report_lane_counters(dp);
 	int first = 1;
 
 	fprintf(f, ", \"regime\": \"%s\", \"lanes\": %u, \"lane_counters\": [",
 		fe_report_regime_name(dp->conf.regime), dp->conf.lanes);
 	for (unsigned i = 0; names && i < dp->nports; i++)
 		for (unsigned l = 0; l < dp->conf.lanes; l++) {
-			fe_report_lane_values(dp, i, l, v);
+			struct fe_lane_counters c;
+
+			fe_report_lane(dp, i, l, &c);
 			fprintf(f, "%s{\"port\": %u, \"lane\": %u", first ? "" : ", ", i, l);
-			for (unsigned k = 0; names[k]; k++)
-				fprintf(f, ", \"%s\": %" PRIu64, names[k], v[k]);
+			json_fields(f, &c, names);
 			fputc('}', f);
 			first = 0;
 		}
@@ -265,24 +275,6 @@ static double
 uptime(const struct fe_dp *dp)
 {
 	return (double)(rte_rdtsc() - dp->start_tsc) / (double)dp->hz;
-}
-
-static void
-table_row(FILE *f, const char *label, const void *stats, const struct fe_counter_desc *d)
-{
-	fprintf(f, "%-8s", label);
-	for (; d->name; d++)
-		fprintf(f, " %*" PRIu64, (int)strlen(d->name), fe_report_get(stats, d));
-	fputc('\n', f);
-}
-
-static void
-table_head(FILE *f, const char *label, const struct fe_counter_desc *d)
-{
-	fprintf(f, "%-8s", label);
-	for (; d->name; d++)
-		fprintf(f, " %s", d->name);
-	fputc('\n', f);
 }
 
 void
@@ -369,13 +361,6 @@ fe_report_hist_quantile(const fe_counter_t *h, double q)
 			return i == 0 ? 0 : 1ULL << i; /* the bucket's upper bound */
 	}
 	return 1ULL << (FE_HIST_BUCKETS - 1);
-}
-
-static void
-json_fields(FILE *f, const void *stats, const struct fe_counter_desc *d)
-{
-	for (; d->name; d++)
-		fprintf(f, ", \"%s\": %" PRIu64, d->name, fe_report_get(stats, d));
 }
 
 void

@@ -54,7 +54,7 @@ const char *fe_report_impairments(const struct fe_linkdef *d, char *buf, size_t 
 /* The impairment state of link n (filter hits). */
 const struct fe_linkx *fe_report_linkx(const struct fe_dp *dp, unsigned n);
 
-/* Per port and lane, for the lossless regimes. */
+/* Per port and lane, for the lossless regimes (a snapshot: read with fe_report_get()). */
 struct fe_lane_counters {
 	uint64_t held_bytes;			       /* PFC: held from this port and priority */
 	uint64_t pause_frames, xoff_events, paused_ns; /* PFC */
@@ -66,10 +66,8 @@ struct fe_lane_counters {
 const char *fe_report_regime_name(enum fe_regime r);
 void fe_report_lane(const struct fe_dp *dp, unsigned port, unsigned lane,
 		    struct fe_lane_counters *c);
-/* Names of the lane counters of the running regime (NULL-terminated; NULL if none),
- * and their values in the same order. */
-const char *const *fe_report_lane_fields(const struct fe_dp *dp);
-void fe_report_lane_values(const struct fe_dp *dp, unsigned port, unsigned lane, uint64_t *v);
+/* The lane counters the running regime reports, over struct fe_lane_counters; NULL if none. */
+const struct fe_counter_desc *fe_report_lane_counters(const struct fe_dp *dp);
 
 /* Upper bound of the log2 bucket holding quantile q (0..1) of histogram h; 0 if empty. */
 uint64_t fe_report_hist_quantile(const fe_counter_t *h, double q);

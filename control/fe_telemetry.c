@@ -170,22 +170,23 @@ static int
 tel_regime(const char *cmd __rte_unused, const char *params __rte_unused, struct rte_tel_data *d)
 {
 	const struct fe_dp *dp = dp_get();
-	const char *const *names;
-	uint64_t v[8];
+	const struct fe_counter_desc *names;
 	char key[64];
 
 	if (dp == NULL)
 		return -ENODEV;
-	names = fe_report_lane_fields(dp);
+	names = fe_report_lane_counters(dp);
 	rte_tel_data_start_dict(d);
 	rte_tel_data_add_dict_string(d, "regime", fe_report_regime_name(dp->conf.regime));
 	rte_tel_data_add_dict_u64(d, "lanes", dp->conf.lanes);
 	for (unsigned i = 0; names && i < dp->nports; i++)
 		for (unsigned l = 0; l < dp->conf.lanes; l++) {
-			fe_report_lane_values(dp, i, l, v);
-			for (unsigned k = 0; names[k]; k++) {
-				snprintf(key, sizeof(key), "p%u_l%u_%s", i, l, names[k]);
-				rte_tel_data_add_dict_u64(d, key, v[k]);
+			struct fe_lane_counters c;
+
+			fe_report_lane(dp, i, l, &c);
+			for (const struct fe_counter_desc *n = names; n->name; n++) {
+				snprintf(key, sizeof(key), "p%u_l%u_%s", i, l, n->name);
+				rte_tel_data_add_dict_u64(d, key, fe_report_get(&c, n));
 			}
 		}
 	return 0;
