@@ -207,6 +207,26 @@ table_head(FILE *f, const char *label, const struct fe_counter_desc *d)
 	fputc('\n', f);
 }
 
+/* The valid MAC table entries. Read while the lcore may write: a report, not a snapshot. */
+static void
+json_mac_table(FILE *f, const struct fe_dp *dp)
+{
+	uint64_t now = rte_rdtsc();
+	uint8_t a[6];
+	uint16_t port;
+	int first = 1;
+
+	fprintf(f, ", \"mac_table\": [");
+	for (unsigned i = 0; i < FE_MAC_SLOTS; i++) {
+		if (!fe_mac_entry(dp->mac, i, now, a, &port))
+			continue;
+		fprintf(f, "%s{\"mac\": \"%02x:%02x:%02x:%02x:%02x:%02x\", \"port\": %u}",
+			first ? "" : ", ", a[0], a[1], a[2], a[3], a[4], a[5], port);
+		first = 0;
+	}
+	fputc(']', f);
+}
+
 static void
 json_fields(FILE *f, const void *stats, const struct fe_counter_desc *d)
 {
@@ -329,8 +349,9 @@ fe_report_table(FILE *f, const struct fe_dp *dp)
 	}
 	table_head(f, "switch", sw_counters);
 	table_row(f, "", &dp->sw, sw_counters);
-	fprintf(f, "mac: learned %" PRIu64 " table-full %" PRIu64 "\n",
-		FE_CNT_GET(dp->mac->learned), FE_CNT_GET(dp->mac->full));
+	fprintf(f, "mac: learned %" PRIu64 " moves %" PRIu64 " table-full %" PRIu64 "\n",
+		FE_CNT_GET(dp->mac->learned), FE_CNT_GET(dp->mac->moves),
+		FE_CNT_GET(dp->mac->full));
 	table_regime(f, dp);
 	table_head(f, "idle", idle_counters);
 	table_row(f, "", &dp->idle, idle_counters);
@@ -407,8 +428,12 @@ fe_report_json(FILE *f, const struct fe_dp *dp)
 		fprintf(f, ", \"filter_hits\": %" PRIu64 "}",
 			FE_CNT_GET(fe_report_linkx(dp, n)->filter_hits));
 	}
-	fprintf(f, "], \"switch\": {\"mac_learned\": %" PRIu64 ", \"mac_table_full\": %" PRIu64,
-		FE_CNT_GET(dp->mac->learned), FE_CNT_GET(dp->mac->full));
+	fprintf(f,
+		"], \"switch\": {\"mac_learned\": %" PRIu64 ", \"mac_moves\": %" PRIu64
+		", \"mac_table_full\": %" PRIu64,
+		FE_CNT_GET(dp->mac->learned), FE_CNT_GET(dp->mac->moves),
+		FE_CNT_GET(dp->mac->full));
+	json_mac_table(f, dp);
 	json_fields(f, &dp->sw, sw_counters);
 	fputc('}', f);
 	json_regime(f, dp);

@@ -159,6 +159,7 @@ tel_switch(const char *cmd __rte_unused, const char *params __rte_unused, struct
 		return -ENODEV;
 	rte_tel_data_start_dict(d);
 	rte_tel_data_add_dict_u64(d, "mac_learned", FE_CNT_GET(dp->mac->learned));
+	rte_tel_data_add_dict_u64(d, "mac_moves", FE_CNT_GET(dp->mac->moves));
 	rte_tel_data_add_dict_u64(d, "mac_table_full", FE_CNT_GET(dp->mac->full));
 	add_counters(d, &dp->sw, fe_report_counters(FE_OBJ_SW));
 	add_counters(d, &dp->idle, fe_report_counters(FE_OBJ_IDLE));

@@ -47,7 +47,9 @@ fe_mac_learn(struct fe_mac_table *t, const uint8_t addr[6], uint16_t port, uint6
 		struct fe_mac_entry *e = &t->e[(h + i) & (FE_MAC_SLOTS - 1)];
 
 		if (e->key == key) {
-			if (e->port != port || expired(t, e, now))
+			if (e->port != port)
+				FE_CNT_ADD(t->moves, 1);
+			else if (expired(t, e, now))
 				FE_CNT_ADD(t->learned, 1);
 			e->port = port;
 			if (now > e->seen)
@@ -94,4 +96,18 @@ fe_mac_count(const struct fe_mac_table *t, uint64_t now)
 	for (unsigned i = 0; i < FE_MAC_SLOTS; i++)
 		n += !expired(t, &t->e[i], now);
 	return n;
+}
+
+int
+fe_mac_entry(const struct fe_mac_table *t, unsigned i, uint64_t now, uint8_t addr[6],
+	     uint16_t *port)
+{
+	const struct fe_mac_entry *e = &t->e[i % FE_MAC_SLOTS];
+
+	if (expired(t, e, now))
+		return 0;
+	for (int b = 0; b < 6; b++)
+		addr[b] = (uint8_t)(e->key >> (40 - 8 * b));
+	*port = e->port;
+	return 1;
 }

@@ -25,7 +25,8 @@ struct fe_mac_entry {
 
 struct fe_mac_table {
 	uint64_t age_ticks;
-	fe_counter_t learned; /* new addresses or station moves */
+	fe_counter_t learned; /* new addresses (again after ageing out) */
+	fe_counter_t moves;   /* a known address seen on another port */
 	fe_counter_t full;    /* addresses not learned for want of a slot */
 	struct fe_mac_entry e[FE_MAC_SLOTS];
 };
@@ -40,5 +41,9 @@ int fe_mac_lookup(const struct fe_mac_table *t, const uint8_t addr[6], uint64_t 
 
 /* Entries currently valid (for reports; walks the whole table). */
 unsigned fe_mac_count(const struct fe_mac_table *t, uint64_t now);
+
+/* The i-th slot's address and port if it is valid at now: 1, else 0 (for reports). */
+int fe_mac_entry(const struct fe_mac_table *t, unsigned i, uint64_t now, uint8_t addr[6],
+		 uint16_t *port);
 
 #endif

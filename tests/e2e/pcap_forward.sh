@@ -41,6 +41,7 @@ S=$T/stats.json
 fe_check "switch.flooded" "$(fe_json "$S" 'd["switch"]["flooded"]')" 3 3
 fe_check "switch.unicast" "$(fe_json "$S" 'd["switch"]["unicast"]')" 70 70
 fe_check "switch.mac_learned" "$(fe_json "$S" 'd["switch"]["mac_learned"]')" 3 3
+fe_check "switch.mac_moves" "$(fe_json "$S" 'd["switch"]["mac_moves"]')" 0 0
 fe_check "port0.rx_pkts" "$(fe_json "$S" 'd["ports"][0]["rx_pkts"]')" 51 51
 fe_check "port1.tx_pkts" "$(fe_json "$S" 'd["ports"][1]["tx_pkts"]')" 52 52
 fe_check "port1.tx_bytes" "$(fe_json "$S" 'd["ports"][1]["tx_bytes"]')" 50120 50120

@@ -32,5 +32,12 @@ S=$FE_TMP/s.json
 fe_check "links conserve packets" \
 	"$(fe_json "$S" 'sum(l["in_pkts"] - l["out_pkts"] - l["drop_tail_pkts"] - l["drop_wire_pkts"] - l["q_pkts"] - l["wire_pkts"] for l in d["links"])')" 0 0
 fe_check "2.down carried the bulk (MB)" "$(fe_json "$S" 'd["links"][5]["out_bytes"] // 1000000')" 200 100000
+# three hosts, each on its own port, never seen anywhere else (the table is printed if not)
+if [ "$(fe_json "$S" 'sorted((e["mac"], e["port"]) for e in d["switch"]["mac_table"])')" != \
+	"[('02:fe:00:00:00:01', 0), ('02:fe:00:00:00:02', 1), ('02:fe:00:00:00:03', 2)]" ]; then
+	fe_json "$S" 'd["switch"]' >&2
+	fe_fail "MAC table: each host on its own port expected"
+fi
 fe_check "MAC addresses learned" "$(fe_json "$S" 'd["switch"]["mac_learned"]')" 3 3
+fe_check "MAC station moves" "$(fe_json "$S" 'd["switch"]["mac_moves"]')" 0 0
 echo "veth_3hosts: passed"

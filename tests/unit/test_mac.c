@@ -2,6 +2,7 @@
 /* MAC learning table over a fake clock. */
 #include <criterion/criterion.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "fe_mac.h"
 
@@ -62,7 +63,8 @@ Test(mac, station_move)
 	fe_mac_learn(t, A, 3, 0);
 	fe_mac_learn(t, A, 5, 10);
 	cr_assert_eq(fe_mac_lookup(t, A, 20), 5);
-	cr_assert_eq(t->learned, 2);
+	cr_assert_eq(t->learned, 1, "one address");
+	cr_assert_eq(t->moves, 1, "moved once");
 }
 
 Test(mac, stamps_out_of_order_do_not_expire)
@@ -100,4 +102,24 @@ Test(mac, full_table_counts_and_keeps_working)
 		     "every address is either learned or counted as not learned");
 	cr_assert_gt(t->full, 0);
 	cr_assert_leq(learned_ok, FE_MAC_SLOTS);
+}
+
+Test(mac, entries_for_reports)
+{
+	uint8_t a[6];
+	uint16_t port;
+	unsigned n = 0;
+
+	fe_mac_learn(t, A, 3, 100);
+	fe_mac_learn(t, B, 1, 100);
+	for (unsigned i = 0; i < FE_MAC_SLOTS; i++) {
+		if (!fe_mac_entry(t, i, 150, a, &port))
+			continue;
+		n++;
+		cr_assert(memcmp(a, A, 6) == 0 ? port == 3 : memcmp(a, B, 6) == 0 && port == 1,
+			  "entry %u: unexpected address or port %u", i, port);
+	}
+	cr_assert_eq(n, 2);
+	cr_assert_eq(fe_mac_count(t, 150), 2);
+	cr_assert_eq(fe_mac_count(t, 2000), 0, "aged out");
 }
