@@ -85,6 +85,15 @@ fe_dp_stop() {
 	fi
 }
 
+# fe_dp_once LOG ARGS...: run fabemu-dp to completion (pcap replay, --exit-idle) with its
+# output in LOG; fail, showing LOG, unless it exits 0 (which includes the mbuf check).
+fe_dp_once() {
+	local log=$1 rc=0
+	shift
+	"$FE_BIN/fabemu-dp" "$@" >"$log" 2>&1 || rc=$?
+	[ "$rc" = 0 ] || { cat "$log" >&2; fe_fail "fabemu-dp exited with status $rc"; }
+}
+
 # fe_eal [huge]: EAL options common to every run: never touch PCI devices; without
 # hugepages unless asked (then the hugepage files are unlinked, nothing is left behind).
 fe_eal() {

@@ -11,12 +11,10 @@ T=$FE_TMP
 # (1000 + 24) * 8 us = 8.192 ms to serialize, so the buffer fills long before it drains.
 "$FE_BIN/fe-pcapgen" "$T/in0.pcap" $A $BC 100 1000
 run() { # NAME LINK-SPEC
-	local rc=0
-	"$FE_BIN/fabemu-dp" $(fe_eal) \
+	fe_dp_once "$T/$1.log" $(fe_eal) \
 		--vdev=net_pcap0,rx_pcap=$T/in0.pcap,tx_pcap=$T/$1-out0.pcap \
 		--vdev=net_pcap1,rx_pcap=$T/empty.pcap,tx_pcap=$T/$1-out1.pcap \
-		-- --link "$2" --exit-idle 200ms --stats-json "$T/$1.json" >"$T/$1.log" 2>&1 || rc=$?
-	[ "$rc" = 0 ] || { cat "$T/$1.log"; fe_fail "fabemu-dp exited with status $rc"; }
+		-- --link "$2" --exit-idle 200ms --stats-json "$T/$1.json"
 }
 "$FE_BIN/fe-pcapgen" "$T/empty.pcap"
 

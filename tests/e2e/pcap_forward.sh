@@ -19,9 +19,8 @@ vdevs=""
 for i in 0 1 2; do vdevs+=" --vdev=net_pcap$i,rx_pcap=$T/in$i.pcap,tx_pcap=$T/out$i.pcap"; done
 # The up links of A and C are delayed so that learning happens in a known order:
 # B's broadcast at 0 ms, A's frames at 10 ms, C's at 20 ms.
-"$FE_BIN/fabemu-dp" $(fe_eal) $vdevs -- --link 0.up:delay=10ms --link 2.up:delay=20ms \
-	--exit-idle 300ms --stats-json "$T/stats.json" >"$T/dp.log" 2>&1 || rc=$?
-[ "${rc:-0}" = 0 ] || { cat "$T/dp.log"; fe_fail "fabemu-dp exited with status $rc"; }
+fe_dp_once "$T/dp.log" $(fe_eal) $vdevs -- --link 0.up:delay=10ms --link 2.up:delay=20ms \
+	--exit-idle 300ms --stats-json "$T/stats.json"
 
 check_pcap() { # FILE PACKETS
 	local got
