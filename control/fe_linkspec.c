@@ -232,18 +232,16 @@ fe_link_param_set(struct fe_linkdef *p, const char *key, const char *val, char *
 	return -EINVAL;
 }
 
-enum { SEL_UP = 1, SEL_DOWN = 2 };
-
 /* Selector -> port (or -1 for every port) and direction bits. */
-static int
-parse_selector(const char *sel, unsigned nports, long *port, int *dirs, char *err, size_t len)
+int
+fe_linkspec_select(const char *sel, unsigned nports, long *port, int *dirs, char *err, size_t len)
 {
 	const char *dot = strchr(sel, '.');
 	const char *dir = dot ? dot + 1 : sel;
 	char *end;
 
 	*port = -1;
-	*dirs = SEL_UP | SEL_DOWN;
+	*dirs = FE_SEL_UP | FE_SEL_DOWN;
 	if (strcmp(sel, "all") == 0)
 		return 0;
 	if (isdigit((unsigned char)sel[0])) {
@@ -259,9 +257,9 @@ parse_selector(const char *sel, unsigned nports, long *port, int *dirs, char *er
 		goto bad;
 	}
 	if (strcmp(dir, "up") == 0)
-		*dirs = SEL_UP;
+		*dirs = FE_SEL_UP;
 	else if (strcmp(dir, "down") == 0)
-		*dirs = SEL_DOWN;
+		*dirs = FE_SEL_DOWN;
 	else
 		goto bad;
 	return 0;
@@ -303,9 +301,9 @@ apply_kv(char *kv, struct fe_linkdef *up, struct fe_linkdef *down, unsigned npor
 	for (unsigned p = 0; p < nports; p++) {
 		if (port >= 0 && p != (unsigned)port)
 			continue;
-		if ((dirs & SEL_UP) && fe_link_param_set(&up[p], kv, val, err, len) < 0)
+		if ((dirs & FE_SEL_UP) && fe_link_param_set(&up[p], kv, val, err, len) < 0)
 			return -EINVAL;
-		if ((dirs & SEL_DOWN) && fe_link_param_set(&down[p], kv, val, err, len) < 0)
+		if ((dirs & FE_SEL_DOWN) && fe_link_param_set(&down[p], kv, val, err, len) < 0)
 			return -EINVAL;
 	}
 	/* with no port at all, still check the key and value */
@@ -336,11 +334,11 @@ fe_linkspec_apply(const char *spec, struct fe_linkdef *up, struct fe_linkdef *do
 		colon = NULL;
 	kvs = buf;
 	port = -1;
-	dirs = SEL_UP | SEL_DOWN;
+	dirs = FE_SEL_UP | FE_SEL_DOWN;
 	if (colon) {
 		*colon = '\0';
 		kvs = colon + 1;
-		if (parse_selector(trim(buf), nports, &port, &dirs, err, errlen) < 0)
+		if (fe_linkspec_select(trim(buf), nports, &port, &dirs, err, errlen) < 0)
 			return -EINVAL;
 	}
 	/* match=EXPR is last and takes the rest of the spec, commas included */

@@ -30,6 +30,12 @@
 int fe_link_param_set(struct fe_linkdef *p, const char *key, const char *val, char *err,
 		      size_t errlen);
 
+enum { FE_SEL_UP = 1, FE_SEL_DOWN = 2 };
+
+/* Parse a selector: *port is the port or -1 for every port, *dirs has FE_SEL_* bits. */
+int fe_linkspec_select(const char *sel, unsigned nports, long *port, int *dirs, char *err,
+		       size_t errlen);
+
 /* Apply one spec to the up[] and down[] parameters of nports ports. */
 int fe_linkspec_apply(const char *spec, struct fe_linkdef *up, struct fe_linkdef *down,
 		      unsigned nports, char *err, size_t errlen);

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include <inttypes.h>
+#include <pthread.h>
 #include <string.h>
 
 #include <rte_cycles.h>
@@ -71,8 +72,12 @@ fe_report_counters(enum fe_obj obj)
 	return all[obj];
 }
 
-void
-fe_report_eth(uint16_t port_id, struct fe_eth_counters *c)
+/* What the PMD counted before the last reset: its counters are read, never written. */
+static struct fe_eth_counters eth_base[RTE_MAX_ETHPORTS];
+static pthread_mutex_t report_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void
+eth_raw(uint16_t port_id, struct fe_eth_counters *c)
 {
 	struct rte_eth_stats s;
 
@@ -83,6 +88,36 @@ fe_report_eth(uint16_t port_id, struct fe_eth_counters *c)
 	c->ierrors = s.ierrors;
 	c->oerrors = s.oerrors;
 	c->rx_nombuf = s.rx_nombuf;
+}
+
+void
+fe_report_eth(uint16_t port_id, struct fe_eth_counters *c)
+{
+	const struct fe_eth_counters *b = &eth_base[port_id % RTE_MAX_ETHPORTS];
+
+	eth_raw(port_id, c);
+	c->imissed -= RTE_MIN(c->imissed, b->imissed);
+	c->ierrors -= RTE_MIN(c->ierrors, b->ierrors);
+	c->oerrors -= RTE_MIN(c->oerrors, b->oerrors);
+	c->rx_nombuf -= RTE_MIN(c->rx_nombuf, b->rx_nombuf);
+}
+
+void
+fe_report_eth_reset(uint16_t port_id)
+{
+	eth_raw(port_id, &eth_base[port_id % RTE_MAX_ETHPORTS]);
+}
+
+void
+fe_report_lock(void)
+{
+	pthread_mutex_lock(&report_lock);
+}
+
+void
+fe_report_unlock(void)
+{
+	pthread_mutex_unlock(&report_lock);
 }
 
 const struct fe_link *

@@ -140,10 +140,12 @@ tel_link(const char *cmd __rte_unused, const char *params, struct rte_tel_data *
 	l = fe_report_link(dp, idx, &lp, name, sizeof(name));
 	rte_tel_data_start_dict(d);
 	rte_tel_data_add_dict_string(d, "link", name);
+	fe_report_lock();
 	rte_tel_data_add_dict_u64(d, "rate_bps", lp->rate_bps);
 	rte_tel_data_add_dict_u64(d, "delay_ns", lp->delay_ns);
 	rte_tel_data_add_dict_u64(d, "buffer_bytes", lp->limit_bytes);
 	rte_tel_data_add_dict_u64(d, "buffer_pkts", lp->limit_pkts);
+	fe_report_unlock();
 	add_counters(d, &l->st, fe_report_counters(FE_OBJ_LINK));
 	rte_tel_data_add_dict_u64(d, "filter_hits",
 				  FE_CNT_GET(fe_report_linkx(dp, idx)->filter_hits));

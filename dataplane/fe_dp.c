@@ -9,10 +9,12 @@
 #include <rte_ethdev.h>
 #include <rte_ether.h>
 #include <rte_malloc.h>
+#include <rte_rcu_qsbr.h>
 
 #include "fe_dp.h"
 #include "fe_time.h"
 #include "fe_switch.h"
+#include "fe_update.h"
 
 /* Below this, sleeping costs more than it saves: spin instead. */
 #define FE_SLEEP_MIN_NS 1000
@@ -42,9 +44,9 @@ link_setup(struct fe_link *l, const struct fe_link_params *p, uint64_t hz, int s
 }
 
 /* Compile the impairments of one link; stream numbers the link for its PRNG. */
-static int
-linkx_setup(struct fe_linkx *x, const struct fe_linkdef *d, uint64_t hz, uint64_t seed,
-	    unsigned stream, char *err, size_t errlen)
+int
+fe_dp_linkx_compile(struct fe_linkx *x, const struct fe_linkdef *d, uint64_t hz, uint64_t seed,
+		    unsigned stream, char *err, size_t errlen)
 {
 	memset(x, 0, sizeof(*x));
 	fe_rng_seed(&x->rng, seed, stream);
@@ -129,18 +131,26 @@ pfc_params(const struct fe_pfc_params *in, const struct fe_link_params *up,
 	return out;
 }
 
-static int
-regime_setup(struct fe_dp *dp, struct fe_port *p, int socket, char *err, size_t errlen)
+int
+fe_dp_pfc_compile(const struct fe_dp *dp, struct fe_pfc *pfc, const struct fe_pfc_params *in,
+		  const struct fe_link_params *up, char *err, size_t errlen)
 {
 	struct fe_pfc_params prm;
 
+	if (fe_pfc_init(pfc, pfc_params(in, up, &prm), up->rate_bps, dp->hz) < 0) {
+		snprintf(err, errlen, "PFC: XON must be below XOFF, quanta 1 to 65535");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int
+regime_setup(struct fe_dp *dp, struct fe_port *p, int socket, char *err, size_t errlen)
+{
 	switch (dp->conf.regime) {
 	case FE_REGIME_PFC:
-		if (fe_pfc_init(&p->pfc, pfc_params(&dp->conf.pfc, &p->up_def.link, &prm),
-				p->up_def.link.rate_bps, dp->hz) < 0) {
-			snprintf(err, errlen, "PFC: XON must be below XOFF, quanta 1 to 65535");
+		if (fe_dp_pfc_compile(dp, &p->pfc, &dp->conf.pfc, &p->up_def.link, err, errlen) < 0)
 			return -EINVAL;
-		}
 		p->up.gated = 1;
 		return 0;
 	case FE_REGIME_CREDIT:
@@ -163,12 +173,13 @@ port_setup(struct fe_dp *dp, unsigned i, uint16_t port_id, const struct fe_linkd
 	p->up_def = *up;
 	p->down_def = *down;
 	if (link_setup(&p->up, &up->link, dp->hz, socket, e, sizeof(e)) < 0 ||
-	    linkx_setup(&p->up_x, up, dp->hz, dp->conf.seed, 2 * i, e, sizeof(e)) < 0) {
+	    fe_dp_linkx_compile(&p->up_x, up, dp->hz, dp->conf.seed, 2 * i, e, sizeof(e)) < 0) {
 		snprintf(err, errlen, "link %u.up: %s", i, e);
 		return -EINVAL;
 	}
 	if (link_setup(&p->down, &down->link, dp->hz, socket, e, sizeof(e)) < 0 ||
-	    linkx_setup(&p->down_x, down, dp->hz, dp->conf.seed, 2 * i + 1, e, sizeof(e)) < 0) {
+	    fe_dp_linkx_compile(&p->down_x, down, dp->hz, dp->conf.seed, 2 * i + 1, e, sizeof(e)) <
+		    0) {
 		snprintf(err, errlen, "link %u.down: %s", i, e);
 		return -EINVAL;
 	}
@@ -179,8 +190,8 @@ port_setup(struct fe_dp *dp, unsigned i, uint16_t port_id, const struct fe_linkd
 }
 
 /* The shortest feedback delay of the regime (at least 1 us, so the loop terminates). */
-static uint64_t
-causal_step(const struct fe_dp *dp)
+uint64_t
+fe_dp_causal_step(const struct fe_dp *dp)
 {
 	uint64_t step = UINT64_MAX, floor = dp->hz / 1000000;
 
@@ -221,13 +232,16 @@ fe_dp_create(unsigned nports, const uint16_t *port_ids, const struct fe_linkdef 
 	dp->mac = rte_zmalloc_socket("fe_mac", sizeof(*dp->mac), RTE_CACHE_LINE_SIZE, socket);
 	dp->held = rte_zmalloc_socket("fe_held", sizeof(*dp->held) * nports * FE_PFC_PRIOS,
 				      RTE_CACHE_LINE_SIZE, socket);
-	if (dp->ports == NULL || dp->mac == NULL || dp->held == NULL)
+	dp->qsv = rte_zmalloc_socket("fe_qsv", rte_rcu_qsbr_get_memsize(1), RTE_CACHE_LINE_SIZE,
+				     socket);
+	if (dp->ports == NULL || dp->mac == NULL || dp->held == NULL || dp->qsv == NULL ||
+	    rte_rcu_qsbr_init(dp->qsv, 1) != 0)
 		goto nomem;
 	fe_mac_init(dp->mac, fe_ns_to_ticks(conf->mac_age_ns, hz));
 	for (unsigned i = 0; i < nports; i++)
 		if (port_setup(dp, i, port_ids[i], &up[i], &down[i], socket, err, errlen) < 0)
 			goto fail;
-	dp->step = causal_step(dp);
+	dp->step = fe_dp_causal_step(dp);
 	dp->start_tsc = rte_rdtsc();
 	dp->horizon = dp->start_tsc;
 	return dp;
@@ -255,6 +269,7 @@ fe_dp_free(struct fe_dp *dp)
 	rte_free(dp->ports);
 	rte_free(dp->mac);
 	rte_free(dp->held);
+	rte_free(dp->qsv);
 	rte_free(dp);
 }
 
@@ -323,22 +338,34 @@ port_switch(struct fe_dp *dp, unsigned in, uint64_t now)
 	uint64_t stamps[FE_BURST];
 	unsigned n;
 
+	struct fe_tap *tap = fe_tap_on(&dp->tap, 2 * in);
+
 	n = fe_link_dequeue(&dp->ports[in].up, now, pkts, stamps, FE_BURST);
-	for (unsigned i = 0; i < n; i++)
+	for (unsigned i = 0; i < n; i++) {
+		if (unlikely(tap != NULL))
+			fe_tap_pkt(tap, pkts[i], stamps[i], FE_TAP_DELIVERED);
 		fe_switch_arrive(dp, in, pkts[i], stamps[i]);
+	}
 	return n;
 }
 
 /* One TX burst: staged packets first, then what the down link delivers by now. */
 static inline uint16_t
-tx_burst(struct fe_port *p, uint64_t now)
+tx_burst(struct fe_dp *dp, unsigned i, uint64_t now)
 {
-	uint64_t bytes = 0;
+	struct fe_tap *tap = fe_tap_on(&dp->tap, 2 * i + 1);
+	struct fe_port *p = &dp->ports[i];
+	uint64_t bytes = 0, stamps[FE_BURST];
 	uint16_t sent;
 
-	if (p->txq_n < FE_BURST)
-		p->txq_n += fe_link_dequeue(&p->down, now, (void **)&p->txq[p->txq_n], NULL,
-					    FE_BURST - p->txq_n);
+	if (p->txq_n < FE_BURST) {
+		unsigned n = fe_link_dequeue(&p->down, now, (void **)&p->txq[p->txq_n], stamps,
+					     FE_BURST - p->txq_n);
+
+		for (unsigned k = 0; unlikely(tap != NULL) && k < n; k++)
+			fe_tap_pkt(tap, p->txq[p->txq_n + k], stamps[k], FE_TAP_DELIVERED);
+		p->txq_n += n;
+	}
 	if (p->txq_n == 0)
 		return 0;
 	sent = rte_eth_tx_burst(p->port_id, 0, p->txq, p->txq_n);
@@ -357,12 +384,12 @@ tx_burst(struct fe_port *p, uint64_t now)
 
 /* Send what is due, a burst at a time, until the port stops taking or nothing is due. */
 static inline unsigned
-port_tx(struct fe_port *p, uint64_t now)
+port_tx(struct fe_dp *dp, unsigned i, uint64_t now)
 {
 	unsigned total = 0;
 
 	for (unsigned b = 0; b < FE_DRAIN_BURSTS; b++) {
-		uint16_t sent = tx_burst(p, now);
+		uint16_t sent = tx_burst(dp, i, now);
 
 		total += sent;
 		if (sent < FE_BURST)
@@ -411,10 +438,25 @@ lossless_advance(struct fe_dp *dp, uint64_t now)
 					     up_gate_ctx(dp, &dp->ports[i]));
 		if (h < now)
 			for (unsigned i = 0; i < dp->nports; i++)
-				work += port_tx(&dp->ports[i], h);
+				work += port_tx(dp, i, h);
 	} while (h < now);
 	dp->horizon = now;
 	return work;
+}
+
+/* A burst boundary: take a published fabric change, or a counter reset. */
+static inline void
+ctl_requests(struct fe_dp *dp)
+{
+	struct fe_update *u = __atomic_load_n(&dp->update, __ATOMIC_ACQUIRE);
+	uint64_t reset = __atomic_load_n(&dp->reset_req, __ATOMIC_ACQUIRE);
+
+	if (unlikely(u != NULL && u->gen != dp->adopted_gen))
+		fe_update_adopt(dp, u);
+	if (unlikely(reset != dp->reset_done)) {
+		fe_dp_reset_counters(dp);
+		__atomic_store_n(&dp->reset_done, reset, __ATOMIC_RELEASE);
+	}
 }
 
 unsigned
@@ -422,6 +464,7 @@ fe_dp_poll(struct fe_dp *dp, uint64_t now)
 {
 	unsigned work = 0;
 
+	ctl_requests(dp);
 	for (unsigned i = 0; i < dp->nports; i++)
 		work += port_rx(dp, i, now);
 	if (dp->conf.regime == FE_REGIME_LOSSY) {
@@ -431,7 +474,7 @@ fe_dp_poll(struct fe_dp *dp, uint64_t now)
 		work += lossless_advance(dp, now);
 	}
 	for (unsigned i = 0; i < dp->nports; i++)
-		work += port_tx(&dp->ports[i], now);
+		work += port_tx(dp, i, now);
 	FE_CNT_ADD(dp->idle.polls, 1);
 	return work;
 }
@@ -494,10 +537,15 @@ fe_dp_run(struct fe_dp *dp, const volatile int *stop)
 	uint64_t backoff = FE_SLEEP_MIN_NS, idle_since = rte_rdtsc();
 	unsigned empty = 0;
 
+	rte_rcu_qsbr_thread_register(dp->qsv, 0);
+	rte_rcu_qsbr_thread_online(dp->qsv, 0);
 	while (!*stop) {
 		uint64_t now = rte_rdtsc(), ns;
+		unsigned work = fe_dp_poll(dp, now);
 
-		if (fe_dp_poll(dp, now)) {
+		/* nothing from a previous fabric update is referenced past this point */
+		rte_rcu_qsbr_quiescent(dp->qsv, 0);
+		if (work) {
 			idle_since = now;
 			empty = 0;
 			backoff = FE_SLEEP_MIN_NS;
@@ -517,6 +565,8 @@ fe_dp_run(struct fe_dp *dp, const volatile int *stop)
 		nanosleep(&(struct timespec){.tv_sec = 0, .tv_nsec = (long)ns}, NULL);
 		backoff = RTE_MIN(backoff * 2, dp->conf.idle_sleep_ns);
 	}
+	rte_rcu_qsbr_thread_offline(dp->qsv, 0);
+	rte_rcu_qsbr_thread_unregister(dp->qsv, 0);
 }
 
 void

@@ -19,8 +19,10 @@
 #include <rte_common.h>
 #include <rte_mbuf.h>
 
+#include "fe_capture.h"
 #include "fe_counter.h"
 #include "fe_credit.h"
+#include "fe_fabric.h"
 #include "fe_filter.h"
 #include "fe_link.h"
 #include "fe_linkdef.h"
@@ -29,19 +31,6 @@
 
 #define FE_BURST	 32
 #define FE_PORT_NAME_LEN 64
-
-/* How the fabric handles congestion (docs/regimes.md). */
-enum fe_regime {
-	FE_REGIME_LOSSY,  /* output-queued; tail drop, loss models, ECN */
-	FE_REGIME_PFC,	  /* output-queued; PFC pauses the sender per priority */
-	FE_REGIME_CREDIT, /* input-queued per lane; credit-based, never drops in the fabric */
-};
-
-/* Where a packet's lane (virtual lane, PFC priority) comes from. */
-enum fe_lane_map {
-	FE_MAP_PCP,  /* 802.1Q priority code point; untagged frames: 0 */
-	FE_MAP_DSCP, /* IP DSCP class selector (DSCP >> 3); non-IP: 0 */
-};
 
 /* A packet waiting in a switch input queue (credit regime). */
 struct fe_iq_slot {
@@ -146,6 +135,13 @@ struct fe_dp {
 	unsigned rr, rr_next;		 /* credit: round-robin start of the arbiter */
 	uint64_t step;			 /* lossless: feedback delay, the loop's time step */
 	uint64_t horizon;		 /* lossless: the switch has seen everything up to here */
+	/* run-time changes (fe_update.h): ctl publishes, the lcore adopts at a pass start */
+	struct fe_update *update; /* ctl: wo (release), lcore: ro (acquire) */
+	uint64_t adopted_gen;	  /* lcore: wo (release), ctl: ro */
+	struct rte_rcu_qsbr *qsv; /* the lcore reports quiescence after every pass */
+	uint64_t reset_req;	  /* ctl: wo; the lcore zeroes the counters when it changes */
+	uint64_t reset_done;	  /* lcore: wo */
+	struct fe_tap *tap;	  /* capture of one link (fe_capture.h); ctl: wo, lcore: ro */
 };
 
 /*
@@ -172,5 +168,12 @@ void fe_dp_run(struct fe_dp *dp, const volatile int *stop);
 void fe_dp_drain(struct fe_dp *dp);
 
 void fe_dp_free(struct fe_dp *dp);
+
+/* For fe_update.c: the compile steps fe_dp_create() uses, one link or port at a time. */
+int fe_dp_linkx_compile(struct fe_linkx *x, const struct fe_linkdef *d, uint64_t hz, uint64_t seed,
+			unsigned stream, char *err, size_t errlen);
+int fe_dp_pfc_compile(const struct fe_dp *dp, struct fe_pfc *pfc, const struct fe_pfc_params *in,
+		      const struct fe_link_params *up, char *err, size_t errlen);
+uint64_t fe_dp_causal_step(const struct fe_dp *dp);
 
 #endif

@@ -141,6 +141,7 @@ drop(struct fe_link *l, enum fe_link_drop why, uint32_t len, uint8_t lane)
 	FE_CNT_ADD(l->st.drop_pkts[why], 1);
 	FE_CNT_ADD(l->st.drop_bytes[why], len);
 	FE_CNT_ADD(l->st.lane_drop_pkts[lane % FE_LINK_LANES], 1);
+	l->last_drop = (uint8_t)why;
 	return -ENOBUFS;
 }
 

@@ -154,6 +154,7 @@ struct fe_link {
 	uint32_t sched;	     /* gated: oldest packet not yet scheduled (eager: always tail) */
 	uint32_t tail;	     /* next free slot */
 	uint8_t gated;	     /* serialization waits for fe_link_pump() and its gate */
+	uint8_t last_drop;   /* enum fe_link_drop of the last drop (for captures) */
 	uint64_t last_leave; /* when the last packet left the buffer */
 	fe_counter_t *acct;  /* bytes in the buffer per label account (may be NULL) */
 	uint32_t q_pkts;

@@ -35,9 +35,24 @@ impair(struct fe_link *l, struct fe_linkx *x, struct rte_mbuf *m, uint64_t t, ui
 	return FE_LINK_DROP__MAX;
 }
 
-/* Offer m to link l at t; on any drop it is counted and freed. 0, or -1 if dropped. */
+/* Free a packet link n dropped at t, showing it to a capture of that link first. */
+static inline void
+drop_free(struct fe_dp *dp, unsigned n, struct rte_mbuf *m, uint8_t why, uint64_t t)
+{
+	struct fe_tap *tap = fe_tap_on(&dp->tap, n);
+
+	if (unlikely(tap != NULL))
+		fe_tap_pkt(tap, m, t, why);
+	rte_pktmbuf_free(m);
+}
+
+/*
+ * Offer m to link n (l, x) at t; on any drop it is counted and freed. 0, or -1 if
+ * dropped.
+ */
 static inline int
-to_link(struct fe_link *l, struct fe_linkx *x, struct rte_mbuf *m, uint64_t t, uint32_t label)
+to_link(struct fe_dp *dp, unsigned n, struct fe_link *l, struct fe_linkx *x, struct rte_mbuf *m,
+	uint64_t t, uint32_t label)
 {
 	uint32_t len = rte_pktmbuf_pkt_len(m);
 	uint64_t extra = 0;
@@ -47,12 +62,12 @@ to_link(struct fe_link *l, struct fe_linkx *x, struct rte_mbuf *m, uint64_t t, u
 
 		if (why != FE_LINK_DROP__MAX) {
 			fe_link_drop(l, why, len, FE_LABEL_CLASS(label));
-			rte_pktmbuf_free(m);
+			drop_free(dp, n, m, (uint8_t)why, t);
 			return -1;
 		}
 	}
 	if (fe_link_enqueue_x(l, m, len, t, extra, label) < 0) {
-		rte_pktmbuf_free(m);
+		drop_free(dp, n, m, l->last_drop, t);
 		return -1;
 	}
 	return 0;
@@ -90,7 +105,7 @@ fe_switch_ingress(struct fe_dp *dp, unsigned in, struct rte_mbuf *m, uint64_t no
 {
 	struct fe_port *p = &dp->ports[in];
 
-	to_link(&p->up, &p->up_x, m, now, FE_LABEL(0, lane_of(dp, m)));
+	to_link(dp, 2 * in, &p->up, &p->up_x, m, now, FE_LABEL(0, lane_of(dp, m)));
 }
 
 /* Egress port of m from `in`, learning its source; -1: flood, -2: filter (drop). */
@@ -152,14 +167,15 @@ to_egress(struct fe_dp *dp, unsigned in, unsigned q, struct rte_mbuf *m, uint64_
 		if (fe_pfc_admit(pfc, dp->held[acct], rte_pktmbuf_pkt_len(m)) < 0) {
 			fe_link_drop(&out->down, FE_LINK_DROP_HEADROOM, rte_pktmbuf_pkt_len(m),
 				     lane);
-			rte_pktmbuf_free(m);
+			drop_free(dp, 2 * q + 1, m, FE_LINK_DROP_HEADROOM, t);
 			return;
 		}
-		if (to_link(&out->down, &out->down_x, m, t, FE_LABEL(acct, lane)) == 0)
+		if (to_link(dp, 2 * q + 1, &out->down, &out->down_x, m, t, FE_LABEL(acct, lane)) ==
+		    0)
 			pfc_frame_out(dp, in, lane, fe_pfc_update(pfc, lane, dp->held[acct], t));
 		return;
 	}
-	to_link(&out->down, &out->down_x, m, t, FE_LABEL(acct, lane));
+	to_link(dp, 2 * q + 1, &out->down, &out->down_x, m, t, FE_LABEL(acct, lane));
 }
 
 /* Send m to every port but `in`; the last one gets m itself, the others copies. */
@@ -294,7 +310,8 @@ iq_serve(struct fe_dp *dp, unsigned in, uint8_t lane, uint64_t now, unsigned max
 				 * returned */
 				fe_link_drop(&dp->ports[s->out].down, FE_LINK_DROP_HOQ, s->len,
 					     lane);
-				rte_pktmbuf_free(s->m);
+				drop_free(dp, 2 * (unsigned)s->out + 1, s->m, FE_LINK_DROP_HOQ,
+					  now);
 				iq_pop(dp, in, lane, q->head_since + dp->hoq_ticks);
 				n++;
 				continue;

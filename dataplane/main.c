@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <rte_cycles.h>
@@ -21,17 +22,18 @@
 #include <rte_mbuf.h>
 #include <rte_version.h>
 
+#include "fe_ctl.h"
+#include "fe_ctl_proto.h"
 #include "fe_dp.h"
 #include "fe_linkspec.h"
+#include "fe_profile.h"
 #include "fe_regimespec.h"
 #include "fe_report.h"
 #include "fe_telemetry.h"
 #include "fe_units.h"
 
-#define FE_VERSION	     "0.2.0"
-#define FE_LOSSLESS_UP_BYTES (32ULL << 20)
-#define FE_LOSSLESS_UP_PKTS  16384
-#define MAX_SPECS	     256
+#define FE_VERSION "0.3.0"
+#define MAX_SPECS  256
 
 struct spec {
 	int is_file;
@@ -47,7 +49,11 @@ struct opts {
 	uint64_t stats_interval_ns, duration_ns;
 	const char *stats_json;
 	int seed_set;
-	int buffer_set; /* --buffer or --buffer-pkts given: no regime default for up links */
+	int buffer_set;	     /* --buffer or --buffer-pkts given: no regime default for up links */
+	const char *profile; /* YAML profile (name or path) */
+	uint64_t scale;	     /* its dilation; 0: the profile's own */
+	const char *fabric_opt; /* a fabric or link option that --profile excludes */
+	const char *control, *control_tcp;
 };
 
 static volatile int stop_flag;
@@ -81,7 +87,19 @@ usage(FILE *f)
 		"                       match=TCPDUMP-FILTER (last; limits the impairments to the\n"
 		"                       packets it matches). Repeatable; applied in order after\n"
 		"                       the options above. See docs/regimes.md.\n"
-		"  --profile FILE       link specs from FILE, one per line, '#' comments\n"
+		"  --link-file FILE     link specs from FILE, one per line, '#' comments\n"
+		"Profiles (docs/profiles.md):\n"
+		"  --profile P          a YAML fabric profile: a name from profiles/ (ideal, "
+		"ib-hdr,\n"
+		"                       ib-ndr, roce-pfc-ecn, roce-lossy, ethernet-lossy,\n"
+		"                       ethernet-ecn) or a file. It sets the regime and every "
+		"link;\n"
+		"                       --link and --seed still apply on top, the other fabric "
+		"and\n"
+		"                       link options are refused with it.\n"
+		"  --scale N            apply the profile N times slower (rates / N, times x N),\n"
+		"                       keeping bandwidth x delay against buffers and credits\n"
+		"                       (default: the profile's scale, normally 1)\n"
 		"Fabric regime (docs/regimes.md):\n"
 		"  --regime R           lossy (default): output-queued, tail drop, loss, ECN;\n"
 		"                       pfc: output-queued, PFC pauses the sender per priority;\n"
@@ -112,6 +130,11 @@ usage(FILE *f)
 		"  --idle-spin N        empty polls before the first sleep (default: 64)\n"
 		"  --rxd N, --txd N     descriptors per port queue (default: 1024)\n"
 		"  --mbufs N            mbuf pool size (default: sized from the links)\n"
+		"Control (docs/control.md):\n"
+		"  --control PATH       UNIX socket for fabemuctl (default: " FE_CTL_SOCKET ",\n"
+		"                       mode 0600: root only; 'none' to disable)\n"
+		"  --control-tcp [IP:]PORT  also listen on TCP, 127.0.0.1 unless IP is given\n"
+		"                       (no authentication: keep it on loopback)\n"
 		"Counters and run time:\n"
 		"  --stats-interval TIME  print counters every TIME (default: only on "
 		"exit/SIGUSR1)\n"
@@ -149,6 +172,10 @@ enum {
 	OPT_LANE_MAP,
 	OPT_PFC,
 	OPT_CREDIT,
+	OPT_LINK_FILE,
+	OPT_SCALE,
+	OPT_CONTROL,
+	OPT_CONTROL_TCP,
 };
 
 static const struct option long_opts[] = {
@@ -175,6 +202,10 @@ static const struct option long_opts[] = {
 	{"lane-map", required_argument, NULL, OPT_LANE_MAP},
 	{"pfc", required_argument, NULL, OPT_PFC},
 	{"credit", required_argument, NULL, OPT_CREDIT},
+	{"link-file", required_argument, NULL, OPT_LINK_FILE},
+	{"scale", required_argument, NULL, OPT_SCALE},
+	{"control", required_argument, NULL, OPT_CONTROL},
+	{"control-tcp", required_argument, NULL, OPT_CONTROL_TCP},
 	{"help", no_argument, NULL, 'h'},
 	{"version", no_argument, NULL, 'V'},
 	{NULL, 0, NULL, 0},
@@ -273,8 +304,19 @@ parse_opt(struct opts *o, int c, const char *v, char *err, size_t len)
 		return fe_link_param_set(&o->link, "buffer-pkts", v, err, len);
 	case OPT_LINK:
 		return add_spec(o, 0, v, err, len);
-	case OPT_PROFILE:
+	case OPT_LINK_FILE:
 		return add_spec(o, 1, v, err, len);
+	case OPT_PROFILE:
+		o->profile = v;
+		return 0;
+	case OPT_SCALE:
+		return opt_uint("scale", v, 1, FE_PROFILE_SCALE_MAX, &o->scale, err, len);
+	case OPT_CONTROL:
+		o->control = strcmp(v, "none") == 0 ? NULL : v;
+		return 0;
+	case OPT_CONTROL_TCP:
+		o->control_tcp = v;
+		return 0;
 	case OPT_MAC_AGE:
 		return opt_time("mac-age", v, 1000000ULL * 1000000000, &o->dp.mac_age_ns, err, len);
 	case OPT_IDLE_SLEEP:
@@ -354,6 +396,7 @@ parse_args(int argc, char **argv, struct opts *o, char *err, size_t len)
 		       .credit = {.buffer = 64 << 10, .out_pkts = 2}},
 		.rxd = 1024,
 		.txd = 1024,
+		.control = FE_CTL_SOCKET,
 	};
 	optind = 1;
 	opterr = 0;
@@ -368,28 +411,97 @@ parse_args(int argc, char **argv, struct opts *o, char *err, size_t len)
 		}
 		if (parse_opt(o, c, optarg, err, len) < 0)
 			return -EINVAL;
+		if ((c >= OPT_RATE && c <= OPT_BUFFER_PKTS) || c == OPT_SWITCH_BUFFER ||
+		    (c >= OPT_REGIME && c <= OPT_CREDIT))
+			o->fabric_opt = argv[optind - 1 - (optarg && argv[optind - 1] == optarg)];
+	}
+	if (o->profile && o->fabric_opt) {
+		snprintf(err, len,
+			 "%s cannot be combined with --profile: set it in the profile, or "
+			 "override links with --link",
+			 o->fabric_opt);
+		return -EINVAL;
+	}
+	if (o->scale && !o->profile) {
+		snprintf(err, len, "--scale needs --profile");
+		return -EINVAL;
 	}
 	if (optind < argc) {
 		snprintf(err, len, "unexpected argument '%s' (see --help)", argv[optind]);
 		return -EINVAL;
 	}
+	if (getenv(FE_CTL_ENV_SOCKET) && o->control && strcmp(o->control, FE_CTL_SOCKET) == 0)
+		o->control = getenv(FE_CTL_ENV_SOCKET);
 	if (!o->seed_set) /* reported in the banner and the counters, so the run can be replayed */
 		o->dp.seed = rte_rdtsc() ^ ((uint64_t)getpid() << 32);
 	return 0;
 }
 
-/* Every link starts from the global options; specs then apply in command-line order. */
+/* The fabric-wide options as a struct fe_fabric (what a profile would set). */
+static void
+fabric_from_opts(const struct opts *o, struct fe_fabric *f)
+{
+	f->regime = o->dp.regime;
+	f->lanes = o->dp.lanes;
+	f->lane_map = o->dp.lane_map;
+	f->switch_buffer = o->dp.switch_buffer;
+	f->pfc = o->dp.pfc;
+	f->credit = o->dp.credit;
+}
+
+static void
+fabric_to_opts(const struct fe_fabric *f, struct opts *o)
+{
+	o->dp.regime = f->regime;
+	o->dp.lanes = f->lanes;
+	o->dp.lane_map = f->lane_map;
+	o->dp.switch_buffer = f->switch_buffer;
+	o->dp.pfc = f->pfc;
+	o->dp.credit = f->credit;
+}
+
+/* Links from a YAML profile at its scale; its seed unless --seed was given. */
 static int
-build_links(const struct opts *o, unsigned nports, struct fe_linkdef *up, struct fe_linkdef *down,
+links_from_profile(struct opts *o, unsigned nports, struct fe_linkdef *up, struct fe_linkdef *down,
+		   char *err, size_t len)
+{
+	struct fe_profile *p = malloc(sizeof(*p));
+	struct fe_fabric fab;
+	int rc = -ENOMEM;
+
+	if (p == NULL) {
+		snprintf(err, len, "out of memory");
+		return rc;
+	}
+	rc = fe_profile_load(o->profile, p, err, len);
+	if (rc == 0)
+		rc = fe_profile_expand(p, (uint32_t)o->scale, nports, up, down, &fab, err, len);
+	if (rc == 0) {
+		fabric_to_opts(&fab, o);
+		if (p->seed_set && !o->seed_set)
+			o->dp.seed = p->seed;
+		o->scale = o->scale ? o->scale : p->scale;
+		o->profile = strdup(p->name);
+	}
+	free(p);
+	return rc;
+}
+
+/* Links start from a profile or the global options; specs then apply in order. */
+static int
+build_links(struct opts *o, unsigned nports, struct fe_linkdef *up, struct fe_linkdef *down,
 	    char *err, size_t len)
 {
-	for (unsigned i = 0; i < nports; i++) {
-		up[i] = down[i] = o->link;
-		/* lossless: the host adapter queue holds what the hosts' TCP windows put in
-		 * flight, so backpressure shows as delay, not as drops at the edge */
-		if (o->dp.regime != FE_REGIME_LOSSY && !o->buffer_set) {
-			up[i].link.limit_bytes = FE_LOSSLESS_UP_BYTES;
-			up[i].link.limit_pkts = FE_LOSSLESS_UP_PKTS;
+	if (o->profile) {
+		if (links_from_profile(o, nports, up, down, err, len) < 0)
+			return -EINVAL;
+	} else {
+		for (unsigned i = 0; i < nports; i++) {
+			up[i] = down[i] = o->link;
+			if (o->dp.regime != FE_REGIME_LOSSY && !o->buffer_set) {
+				up[i].link.limit_bytes = FE_LOSSLESS_UP_BYTES;
+				up[i].link.limit_pkts = FE_LOSSLESS_UP_PKTS;
+			}
 		}
 	}
 	for (unsigned i = 0; i < o->nspecs; i++) {
@@ -476,6 +588,7 @@ signal_handler(int sig)
 struct ctl_arg {
 	const struct fe_dp *dp;
 	const struct opts *o;
+	struct fe_ctl *server; /* NULL: no control socket */
 };
 
 static void
@@ -495,34 +608,49 @@ dump(const struct ctl_arg *a)
 	}
 }
 
-/* Control thread: serves SIGUSR1, the stats interval and the duration; never the lcore. */
+static uint64_t
+mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000 + (uint64_t)ts.tv_nsec;
+}
+
+/*
+ * Control thread: serves fabemuctl (fe_ctl.h), SIGUSR1, the stats interval and the
+ * duration; never the lcore. Every report and every fabric change runs here.
+ */
 static void *
 ctl_thread(void *arg)
 {
 	const struct ctl_arg *a = arg;
-	const uint64_t tick_ns = 10000000;
-	uint64_t elapsed = 0, since_dump = 0;
+	uint64_t start = mono_ns(), last_dump = start;
 
 	while (!stop_flag) {
-		usleep(tick_ns / 1000);
-		elapsed += tick_ns;
-		since_dump += tick_ns;
+		uint64_t now;
+
+		if (a->server)
+			fe_ctl_poll(a->server, 10);
+		else
+			usleep(10000);
+		now = mono_ns();
 		if (dump_flag) {
 			dump_flag = 0;
 			dump(a);
 		}
-		if (a->o->stats_interval_ns && since_dump >= a->o->stats_interval_ns) {
-			since_dump = 0;
+		if (a->o->stats_interval_ns && now - last_dump >= a->o->stats_interval_ns) {
+			last_dump = now;
 			fe_report_table(stdout, a->dp);
 		}
-		if (a->o->duration_ns && elapsed >= a->o->duration_ns)
+		if (a->o->duration_ns && now - start >= a->o->duration_ns)
 			stop_flag = 1;
 	}
 	return NULL;
 }
 
 static void
-print_banner(const struct fe_dp *dp)
+print_banner(const struct fe_dp *dp, const struct opts *o)
 {
 	const struct fe_link_params *lp;
 	char name[32], r[32], t[32], imp[512];
@@ -533,6 +661,11 @@ print_banner(const struct fe_dp *dp)
 	       dp->conf.seed, dp->conf.switch_buffer);
 	printf("  regime %s, %u lane%s\n", fe_report_regime_name(dp->conf.regime), dp->conf.lanes,
 	       dp->conf.lanes > 1 ? "s" : "");
+	if (o->profile)
+		printf("  profile %s, scale %" PRIu64 "\n", o->profile, o->scale);
+	if (o->control || o->control_tcp)
+		printf("  control %s%s%s\n", o->control ? o->control : "",
+		       o->control_tcp ? " tcp " : "", o->control_tcp ? o->control_tcp : "");
 	for (unsigned i = 0; i < dp->nports; i++)
 		printf("  port %u: %s\n", i, dp->ports[i].name);
 	for (unsigned n = 0; n < 2 * dp->nports; n++) {
@@ -675,6 +808,18 @@ main(int argc, char **argv)
 	rc = fe_telemetry_init(dp);
 	if (rc < 0)
 		fprintf(stderr, "fabemu-dp: telemetry: %s\n", rte_strerror(-rc));
+	if (o.control || o.control_tcp) {
+		struct fe_ctl_conf cc = {.socket_path = o.control,
+					 .tcp = o.control_tcp,
+					 .profile = o.profile,
+					 .scale = (uint32_t)o.scale,
+					 .version = FE_VERSION};
+
+		fabric_from_opts(&o, &cc.fabric);
+		ctl.server = fe_ctl_create(dp, &cc, err, sizeof(err));
+		if (ctl.server == NULL)
+			rte_exit(2, "%s\n", err);
+	}
 
 	signal(SIGINT, signal_handler);
 	signal(SIGTERM, signal_handler);
@@ -683,13 +828,14 @@ main(int argc, char **argv)
 	ctl.o = &o;
 	if (rte_ctrl_thread_create(&ctl_tid, "fe-ctl", NULL, ctl_thread, &ctl) != 0)
 		rte_exit(EXIT_FAILURE, "cannot start the control thread\n");
-	print_banner(dp);
+	print_banner(dp, &o);
 	warn_config(dp);
 
 	fe_dp_run(dp, &stop_flag);
 
 	stop_flag = 1;
 	pthread_join(ctl_tid, NULL);
+	fe_ctl_free(ctl.server);
 	fe_telemetry_stop();
 	fe_dp_drain(dp);
 	dump(&ctl);

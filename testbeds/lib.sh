@@ -35,7 +35,7 @@ fe_cleanup() {
 	fi
 	[ -n "$FE_TMP" ] && rm -rf "$FE_TMP"
 	# DPDK 22.11 leaves its runtime directory (sockets, config) behind on exit
-	[ -n "${FE_SELF:-}" ] && rm -rf "/var/run/dpdk/fe-$FE_SELF"
+	[ -n "${FE_SELF:-}" ] && rm -rf "/var/run/dpdk/fe-$FE_SELF" "/run/fabemu/fe-$FE_SELF.sock"
 	exit "$rc"
 }
 
@@ -45,6 +45,8 @@ fe_init() {
 	[ "$(id -u)" = 0 ] || { echo "$FE_SELF: must run as root" >&2; exit 1; }
 	[ -x "$FE_BIN/fabemu-dp" ] || { echo "$FE_SELF: no $FE_BIN/fabemu-dp; build first" >&2; exit 1; }
 	FE_TMP=$(mktemp -d "/tmp/fabemu-$FE_SELF.XXXXXX")
+	# this run's control socket: fabemu-dp listens there, fabemuctl talks to it
+	export FABEMU_SOCKET=/run/fabemu/fe-$FE_SELF.sock
 	trap fe_cleanup EXIT
 	trap 'exit 130' INT
 	trap 'exit 143' TERM
@@ -101,6 +103,9 @@ fe_eal() {
 	[ "${1:-}" = huge ] && mem="--huge-unlink -m 1024"
 	echo "$mem --no-pci -l 0 --file-prefix fe-$FE_SELF --log-level=pmd.net.af_xdp:error"
 }
+
+# fe_ctl ARGS...: fabemuctl against this run's dataplane.
+fe_ctl() { "$FE_BIN/fabemuctl" "$@"; }
 
 # fe_vdevs PMD: EAL --vdev options for the current testbed.
 fe_vdevs() { "$FE_ROOT/testbeds/veth.sh" vdevs --name "$FE_TB_NAME" --pmd "$1"; }

@@ -10,7 +10,8 @@ T=$FE_TMP
 PORTS="--vdev=net_pcap0,rx_pcap=$T/empty.pcap,tx_pcap=$T/o0.pcap --vdev=net_pcap1,rx_pcap=$T/empty.pcap,tx_pcap=$T/o1.pcap"
 
 out=$("$FE_BIN/fabemu-dp" --help)
-for word in Usage --rate --delay --buffer --buffer-pkts --link --profile --idle-sleep \
+for word in Usage --rate --delay --buffer --buffer-pkts --link --link-file --profile --scale \
+	--control --control-tcp --idle-sleep \
 	--stats-json --exit-idle SIGUSR1 /fabemu/ --regime --lanes --lane-map --pfc --credit \
 	--switch-buffer --seed loss= ge= ecn= jitter= drop= match=; do
 	grep -q -- "$word" <<<"$out" || fe_fail "--help does not mention $word"
@@ -52,7 +53,18 @@ expect_error "ge '1%': expected P/R[/LOSS_BAD[/LOSS_GOOD]]" $PORTS -- --link ge=
 expect_error "ecn '40KB/30KB': KMIN is above KMAX" $PORTS -- --link ecn=40KB/30KB
 expect_error "drop '0': expected K[/N], K and N from 1" $PORTS -- --link drop=0
 expect_error "--seed: 'x' is not a number" $PORTS -- --seed x
-printf 'rate=1Gbit\n0.up:delay=lots\n' >"$T/bad.profile"
-expect_error "$T/bad.profile:2: invalid time" $PORTS -- --profile "$T/bad.profile"
-expect_error "$T/missing.profile: No such file or directory" $PORTS -- --profile "$T/missing.profile"
+printf 'rate=1Gbit\n0.up:delay=lots\n' >"$T/bad.links"
+expect_error "$T/bad.links:2: invalid time" $PORTS -- --link-file "$T/bad.links"
+expect_error "$T/missing.links: No such file or directory" $PORTS -- --link-file "$T/missing.links"
+# YAML profiles: by name or file, with file:line: key: value errors
+printf 'name: bad\nlink:\n  rate: 1Gbit\n  delay: lots\n' >"$T/bad.yaml"
+expect_error "$T/bad.yaml:4: link.delay: invalid time" $PORTS -- --profile "$T/bad.yaml"
+expect_error "profile 'nosuch' not found" $PORTS -- --profile nosuch
+expect_error "--rate cannot be combined with --profile" $PORTS -- --profile ideal --rate 1Gbit
+expect_error "--regime cannot be combined with --profile" $PORTS -- --regime pfc --profile ideal
+expect_error "--scale needs --profile" $PORTS -- --scale 10
+expect_error "--scale: '0' is not a number from 1 to 100000" $PORTS -- --profile ideal --scale 0
+printf 'name: slow\nlink:\n  rate: 10Mbit\n' >"$T/slow.yaml"
+expect_error "link 0.up: rate 10Mbit at scale 100000 is below 1kbit" $PORTS -- --profile "$T/slow.yaml" --scale 100000
+expect_error "--control-tcp 'localhost:x': expected [IPV4:]PORT" $PORTS -- --control-tcp localhost:x
 echo "cli: passed"

@@ -1,0 +1,277 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <rte_cycles.h>
+#include <rte_errno.h>
+#include <rte_mbuf.h>
+#include <rte_rcu_qsbr.h>
+#include <rte_ring.h>
+
+#include "fe_capfile.h"
+#include "fe_linkspec.h"
+#include "fe_time.h"
+
+#define CAP_RING   8192
+#define CAP_COPIES (CAP_RING - 1 + 512)
+
+/*
+ * pcapng (draft-ietf-opsawg-pcapng): a section header, one interface (Ethernet,
+ * nanosecond timestamps), one enhanced packet block a packet, and at the end an
+ * interface statistics block with the copies the capture itself lost. libpcap 1.10
+ * reads pcapng but writes only pcap, which has no place for a comment, so the few
+ * block types used here are written directly.
+ */
+enum {
+	PCAPNG_SHB = 0x0A0D0D0A,
+	PCAPNG_IDB = 1,
+	PCAPNG_ISB = 5,
+	PCAPNG_EPB = 6,
+	OPT_END = 0,
+	OPT_COMMENT = 1,
+	OPT_IF_NAME = 2,
+	OPT_IF_TSRESOL = 9,
+	OPT_EPB_FLAGS = 2,
+	OPT_ISB_IFDROP = 5,
+	LINKTYPE_ETHERNET = 1,
+};
+
+struct fe_capture {
+	struct fe_tap tap;
+	FILE *f;
+	char path[256], desc[400], link[16];
+	uint64_t tsc0, wall0, hz;
+	uint64_t written, dropped_written;
+	int drops;
+};
+
+static const char *const drop_names[] = {"tail",  "wire", "pool",     "random", "burst",
+					 "exact", "aqm",  "headroom", "hoq"};
+
+static void
+put(FILE *f, const void *p, size_t n)
+{
+	static const uint8_t zero[4];
+
+	fwrite(p, 1, n, f);
+	if (n % 4)
+		fwrite(zero, 1, 4 - n % 4, f);
+}
+
+static void
+put32(FILE *f, uint32_t v)
+{
+	fwrite(&v, 4, 1, f);
+}
+
+static void
+opt(FILE *f, uint16_t code, const void *v, uint16_t len)
+{
+	fwrite(&code, 2, 1, f);
+	fwrite(&len, 2, 1, f);
+	put(f, v, len);
+}
+
+static uint32_t
+pad4(size_t n)
+{
+	return (uint32_t)((n + 3) & ~(size_t)3);
+}
+
+static void
+write_headers(struct fe_capture *c, uint32_t snaplen)
+{
+	uint32_t hlen = 28, ilen;
+	uint16_t major = 1, minor = 0, lt = LINKTYPE_ETHERNET, res = 0;
+	int64_t section = -1;
+	uint8_t tsresol = 9; /* 10^-9 s */
+	char name[64];
+
+	put32(c->f, PCAPNG_SHB);
+	put32(c->f, hlen);
+	put32(c->f, 0x1A2B3C4D);
+	fwrite(&major, 2, 1, c->f);
+	fwrite(&minor, 2, 1, c->f);
+	fwrite(&section, 8, 1, c->f);
+	put32(c->f, hlen);
+	snprintf(name, sizeof(name), "fabemu link %s", c->link);
+	ilen = 20 + 4 + pad4(strlen(name)) + 4 + 4 + 4;
+	put32(c->f, PCAPNG_IDB);
+	put32(c->f, ilen);
+	fwrite(&lt, 2, 1, c->f);
+	fwrite(&res, 2, 1, c->f);
+	put32(c->f, snaplen);
+	opt(c->f, OPT_IF_NAME, name, (uint16_t)strlen(name));
+	opt(c->f, OPT_IF_TSRESOL, &tsresol, 1);
+	opt(c->f, OPT_END, NULL, 0);
+	put32(c->f, ilen);
+}
+
+static uint64_t
+wall_ns(const struct fe_capture *c, uint64_t tsc)
+{
+	return tsc >= c->tsc0 ? c->wall0 + fe_ticks_to_ns(tsc - c->tsc0, c->hz)
+			      : c->wall0 - fe_ticks_to_ns(c->tsc0 - tsc, c->hz);
+}
+
+static void
+write_packet(struct fe_capture *c, struct rte_mbuf *m)
+{
+	const struct fe_tap_meta *meta = rte_mbuf_to_priv(m);
+	uint32_t caplen = rte_pktmbuf_pkt_len(m), blen, flags = 1; /* inbound at the far end */
+	uint64_t ts = wall_ns(c, meta->tsc);
+	uint8_t buf[RTE_MBUF_DEFAULT_BUF_SIZE * 4];
+	const void *data = rte_pktmbuf_read(m, 0, RTE_MIN(caplen, sizeof(buf)), buf);
+	char comment[64] = "";
+
+	caplen = RTE_MIN(caplen, (uint32_t)sizeof(buf));
+	if (meta->fate != FE_TAP_DELIVERED)
+		snprintf(comment, sizeof(comment), "fabemu-drop: %s",
+			 meta->fate < RTE_DIM(drop_names) ? drop_names[meta->fate] : "?");
+	blen = 28 + pad4(caplen) + 4 + 4 + (comment[0] ? 4 + pad4(strlen(comment)) : 0) + 4 + 4;
+	put32(c->f, PCAPNG_EPB);
+	put32(c->f, blen);
+	put32(c->f, 0);
+	put32(c->f, (uint32_t)(ts >> 32));
+	put32(c->f, (uint32_t)ts);
+	put32(c->f, caplen);
+	put32(c->f, meta->orig_len);
+	put(c->f, data, caplen);
+	opt(c->f, OPT_EPB_FLAGS, &flags, 4);
+	if (comment[0])
+		opt(c->f, OPT_COMMENT, comment, (uint16_t)strlen(comment));
+	opt(c->f, OPT_END, NULL, 0);
+	put32(c->f, blen);
+	c->written++;
+	c->dropped_written += meta->fate != FE_TAP_DELIVERED;
+}
+
+void
+fe_capture_drain(struct fe_capture *c)
+{
+	struct rte_mbuf *m[64];
+	unsigned n;
+
+	while ((n = rte_ring_sc_dequeue_burst(c->tap.ring, (void **)m, 64, NULL)) > 0) {
+		for (unsigned i = 0; i < n; i++)
+			write_packet(c, m[i]);
+		rte_pktmbuf_free_bulk(m, n);
+	}
+}
+
+static void
+free_capture(struct fe_capture *c)
+{
+	if (c->f)
+		fclose(c->f);
+	rte_ring_free(c->tap.ring);
+	rte_mempool_free(c->tap.pool);
+	free(c);
+}
+
+struct fe_capture *
+fe_capture_start(struct fe_dp *dp, const char *link, const char *path, int drops, uint32_t snaplen,
+		 char *err, size_t errlen)
+{
+	struct fe_capture *c = calloc(1, sizeof(*c));
+	struct timespec ts;
+	long port;
+	int dirs;
+
+	if (c == NULL) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	if (fe_linkspec_select(link, dp->nports, &port, &dirs, err, errlen) < 0 || port < 0 ||
+	    dirs == (FE_SEL_UP | FE_SEL_DOWN)) {
+		if (port < 0 || dirs == (FE_SEL_UP | FE_SEL_DOWN))
+			snprintf(err, errlen, "capture: link '%s': give one link, N.up or N.down",
+				 link);
+		goto fail;
+	}
+	if (snaplen == 0 || snaplen > 65535)
+		snaplen = 65535;
+	snprintf(c->link, sizeof(c->link), "%s", link);
+	c->tap.link = 2 * (uint32_t)port + (dirs == FE_SEL_DOWN);
+	c->tap.snaplen = snaplen;
+	c->tap.drops = (uint8_t)(drops != 0);
+	c->drops = drops;
+	c->hz = dp->hz;
+	c->tap.ring =
+		rte_ring_create("fe_cap", CAP_RING, SOCKET_ID_ANY, RING_F_SP_ENQ | RING_F_SC_DEQ);
+	c->tap.pool = rte_pktmbuf_pool_create("fe_cap", CAP_COPIES, 0,
+					      RTE_ALIGN(sizeof(struct fe_tap_meta), 8),
+					      RTE_MBUF_DEFAULT_BUF_SIZE, SOCKET_ID_ANY);
+	if (c->tap.ring == NULL || c->tap.pool == NULL) {
+		snprintf(err, errlen, "capture: no memory for its ring and copies: %s",
+			 rte_strerror(rte_errno));
+		goto fail;
+	}
+	c->f = fopen(path, "wb");
+	if (c->f == NULL) {
+		snprintf(err, errlen, "capture: %s: %s", path, strerror(errno));
+		goto fail;
+	}
+	snprintf(c->path, sizeof(c->path), "%s", path);
+	write_headers(c, snaplen);
+	clock_gettime(CLOCK_REALTIME, &ts);
+	c->tsc0 = rte_rdtsc();
+	c->wall0 = (uint64_t)ts.tv_sec * 1000000000 + (uint64_t)ts.tv_nsec;
+	__atomic_store_n(&dp->tap, &c->tap, __ATOMIC_RELEASE);
+	return c;
+fail:
+	free_capture(c);
+	return NULL;
+}
+
+static void
+write_stats(struct fe_capture *c)
+{
+	uint64_t ts = wall_ns(c, rte_rdtsc()), lost = FE_CNT_GET(c->tap.lost);
+	uint32_t len = 24 + 12 + 4;
+
+	put32(c->f, PCAPNG_ISB);
+	put32(c->f, len);
+	put32(c->f, 0);
+	put32(c->f, (uint32_t)(ts >> 32));
+	put32(c->f, (uint32_t)ts);
+	opt(c->f, OPT_ISB_IFDROP, &lost, 8);
+	opt(c->f, OPT_END, NULL, 0);
+	put32(c->f, len);
+}
+
+void
+fe_capture_stop(struct fe_dp *dp, struct fe_capture *c, char *msg, size_t len)
+{
+	uint64_t token;
+
+	if (c == NULL)
+		return;
+	__atomic_store_n(&dp->tap, NULL, __ATOMIC_RELEASE);
+	/* after a grace period the lcore holds no pointer to the tap: drain and free */
+	token = rte_rcu_qsbr_start(dp->qsv);
+	for (int i = 0; i < 100000 && rte_rcu_qsbr_check(dp->qsv, token, false) == 0; i++)
+		usleep(10);
+	fe_capture_drain(c);
+	write_stats(c);
+	if (msg)
+		snprintf(msg, len,
+			 "capture of %s stopped: %" PRIu64 " packets written to %s (%" PRIu64
+			 " dropped by the emulator, marked), %" PRIu64
+			 " lost by the capture (ring full)\n",
+			 c->link, c->written, c->path, c->dropped_written, FE_CNT_GET(c->tap.lost));
+	free_capture(c);
+}
+
+const char *
+fe_capture_describe(struct fe_capture *c)
+{
+	snprintf(c->desc, sizeof(c->desc), "%s to %s%s, %" PRIu64 " packets so far", c->link,
+		 c->path, c->drops ? " (drops too)" : "", c->written);
+	return c->desc;
+}

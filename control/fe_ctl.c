@@ -1,0 +1,810 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#define _GNU_SOURCE /* accept4 */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <jansson.h>
+#include <rte_cycles.h>
+#include <rte_ethdev.h>
+
+#include "fe_capfile.h"
+#include "fe_ctl.h"
+#include "fe_ctl_proto.h"
+#include "fe_linkspec.h"
+#include "fe_profile.h"
+#include "fe_regimespec.h"
+#include "fe_report.h"
+#include "fe_time.h"
+#include "fe_units.h"
+#include "fe_update.h"
+
+#define CTL_CLIENTS 16
+#define CTL_IDLE_NS (60ULL * 1000000000) /* a silent client is closed after this */
+#define CTL_WAIT_NS (1000ULL * 1000000)	 /* an update not adopted by then is reported */
+#define CTL_ERR	    1024
+
+struct client {
+	int fd;
+	size_t len;
+	char *buf; /* FE_CTL_REQ_MAX + 1 */
+	uint64_t last_ns;
+};
+
+struct fe_ctl {
+	struct fe_dp *dp;
+	int unix_fd, tcp_fd;
+	char path[108];
+	struct client cl[CTL_CLIENTS];
+	/* the fabric as the dataplane runs it now (ctl thread only) */
+	struct fe_fabric fabric;
+	struct fe_linkdef *up, *down;
+	char profile[64];
+	uint32_t scale;
+	const char *version;
+	struct fe_update *last; /* published; freed once the next one is adopted */
+	uint64_t changes;
+	double effect_us, adopt_us, effect_max_us;
+	uint64_t reset_gen;
+	struct fe_capture *cap; /* one capture at a time */
+};
+
+static uint64_t
+mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000 + (uint64_t)ts.tv_nsec;
+}
+
+/* ---- Sockets ---- */
+
+static int
+listen_unix(struct fe_ctl *c, const char *path, int mode, char *err, size_t len)
+{
+	struct sockaddr_un a = {.sun_family = AF_UNIX};
+	char dir[108], *slash;
+	int fd, probe;
+
+	if (strlen(path) >= sizeof(a.sun_path)) {
+		snprintf(err, len, "control socket '%s': path too long", path);
+		return -ENAMETOOLONG;
+	}
+	snprintf(dir, sizeof(dir), "%s", path);
+	slash = strrchr(dir, '/');
+	if (slash && slash != dir) {
+		*slash = '\0';
+		mkdir(dir, 0755); /* /run/fabemu: the socket's own mode guards it */
+	}
+	strcpy(a.sun_path, path);
+	/* a live dataplane on this path is an error; a stale file from a crash is not */
+	probe = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (probe >= 0 && connect(probe, (struct sockaddr *)&a, sizeof(a)) == 0) {
+		close(probe);
+		snprintf(err, len, "control socket '%s': another fabemu-dp is listening there",
+			 path);
+		return -EADDRINUSE;
+	}
+	if (probe >= 0)
+		close(probe);
+	unlink(path);
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	if (fd < 0 || bind(fd, (struct sockaddr *)&a, sizeof(a)) < 0 ||
+	    chmod(path, (mode_t)mode) < 0 || listen(fd, 8) < 0) {
+		snprintf(err, len, "control socket '%s': %s", path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -errno;
+	}
+	snprintf(c->path, sizeof(c->path), "%s", path);
+	return fd;
+}
+
+/* "[ADDR:]PORT": loopback unless an address is given. */
+static int
+listen_tcp(const char *spec, char *err, size_t len)
+{
+	struct sockaddr_in a = {.sin_family = AF_INET};
+	const char *colon = strrchr(spec, ':'), *port = colon ? colon + 1 : spec;
+	char host[64] = "127.0.0.1", *end;
+	long p = strtol(port, &end, 10);
+	int fd, one = 1;
+
+	if (colon)
+		snprintf(host, sizeof(host), "%.*s", (int)(colon - spec), spec);
+	if (*end != '\0' || p < 1 || p > 65535 || inet_pton(AF_INET, host, &a.sin_addr) != 1) {
+		snprintf(err, len, "--control-tcp '%s': expected [IPV4:]PORT, e.g. 7700", spec);
+		return -EINVAL;
+	}
+	a.sin_port = htons((uint16_t)p);
+	fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	if (fd >= 0)
+		setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	if (fd < 0 || bind(fd, (struct sockaddr *)&a, sizeof(a)) < 0 || listen(fd, 8) < 0) {
+		snprintf(err, len, "--control-tcp '%s': %s", spec, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -errno;
+	}
+	return fd;
+}
+
+struct fe_ctl *
+fe_ctl_create(struct fe_dp *dp, const struct fe_ctl_conf *conf, char *err, size_t errlen)
+{
+	struct fe_ctl *c = calloc(1, sizeof(*c));
+
+	if (c == NULL) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	c->dp = dp;
+	c->unix_fd = c->tcp_fd = -1;
+	c->fabric = conf->fabric;
+	c->scale = conf->scale ? conf->scale : 1;
+	c->version = conf->version;
+	snprintf(c->profile, sizeof(c->profile), "%s", conf->profile ? conf->profile : "-");
+	c->up = calloc(dp->nports, sizeof(*c->up));
+	c->down = calloc(dp->nports, sizeof(*c->down));
+	for (unsigned i = 0; i < CTL_CLIENTS; i++)
+		c->cl[i].fd = -1;
+	if (c->up == NULL || c->down == NULL) {
+		snprintf(err, errlen, "out of memory");
+		goto fail;
+	}
+	for (unsigned i = 0; i < dp->nports; i++) {
+		c->up[i] = dp->ports[i].up_def;
+		c->down[i] = dp->ports[i].down_def;
+	}
+	if (conf->socket_path &&
+	    (c->unix_fd = listen_unix(c, conf->socket_path,
+				      conf->socket_mode ? conf->socket_mode : 0600, err, errlen)) <
+		    0)
+		goto fail;
+	if (conf->tcp && (c->tcp_fd = listen_tcp(conf->tcp, err, errlen)) < 0)
+		goto fail;
+	return c;
+fail:
+	fe_ctl_free(c);
+	return NULL;
+}
+
+static void
+client_close(struct client *cl)
+{
+	close(cl->fd);
+	free(cl->buf);
+	*cl = (struct client){.fd = -1};
+}
+
+void
+fe_ctl_free(struct fe_ctl *c)
+{
+	if (c == NULL)
+		return;
+	for (unsigned i = 0; i < CTL_CLIENTS; i++)
+		if (c->cl[i].fd >= 0)
+			client_close(&c->cl[i]);
+	if (c->unix_fd >= 0) {
+		close(c->unix_fd);
+		unlink(c->path);
+	}
+	if (c->tcp_fd >= 0)
+		close(c->tcp_fd);
+	fe_capture_stop(c->dp, c->cap, NULL, 0);
+	fe_update_free(c->last);
+	free(c->up);
+	free(c->down);
+	free(c);
+}
+
+/* ---- Replies ---- */
+
+static json_t *
+reply_ok(const char *text, json_t *data)
+{
+	json_t *r = json_pack("{s:i, s:b}", "fabemu", FE_CTL_VERSION, "ok", 1);
+
+	if (text)
+		json_object_set_new(r, "text", json_string(text));
+	if (data)
+		json_object_set_new(r, "data", data);
+	return r;
+}
+
+static json_t *
+reply_err(const char *msg)
+{
+	return json_pack("{s:i, s:b, s:s}", "fabemu", FE_CTL_VERSION, "ok", 0, "error", msg);
+}
+
+/* Text written by a FILE * report function, as a reply. */
+static json_t *
+reply_stream(void (*fn)(FILE *, const struct fe_dp *), const struct fe_dp *dp)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	json_t *r;
+
+	if (f == NULL)
+		return reply_err("out of memory");
+	fn(f, dp);
+	fclose(f);
+	r = reply_ok(buf, NULL);
+	free(buf);
+	return r;
+}
+
+/* ---- Commands ---- */
+
+static const char *
+str_param(json_t *req, const char *key)
+{
+	json_t *v = json_object_get(req, key);
+
+	return json_is_string(v) ? json_string_value(v) : NULL;
+}
+
+static char *
+links_text(const struct fe_ctl *c)
+{
+	char *buf = NULL, line[1024];
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (f == NULL)
+		return NULL;
+	for (unsigned n = 0; n < 2 * c->dp->nports; n++)
+		fprintf(f, "%u.%-5s %s\n", n / 2, n % 2 ? "down" : "up",
+			fe_profile_fmt_link(n % 2 ? &c->down[n / 2] : &c->up[n / 2], line,
+					    sizeof(line)));
+	fclose(f);
+	return buf;
+}
+
+static json_t *
+cmd_links(struct fe_ctl *c, json_t *req)
+{
+	json_t *arr = json_array(), *r;
+	char *text = links_text(c), line[1024];
+
+	(void)req;
+	for (unsigned n = 0; n < 2 * c->dp->nports; n++) {
+		const struct fe_linkdef *d = n % 2 ? &c->down[n / 2] : &c->up[n / 2];
+		char name[16];
+
+		snprintf(name, sizeof(name), "%u.%s", n / 2, n % 2 ? "down" : "up");
+		json_array_append_new(arr, json_pack("{s:s, s:I, s:I, s:I, s:I, s:s}", "link", name,
+						     "rate_bps", (json_int_t)d->link.rate_bps,
+						     "delay_ns", (json_int_t)d->link.delay_ns,
+						     "buffer_bytes",
+						     (json_int_t)d->link.limit_bytes, "buffer_pkts",
+						     (json_int_t)d->link.limit_pkts, "spec",
+						     fe_profile_fmt_link(d, line, sizeof(line))));
+	}
+	r = reply_ok(text, arr);
+	free(text);
+	return r;
+}
+
+static json_t *
+cmd_status(struct fe_ctl *c, json_t *req)
+{
+	const struct fe_dp *dp = c->dp;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	uint64_t up_ns = fe_ticks_to_ns(rte_rdtsc() - dp->start_tsc, dp->hz);
+	json_t *r, *data;
+
+	(void)req;
+	if (f == NULL)
+		return reply_err("out of memory");
+	fprintf(f, "fabemu-dp %s, %u ports, up %.1f s, TSC %.3f GHz\n", c->version, dp->nports,
+		(double)up_ns / 1e9, (double)dp->hz / 1e9);
+	fprintf(f, "profile %s, scale %u, %" PRIu64 " change(s) applied\n", c->profile, c->scale,
+		c->changes);
+	if (c->changes)
+		fprintf(f,
+			"last change took effect %.1f us after it was published (longest %.1f us); "
+			"the lcore took %.2f us to adopt it\n",
+			c->effect_us, c->effect_max_us, c->adopt_us);
+	fe_profile_print_fabric(f, &c->fabric);
+	fprintf(f, "capture %s\n", c->cap ? fe_capture_describe(c->cap) : "off");
+	fclose(f);
+	data = json_pack("{s:s, s:i, s:I, s:s, s:i, s:I, s:s, s:i, s:f, s:f, s:f, s:I}", "version",
+			 c->version, "ports", dp->nports, "uptime_ns", (json_int_t)up_ns, "profile",
+			 c->profile, "scale", c->scale, "changes", (json_int_t)c->changes, "regime",
+			 fe_regime_name(c->fabric.regime), "lanes", c->fabric.lanes, "effect_us",
+			 c->effect_us, "effect_max_us", c->effect_max_us, "adopt_us", c->adopt_us,
+			 "seed", (json_int_t)dp->conf.seed);
+	r = reply_ok(buf, data);
+	free(buf);
+	return r;
+}
+
+static json_t *
+cmd_ports(struct fe_ctl *c, json_t *req)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	json_t *arr = json_array(), *r;
+
+	(void)req;
+	if (f == NULL)
+		return reply_err("out of memory");
+	for (unsigned i = 0; i < c->dp->nports; i++) {
+		const struct fe_port *p = &c->dp->ports[i];
+
+		fprintf(f, "%u %s rx %" PRIu64 " tx %" PRIu64 "\n", i, p->name,
+			FE_CNT_GET(p->st.rx_pkts), FE_CNT_GET(p->st.tx_pkts));
+		json_array_append_new(arr, json_pack("{s:i, s:s, s:i}", "port", i, "device",
+						     p->name, "port_id", p->port_id));
+	}
+	fclose(f);
+	r = reply_ok(buf, arr);
+	free(buf);
+	return r;
+}
+
+/*
+ * Hand a full set of links and a fabric to the lcore and wait for it to take them.
+ * On success the new values become the current ones; on any error nothing changed.
+ */
+static int
+change(struct fe_ctl *c, struct fe_linkdef *up, struct fe_linkdef *down,
+       const struct fe_fabric *fab, char *err, size_t len)
+{
+	struct fe_update *u = fe_update_build(c->dp, up, down, fab, err, len);
+	int rc;
+
+	if (u == NULL)
+		return -EINVAL;
+	fe_update_publish(c->dp, u);
+	rc = fe_update_wait(c->dp, u, c->last, CTL_WAIT_NS);
+	if (rc < 0) {
+		/* published: the lcore takes it when it runs again; keep it as the last */
+		snprintf(err, len,
+			 "the dataplane did not take the change within %llu ms (is its "
+			 "lcore running?)",
+			 CTL_WAIT_NS / 1000000);
+		c->last = u;
+		return rc;
+	}
+	c->last = u;
+	c->changes++;
+	c->effect_us =
+		(double)fe_ticks_to_ns(u->adopted_tsc - RTE_MIN(u->adopted_tsc, u->published_tsc),
+				       c->dp->hz) /
+		1000.0;
+	c->effect_max_us = RTE_MAX(c->effect_max_us, c->effect_us);
+	c->adopt_us = (double)fe_ticks_to_ns(u->adopt_ticks, c->dp->hz) / 1000.0;
+	fe_report_lock();
+	for (unsigned i = 0; i < c->dp->nports; i++) {
+		c->up[i] = c->dp->ports[i].up_def = up[i];
+		c->down[i] = c->dp->ports[i].down_def = down[i];
+	}
+	c->dp->conf.pfc = fab->pfc;
+	c->dp->conf.credit.return_ns = fab->credit.return_ns;
+	c->dp->conf.credit.hoq_life_ns = fab->credit.hoq_life_ns;
+	c->dp->conf.switch_buffer = fab->switch_buffer;
+	fe_report_unlock();
+	c->fabric = *fab;
+	return 0;
+}
+
+static json_t *
+change_reply(struct fe_ctl *c, const char *what)
+{
+	char text[512];
+
+	snprintf(text, sizeof(text),
+		 "%s: took effect %.1f us after it was published; the lcore "
+		 "took %.2f us to adopt it\n",
+		 what, c->effect_us, c->adopt_us);
+	return reply_ok(text, json_pack("{s:f, s:f, s:I}", "effect_us", c->effect_us, "adopt_us",
+					c->adopt_us, "changes", (json_int_t)c->changes));
+}
+
+/* Copies of the current links, to change and hand over. */
+static int
+scratch(const struct fe_ctl *c, struct fe_linkdef **up, struct fe_linkdef **down)
+{
+	*up = malloc(sizeof(**up) * c->dp->nports);
+	*down = malloc(sizeof(**down) * c->dp->nports);
+	if (*up == NULL || *down == NULL) {
+		free(*up);
+		free(*down);
+		return -ENOMEM;
+	}
+	memcpy(*up, c->up, sizeof(**up) * c->dp->nports);
+	memcpy(*down, c->down, sizeof(**down) * c->dp->nports);
+	return 0;
+}
+
+/* Take the selected links of the expanded profile, keep the others. */
+static int
+merge_selected(const struct fe_ctl *c, const char *sel, const struct fe_linkdef *pu,
+	       const struct fe_linkdef *pd, struct fe_linkdef *up, struct fe_linkdef *down,
+	       char *err, size_t len)
+{
+	long port;
+	int dirs;
+
+	if (fe_linkspec_select(sel, c->dp->nports, &port, &dirs, err, len) < 0)
+		return -EINVAL;
+	for (unsigned i = 0; i < c->dp->nports; i++) {
+		if (port >= 0 && (long)i != port)
+			continue;
+		if (dirs & FE_SEL_UP)
+			up[i] = pu[i];
+		if (dirs & FE_SEL_DOWN)
+			down[i] = pd[i];
+	}
+	return 0;
+}
+
+static json_t *
+cmd_apply(struct fe_ctl *c, json_t *req)
+{
+	const char *text = str_param(req, "profile"), *src = str_param(req, "source");
+	const char *sel = str_param(req, "link");
+	json_int_t scale = json_integer_value(json_object_get(req, "scale"));
+	struct fe_linkdef *pu = NULL, *pd = NULL, *up = NULL, *down = NULL;
+	struct fe_profile *p = malloc(sizeof(*p));
+	struct fe_fabric fab;
+	char err[CTL_ERR], what[160];
+	json_t *r = NULL;
+
+	if (p == NULL || scratch(c, &pu, &pd) < 0 || scratch(c, &up, &down) < 0) {
+		r = reply_err("out of memory");
+		goto out;
+	}
+	if (text == NULL) {
+		r = reply_err("apply: 'profile' (the profile's text) is required");
+		goto out;
+	}
+	if (scale < 0 || scale > FE_PROFILE_SCALE_MAX) {
+		snprintf(err, sizeof(err), "apply: scale %lld (allowed: 1 to %u)", (long long)scale,
+			 FE_PROFILE_SCALE_MAX);
+		r = reply_err(err);
+		goto out;
+	}
+	if (fe_profile_parse(text, strlen(text), src ? src : "<profile>", p, err, sizeof(err)) <
+		    0 ||
+	    fe_profile_expand(p, (uint32_t)scale, c->dp->nports, pu, pd, &fab, err, sizeof(err)) <
+		    0 ||
+	    (sel && merge_selected(c, sel, pu, pd, up, down, err, sizeof(err)) < 0)) {
+		r = reply_err(err);
+		goto out;
+	}
+	if (sel)
+		fab = c->fabric; /* one link: the fabric-wide values stay */
+	if (change(c, sel ? up : pu, sel ? down : pd, &fab, err, sizeof(err)) < 0) {
+		r = reply_err(err);
+		goto out;
+	}
+	if (!sel) {
+		snprintf(c->profile, sizeof(c->profile), "%s", p->name);
+		c->scale = scale ? (uint32_t)scale : p->scale;
+	}
+	snprintf(what, sizeof(what), "profile %s applied to %s at scale %u", p->name,
+		 sel ? sel : "the fabric", scale ? (uint32_t)scale : p->scale);
+	r = change_reply(c, what);
+out:
+	free(p);
+	free(pu);
+	free(pd);
+	free(up);
+	free(down);
+	return r;
+}
+
+/* "pfc", "credit" and "switch" take fabric keys; anything else is a link selector. */
+static int
+set_fabric(struct fe_fabric *f, const char *sel, const char *spec, char *err, size_t len)
+{
+	uint64_t x;
+
+	if (strcmp(sel, "pfc") == 0)
+		return fe_pfc_spec(spec, &f->pfc, err, len);
+	if (strcmp(sel, "credit") == 0)
+		return fe_credit_spec(spec, &f->credit, err, len);
+	if (strncmp(spec, "buffer=", 7) != 0) {
+		snprintf(err, len, "switch: unknown key in '%s' (known: buffer)", spec);
+		return -EINVAL;
+	}
+	if (fe_parse_size(spec + 7, &x, err, len) < 0)
+		return -EINVAL;
+	if (x > FE_LINK_BYTES_MAX) {
+		snprintf(err, len, "switch buffer '%s' (allowed: 0 for none, or up to 4GiB)",
+			 spec + 7);
+		return -EINVAL;
+	}
+	f->switch_buffer = x;
+	return 0;
+}
+
+static json_t *
+cmd_set(struct fe_ctl *c, json_t *req)
+{
+	const char *sel = str_param(req, "link"), *spec = str_param(req, "spec");
+	struct fe_linkdef *up = NULL, *down = NULL;
+	struct fe_fabric fab = c->fabric;
+	char err[CTL_ERR], full[FE_CTL_REQ_MAX / 16], what[300];
+	json_t *r;
+	int fabric;
+
+	if (sel == NULL || spec == NULL)
+		return reply_err("set: 'link' (a selector, or pfc, credit, switch) and 'spec' "
+				 "(key=value,...) are required");
+	if (strlen(sel) + strlen(spec) + 2 > sizeof(full))
+		return reply_err("set: spec too long");
+	if (scratch(c, &up, &down) < 0)
+		return reply_err("out of memory");
+	fabric = !strcmp(sel, "pfc") || !strcmp(sel, "credit") || !strcmp(sel, "switch");
+	snprintf(full, sizeof(full), "%s:%s", sel, spec);
+	if ((fabric ? set_fabric(&fab, sel, spec, err, sizeof(err))
+		    : fe_linkspec_apply(full, up, down, c->dp->nports, err, sizeof(err))) < 0 ||
+	    change(c, up, down, &fab, err, sizeof(err)) < 0) {
+		r = reply_err(err);
+	} else {
+		snprintf(what, sizeof(what), "%s: %s", sel, spec);
+		r = change_reply(c, what);
+	}
+	free(up);
+	free(down);
+	return r;
+}
+
+static json_t *
+cmd_counters(struct fe_ctl *c, json_t *req)
+{
+	if (json_is_true(json_object_get(req, "json"))) {
+		json_t *r = reply_stream(fe_report_json, c->dp), *doc;
+		const char *t = json_string_value(json_object_get(r, "text"));
+
+		/* the same document --stats-json writes, as an object */
+		doc = t ? json_loads(t, 0, NULL) : NULL;
+		if (doc) {
+			json_object_set_new(r, "data", doc);
+			json_object_del(r, "text");
+		}
+		return r;
+	}
+	return reply_stream(fe_report_table, c->dp);
+}
+
+static json_t *
+cmd_reset(struct fe_ctl *c, json_t *req)
+{
+	uint64_t gen = ++c->reset_gen, deadline = mono_ns() + CTL_WAIT_NS;
+
+	(void)req;
+	__atomic_store_n(&c->dp->reset_req, gen, __ATOMIC_RELEASE);
+	while (__atomic_load_n(&c->dp->reset_done, __ATOMIC_ACQUIRE) != gen) {
+		if (mono_ns() > deadline)
+			return reply_err("the dataplane did not reset its counters within 1000 ms "
+					 "(is its lcore running?)");
+		usleep(10);
+	}
+	for (unsigned i = 0; i < c->dp->nports; i++)
+		fe_report_eth_reset(c->dp->ports[i].port_id);
+	return reply_ok("counters reset\n", NULL);
+}
+
+static json_t *
+cmd_prometheus(struct fe_ctl *c, json_t *req)
+{
+	(void)req;
+	return reply_stream(fe_prom_write, c->dp);
+}
+
+static json_t *
+cmd_capture(struct fe_ctl *c, json_t *req)
+{
+	const char *action = str_param(req, "action"), *link = str_param(req, "link");
+	const char *file = str_param(req, "file");
+	json_int_t snap = json_integer_value(json_object_get(req, "snaplen"));
+	int drops = json_is_true(json_object_get(req, "drops"));
+	char err[CTL_ERR], text[CTL_ERR];
+
+	if (action && strcmp(action, "stop") == 0) {
+		if (c->cap == NULL)
+			return reply_err("capture stop: no capture is running");
+		fe_capture_stop(c->dp, c->cap, text, sizeof(text));
+		c->cap = NULL;
+		return reply_ok(text, NULL);
+	}
+	if (action == NULL || strcmp(action, "start") != 0 || link == NULL || file == NULL)
+		return reply_err("capture: action start (with link and file) or stop");
+	if (c->cap)
+		return reply_err("capture start: a capture is already running (stop it first)");
+	c->cap = fe_capture_start(c->dp, link, file, drops, (uint32_t)snap, err, sizeof(err));
+	if (c->cap == NULL)
+		return reply_err(err);
+	snprintf(text, sizeof(text), "capturing %s\n", fe_capture_describe(c->cap));
+	return reply_ok(text, NULL);
+}
+
+static const struct {
+	const char *name;
+	json_t *(*fn)(struct fe_ctl *, json_t *);
+} commands[] = {
+	{"status", cmd_status},	  {"ports", cmd_ports},
+	{"links", cmd_links},	  {"apply", cmd_apply},
+	{"set", cmd_set},	  {"counters", cmd_counters},
+	{"reset", cmd_reset},	  {"prometheus", cmd_prometheus},
+	{"capture", cmd_capture},
+};
+
+static json_t *
+dispatch(struct fe_ctl *c, const char *line, size_t len)
+{
+	json_error_t je;
+	json_t *req = json_loadb(line, len, JSON_REJECT_DUPLICATES, &je), *r = NULL, *v;
+	const char *cmd;
+	char err[CTL_ERR];
+
+	if (req == NULL || !json_is_object(req)) {
+		snprintf(err, sizeof(err), "not a JSON object: %s (column %d)",
+			 req ? "another JSON value" : je.text, je.column);
+		json_decref(req);
+		return reply_err(err);
+	}
+	v = json_object_get(req, "fabemu");
+	if (!json_is_integer(v) || json_integer_value(v) != FE_CTL_VERSION) {
+		snprintf(err, sizeof(err), "protocol version %s: this fabemu-dp speaks %d",
+			 json_is_integer(v) ? "mismatch" : "missing ('fabemu' key)",
+			 FE_CTL_VERSION);
+		json_decref(req);
+		return reply_err(err);
+	}
+	cmd = str_param(req, "cmd");
+	for (size_t i = 0; cmd && i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (strcmp(cmd, commands[i].name) == 0)
+			r = commands[i].fn(c, req);
+	if (r == NULL) {
+		snprintf(err, sizeof(err),
+			 "unknown command '%s' (known: status, ports, links, apply, set, counters, "
+			 "reset, prometheus, capture)",
+			 cmd ? cmd : "(none)");
+		r = reply_err(err);
+	}
+	json_decref(req);
+	return r;
+}
+
+/* Write the whole reply; a client that stops reading is dropped, never waited for long. */
+static int
+send_reply(int fd, json_t *r)
+{
+	char *s = json_dumps(r, JSON_COMPACT);
+	size_t len, off = 0;
+	int rc = 0;
+
+	json_decref(r);
+	if (s == NULL)
+		return -ENOMEM;
+	len = strlen(s);
+	s[len++] = '\n'; /* json_dumps leaves room: replace the NUL */
+	while (off < len) {
+		struct pollfd p = {.fd = fd, .events = POLLOUT};
+		ssize_t n = send(fd, s + off, len - off, MSG_NOSIGNAL);
+
+		if (n > 0) {
+			off += (size_t)n;
+		} else if (n < 0 && (errno == EAGAIN || errno == EINTR) && poll(&p, 1, 1000) > 0) {
+			continue;
+		} else {
+			rc = -EIO;
+			break;
+		}
+	}
+	free(s);
+	return rc;
+}
+
+static void
+accept_client(struct fe_ctl *c, int lfd)
+{
+	int fd = accept4(lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+
+	if (fd < 0)
+		return;
+	for (unsigned i = 0; i < CTL_CLIENTS; i++)
+		if (c->cl[i].fd < 0) {
+			c->cl[i] = (struct client){
+				.fd = fd, .buf = malloc(FE_CTL_REQ_MAX + 1), .last_ns = mono_ns()};
+			if (c->cl[i].buf == NULL)
+				client_close(&c->cl[i]);
+			return;
+		}
+	send_reply(fd, reply_err("too many control clients (16); try again"));
+	close(fd);
+}
+
+/* Read what the client sent; serve every complete line. Returns requests served. */
+static int
+serve_client(struct fe_ctl *c, struct client *cl)
+{
+	ssize_t n = recv(cl->fd, cl->buf + cl->len, FE_CTL_REQ_MAX + 1 - cl->len, 0);
+	char *nl;
+	int served = 0;
+
+	if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR)) {
+		if (cl->len) /* gone mid-message: nothing was applied */
+			fprintf(stderr,
+				"fabemu-dp: control client left mid-message (%zu bytes "
+				"dropped)\n",
+				cl->len);
+		client_close(cl);
+		return 0;
+	}
+	if (n < 0)
+		return 0;
+	cl->len += (size_t)n;
+	cl->last_ns = mono_ns();
+	while ((nl = memchr(cl->buf, '\n', cl->len)) != NULL) {
+		size_t line = (size_t)(nl - cl->buf);
+
+		if (send_reply(cl->fd, dispatch(c, cl->buf, line)) < 0) {
+			client_close(cl);
+			return served;
+		}
+		served++;
+		memmove(cl->buf, nl + 1, cl->len - line - 1);
+		cl->len -= line + 1;
+	}
+	if (cl->len > FE_CTL_REQ_MAX) {
+		send_reply(cl->fd, reply_err("request larger than 65536 bytes: refused"));
+		client_close(cl);
+	}
+	return served;
+}
+
+int
+fe_ctl_poll(struct fe_ctl *c, int timeout_ms)
+{
+	struct pollfd p[CTL_CLIENTS + 2];
+	int idx[CTL_CLIENTS + 2], n = 0, served = 0;
+	uint64_t now = mono_ns();
+
+	if (c->unix_fd >= 0)
+		p[n] = (struct pollfd){.fd = c->unix_fd, .events = POLLIN}, idx[n++] = -1;
+	if (c->tcp_fd >= 0)
+		p[n] = (struct pollfd){.fd = c->tcp_fd, .events = POLLIN}, idx[n++] = -2;
+	for (int i = 0; i < CTL_CLIENTS; i++) {
+		if (c->cl[i].fd >= 0 && now - c->cl[i].last_ns > CTL_IDLE_NS)
+			client_close(&c->cl[i]);
+		if (c->cl[i].fd >= 0)
+			p[n] = (struct pollfd){.fd = c->cl[i].fd, .events = POLLIN}, idx[n++] = i;
+	}
+	if (c->cap)
+		fe_capture_drain(c->cap);
+	if (poll(p, (nfds_t)n, timeout_ms) <= 0)
+		return 0;
+	for (int i = 0; i < n; i++) {
+		if (!(p[i].revents & (POLLIN | POLLHUP | POLLERR)))
+			continue;
+		if (idx[i] < 0)
+			accept_client(c, p[i].fd);
+		else
+			served += serve_client(c, &c->cl[idx[i]]);
+	}
+	return served;
+}

@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * fe_ctl: the control server inside fabemu-dp. It listens on a UNIX socket (mode
+ * 0600: root only) and, when asked, on TCP (loopback unless an address is given),
+ * speaks fe_ctl_proto.h, and turns requests into fabric updates (fe_update.h),
+ * counter reads and resets, and captures. It runs on one control thread, never on
+ * the lcore: every request is validated and compiled here, and a bad one is refused
+ * with a message while the dataplane keeps its previous fabric.
+ *
+ *   ctl = fe_ctl_create(dp, &conf, err, len);
+ *   while (running) fe_ctl_poll(ctl, 10);   // serve for up to 10 ms
+ *   fe_ctl_free(ctl);                       // after the lcore stopped
+ */
+#ifndef FE_CTL_H
+#define FE_CTL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "fe_dp.h"
+#include "fe_fabric.h"
+
+struct fe_ctl_conf {
+	const char *socket_path; /* NULL: no UNIX socket */
+	const char *tcp;	 /* "[ADDR:]PORT", NULL: no TCP listener */
+	const char *profile;	 /* name of the profile the dataplane started with, or NULL */
+	uint32_t scale;		 /* its dilation */
+	struct fe_fabric fabric; /* what the dataplane started with */
+	const char *version;
+	int socket_mode; /* permissions of the UNIX socket (default 0600) */
+};
+
+struct fe_ctl;
+
+struct fe_ctl *fe_ctl_create(struct fe_dp *dp, const struct fe_ctl_conf *conf, char *err,
+			     size_t errlen);
+
+/* Serve ready clients, waiting up to timeout_ms for one. Returns requests served. */
+int fe_ctl_poll(struct fe_ctl *ctl, int timeout_ms);
+
+/* Close every socket and remove the UNIX socket; frees the last fabric update. */
+void fe_ctl_free(struct fe_ctl *ctl);
+
+/* Prometheus text exposition of every counter (control/fe_prom.c). */
+#include <stdio.h>
+void fe_prom_write(FILE *f, const struct fe_dp *dp);
+
+#endif

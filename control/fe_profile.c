@@ -1,0 +1,1006 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <cyaml/cyaml.h>
+#include <yaml.h>
+
+#include "fe_linkspec.h"
+#include "fe_profile.h"
+#include "fe_regimespec.h"
+#include "fe_units.h"
+
+#ifndef FE_PROFILE_DIR
+#define FE_PROFILE_DIR "/usr/share/fabemu/profiles"
+#endif
+
+/* ---- The document as libcyaml reads it: every value a string, parsed by us. ---- */
+
+struct y_ecn {
+	char *enabled, *kmin, *kmax, *pmax, *non_ect;
+};
+
+struct y_ge {
+	char *p, *r, *loss_bad, *loss_good;
+};
+
+struct y_drop {
+	char *first, *count;
+};
+
+struct y_link {
+	char *select; /* only in links: entries */
+	char *rate, *delay, *buffer, *buffer_pkts, *loss, *jitter, *match;
+	struct y_ge *ge;
+	struct y_ecn *ecn;
+	struct y_drop *drop;
+};
+
+struct y_pfc {
+	char *xoff, *xon, *headroom, *delay, *quanta, *frames;
+};
+
+struct y_credit {
+	char *buffer, *ret, *hoq, *out;
+};
+
+struct y_profile {
+	char *name, *description, *regime, *lanes, *lane_map, *switch_buffer, *scale, *seed;
+	struct y_pfc *pfc;
+	struct y_credit *credit;
+	struct y_link *link;
+	struct y_link *links;
+	unsigned links_count;
+};
+
+#define STR(key, type, member)                                                                     \
+	CYAML_FIELD_STRING_PTR(key, CYAML_FLAG_OPTIONAL, type, member, 0, FE_MATCH_LEN - 1)
+
+static const cyaml_schema_field_t ecn_fields[] = {
+	STR("enabled", struct y_ecn, enabled), STR("kmin", struct y_ecn, kmin),
+	STR("kmax", struct y_ecn, kmax),       STR("pmax", struct y_ecn, pmax),
+	STR("non-ect", struct y_ecn, non_ect), CYAML_FIELD_END,
+};
+
+static const cyaml_schema_field_t ge_fields[] = {
+	STR("p", struct y_ge, p),
+	STR("r", struct y_ge, r),
+	STR("loss-bad", struct y_ge, loss_bad),
+	STR("loss-good", struct y_ge, loss_good),
+	CYAML_FIELD_END,
+};
+
+static const cyaml_schema_field_t drop_fields[] = {
+	STR("first", struct y_drop, first),
+	STR("count", struct y_drop, count),
+	CYAML_FIELD_END,
+};
+
+static const cyaml_schema_field_t link_fields[] = {
+	STR("select", struct y_link, select),
+	STR("rate", struct y_link, rate),
+	STR("delay", struct y_link, delay),
+	STR("buffer", struct y_link, buffer),
+	STR("buffer-pkts", struct y_link, buffer_pkts),
+	STR("loss", struct y_link, loss),
+	STR("jitter", struct y_link, jitter),
+	STR("match", struct y_link, match),
+	CYAML_FIELD_MAPPING_PTR("gilbert-elliott", CYAML_FLAG_OPTIONAL, struct y_link, ge,
+				ge_fields),
+	CYAML_FIELD_MAPPING_PTR("ecn", CYAML_FLAG_OPTIONAL, struct y_link, ecn, ecn_fields),
+	CYAML_FIELD_MAPPING_PTR("drop", CYAML_FLAG_OPTIONAL, struct y_link, drop, drop_fields),
+	CYAML_FIELD_END,
+};
+
+static const cyaml_schema_value_t link_entry = {
+	CYAML_VALUE_MAPPING(CYAML_FLAG_DEFAULT, struct y_link, link_fields),
+};
+
+static const cyaml_schema_field_t pfc_fields[] = {
+	STR("xoff", struct y_pfc, xoff),
+	STR("xon", struct y_pfc, xon),
+	STR("headroom", struct y_pfc, headroom),
+	STR("delay", struct y_pfc, delay),
+	STR("quanta", struct y_pfc, quanta),
+	STR("frames", struct y_pfc, frames),
+	CYAML_FIELD_END,
+};
+
+static const cyaml_schema_field_t credit_fields[] = {
+	STR("buffer", struct y_credit, buffer),
+	STR("return", struct y_credit, ret),
+	STR("hoq", struct y_credit, hoq),
+	STR("out", struct y_credit, out),
+	CYAML_FIELD_END,
+};
+
+static const cyaml_schema_field_t profile_fields[] = {
+	STR("name", struct y_profile, name),
+	STR("description", struct y_profile, description),
+	STR("regime", struct y_profile, regime),
+	STR("lanes", struct y_profile, lanes),
+	STR("lane-map", struct y_profile, lane_map),
+	STR("switch-buffer", struct y_profile, switch_buffer),
+	STR("scale", struct y_profile, scale),
+	STR("seed", struct y_profile, seed),
+	CYAML_FIELD_MAPPING_PTR("pfc", CYAML_FLAG_OPTIONAL, struct y_profile, pfc, pfc_fields),
+	CYAML_FIELD_MAPPING_PTR("credit", CYAML_FLAG_OPTIONAL, struct y_profile, credit,
+				credit_fields),
+	CYAML_FIELD_MAPPING_PTR("link", CYAML_FLAG_OPTIONAL, struct y_profile, link, link_fields),
+	CYAML_FIELD_SEQUENCE("links", CYAML_FLAG_POINTER | CYAML_FLAG_OPTIONAL, struct y_profile,
+			     links, &link_entry, 0, FE_PROFILE_OVERRIDES),
+	CYAML_FIELD_END,
+};
+
+static const cyaml_schema_value_t profile_schema = {
+	CYAML_VALUE_MAPPING(CYAML_FLAG_POINTER, struct y_profile, profile_fields),
+};
+
+/* Known keys by mapping, for "unknown key" messages. */
+static const struct {
+	const char *in, *known;
+} known_keys[] = {
+	{"", "name, description, regime, lanes, lane-map, switch-buffer, scale, seed, pfc, "
+	     "credit, link, links"},
+	{"pfc", "xoff, xon, headroom, delay, quanta, frames"},
+	{"credit", "buffer, return, hoq, out"},
+	{"ecn", "enabled, kmin, kmax, pmax, non-ect"},
+	{"gilbert-elliott", "p, r, loss-bad, loss-good"},
+	{"drop", "first, count"},
+	{"link", "rate, delay, buffer, buffer-pkts, loss, gilbert-elliott, ecn, jitter, drop, "
+		 "match"},
+	{"links", "select, rate, delay, buffer, buffer-pkts, loss, gilbert-elliott, ecn, jitter, "
+		  "drop, match"},
+};
+
+/* ---- Where a key is: libyaml's marks, for messages ---- */
+
+#define PATH_MAX_DEPTH 6
+
+struct locator {
+	yaml_parser_t parser;
+	const char *path[PATH_MAX_DEPTH]; /* mapping keys; sequence indices as decimal */
+	int depth;
+	unsigned line;
+};
+
+static int loc_node(struct locator *L, yaml_event_t *ev, int level, int on);
+
+static int
+loc_next(struct locator *L, yaml_event_t *ev)
+{
+	return yaml_parser_parse(&L->parser, ev) ? 0 : -1;
+}
+
+static int
+loc_mapping(struct locator *L, int level, int on)
+{
+	for (;;) {
+		yaml_event_t k, v;
+		int match;
+
+		if (loc_next(L, &k) < 0)
+			return -1;
+		if (k.type == YAML_MAPPING_END_EVENT) {
+			yaml_event_delete(&k);
+			return 0;
+		}
+		match = on && level < L->depth && k.type == YAML_SCALAR_EVENT &&
+			strcmp((const char *)k.data.scalar.value, L->path[level]) == 0;
+		if (match && level == L->depth - 1 && L->line == 0)
+			L->line = (unsigned)k.start_mark.line + 1;
+		if (loc_node(L, &k, level + 1, 0) < 0 || loc_next(L, &v) < 0 ||
+		    loc_node(L, &v, level + 1, match) < 0)
+			return -1;
+	}
+}
+
+static int
+loc_sequence(struct locator *L, int level, int on)
+{
+	for (long i = 0;; i++) {
+		yaml_event_t e;
+		int match;
+
+		if (loc_next(L, &e) < 0)
+			return -1;
+		if (e.type == YAML_SEQUENCE_END_EVENT) {
+			yaml_event_delete(&e);
+			return 0;
+		}
+		match = on && level < L->depth && strtol(L->path[level], NULL, 10) == i;
+		if (match && level == L->depth - 1 && L->line == 0)
+			L->line = (unsigned)e.start_mark.line + 1;
+		if (loc_node(L, &e, level + 1, match) < 0)
+			return -1;
+	}
+}
+
+/* Consume the node that starts with ev, noting the line of the path if on it. */
+static int
+loc_node(struct locator *L, yaml_event_t *ev, int level, int on)
+{
+	yaml_event_type_t t = ev->type;
+
+	yaml_event_delete(ev);
+	if (t == YAML_MAPPING_START_EVENT)
+		return loc_mapping(L, level, on);
+	if (t == YAML_SEQUENCE_START_EVENT)
+		return loc_sequence(L, level, on);
+	return 0;
+}
+
+/* Line (from 1) of the key at path in the document; 0 if not found. */
+static unsigned
+yaml_line(const char *text, size_t len, const char *const *path, int depth)
+{
+	struct locator L = {.depth = depth};
+	yaml_event_t ev;
+	int done = 0;
+
+	for (int i = 0; i < depth && i < PATH_MAX_DEPTH; i++)
+		L.path[i] = path[i];
+	if (!yaml_parser_initialize(&L.parser))
+		return 0;
+	yaml_parser_set_input_string(&L.parser, (const unsigned char *)text, len);
+	while (!done && loc_next(&L, &ev) == 0) {
+		yaml_event_type_t t = ev.type;
+
+		if (t == YAML_MAPPING_START_EVENT || t == YAML_SEQUENCE_START_EVENT) {
+			done = 1;
+			loc_node(&L, &ev, 0, 1);
+		} else {
+			done = t == YAML_STREAM_END_EVENT;
+			yaml_event_delete(&ev);
+		}
+	}
+	yaml_parser_delete(&L.parser);
+	return L.line;
+}
+
+/* ---- Parsing state and messages ---- */
+
+struct ctx {
+	const char *text;
+	size_t len;
+	const char *source;
+	char *err;
+	size_t errlen;
+	char log[1024]; /* what libcyaml said */
+	size_t loglen;
+};
+
+/* "SOURCE:LINE: what" for the key at path (a.b or a.2.b). */
+static int
+fail_at(struct ctx *c, const char *path, const char *fmt, ...)
+{
+	char buf[128], *parts[PATH_MAX_DEPTH], *save = NULL, msg[512];
+	int depth = 0;
+	unsigned line;
+	va_list ap;
+
+	snprintf(buf, sizeof(buf), "%s", path);
+	for (char *t = strtok_r(buf, ".", &save); t && depth < PATH_MAX_DEPTH;
+	     t = strtok_r(NULL, ".", &save))
+		parts[depth++] = t;
+	line = yaml_line(c->text, c->len, (const char *const *)parts, depth);
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (line)
+		snprintf(c->err, c->errlen, "%s:%u: %s", c->source, line, msg);
+	else
+		snprintf(c->err, c->errlen, "%s: %s", c->source, msg);
+	return -EINVAL;
+}
+
+static void
+cyaml_to_ctx(cyaml_log_t level, void *arg, const char *fmt, va_list ap)
+{
+	struct ctx *c = arg;
+
+	if (level < CYAML_LOG_ERROR || c->loglen >= sizeof(c->log) - 1)
+		return;
+	c->loglen += (size_t)vsnprintf(c->log + c->loglen, sizeof(c->log) - c->loglen, fmt, ap);
+	if (c->loglen > sizeof(c->log) - 1)
+		c->loglen = sizeof(c->log) - 1;
+}
+
+/*
+ * Turn libcyaml's log (a message, then "in mapping field 'x' (line ...)" lines from
+ * the innermost out) into one message with our line numbers and the known keys.
+ */
+/* A libyaml syntax error: its own line and message (libcyaml's marks are after it). */
+static int
+syntax_error(struct ctx *c)
+{
+	yaml_parser_t p;
+	yaml_event_t ev;
+	int rc;
+
+	if (!yaml_parser_initialize(&p))
+		return -ENOMEM;
+	yaml_parser_set_input_string(&p, (const unsigned char *)c->text, c->len);
+	while ((rc = yaml_parser_parse(&p, &ev)) != 0) {
+		yaml_event_type_t t = ev.type;
+
+		yaml_event_delete(&ev);
+		if (t == YAML_STREAM_END_EVENT)
+			break;
+	}
+	if (rc == 0)
+		snprintf(c->err, c->errlen, "%s:%zu: not valid YAML: %s%s%s", c->source,
+			 p.problem_mark.line + 1, p.problem ? p.problem : "syntax error",
+			 p.context ? " " : "", p.context ? p.context : "");
+	else
+		snprintf(c->err, c->errlen, "%s: not valid YAML", c->source);
+	yaml_parser_delete(&p);
+	return -EINVAL;
+}
+
+/*
+ * Turn libcyaml's log (a message, then "in mapping field 'x' (line ...)" lines from
+ * the innermost out) into one message with our line numbers and the known keys.
+ */
+static int
+schema_error(struct ctx *c, cyaml_err_t e)
+{
+	char path[128] = "", ctxname[64] = "", what[256], *p, *nl;
+	char fields[PATH_MAX_DEPTH][64];
+	const char *known = NULL;
+	int n = 0;
+
+	if (e == CYAML_ERR_LIBYAML_PARSER || strstr(c->log, "libyaml"))
+		return syntax_error(c);
+	snprintf(what, sizeof(what), "%.255s", c->log);
+	if ((nl = strchr(what, '\n')) != NULL)
+		*nl = '\0';
+	p = strstr(what, "Load: ");
+	p = p ? p + 6 : what;
+	for (const char *s = strstr(c->log, "\n  in "); s && n < PATH_MAX_DEPTH;
+	     s = strstr(s + 1, "\n  in ")) {
+		const char *q = strchr(s + 1, '\''), *q2 = q ? strchr(q + 1, '\'') : NULL;
+		const char *eol = strchr(s + 1, '\n');
+
+		if (q == NULL || q2 == NULL || (eol && eol < q))
+			continue;
+		if (strncmp(s, "\n  in sequence entry", 20) == 0) /* 1-based in the log */
+			snprintf(fields[n++], sizeof(fields[0]), "%ld",
+				 strtol(q + 1, NULL, 10) - 1);
+		else
+			snprintf(fields[n++], sizeof(fields[0]), "%.*s", (int)(q2 - q - 1), q + 1);
+	}
+	for (int i = n - 1; i >= 0; i--) /* outermost first */
+		snprintf(path + strlen(path), sizeof(path) - strlen(path), "%s%s",
+			 i == n - 1 ? "" : ".", fields[i]);
+	if (strncmp(p, "Unexpected key: ", 16) == 0) {
+		const char *key = p + 16;
+
+		/* the mapping the key is in: the innermost named field, or the top level */
+		for (int i = 0; i < n && !ctxname[0]; i++)
+			if (fields[i][0] < '0' || fields[i][0] > '9')
+				snprintf(ctxname, sizeof(ctxname), "%.63s", fields[i]);
+		for (size_t i = 0; i < sizeof(known_keys) / sizeof(known_keys[0]); i++)
+			if (strcmp(known_keys[i].in, ctxname) == 0)
+				known = known_keys[i].known;
+		snprintf(path + strlen(path), sizeof(path) - strlen(path), "%s%s", n ? "." : "",
+			 key);
+		return fail_at(c, path, "unknown key '%s'%s%s (known: %s)", key,
+			       ctxname[0] ? " in " : "", ctxname, known ? known : "?");
+	}
+	if (strncmp(p, "Mapping field already seen: ", 28) == 0)
+		return fail_at(c, path, "key '%s' given twice", p + 28);
+	if (strstr(p, "Expecting MAPPING"))
+		return fail_at(c, path, "%s: expected a mapping (key: value lines) here",
+			       n ? path : "the document");
+	if (strstr(p, "Expecting"))
+		return fail_at(c, path, "%s: expected a single value here, not a list or mapping",
+			       n ? path : "the document");
+	if (n)
+		return fail_at(c, path, "%s: %s", path, p[0] ? p : cyaml_strerror(e));
+	snprintf(c->err, c->errlen, "%s: %s", c->source, p[0] ? p : cyaml_strerror(e));
+	return -EINVAL;
+}
+
+/* ---- One function a key ---- */
+
+/* Set a link key through the shared link-spec setters, with the line of path. */
+static int
+link_key(struct ctx *c, struct fe_linkdef *d, const char *path, const char *key, const char *v,
+	 char *spec, size_t speclen)
+{
+	char e[400];
+
+	if (v == NULL)
+		return 0;
+	if (fe_link_param_set(d, key, v, e, sizeof(e)) < 0)
+		return fail_at(c, path, "%s: %s", path, e);
+	if (spec && strcmp(key, "match") != 0) /* match goes last: it may hold commas */
+		snprintf(spec + strlen(spec), speclen - strlen(spec), "%s%s=%s", spec[0] ? "," : "",
+			 key, v);
+	return 0;
+}
+
+static int
+parse_bool(const char *v, int *out)
+{
+	if (strcmp(v, "true") == 0 || strcmp(v, "yes") == 0 || strcmp(v, "on") == 0) {
+		*out = 1;
+		return 0;
+	}
+	if (strcmp(v, "false") == 0 || strcmp(v, "no") == 0 || strcmp(v, "off") == 0) {
+		*out = 0;
+		return 0;
+	}
+	return -EINVAL;
+}
+
+/* ecn: {enabled, kmin, kmax, pmax, non-ect} -> the link spec form KMIN/KMAX/PMAX[/drop]. */
+static int
+ecn_spec(struct ctx *c, const char *at, const struct y_ecn *y, char *out, size_t len)
+{
+	char path[96];
+	int on = 1;
+
+	snprintf(path, sizeof(path), "%s.ecn", at);
+	if (y->enabled && parse_bool(y->enabled, &on) < 0)
+		return fail_at(c, path, "ecn.enabled '%s': expected true or false", y->enabled);
+	if (!on) {
+		snprintf(out, len, "off");
+		return 0;
+	}
+	if (y->kmin == NULL || y->kmax == NULL)
+		return fail_at(c, path, "ecn: kmin and kmax are required (sizes, e.g. 20KiB)");
+	if (y->non_ect && strcmp(y->non_ect, "pass") && strcmp(y->non_ect, "drop"))
+		return fail_at(c, path, "ecn.non-ect '%s' (allowed: pass, drop)", y->non_ect);
+	snprintf(out, len, "%s/%s/%s%s", y->kmin, y->kmax, y->pmax ? y->pmax : "100%",
+		 y->non_ect && strcmp(y->non_ect, "drop") == 0 ? "/drop" : "");
+	return 0;
+}
+
+static int
+ge_spec(struct ctx *c, const char *at, const struct y_ge *y, char *out, size_t len)
+{
+	char path[96];
+
+	snprintf(path, sizeof(path), "%s.gilbert-elliott", at);
+	if (y->p == NULL || y->r == NULL)
+		return fail_at(c, path,
+			       "gilbert-elliott: p and r are required (e.g. p: 1%%, r: 30%%)");
+	snprintf(out, len, "%s/%s/%s/%s", y->p, y->r, y->loss_bad ? y->loss_bad : "100%",
+		 y->loss_good ? y->loss_good : "0%");
+	return 0;
+}
+
+static int
+drop_spec(struct ctx *c, const char *at, const struct y_drop *y, char *out, size_t len)
+{
+	char path[96];
+
+	snprintf(path, sizeof(path), "%s.drop", at);
+	if (y->first == NULL)
+		return fail_at(c, path,
+			       "drop: first is required (the k-th matching packet, from 1)");
+	snprintf(out, len, "%s/%s", y->first, y->count ? y->count : "1");
+	return 0;
+}
+
+/* Every key of one link mapping at path `at`, onto d; spec (if not NULL) gets k=v,... */
+static int
+link_map(struct ctx *c, const struct y_link *y, const char *at, struct fe_linkdef *d, char *spec,
+	 size_t speclen)
+{
+	static const char *keys[] = {"rate", "delay", "buffer", "buffer-pkts", "loss", "jitter"};
+	const char *vals[] = {y->rate, y->delay, y->buffer, y->buffer_pkts, y->loss, y->jitter};
+	char path[96], v[160];
+
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		snprintf(path, sizeof(path), "%s.%s", at, keys[i]);
+		if (link_key(c, d, path, keys[i], vals[i], spec, speclen) < 0)
+			return -EINVAL;
+	}
+	if (y->ge && (ge_spec(c, at, y->ge, v, sizeof(v)) < 0 ||
+		      link_key(c, d, strcat(strcpy(path, at), ".gilbert-elliott"), "ge", v, spec,
+			       speclen) < 0))
+		return -EINVAL;
+	if (y->ecn &&
+	    (ecn_spec(c, at, y->ecn, v, sizeof(v)) < 0 ||
+	     link_key(c, d, strcat(strcpy(path, at), ".ecn"), "ecn", v, spec, speclen) < 0))
+		return -EINVAL;
+	if (y->drop &&
+	    (drop_spec(c, at, y->drop, v, sizeof(v)) < 0 ||
+	     link_key(c, d, strcat(strcpy(path, at), ".drop"), "drop", v, spec, speclen) < 0))
+		return -EINVAL;
+	if (y->match) {
+		if (link_key(c, d, strcat(strcpy(path, at), ".match"), "match", y->match, NULL, 0) <
+		    0)
+			return -EINVAL;
+		if (spec)
+			snprintf(spec + strlen(spec), speclen - strlen(spec), "%smatch=%s",
+				 spec[0] ? "," : "", y->match);
+	}
+	return 0;
+}
+
+struct name_val {
+	const char *name;
+	int value;
+};
+
+static const struct name_val regimes[] = {
+	{"lossy", FE_REGIME_LOSSY}, {"pfc", FE_REGIME_PFC}, {"credit", FE_REGIME_CREDIT}, {0}};
+static const struct name_val lane_maps[] = {{"pcp", FE_MAP_PCP}, {"dscp", FE_MAP_DSCP}, {0}};
+
+static int
+name_lookup(struct ctx *c, const char *key, const char *v, const struct name_val *t, int *out)
+{
+	for (const struct name_val *n = t; n->name; n++)
+		if (strcmp(v, n->name) == 0) {
+			*out = n->value;
+			return 0;
+		}
+	return fail_at(c, key, "%s '%s' (allowed: %s)", key, v,
+		       t == regimes ? "lossy, pfc, credit" : "pcp, dscp");
+}
+
+static int
+uint_key(struct ctx *c, const char *key, const char *v, uint64_t min, uint64_t max, uint64_t *out)
+{
+	char e[200];
+
+	if (fe_parse_uint(v, max, out, e, sizeof(e)) < 0 || *out < min)
+		return fail_at(c, key, "%s '%s' (allowed: %" PRIu64 " to %" PRIu64 ")", key, v, min,
+			       max);
+	return 0;
+}
+
+/* pfc: and credit: go through the command line's key tables, one key at a time. */
+static int
+regime_key(struct ctx *c, const char *sect, const char *key, const char *v, struct fe_fabric *f)
+{
+	char kv[300], e[400], path[64];
+	int rc;
+
+	if (v == NULL)
+		return 0;
+	snprintf(path, sizeof(path), "%s.%s", sect, key);
+	if (strcmp(sect, "pfc") == 0 && strcmp(key, "frames") == 0) {
+		int b;
+
+		if (parse_bool(v, &b) < 0)
+			return fail_at(c, path, "pfc.frames '%s': expected true or false", v);
+		f->pfc.frames = (uint32_t)b;
+		return 0;
+	}
+	snprintf(kv, sizeof(kv), "%s=%s", key, v);
+	/* the cross-key checks (xon < xoff) come in finish(), once every key is read */
+	rc = strcmp(sect, "pfc") == 0 ? fe_pfc_spec(kv, &f->pfc, e, sizeof(e))
+				      : fe_credit_spec(kv, &f->credit, e, sizeof(e));
+	if (rc < 0 && strstr(e, ": xon (") == NULL && strstr(e, "quanta must") == NULL &&
+	    strstr(e, "at least one 64-byte") == NULL)
+		return fail_at(c, path, "%s.%s", sect, e + strlen("--") + strlen(sect) + 2);
+	return 0;
+}
+
+static int
+top_keys(struct ctx *c, const struct y_profile *y, struct fe_profile *p)
+{
+	uint64_t x;
+	int v = 0;
+
+	if (y->name == NULL)
+		return fail_at(c, "", "the profile needs a name (name: ...)");
+	snprintf(p->name, sizeof(p->name), "%s", y->name);
+	if (y->description)
+		snprintf(p->description, sizeof(p->description), "%s", y->description);
+	if (y->regime) {
+		if (name_lookup(c, "regime", y->regime, regimes, &v) < 0)
+			return -EINVAL;
+		p->fabric.regime = (enum fe_regime)v;
+	}
+	if (y->lane_map) {
+		if (name_lookup(c, "lane-map", y->lane_map, lane_maps, &v) < 0)
+			return -EINVAL;
+		p->fabric.lane_map = (enum fe_lane_map)v;
+	}
+	if (y->lanes) {
+		if (uint_key(c, "lanes", y->lanes, 1, FE_LANES_MAX, &x) < 0)
+			return -EINVAL;
+		p->fabric.lanes = (uint8_t)x;
+	}
+	if (y->scale && uint_key(c, "scale", y->scale, 1, FE_PROFILE_SCALE_MAX, &x) == 0)
+		p->scale = (uint32_t)x;
+	else if (y->scale)
+		return -EINVAL;
+	if (y->seed) {
+		if (uint_key(c, "seed", y->seed, 0, UINT64_MAX, &p->seed) < 0)
+			return -EINVAL;
+		p->seed_set = 1;
+	}
+	if (y->switch_buffer) {
+		char e[200];
+
+		if (fe_parse_size(y->switch_buffer, &x, e, sizeof(e)) < 0 || x > FE_LINK_BYTES_MAX)
+			return fail_at(c, "switch-buffer",
+				       "switch-buffer '%s' (allowed: 0 for none, or up to 4GiB)",
+				       y->switch_buffer);
+		p->fabric.switch_buffer = x;
+	}
+	return 0;
+}
+
+static int
+regime_sections(struct ctx *c, const struct y_profile *y, struct fe_profile *p)
+{
+	const struct y_pfc *f = y->pfc;
+	const struct y_credit *r = y->credit;
+
+	if (f && (regime_key(c, "pfc", "xoff", f->xoff, &p->fabric) < 0 ||
+		  regime_key(c, "pfc", "xon", f->xon, &p->fabric) < 0 ||
+		  regime_key(c, "pfc", "headroom", f->headroom, &p->fabric) < 0 ||
+		  regime_key(c, "pfc", "delay", f->delay, &p->fabric) < 0 ||
+		  regime_key(c, "pfc", "quanta", f->quanta, &p->fabric) < 0 ||
+		  regime_key(c, "pfc", "frames", f->frames, &p->fabric) < 0))
+		return -EINVAL;
+	if (r && (regime_key(c, "credit", "buffer", r->buffer, &p->fabric) < 0 ||
+		  regime_key(c, "credit", "return", r->ret, &p->fabric) < 0 ||
+		  regime_key(c, "credit", "hoq", r->hoq, &p->fabric) < 0 ||
+		  regime_key(c, "credit", "out", r->out, &p->fabric) < 0))
+		return -EINVAL;
+	return 0;
+}
+
+static int
+links_section(struct ctx *c, const struct y_profile *y, struct fe_profile *p)
+{
+	char at[32], e[300];
+
+	if (y->link) {
+		if (y->link->select)
+			return fail_at(c, "link.select",
+				       "link: 'select' belongs in entries of links:, not in link:");
+		if (link_map(c, y->link, "link", &p->link, NULL, 0) < 0)
+			return -EINVAL;
+		p->buffer_set = y->link->buffer || y->link->buffer_pkts;
+	}
+	for (unsigned i = 0; i < y->links_count; i++) {
+		struct fe_profile_override *o = &p->over[p->noverrides++];
+		const struct y_link *l = &y->links[i];
+		struct fe_linkdef scratch = p->link, dn = p->link;
+		long port;
+		int dirs;
+
+		snprintf(at, sizeof(at), "links.%u", i);
+		if (l->select == NULL)
+			return fail_at(c, at,
+				       "links entry %u: 'select' is required (all, up, down, "
+				       "N, N.up or N.down)",
+				       i + 1);
+		if (fe_linkspec_select(l->select, 4096, &port, &dirs, e, sizeof(e)) < 0)
+			return fail_at(c, strcat(at, ".select"), "%s", e);
+		snprintf(o->select, sizeof(o->select), "%s", l->select);
+		o->line = yaml_line(c->text, c->len, (const char *[]){"links", at + 6}, 2);
+		if (link_map(c, l, at, &scratch, o->spec, sizeof(o->spec)) < 0)
+			return -EINVAL;
+		(void)dn;
+	}
+	return 0;
+}
+
+/* Rules across keys, once every key is read: one rule, one message. */
+static int
+finish(struct ctx *c, struct fe_profile *p)
+{
+	const struct fe_fabric *f = &p->fabric;
+
+	/* PFC resumes below where it pauses */
+	if (f->pfc.xon >= f->pfc.xoff)
+		return fail_at(c, "pfc.xon",
+			       "pfc.xon (%" PRIu64 " B) must be below pfc.xoff (%" PRIu64 " B)",
+			       f->pfc.xon, f->pfc.xoff);
+	/* a credit buffer holds at least one 64-byte block */
+	if (f->credit.buffer < FE_CREDIT_BLOCK)
+		return fail_at(c, "credit.buffer",
+			       "credit.buffer must hold at least one 64-byte "
+			       "block (64 B to 64MiB)");
+	/* regime sections that the regime does not use are a mistake, not a no-op */
+	if (f->regime != FE_REGIME_PFC && yaml_line(c->text, c->len, (const char *[]){"pfc"}, 1))
+		return fail_at(c, "pfc", "pfc: section given but regime is %s (set regime: pfc)",
+			       fe_regime_name(f->regime));
+	if (f->regime != FE_REGIME_CREDIT &&
+	    yaml_line(c->text, c->len, (const char *[]){"credit"}, 1))
+		return fail_at(c, "credit",
+			       "credit: section given but regime is %s (set regime: credit)",
+			       fe_regime_name(f->regime));
+	return 0;
+}
+
+int
+fe_profile_parse(const char *text, size_t len, const char *source, struct fe_profile *p, char *err,
+		 size_t errlen)
+{
+	struct ctx c = {.text = text, .len = len, .source = source, .err = err, .errlen = errlen};
+	cyaml_config_t cfg = {
+		.log_fn = cyaml_to_ctx,
+		.log_ctx = &c,
+		.mem_fn = cyaml_mem,
+		.log_level = CYAML_LOG_ERROR,
+		.flags = CYAML_CFG_NO_ALIAS,
+	};
+	struct y_profile *y = NULL;
+	cyaml_err_t e;
+	int rc = -EINVAL;
+
+	*p = (struct fe_profile){
+		.scale = 1,
+		.fabric = FE_FABRIC_DEFAULT,
+		.link = {.link = {.limit_bytes = 1 << 20, .limit_pkts = 1000}},
+	};
+	snprintf(p->source, sizeof(p->source), "%s", source);
+	if (len > FE_PROFILE_MAX_BYTES) {
+		snprintf(err, errlen, "%s: larger than %u bytes", source, FE_PROFILE_MAX_BYTES);
+		return -E2BIG;
+	}
+	if (memchr(text, '\0', len) != NULL) {
+		snprintf(err, errlen, "%s: not a text file (NUL byte)", source);
+		return -EINVAL;
+	}
+	e = cyaml_load_data((const uint8_t *)text, len, &cfg, &profile_schema, (void **)&y, NULL);
+	if (e != CYAML_OK)
+		return schema_error(&c, e);
+	if (y == NULL) {
+		snprintf(err, errlen, "%s: empty profile", source);
+		return -EINVAL;
+	}
+	if (top_keys(&c, y, p) == 0 && regime_sections(&c, y, p) == 0 &&
+	    links_section(&c, y, p) == 0 && finish(&c, p) == 0)
+		rc = 0;
+	cyaml_free(&cfg, &profile_schema, y, 0);
+	return rc;
+}
+
+/* A bare name (letters, digits, '-', '_') is looked up; anything else is a path. */
+static int
+is_name(const char *s)
+{
+	if (*s == '\0')
+		return 0;
+	for (; *s; s++)
+		if (!(*s >= 'a' && *s <= 'z') && !(*s >= 'A' && *s <= 'Z') &&
+		    !(*s >= '0' && *s <= '9') && *s != '-' && *s != '_')
+			return 0;
+	return 1;
+}
+
+int
+fe_profile_find(const char *name, char *path, size_t len, char *err, size_t errlen)
+{
+	const char *env = getenv("FABEMU_PROFILES");
+	char dirs[1024], *save = NULL;
+	struct stat st;
+
+	if (!is_name(name)) {
+		snprintf(path, len, "%s", name);
+		return 0;
+	}
+	snprintf(dirs, sizeof(dirs), "%s%s./profiles:" FE_PROFILE_DIR ":/usr/share/fabemu/profiles",
+		 env ? env : "", env ? ":" : "");
+	for (char *d = strtok_r(dirs, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
+		snprintf(path, len, "%s/%s.yaml", d, name);
+		if (stat(path, &st) == 0)
+			return 0;
+	}
+	snprintf(err, errlen,
+		 "profile '%s' not found (looked for %s.yaml in $FABEMU_PROFILES, ./profiles, "
+		 "%s)",
+		 name, name, FE_PROFILE_DIR);
+	return -ENOENT;
+}
+
+char *
+fe_profile_read(const char *path, size_t *len, char *err, size_t errlen)
+{
+	FILE *f = fopen(path, "r");
+	char *buf;
+	size_t n;
+
+	if (f == NULL) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	buf = malloc(FE_PROFILE_MAX_BYTES + 2);
+	if (buf == NULL) {
+		fclose(f);
+		snprintf(err, errlen, "%s: out of memory", path);
+		return NULL;
+	}
+	n = fread(buf, 1, FE_PROFILE_MAX_BYTES + 1, f);
+	fclose(f);
+	if (n > FE_PROFILE_MAX_BYTES) {
+		free(buf);
+		snprintf(err, errlen, "%s: larger than %u bytes", path, FE_PROFILE_MAX_BYTES);
+		return NULL;
+	}
+	buf[n] = '\0';
+	*len = n;
+	return buf;
+}
+
+int
+fe_profile_load(const char *name, struct fe_profile *p, char *err, size_t errlen)
+{
+	char path[512];
+	size_t len;
+	char *text;
+	int rc;
+
+	if (fe_profile_find(name, path, sizeof(path), err, errlen) < 0)
+		return -ENOENT;
+	text = fe_profile_read(path, &len, err, errlen);
+	if (text == NULL)
+		return -EIO;
+	rc = fe_profile_parse(text, len, path, p, err, errlen);
+	free(text);
+	return rc;
+}
+
+/* ---- Expansion and dilation ---- */
+
+/* Divide a rate and multiply a time by scale, checking the ranges again. */
+static int
+dilate_link(struct fe_linkdef *d, uint32_t scale, const char *name, char *err, size_t errlen)
+{
+	char r[32];
+
+	if (d->link.rate_bps) {
+		uint64_t rate = d->link.rate_bps / scale;
+
+		if (rate < FE_LINK_RATE_MIN) {
+			snprintf(err, errlen, "%s: rate %s at scale %u is below 1kbit", name,
+				 fe_fmt_rate(d->link.rate_bps, r, sizeof(r)), scale);
+			return -ERANGE;
+		}
+		d->link.rate_bps = rate;
+	}
+	d->link.delay_ns *= scale;
+	d->jitter_ns *= scale;
+	if (d->link.delay_ns > FE_LINK_DELAY_MAX || d->jitter_ns > FE_LINK_DELAY_MAX) {
+		snprintf(err, errlen, "%s: delay or jitter at scale %u is above 10s", name, scale);
+		return -ERANGE;
+	}
+	return 0;
+}
+
+int
+fe_profile_expand(const struct fe_profile *p, uint32_t scale, unsigned nports,
+		  struct fe_linkdef *up, struct fe_linkdef *down, struct fe_fabric *fab, char *err,
+		  size_t errlen)
+{
+	char e[400], name[32];
+
+	if (scale == 0)
+		scale = p->scale;
+	if (scale < 1 || scale > FE_PROFILE_SCALE_MAX) {
+		snprintf(err, errlen, "scale %u (allowed: 1 to %u)", scale, FE_PROFILE_SCALE_MAX);
+		return -EINVAL;
+	}
+	*fab = p->fabric;
+	for (unsigned i = 0; i < nports; i++) {
+		up[i] = down[i] = p->link;
+		if (fab->regime != FE_REGIME_LOSSY && !p->buffer_set) {
+			up[i].link.limit_bytes = FE_LOSSLESS_UP_BYTES;
+			up[i].link.limit_pkts = FE_LOSSLESS_UP_PKTS;
+		}
+	}
+	for (unsigned i = 0; i < p->noverrides; i++) {
+		const struct fe_profile_override *o = &p->over[i];
+		char spec[FE_PROFILE_SPEC_LEN + 40];
+
+		snprintf(spec, sizeof(spec), "%s:%s", o->select, o->spec);
+		if (fe_linkspec_apply(spec, up, down, nports, e, sizeof(e)) < 0) {
+			snprintf(err, errlen, "%s:%u: links entry %u: %s (the fabric has %u ports)",
+				 p->source, o->line, i + 1, e, nports);
+			return -EINVAL;
+		}
+	}
+	for (unsigned i = 0; i < 2 * nports; i++) {
+		snprintf(name, sizeof(name), "link %u.%s", i / 2, i % 2 ? "down" : "up");
+		if (dilate_link(i % 2 ? &down[i / 2] : &up[i / 2], scale, name, err, errlen) < 0)
+			return -ERANGE;
+	}
+	fab->pfc.delay_ns *= scale;
+	fab->credit.return_ns *= scale;
+	fab->credit.hoq_life_ns *= scale;
+	return 0;
+}
+
+/* ---- Printing ---- */
+
+const char *
+fe_regime_name(enum fe_regime r)
+{
+	return r == FE_REGIME_PFC ? "pfc" : r == FE_REGIME_CREDIT ? "credit" : "lossy";
+}
+
+const char *
+fe_lane_map_name(enum fe_lane_map m)
+{
+	return m == FE_MAP_DSCP ? "dscp" : "pcp";
+}
+
+static char *
+fmt_pct(double p, char *buf, size_t len)
+{
+	snprintf(buf, len, "%.6g%%", p * 100);
+	return buf;
+}
+
+char *
+fe_profile_fmt_link(const struct fe_linkdef *d, char *buf, size_t len)
+{
+	char r[32], t[32], a[32], b[32], x[32];
+	size_t o;
+
+	o = (size_t)snprintf(buf, len, "rate %s delay %s buffer %" PRIu64 "B/%upkts",
+			     fe_fmt_rate(d->link.rate_bps, r, sizeof(r)),
+			     fe_fmt_time(d->link.delay_ns, t, sizeof(t)), d->link.limit_bytes,
+			     d->link.limit_pkts);
+#define ADD(...)                                                                                   \
+	do {                                                                                       \
+		if (o < len)                                                                       \
+			o += (size_t)snprintf(buf + o, len - o, __VA_ARGS__);                      \
+	} while (0)
+	if (d->link.rate_bps && d->link.delay_ns)
+		ADD(" bdp %" PRIu64 "B", (uint64_t)((unsigned __int128)d->link.rate_bps *
+						    d->link.delay_ns / 8000000000ULL));
+	if (d->loss.kind == FE_LOSS_BERNOULLI)
+		ADD(" loss %s", fmt_pct(d->loss.p, a, sizeof(a)));
+	else if (d->loss.kind == FE_LOSS_GE)
+		ADD(" ge p=%s r=%s bad=%s good=%s", fmt_pct(d->loss.p, a, sizeof(a)),
+		    fmt_pct(d->loss.r, b, sizeof(b)), fmt_pct(d->loss.loss_bad, x, sizeof(x)),
+		    fmt_pct(d->loss.loss_good, r, sizeof(r)));
+	if (d->ecn.enabled)
+		ADD(" ecn %" PRIu64 "B/%" PRIu64 "B/%s%s", d->ecn.kmin, d->ecn.kmax,
+		    fmt_pct(d->ecn.pmax, a, sizeof(a)), d->ecn.drop_non_ect ? "/drop" : "");
+	if (d->jitter_ns)
+		ADD(" jitter %s", fe_fmt_time(d->jitter_ns, t, sizeof(t)));
+	if (d->drop_count)
+		ADD(" drop %" PRIu64 "/%" PRIu64, d->drop_first, d->drop_count);
+	if (d->match[0])
+		ADD(" match '%s'", d->match);
+#undef ADD
+	return buf;
+}
+
+void
+fe_profile_print_fabric(FILE *f, const struct fe_fabric *fab)
+{
+	char t[32], u[32];
+
+	fprintf(f, "regime %s\nlanes %u\nlane-map %s\nswitch-buffer %" PRIu64 "B\n",
+		fe_regime_name(fab->regime), fab->lanes, fe_lane_map_name(fab->lane_map),
+		fab->switch_buffer);
+	if (fab->regime == FE_REGIME_PFC)
+		fprintf(f,
+			"pfc xoff %" PRIu64 "B xon %" PRIu64 "B headroom %s delay %s quanta %u "
+			"frames %s\n",
+			fab->pfc.xoff, fab->pfc.xon,
+			fab->pfc.headroom
+				? (snprintf(u, sizeof(u), "%" PRIu64 "B", fab->pfc.headroom), u)
+				: "auto",
+			fab->pfc.delay_ns ? fe_fmt_time(fab->pfc.delay_ns, t, sizeof(t)) : "auto",
+			fab->pfc.quanta, fab->pfc.frames ? "on" : "off");
+	if (fab->regime == FE_REGIME_CREDIT)
+		fprintf(f,
+			"credit buffer %" PRIu64 "B (%" PRIu64 " blocks) return %s hoq %s out %u\n",
+			fab->credit.buffer, fab->credit.buffer / FE_CREDIT_BLOCK,
+			fe_fmt_time(fab->credit.return_ns, t, sizeof(t)),
+			fab->credit.hoq_life_ns ? fe_fmt_time(fab->credit.hoq_life_ns, u, sizeof(u))
+						: "off",
+			fab->credit.out_pkts);
+}

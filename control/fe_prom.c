@@ -1,0 +1,118 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Every counter as Prometheus text (exposition format 0.0.4): one family a counter
+ * name, one sample a port, link or lane, labelled. The same counter tables drive the
+ * table, the JSON and telemetry (fe_report.h), so the names agree everywhere.
+ */
+#include <inttypes.h>
+#include <string.h>
+
+#include "fe_ctl.h"
+#include "fe_report.h"
+
+/* Occupancy now and peaks go up and down (or restart at a reset): gauges. */
+static int
+is_gauge(const char *name)
+{
+	return strcmp(name, "q_pkts") == 0 || strcmp(name, "q_bytes") == 0 ||
+	       strcmp(name, "wire_pkts") == 0 || strstr(name, "peak") != NULL ||
+	       strcmp(name, "held_bytes") == 0 || strcmp(name, "credits") == 0 ||
+	       strcmp(name, "credits_min") == 0 || strcmp(name, "iq_depth") == 0;
+}
+
+static void
+family(FILE *f, const char *obj, const char *name, const char *help)
+{
+	fprintf(f, "# HELP fabemu_%s_%s %s\n# TYPE fabemu_%s_%s %s\n", obj, name, help, obj, name,
+		is_gauge(name) ? "gauge" : "counter");
+}
+
+static void
+ports(FILE *f, const struct fe_dp *dp)
+{
+	static const char *const eth[] = {"imissed", "ierrors", "oerrors", "rx_nombuf"};
+
+	for (const struct fe_counter_desc *d = fe_report_counters(FE_OBJ_PORT); d->name; d++) {
+		family(f, "port", d->name, "fabemu port counter (docs/control.md)");
+		for (unsigned i = 0; i < dp->nports; i++)
+			fprintf(f, "fabemu_port_%s{port=\"%u\",device=\"%s\"} %" PRIu64 "\n",
+				d->name, i, dp->ports[i].name, fe_report_get(&dp->ports[i].st, d));
+	}
+	for (unsigned k = 0; k < 4; k++) {
+		family(f, "port", eth[k], "counted by the PMD (edge drops and errors)");
+		for (unsigned i = 0; i < dp->nports; i++) {
+			struct fe_eth_counters e;
+			fe_report_eth(dp->ports[i].port_id, &e);
+			fprintf(f, "fabemu_port_%s{port=\"%u\",device=\"%s\"} %" PRIu64 "\n",
+				eth[k], i, dp->ports[i].name,
+				k == 0	 ? e.imissed
+				: k == 1 ? e.ierrors
+				: k == 2 ? e.oerrors
+					 : e.rx_nombuf);
+		}
+	}
+}
+
+static void
+links(FILE *f, const struct fe_dp *dp)
+{
+	const struct fe_link_params *lp;
+	char name[32];
+
+	for (const struct fe_counter_desc *d = fe_report_counters(FE_OBJ_LINK); d->name; d++) {
+		family(f, "link", d->name, "fabemu link counter (docs/control.md)");
+		for (unsigned n = 0; n < 2 * dp->nports; n++) {
+			const struct fe_link *l = fe_report_link(dp, n, &lp, name, sizeof(name));
+
+			fprintf(f, "fabemu_link_%s{link=\"%s\"} %" PRIu64 "\n", d->name, name,
+				fe_report_get(&l->st, d));
+		}
+	}
+	family(f, "link", "filter_hits", "packets that matched the link's match filter");
+	for (unsigned n = 0; n < 2 * dp->nports; n++) {
+		fe_report_link(dp, n, &lp, name, sizeof(name));
+		fprintf(f, "fabemu_link_filter_hits{link=\"%s\"} %" PRIu64 "\n", name,
+			FE_CNT_GET(fe_report_linkx(dp, n)->filter_hits));
+	}
+}
+
+static void
+singles(FILE *f, const char *obj, const void *stats, const struct fe_counter_desc *d)
+{
+	for (; d->name; d++) {
+		family(f, obj, d->name, "fabemu counter (docs/control.md)");
+		fprintf(f, "fabemu_%s_%s %" PRIu64 "\n", obj, d->name, fe_report_get(stats, d));
+	}
+}
+
+static void
+lanes(FILE *f, const struct fe_dp *dp)
+{
+	const struct fe_counter_desc *names = fe_report_lane_counters(dp);
+
+	for (const struct fe_counter_desc *d = names; d && d->name; d++) {
+		family(f, "lane", d->name, "per port and lane, lossless regimes");
+		for (unsigned i = 0; i < dp->nports; i++)
+			for (unsigned l = 0; l < dp->conf.lanes; l++) {
+				struct fe_lane_counters c;
+
+				fe_report_lane(dp, i, l, &c);
+				fprintf(f, "fabemu_lane_%s{port=\"%u\",lane=\"%u\"} %" PRIu64 "\n",
+					d->name, i, l, fe_report_get(&c, d));
+			}
+	}
+}
+
+void
+fe_prom_write(FILE *f, const struct fe_dp *dp)
+{
+	ports(f, dp);
+	links(f, dp);
+	singles(f, "switch", &dp->sw, fe_report_counters(FE_OBJ_SW));
+	singles(f, "idle", &dp->idle, fe_report_counters(FE_OBJ_IDLE));
+	fprintf(f,
+		"# HELP fabemu_switch_mac_learned MAC addresses learned\n"
+		"# TYPE fabemu_switch_mac_learned counter\nfabemu_switch_mac_learned %" PRIu64 "\n",
+		FE_CNT_GET(dp->mac->learned));
+	lanes(f, dp);
+}

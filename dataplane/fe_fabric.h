@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * fe_fabric: the fabric-wide part of a profile, in user units (the per-link part is
+ * struct fe_linkdef). Pure: the control program and the profile parser use it without
+ * DPDK. The dataplane compiles it when it starts, and again on every run-time change.
+ *
+ *   ctlplane: wo    dataplane: ro (at compile time only)
+ */
+#ifndef FE_FABRIC_H
+#define FE_FABRIC_H
+
+#include <stdint.h>
+
+#include "fe_credit.h"
+#include "fe_pfc.h"
+
+/* How the fabric handles congestion (docs/regimes.md). */
+enum fe_regime {
+	FE_REGIME_LOSSY,  /* output-queued; tail drop, loss models, ECN */
+	FE_REGIME_PFC,	  /* output-queued; PFC pauses the sender per priority */
+	FE_REGIME_CREDIT, /* input-queued per lane; credit-based, never drops in the fabric */
+};
+
+/* Where a packet's lane (virtual lane, PFC priority) comes from. */
+enum fe_lane_map {
+	FE_MAP_PCP,  /* 802.1Q priority code point; untagged frames: 0 */
+	FE_MAP_DSCP, /* IP DSCP class selector (DSCP >> 3); non-IP: 0 */
+};
+
+/*
+ * Lossless regimes give the up links (the host adapters' queues) room for what the
+ * hosts' TCP windows put in flight, so backpressure shows as delay, not edge drops.
+ */
+#define FE_LOSSLESS_UP_BYTES (32ULL << 20)
+#define FE_LOSSLESS_UP_PKTS  16384
+
+struct fe_fabric {
+	enum fe_regime regime;
+	uint8_t lanes; /* lanes (VLs, priorities) used, 1..8 */
+	enum fe_lane_map lane_map;
+	uint64_t switch_buffer; /* bytes shared by all down links; 0: no shared limit */
+	struct fe_pfc_params pfc;
+	struct fe_credit_params credit;
+};
+
+/* Defaults (docs/regimes.md gives their sources). */
+#define FE_FABRIC_DEFAULT                                                                          \
+	{                                                                                          \
+		.regime = FE_REGIME_LOSSY, .lanes = 1, .lane_map = FE_MAP_PCP,                     \
+		.pfc = {.xoff = 64 << 10, .xon = (64 << 10) - 2 * 1514, .quanta = 65535},          \
+		.credit = {.buffer = 64 << 10, .out_pkts = 2},                                     \
+	}
+
+#endif

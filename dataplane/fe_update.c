@@ -1,0 +1,319 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include <rte_cycles.h>
+#include <rte_malloc.h>
+#include <rte_rcu_qsbr.h>
+
+#include "fe_time.h"
+#include "fe_update.h"
+
+static uint64_t update_gen;
+
+static const struct fe_linkdef *
+cur_def(const struct fe_dp *dp, unsigned n)
+{
+	return n % 2 ? &dp->ports[n / 2].down_def : &dp->ports[n / 2].up_def;
+}
+
+static const struct fe_link *
+cur_link(const struct fe_dp *dp, unsigned n)
+{
+	return n % 2 ? &dp->ports[n / 2].down : &dp->ports[n / 2].up;
+}
+
+static int
+same_rule(const struct fe_linkdef *a, const struct fe_linkdef *b)
+{
+	return strcmp(a->match, b->match) == 0 && a->drop_first == b->drop_first &&
+	       a->drop_count == b->drop_count;
+}
+
+static int
+build_link(struct fe_dp *dp, struct fe_update_link *ul, unsigned n, const struct fe_linkdef *d,
+	   char *err, size_t errlen)
+{
+	const struct fe_link *l = cur_link(dp, n);
+	const char *what;
+	char e[300];
+
+	if (fe_link_params_check(&d->link, &what) < 0 ||
+	    fe_link_compile(&d->link, dp->hz, &ul->cfg) < 0) {
+		snprintf(err, errlen, "link %u.%s: bad %s", n / 2, n % 2 ? "down" : "up", what);
+		return -EINVAL;
+	}
+	/* the ring only grows: a smaller buffer keeps the ring it has */
+	if (ul->cfg.nslots > l->mask + 1) {
+		ul->slots = rte_zmalloc("fe_link", sizeof(*ul->slots) * ul->cfg.nslots,
+					RTE_CACHE_LINE_SIZE);
+		if (ul->slots == NULL) {
+			snprintf(err, errlen, "out of memory for %u link slots", ul->cfg.nslots);
+			return -ENOMEM;
+		}
+	}
+	if (fe_dp_linkx_compile(&ul->x, d, dp->hz, dp->conf.seed, n, e, sizeof(e)) < 0) {
+		snprintf(err, errlen, "link %u.%s: %s", n / 2, n % 2 ? "down" : "up", e);
+		return -EINVAL;
+	}
+	ul->rule_changed = !same_rule(d, cur_def(dp, n));
+	return 0;
+}
+
+/* What the switch is built around cannot change under it. */
+static int
+check_structure(const struct fe_dp *dp, const struct fe_fabric *f, char *err, size_t errlen)
+{
+	static const char *const names[] = {"lossy", "pfc", "credit"};
+
+	if (f->regime != dp->conf.regime) {
+		snprintf(err, errlen,
+			 "regime %s: the dataplane runs %s; the regime is fixed at start "
+			 "(restart fabemu-dp with --profile)",
+			 names[f->regime], names[dp->conf.regime]);
+		return -EINVAL;
+	}
+	if (f->lanes != dp->conf.lanes || f->lane_map != dp->conf.lane_map) {
+		snprintf(err, errlen,
+			 "lanes %u (%s): the dataplane runs %u lane(s) (%s); lanes are fixed at "
+			 "start",
+			 f->lanes, f->lane_map == FE_MAP_DSCP ? "dscp" : "pcp", dp->conf.lanes,
+			 dp->conf.lane_map == FE_MAP_DSCP ? "dscp" : "pcp");
+		return -EINVAL;
+	}
+	if (f->regime == FE_REGIME_CREDIT &&
+	    (f->credit.buffer / FE_CREDIT_BLOCK != dp->conf.credit.buffer / FE_CREDIT_BLOCK ||
+	     f->credit.out_pkts != dp->conf.credit.out_pkts)) {
+		snprintf(err, errlen,
+			 "credit buffer %llu B / out %u: the dataplane runs %llu B / out %u; the "
+			 "credits a host adapter was given are fixed at start",
+			 (unsigned long long)f->credit.buffer, f->credit.out_pkts,
+			 (unsigned long long)dp->conf.credit.buffer, dp->conf.credit.out_pkts);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+void
+fe_update_free(struct fe_update *u)
+{
+	if (u == NULL)
+		return;
+	for (unsigned n = 0; u->links && n < 2 * u->nports; n++) {
+		/* before adoption these are the new ones; after it, the retired ones */
+		if (u->adopted_tsc == 0) {
+			fe_filter_free(u->links[n].x.filter);
+			rte_free(u->links[n].slots);
+		} else {
+			if (u->links[n].old_filter != u->links[n].x.filter)
+				fe_filter_free(u->links[n].old_filter);
+			rte_free(u->links[n].old_slots);
+		}
+	}
+	rte_free(u->links);
+	rte_free(u->pfc);
+	rte_free(u->credit_return);
+	rte_free(u);
+}
+
+struct fe_update *
+fe_update_build(struct fe_dp *dp, const struct fe_linkdef *up, const struct fe_linkdef *down,
+		const struct fe_fabric *fab, char *err, size_t errlen)
+{
+	struct fe_update *u;
+
+	if (check_structure(dp, fab, err, errlen) < 0)
+		return NULL;
+	u = rte_zmalloc("fe_update", sizeof(*u), RTE_CACHE_LINE_SIZE);
+	if (u == NULL)
+		goto nomem;
+	u->nports = dp->nports;
+	u->links = rte_zmalloc("fe_update", sizeof(*u->links) * 2 * dp->nports, 0);
+	u->pfc = rte_zmalloc("fe_update", sizeof(*u->pfc) * dp->nports, 0);
+	u->credit_return = rte_zmalloc("fe_update", sizeof(uint64_t) * dp->nports, 0);
+	if (u->links == NULL || u->pfc == NULL || u->credit_return == NULL)
+		goto nomem;
+	for (unsigned n = 0; n < 2 * dp->nports; n++)
+		if (build_link(dp, &u->links[n], n, n % 2 ? &down[n / 2] : &up[n / 2], err,
+			       errlen) < 0)
+			goto fail;
+	for (unsigned i = 0; i < dp->nports; i++) {
+		if (fab->regime == FE_REGIME_PFC &&
+		    fe_dp_pfc_compile(dp, &u->pfc[i], &fab->pfc, &up[i].link, err, errlen) < 0)
+			goto fail;
+		/* as at start: the receiver's delay plus the link's propagation back */
+		u->credit_return[i] = fe_ns_to_ticks(fab->credit.return_ns, dp->hz) +
+				      u->links[2 * i].cfg.prop_ticks;
+	}
+	u->switch_buffer = fab->switch_buffer;
+	u->hoq_ticks = fe_ns_to_ticks(fab->credit.hoq_life_ns, dp->hz);
+	u->pfc_frames = fab->pfc.frames;
+	u->gen = ++update_gen;
+	return u;
+nomem:
+	snprintf(err, errlen, "out of memory for a fabric update");
+fail:
+	fe_update_free(u);
+	return NULL;
+}
+
+void
+fe_update_publish(struct fe_dp *dp, struct fe_update *u)
+{
+	u->published_tsc = rte_rdtsc();
+	__atomic_store_n(&dp->update, u, __ATOMIC_RELEASE);
+}
+
+static void
+sleep_us(long us)
+{
+	nanosleep(&(struct timespec){.tv_sec = 0, .tv_nsec = us * 1000}, NULL);
+}
+
+int
+fe_update_wait(struct fe_dp *dp, struct fe_update *u, struct fe_update *prev, uint64_t timeout_ns)
+{
+	uint64_t deadline = rte_rdtsc() + fe_ns_to_ticks(timeout_ns, dp->hz), token;
+
+	while (__atomic_load_n(&dp->adopted_gen, __ATOMIC_ACQUIRE) < u->gen)
+		if (rte_rdtsc() > deadline)
+			return -ETIMEDOUT;
+		else
+			sleep_us(5);
+	if (dp->qsv) {
+		token = rte_rcu_qsbr_start(dp->qsv);
+		while (rte_rcu_qsbr_check(dp->qsv, token, false) == 0)
+			if (rte_rdtsc() > deadline)
+				return -ETIMEDOUT;
+			else
+				sleep_us(5);
+	}
+	fe_update_free(prev);
+	/* u stays published (the lcore reads its generation); only its retired parts go */
+	for (unsigned n = 0; n < 2 * u->nports; n++) {
+		if (u->links[n].old_filter != u->links[n].x.filter)
+			fe_filter_free(u->links[n].old_filter);
+		rte_free(u->links[n].old_slots);
+		u->links[n].old_filter = u->links[n].x.filter; /* not freed twice */
+		u->links[n].old_slots = NULL;
+	}
+	return 0;
+}
+
+/* ---- lcore side ---- */
+
+/* Move the packets of l into a larger ring; sequence numbers stay, only the mask grows. */
+static void
+migrate(struct fe_link *l, struct fe_link_slot *slots, uint32_t nslots)
+{
+	uint32_t mask = nslots - 1;
+
+	for (uint32_t s = l->head; s != l->tail; s++)
+		slots[s & mask] = l->slots[s & l->mask];
+	l->slots = slots;
+	l->mask = mask;
+}
+
+static void
+adopt_link(struct fe_link *l, struct fe_linkx *x, struct fe_update_link *ul)
+{
+	uint32_t nslots;
+
+	ul->old_slots = NULL;
+	if (ul->slots) {
+		ul->old_slots = l->slots;
+		migrate(l, ul->slots, ul->cfg.nslots);
+	}
+	nslots = l->mask + 1;
+	l->cfg = ul->cfg;
+	l->cfg.nslots = nslots;
+	ul->old_filter = x->filter;
+	x->filter = ul->x.filter;
+	x->loss = ul->x.loss;
+	x->loss_cause = ul->x.loss_cause;
+	x->ecn = ul->x.ecn;
+	x->jitter_ticks = ul->x.jitter_ticks;
+	x->drop_first = ul->x.drop_first;
+	x->drop_last = ul->x.drop_last;
+	x->active = ul->x.active;
+	if (ul->rule_changed)
+		x->matched = 0;
+}
+
+static void
+adopt_pfc(struct fe_pfc *p, const struct fe_pfc *n)
+{
+	p->xoff = n->xoff;
+	p->xon = n->xon;
+	p->headroom = n->headroom;
+	p->delay_ticks = n->delay_ticks;
+	p->refresh_ticks = n->refresh_ticks;
+	p->quanta = n->quanta;
+}
+
+void
+fe_update_adopt(struct fe_dp *dp, struct fe_update *u)
+{
+	uint64_t t0 = rte_rdtsc();
+
+	for (unsigned i = 0; i < dp->nports; i++) {
+		struct fe_port *p = &dp->ports[i];
+
+		adopt_link(&p->up, &p->up_x, &u->links[2 * i]);
+		adopt_link(&p->down, &p->down_x, &u->links[2 * i + 1]);
+		if (dp->conf.regime == FE_REGIME_PFC)
+			adopt_pfc(&p->pfc, &u->pfc[i]);
+		p->credit.return_ticks = u->credit_return[i];
+	}
+	dp->pool_shared.limit = u->switch_buffer;
+	dp->hoq_ticks = u->hoq_ticks;
+	dp->conf.pfc.frames = u->pfc_frames;
+	dp->step = fe_dp_causal_step(dp);
+	u->adopted_tsc = t0;
+	u->adopt_ticks = rte_rdtsc() - t0;
+	__atomic_store_n(&dp->adopted_gen, u->gen, __ATOMIC_RELEASE);
+}
+
+static void
+reset_link(struct fe_link *l)
+{
+	struct fe_link_stats *s = &l->st;
+	uint64_t qp = s->q_pkts, qb = s->q_bytes, w = s->wire_pkts;
+
+	memset(s, 0, sizeof(*s));
+	FE_CNT_SET(s->q_pkts, qp);
+	FE_CNT_SET(s->q_bytes, qb);
+	FE_CNT_SET(s->wire_pkts, w);
+	FE_CNT_SET(s->q_pkts_peak, qp);
+	FE_CNT_SET(s->q_bytes_peak, qb);
+}
+
+void
+fe_dp_reset_counters(struct fe_dp *dp)
+{
+	for (unsigned i = 0; i < dp->nports; i++) {
+		struct fe_port *p = &dp->ports[i];
+
+		reset_link(&p->up);
+		reset_link(&p->down);
+		memset(&p->st, 0, sizeof(p->st));
+		FE_CNT_SET(p->up_x.filter_hits, 0);
+		FE_CNT_SET(p->down_x.filter_hits, 0);
+		for (unsigned l = 0; l < FE_PFC_PRIOS; l++) {
+			FE_CNT_SET(p->pfc.prio[l].pause_frames, 0);
+			FE_CNT_SET(p->pfc.prio[l].paused_ticks, 0);
+			FE_CNT_SET(p->pfc.prio[l].xoff_events, 0);
+		}
+		for (unsigned l = 0; l < FE_LANES_MAX; l++) {
+			FE_CNT_SET(p->credit.stall_ticks[l], 0);
+			FE_CNT_SET(p->credit.avail_min[l], p->credit.avail[l]);
+			FE_CNT_SET(p->iq[l].peak, p->iq[l].depth);
+			FE_CNT_SET(p->iq[l].peak_blocks, p->iq[l].blocks);
+		}
+	}
+	memset(&dp->sw, 0, sizeof(dp->sw));
+	memset(&dp->idle, 0, sizeof(dp->idle));
+	FE_CNT_SET(dp->pool_shared.peak, dp->pool_shared.used);
+}

@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * fe_update: changing the fabric under a running lcore, without a lock in its loop.
+ *
+ *   u = fe_update_build(dp, up, down, &fabric, err, len);   // control: compile aside
+ *   fe_update_publish(dp, u);                               // one release store
+ *   fe_update_wait(dp, u, prev, timeout_ns);                // adopted + quiescent
+ *
+ * The lcore loads dp->update at the top of every pass (a burst boundary). When its
+ * generation is new it copies the compiled values into its links (fe_update_adopt:
+ * no allocation, no syscall), writes what it let go into u->retired, and stamps the
+ * time. It reports quiescence to rte_rcu_qsbr after every pass, so once the control
+ * thread has seen the adoption and a grace period, nothing on the lcore points at
+ * the retired filters and slot rings or at the previous update: they are freed.
+ *
+ * What a run-time change keeps: packets already queued or on the wire keep the times
+ * they were given (no drop, no reordering: arrivals never go backwards, fe_link.h);
+ * a smaller buffer admits nothing new until the queue is below it. What it cannot
+ * change: the regime, the lanes, the lane map and the credit buffer, which shape the
+ * switch itself (restart with another profile for those).
+ *
+ * Ownership:  ctlplane: builds, publishes, frees   lcore: ro, except the fields
+ * marked "lcore: wo" below, written once at adoption and read after it.
+ */
+#ifndef FE_UPDATE_H
+#define FE_UPDATE_H
+
+#include <stdint.h>
+
+#include "fe_dp.h"
+#include "fe_fabric.h"
+
+struct fe_update_link {
+	struct fe_link_cfg cfg;
+	struct fe_link_slot *slots; /* a larger ring (the buffer grew), or NULL: keep it */
+	struct fe_linkx x;	    /* compiled impairments; its counters are unused */
+	uint8_t rule_changed;	    /* new match or drop rule: count matches from 0 again */
+	/* lcore: wo, at adoption */
+	struct fe_filter *old_filter;
+	struct fe_link_slot *old_slots;
+};
+
+struct fe_update {
+	uint64_t gen;
+	unsigned nports;
+	struct fe_update_link *links; /* 2 * nports: even up, odd down, as in reports */
+	struct fe_pfc *pfc;	      /* per port: the compiled thresholds (state unused) */
+	uint64_t *credit_return;      /* per port, ticks */
+	uint64_t switch_buffer, hoq_ticks;
+	uint32_t pfc_frames;
+	uint64_t published_tsc;
+	/* lcore: wo, at adoption */
+	uint64_t adopted_tsc;
+	uint64_t adopt_ticks; /* how long the lcore spent adopting it */
+};
+
+/* Compile a full fabric (every link) against dp; NULL with a message in err. */
+struct fe_update *fe_update_build(struct fe_dp *dp, const struct fe_linkdef *up,
+				  const struct fe_linkdef *down, const struct fe_fabric *fab,
+				  char *err, size_t errlen);
+
+void fe_update_publish(struct fe_dp *dp, struct fe_update *u);
+
+/*
+ * Wait until the lcore adopted u and passed a quiescent state, then free what it let
+ * go and the previous update prev (may be NULL). 0, or -ETIMEDOUT (nothing freed: the
+ * lcore is not running or stuck; u stays published).
+ */
+int fe_update_wait(struct fe_dp *dp, struct fe_update *u, struct fe_update *prev,
+		   uint64_t timeout_ns);
+
+/* Free an update that was never published, or the last one after the lcore stopped. */
+void fe_update_free(struct fe_update *u);
+
+/* lcore: take u (called by fe_dp_poll when a new generation is published). */
+void fe_update_adopt(struct fe_dp *dp, struct fe_update *u);
+
+/* lcore: zero the counters (gauges keep their value, peaks restart from it). */
+void fe_dp_reset_counters(struct fe_dp *dp);
+
+#endif
