@@ -1,0 +1,243 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * YAML profiles: every key of a good profile lands where it should; a table of bad
+ * profiles gives the exact message (file, line, key, value, range); dilation scales
+ * rates and times and keeps sizes; the shipped profiles all load.
+ */
+#include <criterion/criterion.h>
+#include <criterion/parameterized.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fe_profile.h"
+
+static struct fe_profile prof;
+
+static int
+parse(const char *y, char *err, size_t len)
+{
+	return fe_profile_parse(y, strlen(y), "t.yaml", &prof, err, len);
+}
+
+static const char good[] = "# every key\n"
+			   "name: full\n"
+			   "description: all keys\n"
+			   "regime: pfc\n"
+			   "lanes: 2\n"
+			   "lane-map: dscp\n"
+			   "switch-buffer: 4MiB\n"
+			   "scale: 10\n"
+			   "seed: 42\n"
+			   "pfc:\n"
+			   "  xoff: 128KiB\n"
+			   "  xon: 100KiB\n"
+			   "  headroom: 40KiB\n"
+			   "  delay: 2us\n"
+			   "  quanta: 1000\n"
+			   "  frames: true\n"
+			   "link:\n"
+			   "  rate: 100Gbit\n"
+			   "  delay: 500ns\n"
+			   "  buffer: 512KiB\n"
+			   "  buffer-pkts: 300\n"
+			   "  jitter: 100ns\n"
+			   "  ecn: {kmin: 20KB, kmax: 200KB, pmax: 5%, non-ect: drop}\n"
+			   "links:\n"
+			   "  - select: 1.down\n"
+			   "    loss: 0.5%\n"
+			   "    drop: {first: 3, count: 2}\n"
+			   "    match: tcp and port 5201\n"
+			   "  - select: up\n"
+			   "    gilbert-elliott: {p: 1%, r: 25%}\n";
+
+Test(profile, every_key)
+{
+	char err[512];
+
+	cr_assert_eq(parse(good, err, sizeof(err)), 0, "%s", err);
+	cr_assert_str_eq(prof.name, "full");
+	cr_assert_str_eq(prof.description, "all keys");
+	cr_assert_eq(prof.fabric.regime, FE_REGIME_PFC);
+	cr_assert_eq(prof.fabric.lanes, 2);
+	cr_assert_eq(prof.fabric.lane_map, FE_MAP_DSCP);
+	cr_assert_eq(prof.fabric.switch_buffer, 4 << 20);
+	cr_assert_eq(prof.scale, 10);
+	cr_assert(prof.seed_set && prof.seed == 42);
+	cr_assert_eq(prof.fabric.pfc.xoff, 128 << 10);
+	cr_assert_eq(prof.fabric.pfc.xon, 100 << 10);
+	cr_assert_eq(prof.fabric.pfc.headroom, 40 << 10);
+	cr_assert_eq(prof.fabric.pfc.delay_ns, 2000);
+	cr_assert_eq(prof.fabric.pfc.quanta, 1000);
+	cr_assert_eq(prof.fabric.pfc.frames, 1);
+	cr_assert_eq(prof.link.link.rate_bps, 100000000000ULL);
+	cr_assert_eq(prof.link.link.delay_ns, 500);
+	cr_assert_eq(prof.link.link.limit_bytes, 512 << 10);
+	cr_assert_eq(prof.link.link.limit_pkts, 300);
+	cr_assert_eq(prof.link.jitter_ns, 100);
+	cr_assert(prof.link.ecn.enabled && prof.link.ecn.drop_non_ect);
+	cr_assert_eq(prof.link.ecn.kmin, 20000);
+	cr_assert_eq(prof.link.ecn.kmax, 200000);
+	cr_assert_float_eq(prof.link.ecn.pmax, 0.05, 1e-12);
+	cr_assert_eq(prof.noverrides, 2);
+	cr_assert_str_eq(prof.over[0].select, "1.down");
+	cr_assert_str_eq(prof.over[0].spec, "loss=0.5%,drop=3/2,match=tcp and port 5201");
+	cr_assert_eq(prof.over[0].line, 25);
+}
+
+Test(profile, expand_and_dilate)
+{
+	struct fe_linkdef up[2], down[2];
+	struct fe_fabric fab;
+	char err[512];
+
+	cr_assert_eq(parse(good, err, sizeof(err)), 0, "%s", err);
+	/* scale 0: the profile's own, 10 */
+	cr_assert_eq(fe_profile_expand(&prof, 0, 2, up, down, &fab, err, sizeof(err)), 0, "%s",
+		     err);
+	cr_assert_eq(up[0].link.rate_bps, 10000000000ULL, "rates divided by the scale");
+	cr_assert_eq(down[0].link.delay_ns, 5000, "times multiplied by it");
+	cr_assert_eq(down[0].jitter_ns, 1000);
+	cr_assert_eq(fab.pfc.delay_ns, 20000);
+	cr_assert_eq(down[0].link.limit_bytes, 512 << 10, "sizes unchanged");
+	cr_assert_eq(fab.pfc.xoff, 128 << 10);
+	cr_assert_eq(down[0].ecn.kmin, 20000);
+	/* overrides: 1.down only gets the rule; every up link the GE loss */
+	cr_assert_eq(down[1].drop_first, 3);
+	cr_assert_eq(down[1].drop_count, 2);
+	cr_assert_str_eq(down[1].match, "tcp and port 5201");
+	cr_assert_eq(down[0].drop_count, 0);
+	cr_assert_eq(up[0].loss.kind, FE_LOSS_GE);
+	cr_assert_eq(up[1].loss.kind, FE_LOSS_GE);
+	cr_assert_eq(down[0].loss.kind, FE_LOSS_NONE);
+	cr_assert_eq(down[1].loss.kind, FE_LOSS_BERNOULLI);
+	/* scale 1 leaves the profile's values */
+	cr_assert_eq(fe_profile_expand(&prof, 1, 2, up, down, &fab, err, sizeof(err)), 0);
+	cr_assert_eq(up[0].link.rate_bps, 100000000000ULL);
+	/* an override for a port the fabric does not have */
+	cr_assert_eq(fe_profile_expand(&prof, 1, 1, up, down, &fab, err, sizeof(err)), -EINVAL);
+	cr_assert_str_eq(err, "t.yaml:25: links entry 1: link selector '1.down': no such port "
+			      "(ports 0 to 0) (the fabric has 1 ports)");
+}
+
+Test(profile, lossless_up_links_get_room)
+{
+	struct fe_linkdef up[1], down[1];
+	struct fe_fabric fab;
+	char err[512];
+
+	cr_assert_eq(parse("name: c\nregime: credit\n", err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(fe_profile_expand(&prof, 1, 1, up, down, &fab, err, sizeof(err)), 0);
+	cr_assert_eq(up[0].link.limit_bytes, FE_LOSSLESS_UP_BYTES);
+	cr_assert_eq(down[0].link.limit_bytes, 1 << 20, "the switch side keeps the default");
+}
+
+struct bad {
+	char yaml[160];
+	char err[200];
+};
+
+static struct bad bad_profiles[] = {
+	{"name: x\nlink:\n  rate: 1Gbit\n  bogus: 2\n",
+	 "t.yaml:4: unknown key 'bogus' in link (known: rate, delay, buffer, buffer-pkts, loss, "
+	 "gilbert-elliott, ecn, jitter, drop, match)"},
+	{"name: x\nspeed: 1\n",
+	 "t.yaml:2: unknown key 'speed' (known: name, description, regime, lanes, lane-map, "
+	 "switch-buffer, scale, seed, pfc, credit, link, links)"},
+	{"name: x\nlink:\n  rate: 5Tbit\n",
+	 "t.yaml:3: link.rate: rate '5Tbit' out of range (0 for unlimited, or 1kbit to 1Tbit)"},
+	{"name: x\nlinks:\n  - select: 0.up\n  - select: 1.up\n    delay: fast\n",
+	 "t.yaml:5: links.1.delay: invalid time (e.g. 100us, 1.5ms, 0s; units ns, us, ms, s) "
+	 "'fast'"},
+	{"name: x\nlink: {rate: 1\n",
+	 "t.yaml:3: not valid YAML: did not find expected ',' or '}' while parsing a flow "
+	 "mapping"},
+	{"name: x\nregime: magic\n", "t.yaml:2: regime 'magic' (allowed: lossy, pfc, credit)"},
+	{"name: x\nregime: pfc\npfc:\n  xoff: 10KiB\n  xon: 20KiB\n",
+	 "t.yaml:5: pfc.xon (20480 B) must be below pfc.xoff (10240 B)"},
+	{"name: x\nlink:\n  match: tcp port\n",
+	 "t.yaml:3: link.match: match 'tcp port': can't parse filter expression: syntax error"},
+	{"name: x\nlink:\n  rate: [1, 2]\n",
+	 "t.yaml:3: link.rate: expected a single value here, not a list or mapping"},
+	{"regime: lossy\n", "t.yaml: the profile needs a name (name: ...)"},
+	{"name: x\nlanes: 9\n", "t.yaml:2: lanes '9' (allowed: 1 to 8)"},
+	{"name: x\nlinks:\n  - select: 0.sideways\n",
+	 "t.yaml:3: link selector '0.sideways' (allowed: all, up, down, N, N.up, N.down)"},
+	{"name: x\nlinks:\n  - rate: 1Gbit\n",
+	 "t.yaml:3: links entry 1: 'select' is required (all, up, down, N, N.up or N.down)"},
+	{"name: x\nlink:\n  ecn: {kmin: 10KB}\n",
+	 "t.yaml:3: ecn: kmin and kmax are required (sizes, e.g. 20KiB)"},
+	{"name: x\nlink:\n  ecn: {kmin: 10KB, kmax: 5KB}\n",
+	 "t.yaml:3: link.ecn: ecn '10KB/5KB/100%': KMIN is above KMAX"},
+	{"name: x\ncredit:\n  buffer: 1KiB\n",
+	 "t.yaml:2: credit: section given but regime is lossy (set regime: credit)"},
+	{"name: x\nregime: credit\ncredit:\n  buffer: 10\n",
+	 "t.yaml:4: credit.buffer must hold at least one 64-byte block (64 B to 64MiB)"},
+	{"name: x\nname: y\n", "t.yaml:1: key 'name' given twice"},
+	{"name: x\nlink:\n  loss: 150%\n",
+	 "t.yaml:3: link.loss: invalid probability '150%' (0% to 100%, or 0 to 1)"},
+	{"name: x\nregime: pfc\npfc:\n  quanta: 70000\n",
+	 "t.yaml:4: pfc.quanta: invalid number '70000' (allowed: 0 to 65535)"},
+	{"name: x\nlink: 5\n", "t.yaml:2: link: expected a mapping (key: value lines) here"},
+	{"name: x\nscale: 0\n", "t.yaml:2: scale '0' (allowed: 1 to 100000)"},
+	{"name: x\nlink:\n  select: 0.up\n",
+	 "t.yaml:3: link: 'select' belongs in entries of links:, not in link:"},
+	{"name: x\nlink:\n  drop: {count: 2}\n",
+	 "t.yaml:3: drop: first is required (the k-th matching packet, from 1)"},
+	{"name: x\n  bad: indent\n",
+	 "t.yaml:2: not valid YAML: mapping values are not allowed in this context"},
+	{"", "t.yaml: empty profile"},
+};
+
+ParameterizedTestParameters(profile, bad)
+{
+	return cr_make_param_array(struct bad, bad_profiles,
+				   sizeof(bad_profiles) / sizeof(bad_profiles[0]));
+}
+
+ParameterizedTest(struct bad *b, profile, bad)
+{
+	char err[512] = "";
+
+	cr_assert_neq(parse(b->yaml, err, sizeof(err)), 0, "accepted:\n%s", b->yaml);
+	cr_assert_str_eq(err, b->err, "profile:\n%s", b->yaml);
+}
+
+Test(profile, garbage_never_crashes)
+{
+	/* random bytes and truncations of a good profile: an error or a profile, never a crash */
+	char buf[sizeof(good)], err[512];
+	unsigned seed = 1;
+
+	for (size_t cut = 0; cut < sizeof(good) - 1; cut += 7)
+		(void)fe_profile_parse(good, cut, "t.yaml", &prof, err, sizeof(err));
+	for (int i = 0; i < 2000; i++) {
+		memcpy(buf, good, sizeof(good));
+		for (int k = 0; k < 4; k++)
+			buf[rand_r(&seed) % (sizeof(good) - 1)] = (char)(rand_r(&seed) % 95 + 32);
+		(void)fe_profile_parse(buf, sizeof(good) - 1, "t.yaml", &prof, err, sizeof(err));
+	}
+	cr_assert_eq(parse(good, err, sizeof(err)), 0, "%s", err);
+}
+
+Test(profile, shipped_profiles_load)
+{
+	static const char *const names[] = {"ideal",	    "ib-hdr",	  "ib-ndr",
+					    "roce-pfc-ecn", "roce-lossy", "ethernet-lossy",
+					    "ethernet-ecn"};
+	struct fe_linkdef up[4], down[4];
+	struct fe_fabric fab;
+	char err[512];
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		cr_assert_eq(fe_profile_load(names[i], &prof, err, sizeof(err)), 0, "%s", err);
+		cr_assert_str_eq(prof.name, names[i]);
+		cr_assert_eq(fe_profile_expand(&prof, 1000, 4, up, down, &fab, err, sizeof(err)), 0,
+			     "%s at scale 1000: %s", names[i], err);
+	}
+	cr_assert_eq(fe_profile_load("ib-ndr", &prof, err, sizeof(err)), 0);
+	cr_assert_eq(prof.fabric.regime, FE_REGIME_CREDIT);
+	cr_assert_eq(prof.link.link.rate_bps, 400000000000ULL);
+	cr_assert_eq(fe_profile_load("ib-hdr", &prof, err, sizeof(err)), 0);
+	cr_assert_eq(prof.link.link.rate_bps, 200000000000ULL);
+}
