@@ -42,6 +42,54 @@ struct client {
 	uint64_t last_ns;
 };
 
+/* The last CTL_SAMPLES values of a time, for percentiles. */
+#define CTL_SAMPLES 4096
+
+struct timing {
+	double last, max;
+	uint64_t n;
+	double v[CTL_SAMPLES];
+};
+
+static void
+timing_add(struct timing *t, double us)
+{
+	t->last = us;
+	t->max = t->n == 0 || us > t->max ? us : t->max;
+	t->v[t->n++ % CTL_SAMPLES] = us;
+}
+
+static int
+cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Quantile q of the kept samples (0 if none). */
+static double
+timing_q(const struct timing *t, double q)
+{
+	size_t n = t->n < CTL_SAMPLES ? t->n : CTL_SAMPLES;
+	double *s, v;
+
+	if (n == 0 || (s = malloc(n * sizeof(*s))) == NULL)
+		return 0;
+	memcpy(s, t->v, n * sizeof(*s));
+	qsort(s, n, sizeof(*s), cmp_double);
+	v = s[(size_t)(q * (double)(n - 1) + 0.5)];
+	free(s);
+	return v;
+}
+
+static json_t *
+timing_json(const struct timing *t)
+{
+	return json_pack("{s:f, s:f, s:f, s:f}", "last", t->last, "p50", timing_q(t, 0.5), "p99",
+			 timing_q(t, 0.99), "max", t->max);
+}
+
 struct fe_ctl {
 	struct fe_dp *dp;
 	int unix_fd, tcp_fd;
@@ -55,7 +103,7 @@ struct fe_ctl {
 	const char *version;
 	struct fe_update *last; /* published; freed once the next one is adopted */
 	uint64_t changes;
-	double effect_us, adopt_us, effect_max_us;
+	struct timing effect, adopt; /* of every change: publish to adoption, adoption itself */
 	uint64_t reset_gen;
 	struct fe_capture *cap; /* one capture at a time */
 };
@@ -319,18 +367,23 @@ cmd_status(struct fe_ctl *c, json_t *req)
 		c->changes);
 	if (c->changes)
 		fprintf(f,
-			"last change took effect %.1f us after it was published (longest %.1f us); "
-			"the lcore took %.2f us to adopt it\n",
-			c->effect_us, c->effect_max_us, c->adopt_us);
+			"changes took effect after they were published in: last %.1f us, p50 %.1f "
+			"us, p99 %.1f us, max %.1f us\n"
+			"the lcore adopted them in: last %.2f us, p50 %.2f us, p99 %.2f us, max "
+			"%.2f "
+			"us\n",
+			c->effect.last, timing_q(&c->effect, 0.5), timing_q(&c->effect, 0.99),
+			c->effect.max, c->adopt.last, timing_q(&c->adopt, 0.5),
+			timing_q(&c->adopt, 0.99), c->adopt.max);
 	fe_profile_print_fabric(f, &c->fabric);
 	fprintf(f, "capture %s\n", c->cap ? fe_capture_describe(c->cap) : "off");
 	fclose(f);
-	data = json_pack("{s:s, s:i, s:I, s:s, s:i, s:I, s:s, s:i, s:f, s:f, s:f, s:I}", "version",
+	data = json_pack("{s:s, s:i, s:I, s:s, s:i, s:I, s:s, s:i, s:o, s:o, s:I}", "version",
 			 c->version, "ports", dp->nports, "uptime_ns", (json_int_t)up_ns, "profile",
 			 c->profile, "scale", c->scale, "changes", (json_int_t)c->changes, "regime",
 			 fe_regime_name(c->fabric.regime), "lanes", c->fabric.lanes, "effect_us",
-			 c->effect_us, "effect_max_us", c->effect_max_us, "adopt_us", c->adopt_us,
-			 "seed", (json_int_t)dp->conf.seed);
+			 timing_json(&c->effect), "adopt_us", timing_json(&c->adopt), "seed",
+			 (json_int_t)dp->conf.seed);
 	r = reply_ok(buf, data);
 	free(buf);
 	return r;
@@ -387,12 +440,11 @@ change(struct fe_ctl *c, struct fe_linkdef *up, struct fe_linkdef *down,
 	}
 	c->last = u;
 	c->changes++;
-	c->effect_us =
-		(double)fe_ticks_to_ns(u->adopted_tsc - RTE_MIN(u->adopted_tsc, u->published_tsc),
-				       c->dp->hz) /
-		1000.0;
-	c->effect_max_us = RTE_MAX(c->effect_max_us, c->effect_us);
-	c->adopt_us = (double)fe_ticks_to_ns(u->adopt_ticks, c->dp->hz) / 1000.0;
+	timing_add(&c->effect,
+		   (double)fe_ticks_to_ns(
+			   u->adopted_tsc - RTE_MIN(u->adopted_tsc, u->published_tsc), c->dp->hz) /
+			   1000.0);
+	timing_add(&c->adopt, (double)fe_ticks_to_ns(u->adopt_ticks, c->dp->hz) / 1000.0);
 	fe_report_lock();
 	for (unsigned i = 0; i < c->dp->nports; i++) {
 		c->up[i] = c->dp->ports[i].up_def = up[i];
@@ -415,9 +467,9 @@ change_reply(struct fe_ctl *c, const char *what)
 	snprintf(text, sizeof(text),
 		 "%s: took effect %.1f us after it was published; the lcore "
 		 "took %.2f us to adopt it\n",
-		 what, c->effect_us, c->adopt_us);
-	return reply_ok(text, json_pack("{s:f, s:f, s:I}", "effect_us", c->effect_us, "adopt_us",
-					c->adopt_us, "changes", (json_int_t)c->changes));
+		 what, c->effect.last, c->adopt.last);
+	return reply_ok(text, json_pack("{s:f, s:f, s:I}", "effect_us", c->effect.last, "adopt_us",
+					c->adopt.last, "changes", (json_int_t)c->changes));
 }
 
 /* Copies of the current links, to change and hand over. */
@@ -661,8 +713,11 @@ dispatch(struct fe_ctl *c, const char *line, size_t len)
 	char err[CTL_ERR];
 
 	if (req == NULL || !json_is_object(req)) {
-		snprintf(err, sizeof(err), "not a JSON object: %s (column %d)",
-			 req ? "another JSON value" : je.text, je.column);
+		if (req)
+			snprintf(err, sizeof(err), "not a JSON object: another JSON value");
+		else
+			snprintf(err, sizeof(err), "not a JSON object: %s (column %d)", je.text,
+				 je.column);
 		json_decref(req);
 		return reply_err(err);
 	}

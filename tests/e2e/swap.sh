@@ -1,0 +1,115 @@
+#!/usr/bin/env bash
+# Atomic run-time changes under real traffic: while iperf3 runs, fabemuctl swaps two
+# profiles every few milliseconds (rate, delay, buffer, a filter rule). The swaps cause
+# no drop anywhere (fabric, edge), no real TCP retransmission, no reordering of a UDP
+# stream; each takes effect within 1 ms and the lcore adopts it in microseconds; every
+# mbuf comes back.
+set -euo pipefail
+. "$(dirname "$0")/../../testbeds/lib.sh"
+fe_init swap
+fe_hosts feswap 2
+T=$FE_TMP
+cat >"$T/a.yaml" <<'Y'
+name: swap-a
+link:
+  rate: 1Gbit
+  delay: 50us
+  buffer: 8MiB
+  buffer-pkts: 8000
+Y
+cat >"$T/b.yaml" <<'Y'
+name: swap-b
+link:
+  rate: 700Mbit
+  delay: 150us
+  buffer: 16MiB
+  buffer-pkts: 16000
+links:
+  - select: all
+    drop: {first: 1000000}
+    match: udp port 9
+Y
+fe_dp_start $(fe_eal) $(fe_vdevs af_packet) -- --profile "$T/a.yaml"
+
+# swap until the file $T/stop appears; count the swaps
+swapper() {
+	local n=0
+	while [ ! -e "$T/stop" ]; do
+		fe_ctl apply "$T/b.yaml" >/dev/null
+		sleep 0.002
+		fe_ctl apply "$T/a.yaml" >/dev/null
+		sleep 0.002
+		n=$((n + 2))
+	done
+	echo $n >"$T/swaps"
+}
+# traffic below both rates, so that only a change could drop or delay a packet
+run_with_swaps() { # iperf3 args...
+	rm -f "$T/stop"
+	swapper &
+	local sp=$!
+	fe_iperf_json 1 2 "$@" >"$T/iperf.json"
+	touch "$T/stop"
+	wait $sp
+}
+fe_iperf_json() { # FROM TO args...: the receiver's JSON report
+	local from=$1 to=$2 port=$((5201 + RANDOM % 500))
+	shift 2
+	fe_ns "$to" iperf3 -s -1 -p "$port" -J >"$T/server.json" 2>&1 &
+	local srv=$!
+	for _ in $(seq 50); do fe_ns "$to" ss -ltn | grep -q ":$port " && break; sleep 0.05; done
+	fe_ns "$from" iperf3 -c "$(fe_ip "$to")" -p "$port" "$@" -J >"$T/client.json" ||
+		fe_fail "iperf3 failed: $(tail -5 "$T/client.json")"
+	wait $srv || true
+	cat "$T/client.json"
+}
+drops() { # all drops of every link, and the edge's
+	fe_ctl -j counters | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+print(sum(v for l in d["links"] for k, v in l.items() if k.startswith("drop_") and k.endswith("_pkts")),
+      sum(p["imissed"] + p["rx_nombuf"] for p in d["ports"]))'
+}
+
+echo "TCP at 300 Mbit/s for 5 s while the profiles swap"
+c0=$(fe_tcp_counters 1)
+run_with_swaps -t 5 -b 300M
+c1=$(fe_tcp_counters 1)
+g=$(fe_json "$T/iperf.json" 'round(d["end"]["sum_received"]["bits_per_second"] / 1e6, 1)')
+read -r fabric edge <<<"$(drops)"
+fe_check "swaps during the run" "$(cat "$T/swaps")" 200 100000
+fe_check "TCP goodput (Mbit/s), paced at 300" "$g" 270 310
+fe_check "fabric drops" "$fabric" 0 0
+fe_check "edge drops (imissed, rx_nombuf)" "$edge" 0 0
+fe_check "real TCP retransmissions" "$(fe_real_retrans "$c0" "$c1")" 0 0
+fe_check "TCP timeouts" "$(echo "$c0 $c1" | awk '{print $7 - $2}')" 0 0
+
+echo "UDP at 100 Mbit/s for 3 s while the profiles swap"
+fe_ctl reset >/dev/null
+u0=$(fe_ns 2 nstat -asz UdpRcvbufErrors UdpInErrors | awk '{s += $2} END {print s + 0}')
+run_with_swaps -u -b 100M -l 1200 -t 3
+u1=$(fe_ns 2 nstat -asz UdpRcvbufErrors UdpInErrors | awk '{s += $2} END {print s + 0}')
+echo "  host 2: $((u1 - u0)) UDP receive errors; iperf3: $(fe_json "$T/server.json" 'd["end"]["sum"]["packets"]') datagrams, $(fe_json "$T/server.json" 'd["end"]["sum"]["lost_packets"]') lost"
+read -r fabric edge <<<"$(drops)"
+fe_check "swaps during the run" "$(cat "$T/swaps")" 100 100000
+fe_check "UDP datagrams out of order" "$(fe_json "$T/server.json" 'd["end"]["sum"].get("out_of_order", 0)')" 0 0
+fe_check "fabric drops" "$fabric" 0 0
+fe_check "edge drops (imissed, rx_nombuf)" "$edge" 0 0
+# iperf3 also counts what the hosts lose and what is in flight when the test ends;
+# the emulator's own part is the drop counters above, which must be 0
+fe_check "UDP datagrams lost as iperf3 counts them (% of sent)" \
+	"$(fe_json "$T/server.json" 'round(100 * d["end"]["sum"]["lost_packets"] / d["end"]["sum"]["packets"], 3)')" 0 0.5
+
+fe_ctl -j status >"$T/status.json"
+fe_ctl status | grep -A1 'took effect' | sed 's/^/  /'
+fe_check "changes applied" "$(fe_json "$T/status.json" 'd["changes"]')" 300 1000000
+# the lcore takes a change at its next pass: within its idle sleep (100 us) when it
+# runs. On two cores shared with iperf3 and a fabemuctl process every 2 ms, the
+# scheduler sometimes keeps it off the CPU longer: the max is printed above, the p99
+# is held to 1 ms (docs/control.md)
+fe_check "publish-to-effect time, p99 (us)" "$(fe_json "$T/status.json" 'round(d["effect_us"]["p99"], 1)')" 0 1000
+fe_check "adoption by the lcore, p99 (us): no stall" "$(fe_json "$T/status.json" 'round(d["adopt_us"]["p99"], 2)')" 0 20
+fe_dp_stop
+grep -q 'mbufs: engine holds 0 after drain; pool \([0-9]*\) of \1 returned$' "$FE_DP_LOG" ||
+	fe_fail "mbufs not all returned"
+echo "swap: passed"
