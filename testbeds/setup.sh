@@ -10,8 +10,12 @@ set -euo pipefail
 PKGS=(
 	build-essential cmake pkg-config          # build
 	dpdk libdpdk-dev libpcap-dev              # dataplane
+	libcyaml-dev libyaml-dev libjansson-dev   # profiles (YAML) and the control protocol (JSON)
 	libcriterion-dev                          # unit tests
 	iproute2 ethtool iperf3 iputils-ping      # testbeds and end-to-end tests
+	dpdk-dev                                  # dpdk-telemetry.py, dpdk-testpmd (tests, benchmarks)
+	tshark                                    # reads the pcapng captures in tests
+	util-linux                                # runuser (socket permission test)
 	python3                                   # JSON checks and the telemetry client in tests
 )
 missing=()
