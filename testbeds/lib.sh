@@ -124,15 +124,21 @@ fe_ping_avg() {
 }
 
 # fe_iperf FROM TO SECONDS [iperf3 args]: TCP goodput in Mbit/s as the receiver saw it.
+# Concurrent calls set FE_IPERF_PORT to distinct ports (a random one could collide).
 fe_iperf() {
-	local from=$1 to=$2 secs=$3 port=$((5201 + RANDOM % 500)) out
+	local from=$1 to=$2 secs=$3 port=${FE_IPERF_PORT:-$((5201 + RANDOM % 500))} out
 	shift 3
 	fe_ns "$to" iperf3 -s -1 -p "$port" >/dev/null 2>&1 &
 	for _ in $(seq 50); do fe_ns "$to" ss -ltn | grep -q ":$port " && break; sleep 0.05; done
 	out=$(fe_ns "$from" iperf3 -c "$(fe_ip "$to")" -p "$port" -t "$secs" -J "$@") ||
-		fe_fail "iperf3 from host $from to host $to failed"
+		fe_fail "iperf3 from host $from to host $to (port $port) failed: $(echo "$out" | grep '"error"')"
 	wait 2>/dev/null || true
-	echo "$out" | python3 -c 'import json,sys; print("%.1f" % (json.load(sys.stdin)["end"]["sum_received"]["bits_per_second"] / 1e6))'
+	echo "$out" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+if "error" in d:
+    sys.exit("iperf3: " + d["error"])
+print("%.1f" % (d["end"]["sum_received"]["bits_per_second"] / 1e6))'
 }
 
 # fe_check NAME VALUE LO HI: report and fail if VALUE is outside [LO, HI].

@@ -22,7 +22,8 @@ IPERF_ARGS=()
 flows() {
 	local i=0 pids=() f
 	for f in "$@"; do
-		fe_iperf "${f%:*}" "${f#*:}" $SECS "${IPERF_ARGS[@]}" >"$FE_TMP/flow$i" &
+		FE_IPERF_PORT=$((5301 + i)) fe_iperf "${f%:*}" "${f#*:}" $SECS "${IPERF_ARGS[@]}" \
+			>"$FE_TMP/flow$i" &
 		pids+=($!)
 		i=$((i + 1))
 	done

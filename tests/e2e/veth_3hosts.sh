@@ -18,9 +18,9 @@ done
 
 # 2-to-1: both flows at once into host 3
 out1=$FE_TMP/f1 out2=$FE_TMP/f2
-fe_iperf 1 3 4 >"$out1" &
+FE_IPERF_PORT=5301 fe_iperf 1 3 4 >"$out1" &
 p1=$!
-fe_iperf 2 3 4 >"$out2" &
+FE_IPERF_PORT=5302 fe_iperf 2 3 4 >"$out2" &
 p2=$!
 wait $p1 || fe_fail "flow 1 -> 3 failed"
 wait $p2 || fe_fail "flow 2 -> 3 failed"
