@@ -101,6 +101,7 @@ fe_update_free(struct fe_update *u)
 {
 	if (u == NULL)
 		return;
+	fe_update_free(u->stale);
 	for (unsigned n = 0; u->links && n < 2 * u->nports; n++) {
 		/* before adoption these are the new ones; after it, the retired ones */
 		if (u->adopted_tsc == 0) {
@@ -177,6 +178,7 @@ fe_update_wait(struct fe_dp *dp, struct fe_update *u, struct fe_update *prev, ui
 {
 	uint64_t deadline = rte_rdtsc() + fe_ns_to_ticks(timeout_ns, dp->hz), token;
 
+	u->stale = prev;
 	while (__atomic_load_n(&dp->adopted_gen, __ATOMIC_ACQUIRE) < u->gen)
 		if (rte_rdtsc() > deadline)
 			return -ETIMEDOUT;
@@ -190,6 +192,7 @@ fe_update_wait(struct fe_dp *dp, struct fe_update *u, struct fe_update *prev, ui
 			else
 				sleep_us(5);
 	}
+	u->stale = NULL;
 	fe_update_free(prev);
 	/* u stays published (the lcore reads its generation); only its retired parts go */
 	for (unsigned n = 0; n < 2 * u->nports; n++) {

@@ -49,6 +49,7 @@ struct fe_update {
 	uint64_t switch_buffer, hoq_ticks;
 	uint32_t pfc_frames;
 	uint64_t published_tsc;
+	struct fe_update *stale; /* ctl only: earlier updates still to free (a wait timed out) */
 	/* lcore: wo, at adoption */
 	uint64_t adopted_tsc;
 	uint64_t adopt_ticks; /* how long the lcore spent adopting it */
@@ -63,8 +64,9 @@ void fe_update_publish(struct fe_dp *dp, struct fe_update *u);
 
 /*
  * Wait until the lcore adopted u and passed a quiescent state, then free what it let
- * go and the previous update prev (may be NULL). 0, or -ETIMEDOUT (nothing freed: the
- * lcore is not running or stuck; u stays published).
+ * go and the previous update prev (may be NULL), with any it still holds in ->stale.
+ * 0, or -ETIMEDOUT: nothing freed (the lcore is not running or stuck; u stays
+ * published and takes prev into u->stale, so a later wait frees it).
  */
 int fe_update_wait(struct fe_dp *dp, struct fe_update *u, struct fe_update *prev,
 		   uint64_t timeout_ns);

@@ -10,8 +10,16 @@ fe_init control
 fe_hosts fectl 2
 T=$FE_TMP
 RAW="python3 $FE_ROOT/tests/tools/fe-ctl-raw.py $FABEMU_SOCKET"
-fe_dp_start $(fe_eal) $(fe_vdevs af_packet) -- --profile ethernet-lossy --scale 100
+TCP_PORT=$((17700 + RANDOM % 1000))
+fe_dp_start $(fe_eal) $(fe_vdevs af_packet) -- --profile ethernet-lossy --scale 100 \
+	--control-tcp $TCP_PORT
 fe_ctl status | sed 's/^/  /'
+
+echo "TCP listener: loopback only, same protocol"
+ss -ltnH "sport = :$TCP_PORT" | awk '{print $4}' | grep -qx "127.0.0.1:$TCP_PORT" ||
+	fe_fail "TCP listener not on loopback: $(ss -ltnH "sport = :$TCP_PORT")"
+fe_ctl -t $TCP_PORT status | grep -q '^profile ethernet-lossy, scale 100' || fe_fail "status over TCP"
+echo "  ok   127.0.0.1:$TCP_PORT answers status"
 
 echo "socket permissions"
 [ "$(stat -c '%a %U' "$FABEMU_SOCKET")" = "600 root" ] || fe_fail "socket mode: $(stat -c '%a %U' "$FABEMU_SOCKET")"
