@@ -18,17 +18,10 @@
 
 #include <jansson.h>
 
+#include "fe_campaign.h"
+#include "fe_client.h"
 #include "fe_ctl_proto.h"
 #include "fe_profile.h"
-
-#define EXIT_REFUSED 1
-#define EXIT_USAGE   2
-#define EXIT_NODP    3
-
-struct ctl_opts {
-	const char *socket, *tcp;
-	int json;
-};
 
 static void
 usage(FILE *f)
@@ -43,6 +36,11 @@ usage(FILE *f)
 		"                              line a link (default: 2 ports, the profile's "
 		"scale)\n"
 		"  profile list                the shipped profiles and their descriptions\n"
+		"Campaigns (docs/campaigns.md; root):\n"
+		"  campaign check FILE         validate a campaign and the profiles it names\n"
+		"  campaign run FILE [--out DIR] [--testbed NAME] [--iterations N]\n"
+		"                              run its job under each regime with its faults;\n"
+		"                              results and report in DIR\n"
 		"A running fabemu-dp:\n"
 		"  status                      version, profile, regime, last change and its "
 		"timing\n"
@@ -55,6 +53,8 @@ usage(FILE *f)
 		"                              delay, buffer, buffer-pkts, loss, ge, ecn, jitter,\n"
 		"                              drop, match), or SEL pfc / credit / switch with\n"
 		"                              their keys (xoff=, return=, buffer=, ...)\n"
+		"  hold LINK TIME              hold LINK's serializer for TIME (N.down: a pause\n"
+		"                              storm from host N, or credits it does not return)\n"
 		"  counters                    the counter table (-j: the JSON document)\n"
 		"  reset                       zero the counters (gauges keep their value)\n"
 		"  prometheus                  every counter in Prometheus text format\n"
@@ -81,7 +81,7 @@ profile_check(int argc, char **argv)
 
 	if (argc < 1) {
 		fprintf(stderr, "fabemuctl: profile check needs at least one profile\n");
-		return EXIT_USAGE;
+		return FE_EXIT_USAGE;
 	}
 	for (int i = 0; i < argc; i++) {
 		struct fe_profile *p = malloc(sizeof(*p));
@@ -95,7 +95,7 @@ profile_check(int argc, char **argv)
 		}
 		free(p);
 	}
-	return bad ? EXIT_REFUSED : 0;
+	return bad ? FE_EXIT_REFUSED : 0;
 }
 
 static int
@@ -109,7 +109,7 @@ profile_show(int argc, char **argv)
 	struct fe_profile *p;
 	struct fe_fabric fab;
 	char err[1024], line[1024], *end;
-	int c, rc = EXIT_REFUSED;
+	int c, rc = FE_EXIT_REFUSED;
 
 	optind = 0; /* GNU getopt: reinitialise (the command line was parsed before) */
 	while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
@@ -118,15 +118,15 @@ profile_show(int argc, char **argv)
 		else if (c == 'p')
 			nports = strtoul(optarg, &end, 10);
 		else
-			return EXIT_USAGE;
+			return FE_EXIT_USAGE;
 		if (*end != '\0' || (c == 'p' && (nports < 1 || nports > 1024))) {
 			fprintf(stderr, "fabemuctl: profile show: bad value '%s'\n", optarg);
-			return EXIT_USAGE;
+			return FE_EXIT_USAGE;
 		}
 	}
 	if (optind != argc - 1) {
 		fprintf(stderr, "fabemuctl: profile show needs one profile\n");
-		return EXIT_USAGE;
+		return FE_EXIT_USAGE;
 	}
 	p = malloc(sizeof(*p));
 	up = calloc(nports, sizeof(*up));
@@ -169,144 +169,15 @@ profile_list(void)
 			printf("%-15s %s (%s)\n", p->name, p->description, p->source);
 		} else {
 			fprintf(stderr, "%s\n", p ? err : "out of memory");
-			rc = EXIT_REFUSED;
+			rc = FE_EXIT_REFUSED;
 		}
 		free(p);
 	}
 	return rc;
 }
 
-/* ---- Talking to fabemu-dp ---- */
-
 static int
-connect_dp(const struct ctl_opts *o)
-{
-	int fd;
-
-	if (o->tcp) {
-		struct sockaddr_in a = {.sin_family = AF_INET};
-		const char *colon = strrchr(o->tcp, ':');
-		char host[64] = "127.0.0.1";
-
-		if (colon)
-			snprintf(host, sizeof(host), "%.*s", (int)(colon - o->tcp), o->tcp);
-		a.sin_port = htons((uint16_t)atoi(colon ? colon + 1 : o->tcp));
-		if (inet_pton(AF_INET, host, &a.sin_addr) != 1) {
-			fprintf(stderr, "fabemuctl: --tcp '%s': expected [IPV4:]PORT\n", o->tcp);
-			return -1;
-		}
-		fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-		if (fd >= 0 && connect(fd, (struct sockaddr *)&a, sizeof(a)) == 0)
-			return fd;
-		fprintf(stderr, "fabemuctl: cannot reach fabemu-dp at %s: %s\n", o->tcp,
-			strerror(errno));
-	} else {
-		struct sockaddr_un a = {.sun_family = AF_UNIX};
-
-		snprintf(a.sun_path, sizeof(a.sun_path), "%s", o->socket);
-		fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-		if (fd >= 0 && connect(fd, (struct sockaddr *)&a, sizeof(a)) == 0)
-			return fd;
-		fprintf(stderr, "fabemuctl: cannot reach fabemu-dp at %s: %s%s\n", o->socket,
-			strerror(errno),
-			errno == EACCES ? " (the control socket is root-only)"
-			: errno == ENOENT || errno == ECONNREFUSED
-				? " (is fabemu-dp running? its --control option names the socket)"
-				: "");
-	}
-	if (fd >= 0)
-		close(fd);
-	return -1;
-}
-
-/* Send one request, read one reply (a line of at most FE_CTL_REPLY_MAX bytes). */
-static json_t *
-roundtrip(const struct ctl_opts *o, json_t *req)
-{
-	char *s = json_dumps(req, JSON_COMPACT), *buf = NULL;
-	size_t len = 0, cap = 0;
-	json_t *r = NULL;
-	int fd = connect_dp(o);
-
-	json_decref(req);
-	if (fd < 0 || s == NULL)
-		goto out;
-	if (send(fd, s, strlen(s), MSG_NOSIGNAL) < 0 || send(fd, "\n", 1, MSG_NOSIGNAL) < 0) {
-		fprintf(stderr, "fabemuctl: send: %s\n", strerror(errno));
-		goto out;
-	}
-	for (;;) {
-		struct pollfd p = {.fd = fd, .events = POLLIN};
-		ssize_t n;
-
-		if (len == cap) {
-			char *nb =
-				cap < FE_CTL_REPLY_MAX ? realloc(buf, cap ? cap * 2 : 65536) : NULL;
-
-			if (nb == NULL) {
-				fprintf(stderr, "fabemuctl: reply larger than %u bytes\n",
-					FE_CTL_REPLY_MAX);
-				goto out;
-			}
-			buf = nb;
-			cap = cap ? cap * 2 : 65536;
-		}
-		if (poll(&p, 1, 30000) <= 0) {
-			fprintf(stderr, "fabemuctl: no reply from fabemu-dp within 30 s\n");
-			goto out;
-		}
-		n = recv(fd, buf + len, cap - len, 0);
-		if (n <= 0) {
-			fprintf(stderr, "fabemuctl: fabemu-dp closed the connection\n");
-			goto out;
-		}
-		len += (size_t)n;
-		if (memchr(buf + len - (size_t)n, '\n', (size_t)n))
-			break;
-	}
-	r = json_loadb(buf, len, 0, NULL);
-	if (r == NULL)
-		fprintf(stderr, "fabemuctl: the reply is not JSON\n");
-out:
-	free(s);
-	free(buf);
-	if (fd >= 0)
-		close(fd);
-	return r;
-}
-
-static int
-run(const struct ctl_opts *o, json_t *req)
-{
-	json_t *r = roundtrip(o, req), *v;
-	int rc;
-
-	if (r == NULL)
-		return EXIT_NODP;
-	if (!json_is_true(json_object_get(r, "ok"))) {
-		fprintf(stderr, "fabemuctl: %s\n",
-			json_string_value(json_object_get(r, "error")) ?: "refused");
-		rc = EXIT_REFUSED;
-	} else if (o->json && (v = json_object_get(r, "data")) != NULL) {
-		json_dumpf(v, stdout, JSON_INDENT(2));
-		putchar('\n');
-		rc = 0;
-	} else {
-		fputs(json_string_value(json_object_get(r, "text")) ?: "", stdout);
-		rc = 0;
-	}
-	json_decref(r);
-	return rc;
-}
-
-static json_t *
-request(const char *cmd)
-{
-	return json_pack("{s:i, s:s}", "fabemu", FE_CTL_VERSION, "cmd", cmd);
-}
-
-static int
-cmd_apply(const struct ctl_opts *o, int argc, char **argv)
+cmd_apply(const struct fe_client *o, int argc, char **argv)
 {
 	static const struct option lo[] = {{"link", required_argument, NULL, 'l'},
 					   {"scale", required_argument, NULL, 's'},
@@ -328,20 +199,20 @@ cmd_apply(const struct ctl_opts *o, int argc, char **argv)
 			if (*end || scale < 1 || scale > FE_PROFILE_SCALE_MAX) {
 				fprintf(stderr, "fabemuctl: --scale '%s' (allowed: 1 to %u)\n",
 					optarg, FE_PROFILE_SCALE_MAX);
-				return EXIT_USAGE;
+				return FE_EXIT_USAGE;
 			}
 		} else {
-			return EXIT_USAGE;
+			return FE_EXIT_USAGE;
 		}
 	}
 	if (optind != argc - 1) {
 		fprintf(stderr, "fabemuctl: apply needs one profile\n");
-		return EXIT_USAGE;
+		return FE_EXIT_USAGE;
 	}
 	if (fe_profile_find(argv[optind], path, sizeof(path), err, sizeof(err)) < 0 ||
 	    (text = fe_profile_read(path, &len, err, sizeof(err))) == NULL) {
 		fprintf(stderr, "%s\n", err);
-		return EXIT_REFUSED;
+		return FE_EXIT_REFUSED;
 	}
 	/* checked here, where the user is; the dataplane checks it again */
 	p = malloc(sizeof(*p));
@@ -349,33 +220,33 @@ cmd_apply(const struct ctl_opts *o, int argc, char **argv)
 		fprintf(stderr, "%s\n", p ? err : "out of memory");
 		free(p);
 		free(text);
-		return EXIT_REFUSED;
+		return FE_EXIT_REFUSED;
 	}
 	free(p);
-	req = request("apply");
+	req = fe_client_request("apply");
 	json_object_set_new(req, "profile", json_string(text));
 	json_object_set_new(req, "source", json_string(path));
 	json_object_set_new(req, "scale", json_integer((json_int_t)scale));
 	if (link)
 		json_object_set_new(req, "link", json_string(link));
 	free(text);
-	return run(o, req);
+	return fe_client_run(o, req);
 }
 
 static int
-cmd_capture(const struct ctl_opts *o, int argc, char **argv)
+cmd_capture(const struct fe_client *o, int argc, char **argv)
 {
 	static const struct option lo[] = {{"drops", no_argument, NULL, 'd'},
 					   {"snaplen", required_argument, NULL, 'n'},
 					   {NULL, 0, NULL, 0}};
-	json_t *req = request("capture");
+	json_t *req = fe_client_request("capture");
 	char abs[4096];
 	int c, drops = 0;
 	long snap = 0;
 
 	if (argc == 2 && strcmp(argv[1], "stop") == 0) {
 		json_object_set_new(req, "action", json_string("stop"));
-		return run(o, req);
+		return fe_client_run(o, req);
 	}
 	optind = 0; /* GNU getopt: reinitialise (the command line was parsed before) */
 	while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
@@ -398,16 +269,16 @@ cmd_capture(const struct ctl_opts *o, int argc, char **argv)
 	json_object_set_new(req, "file", json_string(abs));
 	json_object_set_new(req, "drops", json_boolean(drops));
 	json_object_set_new(req, "snaplen", json_integer(snap));
-	return run(o, req);
+	return fe_client_run(o, req);
 bad:
 	json_decref(req);
 	fprintf(stderr, "fabemuctl: capture start LINK FILE [--drops] [--snaplen N] | capture "
 			"stop\n");
-	return EXIT_USAGE;
+	return FE_EXIT_USAGE;
 }
 
 static int
-dispatch(const struct ctl_opts *o, int argc, char **argv)
+dispatch(const struct fe_client *o, int argc, char **argv)
 {
 	const char *cmd = argv[0];
 	json_t *req;
@@ -420,26 +291,34 @@ dispatch(const struct ctl_opts *o, int argc, char **argv)
 		if (strcmp(argv[1], "list") == 0)
 			return profile_list();
 	}
+	if (strcmp(cmd, "campaign") == 0)
+		return fe_campaign_main(argc, argv);
 	if (strcmp(cmd, "apply") == 0)
 		return cmd_apply(o, argc, argv);
 	if (strcmp(cmd, "capture") == 0)
 		return cmd_capture(o, argc, argv);
+	if (strcmp(cmd, "hold") == 0 && argc == 3) {
+		req = fe_client_request("hold");
+		json_object_set_new(req, "link", json_string(argv[1]));
+		json_object_set_new(req, "duration", json_string(argv[2]));
+		return fe_client_run(o, req);
+	}
 	if (strcmp(cmd, "set") == 0 && argc == 3) {
-		req = request("set");
+		req = fe_client_request("set");
 		json_object_set_new(req, "link", json_string(argv[1]));
 		json_object_set_new(req, "spec", json_string(argv[2]));
-		return run(o, req);
+		return fe_client_run(o, req);
 	}
 	if (argc == 1 && (strcmp(cmd, "status") == 0 || strcmp(cmd, "ports") == 0 ||
 			  strcmp(cmd, "links") == 0 || strcmp(cmd, "counters") == 0 ||
 			  strcmp(cmd, "reset") == 0 || strcmp(cmd, "prometheus") == 0)) {
-		req = request(cmd);
+		req = fe_client_request(cmd);
 		if (o->json)
 			json_object_set_new(req, "json", json_true());
-		return run(o, req);
+		return fe_client_run(o, req);
 	}
 	fprintf(stderr, "fabemuctl: unknown command or wrong arguments: '%s' (see --help)\n", cmd);
-	return EXIT_USAGE;
+	return FE_EXIT_USAGE;
 }
 
 int
@@ -450,7 +329,7 @@ main(int argc, char **argv)
 					   {"json", no_argument, NULL, 'j'},
 					   {"help", no_argument, NULL, 'h'},
 					   {NULL, 0, NULL, 0}};
-	struct ctl_opts o = {.socket = getenv(FE_CTL_ENV_SOCKET)};
+	struct fe_client o = {.socket = getenv(FE_CTL_ENV_SOCKET)};
 	int c;
 
 	if (o.socket == NULL)
@@ -472,12 +351,12 @@ main(int argc, char **argv)
 			return 0;
 		default:
 			usage(stderr);
-			return EXIT_USAGE;
+			return FE_EXIT_USAGE;
 		}
 	}
 	if (optind >= argc) {
 		usage(stderr);
-		return EXIT_USAGE;
+		return FE_EXIT_USAGE;
 	}
 	return dispatch(&o, argc - optind, argv + optind);
 }

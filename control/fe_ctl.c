@@ -659,6 +659,45 @@ cmd_reset(struct fe_ctl *c, json_t *req)
 	return reply_ok("counters reset\n", NULL);
 }
 
+/* Hold one link's serializer for a while: a pause storm, or credits not returned. */
+static json_t *
+cmd_hold(struct fe_ctl *c, json_t *req)
+{
+	const char *link = str_param(req, "link"), *dur = str_param(req, "duration");
+	uint64_t ns, gen, deadline = mono_ns() + CTL_WAIT_NS;
+	char err[CTL_ERR], text[300];
+	long port;
+	int dirs;
+
+	if (link == NULL || dur == NULL)
+		return reply_err("hold: 'link' (N.up or N.down) and 'duration' are required");
+	if (fe_linkspec_select(link, c->dp->nports, &port, &dirs, err, sizeof(err)) < 0)
+		return reply_err(err);
+	if (port < 0 || dirs == (FE_SEL_UP | FE_SEL_DOWN)) {
+		snprintf(err, sizeof(err), "hold: link '%s': give one link, N.up or N.down", link);
+		return reply_err(err);
+	}
+	if (fe_parse_time(dur, &ns, err, sizeof(err)) < 0)
+		return reply_err(err);
+	if (ns > 60ULL * 1000000000) {
+		snprintf(err, sizeof(err), "hold: duration '%s' (allowed: 0 to 60s)", dur);
+		return reply_err(err);
+	}
+	c->dp->hold_link = 2 * (uint32_t)port + (dirs == FE_SEL_DOWN);
+	c->dp->hold_ticks = fe_ns_to_ticks(ns, c->dp->hz);
+	gen = __atomic_load_n(&c->dp->hold_req, __ATOMIC_RELAXED) + 1;
+	__atomic_store_n(&c->dp->hold_req, gen, __ATOMIC_RELEASE);
+	while (__atomic_load_n(&c->dp->hold_done, __ATOMIC_ACQUIRE) != gen) {
+		if (mono_ns() > deadline)
+			return reply_err(
+				"the dataplane did not take the hold within 1000 ms (is its "
+				"lcore running?)");
+		usleep(10);
+	}
+	snprintf(text, sizeof(text), "%s held for %s\n", link, dur);
+	return reply_ok(text, NULL);
+}
+
 static json_t *
 cmd_prometheus(struct fe_ctl *c, json_t *req)
 {
@@ -701,7 +740,7 @@ static const struct {
 	{"links", cmd_links},	  {"apply", cmd_apply},
 	{"set", cmd_set},	  {"counters", cmd_counters},
 	{"reset", cmd_reset},	  {"prometheus", cmd_prometheus},
-	{"capture", cmd_capture},
+	{"capture", cmd_capture}, {"hold", cmd_hold},
 };
 
 static json_t *
@@ -736,7 +775,7 @@ dispatch(struct fe_ctl *c, const char *line, size_t len)
 	if (r == NULL) {
 		snprintf(err, sizeof(err),
 			 "unknown command '%s' (known: status, ports, links, apply, set, counters, "
-			 "reset, prometheus, capture)",
+			 "reset, prometheus, capture, hold)",
 			 cmd ? cmd : "(none)");
 		r = reply_err(err);
 	}

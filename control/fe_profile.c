@@ -8,12 +8,12 @@
 #include <sys/stat.h>
 
 #include <cyaml/cyaml.h>
-#include <yaml.h>
 
 #include "fe_linkspec.h"
 #include "fe_profile.h"
 #include "fe_regimespec.h"
 #include "fe_units.h"
+#include "fe_yaml.h"
 
 #ifndef FE_PROFILE_DIR
 #define FE_PROFILE_DIR "/usr/share/fabemu/profiles"
@@ -142,9 +142,7 @@ static const cyaml_schema_value_t profile_schema = {
 };
 
 /* Known keys by mapping, for "unknown key" messages. */
-static const struct {
-	const char *in, *known;
-} known_keys[] = {
+static const struct fe_yaml_known known_keys[] = {
 	{"", "name, description, regime, lanes, lane-map, switch-buffer, scale, seed, pfc, "
 	     "credit, link, links"},
 	{"pfc", "xoff, xon, headroom, delay, quanta, frames"},
@@ -156,262 +154,14 @@ static const struct {
 		 "match"},
 	{"links", "select, rate, delay, buffer, buffer-pkts, loss, gilbert-elliott, ecn, jitter, "
 		  "drop, match"},
+	{NULL, NULL},
 };
-
-/* ---- Where a key is: libyaml's marks, for messages ---- */
-
-#define PATH_MAX_DEPTH 6
-
-struct locator {
-	yaml_parser_t parser;
-	const char *path[PATH_MAX_DEPTH]; /* mapping keys; sequence indices as decimal */
-	int depth;
-	unsigned line;
-};
-
-static int loc_node(struct locator *L, yaml_event_t *ev, int level, int on);
-
-static int
-loc_next(struct locator *L, yaml_event_t *ev)
-{
-	return yaml_parser_parse(&L->parser, ev) ? 0 : -1;
-}
-
-static int
-loc_mapping(struct locator *L, int level, int on)
-{
-	for (;;) {
-		yaml_event_t k, v;
-		int match;
-
-		if (loc_next(L, &k) < 0)
-			return -1;
-		if (k.type == YAML_MAPPING_END_EVENT) {
-			yaml_event_delete(&k);
-			return 0;
-		}
-		match = on && level < L->depth && k.type == YAML_SCALAR_EVENT &&
-			strcmp((const char *)k.data.scalar.value, L->path[level]) == 0;
-		if (match && level == L->depth - 1 && L->line == 0)
-			L->line = (unsigned)k.start_mark.line + 1;
-		if (loc_node(L, &k, level + 1, 0) < 0 || loc_next(L, &v) < 0 ||
-		    loc_node(L, &v, level + 1, match) < 0)
-			return -1;
-	}
-}
-
-static int
-loc_sequence(struct locator *L, int level, int on)
-{
-	for (long i = 0;; i++) {
-		yaml_event_t e;
-		int match;
-
-		if (loc_next(L, &e) < 0)
-			return -1;
-		if (e.type == YAML_SEQUENCE_END_EVENT) {
-			yaml_event_delete(&e);
-			return 0;
-		}
-		match = on && level < L->depth && strtol(L->path[level], NULL, 10) == i;
-		if (match && level == L->depth - 1 && L->line == 0)
-			L->line = (unsigned)e.start_mark.line + 1;
-		if (loc_node(L, &e, level + 1, match) < 0)
-			return -1;
-	}
-}
-
-/* Consume the node that starts with ev, noting the line of the path if on it. */
-static int
-loc_node(struct locator *L, yaml_event_t *ev, int level, int on)
-{
-	yaml_event_type_t t = ev->type;
-
-	yaml_event_delete(ev);
-	if (t == YAML_MAPPING_START_EVENT)
-		return loc_mapping(L, level, on);
-	if (t == YAML_SEQUENCE_START_EVENT)
-		return loc_sequence(L, level, on);
-	return 0;
-}
-
-/* Line (from 1) of the key at path in the document; 0 if not found. */
-static unsigned
-yaml_line(const char *text, size_t len, const char *const *path, int depth)
-{
-	struct locator L = {.depth = depth};
-	yaml_event_t ev;
-	int done = 0;
-
-	for (int i = 0; i < depth && i < PATH_MAX_DEPTH; i++)
-		L.path[i] = path[i];
-	if (!yaml_parser_initialize(&L.parser))
-		return 0;
-	yaml_parser_set_input_string(&L.parser, (const unsigned char *)text, len);
-	while (!done && loc_next(&L, &ev) == 0) {
-		yaml_event_type_t t = ev.type;
-
-		if (t == YAML_MAPPING_START_EVENT || t == YAML_SEQUENCE_START_EVENT) {
-			done = 1;
-			loc_node(&L, &ev, 0, 1);
-		} else {
-			done = t == YAML_STREAM_END_EVENT;
-			yaml_event_delete(&ev);
-		}
-	}
-	yaml_parser_delete(&L.parser);
-	return L.line;
-}
-
-/* ---- Parsing state and messages ---- */
-
-struct ctx {
-	const char *text;
-	size_t len;
-	const char *source;
-	char *err;
-	size_t errlen;
-	char log[1024]; /* what libcyaml said */
-	size_t loglen;
-};
-
-/* "SOURCE:LINE: what" for the key at path (a.b or a.2.b). */
-static int
-fail_at(struct ctx *c, const char *path, const char *fmt, ...)
-{
-	char buf[128], *parts[PATH_MAX_DEPTH], *save = NULL, msg[512];
-	int depth = 0;
-	unsigned line;
-	va_list ap;
-
-	snprintf(buf, sizeof(buf), "%s", path);
-	for (char *t = strtok_r(buf, ".", &save); t && depth < PATH_MAX_DEPTH;
-	     t = strtok_r(NULL, ".", &save))
-		parts[depth++] = t;
-	line = yaml_line(c->text, c->len, (const char *const *)parts, depth);
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	if (line)
-		snprintf(c->err, c->errlen, "%s:%u: %s", c->source, line, msg);
-	else
-		snprintf(c->err, c->errlen, "%s: %s", c->source, msg);
-	return -EINVAL;
-}
-
-static void
-cyaml_to_ctx(cyaml_log_t level, void *arg, const char *fmt, va_list ap)
-{
-	struct ctx *c = arg;
-
-	if (level < CYAML_LOG_ERROR || c->loglen >= sizeof(c->log) - 1)
-		return;
-	c->loglen += (size_t)vsnprintf(c->log + c->loglen, sizeof(c->log) - c->loglen, fmt, ap);
-	if (c->loglen > sizeof(c->log) - 1)
-		c->loglen = sizeof(c->log) - 1;
-}
-
-/*
- * Turn libcyaml's log (a message, then "in mapping field 'x' (line ...)" lines from
- * the innermost out) into one message with our line numbers and the known keys.
- */
-/* A libyaml syntax error: its own line and message (libcyaml's marks are after it). */
-static int
-syntax_error(struct ctx *c)
-{
-	yaml_parser_t p;
-	yaml_event_t ev;
-	int rc;
-
-	if (!yaml_parser_initialize(&p))
-		return -ENOMEM;
-	yaml_parser_set_input_string(&p, (const unsigned char *)c->text, c->len);
-	while ((rc = yaml_parser_parse(&p, &ev)) != 0) {
-		yaml_event_type_t t = ev.type;
-
-		yaml_event_delete(&ev);
-		if (t == YAML_STREAM_END_EVENT)
-			break;
-	}
-	if (rc == 0)
-		snprintf(c->err, c->errlen, "%s:%zu: not valid YAML: %s%s%s", c->source,
-			 p.problem_mark.line + 1, p.problem ? p.problem : "syntax error",
-			 p.context ? " " : "", p.context ? p.context : "");
-	else
-		snprintf(c->err, c->errlen, "%s: not valid YAML", c->source);
-	yaml_parser_delete(&p);
-	return -EINVAL;
-}
-
-/*
- * Turn libcyaml's log (a message, then "in mapping field 'x' (line ...)" lines from
- * the innermost out) into one message with our line numbers and the known keys.
- */
-static int
-schema_error(struct ctx *c, cyaml_err_t e)
-{
-	char path[128] = "", ctxname[64] = "", what[256], *p, *nl;
-	char fields[PATH_MAX_DEPTH][64];
-	const char *known = NULL;
-	int n = 0;
-
-	if (e == CYAML_ERR_LIBYAML_PARSER || strstr(c->log, "libyaml"))
-		return syntax_error(c);
-	snprintf(what, sizeof(what), "%.255s", c->log);
-	if ((nl = strchr(what, '\n')) != NULL)
-		*nl = '\0';
-	p = strstr(what, "Load: ");
-	p = p ? p + 6 : what;
-	for (const char *s = strstr(c->log, "\n  in "); s && n < PATH_MAX_DEPTH;
-	     s = strstr(s + 1, "\n  in ")) {
-		const char *q = strchr(s + 1, '\''), *q2 = q ? strchr(q + 1, '\'') : NULL;
-		const char *eol = strchr(s + 1, '\n');
-
-		if (q == NULL || q2 == NULL || (eol && eol < q))
-			continue;
-		if (strncmp(s, "\n  in sequence entry", 20) == 0) /* 1-based in the log */
-			snprintf(fields[n++], sizeof(fields[0]), "%ld",
-				 strtol(q + 1, NULL, 10) - 1);
-		else
-			snprintf(fields[n++], sizeof(fields[0]), "%.*s", (int)(q2 - q - 1), q + 1);
-	}
-	for (int i = n - 1; i >= 0; i--) /* outermost first */
-		snprintf(path + strlen(path), sizeof(path) - strlen(path), "%s%s",
-			 i == n - 1 ? "" : ".", fields[i]);
-	if (strncmp(p, "Unexpected key: ", 16) == 0) {
-		const char *key = p + 16;
-
-		/* the mapping the key is in: the innermost named field, or the top level */
-		for (int i = 0; i < n && !ctxname[0]; i++)
-			if (fields[i][0] < '0' || fields[i][0] > '9')
-				snprintf(ctxname, sizeof(ctxname), "%.63s", fields[i]);
-		for (size_t i = 0; i < sizeof(known_keys) / sizeof(known_keys[0]); i++)
-			if (strcmp(known_keys[i].in, ctxname) == 0)
-				known = known_keys[i].known;
-		snprintf(path + strlen(path), sizeof(path) - strlen(path), "%s%s", n ? "." : "",
-			 key);
-		return fail_at(c, path, "unknown key '%s'%s%s (known: %s)", key,
-			       ctxname[0] ? " in " : "", ctxname, known ? known : "?");
-	}
-	if (strncmp(p, "Mapping field already seen: ", 28) == 0)
-		return fail_at(c, path, "key '%s' given twice", p + 28);
-	if (strstr(p, "Expecting MAPPING"))
-		return fail_at(c, path, "%s: expected a mapping (key: value lines) here",
-			       n ? path : "the document");
-	if (strstr(p, "Expecting"))
-		return fail_at(c, path, "%s: expected a single value here, not a list or mapping",
-			       n ? path : "the document");
-	if (n)
-		return fail_at(c, path, "%s: %s", path, p[0] ? p : cyaml_strerror(e));
-	snprintf(c->err, c->errlen, "%s: %s", c->source, p[0] ? p : cyaml_strerror(e));
-	return -EINVAL;
-}
 
 /* ---- One function a key ---- */
 
 /* Set a link key through the shared link-spec setters, with the line of path. */
 static int
-link_key(struct ctx *c, struct fe_linkdef *d, const char *path, const char *key, const char *v,
+link_key(struct fe_yaml *c, struct fe_linkdef *d, const char *path, const char *key, const char *v,
 	 char *spec, size_t speclen)
 {
 	char e[400];
@@ -419,7 +169,7 @@ link_key(struct ctx *c, struct fe_linkdef *d, const char *path, const char *key,
 	if (v == NULL)
 		return 0;
 	if (fe_link_param_set(d, key, v, e, sizeof(e)) < 0)
-		return fail_at(c, path, "%s: %s", path, e);
+		return fe_yaml_fail(c, path, "%s: %s", path, e);
 	if (spec && strcmp(key, "match") != 0) /* match goes last: it may hold commas */
 		snprintf(spec + strlen(spec), speclen - strlen(spec), "%s%s=%s", spec[0] ? "," : "",
 			 key, v);
@@ -442,58 +192,59 @@ parse_bool(const char *v, int *out)
 
 /* ecn: {enabled, kmin, kmax, pmax, non-ect} -> the link spec form KMIN/KMAX/PMAX[/drop]. */
 static int
-ecn_spec(struct ctx *c, const char *at, const struct y_ecn *y, char *out, size_t len)
+ecn_spec(struct fe_yaml *c, const char *at, const struct y_ecn *y, char *out, size_t len)
 {
 	char path[96];
 	int on = 1;
 
 	snprintf(path, sizeof(path), "%s.ecn", at);
 	if (y->enabled && parse_bool(y->enabled, &on) < 0)
-		return fail_at(c, path, "ecn.enabled '%s': expected true or false", y->enabled);
+		return fe_yaml_fail(c, path, "ecn.enabled '%s': expected true or false",
+				    y->enabled);
 	if (!on) {
 		snprintf(out, len, "off");
 		return 0;
 	}
 	if (y->kmin == NULL || y->kmax == NULL)
-		return fail_at(c, path, "ecn: kmin and kmax are required (sizes, e.g. 20KiB)");
+		return fe_yaml_fail(c, path, "ecn: kmin and kmax are required (sizes, e.g. 20KiB)");
 	if (y->non_ect && strcmp(y->non_ect, "pass") && strcmp(y->non_ect, "drop"))
-		return fail_at(c, path, "ecn.non-ect '%s' (allowed: pass, drop)", y->non_ect);
+		return fe_yaml_fail(c, path, "ecn.non-ect '%s' (allowed: pass, drop)", y->non_ect);
 	snprintf(out, len, "%s/%s/%s%s", y->kmin, y->kmax, y->pmax ? y->pmax : "100%",
 		 y->non_ect && strcmp(y->non_ect, "drop") == 0 ? "/drop" : "");
 	return 0;
 }
 
 static int
-ge_spec(struct ctx *c, const char *at, const struct y_ge *y, char *out, size_t len)
+ge_spec(struct fe_yaml *c, const char *at, const struct y_ge *y, char *out, size_t len)
 {
 	char path[96];
 
 	snprintf(path, sizeof(path), "%s.gilbert-elliott", at);
 	if (y->p == NULL || y->r == NULL)
-		return fail_at(c, path,
-			       "gilbert-elliott: p and r are required (e.g. p: 1%%, r: 30%%)");
+		return fe_yaml_fail(c, path,
+				    "gilbert-elliott: p and r are required (e.g. p: 1%%, r: 30%%)");
 	snprintf(out, len, "%s/%s/%s/%s", y->p, y->r, y->loss_bad ? y->loss_bad : "100%",
 		 y->loss_good ? y->loss_good : "0%");
 	return 0;
 }
 
 static int
-drop_spec(struct ctx *c, const char *at, const struct y_drop *y, char *out, size_t len)
+drop_spec(struct fe_yaml *c, const char *at, const struct y_drop *y, char *out, size_t len)
 {
 	char path[96];
 
 	snprintf(path, sizeof(path), "%s.drop", at);
 	if (y->first == NULL)
-		return fail_at(c, path,
-			       "drop: first is required (the k-th matching packet, from 1)");
+		return fe_yaml_fail(c, path,
+				    "drop: first is required (the k-th matching packet, from 1)");
 	snprintf(out, len, "%s/%s", y->first, y->count ? y->count : "1");
 	return 0;
 }
 
 /* Every key of one link mapping at path `at`, onto d; spec (if not NULL) gets k=v,... */
 static int
-link_map(struct ctx *c, const struct y_link *y, const char *at, struct fe_linkdef *d, char *spec,
-	 size_t speclen)
+link_map(struct fe_yaml *c, const struct y_link *y, const char *at, struct fe_linkdef *d,
+	 char *spec, size_t speclen)
 {
 	static const char *keys[] = {"rate", "delay", "buffer", "buffer-pkts", "loss", "jitter"};
 	const char *vals[] = {y->rate, y->delay, y->buffer, y->buffer_pkts, y->loss, y->jitter};
@@ -537,31 +288,32 @@ static const struct name_val regimes[] = {
 static const struct name_val lane_maps[] = {{"pcp", FE_MAP_PCP}, {"dscp", FE_MAP_DSCP}, {0}};
 
 static int
-name_lookup(struct ctx *c, const char *key, const char *v, const struct name_val *t, int *out)
+name_lookup(struct fe_yaml *c, const char *key, const char *v, const struct name_val *t, int *out)
 {
 	for (const struct name_val *n = t; n->name; n++)
 		if (strcmp(v, n->name) == 0) {
 			*out = n->value;
 			return 0;
 		}
-	return fail_at(c, key, "%s '%s' (allowed: %s)", key, v,
-		       t == regimes ? "lossy, pfc, credit" : "pcp, dscp");
+	return fe_yaml_fail(c, key, "%s '%s' (allowed: %s)", key, v,
+			    t == regimes ? "lossy, pfc, credit" : "pcp, dscp");
 }
 
 static int
-uint_key(struct ctx *c, const char *key, const char *v, uint64_t min, uint64_t max, uint64_t *out)
+uint_key(struct fe_yaml *c, const char *key, const char *v, uint64_t min, uint64_t max,
+	 uint64_t *out)
 {
 	char e[200];
 
 	if (fe_parse_uint(v, max, out, e, sizeof(e)) < 0 || *out < min)
-		return fail_at(c, key, "%s '%s' (allowed: %" PRIu64 " to %" PRIu64 ")", key, v, min,
-			       max);
+		return fe_yaml_fail(c, key, "%s '%s' (allowed: %" PRIu64 " to %" PRIu64 ")", key, v,
+				    min, max);
 	return 0;
 }
 
 /* pfc: and credit: go through the command line's key tables, one key at a time. */
 static int
-regime_key(struct ctx *c, const char *sect, const char *key, const char *v, struct fe_fabric *f)
+regime_key(struct fe_yaml *c, const char *sect, const char *key, const char *v, struct fe_fabric *f)
 {
 	char kv[300], e[400], path[64];
 	int rc;
@@ -573,7 +325,7 @@ regime_key(struct ctx *c, const char *sect, const char *key, const char *v, stru
 		int b;
 
 		if (parse_bool(v, &b) < 0)
-			return fail_at(c, path, "pfc.frames '%s': expected true or false", v);
+			return fe_yaml_fail(c, path, "pfc.frames '%s': expected true or false", v);
 		f->pfc.frames = (uint32_t)b;
 		return 0;
 	}
@@ -583,18 +335,18 @@ regime_key(struct ctx *c, const char *sect, const char *key, const char *v, stru
 				      : fe_credit_spec(kv, &f->credit, e, sizeof(e));
 	if (rc < 0 && strstr(e, ": xon (") == NULL && strstr(e, "quanta must") == NULL &&
 	    strstr(e, "at least one 64-byte") == NULL)
-		return fail_at(c, path, "%s.%s", sect, e + strlen("--") + strlen(sect) + 2);
+		return fe_yaml_fail(c, path, "%s.%s", sect, e + strlen("--") + strlen(sect) + 2);
 	return 0;
 }
 
 static int
-top_keys(struct ctx *c, const struct y_profile *y, struct fe_profile *p)
+top_keys(struct fe_yaml *c, const struct y_profile *y, struct fe_profile *p)
 {
 	uint64_t x;
 	int v = 0;
 
 	if (y->name == NULL)
-		return fail_at(c, "", "the profile needs a name (name: ...)");
+		return fe_yaml_fail(c, "", "the profile needs a name (name: ...)");
 	snprintf(p->name, sizeof(p->name), "%s", y->name);
 	if (y->description)
 		snprintf(p->description, sizeof(p->description), "%s", y->description);
@@ -626,16 +378,17 @@ top_keys(struct ctx *c, const struct y_profile *y, struct fe_profile *p)
 		char e[200];
 
 		if (fe_parse_size(y->switch_buffer, &x, e, sizeof(e)) < 0 || x > FE_LINK_BYTES_MAX)
-			return fail_at(c, "switch-buffer",
-				       "switch-buffer '%s' (allowed: 0 for none, or up to 4GiB)",
-				       y->switch_buffer);
+			return fe_yaml_fail(
+				c, "switch-buffer",
+				"switch-buffer '%s' (allowed: 0 for none, or up to 4GiB)",
+				y->switch_buffer);
 		p->fabric.switch_buffer = x;
 	}
 	return 0;
 }
 
 static int
-regime_sections(struct ctx *c, const struct y_profile *y, struct fe_profile *p)
+regime_sections(struct fe_yaml *c, const struct y_profile *y, struct fe_profile *p)
 {
 	const struct y_pfc *f = y->pfc;
 	const struct y_credit *r = y->credit;
@@ -656,14 +409,15 @@ regime_sections(struct ctx *c, const struct y_profile *y, struct fe_profile *p)
 }
 
 static int
-links_section(struct ctx *c, const struct y_profile *y, struct fe_profile *p)
+links_section(struct fe_yaml *c, const struct y_profile *y, struct fe_profile *p)
 {
 	char at[32], e[300];
 
 	if (y->link) {
 		if (y->link->select)
-			return fail_at(c, "link.select",
-				       "link: 'select' belongs in entries of links:, not in link:");
+			return fe_yaml_fail(
+				c, "link.select",
+				"link: 'select' belongs in entries of links:, not in link:");
 		if (link_map(c, y->link, "link", &p->link, NULL, 0) < 0)
 			return -EINVAL;
 		p->buffer_set = y->link->buffer || y->link->buffer_pkts;
@@ -677,14 +431,14 @@ links_section(struct ctx *c, const struct y_profile *y, struct fe_profile *p)
 
 		snprintf(at, sizeof(at), "links.%u", i);
 		if (l->select == NULL)
-			return fail_at(c, at,
-				       "links entry %u: 'select' is required (all, up, down, "
-				       "N, N.up or N.down)",
-				       i + 1);
+			return fe_yaml_fail(c, at,
+					    "links entry %u: 'select' is required (all, up, down, "
+					    "N, N.up or N.down)",
+					    i + 1);
 		if (fe_linkspec_select(l->select, 4096, &port, &dirs, e, sizeof(e)) < 0)
-			return fail_at(c, strcat(at, ".select"), "%s", e);
+			return fe_yaml_fail(c, strcat(at, ".select"), "%s", e);
 		snprintf(o->select, sizeof(o->select), "%s", l->select);
-		o->line = yaml_line(c->text, c->len, (const char *[]){"links", at + 6}, 2);
+		o->line = fe_yaml_line(c, at);
 		if (link_map(c, l, at, &scratch, o->spec, sizeof(o->spec)) < 0)
 			return -EINVAL;
 		(void)dn;
@@ -694,29 +448,30 @@ links_section(struct ctx *c, const struct y_profile *y, struct fe_profile *p)
 
 /* Rules across keys, once every key is read: one rule, one message. */
 static int
-finish(struct ctx *c, struct fe_profile *p)
+finish(struct fe_yaml *c, struct fe_profile *p)
 {
 	const struct fe_fabric *f = &p->fabric;
 
 	/* PFC resumes below where it pauses */
 	if (f->pfc.xon >= f->pfc.xoff)
-		return fail_at(c, "pfc.xon",
-			       "pfc.xon (%" PRIu64 " B) must be below pfc.xoff (%" PRIu64 " B)",
-			       f->pfc.xon, f->pfc.xoff);
+		return fe_yaml_fail(c, "pfc.xon",
+				    "pfc.xon (%" PRIu64 " B) must be below pfc.xoff (%" PRIu64
+				    " B)",
+				    f->pfc.xon, f->pfc.xoff);
 	/* a credit buffer holds at least one 64-byte block */
 	if (f->credit.buffer < FE_CREDIT_BLOCK)
-		return fail_at(c, "credit.buffer",
-			       "credit.buffer must hold at least one 64-byte "
-			       "block (64 B to 64MiB)");
+		return fe_yaml_fail(c, "credit.buffer",
+				    "credit.buffer must hold at least one 64-byte "
+				    "block (64 B to 64MiB)");
 	/* regime sections that the regime does not use are a mistake, not a no-op */
-	if (f->regime != FE_REGIME_PFC && yaml_line(c->text, c->len, (const char *[]){"pfc"}, 1))
-		return fail_at(c, "pfc", "pfc: section given but regime is %s (set regime: pfc)",
-			       fe_regime_name(f->regime));
-	if (f->regime != FE_REGIME_CREDIT &&
-	    yaml_line(c->text, c->len, (const char *[]){"credit"}, 1))
-		return fail_at(c, "credit",
-			       "credit: section given but regime is %s (set regime: credit)",
-			       fe_regime_name(f->regime));
+	if (f->regime != FE_REGIME_PFC && fe_yaml_line(c, "pfc"))
+		return fe_yaml_fail(c, "pfc",
+				    "pfc: section given but regime is %s (set regime: pfc)",
+				    fe_regime_name(f->regime));
+	if (f->regime != FE_REGIME_CREDIT && fe_yaml_line(c, "credit"))
+		return fe_yaml_fail(c, "credit",
+				    "credit: section given but regime is %s (set regime: credit)",
+				    fe_regime_name(f->regime));
 	return 0;
 }
 
@@ -724,16 +479,13 @@ int
 fe_profile_parse(const char *text, size_t len, const char *source, struct fe_profile *p, char *err,
 		 size_t errlen)
 {
-	struct ctx c = {.text = text, .len = len, .source = source, .err = err, .errlen = errlen};
-	cyaml_config_t cfg = {
-		.log_fn = cyaml_to_ctx,
-		.log_ctx = &c,
-		.mem_fn = cyaml_mem,
-		.log_level = CYAML_LOG_ERROR,
-		.flags = CYAML_CFG_NO_ALIAS,
-	};
+	struct fe_yaml c = {.text = text,
+			    .len = len,
+			    .source = source,
+			    .err = err,
+			    .errlen = errlen,
+			    .known = known_keys};
 	struct y_profile *y = NULL;
-	cyaml_err_t e;
 	int rc = -EINVAL;
 
 	*p = (struct fe_profile){
@@ -742,25 +494,12 @@ fe_profile_parse(const char *text, size_t len, const char *source, struct fe_pro
 		.link = {.link = {.limit_bytes = 1 << 20, .limit_pkts = 1000}},
 	};
 	snprintf(p->source, sizeof(p->source), "%s", source);
-	if (len > FE_PROFILE_MAX_BYTES) {
-		snprintf(err, errlen, "%s: larger than %u bytes", source, FE_PROFILE_MAX_BYTES);
-		return -E2BIG;
-	}
-	if (memchr(text, '\0', len) != NULL) {
-		snprintf(err, errlen, "%s: not a text file (NUL byte)", source);
+	if (fe_yaml_load(&c, &profile_schema, FE_PROFILE_MAX_BYTES, (void **)&y) < 0)
 		return -EINVAL;
-	}
-	e = cyaml_load_data((const uint8_t *)text, len, &cfg, &profile_schema, (void **)&y, NULL);
-	if (e != CYAML_OK)
-		return schema_error(&c, e);
-	if (y == NULL) {
-		snprintf(err, errlen, "%s: empty profile", source);
-		return -EINVAL;
-	}
 	if (top_keys(&c, y, p) == 0 && regime_sections(&c, y, p) == 0 &&
 	    links_section(&c, y, p) == 0 && finish(&c, p) == 0)
 		rc = 0;
-	cyaml_free(&cfg, &profile_schema, y, 0);
+	fe_yaml_free(&profile_schema, y);
 	return rc;
 }
 

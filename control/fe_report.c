@@ -36,16 +36,27 @@ static const struct fe_counter_desc port_counters[] = {
 _Static_assert(FE_LINK_DROP__MAX == 9, "list every drop cause in link_counters");
 
 static const struct fe_counter_desc link_counters[] = {
-	C(fe_link_stats, in_pkts),	   C(fe_link_stats, in_bytes),
-	C(fe_link_stats, out_pkts),	   C(fe_link_stats, out_bytes),
-	DROP(FE_LINK_DROP_TAIL, "tail"),   DROP(FE_LINK_DROP_WIRE, "wire"),
-	DROP(FE_LINK_DROP_POOL, "pool"),   DROP(FE_LINK_DROP_RANDOM, "random"),
-	DROP(FE_LINK_DROP_BURST, "burst"), DROP(FE_LINK_DROP_EXACT, "exact"),
-	DROP(FE_LINK_DROP_AQM, "aqm"),	   DROP(FE_LINK_DROP_HEADROOM, "headroom"),
-	DROP(FE_LINK_DROP_HOQ, "hoq"),	   C(fe_link_stats, ecn_marked),
-	C(fe_link_stats, q_pkts),	   C(fe_link_stats, q_bytes),
-	C(fe_link_stats, q_pkts_peak),	   C(fe_link_stats, q_bytes_peak),
-	C(fe_link_stats, wire_pkts),	   {NULL, 0},
+	C(fe_link_stats, in_pkts),
+	C(fe_link_stats, in_bytes),
+	C(fe_link_stats, out_pkts),
+	C(fe_link_stats, out_bytes),
+	DROP(FE_LINK_DROP_TAIL, "tail"),
+	DROP(FE_LINK_DROP_WIRE, "wire"),
+	DROP(FE_LINK_DROP_POOL, "pool"),
+	DROP(FE_LINK_DROP_RANDOM, "random"),
+	DROP(FE_LINK_DROP_BURST, "burst"),
+	DROP(FE_LINK_DROP_EXACT, "exact"),
+	DROP(FE_LINK_DROP_AQM, "aqm"),
+	DROP(FE_LINK_DROP_HEADROOM, "headroom"),
+	DROP(FE_LINK_DROP_HOQ, "hoq"),
+	C(fe_link_stats, ecn_marked),
+	C(fe_link_stats, held_ns),
+	C(fe_link_stats, q_pkts),
+	C(fe_link_stats, q_bytes),
+	C(fe_link_stats, q_pkts_peak),
+	C(fe_link_stats, q_bytes_peak),
+	C(fe_link_stats, wire_pkts),
+	{NULL, 0},
 };
 
 static const struct fe_counter_desc sw_counters[] = {

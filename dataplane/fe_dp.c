@@ -446,16 +446,23 @@ lossless_advance(struct fe_dp *dp, uint64_t now)
 
 /* A burst boundary: take a published fabric change, or a counter reset. */
 static inline void
-ctl_requests(struct fe_dp *dp)
+ctl_requests(struct fe_dp *dp, uint64_t now)
 {
 	struct fe_update *u = __atomic_load_n(&dp->update, __ATOMIC_ACQUIRE);
 	uint64_t reset = __atomic_load_n(&dp->reset_req, __ATOMIC_ACQUIRE);
+	uint64_t hold = __atomic_load_n(&dp->hold_req, __ATOMIC_ACQUIRE);
 
 	if (unlikely(u != NULL && u->gen != dp->adopted_gen))
 		fe_update_adopt(dp, u);
 	if (unlikely(reset != dp->reset_done)) {
 		fe_dp_reset_counters(dp);
 		__atomic_store_n(&dp->reset_done, reset, __ATOMIC_RELEASE);
+	}
+	if (unlikely(hold != dp->hold_done)) {
+		struct fe_port *p = &dp->ports[dp->hold_link / 2];
+
+		fe_link_hold(dp->hold_link % 2 ? &p->down : &p->up, now, now + dp->hold_ticks);
+		__atomic_store_n(&dp->hold_done, hold, __ATOMIC_RELEASE);
 	}
 }
 
@@ -464,7 +471,7 @@ fe_dp_poll(struct fe_dp *dp, uint64_t now)
 {
 	unsigned work = 0;
 
-	ctl_requests(dp);
+	ctl_requests(dp, now);
 	for (unsigned i = 0; i < dp->nports; i++)
 		work += port_rx(dp, i, now);
 	if (dp->conf.regime == FE_REGIME_LOSSY) {

@@ -142,6 +142,11 @@ struct fe_dp {
 	uint64_t reset_req;	  /* ctl: wo; the lcore zeroes the counters when it changes */
 	uint64_t reset_done;	  /* lcore: wo */
 	struct fe_tap *tap;	  /* capture of one link (fe_capture.h); ctl: wo, lcore: ro */
+	/* hold one link's serializer for a while (a pause storm, credit starvation):
+	 * ctl writes link and ticks, then hold_req (release); the lcore answers in hold_done */
+	uint32_t hold_link;
+	uint64_t hold_ticks;
+	uint64_t hold_req, hold_done;
 };
 
 /*

@@ -175,6 +175,19 @@ over_limit(const struct fe_link *l, uint32_t len)
 	return FE_LINK_DROP__MAX;
 }
 
+void
+fe_link_hold(struct fe_link *l, uint64_t now, uint64_t until)
+{
+	uint64_t from = l->busy_until > now ? l->busy_until : now;
+
+	if (until <= from)
+		return;
+	FE_CNT_ADD(l->st.held_ns,
+		   (uint64_t)(((unsigned __int128)(until - from) * l->cfg.ns_fp) >> 32));
+	l->busy_until = until;
+	l->busy_frac = 0;
+}
+
 int
 fe_link_has_room(struct fe_link *l, uint32_t len, uint64_t now)
 {

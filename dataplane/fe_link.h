@@ -110,10 +110,11 @@ struct fe_link_stats {
 	fe_counter_t out_pkts, out_bytes; /* delivered at the far end */
 	fe_counter_t drop_pkts[FE_LINK_DROP__MAX];
 	fe_counter_t drop_bytes[FE_LINK_DROP__MAX];
-	fe_counter_t q_pkts, q_bytes;		    /* buffer occupancy now */
-	fe_counter_t q_pkts_peak, q_bytes_peak;	    /* highest occupancy seen */
-	fe_counter_t wire_pkts;			    /* packets serialized, not yet delivered */
-	fe_counter_t ecn_marked;		    /* packets this link set CE on */
+	fe_counter_t q_pkts, q_bytes;		/* buffer occupancy now */
+	fe_counter_t q_pkts_peak, q_bytes_peak; /* highest occupancy seen */
+	fe_counter_t wire_pkts;			/* packets serialized, not yet delivered */
+	fe_counter_t ecn_marked;		/* packets this link set CE on */
+	fe_counter_t held_ns;			/* time the serializer was held (fe_link_hold) */
 	fe_counter_t lane_drop_pkts[FE_LINK_LANES]; /* drops of every cause, by lane */
 	/* log2 histograms: bucket 0 counts 0, bucket i counts [2^(i-1), 2^i) */
 	fe_counter_t qdepth_hist[FE_HIST_BUCKETS];  /* packets in the buffer, seen on arrival */
@@ -208,6 +209,13 @@ fe_link_next_start(const struct fe_link *l)
 	s = &l->slots[l->sched & l->mask];
 	return s->arrive > l->busy_until ? s->arrive : l->busy_until;
 }
+
+/*
+ * At now, hold the serializer until tick `until` (the receiver stopped taking: a pause
+ * storm, credits not returned). Packets already serialized keep their times; the next
+ * starts no earlier than `until`. The time held is counted in held_ns.
+ */
+void fe_link_hold(struct fe_link *l, uint64_t now, uint64_t until);
 
 /* Would a packet of len bytes fit in the buffer at now (all limits, shared pool too)? */
 int fe_link_has_room(struct fe_link *l, uint32_t len, uint64_t now);

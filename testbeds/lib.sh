@@ -1,5 +1,5 @@
 # shellcheck shell=bash
-# Helpers shared by testbeds/demo.sh and tests/e2e/*.sh: start and stop the dataplane,
+# Helpers shared by testbeds/link-demo.sh and tests/e2e/*.sh: start and stop the dataplane,
 # build hosts, run traffic, and clean everything up on exit, error and Ctrl-C.
 #
 # Source it, then call fe_init NAME. Everything created afterwards through these

@@ -15,6 +15,8 @@ PKGS=(
 	iproute2 ethtool iperf3 iputils-ping      # testbeds and end-to-end tests
 	dpdk-dev                                  # dpdk-telemetry.py, dpdk-testpmd (tests, benchmarks)
 	tshark                                    # reads the pcapng captures in tests
+	openmpi-bin libopenmpi-dev                # the campaigns' all-reduce job (TCP transport)
+	gnuplot-nox                               # the campaigns' plots (SVG)
 	util-linux                                # runuser (socket permission test)
 	python3                                   # JSON checks and the telemetry client in tests
 )

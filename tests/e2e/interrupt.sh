@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Ctrl-C in the middle of a run (the demo, while iperf3 is sending through the
+# Ctrl-C in the middle of a run (the link demo, while iperf3 is sending through the
 # dataplane) leaves no namespace, link, process or state file behind.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -9,7 +9,7 @@ fail() { echo "interrupt: FAIL: $*" >&2; cat "$log" >&2; exit 1; }
 
 before=$(pgrep -x iperf3 | sort || true)
 # setsid: the demo gets its own process group, as a shell job does; SIGINT goes to it all
-setsid "$ROOT/testbeds/demo.sh" --seconds 30 >"$log" 2>&1 &
+setsid "$ROOT/testbeds/link-demo.sh" --seconds 30 >"$log" 2>&1 &
 pid=$!
 for _ in $(seq 300); do grep -q '^== emulated link' "$log" && break; sleep 0.1; done
 grep -q '^== emulated link' "$log" || fail "the demo did not reach the traffic phase"

@@ -338,3 +338,25 @@ Test(link, histograms)
 	cr_assert_eq(fe_hist_bucket(UINT64_MAX), FE_HIST_BUCKETS - 1);
 	teardown(&h);
 }
+
+Test(link, hold_delays_the_next_packet_only)
+{
+	/* 1 Gbit/s, 1 tick = 1 ns: a 60-byte frame serializes in 672 ns */
+	struct fe_link_params p = {.rate_bps = 1000000000};
+	void *pkts[4], *a = (void *)1, *b = (void *)2;
+	uint64_t stamps[4];
+	struct harness h;
+
+	setup(&h, &p, 1000000000);
+	cr_assert_eq(fe_link_enqueue(&h.link, a, 60, 0), 0); /* ends at 672 */
+	fe_link_hold(&h.link, 100, 5100);		     /* from 672 to 5100 */
+	cr_assert_eq(h.link.st.held_ns, 5100 - 672);
+	cr_assert_eq(fe_link_enqueue(&h.link, b, 60, 200), 0);
+	cr_assert_eq(fe_link_dequeue(&h.link, 672, pkts, stamps, 4), 1, "a keeps its time");
+	cr_assert_eq(stamps[0], 672);
+	cr_assert_eq(fe_link_dequeue(&h.link, 5100 + 671, pkts, stamps, 4), 0);
+	cr_assert_eq(fe_link_dequeue(&h.link, 5100 + 672, pkts, stamps, 4), 1, "b after the hold");
+	fe_link_hold(&h.link, 9000, 8000); /* in the past: nothing */
+	cr_assert_eq(h.link.st.held_ns, 5100 - 672);
+	teardown(&h);
+}

@@ -186,7 +186,7 @@ static struct bad bad_profiles[] = {
 	 "t.yaml:3: drop: first is required (the k-th matching packet, from 1)"},
 	{"name: x\n  bad: indent\n",
 	 "t.yaml:2: not valid YAML: mapping values are not allowed in this context"},
-	{"", "t.yaml: empty profile"},
+	{"", "t.yaml: empty document"},
 };
 
 ParameterizedTestParameters(profile, bad)

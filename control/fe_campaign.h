@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Campaigns (docs/campaigns.md): a real job (MPI all-reduce, or any command) run on a
+ * veth testbed under each fabric regime of a list, with a timeline of faults, measured
+ * end to end: per-iteration times, the hosts' TCP counters, the dataplane's counters.
+ * Results go to a directory as JSON, CSV, SVG plots and one HTML page, and a summary
+ * table goes to the terminal.
+ *
+ *   fabemuctl campaign check FILE
+ *   fabemuctl campaign run FILE [--out DIR] [--testbed NAME] [--iterations N]
+ */
+#ifndef FE_CAMPAIGN_H
+#define FE_CAMPAIGN_H
+
+/* argv[0] is "campaign". Returns the exit status (docs/campaigns.md). */
+int fe_campaign_main(int argc, char **argv);
+
+#endif

@@ -1,0 +1,112 @@
+#!/usr/bin/env bash
+# Campaigns end to end, short: the results' structure (JSON, CSVs, plots, HTML); the
+# physics: under the credit regime no fabric drop and no RTO-sized iteration; with
+# exactly one packet dropped in iteration 6 of a 1 KiB all-reduce, exactly that
+# iteration takes about TCP's 200 ms floor; Ctrl-C and a dead dataplane stop a campaign
+# cleanly, with partial results and nothing left behind.
+set -euo pipefail
+. "$(dirname "$0")/../../testbeds/lib.sh"
+fe_init campaign
+T=$FE_TMP
+CTL="$FE_BIN/fabemuctl"
+
+cat >"$T/credit.yaml" <<'Y'
+name: t-credit
+hosts: 3
+job: {kind: allreduce, sizes: [1KiB, 64KiB], iterations: 8, warmup: 2}
+regimes:
+  - {name: credit, profile: ib-ndr, scale: 1000}
+Y
+cat >"$T/drop.yaml" <<'Y'
+name: t-drop
+hosts: 4   # with 4 ranks the 1 KiB all-reduce leaves each segment alone on its connection
+job: {kind: allreduce, sizes: [1KiB], iterations: 12, warmup: 2}
+regimes:
+  - {name: ethernet, profile: ethernet-lossy, scale: 100}
+timeline:
+  - action: drop
+    at: {iteration: 6}
+    link: 0.up
+    match: tcp and src host 198.18.0.1 and dst host 198.18.0.2 and greater 1000
+Y
+
+leftovers() { # what a campaign must not leave behind
+	{
+		ip netns list | awk '{print $1}' | grep '^fc[0-9]*-h' || true
+		ls /run/fabemu/ 2>/dev/null | grep -E '^(testbed-fc|campaign-)' || true
+		ls /var/run/dpdk/ 2>/dev/null | grep '^fe-campaign-' || true
+		# running processes (a zombie waiting for init to reap it runs nothing)
+		ps -eo stat=,pid=,args= | awk '$1 !~ /^Z/' |
+			grep -E 'fe-allreduce|orted|mpirun|fabemu-dp .*fe-campaign-' | grep -v grep || true
+	} | tr '\n' ' '
+}
+[ -z "$(leftovers)" ] || fe_fail "leftovers before the test: $(leftovers)"
+
+echo "campaign check: errors name the file and line"
+printf 'name: x\nhosts: 40\n' >"$T/bad.yaml"
+rc=0; out=$("$CTL" campaign check "$T/bad.yaml" 2>&1) || rc=$?
+[ "$rc" = 1 ] && grep -qF "$T/bad.yaml:2: hosts '40' (allowed: 2 to 16)" <<<"$out" || fe_fail "check: $rc $out"
+"$CTL" campaign check regimes single-drop incast | sed 's/^/  /'
+
+echo "credit regime: no fabric drop, no RTO-sized iteration"
+"$CTL" campaign run "$T/credit.yaml" --out "$T/credit" >"$T/credit.out" 2>&1 || { cat "$T/credit.out"; fe_fail "campaign failed"; }
+tail -6 "$T/credit.out" | sed 's/^/  /'
+R=$T/credit/campaign.json
+fe_check "status" "$(fe_json "$R" '1 if d["status"] == "complete" else 0')" 1 1
+fe_check "iterations recorded (2 sizes x 8)" "$(fe_json "$R" 'len(d["runs"][0]["iterations"])')" 16 16
+fe_check "fabric drops" "$(fe_json "$R" 'sum(l["drops"] for l in d["runs"][0]["links"])')" 0 0
+fe_check "slowest iteration (ms), RTO floor 200" "$(fe_json "$R" 'round(max(i[3] for i in d["runs"][0]["iterations"]) / 1000, 1)')" 0 150
+fe_check "TCP timeouts" "$(fe_json "$R" 'sum(t["timeouts"] for t in d["runs"][0]["tcp"])')" 0 0
+fe_check "compiled links in the inputs (3 hosts x 2)" "$(fe_json "$R" 'len(d["inputs"]["regimes"][0]["links"])')" 6 6
+for f in iterations.csv summary.csv links.csv tcp.csv report.html cdf-1KiB.svg cdf-64KiB.svg timeline.svg links.svg; do
+	[ -s "$T/credit/$f" ] || fe_fail "no $f"
+done
+fe_check "iterations.csv rows" "$(($(wc -l <"$T/credit/iterations.csv") - 1))" 16 16
+grep -q '<svg' "$T/credit/timeline.svg" && grep -q '<table>' "$T/credit/report.html" || fe_fail "report"
+echo "  ok   campaign.json, 4 CSVs, 4 SVG plots, report.html"
+
+echo "single drop in iteration 6: that iteration alone pays ~200 ms"
+"$CTL" campaign run "$T/drop.yaml" --out "$T/drop" >"$T/drop.out" 2>&1 || { cat "$T/drop.out"; fe_fail "campaign failed"; }
+R=$T/drop/campaign.json
+python3 - "$R" <<'PY' || fe_fail "single drop"
+import json, sys
+d = json.load(open(sys.argv[1]))
+run = d["runs"][0]
+times = {i[0]: i[3] / 1000 for i in run["iterations"]}
+slow = sorted(g for g, t in times.items() if t >= 190)
+others = max(t for g, t in times.items() if g != 6)
+exact = sum(l["drops"] for l in run["links"])
+print("  iteration 6: %.1f ms; the others at most %.1f ms; fabric drops %d; fault marks %s"
+      % (times[6], others, exact, [(f["iteration"], f["what"][:22]) for f in run["faults"]]))
+assert slow == [6], "iterations at or above 190 ms: %s" % slow
+assert times[6] < 1000, times[6]
+assert others < 100, others
+assert exact == 1, exact
+assert [f["iteration"] for f in run["faults"]] == [6]
+PY
+[ -z "$(leftovers)" ] || fe_fail "leftovers: $(leftovers)"
+
+echo "Ctrl-C in the middle: partial results, exit 130, nothing left behind"
+"$CTL" campaign run "$T/credit.yaml" --out "$T/int" --iterations 200 >"$T/int.out" 2>&1 &
+pid=$!
+for _ in $(seq 300); do grep -q 'iteration ' "$T/int.out" && break; sleep 0.1; done
+grep -q 'iteration ' "$T/int.out" || { cat "$T/int.out"; fe_fail "the campaign did not start iterating"; }
+kill -INT $pid
+rc=0; wait $pid || rc=$?
+fe_check "exit status after Ctrl-C" "$rc" 130 130
+fe_check "partial results: status" "$(fe_json "$T/int/campaign.json" '1 if d["status"].startswith("interrupted") else 0')" 1 1
+fe_check "partial results: iterations kept" "$(fe_json "$T/int/campaign.json" 'len(d["runs"][0]["iterations"])')" 1 199
+[ -z "$(leftovers)" ] || fe_fail "leftovers after Ctrl-C: $(leftovers)"
+echo "  ok   no namespace, link, socket, DPDK directory or process left"
+
+echo "a dataplane that dies: exit 4, partial results, nothing left behind"
+"$CTL" campaign run "$T/credit.yaml" --out "$T/dead" --iterations 200 >"$T/dead.out" 2>&1 &
+pid=$!
+for _ in $(seq 300); do grep -q 'iteration ' "$T/dead.out" && break; sleep 0.1; done
+pkill -KILL -f 'fabemu-dp .*fe-campaign-'
+rc=0; wait $pid || rc=$?
+fe_check "exit status when the dataplane died" "$rc" 4 4
+grep -q 'the dataplane died' "$T/dead.out" || fe_fail "no message: $(tail -5 "$T/dead.out")"
+fe_check "partial results: status" "$(fe_json "$T/dead/campaign.json" '1 if d["status"] == "dataplane died" else 0')" 1 1
+[ -z "$(leftovers)" ] || fe_fail "leftovers after the dataplane died: $(leftovers)"
+echo "campaign: passed"
