@@ -1105,7 +1105,11 @@ run_job(struct run_ctx *r, const struct regime *g, unsigned rep, const char *mar
 		}
 	}
 	close(fd);
-	jr->status = stop_group(&r->job, interrupted || jr->dp_died ? SIGTERM : 0, 60000);
+	/* a job that finished exits by itself; one we stop gets SIGTERM, then SIGKILL */
+	if (interrupted || jr->dp_died)
+		jr->status = stop_group(&r->job, SIGTERM, 3000);
+	else
+		jr->status = stop_group(&r->job, 0, 60000);
 	if (interrupted || jr->dp_died)
 		jr->status = -1;
 	jr->end_ns = now_ns(CLOCK_REALTIME);

@@ -86,19 +86,20 @@ fe_check "TCP timeouts" "$(echo "$c0 $c1" | awk '{print $7 - $2}')" 0 0
 
 echo "UDP at 100 Mbit/s for 3 s while the profiles swap"
 fe_ctl reset >/dev/null
-u0=$(fe_ns 2 nstat -asz UdpRcvbufErrors UdpInErrors | awk '{s += $2} END {print s + 0}')
+u0=$(fe_ns 2 nstat -asz UdpRcvbufErrors | awk '{s += $2} END {print s + 0}')
 run_with_swaps -u -b 100M -l 1200 -t 3
-u1=$(fe_ns 2 nstat -asz UdpRcvbufErrors UdpInErrors | awk '{s += $2} END {print s + 0}')
-echo "  host 2: $((u1 - u0)) UDP receive errors; iperf3: $(fe_json "$T/server.json" 'd["end"]["sum"]["packets"]') datagrams, $(fe_json "$T/server.json" 'd["end"]["sum"]["lost_packets"]') lost"
+u1=$(fe_ns 2 nstat -asz UdpRcvbufErrors | awk '{s += $2} END {print s + 0}')
+echo "  host 2: $((u1 - u0)) datagrams dropped by its socket buffer; iperf3: $(fe_json "$T/server.json" 'd["end"]["sum"]["packets"]') datagrams, $(fe_json "$T/server.json" 'd["end"]["sum"]["lost_packets"]') lost"
 read -r fabric edge <<<"$(drops)"
 fe_check "swaps during the run" "$(cat "$T/swaps")" 100 100000
 fe_check "UDP datagrams out of order" "$(fe_json "$T/server.json" 'd["end"]["sum"].get("out_of_order", 0)')" 0 0
 fe_check "fabric drops" "$fabric" 0 0
 fe_check "edge drops (imissed, rx_nombuf)" "$edge" 0 0
-# iperf3 also counts what the hosts lose and what is in flight when the test ends;
-# the emulator's own part is the drop counters above, which must be 0
-fe_check "UDP datagrams lost as iperf3 counts them (% of sent)" \
-	"$(fe_json "$T/server.json" 'round(100 * d["end"]["sum"]["lost_packets"] / d["end"]["sum"]["packets"], 3)')" 0 0.5
+# iperf3 also counts what the receiving host's socket buffer dropped (a busy 2-core
+# box) and what is in flight when the test ends; the emulator's own part is the drop
+# counters above (0). What neither explains must be near 0.
+fe_check "UDP lost beyond the host's socket-buffer drops (% of sent)" \
+	"$(fe_json "$T/server.json" "round(100 * (d['end']['sum']['lost_packets'] - $((u1 - u0))) / d['end']['sum']['packets'], 3)")" -100 0.1
 
 fe_ctl -j status >"$T/status.json"
 fe_ctl status | grep -A1 'took effect' | sed 's/^/  /'
