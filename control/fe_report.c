@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include <inttypes.h>
 #include <pthread.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <rte_cycles.h>
@@ -430,6 +431,56 @@ fe_report_hist_quantile(const fe_counter_t *h, double q)
 	return 1ULL << (FE_HIST_BUCKETS - 1);
 }
 
+static int
+cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * --measure: the distribution of RX-to-TX times (ns) of the last samples, and each
+ * port's TX rate on the wire between its first and last measured burst.
+ */
+static void
+json_measure(FILE *f, const struct fe_dp *dp)
+{
+	const struct fe_measure *m = dp->meas;
+	static const double q[] = {0, 0.5, 0.9, 0.99, 0.999, 1};
+	static const char *const qn[] = {"min", "p50", "p90", "p99", "p999", "max"};
+	uint64_t n;
+	uint32_t *v;
+
+	if (m == NULL)
+		return;
+	n = RTE_MIN(m->n, (uint64_t)m->mask + 1);
+	fprintf(f, ", \"measure\": {\"samples\": %" PRIu64 ", \"kept\": %" PRIu64, m->n, n);
+	v = n ? malloc(n * sizeof(*v)) : NULL;
+	if (v) {
+		memcpy(v, m->ticks, n * sizeof(*v));
+		qsort(v, n, sizeof(*v), cmp_u32);
+		fprintf(f, ", \"rx_to_tx_ns\": {");
+		for (unsigned i = 0; i < RTE_DIM(q); i++)
+			fprintf(f, "%s\"%s\": %" PRIu64, i ? ", " : "", qn[i],
+				fe_ticks_to_ns(v[(size_t)(q[i] * (double)(n - 1))], dp->hz));
+		fputc('}', f);
+		free(v);
+	}
+	fprintf(f, ", \"ports\": [");
+	for (unsigned i = 0; i < dp->nports && i < FE_MEASURE_PORTS; i++) {
+		const struct fe_measure_port *p = &m->port[i];
+		double secs = (double)(p->last - p->first) / (double)dp->hz;
+
+		fprintf(f,
+			"%s{\"port\": %u, \"tx_pkts\": %" PRIu64 ", \"tx_wire_bytes\": %" PRIu64
+			", \"tx_wire_bps\": %.0f}",
+			i ? ", " : "", i, p->pkts, p->wire_bytes,
+			secs > 0 ? (double)(p->wire_bytes - p->first_wire_bytes) * 8 / secs : 0.0);
+	}
+	fprintf(f, "]}");
+}
+
 void
 fe_report_json(FILE *f, const struct fe_dp *dp)
 {
@@ -485,6 +536,8 @@ fe_report_json(FILE *f, const struct fe_dp *dp)
 	json_regime(f, dp);
 	fprintf(f, ", \"idle\": {\"idle_sleep_ns\": %" PRIu64, dp->conf.idle_sleep_ns);
 	json_fields(f, &dp->idle, idle_counters);
-	fprintf(f, "}}\n");
+	fputc('}', f);
+	json_measure(f, dp);
+	fprintf(f, "}\n");
 	fflush(f);
 }

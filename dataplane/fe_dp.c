@@ -9,6 +9,7 @@
 #include <rte_ethdev.h>
 #include <rte_ether.h>
 #include <rte_malloc.h>
+#include <rte_prefetch.h>
 #include <rte_rcu_qsbr.h>
 
 #include "fe_dp.h"
@@ -168,6 +169,7 @@ port_setup(struct fe_dp *dp, unsigned i, uint16_t port_id, const struct fe_linkd
 	char e[300];
 
 	p->port_id = port_id;
+	p->mac_cache = (struct fe_mac_cache){.src = UINT64_MAX, .dst = UINT64_MAX};
 	if (rte_eth_dev_get_name_by_port(p->port_id, p->name) != 0)
 		snprintf(p->name, sizeof(p->name), "port%u", p->port_id);
 	p->up_def = *up;
@@ -206,6 +208,32 @@ fe_dp_causal_step(const struct fe_dp *dp)
 	return RTE_MAX(step == UINT64_MAX ? floor : step, floor);
 }
 
+static int
+measure_setup(struct fe_dp *dp, uint32_t samples, int socket, char *err, size_t errlen)
+{
+	static const struct rte_mbuf_dynfield desc = {
+		.name = "fabemu_rx_tsc",
+		.size = sizeof(uint64_t),
+		.align = __alignof__(uint64_t),
+	};
+	int off = rte_mbuf_dynfield_register(&desc);
+
+	dp->meas = rte_zmalloc_socket("fe_measure", sizeof(*dp->meas), RTE_CACHE_LINE_SIZE, socket);
+	if (off < 0 || dp->meas == NULL || (samples & (samples - 1)) != 0) {
+		snprintf(err, errlen, "--measure: cannot set up %u samples", samples);
+		return -EINVAL;
+	}
+	dp->meas->ticks = rte_zmalloc_socket("fe_measure", sizeof(uint32_t) * samples,
+					     RTE_CACHE_LINE_SIZE, socket);
+	if (dp->meas->ticks == NULL) {
+		snprintf(err, errlen, "--measure: out of memory for %u samples", samples);
+		return -ENOMEM;
+	}
+	dp->meas->dynoff = off;
+	dp->meas->mask = samples - 1;
+	return 0;
+}
+
 struct fe_dp *
 fe_dp_create(unsigned nports, const uint16_t *port_ids, const struct fe_linkdef *up,
 	     const struct fe_linkdef *down, struct rte_mempool *pool, uint64_t hz,
@@ -238,9 +266,12 @@ fe_dp_create(unsigned nports, const uint16_t *port_ids, const struct fe_linkdef 
 	    rte_rcu_qsbr_init(dp->qsv, 1) != 0)
 		goto nomem;
 	fe_mac_init(dp->mac, fe_ns_to_ticks(conf->mac_age_ns, hz));
+	dp->mac_cache_ticks = fe_ns_to_ticks(RTE_MIN(conf->mac_age_ns, FE_MAC_CACHE_NS), hz);
 	for (unsigned i = 0; i < nports; i++)
 		if (port_setup(dp, i, port_ids[i], &up[i], &down[i], socket, err, errlen) < 0)
 			goto fail;
+	if (conf->measure && measure_setup(dp, conf->measure, socket, err, errlen) < 0)
+		goto fail;
 	dp->step = fe_dp_causal_step(dp);
 	dp->start_tsc = rte_rdtsc();
 	dp->horizon = dp->start_tsc;
@@ -270,6 +301,9 @@ fe_dp_free(struct fe_dp *dp)
 	rte_free(dp->mac);
 	rte_free(dp->held);
 	rte_free(dp->qsv);
+	if (dp->meas)
+		rte_free(dp->meas->ticks);
+	rte_free(dp->meas);
 	rte_free(dp);
 }
 
@@ -297,56 +331,63 @@ rx_room(struct fe_dp *dp, struct fe_port *p, uint64_t now)
 }
 
 /*
- * RX and TX drain their rings, up to FE_DRAIN_BURSTS bursts a pass: the kernel side
- * of AF_XDP/AF_PACKET drops what does not fit in its ring, so a loop that moved one
- * burst per pass would lose TCP's line-rate bursts at the edge.
+ * A pass drains the ports' rings, up to FE_DRAIN_BURSTS bursts each: the kernel side
+ * of AF_XDP/AF_PACKET drops what does not fit in its ring, so a pass that moved one
+ * burst would lose TCP's line-rate bursts at the edge. Each burst goes through the
+ * switch and out before the next is read, while its mbufs are still in the cache.
  */
 #define FE_DRAIN_BURSTS 16
 
+/* One RX burst of port `in` into its up link; 1 in *full if the port may have more. */
 static inline unsigned
-port_rx(struct fe_dp *dp, unsigned in, uint64_t now)
+port_rx(struct fe_dp *dp, unsigned in, uint64_t now, int *full)
 {
 	struct fe_port *p = &dp->ports[in];
 	struct rte_mbuf *pkts[FE_BURST];
-	uint64_t bytes = 0, total = 0;
+	uint16_t n, room = rx_room(dp, p, now);
+	uint64_t bytes = 0;
 
-	for (unsigned b = 0; b < FE_DRAIN_BURSTS; b++) {
-		uint16_t n, room = rx_room(dp, p, now);
-
-		if (room == 0) {
-			FE_CNT_ADD(p->st.rx_held, 1);
-			break;
-		}
-		n = rte_eth_rx_burst(p->port_id, 0, pkts, room);
-		for (uint16_t i = 0; i < n; i++) {
-			bytes += rte_pktmbuf_pkt_len(pkts[i]);
-			fe_switch_ingress(dp, in, pkts[i], now);
-		}
-		total += n;
-		if (n < room)
-			break;
+	if (room == 0) {
+		FE_CNT_ADD(p->st.rx_held, 1);
+		return 0;
 	}
-	FE_CNT_ADD(p->st.rx_pkts, total);
+	n = rte_eth_rx_burst(p->port_id, 0, pkts, room);
+	if (unlikely(dp->meas != NULL))
+		fe_measure_rx(dp->meas, pkts, n, rte_rdtsc());
+	/* the switch reads every header: start those loads for the whole burst first */
+	for (uint16_t i = 0; i < n; i++)
+		rte_prefetch0(rte_pktmbuf_mtod(pkts[i], void *));
+	for (uint16_t i = 0; i < n; i++) {
+		bytes += rte_pktmbuf_pkt_len(pkts[i]);
+		fe_switch_ingress(dp, in, pkts[i], now);
+	}
+	*full |= n == room;
+	FE_CNT_ADD(p->st.rx_pkts, n);
 	FE_CNT_ADD(p->st.rx_bytes, bytes);
-	return (unsigned)total;
+	return n;
 }
 
+/* Move what the up link of `in` delivered by now across the switch, a burst at a time. */
 static inline unsigned
 port_switch(struct fe_dp *dp, unsigned in, uint64_t now)
 {
-	void *pkts[FE_BURST];
-	uint64_t stamps[FE_BURST];
-	unsigned n;
-
 	struct fe_tap *tap = fe_tap_on(&dp->tap, 2 * in);
+	uint64_t stamps[FE_BURST];
+	void *pkts[FE_BURST];
+	unsigned n, total = 0;
 
-	n = fe_link_dequeue(&dp->ports[in].up, now, pkts, stamps, FE_BURST);
-	for (unsigned i = 0; i < n; i++) {
-		if (unlikely(tap != NULL))
-			fe_tap_pkt(tap, pkts[i], stamps[i], FE_TAP_DELIVERED);
-		fe_switch_arrive(dp, in, pkts[i], stamps[i]);
+	for (unsigned b = 0; b < FE_DRAIN_BURSTS; b++) {
+		n = fe_link_dequeue(&dp->ports[in].up, now, pkts, stamps, FE_BURST);
+		for (unsigned i = 0; i < n; i++) {
+			if (unlikely(tap != NULL))
+				fe_tap_pkt(tap, pkts[i], stamps[i], FE_TAP_DELIVERED);
+			fe_switch_arrive(dp, in, pkts[i], stamps[i]);
+		}
+		total += n;
+		if (n < FE_BURST)
+			break;
 	}
-	return n;
+	return total;
 }
 
 /* One TX burst: staged packets first, then what the down link delivers by now. */
@@ -369,6 +410,8 @@ tx_burst(struct fe_dp *dp, unsigned i, uint64_t now)
 	if (p->txq_n == 0)
 		return 0;
 	sent = rte_eth_tx_burst(p->port_id, 0, p->txq, p->txq_n);
+	if (unlikely(dp->meas != NULL))
+		fe_measure_tx(dp->meas, i, p->txq, sent, rte_rdtsc());
 	for (uint16_t i = 0; i < sent; i++)
 		bytes += rte_pktmbuf_pkt_len(p->txq[i]);
 	FE_CNT_ADD(p->st.tx_pkts, sent);
@@ -472,16 +515,22 @@ fe_dp_poll(struct fe_dp *dp, uint64_t now)
 	unsigned work = 0;
 
 	ctl_requests(dp, now);
-	for (unsigned i = 0; i < dp->nports; i++)
-		work += port_rx(dp, i, now);
-	if (dp->conf.regime == FE_REGIME_LOSSY) {
+	for (unsigned b = 0; b < FE_DRAIN_BURSTS; b++) {
+		int full = 0;
+
 		for (unsigned i = 0; i < dp->nports; i++)
-			work += port_switch(dp, i, now);
-	} else {
-		work += lossless_advance(dp, now);
+			work += port_rx(dp, i, now, &full);
+		if (dp->conf.regime == FE_REGIME_LOSSY) {
+			for (unsigned i = 0; i < dp->nports; i++)
+				work += port_switch(dp, i, now);
+		} else {
+			work += lossless_advance(dp, now);
+		}
+		for (unsigned i = 0; i < dp->nports; i++)
+			work += port_tx(dp, i, now);
+		if (!full)
+			break;
 	}
-	for (unsigned i = 0; i < dp->nports; i++)
-		work += port_tx(dp, i, now);
 	FE_CNT_ADD(dp->idle.polls, 1);
 	return work;
 }

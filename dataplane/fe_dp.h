@@ -27,6 +27,7 @@
 #include "fe_link.h"
 #include "fe_linkdef.h"
 #include "fe_mac.h"
+#include "fe_measure.h"
 #include "fe_pfc.h"
 
 #define FE_BURST	 32
@@ -76,6 +77,20 @@ struct fe_linkx {
 	fe_counter_t filter_hits;
 };
 
+/*
+ * The last source learned and destination looked up on a port's ingress: a burst
+ * mostly carries one flow, so most packets skip the table. Valid while the table's
+ * generation is unchanged and for at most FE_MAC_CACHE_NS (far below any ageing time).
+ */
+#define FE_MAC_CACHE_NS 1000000
+
+struct fe_mac_cache {
+	uint64_t src, dst; /* 48-bit addresses; UINT64_MAX: none */
+	int32_t out;	   /* what fe_mac_lookup() said for dst */
+	uint64_t gen;	   /* of the table when filled */
+	uint64_t until;	   /* tick after which both are looked up again */
+};
+
 struct fe_port {
 	struct fe_link up;   /* host -> switch */
 	struct fe_link down; /* switch -> host */
@@ -85,6 +100,7 @@ struct fe_port {
 	struct fe_credit credit;	    /* credit: the host adapter's credits */
 	struct fe_iq iq[FE_LANES_MAX];	    /* credit: the switch's input queues */
 	struct fe_port_stats st;
+	struct fe_mac_cache mac_cache;
 	uint16_t port_id;
 	uint16_t txq_n;
 	struct rte_mbuf *txq[FE_BURST]; /* dequeued from down, waiting for TX room */
@@ -117,6 +133,7 @@ struct fe_dp_conf {
 	uint64_t idle_sleep_ns; /* longest idle sleep; 0: busy-poll, never sleep */
 	uint32_t idle_spin;	/* empty passes before the first sleep */
 	uint64_t exit_idle_ns;	/* stop after this long with no traffic and empty links; 0: never */
+	uint32_t measure;	/* --measure: samples of RX-to-TX time kept (power of 2); 0: off */
 };
 
 struct fe_dp {
@@ -132,6 +149,7 @@ struct fe_dp {
 	struct fe_link_pool pool_shared; /* the switch's packet memory (down links) */
 	fe_counter_t *held;		 /* PFC: bytes held per ingress port x priority */
 	uint64_t hoq_ticks;		 /* credit: HOQLife; 0: off */
+	uint64_t mac_cache_ticks;	 /* FE_MAC_CACHE_NS, or the ageing time if shorter */
 	unsigned rr, rr_next;		 /* credit: round-robin start of the arbiter */
 	uint64_t step;			 /* lossless: feedback delay, the loop's time step */
 	uint64_t horizon;		 /* lossless: the switch has seen everything up to here */
@@ -142,6 +160,7 @@ struct fe_dp {
 	uint64_t reset_req;	  /* ctl: wo; the lcore zeroes the counters when it changes */
 	uint64_t reset_done;	  /* lcore: wo */
 	struct fe_tap *tap;	  /* capture of one link (fe_capture.h); ctl: wo, lcore: ro */
+	struct fe_measure *meas;  /* --measure: RX-to-TX times (fe_measure.h); NULL: off */
 	/* hold one link's serializer for a while (a pause storm, credit starvation):
 	 * ctl writes link and ticks, then hold_req (release); the lcore answers in hold_done */
 	uint32_t hold_link;

@@ -220,6 +220,28 @@ void fe_link_hold(struct fe_link *l, uint64_t now, uint64_t until);
 /* Would a packet of len bytes fit in the buffer at now (all limits, shared pool too)? */
 int fe_link_has_room(struct fe_link *l, uint32_t len, uint64_t now);
 
+/*
+ * A link with no rate, no delay and no gate delivers a packet the instant it is
+ * offered: when it holds nothing (so that nothing is overtaken), the caller may hand
+ * the packet on at once and count it here, in and out, as the ring would have.
+ */
+static inline int
+fe_link_passthru(const struct fe_link *l)
+{
+	return l->cfg.tpb_fp == 0 && l->cfg.prop_ticks == 0 && !l->gated && l->head == l->tail;
+}
+
+static inline void
+fe_link_count_through(struct fe_link *l, uint32_t len)
+{
+	FE_CNT_ADD(l->st.in_pkts, 1);
+	FE_CNT_ADD(l->st.in_bytes, len);
+	FE_CNT_ADD(l->st.out_pkts, 1);
+	FE_CNT_ADD(l->st.out_bytes, len);
+	FE_CNT_ADD(l->st.qdepth_hist[0], 1);
+	FE_CNT_ADD(l->st.sojourn_hist[0], 1);
+}
+
 /* Count a packet the caller dropped before offering it (loss models, rules, AQM). */
 int fe_link_drop(struct fe_link *l, enum fe_link_drop why, uint32_t len, uint8_t lane);
 

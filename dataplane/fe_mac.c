@@ -47,10 +47,13 @@ fe_mac_learn(struct fe_mac_table *t, const uint8_t addr[6], uint16_t port, uint6
 		struct fe_mac_entry *e = &t->e[(h + i) & (FE_MAC_SLOTS - 1)];
 
 		if (e->key == key) {
-			if (e->port != port)
+			if (e->port != port) {
 				FE_CNT_ADD(t->moves, 1);
-			else if (expired(t, e, now))
+				t->gen++;
+			} else if (expired(t, e, now)) {
 				FE_CNT_ADD(t->learned, 1);
+				t->gen++;
+			}
 			e->port = port;
 			if (now > e->seen)
 				e->seen = now;
@@ -69,6 +72,7 @@ fe_mac_learn(struct fe_mac_table *t, const uint8_t addr[6], uint16_t port, uint6
 	free_slot->port = port;
 	free_slot->seen = now;
 	FE_CNT_ADD(t->learned, 1);
+	t->gen++;
 }
 
 int

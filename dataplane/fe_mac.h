@@ -28,6 +28,7 @@ struct fe_mac_table {
 	fe_counter_t learned; /* new addresses (again after ageing out) */
 	fe_counter_t moves;   /* a known address seen on another port */
 	fe_counter_t full;    /* addresses not learned for want of a slot */
+	uint64_t gen;	      /* changes whenever an address is added or moves (for caches) */
 	struct fe_mac_entry e[FE_MAC_SLOTS];
 };
 

@@ -1,4 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
+#include <string.h>
+
 #include <rte_ether.h>
 #include <rte_ip.h>
 
@@ -47,6 +49,31 @@ drop_free(struct fe_dp *dp, unsigned n, struct rte_mbuf *m, uint8_t why, uint64_
 }
 
 /*
+ * A pass-through link (fe_link_passthru) hands m on at once: an up link to the
+ * switch, a down link to its port's TX staging. -1 when the staging is full (then the
+ * link's ring takes it, and everything after it, in order).
+ */
+static inline int
+pass_through(struct fe_dp *dp, unsigned n, struct fe_link *l, struct rte_mbuf *m, uint32_t len,
+	     uint64_t t)
+{
+	struct fe_port *p = &dp->ports[n / 2];
+	struct fe_tap *tap;
+
+	if (n % 2 && p->txq_n == FE_BURST)
+		return -1;
+	fe_link_count_through(l, len);
+	tap = fe_tap_on(&dp->tap, n);
+	if (unlikely(tap != NULL))
+		fe_tap_pkt(tap, m, t, FE_TAP_DELIVERED);
+	if (n % 2)
+		p->txq[p->txq_n++] = m;
+	else
+		fe_switch_arrive(dp, n / 2, m, t);
+	return 0;
+}
+
+/*
  * Offer m to link n (l, x) at t; on any drop it is counted and freed. 0, or -1 if
  * dropped.
  */
@@ -66,6 +93,8 @@ to_link(struct fe_dp *dp, unsigned n, struct fe_link *l, struct fe_linkx *x, str
 			return -1;
 		}
 	}
+	if (extra == 0 && fe_link_passthru(l) && pass_through(dp, n, l, m, len, t) == 0)
+		return 0;
 	if (fe_link_enqueue_x(l, m, len, t, extra, label) < 0) {
 		drop_free(dp, n, m, l->last_drop, t);
 		return -1;
@@ -113,14 +142,27 @@ static inline int
 lookup(struct fe_dp *dp, unsigned in, struct rte_mbuf *m, uint64_t t)
 {
 	const struct rte_ether_hdr *eh = rte_pktmbuf_mtod(m, const struct rte_ether_hdr *);
-	int out;
+	struct fe_mac_cache *c = &dp->ports[in].mac_cache;
+	uint64_t src = 0, dst = 0;
+	int fresh;
 
-	if (!rte_is_multicast_ether_addr(&eh->src_addr))
+	memcpy(&src, eh->src_addr.addr_bytes, 6);
+	memcpy(&dst, eh->dst_addr.addr_bytes, 6);
+	fresh = c->gen == dp->mac->gen && t < c->until;
+	if (!rte_is_multicast_ether_addr(&eh->src_addr) && !(fresh && src == c->src)) {
 		fe_mac_learn(dp->mac, eh->src_addr.addr_bytes, (uint16_t)in, t);
+		c->src = src;
+		fresh = 0;
+	}
 	if (rte_is_multicast_ether_addr(&eh->dst_addr))
 		return -1;
-	out = fe_mac_lookup(dp->mac, eh->dst_addr.addr_bytes, t);
-	return out == (int)in ? -2 : out;
+	if (!fresh || dst != c->dst) {
+		c->out = fe_mac_lookup(dp->mac, eh->dst_addr.addr_bytes, t);
+		c->dst = dst;
+		c->gen = dp->mac->gen;
+		c->until = t + dp->mac_cache_ticks;
+	}
+	return c->out == (int)in ? -2 : c->out;
 }
 
 /*
@@ -139,6 +181,8 @@ pfc_frame_out(struct fe_dp *dp, unsigned in, uint8_t prio, enum fe_pfc_event ev)
 	if (!dp->conf.pfc.frames || ev == FE_PFC_NONE)
 		return;
 	m = p->txq_n < FE_BURST ? rte_pktmbuf_alloc(dp->pool) : NULL;
+	if (m != NULL && dp->meas != NULL) /* our own frame: no RX time to measure from */
+		*fe_measure_stamp(dp->meas, m) = 0;
 	f = m ? (uint8_t *)rte_pktmbuf_append(m, 60) : NULL;
 	if (f == NULL) {
 		rte_pktmbuf_free(m);

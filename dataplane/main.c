@@ -141,6 +141,10 @@ usage(FILE *f)
 		"  --stats-json FILE    also write counters as JSON to FILE (exit and SIGUSR1)\n"
 		"  --duration TIME      stop after TIME\n"
 		"  --exit-idle TIME     stop once no packet moved for TIME (replaying pcap files)\n"
+		"  --measure N          benchmarks: keep the last N RX-to-TX times (TSC at RX "
+		"burst\n"
+		"                       and after TX burst) and each port's TX wire rate; in the\n"
+		"                       JSON counters as \"measure\" (docs/performance.md)\n"
 		"  -h, --help           this text;   -V, --version   the version\n"
 		"\n"
 		"Signals: SIGINT/SIGTERM stop cleanly (all mbufs are returned and checked);\n"
@@ -176,6 +180,7 @@ enum {
 	OPT_SCALE,
 	OPT_CONTROL,
 	OPT_CONTROL_TCP,
+	OPT_MEASURE,
 };
 
 static const struct option long_opts[] = {
@@ -206,6 +211,7 @@ static const struct option long_opts[] = {
 	{"scale", required_argument, NULL, OPT_SCALE},
 	{"control", required_argument, NULL, OPT_CONTROL},
 	{"control-tcp", required_argument, NULL, OPT_CONTROL_TCP},
+	{"measure", required_argument, NULL, OPT_MEASURE},
 	{"help", no_argument, NULL, 'h'},
 	{"version", no_argument, NULL, 'V'},
 	{NULL, 0, NULL, 0},
@@ -316,6 +322,12 @@ parse_opt(struct opts *o, int c, const char *v, char *err, size_t len)
 		return 0;
 	case OPT_CONTROL_TCP:
 		o->control_tcp = v;
+		return 0;
+	case OPT_MEASURE:
+		if (opt_uint("measure", v, 1, 1U << 24, &x, err, len) < 0)
+			return -EINVAL;
+		for (o->dp.measure = 1; o->dp.measure < x; o->dp.measure <<= 1)
+			;
 		return 0;
 	case OPT_MAC_AGE:
 		return opt_time("mac-age", v, 1000000ULL * 1000000000, &o->dp.mac_age_ns, err, len);

@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * fe_measure: what the box itself adds, for benchmarks (fabemu-dp --measure N). Each
+ * packet is stamped with the TSC when its RX burst returns (an mbuf dynamic field); at
+ * TX, once the burst is sent, the time since is written into a ring of N samples, and
+ * each port counts the wire bytes it sent between its first and its last measured
+ * burst. The control thread reads them after the run (fe_report_json: "measure").
+ * Off (dp->meas NULL) it costs one predictable branch per burst.
+ *
+ *   lcore: wo (samples, n, ports)   control: ro, after the lcore stopped or racy reads
+ */
+#ifndef FE_MEASURE_H
+#define FE_MEASURE_H
+
+#include <stdint.h>
+
+#include <rte_mbuf.h>
+#include <rte_mbuf_dyn.h>
+
+#include "fe_link.h"
+
+#define FE_MEASURE_PORTS 64
+
+struct fe_measure_port {
+	uint64_t first, last; /* TSC after the first and the last measured TX burst */
+	uint64_t pkts, wire_bytes;
+	uint64_t first_wire_bytes; /* of the first burst (not inside [first, last]) */
+};
+
+struct fe_measure {
+	int dynoff;	 /* of the uint64_t RX stamp; 0 in it: not stamped (our own frames) */
+	uint32_t mask;	 /* samples - 1 */
+	uint64_t n;	 /* samples written */
+	uint32_t *ticks; /* RX to TX, saturated at 2^32 - 1 */
+	struct fe_measure_port port[FE_MEASURE_PORTS];
+};
+
+static inline uint64_t *
+fe_measure_stamp(const struct fe_measure *m, struct rte_mbuf *b)
+{
+	return RTE_MBUF_DYNFIELD(b, m->dynoff, uint64_t *);
+}
+
+static inline void
+fe_measure_rx(const struct fe_measure *m, struct rte_mbuf **pkts, uint16_t n, uint64_t tsc)
+{
+	for (uint16_t i = 0; i < n; i++)
+		*fe_measure_stamp(m, pkts[i]) = tsc;
+}
+
+static inline void
+fe_measure_tx(struct fe_measure *m, unsigned port, struct rte_mbuf **pkts, uint16_t n, uint64_t tsc)
+{
+	struct fe_measure_port *p = &m->port[port % FE_MEASURE_PORTS];
+	uint64_t wire = 0;
+
+	for (uint16_t i = 0; i < n; i++) {
+		uint64_t s = *fe_measure_stamp(m, pkts[i]), d = tsc - s;
+
+		wire += fe_wire_bytes(rte_pktmbuf_pkt_len(pkts[i]));
+		if (s == 0)
+			continue;
+		m->ticks[m->n++ & m->mask] = d > UINT32_MAX ? UINT32_MAX : (uint32_t)d;
+	}
+	if (n == 0)
+		return;
+	if (p->first == 0) {
+		p->first = tsc;
+		p->first_wire_bytes = wire;
+	}
+	p->last = tsc;
+	p->pkts += n;
+	p->wire_bytes += wire;
+}
+
+#endif
