@@ -470,13 +470,13 @@ json_measure(FILE *f, const struct fe_dp *dp)
 	fprintf(f, ", \"ports\": [");
 	for (unsigned i = 0; i < dp->nports && i < FE_MEASURE_PORTS; i++) {
 		const struct fe_measure_port *p = &m->port[i];
-		double secs = (double)(p->last - p->first) / (double)dp->hz;
+		double secs = (double)p->busy_ticks / (double)dp->hz;
 
 		fprintf(f,
 			"%s{\"port\": %u, \"tx_pkts\": %" PRIu64 ", \"tx_wire_bytes\": %" PRIu64
-			", \"tx_wire_bps\": %.0f}",
-			i ? ", " : "", i, p->pkts, p->wire_bytes,
-			secs > 0 ? (double)(p->wire_bytes - p->first_wire_bytes) * 8 / secs : 0.0);
+			", \"busy_s\": %.6f, \"tx_wire_bps\": %.0f}",
+			i ? ", " : "", i, p->pkts, p->wire_bytes, secs,
+			secs > 0 ? (double)p->busy_bytes * 8 / secs : 0.0);
 	}
 	fprintf(f, "]}");
 }

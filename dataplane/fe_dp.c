@@ -352,8 +352,14 @@ port_rx(struct fe_dp *dp, unsigned in, uint64_t now, int *full)
 		return 0;
 	}
 	n = rte_eth_rx_burst(p->port_id, 0, pkts, room);
+	if (n == 0)
+		return 0;
+	/* live, the packets are offered when the burst returned, not when the pass began
+	 * (the pass may have been long, or descheduled); a fake clock stays as given */
+	if (dp->live)
+		now = RTE_MAX(now, rte_rdtsc());
 	if (unlikely(dp->meas != NULL))
-		fe_measure_rx(dp->meas, pkts, n, rte_rdtsc());
+		fe_measure_rx(dp->meas, pkts, n, now);
 	/* the switch reads every header: start those loads for the whole burst first */
 	for (uint16_t i = 0; i < n; i++)
 		rte_prefetch0(rte_pktmbuf_mtod(pkts[i], void *));
@@ -396,7 +402,7 @@ tx_burst(struct fe_dp *dp, unsigned i, uint64_t now)
 {
 	struct fe_tap *tap = fe_tap_on(&dp->tap, 2 * i + 1);
 	struct fe_port *p = &dp->ports[i];
-	uint64_t bytes = 0, stamps[FE_BURST];
+	uint64_t bytes = 0, stamps[FE_BURST], tx_tsc;
 	uint16_t sent;
 
 	if (p->txq_n < FE_BURST) {
@@ -409,9 +415,12 @@ tx_burst(struct fe_dp *dp, unsigned i, uint64_t now)
 	}
 	if (p->txq_n == 0)
 		return 0;
+	/* measured when handed to the port: a veth's TX runs the receiving host's stack */
+	tx_tsc = unlikely(dp->meas != NULL) ? rte_rdtsc() : 0;
 	sent = rte_eth_tx_burst(p->port_id, 0, p->txq, p->txq_n);
 	if (unlikely(dp->meas != NULL))
-		fe_measure_tx(dp->meas, i, p->txq, sent, rte_rdtsc());
+		fe_measure_tx(dp->meas, i, p->txq, sent, tx_tsc,
+			      fe_link_count(&p->down) > fe_link_count_wire(&p->down));
 	for (uint16_t i = 0; i < sent; i++)
 		bytes += rte_pktmbuf_pkt_len(p->txq[i]);
 	FE_CNT_ADD(p->st.tx_pkts, sent);
@@ -593,6 +602,7 @@ fe_dp_run(struct fe_dp *dp, const volatile int *stop)
 	uint64_t backoff = FE_SLEEP_MIN_NS, idle_since = rte_rdtsc();
 	unsigned empty = 0;
 
+	dp->live = 1;
 	rte_rcu_qsbr_thread_register(dp->qsv, 0);
 	rte_rcu_qsbr_thread_online(dp->qsv, 0);
 	while (!*stop) {

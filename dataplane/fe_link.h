@@ -268,6 +268,13 @@ fe_link_count(const struct fe_link *l)
 	return l->tail - l->head;
 }
 
+/* Packets serialized and on the wire (no longer in the buffer). */
+static inline uint32_t
+fe_link_count_wire(const struct fe_link *l)
+{
+	return l->svc - l->head;
+}
+
 /* Remove every packet (at shutdown); returns how many were put in pkts (up to max). */
 unsigned fe_link_flush(struct fe_link *l, void **pkts, unsigned max);
 

@@ -21,10 +21,17 @@
 
 #define FE_MEASURE_PORTS 64
 
+/*
+ * A port's TX rate is measured only while its down link is backlogged (packets still
+ * queued after a burst): then the next burst's bytes went out in the time since this
+ * one, and an idle link does not dilute the figure.
+ */
 struct fe_measure_port {
-	uint64_t first, last; /* TSC after the first and the last measured TX burst */
 	uint64_t pkts, wire_bytes;
-	uint64_t first_wire_bytes; /* of the first burst (not inside [first, last]) */
+	uint64_t last;	     /* TSC of the last TX burst */
+	uint8_t backlogged;  /* the link had packets queued after that burst */
+	uint64_t busy_ticks; /* sum of the gaps that followed a backlogged burst */
+	uint64_t busy_bytes; /* wire bytes sent at the end of those gaps */
 };
 
 struct fe_measure {
@@ -49,7 +56,8 @@ fe_measure_rx(const struct fe_measure *m, struct rte_mbuf **pkts, uint16_t n, ui
 }
 
 static inline void
-fe_measure_tx(struct fe_measure *m, unsigned port, struct rte_mbuf **pkts, uint16_t n, uint64_t tsc)
+fe_measure_tx(struct fe_measure *m, unsigned port, struct rte_mbuf **pkts, uint16_t n, uint64_t tsc,
+	      int backlogged)
 {
 	struct fe_measure_port *p = &m->port[port % FE_MEASURE_PORTS];
 	uint64_t wire = 0;
@@ -64,11 +72,12 @@ fe_measure_tx(struct fe_measure *m, unsigned port, struct rte_mbuf **pkts, uint1
 	}
 	if (n == 0)
 		return;
-	if (p->first == 0) {
-		p->first = tsc;
-		p->first_wire_bytes = wire;
+	if (p->backlogged) {
+		p->busy_ticks += tsc - p->last;
+		p->busy_bytes += wire;
 	}
 	p->last = tsc;
+	p->backlogged = (uint8_t)backlogged;
 	p->pkts += n;
 	p->wire_bytes += wire;
 }

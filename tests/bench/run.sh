@@ -1,0 +1,203 @@
+#!/usr/bin/env bash
+# Benchmarks (not tests: they print figures, they do not pass or fail). Each row is
+# measured in the same run as its reference. docs/performance.md explains the table.
+#
+#   tests/bench/run.sh [pps|veth|timing|rate|change ...]   (default: all; needs root)
+#
+#   pps     packet rate on one core, 64-byte frames, software vdevs (pcap files replayed
+#           from memory, infinite_rx): dpdk-testpmd io (and mac) against fabemu-dp with
+#           the ideal profile and with a full profile
+#   veth    TCP goodput between two namespaces over AF_XDP and AF_PACKET: testpmd io
+#           against fabemu-dp ideal on the same ports
+#   timing  added delay inside the box (TSC at RX and at TX) against the configured
+#           delay, 10 us, 100 us, 1 ms per link, UDP at 100 Mbit/s
+#   rate    achieved TX rate on the wire against the configured rate, 10 Mbit/s up
+#   change  profile changes every 2 ms under TCP: time to take effect, packets disturbed
+set -euo pipefail
+. "$(dirname "$0")/../../testbeds/lib.sh"
+fe_init bench
+WHAT=${*:-pps veth timing rate change}
+T=$FE_TMP
+SECS=${FE_BENCH_SECS:-4}
+command -v dpdk-testpmd >/dev/null || fe_fail "dpdk-testpmd missing (apt-get install dpdk-dev)"
+EALH="--huge-unlink -m 512 --no-pci --log-level=error"
+[ "$(cat /proc/sys/vm/nr_hugepages)" -ge 256 ] || EALH="--no-huge -m 2048 --no-pci --log-level=error"
+
+echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), kernel $(uname -r), DPDK $(pkg-config --modversion libdpdk)"
+echo "memory for DPDK: $EALH"
+row() { printf '%-44s %14s %14s %8s\n' "$@"; }
+
+testpmd_pps() { # MODE VDEVS...: packets/s forwarded by testpmd on one core (both ports)
+	local mode=$1
+	shift
+	timeout $((SECS + 6)) dpdk-testpmd $EALH -l 0,1 --file-prefix fe-bench-tp "$@" -- \
+		--forward-mode="$mode" --nb-cores=1 --auto-start --stats-period 1 </dev/null \
+		>"$T/tp.log" 2>&1 || true
+	rm -rf /var/run/dpdk/fe-bench-tp
+	# the last two per-port Rx-pps lines (one a port), summed
+	grep 'Rx-pps' "$T/tp.log" | tail -2 | awk '{s += $2} END {printf "%.2f\n", s / 1e6}'
+}
+
+fabemu_pps() { # VDEVS -- ARGS...: packets/s sent by fabemu-dp on one core (both ports)
+	local s="/run/fabemu/fe-bench-pps.sock" a b
+	"$FE_BIN/fabemu-dp" $EALH -l 0 --file-prefix fe-bench-dp "$@" --idle-sleep 0s \
+		--control "$s" >"$T/dp.log" 2>&1 &
+	local pid=$!
+	sleep 2
+	a=$("$FE_BIN/fabemuctl" -s "$s" -j counters | python3 -c 'import json,sys; d=json.load(sys.stdin); print(sum(p["tx_pkts"] for p in d["ports"]), d["uptime_s"])')
+	sleep "$SECS"
+	b=$("$FE_BIN/fabemuctl" -s "$s" -j counters | python3 -c 'import json,sys; d=json.load(sys.stdin); print(sum(p["tx_pkts"] for p in d["ports"]), d["uptime_s"])')
+	kill -INT $pid
+	wait $pid || fe_fail "fabemu-dp exited with an error: $(tail -3 "$T/dp.log")"
+	rm -rf /var/run/dpdk/fe-bench-dp
+	python3 -c "a='$a'.split(); b='$b'.split(); print('%.2f' % ((int(b[0]) - int(a[0])) / (float(b[1]) - float(a[1])) / 1e6))"
+}
+
+bench_pps() {
+	echo
+	echo "== packet rate, one forwarding core, 60-byte frames (64 on the wire with FCS), 2 ports"
+	"$FE_BIN/fe-pcapgen" "$T/a.pcap" 02:fe:00:00:00:0a 02:fe:00:00:00:0b 1024 60
+	"$FE_BIN/fe-pcapgen" "$T/b.pcap" 02:fe:00:00:00:0b 02:fe:00:00:00:0a 1024 60
+	local V="--vdev net_pcap0,rx_pcap=$T/a.pcap,infinite_rx=1 --vdev net_pcap1,rx_pcap=$T/b.pcap,infinite_rx=1"
+	cat >"$T/full.yaml" <<'Y'
+name: bench-full
+regime: credit
+credit: {buffer: 1MiB, return: 1us, hoq: 0s, out: 32}
+link:
+  rate: 100Gbit
+  delay: 1us
+  buffer-pkts: 16384
+  ecn: {kmin: 2MB, kmax: 4MB, pmax: 1%}
+links:
+  - select: all
+    drop: {first: 1000000000}
+    match: udp port 9
+Y
+	local io mac ideal full
+	io=$(testpmd_pps io $V)
+	mac=$(testpmd_pps mac $V)
+	ideal=$(fabemu_pps $V -- --profile ideal)
+	full=$(fabemu_pps $V -- --profile "$T/full.yaml")
+	row "" "Mpps" "ratio to io" ""
+	row "dpdk-testpmd io (reference)" "$io" "1.00" ""
+	row "dpdk-testpmd mac (rewrites the header)" "$mac" "$(python3 -c "print('%.2f' % ($mac / $io))")" ""
+	row "fabemu-dp ideal" "$ideal" "$(python3 -c "print('%.2f' % ($ideal / $io))")" ""
+	row "fabemu-dp full (credit, rate, delay, ECN, filter)" "$full" "$(python3 -c "print('%.2f' % ($full / $io))")" ""
+	echo "targets: full >= 14.88 Mpps and >= 0.5 x io; ideal >= 0.9 x io (docs/performance.md)"
+}
+
+veth_goodput() { # PMD TOOL: TCP Mbit/s host 1 -> host 2
+	local pmd=$1 tool=$2 g
+	if [ "$tool" = testpmd ]; then
+		dpdk-testpmd $EALH -l 0,1 --file-prefix fe-bench-tp $(fe_vdevs "$pmd") -- \
+			--forward-mode=io --nb-cores=1 --auto-start --stats-period 3600 </dev/null \
+			>"$T/tp.log" 2>&1 &
+		local pid=$!
+		sleep 3
+		g=$(fe_iperf 1 2 "$SECS")
+		kill -INT $pid 2>/dev/null || true
+		wait $pid 2>/dev/null || true
+		rm -rf /var/run/dpdk/fe-bench-tp
+	else
+		fe_dp_start $(fe_eal) $(fe_vdevs "$pmd") -- --profile ideal $3
+		g=$(fe_iperf 1 2 "$SECS")
+		fe_dp_stop
+	fi
+	echo "$g"
+}
+
+bench_veth() {
+	echo
+	echo "== TCP goodput over veth, host 1 -> host 2 (iperf3, ${SECS} s), one forwarding core"
+	fe_hosts febv 2
+	row "" "Mbit/s" "ratio" ""
+	for pmd in af_xdp af_packet; do
+		local ref fab busy
+		ref=$(veth_goodput $pmd testpmd)
+		fab=$(veth_goodput $pmd fabemu "")
+		busy=$(veth_goodput $pmd fabemu "--idle-sleep 0s")
+		row "dpdk-testpmd io, $pmd (reference)" "$ref" "1.00" ""
+		row "fabemu-dp ideal, $pmd" "$fab" "$(python3 -c "print('%.2f' % ($fab / $ref))")" ""
+		row "fabemu-dp ideal, $pmd, busy-poll" "$busy" "$(python3 -c "print('%.2f' % ($busy / $ref))")" ""
+	done
+	echo "target: fabemu ideal >= 1.0 x testpmd io on the same PMD"
+	"$FE_ROOT/testbeds/veth.sh" down --name febv
+	FE_TB_NAME=
+}
+
+udp() { # FROM TO RATE SECS: a UDP stream, 1000-byte datagrams
+	local port=$((5500 + RANDOM % 100))
+	fe_ns "$2" iperf3 -s -1 -p $port >/dev/null 2>&1 &
+	local srv=$!
+	sleep 0.3
+	fe_ns "$1" iperf3 -c "$(fe_ip "$2")" -p $port -u -b "$3" -l 1000 -t "$4" >/dev/null || true
+	wait $srv 2>/dev/null || true
+}
+
+bench_timing() {
+	echo
+	echo "== added delay inside the box: RX-to-TX time minus 2 x the link delay (up + down),"
+	echo "   UDP at 100 Mbit/s host 1 -> host 2, AF_PACKET, default idle sleep"
+	fe_hosts febt 2
+	printf '%-10s %9s %10s %10s %10s %10s %10s\n' "delay" "samples" "min ns" "p50 ns" "p99 ns" "p99.9 ns" "max ns"
+	for d in 10000 100000 1000000; do
+		fe_dp_start $(fe_eal) $(fe_vdevs af_packet) -- --delay ${d}ns --measure 65536 \
+			--stats-json "$T/t.json"
+		udp 1 2 100M "$SECS"
+		fe_dp_stop
+		python3 - "$T/t.json" $d <<'PY'
+import json, sys
+m = json.load(open(sys.argv[1]))["measure"]
+d = int(sys.argv[2])
+q = m["rx_to_tx_ns"]
+print("%-10s %9d %10d %10d %10d %10d %10d" % ("%d us" % (d // 1000), m["kept"],
+      q["min"] - 2 * d, q["p50"] - 2 * d, q["p99"] - 2 * d, q["p999"] - 2 * d, q["max"] - 2 * d))
+PY
+	done
+	echo "target: p99 error < 1 us inside the box"
+	"$FE_ROOT/testbeds/veth.sh" down --name febt
+	FE_TB_NAME=
+}
+
+bench_rate() {
+	echo
+	echo "== rate accuracy: link 1.down at RATE, UDP offered at 1.5 x RATE (1000-byte datagrams),"
+	echo "   achieved = wire bytes (frame + FCS, preamble, IFG) sent by port 1 while its link was"
+	echo "   backlogged, over that time (TSC at each TX burst; an idle link would dilute it)"
+	fe_hosts febr 2
+	printf '%-12s %16s %16s %10s\n' "configured" "achieved bit/s" "offered" "error"
+	for r in 10000000 100000000 500000000 1000000000; do
+		fe_dp_start $(fe_eal) $(fe_vdevs af_packet) -- --link "1.down:rate=$r,buffer=4MiB,buffer-pkts=4000" \
+			--measure 1024 --stats-json "$T/r.json"
+		udp 1 2 "$((r * 3 / 2))" "$SECS"
+		fe_dp_stop
+		python3 - "$T/r.json" $r <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+r = int(sys.argv[2])
+a = d["measure"]["ports"][1]["tx_wire_bps"]
+print("%-12s %16.0f %16s %+9.3f%%" % ("%g Mbit/s" % (r / 1e6), a, "%g Mbit/s" % (1.5 * r / 1e6), 100 * (a / r - 1)))
+PY
+	done
+	fe_dp_start $(fe_eal) $(fe_vdevs af_packet) -- --measure 1024 --stats-json "$T/r.json"
+	udp 1 2 5G "$SECS"
+	fe_dp_stop
+	# nothing queues on an unlimited link: the path's own limit, averaged over the run
+	python3 -c "import json; d = json.load(open('$T/r.json')); print('%-12s %16.0f %16s %10s' % ('unlimited', d['measure']['ports'][1]['tx_wire_bytes'] * 8 / $SECS, '5 Gbit/s', '(avg)'))"
+	echo "target: rate error < 1%"
+	"$FE_ROOT/testbeds/veth.sh" down --name febr
+	FE_TB_NAME=
+}
+
+bench_change() {
+	echo
+	echo "== profile changes under load: two profiles swapped every 2 ms, TCP at 300 Mbit/s"
+	FABEMU_BIN=$FE_BIN bash "$FE_ROOT/tests/e2e/swap.sh" 2>&1 | grep -E 'swaps|drops|retrans|timeouts|out of order|took effect|adopted|p99|TCP goodput' | sed 's/^ *ok */  /'
+}
+
+for w in $WHAT; do
+	case $w in
+	pps | veth | timing | rate | change) "bench_$w" ;;
+	*) fe_fail "unknown benchmark '$w' (pps, veth, timing, rate, change)" ;;
+	esac
+done
