@@ -1383,6 +1383,40 @@ print_summary(FILE *f, const struct row *rows, size_t n, int allreduce)
 	}
 }
 
+/* FILE: regime, repetition, then keys of each object in every run's array. */
+static void
+run_csv(const struct run_ctx *r, json_t *runs, const char *file, const char *array,
+	const char *const *keys)
+{
+	char p[PATH_MAX];
+	json_t *run, *x;
+	size_t i, k;
+	FILE *f;
+
+	snprintf(p, sizeof(p), "%s/%s", r->out, file);
+	if ((f = fopen(p, "w")) == NULL)
+		return;
+	fprintf(f, "regime,repetition");
+	for (const char *const *key = keys; *key; key++)
+		fprintf(f, ",%s", *key);
+	fputc('\n', f);
+	json_array_foreach(runs, i, run) json_array_foreach(json_object_get(run, array), k, x)
+	{
+		fprintf(f, "%s,%lld", json_string_value(json_object_get(run, "regime")),
+			json_integer_value(json_object_get(run, "repetition")));
+		for (const char *const *key = keys; *key; key++) {
+			json_t *v = json_object_get(x, *key);
+
+			if (json_is_string(v))
+				fprintf(f, ",%s", json_string_value(v));
+			else
+				fprintf(f, ",%lld", json_integer_value(v));
+		}
+		fputc('\n', f);
+	}
+	fclose(f);
+}
+
 static void
 write_csvs(const struct run_ctx *r, json_t *runs, const struct row *rows, size_t nrows)
 {
@@ -1406,40 +1440,12 @@ write_csvs(const struct run_ctx *r, json_t *runs, const struct row *rows, size_t
 					json_integer_value(json_array_get(x, 4)));
 		fclose(f);
 	}
-	snprintf(p, sizeof(p), "%s/links.csv", r->out);
-	if ((f = fopen(p, "w")) != NULL) {
-		fprintf(f, "regime,repetition,link,drops,drop_tail_pkts,ecn_marked,q_bytes_peak,"
-			   "held_ns\n");
-		json_array_foreach(runs, i, run)
-			json_array_foreach(json_object_get(run, "links"), k, x)
-				fprintf(f, "%s,%lld,%s,%lld,%lld,%lld,%lld,%lld\n",
-					json_string_value(json_object_get(run, "regime")),
-					json_integer_value(json_object_get(run, "repetition")),
-					json_string_value(json_object_get(x, "link")),
-					json_integer_value(json_object_get(x, "drops")),
-					json_integer_value(json_object_get(x, "drop_tail_pkts")),
-					json_integer_value(json_object_get(x, "ecn_marked")),
-					json_integer_value(json_object_get(x, "q_bytes_peak")),
-					json_integer_value(json_object_get(x, "held_ns")));
-		fclose(f);
-	}
-	snprintf(p, sizeof(p), "%s/tcp.csv", r->out);
-	if ((f = fopen(p, "w")) != NULL) {
-		fprintf(f, "regime,repetition,host,retrans,real_retrans,timeouts,loss_probes,"
-			   "ce_received\n");
-		json_array_foreach(runs, i, run)
-			json_array_foreach(json_object_get(run, "tcp"), k, x)
-				fprintf(f, "%s,%lld,%lld,%lld,%lld,%lld,%lld,%lld\n",
-					json_string_value(json_object_get(run, "regime")),
-					json_integer_value(json_object_get(run, "repetition")),
-					json_integer_value(json_object_get(x, "host")),
-					json_integer_value(json_object_get(x, "retrans")),
-					json_integer_value(json_object_get(x, "real_retrans")),
-					json_integer_value(json_object_get(x, "timeouts")),
-					json_integer_value(json_object_get(x, "loss_probes")),
-					json_integer_value(json_object_get(x, "ce_received")));
-		fclose(f);
-	}
+	run_csv(r, runs, "links.csv", "links",
+		(const char *const[]){"link", "drops", "drop_tail_pkts", "ecn_marked",
+				      "q_bytes_peak", "held_ns", NULL});
+	run_csv(r, runs, "tcp.csv", "tcp",
+		(const char *const[]){"host", "retrans", "real_retrans", "timeouts", "loss_probes",
+				      "ce_received", NULL});
 	snprintf(p, sizeof(p), "%s/summary.csv", r->out);
 	if ((f = fopen(p, "w")) != NULL) {
 		fprintf(f, "regime,size,hop_us,ping_rtt_us,fabric_drops,ecn_marks,p50_ms,p99_ms,"
