@@ -450,7 +450,7 @@ change(struct fe_ctl *c, struct fe_linkdef *up, struct fe_linkdef *down,
 		c->up[i] = c->dp->ports[i].up_def = up[i];
 		c->down[i] = c->dp->ports[i].down_def = down[i];
 	}
-	c->dp->conf.pfc = fab->pfc;
+	/* for reports; the lcore never reads these (conf.pfc.frames it set itself) */
 	c->dp->conf.credit.return_ns = fab->credit.return_ns;
 	c->dp->conf.credit.hoq_life_ns = fab->credit.hoq_life_ns;
 	c->dp->conf.switch_buffer = fab->switch_buffer;

@@ -660,18 +660,6 @@ fe_profile_expand(const struct fe_profile *p, uint32_t scale, unsigned nports,
 
 /* ---- Printing ---- */
 
-const char *
-fe_regime_name(enum fe_regime r)
-{
-	return r == FE_REGIME_PFC ? "pfc" : r == FE_REGIME_CREDIT ? "credit" : "lossy";
-}
-
-const char *
-fe_lane_map_name(enum fe_lane_map m)
-{
-	return m == FE_MAP_DSCP ? "dscp" : "pcp";
-}
-
 static char *
 fmt_pct(double p, char *buf, size_t len)
 {

@@ -74,7 +74,4 @@ char *fe_profile_fmt_link(const struct fe_linkdef *d, char *buf, size_t len);
 /* The fabric-wide values, one key a line ("regime credit"), as show and status print. */
 void fe_profile_print_fabric(FILE *f, const struct fe_fabric *fab);
 
-const char *fe_regime_name(enum fe_regime r);
-const char *fe_lane_map_name(enum fe_lane_map m);
-
 #endif

@@ -186,12 +186,6 @@ fe_report_impairments(const struct fe_linkdef *d, char *buf, size_t len)
 	return buf;
 }
 
-const char *
-fe_report_regime_name(enum fe_regime r)
-{
-	return r == FE_REGIME_PFC ? "pfc" : r == FE_REGIME_CREDIT ? "credit" : "lossy";
-}
-
 void
 fe_report_lane(const struct fe_dp *dp, unsigned port, unsigned lane, struct fe_lane_counters *c)
 {
@@ -286,7 +280,7 @@ table_regime(FILE *f, const struct fe_dp *dp)
 {
 	const struct fe_counter_desc *names = fe_report_lane_counters(dp);
 
-	fprintf(f, "regime %s, %u lane%s\n", fe_report_regime_name(dp->conf.regime), dp->conf.lanes,
+	fprintf(f, "regime %s, %u lane%s\n", fe_regime_name(dp->conf.regime), dp->conf.lanes,
 		dp->conf.lanes > 1 ? "s" : "");
 	if (names == NULL)
 		return;
@@ -324,7 +318,7 @@ json_regime(FILE *f, const struct fe_dp *dp)
 	int first = 1;
 
 	fprintf(f, ", \"regime\": \"%s\", \"lanes\": %u, \"lane_counters\": [",
-		fe_report_regime_name(dp->conf.regime), dp->conf.lanes);
+		fe_regime_name(dp->conf.regime), dp->conf.lanes);
 	for (unsigned i = 0; names && i < dp->nports; i++)
 		for (unsigned l = 0; l < dp->conf.lanes; l++) {
 			struct fe_lane_counters c;

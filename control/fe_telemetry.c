@@ -180,7 +180,7 @@ tel_regime(const char *cmd __rte_unused, const char *params __rte_unused, struct
 		return -ENODEV;
 	names = fe_report_lane_counters(dp);
 	rte_tel_data_start_dict(d);
-	rte_tel_data_add_dict_string(d, "regime", fe_report_regime_name(dp->conf.regime));
+	rte_tel_data_add_dict_string(d, "regime", fe_regime_name(dp->conf.regime));
 	rte_tel_data_add_dict_u64(d, "lanes", dp->conf.lanes);
 	for (unsigned i = 0; names && i < dp->nports; i++)
 		for (unsigned l = 0; l < dp->conf.lanes; l++) {

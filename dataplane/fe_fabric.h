@@ -27,6 +27,18 @@ enum fe_lane_map {
 	FE_MAP_DSCP, /* IP DSCP class selector (DSCP >> 3); non-IP: 0 */
 };
 
+static inline const char *
+fe_regime_name(enum fe_regime r)
+{
+	return r == FE_REGIME_PFC ? "pfc" : r == FE_REGIME_CREDIT ? "credit" : "lossy";
+}
+
+static inline const char *
+fe_lane_map_name(enum fe_lane_map m)
+{
+	return m == FE_MAP_DSCP ? "dscp" : "pcp";
+}
+
 /*
  * Lossless regimes give the up links (the host adapters' queues) room for what the
  * hosts' TCP windows put in flight, so backpressure shows as delay, not edge drops.

@@ -66,21 +66,19 @@ build_link(struct fe_dp *dp, struct fe_update_link *ul, unsigned n, const struct
 static int
 check_structure(const struct fe_dp *dp, const struct fe_fabric *f, char *err, size_t errlen)
 {
-	static const char *const names[] = {"lossy", "pfc", "credit"};
-
 	if (f->regime != dp->conf.regime) {
 		snprintf(err, errlen,
 			 "regime %s: the dataplane runs %s; the regime is fixed at start "
 			 "(restart fabemu-dp with --profile)",
-			 names[f->regime], names[dp->conf.regime]);
+			 fe_regime_name(f->regime), fe_regime_name(dp->conf.regime));
 		return -EINVAL;
 	}
 	if (f->lanes != dp->conf.lanes || f->lane_map != dp->conf.lane_map) {
 		snprintf(err, errlen,
 			 "lanes %u (%s): the dataplane runs %u lane(s) (%s); lanes are fixed at "
 			 "start",
-			 f->lanes, f->lane_map == FE_MAP_DSCP ? "dscp" : "pcp", dp->conf.lanes,
-			 dp->conf.lane_map == FE_MAP_DSCP ? "dscp" : "pcp");
+			 f->lanes, fe_lane_map_name(f->lane_map), dp->conf.lanes,
+			 fe_lane_map_name(dp->conf.lane_map));
 		return -EINVAL;
 	}
 	if (f->regime == FE_REGIME_CREDIT &&

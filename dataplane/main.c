@@ -671,7 +671,7 @@ print_banner(const struct fe_dp *dp, const struct opts *o)
 	       " ns, seed %" PRIu64 ", switch buffer %" PRIu64 " B\n",
 	       FE_VERSION, dp->nports, (double)dp->hz / 1e9, rte_lcore_id(), dp->conf.idle_sleep_ns,
 	       dp->conf.seed, dp->conf.switch_buffer);
-	printf("  regime %s, %u lane%s\n", fe_report_regime_name(dp->conf.regime), dp->conf.lanes,
+	printf("  regime %s, %u lane%s\n", fe_regime_name(dp->conf.regime), dp->conf.lanes,
 	       dp->conf.lanes > 1 ? "s" : "");
 	if (o->profile)
 		printf("  profile %s, scale %" PRIu64 "\n", o->profile, o->scale);
