@@ -648,7 +648,7 @@ cmd_reset(struct fe_ctl *c, json_t *req)
 
 	(void)req;
 	__atomic_store_n(&c->dp->reset_req, gen, __ATOMIC_RELEASE);
-	while (__atomic_load_n(&c->dp->reset_done, __ATOMIC_ACQUIRE) != gen) {
+	while (FE_DP_ACK(c->dp, reset_done) != gen) {
 		if (mono_ns() > deadline)
 			return reply_err("the dataplane did not reset its counters within 1000 ms "
 					 "(is its lcore running?)");
@@ -687,7 +687,7 @@ cmd_hold(struct fe_ctl *c, json_t *req)
 	c->dp->hold_ticks = fe_ns_to_ticks(ns, c->dp->hz);
 	gen = __atomic_load_n(&c->dp->hold_req, __ATOMIC_RELAXED) + 1;
 	__atomic_store_n(&c->dp->hold_req, gen, __ATOMIC_RELEASE);
-	while (__atomic_load_n(&c->dp->hold_done, __ATOMIC_ACQUIRE) != gen) {
+	while (FE_DP_ACK(c->dp, hold_done) != gen) {
 		if (mono_ns() > deadline)
 			return reply_err(
 				"the dataplane did not take the hold within 1000 ms (is its "

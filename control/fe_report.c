@@ -62,7 +62,8 @@ static const struct fe_counter_desc link_counters[] = {
 
 static const struct fe_counter_desc sw_counters[] = {
 	C(fe_sw_stats, unicast), C(fe_sw_stats, flooded), C(fe_sw_stats, filtered),
-	C(fe_sw_stats, runts),	 C(fe_sw_stats, nombuf),  {NULL, 0},
+	C(fe_sw_stats, runts),	 C(fe_sw_stats, nombuf),  C(fe_sw_stats, handoff_full),
+	{NULL, 0},
 };
 
 static const struct fe_counter_desc idle_counters[] = {

@@ -11,6 +11,8 @@
 #include <rte_malloc.h>
 #include <rte_prefetch.h>
 #include <rte_rcu_qsbr.h>
+#include <rte_ring.h>
+#include <rte_ring_elem.h>
 
 #include "fe_dp.h"
 #include "fe_time.h"
@@ -208,6 +210,34 @@ fe_dp_causal_step(const struct fe_dp *dp)
 	return RTE_MAX(step == UINT64_MAX ? floor : step, floor);
 }
 
+/* Pipeline: one ring per egress port from the up stage to the down stage. */
+static int
+handoff_setup(struct fe_dp *dp, int socket, char *err, size_t errlen)
+{
+	if (dp->conf.regime != FE_REGIME_LOSSY) {
+		snprintf(err, errlen, "--lcores 2: only the lossy regime runs as a pipeline (the "
+				      "lossless ones are one causal loop)");
+		return -EINVAL;
+	}
+	dp->handoff = rte_zmalloc_socket("fe_handoff", sizeof(*dp->handoff) * dp->nports, 0,
+					 socket);
+	if (dp->handoff == NULL)
+		goto nomem;
+	for (unsigned i = 0; i < dp->nports; i++) {
+		char name[RTE_RING_NAMESIZE];
+
+		snprintf(name, sizeof(name), "fe_handoff%u", i);
+		dp->handoff[i] = rte_ring_create_elem(name, sizeof(struct fe_handoff), 4096,
+						      socket, RING_F_SP_ENQ | RING_F_SC_DEQ);
+		if (dp->handoff[i] == NULL)
+			goto nomem;
+	}
+	return 0;
+nomem:
+	snprintf(err, errlen, "out of memory for the pipeline's rings");
+	return -ENOMEM;
+}
+
 static int
 measure_setup(struct fe_dp *dp, uint32_t samples, int socket, char *err, size_t errlen)
 {
@@ -260,10 +290,10 @@ fe_dp_create(unsigned nports, const uint16_t *port_ids, const struct fe_linkdef 
 	dp->mac = rte_zmalloc_socket("fe_mac", sizeof(*dp->mac), RTE_CACHE_LINE_SIZE, socket);
 	dp->held = rte_zmalloc_socket("fe_held", sizeof(*dp->held) * nports * FE_PFC_PRIOS,
 				      RTE_CACHE_LINE_SIZE, socket);
-	dp->qsv = rte_zmalloc_socket("fe_qsv", rte_rcu_qsbr_get_memsize(1), RTE_CACHE_LINE_SIZE,
+	dp->qsv = rte_zmalloc_socket("fe_qsv", rte_rcu_qsbr_get_memsize(2), RTE_CACHE_LINE_SIZE,
 				     socket);
 	if (dp->ports == NULL || dp->mac == NULL || dp->held == NULL || dp->qsv == NULL ||
-	    rte_rcu_qsbr_init(dp->qsv, 1) != 0)
+	    rte_rcu_qsbr_init(dp->qsv, 2) != 0)
 		goto nomem;
 	fe_mac_init(dp->mac, fe_ns_to_ticks(conf->mac_age_ns, hz));
 	dp->mac_cache_ticks = fe_ns_to_ticks(RTE_MIN(conf->mac_age_ns, FE_MAC_CACHE_NS), hz);
@@ -271,6 +301,8 @@ fe_dp_create(unsigned nports, const uint16_t *port_ids, const struct fe_linkdef 
 		if (port_setup(dp, i, port_ids[i], &up[i], &down[i], socket, err, errlen) < 0)
 			goto fail;
 	if (conf->measure && measure_setup(dp, conf->measure, socket, err, errlen) < 0)
+		goto fail;
+	if (conf->lcores > 1 && handoff_setup(dp, socket, err, errlen) < 0)
 		goto fail;
 	dp->step = fe_dp_causal_step(dp);
 	dp->start_tsc = rte_rdtsc();
@@ -301,6 +333,9 @@ fe_dp_free(struct fe_dp *dp)
 	rte_free(dp->mac);
 	rte_free(dp->held);
 	rte_free(dp->qsv);
+	for (unsigned i = 0; dp->handoff && i < dp->nports; i++)
+		rte_ring_free(dp->handoff[i]);
+	rte_free(dp->handoff);
 	if (dp->meas)
 		rte_free(dp->meas->ticks);
 	rte_free(dp->meas);
@@ -496,25 +531,35 @@ lossless_advance(struct fe_dp *dp, uint64_t now)
 	return work;
 }
 
-/* A burst boundary: take a published fabric change, or a counter reset. */
+/*
+ * A burst boundary: take a published fabric change, a counter reset, a hold, each for
+ * the part of the engine the caller's role owns, and acknowledge it.
+ */
 static inline void
-ctl_requests(struct fe_dp *dp, uint64_t now)
+ctl_requests(struct fe_dp *dp, uint64_t now, unsigned role)
 {
 	struct fe_update *u = __atomic_load_n(&dp->update, __ATOMIC_ACQUIRE);
 	uint64_t reset = __atomic_load_n(&dp->reset_req, __ATOMIC_ACQUIRE);
 	uint64_t hold = __atomic_load_n(&dp->hold_req, __ATOMIC_ACQUIRE);
+	struct fe_dp_acks *ack = role == FE_ROLE_DOWN ? &dp->down_acks : NULL;
+	uint64_t *adopted = ack ? &ack->adopted_gen : &dp->adopted_gen;
+	uint64_t *reset_done = ack ? &ack->reset_done : &dp->reset_done;
+	uint64_t *hold_done = ack ? &ack->hold_done : &dp->hold_done;
 
-	if (unlikely(u != NULL && u->gen != dp->adopted_gen))
-		fe_update_adopt(dp, u);
-	if (unlikely(reset != dp->reset_done)) {
-		fe_dp_reset_counters(dp);
-		__atomic_store_n(&dp->reset_done, reset, __ATOMIC_RELEASE);
+	if (unlikely(u != NULL && u->gen != *adopted))
+		fe_update_adopt(dp, u, role);
+	if (unlikely(reset != *reset_done)) {
+		fe_dp_reset_counters(dp, role);
+		__atomic_store_n(reset_done, reset, __ATOMIC_RELEASE);
 	}
-	if (unlikely(hold != dp->hold_done)) {
+	if (unlikely(hold != *hold_done)) {
 		struct fe_port *p = &dp->ports[dp->hold_link / 2];
+		unsigned owner = dp->hold_link % 2 ? FE_ROLE_DOWN : FE_ROLE_UP;
 
-		fe_link_hold(dp->hold_link % 2 ? &p->down : &p->up, now, now + dp->hold_ticks);
-		__atomic_store_n(&dp->hold_done, hold, __ATOMIC_RELEASE);
+		if (role & owner)
+			fe_link_hold(dp->hold_link % 2 ? &p->down : &p->up, now,
+				     now + dp->hold_ticks);
+		__atomic_store_n(hold_done, hold, __ATOMIC_RELEASE);
 	}
 }
 
@@ -523,7 +568,7 @@ fe_dp_poll(struct fe_dp *dp, uint64_t now)
 {
 	unsigned work = 0;
 
-	ctl_requests(dp, now);
+	ctl_requests(dp, now, FE_ROLE_ALL);
 	for (unsigned b = 0; b < FE_DRAIN_BURSTS; b++) {
 		int full = 0;
 
@@ -544,6 +589,48 @@ fe_dp_poll(struct fe_dp *dp, uint64_t now)
 	return work;
 }
 
+/* The pipeline's up stage: RX and the up links, into the switch and the handoff rings. */
+static unsigned
+poll_up(struct fe_dp *dp, uint64_t now)
+{
+	unsigned work = 0;
+
+	ctl_requests(dp, now, FE_ROLE_UP);
+	for (unsigned b = 0; b < FE_DRAIN_BURSTS; b++) {
+		int full = 0;
+
+		for (unsigned i = 0; i < dp->nports; i++)
+			work += port_rx(dp, i, now, &full);
+		for (unsigned i = 0; i < dp->nports; i++)
+			work += port_switch(dp, i, now);
+		if (!full)
+			break;
+	}
+	FE_CNT_ADD(dp->idle.polls, 1);
+	return work;
+}
+
+/* The pipeline's down stage: the handoff rings into the down links, and TX. */
+static unsigned
+poll_down(struct fe_dp *dp, uint64_t now)
+{
+	unsigned work = 0;
+
+	ctl_requests(dp, now, FE_ROLE_DOWN);
+	for (unsigned i = 0; i < dp->nports; i++) {
+		work += fe_switch_handoff_in(dp, i, now);
+		work += port_tx(dp, i, now);
+	}
+	return work;
+}
+
+unsigned
+fe_dp_poll_role(struct fe_dp *dp, enum fe_dp_role role, uint64_t now)
+{
+	return role == FE_ROLE_UP ? poll_up(dp, now) : role == FE_ROLE_DOWN ? poll_down(dp, now)
+								    : fe_dp_poll(dp, now);
+}
+
 uint64_t
 fe_dp_next_event(const struct fe_dp *dp)
 {
@@ -552,7 +639,7 @@ fe_dp_next_event(const struct fe_dp *dp)
 	for (unsigned i = 0; i < dp->nports; i++) {
 		const struct fe_port *p = &dp->ports[i];
 
-		if (p->txq_n)
+		if (p->txq_n || (dp->handoff && rte_ring_count(dp->handoff[i])))
 			return 0;
 		next = RTE_MIN(next, fe_link_next_arrival(&p->up));
 		next = RTE_MIN(next, fe_link_next_start(&p->up));
@@ -570,7 +657,8 @@ fe_dp_held(const struct fe_dp *dp)
 
 	for (unsigned i = 0; i < dp->nports; i++)
 		n += dp->ports[i].txq_n + fe_link_count(&dp->ports[i].up) +
-		     fe_link_count(&dp->ports[i].down);
+		     fe_link_count(&dp->ports[i].down) +
+		     (dp->handoff ? rte_ring_count(dp->handoff[i]) : 0);
 	return n + fe_switch_iq_held(dp);
 }
 
@@ -595,22 +683,27 @@ idle_sleep_ns(const struct fe_dp *dp, uint64_t now, uint64_t backoff)
 	return RTE_MIN(backoff, budget - FE_SLEEP_MARGIN_NS);
 }
 
+/*
+ * The loop of one lcore and role. In a pipeline each stage sleeps on its own when idle:
+ * the down stage does not know when the up stage will hand it a packet, so a packet
+ * may wait in the handoff ring for up to the idle sleep (use --idle-sleep 0s there).
+ */
 void
-fe_dp_run(struct fe_dp *dp, const volatile int *stop)
+fe_dp_run_role(struct fe_dp *dp, enum fe_dp_role role, const volatile int *stop)
 {
 	uint64_t exit_idle = fe_ns_to_ticks(dp->conf.exit_idle_ns, dp->hz);
 	uint64_t backoff = FE_SLEEP_MIN_NS, idle_since = rte_rdtsc();
-	unsigned empty = 0;
+	unsigned empty = 0, tid = role == FE_ROLE_DOWN;
 
 	dp->live = 1;
-	rte_rcu_qsbr_thread_register(dp->qsv, 0);
-	rte_rcu_qsbr_thread_online(dp->qsv, 0);
+	rte_rcu_qsbr_thread_register(dp->qsv, tid);
+	rte_rcu_qsbr_thread_online(dp->qsv, tid);
 	while (!*stop) {
 		uint64_t now = rte_rdtsc(), ns;
-		unsigned work = fe_dp_poll(dp, now);
+		unsigned work = fe_dp_poll_role(dp, role, now);
 
 		/* nothing from a previous fabric update is referenced past this point */
-		rte_rcu_qsbr_quiescent(dp->qsv, 0);
+		rte_rcu_qsbr_quiescent(dp->qsv, tid);
 		if (work) {
 			idle_since = now;
 			empty = 0;
@@ -626,13 +719,21 @@ fe_dp_run(struct fe_dp *dp, const volatile int *stop)
 		ns = idle_sleep_ns(dp, now, backoff);
 		if (ns < FE_SLEEP_MIN_NS)
 			continue;
-		FE_CNT_ADD(dp->idle.sleeps, 1);
-		FE_CNT_ADD(dp->idle.slept_ns, ns);
+		if (role & FE_ROLE_UP) { /* one writer: the down stage does not count */
+			FE_CNT_ADD(dp->idle.sleeps, 1);
+			FE_CNT_ADD(dp->idle.slept_ns, ns);
+		}
 		nanosleep(&(struct timespec){.tv_sec = 0, .tv_nsec = (long)ns}, NULL);
 		backoff = RTE_MIN(backoff * 2, dp->conf.idle_sleep_ns);
 	}
-	rte_rcu_qsbr_thread_offline(dp->qsv, 0);
-	rte_rcu_qsbr_thread_unregister(dp->qsv, 0);
+	rte_rcu_qsbr_thread_offline(dp->qsv, tid);
+	rte_rcu_qsbr_thread_unregister(dp->qsv, tid);
+}
+
+void
+fe_dp_run(struct fe_dp *dp, const volatile int *stop)
+{
+	fe_dp_run_role(dp, FE_ROLE_ALL, stop);
 }
 
 void
@@ -650,6 +751,8 @@ fe_dp_drain(struct fe_dp *dp)
 			rte_pktmbuf_free_bulk((struct rte_mbuf **)pkts, n);
 		while ((n = fe_link_flush(&p->down, pkts, FE_BURST)) > 0)
 			rte_pktmbuf_free_bulk((struct rte_mbuf **)pkts, n);
+		while (dp->handoff && (n = fe_switch_handoff_flush(dp, i)) > 0)
+			;
 	}
 	fe_switch_iq_drain(dp);
 }

@@ -113,6 +113,7 @@ struct fe_sw_stats {
 	fe_counter_t filtered; /* destination learned on the ingress port: not sent back */
 	fe_counter_t runts;    /* shorter than an Ethernet header */
 	fe_counter_t nombuf;   /* a flood copy could not be allocated */
+	fe_counter_t handoff_full; /* pipeline: the down stage's ring was full (dropped) */
 };
 
 struct fe_idle_stats {
@@ -134,6 +135,31 @@ struct fe_dp_conf {
 	uint32_t idle_spin;	/* empty passes before the first sleep */
 	uint64_t exit_idle_ns;	/* stop after this long with no traffic and empty links; 0: never */
 	uint32_t measure;	/* --measure: samples of RX-to-TX time kept (power of 2); 0: off */
+	uint8_t lcores;		/* 1, or 2: a pipeline (lossy regime only, docs/performance.md) */
+};
+
+/*
+ * Two lcores (conf.lcores = 2): a pipeline. The "up" lcore reads the ports, runs the
+ * up links and the switch; the "down" lcore runs the down links and sends. Between
+ * them, one single-producer/single-consumer ring per egress port carries each packet
+ * with its switch stamp and label. Every link, counter and table keeps one writer.
+ */
+enum fe_dp_role {
+	FE_ROLE_ALL = 3,  /* one lcore does everything */
+	FE_ROLE_UP = 1,	  /* RX, up links, switch */
+	FE_ROLE_DOWN = 2, /* down links, TX */
+};
+
+struct fe_handoff {
+	struct rte_mbuf *m;
+	uint64_t t;	/* reached the switch */
+	uint32_t label; /* FE_LABEL(account, lane) */
+	uint32_t pad;
+};
+
+/* What the down lcore has acknowledged (the up lcore uses the fields of struct fe_dp). */
+struct fe_dp_acks {
+	uint64_t adopted_gen, reset_done, hold_done;
 };
 
 struct fe_dp {
@@ -167,6 +193,8 @@ struct fe_dp {
 	uint32_t hold_link;
 	uint64_t hold_ticks;
 	uint64_t hold_req, hold_done;
+	struct rte_ring **handoff; /* pipeline: per egress port, up lcore -> down lcore */
+	struct fe_dp_acks down_acks; /* pipeline: the down lcore's side */
 };
 
 /*
@@ -188,6 +216,23 @@ uint64_t fe_dp_held(const struct fe_dp *dp);
 
 /* The lcore loop: poll until *stop becomes non-zero (or exit_idle_ns passes idle). */
 void fe_dp_run(struct fe_dp *dp, const volatile int *stop);
+
+/* Pipeline (conf.lcores = 2): one pass of each stage, and each stage's loop. */
+unsigned fe_dp_poll_role(struct fe_dp *dp, enum fe_dp_role role, uint64_t now);
+void fe_dp_run_role(struct fe_dp *dp, enum fe_dp_role role, const volatile int *stop);
+
+/* The oldest of what the lcores acknowledged: an update generation, a reset, a hold. */
+static inline uint64_t
+fe_dp_ack(const struct fe_dp *dp, const uint64_t *up_field, const uint64_t *down_field)
+{
+	uint64_t a = __atomic_load_n(up_field, __ATOMIC_ACQUIRE), b;
+
+	if (dp->handoff == NULL)
+		return a;
+	b = __atomic_load_n(down_field, __ATOMIC_ACQUIRE);
+	return a < b ? a : b;
+}
+#define FE_DP_ACK(dp, field) fe_dp_ack((dp), &(dp)->field, &(dp)->down_acks.field)
 
 /* Free every packet the engine holds (after the loop has stopped). */
 void fe_dp_drain(struct fe_dp *dp);

@@ -3,6 +3,9 @@
 
 #include <rte_ether.h>
 #include <rte_ip.h>
+#include <rte_prefetch.h>
+#include <rte_ring.h>
+#include <rte_ring_elem.h>
 
 #include "fe_switch.h"
 
@@ -205,6 +208,15 @@ to_egress(struct fe_dp *dp, unsigned in, unsigned q, struct rte_mbuf *m, uint64_
 	struct fe_port *out = &dp->ports[q];
 	uint32_t acct = in * FE_PFC_PRIOS + lane;
 
+	if (dp->handoff) { /* pipeline: the down stage owns the down links */
+		struct fe_handoff h = {.m = m, .t = t, .label = FE_LABEL(acct, lane)};
+
+		if (rte_ring_sp_enqueue_elem(dp->handoff[q], &h, sizeof(h)) != 0) {
+			FE_CNT_ADD(dp->sw.handoff_full, 1);
+			rte_pktmbuf_free(m);
+		}
+		return;
+	}
 	if (dp->conf.regime == FE_REGIME_PFC) {
 		struct fe_pfc *pfc = &dp->ports[in].pfc;
 
@@ -428,6 +440,37 @@ fe_switch_service(struct fe_dp *dp, uint64_t now)
 		}
 	}
 	return work;
+}
+
+unsigned
+fe_switch_handoff_in(struct fe_dp *dp, unsigned q, uint64_t now)
+{
+	struct fe_port *out = &dp->ports[q];
+	struct fe_handoff h[FE_BURST];
+	unsigned n, total = 0;
+
+	(void)now;
+	do {
+		n = rte_ring_sc_dequeue_burst_elem(dp->handoff[q], h, sizeof(h[0]), FE_BURST, NULL);
+		/* the mbufs were last written on the other lcore: fetch them all at once */
+		for (unsigned i = 0; i < n; i++)
+			rte_prefetch0(h[i].m);
+		for (unsigned i = 0; i < n; i++)
+			to_link(dp, 2 * q + 1, &out->down, &out->down_x, h[i].m, h[i].t, h[i].label);
+		total += n;
+	} while (n == FE_BURST && total < FE_BURST * 16);
+	return total;
+}
+
+unsigned
+fe_switch_handoff_flush(struct fe_dp *dp, unsigned q)
+{
+	struct fe_handoff h[FE_BURST];
+	unsigned n = rte_ring_sc_dequeue_burst_elem(dp->handoff[q], h, sizeof(h[0]), FE_BURST, NULL);
+
+	for (unsigned i = 0; i < n; i++)
+		rte_pktmbuf_free(h[i].m);
+	return n;
 }
 
 uint64_t

@@ -19,6 +19,11 @@
 
 void fe_switch_ingress(struct fe_dp *dp, unsigned in, struct rte_mbuf *m, uint64_t now);
 void fe_switch_arrive(struct fe_dp *dp, unsigned in, struct rte_mbuf *m, uint64_t t);
+
+/* Pipeline, down stage: what the up stage handed port q, into its down link. */
+unsigned fe_switch_handoff_in(struct fe_dp *dp, unsigned q, uint64_t now);
+/* After the lcores stopped: free up to a burst still in q's handoff ring; how many. */
+unsigned fe_switch_handoff_flush(struct fe_dp *dp, unsigned q);
 unsigned fe_switch_service(struct fe_dp *dp, uint64_t now);
 
 /* Packets queued at the switch inputs (credit regime). */

@@ -177,7 +177,7 @@ fe_update_wait(struct fe_dp *dp, struct fe_update *u, struct fe_update *prev, ui
 	uint64_t deadline = rte_rdtsc() + fe_ns_to_ticks(timeout_ns, dp->hz), token;
 
 	u->stale = prev;
-	while (__atomic_load_n(&dp->adopted_gen, __ATOMIC_ACQUIRE) < u->gen)
+	while (FE_DP_ACK(dp, adopted_gen) < u->gen)
 		if (rte_rdtsc() > deadline)
 			return -ETIMEDOUT;
 		else
@@ -255,26 +255,33 @@ adopt_pfc(struct fe_pfc *p, const struct fe_pfc *n)
 }
 
 void
-fe_update_adopt(struct fe_dp *dp, struct fe_update *u)
+fe_update_adopt(struct fe_dp *dp, struct fe_update *u, unsigned role)
 {
 	uint64_t t0 = rte_rdtsc();
 
 	for (unsigned i = 0; i < dp->nports; i++) {
 		struct fe_port *p = &dp->ports[i];
 
-		adopt_link(&p->up, &p->up_x, &u->links[2 * i]);
-		adopt_link(&p->down, &p->down_x, &u->links[2 * i + 1]);
-		if (dp->conf.regime == FE_REGIME_PFC)
-			adopt_pfc(&p->pfc, &u->pfc[i]);
-		p->credit.return_ticks = u->credit_return[i];
+		if (role & FE_ROLE_UP) {
+			adopt_link(&p->up, &p->up_x, &u->links[2 * i]);
+			if (dp->conf.regime == FE_REGIME_PFC)
+				adopt_pfc(&p->pfc, &u->pfc[i]);
+			p->credit.return_ticks = u->credit_return[i];
+		}
+		if (role & FE_ROLE_DOWN)
+			adopt_link(&p->down, &p->down_x, &u->links[2 * i + 1]);
 	}
-	dp->pool_shared.limit = u->switch_buffer;
-	dp->hoq_ticks = u->hoq_ticks;
-	dp->conf.pfc.frames = u->pfc_frames;
-	dp->step = fe_dp_causal_step(dp);
-	u->adopted_tsc = t0;
-	u->adopt_ticks = rte_rdtsc() - t0;
-	__atomic_store_n(&dp->adopted_gen, u->gen, __ATOMIC_RELEASE);
+	if (role & FE_ROLE_DOWN)
+		dp->pool_shared.limit = u->switch_buffer;
+	if (role & FE_ROLE_UP) {
+		dp->hoq_ticks = u->hoq_ticks;
+		dp->conf.pfc.frames = u->pfc_frames;
+		dp->step = fe_dp_causal_step(dp);
+		u->adopted_tsc = t0;
+		u->adopt_ticks = rte_rdtsc() - t0;
+	}
+	__atomic_store_n(role == FE_ROLE_DOWN ? &dp->down_acks.adopted_gen : &dp->adopted_gen,
+			 u->gen, __ATOMIC_RELEASE);
 }
 
 static void
@@ -292,16 +299,27 @@ reset_link(struct fe_link *l)
 }
 
 void
-fe_dp_reset_counters(struct fe_dp *dp)
+fe_dp_reset_counters(struct fe_dp *dp, unsigned role)
 {
 	for (unsigned i = 0; i < dp->nports; i++) {
 		struct fe_port *p = &dp->ports[i];
 
+		if (role & FE_ROLE_DOWN) {
+			reset_link(&p->down);
+			FE_CNT_SET(p->down_x.filter_hits, 0);
+			FE_CNT_SET(p->st.tx_pkts, 0);
+			FE_CNT_SET(p->st.tx_bytes, 0);
+			FE_CNT_SET(p->st.tx_busy, 0);
+			FE_CNT_SET(p->st.pfc_frames_out, 0);
+			FE_CNT_SET(p->st.pfc_frames_lost, 0);
+		}
+		if (!(role & FE_ROLE_UP))
+			continue;
 		reset_link(&p->up);
-		reset_link(&p->down);
-		memset(&p->st, 0, sizeof(p->st));
 		FE_CNT_SET(p->up_x.filter_hits, 0);
-		FE_CNT_SET(p->down_x.filter_hits, 0);
+		FE_CNT_SET(p->st.rx_pkts, 0);
+		FE_CNT_SET(p->st.rx_bytes, 0);
+		FE_CNT_SET(p->st.rx_held, 0);
 		for (unsigned l = 0; l < FE_PFC_PRIOS; l++) {
 			FE_CNT_SET(p->pfc.prio[l].pause_frames, 0);
 			FE_CNT_SET(p->pfc.prio[l].paused_ticks, 0);
@@ -314,7 +332,10 @@ fe_dp_reset_counters(struct fe_dp *dp)
 			FE_CNT_SET(p->iq[l].peak_blocks, p->iq[l].blocks);
 		}
 	}
+	if (role & FE_ROLE_DOWN)
+		FE_CNT_SET(dp->pool_shared.peak, dp->pool_shared.used);
+	if (!(role & FE_ROLE_UP))
+		return;
 	memset(&dp->sw, 0, sizeof(dp->sw));
 	memset(&dp->idle, 0, sizeof(dp->idle));
-	FE_CNT_SET(dp->pool_shared.peak, dp->pool_shared.used);
 }

@@ -74,10 +74,10 @@ int fe_update_wait(struct fe_dp *dp, struct fe_update *u, struct fe_update *prev
 /* Free an update that was never published, or the last one after the lcore stopped. */
 void fe_update_free(struct fe_update *u);
 
-/* lcore: take u (called by fe_dp_poll when a new generation is published). */
-void fe_update_adopt(struct fe_dp *dp, struct fe_update *u);
+/* lcore: take u, the parts its role owns (FE_ROLE_*), at a burst boundary. */
+void fe_update_adopt(struct fe_dp *dp, struct fe_update *u, unsigned role);
 
-/* lcore: zero the counters (gauges keep their value, peaks restart from it). */
-void fe_dp_reset_counters(struct fe_dp *dp);
+/* lcore: zero the counters its role writes (gauges keep their value, peaks restart). */
+void fe_dp_reset_counters(struct fe_dp *dp, unsigned role);
 
 #endif

@@ -128,6 +128,11 @@ usage(FILE *f)
 		"                       A packet arriving while the loop sleeps waits up to this\n"
 		"                       long; packets already inside are never delayed by it.\n"
 		"  --idle-spin N        empty polls before the first sleep (default: 64)\n"
+		"  --lcores N           forwarding lcores, 1 (default) or 2: a pipeline, RX + up\n"
+		"                       links + switch on the first EAL lcore, down links + TX on\n"
+		"                       the next (lossy regime; give -l with two cores, and\n"
+		"                       --idle-sleep 0s: a packet handed over waits for the down\n"
+		"                       lcore's wake-up otherwise)\n"
 		"  --rxd N, --txd N     descriptors per port queue (default: 1024)\n"
 		"  --mbufs N            mbuf pool size (default: sized from the links)\n"
 		"Control (docs/control.md):\n"
@@ -181,6 +186,7 @@ enum {
 	OPT_CONTROL,
 	OPT_CONTROL_TCP,
 	OPT_MEASURE,
+	OPT_LCORES,
 };
 
 static const struct option long_opts[] = {
@@ -212,6 +218,7 @@ static const struct option long_opts[] = {
 	{"control", required_argument, NULL, OPT_CONTROL},
 	{"control-tcp", required_argument, NULL, OPT_CONTROL_TCP},
 	{"measure", required_argument, NULL, OPT_MEASURE},
+	{"lcores", required_argument, NULL, OPT_LCORES},
 	{"help", no_argument, NULL, 'h'},
 	{"version", no_argument, NULL, 'V'},
 	{NULL, 0, NULL, 0},
@@ -323,6 +330,11 @@ parse_opt(struct opts *o, int c, const char *v, char *err, size_t len)
 	case OPT_CONTROL_TCP:
 		o->control_tcp = v;
 		return 0;
+	case OPT_LCORES:
+		if (opt_uint("lcores", v, 1, 2, &x, err, len) < 0)
+			return -EINVAL;
+		o->dp.lcores = (uint8_t)x;
+		return 0;
 	case OPT_MEASURE:
 		if (opt_uint("measure", v, 1, 1U << 24, &x, err, len) < 0)
 			return -EINVAL;
@@ -410,6 +422,7 @@ parse_args(int argc, char **argv, struct opts *o, char *err, size_t len)
 		.txd = 1024,
 		.control = FE_CTL_SOCKET,
 	};
+	o->dp.lcores = 1;
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":hV", long_opts, NULL)) != -1) {
@@ -432,6 +445,10 @@ parse_args(int argc, char **argv, struct opts *o, char *err, size_t len)
 			 "%s cannot be combined with --profile: set it in the profile, or "
 			 "override links with --link",
 			 o->fabric_opt);
+		return -EINVAL;
+	}
+	if (o->dp.lcores > 1 && o->dp.exit_idle_ns) {
+		snprintf(err, len, "--exit-idle needs one lcore (--lcores 1)");
 		return -EINVAL;
 	}
 	if (o->scale && !o->profile) {
@@ -586,6 +603,14 @@ pool_size(const struct opts *o, unsigned nports, const struct fe_linkdef *up,
 		rings += o->rxd + o->txd + 2048 + FE_BURST; /* 2048: an AF_XDP fill ring */
 	}
 	return (unsigned)(rings + RTE_MIN(links, FE_POOL_DEFAULT_MAX));
+}
+
+/* The pipeline's down stage, on its worker lcore. */
+static int
+run_down(void *arg)
+{
+	fe_dp_run_role(arg, FE_ROLE_DOWN, &stop_flag);
+	return 0;
 }
 
 static void
@@ -803,6 +828,9 @@ main(int argc, char **argv)
 	ports[nports++] = pid;
 	if (build_links(&o, nports, up, down, err, sizeof(err)) < 0)
 		rte_exit(2, "%s\n", err);
+	if (o.dp.lcores > 1 && o.dp.regime != FE_REGIME_LOSSY)
+		rte_exit(2, "--lcores 2: only the lossy regime runs as a pipeline (the lossless "
+			    "ones are one causal loop)\n");
 
 	pool = rte_pktmbuf_pool_create(
 		"fe_mbufs", o.mbufs ? o.mbufs : pool_size(&o, nports, up, down, rte_get_tsc_hz()),
@@ -840,12 +868,27 @@ main(int argc, char **argv)
 	ctl.o = &o;
 	if (rte_ctrl_thread_create(&ctl_tid, "fe-ctl", NULL, ctl_thread, &ctl) != 0)
 		rte_exit(EXIT_FAILURE, "cannot start the control thread\n");
+	if (o.dp.lcores > 1) {
+		unsigned worker = rte_get_next_lcore(rte_lcore_id(), 1, 0);
+
+		if (worker >= RTE_MAX_LCORE)
+			rte_exit(2, "--lcores 2 needs two EAL lcores (e.g. -l 0,1)\n");
+		if (rte_eal_remote_launch(run_down, dp, worker) != 0)
+			rte_exit(EXIT_FAILURE, "cannot start the down stage on lcore %u\n", worker);
+		printf("pipeline: RX, up links and switch on lcore %u; down links and TX on lcore "
+		       "%u\n",
+		       rte_lcore_id(), worker);
+	}
 	print_banner(dp, &o);
 	warn_config(dp);
 
-	fe_dp_run(dp, &stop_flag);
+	if (o.dp.lcores > 1)
+		fe_dp_run_role(dp, FE_ROLE_UP, &stop_flag);
+	else
+		fe_dp_run(dp, &stop_flag);
 
 	stop_flag = 1;
+	rte_eal_mp_wait_lcore();
 	pthread_join(ctl_tid, NULL);
 	fe_ctl_free(ctl.server);
 	fe_telemetry_stop();

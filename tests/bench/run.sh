@@ -6,7 +6,7 @@
 #
 #   pps     packet rate on one core, 64-byte frames, software vdevs (pcap files replayed
 #           from memory, infinite_rx): dpdk-testpmd io (and mac) against fabemu-dp with
-#           the ideal profile and with a full profile
+#           the ideal profile, with a full profile, and ideal on 2 lcores (a pipeline)
 #   veth    TCP goodput between two namespaces over AF_XDP and AF_PACKET: testpmd io
 #           against fabemu-dp ideal on the same ports
 #   timing  added delay inside the box (TSC at RX and at TX) against the configured
@@ -40,7 +40,7 @@ testpmd_pps() { # MODE VDEVS...: packets/s forwarded by testpmd on one core (bot
 
 fabemu_pps() { # VDEVS -- ARGS...: packets/s sent by fabemu-dp on one core (both ports)
 	local s="/run/fabemu/fe-bench-pps.sock" a b
-	"$FE_BIN/fabemu-dp" $EALH -l 0 --file-prefix fe-bench-dp "$@" --idle-sleep 0s \
+	"$FE_BIN/fabemu-dp" $EALH -l "${FE_LCORES:-0}" --file-prefix fe-bench-dp "$@" --idle-sleep 0s \
 		--control "$s" >"$T/dp.log" 2>&1 &
 	local pid=$!
 	sleep 2
@@ -78,11 +78,13 @@ Y
 	mac=$(testpmd_pps mac $V)
 	ideal=$(fabemu_pps $V -- --profile ideal)
 	full=$(fabemu_pps $V -- --profile "$T/full.yaml")
+	two=$(FE_LCORES=0,1 fabemu_pps $V -- --profile ideal --lcores 2)
 	row "" "Mpps" "ratio to io" ""
 	row "dpdk-testpmd io (reference)" "$io" "1.00" ""
 	row "dpdk-testpmd mac (rewrites the header)" "$mac" "$(python3 -c "print('%.2f' % ($mac / $io))")" ""
 	row "fabemu-dp ideal" "$ideal" "$(python3 -c "print('%.2f' % ($ideal / $io))")" ""
 	row "fabemu-dp full (credit, rate, delay, ECN, filter)" "$full" "$(python3 -c "print('%.2f' % ($full / $io))")" ""
+	row "fabemu-dp ideal, 2 lcores (--lcores 2)" "$two" "$(python3 -c "print('%.2f' % ($two / $io))")" ""
 	echo "targets: full >= 14.88 Mpps and >= 0.5 x io; ideal >= 0.9 x io (docs/performance.md)"
 }
 
