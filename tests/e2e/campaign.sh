@@ -86,6 +86,39 @@ assert [f["iteration"] for f in run["faults"]] == [6]
 PY
 [ -z "$(leftovers)" ] || fe_fail "leftovers: $(leftovers)"
 
+echo "a command job with faults in time: flap, delay spike, loss, pause storm, apply"
+cat >"$T/timed.yaml" <<'Y'
+name: t-timed
+hosts: 2
+job:
+  kind: command
+  command: ping -c 150 -i 0.02 -W 1 198.18.0.2 > /dev/null || true
+regimes:
+  - {name: ethernet, profile: ethernet-lossy, scale: 100}
+timeline:
+  - {action: flap, at: {time: 500ms}, duration: 300ms, link: "1"}
+  - {action: delay, at: {time: 1200ms}, duration: 300ms, link: 0.up, delay: 5ms}
+  - {action: pause-storm, at: {time: 1800ms}, duration: 200ms, link: 1.down}
+  - {action: loss, at: {time: 2200ms}, duration: 200ms, link: 0.up, loss: 50%}
+  - {action: apply, at: {time: 2600ms}, link: 0.down, profile: ideal}
+Y
+"$CTL" campaign run "$T/timed.yaml" --out "$T/timed" >"$T/timed.out" 2>&1 || { cat "$T/timed.out"; fe_fail "campaign failed"; }
+grep 'fault at' "$T/timed.out" | sed 's/^ */  /'
+python3 - "$T/timed/campaign.json" <<'PY' || fe_fail "timed faults"
+import json, sys
+d = json.load(open(sys.argv[1]))
+run = d["runs"][0]
+links = {l["link"]: l for l in run["links"]}
+marks = [f["what"] for f in run["faults"]]
+print("  faults as they ran:", len(marks), "; drops 1.up/1.down/0.up:", links["1.up"]["drops"],
+      links["1.down"]["drops"], links["0.up"]["drops"], "; 1.down held %.0f ms" % (links["1.down"]["held_ns"] / 1e6))
+assert d["status"] == "complete" and run["job_status"] == 0, (d["status"], run["job_status"])
+assert len(marks) == 8, marks          # 5 faults, and the ends of flap, delay and loss
+assert links["1.up"]["drops"] + links["1.down"]["drops"] >= 10, links   # the flap dropped both ways
+assert links["0.up"]["drops"] >= 2, links["0.up"]                       # 50 % loss for 200 ms
+assert 150e6 <= links["1.down"]["held_ns"] <= 250e6, links["1.down"]    # the 200 ms pause storm
+PY
+
 echo "Ctrl-C in the middle: partial results, exit 130, nothing left behind"
 "$CTL" campaign run "$T/credit.yaml" --out "$T/int" --iterations 200 >"$T/int.out" 2>&1 &
 pid=$!
