@@ -3,7 +3,8 @@
 # physics: under the credit regime no fabric drop and no RTO-sized iteration; with
 # exactly one packet dropped in iteration 6 of a 1 KiB all-reduce, exactly that
 # iteration takes about TCP's 200 ms floor; Ctrl-C and a dead dataplane stop a campaign
-# cleanly, with partial results and nothing left behind.
+# cleanly, with partial results and nothing left behind; a command job with faults in
+# time (flap, delay spike, pause storm, loss, apply) shows each of them in the counters.
 set -euo pipefail
 . "$(dirname "$0")/../../testbeds/lib.sh"
 fe_init campaign
