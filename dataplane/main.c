@@ -581,6 +581,37 @@ port_setup(uint16_t port, struct rte_mempool *pool, uint16_t rxd, uint16_t txd, 
 }
 
 /*
+ * Frames queued while the ports were being opened are not forwarded. An AF_PACKET
+ * socket receives from every interface between its creation and its bind, so its ring
+ * can hold another host's frames: forwarded, they would teach the switch a host on the
+ * wrong port (a MAC "move" at start). They are counted and reported instead.
+ */
+static void
+discard_startup_frames(const uint16_t *ports, unsigned nports)
+{
+	struct rte_mbuf *pkts[FE_BURST];
+	uint64_t total = 0;
+	uint16_t n;
+
+	for (unsigned i = 0; i < nports; i++) {
+		struct rte_eth_dev_info info;
+
+		/* only AF_PACKET: a pcap port's queue is the file being replayed */
+		if (rte_eth_dev_info_get(ports[i], &info) != 0 ||
+		    strcmp(info.driver_name, "net_af_packet") != 0)
+			continue;
+		while ((n = rte_eth_rx_burst(ports[i], 0, pkts, FE_BURST)) > 0) {
+			rte_pktmbuf_free_bulk(pkts, n);
+			total += n;
+		}
+	}
+	if (total)
+		printf("fabemu-dp: discarded %" PRIu64 " frame(s) queued while the ports were "
+		       "opened\n",
+		       total);
+}
+
+/*
  * Mbufs for every descriptor plus what the links can hold, capped: a link with a
  * delay and no rate limit could hold any number, and the mbufs the links really hold
  * are bounded by what the hosts send in one delay. --mbufs overrides. When the pool
@@ -841,6 +872,7 @@ main(int argc, char **argv)
 		if (port_setup(ports[i], pool, (uint16_t)o.rxd, (uint16_t)o.txd, err, sizeof(err)) <
 		    0)
 			rte_exit(EXIT_FAILURE, "%s\n", err);
+	discard_startup_frames(ports, nports);
 
 	dp = fe_dp_create(nports, ports, up, down, pool, rte_get_tsc_hz(), &o.dp, err, sizeof(err));
 	if (dp == NULL)
