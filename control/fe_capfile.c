@@ -249,16 +249,26 @@ void
 fe_capture_stop(struct fe_dp *dp, struct fe_capture *c, char *msg, size_t len)
 {
 	uint64_t token;
+	int quiet = 0;
 
 	if (c == NULL)
 		return;
 	__atomic_store_n(&dp->tap, NULL, __ATOMIC_RELEASE);
 	/* after a grace period the lcore holds no pointer to the tap: drain and free */
 	token = rte_rcu_qsbr_start(dp->qsv);
-	for (int i = 0; i < 100000 && rte_rcu_qsbr_check(dp->qsv, token, false) == 0; i++)
+	for (int i = 0; i < 100000 && !(quiet = rte_rcu_qsbr_check(dp->qsv, token, false)); i++)
 		usleep(10);
 	fe_capture_drain(c);
 	write_stats(c);
+	if (!quiet) { /* an lcore stuck for a second may still copy into it: keep it */
+		fflush(c->f);
+		if (msg)
+			snprintf(msg, len,
+				 "capture of %s stopped, but the lcore did not pass a "
+				 "quiescent state within 1 s: its ring and pool are kept\n",
+				 c->link);
+		return;
+	}
 	if (msg)
 		snprintf(msg, len,
 			 "capture of %s stopped: %" PRIu64 " packets written to %s (%" PRIu64
