@@ -215,20 +215,21 @@ static int
 handoff_setup(struct fe_dp *dp, int socket, char *err, size_t errlen)
 {
 	if (dp->conf.regime != FE_REGIME_LOSSY) {
-		snprintf(err, errlen, "--lcores 2: only the lossy regime runs as a pipeline (the "
-				      "lossless ones are one causal loop)");
+		snprintf(err, errlen,
+			 "--lcores 2: only the lossy regime runs as a pipeline (the "
+			 "lossless ones are one causal loop)");
 		return -EINVAL;
 	}
-	dp->handoff = rte_zmalloc_socket("fe_handoff", sizeof(*dp->handoff) * dp->nports, 0,
-					 socket);
+	dp->handoff =
+		rte_zmalloc_socket("fe_handoff", sizeof(*dp->handoff) * dp->nports, 0, socket);
 	if (dp->handoff == NULL)
 		goto nomem;
 	for (unsigned i = 0; i < dp->nports; i++) {
 		char name[RTE_RING_NAMESIZE];
 
 		snprintf(name, sizeof(name), "fe_handoff%u", i);
-		dp->handoff[i] = rte_ring_create_elem(name, sizeof(struct fe_handoff), 4096,
-						      socket, RING_F_SP_ENQ | RING_F_SC_DEQ);
+		dp->handoff[i] = rte_ring_create_elem(name, sizeof(struct fe_handoff), 4096, socket,
+						      RING_F_SP_ENQ | RING_F_SC_DEQ);
 		if (dp->handoff[i] == NULL)
 			goto nomem;
 	}
@@ -563,12 +564,16 @@ ctl_requests(struct fe_dp *dp, uint64_t now, unsigned role)
 	}
 }
 
-unsigned
-fe_dp_poll(struct fe_dp *dp, uint64_t now)
+/*
+ * One pass of the stages `role` owns: RX a burst a port into the up links and across
+ * the switch, then (unless a down stage does it) send, repeated while ports are full.
+ */
+static unsigned
+poll_bursts(struct fe_dp *dp, uint64_t now, unsigned role)
 {
 	unsigned work = 0;
 
-	ctl_requests(dp, now, FE_ROLE_ALL);
+	ctl_requests(dp, now, role);
 	for (unsigned b = 0; b < FE_DRAIN_BURSTS; b++) {
 		int full = 0;
 
@@ -580,7 +585,7 @@ fe_dp_poll(struct fe_dp *dp, uint64_t now)
 		} else {
 			work += lossless_advance(dp, now);
 		}
-		for (unsigned i = 0; i < dp->nports; i++)
+		for (unsigned i = 0; (role & FE_ROLE_DOWN) && i < dp->nports; i++)
 			work += port_tx(dp, i, now);
 		if (!full)
 			break;
@@ -589,25 +594,10 @@ fe_dp_poll(struct fe_dp *dp, uint64_t now)
 	return work;
 }
 
-/* The pipeline's up stage: RX and the up links, into the switch and the handoff rings. */
-static unsigned
-poll_up(struct fe_dp *dp, uint64_t now)
+unsigned
+fe_dp_poll(struct fe_dp *dp, uint64_t now)
 {
-	unsigned work = 0;
-
-	ctl_requests(dp, now, FE_ROLE_UP);
-	for (unsigned b = 0; b < FE_DRAIN_BURSTS; b++) {
-		int full = 0;
-
-		for (unsigned i = 0; i < dp->nports; i++)
-			work += port_rx(dp, i, now, &full);
-		for (unsigned i = 0; i < dp->nports; i++)
-			work += port_switch(dp, i, now);
-		if (!full)
-			break;
-	}
-	FE_CNT_ADD(dp->idle.polls, 1);
-	return work;
+	return poll_bursts(dp, now, FE_ROLE_ALL);
 }
 
 /* The pipeline's down stage: the handoff rings into the down links, and TX. */
@@ -627,8 +617,7 @@ poll_down(struct fe_dp *dp, uint64_t now)
 unsigned
 fe_dp_poll_role(struct fe_dp *dp, enum fe_dp_role role, uint64_t now)
 {
-	return role == FE_ROLE_UP ? poll_up(dp, now) : role == FE_ROLE_DOWN ? poll_down(dp, now)
-								    : fe_dp_poll(dp, now);
+	return role == FE_ROLE_DOWN ? poll_down(dp, now) : poll_bursts(dp, now, role);
 }
 
 uint64_t
