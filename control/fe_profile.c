@@ -278,27 +278,6 @@ link_map(struct fe_yaml *c, const struct y_link *y, const char *at, struct fe_li
 	return 0;
 }
 
-struct name_val {
-	const char *name;
-	int value;
-};
-
-static const struct name_val regimes[] = {
-	{"lossy", FE_REGIME_LOSSY}, {"pfc", FE_REGIME_PFC}, {"credit", FE_REGIME_CREDIT}, {0}};
-static const struct name_val lane_maps[] = {{"pcp", FE_MAP_PCP}, {"dscp", FE_MAP_DSCP}, {0}};
-
-static int
-name_lookup(struct fe_yaml *c, const char *key, const char *v, const struct name_val *t, int *out)
-{
-	for (const struct name_val *n = t; n->name; n++)
-		if (strcmp(v, n->name) == 0) {
-			*out = n->value;
-			return 0;
-		}
-	return fe_yaml_fail(c, key, "%s '%s' (allowed: %s)", key, v,
-			    t == regimes ? "lossy, pfc, credit" : "pcp, dscp");
-}
-
 static int
 uint_key(struct fe_yaml *c, const char *key, const char *v, uint64_t min, uint64_t max,
 	 uint64_t *out)
@@ -343,23 +322,19 @@ static int
 top_keys(struct fe_yaml *c, const struct y_profile *y, struct fe_profile *p)
 {
 	uint64_t x;
-	int v = 0;
 
 	if (y->name == NULL)
 		return fe_yaml_fail(c, "", "the profile needs a name (name: ...)");
 	snprintf(p->name, sizeof(p->name), "%s", y->name);
 	if (y->description)
 		snprintf(p->description, sizeof(p->description), "%s", y->description);
-	if (y->regime) {
-		if (name_lookup(c, "regime", y->regime, regimes, &v) < 0)
-			return -EINVAL;
-		p->fabric.regime = (enum fe_regime)v;
-	}
-	if (y->lane_map) {
-		if (name_lookup(c, "lane-map", y->lane_map, lane_maps, &v) < 0)
-			return -EINVAL;
-		p->fabric.lane_map = (enum fe_lane_map)v;
-	}
+	if (y->regime && fe_regime_parse(y->regime, &p->fabric.regime) < 0)
+		return fe_yaml_fail(c, "regime", "regime '%s' (allowed: " FE_REGIME_ALLOWED ")",
+				    y->regime);
+	if (y->lane_map && fe_lane_map_parse(y->lane_map, &p->fabric.lane_map) < 0)
+		return fe_yaml_fail(c, "lane-map",
+				    "lane-map '%s' (allowed: " FE_LANE_MAP_ALLOWED ")",
+				    y->lane_map);
 	if (y->lanes) {
 		if (uint_key(c, "lanes", y->lanes, 1, FE_LANES_MAX, &x) < 0)
 			return -EINVAL;

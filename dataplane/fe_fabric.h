@@ -10,6 +10,7 @@
 #define FE_FABRIC_H
 
 #include <stdint.h>
+#include <string.h>
 
 #include "fe_credit.h"
 #include "fe_pfc.h"
@@ -37,6 +38,32 @@ static inline const char *
 fe_lane_map_name(enum fe_lane_map m)
 {
 	return m == FE_MAP_DSCP ? "dscp" : "pcp";
+}
+
+/* The names users write, for the command line and profiles; 0, or -1 if none fits. */
+#define FE_REGIME_ALLOWED   "lossy, pfc, credit"
+#define FE_LANE_MAP_ALLOWED "pcp, dscp"
+
+static inline int
+fe_regime_parse(const char *s, enum fe_regime *out)
+{
+	for (int r = FE_REGIME_LOSSY; r <= FE_REGIME_CREDIT; r++)
+		if (strcmp(s, fe_regime_name((enum fe_regime)r)) == 0) {
+			*out = (enum fe_regime)r;
+			return 0;
+		}
+	return -1;
+}
+
+static inline int
+fe_lane_map_parse(const char *s, enum fe_lane_map *out)
+{
+	for (int m = FE_MAP_PCP; m <= FE_MAP_DSCP; m++)
+		if (strcmp(s, fe_lane_map_name((enum fe_lane_map)m)) == 0) {
+			*out = (enum fe_lane_map)m;
+			return 0;
+		}
+	return -1;
 }
 
 /*

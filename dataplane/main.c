@@ -256,37 +256,6 @@ opt_uint(const char *name, const char *v, uint64_t min, uint64_t max, uint64_t *
 	return 0;
 }
 
-struct opt_name {
-	const char *name;
-	uint64_t value;
-};
-
-static const struct opt_name regimes[] = {{"lossy", FE_REGIME_LOSSY},
-					  {"pfc", FE_REGIME_PFC},
-					  {"credit", FE_REGIME_CREDIT},
-					  {NULL, 0}};
-static const struct opt_name lane_maps[] = {{"pcp", FE_MAP_PCP}, {"dscp", FE_MAP_DSCP}, {NULL, 0}};
-
-/* One of a table of names; the message lists them. */
-static int
-opt_enum(const char *opt, const char *v, const struct opt_name *t, uint64_t *out, char *err,
-	 size_t len)
-{
-	size_t o;
-
-	for (const struct opt_name *n = t; n->name; n++)
-		if (strcmp(v, n->name) == 0) {
-			*out = n->value;
-			return 0;
-		}
-	o = (size_t)snprintf(err, len, "--%s: '%s' (allowed:", opt, v);
-	for (const struct opt_name *n = t; n->name && o < len; n++)
-		o += (size_t)snprintf(err + o, len - o, "%s %s", n == t ? "" : ",", n->name);
-	if (o < len)
-		snprintf(err + o, len - o, ")");
-	return -EINVAL;
-}
-
 static int
 add_spec(struct opts *o, int is_file, const char *text, char *err, size_t len)
 {
@@ -369,9 +338,10 @@ parse_opt(struct opts *o, int c, const char *v, char *err, size_t len)
 		return opt_time("exit-idle", v, 3600ULL * 1000000000, &o->dp.exit_idle_ns, err,
 				len);
 	case OPT_REGIME:
-		if (opt_enum("regime", v, regimes, &x, err, len) < 0)
+		if (fe_regime_parse(v, &o->dp.regime) < 0) {
+			snprintf(err, len, "--regime: '%s' (allowed: " FE_REGIME_ALLOWED ")", v);
 			return -EINVAL;
-		o->dp.regime = (enum fe_regime)x;
+		}
 		return 0;
 	case OPT_LANES:
 		if (opt_uint("lanes", v, 1, FE_LANES_MAX, &x, err, len) < 0)
@@ -379,9 +349,11 @@ parse_opt(struct opts *o, int c, const char *v, char *err, size_t len)
 		o->dp.lanes = (uint8_t)x;
 		return 0;
 	case OPT_LANE_MAP:
-		if (opt_enum("lane-map", v, lane_maps, &x, err, len) < 0)
+		if (fe_lane_map_parse(v, &o->dp.lane_map) < 0) {
+			snprintf(err, len, "--lane-map: '%s' (allowed: " FE_LANE_MAP_ALLOWED ")",
+				 v);
 			return -EINVAL;
-		o->dp.lane_map = (enum fe_lane_map)x;
+		}
 		return 0;
 	case OPT_PFC:
 		return fe_pfc_spec(v, &o->dp.pfc, err, len);
