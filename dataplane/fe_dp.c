@@ -210,6 +210,22 @@ fe_dp_causal_step(const struct fe_dp *dp)
 	return RTE_MAX(step == UINT64_MAX ? floor : step, floor);
 }
 
+/* The ports whose down link is ideal: it passes each packet through while it is empty. */
+uint64_t
+fe_dp_ideal_down(const struct fe_dp *dp)
+{
+	uint64_t mask = 0;
+
+	for (unsigned i = 0; i < dp->nports; i++) {
+		const struct fe_link *l = &dp->ports[i].down;
+
+		if (l->cfg.tpb_fp == 0 && l->cfg.prop_ticks == 0 && !l->gated &&
+		    !dp->ports[i].down_x.active)
+			mask |= UINT64_C(1) << i;
+	}
+	return mask;
+}
+
 /* Pipeline: one ring per egress port from the up stage to the down stage. */
 static int
 handoff_setup(struct fe_dp *dp, int socket, char *err, size_t errlen)
@@ -306,6 +322,7 @@ fe_dp_create(unsigned nports, const uint16_t *port_ids, const struct fe_linkdef 
 	if (conf->lcores > 1 && handoff_setup(dp, socket, err, errlen) < 0)
 		goto fail;
 	dp->step = fe_dp_causal_step(dp);
+	dp->ideal_down = fe_dp_ideal_down(dp);
 	dp->start_tsc = rte_rdtsc();
 	dp->horizon = dp->start_tsc;
 	return dp;
@@ -399,10 +416,9 @@ port_rx(struct fe_dp *dp, unsigned in, uint64_t now, int *full)
 	/* the switch reads every header: start those loads for the whole burst first */
 	for (uint16_t i = 0; i < n; i++)
 		rte_prefetch0(rte_pktmbuf_mtod(pkts[i], void *));
-	for (uint16_t i = 0; i < n; i++) {
+	for (uint16_t i = 0; i < n; i++)
 		bytes += rte_pktmbuf_pkt_len(pkts[i]);
-		fe_switch_ingress(dp, in, pkts[i], now);
-	}
+	fe_switch_ingress_burst(dp, in, pkts, n, bytes, now);
 	*full |= n == room;
 	FE_CNT_ADD(p->st.rx_pkts, n);
 	FE_CNT_ADD(p->st.rx_bytes, bytes);

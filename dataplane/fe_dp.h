@@ -103,16 +103,18 @@ struct fe_port {
 	struct fe_mac_cache mac_cache;
 	uint16_t port_id;
 	uint16_t txq_n;
+	uint32_t fast_n;     /* the burst fast path's count for the down link, not yet added */
+	uint64_t fast_bytes; /* ... and its bytes (fe_switch_ingress_burst) */
 	struct rte_mbuf *txq[FE_BURST]; /* dequeued from down, waiting for TX room */
 	char name[FE_PORT_NAME_LEN];
 } __rte_cache_aligned;
 
 struct fe_sw_stats {
-	fe_counter_t unicast;  /* forwarded to the one learned port */
-	fe_counter_t flooded;  /* broadcast, multicast or unknown destination */
-	fe_counter_t filtered; /* destination learned on the ingress port: not sent back */
-	fe_counter_t runts;    /* shorter than an Ethernet header */
-	fe_counter_t nombuf;   /* a flood copy could not be allocated */
+	fe_counter_t unicast;	   /* forwarded to the one learned port */
+	fe_counter_t flooded;	   /* broadcast, multicast or unknown destination */
+	fe_counter_t filtered;	   /* destination learned on the ingress port: not sent back */
+	fe_counter_t runts;	   /* shorter than an Ethernet header */
+	fe_counter_t nombuf;	   /* a flood copy could not be allocated */
 	fe_counter_t handoff_full; /* pipeline: the down stage's ring was full (dropped) */
 };
 
@@ -193,7 +195,9 @@ struct fe_dp {
 	uint32_t hold_link;
 	uint64_t hold_ticks;
 	uint64_t hold_req, hold_done;
-	struct rte_ring **handoff; /* pipeline: per egress port, up lcore -> down lcore */
+	uint64_t ideal_down;	     /* bit q: port q's down link has no rate, delay, gate or
+					impairment (fe_dp_ideal_down(); the burst fast path) */
+	struct rte_ring **handoff;   /* pipeline: per egress port, up lcore -> down lcore */
 	struct fe_dp_acks down_acks; /* pipeline: the down lcore's side */
 };
 
@@ -245,5 +249,6 @@ int fe_dp_linkx_compile(struct fe_linkx *x, const struct fe_linkdef *d, uint64_t
 int fe_dp_pfc_compile(const struct fe_dp *dp, struct fe_pfc *pfc, const struct fe_pfc_params *in,
 		      const struct fe_link_params *up, char *err, size_t errlen);
 uint64_t fe_dp_causal_step(const struct fe_dp *dp);
+uint64_t fe_dp_ideal_down(const struct fe_dp *dp);
 
 #endif

@@ -231,15 +231,22 @@ fe_link_passthru(const struct fe_link *l)
 	return l->cfg.tpb_fp == 0 && l->cfg.prop_ticks == 0 && !l->gated && l->head == l->tail;
 }
 
+/* n packets of `bytes` in all went through a pass-through link (counted once a burst). */
+static inline void
+fe_link_count_through_n(struct fe_link *l, uint32_t n, uint64_t bytes)
+{
+	FE_CNT_ADD(l->st.in_pkts, n);
+	FE_CNT_ADD(l->st.in_bytes, bytes);
+	FE_CNT_ADD(l->st.out_pkts, n);
+	FE_CNT_ADD(l->st.out_bytes, bytes);
+	FE_CNT_ADD(l->st.qdepth_hist[0], n);
+	FE_CNT_ADD(l->st.sojourn_hist[0], n);
+}
+
 static inline void
 fe_link_count_through(struct fe_link *l, uint32_t len)
 {
-	FE_CNT_ADD(l->st.in_pkts, 1);
-	FE_CNT_ADD(l->st.in_bytes, len);
-	FE_CNT_ADD(l->st.out_pkts, 1);
-	FE_CNT_ADD(l->st.out_bytes, len);
-	FE_CNT_ADD(l->st.qdepth_hist[0], 1);
-	FE_CNT_ADD(l->st.sojourn_hist[0], 1);
+	fe_link_count_through_n(l, 1, len);
 }
 
 /* Count a packet the caller dropped before offering it (loss models, rules, AQM). */

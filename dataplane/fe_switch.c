@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include <string.h>
 
+#include <rte_byteorder.h>
 #include <rte_ether.h>
 #include <rte_ip.h>
 #include <rte_prefetch.h>
@@ -140,28 +141,44 @@ fe_switch_ingress(struct fe_dp *dp, unsigned in, struct rte_mbuf *m, uint64_t no
 	to_link(dp, 2 * in, &p->up, &p->up_x, m, now, FE_LABEL(0, lane_of(dp, m)));
 }
 
+/*
+ * The destination and source addresses of a frame as 48-bit keys, from two 8-byte
+ * loads (the frame has its 14-byte header): six-byte copies into a stack word would
+ * cost a failed store-to-load forward per packet.
+ */
+static inline void
+mac_keys(const struct rte_mbuf *m, uint64_t *dst, uint64_t *src)
+{
+	const uint8_t *f = rte_pktmbuf_mtod(m, const uint8_t *);
+	uint64_t d, s;
+
+	memcpy(&d, f, 8);
+	memcpy(&s, f + 4, 8);
+	*dst = rte_le_to_cpu_64(d) & UINT64_C(0xffffffffffff); /* bytes 0..5 */
+	*src = rte_le_to_cpu_64(s) >> 16;		       /* bytes 6..11 */
+}
+
 /* Egress port of m from `in`, learning its source; -1: flood, -2: filter (drop). */
 static inline int
 lookup(struct fe_dp *dp, unsigned in, struct rte_mbuf *m, uint64_t t)
 {
 	const struct rte_ether_hdr *eh = rte_pktmbuf_mtod(m, const struct rte_ether_hdr *);
 	struct fe_mac_cache *c = &dp->ports[in].mac_cache;
-	uint64_t src = 0, dst = 0;
+	uint64_t dst, src;
 	int fresh;
 
-	memcpy(&src, eh->src_addr.addr_bytes, 6);
-	memcpy(&dst, eh->dst_addr.addr_bytes, 6);
+	mac_keys(m, &dst, &src);
 	fresh = c->gen == dp->mac->gen && t < c->until;
 	if (!rte_is_multicast_ether_addr(&eh->src_addr) && !(fresh && src == c->src)) {
 		fe_mac_learn(dp->mac, eh->src_addr.addr_bytes, (uint16_t)in, t);
-		c->src = src;
+		c->src = src; /* only ever a unicast address (or UINT64_MAX) */
 		fresh = 0;
 	}
 	if (rte_is_multicast_ether_addr(&eh->dst_addr))
 		return -1;
 	if (!fresh || dst != c->dst) {
 		c->out = fe_mac_lookup(dp->mac, eh->dst_addr.addr_bytes, t);
-		c->dst = dst;
+		c->dst = dst; /* only ever a unicast address (or UINT64_MAX) */
 		c->gen = dp->mac->gen;
 		c->until = t + dp->mac_cache_ticks;
 	}
@@ -272,6 +289,128 @@ forward(struct fe_dp *dp, unsigned in, int out, struct rte_mbuf *m, uint64_t t, 
 	} else {
 		FE_CNT_ADD(dp->sw.unicast, 1);
 		to_egress(dp, in, (unsigned)out, m, t, lane);
+	}
+}
+
+/*
+ * The burst fast path. A lossy fabric on one lcore, with no capture, whose up link of
+ * `in` passes packets through (no rate, no delay, nothing queued) and impairs none:
+ * the whole burst crosses it at now, counted once. Each packet is then looked up; one
+ * whose down link is ideal (dp->ideal_down) and empty goes straight to that port's TX
+ * staging, and that link is counted once at the end. Every other packet takes the
+ * general path, in order: once a down link holds a packet it is no longer empty, so
+ * no packet behind overtakes it. Counters come out as the per-packet path's would.
+ */
+static inline int
+burst_fast(struct fe_dp *dp, const struct fe_port *p)
+{
+	return dp->conf.regime == FE_REGIME_LOSSY && dp->handoff == NULL && !p->up_x.active &&
+	       fe_link_passthru(&p->up) && __atomic_load_n(&dp->tap, __ATOMIC_ACQUIRE) == NULL;
+}
+
+/*
+ * The output the burst is staging into, kept in registers: a burst mostly carries one
+ * flow. Written back before anything else may touch that port's staging.
+ */
+struct stage {
+	struct fe_port *q; /* NULL: none */
+	int out;	   /* its index; -3: none */
+	uint16_t n;	   /* q->txq_n */
+	uint32_t pkts;	   /* staged by this burst, not yet in q->fast_n */
+	uint64_t bytes;
+};
+
+static inline void
+stage_put(struct stage *g)
+{
+	if (g->q == NULL)
+		return;
+	g->q->txq_n = g->n;
+	g->q->fast_n += g->pkts;
+	g->q->fast_bytes += g->bytes;
+	g->q = NULL;
+	g->out = -3;
+}
+
+/* Stage for output `out` if its down link passes packets through now; 1 if so. */
+static inline int
+stage_get(struct fe_dp *dp, struct stage *g, int out, uint64_t *touched)
+{
+	struct fe_port *q;
+
+	if (out == g->out)
+		return g->q != NULL;
+	stage_put(g);
+	if (out < 0 || !(dp->ideal_down >> out & 1))
+		return 0;
+	q = &dp->ports[out];
+	if (q->down.head != q->down.tail)
+		return 0;
+	*g = (struct stage){.q = q, .out = out, .n = q->txq_n};
+	*touched |= UINT64_C(1) << out;
+	return 1;
+}
+
+void
+fe_switch_ingress_burst(struct fe_dp *dp, unsigned in, struct rte_mbuf **pkts, unsigned n,
+			uint64_t bytes, uint64_t now)
+{
+	struct fe_mac_cache *c = &dp->ports[in].mac_cache;
+	struct stage g = {.q = NULL, .out = -3};
+	uint64_t touched = 0, unicast = 0, c_src, c_dst;
+	int fresh, c_out;
+
+	RTE_BUILD_BUG_ON(RTE_MAX_ETHPORTS > 64);
+	if (!burst_fast(dp, &dp->ports[in])) {
+		for (unsigned i = 0; i < n; i++)
+			fe_switch_ingress(dp, in, pkts[i], now);
+		return;
+	}
+	fe_link_count_through_n(&dp->ports[in].up, n, bytes);
+	/* the port's MAC cache, in registers: both addresses as cached mean no table work */
+	fresh = c->gen == dp->mac->gen && now < c->until;
+	c_src = c->src;
+	c_dst = c->dst;
+	c_out = c->out == (int)in ? -2 : c->out;
+	for (unsigned i = 0; i < n; i++) {
+		struct rte_mbuf *m = pkts[i];
+		uint64_t dst, src;
+		int out;
+
+		if (unlikely(rte_pktmbuf_data_len(m) < sizeof(struct rte_ether_hdr))) {
+			stage_put(&g);
+			fe_switch_arrive(dp, in, m, now);
+			continue;
+		}
+		mac_keys(m, &dst, &src);
+		if (likely(fresh && src == c_src && dst == c_dst)) {
+			out = c_out;
+		} else {
+			out = lookup(dp, in, m, now);
+			fresh = c->gen == dp->mac->gen && now < c->until;
+			c_src = c->src;
+			c_dst = c->dst;
+			c_out = c->out == (int)in ? -2 : c->out;
+		}
+		if (unlikely(!stage_get(dp, &g, out, &touched) || g.n == FE_BURST)) {
+			stage_put(&g);
+			forward(dp, in, out, m, now, lane_of(dp, m));
+			continue;
+		}
+		g.q->txq[g.n++] = m;
+		g.pkts++;
+		g.bytes += rte_pktmbuf_pkt_len(m);
+		unicast++;
+	}
+	stage_put(&g);
+	FE_CNT_ADD(dp->sw.unicast, unicast);
+	while (touched) {
+		struct fe_port *q = &dp->ports[__builtin_ctzll(touched)];
+
+		fe_link_count_through_n(&q->down, q->fast_n, q->fast_bytes);
+		q->fast_n = 0;
+		q->fast_bytes = 0;
+		touched &= touched - 1;
 	}
 }
 
@@ -456,7 +595,8 @@ fe_switch_handoff_in(struct fe_dp *dp, unsigned q, uint64_t now)
 		for (unsigned i = 0; i < n; i++)
 			rte_prefetch0(h[i].m);
 		for (unsigned i = 0; i < n; i++)
-			to_link(dp, 2 * q + 1, &out->down, &out->down_x, h[i].m, h[i].t, h[i].label);
+			to_link(dp, 2 * q + 1, &out->down, &out->down_x, h[i].m, h[i].t,
+				h[i].label);
 		total += n;
 	} while (n == FE_BURST && total < FE_BURST * 16);
 	return total;
@@ -466,7 +606,8 @@ unsigned
 fe_switch_handoff_flush(struct fe_dp *dp, unsigned q)
 {
 	struct fe_handoff h[FE_BURST];
-	unsigned n = rte_ring_sc_dequeue_burst_elem(dp->handoff[q], h, sizeof(h[0]), FE_BURST, NULL);
+	unsigned n =
+		rte_ring_sc_dequeue_burst_elem(dp->handoff[q], h, sizeof(h[0]), FE_BURST, NULL);
 
 	for (unsigned i = 0; i < n; i++)
 		rte_pktmbuf_free(h[i].m);

@@ -18,6 +18,13 @@
 #include "fe_dp.h"
 
 void fe_switch_ingress(struct fe_dp *dp, unsigned in, struct rte_mbuf *m, uint64_t now);
+/*
+ * A burst of n packets (bytes in all) read from port `in` at now, each as by
+ * fe_switch_ingress(). Where the links are ideal it takes the burst at once: up link
+ * counted once, each packet looked up and staged for TX, down links counted once.
+ */
+void fe_switch_ingress_burst(struct fe_dp *dp, unsigned in, struct rte_mbuf **pkts, unsigned n,
+			     uint64_t bytes, uint64_t now);
 void fe_switch_arrive(struct fe_dp *dp, unsigned in, struct rte_mbuf *m, uint64_t t);
 
 /* Pipeline, down stage: what the up stage handed port q, into its down link. */

@@ -271,8 +271,10 @@ fe_update_adopt(struct fe_dp *dp, struct fe_update *u, unsigned role)
 		if (role & FE_ROLE_DOWN)
 			adopt_link(&p->down, &p->down_x, &u->links[2 * i + 1]);
 	}
-	if (role & FE_ROLE_DOWN)
+	if (role & FE_ROLE_DOWN) {
 		dp->pool_shared.limit = u->switch_buffer;
+		dp->ideal_down = fe_dp_ideal_down(dp);
+	}
 	if (role & FE_ROLE_UP) {
 		dp->hoq_ticks = u->hoq_ticks;
 		dp->conf.pfc.frames = u->pfc_frames;
