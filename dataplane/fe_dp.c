@@ -593,6 +593,11 @@ poll_bursts(struct fe_dp *dp, uint64_t now, unsigned role)
 	for (unsigned b = 0; b < FE_DRAIN_BURSTS; b++) {
 		int full = 0;
 
+		/* live, each round runs at its own time: what the last round read is due
+		 * by now (a link's delay has passed) and goes on while it is in the cache */
+		if (b > 0 && dp->live)
+			now = rte_rdtsc();
+
 		for (unsigned i = 0; i < dp->nports; i++)
 			work += port_rx(dp, i, now, &full);
 		if (dp->conf.regime == FE_REGIME_LOSSY) {

@@ -542,16 +542,17 @@ fe_switch_service(struct fe_dp *dp, uint64_t now)
 
 		do {
 			moved = 0;
-			for (unsigned k = 0; k < dp->nports; k++) {
-				unsigned in = (dp->rr + k) % dp->nports;
+			for (unsigned k = 0, in = dp->rr; k < dp->nports; k++) {
+				unsigned next = in + 1 == dp->nports ? 0 : in + 1; /* no division */
 
 				for (uint8_t lane = 0; lane < dp->conf.lanes; lane++) {
 					unsigned n = iq_serve(dp, in, lane, now, 1);
 
 					if (n)
-						dp->rr_next = (in + 1) % dp->nports;
+						dp->rr_next = next;
 					moved += n;
 				}
+				in = next;
 			}
 			dp->rr = dp->rr_next;
 			work += moved;
