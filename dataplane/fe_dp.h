@@ -179,6 +179,7 @@ struct fe_dp {
 	uint64_t hoq_ticks;		 /* credit: HOQLife; 0: off */
 	uint64_t mac_cache_ticks;	 /* FE_MAC_CACHE_NS, or the ageing time if shorter */
 	unsigned rr, rr_next;		 /* credit: round-robin start of the arbiter */
+	uint64_t iq_pkts;		 /* credit: packets in all input queues */
 	uint64_t step;			 /* lossless: feedback delay, the loop's time step */
 	uint64_t horizon;		 /* lossless: the switch has seen everything up to here */
 	/* run-time changes (fe_update.h): ctl publishes, the lcore adopts at a pass start */

@@ -414,6 +414,16 @@ fe_switch_ingress_burst(struct fe_dp *dp, unsigned in, struct rte_mbuf **pkts, u
 	}
 }
 
+/* Room in the output buffer of port q for the input-queued switch (credit regime). */
+static inline int
+out_room(struct fe_dp *dp, unsigned q, uint32_t len, uint64_t now)
+{
+	struct fe_link *l = &dp->ports[q].down;
+
+	return fe_link_has_room(l, len, now) &&
+	       (dp->conf.credit.out_pkts == 0 || l->q_pkts < dp->conf.credit.out_pkts);
+}
+
 /* Credit regime: the packet waits in its input queue; its credits are still taken. */
 static void
 iq_push(struct fe_dp *dp, unsigned in, struct rte_mbuf *m, uint64_t t, int out, uint8_t lane)
@@ -430,6 +440,7 @@ iq_push(struct fe_dp *dp, unsigned in, struct rte_mbuf *m, uint64_t t, int out, 
 	if (q->head == q->tail)
 		q->head_since = t;
 	q->tail++;
+	dp->iq_pkts++;
 	q->blocks += fe_credit_blocks(s->len);
 	FE_CNT_SET(q->depth, q->tail - q->head);
 	FE_CNT_MAX(q->peak, q->depth);
@@ -452,10 +463,18 @@ fe_switch_arrive(struct fe_dp *dp, unsigned in, struct rte_mbuf *m, uint64_t t)
 		return;
 	}
 	out = lookup(dp, in, m, t);
-	if (dp->conf.regime == FE_REGIME_CREDIT)
-		iq_push(dp, in, m, t, out, lane);
-	else
+	if (dp->conf.regime != FE_REGIME_CREDIT) {
 		forward(dp, in, out, m, t, lane);
+	} else if (dp->iq_pkts == 0 &&
+		   (out < 0 || out_room(dp, (unsigned)out, rte_pktmbuf_pkt_len(m), t))) {
+		/* no input queue holds anything and the output has room at t: the arbiter
+		 * would move it at once, so it crosses now and its credits go back at t */
+		fe_credit_return(&dp->ports[in].credit, lane,
+				 fe_credit_blocks(rte_pktmbuf_pkt_len(m)), t);
+		forward(dp, in, out, m, t, lane);
+	} else {
+		iq_push(dp, in, m, t, out, lane);
+	}
 }
 
 /* Pop the head of q at tick t: its blocks go back to the sender of port `in`. */
@@ -468,18 +487,9 @@ iq_pop(struct fe_dp *dp, unsigned in, uint8_t lane, uint64_t t)
 	fe_credit_return(&dp->ports[in].credit, lane, fe_credit_blocks(s->len), t);
 	q->blocks -= fe_credit_blocks(s->len);
 	q->head++;
+	dp->iq_pkts--;
 	q->head_since = t;
 	FE_CNT_SET(q->depth, q->tail - q->head);
-}
-
-/* Room in the output buffer of port q for the input-queued switch (credit regime). */
-static inline int
-out_room(struct fe_dp *dp, unsigned q, uint32_t len, uint64_t now)
-{
-	struct fe_link *l = &dp->ports[q].down;
-
-	return fe_link_has_room(l, len, now) &&
-	       (dp->conf.credit.out_pkts == 0 || l->q_pkts < dp->conf.credit.out_pkts);
 }
 
 /*
@@ -641,4 +651,5 @@ fe_switch_iq_drain(struct fe_dp *dp)
 				rte_pktmbuf_free(q->s[q->head++ & q->mask].m);
 			FE_CNT_SET(q->depth, 0);
 		}
+	dp->iq_pkts = 0;
 }
