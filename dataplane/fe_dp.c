@@ -414,10 +414,10 @@ port_rx(struct fe_dp *dp, unsigned in, uint64_t now, int *full)
 	if (unlikely(dp->meas != NULL))
 		fe_measure_rx(dp->meas, pkts, n, now);
 	/* the switch reads every header: start those loads for the whole burst first */
-	for (uint16_t i = 0; i < n; i++)
+	for (uint16_t i = 0; i < n; i++) {
 		rte_prefetch0(rte_pktmbuf_mtod(pkts[i], void *));
-	for (uint16_t i = 0; i < n; i++)
 		bytes += rte_pktmbuf_pkt_len(pkts[i]);
+	}
 	fe_switch_ingress_burst(dp, in, pkts, n, bytes, now);
 	*full |= n == room;
 	FE_CNT_ADD(p->st.rx_pkts, n);
@@ -457,6 +457,8 @@ tx_burst(struct fe_dp *dp, unsigned i, uint64_t now)
 	uint64_t bytes = 0, stamps[FE_BURST], tx_tsc;
 	uint16_t sent;
 
+	RTE_BUILD_BUG_ON(FE_BURST > FE_MEASURE_BURST);
+
 	if (p->txq_n < FE_BURST) {
 		unsigned n = fe_link_dequeue(&p->down, now, (void **)&p->txq[p->txq_n], stamps,
 					     FE_BURST - p->txq_n);
@@ -467,21 +469,27 @@ tx_burst(struct fe_dp *dp, unsigned i, uint64_t now)
 	}
 	if (p->txq_n == 0)
 		return 0;
+	/* counted before the port has them: a PMD that copies (AF_PACKET, AF_XDP, pcap)
+	 * frees them inside the call, and a freed mbuf may already be another's */
+	for (uint16_t k = 0; k < p->txq_n; k++)
+		bytes += rte_pktmbuf_pkt_len(p->txq[k]);
 	/* measured when handed to the port: a veth's TX runs the receiving host's stack */
 	tx_tsc = unlikely(dp->meas != NULL) ? rte_rdtsc() : 0;
+	if (unlikely(dp->meas != NULL))
+		fe_measure_tx_pre(dp->meas, p->txq, p->txq_n);
 	sent = rte_eth_tx_burst(p->port_id, 0, p->txq, p->txq_n);
 	if (unlikely(dp->meas != NULL))
-		fe_measure_tx(dp->meas, i, p->txq, sent, tx_tsc,
+		fe_measure_tx(dp->meas, i, sent, tx_tsc,
 			      fe_link_count(&p->down) > fe_link_count_wire(&p->down));
-	for (uint16_t i = 0; i < sent; i++)
-		bytes += rte_pktmbuf_pkt_len(p->txq[i]);
-	FE_CNT_ADD(p->st.tx_pkts, sent);
-	FE_CNT_ADD(p->st.tx_bytes, bytes);
 	if (sent < p->txq_n) {
 		/* nothing is dropped here: the rest waits, in order, for the next pass */
+		for (uint16_t k = sent; k < p->txq_n; k++)
+			bytes -= rte_pktmbuf_pkt_len(p->txq[k]);
 		FE_CNT_ADD(p->st.tx_busy, 1);
 		memmove(p->txq, p->txq + sent, (p->txq_n - sent) * sizeof(p->txq[0]));
 	}
+	FE_CNT_ADD(p->st.tx_pkts, sent);
+	FE_CNT_ADD(p->st.tx_bytes, bytes);
 	p->txq_n -= sent;
 	return sent;
 }

@@ -288,6 +288,8 @@ fe_link_dequeue(struct fe_link *l, uint64_t now, void **pkts, uint64_t *stamps, 
 	uint64_t bytes = 0;
 	unsigned n = 0;
 
+	if (l->head == l->tail) /* empty: nothing to advance, count or publish */
+		return 0;
 	advance(l, now);
 	while (n < max && l->head != l->svc) {
 		const struct fe_link_slot *s = &l->slots[l->head & l->mask];

@@ -34,12 +34,17 @@ struct fe_measure_port {
 	uint64_t busy_bytes; /* wire bytes sent at the end of those gaps */
 };
 
+#define FE_MEASURE_BURST 32 /* at least the engine's TX burst */
+
 struct fe_measure {
 	int dynoff;	 /* of the uint64_t RX stamp; 0 in it: not stamped (our own frames) */
 	uint32_t mask;	 /* samples - 1 */
 	uint64_t n;	 /* samples written */
 	uint32_t *ticks; /* RX to TX, saturated at 2^32 - 1 */
 	struct fe_measure_port port[FE_MEASURE_PORTS];
+	/* the burst being sent, read before the port has it (fe_measure_tx_pre) */
+	uint64_t pre_stamp[FE_MEASURE_BURST];
+	uint32_t pre_wire[FE_MEASURE_BURST];
 };
 
 static inline uint64_t *
@@ -55,22 +60,36 @@ fe_measure_rx(const struct fe_measure *m, struct rte_mbuf **pkts, uint16_t n, ui
 		*fe_measure_stamp(m, pkts[i]) = tsc;
 }
 
+/*
+ * Before a TX burst of n packets: their stamps and wire sizes. A PMD that copies
+ * (AF_PACKET, AF_XDP, pcap) frees the mbufs inside the TX call, so nothing is read
+ * from them after it.
+ */
 static inline void
-fe_measure_tx(struct fe_measure *m, unsigned port, struct rte_mbuf **pkts, uint16_t n, uint64_t tsc,
-	      int backlogged)
+fe_measure_tx_pre(struct fe_measure *m, struct rte_mbuf **pkts, uint16_t n)
+{
+	for (uint16_t i = 0; i < n && i < FE_MEASURE_BURST; i++) {
+		m->pre_stamp[i] = *fe_measure_stamp(m, pkts[i]);
+		m->pre_wire[i] = fe_wire_bytes(rte_pktmbuf_pkt_len(pkts[i]));
+	}
+}
+
+/* After it: the first `sent` went out at tsc. */
+static inline void
+fe_measure_tx(struct fe_measure *m, unsigned port, uint16_t sent, uint64_t tsc, int backlogged)
 {
 	struct fe_measure_port *p = &m->port[port % FE_MEASURE_PORTS];
 	uint64_t wire = 0;
 
-	for (uint16_t i = 0; i < n; i++) {
-		uint64_t s = *fe_measure_stamp(m, pkts[i]), d = tsc - s;
+	for (uint16_t i = 0; i < sent && i < FE_MEASURE_BURST; i++) {
+		uint64_t s = m->pre_stamp[i], d = tsc - s;
 
-		wire += fe_wire_bytes(rte_pktmbuf_pkt_len(pkts[i]));
+		wire += m->pre_wire[i];
 		if (s == 0)
 			continue;
 		m->ticks[m->n++ & m->mask] = d > UINT32_MAX ? UINT32_MAX : (uint32_t)d;
 	}
-	if (n == 0)
+	if (sent == 0)
 		return;
 	if (p->backlogged) {
 		p->busy_ticks += tsc - p->last;
@@ -78,7 +97,7 @@ fe_measure_tx(struct fe_measure *m, unsigned port, struct rte_mbuf **pkts, uint1
 	}
 	p->last = tsc;
 	p->backlogged = (uint8_t)backlogged;
-	p->pkts += n;
+	p->pkts += sent;
 	p->wire_bytes += wire;
 }
 
