@@ -238,7 +238,9 @@ handoff_setup(struct fe_dp *dp, int socket, char *err, size_t errlen)
 	}
 	dp->handoff =
 		rte_zmalloc_socket("fe_handoff", sizeof(*dp->handoff) * dp->nports, 0, socket);
-	if (dp->handoff == NULL)
+	dp->hstage = rte_zmalloc_socket("fe_hstage", sizeof(*dp->hstage) * dp->nports,
+					RTE_CACHE_LINE_SIZE, socket);
+	if (dp->handoff == NULL || dp->hstage == NULL)
 		goto nomem;
 	for (unsigned i = 0; i < dp->nports; i++) {
 		char name[RTE_RING_NAMESIZE];
@@ -354,6 +356,7 @@ fe_dp_free(struct fe_dp *dp)
 	for (unsigned i = 0; dp->handoff && i < dp->nports; i++)
 		rte_ring_free(dp->handoff[i]);
 	rte_free(dp->handoff);
+	rte_free(dp->hstage);
 	if (dp->meas)
 		rte_free(dp->meas->ticks);
 	rte_free(dp->meas);
@@ -611,6 +614,8 @@ poll_bursts(struct fe_dp *dp, uint64_t now, unsigned role)
 		if (dp->conf.regime == FE_REGIME_LOSSY) {
 			for (unsigned i = 0; i < dp->nports; i++)
 				work += port_switch(dp, i, now);
+			if (dp->handoff != NULL)
+				fe_switch_handoff_out(dp);
 		} else {
 			work += lossless_advance(dp, now);
 		}
@@ -769,6 +774,9 @@ fe_dp_drain(struct fe_dp *dp)
 			rte_pktmbuf_free_bulk((struct rte_mbuf **)pkts, n);
 		while ((n = fe_link_flush(&p->down, pkts, FE_BURST)) > 0)
 			rte_pktmbuf_free_bulk((struct rte_mbuf **)pkts, n);
+		if (dp->hstage != NULL) /* empty after every round; freed if not */
+			for (unsigned k = 0; k < dp->hstage[i].n; k++)
+				rte_pktmbuf_free(dp->hstage[i].h[k].m);
 		while (dp->handoff && (n = fe_switch_handoff_flush(dp, i)) > 0)
 			;
 	}

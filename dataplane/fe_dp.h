@@ -159,6 +159,12 @@ struct fe_handoff {
 	uint32_t pad;
 };
 
+/* The up stage's handoffs to one egress port, put on its ring once a burst. */
+struct fe_handoff_stage {
+	uint32_t n;
+	struct fe_handoff h[FE_BURST];
+} __rte_cache_aligned;
+
 /* What the down lcore has acknowledged (the up lcore uses the fields of struct fe_dp). */
 struct fe_dp_acks {
 	uint64_t adopted_gen, reset_done, hold_done;
@@ -196,10 +202,11 @@ struct fe_dp {
 	uint32_t hold_link;
 	uint64_t hold_ticks;
 	uint64_t hold_req, hold_done;
-	uint64_t ideal_down;	     /* bit q: port q's down link has no rate, delay, gate or
-					impairment (fe_dp_ideal_down(); the burst fast path) */
-	struct rte_ring **handoff;   /* pipeline: per egress port, up lcore -> down lcore */
-	struct fe_dp_acks down_acks; /* pipeline: the down lcore's side */
+	uint64_t ideal_down;		 /* bit q: port q's down link has no rate, delay, gate or
+					    impairment (fe_dp_ideal_down(); the burst fast path) */
+	struct rte_ring **handoff;	 /* pipeline: per egress port, up lcore -> down lcore */
+	struct fe_handoff_stage *hstage; /* pipeline: per egress port, the up lcore's batch */
+	struct fe_dp_acks down_acks;	 /* pipeline: the down lcore's side */
 };
 
 /*

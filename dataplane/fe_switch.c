@@ -214,6 +214,44 @@ pfc_frame_out(struct fe_dp *dp, unsigned in, uint8_t prio, enum fe_pfc_event ev)
 	FE_CNT_ADD(p->st.pfc_frames_out, 1);
 }
 
+/* Pipeline: the staged handoffs of port q onto its ring; what does not fit is dropped. */
+static void
+handoff_out(struct fe_dp *dp, unsigned q)
+{
+	struct fe_handoff_stage *g = &dp->hstage[q];
+	unsigned k =
+		rte_ring_sp_enqueue_burst_elem(dp->handoff[q], g->h, sizeof(g->h[0]), g->n, NULL);
+
+	if (unlikely(k < g->n)) {
+		FE_CNT_ADD(dp->sw.handoff_full, g->n - k);
+		for (; k < g->n; k++)
+			rte_pktmbuf_free(g->h[k].m);
+	}
+	g->n = 0;
+}
+
+void
+fe_switch_handoff_out(struct fe_dp *dp)
+{
+	for (unsigned q = 0; q < dp->nports; q++)
+		if (dp->hstage[q].n)
+			handoff_out(dp, q);
+}
+
+/*
+ * Pipeline: hand m to the down stage of port q. Staged, so that the ring's indexes,
+ * which both lcores touch, move once a burst rather than once a packet.
+ */
+static inline void
+handoff_put(struct fe_dp *dp, unsigned q, struct rte_mbuf *m, uint64_t t, uint32_t label)
+{
+	struct fe_handoff_stage *g = &dp->hstage[q];
+
+	if (g->n == FE_BURST)
+		handoff_out(dp, q);
+	g->h[g->n++] = (struct fe_handoff){.m = m, .t = t, .label = label};
+}
+
 /*
  * Into the egress (down) link of port q. PFC: the bytes are held against the
  * ingress port and priority; past XOFF + headroom they are dropped, at XOFF the
@@ -226,12 +264,7 @@ to_egress(struct fe_dp *dp, unsigned in, unsigned q, struct rte_mbuf *m, uint64_
 	uint32_t acct = in * FE_PFC_PRIOS + lane;
 
 	if (dp->handoff) { /* pipeline: the down stage owns the down links */
-		struct fe_handoff h = {.m = m, .t = t, .label = FE_LABEL(acct, lane)};
-
-		if (rte_ring_sp_enqueue_elem(dp->handoff[q], &h, sizeof(h)) != 0) {
-			FE_CNT_ADD(dp->sw.handoff_full, 1);
-			rte_pktmbuf_free(m);
-		}
+		handoff_put(dp, q, m, t, FE_LABEL(acct, lane));
 		return;
 	}
 	if (dp->conf.regime == FE_REGIME_PFC) {
@@ -304,8 +337,8 @@ forward(struct fe_dp *dp, unsigned in, int out, struct rte_mbuf *m, uint64_t t, 
 static inline int
 burst_fast(struct fe_dp *dp, const struct fe_port *p)
 {
-	return dp->conf.regime == FE_REGIME_LOSSY && dp->handoff == NULL && !p->up_x.active &&
-	       fe_link_passthru(&p->up) && __atomic_load_n(&dp->tap, __ATOMIC_ACQUIRE) == NULL;
+	return dp->conf.regime == FE_REGIME_LOSSY && !p->up_x.active && fe_link_passthru(&p->up) &&
+	       __atomic_load_n(&dp->tap, __ATOMIC_ACQUIRE) == NULL;
 }
 
 /*
@@ -391,6 +424,15 @@ fe_switch_ingress_burst(struct fe_dp *dp, unsigned in, struct rte_mbuf **pkts, u
 			c_src = c->src;
 			c_dst = c->dst;
 			c_out = c->out == (int)in ? -2 : c->out;
+		}
+		if (dp->handoff != NULL && out >= 0) {
+			/* pipeline: the down stage owns the down links and TX */
+			uint8_t lane = lane_of(dp, m);
+
+			handoff_put(dp, (unsigned)out, m, now,
+				    FE_LABEL(in * FE_PFC_PRIOS + lane, lane));
+			unicast++;
+			continue;
 		}
 		if (unlikely(!stage_get(dp, &g, out, &touched) || g.n == FE_BURST)) {
 			stage_put(&g);

@@ -27,6 +27,8 @@ void fe_switch_ingress_burst(struct fe_dp *dp, unsigned in, struct rte_mbuf **pk
 			     uint64_t bytes, uint64_t now);
 void fe_switch_arrive(struct fe_dp *dp, unsigned in, struct rte_mbuf *m, uint64_t t);
 
+/* Pipeline, up stage: put what was handed to each egress port on its ring. */
+void fe_switch_handoff_out(struct fe_dp *dp);
 /* Pipeline, down stage: what the up stage handed port q, into its down link. */
 unsigned fe_switch_handoff_in(struct fe_dp *dp, unsigned q, uint64_t now);
 /* After the lcores stopped: free up to a burst still in q's handoff ring; how many. */
