@@ -468,14 +468,14 @@ tx_burst(struct fe_dp *dp, unsigned i, uint64_t now)
 
 		for (unsigned k = 0; unlikely(tap != NULL) && k < n; k++)
 			fe_tap_pkt(tap, p->txq[p->txq_n + k], stamps[k], FE_TAP_DELIVERED);
+		for (unsigned k = 0; k < n; k++)
+			p->txq_bytes += rte_pktmbuf_pkt_len(p->txq[p->txq_n + k]);
 		p->txq_n += n;
 	}
 	if (p->txq_n == 0)
 		return 0;
-	/* counted before the port has them: a PMD that copies (AF_PACKET, AF_XDP, pcap)
-	 * frees them inside the call, and a freed mbuf may already be another's */
-	for (uint16_t k = 0; k < p->txq_n; k++)
-		bytes += rte_pktmbuf_pkt_len(p->txq[k]);
+	/* nothing is read from a sent mbuf: a PMD that copies (AF_PACKET, AF_XDP, pcap)
+	 * frees it inside the call, and a freed mbuf may already be another's */
 	/* measured when handed to the port: a veth's TX runs the receiving host's stack */
 	tx_tsc = unlikely(dp->meas != NULL) ? rte_rdtsc() : 0;
 	if (unlikely(dp->meas != NULL))
@@ -484,10 +484,13 @@ tx_burst(struct fe_dp *dp, unsigned i, uint64_t now)
 	if (unlikely(dp->meas != NULL))
 		fe_measure_tx(dp->meas, i, sent, tx_tsc,
 			      fe_link_count(&p->down) > fe_link_count_wire(&p->down));
+	bytes = p->txq_bytes;
+	p->txq_bytes = 0;
 	if (sent < p->txq_n) {
 		/* nothing is dropped here: the rest waits, in order, for the next pass */
 		for (uint16_t k = sent; k < p->txq_n; k++)
-			bytes -= rte_pktmbuf_pkt_len(p->txq[k]);
+			p->txq_bytes += rte_pktmbuf_pkt_len(p->txq[k]);
+		bytes -= p->txq_bytes;
 		FE_CNT_ADD(p->st.tx_busy, 1);
 		memmove(p->txq, p->txq + sent, (p->txq_n - sent) * sizeof(p->txq[0]));
 	}
@@ -770,6 +773,7 @@ fe_dp_drain(struct fe_dp *dp)
 
 		rte_pktmbuf_free_bulk(p->txq, p->txq_n);
 		p->txq_n = 0;
+		p->txq_bytes = 0;
 		while ((n = fe_link_flush(&p->up, pkts, FE_BURST)) > 0)
 			rte_pktmbuf_free_bulk((struct rte_mbuf **)pkts, n);
 		while ((n = fe_link_flush(&p->down, pkts, FE_BURST)) > 0)

@@ -103,6 +103,7 @@ struct fe_port {
 	struct fe_mac_cache mac_cache;
 	uint16_t port_id;
 	uint16_t txq_n;
+	uint64_t txq_bytes;  /* bytes in txq */
 	uint32_t fast_n;     /* the burst fast path's count for the down link, not yet added */
 	uint64_t fast_bytes; /* ... and its bytes (fe_switch_ingress_burst) */
 	struct rte_mbuf *txq[FE_BURST]; /* dequeued from down, waiting for TX room */

@@ -70,9 +70,10 @@ pass_through(struct fe_dp *dp, unsigned n, struct fe_link *l, struct rte_mbuf *m
 	tap = fe_tap_on(&dp->tap, n);
 	if (unlikely(tap != NULL))
 		fe_tap_pkt(tap, m, t, FE_TAP_DELIVERED);
-	if (n % 2)
+	if (n % 2) {
 		p->txq[p->txq_n++] = m;
-	else
+		p->txq_bytes += len;
+	} else
 		fe_switch_arrive(dp, n / 2, m, t);
 	return 0;
 }
@@ -211,6 +212,7 @@ pfc_frame_out(struct fe_dp *dp, unsigned in, uint8_t prio, enum fe_pfc_event ev)
 	}
 	fe_pfc_frame(f, src, prio, ev == FE_PFC_XON ? 0 : p->pfc.quanta);
 	p->txq[p->txq_n++] = m;
+	p->txq_bytes += rte_pktmbuf_pkt_len(m);
 	FE_CNT_ADD(p->st.pfc_frames_out, 1);
 }
 
@@ -359,6 +361,7 @@ stage_put(struct stage *g)
 	if (g->q == NULL)
 		return;
 	g->q->txq_n = g->n;
+	g->q->txq_bytes += g->bytes;
 	g->q->fast_n += g->pkts;
 	g->q->fast_bytes += g->bytes;
 	g->q = NULL;
@@ -390,7 +393,8 @@ fe_switch_ingress_burst(struct fe_dp *dp, unsigned in, struct rte_mbuf **pkts, u
 {
 	struct fe_mac_cache *c = &dp->ports[in].mac_cache;
 	struct stage g = {.q = NULL, .out = -3};
-	uint64_t touched = 0, unicast = 0, c_src, c_dst;
+	uint64_t touched = 0, handed = 0, c_src, c_dst;
+	const int pipeline = dp->handoff != NULL;
 	int fresh, c_out;
 
 	RTE_BUILD_BUG_ON(RTE_MAX_ETHPORTS > 64);
@@ -425,13 +429,13 @@ fe_switch_ingress_burst(struct fe_dp *dp, unsigned in, struct rte_mbuf **pkts, u
 			c_dst = c->dst;
 			c_out = c->out == (int)in ? -2 : c->out;
 		}
-		if (dp->handoff != NULL && out >= 0) {
+		if (pipeline && out >= 0) {
 			/* pipeline: the down stage owns the down links and TX */
 			uint8_t lane = lane_of(dp, m);
 
 			handoff_put(dp, (unsigned)out, m, now,
 				    FE_LABEL(in * FE_PFC_PRIOS + lane, lane));
-			unicast++;
+			handed++;
 			continue;
 		}
 		if (unlikely(!stage_get(dp, &g, out, &touched) || g.n == FE_BURST)) {
@@ -442,18 +446,18 @@ fe_switch_ingress_burst(struct fe_dp *dp, unsigned in, struct rte_mbuf **pkts, u
 		g.q->txq[g.n++] = m;
 		g.pkts++;
 		g.bytes += rte_pktmbuf_pkt_len(m);
-		unicast++;
 	}
 	stage_put(&g);
-	FE_CNT_ADD(dp->sw.unicast, unicast);
 	while (touched) {
 		struct fe_port *q = &dp->ports[__builtin_ctzll(touched)];
 
+		handed += q->fast_n;
 		fe_link_count_through_n(&q->down, q->fast_n, q->fast_bytes);
 		q->fast_n = 0;
 		q->fast_bytes = 0;
 		touched &= touched - 1;
 	}
+	FE_CNT_ADD(dp->sw.unicast, handed);
 }
 
 /* Room in the output buffer of port q for the input-queued switch (credit regime). */

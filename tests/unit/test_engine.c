@@ -801,6 +801,8 @@ Test(engine, burst_fast_path_keeps_order_and_counts)
 	fe_dp_poll(dp, 4001);
 	fe_dp_poll(dp, 4002);
 	cr_assert_eq(sent_in_order(2, 1), 80, "each source in order");
+	cr_assert_eq(dp->ports[2].st.tx_pkts, 13 + 80);
+	cr_assert_eq(dp->ports[2].st.tx_bytes, (13 + 80) * 64, "bytes of what the port took");
 	cr_assert_eq(dp->ports[2].down.st.in_pkts, 13 + 80);
 	cr_assert_eq(dp->ports[2].down.st.out_pkts, 13 + 80);
 	cr_assert_eq(fe_dp_held(dp), 0);
