@@ -13,6 +13,9 @@
 #           delay, 10 us, 100 us, 1 ms per link, UDP at 100 Mbit/s
 #   rate    achieved TX rate on the wire against the configured rate, 10 Mbit/s up
 #   change  profile changes every 2 ms under TCP: time to take effect, packets disturbed
+#
+# FE_BENCH_SECS (4) is the length of a run; pps and veth run every row FE_BENCH_ROUNDS (3)
+# times in turn and print medians with their range (this VM drifts between runs).
 set -euo pipefail
 . "$(dirname "$0")/../../testbeds/lib.sh"
 fe_init bench
@@ -121,16 +124,24 @@ bench_veth() {
 	echo
 	echo "== TCP goodput over veth, host 1 -> host 2 (iperf3, ${SECS} s), one forwarding core"
 	fe_hosts febv 2
-	row "" "Mbit/s" "ratio" ""
+	# the figure hangs on how the kernel shares two cores between the hosts and the
+	# forwarder: rounds in turn, medians (as for the packet rate)
+	local rounds=${FE_BENCH_ROUNDS:-3} pmd
 	for pmd in af_xdp af_packet; do
-		local ref fab busy
-		ref=$(veth_goodput $pmd testpmd)
-		fab=$(veth_goodput $pmd fabemu "")
-		busy=$(veth_goodput $pmd fabemu "--idle-sleep 0s")
-		row "dpdk-testpmd io, $pmd (reference)" "$ref" "1.00" ""
-		row "fabemu-dp ideal, $pmd" "$fab" "$(python3 -c "print('%.2f' % ($fab / $ref))")" ""
-		row "fabemu-dp ideal, $pmd, busy-poll" "$busy" "$(python3 -c "print('%.2f' % ($busy / $ref))")" ""
+		local ref="" fab="" busy=""
+		for r in $(seq "$rounds"); do
+			echo "  $pmd: round $r of $rounds" >&2
+			ref+=" $(veth_goodput $pmd testpmd)"
+			fab+=" $(veth_goodput $pmd fabemu "")"
+			busy+=" $(veth_goodput $pmd fabemu "--idle-sleep 0s")"
+		done
+		stat() { python3 -c "import statistics as s, sys; v = [float(x) for x in sys.argv[2].split()]; r = [float(x) for x in sys.argv[1].split()]; print('%.0f %.0f-%.0f %.2f' % (s.median(v), min(v), max(v), s.median(v) / s.median(r)))" "$ref" "$1"; }
+		[ $pmd = af_xdp ] && row "" "Mbit/s (median)" "range" "ratio"
+		row "dpdk-testpmd io, $pmd (reference)" $(stat "$ref")
+		row "fabemu-dp ideal, $pmd" $(stat "$fab")
+		row "fabemu-dp ideal, $pmd, busy-poll" $(stat "$busy")
 	done
+	echo "medians of $rounds rounds of ${SECS} s, run in turn"
 	echo "target: fabemu ideal >= 1.0 x testpmd io on the same PMD"
 	"$FE_ROOT/testbeds/veth.sh" down --name febv
 	FE_TB_NAME=
