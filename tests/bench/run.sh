@@ -10,7 +10,8 @@
 #   veth    TCP goodput between two namespaces over AF_XDP and AF_PACKET: testpmd io
 #           against fabemu-dp ideal on the same ports
 #   timing  added delay inside the box (TSC at RX and at TX) against the configured
-#           delay, 10 us, 100 us, 1 ms per link, UDP at 100 Mbit/s
+#           delay, 10 us, 100 us, 1 ms per link, UDP at 100 Mbit/s (FE_TIMING_ARGS: more
+#           fabemu-dp options, e.g. "--idle-sleep 0s")
 #   rate    achieved TX rate on the wire against the configured rate, 10 Mbit/s up
 #   change  profile changes every 2 ms under TCP: time to take effect, packets disturbed
 #
@@ -159,12 +160,12 @@ udp() { # FROM TO RATE SECS: a UDP stream, 1000-byte datagrams
 bench_timing() {
 	echo
 	echo "== added delay inside the box: RX-to-TX time minus 2 x the link delay (up + down),"
-	echo "   UDP at 100 Mbit/s host 1 -> host 2, AF_PACKET, default idle sleep"
+	echo "   UDP at 100 Mbit/s host 1 -> host 2, AF_PACKET, dataplane options: ${FE_TIMING_ARGS:-none}"
 	fe_hosts febt 2
 	printf '%-10s %9s %10s %10s %10s %10s %10s\n' "delay" "samples" "min ns" "p50 ns" "p99 ns" "p99.9 ns" "max ns"
 	for d in 10000 100000 1000000; do
 		fe_dp_start $(fe_eal) $(fe_vdevs af_packet) -- --delay ${d}ns --measure 65536 \
-			--stats-json "$T/t.json"
+			--stats-json "$T/t.json" ${FE_TIMING_ARGS:-}
 		udp 1 2 100M "$SECS"
 		fe_dp_stop
 		python3 - "$T/t.json" $d <<'PY'
