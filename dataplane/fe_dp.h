@@ -5,8 +5,9 @@
  *
  *   port p RX -> up[p] -> switch (MAC learning / flooding) -> down[q] -> port q TX
  *
- * One lcore runs fe_dp_run(), which calls fe_dp_poll() with the TSC read once per
- * pass. Everything here is written by that lcore only; the control thread and
+ * One lcore runs fe_dp_run(), which calls fe_dp_poll() with the TSC read at the start
+ * of a pass (and, live, again at each round of it: fe_dp.c). Everything here is written
+ * by that lcore only; the control thread and
  * telemetry read the counters (fe_counter.h) and nothing else.
  *
  * Ownership of fields:  lcore: rw   control/telemetry: ro (counters), - (the rest)
