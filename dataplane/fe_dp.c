@@ -216,13 +216,9 @@ fe_dp_ideal_down(const struct fe_dp *dp)
 {
 	uint64_t mask = 0;
 
-	for (unsigned i = 0; i < dp->nports; i++) {
-		const struct fe_link *l = &dp->ports[i].down;
-
-		if (l->cfg.tpb_fp == 0 && l->cfg.prop_ticks == 0 && !l->gated &&
-		    !dp->ports[i].down_x.active)
+	for (unsigned i = 0; i < dp->nports; i++)
+		if (fe_link_ideal(&dp->ports[i].down) && !dp->ports[i].down_x.active)
 			mask |= UINT64_C(1) << i;
-	}
 	return mask;
 }
 
@@ -457,7 +453,7 @@ tx_burst(struct fe_dp *dp, unsigned i, uint64_t now)
 {
 	struct fe_tap *tap = fe_tap_on(&dp->tap, 2 * i + 1);
 	struct fe_port *p = &dp->ports[i];
-	uint64_t bytes = 0, stamps[FE_BURST], tx_tsc;
+	uint64_t bytes, stamps[FE_BURST], tx_tsc;
 	uint16_t sent;
 
 	RTE_BUILD_BUG_ON(FE_BURST > FE_MEASURE_BURST);
@@ -475,8 +471,8 @@ tx_burst(struct fe_dp *dp, unsigned i, uint64_t now)
 	if (p->txq_n == 0)
 		return 0;
 	/* nothing is read from a sent mbuf: a PMD that copies (AF_PACKET, AF_XDP, pcap)
-	 * frees it inside the call, and a freed mbuf may already be another's */
-	/* measured when handed to the port: a veth's TX runs the receiving host's stack */
+	 * frees it inside the call, and a freed mbuf may already be another's. Timed
+	 * when handed to the port: a veth's TX runs the receiving host's stack. */
 	tx_tsc = unlikely(dp->meas != NULL) ? rte_rdtsc() : 0;
 	if (unlikely(dp->meas != NULL))
 		fe_measure_tx_pre(dp->meas, p->txq, p->txq_n);
@@ -778,9 +774,11 @@ fe_dp_drain(struct fe_dp *dp)
 			rte_pktmbuf_free_bulk((struct rte_mbuf **)pkts, n);
 		while ((n = fe_link_flush(&p->down, pkts, FE_BURST)) > 0)
 			rte_pktmbuf_free_bulk((struct rte_mbuf **)pkts, n);
-		if (dp->hstage != NULL) /* empty after every round; freed if not */
+		if (dp->hstage != NULL) { /* empty after every round; freed if not */
 			for (unsigned k = 0; k < dp->hstage[i].n; k++)
 				rte_pktmbuf_free(dp->hstage[i].h[k].m);
+			dp->hstage[i].n = 0;
+		}
 		while (dp->handoff && (n = fe_switch_handoff_flush(dp, i)) > 0)
 			;
 	}

@@ -226,9 +226,15 @@ int fe_link_has_room(struct fe_link *l, uint32_t len, uint64_t now);
  * the packet on at once and count it here, in and out, as the ring would have.
  */
 static inline int
+fe_link_ideal(const struct fe_link *l)
+{
+	return l->cfg.tpb_fp == 0 && l->cfg.prop_ticks == 0 && !l->gated;
+}
+
+static inline int
 fe_link_passthru(const struct fe_link *l)
 {
-	return l->cfg.tpb_fp == 0 && l->cfg.prop_ticks == 0 && !l->gated && l->head == l->tail;
+	return fe_link_ideal(l) && l->head == l->tail;
 }
 
 /* n packets of `bytes` in all went through a pass-through link (counted once a burst). */

@@ -328,13 +328,15 @@ forward(struct fe_dp *dp, unsigned in, int out, struct rte_mbuf *m, uint64_t t, 
 }
 
 /*
- * The burst fast path. A lossy fabric on one lcore, with no capture, whose up link of
- * `in` passes packets through (no rate, no delay, nothing queued) and impairs none:
- * the whole burst crosses it at now, counted once. Each packet is then looked up; one
- * whose down link is ideal (dp->ideal_down) and empty goes straight to that port's TX
- * staging, and that link is counted once at the end. Every other packet takes the
- * general path, in order: once a down link holds a packet it is no longer empty, so
- * no packet behind overtakes it. Counters come out as the per-packet path's would.
+ * The burst fast path. A lossy fabric with no capture, whose up link of `in` passes
+ * packets through (no rate, no delay, nothing queued) and impairs none: the whole
+ * burst crosses it at now, counted once, and each packet is looked up against the
+ * port's MAC cache held in registers. On one lcore, a packet whose down link is ideal
+ * (dp->ideal_down) and empty goes straight to that port's TX staging, and that link is
+ * counted once at the end. Every other packet (and in a pipeline, every packet) takes
+ * the general path from the switch on, in order: once a down link holds a packet it is
+ * no longer empty, so no packet behind overtakes it. Counters come out as the
+ * per-packet path's would.
  */
 static inline int
 burst_fast(struct fe_dp *dp, const struct fe_port *p)
@@ -393,7 +395,7 @@ fe_switch_ingress_burst(struct fe_dp *dp, unsigned in, struct rte_mbuf **pkts, u
 {
 	struct fe_mac_cache *c = &dp->ports[in].mac_cache;
 	struct stage g = {.q = NULL, .out = -3};
-	uint64_t touched = 0, handed = 0, c_src, c_dst;
+	uint64_t touched = 0, staged = 0, c_src, c_dst;
 	const int pipeline = dp->handoff != NULL;
 	int fresh, c_out;
 
@@ -429,16 +431,8 @@ fe_switch_ingress_burst(struct fe_dp *dp, unsigned in, struct rte_mbuf **pkts, u
 			c_dst = c->dst;
 			c_out = c->out == (int)in ? -2 : c->out;
 		}
-		if (pipeline && out >= 0) {
-			/* pipeline: the down stage owns the down links and TX */
-			uint8_t lane = lane_of(dp, m);
-
-			handoff_put(dp, (unsigned)out, m, now,
-				    FE_LABEL(in * FE_PFC_PRIOS + lane, lane));
-			handed++;
-			continue;
-		}
-		if (unlikely(!stage_get(dp, &g, out, &touched) || g.n == FE_BURST)) {
+		/* a pipeline's down stage owns the down links and TX: hand every packet over */
+		if (pipeline || unlikely(!stage_get(dp, &g, out, &touched) || g.n == FE_BURST)) {
 			stage_put(&g);
 			forward(dp, in, out, m, now, lane_of(dp, m));
 			continue;
@@ -451,13 +445,13 @@ fe_switch_ingress_burst(struct fe_dp *dp, unsigned in, struct rte_mbuf **pkts, u
 	while (touched) {
 		struct fe_port *q = &dp->ports[__builtin_ctzll(touched)];
 
-		handed += q->fast_n;
+		staged += q->fast_n;
 		fe_link_count_through_n(&q->down, q->fast_n, q->fast_bytes);
 		q->fast_n = 0;
 		q->fast_bytes = 0;
 		touched &= touched - 1;
 	}
-	FE_CNT_ADD(dp->sw.unicast, handed);
+	FE_CNT_ADD(dp->sw.unicast, staged);
 }
 
 /* Room in the output buffer of port q for the input-queued switch (credit regime). */
