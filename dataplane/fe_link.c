@@ -133,6 +133,22 @@ publish(struct fe_link *l)
 	FE_CNT_SET(l->st.q_pkts, l->q_pkts);
 	FE_CNT_SET(l->st.q_bytes, l->q_bytes);
 	FE_CNT_SET(l->st.wire_pkts, (uint64_t)(l->svc - l->head));
+	FE_CNT_SET(l->st.q_pkts_peak, l->peak_pkts);
+	FE_CNT_SET(l->st.q_bytes_peak, l->peak_bytes);
+}
+
+void
+fe_link_publish(struct fe_link *l)
+{
+	publish(l);
+}
+
+void
+fe_link_reset_peaks(struct fe_link *l)
+{
+	l->peak_pkts = l->q_pkts;
+	l->peak_bytes = l->q_bytes;
+	publish(l);
 }
 
 static inline int
@@ -255,9 +271,10 @@ fe_link_enqueue_x(struct fe_link *l, void *pkt, uint32_t len, uint64_t now, uint
 	}
 	if (l->acct)
 		FE_CNT_SET(l->acct[FE_LABEL_ACCT(label)], l->acct[FE_LABEL_ACCT(label)] + len);
-	publish(l);
-	FE_CNT_MAX(l->st.q_pkts_peak, l->q_pkts);
-	FE_CNT_MAX(l->st.q_bytes_peak, l->q_bytes);
+	if (l->q_pkts > l->peak_pkts)
+		l->peak_pkts = l->q_pkts;
+	if (l->q_bytes > l->peak_bytes)
+		l->peak_bytes = l->q_bytes;
 	return 0;
 }
 

@@ -159,7 +159,9 @@ struct fe_link {
 	uint64_t last_leave; /* when the last packet left the buffer */
 	fe_counter_t *acct;  /* bytes in the buffer per label account (may be NULL) */
 	uint32_t q_pkts;
+	uint32_t peak_pkts; /* highest q_pkts since the last reset (st has it once published) */
 	uint64_t q_bytes;
+	uint64_t peak_bytes;
 	uint64_t last_arrive; /* arrivals never go backwards, even with jitter */
 	struct fe_link_pool *pool;
 	struct fe_link_slot *slots;
@@ -287,6 +289,17 @@ fe_link_count_wire(const struct fe_link *l)
 {
 	return l->svc - l->head;
 }
+
+/*
+ * Copy the occupancy (q_pkts, q_bytes, wire_pkts) and its peaks into st, where readers
+ * see them. fe_link_dequeue() and fe_link_flush() do it on every call that finds the
+ * link non-empty, so readers are at most one poll behind; an enqueue does not, which
+ * keeps its stores on the link's own cache lines.
+ */
+void fe_link_publish(struct fe_link *l);
+
+/* Restart the peaks from the occupancy now (a counter reset, by the owner). */
+void fe_link_reset_peaks(struct fe_link *l);
 
 /* Remove every packet (at shutdown); returns how many were put in pkts (up to max). */
 unsigned fe_link_flush(struct fe_link *l, void **pkts, unsigned max);

@@ -286,18 +286,12 @@ fe_update_adopt(struct fe_dp *dp, struct fe_update *u, unsigned role)
 			 u->gen, __ATOMIC_RELEASE);
 }
 
+/* Zero the counters; the occupancy gauges keep their value and the peaks restart there. */
 static void
 reset_link(struct fe_link *l)
 {
-	struct fe_link_stats *s = &l->st;
-	uint64_t qp = s->q_pkts, qb = s->q_bytes, w = s->wire_pkts;
-
-	memset(s, 0, sizeof(*s));
-	FE_CNT_SET(s->q_pkts, qp);
-	FE_CNT_SET(s->q_bytes, qb);
-	FE_CNT_SET(s->wire_pkts, w);
-	FE_CNT_SET(s->q_pkts_peak, qp);
-	FE_CNT_SET(s->q_bytes_peak, qb);
+	memset(&l->st, 0, sizeof(l->st));
+	fe_link_reset_peaks(l);
 }
 
 void

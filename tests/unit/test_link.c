@@ -177,6 +177,8 @@ Test(link, tail_drop_at_packet_limit)
 		cr_assert_eq(fe_link_enqueue(&h.link, &pkt, 1000, 0), -ENOBUFS);
 	cr_assert_eq(h.link.st.drop_pkts[FE_LINK_DROP_TAIL], 5);
 	cr_assert_eq(h.link.st.drop_bytes[FE_LINK_DROP_TAIL], 5000);
+	cr_assert_eq(h.link.st.q_pkts_peak, 0, "not published by enqueues");
+	fe_link_publish(&h.link);
 	cr_assert_eq(h.link.st.q_pkts_peak, 10);
 	/* once the first frame is serialized, exactly one more fits */
 	uint64_t t1 = fe_link_ser_ticks(&h.link.cfg, 1000);
@@ -197,6 +199,7 @@ Test(link, tail_drop_at_byte_limit)
 	cr_assert_eq(fe_link_enqueue(&h.link, &pkt, 1000, 0), 0);
 	cr_assert_eq(fe_link_enqueue(&h.link, &pkt, 1000, 0), 0, "3000 bytes fit exactly");
 	cr_assert_eq(fe_link_enqueue(&h.link, &pkt, 1, 0), -ENOBUFS, "one byte more does not");
+	cr_assert_eq(fe_link_dequeue(&h.link, 0, NULL, NULL, 0), 0, "a poll publishes");
 	cr_assert_eq(h.link.st.q_bytes, 3000);
 	cr_assert_eq(h.link.st.q_bytes_peak, 3000);
 	teardown(&h);
