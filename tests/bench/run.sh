@@ -15,8 +15,9 @@
 #   rate    achieved TX rate on the wire against the configured rate, 10 Mbit/s up
 #   change  profile changes every 2 ms under TCP: time to take effect, packets disturbed
 #
-# FE_BENCH_SECS (4) is the length of a run; pps and veth run every row FE_BENCH_ROUNDS (3)
-# times in turn and print medians with their range (this VM drifts between runs).
+# FE_BENCH_SECS (4) is the length of a run; pps and veth run every row FE_BENCH_ROUNDS
+# times in turn (5 and 3) and print medians with their range and the median of the
+# per-round ratios to the reference (this VM drifts between runs).
 set -euo pipefail
 . "$(dirname "$0")/../../testbeds/lib.sh"
 fe_init bench
@@ -78,9 +79,8 @@ links:
     match: udp port 9
 Y
 	# This VM's speed drifts by tens of % between runs a few seconds apart, so the
-	# five are run in turn, ROUNDS times, and each row is the median with its range;
-	# the ratio is of the medians.
-	local rounds=${FE_BENCH_ROUNDS:-3} io="" mac="" ideal="" full="" two=""
+	# five are run in turn, ROUNDS times (5), and each row is the median with its range.
+	local rounds=${FE_BENCH_ROUNDS:-5} io="" mac="" ideal="" full="" two=""
 	for r in $(seq "$rounds"); do
 		echo "  round $r of $rounds" >&2
 		io+=" $(testpmd_pps io $V)"
@@ -89,15 +89,16 @@ Y
 		full+=" $(fabemu_pps $V -- --profile "$T/full.yaml")"
 		two+=" $(FE_LCORES=0,1 fabemu_pps $V -- --profile ideal --lcores 2)"
 	done
-	# median, min-max and ratio of the median to io's median
-	stat() { python3 -c "import statistics as s, sys; v = [float(x) for x in sys.argv[2].split()]; r = [float(x) for x in sys.argv[1].split()]; print('%.2f %.2f-%.2f %.2f' % (s.median(v), min(v), max(v), s.median(v) / s.median(r)))" "$io" "$1"; }
+	# median, min-max, and the median of the per-round ratios to io (a round's runs are
+	# seconds apart, so they share the machine's speed more than the medians do)
+	stat() { python3 -c "import statistics as s, sys; v = [float(x) for x in sys.argv[2].split()]; r = [float(x) for x in sys.argv[1].split()]; print('%.2f %.2f-%.2f %.2f' % (s.median(v), min(v), max(v), s.median([a / b for a, b in zip(v, r)])))" "$io" "$1"; }
 	row "" "Mpps (median)" "range" "ratio to io"
 	row "dpdk-testpmd io (reference)" $(stat "$io")
 	row "dpdk-testpmd mac (rewrites the header)" $(stat "$mac")
 	row "fabemu-dp ideal" $(stat "$ideal")
 	row "fabemu-dp full (credit, rate, delay, ECN, filter)" $(stat "$full")
 	row "fabemu-dp ideal, 2 lcores (--lcores 2)" $(stat "$two")
-	echo "medians of $rounds rounds of ${SECS} s, run in turn"
+	echo "medians of $rounds rounds of ${SECS} s, run in turn; ratio: median of the rounds' ratios"
 	echo "targets: full >= 14.88 Mpps and >= 0.5 x io; ideal >= 0.9 x io (docs/performance.md)"
 }
 
@@ -136,13 +137,13 @@ bench_veth() {
 			fab+=" $(veth_goodput $pmd fabemu "")"
 			busy+=" $(veth_goodput $pmd fabemu "--idle-sleep 0s")"
 		done
-		stat() { python3 -c "import statistics as s, sys; v = [float(x) for x in sys.argv[2].split()]; r = [float(x) for x in sys.argv[1].split()]; print('%.0f %.0f-%.0f %.2f' % (s.median(v), min(v), max(v), s.median(v) / s.median(r)))" "$ref" "$1"; }
+		stat() { python3 -c "import statistics as s, sys; v = [float(x) for x in sys.argv[2].split()]; r = [float(x) for x in sys.argv[1].split()]; print('%.0f %.0f-%.0f %.2f' % (s.median(v), min(v), max(v), s.median([a / b for a, b in zip(v, r)])))" "$ref" "$1"; }
 		[ $pmd = af_xdp ] && row "" "Mbit/s (median)" "range" "ratio"
 		row "dpdk-testpmd io, $pmd (reference)" $(stat "$ref")
 		row "fabemu-dp ideal, $pmd" $(stat "$fab")
 		row "fabemu-dp ideal, $pmd, busy-poll" $(stat "$busy")
 	done
-	echo "medians of $rounds rounds of ${SECS} s, run in turn"
+	echo "medians of $rounds rounds of ${SECS} s, run in turn; ratio: median of the rounds' ratios"
 	echo "target: fabemu ideal >= 1.0 x testpmd io on the same PMD"
 	"$FE_ROOT/testbeds/veth.sh" down --name febv
 	FE_TB_NAME=
