@@ -149,24 +149,22 @@ bench_veth() {
 	FE_TB_NAME=
 }
 
-udp() { # FROM TO RATE SECS: a UDP stream, 1000-byte datagrams
+udp() { # FROM TO RATE SECS: a UDP stream, 1000-byte datagrams (on the cores in $PIN)
 	local port=$((5500 + RANDOM % 100))
-	fe_ns "$2" iperf3 -s -1 -p $port >/dev/null 2>&1 &
+	fe_ns "$2" taskset -c "${PIN:-0-$(($(nproc) - 1))}" iperf3 -s -1 -p $port >/dev/null 2>&1 &
 	local srv=$!
 	sleep 0.3
-	fe_ns "$1" iperf3 -c "$(fe_ip "$2")" -p $port -u -b "$3" -l 1000 -t "$4" >/dev/null || true
+	fe_ns "$1" taskset -c "${PIN:-0-$(($(nproc) - 1))}" iperf3 -c "$(fe_ip "$2")" -p $port -u \
+		-b "$3" -l 1000 -t "$4" >/dev/null || true
 	wait $srv 2>/dev/null || true
 }
 
-bench_timing() {
-	echo
-	echo "== added delay inside the box: RX-to-TX time minus 2 x the link delay (up + down),"
-	echo "   UDP at 100 Mbit/s host 1 -> host 2, AF_PACKET, dataplane options: ${FE_TIMING_ARGS:-none}"
-	fe_hosts febt 2
-	printf '%-10s %9s %10s %10s %10s %10s %10s\n' "delay" "samples" "min ns" "p50 ns" "p99 ns" "p99.9 ns" "max ns"
+timing_rows() { # LCORE DATAPLANE-ARGS...: the three delays, one row each
+	local lcore=$1 d
+	shift
 	for d in 10000 100000 1000000; do
-		fe_dp_start $(fe_eal) $(fe_vdevs af_packet) -- --delay ${d}ns --measure 65536 \
-			--stats-json "$T/t.json" ${FE_TIMING_ARGS:-}
+		fe_dp_start $(fe_eal | sed "s/-l 0/-l $lcore/") $(fe_vdevs af_packet) -- \
+			--delay ${d}ns --measure 65536 --stats-json "$T/t.json" "$@"
 		udp 1 2 100M "$SECS"
 		fe_dp_stop
 		python3 - "$T/t.json" $d <<'PY'
@@ -178,6 +176,45 @@ print("%-10s %9d %10d %10d %10d %10d %10d" % ("%d us" % (d // 1000), m["kept"],
       q["min"] - 2 * d, q["p50"] - 2 * d, q["p99"] - 2 * d, q["p999"] - 2 * d, q["max"] - 2 * d))
 PY
 	done
+}
+
+bench_timing() {
+	echo
+	echo "== added delay inside the box: RX-to-TX time minus 2 x the link delay (up + down),"
+	echo "   UDP at 100 Mbit/s host 1 -> host 2, AF_PACKET"
+	fe_hosts febt 2
+	local hdr last=$(($(nproc) - 1))
+	hdr=$(printf '%-10s %9s %10s %10s %10s %10s %10s' "delay" "samples" "min ns" "p50 ns" "p99 ns" "p99.9 ns" "max ns")
+	echo "-- as the tests run it: lcore 0, idle sleep, hosts on any core; options: ${FE_TIMING_ARGS:-none}"
+	echo "$hdr"
+	PIN= timing_rows 0 ${FE_TIMING_ARGS:-}
+	if [ "$last" -ge 1 ]; then
+		# the hosts' processes and their receive path (RPS) on cores 0..last-1, the
+		# dataplane alone on the last core, busy-polling: as a lab box would run it
+		local cpus="0-$((last - 1))" mask i
+		[ "$last" = 1 ] && cpus=0
+		mask=$(printf '%x' $(((1 << last) - 1)))
+		for i in 1 2; do
+			fe_ns $i sh -c "echo $mask > /sys/class/net/eth0/queues/rx-0/rps_cpus"
+		done
+		echo "-- the dataplane alone on core $last (--idle-sleep 0s), the hosts and their receive"
+		echo "   path (RPS) on cores $cpus"
+		echo "$hdr"
+		PIN=$cpus timing_rows "$last" --idle-sleep 0s
+		# the floor: a loop that only reads the clock on that core, while the same UDP
+		# stream runs between two processes of host 1 (over its loopback) on the others
+		echo "-- the machine's floor on core $last: a deadline at a random instant, met by a loop"
+		echo "   that does nothing but read the clock there (fe-cpufloor), the same UDP stream"
+		echo "   running on cores $cpus (host 1 to itself)"
+		fe_ns 1 taskset -c "$cpus" iperf3 -s -1 -p 5999 >/dev/null 2>&1 &
+		local srv=$!
+		sleep 0.3
+		fe_ns 1 taskset -c "$cpus" iperf3 -c "$(fe_ip 1)" -p 5999 -u -b 100M -l 1000 \
+			-t $((SECS + 1)) >/dev/null 2>&1 &
+		local cli=$!
+		"$FE_BIN/fe-cpufloor" --cpu "$last" --secs "$SECS" | sed 's/^/   /'
+		wait $cli $srv 2>/dev/null || true
+	fi
 	echo "target: p99 error < 1 us inside the box"
 	"$FE_ROOT/testbeds/veth.sh" down --name febt
 	FE_TB_NAME=

@@ -1,0 +1,175 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * fe-cpufloor: how late can anything on this core be? The timing floor of the machine.
+ *   fe-cpufloor [--cpu N] [--secs S] [--min-gap NS]
+ *
+ * Spins on one core reading the clock and records every gap between two reads longer
+ * than --min-gap (1000 ns): time the core was taken away (interrupts, the kernel's
+ * other work, a hypervisor running another vCPU). A deadline that falls inside a gap
+ * of g ns at a uniformly random instant is met late by the rest of the gap, so
+ * P(late > x) = sum over gaps of max(0, g - x) / run time. That is the lateness a
+ * dataplane that busy-polls the same core cannot avoid, whatever its own code does;
+ * it prints the percentiles of it in the same columns as tests/bench/run.sh timing.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <sched.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define GAPS_MAX (1U << 22)
+
+static uint64_t
+now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000 + (uint64_t)ts.tv_nsec;
+}
+
+static int
+cmp_desc(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? 1 : x > y ? -1 : 0;
+}
+
+/*
+ * The lateness x exceeded with probability q: sum(max(0, g - x)) = q * total, with the
+ * gaps sorted in descending order. 0 when even x = min_gap is exceeded less often
+ * (the answer is below what was recorded).
+ */
+static uint64_t
+late_quantile(const uint64_t *g, size_t n, uint64_t total, double q, uint64_t min_gap)
+{
+	double want = q * (double)total, sum = 0;
+
+	for (size_t k = 0; k < n; k++) {
+		/* with the k+1 largest gaps above x: sum(g_i) - (k+1) x = want */
+		double x;
+
+		sum += (double)g[k];
+		x = (sum - want) / (double)(k + 1);
+		if (k + 1 < n && x < (double)g[k + 1])
+			continue; /* the next gap also lies above x */
+		return x < (double)min_gap ? 0 : (uint64_t)x;
+	}
+	return 0;
+}
+
+static void
+usage(FILE *f)
+{
+	fprintf(f, "usage: fe-cpufloor [--cpu N] [--secs S] [--min-gap NS]\n"
+		   "Spin on core N (default: where it runs) for S seconds (5) and print how\n"
+		   "late a deadline at a random instant would be met there: the gaps longer\n"
+		   "than NS (1000) in which the core was taken away.\n");
+}
+
+int
+main(int argc, char **argv)
+{
+	static const struct option opts[] = {{"cpu", required_argument, NULL, 'c'},
+					     {"secs", required_argument, NULL, 's'},
+					     {"min-gap", required_argument, NULL, 'g'},
+					     {"help", no_argument, NULL, 'h'},
+					     {NULL, 0, NULL, 0}};
+	uint64_t min_gap = 1000, start, last, end, loops = 0, away = 0, dropped = 0;
+	double secs = 5;
+	int cpu = -1, c;
+	uint64_t *gaps;
+	size_t n = 0;
+	char *e;
+
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'c':
+			cpu = (int)strtol(optarg, &e, 10);
+			if (*e || cpu < 0 || cpu >= CPU_SETSIZE) {
+				fprintf(stderr, "fe-cpufloor: bad --cpu '%s'\n", optarg);
+				return 2;
+			}
+			break;
+		case 's':
+			secs = strtod(optarg, &e);
+			if (*e || !(secs > 0 && secs <= 3600)) {
+				fprintf(stderr, "fe-cpufloor: bad --secs '%s' (0 to 3600)\n",
+					optarg);
+				return 2;
+			}
+			break;
+		case 'g':
+			min_gap = strtoull(optarg, &e, 10);
+			if (*e || min_gap < 100 || min_gap > 1000000) {
+				fprintf(stderr,
+					"fe-cpufloor: bad --min-gap '%s' (100 to 1000000)\n",
+					optarg);
+				return 2;
+			}
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (optind != argc) {
+		usage(stderr);
+		return 2;
+	}
+	if (cpu >= 0) {
+		cpu_set_t set;
+
+		CPU_ZERO(&set);
+		CPU_SET(cpu, &set);
+		if (sched_setaffinity(0, sizeof(set), &set) < 0) {
+			fprintf(stderr, "fe-cpufloor: cpu %d: %s\n", cpu, strerror(errno));
+			return 1;
+		}
+	}
+	gaps = malloc(GAPS_MAX * sizeof(*gaps));
+	if (gaps == NULL) {
+		fprintf(stderr, "fe-cpufloor: out of memory\n");
+		return 1;
+	}
+	start = last = now_ns();
+	end = start + (uint64_t)(secs * 1e9);
+	while (last < end) {
+		uint64_t t = now_ns(), g = t - last;
+
+		loops++;
+		if (g > min_gap) {
+			away += g;
+			if (n < GAPS_MAX)
+				gaps[n++] = g;
+			else
+				dropped++;
+		}
+		last = t;
+	}
+	qsort(gaps, n, sizeof(*gaps), cmp_desc);
+	printf("cpu %d, %.1f s, a clock read every %.0f ns\n", cpu >= 0 ? cpu : sched_getcpu(),
+	       (double)(last - start) / 1e9, (double)(last - start) / (double)loops);
+	printf("taken away %.2f %% of the time in %zu gaps over %" PRIu64 " ns (%.0f a second), "
+	       "the longest %" PRIu64 " ns%s\n",
+	       100.0 * (double)away / (double)(last - start), n + dropped, min_gap,
+	       (double)(n + dropped) / ((double)(last - start) / 1e9), n ? gaps[0] : 0,
+	       dropped ? " (some gaps not kept)" : "");
+	printf("deadline-lateness-ns p50 %" PRIu64 " p99 %" PRIu64 " p99.9 %" PRIu64 " max %" PRIu64
+	       "\n",
+	       late_quantile(gaps, n, last - start, 0.5, min_gap),
+	       late_quantile(gaps, n, last - start, 0.01, min_gap),
+	       late_quantile(gaps, n, last - start, 0.001, min_gap), n ? gaps[0] : 0);
+	printf("(0: below %" PRIu64 " ns, the smallest gap recorded)\n", min_gap);
+	free(gaps);
+	return 0;
+}
