@@ -10,8 +10,10 @@
 #   veth    TCP goodput between two namespaces over AF_XDP and AF_PACKET: testpmd io
 #           against fabemu-dp ideal on the same ports
 #   timing  added delay inside the box (TSC at RX and at TX) against the configured
-#           delay, 10 us, 100 us, 1 ms per link, UDP at 100 Mbit/s (FE_TIMING_ARGS: more
-#           fabemu-dp options, e.g. "--idle-sleep 0s")
+#           delay, 10 us, 100 us, 1 ms per link, UDP at 100 Mbit/s: as the tests run the
+#           dataplane (FE_TIMING_ARGS: more fabemu-dp options, e.g. "--idle-sleep 0s"),
+#           then alone on the last core, busy-polling, and the machine's own floor on
+#           that core (fe-cpufloor)
 #   rate    achieved TX rate on the wire against the configured rate, 10 Mbit/s up
 #   change  profile changes every 2 ms under TCP: time to take effect, packets disturbed
 #

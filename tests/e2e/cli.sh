@@ -67,4 +67,17 @@ expect_error "--scale: '0' is not a number from 1 to 100000" $PORTS -- --profile
 printf 'name: slow\nlink:\n  rate: 10Mbit\n' >"$T/slow.yaml"
 expect_error "link 0.up: rate 10Mbit at scale 100000 is below 1kbit" $PORTS -- --profile "$T/slow.yaml" --scale 100000
 expect_error "--control-tcp 'localhost:x': expected [IPV4:]PORT" $PORTS -- --control-tcp localhost:x
+
+# fe-cpufloor (the timing benchmark's floor): its figures, and bad input refused
+out=$("$FE_BIN/fe-cpufloor" --cpu 0 --secs 0.3)
+grep -qE '^cpu 0, 0\.3 s, a clock read every [0-9]+ ns$' <<<"$out" || fe_fail "fe-cpufloor: $out"
+grep -qE '^taken away [0-9.]+ % of the time' <<<"$out" || fe_fail "fe-cpufloor: $out"
+grep -qE '^deadline-lateness-ns p50 [0-9]+ p99 [0-9]+ p99.9 [0-9]+ max [0-9]+$' <<<"$out" ||
+	fe_fail "fe-cpufloor: $out"
+for bad in "--secs 0:bad --secs '0'" "--cpu x:bad --cpu 'x'" "--min-gap 5:bad --min-gap '5'"; do
+	rc=0
+	out=$("$FE_BIN/fe-cpufloor" ${bad%%:*} 2>&1) || rc=$?
+	[ "$rc" = 2 ] && grep -qF -- "${bad#*:}" <<<"$out" || fe_fail "fe-cpufloor ${bad%%:*}: exit $rc, $out"
+done
+"$FE_BIN/fe-cpufloor" --help | grep -q -- --min-gap || fe_fail "fe-cpufloor --help"
 echo "cli: passed"

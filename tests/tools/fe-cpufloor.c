@@ -22,6 +22,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "fe_lateness.h"
+
 #define GAPS_MAX (1U << 22)
 
 static uint64_t
@@ -39,29 +41,6 @@ cmp_desc(const void *a, const void *b)
 	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
 
 	return x < y ? 1 : x > y ? -1 : 0;
-}
-
-/*
- * The lateness x exceeded with probability q: sum(max(0, g - x)) = q * total, with the
- * gaps sorted in descending order. 0 when even x = min_gap is exceeded less often
- * (the answer is below what was recorded).
- */
-static uint64_t
-late_quantile(const uint64_t *g, size_t n, uint64_t total, double q, uint64_t min_gap)
-{
-	double want = q * (double)total, sum = 0;
-
-	for (size_t k = 0; k < n; k++) {
-		/* with the k+1 largest gaps above x: sum(g_i) - (k+1) x = want */
-		double x;
-
-		sum += (double)g[k];
-		x = (sum - want) / (double)(k + 1);
-		if (k + 1 < n && x < (double)g[k + 1])
-			continue; /* the next gap also lies above x */
-		return x < (double)min_gap ? 0 : (uint64_t)x;
-	}
-	return 0;
 }
 
 static void
@@ -166,9 +145,9 @@ main(int argc, char **argv)
 	       dropped ? " (some gaps not kept)" : "");
 	printf("deadline-lateness-ns p50 %" PRIu64 " p99 %" PRIu64 " p99.9 %" PRIu64 " max %" PRIu64
 	       "\n",
-	       late_quantile(gaps, n, last - start, 0.5, min_gap),
-	       late_quantile(gaps, n, last - start, 0.01, min_gap),
-	       late_quantile(gaps, n, last - start, 0.001, min_gap), n ? gaps[0] : 0);
+	       fe_late_quantile(gaps, n, last - start, 0.5, min_gap),
+	       fe_late_quantile(gaps, n, last - start, 0.01, min_gap),
+	       fe_late_quantile(gaps, n, last - start, 0.001, min_gap), n ? gaps[0] : 0);
 	printf("(0: below %" PRIu64 " ns, the smallest gap recorded)\n", min_gap);
 	free(gaps);
 	return 0;

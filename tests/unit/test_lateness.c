@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include <criterion/criterion.h>
+
+#include "../tools/fe_lateness.h"
+
+/* One gap of 100 us in 1 s: late by more than x with probability (100 us - x) / 1 s. */
+Test(lateness, one_gap)
+{
+	const uint64_t g[] = {100000};
+
+	/* P = 1 %: 100 us - x = 10 ms has no solution above 0: below what was recorded */
+	cr_assert_eq(fe_late_quantile(g, 1, 1000000000, 0.01, 1000), 0);
+	/* P = 0.001 %: 100 us - x = 10 us */
+	cr_assert_eq(fe_late_quantile(g, 1, 1000000000, 0.00001, 1000), 90000);
+}
+
+/*
+ * Gaps of 50, 30 and 20 us in 1 ms; every quantile checked against the definition
+ * (x is rounded down to the ns: P may exceed q by up to 3 ns / 1 ms).
+ */
+Test(lateness, against_the_definition)
+{
+	const uint64_t g[] = {50000, 30000, 20000};
+	const double qs[] = {0.001, 0.01, 0.02, 0.03, 0.04, 0.06};
+
+	for (unsigned i = 0; i < sizeof(qs) / sizeof(qs[0]); i++) {
+		uint64_t x = fe_late_quantile(g, 3, 1000000, qs[i], 1000);
+		double p = 0;
+
+		for (unsigned k = 0; k < 3; k++)
+			p += g[k] > x ? (double)(g[k] - x) : 0;
+		p /= 1000000;
+		cr_assert(p >= qs[i] - 1e-9 && p < qs[i] + 4e-6, "q %g: x %lu gives %g", qs[i],
+			  (unsigned long)x, p);
+	}
+	/* 2 %: only the 50 us gap lies above x, 50 - x = 20 us */
+	cr_assert_eq(fe_late_quantile(g, 3, 1000000, 0.02, 1000), 30000);
+	/* 6 %: all three lie above x, 100 - 3 x = 60 us */
+	cr_assert_eq(fe_late_quantile(g, 3, 1000000, 0.06, 1000), 13333);
+}
+
+Test(lateness, nothing_recorded)
+{
+	cr_assert_eq(fe_late_quantile(NULL, 0, 1000000, 0.01, 1000), 0);
+}
