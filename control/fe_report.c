@@ -61,8 +61,12 @@ static const struct fe_counter_desc link_counters[] = {
 };
 
 static const struct fe_counter_desc sw_counters[] = {
-	C(fe_sw_stats, unicast), C(fe_sw_stats, flooded), C(fe_sw_stats, filtered),
-	C(fe_sw_stats, runts),	 C(fe_sw_stats, nombuf),  C(fe_sw_stats, handoff_full),
+	C(fe_sw_stats, unicast),
+	C(fe_sw_stats, flooded),
+	C(fe_sw_stats, filtered),
+	C(fe_sw_stats, runts),
+	C(fe_sw_stats, nombuf),
+	C(fe_sw_stats, handoff_full),
 	{NULL, 0},
 };
 
@@ -434,34 +438,45 @@ cmp_u32(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* ", "NAME": {"min": ..., "max": ...}: quantiles in ns of n tick samples (none: nothing) */
+static void
+json_quantiles(FILE *f, const char *name, const uint32_t *samples, uint64_t n, uint64_t hz)
+{
+	static const double q[] = {0, 0.5, 0.9, 0.99, 0.999, 1};
+	static const char *const qn[] = {"min", "p50", "p90", "p99", "p999", "max"};
+	uint32_t *v = n ? malloc(n * sizeof(*v)) : NULL;
+
+	if (v == NULL)
+		return;
+	memcpy(v, samples, n * sizeof(*v));
+	qsort(v, n, sizeof(*v), cmp_u32);
+	fprintf(f, ", \"%s\": {", name);
+	for (unsigned i = 0; i < RTE_DIM(q); i++)
+		fprintf(f, "%s\"%s\": %" PRIu64, i ? ", " : "", qn[i],
+			fe_ticks_to_ns(v[(size_t)(q[i] * (double)(n - 1))], hz));
+	fputc('}', f);
+	free(v);
+}
+
 /*
- * --measure: the distribution of RX-to-TX times (ns) of the last samples, and each
- * port's TX rate on the wire between its first and last measured burst.
+ * --measure: the distribution of RX-to-TX times (ns) of the last samples, of the TX
+ * calls' durations, and each port's TX rate on the wire between its first and last
+ * measured burst.
  */
 static void
 json_measure(FILE *f, const struct fe_dp *dp)
 {
 	const struct fe_measure *m = dp->meas;
-	static const double q[] = {0, 0.5, 0.9, 0.99, 0.999, 1};
-	static const char *const qn[] = {"min", "p50", "p90", "p99", "p999", "max"};
 	uint64_t n;
-	uint32_t *v;
 
 	if (m == NULL)
 		return;
 	n = RTE_MIN(m->n, (uint64_t)m->mask + 1);
 	fprintf(f, ", \"measure\": {\"samples\": %" PRIu64 ", \"kept\": %" PRIu64, m->n, n);
-	v = n ? malloc(n * sizeof(*v)) : NULL;
-	if (v) {
-		memcpy(v, m->ticks, n * sizeof(*v));
-		qsort(v, n, sizeof(*v), cmp_u32);
-		fprintf(f, ", \"rx_to_tx_ns\": {");
-		for (unsigned i = 0; i < RTE_DIM(q); i++)
-			fprintf(f, "%s\"%s\": %" PRIu64, i ? ", " : "", qn[i],
-				fe_ticks_to_ns(v[(size_t)(q[i] * (double)(n - 1))], dp->hz));
-		fputc('}', f);
-		free(v);
-	}
+	json_quantiles(f, "rx_to_tx_ns", m->ticks, n, dp->hz);
+	fprintf(f, ", \"tx_calls\": %" PRIu64, m->calls);
+	json_quantiles(f, "tx_call_ns", m->call_ticks, RTE_MIN(m->calls, (uint64_t)m->mask + 1),
+		       dp->hz);
 	fprintf(f, ", \"ports\": [");
 	for (unsigned i = 0; i < dp->nports && i < FE_MEASURE_PORTS; i++) {
 		const struct fe_measure_port *p = &m->port[i];

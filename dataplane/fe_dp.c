@@ -270,7 +270,9 @@ measure_setup(struct fe_dp *dp, uint32_t samples, int socket, char *err, size_t 
 	}
 	dp->meas->ticks = rte_zmalloc_socket("fe_measure", sizeof(uint32_t) * samples,
 					     RTE_CACHE_LINE_SIZE, socket);
-	if (dp->meas->ticks == NULL) {
+	dp->meas->call_ticks = rte_zmalloc_socket("fe_measure", sizeof(uint32_t) * samples,
+						  RTE_CACHE_LINE_SIZE, socket);
+	if (dp->meas->ticks == NULL || dp->meas->call_ticks == NULL) {
 		snprintf(err, errlen, "--measure: out of memory for %u samples", samples);
 		return -ENOMEM;
 	}
@@ -353,8 +355,10 @@ fe_dp_free(struct fe_dp *dp)
 		rte_ring_free(dp->handoff[i]);
 	rte_free(dp->handoff);
 	rte_free(dp->hstage);
-	if (dp->meas)
+	if (dp->meas) {
 		rte_free(dp->meas->ticks);
+		rte_free(dp->meas->call_ticks);
+	}
 	rte_free(dp->meas);
 	rte_free(dp);
 }
@@ -477,9 +481,11 @@ tx_burst(struct fe_dp *dp, unsigned i, uint64_t now)
 	if (unlikely(dp->meas != NULL))
 		fe_measure_tx_pre(dp->meas, p->txq, p->txq_n);
 	sent = rte_eth_tx_burst(p->port_id, 0, p->txq, p->txq_n);
-	if (unlikely(dp->meas != NULL))
+	if (unlikely(dp->meas != NULL)) {
+		fe_measure_tx_call(dp->meas, rte_rdtsc() - tx_tsc);
 		fe_measure_tx(dp->meas, i, sent, tx_tsc,
 			      fe_link_count(&p->down) > fe_link_count_wire(&p->down));
+	}
 	bytes = p->txq_bytes;
 	p->txq_bytes = 0;
 	if (sent < p->txq_n) {

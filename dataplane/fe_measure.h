@@ -4,7 +4,9 @@
  * packet is stamped with the TSC when its RX burst returns (an mbuf dynamic field); at
  * TX, once the burst is sent, the time since is written into a ring of N samples, and
  * each port counts the wire bytes it sent between its first and its last measured
- * burst. The control thread reads them after the run (fe_report_json: "measure").
+ * burst. The time each TX call took (rte_eth_tx_burst: on a veth it carries the frames
+ * into the receiving host) goes into a second ring of N samples. The control thread
+ * reads them after the run (fe_report_json: "measure").
  * Off (dp->meas NULL) it costs one predictable branch per burst.
  *
  *   lcore: wo (samples, n, ports)   control: ro, after the lcore stopped or racy reads
@@ -37,10 +39,12 @@ struct fe_measure_port {
 #define FE_MEASURE_BURST 32 /* at least the engine's TX burst */
 
 struct fe_measure {
-	int dynoff;	 /* of the uint64_t RX stamp; 0 in it: not stamped (our own frames) */
-	uint32_t mask;	 /* samples - 1 */
-	uint64_t n;	 /* samples written */
-	uint32_t *ticks; /* RX to TX, saturated at 2^32 - 1 */
+	int dynoff;	      /* of the uint64_t RX stamp; 0 in it: not stamped (our own frames) */
+	uint32_t mask;	      /* samples - 1 */
+	uint64_t n;	      /* samples written */
+	uint32_t *ticks;      /* RX to TX, saturated at 2^32 - 1 */
+	uint64_t calls;	      /* TX calls timed */
+	uint32_t *call_ticks; /* how long each took, saturated */
 	struct fe_measure_port port[FE_MEASURE_PORTS];
 	/* the burst being sent, read before the port has it (fe_measure_tx_pre) */
 	uint64_t pre_stamp[FE_MEASURE_BURST];
@@ -99,6 +103,13 @@ fe_measure_tx(struct fe_measure *m, unsigned port, uint16_t sent, uint64_t tsc, 
 	p->backlogged = (uint8_t)backlogged;
 	p->pkts += sent;
 	p->wire_bytes += wire;
+}
+
+/* A TX call that returned `ticks` after it was made. */
+static inline void
+fe_measure_tx_call(struct fe_measure *m, uint64_t ticks)
+{
+	m->call_ticks[m->calls++ & m->mask] = ticks > UINT32_MAX ? UINT32_MAX : (uint32_t)ticks;
 }
 
 #endif

@@ -20,7 +20,7 @@ for i in 0 1 2; do vdevs+=" --vdev=net_pcap$i,rx_pcap=$T/in$i.pcap,tx_pcap=$T/ou
 # The up links of A and C are delayed so that learning happens in a known order:
 # B's broadcast at 0 ms, A's frames at 10 ms, C's at 20 ms.
 fe_dp_once "$T/dp.log" $(fe_eal) $vdevs -- --link 0.up:delay=10ms --link 2.up:delay=20ms \
-	--exit-idle 300ms --stats-json "$T/stats.json"
+	--exit-idle 300ms --stats-json "$T/stats.json" --measure 1024
 
 check_pcap() { # FILE PACKETS
 	local got
@@ -44,6 +44,13 @@ fe_check "switch.mac_moves" "$(fe_json "$S" 'd["switch"]["mac_moves"]')" 0 0
 fe_check "port0.rx_pkts" "$(fe_json "$S" 'd["ports"][0]["rx_pkts"]')" 51 51
 fe_check "port1.tx_pkts" "$(fe_json "$S" 'd["ports"][1]["tx_pkts"]')" 52 52
 fe_check "port1.tx_bytes" "$(fe_json "$S" 'd["ports"][1]["tx_bytes"]')" 50120 50120
+# --measure: every frame sent (copies of a flood too) has its RX-to-TX time, which
+# includes its up link's delay: 50 of the 76 took at least 10 ms, 20 at least 20 ms
+fe_check "measure.samples" "$(fe_json "$S" 'd["measure"]["samples"]')" 76 76
+fe_check "measure.rx_to_tx_ns.p50 (ms)" "$(fe_json "$S" 'd["measure"]["rx_to_tx_ns"]["p50"] / 1e6')" 10 200
+fe_check "measure.rx_to_tx_ns.max (ms)" "$(fe_json "$S" 'd["measure"]["rx_to_tx_ns"]["max"] / 1e6')" 20 250
+fe_check "measure.tx_calls" "$(fe_json "$S" 'd["measure"]["tx_calls"]')" 1 76
+fe_check "measure.tx_call_ns.max > 0" "$(fe_json "$S" 'int(d["measure"]["tx_call_ns"]["max"] > 0)')" 1 1
 fe_check "links conserve packets (in - out - drops - queued)" \
 	"$(fe_json "$S" 'sum(l["in_pkts"] - l["out_pkts"] - l["drop_tail_pkts"] - l["drop_wire_pkts"] - l["q_pkts"] - l["wire_pkts"] for l in d["links"])')" 0 0
 grep -q 'mbufs: engine holds 0 after drain; pool \([0-9]*\) of \1 returned$' "$T/dp.log" ||
