@@ -674,6 +674,8 @@ spawn(char *const argv[], const char *log, int *out_fd)
 	int p[2] = {-1, -1};
 	pid_t pid;
 
+	if (out_fd)
+		*out_fd = -1;
 	if (out_fd && pipe2(p, O_CLOEXEC) < 0)
 		return -1;
 	pid = fork();
@@ -681,8 +683,11 @@ spawn(char *const argv[], const char *log, int *out_fd)
 		int fd = open(log, O_WRONLY | O_CREAT | O_APPEND, 0644);
 
 		setsid();
+		if (out_fd) /* the caller reads stdout, even if the log cannot be opened */
+			dup2(p[1], STDOUT_FILENO);
 		if (fd >= 0) {
-			dup2(out_fd ? p[1] : fd, STDOUT_FILENO);
+			if (!out_fd)
+				dup2(fd, STDOUT_FILENO);
 			dup2(fd, STDERR_FILENO);
 		}
 		execvp(argv[0], argv);
@@ -1031,7 +1036,7 @@ run_job(struct run_ctx *r, const struct regime *g, unsigned rep, const char *mar
 	char *argv[] = {"/bin/sh", "-c", cmd, NULL};
 	uint64_t t0;
 	size_t blen = 0;
-	int fd, done = 0, fired[CG_STEPS_MAX] = {0};
+	int fd = -1, done = 0, fired[CG_STEPS_MAX] = {0};
 	unsigned total = (r->iters_override ? r->iters_override : r->c->iters) * r->c->nsizes;
 
 	snprintf(hook, sizeof(hook), "%s/logs/hook-%s-%u.sh", r->out, g->name, rep + 1);
@@ -1104,7 +1109,8 @@ run_job(struct run_ctx *r, const struct regime *g, unsigned rep, const char *mar
 			blen -= (size_t)(nl + 1 - buf);
 		}
 	}
-	close(fd);
+	if (fd >= 0)
+		close(fd);
 	/* a job that finished exits by itself; one we stop gets SIGTERM, then SIGKILL */
 	if (interrupted || jr->dp_died)
 		jr->status = stop_group(&r->job, SIGTERM, 3000);

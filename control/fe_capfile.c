@@ -77,6 +77,13 @@ opt(FILE *f, uint16_t code, const void *v, uint16_t len)
 	put(f, v, len);
 }
 
+/* opt_endofopt: a code and a length of 0, no value */
+static void
+opt_end(FILE *f)
+{
+	put32(f, OPT_END);
+}
+
 static uint32_t
 pad4(size_t n)
 {
@@ -108,7 +115,7 @@ write_headers(struct fe_capture *c, uint32_t snaplen)
 	put32(c->f, snaplen);
 	opt(c->f, OPT_IF_NAME, name, (uint16_t)strlen(name));
 	opt(c->f, OPT_IF_TSRESOL, &tsresol, 1);
-	opt(c->f, OPT_END, NULL, 0);
+	opt_end(c->f);
 	put32(c->f, ilen);
 }
 
@@ -145,7 +152,7 @@ write_packet(struct fe_capture *c, struct rte_mbuf *m)
 	opt(c->f, OPT_EPB_FLAGS, &flags, 4);
 	if (comment[0])
 		opt(c->f, OPT_COMMENT, comment, (uint16_t)strlen(comment));
-	opt(c->f, OPT_END, NULL, 0);
+	opt_end(c->f);
 	put32(c->f, blen);
 	c->written++;
 	c->dropped_written += meta->fate != FE_TAP_DELIVERED;
@@ -241,7 +248,7 @@ write_stats(struct fe_capture *c)
 	put32(c->f, (uint32_t)(ts >> 32));
 	put32(c->f, (uint32_t)ts);
 	opt(c->f, OPT_ISB_IFDROP, &lost, 8);
-	opt(c->f, OPT_END, NULL, 0);
+	opt_end(c->f);
 	put32(c->f, len);
 }
 
