@@ -500,7 +500,7 @@ compile_timeline(struct fe_yaml *y, const struct y_campaign *d, struct campaign 
 	for (unsigned i = 0; i < d->timeline_count; i++) {
 		const struct y_action *a = &d->timeline[i];
 		char path[32], args[1200], what[200], rw[240], e[200];
-		int it, uit = 0, revert;
+		int it, uit = 0, revert = 0;
 		uint64_t ns, uns = 0, dur = 0;
 
 		snprintf(path, sizeof(path), "timeline.%u", i);

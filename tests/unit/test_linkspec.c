@@ -94,6 +94,7 @@ Test(linkspec, file_with_comments_and_error_line)
 	int fd = mkstemp(path);
 	FILE *f = fdopen(fd, "w");
 
+	cr_assert_not_null(f);
 	fputs("# a profile\n\nrate=1Gbit   # every link\n0.up:delay=1ms\nbogus=1\n", f);
 	fclose(f);
 	cr_assert_eq(fe_linkspec_file(path, up, down, NP, err, sizeof(err)), -EINVAL);
