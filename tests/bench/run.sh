@@ -198,7 +198,12 @@ bench_timing() {
 		# dataplane alone on the last core, busy-polling: as a lab box would run it
 		local cpus="0-$((last - 1))" mask i
 		[ "$last" = 1 ] && cpus=0
-		mask=$(printf '%x' $(((1 << last) - 1)))
+		# rps_cpus is hex in 32-bit groups separated by commas, highest first
+		mask=$(python3 -c "m = (1 << $last) - 1; g = []
+while True:
+    g.append('%08x' % (m & 0xffffffff)); m >>= 32
+    if not m: break
+print(','.join(reversed(g)))")
 		for i in 1 2; do
 			fe_ns $i sh -c "echo $mask > /sys/class/net/eth0/queues/rx-0/rps_cpus"
 		done
