@@ -82,13 +82,15 @@ links:
 Y
 	# This VM's speed drifts by tens of % between runs a few seconds apart, so the
 	# five are run in turn, ROUNDS times (5), and each row is the median with its range.
-	local rounds=${FE_BENCH_ROUNDS:-5} io="" mac="" ideal="" full="" two=""
+	local rounds=${FE_BENCH_ROUNDS:-5} io="" mac="" ideal="" full="" two="" line=""
 	for r in $(seq "$rounds"); do
 		echo "  round $r of $rounds" >&2
 		io+=" $(testpmd_pps io $V)"
 		mac+=" $(testpmd_pps mac $V)"
 		ideal+=" $(fabemu_pps $V -- --profile ideal)"
 		full+=" $(fabemu_pps $V -- --profile "$T/full.yaml")"
+		# what a handoff between the two lcores pays per cache line, just before
+		line+=" $("$FE_BIN/fe-cpufloor" --cpu 0 --peer 1 --secs 0.5 | sed -n 's/.*one way \([0-9.]*\) ns/\1/p')"
 		two+=" $(FE_LCORES=0,1 fabemu_pps $V -- --profile ideal --lcores 2)"
 	done
 	# median, min-max, and the median of the per-round ratios to io (a round's runs are
@@ -100,6 +102,7 @@ Y
 	row "fabemu-dp ideal" $(stat "$ideal")
 	row "fabemu-dp full (credit, rate, delay, ECN, filter)" $(stat "$full")
 	row "fabemu-dp ideal, 2 lcores (--lcores 2)" $(stat "$two")
+	python3 -c "import statistics as s, sys; v = [float(x) for x in sys.argv[1].split()]; t = sys.argv[2].split(); print('a cache line from core 0 to core 1 before each: %.0f ns (%.0f-%.0f), fe-cpufloor --peer;' % (s.median(v), min(v), max(v))); print('  per round, ns: Mpps with 2 lcores  ' + ', '.join('%.0f: %s' % (a, b) for a, b in zip(v, t)))" "$line" "$two"
 	echo "medians of $rounds rounds of ${SECS} s, run in turn; ratio: median of the rounds' ratios"
 	echo "targets: full >= 14.88 Mpps and >= 0.5 x io; ideal >= 0.9 x io (docs/performance.md)"
 }

@@ -79,5 +79,16 @@ for bad in "--secs 0:bad --secs '0'" "--cpu x:bad --cpu 'x'" "--min-gap 5:bad --
 	out=$("$FE_BIN/fe-cpufloor" ${bad%%:*} 2>&1) || rc=$?
 	[ "$rc" = 2 ] && grep -qF -- "${bad#*:}" <<<"$out" || fe_fail "fe-cpufloor ${bad%%:*}: exit $rc, $out"
 done
-"$FE_BIN/fe-cpufloor" --help | grep -q -- --min-gap || fe_fail "fe-cpufloor --help"
+"$FE_BIN/fe-cpufloor" --help | grep -q -- --peer || fe_fail "fe-cpufloor --help"
+if [ "$(nproc)" -ge 2 ]; then
+	out=$("$FE_BIN/fe-cpufloor" --cpu 0 --peer 1 --secs 0.2)
+	grep -qE '^cpu 0 <-> cpu 1: [1-9][0-9]* round trips of a cache line in 0\.2 s, one way [0-9.]+ ns$' <<<"$out" ||
+		fe_fail "fe-cpufloor --peer: $out"
+fi
+for bad in "--peer 1:--peer needs --cpu" "--cpu 0 --peer 0:--peer needs --cpu, another core" \
+	"--cpu 0 --peer y:bad --peer 'y'"; do
+	rc=0
+	out=$("$FE_BIN/fe-cpufloor" ${bad%%:*} 2>&1) || rc=$?
+	[ "$rc" = 2 ] && grep -qF -- "${bad#*:}" <<<"$out" || fe_fail "fe-cpufloor ${bad%%:*}: exit $rc, $out"
+done
 echo "cli: passed"

@@ -10,11 +10,18 @@
  * P(late > x) = sum over gaps of max(0, g - x) / run time. That is the lateness a
  * dataplane that busy-polls the same core cannot avoid, whatever its own code does;
  * it prints the percentiles of it in the same columns as tests/bench/run.sh timing.
+ *
+ *   fe-cpufloor --cpu N --peer P [--secs S]
+ *
+ * Bounces one cache line between cores N and P and prints how long it takes to move
+ * one way: the least a packet handed from one lcore to another pays per line of it
+ * (a pipeline, --lcores 2).
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -47,22 +54,99 @@ static void
 usage(FILE *f)
 {
 	fprintf(f, "usage: fe-cpufloor [--cpu N] [--secs S] [--min-gap NS]\n"
+		   "       fe-cpufloor --cpu N --peer P [--secs S]\n"
 		   "Spin on core N (default: where it runs) for S seconds (5) and print how\n"
 		   "late a deadline at a random instant would be met there: the gaps longer\n"
-		   "than NS (1000) in which the core was taken away.\n");
+		   "than NS (1000) in which the core was taken away. With --peer, bounce a\n"
+		   "cache line between cores N and P instead and print how long it takes to\n"
+		   "move one way.\n");
+}
+
+static int
+pin(pthread_t t, int cpu)
+{
+	cpu_set_t set;
+	int rc;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	rc = pthread_setaffinity_np(t, sizeof(set), &set);
+	if (rc != 0)
+		fprintf(stderr, "fe-cpufloor: cpu %d: %s\n", cpu, strerror(rc));
+	return rc ? -1 : 0;
+}
+
+/* The line both cores write: odd values from the first, even ones from the peer. */
+static struct {
+	_Alignas(64) uint64_t v;
+	char pad[56];
+} line;
+
+#define LINE_STOP UINT64_MAX
+
+static void *
+peer_loop(void *arg)
+{
+	(void)arg;
+	for (;;) {
+		uint64_t v = __atomic_load_n(&line.v, __ATOMIC_ACQUIRE);
+
+		if (v == LINE_STOP)
+			return NULL;
+		if (v % 2) /* the first core's turn is over: answer */
+			__atomic_store_n(&line.v, v + 1, __ATOMIC_RELEASE);
+	}
+}
+
+/* Round trips of one cache line between cpu and peer for secs; prints the one-way time. */
+static int
+line_run(int cpu, int peer, double secs)
+{
+	uint64_t start, end, trips = 0;
+	pthread_t t;
+
+	if (pin(pthread_self(), cpu) < 0)
+		return 1;
+	if (pthread_create(&t, NULL, peer_loop, NULL) != 0) {
+		fprintf(stderr, "fe-cpufloor: cannot start a thread\n");
+		return 1;
+	}
+	if (pin(t, peer) < 0) {
+		__atomic_store_n(&line.v, LINE_STOP, __ATOMIC_RELEASE);
+		pthread_join(t, NULL);
+		return 1;
+	}
+	start = now_ns();
+	end = start + (uint64_t)(secs * 1e9);
+	do {
+		for (unsigned k = 0; k < 1024; k++, trips++) {
+			uint64_t v = 2 * trips + 1;
+
+			__atomic_store_n(&line.v, v, __ATOMIC_RELEASE);
+			while (__atomic_load_n(&line.v, __ATOMIC_ACQUIRE) != v + 1)
+				;
+		}
+	} while (now_ns() < end);
+	end = now_ns();
+	__atomic_store_n(&line.v, LINE_STOP, __ATOMIC_RELEASE);
+	pthread_join(t, NULL);
+	printf("cpu %d <-> cpu %d: %" PRIu64 " round trips of a cache line in %.1f s, "
+	       "one way %.1f ns\n",
+	       cpu, peer, trips, (double)(end - start) / 1e9,
+	       (double)(end - start) / (double)trips / 2);
+	return 0;
 }
 
 int
 main(int argc, char **argv)
 {
-	static const struct option opts[] = {{"cpu", required_argument, NULL, 'c'},
-					     {"secs", required_argument, NULL, 's'},
-					     {"min-gap", required_argument, NULL, 'g'},
-					     {"help", no_argument, NULL, 'h'},
-					     {NULL, 0, NULL, 0}};
+	static const struct option opts[] = {
+		{"cpu", required_argument, NULL, 'c'},	   {"secs", required_argument, NULL, 's'},
+		{"min-gap", required_argument, NULL, 'g'}, {"peer", required_argument, NULL, 'p'},
+		{"help", no_argument, NULL, 'h'},	   {NULL, 0, NULL, 0}};
 	uint64_t min_gap = 1000, start, last, end, loops = 0, away = 0, dropped = 0;
 	double secs = 5;
-	int cpu = -1, c;
+	int cpu = -1, peer = -1, c;
 	uint64_t *gaps;
 	size_t n = 0;
 	char *e;
@@ -73,6 +157,13 @@ main(int argc, char **argv)
 			cpu = (int)strtol(optarg, &e, 10);
 			if (*e || cpu < 0 || cpu >= CPU_SETSIZE) {
 				fprintf(stderr, "fe-cpufloor: bad --cpu '%s'\n", optarg);
+				return 2;
+			}
+			break;
+		case 'p':
+			peer = (int)strtol(optarg, &e, 10);
+			if (*e || peer < 0 || peer >= CPU_SETSIZE) {
+				fprintf(stderr, "fe-cpufloor: bad --peer '%s'\n", optarg);
 				return 2;
 			}
 			break;
@@ -104,6 +195,13 @@ main(int argc, char **argv)
 	if (optind != argc) {
 		usage(stderr);
 		return 2;
+	}
+	if (peer >= 0) {
+		if (cpu < 0 || cpu == peer) {
+			fprintf(stderr, "fe-cpufloor: --peer needs --cpu, another core\n");
+			return 2;
+		}
+		return line_run(cpu, peer, secs);
 	}
 	if (cpu >= 0) {
 		cpu_set_t set;
