@@ -155,11 +155,11 @@ bench_veth() {
 }
 
 udp() { # FROM TO RATE SECS: a UDP stream, 1000-byte datagrams (on the cores in $PIN)
-	local port=$((5500 + RANDOM % 100))
-	fe_ns "$2" taskset -c "${PIN:-0-$(($(nproc) - 1))}" iperf3 -s -1 -p $port >/dev/null 2>&1 &
+	local port=$((5500 + RANDOM % 100)) cpus=${PIN:-0-$(($(nproc) - 1))}
+	fe_ns "$2" taskset -c "$cpus" iperf3 -s -1 -p $port >/dev/null 2>&1 &
 	local srv=$!
 	sleep 0.3
-	fe_ns "$1" taskset -c "${PIN:-0-$(($(nproc) - 1))}" iperf3 -c "$(fe_ip "$2")" -p $port -u \
+	fe_ns "$1" taskset -c "$cpus" iperf3 -c "$(fe_ip "$2")" -p $port -u \
 		-b "$3" -l 1000 -t "$4" >/dev/null || true
 	wait $srv 2>/dev/null || true
 }

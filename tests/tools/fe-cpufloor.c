@@ -62,6 +62,21 @@ usage(FILE *f)
 		   "move one way.\n");
 }
 
+/* A core number for option `name`: 0 or -1 (said why). */
+static int
+parse_cpu(const char *name, const char *arg, int *cpu)
+{
+	char *e;
+	long v = strtol(arg, &e, 10);
+
+	if (e == arg || *e || v < 0 || v >= CPU_SETSIZE) {
+		fprintf(stderr, "fe-cpufloor: bad %s '%s'\n", name, arg);
+		return -1;
+	}
+	*cpu = (int)v;
+	return 0;
+}
+
 static int
 pin(pthread_t t, int cpu)
 {
@@ -154,18 +169,12 @@ main(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'c':
-			cpu = (int)strtol(optarg, &e, 10);
-			if (*e || cpu < 0 || cpu >= CPU_SETSIZE) {
-				fprintf(stderr, "fe-cpufloor: bad --cpu '%s'\n", optarg);
+			if (parse_cpu("--cpu", optarg, &cpu) < 0)
 				return 2;
-			}
 			break;
 		case 'p':
-			peer = (int)strtol(optarg, &e, 10);
-			if (*e || peer < 0 || peer >= CPU_SETSIZE) {
-				fprintf(stderr, "fe-cpufloor: bad --peer '%s'\n", optarg);
+			if (parse_cpu("--peer", optarg, &peer) < 0)
 				return 2;
-			}
 			break;
 		case 's':
 			secs = strtod(optarg, &e);
