@@ -33,39 +33,8 @@ fe_credit_return(struct fe_credit *c, uint8_t lane, uint32_t blocks, uint64_t t)
 	c->tail++;
 }
 
-/* Apply every return due by t. */
-static void
-collect(struct fe_credit *c, uint64_t t)
-{
-	while (c->head != c->tail) {
-		const struct fe_credit_ret *r = &c->ring[c->head & c->mask];
-
-		if (r->at > t)
-			break;
-		c->avail[r->lane] += r->blocks;
-		c->head++;
-	}
-}
-
 uint64_t
 fe_credit_gate(void *ctx, uint8_t lane, uint32_t len, uint64_t start, uint64_t now)
 {
-	struct fe_credit *c = ctx;
-	uint32_t need = fe_credit_blocks(len);
-	uint64_t t = start;
-
-	for (;;) {
-		collect(c, t);
-		if (c->avail[lane] >= need) {
-			c->avail[lane] -= need;
-			FE_CNT_ADD(c->stall_ticks[lane], t - start);
-			if (c->avail[lane] < c->avail_min[lane])
-				FE_CNT_SET(c->avail_min[lane], c->avail[lane]);
-			return t;
-		}
-		/* wait for the next return, if it comes by now */
-		if (c->head == c->tail || c->ring[c->head & c->mask].at > now)
-			return UINT64_MAX;
-		t = c->ring[c->head & c->mask].at;
-	}
+	return fe_credit_gate_inline(ctx, lane, len, start, now);
 }

@@ -71,6 +71,44 @@ void fe_credit_return(struct fe_credit *c, uint8_t lane, uint32_t blocks, uint64
 /* The fe_link gate (ctx is the struct fe_credit). */
 uint64_t fe_credit_gate(void *ctx, uint8_t lane, uint32_t len, uint64_t start, uint64_t now);
 
+/* Apply every return due by t. */
+static inline void
+fe_credit_collect(struct fe_credit *c, uint64_t t)
+{
+	while (c->head != c->tail) {
+		const struct fe_credit_ret *r = &c->ring[c->head & c->mask];
+
+		if (r->at > t)
+			break;
+		c->avail[r->lane] += r->blocks;
+		c->head++;
+	}
+}
+
+/* fe_credit_gate(), for fe_link_pump_inline() with a constant gate. */
+static inline uint64_t
+fe_credit_gate_inline(void *ctx, uint8_t lane, uint32_t len, uint64_t start, uint64_t now)
+{
+	struct fe_credit *c = ctx;
+	uint32_t need = fe_credit_blocks(len);
+	uint64_t t = start;
+
+	for (;;) {
+		fe_credit_collect(c, t);
+		if (c->avail[lane] >= need) {
+			c->avail[lane] -= need;
+			FE_CNT_ADD(c->stall_ticks[lane], t - start);
+			if (c->avail[lane] < c->avail_min[lane])
+				FE_CNT_SET(c->avail_min[lane], c->avail[lane]);
+			return t;
+		}
+		/* wait for the next return, if it comes by now */
+		if (c->head == c->tail || c->ring[c->head & c->mask].at > now)
+			return UINT64_MAX;
+		t = c->ring[c->head & c->mask].at;
+	}
+}
+
 /* Earliest pending return, UINT64_MAX if none (for the loop's sleep). */
 static inline uint64_t
 fe_credit_next(const struct fe_credit *c)

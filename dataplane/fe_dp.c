@@ -298,6 +298,12 @@ fe_dp_create(unsigned nports, const uint16_t *port_ids, const struct fe_linkdef 
 	dp->conf = *conf;
 	dp->pool_shared.limit = conf->switch_buffer;
 	dp->hoq_ticks = fe_ns_to_ticks(conf->credit.hoq_life_ns, hz);
+	dp->filter_dynoff = fe_filter_dynoff();
+	if (dp->filter_dynoff < 0) {
+		snprintf(err, errlen, "no mbuf field for filter verdicts: %s",
+			 rte_strerror(rte_errno));
+		goto fail;
+	}
 	if (conf->lanes < 1 || conf->lanes > FE_LANES_MAX) {
 		snprintf(err, errlen, "lanes %u: allowed 1 to %d", conf->lanes, FE_LANES_MAX);
 		goto fail;
@@ -420,6 +426,7 @@ port_rx(struct fe_dp *dp, unsigned in, uint64_t now, int *full)
 	for (uint16_t i = 0; i < n; i++) {
 		rte_prefetch0(rte_pktmbuf_mtod(pkts[i], void *));
 		bytes += rte_pktmbuf_pkt_len(pkts[i]);
+		fe_filter_forget(pkts[i], dp->filter_dynoff); /* a recycled mbuf's is stale */
 	}
 	fe_switch_ingress_burst(dp, in, pkts, n, bytes, now);
 	*full |= n == room;
@@ -518,19 +525,6 @@ port_tx(struct fe_dp *dp, unsigned i, uint64_t now)
 	return total;
 }
 
-/* The gate of the up links: the host adapter waits for credits, or obeys PFC pauses. */
-static inline fe_link_gate_fn
-up_gate(const struct fe_dp *dp)
-{
-	return dp->conf.regime == FE_REGIME_CREDIT ? fe_credit_gate : fe_pfc_gate;
-}
-
-static inline void *
-up_gate_ctx(const struct fe_dp *dp, struct fe_port *p)
-{
-	return dp->conf.regime == FE_REGIME_CREDIT ? (void *)&p->credit : (void *)&p->pfc;
-}
-
 /*
  * Lossless regimes are causal loops: a sender may start a packet at s only if the
  * switch has seen every arrival that could have paused it (PFC) or taken back its
@@ -554,8 +548,13 @@ lossless_advance(struct fe_dp *dp, uint64_t now)
 			work += port_switch(dp, i, h);
 		work += fe_switch_service(dp, h);
 		for (unsigned i = 0; i < dp->nports; i++)
-			work += fe_link_pump(&dp->ports[i].up, h, up_gate(dp),
-					     up_gate_ctx(dp, &dp->ports[i]));
+			if (dp->conf.regime == FE_REGIME_CREDIT) /* gate inlined: once a packet */
+				work += fe_link_pump_inline(&dp->ports[i].up, h,
+							    fe_credit_gate_inline,
+							    &dp->ports[i].credit);
+			else
+				work += fe_link_pump(&dp->ports[i].up, h, fe_pfc_gate,
+						     &dp->ports[i].pfc);
 		if (h < now)
 			for (unsigned i = 0; i < dp->nports; i++)
 				work += port_tx(dp, i, h);

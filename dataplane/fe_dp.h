@@ -198,7 +198,8 @@ struct fe_dp {
 	uint64_t reset_done;	  /* lcore: wo */
 	struct fe_tap *tap;	  /* capture of one link (fe_capture.h); ctl: wo, lcore: ro */
 	struct fe_measure *meas;  /* --measure: RX-to-TX times (fe_measure.h); NULL: off */
-	uint8_t live;		  /* run by fe_dp_run(): the TSC is the clock (not a fake one) */
+	int filter_dynoff; /* the filters' verdict in the mbuf, cleared at RX (fe_filter.h) */
+	uint8_t live;	   /* run by fe_dp_run(): the TSC is the clock (not a fake one) */
 	/* hold one link's serializer for a while (a pause storm, credit starvation):
 	 * ctl writes link and ticks, then hold_req (release); the lcore answers in hold_done */
 	uint32_t hold_link;

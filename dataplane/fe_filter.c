@@ -6,8 +6,33 @@
 
 #include <rte_errno.h>
 #include <rte_malloc.h>
+#include <rte_mbuf_dyn.h>
 
 #include "fe_filter.h"
+
+int
+fe_filter_dynoff(void)
+{
+	static const struct rte_mbuf_dynfield desc = {
+		.name = "fabemu_filter",
+		.size = sizeof(uint64_t),
+		.align = __alignof__(uint64_t),
+	};
+
+	return rte_mbuf_dynfield_register(&desc);
+}
+
+/* FNV-1a of the expression: equal expressions share their verdicts. */
+static uint64_t
+expr_key(const char *expr)
+{
+	uint64_t h = UINT64_C(14695981039346656037);
+
+	for (const unsigned char *c = (const unsigned char *)expr; *c; c++)
+		h = (h ^ *c) * UINT64_C(1099511628211);
+	h &= ~UINT64_C(1);
+	return h ? h : 2;
+}
 
 struct fe_filter *
 fe_filter_create(const char *expr, char *err, size_t errlen)
@@ -37,6 +62,17 @@ fe_filter_create(const char *expr, char *err, size_t errlen)
 		return NULL;
 	}
 	f = calloc(1, sizeof(*f));
+	if (f != NULL) {
+		f->key = expr_key(expr);
+		f->dynoff = fe_filter_dynoff();
+	}
+	if (f != NULL && f->dynoff < 0) {
+		free(f);
+		rte_free(prm);
+		snprintf(err, errlen, "filter '%s': no mbuf field for the verdict: %s", expr,
+			 rte_strerror(rte_errno));
+		return NULL;
+	}
 	if (f == NULL) {
 		rte_free(prm);
 		snprintf(err, errlen, "filter '%s': out of memory", expr);

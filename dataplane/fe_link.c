@@ -78,6 +78,8 @@ fe_link_compile(const struct fe_link_params *p, uint64_t hz, struct fe_link_cfg 
 		(uint64_t)(((unsigned __int128)p->delay_ns * hz + 500000000) / 1000000000);
 	cfg->limit_bytes = p->limit_bytes;
 	cfg->limit_pkts = p->limit_pkts;
+	cfg->max_pkts = p->limit_pkts ? p->limit_pkts : UINT32_MAX;
+	cfg->max_bytes = p->limit_bytes ? p->limit_bytes : UINT64_MAX / 2;
 	cfg->ns_fp = (uint64_t)(((unsigned __int128)1000000000 << 32) / hz);
 	cfg->nslots = slots_needed(cfg);
 	return 0;
@@ -180,9 +182,7 @@ fe_link_backlog(struct fe_link *l, uint64_t now)
 static inline enum fe_link_drop
 over_limit(const struct fe_link *l, uint32_t len)
 {
-	if (l->cfg.limit_pkts && l->q_pkts >= l->cfg.limit_pkts)
-		return FE_LINK_DROP_TAIL;
-	if (l->cfg.limit_bytes && l->q_bytes + len > l->cfg.limit_bytes)
+	if (l->q_pkts >= l->cfg.max_pkts || l->q_bytes + len > l->cfg.max_bytes)
 		return FE_LINK_DROP_TAIL;
 	if (l->pool && l->pool->limit && l->pool->used + len > l->pool->limit)
 		return FE_LINK_DROP_POOL;
@@ -211,30 +211,6 @@ fe_link_has_room(struct fe_link *l, uint32_t len, uint64_t now)
 	return over_limit(l, len) == FE_LINK_DROP__MAX;
 }
 
-/* Serialize the packet in slot s, offered at `offered`, starting no earlier than start. */
-static inline void
-schedule(struct fe_link *l, struct fe_link_slot *s, uint64_t offered, uint64_t start,
-	 uint64_t extra)
-{
-	unsigned __int128 t;
-	uint64_t ns;
-
-	if (l->busy_until < start || (l->busy_until == start && l->busy_frac == 0)) {
-		l->busy_until = start;
-		l->busy_frac = 0;
-	}
-	t = (unsigned __int128)fe_wire_bytes(s->len) * l->cfg.tpb_fp + l->busy_frac;
-	l->busy_until += (uint64_t)(t >> 32);
-	l->busy_frac = (uint32_t)t;
-	s->tx_end = l->busy_until;
-	ns = (uint64_t)(((unsigned __int128)(s->tx_end - offered) * l->cfg.ns_fp) >> 32);
-	FE_CNT_ADD(l->st.sojourn_hist[fe_hist_bucket(ns)], 1);
-	s->arrive = l->busy_until + l->cfg.prop_ticks + extra;
-	if (s->arrive < l->last_arrive)
-		s->arrive = l->last_arrive; /* jitter never reorders */
-	l->last_arrive = s->arrive;
-}
-
 int
 fe_link_enqueue_x(struct fe_link *l, void *pkt, uint32_t len, uint64_t now, uint64_t extra,
 		  uint32_t label)
@@ -258,7 +234,7 @@ fe_link_enqueue_x(struct fe_link *l, void *pkt, uint32_t len, uint64_t now, uint
 		s->arrive = now; /* offered at; fe_link_pump() schedules it */
 		s->tx_end = extra;
 	} else {
-		schedule(l, s, now, now, extra);
+		fe_link_schedule(l, s, now, now, extra);
 	}
 	l->tail++;
 	if (!l->gated)
@@ -281,35 +257,24 @@ fe_link_enqueue_x(struct fe_link *l, void *pkt, uint32_t len, uint64_t now, uint
 unsigned
 fe_link_pump(struct fe_link *l, uint64_t now, fe_link_gate_fn gate, void *ctx)
 {
-	unsigned n = 0;
-
-	while (l->sched != l->tail) {
-		struct fe_link_slot *s = &l->slots[l->sched & l->mask];
-		uint64_t start = fe_link_next_start(l), at;
-
-		if (start > now)
-			break;
-		at = gate ? gate(ctx, FE_LABEL_CLASS(s->label), s->len, start, now) : start;
-		if (at > now)
-			break;
-		schedule(l, s, s->arrive, at, s->tx_end);
-		l->sched++;
-		n++;
-	}
-	return n;
+	return fe_link_pump_inline(l, now, gate, ctx);
 }
 
 unsigned
 fe_link_dequeue(struct fe_link *l, uint64_t now, void **pkts, uint64_t *stamps, unsigned max)
 {
+	const struct fe_link_slot *slots = l->slots;
+	uint32_t head = l->head, mask = l->mask, svc;
 	uint64_t bytes = 0;
 	unsigned n = 0;
 
-	if (l->head == l->tail) /* empty: nothing to advance, count or publish */
+	if (head == l->tail) /* empty: nothing to advance, count or publish */
 		return 0;
 	advance(l, now);
-	while (n < max && l->head != l->svc) {
-		const struct fe_link_slot *s = &l->slots[l->head & l->mask];
+	/* in locals: the stores to pkts[] and stamps[] could alias the link's fields */
+	svc = l->svc;
+	while (n < max && head != svc) {
+		const struct fe_link_slot *s = &slots[head & mask];
 
 		if (s->arrive > now)
 			break;
@@ -318,8 +283,9 @@ fe_link_dequeue(struct fe_link *l, uint64_t now, void **pkts, uint64_t *stamps, 
 			stamps[n] = s->arrive;
 		bytes += s->len;
 		n++;
-		l->head++;
+		head++;
 	}
+	l->head = head;
 	FE_CNT_ADD(l->st.out_pkts, n);
 	FE_CNT_ADD(l->st.out_bytes, bytes);
 	publish(l);

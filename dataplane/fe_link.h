@@ -65,8 +65,10 @@ struct fe_link_cfg {
 	uint64_t prop_ticks; /* propagation delay */
 	uint64_t limit_bytes;
 	uint32_t limit_pkts;
-	uint32_t nslots; /* power of two: buffer plus what can be in flight on the wire */
-	uint64_t ns_fp;	 /* ns per tick, 32.32 fixed point (for the sojourn histogram) */
+	uint32_t nslots;    /* power of two: buffer plus what can be in flight on the wire */
+	uint64_t ns_fp;	    /* ns per tick, 32.32 fixed point (for the sojourn histogram) */
+	uint32_t max_pkts;  /* limit_pkts, or UINT32_MAX without one: one compare a packet */
+	uint64_t max_bytes; /* limit_bytes, or UINT64_MAX / 2 without one */
 };
 
 #define FE_HIST_BUCKETS 32
@@ -76,7 +78,9 @@ struct fe_link_cfg {
 static inline unsigned
 fe_hist_bucket(uint64_t v)
 {
-	unsigned b = v ? 64 - (unsigned)__builtin_clzll(v) : 0;
+	/* 2v + 1 is in [2^i, 2^(i+1)) exactly when v is in bucket i, and is never 0 */
+	unsigned b =
+		63 - (unsigned)__builtin_clzll(v < (UINT64_C(1) << 62) ? 2 * v + 1 : UINT64_MAX);
 
 	return b < FE_HIST_BUCKETS ? b : FE_HIST_BUCKETS - 1;
 }
@@ -210,6 +214,56 @@ fe_link_next_start(const struct fe_link *l)
 		return UINT64_MAX;
 	s = &l->slots[l->sched & l->mask];
 	return s->arrive > l->busy_until ? s->arrive : l->busy_until;
+}
+
+/* Serialize the packet in slot s, offered at `offered`, starting no earlier than start
+ * (internal to fe_link: its enqueue and pump). */
+static inline void
+fe_link_schedule(struct fe_link *l, struct fe_link_slot *s, uint64_t offered, uint64_t start,
+		 uint64_t extra)
+{
+	unsigned __int128 t;
+	uint64_t ns;
+
+	if (l->busy_until < start || (l->busy_until == start && l->busy_frac == 0)) {
+		l->busy_until = start;
+		l->busy_frac = 0;
+	}
+	t = (unsigned __int128)fe_wire_bytes(s->len) * l->cfg.tpb_fp + l->busy_frac;
+	l->busy_until += (uint64_t)(t >> 32);
+	l->busy_frac = (uint32_t)t;
+	s->tx_end = l->busy_until;
+	ns = (uint64_t)(((unsigned __int128)(s->tx_end - offered) * l->cfg.ns_fp) >> 32);
+	FE_CNT_ADD(l->st.sojourn_hist[fe_hist_bucket(ns)], 1);
+	s->arrive = l->busy_until + l->cfg.prop_ticks + extra;
+	if (s->arrive < l->last_arrive)
+		s->arrive = l->last_arrive; /* jitter never reorders */
+	l->last_arrive = s->arrive;
+}
+
+/*
+ * fe_link_pump() for a caller that names its gate: called with a constant gate, the
+ * compiler inlines the gate too (the engine's credit loop, once a packet).
+ */
+static inline unsigned
+fe_link_pump_inline(struct fe_link *l, uint64_t now, fe_link_gate_fn gate, void *ctx)
+{
+	unsigned n = 0;
+
+	while (l->sched != l->tail) {
+		struct fe_link_slot *s = &l->slots[l->sched & l->mask];
+		uint64_t start = fe_link_next_start(l), at;
+
+		if (start > now)
+			break;
+		at = gate ? gate(ctx, FE_LABEL_CLASS(s->label), s->len, start, now) : start;
+		if (at > now)
+			break;
+		fe_link_schedule(l, s, s->arrive, at, s->tx_end);
+		l->sched++;
+		n++;
+	}
+	return n;
 }
 
 /*

@@ -14,8 +14,9 @@
  * The impairments, in order: filter, exact drop, loss, ECN, jitter. Returns the drop
  * cause, or FE_LINK_DROP__MAX to carry the packet with *extra ticks of jitter.
  */
-static inline enum fe_link_drop
-impair(struct fe_link *l, struct fe_linkx *x, struct rte_mbuf *m, uint64_t t, uint64_t *extra)
+static __rte_always_inline enum fe_link_drop
+impair(const struct fe_dp *dp, struct fe_link *l, struct fe_linkx *x, struct rte_mbuf *m,
+       uint64_t t, uint64_t *extra)
 {
 	if (x->filter) {
 		if (!fe_filter_match(x->filter, m))
@@ -31,9 +32,10 @@ impair(struct fe_link *l, struct fe_linkx *x, struct rte_mbuf *m, uint64_t t, ui
 		enum fe_ecn_result r =
 			fe_ecn_mark(rte_pktmbuf_mtod(m, uint8_t *), rte_pktmbuf_data_len(m));
 
-		if (r == FE_ECN_MARKED)
+		if (r == FE_ECN_MARKED) {
 			FE_CNT_ADD(l->st.ecn_marked, 1);
-		else if (r != FE_ECN_ALREADY_CE && x->ecn.drop_non_ect)
+			fe_filter_forget(m, dp->filter_dynoff); /* its bytes changed */
+		} else if (r != FE_ECN_ALREADY_CE && x->ecn.drop_non_ect)
 			return FE_LINK_DROP_AQM;
 	}
 	if (x->jitter_ticks)
@@ -82,7 +84,7 @@ pass_through(struct fe_dp *dp, unsigned n, struct fe_link *l, struct rte_mbuf *m
  * Offer m to link n (l, x) at t; on any drop it is counted and freed. 0, or -1 if
  * dropped.
  */
-static inline int
+static __rte_always_inline int
 to_link(struct fe_dp *dp, unsigned n, struct fe_link *l, struct fe_linkx *x, struct rte_mbuf *m,
 	uint64_t t, uint32_t label)
 {
@@ -90,7 +92,7 @@ to_link(struct fe_dp *dp, unsigned n, struct fe_link *l, struct fe_linkx *x, str
 	uint64_t extra = 0;
 
 	if (x->active) {
-		enum fe_link_drop why = impair(l, x, m, t, &extra);
+		enum fe_link_drop why = impair(dp, l, x, m, t, &extra);
 
 		if (why != FE_LINK_DROP__MAX) {
 			fe_link_drop(l, why, len, FE_LABEL_CLASS(label));
@@ -134,12 +136,18 @@ lane_of(const struct fe_dp *dp, const struct rte_mbuf *m)
 	return (uint8_t)(v % dp->conf.lanes);
 }
 
-void
-fe_switch_ingress(struct fe_dp *dp, unsigned in, struct rte_mbuf *m, uint64_t now)
+static __rte_always_inline void
+ingress(struct fe_dp *dp, unsigned in, struct rte_mbuf *m, uint64_t now)
 {
 	struct fe_port *p = &dp->ports[in];
 
 	to_link(dp, 2 * in, &p->up, &p->up_x, m, now, FE_LABEL(0, lane_of(dp, m)));
+}
+
+void
+fe_switch_ingress(struct fe_dp *dp, unsigned in, struct rte_mbuf *m, uint64_t now)
+{
+	ingress(dp, in, m, now);
 }
 
 /*
@@ -259,7 +267,7 @@ handoff_put(struct fe_dp *dp, unsigned q, struct rte_mbuf *m, uint64_t t, uint32
  * ingress port and priority; past XOFF + headroom they are dropped, at XOFF the
  * ingress port pauses its sender.
  */
-static inline void
+static __rte_always_inline void
 to_egress(struct fe_dp *dp, unsigned in, unsigned q, struct rte_mbuf *m, uint64_t t, uint8_t lane)
 {
 	struct fe_port *out = &dp->ports[q];
@@ -313,7 +321,7 @@ flood(struct fe_dp *dp, unsigned in, struct rte_mbuf *m, uint64_t t, uint8_t lan
 	FE_CNT_ADD(dp->sw.flooded, 1);
 }
 
-static void
+static __rte_always_inline void
 forward(struct fe_dp *dp, unsigned in, int out, struct rte_mbuf *m, uint64_t t, uint8_t lane)
 {
 	if (out == -1) {
@@ -402,7 +410,7 @@ fe_switch_ingress_burst(struct fe_dp *dp, unsigned in, struct rte_mbuf **pkts, u
 	RTE_BUILD_BUG_ON(RTE_MAX_ETHPORTS > 64);
 	if (!burst_fast(dp, &dp->ports[in])) {
 		for (unsigned i = 0; i < n; i++)
-			fe_switch_ingress(dp, in, pkts[i], now);
+			ingress(dp, in, pkts[i], now);
 		return;
 	}
 	fe_link_count_through_n(&dp->ports[in].up, n, bytes);

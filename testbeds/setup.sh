@@ -19,6 +19,7 @@ PKGS=(
 	gnuplot-nox                               # the campaigns' plots (SVG)
 	util-linux                                # runuser (socket permission test)
 	python3                                   # JSON checks and the telemetry client in tests
+	valgrind                                  # the packet-rate benchmark's instruction counts
 )
 missing=()
 for p in "${PKGS[@]}"; do

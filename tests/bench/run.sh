@@ -2,11 +2,14 @@
 # Benchmarks (not tests: they print figures, they do not pass or fail). Each row is
 # measured in the same run as its reference. docs/performance.md explains the table.
 #
-#   tests/bench/run.sh [pps|veth|timing|rate|change ...]   (default: all; needs root)
+#   tests/bench/run.sh [pps|engine|veth|timing|rate|change ...]   (default: all; root)
 #
 #   pps     packet rate on one core, 64-byte frames, software vdevs (pcap files replayed
 #           from memory, infinite_rx): dpdk-testpmd io (and mac) against fabemu-dp with
-#           the ideal profile, with a full profile, and ideal on 2 lcores (a pipeline)
+#           the ideal profile, with a full profile, and ideal on 2 lcores (a pipeline);
+#           then the engine alone (below)
+#   engine  the engine alone, on in-memory ports and a fake clock (fe-enginebench):
+#           wall-clock ns and exact instructions per packet (callgrind), ideal and full
 #   veth    TCP goodput between two namespaces over AF_XDP and AF_PACKET: testpmd io
 #           against fabemu-dp ideal on the same ports
 #   timing  added delay inside the box (TSC at RX and at TX) against the configured
@@ -60,12 +63,9 @@ fabemu_pps() { # VDEVS -- ARGS...: packets/s sent by fabemu-dp on one core (both
 	python3 -c "a='$a'.split(); b='$b'.split(); print('%.2f' % ((int(b[0]) - int(a[0])) / (float(b[1]) - float(a[1])) / 1e6))"
 }
 
-bench_pps() {
-	echo
-	echo "== packet rate, one forwarding core, 60-byte frames (64 on the wire with FCS), 2 ports"
-	"$FE_BIN/fe-pcapgen" "$T/a.pcap" 02:fe:00:00:00:0a 02:fe:00:00:00:0b 1024 60
-	"$FE_BIN/fe-pcapgen" "$T/b.pcap" 02:fe:00:00:00:0b 02:fe:00:00:00:0a 1024 60
-	local V="--vdev net_pcap0,rx_pcap=$T/a.pcap,infinite_rx=1 --vdev net_pcap1,rx_pcap=$T/b.pcap,infinite_rx=1"
+# The full profile: every feature on at once (credit regime, rate, delay, ECN, a filter
+# on every link that every packet is run through).
+full_profile() {
 	cat >"$T/full.yaml" <<'Y'
 name: bench-full
 regime: credit
@@ -80,6 +80,15 @@ links:
     drop: {first: 1000000000}
     match: udp port 9
 Y
+}
+
+bench_pps() {
+	echo
+	echo "== packet rate, one forwarding core, 60-byte frames (64 on the wire with FCS), 2 ports"
+	"$FE_BIN/fe-pcapgen" "$T/a.pcap" 02:fe:00:00:00:0a 02:fe:00:00:00:0b 1024 60
+	"$FE_BIN/fe-pcapgen" "$T/b.pcap" 02:fe:00:00:00:0b 02:fe:00:00:00:0a 1024 60
+	local V="--vdev net_pcap0,rx_pcap=$T/a.pcap,infinite_rx=1 --vdev net_pcap1,rx_pcap=$T/b.pcap,infinite_rx=1"
+	full_profile
 	# This VM's speed drifts by tens of % between runs a few seconds apart, so the
 	# five are run in turn, ROUNDS times (5), and each row is the median with its range.
 	local rounds=${FE_BENCH_ROUNDS:-5} io="" mac="" ideal="" full="" two="" line=""
@@ -105,6 +114,35 @@ Y
 	python3 -c "import statistics as s, sys; v = [float(x) for x in sys.argv[1].split()]; t = sys.argv[2].split(); print('a cache line from core 0 to core 1 before each: %.0f ns (%.0f-%.0f), fe-cpufloor --peer;' % (s.median(v), min(v), max(v))); print('  per round, ns: Mpps with 2 lcores  ' + ', '.join('%.0f: %s' % (a, b) for a, b in zip(v, t)))" "$line" "$two"
 	echo "medians of $rounds rounds of ${SECS} s, run in turn; ratio: median of the rounds' ratios"
 	echo "targets: full >= 14.88 Mpps and >= 0.5 x io; ideal >= 0.9 x io (docs/performance.md)"
+	bench_engine
+}
+
+engine_ir() { # PROFILE PACKETS: instructions the whole fe-enginebench run executed
+	valgrind --tool=callgrind --callgrind-out-file=/dev/null "$FE_BIN/fe-enginebench" \
+		--profile "$1" --packets "$2" 2>&1 >/dev/null | sed -n 's/.*I *refs: *\([0-9,]*\).*/\1/p' | tr -d ,
+}
+
+# The engine alone, without a PMD, on a fake clock: the same packets at the same
+# emulated times on every run. Instructions per packet (callgrind: a run of 2N packets
+# less one of N, so start-up cancels) repeat to the instruction on any machine, which
+# the wall-clock rates of this VM do not: what an optimization is judged by.
+bench_engine() {
+	full_profile
+	echo
+	echo "== the engine alone: fe-enginebench (2 in-memory ports, fake clock, 15 Mpps offered)"
+	row "" "ns/packet" "instr/packet" ""
+	for p in ideal "$T/full.yaml"; do
+		local ns ir="(no valgrind)" a b
+		ns=$("$FE_BIN/fe-enginebench" --profile "$p" --packets 2000000 |
+			sed -n 's/.*, \([0-9.]*\) ns per packet.*/\1/p')
+		if command -v valgrind >/dev/null; then
+			a=$(engine_ir "$p" 100000)
+			b=$(engine_ir "$p" 200000)
+			ir=$(python3 -c "print('%.1f' % (($b - $a) / 100000))")
+		fi
+		row "fabemu engine, $([ "$p" = ideal ] && echo ideal || echo full)" "$ns" "$ir" ""
+	done
+	echo "ns: wall clock on this machine; instructions: callgrind, exact and repeatable"
 }
 
 veth_goodput() { # PMD TOOL: TCP Mbit/s host 1 -> host 2
@@ -271,7 +309,7 @@ bench_change() {
 
 for w in $WHAT; do
 	case $w in
-	pps | veth | timing | rate | change) "bench_$w" ;;
-	*) fe_fail "unknown benchmark '$w' (pps, veth, timing, rate, change)" ;;
+	pps | engine | veth | timing | rate | change) "bench_$w" ;;
+	*) fe_fail "unknown benchmark '$w' (pps, engine, veth, timing, rate, change)" ;;
 	esac
 done

@@ -91,4 +91,22 @@ for bad in "--peer 1:--peer needs --cpu" "--cpu 0 --peer 0:--peer needs --cpu, a
 	out=$("$FE_BIN/fe-cpufloor" ${bad%%:*} 2>&1) || rc=$?
 	[ "$rc" = 2 ] && grep -qF -- "${bad#*:}" <<<"$out" || fe_fail "fe-cpufloor ${bad%%:*}: exit $rc, $out"
 done
+# fe-enginebench (the packet-rate benchmark's engine alone): it forwards, and refuses bad input
+printf 'name: eb\nregime: credit\nlink: {rate: 100Gbit, delay: 1us}\nlinks:\n  - select: all\n    match: udp port 9\n' >"$T/eb.yaml"
+for p in ideal "$T/eb.yaml"; do
+	out=$("$FE_BIN/fe-enginebench" --profile "$p" --packets 20000)
+	n=$(sed -nE 's/^profile .*, offered 15 Mpps \(emulated\): ([0-9]+) packets in [0-9]+ passes, [0-9.]+ ns per packet \(wall clock\)$/\1/p' <<<"$out")
+	[ -n "$n" ] && [ "$n" -ge 20000 ] || fe_fail "fe-enginebench --profile $p: $out"
+done
+for bad in "--packets 0:--packets '0': allowed 1 to" "--offered x:--offered 'x'" \
+	"--offered 1 extra:unexpected argument 'extra'" "--bogus:usage: fe-enginebench"; do
+	rc=0
+	out=$("$FE_BIN/fe-enginebench" ${bad%%:*} 2>&1) || rc=$?
+	[ "$rc" = 2 ] && grep -qF -- "${bad#*:}" <<<"$out" || fe_fail "fe-enginebench ${bad%%:*}: exit $rc, $out"
+done
+rc=0
+out=$("$FE_BIN/fe-enginebench" --profile "$T/none.yaml" 2>&1) || rc=$?
+[ "$rc" = 1 ] && grep -qF "none.yaml" <<<"$out" || fe_fail "fe-enginebench, a missing profile: exit $rc, $out"
+"$FE_BIN/fe-enginebench" --help | grep -q -- --offered || fe_fail "fe-enginebench --help"
+[ ! -e /var/run/dpdk/fe-enginebench ] || fe_fail "fe-enginebench left /var/run/dpdk/fe-enginebench"
 echo "cli: passed"

@@ -278,6 +278,60 @@ Test(engine, filter_and_exact_drops)
 	cr_assert_eq(sent(0), 0);
 }
 
+/*
+ * A filter's verdict is kept in the packet for the next link with the same expression
+ * (fe_filter.h). It must never outlive the bytes it was computed from: not across an
+ * ECN mark, not in a recycled mbuf.
+ */
+Test(engine, filter_verdicts_follow_the_bytes)
+{
+	/* both links: "not CE". The up link marks every ECT packet it matches (K = 0); the
+	 * down link drops what it matches. A marked packet no longer matches: delivered. */
+	struct fe_linkdef up = {.match = "ip[1] & 3 != 3",
+				.ecn = {.enabled = 1, .kmin = 0, .kmax = 0}},
+			  down = {.match = "ip[1] & 3 != 3", .drop_first = 1, .drop_count = 1000};
+	struct fe_dp *dp = engine_x(&up, &down, 0);
+	struct rte_mbuf *out[8];
+	char err[128];
+	struct fe_filter *f = fe_filter_create("udp", err, sizeof(err));
+
+	inject_ip(0, 17, 0x02, 1); /* ECT(0): matched and marked on the way up */
+	inject_ip(0, 17, 0x00, 2); /* not ECT: matched, not marked, dropped on the way down */
+	fe_dp_poll(dp, 10);
+	cr_assert_eq(take(1, out, 8), 1);
+	cr_assert_eq(rte_pktmbuf_mtod(out[0], uint8_t *)[15] & 3, 3, "the marked one got through");
+	rte_pktmbuf_free(out[0]);
+	cr_assert_eq(dp->ports[0].up.st.ecn_marked, 1);
+	cr_assert_eq(dp->ports[1].down.st.drop_pkts[FE_LINK_DROP_EXACT], 1);
+	cr_assert_eq(sent(2), 1);
+	fe_dp_free(dp);
+
+	/* an mbuf that arrives with a verdict for "udp" left in it from an earlier life:
+	 * a TCP packet must not match "udp" on the down link because of it */
+	cr_assert_not_null(f, "%s", err);
+	up = (struct fe_linkdef){0};
+	down = (struct fe_linkdef){.match = "udp", .drop_first = 1, .drop_count = 1000};
+	dp = engine_x(&up, &down, 0);
+	inject_ip(0, 6, 0, 3);
+	cr_assert_eq(rte_ring_count(rxr[0]), 1);
+	{
+		struct rte_mbuf *m;
+
+		cr_assert_eq(rte_ring_dequeue(rxr[0], (void **)&m), 0);
+		*RTE_MBUF_DYNFIELD(m, f->dynoff, uint64_t *) = f->key | 1; /* "matched udp" */
+		cr_assert_eq(rte_ring_enqueue(rxr[0], m), 0);
+	}
+	inject_ip(0, 17, 0, 4); /* UDP: dropped, on the verdict its own bytes give */
+	fe_dp_poll(dp, 10);
+	cr_assert_eq(take(1, out, 8), 1, "the TCP packet is carried");
+	cr_assert_eq(rte_pktmbuf_mtod(out[0], uint8_t *)[23], 6);
+	rte_pktmbuf_free(out[0]);
+	cr_assert_eq(dp->ports[1].down.st.drop_pkts[FE_LINK_DROP_EXACT], 1);
+	cr_assert_eq(sent(2), 1);
+	fe_filter_free(f);
+	fe_dp_free(dp);
+}
+
 Test(engine, ecn_marks_through_the_engine)
 {
 	/* K = 0 on the down links: every ECT packet is marked, non-ECT dropped (drop policy) */
