@@ -83,6 +83,8 @@ fe_credit_collect(struct fe_credit *c, uint64_t t)
 		c->avail[r->lane] += r->blocks;
 		c->head++;
 	}
+	if (c->head == c->tail) /* none pending: reuse the ring's first lines, still cached */
+		c->head = c->tail = 0;
 }
 
 /* fe_credit_gate(), for fe_link_pump_inline() with a constant gate. */

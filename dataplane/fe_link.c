@@ -286,6 +286,10 @@ fe_link_dequeue(struct fe_link *l, uint64_t now, void **pkts, uint64_t *stamps, 
 		head++;
 	}
 	l->head = head;
+	/* empty: start again at slot 0, whose lines are the ones still in the cache (a
+	 * ring of thousands of slots would otherwise walk megabytes at any load) */
+	if (head == l->tail)
+		l->head = l->svc = l->sched = l->tail = 0;
 	FE_CNT_ADD(l->st.out_pkts, n);
 	FE_CNT_ADD(l->st.out_bytes, bytes);
 	publish(l);

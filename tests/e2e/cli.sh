@@ -91,6 +91,14 @@ for bad in "--peer 1:--peer needs --cpu" "--cpu 0 --peer 0:--peer needs --cpu, a
 	out=$("$FE_BIN/fe-cpufloor" ${bad%%:*} 2>&1) || rc=$?
 	[ "$rc" = 2 ] && grep -qF -- "${bad#*:}" <<<"$out" || fe_fail "fe-cpufloor ${bad%%:*}: exit $rc, $out"
 done
+# fe-pcapgen --udp (the packet-rate benchmark's frames): IPv4/UDP, and fe-pcapcheck reads them
+"$FE_BIN/fe-pcapgen" --udp "$T/u.pcap" 02:fe:00:00:00:0a 02:fe:00:00:00:0b 3 60
+out=$("$FE_BIN/fe-pcapcheck" "$T/u.pcap")
+grep -q '^packets=3 bytes=180 order=ok ' <<<"$out" || fe_fail "fe-pcapgen --udp: $out"
+rc=0
+out=$("$FE_BIN/fe-pcapgen" --udp "$T/u.pcap" 02:fe:00:00:00:0a 02:fe:00:00:00:0b 3 50 2>&1) || rc=$?
+[ "$rc" = 2 ] && grep -qF "bad group" <<<"$out" || fe_fail "fe-pcapgen --udp, 50 bytes: exit $rc, $out"
+
 # fe-enginebench (the packet-rate benchmark's engine alone): it forwards, and refuses bad input
 printf 'name: eb\nregime: credit\nlink: {rate: 100Gbit, delay: 1us}\nlinks:\n  - select: all\n    match: udp port 9\n' >"$T/eb.yaml"
 for p in ideal "$T/eb.yaml"; do

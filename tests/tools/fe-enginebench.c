@@ -108,13 +108,16 @@ fill(struct rte_mempool *pool, struct rte_ring *rx, unsigned i)
 		memset(f, 0, FRAME);
 		memcpy(f, MAC[1 - i], 6);
 		memcpy(f + 6, MAC[i], 6);
-		f[12] = 0x08; /* IPv4, UDP to port 7, ECN-capable: what ECN and a filter read */
+		/* IPv4, UDP 9 -> 9, ECN-capable: fe-pcapgen --udp's frames, which the
+		 * benchmark's full profile filters and marks */
+		f[12] = 0x08;
 		f[14] = 0x45;
 		f[15] = 0x02;
 		f[17] = FRAME - 14;
 		f[22] = 64;
 		f[23] = 17;
-		f[37] = 7;
+		f[35] = 9;
+		f[37] = 9;
 		if (rte_ring_enqueue(rx, m) != 0)
 			return -1;
 	}

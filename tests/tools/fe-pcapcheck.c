@@ -56,13 +56,17 @@ main(int argc, char **argv)
 				snprintf(quanta + o, sizeof(quanta) - o, "%s%u", o ? "," : "",
 					 (unsigned)(data[18] << 8 | data[19]));
 		}
-		if (h->caplen >= 26 && data[12] == 0x88 && data[13] == 0xb5 &&
-		    memcmp(data + 14, "FEMU", 4) == 0) {
+		/* fe-pcapgen's frames: 0x88b5 with the tag at 14, or IPv4/UDP (--udp) at 42 */
+		size_t at = h->caplen >= 26 && data[12] == 0x88 && data[13] == 0xb5   ? 14
+			    : h->caplen >= 54 && data[12] == 0x08 && data[13] == 0x00 ? 42
+										      : 0;
+
+		if (at && memcmp(data + at, "FEMU", 4) == 0) {
 			uint32_t tag, seq;
 			unsigned i;
 
-			memcpy(&tag, data + 18, 4);
-			memcpy(&seq, data + 22, 4);
+			memcpy(&tag, data + at + 4, 4);
+			memcpy(&seq, data + at + 8, 4);
 			seq = ntohl(seq);
 			for (i = 0; i < senders && tags[i] != tag; i++)
 				;
