@@ -439,18 +439,14 @@ port_rx(struct fe_dp *dp, unsigned in, uint64_t now, int *full)
 static inline unsigned
 port_switch(struct fe_dp *dp, unsigned in, uint64_t now)
 {
-	struct fe_tap *tap = fe_tap_on(&dp->tap, 2 * in);
 	uint64_t stamps[FE_BURST];
 	void *pkts[FE_BURST];
 	unsigned n, total = 0;
 
 	for (unsigned b = 0; b < FE_DRAIN_BURSTS; b++) {
 		n = fe_link_dequeue(&dp->ports[in].up, now, pkts, stamps, FE_BURST);
-		for (unsigned i = 0; i < n; i++) {
-			if (unlikely(tap != NULL))
-				fe_tap_pkt(tap, pkts[i], stamps[i], FE_TAP_DELIVERED);
-			fe_switch_arrive(dp, in, pkts[i], stamps[i]);
-		}
+		if (n)
+			fe_switch_arrive_burst(dp, in, (struct rte_mbuf **)pkts, stamps, n);
 		total += n;
 		if (n < FE_BURST)
 			break;

@@ -495,8 +495,8 @@ iq_push(struct fe_dp *dp, unsigned in, struct rte_mbuf *m, uint64_t t, int out, 
 	FE_CNT_MAX(q->peak_blocks, q->blocks);
 }
 
-void
-fe_switch_arrive(struct fe_dp *dp, unsigned in, struct rte_mbuf *m, uint64_t t)
+static __rte_always_inline void
+arrive(struct fe_dp *dp, unsigned in, struct rte_mbuf *m, uint64_t t)
 {
 	uint8_t lane = lane_of(dp, m);
 	int out;
@@ -522,6 +522,25 @@ fe_switch_arrive(struct fe_dp *dp, unsigned in, struct rte_mbuf *m, uint64_t t)
 		forward(dp, in, out, m, t, lane);
 	} else {
 		iq_push(dp, in, m, t, out, lane);
+	}
+}
+
+void
+fe_switch_arrive(struct fe_dp *dp, unsigned in, struct rte_mbuf *m, uint64_t t)
+{
+	arrive(dp, in, m, t);
+}
+
+void
+fe_switch_arrive_burst(struct fe_dp *dp, unsigned in, struct rte_mbuf **pkts,
+		       const uint64_t *stamps, unsigned n)
+{
+	struct fe_tap *tap = fe_tap_on(&dp->tap, 2 * in);
+
+	for (unsigned i = 0; i < n; i++) {
+		if (unlikely(tap != NULL))
+			fe_tap_pkt(tap, pkts[i], stamps[i], FE_TAP_DELIVERED);
+		arrive(dp, in, pkts[i], stamps[i]);
 	}
 }
 

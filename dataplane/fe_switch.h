@@ -26,6 +26,9 @@ void fe_switch_ingress(struct fe_dp *dp, unsigned in, struct rte_mbuf *m, uint64
 void fe_switch_ingress_burst(struct fe_dp *dp, unsigned in, struct rte_mbuf **pkts, unsigned n,
 			     uint64_t bytes, uint64_t now);
 void fe_switch_arrive(struct fe_dp *dp, unsigned in, struct rte_mbuf *m, uint64_t t);
+/* n packets delivered by the up link of `in`, each at its stamp (shown to a capture). */
+void fe_switch_arrive_burst(struct fe_dp *dp, unsigned in, struct rte_mbuf **pkts,
+			    const uint64_t *stamps, unsigned n);
 
 /* Pipeline, up stage: put what was handed to each egress port on its ring. */
 void fe_switch_handoff_out(struct fe_dp *dp);
