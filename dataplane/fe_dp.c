@@ -733,10 +733,15 @@ fe_dp_run_role(struct fe_dp *dp, enum fe_dp_role role, const volatile int *stop)
 			backoff = FE_SLEEP_MIN_NS;
 			continue;
 		}
-		if (fe_dp_held(dp))
-			idle_since = now; /* packets on their way: not idle */
-		else if (exit_idle && now - idle_since > exit_idle)
-			break;
+		/* only --exit-idle needs to know whether packets are on their way: counting
+		 * them reads the other stage's rings and links, whose cache lines the other
+		 * lcore is writing (a busy-polling stage would take them away on every pass) */
+		if (exit_idle) {
+			if (fe_dp_held(dp))
+				idle_since = now; /* packets on their way: not idle */
+			else if (now - idle_since > exit_idle)
+				break;
+		}
 		if (dp->conf.idle_sleep_ns == 0 || ++empty < dp->conf.idle_spin)
 			continue;
 		ns = idle_sleep_ns(dp, now, backoff);
