@@ -62,20 +62,18 @@ fe_filter_create(const char *expr, char *err, size_t errlen)
 		return NULL;
 	}
 	f = calloc(1, sizeof(*f));
-	if (f != NULL) {
-		f->key = expr_key(expr);
-		f->dynoff = fe_filter_dynoff();
-	}
-	if (f != NULL && f->dynoff < 0) {
-		free(f);
-		rte_free(prm);
-		snprintf(err, errlen, "filter '%s': no mbuf field for the verdict: %s", expr,
-			 rte_strerror(rte_errno));
-		return NULL;
-	}
 	if (f == NULL) {
 		rte_free(prm);
 		snprintf(err, errlen, "filter '%s': out of memory", expr);
+		return NULL;
+	}
+	f->key = expr_key(expr);
+	f->dynoff = fe_filter_dynoff();
+	if (f->dynoff < 0) {
+		snprintf(err, errlen, "filter '%s': no mbuf field for the verdict: %s", expr,
+			 rte_strerror(rte_errno));
+		free(f);
+		rte_free(prm);
 		return NULL;
 	}
 	f->bpf = rte_bpf_load(prm);
