@@ -336,6 +336,16 @@ forward(struct fe_dp *dp, unsigned in, int out, struct rte_mbuf *m, uint64_t t, 
 }
 
 /*
+ * The general path from the switch on, out of line: inlined into the burst loop below,
+ * its registers would push the loop's own state onto the stack.
+ */
+static __rte_noinline void
+forward_general(struct fe_dp *dp, unsigned in, int out, struct rte_mbuf *m, uint64_t t)
+{
+	forward(dp, in, out, m, t, lane_of(dp, m));
+}
+
+/*
  * The burst fast path. A lossy fabric with no capture, whose up link of `in` passes
  * packets through (no rate, no delay, nothing queued) and impairs none: the whole
  * burst crosses it at now, counted once, and each packet is looked up against the
@@ -397,6 +407,41 @@ stage_get(struct fe_dp *dp, struct stage *g, int out, uint64_t *touched)
 	return 1;
 }
 
+/* Every frame of the burst is a full Ethernet header from src to dst (48-bit keys). */
+static inline int
+one_flow(struct rte_mbuf **pkts, unsigned n, uint64_t src, uint64_t dst)
+{
+	for (unsigned i = 0; i < n; i++) {
+		uint64_t d, s;
+
+		mac_keys(pkts[i], &d, &s); /* reads 12 bytes: inside the buffer even for a runt */
+		if (((d ^ dst) | (s ^ src)) != 0 ||
+		    rte_pktmbuf_data_len(pkts[i]) < sizeof(struct rte_ether_hdr))
+			return 0;
+	}
+	return 1;
+}
+
+/*
+ * A burst of one flow whose output's down link passes packets through now, and whose
+ * TX staging has room for all of it: staged whole, counted once. 1 if so; otherwise
+ * nothing is done and the loop takes the burst packet by packet.
+ */
+static inline int
+whole_burst(struct fe_dp *dp, int out, struct rte_mbuf **pkts, unsigned n, uint64_t bytes)
+{
+	struct fe_port *q = &dp->ports[out];
+
+	if (!(dp->ideal_down >> out & 1) || q->down.head != q->down.tail || q->txq_n + n > FE_BURST)
+		return 0;
+	memcpy(&q->txq[q->txq_n], pkts, n * sizeof(pkts[0]));
+	q->txq_n = (uint16_t)(q->txq_n + n);
+	q->txq_bytes += bytes;
+	fe_link_count_through_n(&q->down, n, bytes);
+	FE_CNT_ADD(dp->sw.unicast, n);
+	return 1;
+}
+
 void
 fe_switch_ingress_burst(struct fe_dp *dp, unsigned in, struct rte_mbuf **pkts, unsigned n,
 			uint64_t bytes, uint64_t now)
@@ -419,6 +464,10 @@ fe_switch_ingress_burst(struct fe_dp *dp, unsigned in, struct rte_mbuf **pkts, u
 	c_src = c->src;
 	c_dst = c->dst;
 	c_out = c->out == (int)in ? -2 : c->out;
+	/* the common case, a whole burst of one known flow to an ideal output: no loop */
+	if (fresh && c_out >= 0 && !pipeline && one_flow(pkts, n, c_src, c_dst) &&
+	    whole_burst(dp, c_out, pkts, n, bytes))
+		return;
 	for (unsigned i = 0; i < n; i++) {
 		struct rte_mbuf *m = pkts[i];
 		uint64_t dst, src;
@@ -442,7 +491,7 @@ fe_switch_ingress_burst(struct fe_dp *dp, unsigned in, struct rte_mbuf **pkts, u
 		/* a pipeline's down stage owns the down links and TX: hand every packet over */
 		if (pipeline || unlikely(!stage_get(dp, &g, out, &touched) || g.n == FE_BURST)) {
 			stage_put(&g);
-			forward(dp, in, out, m, now, lane_of(dp, m));
+			forward_general(dp, in, out, m, now);
 			continue;
 		}
 		g.q->txq[g.n++] = m;

@@ -863,3 +863,65 @@ Test(engine, burst_fast_path_keeps_order_and_counts)
 	fe_dp_free(dp);
 	cr_assert_eq(rte_mempool_avail_count(pool), pool->size, "every mbuf back in the pool");
 }
+
+/*
+ * A burst of one known flow to an ideal output is staged whole, with no loop over its
+ * packets (fe_switch_ingress_burst). Three bursts from 2 to 0, a pass each, while port
+ * 0's TX takes only 23 at first: the first burst looks the flow up, the second is
+ * staged whole, the third does not fit beside what waits in the staging and takes the
+ * packet path (the rest queues in the link, in order). 0 to 1 beside it goes through
+ * a delayed down link. Counters come out as the packet path's would.
+ */
+Test(engine, one_flow_bursts_staged_whole)
+{
+	struct fe_linkdef up[NP] = {0}, down[NP] = {0};
+	struct fe_dp_conf conf = {.mac_age_ns = 300000000000ULL, .lanes = 1};
+	char err[128];
+	void *dummy[1000];
+	struct fe_dp *dp;
+
+	down[1].link.delay_ns = 1000;
+	dp = fe_dp_create(NP, ports, up, down, pool, HZ, &conf, err, sizeof(err));
+	cr_assert_not_null(dp, "%s", err);
+	for (int i = 0; i < NP; i++) /* learn every address */
+		inject_seq(i, BCAST, 0);
+	fe_dp_poll(dp, 10);
+	fe_dp_poll(dp, 1010);
+	for (int i = 0; i < NP; i++)
+		cr_assert_eq(sent(i), 2);
+	fe_dp_reset_counters(dp, FE_ROLE_ALL);
+
+	for (unsigned k = 0; k < 1000; k++)
+		dummy[k] = (void *)(uintptr_t)(k + 1);
+	cr_assert_eq(rte_ring_enqueue_bulk(txr[0], dummy, 1000, NULL), 1000);
+	for (unsigned b = 0; b < 3; b++) {
+		for (unsigned k = 1; k <= 20; k++) {
+			inject_seq(2, MAC[0], (uint16_t)(20 * b + k));
+			inject_seq(0, MAC[1], (uint16_t)(20 * b + k));
+		}
+		fe_dp_poll(dp, 2000 + b);
+	}
+	cr_assert_eq(dp->ports[0].st.tx_pkts, 23, "port 0 took what its ring had room for");
+	cr_assert_gt(dp->ports[0].down.st.in_pkts, dp->ports[0].down.st.out_pkts,
+		     "the third burst queued in the link");
+	cr_assert_eq(rte_ring_dequeue_bulk(txr[0], dummy, 1000, NULL), 1000);
+	fe_dp_poll(dp, 4000);
+	fe_dp_poll(dp, 4001);
+	cr_assert_eq(sent_in_order(0, 1), 60, "from 2, in order");
+	cr_assert_eq(sent_in_order(1, 1), 60, "from 0, in order, delayed");
+	cr_assert_eq(dp->sw.unicast, 120);
+	cr_assert_eq(dp->sw.flooded, 0);
+	cr_assert_eq(dp->ports[2].up.st.in_pkts, 60);
+	cr_assert_eq(dp->ports[2].up.st.out_bytes, 60 * 64);
+	cr_assert_eq(dp->ports[0].down.st.in_pkts, 60);
+	cr_assert_eq(dp->ports[0].down.st.out_pkts, 60);
+	cr_assert_eq(dp->ports[0].down.st.in_bytes, 60 * 64);
+	cr_assert_eq(dp->ports[0].down.st.out_bytes, 60 * 64);
+	cr_assert_eq(dp->ports[0].st.tx_pkts, 60);
+	cr_assert_eq(dp->ports[0].st.tx_bytes, 60 * 64);
+	cr_assert_eq(dp->ports[1].down.st.out_pkts, 60);
+	cr_assert_eq(dp->ports[1].st.tx_pkts, 60);
+	cr_assert_eq(fe_dp_held(dp), 0);
+	fe_dp_free(dp);
+	cr_assert_eq(rte_mempool_avail_count(pool), pool->size, "every mbuf back in the pool");
+}
