@@ -781,16 +781,14 @@ sent_in_order(int i, unsigned first)
 }
 
 /*
- * The burst fast path (ideal links, lossy): bursts mixing unicast, broadcast, a runt
- * and a frame for the ingress port; two inputs filling one output's TX staging in
- * the same pass (the rest waits in the link, in order); a delayed down link beside
- * ideal ones. Every frame arrives once, in order, counted as the general path would.
+ * Lossy, every link ideal but port 1's down link (1 us), every address learned and the
+ * counters reset: what the burst path's tests start from.
  */
-Test(engine, burst_fast_path_keeps_order_and_counts)
+static struct fe_dp *
+learned_engine(void)
 {
 	struct fe_linkdef up[NP] = {0}, down[NP] = {0};
 	struct fe_dp_conf conf = {.mac_age_ns = 300000000000ULL, .lanes = 1};
-	struct rte_mbuf *runt = rte_pktmbuf_alloc(pool);
 	char err[128];
 	struct fe_dp *dp;
 
@@ -805,6 +803,19 @@ Test(engine, burst_fast_path_keeps_order_and_counts)
 	for (int i = 0; i < NP; i++)
 		cr_assert_eq(sent(i), 2);
 	fe_dp_reset_counters(dp, FE_ROLE_ALL);
+	return dp;
+}
+
+/*
+ * The burst fast path (ideal links, lossy): bursts mixing unicast, broadcast, a runt
+ * and a frame for the ingress port; two inputs filling one output's TX staging in
+ * the same pass (the rest waits in the link, in order); a delayed down link beside
+ * ideal ones. Every frame arrives once, in order, counted as the general path would.
+ */
+Test(engine, burst_fast_path_keeps_order_and_counts)
+{
+	struct rte_mbuf *runt = rte_pktmbuf_alloc(pool);
+	struct fe_dp *dp = learned_engine();
 
 	/* 0 -> 1 (delayed) and 0 -> 2 (fast) interleaved, a broadcast, a runt, a frame
 	 * for port 0 itself; 2 -> 0 at the same time */
@@ -874,22 +885,8 @@ Test(engine, burst_fast_path_keeps_order_and_counts)
  */
 Test(engine, one_flow_bursts_staged_whole)
 {
-	struct fe_linkdef up[NP] = {0}, down[NP] = {0};
-	struct fe_dp_conf conf = {.mac_age_ns = 300000000000ULL, .lanes = 1};
-	char err[128];
+	struct fe_dp *dp = learned_engine();
 	void *dummy[1000];
-	struct fe_dp *dp;
-
-	down[1].link.delay_ns = 1000;
-	dp = fe_dp_create(NP, ports, up, down, pool, HZ, &conf, err, sizeof(err));
-	cr_assert_not_null(dp, "%s", err);
-	for (int i = 0; i < NP; i++) /* learn every address */
-		inject_seq(i, BCAST, 0);
-	fe_dp_poll(dp, 10);
-	fe_dp_poll(dp, 1010);
-	for (int i = 0; i < NP; i++)
-		cr_assert_eq(sent(i), 2);
-	fe_dp_reset_counters(dp, FE_ROLE_ALL);
 
 	for (unsigned k = 0; k < 1000; k++)
 		dummy[k] = (void *)(uintptr_t)(k + 1);
