@@ -10,6 +10,8 @@
 
 #include "fe_switch.h"
 
+static void arrive_call(struct fe_dp *dp, unsigned in, struct rte_mbuf *m, uint64_t t);
+
 /*
  * The impairments, in order: filter, exact drop, loss, ECN, jitter. Returns the drop
  * cause, or FE_LINK_DROP__MAX to carry the packet with *extra ticks of jitter.
@@ -76,7 +78,7 @@ pass_through(struct fe_dp *dp, unsigned n, struct fe_link *l, struct rte_mbuf *m
 		p->txq[p->txq_n++] = m;
 		p->txq_bytes += len;
 	} else
-		fe_switch_arrive(dp, n / 2, m, t);
+		arrive_call(dp, n / 2, m, t);
 	return 0;
 }
 
@@ -142,12 +144,6 @@ ingress(struct fe_dp *dp, unsigned in, struct rte_mbuf *m, uint64_t now)
 	struct fe_port *p = &dp->ports[in];
 
 	to_link(dp, 2 * in, &p->up, &p->up_x, m, now, FE_LABEL(0, lane_of(dp, m)));
-}
-
-void
-fe_switch_ingress(struct fe_dp *dp, unsigned in, struct rte_mbuf *m, uint64_t now)
-{
-	ingress(dp, in, m, now);
 }
 
 /*
@@ -475,7 +471,7 @@ fe_switch_ingress_burst(struct fe_dp *dp, unsigned in, struct rte_mbuf **pkts, u
 
 		if (unlikely(rte_pktmbuf_data_len(m) < sizeof(struct rte_ether_hdr))) {
 			stage_put(&g);
-			fe_switch_arrive(dp, in, m, now);
+			arrive_call(dp, in, m, now);
 			continue;
 		}
 		mac_keys(m, &dst, &src);
@@ -574,8 +570,9 @@ arrive(struct fe_dp *dp, unsigned in, struct rte_mbuf *m, uint64_t t)
 	}
 }
 
-void
-fe_switch_arrive(struct fe_dp *dp, unsigned in, struct rte_mbuf *m, uint64_t t)
+/* arrive(), out of line: the pass-through of an up link reaches it from inside to_link() */
+static void
+arrive_call(struct fe_dp *dp, unsigned in, struct rte_mbuf *m, uint64_t t)
 {
 	arrive(dp, in, m, t);
 }

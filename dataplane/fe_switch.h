@@ -3,12 +3,13 @@
  * fe_switch: what happens between a port's RX and its TX, per regime
  * (docs/regimes.md). Internal to the engine; called only from fe_dp.c on the lcore.
  *
- *   fe_switch_ingress()  a packet read from port `in` enters its up link (host adapter):
- *                        lane, impairments, and in lossless regimes a label for the gate
- *   fe_switch_arrive()   a packet reaches the switch at tick t: output-queued regimes
- *                        forward it to the egress link (PFC: and account it to its
- *                        ingress port and priority); the credit regime queues it at
- *                        its input port and lane
+ *   fe_switch_ingress_burst()  packets read from port `in` enter its up link (host
+ *                        adapter): lane, impairments, and in lossless regimes a label
+ *                        for the gate
+ *   fe_switch_arrive_burst()  packets reach the switch, each at its tick: output-queued
+ *                        regimes forward them to the egress link (PFC: and account them
+ *                        to their ingress port and priority); the credit regime queues
+ *                        them at their input port and lane
  *   fe_switch_service()  time-driven work: input-queue arbitration and HOQLife
  *                        (credit), XON checks (PFC)
  */
@@ -17,15 +18,13 @@
 
 #include "fe_dp.h"
 
-void fe_switch_ingress(struct fe_dp *dp, unsigned in, struct rte_mbuf *m, uint64_t now);
 /*
- * A burst of n packets (bytes in all) read from port `in` at now, each as by
- * fe_switch_ingress(). Where the links are ideal it takes the burst at once: up link
- * counted once, each packet looked up and staged for TX, down links counted once.
+ * A burst of n packets (bytes in all) read from port `in` at now. Where the links are
+ * ideal it takes the burst at once: up link counted once, each packet looked up and
+ * staged for TX, down links counted once.
  */
 void fe_switch_ingress_burst(struct fe_dp *dp, unsigned in, struct rte_mbuf **pkts, unsigned n,
 			     uint64_t bytes, uint64_t now);
-void fe_switch_arrive(struct fe_dp *dp, unsigned in, struct rte_mbuf *m, uint64_t t);
 /* n packets delivered by the up link of `in`, each at its stamp (shown to a capture). */
 void fe_switch_arrive_burst(struct fe_dp *dp, unsigned in, struct rte_mbuf **pkts,
 			    const uint64_t *stamps, unsigned n);
