@@ -19,20 +19,6 @@ fe_credit_init(struct fe_credit *c, uint32_t blocks, uint8_t lanes, uint64_t ret
 	}
 }
 
-void
-fe_credit_return(struct fe_credit *c, uint8_t lane, uint32_t blocks, uint64_t t)
-{
-	struct fe_credit_ret *r = &c->ring[c->tail & c->mask];
-	uint64_t at = t + c->return_ticks;
-
-	/* the ring holds at most every block once, so it cannot overflow */
-	r->at = at > c->last_at ? at : c->last_at;
-	r->blocks = blocks;
-	r->lane = lane;
-	c->last_at = r->at;
-	c->tail++;
-}
-
 uint64_t
 fe_credit_gate(void *ctx, uint8_t lane, uint32_t len, uint64_t start, uint64_t now)
 {

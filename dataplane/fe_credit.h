@@ -65,8 +65,23 @@ fe_credit_ring_size(uint32_t blocks, uint8_t lanes)
 void fe_credit_init(struct fe_credit *c, uint32_t blocks, uint8_t lanes, uint64_t return_ticks,
 		    struct fe_credit_ret *ring);
 
-/* The receiver freed blocks of lane at tick t; the sender has them at t + return delay. */
-void fe_credit_return(struct fe_credit *c, uint8_t lane, uint32_t blocks, uint64_t t);
+/*
+ * The receiver freed blocks of lane at tick t; the sender has them at t + return delay.
+ * Inline: the switch returns credits once a packet.
+ */
+static inline void
+fe_credit_return(struct fe_credit *c, uint8_t lane, uint32_t blocks, uint64_t t)
+{
+	struct fe_credit_ret *r = &c->ring[c->tail & c->mask];
+	uint64_t at = t + c->return_ticks;
+
+	/* the ring holds at most every block once, so it cannot overflow */
+	r->at = at > c->last_at ? at : c->last_at;
+	r->blocks = blocks;
+	r->lane = lane;
+	c->last_at = r->at;
+	c->tail++;
+}
 
 /* The fe_link gate (ctx is the struct fe_credit). */
 uint64_t fe_credit_gate(void *ctx, uint8_t lane, uint32_t len, uint64_t start, uint64_t now);

@@ -100,34 +100,6 @@ fe_link_init(struct fe_link *l, const struct fe_link_cfg *cfg, struct fe_link_sl
 	l->slots = slots;
 }
 
-/* A packet leaves (or is removed from) the buffer. */
-static inline void
-leave(struct fe_link *l, const struct fe_link_slot *s)
-{
-	l->q_pkts--;
-	l->q_bytes -= s->len;
-	if (l->pool)
-		FE_CNT_SET(l->pool->used, l->pool->used - s->len);
-	if (l->acct)
-		FE_CNT_SET(l->acct[FE_LABEL_ACCT(s->label)],
-			   l->acct[FE_LABEL_ACCT(s->label)] - s->len);
-}
-
-/* Packets whose serialization has ended by now leave the buffer (they stay on the wire). */
-static inline void
-advance(struct fe_link *l, uint64_t now)
-{
-	while (l->svc != l->sched) {
-		const struct fe_link_slot *s = &l->slots[l->svc & l->mask];
-
-		if (s->tx_end > now)
-			break;
-		leave(l, s);
-		l->last_leave = s->tx_end;
-		l->svc++;
-	}
-}
-
 /* Occupancy as readers see it. */
 static inline void
 publish(struct fe_link *l)
@@ -153,42 +125,12 @@ fe_link_reset_peaks(struct fe_link *l)
 	publish(l);
 }
 
-static inline int
-drop(struct fe_link *l, enum fe_link_drop why, uint32_t len, uint8_t lane)
-{
-	FE_CNT_ADD(l->st.drop_pkts[why], 1);
-	FE_CNT_ADD(l->st.drop_bytes[why], len);
-	FE_CNT_ADD(l->st.lane_drop_pkts[lane % FE_LINK_LANES], 1);
-	l->last_drop = (uint8_t)why;
-	return -ENOBUFS;
-}
-
 int
 fe_link_drop(struct fe_link *l, enum fe_link_drop why, uint32_t len, uint8_t lane)
 {
 	FE_CNT_ADD(l->st.in_pkts, 1);
 	FE_CNT_ADD(l->st.in_bytes, len);
-	return drop(l, why, len, lane);
-}
-
-uint64_t
-fe_link_backlog(struct fe_link *l, uint64_t now)
-{
-	advance(l, now);
-	return l->q_bytes;
-}
-
-/* Which limit, if any, a packet of len bytes would break; FE_LINK_DROP__MAX if none. */
-static inline enum fe_link_drop
-over_limit(const struct fe_link *l, uint32_t len)
-{
-	if (l->q_pkts >= l->cfg.max_pkts || l->q_bytes + len > l->cfg.max_bytes)
-		return FE_LINK_DROP_TAIL;
-	if (l->pool && l->pool->limit && l->pool->used + len > l->pool->limit)
-		return FE_LINK_DROP_POOL;
-	if (l->tail - l->head > l->mask)
-		return FE_LINK_DROP_WIRE;
-	return FE_LINK_DROP__MAX;
+	return fe_link_drop_cause(l, why, len, lane);
 }
 
 void
@@ -202,56 +144,6 @@ fe_link_hold(struct fe_link *l, uint64_t now, uint64_t until)
 		   (uint64_t)(((unsigned __int128)(until - from) * l->cfg.ns_fp) >> 32));
 	l->busy_until = until;
 	l->busy_frac = 0;
-}
-
-int
-fe_link_has_room(struct fe_link *l, uint32_t len, uint64_t now)
-{
-	advance(l, now);
-	return over_limit(l, len) == FE_LINK_DROP__MAX;
-}
-
-int
-fe_link_enqueue_x(struct fe_link *l, void *pkt, uint32_t len, uint64_t now, uint64_t extra,
-		  uint32_t label)
-{
-	struct fe_link_slot *s;
-	enum fe_link_drop why;
-
-	FE_CNT_ADD(l->st.in_pkts, 1);
-	FE_CNT_ADD(l->st.in_bytes, len);
-	advance(l, now);
-	why = over_limit(l, len);
-	if (why != FE_LINK_DROP__MAX)
-		return drop(l, why, len, FE_LABEL_CLASS(label));
-
-	s = &l->slots[l->tail & l->mask];
-	s->pkt = pkt;
-	s->len = len;
-	s->label = label;
-	FE_CNT_ADD(l->st.qdepth_hist[fe_hist_bucket(l->q_pkts)], 1);
-	if (l->gated) {
-		s->arrive = now; /* offered at; fe_link_pump() schedules it */
-		s->tx_end = extra;
-	} else {
-		fe_link_schedule(l, s, now, now, extra);
-	}
-	l->tail++;
-	if (!l->gated)
-		l->sched = l->tail;
-	l->q_pkts++;
-	l->q_bytes += len;
-	if (l->pool) {
-		FE_CNT_SET(l->pool->used, l->pool->used + len);
-		FE_CNT_MAX(l->pool->peak, l->pool->used);
-	}
-	if (l->acct)
-		FE_CNT_SET(l->acct[FE_LABEL_ACCT(label)], l->acct[FE_LABEL_ACCT(label)] + len);
-	if (l->q_pkts > l->peak_pkts)
-		l->peak_pkts = l->q_pkts;
-	if (l->q_bytes > l->peak_bytes)
-		l->peak_bytes = l->q_bytes;
-	return 0;
 }
 
 unsigned
@@ -270,7 +162,7 @@ fe_link_dequeue(struct fe_link *l, uint64_t now, void **pkts, uint64_t *stamps, 
 
 	if (head == l->tail) /* empty: nothing to advance, count or publish */
 		return 0;
-	advance(l, now);
+	fe_link_advance(l, now);
 	/* in locals: the stores to pkts[] and stamps[] could alias the link's fields */
 	svc = l->svc;
 	while (n < max && head != svc) {
@@ -305,7 +197,7 @@ fe_link_flush(struct fe_link *l, void **pkts, unsigned max)
 		const struct fe_link_slot *s = &l->slots[l->head & l->mask];
 
 		if (l->head == l->svc) { /* still in the buffer */
-			leave(l, s);
+			fe_link_leave(l, s);
 			l->svc++;
 			if (l->sched == l->head)
 				l->sched++;

@@ -24,6 +24,7 @@
 #ifndef FE_LINK_H
 #define FE_LINK_H
 
+#include <errno.h>
 #include <stdint.h>
 
 #include "fe_counter.h"
@@ -184,20 +185,6 @@ uint64_t fe_link_ser_ticks(const struct fe_link_cfg *cfg, uint32_t len);
 void fe_link_init(struct fe_link *l, const struct fe_link_cfg *cfg, struct fe_link_slot *slots);
 
 /*
- * Offer a packet at time now; it arrives `extra` ticks later than the link alone would
- * make it (jitter), but never before the packet ahead of it. 0: accepted; -ENOBUFS:
- * dropped and counted (the caller frees it).
- */
-int fe_link_enqueue_x(struct fe_link *l, void *pkt, uint32_t len, uint64_t now, uint64_t extra,
-		      uint32_t label);
-
-static inline int
-fe_link_enqueue(struct fe_link *l, void *pkt, uint32_t len, uint64_t now)
-{
-	return fe_link_enqueue_x(l, pkt, len, now, 0, 0);
-}
-
-/*
  * Gated links: start serializing waiting packets, in order, as far as gate allows by
  * now. Returns how many started. A packet's start is exact: max(serializer free,
  * offered, what the gate says), however late the call.
@@ -267,14 +254,138 @@ fe_link_pump_inline(struct fe_link *l, uint64_t now, fe_link_gate_fn gate, void 
 }
 
 /*
+ * The per-packet operations below are inline: the engine calls several a packet, and
+ * a call's set-up cost as much as some of them.
+ */
+
+/* A packet leaves (or is removed from) the buffer. */
+static inline void
+fe_link_leave(struct fe_link *l, const struct fe_link_slot *s)
+{
+	l->q_pkts--;
+	l->q_bytes -= s->len;
+	if (l->pool)
+		FE_CNT_SET(l->pool->used, l->pool->used - s->len);
+	if (l->acct)
+		FE_CNT_SET(l->acct[FE_LABEL_ACCT(s->label)],
+			   l->acct[FE_LABEL_ACCT(s->label)] - s->len);
+}
+
+/* Packets whose serialization has ended by now leave the buffer (they stay on the wire). */
+static inline void
+fe_link_advance(struct fe_link *l, uint64_t now)
+{
+	while (l->svc != l->sched) {
+		const struct fe_link_slot *s = &l->slots[l->svc & l->mask];
+
+		if (s->tx_end > now)
+			break;
+		fe_link_leave(l, s);
+		l->last_leave = s->tx_end;
+		l->svc++;
+	}
+}
+
+/* Bytes in the buffer at time now (what AQM and ECN look at). */
+static inline uint64_t
+fe_link_backlog(struct fe_link *l, uint64_t now)
+{
+	fe_link_advance(l, now);
+	return l->q_bytes;
+}
+
+/* Which limit, if any, a packet of len bytes would break; FE_LINK_DROP__MAX if none. */
+static inline enum fe_link_drop
+fe_link_over_limit(const struct fe_link *l, uint32_t len)
+{
+	if (l->q_pkts >= l->cfg.max_pkts || l->q_bytes + len > l->cfg.max_bytes)
+		return FE_LINK_DROP_TAIL;
+	if (l->pool && l->pool->limit && l->pool->used + len > l->pool->limit)
+		return FE_LINK_DROP_POOL;
+	if (l->tail - l->head > l->mask)
+		return FE_LINK_DROP_WIRE;
+	return FE_LINK_DROP__MAX;
+}
+
+/* Would a packet of len bytes fit in the buffer at now (all limits, shared pool too)? */
+static inline int
+fe_link_has_room(struct fe_link *l, uint32_t len, uint64_t now)
+{
+	fe_link_advance(l, now);
+	return fe_link_over_limit(l, len) == FE_LINK_DROP__MAX;
+}
+
+/* Count a drop of an offered packet (its `in` is counted by the caller). */
+static inline int
+fe_link_drop_cause(struct fe_link *l, enum fe_link_drop why, uint32_t len, uint8_t lane)
+{
+	FE_CNT_ADD(l->st.drop_pkts[why], 1);
+	FE_CNT_ADD(l->st.drop_bytes[why], len);
+	FE_CNT_ADD(l->st.lane_drop_pkts[lane % FE_LINK_LANES], 1);
+	l->last_drop = (uint8_t)why;
+	return -ENOBUFS;
+}
+
+/*
+ * Offer a packet at time now; it arrives `extra` ticks later than the link alone would
+ * make it (jitter), but never before the packet ahead of it. 0: accepted; -ENOBUFS:
+ * dropped and counted (the caller frees it; l->last_drop says why).
+ */
+static inline int
+fe_link_enqueue_x(struct fe_link *l, void *pkt, uint32_t len, uint64_t now, uint64_t extra,
+		  uint32_t label)
+{
+	struct fe_link_slot *s;
+	enum fe_link_drop why;
+
+	FE_CNT_ADD(l->st.in_pkts, 1);
+	FE_CNT_ADD(l->st.in_bytes, len);
+	fe_link_advance(l, now);
+	why = fe_link_over_limit(l, len);
+	if (why != FE_LINK_DROP__MAX)
+		return fe_link_drop_cause(l, why, len, FE_LABEL_CLASS(label));
+
+	s = &l->slots[l->tail & l->mask];
+	s->pkt = pkt;
+	s->len = len;
+	s->label = label;
+	FE_CNT_ADD(l->st.qdepth_hist[fe_hist_bucket(l->q_pkts)], 1);
+	if (l->gated) {
+		s->arrive = now; /* offered at; fe_link_pump() schedules it */
+		s->tx_end = extra;
+	} else {
+		fe_link_schedule(l, s, now, now, extra);
+	}
+	l->tail++;
+	if (!l->gated)
+		l->sched = l->tail;
+	l->q_pkts++;
+	l->q_bytes += len;
+	if (l->pool) {
+		FE_CNT_SET(l->pool->used, l->pool->used + len);
+		FE_CNT_MAX(l->pool->peak, l->pool->used);
+	}
+	if (l->acct)
+		FE_CNT_SET(l->acct[FE_LABEL_ACCT(label)], l->acct[FE_LABEL_ACCT(label)] + len);
+	if (l->q_pkts > l->peak_pkts)
+		l->peak_pkts = l->q_pkts;
+	if (l->q_bytes > l->peak_bytes)
+		l->peak_bytes = l->q_bytes;
+	return 0;
+}
+
+static inline int
+fe_link_enqueue(struct fe_link *l, void *pkt, uint32_t len, uint64_t now)
+{
+	return fe_link_enqueue_x(l, pkt, len, now, 0, 0);
+}
+
+/*
  * At now, hold the serializer until tick `until` (the receiver stopped taking: a pause
  * storm, credits not returned). Packets already serialized keep their times; the next
  * starts no earlier than `until`. The time held is counted in held_ns.
  */
 void fe_link_hold(struct fe_link *l, uint64_t now, uint64_t until);
-
-/* Would a packet of len bytes fit in the buffer at now (all limits, shared pool too)? */
-int fe_link_has_room(struct fe_link *l, uint32_t len, uint64_t now);
 
 /*
  * A link with no rate, no delay and no gate delivers a packet the instant it is
@@ -313,9 +424,6 @@ fe_link_count_through(struct fe_link *l, uint32_t len)
 
 /* Count a packet the caller dropped before offering it (loss models, rules, AQM). */
 int fe_link_drop(struct fe_link *l, enum fe_link_drop why, uint32_t len, uint8_t lane);
-
-/* Bytes in the buffer at time now (what AQM and ECN look at). */
-uint64_t fe_link_backlog(struct fe_link *l, uint64_t now);
 
 /*
  * Take up to max packets that have arrived by now, in order. stamps[i], if stamps is
