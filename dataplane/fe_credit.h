@@ -114,7 +114,8 @@ fe_credit_gate_inline(void *ctx, uint8_t lane, uint32_t len, uint64_t start, uin
 		fe_credit_collect(c, t);
 		if (c->avail[lane] >= need) {
 			c->avail[lane] -= need;
-			FE_CNT_ADD(c->stall_ticks[lane], t - start);
+			if (t != start) /* it waited for a return */
+				FE_CNT_ADD(c->stall_ticks[lane], t - start);
 			if (c->avail[lane] < c->avail_min[lane])
 				FE_CNT_SET(c->avail_min[lane], c->avail[lane]);
 			return t;

@@ -450,8 +450,14 @@ fe_switch_ingress_burst(struct fe_dp *dp, unsigned in, struct rte_mbuf **pkts, u
 
 	RTE_BUILD_BUG_ON(RTE_MAX_ETHPORTS > 64);
 	if (!burst_fast(dp, &dp->ports[in])) {
-		for (unsigned i = 0; i < n; i++)
-			ingress(dp, in, pkts[i], now);
+		struct fe_port *p = &dp->ports[in];
+
+		if (dp->conf.lanes <= 1) /* one lane: no header to read for it */
+			for (unsigned i = 0; i < n; i++)
+				to_link(dp, 2 * in, &p->up, &p->up_x, pkts[i], now, FE_LABEL(0, 0));
+		else
+			for (unsigned i = 0; i < n; i++)
+				ingress(dp, in, pkts[i], now);
 		return;
 	}
 	fe_link_count_through_n(&dp->ports[in].up, n, bytes);
@@ -540,22 +546,10 @@ iq_push(struct fe_dp *dp, unsigned in, struct rte_mbuf *m, uint64_t t, int out, 
 	FE_CNT_MAX(q->peak_blocks, q->blocks);
 }
 
+/* Into the switch from `in` at t, bound for out (lookup()) in lane `lane`. */
 static __rte_always_inline void
-arrive(struct fe_dp *dp, unsigned in, struct rte_mbuf *m, uint64_t t)
+arrive_to(struct fe_dp *dp, unsigned in, struct rte_mbuf *m, uint64_t t, int out, uint8_t lane)
 {
-	uint8_t lane = lane_of(dp, m);
-	int out;
-
-	if (unlikely(rte_pktmbuf_data_len(m) < sizeof(struct rte_ether_hdr))) {
-		uint32_t len = rte_pktmbuf_pkt_len(m);
-
-		FE_CNT_ADD(dp->sw.runts, 1);
-		rte_pktmbuf_free(m);
-		if (dp->conf.regime == FE_REGIME_CREDIT)
-			fe_credit_return(&dp->ports[in].credit, lane, fe_credit_blocks(len), t);
-		return;
-	}
-	out = lookup(dp, in, m, t);
 	if (dp->conf.regime != FE_REGIME_CREDIT) {
 		forward(dp, in, out, m, t, lane);
 	} else if (dp->iq_pkts == 0 &&
@@ -570,6 +564,23 @@ arrive(struct fe_dp *dp, unsigned in, struct rte_mbuf *m, uint64_t t)
 	}
 }
 
+static __rte_always_inline void
+arrive(struct fe_dp *dp, unsigned in, struct rte_mbuf *m, uint64_t t)
+{
+	uint8_t lane = lane_of(dp, m);
+
+	if (unlikely(rte_pktmbuf_data_len(m) < sizeof(struct rte_ether_hdr))) {
+		uint32_t len = rte_pktmbuf_pkt_len(m);
+
+		FE_CNT_ADD(dp->sw.runts, 1);
+		rte_pktmbuf_free(m);
+		if (dp->conf.regime == FE_REGIME_CREDIT)
+			fe_credit_return(&dp->ports[in].credit, lane, fe_credit_blocks(len), t);
+		return;
+	}
+	arrive_to(dp, in, m, t, lookup(dp, in, m, t), lane);
+}
+
 /* arrive(), out of line: the pass-through of an up link reaches it from inside to_link() */
 static void
 arrive_call(struct fe_dp *dp, unsigned in, struct rte_mbuf *m, uint64_t t)
@@ -582,11 +593,46 @@ fe_switch_arrive_burst(struct fe_dp *dp, unsigned in, struct rte_mbuf **pkts,
 		       const uint64_t *stamps, unsigned n)
 {
 	struct fe_tap *tap = fe_tap_on(&dp->tap, 2 * in);
+	struct fe_mac_cache *c = &dp->ports[in].mac_cache;
+	uint64_t c_src, c_dst, c_until;
+	int c_out, cached;
 
+	if (unlikely(tap != NULL) || dp->conf.lanes > 1) {
+		for (unsigned i = 0; i < n; i++) {
+			if (unlikely(tap != NULL))
+				fe_tap_pkt(tap, pkts[i], stamps[i], FE_TAP_DELIVERED);
+			arrive(dp, in, pkts[i], stamps[i]);
+		}
+		return;
+	}
+	/* one lane and no capture: the port's MAC cache in registers, as on the RX burst
+	 * path; a frame of the cached flow while it is fresh needs no table work */
+	cached = c->gen == dp->mac->gen;
+	c_src = c->src;
+	c_dst = c->dst;
+	c_until = c->until;
+	c_out = c->out == (int)in ? -2 : c->out;
 	for (unsigned i = 0; i < n; i++) {
-		if (unlikely(tap != NULL))
-			fe_tap_pkt(tap, pkts[i], stamps[i], FE_TAP_DELIVERED);
-		arrive(dp, in, pkts[i], stamps[i]);
+		struct rte_mbuf *m = pkts[i];
+		uint64_t t = stamps[i], dst, src;
+		int out;
+
+		if (unlikely(rte_pktmbuf_data_len(m) < sizeof(struct rte_ether_hdr))) {
+			arrive(dp, in, m, t);
+			continue;
+		}
+		mac_keys(m, &dst, &src);
+		if (likely(cached && t < c_until && src == c_src && dst == c_dst)) {
+			out = c_out;
+		} else {
+			out = lookup(dp, in, m, t);
+			cached = c->gen == dp->mac->gen;
+			c_src = c->src;
+			c_dst = c->dst;
+			c_until = c->until;
+			c_out = c->out == (int)in ? -2 : c->out;
+		}
+		arrive_to(dp, in, m, t, out, 0);
 	}
 }
 
