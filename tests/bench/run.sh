@@ -124,17 +124,50 @@ engine_ir() { # PROFILE PACKETS: instructions the whole fe-enginebench run execu
 		--profile "$1" --packets "$2" 2>&1 >/dev/null | sed -n 's/.*I *refs: *\([0-9,]*\).*/\1/p' | tr -d ,
 }
 
+# The full profile built up a feature at a time (the rows of bench_engine): a profile
+# file per step, $T/step-N.yaml, and its row label.
+step_profile() { # N REGIME LINK-LINES [MATCH] [DROP]
+	{
+		echo "name: step-$1"
+		echo "regime: $2"
+		[ "$2" = credit ] && echo "credit: {buffer: 1MiB, return: 1us, hoq: 0s, out: 32}"
+		echo "link:"
+		echo "  buffer-pkts: 16384"
+		[ -n "$3" ] && printf '%b\n' "$3"
+		if [ -n "${4:-}" ]; then
+			echo "links:"
+			echo "  - select: all"
+			[ -n "${5:-}" ] && echo "    drop: {first: 1000000000}"
+			echo "    match: $4"
+		fi
+	} >"$T/step-$1.yaml"
+}
+
 # The engine alone, without a PMD, on a fake clock: the same packets at the same
 # emulated times on every run. Instructions per packet (callgrind: a run of 2N packets
 # less one of N, so start-up cancels) repeat to the instruction on any machine, which
-# the wall-clock rates of this VM do not: what an optimization is judged by.
+# the wall-clock rates of this VM do not: what an optimization is judged by. The rows
+# build the full profile up a feature at a time, so each row less the one above is
+# what that feature costs a packet.
 bench_engine() {
+	local rate="  rate: 100Gbit\n  delay: 1us" ecn="\n  ecn: {kmin: 2MB, kmax: 4MB, pmax: 1%}"
 	full_profile
+	step_profile 1 lossy "$rate"
+	step_profile 2 lossy "$rate$ecn"
+	step_profile 3 credit ""
+	step_profile 4 credit "$rate"
+	step_profile 5 credit "$rate$ecn"
+	step_profile 6 credit "$rate$ecn" "udp port 9"
 	echo
 	echo "== the engine alone: fe-enginebench (2 in-memory ports, fake clock, 15 Mpps offered)"
 	row "" "ns/packet" "instr/packet" ""
-	for p in ideal "$T/full.yaml"; do
-		local ns ir="(no valgrind)" a b
+	local -a labels=("ideal" "lossy, 100 Gbit/s and 1 us on every link" "  and ECN"
+		"credit, ideal links" "credit, 100 Gbit/s and 1 us" "  and ECN"
+		"  and the filter (udp port 9)" "full: and the drop rule")
+	local -a profiles=(ideal "$T/step-1.yaml" "$T/step-2.yaml" "$T/step-3.yaml"
+		"$T/step-4.yaml" "$T/step-5.yaml" "$T/step-6.yaml" "$T/full.yaml")
+	for i in "${!profiles[@]}"; do
+		local p=${profiles[$i]} ns ir="(no valgrind)" a b
 		ns=$("$FE_BIN/fe-enginebench" --profile "$p" --packets 2000000 |
 			sed -n 's/.*, \([0-9.]*\) ns per packet.*/\1/p')
 		if command -v valgrind >/dev/null; then
@@ -142,7 +175,7 @@ bench_engine() {
 			b=$(engine_ir "$p" 200000)
 			ir=$(python3 -c "print('%.1f' % (($b - $a) / 100000))")
 		fi
-		row "fabemu engine, $([ "$p" = ideal ] && echo ideal || echo full)" "$ns" "$ir" ""
+		row "${labels[$i]}" "$ns" "$ir" ""
 	done
 	echo "ns: wall clock on this machine; instructions: callgrind, exact and repeatable"
 }
