@@ -24,15 +24,17 @@
 #define FE_MEASURE_PORTS 64
 
 /*
- * A port's TX rate is measured only while its down link is backlogged (packets still
- * queued after a burst): then the next burst's bytes went out in the time since this
- * one, and an idle link does not dilute the figure.
+ * A port's TX rate is measured only while its down link is backlogged: over a gap
+ * between two TX bursts after each of which the link still had packets queued, the
+ * serializer was busy throughout, and the second burst's bytes are what it sent in
+ * that time. A gap that ends with the queue empty is left out too: the link went idle
+ * somewhere in it (the end of a busy period), and would dilute the figure.
  */
 struct fe_measure_port {
 	uint64_t pkts, wire_bytes;
 	uint64_t last;	     /* TSC of the last TX burst */
 	uint8_t backlogged;  /* the link had packets queued after that burst */
-	uint64_t busy_ticks; /* sum of the gaps that followed a backlogged burst */
+	uint64_t busy_ticks; /* sum of the gaps backlogged at both ends */
 	uint64_t busy_bytes; /* wire bytes sent at the end of those gaps */
 };
 
@@ -95,7 +97,7 @@ fe_measure_tx(struct fe_measure *m, unsigned port, uint16_t sent, uint64_t tsc, 
 	}
 	if (sent == 0)
 		return;
-	if (p->backlogged) {
+	if (p->backlogged && backlogged) {
 		p->busy_ticks += tsc - p->last;
 		p->busy_bytes += wire;
 	}
