@@ -101,9 +101,9 @@ engine(const struct fe_link_params *lp)
 	return dp;
 }
 
-/* A frame from MAC[src] to dst arrives at port `src`. */
+/* A frame with source src and destination dst arrives at port `port`. */
 static void
-inject(int src, const uint8_t *dst, uint16_t len)
+inject_as(int port, const uint8_t *src, const uint8_t *dst, uint16_t len)
 {
 	struct rte_mbuf *m = rte_pktmbuf_alloc(pool);
 	uint8_t frame[1514] = {0};
@@ -112,13 +112,20 @@ inject(int src, const uint8_t *dst, uint16_t len)
 	cr_assert_not_null(m);
 	cr_assert_leq(len, sizeof(frame));
 	memcpy(frame, dst, 6);
-	memcpy(frame + 6, MAC[src], 6);
+	memcpy(frame + 6, src, 6);
 	frame[12] = 0x88;
 	frame[13] = 0xb5;
 	p = rte_pktmbuf_append(m, len);
 	cr_assert_not_null(p, "no room for %u bytes", len);
 	rte_memcpy(p, frame, len);
-	cr_assert_eq(rte_ring_enqueue(rxr[src], m), 0);
+	cr_assert_eq(rte_ring_enqueue(rxr[port], m), 0);
+}
+
+/* A frame from MAC[src] to dst arrives at port `src`. */
+static void
+inject(int src, const uint8_t *dst, uint16_t len)
+{
+	inject_as(src, MAC[src], dst, len);
 }
 
 /* An IPv4 frame from MAC[src], broadcast, protocol proto (17 UDP, 6 TCP), TOS tos. */
@@ -921,26 +928,6 @@ Test(engine, one_flow_bursts_staged_whole)
 	cr_assert_eq(fe_dp_held(dp), 0);
 	fe_dp_free(dp);
 	cr_assert_eq(rte_mempool_avail_count(pool), pool->size, "every mbuf back in the pool");
-}
-
-/* A frame with source src and destination dst arrives at port `port`. */
-static void
-inject_as(int port, const uint8_t *src, const uint8_t *dst, uint16_t len)
-{
-	struct rte_mbuf *m = rte_pktmbuf_alloc(pool);
-	uint8_t f[100] = {0};
-	char *p;
-
-	cr_assert_not_null(m);
-	cr_assert_leq(len, sizeof(f));
-	memcpy(f, dst, 6);
-	memcpy(f + 6, src, 6);
-	f[12] = 0x88;
-	f[13] = 0xb5;
-	p = rte_pktmbuf_append(m, len);
-	cr_assert_not_null(p);
-	rte_memcpy(p, f, len);
-	cr_assert_eq(rte_ring_enqueue(rxr[port], m), 0);
 }
 
 /*
