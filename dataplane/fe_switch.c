@@ -191,6 +191,45 @@ lookup(struct fe_dp *dp, unsigned in, struct rte_mbuf *m, uint64_t t)
 }
 
 /*
+ * The port's MAC cache in registers, for a burst (RX or arrivals): a frame whose two
+ * addresses are the cached flow's goes to `out` with no table work while the cache is
+ * fresh, i.e. before `until`, which is 0 when the table changed since (a learned or
+ * moved address). Loaded again after every lookup(), so a change the burst itself made
+ * is seen by the next frame.
+ */
+struct mac_regs {
+	uint64_t src, dst; /* only ever unicast addresses (or UINT64_MAX) */
+	uint64_t until;	   /* fresh before this tick; 0: stale */
+	int out;	   /* -2: the ingress port (filtered) */
+};
+
+static inline void
+mac_regs_load(const struct fe_dp *dp, unsigned in, struct mac_regs *r)
+{
+	const struct fe_mac_cache *c = &dp->ports[in].mac_cache;
+
+	r->src = c->src;
+	r->dst = c->dst;
+	r->until = c->gen == dp->mac->gen ? c->until : 0;
+	r->out = c->out == (int)in ? -2 : c->out;
+}
+
+/* Egress port of m (a full Ethernet header) at t, as lookup() gives it. */
+static inline int
+mac_regs_out(struct fe_dp *dp, unsigned in, struct mac_regs *r, struct rte_mbuf *m, uint64_t t)
+{
+	uint64_t dst, src;
+	int out;
+
+	mac_keys(m, &dst, &src);
+	if (likely(t < r->until && src == r->src && dst == r->dst))
+		return r->out;
+	out = lookup(dp, in, m, t);
+	mac_regs_load(dp, in, r);
+	return out;
+}
+
+/*
  * PFC with real frames: the PAUSE goes out of port `in` toward its host, ahead of the
  * data waiting there (MAC control frames are not queued behind data). If the TX
  * staging area is full it is not sent, and counted.
@@ -442,11 +481,10 @@ void
 fe_switch_ingress_burst(struct fe_dp *dp, unsigned in, struct rte_mbuf **pkts, unsigned n,
 			uint64_t bytes, uint64_t now)
 {
-	struct fe_mac_cache *c = &dp->ports[in].mac_cache;
 	struct stage g = {.q = NULL, .out = -3};
-	uint64_t touched = 0, staged = 0, c_src, c_dst;
+	uint64_t touched = 0, staged = 0;
 	const int pipeline = dp->handoff != NULL;
-	int fresh, c_out;
+	struct mac_regs r;
 
 	RTE_BUILD_BUG_ON(RTE_MAX_ETHPORTS > 64);
 	if (!burst_fast(dp, &dp->ports[in])) {
@@ -461,18 +499,13 @@ fe_switch_ingress_burst(struct fe_dp *dp, unsigned in, struct rte_mbuf **pkts, u
 		return;
 	}
 	fe_link_count_through_n(&dp->ports[in].up, n, bytes);
-	/* the port's MAC cache, in registers: both addresses as cached mean no table work */
-	fresh = c->gen == dp->mac->gen && now < c->until;
-	c_src = c->src;
-	c_dst = c->dst;
-	c_out = c->out == (int)in ? -2 : c->out;
+	mac_regs_load(dp, in, &r);
 	/* the common case, a whole burst of one known flow to an ideal output: no loop */
-	if (fresh && c_out >= 0 && !pipeline && one_flow(pkts, n, c_src, c_dst) &&
-	    whole_burst(dp, c_out, pkts, n, bytes))
+	if (now < r.until && r.out >= 0 && !pipeline && one_flow(pkts, n, r.src, r.dst) &&
+	    whole_burst(dp, r.out, pkts, n, bytes))
 		return;
 	for (unsigned i = 0; i < n; i++) {
 		struct rte_mbuf *m = pkts[i];
-		uint64_t dst, src;
 		int out;
 
 		if (unlikely(rte_pktmbuf_data_len(m) < sizeof(struct rte_ether_hdr))) {
@@ -480,16 +513,7 @@ fe_switch_ingress_burst(struct fe_dp *dp, unsigned in, struct rte_mbuf **pkts, u
 			arrive_call(dp, in, m, now);
 			continue;
 		}
-		mac_keys(m, &dst, &src);
-		if (likely(fresh && src == c_src && dst == c_dst)) {
-			out = c_out;
-		} else {
-			out = lookup(dp, in, m, now);
-			fresh = c->gen == dp->mac->gen && now < c->until;
-			c_src = c->src;
-			c_dst = c->dst;
-			c_out = c->out == (int)in ? -2 : c->out;
-		}
+		out = mac_regs_out(dp, in, &r, m, now);
 		/* a pipeline's down stage owns the down links and TX: hand every packet over */
 		if (pipeline || unlikely(!stage_get(dp, &g, out, &touched) || g.n == FE_BURST)) {
 			stage_put(&g);
@@ -593,9 +617,7 @@ fe_switch_arrive_burst(struct fe_dp *dp, unsigned in, struct rte_mbuf **pkts,
 		       const uint64_t *stamps, unsigned n)
 {
 	struct fe_tap *tap = fe_tap_on(&dp->tap, 2 * in);
-	struct fe_mac_cache *c = &dp->ports[in].mac_cache;
-	uint64_t c_src, c_dst, c_until;
-	int c_out, cached;
+	struct mac_regs r;
 
 	if (unlikely(tap != NULL) || dp->conf.lanes > 1) {
 		for (unsigned i = 0; i < n; i++) {
@@ -605,34 +627,15 @@ fe_switch_arrive_burst(struct fe_dp *dp, unsigned in, struct rte_mbuf **pkts,
 		}
 		return;
 	}
-	/* one lane and no capture: the port's MAC cache in registers, as on the RX burst
-	 * path; a frame of the cached flow while it is fresh needs no table work */
-	cached = c->gen == dp->mac->gen;
-	c_src = c->src;
-	c_dst = c->dst;
-	c_until = c->until;
-	c_out = c->out == (int)in ? -2 : c->out;
+	/* one lane and no capture: the port's MAC cache in registers, as on the RX path */
+	mac_regs_load(dp, in, &r);
 	for (unsigned i = 0; i < n; i++) {
 		struct rte_mbuf *m = pkts[i];
-		uint64_t t = stamps[i], dst, src;
-		int out;
 
-		if (unlikely(rte_pktmbuf_data_len(m) < sizeof(struct rte_ether_hdr))) {
-			arrive(dp, in, m, t);
-			continue;
-		}
-		mac_keys(m, &dst, &src);
-		if (likely(cached && t < c_until && src == c_src && dst == c_dst)) {
-			out = c_out;
-		} else {
-			out = lookup(dp, in, m, t);
-			cached = c->gen == dp->mac->gen;
-			c_src = c->src;
-			c_dst = c->dst;
-			c_until = c->until;
-			c_out = c->out == (int)in ? -2 : c->out;
-		}
-		arrive_to(dp, in, m, t, out, 0);
+		if (unlikely(rte_pktmbuf_data_len(m) < sizeof(struct rte_ether_hdr)))
+			arrive(dp, in, m, stamps[i]);
+		else
+			arrive_to(dp, in, m, stamps[i], mac_regs_out(dp, in, &r, m, stamps[i]), 0);
 	}
 }
 
