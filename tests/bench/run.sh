@@ -63,23 +63,31 @@ fabemu_pps() { # VDEVS -- ARGS...: packets/s sent by fabemu-dp on one core (both
 	python3 -c "a='$a'.split(); b='$b'.split(); print('%.2f' % ((int(b[0]) - int(a[0])) / (float(b[1]) - float(a[1])) / 1e6))"
 }
 
-# The full profile: every feature on at once (credit regime, rate, delay, ECN, a filter
-# on every link that every packet is run through).
+# A benchmark profile, $T/NAME.yaml: the regime, the link lines every link gets
+# (besides a 16384-packet buffer) and, for every link, a filter and a drop rule on it.
+RATE_LINES="  rate: 100Gbit\n  delay: 1us"
+ECN_LINES="\n  ecn: {kmin: 2MB, kmax: 4MB, pmax: 1%}"
+bench_profile() { # NAME REGIME LINK-LINES [MATCH] [DROP]
+	{
+		echo "name: bench-$1"
+		echo "regime: $2"
+		[ "$2" = credit ] && echo "credit: {buffer: 1MiB, return: 1us, hoq: 0s, out: 32}"
+		echo "link:"
+		echo "  buffer-pkts: 16384"
+		[ -n "$3" ] && printf '%b\n' "$3"
+		if [ -n "${4:-}" ]; then
+			echo "links:"
+			echo "  - select: all"
+			[ -n "${5:-}" ] && echo "    drop: {first: 1000000000}"
+			echo "    match: $4"
+		fi
+	} >"$T/$1.yaml"
+}
+
+# The full profile, $T/full.yaml: every feature on at once (credit regime, rate, delay,
+# ECN, a filter on every link that every packet is run through, and a rule behind it).
 full_profile() {
-	cat >"$T/full.yaml" <<'Y'
-name: bench-full
-regime: credit
-credit: {buffer: 1MiB, return: 1us, hoq: 0s, out: 32}
-link:
-  rate: 100Gbit
-  delay: 1us
-  buffer-pkts: 16384
-  ecn: {kmin: 2MB, kmax: 4MB, pmax: 1%}
-links:
-  - select: all
-    drop: {first: 1000000000}
-    match: udp port 9
-Y
+	bench_profile full credit "$RATE_LINES$ECN_LINES" "udp port 9" drop
 }
 
 bench_pps() {
@@ -124,25 +132,6 @@ engine_ir() { # PROFILE PACKETS: instructions the whole fe-enginebench run execu
 		--profile "$1" --packets "$2" 2>&1 >/dev/null | sed -n 's/.*I *refs: *\([0-9,]*\).*/\1/p' | tr -d ,
 }
 
-# The full profile built up a feature at a time (the rows of bench_engine): a profile
-# file per step, $T/step-N.yaml, and its row label.
-step_profile() { # N REGIME LINK-LINES [MATCH] [DROP]
-	{
-		echo "name: step-$1"
-		echo "regime: $2"
-		[ "$2" = credit ] && echo "credit: {buffer: 1MiB, return: 1us, hoq: 0s, out: 32}"
-		echo "link:"
-		echo "  buffer-pkts: 16384"
-		[ -n "$3" ] && printf '%b\n' "$3"
-		if [ -n "${4:-}" ]; then
-			echo "links:"
-			echo "  - select: all"
-			[ -n "${5:-}" ] && echo "    drop: {first: 1000000000}"
-			echo "    match: $4"
-		fi
-	} >"$T/step-$1.yaml"
-}
-
 # The engine alone, without a PMD, on a fake clock: the same packets at the same
 # emulated times on every run. Instructions per packet (callgrind: a run of 2N packets
 # less one of N, so start-up cancels) repeat to the instruction on any machine, which
@@ -150,14 +139,13 @@ step_profile() { # N REGIME LINK-LINES [MATCH] [DROP]
 # build the full profile up a feature at a time, so each row less the one above is
 # what that feature costs a packet.
 bench_engine() {
-	local rate="  rate: 100Gbit\n  delay: 1us" ecn="\n  ecn: {kmin: 2MB, kmax: 4MB, pmax: 1%}"
 	full_profile
-	step_profile 1 lossy "$rate"
-	step_profile 2 lossy "$rate$ecn"
-	step_profile 3 credit ""
-	step_profile 4 credit "$rate"
-	step_profile 5 credit "$rate$ecn"
-	step_profile 6 credit "$rate$ecn" "udp port 9"
+	bench_profile step-1 lossy "$RATE_LINES"
+	bench_profile step-2 lossy "$RATE_LINES$ECN_LINES"
+	bench_profile step-3 credit ""
+	bench_profile step-4 credit "$RATE_LINES"
+	bench_profile step-5 credit "$RATE_LINES$ECN_LINES"
+	bench_profile step-6 credit "$RATE_LINES$ECN_LINES" "udp port 9"
 	echo
 	echo "== the engine alone: fe-enginebench (2 in-memory ports, fake clock, 15 Mpps offered)"
 	row "" "ns/packet" "instr/packet" ""
