@@ -555,7 +555,7 @@ compile(struct fe_yaml *y, const struct y_campaign *d, struct campaign *c)
 		return -EINVAL;
 	c->reps = d->repetitions ? (unsigned)x : 1;
 	c->seed = 1;
-	if (d->seed && uint_val(y, "seed", d->seed, 0, UINT64_MAX, &c->seed) < 0)
+	if (d->seed && uint_val(y, "seed", d->seed, 0, FE_SEED_MAX, &c->seed) < 0)
 		return -EINVAL;
 	c->host_ecn = 1;
 	if (d->host_ecn && strcmp(d->host_ecn, "true") && strcmp(d->host_ecn, "false"))

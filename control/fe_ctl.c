@@ -24,6 +24,7 @@
 #include "fe_ctl_proto.h"
 #include "fe_linkspec.h"
 #include "fe_profile.h"
+#include "fe_quantile.h"
 #include "fe_regimespec.h"
 #include "fe_report.h"
 #include "fe_time.h"
@@ -67,7 +68,7 @@ cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* Quantile q of the kept samples (0 if none). */
+/* Quantile q of the kept samples, nearest rank (0 if none). */
 static double
 timing_q(const struct timing *t, double q)
 {
@@ -78,7 +79,7 @@ timing_q(const struct timing *t, double q)
 		return 0;
 	memcpy(s, t->v, n * sizeof(*s));
 	qsort(s, n, sizeof(*s), cmp_double);
-	v = s[(size_t)(q * (double)(n - 1) + 0.5)];
+	v = s[fe_rank_index(n, q)];
 	free(s);
 	return v;
 }
@@ -626,18 +627,8 @@ cmd_set(struct fe_ctl *c, json_t *req)
 static json_t *
 cmd_counters(struct fe_ctl *c, json_t *req)
 {
-	if (json_is_true(json_object_get(req, "json"))) {
-		json_t *r = reply_stream(fe_report_json, c->dp), *doc;
-		const char *t = json_string_value(json_object_get(r, "text"));
-
-		/* the same document --stats-json writes, as an object */
-		doc = t ? json_loads(t, 0, NULL) : NULL;
-		if (doc) {
-			json_object_set_new(r, "data", doc);
-			json_object_del(r, "text");
-		}
-		return r;
-	}
+	if (json_is_true(json_object_get(req, "json")))
+		return reply_ok(NULL, fe_report_doc(c->dp)); /* the document --stats-json writes */
 	return reply_stream(fe_report_table, c->dp);
 }
 
@@ -656,6 +647,7 @@ cmd_reset(struct fe_ctl *c, json_t *req)
 	}
 	for (unsigned i = 0; i < c->dp->nports; i++)
 		fe_report_eth_reset(c->dp->ports[i].port_id);
+	fe_kernel_reset(fe_report_kernel());
 	return reply_ok("counters reset\n", NULL);
 }
 

@@ -345,7 +345,7 @@ top_keys(struct fe_yaml *c, const struct y_profile *y, struct fe_profile *p)
 	else if (y->scale)
 		return -EINVAL;
 	if (y->seed) {
-		if (uint_key(c, "seed", y->seed, 0, UINT64_MAX, &p->seed) < 0)
+		if (uint_key(c, "seed", y->seed, 0, FE_SEED_MAX, &p->seed) < 0)
 			return -EINVAL;
 		p->seed_set = 1;
 	}

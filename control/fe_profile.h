@@ -26,6 +26,8 @@
 #define FE_PROFILE_OVERRIDES 64
 #define FE_PROFILE_SPEC_LEN  512
 #define FE_PROFILE_SCALE_MAX 100000
+/* PRNG seeds: 0 to 2^63 - 1, so that every document (JSON integers) carries them exactly. */
+#define FE_SEED_MAX ((uint64_t)INT64_MAX)
 
 struct fe_profile_override {
 	char select[32];		/* all, up, down, N, N.up, N.down */

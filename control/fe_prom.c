@@ -5,6 +5,7 @@
  * table, the JSON and telemetry (fe_report.h), so the names agree everywhere.
  */
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "fe_ctl.h"
@@ -53,6 +54,49 @@ ports(FILE *f, const struct fe_dp *dp)
 	}
 }
 
+/* The kernel side of each port, and how long frames waited there (fe_report_edge). */
+static void
+edges(FILE *f, const struct fe_dp *dp)
+{
+	static const struct {
+		const char *name, *help;
+	} fam[] = {
+		{"if_rx_packets", "frames the port's interface received (the hosts sent)"},
+		{"if_rx_dropped", "frames the port's interface dropped on receive"},
+		{"if_tx_packets", "frames the port's interface sent (toward the host)"},
+		{"if_tx_dropped", "frames the port's interface dropped on transmit"},
+		{"rx_lost", "frames lost at the edge before the dataplane read them"},
+		{"rx_unexplained", "if_rx_packets - rx_pkts - rx_lost: nonzero at rest is a bug"},
+		{"tx_unexplained", "tx_pkts - if_tx_packets - if_tx_dropped - oerrors"},
+		{"edge_wait_p50_ns", "median ns a frame waited in the kernel's ring (<= bucket)"},
+		{"edge_wait_p99_ns", "p99 ns a frame waited in the kernel's ring (<= bucket)"},
+		{"edge_wait_max_ns", "longest wait in the kernel's ring (<= bucket)"},
+	};
+	struct fe_report_edge *e = calloc(dp->nports, sizeof(*e));
+
+	if (e == NULL)
+		return;
+	for (unsigned i = 0; i < dp->nports; i++)
+		fe_report_edge(dp, i, &e[i]);
+	for (unsigned k = 0; k < RTE_DIM(fam); k++) {
+		fprintf(f, "# HELP fabemu_port_%s %s\n# TYPE fabemu_port_%s %s\n", fam[k].name,
+			fam[k].help, fam[k].name, k < 5 ? "counter" : "gauge");
+		for (unsigned i = 0; i < dp->nports; i++) {
+			int64_t v[] = {(int64_t)e[i].k.if_rx_packets, (int64_t)e[i].k.if_rx_dropped,
+				       (int64_t)e[i].k.if_tx_packets, (int64_t)e[i].k.if_tx_dropped,
+				       (int64_t)e[i].k.rx_lost,	      e[i].rx_unexplained,
+				       e[i].tx_unexplained,	      (int64_t)e[i].wait_p50_ns,
+				       (int64_t)e[i].wait_p99_ns,     (int64_t)e[i].wait_max_ns};
+
+			if ((k < 7 && e[i].k.kind == FE_KPORT_NONE) || (k >= 7 && !e[i].k.timed))
+				continue; /* no such figure for this port */
+			fprintf(f, "fabemu_port_%s{port=\"%u\",device=\"%s\"} %" PRId64 "\n",
+				fam[k].name, i, dp->ports[i].name, v[k]);
+		}
+	}
+	free(e);
+}
+
 static void
 links(FILE *f, const struct fe_dp *dp)
 {
@@ -66,6 +110,21 @@ links(FILE *f, const struct fe_dp *dp)
 
 			fprintf(f, "fabemu_link_%s{link=\"%s\"} %" PRIu64 "\n", d->name, name,
 				fe_report_get(&l->st, d));
+		}
+	}
+	for (unsigned k = 0; k < 3; k++) {
+		static const char *const nm[] = {"late_p50_ns", "late_p99_ns", "late_max_ns"};
+		static const double q[] = {0.5, 0.99, 1.0};
+
+		fprintf(f,
+			"# HELP fabemu_link_%s ns a frame left the link after the model's tick "
+			"(<= log2 bucket)\n# TYPE fabemu_link_%s gauge\n",
+			nm[k], nm[k]);
+		for (unsigned n = 0; n < 2 * dp->nports; n++) {
+			const struct fe_link *l = fe_report_link(dp, n, &lp, name, sizeof(name));
+
+			fprintf(f, "fabemu_link_%s{link=\"%s\"} %" PRIu64 "\n", nm[k], name,
+				fe_report_hist_quantile(l->st.late_hist, q[k]));
 		}
 	}
 	family(f, "link", "filter_hits", "packets that matched the link's match filter");
@@ -107,6 +166,7 @@ void
 fe_prom_write(FILE *f, const struct fe_dp *dp)
 {
 	ports(f, dp);
+	edges(f, dp);
 	links(f, dp);
 	singles(f, "switch", &dp->sw, fe_report_counters(FE_OBJ_SW));
 	singles(f, "idle", &dp->idle, fe_report_counters(FE_OBJ_IDLE));

@@ -7,6 +7,8 @@
 #include <rte_cycles.h>
 #include <rte_ethdev.h>
 
+#include "fe_kernel.h"
+#include "fe_quantile.h"
 #include "fe_report.h"
 #include "fe_time.h"
 #include "fe_units.h"
@@ -235,6 +237,46 @@ fe_report_lane_counters(const struct fe_dp *dp)
 						     : NULL;
 }
 
+/* The kernel side of the ports (fe_kernel.h): set once at start, read by every report. */
+static struct fe_kernel *report_kernel;
+
+void
+fe_report_set_kernel(struct fe_kernel *k)
+{
+	__atomic_store_n(&report_kernel, k, __ATOMIC_RELEASE);
+}
+
+struct fe_kernel *
+fe_report_kernel(void)
+{
+	return __atomic_load_n(&report_kernel, __ATOMIC_ACQUIRE);
+}
+
+void
+fe_report_edge(const struct fe_dp *dp, unsigned i, struct fe_report_edge *e)
+{
+	const struct fe_port *p = &dp->ports[i];
+	struct fe_eth_counters eth;
+	uint64_t rx = FE_CNT_GET(p->st.rx_pkts), tx = FE_CNT_GET(p->st.tx_pkts);
+
+	memset(e, 0, sizeof(*e));
+	fe_kernel_read(fe_report_kernel(), i, &e->k);
+	e->stamped = FE_CNT_GET(p->edge_st.stamped);
+	e->unstamped = FE_CNT_GET(p->edge_st.unstamped);
+	e->mismatch = FE_CNT_GET(p->edge_st.mismatch);
+	e->wait_p50_ns = fe_report_hist_quantile(p->edge_st.wait_hist, 0.5);
+	e->wait_p99_ns = fe_report_hist_quantile(p->edge_st.wait_hist, 0.99);
+	e->wait_max_ns = fe_report_hist_quantile(p->edge_st.wait_hist, 1.0);
+	if (e->k.kind == FE_KPORT_NONE)
+		return;
+	fe_report_eth(p->port_id, &eth);
+	/* what reached the interface was read, or lost at the edge; what was sent reached
+	 * the interface, or was dropped there or by the PMD */
+	e->rx_unexplained = (int64_t)e->k.if_rx_packets - (int64_t)rx - (int64_t)e->k.rx_lost;
+	e->tx_unexplained = (int64_t)tx - (int64_t)e->k.if_tx_packets -
+			    (int64_t)e->k.if_tx_dropped - (int64_t)eth.oerrors;
+}
+
 static void
 table_row(FILE *f, const char *label, const void *stats, const struct fe_counter_desc *d)
 {
@@ -251,33 +293,6 @@ table_head(FILE *f, const char *label, const struct fe_counter_desc *d)
 	for (; d->name; d++)
 		fprintf(f, " %s", d->name);
 	fputc('\n', f);
-}
-
-/* The valid MAC table entries. Read while the lcore may write: a report, not a snapshot. */
-static void
-json_mac_table(FILE *f, const struct fe_dp *dp)
-{
-	uint64_t now = rte_rdtsc();
-	uint8_t a[6];
-	uint16_t port;
-	int first = 1;
-
-	fprintf(f, ", \"mac_table\": [");
-	for (unsigned i = 0; i < FE_MAC_SLOTS; i++) {
-		if (!fe_mac_entry(dp->mac, i, now, a, &port))
-			continue;
-		fprintf(f, "%s{\"mac\": \"%02x:%02x:%02x:%02x:%02x:%02x\", \"port\": %u}",
-			first ? "" : ", ", a[0], a[1], a[2], a[3], a[4], a[5], port);
-		first = 0;
-	}
-	fputc(']', f);
-}
-
-static void
-json_fields(FILE *f, const void *stats, const struct fe_counter_desc *d)
-{
-	for (; d->name; d++)
-		fprintf(f, ", \"%s\": %" PRIu64, d->name, fe_report_get(stats, d));
 }
 
 static void
@@ -316,31 +331,53 @@ table_regime(FILE *f, const struct fe_dp *dp)
 		}
 }
 
-static void
-json_regime(FILE *f, const struct fe_dp *dp)
-{
-	const struct fe_counter_desc *names = fe_report_lane_counters(dp);
-	int first = 1;
-
-	fprintf(f, ", \"regime\": \"%s\", \"lanes\": %u, \"lane_counters\": [",
-		fe_regime_name(dp->conf.regime), dp->conf.lanes);
-	for (unsigned i = 0; names && i < dp->nports; i++)
-		for (unsigned l = 0; l < dp->conf.lanes; l++) {
-			struct fe_lane_counters c;
-
-			fe_report_lane(dp, i, l, &c);
-			fprintf(f, "%s{\"port\": %u, \"lane\": %u", first ? "" : ", ", i, l);
-			json_fields(f, &c, names);
-			fputc('}', f);
-			first = 0;
-		}
-	fputc(']', f);
-}
-
 static double
 uptime(const struct fe_dp *dp)
 {
 	return (double)(rte_rdtsc() - dp->start_tsc) / (double)dp->hz;
+}
+
+/* Every frame at the edge: the interface's counters against the dataplane's. */
+static void
+table_edge(FILE *f, const struct fe_dp *dp)
+{
+	fprintf(f, "%-5s %-9s %-12s %6s %9s %7s %7s %7s %9s %9s %7s %7s\n", "port", "kernel",
+		"iface", "ring", "if_rx", "rx_lost", "unexpl", "if_rx_dr", "tx_pkts", "if_tx",
+		"if_tx_dr", "unexpl");
+	for (unsigned i = 0; i < dp->nports; i++) {
+		struct fe_report_edge e;
+
+		fe_report_edge(dp, i, &e);
+		if (e.k.kind == FE_KPORT_NONE) {
+			fprintf(f,
+				"%-5u %-9s (no kernel interface: nothing to account at the edge)\n",
+				i, "none");
+			continue;
+		}
+		fprintf(f,
+			"%-5u %-9s %-12s %6u %9" PRIu64 " %7" PRIu64 " %7" PRId64 " %7" PRIu64
+			" %9" PRIu64 " %9" PRIu64 " %7" PRIu64 " %7" PRId64 "\n",
+			i, fe_kernel_kind_name(e.k.kind), e.k.iface, e.k.ring_frames,
+			e.k.if_rx_packets, e.k.rx_lost, e.rx_unexplained, e.k.if_rx_dropped,
+			FE_CNT_GET(dp->ports[i].st.tx_pkts), e.k.if_tx_packets, e.k.if_tx_dropped,
+			e.tx_unexplained);
+	}
+	fprintf(f, "%-5s %-12s %10s %10s %10s %10s %10s (ns, <= log2 bucket bounds)\n", "port",
+		"edge wait", "stamped", "unstamped", "p50", "p99", "max");
+	for (unsigned i = 0; i < dp->nports; i++) {
+		struct fe_report_edge e;
+
+		fe_report_edge(dp, i, &e);
+		if (!e.k.timed) {
+			fprintf(f, "%-5u %-12s (%s)\n", i, "not timed", e.k.untimed);
+			continue;
+		}
+		fprintf(f,
+			"%-5u %-12s %10" PRIu64 " %10" PRIu64 " %10" PRIu64 " %10" PRIu64
+			" %10" PRIu64 "\n",
+			i, "kernel", e.stamped, e.unstamped, e.wait_p50_ns, e.wait_p99_ns,
+			e.wait_max_ns);
+	}
 }
 
 void
@@ -364,6 +401,7 @@ fe_report_table(FILE *f, const struct fe_dp *dp)
 		fprintf(f, "%-8u %-24s %7" PRIu64 " %7" PRIu64 " %7" PRIu64 " %9" PRIu64 "\n", i,
 			dp->ports[i].name, e.imissed, e.ierrors, e.oerrors, e.rx_nombuf);
 	}
+	table_edge(f, dp);
 	fprintf(f, "%-8s %-10s %-8s %-12s %s\n", "link", "rate", "delay", "buffer", "buffer-pkts");
 	for (unsigned n = 0; n < 2 * dp->nports; n++) {
 		fe_report_link(dp, n, &lp, name, sizeof(name));
@@ -378,20 +416,22 @@ fe_report_table(FILE *f, const struct fe_dp *dp)
 		table_row(f, name, &l->st, link_counters);
 	}
 	fprintf(f, "%-8s %s\n", "link",
-		"qdepth_p50 qdepth_p99 sojourn_p50_ns sojourn_p99_ns sojourn_max_ns (<= log2 "
-		"bucket "
-		"bounds)");
+		"qdepth_p50 qdepth_p99 sojourn_p50_ns sojourn_p99_ns sojourn_max_ns late_p50_ns "
+		"late_p99_ns late_max_ns (<= log2 bucket bounds)");
 	for (unsigned n = 0; n < 2 * dp->nports; n++) {
 		const struct fe_link *l = fe_report_link(dp, n, &lp, name, sizeof(name));
 
 		fprintf(f,
 			"%-8s %10" PRIu64 " %10" PRIu64 " %14" PRIu64 " %14" PRIu64 " %14" PRIu64
-			"\n",
+			" %11" PRIu64 " %11" PRIu64 " %11" PRIu64 "\n",
 			name, fe_report_hist_quantile(l->st.qdepth_hist, 0.5),
 			fe_report_hist_quantile(l->st.qdepth_hist, 0.99),
 			fe_report_hist_quantile(l->st.sojourn_hist, 0.5),
 			fe_report_hist_quantile(l->st.sojourn_hist, 0.99),
-			fe_report_hist_quantile(l->st.sojourn_hist, 1.0));
+			fe_report_hist_quantile(l->st.sojourn_hist, 1.0),
+			fe_report_hist_quantile(l->st.late_hist, 0.5),
+			fe_report_hist_quantile(l->st.late_hist, 0.99),
+			fe_report_hist_quantile(l->st.late_hist, 1.0));
 	}
 	table_head(f, "switch", sw_counters);
 	table_row(f, "", &dp->sw, sw_counters);
@@ -404,30 +444,190 @@ fe_report_table(FILE *f, const struct fe_dp *dp)
 	fflush(f);
 }
 
-static void
-json_hist(FILE *f, const char *name, const fe_counter_t *h)
-{
-	fprintf(f, ", \"%s\": [", name);
-	for (unsigned i = 0; i < FE_HIST_BUCKETS; i++)
-		fprintf(f, "%s%" PRIu64, i ? ", " : "", FE_CNT_GET(h[i]));
-	fputc(']', f);
-}
-
+/* Upper bound of the log2 bucket holding the q-quantile (nearest rank); 0 if empty. */
 uint64_t
 fe_report_hist_quantile(const fe_counter_t *h, double q)
 {
-	uint64_t total = 0, seen = 0;
+	uint64_t total = 0, seen = 0, rank;
 
 	for (unsigned i = 0; i < FE_HIST_BUCKETS; i++)
 		total += FE_CNT_GET(h[i]);
 	if (total == 0)
 		return 0;
+	rank = fe_rank(total, q);
 	for (unsigned i = 0; i < FE_HIST_BUCKETS; i++) {
 		seen += FE_CNT_GET(h[i]);
-		if ((double)seen >= q * (double)total)
-			return i == 0 ? 0 : 1ULL << i; /* the bucket's upper bound */
+		if (seen >= rank)
+			return i == 0 ? 0 : 1ULL << i;
 	}
 	return 1ULL << (FE_HIST_BUCKETS - 1);
+}
+
+/* ---- The counters document (docs/counters.md lists every field) ---- */
+
+static json_t *
+u64(uint64_t v)
+{
+	/* counters stay far below 2^63; clamp rather than wrap to a negative number */
+	return json_integer(v > INT64_MAX ? INT64_MAX : (json_int_t)v);
+}
+
+static void
+put_fields(json_t *o, const void *stats, const struct fe_counter_desc *d)
+{
+	for (; d->name; d++)
+		json_object_set_new(o, d->name, u64(fe_report_get(stats, d)));
+}
+
+static json_t *
+hist_json(const fe_counter_t *h)
+{
+	json_t *a = json_array();
+
+	for (unsigned i = 0; i < FE_HIST_BUCKETS; i++)
+		json_array_append_new(a, u64(FE_CNT_GET(h[i])));
+	return a;
+}
+
+/* NAME_p50_ns, NAME_p99_ns, NAME_max_ns of a histogram in ns. */
+static void
+put_quantiles(json_t *o, const char *name, const fe_counter_t *h)
+{
+	static const struct {
+		const char *suffix;
+		double q;
+	} qs[] = {{"p50_ns", 0.5}, {"p99_ns", 0.99}, {"max_ns", 1.0}};
+	char key[64];
+
+	for (unsigned i = 0; i < RTE_DIM(qs); i++) {
+		snprintf(key, sizeof(key), "%s_%s", name, qs[i].suffix);
+		json_object_set_new(o, key, u64(fe_report_hist_quantile(h, qs[i].q)));
+	}
+}
+
+static json_t *
+port_json(const struct fe_dp *dp, unsigned i)
+{
+	const struct fe_port *p = &dp->ports[i];
+	struct fe_eth_counters e;
+	struct fe_report_edge ed;
+	json_t *o = json_pack("{s:i, s:s}", "port", i, "device", p->name), *k, *w;
+
+	put_fields(o, &p->st, port_counters);
+	fe_report_eth(p->port_id, &e);
+	json_object_set_new(o, "imissed", u64(e.imissed));
+	json_object_set_new(o, "ierrors", u64(e.ierrors));
+	json_object_set_new(o, "oerrors", u64(e.oerrors));
+	json_object_set_new(o, "rx_nombuf", u64(e.rx_nombuf));
+	fe_report_edge(dp, i, &ed);
+	k = json_pack("{s:s}", "kind", fe_kernel_kind_name(ed.k.kind));
+	if (ed.k.kind != FE_KPORT_NONE) {
+		json_object_set_new(k, "iface", json_string(ed.k.iface));
+		json_object_set_new(k, "ring_frames", u64(ed.k.ring_frames));
+		json_object_set_new(k, "if_rx_packets", u64(ed.k.if_rx_packets));
+		json_object_set_new(k, "if_rx_dropped", u64(ed.k.if_rx_dropped));
+		json_object_set_new(k, "if_tx_packets", u64(ed.k.if_tx_packets));
+		json_object_set_new(k, "if_tx_dropped", u64(ed.k.if_tx_dropped));
+		if (ed.k.kind == FE_KPORT_AF_PACKET) {
+			json_object_set_new(k, "socket_packets", u64(ed.k.sock_packets));
+			json_object_set_new(k, "socket_drops", u64(ed.k.sock_drops));
+		}
+		json_object_set_new(k, "discarded_at_start", u64(ed.k.discarded));
+		json_object_set_new(k, "rx_lost", u64(ed.k.rx_lost));
+		json_object_set_new(k, "rx_unexplained", json_integer(ed.rx_unexplained));
+		json_object_set_new(k, "tx_unexplained", json_integer(ed.tx_unexplained));
+	}
+	json_object_set_new(o, "kernel", k);
+	w = json_pack("{s:s}", "source", ed.k.timed ? "kernel" : "none");
+	if (ed.k.timed || ed.stamped) {
+		json_object_set_new(w, "stamped", u64(ed.stamped));
+		json_object_set_new(w, "unstamped", u64(ed.unstamped));
+		json_object_set_new(w, "mismatch", u64(ed.mismatch));
+		json_object_set_new(w, "p50_ns", u64(ed.wait_p50_ns));
+		json_object_set_new(w, "p99_ns", u64(ed.wait_p99_ns));
+		json_object_set_new(w, "max_ns", u64(ed.wait_max_ns));
+		json_object_set_new(w, "hist_ns", hist_json(p->edge_st.wait_hist));
+	}
+	if (!ed.k.timed)
+		json_object_set_new(w, "why", json_string(ed.k.untimed));
+	json_object_set_new(o, "edge_wait", w);
+	return o;
+}
+
+static json_t *
+link_json(const struct fe_dp *dp, unsigned n)
+{
+	const struct fe_link_params *lp;
+	const struct fe_link *l;
+	json_t *o, *lanes = json_array();
+	char name[32];
+
+	l = fe_report_link(dp, n, &lp, name, sizeof(name));
+	fe_report_lock();
+	o = json_pack("{s:s, s:o, s:o, s:o, s:o}", "link", name, "rate_bps", u64(lp->rate_bps),
+		      "delay_ns", u64(lp->delay_ns), "buffer_bytes", u64(lp->limit_bytes),
+		      "buffer_pkts", u64(lp->limit_pkts));
+	fe_report_unlock();
+	put_fields(o, &l->st, link_counters);
+	for (unsigned k = 0; k < FE_LINK_LANES; k++)
+		json_array_append_new(lanes, u64(FE_CNT_GET(l->st.lane_drop_pkts[k])));
+	json_object_set_new(o, "lane_drop_pkts", lanes);
+	json_object_set_new(o, "qdepth_hist_pkts", hist_json(l->st.qdepth_hist));
+	json_object_set_new(o, "sojourn_hist_ns", hist_json(l->st.sojourn_hist));
+	json_object_set_new(o, "late_hist_ns", hist_json(l->st.late_hist));
+	put_quantiles(o, "late", l->st.late_hist);
+	json_object_set_new(o, "filter_hits", u64(FE_CNT_GET(fe_report_linkx(dp, n)->filter_hits)));
+	return o;
+}
+
+/* The valid MAC table entries. Read while the lcore may write: a report, not a snapshot. */
+static json_t *
+mac_table_json(const struct fe_dp *dp)
+{
+	uint64_t now = rte_rdtsc();
+	json_t *a = json_array();
+	char mac[32];
+	uint8_t m[6];
+	uint16_t port;
+
+	for (unsigned i = 0; i < FE_MAC_SLOTS; i++) {
+		if (!fe_mac_entry(dp->mac, i, now, m, &port))
+			continue;
+		snprintf(mac, sizeof(mac), "%02x:%02x:%02x:%02x:%02x:%02x", m[0], m[1], m[2], m[3],
+			 m[4], m[5]);
+		json_array_append_new(a, json_pack("{s:s, s:i}", "mac", mac, "port", port));
+	}
+	return a;
+}
+
+static json_t *
+switch_json(const struct fe_dp *dp)
+{
+	json_t *o =
+		json_pack("{s:o, s:o, s:o, s:o}", "mac_learned", u64(FE_CNT_GET(dp->mac->learned)),
+			  "mac_moves", u64(FE_CNT_GET(dp->mac->moves)), "mac_table_full",
+			  u64(FE_CNT_GET(dp->mac->full)), "mac_table", mac_table_json(dp));
+
+	put_fields(o, &dp->sw, sw_counters);
+	return o;
+}
+
+static json_t *
+lanes_json(const struct fe_dp *dp)
+{
+	const struct fe_counter_desc *names = fe_report_lane_counters(dp);
+	json_t *a = json_array();
+
+	for (unsigned i = 0; names && i < dp->nports; i++)
+		for (unsigned l = 0; l < dp->conf.lanes; l++) {
+			struct fe_lane_counters c;
+			json_t *o = json_pack("{s:i, s:i}", "port", i, "lane", l);
+
+			fe_report_lane(dp, i, l, &c);
+			put_fields(o, &c, names);
+			json_array_append_new(a, o);
+		}
+	return a;
 }
 
 static int
@@ -438,24 +638,23 @@ cmp_u32(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* ", "NAME": {"min": ..., "max": ...}: quantiles in ns of n tick samples (none: nothing) */
-static void
-json_quantiles(FILE *f, const char *name, const uint32_t *samples, uint64_t n, uint64_t hz)
+/* {"min": ..., "p50": ..., "max": ...}: nearest-rank quantiles in ns of n tick samples */
+static json_t *
+quantiles_json(const uint32_t *samples, uint64_t n, uint64_t hz)
 {
 	static const double q[] = {0, 0.5, 0.9, 0.99, 0.999, 1};
 	static const char *const qn[] = {"min", "p50", "p90", "p99", "p999", "max"};
 	uint32_t *v = n ? malloc(n * sizeof(*v)) : NULL;
+	json_t *o = json_object();
 
 	if (v == NULL)
-		return;
+		return o;
 	memcpy(v, samples, n * sizeof(*v));
 	qsort(v, n, sizeof(*v), cmp_u32);
-	fprintf(f, ", \"%s\": {", name);
 	for (unsigned i = 0; i < RTE_DIM(q); i++)
-		fprintf(f, "%s\"%s\": %" PRIu64, i ? ", " : "", qn[i],
-			fe_ticks_to_ns(v[(size_t)(q[i] * (double)(n - 1))], hz));
-	fputc('}', f);
+		json_object_set_new(o, qn[i], u64(fe_ticks_to_ns(v[fe_rank_index(n, q[i])], hz)));
 	free(v);
+	return o;
 }
 
 /*
@@ -463,91 +662,84 @@ json_quantiles(FILE *f, const char *name, const uint32_t *samples, uint64_t n, u
  * calls' durations, and each port's TX rate on the wire between its first and last
  * measured burst.
  */
-static void
-json_measure(FILE *f, const struct fe_dp *dp)
+static json_t *
+measure_json(const struct fe_dp *dp)
 {
 	const struct fe_measure *m = dp->meas;
-	uint64_t n;
+	uint64_t n = RTE_MIN(m->n, (uint64_t)m->mask + 1);
+	json_t *o = json_pack("{s:o, s:o}", "samples", u64(m->n), "kept", u64(n)), *ports;
 
-	if (m == NULL)
-		return;
-	n = RTE_MIN(m->n, (uint64_t)m->mask + 1);
-	fprintf(f, ", \"measure\": {\"samples\": %" PRIu64 ", \"kept\": %" PRIu64, m->n, n);
-	json_quantiles(f, "rx_to_tx_ns", m->ticks, n, dp->hz);
-	fprintf(f, ", \"tx_calls\": %" PRIu64, m->calls);
-	json_quantiles(f, "tx_call_ns", m->call_ticks, RTE_MIN(m->calls, (uint64_t)m->mask + 1),
-		       dp->hz);
-	fprintf(f, ", \"ports\": [");
+	if (n)
+		json_object_set_new(o, "rx_to_tx_ns", quantiles_json(m->ticks, n, dp->hz));
+	json_object_set_new(o, "tx_calls", u64(m->calls));
+	if (m->calls)
+		json_object_set_new(o, "tx_call_ns",
+				    quantiles_json(m->call_ticks,
+						   RTE_MIN(m->calls, (uint64_t)m->mask + 1),
+						   dp->hz));
+	ports = json_array();
 	for (unsigned i = 0; i < dp->nports && i < FE_MEASURE_PORTS; i++) {
 		const struct fe_measure_port *p = &m->port[i];
 		double secs = (double)p->busy_ticks / (double)dp->hz;
 
-		fprintf(f,
-			"%s{\"port\": %u, \"tx_pkts\": %" PRIu64 ", \"tx_wire_bytes\": %" PRIu64
-			", \"busy_s\": %.6f, \"tx_wire_bps\": %.0f}",
-			i ? ", " : "", i, p->pkts, p->wire_bytes, secs,
-			secs > 0 ? (double)p->busy_bytes * 8 / secs : 0.0);
+		json_array_append_new(ports,
+				      json_pack("{s:i, s:o, s:o, s:f, s:f}", "port", i, "tx_pkts",
+						u64(p->pkts), "tx_wire_bytes", u64(p->wire_bytes),
+						"busy_s", secs, "tx_wire_bps",
+						secs > 0 ? (double)p->busy_bytes * 8 / secs : 0.0));
 	}
-	fprintf(f, "]}");
+	json_object_set_new(o, "ports", ports);
+	return o;
 }
 
-void
+static json_t *
+xsk_json(void)
+{
+	struct fe_kernel_xsk x;
+
+	fe_kernel_read_xsk(fe_report_kernel(), &x);
+	if (x.sockets == 0)
+		return NULL;
+	return json_pack("{s:i, s:o, s:o, s:o, s:o, s:o, s:o}", "sockets", x.sockets, "rx_dropped",
+			 u64(x.rx_dropped), "rx_invalid", u64(x.rx_invalid), "rx_ring_full",
+			 u64(x.rx_ring_full), "rx_fill_ring_empty_descs",
+			 u64(x.rx_fill_ring_empty_descs), "tx_invalid", u64(x.tx_invalid),
+			 "tx_ring_empty_descs", u64(x.tx_ring_empty_descs));
+}
+
+json_t *
+fe_report_doc(const struct fe_dp *dp)
+{
+	json_t *doc, *ports = json_array(), *links = json_array(), *idle, *xsk;
+
+	for (unsigned i = 0; i < dp->nports; i++)
+		json_array_append_new(ports, port_json(dp, i));
+	for (unsigned n = 0; n < 2 * dp->nports; n++)
+		json_array_append_new(links, link_json(dp, n));
+	idle = json_pack("{s:o}", "idle_sleep_ns", u64(dp->conf.idle_sleep_ns));
+	put_fields(idle, &dp->idle, idle_counters);
+	doc = json_pack("{s:f, s:o, s:o, s:{s:o, s:o, s:o}, s:o, s:o, s:o, s:s, s:i, s:o, s:o}",
+			"uptime_s", uptime(dp), "tsc_hz", u64(dp->hz), "seed", u64(dp->conf.seed),
+			"switch_buffer", "limit_bytes", u64(dp->pool_shared.limit), "used_bytes",
+			u64(FE_CNT_GET(dp->pool_shared.used)), "peak_bytes",
+			u64(FE_CNT_GET(dp->pool_shared.peak)), "ports", ports, "links", links,
+			"switch", switch_json(dp), "regime", fe_regime_name(dp->conf.regime),
+			"lanes", dp->conf.lanes, "lane_counters", lanes_json(dp), "idle", idle);
+	if ((xsk = xsk_json()) != NULL)
+		json_object_set_new(doc, "xsk", xsk);
+	if (dp->meas != NULL)
+		json_object_set_new(doc, "measure", measure_json(dp));
+	return doc;
+}
+
+int
 fe_report_json(FILE *f, const struct fe_dp *dp)
 {
-	const struct fe_link_params *lp;
-	char name[32];
+	json_t *doc = fe_report_doc(dp);
+	int rc = json_dumpf(doc, f, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
 
-	fprintf(f,
-		"{\"uptime_s\": %.6f, \"tsc_hz\": %" PRIu64 ", \"seed\": %" PRIu64
-		", \"switch_buffer\": {\"limit_bytes\": %" PRIu64 ", \"used_bytes\": %" PRIu64
-		", \"peak_bytes\": %" PRIu64 "}, \"ports\": [",
-		uptime(dp), dp->hz, dp->conf.seed, dp->pool_shared.limit,
-		FE_CNT_GET(dp->pool_shared.used), FE_CNT_GET(dp->pool_shared.peak));
-	for (unsigned i = 0; i < dp->nports; i++) {
-		struct fe_eth_counters e;
-
-		fe_report_eth(dp->ports[i].port_id, &e);
-		fprintf(f, "%s{\"port\": %u, \"device\": \"%s\"", i ? ", " : "", i,
-			dp->ports[i].name);
-		json_fields(f, &dp->ports[i].st, port_counters);
-		fprintf(f,
-			", \"imissed\": %" PRIu64 ", \"ierrors\": %" PRIu64
-			", \"oerrors\": %" PRIu64 ", \"rx_nombuf\": %" PRIu64 "}",
-			e.imissed, e.ierrors, e.oerrors, e.rx_nombuf);
-	}
-	fprintf(f, "], \"links\": [");
-	for (unsigned n = 0; n < 2 * dp->nports; n++) {
-		const struct fe_link *l = fe_report_link(dp, n, &lp, name, sizeof(name));
-
-		fprintf(f,
-			"%s{\"link\": \"%s\", \"rate_bps\": %" PRIu64 ", \"delay_ns\": %" PRIu64
-			", \"buffer_bytes\": %" PRIu64 ", \"buffer_pkts\": %u",
-			n ? ", " : "", name, lp->rate_bps, lp->delay_ns, lp->limit_bytes,
-			lp->limit_pkts);
-		json_fields(f, &l->st, link_counters);
-		fprintf(f, ", \"lane_drop_pkts\": [");
-		for (unsigned k = 0; k < FE_LINK_LANES; k++)
-			fprintf(f, "%s%" PRIu64, k ? ", " : "",
-				FE_CNT_GET(l->st.lane_drop_pkts[k]));
-		fputc(']', f);
-		json_hist(f, "qdepth_hist_pkts", l->st.qdepth_hist);
-		json_hist(f, "sojourn_hist_ns", l->st.sojourn_hist);
-		fprintf(f, ", \"filter_hits\": %" PRIu64 "}",
-			FE_CNT_GET(fe_report_linkx(dp, n)->filter_hits));
-	}
-	fprintf(f,
-		"], \"switch\": {\"mac_learned\": %" PRIu64 ", \"mac_moves\": %" PRIu64
-		", \"mac_table_full\": %" PRIu64,
-		FE_CNT_GET(dp->mac->learned), FE_CNT_GET(dp->mac->moves),
-		FE_CNT_GET(dp->mac->full));
-	json_mac_table(f, dp);
-	json_fields(f, &dp->sw, sw_counters);
-	fputc('}', f);
-	json_regime(f, dp);
-	fprintf(f, ", \"idle\": {\"idle_sleep_ns\": %" PRIu64, dp->conf.idle_sleep_ns);
-	json_fields(f, &dp->idle, idle_counters);
-	fputc('}', f);
-	json_measure(f, dp);
-	fprintf(f, "}\n");
-	fflush(f);
+	json_decref(doc);
+	if (rc == 0 && fputc('\n', f) == EOF)
+		rc = -1;
+	return rc == 0 && fflush(f) == 0 ? 0 : -1;
 }

@@ -11,7 +11,10 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include <jansson.h>
+
 #include "fe_dp.h"
+#include "fe_kernel.h"
 
 struct fe_counter_desc {
 	const char *name;
@@ -78,10 +81,36 @@ void fe_report_lane(const struct fe_dp *dp, unsigned port, unsigned lane,
 /* The lane counters the running regime reports, over struct fe_lane_counters; NULL if none. */
 const struct fe_counter_desc *fe_report_lane_counters(const struct fe_dp *dp);
 
-/* Upper bound of the log2 bucket holding quantile q (0..1) of histogram h; 0 if empty. */
+/*
+ * Upper bound of the log2 bucket holding quantile q (0..1, nearest rank: fe_quantile.h)
+ * of histogram h; 0 if empty.
+ */
 uint64_t fe_report_hist_quantile(const fe_counter_t *h, double q);
 
+/* The kernel side of the ports (fe_kernel.h), set once before any report; may be NULL. */
+void fe_report_set_kernel(struct fe_kernel *k);
+struct fe_kernel *fe_report_kernel(void);
+
+/*
+ * One port at the edge: its kernel side, how long frames waited there, and whether every
+ * frame is accounted for. Signed: a frame read before the interface counted it makes a
+ * transient -1; at rest both are 0 unless a frame went where nothing counts it.
+ *   rx: if_rx_packets = rx_pkts + rx_lost + rx_unexplained
+ *   tx: tx_pkts = if_tx_packets + if_tx_dropped + oerrors + tx_unexplained
+ */
+struct fe_report_edge {
+	struct fe_kernel_port k;
+	uint64_t stamped, unstamped, mismatch;
+	uint64_t wait_p50_ns, wait_p99_ns, wait_max_ns;
+	int64_t rx_unexplained, tx_unexplained; /* 0 for a port with no kernel side */
+};
+void fe_report_edge(const struct fe_dp *dp, unsigned port, struct fe_report_edge *e);
+
 void fe_report_table(FILE *f, const struct fe_dp *dp);
-void fe_report_json(FILE *f, const struct fe_dp *dp);
+
+/* The counters document (docs/counters.md): a new reference, the caller's to drop. */
+json_t *fe_report_doc(const struct fe_dp *dp);
+/* ... written to f; 0, or -1 if it could not be written whole. */
+int fe_report_json(FILE *f, const struct fe_dp *dp);
 
 #endif

@@ -74,6 +74,35 @@ port_param(const struct fe_dp *dp, const char *params, const char **rest)
 	return (int)n;
 }
 
+/* The port's kernel side and edge wait (fe_report_edge), flat: kernel_*, edge_wait_*. */
+static void
+add_edge(struct rte_tel_data *d, const struct fe_dp *dp, unsigned i)
+{
+	struct fe_report_edge e;
+
+	fe_report_edge(dp, i, &e);
+	rte_tel_data_add_dict_string(d, "kernel_kind", fe_kernel_kind_name(e.k.kind));
+	if (e.k.kind != FE_KPORT_NONE) {
+		rte_tel_data_add_dict_string(d, "kernel_iface", e.k.iface);
+		rte_tel_data_add_dict_u64(d, "kernel_ring_frames", e.k.ring_frames);
+		rte_tel_data_add_dict_u64(d, "kernel_if_rx_packets", e.k.if_rx_packets);
+		rte_tel_data_add_dict_u64(d, "kernel_if_rx_dropped", e.k.if_rx_dropped);
+		rte_tel_data_add_dict_u64(d, "kernel_if_tx_packets", e.k.if_tx_packets);
+		rte_tel_data_add_dict_u64(d, "kernel_if_tx_dropped", e.k.if_tx_dropped);
+		rte_tel_data_add_dict_u64(d, "kernel_rx_lost", e.k.rx_lost);
+		rte_tel_data_add_dict_int(d, "kernel_rx_unexplained", (int)e.rx_unexplained);
+		rte_tel_data_add_dict_int(d, "kernel_tx_unexplained", (int)e.tx_unexplained);
+	}
+	rte_tel_data_add_dict_string(d, "edge_wait_source", e.k.timed ? "kernel" : "none");
+	if (!e.k.timed)
+		return;
+	rte_tel_data_add_dict_u64(d, "edge_wait_stamped", e.stamped);
+	rte_tel_data_add_dict_u64(d, "edge_wait_unstamped", e.unstamped);
+	rte_tel_data_add_dict_u64(d, "edge_wait_p50_ns", e.wait_p50_ns);
+	rte_tel_data_add_dict_u64(d, "edge_wait_p99_ns", e.wait_p99_ns);
+	rte_tel_data_add_dict_u64(d, "edge_wait_max_ns", e.wait_max_ns);
+}
+
 static int
 tel_port(const char *cmd __rte_unused, const char *params, struct rte_tel_data *d)
 {
@@ -95,6 +124,7 @@ tel_port(const char *cmd __rte_unused, const char *params, struct rte_tel_data *
 	rte_tel_data_add_dict_u64(d, "ierrors", e.ierrors);
 	rte_tel_data_add_dict_u64(d, "oerrors", e.oerrors);
 	rte_tel_data_add_dict_u64(d, "rx_nombuf", e.rx_nombuf);
+	add_edge(d, dp, (unsigned)n);
 	return 0;
 }
 
@@ -147,6 +177,9 @@ tel_link(const char *cmd __rte_unused, const char *params, struct rte_tel_data *
 	rte_tel_data_add_dict_u64(d, "buffer_pkts", lp->limit_pkts);
 	fe_report_unlock();
 	add_counters(d, &l->st, fe_report_counters(FE_OBJ_LINK));
+	rte_tel_data_add_dict_u64(d, "late_p50_ns", fe_report_hist_quantile(l->st.late_hist, 0.5));
+	rte_tel_data_add_dict_u64(d, "late_p99_ns", fe_report_hist_quantile(l->st.late_hist, 0.99));
+	rte_tel_data_add_dict_u64(d, "late_max_ns", fe_report_hist_quantile(l->st.late_hist, 1.0));
 	rte_tel_data_add_dict_u64(d, "filter_hits",
 				  FE_CNT_GET(fe_report_linkx(dp, idx)->filter_hits));
 	return 0;

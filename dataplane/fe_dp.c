@@ -327,6 +327,7 @@ fe_dp_create(unsigned nports, const uint16_t *port_ids, const struct fe_linkdef 
 		goto fail;
 	if (conf->lcores > 1 && handoff_setup(dp, socket, err, errlen) < 0)
 		goto fail;
+	dp->ns_fp = (uint64_t)(((unsigned __int128)1000000000 << 32) / hz);
 	dp->step = fe_dp_causal_step(dp);
 	dp->ideal_down = fe_dp_ideal_down(dp);
 	dp->start_tsc = rte_rdtsc();
@@ -407,12 +408,16 @@ port_rx(struct fe_dp *dp, unsigned in, uint64_t now, int *full)
 	struct fe_port *p = &dp->ports[in];
 	struct rte_mbuf *pkts[FE_BURST];
 	uint16_t n, room = rx_room(dp, p, now);
-	uint64_t bytes = 0;
+	uint64_t bytes = 0, stamp[FE_BURST];
+	uint32_t slen[FE_BURST];
+	unsigned ready = 0;
 
 	if (room == 0) {
 		FE_CNT_ADD(p->st.rx_held, 1);
 		return 0;
 	}
+	if (p->edge.base != NULL) /* the kernel's receive stamps, before the PMD reads them */
+		ready = fe_edge_peek(&p->edge, room, stamp, slen);
 	n = rte_eth_rx_burst(p->port_id, 0, pkts, room);
 	if (n == 0)
 		return 0;
@@ -420,6 +425,10 @@ port_rx(struct fe_dp *dp, unsigned in, uint64_t now, int *full)
 	 * (the pass may have been long, or descheduled); a fake clock stays as given */
 	if (dp->live)
 		now = RTE_MAX(now, rte_rdtsc());
+	if (p->edge.base != NULL)
+		fe_edge_account(&p->edge, &p->edge_st, pkts, n, ready, stamp, slen,
+				fe_dp_tsc_ns(dp, now) + (uint64_t)__atomic_load_n(
+								&dp->rt_off_ns, __ATOMIC_RELAXED));
 	if (unlikely(dp->meas != NULL))
 		fe_measure_rx(dp->meas, pkts, n, now);
 	/* the switch reads every header: start those loads for the whole burst first */
@@ -435,16 +444,23 @@ port_rx(struct fe_dp *dp, unsigned in, uint64_t now, int *full)
 	return n;
 }
 
-/* Move what the up link of `in` delivered by now across the switch, a burst at a time. */
+/*
+ * Move what the up link of `in` delivered by now across the switch, a burst at a time.
+ * real: the clock as it is (the lossless regimes step `now` behind it): each frame is
+ * as late as the switch takes it after its arrival.
+ */
 static inline unsigned
-port_switch(struct fe_dp *dp, unsigned in, uint64_t now)
+port_switch(struct fe_dp *dp, unsigned in, uint64_t now, uint64_t real)
 {
+	struct fe_link *up = &dp->ports[in].up;
 	uint64_t stamps[FE_BURST];
 	void *pkts[FE_BURST];
 	unsigned n, total = 0;
 
 	for (unsigned b = 0; b < FE_DRAIN_BURSTS; b++) {
-		n = fe_link_dequeue(&dp->ports[in].up, now, pkts, stamps, FE_BURST);
+		n = fe_link_dequeue(up, now, pkts, stamps, FE_BURST);
+		for (unsigned k = 0; k < n; k++)
+			fe_link_late(up, real - stamps[k]);
 		if (n)
 			fe_switch_arrive_burst(dp, in, (struct rte_mbuf **)pkts, stamps, n);
 		total += n;
@@ -460,17 +476,18 @@ tx_burst(struct fe_dp *dp, unsigned i, uint64_t now)
 {
 	struct fe_tap *tap = fe_tap_on(&dp->tap, 2 * i + 1);
 	struct fe_port *p = &dp->ports[i];
-	uint64_t bytes, stamps[FE_BURST], tx_tsc;
+	uint64_t bytes, tx_tsc;
 	uint16_t sent;
 
 	RTE_BUILD_BUG_ON(FE_BURST > FE_MEASURE_BURST);
 
 	if (p->txq_n < FE_BURST) {
-		unsigned n = fe_link_dequeue(&p->down, now, (void **)&p->txq[p->txq_n], stamps,
-					     FE_BURST - p->txq_n);
+		unsigned n = fe_link_dequeue(&p->down, now, (void **)&p->txq[p->txq_n],
+					     &p->txq_due[p->txq_n], FE_BURST - p->txq_n);
 
 		for (unsigned k = 0; unlikely(tap != NULL) && k < n; k++)
-			fe_tap_pkt(tap, p->txq[p->txq_n + k], stamps[k], FE_TAP_DELIVERED);
+			fe_tap_pkt(tap, p->txq[p->txq_n + k], p->txq_due[p->txq_n + k],
+				   FE_TAP_DELIVERED);
 		for (unsigned k = 0; k < n; k++)
 			p->txq_bytes += rte_pktmbuf_pkt_len(p->txq[p->txq_n + k]);
 		p->txq_n += n;
@@ -480,10 +497,14 @@ tx_burst(struct fe_dp *dp, unsigned i, uint64_t now)
 	/* nothing is read from a sent mbuf: a PMD that copies (AF_PACKET, AF_XDP, pcap)
 	 * frees it inside the call, and a freed mbuf may already be another's. Timed
 	 * when handed to the port: a veth's TX runs the receiving host's stack. */
-	tx_tsc = unlikely(dp->meas != NULL) ? rte_rdtsc() : 0;
+	tx_tsc = dp->live ? rte_rdtsc() : now;
 	if (unlikely(dp->meas != NULL))
 		fe_measure_tx_pre(dp->meas, p->txq, p->txq_n);
 	sent = rte_eth_tx_burst(p->port_id, 0, p->txq, p->txq_n);
+	/* each frame the port took left the down link this late */
+	for (uint16_t k = 0; k < sent; k++)
+		if (p->txq_due[k] != FE_DUE_NONE)
+			fe_link_late(&p->down, tx_tsc - RTE_MIN(tx_tsc, p->txq_due[k]));
 	if (unlikely(dp->meas != NULL)) {
 		fe_measure_tx_call(dp->meas, rte_rdtsc() - tx_tsc);
 		fe_measure_tx(dp->meas, i, sent, tx_tsc,
@@ -498,6 +519,7 @@ tx_burst(struct fe_dp *dp, unsigned i, uint64_t now)
 		bytes -= p->txq_bytes;
 		FE_CNT_ADD(p->st.tx_busy, 1);
 		memmove(p->txq, p->txq + sent, (p->txq_n - sent) * sizeof(p->txq[0]));
+		memmove(p->txq_due, p->txq_due + sent, (p->txq_n - sent) * sizeof(p->txq_due[0]));
 	}
 	FE_CNT_ADD(p->st.tx_pkts, sent);
 	FE_CNT_ADD(p->st.tx_bytes, bytes);
@@ -541,7 +563,7 @@ lossless_advance(struct fe_dp *dp, uint64_t now)
 	do {
 		h = RTE_MIN(h + dp->step, now);
 		for (unsigned i = 0; i < dp->nports; i++)
-			work += port_switch(dp, i, h);
+			work += port_switch(dp, i, h, now);
 		work += fe_switch_service(dp, h);
 		for (unsigned i = 0; i < dp->nports; i++)
 			if (dp->conf.regime == FE_REGIME_CREDIT) /* gate inlined: once a packet */
@@ -613,7 +635,7 @@ poll_bursts(struct fe_dp *dp, uint64_t now, unsigned role)
 			work += port_rx(dp, i, now, &full);
 		if (dp->conf.regime == FE_REGIME_LOSSY) {
 			for (unsigned i = 0; i < dp->nports; i++)
-				work += port_switch(dp, i, now);
+				work += port_switch(dp, i, now, now);
 			if (dp->handoff != NULL)
 				fe_switch_handoff_out(dp);
 		} else {

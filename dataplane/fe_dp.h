@@ -23,6 +23,7 @@
 #include "fe_capture.h"
 #include "fe_counter.h"
 #include "fe_credit.h"
+#include "fe_edge.h"
 #include "fe_fabric.h"
 #include "fe_filter.h"
 #include "fe_link.h"
@@ -108,8 +109,15 @@ struct fe_port {
 	uint32_t fast_n;     /* the burst fast path's count for the down link, not yet added */
 	uint64_t fast_bytes; /* ... and its bytes (fe_switch_ingress_burst) */
 	struct rte_mbuf *txq[FE_BURST]; /* dequeued from down, waiting for TX room */
+	/* the tick each staged frame was due to leave its down link (its lateness is taken
+	 * when the port takes it); FE_DUE_NONE: the engine's own frame (a PFC pause) */
+	uint64_t txq_due[FE_BURST];
+	struct fe_edge_ring edge;     /* kernel receive stamps (fe_edge.h); base NULL: none */
+	struct fe_edge_stats edge_st; /* how long frames waited at the edge */
 	char name[FE_PORT_NAME_LEN];
 } __rte_cache_aligned;
+
+#define FE_DUE_NONE UINT64_MAX
 
 struct fe_sw_stats {
 	fe_counter_t unicast;	   /* forwarded to the one learned port */
@@ -210,7 +218,18 @@ struct fe_dp {
 	struct rte_ring **handoff;	 /* pipeline: per egress port, up lcore -> down lcore */
 	struct fe_handoff_stage *hstage; /* pipeline: per egress port, the up lcore's batch */
 	struct fe_dp_acks down_acks;	 /* pipeline: the down lcore's side */
+	/* CLOCK_REALTIME - the TSC in ns, for the kernel's receive stamps (fe_edge.h);
+	 * ctl: wo (relaxed, every 100 ms), lcore: ro */
+	int64_t rt_off_ns;
+	uint64_t ns_fp; /* ns a tick, 32.32 fixed point */
 };
+
+/* The TSC in ns (for the edge stamps): tick * ns_fp. */
+static inline uint64_t
+fe_dp_tsc_ns(const struct fe_dp *dp, uint64_t tsc)
+{
+	return (uint64_t)(((unsigned __int128)tsc * dp->ns_fp) >> 32);
+}
 
 /*
  * Create the engine for nports ethdev ports (already started), with link definitions

@@ -124,6 +124,9 @@ struct fe_link_stats {
 	/* log2 histograms: bucket 0 counts 0, bucket i counts [2^(i-1), 2^i) */
 	fe_counter_t qdepth_hist[FE_HIST_BUCKETS];  /* packets in the buffer, seen on arrival */
 	fe_counter_t sojourn_hist[FE_HIST_BUCKETS]; /* ns from offered to serialized */
+	/* ns a frame left the link after the tick the model scheduled: the box's own delay
+	 * (a late poll, a descheduled lcore, a busy port), never the fabric's */
+	fe_counter_t late_hist[FE_HIST_BUCKETS];
 };
 
 struct fe_link_slot {
@@ -402,6 +405,25 @@ static inline int
 fe_link_passthru(const struct fe_link *l)
 {
 	return fe_link_ideal(l) && l->head == l->tail;
+}
+
+/*
+ * A frame left link l `late` ticks after the tick the model scheduled (the up link:
+ * when the switch took it; the down link: when it was handed to the port).
+ */
+static inline void
+fe_link_late(struct fe_link *l, uint64_t late)
+{
+	uint64_t ns = (uint64_t)(((unsigned __int128)late * l->cfg.ns_fp) >> 32);
+
+	FE_CNT_ADD(l->st.late_hist[fe_hist_bucket(ns)], 1);
+}
+
+/* n frames left link l exactly when the model said (a pass-through up link). */
+static inline void
+fe_link_late_none(struct fe_link *l, uint32_t n)
+{
+	FE_CNT_ADD(l->st.late_hist[0], n);
 }
 
 /* n packets of `bytes` in all went through a pass-through link (counted once a burst). */

@@ -75,10 +75,13 @@ pass_through(struct fe_dp *dp, unsigned n, struct fe_link *l, struct rte_mbuf *m
 	if (unlikely(tap != NULL))
 		fe_tap_pkt(tap, m, t, FE_TAP_DELIVERED);
 	if (n % 2) {
+		p->txq_due[p->txq_n] = t;
 		p->txq[p->txq_n++] = m;
 		p->txq_bytes += len;
-	} else
+	} else {
+		fe_link_late_none(l, 1); /* the switch takes it at once */
 		arrive_call(dp, n / 2, m, t);
+	}
 	return 0;
 }
 
@@ -254,6 +257,7 @@ pfc_frame_out(struct fe_dp *dp, unsigned in, uint8_t prio, enum fe_pfc_event ev)
 		return;
 	}
 	fe_pfc_frame(f, src, prio, ev == FE_PFC_XON ? 0 : p->pfc.quanta);
+	p->txq_due[p->txq_n] = FE_DUE_NONE;
 	p->txq[p->txq_n++] = m;
 	p->txq_bytes += rte_pktmbuf_pkt_len(m);
 	FE_CNT_ADD(p->st.pfc_frames_out, 1);
@@ -463,13 +467,16 @@ one_flow(struct rte_mbuf **pkts, unsigned n, uint64_t src, uint64_t dst)
  * nothing is done and the loop takes the burst packet by packet.
  */
 static inline int
-whole_burst(struct fe_dp *dp, int out, struct rte_mbuf **pkts, unsigned n, uint64_t bytes)
+whole_burst(struct fe_dp *dp, int out, struct rte_mbuf **pkts, unsigned n, uint64_t bytes,
+	    uint64_t now)
 {
 	struct fe_port *q = &dp->ports[out];
 
 	if (!(dp->ideal_down >> out & 1) || q->down.head != q->down.tail || q->txq_n + n > FE_BURST)
 		return 0;
 	memcpy(&q->txq[q->txq_n], pkts, n * sizeof(pkts[0]));
+	for (unsigned k = 0; k < n; k++)
+		q->txq_due[q->txq_n + k] = now;
 	q->txq_n = (uint16_t)(q->txq_n + n);
 	q->txq_bytes += bytes;
 	fe_link_count_through_n(&q->down, n, bytes);
@@ -499,10 +506,11 @@ fe_switch_ingress_burst(struct fe_dp *dp, unsigned in, struct rte_mbuf **pkts, u
 		return;
 	}
 	fe_link_count_through_n(&dp->ports[in].up, n, bytes);
+	fe_link_late_none(&dp->ports[in].up, n);
 	mac_regs_load(dp, in, &r);
 	/* the common case, a whole burst of one known flow to an ideal output: no loop */
 	if (now < r.until && r.out >= 0 && !pipeline && one_flow(pkts, n, r.src, r.dst) &&
-	    whole_burst(dp, r.out, pkts, n, bytes))
+	    whole_burst(dp, r.out, pkts, n, bytes, now))
 		return;
 	for (unsigned i = 0; i < n; i++) {
 		struct rte_mbuf *m = pkts[i];
@@ -520,6 +528,7 @@ fe_switch_ingress_burst(struct fe_dp *dp, unsigned in, struct rte_mbuf **pkts, u
 			forward_general(dp, in, out, m, now);
 			continue;
 		}
+		g.q->txq_due[g.n] = now;
 		g.q->txq[g.n++] = m;
 		g.pkts++;
 		g.bytes += rte_pktmbuf_pkt_len(m);

@@ -312,6 +312,7 @@ fe_dp_reset_counters(struct fe_dp *dp, unsigned role)
 		if (!(role & FE_ROLE_UP))
 			continue;
 		reset_link(&p->up);
+		memset(&p->edge_st, 0, sizeof(p->edge_st));
 		FE_CNT_SET(p->up_x.filter_hits, 0);
 		FE_CNT_SET(p->st.rx_pkts, 0);
 		FE_CNT_SET(p->st.rx_bytes, 0);

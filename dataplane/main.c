@@ -25,6 +25,7 @@
 #include "fe_ctl.h"
 #include "fe_ctl_proto.h"
 #include "fe_dp.h"
+#include "fe_kernel.h"
 #include "fe_linkspec.h"
 #include "fe_profile.h"
 #include "fe_regimespec.h"
@@ -364,7 +365,7 @@ parse_opt(struct opts *o, int c, const char *v, char *err, size_t len)
 		return fe_credit_spec(v, &o->dp.credit, err, len);
 	case OPT_SEED:
 		o->seed_set = 1;
-		return opt_uint("seed", v, 0, UINT64_MAX, &o->dp.seed, err, len);
+		return opt_uint("seed", v, 0, FE_SEED_MAX, &o->dp.seed, err, len);
 	case OPT_SWITCH_BUFFER:
 		if (fe_parse_size(v, &o->dp.switch_buffer, err, len) < 0)
 			return -EINVAL;
@@ -437,7 +438,7 @@ parse_args(int argc, char **argv, struct opts *o, char *err, size_t len)
 	if (getenv(FE_CTL_ENV_SOCKET) && o->control && strcmp(o->control, FE_CTL_SOCKET) == 0)
 		o->control = getenv(FE_CTL_ENV_SOCKET);
 	if (!o->seed_set) /* reported in the banner and the counters, so the run can be replayed */
-		o->dp.seed = rte_rdtsc() ^ ((uint64_t)getpid() << 32);
+		o->dp.seed = (rte_rdtsc() ^ ((uint64_t)getpid() << 32)) & FE_SEED_MAX;
 	return 0;
 }
 
@@ -562,7 +563,7 @@ port_setup(uint16_t port, struct rte_mempool *pool, uint16_t rxd, uint16_t txd, 
  * wrong port (a MAC "move" at start). They are counted and reported instead.
  */
 static void
-discard_startup_frames(const uint16_t *ports, unsigned nports)
+discard_startup_frames(const uint16_t *ports, unsigned nports, uint64_t *discarded)
 {
 	struct rte_mbuf *pkts[FE_BURST];
 	uint64_t total = 0;
@@ -577,6 +578,7 @@ discard_startup_frames(const uint16_t *ports, unsigned nports)
 			continue;
 		while ((n = rte_eth_rx_burst(ports[i], 0, pkts, FE_BURST)) > 0) {
 			rte_pktmbuf_free_bulk(pkts, n);
+			discarded[i] += n;
 			total += n;
 		}
 	}
@@ -646,8 +648,9 @@ dump(const struct ctl_arg *a)
 				strerror(errno));
 			return;
 		}
-		fe_report_json(f, a->dp);
-		fclose(f);
+		if (fe_report_json(f, a->dp) < 0 || fclose(f) != 0)
+			fprintf(stderr, "fabemu-dp: --stats-json %s: not written whole: %s\n",
+				a->o->stats_json, strerror(errno));
 	}
 }
 
@@ -668,7 +671,7 @@ static void *
 ctl_thread(void *arg)
 {
 	const struct ctl_arg *a = arg;
-	uint64_t start = mono_ns(), last_dump = start;
+	uint64_t start = mono_ns(), last_dump = start, last_kernel = start;
 
 	while (!stop_flag) {
 		uint64_t now;
@@ -678,6 +681,11 @@ ctl_thread(void *arg)
 		else
 			usleep(10000);
 		now = mono_ns();
+		/* AF_PACKET's statistics reset when read: take them before they could wrap */
+		if (now - last_kernel >= 100000000) {
+			last_kernel = now;
+			fe_kernel_poll(fe_report_kernel());
+		}
 		if (dump_flag) {
 			dump_flag = 0;
 			dump(a);
@@ -721,12 +729,53 @@ print_banner(const struct fe_dp *dp, const struct opts *o)
 	fflush(stdout);
 }
 
+/*
+ * The kernel's ring in front of a port holds what a host sends while the dataplane has
+ * not read it yet: in a lossless regime, everything the host adapter queue (the up link)
+ * is full for. A ring shorter than the up link's buffer loses at the edge what the
+ * emulated buffer would have held: say so, and what to pass.
+ */
+static void
+warn_rings(const struct fe_dp *dp)
+{
+	for (unsigned i = 0; i < dp->nports; i++) {
+		const struct fe_link_params *l = &dp->ports[i].up_def.link;
+		uint64_t frames = l->limit_pkts ? l->limit_pkts : UINT64_MAX;
+		struct fe_kernel_port k;
+
+		if (l->limit_bytes)
+			frames = RTE_MIN(frames, (l->limit_bytes + 1513) / 1514);
+		fe_kernel_read(fe_report_kernel(), i, &k);
+		if (k.ring_frames == 0 || frames == UINT64_MAX || k.ring_frames >= frames)
+			continue;
+		if (k.kind == FE_KPORT_AF_PACKET)
+			fprintf(stderr,
+				"fabemu-dp: warning: port %u (%s): its AF_PACKET ring holds %u "
+				"frames, less than link %u.up's buffer (%" PRIu64
+				" full-sized frames): bursts the emulated buffer would hold are "
+				"lost at the edge. Pass framecnt=%" PRIu64
+				" in its --vdev (testbeds/veth.sh vdevs --ring N does).\n",
+				i, k.iface, k.ring_frames, i, frames,
+				RTE_MIN(RTE_MAX(frames, (uint64_t)16384), (uint64_t)262144));
+		else
+			fprintf(stderr,
+				"fabemu-dp: warning: port %u (%s): its AF_XDP ring holds %u "
+				"frames, "
+				"less than link %u.up's buffer (%" PRIu64
+				" full-sized frames): bursts the emulated buffer would hold are "
+				"lost at the edge. Pass --rxd 2048 (this PMD's fill ring holds "
+				"2048 at most), or use AF_PACKET with framecnt=16384.\n",
+				i, k.iface, k.ring_frames, i, frames);
+	}
+}
+
 /* Settings that are legal but defeat their purpose: say so once, at start. */
 static void
 warn_config(const struct fe_dp *dp)
 {
 	uint64_t need = 0;
 
+	warn_rings(dp);
 	if (dp->conf.regime != FE_REGIME_PFC || dp->conf.switch_buffer == 0)
 		return;
 	for (unsigned i = 0; i < dp->nports; i++)
@@ -790,6 +839,8 @@ int
 main(int argc, char **argv)
 {
 	struct fe_linkdef *up, *down;
+	struct fe_kernel *kernel;
+	uint64_t *discarded;
 	struct rte_mempool *pool;
 	struct ctl_arg ctl = {0};
 	uint16_t *ports, pid;
@@ -847,11 +898,19 @@ main(int argc, char **argv)
 		if (port_setup(ports[i], pool, (uint16_t)o.rxd, (uint16_t)o.txd, err, sizeof(err)) <
 		    0)
 			rte_exit(EXIT_FAILURE, "%s\n", err);
-	discard_startup_frames(ports, nports);
+	discarded = calloc(nports, sizeof(*discarded));
+	if (discarded == NULL)
+		rte_exit(EXIT_FAILURE, "out of memory\n");
+	discard_startup_frames(ports, nports, discarded);
 
 	dp = fe_dp_create(nports, ports, up, down, pool, rte_get_tsc_hz(), &o.dp, err, sizeof(err));
 	if (dp == NULL)
 		rte_exit(EXIT_FAILURE, "%s\n", err);
+	/* the kernel side of the ports: counted from here, before the loop reads a frame */
+	kernel = fe_kernel_open(dp, discarded, (uint32_t)o.rxd);
+	if (kernel == NULL)
+		rte_exit(EXIT_FAILURE, "out of memory\n");
+	fe_report_set_kernel(kernel);
 	rc = fe_telemetry_init(dp);
 	if (rc < 0)
 		fprintf(stderr, "fabemu-dp: telemetry: %s\n", rte_strerror(-rc));
@@ -902,6 +961,9 @@ main(int argc, char **argv)
 	fe_dp_drain(dp);
 	dump(&ctl);
 	ret = shutdown_ports(dp, ports, nports, pool) < 0 ? 3 : 0;
+	fe_report_set_kernel(NULL);
+	fe_kernel_close(kernel);
+	free(discarded);
 	rte_mempool_free(pool);
 	free(ports);
 	free(up);

@@ -233,6 +233,60 @@ Test(engine, timing_to_the_tick)
 	cr_assert_eq(fe_dp_next_event(dp), UINT64_MAX);
 }
 
+/*
+ * Lateness: how long after the model's tick a frame really left its link. The up link
+ * counts it when the switch takes the frame, the down link when the port takes it.
+ */
+Test(engine, lateness_is_the_poll_after_the_schedule)
+{
+	struct fe_link_params lp = {.rate_bps = 1000000000, .delay_ns = 10000};
+	const uint64_t t0 = 1000, hop = 672 + 10000;
+	struct fe_dp *dp = engine(&lp);
+
+	inject(0, BCAST, 60);
+	fe_dp_poll(dp, t0);
+	fe_dp_poll(dp, t0 + hop + 300);	     /* the switch takes it 300 ns after its arrival */
+	fe_dp_poll(dp, t0 + 2 * hop + 5000); /* the ports, 5 us after theirs */
+	cr_assert_eq(sent(1) + sent(2), 2);
+	cr_assert_eq(dp->ports[0].up.st.late_hist[fe_hist_bucket(300)], 1);
+	for (int q = 1; q <= 2; q++) {
+		cr_assert_eq(dp->ports[q].down.st.late_hist[fe_hist_bucket(5000)], 1,
+			     "%d.down: 5 us late", q);
+		for (unsigned b = 0; b < FE_HIST_BUCKETS; b++)
+			cr_assert_eq(dp->ports[q].down.st.late_hist[b], b == fe_hist_bucket(5000),
+				     "%d.down bucket %u", q, b);
+	}
+}
+
+/* A port that does not take a frame (its ring is full) makes it late by the wait. */
+Test(engine, lateness_counts_a_busy_port)
+{
+	struct fe_link_params lp = {0};
+	struct fe_dp *dp = engine(&lp);
+	void *dummy[1023];
+	unsigned n;
+
+	inject(1, MAC[0], 100); /* learn B on port 1 */
+	fe_dp_poll(dp, 10);
+	sent(0), sent(2);
+	for (n = 0; n < 1023; n++) /* port 2's TX ring full: nothing more goes out */
+		dummy[n] = (void *)(uintptr_t)(n + 1);
+	cr_assert_eq(rte_ring_enqueue_bulk(txr[2], dummy, 1023, NULL), 1023);
+	inject(0, MAC[2], 100); /* C unknown: flooded to 1 and 2 */
+	fe_dp_poll(dp, 100);
+	cr_assert_eq(sent(1), 1);
+	cr_assert_eq(dp->ports[1].down.st.late_hist[0], 1, "port 1 took it at once");
+	cr_assert_geq(dp->ports[2].st.tx_busy, 1);
+	cr_assert_eq(rte_ring_dequeue_bulk(txr[2], dummy, 1023, NULL), 1023);
+	fe_dp_poll(dp, 100 + 40000); /* port 2 takes it 40 us later */
+	cr_assert_eq(sent(2), 1);
+	cr_assert_eq(dp->ports[2].down.st.late_hist[fe_hist_bucket(40000)], 1);
+	cr_assert_eq(dp->ports[0].up.st.late_hist[0] + dp->ports[1].up.st.late_hist[0], 2,
+		     "ideal up links: never late");
+	fe_dp_drain(dp);
+	cr_assert_eq(rte_mempool_avail_count(pool), pool->size);
+}
+
 Test(engine, tail_drop_counts_and_drain)
 {
 	/* 1 Mbit/s, 8 packets of buffer on every link; 40 frames in one burst */

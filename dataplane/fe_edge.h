@@ -1,0 +1,105 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * fe_edge: how long frames waited at the edge, in the kernel's receive ring, before the
+ * dataplane read them. The lcore's side; the control side (control/fe_edge.c) finds
+ * the ring and keeps the kernel's loss counters.
+ *
+ * DPDK 22.11's AF_PACKET PMD reads a TPACKET_V2 ring whose every frame carries the
+ * kernel's receive time (tp_sec, tp_nsec: CLOCK_REALTIME when the frame entered the
+ * ring), but it does not pass that time on (no timestamp offload). A frame the kernel
+ * has handed to user space (TP_STATUS_USER) stays untouched until the PMD reads it, and
+ * the PMD reads the ring in order, one slot a frame. So before each RX burst the lcore
+ * reads the headers of the frames the PMD is about to return, and after it checks
+ * every one against the mbuf the PMD made of it (its length): any mismatch means the
+ * ring is not read as assumed, and the port stops being timed (counted, never a wrong
+ * figure). A frame that arrived between the look and the burst is counted unstamped.
+ *
+ *   n = fe_edge_peek(&ring, room, stamps, lens);      // before rte_eth_rx_burst
+ *   got = rte_eth_rx_burst(...);
+ *   fe_edge_account(&ring, &st, pkts, got, n, stamps, lens, now_realtime_ns);
+ *
+ * Ownership:  control: wo before the lcore starts (ring), ro (stats)   lcore: rw
+ */
+#ifndef FE_EDGE_H
+#define FE_EDGE_H
+
+#include <linux/if_packet.h>
+#include <stdint.h>
+
+#include <rte_mbuf.h>
+
+#include "fe_counter.h"
+#include "fe_link.h"
+
+/* The PMD's receive ring, as the lcore reads it; base NULL: not timed. */
+struct fe_edge_ring {
+	uint8_t *base;	     /* frame 0 of the RX ring */
+	uint32_t frame_size; /* bytes a slot */
+	uint32_t frames;     /* slots */
+	uint32_t next;	     /* the slot the PMD reads next (its own frame number) */
+};
+
+struct fe_edge_stats {
+	fe_counter_t stamped;	/* frames whose wait was measured */
+	fe_counter_t unstamped; /* frames read with no stamp (they came after the look) */
+	fe_counter_t mismatch;	/* a frame was not the one looked at: timing stopped */
+	fe_counter_t wait_hist[FE_HIST_BUCKETS]; /* ns from the kernel's stamp to the read */
+};
+
+static inline const struct tpacket2_hdr *
+fe_edge_slot(const struct fe_edge_ring *r, uint32_t i)
+{
+	return (const struct tpacket2_hdr *)(r->base + (size_t)i * r->frame_size);
+}
+
+/*
+ * The kernel's stamps (ns, CLOCK_REALTIME) and lengths of the next frames the PMD will
+ * return, at most max; returns how many are ready in the ring.
+ */
+static inline unsigned
+fe_edge_peek(const struct fe_edge_ring *r, unsigned max, uint64_t *stamp, uint32_t *len)
+{
+	uint32_t i = r->next;
+	unsigned n = 0;
+
+	for (; n < max; n++) {
+		const struct tpacket2_hdr *h = fe_edge_slot(r, i);
+
+		if (!(__atomic_load_n(&h->tp_status, __ATOMIC_ACQUIRE) & TP_STATUS_USER))
+			break;
+		stamp[n] = (uint64_t)h->tp_sec * 1000000000 + h->tp_nsec;
+		/* the PMD puts a stripped VLAN tag back into the frame */
+		len[n] = h->tp_snaplen + (h->tp_status & TP_STATUS_VLAN_VALID ? 4 : 0);
+		if (++i == r->frames)
+			i = 0;
+	}
+	return n;
+}
+
+/*
+ * After the burst: got frames came back, the first `ready` of them looked at. Each
+ * one's wait is now_rt - its stamp. The ring's position moves past all of them.
+ */
+static inline void
+fe_edge_account(struct fe_edge_ring *r, struct fe_edge_stats *st, struct rte_mbuf **pkts,
+		unsigned got, unsigned ready, const uint64_t *stamp, const uint32_t *len,
+		uint64_t now_rt)
+{
+	unsigned k, timed = got < ready ? got : ready;
+
+	for (k = 0; k < timed; k++) {
+		if (unlikely(rte_pktmbuf_pkt_len(pkts[k]) != len[k])) {
+			/* not the frame looked at: the ring is not what we think */
+			FE_CNT_ADD(st->mismatch, 1);
+			__atomic_store_n(&r->base, NULL, __ATOMIC_RELAXED);
+			return;
+		}
+		FE_CNT_ADD(st->wait_hist[fe_hist_bucket(now_rt > stamp[k] ? now_rt - stamp[k] : 0)],
+			   1);
+	}
+	FE_CNT_ADD(st->stamped, timed);
+	FE_CNT_ADD(st->unstamped, got - timed);
+	r->next = (uint32_t)(((uint64_t)r->next + got) % r->frames);
+}
+
+#endif
