@@ -124,7 +124,7 @@ links(FILE *f, const struct fe_dp *dp)
 			const struct fe_link *l = fe_report_link(dp, n, &lp, name, sizeof(name));
 
 			fprintf(f, "fabemu_link_%s{link=\"%s\"} %" PRIu64 "\n", nm[k], name,
-				fe_report_hist_quantile(l->st.late_hist, q[k]));
+				fe_report_qhist_quantile(l->st.late_hist, q[k]));
 		}
 	}
 	family(f, "link", "filter_hits", "packets that matched the link's match filter");

@@ -8,6 +8,7 @@
 #include <rte_ethdev.h>
 
 #include "fe_kernel.h"
+#include "fe_qhist.h"
 #include "fe_quantile.h"
 #include "fe_report.h"
 #include "fe_time.h"
@@ -264,9 +265,9 @@ fe_report_edge(const struct fe_dp *dp, unsigned i, struct fe_report_edge *e)
 	e->stamped = FE_CNT_GET(p->edge_st.stamped);
 	e->unstamped = FE_CNT_GET(p->edge_st.unstamped);
 	e->mismatch = FE_CNT_GET(p->edge_st.mismatch);
-	e->wait_p50_ns = fe_report_hist_quantile(p->edge_st.wait_hist, 0.5);
-	e->wait_p99_ns = fe_report_hist_quantile(p->edge_st.wait_hist, 0.99);
-	e->wait_max_ns = fe_report_hist_quantile(p->edge_st.wait_hist, 1.0);
+	e->wait_p50_ns = fe_report_qhist_quantile(p->edge_st.wait_hist, 0.5);
+	e->wait_p99_ns = fe_report_qhist_quantile(p->edge_st.wait_hist, 0.99);
+	e->wait_max_ns = fe_report_qhist_quantile(p->edge_st.wait_hist, 1.0);
 	if (e->k.kind == FE_KPORT_NONE)
 		return;
 	fe_report_eth(p->port_id, &eth);
@@ -362,7 +363,7 @@ table_edge(FILE *f, const struct fe_dp *dp)
 			FE_CNT_GET(dp->ports[i].st.tx_pkts), e.k.if_tx_packets, e.k.if_tx_dropped,
 			e.tx_unexplained);
 	}
-	fprintf(f, "%-5s %-12s %10s %10s %10s %10s %10s (ns, <= log2 bucket bounds)\n", "port",
+	fprintf(f, "%-5s %-12s %10s %10s %10s %10s %10s (ns, <= quarter-octave bounds)\n", "port",
 		"edge wait", "stamped", "unstamped", "p50", "p99", "max");
 	for (unsigned i = 0; i < dp->nports; i++) {
 		struct fe_report_edge e;
@@ -417,7 +418,8 @@ fe_report_table(FILE *f, const struct fe_dp *dp)
 	}
 	fprintf(f, "%-8s %s\n", "link",
 		"qdepth_p50 qdepth_p99 sojourn_p50_ns sojourn_p99_ns sojourn_max_ns late_p50_ns "
-		"late_p99_ns late_max_ns (<= log2 bucket bounds)");
+		"late_p99_ns late_max_ns (qdepth, sojourn: <= log2 bucket bounds; late: <= "
+		"quarter-octave bounds)");
 	for (unsigned n = 0; n < 2 * dp->nports; n++) {
 		const struct fe_link *l = fe_report_link(dp, n, &lp, name, sizeof(name));
 
@@ -429,9 +431,9 @@ fe_report_table(FILE *f, const struct fe_dp *dp)
 			fe_report_hist_quantile(l->st.sojourn_hist, 0.5),
 			fe_report_hist_quantile(l->st.sojourn_hist, 0.99),
 			fe_report_hist_quantile(l->st.sojourn_hist, 1.0),
-			fe_report_hist_quantile(l->st.late_hist, 0.5),
-			fe_report_hist_quantile(l->st.late_hist, 0.99),
-			fe_report_hist_quantile(l->st.late_hist, 1.0));
+			fe_report_qhist_quantile(l->st.late_hist, 0.5),
+			fe_report_qhist_quantile(l->st.late_hist, 0.99),
+			fe_report_qhist_quantile(l->st.late_hist, 1.0));
 	}
 	table_head(f, "switch", sw_counters);
 	table_row(f, "", &dp->sw, sw_counters);
@@ -463,6 +465,16 @@ fe_report_hist_quantile(const fe_counter_t *h, double q)
 	return 1ULL << (FE_HIST_BUCKETS - 1);
 }
 
+uint64_t
+fe_report_qhist_quantile(const fe_counter_t *h, double q)
+{
+	uint64_t snap[FE_QHIST_BUCKETS];
+
+	for (unsigned i = 0; i < FE_QHIST_BUCKETS; i++)
+		snap[i] = FE_CNT_GET(h[i]);
+	return fe_qhist_quantile(snap, q);
+}
+
 /* ---- The counters document (docs/counters.md lists every field) ---- */
 
 static json_t *
@@ -480,16 +492,16 @@ put_fields(json_t *o, const void *stats, const struct fe_counter_desc *d)
 }
 
 static json_t *
-hist_json(const fe_counter_t *h)
+hist_json(const fe_counter_t *h, unsigned buckets)
 {
 	json_t *a = json_array();
 
-	for (unsigned i = 0; i < FE_HIST_BUCKETS; i++)
+	for (unsigned i = 0; i < buckets; i++)
 		json_array_append_new(a, u64(FE_CNT_GET(h[i])));
 	return a;
 }
 
-/* NAME_p50_ns, NAME_p99_ns, NAME_max_ns of a histogram in ns. */
+/* NAME_p50_ns, NAME_p99_ns, NAME_max_ns of a quarter-octave histogram in ns. */
 static void
 put_quantiles(json_t *o, const char *name, const fe_counter_t *h)
 {
@@ -501,7 +513,7 @@ put_quantiles(json_t *o, const char *name, const fe_counter_t *h)
 
 	for (unsigned i = 0; i < RTE_DIM(qs); i++) {
 		snprintf(key, sizeof(key), "%s_%s", name, qs[i].suffix);
-		json_object_set_new(o, key, u64(fe_report_hist_quantile(h, qs[i].q)));
+		json_object_set_new(o, key, u64(fe_report_qhist_quantile(h, qs[i].q)));
 	}
 }
 
@@ -546,7 +558,8 @@ port_json(const struct fe_dp *dp, unsigned i)
 		json_object_set_new(w, "p50_ns", u64(ed.wait_p50_ns));
 		json_object_set_new(w, "p99_ns", u64(ed.wait_p99_ns));
 		json_object_set_new(w, "max_ns", u64(ed.wait_max_ns));
-		json_object_set_new(w, "hist_ns", hist_json(p->edge_st.wait_hist));
+		json_object_set_new(w, "hist_ns",
+				    hist_json(p->edge_st.wait_hist, FE_QHIST_BUCKETS));
 	}
 	if (!ed.k.timed)
 		json_object_set_new(w, "why", json_string(ed.k.untimed));
@@ -572,9 +585,9 @@ link_json(const struct fe_dp *dp, unsigned n)
 	for (unsigned k = 0; k < FE_LINK_LANES; k++)
 		json_array_append_new(lanes, u64(FE_CNT_GET(l->st.lane_drop_pkts[k])));
 	json_object_set_new(o, "lane_drop_pkts", lanes);
-	json_object_set_new(o, "qdepth_hist_pkts", hist_json(l->st.qdepth_hist));
-	json_object_set_new(o, "sojourn_hist_ns", hist_json(l->st.sojourn_hist));
-	json_object_set_new(o, "late_hist_ns", hist_json(l->st.late_hist));
+	json_object_set_new(o, "qdepth_hist_pkts", hist_json(l->st.qdepth_hist, FE_HIST_BUCKETS));
+	json_object_set_new(o, "sojourn_hist_ns", hist_json(l->st.sojourn_hist, FE_HIST_BUCKETS));
+	json_object_set_new(o, "late_hist_ns", hist_json(l->st.late_hist, FE_QHIST_BUCKETS));
 	put_quantiles(o, "late", l->st.late_hist);
 	json_object_set_new(o, "filter_hits", u64(FE_CNT_GET(fe_report_linkx(dp, n)->filter_hits)));
 	return o;

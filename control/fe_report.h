@@ -86,6 +86,8 @@ const struct fe_counter_desc *fe_report_lane_counters(const struct fe_dp *dp);
  * of histogram h; 0 if empty.
  */
 uint64_t fe_report_hist_quantile(const fe_counter_t *h, double q);
+/* The same for a quarter-octave histogram (fe_qhist.h): within 25 % above the true value. */
+uint64_t fe_report_qhist_quantile(const fe_counter_t *h, double q);
 
 /* The kernel side of the ports (fe_kernel.h), set once before any report; may be NULL. */
 void fe_report_set_kernel(struct fe_kernel *k);

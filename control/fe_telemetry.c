@@ -177,9 +177,10 @@ tel_link(const char *cmd __rte_unused, const char *params, struct rte_tel_data *
 	rte_tel_data_add_dict_u64(d, "buffer_pkts", lp->limit_pkts);
 	fe_report_unlock();
 	add_counters(d, &l->st, fe_report_counters(FE_OBJ_LINK));
-	rte_tel_data_add_dict_u64(d, "late_p50_ns", fe_report_hist_quantile(l->st.late_hist, 0.5));
-	rte_tel_data_add_dict_u64(d, "late_p99_ns", fe_report_hist_quantile(l->st.late_hist, 0.99));
-	rte_tel_data_add_dict_u64(d, "late_max_ns", fe_report_hist_quantile(l->st.late_hist, 1.0));
+	rte_tel_data_add_dict_u64(d, "late_p50_ns", fe_report_qhist_quantile(l->st.late_hist, 0.5));
+	rte_tel_data_add_dict_u64(d, "late_p99_ns",
+				  fe_report_qhist_quantile(l->st.late_hist, 0.99));
+	rte_tel_data_add_dict_u64(d, "late_max_ns", fe_report_qhist_quantile(l->st.late_hist, 1.0));
 	rte_tel_data_add_dict_u64(d, "filter_hits",
 				  FE_CNT_GET(fe_report_linkx(dp, idx)->filter_hits));
 	return 0;

@@ -30,6 +30,7 @@
 
 #include "fe_counter.h"
 #include "fe_link.h"
+#include "fe_qhist.h"
 
 /* The PMD's receive ring, as the lcore reads it; base NULL: not timed. */
 struct fe_edge_ring {
@@ -43,7 +44,7 @@ struct fe_edge_stats {
 	fe_counter_t stamped;	/* frames whose wait was measured */
 	fe_counter_t unstamped; /* frames read with no stamp (they came after the look) */
 	fe_counter_t mismatch;	/* a frame was not the one looked at: timing stopped */
-	fe_counter_t wait_hist[FE_HIST_BUCKETS]; /* ns from the kernel's stamp to the read */
+	fe_counter_t wait_hist[FE_QHIST_BUCKETS]; /* ns from the kernel's stamp to the read */
 };
 
 static inline const struct tpacket2_hdr *
@@ -94,8 +95,9 @@ fe_edge_account(struct fe_edge_ring *r, struct fe_edge_stats *st, struct rte_mbu
 			__atomic_store_n(&r->base, NULL, __ATOMIC_RELAXED);
 			return;
 		}
-		FE_CNT_ADD(st->wait_hist[fe_hist_bucket(now_rt > stamp[k] ? now_rt - stamp[k] : 0)],
-			   1);
+		FE_CNT_ADD(
+			st->wait_hist[fe_qhist_bucket(now_rt > stamp[k] ? now_rt - stamp[k] : 0)],
+			1);
 	}
 	FE_CNT_ADD(st->stamped, timed);
 	FE_CNT_ADD(st->unstamped, got - timed);

@@ -28,6 +28,7 @@
 #include <stdint.h>
 
 #include "fe_counter.h"
+#include "fe_qhist.h"
 
 /* Ethernet overhead not present in a frame buffer: FCS, preamble + SFD, inter-frame gap. */
 enum {
@@ -125,8 +126,8 @@ struct fe_link_stats {
 	fe_counter_t qdepth_hist[FE_HIST_BUCKETS];  /* packets in the buffer, seen on arrival */
 	fe_counter_t sojourn_hist[FE_HIST_BUCKETS]; /* ns from offered to serialized */
 	/* ns a frame left the link after the tick the model scheduled: the box's own delay
-	 * (a late poll, a descheduled lcore, a busy port), never the fabric's */
-	fe_counter_t late_hist[FE_HIST_BUCKETS];
+	 * (a late poll, a descheduled lcore, a busy port), never the fabric's (fe_qhist.h) */
+	fe_counter_t late_hist[FE_QHIST_BUCKETS];
 };
 
 struct fe_link_slot {
@@ -416,7 +417,7 @@ fe_link_late(struct fe_link *l, uint64_t late)
 {
 	uint64_t ns = (uint64_t)(((unsigned __int128)late * l->cfg.ns_fp) >> 32);
 
-	FE_CNT_ADD(l->st.late_hist[fe_hist_bucket(ns)], 1);
+	FE_CNT_ADD(l->st.late_hist[fe_qhist_bucket(ns)], 1);
 }
 
 /* n frames left link l exactly when the model said (a pass-through up link). */

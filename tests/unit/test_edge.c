@@ -58,9 +58,9 @@ Test(edge, waits_from_the_kernel_stamps)
 	fe_edge_account(&r, &st, pkts, 3, ready, stamp, len, now);
 	cr_assert_eq(st.stamped, 3);
 	cr_assert_eq(st.unstamped, 0);
-	cr_assert_eq(st.wait_hist[fe_hist_bucket(300)], 1);
-	cr_assert_eq(st.wait_hist[fe_hist_bucket(5000)], 1);
-	cr_assert_eq(st.wait_hist[fe_hist_bucket(1000000)], 1);
+	cr_assert_eq(st.wait_hist[fe_qhist_bucket(300)], 1);
+	cr_assert_eq(st.wait_hist[fe_qhist_bucket(5000)], 1);
+	cr_assert_eq(st.wait_hist[fe_qhist_bucket(1000000)], 1);
 	cr_assert_eq(r.next, 1, "past slot 0 after the wrap");
 	cr_assert_not_null(r.base);
 }

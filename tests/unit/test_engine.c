@@ -248,12 +248,12 @@ Test(engine, lateness_is_the_poll_after_the_schedule)
 	fe_dp_poll(dp, t0 + hop + 300);	     /* the switch takes it 300 ns after its arrival */
 	fe_dp_poll(dp, t0 + 2 * hop + 5000); /* the ports, 5 us after theirs */
 	cr_assert_eq(sent(1) + sent(2), 2);
-	cr_assert_eq(dp->ports[0].up.st.late_hist[fe_hist_bucket(300)], 1);
+	cr_assert_eq(dp->ports[0].up.st.late_hist[fe_qhist_bucket(300)], 1);
 	for (int q = 1; q <= 2; q++) {
-		cr_assert_eq(dp->ports[q].down.st.late_hist[fe_hist_bucket(5000)], 1,
+		cr_assert_eq(dp->ports[q].down.st.late_hist[fe_qhist_bucket(5000)], 1,
 			     "%d.down: 5 us late", q);
-		for (unsigned b = 0; b < FE_HIST_BUCKETS; b++)
-			cr_assert_eq(dp->ports[q].down.st.late_hist[b], b == fe_hist_bucket(5000),
+		for (unsigned b = 0; b < FE_QHIST_BUCKETS; b++)
+			cr_assert_eq(dp->ports[q].down.st.late_hist[b], b == fe_qhist_bucket(5000),
 				     "%d.down bucket %u", q, b);
 	}
 }
@@ -280,7 +280,7 @@ Test(engine, lateness_counts_a_busy_port)
 	cr_assert_eq(rte_ring_dequeue_bulk(txr[2], dummy, 1023, NULL), 1023);
 	fe_dp_poll(dp, 100 + 40000); /* port 2 takes it 40 us later */
 	cr_assert_eq(sent(2), 1);
-	cr_assert_eq(dp->ports[2].down.st.late_hist[fe_hist_bucket(40000)], 1);
+	cr_assert_eq(dp->ports[2].down.st.late_hist[fe_qhist_bucket(40000)], 1);
 	cr_assert_eq(dp->ports[0].up.st.late_hist[0] + dp->ports[1].up.st.late_hist[0], 2,
 		     "ideal up links: never late");
 	fe_dp_drain(dp);

@@ -2,6 +2,7 @@
 /* The one percentile rule (nearest rank), as every report and summary uses it. */
 #include <criterion/criterion.h>
 
+#include "fe_qhist.h"
 #include "fe_quantile.h"
 
 /* {n, q, rank}: the rank is ceil(q n), at least 1 */
@@ -49,4 +50,37 @@ Test(quantile, a_value_of_the_set)
 	cr_assert_eq(v[fe_rank_index(10, 0.55)], 6);
 	cr_assert_eq(v[fe_rank_index(10, 0.99)], 10);
 	cr_assert_eq(v[fe_rank_index(10, 0)], 1);
+}
+
+/* Quarter-octave buckets: contiguous, each value in its own, bounds within 25 %. */
+Test(quantile, quarter_octave_buckets)
+{
+	for (unsigned i = 0; i < FE_QHIST_BUCKETS; i++) {
+		uint64_t lo = fe_qhist_lower(i), hi = fe_qhist_upper(i);
+
+		cr_assert_eq(fe_qhist_bucket(lo), i, "bucket %u: its least value %lu", i,
+			     (unsigned long)lo);
+		cr_assert_eq(fe_qhist_bucket(hi - 1), i, "bucket %u: its greatest %lu", i,
+			     (unsigned long)(hi - 1));
+		if (i + 1 < FE_QHIST_BUCKETS)
+			cr_assert_eq(fe_qhist_lower(i + 1), hi, "bucket %u ends where %u starts", i,
+				     i + 1);
+		if (lo >= 8)
+			cr_assert_leq(hi - lo, lo / 4, "bucket %u: at most a quarter wide", i);
+	}
+	cr_assert_eq(fe_qhist_bucket(UINT64_MAX), FE_QHIST_BUCKETS - 1);
+}
+
+/* The quantile of a histogram is the upper bound of the bucket of the nearest rank. */
+Test(quantile, of_a_histogram)
+{
+	uint64_t h[FE_QHIST_BUCKETS] = {0};
+
+	cr_assert_eq(fe_qhist_quantile(h, 0.99), 0, "empty");
+	h[fe_qhist_bucket(1000)] = 98; /* 98 frames about 1 us late, 2 about 40 us */
+	h[fe_qhist_bucket(40000)] = 2;
+	cr_assert_eq(fe_qhist_quantile(h, 0.5), fe_qhist_upper(fe_qhist_bucket(1000)));
+	cr_assert_eq(fe_qhist_quantile(h, 0.98), fe_qhist_upper(fe_qhist_bucket(1000)));
+	cr_assert_eq(fe_qhist_quantile(h, 0.99), fe_qhist_upper(fe_qhist_bucket(40000)));
+	cr_assert(fe_qhist_quantile(h, 0.99) > 40000 && fe_qhist_quantile(h, 0.99) <= 50000);
 }
