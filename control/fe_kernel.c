@@ -218,18 +218,24 @@ xsk_read(const struct fe_kernel *k, struct fe_kernel_xsk *x)
 	}
 }
 
-/* CLOCK_REALTIME - the TSC in ns, for the kernel's receive stamps. */
-static void
-clock_offset(struct fe_dp *dp)
+/*
+ * The lcore reads CLOCK_REALTIME once a timed RX burst (the kernel's stamps are in it):
+ * a vDSO read without a system call, when the clocksource is one the vDSO can read.
+ */
+static int
+clock_readable(void)
 {
-	struct timespec ts;
-	uint64_t t0 = rte_rdtsc(), t1, rt;
+	char cs[32] = "";
+	FILE *f = fopen("/sys/devices/system/clocksource/clocksource0/current_clocksource", "r");
 
-	clock_gettime(CLOCK_REALTIME, &ts);
-	t1 = rte_rdtsc();
-	rt = (uint64_t)ts.tv_sec * 1000000000 + (uint64_t)ts.tv_nsec;
-	__atomic_store_n(&dp->rt_off_ns, (int64_t)(rt - fe_dp_tsc_ns(dp, t0 + (t1 - t0) / 2)),
-			 __ATOMIC_RELAXED);
+	if (f) {
+		if (fgets(cs, sizeof(cs), f) == NULL)
+			cs[0] = '\0';
+		fclose(f);
+	}
+	cs[strcspn(cs, "\n")] = '\0';
+	return !strcmp(cs, "tsc") || !strcmp(cs, "kvm-clock") ||
+	       !strcmp(cs, "hyperv_clocksource_tsc_page");
 }
 
 /* Accumulate the AF_PACKET sockets' statistics (reading them resets them). */
@@ -298,9 +304,13 @@ fe_kernel_open(struct fe_dp *dp, const uint64_t *discarded, uint32_t rxd)
 			continue;
 		da = rte_dev_devargs(info.device);
 		find_ring(kp, &dp->ports[i], da && da->args ? da->args : "", kp->discarded);
+		if (dp->ports[i].edge.base != NULL && !clock_readable()) {
+			dp->ports[i].edge.base = NULL;
+			kp->untimed = "the clocksource is not one the vDSO reads (a system call "
+				      "a burst)";
+		}
 	}
 	free(ifindex);
-	clock_offset(dp);
 	fe_kernel_reset(k);
 	return k;
 }
@@ -323,7 +333,6 @@ fe_kernel_poll(struct fe_kernel *k)
 	pthread_mutex_lock(&k->lock);
 	for (unsigned i = 0; i < k->dp->nports; i++)
 		sock_poll(&k->ports[i]);
-	clock_offset(k->dp);
 	pthread_mutex_unlock(&k->lock);
 }
 

@@ -9,8 +9,7 @@
  * statistics (found by scanning the process's sockets for one bound to the interface;
  * reading them resets them, so they are accumulated here), the XDP sockets' statistics
  * (summed over the process: an XDP socket does not tell which interface it is bound to).
- * It also finds each AF_PACKET port's receive ring for the edge timing (fe_edge.h) and
- * keeps the clock offset that turns the kernel's stamps into the TSC's time.
+ * It also finds each AF_PACKET port's receive ring for the edge timing (fe_edge.h).
  *
  *   k = fe_kernel_open(dp, discarded);   // after the ports started, before the loop
  *   fe_kernel_poll(k);                   // control thread, every 100 ms
@@ -62,15 +61,14 @@ struct fe_kernel_xsk {
 struct fe_kernel;
 
 /*
- * Find every port's interface, socket and ring; set the ports' edge rings (dp->ports[].edge)
- * and the clock offset. discarded[i]: frames port i's PMD returned before the engine
+ * Find every port's interface, socket and ring; set the ports' edge rings (dp->ports[].edge). discarded[i]: frames port i's PMD returned before the engine
  * started (they moved its ring); rxd: the ports' receive descriptors. Returns NULL only
  * when out of memory.
  */
 struct fe_kernel *fe_kernel_open(struct fe_dp *dp, const uint64_t *discarded, uint32_t rxd);
 void fe_kernel_close(struct fe_kernel *k);
 
-/* Accumulate the sockets' statistics and refresh the clock offset (control thread). */
+/* Accumulate the sockets' statistics (control thread, often enough that none wraps). */
 void fe_kernel_poll(struct fe_kernel *k);
 
 /* Port i's kernel side now; NULL k: a port with none. */

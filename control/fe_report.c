@@ -443,6 +443,15 @@ fe_report_table(FILE *f, const struct fe_dp *dp)
 	table_regime(f, dp);
 	table_head(f, "idle", idle_counters);
 	table_row(f, "", &dp->idle, idle_counters);
+	fprintf(f,
+		"loop: a pass p50 %" PRIu64 " ns, p99 %" PRIu64 " ns, max %" PRIu64
+		" ns; woke late p50 %" PRIu64 " ns, p99 %" PRIu64 " ns, max %" PRIu64 " ns\n",
+		fe_report_qhist_quantile(dp->idle.pass_hist, 0.5),
+		fe_report_qhist_quantile(dp->idle.pass_hist, 0.99),
+		fe_report_qhist_quantile(dp->idle.pass_hist, 1.0),
+		fe_report_qhist_quantile(dp->idle.wake_late_hist, 0.5),
+		fe_report_qhist_quantile(dp->idle.wake_late_hist, 0.99),
+		fe_report_qhist_quantile(dp->idle.wake_late_hist, 1.0));
 	fflush(f);
 }
 
@@ -731,6 +740,11 @@ fe_report_doc(const struct fe_dp *dp)
 		json_array_append_new(links, link_json(dp, n));
 	idle = json_pack("{s:o}", "idle_sleep_ns", u64(dp->conf.idle_sleep_ns));
 	put_fields(idle, &dp->idle, idle_counters);
+	put_quantiles(idle, "pass", dp->idle.pass_hist);
+	json_object_set_new(idle, "pass_hist_ns", hist_json(dp->idle.pass_hist, FE_QHIST_BUCKETS));
+	put_quantiles(idle, "wake_late", dp->idle.wake_late_hist);
+	json_object_set_new(idle, "wake_late_hist_ns",
+			    hist_json(dp->idle.wake_late_hist, FE_QHIST_BUCKETS));
 	doc = json_pack("{s:f, s:o, s:o, s:{s:o, s:o, s:o}, s:o, s:o, s:o, s:s, s:i, s:o, s:o}",
 			"uptime_s", uptime(dp), "tsc_hz", u64(dp->hz), "seed", u64(dp->conf.seed),
 			"switch_buffer", "limit_bytes", u64(dp->pool_shared.limit), "used_bytes",

@@ -425,10 +425,15 @@ port_rx(struct fe_dp *dp, unsigned in, uint64_t now, int *full)
 	 * (the pass may have been long, or descheduled); a fake clock stays as given */
 	if (dp->live)
 		now = RTE_MAX(now, rte_rdtsc());
-	if (p->edge.base != NULL)
+	if (p->edge.base != NULL) {
+		/* the kernel's clock, as the kernel stamped the frames: with the TSC as the
+		 * clocksource (fe_kernel.c checks) the vDSO reads it, no system call */
+		struct timespec ts;
+
+		clock_gettime(CLOCK_REALTIME, &ts);
 		fe_edge_account(&p->edge, &p->edge_st, pkts, n, ready, stamp, slen,
-				fe_dp_tsc_ns(dp, now) + (uint64_t)__atomic_load_n(
-								&dp->rt_off_ns, __ATOMIC_RELAXED));
+				(uint64_t)ts.tv_sec * 1000000000 + (uint64_t)ts.tv_nsec);
+	}
 	if (unlikely(dp->meas != NULL))
 		fe_measure_rx(dp->meas, pkts, n, now);
 	/* the switch reads every header: start those loads for the whole burst first */
@@ -737,15 +742,23 @@ void
 fe_dp_run_role(struct fe_dp *dp, enum fe_dp_role role, const volatile int *stop)
 {
 	uint64_t exit_idle = fe_ns_to_ticks(dp->conf.exit_idle_ns, dp->hz);
-	uint64_t backoff = FE_SLEEP_MIN_NS, idle_since = rte_rdtsc();
+	uint64_t backoff = FE_SLEEP_MIN_NS, idle_since = rte_rdtsc(), last = 0;
 	unsigned empty = 0, tid = role == FE_ROLE_DOWN;
 
 	dp->live = 1;
 	rte_rcu_qsbr_thread_register(dp->qsv, tid);
 	rte_rcu_qsbr_thread_online(dp->qsv, tid);
 	while (!*stop) {
-		uint64_t now = rte_rdtsc(), ns;
-		unsigned work = fe_dp_poll_role(dp, role, now);
+		uint64_t now = rte_rdtsc(), ns, t;
+		unsigned work;
+
+		/* one writer: the down stage of a pipeline does not count */
+		if (last && (role & FE_ROLE_UP))
+			FE_CNT_ADD(
+				dp->idle.pass_hist[fe_qhist_bucket(fe_dp_tsc_ns(dp, now - last))],
+				1);
+		last = now;
+		work = fe_dp_poll_role(dp, role, now);
 
 		/* nothing from a previous fabric update is referenced past this point */
 		rte_rcu_qsbr_quiescent(dp->qsv, tid);
@@ -773,7 +786,14 @@ fe_dp_run_role(struct fe_dp *dp, enum fe_dp_role role, const volatile int *stop)
 			FE_CNT_ADD(dp->idle.sleeps, 1);
 			FE_CNT_ADD(dp->idle.slept_ns, ns);
 		}
+		t = rte_rdtsc();
 		nanosleep(&(struct timespec){.tv_sec = 0, .tv_nsec = (long)ns}, NULL);
+		last = 0; /* the next pass follows a sleep: not a pass's length */
+		if (role & FE_ROLE_UP) {
+			t = fe_dp_tsc_ns(dp, rte_rdtsc() - t);
+			FE_CNT_ADD(dp->idle.wake_late_hist[fe_qhist_bucket(t > ns ? t - ns : 0)],
+				   1);
+		}
 		backoff = RTE_MIN(backoff * 2, dp->conf.idle_sleep_ns);
 	}
 	rte_rcu_qsbr_thread_offline(dp->qsv, tid);

@@ -132,6 +132,11 @@ struct fe_idle_stats {
 	fe_counter_t polls;    /* passes of the loop */
 	fe_counter_t sleeps;   /* times the loop slept */
 	fe_counter_t slept_ns; /* requested sleep, total */
+	/* ns from a pass's start to the next one's, when it did not sleep in between: how
+	 * long the loop takes to come back to a port (the core taken away included) */
+	fe_counter_t pass_hist[FE_QHIST_BUCKETS];
+	/* ns the loop woke after the end of the sleep it asked for */
+	fe_counter_t wake_late_hist[FE_QHIST_BUCKETS];
 };
 
 struct fe_dp_conf {
@@ -218,13 +223,10 @@ struct fe_dp {
 	struct rte_ring **handoff;	 /* pipeline: per egress port, up lcore -> down lcore */
 	struct fe_handoff_stage *hstage; /* pipeline: per egress port, the up lcore's batch */
 	struct fe_dp_acks down_acks;	 /* pipeline: the down lcore's side */
-	/* CLOCK_REALTIME - the TSC in ns, for the kernel's receive stamps (fe_edge.h);
-	 * ctl: wo (relaxed, every 100 ms), lcore: ro */
-	int64_t rt_off_ns;
-	uint64_t ns_fp; /* ns a tick, 32.32 fixed point */
+	uint64_t ns_fp;			 /* ns a tick, 32.32 fixed point */
 };
 
-/* The TSC in ns (for the edge stamps): tick * ns_fp. */
+/* Ticks of the TSC in ns: ticks * ns_fp. */
 static inline uint64_t
 fe_dp_tsc_ns(const struct fe_dp *dp, uint64_t tsc)
 {

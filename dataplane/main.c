@@ -16,6 +16,8 @@
 #include <unistd.h>
 
 #include <rte_cycles.h>
+#include <rte_dev.h>
+#include <rte_devargs.h>
 #include <rte_eal.h>
 #include <rte_ethdev.h>
 #include <rte_lcore.h>
@@ -33,8 +35,7 @@
 #include "fe_telemetry.h"
 #include "fe_units.h"
 
-#define FE_VERSION "0.3.0"
-#define MAX_SPECS  256
+#define MAX_SPECS 256
 
 struct spec {
 	int is_file;
@@ -47,6 +48,7 @@ struct opts {
 	unsigned nspecs;
 	struct fe_dp_conf dp;
 	uint64_t rxd, txd, mbufs;
+	uint64_t mtu; /* the largest IP packet the hosts send: sizes the mbufs */
 	uint64_t stats_interval_ns, duration_ns;
 	const char *stats_json;
 	int seed_set;
@@ -138,6 +140,9 @@ usage(FILE *f)
 		"                       VM one lcore is faster (docs/performance.md)\n"
 		"  --rxd N, --txd N     descriptors per port queue (default: 1024)\n"
 		"  --mbufs N            mbuf pool size (default: sized from the links)\n"
+		"  --mtu N              the hosts' MTU, 576 to 9000: sizes the mbufs (default "
+		"1500;\n"
+		"                       AF_PACKET ports get mbufs as large as their ring slots)\n"
 		"Control (docs/control.md):\n"
 		"  --control PATH       UNIX socket for fabemuctl (default: " FE_CTL_SOCKET ",\n"
 		"                       mode 0600: root only; 'none' to disable)\n"
@@ -191,6 +196,7 @@ enum {
 	OPT_CONTROL_TCP,
 	OPT_MEASURE,
 	OPT_LCORES,
+	OPT_MTU,
 };
 
 static const struct option long_opts[] = {
@@ -223,6 +229,7 @@ static const struct option long_opts[] = {
 	{"control-tcp", required_argument, NULL, OPT_CONTROL_TCP},
 	{"measure", required_argument, NULL, OPT_MEASURE},
 	{"lcores", required_argument, NULL, OPT_LCORES},
+	{"mtu", required_argument, NULL, OPT_MTU},
 	{"help", no_argument, NULL, 'h'},
 	{"version", no_argument, NULL, 'V'},
 	{NULL, 0, NULL, 0},
@@ -303,6 +310,8 @@ parse_opt(struct opts *o, int c, const char *v, char *err, size_t len)
 	case OPT_CONTROL_TCP:
 		o->control_tcp = v;
 		return 0;
+	case OPT_MTU:
+		return opt_uint("mtu", v, 576, 9000, &o->mtu, err, len);
 	case OPT_LCORES:
 		if (opt_uint("lcores", v, 1, 2, &x, err, len) < 0)
 			return -EINVAL;
@@ -396,6 +405,7 @@ parse_args(int argc, char **argv, struct opts *o, char *err, size_t len)
 		       .credit = {.buffer = 64 << 10, .out_pkts = 2}},
 		.rxd = 1024,
 		.txd = 1024,
+		.mtu = 1500,
 		.control = FE_CTL_SOCKET,
 	};
 	o->dp.lcores = 1;
@@ -611,6 +621,32 @@ pool_size(const struct opts *o, unsigned nports, const struct fe_linkdef *up,
 		rings += o->rxd + o->txd + 2048 + FE_BURST; /* 2048: an AF_XDP fill ring */
 	}
 	return (unsigned)(rings + RTE_MIN(links, FE_POOL_DEFAULT_MAX));
+}
+
+/*
+ * Bytes of frame an mbuf must hold: a frame of the hosts' MTU (with an 802.1Q tag), and
+ * for an AF_PACKET port a whole slot of its ring less the kernel's header: DPDK 22.11's
+ * PMD copies what the slot holds into one mbuf, unchecked.
+ */
+static uint32_t
+data_room(const struct opts *o, const uint16_t *ports, unsigned nports)
+{
+	uint32_t need = RTE_MAX((uint32_t)o->mtu + RTE_ETHER_HDR_LEN + 4, 2048U);
+
+	for (unsigned i = 0; i < nports; i++) {
+		struct rte_eth_dev_info info;
+		const struct rte_devargs *da;
+		const char *fs;
+
+		if (rte_eth_dev_info_get(ports[i], &info) != 0 ||
+		    strcmp(info.driver_name, "net_af_packet") != 0)
+			continue;
+		da = rte_dev_devargs(info.device);
+		fs = da && da->args ? strstr(da->args, "framesz=") : NULL;
+		if (fs)
+			need = RTE_MAX(need, (uint32_t)strtoul(fs + 8, NULL, 10));
+	}
+	return RTE_ALIGN_CEIL(need, 64);
 }
 
 /* The pipeline's down stage, on its worker lcore. */
@@ -891,7 +927,8 @@ main(int argc, char **argv)
 
 	pool = rte_pktmbuf_pool_create(
 		"fe_mbufs", o.mbufs ? o.mbufs : pool_size(&o, nports, up, down, rte_get_tsc_hz()),
-		256, 0, RTE_MBUF_DEFAULT_BUF_SIZE, rte_socket_id());
+		256, 0, (uint16_t)(RTE_PKTMBUF_HEADROOM + data_room(&o, ports, nports)),
+		rte_socket_id());
 	if (pool == NULL)
 		rte_exit(EXIT_FAILURE, "mbuf pool: %s\n", rte_strerror(rte_errno));
 	for (unsigned i = 0; i < nports; i++)

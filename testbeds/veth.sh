@@ -1,12 +1,26 @@
 #!/usr/bin/env bash
 # veth testbed: N hosts, each a network namespace joined to the dataplane by a veth pair.
 #
-#   testbeds/veth.sh up N [--name NAME] [--cc ALG]
+#   testbeds/veth.sh up N [--name NAME] [--cc ALG] [--cores shared|split]
 #                                           create hosts NAME-h1 .. NAME-hN
 #   testbeds/veth.sh down [--name NAME]     remove what `up` created (and nothing else)
 #   testbeds/veth.sh vdevs [--name NAME] [--pmd af_packet|af_xdp] [--ring FRAMES]
 #                                           print the EAL --vdev options for fabemu-dp
 #   testbeds/veth.sh status [--name NAME]
+#   testbeds/veth.sh bridge [--name NAME]   join the hosts with a Linux bridge NAME-br
+#                                           (the wire: the testbed without fabemu)
+#   testbeds/veth.sh unbridge [--name NAME] take the bridge away again
+#   testbeds/veth.sh mtu N [--name NAME]    set the MTU of every host and its peer
+#   testbeds/veth.sh cpus [--name NAME]     the hosts' cores with --cores split (else
+#                                           nothing): run the hosts' programs there
+#
+# --cores split gives core 0 to the network (the dataplane's lcore, -l 0) and the other
+# cores to the hosts: their receive processing goes there (RPS on their eth0), and so
+# do the kernel's movable threads (kdamond, rcu_preempt...), the unbound workqueues'
+# workers and the interrupts that can move, which would otherwise take core 0 from the
+# dataplane for a millisecond at a time; `down` puts them all back. Run the hosts' programs with taskset -c on
+# `veth.sh cpus` (campaigns do). shared (the default) changes nothing of the machine's.
+# While the bridge is up the interfaces belong to it: no dataplane may open them.
 #
 # Host i lives in namespace NAME-hi with interface eth0, MAC 02:fe:00:00:00:<i>, IPv4
 # 198.18.0.<i>/24 (the benchmarking range, RFC 2544). Its veth peer NAME-hi stays in
@@ -16,9 +30,10 @@
 #
 # The edge ring (frames the kernel can hold for the dataplane) is what absorbs TCP's
 # line-rate bursts from a host: AF_PACKET's is FRAMES long (default 16384, 32 MiB per
-# port); AF_XDP's fill ring is fixed at 2048 frames by DPDK 22.11's PMD, so bursts
-# beyond it are dropped at the edge (counted as imissed). Lossless regimes with
-# window-limited TCP want AF_PACKET.
+# port; above MTU 1900 the slots grow and there are as many fewer of them); AF_XDP's
+# fill ring is fixed at 2048 frames by DPDK 22.11's PMD, so bursts beyond it are
+# dropped at the edge (counted by fabemu-dp as the interface's rx_dropped). Lossless
+# regimes with window-limited TCP want AF_PACKET.
 #
 # What `up` creates is recorded in /run/fabemu/testbed-NAME; `down` removes exactly
 # that. `up` refuses to touch a namespace or interface that already exists.
@@ -29,6 +44,7 @@ NAME=fe
 PMD=af_packet
 CC=cubic
 RING=16384
+CORES=shared
 MAX_HOSTS=64
 
 die() { echo "veth.sh: $*" >&2; exit 1; }
@@ -45,8 +61,16 @@ down() {
 	[ -f "$f" ] || return 0
 	while read -r kind obj; do
 		case "$kind" in
+		cores) ;;
 		netns) ip netns del "$obj" 2>/dev/null || true ;;
 		link) ip link del "$obj" 2>/dev/null || true ;;
+		affinity)
+			# a kernel thread's cores before `up` moved it (it may have gone since)
+			set -- $obj
+			taskset -pc "$2" "$1" >/dev/null 2>&1 || true ;;
+		setting)
+			set -- $obj
+			echo "$2" >"$1" 2>/dev/null || true ;;
 		allowed)
 			# the machine's list of congestion controls, as it was before `up`, unless
 			# another testbed still runs on what was added
@@ -105,25 +129,126 @@ up() {
 		# checksum never computed and the receiver drops it: compute it on the host.
 		ip netns exec "$ns" ethtool -K eth0 tx off >/dev/null
 		ip netns exec "$ns" sysctl -qw "net.ipv4.tcp_congestion_control=$CC"
+		# split: what the host receives is processed on the hosts' cores, not in the
+		# context of whoever sent it (the dataplane's lcore, on core 0)
+		[ "$CORES" = split ] && [ -n "$(host_cpus)" ] &&
+			ip netns exec "$ns" sh -c "echo $(cpu_mask) > /sys/class/net/eth0/queues/rx-0/rps_cpus"
 		ip -n "$ns" link set eth0 up
 	done
+	[ "$CORES" = split ] && split_cores "$f"
 	trap - ERR INT TERM
 }
 
-vdevs() {
-	local f i=0 ifc
+# The hosts' cores as a hex mask (for RPS): all but core 0.
+cpu_mask() {
+	printf '%x' $(( (1 << $(nproc)) - 2 ))
+}
+
+# The hosts' cores: all but core 0 (empty on a machine with one).
+host_cpus() {
+	local n
+	n=$(nproc)
+	[ "$n" -ge 2 ] || return 0
+	[ "$n" -eq 2 ] && echo 1 || echo "1-$((n - 1))"
+}
+
+# --cores split: the kernel's movable threads off core 0, recorded for `down`.
+split_cores() {
+	local f=$1 cpus pid aff
+	cpus=$(host_cpus)
+	[ -n "$cpus" ] || { echo "veth.sh: one core: --cores split does nothing" >&2; return 0; }
+	echo "cores $cpus" >>"$f"
+	for pid in $(ps -eo pid=,ppid=,comm= | awk '$2 == 2 || $1 == 2 {print $1}'); do
+		aff=$(taskset -pc "$pid" 2>/dev/null | awk -F': ' '{print $2}') || continue
+		[ -n "$aff" ] && [ "$aff" != "$cpus" ] || continue
+		# per-CPU threads (ksoftirqd/0, migration/0, ...) refuse: they stay
+		taskset -pc "$cpus" "$pid" >/dev/null 2>&1 && echo "affinity $pid $aff" >>"$f"
+	done
+	# the unbound workqueues' workers, and the interrupts that can move
+	set_file /sys/devices/virtual/workqueue/cpumask "$(cpu_mask)" "$f"
+	for irq in /proc/irq/[0-9]*; do
+		set_file "$irq/smp_affinity_list" "$cpus" "$f"
+	done
+	return 0
+}
+
+# Write value to a kernel setting, recording its old value for `down` if it took.
+set_file() {
+	local file=$1 value=$2 f=$3 old
+	old=$(cat "$file" 2>/dev/null) || return 0
+	[ "$old" != "$value" ] || return 0
+	echo "$value" >"$file" 2>/dev/null && echo "setting $file $old" >>"$f" || true
+}
+
+cpus() {
+	local f
 	f=$(state_file)
 	[ -f "$f" ] || die "testbed '$NAME' is not up"
-	while read -r kind ifc; do
-		[ "$kind" = link ] || continue
+	awk '$1 == "cores" {print $2}' "$f"
+}
+
+# The hosts' own links, in the order `up` made them.
+host_links() {
+	awk '$1 == "link" && $2 !~ /-br$/ {print $2}' "$(state_file)"
+}
+
+# The wire: the hosts joined by a Linux bridge, with no netfilter on it, learning,
+# forwarding at once (no STP). Recorded, so that `down` removes it whatever happens.
+bridge() {
+	local f br ifc
+	f=$(state_file)
+	[ -f "$f" ] || die "testbed '$NAME' is not up"
+	br="$NAME-br"
+	ip link show "$br" >/dev/null 2>&1 && die "bridge '$br' exists already"
+	echo "link $br" >>"$f"
+	ip link add "$br" type bridge stp_state 0 forward_delay 0 nf_call_iptables 0 \
+		nf_call_ip6tables 0 nf_call_arptables 0
+	sysctl -qw "net.ipv6.conf.$br.disable_ipv6=1"
+	for ifc in $(host_links); do
+		ip link set "$ifc" master "$br"
+	done
+	ip link set "$br" up
+}
+
+unbridge() {
+	local f br
+	f=$(state_file)
+	br="$NAME-br"
+	[ -f "$f" ] || die "testbed '$NAME' is not up"
+	ip link del "$br" 2>/dev/null || true
+	sed -i "/^link $br\$/d" "$f"
+}
+
+mtu() {
+	local m=$1 f ifc i=0
+	f=$(state_file)
+	[ -f "$f" ] || die "testbed '$NAME' is not up"
+	[[ "$m" =~ ^[0-9]+$ ]] && [ "$m" -ge 576 ] && [ "$m" -le 9000 ] || die "mtu '$m' must be 576 to 9000"
+	for ifc in $(host_links); do
+		i=$((i + 1))
+		ip link set "$ifc" mtu "$m"
+		ip -n "$NAME-h$i" link set eth0 mtu "$m"
+	done
+}
+
+vdevs() {
+	local f i=0 ifc mtu fsz=2048 frames=$RING
+	f=$(state_file)
+	[ -f "$f" ] || die "testbed '$NAME' is not up"
+	# a ring slot holds a whole frame after its header: above MTU 1900, larger slots,
+	# and as many fewer of them as keeps the ring's memory (so its bytes) the same
+	mtu=$(cat "/sys/class/net/$(host_links | head -1)/mtu")
+	while [ $((fsz - 128)) -lt "$mtu" ]; do fsz=$((fsz * 2)); done
+	frames=$((RING * 2048 / fsz))
+	for ifc in $(host_links); do
 		case "$PMD" in
-		af_packet) printf -- '--vdev=net_af_packet%d,iface=%s,qpairs=1,framecnt=%d,framesz=2048,blocksz=4096 ' \
-			"$i" "$ifc" "$RING" ;;
+		af_packet) printf -- '--vdev=net_af_packet%d,iface=%s,qpairs=1,framecnt=%d,framesz=%d,blocksz=%d ' \
+			"$i" "$ifc" "$frames" "$fsz" "$((fsz > 4096 ? fsz : 4096))" ;;
 		af_xdp) printf -- '--vdev=net_af_xdp%d,iface=%s,start_queue=0,queue_count=1 ' "$i" "$ifc" ;;
 		*) die "unknown PMD '$PMD' (af_packet or af_xdp)" ;;
 		esac
 		i=$((i + 1))
-	done <"$f"
+	done
 	echo
 }
 
@@ -140,6 +265,7 @@ shift
 count=
 case "$cmd" in
 up) count=${1:-}; [ -n "$count" ] || die "up needs a number of hosts"; shift ;;
+mtu) count=${1:-}; [ -n "$count" ] || die "mtu needs a value"; shift ;;
 -h | --help | help) usage; exit 0 ;;
 esac
 while [ $# -gt 0 ]; do
@@ -148,12 +274,14 @@ while [ $# -gt 0 ]; do
 	--pmd) PMD=${2:?--pmd needs a value}; shift 2 ;;
 	--cc) CC=${2:?--cc needs a value}; shift 2 ;;
 	--ring) RING=${2:?--ring needs a value}; shift 2 ;;
+	--cores) CORES=${2:?--cores needs a value}; shift 2 ;;
 	*) die "unknown argument '$1' (see --help)" ;;
 	esac
 done
 [[ "$NAME" =~ ^[a-z][a-z0-9]{0,5}$ ]] || die "name '$NAME' must be 1-6 lower-case letters/digits"
 [[ "$RING" =~ ^[0-9]+$ ]] && [ "$RING" -ge 64 ] && [ "$RING" -le 262144 ] ||
 	die "ring '$RING' must be 64 to 262144 frames"
+[ "$CORES" = shared ] || [ "$CORES" = split ] || die "cores '$CORES' must be shared or split"
 [ "$(id -u)" = 0 ] || die "must run as root (namespaces and links)"
 grep -qw -- "$CC" /proc/sys/net/ipv4/tcp_available_congestion_control ||
 	die "congestion control '$CC' is not available (have: $(cat /proc/sys/net/ipv4/tcp_available_congestion_control))"
@@ -163,5 +291,9 @@ up) up "$count" ;;
 down) down ;;
 vdevs) vdevs ;;
 status) status ;;
-*) die "unknown command '$cmd' (up, down, vdevs, status)" ;;
+bridge) bridge ;;
+unbridge) unbridge ;;
+mtu) mtu "$count" ;;
+cpus) cpus ;;
+*) die "unknown command '$cmd' (up, down, vdevs, status, bridge, unbridge, mtu, cpus)" ;;
 esac

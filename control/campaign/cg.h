@@ -1,0 +1,232 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Campaigns, inside (docs/campaigns.md is the user's side). One file a stage:
+ *
+ *   cg_file.c       the file's schema, and compiling it into struct campaign
+ *   cg_proc.c       processes: spawn, shell commands, stopping groups, progress
+ *   cg_testbed.c    the hosts: up and down, their counters, the wire (a bridge), capacity
+ *   cg_dataplane.c  fabemu-dp: start, reset, counters, stop
+ *   cg_job.c        the job and its faults (hooks at iterations, steps in time), beside
+ *   cg_run.c        one run of a regime, and the campaign's loop
+ *   cg_figures.c    a run's figures from the raw counters: drops, lanes, lateness, edge,
+ *                   conservation
+ *   cg_verdict.c    fidelity: faithful, or distorted and why
+ *   cg_summary.c    rows per regime and size, the baselines and the ratios to them
+ *   cg_text.c       the terminal's tables
+ *   cg_csv.c, cg_plot.c, cg_html.c   the results directory
+ *
+ * A run's raw data and figures go into one JSON object (struct run_ctx.results.runs[]),
+ * and every later stage reads that object, so a summary can always be recomputed from
+ * campaign.json.
+ */
+#ifndef FE_CG_H
+#define FE_CG_H
+
+#include <limits.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#include <jansson.h>
+
+#include "fe_fabric.h"
+
+#define CG_MAX_BYTES   (64U << 10)
+#define CG_MAX_REGIMES 16
+#define CG_MAX_ACTIONS 64
+#define CG_MAX_SIZES   8
+#define CG_MAX_BESIDE  16
+#define CG_MAX_HOSTS   16
+#define CG_MAX_ITERS   100000
+#define CG_MAX_DPARGS  16
+#define CG_STEPS_MAX   (2 * CG_MAX_ACTIONS)
+#define CG_STALL_MS    150.0 /* an iteration this much above the median: an RTO-sized stall */
+
+enum cg_exit {
+	CG_OK = 0,
+	CG_BAD_FILE = 1,
+	CG_USAGE = 2,
+	CG_SETUP = 3,	   /* testbed or dataplane could not start */
+	CG_DP_DIED = 4,	   /* the dataplane died during a run */
+	CG_JOB_FAILED = 5, /* the job failed (a wrong all-reduce result, a crash) */
+	CG_INTERRUPTED = 130,
+};
+
+enum cg_kind {
+	CG_DATAPLANE, /* the hosts through fabemu-dp */
+	CG_WIRE,      /* the same hosts joined by a Linux bridge: the testbed without fabemu */
+};
+
+/* One fabemuctl command line, run at an iteration (by the job's hook) or a time. */
+struct step {
+	int at_iter;	 /* > 0: before this iteration */
+	uint64_t at_ns;	 /* else: this long after the job started */
+	char args[1200]; /* fabemuctl arguments, shell-quoted */
+	char what[200];	 /* for the progress line, the results and the plots */
+	int revert;
+};
+
+/* Where the hosts meet: the testbed's side of a regime (campaign-wide, or the regime's). */
+struct edge_conf {
+	char pmd[16];	  /* af_packet, af_xdp */
+	uint32_t ring;	  /* AF_PACKET frames a port's ring holds */
+	uint32_t mtu;	  /* the hosts' MTU */
+	char dpargs[512]; /* more fabemu-dp options, shell-quoted */
+};
+
+struct regime {
+	char name[64];
+	enum cg_kind kind;
+	char profile[512]; /* path */
+	char profile_name[64];
+	uint32_t scale;
+	char links[16][300];
+	unsigned nlinks;
+	struct fe_fabric fabric;
+	struct edge_conf edge;
+	uint64_t hop_ns;      /* configured: delay of one link + a 1500-byte frame at its rate */
+	uint64_t offered_bps; /* what the hosts may send at once: the sum of the up links'
+				 rates; 0: unbounded (a link without a rate, or the wire) */
+	int ideal;	      /* every link without rate, delay or impairment, lossy regime */
+};
+
+/* The thresholds of the fidelity verdict (docs/campaigns.md). */
+struct fidelity {
+	double late;	 /* lateness and edge wait p99 at most this fraction of a hop */
+	double load;	 /* offered load at most this fraction of the measured capacity */
+	int capacity;	 /* measure the capacity before the regimes */
+	uint64_t cap_ns; /* for this long */
+};
+
+struct campaign {
+	char name[64], description[256], source[512];
+	char *text; /* the file */
+	unsigned hosts;
+	struct edge_conf edge; /* the regimes' default */
+	int split;	       /* cores: split (core 0 the network's, the others the hosts') */
+	unsigned reps;
+	uint64_t seed;
+	int host_ecn;  /* the hosts ask for ECN (net.ipv4.tcp_ecn=1) */
+	int allreduce; /* else: a command */
+	char command[1024];
+	uint64_t sizes[CG_MAX_SIZES];
+	unsigned nsizes, iters, warmup;
+	struct {
+		unsigned host;
+		char command[1024];
+	} beside[CG_MAX_BESIDE];
+	unsigned nbeside;
+	struct regime reg[CG_MAX_REGIMES];
+	unsigned nreg;
+	struct step steps[CG_STEPS_MAX];
+	unsigned nsteps;
+	struct fidelity fid;
+};
+
+/* cg_file.c */
+int cg_load(const char *path, struct campaign *c, char *err, size_t errlen);
+const char *cg_size_name(uint64_t s, char *buf, size_t len);
+
+/* cg_proc.c */
+extern volatile sig_atomic_t cg_interrupted;
+void cg_on_signal(int sig);
+uint64_t cg_now_ns(clockid_t clk);
+void cg_say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+pid_t cg_spawn(char *const argv[], const char *log, int *out_fd);
+int cg_sh(const char *log, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Run a shell command; its standard output (up to len - 1 bytes) into out. */
+int cg_sh_out(char *out, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+int cg_stop_group(pid_t *pid, int sig, int wait_ms);
+void cg_quote(char *out, size_t len, const char *s);
+
+struct run_ctx {
+	const struct campaign *c;
+	char out[PATH_MAX];
+	char self[PATH_MAX], bindir[PATH_MAX], root[PATH_MAX];
+	char testbed[32];
+	int own_testbed;
+	char sock[128], prefix[64];
+	pid_t dp, job, beside[CG_MAX_BESIDE];
+	unsigned iters_override;
+	uint32_t mtu_now; /* the testbed's MTU as set */
+	char pin[64];	  /* "taskset -c CPUS" for the hosts' programs (cores: split), or "" */
+	json_t *results;  /* the whole document */
+	json_t *capacity; /* {"ideal_bps": ..., "wire_bps": ...} */
+};
+
+void cg_logpath(const struct run_ctx *r, char *buf, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/* cg_testbed.c */
+int cg_testbed_up(struct run_ctx *r);
+void cg_testbed_down(struct run_ctx *r);
+int cg_mtu(struct run_ctx *r, uint32_t mtu);
+int cg_wire_up(struct run_ctx *r);
+void cg_wire_down(struct run_ctx *r);
+
+/* A host's counters: TCP (nstat), its interface (eth0) and its veth's other end. */
+struct host_ctr {
+	uint64_t retrans, dsack, timeouts, probes, ce;
+	uint64_t tx_packets, tx_dropped, rx_packets, rx_dropped;
+	uint64_t peer_tx_dropped, peer_rx_dropped; /* the testbed's side (the bridge's port) */
+};
+void cg_host_read(const struct run_ctx *r, unsigned host, struct host_ctr *t);
+double cg_ping_rtt_us(const struct run_ctx *r);
+/* Aggregate TCP goodput of every host sending to the next (a ring), in bit/s; -1: failed. */
+double cg_ring_goodput(struct run_ctx *r, const char *tag, uint64_t ns);
+void cg_kill_hosts(const struct run_ctx *r);
+
+/* cg_dataplane.c */
+int cg_dp_start(struct run_ctx *r, const struct regime *g, const char *profile, unsigned rep,
+		const char *tag, char *err, size_t errlen);
+void cg_dp_stop(struct run_ctx *r, int *rc_out);
+int cg_dp_reset(const struct run_ctx *r);
+json_t *cg_dp_counters(const struct run_ctx *r);
+
+/* cg_job.c */
+struct job_result {
+	json_t *iters; /* [[g, size, i, time_us, start_ns], ...] */
+	uint64_t start_ns, end_ns;
+	int status;
+	int dp_died;
+};
+void cg_run_job(struct run_ctx *r, const struct regime *g, unsigned rep, const char *marks,
+		struct job_result *jr);
+void cg_stop_beside(struct run_ctx *r);
+
+/* cg_run.c */
+int cg_campaign_run(const char *file, const char *outdir, const char *testbed, unsigned iters);
+
+/* cg_figures.c: a run's figures, added to the run object */
+void cg_figures(const struct campaign *c, const struct regime *g, json_t *run);
+/* Sum of one key over the lane counters of a counters document (pause frames, stalls). */
+json_int_t cg_lane_sum(json_t *counters, const char *key);
+
+/* cg_verdict.c: "faithful", or "distorted: reason; reason" into the run (verdict, reasons) */
+void cg_verdict(const struct campaign *c, const struct regime *g, json_t *capacity, json_t *run);
+
+/* cg_summary.c: one row a regime and size, over its repetitions */
+struct row {
+	char regime[64], size[16], verdict[1024];
+	int baseline; /* 1 wire, 2 ideal */
+	double hop_us, rtt_us, p50, p99, max, job_s;
+	double wire_p50, wire_p99, ideal_p50, ideal_p99; /* NAN: no such baseline */
+	double late_p99_us, wait_p99_us;		 /* NAN: none measured */
+	double offered_gbps;				 /* NAN: unbounded */
+	long long drops, marks, real_retrans, timeouts, probes, pauses, stalls, edge_lost;
+	long long unexplained;
+	double paused_ms, stall_ms;
+	int first; /* the first row of its regime: the run's network figures go here */
+	size_t n;
+};
+size_t cg_summarize(const struct campaign *c, json_t *runs, struct row *rows);
+
+/* cg_text.c, cg_csv.c, cg_plot.c, cg_html.c */
+void cg_print_summary(FILE *f, const struct campaign *c, json_t *capacity, const struct row *rows,
+		      size_t n);
+int cg_write_csvs(const struct run_ctx *r, json_t *runs, const struct row *rows, size_t nrows);
+int cg_plots(const struct run_ctx *r, json_t *runs);
+int cg_html(const struct run_ctx *r, const struct row *rows, size_t nrows, const char *status);
+
+#endif

@@ -1,0 +1,165 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The CSV files of a campaign's results (columns: docs/campaigns.md). */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cg.h"
+
+/* A number, or nothing when there is no such figure (NAN). */
+static void
+put(FILE *f, double v, int prec)
+{
+	if (isnan(v))
+		fputc(',', f);
+	else
+		fprintf(f, ",%.*f", prec, v);
+}
+
+/* "..." with quotes doubled. */
+static void
+put_str(FILE *f, const char *s)
+{
+	fputs(",\"", f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+static int
+done(FILE *f)
+{
+	int bad = ferror(f);
+
+	return fclose(f) != 0 || bad ? -1 : 0;
+}
+
+/* FILE: regime, repetition, then keys of each object in every run's array. */
+static int
+run_csv(const struct run_ctx *r, json_t *runs, const char *file, const char *array,
+	const char *const *keys)
+{
+	char p[PATH_MAX];
+	json_t *run, *x;
+	size_t i, k;
+	FILE *f;
+
+	snprintf(p, sizeof(p), "%s/%s", r->out, file);
+	if ((f = fopen(p, "w")) == NULL)
+		return -1;
+	fprintf(f, "regime,repetition");
+	for (const char *const *key = keys; *key; key++)
+		fprintf(f, ",%s", *key);
+	fputc('\n', f);
+	json_array_foreach(runs, i, run) json_array_foreach(json_object_get(run, array), k, x)
+	{
+		fprintf(f, "%s,%lld", json_string_value(json_object_get(run, "regime")),
+			json_integer_value(json_object_get(run, "repetition")));
+		for (const char *const *key = keys; *key; key++) {
+			json_t *v = json_object_get(x, *key);
+
+			if (json_is_string(v))
+				fprintf(f, ",%s", json_string_value(v));
+			else if (json_is_integer(v))
+				fprintf(f, ",%lld", json_integer_value(v));
+			else
+				fputc(',', f); /* no such figure */
+		}
+		fputc('\n', f);
+	}
+	return done(f);
+}
+
+static int
+iterations_csv(const struct run_ctx *r, json_t *runs)
+{
+	char p[PATH_MAX];
+	json_t *run, *x;
+	size_t i, k;
+	FILE *f;
+
+	snprintf(p, sizeof(p), "%s/iterations.csv", r->out);
+	if ((f = fopen(p, "w")) == NULL)
+		return -1;
+	fprintf(f, "regime,repetition,iteration,size_bytes,index,time_us,start_ns\n");
+	json_array_foreach(runs, i, run)
+		json_array_foreach(json_object_get(run, "iterations"), k, x)
+			fprintf(f, "%s,%lld,%lld,%lld,%lld,%.3f,%lld\n",
+				json_string_value(json_object_get(run, "regime")),
+				json_integer_value(json_object_get(run, "repetition")),
+				json_integer_value(json_array_get(x, 0)),
+				json_integer_value(json_array_get(x, 1)),
+				json_integer_value(json_array_get(x, 2)),
+				json_real_value(json_array_get(x, 3)),
+				json_integer_value(json_array_get(x, 4)));
+	return done(f);
+}
+
+static int
+summary_csv(const struct run_ctx *r, const struct row *rows, size_t nrows)
+{
+	char p[PATH_MAX];
+	FILE *f;
+
+	snprintf(p, sizeof(p), "%s/summary.csv", r->out);
+	if ((f = fopen(p, "w")) == NULL)
+		return -1;
+	fprintf(f, "regime,size,baseline,hop_us,ping_rtt_us,offered_gbps,fabric_drops,ecn_marks,"
+		   "pause_frames,paused_ms,credit_stall_ms,p50_ms,p99_ms,max_ms,job_s,"
+		   "p50_over_wire,p99_over_wire,p50_over_ideal,p99_over_ideal,real_retrans,"
+		   "timeouts,loss_probes,stalls,edge_lost,unexplained,late_p99_us,"
+		   "edge_wait_p99_us,iterations,verdict\n");
+	for (size_t n = 0; n < nrows; n++) {
+		const struct row *w = &rows[n];
+
+		fprintf(f, "%s,%s,%s", w->regime, w->size,
+			w->baseline == 1   ? "wire"
+			: w->baseline == 2 ? "ideal"
+					   : "");
+		put(f, w->hop_us, 3);
+		put(f, w->rtt_us, 1);
+		put(f, w->offered_gbps, 3);
+		fprintf(f, ",%lld,%lld,%lld", w->drops, w->marks, w->pauses);
+		put(f, w->paused_ms, 3);
+		put(f, w->stall_ms, 3);
+		put(f, w->p50, 3);
+		put(f, w->p99, 3);
+		put(f, w->max, 3);
+		put(f, w->job_s, 3);
+		put(f, w->p50 / w->wire_p50, 3);
+		put(f, w->p99 / w->wire_p99, 3);
+		put(f, w->p50 / w->ideal_p50, 3);
+		put(f, w->p99 / w->ideal_p99, 3);
+		fprintf(f, ",%lld,%lld,%lld,%lld,%lld,%lld", w->real_retrans, w->timeouts,
+			w->probes, w->stalls, w->edge_lost, w->unexplained);
+		put(f, w->late_p99_us, 3);
+		put(f, w->wait_p99_us, 3);
+		fprintf(f, ",%zu", w->n);
+		put_str(f, w->verdict);
+		fputc('\n', f);
+	}
+	return done(f);
+}
+
+int
+cg_write_csvs(const struct run_ctx *r, json_t *runs, const struct row *rows, size_t nrows)
+{
+	int rc = iterations_csv(r, runs);
+
+	rc |= run_csv(r, runs, "links.csv", "links",
+		      (const char *const[]){"link", "drops", "drop_tail_pkts", "ecn_marked",
+					    "q_bytes_peak", "held_ns", "late_p99_ns", NULL});
+	rc |= run_csv(r, runs, "tcp.csv", "tcp",
+		      (const char *const[]){"host", "retrans", "real_retrans", "timeouts",
+					    "loss_probes", "ce_received", NULL});
+	rc |= run_csv(r, runs, "ports.csv", "ports",
+		      (const char *const[]){"port", "host", "host_tx", "host_tx_dropped", "rx_pkts",
+					    "rx_lost", "in_unexplained", "tx_pkts", "host_rx",
+					    "host_rx_dropped", "tx_lost", "out_unexplained",
+					    "edge_wait_p99_ns", NULL});
+	rc |= summary_csv(r, rows, nrows);
+	return rc ? -1 : 0;
+}

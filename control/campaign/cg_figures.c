@@ -1,0 +1,191 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * A run's figures, from what it recorded: the dataplane's counters document (its fields:
+ * docs/counters.md) and the hosts' own counters. Every key read here is one the
+ * dataplane writes (tests/e2e/counters.sh checks the pair against each other).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cg.h"
+#include "fe_qhist.h"
+
+json_int_t
+cg_lane_sum(json_t *counters, const char *key)
+{
+	json_t *lane;
+	json_int_t s = 0;
+	size_t i;
+
+	json_array_foreach(json_object_get(counters, "lane_counters"), i, lane) s +=
+		json_integer_value(json_object_get(lane, key));
+	return s;
+}
+
+static json_int_t
+geti(json_t *o, const char *key)
+{
+	return json_integer_value(json_object_get(o, key));
+}
+
+static json_t *
+hist_array(const uint64_t *h)
+{
+	json_t *a = json_array();
+
+	for (unsigned i = 0; i < FE_QHIST_BUCKETS; i++)
+		json_array_append_new(a, json_integer((json_int_t)h[i]));
+	return a;
+}
+
+/* Add histogram h (a JSON array of FE_QHIST_BUCKETS counts) into sum; its frames. */
+static uint64_t
+qhist_add(uint64_t *sum, json_t *h)
+{
+	uint64_t n = 0;
+
+	for (size_t i = 0; i < json_array_size(h) && i < FE_QHIST_BUCKETS; i++) {
+		uint64_t v = (uint64_t)json_integer_value(json_array_get(h, i));
+
+		sum[i] += v;
+		n += v;
+	}
+	return n;
+}
+
+/* Nearest-rank quantiles of a merged histogram (bucket bounds: fe_qhist.h). */
+static json_t *
+qhist_figures(const uint64_t *h, uint64_t frames)
+{
+	return json_pack("{s:I, s:I, s:I, s:I, s:o}", "frames", (json_int_t)frames, "p50_ns",
+			 (json_int_t)fe_qhist_quantile(h, 0.5), "p99_ns",
+			 (json_int_t)fe_qhist_quantile(h, 0.99), "max_ns",
+			 (json_int_t)fe_qhist_quantile(h, 1.0), "hist_ns", hist_array(h));
+}
+
+/* Per link: drops of every cause, marks, peak, time held, lateness. */
+static json_t *
+link_figures(json_t *counters)
+{
+	json_t *out = json_array(), *l;
+	size_t i;
+
+	json_array_foreach(json_object_get(counters, "links"), i, l)
+	{
+		json_int_t drops = 0;
+		const char *k;
+		json_t *v;
+
+		json_object_foreach(l, k, v) if (!strncmp(k, "drop_", 5) && strstr(k, "_pkts"))
+			drops += json_integer_value(v);
+		json_array_append_new(out, json_pack("{s:O, s:I, s:I, s:I, s:I, s:I, s:I}", "link",
+						     json_object_get(l, "link"), "drops", drops,
+						     "ecn_marked", geti(l, "ecn_marked"),
+						     "q_bytes_peak", geti(l, "q_bytes_peak"),
+						     "held_ns", geti(l, "held_ns"),
+						     "drop_tail_pkts", geti(l, "drop_tail_pkts"),
+						     "late_p99_ns", geti(l, "late_p99_ns")));
+	}
+	return out;
+}
+
+/*
+ * Every frame of port p accounted for, from both ends of its veth: what host p + 1 sent
+ * was read by the dataplane or lost at the edge; what the dataplane sent reached the
+ * host or was dropped on the way. What is neither is unexplained.
+ */
+static json_t *
+port_line(json_t *port, json_t *host, unsigned p, json_int_t *lost, json_int_t *unexpl)
+{
+	json_t *k = json_object_get(port, "kernel");
+	json_int_t host_tx = geti(host, "tx_packets"), host_tx_dropped = geti(host, "tx_dropped");
+	json_int_t host_rx = geti(host, "rx_packets"), host_rx_dropped = geti(host, "rx_dropped");
+	json_int_t rx = geti(port, "rx_pkts"), rx_lost = geti(k, "rx_lost");
+	json_int_t tx = geti(port, "tx_pkts");
+	json_int_t tx_lost = geti(k, "if_tx_dropped") + geti(port, "oerrors");
+	json_int_t in_unexpl = host_tx - rx - rx_lost, out_unexpl = tx - host_rx - tx_lost;
+
+	*lost += rx_lost + host_tx_dropped + tx_lost + host_rx_dropped;
+	*unexpl += llabs(in_unexpl) + llabs(out_unexpl);
+	return json_pack("{s:i, s:i, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:O}",
+			 "port", p, "host", p + 1, "host_tx", host_tx, "host_tx_dropped",
+			 host_tx_dropped, "rx_pkts", rx, "rx_lost", rx_lost, "in_unexplained",
+			 in_unexpl, "tx_pkts", tx, "host_rx", host_rx, "host_rx_dropped",
+			 host_rx_dropped, "tx_lost", tx_lost, "out_unexplained", out_unexpl,
+			 "edge_wait_p99_ns",
+			 json_object_get(json_object_get(port, "edge_wait"), "p99_ns")
+				 ? json_object_get(json_object_get(port, "edge_wait"), "p99_ns")
+				 : json_null());
+}
+
+/* The wire: no dataplane; what both ends of every veth dropped (the bridge's ports too). */
+static void
+wire_figures(json_t *run)
+{
+	json_int_t lost = 0;
+	json_t *h;
+	size_t i;
+
+	json_array_foreach(json_object_get(run, "hosts"), i, h) lost +=
+		geti(h, "tx_dropped") + geti(h, "rx_dropped") + geti(h, "peer_tx_dropped") +
+		geti(h, "peer_rx_dropped");
+	json_object_set_new(run, "links", json_array());
+	json_object_set_new(run, "ports", json_array());
+	json_object_set_new(run, "edge_lost", json_integer(lost));
+	json_object_set_new(run, "unexplained", json_null());
+	json_object_set_new(run, "lateness", json_null());
+	json_object_set_new(run, "edge_wait", json_null());
+}
+
+void
+cg_figures(const struct campaign *c, const struct regime *g, json_t *run)
+{
+	json_t *counters = json_object_get(run, "counters"), *ports = json_array(), *p;
+	uint64_t late[FE_QHIST_BUCKETS] = {0}, wait[FE_QHIST_BUCKETS] = {0}, nl = 0, nw = 0;
+	json_int_t lost = 0, unexpl = 0;
+	unsigned timed = 0;
+	size_t i;
+
+	json_object_set_new(run, "pause_frames",
+			    json_integer(cg_lane_sum(counters, "pause_frames")));
+	json_object_set_new(run, "paused_ns", json_integer(cg_lane_sum(counters, "paused_ns")));
+	json_object_set_new(run, "credit_stall_ns",
+			    json_integer(cg_lane_sum(counters, "stall_ns")));
+	json_object_set_new(run, "hop_ns", json_integer((json_int_t)g->hop_ns));
+	json_object_set_new(run, "offered_bps",
+			    g->offered_bps ? json_integer((json_int_t)g->offered_bps)
+					   : json_null());
+	if (g->kind == CG_WIRE || !json_is_object(counters)) {
+		wire_figures(run);
+		json_decref(ports);
+		return;
+	}
+	json_object_set_new(run, "links", link_figures(counters));
+	json_array_foreach(json_object_get(counters, "links"), i, p) nl +=
+		qhist_add(late, json_object_get(p, "late_hist_ns"));
+	json_array_foreach(json_object_get(counters, "ports"), i, p)
+	{
+		json_t *w = json_object_get(p, "edge_wait");
+
+		if (i < c->hosts)
+			json_array_append_new(
+				ports,
+				port_line(p, json_array_get(json_object_get(run, "hosts"), i),
+					  (unsigned)i, &lost, &unexpl));
+		if (strcmp(json_string_value(json_object_get(w, "source")) ?: "", "kernel") == 0) {
+			nw += qhist_add(wait, json_object_get(w, "hist_ns"));
+			timed++;
+		}
+	}
+	json_object_set_new(run, "ports", ports);
+	json_object_set_new(run, "edge_lost", json_integer(lost));
+	json_object_set_new(run, "unexplained", json_integer(unexpl));
+	json_object_set_new(run, "lateness", qhist_figures(late, nl));
+	if (timed) {
+		p = qhist_figures(wait, nw);
+		json_object_set_new(p, "ports_timed", json_integer(timed));
+		json_object_set_new(run, "edge_wait", p);
+	} else {
+		json_object_set_new(run, "edge_wait", json_null());
+	}
+}

@@ -1,0 +1,744 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* A campaign file: its schema (libcyaml), its keys checked one at a time, compiled. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cg.h"
+#include "fe_linkspec.h"
+#include "fe_profile.h"
+#include "fe_units.h"
+#include "fe_yaml.h"
+
+#ifndef FE_SOURCE_DIR
+#define FE_SOURCE_DIR "."
+#endif
+
+/* ---- The file, as libcyaml reads it ---- */
+
+struct y_at {
+	char *iteration, *time;
+};
+
+struct y_action {
+	char *action, *link, *duration, *profile, *scale, *loss, *delay, *match, *count, *first,
+		*spec;
+	struct y_at *at, *until;
+};
+
+struct y_regime {
+	char *name, *kind, *profile, *scale, *pmd, *ring, *mtu, *dataplane;
+	char **links;
+	unsigned links_count;
+};
+
+struct y_job {
+	char *kind, *iterations, *warmup, *command;
+	char **sizes;
+	unsigned sizes_count;
+};
+
+struct y_beside {
+	char *host, *command;
+};
+
+struct y_fidelity {
+	char *lateness, *load, *capacity, *capacity_time;
+};
+
+struct y_campaign {
+	char *name, *description, *hosts, *cores, *pmd, *ring, *mtu, *dataplane, *repetitions,
+		*seed, *host_ecn;
+	struct y_fidelity *fidelity;
+	struct y_job *job;
+	struct y_regime *regimes;
+	unsigned regimes_count;
+	struct y_action *timeline;
+	unsigned timeline_count;
+	struct y_beside *beside;
+	unsigned beside_count;
+};
+
+#define STR(key, type, member)                                                                     \
+	CYAML_FIELD_STRING_PTR(key, CYAML_FLAG_OPTIONAL, type, member, 0, 1023)
+
+static const cyaml_schema_value_t str_entry = {
+	CYAML_VALUE_STRING(CYAML_FLAG_POINTER, char, 0, 1023),
+};
+
+static const cyaml_schema_field_t at_fields[] = {
+	STR("iteration", struct y_at, iteration),
+	STR("time", struct y_at, time),
+	CYAML_FIELD_END,
+};
+
+static const cyaml_schema_field_t action_fields[] = {
+	STR("action", struct y_action, action),
+	STR("link", struct y_action, link),
+	STR("duration", struct y_action, duration),
+	STR("profile", struct y_action, profile),
+	STR("scale", struct y_action, scale),
+	STR("loss", struct y_action, loss),
+	STR("delay", struct y_action, delay),
+	STR("match", struct y_action, match),
+	STR("count", struct y_action, count),
+	STR("first", struct y_action, first),
+	STR("spec", struct y_action, spec),
+	CYAML_FIELD_MAPPING_PTR("at", CYAML_FLAG_OPTIONAL, struct y_action, at, at_fields),
+	CYAML_FIELD_MAPPING_PTR("until", CYAML_FLAG_OPTIONAL, struct y_action, until, at_fields),
+	CYAML_FIELD_END,
+};
+
+static const cyaml_schema_value_t action_entry = {
+	CYAML_VALUE_MAPPING(CYAML_FLAG_DEFAULT, struct y_action, action_fields),
+};
+
+static const cyaml_schema_field_t regime_fields[] = {
+	STR("name", struct y_regime, name),
+	STR("kind", struct y_regime, kind),
+	STR("profile", struct y_regime, profile),
+	STR("scale", struct y_regime, scale),
+	STR("pmd", struct y_regime, pmd),
+	STR("ring", struct y_regime, ring),
+	STR("mtu", struct y_regime, mtu),
+	STR("dataplane", struct y_regime, dataplane),
+	CYAML_FIELD_SEQUENCE("links", CYAML_FLAG_POINTER | CYAML_FLAG_OPTIONAL, struct y_regime,
+			     links, &str_entry, 0, 16),
+	CYAML_FIELD_END,
+};
+
+static const cyaml_schema_value_t regime_entry = {
+	CYAML_VALUE_MAPPING(CYAML_FLAG_DEFAULT, struct y_regime, regime_fields),
+};
+
+static const cyaml_schema_field_t job_fields[] = {
+	STR("kind", struct y_job, kind),
+	STR("iterations", struct y_job, iterations),
+	STR("warmup", struct y_job, warmup),
+	STR("command", struct y_job, command),
+	CYAML_FIELD_SEQUENCE("sizes", CYAML_FLAG_POINTER | CYAML_FLAG_OPTIONAL, struct y_job, sizes,
+			     &str_entry, 0, CG_MAX_SIZES),
+	CYAML_FIELD_END,
+};
+
+static const cyaml_schema_field_t beside_fields[] = {
+	STR("host", struct y_beside, host),
+	STR("command", struct y_beside, command),
+	CYAML_FIELD_END,
+};
+
+static const cyaml_schema_value_t beside_entry = {
+	CYAML_VALUE_MAPPING(CYAML_FLAG_DEFAULT, struct y_beside, beside_fields),
+};
+
+static const cyaml_schema_field_t fidelity_fields[] = {
+	STR("lateness", struct y_fidelity, lateness),
+	STR("load", struct y_fidelity, load),
+	STR("capacity", struct y_fidelity, capacity),
+	STR("capacity-time", struct y_fidelity, capacity_time),
+	CYAML_FIELD_END,
+};
+
+static const cyaml_schema_field_t campaign_fields[] = {
+	STR("name", struct y_campaign, name),
+	STR("description", struct y_campaign, description),
+	STR("hosts", struct y_campaign, hosts),
+	STR("cores", struct y_campaign, cores),
+	STR("pmd", struct y_campaign, pmd),
+	STR("ring", struct y_campaign, ring),
+	STR("mtu", struct y_campaign, mtu),
+	STR("dataplane", struct y_campaign, dataplane),
+	STR("repetitions", struct y_campaign, repetitions),
+	STR("seed", struct y_campaign, seed),
+	STR("host-ecn", struct y_campaign, host_ecn),
+	CYAML_FIELD_MAPPING_PTR("fidelity", CYAML_FLAG_OPTIONAL, struct y_campaign, fidelity,
+				fidelity_fields),
+	CYAML_FIELD_MAPPING_PTR("job", CYAML_FLAG_OPTIONAL, struct y_campaign, job, job_fields),
+	CYAML_FIELD_SEQUENCE("regimes", CYAML_FLAG_POINTER | CYAML_FLAG_OPTIONAL, struct y_campaign,
+			     regimes, &regime_entry, 0, CG_MAX_REGIMES),
+	CYAML_FIELD_SEQUENCE("timeline", CYAML_FLAG_POINTER | CYAML_FLAG_OPTIONAL,
+			     struct y_campaign, timeline, &action_entry, 0, CG_MAX_ACTIONS),
+	CYAML_FIELD_SEQUENCE("beside", CYAML_FLAG_POINTER | CYAML_FLAG_OPTIONAL, struct y_campaign,
+			     beside, &beside_entry, 0, CG_MAX_BESIDE),
+	CYAML_FIELD_END,
+};
+
+static const cyaml_schema_value_t campaign_schema = {
+	CYAML_VALUE_MAPPING(CYAML_FLAG_POINTER, struct y_campaign, campaign_fields),
+};
+
+static const struct fe_yaml_known known_keys[] = {
+	{"", "name, description, hosts, cores, pmd, ring, mtu, dataplane, repetitions, seed, "
+	     "host-ecn, fidelity, job, regimes, timeline, beside"},
+	{"fidelity", "lateness, load, capacity, capacity-time"},
+	{"job", "kind, sizes, iterations, warmup, command"},
+	{"regimes", "name, kind, profile, scale, links, pmd, ring, mtu, dataplane"},
+	{"timeline", "action, at, until, link, duration, profile, scale, loss, delay, match, "
+		     "count, first, spec"},
+	{"at", "iteration, time"},
+	{"until", "iteration, time"},
+	{"beside", "host, command"},
+	{NULL, NULL},
+};
+
+/* ---- Values ---- */
+
+static int
+uint_val(struct fe_yaml *y, const char *path, const char *v, uint64_t lo, uint64_t hi,
+	 uint64_t *out)
+{
+	char e[200];
+
+	if (fe_parse_uint(v, hi, out, e, sizeof(e)) < 0 || *out < lo)
+		return fe_yaml_fail(y, path, "%s '%s' (allowed: %" PRIu64 " to %" PRIu64 ")", path,
+				    v, lo, hi);
+	return 0;
+}
+
+static int
+bool_val(struct fe_yaml *y, const char *path, const char *v, int *out)
+{
+	if (strcmp(v, "true") && strcmp(v, "false"))
+		return fe_yaml_fail(y, path, "%s '%s' (allowed: true, false)", path, v);
+	*out = strcmp(v, "true") == 0;
+	return 0;
+}
+
+void
+cg_quote(char *out, size_t len, const char *s)
+{
+	size_t o = 0;
+
+	if (len < 3)
+		return;
+	out[o++] = '\'';
+	for (; *s && o + 5 < len; s++) {
+		if (*s == '\'') {
+			memcpy(out + o, "'\\''", 4);
+			o += 4;
+		} else {
+			out[o++] = *s;
+		}
+	}
+	out[o++] = '\'';
+	out[o] = '\0';
+}
+
+const char *
+cg_size_name(uint64_t s, char *buf, size_t len)
+{
+	if (s >= (1 << 20) && s % (1 << 20) == 0)
+		snprintf(buf, len, "%" PRIu64 "MiB", s >> 20);
+	else if (s >= 1024 && s % 1024 == 0)
+		snprintf(buf, len, "%" PRIu64 "KiB", s >> 10);
+	else
+		snprintf(buf, len, "%" PRIu64 "B", s);
+	return buf;
+}
+
+/*
+ * The testbed's edge: pmd, ring, mtu and more dataplane options, each over the default
+ * (the campaign's, or the built-in one).
+ */
+static int
+edge_val(struct fe_yaml *y, const char *path, const char *pmd, const char *ring, const char *mtu,
+	 const char *dpargs, struct edge_conf *e)
+{
+	char key[96];
+	uint64_t x;
+
+	if (pmd) {
+		snprintf(key, sizeof(key), "%s%spmd", path, *path ? "." : "");
+		if (strcmp(pmd, "af_packet") && strcmp(pmd, "af_xdp"))
+			return fe_yaml_fail(y, key, "pmd '%s' (allowed: af_packet, af_xdp)", pmd);
+		snprintf(e->pmd, sizeof(e->pmd), "%s", pmd);
+	}
+	if (ring) {
+		snprintf(key, sizeof(key), "%s%sring", path, *path ? "." : "");
+		if (uint_val(y, key, ring, 64, 262144, &x) < 0)
+			return -EINVAL;
+		e->ring = (uint32_t)x;
+	}
+	if (mtu) {
+		snprintf(key, sizeof(key), "%s%smtu", path, *path ? "." : "");
+		if (uint_val(y, key, mtu, 576, 9000, &x) < 0)
+			return -EINVAL;
+		e->mtu = (uint32_t)x;
+	}
+	if (dpargs) {
+		char *copy = strdup(dpargs), *save = NULL, q[300];
+
+		snprintf(key, sizeof(key), "%s%sdataplane", path, *path ? "." : "");
+		if (copy == NULL)
+			return -ENOMEM;
+		e->dpargs[0] = '\0';
+		for (char *w = strtok_r(copy, " \t", &save); w; w = strtok_r(NULL, " \t", &save)) {
+			/* the campaign sets these itself, for every run */
+			if (!strncmp(w, "--profile", 9) || !strncmp(w, "--scale", 7) ||
+			    !strncmp(w, "--seed", 6) || !strncmp(w, "--control", 9) ||
+			    !strncmp(w, "--stats-json", 12)) {
+				free(copy);
+				return fe_yaml_fail(y, key,
+						    "%s: '%s' is the campaign's to set (use "
+						    "profile, scale, seed)",
+						    key, w);
+			}
+			cg_quote(q, sizeof(q), w);
+			snprintf(e->dpargs + strlen(e->dpargs),
+				 sizeof(e->dpargs) - strlen(e->dpargs), " %s", q);
+		}
+		free(copy);
+	}
+	return 0;
+}
+
+static int
+compile_job(struct fe_yaml *y, const struct y_campaign *d, struct campaign *c)
+{
+	const struct y_job *j = d->job;
+	uint64_t x;
+
+	if (j == NULL)
+		return fe_yaml_fail(y, "",
+				    "the campaign needs a job: (kind: allreduce or command)");
+	c->allreduce = j->kind == NULL || strcmp(j->kind, "allreduce") == 0;
+	if (!c->allreduce && strcmp(j->kind, "command") != 0)
+		return fe_yaml_fail(y, "job.kind", "job.kind '%s' (allowed: allreduce, command)",
+				    j->kind);
+	if (!c->allreduce) {
+		if (j->command == NULL)
+			return fe_yaml_fail(y, "job", "job: kind command needs a command");
+		snprintf(c->command, sizeof(c->command), "%s", j->command);
+		return 0;
+	}
+	c->iters = 20;
+	c->warmup = 2;
+	if (j->iterations && uint_val(y, "job.iterations", j->iterations, 1, CG_MAX_ITERS, &x) < 0)
+		return -EINVAL;
+	c->iters = j->iterations ? (unsigned)x : c->iters;
+	if (j->warmup && uint_val(y, "job.warmup", j->warmup, 0, 1000, &x) < 0)
+		return -EINVAL;
+	c->warmup = j->warmup ? (unsigned)x : c->warmup;
+	for (unsigned i = 0; i < j->sizes_count; i++) {
+		char e[200], path[32];
+
+		snprintf(path, sizeof(path), "job.sizes.%u", i);
+		if (fe_parse_size(j->sizes[i], &c->sizes[i], e, sizeof(e)) < 0 || c->sizes[i] < 4 ||
+		    c->sizes[i] > (1ULL << 30))
+			return fe_yaml_fail(y, path, "job.sizes: '%s' (allowed: 4B to 1GiB)",
+					    j->sizes[i]);
+		c->nsizes++;
+	}
+	if (c->nsizes == 0) {
+		c->sizes[0] = 1 << 20;
+		c->nsizes = 1;
+	}
+	return 0;
+}
+
+/* What the compiled links say of a regime: its hop, its offered load, whether ideal. */
+static void
+regime_figures(struct regime *g, const struct fe_linkdef *up, const struct fe_linkdef *down,
+	       unsigned hosts)
+{
+	g->hop_ns = down[0].link.delay_ns +
+		    (down[0].link.rate_bps ? 1538ULL * 8 * 1000000000 / down[0].link.rate_bps : 0);
+	g->ideal = g->fabric.regime == FE_REGIME_LOSSY;
+	g->offered_bps = 0;
+	for (unsigned i = 0; i < hosts; i++) {
+		const struct fe_linkdef *l[2] = {&up[i], &down[i]};
+
+		for (unsigned k = 0; k < 2; k++)
+			g->ideal &= l[k]->link.rate_bps == 0 && l[k]->link.delay_ns == 0 &&
+				    l[k]->loss.kind == FE_LOSS_NONE && !l[k]->ecn.enabled &&
+				    l[k]->jitter_ns == 0 && l[k]->drop_count == 0;
+	}
+	for (unsigned i = 0; i < hosts; i++) {
+		if (up[i].link.rate_bps == 0) { /* one unbounded host: no figure */
+			g->offered_bps = 0;
+			return;
+		}
+		g->offered_bps += up[i].link.rate_bps;
+	}
+}
+
+static int
+compile_dataplane_regime(struct fe_yaml *y, const struct y_regime *r, const char *path,
+			 struct campaign *c, struct regime *g)
+{
+	struct fe_linkdef *up = calloc(CG_MAX_HOSTS, sizeof(*up));
+	struct fe_linkdef *down = calloc(CG_MAX_HOSTS, sizeof(*down));
+	struct fe_profile *p = malloc(sizeof(*p));
+	char key[64], err[1024];
+	uint64_t x = 0;
+	int rc = 0;
+
+	if (up == NULL || down == NULL || p == NULL) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	if (r->profile == NULL) {
+		rc = fe_yaml_fail(y, path, "regimes entry %s: a profile is required", g->name);
+		goto out;
+	}
+	snprintf(key, sizeof(key), "%s.scale", path);
+	if (r->scale && uint_val(y, key, r->scale, 1, FE_PROFILE_SCALE_MAX, &x) < 0) {
+		rc = -EINVAL;
+		goto out;
+	}
+	g->scale = (uint32_t)x;
+	if (fe_profile_find(r->profile, g->profile, sizeof(g->profile), err, sizeof(err)) < 0) {
+		rc = fe_yaml_fail(y, path, "%s", err);
+		goto out;
+	}
+	if (fe_profile_load(g->profile, p, err, sizeof(err)) < 0 ||
+	    fe_profile_expand(p, g->scale, c->hosts, up, down, &g->fabric, err, sizeof(err)) < 0) {
+		rc = fe_yaml_fail(y, path, "regime %s: %s", g->name, err);
+		goto out;
+	}
+	g->scale = g->scale ? g->scale : p->scale;
+	snprintf(g->profile_name, sizeof(g->profile_name), "%s", p->name);
+	for (unsigned k = 0; k < r->links_count && rc == 0; k++) {
+		snprintf(g->links[g->nlinks++], sizeof(g->links[0]), "%s", r->links[k]);
+		if (fe_linkspec_apply(r->links[k], up, down, c->hosts, err, sizeof(err)) < 0)
+			rc = fe_yaml_fail(y, path, "regime %s: links: '%s': %s", g->name,
+					  r->links[k], err);
+	}
+	regime_figures(g, up, down, c->hosts);
+out:
+	free(p);
+	free(up);
+	free(down);
+	return rc;
+}
+
+static int
+compile_regime(struct fe_yaml *y, const struct y_regime *r, unsigned i, struct campaign *c)
+{
+	struct regime *g = &c->reg[i];
+	char path[64];
+
+	snprintf(path, sizeof(path), "regimes.%u", i);
+	if (r->name == NULL)
+		return fe_yaml_fail(y, path, "regimes entry %u: a name is required", i + 1);
+	snprintf(g->name, sizeof(g->name), "%s", r->name);
+	for (unsigned k = 0; k < i; k++)
+		if (strcmp(c->reg[k].name, g->name) == 0)
+			return fe_yaml_fail(y, path, "regimes entry %u: the name '%s' is taken",
+					    i + 1, g->name);
+	g->edge = c->edge;
+	if (edge_val(y, path, r->pmd, r->ring, r->mtu, r->dataplane, &g->edge) < 0)
+		return -EINVAL;
+	g->kind = CG_DATAPLANE;
+	if (r->kind && strcmp(r->kind, "wire") == 0) {
+		/* the hosts joined by a bridge: no fabric to describe */
+		g->kind = CG_WIRE;
+		if (r->profile || r->scale || r->links_count || r->pmd || r->ring || r->dataplane)
+			return fe_yaml_fail(y, path,
+					    "regime %s: kind wire is the hosts joined by a Linux "
+					    "bridge, without fabemu: profile, scale, links, pmd, "
+					    "ring and dataplane do not apply (mtu does)",
+					    g->name);
+		snprintf(g->profile_name, sizeof(g->profile_name), "(bridge)");
+		return 0;
+	}
+	if (r->kind && strcmp(r->kind, "dataplane") != 0)
+		return fe_yaml_fail(y, path, "regime %s: kind '%s' (allowed: dataplane, wire)",
+				    g->name, r->kind);
+	return compile_dataplane_regime(y, r, path, c, g);
+}
+
+/* When an action runs: an iteration (the job's hook) or a time after the job started. */
+static int
+when(struct fe_yaml *y, const char *path, const struct y_at *at, const struct campaign *c,
+     int *iter, uint64_t *ns)
+{
+	uint64_t x;
+	char e[200];
+
+	*iter = 0;
+	*ns = 0;
+	if (at == NULL || (at->iteration == NULL) == (at->time == NULL))
+		return fe_yaml_fail(y, path, "%s: give iteration: N or time: T", path);
+	if (at->iteration) {
+		if (!c->allreduce)
+			return fe_yaml_fail(y, path, "%s: iteration needs an allreduce job", path);
+		if (uint_val(y, path, at->iteration, 1, (uint64_t)c->iters * c->nsizes, &x) < 0)
+			return -EINVAL;
+		*iter = (int)x;
+		return 0;
+	}
+	if (fe_parse_time(at->time, ns, e, sizeof(e)) < 0)
+		return fe_yaml_fail(y, path, "%s: %s", path, e);
+	return 0;
+}
+
+static int add_step(struct campaign *c, int iter, uint64_t ns, int revert, const char *what,
+		    const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+
+static int
+add_step(struct campaign *c, int iter, uint64_t ns, int revert, const char *what, const char *fmt,
+	 ...)
+{
+	struct step *s;
+	va_list ap;
+
+	if (c->nsteps == CG_STEPS_MAX)
+		return -E2BIG;
+	s = &c->steps[c->nsteps++];
+	s->at_iter = iter;
+	s->at_ns = ns;
+	s->revert = revert;
+	snprintf(s->what, sizeof(s->what), "%s", what);
+	va_start(ap, fmt);
+	vsnprintf(s->args, sizeof(s->args), fmt, ap);
+	va_end(ap);
+	return 0;
+}
+
+/* A link spec's keys checked now, not when the fault is due. */
+static int
+check_spec(struct fe_yaml *y, const char *path, const char *spec, const char *match)
+{
+	struct fe_linkdef scratch = {0};
+	char *s2 = strdup(spec), *save = NULL, e[400];
+	int rc = 0;
+
+	if (s2 == NULL)
+		return -ENOMEM;
+	for (char *kv = strtok_r(s2, ",", &save); kv && rc == 0; kv = strtok_r(NULL, ",", &save)) {
+		char *eq = strchr(kv, '=');
+
+		if (eq == NULL)
+			break;
+		*eq = '\0';
+		if (strcmp(kv, "match") == 0) /* the rest of the spec is the filter */
+			break;
+		if (fe_link_param_set(&scratch, kv, eq + 1, e, sizeof(e)) < 0)
+			rc = fe_yaml_fail(y, path, "%s: %s", path, e);
+	}
+	free(s2);
+	if (rc == 0 && match && fe_link_param_set(&scratch, "match", match, e, sizeof(e)) < 0)
+		rc = fe_yaml_fail(y, path, "%s: %s", path, e);
+	return rc;
+}
+
+/* The command an action starts with, shell-quoted fabemuctl arguments, and a label. */
+static int
+action_cmd(struct fe_yaml *y, const char *path, const struct y_action *a, char *args, size_t len,
+	   char *what, size_t wlen, int *has_revert)
+{
+	char q[600], spec[700], e[400], p[600];
+	long port;
+	int dirs;
+
+	if (a->action == NULL)
+		return fe_yaml_fail(y, path,
+				    "%s: action is required (apply, set, loss, delay, drop, "
+				    "flap, starve, pause-storm)",
+				    path);
+	if (a->link == NULL)
+		return fe_yaml_fail(y, path, "%s: link is required (N.up, N.down, N, ...)", path);
+	if (fe_linkspec_select(a->link, 4096, &port, &dirs, e, sizeof(e)) < 0)
+		return fe_yaml_fail(y, path, "%s: %s", path, e);
+	*has_revert = 1;
+	if (!strcmp(a->action, "loss") && a->loss)
+		snprintf(spec, sizeof(spec), "loss=%s", a->loss);
+	else if (!strcmp(a->action, "delay") && a->delay)
+		snprintf(spec, sizeof(spec), "delay=%s", a->delay);
+	else if (!strcmp(a->action, "set") && a->spec)
+		snprintf(spec, sizeof(spec), "%s", a->spec);
+	else if (!strcmp(a->action, "flap"))
+		snprintf(spec, sizeof(spec), "loss=100%%");
+	else if (!strcmp(a->action, "drop") && a->match)
+		snprintf(spec, sizeof(spec), "drop=%s/%s,match=%s", a->first ? a->first : "1",
+			 a->count ? a->count : "1", a->match);
+	else if (!strcmp(a->action, "apply") && a->profile) {
+		char path2[512];
+
+		if (fe_profile_find(a->profile, path2, sizeof(path2), e, sizeof(e)) < 0)
+			return fe_yaml_fail(y, path, "%s: %s", path, e);
+		cg_quote(p, sizeof(p), path2);
+		cg_quote(q, sizeof(q), a->link);
+		snprintf(args, len, "apply %s --link %s%s%s", p, q, a->scale ? " --scale " : "",
+			 a->scale ? a->scale : "");
+		snprintf(what, wlen, "apply %s to %s", a->profile, a->link);
+		return 0;
+	} else if (!strcmp(a->action, "starve") || !strcmp(a->action, "pause-storm")) {
+		if (a->duration == NULL || port < 0 || dirs != FE_SEL_DOWN)
+			return fe_yaml_fail(
+				y, path,
+				"%s: %s needs link: N.down (the host that stops taking) "
+				"and a duration",
+				path, a->action);
+		cg_quote(q, sizeof(q), a->duration);
+		snprintf(args, len, "hold %s %s", a->link, q);
+		snprintf(what, wlen, "%s %s %s", a->action, a->link, a->duration);
+		*has_revert = 0;
+		return 0;
+	} else
+		return fe_yaml_fail(y, path,
+				    "%s: action '%s' with these keys (apply: profile; set: spec; "
+				    "loss: loss; delay: delay; drop: match [first, count]; flap; "
+				    "starve, pause-storm: duration)",
+				    path, a->action);
+	if (check_spec(y, path, spec, a->match) < 0)
+		return -EINVAL;
+	cg_quote(q, sizeof(q), spec);
+	snprintf(args, len, "set %s %s", a->link, q);
+	snprintf(what, wlen, "%s %s %s", a->action, a->link,
+		 !strcmp(a->action, "flap") ? "down" : spec);
+	return 0;
+}
+
+static int
+compile_timeline(struct fe_yaml *y, const struct y_campaign *d, struct campaign *c)
+{
+	for (unsigned i = 0; i < d->timeline_count; i++) {
+		const struct y_action *a = &d->timeline[i];
+		char path[32], args[1200], what[200], rw[240], e[200];
+		int it, uit = 0, revert = 0;
+		uint64_t ns, uns = 0, dur = 0;
+
+		snprintf(path, sizeof(path), "timeline.%u", i);
+		if (action_cmd(y, path, a, args, sizeof(args), what, sizeof(what), &revert) < 0 ||
+		    when(y, path, a->at, c, &it, &ns) < 0)
+			return -EINVAL;
+		if (a->duration && fe_parse_time(a->duration, &dur, e, sizeof(e)) < 0)
+			return fe_yaml_fail(y, path, "%s.duration: %s", path, e);
+		if (a->until && when(y, path, a->until, c, &uit, &uns) < 0)
+			return -EINVAL;
+		/* a revert by time needs a start in time; by iteration, a start by iteration */
+		if (revert && dur && it)
+			return fe_yaml_fail(y, path,
+					    "%s: an action at an iteration ends at one: use "
+					    "until: {iteration: N}, not duration",
+					    path);
+		if (revert && uit && !it)
+			return fe_yaml_fail(y, path, "%s: until an iteration needs at: {iteration}",
+					    path);
+		if (uit && uit <= it)
+			return fe_yaml_fail(y, path, "%s: until iteration %d is not after %d", path,
+					    uit, it);
+		add_step(c, it, ns, 0, what, "%s", args);
+		if (!revert || (!dur && !uit))
+			continue;
+		snprintf(rw, sizeof(rw), "end of %s", what);
+		/* the link goes back to the regime's profile (filled in per regime) */
+		add_step(c, uit, uit ? 0 : ns + dur, 1, rw, "%s", a->link);
+	}
+	return 0;
+}
+
+static int
+compile_fidelity(struct fe_yaml *y, const struct y_fidelity *f, struct campaign *c)
+{
+	char e[200];
+
+	/* defaults, docs/campaigns.md: the box may add a tenth of a hop at p99, and carry
+	 * half of what it measured it can */
+	c->fid = (struct fidelity){.late = 0.10, .load = 0.5, .capacity = 1, .cap_ns = 3000000000};
+	if (f == NULL)
+		return 0;
+	if (f->lateness &&
+	    (fe_parse_fraction(f->lateness, &c->fid.late, e, sizeof(e)) < 0 || c->fid.late <= 0))
+		return fe_yaml_fail(y, "fidelity.lateness",
+				    "fidelity.lateness '%s' (allowed: above 0%% to 100%%)",
+				    f->lateness);
+	if (f->load &&
+	    (fe_parse_fraction(f->load, &c->fid.load, e, sizeof(e)) < 0 || c->fid.load <= 0))
+		return fe_yaml_fail(y, "fidelity.load",
+				    "fidelity.load '%s' (allowed: above 0%% to 100%%)", f->load);
+	if (f->capacity && bool_val(y, "fidelity.capacity", f->capacity, &c->fid.capacity) < 0)
+		return -EINVAL;
+	if (f->capacity_time &&
+	    (fe_parse_time(f->capacity_time, &c->fid.cap_ns, e, sizeof(e)) < 0 ||
+	     c->fid.cap_ns < 1000000000 || c->fid.cap_ns > 60000000000ULL))
+		return fe_yaml_fail(y, "fidelity.capacity-time",
+				    "fidelity.capacity-time '%s' (allowed: 1s to 60s)",
+				    f->capacity_time);
+	return 0;
+}
+
+static int
+compile(struct fe_yaml *y, const struct y_campaign *d, struct campaign *c)
+{
+	uint64_t x;
+
+	if (d->name == NULL)
+		return fe_yaml_fail(y, "", "the campaign needs a name (name: ...)");
+	snprintf(c->name, sizeof(c->name), "%s", d->name);
+	if (d->description)
+		snprintf(c->description, sizeof(c->description), "%s", d->description);
+	c->hosts = 4;
+	if (d->hosts && uint_val(y, "hosts", d->hosts, 2, CG_MAX_HOSTS, &x) < 0)
+		return -EINVAL;
+	c->hosts = d->hosts ? (unsigned)x : c->hosts;
+	c->split = 1;
+	if (d->cores && strcmp(d->cores, "split") && strcmp(d->cores, "shared"))
+		return fe_yaml_fail(y, "cores", "cores '%s' (allowed: split, shared)", d->cores);
+	c->split = d->cores == NULL || strcmp(d->cores, "split") == 0;
+	c->edge = (struct edge_conf){.pmd = "af_packet", .ring = 16384, .mtu = 1500};
+	if (edge_val(y, "", d->pmd, d->ring, d->mtu, d->dataplane, &c->edge) < 0)
+		return -EINVAL;
+	c->reps = 1;
+	if (d->repetitions && uint_val(y, "repetitions", d->repetitions, 1, 100, &x) < 0)
+		return -EINVAL;
+	c->reps = d->repetitions ? (unsigned)x : 1;
+	c->seed = 1;
+	if (d->seed && uint_val(y, "seed", d->seed, 0, FE_SEED_MAX - 100, &c->seed) < 0)
+		return -EINVAL;
+	c->host_ecn = 1;
+	if (d->host_ecn && bool_val(y, "host-ecn", d->host_ecn, &c->host_ecn) < 0)
+		return -EINVAL;
+	if (compile_fidelity(y, d->fidelity, c) < 0 || compile_job(y, d, c) < 0)
+		return -EINVAL;
+	if (d->regimes_count == 0)
+		return fe_yaml_fail(y, "", "the campaign needs regimes: (name, profile, scale)");
+	for (unsigned i = 0; i < d->regimes_count; i++, c->nreg++)
+		if (compile_regime(y, &d->regimes[i], i, c) < 0)
+			return -EINVAL;
+	for (unsigned i = 0; i < d->beside_count; i++, c->nbeside++) {
+		char path[32];
+
+		snprintf(path, sizeof(path), "beside.%u", i);
+		if (d->beside[i].host == NULL || d->beside[i].command == NULL)
+			return fe_yaml_fail(
+				y, path, "beside entry %u: host and command are required", i + 1);
+		if (uint_val(y, path, d->beside[i].host, 1, c->hosts, &x) < 0)
+			return -EINVAL;
+		c->beside[i].host = (unsigned)x;
+		snprintf(c->beside[i].command, sizeof(c->beside[i].command), "%s",
+			 d->beside[i].command);
+	}
+	return compile_timeline(y, d, c);
+}
+
+int
+cg_load(const char *path, struct campaign *c, char *err, size_t errlen)
+{
+	struct y_campaign *d = NULL;
+	struct fe_yaml y = {.source = path, .err = err, .errlen = errlen, .known = known_keys};
+	size_t len;
+	int rc;
+
+	memset(c, 0, sizeof(*c));
+	snprintf(c->source, sizeof(c->source), "%s", path);
+	/* a bare name is a shipped campaign */
+	if (strchr(path, '/') == NULL && strchr(path, '.') == NULL)
+		snprintf(c->source, sizeof(c->source), "%s/testbeds/campaigns/%s.yaml",
+			 getenv("FABEMU_ROOT") ? getenv("FABEMU_ROOT") : FE_SOURCE_DIR, path);
+	y.source = c->source;
+	c->text = fe_profile_read(c->source, &len, err, errlen);
+	if (c->text == NULL)
+		return -EIO;
+	y.text = c->text;
+	y.len = len;
+	if (fe_yaml_load(&y, &campaign_schema, CG_MAX_BYTES, (void **)&d) < 0)
+		return -EINVAL;
+	rc = compile(&y, d, c);
+	fe_yaml_free(&campaign_schema, d);
+	return rc;
+}

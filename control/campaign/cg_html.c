@@ -1,0 +1,181 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* report.html: the summary, the baselines, the verdicts and the plots on one page. */
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cg.h"
+
+/* Text with &, < and > escaped. */
+static void
+esc(FILE *f, const char *s)
+{
+	for (; *s; s++)
+		if (*s == '&')
+			fputs("&amp;", f);
+		else if (*s == '<')
+			fputs("&lt;", f);
+		else if (*s == '>')
+			fputs("&gt;", f);
+		else
+			fputc(*s, f);
+}
+
+static void
+cell(FILE *f, double v, int prec)
+{
+	if (isnan(v))
+		fprintf(f, "<td>-</td>");
+	else
+		fprintf(f, "<td>%.*f</td>", prec, v);
+}
+
+static void
+head(FILE *f, const struct run_ctx *r, const char *status)
+{
+	const struct campaign *c = r->c;
+	double ideal = json_number_value(json_object_get(r->capacity, "ideal_bps"));
+	double wire = json_number_value(json_object_get(r->capacity, "wire_bps"));
+
+	fprintf(f, "<!doctype html><html><head><meta charset='utf-8'><title>fabemu campaign ");
+	esc(f, c->name);
+	fprintf(f, "</title><style>body{font-family:sans-serif;max-width:1100px;margin:auto}"
+		   "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:3px 6px;"
+		   "text-align:right}th{background:#eee}td:first-child{text-align:left}"
+		   ".distorted{color:#a00}.faithful{color:#070}.base{background:#f4f4ff}</style>"
+		   "</head><body>\n<h1>Campaign ");
+	esc(f, c->name);
+	fprintf(f, "</h1>\n<p>");
+	esc(f, c->description);
+	fprintf(f,
+		"</p>\n<p>Status: <b>%s</b>. %u hosts, %s, %s (%u-frame rings), MTU %u, %u "
+		"repetition(s), seed %" PRIu64 ".",
+		status, c->hosts, c->allreduce ? "MPI all-reduce" : "command job", c->edge.pmd,
+		c->edge.ring, c->edge.mtu, c->reps, c->seed);
+	if (ideal > 0)
+		fprintf(f, " The testbed carries %.2f Gbit/s through the ideal dataplane",
+			ideal / 1e9);
+	if (wire > 0)
+		fprintf(f, "%s %.2f Gbit/s over the wire", ideal > 0 ? "," : " It carries",
+			wire / 1e9);
+	if (ideal > 0 || wire > 0)
+		fprintf(f, " (every host to the next, iperf3).");
+	fprintf(f,
+		" Data: <a href='campaign.json'>campaign.json</a>, <a "
+		"href='summary.csv'>summary.csv</a>, <a href='iterations.csv'>iterations.csv</a>, "
+		"<a href='links.csv'>links.csv</a>, <a href='ports.csv'>ports.csv</a>, <a "
+		"href='tcp.csv'>tcp.csv</a>.</p>\n");
+}
+
+static void
+job_table(FILE *f, const struct run_ctx *r, const struct row *rows, size_t nrows)
+{
+	fprintf(f, "<h2>The job, beside the baselines</h2>\n<table><tr><th>regime</th><th>size</th>"
+		   "<th>p50 (ms)</th><th>p99 (ms)</th><th>max (ms)</th><th>p50 / wire</th>"
+		   "<th>p99 / wire</th><th>p50 / ideal</th><th>p99 / ideal</th><th>stalls (&ge; "
+		   "median + 150 ms)</th></tr>\n");
+	for (size_t i = 0; i < nrows; i++) {
+		const struct row *w = &rows[i];
+
+		fprintf(f, "<tr%s><td>", w->baseline ? " class='base'" : "");
+		esc(f, w->regime);
+		fprintf(f, "%s</td><td>%s</td>",
+			w->baseline == 1   ? " (wire)"
+			: w->baseline == 2 ? " (ideal)"
+					   : "",
+			r->c->allreduce ? w->size : "-");
+		cell(f, w->p50, 3);
+		cell(f, w->p99, 3);
+		cell(f, r->c->allreduce ? w->max : w->job_s, 3);
+		cell(f, w->p50 / w->wire_p50, 2);
+		cell(f, w->p99 / w->wire_p99, 2);
+		cell(f, w->p50 / w->ideal_p50, 2);
+		cell(f, w->p99 / w->ideal_p99, 2);
+		fprintf(f, "<td>%lld</td></tr>\n", w->stalls);
+	}
+	fprintf(f, "</table>\n<p>Iteration time is the slowest rank's. <i>wire</i>: the same hosts "
+		   "joined by a Linux bridge, without fabemu; <i>ideal</i>: through fabemu with a "
+		   "fabric that adds nothing. Their ratio is what the testbed itself costs.</p>\n");
+}
+
+static void
+network_table(FILE *f, const struct row *rows, size_t nrows)
+{
+	fprintf(f,
+		"<h2>The network, and the verdict</h2>\n<table><tr><th>regime</th><th>hop (µs, "
+		"configured)</th><th>ping RTT h1-h2 (µs)</th><th>offered (Gbit/s)</th><th>fabric "
+		"drops</th><th>ECN marks</th><th>PFC pauses</th><th>paused (ms)</th><th>credit "
+		"stall (ms)</th><th>real TCP retrans.</th><th>TCP timeouts</th><th>lost at the "
+		"edge</th><th>unexplained</th><th>lateness p99 (µs)</th><th>edge wait p99 "
+		"(µs)</th><th>verdict</th></tr>\n");
+	for (size_t i = 0; i < nrows; i++) {
+		const struct row *w = &rows[i];
+
+		if (!w->first)
+			continue;
+		fprintf(f, "<tr><td>");
+		esc(f, w->regime);
+		fprintf(f, "</td>");
+		cell(f, w->hop_us, 2);
+		cell(f, w->rtt_us, 1);
+		cell(f, w->offered_gbps, 2);
+		fprintf(f, "<td>%lld</td><td>%lld</td><td>%lld</td>", w->drops, w->marks,
+			w->pauses);
+		cell(f, w->paused_ms, 1);
+		cell(f, w->stall_ms, 1);
+		fprintf(f, "<td>%lld</td><td>%lld</td><td>%lld</td><td>%lld</td>", w->real_retrans,
+			w->timeouts, w->edge_lost, w->unexplained);
+		cell(f, w->late_p99_us, 1);
+		cell(f, w->wait_p99_us, 1);
+		fprintf(f, "<td style='text-align:left' class='%s'>",
+			strncmp(w->verdict, "faithful", 8) == 0 ? "faithful" : "distorted");
+		esc(f, w->verdict);
+		fprintf(f, "</td></tr>\n");
+	}
+	fprintf(f, "</table>\n<p>Drops, marks, pauses and TCP counters are per run (summed over "
+		   "repetitions). How to read this page, and what makes a result faithful: "
+		   "docs/campaigns.md.</p>\n");
+}
+
+int
+cg_html(const struct run_ctx *r, const struct row *rows, size_t nrows, const char *status)
+{
+	const struct campaign *c = r->c;
+	char p[PATH_MAX], sz[16];
+	int bad;
+	FILE *f;
+
+	snprintf(p, sizeof(p), "%s/report.html", r->out);
+	if ((f = fopen(p, "w")) == NULL)
+		return -1;
+	head(f, r, status);
+	job_table(f, r, rows, nrows);
+	network_table(f, rows, nrows);
+	for (unsigned s = 0; s < c->nsizes && c->allreduce; s++)
+		fprintf(f, "<h2>CDF, %s</h2><img src='cdf-%s.svg'>\n",
+			cg_size_name(c->sizes[s], sz, sizeof(sz)), sz);
+	if (c->allreduce)
+		fprintf(f, "<h2>Timeline</h2><img src='timeline.svg'>\n");
+	fprintf(f, "<h2>Links</h2><img src='links.svg'>\n<h2>Regimes</h2><ul>\n");
+	for (unsigned g = 0; g < c->nreg; g++) {
+		fprintf(f, "<li>");
+		esc(f, c->reg[g].name);
+		if (c->reg[g].kind == CG_WIRE)
+			fprintf(f, ": the hosts joined by a Linux bridge (no fabemu)</li>\n");
+		else
+			fprintf(f, ": profile %s at scale %u, %s</li>\n", c->reg[g].profile_name,
+				c->reg[g].scale, c->reg[g].edge.pmd);
+	}
+	fprintf(f, "</ul>\n<h2>Faults</h2><ul>\n");
+	for (unsigned i = 0; i < c->nsteps; i++) {
+		fprintf(f, "<li>%s %d: ", c->steps[i].at_iter ? "iteration" : "ms",
+			c->steps[i].at_iter ? c->steps[i].at_iter
+					    : (int)(c->steps[i].at_ns / 1000000));
+		esc(f, c->steps[i].what);
+		fprintf(f, "</li>\n");
+	}
+	fprintf(f, "</ul></body></html>\n");
+	bad = ferror(f);
+	return fclose(f) != 0 || bad ? -1 : 0;
+}

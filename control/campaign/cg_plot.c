@@ -1,0 +1,152 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Plots with gnuplot (SVG): CDF per size, timeline with fault marks, drops and marks. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cg.h"
+
+static int
+cmp_d(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+static int
+of_regime(json_t *run, const struct regime *g)
+{
+	return strcmp(json_string_value(json_object_get(run, "regime")) ?: "", g->name) == 0;
+}
+
+/* plots/cdf-REGIME-SIZE.dat: iteration times (ms) of every repetition, and their CDF. */
+static int
+cdf_data(const struct run_ctx *r, json_t *runs, const struct regime *g, uint64_t size)
+{
+	double *v = malloc(sizeof(double) * CG_MAX_ITERS);
+	char p[PATH_MAX], sz[16];
+	json_t *run, *x;
+	size_t i, k, n = 0;
+	FILE *f;
+	int rc = -1;
+
+	if (v == NULL)
+		return -1;
+	json_array_foreach(runs, i, run) if (of_regime(run, g)) json_array_foreach(
+		json_object_get(run, "iterations"), k,
+		x) if ((uint64_t)json_integer_value(json_array_get(x, 1)) == size / 4 * 4 &&
+		       n < CG_MAX_ITERS) v[n++] = json_real_value(json_array_get(x, 3)) / 1000;
+	qsort(v, n, sizeof(*v), cmp_d);
+	snprintf(p, sizeof(p), "%s/plots/cdf-%s-%s.dat", r->out, g->name,
+		 cg_size_name(size, sz, sizeof(sz)));
+	if ((f = fopen(p, "w")) != NULL) {
+		for (size_t j = 0; j < n; j++)
+			fprintf(f, "%.4f %.5f\n", v[j], (double)(j + 1) / (double)n);
+		rc = fclose(f);
+	}
+	free(v);
+	return rc;
+}
+
+/* plots/timeline-REGIME.dat: iteration number against time, first repetition. */
+static int
+timeline_data(const struct run_ctx *r, json_t *runs, const struct regime *g)
+{
+	char p[PATH_MAX];
+	json_t *run, *x;
+	size_t i, k;
+	FILE *f;
+
+	snprintf(p, sizeof(p), "%s/plots/timeline-%s.dat", r->out, g->name);
+	if ((f = fopen(p, "w")) == NULL)
+		return -1;
+	json_array_foreach(runs, i, run)
+	{
+		if (!of_regime(run, g) ||
+		    json_integer_value(json_object_get(run, "repetition")) != 1)
+			continue;
+		json_array_foreach(json_object_get(run, "iterations"), k, x)
+			fprintf(f, "%lld %.4f\n", json_integer_value(json_array_get(x, 0)),
+				json_real_value(json_array_get(x, 3)) / 1000);
+	}
+	return fclose(f);
+}
+
+static void
+script(FILE *f, const struct run_ctx *r)
+{
+	const struct campaign *c = r->c;
+	char sz[16];
+
+	fprintf(f, "set terminal svg size 900,500 dynamic font 'sans,11'\nset key outside right\n"
+		   "set grid\nset datafile separator whitespace\n");
+	for (unsigned s = 0; s < c->nsizes && c->allreduce; s++) {
+		cg_size_name(c->sizes[s], sz, sizeof(sz));
+		fprintf(f,
+			"set output '%s/cdf-%s.svg'\nset title 'All-reduce of %s per rank: CDF of "
+			"iteration time (slowest rank)'\nset xlabel 'iteration time (ms)'\n"
+			"set ylabel 'fraction of iterations'\nset logscale x\nset yrange "
+			"[0:1]\nplot ",
+			r->out, sz, sz);
+		for (unsigned g = 0; g < c->nreg; g++)
+			fprintf(f,
+				"%s'%s/plots/cdf-%s-%s.dat' using 1:2 with steps lw 2 title '%s'",
+				g ? ", " : "", r->out, c->reg[g].name, sz, c->reg[g].name);
+		fprintf(f, "\nunset logscale x\nset yrange [*:*]\n");
+	}
+	if (c->allreduce) {
+		fprintf(f,
+			"set output '%s/timeline.svg'\nset title 'Iteration time, first repetition "
+			"(dashed lines: faults)'\nset xlabel 'iteration'\nset ylabel 'time (ms)'\n"
+			"set logscale y\n",
+			r->out);
+		for (unsigned i = 0; i < c->nsteps; i++)
+			if (c->steps[i].at_iter)
+				fprintf(f,
+					"set arrow from %d, graph 0 to %d, graph 1 nohead dt 2 lc "
+					"'red'\nset label '%s' at %d, graph 0.95 rotate by 90 "
+					"right font ',8' tc 'red'\n",
+					c->steps[i].at_iter, c->steps[i].at_iter, c->steps[i].what,
+					c->steps[i].at_iter);
+		fprintf(f, "plot ");
+		for (unsigned g = 0; g < c->nreg; g++)
+			fprintf(f,
+				"%s'%s/plots/timeline-%s.dat' using 1:2 with linespoints title "
+				"'%s'",
+				g ? ", " : "", r->out, c->reg[g].name, c->reg[g].name);
+		fprintf(f, "\nunset logscale y\nunset arrow\nunset label\n");
+	}
+	/* summary.csv: column 7 fabric drops, 8 ECN marks (cg_csv.c) */
+	fprintf(f,
+		"set output '%s/links.svg'\nset title 'Fabric drops and ECN marks, all links, per "
+		"regime'\nset style data histograms\nset style histogram clustered\n"
+		"set style fill solid 0.8\nset xlabel ''\nset ylabel 'packets'\nset datafile "
+		"separator ','\nset yrange [0:*]\nset xtics rotate by -30\n"
+		"plot '%s/summary.csv' every ::1 using 7:xtic(1) title 'drops', '' every ::1 using "
+		"8 title 'ECN marks'\n",
+		r->out, r->out);
+}
+
+int
+cg_plots(const struct run_ctx *r, json_t *runs)
+{
+	const struct campaign *c = r->c;
+	char p[PATH_MAX], log[PATH_MAX];
+	int rc = 0;
+	FILE *f;
+
+	for (unsigned g = 0; g < c->nreg && c->allreduce; g++) {
+		for (unsigned s = 0; s < c->nsizes; s++)
+			rc |= cdf_data(r, runs, &c->reg[g], c->sizes[s]);
+		rc |= timeline_data(r, runs, &c->reg[g]);
+	}
+	snprintf(p, sizeof(p), "%s/plots/report.gp", r->out);
+	if ((f = fopen(p, "w")) == NULL)
+		return -1;
+	script(f, r);
+	if (fclose(f) != 0 || rc)
+		return -1;
+	snprintf(log, sizeof(log), "%s/logs/gnuplot.log", r->out);
+	return cg_sh(log, "gnuplot '%s'", p) == 0 ? 0 : -1;
+}

@@ -1,0 +1,212 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * One row a regime and size over every repetition: the job's time (nearest-rank p50,
+ * p99, max), the same beside the baselines (the wire and the ideal dataplane) and as
+ * ratios to them, the network's figures and the fidelity verdict.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cg.h"
+#include "fe_qhist.h"
+#include "fe_quantile.h"
+
+static int
+cmp_d(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Nearest rank (fe_quantile.h) of n values, sorted here; NAN if none. */
+static double
+quantile(double *v, size_t n, double q)
+{
+	if (n == 0)
+		return NAN;
+	qsort(v, n, sizeof(*v), cmp_d);
+	return v[fe_rank_index(n, q)];
+}
+
+static int
+of_regime(json_t *run, const struct regime *g)
+{
+	return strcmp(json_string_value(json_object_get(run, "regime")) ?: "", g->name) == 0;
+}
+
+static long long
+geti(json_t *o, const char *key)
+{
+	return json_integer_value(json_object_get(o, key));
+}
+
+/* p99 (us) of a histogram merged over the regime's runs; NAN if nothing was measured. */
+static double
+merged_p99_us(json_t *runs, const struct regime *g, const char *key)
+{
+	uint64_t h[FE_QHIST_BUCKETS] = {0}, n = 0;
+	json_t *run;
+	size_t i;
+
+	json_array_foreach(runs, i, run)
+	{
+		json_t *hist = json_object_get(json_object_get(run, key), "hist_ns");
+
+		if (!of_regime(run, g))
+			continue;
+		for (size_t k = 0; k < json_array_size(hist) && k < FE_QHIST_BUCKETS; k++) {
+			h[k] += (uint64_t)json_integer_value(json_array_get(hist, k));
+			n += (uint64_t)json_integer_value(json_array_get(hist, k));
+		}
+	}
+	return n ? (double)fe_qhist_quantile(h, 0.99) / 1000 : NAN;
+}
+
+/* The regime's verdict: faithful if every run was; else every distinct reason. */
+static void
+verdict(json_t *runs, const struct regime *g, char *out, size_t len)
+{
+	json_t *run, *why, *all = json_array();
+	size_t i, k, j;
+
+	json_array_foreach(runs, i, run) if (of_regime(run, g))
+		json_array_foreach(json_object_get(run, "reasons"), k, why)
+	{
+		int seen = 0;
+		json_t *w;
+
+		json_array_foreach(all, j, w) seen |= json_equal(w, why);
+		if (!seen)
+			json_array_append(all, why);
+	}
+	snprintf(out, len, "faithful");
+	json_array_foreach(all, i, why)
+	{
+		size_t o = strlen(out) * (i > 0);
+
+		snprintf(out + o, len - o, "%s%s",
+			 i ? "; " : "distorted: ", json_string_value(why));
+	}
+	json_decref(all);
+}
+
+/* The run-level figures of a regime, summed over its repetitions, into w. */
+static void
+network(json_t *runs, const struct regime *g, struct row *w)
+{
+	json_t *run, *x;
+	size_t i, k;
+	unsigned nr = 0;
+
+	json_array_foreach(runs, i, run)
+	{
+		if (!of_regime(run, g))
+			continue;
+		nr++;
+		w->rtt_us += json_number_value(json_object_get(run, "ping_rtt_us"));
+		w->job_s += (double)(geti(run, "end_ns") - geti(run, "start_ns")) / 1e9;
+		json_array_foreach(json_object_get(run, "links"), k, x)
+		{
+			w->drops += geti(x, "drops");
+			w->marks += geti(x, "ecn_marked");
+		}
+		json_array_foreach(json_object_get(run, "tcp"), k, x)
+		{
+			w->real_retrans += geti(x, "real_retrans");
+			w->timeouts += geti(x, "timeouts");
+			w->probes += geti(x, "loss_probes");
+		}
+		w->pauses += geti(run, "pause_frames");
+		w->paused_ms += (double)geti(run, "paused_ns") / 1e6;
+		w->stall_ms += (double)geti(run, "credit_stall_ns") / 1e6;
+		w->edge_lost += geti(run, "edge_lost");
+		w->unexplained += geti(run, "unexplained");
+	}
+	w->rtt_us = nr ? w->rtt_us / nr : 0;
+	w->job_s = nr ? w->job_s / nr : 0;
+	w->late_p99_us = merged_p99_us(runs, g, "lateness");
+	w->wait_p99_us = merged_p99_us(runs, g, "edge_wait");
+}
+
+/* Iteration times of size (0: every iteration) of a regime's runs, in ms, into v. */
+static size_t
+times(json_t *runs, const struct regime *g, uint64_t size, double *v)
+{
+	json_t *run, *it;
+	size_t i, k, n = 0;
+
+	json_array_foreach(runs, i, run) if (of_regime(run, g))
+		json_array_foreach(json_object_get(run, "iterations"), k, it)
+	{
+		if (size && (uint64_t)json_integer_value(json_array_get(it, 1)) != size / 4 * 4)
+			continue;
+		if (n < CG_MAX_ITERS)
+			v[n++] = json_real_value(json_array_get(it, 3)) / 1000;
+	}
+	return n;
+}
+
+static void
+baselines(const struct campaign *c, struct row *rows, size_t nrows, size_t per)
+{
+	int wire = -1, ideal = -1;
+
+	for (unsigned g = 0; g < c->nreg; g++) {
+		if (wire < 0 && c->reg[g].kind == CG_WIRE)
+			wire = (int)g;
+		if (ideal < 0 && c->reg[g].kind == CG_DATAPLANE && c->reg[g].ideal)
+			ideal = (int)g;
+	}
+	for (size_t n = 0; n < nrows; n++) {
+		size_t s = n % per;
+
+		rows[n].wire_p50 = wire >= 0 ? rows[(size_t)wire * per + s].p50 : NAN;
+		rows[n].wire_p99 = wire >= 0 ? rows[(size_t)wire * per + s].p99 : NAN;
+		rows[n].ideal_p50 = ideal >= 0 ? rows[(size_t)ideal * per + s].p50 : NAN;
+		rows[n].ideal_p99 = ideal >= 0 ? rows[(size_t)ideal * per + s].p99 : NAN;
+		rows[n].baseline = (int)(n / per) == wire ? 1 : (int)(n / per) == ideal ? 2 : 0;
+	}
+}
+
+size_t
+cg_summarize(const struct campaign *c, json_t *runs, struct row *rows)
+{
+	const size_t per = c->allreduce ? c->nsizes : 1;
+	double *v = malloc(sizeof(double) * CG_MAX_ITERS);
+	size_t nrows = 0;
+
+	if (v == NULL)
+		return 0;
+	for (unsigned g = 0; g < c->nreg; g++) {
+		const struct regime *r = &c->reg[g];
+		struct row net = {0};
+
+		network(runs, r, &net);
+		verdict(runs, r, net.verdict, sizeof(net.verdict));
+		for (size_t s = 0; s < per; s++) {
+			struct row *w = &rows[nrows++];
+			size_t n = times(runs, r, c->allreduce ? c->sizes[s] : 0, v);
+
+			*w = net;
+			snprintf(w->regime, sizeof(w->regime), "%s", r->name);
+			cg_size_name(c->allreduce ? c->sizes[s] : 0, w->size, sizeof(w->size));
+			w->hop_us = (double)r->hop_ns / 1000.0;
+			w->offered_gbps = r->offered_bps ? (double)r->offered_bps / 1e9 : NAN;
+			w->first = s == 0;
+			w->n = n;
+			w->p50 = quantile(v, n, 0.5);
+			w->p99 = quantile(v, n, 0.99);
+			w->max = quantile(v, n, 1.0);
+			/* a stall the size of a retransmission timeout: 150 ms above the median
+			 * (Linux's minimum RTO and a lone segment's loss probe are 200 ms) */
+			for (size_t k = 0; k < n; k++)
+				w->stalls += v[k] >= w->p50 + CG_STALL_MS;
+		}
+	}
+	baselines(c, rows, nrows, per);
+	free(v);
+	return nrows;
+}

@@ -1,0 +1,247 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#define _GNU_SOURCE /* sched_setaffinity */
+/*
+ * The hosts: the veth testbed up and down, its MTU, the wire (the same hosts joined by a
+ * Linux bridge, no fabemu), the hosts' counters, and the testbed's capacity.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <sched.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cg.h"
+
+/*
+ * cores: split: this runner and whatever it starts (probes, hooks, the dataplane's
+ * control threads) go to the hosts' cores "A" or "A-B"; only the dataplane's lcore
+ * takes core 0 (-l 0 pins it there).
+ */
+static void
+pin_self(const char *cpus)
+{
+	unsigned a = 0, b = 0;
+	cpu_set_t set;
+
+	if (sscanf(cpus, "%u-%u", &a, &b) < 2)
+		b = a;
+	CPU_ZERO(&set);
+	for (unsigned c = a; c <= b && c < CPU_SETSIZE; c++)
+		CPU_SET(c, &set);
+	if (sched_setaffinity(0, sizeof(set), &set) != 0)
+		cg_say("  (could not move the campaign to cores %s: %s)\n", cpus, strerror(errno));
+}
+
+int
+cg_testbed_up(struct run_ctx *r)
+{
+	char log[PATH_MAX];
+
+	char cpus[64] = "";
+
+	cg_logpath(r, log, sizeof(log), "testbed.log");
+	if (r->own_testbed &&
+	    cg_sh(log, "'%s/testbeds/veth.sh' up %u --name %s --cores %s", r->root, r->c->hosts,
+		  r->testbed, r->c->split ? "split" : "shared") != 0)
+		return -1;
+	r->mtu_now = 1500;
+	/* the hosts' programs on the hosts' cores (a lent testbed says which) */
+	if (cg_sh_out(cpus, sizeof(cpus), "'%s/testbeds/veth.sh' cpus --name %s", r->root,
+		      r->testbed) == 0)
+		cpus[strcspn(cpus, "\n")] = '\0';
+	if (cpus[0]) {
+		snprintf(r->pin, sizeof(r->pin), "taskset -c %s", cpus);
+		pin_self(cpus);
+	}
+	/* per namespace: whether the hosts' TCP asks for ECN (marks need ECT packets); no
+	 * IPv6, whose neighbour and multicast chatter would cross the job's counters */
+	return cg_sh(log,
+		     "for i in $(seq %u); do ip netns exec %s-h$i sysctl -qw net.ipv4.tcp_ecn=%d "
+		     "net.ipv6.conf.all.disable_ipv6=1; done",
+		     r->c->hosts, r->testbed, r->c->host_ecn) == 0
+		       ? 0
+		       : -1;
+}
+
+/* Whatever still runs in our hosts (ranks, iperf3). */
+void
+cg_kill_hosts(const struct run_ctx *r)
+{
+	char log[PATH_MAX];
+
+	cg_logpath(r, log, sizeof(log), "testbed.log");
+	cg_sh(log,
+	      "for ns in $(ip netns list | awk '{print $1}' | grep '^%s-h'); do "
+	      "p=$(ip netns pids $ns); [ -n \"$p\" ] && kill -KILL $p; done; true",
+	      r->testbed);
+}
+
+void
+cg_testbed_down(struct run_ctx *r)
+{
+	char log[PATH_MAX];
+
+	cg_kill_hosts(r);
+	cg_logpath(r, log, sizeof(log), "testbed.log");
+	cg_sh(log, "'%s/testbeds/veth.sh' unbridge --name %s", r->root, r->testbed);
+	if (r->own_testbed)
+		cg_sh(log, "'%s/testbeds/veth.sh' down --name %s", r->root, r->testbed);
+	else if (r->mtu_now != 1500) /* a testbed we were lent goes back as it was */
+		cg_mtu(r, 1500);
+}
+
+int
+cg_mtu(struct run_ctx *r, uint32_t mtu)
+{
+	char log[PATH_MAX];
+
+	if (mtu == r->mtu_now)
+		return 0;
+	cg_logpath(r, log, sizeof(log), "testbed.log");
+	if (cg_sh(log, "'%s/testbeds/veth.sh' mtu %u --name %s", r->root, mtu, r->testbed) != 0)
+		return -1;
+	r->mtu_now = mtu;
+	return 0;
+}
+
+int
+cg_wire_up(struct run_ctx *r)
+{
+	char log[PATH_MAX];
+
+	cg_logpath(r, log, sizeof(log), "testbed.log");
+	return cg_sh(log, "'%s/testbeds/veth.sh' bridge --name %s", r->root, r->testbed) == 0 ? 0
+											      : -1;
+}
+
+void
+cg_wire_down(struct run_ctx *r)
+{
+	char log[PATH_MAX];
+
+	cg_logpath(r, log, sizeof(log), "testbed.log");
+	cg_sh(log, "'%s/testbeds/veth.sh' unbridge --name %s", r->root, r->testbed);
+}
+
+static uint64_t
+sysfs_u64(const char *path)
+{
+	unsigned long long v = 0;
+	FILE *f = fopen(path, "r");
+
+	if (f) {
+		if (fscanf(f, "%llu", &v) != 1)
+			v = 0;
+		fclose(f);
+	}
+	return v;
+}
+
+/* One host's TCP counters (nstat) and its interface's (eth0), in one command. */
+void
+cg_host_read(const struct run_ctx *r, unsigned host, struct host_ctr *t)
+{
+	static const struct {
+		const char *name;
+		size_t off;
+	} keys[] = {
+		{"TcpRetransSegs", offsetof(struct host_ctr, retrans)},
+		{"TcpExtTCPDSACKRecvSegs", offsetof(struct host_ctr, dsack)},
+		{"TcpExtTCPTimeouts", offsetof(struct host_ctr, timeouts)},
+		{"TcpExtTCPLossProbes", offsetof(struct host_ctr, probes)},
+		{"IpExtInCEPkts", offsetof(struct host_ctr, ce)},
+		{"if_tx_packets", offsetof(struct host_ctr, tx_packets)},
+		{"if_tx_dropped", offsetof(struct host_ctr, tx_dropped)},
+		{"if_rx_packets", offsetof(struct host_ctr, rx_packets)},
+		{"if_rx_dropped", offsetof(struct host_ctr, rx_dropped)},
+	};
+	char cmd[1024], line[256], name[64];
+	unsigned long long v;
+	FILE *f;
+
+	memset(t, 0, sizeof(*t));
+	snprintf(cmd, sizeof(cmd),
+		 "ip netns exec %s-h%u sh -c 'nstat -asz TcpRetransSegs TcpExtTCPDSACKRecvSegs "
+		 "TcpExtTCPTimeouts TcpExtTCPLossProbes IpExtInCEPkts; "
+		 "for k in tx_packets tx_dropped rx_packets rx_dropped; do "
+		 "echo if_$k $(cat /sys/class/net/eth0/statistics/$k); done' 2>/dev/null",
+		 r->testbed, host);
+	f = popen(cmd, "r");
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%63s %llu", name, &v) == 2)
+			for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
+				if (strcmp(name, keys[k].name) == 0)
+					*(uint64_t *)((char *)t + keys[k].off) = v;
+	if (f)
+		pclose(f);
+	snprintf(cmd, sizeof(cmd), "/sys/class/net/%s-h%u/statistics/tx_dropped", r->testbed, host);
+	t->peer_tx_dropped = sysfs_u64(cmd);
+	snprintf(cmd, sizeof(cmd), "/sys/class/net/%s-h%u/statistics/rx_dropped", r->testbed, host);
+	t->peer_rx_dropped = sysfs_u64(cmd);
+}
+
+double
+cg_ping_rtt_us(const struct run_ctx *r)
+{
+	char cmd[256], line[512];
+	double mn, avg = -1;
+	FILE *f;
+
+	snprintf(cmd, sizeof(cmd), "%s ip netns exec %s-h1 ping -q -c 20 -i 0.01 -W 1 198.18.0.2",
+		 r->pin, r->testbed);
+	f = popen(cmd, "r");
+	while (f && fgets(line, sizeof(line), f))
+		if (strncmp(line, "rtt ", 4) == 0)
+			sscanf(strchr(line, '=') + 1, "%lf/%lf", &mn, &avg);
+	if (f)
+		pclose(f);
+	return avg * 1000;
+}
+
+/*
+ * Every host sends to the next one (host N to host 1) with iperf3 at once, for ns: the
+ * pattern of a ring all-reduce, every link of the testbed loaded. Returns the sum of
+ * what the receivers got, in bit/s, or -1 if a stream failed.
+ */
+double
+cg_ring_goodput(struct run_ctx *r, const char *tag, uint64_t ns)
+{
+	const unsigned n = r->c->hosts;
+	char log[PATH_MAX], out[PATH_MAX];
+	double sum = 0;
+
+	cg_logpath(r, log, sizeof(log), "capacity-%s.log", tag);
+	cg_logpath(r, out, sizeof(out), "capacity-%s", tag);
+	/* servers, each waited for; then the clients, each writing its JSON */
+	if (cg_sh(log,
+		  "set -e; for i in $(seq %u); do %s ip netns exec %s-h$i iperf3 -s -1 -D -p "
+		  "$((5400 + i)); done; for i in $(seq %u); do for t in $(seq 50); do "
+		  "ip netns exec %s-h$i ss -ltn | grep -q \":$((5400 + i)) \" && break; "
+		  "sleep 0.05; done; done; for i in $(seq %u); do j=$((i %% %u + 1)); "
+		  "%s ip netns exec %s-h$i iperf3 -c 198.18.0.$j -p $((5400 + j)) -t %u -J "
+		  ">'%s-'$i.json & done; wait",
+		  n, r->pin, r->testbed, n, r->testbed, n, n, r->pin, r->testbed,
+		  (unsigned)((ns + 500000000) / 1000000000), out) != 0) {
+		cg_kill_hosts(r);
+		return -1;
+	}
+	for (unsigned i = 1; i <= n; i++) {
+		char file[PATH_MAX + 16];
+		json_t *d;
+		double bps;
+
+		snprintf(file, sizeof(file), "%s-%u.json", out, i);
+		d = json_load_file(file, 0, NULL);
+		bps = json_number_value(
+			json_object_get(json_object_get(json_object_get(d, "end"), "sum_received"),
+					"bits_per_second"));
+		json_decref(d);
+		if (bps <= 0)
+			return -1;
+		sum += bps;
+	}
+	return sum;
+}
