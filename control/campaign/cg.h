@@ -218,6 +218,7 @@ struct row {
 	long long unexplained;
 	double paused_ms, stall_ms;
 	int first; /* the first row of its regime: the run's network figures go here */
+	unsigned runs; /* repetitions that ran */
 	size_t n;
 };
 size_t cg_summarize(const struct campaign *c, json_t *runs, struct row *rows);

@@ -125,8 +125,9 @@ network(json_t *runs, const struct regime *g, struct row *w)
 		w->edge_lost += geti(run, "edge_lost");
 		w->unexplained += geti(run, "unexplained");
 	}
-	w->rtt_us = nr ? w->rtt_us / nr : 0;
-	w->job_s = nr ? w->job_s / nr : 0;
+	w->runs = nr;
+	w->rtt_us = nr ? w->rtt_us / nr : NAN;
+	w->job_s = nr ? w->job_s / nr : NAN;
 	w->late_p99_us = merged_p99_us(runs, g, "lateness");
 	w->wait_p99_us = merged_p99_us(runs, g, "edge_wait");
 }
@@ -186,6 +187,9 @@ cg_summarize(const struct campaign *c, json_t *runs, struct row *rows)
 
 		network(runs, r, &net);
 		verdict(runs, r, net.verdict, sizeof(net.verdict));
+		if (net.runs == 0)
+			snprintf(net.verdict, sizeof(net.verdict),
+				 "not run (the campaign stopped first)");
 		for (size_t s = 0; s < per; s++) {
 			struct row *w = &rows[nrows++];
 			size_t n = times(runs, r, c->allreduce ? c->sizes[s] : 0, v);

@@ -81,6 +81,10 @@ network_table(FILE *f, const struct row *rows, size_t n)
 
 		if (!w->first)
 			continue;
+		if (w->runs == 0) {
+			fprintf(f, "%-20s %7.1f %8s (not run)\n", w->regime, w->hop_us, "-");
+			continue;
+		}
 		fprintf(f,
 			"%-20s %7.1f %8.1f %s %7lld %6lld %6lld %9.1f %8.1f %7lld %5lld %6lld "
 			"%6lld %6lld %s %s\n",

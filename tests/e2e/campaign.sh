@@ -16,11 +16,22 @@ name: t-credit
 hosts: 3
 job: {kind: allreduce, sizes: [1KiB, 64KiB], iterations: 8, warmup: 2}
 regimes:
+  - {name: wire, kind: wire}
+  - {name: credit, profile: ib-ndr, scale: 1000}
+Y
+# the same without the baseline and the capacity: the runs that only test stopping
+cat >"$T/credit1.yaml" <<'Y'
+name: t-credit1
+hosts: 3
+fidelity: {capacity: false}
+job: {kind: allreduce, sizes: [1KiB, 64KiB], iterations: 8, warmup: 2}
+regimes:
   - {name: credit, profile: ib-ndr, scale: 1000}
 Y
 cat >"$T/drop.yaml" <<'Y'
 name: t-drop
 hosts: 4   # with 4 ranks the 1 KiB all-reduce leaves each segment alone on its connection
+fidelity: {capacity: false}
 job: {kind: allreduce, sizes: [1KiB], iterations: 12, warmup: 2}
 regimes:
   - {name: ethernet, profile: ethernet-lossy, scale: 100}
@@ -31,9 +42,13 @@ timeline:
     match: tcp and src host 198.18.0.1 and dst host 198.18.0.2 and greater 1000
 Y
 
+WQ=$(cat /sys/devices/virtual/workqueue/cpumask)
 leftovers() { # what a campaign must not leave behind
 	{
 		ip netns list | awk '{print $1}' | grep '^fc[0-9]*-h' || true
+		ip -o link show | awk -F': ' '{print $2}' | grep '^fc[0-9]*-br' || true
+		# cores: split gives the kernel's threads and workqueues their cores back
+		[ "$(cat /sys/devices/virtual/workqueue/cpumask)" = "$WQ" ] || echo "workqueue cpumask"
 		ls /run/fabemu/ 2>/dev/null | grep -E '^(testbed-fc|campaign-)' || true
 		ls /var/run/dpdk/ 2>/dev/null | grep '^fe-campaign-' || true
 		# running processes (a zombie waiting for init to reap it runs nothing)
@@ -49,22 +64,54 @@ rc=0; out=$("$CTL" campaign check "$T/bad.yaml" 2>&1) || rc=$?
 [ "$rc" = 1 ] && grep -qF "$T/bad.yaml:2: hosts '40' (allowed: 2 to 16)" <<<"$out" || fe_fail "check: $rc $out"
 "$CTL" campaign check regimes single-drop incast | sed 's/^/  /'
 
-echo "credit regime: no fabric drop, no RTO-sized iteration"
+echo "credit regime beside the wire: no fabric drop, no RTO-sized iteration, the baseline"
 "$CTL" campaign run "$T/credit.yaml" --out "$T/credit" >"$T/credit.out" 2>&1 || { cat "$T/credit.out"; fe_fail "campaign failed"; }
-tail -6 "$T/credit.out" | sed 's/^/  /'
+sed -n '/^testbed:/,/^verdicts/p' "$T/credit.out" | sed 's/^/  /'
 R=$T/credit/campaign.json
+CR='[r for r in d["runs"] if r["regime"] == "credit"][0]'
 fe_check "status" "$(fe_json "$R" '1 if d["status"] == "complete" else 0')" 1 1
-fe_check "iterations recorded (2 sizes x 8)" "$(fe_json "$R" 'len(d["runs"][0]["iterations"])')" 16 16
-fe_check "fabric drops" "$(fe_json "$R" 'sum(l["drops"] for l in d["runs"][0]["links"])')" 0 0
-fe_check "slowest iteration (ms), RTO floor 200" "$(fe_json "$R" 'round(max(i[3] for i in d["runs"][0]["iterations"]) / 1000, 1)')" 0 150
-fe_check "TCP timeouts" "$(fe_json "$R" 'sum(t["timeouts"] for t in d["runs"][0]["tcp"])')" 0 0
-fe_check "compiled links in the inputs (3 hosts x 2)" "$(fe_json "$R" 'len(d["inputs"]["regimes"][0]["links"])')" 6 6
-for f in iterations.csv summary.csv links.csv tcp.csv report.html cdf-1KiB.svg cdf-64KiB.svg timeline.svg links.svg; do
+fe_check "iterations recorded (2 sizes x 8)" "$(fe_json "$R" "len($CR[\"iterations\"])")" 16 16
+fe_check "fabric drops" "$(fe_json "$R" "sum(l[\"drops\"] for l in $CR[\"links\"])")" 0 0
+fe_check "slowest iteration (ms), RTO floor 200" "$(fe_json "$R" "round(max(i[3] for i in $CR[\"iterations\"]) / 1000, 1)")" 0 150
+fe_check "TCP timeouts" "$(fe_json "$R" "sum(t[\"timeouts\"] for t in $CR[\"tcp\"])")" 0 0
+fe_check "compiled links in the inputs (3 hosts x 2)" "$(fe_json "$R" 'len(d["inputs"]["regimes"][1]["links"])')" 6 6
+fe_check "capacity through the ideal dataplane (Gbit/s)" "$(fe_json "$R" 'round(d["capacity"]["ideal_bps"] / 1e9, 2)')" 0.05 100
+fe_check "capacity over the wire (Gbit/s)" "$(fe_json "$R" 'round(d["capacity"]["wire_bps"] / 1e9, 2)')" 0.05 100
+grep -q '^testbed: 3 hosts, .*carries .* Gbit/s through the ideal dataplane, .* over the wire' "$T/credit.out" ||
+	fe_fail "no capacity line"
+for f in iterations.csv summary.csv links.csv tcp.csv ports.csv report.html cdf-1KiB.svg cdf-64KiB.svg timeline.svg links.svg; do
 	[ -s "$T/credit/$f" ] || fe_fail "no $f"
 done
-fe_check "iterations.csv rows" "$(($(wc -l <"$T/credit/iterations.csv") - 1))" 16 16
+fe_check "iterations.csv rows (2 regimes)" "$(($(wc -l <"$T/credit/iterations.csv") - 1))" 32 32
 grep -q '<svg' "$T/credit/timeline.svg" && grep -q '<table>' "$T/credit/report.html" || fe_fail "report"
-echo "  ok   campaign.json, 4 CSVs, 4 SVG plots, report.html"
+grep -q 'p50 / wire' "$T/credit/report.html" && grep -Eq "class='(faithful|distorted)'" "$T/credit/report.html" ||
+	fe_fail "report: no baseline or verdict"
+# the summary's p50, p99 and ratios are the nearest-rank figures of iterations.csv
+python3 - "$T/credit" <<'PY' || fe_fail "summary against iterations.csv"
+import csv, sys
+d = sys.argv[1]
+its = list(csv.DictReader(open(d + "/iterations.csv")))
+rows = {(r["regime"], r["size"]): r for r in csv.DictReader(open(d + "/summary.csv"))}
+def q(v, p):
+    v = sorted(v)
+    return v[max(1, -(-int(p * 100) * len(v) // 100)) - 1]
+for size, b in (("1KiB", 1024), ("64KiB", 65536)):
+    fig = {}
+    for regime in ("wire", "credit"):
+        t = [float(i["time_us"]) / 1000 for i in its if i["regime"] == regime and int(i["size_bytes"]) == b]
+        fig[regime] = (q(t, 0.5), q(t, 0.99))
+        r = rows[(regime, size)]
+        assert abs(float(r["p50_ms"]) - fig[regime][0]) < 0.002, (r, fig)
+        assert abs(float(r["p99_ms"]) - fig[regime][1]) < 0.002, (r, fig)
+        assert r["verdict"].startswith("faithful") or r["verdict"].startswith("distorted: "), r
+    r = rows[("credit", size)]
+    assert rows[("wire", size)]["baseline"] == "wire" and r["baseline"] == "", r
+    assert abs(float(r["p50_over_wire"]) - fig["credit"][0] / fig["wire"][0]) < 0.002, r
+    assert abs(float(r["p99_over_wire"]) - fig["credit"][1] / fig["wire"][1]) < 0.002, r
+    assert r["p50_over_ideal"] == "", "no ideal regime: no ratio to it"
+print("  ok   p50, p99 (nearest rank) and the ratios to the wire, from iterations.csv")
+PY
+echo "  ok   campaign.json, 5 CSVs, 4 SVG plots, report.html"
 
 echo "single drop in iteration 6: that iteration alone pays ~200 ms"
 "$CTL" campaign run "$T/drop.yaml" --out "$T/drop" >"$T/drop.out" 2>&1 || { cat "$T/drop.out"; fe_fail "campaign failed"; }
@@ -91,6 +138,7 @@ echo "a command job with faults in time: flap, delay spike, loss, pause storm, a
 cat >"$T/timed.yaml" <<'Y'
 name: t-timed
 hosts: 2
+fidelity: {capacity: false}
 job:
   kind: command
   command: ping -c 150 -i 0.02 -W 1 198.18.0.2 > /dev/null || true
@@ -121,7 +169,7 @@ assert 150e6 <= links["1.down"]["held_ns"] <= 250e6, links["1.down"]    # the 20
 PY
 
 echo "Ctrl-C in the middle: partial results, exit 130, nothing left behind"
-"$CTL" campaign run "$T/credit.yaml" --out "$T/int" --iterations 200 >"$T/int.out" 2>&1 &
+"$CTL" campaign run "$T/credit1.yaml" --out "$T/int" --iterations 200 >"$T/int.out" 2>&1 &
 pid=$!
 for _ in $(seq 300); do grep -q 'iteration ' "$T/int.out" && break; sleep 0.1; done
 grep -q 'iteration ' "$T/int.out" || { cat "$T/int.out"; fe_fail "the campaign did not start iterating"; }
@@ -134,7 +182,7 @@ fe_check "partial results: iterations kept" "$(fe_json "$T/int/campaign.json" 'l
 echo "  ok   no namespace, link, socket, DPDK directory or process left"
 
 echo "a dataplane that dies: exit 4, partial results, nothing left behind"
-"$CTL" campaign run "$T/credit.yaml" --out "$T/dead" --iterations 200 >"$T/dead.out" 2>&1 &
+"$CTL" campaign run "$T/credit1.yaml" --out "$T/dead" --iterations 200 >"$T/dead.out" 2>&1 &
 pid=$!
 for _ in $(seq 300); do grep -q 'iteration ' "$T/dead.out" && break; sleep 0.1; done
 pkill -KILL -f 'fabemu-dp .*fe-campaign-'

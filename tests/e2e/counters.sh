@@ -1,0 +1,147 @@
+#!/usr/bin/env bash
+# The counters contract, end to end: a real dataplane driven into PFC pauses and credit
+# stalls by an incast (hosts 1 and 2 send to host 3 through a slow egress), and the
+# campaign's figures checked against what the dataplane itself wrote at exit
+# (--stats-json, read here by this script's own code): the pause frames, the time
+# paused and the credit stall in campaign.json, summary.csv and the printed table; the
+# lateness merged over the links; every port's frames from both ends of its veth. Then
+# a deliberately small AF_PACKET ring: fabemu-dp warns at start, the edge losses are
+# counted, and the run is flagged distorted.
+set -euo pipefail
+. "$(dirname "$0")/../../testbeds/lib.sh"
+fe_init counters
+T=$FE_TMP
+CTL="$FE_BIN/fabemuctl"
+
+# PFC that pauses early, and credits that run out: 1 Gbit/s hosts into a 200 Mbit/s
+# egress at host 3
+cat >"$T/pfc.yaml" <<'Y'
+name: t-pfc
+regime: pfc
+pfc: {xoff: 32KiB, xon: 24KiB}
+link: {rate: 1Gbit, delay: 20us}
+links:
+  - {select: 2.down, rate: 200Mbit}
+Y
+cat >"$T/credit.yaml" <<'Y'
+name: t-credit
+regime: credit
+credit: {buffer: 16KiB, out: 2}
+link: {rate: 1Gbit, delay: 20us}
+links:
+  - {select: 2.down, rate: 200Mbit}
+Y
+cat >"$T/contract.yaml" <<Y
+name: t-contract
+hosts: 3
+fidelity: {capacity: false}
+job: {kind: command, command: "sleep 3"}
+beside:
+  - {host: 3, command: "iperf3 -s -p 5401 & iperf3 -s -p 5402 & wait"}
+  - {host: 1, command: "iperf3 -c 198.18.0.3 -p 5401 -t 600"}
+  - {host: 2, command: "iperf3 -c 198.18.0.3 -p 5402 -t 600"}
+regimes:
+  - {name: pfc, profile: $T/pfc.yaml}
+  - {name: credit, profile: $T/credit.yaml}
+Y
+"$CTL" campaign run "$T/contract.yaml" --out "$T/c" >"$T/c.out" 2>&1 || { cat "$T/c.out"; fe_fail "campaign failed"; }
+sed -n '/^network, per run/,/^$/p' "$T/c.out" | sed 's/^/  /'
+
+python3 - "$T/c" <<'PY' || fe_fail "the campaign's figures are not the dataplane's"
+import csv, json, sys
+
+out = sys.argv[1]
+camp = json.load(open(out + "/campaign.json"))
+rows = {r["regime"]: r for r in csv.DictReader(open(out + "/summary.csv"))}
+ports_csv = list(csv.DictReader(open(out + "/ports.csv")))
+text = open(out + "/../c.out").read()
+
+def lower(i):  # the quarter-octave buckets of dataplane/fe_qhist.h
+    return i if i < 8 else (4 + i % 4) << (i // 4 - 1)
+
+def upper(i):
+    return i + 1 if i < 8 else (5 + i % 4) << (i // 4 - 1)
+
+def p99(h):  # nearest rank, the bucket's upper bound
+    n = sum(h)
+    rank = max(1, -(-99 * n // 100))
+    seen = 0
+    for i, c in enumerate(h):
+        seen += c
+        if seen >= rank:
+            return upper(i)
+
+for regime, key, want in (("pfc", "pause_frames", "pauses"), ("credit", "stall_ns", "stall")):
+    run = next(r for r in camp["runs"] if r["regime"] == regime)
+    dp = json.load(open("%s/logs/dp-%s-1.json" % (out, regime)))  # fabemu-dp's own
+    lanes = dp["lane_counters"]
+    assert dp["regime"] == regime and lanes, (regime, dp["regime"])
+    pauses = sum(l.get("pause_frames", 0) for l in lanes)
+    paused = sum(l.get("paused_ns", 0) for l in lanes)
+    stall = sum(l.get("stall_ns", 0) for l in lanes)
+    print("  %-6s dataplane: %d pause frames, %.3f ms paused, %.3f ms credit stall"
+          % (regime, pauses, paused / 1e6, stall / 1e6))
+    # the figure the regime is about is real, not a 0 that can be nothing else
+    assert (pauses if regime == "pfc" else stall) > 0, "%s: no %s at all" % (regime, want)
+    # campaign.json carries the dataplane's numbers
+    assert run["pause_frames"] == pauses, (run["pause_frames"], pauses)
+    assert run["paused_ns"] == paused, (run["paused_ns"], paused)
+    assert run["credit_stall_ns"] == stall, (run["credit_stall_ns"], stall)
+    # summary.csv
+    row = rows[regime]
+    assert int(row["pause_frames"]) == pauses, row
+    assert abs(float(row["paused_ms"]) - paused / 1e6) < 0.001, row
+    assert abs(float(row["credit_stall_ms"]) - stall / 1e6) < 0.001, row
+    # the printed table: pauses, paused ms, stall ms on the regime's line
+    net = text.split("network, per run", 1)[1].split("\n\n", 1)[0]
+    line = next(l for l in net.splitlines() if l.startswith(regime + " "))
+    f = line.split()
+    assert int(f[6]) == pauses and abs(float(f[7]) - paused / 1e6) < 0.05 \
+        and abs(float(f[8]) - stall / 1e6) < 0.05, (line, pauses, paused, stall)
+    # lateness: the dataplane's histograms, merged over its links, as the campaign has it
+    merged = [sum(l["late_hist_ns"][i] for l in dp["links"]) for i in range(len(dp["links"][0]["late_hist_ns"]))]
+    assert merged == run["lateness"]["hist_ns"], "lateness histogram"
+    assert run["lateness"]["p99_ns"] == p99(merged), (run["lateness"]["p99_ns"], p99(merged))
+    assert abs(float(row["late_p99_us"]) - p99(merged) / 1000) < 0.001, row
+    # every port's frames: the dataplane's counts are the campaign's, and from the hosts'
+    # side nothing went missing (no edge loss, nothing unexplained)
+    for p in dp["ports"]:
+        c = next(x for x in ports_csv if x["regime"] == regime and int(x["port"]) == p["port"])
+        assert int(c["rx_pkts"]) == p["rx_pkts"] and int(c["tx_pkts"]) == p["tx_pkts"], (c, p)
+        assert int(c["in_unexplained"]) == 0 and int(c["out_unexplained"]) == 0, c
+        assert p["kernel"]["rx_unexplained"] == 0 and p["kernel"]["tx_unexplained"] == 0, p
+    assert run["edge_lost"] == 0 and run["unexplained"] == 0, run["verdict"]
+print("  ok   pauses, paused time, credit stall, lateness and the ports: the same numbers in "
+      "the dataplane's document, campaign.json, summary.csv, ports.csv and the table")
+PY
+
+echo "a 64-frame AF_PACKET ring: warned at start, edge losses counted, the run flagged"
+cat >"$T/ring.yaml" <<'Y'
+name: t-ring
+hosts: 2
+ring: 64
+fidelity: {capacity: false}
+job: {kind: command, command: "iperf3 -c 198.18.0.2 -p 5403 -t 2 >/dev/null"}
+beside:
+  - {host: 2, command: "iperf3 -s -p 5403"}
+regimes:
+  - {name: ideal, profile: ideal}
+Y
+"$CTL" campaign run "$T/ring.yaml" --out "$T/r" >"$T/r.out" 2>&1 || { cat "$T/r.out"; fe_fail "campaign failed"; }
+grep -q "warning: port 0 .*AF_PACKET ring holds 64 frames.*framecnt=" "$T/r/logs/dp-ideal-1.log" ||
+	fe_fail "no ring warning: $(cat "$T/r/logs/dp-ideal-1.log")"
+echo "  ok   fabemu-dp: $(grep -m1 -o 'warning: port 0.*frames, less than[^:]*' "$T/r/logs/dp-ideal-1.log")"
+python3 - "$T/r" <<'PY' || fe_fail "small ring"
+import json, sys
+d = json.load(open(sys.argv[1] + "/campaign.json"))
+run = d["runs"][0]
+dp = json.load(open(sys.argv[1] + "/logs/dp-ideal-1.json"))
+lost = sum(p["kernel"]["rx_lost"] for p in dp["ports"])
+print("  lost at the edge: %d (dataplane), %d (campaign); verdict: %s" % (lost, run["edge_lost"], run["verdict"][:90]))
+assert lost > 0, "the ring lost nothing"
+assert run["edge_lost"] >= lost, (run["edge_lost"], lost)
+assert run["unexplained"] == 0, run["ports"]
+assert run["verdict"].startswith("distorted: ") and "lost at the edge" in run["verdict"], run["verdict"]
+PY
+grep -q '^  ideal .*distorted: .* frames lost at the edge' "$T/r.out" || fe_fail "the printed verdict"
+echo "counters: passed"
