@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <stdio.h>
@@ -17,6 +18,47 @@ json_t *
 fe_client_request(const char *cmd)
 {
 	return json_pack("{s:i, s:s}", "fabemu", FE_CTL_VERSION, "cmd", cmd);
+}
+
+/*
+ * connect() that gives up after timeout_ms: a dataplane whose control thread does not
+ * accept (its backlog full) would otherwise hold a UNIX connect forever, and a TCP one
+ * for minutes. 0, or -1 with errno set (ETIMEDOUT).
+ */
+static int
+connect_wait(int fd, const struct sockaddr *a, socklen_t len, int timeout_ms)
+{
+	int fl = fcntl(fd, F_GETFL), err = 0, rc;
+	socklen_t elen = sizeof(err);
+
+	if (fl < 0 || fcntl(fd, F_SETFL, fl | O_NONBLOCK) < 0)
+		return -1;
+	for (int waited = 0;; waited += 10) {
+		rc = connect(fd, a, len);
+		if (rc == 0 || errno != EAGAIN) /* EAGAIN: a UNIX listener's backlog is full */
+			break;
+		if (waited >= timeout_ms) {
+			errno = ETIMEDOUT;
+			return -1;
+		}
+		usleep(10000);
+	}
+	if (rc < 0 && errno == EINPROGRESS) { /* TCP: wait for it to complete */
+		struct pollfd p = {.fd = fd, .events = POLLOUT};
+
+		if (poll(&p, 1, timeout_ms) <= 0) {
+			errno = ETIMEDOUT;
+			return -1;
+		}
+		if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &elen) < 0 || err) {
+			errno = err ? err : errno;
+			return -1;
+		}
+		rc = 0;
+	}
+	if (rc == 0 && fcntl(fd, F_SETFL, fl) < 0)
+		return -1;
+	return rc;
 }
 
 static int
@@ -37,7 +79,7 @@ connect_dp(const struct fe_client *o)
 			return -1;
 		}
 		fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-		if (fd >= 0 && connect(fd, (struct sockaddr *)&a, sizeof(a)) == 0)
+		if (fd >= 0 && connect_wait(fd, (struct sockaddr *)&a, sizeof(a), 30000) == 0)
 			return fd;
 		fprintf(stderr, "fabemuctl: cannot reach fabemu-dp at %s: %s\n", o->tcp,
 			strerror(errno));
@@ -46,11 +88,12 @@ connect_dp(const struct fe_client *o)
 
 		snprintf(a.sun_path, sizeof(a.sun_path), "%s", o->socket);
 		fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-		if (fd >= 0 && connect(fd, (struct sockaddr *)&a, sizeof(a)) == 0)
+		if (fd >= 0 && connect_wait(fd, (struct sockaddr *)&a, sizeof(a), 30000) == 0)
 			return fd;
 		fprintf(stderr, "fabemuctl: cannot reach fabemu-dp at %s: %s%s\n", o->socket,
 			strerror(errno),
-			errno == EACCES ? " (the control socket is root-only)"
+			errno == EACCES	     ? " (the control socket is root-only)"
+			: errno == ETIMEDOUT ? " (it did not accept within 30 s)"
 			: errno == ENOENT || errno == ECONNREFUSED
 				? " (is fabemu-dp running? its --control option names the socket)"
 				: "");

@@ -206,6 +206,8 @@ bridge() {
 	sysctl -qw "net.ipv6.conf.$br.disable_ipv6=1"
 	for ifc in $(host_links); do
 		ip link set "$ifc" master "$br"
+		# split: the bridge's work on core 0, the network's, as fabemu-dp's is
+		[ -n "$(cpus)" ] && echo 1 >"/sys/class/net/$ifc/queues/rx-0/rps_cpus"
 	done
 	ip link set "$br" up
 }
@@ -216,6 +218,9 @@ unbridge() {
 	br="$NAME-br"
 	[ -f "$f" ] || die "testbed '$NAME' is not up"
 	ip link del "$br" 2>/dev/null || true
+	for ifc in $(host_links); do
+		echo 0 >"/sys/class/net/$ifc/queues/rx-0/rps_cpus" 2>/dev/null || true
+	done
 	sed -i "/^link $br\$/d" "$f"
 }
 

@@ -2,7 +2,7 @@
 # Benchmarks (not tests: they print figures, they do not pass or fail). Each row is
 # measured in the same run as its reference. docs/performance.md explains the table.
 #
-#   tests/bench/run.sh [pps|engine|veth|timing|rate|change ...]   (default: all; root)
+#   tests/bench/run.sh [pps|engine|veth|timing|rate|change|gap ...]   (default: all; root)
 #
 #   pps     packet rate on one core, 64-byte frames, software vdevs (pcap files replayed
 #           from memory, infinite_rx): dpdk-testpmd io (and mac) against fabemu-dp with
@@ -19,6 +19,10 @@
 #           that core (fe-cpufloor)
 #   rate    achieved TX rate on the wire against the configured rate, 10 Mbit/s up
 #   change  profile changes every 2 ms under TCP: time to take effect, packets disturbed
+#   gap     the 4-host MPI all-reduce (1 MiB, 16 MiB) through the ideal dataplane against
+#           the wire (the same hosts over a Linux bridge), for every edge configuration
+#           tried (tests/bench/gap-*.yaml: cores split or shared, AF_PACKET or AF_XDP,
+#           ring, MTU, idle back-off): FE_BENCH_ROUNDS (3) rounds of both campaigns
 #
 # FE_BENCH_SECS (4) is the length of a run; pps and veth run every row FE_BENCH_ROUNDS
 # times in turn (5 and 3) and print medians with their range and the median of the
@@ -26,7 +30,7 @@
 set -euo pipefail
 . "$(dirname "$0")/../../testbeds/lib.sh"
 fe_init bench
-WHAT=${*:-pps veth timing rate change}
+WHAT=${*:-pps veth timing rate change gap}
 T=$FE_TMP
 SECS=${FE_BENCH_SECS:-4}
 command -v dpdk-testpmd >/dev/null || fe_fail "dpdk-testpmd missing (apt-get install dpdk-dev)"
@@ -340,9 +344,44 @@ bench_change() {
 	FABEMU_BIN=$FE_BIN bash "$FE_ROOT/tests/e2e/swap.sh" 2>&1 | grep -E 'swaps|drops|retrans|timeouts|out of order|took effect|adopted|p99|TCP goodput' | sed 's/^ *ok */  /'
 }
 
+bench_gap() {
+	local rounds=${FE_BENCH_ROUNDS:-3} k c
+	echo
+	echo "== the gap to the wire: a 4-host MPI all-reduce through the ideal dataplane against the"
+	echo "   same hosts over a Linux bridge, $rounds rounds of tests/bench/gap-split.yaml and gap-shared.yaml"
+	for k in $(seq "$rounds"); do
+		for c in split shared; do
+			"$FE_BIN/fabemuctl" campaign run "$FE_ROOT/tests/bench/gap-$c.yaml" \
+				--out "$T/gap-$c-$k" >"$T/gap-$c-$k.log" 2>&1 ||
+				fe_fail "campaign gap-$c failed: $(tail -5 "$T/gap-$c-$k.log")"
+		done
+	done
+	python3 - "$T" "$rounds" <<'PY'
+import csv, statistics as st, sys
+T, rounds = sys.argv[1], int(sys.argv[2])
+print("%-30s %7s %10s %10s %11s %11s  %s" % ("cores, regime", "size", "p50 ms", "p99 ms",
+      "p50 x wire", "p99 x wire", "(per-round p50 ratios)"))
+for cores in ("split", "shared"):
+    rows = [{(r["regime"], r["size"]): r for r in csv.DictReader(open("%s/gap-%s-%d/summary.csv" % (T, cores, k)))}
+            for k in range(1, rounds + 1)]
+    for (regime, size) in rows[0]:
+        # each ideal against the wire of its own MTU, in the same round
+        mtu = regime.split("mtu-")[1] if "mtu-" in regime else None
+        wire = "wire-mtu-" + mtu if mtu else "wire"
+        p50 = [float(r[(regime, size)]["p50_ms"]) for r in rows]
+        p99 = [float(r[(regime, size)]["p99_ms"]) for r in rows]
+        r50 = [float(r[(regime, size)]["p50_ms"]) / float(r[(wire, size)]["p50_ms"]) for r in rows]
+        r99 = [float(r[(regime, size)]["p99_ms"]) / float(r[(wire, size)]["p99_ms"]) for r in rows]
+        print("%-30s %7s %10.2f %10.2f %11.2f %11.2f  %s" % (cores + ", " + regime, size, st.median(p50),
+              st.median(p99), st.median(r50), st.median(r99), " ".join("%.2f" % x for x in r50)))
+print("medians of %d rounds; the ratios are each round's regime over the wire of the same MTU" % rounds)
+print("target: ideal 1 MiB p50 <= 1.5 x wire (docs/performance.md)")
+PY
+}
+
 for w in $WHAT; do
 	case $w in
-	pps | engine | veth | timing | rate | change) "bench_$w" ;;
-	*) fe_fail "unknown benchmark '$w' (pps, engine, veth, timing, rate, change)" ;;
+	pps | engine | veth | timing | rate | change | gap) "bench_$w" ;;
+	*) fe_fail "unknown benchmark '$w' (pps, engine, veth, timing, rate, change, gap)" ;;
 	esac
 done

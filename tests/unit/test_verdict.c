@@ -1,0 +1,188 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * A campaign's figures, verdicts and summary from recorded runs (control/campaign/):
+ * the lane sums and the ports' conservation read from a counters document as the
+ * dataplane writes it, each fidelity rule on its own, and the baselines and ratios.
+ */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <string.h>
+
+#include "campaign/cg.h"
+#include "fe_qhist.h"
+
+static struct campaign camp;
+
+static void
+setup(void)
+{
+	memset(&camp, 0, sizeof(camp));
+	camp.hosts = 2;
+	camp.fid = (struct fidelity){.late = 0.10, .load = 0.5};
+	camp.allreduce = 1;
+	camp.nsizes = 1;
+	camp.sizes[0] = 1024;
+	camp.nreg = 3;
+	snprintf(camp.reg[0].name, sizeof(camp.reg[0].name), "wire");
+	camp.reg[0].kind = CG_WIRE;
+	snprintf(camp.reg[1].name, sizeof(camp.reg[1].name), "ideal");
+	camp.reg[1].ideal = 1;
+	snprintf(camp.reg[2].name, sizeof(camp.reg[2].name), "fab");
+	camp.reg[2].hop_ns = 500000;	     /* 500 us: 10 % is 50 us */
+	camp.reg[2].offered_bps = 200000000; /* 2 hosts x 100 Mbit/s */
+}
+
+TestSuite(verdict, .init = setup);
+
+/* A histogram (as the counters document has it) with every frame late by ns. */
+static json_t *
+hist(uint64_t frames, uint64_t ns)
+{
+	json_t *a = json_array();
+
+	for (unsigned i = 0; i < FE_QHIST_BUCKETS; i++)
+		json_array_append_new(
+			a, json_integer(i == fe_qhist_bucket(ns) ? (json_int_t)frames : 0));
+	return a;
+}
+
+/*
+ * A run of regime g: two hosts sent 100 frames each, which the dataplane read and sent
+ * on (less `lost` at the edge of port 0); frames late by late_ns, waiting wait_ns.
+ */
+static json_t *
+run_of(const char *regime, uint64_t late_ns, uint64_t wait_ns, int lost, double it_ms)
+{
+	json_t *ports = json_array(), *links = json_array(), *hosts = json_array(), *c;
+
+	for (int p = 0; p < 2; p++) {
+		json_array_append_new(
+			ports, json_pack("{s:i, s:i, s:i, s:i, s:{s:s, s:i, s:i}, s:{s:s, s:o}}",
+					 "port", p, "rx_pkts", 100 - (p ? 0 : lost), "tx_pkts", 100,
+					 "oerrors", 0, "kernel", "kind", "af_packet", "rx_lost",
+					 p ? 0 : lost, "if_tx_dropped", 0, "edge_wait", "source",
+					 "kernel", "hist_ns", hist(100, wait_ns)));
+		json_array_append_new(links, json_pack("{s:s, s:i, s:i, s:o}", "link",
+						       p ? "0.down" : "0.up", "drop_tail_pkts", 1,
+						       "ecn_marked", 2, "late_hist_ns",
+						       hist(100, late_ns)));
+		json_array_append_new(hosts, json_pack("{s:i, s:i, s:i, s:i, s:i}", "host", p + 1,
+						       "tx_packets", 100, "tx_dropped", 0,
+						       "rx_packets", 100, "rx_dropped", 0));
+	}
+	c = json_pack("{s:o, s:o, s:s, s:[{s:i, s:i, s:i, s:i}, {s:i, s:i, s:i, s:i}]}", "ports",
+		      ports, "links", links, "regime", "pfc", "lane_counters", "port", 0, "lane", 0,
+		      "pause_frames", 7, "paused_ns", 3000000, "port", 1, "lane", 0, "pause_frames",
+		      5, "paused_ns", 1000000);
+	return json_pack("{s:s, s:i, s:[[i, i, i, f, i]], s:o, s:o, s:f, s:I, s:I}", "regime",
+			 regime, "repetition", 1, "iterations", 1, 1024, 1, it_ms * 1000, 0,
+			 "hosts", hosts, "counters", c, "ping_rtt_us", 100.0, "start_ns",
+			 (json_int_t)0, "end_ns", (json_int_t)1000000000);
+}
+
+static const char *
+verdict_of(json_t *run, const struct regime *g, double capacity_bps)
+{
+	json_t *cap = json_pack("{s:f}", "ideal_bps", capacity_bps);
+
+	cg_figures(&camp, g, run);
+	cg_verdict(&camp, g, cap, run);
+	json_decref(cap);
+	return json_string_value(json_object_get(run, "verdict"));
+}
+
+Test(verdict, figures_from_the_counters_document)
+{
+	json_t *run = run_of("fab", 1000, 1000, 0, 1.0);
+
+	verdict_of(run, &camp.reg[2], 1e9);
+	cr_assert_eq(json_integer_value(json_object_get(run, "pause_frames")), 12);
+	cr_assert_eq(json_integer_value(json_object_get(run, "paused_ns")), 4000000);
+	cr_assert_eq(json_integer_value(json_object_get(run, "edge_lost")), 0);
+	cr_assert_eq(json_integer_value(json_object_get(run, "unexplained")), 0);
+	cr_assert_eq(
+		json_integer_value(json_object_get(json_object_get(run, "lateness"), "frames")),
+		200);
+	cr_assert_eq(
+		json_integer_value(json_object_get(json_object_get(run, "lateness"), "p99_ns")),
+		(json_int_t)fe_qhist_upper(fe_qhist_bucket(1000)));
+	json_decref(run);
+}
+
+Test(verdict, faithful_when_the_box_stays_small)
+{
+	json_t *run = run_of("fab", 20000, 10000, 0, 1.0); /* 20 us and 10 us of a 500 us hop */
+
+	cr_assert_str_eq(verdict_of(run, &camp.reg[2], 1e9), "faithful");
+	json_decref(run);
+}
+
+Test(verdict, each_rule_on_its_own)
+{
+	static const struct {
+		uint64_t late, wait;
+		int lost;
+		double cap;
+		const char *why;
+	} cases[] = {
+		{80000, 1000, 0, 1e9, "late at p99, more than 10% of a hop (500.0 us)"},
+		{1000, 80000, 0, 1e9, "waited"},
+		{1000, 1000, 3, 1e9, "3 frames lost at the edge"},
+		{1000, 1000, 0, 3e8, "offered load 0.20 Gbit/s"},
+	};
+
+	for (unsigned i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		json_t *run = run_of("fab", cases[i].late, cases[i].wait, cases[i].lost, 1.0);
+		const char *v = verdict_of(run, &camp.reg[2], cases[i].cap);
+
+		cr_assert(strncmp(v, "distorted: ", 11) == 0 && strstr(v, cases[i].why),
+			  "case %u: '%s' should say '%s'", i, v, cases[i].why);
+		cr_assert_eq(json_array_size(json_object_get(run, "reasons")), 1, "case %u: %s", i,
+			     v);
+		json_decref(run);
+	}
+}
+
+/* A frame the dataplane read that no host sent is unexplained: flagged, never silent. */
+Test(verdict, unexplained_frames)
+{
+	json_t *run = run_of("fab", 1000, 1000, 0, 1.0);
+
+	json_object_set_new(json_array_get(json_object_get(run, "hosts"), 1), "tx_packets",
+			    json_integer(98));
+	cr_assert(strstr(verdict_of(run, &camp.reg[2], 1e9), "2 frames unexplained") != NULL);
+	json_decref(run);
+}
+
+/* Rules that need a hop or a load do not apply to the baselines. */
+Test(verdict, baselines)
+{
+	json_t *run = run_of("ideal", 900000, 900000, 0, 1.0);
+
+	cr_assert_str_eq(verdict_of(run, &camp.reg[1], 1e6), "faithful");
+	json_decref(run);
+}
+
+Test(verdict, summary_beside_the_baselines)
+{
+	json_t *runs = json_array(), *w = run_of("wire", 0, 0, 0, 2.0);
+	struct row rows[CG_MAX_REGIMES];
+	size_t n;
+
+	json_object_set_new(w, "counters", json_null());
+	verdict_of(w, &camp.reg[0], 1e9);
+	json_array_append_new(runs, w);
+	json_array_append_new(runs, run_of("ideal", 0, 0, 0, 3.0));
+	verdict_of(json_array_get(runs, 1), &camp.reg[1], 1e9);
+	n = cg_summarize(&camp, runs, rows);
+	cr_assert_eq(n, 3);
+	cr_assert_eq(rows[0].baseline, 1);
+	cr_assert_eq(rows[1].baseline, 2);
+	cr_assert_float_eq(rows[1].p50 / rows[1].wire_p50, 1.5, 1e-9);
+	cr_assert_float_eq(rows[1].p50 / rows[1].ideal_p50, 1.0, 1e-9);
+	cr_assert_eq(rows[1].pauses, 12);
+	cr_assert_eq(rows[2].runs, 0, "fab did not run");
+	cr_assert(isnan(rows[2].p50));
+	cr_assert(strncmp(rows[2].verdict, "not run", 7) == 0, "%s", rows[2].verdict);
+	json_decref(runs);
+}
