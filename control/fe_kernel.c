@@ -107,6 +107,23 @@ devarg_u32(const char *args, const char *key, uint32_t def)
 }
 
 /* The sockets of this process: AF_PACKET ones bound to a port's interface, XDP ones. */
+/*
+ * DPDK 22.11's AF_PACKET PMD counts every frame of a TX burst as sent when sendto()
+ * fails with ENOBUFS, and leaves the rest in its TX ring until the next burst to that
+ * port: with the socket's send buffer full (the frames the receiving host has not read
+ * yet are charged to it), the last frames of a TCP window waited there until the sender's
+ * retransmission timer fired, 200 ms and more. A send buffer the size of the whole ring,
+ * twice over, is never full.
+ */
+static void
+afp_sndbuf(int fd, uint32_t frames, uint32_t framesz)
+{
+	uint64_t want = 2ULL * frames * framesz;
+	int sb = want > INT32_MAX / 2 ? INT32_MAX / 2 : (int)want; /* the kernel doubles it */
+
+	setsockopt(fd, SOL_SOCKET, SO_SNDBUFFORCE, &sb, sizeof(sb));
+}
+
 static void
 find_sockets(struct fe_kernel *k, const int *ifindex)
 {
@@ -181,6 +198,8 @@ find_ring(struct kport *kp, struct fe_port *p, const char *args, uint64_t discar
 	uint8_t *at;
 
 	kp->ring_frames = frames;
+	for (unsigned s = 0; s < kp->nfds; s++)
+		afp_sndbuf(kp->fds[s], frames, fsz);
 	if (kp->nfds != 1) {
 		kp->untimed = kp->nfds ? "several queues" : "its socket was not found";
 		return;
@@ -391,6 +410,11 @@ fe_kernel_read(struct fe_kernel *k, unsigned i, struct fe_kernel_port *c)
 	c->sock_drops = kp->sock_drops;
 	pthread_mutex_unlock(&k->lock);
 	c->rx_lost = c->if_rx_dropped + (kp->kind == FE_KPORT_AF_PACKET ? c->sock_drops : 0);
+	/* what reached the interface: a frame veth could not queue for the stack (its
+	 * backlog full) is counted dropped and not received; AF_XDP's drops come after
+	 * the count (the XDP redirect into a full ring) */
+	c->if_rx_offered =
+		c->if_rx_packets + (kp->kind == FE_KPORT_AF_PACKET ? c->if_rx_dropped : 0);
 }
 
 void

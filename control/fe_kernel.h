@@ -49,6 +49,10 @@ struct fe_kernel_port {
 	 * socket's drops plus the interface's rx_dropped; AF_XDP the interface's rx_dropped
 	 * (where veth counts an XDP redirect into a full ring) */
 	uint64_t rx_lost;
+	/* frames that reached the interface, dropped there or not: AF_PACKET if_rx_packets +
+	 * if_rx_dropped (veth counts a frame its backlog had no room for as dropped and not
+	 * received); AF_XDP if_rx_packets (its drops come after the count) */
+	uint64_t if_rx_offered;
 };
 
 /* The XDP sockets of this process, summed (XDP_STATISTICS, since the last reset). */

@@ -265,6 +265,7 @@ fe_report_edge(const struct fe_dp *dp, unsigned i, struct fe_report_edge *e)
 	e->stamped = FE_CNT_GET(p->edge_st.stamped);
 	e->unstamped = FE_CNT_GET(p->edge_st.unstamped);
 	e->mismatch = FE_CNT_GET(p->edge_st.mismatch);
+	e->truncated = FE_CNT_GET(p->edge_st.truncated);
 	e->wait_p50_ns = fe_report_qhist_quantile(p->edge_st.wait_hist, 0.5);
 	e->wait_p99_ns = fe_report_qhist_quantile(p->edge_st.wait_hist, 0.99);
 	e->wait_max_ns = fe_report_qhist_quantile(p->edge_st.wait_hist, 1.0);
@@ -554,6 +555,8 @@ port_json(const struct fe_dp *dp, unsigned i)
 			json_object_set_new(k, "socket_drops", u64(ed.k.sock_drops));
 		}
 		json_object_set_new(k, "discarded_at_start", u64(ed.k.discarded));
+		/* seen only on a timed port (the ring's headers are read there) */
+		json_object_set_new(k, "truncated", u64(ed.truncated));
 		json_object_set_new(k, "rx_lost", u64(ed.k.rx_lost));
 		json_object_set_new(k, "rx_unexplained", json_integer(ed.rx_unexplained));
 		json_object_set_new(k, "tx_unexplained", json_integer(ed.tx_unexplained));

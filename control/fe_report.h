@@ -102,7 +102,7 @@ struct fe_kernel *fe_report_kernel(void);
  */
 struct fe_report_edge {
 	struct fe_kernel_port k;
-	uint64_t stamped, unstamped, mismatch;
+	uint64_t stamped, unstamped, mismatch, truncated;
 	uint64_t wait_p50_ns, wait_p99_ns, wait_max_ns;
 	int64_t rx_unexplained, tx_unexplained; /* 0 for a port with no kernel side */
 };

@@ -40,8 +40,12 @@ struct fe_edge_ring {
 	uint32_t next;	     /* the slot the PMD reads next (its own frame number) */
 };
 
+/* In a peeked length: the kernel cut the frame to fit its ring slot. */
+#define FE_EDGE_TRUNCATED 0x80000000u
+
 struct fe_edge_stats {
 	fe_counter_t stamped;	/* frames whose wait was measured */
+	fe_counter_t truncated; /* frames the kernel cut to fit a ring slot (corrupted) */
 	fe_counter_t unstamped; /* frames read with no stamp (they came after the look) */
 	fe_counter_t mismatch;	/* a frame was not the one looked at: timing stopped */
 	fe_counter_t wait_hist[FE_QHIST_BUCKETS]; /* ns from the kernel's stamp to the read */
@@ -71,6 +75,8 @@ fe_edge_peek(const struct fe_edge_ring *r, unsigned max, uint64_t *stamp, uint32
 		stamp[n] = (uint64_t)h->tp_sec * 1000000000 + h->tp_nsec;
 		/* the PMD puts a stripped VLAN tag back into the frame */
 		len[n] = h->tp_snaplen + (h->tp_status & TP_STATUS_VLAN_VALID ? 4 : 0);
+		if (h->tp_len != h->tp_snaplen)
+			len[n] |= FE_EDGE_TRUNCATED;
 		if (++i == r->frames)
 			i = 0;
 	}
@@ -89,7 +95,9 @@ fe_edge_account(struct fe_edge_ring *r, struct fe_edge_stats *st, struct rte_mbu
 	unsigned k, timed = got < ready ? got : ready;
 
 	for (k = 0; k < timed; k++) {
-		if (unlikely(rte_pktmbuf_pkt_len(pkts[k]) != len[k])) {
+		if (unlikely(len[k] & FE_EDGE_TRUNCATED))
+			FE_CNT_ADD(st->truncated, 1);
+		if (unlikely(rte_pktmbuf_pkt_len(pkts[k]) != (len[k] & ~FE_EDGE_TRUNCATED))) {
 			/* not the frame looked at: the ring is not what we think */
 			FE_CNT_ADD(st->mismatch, 1);
 			__atomic_store_n(&r->base, NULL, __ATOMIC_RELAXED);

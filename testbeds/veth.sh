@@ -18,7 +18,8 @@
 # cores to the hosts: their receive processing goes there (RPS on their eth0), and so
 # do the kernel's movable threads (kdamond, rcu_preempt...), the unbound workqueues'
 # workers and the interrupts that can move, which would otherwise take core 0 from the
-# dataplane for a millisecond at a time; `down` puts them all back. Run the hosts' programs with taskset -c on
+# dataplane for a millisecond at a time; the hosts' receive backlog (netdev_max_backlog)
+# grows to 16384 frames; `down` puts them all back. Run the hosts' programs with taskset -c on
 # `veth.sh cpus` (campaigns do). shared (the default) changes nothing of the machine's.
 # While the bridge is up the interfaces belong to it: no dataplane may open them.
 #
@@ -166,6 +167,10 @@ split_cores() {
 	done
 	# the unbound workqueues' workers, and the interrupts that can move
 	set_file /sys/devices/virtual/workqueue/cpumask "$(cpu_mask)" "$f"
+	# every host's receive processing now queues on the hosts' cores: their backlog is
+	# the hosts' NIC ring, 1000 frames for all of them by default (a burst of the
+	# dataplane's overflowed it); 16384, as a NIC's rings would hold for four hosts
+	set_file /proc/sys/net/core/netdev_max_backlog 16384 "$f"
 	for irq in /proc/irq/[0-9]*; do
 		set_file "$irq/smp_affinity_list" "$cpus" "$f"
 	done

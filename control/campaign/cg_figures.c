@@ -93,29 +93,37 @@ link_figures(json_t *counters)
  * Every frame of port p accounted for, from both ends of its veth: what host p + 1 sent
  * was read by the dataplane or lost at the edge; what the dataplane sent reached the
  * host or was dropped on the way. What is neither is unexplained.
+ *
+ * A veth counts a frame it could not pass on at both ends (the sender's tx_dropped and
+ * the receiver's rx_dropped), so each loss is taken once, where it happened. In: what
+ * the host could not send (its tx_dropped), and what the socket did not take (AF_PACKET:
+ * its ring; AF_XDP: the redirect, which veth counts after the frame was received). Out:
+ * what the dataplane's side could not send (its tx_dropped) or the PMD refused.
  */
 static json_t *
 port_line(json_t *port, json_t *host, unsigned p, json_int_t *lost, json_int_t *unexpl)
 {
-	json_t *k = json_object_get(port, "kernel");
+	json_t *k = json_object_get(port, "kernel"), *w = json_object_get(port, "edge_wait");
+	int xdp = strcmp(json_string_value(json_object_get(k, "kind")) ?: "", "af_xdp") == 0;
 	json_int_t host_tx = geti(host, "tx_packets"), host_tx_dropped = geti(host, "tx_dropped");
 	json_int_t host_rx = geti(host, "rx_packets"), host_rx_dropped = geti(host, "rx_dropped");
-	json_int_t rx = geti(port, "rx_pkts"), rx_lost = geti(k, "rx_lost");
-	json_int_t tx = geti(port, "tx_pkts");
+	json_int_t rx = geti(port, "rx_pkts"), tx = geti(port, "tx_pkts");
+	json_int_t in_lost =
+		host_tx_dropped + (xdp ? geti(k, "if_rx_dropped") : geti(k, "socket_drops"));
 	json_int_t tx_lost = geti(k, "if_tx_dropped") + geti(port, "oerrors");
-	json_int_t in_unexpl = host_tx - rx - rx_lost, out_unexpl = tx - host_rx - tx_lost;
+	json_int_t in_unexpl = host_tx + host_tx_dropped - rx - in_lost;
+	json_int_t out_unexpl = tx - host_rx - tx_lost;
 
-	*lost += rx_lost + host_tx_dropped + tx_lost + host_rx_dropped;
+	/* a frame the kernel cut to fit its ring is as good as lost (its checksum fails) */
+	*lost += in_lost + tx_lost + geti(k, "truncated");
 	*unexpl += llabs(in_unexpl) + llabs(out_unexpl);
 	return json_pack("{s:i, s:i, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:O}",
 			 "port", p, "host", p + 1, "host_tx", host_tx, "host_tx_dropped",
-			 host_tx_dropped, "rx_pkts", rx, "rx_lost", rx_lost, "in_unexplained",
+			 host_tx_dropped, "rx_pkts", rx, "rx_lost", in_lost, "in_unexplained",
 			 in_unexpl, "tx_pkts", tx, "host_rx", host_rx, "host_rx_dropped",
 			 host_rx_dropped, "tx_lost", tx_lost, "out_unexplained", out_unexpl,
 			 "edge_wait_p99_ns",
-			 json_object_get(json_object_get(port, "edge_wait"), "p99_ns")
-				 ? json_object_get(json_object_get(port, "edge_wait"), "p99_ns")
-				 : json_null());
+			 json_object_get(w, "p99_ns") ? json_object_get(w, "p99_ns") : json_null());
 }
 
 /* The wire: no dataplane; what both ends of every veth dropped (the bridge's ports too). */

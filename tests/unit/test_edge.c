@@ -23,6 +23,7 @@ frame(unsigned slot, uint32_t len, uint64_t t_ns)
 
 	h->tp_status = TP_STATUS_USER;
 	h->tp_snaplen = len;
+	h->tp_len = len;
 	h->tp_sec = (uint32_t)(t_ns / 1000000000);
 	h->tp_nsec = (uint32_t)(t_ns % 1000000000);
 }
@@ -100,6 +101,26 @@ Test(edge, a_mismatch_stops_the_timing)
 	cr_assert_eq(st.mismatch, 1);
 	cr_assert_eq(st.stamped, 0, "no wait recorded from a frame that may not be the one");
 	cr_assert_null(r.base, "the port is not timed any more");
+}
+
+/* A frame the kernel cut to fit its slot is counted: it reaches the host corrupted. */
+Test(edge, truncated_frames)
+{
+	struct fe_edge_ring r = {.base = ring, .frame_size = FSZ, .frames = FRAMES, .next = 0};
+	struct fe_edge_stats st = {0};
+	uint64_t stamp[8];
+	uint32_t len[8], got[] = {190};
+	unsigned ready;
+
+	memset(ring, 0, sizeof(ring));
+	frame(0, 190, 1000);
+	((struct tpacket2_hdr *)ring)->tp_len = 1514; /* the frame was 1514 bytes */
+	ready = fe_edge_peek(&r, 8, stamp, len);
+	returned(&r, got, 1);
+	fe_edge_account(&r, &st, pkts, 1, ready, stamp, len, 3000);
+	cr_assert_eq(st.truncated, 1);
+	cr_assert_eq(st.stamped, 1);
+	cr_assert_not_null(r.base, "a truncated frame is still the frame looked at");
 }
 
 Test(edge, a_stamp_after_now_counts_as_no_wait)

@@ -57,11 +57,12 @@ run_of(const char *regime, uint64_t late_ns, uint64_t wait_ns, int lost, double 
 
 	for (int p = 0; p < 2; p++) {
 		json_array_append_new(
-			ports, json_pack("{s:i, s:i, s:i, s:i, s:{s:s, s:i, s:i}, s:{s:s, s:o}}",
-					 "port", p, "rx_pkts", 100 - (p ? 0 : lost), "tx_pkts", 100,
-					 "oerrors", 0, "kernel", "kind", "af_packet", "rx_lost",
-					 p ? 0 : lost, "if_tx_dropped", 0, "edge_wait", "source",
-					 "kernel", "hist_ns", hist(100, wait_ns)));
+			ports,
+			json_pack("{s:i, s:i, s:i, s:i, s:{s:s, s:i, s:i}, s:{s:s, s:o}}", "port",
+				  p, "rx_pkts", 100 - (p ? 0 : lost), "tx_pkts", 100, "oerrors", 0,
+				  "kernel", "kind", "af_packet", "socket_drops", p ? 0 : lost,
+				  "if_tx_dropped", 0, "edge_wait", "source", "kernel", "hist_ns",
+				  hist(100, wait_ns)));
 		json_array_append_new(links, json_pack("{s:s, s:i, s:i, s:o}", "link",
 						       p ? "0.down" : "0.up", "drop_tail_pkts", 1,
 						       "ecn_marked", 2, "late_hist_ns",
@@ -141,6 +142,26 @@ Test(verdict, each_rule_on_its_own)
 			     v);
 		json_decref(run);
 	}
+}
+
+/*
+ * A veth counts a frame its backlog had no room for at both ends: the host's tx_dropped
+ * and the dataplane side's rx_dropped. It is one frame lost at the edge, not two.
+ */
+Test(verdict, a_loss_counted_at_both_ends_of_a_veth)
+{
+	json_t *run = run_of("fab", 1000, 1000, 0, 1.0);
+	json_t *h = json_array_get(json_object_get(run, "hosts"), 1);
+	json_t *k = json_object_get(
+		json_array_get(json_object_get(json_object_get(run, "counters"), "ports"), 1),
+		"kernel");
+
+	json_object_set_new(h, "tx_dropped", json_integer(2));
+	json_object_set_new(k, "if_rx_dropped", json_integer(2));
+	cr_assert(
+		strstr(verdict_of(run, &camp.reg[2], 1e9), "distorted: 2 frames lost at the edge"));
+	cr_assert_eq(json_integer_value(json_object_get(run, "unexplained")), 0);
+	json_decref(run);
 }
 
 /* A frame the dataplane read that no host sent is unexplained: flagged, never silent. */
