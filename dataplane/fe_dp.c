@@ -475,6 +475,24 @@ port_switch(struct fe_dp *dp, unsigned in, uint64_t now, uint64_t real)
 	return total;
 }
 
+/*
+ * Each frame the port took left the down link this late. Frames staged together share a
+ * due tick (a burst staged whole was due when it was read): one bucket for each run of
+ * them.
+ */
+static inline void
+tx_lateness(struct fe_port *p, uint16_t sent, uint64_t tx_tsc)
+{
+	for (uint16_t k = 0, j; k < sent; k = j) {
+		uint64_t due = p->txq_due[k];
+
+		for (j = k + 1; j < sent && p->txq_due[j] == due; j++)
+			;
+		if (due != FE_DUE_NONE)
+			fe_link_late_n(&p->down, tx_tsc - RTE_MIN(tx_tsc, due), j - k);
+	}
+}
+
 /* One TX burst: staged packets first, then what the down link delivers by now. */
 static inline uint16_t
 tx_burst(struct fe_dp *dp, unsigned i, uint64_t now)
@@ -506,10 +524,7 @@ tx_burst(struct fe_dp *dp, unsigned i, uint64_t now)
 	if (unlikely(dp->meas != NULL))
 		fe_measure_tx_pre(dp->meas, p->txq, p->txq_n);
 	sent = rte_eth_tx_burst(p->port_id, 0, p->txq, p->txq_n);
-	/* each frame the port took left the down link this late */
-	for (uint16_t k = 0; k < sent; k++)
-		if (p->txq_due[k] != FE_DUE_NONE)
-			fe_link_late(&p->down, tx_tsc - RTE_MIN(tx_tsc, p->txq_due[k]));
+	tx_lateness(p, sent, tx_tsc);
 	if (unlikely(dp->meas != NULL)) {
 		fe_measure_tx_call(dp->meas, rte_rdtsc() - tx_tsc);
 		fe_measure_tx(dp->meas, i, sent, tx_tsc,

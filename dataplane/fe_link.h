@@ -409,15 +409,21 @@ fe_link_passthru(const struct fe_link *l)
 }
 
 /*
- * A frame left link l `late` ticks after the tick the model scheduled (the up link:
- * when the switch took it; the down link: when it was handed to the port).
+ * n frames left link l `late` ticks after the tick the model scheduled (the up link:
+ * when the switch took them; the down link: when they were handed to the port).
  */
 static inline void
-fe_link_late(struct fe_link *l, uint64_t late)
+fe_link_late_n(struct fe_link *l, uint64_t late, uint32_t n)
 {
 	uint64_t ns = (uint64_t)(((unsigned __int128)late * l->cfg.ns_fp) >> 32);
 
-	FE_CNT_ADD(l->st.late_hist[fe_qhist_bucket(ns)], 1);
+	FE_CNT_ADD(l->st.late_hist[fe_qhist_bucket(ns)], n);
+}
+
+static inline void
+fe_link_late(struct fe_link *l, uint64_t late)
+{
+	fe_link_late_n(l, late, 1);
 }
 
 /* n frames left link l exactly when the model said (a pass-through up link). */

@@ -212,12 +212,13 @@ struct row {
 	int baseline; /* 1 wire, 2 ideal */
 	double hop_us, rtt_us, p50, p99, max, job_s;
 	double wire_p50, wire_p99, ideal_p50, ideal_p99; /* NAN: no such baseline */
-	double late_p99_us, wait_p99_us;		 /* NAN: none measured */
-	double offered_gbps;				 /* NAN: unbounded */
+	double late_p50_us, late_p99_us, late_max_us;	 /* NAN: none measured */
+	double wait_p50_us, wait_p99_us, wait_max_us;
+	double offered_gbps; /* NAN: unbounded */
 	long long drops, marks, real_retrans, timeouts, probes, pauses, stalls, edge_lost;
 	long long unexplained;
 	double paused_ms, stall_ms;
-	int first; /* the first row of its regime: the run's network figures go here */
+	int first;     /* the first row of its regime: the run's network figures go here */
 	unsigned runs; /* repetitions that ran */
 	size_t n;
 };

@@ -110,8 +110,9 @@ summary_csv(const struct run_ctx *r, const struct row *rows, size_t nrows)
 	fprintf(f, "regime,size,baseline,hop_us,ping_rtt_us,offered_gbps,fabric_drops,ecn_marks,"
 		   "pause_frames,paused_ms,credit_stall_ms,p50_ms,p99_ms,max_ms,job_s,"
 		   "p50_over_wire,p99_over_wire,p50_over_ideal,p99_over_ideal,real_retrans,"
-		   "timeouts,loss_probes,stalls,edge_lost,unexplained,late_p99_us,"
-		   "edge_wait_p99_us,iterations,verdict\n");
+		   "timeouts,loss_probes,stalls,edge_lost,unexplained,late_p50_us,late_p99_us,"
+		   "late_max_us,edge_wait_p50_us,edge_wait_p99_us,edge_wait_max_us,iterations,"
+		   "verdict\n");
 	for (size_t n = 0; n < nrows; n++) {
 		const struct row *w = &rows[n];
 
@@ -135,8 +136,12 @@ summary_csv(const struct run_ctx *r, const struct row *rows, size_t nrows)
 		put(f, w->p99 / w->ideal_p99, 3);
 		fprintf(f, ",%lld,%lld,%lld,%lld,%lld,%lld", w->real_retrans, w->timeouts,
 			w->probes, w->stalls, w->edge_lost, w->unexplained);
+		put(f, w->late_p50_us, 3);
 		put(f, w->late_p99_us, 3);
+		put(f, w->late_max_us, 3);
+		put(f, w->wait_p50_us, 3);
 		put(f, w->wait_p99_us, 3);
+		put(f, w->wait_max_us, 3);
 		fprintf(f, ",%zu", w->n);
 		put_str(f, w->verdict);
 		fputc('\n', f);

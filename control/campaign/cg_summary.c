@@ -43,9 +43,9 @@ geti(json_t *o, const char *key)
 	return json_integer_value(json_object_get(o, key));
 }
 
-/* p99 (us) of a histogram merged over the regime's runs; NAN if nothing was measured. */
+/* Quantile q (us) of a histogram merged over the regime's runs; NAN if none measured. */
 static double
-merged_p99_us(json_t *runs, const struct regime *g, const char *key)
+merged_us(json_t *runs, const struct regime *g, const char *key, double q)
 {
 	uint64_t h[FE_QHIST_BUCKETS] = {0}, n = 0;
 	json_t *run;
@@ -62,7 +62,7 @@ merged_p99_us(json_t *runs, const struct regime *g, const char *key)
 			n += (uint64_t)json_integer_value(json_array_get(hist, k));
 		}
 	}
-	return n ? (double)fe_qhist_quantile(h, 0.99) / 1000 : NAN;
+	return n ? (double)fe_qhist_quantile(h, q) / 1000 : NAN;
 }
 
 /* The regime's verdict: faithful if every run was; else every distinct reason. */
@@ -128,8 +128,12 @@ network(json_t *runs, const struct regime *g, struct row *w)
 	w->runs = nr;
 	w->rtt_us = nr ? w->rtt_us / nr : NAN;
 	w->job_s = nr ? w->job_s / nr : NAN;
-	w->late_p99_us = merged_p99_us(runs, g, "lateness");
-	w->wait_p99_us = merged_p99_us(runs, g, "edge_wait");
+	w->late_p50_us = merged_us(runs, g, "lateness", 0.5);
+	w->late_p99_us = merged_us(runs, g, "lateness", 0.99);
+	w->late_max_us = merged_us(runs, g, "lateness", 1.0);
+	w->wait_p50_us = merged_us(runs, g, "edge_wait", 0.5);
+	w->wait_p99_us = merged_us(runs, g, "edge_wait", 0.99);
+	w->wait_max_us = merged_us(runs, g, "edge_wait", 1.0);
 }
 
 /* Iteration times of size (0: every iteration) of a regime's runs, in ms, into v. */

@@ -52,10 +52,7 @@ job_table(FILE *f, const struct campaign *c, const struct row *rows, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		const struct row *w = &rows[i];
 
-		snprintf(label, sizeof(label), "%s%s", w->regime,
-			 w->baseline == 1   ? " (wire)"
-			 : w->baseline == 2 ? " (ideal)"
-					    : "");
+		snprintf(label, sizeof(label), "%s%s", w->regime, w->baseline ? " (baseline)" : "");
 		fprintf(f, "%-28s %7s %s %s %s %s %s %s %s %6lld\n", label,
 			c->allreduce ? w->size : "", fig(a[0], 32, 10, 3, w->p50),
 			fig(a[1], 32, 10, 3, w->p99),
