@@ -148,4 +148,48 @@ assert run["unexplained"] == 0, run["ports"]
 assert run["verdict"].startswith("distorted: ") and "lost at the edge" in run["verdict"], run["verdict"]
 PY
 grep -q '^  ideal .*distorted: .* frames lost at the edge' "$T/r.out" || fe_fail "the printed verdict"
+echo "the kernel side and the box's own delays, in the table, telemetry and Prometheus"
+for pmd in af_packet af_xdp; do
+	fe_hosts ctr 2
+	fe_dp_start $(fe_eal) $(fe_vdevs $pmd) -- --rate 100Mbit --delay 200us
+	fe_ns 1 ping -q -c 20 -i 0.01 198.18.0.2 >/dev/null
+	fe_ctl -j counters >"$T/c.json"
+	fe_ctl counters >"$T/c.txt"
+	fe_ctl prometheus >"$T/p.txt"
+	printf '/fabemu/port,0\n/fabemu/link,1.down\n' | dpdk-telemetry.py -f "fe-$FE_SELF" >"$T/t.out"
+	python3 - "$T" $pmd <<'PY' || fe_fail "$pmd: the kernel side"
+import json, re, sys
+T, pmd = sys.argv[1], sys.argv[2]
+d = json.load(open(T + "/c.json"))
+p0 = d["ports"][0]
+k = p0["kernel"]
+assert k["kind"] == pmd and k["iface"] == "ctr-h1", k
+# every frame the host sent reached the dataplane (ping and its neighbour discovery)
+assert k["if_rx_packets"] >= 20 and k["rx_unexplained"] == 0 and k["tx_unexplained"] == 0, k
+w = p0["edge_wait"]
+assert w["source"] == ("kernel" if pmd == "af_packet" else "none"), w
+if pmd == "af_packet":
+    assert w["stamped"] >= 20 and 0 < w["p99_ns"] < 1e9 and w["mismatch"] == 0, w
+else:
+    assert "AF_XDP" in w["why"], w
+l = d["links"][3]
+assert sum(l["late_hist_ns"]) == l["out_pkts"] + 0 * l["in_pkts"], "every frame the link delivered is in its lateness"
+tel = [json.loads(x) for x in open(T + "/t.out").read().replace("--> ", "").splitlines() if x.startswith("{")]
+port = next(x["/fabemu/port"] for x in tel if "/fabemu/port" in x)
+link = next(x["/fabemu/link"] for x in tel if "/fabemu/link" in x)
+assert port["kernel_kind"] == pmd and port["kernel_if_rx_packets"] >= k["if_rx_packets"], port
+assert "late_p99_ns" in link and port["edge_wait_source"] == w["source"], (port, link)
+prom = open(T + "/p.txt").read()
+assert re.search(r'^fabemu_port_rx_lost\{port="0",device="[^"]+"\} 0$', prom, re.M), "rx_lost"
+assert re.search(r'^fabemu_link_late_p99_ns\{link="1.down"\} \d+$', prom, re.M), "late_p99_ns"
+assert ("fabemu_port_edge_wait_p99_ns{port=\"0\"" in prom) == (pmd == "af_packet"), "edge wait"
+txt = open(T + "/c.txt").read()
+assert re.search(r"^0 +%s +ctr-h1 " % pmd, txt, re.M) and "late_p99_ns" in txt, "the table"
+print("  ok   %s: kernel side %d frames in, 0 unexplained; edge wait %s; lateness, telemetry, "
+      "Prometheus, the table" % (pmd, k["if_rx_packets"], w["source"]))
+PY
+	fe_dp_stop
+	"$FE_ROOT/testbeds/veth.sh" down --name ctr
+	FE_TB_NAME=
+done
 echo "counters: passed"
