@@ -11,7 +11,7 @@
 static int
 check(int argc, char **argv)
 {
-	struct campaign *c = calloc(1, sizeof(*c));
+	struct cg_campaign *c = calloc(1, sizeof(*c));
 	char err[2048];
 	int rc = 0;
 

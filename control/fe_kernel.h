@@ -65,9 +65,9 @@ struct fe_kernel_xsk {
 struct fe_kernel;
 
 /*
- * Find every port's interface, socket and ring; set the ports' edge rings (dp->ports[].edge). discarded[i]: frames port i's PMD returned before the engine
- * started (they moved its ring); rxd: the ports' receive descriptors. Returns NULL only
- * when out of memory.
+ * Find every port's interface, socket and ring; set the ports' edge rings (dp->ports[].edge).
+ * discarded[i]: frames port i's PMD returned before the engine started (they moved its ring); rxd:
+ * the ports' receive descriptors. Returns NULL only when out of memory.
  */
 struct fe_kernel *fe_kernel_open(struct fe_dp *dp, const uint64_t *discarded, uint32_t rxd);
 void fe_kernel_close(struct fe_kernel *k);

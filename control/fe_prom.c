@@ -66,11 +66,12 @@ edges(FILE *f, const struct fe_dp *dp)
 		{"if_tx_packets", "frames the port's interface sent (toward the host)"},
 		{"if_tx_dropped", "frames the port's interface dropped on transmit"},
 		{"rx_lost", "frames lost at the edge before the dataplane read them"},
-		{"rx_unexplained", "if_rx_packets - rx_pkts - rx_lost: nonzero at rest is a bug"},
+		{"rx_unexplained", "what reached the interface - rx_pkts - rx_lost: 0 at rest"},
 		{"tx_unexplained", "tx_pkts - if_tx_packets - if_tx_dropped - oerrors"},
-		{"edge_wait_p50_ns", "median ns a frame waited in the kernel's ring (<= bucket)"},
-		{"edge_wait_p99_ns", "p99 ns a frame waited in the kernel's ring (<= bucket)"},
-		{"edge_wait_max_ns", "longest wait in the kernel's ring (<= bucket)"},
+		{"edge_wait_p50_ns",
+		 "median ns a frame waited in the kernel's ring (quarter-octave)"},
+		{"edge_wait_p99_ns", "p99 ns a frame waited in the kernel's ring (quarter-octave)"},
+		{"edge_wait_max_ns", "longest wait in the kernel's ring (quarter-octave)"},
 	};
 	struct fe_report_edge *e = calloc(dp->nports, sizeof(*e));
 
@@ -88,7 +89,8 @@ edges(FILE *f, const struct fe_dp *dp)
 				       e[i].tx_unexplained,	      (int64_t)e[i].wait_p50_ns,
 				       (int64_t)e[i].wait_p99_ns,     (int64_t)e[i].wait_max_ns};
 
-			if ((k < 7 && e[i].k.kind == FE_KPORT_NONE) || (k >= 7 && !e[i].k.timed))
+			if ((k < 7 && e[i].k.kind == FE_KPORT_NONE) ||
+			    (k >= 7 && fe_report_qhist_empty(dp->ports[i].edge_st.wait_hist)))
 				continue; /* no such figure for this port */
 			fprintf(f, "fabemu_port_%s{port=\"%u\",device=\"%s\"} %" PRId64 "\n",
 				fam[k].name, i, dp->ports[i].name, v[k]);
@@ -118,11 +120,13 @@ links(FILE *f, const struct fe_dp *dp)
 
 		fprintf(f,
 			"# HELP fabemu_link_%s ns a frame left the link after the model's tick "
-			"(<= log2 bucket)\n# TYPE fabemu_link_%s gauge\n",
+			"(quarter-octave bound)\n# TYPE fabemu_link_%s gauge\n",
 			nm[k], nm[k]);
 		for (unsigned n = 0; n < 2 * dp->nports; n++) {
 			const struct fe_link *l = fe_report_link(dp, n, &lp, name, sizeof(name));
 
+			if (fe_report_qhist_empty(l->st.late_hist))
+				continue; /* no frame yet: no percentile */
 			fprintf(f, "fabemu_link_%s{link=\"%s\"} %" PRIu64 "\n", nm[k], name,
 				fe_report_qhist_quantile(l->st.late_hist, q[k]));
 		}

@@ -266,6 +266,7 @@ fe_report_edge(const struct fe_dp *dp, unsigned i, struct fe_report_edge *e)
 	e->unstamped = FE_CNT_GET(p->edge_st.unstamped);
 	e->mismatch = FE_CNT_GET(p->edge_st.mismatch);
 	e->truncated = FE_CNT_GET(p->edge_st.truncated);
+	e->held = FE_CNT_GET(p->edge_st.held);
 	e->wait_p50_ns = fe_report_qhist_quantile(p->edge_st.wait_hist, 0.5);
 	e->wait_p99_ns = fe_report_qhist_quantile(p->edge_st.wait_hist, 0.99);
 	e->wait_max_ns = fe_report_qhist_quantile(p->edge_st.wait_hist, 1.0);
@@ -274,7 +275,7 @@ fe_report_edge(const struct fe_dp *dp, unsigned i, struct fe_report_edge *e)
 	fe_report_eth(p->port_id, &eth);
 	/* what reached the interface was read, or lost at the edge; what was sent reached
 	 * the interface, or was dropped there or by the PMD */
-	e->rx_unexplained = (int64_t)e->k.if_rx_packets - (int64_t)rx - (int64_t)e->k.rx_lost;
+	e->rx_unexplained = (int64_t)e->k.if_rx_offered - (int64_t)rx - (int64_t)e->k.rx_lost;
 	e->tx_unexplained = (int64_t)tx - (int64_t)e->k.if_tx_packets -
 			    (int64_t)e->k.if_tx_dropped - (int64_t)eth.oerrors;
 }
@@ -475,6 +476,15 @@ fe_report_hist_quantile(const fe_counter_t *h, double q)
 	return 1ULL << (FE_HIST_BUCKETS - 1);
 }
 
+int
+fe_report_qhist_empty(const fe_counter_t *h)
+{
+	for (unsigned i = 0; i < FE_QHIST_BUCKETS; i++)
+		if (FE_CNT_GET(h[i]))
+			return 0;
+	return 1;
+}
+
 uint64_t
 fe_report_qhist_quantile(const fe_counter_t *h, double q)
 {
@@ -511,7 +521,10 @@ hist_json(const fe_counter_t *h, unsigned buckets)
 	return a;
 }
 
-/* NAME_p50_ns, NAME_p99_ns, NAME_max_ns of a quarter-octave histogram in ns. */
+/*
+ * NAME_p50_ns, NAME_p99_ns, NAME_max_ns (p50_ns, ... for an empty NAME) of a
+ * quarter-octave histogram in ns; nothing when it is empty: no percentile of nothing.
+ */
 static void
 put_quantiles(json_t *o, const char *name, const fe_counter_t *h)
 {
@@ -519,11 +532,14 @@ put_quantiles(json_t *o, const char *name, const fe_counter_t *h)
 		const char *suffix;
 		double q;
 	} qs[] = {{"p50_ns", 0.5}, {"p99_ns", 0.99}, {"max_ns", 1.0}};
+	uint64_t snap[FE_QHIST_BUCKETS], n = 0;
 	char key[64];
 
-	for (unsigned i = 0; i < RTE_DIM(qs); i++) {
-		snprintf(key, sizeof(key), "%s_%s", name, qs[i].suffix);
-		json_object_set_new(o, key, u64(fe_report_qhist_quantile(h, qs[i].q)));
+	for (unsigned i = 0; i < FE_QHIST_BUCKETS; i++)
+		n += snap[i] = FE_CNT_GET(h[i]);
+	for (unsigned i = 0; n && i < RTE_DIM(qs); i++) {
+		snprintf(key, sizeof(key), "%s%s%s", name, *name ? "_" : "", qs[i].suffix);
+		json_object_set_new(o, key, u64(fe_qhist_quantile(snap, qs[i].q)));
 	}
 }
 
@@ -562,14 +578,15 @@ port_json(const struct fe_dp *dp, unsigned i)
 		json_object_set_new(k, "tx_unexplained", json_integer(ed.tx_unexplained));
 	}
 	json_object_set_new(o, "kernel", k);
-	w = json_pack("{s:s}", "source", ed.k.timed ? "kernel" : "none");
-	if (ed.k.timed || ed.stamped) {
+	/* source kernel: the port is (or was, until a mismatch stopped it) timed */
+	w = json_pack("{s:s, s:b}", "source", ed.k.timed || ed.mismatch ? "kernel" : "none",
+		      "timed", ed.k.timed);
+	if (ed.k.timed || ed.mismatch) {
 		json_object_set_new(w, "stamped", u64(ed.stamped));
 		json_object_set_new(w, "unstamped", u64(ed.unstamped));
+		json_object_set_new(w, "held", u64(ed.held));
 		json_object_set_new(w, "mismatch", u64(ed.mismatch));
-		json_object_set_new(w, "p50_ns", u64(ed.wait_p50_ns));
-		json_object_set_new(w, "p99_ns", u64(ed.wait_p99_ns));
-		json_object_set_new(w, "max_ns", u64(ed.wait_max_ns));
+		put_quantiles(w, "", p->edge_st.wait_hist);
 		json_object_set_new(w, "hist_ns",
 				    hist_json(p->edge_st.wait_hist, FE_QHIST_BUCKETS));
 	}

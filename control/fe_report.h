@@ -88,6 +88,8 @@ const struct fe_counter_desc *fe_report_lane_counters(const struct fe_dp *dp);
 uint64_t fe_report_hist_quantile(const fe_counter_t *h, double q);
 /* The same for a quarter-octave histogram (fe_qhist.h): within 25 % above the true value. */
 uint64_t fe_report_qhist_quantile(const fe_counter_t *h, double q);
+/* Nothing counted in a quarter-octave histogram: it has no percentile to report. */
+int fe_report_qhist_empty(const fe_counter_t *h);
 
 /* The kernel side of the ports (fe_kernel.h), set once before any report; may be NULL. */
 void fe_report_set_kernel(struct fe_kernel *k);
@@ -95,14 +97,14 @@ struct fe_kernel *fe_report_kernel(void);
 
 /*
  * One port at the edge: its kernel side, how long frames waited there, and whether every
- * frame is accounted for. Signed: a frame read before the interface counted it makes a
- * transient -1; at rest both are 0 unless a frame went where nothing counts it.
- *   rx: if_rx_packets = rx_pkts + rx_lost + rx_unexplained
+ * frame is accounted for. Signed: a frame still in the ring when the counters are read
+ * makes a transient +1; at rest both are 0 unless a frame went where nothing counts it.
+ *   rx: if_rx_offered = rx_pkts + rx_lost + rx_unexplained (fe_kernel.h)
  *   tx: tx_pkts = if_tx_packets + if_tx_dropped + oerrors + tx_unexplained
  */
 struct fe_report_edge {
 	struct fe_kernel_port k;
-	uint64_t stamped, unstamped, mismatch, truncated;
+	uint64_t stamped, unstamped, mismatch, truncated, held;
 	uint64_t wait_p50_ns, wait_p99_ns, wait_max_ns;
 	int64_t rx_unexplained, tx_unexplained; /* 0 for a port with no kernel side */
 };

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -74,6 +75,13 @@ port_param(const struct fe_dp *dp, const char *params, const char **rest)
 	return (int)n;
 }
 
+/* DPDK 22.11's telemetry has no signed 64-bit value: an int, saturated. */
+static int
+clamp_int(int64_t v)
+{
+	return v > INT_MAX ? INT_MAX : v < INT_MIN ? INT_MIN : (int)v;
+}
+
 /* The port's kernel side and edge wait (fe_report_edge), flat: kernel_*, edge_wait_*. */
 static void
 add_edge(struct rte_tel_data *d, const struct fe_dp *dp, unsigned i)
@@ -90,14 +98,19 @@ add_edge(struct rte_tel_data *d, const struct fe_dp *dp, unsigned i)
 		rte_tel_data_add_dict_u64(d, "kernel_if_tx_packets", e.k.if_tx_packets);
 		rte_tel_data_add_dict_u64(d, "kernel_if_tx_dropped", e.k.if_tx_dropped);
 		rte_tel_data_add_dict_u64(d, "kernel_rx_lost", e.k.rx_lost);
-		rte_tel_data_add_dict_int(d, "kernel_rx_unexplained", (int)e.rx_unexplained);
-		rte_tel_data_add_dict_int(d, "kernel_tx_unexplained", (int)e.tx_unexplained);
+		rte_tel_data_add_dict_int(d, "kernel_rx_unexplained", clamp_int(e.rx_unexplained));
+		rte_tel_data_add_dict_int(d, "kernel_tx_unexplained", clamp_int(e.tx_unexplained));
 	}
-	rte_tel_data_add_dict_string(d, "edge_wait_source", e.k.timed ? "kernel" : "none");
-	if (!e.k.timed)
+	rte_tel_data_add_dict_string(d, "edge_wait_source",
+				     e.k.timed || e.mismatch ? "kernel" : "none");
+	if (!e.k.timed && !e.mismatch)
 		return;
 	rte_tel_data_add_dict_u64(d, "edge_wait_stamped", e.stamped);
 	rte_tel_data_add_dict_u64(d, "edge_wait_unstamped", e.unstamped);
+	rte_tel_data_add_dict_u64(d, "edge_wait_held", e.held);
+	rte_tel_data_add_dict_u64(d, "edge_wait_mismatch", e.mismatch);
+	if (fe_report_qhist_empty(dp->ports[i].edge_st.wait_hist))
+		return; /* no percentile of nothing */
 	rte_tel_data_add_dict_u64(d, "edge_wait_p50_ns", e.wait_p50_ns);
 	rte_tel_data_add_dict_u64(d, "edge_wait_p99_ns", e.wait_p99_ns);
 	rte_tel_data_add_dict_u64(d, "edge_wait_max_ns", e.wait_max_ns);
@@ -177,10 +190,14 @@ tel_link(const char *cmd __rte_unused, const char *params, struct rte_tel_data *
 	rte_tel_data_add_dict_u64(d, "buffer_pkts", lp->limit_pkts);
 	fe_report_unlock();
 	add_counters(d, &l->st, fe_report_counters(FE_OBJ_LINK));
-	rte_tel_data_add_dict_u64(d, "late_p50_ns", fe_report_qhist_quantile(l->st.late_hist, 0.5));
-	rte_tel_data_add_dict_u64(d, "late_p99_ns",
-				  fe_report_qhist_quantile(l->st.late_hist, 0.99));
-	rte_tel_data_add_dict_u64(d, "late_max_ns", fe_report_qhist_quantile(l->st.late_hist, 1.0));
+	if (!fe_report_qhist_empty(l->st.late_hist)) { /* no percentile of nothing */
+		rte_tel_data_add_dict_u64(d, "late_p50_ns",
+					  fe_report_qhist_quantile(l->st.late_hist, 0.5));
+		rte_tel_data_add_dict_u64(d, "late_p99_ns",
+					  fe_report_qhist_quantile(l->st.late_hist, 0.99));
+		rte_tel_data_add_dict_u64(d, "late_max_ns",
+					  fe_report_qhist_quantile(l->st.late_hist, 1.0));
+	}
 	rte_tel_data_add_dict_u64(d, "filter_hits",
 				  FE_CNT_GET(fe_report_linkx(dp, idx)->filter_hits));
 	return 0;

@@ -414,6 +414,7 @@ port_rx(struct fe_dp *dp, unsigned in, uint64_t now, int *full)
 
 	if (room == 0) {
 		FE_CNT_ADD(p->st.rx_held, 1);
+		p->edge.held = 1;
 		return 0;
 	}
 	if (p->edge.base != NULL) /* the kernel's receive stamps, before the PMD reads them */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * fe_edge: how long frames waited at the edge, in the kernel's receive ring, before the
- * dataplane read them. The lcore's side; the control side (control/fe_edge.c) finds
+ * dataplane read them. The lcore's side; the control side (control/fe_kernel.c) finds
  * the ring and keeps the kernel's loss counters.
  *
  * DPDK 22.11's AF_PACKET PMD reads a TPACKET_V2 ring whose every frame carries the
@@ -38,6 +38,7 @@ struct fe_edge_ring {
 	uint32_t frame_size; /* bytes a slot */
 	uint32_t frames;     /* slots */
 	uint32_t next;	     /* the slot the PMD reads next (its own frame number) */
+	uint8_t held;	     /* the engine left frames in the ring since the last burst */
 };
 
 /* In a peeked length: the kernel cut the frame to fit its ring slot. */
@@ -47,6 +48,7 @@ struct fe_edge_stats {
 	fe_counter_t stamped;	/* frames whose wait was measured */
 	fe_counter_t truncated; /* frames the kernel cut to fit a ring slot (corrupted) */
 	fe_counter_t unstamped; /* frames read with no stamp (they came after the look) */
+	fe_counter_t held;	/* frames a lossless fabric held in the ring: not timed */
 	fe_counter_t mismatch;	/* a frame was not the one looked at: timing stopped */
 	fe_counter_t wait_hist[FE_QHIST_BUCKETS]; /* ns from the kernel's stamp to the read */
 };
@@ -94,22 +96,32 @@ fe_edge_account(struct fe_edge_ring *r, struct fe_edge_stats *st, struct rte_mbu
 {
 	unsigned k, timed = got < ready ? got : ready;
 
-	for (k = 0; k < timed; k++) {
-		if (unlikely(len[k] & FE_EDGE_TRUNCATED))
-			FE_CNT_ADD(st->truncated, 1);
+	r->next = (uint32_t)(((uint64_t)r->next + got) % r->frames);
+	/* every frame checked before any is counted: one that is not the frame looked at
+	 * means the ring is not what we think, and none of the burst's waits is trusted */
+	for (k = 0; k < timed; k++)
 		if (unlikely(rte_pktmbuf_pkt_len(pkts[k]) != (len[k] & ~FE_EDGE_TRUNCATED))) {
-			/* not the frame looked at: the ring is not what we think */
 			FE_CNT_ADD(st->mismatch, 1);
+			FE_CNT_ADD(st->unstamped, got);
 			__atomic_store_n(&r->base, NULL, __ATOMIC_RELAXED);
 			return;
 		}
+	for (k = 0; k < timed; k++)
+		if (unlikely(len[k] & FE_EDGE_TRUNCATED))
+			FE_CNT_ADD(st->truncated, 1);
+	/* a lossless fabric held these frames in the ring (its host adapter queue was
+	 * full): their wait is the fabric's backpressure, not the box's */
+	if (r->held) {
+		r->held = 0;
+		FE_CNT_ADD(st->held, got);
+		return;
+	}
+	for (k = 0; k < timed; k++)
 		FE_CNT_ADD(
 			st->wait_hist[fe_qhist_bucket(now_rt > stamp[k] ? now_rt - stamp[k] : 0)],
 			1);
-	}
 	FE_CNT_ADD(st->stamped, timed);
 	FE_CNT_ADD(st->unstamped, got - timed);
-	r->next = (uint32_t)(((uint64_t)r->next + got) % r->frames);
 }
 
 #endif

@@ -2,7 +2,7 @@
 /*
  * Campaigns, inside (docs/campaigns.md is the user's side). One file a stage:
  *
- *   cg_file.c       the file's schema, and compiling it into struct campaign
+ *   cg_file.c       the file's schema, and compiling it into struct cg_campaign
  *   cg_proc.c       processes: spawn, shell commands, stopping groups, progress
  *   cg_testbed.c    the hosts: up and down, their counters, the wire (a bridge), capacity
  *   cg_dataplane.c  fabemu-dp: start, reset, counters, stop
@@ -15,7 +15,7 @@
  *   cg_text.c       the terminal's tables
  *   cg_csv.c, cg_plot.c, cg_html.c   the results directory
  *
- * A run's raw data and figures go into one JSON object (struct run_ctx.results.runs[]),
+ * A run's raw data and figures go into one JSON object (struct cg_run.results.runs[]),
  * and every later stage reads that object, so a summary can always be recomputed from
  * campaign.json.
  */
@@ -59,7 +59,7 @@ enum cg_kind {
 };
 
 /* One fabemuctl command line, run at an iteration (by the job's hook) or a time. */
-struct step {
+struct cg_step {
 	int at_iter;	 /* > 0: before this iteration */
 	uint64_t at_ns;	 /* else: this long after the job started */
 	char args[1200]; /* fabemuctl arguments, shell-quoted */
@@ -68,14 +68,14 @@ struct step {
 };
 
 /* Where the hosts meet: the testbed's side of a regime (campaign-wide, or the regime's). */
-struct edge_conf {
+struct cg_edge {
 	char pmd[16];	  /* af_packet, af_xdp */
 	uint32_t ring;	  /* AF_PACKET frames a port's ring holds */
 	uint32_t mtu;	  /* the hosts' MTU */
 	char dpargs[512]; /* more fabemu-dp options, shell-quoted */
 };
 
-struct regime {
+struct cg_regime {
 	char name[64];
 	enum cg_kind kind;
 	char profile[512]; /* path */
@@ -84,7 +84,7 @@ struct regime {
 	char links[16][300];
 	unsigned nlinks;
 	struct fe_fabric fabric;
-	struct edge_conf edge;
+	struct cg_edge edge;
 	uint64_t hop_ns;      /* configured: delay of one link + a 1500-byte frame at its rate */
 	uint64_t offered_bps; /* what the hosts may send at once: the sum of the up links'
 				 rates; 0: unbounded (a link without a rate, or the wire) */
@@ -92,19 +92,19 @@ struct regime {
 };
 
 /* The thresholds of the fidelity verdict (docs/campaigns.md). */
-struct fidelity {
+struct cg_fidelity {
 	double late;	 /* lateness and edge wait p99 at most this fraction of a hop */
 	double load;	 /* offered load at most this fraction of the measured capacity */
 	int capacity;	 /* measure the capacity before the regimes */
 	uint64_t cap_ns; /* for this long */
 };
 
-struct campaign {
+struct cg_campaign {
 	char name[64], description[256], source[512];
 	char *text; /* the file */
 	unsigned hosts;
-	struct edge_conf edge; /* the regimes' default */
-	int split;	       /* cores: split (core 0 the network's, the others the hosts') */
+	struct cg_edge edge; /* the regimes' default */
+	int split;	     /* cores: split (core 0 the network's, the others the hosts') */
 	unsigned reps;
 	uint64_t seed;
 	int host_ecn;  /* the hosts ask for ECN (net.ipv4.tcp_ecn=1) */
@@ -117,15 +117,15 @@ struct campaign {
 		char command[1024];
 	} beside[CG_MAX_BESIDE];
 	unsigned nbeside;
-	struct regime reg[CG_MAX_REGIMES];
+	struct cg_regime reg[CG_MAX_REGIMES];
 	unsigned nreg;
-	struct step steps[CG_STEPS_MAX];
+	struct cg_step steps[CG_STEPS_MAX];
 	unsigned nsteps;
-	struct fidelity fid;
+	struct cg_fidelity fid;
 };
 
 /* cg_file.c */
-int cg_load(const char *path, struct campaign *c, char *err, size_t errlen);
+int cg_load(const char *path, struct cg_campaign *c, char *err, size_t errlen);
 const char *cg_size_name(uint64_t s, char *buf, size_t len);
 
 /* cg_proc.c */
@@ -140,8 +140,8 @@ int cg_sh_out(char *out, size_t len, const char *fmt, ...) __attribute__((format
 int cg_stop_group(pid_t *pid, int sig, int wait_ms);
 void cg_quote(char *out, size_t len, const char *s);
 
-struct run_ctx {
-	const struct campaign *c;
+struct cg_run {
+	const struct cg_campaign *c;
 	char out[PATH_MAX];
 	char self[PATH_MAX], bindir[PATH_MAX], root[PATH_MAX];
 	char testbed[32];
@@ -155,59 +155,60 @@ struct run_ctx {
 	json_t *capacity; /* {"ideal_bps": ..., "wire_bps": ...} */
 };
 
-void cg_logpath(const struct run_ctx *r, char *buf, size_t len, const char *fmt, ...)
+void cg_logpath(const struct cg_run *r, char *buf, size_t len, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
 /* cg_testbed.c */
-int cg_testbed_up(struct run_ctx *r);
-void cg_testbed_down(struct run_ctx *r);
-int cg_mtu(struct run_ctx *r, uint32_t mtu);
-int cg_wire_up(struct run_ctx *r);
-void cg_wire_down(struct run_ctx *r);
+int cg_testbed_up(struct cg_run *r);
+void cg_testbed_down(struct cg_run *r);
+int cg_mtu(struct cg_run *r, uint32_t mtu);
+int cg_wire_up(struct cg_run *r);
+void cg_wire_down(struct cg_run *r);
 
 /* A host's counters: TCP (nstat), its interface (eth0) and its veth's other end. */
-struct host_ctr {
+struct cg_host_ctr {
 	uint64_t retrans, dsack, timeouts, probes, ce;
 	uint64_t tx_packets, tx_dropped, rx_packets, rx_dropped;
 	uint64_t peer_tx_dropped, peer_rx_dropped; /* the testbed's side (the bridge's port) */
 };
-void cg_host_read(const struct run_ctx *r, unsigned host, struct host_ctr *t);
-double cg_ping_rtt_us(const struct run_ctx *r);
+void cg_host_read(const struct cg_run *r, unsigned host, struct cg_host_ctr *t);
+double cg_ping_rtt_us(const struct cg_run *r);
 /* Aggregate TCP goodput of every host sending to the next (a ring), in bit/s; -1: failed. */
-double cg_ring_goodput(struct run_ctx *r, const char *tag, uint64_t ns);
-void cg_kill_hosts(const struct run_ctx *r);
+double cg_ring_goodput(struct cg_run *r, const char *tag, uint64_t ns);
+void cg_kill_hosts(const struct cg_run *r);
 
 /* cg_dataplane.c */
-int cg_dp_start(struct run_ctx *r, const struct regime *g, const char *profile, unsigned rep,
+int cg_dp_start(struct cg_run *r, const struct cg_regime *g, const char *profile, unsigned rep,
 		const char *tag, char *err, size_t errlen);
-void cg_dp_stop(struct run_ctx *r, int *rc_out);
-int cg_dp_reset(const struct run_ctx *r);
-json_t *cg_dp_counters(const struct run_ctx *r);
+void cg_dp_stop(struct cg_run *r, int *rc_out);
+int cg_dp_reset(const struct cg_run *r);
+json_t *cg_dp_counters(const struct cg_run *r);
 
 /* cg_job.c */
-struct job_result {
+struct cg_job_result {
 	json_t *iters; /* [[g, size, i, time_us, start_ns], ...] */
 	uint64_t start_ns, end_ns;
 	int status;
 	int dp_died;
 };
-void cg_run_job(struct run_ctx *r, const struct regime *g, unsigned rep, const char *marks,
-		struct job_result *jr);
-void cg_stop_beside(struct run_ctx *r);
+void cg_run_job(struct cg_run *r, const struct cg_regime *g, unsigned rep, const char *marks,
+		struct cg_job_result *jr);
+void cg_stop_beside(struct cg_run *r);
 
 /* cg_run.c */
 int cg_campaign_run(const char *file, const char *outdir, const char *testbed, unsigned iters);
 
 /* cg_figures.c: a run's figures, added to the run object */
-void cg_figures(const struct campaign *c, const struct regime *g, json_t *run);
+void cg_figures(const struct cg_campaign *c, const struct cg_regime *g, json_t *run);
 /* Sum of one key over the lane counters of a counters document (pause frames, stalls). */
 json_int_t cg_lane_sum(json_t *counters, const char *key);
 
 /* cg_verdict.c: "faithful", or "distorted: reason; reason" into the run (verdict, reasons) */
-void cg_verdict(const struct campaign *c, const struct regime *g, json_t *capacity, json_t *run);
+void cg_verdict(const struct cg_campaign *c, const struct cg_regime *g, json_t *capacity,
+		json_t *run);
 
 /* cg_summary.c: one row a regime and size, over its repetitions */
-struct row {
+struct cg_row {
 	char regime[64], size[16], verdict[1024];
 	int baseline; /* 1 wire, 2 ideal */
 	double hop_us, rtt_us, p50, p99, max, job_s;
@@ -215,20 +216,22 @@ struct row {
 	double late_p50_us, late_p99_us, late_max_us;	 /* NAN: none measured */
 	double wait_p50_us, wait_p99_us, wait_max_us;
 	double offered_gbps; /* NAN: unbounded */
-	long long drops, marks, real_retrans, timeouts, probes, pauses, stalls, edge_lost;
+	long long drops, marks, real_retrans, timeouts, probes, pauses, stalls;
+	long long edge_lost; /* lost at the edge, and dropped by the dataplane outside its model */
 	long long unexplained;
 	double paused_ms, stall_ms;
 	int first;     /* the first row of its regime: the run's network figures go here */
+	int wire;      /* no dataplane: the fabric's figures do not apply */
 	unsigned runs; /* repetitions that ran */
 	size_t n;
 };
-size_t cg_summarize(const struct campaign *c, json_t *runs, struct row *rows);
+size_t cg_summarize(const struct cg_campaign *c, json_t *runs, struct cg_row *rows);
 
 /* cg_text.c, cg_csv.c, cg_plot.c, cg_html.c */
-void cg_print_summary(FILE *f, const struct campaign *c, json_t *capacity, const struct row *rows,
-		      size_t n);
-int cg_write_csvs(const struct run_ctx *r, json_t *runs, const struct row *rows, size_t nrows);
-int cg_plots(const struct run_ctx *r, json_t *runs);
-int cg_html(const struct run_ctx *r, const struct row *rows, size_t nrows, const char *status);
+void cg_print_summary(FILE *f, const struct cg_campaign *c, json_t *capacity,
+		      const struct cg_row *rows, size_t n);
+int cg_write_csvs(const struct cg_run *r, json_t *runs, const struct cg_row *rows, size_t nrows);
+int cg_plots(const struct cg_run *r, json_t *runs);
+int cg_html(const struct cg_run *r, const struct cg_row *rows, size_t nrows, const char *status);
 
 #endif

@@ -16,6 +16,13 @@ put(FILE *f, double v, int prec)
 		fprintf(f, ",%.*f", prec, v);
 }
 
+/* A fabric's figure, or NAN for the wire, which has none. */
+static double
+fab(const struct cg_row *w, double v)
+{
+	return w->wire ? NAN : v;
+}
+
 /* "..." with quotes doubled. */
 static void
 put_str(FILE *f, const char *s)
@@ -39,7 +46,7 @@ done(FILE *f)
 
 /* FILE: regime, repetition, then keys of each object in every run's array. */
 static int
-run_csv(const struct run_ctx *r, json_t *runs, const char *file, const char *array,
+run_csv(const struct cg_run *r, json_t *runs, const char *file, const char *array,
 	const char *const *keys)
 {
 	char p[PATH_MAX];
@@ -74,7 +81,7 @@ run_csv(const struct run_ctx *r, json_t *runs, const char *file, const char *arr
 }
 
 static int
-iterations_csv(const struct run_ctx *r, json_t *runs)
+iterations_csv(const struct cg_run *r, json_t *runs)
 {
 	char p[PATH_MAX];
 	json_t *run, *x;
@@ -99,7 +106,7 @@ iterations_csv(const struct run_ctx *r, json_t *runs)
 }
 
 static int
-summary_csv(const struct run_ctx *r, const struct row *rows, size_t nrows)
+summary_csv(const struct cg_run *r, const struct cg_row *rows, size_t nrows)
 {
 	char p[PATH_MAX];
 	FILE *f;
@@ -114,7 +121,7 @@ summary_csv(const struct run_ctx *r, const struct row *rows, size_t nrows)
 		   "late_max_us,edge_wait_p50_us,edge_wait_p99_us,edge_wait_max_us,iterations,"
 		   "verdict\n");
 	for (size_t n = 0; n < nrows; n++) {
-		const struct row *w = &rows[n];
+		const struct cg_row *w = &rows[n];
 
 		fprintf(f, "%s,%s,%s", w->regime, w->size,
 			w->baseline == 1   ? "wire"
@@ -123,9 +130,12 @@ summary_csv(const struct run_ctx *r, const struct row *rows, size_t nrows)
 		put(f, w->hop_us, 3);
 		put(f, w->rtt_us, 1);
 		put(f, w->offered_gbps, 3);
-		fprintf(f, ",%lld,%lld,%lld", w->drops, w->marks, w->pauses);
-		put(f, w->paused_ms, 3);
-		put(f, w->stall_ms, 3);
+		/* the wire has no fabric: its fabric columns are empty */
+		put(f, fab(w, (double)w->drops), 0);
+		put(f, fab(w, (double)w->marks), 0);
+		put(f, fab(w, (double)w->pauses), 0);
+		put(f, fab(w, w->paused_ms), 3);
+		put(f, fab(w, w->stall_ms), 3);
 		put(f, w->p50, 3);
 		put(f, w->p99, 3);
 		put(f, w->max, 3);
@@ -134,8 +144,9 @@ summary_csv(const struct run_ctx *r, const struct row *rows, size_t nrows)
 		put(f, w->p99 / w->wire_p99, 3);
 		put(f, w->p50 / w->ideal_p50, 3);
 		put(f, w->p99 / w->ideal_p99, 3);
-		fprintf(f, ",%lld,%lld,%lld,%lld,%lld,%lld", w->real_retrans, w->timeouts,
-			w->probes, w->stalls, w->edge_lost, w->unexplained);
+		fprintf(f, ",%lld,%lld,%lld,%lld,%lld", w->real_retrans, w->timeouts, w->probes,
+			w->stalls, w->edge_lost);
+		put(f, fab(w, (double)w->unexplained), 0);
 		put(f, w->late_p50_us, 3);
 		put(f, w->late_p99_us, 3);
 		put(f, w->late_max_us, 3);
@@ -150,7 +161,7 @@ summary_csv(const struct run_ctx *r, const struct row *rows, size_t nrows)
 }
 
 int
-cg_write_csvs(const struct run_ctx *r, json_t *runs, const struct row *rows, size_t nrows)
+cg_write_csvs(const struct cg_run *r, json_t *runs, const struct cg_row *rows, size_t nrows)
 {
 	int rc = iterations_csv(r, runs);
 

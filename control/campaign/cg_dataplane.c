@@ -11,7 +11,7 @@
 #include "fe_client.h"
 
 void
-cg_dp_stop(struct run_ctx *r, int *rc_out)
+cg_dp_stop(struct cg_run *r, int *rc_out)
 {
 	int rc = cg_stop_group(&r->dp, SIGINT, 10000);
 
@@ -27,7 +27,7 @@ cg_dp_stop(struct run_ctx *r, int *rc_out)
  * counters to logs/dp-TAG.json. Returns once it answers on its control socket.
  */
 int
-cg_dp_start(struct run_ctx *r, const struct regime *g, const char *profile, unsigned rep,
+cg_dp_start(struct cg_run *r, const struct cg_regime *g, const char *profile, unsigned rep,
 	    const char *tag, char *err, size_t errlen)
 {
 	char log[PATH_MAX], stats[PATH_MAX], vdevs[4096] = "", seed[32], cmd[8192];
@@ -78,7 +78,7 @@ cg_dp_start(struct run_ctx *r, const struct regime *g, const char *profile, unsi
 
 /* Zero the dataplane's counters (and take the kernel's baselines): the job's window. */
 int
-cg_dp_reset(const struct run_ctx *r)
+cg_dp_reset(const struct cg_run *r)
 {
 	struct fe_client cl = {.socket = r->sock, .quiet = 1};
 
@@ -87,7 +87,7 @@ cg_dp_reset(const struct run_ctx *r)
 
 /* The dataplane's counters document (docs/counters.md), or NULL. */
 json_t *
-cg_dp_counters(const struct run_ctx *r)
+cg_dp_counters(const struct cg_run *r)
 {
 	struct fe_client cl = {.socket = r->sock};
 	json_t *reply, *doc;

@@ -63,9 +63,22 @@ qhist_figures(const uint64_t *h, uint64_t frames)
 			 (json_int_t)fe_qhist_quantile(h, 1.0), "hist_ns", hist_array(h));
 }
 
-/* Per link: drops of every cause, marks, peak, time held, lateness. */
+/* A value of o, or null when o has none (a percentile of nothing). */
 static json_t *
-link_figures(json_t *counters)
+maybe(json_t *o, const char *key)
+{
+	json_t *v = json_object_get(o, key);
+
+	return v ? json_incref(v) : json_null();
+}
+
+/*
+ * Per link: drops of every cause but `wire` (the fabric's), marks, peak, time held,
+ * lateness. A `wire` drop (more frames in flight than the link has slots) is the
+ * dataplane's own limit, not the fabric's: it goes to *box.
+ */
+static json_t *
+link_figures(json_t *counters, json_int_t *box)
 {
 	json_t *out = json_array(), *l;
 	size_t i;
@@ -76,17 +89,50 @@ link_figures(json_t *counters)
 		const char *k;
 		json_t *v;
 
-		json_object_foreach(l, k, v) if (!strncmp(k, "drop_", 5) && strstr(k, "_pkts"))
-			drops += json_integer_value(v);
-		json_array_append_new(out, json_pack("{s:O, s:I, s:I, s:I, s:I, s:I, s:I}", "link",
-						     json_object_get(l, "link"), "drops", drops,
-						     "ecn_marked", geti(l, "ecn_marked"),
+		json_object_foreach(l, k, v) if (!strncmp(k, "drop_", 5) && strstr(k, "_pkts") &&
+						 strcmp(k, "drop_wire_pkts")) drops +=
+			json_integer_value(v);
+		*box += geti(l, "drop_wire_pkts");
+		json_array_append_new(out, json_pack("{s:O, s:I, s:I, s:I, s:I, s:I, s:I, s:o}",
+						     "link", json_object_get(l, "link"), "drops",
+						     drops, "ecn_marked", geti(l, "ecn_marked"),
 						     "q_bytes_peak", geti(l, "q_bytes_peak"),
 						     "held_ns", geti(l, "held_ns"),
 						     "drop_tail_pkts", geti(l, "drop_tail_pkts"),
-						     "late_p99_ns", geti(l, "late_p99_ns")));
+						     "drop_wire_pkts", geti(l, "drop_wire_pkts"),
+						     "late_p99_ns", maybe(l, "late_p99_ns")));
 	}
 	return out;
+}
+
+/*
+ * The worst link's lateness: the highest p99 of a link that carried enough frames for a
+ * p99 to mean something (100; with fewer, one late frame would be its p99). Merged over
+ * links, the pass-through up links (never late) would hide a bad one.
+ */
+static void
+worst_link(json_t *counters, json_t *late)
+{
+	json_int_t worst = -1;
+	const char *name = NULL;
+	json_t *l;
+	size_t i;
+
+	json_array_foreach(json_object_get(counters, "links"), i, l)
+	{
+		uint64_t h[FE_QHIST_BUCKETS] = {0},
+			 n = qhist_add(h, json_object_get(l, "late_hist_ns"));
+		json_int_t p99 = (json_int_t)fe_qhist_quantile(h, 0.99);
+
+		if (n >= 100 && p99 > worst) {
+			worst = p99;
+			name = json_string_value(json_object_get(l, "link"));
+		}
+	}
+	if (name == NULL) /* no link carried enough: the links merged */
+		return (void)json_object_set(late, "worst_p99_ns", json_object_get(late, "p99_ns"));
+	json_object_set_new(late, "worst_p99_ns", json_integer(worst));
+	json_object_set_new(late, "worst_link", json_string(name));
 }
 
 /*
@@ -126,7 +172,11 @@ port_line(json_t *port, json_t *host, unsigned p, json_int_t *lost, json_int_t *
 			 json_object_get(w, "p99_ns") ? json_object_get(w, "p99_ns") : json_null());
 }
 
-/* The wire: no dataplane; what both ends of every veth dropped (the bridge's ports too). */
+/*
+ * The wire (or a dataplane run without counters): what either end of every veth could not
+ * send on (a veth counts each such frame again as the other end's rx_dropped: taken
+ * once, by the senders' tx_dropped).
+ */
 static void
 wire_figures(json_t *run)
 {
@@ -135,23 +185,66 @@ wire_figures(json_t *run)
 	size_t i;
 
 	json_array_foreach(json_object_get(run, "hosts"), i, h) lost +=
-		geti(h, "tx_dropped") + geti(h, "rx_dropped") + geti(h, "peer_tx_dropped") +
-		geti(h, "peer_rx_dropped");
+		geti(h, "tx_dropped") + geti(h, "peer_tx_dropped");
 	json_object_set_new(run, "links", json_array());
 	json_object_set_new(run, "ports", json_array());
 	json_object_set_new(run, "edge_lost", json_integer(lost));
+	json_object_set_new(run, "box_dropped", json_null());
 	json_object_set_new(run, "unexplained", json_null());
 	json_object_set_new(run, "lateness", json_null());
 	json_object_set_new(run, "edge_wait", json_null());
+	json_object_set_new(run, "edge_wait_untimed", json_null());
+}
+
+/* Dropped by the dataplane outside its model: a flood copy with no mbuf, a full pipeline
+ * ring (the links' slots are counted in link_figures) */
+static json_int_t
+switch_box(json_t *counters)
+{
+	json_t *sw = json_object_get(counters, "switch");
+
+	return geti(sw, "nombuf") + geti(sw, "handoff_full");
+}
+
+/* Ports whose waits were measured (or were, until a mismatch stopped it), merged. */
+static void
+edge_waits(json_t *run, json_t *counters)
+{
+	uint64_t wait[FE_QHIST_BUCKETS] = {0}, n = 0;
+	char untimed[256] = "";
+	unsigned timed = 0;
+	json_t *p, *w;
+	size_t i;
+
+	json_array_foreach(json_object_get(counters, "ports"), i, p)
+	{
+		w = json_object_get(p, "edge_wait");
+		if (strcmp(json_string_value(json_object_get(w, "source")) ?: "", "kernel") == 0) {
+			n += qhist_add(wait, json_object_get(w, "hist_ns"));
+			timed++;
+		}
+		/* say which ports were not timed, and why (the first reason) */
+		if (!json_is_true(json_object_get(w, "timed")) && untimed[0] == '\0')
+			snprintf(untimed, sizeof(untimed), "port %zu: %s", i,
+				 json_string_value(json_object_get(w, "why")) ?: "not timed");
+	}
+	if (timed) {
+		w = qhist_figures(wait, n);
+		json_object_set_new(w, "ports_timed", json_integer(timed));
+		json_object_set_new(run, "edge_wait", w);
+	} else {
+		json_object_set_new(run, "edge_wait", json_null());
+	}
+	json_object_set_new(run, "edge_wait_untimed",
+			    untimed[0] ? json_string(untimed) : json_null());
 }
 
 void
-cg_figures(const struct campaign *c, const struct regime *g, json_t *run)
+cg_figures(const struct cg_campaign *c, const struct cg_regime *g, json_t *run)
 {
-	json_t *counters = json_object_get(run, "counters"), *ports = json_array(), *p;
-	uint64_t late[FE_QHIST_BUCKETS] = {0}, wait[FE_QHIST_BUCKETS] = {0}, nl = 0, nw = 0;
-	json_int_t lost = 0, unexpl = 0;
-	unsigned timed = 0;
+	json_t *counters = json_object_get(run, "counters"), *ports = json_array(), *p, *late;
+	uint64_t h[FE_QHIST_BUCKETS] = {0}, nl = 0;
+	json_int_t lost = 0, unexpl = 0, box = 0;
 	size_t i;
 
 	json_object_set_new(run, "pause_frames",
@@ -168,32 +261,19 @@ cg_figures(const struct campaign *c, const struct regime *g, json_t *run)
 		json_decref(ports);
 		return;
 	}
-	json_object_set_new(run, "links", link_figures(counters));
+	json_object_set_new(run, "links", link_figures(counters, &box));
 	json_array_foreach(json_object_get(counters, "links"), i, p) nl +=
-		qhist_add(late, json_object_get(p, "late_hist_ns"));
-	json_array_foreach(json_object_get(counters, "ports"), i, p)
-	{
-		json_t *w = json_object_get(p, "edge_wait");
-
-		if (i < c->hosts)
-			json_array_append_new(
-				ports,
-				port_line(p, json_array_get(json_object_get(run, "hosts"), i),
-					  (unsigned)i, &lost, &unexpl));
-		if (strcmp(json_string_value(json_object_get(w, "source")) ?: "", "kernel") == 0) {
-			nw += qhist_add(wait, json_object_get(w, "hist_ns"));
-			timed++;
-		}
-	}
+		qhist_add(h, json_object_get(p, "late_hist_ns"));
+	json_array_foreach(json_object_get(counters, "ports"), i, p) if (i < c->hosts)
+		json_array_append_new(ports,
+				      port_line(p, json_array_get(json_object_get(run, "hosts"), i),
+						(unsigned)i, &lost, &unexpl));
 	json_object_set_new(run, "ports", ports);
 	json_object_set_new(run, "edge_lost", json_integer(lost));
+	json_object_set_new(run, "box_dropped", json_integer(box + switch_box(counters)));
 	json_object_set_new(run, "unexplained", json_integer(unexpl));
-	json_object_set_new(run, "lateness", qhist_figures(late, nl));
-	if (timed) {
-		p = qhist_figures(wait, nw);
-		json_object_set_new(p, "ports_timed", json_integer(timed));
-		json_object_set_new(run, "edge_wait", p);
-	} else {
-		json_object_set_new(run, "edge_wait", json_null());
-	}
+	late = qhist_figures(h, nl);
+	worst_link(counters, late);
+	json_object_set_new(run, "lateness", late);
+	edge_waits(run, counters);
 }

@@ -244,7 +244,7 @@ cg_size_name(uint64_t s, char *buf, size_t len)
  */
 static int
 edge_val(struct fe_yaml *y, const char *path, const char *pmd, const char *ring, const char *mtu,
-	 const char *dpargs, struct edge_conf *e)
+	 const char *dpargs, struct cg_edge *e)
 {
 	char key[96];
 	uint64_t x;
@@ -295,7 +295,7 @@ edge_val(struct fe_yaml *y, const char *path, const char *pmd, const char *ring,
 }
 
 static int
-compile_job(struct fe_yaml *y, const struct y_campaign *d, struct campaign *c)
+compile_job(struct fe_yaml *y, const struct y_campaign *d, struct cg_campaign *c)
 {
 	const struct y_job *j = d->job;
 	uint64_t x;
@@ -340,7 +340,7 @@ compile_job(struct fe_yaml *y, const struct y_campaign *d, struct campaign *c)
 
 /* What the compiled links say of a regime: its hop, its offered load, whether ideal. */
 static void
-regime_figures(struct regime *g, const struct fe_linkdef *up, const struct fe_linkdef *down,
+regime_figures(struct cg_regime *g, const struct fe_linkdef *up, const struct fe_linkdef *down,
 	       unsigned hosts)
 {
 	g->hop_ns = down[0].link.delay_ns +
@@ -366,7 +366,7 @@ regime_figures(struct regime *g, const struct fe_linkdef *up, const struct fe_li
 
 static int
 compile_dataplane_regime(struct fe_yaml *y, const struct y_regime *r, const char *path,
-			 struct campaign *c, struct regime *g)
+			 struct cg_campaign *c, struct cg_regime *g)
 {
 	struct fe_linkdef *up = calloc(CG_MAX_HOSTS, sizeof(*up));
 	struct fe_linkdef *down = calloc(CG_MAX_HOSTS, sizeof(*down));
@@ -415,9 +415,9 @@ out:
 }
 
 static int
-compile_regime(struct fe_yaml *y, const struct y_regime *r, unsigned i, struct campaign *c)
+compile_regime(struct fe_yaml *y, const struct y_regime *r, unsigned i, struct cg_campaign *c)
 {
-	struct regime *g = &c->reg[i];
+	struct cg_regime *g = &c->reg[i];
 	char path[64];
 
 	snprintf(path, sizeof(path), "regimes.%u", i);
@@ -452,7 +452,7 @@ compile_regime(struct fe_yaml *y, const struct y_regime *r, unsigned i, struct c
 
 /* When an action runs: an iteration (the job's hook) or a time after the job started. */
 static int
-when(struct fe_yaml *y, const char *path, const struct y_at *at, const struct campaign *c,
+when(struct fe_yaml *y, const char *path, const struct y_at *at, const struct cg_campaign *c,
      int *iter, uint64_t *ns)
 {
 	uint64_t x;
@@ -475,14 +475,14 @@ when(struct fe_yaml *y, const char *path, const struct y_at *at, const struct ca
 	return 0;
 }
 
-static int add_step(struct campaign *c, int iter, uint64_t ns, int revert, const char *what,
+static int add_step(struct cg_campaign *c, int iter, uint64_t ns, int revert, const char *what,
 		    const char *fmt, ...) __attribute__((format(printf, 6, 7)));
 
 static int
-add_step(struct campaign *c, int iter, uint64_t ns, int revert, const char *what, const char *fmt,
-	 ...)
+add_step(struct cg_campaign *c, int iter, uint64_t ns, int revert, const char *what,
+	 const char *fmt, ...)
 {
-	struct step *s;
+	struct cg_step *s;
 	va_list ap;
 
 	if (c->nsteps == CG_STEPS_MAX)
@@ -594,7 +594,7 @@ action_cmd(struct fe_yaml *y, const char *path, const struct y_action *a, char *
 }
 
 static int
-compile_timeline(struct fe_yaml *y, const struct y_campaign *d, struct campaign *c)
+compile_timeline(struct fe_yaml *y, const struct y_campaign *d, struct cg_campaign *c)
 {
 	for (unsigned i = 0; i < d->timeline_count; i++) {
 		const struct y_action *a = &d->timeline[i];
@@ -633,13 +633,14 @@ compile_timeline(struct fe_yaml *y, const struct y_campaign *d, struct campaign 
 }
 
 static int
-compile_fidelity(struct fe_yaml *y, const struct y_fidelity *f, struct campaign *c)
+compile_fidelity(struct fe_yaml *y, const struct y_fidelity *f, struct cg_campaign *c)
 {
 	char e[200];
 
 	/* defaults, docs/campaigns.md: the box may add a tenth of a hop at p99, and carry
 	 * half of what it measured it can */
-	c->fid = (struct fidelity){.late = 0.10, .load = 0.5, .capacity = 1, .cap_ns = 3000000000};
+	c->fid = (struct cg_fidelity){
+		.late = 0.10, .load = 0.5, .capacity = 1, .cap_ns = 3000000000};
 	if (f == NULL)
 		return 0;
 	if (f->lateness &&
@@ -663,7 +664,7 @@ compile_fidelity(struct fe_yaml *y, const struct y_fidelity *f, struct campaign 
 }
 
 static int
-compile(struct fe_yaml *y, const struct y_campaign *d, struct campaign *c)
+compile(struct fe_yaml *y, const struct y_campaign *d, struct cg_campaign *c)
 {
 	uint64_t x;
 
@@ -680,7 +681,7 @@ compile(struct fe_yaml *y, const struct y_campaign *d, struct campaign *c)
 	if (d->cores && strcmp(d->cores, "split") && strcmp(d->cores, "shared"))
 		return fe_yaml_fail(y, "cores", "cores '%s' (allowed: split, shared)", d->cores);
 	c->split = d->cores == NULL || strcmp(d->cores, "split") == 0;
-	c->edge = (struct edge_conf){.pmd = "af_packet", .ring = 16384, .mtu = 1500};
+	c->edge = (struct cg_edge){.pmd = "af_packet", .ring = 16384, .mtu = 1500};
 	if (edge_val(y, "", d->pmd, d->ring, d->mtu, d->dataplane, &c->edge) < 0)
 		return -EINVAL;
 	c->reps = 1;
@@ -717,7 +718,7 @@ compile(struct fe_yaml *y, const struct y_campaign *d, struct campaign *c)
 }
 
 int
-cg_load(const char *path, struct campaign *c, char *err, size_t errlen)
+cg_load(const char *path, struct cg_campaign *c, char *err, size_t errlen)
 {
 	struct y_campaign *d = NULL;
 	struct fe_yaml y = {.source = path, .err = err, .errlen = errlen, .known = known_keys};

@@ -31,10 +31,17 @@ cell(FILE *f, double v, int prec)
 		fprintf(f, "<td>%.*f</td>", prec, v);
 }
 
-static void
-head(FILE *f, const struct run_ctx *r, const char *status)
+/* A fabric's figure, or NAN for the wire, which has none. */
+static double
+fab(const struct cg_row *w, double v)
 {
-	const struct campaign *c = r->c;
+	return w->wire ? NAN : v;
+}
+
+static void
+head(FILE *f, const struct cg_run *r, const char *status)
+{
+	const struct cg_campaign *c = r->c;
 	double ideal = json_number_value(json_object_get(r->capacity, "ideal_bps"));
 	double wire = json_number_value(json_object_get(r->capacity, "wire_bps"));
 
@@ -69,14 +76,14 @@ head(FILE *f, const struct run_ctx *r, const char *status)
 }
 
 static void
-job_table(FILE *f, const struct run_ctx *r, const struct row *rows, size_t nrows)
+job_table(FILE *f, const struct cg_run *r, const struct cg_row *rows, size_t nrows)
 {
 	fprintf(f, "<h2>The job, beside the baselines</h2>\n<table><tr><th>regime</th><th>size</th>"
 		   "<th>p50 (ms)</th><th>p99 (ms)</th><th>max (ms)</th><th>p50 / wire</th>"
 		   "<th>p99 / wire</th><th>p50 / ideal</th><th>p99 / ideal</th><th>stalls (&ge; "
 		   "median + 150 ms)</th></tr>\n");
 	for (size_t i = 0; i < nrows; i++) {
-		const struct row *w = &rows[i];
+		const struct cg_row *w = &rows[i];
 
 		fprintf(f, "<tr%s><td>", w->baseline ? " class='base'" : "");
 		esc(f, w->regime);
@@ -100,7 +107,7 @@ job_table(FILE *f, const struct run_ctx *r, const struct row *rows, size_t nrows
 }
 
 static void
-network_table(FILE *f, const struct row *rows, size_t nrows)
+network_table(FILE *f, const struct cg_row *rows, size_t nrows)
 {
 	fprintf(f,
 		"<h2>The network, and the verdict</h2>\n<table><tr><th>regime</th><th>hop (µs, "
@@ -110,7 +117,7 @@ network_table(FILE *f, const struct row *rows, size_t nrows)
 		"edge</th><th>unexplained</th><th>lateness p99 (µs)</th><th>edge wait p99 "
 		"(µs)</th><th>verdict</th></tr>\n");
 	for (size_t i = 0; i < nrows; i++) {
-		const struct row *w = &rows[i];
+		const struct cg_row *w = &rows[i];
 
 		if (!w->first)
 			continue;
@@ -118,14 +125,21 @@ network_table(FILE *f, const struct row *rows, size_t nrows)
 		esc(f, w->regime);
 		fprintf(f, "</td>");
 		cell(f, w->hop_us, 2);
+		if (w->runs == 0) {
+			fprintf(f, "<td colspan='15' style='text-align:left'>not run</td></tr>\n");
+			continue;
+		}
 		cell(f, w->rtt_us, 1);
 		cell(f, w->offered_gbps, 2);
-		fprintf(f, "<td>%lld</td><td>%lld</td><td>%lld</td>", w->drops, w->marks,
-			w->pauses);
-		cell(f, w->paused_ms, 1);
-		cell(f, w->stall_ms, 1);
-		fprintf(f, "<td>%lld</td><td>%lld</td><td>%lld</td><td>%lld</td>", w->real_retrans,
-			w->timeouts, w->edge_lost, w->unexplained);
+		/* the wire has no fabric: "-" in its fabric columns */
+		cell(f, fab(w, (double)w->drops), 0);
+		cell(f, fab(w, (double)w->marks), 0);
+		cell(f, fab(w, (double)w->pauses), 0);
+		cell(f, fab(w, w->paused_ms), 1);
+		cell(f, fab(w, w->stall_ms), 1);
+		fprintf(f, "<td>%lld</td><td>%lld</td><td>%lld</td>", w->real_retrans, w->timeouts,
+			w->edge_lost);
+		cell(f, fab(w, (double)w->unexplained), 0);
 		cell(f, w->late_p99_us, 1);
 		cell(f, w->wait_p99_us, 1);
 		fprintf(f, "<td style='text-align:left' class='%s'>",
@@ -139,9 +153,9 @@ network_table(FILE *f, const struct row *rows, size_t nrows)
 }
 
 int
-cg_html(const struct run_ctx *r, const struct row *rows, size_t nrows, const char *status)
+cg_html(const struct cg_run *r, const struct cg_row *rows, size_t nrows, const char *status)
 {
-	const struct campaign *c = r->c;
+	const struct cg_campaign *c = r->c;
 	char p[PATH_MAX], sz[16];
 	int bad;
 	FILE *f;

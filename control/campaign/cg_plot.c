@@ -15,28 +15,35 @@ cmp_d(const void *a, const void *b)
 }
 
 static int
-of_regime(json_t *run, const struct regime *g)
+of_regime(json_t *run, const struct cg_regime *g)
 {
 	return strcmp(json_string_value(json_object_get(run, "regime")) ?: "", g->name) == 0;
 }
 
 /* plots/cdf-REGIME-SIZE.dat: iteration times (ms) of every repetition, and their CDF. */
 static int
-cdf_data(const struct run_ctx *r, json_t *runs, const struct regime *g, uint64_t size)
+cdf_data(const struct cg_run *r, json_t *runs, const struct cg_regime *g, uint64_t size)
 {
-	double *v = malloc(sizeof(double) * CG_MAX_ITERS);
 	char p[PATH_MAX], sz[16];
 	json_t *run, *x;
-	size_t i, k, n = 0;
+	size_t i, k, n = 0, all = 1;
+	double *v;
 	FILE *f;
 	int rc = -1;
 
-	if (v == NULL)
+	json_array_foreach(runs, i, run) all += json_array_size(json_object_get(run, "iterations"));
+	if ((v = malloc(sizeof(double) * all)) == NULL)
 		return -1;
-	json_array_foreach(runs, i, run) if (of_regime(run, g)) json_array_foreach(
-		json_object_get(run, "iterations"), k,
-		x) if ((uint64_t)json_integer_value(json_array_get(x, 1)) == size / 4 * 4 &&
-		       n < CG_MAX_ITERS) v[n++] = json_real_value(json_array_get(x, 3)) / 1000;
+	json_array_foreach(runs, i, run)
+	{
+		if (!of_regime(run, g))
+			continue;
+		json_array_foreach(json_object_get(run, "iterations"), k, x)
+		{
+			if ((uint64_t)json_integer_value(json_array_get(x, 1)) == size / 4 * 4)
+				v[n++] = json_real_value(json_array_get(x, 3)) / 1000;
+		}
+	}
 	qsort(v, n, sizeof(*v), cmp_d);
 	snprintf(p, sizeof(p), "%s/plots/cdf-%s-%s.dat", r->out, g->name,
 		 cg_size_name(size, sz, sizeof(sz)));
@@ -51,7 +58,7 @@ cdf_data(const struct run_ctx *r, json_t *runs, const struct regime *g, uint64_t
 
 /* plots/timeline-REGIME.dat: iteration number against time, first repetition. */
 static int
-timeline_data(const struct run_ctx *r, json_t *runs, const struct regime *g)
+timeline_data(const struct cg_run *r, json_t *runs, const struct cg_regime *g)
 {
 	char p[PATH_MAX];
 	json_t *run, *x;
@@ -74,9 +81,9 @@ timeline_data(const struct run_ctx *r, json_t *runs, const struct regime *g)
 }
 
 static void
-script(FILE *f, const struct run_ctx *r)
+script(FILE *f, const struct cg_run *r)
 {
-	const struct campaign *c = r->c;
+	const struct cg_campaign *c = r->c;
 	char sz[16];
 
 	fprintf(f, "set terminal svg size 900,500 dynamic font 'sans,11'\nset key outside right\n"
@@ -129,9 +136,9 @@ script(FILE *f, const struct run_ctx *r)
 }
 
 int
-cg_plots(const struct run_ctx *r, json_t *runs)
+cg_plots(const struct cg_run *r, json_t *runs)
 {
-	const struct campaign *c = r->c;
+	const struct cg_campaign *c = r->c;
 	char p[PATH_MAX], log[PATH_MAX];
 	int rc = 0;
 	FILE *f;

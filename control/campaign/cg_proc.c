@@ -149,7 +149,7 @@ cg_stop_group(pid_t *pid, int sig, int wait_ms)
 }
 
 void
-cg_logpath(const struct run_ctx *r, char *buf, size_t len, const char *fmt, ...)
+cg_logpath(const struct cg_run *r, char *buf, size_t len, const char *fmt, ...)
 {
 	char name[256];
 	va_list ap;

@@ -31,9 +31,9 @@
 
 /* What the testbed carries, every host sending to the next: through fabemu, and bridged. */
 static void
-capacity(struct run_ctx *r)
+capacity(struct cg_run *r)
 {
-	const struct campaign *c = r->c;
+	const struct cg_campaign *c = r->c;
 	int dataplane = 0, wire = 0;
 	char err[1024];
 	double bps;
@@ -51,7 +51,7 @@ capacity(struct run_ctx *r)
 	if (cg_mtu(r, c->edge.mtu) < 0)
 		return;
 	if (dataplane) {
-		struct regime ideal = {.kind = CG_DATAPLANE, .scale = 1, .edge = c->edge};
+		struct cg_regime ideal = {.kind = CG_DATAPLANE, .scale = 1, .edge = c->edge};
 
 		cg_say("  capacity through the ideal dataplane (%s, every host to the next, %.0f "
 		       "s)\n",
@@ -81,7 +81,7 @@ capacity(struct run_ctx *r)
 }
 
 static json_t *
-host_json(unsigned h, const struct host_ctr *a, const struct host_ctr *b)
+host_json(unsigned h, const struct cg_host_ctr *a, const struct cg_host_ctr *b)
 {
 	return json_pack("{s:i, s:I, s:I, s:I, s:I, s:I, s:I}", "host", h, "tx_packets",
 			 (json_int_t)(b->tx_packets - a->tx_packets), "tx_dropped",
@@ -93,7 +93,7 @@ host_json(unsigned h, const struct host_ctr *a, const struct host_ctr *b)
 }
 
 static json_t *
-tcp_json(unsigned h, const struct host_ctr *a, const struct host_ctr *b)
+tcp_json(unsigned h, const struct cg_host_ctr *a, const struct cg_host_ctr *b)
 {
 	json_int_t retrans = (json_int_t)(b->retrans - a->retrans);
 
@@ -134,7 +134,7 @@ marks_json(const char *marks)
 
 /* The network of a run up: fabemu-dp with the regime's profile, or the bridge. */
 static int
-network_up(struct run_ctx *r, const struct regime *g, unsigned rep, const char *tag)
+network_up(struct cg_run *r, const struct cg_regime *g, unsigned rep, const char *tag)
 {
 	char err[1024];
 
@@ -156,8 +156,8 @@ network_up(struct run_ctx *r, const struct regime *g, unsigned rep, const char *
 }
 
 static void
-run_status(const struct run_ctx *r, const struct regime *g, unsigned rep,
-	   const struct job_result *jr, int dprc, int *status)
+run_status(const struct cg_run *r, const struct cg_regime *g, unsigned rep,
+	   const struct cg_job_result *jr, int dprc, int *status)
 {
 	if (cg_interrupted) {
 		*status = CG_INTERRUPTED;
@@ -176,10 +176,10 @@ run_status(const struct run_ctx *r, const struct regime *g, unsigned rep,
 }
 
 static json_t *
-one_run(struct run_ctx *r, const struct regime *g, unsigned rep, int *status)
+one_run(struct cg_run *r, const struct cg_regime *g, unsigned rep, int *status)
 {
-	struct host_ctr before[CG_MAX_HOSTS + 1], after[CG_MAX_HOSTS + 1];
-	struct job_result jr = {0};
+	struct cg_host_ctr before[CG_MAX_HOSTS + 1], after[CG_MAX_HOSTS + 1];
+	struct cg_job_result jr = {0};
 	char marks[PATH_MAX], tag[96];
 	json_t *run, *counters = NULL, *tcp = json_array(), *hosts = json_array();
 	double rtt;
@@ -238,7 +238,7 @@ one_run(struct run_ctx *r, const struct regime *g, unsigned rep, int *status)
 
 /* The compiled links of a dataplane regime, as the dataplane will run them. */
 static json_t *
-regime_links(const struct campaign *c, const struct regime *g)
+regime_links(const struct cg_campaign *c, const struct cg_regime *g)
 {
 	struct fe_profile *p = malloc(sizeof(*p));
 	struct fe_linkdef up[CG_MAX_HOSTS], down[CG_MAX_HOSTS];
@@ -266,9 +266,9 @@ regime_links(const struct campaign *c, const struct regime *g)
 }
 
 static json_t *
-inputs(const struct run_ctx *r)
+inputs(const struct cg_run *r)
 {
-	const struct campaign *c = r->c;
+	const struct cg_campaign *c = r->c;
 	json_t *regs = json_array();
 	struct utsname u;
 	char v[256] = "?";
@@ -278,7 +278,7 @@ inputs(const struct run_ctx *r)
 	v[strcspn(v, "\n")] = '\0';
 	uname(&u);
 	for (unsigned g = 0; g < c->nreg; g++) {
-		const struct regime *x = &c->reg[g];
+		const struct cg_regime *x = &c->reg[g];
 
 		json_array_append_new(
 			regs,
@@ -322,10 +322,10 @@ status_name(int status)
 }
 
 static int
-finish(struct run_ctx *r, json_t *runs, int status)
+finish(struct cg_run *r, json_t *runs, int status)
 {
 	const char *st = status_name(status);
-	struct row *rows = calloc(CG_MAX_REGIMES * CG_MAX_SIZES, sizeof(*rows));
+	struct cg_row *rows = calloc(CG_MAX_REGIMES * CG_MAX_SIZES, sizeof(*rows));
 	size_t nrows;
 	char p[PATH_MAX];
 
@@ -354,7 +354,7 @@ finish(struct run_ctx *r, json_t *runs, int status)
 
 /* Where we are and what we run: our binary, the source tree, the results directory. */
 static int
-run_setup(struct run_ctx *r, const char *outdir, const char *testbed)
+run_setup(struct cg_run *r, const char *outdir, const char *testbed)
 {
 	char buf[PATH_MAX], stamp[32], *slash;
 	time_t t = time(NULL);
@@ -389,8 +389,8 @@ run_setup(struct run_ctx *r, const char *outdir, const char *testbed)
 int
 cg_campaign_run(const char *file, const char *outdir, const char *testbed, unsigned iters)
 {
-	struct campaign *c = calloc(1, sizeof(*c));
-	struct run_ctx *r = calloc(1, sizeof(*r));
+	struct cg_campaign *c = calloc(1, sizeof(*c));
+	struct cg_run *r = calloc(1, sizeof(*r));
 	struct sigaction sa = {.sa_handler = cg_on_signal};
 	char err[2048];
 	json_t *runs = json_array();

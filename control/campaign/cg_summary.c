@@ -32,7 +32,7 @@ quantile(double *v, size_t n, double q)
 }
 
 static int
-of_regime(json_t *run, const struct regime *g)
+of_regime(json_t *run, const struct cg_regime *g)
 {
 	return strcmp(json_string_value(json_object_get(run, "regime")) ?: "", g->name) == 0;
 }
@@ -45,7 +45,7 @@ geti(json_t *o, const char *key)
 
 /* Quantile q (us) of a histogram merged over the regime's runs; NAN if none measured. */
 static double
-merged_us(json_t *runs, const struct regime *g, const char *key, double q)
+merged_us(json_t *runs, const struct cg_regime *g, const char *key, double q)
 {
 	uint64_t h[FE_QHIST_BUCKETS] = {0}, n = 0;
 	json_t *run;
@@ -65,37 +65,50 @@ merged_us(json_t *runs, const struct regime *g, const char *key, double q)
 	return n ? (double)fe_qhist_quantile(h, q) / 1000 : NAN;
 }
 
-/* The regime's verdict: faithful if every run was; else every distinct reason. */
-static void
-verdict(json_t *runs, const struct regime *g, char *out, size_t len)
+/* The distinct strings of key (an array) over the regime's runs, in order. */
+static json_t *
+gather(json_t *runs, const struct cg_regime *g, const char *key)
 {
-	json_t *run, *why, *all = json_array();
+	json_t *run, *why, *all = json_array(), *w;
 	size_t i, k, j;
 
 	json_array_foreach(runs, i, run) if (of_regime(run, g))
-		json_array_foreach(json_object_get(run, "reasons"), k, why)
+		json_array_foreach(json_object_get(run, key), k, why)
 	{
 		int seen = 0;
-		json_t *w;
 
 		json_array_foreach(all, j, w) seen |= json_equal(w, why);
 		if (!seen)
 			json_array_append(all, why);
 	}
-	snprintf(out, len, "faithful");
-	json_array_foreach(all, i, why)
-	{
-		size_t o = strlen(out) * (i > 0);
+	return all;
+}
 
-		snprintf(out + o, len - o, "%s%s",
-			 i ? "; " : "distorted: ", json_string_value(why));
-	}
-	json_decref(all);
+/*
+ * The regime's verdict: faithful if every run was; else every distinct reason; then
+ * what could not be checked, as cg_verdict words it for a run.
+ */
+static void
+verdict(json_t *runs, const struct cg_regime *g, char *out, size_t len)
+{
+	json_t *why = gather(runs, g, "reasons"), *notes = gather(runs, g, "not_checked"), *x;
+	size_t i;
+
+	snprintf(out, len, "%s", json_array_size(why) ? "distorted: " : "faithful");
+	json_array_foreach(why, i, x) snprintf(out + strlen(out), len - strlen(out), "%s%s",
+					       i ? "; " : "", json_string_value(x));
+	json_array_foreach(notes, i, x)
+		snprintf(out + strlen(out), len - strlen(out), "%s%s",
+			 i ? "; " : " (not checked: ", json_string_value(x));
+	if (json_array_size(notes))
+		snprintf(out + strlen(out), len - strlen(out), ")");
+	json_decref(why);
+	json_decref(notes);
 }
 
 /* The run-level figures of a regime, summed over its repetitions, into w. */
 static void
-network(json_t *runs, const struct regime *g, struct row *w)
+network(json_t *runs, const struct cg_regime *g, struct cg_row *w)
 {
 	json_t *run, *x;
 	size_t i, k;
@@ -122,7 +135,8 @@ network(json_t *runs, const struct regime *g, struct row *w)
 		w->pauses += geti(run, "pause_frames");
 		w->paused_ms += (double)geti(run, "paused_ns") / 1e6;
 		w->stall_ms += (double)geti(run, "credit_stall_ns") / 1e6;
-		w->edge_lost += geti(run, "edge_lost");
+		w->edge_lost += geti(run, "edge_lost") + geti(run, "box_dropped");
+		w->wire = json_is_null(json_object_get(run, "unexplained"));
 		w->unexplained += geti(run, "unexplained");
 	}
 	w->runs = nr;
@@ -136,9 +150,10 @@ network(json_t *runs, const struct regime *g, struct row *w)
 	w->wait_max_us = merged_us(runs, g, "edge_wait", 1.0);
 }
 
-/* Iteration times of size (0: every iteration) of a regime's runs, in ms, into v. */
+/* Iteration times of size (0: every iteration) of a regime's runs, in ms, into v (a
+ * buffer of every iteration of every run); how many. */
 static size_t
-times(json_t *runs, const struct regime *g, uint64_t size, double *v)
+times(json_t *runs, const struct cg_regime *g, uint64_t size, double *v)
 {
 	json_t *run, *it;
 	size_t i, k, n = 0;
@@ -148,14 +163,13 @@ times(json_t *runs, const struct regime *g, uint64_t size, double *v)
 	{
 		if (size && (uint64_t)json_integer_value(json_array_get(it, 1)) != size / 4 * 4)
 			continue;
-		if (n < CG_MAX_ITERS)
-			v[n++] = json_real_value(json_array_get(it, 3)) / 1000;
+		v[n++] = json_real_value(json_array_get(it, 3)) / 1000;
 	}
 	return n;
 }
 
 static void
-baselines(const struct campaign *c, struct row *rows, size_t nrows, size_t per)
+baselines(const struct cg_campaign *c, struct cg_row *rows, size_t nrows, size_t per)
 {
 	int wire = -1, ideal = -1;
 
@@ -177,17 +191,23 @@ baselines(const struct campaign *c, struct row *rows, size_t nrows, size_t per)
 }
 
 size_t
-cg_summarize(const struct campaign *c, json_t *runs, struct row *rows)
+cg_summarize(const struct cg_campaign *c, json_t *runs, struct cg_row *rows)
 {
 	const size_t per = c->allreduce ? c->nsizes : 1;
-	double *v = malloc(sizeof(double) * CG_MAX_ITERS);
+	size_t all = 1;
+	json_t *run;
+	size_t r;
+	double *v;
+
+	json_array_foreach(runs, r, run) all += json_array_size(json_object_get(run, "iterations"));
+	v = malloc(sizeof(double) * all);
 	size_t nrows = 0;
 
 	if (v == NULL)
 		return 0;
 	for (unsigned g = 0; g < c->nreg; g++) {
-		const struct regime *r = &c->reg[g];
-		struct row net = {0};
+		const struct cg_regime *r = &c->reg[g];
+		struct cg_row net = {0};
 
 		network(runs, r, &net);
 		verdict(runs, r, net.verdict, sizeof(net.verdict));
@@ -195,7 +215,7 @@ cg_summarize(const struct campaign *c, json_t *runs, struct row *rows)
 			snprintf(net.verdict, sizeof(net.verdict),
 				 "not run (the campaign stopped first)");
 		for (size_t s = 0; s < per; s++) {
-			struct row *w = &rows[nrows++];
+			struct cg_row *w = &rows[nrows++];
 			size_t n = times(runs, r, c->allreduce ? c->sizes[s] : 0, v);
 
 			*w = net;

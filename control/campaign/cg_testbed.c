@@ -36,7 +36,7 @@ pin_self(const char *cpus)
 }
 
 int
-cg_testbed_up(struct run_ctx *r)
+cg_testbed_up(struct cg_run *r)
 {
 	char log[PATH_MAX];
 
@@ -68,7 +68,7 @@ cg_testbed_up(struct run_ctx *r)
 
 /* Whatever still runs in our hosts (ranks, iperf3). */
 void
-cg_kill_hosts(const struct run_ctx *r)
+cg_kill_hosts(const struct cg_run *r)
 {
 	char log[PATH_MAX];
 
@@ -80,7 +80,7 @@ cg_kill_hosts(const struct run_ctx *r)
 }
 
 void
-cg_testbed_down(struct run_ctx *r)
+cg_testbed_down(struct cg_run *r)
 {
 	char log[PATH_MAX];
 
@@ -94,7 +94,7 @@ cg_testbed_down(struct run_ctx *r)
 }
 
 int
-cg_mtu(struct run_ctx *r, uint32_t mtu)
+cg_mtu(struct cg_run *r, uint32_t mtu)
 {
 	char log[PATH_MAX];
 
@@ -108,7 +108,7 @@ cg_mtu(struct run_ctx *r, uint32_t mtu)
 }
 
 int
-cg_wire_up(struct run_ctx *r)
+cg_wire_up(struct cg_run *r)
 {
 	char log[PATH_MAX];
 
@@ -118,7 +118,7 @@ cg_wire_up(struct run_ctx *r)
 }
 
 void
-cg_wire_down(struct run_ctx *r)
+cg_wire_down(struct cg_run *r)
 {
 	char log[PATH_MAX];
 
@@ -142,21 +142,21 @@ sysfs_u64(const char *path)
 
 /* One host's TCP counters (nstat) and its interface's (eth0), in one command. */
 void
-cg_host_read(const struct run_ctx *r, unsigned host, struct host_ctr *t)
+cg_host_read(const struct cg_run *r, unsigned host, struct cg_host_ctr *t)
 {
 	static const struct {
 		const char *name;
 		size_t off;
 	} keys[] = {
-		{"TcpRetransSegs", offsetof(struct host_ctr, retrans)},
-		{"TcpExtTCPDSACKRecvSegs", offsetof(struct host_ctr, dsack)},
-		{"TcpExtTCPTimeouts", offsetof(struct host_ctr, timeouts)},
-		{"TcpExtTCPLossProbes", offsetof(struct host_ctr, probes)},
-		{"IpExtInCEPkts", offsetof(struct host_ctr, ce)},
-		{"if_tx_packets", offsetof(struct host_ctr, tx_packets)},
-		{"if_tx_dropped", offsetof(struct host_ctr, tx_dropped)},
-		{"if_rx_packets", offsetof(struct host_ctr, rx_packets)},
-		{"if_rx_dropped", offsetof(struct host_ctr, rx_dropped)},
+		{"TcpRetransSegs", offsetof(struct cg_host_ctr, retrans)},
+		{"TcpExtTCPDSACKRecvSegs", offsetof(struct cg_host_ctr, dsack)},
+		{"TcpExtTCPTimeouts", offsetof(struct cg_host_ctr, timeouts)},
+		{"TcpExtTCPLossProbes", offsetof(struct cg_host_ctr, probes)},
+		{"IpExtInCEPkts", offsetof(struct cg_host_ctr, ce)},
+		{"if_tx_packets", offsetof(struct cg_host_ctr, tx_packets)},
+		{"if_tx_dropped", offsetof(struct cg_host_ctr, tx_dropped)},
+		{"if_rx_packets", offsetof(struct cg_host_ctr, rx_packets)},
+		{"if_rx_dropped", offsetof(struct cg_host_ctr, rx_dropped)},
 	};
 	char cmd[1024], line[256], name[64];
 	unsigned long long v;
@@ -184,7 +184,7 @@ cg_host_read(const struct run_ctx *r, unsigned host, struct host_ctr *t)
 }
 
 double
-cg_ping_rtt_us(const struct run_ctx *r)
+cg_ping_rtt_us(const struct cg_run *r)
 {
 	char cmd[256], line[512];
 	double mn, avg = -1;
@@ -207,7 +207,7 @@ cg_ping_rtt_us(const struct run_ctx *r)
  * what the receivers got, in bit/s, or -1 if a stream failed.
  */
 double
-cg_ring_goodput(struct run_ctx *r, const char *tag, uint64_t ns)
+cg_ring_goodput(struct cg_run *r, const char *tag, uint64_t ns)
 {
 	const unsigned n = r->c->hosts;
 	char log[PATH_MAX], out[PATH_MAX];

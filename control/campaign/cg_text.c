@@ -17,8 +17,15 @@ fig(char *buf, size_t len, int width, int prec, double v)
 	return buf;
 }
 
+/* A fabric's figure, or "-" for the wire, which has none. */
+static const char *
+fab(char *buf, int width, int wire, double v, int prec)
+{
+	return fig(buf, 32, width, prec, wire ? NAN : v);
+}
+
 static void
-testbed_line(FILE *f, const struct campaign *c, json_t *capacity)
+testbed_line(FILE *f, const struct cg_campaign *c, json_t *capacity)
 {
 	double ideal = json_number_value(json_object_get(capacity, "ideal_bps"));
 	double wire = json_number_value(json_object_get(capacity, "wire_bps"));
@@ -40,7 +47,7 @@ testbed_line(FILE *f, const struct campaign *c, json_t *capacity)
 }
 
 static void
-job_table(FILE *f, const struct campaign *c, const struct row *rows, size_t n)
+job_table(FILE *f, const struct cg_campaign *c, const struct cg_row *rows, size_t n)
 {
 	char a[8][32], label[96];
 
@@ -50,7 +57,7 @@ job_table(FILE *f, const struct campaign *c, const struct row *rows, size_t n)
 		c->allreduce ? "max ms" : "job s", "p50/wire", "p99/wire", "p50/ideal", "p99/ideal",
 		"stalls");
 	for (size_t i = 0; i < n; i++) {
-		const struct row *w = &rows[i];
+		const struct cg_row *w = &rows[i];
 
 		snprintf(label, sizeof(label), "%s%s", w->regime, w->baseline ? " (baseline)" : "");
 		fprintf(f, "%-28s %7s %s %s %s %s %s %s %s %6lld\n", label,
@@ -65,16 +72,16 @@ job_table(FILE *f, const struct campaign *c, const struct row *rows, size_t n)
 }
 
 static void
-network_table(FILE *f, const struct row *rows, size_t n)
+network_table(FILE *f, const struct cg_row *rows, size_t n)
 {
-	char a[8][32];
+	char a[9][32];
 
 	fprintf(f, "\n%-20s %7s %8s %7s %7s %6s %6s %9s %8s %7s %5s %6s %6s %6s %8s %8s\n",
 		"network, per run", "hop us", "ping us", "offered", "drops", "marks", "pauses",
 		"paused ms", "stall ms", "retrans", "RTOs", "probes", "lost", "unexpl", "late p99",
 		"wait p99");
 	for (size_t i = 0; i < n; i++) {
-		const struct row *w = &rows[i];
+		const struct cg_row *w = &rows[i];
 
 		if (!w->first)
 			continue;
@@ -82,18 +89,21 @@ network_table(FILE *f, const struct row *rows, size_t n)
 			fprintf(f, "%-20s %7.1f %8s (not run)\n", w->regime, w->hop_us, "-");
 			continue;
 		}
-		fprintf(f,
-			"%-20s %7.1f %8.1f %s %7lld %6lld %6lld %9.1f %8.1f %7lld %5lld %6lld "
-			"%6lld %6lld %s %s\n",
+		/* the wire has no fabric: no fabric drops, marks, pauses, nothing unexplained */
+		fprintf(f, "%-20s %7.1f %8.1f %s %s %s %s %s %s %7lld %5lld %6lld %6lld %s %s %s\n",
 			w->regime, w->hop_us, w->rtt_us, fig(a[0], 32, 7, 2, w->offered_gbps),
-			w->drops, w->marks, w->pauses, w->paused_ms, w->stall_ms, w->real_retrans,
-			w->timeouts, w->probes, w->edge_lost, w->unexplained,
-			fig(a[1], 32, 8, 1, w->late_p99_us), fig(a[2], 32, 8, 1, w->wait_p99_us));
+			fab(a[1], 7, w->wire, (double)w->drops, 0),
+			fab(a[2], 6, w->wire, (double)w->marks, 0),
+			fab(a[3], 6, w->wire, (double)w->pauses, 0),
+			fab(a[4], 9, w->wire, w->paused_ms, 1),
+			fab(a[5], 8, w->wire, w->stall_ms, 1), w->real_retrans, w->timeouts,
+			w->probes, w->edge_lost, fab(a[6], 6, w->wire, (double)w->unexplained, 0),
+			fig(a[7], 32, 8, 1, w->late_p99_us), fig(a[8], 32, 8, 1, w->wait_p99_us));
 	}
 }
 
 void
-cg_print_summary(FILE *f, const struct campaign *c, json_t *capacity, const struct row *rows,
+cg_print_summary(FILE *f, const struct cg_campaign *c, json_t *capacity, const struct cg_row *rows,
 		 size_t n)
 {
 	testbed_line(f, c, capacity);

@@ -3,14 +3,20 @@
  * Fidelity: does a run's result come from the emulated fabric, or did the box running it
  * shape it? "faithful", or "distorted: " and every reason found (docs/campaigns.md):
  *
- *   - frames lost at the edge (kernel rings, the hosts' queues), or unexplained;
+ *   - frames lost at the edge (kernel rings, the hosts' queues), dropped by the
+ *     dataplane itself outside its model, or unexplained;
  *   - the box's own delays above a fraction of a hop: frames leaving their links late
- *     against the model's schedule (lateness), or waiting at the edge before the
- *     dataplane read them (edge wait), at p99;
+ *     against the model's schedule (lateness, the worst link), or waiting at the edge
+ *     before the dataplane read them (edge wait), at p99;
  *   - an offered load (what the fabric lets the hosts send at once) above a fraction of
- *     what the testbed was measured to carry through the ideal dataplane.
+ *     what the testbed was measured to carry through the ideal dataplane;
+ *   - no counters at all from a dataplane run: nothing could be checked.
+ *
+ * A rule that cannot be applied is said, after the verdict: "(not checked: ...)". A run
+ * is never called faithful for want of a figure without saying which.
  */
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -22,59 +28,121 @@ num(json_t *o, const char *key)
 	return json_number_value(json_object_get(o, key));
 }
 
-void
-cg_verdict(const struct campaign *c, const struct regime *g, json_t *capacity, json_t *run)
+static void add(json_t *list, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void
+add(json_t *list, const char *fmt, ...)
 {
-	json_t *reasons = json_array(), *late = json_object_get(run, "lateness");
-	json_t *wait = json_object_get(run, "edge_wait");
-	double hop = (double)g->hop_ns, cap = num(capacity, "ideal_bps");
-	double lost = num(run, "edge_lost"), unexpl = num(run, "unexplained");
-	char why[512], v[2048] = "faithful";
+	char s[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(s, sizeof(s), fmt, ap);
+	va_end(ap);
+	json_array_append_new(list, json_string(s));
+}
+
+/* The box's lateness and edge waits, against a fraction of the hop. */
+static void
+delays(const struct cg_campaign *c, const struct cg_regime *g, json_t *run, json_t *reasons,
+       json_t *notes)
+{
+	json_t *late = json_object_get(run, "lateness"), *wait = json_object_get(run, "edge_wait");
+	double hop = (double)g->hop_ns, lim = c->fid.late * hop;
+	double lp99 = num(late, "worst_p99_ns");
+
+	if (hop <= 0) {
+		add(notes, "lateness and edge wait (no hop to measure them against)");
+		return;
+	}
+	if (num(late, "frames") > 0 && lp99 > lim)
+		add(reasons,
+		    "frames left %s %.1f us late at p99, more than %.0f%% of a hop (%.1f us): the "
+		    "box, not the fabric, set the timing",
+		    json_string_value(json_object_get(late, "worst_link")) ?: "their links",
+		    lp99 / 1000, c->fid.late * 100, hop / 1000);
+	if (num(wait, "frames") > 0 && num(wait, "p99_ns") > lim)
+		add(reasons,
+		    "frames waited %.1f us at the edge at p99, more than %.0f%% of a hop "
+		    "(%.1f us)",
+		    num(wait, "p99_ns") / 1000, c->fid.late * 100, hop / 1000);
+	if (!json_is_string(json_object_get(run, "edge_wait_untimed")))
+		return;
+	add(notes, "edge wait (%s)", json_string_value(json_object_get(run, "edge_wait_untimed")));
+}
+
+/* The hosts' up links against what the testbed was measured to carry. */
+static void
+load(const struct cg_campaign *c, const struct cg_regime *g, json_t *capacity, json_t *reasons,
+     json_t *notes)
+{
+	double cap = num(capacity, "ideal_bps");
+
+	if (g->offered_bps == 0)
+		return; /* unbounded: the wire, the ideal fabric; nothing to compare */
+	if (cap <= 0) {
+		add(notes, "offered load (the capacity was not measured)");
+		return;
+	}
+	if (strcmp(g->edge.pmd, c->edge.pmd) || g->edge.mtu != c->edge.mtu) {
+		add(notes, "offered load (the capacity was measured on another edge: %s, MTU %u)",
+		    c->edge.pmd, c->edge.mtu);
+		return;
+	}
+	if ((double)g->offered_bps > c->fid.load * cap)
+		add(reasons,
+		    "offered load %.2f Gbit/s (%u hosts' links) is more than %.0f%% of what the "
+		    "testbed carries through the ideal dataplane (%.2f Gbit/s)",
+		    (double)g->offered_bps / 1e9, c->hosts, c->fid.load * 100, cap / 1e9);
+}
+
+/* "faithful" or "distorted: a; b", then " (not checked: c; d)". */
+static void
+verdict_text(json_t *reasons, json_t *notes, char *v, size_t len)
+{
 	size_t i;
 	json_t *x;
 
-	if (lost > 0) {
-		snprintf(why, sizeof(why),
-			 "%.0f frames lost at the edge (the kernel's rings and the hosts' queues, "
-			 "outside the emulated fabric)",
-			 lost);
-		json_array_append_new(reasons, json_string(why));
-	}
-	if (unexpl > 0) {
-		snprintf(why, sizeof(why),
-			 "%.0f frames unexplained (neither read, nor sent, nor lost where a "
-			 "counter sees it)",
-			 unexpl);
-		json_array_append_new(reasons, json_string(why));
-	}
-	if (hop > 0 && num(late, "frames") > 0 && num(late, "p99_ns") > c->fid.late * hop) {
-		snprintf(why, sizeof(why),
-			 "frames left their links %.1f us late at p99, more than %.0f%% of a hop "
-			 "(%.1f us): the box, not the fabric, set the timing",
-			 num(late, "p99_ns") / 1000, c->fid.late * 100, hop / 1000);
-		json_array_append_new(reasons, json_string(why));
-	}
-	if (hop > 0 && num(wait, "frames") > 0 && num(wait, "p99_ns") > c->fid.late * hop) {
-		snprintf(why, sizeof(why),
-			 "frames waited %.1f us at the edge at p99, more than %.0f%% of a hop "
-			 "(%.1f us)",
-			 num(wait, "p99_ns") / 1000, c->fid.late * 100, hop / 1000);
-		json_array_append_new(reasons, json_string(why));
-	}
-	if (g->offered_bps && cap > 0 && (double)g->offered_bps > c->fid.load * cap) {
-		snprintf(why, sizeof(why),
-			 "offered load %.2f Gbit/s (%u hosts' links) is more than %.0f%% of what "
-			 "the testbed carries through the ideal dataplane (%.2f Gbit/s)",
-			 (double)g->offered_bps / 1e9, c->hosts, c->fid.load * 100, cap / 1e9);
-		json_array_append_new(reasons, json_string(why));
-	}
-	json_array_foreach(reasons, i, x)
-	{
-		size_t o = strlen(v) * (i > 0); /* the first reason replaces "faithful" */
+	snprintf(v, len, "%s", json_array_size(reasons) ? "distorted: " : "faithful");
+	json_array_foreach(reasons, i, x) snprintf(v + strlen(v), len - strlen(v), "%s%s",
+						   i ? "; " : "", json_string_value(x));
+	json_array_foreach(notes, i, x)
+		snprintf(v + strlen(v), len - strlen(v), "%s%s",
+			 i ? "; " : " (not checked: ", json_string_value(x));
+	if (json_array_size(notes))
+		snprintf(v + strlen(v), len - strlen(v), ")");
+}
 
-		snprintf(v + o, sizeof(v) - o, "%s%s",
-			 i ? "; " : "distorted: ", json_string_value(x));
+void
+cg_verdict(const struct cg_campaign *c, const struct cg_regime *g, json_t *capacity, json_t *run)
+{
+	json_t *reasons = json_array(), *notes = json_array();
+	double lost = num(run, "edge_lost"), box = num(run, "box_dropped");
+	char v[2048];
+
+	if (g->kind == CG_DATAPLANE && !json_is_object(json_object_get(run, "counters")))
+		add(reasons, "no counters from the dataplane: nothing at the edge was checked");
+	if (lost > 0)
+		add(reasons,
+		    "%.0f frames lost at the edge (the kernel's rings and the hosts' queues, "
+		    "outside the emulated fabric)",
+		    lost);
+	if (box > 0)
+		add(reasons,
+		    "%.0f frames dropped by the dataplane outside its model (no mbuf for a "
+		    "copy, a full pipeline ring, a link out of slots)",
+		    box);
+	if (num(run, "unexplained") > 0)
+		add(reasons,
+		    "%.0f frames unexplained (neither read, nor sent, nor lost where a counter "
+		    "sees it)",
+		    num(run, "unexplained"));
+	if (g->kind == CG_DATAPLANE) {
+		delays(c, g, run, reasons, notes);
+		load(c, g, capacity, reasons, notes);
 	}
+	verdict_text(reasons, notes, v, sizeof(v));
 	json_object_set_new(run, "verdict", json_string(v));
 	json_object_set_new(run, "reasons", reasons);
+	json_object_set_new(run, "not_checked", notes);
 }

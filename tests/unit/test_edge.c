@@ -85,6 +85,52 @@ Test(edge, frames_after_the_look_are_unstamped)
 	cr_assert_eq(r.next, 2);
 }
 
+/* A mismatch anywhere in a burst: none of its waits is kept (it may not be the first). */
+Test(edge, a_late_mismatch_keeps_no_wait_of_the_burst)
+{
+	struct fe_edge_ring r = {.base = ring, .frame_size = FSZ, .frames = FRAMES, .next = 0};
+	struct fe_edge_stats st = {0};
+	uint64_t stamp[8];
+	uint32_t len[8], got[] = {60, 60, 61};
+	unsigned ready;
+
+	memset(ring, 0, sizeof(ring));
+	frame(0, 60, 1000);
+	frame(1, 60, 1000);
+	frame(2, 60, 1000);
+	ready = fe_edge_peek(&r, 8, stamp, len);
+	returned(&r, got, 3);
+	fe_edge_account(&r, &st, pkts, 3, ready, stamp, len, 3000);
+	cr_assert_eq(st.mismatch, 1);
+	cr_assert_eq(st.stamped, 0);
+	cr_assert_eq(st.unstamped, 3, "every frame of the burst counted, none timed");
+	for (unsigned i = 0; i < FE_QHIST_BUCKETS; i++)
+		cr_assert_eq(st.wait_hist[i], 0, "bucket %u", i);
+	cr_assert_null(r.base);
+}
+
+/* Frames a lossless fabric held in the ring waited for the fabric: counted, not timed. */
+Test(edge, frames_held_by_the_fabric)
+{
+	struct fe_edge_ring r = {.base = ring, .frame_size = FSZ, .frames = FRAMES, .next = 0};
+	struct fe_edge_stats st = {0};
+	uint64_t stamp[8];
+	uint32_t len[8], got[] = {60, 60};
+	unsigned ready;
+
+	memset(ring, 0, sizeof(ring));
+	frame(0, 60, 1000);
+	frame(1, 60, 1000);
+	r.held = 1; /* the engine read nothing last time: the up link was full */
+	ready = fe_edge_peek(&r, 8, stamp, len);
+	returned(&r, got, 2);
+	fe_edge_account(&r, &st, pkts, 2, ready, stamp, len, 900000);
+	cr_assert_eq(st.held, 2);
+	cr_assert_eq(st.stamped, 0);
+	cr_assert_eq(r.held, 0);
+	cr_assert_eq(r.next, 2);
+}
+
 Test(edge, a_mismatch_stops_the_timing)
 {
 	struct fe_edge_ring r = {.base = ring, .frame_size = FSZ, .frames = FRAMES, .next = 0};

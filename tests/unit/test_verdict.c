@@ -11,14 +11,14 @@
 #include "campaign/cg.h"
 #include "fe_qhist.h"
 
-static struct campaign camp;
+static struct cg_campaign camp;
 
 static void
 setup(void)
 {
 	memset(&camp, 0, sizeof(camp));
 	camp.hosts = 2;
-	camp.fid = (struct fidelity){.late = 0.10, .load = 0.5};
+	camp.fid = (struct cg_fidelity){.late = 0.10, .load = 0.5};
 	camp.allreduce = 1;
 	camp.nsizes = 1;
 	camp.sizes[0] = 1024;
@@ -58,11 +58,11 @@ run_of(const char *regime, uint64_t late_ns, uint64_t wait_ns, int lost, double 
 	for (int p = 0; p < 2; p++) {
 		json_array_append_new(
 			ports,
-			json_pack("{s:i, s:i, s:i, s:i, s:{s:s, s:i, s:i}, s:{s:s, s:o}}", "port",
-				  p, "rx_pkts", 100 - (p ? 0 : lost), "tx_pkts", 100, "oerrors", 0,
-				  "kernel", "kind", "af_packet", "socket_drops", p ? 0 : lost,
-				  "if_tx_dropped", 0, "edge_wait", "source", "kernel", "hist_ns",
-				  hist(100, wait_ns)));
+			json_pack("{s:i, s:i, s:i, s:i, s:{s:s, s:i, s:i}, s:{s:s, s:b, s:o}}",
+				  "port", p, "rx_pkts", 100 - (p ? 0 : lost), "tx_pkts", 100,
+				  "oerrors", 0, "kernel", "kind", "af_packet", "socket_drops",
+				  p ? 0 : lost, "if_tx_dropped", 0, "edge_wait", "source", "kernel",
+				  "timed", 1, "hist_ns", hist(100, wait_ns)));
 		json_array_append_new(links, json_pack("{s:s, s:i, s:i, s:o}", "link",
 						       p ? "0.down" : "0.up", "drop_tail_pkts", 1,
 						       "ecn_marked", 2, "late_hist_ns",
@@ -82,7 +82,7 @@ run_of(const char *regime, uint64_t late_ns, uint64_t wait_ns, int lost, double 
 }
 
 static const char *
-verdict_of(json_t *run, const struct regime *g, double capacity_bps)
+verdict_of(json_t *run, const struct cg_regime *g, double capacity_bps)
 {
 	json_t *cap = json_pack("{s:f}", "ideal_bps", capacity_bps);
 
@@ -175,19 +175,75 @@ Test(verdict, unexplained_frames)
 	json_decref(run);
 }
 
-/* Rules that need a hop or a load do not apply to the baselines. */
+/* Rules that need a hop or a load do not apply to the ideal baseline: it says so. */
 Test(verdict, baselines)
 {
 	json_t *run = run_of("ideal", 900000, 900000, 0, 1.0);
 
-	cr_assert_str_eq(verdict_of(run, &camp.reg[1], 1e6), "faithful");
+	cr_assert_str_eq(verdict_of(run, &camp.reg[1], 1e6),
+			 "faithful (not checked: lateness and edge wait (no hop to measure them "
+			 "against))");
+	json_decref(run);
+}
+
+/* A dataplane run whose counters are missing is never faithful: nothing was checked. */
+Test(verdict, no_counters)
+{
+	json_t *run = run_of("fab", 1000, 1000, 0, 1.0);
+
+	json_object_set_new(run, "counters", json_null());
+	cr_assert(strstr(verdict_of(run, &camp.reg[2], 1e9), "distorted: no counters") != NULL);
+	json_decref(run);
+}
+
+/* Frames the dataplane dropped outside its model: a link out of slots, no mbuf. */
+Test(verdict, dropped_by_the_box)
+{
+	json_t *run = run_of("fab", 1000, 1000, 0, 1.0);
+	json_t *c = json_object_get(run, "counters");
+
+	json_object_set_new(json_array_get(json_object_get(c, "links"), 0), "drop_wire_pkts",
+			    json_integer(2));
+	json_object_set_new(c, "switch", json_pack("{s:i, s:i}", "nombuf", 1, "handoff_full", 0));
+	cr_assert(strstr(verdict_of(run, &camp.reg[2], 1e9), "3 frames dropped by the dataplane"));
+	cr_assert_eq(json_integer_value(json_object_get(
+			     json_array_get(json_object_get(run, "links"), 0), "drops")),
+		     1, "a wire drop is not a fabric drop");
+	json_decref(run);
+}
+
+/* The worst link decides the lateness, not every link merged. */
+Test(verdict, the_worst_link)
+{
+	json_t *run = run_of("fab", 1000, 1000, 0, 1.0);
+	json_t *l = json_array_get(json_object_get(json_object_get(run, "counters"), "links"), 1);
+
+	json_object_set_new(l, "late_hist_ns", hist(100, 80000)); /* 0.down: 80 us late */
+	cr_assert(strstr(verdict_of(run, &camp.reg[2], 1e9), "frames left 0.down ") != NULL);
+	json_decref(run);
+}
+
+/* A rule that cannot be applied is said, never silently passed. */
+Test(verdict, what_was_not_checked)
+{
+	json_t *run = run_of("fab", 1000, 1000, 0, 1.0);
+	json_t *w = json_object_get(
+		json_array_get(json_object_get(json_object_get(run, "counters"), "ports"), 1),
+		"edge_wait");
+
+	json_object_set_new(w, "timed", json_false());
+	json_object_set_new(w, "source", json_string("none"));
+	json_object_set_new(w, "why", json_string("the AF_XDP path carries no receive time"));
+	cr_assert_str_eq(verdict_of(run, &camp.reg[2], 0),
+			 "faithful (not checked: edge wait (port 1: the AF_XDP path carries no "
+			 "receive time); offered load (the capacity was not measured))");
 	json_decref(run);
 }
 
 Test(verdict, summary_beside_the_baselines)
 {
 	json_t *runs = json_array(), *w = run_of("wire", 0, 0, 0, 2.0);
-	struct row rows[CG_MAX_REGIMES];
+	struct cg_row rows[CG_MAX_REGIMES];
 	size_t n;
 
 	json_object_set_new(w, "counters", json_null());
