@@ -628,25 +628,48 @@ pool_size(const struct opts *o, unsigned nports, const struct fe_linkdef *up,
  * for an AF_PACKET port a whole slot of its ring less the kernel's header: DPDK 22.11's
  * PMD copies what the slot holds into one mbuf, unchecked.
  */
-static uint32_t
-data_room(const struct opts *o, const uint16_t *ports, unsigned nports)
+static int
+data_room(const struct opts *o, const uint16_t *ports, unsigned nports, uint16_t *room, char *err,
+	  size_t len)
 {
 	uint32_t need = RTE_MAX((uint32_t)o->mtu + RTE_ETHER_HDR_LEN + 4, 2048U);
 
 	for (unsigned i = 0; i < nports; i++) {
 		struct rte_eth_dev_info info;
 		const struct rte_devargs *da;
+		unsigned long v;
 		const char *fs;
+		char *end;
 
-		if (rte_eth_dev_info_get(ports[i], &info) != 0 ||
-		    strcmp(info.driver_name, "net_af_packet") != 0)
+		if (rte_eth_dev_info_get(ports[i], &info) != 0)
+			continue;
+		/* AF_XDP: a frame must fit one UMEM chunk (no multi-buffer in 22.11) */
+		if (strcmp(info.driver_name, "net_af_xdp") == 0 && o->mtu > info.max_mtu) {
+			snprintf(err, len,
+				 "--mtu %" PRIu64 ": port %u (AF_XDP) carries frames of at most "
+				 "%u bytes of IP; use --mtu %u or less, or net_af_packet",
+				 o->mtu, ports[i], info.max_mtu, info.max_mtu);
+			return -1;
+		}
+		if (strcmp(info.driver_name, "net_af_packet") != 0)
 			continue;
 		da = rte_dev_devargs(info.device);
 		fs = da && da->args ? strstr(da->args, "framesz=") : NULL;
-		if (fs)
-			need = RTE_MAX(need, (uint32_t)strtoul(fs + 8, NULL, 10));
+		if (fs == NULL)
+			continue;
+		errno = 0;
+		v = strtoul(fs + 8, &end, 10);
+		if (errno || (*end && *end != ',') || v + RTE_PKTMBUF_HEADROOM + 63 > UINT16_MAX) {
+			snprintf(err, len,
+				 "port %u: framesz=%.*s: an mbuf holds at most %u bytes of frame",
+				 ports[i], (int)RTE_MIN(strcspn(fs + 8, ","), 20), fs + 8,
+				 UINT16_MAX - RTE_PKTMBUF_HEADROOM - 63);
+			return -1;
+		}
+		need = RTE_MAX(need, (uint32_t)v);
 	}
-	return RTE_ALIGN_CEIL(need, 64);
+	*room = (uint16_t)(RTE_PKTMBUF_HEADROOM + RTE_ALIGN_CEIL(need, 64));
+	return 0;
 }
 
 /* The pipeline's down stage, on its worker lcore. */
@@ -879,7 +902,7 @@ main(int argc, char **argv)
 	uint64_t *discarded;
 	struct rte_mempool *pool;
 	struct ctl_arg ctl = {0};
-	uint16_t *ports, pid;
+	uint16_t *ports, pid, room;
 	static struct opts o;
 	unsigned nports = 0;
 	char err[512];
@@ -925,10 +948,11 @@ main(int argc, char **argv)
 		rte_exit(2, "--lcores 2: only the lossy regime runs as a pipeline (the lossless "
 			    "ones are one causal loop)\n");
 
+	if (data_room(&o, ports, nports, &room, err, sizeof(err)) < 0)
+		rte_exit(2, "%s\n", err);
 	pool = rte_pktmbuf_pool_create(
 		"fe_mbufs", o.mbufs ? o.mbufs : pool_size(&o, nports, up, down, rte_get_tsc_hz()),
-		256, 0, (uint16_t)(RTE_PKTMBUF_HEADROOM + data_room(&o, ports, nports)),
-		rte_socket_id());
+		256, 0, room, rte_socket_id());
 	if (pool == NULL)
 		rte_exit(EXIT_FAILURE, "mbuf pool: %s\n", rte_strerror(rte_errno));
 	for (unsigned i = 0; i < nports; i++)

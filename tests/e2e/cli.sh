@@ -117,4 +117,12 @@ out=$("$FE_BIN/fe-enginebench" --profile "$T/none.yaml" 2>&1) || rc=$?
 [ "$rc" = 1 ] && grep -qF "none.yaml" <<<"$out" || fe_fail "fe-enginebench, a missing profile: exit $rc, $out"
 "$FE_BIN/fe-enginebench" --help | grep -q -- --offered || fe_fail "fe-enginebench --help"
 [ ! -e /var/run/dpdk/fe-enginebench ] || fe_fail "fe-enginebench left /var/run/dpdk/fe-enginebench"
+# frames the ports cannot carry: refused before a frame is read, naming the value
+fe_hosts cli 2
+expect_error "--mtu 9000: port 0 (AF_XDP) carries frames of at most" $(fe_vdevs af_xdp) -- --mtu 9000
+big=$(fe_vdevs af_packet | sed 's/framesz=[0-9]*/framesz=70000/g; s/blocksz=[0-9]*/blocksz=131072/g; s/framecnt=[0-9]*/framecnt=64/g')
+expect_error "port 0: framesz=70000: an mbuf holds at most" $big --
+expect_error "--mtu: '9001' is not a number from 576 to 9000" $(fe_vdevs af_packet) -- --mtu 9001
+"$FE_ROOT/testbeds/veth.sh" down --name "$FE_TB_NAME"
+FE_TB_NAME=
 echo "cli: passed"
