@@ -66,9 +66,11 @@ down() {
 		netns) ip netns del "$obj" 2>/dev/null || true ;;
 		link) ip link del "$obj" 2>/dev/null || true ;;
 		affinity)
-			# a kernel thread's cores before `up` moved it (it may have gone since)
+			# a kernel thread's cores before `up` moved it (it may have gone since, and
+			# its PID gone to another: the name must still be the same)
 			set -- $obj
-			taskset -pc "$2" "$1" >/dev/null 2>&1 || true ;;
+			[ "$(cat "/proc/$1/comm" 2>/dev/null)" = "${3-}" ] &&
+				taskset -pc "$2" "$1" >/dev/null 2>&1 || true ;;
 		setting)
 			set -- $obj
 			echo "$2" >"$1" 2>/dev/null || true ;;
@@ -140,15 +142,30 @@ up() {
 	trap - ERR INT TERM
 }
 
-# The hosts' cores as a hex mask (for RPS): all but core 0.
+# The machine's cores (not nproc: it counts those this process may run on, and a
+# campaign runs on the hosts' cores only).
+ncpus() { getconf _NPROCESSORS_ONLN; }
+
+# The hosts' cores as the kernel's cpumask (for RPS, the workqueues): all but core 0,
+# in 32-bit words, the highest first, separated by commas.
 cpu_mask() {
-	printf '%x' $(( (1 << $(nproc)) - 2 ))
+	local n w words out="" bits c
+	n=$(ncpus)
+	words=$(((n + 31) / 32))
+	for ((w = words - 1; w >= 0; w--)); do
+		bits=0
+		for ((c = w * 32; c < n && c < (w + 1) * 32; c++)); do
+			[ "$c" -eq 0 ] || bits=$((bits | (1 << (c - w * 32))))
+		done
+		out+=$(printf '%s%08x' "${out:+,}" "$bits")
+	done
+	echo "$out"
 }
 
 # The hosts' cores: all but core 0 (empty on a machine with one).
 host_cpus() {
 	local n
-	n=$(nproc)
+	n=$(ncpus)
 	[ "$n" -ge 2 ] || return 0
 	[ "$n" -eq 2 ] && echo 1 || echo "1-$((n - 1))"
 }
@@ -163,7 +180,8 @@ split_cores() {
 		aff=$(taskset -pc "$pid" 2>/dev/null | awk -F': ' '{print $2}') || continue
 		[ -n "$aff" ] && [ "$aff" != "$cpus" ] || continue
 		# per-CPU threads (ksoftirqd/0, migration/0, ...) refuse: they stay
-		taskset -pc "$cpus" "$pid" >/dev/null 2>&1 && echo "affinity $pid $aff" >>"$f"
+		taskset -pc "$cpus" "$pid" >/dev/null 2>&1 &&
+			echo "affinity $pid $aff $(cat "/proc/$pid/comm" 2>/dev/null)" >>"$f"
 	done
 	# the unbound workqueues' workers, and the interrupts that can move
 	set_file /sys/devices/virtual/workqueue/cpumask "$(cpu_mask)" "$f"

@@ -32,6 +32,7 @@ cg_dp_start(struct cg_run *r, const struct cg_regime *g, const char *profile, un
 {
 	char log[PATH_MAX], stats[PATH_MAX], vdevs[4096] = "", seed[32], cmd[8192];
 	char *argv[] = {"/bin/sh", "-c", cmd, NULL};
+	size_t n;
 
 	if (cg_sh_out(vdevs, sizeof(vdevs),
 		      "'%s/testbeds/veth.sh' vdevs --name %s --pmd %s --ring %u", r->root,
@@ -48,14 +49,24 @@ cg_dp_start(struct cg_run *r, const struct cg_regime *g, const char *profile, un
 	/* the dataplane is the network: the hosts beside it must not starve it. With a core
 	 * of its own (cores: split) it busy-polls: sleeping would only make frames wait at
 	 * the edge, and the hosts lose nothing by it (the regime's options come after) */
-	snprintf(cmd, sizeof(cmd),
-		 "exec nice -n -10 '%s/fabemu-dp' --no-huge -m 2048 --no-pci -l 0 --file-prefix %s "
-		 "--log-level=pmd.net.af_xdp:error %s -- --profile '%s' --scale %u --seed %s "
-		 "--control %s --stats-json '%s' --mtu %u%s%s",
-		 r->bindir, r->prefix, vdevs, profile, g->scale, seed, r->sock, stats, g->edge.mtu,
-		 r->pin[0] ? " --idle-sleep 0s" : "", g->edge.dpargs);
-	for (unsigned i = 0; i < g->nlinks && profile == g->profile; i++)
-		snprintf(cmd + strlen(cmd), sizeof(cmd) - strlen(cmd), " --link '%s'", g->links[i]);
+	n = (size_t)snprintf(
+		cmd, sizeof(cmd),
+		"exec nice -n -10 '%s/fabemu-dp' --no-huge -m 2048 --no-pci -l 0 --file-prefix %s "
+		"--log-level=pmd.net.af_xdp:error %s -- --profile '%s' --scale %u --seed %s "
+		"--control %s --stats-json '%s' --mtu %u%s%s",
+		r->bindir, r->prefix, vdevs, profile, g->scale, seed, r->sock, stats, g->edge.mtu,
+		r->pin[0] ? " --idle-sleep 0s" : "", g->edge.dpargs);
+	for (unsigned i = 0; i < g->nlinks && profile == g->profile && n < sizeof(cmd); i++) {
+		char q[700];
+
+		cg_quote(q, sizeof(q), g->links[i]);
+		n += (size_t)snprintf(cmd + n, sizeof(cmd) - n, " --link %s", q);
+	}
+	if (n >= sizeof(cmd)) {
+		snprintf(err, errlen, "fabemu-dp's command line would be over %zu bytes",
+			 sizeof(cmd) - 1);
+		return -1;
+	}
 	unlink(r->sock);
 	r->dp = cg_spawn(argv, log, NULL);
 	for (int i = 0; i < 200 && r->dp > 0; i++) {

@@ -286,6 +286,12 @@ edge_val(struct fe_yaml *y, const char *path, const char *pmd, const char *ring,
 						    key, w);
 			}
 			cg_quote(q, sizeof(q), w);
+			if (strlen(w) > 200 ||
+			    strlen(e->dpargs) + 1 + strlen(q) >= sizeof(e->dpargs)) {
+				free(copy);
+				return fe_yaml_fail(y, key, "%s: too long (at most %zu bytes)", key,
+						    sizeof(e->dpargs) / 2);
+			}
 			snprintf(e->dpargs + strlen(e->dpargs),
 				 sizeof(e->dpargs) - strlen(e->dpargs), " %s", q);
 		}
@@ -556,7 +562,12 @@ action_cmd(struct fe_yaml *y, const char *path, const struct y_action *a, char *
 		snprintf(spec, sizeof(spec), "drop=%s/%s,match=%s", a->first ? a->first : "1",
 			 a->count ? a->count : "1", a->match);
 	else if (!strcmp(a->action, "apply") && a->profile) {
-		char path2[512];
+		char path2[512], key[96];
+		uint64_t x;
+
+		snprintf(key, sizeof(key), "%s.scale", path);
+		if (a->scale && uint_val(y, key, a->scale, 1, FE_PROFILE_SCALE_MAX, &x) < 0)
+			return -EINVAL;
 
 		if (fe_profile_find(a->profile, path2, sizeof(path2), e, sizeof(e)) < 0)
 			return fe_yaml_fail(y, path, "%s: %s", path, e);

@@ -199,9 +199,17 @@ one_run(struct cg_run *r, const struct cg_regime *g, unsigned rep, int *status)
 		return NULL;
 	}
 	rtt = cg_ping_rtt_us(r);
-	/* the job's window: both ends counted from here */
-	if (g->kind == CG_DATAPLANE)
-		cg_dp_reset(r);
+	/* the job's window: both ends counted from here (the hosts are idle) */
+	if (g->kind == CG_DATAPLANE && cg_dp_reset(r) != 0) {
+		cg_say("  fabemu-dp did not reset its counters: the run's would not be the job's "
+		       "(log: %s/logs/dp-%s.log)\n",
+		       r->out, tag);
+		cg_dp_stop(r, &dprc);
+		*status = CG_SETUP;
+		json_decref(tcp);
+		json_decref(hosts);
+		return NULL;
+	}
 	for (unsigned h = 1; h <= r->c->hosts; h++)
 		cg_host_read(r, h, &before[h]);
 	snprintf(marks, sizeof(marks), "%s/logs/marks-%s.txt", r->out, tag);

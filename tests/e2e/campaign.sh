@@ -62,6 +62,17 @@ echo "campaign check: errors name the file and line"
 printf 'name: x\nhosts: 40\n' >"$T/bad.yaml"
 rc=0; out=$("$CTL" campaign check "$T/bad.yaml" 2>&1) || rc=$?
 [ "$rc" = 1 ] && grep -qF "$T/bad.yaml:2: hosts '40' (allowed: 2 to 16)" <<<"$out" || fe_fail "check: $rc $out"
+base='name: x\nhosts: 2\njob: {kind: command, command: "true"}\n'
+long=$(printf 'x%.0s' $(seq 300))
+for bad in \
+	"regimes:\n  - {name: a, profile: ideal, pmd: af_xpd}\n|bad.yaml:5: pmd 'af_xpd' (allowed: af_packet, af_xdp)" \
+	"dataplane: \"--rxd $long\"\nregimes:\n  - {name: a, profile: ideal}\n|bad.yaml:4: dataplane: too long" \
+	"regimes:\n  - {name: a, profile: ideal}\ntimeline:\n  - {action: apply, at: {iteration: 2}, link: 0.up, profile: ideal, scale: \"2;reboot\"}\n|bad.yaml:7: timeline.0.scale '2;reboot' (allowed: 1 to"; do
+	printf "$base${bad%%|*}" >"$T/bad.yaml"
+	rc=0; out=$("$CTL" campaign check "$T/bad.yaml" 2>&1) || rc=$?
+	[ "$rc" = 1 ] && grep -qF -- "${bad#*|}" <<<"$out" || fe_fail "check, want '${bad#*|}': $rc $out"
+	echo "  ok   ${bad#*|}"
+done
 "$CTL" campaign check regimes single-drop incast | sed 's/^/  /'
 
 echo "credit regime beside the wire: no fabric drop, no RTO-sized iteration, the baseline"
