@@ -188,8 +188,8 @@ socket_map(int fd, size_t *len)
  * The AF_PACKET port's receive ring (fe_edge.h): the first half of its socket's mapping
  * (receive ring, then transmit ring, each framecnt frames of framesz bytes).
  */
-static void
-find_ring(struct kport *kp, struct fe_port *p, const char *args, uint64_t discarded)
+static int
+find_ring(struct kport *kp, const char *args, uint64_t discarded, struct fe_edge_ring *ring)
 {
 	uint32_t frames = devarg_u32(args, "framecnt", AFP_FRAMECNT);
 	uint32_t fsz = devarg_u32(args, "framesz", AFP_FRAMESZ);
@@ -197,24 +197,22 @@ find_ring(struct kport *kp, struct fe_port *p, const char *args, uint64_t discar
 	size_t len = 0;
 	uint8_t *at;
 
-	kp->ring_frames = frames;
-	for (unsigned s = 0; s < kp->nfds; s++)
-		afp_sndbuf(kp->fds[s], frames, fsz);
 	if (kp->nfds != 1) {
 		kp->untimed = kp->nfds ? "several queues" : "its socket was not found";
-		return;
+		return -1;
 	}
 	at = socket_map(kp->fds[0], &len);
 	/* the PMD numbers the frames framesz apart: true when blocks hold whole frames */
 	if (at == NULL || fsz == 0 || bsz % fsz != 0 || len != 2 * (size_t)frames * fsz) {
 		kp->untimed = "its ring is not laid out as expected";
-		return;
+		return -1;
 	}
 	kp->untimed = "the PMD returned frames other than the ones looked at: timing stopped";
-	p->edge = (struct fe_edge_ring){.base = at,
-					.frame_size = fsz,
-					.frames = frames,
-					.next = (uint32_t)(discarded % frames)};
+	*ring = (struct fe_edge_ring){.base = at,
+				      .frame_size = fsz,
+				      .frames = frames,
+				      .next = (uint32_t)(discarded % frames)};
+	return 0;
 }
 
 static void
@@ -317,17 +315,26 @@ fe_kernel_open(struct fe_dp *dp, const uint64_t *discarded, uint32_t rxd)
 		struct kport *kp = &k->ports[i];
 		struct rte_eth_dev_info info;
 		const struct rte_devargs *da;
+		struct fe_edge_ring ring;
+		const char *args;
 
 		if (kp->kind != FE_KPORT_AF_PACKET ||
 		    rte_eth_dev_info_get(dp->ports[i].port_id, &info) != 0)
 			continue;
 		da = rte_dev_devargs(info.device);
-		find_ring(kp, &dp->ports[i], da && da->args ? da->args : "", kp->discarded);
-		if (dp->ports[i].edge.base != NULL && !clock_readable()) {
-			dp->ports[i].edge.base = NULL;
+		args = da && da->args ? da->args : "";
+		kp->ring_frames = devarg_u32(args, "framecnt", AFP_FRAMECNT);
+		/* a send buffer the size of the ring (afp_sndbuf) */
+		for (unsigned s = 0; s < kp->nfds; s++)
+			afp_sndbuf(kp->fds[s], kp->ring_frames,
+				   devarg_u32(args, "framesz", AFP_FRAMESZ));
+		if (find_ring(kp, args, kp->discarded, &ring) < 0)
+			continue;
+		if (!clock_readable())
 			kp->untimed = "the clocksource is not one the vDSO reads (a system call "
 				      "a burst)";
-		}
+		else
+			fe_dp_set_edge(dp, i, &ring);
 	}
 	free(ifindex);
 	fe_kernel_reset(k);

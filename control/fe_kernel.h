@@ -11,7 +11,7 @@
  * (summed over the process: an XDP socket does not tell which interface it is bound to).
  * It also finds each AF_PACKET port's receive ring for the edge timing (fe_edge.h).
  *
- *   k = fe_kernel_open(dp, discarded);   // after the ports started, before the loop
+ *   k = fe_kernel_open(dp, discarded, rxd);  // after the ports started, before the loop
  *   fe_kernel_poll(k);                   // control thread, every 100 ms
  *   fe_kernel_read(k, port, &c);         // any reader thread
  *   fe_kernel_reset(k);                  // with the counters' reset

@@ -823,6 +823,17 @@ fe_dp_run(struct fe_dp *dp, const volatile int *stop)
 }
 
 void
+fe_dp_set_edge(struct fe_dp *dp, unsigned port, const struct fe_edge_ring *ring)
+{
+	if (port >= dp->nports)
+		return;
+	if (ring)
+		dp->ports[port].edge = *ring;
+	else
+		memset(&dp->ports[port].edge, 0, sizeof(dp->ports[port].edge));
+}
+
+void
 fe_dp_drain(struct fe_dp *dp)
 {
 	void *pkts[FE_BURST];

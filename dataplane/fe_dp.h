@@ -128,6 +128,7 @@ struct fe_sw_stats {
 	fe_counter_t handoff_full; /* pipeline: the down stage's ring was full (dropped) */
 };
 
+/* The loop's own (with --lcores 2, the up stage's): one writer, read by snapshots. */
 struct fe_idle_stats {
 	fe_counter_t polls;    /* passes of the loop */
 	fe_counter_t sleeps;   /* times the loop slept */
@@ -269,6 +270,12 @@ fe_dp_ack(const struct fe_dp *dp, const uint64_t *up_field, const uint64_t *down
 	return a < b ? a : b;
 }
 #define FE_DP_ACK(dp, field) fe_dp_ack((dp), &(dp)->field, &(dp)->down_acks.field)
+
+/*
+ * Time the frames a port receives by the kernel's stamps in its AF_PACKET ring
+ * (fe_edge.h); before the loop starts. ring NULL: untimed.
+ */
+void fe_dp_set_edge(struct fe_dp *dp, unsigned port, const struct fe_edge_ring *ring);
 
 /* Free every packet the engine holds (after the loop has stopped). */
 void fe_dp_drain(struct fe_dp *dp);

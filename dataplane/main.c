@@ -903,6 +903,7 @@ main(int argc, char **argv)
 	struct rte_mempool *pool;
 	struct ctl_arg ctl = {0};
 	uint16_t *ports, pid, room;
+	unsigned nmbufs;
 	static struct opts o;
 	unsigned nports = 0;
 	char err[512];
@@ -950,11 +951,15 @@ main(int argc, char **argv)
 
 	if (data_room(&o, ports, nports, &room, err, sizeof(err)) < 0)
 		rte_exit(2, "%s\n", err);
-	pool = rte_pktmbuf_pool_create(
-		"fe_mbufs", o.mbufs ? o.mbufs : pool_size(&o, nports, up, down, rte_get_tsc_hz()),
-		256, 0, room, rte_socket_id());
+	nmbufs = o.mbufs ? (unsigned)o.mbufs : pool_size(&o, nports, up, down, rte_get_tsc_hz());
+	pool = rte_pktmbuf_pool_create("fe_mbufs", nmbufs, 256, 0, room, rte_socket_id());
 	if (pool == NULL)
-		rte_exit(EXIT_FAILURE, "mbuf pool: %s\n", rte_strerror(rte_errno));
+		rte_exit(EXIT_FAILURE,
+			 "mbuf pool of %u mbufs (%u MiB): %s; give EAL more memory (-m MB, e.g. "
+			 "--no-huge -m 2048, or hugepages), or fewer with --mbufs\n",
+			 nmbufs,
+			 (unsigned)(((uint64_t)nmbufs * (room + 192) + (1 << 20) - 1) >> 20),
+			 rte_strerror(rte_errno));
 	for (unsigned i = 0; i < nports; i++)
 		if (port_setup(ports[i], pool, (uint16_t)o.rxd, (uint16_t)o.txd, err, sizeof(err)) <
 		    0)
