@@ -119,12 +119,13 @@ cg_print_summary(FILE *f, const struct cg_campaign *c, json_t *capacity, const s
 	fprintf(f,
 		"\np50/wire, p50/ideal: the regime's time over the baseline's (the same hosts over "
 		"a bridge; through fabemu with an ideal fabric).\nhop: one link's delay plus a "
-		"1500-byte frame at its rate; offered: Gbit/s the hosts' links allow at once; "
-		"ping: h1-h2 before the job.\ndrops, marks, pauses (fabric); retrans (real: "
-		"D-SACKed ones excluded), RTOs, probes (TCP, all hosts); lost: frames lost at the "
-		"edge;\nunexpl: frames no counter accounts for; late p99: us frames left their "
-		"links after the model's tick; wait p99: us they waited at the edge.\nstalls: "
-		"iterations %.0f ms or more above the median (an RTO-sized stall). How to read "
-		"it: docs/campaigns.md.\n",
+		"full-sized frame at its rate (1538 bytes on the wire); offered: Gbit/s the\n"
+		"hosts' links allow at once; ping: h1-h2 before the job. drops, marks, pauses: "
+		"the fabric's (- for the wire);\nretrans (real: D-SACKed ones excluded), RTOs, "
+		"probes: TCP's, all hosts; lost: frames lost at the edge or by the box;\nunexpl: "
+		"frames no counter accounts for; late p99: us frames left their links after the "
+		"model's tick;\nwait p99: us they waited at the edge. stalls: iterations %.0f ms "
+		"or "
+		"more above the median (an RTO-sized\nstall). How to read it: docs/campaigns.md.\n",
 		CG_STALL_MS);
 }
