@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The main job: install what is missing, build, and run the `regimes` campaign: four
-# hosts run a real MPI all-reduce (1 MiB and 16 MiB) under an ideal fabric, InfiniBand
+# hosts run a real MPI all-reduce (256 KiB and 1 MiB) under an ideal fabric, InfiniBand
 # NDR (credits), RoCE with PFC and ECN, and lossy Ethernet with a shallow buffer and with
 # 0.1% random loss. It prints progress and a summary table, writes the results (JSON,
 # CSV, SVG plots, report.html) to results/, and removes everything it built. About a

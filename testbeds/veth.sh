@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # veth testbed: N hosts, each a network namespace joined to the dataplane by a veth pair.
 #
-#   testbeds/veth.sh up N [--name NAME] [--cc ALG] [--cores shared|split]
+#   testbeds/veth.sh up N [--name NAME] [--cc ALG] [--cores shared|split] [--mtu M]
 #                                           create hosts NAME-h1 .. NAME-hN
 #   testbeds/veth.sh down [--name NAME]     remove what `up` created (and nothing else)
 #   testbeds/veth.sh vdevs [--name NAME] [--pmd af_packet|af_xdp] [--ring FRAMES]
@@ -46,6 +46,7 @@ PMD=af_packet
 CC=cubic
 RING=16384
 CORES=shared
+UP_MTU=
 MAX_HOSTS=64
 
 die() { echo "veth.sh: $*" >&2; exit 1; }
@@ -303,6 +304,7 @@ while [ $# -gt 0 ]; do
 	--cc) CC=${2:?--cc needs a value}; shift 2 ;;
 	--ring) RING=${2:?--ring needs a value}; shift 2 ;;
 	--cores) CORES=${2:?--cores needs a value}; shift 2 ;;
+	--mtu) UP_MTU=${2:?--mtu needs a value}; shift 2 ;;
 	*) die "unknown argument '$1' (see --help)" ;;
 	esac
 done
@@ -310,12 +312,14 @@ done
 [[ "$RING" =~ ^[0-9]+$ ]] && [ "$RING" -ge 64 ] && [ "$RING" -le 262144 ] ||
 	die "ring '$RING' must be 64 to 262144 frames"
 [ "$CORES" = shared ] || [ "$CORES" = split ] || die "cores '$CORES' must be shared or split"
+[ -z "$UP_MTU" ] || { [[ "$UP_MTU" =~ ^[0-9]+$ ]] && [ "$UP_MTU" -ge 576 ] && [ "$UP_MTU" -le 9000 ]; } ||
+	die "mtu '$UP_MTU' must be 576 to 9000"
 [ "$(id -u)" = 0 ] || die "must run as root (namespaces and links)"
 grep -qw -- "$CC" /proc/sys/net/ipv4/tcp_available_congestion_control ||
 	die "congestion control '$CC' is not available (have: $(cat /proc/sys/net/ipv4/tcp_available_congestion_control))"
 
 case "$cmd" in
-up) up "$count" ;;
+up) up "$count"; [ -z "$UP_MTU" ] || mtu "$UP_MTU" ;;
 down) down ;;
 vdevs) vdevs ;;
 status) status ;;

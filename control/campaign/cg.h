@@ -85,7 +85,7 @@ struct cg_regime {
 	unsigned nlinks;
 	struct fe_fabric fabric;
 	struct cg_edge edge;
-	uint64_t hop_ns;      /* configured: one link's delay + a 1538-byte wire frame at its rate */
+	uint64_t hop_ns; /* configured: one link's delay + a full frame (MTU + 38 B) at its rate */
 	uint64_t offered_bps; /* what the hosts may send at once: the sum of the up links'
 				 rates; 0: unbounded (a link without a rate, or the wire) */
 	int ideal;	      /* every link without rate, delay or impairment, lossy regime */

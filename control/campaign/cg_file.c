@@ -349,8 +349,11 @@ static void
 regime_figures(struct cg_regime *g, const struct fe_linkdef *up, const struct fe_linkdef *down,
 	       unsigned hosts)
 {
+	/* a full-sized frame on the wire: the hosts' MTU, Ethernet header, FCS, preamble, gap */
+	uint64_t frame = (g->edge.mtu ? g->edge.mtu : 1500) + 38ULL;
+
 	g->hop_ns = down[0].link.delay_ns +
-		    (down[0].link.rate_bps ? 1538ULL * 8 * 1000000000 / down[0].link.rate_bps : 0);
+		    (down[0].link.rate_bps ? frame * 8 * 1000000000 / down[0].link.rate_bps : 0);
 	g->ideal = g->fabric.regime == FE_REGIME_LOSSY;
 	g->offered_bps = 0;
 	for (unsigned i = 0; i < hosts; i++) {

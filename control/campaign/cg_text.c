@@ -119,7 +119,7 @@ cg_print_summary(FILE *f, const struct cg_campaign *c, json_t *capacity, const s
 	fprintf(f,
 		"\np50/wire, p50/ideal: the regime's time over the baseline's (the same hosts over "
 		"a bridge; through fabemu with an ideal fabric).\nhop: one link's delay plus a "
-		"full-sized frame at its rate (1538 bytes on the wire); offered: Gbit/s the\n"
+		"full-sized frame at its rate (MTU + 38 bytes on the wire); offered: Gbit/s the\n"
 		"hosts' links allow at once; ping: h1-h2 before the job. drops, marks, pauses: "
 		"the fabric's (- for the wire);\nretrans (real: D-SACKed ones excluded), RTOs, "
 		"probes: TCP's, all hosts; lost: frames lost at the edge or by the box;\nunexpl: "

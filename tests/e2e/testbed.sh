@@ -6,7 +6,7 @@ set -euo pipefail
 fe_init testbed
 VETH=$FE_ROOT/testbeds/veth.sh
 foreign=tbx-h2
-cleanup_foreign() { ip netns del $foreign 2>/dev/null || true; }
+cleanup_foreign() { ip netns del $foreign 2>/dev/null || true; $VETH down --name tbm 2>/dev/null || true; }
 trap 'cleanup_foreign; fe_cleanup' EXIT
 
 fe_hosts tbt 3
@@ -40,4 +40,15 @@ $VETH up 0 2>/dev/null && fe_fail "accepted 0 hosts"
 $VETH up 2 --name tby --cc nosuchcc 2>"$FE_TMP/err" && fe_fail "accepted an unknown congestion control"
 grep -q "congestion control 'nosuchcc' is not available" "$FE_TMP/err" || fe_fail "unclear --cc error"
 $VETH up 3 --name 'Bad Name' 2>/dev/null && fe_fail "accepted a bad name"
+$VETH up 2 --name tbm --mtu 99 2>"$FE_TMP/err" && fe_fail "accepted MTU 99"
+grep -q "mtu '99' must be 576 to 9000" "$FE_TMP/err" || fe_fail "unclear --mtu error"
+ip netns list | grep -qw tbm-h1 && fe_fail "a refused up left a testbed"
+# --mtu: both ends of every veth, and AF_PACKET slots that hold a frame (the same memory)
+$VETH up 2 --name tbm --mtu 4096
+for i in 1 2; do
+	ip -n "tbm-h$i" link show eth0 | grep -q "mtu 4096" || fe_fail "tbm-h$i: MTU"
+	ip link show "tbm-h$i" | grep -q "mtu 4096" || fe_fail "tbm-h$i (root side): MTU"
+done
+$VETH vdevs --name tbm | grep -q "framecnt=4096,framesz=8192,blocksz=8192 " || fe_fail "vdevs at MTU 4096"
+$VETH down --name tbm
 echo "testbed: passed"
