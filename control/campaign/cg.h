@@ -214,6 +214,8 @@ struct cg_row {
 	double hop_us, rtt_us, p50, p99, max, job_s;
 	double wire_p50, wire_p99, ideal_p50, ideal_p99; /* NAN: no such baseline */
 	double late_p50_us, late_p99_us, late_max_us;	 /* NAN: none measured */
+	double late_worst_p99_us; /* the worst link's p99 (the verdict's), the worst run */
+	char late_worst_link[16];
 	double wait_p50_us, wait_p99_us, wait_max_us;
 	double offered_gbps; /* NAN: unbounded */
 	long long drops, marks, real_retrans, timeouts, probes, pauses, stalls;

@@ -118,7 +118,8 @@ summary_csv(const struct cg_run *r, const struct cg_row *rows, size_t nrows)
 		   "pause_frames,paused_ms,credit_stall_ms,p50_ms,p99_ms,max_ms,job_s,"
 		   "p50_over_wire,p99_over_wire,p50_over_ideal,p99_over_ideal,real_retrans,"
 		   "timeouts,loss_probes,stalls,edge_lost,unexplained,late_p50_us,late_p99_us,"
-		   "late_max_us,edge_wait_p50_us,edge_wait_p99_us,edge_wait_max_us,iterations,"
+		   "late_max_us,late_worst_p99_us,late_worst_link,edge_wait_p50_us,edge_wait_p99_"
+		   "us,edge_wait_max_us,iterations,"
 		   "verdict\n");
 	for (size_t n = 0; n < nrows; n++) {
 		const struct cg_row *w = &rows[n];
@@ -150,6 +151,8 @@ summary_csv(const struct cg_run *r, const struct cg_row *rows, size_t nrows)
 		put(f, w->late_p50_us, 3);
 		put(f, w->late_p99_us, 3);
 		put(f, w->late_max_us, 3);
+		put(f, w->late_worst_p99_us, 3);
+		fprintf(f, ",%s", w->late_worst_link);
 		put(f, w->wait_p50_us, 3);
 		put(f, w->wait_p99_us, 3);
 		put(f, w->wait_max_us, 3);

@@ -114,7 +114,8 @@ network_table(FILE *f, const struct cg_row *rows, size_t nrows)
 		"configured)</th><th>ping RTT h1-h2 (µs)</th><th>offered (Gbit/s)</th><th>fabric "
 		"drops</th><th>ECN marks</th><th>PFC pauses</th><th>paused (ms)</th><th>credit "
 		"stall (ms)</th><th>real TCP retrans.</th><th>TCP timeouts</th><th>lost at the "
-		"edge</th><th>unexplained</th><th>lateness p99 (µs)</th><th>edge wait p99 "
+		"edge</th><th>unexplained</th><th>lateness p99 (µs, worst link)</th><th>edge wait "
+		"p99 "
 		"(µs)</th><th>verdict</th></tr>\n");
 	for (size_t i = 0; i < nrows; i++) {
 		const struct cg_row *w = &rows[i];
@@ -140,7 +141,7 @@ network_table(FILE *f, const struct cg_row *rows, size_t nrows)
 		fprintf(f, "<td>%lld</td><td>%lld</td><td>%lld</td>", w->real_retrans, w->timeouts,
 			w->edge_lost);
 		cell(f, fab(w, (double)w->unexplained), 0);
-		cell(f, w->late_p99_us, 1);
+		cell(f, w->late_worst_p99_us, 1);
 		cell(f, w->wait_p99_us, 1);
 		fprintf(f, "<td style='text-align:left' class='%s'>",
 			strncmp(w->verdict, "faithful", 8) == 0 ? "faithful" : "distorted");

@@ -114,6 +114,7 @@ network(json_t *runs, const struct cg_regime *g, struct cg_row *w)
 	size_t i, k;
 	unsigned nr = 0;
 
+	w->late_worst_p99_us = NAN;
 	json_array_foreach(runs, i, run)
 	{
 		if (!of_regime(run, g))
@@ -136,6 +137,13 @@ network(json_t *runs, const struct cg_regime *g, struct cg_row *w)
 		w->paused_ms += (double)geti(run, "paused_ns") / 1e6;
 		w->stall_ms += (double)geti(run, "credit_stall_ns") / 1e6;
 		w->edge_lost += geti(run, "edge_lost") + geti(run, "box_dropped");
+		x = json_object_get(run, "lateness");
+		if (json_is_integer(json_object_get(x, "worst_p99_ns")) &&
+		    !(geti(x, "worst_p99_ns") / 1e3 <= w->late_worst_p99_us)) {
+			w->late_worst_p99_us = (double)geti(x, "worst_p99_ns") / 1e3;
+			snprintf(w->late_worst_link, sizeof(w->late_worst_link), "%s",
+				 json_string_value(json_object_get(x, "worst_link")) ?: "");
+		}
 		w->wire = json_is_null(json_object_get(run, "unexplained"));
 		w->unexplained += geti(run, "unexplained");
 	}

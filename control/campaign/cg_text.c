@@ -98,7 +98,8 @@ network_table(FILE *f, const struct cg_row *rows, size_t n)
 			fab(a[4], 9, w->wire, w->paused_ms, 1),
 			fab(a[5], 8, w->wire, w->stall_ms, 1), w->real_retrans, w->timeouts,
 			w->probes, w->edge_lost, fab(a[6], 6, w->wire, (double)w->unexplained, 0),
-			fig(a[7], 32, 8, 1, w->late_p99_us), fig(a[8], 32, 8, 1, w->wait_p99_us));
+			fig(a[7], 32, 8, 1, w->late_worst_p99_us),
+			fig(a[8], 32, 8, 1, w->wait_p99_us));
 	}
 }
 
@@ -123,7 +124,7 @@ cg_print_summary(FILE *f, const struct cg_campaign *c, json_t *capacity, const s
 		"hosts' links allow at once; ping: h1-h2 before the job. drops, marks, pauses: "
 		"the fabric's (- for the wire);\nretrans (real: D-SACKed ones excluded), RTOs, "
 		"probes: TCP's, all hosts; lost: frames lost at the edge or by the box;\nunexpl: "
-		"frames no counter accounts for; late p99: us frames left their links after the "
+		"frames no counter accounts for; late p99: us frames left the worst link after the "
 		"model's tick;\nwait p99: us they waited at the edge. stalls: iterations %.0f ms "
 		"or "
 		"more above the median (an RTO-sized\nstall). How to read it: docs/campaigns.md.\n",

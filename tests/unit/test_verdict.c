@@ -218,9 +218,18 @@ Test(verdict, the_worst_link)
 	json_t *run = run_of("fab", 1000, 1000, 0, 1.0);
 	json_t *l = json_array_get(json_object_get(json_object_get(run, "counters"), "links"), 1);
 
+	json_t *runs = json_array();
+	struct cg_row rows[CG_MAX_REGIMES];
+
 	json_object_set_new(l, "late_hist_ns", hist(100, 80000)); /* 0.down: 80 us late */
-	cr_assert(strstr(verdict_of(run, &camp.reg[2], 1e9), "frames left 0.down ") != NULL);
-	json_decref(run);
+	cr_assert(strstr(verdict_of(run, &camp.reg[2], 1e9), "frames left 0.down 81.9 us") != NULL);
+	/* the summary's late p99 is the verdict's: the worst link's, named */
+	json_array_append_new(runs, run);
+	cr_assert_eq(cg_summarize(&camp, runs, rows), 3);
+	cr_assert_float_eq(rows[2].late_worst_p99_us, 81.92, 1e-9);
+	cr_assert_str_eq(rows[2].late_worst_link, "0.down");
+	cr_assert(isnan(rows[0].late_worst_p99_us), "the wire did not run");
+	json_decref(runs);
 }
 
 /* A rule that cannot be applied is said, never silently passed. */
