@@ -58,7 +58,31 @@ struct fe_kernel {
 	int xsk_fds[64];
 	unsigned nxsk;
 	struct fe_kernel_xsk xsk_base;
+	struct fe_sched sched_base; /* threads 0: the loop had not started at the reset */
 };
+
+/* The loop's threads and their cores now (under the lock). */
+static void
+sched_now(const struct fe_kernel *k, struct fe_sched *s)
+{
+	int tids[2] = {__atomic_load_n(&k->dp->lcore_tid[0], __ATOMIC_ACQUIRE),
+		       __atomic_load_n(&k->dp->lcore_tid[1], __ATOMIC_ACQUIRE)};
+
+	fe_sched_read(tids, 2, s);
+}
+
+/*
+ * A reset before the loop started counts its threads from their start and their cores
+ * from the first look after it (under the lock).
+ */
+static void
+sched_base(struct fe_kernel *k)
+{
+	if (k->sched_base.threads != 0)
+		return;
+	sched_now(k, &k->sched_base);
+	k->sched_base.preempted = k->sched_base.yielded = k->sched_base.runq_wait_ns = 0;
+}
 
 const char *
 fe_kernel_kind_name(enum fe_kernel_kind kind)
@@ -359,6 +383,7 @@ fe_kernel_poll(struct fe_kernel *k)
 	pthread_mutex_lock(&k->lock);
 	for (unsigned i = 0; i < k->dp->nports; i++)
 		sock_poll(&k->ports[i]);
+	sched_base(k);
 	pthread_mutex_unlock(&k->lock);
 }
 
@@ -378,6 +403,7 @@ fe_kernel_reset(struct fe_kernel *k)
 		kp->sock_packets = kp->sock_drops = 0;
 	}
 	xsk_read(k, &k->xsk_base);
+	sched_now(k, &k->sched_base);
 	pthread_mutex_unlock(&k->lock);
 }
 
@@ -442,5 +468,20 @@ fe_kernel_read_xsk(struct fe_kernel *k, struct fe_kernel_xsk *x)
 	x->rx_fill_ring_empty_descs =
 		delta(now.rx_fill_ring_empty_descs, k->xsk_base.rx_fill_ring_empty_descs);
 	x->tx_ring_empty_descs = delta(now.tx_ring_empty_descs, k->xsk_base.tx_ring_empty_descs);
+	pthread_mutex_unlock(&k->lock);
+}
+
+void
+fe_kernel_read_sched(struct fe_kernel *k, struct fe_sched *s)
+{
+	struct fe_sched now;
+
+	memset(s, 0, sizeof(*s));
+	if (k == NULL)
+		return;
+	pthread_mutex_lock(&k->lock);
+	sched_base(k);
+	sched_now(k, &now);
+	fe_sched_delta(&now, &k->sched_base, s);
 	pthread_mutex_unlock(&k->lock);
 }

@@ -25,6 +25,7 @@
 #include <stdint.h>
 
 #include "fe_dp.h"
+#include "fe_sched.h"
 
 enum fe_kernel_kind {
 	FE_KPORT_NONE,	    /* not a kernel interface (pcap, ring, a PCI NIC under DPDK) */
@@ -78,6 +79,9 @@ void fe_kernel_poll(struct fe_kernel *k);
 /* Port i's kernel side now; NULL k: a port with none. */
 void fe_kernel_read(struct fe_kernel *k, unsigned i, struct fe_kernel_port *c);
 void fe_kernel_read_xsk(struct fe_kernel *k, struct fe_kernel_xsk *x);
+
+/* What the scheduler did to the loop's threads and their cores (fe_sched.h). */
+void fe_kernel_read_sched(struct fe_kernel *k, struct fe_sched *s);
 
 /* Count from now on (the counters' reset). */
 void fe_kernel_reset(struct fe_kernel *k);

@@ -5,6 +5,7 @@
  * table, the JSON and telemetry (fe_report.h), so the names agree everywhere.
  */
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -166,6 +167,40 @@ lanes(FILE *f, const struct fe_dp *dp)
 	}
 }
 
+/* What the scheduler did to the loop's threads and their cores (fe_sched.h). */
+static void
+lcores(FILE *f)
+{
+	static const struct {
+		const char *name, *help;
+		size_t off;
+	} m[] = {
+		{"preempted_total", "times another task took an lcore's core",
+		 offsetof(struct fe_sched, preempted)},
+		{"yielded_total", "times an lcore gave its core up (idle sleep)",
+		 offsetof(struct fe_sched, yielded)},
+		{"runq_wait_ns_total", "ns the lcores were runnable, waiting for their core",
+		 offsetof(struct fe_sched, runq_wait_ns)},
+		{"cpu_steal_ns_total", "ns the lcores' cores were taken by the hypervisor",
+		 offsetof(struct fe_sched, cpu_steal_ns)},
+		{"cpu_irq_ns_total", "ns the lcores' cores spent in hard interrupts",
+		 offsetof(struct fe_sched, cpu_irq_ns)},
+		{"cpu_softirq_ns_total", "ns the lcores' cores spent in softirqs",
+		 offsetof(struct fe_sched, cpu_softirq_ns)},
+	};
+	struct fe_sched sc;
+
+	fe_kernel_read_sched(fe_report_kernel(), &sc);
+	if (sc.threads == 0)
+		return;
+	for (size_t i = 0; i < sizeof(m) / sizeof(m[0]); i++)
+		fprintf(f,
+			"# HELP fabemu_lcore_%s %s\n# TYPE fabemu_lcore_%s counter\n"
+			"fabemu_lcore_%s %" PRIu64 "\n",
+			m[i].name, m[i].help, m[i].name, m[i].name,
+			*(const uint64_t *)((const char *)&sc + m[i].off));
+}
+
 void
 fe_prom_write(FILE *f, const struct fe_dp *dp)
 {
@@ -174,6 +209,7 @@ fe_prom_write(FILE *f, const struct fe_dp *dp)
 	links(f, dp);
 	singles(f, "switch", &dp->sw, fe_report_counters(FE_OBJ_SW));
 	singles(f, "idle", &dp->idle, fe_report_counters(FE_OBJ_IDLE));
+	lcores(f);
 	fprintf(f,
 		"# HELP fabemu_switch_mac_learned MAC addresses learned\n"
 		"# TYPE fabemu_switch_mac_learned counter\nfabemu_switch_mac_learned %" PRIu64 "\n",

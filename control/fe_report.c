@@ -387,6 +387,7 @@ void
 fe_report_table(FILE *f, const struct fe_dp *dp)
 {
 	char name[32], r[32], t[32];
+	struct fe_sched sc;
 	const struct fe_link_params *lp;
 
 	fprintf(f, "fabemu-dp counters after %.3f s (seed %" PRIu64 ")\n", uptime(dp),
@@ -454,6 +455,18 @@ fe_report_table(FILE *f, const struct fe_dp *dp)
 		fe_report_qhist_quantile(dp->idle.wake_late_hist, 0.5),
 		fe_report_qhist_quantile(dp->idle.wake_late_hist, 0.99),
 		fe_report_qhist_quantile(dp->idle.wake_late_hist, 1.0));
+	fe_kernel_read_sched(fe_report_kernel(), &sc);
+	if (sc.threads)
+		fprintf(f, "lcores: %u thread(s) on core(s)", sc.threads);
+	for (unsigned i = 0; sc.threads && i < sc.ncpus; i++)
+		fprintf(f, "%s%d", i ? "," : " ", sc.cpus[i]);
+	if (sc.threads)
+		fprintf(f,
+			"; preempted %" PRIu64 " times, %" PRIu64 " ns waiting for the core; "
+			"the core(s): steal %" PRIu64 " ns, irq %" PRIu64 " ns, softirq %" PRIu64
+			" ns\n",
+			sc.preempted, sc.runq_wait_ns, sc.cpu_steal_ns, sc.cpu_irq_ns,
+			sc.cpu_softirq_ns);
 	fflush(f);
 }
 
@@ -749,6 +762,22 @@ xsk_json(void)
 			 "tx_ring_empty_descs", u64(x.tx_ring_empty_descs));
 }
 
+/* What the scheduler did to the loop's threads and their cores (fe_sched.h). */
+static json_t *
+lcores_json(void)
+{
+	struct fe_sched s;
+	json_t *cpus = json_array();
+
+	fe_kernel_read_sched(fe_report_kernel(), &s);
+	for (unsigned i = 0; i < s.ncpus; i++)
+		json_array_append_new(cpus, json_integer(s.cpus[i]));
+	return json_pack("{s:i, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "threads", s.threads, "cpus",
+			 cpus, "preempted", u64(s.preempted), "yielded", u64(s.yielded),
+			 "runq_wait_ns", u64(s.runq_wait_ns), "cpu_steal_ns", u64(s.cpu_steal_ns),
+			 "cpu_irq_ns", u64(s.cpu_irq_ns), "cpu_softirq_ns", u64(s.cpu_softirq_ns));
+}
+
 json_t *
 fe_report_doc(const struct fe_dp *dp)
 {
@@ -772,6 +801,7 @@ fe_report_doc(const struct fe_dp *dp)
 			u64(FE_CNT_GET(dp->pool_shared.peak)), "ports", ports, "links", links,
 			"switch", switch_json(dp), "regime", fe_regime_name(dp->conf.regime),
 			"lanes", dp->conf.lanes, "lane_counters", lanes_json(dp), "idle", idle);
+	json_object_set_new(doc, "lcores", lcores_json());
 	if ((xsk = xsk_json()) != NULL)
 		json_object_set_new(doc, "xsk", xsk);
 	if (dp->meas != NULL)

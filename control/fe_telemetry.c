@@ -207,6 +207,7 @@ static int
 tel_switch(const char *cmd __rte_unused, const char *params __rte_unused, struct rte_tel_data *d)
 {
 	const struct fe_dp *dp = dp_get();
+	struct fe_sched sc;
 
 	if (dp == NULL)
 		return -ENODEV;
@@ -216,6 +217,14 @@ tel_switch(const char *cmd __rte_unused, const char *params __rte_unused, struct
 	rte_tel_data_add_dict_u64(d, "mac_table_full", FE_CNT_GET(dp->mac->full));
 	add_counters(d, &dp->sw, fe_report_counters(FE_OBJ_SW));
 	add_counters(d, &dp->idle, fe_report_counters(FE_OBJ_IDLE));
+	fe_kernel_read_sched(fe_report_kernel(), &sc);
+	rte_tel_data_add_dict_u64(d, "lcore_threads", sc.threads);
+	rte_tel_data_add_dict_u64(d, "lcore_preempted", sc.preempted);
+	rte_tel_data_add_dict_u64(d, "lcore_yielded", sc.yielded);
+	rte_tel_data_add_dict_u64(d, "lcore_runq_wait_ns", sc.runq_wait_ns);
+	rte_tel_data_add_dict_u64(d, "lcore_cpu_steal_ns", sc.cpu_steal_ns);
+	rte_tel_data_add_dict_u64(d, "lcore_cpu_irq_ns", sc.cpu_irq_ns);
+	rte_tel_data_add_dict_u64(d, "lcore_cpu_softirq_ns", sc.cpu_softirq_ns);
 	return 0;
 }
 
@@ -263,7 +272,7 @@ fe_telemetry_init(const struct fe_dp *dp)
 		{"/fabemu/regime", tel_regime,
 		 "Regime and per port/lane PFC or credit counters (p<port>_l<lane>_<name>)."},
 		{"/fabemu/switch", tel_switch,
-		 "Switch, MAC table and idle-loop counters. No parameters."},
+		 "Switch, MAC table, idle-loop and lcore scheduling counters. No parameters."},
 	};
 	int rc;
 

@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include <rte_cycles.h>
+#include <rte_eal.h>
 #include <rte_ethdev.h>
 #include <rte_ether.h>
 #include <rte_malloc.h>
@@ -762,6 +763,7 @@ fe_dp_run_role(struct fe_dp *dp, enum fe_dp_role role, const volatile int *stop)
 	unsigned empty = 0, tid = role == FE_ROLE_DOWN;
 
 	dp->live = 1;
+	__atomic_store_n(&dp->lcore_tid[tid], rte_sys_gettid(), __ATOMIC_RELEASE);
 	rte_rcu_qsbr_thread_register(dp->qsv, tid);
 	rte_rcu_qsbr_thread_online(dp->qsv, tid);
 	while (!*stop) {

@@ -214,6 +214,8 @@ struct fe_dp {
 	struct fe_measure *meas;  /* --measure: RX-to-TX times (fe_measure.h); NULL: off */
 	int filter_dynoff; /* the filters' verdict in the mbuf, cleared at RX (fe_filter.h) */
 	uint8_t live;	   /* run by fe_dp_run(): the TSC is the clock (not a fake one) */
+	int lcore_tid[2];  /* the loop's threads (the up or only one, the down one), once they
+			      run: for the control thread's look at the scheduler (fe_sched.h) */
 	/* hold one link's serializer for a while (a pause storm, credit starvation):
 	 * ctl writes link and ticks, then hold_req (release); the lcore answers in hold_done */
 	uint32_t hold_link;

@@ -276,4 +276,7 @@ cg_figures(const struct cg_campaign *c, const struct cg_regime *g, json_t *run)
 	worst_link(counters, late);
 	json_object_set_new(run, "lateness", late);
 	edge_waits(run, counters);
+	/* what took the lcore's core away: the scheduler, the hypervisor, interrupts */
+	if (json_is_object(json_object_get(counters, "lcores")))
+		json_object_set(run, "lcores", json_object_get(counters, "lcores"));
 }

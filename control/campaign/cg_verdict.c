@@ -42,6 +42,39 @@ add(json_t *list, const char *fmt, ...)
 	json_array_append_new(list, json_string(s));
 }
 
+/*
+ * What took the dataplane's core away during the run, as far as the kernel knows
+ * (counters.lcores, docs/counters.md): "" when nothing it counts.
+ */
+static const char *
+why_late(json_t *run)
+{
+	static char buf[256];
+	json_t *l = json_object_get(run, "lcores");
+	double pre = num(l, "preempted"), wait = num(l, "runq_wait_ns") / 1e6;
+	double steal = num(l, "cpu_steal_ns") / 1e6, soft = num(l, "cpu_softirq_ns") / 1e6;
+	double irq = num(l, "cpu_irq_ns") / 1e6;
+	size_t n = 0;
+
+	buf[0] = '\0';
+	if (pre > 0)
+		n += (size_t)snprintf(buf + n, sizeof(buf) - n,
+				      "; its lcore was preempted %.0f times (%.1f ms waiting for "
+				      "its core)",
+				      pre, wait);
+	if (steal > 0 && n < sizeof(buf))
+		n += (size_t)snprintf(buf + n, sizeof(buf) - n,
+				      "; the hypervisor took its core %.0f ms", steal);
+	if (soft + irq > 0 && n < sizeof(buf))
+		snprintf(buf + n, sizeof(buf) - n, "; its core spent %.0f ms in interrupts",
+			 soft + irq);
+	if (buf[0] == '\0' && json_is_object(l))
+		snprintf(buf, sizeof(buf),
+			 "; the kernel counted no preemption of its lcore and no steal or "
+			 "interrupt time on its core");
+	return buf;
+}
+
 /* The box's lateness and edge waits, against a fraction of the hop. */
 static void
 delays(const struct cg_campaign *c, const struct cg_regime *g, json_t *run, json_t *reasons,
@@ -58,9 +91,9 @@ delays(const struct cg_campaign *c, const struct cg_regime *g, json_t *run, json
 	if (num(late, "frames") > 0 && lp99 > lim)
 		add(reasons,
 		    "frames left %s %.1f us late at p99, more than %.0f%% of a hop (%.1f us): the "
-		    "box, not the fabric, set the timing",
+		    "box, not the fabric, set the timing%s",
 		    json_string_value(json_object_get(late, "worst_link")) ?: "their links",
-		    lp99 / 1000, c->fid.late * 100, hop / 1000);
+		    lp99 / 1000, c->fid.late * 100, hop / 1000, why_late(run));
 	if (num(wait, "frames") > 0 && num(wait, "p99_ns") > lim)
 		add(reasons,
 		    "frames waited %.1f us at the edge at p99, more than %.0f%% of a hop "

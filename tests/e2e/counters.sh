@@ -159,12 +159,17 @@ grep -q '^  ideal .*distorted: .* frames lost at the edge' "$T/r.out" || fe_fail
 echo "the kernel side and the box's own delays, in the table, telemetry and Prometheus"
 for pmd in af_packet af_xdp; do
 	fe_hosts ctr 2
-	fe_dp_start $(fe_eal) $(fe_vdevs $pmd) -- --rate 100Mbit --delay 200us
+	# busy-polling, so that a task beside it on core 0 takes half of it
+	fe_dp_start $(fe_eal) $(fe_vdevs $pmd) -- --rate 100Mbit --delay 200us --idle-sleep 0s
+	# the window: from a reset while the hosts are quiet (a frame the hosts sent while
+	# the ports opened may be in a ring at the start, counted by the interface before)
+	fe_ctl reset >/dev/null
 	fe_ns 1 ping -q -c 20 -i 0.01 198.18.0.2 >/dev/null
+	taskset -c 0 timeout 0.5 sh -c 'while :; do :; done' || true
 	fe_ctl -j counters >"$T/c.json"
 	fe_ctl counters >"$T/c.txt"
 	fe_ctl prometheus >"$T/p.txt"
-	printf '/fabemu/port,0\n/fabemu/link,1.down\n' | dpdk-telemetry.py -f "fe-$FE_SELF" >"$T/t.out"
+	printf '/fabemu/port,0\n/fabemu/link,1.down\n/fabemu/switch\n' | dpdk-telemetry.py -f "fe-$FE_SELF" >"$T/t.out"
 	python3 - "$T" $pmd <<'PY' || fe_fail "$pmd: the kernel side"
 import json, re, sys
 T, pmd = sys.argv[1], sys.argv[2]
@@ -193,8 +198,19 @@ assert re.search(r'^fabemu_link_late_p99_ns\{link="1.down"\} \d+$', prom, re.M),
 assert ("fabemu_port_edge_wait_p99_ns{port=\"0\"" in prom) == (pmd == "af_packet"), "edge wait"
 txt = open(T + "/c.txt").read()
 assert re.search(r"^0 +%s +ctr-h1 " % pmd, txt, re.M) and "late_p99_ns" in txt, "the table"
-print("  ok   %s: kernel side %d frames in, 0 unexplained; edge wait %s; lateness, telemetry, "
-      "Prometheus, the table" % (pmd, k["if_rx_packets"], w["source"]))
+# the lcore, as the scheduler saw it: the busy loop beside it on core 0 took its core
+lc = d["lcores"]
+assert lc["threads"] == 1 and lc["cpus"] == [0], lc
+# (fabemu-dp runs at nice -10 here: the busy loop gets a tenth of the core, 50 ms)
+assert lc["preempted"] > 0 and lc["runq_wait_ns"] > 10e6, lc
+sw = next(x["/fabemu/switch"] for x in tel if "/fabemu/switch" in x)
+assert sw["lcore_threads"] == 1 and sw["lcore_runq_wait_ns"] >= lc["runq_wait_ns"], sw
+m = re.search(r"^fabemu_lcore_runq_wait_ns_total (\d+)$", prom, re.M)
+assert m and int(m.group(1)) >= lc["runq_wait_ns"], "lcore in Prometheus"
+assert re.search(r"^lcores: 1 thread\(s\) on core\(s\) 0; preempted \d+ times", txt, re.M), "lcores"
+print("  ok   %s: kernel side %d frames in, 0 unexplained; edge wait %s; lcore preempted %d "
+      "times, %.0f ms waiting for core 0; lateness, telemetry, Prometheus, the table"
+      % (pmd, k["if_rx_packets"], w["source"], lc["preempted"], lc["runq_wait_ns"] / 1e6))
 PY
 	fe_dp_stop
 	"$FE_ROOT/testbeds/veth.sh" down --name ctr

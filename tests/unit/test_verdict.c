@@ -232,6 +232,36 @@ Test(verdict, the_worst_link)
 	json_decref(runs);
 }
 
+/* A late run says what the kernel saw take the dataplane's core away. */
+Test(verdict, what_took_the_core)
+{
+	json_t *run = run_of("fab", 80000, 1000, 0, 1.0), *c = json_object_get(run, "counters");
+	const char *v;
+
+	json_object_set_new(c, "lcores",
+			    json_pack("{s:i, s:[i], s:i, s:i, s:I, s:I, s:i, s:I}", "threads", 1,
+				      "cpus", 0, "preempted", 3, "yielded", 0, "runq_wait_ns",
+				      (json_int_t)5200000, "cpu_steal_ns", (json_int_t)20000000,
+				      "cpu_irq_ns", 0, "cpu_softirq_ns", (json_int_t)10000000));
+	v = verdict_of(run, &camp.reg[2], 1e9);
+	cr_assert(strstr(v, "set the timing; its lcore was preempted 3 times (5.2 ms waiting for "
+			    "its core); the hypervisor took its core 20 ms; its core spent 10 ms "
+			    "in interrupts") != NULL,
+		  "%s", v);
+	cr_assert(json_is_object(json_object_get(run, "lcores")), "the run keeps the figures");
+	json_decref(run);
+
+	run = run_of("fab", 80000, 1000, 0, 1.0);
+	c = json_object_get(run, "counters");
+	json_object_set_new(c, "lcores",
+			    json_pack("{s:i, s:[i], s:i, s:i, s:i, s:i, s:i, s:i}", "threads", 1,
+				      "cpus", 0, "preempted", 0, "yielded", 0, "runq_wait_ns", 0,
+				      "cpu_steal_ns", 0, "cpu_irq_ns", 0, "cpu_softirq_ns", 0));
+	v = verdict_of(run, &camp.reg[2], 1e9);
+	cr_assert(strstr(v, "; the kernel counted no preemption of its lcore") != NULL, "%s", v);
+	json_decref(run);
+}
+
 /* A rule that cannot be applied is said, never silently passed. */
 Test(verdict, what_was_not_checked)
 {
