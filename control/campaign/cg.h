@@ -23,6 +23,7 @@
 #define FE_CG_H
 
 #include <limits.h>
+#include <math.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -206,6 +207,8 @@ json_int_t cg_lane_sum(json_t *counters, const char *key);
 /* cg_verdict.c: "faithful", or "distorted: reason; reason" into the run (verdict, reasons) */
 void cg_verdict(const struct cg_campaign *c, const struct cg_regime *g, json_t *capacity,
 		json_t *run);
+/* "faithful" or "distorted: a; b", then " (not checked: c; d)" */
+void cg_verdict_text(json_t *reasons, json_t *notes, char *v, size_t len);
 
 /* cg_summary.c: one row a regime and size, over its repetitions */
 struct cg_row {
@@ -227,6 +230,13 @@ struct cg_row {
 	unsigned runs; /* repetitions that ran */
 	size_t n;
 };
+
+/* A fabric's figure of a row, or NAN for the wire, which has no fabric. */
+static inline double
+cg_fab(const struct cg_row *w, double v)
+{
+	return w->wire ? NAN : v;
+}
 size_t cg_summarize(const struct cg_campaign *c, json_t *runs, struct cg_row *rows);
 
 /* cg_text.c, cg_csv.c, cg_plot.c, cg_html.c */

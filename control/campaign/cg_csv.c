@@ -16,13 +16,6 @@ put(FILE *f, double v, int prec)
 		fprintf(f, ",%.*f", prec, v);
 }
 
-/* A fabric's figure, or NAN for the wire, which has none. */
-static double
-fab(const struct cg_row *w, double v)
-{
-	return w->wire ? NAN : v;
-}
-
 /* "..." with quotes doubled. */
 static void
 put_str(FILE *f, const char *s)
@@ -132,11 +125,11 @@ summary_csv(const struct cg_run *r, const struct cg_row *rows, size_t nrows)
 		put(f, w->rtt_us, 1);
 		put(f, w->offered_gbps, 3);
 		/* the wire has no fabric: its fabric columns are empty */
-		put(f, fab(w, (double)w->drops), 0);
-		put(f, fab(w, (double)w->marks), 0);
-		put(f, fab(w, (double)w->pauses), 0);
-		put(f, fab(w, w->paused_ms), 3);
-		put(f, fab(w, w->stall_ms), 3);
+		put(f, cg_fab(w, (double)w->drops), 0);
+		put(f, cg_fab(w, (double)w->marks), 0);
+		put(f, cg_fab(w, (double)w->pauses), 0);
+		put(f, cg_fab(w, w->paused_ms), 3);
+		put(f, cg_fab(w, w->stall_ms), 3);
 		put(f, w->p50, 3);
 		put(f, w->p99, 3);
 		put(f, w->max, 3);
@@ -147,7 +140,7 @@ summary_csv(const struct cg_run *r, const struct cg_row *rows, size_t nrows)
 		put(f, w->p99 / w->ideal_p99, 3);
 		fprintf(f, ",%lld,%lld,%lld,%lld,%lld", w->real_retrans, w->timeouts, w->probes,
 			w->stalls, w->edge_lost);
-		put(f, fab(w, (double)w->unexplained), 0);
+		put(f, cg_fab(w, (double)w->unexplained), 0);
 		put(f, w->late_p50_us, 3);
 		put(f, w->late_p99_us, 3);
 		put(f, w->late_max_us, 3);

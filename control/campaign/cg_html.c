@@ -31,13 +31,6 @@ cell(FILE *f, double v, int prec)
 		fprintf(f, "<td>%.*f</td>", prec, v);
 }
 
-/* A fabric's figure, or NAN for the wire, which has none. */
-static double
-fab(const struct cg_row *w, double v)
-{
-	return w->wire ? NAN : v;
-}
-
 static void
 head(FILE *f, const struct cg_run *r, const char *status)
 {
@@ -133,14 +126,14 @@ network_table(FILE *f, const struct cg_row *rows, size_t nrows)
 		cell(f, w->rtt_us, 1);
 		cell(f, w->offered_gbps, 2);
 		/* the wire has no fabric: "-" in its fabric columns */
-		cell(f, fab(w, (double)w->drops), 0);
-		cell(f, fab(w, (double)w->marks), 0);
-		cell(f, fab(w, (double)w->pauses), 0);
-		cell(f, fab(w, w->paused_ms), 1);
-		cell(f, fab(w, w->stall_ms), 1);
+		cell(f, cg_fab(w, (double)w->drops), 0);
+		cell(f, cg_fab(w, (double)w->marks), 0);
+		cell(f, cg_fab(w, (double)w->pauses), 0);
+		cell(f, cg_fab(w, w->paused_ms), 1);
+		cell(f, cg_fab(w, w->stall_ms), 1);
 		fprintf(f, "<td>%lld</td><td>%lld</td><td>%lld</td>", w->real_retrans, w->timeouts,
 			w->edge_lost);
-		cell(f, fab(w, (double)w->unexplained), 0);
+		cell(f, cg_fab(w, (double)w->unexplained), 0);
 		cell(f, w->late_worst_p99_us, 1);
 		cell(f, w->wait_p99_us, 1);
 		fprintf(f, "<td style='text-align:left' class='%s'>",

@@ -91,17 +91,9 @@ gather(json_t *runs, const struct cg_regime *g, const char *key)
 static void
 verdict(json_t *runs, const struct cg_regime *g, char *out, size_t len)
 {
-	json_t *why = gather(runs, g, "reasons"), *notes = gather(runs, g, "not_checked"), *x;
-	size_t i;
+	json_t *why = gather(runs, g, "reasons"), *notes = gather(runs, g, "not_checked");
 
-	snprintf(out, len, "%s", json_array_size(why) ? "distorted: " : "faithful");
-	json_array_foreach(why, i, x) snprintf(out + strlen(out), len - strlen(out), "%s%s",
-					       i ? "; " : "", json_string_value(x));
-	json_array_foreach(notes, i, x)
-		snprintf(out + strlen(out), len - strlen(out), "%s%s",
-			 i ? "; " : " (not checked: ", json_string_value(x));
-	if (json_array_size(notes))
-		snprintf(out + strlen(out), len - strlen(out), ")");
+	cg_verdict_text(why, notes, out, len);
 	json_decref(why);
 	json_decref(notes);
 }

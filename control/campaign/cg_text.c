@@ -17,13 +17,6 @@ fig(char *buf, size_t len, int width, int prec, double v)
 	return buf;
 }
 
-/* A fabric's figure, or "-" for the wire, which has none. */
-static const char *
-fab(char *buf, int width, int wire, double v, int prec)
-{
-	return fig(buf, 32, width, prec, wire ? NAN : v);
-}
-
 static void
 testbed_line(FILE *f, const struct cg_campaign *c, json_t *capacity)
 {
@@ -92,12 +85,13 @@ network_table(FILE *f, const struct cg_row *rows, size_t n)
 		/* the wire has no fabric: no fabric drops, marks, pauses, nothing unexplained */
 		fprintf(f, "%-20s %7.1f %8.1f %s %s %s %s %s %s %7lld %5lld %6lld %6lld %s %s %s\n",
 			w->regime, w->hop_us, w->rtt_us, fig(a[0], 32, 7, 2, w->offered_gbps),
-			fab(a[1], 7, w->wire, (double)w->drops, 0),
-			fab(a[2], 6, w->wire, (double)w->marks, 0),
-			fab(a[3], 6, w->wire, (double)w->pauses, 0),
-			fab(a[4], 9, w->wire, w->paused_ms, 1),
-			fab(a[5], 8, w->wire, w->stall_ms, 1), w->real_retrans, w->timeouts,
-			w->probes, w->edge_lost, fab(a[6], 6, w->wire, (double)w->unexplained, 0),
+			fig(a[1], 32, 7, 0, cg_fab(w, (double)w->drops)),
+			fig(a[2], 32, 6, 0, cg_fab(w, (double)w->marks)),
+			fig(a[3], 32, 6, 0, cg_fab(w, (double)w->pauses)),
+			fig(a[4], 32, 9, 1, cg_fab(w, w->paused_ms)),
+			fig(a[5], 32, 8, 1, cg_fab(w, w->stall_ms)), w->real_retrans, w->timeouts,
+			w->probes, w->edge_lost,
+			fig(a[6], 32, 6, 0, cg_fab(w, (double)w->unexplained)),
 			fig(a[7], 32, 8, 1, w->late_worst_p99_us),
 			fig(a[8], 32, 8, 1, w->wait_p99_us));
 	}

@@ -130,8 +130,8 @@ load(const struct cg_campaign *c, const struct cg_regime *g, json_t *capacity, j
 }
 
 /* "faithful" or "distorted: a; b", then " (not checked: c; d)". */
-static void
-verdict_text(json_t *reasons, json_t *notes, char *v, size_t len)
+void
+cg_verdict_text(json_t *reasons, json_t *notes, char *v, size_t len)
 {
 	size_t i;
 	json_t *x;
@@ -174,7 +174,7 @@ cg_verdict(const struct cg_campaign *c, const struct cg_regime *g, json_t *capac
 		delays(c, g, run, reasons, notes);
 		load(c, g, capacity, reasons, notes);
 	}
-	verdict_text(reasons, notes, v, sizeof(v));
+	cg_verdict_text(reasons, notes, v, sizeof(v));
 	json_object_set_new(run, "verdict", json_string(v));
 	json_object_set_new(run, "reasons", reasons);
 	json_object_set_new(run, "not_checked", notes);
