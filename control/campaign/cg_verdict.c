@@ -111,8 +111,13 @@ load(const struct cg_campaign *c, const struct cg_regime *g, json_t *capacity, j
 {
 	double cap = num(capacity, "ideal_bps");
 
-	if (g->offered_bps == 0)
-		return; /* unbounded: the wire, the ideal fabric; nothing to compare */
+	if (g->kind == CG_WIRE || g->ideal)
+		return; /* the baselines: the box itself, whatever the job sends */
+	if (g->offered_bps == 0) {
+		add(notes, "offered load (a host's link has no rate: what the hosts may send is "
+			   "unbounded)");
+		return;
+	}
 	if (cap <= 0) {
 		add(notes, "offered load (the capacity was not measured)");
 		return;

@@ -232,6 +232,18 @@ Test(verdict, the_worst_link)
 	json_decref(runs);
 }
 
+/* A fabric regime whose links have no rate: the load rule cannot apply, and says so. */
+Test(verdict, load_unbounded)
+{
+	json_t *run = run_of("fab", 1000, 1000, 0, 1.0);
+
+	camp.reg[2].offered_bps = 0;
+	cr_assert_str_eq(verdict_of(run, &camp.reg[2], 1e9),
+			 "faithful (not checked: offered load (a host's link has no rate: what "
+			 "the hosts may send is unbounded))");
+	json_decref(run);
+}
+
 /* A late run says what the kernel saw take the dataplane's core away. */
 Test(verdict, what_took_the_core)
 {
