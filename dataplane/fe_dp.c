@@ -328,7 +328,7 @@ fe_dp_create(unsigned nports, const uint16_t *port_ids, const struct fe_linkdef 
 		goto fail;
 	if (conf->lcores > 1 && handoff_setup(dp, socket, err, errlen) < 0)
 		goto fail;
-	dp->ns_fp = (uint64_t)(((unsigned __int128)1000000000 << 32) / hz);
+	dp->ns_fp = fe_ns_fp(hz);
 	dp->step = fe_dp_causal_step(dp);
 	dp->ideal_down = fe_dp_ideal_down(dp);
 	dp->start_tsc = rte_rdtsc();

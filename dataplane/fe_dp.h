@@ -229,11 +229,11 @@ struct fe_dp {
 	uint64_t ns_fp;			 /* ns a tick, 32.32 fixed point */
 };
 
-/* Ticks of the TSC in ns: ticks * ns_fp. */
+/* Ticks of the TSC in ns (fe_time.h). */
 static inline uint64_t
 fe_dp_tsc_ns(const struct fe_dp *dp, uint64_t tsc)
 {
-	return (uint64_t)(((unsigned __int128)tsc * dp->ns_fp) >> 32);
+	return fe_fp_to_ns(tsc, dp->ns_fp);
 }
 
 /*

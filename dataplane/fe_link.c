@@ -80,7 +80,7 @@ fe_link_compile(const struct fe_link_params *p, uint64_t hz, struct fe_link_cfg 
 	cfg->limit_pkts = p->limit_pkts;
 	cfg->max_pkts = p->limit_pkts ? p->limit_pkts : UINT32_MAX;
 	cfg->max_bytes = p->limit_bytes ? p->limit_bytes : UINT64_MAX / 2;
-	cfg->ns_fp = (uint64_t)(((unsigned __int128)1000000000 << 32) / hz);
+	cfg->ns_fp = fe_ns_fp(hz);
 	cfg->nslots = slots_needed(cfg);
 	return 0;
 }
@@ -140,8 +140,7 @@ fe_link_hold(struct fe_link *l, uint64_t now, uint64_t until)
 
 	if (until <= from)
 		return;
-	FE_CNT_ADD(l->st.held_ns,
-		   (uint64_t)(((unsigned __int128)(until - from) * l->cfg.ns_fp) >> 32));
+	FE_CNT_ADD(l->st.held_ns, fe_fp_to_ns(until - from, l->cfg.ns_fp));
 	l->busy_until = until;
 	l->busy_frac = 0;
 }

@@ -29,6 +29,7 @@
 
 #include "fe_counter.h"
 #include "fe_qhist.h"
+#include "fe_time.h"
 
 /* Ethernet overhead not present in a frame buffer: FCS, preamble + SFD, inter-frame gap. */
 enum {
@@ -224,7 +225,7 @@ fe_link_schedule(struct fe_link *l, struct fe_link_slot *s, uint64_t offered, ui
 	l->busy_until += (uint64_t)(t >> 32);
 	l->busy_frac = (uint32_t)t;
 	s->tx_end = l->busy_until;
-	ns = (uint64_t)(((unsigned __int128)(s->tx_end - offered) * l->cfg.ns_fp) >> 32);
+	ns = fe_fp_to_ns(s->tx_end - offered, l->cfg.ns_fp);
 	FE_CNT_ADD(l->st.sojourn_hist[fe_hist_bucket(ns)], 1);
 	s->arrive = l->busy_until + l->cfg.prop_ticks + extra;
 	if (s->arrive < l->last_arrive)
@@ -415,9 +416,7 @@ fe_link_passthru(const struct fe_link *l)
 static inline void
 fe_link_late_n(struct fe_link *l, uint64_t late, uint32_t n)
 {
-	uint64_t ns = (uint64_t)(((unsigned __int128)late * l->cfg.ns_fp) >> 32);
-
-	FE_CNT_ADD(l->st.late_hist[fe_qhist_bucket(ns)], n);
+	FE_CNT_ADD(l->st.late_hist[fe_qhist_bucket(fe_fp_to_ns(late, l->cfg.ns_fp))], n);
 }
 
 static inline void

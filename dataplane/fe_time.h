@@ -21,4 +21,20 @@ fe_ticks_to_ns(uint64_t ticks, uint64_t hz)
 	return (uint64_t)((unsigned __int128)ticks * 1000000000 / hz);
 }
 
+/*
+ * The same on the fast path, without a division: ns a tick in 32.32 fixed point,
+ * computed once (fe_ns_fp), then one multiply a conversion (fe_fp_to_ns).
+ */
+static inline uint64_t
+fe_ns_fp(uint64_t hz)
+{
+	return (uint64_t)(((unsigned __int128)1000000000 << 32) / hz);
+}
+
+static inline uint64_t
+fe_fp_to_ns(uint64_t ticks, uint64_t ns_fp)
+{
+	return (uint64_t)(((unsigned __int128)ticks * ns_fp) >> 32);
+}
+
 #endif
