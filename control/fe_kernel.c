@@ -49,6 +49,7 @@ struct kport {
 	struct netdev_ctr base;		   /* at the last reset */
 	uint64_t sock_packets, sock_drops; /* accumulated since the last reset */
 	uint64_t discarded;
+	const char *args; /* AF_PACKET: the port's devargs (framecnt=, framesz=, ...) */
 };
 
 struct fe_kernel {
@@ -118,19 +119,26 @@ netdev_read(const char *iface, struct netdev_ctr *c)
 	c->tx_dropped = sysfs_u64(iface, "tx_dropped");
 }
 
-/* "key=value" of a devargs string, as an unsigned; def if absent. */
-static uint32_t
-devarg_u32(const char *args, const char *key, uint32_t def)
+const char *
+fe_kernel_devarg(const char *args, const char *key)
 {
 	size_t klen = strlen(key);
 
 	for (const char *p = args; p && *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
 		if (strncmp(p, key, klen) == 0 && p[klen] == '=')
-			return (uint32_t)strtoul(p + klen + 1, NULL, 10);
-	return def;
+			return p + klen + 1;
+	return NULL;
 }
 
-/* The sockets of this process: AF_PACKET ones bound to a port's interface, XDP ones. */
+/* "key=value" of a devargs string, as an unsigned; def if absent. */
+static uint32_t
+devarg_u32(const char *args, const char *key, uint32_t def)
+{
+	const char *v = fe_kernel_devarg(args, key);
+
+	return v ? (uint32_t)strtoul(v, NULL, 10) : def;
+}
+
 /*
  * DPDK 22.11's AF_PACKET PMD counts every frame of a TX burst as sent when sendto()
  * fails with ENOBUFS, and leaves the rest in its TX ring until the next burst to that
@@ -148,6 +156,7 @@ afp_sndbuf(int fd, uint32_t frames, uint32_t framesz)
 	setsockopt(fd, SOL_SOCKET, SO_SNDBUFFORCE, &sb, sizeof(sb));
 }
 
+/* The sockets of this process: AF_PACKET ones bound to a port's interface, XDP ones. */
 static void
 find_sockets(struct fe_kernel *k, const int *ifindex)
 {
@@ -213,10 +222,9 @@ socket_map(int fd, size_t *len)
  * (receive ring, then transmit ring, each framecnt frames of framesz bytes).
  */
 static int
-find_ring(struct kport *kp, const char *args, uint64_t discarded, struct fe_edge_ring *ring)
+find_ring(struct kport *kp, const char *args, uint32_t fsz, struct fe_edge_ring *ring)
 {
-	uint32_t frames = devarg_u32(args, "framecnt", AFP_FRAMECNT);
-	uint32_t fsz = devarg_u32(args, "framesz", AFP_FRAMESZ);
+	uint32_t frames = kp->ring_frames;
 	uint32_t bsz = devarg_u32(args, "blocksz", (uint32_t)getpagesize());
 	size_t len = 0;
 	uint8_t *at;
@@ -235,7 +243,7 @@ find_ring(struct kport *kp, const char *args, uint64_t discarded, struct fe_edge
 	*ring = (struct fe_edge_ring){.base = at,
 				      .frame_size = fsz,
 				      .frames = frames,
-				      .next = (uint32_t)(discarded % frames)};
+				      .next = (uint32_t)(kp->discarded % frames)};
 	return 0;
 }
 
@@ -308,7 +316,11 @@ port_open(struct fe_kernel *k, unsigned i, int *ifindex, uint64_t discarded, uin
 		return;
 	ifindex[i] = (int)info.if_index;
 	if (strcmp(info.driver_name, "net_af_packet") == 0) {
+		const struct rte_devargs *da = rte_dev_devargs(info.device);
+
 		kp->kind = FE_KPORT_AF_PACKET;
+		kp->args = da && da->args ? da->args : "";
+		kp->ring_frames = devarg_u32(kp->args, "framecnt", AFP_FRAMECNT);
 	} else if (strcmp(info.driver_name, "net_af_xdp") == 0) {
 		/* the socket's receive ring is the queue's descriptors; the kernel also needs
 		 * a buffer from the fill ring for each frame */
@@ -323,6 +335,7 @@ fe_kernel_open(struct fe_dp *dp, const uint64_t *discarded, uint32_t rxd)
 {
 	struct fe_kernel *k = calloc(1, sizeof(*k));
 	int *ifindex = calloc(dp->nports, sizeof(*ifindex));
+	int readable;
 
 	if (k == NULL || ifindex == NULL ||
 	    (k->ports = calloc(dp->nports, sizeof(*k->ports))) == NULL) {
@@ -335,26 +348,21 @@ fe_kernel_open(struct fe_dp *dp, const uint64_t *discarded, uint32_t rxd)
 	for (unsigned i = 0; i < dp->nports; i++)
 		port_open(k, i, ifindex, discarded ? discarded[i] : 0, rxd);
 	find_sockets(k, ifindex);
+	readable = clock_readable();
 	for (unsigned i = 0; i < dp->nports; i++) {
 		struct kport *kp = &k->ports[i];
-		struct rte_eth_dev_info info;
-		const struct rte_devargs *da;
 		struct fe_edge_ring ring;
-		const char *args;
+		uint32_t fsz;
 
-		if (kp->kind != FE_KPORT_AF_PACKET ||
-		    rte_eth_dev_info_get(dp->ports[i].port_id, &info) != 0)
+		if (kp->kind != FE_KPORT_AF_PACKET)
 			continue;
-		da = rte_dev_devargs(info.device);
-		args = da && da->args ? da->args : "";
-		kp->ring_frames = devarg_u32(args, "framecnt", AFP_FRAMECNT);
+		fsz = devarg_u32(kp->args, "framesz", AFP_FRAMESZ);
 		/* a send buffer the size of the ring (afp_sndbuf) */
 		for (unsigned s = 0; s < kp->nfds; s++)
-			afp_sndbuf(kp->fds[s], kp->ring_frames,
-				   devarg_u32(args, "framesz", AFP_FRAMESZ));
-		if (find_ring(kp, args, kp->discarded, &ring) < 0)
+			afp_sndbuf(kp->fds[s], kp->ring_frames, fsz);
+		if (find_ring(kp, kp->args, fsz, &ring) < 0)
 			continue;
-		if (!clock_readable())
+		if (!readable)
 			kp->untimed = "the clocksource is not one the vDSO reads (a system call "
 				      "a burst)";
 		else

@@ -86,6 +86,9 @@ void fe_kernel_read_sched(struct fe_kernel *k, struct fe_sched *s);
 /* Count from now on (the counters' reset). */
 void fe_kernel_reset(struct fe_kernel *k);
 
+/* The value of key in a port's devargs ("iface=x,framesz=2048,..."), or NULL. */
+const char *fe_kernel_devarg(const char *args, const char *key);
+
 /* The name of a kind, for reports ("af_packet", "af_xdp", "none"). */
 const char *fe_kernel_kind_name(enum fe_kernel_kind kind);
 

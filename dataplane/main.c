@@ -655,15 +655,15 @@ data_room(const struct opts *o, const uint16_t *ports, unsigned nports, uint16_t
 		if (strcmp(info.driver_name, "net_af_packet") != 0)
 			continue;
 		da = rte_dev_devargs(info.device);
-		fs = da && da->args ? strstr(da->args, "framesz=") : NULL;
+		fs = da && da->args ? fe_kernel_devarg(da->args, "framesz") : NULL;
 		if (fs == NULL)
 			continue;
 		errno = 0;
-		v = strtoul(fs + 8, &end, 10);
+		v = strtoul(fs, &end, 10);
 		if (errno || (*end && *end != ',') || v + RTE_PKTMBUF_HEADROOM + 63 > UINT16_MAX) {
 			snprintf(err, len,
 				 "port %u: framesz=%.*s: an mbuf holds at most %u bytes of frame",
-				 ports[i], (int)RTE_MIN(strcspn(fs + 8, ","), 20), fs + 8,
+				 ports[i], (int)RTE_MIN(strcspn(fs, ","), 20), fs,
 				 UINT16_MAX - RTE_PKTMBUF_HEADROOM - 63);
 			return -1;
 		}
