@@ -87,11 +87,10 @@ edges(FILE *f, const struct fe_dp *dp)
 			int64_t v[] = {(int64_t)e[i].k.if_rx_packets, (int64_t)e[i].k.if_rx_dropped,
 				       (int64_t)e[i].k.if_tx_packets, (int64_t)e[i].k.if_tx_dropped,
 				       (int64_t)e[i].k.rx_lost,	      e[i].rx_unexplained,
-				       e[i].tx_unexplained,	      (int64_t)e[i].wait_p50_ns,
-				       (int64_t)e[i].wait_p99_ns,     (int64_t)e[i].wait_max_ns};
+				       e[i].tx_unexplained,	      (int64_t)e[i].wait.p50,
+				       (int64_t)e[i].wait.p99,	      (int64_t)e[i].wait.max};
 
-			if ((k < 7 && e[i].k.kind == FE_KPORT_NONE) ||
-			    (k >= 7 && fe_report_qhist_empty(dp->ports[i].edge_st.wait_hist)))
+			if ((k < 7 && e[i].k.kind == FE_KPORT_NONE) || (k >= 7 && e[i].wait.n == 0))
 				continue; /* no such figure for this port */
 			fprintf(f, "fabemu_port_%s{port=\"%u\",device=\"%s\"} %" PRId64 "\n",
 				fam[k].name, i, dp->ports[i].name, v[k]);
@@ -117,7 +116,6 @@ links(FILE *f, const struct fe_dp *dp)
 	}
 	for (unsigned k = 0; k < 3; k++) {
 		static const char *const nm[] = {"late_p50_ns", "late_p99_ns", "late_max_ns"};
-		static const double q[] = {0.5, 0.99, 1.0};
 
 		fprintf(f,
 			"# HELP fabemu_link_%s ns a frame left the link after the model's tick "
@@ -125,11 +123,15 @@ links(FILE *f, const struct fe_dp *dp)
 			nm[k], nm[k]);
 		for (unsigned n = 0; n < 2 * dp->nports; n++) {
 			const struct fe_link *l = fe_report_link(dp, n, &lp, name, sizeof(name));
+			struct fe_report_q3 q;
 
-			if (fe_report_qhist_empty(l->st.late_hist))
+			fe_report_qhist_q3(l->st.late_hist, &q);
+			if (q.n == 0)
 				continue; /* no frame yet: no percentile */
 			fprintf(f, "fabemu_link_%s{link=\"%s\"} %" PRIu64 "\n", nm[k], name,
-				fe_report_qhist_quantile(l->st.late_hist, q[k]));
+				k == 0	 ? q.p50
+				: k == 1 ? q.p99
+					 : q.max);
 		}
 	}
 	family(f, "link", "filter_hits", "packets that matched the link's match filter");

@@ -267,9 +267,7 @@ fe_report_edge(const struct fe_dp *dp, unsigned i, struct fe_report_edge *e)
 	e->mismatch = FE_CNT_GET(p->edge_st.mismatch);
 	e->truncated = FE_CNT_GET(p->edge_st.truncated);
 	e->held = FE_CNT_GET(p->edge_st.held);
-	e->wait_p50_ns = fe_report_qhist_quantile(p->edge_st.wait_hist, 0.5);
-	e->wait_p99_ns = fe_report_qhist_quantile(p->edge_st.wait_hist, 0.99);
-	e->wait_max_ns = fe_report_qhist_quantile(p->edge_st.wait_hist, 1.0);
+	fe_report_qhist_q3(p->edge_st.wait_hist, &e->wait);
 	if (e->k.kind == FE_KPORT_NONE)
 		return;
 	fe_report_eth(p->port_id, &eth);
@@ -344,14 +342,18 @@ uptime(const struct fe_dp *dp)
 static void
 table_edge(FILE *f, const struct fe_dp *dp)
 {
+	struct fe_report_edge *e = calloc(dp->nports, sizeof(*e));
+
+	if (e == NULL)
+		return;
+	/* read once a port: both tables below show the same moment */
+	for (unsigned i = 0; i < dp->nports; i++)
+		fe_report_edge(dp, i, &e[i]);
 	fprintf(f, "%-5s %-9s %-12s %6s %9s %7s %7s %7s %9s %9s %7s %7s\n", "port", "kernel",
 		"iface", "ring", "if_rx", "rx_lost", "unexpl", "if_rx_dr", "tx_pkts", "if_tx",
 		"if_tx_dr", "unexpl");
 	for (unsigned i = 0; i < dp->nports; i++) {
-		struct fe_report_edge e;
-
-		fe_report_edge(dp, i, &e);
-		if (e.k.kind == FE_KPORT_NONE) {
+		if (e[i].k.kind == FE_KPORT_NONE) {
 			fprintf(f,
 				"%-5u %-9s (no kernel interface: nothing to account at the edge)\n",
 				i, "none");
@@ -360,34 +362,50 @@ table_edge(FILE *f, const struct fe_dp *dp)
 		fprintf(f,
 			"%-5u %-9s %-12s %6u %9" PRIu64 " %7" PRIu64 " %7" PRId64 " %7" PRIu64
 			" %9" PRIu64 " %9" PRIu64 " %7" PRIu64 " %7" PRId64 "\n",
-			i, fe_kernel_kind_name(e.k.kind), e.k.iface, e.k.ring_frames,
-			e.k.if_rx_packets, e.k.rx_lost, e.rx_unexplained, e.k.if_rx_dropped,
-			FE_CNT_GET(dp->ports[i].st.tx_pkts), e.k.if_tx_packets, e.k.if_tx_dropped,
-			e.tx_unexplained);
+			i, fe_kernel_kind_name(e[i].k.kind), e[i].k.iface, e[i].k.ring_frames,
+			e[i].k.if_rx_packets, e[i].k.rx_lost, e[i].rx_unexplained,
+			e[i].k.if_rx_dropped, FE_CNT_GET(dp->ports[i].st.tx_pkts),
+			e[i].k.if_tx_packets, e[i].k.if_tx_dropped, e[i].tx_unexplained);
 	}
 	fprintf(f, "%-5s %-12s %10s %10s %10s %10s %10s (ns, <= quarter-octave bounds)\n", "port",
 		"edge wait", "stamped", "unstamped", "p50", "p99", "max");
 	for (unsigned i = 0; i < dp->nports; i++) {
-		struct fe_report_edge e;
-
-		fe_report_edge(dp, i, &e);
-		if (!e.k.timed) {
-			fprintf(f, "%-5u %-12s (%s)\n", i, "not timed", e.k.untimed);
+		if (!e[i].k.timed) {
+			fprintf(f, "%-5u %-12s (%s)\n", i, "not timed", e[i].k.untimed);
 			continue;
 		}
 		fprintf(f,
 			"%-5u %-12s %10" PRIu64 " %10" PRIu64 " %10" PRIu64 " %10" PRIu64
 			" %10" PRIu64 "\n",
-			i, "kernel", e.stamped, e.unstamped, e.wait_p50_ns, e.wait_p99_ns,
-			e.wait_max_ns);
+			i, "kernel", e[i].stamped, e[i].unstamped, e[i].wait.p50, e[i].wait.p99,
+			e[i].wait.max);
 	}
+	free(e);
+}
+
+/* What took the loop's core away (fe_sched.h), once the loop runs. */
+static void
+table_lcores(FILE *f)
+{
+	struct fe_sched sc;
+
+	fe_kernel_read_sched(fe_report_kernel(), &sc);
+	if (sc.threads == 0)
+		return;
+	fprintf(f, "lcores: %u thread(s) on core(s)", sc.threads);
+	for (unsigned i = 0; i < sc.ncpus; i++)
+		fprintf(f, "%s%d", i ? "," : " ", sc.cpus[i]);
+	fprintf(f,
+		"; preempted %" PRIu64 " times, %" PRIu64 " ns waiting for the core; the "
+		"core(s): steal %" PRIu64 " ns, irq %" PRIu64 " ns, softirq %" PRIu64 " ns\n",
+		sc.preempted, sc.runq_wait_ns, sc.cpu_steal_ns, sc.cpu_irq_ns, sc.cpu_softirq_ns);
 }
 
 void
 fe_report_table(FILE *f, const struct fe_dp *dp)
 {
 	char name[32], r[32], t[32];
-	struct fe_sched sc;
+	struct fe_report_q3 pass, wake;
 	const struct fe_link_params *lp;
 
 	fprintf(f, "fabemu-dp counters after %.3f s (seed %" PRIu64 ")\n", uptime(dp),
@@ -425,7 +443,9 @@ fe_report_table(FILE *f, const struct fe_dp *dp)
 		"quarter-octave bounds)");
 	for (unsigned n = 0; n < 2 * dp->nports; n++) {
 		const struct fe_link *l = fe_report_link(dp, n, &lp, name, sizeof(name));
+		struct fe_report_q3 late;
 
+		fe_report_qhist_q3(l->st.late_hist, &late);
 		fprintf(f,
 			"%-8s %10" PRIu64 " %10" PRIu64 " %14" PRIu64 " %14" PRIu64 " %14" PRIu64
 			" %11" PRIu64 " %11" PRIu64 " %11" PRIu64 "\n",
@@ -433,10 +453,8 @@ fe_report_table(FILE *f, const struct fe_dp *dp)
 			fe_report_hist_quantile(l->st.qdepth_hist, 0.99),
 			fe_report_hist_quantile(l->st.sojourn_hist, 0.5),
 			fe_report_hist_quantile(l->st.sojourn_hist, 0.99),
-			fe_report_hist_quantile(l->st.sojourn_hist, 1.0),
-			fe_report_qhist_quantile(l->st.late_hist, 0.5),
-			fe_report_qhist_quantile(l->st.late_hist, 0.99),
-			fe_report_qhist_quantile(l->st.late_hist, 1.0));
+			fe_report_hist_quantile(l->st.sojourn_hist, 1.0), late.p50, late.p99,
+			late.max);
 	}
 	table_head(f, "switch", sw_counters);
 	table_row(f, "", &dp->sw, sw_counters);
@@ -446,27 +464,13 @@ fe_report_table(FILE *f, const struct fe_dp *dp)
 	table_regime(f, dp);
 	table_head(f, "idle", idle_counters);
 	table_row(f, "", &dp->idle, idle_counters);
+	fe_report_qhist_q3(dp->idle.pass_hist, &pass);
+	fe_report_qhist_q3(dp->idle.wake_late_hist, &wake);
 	fprintf(f,
 		"loop: a pass p50 %" PRIu64 " ns, p99 %" PRIu64 " ns, max %" PRIu64
 		" ns; woke late p50 %" PRIu64 " ns, p99 %" PRIu64 " ns, max %" PRIu64 " ns\n",
-		fe_report_qhist_quantile(dp->idle.pass_hist, 0.5),
-		fe_report_qhist_quantile(dp->idle.pass_hist, 0.99),
-		fe_report_qhist_quantile(dp->idle.pass_hist, 1.0),
-		fe_report_qhist_quantile(dp->idle.wake_late_hist, 0.5),
-		fe_report_qhist_quantile(dp->idle.wake_late_hist, 0.99),
-		fe_report_qhist_quantile(dp->idle.wake_late_hist, 1.0));
-	fe_kernel_read_sched(fe_report_kernel(), &sc);
-	if (sc.threads)
-		fprintf(f, "lcores: %u thread(s) on core(s)", sc.threads);
-	for (unsigned i = 0; sc.threads && i < sc.ncpus; i++)
-		fprintf(f, "%s%d", i ? "," : " ", sc.cpus[i]);
-	if (sc.threads)
-		fprintf(f,
-			"; preempted %" PRIu64 " times, %" PRIu64 " ns waiting for the core; "
-			"the core(s): steal %" PRIu64 " ns, irq %" PRIu64 " ns, softirq %" PRIu64
-			" ns\n",
-			sc.preempted, sc.runq_wait_ns, sc.cpu_steal_ns, sc.cpu_irq_ns,
-			sc.cpu_softirq_ns);
+		pass.p50, pass.p99, pass.max, wake.p50, wake.p99, wake.max);
+	table_lcores(f);
 	fflush(f);
 }
 
@@ -489,23 +493,17 @@ fe_report_hist_quantile(const fe_counter_t *h, double q)
 	return 1ULL << (FE_HIST_BUCKETS - 1);
 }
 
-int
-fe_report_qhist_empty(const fe_counter_t *h)
-{
-	for (unsigned i = 0; i < FE_QHIST_BUCKETS; i++)
-		if (FE_CNT_GET(h[i]))
-			return 0;
-	return 1;
-}
-
-uint64_t
-fe_report_qhist_quantile(const fe_counter_t *h, double q)
+void
+fe_report_qhist_q3(const fe_counter_t *h, struct fe_report_q3 *q)
 {
 	uint64_t snap[FE_QHIST_BUCKETS];
 
+	q->n = 0;
 	for (unsigned i = 0; i < FE_QHIST_BUCKETS; i++)
-		snap[i] = FE_CNT_GET(h[i]);
-	return fe_qhist_quantile(snap, q);
+		q->n += snap[i] = FE_CNT_GET(h[i]);
+	q->p50 = fe_qhist_quantile(snap, 0.5);
+	q->p99 = fe_qhist_quantile(snap, 0.99);
+	q->max = fe_qhist_quantile(snap, 1.0);
 }
 
 /* ---- The counters document (docs/counters.md lists every field) ---- */
@@ -541,18 +539,14 @@ hist_json(const fe_counter_t *h, unsigned buckets)
 static void
 put_quantiles(json_t *o, const char *name, const fe_counter_t *h)
 {
-	static const struct {
-		const char *suffix;
-		double q;
-	} qs[] = {{"p50_ns", 0.5}, {"p99_ns", 0.99}, {"max_ns", 1.0}};
-	uint64_t snap[FE_QHIST_BUCKETS], n = 0;
+	static const char *const suffix[] = {"p50_ns", "p99_ns", "max_ns"};
+	struct fe_report_q3 q;
 	char key[64];
 
-	for (unsigned i = 0; i < FE_QHIST_BUCKETS; i++)
-		n += snap[i] = FE_CNT_GET(h[i]);
-	for (unsigned i = 0; n && i < RTE_DIM(qs); i++) {
-		snprintf(key, sizeof(key), "%s%s%s", name, *name ? "_" : "", qs[i].suffix);
-		json_object_set_new(o, key, u64(fe_qhist_quantile(snap, qs[i].q)));
+	fe_report_qhist_q3(h, &q);
+	for (unsigned i = 0; q.n && i < RTE_DIM(suffix); i++) {
+		snprintf(key, sizeof(key), "%s%s%s", name, *name ? "_" : "", suffix[i]);
+		json_object_set_new(o, key, u64(i == 0 ? q.p50 : i == 1 ? q.p99 : q.max));
 	}
 }
 

@@ -86,10 +86,15 @@ const struct fe_counter_desc *fe_report_lane_counters(const struct fe_dp *dp);
  * of histogram h; 0 if empty.
  */
 uint64_t fe_report_hist_quantile(const fe_counter_t *h, double q);
-/* The same for a quarter-octave histogram (fe_qhist.h): within 25 % above the true value. */
-uint64_t fe_report_qhist_quantile(const fe_counter_t *h, double q);
-/* Nothing counted in a quarter-octave histogram: it has no percentile to report. */
-int fe_report_qhist_empty(const fe_counter_t *h);
+/*
+ * p50, p99 and max of a quarter-octave histogram (fe_qhist.h: within 25 % above the true
+ * values), read from one snapshot of it; n: what it counts (0: nothing, no percentile
+ * to report, and the three are 0).
+ */
+struct fe_report_q3 {
+	uint64_t n, p50, p99, max;
+};
+void fe_report_qhist_q3(const fe_counter_t *h, struct fe_report_q3 *q);
 
 /* The kernel side of the ports (fe_kernel.h), set once before any report; may be NULL. */
 void fe_report_set_kernel(struct fe_kernel *k);
@@ -105,7 +110,7 @@ struct fe_kernel *fe_report_kernel(void);
 struct fe_report_edge {
 	struct fe_kernel_port k;
 	uint64_t stamped, unstamped, mismatch, truncated, held;
-	uint64_t wait_p50_ns, wait_p99_ns, wait_max_ns;
+	struct fe_report_q3 wait;		/* ns */
 	int64_t rx_unexplained, tx_unexplained; /* 0 for a port with no kernel side */
 };
 void fe_report_edge(const struct fe_dp *dp, unsigned port, struct fe_report_edge *e);

@@ -109,11 +109,11 @@ add_edge(struct rte_tel_data *d, const struct fe_dp *dp, unsigned i)
 	rte_tel_data_add_dict_u64(d, "edge_wait_unstamped", e.unstamped);
 	rte_tel_data_add_dict_u64(d, "edge_wait_held", e.held);
 	rte_tel_data_add_dict_u64(d, "edge_wait_mismatch", e.mismatch);
-	if (fe_report_qhist_empty(dp->ports[i].edge_st.wait_hist))
+	if (e.wait.n == 0)
 		return; /* no percentile of nothing */
-	rte_tel_data_add_dict_u64(d, "edge_wait_p50_ns", e.wait_p50_ns);
-	rte_tel_data_add_dict_u64(d, "edge_wait_p99_ns", e.wait_p99_ns);
-	rte_tel_data_add_dict_u64(d, "edge_wait_max_ns", e.wait_max_ns);
+	rte_tel_data_add_dict_u64(d, "edge_wait_p50_ns", e.wait.p50);
+	rte_tel_data_add_dict_u64(d, "edge_wait_p99_ns", e.wait.p99);
+	rte_tel_data_add_dict_u64(d, "edge_wait_max_ns", e.wait.max);
 }
 
 static int
@@ -163,6 +163,7 @@ tel_link(const char *cmd __rte_unused, const char *params, struct rte_tel_data *
 {
 	const struct fe_dp *dp = dp_get();
 	const struct fe_link_params *lp;
+	struct fe_report_q3 late;
 	const struct fe_link *l;
 	const char *rest;
 	char name[32];
@@ -190,13 +191,11 @@ tel_link(const char *cmd __rte_unused, const char *params, struct rte_tel_data *
 	rte_tel_data_add_dict_u64(d, "buffer_pkts", lp->limit_pkts);
 	fe_report_unlock();
 	add_counters(d, &l->st, fe_report_counters(FE_OBJ_LINK));
-	if (!fe_report_qhist_empty(l->st.late_hist)) { /* no percentile of nothing */
-		rte_tel_data_add_dict_u64(d, "late_p50_ns",
-					  fe_report_qhist_quantile(l->st.late_hist, 0.5));
-		rte_tel_data_add_dict_u64(d, "late_p99_ns",
-					  fe_report_qhist_quantile(l->st.late_hist, 0.99));
-		rte_tel_data_add_dict_u64(d, "late_max_ns",
-					  fe_report_qhist_quantile(l->st.late_hist, 1.0));
+	fe_report_qhist_q3(l->st.late_hist, &late);
+	if (late.n) { /* no percentile of nothing */
+		rte_tel_data_add_dict_u64(d, "late_p50_ns", late.p50);
+		rte_tel_data_add_dict_u64(d, "late_p99_ns", late.p99);
+		rte_tel_data_add_dict_u64(d, "late_max_ns", late.max);
 	}
 	rte_tel_data_add_dict_u64(d, "filter_hits",
 				  FE_CNT_GET(fe_report_linkx(dp, idx)->filter_hits));
