@@ -106,16 +106,18 @@ link_figures(json_t *counters, json_int_t *box)
 }
 
 /*
- * The worst link's lateness: the highest p99 of a link that carried enough frames for a
- * p99 to mean something (100; with fewer, one late frame would be its p99). Merged over
- * links, the pass-through up links (never late) would hide a bad one.
+ * The run's lateness: every link's histogram merged, and the worst link's p99 among
+ * those that carried enough frames for a p99 to mean something (100; with fewer, one late frame
+ * would be its p99). Merged over links, the pass-through up links (never late) would hide a bad
+ * one; with no link carrying enough, the merged p99 stands for it.
  */
-static void
-worst_link(json_t *counters, json_t *late)
+static json_t *
+lateness(json_t *counters)
 {
+	uint64_t merged[FE_QHIST_BUCKETS] = {0}, frames = 0;
 	json_int_t worst = -1;
 	const char *name = NULL;
-	json_t *l;
+	json_t *l, *late;
 	size_t i;
 
 	json_array_foreach(json_object_get(counters, "links"), i, l)
@@ -124,15 +126,22 @@ worst_link(json_t *counters, json_t *late)
 			 n = qhist_add(h, json_object_get(l, "late_hist_ns"));
 		json_int_t p99 = (json_int_t)fe_qhist_quantile(h, 0.99);
 
+		for (unsigned k = 0; k < FE_QHIST_BUCKETS; k++)
+			merged[k] += h[k];
+		frames += n;
 		if (n >= 100 && p99 > worst) {
 			worst = p99;
 			name = json_string_value(json_object_get(l, "link"));
 		}
 	}
-	if (name == NULL) /* no link carried enough: the links merged */
-		return (void)json_object_set(late, "worst_p99_ns", json_object_get(late, "p99_ns"));
-	json_object_set_new(late, "worst_p99_ns", json_integer(worst));
-	json_object_set_new(late, "worst_link", json_string(name));
+	late = qhist_figures(merged, frames);
+	if (name == NULL) {
+		json_object_set(late, "worst_p99_ns", json_object_get(late, "p99_ns"));
+	} else {
+		json_object_set_new(late, "worst_p99_ns", json_integer(worst));
+		json_object_set_new(late, "worst_link", json_string(name));
+	}
+	return late;
 }
 
 /*
@@ -242,8 +251,7 @@ edge_waits(json_t *run, json_t *counters)
 void
 cg_figures(const struct cg_campaign *c, const struct cg_regime *g, json_t *run)
 {
-	json_t *counters = json_object_get(run, "counters"), *ports = json_array(), *p, *late;
-	uint64_t h[FE_QHIST_BUCKETS] = {0}, nl = 0;
+	json_t *counters = json_object_get(run, "counters"), *ports = json_array(), *p;
 	json_int_t lost = 0, unexpl = 0, box = 0;
 	size_t i;
 
@@ -262,8 +270,6 @@ cg_figures(const struct cg_campaign *c, const struct cg_regime *g, json_t *run)
 		return;
 	}
 	json_object_set_new(run, "links", link_figures(counters, &box));
-	json_array_foreach(json_object_get(counters, "links"), i, p) nl +=
-		qhist_add(h, json_object_get(p, "late_hist_ns"));
 	json_array_foreach(json_object_get(counters, "ports"), i, p) if (i < c->hosts)
 		json_array_append_new(ports,
 				      port_line(p, json_array_get(json_object_get(run, "hosts"), i),
@@ -272,9 +278,7 @@ cg_figures(const struct cg_campaign *c, const struct cg_regime *g, json_t *run)
 	json_object_set_new(run, "edge_lost", json_integer(lost));
 	json_object_set_new(run, "box_dropped", json_integer(box + switch_box(counters)));
 	json_object_set_new(run, "unexplained", json_integer(unexpl));
-	late = qhist_figures(h, nl);
-	worst_link(counters, late);
-	json_object_set_new(run, "lateness", late);
+	json_object_set_new(run, "lateness", lateness(counters));
 	edge_waits(run, counters);
 	/* what took the lcore's core away: the scheduler, the hypervisor, interrupts */
 	if (json_is_object(json_object_get(counters, "lcores")))
