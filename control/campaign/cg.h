@@ -201,6 +201,8 @@ int cg_campaign_run(const char *file, const char *outdir, const char *testbed, u
 
 /* cg_figures.c: a run's figures, added to the run object */
 void cg_figures(const struct cg_campaign *c, const struct cg_regime *g, json_t *run);
+/* Add a quarter-octave histogram (a JSON array, fe_qhist.h) into sum; what it counts. */
+uint64_t cg_qhist_add(uint64_t *sum, json_t *h);
 /* Sum of one key over the lane counters of a counters document (pause frames, stalls). */
 json_int_t cg_lane_sum(json_t *counters, const char *key);
 

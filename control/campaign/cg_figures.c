@@ -38,9 +38,8 @@ hist_array(const uint64_t *h)
 	return a;
 }
 
-/* Add histogram h (a JSON array of FE_QHIST_BUCKETS counts) into sum; its frames. */
-static uint64_t
-qhist_add(uint64_t *sum, json_t *h)
+uint64_t
+cg_qhist_add(uint64_t *sum, json_t *h)
 {
 	uint64_t n = 0;
 
@@ -123,7 +122,7 @@ lateness(json_t *counters)
 	json_array_foreach(json_object_get(counters, "links"), i, l)
 	{
 		uint64_t h[FE_QHIST_BUCKETS] = {0},
-			 n = qhist_add(h, json_object_get(l, "late_hist_ns"));
+			 n = cg_qhist_add(h, json_object_get(l, "late_hist_ns"));
 		json_int_t p99 = (json_int_t)fe_qhist_quantile(h, 0.99);
 
 		for (unsigned k = 0; k < FE_QHIST_BUCKETS; k++)
@@ -229,7 +228,7 @@ edge_waits(json_t *run, json_t *counters)
 	{
 		w = json_object_get(p, "edge_wait");
 		if (strcmp(json_string_value(json_object_get(w, "source")) ?: "", "kernel") == 0) {
-			n += qhist_add(wait, json_object_get(w, "hist_ns"));
+			n += cg_qhist_add(wait, json_object_get(w, "hist_ns"));
 			timed++;
 		}
 		/* say which ports were not timed, and why (the first reason) */

@@ -43,26 +43,20 @@ geti(json_t *o, const char *key)
 	return json_integer_value(json_object_get(o, key));
 }
 
-/* Quantile q (us) of a histogram merged over the regime's runs; NAN if none measured. */
-static double
-merged_us(json_t *runs, const struct cg_regime *g, const char *key, double q)
+/* p50, p99 and max (us) of a histogram merged over the regime's runs; NAN if none. */
+static void
+merged_us(json_t *runs, const struct cg_regime *g, const char *key, double *p50, double *p99,
+	  double *max)
 {
 	uint64_t h[FE_QHIST_BUCKETS] = {0}, n = 0;
 	json_t *run;
 	size_t i;
 
-	json_array_foreach(runs, i, run)
-	{
-		json_t *hist = json_object_get(json_object_get(run, key), "hist_ns");
-
-		if (!of_regime(run, g))
-			continue;
-		for (size_t k = 0; k < json_array_size(hist) && k < FE_QHIST_BUCKETS; k++) {
-			h[k] += (uint64_t)json_integer_value(json_array_get(hist, k));
-			n += (uint64_t)json_integer_value(json_array_get(hist, k));
-		}
-	}
-	return n ? (double)fe_qhist_quantile(h, q) / 1000 : NAN;
+	json_array_foreach(runs, i, run) if (of_regime(run, g)) n +=
+		cg_qhist_add(h, json_object_get(json_object_get(run, key), "hist_ns"));
+	*p50 = n ? (double)fe_qhist_quantile(h, 0.5) / 1000 : NAN;
+	*p99 = n ? (double)fe_qhist_quantile(h, 0.99) / 1000 : NAN;
+	*max = n ? (double)fe_qhist_quantile(h, 1.0) / 1000 : NAN;
 }
 
 /* The distinct strings of key (an array) over the regime's runs, in order. */
@@ -142,12 +136,8 @@ network(json_t *runs, const struct cg_regime *g, struct cg_row *w)
 	w->runs = nr;
 	w->rtt_us = nr ? w->rtt_us / nr : NAN;
 	w->job_s = nr ? w->job_s / nr : NAN;
-	w->late_p50_us = merged_us(runs, g, "lateness", 0.5);
-	w->late_p99_us = merged_us(runs, g, "lateness", 0.99);
-	w->late_max_us = merged_us(runs, g, "lateness", 1.0);
-	w->wait_p50_us = merged_us(runs, g, "edge_wait", 0.5);
-	w->wait_p99_us = merged_us(runs, g, "edge_wait", 0.99);
-	w->wait_max_us = merged_us(runs, g, "edge_wait", 1.0);
+	merged_us(runs, g, "lateness", &w->late_p50_us, &w->late_p99_us, &w->late_max_us);
+	merged_us(runs, g, "edge_wait", &w->wait_p50_us, &w->wait_p99_us, &w->wait_max_us);
 }
 
 /* Iteration times of size (0: every iteration) of a regime's runs, in ms, into v (a
