@@ -17,6 +17,18 @@
 
 #include "cg.h"
 
+/* The fabemuctl command line of a step (a fault, or putting the regime's links back). */
+static void
+step_command(const struct cg_run *r, const struct cg_regime *g, const struct cg_step *s, char *cmd,
+	     size_t len)
+{
+	if (s->revert)
+		snprintf(cmd, len, "'%s' -s %s apply '%s' --scale %u --link %s", r->self, r->sock,
+			 g->profile, g->scale, s->args);
+	else
+		snprintf(cmd, len, "'%s' -s %s %s", r->self, r->sock, s->args);
+}
+
 /* The hook the job runs before an iteration: the steps due then, then a mark. */
 static int
 write_hook(const struct cg_run *r, const struct cg_regime *g, const char *path, const char *marks,
@@ -31,17 +43,14 @@ write_hook(const struct cg_run *r, const struct cg_regime *g, const char *path, 
 		   "case \"$1\" in\n");
 	for (unsigned i = 0; i < r->c->nsteps && g->kind == CG_DATAPLANE; i++) {
 		const struct cg_step *s = &r->c->steps[i];
+		char cmd[2 * PATH_MAX + 1600];
 
 		if (s->at_iter == 0)
 			continue;
 		snprintf(iters + strlen(iters), ilen - strlen(iters), "%s%d", iters[0] ? "," : "",
 			 s->at_iter);
-		fprintf(f, "%d)\n", s->at_iter);
-		if (s->revert)
-			fprintf(f, "  '%s' -s %s apply '%s' --scale %u --link %s >/dev/null\n",
-				r->self, r->sock, g->profile, g->scale, s->args);
-		else
-			fprintf(f, "  '%s' -s %s %s >/dev/null\n", r->self, r->sock, s->args);
+		step_command(r, g, s, cmd, sizeof(cmd));
+		fprintf(f, "%d)\n  %s >/dev/null\n", s->at_iter, cmd);
 		fprintf(f, "  echo \"$1 $(date +%%s%%N) %s\" >>'%s'\n  ;;\n", s->what, marks);
 	}
 	fprintf(f, "esac\nexit 0\n");
@@ -55,16 +64,13 @@ static int
 run_step_now(const struct cg_run *r, const struct cg_regime *g, const struct cg_step *s,
 	     const char *marks)
 {
-	char log[PATH_MAX];
+	char log[PATH_MAX], cmd[2 * PATH_MAX + 1600];
 	FILE *f;
 	int rc;
 
 	cg_logpath(r, log, sizeof(log), "faults.log");
-	if (s->revert)
-		rc = cg_sh(log, "'%s' -s %s apply '%s' --scale %u --link %s", r->self, r->sock,
-			   g->profile, g->scale, s->args);
-	else
-		rc = cg_sh(log, "'%s' -s %s %s", r->self, r->sock, s->args);
+	step_command(r, g, s, cmd, sizeof(cmd));
+	rc = cg_sh(log, "%s", cmd);
 	f = fopen(marks, "a");
 	if (f) {
 		fprintf(f, "t %" PRIu64 " %s\n", cg_now_ns(CLOCK_REALTIME), s->what);

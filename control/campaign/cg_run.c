@@ -181,7 +181,7 @@ one_run(struct cg_run *r, const struct cg_regime *g, unsigned rep, int *status)
 	struct cg_host_ctr before[CG_MAX_HOSTS + 1], after[CG_MAX_HOSTS + 1];
 	struct cg_job_result jr = {0};
 	char marks[PATH_MAX], tag[96];
-	json_t *run, *counters = NULL, *tcp = json_array(), *hosts = json_array();
+	json_t *run, *counters = NULL, *tcp, *hosts;
 	double rtt;
 	int dprc = 0;
 
@@ -194,8 +194,6 @@ one_run(struct cg_run *r, const struct cg_regime *g, unsigned rep, int *status)
 		       g->profile_name, g->scale, rep + 1, r->c->reps);
 	if (network_up(r, g, rep, tag) < 0) {
 		*status = CG_SETUP;
-		json_decref(tcp);
-		json_decref(hosts);
 		return NULL;
 	}
 	rtt = cg_ping_rtt_us(r);
@@ -206,8 +204,6 @@ one_run(struct cg_run *r, const struct cg_regime *g, unsigned rep, int *status)
 		       r->out, tag);
 		cg_dp_stop(r, &dprc);
 		*status = CG_SETUP;
-		json_decref(tcp);
-		json_decref(hosts);
 		return NULL;
 	}
 	for (unsigned h = 1; h <= r->c->hosts; h++)
@@ -217,6 +213,8 @@ one_run(struct cg_run *r, const struct cg_regime *g, unsigned rep, int *status)
 	cg_run_job(r, g, rep, marks, &jr);
 	if (!cg_interrupted && !jr.dp_died)
 		usleep(CG_SETTLE_US);
+	tcp = json_array();
+	hosts = json_array();
 	for (unsigned h = 1; h <= r->c->hosts; h++) {
 		cg_host_read(r, h, &after[h]);
 		json_array_append_new(tcp, tcp_json(h, &before[h], &after[h]));
