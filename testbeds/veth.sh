@@ -248,11 +248,15 @@ unbridge() {
 	sed -i "/^link $br\$/d" "$f"
 }
 
+check_mtu() {
+	[[ "$1" =~ ^[0-9]+$ ]] && [ "$1" -ge 576 ] && [ "$1" -le 9000 ] || die "mtu '$1' must be 576 to 9000"
+}
+
 mtu() {
 	local m=$1 f ifc i=0
 	f=$(state_file)
 	[ -f "$f" ] || die "testbed '$NAME' is not up"
-	[[ "$m" =~ ^[0-9]+$ ]] && [ "$m" -ge 576 ] && [ "$m" -le 9000 ] || die "mtu '$m' must be 576 to 9000"
+	check_mtu "$m"
 	for ifc in $(host_links); do
 		i=$((i + 1))
 		ip link set "$ifc" mtu "$m"
@@ -312,8 +316,7 @@ done
 [[ "$RING" =~ ^[0-9]+$ ]] && [ "$RING" -ge 64 ] && [ "$RING" -le 262144 ] ||
 	die "ring '$RING' must be 64 to 262144 frames"
 [ "$CORES" = shared ] || [ "$CORES" = split ] || die "cores '$CORES' must be shared or split"
-[ -z "$UP_MTU" ] || { [[ "$UP_MTU" =~ ^[0-9]+$ ]] && [ "$UP_MTU" -ge 576 ] && [ "$UP_MTU" -le 9000 ]; } ||
-	die "mtu '$UP_MTU' must be 576 to 9000"
+[ -z "$UP_MTU" ] || check_mtu "$UP_MTU"
 [ "$(id -u)" = 0 ] || die "must run as root (namespaces and links)"
 grep -qw -- "$CC" /proc/sys/net/ipv4/tcp_available_congestion_control ||
 	die "congestion control '$CC' is not available (have: $(cat /proc/sys/net/ipv4/tcp_available_congestion_control))"
