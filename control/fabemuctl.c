@@ -27,7 +27,8 @@ static void
 usage(FILE *f)
 {
 	fprintf(f,
-		"Usage: fabemuctl [-s SOCKET | -t [IP:]PORT] [-j] COMMAND [ARGS]\n"
+		"Usage: fabemuctl [-s SOCKET | -t [IP:]PORT [--token-file F]] [-j] COMMAND "
+		"[ARGS]\n"
 		"\n"
 		"Profiles (no dataplane needed):\n"
 		"  profile check P...          validate profiles (names in profiles/ or files)\n"
@@ -60,13 +61,19 @@ usage(FILE *f)
 		"  prometheus                  every counter in Prometheus text format\n"
 		"  capture start LINK FILE [--drops] [--snaplen N]\n"
 		"                              write what LINK (N.up or N.down) carries to FILE\n"
-		"                              (pcapng); --drops adds what it dropped, marked\n"
+		"                              (pcapng); --drops adds what it dropped, marked.\n"
+		"                              A plain name goes in the dataplane's capture\n"
+		"                              directory; a path needs root on the UNIX socket;\n"
+		"                              the file must not exist\n"
 		"  capture stop\n"
 		"\n"
 		"Options:\n"
 		"  -s, --socket PATH   control socket (default: $" FE_CTL_ENV_SOCKET
 		" or " FE_CTL_SOCKET ")\n"
 		"  -t, --tcp [IP:]PORT talk TCP instead (fabemu-dp --control-tcp)\n"
+		"      --token-file F  TCP: the dataplane's token (default: $" FE_CTL_ENV_TOKEN
+		",\n"
+		"                      else " FE_CTL_TOKEN_DIR "/token-PORT)\n"
 		"  -j, --json          print the reply's data as JSON\n"
 		"  -h, --help\n"
 		"Exit status: 0 done, 1 refused (reason printed), 2 usage, 3 no dataplane.\n");
@@ -259,8 +266,12 @@ cmd_capture(const struct fe_client *o, int argc, char **argv)
 	}
 	if (argc - optind != 3 || strcmp(argv[optind], "start") != 0)
 		goto bad;
-	/* the dataplane opens the file: give it a path that does not depend on its cwd */
-	if (argv[optind + 2][0] != '/' && getcwd(abs, sizeof(abs) / 2))
+	/*
+	 * The dataplane opens the file: a plain name is for its capture directory; give it
+	 * a path that does not depend on its cwd.
+	 */
+	if (argv[optind + 2][0] != '/' && strchr(argv[optind + 2], '/') &&
+	    getcwd(abs, sizeof(abs) / 2))
 		snprintf(abs + strlen(abs), sizeof(abs) - strlen(abs), "/%s", argv[optind + 2]);
 	else
 		snprintf(abs, sizeof(abs), "%s", argv[optind + 2]);
@@ -327,9 +338,11 @@ main(int argc, char **argv)
 	static const struct option lo[] = {{"socket", required_argument, NULL, 's'},
 					   {"tcp", required_argument, NULL, 't'},
 					   {"json", no_argument, NULL, 'j'},
+					   {"token-file", required_argument, NULL, 'T'},
 					   {"help", no_argument, NULL, 'h'},
 					   {NULL, 0, NULL, 0}};
 	struct fe_client o = {.socket = getenv(FE_CTL_ENV_SOCKET)};
+	const char *token_file = NULL;
 	int c;
 
 	if (o.socket == NULL)
@@ -346,6 +359,9 @@ main(int argc, char **argv)
 		case 'j':
 			o.json = 1;
 			break;
+		case 'T':
+			token_file = optarg;
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -358,5 +374,11 @@ main(int argc, char **argv)
 		usage(stderr);
 		return FE_EXIT_USAGE;
 	}
+	if (token_file && !o.tcp) {
+		fprintf(stderr, "fabemuctl: --token-file needs -t (TCP)\n");
+		return FE_EXIT_USAGE;
+	}
+	if (o.tcp) /* without one, the dataplane's refusal says what is missing */
+		o.token = fe_client_token(o.tcp, token_file);
 	return dispatch(&o, argc - optind, argv + optind);
 }

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/types.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -41,47 +42,69 @@ enum {
 	LINKTYPE_ETHERNET = 1,
 };
 
+/* One pcapng block, built whole before it is written (the largest: a 64 KiB packet). */
+struct blk {
+	size_t n;
+	uint8_t b[28 + 65536 + 4 + 8 + 4 + 68 + 4 + 4];
+};
+
 struct fe_capture {
 	struct fe_tap tap;
-	FILE *f;
+	int fd;
 	char path[256], desc[400], link[16];
 	uint64_t tsc0, wall0, hz;
 	uint64_t written, dropped_written;
+	uint64_t unwritten; /* copies taken off the ring after writing failed */
+	off_t good;	    /* the file's length after the last block written whole */
+	int werr;	    /* errno of the first failed write: the file stops at `good` */
 	int drops;
+	struct blk blk;
 };
 
 static const char *const drop_names[] = {"tail",  "wire", "pool",     "random", "burst",
 					 "exact", "aqm",  "headroom", "hoq"};
 
 static void
-put(FILE *f, const void *p, size_t n)
+put(struct blk *b, const void *p, size_t n)
 {
 	static const uint8_t zero[4];
 
-	fwrite(p, 1, n, f);
-	if (n % 4)
-		fwrite(zero, 1, 4 - n % 4, f);
+	if (b->n + n + 3 > sizeof(b->b))
+		return; /* cannot happen: callers size their blocks */
+	memcpy(b->b + b->n, p, n);
+	b->n += n;
+	if (n % 4) {
+		memcpy(b->b + b->n, zero, 4 - n % 4);
+		b->n += 4 - n % 4;
+	}
 }
 
 static void
-put32(FILE *f, uint32_t v)
+put32(struct blk *b, uint32_t v)
 {
-	fwrite(&v, 4, 1, f);
+	put(b, &v, 4);
 }
 
 static void
-opt(FILE *f, uint16_t code, const void *v, uint16_t len)
+put16(struct blk *b, uint16_t x, uint16_t y)
 {
-	fwrite(&code, 2, 1, f);
-	fwrite(&len, 2, 1, f);
-	put(f, v, len);
+	uint16_t v[2] = {x, y}; /* the host's byte order, as the section header says */
+
+	put(b, v, 4);
+}
+
+static void
+opt(struct blk *b, uint16_t code, const void *v, uint16_t len)
+{
+	put16(b, code, len);
+	put(b, v, len);
 }
 
 /* opt_endofopt: a code and a length of 0, no value */
 static void
-opt_end(FILE *f)
+opt_end(struct blk *b)
 {
-	put32(f, OPT_END);
+	put32(b, OPT_END);
 }
 
 static uint32_t
@@ -90,33 +113,61 @@ pad4(size_t n)
 	return (uint32_t)((n + 3) & ~(size_t)3);
 }
 
-static void
+/*
+ * Write the block whole, or not at all: after a failed or short write the file is cut
+ * back to the last whole block, so that it stays readable, and nothing more is written.
+ */
+static int
+flush_blk(struct fe_capture *c)
+{
+	size_t off = 0;
+
+	while (!c->werr && off < c->blk.n) {
+		ssize_t n = write(c->fd, c->blk.b + off, c->blk.n - off);
+
+		if (n > 0)
+			off += (size_t)n;
+		else if (n < 0 && errno == EINTR)
+			continue;
+		else
+			c->werr = n < 0 ? errno : EIO;
+	}
+	c->blk.n = 0;
+	if (c->werr) {
+		if (ftruncate(c->fd, c->good) < 0) { /* a FIFO or device: nothing to cut */
+		}
+		return -1;
+	}
+	c->good += (off_t)off;
+	return 0;
+}
+
+static int
 write_headers(struct fe_capture *c, uint32_t snaplen)
 {
+	struct blk *b = &c->blk;
 	uint32_t hlen = 28, ilen;
-	uint16_t major = 1, minor = 0, lt = LINKTYPE_ETHERNET, res = 0;
 	int64_t section = -1;
 	uint8_t tsresol = 9; /* 10^-9 s */
 	char name[64];
 
-	put32(c->f, PCAPNG_SHB);
-	put32(c->f, hlen);
-	put32(c->f, 0x1A2B3C4D);
-	fwrite(&major, 2, 1, c->f);
-	fwrite(&minor, 2, 1, c->f);
-	fwrite(&section, 8, 1, c->f);
-	put32(c->f, hlen);
+	put32(b, PCAPNG_SHB);
+	put32(b, hlen);
+	put32(b, 0x1A2B3C4D);
+	put16(b, 1, 0); /* version 1.0 */
+	put(b, &section, 8);
+	put32(b, hlen);
 	snprintf(name, sizeof(name), "fabemu link %s", c->link);
 	ilen = 20 + 4 + pad4(strlen(name)) + 4 + 4 + 4;
-	put32(c->f, PCAPNG_IDB);
-	put32(c->f, ilen);
-	fwrite(&lt, 2, 1, c->f);
-	fwrite(&res, 2, 1, c->f);
-	put32(c->f, snaplen);
-	opt(c->f, OPT_IF_NAME, name, (uint16_t)strlen(name));
-	opt(c->f, OPT_IF_TSRESOL, &tsresol, 1);
-	opt_end(c->f);
-	put32(c->f, ilen);
+	put32(b, PCAPNG_IDB);
+	put32(b, ilen);
+	put16(b, LINKTYPE_ETHERNET, 0);
+	put32(b, snaplen);
+	opt(b, OPT_IF_NAME, name, (uint16_t)strlen(name));
+	opt(b, OPT_IF_TSRESOL, &tsresol, 1);
+	opt_end(b);
+	put32(b, ilen);
+	return flush_blk(c);
 }
 
 static uint64_t
@@ -130,30 +181,38 @@ static void
 write_packet(struct fe_capture *c, struct rte_mbuf *m)
 {
 	const struct fe_tap_meta *meta = rte_mbuf_to_priv(m);
-	uint32_t caplen = rte_pktmbuf_pkt_len(m), blen, flags = 1; /* inbound at the far end */
+	uint32_t caplen = RTE_MIN(rte_pktmbuf_pkt_len(m), 65535u), blen, flags = 1;
 	uint64_t ts = wall_ns(c, meta->tsc);
-	uint8_t buf[RTE_MBUF_DEFAULT_BUF_SIZE * 4];
-	const void *data = rte_pktmbuf_read(m, 0, RTE_MIN(caplen, sizeof(buf)), buf);
+	struct blk *b = &c->blk;
+	uint8_t buf[65535];
+	const void *data = rte_pktmbuf_read(m, 0, caplen, buf);
 	char comment[64] = "";
 
-	caplen = RTE_MIN(caplen, (uint32_t)sizeof(buf));
+	if (c->werr || data == NULL) {
+		c->unwritten++;
+		return;
+	}
 	if (meta->fate != FE_TAP_DELIVERED)
 		snprintf(comment, sizeof(comment), "fabemu-drop: %s",
 			 meta->fate < RTE_DIM(drop_names) ? drop_names[meta->fate] : "?");
 	blen = 28 + pad4(caplen) + 4 + 4 + (comment[0] ? 4 + pad4(strlen(comment)) : 0) + 4 + 4;
-	put32(c->f, PCAPNG_EPB);
-	put32(c->f, blen);
-	put32(c->f, 0);
-	put32(c->f, (uint32_t)(ts >> 32));
-	put32(c->f, (uint32_t)ts);
-	put32(c->f, caplen);
-	put32(c->f, meta->orig_len);
-	put(c->f, data, caplen);
-	opt(c->f, OPT_EPB_FLAGS, &flags, 4);
+	put32(b, PCAPNG_EPB);
+	put32(b, blen);
+	put32(b, 0);
+	put32(b, (uint32_t)(ts >> 32));
+	put32(b, (uint32_t)ts);
+	put32(b, caplen);
+	put32(b, meta->orig_len);
+	put(b, data, caplen);
+	opt(b, OPT_EPB_FLAGS, &flags, 4);
 	if (comment[0])
-		opt(c->f, OPT_COMMENT, comment, (uint16_t)strlen(comment));
-	opt_end(c->f);
-	put32(c->f, blen);
+		opt(b, OPT_COMMENT, comment, (uint16_t)strlen(comment));
+	opt_end(b);
+	put32(b, blen);
+	if (flush_blk(c) < 0) {
+		c->unwritten++;
+		return;
+	}
 	c->written++;
 	c->dropped_written += meta->fate != FE_TAP_DELIVERED;
 }
@@ -174,16 +233,16 @@ fe_capture_drain(struct fe_capture *c)
 static void
 free_capture(struct fe_capture *c)
 {
-	if (c->f)
-		fclose(c->f);
+	if (c->fd >= 0)
+		close(c->fd);
 	rte_ring_free(c->tap.ring);
 	rte_mempool_free(c->tap.pool);
 	free(c);
 }
 
 struct fe_capture *
-fe_capture_start(struct fe_dp *dp, const char *link, const char *path, int drops, uint32_t snaplen,
-		 char *err, size_t errlen)
+fe_capture_start(struct fe_dp *dp, const char *link, int fd, const char *path, int drops,
+		 uint32_t snaplen, char *err, size_t errlen)
 {
 	struct fe_capture *c = calloc(1, sizeof(*c));
 	struct timespec ts;
@@ -192,8 +251,10 @@ fe_capture_start(struct fe_dp *dp, const char *link, const char *path, int drops
 
 	if (c == NULL) {
 		snprintf(err, errlen, "out of memory");
+		close(fd);
 		return NULL;
 	}
+	c->fd = fd;
 	if (fe_linkspec_select(link, dp->nports, &port, &dirs, err, errlen) < 0 || port < 0 ||
 	    dirs == (FE_SEL_UP | FE_SEL_DOWN)) {
 		if (port < 0 || dirs == (FE_SEL_UP | FE_SEL_DOWN))
@@ -219,13 +280,11 @@ fe_capture_start(struct fe_dp *dp, const char *link, const char *path, int drops
 			 rte_strerror(rte_errno));
 		goto fail;
 	}
-	c->f = fopen(path, "wb");
-	if (c->f == NULL) {
-		snprintf(err, errlen, "capture: %s: %s", path, strerror(errno));
+	snprintf(c->path, sizeof(c->path), "%s", path);
+	if (write_headers(c, snaplen) < 0) {
+		snprintf(err, errlen, "capture: %s: %s", path, strerror(c->werr));
 		goto fail;
 	}
-	snprintf(c->path, sizeof(c->path), "%s", path);
-	write_headers(c, snaplen);
 	clock_gettime(CLOCK_REALTIME, &ts);
 	c->tsc0 = rte_rdtsc();
 	c->wall0 = (uint64_t)ts.tv_sec * 1000000000 + (uint64_t)ts.tv_nsec;
@@ -241,25 +300,29 @@ write_stats(struct fe_capture *c)
 {
 	uint64_t ts = wall_ns(c, rte_rdtsc()), lost = FE_CNT_GET(c->tap.lost);
 	uint32_t len = 24 + 12 + 4;
+	struct blk *b = &c->blk;
 
-	put32(c->f, PCAPNG_ISB);
-	put32(c->f, len);
-	put32(c->f, 0);
-	put32(c->f, (uint32_t)(ts >> 32));
-	put32(c->f, (uint32_t)ts);
-	opt(c->f, OPT_ISB_IFDROP, &lost, 8);
-	opt_end(c->f);
-	put32(c->f, len);
+	if (c->werr)
+		return;
+	put32(b, PCAPNG_ISB);
+	put32(b, len);
+	put32(b, 0);
+	put32(b, (uint32_t)(ts >> 32));
+	put32(b, (uint32_t)ts);
+	opt(b, OPT_ISB_IFDROP, &lost, 8);
+	opt_end(b);
+	put32(b, len);
+	flush_blk(c);
 }
 
-void
+int
 fe_capture_stop(struct fe_dp *dp, struct fe_capture *c, char *msg, size_t len)
 {
 	uint64_t token;
 	int quiet = 0;
 
 	if (c == NULL)
-		return;
+		return 0;
 	__atomic_store_n(&dp->tap, NULL, __ATOMIC_RELEASE);
 	/* after a grace period the lcore holds no pointer to the tap: drain and free */
 	token = rte_rcu_qsbr_start(dp->qsv);
@@ -268,27 +331,46 @@ fe_capture_stop(struct fe_dp *dp, struct fe_capture *c, char *msg, size_t len)
 	fe_capture_drain(c);
 	write_stats(c);
 	if (!quiet) { /* an lcore stuck for a second may still copy into it: keep it */
-		fflush(c->f);
 		if (msg)
 			snprintf(msg, len,
 				 "capture of %s stopped, but the lcore did not pass a "
 				 "quiescent state within 1 s: its ring and pool are kept\n",
 				 c->link);
-		return;
+		return c->werr ? -1 : 0;
 	}
-	if (msg)
+	if (close(c->fd) < 0 && !c->werr)
+		c->werr = errno;
+	c->fd = -1;
+	if (c->werr && msg)
+		snprintf(msg, len,
+			 "capture of %s stopped: PARTIAL: writing %s failed (%s); it holds the "
+			 "first %" PRIu64 " packets whole (%" PRIu64
+			 " dropped by the emulator, marked) and ends there; %" PRIu64
+			 " packets were not written, %" PRIu64 " lost by the capture (ring full)\n",
+			 c->link, c->path, strerror(c->werr), c->written, c->dropped_written,
+			 c->unwritten, FE_CNT_GET(c->tap.lost));
+	else if (msg)
 		snprintf(msg, len,
 			 "capture of %s stopped: %" PRIu64 " packets written to %s (%" PRIu64
 			 " dropped by the emulator, marked), %" PRIu64
 			 " lost by the capture (ring full)\n",
 			 c->link, c->written, c->path, c->dropped_written, FE_CNT_GET(c->tap.lost));
+	quiet = c->werr ? -1 : 0;
 	free_capture(c);
+	return quiet;
 }
 
 const char *
 fe_capture_describe(struct fe_capture *c)
 {
-	snprintf(c->desc, sizeof(c->desc), "%s to %s%s, %" PRIu64 " packets so far", c->link,
-		 c->path, c->drops ? " (drops too)" : "", c->written);
+	if (c->werr)
+		snprintf(c->desc, sizeof(c->desc),
+			 "%s to %s%s, PARTIAL: writing failed (%s) after %" PRIu64
+			 " packets, %" PRIu64 " not written since",
+			 c->link, c->path, c->drops ? " (drops too)" : "", strerror(c->werr),
+			 c->written, c->unwritten);
+	else
+		snprintf(c->desc, sizeof(c->desc), "%s to %s%s, %" PRIu64 " packets so far",
+			 c->link, c->path, c->drops ? " (drops too)" : "", c->written);
 	return c->desc;
 }

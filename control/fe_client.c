@@ -14,6 +14,35 @@
 #include "fe_client.h"
 #include "fe_ctl_proto.h"
 
+const char *
+fe_client_token(const char *tcp, const char *file)
+{
+	static char tok[FE_CTL_TOKEN_LEN + 2];
+	const char *env = getenv(FE_CTL_ENV_TOKEN), *colon = strrchr(tcp, ':');
+	char path[300];
+	FILE *f;
+
+	if (env && *env)
+		return env;
+	if (file)
+		snprintf(path, sizeof(path), "%s", file);
+	else
+		snprintf(path, sizeof(path), FE_CTL_TOKEN_DIR "/token-%s", colon ? colon + 1 : tcp);
+	f = fopen(path, "r");
+	if (f == NULL || fgets(tok, sizeof(tok), f) == NULL) {
+		fprintf(stderr,
+			"fabemuctl: no token for TCP: %s: %s (it is root-only; give "
+			"--token-file FILE or $" FE_CTL_ENV_TOKEN ")\n",
+			path, f ? "empty" : strerror(errno));
+		if (f)
+			fclose(f);
+		return NULL;
+	}
+	fclose(f);
+	tok[strcspn(tok, "\r\n")] = '\0';
+	return tok;
+}
+
 json_t *
 fe_client_request(const char *cmd)
 {
@@ -107,15 +136,20 @@ connect_dp(const struct fe_client *o)
 json_t *
 fe_client_roundtrip(const struct fe_client *o, json_t *req)
 {
-	char *s = json_dumps(req, JSON_COMPACT), *buf = NULL;
+	char *s = NULL, *buf = NULL;
 	size_t len = 0, cap = 0;
 	json_t *r = NULL;
-	int fd = connect_dp(o);
+	int fd = connect_dp(o), sent;
 
+	if (o->tcp && o->token && json_is_object(req))
+		json_object_set_new(req, "token", json_string(o->token));
+	s = json_dumps(req, JSON_COMPACT);
 	json_decref(req);
 	if (fd < 0 || s == NULL)
 		goto out;
-	if (send(fd, s, strlen(s), MSG_NOSIGNAL) < 0 || send(fd, "\n", 1, MSG_NOSIGNAL) < 0) {
+	/* a dataplane that refuses us (too many clients) has replied and closed: read it */
+	sent = send(fd, s, strlen(s), MSG_NOSIGNAL) >= 0 && send(fd, "\n", 1, MSG_NOSIGNAL) >= 0;
+	if (!sent && errno != EPIPE && errno != ECONNRESET) {
 		fprintf(stderr, "fabemuctl: send: %s\n", strerror(errno));
 		goto out;
 	}

@@ -20,9 +20,16 @@ enum {
 
 struct fe_client {
 	const char *socket, *tcp; /* tcp: "[IP:]PORT" instead of the UNIX socket */
+	const char *token;	  /* TCP: the dataplane's token (fe_client_token()) */
 	int json;		  /* fe_client_run prints the reply's data as JSON */
 	int quiet;		  /* fe_client_run prints nothing on success */
 };
+
+/*
+ * The token for TCP: $FABEMU_TOKEN, else the first line of file (NULL: the dataplane's
+ * default, FE_CTL_TOKEN_DIR "/token-PORT"). NULL with a message on stderr if neither.
+ */
+const char *fe_client_token(const char *tcp, const char *file);
 
 /* A request object for cmd; add parameters with json_object_set_new(). */
 json_t *fe_client_request(const char *cmd);

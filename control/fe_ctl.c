@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -31,16 +32,20 @@
 #include "fe_units.h"
 #include "fe_update.h"
 
-#define CTL_CLIENTS 16
+#define CTL_CLIENTS 16			 /* for anyone who may connect */
+#define CTL_ROOT    2			 /* more, kept for root on the UNIX socket */
 #define CTL_IDLE_NS (60ULL * 1000000000) /* a silent client is closed after this */
+#define CTL_REQ_NS  (10ULL * 1000000000) /* a request begun must end within this */
 #define CTL_WAIT_NS (1000ULL * 1000000)	 /* an update not adopted by then is reported */
 #define CTL_ERR	    1024
 
 struct client {
 	int fd;
+	int tcp;  /* needs the token on every request */
+	int root; /* uid 0 on the UNIX socket (SO_PEERCRED): may write captures anywhere */
 	size_t len;
-	char *buf; /* FE_CTL_REQ_MAX + 1 */
-	uint64_t last_ns;
+	char *buf;		  /* FE_CTL_REQ_MAX + 1 */
+	uint64_t last_ns, req_ns; /* last byte; first byte of the request in buf */
 };
 
 /* The last CTL_SAMPLES values of a time, for percentiles. */
@@ -95,7 +100,10 @@ struct fe_ctl {
 	struct fe_dp *dp;
 	int unix_fd, tcp_fd;
 	char path[108];
-	struct client cl[CTL_CLIENTS];
+	char token[FE_CTL_TOKEN_LEN + 1], token_path[256]; /* TCP only */
+	char capdir[256];
+	int req_root; /* the request being served came from root on the UNIX socket */
+	struct client cl[CTL_CLIENTS + CTL_ROOT];
 	/* the fabric as the dataplane runs it now (ctl thread only) */
 	struct fe_fabric fabric;
 	struct fe_linkdef *up, *down;
@@ -190,6 +198,63 @@ listen_tcp(const char *spec, char *err, size_t len)
 	return fd;
 }
 
+/*
+ * The TCP listener's token: 32 random bytes as hex, written to a new root-only file.
+ * Whoever can read the file may control the fabric over TCP; nobody else can.
+ */
+static int
+make_token(struct fe_ctl *c, const char *tcp, const char *file, char *err, size_t len)
+{
+	const char *colon = strrchr(tcp, ':');
+	uint8_t rnd[FE_CTL_TOKEN_LEN / 2];
+	char line[FE_CTL_TOKEN_LEN + 2];
+	int fd;
+
+	if (getrandom(rnd, sizeof(rnd), 0) != (ssize_t)sizeof(rnd)) {
+		snprintf(err, len, "--control-tcp: no random bytes for its token: %s",
+			 strerror(errno));
+		return -EIO;
+	}
+	for (size_t i = 0; i < sizeof(rnd); i++)
+		snprintf(c->token + 2 * i, 3, "%02x", rnd[i]);
+	if (file)
+		snprintf(c->token_path, sizeof(c->token_path), "%s", file);
+	else
+		snprintf(c->token_path, sizeof(c->token_path), FE_CTL_TOKEN_DIR "/token-%s",
+			 colon ? colon + 1 : tcp);
+	if (file == NULL)
+		mkdir(FE_CTL_TOKEN_DIR, 0755);
+	unlink(c->token_path); /* a stale token of a dataplane that crashed */
+	fd = open(c->token_path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	snprintf(line, sizeof(line), "%s\n", c->token);
+	if (fd >= 0) {
+		ssize_t n = fchmod(fd, 0600) < 0 ? -1 : write(fd, line, strlen(line));
+		int e = n < 0 ? errno : n != (ssize_t)strlen(line) ? EIO : 0;
+
+		if (close(fd) < 0 && e == 0)
+			e = errno;
+		if (e == 0)
+			return 0;
+		unlink(c->token_path);
+		errno = e;
+	}
+	snprintf(err, len, "--control-token '%s': %s", c->token_path, strerror(errno));
+	c->token_path[0] = '\0';
+	return -EIO;
+}
+
+static int
+token_ok(const struct fe_ctl *c, const char *t)
+{
+	unsigned char diff = 0;
+
+	if (t == NULL || strlen(t) != FE_CTL_TOKEN_LEN)
+		return 0;
+	for (size_t i = 0; i < FE_CTL_TOKEN_LEN; i++) /* in constant time */
+		diff |= (unsigned char)(t[i] ^ c->token[i]);
+	return diff == 0;
+}
+
 struct fe_ctl *
 fe_ctl_create(struct fe_dp *dp, const struct fe_ctl_conf *conf, char *err, size_t errlen)
 {
@@ -207,7 +272,9 @@ fe_ctl_create(struct fe_dp *dp, const struct fe_ctl_conf *conf, char *err, size_
 	snprintf(c->profile, sizeof(c->profile), "%s", conf->profile ? conf->profile : "-");
 	c->up = calloc(dp->nports, sizeof(*c->up));
 	c->down = calloc(dp->nports, sizeof(*c->down));
-	for (unsigned i = 0; i < CTL_CLIENTS; i++)
+	snprintf(c->capdir, sizeof(c->capdir), "%s",
+		 conf->capture_dir ? conf->capture_dir : FE_CTL_CAPTURE_DIR);
+	for (unsigned i = 0; i < CTL_CLIENTS + CTL_ROOT; i++)
 		c->cl[i].fd = -1;
 	if (c->up == NULL || c->down == NULL) {
 		snprintf(err, errlen, "out of memory");
@@ -222,7 +289,8 @@ fe_ctl_create(struct fe_dp *dp, const struct fe_ctl_conf *conf, char *err, size_
 				      conf->socket_mode ? conf->socket_mode : 0600, err, errlen)) <
 		    0)
 		goto fail;
-	if (conf->tcp && (c->tcp_fd = listen_tcp(conf->tcp, err, errlen)) < 0)
+	if (conf->tcp && ((c->tcp_fd = listen_tcp(conf->tcp, err, errlen)) < 0 ||
+			  make_token(c, conf->tcp, conf->token_file, err, errlen) < 0))
 		goto fail;
 	return c;
 fail:
@@ -243,7 +311,7 @@ fe_ctl_free(struct fe_ctl *c)
 {
 	if (c == NULL)
 		return;
-	for (unsigned i = 0; i < CTL_CLIENTS; i++)
+	for (unsigned i = 0; i < CTL_CLIENTS + CTL_ROOT; i++)
 		if (c->cl[i].fd >= 0)
 			client_close(&c->cl[i]);
 	if (c->unix_fd >= 0) {
@@ -252,6 +320,8 @@ fe_ctl_free(struct fe_ctl *c)
 	}
 	if (c->tcp_fd >= 0)
 		close(c->tcp_fd);
+	if (c->token_path[0])
+		unlink(c->token_path);
 	fe_capture_stop(c->dp, c->cap, NULL, 0);
 	fe_update_free(c->last);
 	free(c->up);
@@ -516,7 +586,8 @@ cmd_apply(struct fe_ctl *c, json_t *req)
 {
 	const char *text = str_param(req, "profile"), *src = str_param(req, "source");
 	const char *sel = str_param(req, "link");
-	json_int_t scale = json_integer_value(json_object_get(req, "scale"));
+	json_t *scale_v = json_object_get(req, "scale");
+	json_int_t scale = json_integer_value(scale_v);
 	struct fe_linkdef *pu = NULL, *pd = NULL, *up = NULL, *down = NULL;
 	struct fe_profile *p = malloc(sizeof(*p));
 	struct fe_fabric fab;
@@ -531,9 +602,19 @@ cmd_apply(struct fe_ctl *c, json_t *req)
 		r = reply_err("apply: 'profile' (the profile's text) is required");
 		goto out;
 	}
-	if (scale < 0 || scale > FE_PROFILE_SCALE_MAX) {
-		snprintf(err, sizeof(err), "apply: scale %lld (allowed: 1 to %u)", (long long)scale,
-			 FE_PROFILE_SCALE_MAX);
+	if ((scale_v && !json_is_integer(scale_v)) || scale < 0 || scale > FE_PROFILE_SCALE_MAX) {
+		char v[64];
+
+		if (json_is_integer(scale_v))
+			snprintf(v, sizeof(v), "%lld", (long long)scale);
+		else if (json_is_real(scale_v))
+			snprintf(v, sizeof(v), "%g", json_real_value(scale_v));
+		else
+			snprintf(v, sizeof(v), "(not a number)");
+		snprintf(err, sizeof(err),
+			 "apply: scale %s (allowed: an integer from 1 to %u, or 0 "
+			 "for the profile's)",
+			 v, FE_PROFILE_SCALE_MAX);
 		r = reply_err(err);
 		goto out;
 	}
@@ -697,27 +778,111 @@ cmd_prometheus(struct fe_ctl *c, json_t *req)
 	return reply_stream(fe_prom_write, c->dp);
 }
 
+/* mkdir -p, the last directory with mode `mode` */
+static void
+make_dirs(const char *dir, mode_t mode)
+{
+	char p[256];
+
+	snprintf(p, sizeof(p), "%s", dir);
+	for (char *s = strchr(p + 1, '/'); s; s = strchr(s + 1, '/')) {
+		*s = '\0';
+		mkdir(p, 0755);
+		*s = '/';
+	}
+	mkdir(p, mode);
+}
+
+/*
+ * Where a capture may be written. A plain name goes in the capture directory; a path
+ * is taken only from root on the UNIX socket (anyone else could have the dataplane,
+ * which runs as root, overwrite any file). Either way the file must be new: never a
+ * file, FIFO, device or link that exists. Returns the open fd, its path in path.
+ */
+static int
+open_capture(const struct fe_ctl *c, const char *file, char *path, size_t plen, char *err,
+	     size_t len)
+{
+	int flags = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, fd, dfd;
+	struct stat st;
+
+	if (strchr(file, '/') != NULL) {
+		if (!c->req_root) {
+			snprintf(err, len,
+				 "capture: file '%s': only root on the UNIX socket may give a "
+				 "path; give a plain name, written in the capture directory %s",
+				 file, c->capdir);
+			return -EPERM;
+		}
+		if (file[0] != '/') {
+			snprintf(err, len,
+				 "capture: file '%s': give an absolute path, or a plain name for "
+				 "the capture directory %s",
+				 file, c->capdir);
+			return -EINVAL;
+		}
+		snprintf(path, plen, "%s", file);
+		fd = open(file, flags, 0600);
+	} else {
+		if (file[0] == '\0' || strcmp(file, ".") == 0 || strcmp(file, "..") == 0 ||
+		    strlen(file) > 200) {
+			snprintf(err, len, "capture: file '%s': not a file name", file);
+			return -EINVAL;
+		}
+		snprintf(path, plen, "%s/%s", c->capdir, file);
+		make_dirs(c->capdir, 0750);
+		dfd = open(c->capdir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (dfd < 0) {
+			snprintf(err, len, "capture: directory %s: %s", c->capdir, strerror(errno));
+			return -errno;
+		}
+		fd = openat(dfd, file, flags, 0600);
+		close(dfd);
+	}
+	if (fd < 0) {
+		snprintf(err, len, "capture: %s: %s%s", path, strerror(errno),
+			 errno == EEXIST ? " (a capture is only written to a new file)" : "");
+		return -EEXIST;
+	}
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
+	    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) < 0) {
+		snprintf(err, len, "capture: %s: not a regular file", path);
+		close(fd);
+		return -EINVAL;
+	}
+	return fd;
+}
+
 static json_t *
 cmd_capture(struct fe_ctl *c, json_t *req)
 {
 	const char *action = str_param(req, "action"), *link = str_param(req, "link");
 	const char *file = str_param(req, "file");
-	json_int_t snap = json_integer_value(json_object_get(req, "snaplen"));
-	int drops = json_is_true(json_object_get(req, "drops"));
-	char err[CTL_ERR], text[CTL_ERR];
+	json_t *snap_v = json_object_get(req, "snaplen");
+	json_int_t snap = json_integer_value(snap_v);
+	int drops = json_is_true(json_object_get(req, "drops")), fd, rc;
+	char err[CTL_ERR], text[CTL_ERR], path[512];
 
 	if (action && strcmp(action, "stop") == 0) {
 		if (c->cap == NULL)
 			return reply_err("capture stop: no capture is running");
-		fe_capture_stop(c->dp, c->cap, text, sizeof(text));
+		rc = fe_capture_stop(c->dp, c->cap, text, sizeof(text));
 		c->cap = NULL;
-		return reply_ok(text, NULL);
+		return rc < 0 ? reply_err(text) : reply_ok(text, NULL);
 	}
 	if (action == NULL || strcmp(action, "start") != 0 || link == NULL || file == NULL)
 		return reply_err("capture: action start (with link and file) or stop");
 	if (c->cap)
 		return reply_err("capture start: a capture is already running (stop it first)");
-	c->cap = fe_capture_start(c->dp, link, file, drops, (uint32_t)snap, err, sizeof(err));
+	if (snap_v && (!json_is_integer(snap_v) || snap < 0 || snap > 65535)) {
+		snprintf(err, sizeof(err),
+			 "capture: snaplen must be an integer from 0 to 65535 (0: "
+			 "whole packets)");
+		return reply_err(err);
+	}
+	if ((fd = open_capture(c, file, path, sizeof(path), err, sizeof(err))) < 0)
+		return reply_err(err);
+	c->cap = fe_capture_start(c->dp, link, fd, path, drops, (uint32_t)snap, err, sizeof(err));
 	if (c->cap == NULL)
 		return reply_err(err);
 	snprintf(text, sizeof(text), "capturing %s\n", fe_capture_describe(c->cap));
@@ -736,7 +901,7 @@ static const struct {
 };
 
 static json_t *
-dispatch(struct fe_ctl *c, const char *line, size_t len)
+dispatch(struct fe_ctl *c, const char *line, size_t len, int tcp, int root)
 {
 	json_error_t je;
 	json_t *req = json_loadb(line, len, JSON_REJECT_DUPLICATES, &je), *r = NULL, *v;
@@ -760,6 +925,15 @@ dispatch(struct fe_ctl *c, const char *line, size_t len)
 		json_decref(req);
 		return reply_err(err);
 	}
+	if (tcp && !token_ok(c, str_param(req, "token"))) {
+		snprintf(err, sizeof(err),
+			 "refused: a request over TCP needs this dataplane's token (\"token\"; "
+			 "fabemuctl -t reads it from %s, or from $" FE_CTL_ENV_TOKEN ")",
+			 c->token_path);
+		json_decref(req);
+		return reply_err(err);
+	}
+	c->req_root = root && !tcp;
 	cmd = str_param(req, "cmd");
 	for (size_t i = 0; cmd && i < sizeof(commands) / sizeof(commands[0]); i++)
 		if (strcmp(cmd, commands[i].name) == 0)
@@ -805,23 +979,40 @@ send_reply(int fd, json_t *r)
 	return rc;
 }
 
+/* Refuse a client with a reply it can read: shut our side, then close. */
 static void
-accept_client(struct fe_ctl *c, int lfd)
+refuse(int fd, const char *msg)
 {
-	int fd = accept4(lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+	send_reply(fd, reply_err(msg));
+	shutdown(fd, SHUT_WR);
+	close(fd);
+}
+
+static void
+accept_client(struct fe_ctl *c, int lfd, int tcp)
+{
+	int fd = accept4(lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC), root = 0;
+	struct ucred cred;
+	socklen_t clen = sizeof(cred);
 
 	if (fd < 0)
 		return;
-	for (unsigned i = 0; i < CTL_CLIENTS; i++)
+	if (!tcp && getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &clen) == 0)
+		root = cred.uid == 0;
+	/* the last CTL_ROOT slots are root's: a crowd of slow clients cannot lock it out */
+	for (unsigned i = 0; i < CTL_CLIENTS + (root ? CTL_ROOT : 0); i++)
 		if (c->cl[i].fd < 0) {
-			c->cl[i] = (struct client){
-				.fd = fd, .buf = malloc(FE_CTL_REQ_MAX + 1), .last_ns = mono_ns()};
+			c->cl[i] = (struct client){.fd = fd,
+						   .tcp = tcp,
+						   .root = root,
+						   .buf = malloc(FE_CTL_REQ_MAX + 1),
+						   .last_ns = mono_ns()};
 			if (c->cl[i].buf == NULL)
 				client_close(&c->cl[i]);
 			return;
 		}
-	send_reply(fd, reply_err("too many control clients (16); try again"));
-	close(fd);
+	refuse(fd, "too many control clients (16 at a time, and 2 more for root on the UNIX "
+		   "socket); try again");
 }
 
 /* Read what the client sent; serve every complete line. Returns requests served. */
@@ -843,12 +1034,15 @@ serve_client(struct fe_ctl *c, struct client *cl)
 	}
 	if (n < 0)
 		return 0;
-	cl->len += (size_t)n;
 	cl->last_ns = mono_ns();
+	if (cl->len == 0)
+		cl->req_ns = cl->last_ns;
+	cl->len += (size_t)n;
 	while ((nl = memchr(cl->buf, '\n', cl->len)) != NULL) {
 		size_t line = (size_t)(nl - cl->buf);
 
-		if (send_reply(cl->fd, dispatch(c, cl->buf, line)) < 0) {
+		cl->req_ns = cl->last_ns; /* what follows the line is the next request's */
+		if (send_reply(cl->fd, dispatch(c, cl->buf, line, cl->tcp, cl->root)) < 0) {
 			client_close(cl);
 			return served;
 		}
@@ -866,17 +1060,24 @@ serve_client(struct fe_ctl *c, struct client *cl)
 int
 fe_ctl_poll(struct fe_ctl *c, int timeout_ms)
 {
-	struct pollfd p[CTL_CLIENTS + 2];
-	int idx[CTL_CLIENTS + 2], n = 0, served = 0;
+	struct pollfd p[CTL_CLIENTS + CTL_ROOT + 2];
+	int idx[CTL_CLIENTS + CTL_ROOT + 2], n = 0, served = 0;
 	uint64_t now = mono_ns();
 
 	if (c->unix_fd >= 0)
 		p[n] = (struct pollfd){.fd = c->unix_fd, .events = POLLIN}, idx[n++] = -1;
 	if (c->tcp_fd >= 0)
 		p[n] = (struct pollfd){.fd = c->tcp_fd, .events = POLLIN}, idx[n++] = -2;
-	for (int i = 0; i < CTL_CLIENTS; i++) {
-		if (c->cl[i].fd >= 0 && now - c->cl[i].last_ns > CTL_IDLE_NS)
-			client_close(&c->cl[i]);
+	for (int i = 0; i < CTL_CLIENTS + CTL_ROOT; i++) {
+		struct client *cl = &c->cl[i];
+
+		/* a request has a deadline as a whole: trickling bytes does not extend it */
+		if (cl->fd >= 0 && cl->len && now - cl->req_ns > CTL_REQ_NS) {
+			send_reply(cl->fd, reply_err("request not complete within 10 s: closed"));
+			client_close(cl);
+		}
+		if (cl->fd >= 0 && now - cl->last_ns > CTL_IDLE_NS)
+			client_close(cl);
 		if (c->cl[i].fd >= 0)
 			p[n] = (struct pollfd){.fd = c->cl[i].fd, .events = POLLIN}, idx[n++] = i;
 	}
@@ -888,9 +1089,19 @@ fe_ctl_poll(struct fe_ctl *c, int timeout_ms)
 		if (!(p[i].revents & (POLLIN | POLLHUP | POLLERR)))
 			continue;
 		if (idx[i] < 0)
-			accept_client(c, p[i].fd);
+			accept_client(c, p[i].fd, idx[i] == -2);
 		else
 			served += serve_client(c, &c->cl[idx[i]]);
 	}
 	return served;
+}
+
+char *
+fe_ctl_request(struct fe_ctl *c, const char *line, size_t len, int root)
+{
+	json_t *r = dispatch(c, line, len, 0, root);
+	char *s = json_dumps(r, JSON_COMPACT);
+
+	json_decref(r);
+	return s;
 }

@@ -27,7 +27,9 @@ struct fe_ctl_conf {
 	uint32_t scale;		 /* its dilation */
 	struct fe_fabric fabric; /* what the dataplane started with */
 	const char *version;
-	int socket_mode; /* permissions of the UNIX socket (default 0600) */
+	int socket_mode;	 /* permissions of the UNIX socket (default 0600) */
+	const char *token_file;	 /* TCP's token; NULL: FE_CTL_TOKEN_DIR "/token-PORT" */
+	const char *capture_dir; /* where plain capture names go; NULL: FE_CTL_CAPTURE_DIR */
 };
 
 struct fe_ctl;
@@ -38,7 +40,13 @@ struct fe_ctl *fe_ctl_create(struct fe_dp *dp, const struct fe_ctl_conf *conf, c
 /* Serve ready clients, waiting up to timeout_ms for one. Returns requests served. */
 int fe_ctl_poll(struct fe_ctl *ctl, int timeout_ms);
 
-/* Close every socket and remove the UNIX socket; frees the last fabric update. */
+/*
+ * Serve one request line as a client on the UNIX socket would be served (root: as
+ * uid 0), without a socket: tests and fuzzing. Returns the reply (free() it).
+ */
+char *fe_ctl_request(struct fe_ctl *ctl, const char *line, size_t len, int root);
+
+/* Close every socket and remove the UNIX socket and the token; frees the last update. */
 void fe_ctl_free(struct fe_ctl *ctl);
 
 /* Prometheus text exposition of every counter (control/fe_prom.c). */

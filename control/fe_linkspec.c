@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "fe_linkspec.h"
 #include "fe_units.h"
@@ -368,6 +369,7 @@ fe_linkspec_file(const char *path, struct fe_linkdef *up, struct fe_linkdef *dow
 {
 	char line[SPEC_MAX], msg[512];
 	unsigned lineno = 0;
+	struct stat st;
 	int rc = 0;
 	FILE *f;
 
@@ -375,6 +377,11 @@ fe_linkspec_file(const char *path, struct fe_linkdef *up, struct fe_linkdef *dow
 	if (f == NULL) {
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		return -errno;
+	}
+	if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+		fclose(f);
+		snprintf(err, errlen, "%s: a directory, not a file", path);
+		return -EISDIR;
 	}
 	while (rc == 0 && fgets(line, sizeof(line), f)) {
 		char *s;
@@ -391,6 +398,10 @@ fe_linkspec_file(const char *path, struct fe_linkdef *up, struct fe_linkdef *dow
 		rc = fe_linkspec_apply(s, up, down, nports, msg, sizeof(msg));
 		if (rc < 0)
 			snprintf(err, errlen, "%s:%u: %s", path, lineno, msg);
+	}
+	if (rc == 0 && ferror(f)) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		rc = -EIO;
 	}
 	fclose(f);
 	return rc;

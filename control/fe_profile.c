@@ -520,11 +520,17 @@ char *
 fe_profile_read(const char *path, size_t *len, char *err, size_t errlen)
 {
 	FILE *f = fopen(path, "r");
+	struct stat st;
 	char *buf;
 	size_t n;
 
 	if (f == NULL) {
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+		fclose(f);
+		snprintf(err, errlen, "%s: a directory, not a file", path);
 		return NULL;
 	}
 	buf = malloc(FE_PROFILE_MAX_BYTES + 2);
@@ -534,6 +540,12 @@ fe_profile_read(const char *path, size_t *len, char *err, size_t errlen)
 		return NULL;
 	}
 	n = fread(buf, 1, FE_PROFILE_MAX_BYTES + 1, f);
+	if (ferror(f)) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		fclose(f);
+		free(buf);
+		return NULL;
+	}
 	fclose(f);
 	if (n > FE_PROFILE_MAX_BYTES) {
 		free(buf);

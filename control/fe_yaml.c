@@ -203,6 +203,8 @@ schema_error(struct fe_yaml *c, cyaml_err_t e)
 		*nl = '\0';
 	p = strstr(what, "Load: ");
 	p = p ? p + 6 : what;
+	if (p[0] == '\0' || strncmp(p, "Backtrace", 9) == 0) /* no message of its own */
+		p = (char *)"";
 	for (const char *s = strstr(c->log, "\n  in "); s && n < PATH_MAX_DEPTH;
 	     s = strstr(s + 1, "\n  in ")) {
 		const char *q = strchr(s + 1, '\''), *q2 = q ? strchr(q + 1, '\'') : NULL;
@@ -234,6 +236,10 @@ schema_error(struct fe_yaml *c, cyaml_err_t e)
 		return fe_yaml_fail(c, path, "unknown key '%s'%s%s (known: %s)", key,
 				    ctxname[0] ? " in " : "", ctxname, known ? known : "?");
 	}
+	if (e == CYAML_ERR_ALIAS || e == CYAML_ERR_INVALID_ALIAS)
+		return fe_yaml_fail(
+			c, path, "%s: YAML aliases (*name) are not taken: write the value itself",
+			n ? path : "the document");
 	if (strncmp(p, "Mapping field already seen: ", 28) == 0)
 		return fe_yaml_fail(c, path, "key '%s' given twice", p + 28);
 	if (strstr(p, "Expecting MAPPING"))
@@ -262,6 +268,30 @@ fe_yaml_line(const struct fe_yaml *c, const char *path)
 	return line_of(c->text, c->len, (const char *const *)parts, depth);
 }
 
+/* The line of a second document ("---" after the first), or 0: a file holds one. */
+static unsigned
+second_document(const struct fe_yaml *c)
+{
+	yaml_parser_t p;
+	yaml_event_t ev;
+	unsigned docs = 0, line = 0;
+
+	if (!yaml_parser_initialize(&p))
+		return 0;
+	yaml_parser_set_input_string(&p, (const unsigned char *)c->text, c->len);
+	while (line == 0 && yaml_parser_parse(&p, &ev)) {
+		yaml_event_type_t t = ev.type;
+
+		if (t == YAML_DOCUMENT_START_EVENT && ++docs == 2)
+			line = (unsigned)ev.start_mark.line + 1;
+		yaml_event_delete(&ev);
+		if (t == YAML_STREAM_END_EVENT)
+			break;
+	}
+	yaml_parser_delete(&p); /* a syntax error is cyaml's to report */
+	return line;
+}
+
 int
 fe_yaml_load(struct fe_yaml *c, const cyaml_schema_value_t *schema, size_t max, void **out)
 {
@@ -273,6 +303,7 @@ fe_yaml_load(struct fe_yaml *c, const cyaml_schema_value_t *schema, size_t max, 
 		.flags = CYAML_CFG_NO_ALIAS,
 	};
 	cyaml_err_t e;
+	unsigned line;
 
 	*out = NULL;
 	if (c->len > max) {
@@ -281,6 +312,13 @@ fe_yaml_load(struct fe_yaml *c, const cyaml_schema_value_t *schema, size_t max, 
 	}
 	if (memchr(c->text, '\0', c->len) != NULL) {
 		snprintf(c->err, c->errlen, "%s: not a text file (NUL byte)", c->source);
+		return -EINVAL;
+	}
+	if ((line = second_document(c)) != 0) {
+		snprintf(c->err, c->errlen,
+			 "%s:%u: a second YAML document: a file holds one (remove the '---' "
+			 "and what follows, or use two files)",
+			 c->source, line);
 		return -EINVAL;
 	}
 	e = cyaml_load_data((const uint8_t *)c->text, c->len, &cfg, schema, out, NULL);

@@ -4,9 +4,13 @@
  * one emulated switch. Start-up and shutdown live here; the forwarding loop is
  * fe_dp_run() on the main lcore; a control thread prints counters on request.
  */
+#define _GNU_SOURCE /* pthread_timedjoin_np */
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -57,10 +61,12 @@ struct opts {
 	uint64_t scale;	     /* its dilation; 0: the profile's own */
 	const char *fabric_opt; /* a fabric or link option that --profile excludes */
 	const char *control, *control_tcp;
+	const char *control_token, *capture_dir;
 };
 
 static volatile int stop_flag;
 static volatile int dump_flag;
+static int dump_failed; /* a SIGUSR1 dump was not written whole: the exit status says so */
 
 static void
 usage(FILE *f)
@@ -147,8 +153,14 @@ usage(FILE *f)
 		"Control (docs/control.md):\n"
 		"  --control PATH       UNIX socket for fabemuctl (default: " FE_CTL_SOCKET ",\n"
 		"                       mode 0600: root only; 'none' to disable)\n"
-		"  --control-tcp [IP:]PORT  also listen on TCP, 127.0.0.1 unless IP is given\n"
-		"                       (no authentication: keep it on loopback)\n"
+		"  --control-tcp [IP:]PORT  also listen on TCP, 127.0.0.1 unless IP is given;\n"
+		"                       every request must carry the token written, root-only,\n"
+		"                       to " FE_CTL_TOKEN_DIR
+		"/token-PORT (fabemuctl -t reads it)\n"
+		"  --control-token FILE write the TCP token to FILE instead\n"
+		"  --capture-dir DIR    where captures named without a path go (default:\n"
+		"                       " FE_CTL_CAPTURE_DIR "); a path is taken only from\n"
+		"                       root on the UNIX socket; a capture never overwrites\n"
 		"Counters and run time:\n"
 		"  --stats-interval TIME  print counters every TIME (default: only on "
 		"exit/SIGUSR1)\n"
@@ -162,7 +174,8 @@ usage(FILE *f)
 		"                       (docs/performance.md)\n"
 		"  -h, --help           this text;   -V, --version   the version\n"
 		"\n"
-		"Signals: SIGINT/SIGTERM stop cleanly (all mbufs are returned and checked);\n"
+		"Signals: SIGINT/SIGTERM stop cleanly (all mbufs are returned and checked; a\n"
+		"second one 2 s later stops at once);\n"
 		"SIGUSR1 prints the counters. Telemetry: /fabemu/* on the DPDK telemetry "
 		"socket.\n");
 }
@@ -195,6 +208,8 @@ enum {
 	OPT_SCALE,
 	OPT_CONTROL,
 	OPT_CONTROL_TCP,
+	OPT_CONTROL_TOKEN,
+	OPT_CAPTURE_DIR,
 	OPT_MEASURE,
 	OPT_LCORES,
 	OPT_MTU,
@@ -228,6 +243,8 @@ static const struct option long_opts[] = {
 	{"scale", required_argument, NULL, OPT_SCALE},
 	{"control", required_argument, NULL, OPT_CONTROL},
 	{"control-tcp", required_argument, NULL, OPT_CONTROL_TCP},
+	{"control-token", required_argument, NULL, OPT_CONTROL_TOKEN},
+	{"capture-dir", required_argument, NULL, OPT_CAPTURE_DIR},
 	{"measure", required_argument, NULL, OPT_MEASURE},
 	{"lcores", required_argument, NULL, OPT_LCORES},
 	{"mtu", required_argument, NULL, OPT_MTU},
@@ -310,6 +327,19 @@ parse_opt(struct opts *o, int c, const char *v, char *err, size_t len)
 		return 0;
 	case OPT_CONTROL_TCP:
 		o->control_tcp = v;
+		return 0;
+	case OPT_CONTROL_TOKEN:
+		o->control_token = v;
+		return 0;
+	case OPT_CAPTURE_DIR:
+		if (v[0] != '/' || strlen(v) > 200) {
+			snprintf(err, len,
+				 "--capture-dir '%s': give an absolute path (at most 200 "
+				 "characters)",
+				 v);
+			return -EINVAL;
+		}
+		o->capture_dir = v;
 		return 0;
 	case OPT_MTU:
 		return opt_uint("mtu", v, 576, 9000, &o->mtu, err, len);
@@ -440,6 +470,10 @@ parse_args(int argc, char **argv, struct opts *o, char *err, size_t len)
 	}
 	if (o->scale && !o->profile) {
 		snprintf(err, len, "--scale needs --profile");
+		return -EINVAL;
+	}
+	if (o->control_token && !o->control_tcp) {
+		snprintf(err, len, "--control-token needs --control-tcp");
 		return -EINVAL;
 	}
 	if (optind < argc) {
@@ -681,13 +715,29 @@ run_down(void *arg)
 	return 0;
 }
 
+/*
+ * SIGINT/SIGTERM: stop cleanly. One that comes 2 s or more after the first (someone
+ * who sees it hang) stops the process at once; one sooner is the same stop delivered
+ * twice (a terminal's Ctrl-C reaches a wrapper too, and wrappers pass it on).
+ */
 static void
 signal_handler(int sig)
 {
-	if (sig == SIGUSR1)
+	static struct timespec first;
+	struct timespec now;
+
+	if (sig == SIGUSR1) {
 		dump_flag = 1;
-	else
+		return;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if (first.tv_sec == 0) {
+		first = now;
 		stop_flag = 1;
+	} else if (now.tv_sec - first.tv_sec >= 2) {
+		signal(sig, SIG_DFL);
+		raise(sig);
+	}
 }
 
 struct ctl_arg {
@@ -696,22 +746,36 @@ struct ctl_arg {
 	struct fe_ctl *server; /* NULL: no control socket */
 };
 
-static void
+/* The table to stdout, the JSON document to --stats-json. -1 if either is not whole. */
+static int
 dump(const struct ctl_arg *a)
 {
+	int rc = 0;
+
 	fe_report_table(stdout, a->dp);
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		fprintf(stderr, "fabemu-dp: the counter table was not written whole: %s\n",
+			strerror(errno));
+		clearerr(stdout);
+		rc = -1;
+	}
 	if (a->o->stats_json) {
 		FILE *f = fopen(a->o->stats_json, "w");
+		int bad;
 
 		if (f == NULL) {
 			fprintf(stderr, "fabemu-dp: --stats-json %s: %s\n", a->o->stats_json,
 				strerror(errno));
-			return;
+			return -1;
 		}
-		if (fe_report_json(f, a->dp) < 0 || fclose(f) != 0)
+		bad = fe_report_json(f, a->dp) < 0;
+		if (fclose(f) != 0 || bad) {
 			fprintf(stderr, "fabemu-dp: --stats-json %s: not written whole: %s\n",
 				a->o->stats_json, strerror(errno));
+			rc = -1;
+		}
 	}
+	return rc;
 }
 
 static uint64_t
@@ -748,7 +812,8 @@ ctl_thread(void *arg)
 		}
 		if (dump_flag) {
 			dump_flag = 0;
-			dump(a);
+			if (dump(a) < 0)
+				dump_failed = 1;
 		}
 		if (a->o->stats_interval_ns && now - last_dump >= a->o->stats_interval_ns) {
 			last_dump = now;
@@ -883,6 +948,75 @@ shutdown_ports(const struct fe_dp *dp, const uint16_t *ports, unsigned nports,
 	return held || missing ? -1 : 0;
 }
 
+/* A file the process could write at exit: refused at start if not (0 or -1, err says). */
+static int
+writable(const char *path, char *err, size_t len)
+{
+	/* O_NONBLOCK: a FIFO nobody reads is refused (ENXIO) instead of hanging here */
+	int fd = open(path, O_WRONLY | O_CREAT | O_NONBLOCK | O_CLOEXEC, 0644);
+
+	if (fd < 0) {
+		snprintf(err, len, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	close(fd);
+	return 0;
+}
+
+/*
+ * The EAL's runtime directory (/var/run/dpdk/PREFIX/): its config, memory maps and
+ * sockets stay after rte_eal_cleanup(). Ours, since our EAL took its lock: removed at
+ * exit, clean or not. Registered only after rte_eal_init() succeeded, so that a start
+ * refused because another process holds the prefix leaves that process's files alone.
+ */
+static void
+remove_runtime_dir(void)
+{
+	const char *dir = rte_eal_get_runtime_dir();
+	struct dirent *e;
+	DIR *d;
+
+	if (dir == NULL || dir[0] == '\0' || (d = opendir(dir)) == NULL)
+		return;
+	while ((e = readdir(d)) != NULL)
+		if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
+			unlinkat(dirfd(d), e->d_name, 0);
+	closedir(d);
+	rmdir(dir);
+}
+
+/*
+ * Every device named on the EAL command line (--vdev NAME,..., -a/--allow NAME,...)
+ * must have become a port: the EAL goes on without one that failed to probe, and the
+ * ports after it would be renumbered (0.up meaning another host). NULL, or the first
+ * missing device's argument.
+ */
+static const char *
+missing_device(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i], *v = NULL;
+		char name[RTE_ETH_NAME_MAX_LEN];
+		uint16_t pid;
+
+		if (strcmp(a, "--") == 0)
+			break;
+		if (strncmp(a, "--vdev=", 7) == 0 || strncmp(a, "--allow=", 8) == 0)
+			v = strchr(a, '=') + 1;
+		else if (strncmp(a, "-a", 2) == 0 && a[2] != '\0')
+			v = a + 2;
+		else if ((!strcmp(a, "--vdev") || !strcmp(a, "--allow") || !strcmp(a, "-a")) &&
+			 i + 1 < argc)
+			v = argv[++i];
+		if (v == NULL)
+			continue;
+		snprintf(name, sizeof(name), "%.*s", (int)strcspn(v, ","), v);
+		if (rte_eth_dev_get_port_by_name(name, &pid) != 0)
+			return v;
+	}
+	return NULL;
+}
+
 static int
 want_help(int argc, char **argv)
 {
@@ -910,7 +1044,10 @@ main(int argc, char **argv)
 	char err[512];
 	pthread_t ctl_tid;
 	struct fe_dp *dp;
-	int rc, ret;
+	int rc, ret, eal_argc;
+	char **eal_argv;
+	const char *missing;
+	struct timespec ctl_deadline;
 
 	switch (want_help(argc, argv)) {
 	case 'h':
@@ -923,14 +1060,33 @@ main(int argc, char **argv)
 	/* nanosleep's default 50 us timer slack would make every idle wake-up late */
 	prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
 
+	/* the EAL permutes argv: keep its device arguments for missing_device() */
+	eal_argv = calloc((size_t)argc + 1, sizeof(*eal_argv));
+	if (eal_argv == NULL)
+		return EXIT_FAILURE;
+	memcpy(eal_argv, argv, (size_t)argc * sizeof(*argv));
+	eal_argc = argc;
 	ret = rte_eal_init(argc, argv);
 	if (ret < 0)
-		rte_exit(EXIT_FAILURE, "EAL init failed: %s\n", rte_strerror(rte_errno));
+		rte_exit(EXIT_FAILURE, "EAL init failed: %s\n",
+			 rte_errno ? rte_strerror(rte_errno)
+				   : "see the EAL's message above (another DPDK process using "
+				     "the same --file-prefix?)");
+	atexit(remove_runtime_dir);
+	missing = missing_device(eal_argc, eal_argv);
+	free(eal_argv);
+	if (missing)
+		rte_exit(2,
+			 "device '%s' did not become a port (see the EAL's message above); "
+			 "refusing to start with the ports after it renumbered\n",
+			 missing);
 	argc -= ret;
 	argv += ret;
 	argv[0] = "fabemu-dp";
 	if (parse_args(argc, argv, &o, err, sizeof(err)) < 0)
 		rte_exit(2, "%s\n", err);
+	if (o.stats_json && writable(o.stats_json, err, sizeof(err)) < 0)
+		rte_exit(2, "--stats-json %s\n", err);
 
 	nports = rte_eth_dev_count_avail();
 	if (nports == 0)
@@ -986,7 +1142,9 @@ main(int argc, char **argv)
 					 .tcp = o.control_tcp,
 					 .profile = o.profile,
 					 .scale = (uint32_t)o.scale,
-					 .version = FE_VERSION};
+					 .version = FE_VERSION,
+					 .token_file = o.control_token,
+					 .capture_dir = o.capture_dir};
 
 		fabric_from_opts(&o, &cc.fabric);
 		ctl.server = fe_ctl_create(dp, &cc, err, sizeof(err));
@@ -1022,14 +1180,22 @@ main(int argc, char **argv)
 
 	stop_flag = 1;
 	rte_eal_mp_wait_lcore();
-	pthread_join(ctl_tid, NULL);
-	fe_ctl_free(ctl.server);
+	/* a control request stuck in a system call must not keep the process alive */
+	clock_gettime(CLOCK_REALTIME, &ctl_deadline);
+	ctl_deadline.tv_sec += 5;
+	if (pthread_timedjoin_np(ctl_tid, NULL, &ctl_deadline) == 0)
+		fe_ctl_free(ctl.server);
+	else
+		fprintf(stderr, "fabemu-dp: the control thread did not stop within 5 s (a "
+				"request stuck?): exiting without it\n");
 	fe_telemetry_stop();
 	fe_dp_drain(dp);
-	dump(&ctl);
-	ret = shutdown_ports(dp, ports, nports, pool) < 0 ? 3 : 0;
+	ret = dump(&ctl) < 0 || dump_failed ? 4 : 0;
+	if (shutdown_ports(dp, ports, nports, pool) < 0)
+		ret = 3;
 	fe_report_set_kernel(NULL);
 	fe_kernel_close(kernel);
+	fe_dp_free(dp);
 	free(discarded);
 	rte_mempool_free(pool);
 	free(ports);
