@@ -28,6 +28,7 @@
 #include "fe_quantile.h"
 #include "fe_regimespec.h"
 #include "fe_report.h"
+#include "fe_rules.h"
 #include "fe_time.h"
 #include "fe_units.h"
 #include "fe_update.h"
@@ -602,19 +603,22 @@ cmd_apply(struct fe_ctl *c, json_t *req)
 		r = reply_err("apply: 'profile' (the profile's text) is required");
 		goto out;
 	}
-	if ((scale_v && !json_is_integer(scale_v)) || scale < 0 || scale > FE_PROFILE_SCALE_MAX) {
+	/* absent or 0: the profile's own; anything else is checked by the scale's rule */
+	if (scale_v && !json_is_integer(scale_v)) {
 		char v[64];
 
-		if (json_is_integer(scale_v))
-			snprintf(v, sizeof(v), "%lld", (long long)scale);
-		else if (json_is_real(scale_v))
+		if (json_is_real(scale_v))
 			snprintf(v, sizeof(v), "%g", json_real_value(scale_v));
 		else
 			snprintf(v, sizeof(v), "(not a number)");
 		snprintf(err, sizeof(err),
-			 "apply: scale %s (allowed: an integer from 1 to %u, or 0 "
-			 "for the profile's)",
-			 v, FE_PROFILE_SCALE_MAX);
+			 "apply: scale %s (allowed: an integer, 0 for the profile's)", v);
+		r = reply_err(err);
+		goto out;
+	}
+	if (scale != 0 &&
+	    fe_rule_check(&fe_rule_scale, "apply: ", scale < 0 ? UINT64_MAX : (uint64_t)scale, err,
+			  sizeof(err)) < 0) {
 		r = reply_err(err);
 		goto out;
 	}
@@ -652,8 +656,6 @@ out:
 static int
 set_fabric(struct fe_fabric *f, const char *sel, const char *spec, char *err, size_t len)
 {
-	uint64_t x;
-
 	if (strcmp(sel, "pfc") == 0)
 		return fe_pfc_spec(spec, &f->pfc, err, len);
 	if (strcmp(sel, "credit") == 0)
@@ -662,15 +664,7 @@ set_fabric(struct fe_fabric *f, const char *sel, const char *spec, char *err, si
 		snprintf(err, len, "switch: unknown key in '%s' (known: buffer)", spec);
 		return -EINVAL;
 	}
-	if (fe_parse_size(spec + 7, &x, err, len) < 0)
-		return -EINVAL;
-	if (x > FE_LINK_BYTES_MAX) {
-		snprintf(err, len, "switch buffer '%s' (allowed: 0 for none, or up to 4GiB)",
-			 spec + 7);
-		return -EINVAL;
-	}
-	f->switch_buffer = x;
-	return 0;
+	return fe_rule_parse(&fe_rule_switch_buffer, "", spec + 7, &f->switch_buffer, err, len);
 }
 
 static json_t *
@@ -750,12 +744,8 @@ cmd_hold(struct fe_ctl *c, json_t *req)
 		snprintf(err, sizeof(err), "hold: link '%s': give one link, N.up or N.down", link);
 		return reply_err(err);
 	}
-	if (fe_parse_time(dur, &ns, err, sizeof(err)) < 0)
+	if (fe_rule_parse(&fe_rule_hold, "hold: ", dur, &ns, err, sizeof(err)) < 0)
 		return reply_err(err);
-	if (ns > 60ULL * 1000000000) {
-		snprintf(err, sizeof(err), "hold: duration '%s' (allowed: 0 to 60s)", dur);
-		return reply_err(err);
-	}
 	c->dp->hold_link = 2 * (uint32_t)port + (dirs == FE_SEL_DOWN);
 	c->dp->hold_ticks = fe_ns_to_ticks(ns, c->dp->hz);
 	gen = __atomic_load_n(&c->dp->hold_req, __ATOMIC_RELAXED) + 1;
@@ -874,12 +864,11 @@ cmd_capture(struct fe_ctl *c, json_t *req)
 		return reply_err("capture: action start (with link and file) or stop");
 	if (c->cap)
 		return reply_err("capture start: a capture is already running (stop it first)");
-	if (snap_v && (!json_is_integer(snap_v) || snap < 0 || snap > 65535)) {
-		snprintf(err, sizeof(err),
-			 "capture: snaplen must be an integer from 0 to 65535 (0: "
-			 "whole packets)");
+	if (snap_v && !json_is_integer(snap_v))
+		return reply_err("capture: snaplen: an integer, 0 for whole packets");
+	if (fe_rule_check(&fe_rule_snaplen, "capture: ", snap < 0 ? UINT64_MAX : (uint64_t)snap,
+			  err, sizeof(err)) < 0)
 		return reply_err(err);
-	}
 	if ((fd = open_capture(c, file, path, sizeof(path), err, sizeof(err))) < 0)
 		return reply_err(err);
 	c->cap = fe_capture_start(c->dp, link, fd, path, drops, (uint32_t)snap, err, sizeof(err));

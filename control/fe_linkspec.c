@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include "fe_linkspec.h"
+#include "fe_rules.h"
 #include "fe_units.h"
 
 #include <pcap/pcap.h>
@@ -16,69 +17,34 @@
 static int
 set_rate(struct fe_linkdef *d, const char *v, char *err, size_t len)
 {
-	uint64_t x;
-
-	if (fe_parse_rate(v, &x, err, len) < 0)
-		return -EINVAL;
-	if (x != 0 && (x < FE_LINK_RATE_MIN || x > FE_LINK_RATE_MAX)) {
-		snprintf(err, len, "rate '%s' out of range (0 for unlimited, or 1kbit to 1Tbit)",
-			 v);
-		return -EINVAL;
-	}
-	d->link.rate_bps = x;
-	return 0;
-}
-
-/* A time no longer than 10 s, for keys whose name the message gives. */
-static int
-time_10s(const char *key, const char *v, uint64_t *out, char *err, size_t len)
-{
-	if (fe_parse_time(v, out, err, len) < 0)
-		return -EINVAL;
-	if (*out > FE_LINK_DELAY_MAX) {
-		snprintf(err, len, "%s '%s' out of range (0 to 10s)", key, v);
-		return -EINVAL;
-	}
-	return 0;
+	return fe_rule_parse(&fe_rule_link_rate, "", v, &d->link.rate_bps, err, len);
 }
 
 static int
 set_delay(struct fe_linkdef *d, const char *v, char *err, size_t len)
 {
-	return time_10s("delay", v, &d->link.delay_ns, err, len);
+	return fe_rule_parse(&fe_rule_link_delay, "", v, &d->link.delay_ns, err, len);
 }
 
 static int
 set_jitter(struct fe_linkdef *d, const char *v, char *err, size_t len)
 {
-	return time_10s("jitter", v, &d->jitter_ns, err, len);
+	return fe_rule_parse(&fe_rule_link_jitter, "", v, &d->jitter_ns, err, len);
 }
 
 static int
 set_buffer(struct fe_linkdef *d, const char *v, char *err, size_t len)
 {
-	uint64_t x;
-
-	if (fe_parse_size(v, &x, err, len) < 0)
-		return -EINVAL;
-	if (x > FE_LINK_BYTES_MAX) {
-		snprintf(err, len, "buffer '%s' out of range (0 for unlimited, or up to 4GiB)", v);
-		return -EINVAL;
-	}
-	d->link.limit_bytes = x;
-	return 0;
+	return fe_rule_parse(&fe_rule_link_buffer, "", v, &d->link.limit_bytes, err, len);
 }
 
 static int
 set_buffer_pkts(struct fe_linkdef *d, const char *v, char *err, size_t len)
 {
 	uint64_t x;
-	char e[128];
 
-	if (fe_parse_uint(v, FE_LINK_PKTS_MAX, &x, e, sizeof(e)) < 0) {
-		snprintf(err, len, "buffer-pkts: %s", e);
+	if (fe_rule_parse(&fe_rule_link_buffer_pkts, "", v, &x, err, len) < 0)
 		return -EINVAL;
-	}
 	d->link.limit_pkts = (uint32_t)x;
 	return 0;
 }
@@ -86,10 +52,13 @@ set_buffer_pkts(struct fe_linkdef *d, const char *v, char *err, size_t len)
 static int
 set_loss(struct fe_linkdef *d, const char *v, char *err, size_t len)
 {
+	char e[200];
 	double p;
 
-	if (fe_parse_fraction(v, &p, err, len) < 0)
+	if (fe_parse_fraction(v, &p, e, sizeof(e)) < 0) {
+		snprintf(err, len, "loss: %s", e);
 		return -EINVAL;
+	}
 	d->loss = (struct fe_loss_params){.kind = p > 0 ? FE_LOSS_BERNOULLI : FE_LOSS_NONE, .p = p};
 	return 0;
 }
@@ -111,7 +80,7 @@ set_ge(struct fe_linkdef *d, const char *v, char *err, size_t len)
 {
 	struct fe_loss_params lp = {.kind = FE_LOSS_GE, .loss_bad = 1, .loss_good = 0};
 	double *dst[4] = {&lp.p, &lp.r, &lp.loss_bad, &lp.loss_good};
-	char buf[128], *f[5];
+	char buf[128], *f[5], e[200];
 	int n;
 
 	snprintf(buf, sizeof(buf), "%s", v);
@@ -122,8 +91,10 @@ set_ge(struct fe_linkdef *d, const char *v, char *err, size_t len)
 		return -EINVAL;
 	}
 	for (int i = 0; i < n; i++)
-		if (fe_parse_fraction(f[i], dst[i], err, len) < 0)
+		if (fe_parse_fraction(f[i], dst[i], e, sizeof(e)) < 0) {
+			snprintf(err, len, "ge '%s': %s", v, e);
 			return -EINVAL;
+		}
 	d->loss = lp;
 	return 0;
 }
@@ -132,7 +103,7 @@ static int
 set_ecn(struct fe_linkdef *d, const char *v, char *err, size_t len)
 {
 	struct fe_ecn_params e = {.enabled = 1, .pmax = 1};
-	char buf[128], *f[5];
+	char buf[128], *f[5], m[200] = "";
 	int n;
 
 	snprintf(buf, sizeof(buf), "%s", v);
@@ -145,14 +116,17 @@ set_ecn(struct fe_linkdef *d, const char *v, char *err, size_t len)
 		e.drop_non_ect = 1;
 		n--;
 	}
-	if (n < 2 || n > 3 || fe_parse_size(f[0], &e.kmin, err, len) < 0 ||
-	    fe_parse_size(f[1], &e.kmax, err, len) < 0 ||
-	    (n == 3 && fe_parse_fraction(f[2], &e.pmax, err, len) < 0)) {
-		if (n < 2 || n > 3)
-			snprintf(err, len,
-				 "ecn '%s': expected KMIN/KMAX[/PMAX][/drop] or off, e.g. "
-				 "30KB/30KB or 20KB/200KB/10%%/drop",
-				 v);
+	if (n < 2 || n > 3) {
+		snprintf(err, len,
+			 "ecn '%s': expected KMIN/KMAX[/PMAX][/drop] or off, e.g. "
+			 "30KB/30KB or 20KB/200KB/10%%/drop",
+			 v);
+		return -EINVAL;
+	}
+	if (fe_parse_size(f[0], &e.kmin, m, sizeof(m)) < 0 ||
+	    fe_parse_size(f[1], &e.kmax, m, sizeof(m)) < 0 ||
+	    (n == 3 && fe_parse_fraction(f[2], &e.pmax, m, sizeof(m)) < 0)) {
+		snprintf(err, len, "ecn '%s': %s", v, m);
 		return -EINVAL;
 	}
 	if (e.kmin > e.kmax) {

@@ -26,7 +26,7 @@
 
 #include "fe_linkdef.h"
 
-/* Set one key of one link's parameters. */
+/* Set one key of one link's parameters; a message starts with the key (rules: fe_rules.h). */
 int fe_link_param_set(struct fe_linkdef *p, const char *key, const char *val, char *err,
 		      size_t errlen);
 

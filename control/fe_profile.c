@@ -11,6 +11,7 @@
 
 #include "fe_linkspec.h"
 #include "fe_profile.h"
+#include "fe_rules.h"
 #include "fe_regimespec.h"
 #include "fe_units.h"
 #include "fe_yaml.h"
@@ -164,12 +165,14 @@ static int
 link_key(struct fe_yaml *c, struct fe_linkdef *d, const char *path, const char *key, const char *v,
 	 char *spec, size_t speclen)
 {
+	const char *dot = strrchr(path, '.');
 	char e[400];
 
 	if (v == NULL)
 		return 0;
+	/* the setters' messages start with the key: put the mapping it is in first */
 	if (fe_link_param_set(d, key, v, e, sizeof(e)) < 0)
-		return fe_yaml_fail(c, path, "%s: %s", path, e);
+		return fe_yaml_fail(c, path, "%.*s.%s", (int)(dot ? dot - path : 0), path, e);
 	if (spec && strcmp(key, "match") != 0) /* match goes last: it may hold commas */
 		snprintf(spec + strlen(spec), speclen - strlen(spec), "%s%s=%s", spec[0] ? "," : "",
 			 key, v);
@@ -278,15 +281,14 @@ link_map(struct fe_yaml *c, const struct y_link *y, const char *at, struct fe_li
 	return 0;
 }
 
+/* A top-level key by its rule (fe_rules.h); the message points at its line. */
 static int
-uint_key(struct fe_yaml *c, const char *key, const char *v, uint64_t min, uint64_t max,
-	 uint64_t *out)
+rule_key(struct fe_yaml *c, const struct fe_rule *r, const char *key, const char *v, uint64_t *out)
 {
-	char e[200];
+	char e[300];
 
-	if (fe_parse_uint(v, max, out, e, sizeof(e)) < 0 || *out < min)
-		return fe_yaml_fail(c, key, "%s '%s' (allowed: %" PRIu64 " to %" PRIu64 ")", key, v,
-				    min, max);
+	if (fe_rule_parse(r, "", v, out, e, sizeof(e)) < 0)
+		return fe_yaml_fail(c, key, "%s", e);
 	return 0;
 }
 
@@ -294,12 +296,12 @@ uint_key(struct fe_yaml *c, const char *key, const char *v, uint64_t min, uint64
 static int
 regime_key(struct fe_yaml *c, const char *sect, const char *key, const char *v, struct fe_fabric *f)
 {
-	char kv[300], e[400], path[64];
-	int rc;
+	char e[400], path[64], prefix[16];
 
 	if (v == NULL)
 		return 0;
 	snprintf(path, sizeof(path), "%s.%s", sect, key);
+	snprintf(prefix, sizeof(prefix), "%s.", sect);
 	if (strcmp(sect, "pfc") == 0 && strcmp(key, "frames") == 0) {
 		int b;
 
@@ -308,13 +310,11 @@ regime_key(struct fe_yaml *c, const char *sect, const char *key, const char *v, 
 		f->pfc.frames = (uint32_t)b;
 		return 0;
 	}
-	snprintf(kv, sizeof(kv), "%s=%s", key, v);
-	/* the cross-key checks (xon < xoff) come in finish(), once every key is read */
-	rc = strcmp(sect, "pfc") == 0 ? fe_pfc_spec(kv, &f->pfc, e, sizeof(e))
-				      : fe_credit_spec(kv, &f->credit, e, sizeof(e));
-	if (rc < 0 && strstr(e, ": xon (") == NULL && strstr(e, "quanta must") == NULL &&
-	    strstr(e, "at least one 64-byte") == NULL)
-		return fe_yaml_fail(c, path, "%s.%s", sect, e + strlen("--") + strlen(sect) + 2);
+	/* one key at a time; the rules across keys come in finish(), once all are read */
+	if ((strcmp(sect, "pfc") == 0
+		     ? fe_pfc_key(key, v, &f->pfc, prefix, e, sizeof(e))
+		     : fe_credit_key(key, v, &f->credit, prefix, e, sizeof(e))) < 0)
+		return fe_yaml_fail(c, path, "%s", e);
 	return 0;
 }
 
@@ -336,29 +336,23 @@ top_keys(struct fe_yaml *c, const struct y_profile *y, struct fe_profile *p)
 				    "lane-map '%s' (allowed: " FE_LANE_MAP_ALLOWED ")",
 				    y->lane_map);
 	if (y->lanes) {
-		if (uint_key(c, "lanes", y->lanes, 1, FE_LANES_MAX, &x) < 0)
+		if (rule_key(c, &fe_rule_lanes, "lanes", y->lanes, &x) < 0)
 			return -EINVAL;
 		p->fabric.lanes = (uint8_t)x;
 	}
-	if (y->scale && uint_key(c, "scale", y->scale, 1, FE_PROFILE_SCALE_MAX, &x) == 0)
+	if (y->scale) {
+		if (rule_key(c, &fe_rule_scale, "scale", y->scale, &x) < 0)
+			return -EINVAL;
 		p->scale = (uint32_t)x;
-	else if (y->scale)
-		return -EINVAL;
+	}
 	if (y->seed) {
-		if (uint_key(c, "seed", y->seed, 0, FE_SEED_MAX, &p->seed) < 0)
+		if (rule_key(c, &fe_rule_seed, "seed", y->seed, &p->seed) < 0)
 			return -EINVAL;
 		p->seed_set = 1;
 	}
-	if (y->switch_buffer) {
-		char e[200];
-
-		if (fe_parse_size(y->switch_buffer, &x, e, sizeof(e)) < 0 || x > FE_LINK_BYTES_MAX)
-			return fe_yaml_fail(
-				c, "switch-buffer",
-				"switch-buffer '%s' (allowed: 0 for none, or up to 4GiB)",
-				y->switch_buffer);
-		p->fabric.switch_buffer = x;
-	}
+	if (y->switch_buffer && rule_key(c, &fe_rule_switch_buffer, "switch-buffer",
+					 y->switch_buffer, &p->fabric.switch_buffer) < 0)
+		return -EINVAL;
 	return 0;
 }
 
@@ -427,17 +421,11 @@ finish(struct fe_yaml *c, struct fe_profile *p)
 {
 	const struct fe_fabric *f = &p->fabric;
 
-	/* PFC resumes below where it pauses */
-	if (f->pfc.xon >= f->pfc.xoff)
-		return fe_yaml_fail(c, "pfc.xon",
-				    "pfc.xon (%" PRIu64 " B) must be below pfc.xoff (%" PRIu64
-				    " B)",
-				    f->pfc.xon, f->pfc.xoff);
-	/* a credit buffer holds at least one 64-byte block */
-	if (f->credit.buffer < FE_CREDIT_BLOCK)
-		return fe_yaml_fail(c, "credit.buffer",
-				    "credit.buffer must hold at least one 64-byte "
-				    "block (64 B to 64MiB)");
+	char e[300];
+
+	/* the same rules across keys as --pfc and `set pfc` (fe_regimespec.h) */
+	if (fe_pfc_check(&f->pfc, "pfc.", e, sizeof(e)) < 0)
+		return fe_yaml_fail(c, "pfc.xon", "%s", e);
 	/* regime sections that the regime does not use are a mistake, not a no-op */
 	if (f->regime != FE_REGIME_PFC && fe_yaml_line(c, "pfc"))
 		return fe_yaml_fail(c, "pfc",
@@ -611,10 +599,8 @@ fe_profile_expand(const struct fe_profile *p, uint32_t scale, unsigned nports,
 
 	if (scale == 0)
 		scale = p->scale;
-	if (scale < 1 || scale > FE_PROFILE_SCALE_MAX) {
-		snprintf(err, errlen, "scale %u (allowed: 1 to %u)", scale, FE_PROFILE_SCALE_MAX);
+	if (fe_rule_check(&fe_rule_scale, "", scale, err, errlen) < 0)
 		return -EINVAL;
-	}
 	*fab = p->fabric;
 	for (unsigned i = 0; i < nports; i++) {
 		up[i] = down[i] = p->link;

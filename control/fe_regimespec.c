@@ -1,57 +1,107 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include <errno.h>
+#include <inttypes.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "fe_regimespec.h"
-#include "fe_units.h"
-
-enum kind { SIZE, TIME, COUNT };
+#include "fe_rules.h"
 
 struct key {
-	const char *name;
-	enum kind kind;
-	size_t off; /* of a uint64_t or uint32_t field */
+	const struct fe_rule *rule; /* its name is the key */
+	size_t off;		    /* of a uint64_t or uint32_t field */
 	int is32;
-	uint64_t max;
 };
 
-static int
-set_key(void *obj, const struct key *k, const char *v, char *err, size_t len)
-{
-	char e[200];
-	uint64_t x;
-	int rc;
-
-	if (k->kind == SIZE)
-		rc = fe_parse_size(v, &x, e, sizeof(e));
-	else if (k->kind == TIME)
-		rc = fe_parse_time(v, &x, e, sizeof(e));
-	else
-		rc = fe_parse_uint(v, k->max, &x, e, sizeof(e));
-	if (rc == 0 && x > k->max) {
-		snprintf(e, sizeof(e), "'%s' is above the maximum %llu", v,
-			 (unsigned long long)k->max);
-		rc = -EINVAL;
+#define K64(t, f, r)                                                                               \
+	{                                                                                          \
+		&(r), offsetof(struct t, f), 0                                                     \
 	}
-	if (rc < 0) {
-		snprintf(err, len, "%s: %s", k->name, e);
+#define K32(t, f, r)                                                                               \
+	{                                                                                          \
+		&(r), offsetof(struct t, f), 1                                                     \
+	}
+
+static const struct key pfc_keys[] = {
+	K64(fe_pfc_params, xoff, fe_rule_pfc_xoff),
+	K64(fe_pfc_params, xon, fe_rule_pfc_xon),
+	K64(fe_pfc_params, headroom, fe_rule_pfc_headroom),
+	K64(fe_pfc_params, delay_ns, fe_rule_pfc_delay),
+	K32(fe_pfc_params, quanta, fe_rule_pfc_quanta),
+	K32(fe_pfc_params, frames, fe_rule_pfc_frames),
+};
+
+static const struct key credit_keys[] = {
+	K64(fe_credit_params, buffer, fe_rule_credit_buffer),
+	K64(fe_credit_params, return_ns, fe_rule_credit_return),
+	K64(fe_credit_params, hoq_life_ns, fe_rule_credit_hoq),
+	K32(fe_credit_params, out_pkts, fe_rule_credit_out),
+};
+
+/* One key of a table: its rule, then the field. */
+static int
+set_key(void *obj, const struct key *keys, size_t nkeys, const char *known, const char *prefix,
+	const char *key, const char *v, char *err, size_t len)
+{
+	uint64_t x;
+	size_t i;
+
+	for (i = 0; i < nkeys && strcmp(key, keys[i].rule->name) != 0; i++)
+		;
+	if (i == nkeys) {
+		snprintf(err, len, "%sunknown key '%s' (known: %s)", prefix, key, known);
 		return -EINVAL;
 	}
-	if (k->is32)
-		*(uint32_t *)((char *)obj + k->off) = (uint32_t)x;
+	if (fe_rule_parse(keys[i].rule, prefix, v, &x, err, len) < 0)
+		return -EINVAL;
+	if (keys[i].is32)
+		*(uint32_t *)((char *)obj + keys[i].off) = (uint32_t)x;
 	else
-		*(uint64_t *)((char *)obj + k->off) = x;
+		*(uint64_t *)((char *)obj + keys[i].off) = x;
 	return 0;
 }
 
-/* "k=v,k=v" against a key table; names the option in errors. */
-static int
-parse(const char *opt, const char *spec, void *obj, const struct key *keys, size_t nkeys,
-      const char *known, char *err, size_t len)
-{
-	char buf[512], *save = NULL, e[300];
+#define PFC_KNOWN    "xoff, xon, headroom, delay, quanta, frames"
+#define CREDIT_KNOWN "buffer, return, hoq, out"
 
+int
+fe_pfc_key(const char *key, const char *v, struct fe_pfc_params *p, const char *prefix, char *err,
+	   size_t len)
+{
+	return set_key(p, pfc_keys, sizeof(pfc_keys) / sizeof(pfc_keys[0]), PFC_KNOWN, prefix, key,
+		       v, err, len);
+}
+
+int
+fe_credit_key(const char *key, const char *v, struct fe_credit_params *p, const char *prefix,
+	      char *err, size_t len)
+{
+	return set_key(p, credit_keys, sizeof(credit_keys) / sizeof(credit_keys[0]), CREDIT_KNOWN,
+		       prefix, key, v, err, len);
+}
+
+int
+fe_pfc_check(const struct fe_pfc_params *p, const char *prefix, char *err, size_t len)
+{
+	/* PFC resumes below where it pauses */
+	if (p->xon >= p->xoff) {
+		snprintf(err, len, "%sxon (%" PRIu64 " B) must be below xoff (%" PRIu64 " B)",
+			 prefix, p->xon, p->xoff);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* "k=v,k=v": every key, then the rules across keys. */
+static int
+parse(const char *opt, const char *spec, void *obj,
+      int (*key)(const char *, const char *, void *, const char *, char *, size_t),
+      int (*check)(const void *, const char *, char *, size_t), char *err, size_t len)
+{
+	char buf[512], *save = NULL, prefix[32];
+
+	snprintf(prefix, sizeof(prefix), "--%s: ", opt);
 	if (strlen(spec) >= sizeof(buf)) {
 		snprintf(err, len, "--%s: too long", opt);
 		return -EINVAL;
@@ -59,75 +109,45 @@ parse(const char *opt, const char *spec, void *obj, const struct key *keys, size
 	strcpy(buf, spec);
 	for (char *kv = strtok_r(buf, ",", &save); kv; kv = strtok_r(NULL, ",", &save)) {
 		char *eq = strchr(kv, '=');
-		size_t i;
 
 		if (eq == NULL) {
 			snprintf(err, len, "--%s: expected key=value, got '%s'", opt, kv);
 			return -EINVAL;
 		}
 		*eq = '\0';
-		for (i = 0; i < nkeys && strcmp(kv, keys[i].name) != 0; i++)
-			;
-		if (i == nkeys) {
-			snprintf(err, len, "--%s: unknown key '%s' (known: %s)", opt, kv, known);
+		if (key(kv, eq + 1, obj, prefix, err, len) < 0)
 			return -EINVAL;
-		}
-		if (set_key(obj, &keys[i], eq + 1, e, sizeof(e)) < 0) {
-			snprintf(err, len, "--%s: %s", opt, e);
-			return -EINVAL;
-		}
 	}
-	return 0;
+	return check ? check(obj, prefix, err, len) : 0;
 }
 
-#define K64(t, f, kind, max)                                                                       \
-	{                                                                                          \
-#f, kind, offsetof(struct t, f), 0, max                                            \
-	}
+static int
+pfc_key(const char *k, const char *v, void *p, const char *prefix, char *err, size_t len)
+{
+	return fe_pfc_key(k, v, p, prefix, err, len);
+}
+
+static int
+pfc_check(const void *p, const char *prefix, char *err, size_t len)
+{
+	return fe_pfc_check(p, prefix, err, len);
+}
+
+static int
+credit_key(const char *k, const char *v, void *p, const char *prefix, char *err, size_t len)
+{
+	return fe_credit_key(k, v, p, prefix, err, len);
+}
 
 int
 fe_pfc_spec(const char *spec, struct fe_pfc_params *p, char *err, size_t errlen)
 {
-	static const struct key keys[] = {
-		K64(fe_pfc_params, xoff, SIZE, 1ULL << 32),
-		K64(fe_pfc_params, xon, SIZE, 1ULL << 32),
-		K64(fe_pfc_params, headroom, SIZE, 1ULL << 32),
-		{"delay", TIME, offsetof(struct fe_pfc_params, delay_ns), 0, 1000000000},
-		{"quanta", COUNT, offsetof(struct fe_pfc_params, quanta), 1, 65535},
-		{"frames", COUNT, offsetof(struct fe_pfc_params, frames), 1, 1},
-	};
-
-	if (parse("pfc", spec, p, keys, sizeof(keys) / sizeof(keys[0]),
-		  "xoff, xon, headroom, delay, quanta, frames", err, errlen) < 0)
-		return -EINVAL;
-	if (p->xon >= p->xoff) {
-		snprintf(err, errlen, "--pfc: xon (%llu B) must be below xoff (%llu B)",
-			 (unsigned long long)p->xon, (unsigned long long)p->xoff);
-		return -EINVAL;
-	}
-	if (p->quanta == 0) {
-		snprintf(err, errlen, "--pfc: quanta must be 1 to 65535");
-		return -EINVAL;
-	}
-	return 0;
+	return parse("pfc", spec, p, pfc_key, pfc_check, err, errlen);
 }
 
 int
 fe_credit_spec(const char *spec, struct fe_credit_params *p, char *err, size_t errlen)
 {
-	static const struct key keys[] = {
-		{"buffer", SIZE, offsetof(struct fe_credit_params, buffer), 0, 64ULL << 20},
-		{"return", TIME, offsetof(struct fe_credit_params, return_ns), 0, 1000000000},
-		{"hoq", TIME, offsetof(struct fe_credit_params, hoq_life_ns), 0, 10000000000ULL},
-		{"out", COUNT, offsetof(struct fe_credit_params, out_pkts), 1, 1U << 20},
-	};
-
-	if (parse("credit", spec, p, keys, sizeof(keys) / sizeof(keys[0]),
-		  "buffer, return, hoq, out", err, errlen) < 0)
-		return -EINVAL;
-	if (p->buffer < FE_CREDIT_BLOCK) {
-		snprintf(err, errlen, "--credit: buffer must hold at least one 64-byte block");
-		return -EINVAL;
-	}
-	return 0;
+	/* every credit value is within its own range; no rule crosses its keys */
+	return parse("credit", spec, p, credit_key, NULL, err, errlen);
 }

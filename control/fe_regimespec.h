@@ -1,10 +1,15 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Regime parameters from the command line: "--pfc KEY=VALUE,..." and
- * "--credit KEY=VALUE,...". Keys and defaults are in docs/regimes.md. Each returns 0
- * or -EINVAL with a message naming the bad key or value.
- *   pfc:    xoff, xon, headroom (sizes), delay (time), quanta (1..65535)
+ * Regime parameters: "--pfc KEY=VALUE,...", "--credit KEY=VALUE,...", the pfc: and
+ * credit: sections of a profile, and `set pfc|credit` at run time. Keys and defaults are
+ * in docs/regimes.md; each key's range is its rule in fe_rules.h. Parsing is two steps,
+ * in the style of wireguard-tools' config parser: every key on its own (fe_pfc_key),
+ * then the rules across keys in one place (fe_pfc_check: xon below xoff), once all
+ * are read. No rule crosses the credit keys: each is within its own range.
+ *   pfc:    xoff, xon, headroom (sizes), delay (time), quanta (1..65535), frames (0/1)
  *   credit: buffer (size per lane), return (time), hoq (time, 0s = off), out (packets)
+ * Each returns 0 or -EINVAL with a message that starts with prefix ("--pfc: ",
+ * "pfc.") and names the bad key or value.
  */
 #ifndef FE_REGIMESPEC_H
 #define FE_REGIMESPEC_H
@@ -14,6 +19,13 @@
 #include "fe_credit.h"
 #include "fe_pfc.h"
 
+int fe_pfc_key(const char *key, const char *v, struct fe_pfc_params *p, const char *prefix,
+	       char *err, size_t len);
+int fe_credit_key(const char *key, const char *v, struct fe_credit_params *p, const char *prefix,
+		  char *err, size_t len);
+int fe_pfc_check(const struct fe_pfc_params *p, const char *prefix, char *err, size_t len);
+
+/* KEY=VALUE,...: each key, then the checks (the command line and `set`). */
 int fe_pfc_spec(const char *spec, struct fe_pfc_params *p, char *err, size_t errlen);
 int fe_credit_spec(const char *spec, struct fe_credit_params *p, char *err, size_t errlen);
 

@@ -36,6 +36,7 @@
 #include "fe_profile.h"
 #include "fe_regimespec.h"
 #include "fe_report.h"
+#include "fe_rules.h"
 #include "fe_telemetry.h"
 #include "fe_units.h"
 
@@ -253,36 +254,22 @@ static const struct option long_opts[] = {
 	{NULL, 0, NULL, 0},
 };
 
-/* A time option with a range; the message names the option and the value. */
+/* Options of the command line alone: a rule made on the spot, the same message. */
 static int
 opt_time(const char *name, const char *v, uint64_t max_ns, uint64_t *out, char *err, size_t len)
 {
-	char e[200];
+	const struct fe_rule r = {.name = name, .kind = FE_RULE_TIME, .max = max_ns};
 
-	if (fe_parse_time(v, out, e, sizeof(e)) < 0) {
-		snprintf(err, len, "--%s: %s", name, e);
-		return -EINVAL;
-	}
-	if (*out > max_ns) {
-		snprintf(err, len, "--%s: '%s' is too long (at most %" PRIu64 " ms)", name, v,
-			 max_ns / 1000000);
-		return -EINVAL;
-	}
-	return 0;
+	return fe_rule_parse(&r, "--", v, out, err, len);
 }
 
 static int
 opt_uint(const char *name, const char *v, uint64_t min, uint64_t max, uint64_t *out, char *err,
 	 size_t len)
 {
-	char e[200];
+	const struct fe_rule r = {.name = name, .kind = FE_RULE_COUNT, .min = min, .max = max};
 
-	if (fe_parse_uint(v, max, out, e, sizeof(e)) < 0 || *out < min) {
-		snprintf(err, len, "--%s: '%s' is not a number from %" PRIu64 " to %" PRIu64, name,
-			 v, min, max);
-		return -EINVAL;
-	}
-	return 0;
+	return fe_rule_parse(&r, "--", v, out, err, len);
 }
 
 static int
@@ -321,7 +308,7 @@ parse_opt(struct opts *o, int c, const char *v, char *err, size_t len)
 		o->profile = v;
 		return 0;
 	case OPT_SCALE:
-		return opt_uint("scale", v, 1, FE_PROFILE_SCALE_MAX, &o->scale, err, len);
+		return fe_rule_parse(&fe_rule_scale, "--", v, &o->scale, err, len);
 	case OPT_CONTROL:
 		o->control = strcmp(v, "none") == 0 ? NULL : v;
 		return 0;
@@ -388,7 +375,7 @@ parse_opt(struct opts *o, int c, const char *v, char *err, size_t len)
 		}
 		return 0;
 	case OPT_LANES:
-		if (opt_uint("lanes", v, 1, FE_LANES_MAX, &x, err, len) < 0)
+		if (fe_rule_parse(&fe_rule_lanes, "--", v, &x, err, len) < 0)
 			return -EINVAL;
 		o->dp.lanes = (uint8_t)x;
 		return 0;
@@ -405,15 +392,10 @@ parse_opt(struct opts *o, int c, const char *v, char *err, size_t len)
 		return fe_credit_spec(v, &o->dp.credit, err, len);
 	case OPT_SEED:
 		o->seed_set = 1;
-		return opt_uint("seed", v, 0, FE_SEED_MAX, &o->dp.seed, err, len);
+		return fe_rule_parse(&fe_rule_seed, "--", v, &o->dp.seed, err, len);
 	case OPT_SWITCH_BUFFER:
-		if (fe_parse_size(v, &o->dp.switch_buffer, err, len) < 0)
-			return -EINVAL;
-		if (o->dp.switch_buffer > FE_LINK_BYTES_MAX) {
-			snprintf(err, len, "--switch-buffer: '%s' is larger than 4GiB", v);
-			return -EINVAL;
-		}
-		return 0;
+		return fe_rule_parse(&fe_rule_switch_buffer, "--", v, &o->dp.switch_buffer, err,
+				     len);
 	default:
 		snprintf(err, len, "unknown option (see --help)");
 		return -EINVAL;

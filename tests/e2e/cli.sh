@@ -30,31 +30,31 @@ expect_error() { # EXPECTED-SUBSTRING ARGS...
 	echo "  ok   ${args##*-- } -> $want"
 }
 expect_error "invalid rate (e.g. 1Gbit, 200Mbit, 10000000) 'fast'" $PORTS -- --rate fast
-expect_error "delay '20s' out of range (0 to 10s)" $PORTS -- --delay 20s
+expect_error "delay '20s' (allowed: 0 to 10s)" $PORTS -- --delay 20s
 expect_error "invalid time (e.g. 100us, 1.5ms, 0s; units ns, us, ms, s) '100'" $PORTS -- --delay 100
 expect_error "--link '5:rate=1G': link selector '5': no such port (ports 0 to 1)" $PORTS -- --link 5:rate=1G
 expect_error "unknown link key 'speed'" $PORTS -- --link speed=1G
 expect_error "unknown option '--bogus'" $PORTS -- --bogus
 expect_error "option '--rate' needs a value" $PORTS -- --rate
-expect_error "--idle-sleep: '1s' is too long (at most 100 ms)" $PORTS -- --idle-sleep 1s
-expect_error "--rxd: '10' is not a number from 64 to 16384" $PORTS -- --rxd 10
+expect_error "--idle-sleep '1s' (allowed: 0ns to 100ms)" $PORTS -- --idle-sleep 1s
+expect_error "--rxd '10' (allowed: 64 to 16384)" $PORTS -- --rxd 10
 expect_error "no ports: give EAL options" -- --rate 1G
 expect_error "--regime: 'ib' (allowed: lossy, pfc, credit)" $PORTS -- --regime ib
-expect_error "--lanes: '9' is not a number from 1 to 8" $PORTS -- --lanes 9
+expect_error "--lanes '9' (allowed: 1 to 8)" $PORTS -- --lanes 9
 expect_error "--lane-map: 'vlan' (allowed: pcp, dscp)" $PORTS -- --lane-map vlan
 expect_error "--pfc: xon (70000 B) must be below xoff (65536 B)" $PORTS -- --pfc xon=70000
 expect_error "--pfc: unknown key 'xof' (known: xoff, xon, headroom, delay, quanta, frames)" $PORTS -- --pfc xof=1
-expect_error "--pfc: quanta: invalid number '70000' (allowed: 0 to 65535)" $PORTS -- --pfc quanta=70000
-expect_error "--credit: buffer must hold at least one 64-byte block" $PORTS -- --credit buffer=10
+expect_error "--pfc: quanta '70000' (allowed: 1 to 65535)" $PORTS -- --pfc quanta=70000
+expect_error "--credit: buffer '10' (allowed: one 64-byte block (64B) to 64MiB)" $PORTS -- --credit buffer=10
 expect_error "--credit: hoq: invalid time" $PORTS -- --credit hoq=5
 expect_error "match 'tcp and port': can't parse filter expression: syntax error" $PORTS -- --link "0.up:loss=1%,match=tcp and port"
 expect_error "invalid probability '150%' (0% to 100%, or 0 to 1)" $PORTS -- --link loss=150%
 expect_error "ge '1%': expected P/R[/LOSS_BAD[/LOSS_GOOD]]" $PORTS -- --link ge=1%
 expect_error "ecn '40KB/30KB': KMIN is above KMAX" $PORTS -- --link ecn=40KB/30KB
 expect_error "drop '0': expected K[/N], K and N from 1" $PORTS -- --link drop=0
-expect_error "--seed: 'x' is not a number" $PORTS -- --seed x
+expect_error "--seed 'x' (allowed: 0 to 9223372036854775807)" $PORTS -- --seed x
 printf 'rate=1Gbit\n0.up:delay=lots\n' >"$T/bad.links"
-expect_error "$T/bad.links:2: invalid time" $PORTS -- --link-file "$T/bad.links"
+expect_error "$T/bad.links:2: delay: invalid time" $PORTS -- --link-file "$T/bad.links"
 expect_error "$T/missing.links: No such file or directory" $PORTS -- --link-file "$T/missing.links"
 # YAML profiles: by name or file, with file:line: key: value errors
 printf 'name: bad\nlink:\n  rate: 1Gbit\n  delay: lots\n' >"$T/bad.yaml"
@@ -63,7 +63,7 @@ expect_error "profile 'nosuch' not found" $PORTS -- --profile nosuch
 expect_error "--rate cannot be combined with --profile" $PORTS -- --profile ideal --rate 1Gbit
 expect_error "--regime cannot be combined with --profile" $PORTS -- --regime pfc --profile ideal
 expect_error "--scale needs --profile" $PORTS -- --scale 10
-expect_error "--scale: '0' is not a number from 1 to 100000" $PORTS -- --profile ideal --scale 0
+expect_error "--scale '0' (allowed: 1 to 100000)" $PORTS -- --profile ideal --scale 0
 printf 'name: slow\nlink:\n  rate: 10Mbit\n' >"$T/slow.yaml"
 expect_error "link 0.up: rate 10Mbit at scale 100000 is below 1kbit" $PORTS -- --profile "$T/slow.yaml" --scale 100000
 expect_error "--control-tcp 'localhost:x': expected [IPV4:]PORT" $PORTS -- --control-tcp localhost:x
@@ -122,7 +122,7 @@ fe_hosts cli 2
 expect_error "--mtu 9000: port 0 (AF_XDP) carries frames of at most" $(fe_vdevs af_xdp) -- --mtu 9000
 big=$(fe_vdevs af_packet | sed 's/framesz=[0-9]*/framesz=70000/g; s/blocksz=[0-9]*/blocksz=131072/g; s/framecnt=[0-9]*/framecnt=64/g')
 expect_error "port 0: framesz=70000: an mbuf holds at most" $big --
-expect_error "--mtu: '9001' is not a number from 576 to 9000" $(fe_vdevs af_packet) -- --mtu 9001
+expect_error "--mtu '9001' (allowed: 576 to 9000)" $(fe_vdevs af_packet) -- --mtu 9001
 "$FE_ROOT/testbeds/veth.sh" down --name "$FE_TB_NAME"
 FE_TB_NAME=
 echo "cli: passed"

@@ -49,8 +49,8 @@ expect_refused partial sent
 expect_refused oversize '"error":"request larger than 65536 bytes: refused"'
 expect_refused badyaml 'raw.yaml:3: not valid YAML'
 expect_refused unknownkey "raw.yaml:3: unknown key 'speed' in link"
-expect_refused range "raw.yaml:3: link.rate: rate '5Tbit' out of range (0 for unlimited, or 1kbit to 1Tbit)"
-expect_refused filter "raw.yaml:4: link.match: match 'tcp and port': can't parse filter expression"
+expect_refused range "raw.yaml:3: link.rate '5Tbit' (allowed: 0 for unlimited, or 1kbit to 1Tbit)"
+expect_refused filter "raw.yaml:4: link.match 'tcp and port': can't parse filter expression"
 expect_refused regime "regime credit: the dataplane runs lossy; the regime is fixed at start"
 expect_refused selector "link selector '9.up': no such port (ports 0 to 1)"
 expect_refused pipelined '"ok":true'

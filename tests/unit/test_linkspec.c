@@ -60,9 +60,9 @@ struct bad {
 };
 
 static struct bad bads[] = {
-	{"rate=fast", "invalid rate (e.g. 1Gbit, 200Mbit, 10000000) 'fast'"},
-	{"rate=500", "rate '500' out of range (0 for unlimited, or 1kbit to 1Tbit)"},
-	{"delay=11s", "delay '11s' out of range (0 to 10s)"},
+	{"rate=fast", "rate: invalid rate (e.g. 1Gbit, 200Mbit, 10000000) 'fast'"},
+	{"rate=500", "rate '500' (allowed: 0 for unlimited, or 1kbit to 1Tbit)"},
+	{"delay=11s", "delay '11s' (allowed: 0 to 10s)"},
 	{"speed=1G", "unknown link key 'speed' (known: rate, delay, buffer, buffer-pkts, loss, ge, "
 		     "ecn, jitter, drop, match)"},
 	{"3:rate=1G", "link selector '3': no such port (ports 0 to 2)"},
@@ -71,7 +71,9 @@ static struct bad bads[] = {
 	{"x.up:rate=1G", "link selector 'x.up' (allowed: all, up, down, N, N.up, N.down)"},
 	{"rate", "expected key=value, got 'rate'"},
 	{"all:", "link spec 'all:' sets nothing"},
-	{"buffer-pkts=2000000", "buffer-pkts: invalid number '2000000' (allowed: 0 to 1048576)"},
+	{"buffer-pkts=2000000", "buffer-pkts '2000000' (allowed: 0 to 1048576)"},
+	{"loss=2", "loss: invalid probability '2' (0% to 100%, or 0 to 1)"},
+	{"ecn=20KB/10KB", "ecn '20KB/10KB': KMIN is above KMAX"},
 };
 
 ParameterizedTestParameters(linkspec, bad)
