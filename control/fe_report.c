@@ -55,6 +55,8 @@ static const struct fe_counter_desc link_counters[] = {
 	DROP(FE_LINK_DROP_HOQ, "hoq"),
 	C(fe_link_stats, ecn_marked),
 	C(fe_link_stats, held_ns),
+	C(fe_link_stats, stopped_pkts),
+	C(fe_link_stats, stopped_bytes),
 	C(fe_link_stats, q_pkts),
 	C(fe_link_stats, q_bytes),
 	C(fe_link_stats, q_pkts_peak),

@@ -202,6 +202,8 @@ fe_link_flush(struct fe_link *l, void **pkts, unsigned max)
 				l->sched++;
 		}
 		pkts[n++] = s->pkt;
+		FE_CNT_ADD(l->st.stopped_pkts, 1);
+		FE_CNT_ADD(l->st.stopped_bytes, s->len);
 		l->head++;
 	}
 	publish(l);

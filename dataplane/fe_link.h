@@ -122,6 +122,7 @@ struct fe_link_stats {
 	fe_counter_t wire_pkts;			/* packets serialized, not yet delivered */
 	fe_counter_t ecn_marked;		/* packets this link set CE on */
 	fe_counter_t held_ns;			/* time the serializer was held (fe_link_hold) */
+	fe_counter_t stopped_pkts, stopped_bytes; /* inside when the dataplane stopped: freed */
 	fe_counter_t lane_drop_pkts[FE_LINK_LANES]; /* drops of every cause, by lane */
 	/* log2 histograms: bucket 0 counts 0, bucket i counts [2^(i-1), 2^i) */
 	fe_counter_t qdepth_hist[FE_HIST_BUCKETS];  /* packets in the buffer, seen on arrival */
@@ -491,7 +492,11 @@ void fe_link_publish(struct fe_link *l);
 /* Restart the peaks from the occupancy now (a counter reset, by the owner). */
 void fe_link_reset_peaks(struct fe_link *l);
 
-/* Remove every packet (at shutdown); returns how many were put in pkts (up to max). */
+/*
+ * Remove every packet (at shutdown); returns how many were put in pkts (up to max).
+ * They are counted as stopped_pkts, so that in = out + drops + queued + on the wire +
+ * stopped still holds once the link is empty.
+ */
 unsigned fe_link_flush(struct fe_link *l, void **pkts, unsigned max);
 
 #endif
