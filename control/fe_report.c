@@ -798,6 +798,10 @@ fe_report_doc(const struct fe_dp *dp)
 			"switch", switch_json(dp), "regime", fe_regime_name(dp->conf.regime),
 			"lanes", dp->conf.lanes, "lane_counters", lanes_json(dp), "idle", idle);
 	json_object_set_new(doc, "lcores", lcores_json());
+	/* a gauge read while the lcore runs: the mbufs in its cache count as in use */
+	json_object_set_new(doc, "mbufs",
+			    json_pack("{s:i, s:i}", "pool", dp->pool->size, "in_use",
+				      rte_mempool_in_use_count(dp->pool)));
 	if ((xsk = xsk_json()) != NULL)
 		json_object_set_new(doc, "xsk", xsk);
 	if (dp->meas != NULL)
