@@ -6,6 +6,7 @@
  */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <getopt.h>
 #include <netinet/in.h>
 #include <poll.h>
@@ -22,6 +23,7 @@
 #include "fe_client.h"
 #include "fe_ctl_proto.h"
 #include "fe_profile.h"
+#include "fe_rules.h"
 
 static void
 usage(FILE *f)
@@ -42,6 +44,8 @@ usage(FILE *f)
 		"  campaign run FILE [--out DIR] [--testbed NAME] [--iterations N]\n"
 		"                              run its job under each regime with its faults;\n"
 		"                              results and report in DIR\n"
+		"  testbed clean               remove what killed campaign runners left behind:\n"
+		"                              processes, hosts, bridge, socket, DPDK files\n"
 		"A running fabemu-dp:\n"
 		"  status                      version, profile, regime, last change and its "
 		"timing\n"
@@ -111,7 +115,8 @@ profile_show(int argc, char **argv)
 	static const struct option lo[] = {{"scale", required_argument, NULL, 's'},
 					   {"ports", required_argument, NULL, 'p'},
 					   {NULL, 0, NULL, 0}};
-	unsigned long scale = 0, nports = 2;
+	unsigned long nports = 2;
+	uint64_t scale = 0;
 	struct fe_linkdef *up, *down;
 	struct fe_profile *p;
 	struct fe_fabric fab;
@@ -120,9 +125,14 @@ profile_show(int argc, char **argv)
 
 	optind = 0; /* GNU getopt: reinitialise (the command line was parsed before) */
 	while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
-		if (c == 's')
-			scale = strtoul(optarg, &end, 10);
-		else if (c == 'p')
+		if (c == 's') {
+			if (fe_rule_parse(&fe_rule_scale, "--", optarg, &scale, err, sizeof(err)) <
+			    0) {
+				fprintf(stderr, "fabemuctl: profile show: %s\n", err);
+				return FE_EXIT_USAGE;
+			}
+			continue;
+		} else if (c == 'p')
 			nports = strtoul(optarg, &end, 10);
 		else
 			return FE_EXIT_USAGE;
@@ -144,7 +154,7 @@ profile_show(int argc, char **argv)
 		printf("profile %s (%s)\n", p->name, p->source);
 		if (p->description[0])
 			printf("description %s\n", p->description);
-		printf("scale %lu\n", scale ? scale : p->scale);
+		printf("scale %" PRIu64 "\n", scale ? scale : (uint64_t)p->scale);
 		fe_profile_print_fabric(stdout, &fab);
 		for (unsigned n = 0; n < 2 * nports; n++)
 			printf("%u.%-5s %s\n", n / 2, n % 2 ? "down" : "up",
@@ -190,9 +200,9 @@ cmd_apply(const struct fe_client *o, int argc, char **argv)
 					   {"scale", required_argument, NULL, 's'},
 					   {NULL, 0, NULL, 0}};
 	const char *link = NULL;
-	unsigned long scale = 0;
+	uint64_t scale = 0;
 	struct fe_profile *p;
-	char path[512], err[1024], *text, *end;
+	char path[512], err[1024], *text;
 	size_t len;
 	json_t *req;
 	int c;
@@ -202,10 +212,9 @@ cmd_apply(const struct fe_client *o, int argc, char **argv)
 		if (c == 'l') {
 			link = optarg;
 		} else if (c == 's') {
-			scale = strtoul(optarg, &end, 10);
-			if (*end || scale < 1 || scale > FE_PROFILE_SCALE_MAX) {
-				fprintf(stderr, "fabemuctl: --scale '%s' (allowed: 1 to %u)\n",
-					optarg, FE_PROFILE_SCALE_MAX);
+			if (fe_rule_parse(&fe_rule_scale, "--", optarg, &scale, err, sizeof(err)) <
+			    0) {
+				fprintf(stderr, "fabemuctl: %s\n", err);
 				return FE_EXIT_USAGE;
 			}
 		} else {
@@ -302,7 +311,7 @@ dispatch(const struct fe_client *o, int argc, char **argv)
 		if (strcmp(argv[1], "list") == 0)
 			return profile_list();
 	}
-	if (strcmp(cmd, "campaign") == 0)
+	if (strcmp(cmd, "campaign") == 0 || strcmp(cmd, "testbed") == 0)
 		return fe_campaign_main(argc, argv);
 	if (strcmp(cmd, "apply") == 0)
 		return cmd_apply(o, argc, argv);

@@ -1,9 +1,13 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* fabemuctl campaign check|run: the command line; the stages live in control/campaign/. */
+/*
+ * fabemuctl campaign check|run, and testbed clean: the command lines; the stages live in
+ * control/campaign/.
+ */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "campaign/cg.h"
 #include "fe_campaign.h"
@@ -31,6 +35,35 @@ check(int argc, char **argv)
 	return rc;
 }
 
+/*
+ * fabemuctl testbed clean: what campaign runners that are gone left (their record in
+ * /run/fabemu/campaign-PID.run names it): their processes, their testbed (or, lent, its
+ * bridge and MTU), control socket, DPDK runtime directory. A live runner's is left alone.
+ * Exit status: 0 (nothing left of a dead runner), 1 (a record that could not be read),
+ * 2 usage.
+ */
+static int
+testbed_clean(int argc, char **argv)
+{
+	int n;
+
+	if (argc != 2 || strcmp(argv[1], "clean") != 0) {
+		fprintf(stderr, "fabemuctl: testbed clean (see --help)\n");
+		return CG_USAGE;
+	}
+	if (geteuid() != 0) {
+		fprintf(stderr, "fabemuctl testbed clean: must run as root\n");
+		return CG_USAGE;
+	}
+	n = cg_clean_dead(1);
+	if (n == 0)
+		printf("nothing left by a campaign runner that is gone\n");
+	else if (n > 0)
+		printf("removed what %d campaign runner(s) that are gone left\n", n);
+	return n < 0 ? 1 : 0;
+}
+
+/* argv[0] is "campaign" or "testbed". */
 int
 fe_campaign_main(int argc, char **argv)
 {
@@ -43,6 +76,8 @@ fe_campaign_main(int argc, char **argv)
 	char *end;
 	int ch;
 
+	if (strcmp(argv[0], "testbed") == 0)
+		return testbed_clean(argc, argv);
 	if (argc >= 3 && strcmp(argv[1], "check") == 0)
 		return check(argc, argv);
 	if (argc < 3 || strcmp(argv[1], "run") != 0) {

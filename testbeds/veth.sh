@@ -36,8 +36,10 @@
 # dropped at the edge (counted by fabemu-dp as the interface's rx_dropped). Lossless
 # regimes with window-limited TCP want AF_PACKET.
 #
-# What `up` creates is recorded in /run/fabemu/testbed-NAME; `down` removes exactly
-# that. `up` refuses to touch a namespace or interface that already exists.
+# What `up` creates is recorded in /run/fabemu/testbed-NAME, each item before it is
+# made; `down` removes exactly that, and the record last (a second Ctrl-C does not stop
+# it): a testbed that `up` left halfway, interrupted or killed, goes with `down --name`.
+# `up` refuses to touch a namespace or interface that already exists.
 set -euo pipefail
 
 STATE_DIR=${FABEMU_STATE_DIR:-/run/fabemu}
@@ -57,11 +59,22 @@ usage() {
 
 state_file() { echo "$STATE_DIR/testbed-$NAME"; }
 
-# Remove every namespace and link recorded in the state file, then the file.
+# Remove every namespace and link recorded in the state file, then the file: the record
+# goes last, so that until everything in it is gone `down` can run again. A second Ctrl-C
+# (or TERM, HUP) must not stop a cleanup halfway: they are ignored from here on, and so
+# by the commands run from here (the record is read whole first: a reader killed
+# halfway would lose the rest of it).
 down() {
-	local f; f=$(state_file)
+	local f line kind obj i
+	local -a lines
+	f=$(state_file)
+	trap '' INT TERM HUP
 	[ -f "$f" ] || return 0
-	while read -r kind obj; do
+	mapfile -t lines <"$f"
+	for ((i = ${#lines[@]} - 1; i >= 0; i--)); do
+		line=${lines[i]}
+		kind=${line%% *}
+		obj=${line#* }
 		case "$kind" in
 		cores) ;;
 		netns) ip netns del "$obj" 2>/dev/null || true ;;
@@ -81,7 +94,7 @@ down() {
 			[ -n "$(ls "$STATE_DIR"/testbed-* 2>/dev/null | grep -vx "$f")" ] ||
 				sysctl -qw "net.ipv4.tcp_allowed_congestion_control=$obj" || true ;;
 		esac
-	done < <(tac "$f")
+	done
 	rm -f "$f"
 }
 
@@ -109,18 +122,20 @@ up() {
 			die "interface '$ns' exists and was not made by this testbed; not touching it"
 	done
 	mkdir -p "$STATE_DIR"
-	: >"$f"
-	# from here on, a failure or a signal removes what was made so far
+	# from here on, a failure or a signal removes what was made so far; everything is
+	# recorded before it is made, so that a signal between the two leaves nothing that
+	# `down` does not know of
 	trap 'down; exit 1' ERR
-	trap 'down; exit 130' INT TERM
+	trap 'down; exit 130' INT TERM HUP
+	: >"$f"
 	allow_cc "$f"
 	for i in $(seq 1 "$n"); do
 		ns="$NAME-h$i"
 		ifc="$NAME-h$i"
-		ip netns add "$ns"
 		echo "netns $ns" >>"$f"
-		ip link add "$ifc" type veth peer name eth0 netns "$ns"
+		ip netns add "$ns"
 		echo "link $ifc" >>"$f"
+		ip link add "$ifc" type veth peer name eth0 netns "$ns"
 		# The dataplane side carries no IP traffic of its own: no addresses, no IPv6
 		# router/neighbour solicitations leaking into the fabric.
 		sysctl -qw "net.ipv6.conf.$ifc.disable_ipv6=1"
@@ -140,7 +155,7 @@ up() {
 		ip -n "$ns" link set eth0 up
 	done
 	[ "$CORES" = split ] && split_cores "$f"
-	trap - ERR INT TERM
+	trap - ERR INT TERM HUP
 }
 
 # The machine's cores (not nproc: it counts those this process may run on, and a
@@ -173,16 +188,19 @@ host_cpus() {
 
 # --cores split: the kernel's movable threads off core 0, recorded for `down`.
 split_cores() {
-	local f=$1 cpus pid aff
+	local f=$1 cpus pid aff flags
 	cpus=$(host_cpus)
 	[ -n "$cpus" ] || { echo "veth.sh: one core: --cores split does nothing" >&2; return 0; }
 	echo "cores $cpus" >>"$f"
 	for pid in $(ps -eo pid=,ppid=,comm= | awk '$2 == 2 || $1 == 2 {print $1}'); do
 		aff=$(taskset -pc "$pid" 2>/dev/null | awk -F': ' '{print $2}') || continue
 		[ -n "$aff" ] && [ "$aff" != "$cpus" ] || continue
-		# per-CPU threads (ksoftirqd/0, migration/0, ...) refuse: they stay
-		taskset -pc "$cpus" "$pid" >/dev/null 2>&1 &&
-			echo "affinity $pid $aff $(cat "/proc/$pid/comm" 2>/dev/null)" >>"$f"
+		# per-CPU threads (ksoftirqd/0, migration/0, ...) cannot move
+		# (PF_NO_SETAFFINITY, 0x04000000 in their flags): they stay
+		flags=$(sed 's/.*) //' "/proc/$pid/stat" 2>/dev/null | awk '{print $7}') || continue
+		[ -n "$flags" ] && [ $((flags & 0x04000000)) = 0 ] || continue
+		echo "affinity $pid $aff $(cat "/proc/$pid/comm" 2>/dev/null)" >>"$f"
+		taskset -pc "$cpus" "$pid" >/dev/null 2>&1 || true
 	done
 	# the unbound workqueues' workers, and the interrupts that can move
 	set_file /sys/devices/virtual/workqueue/cpumask "$(cpu_mask)" "$f"
@@ -196,12 +214,14 @@ split_cores() {
 	return 0
 }
 
-# Write value to a kernel setting, recording its old value for `down` if it took.
+# Write value to a kernel setting, its old value recorded first for `down` (if the
+# setting does not take, `down` writes back what is there anyway).
 set_file() {
 	local file=$1 value=$2 f=$3 old
 	old=$(cat "$file" 2>/dev/null) || return 0
 	[ "$old" != "$value" ] || return 0
-	echo "$value" >"$file" 2>/dev/null && echo "setting $file $old" >>"$f" || true
+	echo "setting $file $old" >>"$f"
+	echo "$value" >"$file" 2>/dev/null || true
 }
 
 cpus() {

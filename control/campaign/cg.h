@@ -3,8 +3,10 @@
  * Campaigns, inside (docs/campaigns.md is the user's side). One file a stage:
  *
  *   cg_file.c       the file's schema, and compiling it into struct cg_campaign
- *   cg_proc.c       processes: spawn, shell commands, stopping groups, progress
- *   cg_testbed.c    the hosts: up and down, their counters, the wire (a bridge), capacity
+ *   cg_proc.c       processes: spawn, shell commands, stopping groups, progress; killing
+ *                   what runs in the hosts; the runner's watchdog
+ *   cg_testbed.c    the hosts: up and down, their counters, the wire (a bridge), capacity;
+ *                   the runner's record, and cleaning up after a dead runner
  *   cg_dataplane.c  fabemu-dp: start, reset, counters, stop
  *   cg_job.c        the job and its faults (hooks at iterations, steps in time), beside
  *   cg_run.c        one run of a regime, and the campaign's loop
@@ -13,7 +15,14 @@
  *   cg_verdict.c    fidelity: faithful, or distorted and why
  *   cg_summary.c    rows per regime and size, the baselines and the ratios to them
  *   cg_text.c       the terminal's tables
- *   cg_csv.c, cg_plot.c, cg_html.c   the results directory
+ *   cg_csv.c, cg_plot.c, cg_html.c   the results directory (cg_csv.c: its files,
+ *                   written whole or not at all)
+ *
+ * A runner that dies, however it dies, leaves nothing running: what it starts dies with
+ * it (PR_SET_PDEATHSIG), and its watchdog (cg_proc.c) kills what they started in the
+ * hosts and removes the rest, as the runner's record (/run/fabemu/campaign-PID.run,
+ * written before anything is made) lists it. Should the watchdog die too, `fabemuctl
+ * testbed clean` and the next `campaign run` remove what a dead runner's record lists.
  *
  * A run's raw data and figures go into one JSON object (struct cg_run.results.runs[]),
  * and every later stage reads that object, so a summary can always be recomputed from
@@ -51,6 +60,7 @@ enum cg_exit {
 	CG_SETUP = 3,	   /* testbed or dataplane could not start */
 	CG_DP_DIED = 4,	   /* the dataplane died during a run */
 	CG_JOB_FAILED = 5, /* the job failed (a wrong all-reduce result, a crash) */
+	CG_UNWRITTEN = 6,  /* a file of the results could not be written */
 	CG_INTERRUPTED = 130,
 };
 
@@ -65,6 +75,7 @@ struct cg_step {
 	uint64_t at_ns;	 /* else: this long after the job started */
 	char args[1200]; /* fabemuctl arguments, shell-quoted */
 	char what[200];	 /* for the progress line, the results and the plots */
+	char src[32];	 /* where the file asks for it: timeline.N.at, .until, .duration */
 	int revert;
 };
 
@@ -125,6 +136,16 @@ struct cg_campaign {
 	struct cg_fidelity fid;
 };
 
+/* Whether a regime runs through fabemu-dp: the fabric's figures (drops, marks) exist. */
+static inline int
+cg_has_fabric(const struct cg_campaign *c)
+{
+	for (unsigned g = 0; g < c->nreg; g++)
+		if (c->reg[g].kind == CG_DATAPLANE)
+			return 1;
+	return 0;
+}
+
 /* cg_file.c */
 int cg_load(const char *path, struct cg_campaign *c, char *err, size_t errlen);
 const char *cg_size_name(uint64_t s, char *buf, size_t len);
@@ -134,12 +155,34 @@ extern volatile sig_atomic_t cg_interrupted;
 void cg_on_signal(int sig);
 uint64_t cg_now_ns(clockid_t clk);
 void cg_say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Start argv in its own session; it dies (SIGKILL) when this process does. */
 pid_t cg_spawn(char *const argv[], const char *log, int *out_fd);
+/* Run a shell command to completion (a Ctrl-C does not cut it short); its exit status. */
 int cg_sh(const char *log, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The same for a command that a Ctrl-C stops: on cg_interrupted its group gets SIGINT. */
+int cg_sh_stoppable(const char *log, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Run a shell command; its standard output (up to len - 1 bytes) into out. */
 int cg_sh_out(char *out, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 int cg_stop_group(pid_t *pid, int sig, int wait_ms);
 void cg_quote(char *out, size_t len, const char *s);
+/* SIGKILL every process in the hosts of testbed NAME (namespaces NAME-h*) until none is
+ * left, and every process with ARG among its arguments (a DPDK file prefix: the
+ * dataplane); how many. */
+int cg_kill_netns(const char *testbed);
+int cg_kill_arg(const char *arg);
+/* A process's start time (/proc/PID/stat, clock ticks since boot); 0 if it is gone. */
+unsigned long long cg_proc_start(pid_t pid);
+
+/* What a runner makes, as its record lists it (the runner's pid and start time tell a
+ * live runner from a dead one whose pid came back). */
+struct cg_owner {
+	pid_t pid, watchdog;
+	unsigned long long start;
+	int own_testbed;
+	char testbed[32], sock[128], prefix[64];
+	char root[PATH_MAX], out[PATH_MAX];
+};
+#define CG_STATE_DIR "/run/fabemu"
 
 struct cg_run {
 	const struct cg_campaign *c;
@@ -148,13 +191,22 @@ struct cg_run {
 	char testbed[32];
 	int own_testbed;
 	char sock[128], prefix[64];
+	char record[PATH_MAX]; /* CG_STATE_DIR/campaign-PID.run: what this runner makes */
 	pid_t dp, job, beside[CG_MAX_BESIDE];
+	pid_t watchdog;
+	int watchdog_fd; /* the watchdog sees EOF on its end when this runner is gone */
 	unsigned iters_override;
-	uint32_t mtu_now; /* the testbed's MTU as set */
-	char pin[64];	  /* "taskset -c CPUS" for the hosts' programs (cores: split), or "" */
-	json_t *results;  /* the whole document */
-	json_t *capacity; /* {"ideal_bps": ..., "wire_bps": ...} */
+	uint32_t mtu_now;  /* the testbed's MTU as set */
+	char pin[64];	   /* "taskset -c CPUS" for the hosts' programs (cores: split), or "" */
+	json_t *results;   /* the whole document */
+	json_t *capacity;  /* {"ideal_bps": ..., "wire_bps": ...} */
+	json_t *warnings;  /* ["...", ...]: what the results must say (a fault that did not run) */
+	json_t *unwritten; /* ["FILE: error", ...]: results files that could not be written */
 };
+
+/* cg_proc.c: the watchdog of this runner (r->record must exist) */
+int cg_watchdog_start(struct cg_run *r);
+void cg_watchdog_stop(struct cg_run *r);
 
 void cg_logpath(const struct cg_run *r, char *buf, size_t len, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
@@ -177,6 +229,14 @@ double cg_ping_rtt_us(const struct cg_run *r);
 /* Aggregate TCP goodput of every host sending to the next (a ring), in bit/s; -1: failed. */
 double cg_ring_goodput(struct cg_run *r, const char *tag, uint64_t ns);
 void cg_kill_hosts(const struct cg_run *r);
+/* The runner's record: written before anything is made, removed once all of it is gone. */
+int cg_record_write(const struct cg_run *r);
+int cg_record_read(const char *path, struct cg_owner *o);
+/* Remove what the runner of a record made (its processes, the testbed or what it changed
+ * in a lent one, the socket, the DPDK directory), then the record; who says who does it. */
+void cg_record_clean(const char *path, const struct cg_owner *o, const char *who);
+/* Every record whose runner is gone: cleaned. How many; -1 if one could not be read. */
+int cg_clean_dead(int verbose);
 
 /* cg_dataplane.c */
 int cg_dp_start(struct cg_run *r, const struct cg_regime *g, const char *profile, unsigned rep,
@@ -240,6 +300,17 @@ cg_fab(const struct cg_row *w, double v)
 	return w->wire ? NAN : v;
 }
 size_t cg_summarize(const struct cg_campaign *c, json_t *runs, struct cg_row *rows);
+
+/*
+ * A results file is written whole or not at all: cg_out_open() opens FILE.part,
+ * cg_out_close() checks every write, the flush and the close, then renames it to FILE;
+ * a file that failed is removed, said (naming it) and listed in r->unwritten.
+ */
+FILE *cg_out_open(const struct cg_run *r, const char *path);
+int cg_out_close(const struct cg_run *r, FILE *f, const char *path);
+/* A file given up (its writer failed, why says how): closed, removed, said, listed. */
+void cg_out_abandon(const struct cg_run *r, FILE *f, const char *path, const char *why);
+void cg_out_failed(const struct cg_run *r, const char *path, const char *why);
 
 /* cg_text.c, cg_csv.c, cg_plot.c, cg_html.c */
 void cg_print_summary(FILE *f, const struct cg_campaign *c, json_t *capacity,

@@ -1,10 +1,73 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* The CSV files of a campaign's results (columns: docs/campaigns.md). */
+/*
+ * The CSV files of a campaign's results (columns: docs/campaigns.md), and how every file
+ * of the results is written: whole or not at all.
+ */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cg.h"
+
+void
+cg_out_failed(const struct cg_run *r, const char *path, const char *why)
+{
+	char line[PATH_MAX + 256];
+
+	fprintf(stderr, "fabemuctl campaign run: could not write %s: %s (not kept)\n", path, why);
+	snprintf(line, sizeof(line), "%s: %s", path, why);
+	json_array_append_new(r->unwritten, json_string(line));
+}
+
+FILE *
+cg_out_open(const struct cg_run *r, const char *path)
+{
+	char part[PATH_MAX + 8];
+	FILE *f;
+
+	snprintf(part, sizeof(part), "%s.part", path);
+	errno = 0;
+	if ((f = fopen(part, "w")) == NULL)
+		cg_out_failed(r, path, strerror(errno));
+	return f;
+}
+
+void
+cg_out_abandon(const struct cg_run *r, FILE *f, const char *path, const char *why)
+{
+	char part[PATH_MAX + 8];
+
+	snprintf(part, sizeof(part), "%s.part", path);
+	fclose(f);
+	unlink(part);
+	cg_out_failed(r, path, why);
+}
+
+/* Every write (the stream's error flag), the flush, the disk's (fsync: a disk that fails
+ * late) and the close; then the name. */
+int
+cg_out_close(const struct cg_run *r, FILE *f, const char *path)
+{
+	char part[PATH_MAX + 8];
+	int err = 0;
+
+	snprintf(part, sizeof(part), "%s.part", path);
+	if (fflush(f) != 0 || ferror(f))
+		err = errno ? errno : EIO;
+	if (!err && fsync(fileno(f)) != 0 && errno != EINVAL) /* EINVAL: no disk (a pipe) */
+		err = errno;
+	if (fclose(f) != 0 && !err)
+		err = errno;
+	if (!err && rename(part, path) != 0)
+		err = errno;
+	if (err == 0)
+		return 0;
+	unlink(part);
+	cg_out_failed(r, path, strerror(err));
+	return -1;
+}
 
 /* A number, or nothing when there is no such figure (NAN). */
 static void
@@ -29,14 +92,6 @@ put_str(FILE *f, const char *s)
 	fputc('"', f);
 }
 
-static int
-done(FILE *f)
-{
-	int bad = ferror(f);
-
-	return fclose(f) != 0 || bad ? -1 : 0;
-}
-
 /* FILE: regime, repetition, then keys of each object in every run's array. */
 static int
 run_csv(const struct cg_run *r, json_t *runs, const char *file, const char *array,
@@ -48,7 +103,7 @@ run_csv(const struct cg_run *r, json_t *runs, const char *file, const char *arra
 	FILE *f;
 
 	snprintf(p, sizeof(p), "%s/%s", r->out, file);
-	if ((f = fopen(p, "w")) == NULL)
+	if ((f = cg_out_open(r, p)) == NULL)
 		return -1;
 	fprintf(f, "regime,repetition");
 	for (const char *const *key = keys; *key; key++)
@@ -70,7 +125,7 @@ run_csv(const struct cg_run *r, json_t *runs, const char *file, const char *arra
 		}
 		fputc('\n', f);
 	}
-	return done(f);
+	return cg_out_close(r, f, p);
 }
 
 static int
@@ -82,7 +137,7 @@ iterations_csv(const struct cg_run *r, json_t *runs)
 	FILE *f;
 
 	snprintf(p, sizeof(p), "%s/iterations.csv", r->out);
-	if ((f = fopen(p, "w")) == NULL)
+	if ((f = cg_out_open(r, p)) == NULL)
 		return -1;
 	fprintf(f, "regime,repetition,iteration,size_bytes,index,time_us,start_ns\n");
 	json_array_foreach(runs, i, run)
@@ -95,7 +150,7 @@ iterations_csv(const struct cg_run *r, json_t *runs)
 				json_integer_value(json_array_get(x, 2)),
 				json_real_value(json_array_get(x, 3)),
 				json_integer_value(json_array_get(x, 4)));
-	return done(f);
+	return cg_out_close(r, f, p);
 }
 
 static int
@@ -105,7 +160,7 @@ summary_csv(const struct cg_run *r, const struct cg_row *rows, size_t nrows)
 	FILE *f;
 
 	snprintf(p, sizeof(p), "%s/summary.csv", r->out);
-	if ((f = fopen(p, "w")) == NULL)
+	if ((f = cg_out_open(r, p)) == NULL)
 		return -1;
 	fprintf(f, "regime,size,baseline,hop_us,ping_rtt_us,offered_gbps,fabric_drops,ecn_marks,"
 		   "pause_frames,paused_ms,credit_stall_ms,p50_ms,p99_ms,max_ms,job_s,"
@@ -153,7 +208,7 @@ summary_csv(const struct cg_run *r, const struct cg_row *rows, size_t nrows)
 		put_str(f, w->verdict);
 		fputc('\n', f);
 	}
-	return done(f);
+	return cg_out_close(r, f, p);
 }
 
 int

@@ -484,12 +484,12 @@ when(struct fe_yaml *y, const char *path, const struct y_at *at, const struct cg
 	return 0;
 }
 
-static int add_step(struct cg_campaign *c, int iter, uint64_t ns, int revert, const char *what,
-		    const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+static int add_step(struct cg_campaign *c, const char *src, int iter, uint64_t ns, int revert,
+		    const char *what, const char *fmt, ...) __attribute__((format(printf, 7, 8)));
 
 static int
-add_step(struct cg_campaign *c, int iter, uint64_t ns, int revert, const char *what,
-	 const char *fmt, ...)
+add_step(struct cg_campaign *c, const char *src, int iter, uint64_t ns, int revert,
+	 const char *what, const char *fmt, ...)
 {
 	struct cg_step *s;
 	va_list ap;
@@ -501,6 +501,7 @@ add_step(struct cg_campaign *c, int iter, uint64_t ns, int revert, const char *w
 	s->at_ns = ns;
 	s->revert = revert;
 	snprintf(s->what, sizeof(s->what), "%s", what);
+	snprintf(s->src, sizeof(s->src), "%s", src);
 	va_start(ap, fmt);
 	vsnprintf(s->args, sizeof(s->args), fmt, ap);
 	va_end(ap);
@@ -612,7 +613,7 @@ compile_timeline(struct fe_yaml *y, const struct y_campaign *d, struct cg_campai
 {
 	for (unsigned i = 0; i < d->timeline_count; i++) {
 		const struct y_action *a = &d->timeline[i];
-		char path[32], args[1200], what[200], rw[240], e[200];
+		char path[32], src[48], args[1200], what[200], rw[240], e[200];
 		int it, uit = 0, revert = 0;
 		uint64_t ns, uns = 0, dur = 0;
 
@@ -636,12 +637,14 @@ compile_timeline(struct fe_yaml *y, const struct y_campaign *d, struct cg_campai
 		if (uit && uit <= it)
 			return fe_yaml_fail(y, path, "%s: until iteration %d is not after %d", path,
 					    uit, it);
-		add_step(c, it, ns, 0, what, "%s", args);
+		snprintf(src, sizeof(src), "%s.at", path);
+		add_step(c, src, it, ns, 0, what, "%s", args);
 		if (!revert || (!dur && !uit))
 			continue;
 		snprintf(rw, sizeof(rw), "end of %s", what);
+		snprintf(src, sizeof(src), "%s.%s", path, uit ? "until" : "duration");
 		/* the link goes back to the regime's profile (filled in per regime) */
-		add_step(c, uit, uit ? 0 : ns + dur, 1, rw, "%s", a->link);
+		add_step(c, src, uit, uit ? 0 : ns + dur, 1, rw, "%s", a->link);
 	}
 	return 0;
 }

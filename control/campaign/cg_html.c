@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cg.h"
 
@@ -146,26 +147,61 @@ network_table(FILE *f, const struct cg_row *rows, size_t nrows)
 		   "docs/campaigns.md.</p>\n");
 }
 
+/* A plot, if it was made (a size that did not run, a plot not written: none). */
+static void
+plot(FILE *f, const struct cg_run *r, const char *name, const char *size)
+{
+	char p[PATH_MAX];
+
+	snprintf(p, sizeof(p), "%s/%s%s.svg", r->out, name, size);
+	if (access(p, F_OK) == 0)
+		fprintf(f, "<img src='%s%s.svg'>\n", name, size);
+	else
+		fprintf(f, "<p>No plot: no data, or not written (above).</p>\n");
+}
+
 int
 cg_html(const struct cg_run *r, const struct cg_row *rows, size_t nrows, const char *status)
 {
 	const struct cg_campaign *c = r->c;
 	char p[PATH_MAX], sz[16];
-	int bad;
+	json_t *w;
+	size_t i;
 	FILE *f;
 
 	snprintf(p, sizeof(p), "%s/report.html", r->out);
-	if ((f = fopen(p, "w")) == NULL)
+	if ((f = cg_out_open(r, p)) == NULL)
 		return -1;
 	head(f, r, status);
+	/* what the results must say: a fault that did not run, a file not written */
+	json_array_foreach(r->warnings, i, w)
+	{
+		fprintf(f, "<p class='distorted'><b>Warning:</b> ");
+		esc(f, json_string_value(w));
+		fprintf(f, "</p>\n");
+	}
+	json_array_foreach(r->unwritten, i, w)
+	{
+		fprintf(f, "<p class='distorted'><b>Not written:</b> ");
+		esc(f, json_string_value(w));
+		fprintf(f, "</p>\n");
+	}
 	job_table(f, r, rows, nrows);
 	network_table(f, rows, nrows);
-	for (unsigned s = 0; s < c->nsizes && c->allreduce; s++)
-		fprintf(f, "<h2>CDF, %s</h2><img src='cdf-%s.svg'>\n",
-			cg_size_name(c->sizes[s], sz, sizeof(sz)), sz);
-	if (c->allreduce)
-		fprintf(f, "<h2>Timeline</h2><img src='timeline.svg'>\n");
-	fprintf(f, "<h2>Links</h2><img src='links.svg'>\n<h2>Regimes</h2><ul>\n");
+	for (unsigned s = 0; s < c->nsizes && c->allreduce; s++) {
+		cg_size_name(c->sizes[s], sz, sizeof(sz));
+		fprintf(f, "<h2>CDF, %s</h2>", sz);
+		plot(f, r, "cdf-", sz);
+	}
+	if (c->allreduce) {
+		fprintf(f, "<h2>Timeline</h2>");
+		plot(f, r, "timeline", "");
+	}
+	if (cg_has_fabric(c)) {
+		fprintf(f, "<h2>Links</h2>");
+		plot(f, r, "links", "");
+	}
+	fprintf(f, "<h2>Regimes</h2><ul>\n");
 	for (unsigned g = 0; g < c->nreg; g++) {
 		fprintf(f, "<li>");
 		esc(f, c->reg[g].name);
@@ -184,6 +220,5 @@ cg_html(const struct cg_run *r, const struct cg_row *rows, size_t nrows, const c
 		fprintf(f, "</li>\n");
 	}
 	fprintf(f, "</ul></body></html>\n");
-	bad = ferror(f);
-	return fclose(f) != 0 || bad ? -1 : 0;
+	return cg_out_close(r, f, p);
 }

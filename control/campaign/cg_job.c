@@ -29,7 +29,12 @@ step_command(const struct cg_run *r, const struct cg_regime *g, const struct cg_
 		snprintf(cmd, len, "'%s' -s %s %s", r->self, r->sock, s->args);
 }
 
-/* The hook the job runs before an iteration: the steps due then, then a mark. */
+/*
+ * The hook the job runs before an iteration: the steps due then, each followed by its
+ * mark if it took (one branch an iteration: sh runs only the first branch that matches,
+ * so two steps at one iteration share it). A step whose command failed leaves no mark,
+ * and the run says it did not run.
+ */
 static int
 write_hook(const struct cg_run *r, const struct cg_regime *g, const char *path, const char *marks,
 	   char *iters, size_t ilen)
@@ -43,15 +48,30 @@ write_hook(const struct cg_run *r, const struct cg_regime *g, const char *path, 
 		   "case \"$1\" in\n");
 	for (unsigned i = 0; i < r->c->nsteps && g->kind == CG_DATAPLANE; i++) {
 		const struct cg_step *s = &r->c->steps[i];
-		char cmd[2 * PATH_MAX + 1600];
+		int first = 1;
 
-		if (s->at_iter == 0)
+		for (unsigned k = 0; k < i && first; k++)
+			first = r->c->steps[k].at_iter != s->at_iter;
+		if (s->at_iter == 0 || !first)
 			continue;
 		snprintf(iters + strlen(iters), ilen - strlen(iters), "%s%d", iters[0] ? "," : "",
 			 s->at_iter);
-		step_command(r, g, s, cmd, sizeof(cmd));
-		fprintf(f, "%d)\n  %s >/dev/null\n", s->at_iter, cmd);
-		fprintf(f, "  echo \"$1 $(date +%%s%%N) %s\" >>'%s'\n  ;;\n", s->what, marks);
+		fprintf(f, "%d)\n", s->at_iter);
+		for (unsigned k = i; k < r->c->nsteps; k++) {
+			const struct cg_step *t = &r->c->steps[k];
+			char cmd[2 * PATH_MAX + 1600], qw[420], qm[2 * PATH_MAX + 8];
+
+			if (t->at_iter != s->at_iter)
+				continue;
+			step_command(r, g, t, cmd, sizeof(cmd));
+			cg_quote(qw, sizeof(qw), t->what);
+			cg_quote(qm, sizeof(qm), marks);
+			fprintf(f, "  %s >/dev/null &&\n", cmd);
+			fprintf(f,
+				"    printf '%%s %%s %%s\\n' \"$1\" \"$(date +%%s%%N)\" %s >>%s\n",
+				qw, qm);
+		}
+		fprintf(f, "  ;;\n");
 	}
 	fprintf(f, "esac\nexit 0\n");
 	if (fclose(f) != 0)
@@ -71,7 +91,7 @@ run_step_now(const struct cg_run *r, const struct cg_regime *g, const struct cg_
 	cg_logpath(r, log, sizeof(log), "faults.log");
 	step_command(r, g, s, cmd, sizeof(cmd));
 	rc = cg_sh(log, "%s", cmd);
-	f = fopen(marks, "a");
+	f = rc == 0 ? fopen(marks, "a") : NULL; /* a step that failed leaves no mark */
 	if (f) {
 		fprintf(f, "t %" PRIu64 " %s\n", cg_now_ns(CLOCK_REALTIME), s->what);
 		fclose(f);

@@ -1,8 +1,17 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Plots with gnuplot (SVG): CDF per size, timeline with fault marks, drops and marks. */
+/*
+ * Plots with gnuplot (SVG): CDF per size, timeline with fault marks, drops and marks.
+ * gnuplot writes each plot as FILE.svg.part; a plot is kept once it is whole (gnuplot
+ * says nothing of a full disk: its exit status is 0 and the file cut short). A plot
+ * with nothing to draw (a size no iteration of which ran, the links without a
+ * dataplane's counters) is not made: gnuplot would stop at it, and every plot after it.
+ */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cg.h"
 
@@ -18,6 +27,40 @@ static int
 of_regime(json_t *run, const struct cg_regime *g)
 {
 	return strcmp(json_string_value(json_object_get(run, "regime")) ?: "", g->name) == 0;
+}
+
+/* The plots there is data for. */
+struct wants {
+	int cdf[CG_MAX_SIZES];
+	int timeline;
+	int links;
+};
+
+static void
+wanted(const struct cg_run *r, json_t *runs, struct wants *w)
+{
+	json_t *run, *x;
+	size_t i, k;
+
+	memset(w, 0, sizeof(*w));
+	json_array_foreach(runs, i, run)
+	{
+		json_t *its = json_object_get(run, "iterations");
+
+		w->links |= cg_has_fabric(r->c) && json_is_object(json_object_get(run, "counters"));
+		w->timeline |= json_integer_value(json_object_get(run, "repetition")) == 1 &&
+			       json_array_size(its) > 0;
+		json_array_foreach(its, k, x)
+		{
+			uint64_t size = (uint64_t)json_integer_value(json_array_get(x, 1));
+
+			for (unsigned s = 0; s < r->c->nsizes; s++)
+				w->cdf[s] |= size == r->c->sizes[s] / 4 * 4;
+		}
+	}
+	w->timeline &= r->c->allreduce;
+	for (unsigned s = 0; s < r->c->nsizes; s++)
+		w->cdf[s] &= r->c->allreduce;
 }
 
 /* plots/cdf-REGIME-SIZE.dat: iteration times (ms) of every repetition, and their CDF. */
@@ -47,10 +90,10 @@ cdf_data(const struct cg_run *r, json_t *runs, const struct cg_regime *g, uint64
 	qsort(v, n, sizeof(*v), cmp_d);
 	snprintf(p, sizeof(p), "%s/plots/cdf-%s-%s.dat", r->out, g->name,
 		 cg_size_name(size, sz, sizeof(sz)));
-	if ((f = fopen(p, "w")) != NULL) {
+	if ((f = cg_out_open(r, p)) != NULL) {
 		for (size_t j = 0; j < n; j++)
 			fprintf(f, "%.4f %.5f\n", v[j], (double)(j + 1) / (double)n);
-		rc = fclose(f);
+		rc = cg_out_close(r, f, p);
 	}
 	free(v);
 	return rc;
@@ -66,7 +109,7 @@ timeline_data(const struct cg_run *r, json_t *runs, const struct cg_regime *g)
 	FILE *f;
 
 	snprintf(p, sizeof(p), "%s/plots/timeline-%s.dat", r->out, g->name);
-	if ((f = fopen(p, "w")) == NULL)
+	if ((f = cg_out_open(r, p)) == NULL)
 		return -1;
 	json_array_foreach(runs, i, run)
 	{
@@ -77,21 +120,24 @@ timeline_data(const struct cg_run *r, json_t *runs, const struct cg_regime *g)
 			fprintf(f, "%lld %.4f\n", json_integer_value(json_array_get(x, 0)),
 				json_real_value(json_array_get(x, 3)) / 1000);
 	}
-	return fclose(f);
+	return cg_out_close(r, f, p);
 }
 
 static void
-script(FILE *f, const struct cg_run *r)
+script(FILE *f, const struct cg_run *r, const struct wants *w)
 {
 	const struct cg_campaign *c = r->c;
 	char sz[16];
 
 	fprintf(f, "set terminal svg size 900,500 dynamic font 'sans,11'\nset key outside right\n"
 		   "set grid\nset datafile separator whitespace\n");
-	for (unsigned s = 0; s < c->nsizes && c->allreduce; s++) {
+	for (unsigned s = 0; s < c->nsizes; s++) {
+		if (!w->cdf[s])
+			continue;
 		cg_size_name(c->sizes[s], sz, sizeof(sz));
 		fprintf(f,
-			"set output '%s/cdf-%s.svg'\nset title 'All-reduce of %s per rank: CDF of "
+			"set output '%s/cdf-%s.svg.part'\nset title 'All-reduce of %s per rank: "
+			"CDF of "
 			"iteration time (slowest rank)'\nset xlabel 'iteration time (ms)'\n"
 			"set ylabel 'fraction of iterations'\nset logscale x\nset yrange "
 			"[0:1]\nplot ",
@@ -102,9 +148,10 @@ script(FILE *f, const struct cg_run *r)
 				g ? ", " : "", r->out, c->reg[g].name, sz, c->reg[g].name);
 		fprintf(f, "\nunset logscale x\nset yrange [*:*]\n");
 	}
-	if (c->allreduce) {
+	if (w->timeline) {
 		fprintf(f,
-			"set output '%s/timeline.svg'\nset title 'Iteration time, first repetition "
+			"set output '%s/timeline.svg.part'\nset title 'Iteration time, first "
+			"repetition "
 			"(dashed lines: faults)'\nset xlabel 'iteration'\nset ylabel 'time (ms)'\n"
 			"set logscale y\n",
 			r->out);
@@ -124,9 +171,12 @@ script(FILE *f, const struct cg_run *r)
 				g ? ", " : "", r->out, c->reg[g].name, c->reg[g].name);
 		fprintf(f, "\nunset logscale y\nunset arrow\nunset label\n");
 	}
-	/* summary.csv: column 7 fabric drops, 8 ECN marks (cg_csv.c) */
+	/* summary.csv: column 7 fabric drops, 8 ECN marks (cg_csv.c); the wire has none */
+	if (!w->links)
+		return;
 	fprintf(f,
-		"set output '%s/links.svg'\nset title 'Fabric drops and ECN marks, all links, per "
+		"set output '%s/links.svg.part'\nset title 'Fabric drops and ECN marks, all links, "
+		"per "
 		"regime'\nset style data histograms\nset style histogram clustered\n"
 		"set style fill solid 0.8\nset xlabel ''\nset ylabel 'packets'\nset datafile "
 		"separator ','\nset yrange [0:*]\nset xtics rotate by -30\n"
@@ -135,25 +185,71 @@ script(FILE *f, const struct cg_run *r)
 		r->out, r->out);
 }
 
+/*
+ * A plot gnuplot made, kept if whole (it ends its SVG document), else removed and said;
+ * gnuplot_rc is gnuplot's exit status, -1 if it did not run (no script).
+ */
+static int
+keep_svg(const struct cg_run *r, const char *name, int gnuplot_rc)
+{
+	char path[PATH_MAX], part[PATH_MAX + 8], tail[64] = "";
+	int fd, whole = 0;
+	off_t end;
+
+	snprintf(path, sizeof(path), "%s/%s.svg", r->out, name);
+	snprintf(part, sizeof(part), "%s.part", path);
+	if ((fd = open(part, O_RDONLY | O_CLOEXEC)) >= 0) {
+		end = lseek(fd, 0, SEEK_END);
+		if (end > 0 &&
+		    pread(fd, tail, sizeof(tail) - 1,
+			  end > (off_t)sizeof(tail) - 1 ? end - (off_t)sizeof(tail) + 1 : 0) > 0)
+			whole = strstr(tail, "</svg>") != NULL;
+		close(fd);
+	}
+	if (whole && rename(part, path) == 0)
+		return 0;
+	unlink(part);
+	cg_out_failed(r, path,
+		      whole		? strerror(errno)
+		      : gnuplot_rc < 0	? "not made: its gnuplot script could not be written"
+		      : gnuplot_rc != 0 ? "gnuplot failed (logs/gnuplot.log)"
+					: "gnuplot's SVG is cut short (a full disk?)");
+	return -1;
+}
+
 int
 cg_plots(const struct cg_run *r, json_t *runs)
 {
 	const struct cg_campaign *c = r->c;
-	char p[PATH_MAX], log[PATH_MAX];
-	int rc = 0;
+	char p[PATH_MAX], log[PATH_MAX], sz[16], name[64];
+	struct wants w;
+	int rc = 0, grc;
 	FILE *f;
 
+	wanted(r, runs, &w);
+	if (!w.timeline && !w.links) /* nothing ran: nothing to plot */
+		return 0;
 	for (unsigned g = 0; g < c->nreg && c->allreduce; g++) {
 		for (unsigned s = 0; s < c->nsizes; s++)
 			rc |= cdf_data(r, runs, &c->reg[g], c->sizes[s]);
 		rc |= timeline_data(r, runs, &c->reg[g]);
 	}
 	snprintf(p, sizeof(p), "%s/plots/report.gp", r->out);
-	if ((f = fopen(p, "w")) == NULL)
-		return -1;
-	script(f, r);
-	if (fclose(f) != 0 || rc)
-		return -1;
 	snprintf(log, sizeof(log), "%s/logs/gnuplot.log", r->out);
-	return cg_sh(log, "gnuplot '%s'", p) == 0 ? 0 : -1;
+	grc = -1; /* without a script, no plot: each is said */
+	if ((f = cg_out_open(r, p)) != NULL) {
+		script(f, r, &w);
+		if (cg_out_close(r, f, p) == 0)
+			grc = cg_sh(log, "gnuplot '%s'", p);
+	}
+	for (unsigned s = 0; s < c->nsizes; s++) {
+		snprintf(name, sizeof(name), "cdf-%s", cg_size_name(c->sizes[s], sz, sizeof(sz)));
+		if (w.cdf[s])
+			rc |= keep_svg(r, name, grc);
+	}
+	if (w.timeline)
+		rc |= keep_svg(r, "timeline", grc);
+	if (w.links)
+		rc |= keep_svg(r, "links", grc);
+	return rc || grc ? -1 : 0;
 }

@@ -1,6 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Processes: spawning in their own session, shell commands with logs, stopping groups. */
+/*
+ * Processes: spawning in their own session, shell commands with logs, stopping groups;
+ * killing what runs in a testbed's hosts; the runner's watchdog.
+ */
 #define _GNU_SOURCE /* pipe2 */
+#include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -8,6 +13,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -43,12 +50,16 @@ cg_say(const char *fmt, ...)
 	fflush(stdout);
 }
 
-/* Start argv[0] in its own session (so that we signal the whole group); output to log. */
+/*
+ * Start argv[0] in its own session (so that we signal the whole group); output to log.
+ * It dies with us: a runner killed outright leaves no dataplane, job or script behind
+ * (what they started in the hosts, the watchdog kills).
+ */
 pid_t
 cg_spawn(char *const argv[], const char *log, int *out_fd)
 {
 	int p[2] = {-1, -1};
-	pid_t pid;
+	pid_t pid, parent = getpid();
 
 	if (out_fd)
 		*out_fd = -1;
@@ -56,8 +67,12 @@ cg_spawn(char *const argv[], const char *log, int *out_fd)
 		return -1;
 	pid = fork();
 	if (pid == 0) {
-		int fd = open(log, O_WRONLY | O_CREAT | O_APPEND, 0644);
+		int fd;
 
+		/* the parent may have died before the death signal was armed */
+		if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent)
+			_exit(127);
+		fd = open(log, O_WRONLY | O_CREAT | O_APPEND, 0644);
 		setsid();
 		if (out_fd) /* the caller reads stdout, even if the log cannot be opened */
 			dup2(p[1], STDOUT_FILENO);
@@ -79,23 +94,67 @@ cg_spawn(char *const argv[], const char *log, int *out_fd)
 	return pid;
 }
 
-/* Run a shell command to completion; its output into log. Returns its exit status. */
-int
-cg_sh(const char *log, const char *fmt, ...)
+/*
+ * Wait for a shell command. A signal that interrupts the wait does not end it: a script
+ * left running would go on building hosts while we take them down. A stoppable one gets
+ * our Ctrl-C (SIGINT to its group, once) and is waited for as it stops.
+ */
+static int
+sh_wait(pid_t pid, int stoppable)
+{
+	int st, sent = 0;
+
+	for (;;) {
+		pid_t w = waitpid(pid, &st, stoppable ? WNOHANG : 0);
+
+		if (w == pid)
+			break;
+		if (w < 0 && errno != EINTR)
+			return -1;
+		if (stoppable && cg_interrupted && !sent) {
+			kill(-pid, SIGINT);
+			sent = 1;
+		}
+		if (w == 0)
+			usleep(10000);
+	}
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+static int
+vsh(const char *log, int stoppable, const char *fmt, va_list ap)
 {
 	char cmd[4096];
 	char *argv[] = {"/bin/sh", "-c", cmd, NULL};
-	int st;
 	pid_t pid;
+
+	vsnprintf(cmd, sizeof(cmd), fmt, ap);
+	pid = cg_spawn(argv, log, NULL);
+	return pid < 0 ? -1 : sh_wait(pid, stoppable);
+}
+
+int
+cg_sh(const char *log, const char *fmt, ...)
+{
 	va_list ap;
+	int rc;
 
 	va_start(ap, fmt);
-	vsnprintf(cmd, sizeof(cmd), fmt, ap);
+	rc = vsh(log, 0, fmt, ap);
 	va_end(ap);
-	pid = cg_spawn(argv, log, NULL);
-	if (pid < 0 || waitpid(pid, &st, 0) < 0)
-		return -1;
-	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+	return rc;
+}
+
+int
+cg_sh_stoppable(const char *log, const char *fmt, ...)
+{
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	rc = vsh(log, 1, fmt, ap);
+	va_end(ap);
+	return rc;
 }
 
 int
@@ -158,4 +217,197 @@ cg_logpath(const struct cg_run *r, char *buf, size_t len, const char *fmt, ...)
 	vsnprintf(name, sizeof(name), fmt, ap);
 	va_end(ap);
 	snprintf(buf, len, "%s/logs/%s", r->out, name);
+}
+
+/* The namespace inodes of a testbed's hosts (/run/netns/NAME-hN), up to max. */
+static size_t
+host_namespaces(const char *testbed, ino_t *ino, dev_t *dev, size_t max)
+{
+	DIR *d = opendir("/run/netns");
+	size_t n = 0, len = strlen(testbed);
+	struct dirent *e;
+
+	while (d && (e = readdir(d)) != NULL && n < max) {
+		char p[300];
+		struct stat st;
+
+		if (strncmp(e->d_name, testbed, len) != 0 ||
+		    strncmp(e->d_name + len, "-h", 2) != 0 ||
+		    !isdigit((unsigned char)e->d_name[len + 2]))
+			continue;
+		snprintf(p, sizeof(p), "/run/netns/%s", e->d_name);
+		if (stat(p, &st) == 0) {
+			ino[n] = st.st_ino;
+			dev[n++] = st.st_dev;
+		}
+	}
+	if (d)
+		closedir(d);
+	return n;
+}
+
+/* Whether process pid's network namespace is one of the n given. */
+static int
+in_namespaces(const char *pid, const ino_t *ino, const dev_t *dev, size_t n)
+{
+	char p[64];
+	struct stat st;
+
+	snprintf(p, sizeof(p), "/proc/%s/ns/net", pid);
+	if (stat(p, &st) != 0) /* gone, or a zombie */
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (st.st_ino == ino[i] && st.st_dev == dev[i])
+			return 1;
+	return 0;
+}
+
+/* Whether process pid has arg among its arguments. */
+static int
+has_arg(const char *pid, const char *arg)
+{
+	char p[64], buf[8192];
+	ssize_t n;
+	int fd;
+
+	snprintf(p, sizeof(p), "/proc/%s/cmdline", pid);
+	if ((fd = open(p, O_RDONLY | O_CLOEXEC)) < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	for (ssize_t i = 0; i < n; i += (ssize_t)strlen(buf + i) + 1)
+		if (strcmp(buf + i, arg) == 0)
+			return 1;
+	return 0;
+}
+
+/* SIGKILL, in rounds until a round finds none (what they fork in the meantime). */
+static int
+kill_matching(const char *testbed, const char *arg)
+{
+	ino_t ino[CG_MAX_HOSTS * 4];
+	dev_t dev[CG_MAX_HOSTS * 4];
+	size_t n = testbed ? host_namespaces(testbed, ino, dev, CG_MAX_HOSTS * 4) : 0;
+	int total = 0, found = 1;
+
+	if (testbed && n == 0)
+		return 0;
+	for (int round = 0; round < 100 && found; round++) {
+		DIR *d = opendir("/proc");
+		struct dirent *e;
+
+		found = 0;
+		while (d && (e = readdir(d)) != NULL) {
+			if (!isdigit((unsigned char)e->d_name[0]) || atoi(e->d_name) == getpid())
+				continue;
+			if (testbed ? in_namespaces(e->d_name, ino, dev, n)
+				    : has_arg(e->d_name, arg))
+				found += kill(atoi(e->d_name), SIGKILL) == 0;
+		}
+		if (d)
+			closedir(d);
+		total += found;
+		if (found)
+			usleep(20000);
+	}
+	return total;
+}
+
+int
+cg_kill_netns(const char *testbed)
+{
+	return kill_matching(testbed, NULL);
+}
+
+int
+cg_kill_arg(const char *arg)
+{
+	return kill_matching(NULL, arg);
+}
+
+unsigned long long
+cg_proc_start(pid_t pid)
+{
+	char p[64], buf[1024], *rp;
+	unsigned long long start = 0;
+	ssize_t n;
+	int fd;
+
+	snprintf(p, sizeof(p), "/proc/%d/stat", (int)pid);
+	if ((fd = open(p, O_RDONLY | O_CLOEXEC)) < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	/* after the name (which may hold anything): state is field 3, starttime field 22 */
+	if ((rp = strrchr(buf, ')')) == NULL ||
+	    sscanf(rp + 2,
+		   "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d %*d "
+		   "%*d %llu",
+		   &start) != 1)
+		return 0;
+	return start;
+}
+
+/*
+ * The watchdog: a process of its own session (a Ctrl-C at the terminal is the runner's
+ * to handle), blocked on a pipe whose only write end the runner holds (close-on-exec:
+ * no child keeps it). However the runner goes, SIGKILL included, the pipe then reads
+ * EOF; if the runner's record is still there, the runner did not get to clean up, and
+ * the watchdog does: what the runner's children started in the hosts (iperf3, the MPI
+ * ranks) outlives them, and the testbed outlives everything.
+ */
+int
+cg_watchdog_start(struct cg_run *r)
+{
+	int p[2];
+	pid_t pid;
+
+	if (pipe2(p, O_CLOEXEC) < 0)
+		return -1;
+	pid = fork();
+	if (pid < 0) {
+		close(p[0]);
+		close(p[1]);
+		return -1;
+	}
+	if (pid == 0) {
+		struct cg_owner o;
+		char c;
+		ssize_t n;
+
+		close(p[1]);
+		setsid();
+		signal(SIGINT, SIG_IGN);
+		signal(SIGHUP, SIG_IGN);
+		signal(SIGPIPE, SIG_IGN);
+		signal(SIGTERM, SIG_DFL);
+		while ((n = read(p[0], &c, 1)) != 0)
+			if (n < 0 && errno != EINTR)
+				break;
+		if (cg_record_read(r->record, &o) == 0)
+			cg_record_clean(r->record, &o, "its watchdog");
+		_exit(0);
+	}
+	close(p[0]);
+	r->watchdog = pid;
+	r->watchdog_fd = p[1];
+	return 0;
+}
+
+/* The runner cleaned up itself (its record is gone): the watchdog exits. */
+void
+cg_watchdog_stop(struct cg_run *r)
+{
+	if (r->watchdog <= 0)
+		return;
+	close(r->watchdog_fd);
+	while (waitpid(r->watchdog, NULL, 0) < 0 && errno == EINTR)
+		;
+	r->watchdog = 0;
 }

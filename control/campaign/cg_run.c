@@ -5,12 +5,14 @@
  * verdict), then the results. Ctrl-C or a dead dataplane stop it, with partial results.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/statvfs.h>
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
@@ -28,6 +30,16 @@
 
 /* How long the network has to settle after the job (FINs, the last ACKs) before counting. */
 #define CG_SETTLE_US 300000
+
+static void
+capacity_say(double bps)
+{
+	if (bps > 0)
+		cg_say("    %.2f Gbit/s\n", bps / 1e9);
+	else
+		cg_say("    not measured (%s)\n",
+		       cg_interrupted ? "interrupted" : "a stream failed: see logs/capacity-*.log");
+}
 
 /* What the testbed carries, every host sending to the next: through fabemu, and bridged. */
 static void
@@ -50,7 +62,7 @@ capacity(struct cg_run *r)
 	}
 	if (cg_mtu(r, c->edge.mtu) < 0)
 		return;
-	if (dataplane) {
+	if (dataplane && !cg_interrupted) {
 		struct cg_regime ideal = {.kind = CG_DATAPLANE, .scale = 1, .edge = c->edge};
 
 		cg_say("  capacity through the ideal dataplane (%s, every host to the next, %.0f "
@@ -65,7 +77,7 @@ capacity(struct cg_run *r)
 			cg_dp_stop(r, NULL);
 			if (bps > 0)
 				json_object_set_new(r->capacity, "ideal_bps", json_real(bps));
-			cg_say("    %.2f Gbit/s\n", bps / 1e9);
+			capacity_say(bps);
 		}
 	}
 	if (wire && !cg_interrupted) {
@@ -74,7 +86,7 @@ capacity(struct cg_run *r)
 			bps = cg_ring_goodput(r, "wire", c->fid.cap_ns);
 			if (bps > 0)
 				json_object_set_new(r->capacity, "wire_bps", json_real(bps));
-			cg_say("    %.2f Gbit/s\n", bps / 1e9);
+			capacity_say(bps);
 		}
 		cg_wire_down(r);
 	}
@@ -130,6 +142,64 @@ marks_json(const char *marks)
 	if (f)
 		fclose(f);
 	return mk;
+}
+
+/* Whether step s ran: a mark of it not yet taken by another step (faults: the marks). */
+static int
+step_ran(const struct cg_step *s, json_t *faults, char *taken)
+{
+	json_t *m;
+	size_t i;
+
+	json_array_foreach(faults, i, m)
+	{
+		if (taken[i] ||
+		    json_integer_value(json_object_get(m, "iteration")) != (json_int_t)s->at_iter ||
+		    strcmp(json_string_value(json_object_get(m, "what")) ?: "", s->what) != 0)
+			continue;
+		taken[i] = 1;
+		return 1;
+	}
+	return 0;
+}
+
+/*
+ * The steps of the timeline that did not run in a run that went to its end: a time
+ * after the job ended, a fabemuctl command that failed (logs/faults.log, or the job's
+ * log for the hook). Never silent: each is a warning, printed and kept in the results.
+ */
+static json_t *
+faults_missed(struct cg_run *r, const struct cg_regime *g, const char *tag, json_t *faults,
+	      const struct cg_job_result *jr)
+{
+	json_t *missed = json_array();
+	char *taken = calloc(json_array_size(faults) + 1, 1);
+	double job_s = (double)(jr->end_ns - jr->start_ns) / 1e9;
+
+	for (unsigned i = 0; i < r->c->nsteps && g->kind == CG_DATAPLANE && taken; i++) {
+		const struct cg_step *s = &r->c->steps[i];
+		char at[64], why[160], w[512];
+
+		if (step_ran(s, faults, taken))
+			continue;
+		if (s->at_iter)
+			snprintf(at, sizeof(at), "iteration %d", s->at_iter);
+		else
+			snprintf(at, sizeof(at), "%.3f s", (double)s->at_ns / 1e9);
+		if (!s->at_iter && (double)s->at_ns / 1e9 > job_s)
+			snprintf(why, sizeof(why), "the job ended %.3f s after it started", job_s);
+		else
+			snprintf(why, sizeof(why), "its fabemuctl command failed (logs/%s)",
+				 s->at_iter ? "job-*.log" : "faults.log");
+		snprintf(w, sizeof(w), "run %s: %s (%s) at %s did not run: %s", tag, s->src,
+			 s->what, at, why);
+		cg_say("  WARNING: %s\n", w);
+		json_array_append_new(r->warnings, json_string(w));
+		json_array_append_new(missed, json_pack("{s:s, s:s, s:s, s:s}", "step", s->src,
+							"what", s->what, "at", at, "why", why));
+	}
+	free(taken);
+	return missed;
 }
 
 /* The network of a run up: fabemu-dp with the regime's profile, or the bridge. */
@@ -193,7 +263,7 @@ one_run(struct cg_run *r, const struct cg_regime *g, unsigned rep, int *status)
 		cg_say("  regime %s (profile %s, scale %u), repetition %u/%u\n", g->name,
 		       g->profile_name, g->scale, rep + 1, r->c->reps);
 	if (network_up(r, g, rep, tag) < 0) {
-		*status = CG_SETUP;
+		*status = cg_interrupted ? CG_INTERRUPTED : CG_SETUP;
 		return NULL;
 	}
 	rtt = cg_ping_rtt_us(r);
@@ -239,6 +309,9 @@ one_run(struct cg_run *r, const struct cg_regime *g, unsigned rep, int *status)
 	cg_figures(r->c, g, run);
 	cg_verdict(r->c, g, r->capacity, run);
 	run_status(r, g, rep, &jr, dprc, status);
+	if (*status == CG_OK)
+		json_object_set_new(run, "faults_missed",
+				    faults_missed(r, g, tag, json_object_get(run, "faults"), &jr));
 	return run;
 }
 
@@ -320,42 +393,159 @@ status_name(int status)
 		[CG_SETUP] = "setup failed",
 		[CG_DP_DIED] = "dataplane died",
 		[CG_JOB_FAILED] = "job failed",
+		[CG_UNWRITTEN] = "results incomplete",
 	};
 
 	if (status == CG_INTERRUPTED)
 		return "interrupted (partial results)";
-	return status >= 0 && status < 6 && names[status] ? names[status] : "failed";
+	return status >= 0 && status <= CG_UNWRITTEN && names[status] ? names[status] : "failed";
 }
 
+/* The status as the results say it: with the files that could not be written, if any. */
+static const char *
+status_text(const struct cg_run *r, int status, char *buf, size_t len)
+{
+	size_t n = json_array_size(r->unwritten);
+
+	if (n == 0)
+		return status_name(status);
+	if (status == CG_OK)
+		status = CG_UNWRITTEN;
+	snprintf(buf, len, "%s; %zu file(s) of the results not written", status_name(status), n);
+	return buf;
+}
+
+/* Standard output may be a file on a full disk too: said once, and listed as unwritten. */
+static void
+stdout_checked(struct cg_run *r)
+{
+	static int said;
+	int err;
+
+	if (said || (fflush(stdout) == 0 && !ferror(stdout)))
+		return;
+	said = 1;
+	/* the error flag keeps no reason: one more byte asks for it again */
+	clearerr(stdout);
+	errno = 0;
+	err = fputc('\n', stdout) == EOF || fflush(stdout) != 0 ? errno : 0;
+	fprintf(stderr,
+		"fabemuctl campaign run: could not write the summary to standard output: %s\n",
+		strerror(err ? err : EIO));
+	json_array_append_new(r->unwritten,
+			      json_string("standard output: the progress and the summary"));
+}
+
+/* The terminal's summary, checked: standard output may be a file on a full disk too. */
+static void
+print_summary(struct cg_run *r, const char *st, const struct cg_row *rows, size_t nrows)
+{
+	char p[PATH_MAX];
+	size_t i;
+	json_t *w;
+
+	cg_say("\ncampaign %s: %s\n", r->c->name, st);
+	cg_print_summary(stdout, r->c, r->capacity, rows, nrows);
+	json_array_foreach(r->warnings, i, w) cg_say("WARNING: %s\n", json_string_value(w));
+	json_array_foreach(r->unwritten, i, w) cg_say("NOT WRITTEN: %s\n", json_string_value(w));
+	snprintf(p, sizeof(p), "%s/report.html", r->out);
+	if (access(p, F_OK) == 0)
+		cg_say("results: %s\n", p);
+	stdout_checked(r);
+}
+
+/*
+ * The results: the CSVs and the plots, then the report and campaign.json, which say
+ * which files could not be written; a file is whole or absent (cg_out_open). Any file
+ * not written makes a complete campaign's status "results incomplete" (exit 6).
+ */
 static int
 finish(struct cg_run *r, json_t *runs, int status)
 {
-	const char *st = status_name(status);
 	struct cg_row *rows = calloc(CG_MAX_REGIMES * CG_MAX_SIZES, sizeof(*rows));
 	size_t nrows;
-	char p[PATH_MAX];
+	char p[PATH_MAX], buf[256];
+	const char *st;
+	FILE *f;
 
 	if (rows == NULL)
 		return status;
 	nrows = cg_summarize(r->c, runs, rows);
+	stdout_checked(r); /* the progress lines: already lost? */
+	cg_write_csvs(r, runs, rows, nrows);
+	if (cg_plots(r, runs) < 0)
+		cg_say("  (gnuplot failed: see %s/logs/gnuplot.log)\n", r->out);
+	cg_html(r, rows, nrows, status_text(r, status, buf, sizeof(buf)));
+	st = status_text(r, status, buf, sizeof(buf));
 	json_object_set_new(r->results, "status", json_string(st));
 	json_object_set_new(r->results, "capacity", json_incref(r->capacity));
 	json_object_set_new(r->results, "runs", json_incref(runs));
+	json_object_set_new(r->results, "warnings", json_incref(r->warnings));
+	json_object_set_new(r->results, "unwritten", json_incref(r->unwritten));
 	snprintf(p, sizeof(p), "%s/campaign.json", r->out);
-	if (json_dump_file(r->results, p, JSON_INDENT(1)) != 0)
-		cg_say("  (could not write %s)\n", p);
-	if (cg_write_csvs(r, runs, rows, nrows) < 0)
-		cg_say("  (could not write every CSV file in %s)\n", r->out);
-	if (cg_plots(r, runs) < 0)
-		cg_say("  (gnuplot failed: see %s/logs/gnuplot.log; the data is complete)\n",
-		       r->out);
-	if (cg_html(r, rows, nrows, st) < 0)
-		cg_say("  (could not write %s/report.html)\n", r->out);
-	cg_say("\ncampaign %s: %s\n", r->c->name, st);
-	cg_print_summary(stdout, r->c, r->capacity, rows, nrows);
-	cg_say("results: %s/report.html\n", r->out);
+	if ((f = cg_out_open(r, p)) != NULL) {
+		if (json_dumpf(r->results, f, JSON_INDENT(1)) != 0)
+			cg_out_abandon(r, f, p, strerror(errno ? errno : EIO));
+		else
+			cg_out_close(r, f, p);
+	}
+	print_summary(r, status_text(r, status, buf, sizeof(buf)), rows, nrows);
 	free(rows);
-	return status;
+	return status == CG_OK && json_array_size(r->unwritten) ? CG_UNWRITTEN : status;
+}
+
+/*
+ * A results directory that cannot be written is refused before anything starts, not
+ * found out at the end (a file written, flushed to the disk and removed); one with
+ * little room left is said.
+ */
+static int
+out_writable(const char *dir)
+{
+	char p[PATH_MAX + 32];
+	struct statvfs vfs;
+	int fd, err = 0;
+
+	snprintf(p, sizeof(p), "%s/.fabemu-write-test", dir);
+	fd = open(p, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0 || write(fd, "fabemu\n", 7) != 7 || fsync(fd) != 0)
+		err = errno ? errno : EIO;
+	if (fd >= 0 && close(fd) != 0 && !err)
+		err = errno;
+	unlink(p);
+	if (err) {
+		fprintf(stderr, "fabemuctl campaign run: cannot write the results in %s: %s\n", dir,
+			strerror(err));
+		return -1;
+	}
+	if (statvfs(dir, &vfs) == 0 && (double)vfs.f_bavail * vfs.f_frsize < 16.0 * (1 << 20))
+		cg_say("  (only %.0f KiB free in %s: the results may not fit)\n",
+		       (double)vfs.f_bavail * vfs.f_frsize / 1024, dir);
+	return 0;
+}
+
+/*
+ * --iterations N: a fault at an iteration the job no longer has would never run: refused,
+ * naming the step, before anything starts.
+ */
+static int
+check_iterations(const struct cg_campaign *c, unsigned iters)
+{
+	unsigned total = iters * c->nsizes;
+
+	for (unsigned i = 0; i < c->nsteps && iters && c->allreduce; i++) {
+		const struct cg_step *s = &c->steps[i];
+
+		if (s->at_iter <= 0 || (unsigned)s->at_iter <= total)
+			continue;
+		fprintf(stderr,
+			"fabemuctl campaign run: %s: %s: iteration %d (%s) is beyond the job's %u "
+			"iteration(s) with --iterations %u%s: it would never run\n",
+			c->source, s->src, s->at_iter, s->what, total, iters,
+			c->nsizes > 1 ? " (over all sizes)" : "");
+		return -1;
+	}
+	return 0;
 }
 
 /* Where we are and what we run: our binary, the source tree, the results directory. */
@@ -383,12 +573,15 @@ run_setup(struct cg_run *r, const char *outdir, const char *testbed)
 		return -1;
 	}
 	snprintf(r->out, sizeof(r->out), "%s", buf);
+	if (out_writable(r->out) < 0)
+		return -1;
 	r->own_testbed = testbed == NULL;
 	snprintf(r->testbed, sizeof(r->testbed), "%s", testbed ? testbed : "fc");
 	if (r->own_testbed)
 		snprintf(r->testbed, sizeof(r->testbed), "fc%u", (unsigned)getpid() % 10000);
 	snprintf(r->prefix, sizeof(r->prefix), "fe-campaign-%u", (unsigned)getpid());
-	snprintf(r->sock, sizeof(r->sock), "/run/fabemu/campaign-%u.sock", (unsigned)getpid());
+	snprintf(r->sock, sizeof(r->sock), CG_STATE_DIR "/campaign-%u.sock", (unsigned)getpid());
+	snprintf(r->record, sizeof(r->record), CG_STATE_DIR "/campaign-%u.run", (unsigned)getpid());
 	return 0;
 }
 
@@ -397,7 +590,9 @@ cg_campaign_run(const char *file, const char *outdir, const char *testbed, unsig
 {
 	struct cg_campaign *c = calloc(1, sizeof(*c));
 	struct cg_run *r = calloc(1, sizeof(*r));
-	struct sigaction sa = {.sa_handler = cg_on_signal};
+	/* SA_RESTART: an interrupted read of a command's output is not a short one; the job's
+	 * loop polls and sees the flag */
+	struct sigaction sa = {.sa_handler = cg_on_signal, .sa_flags = SA_RESTART};
 	char err[2048];
 	json_t *runs = json_array();
 	int status = CG_OK;
@@ -408,25 +603,38 @@ cg_campaign_run(const char *file, const char *outdir, const char *testbed, unsig
 		fprintf(stderr, "%s\n", err);
 		return CG_BAD_FILE;
 	}
+	if (check_iterations(c, iters) < 0)
+		return CG_USAGE;
 	if (geteuid() != 0) {
 		fprintf(stderr, "fabemuctl campaign run: must run as root (it builds hosts)\n");
 		return CG_USAGE;
 	}
-	r->c = c;
-	r->iters_override = iters;
-	if (run_setup(r, outdir, testbed) < 0)
-		return CG_SETUP;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
+	r->c = c;
+	r->iters_override = iters;
+	r->warnings = json_array();
+	r->unwritten = json_array();
+	if (run_setup(r, outdir, testbed) < 0)
+		return CG_SETUP;
+	/* what runners killed outright left (their watchdog killed too) goes first; then
+	 * our record and our watchdog, before anything is made */
+	cg_clean_dead(0);
+	if (cg_watchdog_start(r) < 0 || cg_record_write(r) < 0) {
+		fprintf(stderr, "fabemuctl campaign run: cannot write %s: %s\n", r->record,
+			strerror(errno));
+		cg_watchdog_stop(r);
+		return CG_SETUP;
+	}
 	r->results = json_pack("{s:o}", "inputs", inputs(r));
 	cg_say("campaign %s: %u regime(s) x %u repetition(s), %u hosts; results in %s\n", c->name,
 	       c->nreg, c->reps, c->hosts, r->out);
-	if (cg_testbed_up(r) < 0) {
+	if (!cg_interrupted && cg_testbed_up(r) < 0 && !cg_interrupted) {
 		cg_say("  the testbed did not come up (log: %s/logs/testbed.log)\n", r->out);
 		status = CG_SETUP;
 	}
-	if (status == CG_OK)
+	if (status == CG_OK && !cg_interrupted)
 		capacity(r);
 	else
 		r->capacity = json_object();
@@ -445,10 +653,15 @@ cg_campaign_run(const char *file, const char *outdir, const char *testbed, unsig
 	cg_stop_group(&r->job, SIGTERM, 5000);
 	cg_dp_stop(r, NULL);
 	cg_testbed_down(r);
+	/* everything the record lists is gone: the watchdog has nothing left to do */
+	unlink(r->record);
+	cg_watchdog_stop(r);
 	status = finish(r, runs, status);
 	json_decref(runs);
 	json_decref(r->results);
 	json_decref(r->capacity);
+	json_decref(r->warnings);
+	json_decref(r->unwritten);
 	free(c->text);
 	free(c);
 	free(r);

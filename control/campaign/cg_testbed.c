@@ -2,16 +2,22 @@
 #define _GNU_SOURCE /* sched_setaffinity */
 /*
  * The hosts: the veth testbed up and down, its MTU, the wire (the same hosts joined by a
- * Linux bridge, no fabemu), the hosts' counters, and the testbed's capacity.
+ * Linux bridge, no fabemu), the hosts' counters, and the testbed's capacity; the runner's
+ * record of what it makes, and removing what a dead runner left.
  */
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <sched.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "cg.h"
 
@@ -43,9 +49,10 @@ cg_testbed_up(struct cg_run *r)
 	char cpus[64] = "";
 
 	cg_logpath(r, log, sizeof(log), "testbed.log");
+	/* a Ctrl-C stops it: veth.sh removes what it made so far */
 	if (r->own_testbed &&
-	    cg_sh(log, "'%s/testbeds/veth.sh' up %u --name %s --cores %s", r->root, r->c->hosts,
-		  r->testbed, r->c->split ? "split" : "shared") != 0)
+	    cg_sh_stoppable(log, "'%s/testbeds/veth.sh' up %u --name %s --cores %s", r->root,
+			    r->c->hosts, r->testbed, r->c->split ? "split" : "shared") != 0)
 		return -1;
 	r->mtu_now = 1500;
 	/* the hosts' programs on the hosts' cores (a lent testbed says which) */
@@ -70,13 +77,7 @@ cg_testbed_up(struct cg_run *r)
 void
 cg_kill_hosts(const struct cg_run *r)
 {
-	char log[PATH_MAX];
-
-	cg_logpath(r, log, sizeof(log), "testbed.log");
-	cg_sh(log,
-	      "for ns in $(ip netns list | awk '{print $1}' | grep '^%s-h'); do "
-	      "p=$(ip netns pids $ns); [ -n \"$p\" ] && kill -KILL $p; done; true",
-	      r->testbed);
+	cg_kill_netns(r->testbed);
 }
 
 void
@@ -91,6 +92,176 @@ cg_testbed_down(struct cg_run *r)
 		cg_sh(log, "'%s/testbeds/veth.sh' down --name %s", r->root, r->testbed);
 	else if (r->mtu_now != 1500) /* a testbed we were lent goes back as it was */
 		cg_mtu(r, 1500);
+}
+
+/* ---- The runner's record, and what a dead runner left ---- */
+
+int
+cg_record_write(const struct cg_run *r)
+{
+	char part[PATH_MAX + 8];
+	FILE *f;
+	int bad;
+
+	mkdir(CG_STATE_DIR, 0755);
+	snprintf(part, sizeof(part), "%s.part", r->record);
+	if ((f = fopen(part, "w")) == NULL)
+		return -1;
+	fprintf(f,
+		"# fabemuctl campaign run: what this runner makes. Once it is gone, its watchdog,\n"
+		"# `fabemuctl testbed clean` or the next campaign run removes it all.\n"
+		"pid %d\nstart %llu\nwatchdog %d\ntestbed %s\nown %d\nsocket %s\nprefix %s\n"
+		"root %s\nout %s\n",
+		(int)getpid(), cg_proc_start(getpid()), (int)r->watchdog, r->testbed,
+		r->own_testbed, r->sock, r->prefix, r->root, r->out);
+	bad = ferror(f);
+	if (fclose(f) != 0 || bad || rename(part, r->record) != 0) {
+		unlink(part);
+		return -1;
+	}
+	return 0;
+}
+
+/* A record's names are checked before they are used in commands and paths. */
+static int
+record_valid(const struct cg_owner *o)
+{
+	size_t n = strlen(o->testbed);
+	unsigned u;
+	char tail;
+
+	if (o->pid <= 0 || n == 0 || n > 6 || o->testbed[0] < 'a' || o->testbed[0] > 'z' ||
+	    strspn(o->testbed, "abcdefghijklmnopqrstuvwxyz0123456789") != n)
+		return 0;
+	if (sscanf(o->prefix, "fe-campaign-%u%c", &u, &tail) != 1)
+		return 0;
+	return strncmp(o->sock, CG_STATE_DIR "/campaign-", strlen(CG_STATE_DIR "/campaign-")) ==
+		       0 &&
+	       strstr(o->sock, "..") == NULL && o->root[0] == '/';
+}
+
+int
+cg_record_read(const char *path, struct cg_owner *o)
+{
+	char line[PATH_MAX + 32], key[16], val[PATH_MAX];
+	FILE *f = fopen(path, "r");
+
+	memset(o, 0, sizeof(*o));
+	if (f == NULL)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		val[0] = '\0';
+		if (line[0] == '#' || sscanf(line, "%15s %4095[^\n]", key, val) < 1)
+			continue;
+		if (strcmp(key, "pid") == 0)
+			o->pid = atoi(val);
+		else if (strcmp(key, "start") == 0)
+			o->start = strtoull(val, NULL, 10);
+		else if (strcmp(key, "watchdog") == 0)
+			o->watchdog = atoi(val);
+		else if (strcmp(key, "testbed") == 0)
+			snprintf(o->testbed, sizeof(o->testbed), "%s", val);
+		else if (strcmp(key, "own") == 0)
+			o->own_testbed = atoi(val);
+		else if (strcmp(key, "socket") == 0)
+			snprintf(o->sock, sizeof(o->sock), "%s", val);
+		else if (strcmp(key, "prefix") == 0)
+			snprintf(o->prefix, sizeof(o->prefix), "%s", val);
+		else if (strcmp(key, "root") == 0)
+			snprintf(o->root, sizeof(o->root), "%s", val);
+		else if (strcmp(key, "out") == 0)
+			snprintf(o->out, sizeof(o->out), "%s", val);
+	}
+	fclose(f);
+	return record_valid(o) ? 0 : -1;
+}
+
+void
+cg_record_clean(const char *path, const struct cg_owner *o, const char *who)
+{
+	char log[PATH_MAX + 32], tb[PATH_MAX];
+	int fd = open(path, O_RDONLY | O_CLOEXEC), dp, hosts, up;
+	struct stat st;
+
+	/* one cleaner at a time (the watchdog, testbed clean, a new runner): the ones that
+	 * wait find the record gone */
+	if (fd < 0)
+		return;
+	if (flock(fd, LOCK_EX) != 0 || fstat(fd, &st) != 0 || st.st_nlink == 0) {
+		close(fd);
+		return;
+	}
+	snprintf(log, sizeof(log), "%s/logs", o->out);
+	if (stat(log, &st) == 0 && S_ISDIR(st.st_mode))
+		snprintf(log, sizeof(log), "%s/logs/cleanup.log", o->out);
+	else
+		snprintf(log, sizeof(log), "/dev/null");
+	/* first what runs: the dataplane (it holds the testbed's interfaces), the hosts' */
+	dp = cg_kill_arg(o->prefix);
+	hosts = cg_kill_netns(o->testbed);
+	snprintf(tb, sizeof(tb), CG_STATE_DIR "/testbed-%s", o->testbed);
+	up = access(tb, F_OK) == 0;
+	if (up) {
+		cg_sh(log, "'%s/testbeds/veth.sh' unbridge --name %s", o->root, o->testbed);
+		if (o->own_testbed) /* a lent testbed stays, as the runner would leave it */
+			cg_sh(log, "'%s/testbeds/veth.sh' down --name %s", o->root, o->testbed);
+		else
+			cg_sh(log, "'%s/testbeds/veth.sh' mtu 1500 --name %s", o->root, o->testbed);
+	}
+	cg_sh(log, "rm -rf '/var/run/dpdk/%s'", o->prefix);
+	unlink(o->sock);
+	fprintf(stderr,
+		"fabemuctl: campaign runner %d is gone; %s removed what it left:%s%s%s%s%s "
+		"control socket, DPDK runtime directory, record %s\n",
+		(int)o->pid, who, dp ? " its dataplane," : "",
+		hosts ? " what ran in its hosts," : "",
+		!up		 ? ""
+		: o->own_testbed ? " testbed "
+				 : " the bridge and MTU of testbed ",
+		up ? o->testbed : "", up ? "," : "", path);
+	unlink(path);
+	close(fd);
+}
+
+int
+cg_clean_dead(int verbose)
+{
+	DIR *d = opendir(CG_STATE_DIR);
+	struct dirent *e;
+	int n = 0, bad = 0;
+
+	while (d && (e = readdir(d)) != NULL) {
+		char path[PATH_MAX], tail[8];
+		struct cg_owner o;
+		int pid;
+
+		if (sscanf(e->d_name, "campaign-%d.ru%7s", &pid, tail) != 2 ||
+		    strcmp(tail, "n") != 0)
+			continue;
+		snprintf(path, sizeof(path), CG_STATE_DIR "/%s", e->d_name);
+		if (cg_record_read(path, &o) < 0) {
+			fprintf(stderr,
+				"fabemuctl: %s is not a campaign runner's record: left alone\n",
+				path);
+			bad = 1;
+			continue;
+		}
+		if (o.pid == getpid())
+			continue;
+		if (o.start && cg_proc_start(o.pid) == o.start) {
+			if (verbose)
+				printf("campaign runner %d is running (testbed %s): left alone\n",
+				       (int)o.pid, o.testbed);
+			continue;
+		}
+		cg_record_clean(path, &o,
+				verbose ? "fabemuctl testbed clean" : "the next campaign run");
+		n++;
+	}
+	if (d)
+		closedir(d);
+	return bad ? -1 : n;
 }
 
 int
@@ -216,15 +387,16 @@ cg_ring_goodput(struct cg_run *r, const char *tag, uint64_t ns)
 	cg_logpath(r, log, sizeof(log), "capacity-%s.log", tag);
 	cg_logpath(r, out, sizeof(out), "capacity-%s", tag);
 	/* servers, each waited for; then the clients, each writing its JSON */
-	if (cg_sh(log,
-		  "set -e; for i in $(seq %u); do %s ip netns exec %s-h$i iperf3 -s -1 -D -p "
-		  "$((5400 + i)); done; for i in $(seq %u); do for t in $(seq 50); do "
-		  "ip netns exec %s-h$i ss -ltn | grep -q \":$((5400 + i)) \" && break; "
-		  "sleep 0.05; done; done; for i in $(seq %u); do j=$((i %% %u + 1)); "
-		  "%s ip netns exec %s-h$i iperf3 -c 198.18.0.$j -p $((5400 + j)) -t %u -J "
-		  ">'%s-'$i.json & done; wait",
-		  n, r->pin, r->testbed, n, r->testbed, n, n, r->pin, r->testbed,
-		  (unsigned)((ns + 500000000) / 1000000000), out) != 0) {
+	if (cg_sh_stoppable(
+		    log,
+		    "set -e; for i in $(seq %u); do %s ip netns exec %s-h$i iperf3 -s -1 -D -p "
+		    "$((5400 + i)); done; for i in $(seq %u); do for t in $(seq 50); do "
+		    "ip netns exec %s-h$i ss -ltn | grep -q \":$((5400 + i)) \" && break; "
+		    "sleep 0.05; done; done; for i in $(seq %u); do j=$((i %% %u + 1)); "
+		    "%s ip netns exec %s-h$i iperf3 -c 198.18.0.$j -p $((5400 + j)) -t %u -J "
+		    ">'%s-'$i.json & done; wait",
+		    n, r->pin, r->testbed, n, r->testbed, n, n, r->pin, r->testbed,
+		    (unsigned)((ns + 500000000) / 1000000000), out) != 0) {
 		cg_kill_hosts(r);
 		return -1;
 	}
