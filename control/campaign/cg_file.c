@@ -9,6 +9,7 @@
 #include "cg.h"
 #include "fe_linkspec.h"
 #include "fe_profile.h"
+#include "fe_rules.h"
 #include "fe_units.h"
 #include "fe_yaml.h"
 
@@ -185,16 +186,27 @@ static const struct fe_yaml_known known_keys[] = {
 
 /* ---- Values ---- */
 
+/* A value by its rule (fe_rules.h), named by its path in the campaign. */
+static int
+rule_val(struct fe_yaml *y, const char *path, const struct fe_rule *r, const char *v, uint64_t *out)
+{
+	struct fe_rule named = *r;
+	char e[300];
+
+	named.name = path;
+	if (fe_rule_parse(&named, "", v, out, e, sizeof(e)) < 0)
+		return fe_yaml_fail(y, path, "%s", e);
+	return 0;
+}
+
+/* A count of the campaign's own (iterations, hosts, ...), from lo to hi. */
 static int
 uint_val(struct fe_yaml *y, const char *path, const char *v, uint64_t lo, uint64_t hi,
 	 uint64_t *out)
 {
-	char e[200];
+	const struct fe_rule r = {.kind = FE_RULE_COUNT, .min = lo, .max = hi};
 
-	if (fe_parse_uint(v, hi, out, e, sizeof(e)) < 0 || *out < lo)
-		return fe_yaml_fail(y, path, "%s '%s' (allowed: %" PRIu64 " to %" PRIu64 ")", path,
-				    v, lo, hi);
-	return 0;
+	return rule_val(y, path, &r, v, out);
 }
 
 static int
@@ -393,7 +405,7 @@ compile_dataplane_regime(struct fe_yaml *y, const struct y_regime *r, const char
 		goto out;
 	}
 	snprintf(key, sizeof(key), "%s.scale", path);
-	if (r->scale && uint_val(y, key, r->scale, 1, FE_PROFILE_SCALE_MAX, &x) < 0) {
+	if (r->scale && rule_val(y, key, &fe_rule_scale, r->scale, &x) < 0) {
 		rc = -EINVAL;
 		goto out;
 	}
@@ -570,7 +582,7 @@ action_cmd(struct fe_yaml *y, const char *path, const struct y_action *a, char *
 		uint64_t x;
 
 		snprintf(key, sizeof(key), "%s.scale", path);
-		if (a->scale && uint_val(y, key, a->scale, 1, FE_PROFILE_SCALE_MAX, &x) < 0)
+		if (a->scale && rule_val(y, key, &fe_rule_scale, a->scale, &x) < 0)
 			return -EINVAL;
 
 		if (fe_profile_find(a->profile, path2, sizeof(path2), e, sizeof(e)) < 0)
