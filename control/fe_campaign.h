@@ -8,11 +8,12 @@
  *
  *   fabemuctl campaign check FILE
  *   fabemuctl campaign run FILE [--out DIR] [--testbed NAME] [--iterations N]
+ *   fabemuctl testbed clean     what runners killed outright left behind
  */
 #ifndef FE_CAMPAIGN_H
 #define FE_CAMPAIGN_H
 
-/* argv[0] is "campaign". Returns the exit status (docs/campaigns.md). */
+/* argv[0] is "campaign" or "testbed". Returns the exit status (docs/campaigns.md). */
 int fe_campaign_main(int argc, char **argv);
 
 #endif
