@@ -20,6 +20,8 @@ PKGS=(
 	util-linux                                # runuser (socket permission test)
 	python3                                   # JSON checks and the telemetry client in tests
 	valgrind                                  # the packet-rate benchmark's instruction counts
+	clang-14 libclang-rt-14-dev               # the ASan/UBSan build and libFuzzer (tests/run.sh)
+	llvm                                      # llvm-symbolizer: sanitizer reports with file:line
 )
 missing=()
 for p in "${PKGS[@]}"; do

@@ -1,0 +1,314 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The fast path on any bytes (dataplane/fe_dp.c, fe_switch.c and the models they call):
+ * frames of any content and length, in one mbuf or two, enter three in-memory ports
+ * (net_ring) of an engine on a fake clock, which reads their Ethernet header and 802.1Q
+ * tag, maps them to lanes by PCP or DSCP, learns and floods, runs filters, marks ECN
+ * (with the IPv4 checksum update), pauses (PFC, real frames) or queues them for credits.
+ *
+ * Input: byte 0 picks the regime, lanes and lane map; byte 1 the links' features (ECN on
+ * every packet, a filter, rate and delay, jitter and loss, exact drops, small buffers).
+ * Then frames, each a header of 3 bytes (port and where to split it; microseconds
+ * until the next; length) and the frame.
+ *
+ * Checked: no read outside a frame (the bytes of each mbuf around the frame are
+ * poisoned for ASan, but for the 12 the switch reads of any frame, fe_switch.c's
+ * one_flow()); every frame that leaves is one that came in (a copy for floods), byte
+ * for byte, but for ECN's marking (its bits and IPv4's checksum, as fe_ecn_mark()
+ * would set them); every one that came in was read; the engine drains; every mbuf comes
+ * back to its pool. Seeds: tests/fuzz/corpus/engine/ (tests/fuzz/make_seeds.py).
+ */
+#include <sanitizer/asan_interface.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <rte_eth_ring.h>
+#include <rte_ethdev.h>
+#include <rte_mbuf.h>
+#include <rte_mbuf_dyn.h>
+#include <rte_ring.h>
+
+#include "fe_dp.h"
+#include "fuzz_bpf.h"
+#include "fuzz_common.h"
+#include "fuzz_eal.h"
+
+#define NP	   3
+#define HZ	   1000000000ULL /* fake clock: 1 tick = 1 ns */
+#define FRAMES_MAX 48
+#define FRAME_MAX  1600
+#define RING	   1024
+#define DRAIN_MAX  20000 /* polls of 1 us after the last frame; every model drains sooner */
+#define SEEN_BYTES 12	 /* mac_keys() reads the addresses of any frame, even a runt */
+
+static struct rte_mempool *inpool, *cpool;
+static struct rte_ring *rxr[NP], *txr[NP];
+static uint16_t ports[NP];
+static int idoff; /* the frame's number (from 1) in an mbuf field: copies carry it too */
+static uint8_t sent[FRAMES_MAX][FRAME_MAX];
+static uint32_t sent_len[FRAMES_MAX], sent_cut[FRAMES_MAX];
+static const char *const filters[4] = {"udp", "vlan and tcp", "ip6 or arp",
+				       "ether[12:2] = 0x0800 and ip[1] & 3 != 0"};
+
+static void
+port_up(unsigned i)
+{
+	struct rte_eth_conf conf = {0};
+	char name[32];
+	int rc;
+
+	snprintf(name, sizeof(name), "frx%u", i);
+	rxr[i] = rte_ring_create(name, RING, 0, RING_F_SP_ENQ | RING_F_SC_DEQ);
+	snprintf(name, sizeof(name), "ftx%u", i);
+	txr[i] = rte_ring_create(name, RING, 0, RING_F_SP_ENQ | RING_F_SC_DEQ);
+	FZ_CHECK(rxr[i] && txr[i], "rings");
+	snprintf(name, sizeof(name), "fring%u", i);
+	rc = rte_eth_from_rings(name, &rxr[i], 1, &txr[i], 1, 0);
+	FZ_CHECK(rc >= 0, "rte_eth_from_rings");
+	ports[i] = (uint16_t)rc;
+	FZ_CHECK(rte_eth_dev_configure(ports[i], 1, 1, &conf) == 0 &&
+			 rte_eth_rx_queue_setup(ports[i], 0, RING, 0, NULL, cpool) == 0 &&
+			 rte_eth_tx_queue_setup(ports[i], 0, RING, 0, NULL) == 0 &&
+			 rte_eth_dev_start(ports[i]) == 0,
+		 "port %u", i);
+}
+
+int
+LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	static const struct rte_mbuf_dynfield id = {
+		.name = "fuzz_frame_id", .size = sizeof(uint32_t), .align = 4};
+
+	(void)argc;
+	fz_eal((*argv)[0]);
+	/* frames come from inpool (their bytes poisoned around them); the engine's own
+	 * (flood copies, PFC frames) from cpool, never poisoned */
+	inpool = rte_pktmbuf_pool_create("fuzz_in", 2 * FRAMES_MAX + 63, 0, 0,
+					 RTE_MBUF_DEFAULT_BUF_SIZE, 0);
+	cpool = rte_pktmbuf_pool_create("fuzz_copy", 1023, 0, 0, RTE_MBUF_DEFAULT_BUF_SIZE, 0);
+	FZ_CHECK(inpool && cpool, "pools");
+	idoff = rte_mbuf_dynfield_register(&id);
+	FZ_CHECK(idoff >= 0, "dynfield");
+	for (unsigned i = 0; i < NP; i++)
+		port_up(i);
+	return 0;
+}
+
+static uint32_t *
+frame_id(struct rte_mbuf *m)
+{
+	return RTE_MBUF_DYNFIELD(m, idoff, uint32_t *);
+}
+
+/* One segment of len bytes, poisoned before them and after max(len, keep). */
+static struct rte_mbuf *
+segment(const uint8_t *b, uint32_t len, uint32_t keep)
+{
+	struct rte_mbuf *m = rte_pktmbuf_alloc(inpool);
+	uint8_t *buf;
+	uint32_t open;
+
+	FZ_CHECK(m != NULL, "inpool empty");
+	buf = m->buf_addr;
+	ASAN_UNPOISON_MEMORY_REGION(buf, m->buf_len);
+	memcpy(rte_pktmbuf_append(m, (uint16_t)len), b, len);
+	open = RTE_MAX(len, keep);
+	ASAN_POISON_MEMORY_REGION(buf, m->data_off);
+	ASAN_POISON_MEMORY_REGION(buf + m->data_off + open, m->buf_len - m->data_off - open);
+	return m;
+}
+
+/* Frame k (its bytes in sent[k]) into port `in`'s receive ring. */
+static void
+inject(unsigned k, unsigned in)
+{
+	uint32_t len = sent_len[k], cut = sent_cut[k];
+	struct rte_mbuf *m;
+
+	if (cut == 0 || cut >= len) {
+		m = segment(sent[k], len, SEEN_BYTES);
+	} else {
+		m = segment(sent[k], cut, SEEN_BYTES);
+		FZ_CHECK(rte_pktmbuf_chain(m, segment(sent[k] + cut, len - cut, 0)) == 0, "chain");
+	}
+	*frame_id(m) = k + 1;
+	FZ_CHECK(rte_ring_enqueue(rxr[in], m) == 0, "rx ring full");
+}
+
+/* Byte 0: regime, lanes and lane map; byte 1: the links (see the top). */
+static struct fe_dp *
+engine(uint8_t a, uint8_t b)
+{
+	struct fe_fabric fab = FE_FABRIC_DEFAULT;
+	struct fe_dp_conf conf = {.mac_age_ns = 300000000000ULL, .seed = 7};
+	struct fe_linkdef up = {.link = {.limit_bytes = 1 << 20, .limit_pkts = 1000}}, down;
+	struct fe_linkdef ups[NP], downs[NP];
+	char err[512];
+	struct fe_dp *dp;
+
+	conf.regime = (enum fe_regime)(a % 3);
+	conf.lanes = (uint8_t)(1 + (a / 3) % FE_LANES_MAX);
+	conf.lane_map = (a / 24) & 1 ? FE_MAP_DSCP : FE_MAP_PCP;
+	conf.lcores = conf.regime == FE_REGIME_LOSSY && (a / 48) & 1 ? 2 : 1;
+	conf.pfc = fab.pfc;
+	conf.pfc.xoff = 4000; /* a few frames pause a priority */
+	conf.pfc.xon = 1000;
+	conf.pfc.frames = 1;
+	conf.credit = fab.credit;
+	conf.credit.buffer = 8192;
+	if (b & 0x01) /* every packet is hit: ECT marked, the others dropped or passed */
+		up.ecn =
+			(struct fe_ecn_params){.enabled = 1, .pmax = 1, .drop_non_ect = b >> 1 & 1};
+	if (b & 0x08) {
+		up.link.rate_bps = 1000000000;
+		up.link.delay_ns = 2000;
+	}
+	if (b & 0x20) {
+		up.drop_first = 2;
+		up.drop_count = 3;
+	}
+	if (b & 0x40)
+		up.link.limit_pkts = 3;
+	down = up;
+	if (b & 0x04)
+		snprintf(down.match, sizeof(down.match), "%s", filters[b >> 6 & 3]);
+	if (b & 0x10) {
+		down.jitter_ns = 1000;
+		down.loss = (struct fe_loss_params){
+			.kind = FE_LOSS_GE, .p = 0.2, .r = 0.5, .loss_bad = 0.5};
+	}
+	for (unsigned i = 0; i < NP; i++) {
+		ups[i] = up;
+		downs[i] = down;
+	}
+	dp = fe_dp_create(NP, ports, ups, downs, cpool, HZ, &conf, err, sizeof(err));
+	FZ_CHECK(dp != NULL, "fe_dp_create: %s", err);
+	if (down.match[0] &&
+	    fz_skip_bpf_bugs(down.match, dp->ports[0].down_x.filter->jit != NULL)) {
+		fe_dp_free(dp); /* fuzz_bpf.h */
+		return NULL;
+	}
+	return dp;
+}
+
+static void
+poll(struct fe_dp *dp, uint64_t now)
+{
+	if (dp->handoff == NULL) {
+		fe_dp_poll(dp, now);
+		return;
+	}
+	fe_dp_poll_role(dp, FE_ROLE_UP, now);
+	fe_dp_poll_role(dp, FE_ROLE_DOWN, now);
+}
+
+static int
+is_pause(const uint8_t *f, uint32_t len)
+{
+	static const uint8_t dst[6] = {0x01, 0x80, 0xc2, 0x00, 0x00, 0x01};
+
+	return len == 60 && memcmp(f, dst, 6) == 0 && f[12] == 0x88 && f[13] == 0x08;
+}
+
+/* A frame that left: one that came in, unchanged but for ECN's marking. */
+static void
+check_out(struct rte_mbuf *m)
+{
+	static uint8_t lin[FRAME_MAX], want[FRAME_MAX];
+	uint32_t len = rte_pktmbuf_pkt_len(m), k = *frame_id(m) - 1;
+	const uint8_t *f;
+
+	FZ_CHECK(len <= FRAME_MAX, "a frame of %u bytes left", len);
+	f = rte_pktmbuf_read(m, 0, len, lin);
+	FZ_CHECK(f != NULL, "unreadable frame");
+	if (is_pause(f, len))
+		return;
+	FZ_CHECK(k < FRAMES_MAX && sent_len[k] == len, "a frame of %u bytes, number %u", len,
+		 k + 1);
+	if (memcmp(f, sent[k], len) == 0)
+		return;
+	/* marked in its first segment (as it came in) or whole (a flood copy) */
+	memcpy(want, sent[k], len);
+	fe_ecn_mark(want, sent_cut[k] && sent_cut[k] < len ? sent_cut[k] : len);
+	if (memcmp(f, want, len) == 0)
+		return;
+	memcpy(want, sent[k], len);
+	fe_ecn_mark(want, len);
+	FZ_CHECK(memcmp(f, want, len) == 0, "frame %u (%u bytes) changed beyond ECN marking", k + 1,
+		 len);
+}
+
+static uint64_t
+take_out(void)
+{
+	struct rte_mbuf *m;
+	uint64_t n = 0;
+
+	for (unsigned i = 0; i < NP; i++)
+		while (rte_ring_dequeue(txr[i], (void **)&m) == 0) {
+			check_out(m);
+			rte_pktmbuf_free(m);
+			n++;
+		}
+	return n;
+}
+
+static int
+rx_pending(void)
+{
+	for (unsigned i = 0; i < NP; i++)
+		if (rte_ring_count(rxr[i]))
+			return 1;
+	return 0;
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	uint64_t now = 1000, out = 0, rx = 0, tx = 0;
+	unsigned nframes = 0, i;
+	struct fe_dp *dp;
+	size_t at = 2;
+
+	if (size < 2)
+		return 0;
+	dp = engine(data[0], data[1]);
+	if (dp == NULL)
+		return 0;
+	while (at + 3 <= size && nframes < FRAMES_MAX) {
+		uint8_t h = data[at];
+		uint32_t len = (uint32_t)(data[at + 1] | data[at + 2] << 8) % (FRAME_MAX + 1);
+
+		at += 3;
+		len = RTE_MIN(len, (uint32_t)(size - at));
+		memcpy(sent[nframes], data + at, len);
+		sent_len[nframes] = len;
+		sent_cut[nframes] = h & 0x80 ? len / 2 : 0;
+		at += len;
+		inject(nframes++, h % NP);
+		now += (uint64_t)(h >> 2 & 0x1f) * 100;
+		poll(dp, now);
+		out += take_out();
+	}
+	for (i = 0; i < DRAIN_MAX && (fe_dp_held(dp) || rx_pending()); i++) {
+		now += 1000;
+		poll(dp, now);
+		out += take_out();
+	}
+	FZ_CHECK(i < DRAIN_MAX, "the engine still holds %lu packets after %u us",
+		 (unsigned long)fe_dp_held(dp), DRAIN_MAX);
+	for (unsigned p = 0; p < NP; p++) {
+		rx += FE_CNT_GET(dp->ports[p].st.rx_pkts);
+		tx += FE_CNT_GET(dp->ports[p].st.tx_pkts);
+	}
+	FZ_CHECK(rx == nframes, "%u frames in, %lu read", nframes, (unsigned long)rx);
+	FZ_CHECK(tx == out, "%lu frames counted sent, %lu left", (unsigned long)tx,
+		 (unsigned long)out);
+	fe_dp_drain(dp);
+	fe_dp_free(dp);
+	FZ_CHECK(rte_mempool_avail_count(inpool) == inpool->size &&
+			 rte_mempool_avail_count(cpool) == cpool->size,
+		 "mbufs not returned: %u of %u, %u of %u", rte_mempool_avail_count(inpool),
+		 inpool->size, rte_mempool_avail_count(cpool), cpool->size);
+	return 0;
+}
