@@ -291,11 +291,12 @@ edge_val(struct fe_yaml *y, const char *path, const char *pmd, const char *ring,
 			if (!strncmp(w, "--profile", 9) || !strncmp(w, "--scale", 7) ||
 			    !strncmp(w, "--seed", 6) || !strncmp(w, "--control", 9) ||
 			    !strncmp(w, "--stats-json", 12)) {
+				int rc = fe_yaml_fail(y, key,
+						      "%s: '%s' is the campaign's to set (use "
+						      "profile, scale, seed)",
+						      key, w);
 				free(copy);
-				return fe_yaml_fail(y, key,
-						    "%s: '%s' is the campaign's to set (use "
-						    "profile, scale, seed)",
-						    key, w);
+				return rc;
 			}
 			cg_quote(q, sizeof(q), w);
 			if (strlen(w) > 200 ||

@@ -71,6 +71,7 @@ main(int argc, char **argv)
 	d = pcap_dump_open(p, argv[1]);
 	if (d == NULL) {
 		fprintf(stderr, "fe-pcapgen: %s: %s\n", argv[1], pcap_geterr(p));
+		pcap_close(p);
 		return 1;
 	}
 	for (int g = 2; g < argc; g += 4) {
@@ -81,6 +82,8 @@ main(int argc, char **argv)
 		    len < tag + 12 || len > sizeof(frame)) {
 			fprintf(stderr, "fe-pcapgen: bad group '%s %s %s %s'\n", argv[g],
 				argv[g + 1], argv[g + 2], argv[g + 3]);
+			pcap_dump_close(d);
+			pcap_close(p);
 			return 2;
 		}
 		for (unsigned long i = 0; i < count; i++, seq++) {

@@ -337,6 +337,7 @@ Test(engine, filter_and_exact_drops)
 	cr_assert_eq(dp->ports[0].up_x.filter_hits, 6);
 	cr_assert_eq(sent(2), 10);
 	cr_assert_eq(sent(0), 0);
+	fe_dp_free(dp);
 }
 
 /*
@@ -832,7 +833,7 @@ sent_in_order(int i, unsigned first)
 		int src = f[11] - 0xa;
 
 		cr_assert(src >= 0 && src < NP);
-		cr_assert_eq(f[14] << 8 | f[15], next[src],
+		cr_assert_eq((unsigned)(f[14] << 8 | f[15]), next[src],
 			     "port %d, frame %u from %d: seq %u, not %u", i, k, src,
 			     f[14] << 8 | f[15], next[src]);
 		next[src]++;

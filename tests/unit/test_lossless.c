@@ -90,6 +90,8 @@ Test(credit, gated_link_waits_and_resumes)
 	cr_assert_eq(st[0], 13704 + 12304 + 1000);
 	cr_assert_eq(c.stall_ticks[0], 13704 - 12304);
 	cr_assert_eq(l->st.drop_pkts[FE_LINK_DROP_TAIL], 0);
+	free(l->slots);
+	free(l);
 }
 
 static struct fe_pfc
