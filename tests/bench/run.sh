@@ -2,7 +2,7 @@
 # Benchmarks (not tests: they print figures, they do not pass or fail). Each row is
 # measured in the same run as its reference. docs/performance.md explains the table.
 #
-#   tests/bench/run.sh [pps|engine|veth|timing|rate|change|gap ...]   (default: all; root)
+#   tests/bench/run.sh [pps|engine|veth|idle|timing|rate|change|gap ...]   (default: all; root)
 #
 #   pps     packet rate on one core, 64-byte frames, software vdevs (pcap files replayed
 #           from memory, infinite_rx): dpdk-testpmd io (and mac) against fabemu-dp with
@@ -11,14 +11,18 @@
 #   engine  the engine alone, on in-memory ports and a fake clock (fe-enginebench):
 #           wall-clock ns and exact instructions per packet (callgrind), ideal and full
 #   veth    TCP goodput between two namespaces over AF_XDP and AF_PACKET: testpmd io
-#           against fabemu-dp ideal on the same ports
+#           against fabemu-dp ideal on the same ports (one core, busy-polling, and a
+#           pipeline on two: --lcores 2)
+#   idle    what the idle dataplane costs: CPU with no traffic, and the ping RTT through
+#           it, for each --idle-sleep (the README's table), AF_XDP and AF_PACKET
 #   timing  added delay inside the box (TSC at RX and at TX) against the configured
 #           delay, 10 us, 100 us, 1 ms per link, UDP at 100 Mbit/s: as the tests run the
 #           dataplane (FE_TIMING_ARGS: more fabemu-dp options, e.g. "--idle-sleep 0s"),
 #           then alone on the last core, busy-polling, and the machine's own floor on
 #           that core (fe-cpufloor)
 #   rate    achieved TX rate on the wire against the configured rate, 10 Mbit/s up
-#   change  profile changes every 2 ms under TCP: time to take effect, packets disturbed
+#   change  profile changes every 2 ms under TCP and UDP (tests/e2e/swap.sh): how many fit
+#           in the run, time to take effect and to be adopted, packets disturbed
 #   gap     the 4-host MPI all-reduce (1 MiB, 16 MiB) through the ideal dataplane against
 #           the wire (the same hosts over a Linux bridge), for every edge configuration
 #           tried (tests/bench/gap-*.yaml: cores split or shared, AF_PACKET or AF_XDP,
@@ -30,7 +34,7 @@
 set -euo pipefail
 . "$(dirname "$0")/../../testbeds/lib.sh"
 fe_init bench
-WHAT=${*:-pps veth timing rate change gap}
+WHAT=${*:-pps veth idle timing rate change gap}
 T=$FE_TMP
 SECS=${FE_BENCH_SECS:-4}
 command -v dpdk-testpmd >/dev/null || fe_fail "dpdk-testpmd missing (apt-get install dpdk-dev)"
@@ -172,7 +176,7 @@ bench_engine() {
 	echo "ns: wall clock on this machine; instructions: callgrind, exact and repeatable"
 }
 
-veth_goodput() { # PMD TOOL: TCP Mbit/s host 1 -> host 2
+veth_goodput() { # PMD TOOL [FABEMU-ARGS [LCORES]]: TCP Mbit/s host 1 -> host 2
 	local pmd=$1 tool=$2 g
 	if [ "$tool" = testpmd ]; then
 		dpdk-testpmd $EALH -l 0,1 --file-prefix fe-bench-tp $(fe_vdevs "$pmd") -- \
@@ -185,7 +189,7 @@ veth_goodput() { # PMD TOOL: TCP Mbit/s host 1 -> host 2
 		wait $pid 2>/dev/null || true
 		rm -rf /var/run/dpdk/fe-bench-tp
 	else
-		fe_dp_start $(fe_eal) $(fe_vdevs "$pmd") -- --profile ideal $3
+		fe_dp_start $(fe_eal | sed "s/-l 0 /-l ${4:-0} /") $(fe_vdevs "$pmd") -- --profile ideal $3
 		g=$(fe_iperf 1 2 "$SECS")
 		fe_dp_stop
 	fi
@@ -200,22 +204,54 @@ bench_veth() {
 	# forwarder: rounds in turn, medians (as for the packet rate)
 	local rounds=${FE_BENCH_ROUNDS:-3} pmd
 	for pmd in af_xdp af_packet; do
-		local ref="" fab="" busy=""
+		local ref="" fab="" busy="" pipe=""
 		for r in $(seq "$rounds"); do
 			echo "  $pmd: round $r of $rounds" >&2
 			ref+=" $(veth_goodput $pmd testpmd)"
 			fab+=" $(veth_goodput $pmd fabemu "")"
 			busy+=" $(veth_goodput $pmd fabemu "--idle-sleep 0s")"
+			pipe+=" $(veth_goodput $pmd fabemu "--lcores 2 --idle-sleep 0s" 0,1)"
 		done
 		stat() { python3 -c "import statistics as s, sys; v = [float(x) for x in sys.argv[2].split()]; r = [float(x) for x in sys.argv[1].split()]; print('%.0f %.0f-%.0f %.2f' % (s.median(v), min(v), max(v), s.median([a / b for a, b in zip(v, r)])))" "$ref" "$1"; }
 		[ $pmd = af_xdp ] && row "" "Mbit/s (median)" "range" "ratio"
 		row "dpdk-testpmd io, $pmd (reference)" $(stat "$ref")
 		row "fabemu-dp ideal, $pmd" $(stat "$fab")
 		row "fabemu-dp ideal, $pmd, busy-poll" $(stat "$busy")
+		row "fabemu-dp ideal, $pmd, 2 lcores (--lcores 2)" $(stat "$pipe")
 	done
 	echo "medians of $rounds rounds of ${SECS} s, run in turn; ratio: median of the rounds' ratios"
 	echo "target: fabemu ideal >= 1.0 x testpmd io on the same PMD"
 	"$FE_ROOT/testbeds/veth.sh" down --name febv
+	FE_TB_NAME=
+}
+
+# The idle dataplane, for each --idle-sleep: the CPU it takes over SECS with no traffic
+# (utime + stime of the process), then the ping RTT through it.
+bench_idle() {
+	local pmd idle c0 c1 min avg
+	echo
+	echo "== the idle dataplane: CPU with no traffic (${SECS} s, utime + stime) and the ping RTT"
+	echo "   through it (20 pings 50 ms apart, unimpaired), by --idle-sleep; lcore 0, nice -10"
+	fe_hosts febi 2
+	printf '%-10s %-14s %16s %12s %12s\n' "PMD" "--idle-sleep" "CPU, % of a core" "ping min us" \
+		"ping avg us"
+	for pmd in af_xdp af_packet; do
+		for idle in 20us 50us 100us 200us 0s; do
+			fe_dp_start $(fe_eal) $(fe_vdevs "$pmd") -- --idle-sleep "$idle"
+			sleep 1
+			c0=$(awk '{print $14 + $15}' "/proc/$FE_DP_PID/stat")
+			sleep "$SECS"
+			c1=$(awk '{print $14 + $15}' "/proc/$FE_DP_PID/stat")
+			min=$(fe_ping_min 1 2 20)
+			avg=$(fe_ping_avg 1 2 20)
+			fe_dp_stop
+			printf '%-10s %-14s %16s %12s %12s\n' "$pmd" "$idle" \
+				"$(python3 -c "print(round(100 * ($c1 - $c0) / $(getconf CLK_TCK) / $SECS, 1))")" \
+				"$min" "$avg"
+		done
+	done
+	echo "target: the default (100us) idle well under a core: 8-9 % here (README)"
+	"$FE_ROOT/testbeds/veth.sh" down --name febi
 	FE_TB_NAME=
 }
 
@@ -341,7 +377,11 @@ PY
 bench_change() {
 	echo
 	echo "== profile changes under load: two profiles swapped every 2 ms, TCP at 300 Mbit/s"
-	FABEMU_BIN=$FE_BIN bash "$FE_ROOT/tests/e2e/swap.sh" 2>&1 | grep -E 'swaps|drops|retrans|timeouts|out of order|took effect|adopted|p99|TCP goodput' | sed 's/^ *ok */  /'
+	echo "   for 5 s, then UDP at 100 Mbit/s for 3 s (tests/e2e/swap.sh: its checks and figures)"
+	FABEMU_BIN=$FE_BIN bash "$FE_ROOT/tests/e2e/swap.sh" 2>&1 |
+		grep -E 'figure|drops|retrans|timeouts|out of order|took effect|adopted|FAIL' |
+		sed 's/^ *\(ok\|figure\) */  /'
+	echo "target: publish-to-effect p99 < 1 ms (docs/control.md)"
 }
 
 bench_gap() {
@@ -381,7 +421,7 @@ PY
 
 for w in $WHAT; do
 	case $w in
-	pps | engine | veth | timing | rate | change | gap) "bench_$w" ;;
-	*) fe_fail "unknown benchmark '$w' (pps, engine, veth, timing, rate, change, gap)" ;;
+	pps | engine | veth | idle | timing | rate | change | gap) "bench_$w" ;;
+	*) fe_fail "unknown benchmark '$w' (pps, engine, veth, idle, timing, rate, change, gap)" ;;
 	esac
 done
