@@ -42,10 +42,18 @@ enum {
 	LINKTYPE_ETHERNET = 1,
 };
 
-/* One pcapng block, built whole before it is written (the largest: a 64 KiB packet). */
+/* The largest block: a 64 KiB packet with its flags and a comment. */
+#define CAP_BLOCK_MAX (28 + 65536 + 8 + 68 + 8)
+/* Blocks are gathered here and written together, each whole. */
+#define CAP_BUF (1U << 20)
+/* Copies written in one fe_capture_drain() at most: the control thread serves clients
+ * between drains, whatever rate the lcore captures at (the ring counts what it loses). */
+#define CAP_DRAIN_MAX 4096
+
 struct blk {
 	size_t n;
-	uint8_t b[28 + 65536 + 4 + 8 + 4 + 68 + 4 + 4];
+	uint64_t pkts, drops; /* packet blocks in b, and those of dropped packets */
+	uint8_t b[CAP_BUF];
 };
 
 struct fe_capture {
@@ -114,8 +122,9 @@ pad4(size_t n)
 }
 
 /*
- * Write the block whole, or not at all: after a failed or short write the file is cut
- * back to the last whole block, so that it stays readable, and nothing more is written.
+ * Write the gathered blocks whole, or none of them: after a failed or short write the
+ * file is cut back to where they began (the end of a block), so that it stays readable
+ * and holds exactly the packets counted as written; nothing more is written after.
  */
 static int
 flush_blk(struct fe_capture *c)
@@ -132,12 +141,18 @@ flush_blk(struct fe_capture *c)
 		else
 			c->werr = n < 0 ? errno : EIO;
 	}
-	c->blk.n = 0;
 	if (c->werr) {
 		if (ftruncate(c->fd, c->good) < 0) { /* a FIFO or device: nothing to cut */
 		}
-		return -1;
+		c->unwritten += c->blk.pkts;
+	} else {
+		c->written += c->blk.pkts;
+		c->dropped_written += c->blk.drops;
 	}
+	c->blk.n = 0;
+	c->blk.pkts = c->blk.drops = 0;
+	if (c->werr)
+		return -1;
 	c->good += (off_t)off;
 	return 0;
 }
@@ -192,6 +207,10 @@ write_packet(struct fe_capture *c, struct rte_mbuf *m)
 		c->unwritten++;
 		return;
 	}
+	if (b->n + CAP_BLOCK_MAX > sizeof(b->b) && flush_blk(c) < 0) {
+		c->unwritten++;
+		return;
+	}
 	if (meta->fate != FE_TAP_DELIVERED)
 		snprintf(comment, sizeof(comment), "fabemu-drop: %s",
 			 meta->fate < RTE_DIM(drop_names) ? drop_names[meta->fate] : "?");
@@ -209,25 +228,31 @@ write_packet(struct fe_capture *c, struct rte_mbuf *m)
 		opt(b, OPT_COMMENT, comment, (uint16_t)strlen(comment));
 	opt_end(b);
 	put32(b, blen);
-	if (flush_blk(c) < 0) {
-		c->unwritten++;
-		return;
+	b->pkts++;
+	b->drops += meta->fate != FE_TAP_DELIVERED;
+}
+
+static void
+drain(struct fe_capture *c, unsigned max)
+{
+	struct rte_mbuf *m[64];
+	unsigned n, done = 0;
+
+	while (done < max && (n = rte_ring_sc_dequeue_burst(c->tap.ring, (void **)m,
+							    RTE_MIN(64u, max - done), NULL)) > 0) {
+		for (unsigned i = 0; i < n; i++)
+			write_packet(c, m[i]);
+		rte_pktmbuf_free_bulk(m, n);
+		done += n;
 	}
-	c->written++;
-	c->dropped_written += meta->fate != FE_TAP_DELIVERED;
+	if (c->blk.n)
+		flush_blk(c);
 }
 
 void
 fe_capture_drain(struct fe_capture *c)
 {
-	struct rte_mbuf *m[64];
-	unsigned n;
-
-	while ((n = rte_ring_sc_dequeue_burst(c->tap.ring, (void **)m, 64, NULL)) > 0) {
-		for (unsigned i = 0; i < n; i++)
-			write_packet(c, m[i]);
-		rte_pktmbuf_free_bulk(m, n);
-	}
+	drain(c, CAP_DRAIN_MAX);
 }
 
 static void
@@ -328,7 +353,7 @@ fe_capture_stop(struct fe_dp *dp, struct fe_capture *c, char *msg, size_t len)
 	token = rte_rcu_qsbr_start(dp->qsv);
 	for (int i = 0; i < 100000 && !(quiet = rte_rcu_qsbr_check(dp->qsv, token, false)); i++)
 		usleep(10);
-	fe_capture_drain(c);
+	drain(c, UINT32_MAX); /* the ring no longer fills: all of it */
 	write_stats(c);
 	if (!quiet) { /* an lcore stuck for a second may still copy into it: keep it */
 		if (msg)

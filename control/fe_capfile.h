@@ -28,7 +28,7 @@ struct fe_capture;
 struct fe_capture *fe_capture_start(struct fe_dp *dp, const char *link, int fd, const char *path,
 				    int drops, uint32_t snaplen, char *err, size_t errlen);
 
-/* Write what the lcore captured so far. */
+/* Write what the lcore captured so far, up to 4096 copies (a bounded time). */
 void fe_capture_drain(struct fe_capture *c);
 
 /* Unpublish the tap, wait for the lcore to let go, write the rest and close.

@@ -114,6 +114,21 @@ said=$(sed -n 's/.*holds the first \([0-9]*\) packets whole.*/\1/p' <<<"$out")
 read_back=$(tshark -r "$FULL/c.pcapng" 2>/dev/null | wc -l)
 tshark -r "$FULL/c.pcapng" >/dev/null 2>&1 || fe_fail "tshark cannot read the partial capture"
 fe_check "packets tshark reads back (the reply said $said)" "$read_back" "$said" "$said"
+rm -f "$FULL/c.pcapng"
+
+echo "a capture at full rate does not take the control thread (the soak found it did)"
+fe_ctl set all rate=0 >/dev/null # unlimited: the replay's whole rate
+"$CTL" capture start 1.down fast.pcapng --snaplen 64 | sed 's/^/  /'
+for i in 1 2 3 4 5; do
+	timeout 3 "$CTL" status >/dev/null || fe_fail "status during a full-rate capture: no answer within 3 s"
+	sleep 0.3
+done
+echo "  ok   status answered 5 times in a row within 3 s each ($(du -m "$CAPDIR/fast.pcapng" | cut -f1) MB captured so far)"
+out=$(timeout 10 "$CTL" capture stop 2>&1) || true
+echo "  $out"
+expect "the capture stopped, and says what it lost" "lost by the capture (ring full)" "$out"
+rm -f "$CAPDIR/fast.pcapng"
+fe_ctl set all rate=10Mbit >/dev/null
 umount "$FULL"
 
 echo "slow clients: a request has a deadline; root keeps its slots"
