@@ -42,6 +42,8 @@ expect_refused() { # CASE EXPECTED-SUBSTRING
 }
 expect_refused garbage '"ok":false,"error":"not a JSON object'
 expect_refused array '"error":"not a JSON object: another JSON value'
+expect_refused deep '"error":"not a JSON object: maximum parsing depth reached'
+expect_refused utf8 '"error":"not a JSON object: unable to decode byte 0xc3'
 expect_refused version '"error":"protocol version mismatch: this fabemu-dp speaks 1"'
 expect_refused nocmd "unknown command '(none)'"
 expect_refused unknown "unknown command 'reboot' (known: status, ports, links, apply, set"

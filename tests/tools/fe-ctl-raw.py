@@ -4,7 +4,7 @@
 Usage: fe-ctl-raw.py SOCKET CASE
 Prints the server's reply (one JSON line) or "closed" when the server closed the
 connection; exits 1 if the server did not answer within 5 s.
-Cases: garbage, array, version, nocmd, unknown, partial, oversize, badyaml,
+Cases: garbage, array, deep, utf8, version, nocmd, unknown, partial, oversize, badyaml,
        unknownkey, range, filter, regime, selector, pipelined.
 """
 import json
@@ -44,6 +44,10 @@ def main():
         out = talk(s, b"\x00\xffhello there\n")
     elif case == "array":
         out = talk(s, b"[1, 2, 3]\n")
+    elif case == "deep":  # 10,000 nested arrays: a parser that recursed would overflow
+        out = talk(s, b"[" * 10000 + b"]" * 10000 + b"\n")
+    elif case == "utf8":  # a string that is not UTF-8
+        out = talk(s, b'{"fabemu": 1, "cmd": "st\xc3\x28atus"}\n')
     elif case == "version":
         out = talk(s, req({"fabemu": 99, "cmd": "status"}))
     elif case == "nocmd":
