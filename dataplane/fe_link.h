@@ -117,11 +117,11 @@ struct fe_link_stats {
 	fe_counter_t out_pkts, out_bytes; /* delivered at the far end */
 	fe_counter_t drop_pkts[FE_LINK_DROP__MAX];
 	fe_counter_t drop_bytes[FE_LINK_DROP__MAX];
-	fe_counter_t q_pkts, q_bytes;		/* buffer occupancy now */
-	fe_counter_t q_pkts_peak, q_bytes_peak; /* highest occupancy seen */
-	fe_counter_t wire_pkts;			/* packets serialized, not yet delivered */
-	fe_counter_t ecn_marked;		/* packets this link set CE on */
-	fe_counter_t held_ns;			/* time the serializer was held (fe_link_hold) */
+	fe_counter_t q_pkts, q_bytes;		  /* buffer occupancy now */
+	fe_counter_t q_pkts_peak, q_bytes_peak;	  /* highest occupancy seen */
+	fe_counter_t wire_pkts;			  /* packets serialized, not yet delivered */
+	fe_counter_t ecn_marked;		  /* packets this link set CE on */
+	fe_counter_t held_ns;			  /* time the serializer was held (fe_link_hold) */
 	fe_counter_t stopped_pkts, stopped_bytes; /* inside when the dataplane stopped: freed */
 	fe_counter_t lane_drop_pkts[FE_LINK_LANES]; /* drops of every cause, by lane */
 	/* log2 histograms: bucket 0 counts 0, bucket i counts [2^(i-1), 2^i) */
