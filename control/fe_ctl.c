@@ -378,6 +378,39 @@ str_param(json_t *req, const char *key)
 	return json_is_string(v) ? json_string_value(v) : NULL;
 }
 
+/*
+ * An integer parameter by its rule (fe_rules.h). Absent or 0 is 0: the default (the
+ * profile's scale, whole packets). A real, a string or a negative number is refused
+ * with the value it was, not taken as 0.
+ */
+static int
+uint_param(json_t *req, const struct fe_rule *r, const char *prefix, uint64_t *out, char *err,
+	   size_t len)
+{
+	json_t *v = json_object_get(req, r->name);
+	json_int_t x = json_integer_value(v);
+	char text[64], allowed[96];
+
+	*out = 0;
+	if (v == NULL || (json_is_integer(v) && x == 0))
+		return 0;
+	if (json_is_integer(v) && x > 0) {
+		if (fe_rule_check(r, prefix, (uint64_t)x, err, len) < 0)
+			return -EINVAL;
+		*out = (uint64_t)x;
+		return 0;
+	}
+	if (json_is_integer(v))
+		snprintf(text, sizeof(text), "%lld", (long long)x);
+	else if (json_is_real(v))
+		snprintf(text, sizeof(text), "%g", json_real_value(v));
+	else
+		snprintf(text, sizeof(text), "(not a number)");
+	snprintf(err, len, "%s%s %s (allowed: an integer, %s)", prefix, r->name, text,
+		 fe_rule_allowed(r, allowed, sizeof(allowed)));
+	return -EINVAL;
+}
+
 static char *
 links_text(const struct fe_ctl *c)
 {
@@ -587,8 +620,7 @@ cmd_apply(struct fe_ctl *c, json_t *req)
 {
 	const char *text = str_param(req, "profile"), *src = str_param(req, "source");
 	const char *sel = str_param(req, "link");
-	json_t *scale_v = json_object_get(req, "scale");
-	json_int_t scale = json_integer_value(scale_v);
+	uint64_t scale;
 	struct fe_linkdef *pu = NULL, *pd = NULL, *up = NULL, *down = NULL;
 	struct fe_profile *p = malloc(sizeof(*p));
 	struct fe_fabric fab;
@@ -603,22 +635,8 @@ cmd_apply(struct fe_ctl *c, json_t *req)
 		r = reply_err("apply: 'profile' (the profile's text) is required");
 		goto out;
 	}
-	/* absent or 0: the profile's own; anything else is checked by the scale's rule */
-	if (scale_v && !json_is_integer(scale_v)) {
-		char v[64];
-
-		if (json_is_real(scale_v))
-			snprintf(v, sizeof(v), "%g", json_real_value(scale_v));
-		else
-			snprintf(v, sizeof(v), "(not a number)");
-		snprintf(err, sizeof(err),
-			 "apply: scale %s (allowed: an integer, 0 for the profile's)", v);
-		r = reply_err(err);
-		goto out;
-	}
-	if (scale != 0 &&
-	    fe_rule_check(&fe_rule_scale, "apply: ", scale < 0 ? UINT64_MAX : (uint64_t)scale, err,
-			  sizeof(err)) < 0) {
+	/* absent or 0: the profile's own */
+	if (uint_param(req, &fe_rule_scale, "apply: ", &scale, err, sizeof(err)) < 0) {
 		r = reply_err(err);
 		goto out;
 	}
@@ -848,8 +866,7 @@ cmd_capture(struct fe_ctl *c, json_t *req)
 {
 	const char *action = str_param(req, "action"), *link = str_param(req, "link");
 	const char *file = str_param(req, "file");
-	json_t *snap_v = json_object_get(req, "snaplen");
-	json_int_t snap = json_integer_value(snap_v);
+	uint64_t snap;
 	int drops = json_is_true(json_object_get(req, "drops")), fd, rc;
 	char err[CTL_ERR], text[CTL_ERR], path[512];
 
@@ -864,10 +881,7 @@ cmd_capture(struct fe_ctl *c, json_t *req)
 		return reply_err("capture: action start (with link and file) or stop");
 	if (c->cap)
 		return reply_err("capture start: a capture is already running (stop it first)");
-	if (snap_v && !json_is_integer(snap_v))
-		return reply_err("capture: snaplen: an integer, 0 for whole packets");
-	if (fe_rule_check(&fe_rule_snaplen, "capture: ", snap < 0 ? UINT64_MAX : (uint64_t)snap,
-			  err, sizeof(err)) < 0)
+	if (uint_param(req, &fe_rule_snaplen, "capture: ", &snap, err, sizeof(err)) < 0)
 		return reply_err(err);
 	if ((fd = open_capture(c, file, path, sizeof(path), err, sizeof(err))) < 0)
 		return reply_err(err);

@@ -281,17 +281,6 @@ link_map(struct fe_yaml *c, const struct y_link *y, const char *at, struct fe_li
 	return 0;
 }
 
-/* A top-level key by its rule (fe_rules.h); the message points at its line. */
-static int
-rule_key(struct fe_yaml *c, const struct fe_rule *r, const char *key, const char *v, uint64_t *out)
-{
-	char e[300];
-
-	if (fe_rule_parse(r, "", v, out, e, sizeof(e)) < 0)
-		return fe_yaml_fail(c, key, "%s", e);
-	return 0;
-}
-
 /* pfc: and credit: go through the command line's key tables, one key at a time. */
 static int
 regime_key(struct fe_yaml *c, const char *sect, const char *key, const char *v, struct fe_fabric *f)
@@ -336,22 +325,22 @@ top_keys(struct fe_yaml *c, const struct y_profile *y, struct fe_profile *p)
 				    "lane-map '%s' (allowed: " FE_LANE_MAP_ALLOWED ")",
 				    y->lane_map);
 	if (y->lanes) {
-		if (rule_key(c, &fe_rule_lanes, "lanes", y->lanes, &x) < 0)
+		if (fe_yaml_rule(c, "lanes", &fe_rule_lanes, y->lanes, &x) < 0)
 			return -EINVAL;
 		p->fabric.lanes = (uint8_t)x;
 	}
 	if (y->scale) {
-		if (rule_key(c, &fe_rule_scale, "scale", y->scale, &x) < 0)
+		if (fe_yaml_rule(c, "scale", &fe_rule_scale, y->scale, &x) < 0)
 			return -EINVAL;
 		p->scale = (uint32_t)x;
 	}
 	if (y->seed) {
-		if (rule_key(c, &fe_rule_seed, "seed", y->seed, &p->seed) < 0)
+		if (fe_yaml_rule(c, "seed", &fe_rule_seed, y->seed, &p->seed) < 0)
 			return -EINVAL;
 		p->seed_set = 1;
 	}
-	if (y->switch_buffer && rule_key(c, &fe_rule_switch_buffer, "switch-buffer",
-					 y->switch_buffer, &p->fabric.switch_buffer) < 0)
+	if (y->switch_buffer && fe_yaml_rule(c, "switch-buffer", &fe_rule_switch_buffer,
+					     y->switch_buffer, &p->fabric.switch_buffer) < 0)
 		return -EINVAL;
 	return 0;
 }

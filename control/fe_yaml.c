@@ -255,6 +255,19 @@ schema_error(struct fe_yaml *c, cyaml_err_t e)
 	return -EINVAL;
 }
 
+int
+fe_yaml_rule(struct fe_yaml *y, const char *path, const struct fe_rule *r, const char *v,
+	     uint64_t *out)
+{
+	struct fe_rule named = *r;
+	char e[300];
+
+	named.name = path;
+	if (fe_rule_parse(&named, "", v, out, e, sizeof(e)) < 0)
+		return fe_yaml_fail(y, path, "%s", e);
+	return 0;
+}
+
 unsigned
 fe_yaml_line(const struct fe_yaml *c, const char *path)
 {

@@ -18,6 +18,8 @@
 
 #include <cyaml/cyaml.h>
 
+#include "fe_rules.h"
+
 /* The keys a mapping knows, by the name of the field that holds it ("" at the top). */
 struct fe_yaml_known {
 	const char *in, *known;
@@ -45,5 +47,10 @@ unsigned fe_yaml_line(const struct fe_yaml *y, const char *path);
 /* "SOURCE:LINE: message" into y->err for the key at path; returns -EINVAL. */
 int fe_yaml_fail(struct fe_yaml *y, const char *path, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+
+/* The value v of the key at path by rule r (fe_rules.h), named by its path in messages:
+ * "SOURCE:LINE: regimes.0.scale '0' (allowed: 1 to 100000)". 0, or -EINVAL. */
+int fe_yaml_rule(struct fe_yaml *y, const char *path, const struct fe_rule *r, const char *v,
+		 uint64_t *out);
 
 #endif

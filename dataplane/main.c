@@ -162,6 +162,7 @@ usage(FILE *f)
 		"  --capture-dir DIR    where captures named without a path go (default:\n"
 		"                       " FE_CTL_CAPTURE_DIR "); a path is taken only from\n"
 		"                       root on the UNIX socket; a capture never overwrites\n"
+		"                       a file\n"
 		"Counters and run time:\n"
 		"  --stats-interval TIME  print counters every TIME (default: only on "
 		"exit/SIGUSR1)\n"

@@ -186,19 +186,6 @@ static const struct fe_yaml_known known_keys[] = {
 
 /* ---- Values ---- */
 
-/* A value by its rule (fe_rules.h), named by its path in the campaign. */
-static int
-rule_val(struct fe_yaml *y, const char *path, const struct fe_rule *r, const char *v, uint64_t *out)
-{
-	struct fe_rule named = *r;
-	char e[300];
-
-	named.name = path;
-	if (fe_rule_parse(&named, "", v, out, e, sizeof(e)) < 0)
-		return fe_yaml_fail(y, path, "%s", e);
-	return 0;
-}
-
 /* A count of the campaign's own (iterations, hosts, ...), from lo to hi. */
 static int
 uint_val(struct fe_yaml *y, const char *path, const char *v, uint64_t lo, uint64_t hi,
@@ -206,7 +193,7 @@ uint_val(struct fe_yaml *y, const char *path, const char *v, uint64_t lo, uint64
 {
 	const struct fe_rule r = {.kind = FE_RULE_COUNT, .min = lo, .max = hi};
 
-	return rule_val(y, path, &r, v, out);
+	return fe_yaml_rule(y, path, &r, v, out);
 }
 
 static int
@@ -406,7 +393,7 @@ compile_dataplane_regime(struct fe_yaml *y, const struct y_regime *r, const char
 		goto out;
 	}
 	snprintf(key, sizeof(key), "%s.scale", path);
-	if (r->scale && rule_val(y, key, &fe_rule_scale, r->scale, &x) < 0) {
+	if (r->scale && fe_yaml_rule(y, key, &fe_rule_scale, r->scale, &x) < 0) {
 		rc = -EINVAL;
 		goto out;
 	}
@@ -583,7 +570,7 @@ action_cmd(struct fe_yaml *y, const char *path, const struct y_action *a, char *
 		uint64_t x;
 
 		snprintf(key, sizeof(key), "%s.scale", path);
-		if (a->scale && rule_val(y, key, &fe_rule_scale, a->scale, &x) < 0)
+		if (a->scale && fe_yaml_rule(y, key, &fe_rule_scale, a->scale, &x) < 0)
 			return -EINVAL;
 
 		if (fe_profile_find(a->profile, path2, sizeof(path2), e, sizeof(e)) < 0)
