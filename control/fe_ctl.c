@@ -624,8 +624,9 @@ cmd_apply(struct fe_ctl *c, json_t *req)
 	struct fe_linkdef *pu = NULL, *pd = NULL, *up = NULL, *down = NULL;
 	struct fe_profile *p = malloc(sizeof(*p));
 	struct fe_fabric fab;
-	char err[CTL_ERR], what[160];
+	char err[CTL_ERR], what[160], kept[16];
 	json_t *r = NULL;
+	int nic_kept;
 
 	if (p == NULL || scratch(c, &pu, &pd) < 0 || scratch(c, &up, &down) < 0) {
 		r = reply_err("out of memory");
@@ -650,6 +651,13 @@ cmd_apply(struct fe_ctl *c, json_t *req)
 	}
 	if (sel)
 		fab = c->fabric; /* one link: the fabric-wide values stay */
+	/* the hosts' adapters are fixed at start: the profile's nic: is not taken, and the
+	 * reply says so */
+	nic_kept = fab.nic.model != c->fabric.nic.model ||
+		   (fab.nic.model != FE_NIC_TCP &&
+		    memcmp(&fab.nic, &c->fabric.nic, sizeof(fab.nic)) != 0);
+	snprintf(kept, sizeof(kept), "%s", fe_nic_model_name(fab.nic.model));
+	fab.nic = c->fabric.nic;
 	if (change(c, sel ? up : pu, sel ? down : pd, &fab, err, sizeof(err)) < 0) {
 		r = reply_err(err);
 		goto out;
@@ -661,6 +669,20 @@ cmd_apply(struct fe_ctl *c, json_t *req)
 	snprintf(what, sizeof(what), "profile %s applied to %s at scale %u", p->name,
 		 sel ? sel : "the fabric", scale ? (uint32_t)scale : p->scale);
 	r = change_reply(c, what);
+	if (nic_kept && !sel) {
+		char note[300];
+		json_t *t = json_object_get(r, "text");
+
+		snprintf(
+			note, sizeof(note),
+			"%snote: its nic (%s, or its parameters) was not taken: the hosts' "
+			"adapters "
+			"are fixed at start; they stay nic %s (restart fabemu-dp with --profile or "
+			"--nic to change them)\n",
+			json_string_value(t) ?: "", kept, fe_nic_model_name(c->fabric.nic.model));
+		json_object_set_new(r, "text", json_string(note));
+		json_object_set_new(json_object_get(r, "data"), "nic_kept", json_true());
+	}
 out:
 	free(p);
 	free(pu);

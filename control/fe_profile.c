@@ -50,9 +50,15 @@ struct y_credit {
 	char *buffer, *ret, *hoq, *out;
 };
 
+struct y_nic {
+	char *model, *recovery, *cc, *g, *stages, *cnp_interval, *alpha_period, *rate_period,
+		*rate_bytes, *ai_rate, *hai_rate, *min_rate, *timeout, *window;
+};
+
 struct y_profile {
 	char *name, *description, *regime, *lanes, *lane_map, *switch_buffer, *scale, *seed;
 	struct y_pfc *pfc;
+	struct y_nic *nic;
 	struct y_credit *credit;
 	struct y_link *link;
 	struct y_link *links;
@@ -120,6 +126,24 @@ static const cyaml_schema_field_t credit_fields[] = {
 	CYAML_FIELD_END,
 };
 
+static const cyaml_schema_field_t nic_fields[] = {
+	STR("model", struct y_nic, model),
+	STR("recovery", struct y_nic, recovery),
+	STR("cc", struct y_nic, cc),
+	STR("g", struct y_nic, g),
+	STR("stages", struct y_nic, stages),
+	STR("cnp-interval", struct y_nic, cnp_interval),
+	STR("alpha-period", struct y_nic, alpha_period),
+	STR("rate-period", struct y_nic, rate_period),
+	STR("rate-bytes", struct y_nic, rate_bytes),
+	STR("ai-rate", struct y_nic, ai_rate),
+	STR("hai-rate", struct y_nic, hai_rate),
+	STR("min-rate", struct y_nic, min_rate),
+	STR("timeout", struct y_nic, timeout),
+	STR("window", struct y_nic, window),
+	CYAML_FIELD_END,
+};
+
 static const cyaml_schema_field_t profile_fields[] = {
 	STR("name", struct y_profile, name),
 	STR("description", struct y_profile, description),
@@ -132,6 +156,7 @@ static const cyaml_schema_field_t profile_fields[] = {
 	CYAML_FIELD_MAPPING_PTR("pfc", CYAML_FLAG_OPTIONAL, struct y_profile, pfc, pfc_fields),
 	CYAML_FIELD_MAPPING_PTR("credit", CYAML_FLAG_OPTIONAL, struct y_profile, credit,
 				credit_fields),
+	CYAML_FIELD_MAPPING_PTR("nic", CYAML_FLAG_OPTIONAL, struct y_profile, nic, nic_fields),
 	CYAML_FIELD_MAPPING_PTR("link", CYAML_FLAG_OPTIONAL, struct y_profile, link, link_fields),
 	CYAML_FIELD_SEQUENCE("links", CYAML_FLAG_POINTER | CYAML_FLAG_OPTIONAL, struct y_profile,
 			     links, &link_entry, 0, FE_PROFILE_OVERRIDES),
@@ -145,7 +170,9 @@ static const cyaml_schema_value_t profile_schema = {
 /* Known keys by mapping, for "unknown key" messages. */
 static const struct fe_yaml_known known_keys[] = {
 	{"", "name, description, regime, lanes, lane-map, switch-buffer, scale, seed, pfc, "
-	     "credit, link, links"},
+	     "credit, nic, link, links"},
+	{"nic", "model, recovery, cc, g, stages, cnp-interval, alpha-period, rate-period, "
+		"rate-bytes, ai-rate, hai-rate, min-rate, timeout, window"},
 	{"pfc", "xoff, xon, headroom, delay, quanta, frames"},
 	{"credit", "buffer, return, hoq, out"},
 	{"ecn", "enabled, kmin, kmax, pmax, non-ect"},
@@ -345,6 +372,40 @@ top_keys(struct fe_yaml *c, const struct y_profile *y, struct fe_profile *p)
 	return 0;
 }
 
+/* nic: goes through --nic's key table, one key at a time. */
+static int
+nic_section(struct fe_yaml *c, const struct y_nic *y, struct fe_nic_params *n)
+{
+	const struct {
+		const char *key, *v;
+	} kv[] = {
+		{"model", y ? y->model : NULL},
+		{"recovery", y ? y->recovery : NULL},
+		{"cc", y ? y->cc : NULL},
+		{"g", y ? y->g : NULL},
+		{"stages", y ? y->stages : NULL},
+		{"cnp-interval", y ? y->cnp_interval : NULL},
+		{"alpha-period", y ? y->alpha_period : NULL},
+		{"rate-period", y ? y->rate_period : NULL},
+		{"rate-bytes", y ? y->rate_bytes : NULL},
+		{"ai-rate", y ? y->ai_rate : NULL},
+		{"hai-rate", y ? y->hai_rate : NULL},
+		{"min-rate", y ? y->min_rate : NULL},
+		{"timeout", y ? y->timeout : NULL},
+		{"window", y ? y->window : NULL},
+	};
+	char e[400], path[64];
+
+	for (size_t i = 0; y && i < sizeof(kv) / sizeof(kv[0]); i++) {
+		if (kv[i].v == NULL)
+			continue;
+		snprintf(path, sizeof(path), "nic.%s", kv[i].key);
+		if (fe_nic_key(kv[i].key, kv[i].v, n, "nic.", e, sizeof(e)) < 0)
+			return fe_yaml_fail(c, path, "%s", e);
+	}
+	return 0;
+}
+
 static int
 regime_sections(struct fe_yaml *c, const struct y_profile *y, struct fe_profile *p)
 {
@@ -363,7 +424,7 @@ regime_sections(struct fe_yaml *c, const struct y_profile *y, struct fe_profile 
 		  regime_key(c, "credit", "hoq", r->hoq, &p->fabric) < 0 ||
 		  regime_key(c, "credit", "out", r->out, &p->fabric) < 0))
 		return -EINVAL;
-	return 0;
+	return nic_section(c, y->nic, &p->fabric.nic);
 }
 
 static int
@@ -617,6 +678,7 @@ fe_profile_expand(const struct fe_profile *p, uint32_t scale, unsigned nports,
 	fab->pfc.delay_ns *= scale;
 	fab->credit.return_ns *= scale;
 	fab->credit.hoq_life_ns *= scale;
+	fe_nic_scale(&fab->nic, scale);
 	return 0;
 }
 
@@ -692,4 +754,26 @@ fe_profile_print_fabric(FILE *f, const struct fe_fabric *fab)
 			fab->credit.hoq_life_ns ? fe_fmt_time(fab->credit.hoq_life_ns, u, sizeof(u))
 						: "off",
 			fab->credit.out_pkts);
+	if (fab->nic.model != FE_NIC_TCP) {
+		const struct fe_nic_params *n = &fab->nic;
+		char a[32], b[32], c[32], d[32], e[32];
+
+		fprintf(f, "nic %s recovery %s window %u timeout %s", fe_nic_model_name(n->model),
+			fe_nic_recovery_name(n->recovery), n->window,
+			fe_fmt_time(n->timeout_ns, t, sizeof(t)));
+		if (fe_nic_cc_on(n))
+			fprintf(f,
+				" dcqcn g 1/%u cnp-interval %s alpha-period %s rate-period %s "
+				"rate-bytes %" PRIu64
+				"B stages %u ai-rate %s hai-rate %s min-rate %s",
+				n->g_den, fe_fmt_time(n->cnp_interval_ns, u, sizeof(u)),
+				fe_fmt_time(n->alpha_ns, a, sizeof(a)),
+				fe_fmt_time(n->timer_ns, b, sizeof(b)), n->bytes, n->stages,
+				fe_fmt_rate(n->ai_bps, c, sizeof(c)),
+				fe_fmt_rate(n->hai_bps, d, sizeof(d)),
+				fe_fmt_rate(n->min_bps, e, sizeof(e)));
+		else
+			fprintf(f, " cc off");
+		fputc('\n', f);
+	}
 }

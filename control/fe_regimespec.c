@@ -39,6 +39,20 @@ static const struct key credit_keys[] = {
 	K32(fe_credit_params, out_pkts, fe_rule_credit_out),
 };
 
+static const struct key nic_keys[] = {
+	K32(fe_nic_params, stages, fe_rule_nic_stages),
+	K64(fe_nic_params, cnp_interval_ns, fe_rule_nic_cnp_interval),
+	K64(fe_nic_params, alpha_ns, fe_rule_nic_alpha),
+	K64(fe_nic_params, timer_ns, fe_rule_nic_timer),
+	K64(fe_nic_params, bytes, fe_rule_nic_bytes),
+	K64(fe_nic_params, ai_bps, fe_rule_nic_ai),
+	K64(fe_nic_params, hai_bps, fe_rule_nic_hai),
+	K64(fe_nic_params, min_bps, fe_rule_nic_min_rate),
+	K64(fe_nic_params, timeout_ns, fe_rule_nic_timeout),
+	K32(fe_nic_params, window, fe_rule_nic_window),
+	K32(fe_nic_params, cc, fe_rule_nic_cc),
+};
+
 /* One key of a table: its rule, then the field. */
 static int
 set_key(void *obj, const struct key *keys, size_t nkeys, const char *known, const char *prefix,
@@ -79,6 +93,64 @@ fe_credit_key(const char *key, const char *v, struct fe_credit_params *p, const 
 {
 	return set_key(p, credit_keys, sizeof(credit_keys) / sizeof(credit_keys[0]), CREDIT_KNOWN,
 		       prefix, key, v, err, len);
+}
+
+#define NIC_KNOWN                                                                                  \
+	"model, recovery, cc, g, stages, cnp-interval, alpha-period, rate-period, rate-bytes, "    \
+	"ai-rate, hai-rate, min-rate, timeout, window"
+
+int
+fe_nic_key(const char *key, const char *v, struct fe_nic_params *p, const char *prefix, char *err,
+	   size_t len)
+{
+	if (strcmp(key, "model") == 0) {
+		if (fe_nic_model_parse(v, &p->model) < 0) {
+			snprintf(err, len, "%smodel '%s' (allowed: " FE_NIC_MODEL_ALLOWED ")",
+				 prefix, v);
+			return -EINVAL;
+		}
+		return 0;
+	}
+	if (strcmp(key, "recovery") == 0) {
+		if (fe_nic_recovery_parse(v, &p->recovery) < 0) {
+			snprintf(err, len, "%srecovery '%s' (allowed: " FE_NIC_RECOVERY_ALLOWED ")",
+				 prefix, v);
+			return -EINVAL;
+		}
+		return 0;
+	}
+	if (strcmp(key, "g") == 0) {
+		uint64_t den;
+
+		/* g is 1/N: the gain DCQCN's paper and NICs write that way */
+		if (strncmp(v, "1/", 2) != 0 ||
+		    fe_rule_parse(&fe_rule_nic_g, prefix, v + 2, &den, err, len) < 0) {
+			snprintf(err, len,
+				 "%sg '%s' (allowed: 1/N with N from 1 to 65536, e.g. 1/256)",
+				 prefix, v);
+			return -EINVAL;
+		}
+		p->g_den = (uint32_t)den;
+		return 0;
+	}
+	if (set_key(p, nic_keys, sizeof(nic_keys) / sizeof(nic_keys[0]), NIC_KNOWN, prefix, key, v,
+		    err, len) < 0)
+		return -EINVAL;
+	if (strcmp(key, "cc") == 0)
+		p->cc_set = 1;
+	return 0;
+}
+
+void
+fe_nic_scale(struct fe_nic_params *p, uint32_t scale)
+{
+	p->cnp_interval_ns *= scale;
+	p->alpha_ns *= scale;
+	p->timer_ns *= scale;
+	/* not timeout: like the hosts' TCP timers, a time software sets (docs/nic.md) */
+	p->ai_bps = p->ai_bps / scale ? p->ai_bps / scale : 1;
+	p->hai_bps = p->hai_bps / scale ? p->hai_bps / scale : 1;
+	p->min_bps = p->min_bps / scale ? p->min_bps / scale : 1;
 }
 
 int
@@ -143,6 +215,18 @@ int
 fe_pfc_spec(const char *spec, struct fe_pfc_params *p, char *err, size_t errlen)
 {
 	return parse("pfc", spec, p, pfc_key, pfc_check, err, errlen);
+}
+
+static int
+nic_key(const char *k, const char *v, void *p, const char *prefix, char *err, size_t len)
+{
+	return fe_nic_key(k, v, p, prefix, err, len);
+}
+
+int
+fe_nic_spec(const char *spec, struct fe_nic_params *p, char *err, size_t errlen)
+{
+	return parse("nic", spec, p, nic_key, NULL, err, errlen);
 }
 
 int

@@ -17,12 +17,22 @@
 #include <stddef.h>
 
 #include "fe_credit.h"
+#include "fe_nic.h"
 #include "fe_pfc.h"
 
 int fe_pfc_key(const char *key, const char *v, struct fe_pfc_params *p, const char *prefix,
 	       char *err, size_t len);
 int fe_credit_key(const char *key, const char *v, struct fe_credit_params *p, const char *prefix,
 		  char *err, size_t len);
+/* nic: model (tcp|roce|ib), recovery (go-back-n|selective), g (1/N), stages, cnp-interval,
+ * alpha-period, rate-period (times), rate-bytes (size), ai-rate, hai-rate, min-rate
+ * (rates), timeout (time), window (frames), cc (0/1). */
+int fe_nic_key(const char *key, const char *v, struct fe_nic_params *p, const char *prefix,
+	       char *err, size_t len);
+int fe_nic_spec(const char *spec, struct fe_nic_params *p, char *err, size_t errlen);
+/* A profile's scale: its times multiplied, its rates divided (docs/profiles.md); the
+ * NIC's timeout is set by software, like TCP's, and is kept as it is. */
+void fe_nic_scale(struct fe_nic_params *p, uint32_t scale);
 int fe_pfc_check(const struct fe_pfc_params *p, const char *prefix, char *err, size_t len);
 
 /* KEY=VALUE,...: each key, then the checks (the command line and `set`). */

@@ -20,15 +20,21 @@
 	}
 
 static const struct fe_counter_desc port_counters[] = {
-	C(fe_port_stats, rx_pkts),
-	C(fe_port_stats, rx_bytes),
-	C(fe_port_stats, tx_pkts),
-	C(fe_port_stats, tx_bytes),
-	C(fe_port_stats, tx_busy),
-	C(fe_port_stats, rx_held),
-	C(fe_port_stats, pfc_frames_out),
-	C(fe_port_stats, pfc_frames_lost),
-	{NULL, 0},
+	C(fe_port_stats, rx_pkts),	    C(fe_port_stats, rx_bytes),
+	C(fe_port_stats, tx_pkts),	    C(fe_port_stats, tx_bytes),
+	C(fe_port_stats, tx_busy),	    C(fe_port_stats, rx_held),
+	C(fe_port_stats, pfc_frames_out),   C(fe_port_stats, pfc_frames_lost),
+	C(fe_port_stats, nic_flows),	    C(fe_port_stats, nic_shared),
+	C(fe_port_stats, nic_cnp_sent),	    C(fe_port_stats, nic_cnp_recv),
+	C(fe_port_stats, nic_ce_consumed),  C(fe_port_stats, nic_rate_bps),
+	C(fe_port_stats, nic_rate_min_bps), C(fe_port_stats, nic_resent_pkts),
+	C(fe_port_stats, nic_resent_bytes), C(fe_port_stats, nic_naks_sent),
+	C(fe_port_stats, nic_naks_recv),    C(fe_port_stats, nic_acks_sent),
+	C(fe_port_stats, nic_acks_recv),    C(fe_port_stats, nic_timeouts),
+	C(fe_port_stats, nic_oos_discards), C(fe_port_stats, nic_dup_discards),
+	C(fe_port_stats, nic_held_pkts),    C(fe_port_stats, nic_stray),
+	C(fe_port_stats, nic_window_full),  C(fe_port_stats, nic_copies),
+	C(fe_port_stats, nic_copies_peak),  {NULL, 0},
 };
 
 #define DROP(cause, name)                                                                          \

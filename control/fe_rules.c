@@ -53,6 +53,22 @@ const struct fe_rule fe_rule_credit_buffer =
 const struct fe_rule fe_rule_credit_return = RULE("return", FE_RULE_TIME, 0, SEC, NULL);
 const struct fe_rule fe_rule_credit_hoq = RULE("hoq", FE_RULE_TIME, 0, 10 * SEC, "0s (off) to 10s");
 const struct fe_rule fe_rule_credit_out = RULE("out", FE_RULE_COUNT, 1, 1U << 20, NULL);
+const struct fe_rule fe_rule_nic_g =
+	RULE("g", FE_RULE_COUNT, 1, 65536, "1/N with N from 1 to 65536, e.g. 1/256");
+const struct fe_rule fe_rule_nic_stages = RULE("stages", FE_RULE_COUNT, 1, 1000, NULL);
+const struct fe_rule fe_rule_nic_cnp_interval = RULE("cnp-interval", FE_RULE_TIME, 0, SEC, NULL);
+const struct fe_rule fe_rule_nic_alpha = RULE("alpha-period", FE_RULE_TIME, 1, SEC, NULL);
+const struct fe_rule fe_rule_nic_timer = RULE("rate-period", FE_RULE_TIME, 1, SEC, NULL);
+const struct fe_rule fe_rule_nic_bytes = RULE("rate-bytes", FE_RULE_SIZE, 64, 4 * GIB, NULL);
+const struct fe_rule fe_rule_nic_ai =
+	RULE("ai-rate", FE_RULE_RATE, FE_LINK_RATE_MIN, FE_LINK_RATE_MAX, NULL);
+const struct fe_rule fe_rule_nic_hai =
+	RULE("hai-rate", FE_RULE_RATE, FE_LINK_RATE_MIN, FE_LINK_RATE_MAX, NULL);
+const struct fe_rule fe_rule_nic_min_rate =
+	RULE("min-rate", FE_RULE_RATE, FE_LINK_RATE_MIN, FE_LINK_RATE_MAX, NULL);
+const struct fe_rule fe_rule_nic_timeout = RULE("timeout", FE_RULE_TIME, 1000, 60 * SEC, NULL);
+const struct fe_rule fe_rule_nic_window = RULE("window", FE_RULE_COUNT, 1, 4096, NULL);
+const struct fe_rule fe_rule_nic_cc = RULE("cc", FE_RULE_COUNT, 0, 1, "0 or 1");
 const struct fe_rule fe_rule_hold = RULE("duration", FE_RULE_TIME, 0, 60 * SEC, NULL);
 const struct fe_rule fe_rule_snaplen =
 	RULE("snaplen", FE_RULE_COUNT, 0, 65535, "0 (whole packets) to 65535");

@@ -16,6 +16,7 @@
 #include <rte_ring_elem.h>
 
 #include "fe_dp.h"
+#include "fe_nicport.h"
 #include "fe_time.h"
 #include "fe_switch.h"
 #include "fe_update.h"
@@ -218,7 +219,8 @@ fe_dp_ideal_down(const struct fe_dp *dp)
 	uint64_t mask = 0;
 
 	for (unsigned i = 0; i < dp->nports; i++)
-		if (fe_link_ideal(&dp->ports[i].down) && !dp->ports[i].down_x.active)
+		if (fe_link_ideal(&dp->ports[i].down) && !dp->ports[i].down_x.active &&
+		    dp->ports[i].nic == NULL)
 			mask |= UINT64_C(1) << i;
 	return mask;
 }
@@ -282,6 +284,37 @@ measure_setup(struct fe_dp *dp, uint32_t samples, int socket, char *err, size_t 
 	return 0;
 }
 
+/* The emulated NICs (docs/nic.md): one lcore, a field in every mbuf, one per port. */
+static int
+nic_setup(struct fe_dp *dp, int socket, char *err, size_t errlen)
+{
+	static const struct rte_mbuf_dynfield desc = {
+		.name = "fabemu_nic",
+		.size = sizeof(uint64_t),
+		.align = __alignof__(uint64_t),
+	};
+
+	if (dp->conf.lcores > 1) {
+		snprintf(err, errlen,
+			 "--lcores 2: the NIC model %s runs on one lcore (its two edges meet)",
+			 fe_nic_model_name(dp->conf.nic.model));
+		return -EINVAL;
+	}
+	if (dp->nports > 255) {
+		snprintf(err, errlen, "the NIC model takes at most 255 ports");
+		return -EINVAL;
+	}
+	dp->nic_dynoff = rte_mbuf_dynfield_register(&desc);
+	if (dp->nic_dynoff < 0) {
+		snprintf(err, errlen, "no mbuf field for the NIC: %s", rte_strerror(rte_errno));
+		return -EINVAL;
+	}
+	for (unsigned i = 0; i < dp->nports; i++)
+		if (fe_nic_setup(dp, i, socket, err, errlen) < 0)
+			return -ENOMEM;
+	return 0;
+}
+
 struct fe_dp *
 fe_dp_create(unsigned nports, const uint16_t *port_ids, const struct fe_linkdef *up,
 	     const struct fe_linkdef *down, struct rte_mempool *pool, uint64_t hz,
@@ -324,6 +357,8 @@ fe_dp_create(unsigned nports, const uint16_t *port_ids, const struct fe_linkdef 
 	for (unsigned i = 0; i < nports; i++)
 		if (port_setup(dp, i, port_ids[i], &up[i], &down[i], socket, err, errlen) < 0)
 			goto fail;
+	if (conf->nic.model != FE_NIC_TCP && nic_setup(dp, socket, err, errlen) < 0)
+		goto fail;
 	if (conf->measure && measure_setup(dp, conf->measure, socket, err, errlen) < 0)
 		goto fail;
 	if (conf->lcores > 1 && handoff_setup(dp, socket, err, errlen) < 0)
@@ -354,6 +389,7 @@ fe_dp_free(struct fe_dp *dp)
 		for (unsigned l = 0; l < FE_LANES_MAX; l++)
 			rte_free(dp->ports[i].iq[l].s);
 		fe_filter_free(dp->ports[i].down_x.filter);
+		fe_nic_free(dp->ports[i].nic);
 	}
 	rte_free(dp->ports);
 	rte_free(dp->mac);
@@ -376,14 +412,12 @@ fe_dp_free(struct fe_dp *dp)
  * only as many packets as its up link (the adapter queue) has room for, and leaves
  * the rest to the port's ring, where the kernel counts what it cannot hold (imissed).
  */
-static inline uint16_t
-rx_room(struct fe_dp *dp, struct fe_port *p, uint64_t now)
+uint32_t
+fe_dp_up_room(struct fe_port *p, uint64_t now, uint32_t max)
 {
 	const struct fe_link_cfg *c = &p->up.cfg;
-	uint64_t room = FE_BURST;
+	uint64_t room = max;
 
-	if (dp->conf.regime == FE_REGIME_LOSSY)
-		return FE_BURST;
 	fe_link_backlog(&p->up, now);
 	if (c->limit_pkts)
 		room = RTE_MIN(room, c->limit_pkts - p->up.q_pkts);
@@ -391,7 +425,18 @@ rx_room(struct fe_dp *dp, struct fe_port *p, uint64_t now)
 		room = RTE_MIN(room, (c->limit_bytes - RTE_MIN(c->limit_bytes, p->up.q_bytes)) /
 					     RTE_ETHER_MAX_LEN);
 	room = RTE_MIN(room, (uint64_t)p->up.mask + 1 - (p->up.tail - p->up.head));
-	return (uint16_t)room;
+	return (uint32_t)room;
+}
+
+/* With an emulated NIC its send queue is the adapter's queue (it feeds the up link). */
+static inline uint16_t
+rx_room(struct fe_dp *dp, struct fe_port *p, uint64_t now)
+{
+	if (p->nic != NULL)
+		return fe_nic_room(p);
+	if (dp->conf.regime == FE_REGIME_LOSSY)
+		return FE_BURST;
+	return (uint16_t)fe_dp_up_room(p, now, FE_BURST);
 }
 
 /*
@@ -444,7 +489,10 @@ port_rx(struct fe_dp *dp, unsigned in, uint64_t now, int *full)
 		bytes += rte_pktmbuf_pkt_len(pkts[i]);
 		fe_filter_forget(pkts[i], dp->filter_dynoff); /* a recycled mbuf's is stale */
 	}
-	fe_switch_ingress_burst(dp, in, pkts, n, bytes, now);
+	if (p->nic != NULL)
+		fe_nic_rx(dp, in, pkts, n, now);
+	else
+		fe_switch_ingress_burst(dp, in, pkts, n, bytes, now);
 	*full |= n == room;
 	FE_CNT_ADD(p->st.rx_pkts, n);
 	FE_CNT_ADD(p->st.rx_bytes, bytes);
@@ -506,7 +554,18 @@ tx_burst(struct fe_dp *dp, unsigned i, uint64_t now)
 
 	RTE_BUILD_BUG_ON(FE_BURST > FE_MEASURE_BURST);
 
-	if (p->txq_n < FE_BURST) {
+	if (p->nic != NULL) {
+		fe_nic_release(dp, i, now);
+		if (p->txq_n < FE_BURST) {
+			void *in[FE_BURST];
+			uint64_t due[FE_BURST];
+			unsigned n = fe_link_dequeue(&p->down, now, in, due, FE_BURST - p->txq_n);
+
+			for (unsigned k = 0; unlikely(tap != NULL) && k < n; k++)
+				fe_tap_pkt(tap, in[k], due[k], FE_TAP_DELIVERED);
+			fe_nic_deliver(dp, i, (struct rte_mbuf **)in, due, n, now);
+		}
+	} else if (p->txq_n < FE_BURST) {
 		unsigned n = fe_link_dequeue(&p->down, now, (void **)&p->txq[p->txq_n],
 					     &p->txq_due[p->txq_n], FE_BURST - p->txq_n);
 
@@ -655,6 +714,8 @@ poll_bursts(struct fe_dp *dp, uint64_t now, unsigned role)
 
 		for (unsigned i = 0; i < dp->nports; i++)
 			work += port_rx(dp, i, now, &full);
+		if (dp->conf.nic.model != FE_NIC_TCP)
+			work += fe_nic_service(dp, now);
 		if (dp->conf.regime == FE_REGIME_LOSSY) {
 			for (unsigned i = 0; i < dp->nports; i++)
 				work += port_switch(dp, i, now, now);
@@ -713,6 +774,8 @@ fe_dp_next_event(const struct fe_dp *dp)
 		if (dp->conf.regime == FE_REGIME_CREDIT)
 			next = RTE_MIN(next, fe_credit_next(&p->credit));
 		next = RTE_MIN(next, fe_link_next_arrival(&p->down));
+		if (p->nic != NULL)
+			next = RTE_MIN(next, p->nic->next_event);
 	}
 	return next;
 }
@@ -726,7 +789,7 @@ fe_dp_held(const struct fe_dp *dp)
 		n += dp->ports[i].txq_n + fe_link_count(&dp->ports[i].up) +
 		     fe_link_count(&dp->ports[i].down) +
 		     (dp->handoff ? rte_ring_count(dp->handoff[i]) : 0);
-	return n + fe_switch_iq_held(dp);
+	return n + fe_switch_iq_held(dp) + fe_nic_held(dp);
 }
 
 /*
@@ -860,4 +923,5 @@ fe_dp_drain(struct fe_dp *dp)
 			;
 	}
 	fe_switch_iq_drain(dp);
+	fe_nic_drain(dp);
 }

@@ -30,6 +30,7 @@
 #include "fe_linkdef.h"
 #include "fe_mac.h"
 #include "fe_measure.h"
+#include "fe_nic.h"
 #include "fe_pfc.h"
 
 #define FE_BURST	 32
@@ -60,6 +61,26 @@ struct fe_port_stats {
 					   host adapter queue was full (backpressure to the host) */
 	fe_counter_t pfc_frames_out;	/* real 802.1Qbb frames sent toward the host */
 	fe_counter_t pfc_frames_lost;	/* ... that found the TX staging area full */
+	/* the emulated NIC (fe_nicport.h; model roce or ib), docs/counters.md */
+	fe_counter_t nic_flows;	       /* flows seen (a TCP or UDP 5-tuple each) */
+	fe_counter_t nic_shared;       /* frames of a flow that shares another's state */
+	fe_counter_t nic_cnp_sent;     /* CNPs this port's NIC sent (it received CE) */
+	fe_counter_t nic_cnp_recv;     /* CNPs that reached this port's NIC (its flows) */
+	fe_counter_t nic_ce_consumed;  /* CE marks cleared before the host saw them */
+	fe_counter_t nic_rate_bps;     /* the DCQCN rate of the flow that last changed */
+	fe_counter_t nic_rate_min_bps; /* the lowest rate any flow of the port reached */
+	fe_counter_t nic_resent_pkts;  /* frames sent again (go-back-N, selective) */
+	fe_counter_t nic_resent_bytes;
+	fe_counter_t nic_naks_sent, nic_naks_recv;
+	fe_counter_t nic_acks_sent, nic_acks_recv;
+	fe_counter_t nic_timeouts;     /* retransmission timeouts (a lost tail) */
+	fe_counter_t nic_oos_discards; /* frames after a gap, discarded (go-back-N) */
+	fe_counter_t nic_dup_discards; /* frames already delivered, discarded */
+	fe_counter_t nic_held_pkts;    /* frames after a gap, held for order (selective) */
+	fe_counter_t nic_stray;	       /* flooded copies at a port they were not for */
+	fe_counter_t nic_window_full;  /* passes a flow waited for its window */
+	fe_counter_t nic_copies;       /* frames in flight, each kept for a resend (gauge) */
+	fe_counter_t nic_copies_peak;
 };
 
 /*
@@ -93,6 +114,8 @@ struct fe_mac_cache {
 	uint64_t until;	   /* tick after which both are looked up again */
 };
 
+struct fe_nicport;
+
 struct fe_port {
 	struct fe_link up;   /* host -> switch */
 	struct fe_link down; /* switch -> host */
@@ -114,6 +137,7 @@ struct fe_port {
 	uint64_t txq_due[FE_BURST];
 	struct fe_edge_ring edge;     /* kernel receive stamps (fe_edge.h); base NULL: none */
 	struct fe_edge_stats edge_st; /* how long frames waited at the edge */
+	struct fe_nicport *nic;	      /* the emulated NIC (fe_nicport.h); NULL: model tcp */
 	char name[FE_PORT_NAME_LEN];
 } __rte_cache_aligned;
 
@@ -154,6 +178,7 @@ struct fe_dp_conf {
 	uint64_t exit_idle_ns;	/* stop after this long with no traffic and empty links; 0: never */
 	uint32_t measure;	/* --measure: samples of RX-to-TX time kept (power of 2); 0: off */
 	uint8_t lcores;		/* 1, or 2: a pipeline (lossy regime only, docs/performance.md) */
+	struct fe_nic_params nic; /* the hosts' adapters (docs/nic.md) */
 };
 
 /*
@@ -227,6 +252,7 @@ struct fe_dp {
 	struct fe_handoff_stage *hstage; /* pipeline: per egress port, the up lcore's batch */
 	struct fe_dp_acks down_acks;	 /* pipeline: the down lcore's side */
 	uint64_t ns_fp;			 /* ns a tick, 32.32 fixed point */
+	int nic_dynoff;			 /* the NIC's field in the mbuf (fe_nicport.c) */
 };
 
 /* Ticks of the TSC in ns (fe_time.h). */
@@ -291,5 +317,7 @@ int fe_dp_pfc_compile(const struct fe_dp *dp, struct fe_pfc *pfc, const struct f
 		      const struct fe_link_params *up, char *err, size_t errlen);
 uint64_t fe_dp_causal_step(const struct fe_dp *dp);
 uint64_t fe_dp_ideal_down(const struct fe_dp *dp);
+/* Frames port p's up link (the host adapter's queue) has room for now, at most max. */
+uint32_t fe_dp_up_room(struct fe_port *p, uint64_t now, uint32_t max);
 
 #endif

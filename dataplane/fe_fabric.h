@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "fe_credit.h"
+#include "fe_nic.h"
 #include "fe_pfc.h"
 
 /* How the fabric handles congestion (docs/regimes.md). */
@@ -80,6 +81,7 @@ struct fe_fabric {
 	uint64_t switch_buffer; /* bytes shared by all down links; 0: no shared limit */
 	struct fe_pfc_params pfc;
 	struct fe_credit_params credit;
+	struct fe_nic_params nic; /* the hosts' adapters (docs/nic.md) */
 };
 
 /* Defaults (docs/regimes.md gives their sources). */
@@ -87,7 +89,7 @@ struct fe_fabric {
 	{                                                                                          \
 		.regime = FE_REGIME_LOSSY, .lanes = 1, .lane_map = FE_MAP_PCP,                     \
 		.pfc = {.xoff = 64 << 10, .xon = (64 << 10) - 2 * 1514, .quanta = 65535},          \
-		.credit = {.buffer = 64 << 10, .out_pkts = 2},                                     \
+		.credit = {.buffer = 64 << 10, .out_pkts = 2}, .nic = FE_NIC_DEFAULT,              \
 	}
 
 #endif

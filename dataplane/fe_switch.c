@@ -68,7 +68,7 @@ pass_through(struct fe_dp *dp, unsigned n, struct fe_link *l, struct rte_mbuf *m
 	struct fe_port *p = &dp->ports[n / 2];
 	struct fe_tap *tap;
 
-	if (n % 2 && p->txq_n == FE_BURST)
+	if (n % 2 && (p->txq_n == FE_BURST || p->nic != NULL)) /* a NIC takes it at TX */
 		return -1;
 	fe_link_count_through(l, len);
 	tap = fe_tap_on(&dp->tap, n);
@@ -147,6 +147,12 @@ ingress(struct fe_dp *dp, unsigned in, struct rte_mbuf *m, uint64_t now)
 	struct fe_port *p = &dp->ports[in];
 
 	to_link(dp, 2 * in, &p->up, &p->up_x, m, now, FE_LABEL(0, lane_of(dp, m)));
+}
+
+void
+fe_switch_up(struct fe_dp *dp, unsigned in, struct rte_mbuf *m, uint64_t now)
+{
+	ingress(dp, in, m, now);
 }
 
 /*

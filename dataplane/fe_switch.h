@@ -25,6 +25,8 @@
  */
 void fe_switch_ingress_burst(struct fe_dp *dp, unsigned in, struct rte_mbuf **pkts, unsigned n,
 			     uint64_t bytes, uint64_t now);
+/* One packet into the up link of `in` at now (the emulated NIC sends this way). */
+void fe_switch_up(struct fe_dp *dp, unsigned in, struct rte_mbuf *m, uint64_t now);
 /* n packets delivered by the up link of `in`, each at its stamp (shown to a capture). */
 void fe_switch_arrive_burst(struct fe_dp *dp, unsigned in, struct rte_mbuf **pkts,
 			    const uint64_t *stamps, unsigned n);

@@ -81,6 +81,17 @@ check_structure(const struct fe_dp *dp, const struct fe_fabric *f, char *err, si
 			 fe_lane_map_name(dp->conf.lane_map));
 		return -EINVAL;
 	}
+	/* a tcp NIC has no state: its parameters mean nothing */
+	if (f->nic.model != dp->conf.nic.model ||
+	    (f->nic.model != FE_NIC_TCP && memcmp(&f->nic, &dp->conf.nic, sizeof(f->nic)) != 0)) {
+		snprintf(err, errlen,
+			 "nic %s (%s): the dataplane runs nic %s (%s) with other parameters; the "
+			 "hosts' adapters are fixed at start (restart fabemu-dp)",
+			 fe_nic_model_name(f->nic.model), fe_nic_recovery_name(f->nic.recovery),
+			 fe_nic_model_name(dp->conf.nic.model),
+			 fe_nic_recovery_name(dp->conf.nic.recovery));
+		return -EINVAL;
+	}
 	if (f->regime == FE_REGIME_CREDIT &&
 	    (f->credit.buffer / FE_CREDIT_BLOCK != dp->conf.credit.buffer / FE_CREDIT_BLOCK ||
 	     f->credit.out_pkts != dp->conf.credit.out_pkts)) {
@@ -317,6 +328,11 @@ fe_dp_reset_counters(struct fe_dp *dp, unsigned role)
 		FE_CNT_SET(p->st.rx_pkts, 0);
 		FE_CNT_SET(p->st.rx_bytes, 0);
 		FE_CNT_SET(p->st.rx_held, 0);
+		/* the NIC's counters (one lcore runs it); the frames in flight stay a gauge */
+		for (fe_counter_t *c = &p->st.nic_flows; c <= &p->st.nic_copies_peak; c++)
+			if (c != &p->st.nic_copies)
+				FE_CNT_SET(*c, 0);
+		FE_CNT_SET(p->st.nic_copies_peak, p->st.nic_copies);
 		for (unsigned l = 0; l < FE_PFC_PRIOS; l++) {
 			FE_CNT_SET(p->pfc.prio[l].pause_frames, 0);
 			FE_CNT_SET(p->pfc.prio[l].paused_ticks, 0);

@@ -51,6 +51,8 @@ struct opts {
 	struct fe_linkdef link; /* defaults for every link */
 	struct spec specs[MAX_SPECS];
 	unsigned nspecs;
+	const char *nic[8]; /* --nic, applied in order on top of the profile's nic: */
+	unsigned nnic;
 	struct fe_dp_conf dp;
 	uint64_t rxd, txd, mbufs;
 	uint64_t mtu; /* the largest IP packet the hosts send: sizes the mbufs */
@@ -128,6 +130,12 @@ usage(FILE *f)
 		"                       (default: buffer=64KiB,return=0s,hoq=0s,out=2)\n"
 		"                       Lossless regimes give the up links (host adapter queues)\n"
 		"                       32MiB / 16384 packets unless --buffer/--buffer-pkts say.\n"
+		"  --nic SPEC           the hosts' adapters (docs/nic.md): model=tcp|roce|ib,\n"
+		"                       recovery=go-back-n|selective, window=N, timeout=TIME,\n"
+		"                       cc=0|1, and DCQCN's g=1/N, cnp-interval, alpha-period,\n"
+		"                       rate-period, rate-bytes, stages, ai-rate, hai-rate,\n"
+		"                       min-rate. On top of a profile's nic: (not scaled).\n"
+		"                       (default: model=tcp: the hosts' TCP meets the fabric)\n"
 		"  --switch-buffer SIZE packet memory shared by all switch egress queues (the\n"
 		"                       N.down links), e.g. 1MiB (default: 0 = not shared)\n"
 		"  --seed N             PRNG seed of loss, ECN and jitter (default: random; "
@@ -213,6 +221,7 @@ enum {
 	OPT_CONTROL_TOKEN,
 	OPT_CAPTURE_DIR,
 	OPT_MEASURE,
+	OPT_NIC,
 	OPT_LCORES,
 	OPT_MTU,
 };
@@ -248,6 +257,7 @@ static const struct option long_opts[] = {
 	{"control-token", required_argument, NULL, OPT_CONTROL_TOKEN},
 	{"capture-dir", required_argument, NULL, OPT_CAPTURE_DIR},
 	{"measure", required_argument, NULL, OPT_MEASURE},
+	{"nic", required_argument, NULL, OPT_NIC},
 	{"lcores", required_argument, NULL, OPT_LCORES},
 	{"mtu", required_argument, NULL, OPT_MTU},
 	{"help", no_argument, NULL, 'h'},
@@ -389,6 +399,17 @@ parse_opt(struct opts *o, int c, const char *v, char *err, size_t len)
 		return 0;
 	case OPT_PFC:
 		return fe_pfc_spec(v, &o->dp.pfc, err, len);
+	case OPT_NIC: {
+		struct fe_nic_params scratch = FE_NIC_DEFAULT; /* checked now, applied later */
+
+		if (o->nnic == sizeof(o->nic) / sizeof(o->nic[0])) {
+			snprintf(err, len, "--nic: at most %zu",
+				 sizeof(o->nic) / sizeof(o->nic[0]));
+			return -EINVAL;
+		}
+		o->nic[o->nnic++] = v;
+		return fe_nic_spec(v, &scratch, err, len);
+	}
 	case OPT_CREDIT:
 		return fe_credit_spec(v, &o->dp.credit, err, len);
 	case OPT_SEED:
@@ -416,7 +437,8 @@ parse_args(int argc, char **argv, struct opts *o, char *err, size_t len)
 		       .lanes = 1,
 		       /* docs/regimes.md gives the sources of these defaults */
 		       .pfc = {.xoff = 64 << 10, .xon = (64 << 10) - 2 * 1514, .quanta = 65535},
-		       .credit = {.buffer = 64 << 10, .out_pkts = 2}},
+		       .credit = {.buffer = 64 << 10, .out_pkts = 2},
+		       .nic = FE_NIC_DEFAULT},
 		.rxd = 1024,
 		.txd = 1024,
 		.mtu = 1500,
@@ -480,6 +502,7 @@ fabric_from_opts(const struct opts *o, struct fe_fabric *f)
 	f->switch_buffer = o->dp.switch_buffer;
 	f->pfc = o->dp.pfc;
 	f->credit = o->dp.credit;
+	f->nic = o->dp.nic;
 }
 
 static void
@@ -491,6 +514,7 @@ fabric_to_opts(const struct fe_fabric *f, struct opts *o)
 	o->dp.switch_buffer = f->switch_buffer;
 	o->dp.pfc = f->pfc;
 	o->dp.credit = f->credit;
+	o->dp.nic = f->nic;
 }
 
 /* Links from a YAML profile at its scale; its seed unless --seed was given. */
@@ -537,6 +561,9 @@ build_links(struct opts *o, unsigned nports, struct fe_linkdef *up, struct fe_li
 			}
 		}
 	}
+	for (unsigned i = 0; i < o->nnic; i++)
+		if (fe_nic_spec(o->nic[i], &o->dp.nic, err, len) < 0)
+			return -EINVAL;
 	for (unsigned i = 0; i < o->nspecs; i++) {
 		const struct spec *s = &o->specs[i];
 		int rc;
@@ -818,8 +845,12 @@ print_banner(const struct fe_dp *dp, const struct opts *o)
 	       " ns, seed %" PRIu64 ", switch buffer %" PRIu64 " B\n",
 	       FE_VERSION, dp->nports, (double)dp->hz / 1e9, rte_lcore_id(), dp->conf.idle_sleep_ns,
 	       dp->conf.seed, dp->conf.switch_buffer);
-	printf("  regime %s, %u lane%s\n", fe_regime_name(dp->conf.regime), dp->conf.lanes,
-	       dp->conf.lanes > 1 ? "s" : "");
+	printf("  regime %s, %u lane%s, nic %s", fe_regime_name(dp->conf.regime), dp->conf.lanes,
+	       dp->conf.lanes > 1 ? "s" : "", fe_nic_model_name(dp->conf.nic.model));
+	if (dp->conf.nic.model != FE_NIC_TCP)
+		printf(" (%s, congestion control %s)", fe_nic_recovery_name(dp->conf.nic.recovery),
+		       fe_nic_cc_on(&dp->conf.nic) ? "DCQCN" : "off");
+	printf("\n");
 	if (o->profile)
 		printf("  profile %s, scale %" PRIu64 "\n", o->profile, o->scale);
 	if (o->control || o->control_tcp)

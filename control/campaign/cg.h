@@ -95,6 +95,7 @@ struct cg_regime {
 	uint32_t scale;
 	char links[16][300];
 	unsigned nlinks;
+	char nic[300]; /* --nic on top of the profile's; "": none */
 	struct fe_fabric fabric;
 	struct cg_edge edge;
 	uint64_t hop_ns; /* configured: one link's delay + a full frame (MTU + 38 B) at its rate */
@@ -287,6 +288,10 @@ struct cg_row {
 	long long edge_lost; /* lost at the edge, and dropped by the dataplane outside its model */
 	long long unexplained;
 	double paused_ms, stall_ms;
+	/* the emulated NICs (docs/nic.md), per run; nic_model "tcp": none */
+	char nic_model[16];
+	long long nic_ce, nic_cnp, nic_resent, nic_naks, nic_timeouts, nic_discards;
+	double nic_rate_min_bps; /* NAN: no rate was set */
 	int first;     /* the first row of its regime: the run's network figures go here */
 	int wire;      /* no dataplane: the fabric's figures do not apply */
 	unsigned runs; /* repetitions that ran */

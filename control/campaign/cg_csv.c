@@ -167,8 +167,8 @@ summary_csv(const struct cg_run *r, const struct cg_row *rows, size_t nrows)
 		   "p50_over_wire,p99_over_wire,p50_over_ideal,p99_over_ideal,real_retrans,"
 		   "timeouts,loss_probes,stalls,edge_lost,unexplained,late_p50_us,late_p99_us,"
 		   "late_max_us,late_worst_p99_us,late_worst_link,edge_wait_p50_us,edge_wait_p99_"
-		   "us,edge_wait_max_us,iterations,"
-		   "verdict\n");
+		   "us,edge_wait_max_us,iterations,nic,nic_ce_consumed,nic_cnps,nic_rate_min_bps,"
+		   "nic_resent,nic_naks,nic_timeouts,nic_discarded,verdict\n");
 	for (size_t n = 0; n < nrows; n++) {
 		const struct cg_row *w = &rows[n];
 
@@ -204,7 +204,14 @@ summary_csv(const struct cg_run *r, const struct cg_row *rows, size_t nrows)
 		put(f, w->wait_p50_us, 3);
 		put(f, w->wait_p99_us, 3);
 		put(f, w->wait_max_us, 3);
-		fprintf(f, ",%zu", w->n);
+		fprintf(f, ",%zu,%s", w->n, w->nic_model);
+		put(f, cg_fab(w, (double)w->nic_ce), 0);
+		put(f, cg_fab(w, (double)w->nic_cnp), 0);
+		put(f, w->nic_rate_min_bps, 0);
+		put(f, cg_fab(w, (double)w->nic_resent), 0);
+		put(f, cg_fab(w, (double)w->nic_naks), 0);
+		put(f, cg_fab(w, (double)w->nic_timeouts), 0);
+		put(f, cg_fab(w, (double)w->nic_discards), 0);
 		put_str(f, w->verdict);
 		fputc('\n', f);
 	}

@@ -62,6 +62,12 @@ cg_dp_start(struct cg_run *r, const struct cg_regime *g, const char *profile, un
 		cg_quote(q, sizeof(q), g->links[i]);
 		n += (size_t)snprintf(cmd + n, sizeof(cmd) - n, " --link %s", q);
 	}
+	if (g->nic[0] && profile == g->profile && n < sizeof(cmd)) {
+		char q[700];
+
+		cg_quote(q, sizeof(q), g->nic);
+		n += (size_t)snprintf(cmd + n, sizeof(cmd) - n, " --nic %s", q);
+	}
 	if (n >= sizeof(cmd)) {
 		snprintf(err, errlen, "fabemu-dp's command line would be over %zu bytes",
 			 sizeof(cmd) - 1);

@@ -198,6 +198,7 @@ wire_figures(json_t *run)
 	json_object_set_new(run, "ports", json_array());
 	json_object_set_new(run, "edge_lost", json_integer(lost));
 	json_object_set_new(run, "box_dropped", json_null());
+	json_object_set_new(run, "nic", json_null());
 	json_object_set_new(run, "unexplained", json_null());
 	json_object_set_new(run, "lateness", json_null());
 	json_object_set_new(run, "edge_wait", json_null());
@@ -247,6 +248,43 @@ edge_waits(json_t *run, json_t *counters)
 			    untimed[0] ? json_string(untimed) : json_null());
 }
 
+/*
+ * The emulated NICs (docs/nic.md), summed over the ports: CE they consumed, CNPs, the
+ * lowest rate DCQCN set, frames sent again, NAKs, their timeouts, frames discarded or
+ * held out of sequence. model tcp has none of these: all 0.
+ */
+static json_t *
+nic_figures(json_t *counters, const struct cg_regime *g)
+{
+	static const char *const sums[] = {
+		"nic_ce_consumed", "nic_cnp_sent",  "nic_cnp_recv",	"nic_resent_pkts",
+		"nic_naks_sent",   "nic_timeouts",  "nic_oos_discards", "nic_dup_discards",
+		"nic_held_pkts",   "nic_acks_sent", "nic_stray",
+	};
+	json_t *out = json_pack("{s:s, s:s, s:b}", "model", fe_nic_model_name(g->fabric.nic.model),
+				"recovery", fe_nic_recovery_name(g->fabric.nic.recovery), "cc",
+				fe_nic_cc_on(&g->fabric.nic));
+	json_int_t rate_min = 0;
+	json_t *p;
+	size_t i;
+
+	for (size_t k = 0; k < sizeof(sums) / sizeof(sums[0]); k++) {
+		json_int_t v = 0;
+
+		json_array_foreach(json_object_get(counters, "ports"), i, p) v += geti(p, sums[k]);
+		json_object_set_new(out, sums[k] + 4, json_integer(v));
+	}
+	json_array_foreach(json_object_get(counters, "ports"), i, p)
+	{
+		json_int_t r = geti(p, "nic_rate_min_bps");
+
+		if (r > 0 && (rate_min == 0 || r < rate_min))
+			rate_min = r;
+	}
+	json_object_set_new(out, "rate_min_bps", rate_min ? json_integer(rate_min) : json_null());
+	return out;
+}
+
 void
 cg_figures(const struct cg_campaign *c, const struct cg_regime *g, json_t *run)
 {
@@ -274,6 +312,7 @@ cg_figures(const struct cg_campaign *c, const struct cg_regime *g, json_t *run)
 				      port_line(p, json_array_get(json_object_get(run, "hosts"), i),
 						(unsigned)i, &lost, &unexpl));
 	json_object_set_new(run, "ports", ports);
+	json_object_set_new(run, "nic", nic_figures(counters, g));
 	json_object_set_new(run, "edge_lost", json_integer(lost));
 	json_object_set_new(run, "box_dropped", json_integer(box + switch_box(counters)));
 	json_object_set_new(run, "unexplained", json_integer(unexpl));

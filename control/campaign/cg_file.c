@@ -9,6 +9,7 @@
 #include "cg.h"
 #include "fe_linkspec.h"
 #include "fe_profile.h"
+#include "fe_regimespec.h"
 #include "fe_rules.h"
 #include "fe_units.h"
 #include "fe_yaml.h"
@@ -30,7 +31,7 @@ struct y_action {
 };
 
 struct y_regime {
-	char *name, *kind, *profile, *scale, *pmd, *ring, *mtu, *dataplane;
+	char *name, *kind, *profile, *scale, *pmd, *ring, *mtu, *dataplane, *nic;
 	char **links;
 	unsigned links_count;
 };
@@ -105,6 +106,7 @@ static const cyaml_schema_field_t regime_fields[] = {
 	STR("ring", struct y_regime, ring),
 	STR("mtu", struct y_regime, mtu),
 	STR("dataplane", struct y_regime, dataplane),
+	STR("nic", struct y_regime, nic),
 	CYAML_FIELD_SEQUENCE("links", CYAML_FLAG_POINTER | CYAML_FLAG_OPTIONAL, struct y_regime,
 			     links, &str_entry, 0, 16),
 	CYAML_FIELD_END,
@@ -175,7 +177,7 @@ static const struct fe_yaml_known known_keys[] = {
 	     "host-ecn, fidelity, job, regimes, timeline, beside"},
 	{"fidelity", "lateness, load, capacity, capacity-time"},
 	{"job", "kind, sizes, iterations, warmup, command"},
-	{"regimes", "name, kind, profile, scale, links, pmd, ring, mtu, dataplane"},
+	{"regimes", "name, kind, profile, scale, links, nic, pmd, ring, mtu, dataplane"},
 	{"timeline", "action, at, until, link, duration, profile, scale, loss, delay, match, "
 		     "count, first, spec"},
 	{"at", "iteration, time"},
@@ -409,6 +411,14 @@ compile_dataplane_regime(struct fe_yaml *y, const struct y_regime *r, const char
 	}
 	g->scale = g->scale ? g->scale : p->scale;
 	snprintf(g->profile_name, sizeof(g->profile_name), "%s", p->name);
+	if (r->nic) { /* on top of the profile's nic:, as fabemu-dp --nic takes it */
+		snprintf(g->nic, sizeof(g->nic), "%s", r->nic);
+		if (fe_nic_spec(r->nic, &g->fabric.nic, err, sizeof(err)) < 0) {
+			rc = fe_yaml_fail(y, path, "regime %s: nic: '%s': %s", g->name, r->nic,
+					  err);
+			goto out;
+		}
+	}
 	for (unsigned k = 0; k < r->links_count && rc == 0; k++) {
 		snprintf(g->links[g->nlinks++], sizeof(g->links[0]), "%s", r->links[k]);
 		if (fe_linkspec_apply(r->links[k], up, down, c->hosts, err, sizeof(err)) < 0)
@@ -444,11 +454,12 @@ compile_regime(struct fe_yaml *y, const struct y_regime *r, unsigned i, struct c
 	if (r->kind && strcmp(r->kind, "wire") == 0) {
 		/* the hosts joined by a bridge: no fabric to describe */
 		g->kind = CG_WIRE;
-		if (r->profile || r->scale || r->links_count || r->pmd || r->ring || r->dataplane)
+		if (r->profile || r->scale || r->links_count || r->pmd || r->ring || r->dataplane ||
+		    r->nic)
 			return fe_yaml_fail(y, path,
 					    "regime %s: kind wire is the hosts joined by a Linux "
-					    "bridge, without fabemu: profile, scale, links, pmd, "
-					    "ring and dataplane do not apply (mtu does)",
+					    "bridge, without fabemu: profile, scale, links, nic, "
+					    "pmd, ring and dataplane do not apply (mtu does)",
 					    g->name);
 		snprintf(g->profile_name, sizeof(g->profile_name), "(bridge)");
 		return 0;

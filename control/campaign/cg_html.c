@@ -147,6 +147,40 @@ network_table(FILE *f, const struct cg_row *rows, size_t nrows)
 		   "docs/campaigns.md.</p>\n");
 }
 
+/* The emulated NICs, when a regime has one (docs/nic.md). */
+static void
+nic_table(FILE *f, const struct cg_row *rows, size_t nrows)
+{
+	int any = 0;
+
+	for (size_t i = 0; i < nrows; i++)
+		any |= rows[i].first && strcmp(rows[i].nic_model, "tcp") &&
+		       strcmp(rows[i].nic_model, "-");
+	if (!any)
+		return;
+	fprintf(f, "<h2>The NICs at the edge</h2>\n<table><tr><th>regime</th><th>nic</th><th>CE "
+		   "consumed</th><th>CNPs</th><th>lowest rate (Mbit/s)</th><th>frames "
+		   "resent</th><th>NAKs</th><th>NIC timeouts</th><th>discarded out of "
+		   "sequence</th></tr>\n");
+	for (size_t i = 0; i < nrows; i++) {
+		const struct cg_row *w = &rows[i];
+
+		if (!w->first || w->runs == 0)
+			continue;
+		fprintf(f, "<tr><td>");
+		esc(f, w->regime);
+		fprintf(f, "</td><td>");
+		esc(f, w->nic_model);
+		fprintf(f, "</td><td>%lld</td><td>%lld</td>", w->nic_ce, w->nic_cnp);
+		cell(f, w->nic_rate_min_bps / 1e6, 3);
+		fprintf(f, "<td>%lld</td><td>%lld</td><td>%lld</td><td>%lld</td></tr>\n",
+			w->nic_resent, w->nic_naks, w->nic_timeouts, w->nic_discards);
+	}
+	fprintf(f, "</table>\n<p>A RoCE NIC consumes CE and sends CNPs (DCQCN); RoCE and "
+		   "InfiniBand NICs resend what the fabric lost, so the hosts' TCP sees neither. "
+		   "docs/nic.md.</p>\n");
+}
+
 /* A plot, if it was made (a size that did not run, a plot not written: none). */
 static void
 plot(FILE *f, const struct cg_run *r, const char *name, const char *size)
@@ -188,6 +222,7 @@ cg_html(const struct cg_run *r, const struct cg_row *rows, size_t nrows, const c
 	}
 	job_table(f, r, rows, nrows);
 	network_table(f, rows, nrows);
+	nic_table(f, rows, nrows);
 	for (unsigned s = 0; s < c->nsizes && c->allreduce; s++) {
 		cg_size_name(c->sizes[s], sz, sizeof(sz));
 		fprintf(f, "<h2>CDF, %s</h2>", sz);

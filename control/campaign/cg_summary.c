@@ -101,11 +101,25 @@ network(json_t *runs, const struct cg_regime *g, struct cg_row *w)
 	unsigned nr = 0;
 
 	w->late_worst_p99_us = NAN;
+	w->nic_rate_min_bps = NAN;
+	snprintf(w->nic_model, sizeof(w->nic_model), "%s",
+		 g->kind == CG_WIRE ? "-" : fe_nic_model_name(g->fabric.nic.model));
 	json_array_foreach(runs, i, run)
 	{
+		json_t *nic = json_object_get(run, "nic");
+
 		if (!of_regime(run, g))
 			continue;
 		nr++;
+		w->nic_ce += geti(nic, "ce_consumed");
+		w->nic_cnp += geti(nic, "cnp_sent");
+		w->nic_resent += geti(nic, "resent_pkts");
+		w->nic_naks += geti(nic, "naks_sent");
+		w->nic_timeouts += geti(nic, "timeouts");
+		w->nic_discards += geti(nic, "oos_discards") + geti(nic, "dup_discards");
+		if (json_is_integer(json_object_get(nic, "rate_min_bps")) &&
+		    !((double)geti(nic, "rate_min_bps") >= w->nic_rate_min_bps))
+			w->nic_rate_min_bps = (double)geti(nic, "rate_min_bps");
 		w->rtt_us += json_number_value(json_object_get(run, "ping_rtt_us"));
 		w->job_s += (double)(geti(run, "end_ns") - geti(run, "start_ns")) / 1e9;
 		json_array_foreach(json_object_get(run, "links"), k, x)

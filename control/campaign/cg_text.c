@@ -97,6 +97,35 @@ network_table(FILE *f, const struct cg_row *rows, size_t n)
 	}
 }
 
+/* The emulated NICs, when a regime has one (docs/nic.md). */
+static void
+nic_table(FILE *f, const struct cg_row *rows, size_t n)
+{
+	char a[32];
+	int any = 0;
+
+	for (size_t i = 0; i < n; i++)
+		any |= rows[i].first && strcmp(rows[i].nic_model, "tcp") &&
+		       strcmp(rows[i].nic_model, "-");
+	if (!any)
+		return;
+	fprintf(f, "\n%-20s %5s %8s %7s %12s %7s %6s %8s %9s\n", "NICs, per run", "nic", "CE eaten",
+		"CNPs", "min Mbit/s", "resent", "NAKs", "NIC RTOs", "discarded");
+	for (size_t i = 0; i < n; i++) {
+		const struct cg_row *w = &rows[i];
+
+		if (!w->first || w->runs == 0)
+			continue;
+		fprintf(f, "%-20s %5s %8lld %7lld %s %7lld %6lld %8lld %9lld\n", w->regime,
+			w->nic_model, w->nic_ce, w->nic_cnp,
+			fig(a, 32, 12, 3, w->nic_rate_min_bps / 1e6), w->nic_resent, w->nic_naks,
+			w->nic_timeouts, w->nic_discards);
+	}
+	fprintf(f, "CE eaten: marks the receiving NICs cleared (the hosts never saw them); min: "
+		   "the lowest rate DCQCN\nset (- none); resent, NAKs, NIC RTOs, discarded: the "
+		   "NICs' loss recovery. docs/nic.md.\n");
+}
+
 void
 cg_print_summary(FILE *f, const struct cg_campaign *c, json_t *capacity, const struct cg_row *rows,
 		 size_t n)
@@ -104,6 +133,7 @@ cg_print_summary(FILE *f, const struct cg_campaign *c, json_t *capacity, const s
 	testbed_line(f, c, capacity);
 	job_table(f, c, rows, n);
 	network_table(f, rows, n);
+	nic_table(f, rows, n);
 	fprintf(f,
 		"\nverdicts (lateness and edge wait at most %.0f%% of a hop, offered load at most "
 		"%.0f%% of the capacity):\n",

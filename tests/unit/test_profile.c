@@ -143,7 +143,14 @@ static struct bad bad_profiles[] = {
 	 "gilbert-elliott, ecn, jitter, drop, match)"},
 	{"name: x\nspeed: 1\n",
 	 "t.yaml:2: unknown key 'speed' (known: name, description, regime, lanes, lane-map, "
-	 "switch-buffer, scale, seed, pfc, credit, link, links)"},
+	 "switch-buffer, scale, seed, pfc, credit, nic, link, links)"},
+	{"name: x\nnic:\n  model: rdma\n", "t.yaml:3: nic.model 'rdma' (allowed: tcp, roce, ib)"},
+	{"name: x\nnic:\n  g: 0.004\n",
+	 "t.yaml:3: nic.g '0.004' (allowed: 1/N with N from 1 to 65536, e.g. 1/256)"},
+	{"name: x\nnic:\n  window: 0\n", "t.yaml:3: nic.window '0' (allowed: 1 to 4096)"},
+	{"name: x\nnic:\n  qp: 3\n",
+	 "t.yaml:3: unknown key 'qp' in nic (known: model, recovery, cc, g, stages, cnp-interval, "
+	 "alpha-period, rate-period, rate-bytes, ai-rate, hai-rate, min-rate, timeout, window)"},
 	{"name: x\nlink:\n  rate: 5Tbit\n",
 	 "t.yaml:3: link.rate '5Tbit' (allowed: 0 for unlimited, or 1kbit to 1Tbit)"},
 	{"name: x\nlinks:\n  - select: 0.up\n  - select: 1.up\n    delay: fast\n",

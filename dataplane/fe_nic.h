@@ -1,0 +1,180 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * fe_nic: an emulated RDMA NIC at a host port's edge (docs/nic.md). Pure: no DPDK, time
+ * passed in, so the models are tested with a fake clock.
+ *
+ *   model tcp    the host's transport meets the fabric directly (the default)
+ *   model roce   the receiving edge consumes CE and sends CNPs back through the fabric;
+ *                the sending edge runs DCQCN per flow and paces it; frames lost in the
+ *                fabric are recovered by the NICs (go-back-N or selective repeat)
+ *   model ib     the same reliable delivery; congestion control off (InfiniBand CC is
+ *                off on many fabrics; FECN/BECN is not emulated)
+ *
+ * A flow is a host's IPv4 TCP or UDP 5-tuple: our hosts speak TCP, and each
+ * connection plays the part of a queue pair.
+ *
+ * DCQCN (Zhu et al., "Congestion Control for Large-Scale RDMA Deployments", SIGCOMM
+ * 2015, section 3.1), at the reaction point, per flow, in bit/s:
+ *   on a CNP:        RT = RC; RC = max(Rmin, RC (1 - a/2)); a = (1 - g) a + g;
+ *                    the alpha timer, the rate timer and the byte counter restart
+ *   every K without a CNP:  a = (1 - g) a
+ *   a rate increase event (every T of the rate timer, every B bytes sent), with T_n
+ *   and B_n the events of each kind before this one since the last CNP:
+ *     max(T_n, B_n) < F          fast recovery:  RC = (RT + RC) / 2
+ *     min(T_n, B_n) >= F         hyper increase: RT += i RHAI, i = min(T_n, B_n) - F + 1;
+ *                                                RC = (RT + RC) / 2
+ *     otherwise                  additive:       RT += RAI; RC = (RT + RC) / 2
+ *   RT and RC never exceed the line rate; at the line rate the flow is not paced.
+ */
+#ifndef FE_NIC_H
+#define FE_NIC_H
+
+#include <stdint.h>
+#include <string.h>
+
+enum fe_nic_model { FE_NIC_TCP, FE_NIC_ROCE, FE_NIC_IB };
+enum fe_nic_recovery { FE_NIC_GBN, FE_NIC_SELECTIVE };
+
+#define FE_NIC_MODEL_ALLOWED	"tcp, roce, ib"
+#define FE_NIC_RECOVERY_ALLOWED "go-back-n, selective"
+
+struct fe_nic_params {
+	uint32_t model;		  /* enum fe_nic_model */
+	uint32_t recovery;	  /* enum fe_nic_recovery */
+	uint32_t cc;		  /* DCQCN on (roce: 1, ib: 0 unless set) */
+	uint32_t cc_set;	  /* cc was given (not the model's default) */
+	uint32_t g_den;		  /* g = 1 / g_den */
+	uint32_t stages;	  /* F */
+	uint64_t cnp_interval_ns; /* N: at most one CNP a flow this often (receiver) */
+	uint64_t alpha_ns;	  /* K */
+	uint64_t timer_ns;	  /* T */
+	uint64_t bytes;		  /* B */
+	uint64_t ai_bps, hai_bps, min_bps;
+	uint64_t timeout_ns; /* the NIC's retransmission timeout */
+	uint32_t window;     /* frames a flow has in flight, each kept for a resend */
+};
+
+/* Defaults: docs/nic.md gives the source of each. */
+#define FE_NIC_DEFAULT                                                                             \
+	{                                                                                          \
+		.model = FE_NIC_TCP, .recovery = FE_NIC_GBN, .cc = 1, .g_den = 256, .stages = 5,   \
+		.cnp_interval_ns = 50000, .alpha_ns = 55000, .timer_ns = 55000, .bytes = 10000000, \
+		.ai_bps = 5000000, .hai_bps = 50000000, .min_bps = 1000000,                        \
+		.timeout_ns = 67108864, .window = 512,                                             \
+	}
+
+static inline const char *
+fe_nic_model_name(uint32_t m)
+{
+	return m == FE_NIC_ROCE ? "roce" : m == FE_NIC_IB ? "ib" : "tcp";
+}
+
+static inline const char *
+fe_nic_recovery_name(uint32_t r)
+{
+	return r == FE_NIC_SELECTIVE ? "selective" : "go-back-n";
+}
+
+static inline int
+fe_nic_model_parse(const char *s, uint32_t *out)
+{
+	for (uint32_t m = FE_NIC_TCP; m <= FE_NIC_IB; m++)
+		if (strcmp(s, fe_nic_model_name(m)) == 0) {
+			*out = m;
+			return 0;
+		}
+	return -1;
+}
+
+static inline int
+fe_nic_recovery_parse(const char *s, uint32_t *out)
+{
+	for (uint32_t r = FE_NIC_GBN; r <= FE_NIC_SELECTIVE; r++)
+		if (strcmp(s, fe_nic_recovery_name(r)) == 0) {
+			*out = r;
+			return 0;
+		}
+	return -1;
+}
+
+/* Congestion control runs: roce unless cc=0, ib only if cc=1 was given. */
+static inline int
+fe_nic_cc_on(const struct fe_nic_params *p)
+{
+	if (p->model == FE_NIC_ROCE)
+		return p->cc != 0;
+	return p->model == FE_NIC_IB && p->cc_set && p->cc;
+}
+
+/* DCQCN, compiled for a clock of hz ticks a second at a line rate (bit/s). */
+struct fe_dcqcn_cfg {
+	double g, ai, hai, min, line; /* bit/s */
+	uint64_t k, t;		      /* ticks */
+	uint64_t b;		      /* bytes */
+	uint32_t f;
+};
+
+struct fe_dcqcn {
+	double rc, rt, alpha;	  /* current and target rate (bit/s), alpha */
+	uint64_t alpha_next;	  /* tick of the next alpha decay */
+	uint64_t timer_next;	  /* tick of the next rate-timer event; UINT64_MAX: none */
+	uint64_t bytes;		  /* sent since the byte counter's last event */
+	uint32_t t_n, b_n;	  /* rate-timer and byte-counter events since the last CNP */
+	uint8_t limited;	  /* below the line rate: paced */
+	uint64_t cnps, increases; /* reacted to, for tests and reports */
+};
+
+void fe_dcqcn_compile(const struct fe_nic_params *p, uint64_t line_bps, uint64_t hz,
+		      struct fe_dcqcn_cfg *c);
+void fe_dcqcn_init(struct fe_dcqcn *s, const struct fe_dcqcn_cfg *c);
+/* Run the alpha and rate timers up to now. */
+void fe_dcqcn_advance(struct fe_dcqcn *s, const struct fe_dcqcn_cfg *c, uint64_t now);
+/* A CNP reached the sender at now. */
+void fe_dcqcn_cnp(struct fe_dcqcn *s, const struct fe_dcqcn_cfg *c, uint64_t now);
+/* len bytes of the flow were sent at now (the byte counter). */
+void fe_dcqcn_sent(struct fe_dcqcn *s, const struct fe_dcqcn_cfg *c, uint32_t len, uint64_t now);
+/* Ticks len bytes take at the flow's current rate (0 at the line rate). */
+uint64_t fe_dcqcn_gap(const struct fe_dcqcn *s, uint32_t len, uint64_t hz);
+
+/*
+ * Frames. A flow's key from an IPv4 TCP or UDP frame (one 802.1Q tag allowed): 0, or -1
+ * for anything else (ARP, IPv6, fragments), which passes the NIC untouched.
+ */
+struct fe_nic_key {
+	uint32_t saddr, daddr; /* network order */
+	uint16_t sport, dport; /* network order */
+	uint8_t proto;
+};
+int fe_nic_flow_key(const uint8_t *f, uint32_t len, struct fe_nic_key *k);
+uint32_t fe_nic_key_hash(const struct fe_nic_key *k);
+
+/* The IPv4 ECN field of the frame: its value (0..3), or -1 if not IPv4. */
+int fe_nic_ecn_get(const uint8_t *f, uint32_t len);
+/* Set the IPv4 ECN field to v, the header checksum updated (RFC 1624); -1: not IPv4. */
+int fe_nic_ecn_set(uint8_t *f, uint32_t len, uint8_t v);
+
+/*
+ * The NIC's own frames, RoCEv2 as on the wire (UDP 4791, BTH; the ICRC is not computed):
+ * a CNP (BTH opcode 0x81), an ACK or a NAK (opcode 0x11 with an AETH: syndrome 0 for
+ * an ACK, 0x60 for a PSN sequence error NAK). They go from the receiving edge back to
+ * the sender's: Ethernet and IP addresses swapped from the data frame (data). qpn names
+ * the sender's flow, psn what the receiver expects next. DSCP 48, the usual CNP class
+ * (NVIDIA's cnp_dscp default), so each takes its own lane where lanes come from DSCP.
+ */
+enum fe_nic_ctl { FE_NIC_CNP = 1, FE_NIC_ACK = 2, FE_NIC_NAK = 3 };
+#define FE_NIC_CTL_LEN 62 /* 14 + 20 + 8 + 12 (BTH) + 4 (AETH) + 4 (ICRC) */
+void fe_nic_ctl_frame(uint8_t *out, const uint8_t *data, enum fe_nic_ctl kind, uint32_t qpn,
+		      uint32_t psn);
+/* Read one back: 0 with kind, qpn and psn, or -1 if it is not one. */
+int fe_nic_ctl_parse(const uint8_t *f, uint32_t len, enum fe_nic_ctl *kind, uint32_t *qpn,
+		     uint32_t *psn);
+
+/* PSNs are 24 bits, compared modulo 2^24 (IBTA 9.7.1). */
+#define FE_PSN_MASK 0xffffffu
+static inline int32_t
+fe_psn_diff(uint32_t a, uint32_t b)
+{
+	return (int32_t)((a - b) << 8) >> 8;
+}
+
+#endif

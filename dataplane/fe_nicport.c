@@ -1,0 +1,666 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <rte_malloc.h>
+#include <rte_mbuf.h>
+
+#include "fe_nicport.h"
+#include "fe_switch.h"
+#include "fe_time.h"
+
+/*
+ * What the engine writes in a frame's NIC field (dp->nic_dynoff): the flow's sender
+ * port and slot, its PSN (data), or the port it goes back to (the NIC's own frames).
+ */
+enum { TAG_NONE = 0, TAG_DATA = 1, TAG_CTL = 2 };
+
+static inline uint64_t *
+tag_of(const struct fe_dp *dp, struct rte_mbuf *m)
+{
+	return RTE_MBUF_DYNFIELD(m, dp->nic_dynoff, uint64_t *);
+}
+
+static inline uint64_t
+tag_make(unsigned kind, unsigned port, unsigned slot, uint32_t psn)
+{
+	return (uint64_t)kind << 40 | (uint64_t)(port & 0xff) << 32 |
+	       (uint64_t)(slot & 0xff) << 24 | (psn & FE_PSN_MASK);
+}
+
+#define TAG_KIND(t) ((unsigned)((t) >> 40 & 0xff))
+#define TAG_PORT(t) ((unsigned)((t) >> 32 & 0xff))
+#define TAG_SLOT(t) ((unsigned)((t) >> 24 & 0xff))
+#define TAG_PSN(t)  ((uint32_t)(t)&FE_PSN_MASK)
+
+/* A 24-bit PSN as the 32-bit count nearest to ref. */
+static inline uint32_t
+psn_full(uint32_t psn24, uint32_t ref)
+{
+	return ref + (uint32_t)fe_psn_diff(psn24, ref & FE_PSN_MASK);
+}
+
+int
+fe_nic_setup(struct fe_dp *dp, unsigned i, int socket, char *err, size_t errlen)
+{
+	struct fe_port *p = &dp->ports[i];
+	const struct fe_nic_params *prm = &dp->conf.nic;
+	uint64_t line = p->up_def.link.rate_bps ? p->up_def.link.rate_bps : 100000000000ULL;
+	struct fe_nicport *n;
+	uint32_t w = 1;
+
+	while (w < prm->window)
+		w <<= 1;
+	n = rte_zmalloc_socket("fe_nic", sizeof(*n), RTE_CACHE_LINE_SIZE, socket);
+	if (n == NULL)
+		goto nomem;
+	p->nic = n;
+	n->prm = *prm;
+	n->window = w;
+	n->cc_on = (uint32_t)fe_nic_cc_on(prm);
+	fe_dcqcn_compile(prm, line, dp->hz, &n->cc);
+	n->timeout_ticks = fe_ns_to_ticks(prm->timeout_ns, dp->hz);
+	n->cnp_ticks = fe_ns_to_ticks(prm->cnp_interval_ns, dp->hz);
+	n->next_event = UINT64_MAX;
+	n->pend = rte_zmalloc_socket("fe_nic", sizeof(*n->pend) * FE_NIC_PENDING, 0, socket);
+	n->rel = rte_zmalloc_socket("fe_nic", sizeof(*n->rel) * dp->nports * FE_NIC_FLOWS, 0,
+				    socket);
+	n->ready = rte_zmalloc_socket("fe_nic", sizeof(*n->ready) * FE_NIC_READY, 0, socket);
+	if (n->pend == NULL || n->rel == NULL || n->ready == NULL)
+		goto nomem;
+	for (uint32_t k = 0; k < FE_NIC_PENDING; k++)
+		n->pend[k].next = k + 1;
+	n->pend_free = FE_NIC_PENDING;
+	for (unsigned f = 0; f < FE_NIC_FLOWS; f++) {
+		struct fe_nic_flow *fl = &n->flows[f];
+
+		fl->win = rte_zmalloc_socket("fe_nic", sizeof(*fl->win) * w, 0, socket);
+		if (fl->win == NULL)
+			goto nomem;
+		if (prm->recovery == FE_NIC_SELECTIVE) {
+			fl->held = rte_zmalloc_socket("fe_nic", sizeof(*fl->held) * w, 0, socket);
+			if (fl->held == NULL)
+				goto nomem;
+		}
+	}
+	return 0;
+nomem:
+	snprintf(err, errlen, "out of memory for the NIC of port %u (window %u)", i, w);
+	return -ENOMEM;
+}
+
+void
+fe_nic_free(struct fe_nicport *n)
+{
+	if (n == NULL)
+		return;
+	for (unsigned f = 0; f < FE_NIC_FLOWS; f++) {
+		rte_free(n->flows[f].win);
+		rte_free(n->flows[f].held);
+	}
+	rte_free(n->pend);
+	rte_free(n->rel);
+	rte_free(n->ready);
+	rte_free(n);
+}
+
+static inline void
+activate(struct fe_nicport *n, struct fe_nic_flow *fl)
+{
+	if (!fl->active) {
+		fl->active = 1;
+		n->act[n->nact++] = (uint8_t)(fl - n->flows);
+	}
+}
+
+static void
+flow_init(struct fe_nicport *n, struct fe_nic_flow *fl, const struct fe_nic_key *k)
+{
+	fl->key = *k;
+	fl->used = 1;
+	fe_dcqcn_init(&fl->cc, &n->cc);
+	fl->rto_at = UINT64_MAX;
+}
+
+void
+fe_nic_rx(struct fe_dp *dp, unsigned in, struct rte_mbuf **pkts, unsigned n, uint64_t now)
+{
+	struct fe_port *p = &dp->ports[in];
+	struct fe_nicport *nic = p->nic;
+
+	for (unsigned i = 0; i < n; i++) {
+		struct rte_mbuf *m = pkts[i];
+		struct fe_nic_key k;
+		struct fe_nic_flow *fl;
+		uint32_t idx;
+
+		*tag_of(dp, m) = TAG_NONE;
+		if (fe_nic_flow_key(rte_pktmbuf_mtod(m, const uint8_t *), rte_pktmbuf_data_len(m),
+				    &k) < 0) {
+			fe_switch_up(dp, in, m, now); /* not a flow (ARP, IPv6): as it is */
+			continue;
+		}
+		fl = &nic->flows[fe_nic_key_hash(&k) & (FE_NIC_FLOWS - 1)];
+		if (!fl->used) {
+			flow_init(nic, fl, &k);
+			FE_CNT_ADD(p->st.nic_flows, 1);
+		} else if (memcmp(&fl->key, &k, sizeof(k)) != 0) {
+			FE_CNT_ADD(p->st.nic_shared, 1);
+		}
+		idx = nic->free_head;
+		nic->free_head = nic->pend[idx].next;
+		nic->pend_free--;
+		nic->pend[idx] = (struct fe_nic_pend){.m = m, .next = UINT32_MAX};
+		if (fl->pend_n++ == 0)
+			fl->pend_head = idx;
+		else
+			nic->pend[fl->pend_tail].next = idx;
+		fl->pend_tail = idx;
+		nic->held++;
+		activate(nic, fl);
+	}
+}
+
+/* Mark PSNs [from, to) of fl to be sent again. */
+static void
+mark_again(struct fe_nicport *n, struct fe_nic_flow *fl, uint32_t from, uint32_t to)
+{
+	for (uint32_t s = from; s != to; s++)
+		if (fl->win[s & (n->window - 1)].m != NULL)
+			fl->win[s & (n->window - 1)].again = 1;
+	if ((int32_t)(from - fl->resend) < 0)
+		fl->resend = from;
+}
+
+/* Release the kept copies below psn (acknowledged). */
+static void
+ack_to(struct fe_nicport *n, struct fe_port *p, struct fe_nic_flow *fl, uint32_t psn, uint64_t now)
+{
+	if ((int32_t)(psn - fl->una) <= 0 || (int32_t)(psn - fl->next_psn) > 0)
+		return;
+	for (; fl->una != psn; fl->una++) {
+		struct fe_nic_copy *c = &fl->win[fl->una & (n->window - 1)];
+
+		rte_pktmbuf_free(c->m);
+		c->m = NULL;
+		c->again = 0;
+		n->inflight--;
+	}
+	FE_CNT_SET(p->st.nic_copies, n->inflight);
+	if ((int32_t)(fl->resend - fl->una) < 0)
+		fl->resend = fl->una;
+	fl->rto_at = fl->una == fl->next_psn ? UINT64_MAX : now + n->timeout_ticks;
+}
+
+/* A kept copy, to be sent again: the same mbuf if nobody else holds it, else a copy. */
+static struct rte_mbuf *
+resend_copy(struct fe_dp *dp, const struct fe_nic_copy *c)
+{
+	struct rte_mbuf *m;
+
+	if (rte_mbuf_refcnt_read(c->m) == 1) {
+		rte_mbuf_refcnt_update(c->m, 1);
+		m = c->m;
+	} else {
+		m = rte_pktmbuf_copy(c->m, dp->pool, 0, UINT32_MAX);
+		if (m == NULL) {
+			FE_CNT_ADD(dp->sw.nombuf, 1);
+			return NULL;
+		}
+	}
+	/* as it was sent: marks the fabric or the receiver left are not the sender's */
+	fe_nic_ecn_set(rte_pktmbuf_mtod(m, uint8_t *), rte_pktmbuf_data_len(m), c->ecn);
+	fe_filter_forget(m, dp->filter_dynoff);
+	if (dp->meas != NULL)
+		*fe_measure_stamp(dp->meas, m) = 0;
+	return m;
+}
+
+static inline void
+rate_counters(struct fe_port *p, const struct fe_nic_flow *fl)
+{
+	uint64_t r = (uint64_t)fl->cc.rc;
+
+	FE_CNT_SET(p->st.nic_rate_bps, r);
+	if (p->st.nic_rate_min_bps == 0 || r < p->st.nic_rate_min_bps)
+		FE_CNT_SET(p->st.nic_rate_min_bps, r);
+}
+
+/* One flow of port `in`: resends first, then new frames, as pacing and the window let. */
+static unsigned
+service_flow(struct fe_dp *dp, unsigned in, struct fe_nic_flow *fl, uint64_t now, uint32_t *budget,
+	     uint64_t *next)
+{
+	struct fe_port *p = &dp->ports[in];
+	struct fe_nicport *n = p->nic;
+	const uint32_t mask = n->window - 1;
+	unsigned work = 0;
+
+	if (n->cc_on && fl->cc.limited)
+		fe_dcqcn_advance(&fl->cc, &n->cc, now);
+	if (fl->una != fl->next_psn && now >= fl->rto_at) {
+		FE_CNT_ADD(p->st.nic_timeouts, 1);
+		mark_again(n, fl, fl->una,
+			   n->prm.recovery == FE_NIC_GBN ? fl->next_psn : fl->una + 1);
+		fl->rto_at = now + n->timeout_ticks;
+	}
+	while (*budget > 0 && fl->next_t <= now) {
+		struct rte_mbuf *m = NULL;
+		uint32_t psn, len;
+
+		while (fl->resend != fl->next_psn && !fl->win[fl->resend & mask].again)
+			fl->resend++;
+		if (fl->resend != fl->next_psn) {
+			struct fe_nic_copy *c = &fl->win[fl->resend & mask];
+
+			m = resend_copy(dp, c);
+			if (m == NULL)
+				break;
+			c->again = 0;
+			psn = fl->resend++;
+			FE_CNT_ADD(p->st.nic_resent_pkts, 1);
+			FE_CNT_ADD(p->st.nic_resent_bytes, rte_pktmbuf_pkt_len(m));
+		} else if (fl->pend_n && fl->next_psn - fl->una < n->window) {
+			struct fe_nic_pend *e = &n->pend[fl->pend_head];
+			struct fe_nic_copy *c;
+			int ecn;
+
+			uint32_t idx = fl->pend_head;
+
+			m = e->m;
+			fl->pend_head = e->next;
+			e->next = n->free_head; /* the slot back on the free list */
+			n->free_head = idx;
+			n->pend_free++;
+			fl->pend_n--;
+			n->held--;
+			psn = fl->next_psn++;
+			fl->resend = fl->next_psn;
+			c = &fl->win[psn & mask];
+			ecn = fe_nic_ecn_get(rte_pktmbuf_mtod(m, const uint8_t *),
+					     rte_pktmbuf_data_len(m));
+			*c = (struct fe_nic_copy){.m = m, .ecn = (uint8_t)(ecn < 0 ? 0 : ecn)};
+			rte_mbuf_refcnt_update(m, 1);
+			n->inflight++;
+			FE_CNT_SET(p->st.nic_copies, n->inflight);
+			FE_CNT_MAX(p->st.nic_copies_peak, n->inflight);
+			if (fl->rto_at == UINT64_MAX)
+				fl->rto_at = now + n->timeout_ticks;
+		} else {
+			if (fl->pend_n)
+				FE_CNT_ADD(p->st.nic_window_full, 1);
+			break;
+		}
+		*tag_of(dp, m) = tag_make(TAG_DATA, in, (unsigned)(fl - n->flows), psn);
+		len = rte_pktmbuf_pkt_len(m);
+		fe_switch_up(dp, in, m, now);
+		if (n->cc_on) {
+			fe_dcqcn_sent(&fl->cc, &n->cc, len, now);
+			fl->next_t = RTE_MAX(fl->next_t, now) + fe_dcqcn_gap(&fl->cc, len, dp->hz);
+		}
+		(*budget)--;
+		work++;
+	}
+	if (fl->resend != fl->next_psn || (fl->pend_n && fl->next_psn - fl->una < n->window))
+		*next = RTE_MIN(*next, *budget ? fl->next_t : now);
+	if (fl->una != fl->next_psn)
+		*next = RTE_MIN(*next, fl->rto_at);
+	if (n->cc_on && fl->cc.limited)
+		rate_counters(p, fl);
+	return work;
+}
+
+unsigned
+fe_nic_service(struct fe_dp *dp, uint64_t now)
+{
+	unsigned work = 0;
+
+	for (unsigned i = 0; i < dp->nports; i++) {
+		struct fe_port *p = &dp->ports[i];
+		struct fe_nicport *n = p->nic;
+		/* the NIC sends as its link takes: what does not fit waits in the NIC (a NIC
+		 * does not drop its own frames), room kept for its CNPs, ACKs and NAKs */
+		uint32_t budget = fe_dp_up_room(p, now, UINT32_MAX);
+
+		budget -= RTE_MIN(budget, (uint32_t)FE_BURST);
+		uint64_t next = UINT64_MAX;
+		uint32_t k = 0;
+
+		if (n == NULL)
+			continue;
+		for (uint32_t a = 0; a < n->nact; a++) {
+			struct fe_nic_flow *fl = &n->flows[n->act[a]];
+
+			work += service_flow(dp, i, fl, now, &budget, &next);
+			if (fl->pend_n || fl->una != fl->next_psn)
+				n->act[k++] = n->act[a];
+			else
+				fl->active = 0;
+		}
+		n->nact = k;
+		n->next_event = next;
+	}
+	return work;
+}
+
+/* The NIC of port `at` sends one of its frames back toward sender port `to`. */
+static void
+send_ctl(struct fe_dp *dp, unsigned at, const uint8_t *hdr, enum fe_nic_ctl kind, unsigned to,
+	 unsigned slot, uint32_t psn, uint64_t now)
+{
+	struct rte_mbuf *m = rte_pktmbuf_alloc(dp->pool);
+	uint8_t *f = m ? (uint8_t *)rte_pktmbuf_append(m, FE_NIC_CTL_LEN) : NULL;
+	struct fe_port *p = &dp->ports[at];
+
+	if (f == NULL) {
+		rte_pktmbuf_free(m);
+		FE_CNT_ADD(dp->sw.nombuf, 1);
+		return;
+	}
+	fe_nic_ctl_frame(f, hdr, kind, slot, psn & FE_PSN_MASK);
+	*tag_of(dp, m) = tag_make(TAG_CTL, to, slot, psn);
+	fe_filter_forget(m, dp->filter_dynoff);
+	if (dp->meas != NULL)
+		*fe_measure_stamp(dp->meas, m) = 0;
+	if (kind == FE_NIC_CNP)
+		FE_CNT_ADD(p->st.nic_cnp_sent, 1);
+	else if (kind == FE_NIC_NAK)
+		FE_CNT_ADD(p->st.nic_naks_sent, 1);
+	else
+		FE_CNT_ADD(p->st.nic_acks_sent, 1);
+	fe_switch_up(dp, at, m, now);
+}
+
+/* A CNP, ACK or NAK reached the sender's port q. */
+static void
+consume_ctl(struct fe_dp *dp, unsigned q, struct rte_mbuf *m, uint64_t tag, uint64_t now)
+{
+	struct fe_port *p = &dp->ports[q];
+	struct fe_nicport *n = p->nic;
+	struct fe_nic_flow *fl;
+	enum fe_nic_ctl kind;
+	uint32_t qpn, psn;
+
+	if (TAG_PORT(tag) != q ||
+	    fe_nic_ctl_parse(rte_pktmbuf_mtod(m, const uint8_t *), rte_pktmbuf_data_len(m), &kind,
+			     &qpn, &psn) < 0 ||
+	    qpn >= FE_NIC_FLOWS) {
+		FE_CNT_ADD(p->st.nic_stray, 1); /* a flooded copy, at a port it was not for */
+		rte_pktmbuf_free(m);
+		return;
+	}
+	rte_pktmbuf_free(m);
+	fl = &n->flows[qpn];
+	switch (kind) {
+	case FE_NIC_CNP:
+		FE_CNT_ADD(p->st.nic_cnp_recv, 1);
+		if (n->cc_on) {
+			fe_dcqcn_cnp(&fl->cc, &n->cc, now);
+			rate_counters(p, fl);
+			activate(n, fl);
+		}
+		break;
+	case FE_NIC_ACK:
+		FE_CNT_ADD(p->st.nic_acks_recv, 1);
+		ack_to(n, p, fl, psn_full(psn, fl->una), now);
+		break;
+	case FE_NIC_NAK:
+		FE_CNT_ADD(p->st.nic_naks_recv, 1);
+		psn = psn_full(psn, fl->una);
+		ack_to(n, p, fl, psn, now);
+		if ((int32_t)(psn - fl->una) >= 0 && (int32_t)(psn - fl->next_psn) < 0) {
+			mark_again(n, fl, psn,
+				   n->prm.recovery == FE_NIC_GBN ? fl->next_psn : psn + 1);
+			fl->rto_at = now + n->timeout_ticks;
+			activate(n, fl);
+		}
+		break;
+	}
+}
+
+static inline void
+stage(struct fe_port *p, struct rte_mbuf *m, uint64_t due)
+{
+	p->txq_due[p->txq_n] = due;
+	p->txq[p->txq_n++] = m;
+	p->txq_bytes += rte_pktmbuf_pkt_len(m);
+}
+
+/*
+ * To the host, in order: straight to the TX staging while nothing waits in the ready
+ * ring (frames released from the selective-repeat hold), else behind what waits. 0, or
+ * -1 if the ring is full.
+ */
+static inline int
+to_host(struct fe_port *p, struct rte_mbuf *m, uint64_t due)
+{
+	struct fe_nicport *n = p->nic;
+
+	if (n->rhead == n->rtail && p->txq_n < FE_BURST) {
+		stage(p, m, due);
+		return 0;
+	}
+	if (n->rtail - n->rhead == FE_NIC_READY)
+		return -1;
+	n->ready[n->rtail % FE_NIC_READY] = (struct fe_nic_ready){.m = m, .due = due};
+	n->rtail++;
+	return 0;
+}
+
+static inline uint32_t
+flow_id(unsigned port, unsigned slot)
+{
+	return (uint32_t)port << 8 | slot;
+}
+
+static inline struct fe_nic_flow *
+flow_of(struct fe_dp *dp, uint32_t id)
+{
+	return &dp->ports[id >> 8].nic->flows[id & 0xff];
+}
+
+/*
+ * Selective repeat: the frames held ahead of a gap that has filled go to the host in
+ * order. If the ready ring is full the flow waits for the next pass (and asks for
+ * nothing meanwhile); at the next gap it asks for the missing frame.
+ */
+static void
+release_flow(struct fe_dp *dp, unsigned q, uint32_t id, uint64_t now)
+{
+	struct fe_port *p = &dp->ports[q];
+	struct fe_nic_flow *fl = flow_of(dp, id);
+	struct fe_nicport *sn = dp->ports[id >> 8].nic;
+	const uint32_t mask = sn->window - 1;
+
+	while (fl->nheld && fl->held[fl->expect & mask] != NULL) {
+		if (to_host(p, fl->held[fl->expect & mask], FE_DUE_NONE) < 0) {
+			if (!fl->release) {
+				fl->release = 1;
+				fl->nak_sent = 1;
+				p->nic->rel[p->nic->nrel++] = id;
+			}
+			return;
+		}
+		fl->held[fl->expect & mask] = NULL;
+		fl->nheld--;
+		sn->held--;
+		fl->expect++;
+	}
+	if (fl->nheld && !fl->nak_sent) { /* another gap */
+		fl->nak_sent = 1;
+		send_ctl(dp, q, fl->hdr, FE_NIC_NAK, id >> 8, id & 0xff, fl->expect, now);
+	}
+}
+
+void
+fe_nic_release(struct fe_dp *dp, unsigned q, uint64_t now)
+{
+	struct fe_port *p = &dp->ports[q];
+	struct fe_nicport *n = p->nic;
+	uint32_t k = n->nrel;
+
+	while (n->rhead != n->rtail && p->txq_n < FE_BURST) {
+		struct fe_nic_ready *r = &n->ready[n->rhead % FE_NIC_READY];
+
+		stage(p, r->m, r->due);
+		n->rhead++;
+	}
+	n->nrel = 0;
+	for (uint32_t i = 0; i < k; i++) {
+		struct fe_nic_flow *fl = flow_of(dp, n->rel[i]);
+
+		fl->release = 0;
+		fl->nak_sent = 0;
+		release_flow(dp, q, n->rel[i], now);
+	}
+}
+
+/* A data frame of flow id reached the receiving port q. */
+static void
+deliver_data(struct fe_dp *dp, unsigned q, struct rte_mbuf *m, uint64_t tag, uint64_t due,
+	     uint64_t now)
+{
+	struct fe_port *p = &dp->ports[q];
+	struct fe_nicport *rn = p->nic;
+	unsigned s = TAG_PORT(tag), slot = TAG_SLOT(tag);
+	uint32_t id = flow_id(s, slot);
+	struct fe_nic_flow *fl;
+	struct fe_nicport *sn;
+	uint8_t *f = rte_pktmbuf_mtod(m, uint8_t *);
+	uint32_t len = rte_pktmbuf_data_len(m), psn;
+	int32_t d;
+
+	if (s >= dp->nports || (sn = dp->ports[s].nic) == NULL ||
+	    fe_mac_lookup(dp->mac, f, now) != (int)q) {
+		FE_CNT_ADD(p->st.nic_stray, 1); /* a flooded copy, for another host */
+		rte_pktmbuf_free(m);
+		return;
+	}
+	fl = &sn->flows[slot];
+	memcpy(fl->hdr, f, RTE_MIN(len, sizeof(fl->hdr)));
+	/* the notification point: CE ends here, and asks the sender to slow down */
+	if (fe_nic_ecn_get(f, len) == 3) {
+		fe_nic_ecn_set(f, len, 2);
+		fe_filter_forget(m, dp->filter_dynoff);
+		FE_CNT_ADD(p->st.nic_ce_consumed, 1);
+		if (sn->cc_on && (fl->last_cnp == 0 || now - fl->last_cnp >= rn->cnp_ticks)) {
+			fl->last_cnp = now ? now : 1;
+			send_ctl(dp, q, f, FE_NIC_CNP, s, slot, 0, now);
+		}
+	}
+	psn = psn_full(TAG_PSN(tag), fl->expect);
+	d = (int32_t)(psn - fl->expect);
+	if (d == 0 && !fl->release) {
+		if (to_host(p, m, due) < 0) {
+			/* the ready ring is full (selective repeat only): held, in order */
+			fl->held[psn & (sn->window - 1)] = m;
+			fl->nheld++;
+			sn->held++;
+			fl->release = 1;
+			rn->rel[rn->nrel++] = id;
+			return;
+		}
+		fl->expect++;
+		fl->nak_sent = 0;
+		if (fl->nheld)
+			release_flow(dp, q, id, now);
+	} else if (d > 0) {
+		if (sn->prm.recovery == FE_NIC_SELECTIVE && (uint32_t)d < sn->window &&
+		    fl->held[psn & (sn->window - 1)] == NULL) {
+			fl->held[psn & (sn->window - 1)] = m;
+			fl->nheld++;
+			sn->held++;
+			FE_CNT_ADD(p->st.nic_held_pkts, 1);
+		} else {
+			FE_CNT_ADD(p->st.nic_oos_discards, 1);
+			rte_pktmbuf_free(m);
+		}
+		if (!fl->nak_sent) {
+			fl->nak_sent = 1;
+			send_ctl(dp, q, fl->hdr, FE_NIC_NAK, s, slot, fl->expect, now);
+		}
+		return;
+	} else {
+		FE_CNT_ADD(p->st.nic_dup_discards, 1);
+		rte_pktmbuf_free(m);
+	}
+	if (!fl->ack_due && rn->nacks < FE_BURST) {
+		fl->ack_due = 1;
+		rn->acks[rn->nacks++] = id;
+	}
+}
+
+void
+fe_nic_deliver(struct fe_dp *dp, unsigned q, struct rte_mbuf **in, const uint64_t *due, unsigned n,
+	       uint64_t now)
+{
+	struct fe_port *p = &dp->ports[q];
+	struct fe_nicport *rn = p->nic;
+
+	for (unsigned i = 0; i < n; i++) {
+		struct rte_mbuf *m = in[i];
+		uint64_t tag = *tag_of(dp, m);
+
+		if (TAG_KIND(tag) == TAG_CTL)
+			consume_ctl(dp, q, m, tag, now);
+		else if (TAG_KIND(tag) == TAG_DATA)
+			deliver_data(dp, q, m, tag, due[i], now);
+		else if (to_host(p, m, due[i]) < 0)
+			rte_pktmbuf_free(m); /* not a flow's: cannot be resent (counted) */
+	}
+	/* one ACK a flow a batch: cumulative, up to what was delivered */
+	for (uint32_t i = 0; i < rn->nacks; i++) {
+		struct fe_nic_flow *fl = flow_of(dp, rn->acks[i]);
+
+		fl->ack_due = 0;
+		send_ctl(dp, q, fl->hdr, FE_NIC_ACK, rn->acks[i] >> 8, rn->acks[i] & 0xff,
+			 fl->expect, now);
+	}
+	rn->nacks = 0;
+}
+
+uint64_t
+fe_nic_held(const struct fe_dp *dp)
+{
+	uint64_t n = 0;
+
+	for (unsigned i = 0; i < dp->nports; i++)
+		if (dp->ports[i].nic)
+			n += dp->ports[i].nic->held + dp->ports[i].nic->rtail -
+			     dp->ports[i].nic->rhead;
+	return n;
+}
+
+void
+fe_nic_drain(struct fe_dp *dp)
+{
+	for (unsigned i = 0; i < dp->nports; i++) {
+		struct fe_nicport *n = dp->ports[i].nic;
+
+		if (n == NULL)
+			continue;
+		for (unsigned f = 0; f < FE_NIC_FLOWS; f++) {
+			struct fe_nic_flow *fl = &n->flows[f];
+
+			for (; fl->pend_n; fl->pend_n--) {
+				rte_pktmbuf_free(n->pend[fl->pend_head].m);
+				fl->pend_head = n->pend[fl->pend_head].next;
+			}
+			for (uint32_t k = 0; k < n->window; k++) {
+				rte_pktmbuf_free(fl->win[k].m);
+				fl->win[k].m = NULL;
+				if (fl->held) {
+					rte_pktmbuf_free(fl->held[k]);
+					fl->held[k] = NULL;
+				}
+			}
+			fl->nheld = 0;
+			fl->una = fl->next_psn;
+		}
+		for (; n->rhead != n->rtail; n->rhead++)
+			rte_pktmbuf_free(n->ready[n->rhead % FE_NIC_READY].m);
+		n->held = n->inflight = 0;
+		n->nact = 0;
+	}
+}

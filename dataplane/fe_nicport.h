@@ -1,0 +1,113 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * fe_nicport: the emulated NIC (fe_nic.h) on a port of the engine. Internal to the
+ * engine; called only from fe_dp.c on the lcore (one lcore: a pipeline refuses it).
+ *
+ *   host -> port RX -> fe_nic_rx(): each flow's frames wait in the NIC's send queue
+ *        -> fe_nic_service(): paced by DCQCN, numbered (PSN), kept for a resend
+ *        -> up link -> switch -> down link of the receiver
+ *        -> fe_nic_deliver(): CE consumed (CNP back), order checked (NAK back, frames
+ *           out of sequence discarded or held), ACKs back; CNPs, ACKs and NAKs that
+ *           reach the sender's port are consumed there and never reach a host.
+ *
+ * The NIC's frames (CNP, ACK, NAK) are real frames in the fabric: they take the
+ * reverse path's links, queues, lanes and losses.
+ */
+#ifndef FE_NICPORT_H
+#define FE_NICPORT_H
+
+#include "fe_dp.h"
+
+#define FE_NIC_FLOWS   64   /* flows a port's NIC tells apart; more share state (counted) */
+#define FE_NIC_PENDING 4096 /* frames a port's send queue holds (then the host waits) */
+#define FE_NIC_READY   4096 /* frames released in order, waiting for TX staging */
+
+struct fe_nic_copy {
+	struct rte_mbuf *m; /* a reference kept for a resend; NULL: none */
+	uint8_t ecn;	    /* the ECN field it was sent with */
+	uint8_t again;	    /* to be sent again */
+};
+
+struct fe_nic_flow {
+	struct fe_nic_key key;
+	uint8_t used, active;
+	/* the sending edge (reaction point) */
+	struct fe_dcqcn cc;
+	uint64_t next_t; /* pacing: the next frame starts no earlier */
+	uint32_t pend_head, pend_tail, pend_n;
+	uint32_t next_psn, una, resend; /* resend: lowest PSN that may be marked again */
+	uint64_t rto_at;		/* UINT64_MAX: nothing unacknowledged */
+	struct fe_nic_copy *win;	/* [window], by PSN */
+	/* the receiving edge (notification point); here too: one lcore runs both */
+	uint32_t expect;
+	uint8_t nak_sent, ack_due, release;
+	uint64_t last_cnp;
+	struct rte_mbuf **held; /* selective repeat: frames ahead of a gap, by PSN */
+	uint32_t nheld;
+	uint8_t hdr[40]; /* a data frame's headers, for the receiver's ACK and NAK */
+};
+
+struct fe_nic_pend {
+	struct rte_mbuf *m;
+	uint32_t next;
+};
+
+struct fe_nic_ready {
+	struct rte_mbuf *m;
+	uint64_t due;
+};
+
+struct fe_nicport {
+	struct fe_nic_params prm;
+	struct fe_dcqcn_cfg cc;
+	uint64_t timeout_ticks, cnp_ticks;
+	uint32_t window, cc_on;
+	struct fe_nic_flow flows[FE_NIC_FLOWS];
+	struct fe_nic_pend *pend;
+	uint32_t free_head, pend_free;
+	uint8_t act[FE_NIC_FLOWS];
+	uint32_t nact;
+	uint64_t next_event; /* the earliest tick a flow has work; UINT64_MAX: none */
+	uint64_t held;	     /* frames in the send queue and held for order */
+	uint64_t inflight;   /* frames sent and not yet acknowledged */
+	/* receiving side: flows (sender port << 8 | slot) owing an ACK or a release */
+	uint32_t acks[FE_BURST], nacks;
+	uint32_t *rel, nrel;	    /* [nports x FE_NIC_FLOWS] */
+	struct fe_nic_ready *ready; /* [FE_NIC_READY] */
+	uint32_t rhead, rtail;
+};
+
+/* Set up port i's NIC (conf.nic); 0, or -errno with a message. */
+int fe_nic_setup(struct fe_dp *dp, unsigned i, int socket, char *err, size_t errlen);
+void fe_nic_free(struct fe_nicport *n);
+
+/* Free slots in port i's send queue: RX takes no more than this. */
+static inline uint16_t
+fe_nic_room(const struct fe_port *p)
+{
+	return (uint16_t)RTE_MIN((uint32_t)FE_BURST, p->nic->pend_free);
+}
+
+/* A burst read from port `in`, into its NIC. */
+void fe_nic_rx(struct fe_dp *dp, unsigned in, struct rte_mbuf **pkts, unsigned n, uint64_t now);
+
+/* Send what each flow of each NIC may send by now; work done. */
+unsigned fe_nic_service(struct fe_dp *dp, uint64_t now);
+
+/*
+ * n frames the down link of port q delivered (in, with their due ticks) at now: what
+ * goes to the host is appended to the port's TX staging (room for n is there).
+ */
+void fe_nic_deliver(struct fe_dp *dp, unsigned q, struct rte_mbuf **in, const uint64_t *due,
+		    unsigned n, uint64_t now);
+
+/* Frames released in order (selective repeat) into q's TX staging, as room allows. */
+void fe_nic_release(struct fe_dp *dp, unsigned q, uint64_t now);
+
+/* Frames the NICs hold (send queues, held for order); kept copies are not counted. */
+uint64_t fe_nic_held(const struct fe_dp *dp);
+
+/* Free everything the NICs hold (after the loop has stopped). */
+void fe_nic_drain(struct fe_dp *dp);
+
+#endif

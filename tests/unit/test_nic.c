@@ -1,0 +1,534 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The emulated NIC (docs/nic.md). DCQCN's equations step by step over a fake clock;
+ * then the engine over in-memory net_ring ports: CE consumed and a CNP back through
+ * the fabric, go-back-N and selective repeat after one exact drop, a lost tail that
+ * costs the NIC's timeout, and every mbuf back in the pool.
+ */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <rte_eal.h>
+#include <rte_eth_ring.h>
+#include <rte_ethdev.h>
+#include <rte_ring.h>
+
+#include "fe_dp.h"
+#include "fe_nic.h"
+
+#define HZ	    1000000000ULL /* fake TSC: 1 tick = 1 ns */
+#define LINE	    1000000000ULL /* 1 Gbit/s */
+#define CLOSE(a, b) (fabs((a) - (b)) <= 1e-6 * fabs(b) + 1e-9)
+
+static struct fe_dcqcn_cfg
+cfg(void)
+{
+	struct fe_nic_params p = FE_NIC_DEFAULT;
+	struct fe_dcqcn_cfg c;
+
+	p.bytes = 10000; /* a byte counter event every 10 kB */
+	fe_dcqcn_compile(&p, LINE, HZ, &c);
+	return c;
+}
+
+Test(dcqcn, first_cnp_halves_the_rate)
+{
+	struct fe_dcqcn_cfg c = cfg();
+	struct fe_dcqcn s;
+
+	fe_dcqcn_init(&s, &c);
+	cr_assert_eq(s.limited, 0);
+	cr_assert_eq(fe_dcqcn_gap(&s, 1500, HZ), 0, "at the line rate the link paces");
+	fe_dcqcn_cnp(&s, &c, 1000);
+	/* alpha starts at 1: RC = RC (1 - 1/2); RT = the rate before */
+	cr_assert(CLOSE(s.rc, LINE / 2.0), "rc %f", s.rc);
+	cr_assert(CLOSE(s.rt, (double)LINE));
+	cr_assert(CLOSE(s.alpha, 1.0), "a = (1 - g) 1 + g = 1");
+	/* 1500 bytes at 0.5 Gbit/s: 24 us */
+	cr_assert_eq(fe_dcqcn_gap(&s, 1500, HZ), 24000);
+}
+
+Test(dcqcn, alpha_decays_each_period_without_cnp)
+{
+	struct fe_dcqcn_cfg c = cfg();
+	struct fe_dcqcn s;
+	double g = 1.0 / 256;
+
+	fe_dcqcn_init(&s, &c);
+	fe_dcqcn_cnp(&s, &c, 0);
+	fe_dcqcn_advance(&s, &c, 54999);
+	cr_assert(CLOSE(s.alpha, 1.0), "not before K");
+	fe_dcqcn_advance(&s, &c, 55000);
+	cr_assert(CLOSE(s.alpha, 1 - g), "alpha %f", s.alpha);
+	fe_dcqcn_advance(&s, &c, 3 * 55000 + 10);
+	cr_assert(CLOSE(s.alpha, pow(1 - g, 3)), "alpha %f", s.alpha);
+	/* a second CNP: RC = RC (1 - a/2) with the decayed alpha, then a grows by g */
+	{
+		double a = pow(1 - g, 3), rc = s.rc;
+
+		/* the rate timer ran 3 fast recovery steps toward RT = LINE meanwhile */
+		cr_assert(CLOSE(rc, LINE - LINE / 2.0 / 8), "rc %f", rc);
+		fe_dcqcn_cnp(&s, &c, 3 * 55000 + 10);
+		cr_assert(CLOSE(s.rt, rc));
+		cr_assert(CLOSE(s.rc, rc * (1 - a / 2)), "rc %f", s.rc);
+		cr_assert(CLOSE(s.alpha, (1 - g) * a + g), "alpha %f", s.alpha);
+	}
+}
+
+Test(dcqcn, fast_recovery_then_additive_increase)
+{
+	struct fe_dcqcn_cfg c = cfg();
+	struct fe_dcqcn s;
+	double rt, rc;
+
+	fe_dcqcn_init(&s, &c);
+	fe_dcqcn_cnp(&s, &c, 0); /* RT = 1G, RC = 0.5G */
+	fe_dcqcn_cnp(&s, &c, 1); /* RT = 0.5G, RC = 0.25G (alpha still 1) */
+	cr_assert(CLOSE(s.rc, LINE / 4.0), "rc %f", s.rc);
+	rt = s.rt;
+	rc = s.rc;
+	/* F = 5 timer events of fast recovery: RC = (RT + RC) / 2, RT unchanged */
+	for (int k = 1; k <= 5; k++) {
+		fe_dcqcn_advance(&s, &c, 1 + (uint64_t)k * 55000);
+		rc = (rt + rc) / 2;
+		cr_assert(CLOSE(s.rt, rt), "event %d: rt %f", k, s.rt);
+		cr_assert(CLOSE(s.rc, rc), "event %d: rc %f, expected %f", k, s.rc, rc);
+	}
+	/* the 6th: additive increase, RT += RAI (5 Mbit/s) */
+	fe_dcqcn_advance(&s, &c, 1 + 6 * 55000);
+	rt += 5e6;
+	rc = (rt + rc) / 2;
+	cr_assert(CLOSE(s.rt, rt), "rt %f", s.rt);
+	cr_assert(CLOSE(s.rc, rc), "rc %f", s.rc);
+	cr_assert_eq(s.increases, 6);
+}
+
+Test(dcqcn, byte_counter_and_hyper_increase)
+{
+	struct fe_dcqcn_cfg c = cfg();
+	struct fe_dcqcn s;
+	double rt, rc;
+
+	fe_dcqcn_init(&s, &c);
+	fe_dcqcn_cnp(&s, &c, 0);
+	fe_dcqcn_cnp(&s, &c, 1); /* RT 0.5G, RC 0.25G */
+	/* 5 byte-counter events (10 kB each) and 5 timer events: fast recovery, 10 steps */
+	rt = s.rt;
+	rc = s.rc;
+	fe_dcqcn_sent(&s, &c, 50000, 2);
+	for (int k = 0; k < 5; k++)
+		rc = (rt + rc) / 2;
+	cr_assert(CLOSE(s.rc, rc), "after 5 byte events rc %f, expected %f", s.rc, rc);
+	cr_assert_eq(s.b_n, 5);
+	fe_dcqcn_advance(&s, &c, 1 + 5 * 55000);
+	/* timer events 1..5 had max(T_n, B_n) = 5 >= F: additive, RT += RAI each */
+	for (int k = 0; k < 5; k++) {
+		rt += 5e6;
+		rc = (rt + rc) / 2;
+	}
+	cr_assert(CLOSE(s.rt, rt), "rt %f expected %f", s.rt, rt);
+	cr_assert(CLOSE(s.rc, rc), "rc %f expected %f", s.rc, rc);
+	/* both counters at F: the next byte event is hyper, RT += (min - F + 1) RHAI */
+	fe_dcqcn_sent(&s, &c, 10000, 1 + 5 * 55000 + 1);
+	rt += 1 * 50e6;
+	rc = (rt + rc) / 2;
+	cr_assert(CLOSE(s.rt, rt), "rt %f expected %f", s.rt, rt);
+	cr_assert(CLOSE(s.rc, rc), "rc %f expected %f", s.rc, rc);
+}
+
+Test(dcqcn, recovers_to_the_line_rate_and_stops_pacing)
+{
+	struct fe_dcqcn_cfg c = cfg();
+	struct fe_dcqcn s;
+
+	fe_dcqcn_init(&s, &c);
+	fe_dcqcn_cnp(&s, &c, 0);
+	fe_dcqcn_advance(&s, &c, 100 * 55000);
+	cr_assert_eq(s.limited, 0);
+	cr_assert(CLOSE(s.rc, (double)LINE));
+	cr_assert_eq(fe_dcqcn_gap(&s, 1500, HZ), 0);
+}
+
+Test(dcqcn, never_below_the_minimum_rate)
+{
+	struct fe_dcqcn_cfg c = cfg();
+	struct fe_dcqcn s;
+
+	fe_dcqcn_init(&s, &c);
+	for (uint64_t t = 0; t < 40; t++)
+		fe_dcqcn_cnp(&s, &c, t);
+	cr_assert(CLOSE(s.rc, 1e6), "rc %f: min-rate 1 Mbit/s", s.rc);
+}
+
+/* ---- frames ---- */
+
+static void
+tcp_frame(uint8_t *f, uint16_t len, const uint8_t *src, const uint8_t *dst, uint8_t ecn,
+	  uint16_t id)
+{
+	uint32_t s = 0;
+
+	memset(f, 0, len);
+	memcpy(f, dst, 6);
+	memcpy(f + 6, src, 6);
+	f[12] = 0x08;
+	f[14] = 0x45;
+	f[15] = ecn;
+	f[16] = (uint8_t)((len - 14) >> 8);
+	f[17] = (uint8_t)(len - 14);
+	f[18] = (uint8_t)(id >> 8);
+	f[19] = (uint8_t)id;
+	f[22] = 64;
+	f[23] = 6;
+	memcpy(f + 26, (uint8_t[]){198, 18, 0, 1, 198, 18, 0, 2}, 8);
+	f[34] = 0x30; /* source port 12345 */
+	f[35] = 0x39;
+	f[36] = 0x14; /* destination port 5201 */
+	f[37] = 0x51;
+	for (int i = 14; i < 34; i += 2)
+		s += (uint32_t)(f[i] << 8 | f[i + 1]);
+	while (s >> 16)
+		s = (s & 0xffff) + (s >> 16);
+	f[24] = (uint8_t)(~s >> 8);
+	f[25] = (uint8_t)~s;
+}
+
+static int
+csum_ok(const uint8_t *f)
+{
+	uint32_t s = 0;
+
+	for (int i = 14; i < 34; i += 2)
+		s += (uint32_t)(f[i] << 8 | f[i + 1]);
+	while (s >> 16)
+		s = (s & 0xffff) + (s >> 16);
+	return s == 0xffff;
+}
+
+Test(nicframe, ecn_cleared_with_checksum)
+{
+	static const uint8_t a[6] = {2, 0, 0, 0, 0, 1}, b[6] = {2, 0, 0, 0, 0, 2};
+	uint8_t f[100];
+
+	tcp_frame(f, sizeof(f), a, b, 3, 7);
+	cr_assert(csum_ok(f));
+	cr_assert_eq(fe_nic_ecn_get(f, sizeof(f)), 3);
+	cr_assert_eq(fe_nic_ecn_set(f, sizeof(f), 2), 0);
+	cr_assert_eq(fe_nic_ecn_get(f, sizeof(f)), 2);
+	cr_assert(csum_ok(f), "RFC 1624 update");
+}
+
+Test(nicframe, control_frames_round_trip)
+{
+	static const uint8_t a[6] = {2, 0, 0, 0, 0, 1}, b[6] = {2, 0, 0, 0, 0, 2};
+	uint8_t f[100], c[FE_NIC_CTL_LEN];
+	enum fe_nic_ctl kinds[] = {FE_NIC_CNP, FE_NIC_ACK, FE_NIC_NAK}, k;
+	uint32_t qpn, psn;
+	struct fe_nic_key key;
+
+	tcp_frame(f, sizeof(f), a, b, 2, 1);
+	cr_assert_eq(fe_nic_flow_key(f, sizeof(f), &key), 0);
+	for (int i = 0; i < 3; i++) {
+		fe_nic_ctl_frame(c, f, kinds[i], 17, 0xabcdef);
+		cr_assert_eq(memcmp(c, b, 6) == 0 ? -1 : memcmp(c, a, 6), 0, "back to the sender");
+		cr_assert(csum_ok(c));
+		cr_assert_eq(c[15] >> 2, 48, "DSCP 48");
+		cr_assert_eq(fe_nic_ctl_parse(c, sizeof(c), &k, &qpn, &psn), 0);
+		cr_assert_eq(k, kinds[i]);
+		cr_assert_eq(qpn, 17);
+		cr_assert_eq(psn, 0xabcdef);
+	}
+	cr_assert_eq(fe_nic_ctl_parse(f, sizeof(f), &k, &qpn, &psn), -1, "TCP is not one");
+	cr_assert_eq(fe_psn_diff(2, 0xfffffe), 4, "PSNs wrap at 2^24");
+}
+
+/* ---- the engine ---- */
+
+#define NP 2
+static struct rte_mempool *pool;
+static struct rte_ring *rxr[NP], *txr[NP];
+static uint16_t ports[NP];
+static const uint8_t MAC[NP][6] = {{0x02, 0xfe, 0, 0, 0, 0xa}, {0x02, 0xfe, 0, 0, 0, 0xb}};
+
+static void
+eal_up(void)
+{
+	/* clang-format off */
+	char *argv[] = {"test_nic", "--no-huge", "--no-pci", "--no-shconf",
+	                "--file-prefix", "fe-test-nic", "-m", "256", "-l", "0",
+	                "--no-telemetry", "--log-level", "error"};
+	/* clang-format on */
+	struct rte_eth_conf conf = {0};
+
+	cr_assert_geq(rte_eal_init(sizeof(argv) / sizeof(argv[0]), argv), 0);
+	pool = rte_pktmbuf_pool_create("pool", 4095, 0, 0, RTE_MBUF_DEFAULT_BUF_SIZE, 0);
+	cr_assert_not_null(pool);
+	for (int i = 0; i < NP; i++) {
+		char name[32];
+		int rc;
+
+		snprintf(name, sizeof(name), "rx%d", i);
+		rxr[i] = rte_ring_create(name, 1024, 0, RING_F_SP_ENQ | RING_F_SC_DEQ);
+		snprintf(name, sizeof(name), "tx%d", i);
+		txr[i] = rte_ring_create(name, 1024, 0, RING_F_SP_ENQ | RING_F_SC_DEQ);
+		snprintf(name, sizeof(name), "ring%d", i);
+		rc = rte_eth_from_rings(name, &rxr[i], 1, &txr[i], 1, 0);
+		cr_assert_geq(rc, 0);
+		ports[i] = (uint16_t)rc;
+		cr_assert_eq(rte_eth_dev_configure(ports[i], 1, 1, &conf), 0);
+		cr_assert_eq(rte_eth_rx_queue_setup(ports[i], 0, 1024, 0, NULL, pool), 0);
+		cr_assert_eq(rte_eth_tx_queue_setup(ports[i], 0, 1024, 0, NULL), 0);
+		cr_assert_eq(rte_eth_dev_start(ports[i]), 0);
+	}
+}
+
+static void
+eal_down(void)
+{
+	rte_eal_cleanup();
+	rmdir("/var/run/dpdk/fe-test-nic");
+}
+
+TestSuite(nic, .init = eal_up, .fini = eal_down);
+
+/* Links of 1 us each way and no rate; port 0's up link drops data frame `drop` (0: none). */
+static struct fe_dp *
+engine(uint32_t model, uint32_t recovery, uint64_t drop)
+{
+	struct fe_linkdef up[NP] = {0}, down[NP] = {0};
+	struct fe_dp_conf conf = {
+		.mac_age_ns = 300000000000ULL, .lanes = 1, .seed = 1, .nic = FE_NIC_DEFAULT};
+	char err[256];
+	struct fe_dp *dp;
+
+	conf.nic.model = model;
+	conf.nic.recovery = recovery;
+	for (int i = 0; i < NP; i++) {
+		up[i].link.delay_ns = down[i].link.delay_ns = 1000;
+		up[i].link.rate_bps = down[i].link.rate_bps = 0;
+	}
+	if (drop) { /* only TCP data counts: the learning frames are not TCP */
+		snprintf(up[0].match, sizeof(up[0].match), "tcp");
+		up[0].drop_first = drop;
+		up[0].drop_count = 1;
+	}
+	dp = fe_dp_create(NP, ports, up, down, pool, HZ, &conf, err, sizeof(err));
+	cr_assert_not_null(dp, "%s", err);
+	return dp;
+}
+
+static void
+inject_raw(int port, const uint8_t *f, uint16_t len)
+{
+	struct rte_mbuf *m = rte_pktmbuf_alloc(pool);
+	char *p;
+
+	cr_assert_not_null(m);
+	p = rte_pktmbuf_append(m, len);
+	cr_assert_not_null(p);
+	memcpy(p, f, len);
+	cr_assert_eq(rte_ring_enqueue(rxr[port], m), 0);
+}
+
+/* Frames out of port i: their IP ids into ids[] (if not NULL), all freed. */
+static unsigned
+collect(int i, uint16_t *ids, uint8_t *ecn)
+{
+	void *m;
+	unsigned n = 0;
+
+	while (rte_ring_dequeue(txr[i], &m) == 0) {
+		const uint8_t *f = rte_pktmbuf_mtod((struct rte_mbuf *)m, const uint8_t *);
+
+		if (ids)
+			ids[n] = (uint16_t)(f[18] << 8 | f[19]);
+		if (ecn)
+			ecn[n] = f[15] & 3;
+		cr_assert(f[12] != 0x08 || csum_ok(f), "a valid IPv4 header reaches the host");
+		rte_pktmbuf_free(m);
+		n++;
+	}
+	return n;
+}
+
+/* Each host sends a non-IP frame so that the switch knows both. */
+static void
+learn(struct fe_dp *dp)
+{
+	uint8_t f[60] = {0};
+
+	memcpy(f, MAC[1], 6);
+	memcpy(f + 6, MAC[0], 6);
+	f[12] = 0x88;
+	f[13] = 0xb5;
+	inject_raw(0, f, sizeof(f));
+	memcpy(f, MAC[0], 6);
+	memcpy(f + 6, MAC[1], 6);
+	inject_raw(1, f, sizeof(f));
+	fe_dp_poll(dp, 1);
+	fe_dp_poll(dp, 5000);
+	cr_assert_eq(collect(0, NULL, NULL), 1);
+	cr_assert_eq(collect(1, NULL, NULL), 1);
+}
+
+static void
+send_flow(int n, uint8_t ecn)
+{
+	uint8_t f[1000];
+
+	for (int i = 1; i <= n; i++) {
+		tcp_frame(f, sizeof(f), MAC[0], MAC[1], ecn, (uint16_t)i);
+		inject_raw(0, f, sizeof(f));
+	}
+}
+
+/* Poll at t twice: what a pass consumed at its end (a NAK, an ACK) acts at once. */
+static void
+poll2(struct fe_dp *dp, uint64_t t)
+{
+	fe_dp_poll(dp, t);
+	fe_dp_poll(dp, t);
+}
+
+static void
+done(struct fe_dp *dp, unsigned avail)
+{
+	fe_dp_drain(dp);
+	fe_dp_free(dp);
+	cr_assert_eq(rte_mempool_avail_count(pool), avail, "every mbuf back in the pool");
+}
+
+Test(nic, roce_consumes_ce_and_cnp_slows_the_sender)
+{
+	unsigned avail = rte_mempool_avail_count(pool);
+	struct fe_dp *dp = engine(FE_NIC_ROCE, FE_NIC_GBN, 0);
+	const struct fe_port_stats *s0 = &dp->ports[0].st, *s1 = &dp->ports[1].st;
+	uint8_t ecn[8];
+	uint16_t ids[8];
+
+	learn(dp);
+	send_flow(2, 3); /* as if the fabric had marked both */
+	poll2(dp, 10000);
+	fe_dp_poll(dp, 12000); /* at the receiver: CE cleared, one CNP (interval 50 us) */
+	cr_assert_eq(collect(1, ids, ecn), 2);
+	cr_assert_eq(ecn[0], 2, "the host sees ECT(0), not CE");
+	cr_assert_eq(ecn[1], 2);
+	cr_assert_eq(s1->nic_ce_consumed, 2);
+	cr_assert_eq(s1->nic_cnp_sent, 1, "one CNP a flow per interval");
+	cr_assert_eq(s0->nic_cnp_recv, 0, "the CNP is on its way back");
+	poll2(dp, 13999);
+	cr_assert_eq(s0->nic_cnp_recv, 0);
+	poll2(dp, 14000); /* two links back: 2 us */
+	cr_assert_eq(s0->nic_cnp_recv, 1);
+	cr_assert_eq(s0->nic_rate_bps, 50000000000ULL, "100G default line rate halved");
+	cr_assert_eq(collect(0, NULL, NULL), 0, "CNPs and ACKs never reach a host");
+	cr_assert_eq(s0->nic_acks_recv, 1);
+	cr_assert_eq(s0->nic_copies, 0, "acknowledged copies released");
+	done(dp, avail);
+}
+
+Test(nic, go_back_n_resends_what_followed_the_drop)
+{
+	unsigned avail = rte_mempool_avail_count(pool);
+	struct fe_dp *dp = engine(FE_NIC_ROCE, FE_NIC_GBN, 3);
+	const struct fe_port_stats *s0 = &dp->ports[0].st, *s1 = &dp->ports[1].st;
+	uint16_t ids[16];
+
+	learn(dp);
+	send_flow(6, 2);
+	poll2(dp, 10000); /* sent at 10 us; the 3rd is dropped on port 0's up link */
+	cr_assert_eq(dp->ports[0].up.st.drop_pkts[FE_LINK_DROP_EXACT], 1);
+	poll2(dp, 12000); /* 1, 2 delivered; 4, 5, 6 discarded; one NAK */
+	cr_assert_eq(collect(1, ids, NULL), 2);
+	cr_assert_eq(s1->nic_oos_discards, 3);
+	cr_assert_eq(s1->nic_naks_sent, 1);
+	poll2(dp, 13999);
+	cr_assert_eq(s0->nic_resent_pkts, 0, "not before the NAK's way back");
+	poll2(dp, 14000); /* the NAK is back: 3..6 sent again */
+	cr_assert_eq(s0->nic_naks_recv, 1);
+	cr_assert_eq(s0->nic_resent_pkts, 4, "the dropped frame and the three after it");
+	poll2(dp, 15999);
+	cr_assert_eq(collect(1, NULL, NULL), 0);
+	poll2(dp, 16000);
+	cr_assert_eq(collect(1, ids + 2, NULL), 4);
+	for (int i = 0; i < 6; i++)
+		cr_assert_eq(ids[i], i + 1, "in order: frame %d is %u", i, ids[i]);
+	poll2(dp, 20000);
+	cr_assert_eq(s0->nic_copies, 0);
+	cr_assert_eq(s0->nic_timeouts, 0);
+	cr_assert_eq(s1->nic_dup_discards, 0);
+	cr_assert_eq(collect(0, NULL, NULL), 0);
+	done(dp, avail);
+}
+
+Test(nic, selective_repeat_resends_one_frame)
+{
+	unsigned avail = rte_mempool_avail_count(pool);
+	struct fe_dp *dp = engine(FE_NIC_ROCE, FE_NIC_SELECTIVE, 3);
+	const struct fe_port_stats *s0 = &dp->ports[0].st, *s1 = &dp->ports[1].st;
+	uint16_t ids[16];
+
+	learn(dp);
+	send_flow(6, 2);
+	poll2(dp, 10000);
+	poll2(dp, 12000);
+	cr_assert_eq(collect(1, ids, NULL), 2);
+	cr_assert_eq(s1->nic_held_pkts, 3, "4, 5, 6 held for order");
+	cr_assert_eq(s1->nic_oos_discards, 0);
+	poll2(dp, 14000);
+	cr_assert_eq(s0->nic_resent_pkts, 1, "only the dropped frame");
+	poll2(dp, 16000);
+	cr_assert_eq(collect(1, ids + 2, NULL), 4);
+	for (int i = 0; i < 6; i++)
+		cr_assert_eq(ids[i], i + 1, "in order: frame %d is %u", i, ids[i]);
+	poll2(dp, 20000);
+	cr_assert_eq(s0->nic_copies, 0);
+	done(dp, avail);
+}
+
+Test(nic, lost_tail_costs_the_timeout)
+{
+	unsigned avail = rte_mempool_avail_count(pool);
+	struct fe_dp *dp = engine(FE_NIC_IB, FE_NIC_GBN, 6);
+	const struct fe_port_stats *s0 = &dp->ports[0].st;
+	uint64_t t;
+
+	learn(dp);
+	send_flow(6, 0);
+	poll2(dp, 10000);
+	poll2(dp, 12000); /* 1..5 delivered, ACKed */
+	cr_assert_eq(collect(1, NULL, NULL), 5);
+	poll2(dp, 14000); /* the ACK is back: the timer restarts from here */
+	cr_assert_eq(s0->nic_acks_recv, 1);
+	t = 14000 + 67108864; /* the default timeout */
+	poll2(dp, t - 1);
+	cr_assert_eq(s0->nic_timeouts, 0);
+	poll2(dp, t);
+	cr_assert_eq(s0->nic_timeouts, 1);
+	cr_assert_eq(s0->nic_resent_pkts, 1);
+	cr_assert_eq(s0->nic_cnp_recv, 0, "ib: no congestion control by default");
+	poll2(dp, t + 1999);
+	cr_assert_eq(collect(1, NULL, NULL), 0);
+	poll2(dp, t + 2000);
+	cr_assert_eq(collect(1, NULL, NULL), 1);
+	done(dp, avail);
+}
+
+Test(nic, tcp_model_leaves_frames_alone)
+{
+	unsigned avail = rte_mempool_avail_count(pool);
+	struct fe_dp *dp = engine(FE_NIC_TCP, FE_NIC_GBN, 3);
+	uint8_t ecn[8];
+
+	learn(dp);
+	send_flow(4, 3);
+	poll2(dp, 10000);
+	poll2(dp, 12000);
+	cr_assert_eq(collect(1, NULL, ecn), 3, "the drop reaches the host's TCP");
+	cr_assert_eq(ecn[0], 3, "and so does CE");
+	cr_assert_eq(dp->ports[1].st.nic_ce_consumed, 0);
+	cr_assert_null(dp->ports[0].nic);
+	done(dp, avail);
+}
