@@ -670,7 +670,7 @@ cmd_apply(struct fe_ctl *c, json_t *req)
 		 sel ? sel : "the fabric", scale ? (uint32_t)scale : p->scale);
 	r = change_reply(c, what);
 	if (nic_kept && !sel) {
-		char note[300];
+		char note[600];
 		json_t *t = json_object_get(r, "text");
 
 		snprintf(

@@ -84,6 +84,15 @@ for name, run in runs.items():
     for key in ("ce_consumed", "cnp_sent", "cnp_recv", "resent_pkts", "naks_sent",
                 "timeouts", "oos_discards", "held_pkts"):
         assert nic[key] == port_sum(run, "nic_" + key), (name, key)
+    # the NIC's side of conservation (docs/nic.md), port by port, the job over
+    links = {l["link"]: l for l in run["counters"]["links"]}
+    for p in run["counters"]["ports"]:
+        up, down = links["%d.up" % p["port"]], links["%d.down" % p["port"]]
+        sent = p.get("nic_cnp_sent", 0) + p.get("nic_acks_sent", 0) + p.get("nic_naks_sent", 0)
+        eaten = p.get("nic_cnp_recv", 0) + p.get("nic_acks_recv", 0) + p.get("nic_naks_recv", 0)
+        assert up["in_pkts"] == p["rx_pkts"] + p.get("nic_resent_pkts", 0) + sent, (name, p, up)
+        assert down["out_pkts"] == p["tx_pkts"] + p.get("nic_oos_discards", 0) + \
+            p.get("nic_dup_discards", 0) + p.get("nic_stray", 0) + eaten, (name, p, down)
     row = rows[name]
     assert row["nic"] == nic["model"] and int(row["nic_resent"]) == nic["resent_pkts"], row
     assert int(row["nic_ce_consumed"]) == nic["ce_consumed"], row
