@@ -8,6 +8,7 @@
 #include <rte_ethdev.h>
 
 #include "fe_kernel.h"
+#include "fe_nicport.h"
 #include "fe_qhist.h"
 #include "fe_quantile.h"
 #include "fe_report.h"
@@ -34,7 +35,12 @@ static const struct fe_counter_desc port_counters[] = {
 	C(fe_port_stats, nic_oos_discards), C(fe_port_stats, nic_dup_discards),
 	C(fe_port_stats, nic_held_pkts),    C(fe_port_stats, nic_stray),
 	C(fe_port_stats, nic_window_full),  C(fe_port_stats, nic_copies),
-	C(fe_port_stats, nic_copies_peak),  {NULL, 0},
+	C(fe_port_stats, nic_copies_peak),  C(fe_port_stats, roce_pkts),
+	C(fe_port_stats, roce_qps),	    C(fe_port_stats, roce_gaps),
+	C(fe_port_stats, roce_missing),	    C(fe_port_stats, roce_resent),
+	C(fe_port_stats, roce_rewinds),	    C(fe_port_stats, roce_naks),
+	C(fe_port_stats, roce_rnr_naks),    C(fe_port_stats, roce_cnps),
+	C(fe_port_stats, roce_untracked),   {NULL, 0},
 };
 
 #define DROP(cause, name)                                                                          \
@@ -559,6 +565,56 @@ put_quantiles(json_t *o, const char *name, const fe_counter_t *h)
 }
 
 static json_t *
+ip_json(uint32_t addr) /* network order */
+{
+	const uint8_t *b = (const uint8_t *)&addr;
+	char s[16];
+
+	snprintf(s, sizeof(s), "%u.%u.%u.%u", b[0], b[1], b[2], b[3]);
+	return json_string(s);
+}
+
+/*
+ * The emulated NIC's flows (models roce, ib) or the queue pairs it saw (model host),
+ * docs/nic.md. Read while the lcore runs: each field is one load, a flow's fields may be
+ * from two moments.
+ */
+static json_t *
+nic_json(const struct fe_nicport *n)
+{
+	json_t *a = json_array();
+
+	for (unsigned f = 0; n->host && f < FE_ROCE_QPS; f++) {
+		const struct fe_roce_qp *q = &n->qps[f];
+
+		if (q->used)
+			json_array_append_new(
+				a, json_pack("{s:o, s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
+					     "dst", ip_json(q->daddr), "qpn", (json_int_t)q->qpn,
+					     "pkts", u64(q->pkts), "gaps", u64(q->gaps), "missing",
+					     u64(q->missing), "resent", u64(q->resent), "rewinds",
+					     u64(q->rewinds), "naks", u64(q->naks), "rnr_naks",
+					     u64(q->rnr_naks), "cnps", u64(q->cnps)));
+	}
+	for (unsigned f = 0; !n->host && f < FE_NIC_FLOWS; f++) {
+		const struct fe_nic_flow *fl = &n->flows[f];
+
+		if (fl->used)
+			json_array_append_new(
+				a, json_pack("{s:i, s:o, s:o, s:i, s:i, s:s, s:o, s:o, s:o, s:o}",
+					     "slot", (int)f, "src", ip_json(fl->key.saddr), "dst",
+					     ip_json(fl->key.daddr), "sport",
+					     (int)rte_be_to_cpu_16(fl->key.sport), "dport",
+					     (int)rte_be_to_cpu_16(fl->key.dport), "proto",
+					     fl->key.proto == 6 ? "tcp" : "udp", "rate_bps",
+					     u64((uint64_t)fl->cc.rc), "rate_min_bps",
+					     u64((uint64_t)fl->rate_min), "sent", u64(fl->next_psn),
+					     "unacked", u64(fl->next_psn - fl->una)));
+	}
+	return a;
+}
+
+static json_t *
 port_json(const struct fe_dp *dp, unsigned i)
 {
 	const struct fe_port *p = &dp->ports[i];
@@ -608,6 +664,8 @@ port_json(const struct fe_dp *dp, unsigned i)
 	if (!ed.k.timed)
 		json_object_set_new(w, "why", json_string(ed.k.untimed));
 	json_object_set_new(o, "edge_wait", w);
+	if (p->nic != NULL)
+		json_object_set_new(o, p->nic->host ? "qps" : "flows", nic_json(p->nic));
 	return o;
 }
 

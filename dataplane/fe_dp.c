@@ -432,7 +432,7 @@ fe_dp_up_room(struct fe_port *p, uint64_t now, uint32_t max)
 static inline uint16_t
 rx_room(struct fe_dp *dp, struct fe_port *p, uint64_t now)
 {
-	if (p->nic != NULL)
+	if (p->nic != NULL && !p->nic->host)
 		return fe_nic_room(p);
 	if (dp->conf.regime == FE_REGIME_LOSSY)
 		return FE_BURST;
@@ -489,7 +489,7 @@ port_rx(struct fe_dp *dp, unsigned in, uint64_t now, int *full)
 		bytes += rte_pktmbuf_pkt_len(pkts[i]);
 		fe_filter_forget(pkts[i], dp->filter_dynoff); /* a recycled mbuf's is stale */
 	}
-	if (p->nic != NULL)
+	if (p->nic != NULL && !p->nic->host)
 		fe_nic_rx(dp, in, pkts, n, now);
 	else
 		fe_switch_ingress_burst(dp, in, pkts, n, bytes, now);
@@ -714,7 +714,7 @@ poll_bursts(struct fe_dp *dp, uint64_t now, unsigned role)
 
 		for (unsigned i = 0; i < dp->nports; i++)
 			work += port_rx(dp, i, now, &full);
-		if (dp->conf.nic.model != FE_NIC_TCP)
+		if (dp->conf.nic.model != FE_NIC_TCP && dp->conf.nic.model != FE_NIC_HOST)
 			work += fe_nic_service(dp, now);
 		if (dp->conf.regime == FE_REGIME_LOSSY) {
 			for (unsigned i = 0; i < dp->nports; i++)

@@ -81,6 +81,15 @@ struct fe_port_stats {
 	fe_counter_t nic_window_full;  /* passes a flow waited for its window */
 	fe_counter_t nic_copies;       /* frames in flight, each kept for a resend (gauge) */
 	fe_counter_t nic_copies_peak;
+	/* model host: RoCEv2 reaching this port's host, from real NICs (fe_roce.h) */
+	fe_counter_t roce_pkts;	   /* RoCEv2 packets */
+	fe_counter_t roce_qps;	   /* queue pairs seen */
+	fe_counter_t roce_gaps;	   /* PSN gaps (the fabric lost what was missing) */
+	fe_counter_t roce_missing; /* PSNs missing in those gaps */
+	fe_counter_t roce_resent;  /* packets at or below the highest PSN seen */
+	fe_counter_t roce_rewinds; /* go-back-N episodes: a resend that restarts the sequence */
+	fe_counter_t roce_naks, roce_rnr_naks, roce_cnps;
+	fe_counter_t roce_untracked; /* packets of queue pairs past the table's size */
 };
 
 /*

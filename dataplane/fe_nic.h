@@ -9,6 +9,8 @@
  *                fabric are recovered by the NICs (go-back-N or selective repeat)
  *   model ib     the same reliable delivery; congestion control off (InfiniBand CC is
  *                off on many fabrics; FECN/BECN is not emulated)
+ *   model host   real RDMA NICs at the hosts (an inline box): the transport is theirs;
+ *                RoCEv2 is decoded as it reaches a host and counted per QP (fe_roce.h)
  *
  * A flow is a host's IPv4 TCP or UDP 5-tuple: our hosts speak TCP, and each
  * connection plays the part of a queue pair.
@@ -32,10 +34,10 @@
 #include <stdint.h>
 #include <string.h>
 
-enum fe_nic_model { FE_NIC_TCP, FE_NIC_ROCE, FE_NIC_IB };
+enum fe_nic_model { FE_NIC_TCP, FE_NIC_ROCE, FE_NIC_IB, FE_NIC_HOST };
 enum fe_nic_recovery { FE_NIC_GBN, FE_NIC_SELECTIVE };
 
-#define FE_NIC_MODEL_ALLOWED	"tcp, roce, ib"
+#define FE_NIC_MODEL_ALLOWED	"tcp, roce, ib, host"
 #define FE_NIC_RECOVERY_ALLOWED "go-back-n, selective"
 
 struct fe_nic_params {
@@ -66,7 +68,10 @@ struct fe_nic_params {
 static inline const char *
 fe_nic_model_name(uint32_t m)
 {
-	return m == FE_NIC_ROCE ? "roce" : m == FE_NIC_IB ? "ib" : "tcp";
+	return m == FE_NIC_ROCE	  ? "roce"
+	       : m == FE_NIC_IB	  ? "ib"
+	       : m == FE_NIC_HOST ? "host"
+				  : "tcp";
 }
 
 static inline const char *
@@ -78,7 +83,7 @@ fe_nic_recovery_name(uint32_t r)
 static inline int
 fe_nic_model_parse(const char *s, uint32_t *out)
 {
-	for (uint32_t m = FE_NIC_TCP; m <= FE_NIC_IB; m++)
+	for (uint32_t m = FE_NIC_TCP; m <= FE_NIC_HOST; m++)
 		if (strcmp(s, fe_nic_model_name(m)) == 0) {
 			*out = m;
 			return 0;

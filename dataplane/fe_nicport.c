@@ -57,6 +57,14 @@ fe_nic_setup(struct fe_dp *dp, unsigned i, int socket, char *err, size_t errlen)
 		goto nomem;
 	p->nic = n;
 	n->prm = *prm;
+	n->next_event = UINT64_MAX;
+	if (prm->model == FE_NIC_HOST) { /* the hosts' NICs are real: count, do not act */
+		n->host = 1;
+		n->qps = rte_zmalloc_socket("fe_nic", sizeof(*n->qps) * FE_ROCE_QPS, 0, socket);
+		if (n->qps == NULL)
+			goto nomem;
+		return 0;
+	}
 	n->window = w;
 	n->cc_on = (uint32_t)fe_nic_cc_on(prm);
 	fe_dcqcn_compile(prm, line, dp->hz, &n->cc);
@@ -102,6 +110,7 @@ fe_nic_free(struct fe_nicport *n)
 	rte_free(n->pend);
 	rte_free(n->rel);
 	rte_free(n->ready);
+	rte_free(n->qps);
 	rte_free(n);
 }
 
@@ -218,9 +227,12 @@ resend_copy(struct fe_dp *dp, const struct fe_nic_copy *c)
 }
 
 static inline void
-rate_counters(struct fe_port *p, const struct fe_nic_flow *fl)
+rate_counters(struct fe_port *p, struct fe_nic_flow *fl)
 {
 	uint64_t r = (uint64_t)fl->cc.rc;
+
+	if (fl->rate_min == 0 || fl->cc.rc < fl->rate_min)
+		fl->rate_min = fl->cc.rc;
 
 	FE_CNT_SET(p->st.nic_rate_bps, r);
 	if (p->st.nic_rate_min_bps == 0 || r < p->st.nic_rate_min_bps)
@@ -327,7 +339,7 @@ fe_nic_service(struct fe_dp *dp, uint64_t now)
 		uint64_t next = UINT64_MAX;
 		uint32_t k = 0;
 
-		if (n == NULL)
+		if (n == NULL || n->host)
 			continue;
 		for (uint32_t a = 0; a < n->nact; a++) {
 			struct fe_nic_flow *fl = &n->flows[n->act[a]];
@@ -591,12 +603,75 @@ deliver_data(struct fe_dp *dp, unsigned q, struct rte_mbuf *m, uint64_t tag, uin
 	}
 }
 
+/* Model host: a RoCEv2 packet reaching port q's host, counted against its queue pair. */
+static void
+observe(struct fe_dp *dp, unsigned q, struct rte_mbuf *m)
+{
+	struct fe_port *p = &dp->ports[q];
+	struct fe_roce_qp *qp = NULL;
+	struct fe_roce_pkt k;
+	uint64_t missing, rewinds;
+	uint32_t h;
+
+	if (fe_roce_parse(rte_pktmbuf_mtod(m, const uint8_t *), rte_pktmbuf_data_len(m), &k) < 0)
+		return;
+	FE_CNT_ADD(p->st.roce_pkts, 1);
+	h = (uint32_t)(((uint64_t)k.daddr << 24 ^ k.qpn) * 0x9e3779b97f4a7c15ULL >> 40);
+	for (unsigned i = 0; i < 8; i++) { /* a few probes, then the packet is untracked */
+		struct fe_roce_qp *c = &p->nic->qps[(h + i) & (FE_ROCE_QPS - 1)];
+
+		if (!c->used) {
+			*c = (struct fe_roce_qp){.used = 1, .daddr = k.daddr, .qpn = k.qpn};
+			FE_CNT_ADD(p->st.roce_qps, 1);
+		}
+		if (c->daddr == k.daddr && c->qpn == k.qpn) {
+			qp = c;
+			break;
+		}
+	}
+	if (qp == NULL) {
+		FE_CNT_ADD(p->st.roce_untracked, 1);
+		return;
+	}
+	missing = qp->missing;
+	rewinds = qp->rewinds;
+	switch (fe_roce_track(qp, &k)) {
+	case FE_ROCE_GAP:
+		FE_CNT_ADD(p->st.roce_gaps, 1);
+		FE_CNT_ADD(p->st.roce_missing, qp->missing - missing);
+		break;
+	case FE_ROCE_RESENT:
+		FE_CNT_ADD(p->st.roce_resent, 1);
+		FE_CNT_ADD(p->st.roce_rewinds, qp->rewinds - rewinds);
+		break;
+	case FE_ROCE_NAK:
+		FE_CNT_ADD(p->st.roce_naks, 1);
+		break;
+	case FE_ROCE_RNR_NAK:
+		FE_CNT_ADD(p->st.roce_rnr_naks, 1);
+		break;
+	case FE_ROCE_CNP:
+		FE_CNT_ADD(p->st.roce_cnps, 1);
+		break;
+	default:
+		break;
+	}
+}
+
 void
 fe_nic_deliver(struct fe_dp *dp, unsigned q, struct rte_mbuf **in, const uint64_t *due, unsigned n,
 	       uint64_t now)
 {
 	struct fe_port *p = &dp->ports[q];
 	struct fe_nicport *rn = p->nic;
+
+	if (rn->host) {
+		for (unsigned i = 0; i < n; i++) {
+			observe(dp, q, in[i]);
+			stage(p, in[i], due[i]); /* room for n: the caller's */
+		}
+		return;
+	}
 
 	for (unsigned i = 0; i < n; i++) {
 		struct rte_mbuf *m = in[i];
@@ -638,7 +713,7 @@ fe_nic_drain(struct fe_dp *dp)
 	for (unsigned i = 0; i < dp->nports; i++) {
 		struct fe_nicport *n = dp->ports[i].nic;
 
-		if (n == NULL)
+		if (n == NULL || n->host)
 			continue;
 		for (unsigned f = 0; f < FE_NIC_FLOWS; f++) {
 			struct fe_nic_flow *fl = &n->flows[f];

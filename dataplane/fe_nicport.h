@@ -17,10 +17,12 @@
 #define FE_NICPORT_H
 
 #include "fe_dp.h"
+#include "fe_roce.h"
 
 #define FE_NIC_FLOWS   64   /* flows a port's NIC tells apart; more share state (counted) */
 #define FE_NIC_PENDING 4096 /* frames a port's send queue holds (then the host waits) */
 #define FE_NIC_READY   4096 /* frames released in order, waiting for TX staging */
+#define FE_ROCE_QPS    256  /* queue pairs model host tells apart a port (then counted) */
 
 struct fe_nic_copy {
 	struct rte_mbuf *m; /* a reference kept for a resend; NULL: none */
@@ -38,6 +40,7 @@ struct fe_nic_flow {
 	uint32_t next_psn, una, resend; /* resend: lowest PSN that may be marked again */
 	uint64_t rto_at;		/* UINT64_MAX: nothing unacknowledged */
 	struct fe_nic_copy *win;	/* [window], by PSN */
+	double rate_min;		/* the lowest rate DCQCN set (bit/s); 0: never cut */
 	/* the receiving edge (notification point); here too: one lcore runs both */
 	uint32_t expect;
 	uint8_t nak_sent, ack_due, release;
@@ -58,6 +61,8 @@ struct fe_nic_ready {
 };
 
 struct fe_nicport {
+	uint8_t host;		/* model host: only qps[] below is used */
+	struct fe_roce_qp *qps; /* model host: [FE_ROCE_QPS], open addressing */
 	struct fe_nic_params prm;
 	struct fe_dcqcn_cfg cc;
 	uint64_t timeout_ticks, cnp_ticks;

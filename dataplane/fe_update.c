@@ -329,7 +329,7 @@ fe_dp_reset_counters(struct fe_dp *dp, unsigned role)
 		FE_CNT_SET(p->st.rx_bytes, 0);
 		FE_CNT_SET(p->st.rx_held, 0);
 		/* the NIC's counters (one lcore runs it); the frames in flight stay a gauge */
-		for (fe_counter_t *c = &p->st.nic_flows; c <= &p->st.nic_copies_peak; c++)
+		for (fe_counter_t *c = &p->st.nic_flows; c <= &p->st.roce_untracked; c++)
 			if (c != &p->st.nic_copies)
 				FE_CNT_SET(*c, 0);
 		FE_CNT_SET(p->st.nic_copies_peak, p->st.nic_copies);

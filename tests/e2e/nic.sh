@@ -102,6 +102,11 @@ assert sum(l["ecn_marked"] for l in r["links"]) > 0, "the fabric marked nothing:
 assert sum(h["ce_received"] for h in r["tcp"]) == 0, "CE reached a host through a RoCE NIC"
 assert r["nic"]["ce_consumed"] > 0 and r["nic"]["cnp_sent"] > 0, r["nic"]
 assert r["nic"]["cnp_recv"] > 0 and r["nic"]["rate_min_bps"] < 10**9, r["nic"]
+flows = [f for p in r["counters"]["ports"] for f in p["flows"]]
+assert flows and all(f["src"].startswith("198.18.") for f in flows), flows
+cut = [f for f in flows if f["rate_min_bps"] > 0]
+assert cut and min(f["rate_min_bps"] for f in cut) == r["nic"]["rate_min_bps"], \
+    "the lowest flow's rate is the run's"
 assert r["nic"]["ce_consumed"] == sum(l["ecn_marked"] for l in r["links"]), \
     "every mark the fabric made was consumed by a NIC"
 assert sum(h["real_retrans"] for h in r["tcp"]) == 0, "a host retransmitted under PFC + RoCE"

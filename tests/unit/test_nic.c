@@ -17,6 +17,7 @@
 
 #include "fe_dp.h"
 #include "fe_nic.h"
+#include "fe_roce.h"
 
 #define HZ	    1000000000ULL /* fake TSC: 1 tick = 1 ns */
 #define LINE	    1000000000ULL /* 1 Gbit/s */
@@ -531,4 +532,96 @@ Test(nic, tcp_model_leaves_frames_alone)
 	cr_assert_eq(dp->ports[1].st.nic_ce_consumed, 0);
 	cr_assert_null(dp->ports[0].nic);
 	done(dp, avail);
+}
+
+/* ---- model host: RoCEv2 decoded as it passes (fe_roce.h) ---- */
+
+/* A RoCEv2 packet to 198.18.0.2: opcode, QP, PSN, and an AETH syndrome if aeth. */
+static uint32_t
+roce_frame(uint8_t *f, uint8_t op, uint32_t qpn, uint32_t psn, int aeth, uint8_t syn)
+{
+	uint32_t len = 14 + 20 + 8 + 12 + (aeth ? 4 : 0) + 4;
+
+	memset(f, 0, len);
+	f[12] = 0x08;
+	f[14] = 0x45;
+	f[23] = 17;
+	memcpy(f + 26, (uint8_t[]){198, 18, 0, 1, 198, 18, 0, 2}, 8);
+	f[36] = 0x12; /* UDP destination port 4791 */
+	f[37] = 0xb7;
+	f[42] = op;
+	f[47] = (uint8_t)(qpn >> 16);
+	f[48] = (uint8_t)(qpn >> 8);
+	f[49] = (uint8_t)qpn;
+	f[51] = (uint8_t)(psn >> 16);
+	f[52] = (uint8_t)(psn >> 8);
+	f[53] = (uint8_t)psn;
+	if (aeth)
+		f[54] = syn;
+	return len;
+}
+
+Test(roce, parse)
+{
+	uint8_t f[128], tcp[100];
+	struct fe_roce_pkt p;
+	uint32_t len = roce_frame(f, 0x11, 0xabcdef, 0x123456, 1, 0x60);
+	static const uint8_t a[6] = {2, 0, 0, 0, 0, 1}, b[6] = {2, 0, 0, 0, 0, 2};
+
+	cr_assert_eq(fe_roce_parse(f, len, &p), 0);
+	cr_assert_eq(p.opcode, 0x11);
+	cr_assert_eq(p.qpn, 0xabcdef);
+	cr_assert_eq(p.psn, 0x123456);
+	cr_assert_eq(p.syndrome, 0x60);
+	cr_assert_eq(fe_roce_parse(f, 40, &p), -1, "too short");
+	tcp_frame(tcp, sizeof(tcp), a, b, 0, 1);
+	cr_assert_eq(fe_roce_parse(tcp, sizeof(tcp), &p), -1, "TCP is not RoCEv2");
+	/* the emulated NIC's own CNP is a RoCEv2 CNP */
+	fe_nic_ctl_frame(f, tcp, FE_NIC_CNP, 5, 0);
+	cr_assert_eq(fe_roce_parse(f, FE_NIC_CTL_LEN, &p), 0);
+	cr_assert_eq(p.opcode, 0x81);
+}
+
+Test(roce, gaps_resends_and_rewinds)
+{
+	struct fe_roce_qp q = {.used = 1};
+	struct fe_roce_pkt p = {.opcode = 0x04};
+	uint32_t seq[] = {0, 1, 3, 4, 5, 6, 3, 4, 5, 6, 7, 0xfffffe};
+
+	for (unsigned i = 0; i < 11; i++) {
+		p.psn = seq[i];
+		fe_roce_track(&q, &p);
+	}
+	cr_assert_eq(q.pkts, 11);
+	cr_assert_eq(q.gaps, 1, "2 never came");
+	cr_assert_eq(q.missing, 1);
+	cr_assert_eq(q.resent, 4, "3..6 again");
+	cr_assert_eq(q.rewinds, 1, "one go-back-N episode");
+	/* across the 24-bit wrap */
+	q = (struct fe_roce_qp){.used = 1};
+	p.psn = 0xfffffe;
+	fe_roce_track(&q, &p);
+	p.psn = 0xffffff;
+	cr_assert_eq(fe_roce_track(&q, &p), FE_ROCE_IN_ORDER);
+	p.psn = 1;
+	cr_assert_eq(fe_roce_track(&q, &p), FE_ROCE_GAP, "0 is missing after the wrap");
+	cr_assert_eq(q.missing, 1);
+}
+
+Test(roce, naks_and_cnps)
+{
+	struct fe_roce_qp q = {.used = 1};
+	struct fe_roce_pkt p = {.opcode = 0x11, .syndrome = 0x60};
+
+	cr_assert_eq(fe_roce_track(&q, &p), FE_ROCE_NAK);
+	p.syndrome = 0x2e;
+	cr_assert_eq(fe_roce_track(&q, &p), FE_ROCE_RNR_NAK);
+	p.syndrome = 0x1f;
+	cr_assert_eq(fe_roce_track(&q, &p), FE_ROCE_OTHER, "an ACK");
+	p.opcode = 0x81;
+	cr_assert_eq(fe_roce_track(&q, &p), FE_ROCE_CNP);
+	cr_assert_eq(q.naks, 1);
+	cr_assert_eq(q.rnr_naks, 1);
+	cr_assert_eq(q.cnps, 1);
+	cr_assert_eq(q.started, 0, "none of them has a PSN of the sequence");
 }
