@@ -304,10 +304,22 @@ nic_setup(struct fe_dp *dp, int socket, char *err, size_t errlen)
 		snprintf(err, errlen, "the NIC model takes at most 255 ports");
 		return -EINVAL;
 	}
+	static unsigned pools; /* a name of its own for each engine made */
+	char name[RTE_MEMPOOL_NAMESIZE];
+
 	dp->nic_dynoff = rte_mbuf_dynfield_register(&desc);
 	if (dp->nic_dynoff < 0) {
 		snprintf(err, errlen, "no mbuf field for the NIC: %s", rte_strerror(rte_errno));
 		return -EINVAL;
+	}
+	/* the NICs' own frames (62 bytes) come from a pool of their own: frames the NICs
+	 * keep for a resend and hold in their queues cannot starve the ACKs that free them */
+	snprintf(name, sizeof(name), "fe_nicctl%u", pools++);
+	dp->nic_pool =
+		rte_pktmbuf_pool_create(name, 8191, 256, 0, RTE_PKTMBUF_HEADROOM + 128, socket);
+	if (dp->nic_pool == NULL) {
+		snprintf(err, errlen, "no pool for the NICs' frames: %s", rte_strerror(rte_errno));
+		return -ENOMEM;
 	}
 	for (unsigned i = 0; i < dp->nports; i++)
 		if (fe_nic_setup(dp, i, socket, err, errlen) < 0)
@@ -392,6 +404,7 @@ fe_dp_free(struct fe_dp *dp)
 		fe_nic_free(dp->ports[i].nic);
 	}
 	rte_free(dp->ports);
+	rte_mempool_free(dp->nic_pool);
 	rte_free(dp->mac);
 	rte_free(dp->held);
 	rte_free(dp->qsv);
@@ -853,7 +866,7 @@ fe_dp_run_role(struct fe_dp *dp, enum fe_dp_role role, const volatile int *stop)
 		 * them reads the other stage's rings and links, whose cache lines the other
 		 * lcore is writing (a busy-polling stage would take them away on every pass) */
 		if (exit_idle) {
-			if (fe_dp_held(dp))
+			if (fe_dp_held(dp) || fe_nic_inflight(dp))
 				idle_since = now; /* packets on their way: not idle */
 			else if (now - idle_since > exit_idle)
 				break;

@@ -63,7 +63,8 @@ struct fe_port_stats {
 	fe_counter_t pfc_frames_lost;	/* ... that found the TX staging area full */
 	/* the emulated NIC (fe_nicport.h; model roce or ib), docs/counters.md */
 	fe_counter_t nic_flows;	       /* flows seen (a TCP or UDP 5-tuple each) */
-	fe_counter_t nic_shared;       /* frames of a flow that shares another's state */
+	fe_counter_t nic_passed;       /* flow frames passed as they are: to a group address or a
+					  destination not learned yet, or the flow table full */
 	fe_counter_t nic_cnp_sent;     /* CNPs this port's NIC sent (it received CE) */
 	fe_counter_t nic_cnp_recv;     /* CNPs that reached this port's NIC (its flows) */
 	fe_counter_t nic_ce_consumed;  /* CE marks cleared before the host saw them */
@@ -81,6 +82,7 @@ struct fe_port_stats {
 	fe_counter_t nic_window_full;  /* passes a flow waited for its window */
 	fe_counter_t nic_copies;       /* frames in flight, each kept for a resend (gauge) */
 	fe_counter_t nic_copies_peak;
+	fe_counter_t nic_edge_drops; /* not a flow's, freed: the ready ring was full */
 	/* model host: RoCEv2 reaching this port's host, from real NICs (fe_roce.h) */
 	fe_counter_t roce_pkts;	   /* RoCEv2 packets */
 	fe_counter_t roce_qps;	   /* queue pairs seen */
@@ -262,6 +264,7 @@ struct fe_dp {
 	struct fe_dp_acks down_acks;	 /* pipeline: the down lcore's side */
 	uint64_t ns_fp;			 /* ns a tick, 32.32 fixed point */
 	int nic_dynoff;			 /* the NIC's field in the mbuf (fe_nicport.c) */
+	struct rte_mempool *nic_pool;	 /* the NICs' CNPs, ACKs and NAKs: their own */
 };
 
 /* Ticks of the TSC in ns (fe_time.h). */

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include <rte_malloc.h>
+#include <rte_ether.h>
 #include <rte_mbuf.h>
 
 #include "fe_nicport.h"
@@ -23,12 +24,13 @@ tag_of(const struct fe_dp *dp, struct rte_mbuf *m)
 }
 
 static inline uint64_t
-tag_make(unsigned kind, unsigned port, unsigned slot, uint32_t psn)
+tag_make(unsigned kind, unsigned port, unsigned slot, unsigned gen, uint32_t psn)
 {
-	return (uint64_t)kind << 40 | (uint64_t)(port & 0xff) << 32 |
+	return (uint64_t)(gen & 0xff) << 48 | (uint64_t)kind << 40 | (uint64_t)(port & 0xff) << 32 |
 	       (uint64_t)(slot & 0xff) << 24 | (psn & FE_PSN_MASK);
 }
 
+#define TAG_GEN(t)  ((unsigned)((t) >> 48 & 0xff))
 #define TAG_KIND(t) ((unsigned)((t) >> 40 & 0xff))
 #define TAG_PORT(t) ((unsigned)((t) >> 32 & 0xff))
 #define TAG_SLOT(t) ((unsigned)((t) >> 24 & 0xff))
@@ -74,8 +76,10 @@ fe_nic_setup(struct fe_dp *dp, unsigned i, int socket, char *err, size_t errlen)
 	n->pend = rte_zmalloc_socket("fe_nic", sizeof(*n->pend) * FE_NIC_PENDING, 0, socket);
 	n->rel = rte_zmalloc_socket("fe_nic", sizeof(*n->rel) * dp->nports * FE_NIC_FLOWS, 0,
 				    socket);
+	n->acks = rte_zmalloc_socket("fe_nic", sizeof(*n->acks) * dp->nports * FE_NIC_FLOWS, 0,
+				     socket);
 	n->ready = rte_zmalloc_socket("fe_nic", sizeof(*n->ready) * FE_NIC_READY, 0, socket);
-	if (n->pend == NULL || n->rel == NULL || n->ready == NULL)
+	if (n->pend == NULL || n->rel == NULL || n->acks == NULL || n->ready == NULL)
 		goto nomem;
 	for (uint32_t k = 0; k < FE_NIC_PENDING; k++)
 		n->pend[k].next = k + 1;
@@ -109,6 +113,7 @@ fe_nic_free(struct fe_nicport *n)
 	}
 	rte_free(n->pend);
 	rte_free(n->rel);
+	rte_free(n->acks);
 	rte_free(n->ready);
 	rte_free(n->qps);
 	rte_free(n);
@@ -121,15 +126,60 @@ activate(struct fe_nicport *n, struct fe_nic_flow *fl)
 		fl->active = 1;
 		n->act[n->nact++] = (uint8_t)(fl - n->flows);
 	}
+	n->next_event = 0; /* it has work: the loop must not sleep past it */
 }
 
+/* Nothing of the flow is anywhere: queued, in flight, held, owed an ACK. */
+static inline int
+flow_idle(const struct fe_nic_flow *fl)
+{
+	return !fl->active && fl->pend_n == 0 && fl->una == fl->next_psn && fl->nheld == 0 &&
+	       !fl->release && !fl->ack_due;
+}
+
+/* Slot fl takes flow k: a new generation, so that frames of the last one are told apart. */
 static void
 flow_init(struct fe_nicport *n, struct fe_nic_flow *fl, const struct fe_nic_key *k)
 {
+	struct fe_nic_copy *win = fl->win;
+	struct rte_mbuf **held = fl->held;
+	uint8_t gen = (uint8_t)(fl->gen + 1);
+
+	memset(fl, 0, sizeof(*fl));
+	fl->win = win;
+	fl->held = held;
+	fl->gen = gen;
 	fl->key = *k;
 	fl->used = 1;
 	fe_dcqcn_init(&fl->cc, &n->cc);
 	fl->rto_at = UINT64_MAX;
+}
+
+/*
+ * The slot of flow k: its own among a few probes, else a free one, else an idle one taken
+ * over; NULL if none (the frame passes as it is, counted).
+ */
+static struct fe_nic_flow *
+flow_get(struct fe_nicport *n, struct fe_port *p, const struct fe_nic_key *k)
+{
+	uint32_t h = fe_nic_key_hash(k);
+	struct fe_nic_flow *take = NULL;
+
+	for (unsigned i = 0; i < 4; i++) {
+		struct fe_nic_flow *fl = &n->flows[(h + i) & (FE_NIC_FLOWS - 1)];
+
+		if (fl->used && memcmp(&fl->key, k, sizeof(*k)) == 0)
+			return fl;
+		if (!fl->used && (take == NULL || take->used))
+			take = fl;
+		else if (fl->used && take == NULL && flow_idle(fl))
+			take = fl;
+	}
+	if (take != NULL) {
+		flow_init(n, take, k);
+		FE_CNT_ADD(p->st.nic_flows, 1);
+	}
+	return take;
 }
 
 void
@@ -144,18 +194,20 @@ fe_nic_rx(struct fe_dp *dp, unsigned in, struct rte_mbuf **pkts, unsigned n, uin
 		struct fe_nic_flow *fl;
 		uint32_t idx;
 
+		const uint8_t *f = rte_pktmbuf_mtod(m, const uint8_t *);
+
 		*tag_of(dp, m) = TAG_NONE;
-		if (fe_nic_flow_key(rte_pktmbuf_mtod(m, const uint8_t *), rte_pktmbuf_data_len(m),
-				    &k) < 0) {
+		if (fe_nic_flow_key(f, rte_pktmbuf_data_len(m), &k) < 0) {
 			fe_switch_up(dp, in, m, now); /* not a flow (ARP, IPv6): as it is */
 			continue;
 		}
-		fl = &nic->flows[fe_nic_key_hash(&k) & (FE_NIC_FLOWS - 1)];
-		if (!fl->used) {
-			flow_init(nic, fl, &k);
-			FE_CNT_ADD(p->st.nic_flows, 1);
-		} else if (memcmp(&fl->key, &k, sizeof(k)) != 0) {
-			FE_CNT_ADD(p->st.nic_shared, 1);
+		/* a queue pair has one peer: a group address, or one the switch does not
+		 * know yet (flooded, to be acknowledged by nobody), passes as it is */
+		fl = (f[0] & 1) || fe_mac_lookup(dp->mac, f, now) < 0 ? NULL : flow_get(nic, p, &k);
+		if (fl == NULL) {
+			FE_CNT_ADD(p->st.nic_passed, 1);
+			fe_switch_up(dp, in, m, now);
+			continue;
 		}
 		idx = nic->free_head;
 		nic->free_head = nic->pend[idx].next;
@@ -242,7 +294,7 @@ rate_counters(struct fe_port *p, struct fe_nic_flow *fl)
 /* One flow of port `in`: resends first, then new frames, as pacing and the window let. */
 static unsigned
 service_flow(struct fe_dp *dp, unsigned in, struct fe_nic_flow *fl, uint64_t now, uint32_t *budget,
-	     uint64_t *next)
+	     uint64_t drain, uint64_t *next)
 {
 	struct fe_port *p = &dp->ports[in];
 	struct fe_nicport *n = p->nic;
@@ -253,8 +305,9 @@ service_flow(struct fe_dp *dp, unsigned in, struct fe_nic_flow *fl, uint64_t now
 		fe_dcqcn_advance(&fl->cc, &n->cc, now);
 	if (fl->una != fl->next_psn && now >= fl->rto_at) {
 		FE_CNT_ADD(p->st.nic_timeouts, 1);
-		mark_again(n, fl, fl->una,
-			   n->prm.recovery == FE_NIC_GBN ? fl->next_psn : fl->una + 1);
+		/* the sender has lost track: every unacknowledged frame again, whatever the
+		 * recovery (a selective receiver discards what it holds already) */
+		mark_again(n, fl, fl->una, fl->next_psn);
 		fl->rto_at = now + n->timeout_ticks;
 	}
 	while (*budget > 0 && fl->next_t <= now) {
@@ -304,7 +357,7 @@ service_flow(struct fe_dp *dp, unsigned in, struct fe_nic_flow *fl, uint64_t now
 				FE_CNT_ADD(p->st.nic_window_full, 1);
 			break;
 		}
-		*tag_of(dp, m) = tag_make(TAG_DATA, in, (unsigned)(fl - n->flows), psn);
+		*tag_of(dp, m) = tag_make(TAG_DATA, in, (unsigned)(fl - n->flows), fl->gen, psn);
 		len = rte_pktmbuf_pkt_len(m);
 		fe_switch_up(dp, in, m, now);
 		if (n->cc_on) {
@@ -315,7 +368,7 @@ service_flow(struct fe_dp *dp, unsigned in, struct fe_nic_flow *fl, uint64_t now
 		work++;
 	}
 	if (fl->resend != fl->next_psn || (fl->pend_n && fl->next_psn - fl->una < n->window))
-		*next = RTE_MIN(*next, *budget ? fl->next_t : now);
+		*next = RTE_MIN(*next, *budget ? fl->next_t : drain);
 	if (fl->una != fl->next_psn)
 		*next = RTE_MIN(*next, fl->rto_at);
 	if (n->cc_on && fl->cc.limited)
@@ -331,20 +384,34 @@ fe_nic_service(struct fe_dp *dp, uint64_t now)
 	for (unsigned i = 0; i < dp->nports; i++) {
 		struct fe_port *p = &dp->ports[i];
 		struct fe_nicport *n = p->nic;
-		/* the NIC sends as its link takes: what does not fit waits in the NIC (a NIC
-		 * does not drop its own frames), room kept for its CNPs, ACKs and NAKs */
-		uint32_t budget = fe_dp_up_room(p, now, UINT32_MAX);
-
-		budget -= RTE_MIN(budget, (uint32_t)FE_BURST);
 		uint64_t next = UINT64_MAX;
-		uint32_t k = 0;
+		uint32_t budget, k = 0, start;
+		uint64_t drain;
 
 		if (n == NULL || n->host)
 			continue;
+		/* the NIC sends as its link takes: what does not fit waits in the NIC (a NIC
+		 * does not drop its own frames), room kept for its CNPs, ACKs and NAKs; and it
+		 * keeps a few frames queued on the link, no more (FE_NIC_TXQ_BYTES) */
+		budget = fe_dp_up_room(p, now, UINT32_MAX);
+		budget -= RTE_MIN(budget / 2, 4u * FE_BURST);
+		budget = p->up.q_bytes >= FE_NIC_TXQ_BYTES
+				 ? 0
+				 : RTE_MIN(budget, (uint32_t)((FE_NIC_TXQ_BYTES - p->up.q_bytes +
+							       RTE_ETHER_MAX_LEN - 1) /
+							      RTE_ETHER_MAX_LEN));
+		/* with no budget left, the NIC goes on when the link's head frame is out (a
+		 * gated link's gate wakes the loop itself) */
+		drain = p->up.svc != p->up.sched ? p->up.slots[p->up.svc & p->up.mask].tx_end
+						 : UINT64_MAX;
+		/* the flows take turns at being first: none starves the others of the link */
+		start = n->nact ? n->rr++ % n->nact : 0;
+		for (uint32_t j = 0; j < n->nact; j++)
+			work += service_flow(dp, i, &n->flows[n->act[(start + j) % n->nact]], now,
+					     &budget, drain, &next);
 		for (uint32_t a = 0; a < n->nact; a++) {
 			struct fe_nic_flow *fl = &n->flows[n->act[a]];
 
-			work += service_flow(dp, i, fl, now, &budget, &next);
 			if (fl->pend_n || fl->una != fl->next_psn)
 				n->act[k++] = n->act[a];
 			else
@@ -359,9 +426,11 @@ fe_nic_service(struct fe_dp *dp, uint64_t now)
 /* The NIC of port `at` sends one of its frames back toward sender port `to`. */
 static void
 send_ctl(struct fe_dp *dp, unsigned at, const uint8_t *hdr, enum fe_nic_ctl kind, unsigned to,
-	 unsigned slot, uint32_t psn, uint64_t now)
+	 uint32_t qpn, uint32_t psn, uint64_t now)
 {
-	struct rte_mbuf *m = rte_pktmbuf_alloc(dp->pool);
+	/* a pool of their own: kept copies and queued frames cannot starve the ACKs that
+	 * free them */
+	struct rte_mbuf *m = rte_pktmbuf_alloc(dp->nic_pool);
 	uint8_t *f = m ? (uint8_t *)rte_pktmbuf_append(m, FE_NIC_CTL_LEN) : NULL;
 	struct fe_port *p = &dp->ports[at];
 
@@ -370,8 +439,8 @@ send_ctl(struct fe_dp *dp, unsigned at, const uint8_t *hdr, enum fe_nic_ctl kind
 		FE_CNT_ADD(dp->sw.nombuf, 1);
 		return;
 	}
-	fe_nic_ctl_frame(f, hdr, kind, slot, psn & FE_PSN_MASK);
-	*tag_of(dp, m) = tag_make(TAG_CTL, to, slot, psn);
+	fe_nic_ctl_frame(f, hdr, kind, qpn, psn & FE_PSN_MASK);
+	*tag_of(dp, m) = tag_make(TAG_CTL, to, qpn & 0xff, qpn >> 8, psn);
 	fe_filter_forget(m, dp->filter_dynoff);
 	if (dp->meas != NULL)
 		*fe_measure_stamp(dp->meas, m) = 0;
@@ -394,16 +463,17 @@ consume_ctl(struct fe_dp *dp, unsigned q, struct rte_mbuf *m, uint64_t tag, uint
 	enum fe_nic_ctl kind;
 	uint32_t qpn, psn;
 
+	/* the QPN names the flow's slot and generation (a flow since gone: stray too) */
 	if (TAG_PORT(tag) != q ||
 	    fe_nic_ctl_parse(rte_pktmbuf_mtod(m, const uint8_t *), rte_pktmbuf_data_len(m), &kind,
 			     &qpn, &psn) < 0 ||
-	    qpn >= FE_NIC_FLOWS) {
+	    (qpn & 0xff) >= FE_NIC_FLOWS || n->flows[qpn & 0xff].gen != (qpn >> 8 & 0xff)) {
 		FE_CNT_ADD(p->st.nic_stray, 1); /* a flooded copy, at a port it was not for */
 		rte_pktmbuf_free(m);
 		return;
 	}
 	rte_pktmbuf_free(m);
-	fl = &n->flows[qpn];
+	fl = &n->flows[qpn & 0xff];
 	switch (kind) {
 	case FE_NIC_CNP:
 		FE_CNT_ADD(p->st.nic_cnp_recv, 1);
@@ -472,6 +542,38 @@ flow_of(struct fe_dp *dp, uint32_t id)
 	return &dp->ports[id >> 8].nic->flows[id & 0xff];
 }
 
+static inline uint32_t
+qpn_of(const struct fe_nic_flow *fl, uint32_t id)
+{
+	return (id & 0xff) | (uint32_t)fl->gen << 8;
+}
+
+/* Flow id owes the sender an ACK, sent once the batch is over (acks_flush). */
+static inline void
+ack_owed(struct fe_nicport *rn, struct fe_nic_flow *fl, uint32_t id)
+{
+	if (!fl->ack_due) {
+		fl->ack_due = 1;
+		rn->acks[rn->nacks++] = id;
+	}
+}
+
+/* One cumulative ACK a flow that took frames: up to what went to the host. */
+static void
+acks_flush(struct fe_dp *dp, unsigned q, uint64_t now)
+{
+	struct fe_nicport *rn = dp->ports[q].nic;
+
+	for (uint32_t i = 0; i < rn->nacks; i++) {
+		struct fe_nic_flow *fl = flow_of(dp, rn->acks[i]);
+
+		fl->ack_due = 0;
+		send_ctl(dp, q, fl->hdr, FE_NIC_ACK, rn->acks[i] >> 8, qpn_of(fl, rn->acks[i]),
+			 fl->expect, now);
+	}
+	rn->nacks = 0;
+}
+
 /*
  * Selective repeat: the frames held ahead of a gap that has filled go to the host in
  * order. If the ready ring is full the flow waits for the next pass (and asks for
@@ -484,6 +586,7 @@ release_flow(struct fe_dp *dp, unsigned q, uint32_t id, uint64_t now)
 	struct fe_nic_flow *fl = flow_of(dp, id);
 	struct fe_nicport *sn = dp->ports[id >> 8].nic;
 	const uint32_t mask = sn->window - 1;
+	uint32_t from = fl->expect;
 
 	while (fl->nheld && fl->held[fl->expect & mask] != NULL) {
 		if (to_host(p, fl->held[fl->expect & mask], FE_DUE_NONE) < 0) {
@@ -492,16 +595,18 @@ release_flow(struct fe_dp *dp, unsigned q, uint32_t id, uint64_t now)
 				fl->nak_sent = 1;
 				p->nic->rel[p->nic->nrel++] = id;
 			}
-			return;
+			break;
 		}
 		fl->held[fl->expect & mask] = NULL;
 		fl->nheld--;
 		sn->held--;
 		fl->expect++;
 	}
+	if (fl->expect != from)
+		ack_owed(p->nic, fl, id);
 	if (fl->nheld && !fl->nak_sent) { /* another gap */
 		fl->nak_sent = 1;
-		send_ctl(dp, q, fl->hdr, FE_NIC_NAK, id >> 8, id & 0xff, fl->expect, now);
+		send_ctl(dp, q, fl->hdr, FE_NIC_NAK, id >> 8, qpn_of(fl, id), fl->expect, now);
 	}
 }
 
@@ -526,6 +631,7 @@ fe_nic_release(struct fe_dp *dp, unsigned q, uint64_t now)
 		fl->nak_sent = 0;
 		release_flow(dp, q, n->rel[i], now);
 	}
+	acks_flush(dp, q, now);
 }
 
 /* A data frame of flow id reached the receiving port q. */
@@ -543,9 +649,11 @@ deliver_data(struct fe_dp *dp, unsigned q, struct rte_mbuf *m, uint64_t tag, uin
 	uint32_t len = rte_pktmbuf_data_len(m), psn;
 	int32_t d;
 
-	if (s >= dp->nports || (sn = dp->ports[s].nic) == NULL ||
-	    fe_mac_lookup(dp->mac, f, now) != (int)q) {
-		FE_CNT_ADD(p->st.nic_stray, 1); /* a flooded copy, for another host */
+	/* a flooded copy for another host, or a frame of a flow whose slot has been taken
+	 * over since (another generation) */
+	if (s >= dp->nports || (sn = dp->ports[s].nic) == NULL || sn->host ||
+	    sn->flows[slot].gen != TAG_GEN(tag) || fe_mac_lookup(dp->mac, f, now) != (int)q) {
+		FE_CNT_ADD(p->st.nic_stray, 1);
 		rte_pktmbuf_free(m);
 		return;
 	}
@@ -558,14 +666,24 @@ deliver_data(struct fe_dp *dp, unsigned q, struct rte_mbuf *m, uint64_t tag, uin
 		FE_CNT_ADD(p->st.nic_ce_consumed, 1);
 		if (sn->cc_on && (fl->last_cnp == 0 || now - fl->last_cnp >= rn->cnp_ticks)) {
 			fl->last_cnp = now ? now : 1;
-			send_ctl(dp, q, f, FE_NIC_CNP, s, slot, 0, now);
+			send_ctl(dp, q, f, FE_NIC_CNP, s, qpn_of(fl, id), 0, now);
 		}
 	}
 	psn = psn_full(TAG_PSN(tag), fl->expect);
 	d = (int32_t)(psn - fl->expect);
 	if (d == 0 && !fl->release) {
 		if (to_host(p, m, due) < 0) {
-			/* the ready ring is full (selective repeat only): held, in order */
+			if (fl->held == NULL) { /* go-back-N: as if lost; the NAK resends it */
+				FE_CNT_ADD(p->st.nic_oos_discards, 1);
+				rte_pktmbuf_free(m);
+				if (!fl->nak_sent) {
+					fl->nak_sent = 1;
+					send_ctl(dp, q, fl->hdr, FE_NIC_NAK, s, qpn_of(fl, id),
+						 fl->expect, now);
+				}
+				return;
+			}
+			/* selective repeat: held, in order, released on a later pass */
 			fl->held[psn & (sn->window - 1)] = m;
 			fl->nheld++;
 			sn->held++;
@@ -578,29 +696,29 @@ deliver_data(struct fe_dp *dp, unsigned q, struct rte_mbuf *m, uint64_t tag, uin
 		if (fl->nheld)
 			release_flow(dp, q, id, now);
 	} else if (d > 0) {
-		if (sn->prm.recovery == FE_NIC_SELECTIVE && (uint32_t)d < sn->window &&
+		if (fl->held != NULL && (uint32_t)d < sn->window &&
 		    fl->held[psn & (sn->window - 1)] == NULL) {
 			fl->held[psn & (sn->window - 1)] = m;
 			fl->nheld++;
 			sn->held++;
 			FE_CNT_ADD(p->st.nic_held_pkts, 1);
+		} else if (fl->held != NULL && (uint32_t)d < sn->window) {
+			FE_CNT_ADD(p->st.nic_dup_discards, 1); /* held already */
+			rte_pktmbuf_free(m);
 		} else {
 			FE_CNT_ADD(p->st.nic_oos_discards, 1);
 			rte_pktmbuf_free(m);
 		}
 		if (!fl->nak_sent) {
 			fl->nak_sent = 1;
-			send_ctl(dp, q, fl->hdr, FE_NIC_NAK, s, slot, fl->expect, now);
+			send_ctl(dp, q, fl->hdr, FE_NIC_NAK, s, qpn_of(fl, id), fl->expect, now);
 		}
 		return;
 	} else {
 		FE_CNT_ADD(p->st.nic_dup_discards, 1);
 		rte_pktmbuf_free(m);
 	}
-	if (!fl->ack_due && rn->nacks < FE_BURST) {
-		fl->ack_due = 1;
-		rn->acks[rn->nacks++] = id;
-	}
+	ack_owed(rn, fl, id);
 }
 
 /* Model host: a RoCEv2 packet reaching port q's host, counted against its queue pair. */
@@ -681,18 +799,12 @@ fe_nic_deliver(struct fe_dp *dp, unsigned q, struct rte_mbuf **in, const uint64_
 			consume_ctl(dp, q, m, tag, now);
 		else if (TAG_KIND(tag) == TAG_DATA)
 			deliver_data(dp, q, m, tag, due[i], now);
-		else if (to_host(p, m, due[i]) < 0)
-			rte_pktmbuf_free(m); /* not a flow's: cannot be resent (counted) */
+		else if (to_host(p, m, due[i]) < 0) {
+			FE_CNT_ADD(p->st.nic_edge_drops, 1); /* not a flow's: nobody resends it */
+			rte_pktmbuf_free(m);
+		}
 	}
-	/* one ACK a flow a batch: cumulative, up to what was delivered */
-	for (uint32_t i = 0; i < rn->nacks; i++) {
-		struct fe_nic_flow *fl = flow_of(dp, rn->acks[i]);
-
-		fl->ack_due = 0;
-		send_ctl(dp, q, fl->hdr, FE_NIC_ACK, rn->acks[i] >> 8, rn->acks[i] & 0xff,
-			 fl->expect, now);
-	}
-	rn->nacks = 0;
+	acks_flush(dp, q, now);
 }
 
 uint64_t
@@ -704,6 +816,17 @@ fe_nic_held(const struct fe_dp *dp)
 		if (dp->ports[i].nic)
 			n += dp->ports[i].nic->held + dp->ports[i].nic->rtail -
 			     dp->ports[i].nic->rhead;
+	return n;
+}
+
+uint64_t
+fe_nic_inflight(const struct fe_dp *dp)
+{
+	uint64_t n = 0;
+
+	for (unsigned i = 0; i < dp->nports; i++)
+		if (dp->ports[i].nic)
+			n += dp->ports[i].nic->inflight;
 	return n;
 }
 

@@ -23,6 +23,12 @@
 #define FE_NIC_PENDING 4096 /* frames a port's send queue holds (then the host waits) */
 #define FE_NIC_READY   4096 /* frames released in order, waiting for TX staging */
 #define FE_ROCE_QPS    256  /* queue pairs model host tells apart a port (then counted) */
+/*
+ * What a NIC lets wait in its up link's buffer, bytes: a NIC arbitrates between its
+ * queue pairs frame by frame, so an ACK or a CNP waits behind a few frames, not behind a
+ * flow's window. The rest waits in the NIC.
+ */
+#define FE_NIC_TXQ_BYTES (8 * 1518)
 
 struct fe_nic_copy {
 	struct rte_mbuf *m; /* a reference kept for a resend; NULL: none */
@@ -33,6 +39,7 @@ struct fe_nic_copy {
 struct fe_nic_flow {
 	struct fe_nic_key key;
 	uint8_t used, active;
+	uint8_t gen; /* bumped when the slot takes another flow: in every tag */
 	/* the sending edge (reaction point) */
 	struct fe_dcqcn cc;
 	uint64_t next_t; /* pacing: the next frame starts no earlier */
@@ -75,8 +82,9 @@ struct fe_nicport {
 	uint64_t next_event; /* the earliest tick a flow has work; UINT64_MAX: none */
 	uint64_t held;	     /* frames in the send queue and held for order */
 	uint64_t inflight;   /* frames sent and not yet acknowledged */
+	uint32_t rr;	     /* the active flow served first, turn by turn */
 	/* receiving side: flows (sender port << 8 | slot) owing an ACK or a release */
-	uint32_t acks[FE_BURST], nacks;
+	uint32_t *acks, nacks;	    /* [nports x FE_NIC_FLOWS] */
 	uint32_t *rel, nrel;	    /* [nports x FE_NIC_FLOWS] */
 	struct fe_nic_ready *ready; /* [FE_NIC_READY] */
 	uint32_t rhead, rtail;
@@ -111,6 +119,8 @@ void fe_nic_release(struct fe_dp *dp, unsigned q, uint64_t now);
 
 /* Frames the NICs hold (send queues, held for order); kept copies are not counted. */
 uint64_t fe_nic_held(const struct fe_dp *dp);
+/* Frames sent and not yet acknowledged (a NIC may still resend them). */
+uint64_t fe_nic_inflight(const struct fe_dp *dp);
 
 /* Free everything the NICs hold (after the loop has stopped). */
 void fe_nic_drain(struct fe_dp *dp);

@@ -33,6 +33,7 @@
 #include "fe_dp.h"
 #include "fe_kernel.h"
 #include "fe_linkspec.h"
+#include "fe_nicport.h"
 #include "fe_profile.h"
 #include "fe_regimespec.h"
 #include "fe_report.h"
@@ -665,6 +666,10 @@ pool_size(const struct opts *o, unsigned nports, const struct fe_linkdef *up,
 		    fe_link_compile(&down[i].link, hz, &cd) == 0)
 			links += cu.nslots + cd.nslots;
 		rings += o->rxd + o->txd + 2048 + FE_BURST; /* 2048: an AF_XDP fill ring */
+		/* an emulated NIC's send queue and ready ring, and a flow's worth of kept
+		 * copies (docs/nic.md); its CNPs, ACKs and NAKs have a pool of their own */
+		if (o->dp.nic.model == FE_NIC_ROCE || o->dp.nic.model == FE_NIC_IB)
+			rings += FE_NIC_PENDING + FE_NIC_READY + o->dp.nic.window;
 	}
 	return (unsigned)(rings + RTE_MIN(links, FE_POOL_DEFAULT_MAX));
 }

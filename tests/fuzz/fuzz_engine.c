@@ -135,7 +135,9 @@ inject(unsigned k, unsigned in)
 	FZ_CHECK(rte_ring_enqueue(rxr[in], m) == 0, "rx ring full");
 }
 
-/* Byte 0: regime, lanes and lane map; byte 1: the links (see the top). */
+static int nic_on; /* the engine has emulated NICs: CE may leave cleared */
+
+/* Byte 0: regime, lanes and lane map (and NICs); byte 1: the links (see the top). */
 static struct fe_dp *
 engine(uint8_t a, uint8_t b)
 {
@@ -156,6 +158,14 @@ engine(uint8_t a, uint8_t b)
 	conf.pfc.frames = 1;
 	conf.credit = fab.credit;
 	conf.credit.buffer = 8192;
+	/* an emulated NIC on one lcore (docs/nic.md), its timeout short enough for the drain */
+	conf.nic = fab.nic;
+	nic_on = conf.lcores == 1 && (a / 96) % 3;
+	if (nic_on) {
+		conf.nic.model = (a / 96) % 3 == 1 ? FE_NIC_ROCE : FE_NIC_IB;
+		conf.nic.recovery = (a / 24) & 1 ? FE_NIC_SELECTIVE : FE_NIC_GBN;
+		conf.nic.timeout_ns = 20000;
+	}
 	if (b & 0x01) /* every packet is hit: ECT marked, the others dropped or passed */
 		up.ecn =
 			(struct fe_ecn_params){.enabled = 1, .pmax = 1, .drop_non_ect = b >> 1 & 1};
@@ -234,8 +244,16 @@ check_out(struct rte_mbuf *m)
 		return;
 	memcpy(want, sent[k], len);
 	fe_ecn_mark(want, len);
-	FZ_CHECK(memcmp(f, want, len) == 0, "frame %u (%u bytes) changed beyond ECN marking", k + 1,
-		 len);
+	if (memcmp(f, want, len) == 0)
+		return;
+	/* a NIC consumed the mark: ECT(0) where the host sent ECT(0) or ECT(1) */
+	if (nic_on && fe_nic_ecn_get(sent[k], len) > 0 && fe_nic_ecn_get(f, len) == 2) {
+		memcpy(want, f, len);
+		fe_nic_ecn_set(want, len, (uint8_t)fe_nic_ecn_get(sent[k], len));
+		if (memcmp(want, sent[k], len) == 0)
+			return;
+	}
+	FZ_CHECK(0, "frame %u (%u bytes) changed beyond ECN marking", k + 1, len);
 }
 
 static uint64_t

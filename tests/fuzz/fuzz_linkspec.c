@@ -34,6 +34,7 @@ one_line(const char *line, unsigned nports)
 {
 	struct fe_pfc_params pfc = {0};
 	struct fe_credit_params credit = {0};
+	struct fe_nic_params nic = FE_NIC_DEFAULT;
 	char err[1024] = "";
 
 	if (fe_linkspec_apply(line, up, down, nports, err, sizeof(err)) == 0)
@@ -42,6 +43,12 @@ one_line(const char *line, unsigned nports)
 		FZ_CHECK(err[0] != '\0', "--link '%s' refused without a message", line);
 	fe_pfc_spec(line, &pfc, err, sizeof(err));
 	fe_credit_spec(line, &credit, err, sizeof(err));
+	err[0] = '\0';
+	if (fe_nic_spec(line, &nic, err, sizeof(err)) < 0)
+		FZ_CHECK(err[0] != '\0', "--nic '%s' refused without a message", line);
+	else
+		FZ_CHECK(nic.model <= FE_NIC_HOST && nic.g_den >= 1 && nic.window >= 1,
+			 "--nic '%s' accepted out of range", line);
 }
 
 int

@@ -294,9 +294,19 @@ eal_down(void)
 
 TestSuite(nic, .init = eal_up, .fini = eal_down);
 
+static struct fe_dp *engine_x(uint32_t model, uint32_t recovery, uint64_t drop, uint64_t count,
+			      uint32_t up_pkts);
+
 /* Links of 1 us each way and no rate; port 0's up link drops data frame `drop` (0: none). */
 static struct fe_dp *
 engine(uint32_t model, uint32_t recovery, uint64_t drop)
+{
+	return engine_x(model, recovery, drop, 1, 0);
+}
+
+/* ... count frames from the drop-th, and port 0's up link holds up_pkts (0: no limit). */
+static struct fe_dp *
+engine_x(uint32_t model, uint32_t recovery, uint64_t drop, uint64_t count, uint32_t up_pkts)
 {
 	struct fe_linkdef up[NP] = {0}, down[NP] = {0};
 	struct fe_dp_conf conf = {
@@ -313,8 +323,9 @@ engine(uint32_t model, uint32_t recovery, uint64_t drop)
 	if (drop) { /* only TCP data counts: the learning frames are not TCP */
 		snprintf(up[0].match, sizeof(up[0].match), "tcp");
 		up[0].drop_first = drop;
-		up[0].drop_count = 1;
+		up[0].drop_count = count;
 	}
+	up[0].link.limit_pkts = up_pkts;
 	dp = fe_dp_create(NP, ports, up, down, pool, HZ, &conf, err, sizeof(err));
 	cr_assert_not_null(dp, "%s", err);
 	return dp;
@@ -514,6 +525,68 @@ Test(nic, lost_tail_costs_the_timeout)
 	cr_assert_eq(collect(1, NULL, NULL), 0);
 	poll2(dp, t + 2000);
 	cr_assert_eq(collect(1, NULL, NULL), 1);
+	done(dp, avail);
+}
+
+Test(nic, selective_lost_tail_costs_one_timeout)
+{
+	unsigned avail = rte_mempool_avail_count(pool);
+	struct fe_dp *dp = engine_x(FE_NIC_ROCE, FE_NIC_SELECTIVE, 5, 2, 0);
+	const struct fe_port_stats *s0 = &dp->ports[0].st;
+	uint16_t ids[8];
+	uint64_t t;
+
+	learn(dp);
+	send_flow(6, 2); /* 5 and 6 are lost: nothing after them, no NAK */
+	poll2(dp, 10000);
+	poll2(dp, 12000);
+	cr_assert_eq(collect(1, ids, NULL), 4);
+	poll2(dp, 14000); /* ACK 4 back: the timer restarts */
+	t = 14000 + 67108864;
+	poll2(dp, t - 1);
+	cr_assert_eq(s0->nic_timeouts, 0);
+	poll2(dp, t);
+	cr_assert_eq(s0->nic_timeouts, 1);
+	cr_assert_eq(s0->nic_resent_pkts, 2, "the timeout resends every unacknowledged frame");
+	poll2(dp, t + 1999);
+	cr_assert_eq(collect(1, NULL, NULL), 0);
+	poll2(dp, t + 2000);
+	cr_assert_eq(collect(1, ids + 4, NULL), 2);
+	for (int i = 0; i < 6; i++)
+		cr_assert_eq(ids[i], i + 1, "in order: frame %d is %u", i, ids[i]);
+	poll2(dp, t + 8000);
+	cr_assert_eq(s0->nic_timeouts, 1, "one timeout for a tail of two");
+	cr_assert_eq(s0->nic_copies, 0);
+	done(dp, avail);
+}
+
+Test(nic, group_addresses_and_small_adapter_queues)
+{
+	unsigned avail = rte_mempool_avail_count(pool);
+	struct fe_dp *dp = engine_x(FE_NIC_ROCE, FE_NIC_GBN, 0, 0, 8);
+	const struct fe_port_stats *s0 = &dp->ports[0].st;
+	static const uint8_t bcast[6] = {0xff, 0xff, 0xff, 0xff, 0xff, 0xff};
+	uint8_t f[1000];
+	unsigned got = 0;
+
+	learn(dp);
+	/* a broadcast has no one peer to acknowledge it: it passes as it is */
+	tcp_frame(f, sizeof(f), MAC[0], bcast, 2, 99);
+	inject_raw(0, f, sizeof(f));
+	poll2(dp, 10000);
+	poll2(dp, 12000);
+	cr_assert_eq(collect(1, NULL, NULL), 1);
+	cr_assert_eq(s0->nic_passed, 1);
+	cr_assert_eq(s0->nic_flows, 0);
+	/* an adapter queue of 8 frames: the NIC sends as it drains, drops none of its own */
+	send_flow(40, 2);
+	for (uint64_t t = 20000; t < 60000; t += 1000) {
+		poll2(dp, t);
+		got += collect(1, NULL, NULL);
+	}
+	cr_assert_eq(got, 40);
+	cr_assert_eq(dp->ports[0].up.st.drop_pkts[FE_LINK_DROP_TAIL], 0);
+	cr_assert_eq(s0->nic_resent_pkts, 0);
 	done(dp, avail);
 }
 
