@@ -332,13 +332,33 @@ fe_ctl_free(struct fe_ctl *c)
 
 /* ---- Replies ---- */
 
+/*
+ * A JSON string of s. A message may quote what the client sent, cut anywhere (a parser's
+ * "near '...'"), and JSON strings are UTF-8: bytes that do not make UTF-8 become '?'.
+ */
+static json_t *
+text_json(const char *s)
+{
+	json_t *j = json_string(s);
+	char *c;
+
+	if (j != NULL || (c = strdup(s)) == NULL)
+		return j;
+	for (char *p = c; *p; p++)
+		if ((unsigned char)*p >= 0x80)
+			*p = '?';
+	j = json_string(c);
+	free(c);
+	return j;
+}
+
 static json_t *
 reply_ok(const char *text, json_t *data)
 {
 	json_t *r = json_pack("{s:i, s:b}", "fabemu", FE_CTL_VERSION, "ok", 1);
 
 	if (text)
-		json_object_set_new(r, "text", json_string(text));
+		json_object_set_new(r, "text", text_json(text));
 	if (data)
 		json_object_set_new(r, "data", data);
 	return r;
@@ -347,7 +367,8 @@ reply_ok(const char *text, json_t *data)
 static json_t *
 reply_err(const char *msg)
 {
-	return json_pack("{s:i, s:b, s:s}", "fabemu", FE_CTL_VERSION, "ok", 0, "error", msg);
+	return json_pack("{s:i, s:b, s:o}", "fabemu", FE_CTL_VERSION, "ok", 0, "error",
+			 text_json(msg));
 }
 
 /* Text written by a FILE * report function, as a reply. */
@@ -680,7 +701,7 @@ cmd_apply(struct fe_ctl *c, json_t *req)
 			"are fixed at start; they stay nic %s (restart fabemu-dp with --profile or "
 			"--nic to change them)\n",
 			json_string_value(t) ?: "", kept, fe_nic_model_name(c->fabric.nic.model));
-		json_object_set_new(r, "text", json_string(note));
+		json_object_set_new(r, "text", text_json(note));
 		json_object_set_new(json_object_get(r, "data"), "nic_kept", json_true());
 	}
 out:

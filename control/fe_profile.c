@@ -52,7 +52,8 @@ struct y_credit {
 
 struct y_nic {
 	char *model, *recovery, *cc, *g, *stages, *cnp_interval, *alpha_period, *rate_period,
-		*rate_bytes, *ai_rate, *hai_rate, *min_rate, *timeout, *window;
+		*rate_bytes, *ai_rate, *hai_rate, *min_rate, *timeout, *window, *ccti_increase,
+		*ccti_limit, *ccti_min, *ccti_timer, *cct_step;
 };
 
 struct y_profile {
@@ -141,6 +142,11 @@ static const cyaml_schema_field_t nic_fields[] = {
 	STR("min-rate", struct y_nic, min_rate),
 	STR("timeout", struct y_nic, timeout),
 	STR("window", struct y_nic, window),
+	STR("ccti-increase", struct y_nic, ccti_increase),
+	STR("ccti-limit", struct y_nic, ccti_limit),
+	STR("ccti-min", struct y_nic, ccti_min),
+	STR("ccti-timer", struct y_nic, ccti_timer),
+	STR("cct-step", struct y_nic, cct_step),
 	CYAML_FIELD_END,
 };
 
@@ -171,8 +177,10 @@ static const cyaml_schema_value_t profile_schema = {
 static const struct fe_yaml_known known_keys[] = {
 	{"", "name, description, regime, lanes, lane-map, switch-buffer, scale, seed, pfc, "
 	     "credit, nic, link, links"},
-	{"nic", "model, recovery, cc, g, stages, cnp-interval, alpha-period, rate-period, "
-		"rate-bytes, ai-rate, hai-rate, min-rate, timeout, window"},
+	{"nic",
+	 "model, recovery, cc, g, stages, cnp-interval, alpha-period, rate-period, "
+	 "rate-bytes, ai-rate, hai-rate, min-rate, timeout, window, ccti-increase, ccti-limit, "
+	 "ccti-min, ccti-timer, cct-step"},
 	{"pfc", "xoff, xon, headroom, delay, quanta, frames"},
 	{"credit", "buffer, return, hoq, out"},
 	{"ecn", "enabled, kmin, kmax, pmax, non-ect"},
@@ -393,6 +401,11 @@ nic_section(struct fe_yaml *c, const struct y_nic *y, struct fe_nic_params *n)
 		{"min-rate", y ? y->min_rate : NULL},
 		{"timeout", y ? y->timeout : NULL},
 		{"window", y ? y->window : NULL},
+		{"ccti-increase", y ? y->ccti_increase : NULL},
+		{"ccti-limit", y ? y->ccti_limit : NULL},
+		{"ccti-min", y ? y->ccti_min : NULL},
+		{"ccti-timer", y ? y->ccti_timer : NULL},
+		{"cct-step", y ? y->cct_step : NULL},
 	};
 	char e[400], path[64];
 
@@ -761,7 +774,13 @@ fe_profile_print_fabric(FILE *f, const struct fe_fabric *fab)
 		fprintf(f, "nic %s recovery %s window %u timeout %s", fe_nic_model_name(n->model),
 			fe_nic_recovery_name(n->recovery), n->window,
 			fe_fmt_time(n->timeout_ns, t, sizeof(t)));
-		if (fe_nic_cc_on(n))
+		if (fe_nic_cc(n) == FE_CC_IB)
+			fprintf(f,
+				" ibcc ccti-increase %u ccti-limit %u ccti-min %u ccti-timer %s "
+				"cct-step 1/%u",
+				n->ccti_increase, n->ccti_limit, n->ccti_min,
+				fe_fmt_time(n->ccti_timer_ns, u, sizeof(u)), n->cct_den);
+		else if (fe_nic_cc(n) == FE_CC_DCQCN)
 			fprintf(f,
 				" dcqcn g 1/%u cnp-interval %s alpha-period %s rate-period %s "
 				"rate-bytes %" PRIu64

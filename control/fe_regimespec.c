@@ -50,7 +50,10 @@ static const struct key nic_keys[] = {
 	K64(fe_nic_params, min_bps, fe_rule_nic_min_rate),
 	K64(fe_nic_params, timeout_ns, fe_rule_nic_timeout),
 	K32(fe_nic_params, window, fe_rule_nic_window),
-	K32(fe_nic_params, cc, fe_rule_nic_cc),
+	K32(fe_nic_params, ccti_increase, fe_rule_nic_ccti_increase),
+	K32(fe_nic_params, ccti_limit, fe_rule_nic_ccti_limit),
+	K32(fe_nic_params, ccti_min, fe_rule_nic_ccti_min),
+	K64(fe_nic_params, ccti_timer_ns, fe_rule_nic_ccti_timer),
 };
 
 /* One key of a table: its rule, then the field. */
@@ -97,7 +100,8 @@ fe_credit_key(const char *key, const char *v, struct fe_credit_params *p, const 
 
 #define NIC_KNOWN                                                                                  \
 	"model, recovery, cc, g, stages, cnp-interval, alpha-period, rate-period, rate-bytes, "    \
-	"ai-rate, hai-rate, min-rate, timeout, window"
+	"ai-rate, hai-rate, min-rate, timeout, window, ccti-increase, ccti-limit, ccti-min, "      \
+	"ccti-timer, cct-step"
 
 int
 fe_nic_key(const char *key, const char *v, struct fe_nic_params *p, const char *prefix, char *err,
@@ -133,12 +137,30 @@ fe_nic_key(const char *key, const char *v, struct fe_nic_params *p, const char *
 		p->g_den = (uint32_t)den;
 		return 0;
 	}
-	if (set_key(p, nic_keys, sizeof(nic_keys) / sizeof(nic_keys[0]), NIC_KNOWN, prefix, key, v,
-		    err, len) < 0)
-		return -EINVAL;
-	if (strcmp(key, "cc") == 0)
+	if (strcmp(key, "cc") == 0) {
+		if (fe_nic_cc_parse(v, &p->cc) < 0) {
+			snprintf(err, len, "%scc '%s' (allowed: " FE_NIC_CC_ALLOWED ")", prefix, v);
+			return -EINVAL;
+		}
 		p->cc_set = 1;
-	return 0;
+		return 0;
+	}
+	if (strcmp(key, "cct-step") == 0) {
+		uint64_t den;
+
+		/* the inter-packet delay one table index adds, 1/N of a packet's time */
+		if (strncmp(v, "1/", 2) != 0 ||
+		    fe_rule_parse(&fe_rule_nic_cct_step, prefix, v + 2, &den, err, len) < 0) {
+			snprintf(err, len,
+				 "%scct-step '%s' (allowed: 1/N with N from 1 to 1024, e.g. 1/16)",
+				 prefix, v);
+			return -EINVAL;
+		}
+		p->cct_den = (uint32_t)den;
+		return 0;
+	}
+	return set_key(p, nic_keys, sizeof(nic_keys) / sizeof(nic_keys[0]), NIC_KNOWN, prefix, key,
+		       v, err, len);
 }
 
 void
@@ -147,6 +169,7 @@ fe_nic_scale(struct fe_nic_params *p, uint32_t scale)
 	p->cnp_interval_ns *= scale;
 	p->alpha_ns *= scale;
 	p->timer_ns *= scale;
+	p->ccti_timer_ns *= scale;
 	/* not timeout: like the hosts' TCP timers, a time software sets (docs/nic.md) */
 	p->ai_bps = p->ai_bps / scale ? p->ai_bps / scale : 1;
 	p->hai_bps = p->hai_bps / scale ? p->hai_bps / scale : 1;

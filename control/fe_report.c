@@ -628,7 +628,7 @@ nic_json(const struct fe_nicport *n)
 					     (int)rte_be_to_cpu_16(fl->key.sport), "dport",
 					     (int)rte_be_to_cpu_16(fl->key.dport), "proto",
 					     fl->key.proto == 6 ? "tcp" : "udp", "rate_bps",
-					     u64((uint64_t)fl->cc.rc), "rate_min_bps",
+					     u64((uint64_t)fe_nic_flow_rate(n, fl)), "rate_min_bps",
 					     u64((uint64_t)fl->rate_min), "sent", u64(fl->next_psn),
 					     "unacked", u64(fl->next_psn - fl->una)));
 	}

@@ -68,7 +68,12 @@ const struct fe_rule fe_rule_nic_min_rate =
 	RULE("min-rate", FE_RULE_RATE, FE_LINK_RATE_MIN, FE_LINK_RATE_MAX, NULL);
 const struct fe_rule fe_rule_nic_timeout = RULE("timeout", FE_RULE_TIME, 1000, 60 * SEC, NULL);
 const struct fe_rule fe_rule_nic_window = RULE("window", FE_RULE_COUNT, 1, 4096, NULL);
-const struct fe_rule fe_rule_nic_cc = RULE("cc", FE_RULE_COUNT, 0, 1, "0 or 1");
+const struct fe_rule fe_rule_nic_ccti_increase = RULE("ccti-increase", FE_RULE_COUNT, 1, 127, NULL);
+const struct fe_rule fe_rule_nic_ccti_limit = RULE("ccti-limit", FE_RULE_COUNT, 1, 16383, NULL);
+const struct fe_rule fe_rule_nic_ccti_min = RULE("ccti-min", FE_RULE_COUNT, 0, 16383, NULL);
+const struct fe_rule fe_rule_nic_ccti_timer = RULE("ccti-timer", FE_RULE_TIME, 1, SEC, NULL);
+const struct fe_rule fe_rule_nic_cct_step =
+	RULE("cct-step", FE_RULE_COUNT, 1, 1024, "1/N with N from 1 to 1024, e.g. 1/16");
 const struct fe_rule fe_rule_hold = RULE("duration", FE_RULE_TIME, 0, 60 * SEC, NULL);
 const struct fe_rule fe_rule_snaplen =
 	RULE("snaplen", FE_RULE_COUNT, 0, 65535, "0 (whole packets) to 65535");

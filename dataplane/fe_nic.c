@@ -123,6 +123,55 @@ fe_dcqcn_gap(const struct fe_dcqcn *s, uint32_t len, uint64_t hz)
 	return (uint64_t)((double)len * 8.0 * (double)hz / s->rc);
 }
 
+void
+fe_ibcc_compile(const struct fe_nic_params *p, uint64_t hz, struct fe_ibcc_cfg *c)
+{
+	c->increase = p->ccti_increase;
+	c->limit = p->ccti_limit;
+	c->min = p->ccti_min < p->ccti_limit ? p->ccti_min : p->ccti_limit;
+	c->den = p->cct_den ? p->cct_den : 1;
+	c->timer = (uint64_t)((unsigned __int128)p->ccti_timer_ns * hz / 1000000000u);
+	c->timer += c->timer == 0;
+}
+
+void
+fe_ibcc_advance(struct fe_ibcc *s, const struct fe_ibcc_cfg *c, uint64_t now)
+{
+	while (s->timer_next <= now) {
+		if (s->ccti > c->min)
+			s->ccti--;
+		if (s->ccti <= c->min) {
+			s->timer_next = UINT64_MAX;
+			break;
+		}
+		s->timer_next += c->timer;
+	}
+}
+
+void
+fe_ibcc_becn(struct fe_ibcc *s, const struct fe_ibcc_cfg *c, uint64_t now)
+{
+	fe_ibcc_advance(s, c, now);
+	s->ccti = s->ccti + c->increase > c->limit ? c->limit : s->ccti + c->increase;
+	if (s->ccti < c->min)
+		s->ccti = c->min;
+	if (s->timer_next == UINT64_MAX && s->ccti > c->min)
+		s->timer_next = now + c->timer;
+	s->becns++;
+}
+
+uint64_t
+fe_ibcc_gap(const struct fe_ibcc *s, const struct fe_ibcc_cfg *c, uint32_t len, uint64_t line_bps,
+	    uint64_t hz)
+{
+	uint64_t pkt;
+
+	if (s->ccti == 0 || line_bps == 0)
+		return 0;
+	pkt = (uint64_t)((unsigned __int128)len * 8 * hz / line_bps);
+	return pkt + pkt * s->ccti / c->den;
+}
+
 static inline uint16_t
 get16(const uint8_t *p)
 {

@@ -7,8 +7,9 @@
  *   model roce   the receiving edge consumes CE and sends CNPs back through the fabric;
  *                the sending edge runs DCQCN per flow and paces it; frames lost in the
  *                fabric are recovered by the NICs (go-back-N or selective repeat)
- *   model ib     the same reliable delivery; congestion control off (InfiniBand CC is
- *                off on many fabrics; FECN/BECN is not emulated)
+ *   model ib     the same reliable delivery; congestion control off by default (it is
+ *                off on many InfiniBand fabrics), or InfiniBand's (cc ib: FECN/BECN with
+ *                a congestion control table, IBTA Annex A10), or DCQCN
  *   model host   real RDMA NICs at the hosts (an inline box): the transport is theirs;
  *                RoCEv2 is decoded as it reaches a host and counted per QP (fe_roce.h)
  *
@@ -36,15 +37,17 @@
 
 enum fe_nic_model { FE_NIC_TCP, FE_NIC_ROCE, FE_NIC_IB, FE_NIC_HOST };
 enum fe_nic_recovery { FE_NIC_GBN, FE_NIC_SELECTIVE };
+enum fe_nic_cc { FE_CC_OFF, FE_CC_DCQCN, FE_CC_IB };
 
 #define FE_NIC_MODEL_ALLOWED	"tcp, roce, ib, host"
 #define FE_NIC_RECOVERY_ALLOWED "go-back-n, selective"
+#define FE_NIC_CC_ALLOWED	"off, dcqcn, ib"
 
 struct fe_nic_params {
 	uint32_t model;		  /* enum fe_nic_model */
 	uint32_t recovery;	  /* enum fe_nic_recovery */
-	uint32_t cc;		  /* DCQCN on (roce: 1, ib: 0 unless set) */
-	uint32_t cc_set;	  /* cc was given (not the model's default) */
+	uint32_t cc;		  /* enum fe_nic_cc, if cc_set */
+	uint32_t cc_set;	  /* cc was given (else the model's: roce dcqcn, ib off) */
 	uint32_t g_den;		  /* g = 1 / g_den */
 	uint32_t stages;	  /* F */
 	uint64_t cnp_interval_ns; /* N: at most one CNP a flow this often (receiver) */
@@ -54,6 +57,12 @@ struct fe_nic_params {
 	uint64_t ai_bps, hai_bps, min_bps;
 	uint64_t timeout_ns; /* the NIC's retransmission timeout */
 	uint32_t window;     /* frames a flow has in flight, each kept for a resend */
+	/* InfiniBand CC (cc ib): the index into the congestion control table rises by
+	 * ccti_increase on each BECN, up to ccti_limit, and falls by 1 every ccti_timer down
+	 * to ccti_min; the table is linear: an index i adds i / cct_den packet times between
+	 * packets (the inter-packet delay) */
+	uint32_t ccti_increase, ccti_limit, ccti_min, cct_den;
+	uint64_t ccti_timer_ns;
 };
 
 /* Defaults: docs/nic.md gives the source of each. */
@@ -62,7 +71,8 @@ struct fe_nic_params {
 		.model = FE_NIC_TCP, .recovery = FE_NIC_GBN, .cc = 1, .g_den = 256, .stages = 5,   \
 		.cnp_interval_ns = 50000, .alpha_ns = 55000, .timer_ns = 55000, .bytes = 10000000, \
 		.ai_bps = 5000000, .hai_bps = 50000000, .min_bps = 1000000,                        \
-		.timeout_ns = 67108864, .window = 512,                                             \
+		.timeout_ns = 67108864, .window = 512, .ccti_increase = 1, .ccti_limit = 127,      \
+		.ccti_min = 0, .cct_den = 16, .ccti_timer_ns = 51200,                              \
 	}
 
 static inline const char *
@@ -91,6 +101,23 @@ fe_nic_model_parse(const char *s, uint32_t *out)
 	return -1;
 }
 
+static inline const char *
+fe_nic_cc_name(uint32_t c)
+{
+	return c == FE_CC_DCQCN ? "dcqcn" : c == FE_CC_IB ? "ib" : "off";
+}
+
+static inline int
+fe_nic_cc_parse(const char *s, uint32_t *out)
+{
+	for (uint32_t c = FE_CC_OFF; c <= FE_CC_IB; c++)
+		if (strcmp(s, fe_nic_cc_name(c)) == 0) {
+			*out = c;
+			return 0;
+		}
+	return -1;
+}
+
 static inline int
 fe_nic_recovery_parse(const char *s, uint32_t *out)
 {
@@ -102,13 +129,21 @@ fe_nic_recovery_parse(const char *s, uint32_t *out)
 	return -1;
 }
 
-/* Congestion control runs: roce unless cc=0, ib only if cc=1 was given. */
+/* The congestion control that runs: as given, else roce DCQCN and ib off. */
+static inline uint32_t
+fe_nic_cc(const struct fe_nic_params *p)
+{
+	if (p->model != FE_NIC_ROCE && p->model != FE_NIC_IB)
+		return FE_CC_OFF;
+	if (p->cc_set)
+		return p->cc;
+	return p->model == FE_NIC_ROCE ? FE_CC_DCQCN : FE_CC_OFF;
+}
+
 static inline int
 fe_nic_cc_on(const struct fe_nic_params *p)
 {
-	if (p->model == FE_NIC_ROCE)
-		return p->cc != 0;
-	return p->model == FE_NIC_IB && p->cc_set && p->cc;
+	return fe_nic_cc(p) != FE_CC_OFF;
 }
 
 /* DCQCN, compiled for a clock of hz ticks a second at a line rate (bit/s). */
@@ -140,6 +175,28 @@ void fe_dcqcn_cnp(struct fe_dcqcn *s, const struct fe_dcqcn_cfg *c, uint64_t now
 void fe_dcqcn_sent(struct fe_dcqcn *s, const struct fe_dcqcn_cfg *c, uint32_t len, uint64_t now);
 /* Ticks len bytes take at the flow's current rate (0 at the line rate). */
 uint64_t fe_dcqcn_gap(const struct fe_dcqcn *s, uint32_t len, uint64_t hz);
+
+/* InfiniBand CC (IBTA Annex A10) at the sending HCA, compiled for a clock of hz. */
+struct fe_ibcc_cfg {
+	uint32_t increase, limit, min, den;
+	uint64_t timer; /* ticks */
+};
+
+struct fe_ibcc {
+	uint32_t ccti;
+	uint64_t timer_next; /* UINT64_MAX: at ccti_min, stopped */
+	uint64_t becns;
+};
+
+void fe_ibcc_compile(const struct fe_nic_params *p, uint64_t hz, struct fe_ibcc_cfg *c);
+/* Run the CCTI timer up to now. */
+void fe_ibcc_advance(struct fe_ibcc *s, const struct fe_ibcc_cfg *c, uint64_t now);
+/* A BECN (the receiver saw FECN) reached the sender at now. */
+void fe_ibcc_becn(struct fe_ibcc *s, const struct fe_ibcc_cfg *c, uint64_t now);
+/* Ticks between the starts of two packets of len bytes at line_bps: the packet's own
+ * time plus the table's inter-packet delay; 0 at ccti 0 (the link paces). */
+uint64_t fe_ibcc_gap(const struct fe_ibcc *s, const struct fe_ibcc_cfg *c, uint32_t len,
+		     uint64_t line_bps, uint64_t hz);
 
 /*
  * Frames. A flow's key from an IPv4 TCP or UDP frame (one 802.1Q tag allowed): 0, or -1

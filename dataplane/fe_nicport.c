@@ -68,7 +68,9 @@ fe_nic_setup(struct fe_dp *dp, unsigned i, int socket, char *err, size_t errlen)
 		return 0;
 	}
 	n->window = w;
-	n->cc_on = (uint32_t)fe_nic_cc_on(prm);
+	n->cc_mode = fe_nic_cc(prm);
+	n->line_bps = line;
+	fe_ibcc_compile(prm, dp->hz, &n->ib);
 	fe_dcqcn_compile(prm, line, dp->hz, &n->cc);
 	n->timeout_ticks = fe_ns_to_ticks(prm->timeout_ns, dp->hz);
 	n->cnp_ticks = fe_ns_to_ticks(prm->cnp_interval_ns, dp->hz);
@@ -281,10 +283,11 @@ resend_copy(struct fe_dp *dp, const struct fe_nic_copy *c)
 static inline void
 rate_counters(struct fe_port *p, struct fe_nic_flow *fl)
 {
-	uint64_t r = (uint64_t)fl->cc.rc;
+	double rate = fe_nic_flow_rate(p->nic, fl);
+	uint64_t r = (uint64_t)rate;
 
-	if (fl->rate_min == 0 || fl->cc.rc < fl->rate_min)
-		fl->rate_min = fl->cc.rc;
+	if (fl->rate_min == 0 || rate < fl->rate_min)
+		fl->rate_min = rate;
 
 	FE_CNT_SET(p->st.nic_rate_bps, r);
 	if (p->st.nic_rate_min_bps == 0 || r < p->st.nic_rate_min_bps)
@@ -301,8 +304,10 @@ service_flow(struct fe_dp *dp, unsigned in, struct fe_nic_flow *fl, uint64_t now
 	const uint32_t mask = n->window - 1;
 	unsigned work = 0;
 
-	if (n->cc_on && fl->cc.limited)
+	if (n->cc_mode == FE_CC_DCQCN && fl->cc.limited)
 		fe_dcqcn_advance(&fl->cc, &n->cc, now);
+	else if (n->cc_mode == FE_CC_IB && fl->ib.ccti)
+		fe_ibcc_advance(&fl->ib, &n->ib, now);
 	if (fl->una != fl->next_psn && now >= fl->rto_at) {
 		FE_CNT_ADD(p->st.nic_timeouts, 1);
 		/* the sender has lost track: every unacknowledged frame again, whatever the
@@ -360,9 +365,12 @@ service_flow(struct fe_dp *dp, unsigned in, struct fe_nic_flow *fl, uint64_t now
 		*tag_of(dp, m) = tag_make(TAG_DATA, in, (unsigned)(fl - n->flows), fl->gen, psn);
 		len = rte_pktmbuf_pkt_len(m);
 		fe_switch_up(dp, in, m, now);
-		if (n->cc_on) {
+		if (n->cc_mode == FE_CC_DCQCN) {
 			fe_dcqcn_sent(&fl->cc, &n->cc, len, now);
 			fl->next_t = RTE_MAX(fl->next_t, now) + fe_dcqcn_gap(&fl->cc, len, dp->hz);
+		} else if (n->cc_mode == FE_CC_IB) {
+			fl->next_t = RTE_MAX(fl->next_t, now) +
+				     fe_ibcc_gap(&fl->ib, &n->ib, len, n->line_bps, dp->hz);
 		}
 		(*budget)--;
 		work++;
@@ -371,7 +379,7 @@ service_flow(struct fe_dp *dp, unsigned in, struct fe_nic_flow *fl, uint64_t now
 		*next = RTE_MIN(*next, *budget ? fl->next_t : drain);
 	if (fl->una != fl->next_psn)
 		*next = RTE_MIN(*next, fl->rto_at);
-	if (n->cc_on && fl->cc.limited)
+	if ((n->cc_mode == FE_CC_DCQCN && fl->cc.limited) || (n->cc_mode == FE_CC_IB && fl->ib.ccti))
 		rate_counters(p, fl);
 	return work;
 }
@@ -477,8 +485,11 @@ consume_ctl(struct fe_dp *dp, unsigned q, struct rte_mbuf *m, uint64_t tag, uint
 	switch (kind) {
 	case FE_NIC_CNP:
 		FE_CNT_ADD(p->st.nic_cnp_recv, 1);
-		if (n->cc_on) {
-			fe_dcqcn_cnp(&fl->cc, &n->cc, now);
+		if (n->cc_mode != FE_CC_OFF) { /* a CNP; under InfiniBand CC, a BECN */
+			if (n->cc_mode == FE_CC_DCQCN)
+				fe_dcqcn_cnp(&fl->cc, &n->cc, now);
+			else
+				fe_ibcc_becn(&fl->ib, &n->ib, now);
 			rate_counters(p, fl);
 			activate(n, fl);
 		}
@@ -664,7 +675,10 @@ deliver_data(struct fe_dp *dp, unsigned q, struct rte_mbuf *m, uint64_t tag, uin
 		fe_nic_ecn_set(f, len, 2);
 		fe_filter_forget(m, dp->filter_dynoff);
 		FE_CNT_ADD(p->st.nic_ce_consumed, 1);
-		if (sn->cc_on && (fl->last_cnp == 0 || now - fl->last_cnp >= rn->cnp_ticks)) {
+		/* DCQCN: a CNP a flow per interval at most; InfiniBand: a BECN for every FECN */
+		if (sn->cc_mode == FE_CC_IB ||
+		    (sn->cc_mode == FE_CC_DCQCN &&
+		     (fl->last_cnp == 0 || now - fl->last_cnp >= rn->cnp_ticks))) {
 			fl->last_cnp = now ? now : 1;
 			send_ctl(dp, q, f, FE_NIC_CNP, s, qpn_of(fl, id), 0, now);
 		}

@@ -47,7 +47,8 @@ struct fe_nic_flow {
 	uint32_t next_psn, una, resend; /* resend: lowest PSN that may be marked again */
 	uint64_t rto_at;		/* UINT64_MAX: nothing unacknowledged */
 	struct fe_nic_copy *win;	/* [window], by PSN */
-	double rate_min;		/* the lowest rate DCQCN set (bit/s); 0: never cut */
+	struct fe_ibcc ib;		/* cc ib */
+	double rate_min;		/* the lowest rate its CC set (bit/s); 0: never cut */
 	/* the receiving edge (notification point); here too: one lcore runs both */
 	uint32_t expect;
 	uint8_t nak_sent, ack_due, release;
@@ -73,7 +74,10 @@ struct fe_nicport {
 	struct fe_nic_params prm;
 	struct fe_dcqcn_cfg cc;
 	uint64_t timeout_ticks, cnp_ticks;
-	uint32_t window, cc_on;
+	uint32_t window;
+	uint32_t cc_mode;      /* enum fe_nic_cc: what runs */
+	struct fe_ibcc_cfg ib; /* cc ib */
+	uint64_t line_bps;     /* the up link's rate (100 Gbit/s if it has none) */
 	struct fe_nic_flow flows[FE_NIC_FLOWS];
 	struct fe_nic_pend *pend;
 	uint32_t free_head, pend_free;
@@ -89,6 +93,17 @@ struct fe_nicport {
 	struct fe_nic_ready *ready; /* [FE_NIC_READY] */
 	uint32_t rhead, rtail;
 };
+
+/* The rate flow fl's congestion control allows now (bit/s; the line rate if none). */
+static inline double
+fe_nic_flow_rate(const struct fe_nicport *n, const struct fe_nic_flow *fl)
+{
+	if (n->cc_mode == FE_CC_IB)
+		return (double)n->line_bps * n->ib.den / (n->ib.den + fl->ib.ccti);
+	if (n->cc_mode == FE_CC_DCQCN)
+		return fl->cc.rc;
+	return (double)n->line_bps;
+}
 
 /* Set up port i's NIC (conf.nic); 0, or -errno with a message. */
 int fe_nic_setup(struct fe_dp *dp, unsigned i, int socket, char *err, size_t errlen);

@@ -134,9 +134,12 @@ usage(FILE *f)
 		"  --nic SPEC           the hosts' adapters (docs/nic.md): "
 		"model=tcp|roce|ib|host,\n"
 		"                       recovery=go-back-n|selective, window=N, timeout=TIME,\n"
-		"                       cc=0|1, and DCQCN's g=1/N, cnp-interval, alpha-period,\n"
+		"                       cc=off|dcqcn|ib, DCQCN's g=1/N, cnp-interval, "
+		"alpha-period,\n"
 		"                       rate-period, rate-bytes, stages, ai-rate, hai-rate,\n"
-		"                       min-rate. On top of a profile's nic: (not scaled).\n"
+		"                       min-rate, InfiniBand CC's ccti-increase, ccti-limit,\n"
+		"                       ccti-min, ccti-timer, cct-step=1/N. On top of a profile's\n"
+		"                       nic: (not scaled).\n"
 		"                       (default: model=tcp: the hosts' TCP meets the fabric)\n"
 		"  --switch-buffer SIZE packet memory shared by all switch egress queues (the\n"
 		"                       N.down links), e.g. 1MiB (default: 0 = not shared)\n"
@@ -855,7 +858,7 @@ print_banner(const struct fe_dp *dp, const struct opts *o)
 	       dp->conf.lanes > 1 ? "s" : "", fe_nic_model_name(dp->conf.nic.model));
 	if (dp->conf.nic.model != FE_NIC_TCP)
 		printf(" (%s, congestion control %s)", fe_nic_recovery_name(dp->conf.nic.recovery),
-		       fe_nic_cc_on(&dp->conf.nic) ? "DCQCN" : "off");
+		       fe_nic_cc_name(fe_nic_cc(&dp->conf.nic)));
 	printf("\n");
 	if (o->profile)
 		printf("  profile %s, scale %" PRIu64 "\n", o->profile, o->scale);

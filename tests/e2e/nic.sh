@@ -5,6 +5,8 @@
 #    every mark (no CE reaches a host) and send CNPs that slow the senders (DCQCN); no
 #    host retransmits or times out. The same fabric with model=tcp is the control: CE
 #    reaches the hosts there.
+#  - credits with FECN marking and InfiniBand HCAs running InfiniBand CC: a BECN back for
+#    every FECN, the senders slowed by the congestion control table, no CE at a host.
 #  - 0.1% random loss on every link with RoCE NICs, go-back-N and then selective repeat:
 #    the NICs resend what the fabric lost (go-back-N everything after it, selective the
 #    frame alone) and no host retransmits. The same with model=tcp is the control: the
@@ -31,11 +33,21 @@ links:
   - {select: up, ecn: {enabled: false}}   # the switch marks, the hosts' adapters do not
   - {select: 2.down, rate: 300Mbit}
 Y
+# InfiniBand: credits, the switch marks FECN (here: CE) at its egress, InfiniBand CC
+cat >"$T/ib.yaml" <<'Y'
+name: t-ib-cc
+regime: credit
+nic: {model: ib, cc: ib}
+link: {rate: 1Gbit, delay: 20us}
+links:
+  - {select: down, ecn: {kmin: 1500B, kmax: 1500B, pmax: 100%, non-ect: pass}}  # out: 2 frames
+  - {select: 2.down, rate: 300Mbit}
+Y
 # a NIC timeout far below TCP's 200 ms minimum RTO: a lost tail costs the hosts 2 ms
 cat >"$T/loss.yaml" <<'Y'
 name: t-roce-loss
 regime: lossy
-nic: {model: roce, cc: 0, timeout: 2ms}
+nic: {model: roce, cc: "off", timeout: 2ms}
 link: {rate: 1Gbit, delay: 20us, loss: 0.1%}
 Y
 cat >"$T/nic.yaml" <<Y
@@ -47,6 +59,7 @@ job: {kind: allreduce, sizes: [1MiB], iterations: 10, warmup: 1}
 regimes:
   - {name: roce, profile: $T/pfc.yaml}
   - {name: roce-as-tcp, profile: $T/pfc.yaml, nic: model=tcp}
+  - {name: ib-cc, profile: $T/ib.yaml}
   - {name: loss-gbn, profile: $T/loss.yaml}
   - {name: loss-sel, profile: $T/loss.yaml, nic: recovery=selective}
   - {name: loss-as-tcp, profile: $T/loss.yaml, nic: model=tcp}
@@ -92,7 +105,8 @@ for name, run in runs.items():
         eaten = p.get("nic_cnp_recv", 0) + p.get("nic_acks_recv", 0) + p.get("nic_naks_recv", 0)
         assert up["in_pkts"] == p["rx_pkts"] + p.get("nic_resent_pkts", 0) + sent, (name, p, up)
         assert down["out_pkts"] == p["tx_pkts"] + p.get("nic_oos_discards", 0) + \
-            p.get("nic_dup_discards", 0) + p.get("nic_stray", 0) + eaten, (name, p, down)
+            p.get("nic_dup_discards", 0) + p.get("nic_stray", 0) + p.get("nic_edge_drops", 0) + \
+            eaten, (name, p, down)
     row = rows[name]
     assert row["nic"] == nic["model"] and int(row["nic_resent"]) == nic["resent_pkts"], row
     assert int(row["nic_ce_consumed"]) == nic["ce_consumed"], row
@@ -114,6 +128,14 @@ assert sum(h["timeouts"] for h in r["tcp"]) == 0, "a host timed out under PFC + 
 assert runs["roce-as-tcp"]["nic"]["model"] == "tcp"
 assert sum(h["ce_received"] for h in runs["roce-as-tcp"]["tcp"]) > 0, \
     "the control: without the NIC CE reaches the hosts"
+
+r = runs["ib-cc"]
+assert r["nic"]["model"] == "ib" and r["nic"]["cc"] == "ib", r["nic"]
+assert sum(l["ecn_marked"] for l in r["links"]) > 0, "the switch marked no FECN: no test"
+assert sum(h["ce_received"] for h in r["tcp"]) == 0, "FECN reached a host through an HCA"
+assert r["nic"]["cnp_sent"] == r["nic"]["ce_consumed"] > 0, "a BECN for every FECN"
+assert r["nic"]["rate_min_bps"] < 10**9, "InfiniBand CC slowed no flow"
+assert sum(h["real_retrans"] for h in r["tcp"]) == 0 and sum(l["drops"] for l in r["links"]) == 0
 
 for name, rec in (("loss-gbn", "go-back-n"), ("loss-sel", "selective")):
     r = runs[name]

@@ -163,6 +163,37 @@ Test(dcqcn, never_below_the_minimum_rate)
 	cr_assert(CLOSE(s.rc, 1e6), "rc %f: min-rate 1 Mbit/s", s.rc);
 }
 
+Test(ibcc, becn_raises_the_index_and_the_timer_lowers_it)
+{
+	struct fe_nic_params p = FE_NIC_DEFAULT;
+	struct fe_ibcc_cfg c;
+	struct fe_ibcc s = {.timer_next = UINT64_MAX};
+
+	p.ccti_increase = 2;
+	p.ccti_limit = 5;
+	p.ccti_timer_ns = 1000;
+	fe_ibcc_compile(&p, HZ, &c);
+	cr_assert_eq(fe_ibcc_gap(&s, &c, 1500, LINE, HZ), 0, "index 0: the link paces");
+	fe_ibcc_becn(&s, &c, 100);
+	cr_assert_eq(s.ccti, 2, "CCTI += ccti_increase");
+	/* 1500 bytes at 1 Gbit/s: 12 us, plus 2/16 of it */
+	cr_assert_eq(fe_ibcc_gap(&s, &c, 1500, LINE, HZ), 12000 + 1500);
+	fe_ibcc_becn(&s, &c, 200);
+	fe_ibcc_becn(&s, &c, 300);
+	cr_assert_eq(s.ccti, 5, "up to ccti_limit");
+	/* the timer started with the first BECN: one step down every 1 us from 1100 */
+	fe_ibcc_advance(&s, &c, 1099);
+	cr_assert_eq(s.ccti, 5);
+	fe_ibcc_advance(&s, &c, 1100);
+	cr_assert_eq(s.ccti, 4);
+	fe_ibcc_advance(&s, &c, 3100);
+	cr_assert_eq(s.ccti, 2);
+	fe_ibcc_advance(&s, &c, 100000);
+	cr_assert_eq(s.ccti, 0, "down to ccti_min, and the timer stops");
+	cr_assert_eq(s.timer_next, UINT64_MAX);
+	cr_assert_eq(s.becns, 3);
+}
+
 /* ---- frames ---- */
 
 static void
@@ -438,6 +469,42 @@ Test(nic, roce_consumes_ce_and_cnp_slows_the_sender)
 	cr_assert_eq(collect(0, NULL, NULL), 0, "CNPs and ACKs never reach a host");
 	cr_assert_eq(s0->nic_acks_recv, 1);
 	cr_assert_eq(s0->nic_copies, 0, "acknowledged copies released");
+	done(dp, avail);
+}
+
+Test(nic, ib_cc_returns_a_becn_for_every_fecn)
+{
+	unsigned avail = rte_mempool_avail_count(pool);
+	struct fe_dp *dp;
+	const struct fe_port_stats *s0, *s1;
+
+	{ /* model ib with InfiniBand CC: each FECN (a CE mark here) comes back as a BECN */
+		struct fe_linkdef up[NP] = {0}, down[NP] = {0};
+		struct fe_dp_conf conf = {.mac_age_ns = 300000000000ULL, .lanes = 1, .seed = 1,
+					  .nic = FE_NIC_DEFAULT};
+		char err[256];
+
+		conf.nic.model = FE_NIC_IB;
+		conf.nic.cc = FE_CC_IB;
+		conf.nic.cc_set = 1;
+		for (int i = 0; i < NP; i++)
+			up[i].link.delay_ns = down[i].link.delay_ns = 1000;
+		dp = fe_dp_create(NP, ports, up, down, pool, HZ, &conf, err, sizeof(err));
+		cr_assert_not_null(dp, "%s", err);
+	}
+	s0 = &dp->ports[0].st;
+	s1 = &dp->ports[1].st;
+	learn(dp);
+	send_flow(3, 3);
+	poll2(dp, 10000);
+	poll2(dp, 12000);
+	cr_assert_eq(collect(1, NULL, NULL), 3);
+	cr_assert_eq(s1->nic_ce_consumed, 3);
+	cr_assert_eq(s1->nic_cnp_sent, 3, "no interval: a BECN for every FECN");
+	poll2(dp, 14000);
+	cr_assert_eq(s0->nic_cnp_recv, 3);
+	/* CCTI 3 of a linear table, 1/16 of a packet time each: 100 Gbit/s x 16 / 19 */
+	cr_assert_eq(s0->nic_rate_bps, 84210526315ULL, "rate %lu", (unsigned long)s0->nic_rate_bps);
 	done(dp, avail);
 }
 

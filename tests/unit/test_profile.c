@@ -134,7 +134,7 @@ Test(profile, lossless_up_links_get_room)
 
 struct bad {
 	char yaml[160];
-	char err[200];
+	char err[320];
 };
 
 static struct bad bad_profiles[] = {
@@ -144,13 +144,15 @@ static struct bad bad_profiles[] = {
 	{"name: x\nspeed: 1\n",
 	 "t.yaml:2: unknown key 'speed' (known: name, description, regime, lanes, lane-map, "
 	 "switch-buffer, scale, seed, pfc, credit, nic, link, links)"},
-	{"name: x\nnic:\n  model: rdma\n", "t.yaml:3: nic.model 'rdma' (allowed: tcp, roce, ib)"},
+	{"name: x\nnic:\n  model: rdma\n", "t.yaml:3: nic.model 'rdma' (allowed: tcp, roce, ib, host)"},
 	{"name: x\nnic:\n  g: 0.004\n",
 	 "t.yaml:3: nic.g '0.004' (allowed: 1/N with N from 1 to 65536, e.g. 1/256)"},
 	{"name: x\nnic:\n  window: 0\n", "t.yaml:3: nic.window '0' (allowed: 1 to 4096)"},
 	{"name: x\nnic:\n  qp: 3\n",
 	 "t.yaml:3: unknown key 'qp' in nic (known: model, recovery, cc, g, stages, cnp-interval, "
-	 "alpha-period, rate-period, rate-bytes, ai-rate, hai-rate, min-rate, timeout, window)"},
+	 "alpha-period, rate-period, rate-bytes, ai-rate, hai-rate, min-rate, timeout, window, "
+	 "ccti-increase, ccti-limit, ccti-min, ccti-timer, cct-step)"},
+	{"name: x\nnic:\n  cc: yes\n", "t.yaml:3: nic.cc 'yes' (allowed: off, dcqcn, ib)"},
 	{"name: x\nlink:\n  rate: 5Tbit\n",
 	 "t.yaml:3: link.rate '5Tbit' (allowed: 0 for unlimited, or 1kbit to 1Tbit)"},
 	{"name: x\nlinks:\n  - select: 0.up\n  - select: 1.up\n    delay: fast\n",
