@@ -660,16 +660,18 @@ deliver_data(struct fe_dp *dp, unsigned q, struct rte_mbuf *m, uint64_t tag, uin
 	uint32_t len = rte_pktmbuf_data_len(m), psn;
 	int32_t d;
 
-	/* a flooded copy for another host, or a frame of a flow whose slot has been taken
-	 * over since (another generation) */
+	/* a frame of a flow whose slot has been taken over since (another generation); a
+	 * flooded data frame has lost its tag (fe_nic_flooded): this one is for q */
 	if (s >= dp->nports || (sn = dp->ports[s].nic) == NULL || sn->host ||
-	    sn->flows[slot].gen != TAG_GEN(tag) || fe_mac_lookup(dp->mac, f, now) != (int)q) {
+	    sn->flows[slot].gen != TAG_GEN(tag)) {
 		FE_CNT_ADD(p->st.nic_stray, 1);
 		rte_pktmbuf_free(m);
 		return;
 	}
 	fl = &sn->flows[slot];
-	memcpy(fl->hdr, f, RTE_MIN(len, sizeof(fl->hdr)));
+	/* the headers the ACK and NAKs are made from, once a batch */
+	if (!fl->ack_due)
+		memcpy(fl->hdr, f, RTE_MIN(len, sizeof(fl->hdr)));
 	/* the notification point: CE ends here, and asks the sender to slow down */
 	if (fe_nic_ecn_get(f, len) == 3) {
 		fe_nic_ecn_set(f, len, 2);

@@ -109,6 +109,16 @@ fe_nic_flow_rate(const struct fe_nicport *n, const struct fe_nic_flow *fl)
 int fe_nic_setup(struct fe_dp *dp, unsigned i, int socket, char *err, size_t errlen);
 void fe_nic_free(struct fe_nicport *n);
 
+/* A flow's data frame that the switch floods goes on as a plain frame (no PSN). */
+static inline void
+fe_nic_flooded(const struct fe_dp *dp, struct rte_mbuf *m)
+{
+	uint64_t *tag = RTE_MBUF_DYNFIELD(m, dp->nic_dynoff, uint64_t *);
+
+	if ((*tag >> 40 & 0xff) == 1) /* TAG_DATA (fe_nicport.c) */
+		*tag = 0;
+}
+
 /* Free slots in port i's send queue: RX takes no more than this. */
 static inline uint16_t
 fe_nic_room(const struct fe_port *p)

@@ -8,6 +8,7 @@
 #include <rte_ring.h>
 #include <rte_ring_elem.h>
 
+#include "fe_nicport.h"
 #include "fe_switch.h"
 
 static void arrive_call(struct fe_dp *dp, unsigned in, struct rte_mbuf *m, uint64_t t);
@@ -345,6 +346,10 @@ flood(struct fe_dp *dp, unsigned in, struct rte_mbuf *m, uint64_t t, uint8_t lan
 {
 	int last = -1;
 
+	/* a queue pair's frame flooded (its destination forgotten since it was sent): every
+	 * host gets a plain copy, and the sender's NIC recovers the one its peer missed */
+	if (dp->nic_pool != NULL)
+		fe_nic_flooded(dp, m);
 	for (unsigned q = 0; q < dp->nports; q++) {
 		struct rte_mbuf *c;
 

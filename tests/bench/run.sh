@@ -75,10 +75,11 @@ fabemu_pps() { # VDEVS -- ARGS...: packets/s sent by fabemu-dp on one core (both
 # (besides a 16384-packet buffer) and, for every link, a filter and a drop rule on it.
 RATE_LINES="  rate: 100Gbit\n  delay: 1us"
 ECN_LINES="\n  ecn: {kmin: 2MB, kmax: 4MB, pmax: 1%}"
-bench_profile() { # NAME REGIME LINK-LINES [MATCH] [DROP]
+bench_profile() { # NAME REGIME LINK-LINES [MATCH] [DROP] [NIC-MODEL]
 	{
 		echo "name: bench-$1"
 		echo "regime: $2"
+		[ -n "${6:-}" ] && echo "nic: {model: $6}"
 		[ "$2" = credit ] && echo "credit: {buffer: 1MiB, return: 1us, hoq: 0s, out: 32}"
 		echo "link:"
 		echo "  buffer-pkts: 16384"
@@ -154,14 +155,19 @@ bench_engine() {
 	bench_profile step-4 credit "$RATE_LINES"
 	bench_profile step-5 credit "$RATE_LINES$ECN_LINES"
 	bench_profile step-6 credit "$RATE_LINES$ECN_LINES" "udp port 9"
+	# the emulated NICs (docs/nic.md): the frames are a UDP flow each way
+	bench_profile nic-ib credit "$RATE_LINES" "" "" ib
+	bench_profile nic-roce lossy "$RATE_LINES$ECN_LINES" "" "" roce
 	echo
 	echo "== the engine alone: fe-enginebench (2 in-memory ports, fake clock, 15 Mpps offered)"
 	row "" "ns/packet" "instr/packet" ""
 	local -a labels=("ideal" "lossy, 100 Gbit/s and 1 us on every link" "  and ECN"
 		"credit, ideal links" "credit, 100 Gbit/s and 1 us" "  and ECN"
-		"  and the filter (udp port 9)" "full: and the drop rule")
+		"  and the filter (udp port 9)" "full: and the drop rule"
+		"credit, 100 Gbit/s and 1 us, NIC ib" "lossy, ECN, NIC roce (DCQCN)")
 	local -a profiles=(ideal "$T/step-1.yaml" "$T/step-2.yaml" "$T/step-3.yaml"
-		"$T/step-4.yaml" "$T/step-5.yaml" "$T/step-6.yaml" "$T/full.yaml")
+		"$T/step-4.yaml" "$T/step-5.yaml" "$T/step-6.yaml" "$T/full.yaml"
+		"$T/nic-ib.yaml" "$T/nic-roce.yaml")
 	for i in "${!profiles[@]}"; do
 		local p=${profiles[$i]} ns ir="(no valgrind)" a b
 		ns=$("$FE_BIN/fe-enginebench" --profile "$p" --packets 2000000 |

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The emulated NICs (docs/nic.md), end to end: a real MPI all-reduce (1 MiB, 3 hosts,
 # TCP with ECN asked for) through a fabric whose egress to host 3 is slower than the rest.
-#  - PFC with ECN marking and RoCE NICs: the fabric marks, the receiving NICs consume
-#    every mark (no CE reaches a host) and send CNPs that slow the senders (DCQCN); no
-#    host retransmits or times out. The same fabric with model=tcp is the control: CE
+#  - the shipped roce-pfc-ecn (PFC, ECN marking at the switch's egress, RoCE NICs) at
+#    scale 400 (1 Gbit/s, 160 us a link), host 3's link at 300 Mbit/s: the fabric marks,
+#    the receiving NICs consume every mark (no CE reaches a host) and send CNPs that slow
+#    the senders (DCQCN); no host retransmits or times out. The same fabric with model=tcp is the control: CE
 #    reaches the hosts there.
 #  - credits with FECN marking and InfiniBand HCAs running InfiniBand CC: a BECN back for
 #    every FECN, the senders slowed by the congestion control table, no CE at a host.
@@ -20,19 +21,6 @@ fe_init nic
 T=$FE_TMP
 CTL="$FE_BIN/fabemuctl"
 
-cat >"$T/pfc.yaml" <<'Y'
-name: t-roce
-regime: pfc
-pfc: {xoff: 64KiB, xon: 61KiB}
-nic: {model: roce}
-link:
-  rate: 1Gbit
-  delay: 20us
-  ecn: {kmin: 5KB, kmax: 200KB, pmax: 1%, non-ect: pass}
-links:
-  - {select: up, ecn: {enabled: false}}   # the switch marks, the hosts' adapters do not
-  - {select: 2.down, rate: 300Mbit}
-Y
 # InfiniBand: credits, the switch marks FECN (here: CE) at its egress, InfiniBand CC
 cat >"$T/ib.yaml" <<'Y'
 name: t-ib-cc
@@ -57,8 +45,9 @@ seed: 7
 fidelity: {capacity: false}
 job: {kind: allreduce, sizes: [1MiB], iterations: 10, warmup: 1}
 regimes:
-  - {name: roce, profile: $T/pfc.yaml}
-  - {name: roce-as-tcp, profile: $T/pfc.yaml, nic: model=tcp}
+  - {name: roce, profile: roce-pfc-ecn, scale: 400, links: ["2.down:rate=300Mbit"]}
+  - {name: roce-as-tcp, profile: roce-pfc-ecn, scale: 400, links: ["2.down:rate=300Mbit"],
+     nic: model=tcp}
   - {name: ib-cc, profile: $T/ib.yaml}
   - {name: loss-gbn, profile: $T/loss.yaml}
   - {name: loss-sel, profile: $T/loss.yaml, nic: recovery=selective}

@@ -147,6 +147,7 @@ engine(const char *profile, struct rte_mempool *pool, const uint16_t *ports)
 	conf.switch_buffer = fab.switch_buffer;
 	conf.pfc = fab.pfc;
 	conf.credit = fab.credit;
+	conf.nic = fab.nic;
 	if (p->seed_set)
 		conf.seed = p->seed;
 	dp = fe_dp_create(NP, ports, up, down, pool, HZ, &conf, err, sizeof(err));
