@@ -436,20 +436,54 @@ table_lcores(FILE *f)
 		sc.preempted, sc.runq_wait_ns, sc.cpu_steal_ns, sc.cpu_irq_ns, sc.cpu_softirq_ns);
 }
 
+/*
+ * The port counters whose names start with prefix (NULL: those of neither NIC group),
+ * into out (as long as port_counters), for a table of their own.
+ */
+static const struct fe_counter_desc *
+port_group(const char *prefix, struct fe_counter_desc *out)
+{
+	unsigned n = 0;
+
+	for (const struct fe_counter_desc *d = port_counters; d->name; d++) {
+		int nic = strncmp(d->name, "nic_", 4) == 0 || strncmp(d->name, "roce_", 5) == 0;
+
+		if (prefix ? strncmp(d->name, prefix, strlen(prefix)) == 0 : !nic)
+			out[n++] = *d;
+	}
+	out[n] = (struct fe_counter_desc){NULL, 0};
+	return out;
+}
+
+/* One table of port counters, a row a port. */
+static void
+port_table(FILE *f, const struct fe_dp *dp, const struct fe_counter_desc *cols)
+{
+	char name[32];
+
+	table_head(f, "port", cols);
+	for (unsigned i = 0; i < dp->nports; i++) {
+		snprintf(name, sizeof(name), "%u", i);
+		table_row(f, name, &dp->ports[i].st, cols);
+	}
+}
+
 void
 fe_report_table(FILE *f, const struct fe_dp *dp)
 {
+	struct fe_counter_desc cols[RTE_DIM(port_counters)];
 	char name[32], r[32], t[32];
 	struct fe_report_q3 pass, wake;
 	const struct fe_link_params *lp;
 
 	fprintf(f, "fabemu-dp counters after %.3f s (seed %" PRIu64 ")\n", uptime(dp),
 		dp->conf.seed);
-	table_head(f, "port", port_counters);
-	for (unsigned i = 0; i < dp->nports; i++) {
-		snprintf(name, sizeof(name), "%u", i);
-		table_row(f, name, &dp->ports[i].st, port_counters);
-	}
+	/* the NICs' counters in tables of their own, when there are NICs (docs/nic.md) */
+	port_table(f, dp, port_group(NULL, cols));
+	if (dp->conf.nic.model == FE_NIC_ROCE || dp->conf.nic.model == FE_NIC_IB)
+		port_table(f, dp, port_group("nic_", cols));
+	if (dp->conf.nic.model == FE_NIC_HOST)
+		port_table(f, dp, port_group("roce_", cols));
 	fprintf(f, "%-8s %-24s %s\n", "port", "device", "imissed ierrors oerrors rx_nombuf");
 	for (unsigned i = 0; i < dp->nports; i++) {
 		struct fe_eth_counters e;
