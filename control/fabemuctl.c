@@ -23,6 +23,7 @@
 #include "fe_client.h"
 #include "fe_ctl_proto.h"
 #include "fe_profile.h"
+#include "fe_topo.h"
 #include "fe_rules.h"
 
 static void
@@ -39,6 +40,12 @@ usage(FILE *f)
 		"                              line a link (default: 2 ports, the profile's "
 		"scale)\n"
 		"  profile list                the shipped profiles and their descriptions\n"
+		"Topologies (docs/topologies.md; no dataplane needed):\n"
+		"  topology check T...         validate topologies (names in topologies/ or "
+		"files)\n"
+		"  topology show T [--dot | --svg FILE]\n"
+		"                              switches, hosts and their dataplane ports, links;\n"
+		"                              or a Graphviz drawing (--svg runs dot)\n"
 		"Campaigns (docs/campaigns.md; root):\n"
 		"  campaign check FILE         validate a campaign and the profiles it names\n"
 		"  campaign run FILE [--out DIR] [--testbed NAME] [--iterations N]\n"
@@ -107,6 +114,106 @@ profile_check(int argc, char **argv)
 		free(p);
 	}
 	return bad ? FE_EXIT_REFUSED : 0;
+}
+
+static int
+topology_check(int argc, char **argv)
+{
+	int bad = 0;
+
+	if (argc < 1) {
+		fprintf(stderr, "fabemuctl: topology check needs at least one topology\n");
+		return FE_EXIT_USAGE;
+	}
+	for (int i = 0; i < argc; i++) {
+		struct fe_topo *t = malloc(sizeof(*t));
+		char err[1024];
+
+		if (t == NULL || fe_topo_load(argv[i], t, err, sizeof(err)) < 0) {
+			fprintf(stderr, "%s\n", t ? err : "out of memory");
+			bad = 1;
+		} else {
+			printf("%s: ok (%s: switches %u, hosts %u, ports %u, links %u)\n",
+			       t->source, t->name, t->nsw, t->nhosts, t->nports, t->nlinks);
+		}
+		free(t);
+	}
+	return bad ? FE_EXIT_REFUSED : 0;
+}
+
+/* The drawing through Graphviz's dot into path; 0, or an exit status. */
+static int
+topology_svg(const struct fe_topo *t, const char *path)
+{
+	char cmd[1200], q[1100];
+	FILE *p;
+	size_t n = 0;
+
+	/* the path single-quoted for the shell, its quotes escaped */
+	q[n++] = '\'';
+	for (const char *s = path; *s && n < sizeof(q) - 6; s++) {
+		if (*s == '\'') {
+			memcpy(q + n, "'\\''", 4);
+			n += 4;
+		} else {
+			q[n++] = *s;
+		}
+	}
+	q[n++] = '\'';
+	q[n] = '\0';
+	snprintf(cmd, sizeof(cmd), "dot -Tsvg -o %s", q);
+	p = popen(cmd, "w");
+	if (p == NULL) {
+		fprintf(stderr, "fabemuctl: topology show: cannot run dot: %s\n", strerror(errno));
+		return FE_EXIT_REFUSED;
+	}
+	fe_topo_dot(p, t);
+	if (pclose(p) != 0) {
+		fprintf(stderr, "fabemuctl: topology show: dot failed (is Graphviz installed? "
+				"apt-get install graphviz)\n");
+		return FE_EXIT_REFUSED;
+	}
+	return 0;
+}
+
+static int
+topology_show(int argc, char **argv)
+{
+	static const struct option lo[] = {{"dot", no_argument, NULL, 'd'},
+					   {"svg", required_argument, NULL, 's'},
+					   {NULL, 0, NULL, 0}};
+	const char *svg = NULL;
+	struct fe_topo *t;
+	char err[1024];
+	int c, dot = 0, rc = FE_EXIT_REFUSED;
+
+	optind = 0;
+	while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
+		if (c == 'd')
+			dot = 1;
+		else if (c == 's')
+			svg = optarg;
+		else
+			return FE_EXIT_USAGE;
+	}
+	if (optind != argc - 1 || (dot && svg)) {
+		fprintf(stderr, "fabemuctl: topology show T [--dot | --svg FILE]\n");
+		return FE_EXIT_USAGE;
+	}
+	t = malloc(sizeof(*t));
+	if (t == NULL || fe_topo_load(argv[optind], t, err, sizeof(err)) < 0) {
+		fprintf(stderr, "%s\n", t ? err : "out of memory");
+	} else if (svg) {
+		rc = topology_svg(t, svg);
+	} else {
+		if (dot)
+			fe_topo_dot(stdout, t);
+		else
+			fe_topo_print(stdout, t);
+		rc = 0;
+	}
+	free(t);
+	return rc;
 }
 
 static int
@@ -310,6 +417,12 @@ dispatch(const struct fe_client *o, int argc, char **argv)
 			return profile_show(argc - 1, argv + 1);
 		if (strcmp(argv[1], "list") == 0)
 			return profile_list();
+	}
+	if (strcmp(cmd, "topology") == 0 && argc >= 2) {
+		if (strcmp(argv[1], "check") == 0)
+			return topology_check(argc - 2, argv + 2);
+		if (strcmp(argv[1], "show") == 0)
+			return topology_show(argc - 1, argv + 1);
 	}
 	if (strcmp(cmd, "campaign") == 0 || strcmp(cmd, "testbed") == 0)
 		return fe_campaign_main(argc, argv);

@@ -11,6 +11,7 @@
 
 #include "fe_fabric.h"
 #include "fe_profile.h"
+#include "fe_topo.h"
 #include "fuzz_common.h"
 
 #define NP 4
@@ -33,6 +34,8 @@ expand(uint32_t scale, unsigned nports)
 	fe_profile_print_fabric(null_out, &fab);
 }
 
+static struct fe_topo topo;
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -40,6 +43,17 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (null_out == NULL)
 		null_out = fopen("/dev/null", "w");
+	/* the same text as a topology (docs/topologies.md): an error or a checked graph */
+	err[0] = '\0';
+	if (fe_topo_parse((const char *)data, size, "fuzz.yaml", &topo, err, sizeof(err)) < 0) {
+		FZ_CHECK(err[0] != '\0', "topology refused without a message");
+	} else {
+		FZ_CHECK(topo.nsw >= 1 && topo.nsw <= FE_TOPO_SWITCH && topo.nhosts >= 1 &&
+				 topo.nports <= FE_TOPO_PORTS && topo.nlinks <= FE_TOPO_LINKS,
+			 "topology out of bounds");
+		fe_topo_print(null_out, &topo);
+		fe_topo_dot(null_out, &topo);
+	}
 	if (fe_profile_parse((const char *)data, size, "fuzz.yaml", &prof, err, sizeof(err)) < 0) {
 		FZ_CHECK(err[0] != '\0', "parse failed without a message");
 		return 0;

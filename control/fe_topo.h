@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * fe_topo: fabric topologies (docs/topologies.md): switches, hosts on them (a host's
+ * ports, one a rail, are dataplane ports in order) and links between switches. Read from
+ * YAML with errors at FILE:LINE, or generated from a kind and its parameters (single,
+ * leaf-spine, fat-tree, rail, ring), then checked: names unique, every host on a known
+ * switch, every link between two known switches, the switches one connected graph. Pure:
+ * no DPDK. The dataplane runs the `single` topology; the others are checked and drawn.
+ */
+#ifndef FE_TOPO_H
+#define FE_TOPO_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#define FE_TOPO_NAME   32
+#define FE_TOPO_SWITCH 64
+#define FE_TOPO_HOSTS  64
+#define FE_TOPO_PORTS  64 /* dataplane ports: one a host's rail */
+#define FE_TOPO_LINKS  256
+#define FE_TOPO_RAILS  8
+
+struct fe_topo_switch {
+	char name[FE_TOPO_NAME];
+	uint64_t buffer; /* bytes its egress queues share; 0: the profile's */
+};
+
+struct fe_topo_host {
+	char name[FE_TOPO_NAME];
+	unsigned sw[FE_TOPO_RAILS]; /* the switch of each of its ports */
+	unsigned nports;
+	unsigned first_port; /* its first dataplane port; the others follow */
+};
+
+/* A link between two switches, both ways. Its rate and delay are the profile's fabric
+ * class unless given; a generator may set its rate as a fraction of the class's. */
+struct fe_topo_link {
+	char name[2 * FE_TOPO_NAME + 8]; /* "leaf1-spine2", parallel ones ".2", ".3" */
+	unsigned a, b;			 /* switches */
+	uint64_t rate_bps, delay_ns;	 /* 0: the class's */
+	uint32_t rate_num, rate_den;	 /* the class's rate x num / den (1/1: as is) */
+};
+
+struct fe_topo {
+	char name[64], description[160], source[512];
+	struct fe_topo_switch sw[FE_TOPO_SWITCH];
+	struct fe_topo_host host[FE_TOPO_HOSTS];
+	struct fe_topo_link link[FE_TOPO_LINKS];
+	unsigned nsw, nhosts, nports, nlinks;
+	int cyclic; /* the switches' graph has a cycle (ring, and every multipath fabric) */
+};
+
+/* What a generator takes (0: its default). */
+struct fe_topo_gen {
+	char kind[16]; /* single, leaf-spine, fat-tree, rail, ring */
+	unsigned hosts, leaves, spines, hosts_per_leaf, oversub, k, rails, switches;
+};
+
+#define FE_TOPO_KINDS "single, leaf-spine, fat-tree, rail, ring"
+
+/* Build a topology of a kind; 0, or -EINVAL with a message naming the bad value. */
+int fe_topo_generate(const struct fe_topo_gen *g, struct fe_topo *t, char *err, size_t errlen);
+
+/* The rules every topology obeys (see the top); 0, or -EINVAL naming what breaks them.
+ * where (if not NULL): the switch (0..) or host (FE_TOPO_SWITCH + i) it is about, or -1. */
+int fe_topo_check(struct fe_topo *t, char *err, size_t errlen, int *where);
+
+/* Parse YAML (source names it in messages); checked. 0, or -errno. */
+int fe_topo_parse(const char *text, size_t len, const char *source, struct fe_topo *t, char *err,
+		  size_t errlen);
+
+/* A shipped name (topologies/NAME.yaml, $FABEMU_TOPOLOGIES) or a path; parsed. */
+int fe_topo_load(const char *name, struct fe_topo *t, char *err, size_t errlen);
+
+/* What `fabemuctl topology show` prints, and the Graphviz drawing. */
+void fe_topo_print(FILE *f, const struct fe_topo *t);
+void fe_topo_dot(FILE *f, const struct fe_topo *t);
+
+#endif

@@ -1,0 +1,162 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Topologies (docs/topologies.md): the shipped ones, the generators' shapes, the rules. */
+#include <criterion/criterion.h>
+#include <criterion/parameterized.h>
+#include <errno.h>
+#include <string.h>
+
+#include "fe_topo.h"
+
+static struct fe_topo t;
+
+Test(topo, shipped)
+{
+	static const struct {
+		const char *name;
+		unsigned nsw, nhosts, nports, nlinks;
+		int cyclic;
+	} want[] = {
+		{"single", 1, 4, 4, 0, 0},	 {"leaf-spine", 4, 8, 8, 4, 1},
+		{"fat-tree", 20, 16, 16, 32, 1}, {"rail", 3, 4, 8, 2, 0},
+		{"ring3", 3, 3, 3, 3, 1},
+	};
+	char err[512];
+
+	for (unsigned i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		cr_assert_eq(fe_topo_load(want[i].name, &t, err, sizeof(err)), 0, "%s", err);
+		cr_assert_eq(t.nsw, want[i].nsw, "%s", want[i].name);
+		cr_assert_eq(t.nhosts, want[i].nhosts, "%s", want[i].name);
+		cr_assert_eq(t.nports, want[i].nports, "%s", want[i].name);
+		cr_assert_eq(t.nlinks, want[i].nlinks, "%s", want[i].name);
+		cr_assert_eq(t.cyclic, want[i].cyclic, "%s", want[i].name);
+	}
+}
+
+Test(topo, fat_tree_wiring)
+{
+	struct fe_topo_gen g = {.kind = "fat-tree", .k = 4};
+	unsigned deg[FE_TOPO_SWITCH] = {0};
+	char err[256];
+
+	cr_assert_eq(fe_topo_generate(&g, &t, err, sizeof(err)), 0, "%s", err);
+	for (unsigned i = 0; i < t.nlinks; i++) {
+		deg[t.link[i].a]++;
+		deg[t.link[i].b]++;
+	}
+	for (unsigned i = 0; i < t.nhosts; i++)
+		deg[t.host[i].sw[0]]++;
+	/* k-port switches: every port of every switch used, hosts included */
+	for (unsigned s = 0; s < t.nsw; s++)
+		cr_assert_eq(deg[s], 4, "%s has %u ports in use", t.sw[s].name, deg[s]);
+	cr_assert_str_eq(t.link[0].name, "edge1-1-agg1-1");
+	g.k = 6;
+	cr_assert_eq(fe_topo_generate(&g, &t, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(t.nsw, 45);
+	cr_assert_eq(t.nhosts, 54);
+	cr_assert_eq(t.nlinks, 108);
+	g.k = 5;
+	cr_assert_eq(fe_topo_generate(&g, &t, err, sizeof(err)), -EINVAL);
+	cr_assert_str_eq(err, "fat-tree: k 5 (allowed: an even number, 2 or more)");
+}
+
+Test(topo, leaf_spine_oversubscription)
+{
+	struct fe_topo_gen g = {
+		.kind = "leaf-spine", .leaves = 3, .spines = 4, .hosts_per_leaf = 8, .oversub = 1};
+	char err[256];
+
+	cr_assert_eq(fe_topo_generate(&g, &t, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(t.nlinks, 12);
+	/* 8 hosts' worth over 4 uplinks at 1:1: each uplink twice a host link */
+	cr_assert_eq(t.link[0].rate_num, 2);
+	cr_assert_eq(t.link[0].rate_den, 1);
+	g.oversub = 3;
+	cr_assert_eq(fe_topo_generate(&g, &t, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(t.link[0].rate_num, 2);
+	cr_assert_eq(t.link[0].rate_den, 3);
+	cr_assert_eq(t.host[8].sw[0], 5, "hosts 9..16 on leaf2 (switches: spines first)");
+	g.hosts_per_leaf = 40; /* 120 hosts */
+	cr_assert_eq(fe_topo_generate(&g, &t, err, sizeof(err)), -EINVAL);
+	cr_assert(strstr(err, "more than 64 switches, 64 hosts, 64 ports") != NULL, "%s", err);
+}
+
+Test(topo, rails_and_parallel_links)
+{
+	static const char y[] = "name: r\nswitches: [{name: a}, {name: b}]\n"
+				"hosts:\n  - {name: h1, rails: [a, b]}\n  - {name: h2, switch: b}\n"
+				"links:\n  - {a: a, b: b, count: 2, rate: 800Gbit}\n";
+	char err[256];
+
+	cr_assert_eq(fe_topo_parse(y, strlen(y), "t.yaml", &t, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(t.nports, 3);
+	cr_assert_eq(t.host[0].nports, 2);
+	cr_assert_eq(t.host[1].first_port, 2);
+	cr_assert_str_eq(t.link[0].name, "a-b");
+	cr_assert_str_eq(t.link[1].name, "a-b.2");
+	cr_assert_eq(t.link[1].rate_bps, 800000000000ULL);
+	cr_assert_eq(t.cyclic, 1, "two parallel links are a cycle");
+}
+
+struct bad {
+	char yaml[200];
+	char err[240];
+};
+
+static struct bad bad_topos[] = {
+	{"name: x\nswitches: [{name: a}, {name: b}]\nhosts: [{name: h, switch: a}]\n",
+	 "t.yaml:2: disconnected: no path of links joins switch 'b' to switch 'a'"},
+	{"name: x\nswitches: [{name: a}]\nhosts:\n  - {name: h}\n",
+	 "t.yaml:4: host 'h': on no switch (give switch: NAME, or rails: [NAME, ...] for a "
+	 "port on each)"},
+	{"name: x\nswitches: [{name: a}]\nhosts:\n  - {name: h, switch: z}\n",
+	 "t.yaml:4: host 'h': no switch 'z'"},
+	{"name: x\nswitches:\n  - {name: a}\n  - {name: a}\nhosts: [{name: h, switch: a}]\n",
+	 "t.yaml:4: the name 'a' is taken twice (switches and hosts share one name space)"},
+	{"name: x\nswitches: [{name: a}]\nhosts:\n  - {name: a, switch: a}\n",
+	 "t.yaml:4: the name 'a' is taken twice (switches and hosts share one name space)"},
+	{"name: x\nswitches: [{name: a}]\nhosts: [{name: h, switch: a}]\nlinks:\n  - {a: a, b: "
+	 "h}\n",
+	 "t.yaml:5: links entry 1: no switch 'h' (a host: hosts are on switches, by switch: or "
+	 "rails:)"},
+	{"name: x\nswitches: [{name: a}]\nhosts: [{name: h, switch: a}]\nlinks:\n  - {a: a, b: "
+	 "a}\n",
+	 "t.yaml:5: links entry 1: joins 'a' to itself"},
+	{"name: x\ngenerate: {kind: torus}\n",
+	 "t.yaml:2: generate: kind 'torus' (allowed: single, leaf-spine, fat-tree, rail, ring)"},
+	{"name: x\ngenerate: {kind: ring, switches: 2}\n",
+	 "t.yaml:2: generate: ring: switches 2 (allowed: 3 or more)"},
+	{"name: x\ngenerate: {kind: single}\nswitches: [{name: a}]\n",
+	 "t.yaml:2: generate: or switches:, hosts: and links:, not both"},
+	{"name: x\ngenerate:\n  kind: single\n  hosts: 0\n",
+	 "t.yaml:4: generate.hosts '0' (allowed: 1 to 64)"},
+	{"switches: [{name: a}]\n", "t.yaml: the topology needs a name (name: ...)"},
+};
+
+ParameterizedTestParameters(topo, bad)
+{
+	return cr_make_param_array(struct bad, bad_topos, sizeof(bad_topos) / sizeof(bad_topos[0]));
+}
+
+ParameterizedTest(struct bad *b, topo, bad)
+{
+	char err[512] = "";
+
+	cr_assert_neq(fe_topo_parse(b->yaml, strlen(b->yaml), "t.yaml", &t, err, sizeof(err)), 0,
+		      "accepted:\n%s", b->yaml);
+	cr_assert_str_eq(err, b->err, "topology:\n%s", b->yaml);
+}
+
+Test(topo, dot_names_every_port_and_link)
+{
+	char err[256], *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	cr_assert_eq(fe_topo_load("rail", &t, err, sizeof(err)), 0, "%s", err);
+	fe_topo_dot(f, &t);
+	fclose(f);
+	cr_assert(strstr(buf, "\"h1\" -- \"rail1\" [label=\"port 0\"]") != NULL, "%s", buf);
+	cr_assert(strstr(buf, "\"h1\" -- \"rail2\" [label=\"port 1\"]") != NULL, "%s", buf);
+	cr_assert(strstr(buf, "\"rail2\" -- \"spine1\"") != NULL, "%s", buf);
+	free(buf);
+}
