@@ -23,6 +23,7 @@
 #include "fe_client.h"
 #include "fe_ctl_proto.h"
 #include "fe_profile.h"
+#include "fe_route.h"
 #include "fe_topo.h"
 #include "fe_rules.h"
 
@@ -43,9 +44,10 @@ usage(FILE *f)
 		"Topologies (docs/topologies.md; no dataplane needed):\n"
 		"  topology check T...         validate topologies (names in topologies/ or "
 		"files)\n"
-		"  topology show T [--dot | --svg FILE]\n"
+		"  topology show T [--dot | --svg FILE | --routes]\n"
 		"                              switches, hosts and their dataplane ports, links;\n"
-		"                              or a Graphviz drawing (--svg runs dot)\n"
+		"                              a Graphviz drawing (--svg runs dot); or the routes\n"
+		"                              (shortest paths, every equal-cost next hop)\n"
 		"Campaigns (docs/campaigns.md; root):\n"
 		"  campaign check FILE         validate a campaign and the profiles it names\n"
 		"  campaign run FILE [--out DIR] [--testbed NAME] [--iterations N]\n"
@@ -181,11 +183,12 @@ topology_show(int argc, char **argv)
 {
 	static const struct option lo[] = {{"dot", no_argument, NULL, 'd'},
 					   {"svg", required_argument, NULL, 's'},
+					   {"routes", no_argument, NULL, 'r'},
 					   {NULL, 0, NULL, 0}};
 	const char *svg = NULL;
 	struct fe_topo *t;
 	char err[1024];
-	int c, dot = 0, rc = FE_EXIT_REFUSED;
+	int c, dot = 0, routes = 0, rc = FE_EXIT_REFUSED;
 
 	optind = 0;
 	while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
@@ -193,11 +196,13 @@ topology_show(int argc, char **argv)
 			dot = 1;
 		else if (c == 's')
 			svg = optarg;
+		else if (c == 'r')
+			routes = 1;
 		else
 			return FE_EXIT_USAGE;
 	}
-	if (optind != argc - 1 || (dot && svg)) {
-		fprintf(stderr, "fabemuctl: topology show T [--dot | --svg FILE]\n");
+	if (optind != argc - 1 || dot + !!svg + routes > 1) {
+		fprintf(stderr, "fabemuctl: topology show T [--dot | --svg FILE | --routes]\n");
 		return FE_EXIT_USAGE;
 	}
 	t = malloc(sizeof(*t));
@@ -205,6 +210,15 @@ topology_show(int argc, char **argv)
 		fprintf(stderr, "%s\n", t ? err : "out of memory");
 	} else if (svg) {
 		rc = topology_svg(t, svg);
+	} else if (routes) {
+		struct fe_routes *r = malloc(sizeof(*r));
+
+		if (r != NULL) {
+			fe_route_compute(t, r);
+			fe_route_print(stdout, t, r);
+			rc = 0;
+		}
+		free(r);
 	} else {
 		if (dot)
 			fe_topo_dot(stdout, t);

@@ -20,6 +20,11 @@ echo "  ok   fat-tree: 16 ports, 32 links named a-b; rail: a port a rail"
 grep -q '<svg' "$T/ls.svg" && grep -q 'spine2' "$T/ls.svg" || fe_fail "no drawing"
 "$CTL" topology show ring3 --dot | grep -q '"s3" -- "s1"' || fe_fail "ring3: the cycle's third link"
 echo "  ok   drawn with Graphviz (SVG) and as DOT"
+out=$("$CTL" topology show fat-tree --routes)
+grep -q '^edge1-1    -> edge2-1    4 hops, 2 ways: edge1-1-agg1-1 edge1-1-agg1-2$' <<<"$out" ||
+	fe_fail "fat-tree: edge to edge across pods: $(grep '^edge1-1    -> edge2-1' <<<"$out")"
+[ "$(grep -c ' -> ' <<<"$out")" = $((8 * 19)) ] || fe_fail "fat-tree: a route from every switch to every edge"
+echo "  ok   routes: fat-tree edge to edge, 4 hops, 2 ways; from all 20 switches to all 8 edges"
 
 printf 'name: broken\nswitches: [{name: a}, {name: b}]\nhosts:\n  - {name: h1, switch: a}\nlinks:\n  - {a: a, b: c}\n' >"$T/broken.yaml"
 set +e

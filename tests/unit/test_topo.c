@@ -160,3 +160,91 @@ Test(topo, dot_names_every_port_and_link)
 	cr_assert(strstr(buf, "\"rail2\" -- \"spine1\"") != NULL, "%s", buf);
 	free(buf);
 }
+
+#include "fe_route.h"
+
+static struct fe_routes routes;
+
+static int
+sw(const char *name)
+{
+	for (unsigned i = 0; i < t.nsw; i++)
+		if (strcmp(t.sw[i].name, name) == 0)
+			return (int)i;
+	cr_assert_fail("no switch %s", name);
+	return -1;
+}
+
+/* Every next hop brings a frame one hop nearer; every tree reaches every switch once. */
+static void
+loop_free(void)
+{
+	for (unsigned s = 0; s < t.nsw; s++) {
+		unsigned tree = 0;
+
+		for (unsigned d = 0; d < t.nsw; d++) {
+			cr_assert_neq(routes.dist[s][d], FE_ROUTE_NONE);
+			cr_assert_eq(routes.nnh[s][d] == 0, s == d, "%u -> %u", s, d);
+			for (unsigned k = 0; k < routes.nnh[s][d]; k++)
+				cr_assert_eq(routes.dist[routes.nh[s][d][k].to][d] + 1,
+					     routes.dist[s][d]);
+			tree += d != s && routes.parent[s][d].to == d &&
+				routes.dist[s][d] ==
+					routes.dist[s]
+						   [t.link[routes.parent[s][d].link].a == d
+							    ? t.link[routes.parent[s][d].link].b
+							    : t.link[routes.parent[s][d].link].a] +
+						1;
+		}
+		cr_assert_eq(tree, t.nsw - 1, "the tree rooted at %s spans the switches",
+			     t.sw[s].name);
+	}
+}
+
+Test(route, leaf_spine_ecmp)
+{
+	char err[256];
+
+	cr_assert_eq(fe_topo_load("leaf-spine", &t, err, sizeof(err)), 0, "%s", err);
+	fe_route_compute(&t, &routes);
+	loop_free();
+	cr_assert_eq(routes.dist[sw("leaf1")][sw("leaf2")], 2);
+	cr_assert_eq(routes.nnh[sw("leaf1")][sw("leaf2")], 2, "both spines");
+	cr_assert_eq(routes.nnh[sw("spine1")][sw("leaf2")], 1);
+	cr_assert_str_eq(t.link[routes.nh[sw("spine1")][sw("leaf2")][0].link].name, "leaf2-spine1");
+	cr_assert_eq(routes.nh[sw("spine1")][sw("leaf2")][0].dir, 1, "crossed from its b end");
+}
+
+Test(route, fat_tree_paths)
+{
+	char err[256];
+
+	cr_assert_eq(fe_topo_load("fat-tree", &t, err, sizeof(err)), 0, "%s", err);
+	fe_route_compute(&t, &routes);
+	loop_free();
+	/* another pod: edge, aggregation, core, aggregation, edge — 2 ways up, 2 ways on */
+	cr_assert_eq(routes.dist[sw("edge1-1")][sw("edge2-1")], 4);
+	cr_assert_eq(routes.nnh[sw("edge1-1")][sw("edge2-1")], 2);
+	cr_assert_eq(routes.nnh[sw("agg1-1")][sw("edge2-1")], 2);
+	cr_assert_eq(routes.nnh[sw("core1")][sw("edge2-1")], 1, "down: one way");
+	/* the same pod: through either aggregation switch */
+	cr_assert_eq(routes.dist[sw("edge1-1")][sw("edge1-2")], 2);
+	cr_assert_eq(routes.nnh[sw("edge1-1")][sw("edge1-2")], 2);
+}
+
+Test(route, ring_and_parallel_links)
+{
+	static const char y[] = "name: p\nswitches: [{name: a}, {name: b}]\n"
+				"hosts: [{name: h1, switch: a}, {name: h2, switch: b}]\n"
+				"links: [{a: a, b: b, count: 3}]\n";
+	char err[256];
+
+	cr_assert_eq(fe_topo_load("ring3", &t, err, sizeof(err)), 0, "%s", err);
+	fe_route_compute(&t, &routes);
+	loop_free();
+	cr_assert_eq(routes.dist[sw("s1")][sw("s3")], 1, "the short way round");
+	cr_assert_eq(routes.nnh[sw("s1")][sw("s3")], 1);
+	cr_assert_eq(fe_topo_parse(y, strlen(y), "p.yaml", &t, err, sizeof(err)), 0, "%s", err);
+	fe_route_compute(&t, &routes);
+	cr_assert_eq(routes.nnh[0][1], 3, "parallel links: three ways");
+}
