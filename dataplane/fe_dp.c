@@ -445,8 +445,12 @@ fe_dp_up_room(struct fe_port *p, uint64_t now, uint32_t max)
 static inline uint16_t
 rx_room(struct fe_dp *dp, struct fe_port *p, uint64_t now)
 {
+	/* lossless: the adapter queue's room too (frames the NIC passes go straight in) */
 	if (p->nic != NULL && !p->nic->host)
-		return fe_nic_room(p);
+		return dp->conf.regime == FE_REGIME_LOSSY
+			       ? fe_nic_room(p)
+			       : (uint16_t)RTE_MIN((uint32_t)fe_nic_room(p),
+						   fe_dp_up_room(p, now, FE_BURST));
 	if (dp->conf.regime == FE_REGIME_LOSSY)
 		return FE_BURST;
 	return (uint16_t)fe_dp_up_room(p, now, FE_BURST);

@@ -83,6 +83,7 @@ struct fe_port_stats {
 	fe_counter_t nic_copies;       /* frames in flight, each kept for a resend (gauge) */
 	fe_counter_t nic_copies_peak;
 	fe_counter_t nic_edge_drops; /* not a flow's, freed: the ready ring was full */
+	fe_counter_t nic_abandoned;  /* frames given up after FE_NIC_RETRIES timeouts */
 	/* model host: RoCEv2 reaching this port's host, from real NICs (fe_roce.h) */
 	fe_counter_t roce_pkts;	   /* RoCEv2 packets */
 	fe_counter_t roce_qps;	   /* queue pairs seen */

@@ -154,7 +154,23 @@ flow_init(struct fe_nicport *n, struct fe_nic_flow *fl, const struct fe_nic_key 
 	fl->key = *k;
 	fl->used = 1;
 	fe_dcqcn_init(&fl->cc, &n->cc);
+	fl->ib = (struct fe_ibcc){.ccti = n->ib.min, .timer_next = UINT64_MAX};
 	fl->rto_at = UINT64_MAX;
+}
+
+/* The slot flow k has, among the few it may have; NULL if none. */
+static struct fe_nic_flow *
+flow_find(struct fe_nicport *n, const struct fe_nic_key *k)
+{
+	uint32_t h = fe_nic_key_hash(k);
+
+	for (unsigned i = 0; i < 4; i++) {
+		struct fe_nic_flow *fl = &n->flows[(h + i) & (FE_NIC_FLOWS - 1)];
+
+		if (fl->used && memcmp(&fl->key, k, sizeof(*k)) == 0)
+			return fl;
+	}
+	return NULL;
 }
 
 /*
@@ -203,9 +219,15 @@ fe_nic_rx(struct fe_dp *dp, unsigned in, struct rte_mbuf **pkts, unsigned n, uin
 			fe_switch_up(dp, in, m, now); /* not a flow (ARP, IPv6): as it is */
 			continue;
 		}
-		/* a queue pair has one peer: a group address, or one the switch does not
-		 * know yet (flooded, to be acknowledged by nobody), passes as it is */
-		fl = (f[0] & 1) || fe_mac_lookup(dp->mac, f, now) < 0 ? NULL : flow_get(nic, p, &k);
+		/* a queue pair has one peer: a group address, or one the switch does not know
+		 * yet (flooded) or knows on this very port (filtered), passes as it is, unless
+		 * its flow is under way (its frames keep their order) */
+		fl = flow_find(nic, &k);
+		if (fl == NULL && !(f[0] & 1)) {
+			int out = fe_mac_lookup(dp->mac, f, now);
+
+			fl = out >= 0 && out != (int)in ? flow_get(nic, p, &k) : NULL;
+		}
 		if (fl == NULL) {
 			FE_CNT_ADD(p->st.nic_passed, 1);
 			fe_switch_up(dp, in, m, now);
@@ -242,6 +264,7 @@ ack_to(struct fe_nicport *n, struct fe_port *p, struct fe_nic_flow *fl, uint32_t
 {
 	if ((int32_t)(psn - fl->una) <= 0 || (int32_t)(psn - fl->next_psn) > 0)
 		return;
+	fl->retries = 0;
 	for (; fl->una != psn; fl->una++) {
 		struct fe_nic_copy *c = &fl->win[fl->una & (n->window - 1)];
 
@@ -310,10 +333,19 @@ service_flow(struct fe_dp *dp, unsigned in, struct fe_nic_flow *fl, uint64_t now
 		fe_ibcc_advance(&fl->ib, &n->ib, now);
 	if (fl->una != fl->next_psn && now >= fl->rto_at) {
 		FE_CNT_ADD(p->st.nic_timeouts, 1);
-		/* the sender has lost track: every unacknowledged frame again, whatever the
-		 * recovery (a selective receiver discards what it holds already) */
-		mark_again(n, fl, fl->una, fl->next_psn);
-		fl->rto_at = now + n->timeout_ticks;
+		if (++fl->retries > FE_NIC_RETRIES) {
+			/* as an RC queue pair after retry_cnt timeouts with no progress: it
+			 * gives up; what it kept is let go, counted, and the host's own
+			 * transport recovers (or not) */
+			FE_CNT_ADD(p->st.nic_abandoned, fl->next_psn - fl->una);
+			fl->retries = 0;
+			ack_to(n, p, fl, fl->next_psn, now);
+		} else {
+			/* the sender has lost track: every unacknowledged frame again, whatever
+			 * the recovery (a selective receiver discards what it holds already) */
+			mark_again(n, fl, fl->una, fl->next_psn);
+			fl->rto_at = now + n->timeout_ticks;
+		}
 	}
 	while (*budget > 0 && fl->next_t <= now) {
 		struct rte_mbuf *m = NULL;
@@ -379,7 +411,8 @@ service_flow(struct fe_dp *dp, unsigned in, struct fe_nic_flow *fl, uint64_t now
 		*next = RTE_MIN(*next, *budget ? fl->next_t : drain);
 	if (fl->una != fl->next_psn)
 		*next = RTE_MIN(*next, fl->rto_at);
-	if ((n->cc_mode == FE_CC_DCQCN && fl->cc.limited) || (n->cc_mode == FE_CC_IB && fl->ib.ccti))
+	if ((n->cc_mode == FE_CC_DCQCN && fl->cc.limited) ||
+	    (n->cc_mode == FE_CC_IB && fl->ib.becns))
 		rate_counters(p, fl);
 	return work;
 }
@@ -402,6 +435,8 @@ fe_nic_service(struct fe_dp *dp, uint64_t now)
 		 * does not drop its own frames), room kept for its CNPs, ACKs and NAKs; and it
 		 * keeps a few frames queued on the link, no more (FE_NIC_TXQ_BYTES) */
 		budget = fe_dp_up_room(p, now, UINT32_MAX);
+		if (budget == 0 && p->up.q_pkts == 0) /* a buffer below a full frame */
+			budget = 1;
 		budget -= RTE_MIN(budget / 2, 4u * FE_BURST);
 		budget = p->up.q_bytes >= FE_NIC_TXQ_BYTES
 				 ? 0
@@ -497,6 +532,8 @@ consume_ctl(struct fe_dp *dp, unsigned q, struct rte_mbuf *m, uint64_t tag, uint
 	case FE_NIC_ACK:
 		FE_CNT_ADD(p->st.nic_acks_recv, 1);
 		ack_to(n, p, fl, psn_full(psn, fl->una), now);
+		if (fl->pend_n || fl->resend != fl->next_psn) /* a window reopened */
+			activate(n, fl);
 		break;
 	case FE_NIC_NAK:
 		FE_CNT_ADD(p->st.nic_naks_recv, 1);
@@ -699,11 +736,13 @@ deliver_data(struct fe_dp *dp, unsigned q, struct rte_mbuf *m, uint64_t tag, uin
 				}
 				return;
 			}
-			/* selective repeat: held, in order, released on a later pass */
+			/* selective repeat: held, in order, released on a later pass (and
+			 * nothing asked for meanwhile: it is here) */
 			fl->held[psn & (sn->window - 1)] = m;
 			fl->nheld++;
 			sn->held++;
 			fl->release = 1;
+			fl->nak_sent = 1;
 			rn->rel[rn->nrel++] = id;
 			return;
 		}

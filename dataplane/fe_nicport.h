@@ -29,6 +29,8 @@
  * flow's window. The rest waits in the NIC.
  */
 #define FE_NIC_TXQ_BYTES (8 * 1518)
+/* Timeouts in a row with no progress before a flow gives up (IBTA's retry_cnt, max 7). */
+#define FE_NIC_RETRIES 7
 
 struct fe_nic_copy {
 	struct rte_mbuf *m; /* a reference kept for a resend; NULL: none */
@@ -46,6 +48,7 @@ struct fe_nic_flow {
 	uint32_t pend_head, pend_tail, pend_n;
 	uint32_t next_psn, una, resend; /* resend: lowest PSN that may be marked again */
 	uint64_t rto_at;		/* UINT64_MAX: nothing unacknowledged */
+	uint32_t retries;		/* timeouts in a row with no progress */
 	struct fe_nic_copy *win;	/* [window], by PSN */
 	struct fe_ibcc ib;		/* cc ib */
 	double rate_min;		/* the lowest rate its CC set (bit/s); 0: never cut */

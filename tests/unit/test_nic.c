@@ -17,6 +17,7 @@
 
 #include "fe_dp.h"
 #include "fe_nic.h"
+#include "fe_nicport.h"
 #include "fe_roce.h"
 
 #define HZ	    1000000000ULL /* fake TSC: 1 tick = 1 ns */
@@ -480,7 +481,9 @@ Test(nic, ib_cc_returns_a_becn_for_every_fecn)
 
 	{ /* model ib with InfiniBand CC: each FECN (a CE mark here) comes back as a BECN */
 		struct fe_linkdef up[NP] = {0}, down[NP] = {0};
-		struct fe_dp_conf conf = {.mac_age_ns = 300000000000ULL, .lanes = 1, .seed = 1,
+		struct fe_dp_conf conf = {.mac_age_ns = 300000000000ULL,
+					  .lanes = 1,
+					  .seed = 1,
 					  .nic = FE_NIC_DEFAULT};
 		char err[256];
 
@@ -654,6 +657,31 @@ Test(nic, group_addresses_and_small_adapter_queues)
 	cr_assert_eq(got, 40);
 	cr_assert_eq(dp->ports[0].up.st.drop_pkts[FE_LINK_DROP_TAIL], 0);
 	cr_assert_eq(s0->nic_resent_pkts, 0);
+	done(dp, avail);
+}
+
+Test(nic, gives_up_after_seven_retries)
+{
+	unsigned avail = rte_mempool_avail_count(pool);
+	struct fe_dp *dp = engine_x(FE_NIC_ROCE, FE_NIC_GBN, 1, 1000, 0); /* all lost */
+	const struct fe_port_stats *s0 = &dp->ports[0].st;
+	const uint64_t T = 67108864;
+
+	learn(dp);
+	send_flow(2, 2);
+	poll2(dp, 10000);
+	for (uint64_t k = 1; k <= 7; k++) {
+		poll2(dp, 10000 + k * T);
+		cr_assert_eq(s0->nic_timeouts, k);
+		cr_assert_eq(s0->nic_resent_pkts, 2 * k, "both sent again");
+	}
+	cr_assert_eq(s0->nic_abandoned, 0);
+	poll2(dp, 10000 + 8 * T);
+	cr_assert_eq(s0->nic_timeouts, 8);
+	cr_assert_eq(s0->nic_abandoned, 2, "the 8th timeout in a row: given up, counted");
+	cr_assert_eq(s0->nic_copies, 0, "and let go");
+	cr_assert_eq(fe_nic_inflight(dp), 0);
+	cr_assert_eq(collect(1, NULL, NULL), 0);
 	done(dp, avail);
 }
 
