@@ -7,9 +7,6 @@ enum {
 	ETH_HLEN = 14,
 	ETYPE_VLAN = 0x8100,
 	ETYPE_IPV4 = 0x0800,
-	ROCE_PORT = 4791,
-	OP_ACK = 0x11,
-	OP_CNP = 0x81,
 	AETH_NAK_SEQ = 0x60,
 };
 
@@ -185,9 +182,8 @@ put16(uint8_t *p, uint16_t v)
 	p[1] = (uint8_t)v;
 }
 
-/* Offset of the IPv4 header, or 0. */
-static uint32_t
-ipv4_off(const uint8_t *f, uint32_t len)
+uint32_t
+fe_nic_ipv4_off(const uint8_t *f, uint32_t len)
 {
 	uint32_t off = ETH_HLEN;
 	uint16_t type;
@@ -207,7 +203,7 @@ ipv4_off(const uint8_t *f, uint32_t len)
 int
 fe_nic_flow_key(const uint8_t *f, uint32_t len, struct fe_nic_key *k)
 {
-	uint32_t off = ipv4_off(f, len), l4;
+	uint32_t off = fe_nic_ipv4_off(f, len), l4;
 	const uint8_t *ip = f + off;
 
 	if (off == 0 || (ip[9] != 6 && ip[9] != 17) || (get16(ip + 6) & 0x3fff) != 0)
@@ -237,7 +233,7 @@ fe_nic_key_hash(const struct fe_nic_key *k)
 int
 fe_nic_ecn_get(const uint8_t *f, uint32_t len)
 {
-	uint32_t off = ipv4_off(f, len);
+	uint32_t off = fe_nic_ipv4_off(f, len);
 
 	return off ? f[off + 1] & 3 : -1;
 }
@@ -256,7 +252,7 @@ csum_replace16(uint8_t *csum, uint16_t old, uint16_t new)
 int
 fe_nic_ecn_set(uint8_t *f, uint32_t len, uint8_t v)
 {
-	uint32_t off = ipv4_off(f, len);
+	uint32_t off = fe_nic_ipv4_off(f, len);
 	uint16_t old;
 
 	if (off == 0)
@@ -283,7 +279,7 @@ void
 fe_nic_ctl_frame(uint8_t *out, const uint8_t *data, enum fe_nic_ctl kind, uint32_t qpn,
 		 uint32_t psn)
 {
-	uint32_t off = ipv4_off(data, 64); /* the caller passed an IPv4 flow's frame */
+	uint32_t off = fe_nic_ipv4_off(data, 64); /* the caller passed an IPv4 flow's frame */
 	uint8_t *ip = out + ETH_HLEN, *udp = ip + 20, *bth = udp + 8;
 
 	memset(out, 0, FE_NIC_CTL_LEN);
@@ -302,9 +298,9 @@ fe_nic_ctl_frame(uint8_t *out, const uint8_t *data, enum fe_nic_ctl kind, uint32
 	}
 	put16(ip + 10, ip_csum(ip));
 	put16(udp, 49152 | (qpn & 0x3fff)); /* source port: entropy, as NICs do */
-	put16(udp + 2, ROCE_PORT);
+	put16(udp + 2, FE_ROCE_UDP);
 	put16(udp + 4, FE_NIC_CTL_LEN - ETH_HLEN - 20);
-	bth[0] = kind == FE_NIC_CNP ? OP_CNP : OP_ACK;
+	bth[0] = kind == FE_NIC_CNP ? FE_BTH_CNP : FE_BTH_ACK;
 	put16(bth + 2, 0xffff); /* default P_Key */
 	bth[5] = (uint8_t)(qpn >> 16);
 	bth[6] = (uint8_t)(qpn >> 8);
@@ -325,11 +321,11 @@ fe_nic_ctl_parse(const uint8_t *f, uint32_t len, enum fe_nic_ctl *kind, uint32_t
 	const uint8_t *ip = f + ETH_HLEN, *udp = ip + 20, *bth = udp + 8;
 
 	if (len < FE_NIC_CTL_LEN - 4 || get16(f + 12) != ETYPE_IPV4 || ip[0] != 0x45 ||
-	    ip[9] != 17 || get16(udp + 2) != ROCE_PORT)
+	    ip[9] != 17 || get16(udp + 2) != FE_ROCE_UDP)
 		return -1;
-	if (bth[0] == OP_CNP)
+	if (bth[0] == FE_BTH_CNP)
 		*kind = FE_NIC_CNP;
-	else if (bth[0] == OP_ACK)
+	else if (bth[0] == FE_BTH_ACK)
 		*kind = (bth[12] & 0xe0) == AETH_NAK_SEQ ? FE_NIC_NAK : FE_NIC_ACK;
 	else
 		return -1;

@@ -231,6 +231,12 @@ void fe_nic_ctl_frame(uint8_t *out, const uint8_t *data, enum fe_nic_ctl kind, u
 int fe_nic_ctl_parse(const uint8_t *f, uint32_t len, enum fe_nic_ctl *kind, uint32_t *qpn,
 		     uint32_t *psn);
 
+/* RoCEv2: its UDP port and the BTH opcodes the NICs use and count (IBTA annex A17). */
+enum { FE_ROCE_UDP = 4791, FE_BTH_ACK = 0x11, FE_BTH_ATOMIC_ACK = 0x12, FE_BTH_CNP = 0x81 };
+
+/* Offset of the IPv4 header of an Ethernet frame (one 802.1Q tag allowed), or 0. */
+uint32_t fe_nic_ipv4_off(const uint8_t *f, uint32_t len);
+
 /* PSNs are 24 bits, compared modulo 2^24 (IBTA 9.7.1). */
 #define FE_PSN_MASK 0xffffffu
 static inline int32_t

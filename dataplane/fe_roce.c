@@ -4,16 +4,6 @@
 #include "fe_nic.h"
 #include "fe_roce.h"
 
-enum {
-	ETH_HLEN = 14,
-	ETYPE_VLAN = 0x8100,
-	ETYPE_IPV4 = 0x0800,
-	ROCE_PORT = 4791,
-	OP_ACK = 0x11,
-	OP_ATOMIC_ACK = 0x12,
-	OP_CNP = 0x81,
-};
-
 static inline uint16_t
 get16(const uint8_t *p)
 {
@@ -29,22 +19,13 @@ get24(const uint8_t *p)
 int
 fe_roce_parse(const uint8_t *f, uint32_t len, struct fe_roce_pkt *p)
 {
-	uint32_t off = ETH_HLEN, ihl;
-	const uint8_t *ip, *bth;
-	uint16_t type;
+	uint32_t off = fe_nic_ipv4_off(f, len), ihl;
+	const uint8_t *ip = f + off, *bth;
 
-	if (len < ETH_HLEN + 20 + 8 + 12)
-		return -1;
-	type = get16(f + 12);
-	if (type == ETYPE_VLAN) {
-		type = get16(f + 16);
-		off += 4;
-	}
-	ip = f + off;
-	if (type != ETYPE_IPV4 || (ip[0] >> 4) != 4 || ip[9] != 17 || (get16(ip + 6) & 0x3fff) != 0)
+	if (off == 0 || ip[9] != 17 || (get16(ip + 6) & 0x3fff) != 0)
 		return -1;
 	ihl = (uint32_t)(ip[0] & 15) * 4;
-	if (ihl < 20 || len < off + ihl + 8 + 12 || get16(ip + ihl + 2) != ROCE_PORT)
+	if (len < off + ihl + 8 + 12 || get16(ip + ihl + 2) != FE_ROCE_UDP)
 		return -1;
 	bth = ip + ihl + 8;
 	memset(p, 0, sizeof(*p));
@@ -52,7 +33,7 @@ fe_roce_parse(const uint8_t *f, uint32_t len, struct fe_roce_pkt *p)
 	p->opcode = bth[0];
 	p->qpn = get24(bth + 5);
 	p->psn = get24(bth + 9);
-	if ((p->opcode & 0x1f) == OP_ACK || (p->opcode & 0x1f) == OP_ATOMIC_ACK ||
+	if ((p->opcode & 0x1f) == FE_BTH_ACK || (p->opcode & 0x1f) == FE_BTH_ATOMIC_ACK ||
 	    ((p->opcode & 0x1f) >= 0x0d && (p->opcode & 0x1f) <= 0x10 &&
 	     (p->opcode & 0x1f) != 0x0e)) { /* the opcodes with an AETH */
 		if (len >= off + ihl + 8 + 12 + 4)
@@ -68,11 +49,11 @@ fe_roce_track(struct fe_roce_qp *q, const struct fe_roce_pkt *p)
 	int32_t d;
 
 	q->pkts++;
-	if (op == OP_CNP) {
+	if (op == FE_BTH_CNP) {
 		q->cnps++;
 		return FE_ROCE_CNP;
 	}
-	if ((op & 0x1f) == OP_ACK) {
+	if ((op & 0x1f) == FE_BTH_ACK) {
 		if ((p->syndrome & 0xe0) == 0x60) {
 			q->naks++;
 			return FE_ROCE_NAK;
@@ -83,7 +64,7 @@ fe_roce_track(struct fe_roce_qp *q, const struct fe_roce_pkt *p)
 		}
 		return FE_ROCE_OTHER;
 	}
-	if ((op & 0x1f) == OP_ATOMIC_ACK)
+	if ((op & 0x1f) == FE_BTH_ATOMIC_ACK)
 		return FE_ROCE_OTHER;
 	/* a request or a read response: its PSN follows the queue pair's sequence */
 	if (!q->started) {

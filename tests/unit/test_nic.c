@@ -16,6 +16,7 @@
 #include <rte_ring.h>
 
 #include "fe_dp.h"
+#include "ring_ports.h"
 #include "fe_nic.h"
 #include "fe_nicport.h"
 #include "fe_roce.h"
@@ -293,28 +294,11 @@ eal_up(void)
 	                "--file-prefix", "fe-test-nic", "-m", "256", "-l", "0",
 	                "--no-telemetry", "--log-level", "error"};
 	/* clang-format on */
-	struct rte_eth_conf conf = {0};
-
 	cr_assert_geq(rte_eal_init(sizeof(argv) / sizeof(argv[0]), argv), 0);
 	pool = rte_pktmbuf_pool_create("pool", 4095, 0, 0, RTE_MBUF_DEFAULT_BUF_SIZE, 0);
 	cr_assert_not_null(pool);
-	for (int i = 0; i < NP; i++) {
-		char name[32];
-		int rc;
-
-		snprintf(name, sizeof(name), "rx%d", i);
-		rxr[i] = rte_ring_create(name, 1024, 0, RING_F_SP_ENQ | RING_F_SC_DEQ);
-		snprintf(name, sizeof(name), "tx%d", i);
-		txr[i] = rte_ring_create(name, 1024, 0, RING_F_SP_ENQ | RING_F_SC_DEQ);
-		snprintf(name, sizeof(name), "ring%d", i);
-		rc = rte_eth_from_rings(name, &rxr[i], 1, &txr[i], 1, 0);
-		cr_assert_geq(rc, 0);
-		ports[i] = (uint16_t)rc;
-		cr_assert_eq(rte_eth_dev_configure(ports[i], 1, 1, &conf), 0);
-		cr_assert_eq(rte_eth_rx_queue_setup(ports[i], 0, 1024, 0, NULL, pool), 0);
-		cr_assert_eq(rte_eth_tx_queue_setup(ports[i], 0, 1024, 0, NULL), 0);
-		cr_assert_eq(rte_eth_dev_start(ports[i]), 0);
-	}
+	for (int i = 0; i < NP; i++)
+		ports[i] = ring_port(i, pool, &rxr[i], &txr[i]);
 }
 
 static void

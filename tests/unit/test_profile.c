@@ -144,7 +144,8 @@ static struct bad bad_profiles[] = {
 	{"name: x\nspeed: 1\n",
 	 "t.yaml:2: unknown key 'speed' (known: name, description, regime, lanes, lane-map, "
 	 "switch-buffer, scale, seed, pfc, credit, nic, link, links)"},
-	{"name: x\nnic:\n  model: rdma\n", "t.yaml:3: nic.model 'rdma' (allowed: tcp, roce, ib, host)"},
+	{"name: x\nnic:\n  model: rdma\n",
+	 "t.yaml:3: nic.model 'rdma' (allowed: tcp, roce, ib, host)"},
 	{"name: x\nnic:\n  g: 0.004\n",
 	 "t.yaml:3: nic.g '0.004' (allowed: 1/N with N from 1 to 65536, e.g. 1/256)"},
 	{"name: x\nnic:\n  window: 0\n", "t.yaml:3: nic.window '0' (allowed: 1 to 4096)"},

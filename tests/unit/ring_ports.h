@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * In-memory ports for the engine's tests: port i is a net_ring device over two rings, rx
+ * (what its host sends: the test enqueues) and tx (what the engine sends it: the test
+ * dequeues), started with queues of 1024 descriptors from pool.
+ */
+#ifndef FE_TEST_RING_PORTS_H
+#define FE_TEST_RING_PORTS_H
+
+#include <criterion/criterion.h>
+#include <stdio.h>
+
+#include <rte_eth_ring.h>
+#include <rte_ethdev.h>
+#include <rte_ring.h>
+
+static inline uint16_t
+ring_port(int i, struct rte_mempool *pool, struct rte_ring **rx, struct rte_ring **tx)
+{
+	struct rte_eth_conf conf = {0};
+	char name[32];
+	uint16_t port;
+	int rc;
+
+	snprintf(name, sizeof(name), "rx%d", i);
+	*rx = rte_ring_create(name, 1024, 0, RING_F_SP_ENQ | RING_F_SC_DEQ);
+	snprintf(name, sizeof(name), "tx%d", i);
+	*tx = rte_ring_create(name, 1024, 0, RING_F_SP_ENQ | RING_F_SC_DEQ);
+	cr_assert(*rx != NULL && *tx != NULL, "rings of port %d", i);
+	snprintf(name, sizeof(name), "ring%d", i);
+	rc = rte_eth_from_rings(name, rx, 1, tx, 1, 0);
+	cr_assert_geq(rc, 0, "rte_eth_from_rings: %d", rc);
+	port = (uint16_t)rc;
+	cr_assert_eq(rte_eth_dev_configure(port, 1, 1, &conf), 0);
+	cr_assert_eq(rte_eth_rx_queue_setup(port, 0, 1024, 0, NULL, pool), 0);
+	cr_assert_eq(rte_eth_tx_queue_setup(port, 0, 1024, 0, NULL), 0);
+	cr_assert_eq(rte_eth_dev_start(port), 0);
+	return port;
+}
+
+#endif
