@@ -103,6 +103,21 @@ fe_credit_key(const char *key, const char *v, struct fe_credit_params *p, const 
 	"ai-rate, hai-rate, min-rate, timeout, window, ccti-increase, ccti-limit, ccti-min, "      \
 	"ccti-timer, cct-step"
 
+/* "1/N", N by rule r (whose allowed text says so). */
+static int
+one_over(const struct fe_rule *r, const char *prefix, const char *v, uint32_t *den, char *err,
+	 size_t len)
+{
+	uint64_t x;
+
+	if (strncmp(v, "1/", 2) != 0 || fe_rule_parse(r, prefix, v + 2, &x, err, len) < 0) {
+		snprintf(err, len, "%s%s '%s' (allowed: %s)", prefix, r->name, v, r->allowed);
+		return -EINVAL;
+	}
+	*den = (uint32_t)x;
+	return 0;
+}
+
 int
 fe_nic_key(const char *key, const char *v, struct fe_nic_params *p, const char *prefix, char *err,
 	   size_t len)
@@ -123,20 +138,10 @@ fe_nic_key(const char *key, const char *v, struct fe_nic_params *p, const char *
 		}
 		return 0;
 	}
-	if (strcmp(key, "g") == 0) {
-		uint64_t den;
-
-		/* g is 1/N: the gain DCQCN's paper and NICs write that way */
-		if (strncmp(v, "1/", 2) != 0 ||
-		    fe_rule_parse(&fe_rule_nic_g, prefix, v + 2, &den, err, len) < 0) {
-			snprintf(err, len,
-				 "%sg '%s' (allowed: 1/N with N from 1 to 65536, e.g. 1/256)",
-				 prefix, v);
-			return -EINVAL;
-		}
-		p->g_den = (uint32_t)den;
-		return 0;
-	}
+	/* g, DCQCN's gain, and cct-step, what one table index adds between packets: 1/N,
+	 * as the paper, NICs and the IB spec write them */
+	if (strcmp(key, "g") == 0)
+		return one_over(&fe_rule_nic_g, prefix, v, &p->g_den, err, len);
 	if (strcmp(key, "cc") == 0) {
 		if (fe_nic_cc_parse(v, &p->cc) < 0) {
 			snprintf(err, len, "%scc '%s' (allowed: " FE_NIC_CC_ALLOWED ")", prefix, v);
@@ -145,20 +150,8 @@ fe_nic_key(const char *key, const char *v, struct fe_nic_params *p, const char *
 		p->cc_set = 1;
 		return 0;
 	}
-	if (strcmp(key, "cct-step") == 0) {
-		uint64_t den;
-
-		/* the inter-packet delay one table index adds, 1/N of a packet's time */
-		if (strncmp(v, "1/", 2) != 0 ||
-		    fe_rule_parse(&fe_rule_nic_cct_step, prefix, v + 2, &den, err, len) < 0) {
-			snprintf(err, len,
-				 "%scct-step '%s' (allowed: 1/N with N from 1 to 1024, e.g. 1/16)",
-				 prefix, v);
-			return -EINVAL;
-		}
-		p->cct_den = (uint32_t)den;
-		return 0;
-	}
+	if (strcmp(key, "cct-step") == 0)
+		return one_over(&fe_rule_nic_cct_step, prefix, v, &p->cct_den, err, len);
 	return set_key(p, nic_keys, sizeof(nic_keys) / sizeof(nic_keys[0]), NIC_KNOWN, prefix, key,
 		       v, err, len);
 }

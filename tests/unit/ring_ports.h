@@ -9,10 +9,41 @@
 
 #include <criterion/criterion.h>
 #include <stdio.h>
+#include <unistd.h>
+
+#include <rte_eal.h>
 
 #include <rte_eth_ring.h>
 #include <rte_ethdev.h>
 #include <rte_ring.h>
+
+/*
+ * EAL for a test program, with no hugepages and no files (--no-shconf), and a pool of
+ * 4095 mbufs; and its end, which removes the runtime directory EAL makes even so.
+ */
+static inline struct rte_mempool *
+ring_eal_up(const char *prefix)
+{
+	char *argv[] = {"fe-test",	  "--no-huge",	 "--no-pci", "--no-shconf", "--file-prefix",
+			(char *)prefix,	  "-m",		 "256",	     "-l",	    "0",
+			"--no-telemetry", "--log-level", "error"};
+	struct rte_mempool *pool;
+
+	cr_assert_geq(rte_eal_init(sizeof(argv) / sizeof(argv[0]), argv), 0);
+	pool = rte_pktmbuf_pool_create("pool", 4095, 0, 0, RTE_MBUF_DEFAULT_BUF_SIZE, 0);
+	cr_assert_not_null(pool);
+	return pool;
+}
+
+static inline void
+ring_eal_down(const char *prefix)
+{
+	char dir[128];
+
+	rte_eal_cleanup();
+	snprintf(dir, sizeof(dir), "/var/run/dpdk/%s", prefix);
+	rmdir(dir);
+}
 
 static inline uint16_t
 ring_port(int i, struct rte_mempool *pool, struct rte_ring **rx, struct rte_ring **tx)

@@ -30,24 +30,15 @@ static const uint8_t BCAST[6] = {0xff, 0xff, 0xff, 0xff, 0xff, 0xff};
 static void
 eal_up(void)
 {
-	/* clang-format off */
-	char *argv[] = {"test_engine", "--no-huge", "--no-pci", "--no-shconf",
-	                "--file-prefix", "fe-test-engine", "-m", "256", "-l", "0",
-	                "--no-telemetry", "--log-level", "error"};
-	/* clang-format on */
-	cr_assert_geq(rte_eal_init(sizeof(argv) / sizeof(argv[0]), argv), 0);
-	pool = rte_pktmbuf_pool_create("pool", 4095, 0, 0, RTE_MBUF_DEFAULT_BUF_SIZE, 0);
-	cr_assert_not_null(pool);
+	pool = ring_eal_up("fe-test-engine");
 	for (int i = 0; i < NP; i++)
 		ports[i] = ring_port(i, pool, &rxr[i], &txr[i]);
 }
 
-/* EAL makes its runtime directory even with --no-shconf; leave nothing behind. */
 static void
 eal_down(void)
 {
-	rte_eal_cleanup();
-	rmdir("/var/run/dpdk/fe-test-engine");
+	ring_eal_down("fe-test-engine");
 }
 
 TestSuite(engine, .init = eal_up, .fini = eal_down);

@@ -289,14 +289,7 @@ static const uint8_t MAC[NP][6] = {{0x02, 0xfe, 0, 0, 0, 0xa}, {0x02, 0xfe, 0, 0
 static void
 eal_up(void)
 {
-	/* clang-format off */
-	char *argv[] = {"test_nic", "--no-huge", "--no-pci", "--no-shconf",
-	                "--file-prefix", "fe-test-nic", "-m", "256", "-l", "0",
-	                "--no-telemetry", "--log-level", "error"};
-	/* clang-format on */
-	cr_assert_geq(rte_eal_init(sizeof(argv) / sizeof(argv[0]), argv), 0);
-	pool = rte_pktmbuf_pool_create("pool", 4095, 0, 0, RTE_MBUF_DEFAULT_BUF_SIZE, 0);
-	cr_assert_not_null(pool);
+	pool = ring_eal_up("fe-test-nic");
 	for (int i = 0; i < NP; i++)
 		ports[i] = ring_port(i, pool, &rxr[i], &txr[i]);
 }
@@ -304,8 +297,7 @@ eal_up(void)
 static void
 eal_down(void)
 {
-	rte_eal_cleanup();
-	rmdir("/var/run/dpdk/fe-test-nic");
+	ring_eal_down("fe-test-nic");
 }
 
 TestSuite(nic, .init = eal_up, .fini = eal_down);
