@@ -7,6 +7,7 @@
 #include <rte_cycles.h>
 #include <rte_ethdev.h>
 
+#include "fe_graph.h"
 #include "fe_kernel.h"
 #include "fe_nicport.h"
 #include "fe_qhist.h"
@@ -873,6 +874,27 @@ lcores_json(void)
 			 "cpu_irq_ns", u64(s.cpu_irq_ns), "cpu_softirq_ns", u64(s.cpu_softirq_ns));
 }
 
+/* Several switches (fe_graph.h): the links between them, and the path choice. */
+static json_t *
+graph_json(const struct fe_dp *dp)
+{
+	const struct fe_graph *g = dp->graph;
+	json_t *links = json_array(), *ooo = json_array();
+
+	for (unsigned i = 0; i < g->nhl; i++) {
+		const struct fe_hoplink *h = &g->hl[i];
+		json_t *o = json_pack("{s:s, s:o, s:o}", "link", h->name, "rate_bps",
+				      u64(h->prm.rate_bps), "delay_ns", u64(h->prm.delay_ns));
+
+		put_fields(o, &h->l.st, link_counters);
+		json_array_append_new(links, o);
+	}
+	for (unsigned p = 0; p < dp->nports; p++)
+		json_array_append_new(ooo, u64(FE_CNT_GET(g->ooo[p])));
+	return json_pack("{s:i, s:s, s:o, s:o}", "switches", g->nsw, "path", fe_path_name(g->path),
+			 "fabric_links", links, "out_of_order", ooo);
+}
+
 json_t *
 fe_report_doc(const struct fe_dp *dp)
 {
@@ -897,6 +919,8 @@ fe_report_doc(const struct fe_dp *dp)
 			"switch", switch_json(dp), "regime", fe_regime_name(dp->conf.regime),
 			"lanes", dp->conf.lanes, "lane_counters", lanes_json(dp), "idle", idle);
 	json_object_set_new(doc, "lcores", lcores_json());
+	if (dp->graph != NULL)
+		json_object_set_new(doc, "graph", graph_json(dp));
 	/* a gauge read while the lcore runs: the mbufs in its cache count as in use */
 	json_object_set_new(doc, "mbufs",
 			    json_pack("{s:i, s:i}", "pool", dp->pool->size, "in_use",

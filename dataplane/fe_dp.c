@@ -16,6 +16,7 @@
 #include <rte_ring_elem.h>
 
 #include "fe_dp.h"
+#include "fe_graph.h"
 #include "fe_nicport.h"
 #include "fe_time.h"
 #include "fe_switch.h"
@@ -371,6 +372,8 @@ fe_dp_create(unsigned nports, const uint16_t *port_ids, const struct fe_linkdef 
 			goto fail;
 	if (conf->nic.model != FE_NIC_TCP && nic_setup(dp, socket, err, errlen) < 0)
 		goto fail;
+	if (conf->graph != NULL && fe_graph_create(dp, conf->graph, socket, err, errlen) < 0)
+		goto fail;
 	if (conf->measure && measure_setup(dp, conf->measure, socket, err, errlen) < 0)
 		goto fail;
 	if (conf->lcores > 1 && handoff_setup(dp, socket, err, errlen) < 0)
@@ -404,6 +407,7 @@ fe_dp_free(struct fe_dp *dp)
 		fe_nic_free(dp->ports[i].nic);
 	}
 	rte_free(dp->ports);
+	fe_graph_free(dp->graph);
 	rte_mempool_free(dp->nic_pool);
 	rte_free(dp->mac);
 	rte_free(dp->held);
@@ -736,6 +740,8 @@ poll_bursts(struct fe_dp *dp, uint64_t now, unsigned role)
 		if (dp->conf.regime == FE_REGIME_LOSSY) {
 			for (unsigned i = 0; i < dp->nports; i++)
 				work += port_switch(dp, i, now, now);
+			if (dp->graph != NULL)
+				work += fe_graph_service(dp, now);
 			if (dp->handoff != NULL)
 				fe_switch_handoff_out(dp);
 		} else {
@@ -794,6 +800,7 @@ fe_dp_next_event(const struct fe_dp *dp)
 		if (p->nic != NULL)
 			next = RTE_MIN(next, p->nic->next_event);
 	}
+	next = RTE_MIN(next, fe_graph_next_event(dp));
 	return next;
 }
 
@@ -806,7 +813,7 @@ fe_dp_held(const struct fe_dp *dp)
 		n += dp->ports[i].txq_n + fe_link_count(&dp->ports[i].up) +
 		     fe_link_count(&dp->ports[i].down) +
 		     (dp->handoff ? rte_ring_count(dp->handoff[i]) : 0);
-	return n + fe_switch_iq_held(dp) + fe_nic_held(dp);
+	return n + fe_switch_iq_held(dp) + fe_nic_held(dp) + fe_graph_held(dp);
 }
 
 /*
@@ -941,4 +948,5 @@ fe_dp_drain(struct fe_dp *dp)
 	}
 	fe_switch_iq_drain(dp);
 	fe_nic_drain(dp);
+	fe_graph_drain(dp);
 }

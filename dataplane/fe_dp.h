@@ -127,6 +127,8 @@ struct fe_mac_cache {
 };
 
 struct fe_nicport;
+struct fe_graph;
+struct fe_graph_conf;
 
 struct fe_port {
 	struct fe_link up;   /* host -> switch */
@@ -190,7 +192,8 @@ struct fe_dp_conf {
 	uint64_t exit_idle_ns;	/* stop after this long with no traffic and empty links; 0: never */
 	uint32_t measure;	/* --measure: samples of RX-to-TX time kept (power of 2); 0: off */
 	uint8_t lcores;		/* 1, or 2: a pipeline (lossy regime only, docs/performance.md) */
-	struct fe_nic_params nic; /* the hosts' adapters (docs/nic.md) */
+	struct fe_nic_params nic;	   /* the hosts' adapters (docs/nic.md) */
+	const struct fe_graph_conf *graph; /* several switches (fe_graph.h); NULL: one */
 };
 
 /*
@@ -266,6 +269,7 @@ struct fe_dp {
 	uint64_t ns_fp;			 /* ns a tick, 32.32 fixed point */
 	int nic_dynoff;			 /* the NIC's field in the mbuf (fe_nicport.c) */
 	struct rte_mempool *nic_pool;	 /* the NICs' CNPs, ACKs and NAKs: their own */
+	struct fe_graph *graph;		 /* several switches (fe_graph.h); NULL: one */
 };
 
 /* Ticks of the TSC in ns (fe_time.h). */

@@ -8,6 +8,7 @@
 #include <rte_ring.h>
 #include <rte_ring_elem.h>
 
+#include "fe_graph.h"
 #include "fe_nicport.h"
 #include "fe_switch.h"
 
@@ -340,6 +341,13 @@ to_egress(struct fe_dp *dp, unsigned in, unsigned q, struct rte_mbuf *m, uint64_
 	to_link(dp, 2 * q + 1, &out->down, &out->down_x, m, t, FE_LABEL(acct, lane));
 }
 
+void
+fe_switch_egress(struct fe_dp *dp, unsigned in, unsigned q, struct rte_mbuf *m, uint64_t t,
+		 uint8_t lane)
+{
+	to_egress(dp, in, q, m, t, lane);
+}
+
 /* Send m to every port but `in`; the last one gets m itself, the others copies. */
 static void
 flood(struct fe_dp *dp, unsigned in, struct rte_mbuf *m, uint64_t t, uint8_t lane)
@@ -374,6 +382,10 @@ flood(struct fe_dp *dp, unsigned in, struct rte_mbuf *m, uint64_t t, uint8_t lan
 static __rte_always_inline void
 forward(struct fe_dp *dp, unsigned in, int out, struct rte_mbuf *m, uint64_t t, uint8_t lane)
 {
+	if (unlikely(dp->graph != NULL)) { /* several switches: the ingress switch's part */
+		fe_graph_ingress(dp, in, out, m, t, lane);
+		return;
+	}
 	if (out == -1) {
 		flood(dp, in, m, t, lane);
 	} else if (out == -2) {

@@ -25,6 +25,9 @@
  */
 void fe_switch_ingress_burst(struct fe_dp *dp, unsigned in, struct rte_mbuf **pkts, unsigned n,
 			     uint64_t bytes, uint64_t now);
+/* Into the down link of port q at t, from ingress port `in` (fe_graph: the last switch). */
+void fe_switch_egress(struct fe_dp *dp, unsigned in, unsigned q, struct rte_mbuf *m, uint64_t t,
+		      uint8_t lane);
 /* One packet into the up link of `in` at now (the emulated NIC sends this way). */
 void fe_switch_up(struct fe_dp *dp, unsigned in, struct rte_mbuf *m, uint64_t now);
 /* n packets delivered by the up link of `in`, each at its stamp (shown to a capture). */

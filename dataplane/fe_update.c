@@ -9,6 +9,7 @@
 #include <rte_rcu_qsbr.h>
 
 #include "fe_time.h"
+#include "fe_graph.h"
 #include "fe_update.h"
 
 static uint64_t update_gen;
@@ -308,6 +309,11 @@ reset_link(struct fe_link *l)
 void
 fe_dp_reset_counters(struct fe_dp *dp, unsigned role)
 {
+	/* several switches (one lcore): the links between them, and the reordering seen */
+	for (unsigned i = 0; dp->graph && i < dp->graph->nhl; i++)
+		reset_link(&dp->graph->hl[i].l);
+	for (unsigned i = 0; dp->graph && i < dp->nports; i++)
+		FE_CNT_SET(dp->graph->ooo[i], 0);
 	for (unsigned i = 0; i < dp->nports; i++) {
 		struct fe_port *p = &dp->ports[i];
 

@@ -31,6 +31,7 @@
 #include "fe_ctl.h"
 #include "fe_ctl_proto.h"
 #include "fe_dp.h"
+#include "fe_graphconf.h"
 #include "fe_kernel.h"
 #include "fe_linkspec.h"
 #include "fe_nicport.h"
@@ -52,7 +53,9 @@ struct opts {
 	struct fe_linkdef link; /* defaults for every link */
 	struct spec specs[MAX_SPECS];
 	unsigned nspecs;
-	const char *nic[8]; /* --nic, applied in order on top of the profile's nic: */
+	const char *nic[8];   /* --nic, applied in order on top of the profile's nic: */
+	const char *topology; /* --topology: several switches (docs/topologies.md) */
+	enum fe_path path;
 	unsigned nnic;
 	struct fe_dp_conf dp;
 	uint64_t rxd, txd, mbufs;
@@ -141,6 +144,13 @@ usage(FILE *f)
 		"                       ccti-min, ccti-timer, cct-step=1/N. On top of a profile's\n"
 		"                       nic: (not scaled).\n"
 		"                       (default: model=tcp: the hosts' TCP meets the fabric)\n"
+		"  --topology T         several switches (docs/topologies.md): a shipped topology\n"
+		"                       or a file; its host ports are the ports, in order. Links\n"
+		"                       between switches take port 0's up link values, scaled\n"
+		"                       or set by the topology. Lossy regime (default: single)\n"
+		"  --path P             next hop among equal-cost ones: ecmp (5-tuple hash, a\n"
+		"                       seed a switch), polarized (one hash everywhere), spray\n"
+		"                       (round robin a packet), adaptive (least queued)\n"
 		"  --switch-buffer SIZE packet memory shared by all switch egress queues (the\n"
 		"                       N.down links), e.g. 1MiB (default: 0 = not shared)\n"
 		"  --seed N             PRNG seed of loss, ECN and jitter (default: random; "
@@ -227,6 +237,8 @@ enum {
 	OPT_CAPTURE_DIR,
 	OPT_MEASURE,
 	OPT_NIC,
+	OPT_TOPOLOGY,
+	OPT_PATH,
 	OPT_LCORES,
 	OPT_MTU,
 };
@@ -263,6 +275,8 @@ static const struct option long_opts[] = {
 	{"capture-dir", required_argument, NULL, OPT_CAPTURE_DIR},
 	{"measure", required_argument, NULL, OPT_MEASURE},
 	{"nic", required_argument, NULL, OPT_NIC},
+	{"topology", required_argument, NULL, OPT_TOPOLOGY},
+	{"path", required_argument, NULL, OPT_PATH},
 	{"lcores", required_argument, NULL, OPT_LCORES},
 	{"mtu", required_argument, NULL, OPT_MTU},
 	{"help", no_argument, NULL, 'h'},
@@ -404,6 +418,15 @@ parse_opt(struct opts *o, int c, const char *v, char *err, size_t len)
 		return 0;
 	case OPT_PFC:
 		return fe_pfc_spec(v, &o->dp.pfc, err, len);
+	case OPT_TOPOLOGY:
+		o->topology = v;
+		return 0;
+	case OPT_PATH:
+		if (fe_path_parse(v, &o->path) < 0) {
+			snprintf(err, len, "--path: '%s' (allowed: " FE_PATH_ALLOWED ")", v);
+			return -EINVAL;
+		}
+		return 0;
 	case OPT_NIC: {
 		struct fe_nic_params scratch = FE_NIC_DEFAULT; /* checked now, applied later */
 
@@ -844,6 +867,34 @@ ctl_thread(void *arg)
 	return NULL;
 }
 
+/*
+ * --topology: the graph the engine builds (fe_graph.h). A topology of one switch is the
+ * engine's own; the links between switches take port 0's up link values (the profile's
+ * link class), as the topology scales or sets them.
+ */
+static int
+topology_setup(struct opts *o, unsigned nports, const struct fe_link_params *fabric, char *err,
+	       size_t len)
+{
+	static struct fe_graph_build b;
+	static struct fe_topo t;
+
+	if (fe_topo_load(o->topology, &t, err, len) < 0)
+		return -EINVAL;
+	if (fe_graph_build(&t, fabric, o->path, nports, &b, err, len) < 0)
+		return -EINVAL;
+	if (t.nsw > 1 && (o->dp.regime != FE_REGIME_LOSSY || o->dp.lcores > 1)) {
+		snprintf(err, len,
+			 "%u switches run the lossy regime on one lcore (hop-by-hop credits and "
+			 "PFC between switches are not built yet)",
+			 t.nsw);
+		return -EINVAL;
+	}
+	if (t.nsw > 1)
+		o->dp.graph = &b.conf;
+	return 0;
+}
+
 static void
 print_banner(const struct fe_dp *dp, const struct opts *o)
 {
@@ -856,6 +907,9 @@ print_banner(const struct fe_dp *dp, const struct opts *o)
 	       dp->conf.seed, dp->conf.switch_buffer);
 	printf("  regime %s, %u lane%s, nic %s", fe_regime_name(dp->conf.regime), dp->conf.lanes,
 	       dp->conf.lanes > 1 ? "s" : "", fe_nic_model_name(dp->conf.nic.model));
+	if (dp->graph != NULL)
+		printf(", topology %s: %u switches, %u links between them, path %s", o->topology,
+		       dp->graph->nsw, dp->graph->nhl / 2, fe_path_name(dp->graph->path));
 	if (dp->conf.nic.model != FE_NIC_TCP)
 		printf(" (%s, congestion control %s)", fe_nic_recovery_name(dp->conf.nic.recovery),
 		       fe_nic_cc_name(fe_nic_cc(&dp->conf.nic)));
@@ -1125,6 +1179,8 @@ main(int argc, char **argv)
 	ports[nports++] = pid;
 	if (build_links(&o, nports, up, down, err, sizeof(err)) < 0)
 		rte_exit(2, "%s\n", err);
+	if (o.topology && topology_setup(&o, nports, &up[0].link, err, sizeof(err)) < 0)
+		rte_exit(2, "--topology %s: %s\n", o.topology, err);
 	if (o.dp.lcores > 1 && o.dp.regime != FE_REGIME_LOSSY)
 		rte_exit(2, "--lcores 2: only the lossy regime runs as a pipeline (the lossless "
 			    "ones are one causal loop)\n");

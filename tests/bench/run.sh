@@ -138,7 +138,7 @@ bench_pps() {
 
 engine_ir() { # PROFILE PACKETS: instructions the whole fe-enginebench run executed
 	valgrind --tool=callgrind --callgrind-out-file=/dev/null "$FE_BIN/fe-enginebench" \
-		--profile "$1" --packets "$2" 2>&1 >/dev/null | sed -n 's/.*I *refs: *\([0-9,]*\).*/\1/p' | tr -d ,
+		--profile $1 --packets "$2" 2>&1 >/dev/null | sed -n 's/.*I *refs: *\([0-9,]*\).*/\1/p' | tr -d ,
 }
 
 # The engine alone, without a PMD, on a fake clock: the same packets at the same
@@ -158,19 +158,23 @@ bench_engine() {
 	# the emulated NICs (docs/nic.md): the frames are a UDP flow each way
 	bench_profile nic-ib credit "$RATE_LINES" "" "" ib
 	bench_profile nic-roce lossy "$RATE_LINES$ECN_LINES" "" "" roce
+	# several switches: host, leaf, spine, leaf, host (fe_graph.h), two hops more a frame
+	printf 'name: bench-ls\ngenerate: {kind: leaf-spine, leaves: 2, spines: 1, hosts-per-leaf: 1}\n' \
+		>"$T/ls.yaml"
 	echo
 	echo "== the engine alone: fe-enginebench (2 in-memory ports, fake clock, 15 Mpps offered)"
 	row "" "ns/packet" "instr/packet" ""
 	local -a labels=("ideal" "lossy, 100 Gbit/s and 1 us on every link" "  and ECN"
 		"credit, ideal links" "credit, 100 Gbit/s and 1 us" "  and ECN"
 		"  and the filter (udp port 9)" "full: and the drop rule"
-		"credit, 100 Gbit/s and 1 us, NIC ib" "lossy, ECN, NIC roce (DCQCN)")
+		"credit, 100 Gbit/s and 1 us, NIC ib" "lossy, ECN, NIC roce (DCQCN)"
+		"lossy, 100 Gbit/s and 1 us, leaf-spine path")
 	local -a profiles=(ideal "$T/step-1.yaml" "$T/step-2.yaml" "$T/step-3.yaml"
 		"$T/step-4.yaml" "$T/step-5.yaml" "$T/step-6.yaml" "$T/full.yaml"
-		"$T/nic-ib.yaml" "$T/nic-roce.yaml")
+		"$T/nic-ib.yaml" "$T/nic-roce.yaml" "$T/step-1.yaml --topology $T/ls.yaml")
 	for i in "${!profiles[@]}"; do
 		local p=${profiles[$i]} ns ir="(no valgrind)" a b
-		ns=$("$FE_BIN/fe-enginebench" --profile "$p" --packets 2000000 |
+		ns=$("$FE_BIN/fe-enginebench" --profile $p --packets 2000000 |
 			sed -n 's/.*, \([0-9.]*\) ns per packet.*/\1/p')
 		if command -v valgrind >/dev/null; then
 			a=$(engine_ir "$p" 100000)

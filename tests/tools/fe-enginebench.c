@@ -29,6 +29,7 @@
 #include <rte_ring.h>
 
 #include "fe_dp.h"
+#include "fe_graphconf.h"
 #include "fe_profile.h"
 
 #define NP   2
@@ -49,7 +50,8 @@ usage(FILE *f)
 		   "  the same path; prints packets forwarded and wall-clock ns per packet.\n"
 		   "  --profile P     fabric profile, a name or a file (default: ideal)\n"
 		   "  --packets N     packets to forward in all (default: 2000000)\n"
-		   "  --offered MPPS  emulated load, both ports together (default: 15)\n");
+		   "  --offered MPPS  emulated load, both ports together (default: 15)\n"
+		   "  --topology T    several switches (2 host ports; docs/topologies.md)\n");
 }
 
 static int
@@ -125,8 +127,10 @@ fill(struct rte_mempool *pool, struct rte_ring *rx, unsigned i)
 }
 
 static struct fe_dp *
-engine(const char *profile, struct rte_mempool *pool, const uint16_t *ports)
+engine(const char *profile, const char *topology, struct rte_mempool *pool, const uint16_t *ports)
 {
+	static struct fe_graph_build gb;
+	static struct fe_topo t;
 	struct fe_linkdef up[NP], down[NP];
 	struct fe_dp_conf conf = {.mac_age_ns = 300000000000ULL, .seed = 1, .lanes = 1};
 	struct fe_profile *p = calloc(1, sizeof(*p));
@@ -148,6 +152,15 @@ engine(const char *profile, struct rte_mempool *pool, const uint16_t *ports)
 	conf.pfc = fab.pfc;
 	conf.credit = fab.credit;
 	conf.nic = fab.nic;
+	/* several switches: the links between them take the profile's link values */
+	if (topology &&
+	    (fe_topo_load(topology, &t, err, sizeof(err)) < 0 ||
+	     fe_graph_build(&t, &up[0].link, FE_PATH_ECMP, NP, &gb, err, sizeof(err)) < 0)) {
+		fprintf(stderr, "fe-enginebench: %s\n", err);
+		goto out;
+	}
+	if (topology && t.nsw > 1)
+		conf.graph = &gb.conf;
 	if (p->seed_set)
 		conf.seed = p->seed;
 	dp = fe_dp_create(NP, ports, up, down, pool, HZ, &conf, err, sizeof(err));
@@ -169,9 +182,10 @@ main(int argc, char **argv)
 	static const struct option lo[] = {{"profile", required_argument, NULL, 'p'},
 					   {"packets", required_argument, NULL, 'n'},
 					   {"offered", required_argument, NULL, 'o'},
+					   {"topology", required_argument, NULL, 't'},
 					   {"help", no_argument, NULL, 'h'},
 					   {NULL, 0, NULL, 0}};
-	const char *profile = "ideal";
+	const char *profile = "ideal", *topology = NULL;
 	uint64_t total = 2000000, offered = 15, sent = 0, now = HZ, dt, t0, t1, passes = 0;
 	uint64_t quiet = 0;
 	struct rte_ring *rx[NP], *tx[NP];
@@ -183,6 +197,8 @@ main(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
 		if (c == 'p') {
 			profile = optarg;
+		} else if (c == 't') {
+			topology = optarg;
 		} else if (c == 'n') {
 			if (parse_u64("--packets", optarg, 1, UINT64_MAX / 2, &total) < 0)
 				return 2;
@@ -215,7 +231,7 @@ main(int argc, char **argv)
 		fprintf(stderr, "fe-enginebench: cannot set up the ports\n");
 		goto out;
 	}
-	dp = engine(profile, pool, ports);
+	dp = engine(profile, topology, pool, ports);
 	if (dp == NULL)
 		goto out;
 	/* a pass puts back one burst a port: the clock moves what that load takes */

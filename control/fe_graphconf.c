@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "fe_graphconf.h"
+
+int
+fe_path_parse(const char *s, enum fe_path *out)
+{
+	for (int p = FE_PATH_ECMP; p <= FE_PATH_ADAPTIVE; p++)
+		if (strcmp(s, fe_path_name((enum fe_path)p)) == 0) {
+			*out = (enum fe_path)p;
+			return 0;
+		}
+	return -1;
+}
+
+int
+fe_graph_build(const struct fe_topo *t, const struct fe_link_params *fabric, enum fe_path path,
+	       unsigned nports, struct fe_graph_build *b, char *err, size_t errlen)
+{
+	if (t->nports != nports) {
+		snprintf(err, errlen, "topology %s has %u host ports; the dataplane has %u",
+			 t->name, t->nports, nports);
+		return -EINVAL;
+	}
+	memset(b, 0, sizeof(*b));
+	fe_route_compute(t, &b->routes);
+	for (unsigned s = 0; s < t->nsw; s++)
+		snprintf(b->names[s], sizeof(b->names[s]), "%s", t->sw[s].name);
+	for (unsigned h = 0; h < t->nhosts; h++)
+		for (unsigned p = 0; p < t->host[h].nports; p++)
+			b->port_sw[t->host[h].first_port + p] = (uint8_t)t->host[h].sw[p];
+	for (unsigned l = 0; l < t->nlinks; l++) {
+		const struct fe_topo_link *tl = &t->link[l];
+		struct fe_link_params *p = &b->link[l];
+
+		*p = *fabric;
+		if (tl->rate_bps)
+			p->rate_bps = tl->rate_bps;
+		else if (p->rate_bps)
+			p->rate_bps = p->rate_bps * tl->rate_num / tl->rate_den;
+		if (tl->delay_ns)
+			p->delay_ns = tl->delay_ns;
+		b->ends[l][0] = (uint16_t)tl->a;
+		b->ends[l][1] = (uint16_t)tl->b;
+	}
+	for (unsigned s = 0; s < t->nsw; s++)
+		for (unsigned d = 0; d < t->nsw; d++) {
+			unsigned n = b->routes.nnh[s][d];
+
+			b->nnh[s][d] = (uint8_t)(n < FE_GRAPH_WAYS ? n : FE_GRAPH_WAYS);
+			for (unsigned k = 0; k < b->nnh[s][d]; k++)
+				b->nh[s][d][k] = (uint16_t)(2 * b->routes.nh[s][d][k].link +
+							    b->routes.nh[s][d][k].dir);
+			b->tree[s][d] = s == d ? UINT16_MAX
+					       : (uint16_t)(2 * b->routes.parent[s][d].link +
+							    b->routes.parent[s][d].dir);
+		}
+	b->conf = (struct fe_graph_conf){
+		.nsw = t->nsw,
+		.sw_names = (const char(*)[32])b->names,
+		.port_sw = b->port_sw,
+		.nlinks = t->nlinks,
+		.ends = (const uint16_t(*)[2])b->ends,
+		.link = b->link,
+		.nnh = (const uint8_t(*)[FE_GRAPH_SW])b->nnh,
+		.nh = (const uint16_t(*)[FE_GRAPH_SW][FE_GRAPH_WAYS])b->nh,
+		.tree = (const uint16_t(*)[FE_GRAPH_SW])b->tree,
+		.path = path,
+	};
+	return 0;
+}

@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * A topology and its routes (fe_topo.h, fe_route.h) as what the engine takes to build its
+ * graph of switches (struct fe_graph_conf, fe_graph.h), with the arrays it points into.
+ */
+#ifndef FE_GRAPHCONF_H
+#define FE_GRAPHCONF_H
+
+#include "fe_graph.h"
+#include "fe_route.h"
+#include "fe_topo.h"
+
+struct fe_graph_build {
+	struct fe_graph_conf conf;
+	char names[FE_TOPO_SWITCH][32];
+	uint8_t port_sw[FE_TOPO_PORTS];
+	uint16_t ends[FE_TOPO_LINKS][2];
+	struct fe_link_params link[FE_TOPO_LINKS];
+	uint8_t nnh[FE_GRAPH_SW][FE_GRAPH_SW];
+	uint16_t nh[FE_GRAPH_SW][FE_GRAPH_SW][FE_GRAPH_WAYS];
+	uint16_t tree[FE_GRAPH_SW][FE_GRAPH_SW];
+	struct fe_routes routes;
+};
+
+/*
+ * For a dataplane of nports ports: the links between switches take the fabric class's
+ * values (fabric: the profile's link), their rate scaled or set and their delay set as
+ * the topology says. 0, or -EINVAL with a message.
+ */
+int fe_graph_build(const struct fe_topo *t, const struct fe_link_params *fabric, enum fe_path path,
+		   unsigned nports, struct fe_graph_build *b, char *err, size_t errlen);
+
+/* "ecmp", "polarized", "spray", "adaptive"; 0, or -1. */
+int fe_path_parse(const char *s, enum fe_path *out);
+
+#endif
