@@ -37,4 +37,37 @@ set -e
 	fe_fail "broken file: rc $rc, '$msg'"
 [ "$rc2" = 2 ] || fe_fail "usage error: rc $rc2 (expected 2)"
 echo "  ok   refused with FILE:LINE (exit 1); usage (exit 2)"
+echo "fabemu-dp --topology: 10 broadcasts through a leaf-spine (pcap ports), and refusals"
+printf 'name: ls4\ngenerate: {kind: leaf-spine, leaves: 2, spines: 2, hosts-per-leaf: 2}\n' >"$T/ls4.yaml"
+"$FE_BIN/fe-pcapgen" "$T/in0.pcap" 02:fe:00:00:00:0a ff:ff:ff:ff:ff:ff 10 100
+"$FE_BIN/fe-pcapgen" "$T/empty.pcap"
+vdevs=(--vdev=net_pcap0,rx_pcap=$T/in0.pcap,tx_pcap=$T/out0.pcap)
+for i in 1 2 3; do vdevs+=(--vdev=net_pcap$i,rx_pcap=$T/empty.pcap,tx_pcap=$T/out$i.pcap); done
+fe_dp_once "$T/dp.log" $(fe_eal) "${vdevs[@]}" -- --topology "$T/ls4.yaml" --path spray \
+	--exit-idle 200ms --stats-json "$T/s.json"
+python3 - "$T/s.json" <<'PY' || fe_fail "the graph's counts"
+import json, sys
+d = json.load(open(sys.argv[1]))
+g = d["graph"]
+links = {l["link"]: l["out_pkts"] for l in g["fabric_links"]}
+assert g["switches"] == 4 and g["path"] == "spray", g
+assert [p["tx_pkts"] for p in d["ports"]] == [0, 10, 10, 10], [p["tx_pkts"] for p in d["ports"]]
+# the flood's tree from leaf1: both spines, and leaf2 through the first
+assert links["leaf1>spine1"] == 10 and links["leaf1>spine2"] == 10 and links["spine1>leaf2"] == 10
+assert sum(links.values()) == 30 and g["out_of_order"] == [0, 0, 0, 0], links
+print("  ok   each other host got the 10 once; the tree's links carried 30 in all")
+PY
+set +e
+"$FE_BIN/fabemu-dp" $(fe_eal) "${vdevs[@]}" -- --topology leaf-spine --exit-idle 100ms \
+	>"$T/dp2.log" 2>&1
+rc=$?
+"$FE_BIN/fabemu-dp" $(fe_eal) "${vdevs[@]}" -- --topology "$T/ls4.yaml" --regime credit \
+	--exit-idle 100ms >"$T/dp3.log" 2>&1
+rc2=$?
+set -e
+grep -q "topology leaf-spine has 8 host ports; the dataplane has 4" "$T/dp2.log" && [ "$rc" = 2 ] ||
+	fe_fail "ports mismatch: rc $rc: $(tail -2 "$T/dp2.log")"
+grep -q "hop-by-hop credits and PFC between switches are not built yet" "$T/dp3.log" && [ "$rc2" = 2 ] ||
+	fe_fail "credit regime: rc $rc2: $(tail -2 "$T/dp3.log")"
+echo "  ok   refused: a topology of 8 ports on 4, the credit regime on 4 switches (exit 2)"
 echo "topology: passed"
