@@ -295,7 +295,12 @@ fe_graph_service(struct fe_dp *dp, uint64_t now)
 		for (unsigned i = 0; i < g->nhl; i++) {
 			void *pkts[FE_BURST];
 			uint64_t stamps[FE_BURST];
-			unsigned k = fe_link_dequeue(&g->hl[i].l, now, pkts, stamps, FE_BURST);
+			unsigned k;
+
+			/* most links, most passes: nothing due (one load, no call) */
+			if (fe_link_next_arrival(&g->hl[i].l) > now)
+				continue;
+			k = fe_link_dequeue(&g->hl[i].l, now, pkts, stamps, FE_BURST);
 
 			for (unsigned j = 0; j < k; j++)
 				at_switch(dp, g->hl[i].to, pkts[j], stamps[j]);
