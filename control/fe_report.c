@@ -487,6 +487,15 @@ fe_report_table(FILE *f, const struct fe_dp *dp)
 
 		table_row(f, name, &l->st, link_counters);
 	}
+	/* several switches: the links between them, each direction (fe_graph.h) */
+	for (unsigned i = 0; dp->graph && i < dp->graph->nhl; i++)
+		table_row(f, dp->graph->hl[i].name, &dp->graph->hl[i].l.st, link_counters);
+	if (dp->graph != NULL) {
+		fprintf(f, "%-8s %s:", "graph", "out of order at port");
+		for (unsigned p = 0; p < dp->nports; p++)
+			fprintf(f, " %u:%" PRIu64, p, FE_CNT_GET(dp->graph->ooo[p]));
+		fprintf(f, " (path %s)\n", fe_path_name(dp->graph->path));
+	}
 	fprintf(f, "%-8s %s\n", "link",
 		"qdepth_p50 qdepth_p99 sojourn_p50_ns sojourn_p99_ns sojourn_max_ns late_p50_ns "
 		"late_p99_ns late_max_ns (qdepth, sojourn: <= log2 bucket bounds; late: <= "

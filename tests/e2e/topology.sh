@@ -57,6 +57,10 @@ assert links["leaf1>spine1"] == 10 and links["leaf1>spine2"] == 10 and links["sp
 assert sum(links.values()) == 30 and g["out_of_order"] == [0, 0, 0, 0], links
 print("  ok   each other host got the 10 once; the tree's links carried 30 in all")
 PY
+# the counter table at exit: the links between switches, and the reordering seen
+grep -Eq '^leaf1>spine1 +10 ' "$T/dp.log" && grep -q '^graph    out of order at port: 0:0 1:0 2:0 3:0 (path spray)' "$T/dp.log" ||
+	fe_fail "the table lacks the links between switches: $(grep -E 'spine|graph' "$T/dp.log" | head -3)"
+echo "  ok   the counter table has them (leaf1>spine1 10), and out of order per port"
 set +e
 "$FE_BIN/fabemu-dp" $(fe_eal) "${vdevs[@]}" -- --topology leaf-spine --exit-idle 100ms \
 	>"$T/dp2.log" 2>&1
