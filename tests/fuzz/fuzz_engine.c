@@ -29,6 +29,7 @@
 #include <rte_ring.h>
 
 #include "fe_dp.h"
+#include "fe_graphconf.h"
 #include "fuzz_bpf.h"
 #include "fuzz_common.h"
 #include "fuzz_eal.h"
@@ -190,6 +191,19 @@ engine(uint8_t a, uint8_t b)
 	for (unsigned i = 0; i < NP; i++) {
 		ups[i] = up;
 		downs[i] = down;
+	}
+	/* three switches in a cycle, a host on each (fe_graph.h): lossy, one lcore, no NIC;
+	 * the path choice by the lanes' bits, the links between switches as the up links */
+	if (conf.regime == FE_REGIME_LOSSY && conf.lcores == 1 && !nic_on && (a / 24) & 1) {
+		static struct fe_graph_build gb;
+		struct fe_topo_gen g = {.kind = "ring", .switches = NP};
+		static struct fe_topo t;
+
+		FZ_CHECK(fe_topo_generate(&g, &t, err, sizeof(err)) == 0, "ring: %s", err);
+		FZ_CHECK(fe_graph_build(&t, &up.link, (enum fe_path)((a / 3) % 4), NP, &gb, err,
+					sizeof(err)) == 0,
+			 "graph: %s", err);
+		conf.graph = &gb.conf;
 	}
 	dp = fe_dp_create(NP, ports, ups, downs, cpool, HZ, &conf, err, sizeof(err));
 	FZ_CHECK(dp != NULL, "fe_dp_create: %s", err);
