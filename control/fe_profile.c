@@ -543,9 +543,10 @@ is_name(const char *s)
 }
 
 int
-fe_profile_find(const char *name, char *path, size_t len, char *err, size_t errlen)
+fe_yaml_find(const char *what, const char *env, const char *sub, const char *dir,
+	     const char *name, char *path, size_t len, char *err, size_t errlen)
 {
-	const char *env = getenv("FABEMU_PROFILES");
+	const char *e = getenv(env);
 	char dirs[1024], *save = NULL;
 	struct stat st;
 
@@ -553,18 +554,23 @@ fe_profile_find(const char *name, char *path, size_t len, char *err, size_t errl
 		snprintf(path, len, "%s", name);
 		return 0;
 	}
-	snprintf(dirs, sizeof(dirs), "%s%s./profiles:" FE_PROFILE_DIR ":/usr/share/fabemu/profiles",
-		 env ? env : "", env ? ":" : "");
+	snprintf(dirs, sizeof(dirs), "%s%s./%s:%s:/usr/share/fabemu/%s", e ? e : "", e ? ":" : "",
+		 sub, dir, sub);
 	for (char *d = strtok_r(dirs, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
 		snprintf(path, len, "%s/%s.yaml", d, name);
 		if (stat(path, &st) == 0)
 			return 0;
 	}
-	snprintf(err, errlen,
-		 "profile '%s' not found (looked for %s.yaml in $FABEMU_PROFILES, ./profiles, "
-		 "%s)",
-		 name, name, FE_PROFILE_DIR);
+	snprintf(err, errlen, "%s '%s' not found (looked for %s.yaml in $%s, ./%s, %s)", what,
+		 name, name, env, sub, dir);
 	return -ENOENT;
+}
+
+int
+fe_profile_find(const char *name, char *path, size_t len, char *err, size_t errlen)
+{
+	return fe_yaml_find("profile", "FABEMU_PROFILES", "profiles", FE_PROFILE_DIR, name, path,
+			    len, err, errlen);
 }
 
 char *

@@ -56,6 +56,11 @@ int fe_profile_parse(const char *text, size_t len, const char *source, struct fe
 /* Resolve NAME (profiles/NAME.yaml in the search path) or a path, into path. */
 int fe_profile_find(const char *name_or_path, char *path, size_t pathlen, char *err, size_t errlen);
 
+/* The same for any kind of YAML file (what: "topology"): a NAME (letters, digits, '-',
+ * '_') is NAME.yaml in $env, ./sub, dir or /usr/share/fabemu/sub; anything else a path. */
+int fe_yaml_find(const char *what, const char *env, const char *sub, const char *dir,
+		 const char *name, char *path, size_t len, char *err, size_t errlen);
+
 /* Read a whole profile file (at most FE_PROFILE_MAX_BYTES) into a malloc'd string. */
 char *fe_profile_read(const char *path, size_t *len, char *err, size_t errlen);
 

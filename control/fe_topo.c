@@ -4,7 +4,6 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include <cyaml/cyaml.h>
 
@@ -630,21 +629,13 @@ fe_topo_parse(const char *text, size_t len, const char *source, struct fe_topo *
 int
 fe_topo_load(const char *name, struct fe_topo *t, char *err, size_t errlen)
 {
-	const char *env = getenv("FABEMU_TOPOLOGIES");
-	char path[600], dirs[1024], *save = NULL, *text;
-	struct stat st;
+	char path[600], *text;
 	size_t len;
-	int rc, bare = *name != '\0' && strchr(name, '/') == NULL && strchr(name, '.') == NULL;
+	int rc;
 
-	snprintf(path, sizeof(path), "%s", name);
-	snprintf(dirs, sizeof(dirs), "%s%s./topologies:" FE_TOPO_DIR, env ? env : "",
-		 env ? ":" : "");
-	for (char *d = strtok_r(dirs, ":", &save); bare && d; d = strtok_r(NULL, ":", &save)) {
-		snprintf(path, sizeof(path), "%s/%s.yaml", d, name);
-		if (stat(path, &st) == 0)
-			break;
-		snprintf(path, sizeof(path), "%s", name);
-	}
+	if (fe_yaml_find("topology", "FABEMU_TOPOLOGIES", "topologies", FE_TOPO_DIR, name, path,
+			 sizeof(path), err, errlen) < 0)
+		return -ENOENT;
 	text = fe_profile_read(path, &len, err, errlen);
 	if (text == NULL)
 		return -EIO;
