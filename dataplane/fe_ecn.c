@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "fe_bytes.h"
 #include "fe_ecn.h"
 
 enum {
@@ -32,25 +33,6 @@ fe_ecn_compile(const struct fe_ecn_params *p, struct fe_ecn *e)
 	return 0;
 }
 
-static inline uint16_t
-get16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] << 8 | p[1]);
-}
-
-/* RFC 1624, eqn. 3: HC' = ~(~HC + ~m + m'), in one's complement arithmetic. */
-static void
-csum_replace16(uint8_t *csum, uint16_t old, uint16_t new)
-{
-	uint32_t s = (uint16_t)~get16(csum) + (uint16_t)~old + new;
-
-	s = (s & 0xffff) + (s >> 16);
-	s = (s & 0xffff) + (s >> 16);
-	s = (uint16_t)~s;
-	csum[0] = (uint8_t)(s >> 8);
-	csum[1] = (uint8_t)s;
-}
-
 static enum fe_ecn_result
 mark_ipv4(uint8_t *ip, uint32_t len)
 {
@@ -62,10 +44,10 @@ mark_ipv4(uint8_t *ip, uint32_t len)
 		return FE_ECN_NOT_ECT;
 	if ((ip[1] & ECN_MASK) == ECN_CE)
 		return FE_ECN_ALREADY_CE;
-	old = get16(ip);
+	old = fe_get16(ip);
 	ip[1] |= ECN_CE;
-	new = get16(ip);
-	csum_replace16(ip + 10, old, new);
+	new = fe_get16(ip);
+	fe_csum_replace16(ip + 10, old, new);
 	return FE_ECN_MARKED;
 }
 
@@ -94,11 +76,11 @@ fe_ecn_mark(uint8_t *frame, uint32_t len)
 
 	if (len < ETH_HLEN)
 		return FE_ECN_NOT_IP;
-	type = get16(frame + 12);
+	type = fe_get16(frame + 12);
 	if (type == ETYPE_VLAN) {
 		if (len < ETH_HLEN + VLAN_HLEN)
 			return FE_ECN_NOT_IP;
-		type = get16(frame + 16);
+		type = fe_get16(frame + 16);
 		off += VLAN_HLEN;
 	}
 	if (type == ETYPE_IPV4)

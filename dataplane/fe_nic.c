@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include <math.h>
 
+#include "fe_bytes.h"
 #include "fe_nic.h"
 
 enum {
@@ -169,19 +170,6 @@ fe_ibcc_gap(const struct fe_ibcc *s, const struct fe_ibcc_cfg *c, uint32_t len, 
 	return pkt + pkt * s->ccti / c->den;
 }
 
-static inline uint16_t
-get16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] << 8 | p[1]);
-}
-
-static inline void
-put16(uint8_t *p, uint16_t v)
-{
-	p[0] = (uint8_t)(v >> 8);
-	p[1] = (uint8_t)v;
-}
-
 uint32_t
 fe_nic_ipv4_off(const uint8_t *f, uint32_t len)
 {
@@ -190,9 +178,9 @@ fe_nic_ipv4_off(const uint8_t *f, uint32_t len)
 
 	if (len < ETH_HLEN + 20)
 		return 0;
-	type = get16(f + 12);
+	type = fe_get16(f + 12);
 	if (type == ETYPE_VLAN) {
-		type = get16(f + 16);
+		type = fe_get16(f + 16);
 		off += 4;
 	}
 	if (type != ETYPE_IPV4 || len < off + 20 || (f[off] >> 4) != 4 || (f[off] & 15) < 5)
@@ -206,7 +194,7 @@ fe_nic_flow_key(const uint8_t *f, uint32_t len, struct fe_nic_key *k)
 	uint32_t off = fe_nic_ipv4_off(f, len), l4;
 	const uint8_t *ip = f + off;
 
-	if (off == 0 || (ip[9] != 6 && ip[9] != 17) || (get16(ip + 6) & 0x3fff) != 0)
+	if (off == 0 || (ip[9] != 6 && ip[9] != 17) || (fe_get16(ip + 6) & 0x3fff) != 0)
 		return -1; /* not TCP or UDP, or a fragment */
 	l4 = off + (uint32_t)(ip[0] & 15) * 4;
 	if (len < l4 + 4)
@@ -238,17 +226,6 @@ fe_nic_ecn_get(const uint8_t *f, uint32_t len)
 	return off ? f[off + 1] & 3 : -1;
 }
 
-/* RFC 1624, eqn. 3: HC' = ~(~HC + ~m + m'). */
-static void
-csum_replace16(uint8_t *csum, uint16_t old, uint16_t new)
-{
-	uint32_t s = (uint16_t)~get16(csum) + (uint16_t)~old + new;
-
-	s = (s & 0xffff) + (s >> 16);
-	s = (s & 0xffff) + (s >> 16);
-	put16(csum, (uint16_t)~s);
-}
-
 int
 fe_nic_ecn_set(uint8_t *f, uint32_t len, uint8_t v)
 {
@@ -257,9 +234,9 @@ fe_nic_ecn_set(uint8_t *f, uint32_t len, uint8_t v)
 
 	if (off == 0)
 		return -1;
-	old = get16(f + off);
+	old = fe_get16(f + off);
 	f[off + 1] = (uint8_t)((f[off + 1] & ~3u) | (v & 3u));
-	csum_replace16(f + off + 10, old, get16(f + off));
+	fe_csum_replace16(f + off + 10, old, fe_get16(f + off));
 	return 0;
 }
 
@@ -269,7 +246,7 @@ ip_csum(const uint8_t *ip)
 	uint32_t s = 0;
 
 	for (int i = 0; i < 20; i += 2)
-		s += get16(ip + i);
+		s += fe_get16(ip + i);
 	while (s >> 16)
 		s = (s & 0xffff) + (s >> 16);
 	return (uint16_t)~s;
@@ -285,23 +262,23 @@ fe_nic_ctl_frame(uint8_t *out, const uint8_t *data, enum fe_nic_ctl kind, uint32
 	memset(out, 0, FE_NIC_CTL_LEN);
 	memcpy(out, data + 6, 6); /* back to the data's source */
 	memcpy(out + 6, data, 6);
-	put16(out + 12, ETYPE_IPV4);
+	fe_put16(out + 12, ETYPE_IPV4);
 	ip[0] = 0x45;
 	ip[1] = 48 << 2; /* DSCP 48, not ECN-capable */
-	put16(ip + 2, FE_NIC_CTL_LEN - ETH_HLEN);
-	put16(ip + 6, 0x4000); /* DF */
+	fe_put16(ip + 2, FE_NIC_CTL_LEN - ETH_HLEN);
+	fe_put16(ip + 6, 0x4000); /* DF */
 	ip[8] = 64;
 	ip[9] = 17;
 	if (off) {
 		memcpy(ip + 12, data + off + 16, 4);
 		memcpy(ip + 16, data + off + 12, 4);
 	}
-	put16(ip + 10, ip_csum(ip));
-	put16(udp, 49152 | (qpn & 0x3fff)); /* source port: entropy, as NICs do */
-	put16(udp + 2, FE_ROCE_UDP);
-	put16(udp + 4, FE_NIC_CTL_LEN - ETH_HLEN - 20);
+	fe_put16(ip + 10, ip_csum(ip));
+	fe_put16(udp, 49152 | (qpn & 0x3fff)); /* source port: entropy, as NICs do */
+	fe_put16(udp + 2, FE_ROCE_UDP);
+	fe_put16(udp + 4, FE_NIC_CTL_LEN - ETH_HLEN - 20);
 	bth[0] = kind == FE_NIC_CNP ? FE_BTH_CNP : FE_BTH_ACK;
-	put16(bth + 2, 0xffff); /* default P_Key */
+	fe_put16(bth + 2, 0xffff); /* default P_Key */
 	bth[5] = (uint8_t)(qpn >> 16);
 	bth[6] = (uint8_t)(qpn >> 8);
 	bth[7] = (uint8_t)qpn;
@@ -320,8 +297,8 @@ fe_nic_ctl_parse(const uint8_t *f, uint32_t len, enum fe_nic_ctl *kind, uint32_t
 {
 	const uint8_t *ip = f + ETH_HLEN, *udp = ip + 20, *bth = udp + 8;
 
-	if (len < FE_NIC_CTL_LEN - 4 || get16(f + 12) != ETYPE_IPV4 || ip[0] != 0x45 ||
-	    ip[9] != 17 || get16(udp + 2) != FE_ROCE_UDP)
+	if (len < FE_NIC_CTL_LEN - 4 || fe_get16(f + 12) != ETYPE_IPV4 || ip[0] != 0x45 ||
+	    ip[9] != 17 || fe_get16(udp + 2) != FE_ROCE_UDP)
 		return -1;
 	if (bth[0] == FE_BTH_CNP)
 		*kind = FE_NIC_CNP;

@@ -1,20 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include <string.h>
 
+#include "fe_bytes.h"
 #include "fe_nic.h"
 #include "fe_roce.h"
-
-static inline uint16_t
-get16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] << 8 | p[1]);
-}
-
-static inline uint32_t
-get24(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 16 | (uint32_t)p[1] << 8 | p[2];
-}
 
 int
 fe_roce_parse(const uint8_t *f, uint32_t len, struct fe_roce_pkt *p)
@@ -22,17 +11,17 @@ fe_roce_parse(const uint8_t *f, uint32_t len, struct fe_roce_pkt *p)
 	uint32_t off = fe_nic_ipv4_off(f, len), ihl;
 	const uint8_t *ip = f + off, *bth;
 
-	if (off == 0 || ip[9] != 17 || (get16(ip + 6) & 0x3fff) != 0)
+	if (off == 0 || ip[9] != 17 || (fe_get16(ip + 6) & 0x3fff) != 0)
 		return -1;
 	ihl = (uint32_t)(ip[0] & 15) * 4;
-	if (len < off + ihl + 8 + 12 || get16(ip + ihl + 2) != FE_ROCE_UDP)
+	if (len < off + ihl + 8 + 12 || fe_get16(ip + ihl + 2) != FE_ROCE_UDP)
 		return -1;
 	bth = ip + ihl + 8;
 	memset(p, 0, sizeof(*p));
 	memcpy(&p->daddr, ip + 16, 4);
 	p->opcode = bth[0];
-	p->qpn = get24(bth + 5);
-	p->psn = get24(bth + 9);
+	p->qpn = fe_get24(bth + 5);
+	p->psn = fe_get24(bth + 9);
 	if ((p->opcode & 0x1f) == FE_BTH_ACK || (p->opcode & 0x1f) == FE_BTH_ATOMIC_ACK ||
 	    ((p->opcode & 0x1f) >= 0x0d && (p->opcode & 0x1f) <= 0x10 &&
 	     (p->opcode & 0x1f) != 0x0e)) { /* the opcodes with an AETH */
