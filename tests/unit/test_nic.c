@@ -302,32 +302,41 @@ eal_down(void)
 
 TestSuite(nic, .init = eal_up, .fini = eal_down);
 
-static struct fe_dp *engine_x(uint32_t model, uint32_t recovery, uint64_t drop, uint64_t count,
+static struct fe_dp *engine_x(const struct fe_nic_params *nic, uint64_t drop, uint64_t count,
 			      uint32_t up_pkts);
+
+/* NIC parameters: the defaults, of a model and a recovery. */
+static struct fe_nic_params
+nic(uint32_t model, uint32_t recovery)
+{
+	struct fe_nic_params p = FE_NIC_DEFAULT;
+
+	p.model = model;
+	p.recovery = recovery;
+	return p;
+}
 
 /* Links of 1 us each way and no rate; port 0's up link drops data frame `drop` (0: none). */
 static struct fe_dp *
 engine(uint32_t model, uint32_t recovery, uint64_t drop)
 {
-	return engine_x(model, recovery, drop, 1, 0);
+	struct fe_nic_params p = nic(model, recovery);
+
+	return engine_x(&p, drop, 1, 0);
 }
 
 /* ... count frames from the drop-th, and port 0's up link holds up_pkts (0: no limit). */
 static struct fe_dp *
-engine_x(uint32_t model, uint32_t recovery, uint64_t drop, uint64_t count, uint32_t up_pkts)
+engine_x(const struct fe_nic_params *nic, uint64_t drop, uint64_t count, uint32_t up_pkts)
 {
 	struct fe_linkdef up[NP] = {0}, down[NP] = {0};
 	struct fe_dp_conf conf = {
-		.mac_age_ns = 300000000000ULL, .lanes = 1, .seed = 1, .nic = FE_NIC_DEFAULT};
+		.mac_age_ns = 300000000000ULL, .lanes = 1, .seed = 1, .nic = *nic};
 	char err[256];
 	struct fe_dp *dp;
 
-	conf.nic.model = model;
-	conf.nic.recovery = recovery;
-	for (int i = 0; i < NP; i++) {
+	for (int i = 0; i < NP; i++)
 		up[i].link.delay_ns = down[i].link.delay_ns = 1000;
-		up[i].link.rate_bps = down[i].link.rate_bps = 0;
-	}
 	if (drop) { /* only TCP data counts: the learning frames are not TCP */
 		snprintf(up[0].match, sizeof(up[0].match), "tcp");
 		up[0].drop_first = drop;
@@ -452,25 +461,14 @@ Test(nic, roce_consumes_ce_and_cnp_slows_the_sender)
 Test(nic, ib_cc_returns_a_becn_for_every_fecn)
 {
 	unsigned avail = rte_mempool_avail_count(pool);
+	/* model ib with InfiniBand CC: each FECN (a CE mark here) comes back as a BECN */
+	struct fe_nic_params p = nic(FE_NIC_IB, FE_NIC_GBN);
 	struct fe_dp *dp;
 	const struct fe_port_stats *s0, *s1;
 
-	{ /* model ib with InfiniBand CC: each FECN (a CE mark here) comes back as a BECN */
-		struct fe_linkdef up[NP] = {0}, down[NP] = {0};
-		struct fe_dp_conf conf = {.mac_age_ns = 300000000000ULL,
-					  .lanes = 1,
-					  .seed = 1,
-					  .nic = FE_NIC_DEFAULT};
-		char err[256];
-
-		conf.nic.model = FE_NIC_IB;
-		conf.nic.cc = FE_CC_IB;
-		conf.nic.cc_set = 1;
-		for (int i = 0; i < NP; i++)
-			up[i].link.delay_ns = down[i].link.delay_ns = 1000;
-		dp = fe_dp_create(NP, ports, up, down, pool, HZ, &conf, err, sizeof(err));
-		cr_assert_not_null(dp, "%s", err);
-	}
+	p.cc = FE_CC_IB;
+	p.cc_set = 1;
+	dp = engine_x(&p, 0, 0, 0);
 	s0 = &dp->ports[0].st;
 	s1 = &dp->ports[1].st;
 	learn(dp);
@@ -577,7 +575,8 @@ Test(nic, lost_tail_costs_the_timeout)
 Test(nic, selective_lost_tail_costs_one_timeout)
 {
 	unsigned avail = rte_mempool_avail_count(pool);
-	struct fe_dp *dp = engine_x(FE_NIC_ROCE, FE_NIC_SELECTIVE, 5, 2, 0);
+	struct fe_nic_params p = nic(FE_NIC_ROCE, FE_NIC_SELECTIVE);
+	struct fe_dp *dp = engine_x(&p, 5, 2, 0);
 	const struct fe_port_stats *s0 = &dp->ports[0].st;
 	uint16_t ids[8];
 	uint64_t t;
@@ -609,7 +608,8 @@ Test(nic, selective_lost_tail_costs_one_timeout)
 Test(nic, group_addresses_and_small_adapter_queues)
 {
 	unsigned avail = rte_mempool_avail_count(pool);
-	struct fe_dp *dp = engine_x(FE_NIC_ROCE, FE_NIC_GBN, 0, 0, 8);
+	struct fe_nic_params p = nic(FE_NIC_ROCE, FE_NIC_GBN);
+	struct fe_dp *dp = engine_x(&p, 0, 0, 8);
 	const struct fe_port_stats *s0 = &dp->ports[0].st;
 	static const uint8_t bcast[6] = {0xff, 0xff, 0xff, 0xff, 0xff, 0xff};
 	uint8_t f[1000];
@@ -639,7 +639,8 @@ Test(nic, group_addresses_and_small_adapter_queues)
 Test(nic, gives_up_after_seven_retries)
 {
 	unsigned avail = rte_mempool_avail_count(pool);
-	struct fe_dp *dp = engine_x(FE_NIC_ROCE, FE_NIC_GBN, 1, 1000, 0); /* all lost */
+	struct fe_nic_params p = nic(FE_NIC_ROCE, FE_NIC_GBN);
+	struct fe_dp *dp = engine_x(&p, 1, 1000, 0); /* all lost */
 	const struct fe_port_stats *s0 = &dp->ports[0].st;
 	const uint64_t T = 67108864;
 
