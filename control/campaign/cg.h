@@ -36,6 +36,7 @@
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/types.h>
 
 #include <jansson.h>
@@ -297,6 +298,17 @@ struct cg_row {
 	unsigned runs; /* repetitions that ran */
 	size_t n;
 };
+
+/* Whether a regime of the rows has emulated NICs (roce, ib, host): their table is printed. */
+static inline int
+cg_rows_nic(const struct cg_row *rows, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (rows[i].first && strcmp(rows[i].nic_model, "tcp") != 0 &&
+		    strcmp(rows[i].nic_model, "-") != 0)
+			return 1;
+	return 0;
+}
 
 /* A fabric's figure of a row, or NAN for the wire, which has no fabric. */
 static inline double

@@ -151,12 +151,8 @@ network_table(FILE *f, const struct cg_row *rows, size_t nrows)
 static void
 nic_table(FILE *f, const struct cg_row *rows, size_t nrows)
 {
-	int any = 0;
 
-	for (size_t i = 0; i < nrows; i++)
-		any |= rows[i].first && strcmp(rows[i].nic_model, "tcp") &&
-		       strcmp(rows[i].nic_model, "-");
-	if (!any)
+	if (!cg_rows_nic(rows, nrows))
 		return;
 	fprintf(f, "<h2>The NICs at the edge</h2>\n<table><tr><th>regime</th><th>nic</th><th>CE "
 		   "consumed</th><th>CNPs</th><th>lowest rate (Mbit/s)</th><th>frames "

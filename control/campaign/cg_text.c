@@ -102,12 +102,8 @@ static void
 nic_table(FILE *f, const struct cg_row *rows, size_t n)
 {
 	char a[32];
-	int any = 0;
 
-	for (size_t i = 0; i < n; i++)
-		any |= rows[i].first && strcmp(rows[i].nic_model, "tcp") &&
-		       strcmp(rows[i].nic_model, "-");
-	if (!any)
+	if (!cg_rows_nic(rows, n))
 		return;
 	fprintf(f, "\n%-20s %5s %8s %7s %12s %7s %6s %8s %9s\n", "NICs, per run", "nic", "CE eaten",
 		"CNPs", "min Mbit/s", "resent", "NAKs", "NIC RTOs", "discarded");
