@@ -75,6 +75,19 @@ struct fe_nic_params {
 		.ccti_min = 0, .cct_den = 16, .ccti_timer_ns = 51200,                              \
 	}
 
+/* The value from lo to hi whose name(value) is s: 0, or -1 if none. */
+static inline int
+fe_nic_name_parse(const char *s, const char *(*name)(uint32_t), uint32_t lo, uint32_t hi,
+		  uint32_t *out)
+{
+	for (uint32_t v = lo; v <= hi; v++)
+		if (strcmp(s, name(v)) == 0) {
+			*out = v;
+			return 0;
+		}
+	return -1;
+}
+
 static inline const char *
 fe_nic_model_name(uint32_t m)
 {
@@ -93,12 +106,7 @@ fe_nic_recovery_name(uint32_t r)
 static inline int
 fe_nic_model_parse(const char *s, uint32_t *out)
 {
-	for (uint32_t m = FE_NIC_TCP; m <= FE_NIC_HOST; m++)
-		if (strcmp(s, fe_nic_model_name(m)) == 0) {
-			*out = m;
-			return 0;
-		}
-	return -1;
+	return fe_nic_name_parse(s, fe_nic_model_name, FE_NIC_TCP, FE_NIC_HOST, out);
 }
 
 static inline const char *
@@ -110,23 +118,13 @@ fe_nic_cc_name(uint32_t c)
 static inline int
 fe_nic_cc_parse(const char *s, uint32_t *out)
 {
-	for (uint32_t c = FE_CC_OFF; c <= FE_CC_IB; c++)
-		if (strcmp(s, fe_nic_cc_name(c)) == 0) {
-			*out = c;
-			return 0;
-		}
-	return -1;
+	return fe_nic_name_parse(s, fe_nic_cc_name, FE_CC_OFF, FE_CC_IB, out);
 }
 
 static inline int
 fe_nic_recovery_parse(const char *s, uint32_t *out)
 {
-	for (uint32_t r = FE_NIC_GBN; r <= FE_NIC_SELECTIVE; r++)
-		if (strcmp(s, fe_nic_recovery_name(r)) == 0) {
-			*out = r;
-			return 0;
-		}
-	return -1;
+	return fe_nic_name_parse(s, fe_nic_recovery_name, FE_NIC_GBN, FE_NIC_SELECTIVE, out);
 }
 
 /* The congestion control that runs: as given, else roce DCQCN and ib off. */
