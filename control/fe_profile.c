@@ -543,8 +543,8 @@ is_name(const char *s)
 }
 
 int
-fe_yaml_find(const char *what, const char *env, const char *sub, const char *dir,
-	     const char *name, char *path, size_t len, char *err, size_t errlen)
+fe_yaml_find(const char *what, const char *env, const char *sub, const char *dir, const char *name,
+	     char *path, size_t len, char *err, size_t errlen)
 {
 	const char *e = getenv(env);
 	char dirs[1024], *save = NULL;
@@ -561,8 +561,8 @@ fe_yaml_find(const char *what, const char *env, const char *sub, const char *dir
 		if (stat(path, &st) == 0)
 			return 0;
 	}
-	snprintf(err, errlen, "%s '%s' not found (looked for %s.yaml in $%s, ./%s, %s)", what,
-		 name, name, env, sub, dir);
+	snprintf(err, errlen, "%s '%s' not found (looked for %s.yaml in $%s, ./%s, %s)", what, name,
+		 name, env, sub, dir);
 	return -ENOENT;
 }
 
