@@ -70,7 +70,7 @@ struct fe_capture {
 };
 
 static const char *const drop_names[] = {"tail",  "wire", "pool",     "random", "burst",
-					 "exact", "aqm",  "headroom", "hoq"};
+					 "exact", "aqm",  "headroom", "hoq",	"watchdog"};
 
 static void
 put(struct blk *b, const void *p, size_t n)

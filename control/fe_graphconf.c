@@ -8,7 +8,7 @@
 int
 fe_path_parse(const char *s, enum fe_path *out)
 {
-	for (int p = FE_PATH_ECMP; p <= FE_PATH_ADAPTIVE; p++)
+	for (int p = FE_PATH_ECMP; p <= FE_PATH_FLOWLET; p++)
 		if (strcmp(s, fe_path_name((enum fe_path)p)) == 0) {
 			*out = (enum fe_path)p;
 			return 0;

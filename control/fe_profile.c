@@ -43,7 +43,7 @@ struct y_link {
 };
 
 struct y_pfc {
-	char *xoff, *xon, *headroom, *delay, *quanta, *frames;
+	char *xoff, *xon, *headroom, *delay, *quanta, *frames, *watchdog, *wd_action, *restore;
 };
 
 struct y_credit {
@@ -110,13 +110,11 @@ static const cyaml_schema_value_t link_entry = {
 };
 
 static const cyaml_schema_field_t pfc_fields[] = {
-	STR("xoff", struct y_pfc, xoff),
-	STR("xon", struct y_pfc, xon),
-	STR("headroom", struct y_pfc, headroom),
-	STR("delay", struct y_pfc, delay),
-	STR("quanta", struct y_pfc, quanta),
-	STR("frames", struct y_pfc, frames),
-	CYAML_FIELD_END,
+	STR("xoff", struct y_pfc, xoff),	 STR("xon", struct y_pfc, xon),
+	STR("headroom", struct y_pfc, headroom), STR("delay", struct y_pfc, delay),
+	STR("quanta", struct y_pfc, quanta),	 STR("frames", struct y_pfc, frames),
+	STR("watchdog", struct y_pfc, watchdog), STR("watchdog-action", struct y_pfc, wd_action),
+	STR("restore", struct y_pfc, restore),	 CYAML_FIELD_END,
 };
 
 static const cyaml_schema_field_t credit_fields[] = {
@@ -181,7 +179,7 @@ static const struct fe_yaml_known known_keys[] = {
 	 "model, recovery, cc, g, stages, cnp-interval, alpha-period, rate-period, "
 	 "rate-bytes, ai-rate, hai-rate, min-rate, timeout, window, ccti-increase, ccti-limit, "
 	 "ccti-min, ccti-timer, cct-step"},
-	{"pfc", "xoff, xon, headroom, delay, quanta, frames"},
+	{"pfc", "xoff, xon, headroom, delay, quanta, frames, watchdog, watchdog-action, restore"},
 	{"credit", "buffer, return, hoq, out"},
 	{"ecn", "enabled, kmin, kmax, pmax, non-ect"},
 	{"gilbert-elliott", "p, r, loss-bad, loss-good"},
@@ -430,7 +428,10 @@ regime_sections(struct fe_yaml *c, const struct y_profile *y, struct fe_profile 
 		  regime_key(c, "pfc", "headroom", f->headroom, &p->fabric) < 0 ||
 		  regime_key(c, "pfc", "delay", f->delay, &p->fabric) < 0 ||
 		  regime_key(c, "pfc", "quanta", f->quanta, &p->fabric) < 0 ||
-		  regime_key(c, "pfc", "frames", f->frames, &p->fabric) < 0))
+		  regime_key(c, "pfc", "frames", f->frames, &p->fabric) < 0 ||
+		  regime_key(c, "pfc", "watchdog", f->watchdog, &p->fabric) < 0 ||
+		  regime_key(c, "pfc", "watchdog-action", f->wd_action, &p->fabric) < 0 ||
+		  regime_key(c, "pfc", "restore", f->restore, &p->fabric) < 0))
 		return -EINVAL;
 	if (r && (regime_key(c, "credit", "buffer", r->buffer, &p->fabric) < 0 ||
 		  regime_key(c, "credit", "return", r->ret, &p->fabric) < 0 ||
@@ -695,6 +696,8 @@ fe_profile_expand(const struct fe_profile *p, uint32_t scale, unsigned nports,
 			return -ERANGE;
 	}
 	fab->pfc.delay_ns *= scale;
+	fab->pfc.watchdog_ns *= scale;
+	fab->pfc.restore_ns *= scale;
 	fab->credit.return_ns *= scale;
 	fab->credit.hoq_life_ns *= scale;
 	fe_nic_scale(&fab->nic, scale);
@@ -765,6 +768,13 @@ fe_profile_print_fabric(FILE *f, const struct fe_fabric *fab)
 				: "auto",
 			fab->pfc.delay_ns ? fe_fmt_time(fab->pfc.delay_ns, t, sizeof(t)) : "auto",
 			fab->pfc.quanta, fab->pfc.frames ? "on" : "off");
+	if (fab->regime == FE_REGIME_PFC && fab->pfc.watchdog_ns)
+		fprintf(f, "pfc watchdog %s action %s restore %s\n",
+			fe_fmt_time(fab->pfc.watchdog_ns, t, sizeof(t)),
+			fe_pfc_wd_action_name(fab->pfc.watchdog_action),
+			fe_fmt_time(fab->pfc.restore_ns ? fab->pfc.restore_ns
+							: fab->pfc.watchdog_ns,
+				    u, sizeof(u)));
 	if (fab->regime == FE_REGIME_CREDIT)
 		fprintf(f,
 			"credit buffer %" PRIu64 "B (%" PRIu64 " blocks) return %s hoq %s out %u\n",

@@ -171,6 +171,28 @@ lanes(FILE *f, const struct fe_dp *dp)
 				fprintf(f, "fabemu_lane_%s{port=\"%u\",lane=\"%u\"} %" PRIu64 "\n",
 					d->name, i, l, fe_report_get(&c, d));
 			}
+		/* several switches: each link between them is an input of its far switch */
+		for (unsigned i = 0; dp->graph && i < dp->graph->nhl; i++)
+			for (unsigned l = 0; l < dp->conf.lanes; l++) {
+				struct fe_lane_counters c;
+
+				fe_report_lane(dp, dp->nports + i, l, &c);
+				fprintf(f, "fabemu_lane_%s{link=\"%s\",lane=\"%u\"} %" PRIu64 "\n",
+					d->name, dp->graph->hl[i].name, l, fe_report_get(&c, d));
+			}
+	}
+	if (dp->graph != NULL && names != NULL) {
+		fprintf(f,
+			"# HELP fabemu_graph_deadlocks_total cycles of links between switches "
+			"held past the deadlock time\n# TYPE fabemu_graph_deadlocks_total "
+			"counter\nfabemu_graph_deadlocks_total %" PRIu64 "\n",
+			__atomic_load_n(&dp->graph->nev, __ATOMIC_ACQUIRE));
+		fprintf(f, "# HELP fabemu_graph_watchdog_storms_total times the PFC watchdog "
+			   "stormed the link\n# TYPE fabemu_graph_watchdog_storms_total "
+			   "counter\n");
+		for (unsigned i = 0; i < dp->graph->nhl; i++)
+			fprintf(f, "fabemu_graph_watchdog_storms_total{link=\"%s\"} %" PRIu64 "\n",
+				dp->graph->hl[i].name, FE_CNT_GET(dp->graph->hl[i].storms));
 	}
 }
 

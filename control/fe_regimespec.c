@@ -30,6 +30,8 @@ static const struct key pfc_keys[] = {
 	K64(fe_pfc_params, delay_ns, fe_rule_pfc_delay),
 	K32(fe_pfc_params, quanta, fe_rule_pfc_quanta),
 	K32(fe_pfc_params, frames, fe_rule_pfc_frames),
+	K64(fe_pfc_params, watchdog_ns, fe_rule_pfc_watchdog),
+	K64(fe_pfc_params, restore_ns, fe_rule_pfc_restore),
 };
 
 static const struct key credit_keys[] = {
@@ -79,13 +81,22 @@ set_key(void *obj, const struct key *keys, size_t nkeys, const char *known, cons
 	return 0;
 }
 
-#define PFC_KNOWN    "xoff, xon, headroom, delay, quanta, frames"
+#define PFC_KNOWN    "xoff, xon, headroom, delay, quanta, frames, watchdog, watchdog-action, restore"
 #define CREDIT_KNOWN "buffer, return, hoq, out"
 
 int
 fe_pfc_key(const char *key, const char *v, struct fe_pfc_params *p, const char *prefix, char *err,
 	   size_t len)
 {
+	if (strcmp(key, "watchdog-action") == 0) {
+		if (strcmp(v, "drop") == 0 || strcmp(v, "forward") == 0) {
+			p->watchdog_action = v[0] == 'f' ? FE_PFC_WD_FORWARD : FE_PFC_WD_DROP;
+			return 0;
+		}
+		snprintf(err, len, "%swatchdog-action '%s' (allowed: " FE_PFC_WD_ALLOWED ")",
+			 prefix, v);
+		return -EINVAL;
+	}
 	return set_key(p, pfc_keys, sizeof(pfc_keys) / sizeof(pfc_keys[0]), PFC_KNOWN, prefix, key,
 		       v, err, len);
 }

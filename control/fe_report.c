@@ -21,6 +21,8 @@
 #field, offsetof(struct type, field)                                               \
 	}
 
+static void graph_table(FILE *f, const struct fe_dp *dp);
+
 static const struct fe_counter_desc port_counters[] = {
 	C(fe_port_stats, rx_pkts),	    C(fe_port_stats, rx_bytes),
 	C(fe_port_stats, tx_pkts),	    C(fe_port_stats, tx_bytes),
@@ -51,32 +53,21 @@ static const struct fe_counter_desc port_counters[] = {
 		"drop_" name "_bytes", offsetof(struct fe_link_stats, drop_bytes[cause])           \
 	}
 
-_Static_assert(FE_LINK_DROP__MAX == 9, "list every drop cause in link_counters");
+_Static_assert(FE_LINK_DROP__MAX == 10, "list every drop cause in link_counters");
 
 static const struct fe_counter_desc link_counters[] = {
-	C(fe_link_stats, in_pkts),
-	C(fe_link_stats, in_bytes),
-	C(fe_link_stats, out_pkts),
-	C(fe_link_stats, out_bytes),
-	DROP(FE_LINK_DROP_TAIL, "tail"),
-	DROP(FE_LINK_DROP_WIRE, "wire"),
-	DROP(FE_LINK_DROP_POOL, "pool"),
-	DROP(FE_LINK_DROP_RANDOM, "random"),
-	DROP(FE_LINK_DROP_BURST, "burst"),
-	DROP(FE_LINK_DROP_EXACT, "exact"),
-	DROP(FE_LINK_DROP_AQM, "aqm"),
-	DROP(FE_LINK_DROP_HEADROOM, "headroom"),
-	DROP(FE_LINK_DROP_HOQ, "hoq"),
-	C(fe_link_stats, ecn_marked),
-	C(fe_link_stats, held_ns),
-	C(fe_link_stats, stopped_pkts),
-	C(fe_link_stats, stopped_bytes),
-	C(fe_link_stats, q_pkts),
-	C(fe_link_stats, q_bytes),
-	C(fe_link_stats, q_pkts_peak),
-	C(fe_link_stats, q_bytes_peak),
-	C(fe_link_stats, wire_pkts),
-	{NULL, 0},
+	C(fe_link_stats, in_pkts),	   C(fe_link_stats, in_bytes),
+	C(fe_link_stats, out_pkts),	   C(fe_link_stats, out_bytes),
+	DROP(FE_LINK_DROP_TAIL, "tail"),   DROP(FE_LINK_DROP_WIRE, "wire"),
+	DROP(FE_LINK_DROP_POOL, "pool"),   DROP(FE_LINK_DROP_RANDOM, "random"),
+	DROP(FE_LINK_DROP_BURST, "burst"), DROP(FE_LINK_DROP_EXACT, "exact"),
+	DROP(FE_LINK_DROP_AQM, "aqm"),	   DROP(FE_LINK_DROP_HEADROOM, "headroom"),
+	DROP(FE_LINK_DROP_HOQ, "hoq"),	   DROP(FE_LINK_DROP_WATCHDOG, "watchdog"),
+	C(fe_link_stats, ecn_marked),	   C(fe_link_stats, held_ns),
+	C(fe_link_stats, stopped_pkts),	   C(fe_link_stats, stopped_bytes),
+	C(fe_link_stats, q_pkts),	   C(fe_link_stats, q_bytes),
+	C(fe_link_stats, q_pkts_peak),	   C(fe_link_stats, q_bytes_peak),
+	C(fe_link_stats, wire_pkts),	   {NULL, 0},
 };
 
 static const struct fe_counter_desc sw_counters[] = {
@@ -213,22 +204,29 @@ fe_report_impairments(const struct fe_linkdef *d, char *buf, size_t len)
 void
 fe_report_lane(const struct fe_dp *dp, unsigned port, unsigned lane, struct fe_lane_counters *c)
 {
-	const struct fe_port *p = &dp->ports[port];
+	/* an input: a port, or past the ports a link between switches (fe_graph.h) */
+	const struct fe_hoplink *h = port < dp->nports ? NULL : &dp->graph->hl[port - dp->nports];
+	const struct fe_pfc *pfc = h ? &h->pfc : &dp->ports[port].pfc;
+	const struct fe_credit *cr = h ? &h->cred : &dp->ports[port].credit;
+	/* several switches queue every input in the graph */
+	const struct fe_iq *iq = dp->graph && dp->graph->iq
+					 ? &dp->graph->iq[port * FE_LANES_MAX + lane]
+					 : &dp->ports[port].iq[lane];
 
 	memset(c, 0, sizeof(*c));
 	c->held_bytes = FE_CNT_GET(dp->held[port * FE_PFC_PRIOS + lane]);
 	if (dp->conf.regime == FE_REGIME_PFC) {
-		c->pause_frames = FE_CNT_GET(p->pfc.prio[lane].pause_frames);
-		c->xoff_events = FE_CNT_GET(p->pfc.prio[lane].xoff_events);
+		c->pause_frames = FE_CNT_GET(pfc->prio[lane].pause_frames);
+		c->xoff_events = FE_CNT_GET(pfc->prio[lane].xoff_events);
 		c->paused_ns =
-			fe_ticks_to_ns(fe_pfc_paused(&p->pfc, (uint8_t)lane, rte_rdtsc()), dp->hz);
+			fe_ticks_to_ns(fe_pfc_paused(pfc, (uint8_t)lane, rte_rdtsc()), dp->hz);
 	} else if (dp->conf.regime == FE_REGIME_CREDIT) {
-		c->credits = p->credit.avail[lane];
-		c->credits_min = FE_CNT_GET(p->credit.avail_min[lane]);
-		c->stall_ns = fe_ticks_to_ns(FE_CNT_GET(p->credit.stall_ticks[lane]), dp->hz);
-		c->iq_depth = FE_CNT_GET(p->iq[lane].depth);
-		c->iq_peak = FE_CNT_GET(p->iq[lane].peak);
-		c->iq_peak_blocks = FE_CNT_GET(p->iq[lane].peak_blocks);
+		c->credits = cr->avail[lane];
+		c->credits_min = FE_CNT_GET(cr->avail_min[lane]);
+		c->stall_ns = fe_ticks_to_ns(FE_CNT_GET(cr->stall_ticks[lane]), dp->hz);
+		c->iq_depth = FE_CNT_GET(iq->depth);
+		c->iq_peak = FE_CNT_GET(iq->peak);
+		c->iq_peak_blocks = FE_CNT_GET(iq->peak_blocks);
 	}
 }
 
@@ -495,6 +493,7 @@ fe_report_table(FILE *f, const struct fe_dp *dp)
 		for (unsigned p = 0; p < dp->nports; p++)
 			fprintf(f, " %u:%" PRIu64, p, FE_CNT_GET(dp->graph->ooo[p]));
 		fprintf(f, " (path %s)\n", fe_path_name(dp->graph->path));
+		graph_table(f, dp);
 	}
 	fprintf(f, "%-8s %s\n", "link",
 		"qdepth_p50 qdepth_p99 sojourn_p50_ns sojourn_p99_ns sojourn_max_ns late_p50_ns "
@@ -883,25 +882,102 @@ lcores_json(void)
 			 "cpu_irq_ns", u64(s.cpu_irq_ns), "cpu_softirq_ns", u64(s.cpu_softirq_ns));
 }
 
+/* Several switches, lossless: each hop link's pauses or credits, and the deadlocks. */
+static void
+graph_table(FILE *f, const struct fe_dp *dp)
+{
+	const struct fe_graph *g = dp->graph;
+	const struct fe_counter_desc *names = fe_report_lane_counters(dp);
+	uint64_t nev = __atomic_load_n(&g->nev, __ATOMIC_ACQUIRE);
+
+	if (names == NULL)
+		return;
+	fprintf(f, "%-14s %-4s", "fabric input", "lane");
+	for (const struct fe_counter_desc *d = names; d->name; d++)
+		fprintf(f, " %14s", d->name);
+	fprintf(f, dp->conf.regime == FE_REGIME_PFC ? " %14s\n" : "\n", "wd_storms");
+	for (unsigned i = 0; i < g->nhl; i++)
+		for (unsigned l = 0; l < dp->conf.lanes; l++) {
+			struct fe_lane_counters c;
+
+			fe_report_lane(dp, dp->nports + i, l, &c);
+			fprintf(f, "%-14s %-4u", g->hl[i].name, l);
+			for (const struct fe_counter_desc *d = names; d->name; d++)
+				fprintf(f, " %14" PRIu64,
+					*(const uint64_t *)((const char *)&c + d->off));
+			if (dp->conf.regime == FE_REGIME_PFC)
+				fprintf(f, " %14" PRIu64, FE_CNT_GET(g->hl[i].storms));
+			fputc('\n', f);
+		}
+	fprintf(f, "%-8s %" PRIu64 " deadlock%s", "graph", nev, nev == 1 ? "" : "s");
+	if (nev) {
+		const struct fe_graph_deadlock *e = &g->ev[(nev - 1) % FE_GRAPH_EVENTS];
+
+		fprintf(f, ", the last a cycle of");
+		for (unsigned i = 0; i < e->n && i < FE_GRAPH_CYCLE; i++)
+			fprintf(f, " %s", g->hl[e->hop[i] % g->nhl].name);
+	}
+	if (dp->conf.regime == FE_REGIME_CREDIT)
+		fprintf(f, "; %" PRIu64 " output stalls (HOQLife)", FE_CNT_GET(g->stalls));
+	fputc('\n', f);
+}
+
 /* Several switches (fe_graph.h): the links between them, and the path choice. */
 static json_t *
 graph_json(const struct fe_dp *dp)
 {
 	const struct fe_graph *g = dp->graph;
-	json_t *links = json_array(), *ooo = json_array();
+	const struct fe_counter_desc *names = fe_report_lane_counters(dp);
+	json_t *links = json_array(), *ooo = json_array(), *dl = json_array(), *doc;
+	uint64_t nev = __atomic_load_n(&g->nev, __ATOMIC_ACQUIRE);
 
 	for (unsigned i = 0; i < g->nhl; i++) {
 		const struct fe_hoplink *h = &g->hl[i];
 		json_t *o = json_pack("{s:s, s:o, s:o}", "link", h->name, "rate_bps",
 				      u64(h->prm.rate_bps), "delay_ns", u64(h->prm.delay_ns));
+		json_t *lanes = json_array();
 
 		put_fields(o, &h->l.st, link_counters);
+		/* its receiving switch's input: what it holds from it, pauses, credits */
+		for (unsigned l = 0; names && l < dp->conf.lanes; l++) {
+			struct fe_lane_counters c;
+			json_t *x = json_pack("{s:i}", "lane", l);
+
+			fe_report_lane(dp, dp->nports + i, l, &c);
+			put_fields(x, &c, names);
+			json_array_append_new(lanes, x);
+		}
+		json_object_set_new(o, "lanes", lanes);
+		if (dp->conf.regime == FE_REGIME_PFC) {
+			json_object_set_new(o, "watchdog_storms", u64(FE_CNT_GET(h->storms)));
+			json_object_set_new(o, "watchdog_forwarded",
+					    u64(FE_CNT_GET(h->wd_forwarded)));
+		}
 		json_array_append_new(links, o);
 	}
 	for (unsigned p = 0; p < dp->nports; p++)
 		json_array_append_new(ooo, u64(FE_CNT_GET(g->ooo[p])));
-	return json_pack("{s:i, s:s, s:o, s:o}", "switches", g->nsw, "path", fe_path_name(g->path),
-			 "fabric_links", links, "out_of_order", ooo);
+	/* the last FE_GRAPH_EVENTS deadlocks, oldest first */
+	for (uint64_t k = nev > FE_GRAPH_EVENTS ? nev - FE_GRAPH_EVENTS : 0; k < nev; k++) {
+		const struct fe_graph_deadlock *e = &g->ev[k % FE_GRAPH_EVENTS];
+		json_t *cyc = json_array();
+
+		for (unsigned i = 0; i < e->n && i < FE_GRAPH_CYCLE; i++)
+			json_array_append_new(cyc, json_string(g->hl[e->hop[i] % g->nhl].name));
+		json_array_append_new(dl,
+				      json_pack("{s:f, s:o}", "at_s",
+						e->at > dp->start_tsc
+							? (double)(e->at - dp->start_tsc) / dp->hz
+							: 0.0,
+						"cycle", cyc));
+	}
+	doc = json_pack("{s:i, s:s, s:o, s:o, s:o, s:o, s:o}", "switches", g->nsw, "path",
+			fe_path_name(g->path), "fabric_links", links, "out_of_order", ooo,
+			"flowlets", u64(FE_CNT_GET(g->flowlets)), "deadlock_count", u64(nev),
+			"deadlocks", dl);
+	if (dp->conf.regime == FE_REGIME_CREDIT)
+		json_object_set_new(doc, "vl_stalls", u64(FE_CNT_GET(g->stalls)));
+	return doc;
 }
 
 json_t *

@@ -76,6 +76,7 @@ struct fe_lane_counters {
 	uint64_t iq_peak_blocks; /* credit: the input queue's peak in 64-byte blocks */
 };
 
+/* port: an input (fe_graph.h): a port, or past the ports a link between switches */
 void fe_report_lane(const struct fe_dp *dp, unsigned port, unsigned lane,
 		    struct fe_lane_counters *c);
 /* The lane counters the running regime reports, over struct fe_lane_counters; NULL if none. */

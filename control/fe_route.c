@@ -18,9 +18,12 @@ far_end(const struct fe_topo *t, unsigned l, unsigned s, uint8_t *dir)
 	return -1;
 }
 
-/* Hops from every switch to `from` (the graph is undirected: the same both ways). */
+/*
+ * Hops from every switch to `from` (the graph is undirected: the same both ways). One-way
+ * routing (to_from: 1): hops from every switch to `from` along links crossed a to b only.
+ */
 static void
-bfs(const struct fe_topo *t, unsigned from, uint8_t *dist, struct fe_hop *parent)
+bfs(const struct fe_topo *t, unsigned from, uint8_t *dist, struct fe_hop *parent, int to_from)
 {
 	unsigned queue[FE_TOPO_SWITCH], head = 0, tail = 0;
 
@@ -36,7 +39,8 @@ bfs(const struct fe_topo *t, unsigned from, uint8_t *dist, struct fe_hop *parent
 			uint8_t dir;
 			int o = far_end(t, l, s, &dir);
 
-			if (o < 0 || dist[o] != FE_ROUTE_NONE)
+			/* toward `from` one-way: o -> s crosses l from a (o) to b (s) */
+			if (o < 0 || dist[o] != FE_ROUTE_NONE || (to_from && dir != 1))
 				continue;
 			dist[o] = (uint8_t)(dist[s] + 1);
 			if (parent)
@@ -55,12 +59,12 @@ fe_route_compute(const struct fe_topo *t, struct fe_routes *r)
 	memset(r, 0, sizeof(*r));
 	r->nsw = t->nsw;
 	for (unsigned dst = 0; dst < t->nsw; dst++) {
-		bfs(t, dst, d, NULL);
+		bfs(t, dst, d, NULL, t->oneway);
 		for (unsigned s = 0; s < t->nsw; s++)
 			r->dist[s][dst] = d[s];
 	}
 	for (unsigned root = 0; root < t->nsw; root++)
-		bfs(t, root, d, r->parent[root]);
+		bfs(t, root, d, r->parent[root], 0); /* broadcast: a tree, both ways */
 	for (unsigned s = 0; s < t->nsw; s++)
 		for (unsigned dst = 0; dst < t->nsw; dst++) {
 			if (s == dst || r->dist[s][dst] == FE_ROUTE_NONE)
@@ -71,7 +75,8 @@ fe_route_compute(const struct fe_topo *t, struct fe_routes *r)
 
 				/* at most FE_TOPO_SWITCH ways (parallel links beyond are not used)
 				 */
-				if (o >= 0 && r->dist[o][dst] + 1 == r->dist[s][dst] &&
+				if (o >= 0 && (!t->oneway || dir == 0) &&
+				    r->dist[o][dst] + 1 == r->dist[s][dst] &&
 				    r->nnh[s][dst] < FE_TOPO_SWITCH)
 					r->nh[s][dst][r->nnh[s][dst]++] = (struct fe_hop){
 						.link = (uint16_t)l, .dir = dir, .to = (uint8_t)o};
@@ -87,7 +92,11 @@ fe_route_print(FILE *f, const struct fe_topo *t, const struct fe_routes *r)
 	for (unsigned h = 0; h < t->nhosts; h++)
 		for (unsigned p = 0; p < t->host[h].nports; p++)
 			has_hosts[t->host[h].sw[p]] = 1;
-	fprintf(f, "routes (shortest paths; every next hop one hop nearer: loop-free)\n");
+	if (t->oneway)
+		fprintf(f, "routes (one-way: links crossed from a to b only; a cycle of links "
+			   "can hold a cyclic buffer dependency)\n");
+	else
+		fprintf(f, "routes (shortest paths; every next hop one hop nearer: loop-free)\n");
 	for (unsigned dst = 0; dst < t->nsw; dst++) {
 		if (!has_hosts[dst])
 			continue;

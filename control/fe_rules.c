@@ -48,6 +48,10 @@ const struct fe_rule fe_rule_pfc_headroom = RULE(
 const struct fe_rule fe_rule_pfc_delay = RULE("delay", FE_RULE_TIME, 0, SEC, NULL);
 const struct fe_rule fe_rule_pfc_quanta = RULE("quanta", FE_RULE_COUNT, 1, 65535, NULL);
 const struct fe_rule fe_rule_pfc_frames = RULE("frames", FE_RULE_COUNT, 0, 1, "0 or 1");
+const struct fe_rule fe_rule_pfc_watchdog =
+	RULE("watchdog", FE_RULE_TIME, 0, 10 * SEC, "0s (off) to 10s");
+const struct fe_rule fe_rule_pfc_restore =
+	RULE("restore", FE_RULE_TIME, 0, 10 * SEC, "0s (as long as the watchdog) to 10s");
 const struct fe_rule fe_rule_credit_buffer =
 	RULE("buffer", FE_RULE_SIZE, FE_CREDIT_BLOCK, 64 * MIB, "one 64-byte block (64B) to 64MiB");
 const struct fe_rule fe_rule_credit_return = RULE("return", FE_RULE_TIME, 0, SEC, NULL);

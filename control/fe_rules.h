@@ -32,7 +32,8 @@ extern const struct fe_rule fe_rule_link_rate, fe_rule_link_delay, fe_rule_link_
 	fe_rule_link_buffer, fe_rule_link_buffer_pkts;
 /* the PFC and credit regimes (--pfc, --credit, pfc:, credit:, set pfc|credit) */
 extern const struct fe_rule fe_rule_pfc_xoff, fe_rule_pfc_xon, fe_rule_pfc_headroom,
-	fe_rule_pfc_delay, fe_rule_pfc_quanta, fe_rule_pfc_frames;
+	fe_rule_pfc_delay, fe_rule_pfc_quanta, fe_rule_pfc_frames, fe_rule_pfc_watchdog,
+	fe_rule_pfc_restore;
 extern const struct fe_rule fe_rule_credit_buffer, fe_rule_credit_return, fe_rule_credit_hoq,
 	fe_rule_credit_out;
 /* the emulated NIC (--nic, nic:) */

@@ -334,6 +334,28 @@ fe_topo_check(struct fe_topo *t, char *err, size_t errlen, int *where)
 					    t->sw[s].name, t->sw[0].name);
 	/* a connected graph with as many links as switches or more has a cycle */
 	t->cyclic = t->nlinks >= t->nsw;
+	/* one-way: every switch reaches every other along the links' a-to-b direction */
+	for (unsigned from = 0; t->oneway && from < t->nsw; from++) {
+		memset(seen, 0, sizeof(seen));
+		seen[from] = 1;
+		stack[0] = from;
+		n = 1;
+		while (n) {
+			unsigned s = stack[--n];
+
+			for (unsigned i = 0; i < t->nlinks; i++)
+				if (t->link[i].a == s && !seen[t->link[i].b]) {
+					seen[t->link[i].b] = 1;
+					stack[n++] = t->link[i].b;
+				}
+		}
+		for (unsigned s = 0; s < t->nsw; s++)
+			if (!seen[s] && (*where = (int)s) >= 0)
+				return fail(err, errlen,
+					    "routing one-way: no path from switch '%s' to switch "
+					    "'%s' along the links' a-to-b direction",
+					    t->sw[from].name, t->sw[s].name);
+	}
 	return 0;
 }
 
@@ -358,7 +380,7 @@ struct y_link {
 };
 
 struct y_topo {
-	char *name, *description;
+	char *name, *description, *routing;
 	struct y_gen *generate;
 	struct y_switch *switches;
 	unsigned switches_count;
@@ -423,6 +445,7 @@ static const cyaml_schema_value_t link_entry = {
 static const cyaml_schema_field_t topo_fields[] = {
 	STR("name", struct y_topo, name),
 	STR("description", struct y_topo, description),
+	STR("routing", struct y_topo, routing),
 	CYAML_FIELD_MAPPING_PTR("generate", CYAML_FLAG_OPTIONAL, struct y_topo, generate,
 				gen_fields),
 	CYAML_FIELD_SEQUENCE("switches", CYAML_FLAG_POINTER | CYAML_FLAG_OPTIONAL, struct y_topo,
@@ -439,7 +462,7 @@ static const cyaml_schema_value_t topo_schema = {
 };
 
 static const struct fe_yaml_known known_keys[] = {
-	{"", "name, description, generate, switches, hosts, links"},
+	{"", "name, description, routing, generate, switches, hosts, links"},
 	{"generate", "kind, hosts, leaves, spines, hosts-per-leaf, oversubscription, k, rails, "
 		     "switches"},
 	{"switches", "name, buffer"},
@@ -620,7 +643,14 @@ fe_topo_parse(const char *text, size_t len, const char *source, struct fe_topo *
 		snprintf(t->name, sizeof(t->name), "%s", d->name);
 		if (d->description)
 			snprintf(t->description, sizeof(t->description), "%s", d->description);
-		rc = d->generate ? generated(&y, d->generate, t) : listed(&y, d, t);
+		rc = 0;
+		if (d->routing && strcmp(d->routing, "one-way") == 0)
+			t->oneway = 1;
+		else if (d->routing && strcmp(d->routing, "shortest") != 0)
+			rc = fe_yaml_fail(&y, "routing",
+					  "routing '%s' (allowed: shortest, one-way)", d->routing);
+		if (rc == 0)
+			rc = d->generate ? generated(&y, d->generate, t) : listed(&y, d, t);
 	}
 	fe_yaml_free(&topo_schema, d);
 	return rc;

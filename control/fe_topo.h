@@ -48,6 +48,8 @@ struct fe_topo {
 	struct fe_topo_link link[FE_TOPO_LINKS];
 	unsigned nsw, nhosts, nports, nlinks;
 	int cyclic; /* the switches' graph has a cycle (ring, and every multipath fabric) */
+	int oneway; /* routing: one-way: unicast crosses links from a to b only (a routed
+		       cycle, the deadlock case); 0: shortest paths both ways */
 };
 
 /* What a generator takes (0: its default). */

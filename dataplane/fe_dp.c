@@ -210,6 +210,7 @@ fe_dp_causal_step(const struct fe_dp *dp)
 		else if (dp->conf.regime == FE_REGIME_CREDIT)
 			step = RTE_MIN(step, p->credit.return_ticks);
 	}
+	step = RTE_MIN(step, fe_graph_step(dp)); /* the links between switches */
 	return RTE_MAX(step == UINT64_MAX ? floor : step, floor);
 }
 
@@ -358,8 +359,12 @@ fe_dp_create(unsigned nports, const uint16_t *port_ids, const struct fe_linkdef 
 	dp->ports = rte_zmalloc_socket("fe_ports", sizeof(*dp->ports) * nports, RTE_CACHE_LINE_SIZE,
 				       socket);
 	dp->mac = rte_zmalloc_socket("fe_mac", sizeof(*dp->mac), RTE_CACHE_LINE_SIZE, socket);
-	dp->held = rte_zmalloc_socket("fe_held", sizeof(*dp->held) * nports * FE_PFC_PRIOS,
-				      RTE_CACHE_LINE_SIZE, socket);
+	/* per input x priority: the ports, then (several switches) each hop link's direction */
+	dp->held = rte_zmalloc_socket(
+		"fe_held",
+		sizeof(*dp->held) * (nports + (conf->graph ? 2 * conf->graph->nlinks : 0)) *
+			FE_PFC_PRIOS,
+		RTE_CACHE_LINE_SIZE, socket);
 	dp->qsv = rte_zmalloc_socket("fe_qsv", rte_rcu_qsbr_get_memsize(2), RTE_CACHE_LINE_SIZE,
 				     socket);
 	if (dp->ports == NULL || dp->mac == NULL || dp->held == NULL || dp->qsv == NULL ||
@@ -666,6 +671,8 @@ lossless_advance(struct fe_dp *dp, uint64_t now)
 		h = RTE_MIN(h + dp->step, now);
 		for (unsigned i = 0; i < dp->nports; i++)
 			work += port_switch(dp, i, h, now);
+		if (dp->graph != NULL) /* hop by hop, before the ports' XON reads what is held */
+			work += fe_graph_service(dp, h);
 		work += fe_switch_service(dp, h);
 		for (unsigned i = 0; i < dp->nports; i++)
 			if (dp->conf.regime == FE_REGIME_CREDIT) /* gate inlined: once a packet */

@@ -31,6 +31,70 @@ route_of(const struct fe_graph *g, struct rte_mbuf *m)
 	return RTE_MBUF_DYNFIELD(m, g->dynoff, uint64_t *);
 }
 
+/* Credits of hop link h (its sender's) and its receiver's input queues are sized alike. */
+static uint32_t
+iq_size(const struct fe_dp *dp)
+{
+	uint32_t blocks = (uint32_t)(dp->conf.credit.buffer / FE_CREDIT_BLOCK), n = 1;
+
+	while (n < blocks + 1) /* every packet holds at least one block */
+		n <<= 1;
+	return n;
+}
+
+/* The lossless part: PFC or credits on every hop link, input queues, watchdog, deadlock. */
+static int
+lossless_setup(struct fe_dp *dp, struct fe_graph *g, const struct fe_graph_conf *c, int socket,
+	       char *err, size_t errlen)
+{
+	const struct fe_credit_params *cp = &dp->conf.credit;
+	uint32_t blocks = (uint32_t)(cp->buffer / FE_CREDIT_BLOCK);
+
+	g->dl_ticks = fe_ns_to_ticks(c->deadlock_ns ? c->deadlock_ns : 10000000, dp->hz);
+	g->dl_next = 0;
+	g->wd_ticks = fe_ns_to_ticks(dp->conf.pfc.watchdog_ns, dp->hz);
+	g->restore_ticks = dp->conf.pfc.restore_ns ? fe_ns_to_ticks(dp->conf.pfc.restore_ns, dp->hz)
+						   : g->wd_ticks;
+	g->wd_action = dp->conf.pfc.watchdog_action;
+	for (unsigned i = 0; i < g->nhl; i++) {
+		struct fe_hoplink *h = &g->hl[i];
+
+		h->l.gated = 1;
+		if (dp->conf.regime == FE_REGIME_PFC) {
+			if (fe_dp_pfc_compile(dp, &h->pfc, &dp->conf.pfc, &h->prm, err, errlen) < 0)
+				return -EINVAL;
+			continue;
+		}
+		struct fe_credit_ret *ring = rte_zmalloc_socket(
+			"fe_graph", sizeof(*ring) * fe_credit_ring_size(blocks, dp->conf.lanes),
+			RTE_CACHE_LINE_SIZE, socket);
+
+		if (ring == NULL)
+			return -ENOMEM;
+		/* a return crosses the link back, after the receiver's own delay */
+		fe_credit_init(&h->cred, blocks, dp->conf.lanes,
+			       fe_ns_to_ticks(cp->return_ns, dp->hz) + h->l.cfg.prop_ticks, ring);
+	}
+	if (dp->conf.regime != FE_REGIME_CREDIT)
+		return 0;
+	g->iq = rte_zmalloc_socket("fe_graph", sizeof(*g->iq) * g->nin * FE_LANES_MAX,
+				   RTE_CACHE_LINE_SIZE, socket);
+	g->stall = rte_zmalloc_socket("fe_graph", sizeof(*g->stall) * g->nin, 0, socket);
+	if (g->iq == NULL || g->stall == NULL)
+		return -ENOMEM;
+	for (unsigned i = 0; i < g->nin; i++)
+		for (unsigned l = 0; l < dp->conf.lanes; l++) {
+			struct fe_iq *q = &g->iq[i * FE_LANES_MAX + l];
+
+			q->s = rte_zmalloc_socket("fe_graph", sizeof(*q->s) * iq_size(dp),
+						  RTE_CACHE_LINE_SIZE, socket);
+			if (q->s == NULL)
+				return -ENOMEM;
+			q->mask = iq_size(dp) - 1;
+		}
+	return 0;
+}
+
 int
 fe_graph_create(struct fe_dp *dp, const struct fe_graph_conf *c, int socket, char *err,
 		size_t errlen)
@@ -38,16 +102,15 @@ fe_graph_create(struct fe_dp *dp, const struct fe_graph_conf *c, int socket, cha
 	static const struct rte_mbuf_dynfield desc = {
 		.name = "fabemu_route", .size = sizeof(uint64_t), .align = __alignof__(uint64_t)};
 	struct fe_graph *g;
+	int rc;
 
 	if (c->nsw > FE_GRAPH_SW || dp->nports > 255) {
 		snprintf(err, errlen, "a topology of at most %d switches and 255 ports",
 			 FE_GRAPH_SW);
 		return -EINVAL;
 	}
-	if (dp->conf.regime != FE_REGIME_LOSSY || dp->conf.lcores > 1) {
-		snprintf(err, errlen,
-			 "a topology of several switches runs the lossy regime on one lcore "
-			 "(hop-by-hop credits and PFC are not built yet)");
+	if (dp->conf.lcores > 1) {
+		snprintf(err, errlen, "a topology of several switches runs on one lcore");
 		return -EINVAL;
 	}
 	g = rte_zmalloc_socket("fe_graph", sizeof(*g), RTE_CACHE_LINE_SIZE, socket);
@@ -56,6 +119,7 @@ fe_graph_create(struct fe_dp *dp, const struct fe_graph_conf *c, int socket, cha
 	dp->graph = g;
 	g->nsw = c->nsw;
 	g->nhl = 2 * c->nlinks;
+	g->nin = dp->nports + g->nhl;
 	g->path = c->path;
 	g->dynoff = rte_mbuf_dynfield_register(&desc);
 	if (g->dynoff < 0) {
@@ -72,8 +136,10 @@ fe_graph_create(struct fe_dp *dp, const struct fe_graph_conf *c, int socket, cha
 				   RTE_CACHE_LINE_SIZE, socket);
 	g->seq_tx = rte_zmalloc_socket("fe_graph", sizeof(*g->seq_tx) * dp->nports, 0, socket);
 	g->seq_rx = rte_zmalloc_socket("fe_graph", sizeof(*g->seq_rx) * dp->nports, 0, socket);
-	if (g->hl == NULL || g->seq_tx == NULL || g->seq_rx == NULL)
+	g->flowlet = rte_zmalloc_socket("fe_graph", sizeof(*g->flowlet) * g->nsw, 0, socket);
+	if (g->hl == NULL || g->seq_tx == NULL || g->seq_rx == NULL || g->flowlet == NULL)
 		goto nomem;
+	g->flowlet_ticks = fe_ns_to_ticks(c->flowlet_ns ? c->flowlet_ns : 100000, dp->hz);
 	for (unsigned i = 0; i < g->nhl; i++) {
 		struct fe_hoplink *h = &g->hl[i];
 		const struct fe_link_params *p = &c->link[i / 2];
@@ -95,6 +161,14 @@ fe_graph_create(struct fe_dp *dp, const struct fe_graph_conf *c, int socket, cha
 		if (slots == NULL)
 			goto nomem;
 		fe_link_init(&h->l, &cfg, slots);
+		h->l.acct = dp->held; /* bytes a switch holds, per input and lane */
+	}
+	if (dp->conf.regime != FE_REGIME_LOSSY) {
+		rc = lossless_setup(dp, g, c, socket, err, errlen);
+		if (rc == -ENOMEM)
+			goto nomem;
+		if (rc < 0)
+			return rc;
 	}
 	return 0;
 nomem:
@@ -107,11 +181,18 @@ fe_graph_free(struct fe_graph *g)
 {
 	if (g == NULL)
 		return;
-	for (unsigned i = 0; g->hl && i < g->nhl; i++)
+	for (unsigned i = 0; g->hl && i < g->nhl; i++) {
 		rte_free(g->hl[i].l.slots);
+		rte_free(g->hl[i].cred.ring);
+	}
+	for (unsigned i = 0; g->iq && i < g->nin * FE_LANES_MAX; i++)
+		rte_free(g->iq[i].s);
+	rte_free(g->iq);
+	rte_free(g->stall);
 	rte_free(g->hl);
 	rte_free(g->seq_tx);
 	rte_free(g->seq_rx);
+	rte_free(g->flowlet);
 	rte_free(g);
 }
 
@@ -139,51 +220,116 @@ mix(uint32_t h, uint32_t seed)
 	return (uint32_t)(x >> 32);
 }
 
-/* The next hop from switch x toward switch d, by the path choice. */
-static const struct fe_hoplink *
-choose(struct fe_graph *g, unsigned x, unsigned d, uint32_t hash, uint64_t t, uint16_t *hop)
+/* The way with the least queued from x toward d at t; among equals, the flow's own. */
+static unsigned
+least_queued(struct fe_graph *g, unsigned x, unsigned d, uint32_t hash, uint64_t t)
 {
 	unsigned n = g->nnh[x][d], k = 0;
+	uint64_t best = UINT64_MAX;
 
+	for (unsigned i = 0, h0 = mix(hash, g->seed[x]) % n; i < n; i++) {
+		unsigned w = (h0 + i) % n;
+		uint64_t q = fe_link_backlog(&g->hl[g->nh[x][d][w]].l, t);
+
+		if (q < best) {
+			best = q;
+			k = w;
+		}
+	}
+	return k;
+}
+
+/* The next hop from switch x toward switch d, by the path choice: a hop link. */
+static uint16_t
+choose(struct fe_graph *g, unsigned x, unsigned d, uint32_t hash, uint64_t t)
+{
+	unsigned n = g->nnh[x][d], k;
+
+	if (n == 1) /* no choice to make */
+		return g->nh[x][d][0];
 	switch (g->path) {
 	case FE_PATH_SPRAY:
 		k = g->rr[x]++ % n;
 		break;
-	case FE_PATH_ADAPTIVE: {
-		uint64_t best = UINT64_MAX;
+	case FE_PATH_ADAPTIVE:
+		k = least_queued(g, x, d, hash, t);
+		break;
+	case FE_PATH_FLOWLET: {
+		struct fe_flowlet *f = &g->flowlet[x][mix(hash, g->seed[x]) % FE_GRAPH_FLOWLETS];
 
-		/* the least queued; among equals, the flow's own (no needless reordering) */
-		for (unsigned i = 0, h0 = mix(hash, g->seed[x]) % n; i < n; i++) {
-			unsigned w = (h0 + i) % n;
-			uint64_t q = fe_link_backlog(&g->hl[g->nh[x][d][w]].l, t);
-
-			if (q < best) {
-				best = q;
-				k = w;
-			}
+		/* a gap since the flow's last frame here: a new flowlet, a fresh choice */
+		if (f->hash != hash || t - f->last > g->flowlet_ticks || f->way >= n) {
+			if (f->hash == hash && f->last != 0)
+				FE_CNT_ADD(g->flowlets, 1);
+			f->hash = hash;
+			f->way = (uint16_t)least_queued(g, x, d, hash, t);
 		}
+		f->last = t;
+		k = f->way;
 		break;
 	}
 	default: /* ecmp, polarized */
 		k = mix(hash, g->seed[x]) % n;
 		break;
 	}
-	*hop = g->nh[x][d][k];
-	return &g->hl[*hop];
+	return g->nh[x][d][k];
 }
 
-/* Into hop link h at t; a drop (its buffer full) is counted by the link and freed. */
-static void
-hop(struct fe_graph *g, uint16_t h, struct rte_mbuf *m, uint64_t t, uint8_t lane)
+/* The input a frame from hop link h enters its switch by. */
+static inline unsigned
+input_of(const struct fe_dp *dp, unsigned h)
 {
-	(void)g;
-	if (fe_link_enqueue_x(&g->hl[h].l, m, rte_pktmbuf_pkt_len(m), t, 0, FE_LABEL(0, lane)) < 0)
-		rte_pktmbuf_free(m);
+	return dp->nports + h;
 }
 
-/* To the host of port q: its down link, as one switch would; reordering counted here. */
+/* The switch an input belongs to. */
+static inline unsigned
+switch_of(const struct fe_dp *dp, unsigned src)
+{
+	return src < dp->nports ? dp->graph->port_sw[src] : dp->graph->hl[src - dp->nports].to;
+}
+
+/*
+ * Into hop link h at t from input src. A drop (its buffer full; under PFC, headroom
+ * exceeded or the link stormed by the watchdog) is counted by the link and freed. PFC:
+ * the bytes are held against src, which pauses its sender at XOFF.
+ */
 static void
-deliver(struct fe_dp *dp, struct rte_mbuf *m, unsigned q, uint64_t t)
+hop(struct fe_dp *dp, unsigned src, uint16_t h, struct rte_mbuf *m, uint64_t t, uint8_t lane)
+{
+	struct fe_graph *g = dp->graph;
+	struct fe_hoplink *hl = &g->hl[h];
+	uint32_t len = rte_pktmbuf_pkt_len(m), acct = src * FE_PFC_PRIOS + lane;
+	struct fe_pfc *pfc;
+
+	if (dp->conf.regime != FE_REGIME_PFC) {
+		if (fe_link_enqueue_x(&hl->l, m, len, t, 0, FE_LABEL(acct, lane)) < 0)
+			rte_pktmbuf_free(m);
+		return;
+	}
+	pfc = fe_graph_input_pfc(dp, src);
+	if (hl->storm_until > t && g->wd_action == FE_PFC_WD_DROP) {
+		FE_CNT_ADD(hl->l.st.in_pkts, 1);
+		FE_CNT_ADD(hl->l.st.in_bytes, len);
+		fe_link_drop_cause(&hl->l, FE_LINK_DROP_WATCHDOG, len, lane);
+		rte_pktmbuf_free(m);
+		return;
+	}
+	if (fe_pfc_admit(pfc, dp->held[acct], len) < 0) {
+		fe_link_drop(&hl->l, FE_LINK_DROP_HEADROOM, len, lane);
+		rte_pktmbuf_free(m);
+		return;
+	}
+	if (fe_link_enqueue_x(&hl->l, m, len, t, 0, FE_LABEL(acct, lane)) < 0) {
+		rte_pktmbuf_free(m);
+		return;
+	}
+	fe_switch_pause(dp, src, lane, fe_pfc_update(pfc, lane, dp->held[acct], t));
+}
+
+/* To the host of port q, from input src: its down link; reordering counted here. */
+static void
+deliver(struct fe_dp *dp, unsigned src, struct rte_mbuf *m, unsigned q, uint64_t t)
 {
 	struct fe_graph *g = dp->graph;
 	uint64_t r = *route_of(g, m);
@@ -197,12 +343,12 @@ deliver(struct fe_dp *dp, struct rte_mbuf *m, unsigned q, uint64_t t)
 		else
 			*last = R_SEQ(r);
 	}
-	fe_switch_egress(dp, in, q, m, t, R_LANE(r));
+	fe_switch_egress(dp, src, q, m, t, R_LANE(r));
 }
 
 /* A flood at switch x: its hosts (but the sender), and its children in the origin's tree. */
 static void
-flood_at(struct fe_dp *dp, unsigned x, struct rte_mbuf *m, uint64_t t)
+flood_at(struct fe_dp *dp, unsigned x, unsigned src, struct rte_mbuf *m, uint64_t t)
 {
 	struct fe_graph *g = dp->graph;
 	uint64_t r = *route_of(g, m);
@@ -230,31 +376,72 @@ flood_at(struct fe_dp *dp, unsigned x, struct rte_mbuf *m, uint64_t t)
 			continue;
 		}
 		if (to[i].port != UINT32_MAX)
-			deliver(dp, c, to[i].port, t);
+			deliver(dp, src, c, to[i].port, t);
 		else
-			hop(g, to[i].hop, c, t, R_LANE(r));
+			hop(dp, src, to[i].hop, c, t, R_LANE(r));
 	}
 }
 
-/* Frame m is at switch x at t: to its host, or on toward it. */
-static void
-at_switch(struct fe_dp *dp, unsigned x, struct rte_mbuf *m, uint64_t t)
+/* Where frame m goes from switch x: FE_GOUT_FLOOD, FE_GOUT_PORT | q, or a hop link. */
+static int32_t
+next_of(struct fe_dp *dp, unsigned x, struct rte_mbuf *m, uint64_t t)
 {
 	struct fe_graph *g = dp->graph;
 	uint64_t r = *route_of(g, m);
 	unsigned q = R_DST(r);
-	uint16_t h;
 
-	if (q == R_FLOOD) {
-		flood_at(dp, x, m, t);
-		return;
-	}
-	if (g->port_sw[q] == x) {
-		deliver(dp, m, q, t);
-		return;
-	}
-	choose(g, x, g->port_sw[q], R_HASH(r), t, &h);
-	hop(g, h, m, t, R_LANE(r));
+	if (q == R_FLOOD)
+		return FE_GOUT_FLOOD;
+	if (g->port_sw[q] == x)
+		return FE_GOUT_PORT | (int32_t)q;
+	return choose(g, x, g->port_sw[q], R_HASH(r), t);
+}
+
+/* Frame m leaves switch x, from input src, toward out (next_of()). */
+static void
+forward_to(struct fe_dp *dp, unsigned x, unsigned src, struct rte_mbuf *m, uint64_t t, int32_t out)
+{
+	if (out == FE_GOUT_FLOOD)
+		flood_at(dp, x, src, m, t);
+	else if (out & FE_GOUT_PORT)
+		deliver(dp, src, m, (unsigned)(out & 0xffff), t);
+	else
+		hop(dp, src, (uint16_t)out, m, t, R_LANE(*route_of(dp->graph, m)));
+}
+
+/* Credit regime: m waits in the input queue of src (its sender held credits for it). */
+static void
+iq_push(struct fe_dp *dp, unsigned src, struct rte_mbuf *m, uint64_t t, int32_t out)
+{
+	struct fe_graph *g = dp->graph;
+	uint8_t lane = R_LANE(*route_of(g, m));
+	struct fe_iq *q = &g->iq[src * FE_LANES_MAX + lane];
+	struct fe_iq_slot *s = &q->s[q->tail & q->mask];
+
+	s->m = m;
+	s->t = t;
+	s->out = out;
+	s->len = rte_pktmbuf_pkt_len(m);
+	if (q->head == q->tail)
+		q->head_since = t;
+	q->tail++;
+	g->iq_pkts++;
+	q->blocks += fe_credit_blocks(s->len);
+	FE_CNT_SET(q->depth, q->tail - q->head);
+	FE_CNT_MAX(q->peak, q->depth);
+	FE_CNT_MAX(q->peak_blocks, q->blocks);
+}
+
+/* Frame m is at switch x at t, come in by input src: queued, to its host, or on. */
+static void
+at_switch(struct fe_dp *dp, unsigned x, unsigned src, struct rte_mbuf *m, uint64_t t)
+{
+	int32_t out = next_of(dp, x, m, t);
+
+	if (dp->conf.regime == FE_REGIME_CREDIT)
+		iq_push(dp, src, m, t, out);
+	else
+		forward_to(dp, x, src, m, t, out);
 }
 
 void
@@ -267,6 +454,9 @@ fe_graph_ingress(struct fe_dp *dp, unsigned in, int out, struct rte_mbuf *m, uin
 
 	if (out == -2) { /* the destination is on the ingress port itself */
 		FE_CNT_ADD(dp->sw.filtered, 1);
+		if (dp->conf.regime == FE_REGIME_CREDIT)
+			fe_credit_return(&dp->ports[in].credit, lane,
+					 fe_credit_blocks(rte_pktmbuf_pkt_len(m)), t);
 		rte_pktmbuf_free(m);
 		return;
 	}
@@ -280,7 +470,359 @@ fe_graph_ingress(struct fe_dp *dp, unsigned in, int out, struct rte_mbuf *m, uin
 	*route_of(g, m) = (uint64_t)(seq & 0xffff) << 48 | (uint64_t)hash << 32 |
 			  (uint64_t)lane << 24 | (uint64_t)x << 16 | (uint64_t)in << 8 |
 			  (out >= 0 ? (unsigned)out : R_FLOOD);
-	at_switch(dp, x, m, t);
+	at_switch(dp, x, in, m, t);
+}
+
+/* ---- Credits: the input queues of every switch ---- */
+
+/* The link out of a queued frame's next step (NULL: a flood, which always moves). */
+static inline struct fe_link *
+out_link(struct fe_dp *dp, int32_t out)
+{
+	if (out == FE_GOUT_FLOOD)
+		return NULL;
+	if (out & FE_GOUT_PORT)
+		return &dp->ports[out & 0xffff].down;
+	return &dp->graph->hl[out].l;
+}
+
+/* A queued frame's output, numbered as inputs are: ports, then hop links. */
+static inline unsigned
+output_of(const struct fe_dp *dp, int32_t out)
+{
+	return out & FE_GOUT_PORT ? (unsigned)(out & 0xffff) : dp->nports + (unsigned)out;
+}
+
+static inline int
+out_room(struct fe_dp *dp, struct fe_link *l, uint32_t len, uint64_t now)
+{
+	return fe_link_has_room(l, len, now) &&
+	       (dp->conf.credit.out_pkts == 0 || l->q_pkts < dp->conf.credit.out_pkts);
+}
+
+/*
+ * A flood moves only when every output it copies to has room (as a multicast in an
+ * input-queued switch): the first without, or NULL; *leave: the latest an output of it
+ * freed room.
+ */
+static struct fe_link *
+flood_blocked(struct fe_dp *dp, unsigned src, struct rte_mbuf *m, uint32_t len, uint64_t now,
+	      uint64_t *leave)
+{
+	struct fe_graph *g = dp->graph;
+	uint64_t r = *route_of(g, m);
+	unsigned x = switch_of(dp, src);
+
+	for (unsigned p = 0; p < dp->nports; p++) {
+		struct fe_link *l = &dp->ports[p].down;
+
+		if (g->port_sw[p] != x || p == R_IN(r))
+			continue;
+		if (!out_room(dp, l, len, now))
+			return l;
+		*leave = RTE_MAX(*leave, l->last_leave);
+	}
+	for (unsigned h = 0; h < g->nhl; h++) {
+		struct fe_link *l = &g->hl[h].l;
+
+		if (g->hl[h].from != x || g->tree[R_ORIGIN(r)][g->hl[h].to] != h)
+			continue;
+		if (!out_room(dp, l, len, now))
+			return l;
+		*leave = RTE_MAX(*leave, l->last_leave);
+	}
+	return NULL;
+}
+
+/* Pop the head of src's queue of lane at t: its blocks go back to src's sender. */
+static inline void
+iq_pop(struct fe_dp *dp, unsigned src, uint8_t lane, uint64_t t)
+{
+	struct fe_graph *g = dp->graph;
+	struct fe_iq *q = &g->iq[src * FE_LANES_MAX + lane];
+	const struct fe_iq_slot *s = &q->s[q->head & q->mask];
+	struct fe_credit *c =
+		src < dp->nports ? &dp->ports[src].credit : &g->hl[src - dp->nports].cred;
+
+	fe_credit_return(c, lane, fe_credit_blocks(s->len), t);
+	q->blocks -= fe_credit_blocks(s->len);
+	q->head++;
+	g->iq_pkts--;
+	q->head_since = t;
+	FE_CNT_SET(q->depth, q->tail - q->head);
+}
+
+/* Move src's head of lane on, if its output has room; HOQLife discards a head too old. */
+static unsigned
+iq_serve(struct fe_dp *dp, unsigned src, uint8_t lane, uint64_t now)
+{
+	struct fe_graph *g = dp->graph;
+	struct fe_iq *q = &g->iq[src * FE_LANES_MAX + lane];
+	struct fe_stall *stall;
+	struct fe_iq_slot *s;
+	struct fe_link *ol;
+	struct rte_mbuf *m;
+	uint64_t t, leave = 0;
+	int32_t out;
+
+	if (q->head == q->tail)
+		return 0;
+	s = &q->s[q->head & q->mask];
+	ol = s->out == FE_GOUT_FLOOD ? flood_blocked(dp, src, s->m, s->len, now, &leave)
+				     : out_link(dp, s->out);
+	stall = s->out == FE_GOUT_FLOOD ? NULL : &g->stall[output_of(dp, s->out)];
+	if (stall != NULL && stall->until > now) {
+		/* its output is stalled: discarded at once, its credits returned */
+		fe_link_drop(ol, FE_LINK_DROP_HOQ, s->len, lane);
+		rte_pktmbuf_free(s->m);
+		iq_pop(dp, src, lane, RTE_MAX(s->t, q->head_since));
+		return 1;
+	}
+	if (ol != NULL && !out_room(dp, ol, s->len, now)) {
+		if (dp->hoq_ticks == 0 || now - q->head_since <= dp->hoq_ticks)
+			return 0;
+		/* HOQLife (IBTA 18.2.5.5.4): discarded at the head, its credits returned;
+		 * VLStallCount (7) such discards in a row stall the output for 8 x HOQLife,
+		 * when everything bound for it is discarded (IBTA 18.2.5.5.3) */
+		fe_link_drop(ol, FE_LINK_DROP_HOQ, s->len, lane);
+		rte_pktmbuf_free(s->m);
+		iq_pop(dp, src, lane, q->head_since + dp->hoq_ticks);
+		if (stall != NULL && ++stall->row >= FE_GRAPH_VL_STALL) {
+			stall->row = 0;
+			stall->until = now + 8 * dp->hoq_ticks;
+			FE_CNT_ADD(g->stalls, 1);
+		}
+		return 1;
+	}
+	if (stall != NULL)
+		stall->row = 0;
+	/* it moves when it got there, or when the output freed room, whichever is later */
+	t = s->t > q->head_since ? s->t : q->head_since;
+	if (ol != NULL && ol->last_leave > t)
+		t = ol->last_leave;
+	if (s->out == FE_GOUT_FLOOD && leave > t) /* the last of its outputs to make room */
+		t = leave;
+	if (t > now)
+		t = now;
+	m = s->m;
+	out = s->out;
+	iq_pop(dp, src, lane, t); /* s is free for reuse from here */
+	forward_to(dp, switch_of(dp, src), src, m, t, out);
+	return 1;
+}
+
+/* Round robin over every input of every switch, a frame each a round. */
+static unsigned
+iq_service(struct fe_dp *dp, uint64_t now)
+{
+	struct fe_graph *g = dp->graph;
+	unsigned work = 0, moved;
+
+	do {
+		unsigned first = g->iq_rr;
+
+		moved = 0;
+		for (unsigned k = 0; k < g->nin; k++) {
+			unsigned src = (first + k) % g->nin;
+
+			for (uint8_t lane = 0; lane < dp->conf.lanes; lane++)
+				if (iq_serve(dp, src, lane, now)) {
+					g->iq_rr = (src + 1) % g->nin;
+					moved++;
+				}
+		}
+		work += moved;
+	} while (moved && g->iq_pkts);
+	return work;
+}
+
+/* ---- PFC: resuming, the watchdog ---- */
+
+/* Hop links' inputs: XON once what their switch holds from them drains to XON. */
+static void
+pfc_service(struct fe_dp *dp, uint64_t now)
+{
+	struct fe_graph *g = dp->graph;
+
+	/* held bytes fall as the links drain, counted when they advance */
+	for (unsigned h = 0; h < g->nhl; h++)
+		fe_link_backlog(&g->hl[h].l, now);
+	for (unsigned h = 0; h < g->nhl; h++) {
+		struct fe_hoplink *hl = &g->hl[h];
+
+		for (uint8_t pr = 0; pr < dp->conf.lanes; pr++)
+			if (hl->pfc.prio[pr].xoff)
+				fe_pfc_update(&hl->pfc, pr,
+					      dp->held[input_of(dp, h) * FE_PFC_PRIOS + pr], now);
+		if (g->wd_ticks == 0)
+			continue;
+		if (hl->storm_until && hl->storm_until <= now)
+			hl->storm_until = 0; /* restored; stormed again at once if still stuck */
+		if (hl->storm_until == 0 && hl->l.sched != hl->l.tail) {
+			const struct fe_link_slot *s = &hl->l.slots[hl->l.sched & hl->l.mask];
+			const struct fe_pfc_prio *p = &hl->pfc.prio[FE_LABEL_CLASS(s->label)];
+
+			/* paused, and its head has waited, watchdog time or longer */
+			if (p->until == UINT64_MAX && p->from + g->wd_ticks <= now &&
+			    fe_link_next_start(&hl->l) + g->wd_ticks <= now) {
+				hl->storm_until = now + g->restore_ticks;
+				FE_CNT_ADD(hl->storms, 1);
+			}
+		}
+	}
+}
+
+/* Start what the gate of each hop link lets start by now. */
+static unsigned
+pump(struct fe_dp *dp, uint64_t now)
+{
+	struct fe_graph *g = dp->graph;
+	unsigned work = 0;
+
+	for (unsigned h = 0; h < g->nhl; h++) {
+		struct fe_hoplink *hl = &g->hl[h];
+
+		if (hl->l.sched == hl->l.tail)
+			continue;
+		if (dp->conf.regime == FE_REGIME_CREDIT) {
+			work += fe_link_pump(&hl->l, now, fe_credit_gate, &hl->cred);
+		} else if (hl->storm_until > now && g->wd_action == FE_PFC_WD_FORWARD) {
+			unsigned n = fe_link_pump(&hl->l, now, NULL, NULL);
+
+			FE_CNT_ADD(hl->wd_forwarded, n);
+			work += n;
+		} else if (hl->storm_until > now) { /* drop: what waits goes */
+			void *pkts[FE_BURST];
+			unsigned n;
+
+			while ((n = fe_link_discard_waiting(&hl->l, FE_LINK_DROP_WATCHDOG, pkts,
+							    FE_BURST)) > 0) {
+				rte_pktmbuf_free_bulk((struct rte_mbuf **)pkts, n);
+				work += n;
+			}
+		} else {
+			work += fe_link_pump(&hl->l, now, fe_pfc_gate, &hl->pfc);
+		}
+	}
+	return work;
+}
+
+/* ---- Deadlock: a cycle of hop links held at their gates ---- */
+
+/* Hop link h has waited at its gate for the deadlock time or longer. */
+static inline int
+stuck(const struct fe_graph *g, unsigned h, uint64_t now)
+{
+	const struct fe_link *l = &g->hl[h].l;
+
+	return l->sched != l->tail && fe_link_next_start(l) + g->dl_ticks <= now;
+}
+
+/* What waits on hop link b came in by hop link a (so a waits for b). */
+static int
+waits_for(const struct fe_dp *dp, unsigned a, unsigned b)
+{
+	const struct fe_graph *g = dp->graph;
+	const struct fe_link *l = &g->hl[b].l;
+	unsigned src = input_of(dp, a);
+
+	if (g->hl[b].from != g->hl[a].to)
+		return 0;
+	if (dp->conf.regime == FE_REGIME_CREDIT) {
+		/* a's frames wait in their switch's input queue for b */
+		for (uint8_t lane = 0; lane < dp->conf.lanes; lane++) {
+			const struct fe_iq *q = &g->iq[src * FE_LANES_MAX + lane];
+
+			if (q->head != q->tail && q->s[q->head & q->mask].out == (int32_t)b)
+				return 1;
+		}
+		return 0;
+	}
+	for (uint32_t i = l->svc; i != l->tail; i++) /* PFC: a's bytes wait in b */
+		if (FE_LABEL_ACCT(l->slots[i & l->mask].label) / FE_PFC_PRIOS == src)
+			return 1;
+	return 0;
+}
+
+/* Depth-first from h over stuck links: 1 and the cycle in path[] if one closes. */
+static int
+cycle_from(const struct fe_dp *dp, unsigned h, uint8_t *color, uint16_t *path, unsigned depth,
+	   unsigned *n, const uint8_t *is_stuck)
+{
+	const struct fe_graph *g = dp->graph;
+
+	color[h] = 1; /* on the path */
+	path[depth] = (uint16_t)h;
+	for (unsigned b = 0; b < g->nhl; b++) {
+		if (!is_stuck[b] || !waits_for(dp, h, b))
+			continue;
+		if (color[b] == 1) { /* closed: the cycle is path[from b .. depth] */
+			unsigned k = 0, i = 0;
+
+			while (path[i] != b)
+				i++;
+			for (; i <= depth && k < FE_GRAPH_CYCLE; i++)
+				path[k++] = path[i];
+			*n = k;
+			return 1;
+		}
+		if (color[b] == 0 && depth + 1 < FE_GRAPH_SW * 4 &&
+		    cycle_from(dp, b, color, path, depth + 1, n, is_stuck))
+			return 1;
+	}
+	color[h] = 2; /* done: no cycle through it */
+	return 0;
+}
+
+static void
+deadlock_check(struct fe_dp *dp, uint64_t now)
+{
+	struct fe_graph *g = dp->graph;
+	uint8_t is_stuck[FE_GRAPH_SW * 4 * 2] = {0}, color[FE_GRAPH_SW * 4 * 2] = {0};
+	uint16_t path[FE_GRAPH_SW * 4];
+	unsigned any = 0, n = 0;
+	int found = 0;
+
+	g->dl_next = now + RTE_MAX(g->dl_ticks / 8, (uint64_t)1);
+	for (unsigned h = 0; h < g->nhl && h < RTE_DIM(is_stuck); h++)
+		any += is_stuck[h] = (uint8_t)stuck(g, h, now);
+	for (unsigned h = 0; any >= 2 && !found && h < g->nhl && h < RTE_DIM(is_stuck); h++)
+		if (is_stuck[h] && color[h] == 0)
+			found = cycle_from(dp, h, color, path, 0, &n, is_stuck);
+	if (found && !g->in_deadlock) {
+		struct fe_graph_deadlock *e = &g->ev[g->nev % FE_GRAPH_EVENTS];
+
+		e->at = now;
+		e->n = (uint16_t)n;
+		memcpy(e->hop, path, sizeof(*path) * n);
+		__atomic_store_n(&g->nev, g->nev + 1, __ATOMIC_RELEASE);
+	}
+	g->in_deadlock = found;
+}
+
+/* ---- The loop's work ---- */
+
+/* What the hop links delivered by now, each to its switch at its tick; how many. */
+static unsigned
+arrivals(struct fe_dp *dp, uint64_t now)
+{
+	struct fe_graph *g = dp->graph;
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < g->nhl; i++) {
+		void *pkts[FE_BURST];
+		uint64_t stamps[FE_BURST];
+		unsigned k;
+
+		/* most links, most passes: nothing due (one load, no call) */
+		if (fe_link_next_arrival(&g->hl[i].l) > now)
+			continue;
+		k = fe_link_dequeue(&g->hl[i].l, now, pkts, stamps, FE_BURST);
+		for (unsigned j = 0; j < k; j++)
+			at_switch(dp, g->hl[i].to, input_of(dp, i), pkts[j], stamps[j]);
+		n += k;
+	}
+	return n;
 }
 
 unsigned
@@ -291,33 +833,52 @@ fe_graph_service(struct fe_dp *dp, uint64_t now)
 
 	/* hop by hop: what one link delivers may cross the next in the same pass */
 	do {
-		n = 0;
-		for (unsigned i = 0; i < g->nhl; i++) {
-			void *pkts[FE_BURST];
-			uint64_t stamps[FE_BURST];
-			unsigned k;
-
-			/* most links, most passes: nothing due (one load, no call) */
-			if (fe_link_next_arrival(&g->hl[i].l) > now)
-				continue;
-			k = fe_link_dequeue(&g->hl[i].l, now, pkts, stamps, FE_BURST);
-
-			for (unsigned j = 0; j < k; j++)
-				at_switch(dp, g->hl[i].to, pkts[j], stamps[j]);
-			n += k;
+		n = arrivals(dp, now);
+		if (dp->conf.regime != FE_REGIME_LOSSY) {
+			if (dp->conf.regime == FE_REGIME_CREDIT && g->iq_pkts)
+				n += iq_service(dp, now);
+			else if (dp->conf.regime == FE_REGIME_PFC)
+				pfc_service(dp, now);
+			n += pump(dp, now);
 		}
 		total += n;
 	} while (n && total < 64 * FE_BURST);
+	if (dp->conf.regime != FE_REGIME_LOSSY && now >= g->dl_next)
+		deadlock_check(dp, now);
 	return total;
+}
+
+uint64_t
+fe_graph_step(const struct fe_dp *dp)
+{
+	uint64_t step = UINT64_MAX;
+
+	for (unsigned h = 0; dp->graph && h < dp->graph->nhl; h++)
+		if (dp->conf.regime == FE_REGIME_PFC)
+			step = RTE_MIN(step, dp->graph->hl[h].pfc.delay_ticks);
+		else if (dp->conf.regime == FE_REGIME_CREDIT)
+			step = RTE_MIN(step, dp->graph->hl[h].cred.return_ticks);
+	return step;
 }
 
 uint64_t
 fe_graph_next_event(const struct fe_dp *dp)
 {
+	const struct fe_graph *g = dp->graph;
 	uint64_t next = UINT64_MAX;
 
-	for (unsigned i = 0; dp->graph && i < dp->graph->nhl; i++)
-		next = RTE_MIN(next, fe_link_next_arrival(&dp->graph->hl[i].l));
+	if (g == NULL)
+		return next;
+	if (g->iq_pkts)
+		return 0;
+	for (unsigned i = 0; i < g->nhl; i++) {
+		const struct fe_hoplink *h = &g->hl[i];
+
+		next = RTE_MIN(next, fe_link_next_arrival(&h->l));
+		next = RTE_MIN(next, fe_link_next_start(&h->l));
+		if (dp->conf.regime == FE_REGIME_CREDIT)
+			next = RTE_MIN(next, fe_credit_next(&h->cred));
+	}
 	return next;
 }
 
@@ -328,16 +889,24 @@ fe_graph_held(const struct fe_dp *dp)
 
 	for (unsigned i = 0; dp->graph && i < dp->graph->nhl; i++)
 		n += fe_link_count(&dp->graph->hl[i].l);
-	return n;
+	return n + (dp->graph ? dp->graph->iq_pkts : 0);
 }
 
 void
 fe_graph_drain(struct fe_dp *dp)
 {
+	struct fe_graph *g = dp->graph;
 	void *pkts[FE_BURST];
 	unsigned n;
 
-	for (unsigned i = 0; dp->graph && i < dp->graph->nhl; i++)
-		while ((n = fe_link_flush(&dp->graph->hl[i].l, pkts, FE_BURST)) > 0)
+	for (unsigned i = 0; g && i < g->nhl; i++)
+		while ((n = fe_link_flush(&g->hl[i].l, pkts, FE_BURST)) > 0)
 			rte_pktmbuf_free_bulk((struct rte_mbuf **)pkts, n);
+	for (unsigned i = 0; g && g->iq && i < g->nin * FE_LANES_MAX; i++) {
+		struct fe_iq *q = &g->iq[i];
+
+		for (; q->head != q->tail; q->head++, g->iq_pkts--)
+			rte_pktmbuf_free(q->s[q->head & q->mask].m);
+		FE_CNT_SET(q->depth, 0);
+	}
 }

@@ -9,25 +9,42 @@
  * The destination port is looked up once, at the ingress switch (a host's address is
  * known fabric-wide once its edge switch learned it); every switch on the way picks one of
  * its routes' next hops (fe_route.h) by the path choice; a flood follows the breadth-first
- * tree of its ingress switch and never loops. Lossy regime only (hop-by-hop credits and
- * PFC are not built yet).
+ * tree of its ingress switch and never loops.
+ *
+ * Lossless hop by hop. Every switch ingress (a host's up link, or a hop link) is an
+ * "input", numbered: ports 0..nports-1, then hop link h as nports + h.
+ *   PFC      the bytes a switch holds from each input and priority (in its egress links)
+ *            pause that input's sender at XOFF: a hop link's own gate, or the host's.
+ *            A congested egress fills, its inputs pause their senders, whose egress
+ *            queues fill in turn: pauses climb the fabric.
+ *   credit   every hop link has its own credit loop; every switch queues what it
+ *            received per input and lane, and moves a head only while its output has
+ *            room (head-of-line blocking, HOQLife): a congestion tree.
+ * A cycle of hop links each held at its gate (paused, or out of credits) for the deadlock
+ * time, each holding what the next one waits to send, is a deadlock: reported once as
+ * an event naming the cycle. The PFC watchdog (fe_pfc_params) storms a hop link paused
+ * too long: what waits on it is dropped, or sent regardless of pauses.
  */
 #ifndef FE_GRAPH_H
 #define FE_GRAPH_H
 
+#include "fe_credit.h"
 #include "fe_dp.h"
+#include "fe_pfc.h"
 
-#define FE_GRAPH_SW	64
-#define FE_GRAPH_WAYS	16 /* next hops kept a route (the rest unused) */
-#define FE_GRAPH_BUCKET 64 /* flows told apart a pair of ports, for reordering */
+#define FE_GRAPH_SW	  64
+#define FE_GRAPH_WAYS	  16  /* next hops kept a route (the rest unused) */
+#define FE_GRAPH_BUCKET	  64  /* flows told apart a pair of ports, for reordering */
+#define FE_GRAPH_FLOWLETS 256 /* flows told apart a switch, for flowlets */
 
 enum fe_path {
 	FE_PATH_ECMP,	   /* a flow's 5-tuple hash, seeded per switch */
 	FE_PATH_POLARIZED, /* the same hash on every switch: the polarization case */
 	FE_PATH_SPRAY,	   /* per packet, round robin */
 	FE_PATH_ADAPTIVE,  /* per packet, the next hop with the least queued */
+	FE_PATH_FLOWLET,   /* per flowlet: the least queued after the flow paused a gap */
 };
-#define FE_PATH_ALLOWED "ecmp, polarized, spray, adaptive"
+#define FE_PATH_ALLOWED "ecmp, polarized, spray, adaptive, flowlet"
 
 static inline const char *
 fe_path_name(enum fe_path p)
@@ -35,6 +52,7 @@ fe_path_name(enum fe_path p)
 	return p == FE_PATH_POLARIZED  ? "polarized"
 	       : p == FE_PATH_SPRAY    ? "spray"
 	       : p == FE_PATH_ADAPTIVE ? "adaptive"
+	       : p == FE_PATH_FLOWLET  ? "flowlet"
 				       : "ecmp";
 }
 
@@ -44,7 +62,33 @@ struct fe_hoplink {
 	struct fe_link_params prm; /* as given (for reports) */
 	uint16_t from, to;	   /* switches */
 	char name[80];		   /* "leaf1>spine2": from > to */
+	struct fe_pfc pfc;	   /* PFC: the receiving switch's ingress (and the gate) */
+	struct fe_credit cred;	   /* credits: what the sending switch holds */
+	uint64_t storm_until;	   /* PFC watchdog: stormed until this tick (0: not) */
+	fe_counter_t storms;	   /* times the watchdog stormed it */
+	fe_counter_t wd_forwarded; /* frames it sent through a pause, stormed (forward) */
 };
+
+#define FE_GRAPH_CYCLE	  16 /* hop links named in a deadlock event */
+#define FE_GRAPH_VL_STALL 7  /* HOQLife discards in a row that stall an output (IBTA) */
+#define FE_GRAPH_EVENTS	  8  /* deadlock events kept (the last ones) */
+
+/* A cycle of hop links found held at their gates past the deadlock time. */
+struct fe_graph_deadlock {
+	uint64_t at; /* tick */
+	uint16_t n;
+	uint16_t hop[FE_GRAPH_CYCLE];
+};
+
+/* Credits: an output's HOQLife discards in a row, and until when it is stalled. */
+struct fe_stall {
+	uint64_t until;
+	uint32_t row;
+};
+
+/* Where a queued frame goes next (credit regime's input queues: fe_iq_slot.out). */
+#define FE_GOUT_FLOOD (-1)
+#define FE_GOUT_PORT  0x10000 /* | port; below it: a hop link */
 
 /* What fe_dp_create takes to build the graph (conf.graph); NULL: one switch. */
 struct fe_graph_conf {
@@ -60,6 +104,15 @@ struct fe_graph_conf {
 	/* [nsw][nsw]: the hop link reaching s in the tree rooted at r (UINT16_MAX: r) */
 	const uint16_t (*tree)[FE_GRAPH_SW];
 	enum fe_path path;
+	uint64_t deadlock_ns; /* a cycle held this long is a deadlock; 0: 10 ms */
+	uint64_t flowlet_ns;  /* flowlet: the gap that starts a new one; 0: 100 us */
+};
+
+/* A flow's current flowlet at a switch (path flowlet). */
+struct fe_flowlet {
+	uint64_t last; /* its last frame here */
+	uint32_t hash;
+	uint16_t way;
 };
 
 struct fe_graph {
@@ -71,14 +124,38 @@ struct fe_graph {
 	uint16_t nh[FE_GRAPH_SW][FE_GRAPH_SW][FE_GRAPH_WAYS];
 	uint16_t tree[FE_GRAPH_SW][FE_GRAPH_SW];
 	uint32_t seed[FE_GRAPH_SW];
-	uint32_t rr[FE_GRAPH_SW]; /* spray: the next way, per switch */
-	int dynoff;		  /* the frame's route in the mbuf: fe_graph.c */
+	uint32_t rr[FE_GRAPH_SW];			 /* spray: the next way, per switch */
+	struct fe_flowlet (*flowlet)[FE_GRAPH_FLOWLETS]; /* [nsw] */
+	uint64_t flowlet_ticks;
+	fe_counter_t flowlets; /* new flowlets of a flow already seen (a gap moved it) */
+	int dynoff;	       /* the frame's route in the mbuf: fe_graph.c */
 	/* reordering: per ingress port, destination port and flow bucket */
 	uint32_t (*seq_tx)[FE_GRAPH_BUCKET];		       /* [nports] x bucket */
 	uint32_t (*seq_rx)[RTE_MAX_ETHPORTS][FE_GRAPH_BUCKET]; /* [nports] x in x bucket */
 	fe_counter_t ooo[RTE_MAX_ETHPORTS];		       /* per destination port */
 	fe_counter_t filtered;
+	/* lossless */
+	unsigned nin;		/* inputs: nports + nhl */
+	struct fe_iq *iq;	/* credit: [nin x FE_LANES_MAX] input queues */
+	uint64_t iq_pkts;	/* frames in them */
+	struct fe_stall *stall; /* credit: [nin] each output (ports' down links, hop links) */
+	fe_counter_t stalls;	/* outputs stalled (VLStallCount HOQLife discards in a row) */
+	unsigned iq_rr;		/* credit: the input served first next round */
+	uint64_t wd_ticks, restore_ticks;
+	uint32_t wd_action;
+	uint64_t dl_ticks, dl_next; /* deadlock time; the next check */
+	int in_deadlock;	    /* the last check found a cycle (reported once) */
+	/* deadlock events: the lcore writes ev[nev % FE_GRAPH_EVENTS], then nev (release) */
+	struct fe_graph_deadlock ev[FE_GRAPH_EVENTS];
+	uint64_t nev;
 };
+
+/* The PFC state of input src (a port's, or a hop link's receiver). */
+static inline struct fe_pfc *
+fe_graph_input_pfc(struct fe_dp *dp, unsigned src)
+{
+	return src < dp->nports ? &dp->ports[src].pfc : &dp->graph->hl[src - dp->nports].pfc;
+}
 
 int fe_graph_create(struct fe_dp *dp, const struct fe_graph_conf *c, int socket, char *err,
 		    size_t errlen);
@@ -90,6 +167,9 @@ void fe_graph_ingress(struct fe_dp *dp, unsigned in, int out, struct rte_mbuf *m
 
 /* Frames the hop links delivered by now, each on at its switch; how many. */
 unsigned fe_graph_service(struct fe_dp *dp, uint64_t now);
+
+/* The shortest feedback delay of the hop links (fe_dp_causal_step); UINT64_MAX: none. */
+uint64_t fe_graph_step(const struct fe_dp *dp);
 
 uint64_t fe_graph_next_event(const struct fe_dp *dp);
 uint64_t fe_graph_held(const struct fe_dp *dp);

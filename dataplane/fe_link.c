@@ -209,3 +209,21 @@ fe_link_flush(struct fe_link *l, void **pkts, unsigned max)
 	publish(l);
 	return n;
 }
+
+unsigned
+fe_link_discard_waiting(struct fe_link *l, enum fe_link_drop why, void **pkts, unsigned max)
+{
+	unsigned n = 0;
+
+	/* the waiting ones are the last in the ring: take them from the tail */
+	while (n < max && l->tail != l->sched) {
+		const struct fe_link_slot *s = &l->slots[(l->tail - 1) & l->mask];
+
+		fe_link_leave(l, s);
+		fe_link_drop_cause(l, why, s->len, FE_LABEL_CLASS(s->label));
+		pkts[n++] = s->pkt;
+		l->tail--;
+	}
+	publish(l);
+	return n;
+}

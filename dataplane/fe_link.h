@@ -99,6 +99,7 @@ enum fe_link_drop {
 	FE_LINK_DROP_AQM,      /* congestion-hit by ECN/RED and not ECN-capable */
 	FE_LINK_DROP_HEADROOM, /* PFC: more than XOFF + headroom arrived (headroom too small) */
 	FE_LINK_DROP_HOQ,      /* credit: waited at the head of an input queue past HOQLife */
+	FE_LINK_DROP_WATCHDOG, /* PFC watchdog: the queue stayed paused past its time (fe_pfc.h) */
 	FE_LINK_DROP__MAX,
 };
 
@@ -498,5 +499,13 @@ void fe_link_reset_peaks(struct fe_link *l);
  * stopped still holds once the link is empty.
  */
 unsigned fe_link_flush(struct fe_link *l, void **pkts, unsigned max);
+
+/*
+ * Gated links: drop every packet still waiting for its gate (none has started), with
+ * cause why; returns how many were put in pkts (up to max: call again while it fills).
+ * Dropped, so in = out + drops + queued + on the wire still holds.
+ */
+unsigned fe_link_discard_waiting(struct fe_link *l, enum fe_link_drop why, void **pkts,
+				 unsigned max);
 
 #endif

@@ -271,6 +271,13 @@ pfc_frame_out(struct fe_dp *dp, unsigned in, uint8_t prio, enum fe_pfc_event ev)
 	FE_CNT_ADD(p->st.pfc_frames_out, 1);
 }
 
+void
+fe_switch_pause(struct fe_dp *dp, unsigned src, uint8_t prio, enum fe_pfc_event ev)
+{
+	if (src < dp->nports) /* a hop link's sender is an emulated switch: no frame */
+		pfc_frame_out(dp, src, prio, ev);
+}
+
 /* Pipeline: the staged handoffs of port q onto its ring; what does not fit is dropped. */
 static void
 handoff_out(struct fe_dp *dp, unsigned q)
@@ -325,7 +332,9 @@ to_egress(struct fe_dp *dp, unsigned in, unsigned q, struct rte_mbuf *m, uint64_
 		return;
 	}
 	if (dp->conf.regime == FE_REGIME_PFC) {
-		struct fe_pfc *pfc = &dp->ports[in].pfc;
+		/* several switches: `in` may be a hop link into the last one (fe_graph.h) */
+		struct fe_pfc *pfc =
+			in < dp->nports ? &dp->ports[in].pfc : fe_graph_input_pfc(dp, in);
 
 		if (fe_pfc_admit(pfc, dp->held[acct], rte_pktmbuf_pkt_len(m)) < 0) {
 			fe_link_drop(&out->down, FE_LINK_DROP_HEADROOM, rte_pktmbuf_pkt_len(m),
@@ -335,7 +344,7 @@ to_egress(struct fe_dp *dp, unsigned in, unsigned q, struct rte_mbuf *m, uint64_
 		}
 		if (to_link(dp, 2 * q + 1, &out->down, &out->down_x, m, t, FE_LABEL(acct, lane)) ==
 		    0)
-			pfc_frame_out(dp, in, lane, fe_pfc_update(pfc, lane, dp->held[acct], t));
+			fe_switch_pause(dp, in, lane, fe_pfc_update(pfc, lane, dp->held[acct], t));
 		return;
 	}
 	to_link(dp, 2 * q + 1, &out->down, &out->down_x, m, t, FE_LABEL(acct, lane));
@@ -606,7 +615,8 @@ iq_push(struct fe_dp *dp, unsigned in, struct rte_mbuf *m, uint64_t t, int out, 
 static __rte_always_inline void
 arrive_to(struct fe_dp *dp, unsigned in, struct rte_mbuf *m, uint64_t t, int out, uint8_t lane)
 {
-	if (dp->conf.regime != FE_REGIME_CREDIT) {
+	if (dp->conf.regime != FE_REGIME_CREDIT || dp->graph != NULL) {
+		/* several switches: every switch's input queues are the graph's */
 		forward(dp, in, out, m, t, lane);
 	} else if (dp->iq_pkts == 0 &&
 		   (out < 0 || out_room(dp, (unsigned)out, rte_pktmbuf_pkt_len(m), t))) {

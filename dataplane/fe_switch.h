@@ -25,9 +25,12 @@
  */
 void fe_switch_ingress_burst(struct fe_dp *dp, unsigned in, struct rte_mbuf **pkts, unsigned n,
 			     uint64_t bytes, uint64_t now);
-/* Into the down link of port q at t, from ingress port `in` (fe_graph: the last switch). */
+/* Into the down link of port q at t, from ingress port `in` (fe_graph: the last switch,
+ * and `in` its input: a port, or nports + a hop link). */
 void fe_switch_egress(struct fe_dp *dp, unsigned in, unsigned q, struct rte_mbuf *m, uint64_t t,
 		      uint8_t lane);
+/* PFC: input src decided ev for prio; a port's sender gets the real frame, if enabled. */
+void fe_switch_pause(struct fe_dp *dp, unsigned src, uint8_t prio, enum fe_pfc_event ev);
 /* One packet into the up link of `in` at now (the emulated NIC sends this way). */
 void fe_switch_up(struct fe_dp *dp, unsigned in, struct rte_mbuf *m, uint64_t now);
 /* n packets delivered by the up link of `in`, each at its stamp (shown to a capture). */

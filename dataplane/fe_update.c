@@ -125,6 +125,7 @@ fe_update_free(struct fe_update *u)
 	}
 	rte_free(u->links);
 	rte_free(u->pfc);
+	rte_free(u->hop_pfc);
 	rte_free(u->credit_return);
 	rte_free(u);
 }
@@ -158,6 +159,19 @@ fe_update_build(struct fe_dp *dp, const struct fe_linkdef *up, const struct fe_l
 		u->credit_return[i] = fe_ns_to_ticks(fab->credit.return_ns, dp->hz) +
 				      u->links[2 * i].cfg.prop_ticks;
 	}
+	if (dp->graph != NULL && fab->regime == FE_REGIME_PFC) {
+		u->hop_pfc = rte_zmalloc("fe_update", sizeof(*u->hop_pfc) * dp->graph->nhl, 0);
+		if (u->hop_pfc == NULL)
+			goto nomem;
+		for (unsigned h = 0; h < dp->graph->nhl; h++)
+			if (fe_dp_pfc_compile(dp, &u->hop_pfc[h], &fab->pfc, &dp->graph->hl[h].prm,
+					      err, errlen) < 0)
+				goto fail;
+	}
+	u->wd_ticks = fe_ns_to_ticks(fab->pfc.watchdog_ns, dp->hz);
+	u->restore_ticks =
+		fab->pfc.restore_ns ? fe_ns_to_ticks(fab->pfc.restore_ns, dp->hz) : u->wd_ticks;
+	u->wd_action = fab->pfc.watchdog_action;
 	u->switch_buffer = fab->switch_buffer;
 	u->hoq_ticks = fe_ns_to_ticks(fab->credit.hoq_life_ns, dp->hz);
 	u->pfc_frames = fab->pfc.frames;
@@ -290,6 +304,13 @@ fe_update_adopt(struct fe_dp *dp, struct fe_update *u, unsigned role)
 	if (role & FE_ROLE_UP) {
 		dp->hoq_ticks = u->hoq_ticks;
 		dp->conf.pfc.frames = u->pfc_frames;
+		for (unsigned h = 0; u->hop_pfc && h < dp->graph->nhl; h++)
+			adopt_pfc(&dp->graph->hl[h].pfc, &u->hop_pfc[h]);
+		if (dp->graph != NULL) {
+			dp->graph->wd_ticks = u->wd_ticks;
+			dp->graph->restore_ticks = u->restore_ticks;
+			dp->graph->wd_action = u->wd_action;
+		}
 		dp->step = fe_dp_causal_step(dp);
 		u->adopted_tsc = t0;
 		u->adopt_ticks = rte_rdtsc() - t0;
@@ -310,10 +331,35 @@ void
 fe_dp_reset_counters(struct fe_dp *dp, unsigned role)
 {
 	/* several switches (one lcore): the links between them, and the reordering seen */
-	for (unsigned i = 0; dp->graph && i < dp->graph->nhl; i++)
-		reset_link(&dp->graph->hl[i].l);
+	for (unsigned i = 0; dp->graph && i < dp->graph->nhl; i++) {
+		struct fe_hoplink *h = &dp->graph->hl[i];
+
+		reset_link(&h->l);
+		FE_CNT_SET(h->storms, 0);
+		FE_CNT_SET(h->wd_forwarded, 0);
+		for (unsigned l = 0; l < FE_PFC_PRIOS; l++) {
+			FE_CNT_SET(h->pfc.prio[l].pause_frames, 0);
+			FE_CNT_SET(h->pfc.prio[l].paused_ticks, 0);
+			FE_CNT_SET(h->pfc.prio[l].xoff_events, 0);
+		}
+		for (unsigned l = 0; l < FE_LANES_MAX; l++) {
+			FE_CNT_SET(h->cred.stall_ticks[l], 0);
+			FE_CNT_SET(h->cred.avail_min[l], h->cred.avail[l]);
+		}
+	}
 	for (unsigned i = 0; dp->graph && i < dp->nports; i++)
 		FE_CNT_SET(dp->graph->ooo[i], 0);
+	/* the input queues of every switch; deadlock events are a log, not reset */
+	for (unsigned i = 0; dp->graph && dp->graph->iq && i < dp->graph->nin * FE_LANES_MAX; i++) {
+		struct fe_iq *q = &dp->graph->iq[i];
+
+		FE_CNT_SET(q->peak, q->depth);
+		FE_CNT_SET(q->peak_blocks, q->blocks);
+	}
+	if (dp->graph != NULL) {
+		FE_CNT_SET(dp->graph->flowlets, 0);
+		FE_CNT_SET(dp->graph->stalls, 0);
+	}
 	for (unsigned i = 0; i < dp->nports; i++) {
 		struct fe_port *p = &dp->ports[i];
 

@@ -56,6 +56,7 @@ struct opts {
 	const char *nic[8];   /* --nic, applied in order on top of the profile's nic: */
 	const char *topology; /* --topology: several switches (docs/topologies.md) */
 	enum fe_path path;
+	uint64_t deadlock_ns, flowlet_ns; /* --deadlock-time, --flowlet-gap */
 	unsigned nnic;
 	struct fe_dp_conf dp;
 	uint64_t rxd, txd, mbufs;
@@ -124,7 +125,9 @@ usage(FILE *f)
 		"  --lane-map M         lane from the 802.1Q PCP (pcp, default) or IP DSCP >> 3 "
 		"(dscp)\n"
 		"  --pfc SPEC           xoff=SIZE,xon=SIZE,headroom=SIZE,delay=TIME,quanta=N,\n"
-		"                       frames=0|1 (1: real 802.1Qbb frames to the hosts)\n"
+		"                       frames=0|1 (1: real 802.1Qbb frames to the hosts),\n"
+		"                       watchdog=TIME,watchdog-action=drop|forward,restore=TIME\n"
+		"                       (the PFC watchdog of links between switches; off)\n"
 		"                       (default: xoff=64KiB, xon=xoff-2x1514, quanta=65535;\n"
 		"                       delay: link delay + 1us; headroom: 2 x delay x rate + 2 "
 		"MTU)\n"
@@ -147,10 +150,16 @@ usage(FILE *f)
 		"  --topology T         several switches (docs/topologies.md): a shipped topology\n"
 		"                       or a file; its host ports are the ports, in order. Links\n"
 		"                       between switches take port 0's up link values, scaled\n"
-		"                       or set by the topology. Lossy regime (default: single)\n"
+		"                       or set by the topology. Every regime: PFC and credits\n"
+		"                       hop by hop (default: single)\n"
 		"  --path P             next hop among equal-cost ones: ecmp (5-tuple hash, a\n"
 		"                       seed a switch), polarized (one hash everywhere), spray\n"
-		"                       (round robin a packet), adaptive (least queued)\n"
+		"                       (round robin a packet), adaptive (least queued),\n"
+		"                       flowlet (least queued after a gap in the flow)\n"
+		"  --flowlet-gap TIME   the gap that starts a new flowlet (default: 100us)\n"
+		"  --deadlock-time TIME a cycle of links between switches, each paused or out of\n"
+		"                       credits this long, is reported as a deadlock (default:\n"
+		"                       10ms)\n"
 		"  --switch-buffer SIZE packet memory shared by all switch egress queues (the\n"
 		"                       N.down links), e.g. 1MiB (default: 0 = not shared)\n"
 		"  --seed N             PRNG seed of loss, ECN and jitter (default: random; "
@@ -239,6 +248,8 @@ enum {
 	OPT_NIC,
 	OPT_TOPOLOGY,
 	OPT_PATH,
+	OPT_DEADLOCK_TIME,
+	OPT_FLOWLET_GAP,
 	OPT_LCORES,
 	OPT_MTU,
 };
@@ -277,6 +288,8 @@ static const struct option long_opts[] = {
 	{"nic", required_argument, NULL, OPT_NIC},
 	{"topology", required_argument, NULL, OPT_TOPOLOGY},
 	{"path", required_argument, NULL, OPT_PATH},
+	{"deadlock-time", required_argument, NULL, OPT_DEADLOCK_TIME},
+	{"flowlet-gap", required_argument, NULL, OPT_FLOWLET_GAP},
 	{"lcores", required_argument, NULL, OPT_LCORES},
 	{"mtu", required_argument, NULL, OPT_MTU},
 	{"help", no_argument, NULL, 'h'},
@@ -424,6 +437,22 @@ parse_opt(struct opts *o, int c, const char *v, char *err, size_t len)
 	case OPT_PATH:
 		if (fe_path_parse(v, &o->path) < 0) {
 			snprintf(err, len, "--path: '%s' (allowed: " FE_PATH_ALLOWED ")", v);
+			return -EINVAL;
+		}
+		return 0;
+	case OPT_DEADLOCK_TIME:
+		if (opt_time("deadlock-time", v, 60000000000ULL, &o->deadlock_ns, err, len) < 0)
+			return -EINVAL;
+		if (o->deadlock_ns == 0) {
+			snprintf(err, len, "--deadlock-time: 0 (allowed: 1ns to 60s)");
+			return -EINVAL;
+		}
+		return 0;
+	case OPT_FLOWLET_GAP:
+		if (opt_time("flowlet-gap", v, 1000000000ULL, &o->flowlet_ns, err, len) < 0)
+			return -EINVAL;
+		if (o->flowlet_ns == 0) {
+			snprintf(err, len, "--flowlet-gap: 0 (allowed: 1ns to 1s)");
 			return -EINVAL;
 		}
 		return 0;
@@ -883,13 +912,12 @@ topology_setup(struct opts *o, unsigned nports, const struct fe_link_params *fab
 		return -EINVAL;
 	if (fe_graph_build(&t, fabric, o->path, nports, &b, err, len) < 0)
 		return -EINVAL;
-	if (t.nsw > 1 && (o->dp.regime != FE_REGIME_LOSSY || o->dp.lcores > 1)) {
-		snprintf(err, len,
-			 "%u switches run the lossy regime on one lcore (hop-by-hop credits and "
-			 "PFC between switches are not built yet)",
-			 t.nsw);
+	if (t.nsw > 1 && o->dp.lcores > 1) {
+		snprintf(err, len, "%u switches run on one lcore (--lcores 1)", t.nsw);
 		return -EINVAL;
 	}
+	b.conf.deadlock_ns = o->deadlock_ns;
+	b.conf.flowlet_ns = o->flowlet_ns;
 	if (t.nsw > 1)
 		o->dp.graph = &b.conf;
 	return 0;

@@ -192,15 +192,17 @@ engine(uint8_t a, uint8_t b)
 		ups[i] = up;
 		downs[i] = down;
 	}
-	/* three switches in a cycle, a host on each (fe_graph.h): lossy, one lcore, no NIC;
-	 * the path choice by the lanes' bits, the links between switches as the up links */
-	if (conf.regime == FE_REGIME_LOSSY && conf.lcores == 1 && !nic_on && (a / 24) & 1) {
+	/* three switches in a cycle, a host on each (fe_graph.h): every regime, one lcore, no
+	 * NIC; the path choice by the lanes' bits, routed one way round (a cyclic buffer
+	 * dependency) or the short way, the links between switches as the up links */
+	if (conf.lcores == 1 && !nic_on && (a / 24) & 1) {
 		static struct fe_graph_build gb;
 		struct fe_topo_gen g = {.kind = "ring", .switches = NP};
 		static struct fe_topo t;
 
 		FZ_CHECK(fe_topo_generate(&g, &t, err, sizeof(err)) == 0, "ring: %s", err);
-		FZ_CHECK(fe_graph_build(&t, &up.link, (enum fe_path)((a / 3) % 4), NP, &gb, err,
+		t.oneway = (a / 48) & 1;
+		FZ_CHECK(fe_graph_build(&t, &up.link, (enum fe_path)((a / 3) % 5), NP, &gb, err,
 					sizeof(err)) == 0,
 			 "graph: %s", err);
 		conf.graph = &gb.conf;

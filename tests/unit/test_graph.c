@@ -3,14 +3,20 @@
  * Several switches in the engine (fe_graph.h): a leaf-spine of 2 leaves and 2 spines with
  * 2 hosts a leaf, and a ring of 4 switches, over in-memory ports and a fake clock. A frame
  * crosses its hops on time; ECMP puts two flows whose hashes collide on one uplink and
- * adaptive routing splits them; spraying reorders and the counter sees it; a flood on a
- * cycle reaches every host once.
+ * adaptive routing splits them; spraying reorders and the counter sees it; flowlets keep
+ * a burst on one path and move it after a gap; a flood on a cycle reaches every host
+ * once. Lossless hop by hop: PFC pauses climb host <- leaf <- spine <- leaf, credit
+ * backpressure fills the upstream switch's input queue, nothing is dropped; a ring of 3
+ * routed one way deadlocks, the deadlock is reported naming its cycle, and the PFC
+ * watchdog (or HOQLife, under credits) breaks it.
  */
 #include <criterion/criterion.h>
 #include <string.h>
 
 #include "fe_dp.h"
 #include "fe_graphconf.h"
+#include "fe_report.h"
+#include "fe_update.h"
 #include "ring_ports.h"
 
 #define NP 4
@@ -23,6 +29,7 @@ static const uint8_t MAC[NP][6] = {
 	{2, 0xfe, 0, 0, 0, 1}, {2, 0xfe, 0, 0, 0, 2}, {2, 0xfe, 0, 0, 0, 3}, {2, 0xfe, 0, 0, 0, 4}};
 static struct fe_graph_build gb;
 static struct fe_topo topo;
+static struct fe_linkdef g_up[NP], g_down[NP]; /* what the last engine was built with */
 
 static void
 eal_up(void)
@@ -40,31 +47,73 @@ eal_down(void)
 
 TestSuite(graph, .init = eal_up, .fini = eal_down);
 
-/* Every link 1 us; fabric links at rate (0: none); link `slow` (a name) at 100 Mbit/s. */
+/* What an engine is built with beyond the topology and the path. */
+struct opt {
+	uint64_t rate;	    /* fabric links (0: none) */
+	const char *slow;   /* a fabric link at 100 Mbit/s */
+	int nsw;	    /* ring: switches (0: 4) */
+	int oneway;	    /* ring: routed one way round */
+	uint64_t host_rate; /* host links (0: none) */
+	int slow_down;	    /* a port whose down link runs at 100 Mbit/s (its index + 1) */
+	enum fe_regime regime;
+	struct fe_pfc_params pfc;
+	struct fe_credit_params credit;
+	uint64_t deadlock_ns, flowlet_ns;
+};
+
+/* Every link 1 us; the rest as o says. */
 static struct fe_dp *
-engine(const char *kind, enum fe_path path, uint64_t rate, const char *slow)
+engine_o(const char *kind, enum fe_path path, const struct opt *o)
 {
-	struct fe_topo_gen g = {
-		.hosts = NP, .leaves = 2, .spines = 2, .hosts_per_leaf = 2, .switches = 4};
-	struct fe_link_params fabric = {.delay_ns = 1000, .rate_bps = rate};
+	struct fe_topo_gen g = {.hosts = NP,
+				.leaves = 2,
+				.spines = 2,
+				.hosts_per_leaf = 2,
+				.switches = o->nsw ? (unsigned)o->nsw : 4};
+	struct fe_link_params fabric = {.delay_ns = 1000, .rate_bps = o->rate};
 	struct fe_linkdef up[NP] = {0}, down[NP] = {0};
-	struct fe_dp_conf conf = {
-		.mac_age_ns = 300000000000ULL, .lanes = 1, .seed = 1, .nic = FE_NIC_DEFAULT};
+	struct fe_dp_conf conf = {.mac_age_ns = 300000000000ULL,
+				  .lanes = 1,
+				  .seed = 1,
+				  .nic = FE_NIC_DEFAULT,
+				  .regime = o->regime,
+				  .pfc = o->pfc,
+				  .credit = o->credit};
 	char err[256];
 	struct fe_dp *dp;
 
 	snprintf(g.kind, sizeof(g.kind), "%s", kind);
 	cr_assert_eq(fe_topo_generate(&g, &topo, err, sizeof(err)), 0, "%s", err);
-	cr_assert_eq(fe_graph_build(&topo, &fabric, path, NP, &gb, err, sizeof(err)), 0, "%s", err);
-	for (unsigned l = 0; slow && l < topo.nlinks; l++)
-		if (strcmp(topo.link[l].name, slow) == 0)
+	topo.oneway = o->oneway;
+	cr_assert_eq(fe_topo_check(&topo, err, sizeof(err), NULL), 0, "%s", err);
+	cr_assert_eq(fe_graph_build(&topo, &fabric, path, topo.nports, &gb, err, sizeof(err)), 0,
+		     "%s", err);
+	for (unsigned l = 0; o->slow && l < topo.nlinks; l++)
+		if (strcmp(topo.link[l].name, o->slow) == 0)
 			gb.link[l].rate_bps = 100000000;
+	gb.conf.deadlock_ns = o->deadlock_ns;
+	gb.conf.flowlet_ns = o->flowlet_ns;
 	conf.graph = &gb.conf;
-	for (int i = 0; i < NP; i++)
+	for (int i = 0; i < NP; i++) {
 		up[i].link.delay_ns = down[i].link.delay_ns = 1000;
-	dp = fe_dp_create(NP, ports, up, down, pool, HZ, &conf, err, sizeof(err));
+		up[i].link.rate_bps = down[i].link.rate_bps = o->host_rate;
+	}
+	if (o->slow_down)
+		down[o->slow_down - 1].link.rate_bps = 100000000;
+	memcpy(g_up, up, sizeof(up));
+	memcpy(g_down, down, sizeof(down));
+	dp = fe_dp_create(topo.nports, ports, up, down, pool, HZ, &conf, err, sizeof(err));
 	cr_assert_not_null(dp, "%s", err);
 	return dp;
+}
+
+/* Fabric links at rate (0: none); link `slow` (a name) at 100 Mbit/s. */
+static struct fe_dp *
+engine(const char *kind, enum fe_path path, uint64_t rate, const char *slow)
+{
+	const struct opt o = {.rate = rate, .slow = slow};
+
+	return engine_o(kind, path, &o);
 }
 
 static void
@@ -124,13 +173,15 @@ learn(struct fe_dp *dp, uint64_t *t)
 {
 	static const uint8_t bc[6] = {0xff, 0xff, 0xff, 0xff, 0xff, 0xff};
 
-	for (int p = 0; p < NP; p++)
+	int np = (int)dp->nports;
+
+	for (int p = 0; p < np; p++)
 		inject(p, bc, 1, 60);
 	for (int k = 0; k < 100; k++)
 		fe_dp_poll(dp, *t += 1000);
-	for (int p = 0; p < NP; p++)
-		cr_assert_eq(sent(p), NP - 1, "host %d hears the other %d once each", p + 1,
-			     NP - 1);
+	for (int p = 0; p < np; p++)
+		cr_assert_eq(sent(p), (unsigned)np - 1, "host %d hears the other %d once each",
+			     p + 1, np - 1);
 	*t += 100000;
 }
 
@@ -265,5 +316,406 @@ Test(graph, flood_on_a_cycle_reaches_each_host_once)
 	cr_assert_eq(sent(3), 1);
 	cr_assert_eq(sent(0) + sent(1) + sent(2), 0);
 	cr_assert_eq(fe_dp_held(dp), 0, "nothing circles");
+	done(dp, avail);
+}
+
+/* Bytes dropped on every link of the engine, for every cause. */
+static uint64_t
+drops_everywhere(const struct fe_dp *dp)
+{
+	uint64_t n = 0;
+
+	for (int c = 0; c < FE_LINK_DROP__MAX; c++) {
+		for (unsigned p = 0; p < dp->nports; p++)
+			n += dp->ports[p].up.st.drop_pkts[c] + dp->ports[p].down.st.drop_pkts[c];
+		for (unsigned h = 0; h < dp->graph->nhl; h++)
+			n += dp->graph->hl[h].l.st.drop_pkts[c];
+	}
+	return n;
+}
+
+static const struct fe_hoplink *
+hoplink(const struct fe_dp *dp, const char *name)
+{
+	for (unsigned i = 0; i < dp->graph->nhl; i++)
+		if (strcmp(dp->graph->hl[i].name, name) == 0)
+			return &dp->graph->hl[i];
+	cr_assert_fail("no hop link %s", name);
+	return NULL;
+}
+
+/* The spine host 1's flow to host 3 crosses (the uplink it took). */
+static const char *
+spine_of(const struct fe_dp *dp)
+{
+	return hoplink(dp, "leaf1>spine1")->l.st.out_pkts >
+			       hoplink(dp, "leaf1>spine2")->l.st.out_pkts
+		       ? "spine1"
+		       : "spine2";
+}
+
+/*
+ * Host 1 sends 300 frames to host 3, whose down link is the bottleneck (100 Mbit/s
+ * against 10 Gbit/s everywhere else). Under PFC the pauses climb: leaf2 pauses the spine,
+ * the spine pauses leaf1, leaf1 pauses host 1; nothing is dropped, all arrive.
+ */
+Test(graph, pfc_pauses_climb_leaf_spine_leaf)
+{
+	unsigned avail = rte_mempool_avail_count(pool);
+	const struct opt o = {.rate = 10000000000ULL,
+			      .host_rate = 10000000000ULL,
+			      .slow_down = 3,
+			      .regime = FE_REGIME_PFC,
+			      .pfc = {.xoff = 20000, .xon = 10000, .quanta = 65535}};
+	struct fe_dp *dp = engine_o("leaf-spine", FE_PATH_ECMP, &o);
+	uint64_t t = 1000000;
+	unsigned got = 0;
+	char a[32], b[32];
+	const char *sp;
+
+	learn(dp, &t);
+	for (int k = 0; k < 300; k++) {
+		inject(0, MAC[2], 4000, 1000);
+		if (k % 64 == 63) /* the in-memory ring's room */
+			for (int j = 0; j < 20; j++)
+				fe_dp_poll(dp, t += 1000), got += sent(2);
+	}
+	for (int k = 0; k < 40000 && got < 300; k++) {
+		fe_dp_poll(dp, t += 1000);
+		got += sent(2);
+	}
+	cr_assert_eq(got, 300, "every frame arrives (%u)", got);
+	sp = spine_of(dp);
+	snprintf(a, sizeof(a), "%s>leaf2", sp);
+	snprintf(b, sizeof(b), "leaf1>%s", sp);
+	cr_assert_gt(hoplink(dp, a)->pfc.prio[0].xoff_events, 0, "leaf2 paused %s", sp);
+	cr_assert_gt(hoplink(dp, b)->pfc.prio[0].xoff_events, 0, "%s paused leaf1", sp);
+	cr_assert_gt(dp->ports[0].pfc.prio[0].xoff_events, 0, "leaf1 paused host 1");
+	cr_assert_eq(dp->ports[1].pfc.prio[0].xoff_events, 0, "host 2 sent nothing: not paused");
+	cr_assert_eq(drops_everywhere(dp), 0, "lossless: nothing dropped");
+	cr_assert_eq(dp->graph->nev, 0, "no cycle: no deadlock");
+	done(dp, avail);
+}
+
+/*
+ * The same under credits, with 4 KiB of buffer a lane and an output buffer of 4 frames:
+ * the bottleneck's output fills, leaf2's input queue from the spine fills and holds its
+ * credits, the spine's input queue from leaf1 fills in turn and leaf1 runs out of credits
+ * for the spine, as does host 1 for leaf1. Nothing dropped.
+ */
+Test(graph, credit_backpressure_crosses_two_switches)
+{
+	unsigned avail = rte_mempool_avail_count(pool);
+	const struct opt o = {.rate = 10000000000ULL,
+			      .host_rate = 10000000000ULL,
+			      .slow_down = 3,
+			      .regime = FE_REGIME_CREDIT,
+			      .credit = {.buffer = 4096, .out_pkts = 4}};
+	struct fe_dp *dp = engine_o("leaf-spine", FE_PATH_ECMP, &o);
+	const struct fe_graph *g = dp->graph;
+	uint64_t t = 1000000;
+	unsigned got = 0;
+	char a[32], b[32];
+	const char *sp;
+
+	learn(dp, &t);
+	for (int k = 0; k < 300; k++) {
+		inject(0, MAC[2], 4000, 1000);
+		if (k % 64 == 63)
+			for (int j = 0; j < 20; j++)
+				fe_dp_poll(dp, t += 1000), got += sent(2);
+	}
+	for (int k = 0; k < 40000 && got < 300; k++) {
+		fe_dp_poll(dp, t += 1000);
+		got += sent(2);
+	}
+	cr_assert_eq(got, 300, "every frame arrives (%u)", got);
+	sp = spine_of(dp);
+	snprintf(a, sizeof(a), "%s>leaf2", sp);
+	snprintf(b, sizeof(b), "leaf1>%s", sp);
+	/* each input queue held all 64 blocks its sender was given */
+	cr_assert_eq(
+		g->iq[(dp->nports + (unsigned)(hoplink(dp, a) - g->hl)) * FE_LANES_MAX].peak_blocks,
+		64, "leaf2's input queue from %s filled", sp);
+	cr_assert_eq(
+		g->iq[(dp->nports + (unsigned)(hoplink(dp, b) - g->hl)) * FE_LANES_MAX].peak_blocks,
+		64, "%s's input queue from leaf1 filled", sp);
+	cr_assert_eq(hoplink(dp, a)->cred.avail_min[0], 0, "%s ran out of credits", sp);
+	cr_assert_eq(hoplink(dp, b)->cred.avail_min[0], 0, "leaf1 ran out of credits");
+	cr_assert_gt(hoplink(dp, b)->cred.stall_ticks[0], 0, "and waited for them");
+	cr_assert_eq(dp->ports[0].credit.avail_min[0], 0, "host 1 ran out of credits");
+	cr_assert_eq(drops_everywhere(dp), 0, "lossless: nothing dropped");
+	cr_assert_eq(fe_dp_held(dp), 0);
+	done(dp, avail);
+}
+
+/*
+ * A ring of 3 routed one way round: host 1 to host 3 crosses s1>s2>s3, host 2 to host 1
+ * s2>s3>s1, host 3 to host 2 s3>s1>s2. Each link carries two flows at twice its rate, its
+ * queues fill, and each ring link ends up waiting for the next: a cyclic buffer
+ * dependency. Returns frames delivered.
+ */
+static unsigned
+ring_load(struct fe_dp *dp, uint64_t *t, unsigned frames, unsigned polls)
+{
+	static const int to[3] = {2, 0, 1};
+	unsigned got = 0;
+
+	for (unsigned k = 0; k < frames; k++) {
+		for (int p = 0; p < 3; p++)
+			inject(p, MAC[to[p]], (uint16_t)(6000 + p), 1000);
+		if (k % 60 == 59)
+			for (int j = 0; j < 10; j++) {
+				fe_dp_poll(dp, *t += 1000);
+				for (int p = 0; p < 3; p++)
+					got += sent(p);
+			}
+	}
+	for (unsigned k = 0; k < polls; k++) {
+		fe_dp_poll(dp, *t += 1000);
+		for (int p = 0; p < 3; p++)
+			got += sent(p);
+	}
+	return got;
+}
+
+static const struct opt ring_pfc = {.rate = 1000000000ULL,
+				    .host_rate = 10000000000ULL,
+				    .nsw = 3,
+				    .oneway = 1,
+				    .regime = FE_REGIME_PFC,
+				    .pfc = {.xoff = 20000, .xon = 10000, .quanta = 65535},
+				    .deadlock_ns = 1000000};
+
+/* The deadlock event names the three ring links, each once, in the order they wait. */
+static void
+assert_ring_cycle(const struct fe_dp *dp)
+{
+	const struct fe_graph_deadlock *e = &dp->graph->ev[0];
+	unsigned seen = 0;
+
+	cr_assert_eq(e->n, 3, "a cycle of 3 links (%u)", e->n);
+	for (unsigned i = 0; i < 3; i++) {
+		const struct fe_hoplink *h = &dp->graph->hl[e->hop[i]];
+		const struct fe_hoplink *next = &dp->graph->hl[e->hop[(i + 1) % 3]];
+
+		cr_assert(strcmp(h->name, "s1>s2") == 0 || strcmp(h->name, "s2>s3") == 0 ||
+				  strcmp(h->name, "s3>s1") == 0,
+			  "a ring link the routes cross: %s", h->name);
+		cr_assert_eq(h->to, next->from, "%s waits for %s", h->name, next->name);
+		seen |= 1u << e->hop[i];
+	}
+	cr_assert_eq(__builtin_popcount(seen), 3);
+}
+
+Test(graph, ring3_pfc_deadlock_is_detected)
+{
+	unsigned avail = rte_mempool_avail_count(pool);
+	struct fe_dp *dp = engine_o("ring", FE_PATH_ECMP, &ring_pfc);
+	uint64_t t = 1000000, stuck_at;
+	unsigned got;
+
+	learn(dp, &t);
+	got = ring_load(dp, &t, 300, 3000); /* 3 ms after the last frame was offered */
+	cr_assert_lt(got, 900, "deadlocked: not every frame arrives (%u)", got);
+	cr_assert_eq(dp->graph->nev, 1, "one deadlock reported (%lu)",
+		     (unsigned long)dp->graph->nev);
+	assert_ring_cycle(dp);
+	cr_assert_eq(drops_everywhere(dp), 0, "lossless: nothing dropped, only stuck");
+	/* found within the deadlock time (1 ms) and an eighth of it after the cycle closed */
+	stuck_at = dp->graph->ev[0].at;
+	cr_assert_leq(stuck_at, t, "reported while it lasts");
+	/* and it stays: nothing moves, reported once */
+	cr_assert_eq(ring_load(dp, &t, 0, 2000), 0);
+	cr_assert_eq(dp->graph->nev, 1);
+	cr_assert_gt(fe_dp_held(dp), 0);
+	/* what the counters say (fabemuctl counters, --stats-json): the event, the pauses */
+	{
+		json_t *doc = fe_report_doc(dp), *g = json_object_get(doc, "graph");
+		json_t *cyc = json_object_get(json_array_get(json_object_get(g, "deadlocks"), 0),
+					      "cycle");
+		json_t *links = json_object_get(g, "fabric_links"), *l;
+		size_t i;
+
+		cr_assert_eq(json_integer_value(json_object_get(g, "deadlock_count")), 1);
+		cr_assert_eq(json_array_size(cyc), 3);
+		for (i = 0; i < 3; i++)
+			cr_assert_str_eq(json_string_value(json_array_get(cyc, i)),
+					 dp->graph->hl[dp->graph->ev[0].hop[i]].name);
+		json_array_foreach(links, i, l)
+		{
+			const char *n = json_string_value(json_object_get(l, "link"));
+			json_t *lane = json_array_get(json_object_get(l, "lanes"), 0);
+			uint64_t x =
+				(uint64_t)json_integer_value(json_object_get(lane, "xoff_events"));
+
+			cr_assert_eq(x, dp->graph->hl[i].pfc.prio[0].xoff_events, "%s", n);
+			if (strcmp(n, "s1>s2") == 0 || strcmp(n, "s2>s3") == 0 ||
+			    strcmp(n, "s3>s1") == 0)
+				cr_assert_gt(x, 0, "%s paused", n);
+		}
+		json_decref(doc);
+	}
+	done(dp, avail);
+}
+
+/*
+ * The PFC watchdog (2 ms, drop), turned on at run time (`set pfc watchdog=2ms`) once the
+ * ring deadlocked: the stormed links drop what waits; all else arrives.
+ */
+Test(graph, ring3_watchdog_breaks_the_deadlock)
+{
+	unsigned avail = rte_mempool_avail_count(pool);
+	struct fe_fabric fab = FE_FABRIC_DEFAULT;
+	struct fe_dp *dp = engine_o("ring", FE_PATH_ECMP, &ring_pfc);
+	uint64_t t = 1000000, storms = 0, wd = 0;
+	struct fe_update *u;
+	char err[256];
+	unsigned got;
+
+	learn(dp, &t);
+	got = ring_load(dp, &t, 300, 3000);
+	cr_assert_eq(dp->graph->nev, 1, "deadlocked");
+	cr_assert_lt(got, 900);
+	fab.regime = FE_REGIME_PFC;
+	fab.pfc = ring_pfc.pfc;
+	fab.pfc.watchdog_ns = 2000000;
+	u = fe_update_build(dp, g_up, g_down, &fab, err, sizeof(err));
+	cr_assert_not_null(u, "%s", err);
+	fe_update_publish(dp, u);
+	got += ring_load(dp, &t, 0, 20000);
+	cr_assert_eq(dp->adopted_gen, u->gen, "taken");
+	for (unsigned h = 0; h < dp->graph->nhl; h++) {
+		storms += dp->graph->hl[h].storms;
+		wd += dp->graph->hl[h].l.st.drop_pkts[FE_LINK_DROP_WATCHDOG];
+	}
+	cr_assert_geq(dp->graph->nev, 1, "the deadlock was seen before the watchdog broke it");
+	assert_ring_cycle(dp);
+	cr_assert_gt(storms, 0, "the watchdog stormed a link");
+	cr_assert_gt(wd, 0, "and dropped what waited on it");
+	cr_assert_eq(drops_everywhere(dp), wd, "the watchdog's are the only drops");
+	cr_assert_eq(got + wd, 900, "every frame delivered or dropped by the watchdog (%u + %lu)",
+		     got, (unsigned long)wd);
+	cr_assert_eq(fe_dp_held(dp), 0, "nothing stuck");
+	cr_assert_eq(fe_update_wait(dp, u, NULL, 1000000000ULL), 0);
+	done(dp, avail);
+	fe_update_free(u);
+}
+
+/* Under credits the same ring deadlocks; HOQLife at every switch breaks it. */
+Test(graph, ring3_credit_deadlock_and_hoqlife)
+{
+	unsigned avail = rte_mempool_avail_count(pool);
+	struct opt o = ring_pfc;
+	struct fe_dp *dp;
+	uint64_t t = 1000000, hoq = 0;
+	unsigned got;
+
+	o.regime = FE_REGIME_CREDIT;
+	o.credit = (struct fe_credit_params){.buffer = 4096, .out_pkts = 4};
+	dp = engine_o("ring", FE_PATH_ECMP, &o);
+	learn(dp, &t);
+	got = ring_load(dp, &t, 300, 3000);
+	cr_assert_lt(got, 900, "deadlocked (%u)", got);
+	cr_assert_eq(dp->graph->nev, 1);
+	assert_ring_cycle(dp);
+	cr_assert_eq(drops_everywhere(dp), 0);
+	done(dp, avail);
+
+	o.credit.hoq_life_ns = 500000;
+	dp = engine_o("ring", FE_PATH_ECMP, &o);
+	t = 1000000;
+	learn(dp, &t);
+	got = ring_load(dp, &t, 300, 0);
+	/* each discard frees a frame's credits: the cycle unwinds, a frame at a time */
+	for (unsigned k = 0; k < 400 && fe_dp_held(dp) > 0; k++)
+		got += ring_load(dp, &t, 0, 1000);
+	got += ring_load(dp, &t, 0, 1000);
+	for (unsigned h = 0; h < dp->graph->nhl; h++)
+		hoq += dp->graph->hl[h].l.st.drop_pkts[FE_LINK_DROP_HOQ];
+	for (unsigned p = 0; p < dp->nports; p++)
+		hoq += dp->ports[p].down.st.drop_pkts[FE_LINK_DROP_HOQ];
+	cr_assert_gt(hoq, 0, "HOQLife discarded heads");
+	cr_assert_eq(drops_everywhere(dp), hoq);
+	cr_assert_eq(got + hoq, 900, "every frame delivered or discarded (%u + %lu)", got,
+		     (unsigned long)hoq);
+	cr_assert_eq(fe_dp_held(dp), 0);
+	done(dp, avail);
+}
+
+/*
+ * Flowlets: a burst stays on one uplink (adaptive would split it); a second flow that
+ * starts meanwhile takes the other, less queued; after a gap longer than the flowlet gap
+ * the first flow starts a new flowlet, counted. Nothing is reordered.
+ */
+Test(graph, flowlet_keeps_a_burst_and_moves_after_a_gap)
+{
+	unsigned avail = rte_mempool_avail_count(pool);
+	const struct opt o = {.rate = 100000000, .flowlet_ns = 50000};
+	struct fe_dp *dp = engine_o("leaf-spine", FE_PATH_FLOWLET, &o);
+	uint64_t t = 1000000, a1, a2, b1, b2;
+
+	learn(dp, &t);
+	a1 = hop_out(dp, "leaf1>spine1");
+	a2 = hop_out(dp, "leaf1>spine2");
+	for (int k = 0; k < 8; k++)
+		inject(0, MAC[2], 7000, 1000);
+	fe_dp_poll(dp, t += 1000);
+	for (int k = 0; k < 4; k++)
+		inject(0, MAC[2], 7001, 1000);
+	for (int k = 0; k < 200; k++)
+		fe_dp_poll(dp, t += 10000);
+	cr_assert_eq(sent(2), 12);
+	b1 = hop_out(dp, "leaf1>spine1") - a1;
+	b2 = hop_out(dp, "leaf1>spine2") - a2;
+	cr_assert((b1 == 8 && b2 == 4) || (b1 == 4 && b2 == 8),
+		  "the burst on one uplink, the second flow on the other (%lu, %lu)",
+		  (unsigned long)b1, (unsigned long)b2);
+	cr_assert_eq(dp->graph->flowlets, 0, "no gap yet");
+	inject(0, MAC[2], 7000, 1000); /* 2 ms later: past the gap */
+	for (int k = 0; k < 20; k++)
+		fe_dp_poll(dp, t += 10000);
+	cr_assert_eq(sent(2), 1);
+	cr_assert_eq(dp->graph->flowlets, 1, "a new flowlet after the gap");
+	cr_assert_eq(dp->graph->ooo[2], 0, "nothing reordered");
+	done(dp, avail);
+}
+
+/*
+ * Credits, HOQLife 100 us: host 3 stops taking (its down link held for a second). Seven
+ * heads for it discarded in a row stall its output (IBTA's VLStallCount), and from then on
+ * what is bound for it is discarded at once; host 4, on the same leaf, gets all its frames.
+ */
+Test(graph, credit_output_stalls_after_seven_hoq_discards)
+{
+	unsigned avail = rte_mempool_avail_count(pool);
+	const struct opt o = {.rate = 10000000000ULL,
+			      .host_rate = 10000000000ULL,
+			      .regime = FE_REGIME_CREDIT,
+			      .credit = {.buffer = 4096, .out_pkts = 4, .hoq_life_ns = 100000}};
+	struct fe_dp *dp = engine_o("leaf-spine", FE_PATH_ECMP, &o);
+	uint64_t t = 1000000, hoq;
+	unsigned to3 = 0, to4 = 0;
+
+	learn(dp, &t);
+	fe_link_hold(&dp->ports[2].down, t, t + 1000000000ULL);
+	for (int k = 0; k < 60; k++) {
+		inject(0, MAC[2], 8000, 1000);
+		inject(1, MAC[3], 8001, 1000);
+	}
+	for (int k = 0; k < 20000; k++) {
+		fe_dp_poll(dp, t += 1000);
+		to3 += sent(2);
+		to4 += sent(3);
+	}
+	hoq = dp->ports[2].down.st.drop_pkts[FE_LINK_DROP_HOQ];
+	cr_assert_eq(to4, 60, "host 4 unharmed (%u)", to4);
+	cr_assert_eq(to3, 0, "host 3 takes nothing");
+	cr_assert_geq(hoq, 7, "HOQLife discards (%lu)", (unsigned long)hoq);
+	cr_assert_geq(dp->graph->stalls, 1, "its output stalled");
+	/* 4 frames wait in its held down link; every other one was discarded */
+	cr_assert_eq(hoq + dp->ports[2].down.q_pkts, 60, "%lu + %u", (unsigned long)hoq,
+		     dp->ports[2].down.q_pkts);
+	cr_assert_eq(drops_everywhere(dp), hoq);
 	done(dp, avail);
 }

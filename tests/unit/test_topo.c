@@ -130,6 +130,12 @@ static struct bad bad_topos[] = {
 	{"name: x\ngenerate:\n  kind: single\n  hosts: 0\n",
 	 "t.yaml:4: generate.hosts '0' (allowed: 1 to 64)"},
 	{"switches: [{name: a}]\n", "t.yaml: the topology needs a name (name: ...)"},
+	{"name: x\nrouting: clockwise\ngenerate: {kind: ring}\n",
+	 "t.yaml:2: routing 'clockwise' (allowed: shortest, one-way)"},
+	{"name: x\nrouting: one-way\nswitches: [{name: a}, {name: b}]\nhosts: [{name: h, "
+	 "switch: a}]\nlinks:\n  - {a: a, b: b}\n",
+	 "t.yaml:3: routing one-way: no path from switch 'b' to switch 'a' along the links' "
+	 "a-to-b direction"},
 };
 
 ParameterizedTestParameters(topo, bad)
@@ -188,13 +194,15 @@ loop_free(void)
 			for (unsigned k = 0; k < routes.nnh[s][d]; k++)
 				cr_assert_eq(routes.dist[routes.nh[s][d][k].to][d] + 1,
 					     routes.dist[s][d]);
+			/* one-way unicast distances are not the tree's (it goes both ways) */
 			tree += d != s && routes.parent[s][d].to == d &&
-				routes.dist[s][d] ==
-					routes.dist[s]
-						   [t.link[routes.parent[s][d].link].a == d
-							    ? t.link[routes.parent[s][d].link].b
-							    : t.link[routes.parent[s][d].link].a] +
-						1;
+				(t.oneway ||
+				 routes.dist[s][d] ==
+					 routes.dist[s]
+						    [t.link[routes.parent[s][d].link].a == d
+							     ? t.link[routes.parent[s][d].link].b
+							     : t.link[routes.parent[s][d].link].a] +
+						 1);
 		}
 		cr_assert_eq(tree, t.nsw - 1, "the tree rooted at %s spans the switches",
 			     t.sw[s].name);
@@ -239,11 +247,22 @@ Test(route, ring_and_parallel_links)
 				"links: [{a: a, b: b, count: 3}]\n";
 	char err[256];
 
-	cr_assert_eq(fe_topo_load("ring3", &t, err, sizeof(err)), 0, "%s", err);
+	struct fe_topo_gen g = {.kind = "ring", .switches = 3};
+
+	cr_assert_eq(fe_topo_generate(&g, &t, err, sizeof(err)), 0, "%s", err);
 	fe_route_compute(&t, &routes);
 	loop_free();
 	cr_assert_eq(routes.dist[sw("s1")][sw("s3")], 1, "the short way round");
 	cr_assert_eq(routes.nnh[sw("s1")][sw("s3")], 1);
+	/* the shipped ring3 routes one way round: s1 -> s3 crosses s2, s3 -> s1 is direct */
+	cr_assert_eq(fe_topo_load("ring3", &t, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(t.oneway, 1);
+	fe_route_compute(&t, &routes);
+	loop_free();
+	cr_assert_eq(routes.dist[sw("s1")][sw("s3")], 2, "one way round");
+	cr_assert_eq(routes.nnh[sw("s1")][sw("s3")], 1);
+	cr_assert_eq(routes.nh[sw("s1")][sw("s3")][0].to, sw("s2"));
+	cr_assert_eq(routes.dist[sw("s3")][sw("s1")], 1);
 	cr_assert_eq(fe_topo_parse(y, strlen(y), "p.yaml", &t, err, sizeof(err)), 0, "%s", err);
 	fe_route_compute(&t, &routes);
 	cr_assert_eq(routes.nnh[0][1], 3, "parallel links: three ways");
