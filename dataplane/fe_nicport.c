@@ -279,6 +279,17 @@ ack_to(struct fe_nicport *n, struct fe_port *p, struct fe_nic_flow *fl, uint32_t
 	fl->rto_at = fl->una == fl->next_psn ? UINT64_MAX : now + n->timeout_ticks;
 }
 
+/*
+ * One more holder of m: every segment's count, as rte_pktmbuf_free() takes one from
+ * each (a chained frame kept by its head alone would lose its tail at the first free).
+ */
+static inline void
+hold(struct rte_mbuf *m)
+{
+	for (; m != NULL; m = m->next)
+		rte_mbuf_refcnt_update(m, 1);
+}
+
 /* A kept copy, to be sent again: the same mbuf if nobody else holds it, else a copy. */
 static struct rte_mbuf *
 resend_copy(struct fe_dp *dp, const struct fe_nic_copy *c)
@@ -286,7 +297,7 @@ resend_copy(struct fe_dp *dp, const struct fe_nic_copy *c)
 	struct rte_mbuf *m;
 
 	if (rte_mbuf_refcnt_read(c->m) == 1) {
-		rte_mbuf_refcnt_update(c->m, 1);
+		hold(c->m);
 		m = c->m;
 	} else {
 		m = rte_pktmbuf_copy(c->m, dp->pool, 0, UINT32_MAX);
@@ -383,7 +394,7 @@ service_flow(struct fe_dp *dp, unsigned in, struct fe_nic_flow *fl, uint64_t now
 			ecn = fe_nic_ecn_get(rte_pktmbuf_mtod(m, const uint8_t *),
 					     rte_pktmbuf_data_len(m));
 			*c = (struct fe_nic_copy){.m = m, .ecn = (uint8_t)(ecn < 0 ? 0 : ecn)};
-			rte_mbuf_refcnt_update(m, 1);
+			hold(m);
 			n->inflight++;
 			FE_CNT_SET(p->st.nic_copies, n->inflight);
 			FE_CNT_MAX(p->st.nic_copies_peak, n->inflight);
