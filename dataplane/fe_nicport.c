@@ -328,6 +328,26 @@ rate_counters(struct fe_port *p, struct fe_nic_flow *fl)
 		FE_CNT_SET(p->st.nic_rate_min_bps, r);
 }
 
+/*
+ * The flow gave up: its receiver does too. What a selective receiver held ahead of the
+ * gap will never be completed: discarded, counted as out of sequence at its port, and
+ * the receiver expects what the sender sends next.
+ */
+static void
+abandon_held(struct fe_dp *dp, struct fe_nicport *sn, struct fe_nic_flow *fl)
+{
+	for (uint32_t i = 0; fl->nheld && i < sn->window; i++)
+		if (fl->held[i] != NULL) {
+			rte_pktmbuf_free(fl->held[i]);
+			fl->held[i] = NULL;
+			fl->nheld--;
+			sn->held--;
+			FE_CNT_ADD(dp->ports[fl->rxq].st.nic_oos_discards, 1);
+		}
+	fl->expect = fl->next_psn;
+	fl->nak_sent = 0;
+}
+
 /* One flow of port `in`: resends first, then new frames, as pacing and the window let. */
 static unsigned
 service_flow(struct fe_dp *dp, unsigned in, struct fe_nic_flow *fl, uint64_t now, uint32_t *budget,
@@ -351,6 +371,7 @@ service_flow(struct fe_dp *dp, unsigned in, struct fe_nic_flow *fl, uint64_t now
 			FE_CNT_ADD(p->st.nic_abandoned, fl->next_psn - fl->una);
 			fl->retries = 0;
 			ack_to(n, p, fl, fl->next_psn, now);
+			abandon_held(dp, n, fl);
 		} else {
 			/* the sender has lost track: every unacknowledged frame again, whatever
 			 * the recovery (a selective receiver discards what it holds already) */
@@ -752,6 +773,7 @@ deliver_data(struct fe_dp *dp, unsigned q, struct rte_mbuf *m, uint64_t tag, uin
 			fl->held[psn & (sn->window - 1)] = m;
 			fl->nheld++;
 			sn->held++;
+			fl->rxq = (uint16_t)q;
 			fl->release = 1;
 			fl->nak_sent = 1;
 			rn->rel[rn->nrel++] = id;
@@ -767,6 +789,7 @@ deliver_data(struct fe_dp *dp, unsigned q, struct rte_mbuf *m, uint64_t tag, uin
 			fl->held[psn & (sn->window - 1)] = m;
 			fl->nheld++;
 			sn->held++;
+			fl->rxq = (uint16_t)q;
 			FE_CNT_ADD(p->st.nic_held_pkts, 1);
 		} else if (fl->held != NULL && (uint32_t)d < sn->window) {
 			FE_CNT_ADD(p->st.nic_dup_discards, 1); /* held already */

@@ -58,6 +58,7 @@ struct fe_nic_flow {
 	uint64_t last_cnp;
 	struct rte_mbuf **held; /* selective repeat: frames ahead of a gap, by PSN */
 	uint32_t nheld;
+	uint16_t rxq;	 /* the port whose host the held frames are for */
 	uint8_t hdr[40]; /* a data frame's headers, for the receiver's ACK and NAK */
 };
 

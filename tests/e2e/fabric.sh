@@ -1,0 +1,148 @@
+#!/usr/bin/env bash
+# Several switches with real TCP (veth hosts, iperf3, cubic), docs/topologies.md:
+#   ECMP against adaptive: on a leaf-spine of 2 leaves and 2 spines (200 Mbit/s every
+#     link), two flows from leaf1 to leaf2 whose 5-tuples hash to the same uplink share
+#     it under ECMP; adaptive routing puts them on both and each gets its line rate.
+#   a victim under a congestion tree: on 2 leaves and 1 spine, hosts 1 and 4 send to
+#     host 3 (an incast on its 200 Mbit/s down link) while host 2 sends to host 4 through
+#     the same spine. Lossy, the incast drops at host 3 and the victim keeps its rate;
+#     under PFC leaf2 pauses the spine for host 3's backlog and the victim, behind the
+#     same pauses, loses goodput: congestion spreads. Under credits the head-of-line
+#     blocking in leaf2's input queue from the spine does the same.
+set -euo pipefail
+. "$(dirname "$0")/../../testbeds/lib.sh"
+fe_init fabric
+fe_hosts fef 4
+EAL="$(fe_eal) $(fe_vdevs af_packet)"
+T=$FE_TMP
+CTL="$FE_BIN/fabemuctl"
+SECS=4
+LINK="--rate 200Mbit --delay 20us"
+
+printf 'name: ls4\ngenerate: {kind: leaf-spine, leaves: 2, spines: 2, hosts-per-leaf: 2}\n' >"$T/ls4.yaml"
+printf 'name: ls1\ngenerate: {kind: leaf-spine, leaves: 2, spines: 1, hosts-per-leaf: 2}\n' >"$T/ls1.yaml"
+
+# the frames a link between switches carried, from the counters
+hop_out() { "$CTL" counters -j | python3 -c "
+import json, sys
+d = json.load(sys.stdin)
+print({l['link']: l['out_pkts'] for l in d['graph']['fabric_links']}['$1'])"; }
+
+# probe FROM TO DPORT CPORT: one TCP connection from host FROM's port CPORT to host TO's
+# DPORT, closed with a reset (no TIME_WAIT: iperf3 takes the same port next)
+probe() {
+	fe_ns "$1" python3 -c "
+import socket, struct
+s = socket.socket()
+s.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack('ii', 1, 0))
+s.bind(('$(fe_ip "$1")', $4))
+s.connect(('$(fe_ip "$2")', $3))
+s.close()"
+}
+
+# uplink FROM TO DPORT CPORT: the uplink of leaf1 (1 or 2) that flow's frames take
+uplink() {
+	local a b
+	a=$(hop_out leaf1\>spine1)
+	probe "$@"
+	sleep 0.05
+	b=$(hop_out leaf1\>spine1)
+	[ "$b" -gt "$a" ] && echo 1 || echo 2
+}
+
+# two flows at once, each FROM:TO:DPORT:CPORT; prints "goodput goodput" (Mbit/s)
+pair() {
+	local i=0 pids=() f
+	for f in "$@"; do
+		IFS=: read -r from to dport cport <<<"$f"
+		FE_IPERF_PORT=$dport fe_iperf "$from" "$to" $SECS --cport "$cport" >"$T/flow$i" &
+		pids+=($!)
+		i=$((i + 1))
+	done
+	for p in "${pids[@]}"; do wait "$p" || fe_fail "a flow failed"; done
+	echo "$(cat "$T/flow0") $(cat "$T/flow1")"
+}
+sum() { python3 -c "print(round(sum(float(x) for x in '$1'.split()), 1))"; }
+
+echo "ECMP: find two flows from leaf1 to leaf2 that hash to the same uplink"
+fe_dp_start $EAL -- $LINK --topology "$T/ls4.yaml" --path ecmp --seed 1
+fe_ns 3 python3 -c "
+import socket
+s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind(('', 5201)); s.listen(64)
+while True: s.accept()[0].close()" &
+fe_ns 4 python3 -c "
+import socket
+s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind(('', 5202)); s.listen(64)
+while True: s.accept()[0].close()" &
+sleep 0.5
+ca=40000
+ua=$(uplink 1 3 5201 $ca)
+[ "$(uplink 1 3 5201 $ca)" = "$ua" ] || fe_fail "ECMP: a flow changed uplink"
+cb=
+for c in $(seq 41000 41040); do
+	if [ "$(uplink 2 4 5202 "$c")" = "$ua" ]; then cb=$c; break; fi
+done
+[ -n "$cb" ] || fe_fail "no port of 40 gives a colliding flow (each has 1/2 a chance)"
+for i in 3 4; do
+	pids=$(ip netns pids "fef-h$i")
+	# shellcheck disable=SC2086
+	[ -z "$pids" ] || kill $pids
+done
+echo "  host 1 port $ca -> host 3 and host 2 port $cb -> host 4 both take leaf1's uplink $ua"
+sleep 0.5
+G=$(pair 1:3:5201:$ca 2:4:5202:$cb)
+fe_dp_stop
+echo "  ecmp: goodput $G Mbit/s"
+fe_check "ecmp: the two flows share one 200 Mbit/s uplink (sum)" "$(sum "$G")" 80 230
+
+fe_dp_start $EAL -- $LINK --topology "$T/ls4.yaml" --path adaptive --seed 1 \
+	--stats-json "$T/adaptive.json"
+sleep 0.5
+G=$(pair 1:3:5201:$ca 2:4:5202:$cb)
+fe_dp_stop
+echo "  adaptive: goodput $G Mbit/s"
+fe_check "adaptive: both flows near 200 Mbit/s (sum)" "$(sum "$G")" 300 420
+fe_check "adaptive: leaf1's less used uplink's share of its frames (%)" "$(fe_json "$T/adaptive.json" '
+round(100 * min(l["out_pkts"] for l in d["graph"]["fabric_links"] if l["link"].startswith("leaf1>")) /
+      sum(l["out_pkts"] for l in d["graph"]["fabric_links"] if l["link"].startswith("leaf1>")))')" 30 50
+echo "  reordered frames seen at hosts 3 and 4: $(fe_json "$T/adaptive.json" 'd["graph"]["out_of_order"][2:]')"
+
+# victim: host 2 -> host 4; the incast: hosts 1 and 4 -> host 3
+victim() {
+	local name=$1
+	shift
+	fe_dp_start $EAL -- $LINK --topology "$T/ls1.yaml" --seed 1 --stats-json "$T/$name.json" "$@"
+	sleep 0.5
+	for f in 1:3:5301 4:3:5302 2:4:5303; do
+		IFS=: read -r from to port <<<"$f"
+		FE_IPERF_PORT=$port fe_iperf "$from" "$to" $SECS >"$T/v$port" &
+		VPIDS+=($!)
+	done
+	for p in "${VPIDS[@]}"; do wait "$p" || fe_fail "$name: a flow failed"; done
+	VPIDS=()
+	fe_dp_stop
+	VICTIM=$(cat "$T/v5303")
+	DROPS=$(fe_json "$T/$name.json" \
+		'sum(v for l in d["links"] + d["graph"]["fabric_links"] for k, v in l.items() if k.startswith("drop_") and k.endswith("_pkts"))')
+	echo "  $name: incast $(cat "$T/v5301") + $(cat "$T/v5302") Mbit/s into host 3, victim" \
+		"$VICTIM Mbit/s, fabric drops $DROPS"
+}
+VPIDS=()
+echo "a victim under a congestion tree (2 leaves, 1 spine; host 3's down link the bottleneck)"
+victim lossy --link 2.down:buffer=128KiB
+LOSSY=$VICTIM
+fe_check "lossy: fabric drops (the incast's, at host 3)" "$DROPS" 1 100000000
+fe_check "lossy: the victim keeps most of its 200 Mbit/s" "$LOSSY" 140 210
+victim pfc --regime pfc --pfc xoff=32KiB,xon=24KiB
+fe_check "pfc: fabric drops" "$DROPS" 0 0
+fe_check "pfc: leaf2 paused the spine (XOFF events)" "$(fe_json "$T/pfc.json" \
+	'[l for l in d["graph"]["fabric_links"] if l["link"] == "spine1>leaf2"][0]["lanes"][0]["xoff_events"]')" 1 100000000
+fe_check "pfc: the victim's goodput, % of lossy's" "$(python3 -c "print(round(100 * $VICTIM / $LOSSY))")" 0 75
+victim credit --regime credit --credit buffer=32KiB,out=4
+fe_check "credit: fabric drops" "$DROPS" 0 0
+fe_check "credit: leaf2's input queue from the spine filled (64-byte blocks)" "$(fe_json "$T/credit.json" \
+	'[l for l in d["graph"]["fabric_links"] if l["link"] == "spine1>leaf2"][0]["lanes"][0]["iq_peak_blocks"]')" 400 512
+fe_check "credit: the victim's goodput, % of lossy's" "$(python3 -c "print(round(100 * $VICTIM / $LOSSY))")" 0 75
+echo "fabric: passed"
