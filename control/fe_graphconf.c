@@ -6,17 +6,6 @@
 #include "fe_graphconf.h"
 
 int
-fe_path_parse(const char *s, enum fe_path *out)
-{
-	for (int p = FE_PATH_ECMP; p <= FE_PATH_FLOWLET; p++)
-		if (strcmp(s, fe_path_name((enum fe_path)p)) == 0) {
-			*out = (enum fe_path)p;
-			return 0;
-		}
-	return -1;
-}
-
-int
 fe_graph_build(const struct fe_topo *t, const struct fe_link_params *fabric, enum fe_path path,
 	       unsigned nports, struct fe_graph_build *b, char *err, size_t errlen)
 {

@@ -30,7 +30,4 @@ struct fe_graph_build {
 int fe_graph_build(const struct fe_topo *t, const struct fe_link_params *fabric, enum fe_path path,
 		   unsigned nports, struct fe_graph_build *b, char *err, size_t errlen);
 
-/* "ecmp", "polarized", "spray", "adaptive"; 0, or -1. */
-int fe_path_parse(const char *s, enum fe_path *out);
-
 #endif

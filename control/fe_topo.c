@@ -657,14 +657,22 @@ fe_topo_parse(const char *text, size_t len, const char *source, struct fe_topo *
 }
 
 int
+fe_topo_find(const char *name, char *path, size_t len, char *err, size_t errlen)
+{
+	return fe_yaml_find("topology", "FABEMU_TOPOLOGIES", "topologies", FE_TOPO_DIR, name, path,
+			    len, err, errlen) < 0
+		       ? -ENOENT
+		       : 0;
+}
+
+int
 fe_topo_load(const char *name, struct fe_topo *t, char *err, size_t errlen)
 {
 	char path[600], *text;
 	size_t len;
 	int rc;
 
-	if (fe_yaml_find("topology", "FABEMU_TOPOLOGIES", "topologies", FE_TOPO_DIR, name, path,
-			 sizeof(path), err, errlen) < 0)
+	if (fe_topo_find(name, path, sizeof(path), err, errlen) < 0)
 		return -ENOENT;
 	text = fe_profile_read(path, &len, err, errlen);
 	if (text == NULL)

@@ -71,6 +71,9 @@ int fe_topo_check(struct fe_topo *t, char *err, size_t errlen, int *where);
 int fe_topo_parse(const char *text, size_t len, const char *source, struct fe_topo *t, char *err,
 		  size_t errlen);
 
+/* Where a shipped name (topologies/NAME.yaml, $FABEMU_TOPOLOGIES) or a path is. */
+int fe_topo_find(const char *name, char *path, size_t len, char *err, size_t errlen);
+
 /* A shipped name (topologies/NAME.yaml, $FABEMU_TOPOLOGIES) or a path; parsed. */
 int fe_topo_load(const char *name, struct fe_topo *t, char *err, size_t errlen);
 

@@ -80,7 +80,9 @@ lossless_setup(struct fe_dp *dp, struct fe_graph *g, const struct fe_graph_conf 
 	g->iq = rte_zmalloc_socket("fe_graph", sizeof(*g->iq) * g->nin * FE_LANES_MAX,
 				   RTE_CACHE_LINE_SIZE, socket);
 	g->stall = rte_zmalloc_socket("fe_graph", sizeof(*g->stall) * g->nin, 0, socket);
-	if (g->iq == NULL || g->stall == NULL)
+	g->rr_out = rte_zmalloc_socket("fe_graph", sizeof(*g->rr_out) * g->nin, 0, socket);
+	g->best = rte_zmalloc_socket("fe_graph", sizeof(*g->best) * g->nin, 0, socket);
+	if (g->iq == NULL || g->stall == NULL || g->rr_out == NULL || g->best == NULL)
 		return -ENOMEM;
 	for (unsigned i = 0; i < g->nin; i++)
 		for (unsigned l = 0; l < dp->conf.lanes; l++) {
@@ -189,6 +191,8 @@ fe_graph_free(struct fe_graph *g)
 		rte_free(g->iq[i].s);
 	rte_free(g->iq);
 	rte_free(g->stall);
+	rte_free(g->rr_out);
+	rte_free(g->best);
 	rte_free(g->hl);
 	rte_free(g->seq_tx);
 	rte_free(g->seq_rx);
@@ -611,28 +615,62 @@ iq_serve(struct fe_dp *dp, unsigned src, uint8_t lane, uint64_t now)
 	return 1;
 }
 
-/* Round robin over every input of every switch, a frame each a round. */
+/*
+ * One round of every output's arbiter: each output with room takes one frame, from the
+ * queue (input and lane) next after the one it took from last, round robin among those
+ * whose head is bound for it. Heads that need no arbitration (a flood, a discard) go
+ * first. An arbiter per output, as a switch has: one shared pointer let one switch's
+ * moves decide another's order.
+ */
+static unsigned
+iq_round(struct fe_dp *dp, uint64_t now)
+{
+	struct fe_graph *g = dp->graph;
+	const uint32_t nq = g->nin * FE_LANES_MAX;
+	unsigned moved = 0;
+
+	for (unsigned o = 0; o < g->nin; o++)
+		g->best[o] = UINT32_MAX;
+	for (uint32_t qi = 0; qi < nq; qi++) {
+		const struct fe_iq *q = &g->iq[qi];
+		const struct fe_iq_slot *s;
+		unsigned o;
+
+		if (q->head == q->tail)
+			continue;
+		s = &q->s[q->head & q->mask];
+		o = s->out == FE_GOUT_FLOOD ? 0 : output_of(dp, s->out);
+		if (s->out == FE_GOUT_FLOOD || g->stall[o].until > now ||
+		    !out_room(dp, out_link(dp, s->out), s->len, now)) {
+			/* a flood, an output stalled, a head past HOQLife: no arbiter */
+			moved += iq_serve(dp, qi / FE_LANES_MAX, (uint8_t)(qi % FE_LANES_MAX), now);
+			continue;
+		}
+		if (g->best[o] == UINT32_MAX ||
+		    (qi + nq - g->rr_out[o] - 1) % nq < (g->best[o] + nq - g->rr_out[o] - 1) % nq)
+			g->best[o] = qi;
+	}
+	for (unsigned o = 0; o < g->nin; o++) {
+		uint32_t qi = g->best[o];
+
+		if (qi != UINT32_MAX &&
+		    iq_serve(dp, qi / FE_LANES_MAX, (uint8_t)(qi % FE_LANES_MAX), now)) {
+			g->rr_out[o] = qi;
+			moved++;
+		}
+	}
+	return moved;
+}
+
 static unsigned
 iq_service(struct fe_dp *dp, uint64_t now)
 {
-	struct fe_graph *g = dp->graph;
 	unsigned work = 0, moved;
 
 	do {
-		unsigned first = g->iq_rr;
-
-		moved = 0;
-		for (unsigned k = 0; k < g->nin; k++) {
-			unsigned src = (first + k) % g->nin;
-
-			for (uint8_t lane = 0; lane < dp->conf.lanes; lane++)
-				if (iq_serve(dp, src, lane, now)) {
-					g->iq_rr = (src + 1) % g->nin;
-					moved++;
-				}
-		}
+		moved = iq_round(dp, now);
 		work += moved;
-	} while (moved && g->iq_pkts);
+	} while (moved && dp->graph->iq_pkts);
 	return work;
 }
 

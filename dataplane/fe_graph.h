@@ -30,31 +30,13 @@
 
 #include "fe_credit.h"
 #include "fe_dp.h"
+#include "fe_path.h"
 #include "fe_pfc.h"
 
 #define FE_GRAPH_SW	  64
 #define FE_GRAPH_WAYS	  16  /* next hops kept a route (the rest unused) */
 #define FE_GRAPH_BUCKET	  64  /* flows told apart a pair of ports, for reordering */
 #define FE_GRAPH_FLOWLETS 256 /* flows told apart a switch, for flowlets */
-
-enum fe_path {
-	FE_PATH_ECMP,	   /* a flow's 5-tuple hash, seeded per switch */
-	FE_PATH_POLARIZED, /* the same hash on every switch: the polarization case */
-	FE_PATH_SPRAY,	   /* per packet, round robin */
-	FE_PATH_ADAPTIVE,  /* per packet, the next hop with the least queued */
-	FE_PATH_FLOWLET,   /* per flowlet: the least queued after the flow paused a gap */
-};
-#define FE_PATH_ALLOWED "ecmp, polarized, spray, adaptive, flowlet"
-
-static inline const char *
-fe_path_name(enum fe_path p)
-{
-	return p == FE_PATH_POLARIZED  ? "polarized"
-	       : p == FE_PATH_SPRAY    ? "spray"
-	       : p == FE_PATH_ADAPTIVE ? "adaptive"
-	       : p == FE_PATH_FLOWLET  ? "flowlet"
-				       : "ecmp";
-}
 
 /* One direction of a link between two switches. */
 struct fe_hoplink {
@@ -140,7 +122,8 @@ struct fe_graph {
 	uint64_t iq_pkts;	/* frames in them */
 	struct fe_stall *stall; /* credit: [nin] each output (ports' down links, hop links) */
 	fe_counter_t stalls;	/* outputs stalled (VLStallCount HOQLife discards in a row) */
-	unsigned iq_rr;		/* credit: the input served first next round */
+	uint32_t *rr_out; /* credit: [nin] each output's arbiter: the queue it took from last */
+	uint32_t *best;	  /* credit: [nin] scratch: each output's pick this round */
 	uint64_t wd_ticks, restore_ticks;
 	uint32_t wd_action;
 	uint64_t dl_ticks, dl_next; /* deadlock time; the next check */

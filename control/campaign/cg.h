@@ -42,6 +42,7 @@
 #include <jansson.h>
 
 #include "fe_fabric.h"
+#include "fe_path.h"
 
 #define CG_MAX_BYTES   (64U << 10)
 #define CG_MAX_REGIMES 16
@@ -96,7 +97,10 @@ struct cg_regime {
 	uint32_t scale;
 	char links[16][300];
 	unsigned nlinks;
-	char nic[300]; /* --nic on top of the profile's; "": none */
+	char nic[300];	    /* --nic on top of the profile's; "": none */
+	char topology[512]; /* several switches: the topology's file; "": one switch */
+	char topology_name[64];
+	enum fe_path path;
 	struct fe_fabric fabric;
 	struct cg_edge edge;
 	uint64_t hop_ns; /* configured: one link's delay + a full frame (MTU + 38 B) at its rate */

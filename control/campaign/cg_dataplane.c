@@ -62,6 +62,13 @@ cg_dp_start(struct cg_run *r, const struct cg_regime *g, const char *profile, un
 		cg_quote(q, sizeof(q), g->links[i]);
 		n += (size_t)snprintf(cmd + n, sizeof(cmd) - n, " --link %s", q);
 	}
+	if (g->topology[0] && n < sizeof(cmd)) { /* the capacity runs on it too */
+		char q[700];
+
+		cg_quote(q, sizeof(q), g->topology);
+		n += (size_t)snprintf(cmd + n, sizeof(cmd) - n, " --topology %s --path %s", q,
+				      fe_path_name(g->path));
+	}
 	if (g->nic[0] && profile == g->profile && n < sizeof(cmd)) {
 		char q[700];
 

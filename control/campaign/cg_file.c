@@ -11,6 +11,7 @@
 #include "fe_profile.h"
 #include "fe_regimespec.h"
 #include "fe_rules.h"
+#include "fe_topo.h"
 #include "fe_units.h"
 #include "fe_yaml.h"
 
@@ -31,7 +32,7 @@ struct y_action {
 };
 
 struct y_regime {
-	char *name, *kind, *profile, *scale, *pmd, *ring, *mtu, *dataplane, *nic;
+	char *name, *kind, *profile, *scale, *pmd, *ring, *mtu, *dataplane, *nic, *topology, *path;
 	char **links;
 	unsigned links_count;
 };
@@ -107,6 +108,8 @@ static const cyaml_schema_field_t regime_fields[] = {
 	STR("mtu", struct y_regime, mtu),
 	STR("dataplane", struct y_regime, dataplane),
 	STR("nic", struct y_regime, nic),
+	STR("topology", struct y_regime, topology),
+	STR("path", struct y_regime, path),
 	CYAML_FIELD_SEQUENCE("links", CYAML_FLAG_POINTER | CYAML_FLAG_OPTIONAL, struct y_regime,
 			     links, &str_entry, 0, 16),
 	CYAML_FIELD_END,
@@ -177,7 +180,8 @@ static const struct fe_yaml_known known_keys[] = {
 	     "host-ecn, fidelity, job, regimes, timeline, beside"},
 	{"fidelity", "lateness, load, capacity, capacity-time"},
 	{"job", "kind, sizes, iterations, warmup, command"},
-	{"regimes", "name, kind, profile, scale, links, nic, pmd, ring, mtu, dataplane"},
+	{"regimes",
+	 "name, kind, profile, scale, links, nic, topology, path, pmd, ring, mtu, dataplane"},
 	{"timeline", "action, at, until, link, duration, profile, scale, loss, delay, match, "
 		     "count, first, spec"},
 	{"at", "iteration, time"},
@@ -278,6 +282,7 @@ edge_val(struct fe_yaml *y, const char *path, const char *pmd, const char *ring,
 		for (char *w = strtok_r(copy, " \t", &save); w; w = strtok_r(NULL, " \t", &save)) {
 			/* the campaign sets these itself, for every run */
 			if (!strncmp(w, "--profile", 9) || !strncmp(w, "--scale", 7) ||
+			    !strncmp(w, "--topology", 10) || !strncmp(w, "--path", 6) ||
 			    !strncmp(w, "--seed", 6) || !strncmp(w, "--control", 9) ||
 			    !strncmp(w, "--stats-json", 12)) {
 				int rc = fe_yaml_fail(y, key,
@@ -411,6 +416,46 @@ compile_dataplane_regime(struct fe_yaml *y, const struct y_regime *r, const char
 	}
 	g->scale = g->scale ? g->scale : p->scale;
 	snprintf(g->profile_name, sizeof(g->profile_name), "%s", p->name);
+	if (r->topology) { /* several switches: the hosts' ports are the topology's, in order */
+		struct fe_topo *t = malloc(sizeof(*t));
+
+		snprintf(key, sizeof(key), "%s.topology", path);
+		if (t == NULL) {
+			rc = -ENOMEM;
+			goto out;
+		}
+		char found[PATH_MAX];
+
+		if (fe_topo_find(r->topology, found, sizeof(found), err, sizeof(err)) < 0 ||
+		    fe_topo_load(found, t, err, sizeof(err)) < 0)
+			rc = fe_yaml_fail(y, key, "regime %s: topology: %s", g->name, err);
+		else if (t->nports != c->hosts)
+			rc = fe_yaml_fail(y, key,
+					  "regime %s: topology %s has %u host ports; the campaign "
+					  "has %u hosts",
+					  g->name, t->name, t->nports, c->hosts);
+		snprintf(g->topology_name, sizeof(g->topology_name), "%s", t->name);
+		/* fabemu-dp gets it by its full path, whatever its working directory */
+		if (rc == 0 && realpath(found, g->topology) == NULL)
+			rc = fe_yaml_fail(y, key, "regime %s: topology: %s: %s", g->name, found,
+					  strerror(errno));
+		free(t);
+		if (rc < 0)
+			goto out;
+	}
+	if (r->path) {
+		snprintf(key, sizeof(key), "%s.path", path);
+		if (r->topology == NULL) {
+			rc = fe_yaml_fail(y, key, "regime %s: path: without a topology", g->name);
+			goto out;
+		}
+		if (fe_path_parse(r->path, &g->path) < 0) {
+			rc = fe_yaml_fail(y, key,
+					  "regime %s: path '%s' (allowed: " FE_PATH_ALLOWED ")",
+					  g->name, r->path);
+			goto out;
+		}
+	}
 	if (r->nic) { /* on top of the profile's nic:, as fabemu-dp --nic takes it */
 		snprintf(g->nic, sizeof(g->nic), "%s", r->nic);
 		if (fe_nic_spec(r->nic, &g->fabric.nic, err, sizeof(err)) < 0) {

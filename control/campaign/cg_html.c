@@ -177,6 +177,38 @@ nic_table(FILE *f, const struct cg_row *rows, size_t nrows)
 		   "docs/nic.md.</p>\n");
 }
 
+/* Each topology the regimes run on, drawn by Graphviz (fabemuctl topology show --svg). */
+static void
+topologies(FILE *f, const struct cg_run *r)
+{
+	const struct cg_campaign *c = r->c;
+	char p[PATH_MAX], log[PATH_MAX];
+
+	for (unsigned g = 0; g < c->nreg; g++) {
+		unsigned first = g;
+
+		if (c->reg[g].kind == CG_WIRE || !c->reg[g].topology[0])
+			continue;
+		for (unsigned k = 0; k < g; k++) /* each file once */
+			if (c->reg[k].kind != CG_WIRE &&
+			    strcmp(c->reg[k].topology, c->reg[g].topology) == 0)
+				first = k;
+		if (first != g)
+			continue;
+		snprintf(p, sizeof(p), "%s/topology-%u.svg", r->out, g + 1);
+		snprintf(log, sizeof(log), "%s/logs/topology.log", r->out);
+		if (access(p, F_OK) != 0)
+			cg_sh(log, "'%s/fabemuctl' topology show '%s' --svg '%s'", r->bindir,
+			      c->reg[g].topology, p);
+		fprintf(f, "<h2>Topology ");
+		esc(f, c->reg[g].topology_name);
+		if (access(p, F_OK) == 0)
+			fprintf(f, "</h2>\n<img src='topology-%u.svg'>\n", g + 1);
+		else
+			fprintf(f, "</h2>\n<p>Not drawn (Graphviz: logs/topology.log).</p>\n");
+	}
+}
+
 /* A plot, if it was made (a size that did not run, a plot not written: none). */
 static void
 plot(FILE *f, const struct cg_run *r, const char *name, const char *size)
@@ -239,10 +271,19 @@ cg_html(const struct cg_run *r, const struct cg_row *rows, size_t nrows, const c
 		if (c->reg[g].kind == CG_WIRE)
 			fprintf(f, ": the hosts joined by a Linux bridge (no fabemu)</li>\n");
 		else
-			fprintf(f, ": profile %s at scale %u, %s</li>\n", c->reg[g].profile_name,
+			fprintf(f, ": profile %s at scale %u, %s", c->reg[g].profile_name,
 				c->reg[g].scale, c->reg[g].edge.pmd);
+		if (c->reg[g].kind != CG_WIRE && c->reg[g].topology[0]) {
+			fprintf(f, ", topology ");
+			esc(f, c->reg[g].topology_name);
+			fprintf(f, ", path %s", fe_path_name(c->reg[g].path));
+		}
+		if (c->reg[g].kind != CG_WIRE)
+			fprintf(f, "</li>\n");
 	}
-	fprintf(f, "</ul>\n<h2>Faults</h2><ul>\n");
+	fprintf(f, "</ul>\n");
+	topologies(f, r);
+	fprintf(f, "<h2>Faults</h2><ul>\n");
 	for (unsigned i = 0; i < c->nsteps; i++) {
 		fprintf(f, "<li>%s %d: ", c->steps[i].at_iter ? "iteration" : "ms",
 			c->steps[i].at_iter ? c->steps[i].at_iter

@@ -375,6 +375,13 @@ inputs(const struct cg_run *r)
 				  "edge", "pmd", x->edge.pmd, "ring", (int)x->edge.ring, "mtu",
 				  (int)x->edge.mtu, "dataplane", x->edge.dpargs, "links",
 				  regime_links(c, x)));
+		if (x->kind != CG_WIRE && x->topology[0]) { /* several switches */
+			json_t *o = json_array_get(regs, json_array_size(regs) - 1);
+
+			json_object_set_new(o, "topology", json_string(x->topology_name));
+			json_object_set_new(o, "topology_file", json_string(x->topology));
+			json_object_set_new(o, "path", json_string(fe_path_name(x->path)));
+		}
 	}
 	return json_pack("{s:s, s:s, s:s, s:I, s:i, s:{s:f, s:f, s:b, s:I}, s:o, s:{s:s, s:s, "
 			 "s:s}}",

@@ -23,10 +23,10 @@ printf 'name: ls4\ngenerate: {kind: leaf-spine, leaves: 2, spines: 2, hosts-per-
 printf 'name: ls1\ngenerate: {kind: leaf-spine, leaves: 2, spines: 1, hosts-per-leaf: 2}\n' >"$T/ls1.yaml"
 
 # the frames a link between switches carried, from the counters
-hop_out() { "$CTL" counters -j | python3 -c "
-import json, sys
-d = json.load(sys.stdin)
-print({l['link']: l['out_pkts'] for l in d['graph']['fabric_links']}['$1'])"; }
+hop_out() {
+	"$CTL" -j counters >"$T/c.json" || fe_fail "fabemuctl counters failed"
+	fe_json "$T/c.json" "{l['link']: l['out_pkts'] for l in d['graph']['fabric_links']}['$1']"
+}
 
 # probe FROM TO DPORT CPORT: one TCP connection from host FROM's port CPORT to host TO's
 # DPORT, closed with a reset (no TIME_WAIT: iperf3 takes the same port next)
@@ -66,16 +66,18 @@ sum() { python3 -c "print(round(sum(float(x) for x in '$1'.split()), 1))"; }
 
 echo "ECMP: find two flows from leaf1 to leaf2 that hash to the same uplink"
 fe_dp_start $EAL -- $LINK --topology "$T/ls4.yaml" --path ecmp --seed 1
-fe_ns 3 python3 -c "
+listen() { # not through fe_ns (a function: a subshell of its own), so that $! is python's
+	ip netns exec "$FE_TB_NAME-h$1" python3 -c "
 import socket
 s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-s.bind(('', 5201)); s.listen(64)
-while True: s.accept()[0].close()" &
-fe_ns 4 python3 -c "
-import socket
-s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-s.bind(('', 5202)); s.listen(64)
-while True: s.accept()[0].close()" &
+s.bind(('', $2)); s.listen(64)
+while True: s.accept()[0].close()" >/dev/null 2>&1 &
+	LISTENERS+=($!)
+}
+LISTENERS=()
+listen 3 5201
+listen 4 5202
+for _ in $(seq 50); do "$CTL" status >/dev/null 2>&1 && break; sleep 0.1; done
 sleep 0.5
 ca=40000
 ua=$(uplink 1 3 5201 $ca)
@@ -85,11 +87,8 @@ for c in $(seq 41000 41040); do
 	if [ "$(uplink 2 4 5202 "$c")" = "$ua" ]; then cb=$c; break; fi
 done
 [ -n "$cb" ] || fe_fail "no port of 40 gives a colliding flow (each has 1/2 a chance)"
-for i in 3 4; do
-	pids=$(ip netns pids "fef-h$i")
-	# shellcheck disable=SC2086
-	[ -z "$pids" ] || kill $pids
-done
+kill "${LISTENERS[@]}"
+for p in "${LISTENERS[@]}"; do wait "$p" 2>/dev/null || true; done
 echo "  host 1 port $ca -> host 3 and host 2 port $cb -> host 4 both take leaf1's uplink $ua"
 sleep 0.5
 G=$(pair 1:3:5201:$ca 2:4:5202:$cb)
@@ -117,7 +116,9 @@ victim() {
 	sleep 0.5
 	for f in 1:3:5301 4:3:5302 2:4:5303; do
 		IFS=: read -r from to port <<<"$f"
-		FE_IPERF_PORT=$port fe_iperf "$from" "$to" $SECS >"$T/v$port" &
+		# windows of 128 KiB: the hosts' TCP cannot bury the fabric's queues under
+		# seconds of its own in the edge rings, which lossless backpressure would fill
+		FE_IPERF_PORT=$port fe_iperf "$from" "$to" $SECS -w 128K >"$T/v$port" &
 		VPIDS+=($!)
 	done
 	for p in "${VPIDS[@]}"; do wait "$p" || fe_fail "$name: a flow failed"; done
@@ -139,10 +140,10 @@ victim pfc --regime pfc --pfc xoff=32KiB,xon=24KiB
 fe_check "pfc: fabric drops" "$DROPS" 0 0
 fe_check "pfc: leaf2 paused the spine (XOFF events)" "$(fe_json "$T/pfc.json" \
 	'[l for l in d["graph"]["fabric_links"] if l["link"] == "spine1>leaf2"][0]["lanes"][0]["xoff_events"]')" 1 100000000
-fe_check "pfc: the victim's goodput, % of lossy's" "$(python3 -c "print(round(100 * $VICTIM / $LOSSY))")" 0 75
+fe_check "pfc: the victim's goodput, % of lossy's" "$(python3 -c "print(round(100 * $VICTIM / $LOSSY))")" 0 70
 victim credit --regime credit --credit buffer=32KiB,out=4
 fe_check "credit: fabric drops" "$DROPS" 0 0
 fe_check "credit: leaf2's input queue from the spine filled (64-byte blocks)" "$(fe_json "$T/credit.json" \
 	'[l for l in d["graph"]["fabric_links"] if l["link"] == "spine1>leaf2"][0]["lanes"][0]["iq_peak_blocks"]')" 400 512
-fe_check "credit: the victim's goodput, % of lossy's" "$(python3 -c "print(round(100 * $VICTIM / $LOSSY))")" 0 75
+fe_check "credit: the victim's goodput, % of lossy's" "$(python3 -c "print(round(100 * $VICTIM / $LOSSY))")" 0 70
 echo "fabric: passed"
