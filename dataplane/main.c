@@ -156,7 +156,8 @@ usage(FILE *f)
 		"                       seed a switch), polarized (one hash everywhere), spray\n"
 		"                       (round robin a packet), adaptive (least queued),\n"
 		"                       flowlet (least queued after a gap in the flow)\n"
-		"  --flowlet-gap TIME   the gap that starts a new flowlet (default: 100us)\n"
+		"  --flowlet-gap TIME   the gap that starts a new flowlet (default: 100us, times\n"
+		"                       the profile's scale)\n"
 		"  --deadlock-time TIME a cycle of links between switches, each paused or out of\n"
 		"                       credits this long, is reported as a deadlock (default:\n"
 		"                       10ms)\n"
@@ -917,7 +918,8 @@ topology_setup(struct opts *o, unsigned nports, const struct fe_link_params *fab
 		return -EINVAL;
 	}
 	b.conf.deadlock_ns = o->deadlock_ns;
-	b.conf.flowlet_ns = o->flowlet_ns;
+	/* the flowlet gap is a switch's time: dilated with the profile, unless given */
+	b.conf.flowlet_ns = o->flowlet_ns ? o->flowlet_ns : 100000 * (o->scale ? o->scale : 1);
 	if (t.nsw > 1)
 		o->dp.graph = &b.conf;
 	return 0;

@@ -428,7 +428,7 @@ compile_dataplane_regime(struct fe_yaml *y, const struct y_regime *r, const char
 
 		if (fe_topo_find(r->topology, found, sizeof(found), err, sizeof(err)) < 0 ||
 		    fe_topo_load(found, t, err, sizeof(err)) < 0)
-			rc = fe_yaml_fail(y, key, "regime %s: topology: %s", g->name, err);
+			rc = fe_yaml_fail(y, key, "regime %s: %s", g->name, err);
 		else if (t->nports != c->hosts)
 			rc = fe_yaml_fail(y, key,
 					  "regime %s: topology %s has %u host ports; the campaign "

@@ -59,6 +59,8 @@ leftovers() { # what a campaign must not leave behind
 [ -z "$(leftovers)" ] || fe_fail "leftovers before the test: $(leftovers)"
 
 echo "campaign check: errors name the file and line"
+# two switches, a host on each: the smallest fabric of several switches
+printf 'name: pair\nswitches: [{name: s1}, {name: s2}]\nhosts: [{name: h1, switch: s1}, {name: h2, switch: s2}]\nlinks: [{a: s1, b: s2}]\n' >"$T/pair.yaml"
 printf 'name: x\nhosts: 40\n' >"$T/bad.yaml"
 rc=0; out=$("$CTL" campaign check "$T/bad.yaml" 2>&1) || rc=$?
 [ "$rc" = 1 ] && grep -qF "$T/bad.yaml:2: hosts '40' (allowed: 2 to 16)" <<<"$out" || fe_fail "check: $rc $out"
@@ -67,13 +69,47 @@ long=$(printf 'x%.0s' $(seq 300))
 for bad in \
 	"regimes:\n  - {name: a, profile: ideal, pmd: af_xpd}\n|bad.yaml:5: pmd 'af_xpd' (allowed: af_packet, af_xdp)" \
 	"dataplane: \"--rxd $long\"\nregimes:\n  - {name: a, profile: ideal}\n|bad.yaml:4: dataplane: too long" \
-	"regimes:\n  - {name: a, profile: ideal}\ntimeline:\n  - {action: apply, at: {iteration: 2}, link: 0.up, profile: ideal, scale: \"2;reboot\"}\n|bad.yaml:7: timeline.0.scale '2;reboot' (allowed: 1 to"; do
+	"regimes:\n  - {name: a, profile: ideal}\ntimeline:\n  - {action: apply, at: {iteration: 2}, link: 0.up, profile: ideal, scale: \"2;reboot\"}\n|bad.yaml:7: timeline.0.scale '2;reboot' (allowed: 1 to" \
+	"regimes:\n  - {name: a, profile: ideal, topology: leaf-spine-4}\n|bad.yaml:5: regime a: topology leaf-spine-4 has 4 host ports; the campaign has 2 hosts" \
+	"regimes:\n  - {name: a, profile: ideal, path: adaptive}\n|bad.yaml:5: regime a: path: without a topology" \
+	"regimes:\n  - {name: a, profile: ideal, topology: $T/pair.yaml, path: random}\n|bad.yaml:5: regime a: path 'random' (allowed: ecmp, polarized, spray, adaptive, flowlet)" \
+	"regimes:\n  - {name: a, profile: ideal, topology: nowhere}\n|bad.yaml:5: regime a: topology 'nowhere' not found"; do
 	printf "$base${bad%%|*}" >"$T/bad.yaml"
 	rc=0; out=$("$CTL" campaign check "$T/bad.yaml" 2>&1) || rc=$?
 	[ "$rc" = 1 ] && grep -qF -- "${bad#*|}" <<<"$out" || fe_fail "check, want '${bad#*|}': $rc $out"
 	echo "  ok   ${bad#*|}"
 done
-"$CTL" campaign check regimes single-drop incast | sed 's/^/  /'
+"$CTL" campaign check regimes single-drop incast fabric congestion-tree | sed 's/^/  /'
+
+echo "a regime on a topology: the run goes through its switches, the results say so"
+cat >"$T/pair-c.yaml" <<Y
+name: t-pair
+hosts: 2
+fidelity: {capacity: false}
+job: {kind: allreduce, sizes: [64KiB], iterations: 4, warmup: 1}
+regimes:
+  - {name: credit, profile: ib-ndr, scale: 1000, topology: $T/pair.yaml, path: adaptive}
+Y
+"$CTL" campaign run "$T/pair-c.yaml" --out "$T/pair" >"$T/pair.out" 2>&1 || { cat "$T/pair.out"; fe_fail "campaign failed"; }
+python3 - "$T/pair" "$T/pair.yaml" <<'PY' || fe_fail "a regime on a topology"
+import json, os, sys
+d = json.load(open(sys.argv[1] + "/campaign.json"))
+reg = d["inputs"]["regimes"][0]
+assert reg["topology"] == "pair" and reg["path"] == "adaptive", reg
+assert reg["topology_file"] == os.path.realpath(sys.argv[2]), reg
+run = d["runs"][0]
+g = run["counters"]["graph"]
+links = {l["link"]: l for l in g["fabric_links"]}
+assert g["switches"] == 2 and g["path"] == "adaptive", g
+# every frame between the hosts crossed the link between their switches, both ways
+assert links["s1>s2"]["out_pkts"] > 0 and links["s2>s1"]["out_pkts"] > 0, links
+assert sum(l["drops"] for l in run["links"]) == 0
+html = open(sys.argv[1] + "/report.html").read()
+assert "<img src='topology-1.svg'>" in html and "topology pair, path adaptive" in html
+assert "<svg" in open(sys.argv[1] + "/topology-1.svg").read()
+print("  ok   campaign.json names the topology and path; the counters have the link s1>s2 "
+      "(%d frames); the report draws it" % links["s1>s2"]["out_pkts"])
+PY
 
 echo "credit regime beside the wire: no fabric drop, no RTO-sized iteration, the baseline"
 "$CTL" campaign run "$T/credit.yaml" --out "$T/credit" >"$T/credit.out" 2>&1 || { cat "$T/credit.out"; fe_fail "campaign failed"; }
