@@ -276,6 +276,8 @@ profile_show(int argc, char **argv)
 		if (p->description[0])
 			printf("description %s\n", p->description);
 		printf("scale %" PRIu64 "\n", scale ? scale : (uint64_t)p->scale);
+		if (p->path_set) /* several switches' path choice (--topology) */
+			printf("path %s\n", fe_path_name(p->path));
 		fe_profile_print_fabric(stdout, &fab);
 		for (unsigned n = 0; n < 2 * nports; n++)
 			printf("%u.%-5s %s\n", n / 2, n % 2 ? "down" : "up",

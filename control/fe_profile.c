@@ -52,12 +52,12 @@ struct y_credit {
 
 struct y_nic {
 	char *model, *recovery, *cc, *g, *stages, *cnp_interval, *alpha_period, *rate_period,
-		*rate_bytes, *ai_rate, *hai_rate, *min_rate, *timeout, *window, *ccti_increase,
-		*ccti_limit, *ccti_min, *ccti_timer, *cct_step;
+		*rate_bytes, *ai_rate, *hai_rate, *min_rate, *timeout, *window, *reorder,
+		*ccti_increase, *ccti_limit, *ccti_min, *ccti_timer, *cct_step;
 };
 
 struct y_profile {
-	char *name, *description, *regime, *lanes, *lane_map, *switch_buffer, *scale, *seed;
+	char *name, *description, *regime, *lanes, *lane_map, *switch_buffer, *scale, *seed, *path;
 	struct y_pfc *pfc;
 	struct y_nic *nic;
 	struct y_credit *credit;
@@ -140,6 +140,7 @@ static const cyaml_schema_field_t nic_fields[] = {
 	STR("min-rate", struct y_nic, min_rate),
 	STR("timeout", struct y_nic, timeout),
 	STR("window", struct y_nic, window),
+	STR("reorder", struct y_nic, reorder),
 	STR("ccti-increase", struct y_nic, ccti_increase),
 	STR("ccti-limit", struct y_nic, ccti_limit),
 	STR("ccti-min", struct y_nic, ccti_min),
@@ -157,6 +158,7 @@ static const cyaml_schema_field_t profile_fields[] = {
 	STR("switch-buffer", struct y_profile, switch_buffer),
 	STR("scale", struct y_profile, scale),
 	STR("seed", struct y_profile, seed),
+	STR("path", struct y_profile, path),
 	CYAML_FIELD_MAPPING_PTR("pfc", CYAML_FLAG_OPTIONAL, struct y_profile, pfc, pfc_fields),
 	CYAML_FIELD_MAPPING_PTR("credit", CYAML_FLAG_OPTIONAL, struct y_profile, credit,
 				credit_fields),
@@ -173,12 +175,11 @@ static const cyaml_schema_value_t profile_schema = {
 
 /* Known keys by mapping, for "unknown key" messages. */
 static const struct fe_yaml_known known_keys[] = {
-	{"", "name, description, regime, lanes, lane-map, switch-buffer, scale, seed, pfc, "
-	     "credit, nic, link, links"},
-	{"nic",
-	 "model, recovery, cc, g, stages, cnp-interval, alpha-period, rate-period, "
-	 "rate-bytes, ai-rate, hai-rate, min-rate, timeout, window, ccti-increase, ccti-limit, "
-	 "ccti-min, ccti-timer, cct-step"},
+	{"", "name, description, regime, lanes, lane-map, switch-buffer, scale, seed, path, "
+	     "pfc, credit, nic, link, links"},
+	{"nic", "model, recovery, cc, g, stages, cnp-interval, alpha-period, rate-period, "
+		"rate-bytes, ai-rate, hai-rate, min-rate, timeout, window, reorder, ccti-increase, "
+		"ccti-limit, ccti-min, ccti-timer, cct-step"},
 	{"pfc", "xoff, xon, headroom, delay, quanta, frames, watchdog, watchdog-action, restore"},
 	{"credit", "buffer, return, hoq, out"},
 	{"ecn", "enabled, kmin, kmax, pmax, non-ect"},
@@ -375,6 +376,12 @@ top_keys(struct fe_yaml *c, const struct y_profile *y, struct fe_profile *p)
 	if (y->switch_buffer && fe_yaml_rule(c, "switch-buffer", &fe_rule_switch_buffer,
 					     y->switch_buffer, &p->fabric.switch_buffer) < 0)
 		return -EINVAL;
+	if (y->path) { /* the switches' path choice on a topology of several (fe_path.h) */
+		if (fe_path_parse(y->path, &p->path) < 0)
+			return fe_yaml_fail(c, "path", "path '%s' (allowed: " FE_PATH_ALLOWED ")",
+					    y->path);
+		p->path_set = 1;
+	}
 	return 0;
 }
 
@@ -399,6 +406,7 @@ nic_section(struct fe_yaml *c, const struct y_nic *y, struct fe_nic_params *n)
 		{"min-rate", y ? y->min_rate : NULL},
 		{"timeout", y ? y->timeout : NULL},
 		{"window", y ? y->window : NULL},
+		{"reorder", y ? y->reorder : NULL},
 		{"ccti-increase", y ? y->ccti_increase : NULL},
 		{"ccti-limit", y ? y->ccti_limit : NULL},
 		{"ccti-min", y ? y->ccti_min : NULL},
@@ -790,6 +798,8 @@ fe_profile_print_fabric(FILE *f, const struct fe_fabric *fab)
 		fprintf(f, "nic %s recovery %s window %u timeout %s", fe_nic_model_name(n->model),
 			fe_nic_recovery_name(n->recovery), n->window,
 			fe_fmt_time(n->timeout_ns, t, sizeof(t)));
+		if (n->reorder_ns)
+			fprintf(f, " reorder %s", fe_fmt_time(n->reorder_ns, u, sizeof(u)));
 		if (fe_nic_cc(n) == FE_CC_IB)
 			fprintf(f,
 				" ibcc ccti-increase %u ccti-limit %u ccti-min %u ccti-timer %s "

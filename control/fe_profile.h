@@ -21,6 +21,7 @@
 
 #include "fe_fabric.h"
 #include "fe_linkdef.h"
+#include "fe_path.h"
 
 #define FE_PROFILE_MAX_BYTES (48U << 10) /* fits one control message */
 #define FE_PROFILE_OVERRIDES 64
@@ -41,6 +42,8 @@ struct fe_profile {
 	char source[256]; /* where it was read from, for messages */
 	uint32_t scale;	  /* the profile's own dilation (1: none); apply may override */
 	int seed_set;
+	int path_set; /* path: given (several switches: fabemu-dp --path overrides it) */
+	enum fe_path path;
 	uint64_t seed;
 	int buffer_set; /* link.buffer or link.buffer-pkts given (no lossless default) */
 	struct fe_fabric fabric;

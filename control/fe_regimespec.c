@@ -52,6 +52,7 @@ static const struct key nic_keys[] = {
 	K64(fe_nic_params, min_bps, fe_rule_nic_min_rate),
 	K64(fe_nic_params, timeout_ns, fe_rule_nic_timeout),
 	K32(fe_nic_params, window, fe_rule_nic_window),
+	K64(fe_nic_params, reorder_ns, fe_rule_nic_reorder),
 	K32(fe_nic_params, ccti_increase, fe_rule_nic_ccti_increase),
 	K32(fe_nic_params, ccti_limit, fe_rule_nic_ccti_limit),
 	K32(fe_nic_params, ccti_min, fe_rule_nic_ccti_min),
@@ -111,7 +112,8 @@ fe_credit_key(const char *key, const char *v, struct fe_credit_params *p, const 
 
 #define NIC_KNOWN                                                                                  \
 	"model, recovery, cc, g, stages, cnp-interval, alpha-period, rate-period, rate-bytes, "    \
-	"ai-rate, hai-rate, min-rate, timeout, window, ccti-increase, ccti-limit, ccti-min, "      \
+	"ai-rate, hai-rate, min-rate, timeout, window, reorder, ccti-increase, ccti-limit, "       \
+	"ccti-min, "                                                                               \
 	"ccti-timer, cct-step"
 
 /* "1/N", N by rule r (whose allowed text says so). */
@@ -174,6 +176,7 @@ fe_nic_scale(struct fe_nic_params *p, uint32_t scale)
 	p->alpha_ns *= scale;
 	p->timer_ns *= scale;
 	p->ccti_timer_ns *= scale;
+	p->reorder_ns *= scale; /* the NIC's hardware window, as the fabric's skew it covers */
 	/* not timeout: like the hosts' TCP timers, a time software sets (docs/nic.md) */
 	p->ai_bps = p->ai_bps / scale ? p->ai_bps / scale : 1;
 	p->hai_bps = p->hai_bps / scale ? p->hai_bps / scale : 1;

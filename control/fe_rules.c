@@ -72,6 +72,8 @@ const struct fe_rule fe_rule_nic_min_rate =
 	RULE("min-rate", FE_RULE_RATE, FE_LINK_RATE_MIN, FE_LINK_RATE_MAX, NULL);
 const struct fe_rule fe_rule_nic_timeout = RULE("timeout", FE_RULE_TIME, 1000, 60 * SEC, NULL);
 const struct fe_rule fe_rule_nic_window = RULE("window", FE_RULE_COUNT, 1, 4096, NULL);
+const struct fe_rule fe_rule_nic_reorder =
+	RULE("reorder", FE_RULE_TIME, 0, SEC, "0s (a gap is reported at once) to 1s");
 const struct fe_rule fe_rule_nic_ccti_increase = RULE("ccti-increase", FE_RULE_COUNT, 1, 127, NULL);
 const struct fe_rule fe_rule_nic_ccti_limit = RULE("ccti-limit", FE_RULE_COUNT, 1, 16383, NULL);
 const struct fe_rule fe_rule_nic_ccti_min = RULE("ccti-min", FE_RULE_COUNT, 0, 16383, NULL);

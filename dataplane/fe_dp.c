@@ -805,7 +805,7 @@ fe_dp_next_event(const struct fe_dp *dp)
 			next = RTE_MIN(next, fe_credit_next(&p->credit));
 		next = RTE_MIN(next, fe_link_next_arrival(&p->down));
 		if (p->nic != NULL)
-			next = RTE_MIN(next, p->nic->next_event);
+			next = RTE_MIN(next, RTE_MIN(p->nic->next_event, p->nic->gap_next));
 	}
 	next = RTE_MIN(next, fe_graph_next_event(dp));
 	return next;

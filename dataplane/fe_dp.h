@@ -82,8 +82,9 @@ struct fe_port_stats {
 	fe_counter_t nic_window_full;  /* passes a flow waited for its window */
 	fe_counter_t nic_copies;       /* frames in flight, each kept for a resend (gauge) */
 	fe_counter_t nic_copies_peak;
-	fe_counter_t nic_edge_drops; /* not a flow's, freed: the ready ring was full */
-	fe_counter_t nic_abandoned;  /* frames given up after FE_NIC_RETRIES timeouts */
+	fe_counter_t nic_edge_drops;   /* not a flow's, freed: the ready ring was full */
+	fe_counter_t nic_abandoned;    /* frames given up after FE_NIC_RETRIES timeouts */
+	fe_counter_t nic_reorder_naks; /* gaps still open after the reorder window: a NAK */
 	/* model host: RoCEv2 reaching this port's host, from real NICs (fe_roce.h) */
 	fe_counter_t roce_pkts;	   /* RoCEv2 packets */
 	fe_counter_t roce_qps;	   /* queue pairs seen */

@@ -57,6 +57,9 @@ struct fe_nic_params {
 	uint64_t ai_bps, hai_bps, min_bps;
 	uint64_t timeout_ns; /* the NIC's retransmission timeout */
 	uint32_t window;     /* frames a flow has in flight, each kept for a resend */
+	/* the receiving NIC's reorder window (nic-reorder): frames after a gap are held, and
+	 * the gap is reported (a NAK) only if it is still open this long after; 0: at once */
+	uint64_t reorder_ns;
 	/* InfiniBand CC (cc ib): the index into the congestion control table rises by
 	 * ccti_increase on each BECN, up to ccti_limit, and falls by 1 every ccti_timer down
 	 * to ccti_min; the table is linear: an index i adds i / cct_den packet times between

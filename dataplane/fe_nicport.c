@@ -60,6 +60,7 @@ fe_nic_setup(struct fe_dp *dp, unsigned i, int socket, char *err, size_t errlen)
 	p->nic = n;
 	n->prm = *prm;
 	n->next_event = UINT64_MAX;
+	n->gap_next = UINT64_MAX;
 	if (prm->model == FE_NIC_HOST) { /* the hosts' NICs are real: count, do not act */
 		n->host = 1;
 		n->qps = rte_zmalloc_socket("fe_nic", sizeof(*n->qps) * FE_ROCE_QPS, 0, socket);
@@ -80,9 +81,14 @@ fe_nic_setup(struct fe_dp *dp, unsigned i, int socket, char *err, size_t errlen)
 				    socket);
 	n->acks = rte_zmalloc_socket("fe_nic", sizeof(*n->acks) * dp->nports * FE_NIC_FLOWS, 0,
 				     socket);
+	n->gaps = rte_zmalloc_socket("fe_nic", sizeof(*n->gaps) * dp->nports * FE_NIC_FLOWS, 0,
+				     socket);
 	n->ready = rte_zmalloc_socket("fe_nic", sizeof(*n->ready) * FE_NIC_READY, 0, socket);
-	if (n->pend == NULL || n->rel == NULL || n->acks == NULL || n->ready == NULL)
+	if (n->pend == NULL || n->rel == NULL || n->acks == NULL || n->ready == NULL ||
+	    n->gaps == NULL)
 		goto nomem;
+	n->reorder_ticks = fe_ns_to_ticks(prm->reorder_ns, dp->hz);
+	n->gap_next = UINT64_MAX;
 	for (uint32_t k = 0; k < FE_NIC_PENDING; k++)
 		n->pend[k].next = k + 1;
 	n->pend_free = FE_NIC_PENDING;
@@ -92,7 +98,8 @@ fe_nic_setup(struct fe_dp *dp, unsigned i, int socket, char *err, size_t errlen)
 		fl->win = rte_zmalloc_socket("fe_nic", sizeof(*fl->win) * w, 0, socket);
 		if (fl->win == NULL)
 			goto nomem;
-		if (prm->recovery == FE_NIC_SELECTIVE) {
+		/* selective repeat, or a reorder window: frames after a gap are held */
+		if (prm->recovery == FE_NIC_SELECTIVE || prm->reorder_ns) {
 			fl->held = rte_zmalloc_socket("fe_nic", sizeof(*fl->held) * w, 0, socket);
 			if (fl->held == NULL)
 				goto nomem;
@@ -115,6 +122,7 @@ fe_nic_free(struct fe_nicport *n)
 	}
 	rte_free(n->pend);
 	rte_free(n->rel);
+	rte_free(n->gaps);
 	rte_free(n->acks);
 	rte_free(n->ready);
 	rte_free(n->qps);
@@ -346,6 +354,7 @@ abandon_held(struct fe_dp *dp, struct fe_nicport *sn, struct fe_nic_flow *fl)
 		}
 	fl->expect = fl->next_psn;
 	fl->nak_sent = 0;
+	fl->gap_at = 0;
 }
 
 /* One flow of port `in`: resends first, then new frames, as pacing and the window let. */
@@ -655,6 +664,64 @@ acks_flush(struct fe_dp *dp, unsigned q, uint64_t now)
 }
 
 /*
+ * A gap in flow id at receiving port q: a NAK now, or, with a reorder window, once the
+ * window has passed with the gap still open (the frames it missed may only be late:
+ * reordered by the fabric's paths, as adaptive routing and spraying do).
+ */
+static void
+gap_open(struct fe_dp *dp, unsigned q, struct fe_nic_flow *fl, uint32_t id, uint64_t now)
+{
+	struct fe_nicport *rn = dp->ports[q].nic;
+
+	if (fl->nak_sent)
+		return;
+	if (rn->reorder_ticks == 0) {
+		fl->nak_sent = 1;
+		send_ctl(dp, q, fl->hdr, FE_NIC_NAK, id >> 8, qpn_of(fl, id), fl->expect, now);
+		return;
+	}
+	if (fl->gap_at == 0) { /* watched from now */
+		fl->gap_at = now ? now : 1;
+		rn->gaps[rn->ngaps++] = id;
+		rn->gap_next = RTE_MIN(rn->gap_next, fl->gap_at + rn->reorder_ticks);
+	}
+}
+
+/* Reorder window: the gaps still open after it are NAKed; those that closed, forgotten. */
+static void
+gaps_check(struct fe_dp *dp, unsigned q, uint64_t now)
+{
+	struct fe_port *p = &dp->ports[q];
+	struct fe_nicport *rn = p->nic;
+	uint32_t k = 0;
+
+	if (rn->gap_next > now)
+		return;
+	rn->gap_next = UINT64_MAX;
+	for (uint32_t i = 0; i < rn->ngaps; i++) {
+		struct fe_nic_flow *fl = flow_of(dp, rn->gaps[i]);
+
+		if (fl->gap_at == 0 || fl->nheld == 0) { /* closed (or let go) meanwhile */
+			fl->gap_at = 0;
+			continue;
+		}
+		if (now - fl->gap_at < rn->reorder_ticks) {
+			rn->gap_next = RTE_MIN(rn->gap_next, fl->gap_at + rn->reorder_ticks);
+			rn->gaps[k++] = rn->gaps[i];
+			continue;
+		}
+		fl->gap_at = 0;
+		if (!fl->nak_sent) {
+			fl->nak_sent = 1;
+			FE_CNT_ADD(p->st.nic_reorder_naks, 1);
+			send_ctl(dp, q, fl->hdr, FE_NIC_NAK, rn->gaps[i] >> 8,
+				 qpn_of(fl, rn->gaps[i]), fl->expect, now);
+		}
+	}
+	rn->ngaps = k;
+}
+
+/*
  * Selective repeat: the frames held ahead of a gap that has filled go to the host in
  * order. If the ready ring is full the flow waits for the next pass (and asks for
  * nothing meanwhile); at the next gap it asks for the missing frame.
@@ -682,12 +749,12 @@ release_flow(struct fe_dp *dp, unsigned q, uint32_t id, uint64_t now)
 		sn->held--;
 		fl->expect++;
 	}
-	if (fl->expect != from)
+	if (fl->expect != from) {
 		ack_owed(p->nic, fl, id);
-	if (fl->nheld && !fl->nak_sent) { /* another gap */
-		fl->nak_sent = 1;
-		send_ctl(dp, q, fl->hdr, FE_NIC_NAK, id >> 8, qpn_of(fl, id), fl->expect, now);
+		fl->gap_at = 0; /* that gap closed: a next one is watched anew */
 	}
+	if (fl->nheld) /* another gap */
+		gap_open(dp, q, fl, id, now);
 }
 
 void
@@ -711,6 +778,8 @@ fe_nic_release(struct fe_dp *dp, unsigned q, uint64_t now)
 		fl->nak_sent = 0;
 		release_flow(dp, q, n->rel[i], now);
 	}
+	if (n->reorder_ticks)
+		gaps_check(dp, q, now);
 	acks_flush(dp, q, now);
 }
 
@@ -798,10 +867,7 @@ deliver_data(struct fe_dp *dp, unsigned q, struct rte_mbuf *m, uint64_t tag, uin
 			FE_CNT_ADD(p->st.nic_oos_discards, 1);
 			rte_pktmbuf_free(m);
 		}
-		if (!fl->nak_sent) {
-			fl->nak_sent = 1;
-			send_ctl(dp, q, fl->hdr, FE_NIC_NAK, s, qpn_of(fl, id), fl->expect, now);
-		}
+		gap_open(dp, q, fl, id, now);
 		return;
 	} else {
 		FE_CNT_ADD(p->st.nic_dup_discards, 1);

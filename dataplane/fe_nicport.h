@@ -59,6 +59,7 @@ struct fe_nic_flow {
 	struct rte_mbuf **held; /* selective repeat: frames ahead of a gap, by PSN */
 	uint32_t nheld;
 	uint16_t rxq;	 /* the port whose host the held frames are for */
+	uint64_t gap_at; /* reorder window: when the open gap was seen (0: none watched) */
 	uint8_t hdr[40]; /* a data frame's headers, for the receiver's ACK and NAK */
 };
 
@@ -94,6 +95,9 @@ struct fe_nicport {
 	/* receiving side: flows (sender port << 8 | slot) owing an ACK or a release */
 	uint32_t *acks, nacks;	    /* [nports x FE_NIC_FLOWS] */
 	uint32_t *rel, nrel;	    /* [nports x FE_NIC_FLOWS] */
+	uint32_t *gaps, ngaps;	    /* reorder window: flows with a gap open, not yet NAKed */
+	uint64_t reorder_ticks;	    /* 0: a gap is NAKed at once */
+	uint64_t gap_next;	    /* the earliest a watched gap's window ends (UINT64_MAX) */
 	struct fe_nic_ready *ready; /* [FE_NIC_READY] */
 	uint32_t rhead, rtail;
 };

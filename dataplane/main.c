@@ -56,6 +56,7 @@ struct opts {
 	const char *nic[8];   /* --nic, applied in order on top of the profile's nic: */
 	const char *topology; /* --topology: several switches (docs/topologies.md) */
 	enum fe_path path;
+	int path_set;			  /* --path given (else the profile's path:, else ecmp) */
 	uint64_t deadlock_ns, flowlet_ns; /* --deadlock-time, --flowlet-gap */
 	unsigned nnic;
 	struct fe_dp_conf dp;
@@ -156,6 +157,7 @@ usage(FILE *f)
 		"                       seed a switch), polarized (one hash everywhere), spray\n"
 		"                       (round robin a packet), adaptive (least queued),\n"
 		"                       flowlet (least queued after a gap in the flow)\n"
+		"                       (default: the profile's path:, else ecmp)\n"
 		"  --flowlet-gap TIME   the gap that starts a new flowlet (default: 100us, times\n"
 		"                       the profile's scale)\n"
 		"  --deadlock-time TIME a cycle of links between switches, each paused or out of\n"
@@ -440,23 +442,24 @@ parse_opt(struct opts *o, int c, const char *v, char *err, size_t len)
 			snprintf(err, len, "--path: '%s' (allowed: " FE_PATH_ALLOWED ")", v);
 			return -EINVAL;
 		}
+		o->path_set = 1;
 		return 0;
-	case OPT_DEADLOCK_TIME:
-		if (opt_time("deadlock-time", v, 60000000000ULL, &o->deadlock_ns, err, len) < 0)
-			return -EINVAL;
-		if (o->deadlock_ns == 0) {
-			snprintf(err, len, "--deadlock-time: 0 (allowed: 1ns to 60s)");
-			return -EINVAL;
-		}
-		return 0;
-	case OPT_FLOWLET_GAP:
-		if (opt_time("flowlet-gap", v, 1000000000ULL, &o->flowlet_ns, err, len) < 0)
-			return -EINVAL;
-		if (o->flowlet_ns == 0) {
-			snprintf(err, len, "--flowlet-gap: 0 (allowed: 1ns to 1s)");
-			return -EINVAL;
-		}
-		return 0;
+	case OPT_DEADLOCK_TIME: {
+		const struct fe_rule r = {.name = "deadlock-time",
+					  .kind = FE_RULE_TIME,
+					  .min = 1,
+					  .max = 60000000000ULL};
+
+		return fe_rule_parse(&r, "--", v, &o->deadlock_ns, err, len);
+	}
+	case OPT_FLOWLET_GAP: {
+		const struct fe_rule r = {.name = "flowlet-gap",
+					  .kind = FE_RULE_TIME,
+					  .min = 1,
+					  .max = 1000000000ULL};
+
+		return fe_rule_parse(&r, "--", v, &o->flowlet_ns, err, len);
+	}
 	case OPT_NIC: {
 		struct fe_nic_params scratch = FE_NIC_DEFAULT; /* checked now, applied later */
 
@@ -595,6 +598,8 @@ links_from_profile(struct opts *o, unsigned nports, struct fe_linkdef *up, struc
 		fabric_to_opts(&fab, o);
 		if (p->seed_set && !o->seed_set)
 			o->dp.seed = p->seed;
+		if (p->path_set && !o->path_set) /* --path wins over the profile's path: */
+			o->path = p->path;
 		o->scale = o->scale ? o->scale : p->scale;
 		o->profile = strdup(p->name);
 	}

@@ -101,6 +101,7 @@ struct cg_regime {
 	char topology[512]; /* several switches: the topology's file; "": one switch */
 	char topology_name[64];
 	enum fe_path path;
+	int path_set; /* path: given (else the profile's) */
 	struct fe_fabric fabric;
 	struct cg_edge edge;
 	uint64_t hop_ns; /* configured: one link's delay + a full frame (MTU + 38 B) at its rate */

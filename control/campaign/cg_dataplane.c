@@ -66,8 +66,10 @@ cg_dp_start(struct cg_run *r, const struct cg_regime *g, const char *profile, un
 		char q[700];
 
 		cg_quote(q, sizeof(q), g->topology);
-		n += (size_t)snprintf(cmd + n, sizeof(cmd) - n, " --topology %s --path %s", q,
-				      fe_path_name(g->path));
+		n += (size_t)snprintf(cmd + n, sizeof(cmd) - n, " --topology %s", q);
+		if (g->path_set) /* else the profile's path:, else ecmp */
+			n += (size_t)snprintf(cmd + n, sizeof(cmd) - n, " --path %s",
+					      fe_path_name(g->path));
 	}
 	if (g->nic[0] && profile == g->profile && n < sizeof(cmd)) {
 		char q[700];

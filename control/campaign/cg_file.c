@@ -443,12 +443,15 @@ compile_dataplane_regime(struct fe_yaml *y, const struct y_regime *r, const char
 		if (rc < 0)
 			goto out;
 	}
+	if (p->path_set) /* the profile's, unless the regime says */
+		g->path = p->path;
 	if (r->path) {
 		snprintf(key, sizeof(key), "%s.path", path);
 		if (r->topology == NULL) {
 			rc = fe_yaml_fail(y, key, "regime %s: path: without a topology", g->name);
 			goto out;
 		}
+		g->path_set = 1;
 		if (fe_path_parse(r->path, &g->path) < 0) {
 			rc = fe_yaml_fail(y, key,
 					  "regime %s: path '%s' (allowed: " FE_PATH_ALLOWED ")",

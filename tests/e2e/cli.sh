@@ -43,8 +43,14 @@ expect_error "--regime: 'ib' (allowed: lossy, pfc, credit)" $PORTS -- --regime i
 expect_error "--lanes '9' (allowed: 1 to 8)" $PORTS -- --lanes 9
 expect_error "--lane-map: 'vlan' (allowed: pcp, dscp)" $PORTS -- --lane-map vlan
 expect_error "--pfc: xon (70000 B) must be below xoff (65536 B)" $PORTS -- --pfc xon=70000
-expect_error "--pfc: unknown key 'xof' (known: xoff, xon, headroom, delay, quanta, frames)" $PORTS -- --pfc xof=1
+expect_error "--pfc: unknown key 'xof' (known: xoff, xon, headroom, delay, quanta, frames, watchdog, watchdog-action, restore)" $PORTS -- --pfc xof=1
 expect_error "--pfc: quanta '70000' (allowed: 1 to 65535)" $PORTS -- --pfc quanta=70000
+expect_error "--pfc: watchdog-action 'reset' (allowed: drop, forward)" $PORTS -- --pfc watchdog-action=reset
+expect_error "--pfc: watchdog '20s' (allowed: 0s (off) to 10s)" $PORTS -- --pfc watchdog=20s
+expect_error "--nic: reorder '2s' (allowed: 0s (a gap is reported at once) to 1s)" $PORTS -- --nic reorder=2s
+expect_error "--path: 'random' (allowed: ecmp, polarized, spray, adaptive, flowlet)" $PORTS -- --path random
+expect_error "--deadlock-time '0s' (allowed: 1ns to 60s)" $PORTS -- --deadlock-time 0s
+expect_error "--flowlet-gap '2s' (allowed: 1ns to 1s)" $PORTS -- --flowlet-gap 2s
 expect_error "--credit: buffer '10' (allowed: one 64-byte block (64B) to 64MiB)" $PORTS -- --credit buffer=10
 expect_error "--credit: hoq: invalid time" $PORTS -- --credit hoq=5
 expect_error "match 'tcp and port': can't parse filter expression: syntax error" $PORTS -- --link "0.up:loss=1%,match=tcp and port"

@@ -583,6 +583,53 @@ Test(nic, chained_frames_kept_and_resent_whole)
 	done(dp, avail);
 }
 
+/*
+ * A reorder window of 100 us and a real loss (the 3rd frame): the receiver holds 4, 5
+ * and 6 and waits; the gap is still open when the window ends, so it NAKs then (not
+ * 2 us after the gap, as without a window), and go-back-N sends 3..6 again; the held
+ * ones come back as duplicates. All 6 in order.
+ */
+Test(nic, reorder_window_naks_a_real_loss_when_it_ends)
+{
+	unsigned avail = rte_mempool_avail_count(pool);
+	struct fe_nic_params p = nic(FE_NIC_ROCE, FE_NIC_GBN);
+	struct fe_dp *dp;
+	const struct fe_port_stats *s0, *s1;
+	uint16_t ids[16];
+	unsigned n = 0;
+
+	p.reorder_ns = 100000;
+	dp = engine_x(&p, 3, 1, 0);
+	s0 = &dp->ports[0].st;
+	s1 = &dp->ports[1].st;
+	learn(dp);
+	send_flow(6, 2);
+	poll2(dp, 10000);
+	poll2(dp, 12000); /* 1, 2 delivered; 4, 5, 6 held */
+	n += collect(1, ids, NULL);
+	cr_assert_eq(n, 2);
+	cr_assert_eq(s1->nic_held_pkts, 3);
+	cr_assert_eq(s1->nic_naks_sent, 0, "the window is open: no NAK yet");
+	poll2(dp, 111000);
+	cr_assert_eq(s1->nic_naks_sent, 0);
+	poll2(dp, 112000); /* the window (100 us from 12 us) ends with the gap open */
+	cr_assert_eq(s1->nic_naks_sent, 1);
+	cr_assert_eq(s1->nic_reorder_naks, 1);
+	for (uint64_t t = 113000; t <= 130000; t += 1000) {
+		poll2(dp, t);
+		n += collect(1, ids + n, NULL);
+	}
+	cr_assert_eq(n, 6);
+	for (int i = 0; i < 6; i++)
+		cr_assert_eq(ids[i], i + 1, "in order: frame %d is %u", i, ids[i]);
+	cr_assert_eq(s0->nic_resent_pkts, 4, "go-back-N: 3..6");
+	cr_assert_eq(s1->nic_dup_discards, 3, "4..6 were held already");
+	cr_assert_eq(s1->nic_oos_discards, 0);
+	poll2(dp, 200000);
+	cr_assert_eq(s0->nic_copies, 0);
+	done(dp, avail);
+}
+
 Test(nic, selective_repeat_resends_one_frame)
 {
 	unsigned avail = rte_mempool_avail_count(pool);

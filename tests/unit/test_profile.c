@@ -143,7 +143,9 @@ static struct bad bad_profiles[] = {
 	 "gilbert-elliott, ecn, jitter, drop, match)"},
 	{"name: x\nspeed: 1\n",
 	 "t.yaml:2: unknown key 'speed' (known: name, description, regime, lanes, lane-map, "
-	 "switch-buffer, scale, seed, pfc, credit, nic, link, links)"},
+	 "switch-buffer, scale, seed, path, pfc, credit, nic, link, links)"},
+	{"name: x\npath: shortest\n",
+	 "t.yaml:2: path 'shortest' (allowed: ecmp, polarized, spray, adaptive, flowlet)"},
 	{"name: x\nnic:\n  model: rdma\n",
 	 "t.yaml:3: nic.model 'rdma' (allowed: tcp, roce, ib, host)"},
 	{"name: x\nnic:\n  g: 0.004\n",
@@ -152,7 +154,9 @@ static struct bad bad_profiles[] = {
 	{"name: x\nnic:\n  qp: 3\n",
 	 "t.yaml:3: unknown key 'qp' in nic (known: model, recovery, cc, g, stages, cnp-interval, "
 	 "alpha-period, rate-period, rate-bytes, ai-rate, hai-rate, min-rate, timeout, window, "
-	 "ccti-increase, ccti-limit, ccti-min, ccti-timer, cct-step)"},
+	 "reorder, ccti-increase, ccti-limit, ccti-min, ccti-timer, cct-step)"},
+	{"name: x\nnic:\n  reorder: 2s\n",
+	 "t.yaml:3: nic.reorder '2s' (allowed: 0s (a gap is reported at once) to 1s)"},
 	{"name: x\nnic:\n  cc: yes\n", "t.yaml:3: nic.cc 'yes' (allowed: off, dcqcn, ib)"},
 	{"name: x\nlink:\n  rate: 5Tbit\n",
 	 "t.yaml:3: link.rate '5Tbit' (allowed: 0 for unlimited, or 1kbit to 1Tbit)"},
