@@ -6,7 +6,7 @@
 #include "fe_graphconf.h"
 
 int
-fe_graph_build(const struct fe_topo *t, const struct fe_link_params *fabric, enum fe_path path,
+fe_graph_build(const struct fe_topo *t, const struct fe_linkdef *fabric, enum fe_path path,
 	       unsigned nports, struct fe_graph_build *b, char *err, size_t errlen)
 {
 	if (t->nports != nports) {
@@ -23,18 +23,34 @@ fe_graph_build(const struct fe_topo *t, const struct fe_link_params *fabric, enu
 			b->port_sw[t->host[h].first_port + p] = (uint8_t)t->host[h].sw[p];
 	for (unsigned l = 0; l < t->nlinks; l++) {
 		const struct fe_topo_link *tl = &t->link[l];
-		struct fe_link_params *p = &b->link[l];
+		struct fe_linkdef d = *fabric;
 
-		*p = *fabric;
 		if (tl->rate_bps)
-			p->rate_bps = tl->rate_bps;
-		else if (p->rate_bps)
-			p->rate_bps = p->rate_bps * tl->rate_num / tl->rate_den;
+			d.link.rate_bps = tl->rate_bps;
+		else if (d.link.rate_bps)
+			d.link.rate_bps = d.link.rate_bps * tl->rate_num / tl->rate_den;
 		if (tl->delay_ns)
-			p->delay_ns = tl->delay_ns;
+			d.link.delay_ns = tl->delay_ns;
 		b->ends[l][0] = (uint16_t)tl->a;
 		b->ends[l][1] = (uint16_t)tl->b;
+		b->def[2 * l] = b->def[2 * l + 1] = d;
+		snprintf(b->link_names[l], sizeof(b->link_names[l]), "%s", tl->name);
+		/* parallel links keep their number: "a-b.2" gives "a>b.2" */
+		char base[sizeof(tl->name)];
+		const char *nth;
+
+		snprintf(base, sizeof(base), "%s-%s", t->sw[tl->a].name, t->sw[tl->b].name);
+		nth = strncmp(tl->name, base, strlen(base)) == 0 ? tl->name + strlen(base) : "";
+
+		snprintf(b->dir_names[2 * l], sizeof(b->dir_names[0]), "%s>%s%s", t->sw[tl->a].name,
+			 t->sw[tl->b].name, nth);
+		snprintf(b->dir_names[2 * l + 1], sizeof(b->dir_names[0]), "%s>%s%s",
+			 t->sw[tl->b].name, t->sw[tl->a].name, nth);
 	}
+	b->fab = (struct fe_fabric_links){.n = 2 * t->nlinks,
+					  .def = b->def,
+					  .dir = (const char(*)[80])b->dir_names,
+					  .link = (const char(*)[72])b->link_names};
 	for (unsigned s = 0; s < t->nsw; s++)
 		for (unsigned d = 0; d < t->nsw; d++) {
 			unsigned n = b->routes.nnh[s][d];
@@ -53,7 +69,8 @@ fe_graph_build(const struct fe_topo *t, const struct fe_link_params *fabric, enu
 		.port_sw = b->port_sw,
 		.nlinks = t->nlinks,
 		.ends = (const uint16_t(*)[2])b->ends,
-		.link = b->link,
+		.def = b->def,
+		.dir_names = (const char(*)[80])b->dir_names,
 		.nnh = (const uint8_t(*)[FE_GRAPH_SW])b->nnh,
 		.nh = (const uint16_t(*)[FE_GRAPH_SW][FE_GRAPH_WAYS])b->nh,
 		.tree = (const uint16_t(*)[FE_GRAPH_SW])b->tree,

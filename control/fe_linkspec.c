@@ -216,9 +216,14 @@ fe_linkspec_select(const char *sel, unsigned nports, long *port, int *dirs, char
 	char *end;
 
 	*port = -1;
-	*dirs = FE_SEL_UP | FE_SEL_DOWN;
+	*dirs = FE_SEL_UP | FE_SEL_DOWN | FE_SEL_FABRIC;
 	if (strcmp(sel, "all") == 0)
 		return 0;
+	*dirs = FE_SEL_UP | FE_SEL_DOWN;
+	if (strcmp(sel, "fabric") == 0) { /* every link between switches (none: no topology) */
+		*dirs = FE_SEL_FABRIC;
+		return 0;
+	}
 	if (isdigit((unsigned char)sel[0])) {
 		*port = strtol(sel, &end, 10);
 		if (end != (dot ? dot : sel + strlen(sel)) || *port >= (long)nports) {
@@ -239,8 +244,25 @@ fe_linkspec_select(const char *sel, unsigned nports, long *port, int *dirs, char
 		goto bad;
 	return 0;
 bad:
-	snprintf(err, len, "link selector '%s' (allowed: all, up, down, N, N.up, N.down)", sel);
+	snprintf(err, len, "link selector '%s' (allowed: all, up, down, N, N.up, N.down, fabric)",
+		 sel);
 	return -EINVAL;
+}
+
+/*
+ * A selector naming links between switches: "A-B" (both directions) or "A>B" (one):
+ * 1 with pick[] set for the directions it names; 0 if it names none.
+ */
+static int
+select_fabric(const char *sel, const struct fe_fabric_links *fab, uint8_t *pick)
+{
+	int found = 0;
+
+	for (unsigned i = 0; fab && i < fab->n; i++) {
+		pick[i] = strcmp(sel, fab->dir[i]) == 0 || strcmp(sel, fab->link[i / 2]) == 0;
+		found |= pick[i];
+	}
+	return found;
 }
 
 /* Strip comment and surrounding white space in place; return the start. */
@@ -259,10 +281,10 @@ trim(char *s)
 	return s;
 }
 
-/* Apply key=value to every selected link. */
+/* Apply key=value to every selected link (pick: the links between switches chosen). */
 static int
 apply_kv(char *kv, struct fe_linkdef *up, struct fe_linkdef *down, unsigned nports, long port,
-	 int dirs, char *err, size_t len)
+	 int dirs, struct fe_fabric_links *fab, const uint8_t *pick, char *err, size_t len)
 {
 	char *eq = strchr(kv, '='), *val;
 
@@ -281,6 +303,10 @@ apply_kv(char *kv, struct fe_linkdef *up, struct fe_linkdef *down, unsigned npor
 		if ((dirs & FE_SEL_DOWN) && fe_link_param_set(&down[p], kv, val, err, len) < 0)
 			return -EINVAL;
 	}
+	for (unsigned i = 0; fab && i < fab->n; i++)
+		if (((dirs & FE_SEL_FABRIC) || pick[i]) &&
+		    fe_link_param_set(&fab->def[i], kv, val, err, len) < 0)
+			return -EINVAL;
 	/* with no port at all, still check the key and value */
 	if (nports == 0) {
 		struct fe_linkdef scratch = {0};
@@ -294,10 +320,22 @@ int
 fe_linkspec_apply(const char *spec, struct fe_linkdef *up, struct fe_linkdef *down, unsigned nports,
 		  char *err, size_t errlen)
 {
+	return fe_linkspec_apply_fabric(spec, up, down, nports, NULL, err, errlen);
+}
+
+int
+fe_linkspec_apply_fabric(const char *spec, struct fe_linkdef *up, struct fe_linkdef *down,
+			 unsigned nports, struct fe_fabric_links *fab, char *err, size_t errlen)
+{
 	char buf[SPEC_MAX], *colon, *kvs, *match, *save = NULL;
+	uint8_t pick[2 * 256] = {0};
 	int dirs, n = 0;
 	long port;
 
+	if (fab && fab->n > sizeof(pick)) {
+		snprintf(err, errlen, "more than %zu links between switches", sizeof(pick) / 2);
+		return -EINVAL;
+	}
 	if (strlen(spec) >= sizeof(buf)) {
 		snprintf(err, errlen, "link spec longer than %d characters", SPEC_MAX - 1);
 		return -EINVAL;
@@ -309,12 +347,22 @@ fe_linkspec_apply(const char *spec, struct fe_linkdef *up, struct fe_linkdef *do
 		colon = NULL;
 	kvs = buf;
 	port = -1;
-	dirs = FE_SEL_UP | FE_SEL_DOWN;
+	dirs = FE_SEL_UP | FE_SEL_DOWN | FE_SEL_FABRIC; /* no selector: all */
 	if (colon) {
 		*colon = '\0';
 		kvs = colon + 1;
-		if (fe_linkspec_select(trim(buf), nports, &port, &dirs, err, errlen) < 0)
+		if (select_fabric(trim(buf), fab, pick))
+			dirs = 0; /* those links between switches alone */
+		else if (fe_linkspec_select(trim(buf), nports, &port, &dirs, err, errlen) < 0) {
+			if (fab && fab->n && !isdigit((unsigned char)buf[0]))
+				snprintf(err, errlen,
+					 "link selector '%s': no such link (allowed: all, up, "
+					 "down, N, "
+					 "N.up, N.down, fabric, or a link between switches such as "
+					 "%s or %s)",
+					 buf, fab->link[0], fab->dir[0]);
 			return -EINVAL;
+		}
 	}
 	/* match=EXPR is last and takes the rest of the spec, commas included */
 	match = strncmp(trim(kvs), "match=", 6) == 0 ? trim(kvs) : strstr(kvs, ",match=");
@@ -323,11 +371,11 @@ fe_linkspec_apply(const char *spec, struct fe_linkdef *up, struct fe_linkdef *do
 	else if (match)
 		kvs = match + strlen(match); /* nothing before it */
 	for (char *kv = strtok_r(kvs, ",", &save); kv; kv = strtok_r(NULL, ",", &save), n++)
-		if (apply_kv(kv, up, down, nports, port, dirs, err, errlen) < 0)
+		if (apply_kv(kv, up, down, nports, port, dirs, fab, pick, err, errlen) < 0)
 			return -EINVAL;
 	if (match) {
 		n++;
-		if (apply_kv(match, up, down, nports, port, dirs, err, errlen) < 0)
+		if (apply_kv(match, up, down, nports, port, dirs, fab, pick, err, errlen) < 0)
 			return -EINVAL;
 	}
 	if (n == 0) {

@@ -5,7 +5,9 @@
  * A spec is "[SELECTOR:]key=value[,key=value...]". The selector picks links:
  * "all" (the default), "up" or "down" (that direction of every port), "N" (both
  * directions of port N) or "N.up" / "N.down". "up" is host-to-switch, "down" is
- * switch-to-host. Keys (docs/regimes.md has units and ranges):
+ * switch-to-host. With several switches (docs/topologies.md) "fabric" picks every link
+ * between switches, "A-B" both directions of the link so named, "A>B" one; "all" picks
+ * them too. Keys (docs/regimes.md has units and ranges):
  *   rate, delay, buffer, buffer-pkts        the link itself
  *   loss=P%                                 Bernoulli loss
  *   ge=P%/R%[/LOSS_BAD%[/LOSS_GOOD%]]       Gilbert-Elliott loss
@@ -30,15 +32,29 @@
 int fe_link_param_set(struct fe_linkdef *p, const char *key, const char *val, char *err,
 		      size_t errlen);
 
-enum { FE_SEL_UP = 1, FE_SEL_DOWN = 2 };
+enum { FE_SEL_UP = 1, FE_SEL_DOWN = 2, FE_SEL_FABRIC = 4 };
+
+/* The links between switches, for selectors that name them: n directions, def[i] each,
+ * dir[i] its name ("leaf1>spine2"), link[i / 2] its link's ("leaf1-spine2"). */
+struct fe_fabric_links {
+	unsigned n;
+	struct fe_linkdef *def;
+	const char (*dir)[80];
+	const char (*link)[72];
+};
 
 /* Parse a selector: *port is the port or -1 for every port, *dirs has FE_SEL_* bits. */
 int fe_linkspec_select(const char *sel, unsigned nports, long *port, int *dirs, char *err,
 		       size_t errlen);
 
-/* Apply one spec to the up[] and down[] parameters of nports ports. */
+/* Apply one spec to the up[] and down[] parameters of nports ports ("fabric": none). */
 int fe_linkspec_apply(const char *spec, struct fe_linkdef *up, struct fe_linkdef *down,
 		      unsigned nports, char *err, size_t errlen);
+
+/* The same, and to the links between switches of fab (NULL: none). */
+int fe_linkspec_apply_fabric(const char *spec, struct fe_linkdef *up, struct fe_linkdef *down,
+			     unsigned nports, struct fe_fabric_links *fab, char *err,
+			     size_t errlen);
 
 /* Apply every spec in a file; errors start with "FILE:LINE: ". */
 int fe_linkspec_file(const char *path, struct fe_linkdef *up, struct fe_linkdef *down,

@@ -712,6 +712,31 @@ fe_profile_expand(const struct fe_profile *p, uint32_t scale, unsigned nports,
 	return 0;
 }
 
+int
+fe_profile_fabric(const struct fe_profile *p, uint32_t scale, struct fe_linkdef *def, char *err,
+		  size_t errlen)
+{
+	static const char name[1][80] = {"fabric"}, lname[1][72] = {"fabric"};
+	struct fe_fabric_links fab = {.n = 1, .def = def, .dir = name, .link = lname};
+	char e[400];
+
+	if (scale == 0)
+		scale = p->scale;
+	*def = p->link;
+	for (unsigned i = 0; i < p->noverrides; i++) {
+		const struct fe_profile_override *o = &p->over[i];
+		char spec[FE_PROFILE_SPEC_LEN + 40];
+
+		snprintf(spec, sizeof(spec), "%s:%s", o->select, o->spec);
+		if (fe_linkspec_apply_fabric(spec, NULL, NULL, 0, &fab, e, sizeof(e)) < 0) {
+			snprintf(err, errlen, "%s:%u: links entry %u: %s", p->source, o->line,
+				 i + 1, e);
+			return -EINVAL;
+		}
+	}
+	return dilate_link(def, scale, "the links between switches", err, errlen) < 0 ? -ERANGE : 0;
+}
+
 /* ---- Printing ---- */
 
 static char *

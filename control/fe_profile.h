@@ -79,6 +79,11 @@ int fe_profile_expand(const struct fe_profile *p, uint32_t scale, unsigned nport
 		      char *err, size_t errlen);
 
 /* One line for a link, as `profile show` and `fabemuctl links` print it. */
+/* The class of the links between switches (docs/topologies.md): link:, then the links:
+ * entries that pick all or fabric, at scale (0: the profile's). */
+int fe_profile_fabric(const struct fe_profile *p, uint32_t scale, struct fe_linkdef *def, char *err,
+		      size_t errlen);
+
 char *fe_profile_fmt_link(const struct fe_linkdef *d, char *buf, size_t len);
 
 /* The fabric-wide values, one key a line ("regime credit"), as show and status print. */

@@ -144,16 +144,17 @@ fe_graph_create(struct fe_dp *dp, const struct fe_graph_conf *c, int socket, cha
 	g->flowlet_ticks = fe_ns_to_ticks(c->flowlet_ns ? c->flowlet_ns : 100000, dp->hz);
 	for (unsigned i = 0; i < g->nhl; i++) {
 		struct fe_hoplink *h = &g->hl[i];
-		const struct fe_link_params *p = &c->link[i / 2];
+		const struct fe_link_params *p = &c->def[i].link;
 		struct fe_link_slot *slots;
 		struct fe_link_cfg cfg;
 		const char *what;
+		char e[300];
 
+		h->def = c->def[i];
 		h->prm = *p;
 		h->from = c->ends[i / 2][i % 2];
 		h->to = c->ends[i / 2][1 - i % 2];
-		snprintf(h->name, sizeof(h->name), "%s>%s", c->sw_names[h->from],
-			 c->sw_names[h->to]);
+		snprintf(h->name, sizeof(h->name), "%s", c->dir_names[i]);
 		if (fe_link_params_check(p, &what) < 0 || fe_link_compile(p, dp->hz, &cfg) < 0) {
 			snprintf(err, errlen, "link %s: bad %s", h->name, what);
 			return -EINVAL;
@@ -164,6 +165,12 @@ fe_graph_create(struct fe_dp *dp, const struct fe_graph_conf *c, int socket, cha
 			goto nomem;
 		fe_link_init(&h->l, &cfg, slots);
 		h->l.acct = dp->held; /* bytes a switch holds, per input and lane */
+		/* numbered after the ports' links (2 x nports): its RNG stream, its captures */
+		if (fe_dp_linkx_compile(&h->x, &h->def, dp->hz, dp->conf.seed, 2 * dp->nports + i,
+					e, sizeof(e)) < 0) {
+			snprintf(err, errlen, "link %s: %s", h->name, e);
+			return -EINVAL;
+		}
 	}
 	if (dp->conf.regime != FE_REGIME_LOSSY) {
 		rc = lossless_setup(dp, g, c, socket, err, errlen);
@@ -184,6 +191,7 @@ fe_graph_free(struct fe_graph *g)
 	if (g == NULL)
 		return;
 	for (unsigned i = 0; g->hl && i < g->nhl; i++) {
+		fe_filter_free(g->hl[i].x.filter);
 		rte_free(g->hl[i].l.slots);
 		rte_free(g->hl[i].cred.ring);
 	}
@@ -305,9 +313,13 @@ hop(struct fe_dp *dp, unsigned src, uint16_t h, struct rte_mbuf *m, uint64_t t, 
 	struct fe_hoplink *hl = &g->hl[h];
 	uint32_t len = rte_pktmbuf_pkt_len(m), acct = src * FE_PFC_PRIOS + lane;
 	struct fe_pfc *pfc;
+	uint64_t extra;
 
+	/* the link's impairments first, as on a host's link (fe_switch.c to_link()) */
+	if (fe_switch_impair(dp, 2 * dp->nports + h, &hl->l, &hl->x, m, t, lane, &extra) < 0)
+		return;
 	if (dp->conf.regime != FE_REGIME_PFC) {
-		if (fe_link_enqueue_x(&hl->l, m, len, t, 0, FE_LABEL(acct, lane)) < 0)
+		if (fe_link_enqueue_x(&hl->l, m, len, t, extra, FE_LABEL(acct, lane)) < 0)
 			rte_pktmbuf_free(m);
 		return;
 	}
@@ -324,7 +336,7 @@ hop(struct fe_dp *dp, unsigned src, uint16_t h, struct rte_mbuf *m, uint64_t t, 
 		rte_pktmbuf_free(m);
 		return;
 	}
-	if (fe_link_enqueue_x(&hl->l, m, len, t, 0, FE_LABEL(acct, lane)) < 0) {
+	if (fe_link_enqueue_x(&hl->l, m, len, t, extra, FE_LABEL(acct, lane)) < 0) {
 		rte_pktmbuf_free(m);
 		return;
 	}

@@ -41,7 +41,9 @@
 /* One direction of a link between two switches. */
 struct fe_hoplink {
 	struct fe_link l;
-	struct fe_link_params prm; /* as given (for reports) */
+	struct fe_linkx x;	   /* its impairments (loss, ECN, jitter, drop rules) */
+	struct fe_linkdef def;	   /* as given (for reports, and run-time changes) */
+	struct fe_link_params prm; /* def.link */
 	uint16_t from, to;	   /* switches */
 	char name[80];		   /* "leaf1>spine2": from > to */
 	struct fe_pfc pfc;	   /* PFC: the receiving switch's ingress (and the gate) */
@@ -79,7 +81,8 @@ struct fe_graph_conf {
 	const uint8_t *port_sw;		   /* [nports]: the switch of each port */
 	unsigned nlinks;		   /* links between switches: both directions each */
 	const uint16_t (*ends)[2];	   /* [nlinks]: a, b */
-	const struct fe_link_params *link; /* [nlinks]: rate, delay, buffer of each */
+	const struct fe_linkdef *def;	   /* [2 x nlinks]: each direction (hop link), all of it */
+	const char (*dir_names)[80];	   /* [2 x nlinks]: "leaf1>spine2" ("a>b.2": parallel) */
 	const uint8_t (*nnh)[FE_GRAPH_SW]; /* [nsw][nsw] next hops from s toward d */
 	/* [nsw][nsw][FE_GRAPH_WAYS]: hop link (2 x link + dir) of each next hop */
 	const uint16_t (*nh)[FE_GRAPH_SW][FE_GRAPH_WAYS];

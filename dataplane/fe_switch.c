@@ -58,6 +58,20 @@ drop_free(struct fe_dp *dp, unsigned n, struct rte_mbuf *m, uint8_t why, uint64_
 	rte_pktmbuf_free(m);
 }
 
+int
+fe_switch_impair(struct fe_dp *dp, unsigned n, struct fe_link *l, struct fe_linkx *x,
+		 struct rte_mbuf *m, uint64_t t, uint8_t lane, uint64_t *extra)
+{
+	enum fe_link_drop why;
+
+	*extra = 0;
+	if (!x->active || (why = impair(dp, l, x, m, t, extra)) == FE_LINK_DROP__MAX)
+		return 0;
+	fe_link_drop(l, why, rte_pktmbuf_pkt_len(m), lane);
+	drop_free(dp, n, m, (uint8_t)why, t);
+	return -1;
+}
+
 /*
  * A pass-through link (fe_link_passthru) hands m on at once: an up link to the
  * switch, a down link to its port's TX staging. -1 when the staging is full (then the

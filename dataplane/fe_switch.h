@@ -29,6 +29,13 @@ void fe_switch_ingress_burst(struct fe_dp *dp, unsigned in, struct rte_mbuf **pk
  * and `in` its input: a port, or nports + a hop link). */
 void fe_switch_egress(struct fe_dp *dp, unsigned in, unsigned q, struct rte_mbuf *m, uint64_t t,
 		      uint8_t lane);
+/*
+ * The impairments of link n (l, x: filter, exact drop, loss, ECN, jitter) on m at t, for
+ * a link of the graph of switches: 0 to carry it, *extra ticks of jitter later; -1 if it
+ * was dropped (counted, shown to a capture, freed).
+ */
+int fe_switch_impair(struct fe_dp *dp, unsigned n, struct fe_link *l, struct fe_linkx *x,
+		     struct rte_mbuf *m, uint64_t t, uint8_t lane, uint64_t *extra);
 /* PFC: input src decided ev for prio; a port's sender gets the real frame, if enabled. */
 void fe_switch_pause(struct fe_dp *dp, unsigned src, uint8_t prio, enum fe_pfc_event ev);
 /* One packet into the up link of `in` at now (the emulated NIC sends this way). */

@@ -150,9 +150,11 @@ usage(FILE *f)
 		"                       (default: model=tcp: the hosts' TCP meets the fabric)\n"
 		"  --topology T         several switches (docs/topologies.md): a shipped topology\n"
 		"                       or a file; its host ports are the ports, in order. Links\n"
-		"                       between switches take port 0's up link values, scaled\n"
-		"                       or set by the topology. Every regime: PFC and credits\n"
-		"                       hop by hop (default: single)\n"
+		"                       between switches take the profile's link: (and its\n"
+		"                       links: entries for all or fabric), scaled or set by the\n"
+		"                       topology, then --link specs naming them: fabric, A-B,\n"
+		"                       A>B. Every regime: PFC and credits hop by hop (default:\n"
+		"                       single)\n"
 		"  --path P             next hop among equal-cost ones: ecmp (5-tuple hash, a\n"
 		"                       seed a switch), polarized (one hash everywhere), spray\n"
 		"                       (round robin a packet), adaptive (least queued),\n"
@@ -578,10 +580,15 @@ fabric_to_opts(const struct fe_fabric *f, struct opts *o)
 	o->dp.nic = f->nic;
 }
 
-/* Links from a YAML profile at its scale; its seed unless --seed was given. */
+/* Several switches (--topology): the topology, and the graph the engine builds from it. */
+static struct fe_topo topo;
+static struct fe_graph_build gbuild;
+
+/* Links from a YAML profile at its scale; its seed unless --seed was given; fabric: the
+ * class of the links between switches. */
 static int
 links_from_profile(struct opts *o, unsigned nports, struct fe_linkdef *up, struct fe_linkdef *down,
-		   char *err, size_t len)
+		   struct fe_linkdef *fabric, char *err, size_t len)
 {
 	struct fe_profile *p = malloc(sizeof(*p));
 	struct fe_fabric fab;
@@ -594,6 +601,8 @@ links_from_profile(struct opts *o, unsigned nports, struct fe_linkdef *up, struc
 	rc = fe_profile_load(o->profile, p, err, len);
 	if (rc == 0)
 		rc = fe_profile_expand(p, (uint32_t)o->scale, nports, up, down, &fab, err, len);
+	if (rc == 0)
+		rc = fe_profile_fabric(p, (uint32_t)o->scale, fabric, err, len);
 	if (rc == 0) {
 		fabric_to_opts(&fab, o);
 		if (p->seed_set && !o->seed_set)
@@ -607,13 +616,20 @@ links_from_profile(struct opts *o, unsigned nports, struct fe_linkdef *up, struc
 	return rc;
 }
 
-/* Links start from a profile or the global options; specs then apply in order. */
+/*
+ * Links start from a profile or the global options; specs then apply in order. With a
+ * topology the links between switches start from the profile's class for them and take
+ * the specs that name them (fabric, A-B, A>B, all).
+ */
 static int
 build_links(struct opts *o, unsigned nports, struct fe_linkdef *up, struct fe_linkdef *down,
 	    char *err, size_t len)
 {
+	struct fe_linkdef fabric = o->link;
+	struct fe_fabric_links *fab = NULL;
+
 	if (o->profile) {
-		if (links_from_profile(o, nports, up, down, err, len) < 0)
+		if (links_from_profile(o, nports, up, down, &fabric, err, len) < 0)
 			return -EINVAL;
 	} else {
 		for (unsigned i = 0; i < nports; i++) {
@@ -623,6 +639,16 @@ build_links(struct opts *o, unsigned nports, struct fe_linkdef *up, struct fe_li
 				up[i].link.limit_pkts = FE_LOSSLESS_UP_PKTS;
 			}
 		}
+	}
+	if (o->topology) {
+		char e[400];
+
+		if (fe_topo_load(o->topology, &topo, e, sizeof(e)) < 0 ||
+		    fe_graph_build(&topo, &fabric, o->path, nports, &gbuild, e, sizeof(e)) < 0) {
+			snprintf(err, len, "--topology %s: %s", o->topology, e);
+			return -EINVAL;
+		}
+		fab = &gbuild.fab;
 	}
 	for (unsigned i = 0; i < o->nnic; i++)
 		if (fe_nic_spec(o->nic[i], &o->dp.nic, err, len) < 0)
@@ -636,7 +662,7 @@ build_links(struct opts *o, unsigned nports, struct fe_linkdef *up, struct fe_li
 		} else {
 			char e[400];
 
-			rc = fe_linkspec_apply(s->text, up, down, nports, e, sizeof(e));
+			rc = fe_linkspec_apply_fabric(s->text, up, down, nports, fab, e, sizeof(e));
 			if (rc < 0)
 				snprintf(err, len, "--link '%s': %s", s->text, e);
 		}
@@ -903,30 +929,24 @@ ctl_thread(void *arg)
 }
 
 /*
- * --topology: the graph the engine builds (fe_graph.h). A topology of one switch is the
- * engine's own; the links between switches take port 0's up link values (the profile's
- * link class), as the topology scales or sets them.
+ * --topology: the graph the engine builds (fe_graph.h), as build_links() left it. A
+ * topology of one switch is the engine's own.
  */
 static int
-topology_setup(struct opts *o, unsigned nports, const struct fe_link_params *fabric, char *err,
-	       size_t len)
+topology_setup(struct opts *o, char *err, size_t len)
 {
-	static struct fe_graph_build b;
-	static struct fe_topo t;
+	struct fe_graph_build *b = &gbuild;
 
-	if (fe_topo_load(o->topology, &t, err, len) < 0)
-		return -EINVAL;
-	if (fe_graph_build(&t, fabric, o->path, nports, &b, err, len) < 0)
-		return -EINVAL;
-	if (t.nsw > 1 && o->dp.lcores > 1) {
-		snprintf(err, len, "%u switches run on one lcore (--lcores 1)", t.nsw);
+	if (topo.nsw > 1 && o->dp.lcores > 1) {
+		snprintf(err, len, "%u switches run on one lcore (--lcores 1)", topo.nsw);
 		return -EINVAL;
 	}
-	b.conf.deadlock_ns = o->deadlock_ns;
+	b->conf.path = o->path; /* the profile's path: is known once the profile is read */
+	b->conf.deadlock_ns = o->deadlock_ns;
 	/* the flowlet gap is a switch's time: dilated with the profile, unless given */
-	b.conf.flowlet_ns = o->flowlet_ns ? o->flowlet_ns : 100000 * (o->scale ? o->scale : 1);
-	if (t.nsw > 1)
-		o->dp.graph = &b.conf;
+	b->conf.flowlet_ns = o->flowlet_ns ? o->flowlet_ns : 100000 * (o->scale ? o->scale : 1);
+	if (topo.nsw > 1)
+		o->dp.graph = &b->conf;
 	return 0;
 }
 
@@ -1214,7 +1234,7 @@ main(int argc, char **argv)
 	ports[nports++] = pid;
 	if (build_links(&o, nports, up, down, err, sizeof(err)) < 0)
 		rte_exit(2, "%s\n", err);
-	if (o.topology && topology_setup(&o, nports, &up[0].link, err, sizeof(err)) < 0)
+	if (o.topology && topology_setup(&o, err, sizeof(err)) < 0)
 		rte_exit(2, "--topology %s: %s\n", o.topology, err);
 	if (o.dp.lcores > 1 && o.dp.regime != FE_REGIME_LOSSY)
 		rte_exit(2, "--lcores 2: only the lossy regime runs as a pipeline (the lossless "

@@ -70,8 +70,8 @@ grep -q "topology leaf-spine has 8 host ports; the dataplane has 4" "$T/dp2.log"
 	fe_fail "ports mismatch: rc $rc: $(tail -2 "$T/dp2.log")"
 echo "  ok   refused: a topology of 8 ports on 4 (exit 2)"
 
-# Lossless hop by hop: 100 broadcasts of 1000 B from host 1 at 10 Mbit/s (every link
-# takes that rate), and host 4's down link at 1 Mbit/s. Its switch (leaf2) backs up into
+# Lossless hop by hop: 100 broadcasts of 1000 B from host 1 at 10 Mbit/s (its link and
+# the links between switches: --link fabric:), and host 4's down link at 1 Mbit/s. Its switch (leaf2) backs up into
 # the spine, the spine into leaf1, leaf1 into host 1: every host gets all 100, in order,
 # and nothing is dropped anywhere.
 "$FE_BIN/fe-pcapgen" "$T/in100.pcap" 02:fe:00:00:00:0a ff:ff:ff:ff:ff:ff 100 1000
@@ -82,7 +82,7 @@ for regime in pfc credit; do
 	args=(--regime pfc --pfc xoff=8000,xon=4000)
 	[ $regime = credit ] && args=(--regime credit --credit buffer=4096,out=4)
 	fe_dp_once "$T/dp-$regime.log" $(fe_eal) "${vdevs[@]}" -- --topology "$T/ls4.yaml" \
-		"${args[@]}" --link 0.up:rate=10Mbit --link 3.down:rate=1Mbit \
+		"${args[@]}" --link 0.up:rate=10Mbit --link fabric:rate=10Mbit --link 3.down:rate=1Mbit \
 		--exit-idle 300ms --stats-json "$T/$regime.json"
 	for i in 1 2 3; do
 		out=$("$FE_BIN/fe-pcapcheck" "$T/out$i.pcap")

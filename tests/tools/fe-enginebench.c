@@ -131,6 +131,7 @@ engine(const char *profile, const char *topology, struct rte_mempool *pool, cons
 {
 	static struct fe_graph_build gb;
 	static struct fe_topo t;
+	struct fe_linkdef fabric;
 	struct fe_linkdef up[NP], down[NP];
 	struct fe_dp_conf conf = {.mac_age_ns = 300000000000ULL, .seed = 1, .lanes = 1};
 	struct fe_profile *p = calloc(1, sizeof(*p));
@@ -152,10 +153,11 @@ engine(const char *profile, const char *topology, struct rte_mempool *pool, cons
 	conf.pfc = fab.pfc;
 	conf.credit = fab.credit;
 	conf.nic = fab.nic;
-	/* several switches: the links between them take the profile's link values */
+	/* several switches: the links between them take the profile's class for them */
 	if (topology &&
 	    (fe_topo_load(topology, &t, err, sizeof(err)) < 0 ||
-	     fe_graph_build(&t, &up[0].link, FE_PATH_ECMP, NP, &gb, err, sizeof(err)) < 0)) {
+	     fe_profile_fabric(p, 0, &fabric, err, sizeof(err)) < 0 ||
+	     fe_graph_build(&t, &fabric, FE_PATH_ECMP, NP, &gb, err, sizeof(err)) < 0)) {
 		fprintf(stderr, "fe-enginebench: %s\n", err);
 		goto out;
 	}

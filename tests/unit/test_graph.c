@@ -60,6 +60,7 @@ struct opt {
 	struct fe_credit_params credit;
 	uint64_t deadlock_ns, flowlet_ns;
 	const struct fe_nic_params *nic; /* NULL: the hosts' TCP meets the fabric */
+	const char *fabspec;		 /* a --link spec for the links between switches */
 };
 
 /* Every link 1 us; the rest as o says. */
@@ -71,7 +72,7 @@ engine_o(const char *kind, enum fe_path path, const struct opt *o)
 				.spines = 2,
 				.hosts_per_leaf = 2,
 				.switches = o->nsw ? (unsigned)o->nsw : 4};
-	struct fe_link_params fabric = {.delay_ns = 1000, .rate_bps = o->rate};
+	struct fe_linkdef fabric = {.link = {.delay_ns = 1000, .rate_bps = o->rate}};
 	struct fe_linkdef up[NP] = {0}, down[NP] = {0};
 	struct fe_dp_conf conf = {.mac_age_ns = 300000000000ULL,
 				  .lanes = 1,
@@ -91,7 +92,11 @@ engine_o(const char *kind, enum fe_path path, const struct opt *o)
 		     "%s", err);
 	for (unsigned l = 0; o->slow && l < topo.nlinks; l++)
 		if (strcmp(topo.link[l].name, o->slow) == 0)
-			gb.link[l].rate_bps = 100000000;
+			gb.def[2 * l].link.rate_bps = gb.def[2 * l + 1].link.rate_bps = 100000000;
+	if (o->fabspec)
+		cr_assert_eq(fe_linkspec_apply_fabric(o->fabspec, NULL, NULL, 0, &gb.fab, err,
+						      sizeof(err)),
+			     0, "%s", err);
 	gb.conf.deadlock_ns = o->deadlock_ns;
 	gb.conf.flowlet_ns = o->flowlet_ns;
 	conf.graph = &gb.conf;
@@ -823,4 +828,33 @@ Test(graph, nic_reorder_window_puts_sprayed_frames_back_in_order)
 		cr_assert_eq(s0->nic_copies, 0, "all acknowledged");
 		done(dp, avail);
 	}
+}
+
+/*
+ * A link between switches has the impairments of any link: leaf1>spine1 loses all (by
+ * name, as --link takes it), spraying sends every other frame that way: those 5 are
+ * dropped there, counted by cause, and the other 5 arrive.
+ */
+Test(graph, links_between_switches_are_impaired_by_name)
+{
+	unsigned avail = rte_mempool_avail_count(pool);
+	const struct opt o = {.rate = 1000000000,
+			      .fabspec = "leaf1>spine1:loss=100%,match=udp src port 5000"};
+	struct fe_dp *dp = engine_o("leaf-spine", FE_PATH_SPRAY, &o);
+	uint64_t t = 1000000;
+	const struct fe_hoplink *h;
+
+	learn(dp, &t); /* the loss is the test flow's alone (match): the hosts learn */
+	h = hoplink(dp, "leaf1>spine1");
+	t += 1000000;
+	for (int k = 0; k < 10; k++)
+		inject(0, MAC[2], 5000, 1000);
+	for (int k = 0; k < 200; k++)
+		fe_dp_poll(dp, t += 10000);
+	cr_assert_eq(sent(2), 5, "half the frames took the other uplink");
+	cr_assert_eq(h->l.st.drop_pkts[FE_LINK_DROP_RANDOM], 5, "the rest dropped by its loss");
+	cr_assert_eq(h->x.filter_hits, 5, "its filter saw them");
+	cr_assert_eq(hoplink(dp, "spine1>leaf1")->l.st.drop_pkts[FE_LINK_DROP_RANDOM], 0,
+		     "the other direction is another link");
+	done(dp, avail);
 }

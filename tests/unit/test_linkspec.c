@@ -67,8 +67,8 @@ static struct bad bads[] = {
 		     "ecn, jitter, drop, match)"},
 	{"3:rate=1G", "link selector '3': no such port (ports 0 to 2)"},
 	{"1.sideways:rate=1G",
-	 "link selector '1.sideways' (allowed: all, up, down, N, N.up, N.down)"},
-	{"x.up:rate=1G", "link selector 'x.up' (allowed: all, up, down, N, N.up, N.down)"},
+	 "link selector '1.sideways' (allowed: all, up, down, N, N.up, N.down, fabric)"},
+	{"x.up:rate=1G", "link selector 'x.up' (allowed: all, up, down, N, N.up, N.down, fabric)"},
 	{"rate", "expected key=value, got 'rate'"},
 	{"all:", "link spec 'all:' sets nothing"},
 	{"buffer-pkts=2000000", "buffer-pkts '2000000' (allowed: 0 to 1048576)"},
@@ -117,4 +117,38 @@ Test(linkspec, missing_file)
 
 	cr_assert_lt(fe_linkspec_file("/nonexistent/p", up, down, NP, err, sizeof(err)), 0);
 	cr_assert_str_eq(err, "/nonexistent/p: No such file or directory");
+}
+
+/* With several switches: fabric, A-B (both directions), A>B (one), all (ports too). */
+Test(linkspec, links_between_switches_by_name)
+{
+	static const char dir[4][80] = {"a>b", "b>a", "a>c", "c>a"};
+	static const char link[2][72] = {"a-b", "a-c"};
+	struct fe_linkdef u[2] = {0}, d[2] = {0}, def[4] = {0};
+	struct fe_fabric_links fab = {.n = 4, .def = def, .dir = dir, .link = link};
+	char err[400];
+
+	cr_assert_eq(fe_linkspec_apply_fabric("a-b:rate=1Gbit", u, d, 2, &fab, err, sizeof(err)), 0,
+		     "%s", err);
+	cr_assert(def[0].link.rate_bps == 1000000000 && def[1].link.rate_bps == 1000000000);
+	cr_assert(def[2].link.rate_bps == 0 && u[0].link.rate_bps == 0 && d[1].link.rate_bps == 0,
+		  "that link alone");
+	cr_assert_eq(fe_linkspec_apply_fabric("c>a:delay=5us", u, d, 2, &fab, err, sizeof(err)), 0);
+	cr_assert(def[3].link.delay_ns == 5000 && def[2].link.delay_ns == 0, "that direction");
+	cr_assert_eq(fe_linkspec_apply_fabric("fabric:loss=1%", u, d, 2, &fab, err, sizeof(err)),
+		     0);
+	for (int i = 0; i < 4; i++)
+		cr_assert_eq(def[i].loss.kind, FE_LOSS_BERNOULLI);
+	cr_assert_eq(u[0].loss.kind, FE_LOSS_NONE, "fabric: not the hosts' links");
+	cr_assert_eq(fe_linkspec_apply_fabric("up:jitter=1us", u, d, 2, &fab, err, sizeof(err)), 0);
+	cr_assert(u[1].jitter_ns == 1000 && def[0].jitter_ns == 0, "up: the hosts' links alone");
+	cr_assert_eq(fe_linkspec_apply_fabric("buffer=1KiB", u, d, 2, &fab, err, sizeof(err)), 0);
+	cr_assert(def[3].link.limit_bytes == 1024 && d[0].link.limit_bytes == 1024, "all: both");
+	cr_assert_eq(fe_linkspec_apply_fabric("a-d:rate=1G", u, d, 2, &fab, err, sizeof(err)),
+		     -EINVAL);
+	cr_assert_str_eq(err, "link selector 'a-d': no such link (allowed: all, up, down, N, N.up, "
+			      "N.down, fabric, or a link between switches such as a-b or a>b)");
+	/* one switch: fabric names nothing, and is no error */
+	cr_assert_eq(fe_linkspec_apply("fabric:rate=1G", u, d, 2, err, sizeof(err)), 0);
+	cr_assert_eq(u[0].link.rate_bps, 0);
 }

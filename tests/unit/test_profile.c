@@ -176,7 +176,7 @@ static struct bad bad_profiles[] = {
 	{"regime: lossy\n", "t.yaml: the profile needs a name (name: ...)"},
 	{"name: x\nlanes: 9\n", "t.yaml:2: lanes '9' (allowed: 1 to 8)"},
 	{"name: x\nlinks:\n  - select: 0.sideways\n",
-	 "t.yaml:3: link selector '0.sideways' (allowed: all, up, down, N, N.up, N.down)"},
+	 "t.yaml:3: link selector '0.sideways' (allowed: all, up, down, N, N.up, N.down, fabric)"},
 	{"name: x\nlinks:\n  - rate: 1Gbit\n",
 	 "t.yaml:3: links entry 1: 'select' is required (all, up, down, N, N.up or N.down)"},
 	{"name: x\nlink:\n  ecn: {kmin: 10KB}\n",
