@@ -23,6 +23,7 @@
 #include "fe_capfile.h"
 #include "fe_ctl.h"
 #include "fe_ctl_proto.h"
+#include "fe_graphconf.h"
 #include "fe_linkspec.h"
 #include "fe_profile.h"
 #include "fe_quantile.h"
@@ -108,6 +109,11 @@ struct fe_ctl {
 	/* the fabric as the dataplane runs it now (ctl thread only) */
 	struct fe_fabric fabric;
 	struct fe_linkdef *up, *down;
+	/* several switches: the links between them, by name, as link selectors take them */
+	struct fe_linkdef *hop; /* [nhop] */
+	char (*hop_dir)[80];	/* "leaf1>spine2" */
+	char (*hop_link)[72];	/* [nhop / 2]: direction i's link is i / 2, "leaf1-spine2" */
+	unsigned nhop;
 	char profile[64];
 	uint32_t scale;
 	const char *version;
@@ -285,6 +291,22 @@ fe_ctl_create(struct fe_dp *dp, const struct fe_ctl_conf *conf, char *err, size_
 		c->up[i] = dp->ports[i].up_def;
 		c->down[i] = dp->ports[i].down_def;
 	}
+	if (dp->graph != NULL) {
+		c->nhop = dp->graph->nhl;
+		c->hop = calloc(c->nhop ? c->nhop : 1, sizeof(*c->hop));
+		c->hop_dir = calloc(c->nhop ? c->nhop : 1, sizeof(*c->hop_dir));
+		c->hop_link = calloc(c->nhop ? c->nhop : 1, sizeof(*c->hop_link));
+		if (c->hop == NULL || c->hop_dir == NULL || c->hop_link == NULL) {
+			snprintf(err, errlen, "out of memory");
+			goto fail;
+		}
+		for (unsigned i = 0; i < c->nhop; i++) {
+			c->hop[i] = dp->graph->hl[i].def;
+			snprintf(c->hop_dir[i], sizeof(c->hop_dir[i]), "%s", dp->graph->hl[i].name);
+			snprintf(c->hop_link[i / 2], sizeof(c->hop_link[0]), "%s",
+				 dp->graph->hl[i].lname);
+		}
+	}
 	if (conf->socket_path &&
 	    (c->unix_fd = listen_unix(c, conf->socket_path,
 				      conf->socket_mode ? conf->socket_mode : 0600, err, errlen)) <
@@ -327,6 +349,9 @@ fe_ctl_free(struct fe_ctl *c)
 	fe_update_free(c->last);
 	free(c->up);
 	free(c->down);
+	free(c->hop);
+	free(c->hop_dir);
+	free(c->hop_link);
 	free(c);
 }
 
@@ -546,9 +571,9 @@ cmd_ports(struct fe_ctl *c, json_t *req)
  */
 static int
 change(struct fe_ctl *c, struct fe_linkdef *up, struct fe_linkdef *down,
-       const struct fe_fabric *fab, char *err, size_t len)
+       const struct fe_linkdef *hop, const struct fe_fabric *fab, char *err, size_t len)
 {
-	struct fe_update *u = fe_update_build(c->dp, up, down, fab, err, len);
+	struct fe_update *u = fe_update_build_fabric(c->dp, up, down, hop, fab, err, len);
 	int rc;
 
 	if (u == NULL)
@@ -575,6 +600,10 @@ change(struct fe_ctl *c, struct fe_linkdef *up, struct fe_linkdef *down,
 	for (unsigned i = 0; i < c->dp->nports; i++) {
 		c->up[i] = c->dp->ports[i].up_def = up[i];
 		c->down[i] = c->dp->ports[i].down_def = down[i];
+	}
+	for (unsigned i = 0; hop && i < c->nhop; i++) { /* what reports read of them */
+		c->hop[i] = c->dp->graph->hl[i].def = hop[i];
+		c->dp->graph->hl[i].prm = hop[i].link;
 	}
 	/* for reports; the lcore never reads these (conf.pfc.frames it set itself) */
 	c->dp->conf.credit.return_ns = fab->credit.return_ns;
@@ -614,18 +643,39 @@ scratch(const struct fe_ctl *c, struct fe_linkdef **up, struct fe_linkdef **down
 	return 0;
 }
 
+/* A copy of the links between switches to change, and the selectors' view of it. */
+static int
+scratch_hop(const struct fe_ctl *c, struct fe_linkdef **hop, struct fe_fabric_links *fl)
+{
+	*hop = NULL;
+	*fl = (struct fe_fabric_links){0};
+	if (c->nhop == 0)
+		return 0;
+	*hop = malloc(sizeof(**hop) * c->nhop);
+	if (*hop == NULL)
+		return -ENOMEM;
+	memcpy(*hop, c->hop, sizeof(**hop) * c->nhop);
+	*fl = (struct fe_fabric_links){.n = c->nhop,
+				       .def = *hop,
+				       .dir = (const char(*)[80])c->hop_dir,
+				       .link = (const char(*)[72])c->hop_link};
+	return 0;
+}
+
 /* Take the selected links of the expanded profile, keep the others. */
 static int
 merge_selected(const struct fe_ctl *c, const char *sel, const struct fe_linkdef *pu,
-	       const struct fe_linkdef *pd, struct fe_linkdef *up, struct fe_linkdef *down,
-	       char *err, size_t len)
+	       const struct fe_linkdef *pd, const struct fe_linkdef *phop, struct fe_linkdef *up,
+	       struct fe_linkdef *down, struct fe_fabric_links *fl, char *err, size_t len)
 {
+	uint8_t pick[2 * FE_TOPO_LINKS] = {0};
 	long port;
 	int dirs;
 
-	if (fe_linkspec_select(sel, c->dp->nports, &port, &dirs, err, len) < 0)
+	if (fe_linkspec_pick(sel, c->dp->nports, fl->n ? fl : NULL, &port, &dirs, pick, err, len) <
+	    0)
 		return -EINVAL;
-	for (unsigned i = 0; i < c->dp->nports; i++) {
+	for (unsigned i = 0; i < c->dp->nports && dirs; i++) {
 		if (port >= 0 && (long)i != port)
 			continue;
 		if (dirs & FE_SEL_UP)
@@ -633,6 +683,25 @@ merge_selected(const struct fe_ctl *c, const char *sel, const struct fe_linkdef 
 		if (dirs & FE_SEL_DOWN)
 			down[i] = pd[i];
 	}
+	for (unsigned i = 0; i < fl->n; i++)
+		if ((dirs & FE_SEL_FABRIC) || pick[i])
+			fl->def[i] = phop[i];
+	return 0;
+}
+
+/* The profile's values for the links between switches: its class, as the topology sets. */
+static int
+profile_hops(const struct fe_ctl *c, const struct fe_profile *p, uint32_t scale,
+	     struct fe_linkdef *phop, char *err, size_t len)
+{
+	struct fe_linkdef class;
+
+	if (c->nhop == 0)
+		return 0;
+	if (fe_profile_fabric(p, scale, &class, err, len) < 0)
+		return -EINVAL;
+	for (unsigned i = 0; i < c->nhop; i++)
+		fe_graph_link_def(&class, &c->dp->graph->hl[i].topo, &phop[i]);
 	return 0;
 }
 
@@ -642,14 +711,17 @@ cmd_apply(struct fe_ctl *c, json_t *req)
 	const char *text = str_param(req, "profile"), *src = str_param(req, "source");
 	const char *sel = str_param(req, "link");
 	uint64_t scale;
-	struct fe_linkdef *pu = NULL, *pd = NULL, *up = NULL, *down = NULL;
+	struct fe_linkdef *pu = NULL, *pd = NULL, *up = NULL, *down = NULL, *hop = NULL;
+	struct fe_linkdef *phop = calloc(c->nhop ? c->nhop : 1, sizeof(*phop));
 	struct fe_profile *p = malloc(sizeof(*p));
+	struct fe_fabric_links fl;
 	struct fe_fabric fab;
 	char err[CTL_ERR], what[160], kept[16];
 	json_t *r = NULL;
 	int nic_kept;
 
-	if (p == NULL || scratch(c, &pu, &pd) < 0 || scratch(c, &up, &down) < 0) {
+	if (p == NULL || phop == NULL || scratch(c, &pu, &pd) < 0 || scratch(c, &up, &down) < 0 ||
+	    scratch_hop(c, &hop, &fl) < 0) {
 		r = reply_err("out of memory");
 		goto out;
 	}
@@ -666,7 +738,8 @@ cmd_apply(struct fe_ctl *c, json_t *req)
 		    0 ||
 	    fe_profile_expand(p, (uint32_t)scale, c->dp->nports, pu, pd, &fab, err, sizeof(err)) <
 		    0 ||
-	    (sel && merge_selected(c, sel, pu, pd, up, down, err, sizeof(err)) < 0)) {
+	    profile_hops(c, p, (uint32_t)scale, phop, err, sizeof(err)) < 0 ||
+	    (sel && merge_selected(c, sel, pu, pd, phop, up, down, &fl, err, sizeof(err)) < 0)) {
 		r = reply_err(err);
 		goto out;
 	}
@@ -679,7 +752,8 @@ cmd_apply(struct fe_ctl *c, json_t *req)
 		    memcmp(&fab.nic, &c->fabric.nic, sizeof(fab.nic)) != 0);
 	snprintf(kept, sizeof(kept), "%s", fe_nic_model_name(fab.nic.model));
 	fab.nic = c->fabric.nic;
-	if (change(c, sel ? up : pu, sel ? down : pd, &fab, err, sizeof(err)) < 0) {
+	if (change(c, sel ? up : pu, sel ? down : pd, sel ? hop : (c->nhop ? phop : NULL), &fab,
+		   err, sizeof(err)) < 0) {
 		r = reply_err(err);
 		goto out;
 	}
@@ -705,6 +779,8 @@ cmd_apply(struct fe_ctl *c, json_t *req)
 		json_object_set_new(json_object_get(r, "data"), "nic_kept", json_true());
 	}
 out:
+	free(hop);
+	free(phop);
 	free(p);
 	free(pu);
 	free(pd);
@@ -732,8 +808,9 @@ static json_t *
 cmd_set(struct fe_ctl *c, json_t *req)
 {
 	const char *sel = str_param(req, "link"), *spec = str_param(req, "spec");
-	struct fe_linkdef *up = NULL, *down = NULL;
+	struct fe_linkdef *up = NULL, *down = NULL, *hop = NULL;
 	struct fe_fabric fab = c->fabric;
+	struct fe_fabric_links fl;
 	char err[CTL_ERR], full[FE_CTL_REQ_MAX / 16], what[300];
 	json_t *r;
 	int fabric;
@@ -743,13 +820,17 @@ cmd_set(struct fe_ctl *c, json_t *req)
 				 "(key=value,...) are required");
 	if (strlen(sel) + strlen(spec) + 2 > sizeof(full))
 		return reply_err("set: spec too long");
-	if (scratch(c, &up, &down) < 0)
+	if (scratch(c, &up, &down) < 0 || scratch_hop(c, &hop, &fl) < 0) {
+		free(up);
+		free(down);
 		return reply_err("out of memory");
+	}
 	fabric = !strcmp(sel, "pfc") || !strcmp(sel, "credit") || !strcmp(sel, "switch");
 	snprintf(full, sizeof(full), "%s:%s", sel, spec);
 	if ((fabric ? set_fabric(&fab, sel, spec, err, sizeof(err))
-		    : fe_linkspec_apply(full, up, down, c->dp->nports, err, sizeof(err))) < 0 ||
-	    change(c, up, down, &fab, err, sizeof(err)) < 0) {
+		    : fe_linkspec_apply_fabric(full, up, down, c->dp->nports, fl.n ? &fl : NULL,
+					       err, sizeof(err))) < 0 ||
+	    change(c, up, down, hop, &fab, err, sizeof(err)) < 0) {
 		r = reply_err(err);
 	} else {
 		snprintf(what, sizeof(what), "%s: %s", sel, spec);
@@ -757,6 +838,7 @@ cmd_set(struct fe_ctl *c, json_t *req)
 	}
 	free(up);
 	free(down);
+	free(hop);
 	return r;
 }
 

@@ -5,6 +5,19 @@
 
 #include "fe_graphconf.h"
 
+void
+fe_graph_link_def(const struct fe_linkdef *class, const struct fe_graph_topo *tp,
+		  struct fe_linkdef *out)
+{
+	*out = *class;
+	if (tp->rate_bps)
+		out->link.rate_bps = tp->rate_bps;
+	else if (out->link.rate_bps)
+		out->link.rate_bps = out->link.rate_bps * tp->num / tp->den;
+	if (tp->delay_ns)
+		out->link.delay_ns = tp->delay_ns;
+}
+
 int
 fe_graph_build(const struct fe_topo *t, const struct fe_linkdef *fabric, enum fe_path path,
 	       unsigned nports, struct fe_graph_build *b, char *err, size_t errlen)
@@ -23,14 +36,13 @@ fe_graph_build(const struct fe_topo *t, const struct fe_linkdef *fabric, enum fe
 			b->port_sw[t->host[h].first_port + p] = (uint8_t)t->host[h].sw[p];
 	for (unsigned l = 0; l < t->nlinks; l++) {
 		const struct fe_topo_link *tl = &t->link[l];
-		struct fe_linkdef d = *fabric;
+		struct fe_linkdef d;
 
-		if (tl->rate_bps)
-			d.link.rate_bps = tl->rate_bps;
-		else if (d.link.rate_bps)
-			d.link.rate_bps = d.link.rate_bps * tl->rate_num / tl->rate_den;
-		if (tl->delay_ns)
-			d.link.delay_ns = tl->delay_ns;
+		b->topo[l] = (struct fe_graph_topo){.rate_bps = tl->rate_bps,
+						    .delay_ns = tl->delay_ns,
+						    .num = tl->rate_num,
+						    .den = tl->rate_den};
+		fe_graph_link_def(fabric, &b->topo[l], &d);
 		b->ends[l][0] = (uint16_t)tl->a;
 		b->ends[l][1] = (uint16_t)tl->b;
 		b->def[2 * l] = b->def[2 * l + 1] = d;
@@ -71,6 +83,8 @@ fe_graph_build(const struct fe_topo *t, const struct fe_linkdef *fabric, enum fe
 		.ends = (const uint16_t(*)[2])b->ends,
 		.def = b->def,
 		.dir_names = (const char(*)[80])b->dir_names,
+		.link_names = (const char(*)[72])b->link_names,
+		.topo = b->topo,
 		.nnh = (const uint8_t(*)[FE_GRAPH_SW])b->nnh,
 		.nh = (const uint16_t(*)[FE_GRAPH_SW][FE_GRAPH_WAYS])b->nh,
 		.tree = (const uint16_t(*)[FE_GRAPH_SW])b->tree,

@@ -19,6 +19,7 @@ struct fe_graph_build {
 	struct fe_linkdef def[2 * FE_TOPO_LINKS]; /* each direction: a>b, then b>a */
 	char dir_names[2 * FE_TOPO_LINKS][80];	  /* "leaf1>spine2" */
 	char link_names[FE_TOPO_LINKS][72];	  /* "leaf1-spine2" */
+	struct fe_graph_topo topo[FE_TOPO_LINKS]; /* what the topology sets over the class */
 	struct fe_fabric_links fab;		  /* the three above, for link selectors */
 	uint8_t nnh[FE_GRAPH_SW][FE_GRAPH_SW];
 	uint16_t nh[FE_GRAPH_SW][FE_GRAPH_SW][FE_GRAPH_WAYS];
@@ -32,6 +33,10 @@ struct fe_graph_build {
  * scaled or set and their delay set as the topology says; link selectors that name them
  * (fe_linkspec.h) then apply to b->fab. 0, or -EINVAL with a message.
  */
+/* The values of a link between switches: the fabric class, with what the topology sets. */
+void fe_graph_link_def(const struct fe_linkdef *class, const struct fe_graph_topo *tp,
+		       struct fe_linkdef *out);
+
 int fe_graph_build(const struct fe_topo *t, const struct fe_linkdef *fabric, enum fe_path path,
 		   unsigned nports, struct fe_graph_build *b, char *err, size_t errlen);
 

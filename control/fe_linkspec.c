@@ -265,6 +265,25 @@ select_fabric(const char *sel, const struct fe_fabric_links *fab, uint8_t *pick)
 	return found;
 }
 
+int
+fe_linkspec_pick(const char *sel, unsigned nports, const struct fe_fabric_links *fab, long *port,
+		 int *dirs, uint8_t *pick, char *err, size_t len)
+{
+	if (select_fabric(sel, fab, pick)) {
+		*port = -1;
+		*dirs = 0; /* those links between switches alone */
+		return 0;
+	}
+	if (fe_linkspec_select(sel, nports, port, dirs, err, len) == 0)
+		return 0;
+	if (fab && fab->n && !isdigit((unsigned char)sel[0]))
+		snprintf(err, len,
+			 "link selector '%s': no such link (allowed: all, up, down, N, N.up, "
+			 "N.down, fabric, or a link between switches such as %s or %s)",
+			 sel, fab->link[0], fab->dir[0]);
+	return -EINVAL;
+}
+
 /* Strip comment and surrounding white space in place; return the start. */
 static char *
 trim(char *s)
@@ -351,18 +370,8 @@ fe_linkspec_apply_fabric(const char *spec, struct fe_linkdef *up, struct fe_link
 	if (colon) {
 		*colon = '\0';
 		kvs = colon + 1;
-		if (select_fabric(trim(buf), fab, pick))
-			dirs = 0; /* those links between switches alone */
-		else if (fe_linkspec_select(trim(buf), nports, &port, &dirs, err, errlen) < 0) {
-			if (fab && fab->n && !isdigit((unsigned char)buf[0]))
-				snprintf(err, errlen,
-					 "link selector '%s': no such link (allowed: all, up, "
-					 "down, N, "
-					 "N.up, N.down, fabric, or a link between switches such as "
-					 "%s or %s)",
-					 buf, fab->link[0], fab->dir[0]);
+		if (fe_linkspec_pick(trim(buf), nports, fab, &port, &dirs, pick, err, errlen) < 0)
 			return -EINVAL;
-		}
 	}
 	/* match=EXPR is last and takes the rest of the spec, commas included */
 	match = strncmp(trim(kvs), "match=", 6) == 0 ? trim(kvs) : strstr(kvs, ",match=");

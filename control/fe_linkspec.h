@@ -25,6 +25,7 @@
 #define FE_LINKSPEC_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "fe_linkdef.h"
 
@@ -46,6 +47,14 @@ struct fe_fabric_links {
 /* Parse a selector: *port is the port or -1 for every port, *dirs has FE_SEL_* bits. */
 int fe_linkspec_select(const char *sel, unsigned nports, long *port, int *dirs, char *err,
 		       size_t errlen);
+
+/*
+ * A selector over the ports' links and fab's (NULL: none): *port and *dirs as
+ * fe_linkspec_select() (dirs FE_SEL_FABRIC: all of fab's), or pick[i] set for each of
+ * fab's directions it names (dirs 0). pick has fab->n entries, zeroed by the caller.
+ */
+int fe_linkspec_pick(const char *sel, unsigned nports, const struct fe_fabric_links *fab,
+		     long *port, int *dirs, uint8_t *pick, char *err, size_t len);
 
 /* Apply one spec to the up[] and down[] parameters of nports ports ("fabric": none). */
 int fe_linkspec_apply(const char *spec, struct fe_linkdef *up, struct fe_linkdef *down,

@@ -970,6 +970,10 @@ graph_json(const struct fe_dp *dp)
 			json_array_append_new(lanes, x);
 		}
 		json_object_set_new(o, "lanes", lanes);
+		/* a link that loses everything is down; routes go round it after the
+		 * failover time (docs/topologies.md) */
+		json_object_set_new(o, "down", json_boolean(fe_graph_link_down(h)));
+		json_object_set_new(o, "failovers", u64(FE_CNT_GET(h->failovers)));
 		if (dp->conf.regime == FE_REGIME_PFC) {
 			json_object_set_new(o, "watchdog_storms", u64(FE_CNT_GET(h->storms)));
 			json_object_set_new(o, "watchdog_forwarded",

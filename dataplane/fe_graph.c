@@ -142,6 +142,7 @@ fe_graph_create(struct fe_dp *dp, const struct fe_graph_conf *c, int socket, cha
 	if (g->hl == NULL || g->seq_tx == NULL || g->seq_rx == NULL || g->flowlet == NULL)
 		goto nomem;
 	g->flowlet_ticks = fe_ns_to_ticks(c->flowlet_ns ? c->flowlet_ns : 100000, dp->hz);
+	g->failover_ticks = fe_ns_to_ticks(c->failover_ns ? c->failover_ns : 100000, dp->hz);
 	for (unsigned i = 0; i < g->nhl; i++) {
 		struct fe_hoplink *h = &g->hl[i];
 		const struct fe_link_params *p = &c->def[i].link;
@@ -155,6 +156,8 @@ fe_graph_create(struct fe_dp *dp, const struct fe_graph_conf *c, int socket, cha
 		h->from = c->ends[i / 2][i % 2];
 		h->to = c->ends[i / 2][1 - i % 2];
 		snprintf(h->name, sizeof(h->name), "%s", c->dir_names[i]);
+		snprintf(h->lname, sizeof(h->lname), "%s", c->link_names[i / 2]);
+		h->topo = c->topo[i / 2];
 		if (fe_link_params_check(p, &what) < 0 || fe_link_compile(p, dp->hz, &cfg) < 0) {
 			snprintf(err, errlen, "link %s: bad %s", h->name, what);
 			return -EINVAL;
@@ -232,16 +235,17 @@ mix(uint32_t h, uint32_t seed)
 	return (uint32_t)(x >> 32);
 }
 
-/* The way with the least queued from x toward d at t; among equals, the flow's own. */
+/* The way of ways[n] with the least queued at t; among equals, the flow's own. */
 static unsigned
-least_queued(struct fe_graph *g, unsigned x, unsigned d, uint32_t hash, uint64_t t)
+least_queued(struct fe_graph *g, const uint16_t *ways, unsigned n, unsigned x, uint32_t hash,
+	     uint64_t t)
 {
-	unsigned n = g->nnh[x][d], k = 0;
 	uint64_t best = UINT64_MAX;
+	unsigned k = 0;
 
 	for (unsigned i = 0, h0 = mix(hash, g->seed[x]) % n; i < n; i++) {
 		unsigned w = (h0 + i) % n;
-		uint64_t q = fe_link_backlog(&g->hl[g->nh[x][d][w]].l, t);
+		uint64_t q = fe_link_backlog(&g->hl[ways[w]].l, t);
 
 		if (q < best) {
 			best = q;
@@ -251,20 +255,54 @@ least_queued(struct fe_graph *g, unsigned x, unsigned d, uint32_t hash, uint64_t
 	return k;
 }
 
+/* Hop link h loses everything (a flap, a cut): 1 once the switches have seen it so for
+ * the failover time (then routing leaves it out); the time it was first seen is kept. */
+static inline int
+down_for(struct fe_graph *g, struct fe_hoplink *h, uint64_t t)
+{
+	if (!fe_graph_link_down(h)) {
+		h->down_seen = 0;
+		h->routed_around = 0;
+		return 0;
+	}
+	if (h->down_seen == 0)
+		h->down_seen = t ? t : 1;
+	if (t - h->down_seen < g->failover_ticks)
+		return 0; /* not detected yet: frames still go that way, and are lost */
+	if (!h->routed_around) {
+		h->routed_around = 1;
+		FE_CNT_ADD(h->failovers, 1);
+	}
+	return 1;
+}
+
 /* The next hop from switch x toward switch d, by the path choice: a hop link. */
 static uint16_t
 choose(struct fe_graph *g, unsigned x, unsigned d, uint32_t hash, uint64_t t)
 {
+	const uint16_t *ways = g->nh[x][d];
 	unsigned n = g->nnh[x][d], k;
+	uint16_t up[FE_GRAPH_WAYS];
 
 	if (n == 1) /* no choice to make */
-		return g->nh[x][d][0];
+		return ways[0];
+	if (unlikely(g->any_down)) { /* route around the links down (all down: keep them) */
+		unsigned m = 0;
+
+		for (unsigned i = 0; i < n; i++)
+			if (!down_for(g, &g->hl[ways[i]], t))
+				up[m++] = ways[i];
+		if (m > 0 && m < n) {
+			ways = up;
+			n = m;
+		}
+	}
 	switch (g->path) {
 	case FE_PATH_SPRAY:
 		k = g->rr[x]++ % n;
 		break;
 	case FE_PATH_ADAPTIVE:
-		k = least_queued(g, x, d, hash, t);
+		k = least_queued(g, ways, n, x, hash, t);
 		break;
 	case FE_PATH_FLOWLET: {
 		struct fe_flowlet *f = &g->flowlet[x][mix(hash, g->seed[x]) % FE_GRAPH_FLOWLETS];
@@ -274,7 +312,7 @@ choose(struct fe_graph *g, unsigned x, unsigned d, uint32_t hash, uint64_t t)
 			if (f->hash == hash && f->last != 0)
 				FE_CNT_ADD(g->flowlets, 1);
 			f->hash = hash;
-			f->way = (uint16_t)least_queued(g, x, d, hash, t);
+			f->way = (uint16_t)least_queued(g, ways, n, x, hash, t);
 		}
 		f->last = t;
 		k = f->way;
@@ -284,7 +322,7 @@ choose(struct fe_graph *g, unsigned x, unsigned d, uint32_t hash, uint64_t t)
 		k = mix(hash, g->seed[x]) % n;
 		break;
 	}
-	return g->nh[x][d][k];
+	return ways[k];
 }
 
 /* The input a frame from hop link h enters its switch by. */

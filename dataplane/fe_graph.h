@@ -38,6 +38,12 @@
 #define FE_GRAPH_BUCKET	  64  /* flows told apart a pair of ports, for reordering */
 #define FE_GRAPH_FLOWLETS 256 /* flows told apart a switch, for flowlets */
 
+/* What a topology sets of a link between switches over its class (fe_graphconf.h). */
+struct fe_graph_topo {
+	uint64_t rate_bps, delay_ns; /* 0: the class's */
+	uint32_t num, den;	     /* else the class's rate x num / den */
+};
+
 /* One direction of a link between two switches. */
 struct fe_hoplink {
 	struct fe_link l;
@@ -46,6 +52,11 @@ struct fe_hoplink {
 	struct fe_link_params prm; /* def.link */
 	uint16_t from, to;	   /* switches */
 	char name[80];		   /* "leaf1>spine2": from > to */
+	char lname[72];		   /* its link's, both ways: "leaf1-spine2" */
+	struct fe_graph_topo topo; /* what the topology sets over the class */
+	uint64_t down_seen;	   /* loss 100 %: when a switch first found it so (0: up) */
+	uint8_t routed_around;	   /* down past the failover time: routes leave it out */
+	fe_counter_t failovers;	   /* times the switches routed around it (down) */
 	struct fe_pfc pfc;	   /* PFC: the receiving switch's ingress (and the gate) */
 	struct fe_credit cred;	   /* credits: what the sending switch holds */
 	uint64_t storm_until;	   /* PFC watchdog: stormed until this tick (0: not) */
@@ -83,6 +94,9 @@ struct fe_graph_conf {
 	const uint16_t (*ends)[2];	   /* [nlinks]: a, b */
 	const struct fe_linkdef *def;	   /* [2 x nlinks]: each direction (hop link), all of it */
 	const char (*dir_names)[80];	   /* [2 x nlinks]: "leaf1>spine2" ("a>b.2": parallel) */
+	const char (*link_names)[72];	   /* [nlinks]: "leaf1-spine2" */
+	const struct fe_graph_topo *topo;  /* [nlinks] */
+	uint64_t failover_ns;		   /* a link down this long is routed around; 0: 100 us */
 	const uint8_t (*nnh)[FE_GRAPH_SW]; /* [nsw][nsw] next hops from s toward d */
 	/* [nsw][nsw][FE_GRAPH_WAYS]: hop link (2 x link + dir) of each next hop */
 	const uint16_t (*nh)[FE_GRAPH_SW][FE_GRAPH_WAYS];
@@ -112,6 +126,8 @@ struct fe_graph {
 	uint32_t rr[FE_GRAPH_SW];			 /* spray: the next way, per switch */
 	struct fe_flowlet (*flowlet)[FE_GRAPH_FLOWLETS]; /* [nsw] */
 	uint64_t flowlet_ticks;
+	uint64_t failover_ticks;
+	int any_down;	       /* a link between switches loses everything (set at adoption) */
 	fe_counter_t flowlets; /* new flowlets of a flow already seen (a gap moved it) */
 	int dynoff;	       /* the frame's route in the mbuf: fe_graph.c */
 	/* reordering: per ingress port, destination port and flow bucket */
@@ -135,6 +151,29 @@ struct fe_graph {
 	struct fe_graph_deadlock ev[FE_GRAPH_EVENTS];
 	uint64_t nev;
 };
+
+/* A link between switches that loses everything (loss=100%: a flap, a cut) is down. */
+static inline int
+fe_graph_link_down(const struct fe_hoplink *h)
+{
+	return h->x.loss.ops != NULL && h->x.loss_cause == FE_LINK_DROP_RANDOM &&
+	       h->x.loss.p >= FE_PROB_ONE;
+}
+
+/* After a change (fe_update.c): whether any link is down, and the others' state reset. */
+static inline void
+fe_graph_links_changed(struct fe_graph *g)
+{
+	g->any_down = 0;
+	for (unsigned i = 0; i < g->nhl; i++) {
+		if (fe_graph_link_down(&g->hl[i])) {
+			g->any_down = 1;
+		} else {
+			g->hl[i].down_seen = 0;
+			g->hl[i].routed_around = 0;
+		}
+	}
+}
 
 /* The PFC state of input src (a port's, or a hop link's receiver). */
 static inline struct fe_pfc *

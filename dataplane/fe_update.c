@@ -14,16 +14,32 @@
 
 static uint64_t update_gen;
 
+/* Link n: the ports' (2 x port, + 1 down), then the links between switches (fe_graph.h). */
 static const struct fe_linkdef *
 cur_def(const struct fe_dp *dp, unsigned n)
 {
+	if (n >= 2 * dp->nports)
+		return &dp->graph->hl[n - 2 * dp->nports].def;
 	return n % 2 ? &dp->ports[n / 2].down_def : &dp->ports[n / 2].up_def;
 }
 
 static const struct fe_link *
 cur_link(const struct fe_dp *dp, unsigned n)
 {
+	if (n >= 2 * dp->nports)
+		return &dp->graph->hl[n - 2 * dp->nports].l;
 	return n % 2 ? &dp->ports[n / 2].down : &dp->ports[n / 2].up;
+}
+
+/* "link 0.up", "link leaf1>spine2": link n in messages. */
+static const char *
+link_name(const struct fe_dp *dp, unsigned n, char *buf, size_t len)
+{
+	if (n >= 2 * dp->nports)
+		snprintf(buf, len, "link %s", dp->graph->hl[n - 2 * dp->nports].name);
+	else
+		snprintf(buf, len, "link %u.%s", n / 2, n % 2 ? "down" : "up");
+	return buf;
 }
 
 static int
@@ -39,11 +55,11 @@ build_link(struct fe_dp *dp, struct fe_update_link *ul, unsigned n, const struct
 {
 	const struct fe_link *l = cur_link(dp, n);
 	const char *what;
-	char e[300];
+	char e[300], name[100];
 
 	if (fe_link_params_check(&d->link, &what) < 0 ||
 	    fe_link_compile(&d->link, dp->hz, &ul->cfg) < 0) {
-		snprintf(err, errlen, "link %u.%s: bad %s", n / 2, n % 2 ? "down" : "up", what);
+		snprintf(err, errlen, "%s: bad %s", link_name(dp, n, name, sizeof(name)), what);
 		return -EINVAL;
 	}
 	/* the ring only grows: a smaller buffer keeps the ring it has */
@@ -56,7 +72,7 @@ build_link(struct fe_dp *dp, struct fe_update_link *ul, unsigned n, const struct
 		}
 	}
 	if (fe_dp_linkx_compile(&ul->x, d, dp->hz, dp->conf.seed, n, e, sizeof(e)) < 0) {
-		snprintf(err, errlen, "link %u.%s: %s", n / 2, n % 2 ? "down" : "up", e);
+		snprintf(err, errlen, "%s: %s", link_name(dp, n, name, sizeof(name)), e);
 		return -EINVAL;
 	}
 	ul->rule_changed = !same_rule(d, cur_def(dp, n));
@@ -112,7 +128,7 @@ fe_update_free(struct fe_update *u)
 	if (u == NULL)
 		return;
 	fe_update_free(u->stale);
-	for (unsigned n = 0; u->links && n < 2 * u->nports; n++) {
+	for (unsigned n = 0; u->links && n < u->nlinks; n++) {
 		/* before adoption these are the new ones; after it, the retired ones */
 		if (u->adopted_tsc == 0) {
 			fe_filter_free(u->links[n].x.filter);
@@ -134,6 +150,14 @@ struct fe_update *
 fe_update_build(struct fe_dp *dp, const struct fe_linkdef *up, const struct fe_linkdef *down,
 		const struct fe_fabric *fab, char *err, size_t errlen)
 {
+	return fe_update_build_fabric(dp, up, down, NULL, fab, err, errlen);
+}
+
+struct fe_update *
+fe_update_build_fabric(struct fe_dp *dp, const struct fe_linkdef *up, const struct fe_linkdef *down,
+		       const struct fe_linkdef *hop, const struct fe_fabric *fab, char *err,
+		       size_t errlen)
+{
 	struct fe_update *u;
 
 	if (check_structure(dp, fab, err, errlen) < 0)
@@ -142,15 +166,21 @@ fe_update_build(struct fe_dp *dp, const struct fe_linkdef *up, const struct fe_l
 	if (u == NULL)
 		goto nomem;
 	u->nports = dp->nports;
-	u->links = rte_zmalloc("fe_update", sizeof(*u->links) * 2 * dp->nports, 0);
+	u->nlinks = 2 * dp->nports + (dp->graph ? dp->graph->nhl : 0);
+	u->links = rte_zmalloc("fe_update", sizeof(*u->links) * u->nlinks, 0);
 	u->pfc = rte_zmalloc("fe_update", sizeof(*u->pfc) * dp->nports, 0);
 	u->credit_return = rte_zmalloc("fe_update", sizeof(uint64_t) * dp->nports, 0);
 	if (u->links == NULL || u->pfc == NULL || u->credit_return == NULL)
 		goto nomem;
-	for (unsigned n = 0; n < 2 * dp->nports; n++)
-		if (build_link(dp, &u->links[n], n, n % 2 ? &down[n / 2] : &up[n / 2], err,
-			       errlen) < 0)
+	for (unsigned n = 0; n < u->nlinks; n++) {
+		const struct fe_linkdef *d =
+			n >= 2 * dp->nports ? (hop ? &hop[n - 2 * dp->nports] : cur_def(dp, n))
+			: n % 2		    ? &down[n / 2]
+					    : &up[n / 2];
+
+		if (build_link(dp, &u->links[n], n, d, err, errlen) < 0)
 			goto fail;
+	}
 	for (unsigned i = 0; i < dp->nports; i++) {
 		if (fab->regime == FE_REGIME_PFC &&
 		    fe_dp_pfc_compile(dp, &u->pfc[i], &fab->pfc, &up[i].link, err, errlen) < 0)
@@ -164,8 +194,9 @@ fe_update_build(struct fe_dp *dp, const struct fe_linkdef *up, const struct fe_l
 		if (u->hop_pfc == NULL)
 			goto nomem;
 		for (unsigned h = 0; h < dp->graph->nhl; h++)
-			if (fe_dp_pfc_compile(dp, &u->hop_pfc[h], &fab->pfc, &dp->graph->hl[h].prm,
-					      err, errlen) < 0)
+			if (fe_dp_pfc_compile(dp, &u->hop_pfc[h], &fab->pfc,
+					      hop ? &hop[h].link : &dp->graph->hl[h].prm, err,
+					      errlen) < 0)
 				goto fail;
 	}
 	u->wd_ticks = fe_ns_to_ticks(fab->pfc.watchdog_ns, dp->hz);
@@ -219,7 +250,7 @@ fe_update_wait(struct fe_dp *dp, struct fe_update *u, struct fe_update *prev, ui
 	u->stale = NULL;
 	fe_update_free(prev);
 	/* u stays published (the lcore reads its generation); only its retired parts go */
-	for (unsigned n = 0; n < 2 * u->nports; n++) {
+	for (unsigned n = 0; n < u->nlinks; n++) {
 		if (u->links[n].old_filter != u->links[n].x.filter)
 			fe_filter_free(u->links[n].old_filter);
 		rte_free(u->links[n].old_slots);
@@ -306,6 +337,11 @@ fe_update_adopt(struct fe_dp *dp, struct fe_update *u, unsigned role)
 		dp->conf.pfc.frames = u->pfc_frames;
 		for (unsigned h = 0; u->hop_pfc && h < dp->graph->nhl; h++)
 			adopt_pfc(&dp->graph->hl[h].pfc, &u->hop_pfc[h]);
+		for (unsigned h = 0; dp->graph && h < dp->graph->nhl; h++)
+			adopt_link(&dp->graph->hl[h].l, &dp->graph->hl[h].x,
+				   &u->links[2 * dp->nports + h]);
+		if (dp->graph != NULL)
+			fe_graph_links_changed(dp->graph);
 		if (dp->graph != NULL) {
 			dp->graph->wd_ticks = u->wd_ticks;
 			dp->graph->restore_ticks = u->restore_ticks;
@@ -336,6 +372,7 @@ fe_dp_reset_counters(struct fe_dp *dp, unsigned role)
 
 		reset_link(&h->l);
 		FE_CNT_SET(h->storms, 0);
+		FE_CNT_SET(h->failovers, 0);
 		FE_CNT_SET(h->wd_forwarded, 0);
 		for (unsigned l = 0; l < FE_PFC_PRIOS; l++) {
 			FE_CNT_SET(h->pfc.prio[l].pause_frames, 0);

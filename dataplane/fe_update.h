@@ -43,6 +43,7 @@ struct fe_update_link {
 struct fe_update {
 	uint64_t gen;
 	unsigned nports;
+	unsigned nlinks;	      /* 2 x nports, then the links between switches (fe_graph.h) */
 	struct fe_update_link *links; /* 2 * nports: even up, odd down, as in reports */
 	struct fe_pfc *pfc;	      /* per port: the compiled thresholds (state unused) */
 	uint64_t *credit_return;      /* per port, ticks */
@@ -58,6 +59,12 @@ struct fe_update {
 	uint64_t adopted_tsc;
 	uint64_t adopt_ticks; /* how long the lcore spent adopting it */
 };
+
+/* The same, with the links between switches too (hop: [nhl], NULL: as they are). */
+struct fe_update *fe_update_build_fabric(struct fe_dp *dp, const struct fe_linkdef *up,
+					 const struct fe_linkdef *down,
+					 const struct fe_linkdef *hop, const struct fe_fabric *fab,
+					 char *err, size_t errlen);
 
 /* Compile a full fabric (every link) against dp; NULL with a message in err. */
 struct fe_update *fe_update_build(struct fe_dp *dp, const struct fe_linkdef *up,

@@ -56,8 +56,8 @@ struct opts {
 	const char *nic[8];   /* --nic, applied in order on top of the profile's nic: */
 	const char *topology; /* --topology: several switches (docs/topologies.md) */
 	enum fe_path path;
-	int path_set;			  /* --path given (else the profile's path:, else ecmp) */
-	uint64_t deadlock_ns, flowlet_ns; /* --deadlock-time, --flowlet-gap */
+	int path_set; /* --path given (else the profile's path:, else ecmp) */
+	uint64_t deadlock_ns, flowlet_ns, failover_ns; /* --deadlock-time, --flowlet-gap, ... */
 	unsigned nnic;
 	struct fe_dp_conf dp;
 	uint64_t rxd, txd, mbufs;
@@ -162,6 +162,10 @@ usage(FILE *f)
 		"                       (default: the profile's path:, else ecmp)\n"
 		"  --flowlet-gap TIME   the gap that starts a new flowlet (default: 100us, times\n"
 		"                       the profile's scale)\n"
+		"  --failover-time TIME a link between switches that loses everything "
+		"(loss=100%%:\n"
+		"                       a flap) this long is routed around (default: 100us, times\n"
+		"                       the profile's scale)\n"
 		"  --deadlock-time TIME a cycle of links between switches, each paused or out of\n"
 		"                       credits this long, is reported as a deadlock (default:\n"
 		"                       10ms)\n"
@@ -255,6 +259,7 @@ enum {
 	OPT_PATH,
 	OPT_DEADLOCK_TIME,
 	OPT_FLOWLET_GAP,
+	OPT_FAILOVER_TIME,
 	OPT_LCORES,
 	OPT_MTU,
 };
@@ -295,6 +300,7 @@ static const struct option long_opts[] = {
 	{"path", required_argument, NULL, OPT_PATH},
 	{"deadlock-time", required_argument, NULL, OPT_DEADLOCK_TIME},
 	{"flowlet-gap", required_argument, NULL, OPT_FLOWLET_GAP},
+	{"failover-time", required_argument, NULL, OPT_FAILOVER_TIME},
 	{"lcores", required_argument, NULL, OPT_LCORES},
 	{"mtu", required_argument, NULL, OPT_MTU},
 	{"help", no_argument, NULL, 'h'},
@@ -453,6 +459,14 @@ parse_opt(struct opts *o, int c, const char *v, char *err, size_t len)
 					  .max = 60000000000ULL};
 
 		return fe_rule_parse(&r, "--", v, &o->deadlock_ns, err, len);
+	}
+	case OPT_FAILOVER_TIME: {
+		const struct fe_rule r = {.name = "failover-time",
+					  .kind = FE_RULE_TIME,
+					  .min = 1,
+					  .max = 10000000000ULL};
+
+		return fe_rule_parse(&r, "--", v, &o->failover_ns, err, len);
 	}
 	case OPT_FLOWLET_GAP: {
 		const struct fe_rule r = {.name = "flowlet-gap",
@@ -945,6 +959,7 @@ topology_setup(struct opts *o, char *err, size_t len)
 	b->conf.deadlock_ns = o->deadlock_ns;
 	/* the flowlet gap is a switch's time: dilated with the profile, unless given */
 	b->conf.flowlet_ns = o->flowlet_ns ? o->flowlet_ns : 100000 * (o->scale ? o->scale : 1);
+	b->conf.failover_ns = o->failover_ns ? o->failover_ns : 100000 * (o->scale ? o->scale : 1);
 	if (topo.nsw > 1)
 		o->dp.graph = &b->conf;
 	return 0;

@@ -61,6 +61,7 @@ struct opt {
 	uint64_t deadlock_ns, flowlet_ns;
 	const struct fe_nic_params *nic; /* NULL: the hosts' TCP meets the fabric */
 	const char *fabspec;		 /* a --link spec for the links between switches */
+	uint64_t failover_ns;
 };
 
 /* Every link 1 us; the rest as o says. */
@@ -98,6 +99,7 @@ engine_o(const char *kind, enum fe_path path, const struct opt *o)
 						      sizeof(err)),
 			     0, "%s", err);
 	gb.conf.deadlock_ns = o->deadlock_ns;
+	gb.conf.failover_ns = o->failover_ns;
 	gb.conf.flowlet_ns = o->flowlet_ns;
 	conf.graph = &gb.conf;
 	if (o->nic)
@@ -857,4 +859,75 @@ Test(graph, links_between_switches_are_impaired_by_name)
 	cr_assert_eq(hoplink(dp, "spine1>leaf1")->l.st.drop_pkts[FE_LINK_DROP_RANDOM], 0,
 		     "the other direction is another link");
 	done(dp, avail);
+}
+
+/* Set spec on the links between switches of the running engine (fabemuctl set NAME ...). */
+static struct fe_update *
+set_fabric_links(struct fe_dp *dp, const char *spec, uint64_t now)
+{
+	static struct fe_linkdef hop[2 * FE_TOPO_LINKS];
+	struct fe_fabric_links fl = gb.fab;
+	struct fe_fabric fab = FE_FABRIC_DEFAULT;
+	struct fe_update *u;
+	char err[256];
+
+	for (unsigned i = 0; i < dp->graph->nhl; i++)
+		hop[i] = dp->graph->hl[i].def;
+	fl.def = hop;
+	cr_assert_eq(fe_linkspec_apply_fabric(spec, NULL, NULL, 0, &fl, err, sizeof(err)), 0, "%s",
+		     err);
+	u = fe_update_build_fabric(dp, g_up, g_down, hop, &fab, err, sizeof(err));
+	cr_assert_not_null(u, "%s", err);
+	fe_update_publish(dp, u);
+	fe_dp_poll(dp, now);
+	cr_assert_eq(dp->adopted_gen, u->gen);
+	for (unsigned i = 0; i < dp->graph->nhl; i++) /* what fabemuctl writes for reports */
+		dp->graph->hl[i].def = hop[i];
+	return u;
+}
+
+/*
+ * A flap on a spine uplink, set at run time by its name: the flow's frames are lost on
+ * it until the switches have seen it down for the failover time (100 us here), then go
+ * round it by the other uplink; once it is back the flow returns to it.
+ */
+Test(graph, a_flap_fails_over_after_the_detection_time)
+{
+	unsigned avail = rte_mempool_avail_count(pool);
+	const struct opt o = {.rate = 1000000000, .failover_ns = 100000};
+	struct fe_dp *dp = engine_o("leaf-spine", FE_PATH_ECMP, &o);
+	struct fe_update *u1, *u2;
+	uint64_t t = 1000000, other0;
+	char spec[64], up[32], other[32];
+	int u;
+
+	learn(dp, &t);
+	u = uplink_of(dp, 7000, &t);
+	snprintf(up, sizeof(up), "leaf1>spine%d", u);
+	snprintf(other, sizeof(other), "leaf1>spine%d", 3 - u);
+	snprintf(spec, sizeof(spec), "leaf1-spine%d:loss=100%%", u);
+	u1 = set_fabric_links(dp, spec, t += 1000);
+	cr_assert_eq(dp->graph->any_down, 1);
+	for (int k = 0; k < 5; k++) /* within the detection time: lost on the link */
+		inject(0, MAC[2], 7000, 1000);
+	fe_dp_poll(dp, t += 10000);
+	fe_dp_poll(dp, t += 10000);
+	cr_assert_eq(sent(2), 0);
+	cr_assert_eq(hoplink(dp, up)->l.st.drop_pkts[FE_LINK_DROP_RANDOM], 5);
+	t += 200000; /* past it: routed round */
+	other0 = hop_out(dp, other);
+	for (int k = 0; k < 5; k++)
+		inject(0, MAC[2], 7000, 1000);
+	for (int k = 0; k < 10; k++)
+		fe_dp_poll(dp, t += 10000);
+	cr_assert_eq(sent(2), 5, "the flow goes round the link down");
+	cr_assert_eq(hop_out(dp, other) - other0, 5);
+	cr_assert_eq(hoplink(dp, up)->failovers, 1);
+	snprintf(spec, sizeof(spec), "leaf1-spine%d:loss=0%%", u);
+	u2 = set_fabric_links(dp, spec, t += 1000);
+	cr_assert_eq(dp->graph->any_down, 0);
+	cr_assert_eq(uplink_of(dp, 7000, &t), u, "back on its own uplink once it is up");
+	cr_assert_eq(fe_update_wait(dp, u2, u1, 1000000000ULL), 0);
+	done(dp, avail);
+	fe_update_free(u2);
 }
