@@ -131,6 +131,8 @@ fe_graph_create(struct fe_dp *dp, const struct fe_graph_conf *c, int socket, cha
 	memcpy(g->port_sw, c->port_sw, dp->nports);
 	memcpy(g->nnh, c->nnh, sizeof(g->nnh));
 	memcpy(g->nh, c->nh, sizeof(g->nh));
+	memcpy(g->nnh0, c->nnh, sizeof(g->nnh0));
+	memcpy(g->nh0, c->nh, sizeof(g->nh0));
 	memcpy(g->tree, c->tree, sizeof(g->tree));
 	for (unsigned s = 0; s < g->nsw; s++)
 		g->seed[s] = c->path == FE_PATH_POLARIZED ? 0x9e3779b9u : 0x9e3779b9u * (s + 1);
@@ -255,25 +257,80 @@ least_queued(struct fe_graph *g, const uint16_t *ways, unsigned n, unsigned x, u
 	return k;
 }
 
-/* Hop link h loses everything (a flap, a cut): 1 once the switches have seen it so for
- * the failover time (then routing leaves it out); the time it was first seen is kept. */
-static inline int
-down_for(struct fe_graph *g, struct fe_hoplink *h, uint64_t t)
+/*
+ * Routes over the links that are up (failover): shortest paths from every switch toward
+ * every other over the directions not routed around, as routing converges once a link is
+ * withdrawn; a pair that has no such path keeps its routes (its frames are lost).
+ */
+static void
+reroute(struct fe_graph *g)
 {
-	if (!fe_graph_link_down(h)) {
-		h->down_seen = 0;
-		h->routed_around = 0;
-		return 0;
+	uint8_t dist[FE_GRAPH_SW];
+	unsigned queue[FE_GRAPH_SW];
+
+	memcpy(g->nnh, g->nnh0, sizeof(g->nnh));
+	memcpy(g->nh, g->nh0, sizeof(g->nh));
+	for (unsigned d = 0; d < g->nsw; d++) {
+		unsigned head = 0, tail = 0;
+
+		memset(dist, 0xff, sizeof(dist));
+		dist[d] = 0;
+		queue[tail++] = d;
+		while (head != tail) {
+			unsigned u = queue[head++];
+
+			for (unsigned h = 0; h < g->nhl; h++)
+				if (g->hl[h].to == u && !g->hl[h].routed_around &&
+				    dist[g->hl[h].from] == 0xff) {
+					dist[g->hl[h].from] = (uint8_t)(dist[u] + 1);
+					queue[tail++] = g->hl[h].from;
+				}
+		}
+		for (unsigned s = 0; s < g->nsw; s++) {
+			unsigned n = 0;
+
+			if (s == d || dist[s] == 0xff)
+				continue;
+			for (unsigned h = 0; h < g->nhl && n < FE_GRAPH_WAYS; h++)
+				if (g->hl[h].from == s && !g->hl[h].routed_around &&
+				    dist[g->hl[h].to] + 1 == dist[s])
+					g->nh[s][d][n++] = (uint16_t)h;
+			if (n)
+				g->nnh[s][d] = (uint8_t)n;
+		}
 	}
-	if (h->down_seen == 0)
-		h->down_seen = t ? t : 1;
-	if (t - h->down_seen < g->failover_ticks)
-		return 0; /* not detected yet: frames still go that way, and are lost */
-	if (!h->routed_around) {
-		h->routed_around = 1;
-		FE_CNT_ADD(h->failovers, 1);
+}
+
+/*
+ * Links that lose everything (a flap, a cut): once seen so for the failover time they
+ * are routed around; once back, routed over again. Run when any link is down.
+ */
+static void
+failover(struct fe_graph *g, uint64_t now)
+{
+	int changed = 0, down = 0;
+
+	for (unsigned i = 0; i < g->nhl; i++) {
+		struct fe_hoplink *h = &g->hl[i];
+
+		if (!fe_graph_link_down(h)) {
+			changed |= h->routed_around;
+			h->routed_around = 0;
+			h->down_seen = 0;
+			continue;
+		}
+		down = 1;
+		if (h->down_seen == 0)
+			h->down_seen = now ? now : 1;
+		if (!h->routed_around && now - h->down_seen >= g->failover_ticks) {
+			h->routed_around = 1;
+			FE_CNT_ADD(h->failovers, 1);
+			changed = 1;
+		}
 	}
-	return 1;
+	if (changed)
+		reroute(g);
+	g->any_down = down || changed; /* checked again next pass until all are back */
 }
 
 /* The next hop from switch x toward switch d, by the path choice: a hop link. */
@@ -282,21 +339,9 @@ choose(struct fe_graph *g, unsigned x, unsigned d, uint32_t hash, uint64_t t)
 {
 	const uint16_t *ways = g->nh[x][d];
 	unsigned n = g->nnh[x][d], k;
-	uint16_t up[FE_GRAPH_WAYS];
 
 	if (n == 1) /* no choice to make */
 		return ways[0];
-	if (unlikely(g->any_down)) { /* route around the links down (all down: keep them) */
-		unsigned m = 0;
-
-		for (unsigned i = 0; i < n; i++)
-			if (!down_for(g, &g->hl[ways[i]], t))
-				up[m++] = ways[i];
-		if (m > 0 && m < n) {
-			ways = up;
-			n = m;
-		}
-	}
 	switch (g->path) {
 	case FE_PATH_SPRAY:
 		k = g->rr[x]++ % n;
@@ -919,6 +964,8 @@ fe_graph_service(struct fe_dp *dp, uint64_t now)
 	struct fe_graph *g = dp->graph;
 	unsigned total = 0, n;
 
+	if (unlikely(g->any_down))
+		failover(g, now);
 	/* hop by hop: what one link delivers may cross the next in the same pass */
 	do {
 		n = arrivals(dp, now);

@@ -119,15 +119,17 @@ struct fe_graph {
 	enum fe_path path;
 	struct fe_hoplink *hl; /* [nhl] */
 	uint8_t port_sw[RTE_MAX_ETHPORTS];
-	uint8_t nnh[FE_GRAPH_SW][FE_GRAPH_SW];
+	uint8_t nnh[FE_GRAPH_SW][FE_GRAPH_SW]; /* the routes now (failover: round links down) */
 	uint16_t nh[FE_GRAPH_SW][FE_GRAPH_SW][FE_GRAPH_WAYS];
+	uint8_t nnh0[FE_GRAPH_SW][FE_GRAPH_SW]; /* the topology's, all links up */
+	uint16_t nh0[FE_GRAPH_SW][FE_GRAPH_SW][FE_GRAPH_WAYS];
 	uint16_t tree[FE_GRAPH_SW][FE_GRAPH_SW];
 	uint32_t seed[FE_GRAPH_SW];
 	uint32_t rr[FE_GRAPH_SW];			 /* spray: the next way, per switch */
 	struct fe_flowlet (*flowlet)[FE_GRAPH_FLOWLETS]; /* [nsw] */
 	uint64_t flowlet_ticks;
 	uint64_t failover_ticks;
-	int any_down;	       /* a link between switches loses everything (set at adoption) */
+	int any_down; /* a link between switches is down, or was routed around: failover runs */
 	fe_counter_t flowlets; /* new flowlets of a flow already seen (a gap moved it) */
 	int dynoff;	       /* the frame's route in the mbuf: fe_graph.c */
 	/* reordering: per ingress port, destination port and flow bucket */
@@ -160,19 +162,11 @@ fe_graph_link_down(const struct fe_hoplink *h)
 	       h->x.loss.p >= FE_PROB_ONE;
 }
 
-/* After a change (fe_update.c): whether any link is down, and the others' state reset. */
+/* After a change (fe_update.c): failover looks at the links again next pass. */
 static inline void
 fe_graph_links_changed(struct fe_graph *g)
 {
-	g->any_down = 0;
-	for (unsigned i = 0; i < g->nhl; i++) {
-		if (fe_graph_link_down(&g->hl[i])) {
-			g->any_down = 1;
-		} else {
-			g->hl[i].down_seen = 0;
-			g->hl[i].routed_around = 0;
-		}
-	}
+	g->any_down = 1;
 }
 
 /* The PFC state of input src (a port's, or a hop link's receiver). */
