@@ -17,8 +17,19 @@ cg_lane_sum(json_t *counters, const char *key)
 	json_int_t s = 0;
 	size_t i;
 
+	json_t *l;
+
 	json_array_foreach(json_object_get(counters, "lane_counters"), i, lane) s +=
 		json_integer_value(json_object_get(lane, key));
+	/* several switches: each link between them is an input of its far switch too */
+	json_array_foreach(json_object_get(json_object_get(counters, "graph"), "fabric_links"), i,
+			   l)
+	{
+		size_t k;
+
+		json_array_foreach(json_object_get(l, "lanes"), k, lane) s +=
+			json_integer_value(json_object_get(lane, key));
+	}
 	return s;
 }
 
@@ -79,10 +90,13 @@ maybe(json_t *o, const char *key)
 static json_t *
 link_figures(json_t *counters, json_int_t *box)
 {
-	json_t *out = json_array(), *l;
+	json_t *out = json_array(), *l, *all = json_array();
 	size_t i;
 
-	json_array_foreach(json_object_get(counters, "links"), i, l)
+	/* the hosts' links, then (several switches) the links between switches */
+	json_array_extend(all, json_object_get(counters, "links"));
+	json_array_extend(all, json_object_get(json_object_get(counters, "graph"), "fabric_links"));
+	json_array_foreach(all, i, l)
 	{
 		json_int_t drops = 0;
 		const char *k;
@@ -101,6 +115,7 @@ link_figures(json_t *counters, json_int_t *box)
 						     "drop_wire_pkts", geti(l, "drop_wire_pkts"),
 						     "late_p99_ns", maybe(l, "late_p99_ns")));
 	}
+	json_decref(all);
 	return out;
 }
 

@@ -104,6 +104,8 @@ assert g["switches"] == 2 and g["path"] == "adaptive", g
 # every frame between the hosts crossed the link between their switches, both ways
 assert links["s1>s2"]["out_pkts"] > 0 and links["s2>s1"]["out_pkts"] > 0, links
 assert sum(l["drops"] for l in run["links"]) == 0
+# the run's link figures (drops, marks: the tables' columns) count the fabric's links too
+assert {"s1>s2", "s2>s1"} <= {l["link"] for l in run["links"]}, [l["link"] for l in run["links"]]
 html = open(sys.argv[1] + "/report.html").read()
 assert "<img src='topology-1.svg'>" in html and "topology pair, path adaptive" in html
 assert "<svg" in open(sys.argv[1] + "/topology-1.svg").read()
