@@ -727,6 +727,8 @@ fe_profile_fabric(const struct fe_profile *p, uint32_t scale, struct fe_linkdef 
 		const struct fe_profile_override *o = &p->over[i];
 		char spec[FE_PROFILE_SPEC_LEN + 40];
 
+		if (strcmp(o->select, "all") != 0 && strcmp(o->select, "fabric") != 0)
+			continue; /* a host's links (up, down, N...): not the fabric's */
 		snprintf(spec, sizeof(spec), "%s:%s", o->select, o->spec);
 		if (fe_linkspec_apply_fabric(spec, NULL, NULL, 0, &fab, e, sizeof(e)) < 0) {
 			snprintf(err, errlen, "%s:%u: links entry %u: %s", p->source, o->line,

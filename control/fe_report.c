@@ -22,6 +22,7 @@
 	}
 
 static void graph_table(FILE *f, const struct fe_dp *dp);
+static void ecmp_table(FILE *f, const struct fe_graph *g);
 
 static const struct fe_counter_desc port_counters[] = {
 	C(fe_port_stats, rx_pkts),
@@ -515,6 +516,7 @@ fe_report_table(FILE *f, const struct fe_dp *dp)
 		for (unsigned p = 0; p < dp->nports; p++)
 			fprintf(f, " %u:%" PRIu64, p, FE_CNT_GET(dp->graph->ooo[p]));
 		fprintf(f, " (path %s)\n", fe_path_name(dp->graph->path));
+		ecmp_table(f, dp->graph);
 		graph_table(f, dp);
 	}
 	fprintf(f, "%-8s %s\n", "link",
@@ -904,6 +906,92 @@ lcores_json(void)
 			 "cpu_irq_ns", u64(s.cpu_irq_ns), "cpu_softirq_ns", u64(s.cpu_softirq_ns));
 }
 
+/*
+ * The ECMP groups of the topology: from each switch, each set of equal-cost next hops
+ * (toward one destination switch or more), once; its imbalance is the most bytes one of
+ * its links carried over the mean of them (1: even; 0: none carried).
+ */
+static unsigned
+ecmp_groups(const struct fe_graph *g, uint16_t (*sets)[FE_GRAPH_WAYS], uint8_t *nset, unsigned max)
+{
+	unsigned n = 0;
+
+	for (unsigned x = 0; x < g->nsw; x++)
+		for (unsigned d = 0; d < g->nsw; d++) {
+			unsigned k = g->nnh0[x][d], seen = 0;
+
+			if (k < 2)
+				continue;
+			for (unsigned i = 0; i < n && !seen; i++)
+				seen = nset[i] == k &&
+				       !memcmp(sets[i], g->nh0[x][d], k * sizeof(uint16_t));
+			if (seen || n == max)
+				continue;
+			memcpy(sets[n], g->nh0[x][d], k * sizeof(uint16_t));
+			nset[n++] = (uint8_t)k;
+		}
+	return n;
+}
+
+static double
+imbalance(const struct fe_graph *g, const uint16_t *set, unsigned k)
+{
+	uint64_t sum = 0, most = 0;
+
+	for (unsigned i = 0; i < k; i++) {
+		uint64_t b = FE_CNT_GET(g->hl[set[i]].l.st.out_bytes);
+
+		sum += b;
+		most = b > most ? b : most;
+	}
+	return sum ? (double)most * k / (double)sum : 0;
+}
+
+#define ECMP_GROUPS 256
+
+/* The table's line a group: its links' bytes, and its imbalance. */
+static void
+ecmp_table(FILE *f, const struct fe_graph *g)
+{
+	uint16_t sets[ECMP_GROUPS][FE_GRAPH_WAYS];
+	uint8_t nset[ECMP_GROUPS];
+	unsigned n = ecmp_groups(g, sets, nset, ECMP_GROUPS);
+
+	for (unsigned i = 0; i < n; i++) {
+		fprintf(f, "%-8s", "ecmp");
+		for (unsigned k = 0; k < nset[i]; k++)
+			fprintf(f, " %s %" PRIu64 " B", g->hl[sets[i][k]].name,
+				FE_CNT_GET(g->hl[sets[i][k]].l.st.out_bytes));
+		fprintf(f, ", imbalance %.2f\n", imbalance(g, sets[i], nset[i]));
+	}
+}
+
+static json_t *
+ecmp_json(const struct fe_graph *g)
+{
+	uint16_t sets[ECMP_GROUPS][FE_GRAPH_WAYS];
+	uint8_t nset[ECMP_GROUPS];
+	unsigned n = ecmp_groups(g, sets, nset, ECMP_GROUPS);
+	json_t *a = json_array();
+
+	for (unsigned i = 0; i < n; i++) {
+		json_t *links = json_array(), *bytes = json_array();
+		char sw[80];
+
+		snprintf(sw, sizeof(sw), "%s", g->hl[sets[i][0]].name);
+		sw[strcspn(sw, ">")] = '\0';
+		for (unsigned k = 0; k < nset[i]; k++) {
+			json_array_append_new(links, json_string(g->hl[sets[i][k]].name));
+			json_array_append_new(bytes,
+					      u64(FE_CNT_GET(g->hl[sets[i][k]].l.st.out_bytes)));
+		}
+		json_array_append_new(a, json_pack("{s:s, s:o, s:o, s:f}", "switch", sw, "links",
+						   links, "out_bytes", bytes, "imbalance",
+						   imbalance(g, sets[i], nset[i])));
+	}
+	return a;
+}
+
 /* Several switches, lossless: each hop link's pauses or credits, and the deadlocks. */
 static void
 graph_table(FILE *f, const struct fe_dp *dp)
@@ -997,10 +1085,10 @@ graph_json(const struct fe_dp *dp)
 							: 0.0,
 						"cycle", cyc));
 	}
-	doc = json_pack("{s:i, s:s, s:o, s:o, s:o, s:o, s:o}", "switches", g->nsw, "path",
+	doc = json_pack("{s:i, s:s, s:o, s:o, s:o, s:o, s:o, s:o}", "switches", g->nsw, "path",
 			fe_path_name(g->path), "fabric_links", links, "out_of_order", ooo,
 			"flowlets", u64(FE_CNT_GET(g->flowlets)), "deadlock_count", u64(nev),
-			"deadlocks", dl);
+			"deadlocks", dl, "ecmp_groups", ecmp_json(g));
 	if (dp->conf.regime == FE_REGIME_CREDIT)
 		json_object_set_new(doc, "vl_stalls", u64(FE_CNT_GET(g->stalls)));
 	return doc;

@@ -615,7 +615,7 @@ links_from_profile(struct opts *o, unsigned nports, struct fe_linkdef *up, struc
 	rc = fe_profile_load(o->profile, p, err, len);
 	if (rc == 0)
 		rc = fe_profile_expand(p, (uint32_t)o->scale, nports, up, down, &fab, err, len);
-	if (rc == 0)
+	if (rc == 0 && o->topology) /* several switches: their links' class */
 		rc = fe_profile_fabric(p, (uint32_t)o->scale, fabric, err, len);
 	if (rc == 0) {
 		fabric_to_opts(&fab, o);

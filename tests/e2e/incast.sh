@@ -27,8 +27,6 @@ flows() {
 		pids+=($!)
 		i=$((i + 1))
 	done
-	# MIDRUN: a command run once the flows are going (a snapshot of their sockets)
-	if [ -n "${MIDRUN:-}" ]; then sleep 1.5 && $MIDRUN; fi
 	for p in "${pids[@]}"; do wait "$p" || fe_fail "a flow failed"; done
 	for ((k = 0; k < i; k++)); do printf '%s ' "$(cat "$FE_TMP/flow$k")"; done
 	echo
@@ -116,21 +114,11 @@ fe_check "pfc: pause frames sent" \
 echo "ECN (RFC 3168, cubic; DCTCP is not in this kernel): mark at 30 KB, 256 KiB buffer"
 # A SYN is never ECN-capable: one that meets the queue full of the other flows' slow
 # start is dropped, and Linux by default retransmits it without ECN (tcp_ecn_fallback),
-# which leaves that flow without ECN for its life: tail drops instead of marks. Keep ECN
-# on a retransmitted SYN, and check below that every connection negotiated it.
+# which leaves that flow without ECN for its life: tail drops instead of marks (seen once:
+# 346 drops on one flow of three). Keep ECN on a retransmitted SYN. (ss -i does not show
+# a socket's ECN on this kernel, so the negotiation itself is not checked here.)
 for i in 1 2 3 4; do fe_ns $i sysctl -qw net.ipv4.tcp_ecn=1 net.ipv4.tcp_ecn_fallback=0; done
-ecn_sockets() {
-	local i
-	for i in 1 2 3; do
-		fe_ns $i ss -tin state established dst "$(fe_ip 4)" | grep -c 'ecn' || true
-		fe_ns $i ss -tin state established dst "$(fe_ip 4)" | grep -c '^ *[0-9]' || true
-	done | paste -sd' ' >"$FE_TMP/ecn_sockets"
-}
-MIDRUN=ecn_sockets run ecn $INCAST -- --regime lossy --link 3.down:buffer=256KiB,ecn=30KB/30KB
-read -r e1 n1 e2 n2 e3 n3 <"$FE_TMP/ecn_sockets"
-echo "  ecn: sockets with ECN / established, hosts 1-3: $e1/$n1 $e2/$n2 $e3/$n3"
-[ "$e1" = "$n1" ] && [ "$e2" = "$n2" ] && [ "$e3" = "$n3" ] && [ "$n1" -ge 2 ] ||
-	fe_fail "ecn: a connection did not negotiate ECN (its frames cannot be marked)"
+run ecn $INCAST -- --regime lossy --link 3.down:buffer=256KiB,ecn=30KB/30KB
 fe_check "ecn: CE marks" "$(fe_json "$FE_TMP/ecn.json" 'd["links"][7]["ecn_marked"]')" 100 100000000
 fe_check "ecn: fabric drops (near zero)" "$DROPS" 0 20
 for i in 1 2 3 4; do fe_ns $i sysctl -qw net.ipv4.tcp_ecn=2 net.ipv4.tcp_ecn_fallback=1; done

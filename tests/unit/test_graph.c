@@ -283,6 +283,25 @@ Test(graph, ecmp_collides_and_adaptive_splits)
 		else
 			cr_assert(b1 >= 6 && b2 >= 6, "adaptive: both uplinks used (%lu, %lu)",
 				  (unsigned long)b1, (unsigned long)b2);
+		/* the counters' figure for leaf1's ECMP group (its two uplinks) says so */
+		{
+			json_t *doc = fe_report_doc(dp), *grp, *want = NULL;
+			size_t i;
+
+			json_array_foreach(
+				json_object_get(json_object_get(doc, "graph"), "ecmp_groups"), i,
+				grp) if (!strcmp(json_string_value(json_object_get(grp, "switch")),
+						 "leaf1")) want = grp;
+			cr_assert_not_null(want, "leaf1's group");
+			cr_assert_eq(json_array_size(json_object_get(want, "links")), 2);
+			if (!adaptive)
+				cr_assert_gt(json_real_value(json_object_get(want, "imbalance")),
+					     1.9, "ECMP: one uplink carried all");
+			else
+				cr_assert_lt(json_real_value(json_object_get(want, "imbalance")),
+					     1.3, "adaptive: even");
+			json_decref(doc);
+		}
 		done(dp, avail);
 	}
 }

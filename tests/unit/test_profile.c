@@ -120,6 +120,25 @@ Test(profile, expand_and_dilate)
 			      "(ports 0 to 0) (the fabric has 1 ports)");
 }
 
+/* The links between switches: link:, then the entries that select all or fabric only. */
+Test(profile, fabric_class)
+{
+	static const char y[] = "name: f\nlink: {rate: 100Gbit, delay: 1us}\nlinks:\n"
+				"  - {select: 2.down, rate: 1Gbit}\n"
+				"  - {select: up, ecn: {enabled: false}}\n"
+				"  - {select: fabric, delay: 2us}\n"
+				"  - {select: all, jitter: 1us}\n";
+	struct fe_linkdef d;
+	char err[512];
+
+	cr_assert_eq(fe_profile_parse(y, strlen(y), "f.yaml", &prof, err, sizeof(err)), 0, "%s",
+		     err);
+	cr_assert_eq(fe_profile_fabric(&prof, 10, &d, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(d.link.rate_bps, 10000000000ULL, "link:, at the scale");
+	cr_assert_eq(d.link.delay_ns, 20000, "the fabric entry's, at the scale");
+	cr_assert_eq(d.jitter_ns, 10000, "the all entry's");
+}
+
 Test(profile, lossless_up_links_get_room)
 {
 	struct fe_linkdef up[1], down[1];
