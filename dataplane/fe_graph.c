@@ -169,7 +169,8 @@ fe_graph_create(struct fe_dp *dp, const struct fe_graph_conf *c, int socket, cha
 		if (slots == NULL)
 			goto nomem;
 		fe_link_init(&h->l, &cfg, slots);
-		h->l.acct = dp->held; /* bytes a switch holds, per input and lane */
+		/* PFC: the bytes a switch holds, per input and lane (the others count none) */
+		h->l.acct = dp->conf.regime == FE_REGIME_PFC ? dp->held : NULL;
 		/* numbered after the ports' links (2 x nports): its RNG stream, its captures */
 		if (fe_dp_linkx_compile(&h->x, &h->def, dp->hz, dp->conf.seed, 2 * dp->nports + i,
 					e, sizeof(e)) < 0) {
@@ -389,24 +390,38 @@ switch_of(const struct fe_dp *dp, unsigned src)
  * exceeded or the link stormed by the watchdog) is counted by the link and freed. PFC:
  * the bytes are held against src, which pauses its sender at XOFF.
  */
-static void
+static __rte_noinline void hop_pfc(struct fe_dp *dp, unsigned src, uint16_t h, struct rte_mbuf *m,
+				   uint64_t t, uint8_t lane, uint64_t extra);
+
+static __rte_always_inline void
 hop(struct fe_dp *dp, unsigned src, uint16_t h, struct rte_mbuf *m, uint64_t t, uint8_t lane)
+{
+	struct fe_hoplink *hl = &dp->graph->hl[h];
+	uint64_t extra = 0;
+
+	/* the link's impairments first, as on a host's link (fe_switch.c to_link()) */
+	if (unlikely(hl->x.active) &&
+	    fe_switch_impair(dp, 2 * dp->nports + h, &hl->l, &hl->x, m, t, lane, &extra) < 0)
+		return;
+	if (unlikely(dp->conf.regime == FE_REGIME_PFC)) {
+		hop_pfc(dp, src, h, m, t, lane, extra);
+		return;
+	}
+	if (fe_link_enqueue_x(&hl->l, m, rte_pktmbuf_pkt_len(m), t, extra,
+			      FE_LABEL(src * FE_PFC_PRIOS + lane, lane)) < 0)
+		rte_pktmbuf_free(m);
+}
+
+/* hop() under PFC: the watchdog, the headroom, and the pause of src's sender. */
+static __rte_noinline void
+hop_pfc(struct fe_dp *dp, unsigned src, uint16_t h, struct rte_mbuf *m, uint64_t t, uint8_t lane,
+	uint64_t extra)
 {
 	struct fe_graph *g = dp->graph;
 	struct fe_hoplink *hl = &g->hl[h];
 	uint32_t len = rte_pktmbuf_pkt_len(m), acct = src * FE_PFC_PRIOS + lane;
-	struct fe_pfc *pfc;
-	uint64_t extra;
+	struct fe_pfc *pfc = fe_graph_input_pfc(dp, src);
 
-	/* the link's impairments first, as on a host's link (fe_switch.c to_link()) */
-	if (fe_switch_impair(dp, 2 * dp->nports + h, &hl->l, &hl->x, m, t, lane, &extra) < 0)
-		return;
-	if (dp->conf.regime != FE_REGIME_PFC) {
-		if (fe_link_enqueue_x(&hl->l, m, len, t, extra, FE_LABEL(acct, lane)) < 0)
-			rte_pktmbuf_free(m);
-		return;
-	}
-	pfc = fe_graph_input_pfc(dp, src);
 	if (hl->storm_until > t && g->wd_action == FE_PFC_WD_DROP) {
 		FE_CNT_ADD(hl->l.st.in_pkts, 1);
 		FE_CNT_ADD(hl->l.st.in_bytes, len);
@@ -497,7 +512,7 @@ next_of(struct fe_dp *dp, unsigned x, struct rte_mbuf *m, uint64_t t)
 }
 
 /* Frame m leaves switch x, from input src, toward out (next_of()). */
-static void
+static inline void
 forward_to(struct fe_dp *dp, unsigned x, unsigned src, struct rte_mbuf *m, uint64_t t, int32_t out)
 {
 	if (out == FE_GOUT_FLOOD)
