@@ -136,6 +136,8 @@ fe_graph_create(struct fe_dp *dp, const struct fe_graph_conf *c, int socket, cha
 	memcpy(g->tree, c->tree, sizeof(g->tree));
 	for (unsigned s = 0; s < g->nsw; s++)
 		g->seed[s] = c->path == FE_PATH_POLARIZED ? 0x9e3779b9u : 0x9e3779b9u * (s + 1);
+	/* spray-random: the run's seed, a stream past every link's (fe_rng.h) */
+	fe_rng_seed(&g->rng, dp->conf.seed, 0xf00d);
 	g->hl = rte_zmalloc_socket("fe_graph", sizeof(*g->hl) * (g->nhl ? g->nhl : 1),
 				   RTE_CACHE_LINE_SIZE, socket);
 	g->seq_tx = rte_zmalloc_socket("fe_graph", sizeof(*g->seq_tx) * dp->nports, 0, socket);
@@ -346,6 +348,9 @@ choose(struct fe_graph *g, unsigned x, unsigned d, uint32_t hash, uint64_t t)
 	switch (g->path) {
 	case FE_PATH_SPRAY:
 		k = g->rr[x]++ % n;
+		break;
+	case FE_PATH_SPRAY_RANDOM:
+		k = (unsigned)((fe_rng_next(&g->rng) >> 32) * n >> 32);
 		break;
 	case FE_PATH_ADAPTIVE:
 		k = least_queued(g, ways, n, x, hash, t);

@@ -126,6 +126,7 @@ struct fe_graph {
 	uint16_t tree[FE_GRAPH_SW][FE_GRAPH_SW];
 	uint32_t seed[FE_GRAPH_SW];
 	uint32_t rr[FE_GRAPH_SW];			 /* spray: the next way, per switch */
+	struct fe_rng rng;				 /* spray-random */
 	struct fe_flowlet (*flowlet)[FE_GRAPH_FLOWLETS]; /* [nsw] */
 	uint64_t flowlet_ticks;
 	uint64_t failover_ticks;

@@ -9,29 +9,31 @@
 #include <string.h>
 
 enum fe_path {
-	FE_PATH_ECMP,	   /* a flow's 5-tuple hash, seeded per switch */
-	FE_PATH_POLARIZED, /* the same hash on every switch: the polarization case */
-	FE_PATH_SPRAY,	   /* per packet, round robin */
-	FE_PATH_ADAPTIVE,  /* per packet, the next hop with the least queued */
-	FE_PATH_FLOWLET,   /* per flowlet: the least queued after the flow paused a gap */
+	FE_PATH_ECMP,	      /* a flow's 5-tuple hash, seeded per switch */
+	FE_PATH_POLARIZED,    /* the same hash on every switch: the polarization case */
+	FE_PATH_SPRAY,	      /* per packet, round robin */
+	FE_PATH_ADAPTIVE,     /* per packet, the next hop with the least queued */
+	FE_PATH_FLOWLET,      /* per flowlet: the least queued after the flow paused a gap */
+	FE_PATH_SPRAY_RANDOM, /* per packet, at random (seeded: a run replays) */
 };
-#define FE_PATH_ALLOWED "ecmp, polarized, spray, adaptive, flowlet"
+#define FE_PATH_ALLOWED "ecmp, polarized, spray, spray-random, adaptive, flowlet"
 
 static inline const char *
 fe_path_name(enum fe_path p)
 {
-	return p == FE_PATH_POLARIZED  ? "polarized"
-	       : p == FE_PATH_SPRAY    ? "spray"
-	       : p == FE_PATH_ADAPTIVE ? "adaptive"
-	       : p == FE_PATH_FLOWLET  ? "flowlet"
-				       : "ecmp";
+	return p == FE_PATH_POLARIZED	   ? "polarized"
+	       : p == FE_PATH_SPRAY	   ? "spray"
+	       : p == FE_PATH_ADAPTIVE	   ? "adaptive"
+	       : p == FE_PATH_FLOWLET	   ? "flowlet"
+	       : p == FE_PATH_SPRAY_RANDOM ? "spray-random"
+					   : "ecmp";
 }
 
 /* A name as --path and campaigns take it; 0, or -1 if unknown. */
 static inline int
 fe_path_parse(const char *s, enum fe_path *out)
 {
-	for (int p = FE_PATH_ECMP; p <= FE_PATH_FLOWLET; p++)
+	for (int p = FE_PATH_ECMP; p <= FE_PATH_SPRAY_RANDOM; p++)
 		if (strcmp(s, fe_path_name((enum fe_path)p)) == 0) {
 			*out = (enum fe_path)p;
 			return 0;

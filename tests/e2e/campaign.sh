@@ -72,7 +72,7 @@ for bad in \
 	"regimes:\n  - {name: a, profile: ideal}\ntimeline:\n  - {action: apply, at: {iteration: 2}, link: 0.up, profile: ideal, scale: \"2;reboot\"}\n|bad.yaml:7: timeline.0.scale '2;reboot' (allowed: 1 to" \
 	"regimes:\n  - {name: a, profile: ideal, topology: leaf-spine-4}\n|bad.yaml:5: regime a: topology leaf-spine-4 has 4 host ports; the campaign has 2 hosts" \
 	"regimes:\n  - {name: a, profile: ideal, path: adaptive}\n|bad.yaml:5: regime a: path: without a topology" \
-	"regimes:\n  - {name: a, profile: ideal, topology: $T/pair.yaml, path: random}\n|bad.yaml:5: regime a: path 'random' (allowed: ecmp, polarized, spray, adaptive, flowlet)" \
+	"regimes:\n  - {name: a, profile: ideal, topology: $T/pair.yaml, path: random}\n|bad.yaml:5: regime a: path 'random' (allowed: ecmp, polarized, spray, spray-random, adaptive, flowlet)" \
 	"regimes:\n  - {name: a, profile: ideal, topology: nowhere}\n|bad.yaml:5: regime a: topology 'nowhere' not found"; do
 	printf "$base${bad%%|*}" >"$T/bad.yaml"
 	rc=0; out=$("$CTL" campaign check "$T/bad.yaml" 2>&1) || rc=$?

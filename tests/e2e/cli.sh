@@ -48,7 +48,7 @@ expect_error "--pfc: quanta '70000' (allowed: 1 to 65535)" $PORTS -- --pfc quant
 expect_error "--pfc: watchdog-action 'reset' (allowed: drop, forward)" $PORTS -- --pfc watchdog-action=reset
 expect_error "--pfc: watchdog '20s' (allowed: 0s (off) to 10s)" $PORTS -- --pfc watchdog=20s
 expect_error "--nic: reorder '2s' (allowed: 0s (a gap is reported at once) to 1s)" $PORTS -- --nic reorder=2s
-expect_error "--path: 'random' (allowed: ecmp, polarized, spray, adaptive, flowlet)" $PORTS -- --path random
+expect_error "--path: 'random' (allowed: ecmp, polarized, spray, spray-random, adaptive, flowlet)" $PORTS -- --path random
 expect_error "--deadlock-time '0s' (allowed: 1ns to 60s)" $PORTS -- --deadlock-time 0s
 expect_error "--flowlet-gap '2s' (allowed: 1ns to 1s)" $PORTS -- --flowlet-gap 2s
 expect_error "--credit: buffer '10' (allowed: one 64-byte block (64B) to 64MiB)" $PORTS -- --credit buffer=10

@@ -202,7 +202,7 @@ engine(uint8_t a, uint8_t b)
 
 		FZ_CHECK(fe_topo_generate(&g, &t, err, sizeof(err)) == 0, "ring: %s", err);
 		t.oneway = (a / 48) & 1;
-		FZ_CHECK(fe_graph_build(&t, &up, (enum fe_path)((a / 3) % 5), NP, &gb, err,
+		FZ_CHECK(fe_graph_build(&t, &up, (enum fe_path)((a / 3) % 6), NP, &gb, err,
 					sizeof(err)) == 0,
 			 "graph: %s", err);
 		conf.graph = &gb.conf;

@@ -955,3 +955,36 @@ Test(graph, a_flap_fails_over_after_the_detection_time)
 	done(dp, avail);
 	fe_update_free(u2);
 }
+
+/* Spraying at random: 200 frames of one flow over leaf1's two uplinks, about half each
+ * (binomial: 100 +- 30 is beyond 4 standard deviations), and the same on a replay. */
+Test(graph, spray_random_splits_a_flow_and_replays)
+{
+	unsigned avail = rte_mempool_avail_count(pool);
+	uint64_t first = 0;
+
+	for (int run = 0; run < 2; run++) {
+		const struct opt o = {.rate = 1000000000};
+		struct fe_dp *dp = engine_o("leaf-spine", FE_PATH_SPRAY_RANDOM, &o);
+		uint64_t t = 1000000, a;
+
+		learn(dp, &t);
+		a = hop_out(dp, "leaf1>spine1");
+		for (int k = 0; k < 200; k++) {
+			inject(0, MAC[2], 5000, 200);
+			if (k % 50 == 49)
+				for (int j = 0; j < 20; j++)
+					fe_dp_poll(dp, t += 10000);
+		}
+		for (int k = 0; k < 100; k++)
+			fe_dp_poll(dp, t += 10000);
+		cr_assert_eq(sent(2), 200);
+		a = hop_out(dp, "leaf1>spine1") - a;
+		cr_assert(a >= 70 && a <= 130, "about half by spine1 (%lu)", (unsigned long)a);
+		if (run == 0)
+			first = a;
+		else
+			cr_assert_eq(a, first, "the same seed, the same choices");
+		done(dp, avail);
+	}
+}
