@@ -29,8 +29,10 @@ fe_graph_build(const struct fe_topo *t, const struct fe_linkdef *fabric, enum fe
 	}
 	memset(b, 0, sizeof(*b));
 	fe_route_compute(t, &b->routes);
-	for (unsigned s = 0; s < t->nsw; s++)
+	for (unsigned s = 0; s < t->nsw; s++) {
 		snprintf(b->names[s], sizeof(b->names[s]), "%s", t->sw[s].name);
+		b->sw_buffer[s] = t->sw[s].buffer;
+	}
 	for (unsigned h = 0; h < t->nhosts; h++)
 		for (unsigned p = 0; p < t->host[h].nports; p++)
 			b->port_sw[t->host[h].first_port + p] = (uint8_t)t->host[h].sw[p];
@@ -85,6 +87,7 @@ fe_graph_build(const struct fe_topo *t, const struct fe_linkdef *fabric, enum fe
 		.dir_names = (const char(*)[80])b->dir_names,
 		.link_names = (const char(*)[72])b->link_names,
 		.topo = b->topo,
+		.sw_buffer = b->sw_buffer,
 		.nnh = (const uint8_t(*)[FE_GRAPH_SW])b->nnh,
 		.nh = (const uint16_t(*)[FE_GRAPH_SW][FE_GRAPH_WAYS])b->nh,
 		.tree = (const uint16_t(*)[FE_GRAPH_SW])b->tree,

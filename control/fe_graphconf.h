@@ -20,6 +20,7 @@ struct fe_graph_build {
 	char dir_names[2 * FE_TOPO_LINKS][80];	  /* "leaf1>spine2" */
 	char link_names[FE_TOPO_LINKS][72];	  /* "leaf1-spine2" */
 	struct fe_graph_topo topo[FE_TOPO_LINKS]; /* what the topology sets over the class */
+	uint64_t sw_buffer[FE_TOPO_SWITCH];	  /* switches: buffer: (0: the fabric's) */
 	struct fe_fabric_links fab;		  /* the three above, for link selectors */
 	uint8_t nnh[FE_GRAPH_SW][FE_GRAPH_SW];
 	uint16_t nh[FE_GRAPH_SW][FE_GRAPH_SW][FE_GRAPH_WAYS];

@@ -1091,6 +1091,19 @@ graph_json(const struct fe_dp *dp)
 			"deadlocks", dl, "ecmp_groups", ecmp_json(g));
 	if (dp->conf.regime == FE_REGIME_CREDIT)
 		json_object_set_new(doc, "vl_stalls", u64(FE_CNT_GET(g->stalls)));
+	/* each switch's packet memory (its egress queues'): the top level's switch_buffer is
+	 * the one switch's, unused here */
+	{
+		json_t *pools = json_array();
+
+		for (unsigned s = 0; s < g->nsw; s++)
+			json_array_append_new(
+				pools, json_pack("{s:s, s:o, s:o, s:o}", "switch", g->sw_name[s],
+						 "limit_bytes", u64(g->pool[s].limit), "used_bytes",
+						 u64(FE_CNT_GET(g->pool[s].used)), "peak_bytes",
+						 u64(FE_CNT_GET(g->pool[s].peak))));
+		json_object_set_new(doc, "switch_buffers", pools);
+	}
 	return doc;
 }
 

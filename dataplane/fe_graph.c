@@ -138,6 +138,14 @@ fe_graph_create(struct fe_dp *dp, const struct fe_graph_conf *c, int socket, cha
 		g->seed[s] = c->path == FE_PATH_POLARIZED ? 0x9e3779b9u : 0x9e3779b9u * (s + 1);
 	/* spray-random: the run's seed, a stream past every link's (fe_rng.h) */
 	fe_rng_seed(&g->rng, dp->conf.seed, 0xf00d);
+	/* each switch's memory: its egress queues, the hosts' down links among them */
+	for (unsigned s = 0; s < g->nsw; s++) {
+		snprintf(g->sw_name[s], sizeof(g->sw_name[s]), "%s", c->sw_names[s]);
+		g->pool_fixed[s] = c->sw_buffer && c->sw_buffer[s];
+		g->pool[s].limit = g->pool_fixed[s] ? c->sw_buffer[s] : dp->conf.switch_buffer;
+	}
+	for (unsigned p = 0; p < dp->nports; p++)
+		dp->ports[p].down.pool = &g->pool[g->port_sw[p]];
 	g->hl = rte_zmalloc_socket("fe_graph", sizeof(*g->hl) * (g->nhl ? g->nhl : 1),
 				   RTE_CACHE_LINE_SIZE, socket);
 	g->seq_tx = rte_zmalloc_socket("fe_graph", sizeof(*g->seq_tx) * dp->nports, 0, socket);
@@ -171,6 +179,7 @@ fe_graph_create(struct fe_dp *dp, const struct fe_graph_conf *c, int socket, cha
 		if (slots == NULL)
 			goto nomem;
 		fe_link_init(&h->l, &cfg, slots);
+		h->l.pool = &g->pool[h->from];
 		/* PFC: the bytes a switch holds, per input and lane (the others count none) */
 		h->l.acct = dp->conf.regime == FE_REGIME_PFC ? dp->held : NULL;
 		/* numbered after the ports' links (2 x nports): its RNG stream, its captures */

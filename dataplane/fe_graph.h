@@ -96,6 +96,7 @@ struct fe_graph_conf {
 	const char (*dir_names)[80];	   /* [2 x nlinks]: "leaf1>spine2" ("a>b.2": parallel) */
 	const char (*link_names)[72];	   /* [nlinks]: "leaf1-spine2" */
 	const struct fe_graph_topo *topo;  /* [nlinks] */
+	const uint64_t *sw_buffer;	   /* [nsw]: its egress queues' memory; 0: the fabric's */
 	uint64_t failover_ns;		   /* a link down this long is routed around; 0: 100 us */
 	const uint8_t (*nnh)[FE_GRAPH_SW]; /* [nsw][nsw] next hops from s toward d */
 	/* [nsw][nsw][FE_GRAPH_WAYS]: hop link (2 x link + dir) of each next hop */
@@ -125,8 +126,14 @@ struct fe_graph {
 	uint16_t nh0[FE_GRAPH_SW][FE_GRAPH_SW][FE_GRAPH_WAYS];
 	uint16_t tree[FE_GRAPH_SW][FE_GRAPH_SW];
 	uint32_t seed[FE_GRAPH_SW];
-	uint32_t rr[FE_GRAPH_SW];			 /* spray: the next way, per switch */
-	struct fe_rng rng;				 /* spray-random */
+	uint32_t rr[FE_GRAPH_SW]; /* spray: the next way, per switch */
+	struct fe_rng rng;	  /* spray-random */
+	/* each switch's packet memory, shared by its egress queues (its links out: to the
+	 * switches next, and to its hosts); pool_fixed[s]: set by the topology (else the
+	 * fabric's switch buffer, which `set switch buffer=` changes) */
+	struct fe_link_pool pool[FE_GRAPH_SW];
+	uint8_t pool_fixed[FE_GRAPH_SW];
+	char sw_name[FE_GRAPH_SW][32];
 	struct fe_flowlet (*flowlet)[FE_GRAPH_FLOWLETS]; /* [nsw] */
 	uint64_t flowlet_ticks;
 	uint64_t failover_ticks;

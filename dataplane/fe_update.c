@@ -330,6 +330,9 @@ fe_update_adopt(struct fe_dp *dp, struct fe_update *u, unsigned role)
 	}
 	if (role & FE_ROLE_DOWN) {
 		dp->pool_shared.limit = u->switch_buffer;
+		for (unsigned s = 0; dp->graph && s < dp->graph->nsw; s++)
+			if (!dp->graph->pool_fixed[s])
+				dp->graph->pool[s].limit = u->switch_buffer;
 		dp->ideal_down = fe_dp_ideal_down(dp);
 	}
 	if (role & FE_ROLE_UP) {
@@ -436,6 +439,8 @@ fe_dp_reset_counters(struct fe_dp *dp, unsigned role)
 	}
 	if (role & FE_ROLE_DOWN)
 		FE_CNT_SET(dp->pool_shared.peak, dp->pool_shared.used);
+	for (unsigned s = 0; (role & FE_ROLE_DOWN) && dp->graph && s < dp->graph->nsw; s++)
+		FE_CNT_SET(dp->graph->pool[s].peak, dp->graph->pool[s].used);
 	if (!(role & FE_ROLE_UP))
 		return;
 	memset(&dp->sw, 0, sizeof(dp->sw));

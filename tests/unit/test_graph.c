@@ -62,6 +62,7 @@ struct opt {
 	const struct fe_nic_params *nic; /* NULL: the hosts' TCP meets the fabric */
 	const char *fabspec;		 /* a --link spec for the links between switches */
 	uint64_t failover_ns;
+	uint64_t leaf2_buffer; /* leaf2's packet memory (topology switches: buffer:) */
 };
 
 /* Every link 1 us; the rest as o says. */
@@ -88,6 +89,9 @@ engine_o(const char *kind, enum fe_path path, const struct opt *o)
 	snprintf(g.kind, sizeof(g.kind), "%s", kind);
 	cr_assert_eq(fe_topo_generate(&g, &topo, err, sizeof(err)), 0, "%s", err);
 	topo.oneway = o->oneway;
+	for (unsigned s = 0; o->leaf2_buffer && s < topo.nsw; s++)
+		if (strcmp(topo.sw[s].name, "leaf2") == 0)
+			topo.sw[s].buffer = o->leaf2_buffer;
 	cr_assert_eq(fe_topo_check(&topo, err, sizeof(err), NULL), 0, "%s", err);
 	cr_assert_eq(fe_graph_build(&topo, &fabric, path, topo.nports, &gb, err, sizeof(err)), 0,
 		     "%s", err);
@@ -987,4 +991,52 @@ Test(graph, spray_random_splits_a_flow_and_replays)
 			cr_assert_eq(a, first, "the same seed, the same choices");
 		done(dp, avail);
 	}
+}
+
+/*
+ * Each switch's packet memory is its own (switches: buffer: in a topology): leaf2 has
+ * 8 KiB, the others the fabric's (none). Hosts 1 and 2 send 30 frames each into host 3's
+ * 100 Mbit/s link: leaf2's memory fills and drops there (cause pool); leaf1's queues,
+ * under no limit, drop nothing.
+ */
+Test(graph, each_switch_has_its_own_memory)
+{
+	unsigned avail = rte_mempool_avail_count(pool);
+	const struct opt o = {.rate = 10000000000ULL,
+			      .host_rate = 10000000000ULL,
+			      .slow_down = 3,
+			      .leaf2_buffer = 8192};
+	struct fe_dp *dp = engine_o("leaf-spine", FE_PATH_ECMP, &o);
+	uint64_t t = 1000000, pooled;
+	unsigned got = 0;
+	json_t *doc, *b = NULL, *x;
+	size_t i;
+
+	learn(dp, &t);
+	for (int k = 0; k < 30; k++) {
+		inject(0, MAC[2], 4000, 1000);
+		inject(1, MAC[2], 4001, 1000);
+	}
+	for (int k = 0; k < 2000; k++) {
+		fe_dp_poll(dp, t += 1000);
+		got += sent(2);
+	}
+	pooled = dp->ports[2].down.st.drop_pkts[FE_LINK_DROP_POOL];
+	cr_assert_gt(pooled, 0, "leaf2's memory full: dropped at host 3's queue");
+	cr_assert_eq(got + pooled, 60, "each frame delivered or dropped (%u + %lu)", got,
+		     (unsigned long)pooled);
+	cr_assert_eq(drops_everywhere(dp), pooled, "nothing dropped at leaf1 or the spines");
+	doc = fe_report_doc(dp);
+	json_array_foreach(json_object_get(json_object_get(doc, "graph"), "switch_buffers"), i, x)
+	{
+		if (strcmp(json_string_value(json_object_get(x, "switch")), "leaf2") == 0)
+			b = x;
+		else
+			cr_assert_eq(json_integer_value(json_object_get(x, "limit_bytes")), 0);
+	}
+	cr_assert_not_null(b, "leaf2's memory in the counters");
+	cr_assert_eq(json_integer_value(json_object_get(b, "limit_bytes")), 8192);
+	cr_assert_leq(json_integer_value(json_object_get(b, "peak_bytes")), 8192);
+	json_decref(doc);
+	done(dp, avail);
 }
