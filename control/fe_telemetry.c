@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -7,6 +8,7 @@
 #include <rte_cycles.h>
 #include <rte_telemetry.h>
 
+#include "fe_graph.h"
 #include "fe_report.h"
 #include "fe_telemetry.h"
 
@@ -155,7 +157,36 @@ tel_links(const char *cmd __rte_unused, const char *params __rte_unused, struct 
 		fe_report_link(dp, n, &lp, name, sizeof(name));
 		rte_tel_data_add_array_string(d, name);
 	}
+	/* several switches: the links between them, each direction ("leaf1>spine2") */
+	for (unsigned i = 0; dp->graph && i < dp->graph->nhl; i++)
+		rte_tel_data_add_array_string(d, dp->graph->hl[i].name);
 	return 0;
+}
+
+/* /fabemu/link for a link between switches, by its name ("leaf1>spine2"). */
+static int
+tel_hop(const struct fe_dp *dp, const char *params, struct rte_tel_data *d)
+{
+	for (unsigned i = 0; dp->graph && params && i < dp->graph->nhl; i++) {
+		const struct fe_hoplink *h = &dp->graph->hl[i];
+
+		if (strcmp(params, h->name) != 0)
+			continue;
+		rte_tel_data_start_dict(d);
+		rte_tel_data_add_dict_string(d, "link", h->name);
+		fe_report_lock();
+		rte_tel_data_add_dict_u64(d, "rate_bps", h->prm.rate_bps);
+		rte_tel_data_add_dict_u64(d, "delay_ns", h->prm.delay_ns);
+		rte_tel_data_add_dict_u64(d, "buffer_bytes", h->prm.limit_bytes);
+		rte_tel_data_add_dict_u64(d, "buffer_pkts", h->prm.limit_pkts);
+		fe_report_unlock();
+		add_counters(d, &h->l.st, fe_report_counters(FE_OBJ_LINK));
+		rte_tel_data_add_dict_u64(d, "filter_hits", FE_CNT_GET(h->x.filter_hits));
+		rte_tel_data_add_dict_u64(d, "down", fe_graph_link_down(h));
+		rte_tel_data_add_dict_u64(d, "failovers", FE_CNT_GET(h->failovers));
+		return 0;
+	}
+	return -EINVAL;
 }
 
 static int
@@ -172,6 +203,8 @@ tel_link(const char *cmd __rte_unused, const char *params, struct rte_tel_data *
 
 	if (dp == NULL)
 		return -ENODEV;
+	if (params && !isdigit((unsigned char)params[0])) /* a link between switches */
+		return tel_hop(dp, params, d);
 	n = port_param(dp, params, &rest);
 	if (n < 0)
 		return -EINVAL;
@@ -267,7 +300,8 @@ fe_telemetry_init(const struct fe_dp *dp)
 		{"/fabemu/port", tel_port, "Counters of one port. Parameter: port number."},
 		{"/fabemu/links", tel_links, "List of link names. No parameters."},
 		{"/fabemu/link", tel_link,
-		 "Parameters and counters of a link. Parameter: N.up or N.down."},
+		 "Parameters and counters of a link. Parameter: N.up, N.down, or a link between "
+		 "switches (A>B)."},
 		{"/fabemu/regime", tel_regime,
 		 "Regime and per port/lane PFC or credit counters (p<port>_l<lane>_<name>)."},
 		{"/fabemu/switch", tel_switch,

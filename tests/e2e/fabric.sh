@@ -159,6 +159,19 @@ sleep 1
 "$CTL" set "leaf1-spine$ua" loss=100% | sed 's/^/  /'
 sleep 1
 "$CTL" -j counters >"$T/mid.json"
+# DPDK telemetry names the links between switches too
+python3 "$FE_ROOT/tests/tools/fe-telemetry.py" /var/run/dpdk/fe-fabric/dpdk_telemetry.v2 \
+	/fabemu/links "/fabemu/link,leaf1>spine$ua" >"$T/tel.out"
+python3 - "$T/tel.out" "leaf1>spine$ua" <<'PY' || fe_fail "telemetry of a link between switches"
+import json, sys
+lines = [json.loads(l) for l in open(sys.argv[1])]
+assert sys.argv[2] in lines[0]["/fabemu/links"], lines[0]
+link = lines[1]["/fabemu/link"]
+assert link["link"] == sys.argv[2] and link["down"] == 1 and link["failovers"] == 1, link
+assert link["rate_bps"] == 200000000 and link["drop_random_pkts"] > 0, link
+print("  ok   /fabemu/link,%s: down, routed around once, %d frames lost" %
+      (sys.argv[2], link["drop_random_pkts"]))
+PY
 "$CTL" set "leaf1-spine$ua" loss=0% | sed 's/^/  /'
 wait $FLOW || fe_fail "the flow failed"
 fe_dp_stop
