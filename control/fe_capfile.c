@@ -15,6 +15,7 @@
 #include <rte_ring.h>
 
 #include "fe_capfile.h"
+#include "fe_graph.h"
 #include "fe_linkspec.h"
 #include "fe_time.h"
 
@@ -59,7 +60,7 @@ struct blk {
 struct fe_capture {
 	struct fe_tap tap;
 	int fd;
-	char path[256], desc[400], link[16];
+	char path[256], desc[480], link[80];
 	uint64_t tsc0, wall0, hz;
 	uint64_t written, dropped_written;
 	uint64_t unwritten; /* copies taken off the ring after writing failed */
@@ -164,7 +165,7 @@ write_headers(struct fe_capture *c, uint32_t snaplen)
 	uint32_t hlen = 28, ilen;
 	int64_t section = -1;
 	uint8_t tsresol = 9; /* 10^-9 s */
-	char name[64];
+	char name[100];
 
 	put32(b, PCAPNG_SHB);
 	put32(b, hlen);
@@ -280,17 +281,24 @@ fe_capture_start(struct fe_dp *dp, const char *link, int fd, const char *path, i
 		return NULL;
 	}
 	c->fd = fd;
+	/* several switches: a link between them, one direction ("leaf1>spine2") */
+	for (unsigned h = 0; dp->graph && h < dp->graph->nhl; h++)
+		if (strcmp(link, dp->graph->hl[h].name) == 0) {
+			c->tap.link = 2 * dp->nports + h;
+			goto found;
+		}
 	if (fe_linkspec_select(link, dp->nports, &port, &dirs, err, errlen) < 0 || port < 0 ||
 	    dirs == (FE_SEL_UP | FE_SEL_DOWN)) {
 		if (port < 0 || dirs == (FE_SEL_UP | FE_SEL_DOWN))
-			snprintf(err, errlen, "capture: link '%s': give one link, N.up or N.down",
-				 link);
+			snprintf(err, errlen, "capture: link '%s': give one link, N.up or N.down%s",
+				 link, dp->graph ? ", or A>B between switches" : "");
 		goto fail;
 	}
+	c->tap.link = 2 * (uint32_t)port + (dirs == FE_SEL_DOWN);
+found:
 	if (snaplen == 0 || snaplen > 65535)
 		snaplen = 65535;
 	snprintf(c->link, sizeof(c->link), "%s", link);
-	c->tap.link = 2 * (uint32_t)port + (dirs == FE_SEL_DOWN);
 	c->tap.snaplen = snaplen;
 	c->tap.drops = (uint8_t)(drops != 0);
 	c->drops = drops;

@@ -404,6 +404,17 @@ switch_of(const struct fe_dp *dp, unsigned src)
  * exceeded or the link stormed by the watchdog) is counted by the link and freed. PFC:
  * the bytes are held against src, which pauses its sender at XOFF.
  */
+/* Free a frame link h dropped at t (counted already), shown to a capture of it first. */
+static void
+hop_drop(struct fe_dp *dp, uint16_t h, struct rte_mbuf *m, uint64_t t, uint8_t why)
+{
+	struct fe_tap *tap = fe_tap_on(&dp->tap, 2 * dp->nports + h);
+
+	if (unlikely(tap != NULL))
+		fe_tap_pkt(tap, m, t, why);
+	rte_pktmbuf_free(m);
+}
+
 static __rte_noinline void hop_pfc(struct fe_dp *dp, unsigned src, uint16_t h, struct rte_mbuf *m,
 				   uint64_t t, uint8_t lane, uint64_t extra);
 
@@ -423,7 +434,7 @@ hop(struct fe_dp *dp, unsigned src, uint16_t h, struct rte_mbuf *m, uint64_t t, 
 	}
 	if (fe_link_enqueue_x(&hl->l, m, rte_pktmbuf_pkt_len(m), t, extra,
 			      FE_LABEL(src * FE_PFC_PRIOS + lane, lane)) < 0)
-		rte_pktmbuf_free(m);
+		hop_drop(dp, h, m, t, hl->l.last_drop);
 }
 
 /* hop() under PFC: the watchdog, the headroom, and the pause of src's sender. */
@@ -440,16 +451,16 @@ hop_pfc(struct fe_dp *dp, unsigned src, uint16_t h, struct rte_mbuf *m, uint64_t
 		FE_CNT_ADD(hl->l.st.in_pkts, 1);
 		FE_CNT_ADD(hl->l.st.in_bytes, len);
 		fe_link_drop_cause(&hl->l, FE_LINK_DROP_WATCHDOG, len, lane);
-		rte_pktmbuf_free(m);
+		hop_drop(dp, h, m, t, FE_LINK_DROP_WATCHDOG);
 		return;
 	}
 	if (fe_pfc_admit(pfc, dp->held[acct], len) < 0) {
 		fe_link_drop(&hl->l, FE_LINK_DROP_HEADROOM, len, lane);
-		rte_pktmbuf_free(m);
+		hop_drop(dp, h, m, t, FE_LINK_DROP_HEADROOM);
 		return;
 	}
 	if (fe_link_enqueue_x(&hl->l, m, len, t, extra, FE_LABEL(acct, lane)) < 0) {
-		rte_pktmbuf_free(m);
+		hop_drop(dp, h, m, t, hl->l.last_drop);
 		return;
 	}
 	fe_switch_pause(dp, src, lane, fe_pfc_update(pfc, lane, dp->held[acct], t));
@@ -974,12 +985,16 @@ arrivals(struct fe_dp *dp, uint64_t now)
 	for (unsigned i = 0; i < g->nhl; i++) {
 		void *pkts[FE_BURST];
 		uint64_t stamps[FE_BURST];
+		struct fe_tap *tap;
 		unsigned k;
 
 		/* most links, most passes: nothing due (one load, no call) */
 		if (fe_link_next_arrival(&g->hl[i].l) > now)
 			continue;
 		k = fe_link_dequeue(&g->hl[i].l, now, pkts, stamps, FE_BURST);
+		tap = fe_tap_on(&dp->tap, 2 * dp->nports + i); /* a capture of this link */
+		for (unsigned j = 0; unlikely(tap != NULL) && j < k; j++)
+			fe_tap_pkt(tap, pkts[j], stamps[j], FE_TAP_DELIVERED);
 		for (unsigned j = 0; j < k; j++)
 			at_switch(dp, g->hl[i].to, input_of(dp, i), pkts[j], stamps[j]);
 		n += k;

@@ -155,7 +155,9 @@ fe_dp_start $EAL -- $LINK --topology "$T/ls4.yaml" --path ecmp --seed 1 --failov
 sleep 0.5
 FE_IPERF_PORT=5201 fe_iperf 1 3 $SECS --cport "$ca" >"$T/flapflow" &
 FLOW=$!
-sleep 1
+sleep 0.5
+"$CTL" capture start "leaf1>spine$ua" "$T/fab.pcapng" --drops | sed 's/^/  /'
+sleep 0.5
 "$CTL" set "leaf1-spine$ua" loss=100% | sed 's/^/  /'
 sleep 1
 "$CTL" -j counters >"$T/mid.json"
@@ -174,6 +176,7 @@ print("  ok   /fabemu/link,%s: down, routed around once, %d frames lost" %
 PY
 "$CTL" set "leaf1-spine$ua" loss=0% | sed 's/^/  /'
 wait $FLOW || fe_fail "the flow failed"
+"$CTL" capture stop | sed 's/^/  /'
 fe_dp_stop
 echo "  the flow: $(cat "$T/flapflow") Mbit/s over $SECS s, the uplink down for 1 s of it"
 fe_check "flap: the link was down, and routed around once" "$(fe_json "$T/mid.json" "
@@ -181,4 +184,10 @@ fe_check "flap: the link was down, and routed around once" "$(fe_json "$T/mid.js
 fe_check "flap: what it lost on the way down (frames)" "$(fe_json "$T/mid.json" "
 [l['drop_random_pkts'] for l in d['graph']['fabric_links'] if l['link'] == 'leaf1>spine$ua'][0]")" 1 1000
 fe_check "flap: the flow kept most of its 200 Mbit/s" "$(cat "$T/flapflow")" 120 210
+# the capture of the uplink: what it carried, and what the flap lost on it, marked
+tshark -r "$T/fab.pcapng" -T fields -e frame.comment 2>/dev/null | sort | uniq -c >"$T/fab.txt"
+sed 's/^/    /' "$T/fab.txt"
+fe_check "capture of leaf1>spine$ua: frames marked 'fabemu-drop: random'" \
+	"$(awk '$2 == "fabemu-drop:" && $3 == "random" {print $1}' "$T/fab.txt")" 1 1000
+fe_check "capture of leaf1>spine$ua: frames it carried" "$(awk 'NF == 1 {print $1}' "$T/fab.txt")" 100 100000000
 echo "fabric: passed"
