@@ -53,6 +53,30 @@ struct fe_iq {
 	fe_counter_t peak_blocks;
 };
 
+/*
+ * Credit regime: m waits at the tail of input queue q (its sender held credits for it,
+ * so there is room: credits bound the queue), bound for out; *count counts every
+ * queue's frames. The one switch's queues (fe_switch.c) and the graph's (fe_graph.c).
+ */
+static inline void
+fe_iq_push(struct fe_iq *q, struct rte_mbuf *m, uint64_t t, int32_t out, uint64_t *count)
+{
+	struct fe_iq_slot *s = &q->s[q->tail & q->mask];
+
+	s->m = m;
+	s->t = t;
+	s->out = out;
+	s->len = rte_pktmbuf_pkt_len(m);
+	if (q->head == q->tail)
+		q->head_since = t;
+	q->tail++;
+	(*count)++;
+	q->blocks += fe_credit_blocks(s->len);
+	FE_CNT_SET(q->depth, q->tail - q->head);
+	FE_CNT_MAX(q->peak, q->depth);
+	FE_CNT_MAX(q->peak_blocks, q->blocks);
+}
+
 struct fe_port_stats {
 	fe_counter_t rx_pkts, rx_bytes; /* read from the port */
 	fe_counter_t tx_pkts, tx_bytes; /* accepted by the port's TX queue */

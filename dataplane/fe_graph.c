@@ -553,22 +553,8 @@ static void
 iq_push(struct fe_dp *dp, unsigned src, struct rte_mbuf *m, uint64_t t, int32_t out)
 {
 	struct fe_graph *g = dp->graph;
-	uint8_t lane = R_LANE(*route_of(g, m));
-	struct fe_iq *q = &g->iq[src * FE_LANES_MAX + lane];
-	struct fe_iq_slot *s = &q->s[q->tail & q->mask];
 
-	s->m = m;
-	s->t = t;
-	s->out = out;
-	s->len = rte_pktmbuf_pkt_len(m);
-	if (q->head == q->tail)
-		q->head_since = t;
-	q->tail++;
-	g->iq_pkts++;
-	q->blocks += fe_credit_blocks(s->len);
-	FE_CNT_SET(q->depth, q->tail - q->head);
-	FE_CNT_MAX(q->peak, q->depth);
-	FE_CNT_MAX(q->peak_blocks, q->blocks);
+	fe_iq_push(&g->iq[src * FE_LANES_MAX + R_LANE(*route_of(g, m))], m, t, out, &g->iq_pkts);
 }
 
 /* Frame m is at switch x at t, come in by input src: queued, to its host, or on. */

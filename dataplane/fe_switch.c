@@ -606,23 +606,7 @@ out_room(struct fe_dp *dp, unsigned q, uint32_t len, uint64_t now)
 static void
 iq_push(struct fe_dp *dp, unsigned in, struct rte_mbuf *m, uint64_t t, int out, uint8_t lane)
 {
-	struct fe_iq *q = &dp->ports[in].iq[lane];
-	struct fe_iq_slot *s;
-
-	/* the sender held credits for it, so there is room: credits bound the queue */
-	s = &q->s[q->tail & q->mask];
-	s->m = m;
-	s->t = t;
-	s->out = out;
-	s->len = rte_pktmbuf_pkt_len(m);
-	if (q->head == q->tail)
-		q->head_since = t;
-	q->tail++;
-	dp->iq_pkts++;
-	q->blocks += fe_credit_blocks(s->len);
-	FE_CNT_SET(q->depth, q->tail - q->head);
-	FE_CNT_MAX(q->peak, q->depth);
-	FE_CNT_MAX(q->peak_blocks, q->blocks);
+	fe_iq_push(&dp->ports[in].iq[lane], m, t, out, &dp->iq_pkts);
 }
 
 /* Into the switch from `in` at t, bound for out (lookup()) in lane `lane`. */

@@ -366,6 +366,21 @@ reset_link(struct fe_link *l)
 	fe_link_reset_peaks(l);
 }
 
+/* An input's pause counters and its sender's credit counters (the gauges stay). */
+static void
+reset_flow_control(struct fe_pfc *pfc, struct fe_credit *cred)
+{
+	for (unsigned l = 0; l < FE_PFC_PRIOS; l++) {
+		FE_CNT_SET(pfc->prio[l].pause_frames, 0);
+		FE_CNT_SET(pfc->prio[l].paused_ticks, 0);
+		FE_CNT_SET(pfc->prio[l].xoff_events, 0);
+	}
+	for (unsigned l = 0; l < FE_LANES_MAX; l++) {
+		FE_CNT_SET(cred->stall_ticks[l], 0);
+		FE_CNT_SET(cred->avail_min[l], cred->avail[l]);
+	}
+}
+
 void
 fe_dp_reset_counters(struct fe_dp *dp, unsigned role)
 {
@@ -377,15 +392,7 @@ fe_dp_reset_counters(struct fe_dp *dp, unsigned role)
 		FE_CNT_SET(h->storms, 0);
 		FE_CNT_SET(h->failovers, 0);
 		FE_CNT_SET(h->wd_forwarded, 0);
-		for (unsigned l = 0; l < FE_PFC_PRIOS; l++) {
-			FE_CNT_SET(h->pfc.prio[l].pause_frames, 0);
-			FE_CNT_SET(h->pfc.prio[l].paused_ticks, 0);
-			FE_CNT_SET(h->pfc.prio[l].xoff_events, 0);
-		}
-		for (unsigned l = 0; l < FE_LANES_MAX; l++) {
-			FE_CNT_SET(h->cred.stall_ticks[l], 0);
-			FE_CNT_SET(h->cred.avail_min[l], h->cred.avail[l]);
-		}
+		reset_flow_control(&h->pfc, &h->cred);
 	}
 	for (unsigned i = 0; dp->graph && i < dp->nports; i++)
 		FE_CNT_SET(dp->graph->ooo[i], 0);
@@ -425,14 +432,8 @@ fe_dp_reset_counters(struct fe_dp *dp, unsigned role)
 			if (c != &p->st.nic_copies)
 				FE_CNT_SET(*c, 0);
 		FE_CNT_SET(p->st.nic_copies_peak, p->st.nic_copies);
-		for (unsigned l = 0; l < FE_PFC_PRIOS; l++) {
-			FE_CNT_SET(p->pfc.prio[l].pause_frames, 0);
-			FE_CNT_SET(p->pfc.prio[l].paused_ticks, 0);
-			FE_CNT_SET(p->pfc.prio[l].xoff_events, 0);
-		}
+		reset_flow_control(&p->pfc, &p->credit);
 		for (unsigned l = 0; l < FE_LANES_MAX; l++) {
-			FE_CNT_SET(p->credit.stall_ticks[l], 0);
-			FE_CNT_SET(p->credit.avail_min[l], p->credit.avail[l]);
 			FE_CNT_SET(p->iq[l].peak, p->iq[l].depth);
 			FE_CNT_SET(p->iq[l].peak_blocks, p->iq[l].blocks);
 		}

@@ -391,6 +391,25 @@ spine_of(const struct fe_dp *dp)
 		       : "spine2";
 }
 
+/* Host 1 sends 300 frames to host 3 (leaf2), as fast as the rings take them: all arrive. */
+static void
+host1_to_host3(struct fe_dp *dp, uint64_t *t)
+{
+	unsigned got = 0;
+
+	for (int k = 0; k < 300; k++) {
+		inject(0, MAC[2], 4000, 1000);
+		if (k % 64 == 63) /* the in-memory ring's room */
+			for (int j = 0; j < 20; j++)
+				fe_dp_poll(dp, *t += 1000), got += sent(2);
+	}
+	for (int k = 0; k < 40000 && got < 300; k++) {
+		fe_dp_poll(dp, *t += 1000);
+		got += sent(2);
+	}
+	cr_assert_eq(got, 300, "every frame arrives (%u)", got);
+}
+
 /*
  * Host 1 sends 300 frames to host 3, whose down link is the bottleneck (100 Mbit/s
  * against 10 Gbit/s everywhere else). Under PFC the pauses climb: leaf2 pauses the spine,
@@ -406,22 +425,11 @@ Test(graph, pfc_pauses_climb_leaf_spine_leaf)
 			      .pfc = {.xoff = 20000, .xon = 10000, .quanta = 65535}};
 	struct fe_dp *dp = engine_o("leaf-spine", FE_PATH_ECMP, &o);
 	uint64_t t = 1000000;
-	unsigned got = 0;
 	char a[32], b[32];
 	const char *sp;
 
 	learn(dp, &t);
-	for (int k = 0; k < 300; k++) {
-		inject(0, MAC[2], 4000, 1000);
-		if (k % 64 == 63) /* the in-memory ring's room */
-			for (int j = 0; j < 20; j++)
-				fe_dp_poll(dp, t += 1000), got += sent(2);
-	}
-	for (int k = 0; k < 40000 && got < 300; k++) {
-		fe_dp_poll(dp, t += 1000);
-		got += sent(2);
-	}
-	cr_assert_eq(got, 300, "every frame arrives (%u)", got);
+	host1_to_host3(dp, &t);
 	sp = spine_of(dp);
 	snprintf(a, sizeof(a), "%s>leaf2", sp);
 	snprintf(b, sizeof(b), "leaf1>%s", sp);
@@ -451,22 +459,11 @@ Test(graph, credit_backpressure_crosses_two_switches)
 	struct fe_dp *dp = engine_o("leaf-spine", FE_PATH_ECMP, &o);
 	const struct fe_graph *g = dp->graph;
 	uint64_t t = 1000000;
-	unsigned got = 0;
 	char a[32], b[32];
 	const char *sp;
 
 	learn(dp, &t);
-	for (int k = 0; k < 300; k++) {
-		inject(0, MAC[2], 4000, 1000);
-		if (k % 64 == 63)
-			for (int j = 0; j < 20; j++)
-				fe_dp_poll(dp, t += 1000), got += sent(2);
-	}
-	for (int k = 0; k < 40000 && got < 300; k++) {
-		fe_dp_poll(dp, t += 1000);
-		got += sent(2);
-	}
-	cr_assert_eq(got, 300, "every frame arrives (%u)", got);
+	host1_to_host3(dp, &t);
 	sp = spine_of(dp);
 	snprintf(a, sizeof(a), "%s>leaf2", sp);
 	snprintf(b, sizeof(b), "leaf1>%s", sp);
