@@ -79,7 +79,7 @@ for bad in \
 	[ "$rc" = 1 ] && grep -qF -- "${bad#*|}" <<<"$out" || fe_fail "check, want '${bad#*|}': $rc $out"
 	echo "  ok   ${bad#*|}"
 done
-"$CTL" campaign check regimes single-drop incast fabric congestion-tree | sed 's/^/  /'
+"$CTL" campaign check regimes single-drop incast fabric fabric-4 congestion-tree | sed 's/^/  /'
 
 echo "a regime on a topology: the run goes through its switches, the results say so"
 cat >"$T/pair-c.yaml" <<Y
