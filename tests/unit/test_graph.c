@@ -1037,3 +1037,37 @@ Test(graph, each_switch_has_its_own_memory)
 	json_decref(doc);
 	done(dp, avail);
 }
+
+/*
+ * The watchdog's other action (forward): a link stormed past 2 ms sends what waits on it
+ * whatever the pauses say; the ring moves again, and what the receivers' headroom could
+ * not hold is dropped there (cause headroom), counted. Every frame delivered or dropped.
+ */
+Test(graph, ring3_watchdog_forward_ignores_the_pauses)
+{
+	unsigned avail = rte_mempool_avail_count(pool);
+	struct opt o = ring_pfc;
+	struct fe_dp *dp;
+	uint64_t t = 1000000, storms = 0, fwd = 0, headroom = 0;
+	unsigned got;
+
+	o.pfc.watchdog_ns = 2000000;
+	o.pfc.watchdog_action = FE_PFC_WD_FORWARD;
+	dp = engine_o("ring", FE_PATH_ECMP, &o);
+	learn(dp, &t);
+	got = ring_load(dp, &t, 300, 20000);
+	for (unsigned h = 0; h < dp->graph->nhl; h++) {
+		storms += dp->graph->hl[h].storms;
+		fwd += dp->graph->hl[h].wd_forwarded;
+		headroom += dp->graph->hl[h].l.st.drop_pkts[FE_LINK_DROP_HEADROOM];
+	}
+	for (unsigned p = 0; p < dp->nports; p++)
+		headroom += dp->ports[p].down.st.drop_pkts[FE_LINK_DROP_HEADROOM];
+	cr_assert_gt(storms, 0, "the watchdog stormed a link");
+	cr_assert_gt(fwd, 0, "which sent through the pauses (%lu)", (unsigned long)fwd);
+	cr_assert_eq(drops_everywhere(dp), headroom, "only the headroom dropped");
+	cr_assert_eq(got + headroom, 900, "every frame delivered or dropped (%u + %lu)", got,
+		     (unsigned long)headroom);
+	cr_assert_eq(fe_dp_held(dp), 0, "nothing stuck");
+	done(dp, avail);
+}
