@@ -49,17 +49,8 @@ fe_graph_build(const struct fe_topo *t, const struct fe_linkdef *fabric, enum fe
 		b->ends[l][1] = (uint16_t)tl->b;
 		b->def[2 * l] = b->def[2 * l + 1] = d;
 		snprintf(b->link_names[l], sizeof(b->link_names[l]), "%s", tl->name);
-		/* parallel links keep their number: "a-b.2" gives "a>b.2" */
-		char base[sizeof(tl->name)];
-		const char *nth;
-
-		snprintf(base, sizeof(base), "%s-%s", t->sw[tl->a].name, t->sw[tl->b].name);
-		nth = strncmp(tl->name, base, strlen(base)) == 0 ? tl->name + strlen(base) : "";
-
-		snprintf(b->dir_names[2 * l], sizeof(b->dir_names[0]), "%s>%s%s", t->sw[tl->a].name,
-			 t->sw[tl->b].name, nth);
-		snprintf(b->dir_names[2 * l + 1], sizeof(b->dir_names[0]), "%s>%s%s",
-			 t->sw[tl->b].name, t->sw[tl->a].name, nth);
+		fe_topo_dir_name(t, l, 0, b->dir_names[2 * l], sizeof(b->dir_names[0]));
+		fe_topo_dir_name(t, l, 1, b->dir_names[2 * l + 1], sizeof(b->dir_names[0]));
 	}
 	b->fab = (struct fe_fabric_links){.n = 2 * t->nlinks,
 					  .def = b->def,

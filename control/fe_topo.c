@@ -656,6 +656,19 @@ fe_topo_parse(const char *text, size_t len, const char *source, struct fe_topo *
 	return rc;
 }
 
+void
+fe_topo_dir_name(const struct fe_topo *t, unsigned l, int dir, char *buf, size_t len)
+{
+	const struct fe_topo_link *tl = &t->link[l];
+	const char *from = t->sw[dir ? tl->b : tl->a].name, *to = t->sw[dir ? tl->a : tl->b].name;
+	char base[sizeof(tl->name)];
+	const char *nth;
+
+	snprintf(base, sizeof(base), "%s-%s", t->sw[tl->a].name, t->sw[tl->b].name);
+	nth = strncmp(tl->name, base, strlen(base)) == 0 ? tl->name + strlen(base) : "";
+	snprintf(buf, len, "%s>%s%s", from, to, nth);
+}
+
 int
 fe_topo_find(const char *name, char *path, size_t len, char *err, size_t errlen)
 {

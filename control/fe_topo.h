@@ -77,6 +77,10 @@ int fe_topo_find(const char *name, char *path, size_t len, char *err, size_t err
 /* A shipped name (topologies/NAME.yaml, $FABEMU_TOPOLOGIES) or a path; parsed. */
 int fe_topo_load(const char *name, struct fe_topo *t, char *err, size_t errlen);
 
+/* The name of link l crossed from its a end (dir 0) or its b end (dir 1): "leaf1>spine2",
+ * a parallel link's number kept ("a-b.2" gives "a>b.2"): how the dataplane names it. */
+void fe_topo_dir_name(const struct fe_topo *t, unsigned l, int dir, char *buf, size_t len);
+
 /* What `fabemuctl topology show` prints, and the Graphviz drawing. */
 void fe_topo_print(FILE *f, const struct fe_topo *t);
 void fe_topo_dot(FILE *f, const struct fe_topo *t);

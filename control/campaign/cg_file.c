@@ -607,12 +607,11 @@ fabric_link_known(const struct cg_campaign *c, const char *name)
 		    fe_topo_load(c->reg[g].topology, t, e, sizeof(e)) < 0)
 			continue;
 		for (unsigned l = 0; l < t->nlinks && !found; l++) {
-			char a[2 * FE_TOPO_NAME + 8], b[2 * FE_TOPO_NAME + 8];
+			char a[2 * FE_TOPO_NAME + 16], b[2 * FE_TOPO_NAME + 16];
 
-			snprintf(a, sizeof(a), "%s>%s", t->sw[t->link[l].a].name,
-				 t->sw[t->link[l].b].name);
-			snprintf(b, sizeof(b), "%s>%s", t->sw[t->link[l].b].name,
-				 t->sw[t->link[l].a].name);
+			/* as the dataplane names them (a parallel link's number kept) */
+			fe_topo_dir_name(t, l, 0, a, sizeof(a));
+			fe_topo_dir_name(t, l, 1, b, sizeof(b));
 			found = !strcmp(name, t->link[l].name) || !strcmp(name, a) ||
 				!strcmp(name, b) || !strcmp(name, "fabric");
 		}

@@ -266,4 +266,11 @@ Test(route, ring_and_parallel_links)
 	cr_assert_eq(fe_topo_parse(y, strlen(y), "p.yaml", &t, err, sizeof(err)), 0, "%s", err);
 	fe_route_compute(&t, &routes);
 	cr_assert_eq(routes.nnh[0][1], 3, "parallel links: three ways");
+	/* each direction's name, as the dataplane, link selectors and campaigns take it */
+	fe_topo_dir_name(&t, 0, 0, err, sizeof(err));
+	cr_assert_str_eq(err, "a>b");
+	fe_topo_dir_name(&t, 1, 1, err, sizeof(err));
+	cr_assert_str_eq(err, "b>a.2", "a parallel link keeps its number");
+	fe_topo_dir_name(&t, 2, 0, err, sizeof(err));
+	cr_assert_str_eq(err, "a>b.3");
 }
