@@ -273,7 +273,7 @@ fe_capture_start(struct fe_dp *dp, const char *link, int fd, const char *path, i
 	struct fe_capture *c = calloc(1, sizeof(*c));
 	struct timespec ts;
 	long port;
-	int dirs;
+	int dirs, hop;
 
 	if (c == NULL) {
 		snprintf(err, errlen, "out of memory");
@@ -282,11 +282,10 @@ fe_capture_start(struct fe_dp *dp, const char *link, int fd, const char *path, i
 	}
 	c->fd = fd;
 	/* several switches: a link between them, one direction ("leaf1>spine2") */
-	for (unsigned h = 0; dp->graph && h < dp->graph->nhl; h++)
-		if (strcmp(link, dp->graph->hl[h].name) == 0) {
-			c->tap.link = 2 * dp->nports + h;
-			goto found;
-		}
+	if ((hop = fe_graph_link_by_name(dp->graph, link)) >= 0) {
+		c->tap.link = 2 * dp->nports + (unsigned)hop;
+		goto found;
+	}
 	if (fe_linkspec_select(link, dp->nports, &port, &dirs, err, errlen) < 0 || port < 0 ||
 	    dirs == (FE_SEL_UP | FE_SEL_DOWN)) {
 		if (port < 0 || dirs == (FE_SEL_UP | FE_SEL_DOWN))

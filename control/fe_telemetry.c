@@ -167,11 +167,11 @@ tel_links(const char *cmd __rte_unused, const char *params __rte_unused, struct 
 static int
 tel_hop(const struct fe_dp *dp, const char *params, struct rte_tel_data *d)
 {
-	for (unsigned i = 0; dp->graph && params && i < dp->graph->nhl; i++) {
+	int i = fe_graph_link_by_name(dp->graph, params);
+
+	if (i >= 0) {
 		const struct fe_hoplink *h = &dp->graph->hl[i];
 
-		if (strcmp(params, h->name) != 0)
-			continue;
 		rte_tel_data_start_dict(d);
 		rte_tel_data_add_dict_string(d, "link", h->name);
 		fe_report_lock();

@@ -28,6 +28,8 @@
 #ifndef FE_GRAPH_H
 #define FE_GRAPH_H
 
+#include <string.h>
+
 #include "fe_credit.h"
 #include "fe_dp.h"
 #include "fe_path.h"
@@ -175,6 +177,16 @@ static inline void
 fe_graph_links_changed(struct fe_graph *g)
 {
 	g->any_down = 1;
+}
+
+/* The link between switches named `name` (one direction, "leaf1>spine2"), or -1. */
+static inline int
+fe_graph_link_by_name(const struct fe_graph *g, const char *name)
+{
+	for (unsigned i = 0; g && name && i < g->nhl; i++)
+		if (strcmp(name, g->hl[i].name) == 0)
+			return (int)i;
+	return -1;
 }
 
 /* The PFC state of input src (a port's, or a hop link's receiver). */

@@ -347,8 +347,7 @@ to_egress(struct fe_dp *dp, unsigned in, unsigned q, struct rte_mbuf *m, uint64_
 	}
 	if (dp->conf.regime == FE_REGIME_PFC) {
 		/* several switches: `in` may be a hop link into the last one (fe_graph.h) */
-		struct fe_pfc *pfc =
-			in < dp->nports ? &dp->ports[in].pfc : fe_graph_input_pfc(dp, in);
+		struct fe_pfc *pfc = fe_graph_input_pfc(dp, in);
 
 		if (fe_pfc_admit(pfc, dp->held[acct], rte_pktmbuf_pkt_len(m)) < 0) {
 			fe_link_drop(&out->down, FE_LINK_DROP_HEADROOM, rte_pktmbuf_pkt_len(m),
