@@ -84,36 +84,49 @@ static int
 credit_setup(struct fe_dp *dp, struct fe_port *p, int socket, char *err, size_t errlen)
 {
 	const struct fe_credit_params *c = &dp->conf.credit;
-	uint32_t blocks = (uint32_t)(c->buffer / FE_CREDIT_BLOCK), iq_size = 1;
-	uint64_t ret = fe_ns_to_ticks(c->return_ns, dp->hz);
-	struct fe_credit_ret *ring;
+	uint32_t blocks = (uint32_t)(c->buffer / FE_CREDIT_BLOCK);
 
 	if (blocks == 0 || blocks > (1U << 20)) {
 		snprintf(err, errlen, "credit buffer %" PRIu64 " B: allowed 64 B to 64 MiB",
 			 c->buffer);
 		return -EINVAL;
 	}
-	ring = rte_zmalloc_socket("fe_credit",
-				  sizeof(*ring) * fe_credit_ring_size(blocks, dp->conf.lanes),
-				  RTE_CACHE_LINE_SIZE, socket);
-	if (ring == NULL)
-		goto nomem;
-	/* the return takes the link's propagation delay back, plus the receiver's delay */
-	fe_credit_init(&p->credit, blocks, dp->conf.lanes, ret + p->up.cfg.prop_ticks, ring);
-	while (iq_size < blocks + 1) /* every packet holds at least one block */
-		iq_size <<= 1;
-	for (unsigned l = 0; l < dp->conf.lanes; l++) {
-		p->iq[l].s = rte_zmalloc_socket("fe_iq", sizeof(struct fe_iq_slot) * iq_size,
-						RTE_CACHE_LINE_SIZE, socket);
-		if (p->iq[l].s == NULL)
-			goto nomem;
-		p->iq[l].mask = iq_size - 1;
+	if (fe_dp_credit_alloc(dp, &p->credit, p->up.cfg.prop_ticks, p->iq, socket) < 0) {
+		snprintf(err, errlen, "out of memory for credits and input queues");
+		return -ENOMEM;
 	}
 	p->up.gated = 1;
 	return 0;
-nomem:
-	snprintf(err, errlen, "out of memory for credits and input queues");
-	return -ENOMEM;
+}
+
+int
+fe_dp_credit_alloc(const struct fe_dp *dp, struct fe_credit *cr, uint64_t prop_ticks,
+		   struct fe_iq *iq, int socket)
+{
+	const struct fe_credit_params *c = &dp->conf.credit;
+	uint32_t blocks = (uint32_t)(c->buffer / FE_CREDIT_BLOCK), iq_size = 1;
+
+	if (cr != NULL) {
+		struct fe_credit_ret *ring = rte_zmalloc_socket(
+			"fe_credit", sizeof(*ring) * fe_credit_ring_size(blocks, dp->conf.lanes),
+			RTE_CACHE_LINE_SIZE, socket);
+
+		if (ring == NULL)
+			return -ENOMEM;
+		/* the return takes the link's propagation delay back, plus the receiver's */
+		fe_credit_init(cr, blocks, dp->conf.lanes,
+			       fe_ns_to_ticks(c->return_ns, dp->hz) + prop_ticks, ring);
+	}
+	while (iq_size < blocks + 1) /* every packet holds at least one block */
+		iq_size <<= 1;
+	for (unsigned l = 0; l < dp->conf.lanes; l++) {
+		iq[l].s = rte_zmalloc_socket("fe_iq", sizeof(struct fe_iq_slot) * iq_size,
+					     RTE_CACHE_LINE_SIZE, socket);
+		if (iq[l].s == NULL)
+			return -ENOMEM;
+		iq[l].mask = iq_size - 1;
+	}
+	return 0;
 }
 
 /*

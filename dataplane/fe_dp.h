@@ -355,6 +355,13 @@ void fe_dp_free(struct fe_dp *dp);
 /* For fe_update.c: the compile steps fe_dp_create() uses, one link or port at a time. */
 int fe_dp_linkx_compile(struct fe_linkx *x, const struct fe_linkdef *d, uint64_t hz, uint64_t seed,
 			unsigned stream, char *err, size_t errlen);
+/*
+ * Credit regime: a sender's credits for a receiver's buffer (the fabric's, per lane),
+ * returned prop_ticks plus the receiver's delay after they are freed (cr NULL: none), and
+ * that receiver's input queues iq[lanes]. 0, or -ENOMEM.
+ */
+int fe_dp_credit_alloc(const struct fe_dp *dp, struct fe_credit *cr, uint64_t prop_ticks,
+		       struct fe_iq *iq, int socket);
 int fe_dp_pfc_compile(const struct fe_dp *dp, struct fe_pfc *pfc, const struct fe_pfc_params *in,
 		      const struct fe_link_params *up, char *err, size_t errlen);
 uint64_t fe_dp_causal_step(const struct fe_dp *dp);

@@ -31,25 +31,11 @@ route_of(const struct fe_graph *g, struct rte_mbuf *m)
 	return RTE_MBUF_DYNFIELD(m, g->dynoff, uint64_t *);
 }
 
-/* Credits of hop link h (its sender's) and its receiver's input queues are sized alike. */
-static uint32_t
-iq_size(const struct fe_dp *dp)
-{
-	uint32_t blocks = (uint32_t)(dp->conf.credit.buffer / FE_CREDIT_BLOCK), n = 1;
-
-	while (n < blocks + 1) /* every packet holds at least one block */
-		n <<= 1;
-	return n;
-}
-
 /* The lossless part: PFC or credits on every hop link, input queues, watchdog, deadlock. */
 static int
 lossless_setup(struct fe_dp *dp, struct fe_graph *g, const struct fe_graph_conf *c, int socket,
 	       char *err, size_t errlen)
 {
-	const struct fe_credit_params *cp = &dp->conf.credit;
-	uint32_t blocks = (uint32_t)(cp->buffer / FE_CREDIT_BLOCK);
-
 	g->dl_ticks = fe_ns_to_ticks(c->deadlock_ns ? c->deadlock_ns : 10000000, dp->hz);
 	g->dl_next = 0;
 	g->wd_ticks = fe_ns_to_ticks(dp->conf.pfc.watchdog_ns, dp->hz);
@@ -60,20 +46,9 @@ lossless_setup(struct fe_dp *dp, struct fe_graph *g, const struct fe_graph_conf 
 		struct fe_hoplink *h = &g->hl[i];
 
 		h->l.gated = 1;
-		if (dp->conf.regime == FE_REGIME_PFC) {
-			if (fe_dp_pfc_compile(dp, &h->pfc, &dp->conf.pfc, &h->prm, err, errlen) < 0)
-				return -EINVAL;
-			continue;
-		}
-		struct fe_credit_ret *ring = rte_zmalloc_socket(
-			"fe_graph", sizeof(*ring) * fe_credit_ring_size(blocks, dp->conf.lanes),
-			RTE_CACHE_LINE_SIZE, socket);
-
-		if (ring == NULL)
-			return -ENOMEM;
-		/* a return crosses the link back, after the receiver's own delay */
-		fe_credit_init(&h->cred, blocks, dp->conf.lanes,
-			       fe_ns_to_ticks(cp->return_ns, dp->hz) + h->l.cfg.prop_ticks, ring);
+		if (dp->conf.regime == FE_REGIME_PFC &&
+		    fe_dp_pfc_compile(dp, &h->pfc, &dp->conf.pfc, &h->prm, err, errlen) < 0)
+			return -EINVAL;
 	}
 	if (dp->conf.regime != FE_REGIME_CREDIT)
 		return 0;
@@ -84,16 +59,15 @@ lossless_setup(struct fe_dp *dp, struct fe_graph *g, const struct fe_graph_conf 
 	g->best = rte_zmalloc_socket("fe_graph", sizeof(*g->best) * g->nin, 0, socket);
 	if (g->iq == NULL || g->stall == NULL || g->rr_out == NULL || g->best == NULL)
 		return -ENOMEM;
-	for (unsigned i = 0; i < g->nin; i++)
-		for (unsigned l = 0; l < dp->conf.lanes; l++) {
-			struct fe_iq *q = &g->iq[i * FE_LANES_MAX + l];
+	/* every input's queues; a hop link's sender holds credits for them (a port's sender,
+	 * the host adapter, has its own: fe_dp.c) */
+	for (unsigned i = 0; i < g->nin; i++) {
+		struct fe_hoplink *h = i < dp->nports ? NULL : &g->hl[i - dp->nports];
 
-			q->s = rte_zmalloc_socket("fe_graph", sizeof(*q->s) * iq_size(dp),
-						  RTE_CACHE_LINE_SIZE, socket);
-			if (q->s == NULL)
-				return -ENOMEM;
-			q->mask = iq_size(dp) - 1;
-		}
+		if (fe_dp_credit_alloc(dp, h ? &h->cred : NULL, h ? h->l.cfg.prop_ticks : 0,
+				       &g->iq[i * FE_LANES_MAX], socket) < 0)
+			return -ENOMEM;
+	}
 	return 0;
 }
 
