@@ -33,6 +33,8 @@ static const struct fe_counter_desc port_counters[] = {
 	C(fe_port_stats, rx_held),
 	C(fe_port_stats, pfc_frames_out),
 	C(fe_port_stats, pfc_frames_lost),
+	C(fe_port_stats, pfc_wd_storms),
+	C(fe_port_stats, pfc_wd_forwarded),
 	C(fe_port_stats, nic_flows),
 	C(fe_port_stats, nic_passed),
 	C(fe_port_stats, nic_cnp_sent),

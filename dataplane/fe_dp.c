@@ -359,6 +359,7 @@ fe_dp_create(unsigned nports, const uint16_t *port_ids, const struct fe_linkdef 
 	dp->conf = *conf;
 	dp->pool_shared.limit = conf->switch_buffer;
 	dp->hoq_ticks = fe_ns_to_ticks(conf->credit.hoq_life_ns, hz);
+	fe_pfc_wd_compile(&dp->wd, &conf->pfc, hz);
 	dp->filter_dynoff = fe_filter_dynoff();
 	if (dp->filter_dynoff < 0) {
 		snprintf(err, errlen, "no mbuf field for filter verdicts: %s",
@@ -728,9 +729,12 @@ ctl_requests(struct fe_dp *dp, uint64_t now, unsigned role)
 		struct fe_port *p = &dp->ports[dp->hold_link / 2];
 		unsigned owner = dp->hold_link % 2 ? FE_ROLE_DOWN : FE_ROLE_UP;
 
-		if (role & owner)
+		if (role & owner) {
 			fe_link_hold(dp->hold_link % 2 ? &p->down : &p->up, now,
 				     now + dp->hold_ticks);
+			if (dp->hold_link % 2) /* a host's pause: the PFC watchdog's */
+				p->hold_from = now;
+		}
 		__atomic_store_n(hold_done, hold, __ATOMIC_RELEASE);
 	}
 }
@@ -817,6 +821,11 @@ fe_dp_next_event(const struct fe_dp *dp)
 		if (dp->conf.regime == FE_REGIME_CREDIT)
 			next = RTE_MIN(next, fe_credit_next(&p->credit));
 		next = RTE_MIN(next, fe_link_next_arrival(&p->down));
+		if (dp->wd.ticks != 0 && p->storm_until != 0) /* the watchdog's storm ends */
+			next = RTE_MIN(next, p->storm_until);
+		else if (dp->wd.ticks != 0 && p->down.q_pkts != 0 &&
+			 p->down.hold_until > p->hold_from + dp->wd.ticks) /* ... or starts */
+			next = RTE_MIN(next, p->hold_from + dp->wd.ticks);
 		if (p->nic != NULL)
 			next = RTE_MIN(next, RTE_MIN(p->nic->next_event, p->nic->gap_next));
 	}

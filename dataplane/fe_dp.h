@@ -85,6 +85,8 @@ struct fe_port_stats {
 					   host adapter queue was full (backpressure to the host) */
 	fe_counter_t pfc_frames_out;	/* real 802.1Qbb frames sent toward the host */
 	fe_counter_t pfc_frames_lost;	/* ... that found the TX staging area full */
+	fe_counter_t pfc_wd_storms;	/* the PFC watchdog stormed the down link (host paused) */
+	fe_counter_t pfc_wd_forwarded;	/* ... and sent what waited through the pause (forward) */
 	/* the emulated NIC (fe_nicport.h; model roce or ib), docs/counters.md */
 	fe_counter_t nic_flows;	       /* flows seen (a TCP or UDP 5-tuple each) */
 	fe_counter_t nic_passed;       /* flow frames passed as they are: to a group address or a
@@ -177,6 +179,10 @@ struct fe_port {
 	struct fe_edge_ring edge;     /* kernel receive stamps (fe_edge.h); base NULL: none */
 	struct fe_edge_stats edge_st; /* how long frames waited at the edge */
 	struct fe_nicport *nic;	      /* the emulated NIC (fe_nicport.h); NULL: model tcp */
+	/* the host's pause (a hold of the down link) and the PFC watchdog (fe_switch.c) */
+	uint64_t hold_from;   /* the down link is held since this tick */
+	uint64_t storm_until; /* stormed until this tick; 0: not */
+	uint64_t storm_hold;  /* forward: the host's pause ends here (held again after) */
 	char name[FE_PORT_NAME_LEN];
 } __rte_cache_aligned;
 
@@ -268,6 +274,7 @@ struct fe_dp {
 	unsigned rr, rr_next;		 /* credit: round-robin start of the arbiter */
 	uint64_t iq_pkts;		 /* credit: packets in all input queues */
 	uint64_t step;			 /* lossless: feedback delay, the loop's time step */
+	struct fe_pfc_wd wd;		 /* PFC: the watchdog of every egress queue */
 	uint64_t horizon;		 /* lossless: the switch has seen everything up to here */
 	/* run-time changes (fe_update.h): ctl publishes, the lcore adopts at a pass start */
 	struct fe_update *update; /* ctl: wo (release), lcore: ro (acquire) */

@@ -38,10 +38,6 @@ lossless_setup(struct fe_dp *dp, struct fe_graph *g, const struct fe_graph_conf 
 {
 	g->dl_ticks = fe_ns_to_ticks(c->deadlock_ns ? c->deadlock_ns : 10000000, dp->hz);
 	g->dl_next = 0;
-	g->wd_ticks = fe_ns_to_ticks(dp->conf.pfc.watchdog_ns, dp->hz);
-	g->restore_ticks = dp->conf.pfc.restore_ns ? fe_ns_to_ticks(dp->conf.pfc.restore_ns, dp->hz)
-						   : g->wd_ticks;
-	g->wd_action = dp->conf.pfc.watchdog_action;
 	for (unsigned i = 0; i < g->nhl; i++) {
 		struct fe_hoplink *h = &g->hl[i];
 
@@ -421,7 +417,7 @@ hop_pfc(struct fe_dp *dp, unsigned src, uint16_t h, struct rte_mbuf *m, uint64_t
 	uint32_t len = rte_pktmbuf_pkt_len(m), acct = src * FE_PFC_PRIOS + lane;
 	struct fe_pfc *pfc = fe_graph_input_pfc(dp, src);
 
-	if (hl->storm_until > t && g->wd_action == FE_PFC_WD_DROP) {
+	if (hl->storm_until > t && dp->wd.action == FE_PFC_WD_DROP) {
 		FE_CNT_ADD(hl->l.st.in_pkts, 1);
 		FE_CNT_ADD(hl->l.st.in_bytes, len);
 		fe_link_drop_cause(&hl->l, FE_LINK_DROP_WATCHDOG, len, lane);
@@ -787,7 +783,7 @@ pfc_service(struct fe_dp *dp, uint64_t now)
 			if (hl->pfc.prio[pr].xoff)
 				fe_pfc_update(&hl->pfc, pr,
 					      dp->held[input_of(dp, h) * FE_PFC_PRIOS + pr], now);
-		if (g->wd_ticks == 0)
+		if (dp->wd.ticks == 0)
 			continue;
 		if (hl->storm_until && hl->storm_until <= now)
 			hl->storm_until = 0; /* restored; stormed again at once if still stuck */
@@ -796,9 +792,9 @@ pfc_service(struct fe_dp *dp, uint64_t now)
 			const struct fe_pfc_prio *p = &hl->pfc.prio[FE_LABEL_CLASS(s->label)];
 
 			/* paused, and its head has waited, watchdog time or longer */
-			if (p->until == UINT64_MAX && p->from + g->wd_ticks <= now &&
-			    fe_link_next_start(&hl->l) + g->wd_ticks <= now) {
-				hl->storm_until = now + g->restore_ticks;
+			if (p->until == UINT64_MAX && p->from + dp->wd.ticks <= now &&
+			    fe_link_next_start(&hl->l) + dp->wd.ticks <= now) {
+				hl->storm_until = now + dp->wd.restore;
 				FE_CNT_ADD(hl->storms, 1);
 			}
 		}
@@ -819,7 +815,7 @@ pump(struct fe_dp *dp, uint64_t now)
 			continue;
 		if (dp->conf.regime == FE_REGIME_CREDIT) {
 			work += fe_link_pump(&hl->l, now, fe_credit_gate, &hl->cred);
-		} else if (hl->storm_until > now && g->wd_action == FE_PFC_WD_FORWARD) {
+		} else if (hl->storm_until > now && dp->wd.action == FE_PFC_WD_FORWARD) {
 			unsigned n = fe_link_pump(&hl->l, now, NULL, NULL);
 
 			FE_CNT_ADD(hl->wd_forwarded, n);

@@ -155,8 +155,6 @@ struct fe_graph {
 	fe_counter_t stalls;	/* outputs stalled (VLStallCount HOQLife discards in a row) */
 	uint32_t *rr_out; /* credit: [nin] each output's arbiter: the queue it took from last */
 	uint32_t *best;	  /* credit: [nin] scratch: each output's pick this round */
-	uint64_t wd_ticks, restore_ticks;
-	uint32_t wd_action;
 	uint64_t dl_ticks, dl_next; /* deadlock time; the next check */
 	int in_deadlock;	    /* the last check found a cycle (reported once) */
 	/* deadlock events: the lcore writes ev[nev % FE_GRAPH_EVENTS], then nev (release) */

@@ -143,6 +143,75 @@ fe_link_hold(struct fe_link *l, uint64_t now, uint64_t until)
 	FE_CNT_ADD(l->st.held_ns, fe_fp_to_ns(until - from, l->cfg.ns_fp));
 	l->busy_until = until;
 	l->busy_frac = 0;
+	l->hold_until = until;
+}
+
+/*
+ * Eager links: the first packet in the buffer that has not started serializing by now;
+ * the serializer is set back to the end of the packet before it, as if it and those
+ * after it had not been offered yet.
+ */
+static uint32_t
+unschedule(struct fe_link *l, uint64_t now)
+{
+	uint32_t i;
+
+	fe_link_advance(l, now);
+	i = l->svc;
+	if (i != l->tail) {
+		const struct fe_link_slot *s = &l->slots[i & l->mask];
+
+		if (s->tx_end - fe_link_ser_ticks(&l->cfg, s->len) < now)
+			i++; /* on the serializer: it goes on */
+	}
+	l->busy_until = i != l->svc ? l->slots[(i - 1) & l->mask].tx_end : now;
+	l->busy_frac = 0;
+	l->last_arrive = i != l->head ? l->slots[(i - 1) & l->mask].arrive : 0;
+	return i;
+}
+
+unsigned
+fe_link_release(struct fe_link *l, uint64_t now)
+{
+	uint64_t cut;
+	unsigned n = 0;
+
+	if (l->hold_until <= now)
+		return 0;
+	cut = fe_fp_to_ns(l->hold_until - now, l->cfg.ns_fp);
+	FE_CNT_SET(l->st.held_ns, l->st.held_ns > cut ? l->st.held_ns - cut : 0);
+	l->hold_until = now;
+	for (uint32_t i = unschedule(l, now); i != l->tail; i++, n++) {
+		struct fe_link_slot *s = &l->slots[i & l->mask];
+		uint64_t wire = s->tx_end + l->cfg.prop_ticks;
+
+		fe_link_serialize(l, s, now, s->arrive > wire ? s->arrive - wire : 0);
+	}
+	return n;
+}
+
+unsigned
+fe_link_discard_unstarted(struct fe_link *l, uint64_t now, enum fe_link_drop why, void **pkts,
+			  unsigned max)
+{
+	uint32_t first = unschedule(l, now);
+	unsigned n = 0;
+
+	while (n < max && l->tail != first) {
+		const struct fe_link_slot *s = &l->slots[(l->tail - 1) & l->mask];
+
+		fe_link_leave(l, s);
+		fe_link_drop_cause(l, why, s->len, FE_LABEL_CLASS(s->label));
+		pkts[n++] = s->pkt;
+		l->tail--;
+	}
+	l->sched = l->tail;
+	if (l->hold_until > l->busy_until) { /* the receiver still pauses */
+		l->busy_until = l->hold_until;
+		l->busy_frac = 0;
+	}
+	publish(l);
+	return n;
 }
 
 unsigned

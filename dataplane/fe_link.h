@@ -169,6 +169,7 @@ struct fe_link {
 	uint8_t gated;	     /* serialization waits for fe_link_pump() and its gate */
 	uint8_t last_drop;   /* enum fe_link_drop of the last drop (for captures) */
 	uint64_t last_leave; /* when the last packet left the buffer */
+	uint64_t hold_until; /* fe_link_hold(): held until this tick (0: never held) */
 	fe_counter_t *acct;  /* bytes in the buffer per label account (may be NULL) */
 	uint32_t q_pkts;
 	uint32_t peak_pkts; /* highest q_pkts since the last reset (st has it once published) */
@@ -210,14 +211,11 @@ fe_link_next_start(const struct fe_link *l)
 	return s->arrive > l->busy_until ? s->arrive : l->busy_until;
 }
 
-/* Serialize the packet in slot s, offered at `offered`, starting no earlier than start
- * (internal to fe_link: its enqueue and pump). */
+/* Serialize the packet in slot s, starting no earlier than start (internal to fe_link). */
 static inline void
-fe_link_schedule(struct fe_link *l, struct fe_link_slot *s, uint64_t offered, uint64_t start,
-		 uint64_t extra)
+fe_link_serialize(struct fe_link *l, struct fe_link_slot *s, uint64_t start, uint64_t extra)
 {
 	unsigned __int128 t;
-	uint64_t ns;
 
 	if (l->busy_until < start || (l->busy_until == start && l->busy_frac == 0)) {
 		l->busy_until = start;
@@ -227,12 +225,23 @@ fe_link_schedule(struct fe_link *l, struct fe_link_slot *s, uint64_t offered, ui
 	l->busy_until += (uint64_t)(t >> 32);
 	l->busy_frac = (uint32_t)t;
 	s->tx_end = l->busy_until;
-	ns = fe_fp_to_ns(s->tx_end - offered, l->cfg.ns_fp);
-	FE_CNT_ADD(l->st.sojourn_hist[fe_hist_bucket(ns)], 1);
 	s->arrive = l->busy_until + l->cfg.prop_ticks + extra;
 	if (s->arrive < l->last_arrive)
 		s->arrive = l->last_arrive; /* jitter never reorders */
 	l->last_arrive = s->arrive;
+}
+
+/* The same, for a packet offered at `offered`, its time in the buffer counted
+ * (internal to fe_link: its enqueue and pump). */
+static inline void
+fe_link_schedule(struct fe_link *l, struct fe_link_slot *s, uint64_t offered, uint64_t start,
+		 uint64_t extra)
+{
+	uint64_t ns;
+
+	fe_link_serialize(l, s, start, extra);
+	ns = fe_fp_to_ns(s->tx_end - offered, l->cfg.ns_fp);
+	FE_CNT_ADD(l->st.sojourn_hist[fe_hist_bucket(ns)], 1);
 }
 
 /*
@@ -393,6 +402,22 @@ fe_link_enqueue(struct fe_link *l, void *pkt, uint32_t len, uint64_t now)
  * starts no earlier than `until`. The time held is counted in held_ns.
  */
 void fe_link_hold(struct fe_link *l, uint64_t now, uint64_t until);
+
+/*
+ * Eager links: end a hold at now, as a PFC watchdog that ignores the receiver's pauses
+ * does. The packets waiting behind it that have not started serializing are serialized
+ * again from now, in order, with the jitter they had; held_ns loses what was not held.
+ * Returns how many were moved. (The sojourn histogram keeps each packet's first count.)
+ */
+unsigned fe_link_release(struct fe_link *l, uint64_t now);
+
+/*
+ * Eager links: drop, from the tail, up to max of the packets that have not started
+ * serializing by now (counted as why, returned in pkts for the caller to free); a hold
+ * stays. Returns how many.
+ */
+unsigned fe_link_discard_unstarted(struct fe_link *l, uint64_t now, enum fe_link_drop why,
+				   void **pkts, unsigned max);
 
 /*
  * A link with no rate, no delay and no gate delivers a packet the instant it is

@@ -104,3 +104,11 @@ fe_pfc_paused(const struct fe_pfc *p, uint8_t prio, uint64_t now)
 		t += now - q->from;
 	return t;
 }
+
+void
+fe_pfc_wd_compile(struct fe_pfc_wd *w, const struct fe_pfc_params *prm, uint64_t hz)
+{
+	w->ticks = fe_ns_to_ticks(prm->watchdog_ns, hz);
+	w->restore = prm->restore_ns ? fe_ns_to_ticks(prm->restore_ns, hz) : w->ticks;
+	w->action = prm->watchdog_action;
+}

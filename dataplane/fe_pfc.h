@@ -31,9 +31,10 @@ struct fe_pfc_params {
 	uint64_t delay_ns; /* from the switch deciding to the sender stopping (or resuming) */
 	uint32_t quanta;   /* pause time in units of 512 bit times (802.1Qbb: 0..65535) */
 	uint32_t frames;   /* 1: also send real 802.1Qbb frames out of the ingress port */
-	/* the PFC watchdog of the switches between switches (fe_graph.h): a queue paused
-	 * watchdog_ns or longer with frames waiting is stormed for restore_ns (0: as long):
-	 * what waits is dropped (action drop) or sent, pauses ignored (action forward) */
+	/* the PFC watchdog of every switch egress (a host's down link, a link between
+	 * switches: fe_pfc_wd): a queue paused watchdog_ns or longer with frames waiting is
+	 * stormed for restore_ns (0: as long): what waits is dropped (action drop) or sent,
+	 * pauses ignored (action forward) */
 	uint64_t watchdog_ns; /* 0: off */
 	uint64_t restore_ns;
 	uint32_t watchdog_action; /* enum fe_pfc_wd_action */
@@ -50,6 +51,15 @@ fe_pfc_wd_action_name(uint32_t a)
 {
 	return a == FE_PFC_WD_FORWARD ? "forward" : "drop";
 }
+
+/* The PFC watchdog, compiled into ticks once (the engine's, for every egress queue). */
+struct fe_pfc_wd {
+	uint64_t ticks;	  /* paused this long with frames waiting: stormed; 0: off */
+	uint64_t restore; /* a storm lasts this long */
+	uint32_t action;  /* enum fe_pfc_wd_action */
+};
+
+void fe_pfc_wd_compile(struct fe_pfc_wd *w, const struct fe_pfc_params *prm, uint64_t hz);
 
 /* What fe_pfc_update() decided: the frame a real switch would now send upstream. */
 enum fe_pfc_event {

@@ -349,6 +349,15 @@ to_egress(struct fe_dp *dp, unsigned in, unsigned q, struct rte_mbuf *m, uint64_
 		/* several switches: `in` may be a hop link into the last one (fe_graph.h) */
 		struct fe_pfc *pfc = fe_graph_input_pfc(dp, in);
 
+		if (unlikely(out->storm_until > t) && dp->wd.action == FE_PFC_WD_DROP) {
+			FE_CNT_ADD(out->down.st.in_pkts, 1);
+			FE_CNT_ADD(out->down.st.in_bytes, rte_pktmbuf_pkt_len(m));
+			fe_link_drop_cause(&out->down, FE_LINK_DROP_WATCHDOG,
+					   rte_pktmbuf_pkt_len(m), lane);
+			drop_free(dp, 2 * q + 1, m, FE_LINK_DROP_WATCHDOG, t);
+			return;
+		}
+
 		if (fe_pfc_admit(pfc, dp->held[acct], rte_pktmbuf_pkt_len(m)) < 0) {
 			fe_link_drop(&out->down, FE_LINK_DROP_HEADROOM, rte_pktmbuf_pkt_len(m),
 				     lane);
@@ -739,6 +748,67 @@ iq_serve(struct fe_dp *dp, unsigned in, uint8_t lane, uint64_t now, unsigned max
 	return n;
 }
 
+/*
+ * The PFC watchdog on the hosts' down links: a host that has paused its port (a hold:
+ * `fabemuctl hold N.down`, a pause storm) for the watchdog time with frames waiting is
+ * stormed for the restore time. Action drop: what waits is dropped, and what comes
+ * while stormed (to_egress); action forward: the pause is ignored, what waits goes at
+ * once, and after the storm the host's pause, if it still lasts, holds the link again.
+ */
+static unsigned
+watchdog(struct fe_dp *dp, uint64_t now)
+{
+	unsigned work = 0;
+
+	for (unsigned q = 0; q < dp->nports; q++) {
+		struct fe_port *p = &dp->ports[q];
+		struct fe_link *l = &p->down;
+		void *pkts[FE_BURST];
+		unsigned n;
+
+		if (p->storm_until > now) {
+			if (dp->wd.action == FE_PFC_WD_FORWARD)
+				continue;
+			while ((n = fe_link_discard_unstarted(l, now, FE_LINK_DROP_WATCHDOG, pkts,
+							      FE_BURST)) > 0) {
+				for (unsigned i = 0; i < n; i++)
+					drop_free(dp, 2 * q + 1, pkts[i], FE_LINK_DROP_WATCHDOG,
+						  now);
+				work += n;
+			}
+			continue;
+		}
+		if (p->storm_until != 0) { /* restored */
+			p->storm_until = 0;
+			if (p->storm_hold > now) { /* the host still pauses */
+				fe_link_hold(l, now, p->storm_hold);
+				p->hold_from = now;
+			}
+			p->storm_hold = 0;
+		}
+		if (l->hold_until <= now || p->hold_from + dp->wd.ticks > now ||
+		    fe_link_backlog(l, now) == 0) /* not paused that long, or nothing waits */
+			continue;
+		p->storm_until = now + dp->wd.restore;
+		FE_CNT_ADD(p->st.pfc_wd_storms, 1);
+		if (dp->wd.action == FE_PFC_WD_FORWARD) {
+			p->storm_hold = l->hold_until;
+			n = fe_link_release(l, now);
+			FE_CNT_ADD(p->st.pfc_wd_forwarded, n);
+			work += n;
+		} else {
+			while ((n = fe_link_discard_unstarted(l, now, FE_LINK_DROP_WATCHDOG, pkts,
+							      FE_BURST)) > 0) {
+				for (unsigned i = 0; i < n; i++)
+					drop_free(dp, 2 * q + 1, pkts[i], FE_LINK_DROP_WATCHDOG,
+						  now);
+				work += n;
+			}
+		}
+	}
+	return work;
+}
+
 unsigned
 fe_switch_service(struct fe_dp *dp, uint64_t now)
 {
@@ -789,6 +859,8 @@ fe_switch_service(struct fe_dp *dp, uint64_t now)
 					pfc_frame_out(dp, in, pr, FE_PFC_XOFF);
 			}
 		}
+		if (unlikely(dp->wd.ticks != 0))
+			work += watchdog(dp, now);
 	}
 	return work;
 }

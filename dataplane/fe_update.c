@@ -199,10 +199,7 @@ fe_update_build_fabric(struct fe_dp *dp, const struct fe_linkdef *up, const stru
 					      errlen) < 0)
 				goto fail;
 	}
-	u->wd_ticks = fe_ns_to_ticks(fab->pfc.watchdog_ns, dp->hz);
-	u->restore_ticks =
-		fab->pfc.restore_ns ? fe_ns_to_ticks(fab->pfc.restore_ns, dp->hz) : u->wd_ticks;
-	u->wd_action = fab->pfc.watchdog_action;
+	fe_pfc_wd_compile(&u->wd, &fab->pfc, dp->hz);
 	u->switch_buffer = fab->switch_buffer;
 	u->hoq_ticks = fe_ns_to_ticks(fab->credit.hoq_life_ns, dp->hz);
 	u->pfc_frames = fab->pfc.frames;
@@ -345,11 +342,7 @@ fe_update_adopt(struct fe_dp *dp, struct fe_update *u, unsigned role)
 				   &u->links[2 * dp->nports + h]);
 		if (dp->graph != NULL)
 			fe_graph_links_changed(dp->graph);
-		if (dp->graph != NULL) {
-			dp->graph->wd_ticks = u->wd_ticks;
-			dp->graph->restore_ticks = u->restore_ticks;
-			dp->graph->wd_action = u->wd_action;
-		}
+		dp->wd = u->wd;
 		dp->step = fe_dp_causal_step(dp);
 		u->adopted_tsc = t0;
 		u->adopt_ticks = rte_rdtsc() - t0;
@@ -418,6 +411,8 @@ fe_dp_reset_counters(struct fe_dp *dp, unsigned role)
 			FE_CNT_SET(p->st.tx_busy, 0);
 			FE_CNT_SET(p->st.pfc_frames_out, 0);
 			FE_CNT_SET(p->st.pfc_frames_lost, 0);
+			FE_CNT_SET(p->st.pfc_wd_storms, 0);
+			FE_CNT_SET(p->st.pfc_wd_forwarded, 0);
 		}
 		if (!(role & FE_ROLE_UP))
 			continue;

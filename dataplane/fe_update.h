@@ -51,8 +51,7 @@ struct fe_update {
 	uint32_t pfc_frames;
 	/* several switches, PFC: each link between switches' receiver, and the watchdog */
 	struct fe_pfc *hop_pfc;
-	uint64_t wd_ticks, restore_ticks;
-	uint32_t wd_action;
+	struct fe_pfc_wd wd;
 	uint64_t published_tsc;
 	struct fe_update *stale; /* ctl only: earlier updates still to free (a wait timed out) */
 	/* lcore: wo, at adoption */

@@ -755,6 +755,72 @@ Test(graph, credit_output_stalls_after_seven_hoq_discards)
 }
 
 /*
+ * PFC watchdog on a host's down link (2 ms): host 3 pauses its port for a second (a pause
+ * storm, `fabemuctl hold 2.down`) while host 1 sends it 60 frames; the pauses climb to
+ * host 1. Action drop: the watchdog storms the port, and every frame for host 3 is
+ * dropped by it (what waited, and what came while stormed), none delivered. Action
+ * forward: the pause is ignored while stormed and all 60 arrive long before the second
+ * is over. Host 2's frames to host 4 arrive in both.
+ */
+static void
+host_storm(enum fe_pfc_wd_action action)
+{
+	unsigned avail = rte_mempool_avail_count(pool);
+	const struct opt o = {.rate = 10000000000ULL,
+			      .host_rate = 10000000000ULL,
+			      .regime = FE_REGIME_PFC,
+			      .pfc = {.xoff = 20000,
+				      .xon = 10000,
+				      .quanta = 65535,
+				      .watchdog_ns = 2000000,
+				      .watchdog_action = action}};
+	struct fe_dp *dp = engine_o("leaf-spine", FE_PATH_ECMP, &o);
+	const struct fe_port *p3;
+	uint64_t t = 1000000, wd;
+	unsigned to3 = 0, to4 = 0;
+
+	learn(dp, &t);
+	fe_link_hold(&dp->ports[2].down, t, t + 1000000000ULL);
+	dp->ports[2].hold_from = t;
+	for (int k = 0; k < 60; k++) {
+		inject(0, MAC[2], 8000, 1000);
+		inject(1, MAC[3], 8001, 1000);
+	}
+	for (int k = 0; k < 20000; k++) { /* 20 ms */
+		fe_dp_poll(dp, t += 1000);
+		to3 += sent(2);
+		to4 += sent(3);
+	}
+	p3 = &dp->ports[2];
+	wd = p3->down.st.drop_pkts[FE_LINK_DROP_WATCHDOG];
+	cr_assert_eq(to4, 60, "host 4 gets its frames (%u)", to4);
+	cr_assert_geq(p3->st.pfc_wd_storms, 1, "the watchdog stormed host 3's port");
+	if (action == FE_PFC_WD_DROP) {
+		cr_assert_eq(to3, 0, "nothing reaches host 3 (%u)", to3);
+		cr_assert_eq(wd, 60, "every frame for it dropped by the watchdog (%lu)",
+			     (unsigned long)wd);
+		cr_assert_eq(p3->st.pfc_wd_forwarded, 0);
+	} else {
+		cr_assert_eq(to3, 60, "all 60 reach host 3 through its pause (%u)", to3);
+		cr_assert_eq(wd, 0);
+		cr_assert_gt(p3->st.pfc_wd_forwarded, 0, "sent through the pause");
+	}
+	cr_assert_eq(drops_everywhere(dp), wd, "the watchdog's are the only drops");
+	cr_assert_eq(fe_dp_held(dp), 0, "nothing stuck");
+	done(dp, avail);
+}
+
+Test(graph, watchdog_drops_for_a_host_that_pauses)
+{
+	host_storm(FE_PFC_WD_DROP);
+}
+
+Test(graph, watchdog_forwards_to_a_host_that_pauses)
+{
+	host_storm(FE_PFC_WD_FORWARD);
+}
+
+/*
  * Credits: each output has its own round-robin arbiter. Host 1's frames (through a spine)
  * and host 4's (local to leaf2) into host 3's 100 Mbit/s link share it evenly; with one
  * pointer for the whole fabric the spine's moves reset it, and host 1 took two thirds.

@@ -342,6 +342,62 @@ Test(link, histograms)
 	teardown(&h);
 }
 
+/*
+ * A PFC watchdog that ignores the pause (action forward) ends a hold: what waits behind
+ * it is serialized again from then, in order; the frame on the serializer when the hold
+ * began keeps its time, and held_ns loses what was not held.
+ */
+Test(link, release_ends_a_hold)
+{
+	struct fe_link_params p = {.rate_bps = 1000000000, .delay_ns = 1000};
+	void *pkts[4], *a = (void *)1, *b = (void *)2, *c = (void *)3;
+	uint64_t stamps[4];
+	struct harness h;
+
+	setup(&h, &p, 1000000000);
+	cr_assert_eq(fe_link_enqueue(&h.link, a, 60, 0), 0);   /* 0 to 672, arrives 1672 */
+	fe_link_hold(&h.link, 100, 100000);		       /* from 672 */
+	cr_assert_eq(fe_link_enqueue(&h.link, b, 60, 200), 0); /* would start at 100000 */
+	cr_assert_eq(fe_link_enqueue(&h.link, c, 60, 300), 0);
+	cr_assert_eq(fe_link_release(&h.link, 5000), 2, "b and c serialized again");
+	cr_assert_eq(h.link.st.held_ns, 5000 - 672, "held from 672 to 5000 only");
+	cr_assert_eq(fe_link_dequeue(&h.link, 1672, pkts, stamps, 4), 1);
+	cr_assert(pkts[0] == a && stamps[0] == 1672, "a keeps its time");
+	cr_assert_eq(fe_link_dequeue(&h.link, 5000 + 672 + 999, pkts, stamps, 4), 0);
+	cr_assert_eq(fe_link_dequeue(&h.link, 5000 + 2 * 672 + 1000, pkts, stamps, 4), 2);
+	cr_assert(pkts[0] == b && stamps[0] == 5000 + 672 + 1000, "b from the release");
+	cr_assert(pkts[1] == c && stamps[1] == 5000 + 2 * 672 + 1000, "c behind b");
+	cr_assert_eq(fe_link_release(&h.link, 9000), 0, "no hold left");
+	teardown(&h);
+}
+
+/* Action drop: what has not started goes (counted), the frame on the serializer stays,
+ * and the hold goes on for what comes next. */
+Test(link, discard_unstarted_keeps_the_hold)
+{
+	struct fe_link_params p = {.rate_bps = 1000000000};
+	void *pkts[4], *a = (void *)1, *b = (void *)2, *c = (void *)3, *d = (void *)4;
+	uint64_t stamps[4];
+	struct harness h;
+
+	setup(&h, &p, 1000000000);
+	cr_assert_eq(fe_link_enqueue(&h.link, a, 60, 0), 0);
+	fe_link_hold(&h.link, 100, 100000);
+	cr_assert_eq(fe_link_enqueue(&h.link, b, 60, 200), 0);
+	cr_assert_eq(fe_link_enqueue(&h.link, c, 60, 300), 0);
+	cr_assert_eq(fe_link_discard_unstarted(&h.link, 500, FE_LINK_DROP_WATCHDOG, pkts, 4), 2);
+	cr_assert(pkts[0] == c && pkts[1] == b, "from the tail");
+	cr_assert_eq(h.link.st.drop_pkts[FE_LINK_DROP_WATCHDOG], 2);
+	cr_assert_eq(h.link.q_pkts, 1, "a is on the serializer");
+	cr_assert_eq(fe_link_enqueue(&h.link, d, 60, 600), 0);
+	cr_assert_eq(fe_link_dequeue(&h.link, 672, pkts, stamps, 4), 1);
+	cr_assert(pkts[0] == a && stamps[0] == 672, "a keeps its time");
+	cr_assert_eq(fe_link_dequeue(&h.link, 100000 + 671, pkts, stamps, 4), 0, "still held");
+	cr_assert_eq(fe_link_dequeue(&h.link, 100000 + 672, pkts, stamps, 4), 1);
+	cr_assert(pkts[0] == d, "d after the hold");
+	teardown(&h);
+}
+
 Test(link, hold_delays_the_next_packet_only)
 {
 	/* 1 Gbit/s, 1 tick = 1 ns: a 60-byte frame serializes in 672 ns */
