@@ -11,10 +11,10 @@
 #include <rte_cycles.h>
 #include <rte_errno.h>
 #include <rte_mbuf.h>
-#include <rte_rcu_qsbr.h>
 #include <rte_ring.h>
 
 #include "fe_capfile.h"
+#include "fe_ctlif.h"
 #include "fe_graph.h"
 #include "fe_linkspec.h"
 #include "fe_time.h"
@@ -320,7 +320,7 @@ found:
 	clock_gettime(CLOCK_REALTIME, &ts);
 	c->tsc0 = rte_rdtsc();
 	c->wall0 = (uint64_t)ts.tv_sec * 1000000000 + (uint64_t)ts.tv_nsec;
-	__atomic_store_n(&dp->tap, &c->tap, __ATOMIC_RELEASE);
+	fe_ctlif_tap(dp, &c->tap);
 	return c;
 fail:
 	free_capture(c);
@@ -350,16 +350,12 @@ write_stats(struct fe_capture *c)
 int
 fe_capture_stop(struct fe_dp *dp, struct fe_capture *c, char *msg, size_t len)
 {
-	uint64_t token;
-	int quiet = 0;
+	int quiet;
 
 	if (c == NULL)
 		return 0;
-	__atomic_store_n(&dp->tap, NULL, __ATOMIC_RELEASE);
 	/* after a grace period the lcore holds no pointer to the tap: drain and free */
-	token = rte_rcu_qsbr_start(dp->qsv);
-	for (int i = 0; i < 100000 && !(quiet = rte_rcu_qsbr_check(dp->qsv, token, false)); i++)
-		usleep(10);
+	quiet = fe_ctlif_untap(dp, 1000000000ULL) == 0;
 	drain(c, UINT32_MAX); /* the ring no longer fills: all of it */
 	write_stats(c);
 	if (!quiet) { /* an lcore stuck for a second may still copy into it: keep it */

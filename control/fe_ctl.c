@@ -32,7 +32,7 @@
 #include "fe_rules.h"
 #include "fe_time.h"
 #include "fe_units.h"
-#include "fe_update.h"
+#include "fe_ctlif.h"
 
 #define CTL_CLIENTS 16			 /* for anyone who may connect */
 #define CTL_ROOT    2			 /* more, kept for root on the UNIX socket */
@@ -117,11 +117,10 @@ struct fe_ctl {
 	char profile[64];
 	uint32_t scale;
 	const char *version;
-	struct fe_update *last; /* published; freed once the next one is adopted */
+	struct fe_ctlif *ci; /* the one door into the engine (fe_ctlif.h) */
 	uint64_t changes;
 	struct timing effect, adopt; /* of every change: publish to adoption, adoption itself */
-	uint64_t reset_gen;
-	struct fe_capture *cap; /* one capture at a time */
+	struct fe_capture *cap;	     /* one capture at a time */
 };
 
 static uint64_t
@@ -277,19 +276,20 @@ fe_ctl_create(struct fe_dp *dp, const struct fe_ctl_conf *conf, char *err, size_
 	c->scale = conf->scale ? conf->scale : 1;
 	c->version = conf->version;
 	snprintf(c->profile, sizeof(c->profile), "%s", conf->profile ? conf->profile : "-");
+	c->ci = fe_ctlif_open(dp);
 	c->up = calloc(dp->nports, sizeof(*c->up));
 	c->down = calloc(dp->nports, sizeof(*c->down));
 	snprintf(c->capdir, sizeof(c->capdir), "%s",
 		 conf->capture_dir ? conf->capture_dir : FE_CTL_CAPTURE_DIR);
 	for (unsigned i = 0; i < CTL_CLIENTS + CTL_ROOT; i++)
 		c->cl[i].fd = -1;
-	if (c->up == NULL || c->down == NULL) {
+	if (c->ci == NULL || c->up == NULL || c->down == NULL) {
 		snprintf(err, errlen, "out of memory");
 		goto fail;
 	}
 	for (unsigned i = 0; i < dp->nports; i++) {
-		c->up[i] = dp->ports[i].up_def;
-		c->down[i] = dp->ports[i].down_def;
+		c->up[i] = dp->desc.up[i];
+		c->down[i] = dp->desc.down[i];
 	}
 	if (dp->graph != NULL) {
 		c->nhop = dp->graph->nhl;
@@ -301,7 +301,7 @@ fe_ctl_create(struct fe_dp *dp, const struct fe_ctl_conf *conf, char *err, size_
 			goto fail;
 		}
 		for (unsigned i = 0; i < c->nhop; i++) {
-			c->hop[i] = dp->graph->hl[i].def;
+			c->hop[i] = dp->desc.hop[i];
 			snprintf(c->hop_dir[i], sizeof(c->hop_dir[i]), "%s", dp->graph->hl[i].name);
 			snprintf(c->hop_link[i / 2], sizeof(c->hop_link[0]), "%s",
 				 dp->graph->hl[i].lname);
@@ -346,7 +346,7 @@ fe_ctl_free(struct fe_ctl *c)
 	if (c->token_path[0])
 		unlink(c->token_path);
 	fe_capture_stop(c->dp, c->cap, NULL, 0);
-	fe_update_free(c->last);
+	fe_ctlif_close(c->ci);
 	free(c->up);
 	free(c->down);
 	free(c->hop);
@@ -573,43 +573,20 @@ static int
 change(struct fe_ctl *c, struct fe_linkdef *up, struct fe_linkdef *down,
        const struct fe_linkdef *hop, const struct fe_fabric *fab, char *err, size_t len)
 {
-	struct fe_update *u = fe_update_build_fabric(c->dp, up, down, hop, fab, err, len);
-	int rc;
+	struct fe_ctlif_timing tm;
+	int rc = fe_ctlif_change(c->ci, up, down, hop, fab, CTL_WAIT_NS, &tm, err, len);
 
-	if (u == NULL)
-		return -EINVAL;
-	fe_update_publish(c->dp, u);
-	rc = fe_update_wait(c->dp, u, c->last, CTL_WAIT_NS);
-	if (rc < 0) {
-		/* published: the lcore takes it when it runs again; keep it as the last */
-		snprintf(err, len,
-			 "the dataplane did not take the change within %llu ms (is its "
-			 "lcore running?)",
-			 CTL_WAIT_NS / 1000000);
-		c->last = u;
+	if (rc < 0)
 		return rc;
-	}
-	c->last = u;
 	c->changes++;
-	timing_add(&c->effect,
-		   (double)fe_ticks_to_ns(
-			   u->adopted_tsc - RTE_MIN(u->adopted_tsc, u->published_tsc), c->dp->hz) /
-			   1000.0);
-	timing_add(&c->adopt, (double)fe_ticks_to_ns(u->adopt_ticks, c->dp->hz) / 1000.0);
-	fe_report_lock();
+	timing_add(&c->effect, (double)tm.effect_ns / 1000.0);
+	timing_add(&c->adopt, (double)tm.adopt_ns / 1000.0);
 	for (unsigned i = 0; i < c->dp->nports; i++) {
-		c->up[i] = c->dp->ports[i].up_def = up[i];
-		c->down[i] = c->dp->ports[i].down_def = down[i];
+		c->up[i] = up[i];
+		c->down[i] = down[i];
 	}
-	for (unsigned i = 0; hop && i < c->nhop; i++) { /* what reports read of them */
-		c->hop[i] = c->dp->graph->hl[i].def = hop[i];
-		c->dp->graph->hl[i].prm = hop[i].link;
-	}
-	/* for reports; the lcore never reads these (conf.pfc.frames it set itself) */
-	c->dp->conf.credit.return_ns = fab->credit.return_ns;
-	c->dp->conf.credit.hoq_life_ns = fab->credit.hoq_life_ns;
-	c->dp->conf.switch_buffer = fab->switch_buffer;
-	fe_report_unlock();
+	for (unsigned i = 0; hop && i < c->nhop; i++)
+		c->hop[i] = hop[i];
 	c->fabric = *fab;
 	return 0;
 }
@@ -853,16 +830,10 @@ cmd_counters(struct fe_ctl *c, json_t *req)
 static json_t *
 cmd_reset(struct fe_ctl *c, json_t *req)
 {
-	uint64_t gen = ++c->reset_gen, deadline = mono_ns() + CTL_WAIT_NS;
-
 	(void)req;
-	__atomic_store_n(&c->dp->reset_req, gen, __ATOMIC_RELEASE);
-	while (FE_DP_ACK(c->dp, reset_done) != gen) {
-		if (mono_ns() > deadline)
-			return reply_err("the dataplane did not reset its counters within 1000 ms "
-					 "(is its lcore running?)");
-		usleep(10);
-	}
+	if (fe_ctlif_reset(c->dp, CTL_WAIT_NS) < 0)
+		return reply_err("the dataplane did not reset its counters within 1000 ms "
+				 "(is its lcore running?)");
 	for (unsigned i = 0; i < c->dp->nports; i++)
 		fe_report_eth_reset(c->dp->ports[i].port_id);
 	fe_kernel_reset(fe_report_kernel());
@@ -874,7 +845,7 @@ static json_t *
 cmd_hold(struct fe_ctl *c, json_t *req)
 {
 	const char *link = str_param(req, "link"), *dur = str_param(req, "duration");
-	uint64_t ns, gen, deadline = mono_ns() + CTL_WAIT_NS;
+	uint64_t ns;
 	char err[CTL_ERR], text[300];
 	long port;
 	int dirs;
@@ -889,17 +860,9 @@ cmd_hold(struct fe_ctl *c, json_t *req)
 	}
 	if (fe_rule_parse(&fe_rule_hold, "hold: ", dur, &ns, err, sizeof(err)) < 0)
 		return reply_err(err);
-	c->dp->hold_link = 2 * (uint32_t)port + (dirs == FE_SEL_DOWN);
-	c->dp->hold_ticks = fe_ns_to_ticks(ns, c->dp->hz);
-	gen = __atomic_load_n(&c->dp->hold_req, __ATOMIC_RELAXED) + 1;
-	__atomic_store_n(&c->dp->hold_req, gen, __ATOMIC_RELEASE);
-	while (FE_DP_ACK(c->dp, hold_done) != gen) {
-		if (mono_ns() > deadline)
-			return reply_err(
-				"the dataplane did not take the hold within 1000 ms (is its "
-				"lcore running?)");
-		usleep(10);
-	}
+	if (fe_ctlif_hold(c->dp, 2 * (unsigned)port + (dirs == FE_SEL_DOWN), ns, CTL_WAIT_NS) < 0)
+		return reply_err("the dataplane did not take the hold within 1000 ms (is its "
+				 "lcore running?)");
 	snprintf(text, sizeof(text), "%s held for %s\n", link, dur);
 	return reply_ok(text, NULL);
 }

@@ -12,6 +12,7 @@
 #include "fe_nicport.h"
 #include "fe_qhist.h"
 #include "fe_quantile.h"
+#include "fe_ctlif.h"
 #include "fe_report.h"
 #include "fe_time.h"
 #include "fe_units.h"
@@ -126,7 +127,6 @@ fe_report_counters(enum fe_obj obj)
 
 /* What the PMD counted before the last reset: its counters are read, never written. */
 static struct fe_eth_counters eth_base[RTE_MAX_ETHPORTS];
-static pthread_mutex_t report_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static void
 eth_raw(uint16_t port_id, struct fe_eth_counters *c)
@@ -160,18 +160,6 @@ fe_report_eth_reset(uint16_t port_id)
 	eth_raw(port_id, &eth_base[port_id % RTE_MAX_ETHPORTS]);
 }
 
-void
-fe_report_lock(void)
-{
-	pthread_mutex_lock(&report_lock);
-}
-
-void
-fe_report_unlock(void)
-{
-	pthread_mutex_unlock(&report_lock);
-}
-
 const struct fe_link *
 fe_report_link(const struct fe_dp *dp, unsigned n, const struct fe_link_params **params, char *name,
 	       size_t len)
@@ -180,16 +168,14 @@ fe_report_link(const struct fe_dp *dp, unsigned n, const struct fe_link_params *
 	int up = (n % 2) == 0;
 
 	snprintf(name, len, "%u.%s", n / 2, up ? "up" : "down");
-	*params = up ? &p->up_def.link : &p->down_def.link;
+	*params = up ? &dp->desc.up[n / 2].link : &dp->desc.down[n / 2].link;
 	return up ? &p->up : &p->down;
 }
 
 const struct fe_linkdef *
 fe_report_linkdef(const struct fe_dp *dp, unsigned n)
 {
-	const struct fe_port *p = &dp->ports[n / 2];
-
-	return n % 2 == 0 ? &p->up_def : &p->down_def;
+	return n % 2 == 0 ? &dp->desc.up[n / 2] : &dp->desc.down[n / 2];
 }
 
 const struct fe_linkx *
@@ -748,11 +734,11 @@ link_json(const struct fe_dp *dp, unsigned n)
 	char name[32];
 
 	l = fe_report_link(dp, n, &lp, name, sizeof(name));
-	fe_report_lock();
+	fe_ctlif_lock();
 	o = json_pack("{s:s, s:o, s:o, s:o, s:o}", "link", name, "rate_bps", u64(lp->rate_bps),
 		      "delay_ns", u64(lp->delay_ns), "buffer_bytes", u64(lp->limit_bytes),
 		      "buffer_pkts", u64(lp->limit_pkts));
-	fe_report_unlock();
+	fe_ctlif_unlock();
 	put_fields(o, &l->st, link_counters);
 	for (unsigned k = 0; k < FE_LINK_LANES; k++)
 		json_array_append_new(lanes, u64(FE_CNT_GET(l->st.lane_drop_pkts[k])));
@@ -1046,7 +1032,8 @@ graph_json(const struct fe_dp *dp)
 	for (unsigned i = 0; i < g->nhl; i++) {
 		const struct fe_hoplink *h = &g->hl[i];
 		json_t *o = json_pack("{s:s, s:o, s:o}", "link", h->name, "rate_bps",
-				      u64(h->prm.rate_bps), "delay_ns", u64(h->prm.delay_ns));
+				      u64(dp->desc.hop[i].link.rate_bps), "delay_ns",
+				      u64(dp->desc.hop[i].link.delay_ns));
 		json_t *lanes = json_array();
 
 		put_fields(o, &h->l.st, link_counters);

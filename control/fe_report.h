@@ -46,14 +46,6 @@ void fe_report_eth(uint16_t port_id, struct fe_eth_counters *c);
 /* Count the PMD's counters from now on (it keeps its own; fabemu only reads them). */
 void fe_report_eth_reset(uint16_t port_id);
 
-/*
- * The link definitions (fe_report_linkdef) change at run time: the control thread
- * writes them and the telemetry threads read them under this lock. The lcore never
- * takes it; it does not read the definitions.
- */
-void fe_report_lock(void);
-void fe_report_unlock(void);
-
 /* Link n of the engine: even n is port n/2's up link, odd its down link. */
 const struct fe_link *fe_report_link(const struct fe_dp *dp, unsigned n,
 				     const struct fe_link_params **params, char *name, size_t len);

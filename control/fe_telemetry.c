@@ -9,6 +9,7 @@
 #include <rte_telemetry.h>
 
 #include "fe_graph.h"
+#include "fe_ctlif.h"
 #include "fe_report.h"
 #include "fe_telemetry.h"
 
@@ -171,15 +172,16 @@ tel_hop(const struct fe_dp *dp, const char *params, struct rte_tel_data *d)
 
 	if (i >= 0) {
 		const struct fe_hoplink *h = &dp->graph->hl[i];
+		const struct fe_link_params *prm = &dp->desc.hop[i].link;
 
 		rte_tel_data_start_dict(d);
 		rte_tel_data_add_dict_string(d, "link", h->name);
-		fe_report_lock();
-		rte_tel_data_add_dict_u64(d, "rate_bps", h->prm.rate_bps);
-		rte_tel_data_add_dict_u64(d, "delay_ns", h->prm.delay_ns);
-		rte_tel_data_add_dict_u64(d, "buffer_bytes", h->prm.limit_bytes);
-		rte_tel_data_add_dict_u64(d, "buffer_pkts", h->prm.limit_pkts);
-		fe_report_unlock();
+		fe_ctlif_lock();
+		rte_tel_data_add_dict_u64(d, "rate_bps", prm->rate_bps);
+		rte_tel_data_add_dict_u64(d, "delay_ns", prm->delay_ns);
+		rte_tel_data_add_dict_u64(d, "buffer_bytes", prm->limit_bytes);
+		rte_tel_data_add_dict_u64(d, "buffer_pkts", prm->limit_pkts);
+		fe_ctlif_unlock();
 		add_counters(d, &h->l.st, fe_report_counters(FE_OBJ_LINK));
 		rte_tel_data_add_dict_u64(d, "filter_hits", FE_CNT_GET(h->x.filter_hits));
 		rte_tel_data_add_dict_u64(d, "down", fe_graph_link_down(h));
@@ -217,12 +219,12 @@ tel_link(const char *cmd __rte_unused, const char *params, struct rte_tel_data *
 	l = fe_report_link(dp, idx, &lp, name, sizeof(name));
 	rte_tel_data_start_dict(d);
 	rte_tel_data_add_dict_string(d, "link", name);
-	fe_report_lock();
+	fe_ctlif_lock();
 	rte_tel_data_add_dict_u64(d, "rate_bps", lp->rate_bps);
 	rte_tel_data_add_dict_u64(d, "delay_ns", lp->delay_ns);
 	rte_tel_data_add_dict_u64(d, "buffer_bytes", lp->limit_bytes);
 	rte_tel_data_add_dict_u64(d, "buffer_pkts", lp->limit_pkts);
-	fe_report_unlock();
+	fe_ctlif_unlock();
 	add_counters(d, &l->st, fe_report_counters(FE_OBJ_LINK));
 	fe_report_qhist_q3(l->st.late_hist, &late);
 	if (late.n) { /* no percentile of nothing */

@@ -168,7 +168,8 @@ regime_setup(struct fe_dp *dp, struct fe_port *p, int socket, char *err, size_t 
 {
 	switch (dp->conf.regime) {
 	case FE_REGIME_PFC:
-		if (fe_dp_pfc_compile(dp, &p->pfc, &dp->conf.pfc, &p->up_def.link, err, errlen) < 0)
+		if (fe_dp_pfc_compile(dp, &p->pfc, &dp->conf.pfc, &dp->desc.up[p - dp->ports].link,
+				      err, errlen) < 0)
 			return -EINVAL;
 		p->up.gated = 1;
 		return 0;
@@ -190,8 +191,8 @@ port_setup(struct fe_dp *dp, unsigned i, uint16_t port_id, const struct fe_linkd
 	p->mac_cache = (struct fe_mac_cache){.src = UINT64_MAX, .dst = UINT64_MAX};
 	if (rte_eth_dev_get_name_by_port(p->port_id, p->name) != 0)
 		snprintf(p->name, sizeof(p->name), "port%u", p->port_id);
-	p->up_def = *up;
-	p->down_def = *down;
+	dp->desc.up[i] = *up;
+	dp->desc.down[i] = *down;
 	if (link_setup(&p->up, &up->link, dp->hz, socket, e, sizeof(e)) < 0 ||
 	    fe_dp_linkx_compile(&p->up_x, up, dp->hz, dp->conf.seed, 2 * i, e, sizeof(e)) < 0) {
 		snprintf(err, errlen, "link %u.up: %s", i, e);
@@ -373,6 +374,11 @@ fe_dp_create(unsigned nports, const uint16_t *port_ids, const struct fe_linkdef 
 	dp->ports = rte_zmalloc_socket("fe_ports", sizeof(*dp->ports) * nports, RTE_CACHE_LINE_SIZE,
 				       socket);
 	dp->mac = rte_zmalloc_socket("fe_mac", sizeof(*dp->mac), RTE_CACHE_LINE_SIZE, socket);
+	/* as given: every port's links, and each direction of a link between switches */
+	dp->desc.up = rte_zmalloc("fe_desc", sizeof(*dp->desc.up) * nports, 0);
+	dp->desc.down = rte_zmalloc("fe_desc", sizeof(*dp->desc.down) * nports, 0);
+	dp->desc.hop = rte_zmalloc(
+		"fe_desc", sizeof(*dp->desc.hop) * (conf->graph ? 2 * conf->graph->nlinks : 1), 0);
 	/* per input x priority: the ports, then (several switches) each hop link's direction */
 	dp->held = rte_zmalloc_socket(
 		"fe_held",
@@ -382,6 +388,7 @@ fe_dp_create(unsigned nports, const uint16_t *port_ids, const struct fe_linkdef 
 	dp->qsv = rte_zmalloc_socket("fe_qsv", rte_rcu_qsbr_get_memsize(2), RTE_CACHE_LINE_SIZE,
 				     socket);
 	if (dp->ports == NULL || dp->mac == NULL || dp->held == NULL || dp->qsv == NULL ||
+	    dp->desc.up == NULL || dp->desc.down == NULL || dp->desc.hop == NULL ||
 	    rte_rcu_qsbr_init(dp->qsv, 2) != 0)
 		goto nomem;
 	fe_mac_init(dp->mac, fe_ns_to_ticks(conf->mac_age_ns, hz));
@@ -426,6 +433,9 @@ fe_dp_free(struct fe_dp *dp)
 		fe_nic_free(dp->ports[i].nic);
 	}
 	rte_free(dp->ports);
+	rte_free(dp->desc.up);
+	rte_free(dp->desc.down);
+	rte_free(dp->desc.hop);
 	fe_graph_free(dp->graph);
 	rte_mempool_free(dp->nic_pool);
 	rte_free(dp->mac);

@@ -161,10 +161,9 @@ struct fe_port {
 	struct fe_link up;   /* host -> switch */
 	struct fe_link down; /* switch -> host */
 	struct fe_linkx up_x, down_x;
-	struct fe_linkdef up_def, down_def; /* as the user gave them (for reports) */
-	struct fe_pfc pfc;		    /* PFC: this port's ingress into the switch */
-	struct fe_credit credit;	    /* credit: the host adapter's credits */
-	struct fe_iq iq[FE_LANES_MAX];	    /* credit: the switch's input queues */
+	struct fe_pfc pfc;	       /* PFC: this port's ingress into the switch */
+	struct fe_credit credit;       /* credit: the host adapter's credits */
+	struct fe_iq iq[FE_LANES_MAX]; /* credit: the switch's input queues */
 	struct fe_port_stats st;
 	struct fe_mac_cache mac_cache;
 	uint16_t port_id;
@@ -257,6 +256,16 @@ struct fe_dp_acks {
 	uint64_t adopted_gen, reset_done, hold_done;
 };
 
+/*
+ * The fabric as the user gave it, for reports and for the next change to start from:
+ * written when the engine is created and then only by fe_ctlif_change() (fe_ctlif.h),
+ * under fe_ctlif_lock(), which its readers on other threads hold. The lcore never reads it.
+ */
+struct fe_dp_desc {
+	struct fe_linkdef *up, *down; /* [nports]: each port's links */
+	struct fe_linkdef *hop; /* [graph->nhl]: the links between switches, a direction each */
+};
+
 struct fe_dp {
 	unsigned nports;
 	struct fe_port *ports;
@@ -276,6 +285,8 @@ struct fe_dp {
 	uint64_t step;			 /* lossless: feedback delay, the loop's time step */
 	struct fe_pfc_wd wd;		 /* PFC: the watchdog of every egress queue */
 	uint64_t horizon;		 /* lossless: the switch has seen everything up to here */
+	/* What the control thread asks, through fe_ctlif.h only (the one writer on its side),
+	 * and what the lcore acknowledges; the lcore takes them at a pass start. */
 	/* run-time changes (fe_update.h): ctl publishes, the lcore adopts at a pass start */
 	struct fe_update *update; /* ctl: wo (release), lcore: ro (acquire) */
 	uint64_t adopted_gen;	  /* lcore: wo (release), ctl: ro */
@@ -302,6 +313,7 @@ struct fe_dp {
 	int nic_dynoff;			 /* the NIC's field in the mbuf (fe_nicport.c) */
 	struct rte_mempool *nic_pool;	 /* the NICs' CNPs, ACKs and NAKs: their own */
 	struct fe_graph *graph;		 /* several switches (fe_graph.h); NULL: one */
+	struct fe_dp_desc desc;		 /* as given (above); lcore: - */
 };
 
 /* Ticks of the TSC in ns (fe_time.h). */

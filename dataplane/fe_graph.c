@@ -43,7 +43,8 @@ lossless_setup(struct fe_dp *dp, struct fe_graph *g, const struct fe_graph_conf 
 
 		h->l.gated = 1;
 		if (dp->conf.regime == FE_REGIME_PFC &&
-		    fe_dp_pfc_compile(dp, &h->pfc, &dp->conf.pfc, &h->prm, err, errlen) < 0)
+		    fe_dp_pfc_compile(dp, &h->pfc, &dp->conf.pfc, &dp->desc.hop[i].link, err,
+				      errlen) < 0)
 			return -EINVAL;
 	}
 	if (dp->conf.regime != FE_REGIME_CREDIT)
@@ -133,8 +134,7 @@ fe_graph_create(struct fe_dp *dp, const struct fe_graph_conf *c, int socket, cha
 		const char *what;
 		char e[300];
 
-		h->def = c->def[i];
-		h->prm = *p;
+		dp->desc.hop[i] = c->def[i];
 		h->from = c->ends[i / 2][i % 2];
 		h->to = c->ends[i / 2][1 - i % 2];
 		snprintf(h->name, sizeof(h->name), "%s", c->dir_names[i]);
@@ -153,8 +153,8 @@ fe_graph_create(struct fe_dp *dp, const struct fe_graph_conf *c, int socket, cha
 		/* PFC: the bytes a switch holds, per input and lane (the others count none) */
 		h->l.acct = dp->conf.regime == FE_REGIME_PFC ? dp->held : NULL;
 		/* numbered after the ports' links (2 x nports): its RNG stream, its captures */
-		if (fe_dp_linkx_compile(&h->x, &h->def, dp->hz, dp->conf.seed, 2 * dp->nports + i,
-					e, sizeof(e)) < 0) {
+		if (fe_dp_linkx_compile(&h->x, &c->def[i], dp->hz, dp->conf.seed,
+					2 * dp->nports + i, e, sizeof(e)) < 0) {
 			snprintf(err, errlen, "link %s: %s", h->name, e);
 			return -EINVAL;
 		}

@@ -50,8 +50,6 @@ struct fe_graph_topo {
 struct fe_hoplink {
 	struct fe_link l;
 	struct fe_linkx x;	   /* its impairments (loss, ECN, jitter, drop rules) */
-	struct fe_linkdef def;	   /* as given (for reports, and run-time changes) */
-	struct fe_link_params prm; /* def.link */
 	uint16_t from, to;	   /* switches */
 	char name[80];		   /* "leaf1>spine2": from > to */
 	char lname[72];		   /* its link's, both ways: "leaf1-spine2" */

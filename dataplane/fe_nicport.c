@@ -48,7 +48,7 @@ fe_nic_setup(struct fe_dp *dp, unsigned i, int socket, char *err, size_t errlen)
 {
 	struct fe_port *p = &dp->ports[i];
 	const struct fe_nic_params *prm = &dp->conf.nic;
-	uint64_t line = p->up_def.link.rate_bps ? p->up_def.link.rate_bps : 100000000000ULL;
+	uint64_t rate = dp->desc.up[i].link.rate_bps, line = rate ? rate : 100000000000ULL;
 	struct fe_nicport *n;
 	uint32_t w = 1;
 

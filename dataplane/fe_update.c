@@ -19,8 +19,8 @@ static const struct fe_linkdef *
 cur_def(const struct fe_dp *dp, unsigned n)
 {
 	if (n >= 2 * dp->nports)
-		return &dp->graph->hl[n - 2 * dp->nports].def;
-	return n % 2 ? &dp->ports[n / 2].down_def : &dp->ports[n / 2].up_def;
+		return &dp->desc.hop[n - 2 * dp->nports];
+	return n % 2 ? &dp->desc.down[n / 2] : &dp->desc.up[n / 2];
 }
 
 static const struct fe_link *
@@ -195,7 +195,7 @@ fe_update_build_fabric(struct fe_dp *dp, const struct fe_linkdef *up, const stru
 			goto nomem;
 		for (unsigned h = 0; h < dp->graph->nhl; h++)
 			if (fe_dp_pfc_compile(dp, &u->hop_pfc[h], &fab->pfc,
-					      hop ? &hop[h].link : &dp->graph->hl[h].prm, err,
+					      hop ? &hop[h].link : &dp->desc.hop[h].link, err,
 					      errlen) < 0)
 				goto fail;
 	}

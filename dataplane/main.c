@@ -1012,7 +1012,7 @@ static void
 warn_rings(const struct fe_dp *dp)
 {
 	for (unsigned i = 0; i < dp->nports; i++) {
-		const struct fe_link_params *l = &dp->ports[i].up_def.link;
+		const struct fe_link_params *l = &dp->desc.up[i].link;
 		uint64_t frames = l->limit_pkts ? l->limit_pkts : UINT64_MAX;
 		struct fe_kernel_port k;
 

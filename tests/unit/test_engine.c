@@ -657,8 +657,8 @@ swap(struct fe_dp *dp, const struct fe_linkdef *all, struct fe_update *prev, uin
 	cr_assert_eq(dp->adopted_gen, u->gen, "taken at the next pass");
 	cr_assert_eq(fe_update_wait(dp, u, prev, 1000000000ULL), 0);
 	for (int i = 0; i < NP; i++) { /* what reports read, as the control thread does */
-		dp->ports[i].up_def = up[i];
-		dp->ports[i].down_def = down[i];
+		dp->desc.up[i] = up[i];
+		dp->desc.down[i] = down[i];
 	}
 	return u;
 }

@@ -958,7 +958,7 @@ set_fabric_links(struct fe_dp *dp, const char *spec, uint64_t now)
 	char err[256];
 
 	for (unsigned i = 0; i < dp->graph->nhl; i++)
-		hop[i] = dp->graph->hl[i].def;
+		hop[i] = dp->desc.hop[i];
 	fl.def = hop;
 	cr_assert_eq(fe_linkspec_apply_fabric(spec, NULL, NULL, 0, &fl, err, sizeof(err)), 0, "%s",
 		     err);
@@ -968,7 +968,7 @@ set_fabric_links(struct fe_dp *dp, const char *spec, uint64_t now)
 	fe_dp_poll(dp, now);
 	cr_assert_eq(dp->adopted_gen, u->gen);
 	for (unsigned i = 0; i < dp->graph->nhl; i++) /* what fabemuctl writes for reports */
-		dp->graph->hl[i].def = hop[i];
+		dp->desc.hop[i] = hop[i];
 	return u;
 }
 
