@@ -1052,7 +1052,8 @@ warn_config(const struct fe_dp *dp)
 	if (dp->conf.regime != FE_REGIME_PFC || dp->conf.switch_buffer == 0)
 		return;
 	for (unsigned i = 0; i < dp->nports; i++)
-		need += dp->conf.lanes * (dp->ports[i].pfc.xoff + dp->ports[i].pfc.headroom);
+		need += dp->conf.lanes *
+			(dp->ports[i].pfc.cfg.xoff + dp->ports[i].pfc.cfg.headroom);
 	if (dp->conf.switch_buffer < need)
 		fprintf(stderr,
 			"fabemu-dp: warning: switch buffer %" PRIu64 " B < ports x lanes x (xoff + "

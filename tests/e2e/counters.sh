@@ -56,7 +56,7 @@ rows = {r["regime"]: r for r in csv.DictReader(open(out + "/summary.csv"))}
 ports_csv = list(csv.DictReader(open(out + "/ports.csv")))
 text = open(out + "/../c.out").read()
 
-def lower(i):  # the quarter-octave buckets of dataplane/fe_qhist.h
+def lower(i):  # the quarter-octave buckets of dataplane/models/fe_qhist.h
     return i if i < 8 else (4 + i % 4) << (i // 4 - 1)
 
 def report(i):  # 0..7 exact, above the bucket's upper bound

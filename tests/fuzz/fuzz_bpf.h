@@ -16,7 +16,7 @@
  *
  * The regressions in corpus/filter and corpus/engine (crash-*) are replayed with
  * FZ_REPLAY=1 (tests/fuzz/run.sh), where nothing is stepped around: they pass once
- * dataplane/fe_filter.c does not run a program with (1) JIT-compiled and fixes (2) up.
+ * dataplane/engine/fe_filter.c does not run a program with (1) JIT-compiled and fixes (2) up.
  */
 #ifndef FUZZ_BPF_H
 #define FUZZ_BPF_H

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * One control request (control/fe_ctl.c) on any bytes, served as it would be for a
+ * One control request (control/server/fe_ctl.c) on any bytes, served as it would be for a
  * client on the UNIX socket that is not root (fe_ctl_request): JSON parsing, the
  * protocol version, every command and its parameters, profiles and link specs inside
  * them, and the fabric updates they publish, adopted by a real engine running on a

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * ECN marking on any bytes (dataplane/fe_ecn.c, fe_ecn_mark()): Ethernet, one 802.1Q
+ * ECN marking on any bytes (dataplane/models/fe_ecn.c, fe_ecn_mark()): Ethernet, one 802.1Q
  * tag or none, IPv4 or IPv6, at any length. It reads and writes only the frame; it
  * changes nothing but the ECN field (and IPv4's header checksum); it says MARKED exactly
  * when ECT(0) or ECT(1) became CE; and an IPv4 header whose checksum was right before

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The fast path on any bytes (dataplane/fe_dp.c, fe_switch.c and the models they call):
+ * The fast path on any bytes (dataplane/engine/fe_dp.c, fe_switch.c and the models they call):
  * frames of any content and length, in one mbuf or two, enter three in-memory ports
  * (net_ring) of an engine on a fake clock, which reads their Ethernet header and 802.1Q
  * tag, maps them to lanes by PCP or DSCP, learns and floods, runs filters, marks ECN
@@ -210,7 +210,7 @@ engine(uint8_t a, uint8_t b)
 	dp = fe_dp_create(NP, ports, ups, downs, cpool, HZ, &conf, err, sizeof(err));
 	FZ_CHECK(dp != NULL, "fe_dp_create: %s", err);
 	if (down.match[0] &&
-	    fz_skip_bpf_bugs(down.match, dp->ports[0].down_x.filter->jit != NULL)) {
+	    fz_skip_bpf_bugs(down.match, dp->ports[0].down_x.cfg.filter->jit != NULL)) {
 		fe_dp_free(dp); /* fuzz_bpf.h */
 		return NULL;
 	}

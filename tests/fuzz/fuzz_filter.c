@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Filters (dataplane/fe_filter.c): the input up to its first NUL byte is a tcpdump
+ * Filters (dataplane/engine/fe_filter.c): the input up to its first NUL byte is a tcpdump
  * expression, compiled as a link's match= is (libpcap, then DPDK's eBPF: converted,
  * loaded, JIT-compiled); the rest is a frame it is run on, in one mbuf and split over
  * two. The verdict must be libpcap's own for the same bytes (pcap_offline_filter), in

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Link specs and the regime options (control/fe_linkspec.c, control/fe_regimespec.c):
+ * Link specs and the regime options (control/parse/fe_linkspec.c, control/parse/fe_regimespec.c):
  * the first byte picks the number of ports (0 to 7); every line of the rest is applied
  * as `--link`, and given to `--pfc` and `--credit`; the rest as a whole is read as
  * `--link-file`. What is accepted is compiled and printed (fz_links).

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Fabric profiles (control/fe_profile.c): any bytes as a YAML profile. What parses is
+ * Fabric profiles (control/parse/fe_profile.c): any bytes as a YAML profile. What parses is
  * expanded for 1 and 4 ports at its own scale and at the largest, and every link is
  * compiled and printed (fz_links), as `fabemu-dp --profile` and `fabemuctl apply` would.
  * Seeds: profiles/, the profiles of tests/.

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The edge timing (dataplane/fe_edge.h) over a ring in memory laid out as the kernel lays
+ * The edge timing (dataplane/engine/fe_edge.h) over a ring in memory laid out as the kernel lays
  * out a TPACKET_V2 ring: stamps read before the burst, checked against what came back,
  * the ring's position wrapping, frames that came after the look, a mismatch stopping it.
  */

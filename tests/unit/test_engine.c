@@ -15,6 +15,7 @@
 
 #include "fe_dp.h"
 #include "ring_ports.h"
+#include "fe_adopt.h"
 #include "fe_update.h"
 
 #define NP 3
@@ -839,7 +840,7 @@ learned_engine(void)
 	fe_dp_poll(dp, 1010);
 	for (int i = 0; i < NP; i++)
 		cr_assert_eq(sent(i), 2);
-	fe_dp_reset_counters(dp, FE_ROLE_ALL);
+	fe_adopt_reset(dp, FE_ROLE_ALL);
 	return dp;
 }
 
@@ -983,7 +984,7 @@ Test(engine, credit_arrivals_follow_the_table)
 	for (; t <= 2 * T0 + 100000; t += 1000)
 		fe_dp_poll(dp, t);
 	sent(0), sent(1), sent(2);
-	fe_dp_reset_counters(dp, FE_ROLE_ALL);
+	fe_adopt_reset(dp, FE_ROLE_ALL);
 
 	inject_as(0, MAC[0], MAC[1], 100); /* A to B: port 1 */
 	inject_as(0, MAC[0], MAC[1], 100);

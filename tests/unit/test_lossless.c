@@ -198,7 +198,7 @@ Test(pfc, update_events)
 	cr_assert_eq(fe_pfc_update(&p, 0, 20000, 20), FE_PFC_XOFF);
 	cr_assert_eq(fe_pfc_update(&p, 0, 21000, 30), FE_PFC_NONE, "already paused");
 	cr_assert_eq(fe_pfc_refresh_due(&p, 0, 30), 0);
-	cr_assert_eq(fe_pfc_refresh_due(&p, 0, 20 + p.refresh_ticks), 1, "refresh at quanta/2");
+	cr_assert_eq(fe_pfc_refresh_due(&p, 0, 20 + p.cfg.refresh_ticks), 1, "refresh at quanta/2");
 	cr_assert_eq(fe_pfc_update(&p, 0, 9000, 40), FE_PFC_XON);
 	cr_assert_eq(fe_pfc_refresh_due(&p, 0, 1ULL << 40), 0, "no refresh once resumed");
 }

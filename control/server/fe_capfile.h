@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Captures of one link to a pcapng file, on the control thread (the lcore's side is
- * dataplane/fe_capture.h). Delivered packets carry the time they reached the far end
+ * dataplane/engine/fe_capture.h). Delivered packets carry the time they reached the far end
  * of the link; with drops on, packets the emulator dropped are written too, with the
  * time of the drop and a comment "fabemu-drop: CAUSE" (tshark: frame.comment).
  *

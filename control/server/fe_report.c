@@ -336,7 +336,8 @@ table_regime(FILE *f, const struct fe_dp *dp)
 		fprintf(f,
 			"pfc port %u: xoff %" PRIu64 " B, xon %" PRIu64 " B, headroom %" PRIu64
 			" B, delay %" PRIu64 " ns\n",
-			i, p->xoff, p->xon, p->headroom, fe_ticks_to_ns(p->delay_ticks, dp->hz));
+			i, p->cfg.xoff, p->cfg.xon, p->cfg.headroom,
+			fe_ticks_to_ns(p->cfg.delay_ticks, dp->hz));
 	}
 	if (dp->conf.regime == FE_REGIME_CREDIT)
 		fprintf(f,

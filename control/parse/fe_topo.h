@@ -5,7 +5,7 @@
  * YAML with errors at FILE:LINE, or generated from a kind and its parameters (single,
  * leaf-spine, fat-tree, rail, ring), then checked: names unique, every host on a known
  * switch, every link between two known switches, the switches one connected graph. Pure:
- * no DPDK. fabemu-dp runs any of them (fe_graphconf.h, dataplane/fe_graph.h).
+ * no DPDK. fabemu-dp runs any of them (fe_graphconf.h, dataplane/engine/fe_graph.h).
  */
 #ifndef FE_TOPO_H
 #define FE_TOPO_H

@@ -71,7 +71,7 @@ build_link(struct fe_dp *dp, struct fe_update_link *ul, unsigned n, const struct
 			return -ENOMEM;
 		}
 	}
-	if (fe_dp_linkx_compile(&ul->x, d, dp->hz, dp->conf.seed, n, e, sizeof(e)) < 0) {
+	if (fe_linkx_compile(&ul->x, d, dp->hz, e, sizeof(e)) < 0) {
 		snprintf(err, errlen, "%s: %s", link_name(dp, n, name, sizeof(name)), e);
 		return -EINVAL;
 	}
@@ -183,7 +183,8 @@ fe_update_build_fabric(struct fe_dp *dp, const struct fe_linkdef *up, const stru
 	}
 	for (unsigned i = 0; i < dp->nports; i++) {
 		if (fab->regime == FE_REGIME_PFC &&
-		    fe_dp_pfc_compile(dp, &u->pfc[i], &fab->pfc, &up[i].link, err, errlen) < 0)
+		    fe_pfc_compile_link(&u->pfc[i], &fab->pfc, &up[i].link, dp->hz, err, errlen) <
+			    0)
 			goto fail;
 		/* as at start: the receiver's delay plus the link's propagation back */
 		u->credit_return[i] = fe_ns_to_ticks(fab->credit.return_ns, dp->hz) +
@@ -194,15 +195,14 @@ fe_update_build_fabric(struct fe_dp *dp, const struct fe_linkdef *up, const stru
 		if (u->hop_pfc == NULL)
 			goto nomem;
 		for (unsigned h = 0; h < dp->graph->nhl; h++)
-			if (fe_dp_pfc_compile(dp, &u->hop_pfc[h], &fab->pfc,
-					      hop ? &hop[h].link : &dp->desc.hop[h].link, err,
-					      errlen) < 0)
+			if (fe_pfc_compile_link(&u->hop_pfc[h], &fab->pfc,
+						hop ? &hop[h].link : &dp->desc.hop[h].link, dp->hz,
+						err, errlen) < 0)
 				goto fail;
 	}
 	fe_pfc_wd_compile(&u->wd, &fab->pfc, dp->hz);
 	u->switch_buffer = fab->switch_buffer;
 	u->hoq_ticks = fe_ns_to_ticks(fab->credit.hoq_life_ns, dp->hz);
-	u->pfc_frames = fab->pfc.frames;
 	u->gen = ++update_gen;
 	return u;
 nomem:
@@ -216,7 +216,8 @@ void
 fe_update_publish(struct fe_dp *dp, struct fe_update *u)
 {
 	u->published_tsc = rte_rdtsc();
-	__atomic_store_n(&dp->update, u, __ATOMIC_RELEASE);
+	__atomic_store_n(&dp->update, u, __ATOMIC_RELAXED);
+	__atomic_store_n(&dp->update_gen, u->gen, __ATOMIC_RELEASE); /* both seen together */
 }
 
 static void
@@ -255,190 +256,4 @@ fe_update_wait(struct fe_dp *dp, struct fe_update *u, struct fe_update *prev, ui
 		u->links[n].old_slots = NULL;
 	}
 	return 0;
-}
-
-/* ---- lcore side ---- */
-
-/* Move the packets of l into a larger ring; sequence numbers stay, only the mask grows. */
-static void
-migrate(struct fe_link *l, struct fe_link_slot *slots, uint32_t nslots)
-{
-	uint32_t mask = nslots - 1;
-
-	for (uint32_t s = l->head; s != l->tail; s++)
-		slots[s & mask] = l->slots[s & l->mask];
-	l->slots = slots;
-	l->mask = mask;
-}
-
-static void
-adopt_link(struct fe_link *l, struct fe_linkx *x, struct fe_update_link *ul)
-{
-	uint32_t nslots;
-
-	ul->old_slots = NULL;
-	if (ul->slots) {
-		ul->old_slots = l->slots;
-		migrate(l, ul->slots, ul->cfg.nslots);
-	}
-	nslots = l->mask + 1;
-	l->cfg = ul->cfg;
-	l->cfg.nslots = nslots;
-	ul->old_filter = x->filter;
-	x->filter = ul->x.filter;
-	x->loss = ul->x.loss;
-	x->loss_cause = ul->x.loss_cause;
-	x->ecn = ul->x.ecn;
-	x->jitter_ticks = ul->x.jitter_ticks;
-	x->drop_first = ul->x.drop_first;
-	x->drop_last = ul->x.drop_last;
-	x->active = ul->x.active;
-	if (ul->rule_changed)
-		x->matched = 0;
-}
-
-static void
-adopt_pfc(struct fe_pfc *p, const struct fe_pfc *n)
-{
-	p->xoff = n->xoff;
-	p->xon = n->xon;
-	p->headroom = n->headroom;
-	p->delay_ticks = n->delay_ticks;
-	p->refresh_ticks = n->refresh_ticks;
-	p->quanta = n->quanta;
-}
-
-void
-fe_update_adopt(struct fe_dp *dp, struct fe_update *u, unsigned role)
-{
-	uint64_t t0 = rte_rdtsc();
-
-	for (unsigned i = 0; i < dp->nports; i++) {
-		struct fe_port *p = &dp->ports[i];
-
-		if (role & FE_ROLE_UP) {
-			adopt_link(&p->up, &p->up_x, &u->links[2 * i]);
-			if (dp->conf.regime == FE_REGIME_PFC)
-				adopt_pfc(&p->pfc, &u->pfc[i]);
-			p->credit.return_ticks = u->credit_return[i];
-		}
-		if (role & FE_ROLE_DOWN)
-			adopt_link(&p->down, &p->down_x, &u->links[2 * i + 1]);
-	}
-	if (role & FE_ROLE_DOWN) {
-		dp->pool_shared.limit = u->switch_buffer;
-		for (unsigned s = 0; dp->graph && s < dp->graph->nsw; s++)
-			if (!dp->graph->pool_fixed[s])
-				dp->graph->pool[s].limit = u->switch_buffer;
-		dp->ideal_down = fe_dp_ideal_down(dp);
-	}
-	if (role & FE_ROLE_UP) {
-		dp->hoq_ticks = u->hoq_ticks;
-		dp->conf.pfc.frames = u->pfc_frames;
-		for (unsigned h = 0; u->hop_pfc && h < dp->graph->nhl; h++)
-			adopt_pfc(&dp->graph->hl[h].pfc, &u->hop_pfc[h]);
-		for (unsigned h = 0; dp->graph && h < dp->graph->nhl; h++)
-			adopt_link(&dp->graph->hl[h].l, &dp->graph->hl[h].x,
-				   &u->links[2 * dp->nports + h]);
-		if (dp->graph != NULL)
-			fe_graph_links_changed(dp->graph);
-		dp->wd = u->wd;
-		dp->step = fe_dp_causal_step(dp);
-		u->adopted_tsc = t0;
-		u->adopt_ticks = rte_rdtsc() - t0;
-	}
-	__atomic_store_n(role == FE_ROLE_DOWN ? &dp->down_acks.adopted_gen : &dp->adopted_gen,
-			 u->gen, __ATOMIC_RELEASE);
-}
-
-/* Zero the counters; the occupancy gauges keep their value and the peaks restart there. */
-static void
-reset_link(struct fe_link *l)
-{
-	memset(&l->st, 0, sizeof(l->st));
-	fe_link_reset_peaks(l);
-}
-
-/* An input's pause counters and its sender's credit counters (the gauges stay). */
-static void
-reset_flow_control(struct fe_pfc *pfc, struct fe_credit *cred)
-{
-	for (unsigned l = 0; l < FE_PFC_PRIOS; l++) {
-		FE_CNT_SET(pfc->prio[l].pause_frames, 0);
-		FE_CNT_SET(pfc->prio[l].paused_ticks, 0);
-		FE_CNT_SET(pfc->prio[l].xoff_events, 0);
-	}
-	for (unsigned l = 0; l < FE_LANES_MAX; l++) {
-		FE_CNT_SET(cred->stall_ticks[l], 0);
-		FE_CNT_SET(cred->avail_min[l], cred->avail[l]);
-	}
-}
-
-void
-fe_dp_reset_counters(struct fe_dp *dp, unsigned role)
-{
-	/* several switches (one lcore): the links between them, and the reordering seen */
-	for (unsigned i = 0; dp->graph && i < dp->graph->nhl; i++) {
-		struct fe_hoplink *h = &dp->graph->hl[i];
-
-		reset_link(&h->l);
-		FE_CNT_SET(h->storms, 0);
-		FE_CNT_SET(h->failovers, 0);
-		FE_CNT_SET(h->wd_forwarded, 0);
-		reset_flow_control(&h->pfc, &h->cred);
-	}
-	for (unsigned i = 0; dp->graph && i < dp->nports; i++)
-		FE_CNT_SET(dp->graph->ooo[i], 0);
-	/* the input queues of every switch; deadlock events are a log, not reset */
-	for (unsigned i = 0; dp->graph && dp->graph->iq && i < dp->graph->nin * FE_LANES_MAX; i++) {
-		struct fe_iq *q = &dp->graph->iq[i];
-
-		FE_CNT_SET(q->peak, q->depth);
-		FE_CNT_SET(q->peak_blocks, q->blocks);
-	}
-	if (dp->graph != NULL) {
-		FE_CNT_SET(dp->graph->flowlets, 0);
-		FE_CNT_SET(dp->graph->stalls, 0);
-	}
-	for (unsigned i = 0; i < dp->nports; i++) {
-		struct fe_port *p = &dp->ports[i];
-
-		if (role & FE_ROLE_DOWN) {
-			reset_link(&p->down);
-			FE_CNT_SET(p->down_x.filter_hits, 0);
-			FE_CNT_SET(p->st.tx_pkts, 0);
-			FE_CNT_SET(p->st.tx_bytes, 0);
-			FE_CNT_SET(p->st.tx_busy, 0);
-			FE_CNT_SET(p->st.pfc_frames_out, 0);
-			FE_CNT_SET(p->st.pfc_frames_lost, 0);
-			FE_CNT_SET(p->st.pfc_wd_storms, 0);
-			FE_CNT_SET(p->st.pfc_wd_forwarded, 0);
-		}
-		if (!(role & FE_ROLE_UP))
-			continue;
-		reset_link(&p->up);
-		memset(&p->edge_st, 0, sizeof(p->edge_st));
-		FE_CNT_SET(p->up_x.filter_hits, 0);
-		FE_CNT_SET(p->st.rx_pkts, 0);
-		FE_CNT_SET(p->st.rx_bytes, 0);
-		FE_CNT_SET(p->st.rx_held, 0);
-		/* the NIC's counters (one lcore runs it); the frames in flight stay a gauge */
-		for (fe_counter_t *c = &p->st.nic_flows; c <= &p->st.roce_untracked; c++)
-			if (c != &p->st.nic_copies)
-				FE_CNT_SET(*c, 0);
-		FE_CNT_SET(p->st.nic_copies_peak, p->st.nic_copies);
-		reset_flow_control(&p->pfc, &p->credit);
-		for (unsigned l = 0; l < FE_LANES_MAX; l++) {
-			FE_CNT_SET(p->iq[l].peak, p->iq[l].depth);
-			FE_CNT_SET(p->iq[l].peak_blocks, p->iq[l].blocks);
-		}
-	}
-	if (role & FE_ROLE_DOWN)
-		FE_CNT_SET(dp->pool_shared.peak, dp->pool_shared.used);
-	for (unsigned s = 0; (role & FE_ROLE_DOWN) && dp->graph && s < dp->graph->nsw; s++)
-		FE_CNT_SET(dp->graph->pool[s].peak, dp->graph->pool[s].used);
-	if (!(role & FE_ROLE_UP))
-		return;
-	memset(&dp->sw, 0, sizeof(dp->sw));
-	memset(&dp->idle, 0, sizeof(dp->idle));
 }

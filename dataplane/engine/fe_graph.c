@@ -43,8 +43,8 @@ lossless_setup(struct fe_dp *dp, struct fe_graph *g, const struct fe_graph_conf 
 
 		h->l.gated = 1;
 		if (dp->conf.regime == FE_REGIME_PFC &&
-		    fe_dp_pfc_compile(dp, &h->pfc, &dp->conf.pfc, &dp->desc.hop[i].link, err,
-				      errlen) < 0)
+		    fe_pfc_compile_link(&h->pfc.cfg, &dp->conf.pfc, &dp->desc.hop[i].link, dp->hz,
+					err, errlen) < 0)
 			return -EINVAL;
 	}
 	if (dp->conf.regime != FE_REGIME_CREDIT)
@@ -130,6 +130,7 @@ fe_graph_create(struct fe_dp *dp, const struct fe_graph_conf *c, int socket, cha
 		struct fe_hoplink *h = &g->hl[i];
 		const struct fe_link_params *p = &c->def[i].link;
 		struct fe_link_slot *slots;
+		struct fe_linkx_cfg xc;
 		struct fe_link_cfg cfg;
 		const char *what;
 		char e[300];
@@ -153,11 +154,11 @@ fe_graph_create(struct fe_dp *dp, const struct fe_graph_conf *c, int socket, cha
 		/* PFC: the bytes a switch holds, per input and lane (the others count none) */
 		h->l.acct = dp->conf.regime == FE_REGIME_PFC ? dp->held : NULL;
 		/* numbered after the ports' links (2 x nports): its RNG stream, its captures */
-		if (fe_dp_linkx_compile(&h->x, &c->def[i], dp->hz, dp->conf.seed,
-					2 * dp->nports + i, e, sizeof(e)) < 0) {
+		if (fe_linkx_compile(&xc, &c->def[i], dp->hz, e, sizeof(e)) < 0) {
 			snprintf(err, errlen, "link %s: %s", h->name, e);
 			return -EINVAL;
 		}
+		fe_linkx_init(&h->x, &xc, dp->conf.seed, 2 * dp->nports + i);
 	}
 	if (dp->conf.regime != FE_REGIME_LOSSY) {
 		rc = lossless_setup(dp, g, c, socket, err, errlen);
@@ -178,7 +179,7 @@ fe_graph_free(struct fe_graph *g)
 	if (g == NULL)
 		return;
 	for (unsigned i = 0; g->hl && i < g->nhl; i++) {
-		fe_filter_free(g->hl[i].x.filter);
+		fe_filter_free(g->hl[i].x.cfg.filter);
 		rte_free(g->hl[i].l.slots);
 		rte_free(g->hl[i].cred.ring);
 	}
@@ -395,7 +396,7 @@ hop(struct fe_dp *dp, unsigned src, uint16_t h, struct rte_mbuf *m, uint64_t t, 
 	uint64_t extra = 0;
 
 	/* the link's impairments first, as on a host's link (fe_switch.c to_link()) */
-	if (unlikely(hl->x.active) &&
+	if (unlikely(hl->x.cfg.active) &&
 	    fe_switch_impair(dp, 2 * dp->nports + h, &hl->l, &hl->x, m, t, lane, &extra) < 0)
 		return;
 	if (unlikely(dp->conf.regime == FE_REGIME_PFC)) {
@@ -990,7 +991,7 @@ fe_graph_step(const struct fe_dp *dp)
 
 	for (unsigned h = 0; dp->graph && h < dp->graph->nhl; h++)
 		if (dp->conf.regime == FE_REGIME_PFC)
-			step = RTE_MIN(step, dp->graph->hl[h].pfc.delay_ticks);
+			step = RTE_MIN(step, dp->graph->hl[h].pfc.cfg.delay_ticks);
 		else if (dp->conf.regime == FE_REGIME_CREDIT)
 			step = RTE_MIN(step, dp->graph->hl[h].cred.return_ticks);
 	return step;

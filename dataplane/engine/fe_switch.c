@@ -22,28 +22,28 @@ static __rte_always_inline enum fe_link_drop
 impair(const struct fe_dp *dp, struct fe_link *l, struct fe_linkx *x, struct rte_mbuf *m,
        uint64_t t, uint64_t *extra)
 {
-	if (x->filter) {
-		if (!fe_filter_match(x->filter, m))
+	if (x->cfg.filter) {
+		if (!fe_filter_match(x->cfg.filter, m))
 			return FE_LINK_DROP__MAX;
 		FE_CNT_ADD(x->filter_hits, 1);
 	}
 	x->matched++;
-	if (x->drop_last && x->matched >= x->drop_first && x->matched <= x->drop_last)
+	if (x->cfg.drop_last && x->matched >= x->cfg.drop_first && x->matched <= x->cfg.drop_last)
 		return FE_LINK_DROP_EXACT;
-	if (fe_loss_lost(&x->loss, &x->rng))
-		return x->loss_cause;
-	if (x->ecn.enabled && fe_ecn_hit(&x->ecn, fe_link_backlog(l, t), &x->rng)) {
+	if (fe_loss_lost(&x->cfg.loss, &x->rng))
+		return x->cfg.loss_cause;
+	if (x->cfg.ecn.enabled && fe_ecn_hit(&x->cfg.ecn, fe_link_backlog(l, t), &x->rng)) {
 		enum fe_ecn_result r =
 			fe_ecn_mark(rte_pktmbuf_mtod(m, uint8_t *), rte_pktmbuf_data_len(m));
 
 		if (r == FE_ECN_MARKED) {
 			FE_CNT_ADD(l->st.ecn_marked, 1);
 			fe_filter_forget(m, dp->filter_dynoff); /* its bytes changed */
-		} else if (r != FE_ECN_ALREADY_CE && x->ecn.drop_non_ect)
+		} else if (r != FE_ECN_ALREADY_CE && x->cfg.ecn.drop_non_ect)
 			return FE_LINK_DROP_AQM;
 	}
-	if (x->jitter_ticks)
-		*extra = fe_rng_upto(&x->rng, x->jitter_ticks);
+	if (x->cfg.jitter_ticks)
+		*extra = fe_rng_upto(&x->rng, x->cfg.jitter_ticks);
 	return FE_LINK_DROP__MAX;
 }
 
@@ -65,7 +65,7 @@ fe_switch_impair(struct fe_dp *dp, unsigned n, struct fe_link *l, struct fe_link
 	enum fe_link_drop why;
 
 	*extra = 0;
-	if (!x->active || (why = impair(dp, l, x, m, t, extra)) == FE_LINK_DROP__MAX)
+	if (!x->cfg.active || (why = impair(dp, l, x, m, t, extra)) == FE_LINK_DROP__MAX)
 		return 0;
 	fe_link_drop(l, why, rte_pktmbuf_pkt_len(m), lane);
 	drop_free(dp, n, m, (uint8_t)why, t);
@@ -112,7 +112,7 @@ to_link(struct fe_dp *dp, unsigned n, struct fe_link *l, struct fe_linkx *x, str
 	uint32_t len = rte_pktmbuf_pkt_len(m);
 	uint64_t extra = 0;
 
-	if (x->active) {
+	if (x->cfg.active) {
 		enum fe_link_drop why = impair(dp, l, x, m, t, &extra);
 
 		if (why != FE_LINK_DROP__MAX) {
@@ -267,7 +267,7 @@ pfc_frame_out(struct fe_dp *dp, unsigned in, uint8_t prio, enum fe_pfc_event ev)
 	struct rte_mbuf *m;
 	uint8_t *f;
 
-	if (!dp->conf.pfc.frames || ev == FE_PFC_NONE)
+	if (!p->pfc.cfg.frames || ev == FE_PFC_NONE)
 		return;
 	m = p->txq_n < FE_BURST ? rte_pktmbuf_alloc(dp->pool) : NULL;
 	if (m != NULL && dp->meas != NULL) /* our own frame: no RX time to measure from */
@@ -278,7 +278,7 @@ pfc_frame_out(struct fe_dp *dp, unsigned in, uint8_t prio, enum fe_pfc_event ev)
 		FE_CNT_ADD(p->st.pfc_frames_lost, 1);
 		return;
 	}
-	fe_pfc_frame(f, src, prio, ev == FE_PFC_XON ? 0 : p->pfc.quanta);
+	fe_pfc_frame(f, src, prio, ev == FE_PFC_XON ? 0 : p->pfc.cfg.quanta);
 	p->txq_due[p->txq_n] = FE_DUE_NONE;
 	p->txq[p->txq_n++] = m;
 	p->txq_bytes += rte_pktmbuf_pkt_len(m);
@@ -452,8 +452,8 @@ forward_general(struct fe_dp *dp, unsigned in, int out, struct rte_mbuf *m, uint
 static inline int
 burst_fast(struct fe_dp *dp, const struct fe_port *p)
 {
-	return dp->conf.regime == FE_REGIME_LOSSY && !p->up_x.active && fe_link_passthru(&p->up) &&
-	       __atomic_load_n(&dp->tap, __ATOMIC_ACQUIRE) == NULL;
+	return dp->conf.regime == FE_REGIME_LOSSY && !p->up_x.cfg.active &&
+	       fe_link_passthru(&p->up) && __atomic_load_n(&dp->tap, __ATOMIC_ACQUIRE) == NULL;
 }
 
 /*
@@ -855,7 +855,7 @@ fe_switch_service(struct fe_dp *dp, uint64_t now)
 				if (!pfc->prio[pr].xoff)
 					continue;
 				pfc_frame_out(dp, in, pr, fe_pfc_update(pfc, pr, held, now));
-				if (dp->conf.pfc.frames && fe_pfc_refresh_due(pfc, pr, now))
+				if (pfc->cfg.frames && fe_pfc_refresh_due(pfc, pr, now))
 					pfc_frame_out(dp, in, pr, FE_PFC_XOFF);
 			}
 		}

@@ -164,8 +164,8 @@ struct fe_graph {
 static inline int
 fe_graph_link_down(const struct fe_hoplink *h)
 {
-	return h->x.loss.ops != NULL && h->x.loss_cause == FE_LINK_DROP_RANDOM &&
-	       h->x.loss.p >= FE_PROB_ONE;
+	return h->x.cfg.loss.ops != NULL && h->x.cfg.loss_cause == FE_LINK_DROP_RANDOM &&
+	       h->x.cfg.loss.p >= FE_PROB_ONE;
 }
 
 /* After a change (fe_update.c): failover looks at the links again next pass. */

@@ -28,6 +28,7 @@
 #include "fe_filter.h"
 #include "fe_link.h"
 #include "fe_linkdef.h"
+#include "fe_linkx.h"
 #include "fe_mac.h"
 #include "fe_measure.h"
 #include "fe_nic.h"
@@ -120,23 +121,6 @@ struct fe_port_stats {
 	fe_counter_t roce_rewinds; /* go-back-N episodes: a resend that restarts the sequence */
 	fe_counter_t roce_naks, roce_rnr_naks, roce_cnps;
 	fe_counter_t roce_untracked; /* packets of queue pairs past the table's size */
-};
-
-/*
- * What happens to a packet before it is offered to a link: per-flow selection, exact
- * drops, random or bursty loss, ECN marking, jitter. Compiled from struct fe_linkdef.
- */
-struct fe_linkx {
-	struct fe_rng rng;	  /* seeded from the run's seed and the link's index */
-	struct fe_filter *filter; /* NULL: the impairments apply to every packet */
-	struct fe_loss loss;
-	enum fe_link_drop loss_cause;
-	struct fe_ecn ecn;
-	uint64_t jitter_ticks;
-	uint64_t drop_first, drop_last; /* exact drops, in matching-packet numbers from 1 */
-	uint64_t matched;		/* packets that passed the filter */
-	uint8_t active;			/* any impairment at all */
-	fe_counter_t filter_hits;
 };
 
 /*
@@ -288,7 +272,8 @@ struct fe_dp {
 	/* What the control thread asks, through fe_ctlif.h only (the one writer on its side),
 	 * and what the lcore acknowledges; the lcore takes them at a pass start. */
 	/* run-time changes (fe_update.h): ctl publishes, the lcore adopts at a pass start */
-	struct fe_update *update; /* ctl: wo (release), lcore: ro (acquire) */
+	struct fe_update *update; /* ctl: wo, then update_gen (release); lcore: ro */
+	uint64_t update_gen;	  /* ctl: wo (release), lcore: ro (acquire) */
 	uint64_t adopted_gen;	  /* lcore: wo (release), ctl: ro */
 	struct rte_rcu_qsbr *qsv; /* the lcore reports quiescence after every pass */
 	uint64_t reset_req;	  /* ctl: wo; the lcore zeroes the counters when it changes */
@@ -371,9 +356,6 @@ void fe_dp_drain(struct fe_dp *dp);
 
 void fe_dp_free(struct fe_dp *dp);
 
-/* For fe_update.c: the compile steps fe_dp_create() uses, one link or port at a time. */
-int fe_dp_linkx_compile(struct fe_linkx *x, const struct fe_linkdef *d, uint64_t hz, uint64_t seed,
-			unsigned stream, char *err, size_t errlen);
 /*
  * Credit regime: a sender's credits for a receiver's buffer (the fabric's, per lane),
  * returned prop_ticks plus the receiver's delay after they are freed (cr NULL: none), and
@@ -381,8 +363,6 @@ int fe_dp_linkx_compile(struct fe_linkx *x, const struct fe_linkdef *d, uint64_t
  */
 int fe_dp_credit_alloc(const struct fe_dp *dp, struct fe_credit *cr, uint64_t prop_ticks,
 		       struct fe_iq *iq, int socket);
-int fe_dp_pfc_compile(const struct fe_dp *dp, struct fe_pfc *pfc, const struct fe_pfc_params *in,
-		      const struct fe_link_params *up, char *err, size_t errlen);
 uint64_t fe_dp_causal_step(const struct fe_dp *dp);
 uint64_t fe_dp_ideal_down(const struct fe_dp *dp);
 /* Frames port p's up link (the host adapter's queue) has room for now, at most max. */

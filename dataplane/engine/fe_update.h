@@ -7,7 +7,7 @@
  *   fe_update_wait(dp, u, prev, timeout_ns);                // adopted + quiescent
  *
  * The lcore loads dp->update at the top of every pass (a burst boundary). When its
- * generation is new it copies the compiled values into its links (fe_update_adopt:
+ * generation is new it copies the compiled values into its links (fe_adopt.h:
  * no allocation, no syscall), writes what it let go into u->retired, and stamps the
  * time. It reports quiescence to rte_rcu_qsbr after every pass, so once the control
  * thread has seen the adoption and a grace period, nothing on the lcore points at
@@ -33,7 +33,7 @@
 struct fe_update_link {
 	struct fe_link_cfg cfg;
 	struct fe_link_slot *slots; /* a larger ring (the buffer grew), or NULL: keep it */
-	struct fe_linkx x;	    /* compiled impairments; its counters are unused */
+	struct fe_linkx_cfg x;	    /* compiled impairments */
 	uint8_t rule_changed;	    /* new match or drop rule: count matches from 0 again */
 	/* lcore: wo, at adoption */
 	struct fe_filter *old_filter;
@@ -45,12 +45,11 @@ struct fe_update {
 	unsigned nports;
 	unsigned nlinks;	      /* 2 x nports, then the links between switches (fe_graph.h) */
 	struct fe_update_link *links; /* 2 * nports: even up, odd down, as in reports */
-	struct fe_pfc *pfc;	      /* per port: the compiled thresholds (state unused) */
+	struct fe_pfc_cfg *pfc;	      /* per port: the compiled thresholds */
 	uint64_t *credit_return;      /* per port, ticks */
 	uint64_t switch_buffer, hoq_ticks;
-	uint32_t pfc_frames;
 	/* several switches, PFC: each link between switches' receiver, and the watchdog */
-	struct fe_pfc *hop_pfc;
+	struct fe_pfc_cfg *hop_pfc;
 	struct fe_pfc_wd wd;
 	uint64_t published_tsc;
 	struct fe_update *stale; /* ctl only: earlier updates still to free (a wait timed out) */
@@ -83,11 +82,5 @@ int fe_update_wait(struct fe_dp *dp, struct fe_update *u, struct fe_update *prev
 
 /* Free an update that was never published, or the last one after the lcore stopped. */
 void fe_update_free(struct fe_update *u);
-
-/* lcore: take u, the parts its role owns (FE_ROLE_*), at a burst boundary. */
-void fe_update_adopt(struct fe_dp *dp, struct fe_update *u, unsigned role);
-
-/* lcore: zero the counters its role writes (gauges keep their value, peaks restart). */
-void fe_dp_reset_counters(struct fe_dp *dp, unsigned role);
 
 #endif

@@ -15,12 +15,12 @@
 #include <rte_ring.h>
 #include <rte_ring_elem.h>
 
+#include "fe_adopt.h"
 #include "fe_dp.h"
 #include "fe_graph.h"
 #include "fe_nicport.h"
 #include "fe_time.h"
 #include "fe_switch.h"
-#include "fe_update.h"
 
 /* Below this, sleeping costs more than it saves: spin instead. */
 #define FE_SLEEP_MIN_NS 1000
@@ -49,33 +49,16 @@ link_setup(struct fe_link *l, const struct fe_link_params *p, uint64_t hz, int s
 	return 0;
 }
 
-/* Compile the impairments of one link; stream numbers the link for its PRNG. */
-int
-fe_dp_linkx_compile(struct fe_linkx *x, const struct fe_linkdef *d, uint64_t hz, uint64_t seed,
-		    unsigned stream, char *err, size_t errlen)
+/* Compile link n's impairments and start them (its PRNG stream is n). */
+static int
+linkx_setup(struct fe_dp *dp, struct fe_linkx *x, const struct fe_linkdef *d, unsigned n, char *err,
+	    size_t errlen)
 {
-	memset(x, 0, sizeof(*x));
-	fe_rng_seed(&x->rng, seed, stream);
-	if (fe_loss_compile(&d->loss, &x->loss) < 0) {
-		snprintf(err, errlen, "bad loss probabilities");
+	struct fe_linkx_cfg c;
+
+	if (fe_linkx_compile(&c, d, dp->hz, err, errlen) < 0)
 		return -EINVAL;
-	}
-	x->loss_cause = d->loss.kind == FE_LOSS_GE ? FE_LINK_DROP_BURST : FE_LINK_DROP_RANDOM;
-	if (fe_ecn_compile(&d->ecn, &x->ecn) < 0) {
-		snprintf(err, errlen, "bad ecn thresholds");
-		return -EINVAL;
-	}
-	x->jitter_ticks = fe_ns_to_ticks(d->jitter_ns, hz);
-	if (d->drop_count) {
-		x->drop_first = d->drop_first;
-		x->drop_last = d->drop_first + d->drop_count - 1;
-	}
-	if (d->match[0] != '\0') {
-		x->filter = fe_filter_create(d->match, err, errlen);
-		if (x->filter == NULL)
-			return -EINVAL;
-	}
-	x->active = x->loss.ops || x->ecn.enabled || x->jitter_ticks || x->drop_last;
+	fe_linkx_init(x, &c, dp->conf.seed, n);
 	return 0;
 }
 
@@ -129,47 +112,13 @@ fe_dp_credit_alloc(const struct fe_dp *dp, struct fe_credit *cr, uint64_t prop_t
 	return 0;
 }
 
-/*
- * PFC defaults that depend on the link: the pause reaches the sender after the link's
- * propagation delay plus 1 us to react; headroom covers what is in flight meanwhile,
- * both ways, plus a maximum frame being sent at each end (the usual headroom formula).
- */
-static const struct fe_pfc_params *
-pfc_params(const struct fe_pfc_params *in, const struct fe_link_params *up,
-	   struct fe_pfc_params *out)
-{
-	uint64_t rate = up->rate_bps ? up->rate_bps : 100000000000ULL;
-
-	*out = *in;
-	if (out->delay_ns == 0)
-		out->delay_ns = up->delay_ns + 1000;
-	if (out->headroom == 0)
-		out->headroom =
-			(uint64_t)((unsigned __int128)2 * out->delay_ns * rate / 8000000000ULL) +
-			2 * (RTE_ETHER_MAX_LEN + 24);
-	return out;
-}
-
-int
-fe_dp_pfc_compile(const struct fe_dp *dp, struct fe_pfc *pfc, const struct fe_pfc_params *in,
-		  const struct fe_link_params *up, char *err, size_t errlen)
-{
-	struct fe_pfc_params prm;
-
-	if (fe_pfc_init(pfc, pfc_params(in, up, &prm), up->rate_bps, dp->hz) < 0) {
-		snprintf(err, errlen, "PFC: XON must be below XOFF, quanta 1 to 65535");
-		return -EINVAL;
-	}
-	return 0;
-}
-
 static int
 regime_setup(struct fe_dp *dp, struct fe_port *p, int socket, char *err, size_t errlen)
 {
 	switch (dp->conf.regime) {
 	case FE_REGIME_PFC:
-		if (fe_dp_pfc_compile(dp, &p->pfc, &dp->conf.pfc, &dp->desc.up[p - dp->ports].link,
-				      err, errlen) < 0)
+		if (fe_pfc_compile_link(&p->pfc.cfg, &dp->conf.pfc,
+					&dp->desc.up[p - dp->ports].link, dp->hz, err, errlen) < 0)
 			return -EINVAL;
 		p->up.gated = 1;
 		return 0;
@@ -194,13 +143,12 @@ port_setup(struct fe_dp *dp, unsigned i, uint16_t port_id, const struct fe_linkd
 	dp->desc.up[i] = *up;
 	dp->desc.down[i] = *down;
 	if (link_setup(&p->up, &up->link, dp->hz, socket, e, sizeof(e)) < 0 ||
-	    fe_dp_linkx_compile(&p->up_x, up, dp->hz, dp->conf.seed, 2 * i, e, sizeof(e)) < 0) {
+	    linkx_setup(dp, &p->up_x, up, 2 * i, e, sizeof(e)) < 0) {
 		snprintf(err, errlen, "link %u.up: %s", i, e);
 		return -EINVAL;
 	}
 	if (link_setup(&p->down, &down->link, dp->hz, socket, e, sizeof(e)) < 0 ||
-	    fe_dp_linkx_compile(&p->down_x, down, dp->hz, dp->conf.seed, 2 * i + 1, e, sizeof(e)) <
-		    0) {
+	    linkx_setup(dp, &p->down_x, down, 2 * i + 1, e, sizeof(e)) < 0) {
 		snprintf(err, errlen, "link %u.down: %s", i, e);
 		return -EINVAL;
 	}
@@ -220,7 +168,7 @@ fe_dp_causal_step(const struct fe_dp *dp)
 		const struct fe_port *p = &dp->ports[i];
 
 		if (dp->conf.regime == FE_REGIME_PFC)
-			step = RTE_MIN(step, p->pfc.delay_ticks);
+			step = RTE_MIN(step, p->pfc.cfg.delay_ticks);
 		else if (dp->conf.regime == FE_REGIME_CREDIT)
 			step = RTE_MIN(step, p->credit.return_ticks);
 	}
@@ -235,7 +183,7 @@ fe_dp_ideal_down(const struct fe_dp *dp)
 	uint64_t mask = 0;
 
 	for (unsigned i = 0; i < dp->nports; i++)
-		if (fe_link_ideal(&dp->ports[i].down) && !dp->ports[i].down_x.active &&
+		if (fe_link_ideal(&dp->ports[i].down) && !dp->ports[i].down_x.cfg.active &&
 		    dp->ports[i].nic == NULL)
 			mask |= UINT64_C(1) << i;
 	return mask;
@@ -425,11 +373,11 @@ fe_dp_free(struct fe_dp *dp)
 	for (unsigned i = 0; dp->ports && i < dp->nports; i++) {
 		rte_free(dp->ports[i].up.slots);
 		rte_free(dp->ports[i].down.slots);
-		fe_filter_free(dp->ports[i].up_x.filter);
+		fe_filter_free(dp->ports[i].up_x.cfg.filter);
 		rte_free(dp->ports[i].credit.ring);
 		for (unsigned l = 0; l < FE_LANES_MAX; l++)
 			rte_free(dp->ports[i].iq[l].s);
-		fe_filter_free(dp->ports[i].down_x.filter);
+		fe_filter_free(dp->ports[i].down_x.cfg.filter);
 		fe_nic_free(dp->ports[i].nic);
 	}
 	rte_free(dp->ports);
@@ -721,7 +669,7 @@ lossless_advance(struct fe_dp *dp, uint64_t now)
 static inline void
 ctl_requests(struct fe_dp *dp, uint64_t now, unsigned role)
 {
-	struct fe_update *u = __atomic_load_n(&dp->update, __ATOMIC_ACQUIRE);
+	uint64_t gen = __atomic_load_n(&dp->update_gen, __ATOMIC_ACQUIRE);
 	uint64_t reset = __atomic_load_n(&dp->reset_req, __ATOMIC_ACQUIRE);
 	uint64_t hold = __atomic_load_n(&dp->hold_req, __ATOMIC_ACQUIRE);
 	struct fe_dp_acks *ack = role == FE_ROLE_DOWN ? &dp->down_acks : NULL;
@@ -729,10 +677,10 @@ ctl_requests(struct fe_dp *dp, uint64_t now, unsigned role)
 	uint64_t *reset_done = ack ? &ack->reset_done : &dp->reset_done;
 	uint64_t *hold_done = ack ? &ack->hold_done : &dp->hold_done;
 
-	if (unlikely(u != NULL && u->gen != *adopted))
-		fe_update_adopt(dp, u, role);
+	if (unlikely(gen != *adopted)) /* the update its generation came with */
+		fe_adopt(dp, __atomic_load_n(&dp->update, __ATOMIC_RELAXED), role);
 	if (unlikely(reset != *reset_done)) {
-		fe_dp_reset_counters(dp, role);
+		fe_adopt_reset(dp, role);
 		__atomic_store_n(reset_done, reset, __ATOMIC_RELEASE);
 	}
 	if (unlikely(hold != *hold_done)) {

@@ -49,7 +49,7 @@ char *fe_ctl_request(struct fe_ctl *ctl, const char *line, size_t len, int root)
 /* Close every socket and remove the UNIX socket and the token; frees the last update. */
 void fe_ctl_free(struct fe_ctl *ctl);
 
-/* Prometheus text exposition of every counter (control/fe_prom.c). */
+/* Prometheus text exposition of every counter (control/server/fe_prom.c). */
 #include <stdio.h>
 void fe_prom_write(FILE *f, const struct fe_dp *dp);
 

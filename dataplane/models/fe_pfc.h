@@ -21,6 +21,7 @@
 #include <stdint.h>
 
 #include "fe_counter.h"
+#include "fe_link.h"
 
 #define FE_PFC_PRIOS 8
 
@@ -78,20 +79,40 @@ struct fe_pfc_prio {
 	uint64_t last_frame; /* when the last real PAUSE of this priority went out */
 };
 
-struct fe_pfc {
+/* The thresholds, compiled once (a run-time change replaces them whole). */
+struct fe_pfc_cfg {
 	uint64_t xoff, xon, headroom, delay_ticks, refresh_ticks;
 	uint16_t quanta;
-	struct fe_pfc_prio prio[FE_PFC_PRIOS];
+	uint8_t frames; /* also send real 802.1Qbb frames (a host's port) */
 };
 
-/* Compile for a link of rate_bps (the pause quantum's length) and a TSC of hz. */
+struct fe_pfc {
+	struct fe_pfc_cfg cfg;
+	struct fe_pfc_prio prio[FE_PFC_PRIOS]; /* the state */
+};
+
+/* Compile prm for a link of rate_bps (the pause quantum's length) and a TSC of hz: 0 or
+ * -EINVAL (XON not below XOFF, quanta out of 1..65535). */
+int fe_pfc_compile(struct fe_pfc_cfg *c, const struct fe_pfc_params *prm, uint64_t rate_bps,
+		   uint64_t hz);
+
+/*
+ * The same for the ingress fed by a link of parameters `link`: what prm leaves at 0
+ * takes the link's defaults (the delay: its propagation plus 1 us to react; the
+ * headroom: what is in flight meanwhile, both ways, plus a maximum frame at each end).
+ * 0, or -EINVAL with a message in err.
+ */
+int fe_pfc_compile_link(struct fe_pfc_cfg *c, const struct fe_pfc_params *prm,
+			const struct fe_link_params *link, uint64_t hz, char *err, size_t errlen);
+
+/* Compile into p and start it unpaused. */
 int fe_pfc_init(struct fe_pfc *p, const struct fe_pfc_params *prm, uint64_t rate_bps, uint64_t hz);
 
 /* 0 if a packet of len bytes may be held with `held` bytes already held; -1: drop. */
 static inline int
 fe_pfc_admit(const struct fe_pfc *p, uint64_t held, uint32_t len)
 {
-	return held + len > p->xoff + p->headroom ? -1 : 0;
+	return held + len > p->cfg.xoff + p->cfg.headroom ? -1 : 0;
 }
 
 /* The switch holds `held` bytes of priority prio from this port at tick t. */

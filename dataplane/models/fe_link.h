@@ -88,7 +88,7 @@ fe_hist_bucket(uint64_t v)
 	return b < FE_HIST_BUCKETS ? b : FE_HIST_BUCKETS - 1;
 }
 
-/* Why a packet offered to a link was not carried (names: control/fe_report.c). */
+/* Why a packet offered to a link was not carried (names: control/server/fe_report.c). */
 enum fe_link_drop {
 	FE_LINK_DROP_TAIL,     /* the link's buffer limit (bytes or packets) reached */
 	FE_LINK_DROP_WIRE,     /* more packets in flight than the link has slots for */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * fe_edge: how long frames waited at the edge, in the kernel's receive ring, before the
- * dataplane read them. The lcore's side; the control side (control/fe_kernel.c) finds
+ * dataplane read them. The lcore's side; the control side (control/server/fe_kernel.c) finds
  * the ring and keeps the kernel's loss counters.
  *
  * DPDK 22.11's AF_PACKET PMD reads a TPACKET_V2 ring whose every frame carries the

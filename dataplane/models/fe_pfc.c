@@ -1,30 +1,57 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "fe_pfc.h"
 #include "fe_time.h"
 
 int
-fe_pfc_init(struct fe_pfc *p, const struct fe_pfc_params *prm, uint64_t rate_bps, uint64_t hz)
+fe_pfc_compile(struct fe_pfc_cfg *c, const struct fe_pfc_params *prm, uint64_t rate_bps,
+	       uint64_t hz)
 {
-	memset(p, 0, sizeof(*p));
+	memset(c, 0, sizeof(*c));
 	/* XON below XOFF, or the port would pause and resume on the same byte */
 	if (prm->xon >= prm->xoff || prm->quanta == 0 || prm->quanta > 65535)
 		return -EINVAL;
-	p->quanta = (uint16_t)prm->quanta;
-	p->xoff = prm->xoff;
-	p->xon = prm->xon;
-	p->headroom = prm->headroom;
-	p->delay_ticks = fe_ns_to_ticks(prm->delay_ns, hz);
+	c->quanta = (uint16_t)prm->quanta;
+	c->xoff = prm->xoff;
+	c->xon = prm->xon;
+	c->headroom = prm->headroom;
+	c->frames = prm->frames != 0;
+	c->delay_ticks = fe_ns_to_ticks(prm->delay_ns, hz);
 	/* a quantum is 512 bit times at the link's rate; an unlimited link: 100 Gbit/s */
-	p->refresh_ticks = (uint64_t)((unsigned __int128)prm->quanta * 512 * hz /
+	c->refresh_ticks = (uint64_t)((unsigned __int128)prm->quanta * 512 * hz /
 				      (rate_bps ? rate_bps : 100000000000ULL) / 2);
-	if (p->refresh_ticks == 0)
-		p->refresh_ticks = 1;
-	for (unsigned i = 0; i < FE_PFC_PRIOS; i++)
-		p->prio[i].from = p->prio[i].until = 0;
+	if (c->refresh_ticks == 0)
+		c->refresh_ticks = 1;
 	return 0;
+}
+
+int
+fe_pfc_compile_link(struct fe_pfc_cfg *c, const struct fe_pfc_params *prm,
+		    const struct fe_link_params *link, uint64_t hz, char *err, size_t errlen)
+{
+	uint64_t rate = link->rate_bps ? link->rate_bps : 100000000000ULL;
+	struct fe_pfc_params p = *prm;
+
+	if (p.delay_ns == 0)
+		p.delay_ns = link->delay_ns + 1000;
+	if (p.headroom == 0) /* in flight both ways, and a maximum frame (1518 + 24) each end */
+		p.headroom = (uint64_t)((unsigned __int128)2 * p.delay_ns * rate / 8000000000ULL) +
+			     2 * (1518 + 24);
+	if (fe_pfc_compile(c, &p, link->rate_bps, hz) < 0) {
+		snprintf(err, errlen, "PFC: XON must be below XOFF, quanta 1 to 65535");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int
+fe_pfc_init(struct fe_pfc *p, const struct fe_pfc_params *prm, uint64_t rate_bps, uint64_t hz)
+{
+	memset(p, 0, sizeof(*p));
+	return fe_pfc_compile(&p->cfg, prm, rate_bps, hz);
 }
 
 enum fe_pfc_event
@@ -32,22 +59,22 @@ fe_pfc_update(struct fe_pfc *p, uint8_t prio, uint64_t held, uint64_t t)
 {
 	struct fe_pfc_prio *q = &p->prio[prio];
 
-	if (!q->xoff && held >= p->xoff) {
+	if (!q->xoff && held >= p->cfg.xoff) {
 		q->xoff = 1;
 		q->xoff_at = t;
 		/* a window still closing (XON in flight) is extended, not restarted */
-		if (q->until <= t + p->delay_ticks)
-			q->from = t + p->delay_ticks;
+		if (q->until <= t + p->cfg.delay_ticks)
+			q->from = t + p->cfg.delay_ticks;
 		q->until = UINT64_MAX;
 		FE_CNT_ADD(q->pause_frames, 1);
 		FE_CNT_ADD(q->xoff_events, 1);
 		q->last_frame = t;
 		return FE_PFC_XOFF;
-	} else if (q->xoff && held <= p->xon) {
+	} else if (q->xoff && held <= p->cfg.xon) {
 		q->xoff = 0;
-		q->until = t + p->delay_ticks;
+		q->until = t + p->cfg.delay_ticks;
 		/* refreshes sent while paused, and the XON frame */
-		FE_CNT_ADD(q->pause_frames, (t - q->xoff_at) / p->refresh_ticks + 1);
+		FE_CNT_ADD(q->pause_frames, (t - q->xoff_at) / p->cfg.refresh_ticks + 1);
 		if (q->until > q->from)
 			FE_CNT_ADD(q->paused_ticks, q->until - q->from);
 		return FE_PFC_XON;
@@ -60,7 +87,7 @@ fe_pfc_refresh_due(struct fe_pfc *p, uint8_t prio, uint64_t t)
 {
 	struct fe_pfc_prio *q = &p->prio[prio];
 
-	if (!q->xoff || t - q->last_frame < p->refresh_ticks)
+	if (!q->xoff || t - q->last_frame < p->cfg.refresh_ticks)
 		return 0;
 	q->last_frame = t;
 	return 1;

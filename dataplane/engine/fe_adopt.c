@@ -1,0 +1,180 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The lcore's side of what the control thread asks (fe_ctlif.h): it takes a published
+ * change (struct fe_update, compiled aside by fe_update.c) at a pass start, each part by
+ * an assignment of its compiled configuration (a link's cfg, its impairments' cfg, an
+ * ingress's PFC cfg), and zeroes the counters on a reset. No allocation, no syscall.
+ */
+#include <string.h>
+
+#include <rte_cycles.h>
+#include <rte_mbuf.h>
+
+#include "fe_adopt.h"
+#include "fe_graph.h"
+#include "fe_update.h"
+
+/* Move the packets of l into a larger ring; sequence numbers stay, only the mask grows. */
+static void
+migrate(struct fe_link *l, struct fe_link_slot *slots, uint32_t nslots)
+{
+	uint32_t mask = nslots - 1;
+
+	for (uint32_t s = l->head; s != l->tail; s++)
+		slots[s & mask] = l->slots[s & l->mask];
+	l->slots = slots;
+	l->mask = mask;
+}
+
+static void
+adopt_link(struct fe_link *l, struct fe_linkx *x, struct fe_update_link *ul)
+{
+	uint32_t nslots;
+
+	ul->old_slots = NULL;
+	if (ul->slots) {
+		ul->old_slots = l->slots;
+		migrate(l, ul->slots, ul->cfg.nslots);
+	}
+	nslots = l->mask + 1;
+	l->cfg = ul->cfg;
+	l->cfg.nslots = nslots;
+	ul->old_filter = x->cfg.filter;
+	x->cfg = ul->x;
+	if (ul->rule_changed)
+		x->matched = 0;
+}
+
+void
+fe_adopt(struct fe_dp *dp, struct fe_update *u, unsigned role)
+{
+	uint64_t t0 = rte_rdtsc();
+
+	for (unsigned i = 0; i < dp->nports; i++) {
+		struct fe_port *p = &dp->ports[i];
+
+		if (role & FE_ROLE_UP) {
+			adopt_link(&p->up, &p->up_x, &u->links[2 * i]);
+			if (dp->conf.regime == FE_REGIME_PFC)
+				p->pfc.cfg = u->pfc[i];
+			p->credit.return_ticks = u->credit_return[i];
+		}
+		if (role & FE_ROLE_DOWN)
+			adopt_link(&p->down, &p->down_x, &u->links[2 * i + 1]);
+	}
+	if (role & FE_ROLE_DOWN) {
+		dp->pool_shared.limit = u->switch_buffer;
+		for (unsigned s = 0; dp->graph && s < dp->graph->nsw; s++)
+			if (!dp->graph->pool_fixed[s])
+				dp->graph->pool[s].limit = u->switch_buffer;
+		dp->ideal_down = fe_dp_ideal_down(dp);
+	}
+	if (role & FE_ROLE_UP) {
+		dp->hoq_ticks = u->hoq_ticks;
+		for (unsigned h = 0; u->hop_pfc && h < dp->graph->nhl; h++)
+			dp->graph->hl[h].pfc.cfg = u->hop_pfc[h];
+		for (unsigned h = 0; dp->graph && h < dp->graph->nhl; h++)
+			adopt_link(&dp->graph->hl[h].l, &dp->graph->hl[h].x,
+				   &u->links[2 * dp->nports + h]);
+		if (dp->graph != NULL)
+			fe_graph_links_changed(dp->graph);
+		dp->wd = u->wd;
+		dp->step = fe_dp_causal_step(dp);
+		u->adopted_tsc = t0;
+		u->adopt_ticks = rte_rdtsc() - t0;
+	}
+	__atomic_store_n(role == FE_ROLE_DOWN ? &dp->down_acks.adopted_gen : &dp->adopted_gen,
+			 u->gen, __ATOMIC_RELEASE);
+}
+
+/* Zero the counters; the occupancy gauges keep their value and the peaks restart there. */
+static void
+reset_link(struct fe_link *l)
+{
+	memset(&l->st, 0, sizeof(l->st));
+	fe_link_reset_peaks(l);
+}
+
+/* An input's pause counters and its sender's credit counters (the gauges stay). */
+static void
+reset_flow_control(struct fe_pfc *pfc, struct fe_credit *cred)
+{
+	for (unsigned l = 0; l < FE_PFC_PRIOS; l++) {
+		FE_CNT_SET(pfc->prio[l].pause_frames, 0);
+		FE_CNT_SET(pfc->prio[l].paused_ticks, 0);
+		FE_CNT_SET(pfc->prio[l].xoff_events, 0);
+	}
+	for (unsigned l = 0; l < FE_LANES_MAX; l++) {
+		FE_CNT_SET(cred->stall_ticks[l], 0);
+		FE_CNT_SET(cred->avail_min[l], cred->avail[l]);
+	}
+}
+
+void
+fe_adopt_reset(struct fe_dp *dp, unsigned role)
+{
+	/* several switches (one lcore): the links between them, and the reordering seen */
+	for (unsigned i = 0; dp->graph && i < dp->graph->nhl; i++) {
+		struct fe_hoplink *h = &dp->graph->hl[i];
+
+		reset_link(&h->l);
+		FE_CNT_SET(h->storms, 0);
+		FE_CNT_SET(h->failovers, 0);
+		FE_CNT_SET(h->wd_forwarded, 0);
+		reset_flow_control(&h->pfc, &h->cred);
+	}
+	for (unsigned i = 0; dp->graph && i < dp->nports; i++)
+		FE_CNT_SET(dp->graph->ooo[i], 0);
+	/* the input queues of every switch; deadlock events are a log, not reset */
+	for (unsigned i = 0; dp->graph && dp->graph->iq && i < dp->graph->nin * FE_LANES_MAX; i++) {
+		struct fe_iq *q = &dp->graph->iq[i];
+
+		FE_CNT_SET(q->peak, q->depth);
+		FE_CNT_SET(q->peak_blocks, q->blocks);
+	}
+	if (dp->graph != NULL) {
+		FE_CNT_SET(dp->graph->flowlets, 0);
+		FE_CNT_SET(dp->graph->stalls, 0);
+	}
+	for (unsigned i = 0; i < dp->nports; i++) {
+		struct fe_port *p = &dp->ports[i];
+
+		if (role & FE_ROLE_DOWN) {
+			reset_link(&p->down);
+			FE_CNT_SET(p->down_x.filter_hits, 0);
+			FE_CNT_SET(p->st.tx_pkts, 0);
+			FE_CNT_SET(p->st.tx_bytes, 0);
+			FE_CNT_SET(p->st.tx_busy, 0);
+			FE_CNT_SET(p->st.pfc_frames_out, 0);
+			FE_CNT_SET(p->st.pfc_frames_lost, 0);
+			FE_CNT_SET(p->st.pfc_wd_storms, 0);
+			FE_CNT_SET(p->st.pfc_wd_forwarded, 0);
+		}
+		if (!(role & FE_ROLE_UP))
+			continue;
+		reset_link(&p->up);
+		memset(&p->edge_st, 0, sizeof(p->edge_st));
+		FE_CNT_SET(p->up_x.filter_hits, 0);
+		FE_CNT_SET(p->st.rx_pkts, 0);
+		FE_CNT_SET(p->st.rx_bytes, 0);
+		FE_CNT_SET(p->st.rx_held, 0);
+		/* the NIC's counters (one lcore runs it); the frames in flight stay a gauge */
+		for (fe_counter_t *c = &p->st.nic_flows; c <= &p->st.roce_untracked; c++)
+			if (c != &p->st.nic_copies)
+				FE_CNT_SET(*c, 0);
+		FE_CNT_SET(p->st.nic_copies_peak, p->st.nic_copies);
+		reset_flow_control(&p->pfc, &p->credit);
+		for (unsigned l = 0; l < FE_LANES_MAX; l++) {
+			FE_CNT_SET(p->iq[l].peak, p->iq[l].depth);
+			FE_CNT_SET(p->iq[l].peak_blocks, p->iq[l].blocks);
+		}
+	}
+	if (role & FE_ROLE_DOWN)
+		FE_CNT_SET(dp->pool_shared.peak, dp->pool_shared.used);
+	for (unsigned s = 0; (role & FE_ROLE_DOWN) && dp->graph && s < dp->graph->nsw; s++)
+		FE_CNT_SET(dp->graph->pool[s].peak, dp->graph->pool[s].used);
+	if (!(role & FE_ROLE_UP))
+		return;
+	memset(&dp->sw, 0, sizeof(dp->sw));
+	memset(&dp->idle, 0, sizeof(dp->idle));
+}

@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * fe_linkx: what happens to a packet before it is offered to a link: per-flow
+ * selection, exact drops, random or bursty loss, ECN marking, jitter. Compiled once from
+ * struct fe_linkdef (fe_linkx_compile, outside the lcore) into struct fe_linkx_cfg; a
+ * run-time change replaces the cfg whole (fe_adopt.c), the state stays.
+ */
+#ifndef FE_LINKX_H
+#define FE_LINKX_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "fe_counter.h"
+#include "fe_ecn.h"
+#include "fe_link.h"
+#include "fe_linkdef.h"
+#include "fe_loss.h"
+#include "fe_rng.h"
+
+struct fe_filter;
+
+struct fe_linkx_cfg {
+	struct fe_filter *filter; /* NULL: the impairments apply to every packet */
+	struct fe_loss loss;	  /* (a Gilbert-Elliott chain restarts good on a change) */
+	enum fe_link_drop loss_cause;
+	struct fe_ecn ecn;
+	uint64_t jitter_ticks;
+	uint64_t drop_first, drop_last; /* exact drops, in matching-packet numbers from 1 */
+	uint8_t active;			/* any impairment at all */
+};
+
+struct fe_linkx {
+	struct fe_linkx_cfg cfg;
+	struct fe_rng rng; /* seeded from the run's seed and the link's index */
+	uint64_t matched;  /* packets that passed the filter */
+	fe_counter_t filter_hits;
+};
+
+/* Compile d for a TSC of hz; 0, or -EINVAL with a message in err (nothing to free). */
+int fe_linkx_compile(struct fe_linkx_cfg *c, const struct fe_linkdef *d, uint64_t hz, char *err,
+		     size_t errlen);
+
+/* Start x with c; stream numbers the link for its PRNG (the run replays from seed). */
+void fe_linkx_init(struct fe_linkx *x, const struct fe_linkx_cfg *c, uint64_t seed,
+		   unsigned stream);
+
+#endif
