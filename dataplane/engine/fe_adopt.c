@@ -55,7 +55,7 @@ fe_adopt(struct fe_dp *dp, struct fe_update *u, unsigned role)
 
 		if (role & FE_ROLE_UP) {
 			adopt_link(&p->up, &p->up_x, &u->links[2 * i]);
-			if (dp->conf.regime == FE_REGIME_PFC)
+			if (u->pfc != NULL) /* PFC */
 				p->pfc.cfg = u->pfc[i];
 			p->credit.return_ticks = u->credit_return[i];
 		}

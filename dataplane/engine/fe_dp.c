@@ -306,6 +306,11 @@ fe_dp_create(unsigned nports, const uint16_t *port_ids, const struct fe_linkdef 
 	dp->pool = pool;
 	dp->hz = hz;
 	dp->conf = *conf;
+	dp->rg = fe_regime_ops(conf->regime);
+	if (dp->rg == NULL) {
+		snprintf(err, errlen, "regime %d: unknown", (int)conf->regime);
+		goto fail;
+	}
 	dp->pool_shared.limit = conf->switch_buffer;
 	dp->hoq_ticks = fe_ns_to_ticks(conf->credit.hoq_life_ns, hz);
 	fe_pfc_wd_compile(&dp->wd, &conf->pfc, hz);
@@ -423,16 +428,16 @@ fe_dp_up_room(struct fe_port *p, uint64_t now, uint32_t max)
 }
 
 /* With an emulated NIC its send queue is the adapter's queue (it feeds the up link). */
-static inline uint16_t
-rx_room(struct fe_dp *dp, struct fe_port *p, uint64_t now)
+static __rte_always_inline uint16_t
+rx_room(struct fe_dp *dp, struct fe_port *p, uint64_t now, const enum fe_regime R)
 {
+	(void)dp;
 	/* lossless: the adapter queue's room too (frames the NIC passes go straight in) */
 	if (p->nic != NULL && !p->nic->host)
-		return dp->conf.regime == FE_REGIME_LOSSY
-			       ? fe_nic_room(p)
-			       : (uint16_t)RTE_MIN((uint32_t)fe_nic_room(p),
-						   fe_dp_up_room(p, now, FE_BURST));
-	if (dp->conf.regime == FE_REGIME_LOSSY)
+		return R == FE_REGIME_LOSSY ? fe_nic_room(p)
+					    : (uint16_t)RTE_MIN((uint32_t)fe_nic_room(p),
+								fe_dp_up_room(p, now, FE_BURST));
+	if (R == FE_REGIME_LOSSY)
 		return FE_BURST;
 	return (uint16_t)fe_dp_up_room(p, now, FE_BURST);
 }
@@ -446,12 +451,12 @@ rx_room(struct fe_dp *dp, struct fe_port *p, uint64_t now)
 #define FE_DRAIN_BURSTS 16
 
 /* One RX burst of port `in` into its up link; 1 in *full if the port may have more. */
-static inline unsigned
-port_rx(struct fe_dp *dp, unsigned in, uint64_t now, int *full)
+static __rte_always_inline unsigned
+port_rx(struct fe_dp *dp, unsigned in, uint64_t now, int *full, const enum fe_regime R)
 {
 	struct fe_port *p = &dp->ports[in];
 	struct rte_mbuf *pkts[FE_BURST];
-	uint16_t n, room = rx_room(dp, p, now);
+	uint16_t n, room = rx_room(dp, p, now, R);
 	uint64_t bytes = 0, stamp[FE_BURST];
 	uint32_t slen[FE_BURST];
 	unsigned ready = 0;
@@ -490,7 +495,7 @@ port_rx(struct fe_dp *dp, unsigned in, uint64_t now, int *full)
 	if (p->nic != NULL && !p->nic->host)
 		fe_nic_rx(dp, in, pkts, n, now);
 	else
-		fe_switch_ingress_burst(dp, in, pkts, n, bytes, now);
+		FE_RG_CALL(R, fe_switch_ingress_burst, dp, in, pkts, n, bytes, now);
 	*full |= n == room;
 	FE_CNT_ADD(p->st.rx_pkts, n);
 	FE_CNT_ADD(p->st.rx_bytes, bytes);
@@ -502,8 +507,8 @@ port_rx(struct fe_dp *dp, unsigned in, uint64_t now, int *full)
  * real: the clock as it is (the lossless regimes step `now` behind it): each frame is
  * as late as the switch takes it after its arrival.
  */
-static inline unsigned
-port_switch(struct fe_dp *dp, unsigned in, uint64_t now, uint64_t real)
+static __rte_always_inline unsigned
+port_switch(struct fe_dp *dp, unsigned in, uint64_t now, uint64_t real, const enum fe_regime R)
 {
 	struct fe_link *up = &dp->ports[in].up;
 	uint64_t stamps[FE_BURST];
@@ -515,7 +520,7 @@ port_switch(struct fe_dp *dp, unsigned in, uint64_t now, uint64_t real)
 		for (unsigned k = 0; k < n; k++)
 			fe_link_late(up, real - stamps[k]);
 		if (n)
-			fe_switch_arrive_burst(dp, in, (struct rte_mbuf **)pkts, stamps, n);
+			fe_rg_arrive_burst(R, dp, in, (struct rte_mbuf **)pkts, stamps, n);
 		total += n;
 		if (n < FE_BURST)
 			break;
@@ -631,8 +636,8 @@ port_tx(struct fe_dp *dp, unsigned i, uint64_t now)
  * up (preempted, asleep) it catches up the whole interval in the same order, never
  * in one burst; with nothing in flight there is nothing to catch up.
  */
-static unsigned
-lossless_advance(struct fe_dp *dp, uint64_t now)
+static __rte_always_inline unsigned
+lossless_advance(struct fe_dp *dp, uint64_t now, const enum fe_regime R)
 {
 	uint64_t h = dp->horizon;
 	unsigned work = 0;
@@ -642,12 +647,12 @@ lossless_advance(struct fe_dp *dp, uint64_t now)
 	do {
 		h = RTE_MIN(h + dp->step, now);
 		for (unsigned i = 0; i < dp->nports; i++)
-			work += port_switch(dp, i, h, now);
+			work += port_switch(dp, i, h, now, R);
 		if (dp->graph != NULL) /* hop by hop, before the ports' XON reads what is held */
-			work += fe_graph_service(dp, h);
-		work += fe_switch_service(dp, h);
+			work += fe_rg_graph_service(R, dp, h);
+		work += fe_rg_service(R, dp, h);
 		for (unsigned i = 0; i < dp->nports; i++)
-			if (dp->conf.regime == FE_REGIME_CREDIT) /* gate inlined: once a packet */
+			if (R == FE_REGIME_CREDIT) /* gate inlined: once a packet */
 				work += fe_link_pump_inline(&dp->ports[i].up, h,
 							    fe_credit_gate_inline,
 							    &dp->ports[i].credit);
@@ -701,8 +706,8 @@ ctl_requests(struct fe_dp *dp, uint64_t now, unsigned role)
  * One pass of the stages `role` owns: RX a burst a port into the up links and across
  * the switch, then (unless a down stage does it) send, repeated while ports are full.
  */
-static unsigned
-poll_bursts(struct fe_dp *dp, uint64_t now, unsigned role)
+static __rte_always_inline unsigned
+poll_bursts(struct fe_dp *dp, uint64_t now, unsigned role, const enum fe_regime R)
 {
 	unsigned work = 0;
 
@@ -716,18 +721,18 @@ poll_bursts(struct fe_dp *dp, uint64_t now, unsigned role)
 			now = rte_rdtsc();
 
 		for (unsigned i = 0; i < dp->nports; i++)
-			work += port_rx(dp, i, now, &full);
+			work += port_rx(dp, i, now, &full, R);
 		if (dp->conf.nic.model != FE_NIC_TCP && dp->conf.nic.model != FE_NIC_HOST)
 			work += fe_nic_service(dp, now);
-		if (dp->conf.regime == FE_REGIME_LOSSY) {
+		if (R == FE_REGIME_LOSSY) {
 			for (unsigned i = 0; i < dp->nports; i++)
-				work += port_switch(dp, i, now, now);
+				work += port_switch(dp, i, now, now, R);
 			if (dp->graph != NULL)
-				work += fe_graph_service(dp, now);
+				work += fe_graph_service_lossy(dp, now);
 			if (dp->handoff != NULL)
 				fe_switch_handoff_out(dp);
 		} else {
-			work += lossless_advance(dp, now);
+			work += lossless_advance(dp, now, R);
 		}
 		for (unsigned i = 0; (role & FE_ROLE_DOWN) && i < dp->nports; i++)
 			work += port_tx(dp, i, now);
@@ -738,10 +743,29 @@ poll_bursts(struct fe_dp *dp, uint64_t now, unsigned role)
 	return work;
 }
 
+/* The loop's pass, once a regime (fe_regime.h): the regime a constant in each. */
+unsigned
+fe_dp_pass_lossy(struct fe_dp *dp, uint64_t now, unsigned role)
+{
+	return poll_bursts(dp, now, role, FE_REGIME_LOSSY);
+}
+
+unsigned
+fe_dp_pass_pfc(struct fe_dp *dp, uint64_t now, unsigned role)
+{
+	return poll_bursts(dp, now, role, FE_REGIME_PFC);
+}
+
+unsigned
+fe_dp_pass_credit(struct fe_dp *dp, uint64_t now, unsigned role)
+{
+	return poll_bursts(dp, now, role, FE_REGIME_CREDIT);
+}
+
 unsigned
 fe_dp_poll(struct fe_dp *dp, uint64_t now)
 {
-	return poll_bursts(dp, now, FE_ROLE_ALL);
+	return dp->rg->pass(dp, now, FE_ROLE_ALL);
 }
 
 /* The pipeline's down stage: the handoff rings into the down links, and TX. */
@@ -761,7 +785,7 @@ poll_down(struct fe_dp *dp, uint64_t now)
 unsigned
 fe_dp_poll_role(struct fe_dp *dp, enum fe_dp_role role, uint64_t now)
 {
-	return role == FE_ROLE_DOWN ? poll_down(dp, now) : poll_bursts(dp, now, role);
+	return role == FE_ROLE_DOWN ? poll_down(dp, now) : dp->rg->pass(dp, now, role);
 }
 
 uint64_t
@@ -776,8 +800,7 @@ fe_dp_next_event(const struct fe_dp *dp)
 			return 0;
 		next = RTE_MIN(next, fe_link_next_arrival(&p->up));
 		next = RTE_MIN(next, fe_link_next_start(&p->up));
-		if (dp->conf.regime == FE_REGIME_CREDIT)
-			next = RTE_MIN(next, fe_credit_next(&p->credit));
+		next = RTE_MIN(next, fe_credit_next(&p->credit)); /* credits: none is UINT64_MAX */
 		next = RTE_MIN(next, fe_link_next_arrival(&p->down));
 		if (dp->wd.ticks != 0 && p->storm_until != 0) /* the watchdog's storm ends */
 			next = RTE_MIN(next, p->storm_until);

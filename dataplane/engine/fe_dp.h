@@ -139,6 +139,7 @@ struct fe_mac_cache {
 
 struct fe_nicport;
 struct fe_graph;
+struct fe_regime_ops;
 struct fe_graph_conf;
 
 struct fe_port {
@@ -298,6 +299,7 @@ struct fe_dp {
 	int nic_dynoff;			 /* the NIC's field in the mbuf (fe_nicport.c) */
 	struct rte_mempool *nic_pool;	 /* the NICs' CNPs, ACKs and NAKs: their own */
 	struct fe_graph *graph;		 /* several switches (fe_graph.h); NULL: one */
+	const struct fe_regime_ops *rg;	 /* the regime's operations, chosen once (fe_regime.h) */
 	struct fe_dp_desc desc;		 /* as given (above); lcore: - */
 };
 

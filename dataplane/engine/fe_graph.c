@@ -390,7 +390,8 @@ static __rte_noinline void hop_pfc(struct fe_dp *dp, unsigned src, uint16_t h, s
 				   uint64_t t, uint8_t lane, uint64_t extra);
 
 static __rte_always_inline void
-hop(struct fe_dp *dp, unsigned src, uint16_t h, struct rte_mbuf *m, uint64_t t, uint8_t lane)
+hop(struct fe_dp *dp, unsigned src, uint16_t h, struct rte_mbuf *m, uint64_t t, uint8_t lane,
+    const enum fe_regime R)
 {
 	struct fe_hoplink *hl = &dp->graph->hl[h];
 	uint64_t extra = 0;
@@ -399,7 +400,7 @@ hop(struct fe_dp *dp, unsigned src, uint16_t h, struct rte_mbuf *m, uint64_t t, 
 	if (unlikely(hl->x.cfg.active) &&
 	    fe_switch_impair(dp, 2 * dp->nports + h, &hl->l, &hl->x, m, t, lane, &extra) < 0)
 		return;
-	if (unlikely(dp->conf.regime == FE_REGIME_PFC)) {
+	if (R == FE_REGIME_PFC) {
 		hop_pfc(dp, src, h, m, t, lane, extra);
 		return;
 	}
@@ -438,8 +439,9 @@ hop_pfc(struct fe_dp *dp, unsigned src, uint16_t h, struct rte_mbuf *m, uint64_t
 }
 
 /* To the host of port q, from input src: its down link; reordering counted here. */
-static void
-deliver(struct fe_dp *dp, unsigned src, struct rte_mbuf *m, unsigned q, uint64_t t)
+static __rte_always_inline void
+deliver(struct fe_dp *dp, unsigned src, struct rte_mbuf *m, unsigned q, uint64_t t,
+	const enum fe_regime R)
 {
 	struct fe_graph *g = dp->graph;
 	uint64_t r = *route_of(g, m);
@@ -453,12 +455,13 @@ deliver(struct fe_dp *dp, unsigned src, struct rte_mbuf *m, unsigned q, uint64_t
 		else
 			*last = R_SEQ(r);
 	}
-	fe_switch_egress(dp, src, q, m, t, R_LANE(r));
+	fe_rg_egress(R, dp, src, q, m, t, R_LANE(r));
 }
 
 /* A flood at switch x: its hosts (but the sender), and its children in the origin's tree. */
-static void
-flood_at(struct fe_dp *dp, unsigned x, unsigned src, struct rte_mbuf *m, uint64_t t)
+static __rte_noinline void
+flood_at(struct fe_dp *dp, unsigned x, unsigned src, struct rte_mbuf *m, uint64_t t,
+	 const enum fe_regime R)
 {
 	struct fe_graph *g = dp->graph;
 	uint64_t r = *route_of(g, m);
@@ -486,9 +489,9 @@ flood_at(struct fe_dp *dp, unsigned x, unsigned src, struct rte_mbuf *m, uint64_
 			continue;
 		}
 		if (to[i].port != UINT32_MAX)
-			deliver(dp, src, c, to[i].port, t);
+			deliver(dp, src, c, to[i].port, t, R);
 		else
-			hop(dp, src, to[i].hop, c, t, R_LANE(r));
+			hop(dp, src, to[i].hop, c, t, R_LANE(r), R);
 	}
 }
 
@@ -508,15 +511,16 @@ next_of(struct fe_dp *dp, unsigned x, struct rte_mbuf *m, uint64_t t)
 }
 
 /* Frame m leaves switch x, from input src, toward out (next_of()). */
-static inline void
-forward_to(struct fe_dp *dp, unsigned x, unsigned src, struct rte_mbuf *m, uint64_t t, int32_t out)
+static __rte_always_inline void
+forward_to(struct fe_dp *dp, unsigned x, unsigned src, struct rte_mbuf *m, uint64_t t, int32_t out,
+	   const enum fe_regime R)
 {
 	if (out == FE_GOUT_FLOOD)
-		flood_at(dp, x, src, m, t);
+		flood_at(dp, x, src, m, t, R);
 	else if (out & FE_GOUT_PORT)
-		deliver(dp, src, m, (unsigned)(out & 0xffff), t);
+		deliver(dp, src, m, (unsigned)(out & 0xffff), t, R);
 	else
-		hop(dp, src, (uint16_t)out, m, t, R_LANE(*route_of(dp->graph, m)));
+		hop(dp, src, (uint16_t)out, m, t, R_LANE(*route_of(dp->graph, m)), R);
 }
 
 /* Credit regime: m waits in the input queue of src (its sender held credits for it). */
@@ -529,20 +533,21 @@ iq_push(struct fe_dp *dp, unsigned src, struct rte_mbuf *m, uint64_t t, int32_t 
 }
 
 /* Frame m is at switch x at t, come in by input src: queued, to its host, or on. */
-static void
-at_switch(struct fe_dp *dp, unsigned x, unsigned src, struct rte_mbuf *m, uint64_t t)
+static __rte_always_inline void
+at_switch(struct fe_dp *dp, unsigned x, unsigned src, struct rte_mbuf *m, uint64_t t,
+	  const enum fe_regime R)
 {
 	int32_t out = next_of(dp, x, m, t);
 
-	if (dp->conf.regime == FE_REGIME_CREDIT)
+	if (R == FE_REGIME_CREDIT)
 		iq_push(dp, src, m, t, out);
 	else
-		forward_to(dp, x, src, m, t, out);
+		forward_to(dp, x, src, m, t, out, R);
 }
 
-void
-fe_graph_ingress(struct fe_dp *dp, unsigned in, int out, struct rte_mbuf *m, uint64_t t,
-		 uint8_t lane)
+static __rte_always_inline void
+graph_ingress(struct fe_dp *dp, unsigned in, int out, struct rte_mbuf *m, uint64_t t, uint8_t lane,
+	      const enum fe_regime R)
 {
 	struct fe_graph *g = dp->graph;
 	unsigned x = g->port_sw[in];
@@ -550,7 +555,7 @@ fe_graph_ingress(struct fe_dp *dp, unsigned in, int out, struct rte_mbuf *m, uin
 
 	if (out == -2) { /* the destination is on the ingress port itself */
 		FE_CNT_ADD(dp->sw.filtered, 1);
-		if (dp->conf.regime == FE_REGIME_CREDIT)
+		if (R == FE_REGIME_CREDIT)
 			fe_credit_return(&dp->ports[in].credit, lane,
 					 fe_credit_blocks(rte_pktmbuf_pkt_len(m)), t);
 		rte_pktmbuf_free(m);
@@ -566,7 +571,7 @@ fe_graph_ingress(struct fe_dp *dp, unsigned in, int out, struct rte_mbuf *m, uin
 	*route_of(g, m) = (uint64_t)(seq & 0xffff) << 48 | (uint64_t)hash << 32 |
 			  (uint64_t)lane << 24 | (uint64_t)x << 16 | (uint64_t)in << 8 |
 			  (out >= 0 ? (unsigned)out : R_FLOOD);
-	at_switch(dp, x, in, m, t);
+	at_switch(dp, x, in, m, t, R);
 }
 
 /* ---- Credits: the input queues of every switch ---- */
@@ -703,7 +708,7 @@ iq_serve(struct fe_dp *dp, unsigned src, uint8_t lane, uint64_t now)
 	m = s->m;
 	out = s->out;
 	iq_pop(dp, src, lane, t); /* s is free for reuse from here */
-	forward_to(dp, switch_of(dp, src), src, m, t, out);
+	forward_to(dp, switch_of(dp, src), src, m, t, out, FE_REGIME_CREDIT);
 	return 1;
 }
 
@@ -803,8 +808,8 @@ pfc_service(struct fe_dp *dp, uint64_t now)
 }
 
 /* Start what the gate of each hop link lets start by now. */
-static unsigned
-pump(struct fe_dp *dp, uint64_t now)
+static __rte_always_inline unsigned
+pump(struct fe_dp *dp, uint64_t now, const enum fe_regime R)
 {
 	struct fe_graph *g = dp->graph;
 	unsigned work = 0;
@@ -814,7 +819,7 @@ pump(struct fe_dp *dp, uint64_t now)
 
 		if (hl->l.sched == hl->l.tail)
 			continue;
-		if (dp->conf.regime == FE_REGIME_CREDIT) {
+		if (R == FE_REGIME_CREDIT) {
 			work += fe_link_pump(&hl->l, now, fe_credit_gate, &hl->cred);
 		} else if (hl->storm_until > now && dp->wd.action == FE_PFC_WD_FORWARD) {
 			unsigned n = fe_link_pump(&hl->l, now, NULL, NULL);
@@ -858,7 +863,7 @@ waits_for(const struct fe_dp *dp, unsigned a, unsigned b)
 
 	if (g->hl[b].from != g->hl[a].to)
 		return 0;
-	if (dp->conf.regime == FE_REGIME_CREDIT) {
+	if (g->iq != NULL) { /* credits: the switches' input queues */
 		/* a's frames wait in their switch's input queue for b */
 		for (uint8_t lane = 0; lane < dp->conf.lanes; lane++) {
 			const struct fe_iq *q = &g->iq[src * FE_LANES_MAX + lane];
@@ -933,8 +938,8 @@ deadlock_check(struct fe_dp *dp, uint64_t now)
 /* ---- The loop's work ---- */
 
 /* What the hop links delivered by now, each to its switch at its tick; how many. */
-static unsigned
-arrivals(struct fe_dp *dp, uint64_t now)
+static __rte_always_inline unsigned
+arrivals(struct fe_dp *dp, uint64_t now, const enum fe_regime R)
 {
 	struct fe_graph *g = dp->graph;
 	unsigned n = 0;
@@ -953,14 +958,14 @@ arrivals(struct fe_dp *dp, uint64_t now)
 		for (unsigned j = 0; unlikely(tap != NULL) && j < k; j++)
 			fe_tap_pkt(tap, pkts[j], stamps[j], FE_TAP_DELIVERED);
 		for (unsigned j = 0; j < k; j++)
-			at_switch(dp, g->hl[i].to, input_of(dp, i), pkts[j], stamps[j]);
+			at_switch(dp, g->hl[i].to, input_of(dp, i), pkts[j], stamps[j], R);
 		n += k;
 	}
 	return n;
 }
 
-unsigned
-fe_graph_service(struct fe_dp *dp, uint64_t now)
+static __rte_always_inline unsigned
+graph_service(struct fe_dp *dp, uint64_t now, const enum fe_regime R)
 {
 	struct fe_graph *g = dp->graph;
 	unsigned total = 0, n;
@@ -969,20 +974,35 @@ fe_graph_service(struct fe_dp *dp, uint64_t now)
 		failover(g, now);
 	/* hop by hop: what one link delivers may cross the next in the same pass */
 	do {
-		n = arrivals(dp, now);
-		if (dp->conf.regime != FE_REGIME_LOSSY) {
-			if (dp->conf.regime == FE_REGIME_CREDIT && g->iq_pkts)
-				n += iq_service(dp, now);
-			else if (dp->conf.regime == FE_REGIME_PFC)
-				pfc_service(dp, now);
-			n += pump(dp, now);
-		}
+		n = arrivals(dp, now, R);
+		if (R == FE_REGIME_CREDIT && g->iq_pkts)
+			n += iq_service(dp, now);
+		else if (R == FE_REGIME_PFC)
+			pfc_service(dp, now);
+		if (R != FE_REGIME_LOSSY)
+			n += pump(dp, now, R);
 		total += n;
 	} while (n && total < 64 * FE_BURST);
-	if (dp->conf.regime != FE_REGIME_LOSSY && now >= g->dl_next)
+	if (R != FE_REGIME_LOSSY && now >= g->dl_next)
 		deadlock_check(dp, now);
 	return total;
 }
+
+/* The graph's entry points, one set a regime (fe_regime.h): the regime a constant. */
+#define GRAPH_REGIME(sfx, R)                                                                       \
+	void fe_graph_ingress_##sfx(struct fe_dp *dp, unsigned in, int out, struct rte_mbuf *m,    \
+				    uint64_t t, uint8_t lane)                                      \
+	{                                                                                          \
+		graph_ingress(dp, in, out, m, t, lane, R);                                         \
+	}                                                                                          \
+	unsigned fe_graph_service_##sfx(struct fe_dp *dp, uint64_t now)                            \
+	{                                                                                          \
+		return graph_service(dp, now, R);                                                  \
+	}
+
+GRAPH_REGIME(lossy, FE_REGIME_LOSSY)
+GRAPH_REGIME(pfc, FE_REGIME_PFC)
+GRAPH_REGIME(credit, FE_REGIME_CREDIT)
 
 uint64_t
 fe_graph_step(const struct fe_dp *dp)
@@ -1012,8 +1032,7 @@ fe_graph_next_event(const struct fe_dp *dp)
 
 		next = RTE_MIN(next, fe_link_next_arrival(&h->l));
 		next = RTE_MIN(next, fe_link_next_start(&h->l));
-		if (dp->conf.regime == FE_REGIME_CREDIT)
-			next = RTE_MIN(next, fe_credit_next(&h->cred));
+		next = RTE_MIN(next, fe_credit_next(&h->cred)); /* credits: none is UINT64_MAX */
 	}
 	return next;
 }

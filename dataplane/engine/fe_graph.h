@@ -196,12 +196,20 @@ int fe_graph_create(struct fe_dp *dp, const struct fe_graph_conf *c, int socket,
 		    size_t errlen);
 void fe_graph_free(struct fe_graph *g);
 
-/* The ingress switch of port `in` takes m (out: fe_switch's lookup: port, -1 flood, -2). */
-void fe_graph_ingress(struct fe_dp *dp, unsigned in, int out, struct rte_mbuf *m, uint64_t t,
-		      uint8_t lane);
-
-/* Frames the hop links delivered by now, each on at its switch; how many. */
-unsigned fe_graph_service(struct fe_dp *dp, uint64_t now);
+/*
+ * Once a regime (sfx: lossy, pfc, credit; the engine reaches them through dp->rg):
+ *   fe_graph_ingress_sfx(dp, in, out, m, t, lane): the ingress switch of port `in` takes m
+ *     (out: fe_switch's lookup: a port, -1 flood, -2 filtered);
+ *   fe_graph_service_sfx(dp, now): frames the hop links delivered by now, each on at its
+ *     switch, and the regime's hop-by-hop work; how many moved.
+ */
+#define FE_GRAPH_DECLARE(sfx)                                                                      \
+	void fe_graph_ingress_##sfx(struct fe_dp *dp, unsigned in, int out, struct rte_mbuf *m,    \
+				    uint64_t t, uint8_t lane);                                     \
+	unsigned fe_graph_service_##sfx(struct fe_dp *dp, uint64_t now);
+FE_GRAPH_DECLARE(lossy)
+FE_GRAPH_DECLARE(pfc)
+FE_GRAPH_DECLARE(credit)
 
 /* The shortest feedback delay of the hop links (fe_dp_causal_step); UINT64_MAX: none. */
 uint64_t fe_graph_step(const struct fe_dp *dp);

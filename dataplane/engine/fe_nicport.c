@@ -224,7 +224,7 @@ fe_nic_rx(struct fe_dp *dp, unsigned in, struct rte_mbuf **pkts, unsigned n, uin
 
 		*tag_of(dp, m) = TAG_NONE;
 		if (fe_nic_flow_key(f, rte_pktmbuf_data_len(m), &k) < 0) {
-			fe_switch_up(dp, in, m, now); /* not a flow (ARP, IPv6): as it is */
+			dp->rg->up(dp, in, m, now); /* not a flow (ARP, IPv6): as it is */
 			continue;
 		}
 		/* a queue pair has one peer: a group address, or one the switch does not know
@@ -238,7 +238,7 @@ fe_nic_rx(struct fe_dp *dp, unsigned in, struct rte_mbuf **pkts, unsigned n, uin
 		}
 		if (fl == NULL) {
 			FE_CNT_ADD(p->st.nic_passed, 1);
-			fe_switch_up(dp, in, m, now);
+			dp->rg->up(dp, in, m, now);
 			continue;
 		}
 		idx = nic->free_head;
@@ -437,7 +437,7 @@ service_flow(struct fe_dp *dp, unsigned in, struct fe_nic_flow *fl, uint64_t now
 		}
 		*tag_of(dp, m) = tag_make(TAG_DATA, in, (unsigned)(fl - n->flows), fl->gen, psn);
 		len = rte_pktmbuf_pkt_len(m);
-		fe_switch_up(dp, in, m, now);
+		dp->rg->up(dp, in, m, now);
 		if (n->cc_mode == FE_CC_DCQCN) {
 			fe_dcqcn_sent(&fl->cc, &n->cc, len, now);
 			fl->next_t = RTE_MAX(fl->next_t, now) + fe_dcqcn_gap(&fl->cc, len, dp->hz);
@@ -534,7 +534,7 @@ send_ctl(struct fe_dp *dp, unsigned at, const uint8_t *hdr, enum fe_nic_ctl kind
 		FE_CNT_ADD(p->st.nic_naks_sent, 1);
 	else
 		FE_CNT_ADD(p->st.nic_acks_sent, 1);
-	fe_switch_up(dp, at, m, now);
+	dp->rg->up(dp, at, m, now);
 }
 
 /* A CNP, ACK or NAK reached the sender's port q. */

@@ -12,7 +12,8 @@
 #include "fe_nicport.h"
 #include "fe_switch.h"
 
-static void arrive_call(struct fe_dp *dp, unsigned in, struct rte_mbuf *m, uint64_t t);
+static void arrive_call(struct fe_dp *dp, unsigned in, struct rte_mbuf *m, uint64_t t,
+			const enum fe_regime R);
 
 /*
  * The impairments, in order: filter, exact drop, loss, ECN, jitter. Returns the drop
@@ -79,7 +80,7 @@ fe_switch_impair(struct fe_dp *dp, unsigned n, struct fe_link *l, struct fe_link
  */
 static inline int
 pass_through(struct fe_dp *dp, unsigned n, struct fe_link *l, struct rte_mbuf *m, uint32_t len,
-	     uint64_t t)
+	     uint64_t t, const enum fe_regime R)
 {
 	struct fe_port *p = &dp->ports[n / 2];
 	struct fe_tap *tap;
@@ -96,7 +97,7 @@ pass_through(struct fe_dp *dp, unsigned n, struct fe_link *l, struct rte_mbuf *m
 		p->txq_bytes += len;
 	} else {
 		fe_link_late_none(l, 1); /* the switch takes it at once */
-		arrive_call(dp, n / 2, m, t);
+		arrive_call(dp, n / 2, m, t, R);
 	}
 	return 0;
 }
@@ -107,7 +108,7 @@ pass_through(struct fe_dp *dp, unsigned n, struct fe_link *l, struct rte_mbuf *m
  */
 static __rte_always_inline int
 to_link(struct fe_dp *dp, unsigned n, struct fe_link *l, struct fe_linkx *x, struct rte_mbuf *m,
-	uint64_t t, uint32_t label)
+	uint64_t t, uint32_t label, const enum fe_regime R)
 {
 	uint32_t len = rte_pktmbuf_pkt_len(m);
 	uint64_t extra = 0;
@@ -121,7 +122,7 @@ to_link(struct fe_dp *dp, unsigned n, struct fe_link *l, struct fe_linkx *x, str
 			return -1;
 		}
 	}
-	if (extra == 0 && fe_link_passthru(l) && pass_through(dp, n, l, m, len, t) == 0)
+	if (extra == 0 && fe_link_passthru(l) && pass_through(dp, n, l, m, len, t, R) == 0)
 		return 0;
 	if (fe_link_enqueue_x(l, m, len, t, extra, label) < 0) {
 		drop_free(dp, n, m, l->last_drop, t);
@@ -158,17 +159,11 @@ lane_of(const struct fe_dp *dp, const struct rte_mbuf *m)
 }
 
 static __rte_always_inline void
-ingress(struct fe_dp *dp, unsigned in, struct rte_mbuf *m, uint64_t now)
+ingress(struct fe_dp *dp, unsigned in, struct rte_mbuf *m, uint64_t now, const enum fe_regime R)
 {
 	struct fe_port *p = &dp->ports[in];
 
-	to_link(dp, 2 * in, &p->up, &p->up_x, m, now, FE_LABEL(0, lane_of(dp, m)));
-}
-
-void
-fe_switch_up(struct fe_dp *dp, unsigned in, struct rte_mbuf *m, uint64_t now)
-{
-	ingress(dp, in, m, now);
+	to_link(dp, 2 * in, &p->up, &p->up_x, m, now, FE_LABEL(0, lane_of(dp, m)), R);
 }
 
 /*
@@ -336,16 +331,17 @@ handoff_put(struct fe_dp *dp, unsigned q, struct rte_mbuf *m, uint64_t t, uint32
  * ingress port pauses its sender.
  */
 static __rte_always_inline void
-to_egress(struct fe_dp *dp, unsigned in, unsigned q, struct rte_mbuf *m, uint64_t t, uint8_t lane)
+to_egress(struct fe_dp *dp, unsigned in, unsigned q, struct rte_mbuf *m, uint64_t t, uint8_t lane,
+	  const enum fe_regime R)
 {
 	struct fe_port *out = &dp->ports[q];
 	uint32_t acct = in * FE_PFC_PRIOS + lane;
 
-	if (dp->handoff) { /* pipeline: the down stage owns the down links */
+	if (R == FE_REGIME_LOSSY && dp->handoff) { /* pipeline: the down stage owns them */
 		handoff_put(dp, q, m, t, FE_LABEL(acct, lane));
 		return;
 	}
-	if (dp->conf.regime == FE_REGIME_PFC) {
+	if (R == FE_REGIME_PFC) {
 		/* several switches: `in` may be a hop link into the last one (fe_graph.h) */
 		struct fe_pfc *pfc = fe_graph_input_pfc(dp, in);
 
@@ -364,24 +360,18 @@ to_egress(struct fe_dp *dp, unsigned in, unsigned q, struct rte_mbuf *m, uint64_
 			drop_free(dp, 2 * q + 1, m, FE_LINK_DROP_HEADROOM, t);
 			return;
 		}
-		if (to_link(dp, 2 * q + 1, &out->down, &out->down_x, m, t, FE_LABEL(acct, lane)) ==
-		    0)
+		if (to_link(dp, 2 * q + 1, &out->down, &out->down_x, m, t, FE_LABEL(acct, lane),
+			    R) == 0)
 			fe_switch_pause(dp, in, lane, fe_pfc_update(pfc, lane, dp->held[acct], t));
 		return;
 	}
-	to_link(dp, 2 * q + 1, &out->down, &out->down_x, m, t, FE_LABEL(acct, lane));
-}
-
-void
-fe_switch_egress(struct fe_dp *dp, unsigned in, unsigned q, struct rte_mbuf *m, uint64_t t,
-		 uint8_t lane)
-{
-	to_egress(dp, in, q, m, t, lane);
+	to_link(dp, 2 * q + 1, &out->down, &out->down_x, m, t, FE_LABEL(acct, lane), R);
 }
 
 /* Send m to every port but `in`; the last one gets m itself, the others copies. */
 static void
-flood(struct fe_dp *dp, unsigned in, struct rte_mbuf *m, uint64_t t, uint8_t lane)
+flood(struct fe_dp *dp, unsigned in, struct rte_mbuf *m, uint64_t t, uint8_t lane,
+      const enum fe_regime R)
 {
 	int last = -1;
 
@@ -399,32 +389,33 @@ flood(struct fe_dp *dp, unsigned in, struct rte_mbuf *m, uint64_t t, uint8_t lan
 			if (c == NULL)
 				FE_CNT_ADD(dp->sw.nombuf, 1);
 			else
-				to_egress(dp, in, (unsigned)last, c, t, lane);
+				to_egress(dp, in, (unsigned)last, c, t, lane, R);
 		}
 		last = (int)q;
 	}
 	if (last >= 0)
-		to_egress(dp, in, (unsigned)last, m, t, lane);
+		to_egress(dp, in, (unsigned)last, m, t, lane, R);
 	else
 		rte_pktmbuf_free(m);
 	FE_CNT_ADD(dp->sw.flooded, 1);
 }
 
 static __rte_always_inline void
-forward(struct fe_dp *dp, unsigned in, int out, struct rte_mbuf *m, uint64_t t, uint8_t lane)
+forward(struct fe_dp *dp, unsigned in, int out, struct rte_mbuf *m, uint64_t t, uint8_t lane,
+	const enum fe_regime R)
 {
 	if (unlikely(dp->graph != NULL)) { /* several switches: the ingress switch's part */
-		fe_graph_ingress(dp, in, out, m, t, lane);
+		fe_rg_graph_ingress(R, dp, in, out, m, t, lane);
 		return;
 	}
 	if (out == -1) {
-		flood(dp, in, m, t, lane);
+		flood(dp, in, m, t, lane, R);
 	} else if (out == -2) {
 		FE_CNT_ADD(dp->sw.filtered, 1);
 		rte_pktmbuf_free(m);
 	} else {
 		FE_CNT_ADD(dp->sw.unicast, 1);
-		to_egress(dp, in, (unsigned)out, m, t, lane);
+		to_egress(dp, in, (unsigned)out, m, t, lane, R);
 	}
 }
 
@@ -433,9 +424,10 @@ forward(struct fe_dp *dp, unsigned in, int out, struct rte_mbuf *m, uint64_t t, 
  * its registers would push the loop's own state onto the stack.
  */
 static __rte_noinline void
-forward_general(struct fe_dp *dp, unsigned in, int out, struct rte_mbuf *m, uint64_t t)
+forward_general(struct fe_dp *dp, unsigned in, int out, struct rte_mbuf *m, uint64_t t,
+		const enum fe_regime R)
 {
-	forward(dp, in, out, m, t, lane_of(dp, m));
+	forward(dp, in, out, m, t, lane_of(dp, m), R);
 }
 
 /*
@@ -450,10 +442,10 @@ forward_general(struct fe_dp *dp, unsigned in, int out, struct rte_mbuf *m, uint
  * per-packet path's would.
  */
 static inline int
-burst_fast(struct fe_dp *dp, const struct fe_port *p)
+burst_fast(struct fe_dp *dp, const struct fe_port *p, const enum fe_regime R)
 {
-	return dp->conf.regime == FE_REGIME_LOSSY && !p->up_x.cfg.active &&
-	       fe_link_passthru(&p->up) && __atomic_load_n(&dp->tap, __ATOMIC_ACQUIRE) == NULL;
+	return R == FE_REGIME_LOSSY && !p->up_x.cfg.active && fe_link_passthru(&p->up) &&
+	       __atomic_load_n(&dp->tap, __ATOMIC_ACQUIRE) == NULL;
 }
 
 /*
@@ -538,9 +530,9 @@ whole_burst(struct fe_dp *dp, int out, struct rte_mbuf **pkts, unsigned n, uint6
 	return 1;
 }
 
-void
-fe_switch_ingress_burst(struct fe_dp *dp, unsigned in, struct rte_mbuf **pkts, unsigned n,
-			uint64_t bytes, uint64_t now)
+static __rte_always_inline void
+ingress_burst(struct fe_dp *dp, unsigned in, struct rte_mbuf **pkts, unsigned n, uint64_t bytes,
+	      uint64_t now, const enum fe_regime R)
 {
 	struct stage g = {.q = NULL, .out = -3};
 	uint64_t touched = 0, staged = 0;
@@ -548,15 +540,16 @@ fe_switch_ingress_burst(struct fe_dp *dp, unsigned in, struct rte_mbuf **pkts, u
 	struct mac_regs r;
 
 	RTE_BUILD_BUG_ON(RTE_MAX_ETHPORTS > 64);
-	if (!burst_fast(dp, &dp->ports[in])) {
+	if (!burst_fast(dp, &dp->ports[in], R)) {
 		struct fe_port *p = &dp->ports[in];
 
 		if (dp->conf.lanes <= 1) /* one lane: no header to read for it */
 			for (unsigned i = 0; i < n; i++)
-				to_link(dp, 2 * in, &p->up, &p->up_x, pkts[i], now, FE_LABEL(0, 0));
+				to_link(dp, 2 * in, &p->up, &p->up_x, pkts[i], now, FE_LABEL(0, 0),
+					R);
 		else
 			for (unsigned i = 0; i < n; i++)
-				ingress(dp, in, pkts[i], now);
+				ingress(dp, in, pkts[i], now, R);
 		return;
 	}
 	fe_link_count_through_n(&dp->ports[in].up, n, bytes);
@@ -572,14 +565,14 @@ fe_switch_ingress_burst(struct fe_dp *dp, unsigned in, struct rte_mbuf **pkts, u
 
 		if (unlikely(rte_pktmbuf_data_len(m) < sizeof(struct rte_ether_hdr))) {
 			stage_put(&g);
-			arrive_call(dp, in, m, now);
+			arrive_call(dp, in, m, now, R);
 			continue;
 		}
 		out = mac_regs_out(dp, in, &r, m, now);
 		/* a pipeline's down stage owns the down links and TX: hand every packet over */
 		if (pipeline || unlikely(!stage_get(dp, &g, out, &touched) || g.n == FE_BURST)) {
 			stage_put(&g);
-			forward_general(dp, in, out, m, now);
+			forward_general(dp, in, out, m, now, R);
 			continue;
 		}
 		g.q->txq_due[g.n] = now;
@@ -619,25 +612,26 @@ iq_push(struct fe_dp *dp, unsigned in, struct rte_mbuf *m, uint64_t t, int out, 
 
 /* Into the switch from `in` at t, bound for out (lookup()) in lane `lane`. */
 static __rte_always_inline void
-arrive_to(struct fe_dp *dp, unsigned in, struct rte_mbuf *m, uint64_t t, int out, uint8_t lane)
+arrive_to(struct fe_dp *dp, unsigned in, struct rte_mbuf *m, uint64_t t, int out, uint8_t lane,
+	  const enum fe_regime R)
 {
-	if (dp->conf.regime != FE_REGIME_CREDIT || dp->graph != NULL) {
+	if (R != FE_REGIME_CREDIT || dp->graph != NULL) {
 		/* several switches: every switch's input queues are the graph's */
-		forward(dp, in, out, m, t, lane);
+		forward(dp, in, out, m, t, lane, R);
 	} else if (dp->iq_pkts == 0 &&
 		   (out < 0 || out_room(dp, (unsigned)out, rte_pktmbuf_pkt_len(m), t))) {
 		/* no input queue holds anything and the output has room at t: the arbiter
 		 * would move it at once, so it crosses now and its credits go back at t */
 		fe_credit_return(&dp->ports[in].credit, lane,
 				 fe_credit_blocks(rte_pktmbuf_pkt_len(m)), t);
-		forward(dp, in, out, m, t, lane);
+		forward(dp, in, out, m, t, lane, R);
 	} else {
 		iq_push(dp, in, m, t, out, lane);
 	}
 }
 
 static __rte_always_inline void
-arrive(struct fe_dp *dp, unsigned in, struct rte_mbuf *m, uint64_t t)
+arrive(struct fe_dp *dp, unsigned in, struct rte_mbuf *m, uint64_t t, const enum fe_regime R)
 {
 	uint8_t lane = lane_of(dp, m);
 
@@ -646,23 +640,24 @@ arrive(struct fe_dp *dp, unsigned in, struct rte_mbuf *m, uint64_t t)
 
 		FE_CNT_ADD(dp->sw.runts, 1);
 		rte_pktmbuf_free(m);
-		if (dp->conf.regime == FE_REGIME_CREDIT)
+		if (R == FE_REGIME_CREDIT)
 			fe_credit_return(&dp->ports[in].credit, lane, fe_credit_blocks(len), t);
 		return;
 	}
-	arrive_to(dp, in, m, t, lookup(dp, in, m, t), lane);
+	arrive_to(dp, in, m, t, lookup(dp, in, m, t), lane, R);
 }
 
-/* arrive(), out of line: the pass-through of an up link reaches it from inside to_link() */
-static void
-arrive_call(struct fe_dp *dp, unsigned in, struct rte_mbuf *m, uint64_t t)
+/* arrive(), out of line: the pass-through of an up link reaches it from inside to_link()
+ * (called with the regime a constant: the compiler makes one copy a regime) */
+static __rte_noinline void
+arrive_call(struct fe_dp *dp, unsigned in, struct rte_mbuf *m, uint64_t t, const enum fe_regime R)
 {
-	arrive(dp, in, m, t);
+	arrive(dp, in, m, t, R);
 }
 
-void
-fe_switch_arrive_burst(struct fe_dp *dp, unsigned in, struct rte_mbuf **pkts,
-		       const uint64_t *stamps, unsigned n)
+static __rte_always_inline void
+arrive_burst(struct fe_dp *dp, unsigned in, struct rte_mbuf **pkts, const uint64_t *stamps,
+	     unsigned n, const enum fe_regime R)
 {
 	struct fe_tap *tap = fe_tap_on(&dp->tap, 2 * in);
 	struct mac_regs r;
@@ -671,7 +666,7 @@ fe_switch_arrive_burst(struct fe_dp *dp, unsigned in, struct rte_mbuf **pkts,
 		for (unsigned i = 0; i < n; i++) {
 			if (unlikely(tap != NULL))
 				fe_tap_pkt(tap, pkts[i], stamps[i], FE_TAP_DELIVERED);
-			arrive(dp, in, pkts[i], stamps[i]);
+			arrive(dp, in, pkts[i], stamps[i], R);
 		}
 		return;
 	}
@@ -681,9 +676,10 @@ fe_switch_arrive_burst(struct fe_dp *dp, unsigned in, struct rte_mbuf **pkts,
 		struct rte_mbuf *m = pkts[i];
 
 		if (unlikely(rte_pktmbuf_data_len(m) < sizeof(struct rte_ether_hdr)))
-			arrive(dp, in, m, stamps[i]);
+			arrive(dp, in, m, stamps[i], R);
 		else
-			arrive_to(dp, in, m, stamps[i], mac_regs_out(dp, in, &r, m, stamps[i]), 0);
+			arrive_to(dp, in, m, stamps[i], mac_regs_out(dp, in, &r, m, stamps[i]), 0,
+				  R);
 	}
 }
 
@@ -742,7 +738,7 @@ iq_serve(struct fe_dp *dp, unsigned in, uint8_t lane, uint64_t now, unsigned max
 		m = s->m;
 		out = s->out;
 		iq_pop(dp, in, lane, t); /* s is free for reuse from here */
-		forward(dp, in, out, m, t, lane);
+		forward(dp, in, out, m, t, lane, FE_REGIME_CREDIT);
 		n++;
 	}
 	return n;
@@ -809,60 +805,60 @@ watchdog(struct fe_dp *dp, uint64_t now)
 	return work;
 }
 
-unsigned
-fe_switch_service(struct fe_dp *dp, uint64_t now)
+/*
+ * Credit: round robin, one packet per input queue per round, starting after the input
+ * served last: inputs contending for an output share it equally.
+ */
+static unsigned
+credit_service(struct fe_dp *dp, uint64_t now)
 {
-	unsigned work = 0;
+	unsigned work = 0, moved;
 
-	if (dp->conf.regime == FE_REGIME_CREDIT) {
-		/*
-		 * Round robin, one packet per input queue per round, starting after the
-		 * input served last: inputs contending for an output share it equally.
-		 */
-		unsigned moved;
+	do {
+		moved = 0;
+		for (unsigned k = 0, in = dp->rr; k < dp->nports; k++) {
+			unsigned next = in + 1 == dp->nports ? 0 : in + 1; /* no division */
 
-		do {
-			moved = 0;
-			for (unsigned k = 0, in = dp->rr; k < dp->nports; k++) {
-				unsigned next = in + 1 == dp->nports ? 0 : in + 1; /* no division */
+			for (uint8_t lane = 0; lane < dp->conf.lanes; lane++) {
+				unsigned n = iq_serve(dp, in, lane, now, 1);
 
-				for (uint8_t lane = 0; lane < dp->conf.lanes; lane++) {
-					unsigned n = iq_serve(dp, in, lane, now, 1);
-
-					if (n)
-						dp->rr_next = next;
-					moved += n;
-				}
-				in = next;
+				if (n)
+					dp->rr_next = next;
+				moved += n;
 			}
-			dp->rr = dp->rr_next;
-			work += moved;
-		} while (moved);
-	} else if (dp->conf.regime == FE_REGIME_PFC) {
-		/*
-		 * Held bytes fall as the egress links drain, counted when they advance.
-		 * Advance them all every step, paused or not: XOFF in to_egress() reads
-		 * held[] summed over every egress link, and stale bytes would pause early.
-		 */
-		for (unsigned q = 0; q < dp->nports; q++)
-			fe_link_backlog(&dp->ports[q].down, now);
-		for (unsigned in = 0; in < dp->nports; in++) {
-			struct fe_pfc *pfc = &dp->ports[in].pfc;
-
-			for (uint8_t pr = 0; pr < dp->conf.lanes; pr++) {
-				uint64_t held = dp->held[in * FE_PFC_PRIOS + pr];
-
-				if (!pfc->prio[pr].xoff)
-					continue;
-				pfc_frame_out(dp, in, pr, fe_pfc_update(pfc, pr, held, now));
-				if (pfc->cfg.frames && fe_pfc_refresh_due(pfc, pr, now))
-					pfc_frame_out(dp, in, pr, FE_PFC_XOFF);
-			}
+			in = next;
 		}
-		if (unlikely(dp->wd.ticks != 0))
-			work += watchdog(dp, now);
-	}
+		dp->rr = dp->rr_next;
+		work += moved;
+	} while (moved);
 	return work;
+}
+
+/*
+ * PFC: held bytes fall as the egress links drain, counted when they advance. Advance
+ * them all every step, paused or not: XOFF in to_egress() reads held[] summed over every
+ * egress link, and stale bytes would pause early. Then XON where they fell, real frames,
+ * and the watchdog.
+ */
+static unsigned
+pfc_service(struct fe_dp *dp, uint64_t now)
+{
+	for (unsigned q = 0; q < dp->nports; q++)
+		fe_link_backlog(&dp->ports[q].down, now);
+	for (unsigned in = 0; in < dp->nports; in++) {
+		struct fe_pfc *pfc = &dp->ports[in].pfc;
+
+		for (uint8_t pr = 0; pr < dp->conf.lanes; pr++) {
+			uint64_t held = dp->held[in * FE_PFC_PRIOS + pr];
+
+			if (!pfc->prio[pr].xoff)
+				continue;
+			pfc_frame_out(dp, in, pr, fe_pfc_update(pfc, pr, held, now));
+			if (pfc->cfg.frames && fe_pfc_refresh_due(pfc, pr, now))
+				pfc_frame_out(dp, in, pr, FE_PFC_XOFF);
+		}
+	}
+	return unlikely(dp->wd.ticks != 0) ? watchdog(dp, now) : 0;
 }
 
 unsigned
@@ -879,8 +875,8 @@ fe_switch_handoff_in(struct fe_dp *dp, unsigned q, uint64_t now)
 		for (unsigned i = 0; i < n; i++)
 			rte_prefetch0(h[i].m);
 		for (unsigned i = 0; i < n; i++)
-			to_link(dp, 2 * q + 1, &out->down, &out->down_x, h[i].m, h[i].t,
-				h[i].label);
+			to_link(dp, 2 * q + 1, &out->down, &out->down_x, h[i].m, h[i].t, h[i].label,
+				FE_REGIME_LOSSY); /* a pipeline: lossy only */
 		total += n;
 	} while (n == FE_BURST && total < FE_BURST * 16);
 	return total;
@@ -903,8 +899,7 @@ fe_switch_iq_held(const struct fe_dp *dp)
 {
 	uint64_t n = 0;
 
-	if (dp->conf.regime != FE_REGIME_CREDIT)
-		return 0;
+	/* (other regimes' queues are never pushed: empty) */
 	for (unsigned i = 0; i < dp->nports; i++)
 		for (unsigned l = 0; l < dp->conf.lanes; l++)
 			n += dp->ports[i].iq[l].tail - dp->ports[i].iq[l].head;
@@ -914,9 +909,7 @@ fe_switch_iq_held(const struct fe_dp *dp)
 void
 fe_switch_iq_drain(struct fe_dp *dp)
 {
-	if (dp->conf.regime != FE_REGIME_CREDIT)
-		return;
-	for (unsigned i = 0; i < dp->nports; i++)
+	for (unsigned i = 0; i < dp->nports; i++) /* other regimes' queues: empty */
 		for (unsigned l = 0; l < dp->conf.lanes; l++) {
 			struct fe_iq *q = &dp->ports[i].iq[l];
 
@@ -925,4 +918,53 @@ fe_switch_iq_drain(struct fe_dp *dp)
 			FE_CNT_SET(q->depth, 0);
 		}
 	dp->iq_pkts = 0;
+}
+
+/*
+ * The switch's entry points, one set a regime (fe_regime.h), each with the regime a
+ * constant: no frame tests it.
+ */
+#define SWITCH_REGIME(sfx, R)                                                                      \
+	void fe_switch_up_##sfx(struct fe_dp *dp, unsigned in, struct rte_mbuf *m, uint64_t now)   \
+	{                                                                                          \
+		ingress(dp, in, m, now, R);                                                        \
+	}                                                                                          \
+	void fe_switch_ingress_burst_##sfx(struct fe_dp *dp, unsigned in, struct rte_mbuf **pkts,  \
+					   unsigned n, uint64_t bytes, uint64_t now)               \
+	{                                                                                          \
+		ingress_burst(dp, in, pkts, n, bytes, now, R);                                     \
+	}                                                                                          \
+	void fe_switch_arrive_burst_##sfx(struct fe_dp *dp, unsigned in, struct rte_mbuf **pkts,   \
+					  const uint64_t *stamps, unsigned n)                      \
+	{                                                                                          \
+		arrive_burst(dp, in, pkts, stamps, n, R);                                          \
+	}                                                                                          \
+	void fe_switch_egress_##sfx(struct fe_dp *dp, unsigned in, unsigned q, struct rte_mbuf *m, \
+				    uint64_t t, uint8_t lane)                                      \
+	{                                                                                          \
+		to_egress(dp, in, q, m, t, lane, R);                                               \
+	}
+
+SWITCH_REGIME(lossy, FE_REGIME_LOSSY)
+SWITCH_REGIME(pfc, FE_REGIME_PFC)
+SWITCH_REGIME(credit, FE_REGIME_CREDIT)
+
+unsigned
+fe_switch_service_lossy(struct fe_dp *dp, uint64_t now)
+{
+	(void)dp;
+	(void)now;
+	return 0;
+}
+
+unsigned
+fe_switch_service_pfc(struct fe_dp *dp, uint64_t now)
+{
+	return pfc_service(dp, now);
+}
+
+unsigned
+fe_switch_service_credit(struct fe_dp *dp, uint64_t now)
+{
+	return credit_service(dp, now);
 }

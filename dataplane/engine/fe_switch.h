@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * fe_switch: what happens between a port's RX and its TX, per regime
- * (docs/regimes.md). Internal to the engine; called only from fe_dp.c on the lcore.
+ * (docs/regimes.md). Internal to the engine; called only from the engine on the lcore.
+ * Each entry point that depends on the regime comes once a regime (_lossy, _pfc,
+ * _credit: the regime a constant in it), and the engine reaches them through dp->rg
+ * (fe_regime.h), chosen when it is created.
  *
  *   fe_switch_ingress_burst()  packets read from port `in` enter its up link (host
  *                        adapter): lane, impairments, and in lossless regimes a label
@@ -17,18 +20,37 @@
 #define FE_SWITCH_H
 
 #include "fe_dp.h"
+#include "fe_regime.h"
 
 /*
- * A burst of n packets (bytes in all) read from port `in` at now. Where the links are
- * ideal it takes the burst at once: up link counted once, each packet looked up and
- * staged for TX, down links counted once.
+ * Once a regime (sfx: lossy, pfc, credit):
+ *   fe_switch_ingress_burst_sfx(dp, in, pkts, n, bytes, now): a burst of n packets (bytes
+ *     in all) read from port `in` at now. Where the links are ideal it takes the burst at
+ *     once: up link counted once, each packet looked up and staged for TX, down links
+ *     counted once.
+ *   fe_switch_up_sfx(dp, in, m, now): one packet into the up link of `in` (the emulated
+ *     NIC sends this way).
+ *   fe_switch_arrive_burst_sfx(dp, in, pkts, stamps, n): n packets the up link of `in`
+ *     delivered, each at its stamp (shown to a capture).
+ *   fe_switch_egress_sfx(dp, in, q, m, t, lane): into the down link of port q at t, from
+ *     ingress `in` (fe_graph: the last switch, and `in` its input: a port, or nports + a
+ *     hop link).
+ *   fe_switch_service_sfx(dp, now): time-driven work: input-queue arbitration and
+ *     HOQLife (credit), XON, real PAUSE frames and the watchdog (PFC).
  */
-void fe_switch_ingress_burst(struct fe_dp *dp, unsigned in, struct rte_mbuf **pkts, unsigned n,
-			     uint64_t bytes, uint64_t now);
-/* Into the down link of port q at t, from ingress port `in` (fe_graph: the last switch,
- * and `in` its input: a port, or nports + a hop link). */
-void fe_switch_egress(struct fe_dp *dp, unsigned in, unsigned q, struct rte_mbuf *m, uint64_t t,
-		      uint8_t lane);
+#define FE_SWITCH_DECLARE(sfx)                                                                     \
+	void fe_switch_ingress_burst_##sfx(struct fe_dp *dp, unsigned in, struct rte_mbuf **pkts,  \
+					   unsigned n, uint64_t bytes, uint64_t now);              \
+	void fe_switch_up_##sfx(struct fe_dp *dp, unsigned in, struct rte_mbuf *m, uint64_t now);  \
+	void fe_switch_arrive_burst_##sfx(struct fe_dp *dp, unsigned in, struct rte_mbuf **pkts,   \
+					  const uint64_t *stamps, unsigned n);                     \
+	void fe_switch_egress_##sfx(struct fe_dp *dp, unsigned in, unsigned q, struct rte_mbuf *m, \
+				    uint64_t t, uint8_t lane);                                     \
+	unsigned fe_switch_service_##sfx(struct fe_dp *dp, uint64_t now);
+FE_SWITCH_DECLARE(lossy)
+FE_SWITCH_DECLARE(pfc)
+FE_SWITCH_DECLARE(credit)
+
 /*
  * The impairments of link n (l, x: filter, exact drop, loss, ECN, jitter) on m at t, for
  * a link of the graph of switches: 0 to carry it, *extra ticks of jitter later; -1 if it
@@ -38,11 +60,6 @@ int fe_switch_impair(struct fe_dp *dp, unsigned n, struct fe_link *l, struct fe_
 		     struct rte_mbuf *m, uint64_t t, uint8_t lane, uint64_t *extra);
 /* PFC: input src decided ev for prio; a port's sender gets the real frame, if enabled. */
 void fe_switch_pause(struct fe_dp *dp, unsigned src, uint8_t prio, enum fe_pfc_event ev);
-/* One packet into the up link of `in` at now (the emulated NIC sends this way). */
-void fe_switch_up(struct fe_dp *dp, unsigned in, struct rte_mbuf *m, uint64_t now);
-/* n packets delivered by the up link of `in`, each at its stamp (shown to a capture). */
-void fe_switch_arrive_burst(struct fe_dp *dp, unsigned in, struct rte_mbuf **pkts,
-			    const uint64_t *stamps, unsigned n);
 
 /* Pipeline, up stage: put what was handed to each egress port on its ring. */
 void fe_switch_handoff_out(struct fe_dp *dp);
@@ -50,7 +67,6 @@ void fe_switch_handoff_out(struct fe_dp *dp);
 unsigned fe_switch_handoff_in(struct fe_dp *dp, unsigned q, uint64_t now);
 /* After the lcores stopped: free up to a burst still in q's handoff ring; how many. */
 unsigned fe_switch_handoff_flush(struct fe_dp *dp, unsigned q);
-unsigned fe_switch_service(struct fe_dp *dp, uint64_t now);
 
 /* Packets queued at the switch inputs (credit regime). */
 uint64_t fe_switch_iq_held(const struct fe_dp *dp);

@@ -168,9 +168,11 @@ fe_update_build_fabric(struct fe_dp *dp, const struct fe_linkdef *up, const stru
 	u->nports = dp->nports;
 	u->nlinks = 2 * dp->nports + (dp->graph ? dp->graph->nhl : 0);
 	u->links = rte_zmalloc("fe_update", sizeof(*u->links) * u->nlinks, 0);
-	u->pfc = rte_zmalloc("fe_update", sizeof(*u->pfc) * dp->nports, 0);
+	if (fab->regime == FE_REGIME_PFC) /* the ports' thresholds: PFC only */
+		u->pfc = rte_zmalloc("fe_update", sizeof(*u->pfc) * dp->nports, 0);
 	u->credit_return = rte_zmalloc("fe_update", sizeof(uint64_t) * dp->nports, 0);
-	if (u->links == NULL || u->pfc == NULL || u->credit_return == NULL)
+	if (u->links == NULL || (fab->regime == FE_REGIME_PFC && u->pfc == NULL) ||
+	    u->credit_return == NULL)
 		goto nomem;
 	for (unsigned n = 0; n < u->nlinks; n++) {
 		const struct fe_linkdef *d =

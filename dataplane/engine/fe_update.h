@@ -45,7 +45,7 @@ struct fe_update {
 	unsigned nports;
 	unsigned nlinks;	      /* 2 x nports, then the links between switches (fe_graph.h) */
 	struct fe_update_link *links; /* 2 * nports: even up, odd down, as in reports */
-	struct fe_pfc_cfg *pfc;	      /* per port: the compiled thresholds */
+	struct fe_pfc_cfg *pfc;	      /* per port: the compiled thresholds (PFC; else NULL) */
 	uint64_t *credit_return;      /* per port, ticks */
 	uint64_t switch_buffer, hoq_ticks;
 	/* several switches, PFC: each link between switches' receiver, and the watchdog */

@@ -8,7 +8,10 @@
 #  3. the models (dataplane/models/) include nothing of DPDK: they run on a fake clock
 #     without EAL;
 #  4. the engine's change path is one way: fe_update.c (the control side of a change)
-#     calls nothing of fe_dp.c, and fe_dp.c nothing of fe_update.c but through fe_adopt.h.
+#     calls nothing of fe_dp.c, and fe_dp.c nothing of fe_update.c but through fe_adopt.h;
+#  5. the regime is dispatched once (fe_regime.h): in the engine, conf.regime is read only
+#     by the code that builds it (functions named *_setup, *_create or *_step, and
+#     fe_update.c's check_structure), never on the way of a frame.
 # usage: check-layers.sh [SRC]      (SRC: the source tree; default: this script's)
 #        check-layers.sh --self-test (each check must catch a planted violation)
 set -u
@@ -61,6 +64,16 @@ check() {
 		echo "$out"
 		bad=$((bad + 1))
 	fi
+	# 5: the function each use of conf.regime is in (this style: its name starts a line)
+	out=$(awk 'FNR == 1 { fn = "" } /^[a-z_0-9]+\(/ { fn = $0; sub(/\(.*/, "", fn) }
+		/conf\.regime/ && fn !~ /(_setup|_create|_step|^check_structure)$/ {
+			print FILENAME ":" FNR ": in " (fn == "" ? "(file scope)" : fn) "(): " $0 }' \
+		"$src"/dataplane/engine/*.c 2>/dev/null)
+	if [ -n "$out" ]; then
+		echo "the engine tests the regime outside its set-up (dispatch it: fe_regime.h):"
+		echo "$out"
+		bad=$((bad + 1))
+	fi
 	return $bad
 }
 
@@ -87,15 +100,19 @@ if [ "${1:-}" = --self-test ]; then
 	plant dataplane/models/m.c '#include <rte_mbuf.h>'
 	plant dataplane/engine/fe_update.c '	s = fe_dp_causal_step(dp);'
 	plant dataplane/engine/fe_dp.c '#include "fe_update.h"'
+	plant dataplane/engine/fe_switch.c "$(printf '%s\n' 'static void' \
+		'to_egress(struct fe_dp *dp)' '{' '	if (dp->conf.regime == FE_REGIME_PFC)')"
 	# and what it must let pass: reads, comparisons, a local's own fields
 	printf '%s\n' '	if (dp->nports == 2 && c->dp->hz >= 1 && x != dp->graph)' \
 		'	n = dp->nports;' '	/* dp->tap = NULL is what fe_ctlif_untap() does */' \
 		'	fe_ctlif_hold(c->dp, 2 * port, ns, CTL_WAIT_NS);' >"$t/control/ok.c"
+	printf '%s\n' 'static int' 'regime_setup(struct fe_dp *dp)' '{' \
+		'	switch (dp->conf.regime) {' >"$t/dataplane/engine/ok.c"
 	if ! check "$t"; then
 		echo "check-layers: a clean file was refused"
 		exit 1
 	fi
-	echo "check-layers: self-test passed (11 planted violations caught, clean code passed)"
+	echo "check-layers: self-test passed (12 planted violations caught, clean code passed)"
 	exit 0
 fi
 
@@ -109,7 +126,7 @@ for f in dataplane/models/fe_link.c dataplane/engine/fe_dp.c dataplane/engine/fe
 done
 if check "$src"; then
 	echo "check-layers: control/ writes no engine field, includes no inner header; models" \
-		"have no DPDK; the change path is one way"
+		"have no DPDK; the change path is one way; the regime is tested only in set-up"
 	exit 0
 fi
 exit 1
