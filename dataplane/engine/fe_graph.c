@@ -196,14 +196,29 @@ fe_graph_free(struct fe_graph *g)
 	rte_free(g);
 }
 
-/* A frame's flow, hashed: its IPv4 5-tuple, else its addresses. */
-static uint32_t
+/*
+ * A frame's flow, hashed: its IPv4 5-tuple, else its addresses. The common frame (untagged
+ * IPv4 without options, TCP or UDP, not a fragment) is read here in a few loads; any
+ * other goes through fe_nic_flow_key(): the same hash either way.
+ */
+static inline uint32_t
 flow_hash(struct rte_mbuf *m)
 {
 	const uint8_t *f = rte_pktmbuf_mtod(m, const uint8_t *);
 	struct fe_nic_key k;
 	uint64_t a = 0, b = 0;
+	uint32_t sa, da;
+	uint16_t sp, dp;
 
+	if (likely(rte_pktmbuf_data_len(m) >= 14 + 20 + 4 && f[12] == 0x08 && f[13] == 0x00 &&
+		   f[14] == 0x45 && (f[23] == 6 || f[23] == 17) && (f[20] & 0x3f) == 0 &&
+		   f[21] == 0)) {
+		memcpy(&sa, f + 26, 4);
+		memcpy(&da, f + 30, 4);
+		memcpy(&sp, f + 34, 2);
+		memcpy(&dp, f + 36, 2);
+		return fe_nic_tuple_hash(sa, da, sp, dp, f[23]);
+	}
 	if (fe_nic_flow_key(f, rte_pktmbuf_data_len(m), &k) == 0)
 		return fe_nic_key_hash(&k);
 	memcpy(&a, f, 6);
@@ -316,15 +331,13 @@ failover(struct fe_graph *g, uint64_t now)
 	g->any_down = down || changed; /* checked again next pass until all are back */
 }
 
-/* The next hop from switch x toward switch d, by the path choice: a hop link. */
-static uint16_t
-choose(struct fe_graph *g, unsigned x, unsigned d, uint32_t hash, uint64_t t)
+/* The next hop from switch x toward switch d among n > 1 ways, by the path choice. */
+static __rte_noinline uint16_t
+choose_among(struct fe_graph *g, unsigned x, const uint16_t *ways, unsigned n, uint32_t hash,
+	     uint64_t t)
 {
-	const uint16_t *ways = g->nh[x][d];
-	unsigned n = g->nnh[x][d], k;
+	unsigned k;
 
-	if (n == 1) /* no choice to make */
-		return ways[0];
 	switch (g->path) {
 	case FE_PATH_SPRAY:
 		k = g->rr[x]++ % n;
@@ -354,6 +367,17 @@ choose(struct fe_graph *g, unsigned x, unsigned d, uint32_t hash, uint64_t t)
 		break;
 	}
 	return ways[k];
+}
+
+/* The next hop from switch x toward switch d, by the path choice: a hop link. */
+static __rte_always_inline uint16_t
+choose(struct fe_graph *g, unsigned x, unsigned d, uint32_t hash, uint64_t t)
+{
+	const uint16_t *ways = g->nh[x][d];
+	unsigned n = g->nnh[x][d];
+
+	/* no choice to make (a leaf's one uplink, a spine's one link down): no call */
+	return likely(n == 1) ? ways[0] : choose_among(g, x, ways, n, hash, t);
 }
 
 /* The input a frame from hop link h enters its switch by. */
@@ -496,7 +520,7 @@ flood_at(struct fe_dp *dp, unsigned x, unsigned src, struct rte_mbuf *m, uint64_
 }
 
 /* Where frame m goes from switch x: FE_GOUT_FLOOD, FE_GOUT_PORT | q, or a hop link. */
-static int32_t
+static __rte_always_inline int32_t
 next_of(struct fe_dp *dp, unsigned x, struct rte_mbuf *m, uint64_t t)
 {
 	struct fe_graph *g = dp->graph;

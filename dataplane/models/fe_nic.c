@@ -208,16 +208,6 @@ fe_nic_flow_key(const uint8_t *f, uint32_t len, struct fe_nic_key *k)
 	return 0;
 }
 
-uint32_t
-fe_nic_key_hash(const struct fe_nic_key *k)
-{
-	uint64_t h = ((uint64_t)k->saddr << 32 | k->daddr) * 0x9e3779b97f4a7c15ULL;
-
-	h ^= ((uint64_t)k->sport << 24 | (uint64_t)k->dport << 8 | k->proto) *
-	     0xc2b2ae3d27d4eb4fULL;
-	return (uint32_t)(h >> 32 ^ h);
-}
-
 int
 fe_nic_ecn_get(const uint8_t *f, uint32_t len)
 {

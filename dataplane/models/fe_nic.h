@@ -209,7 +209,21 @@ struct fe_nic_key {
 	uint8_t proto;
 };
 int fe_nic_flow_key(const uint8_t *f, uint32_t len, struct fe_nic_key *k);
-uint32_t fe_nic_key_hash(const struct fe_nic_key *k);
+/* A flow's hash (the NICs' flow table, the fabric's ECMP): its 5-tuple, mixed. */
+static inline uint32_t
+fe_nic_tuple_hash(uint32_t saddr, uint32_t daddr, uint16_t sport, uint16_t dport, uint8_t proto)
+{
+	uint64_t h = ((uint64_t)saddr << 32 | daddr) * 0x9e3779b97f4a7c15ULL;
+
+	h ^= ((uint64_t)sport << 24 | (uint64_t)dport << 8 | proto) * 0xc2b2ae3d27d4eb4fULL;
+	return (uint32_t)(h >> 32 ^ h);
+}
+
+static inline uint32_t
+fe_nic_key_hash(const struct fe_nic_key *k)
+{
+	return fe_nic_tuple_hash(k->saddr, k->daddr, k->sport, k->dport, k->proto);
+}
 
 /* The IPv4 ECN field of the frame: its value (0..3), or -1 if not IPv4. */
 int fe_nic_ecn_get(const uint8_t *f, uint32_t len);
