@@ -896,15 +896,6 @@ dump(const struct ctl_arg *a)
 	return rc;
 }
 
-static uint64_t
-mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000 + (uint64_t)ts.tv_nsec;
-}
-
 /*
  * Control thread: serves fabemuctl (fe_ctl.h), SIGUSR1, the stats interval and the
  * duration; never the lcore. Every report and every fabric change runs here.
@@ -913,7 +904,7 @@ static void *
 ctl_thread(void *arg)
 {
 	const struct ctl_arg *a = arg;
-	uint64_t start = mono_ns(), last_dump = start, last_kernel = start;
+	uint64_t start = fe_mono_ns(), last_dump = start, last_kernel = start;
 
 	while (!stop_flag) {
 		uint64_t now;
@@ -922,7 +913,7 @@ ctl_thread(void *arg)
 			fe_ctl_poll(a->server, 10);
 		else
 			usleep(10000);
-		now = mono_ns();
+		now = fe_mono_ns();
 		/* AF_PACKET's statistics reset when read: take them before they could wrap */
 		if (now - last_kernel >= 100000000) {
 			last_kernel = now;

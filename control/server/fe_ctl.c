@@ -123,15 +123,6 @@ struct fe_ctl {
 	struct fe_capture *cap;	     /* one capture at a time */
 };
 
-static uint64_t
-mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000 + (uint64_t)ts.tv_nsec;
-}
-
 /* ---- Sockets ---- */
 
 static int
@@ -1097,7 +1088,7 @@ accept_client(struct fe_ctl *c, int lfd, int tcp)
 						   .tcp = tcp,
 						   .root = root,
 						   .buf = malloc(FE_CTL_REQ_MAX + 1),
-						   .last_ns = mono_ns()};
+						   .last_ns = fe_mono_ns()};
 			if (c->cl[i].buf == NULL)
 				client_close(&c->cl[i]);
 			return;
@@ -1125,7 +1116,7 @@ serve_client(struct fe_ctl *c, struct client *cl)
 	}
 	if (n < 0)
 		return 0;
-	cl->last_ns = mono_ns();
+	cl->last_ns = fe_mono_ns();
 	if (cl->len == 0)
 		cl->req_ns = cl->last_ns;
 	cl->len += (size_t)n;
@@ -1153,7 +1144,7 @@ fe_ctl_poll(struct fe_ctl *c, int timeout_ms)
 {
 	struct pollfd p[CTL_CLIENTS + CTL_ROOT + 2];
 	int idx[CTL_CLIENTS + CTL_ROOT + 2], n = 0, served = 0;
-	uint64_t now = mono_ns();
+	uint64_t now = fe_mono_ns();
 
 	if (c->unix_fd >= 0)
 		p[n] = (struct pollfd){.fd = c->unix_fd, .events = POLLIN}, idx[n++] = -1;

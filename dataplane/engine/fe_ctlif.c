@@ -34,24 +34,15 @@ fe_ctlif_unlock(void)
 	pthread_mutex_unlock(&desc_lock);
 }
 
-static uint64_t
-mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000 + (uint64_t)ts.tv_nsec;
-}
-
 /* Until the lcores acknowledged gen in *up (and *down with a pipeline). */
 static int
 wait_ack(const struct fe_dp *dp, const uint64_t *up, const uint64_t *down, uint64_t gen,
 	 uint64_t timeout_ns)
 {
-	uint64_t deadline = mono_ns() + timeout_ns;
+	uint64_t deadline = fe_mono_ns() + timeout_ns;
 
 	while (fe_dp_ack(dp, up, down) != gen) {
-		if (mono_ns() > deadline)
+		if (fe_mono_ns() > deadline)
 			return -ETIMEDOUT;
 		nanosleep(&(struct timespec){.tv_nsec = 10000}, NULL);
 	}
@@ -141,13 +132,13 @@ fe_ctlif_tap(struct fe_dp *dp, struct fe_tap *tap)
 int
 fe_ctlif_untap(struct fe_dp *dp, uint64_t timeout_ns)
 {
-	uint64_t deadline = mono_ns() + timeout_ns, token;
+	uint64_t deadline = fe_mono_ns() + timeout_ns, token;
 
 	__atomic_store_n(&dp->tap, NULL, __ATOMIC_RELEASE);
 	/* after a grace period the lcore holds no pointer to the tap */
 	token = rte_rcu_qsbr_start(dp->qsv);
 	while (!rte_rcu_qsbr_check(dp->qsv, token, false)) {
-		if (mono_ns() > deadline)
+		if (fe_mono_ns() > deadline)
 			return -ETIMEDOUT;
 		nanosleep(&(struct timespec){.tv_nsec = 10000}, NULL);
 	}

@@ -751,6 +751,22 @@ iq_serve(struct fe_dp *dp, unsigned in, uint8_t lane, uint64_t now, unsigned max
  * while stormed (to_egress); action forward: the pause is ignored, what waits goes at
  * once, and after the storm the host's pause, if it still lasts, holds the link again.
  */
+/* Drop what waits on port q's stormed down link (action drop); how many. */
+static unsigned
+storm_drop(struct fe_dp *dp, unsigned q, uint64_t now)
+{
+	void *pkts[FE_BURST];
+	unsigned n, work = 0;
+
+	while ((n = fe_link_discard_unstarted(&dp->ports[q].down, now, FE_LINK_DROP_WATCHDOG, pkts,
+					      FE_BURST)) > 0) {
+		for (unsigned i = 0; i < n; i++)
+			drop_free(dp, 2 * q + 1, pkts[i], FE_LINK_DROP_WATCHDOG, now);
+		work += n;
+	}
+	return work;
+}
+
 static unsigned
 watchdog(struct fe_dp *dp, uint64_t now)
 {
@@ -759,19 +775,11 @@ watchdog(struct fe_dp *dp, uint64_t now)
 	for (unsigned q = 0; q < dp->nports; q++) {
 		struct fe_port *p = &dp->ports[q];
 		struct fe_link *l = &p->down;
-		void *pkts[FE_BURST];
 		unsigned n;
 
 		if (p->storm_until > now) {
-			if (dp->wd.action == FE_PFC_WD_FORWARD)
-				continue;
-			while ((n = fe_link_discard_unstarted(l, now, FE_LINK_DROP_WATCHDOG, pkts,
-							      FE_BURST)) > 0) {
-				for (unsigned i = 0; i < n; i++)
-					drop_free(dp, 2 * q + 1, pkts[i], FE_LINK_DROP_WATCHDOG,
-						  now);
-				work += n;
-			}
+			if (dp->wd.action == FE_PFC_WD_DROP)
+				work += storm_drop(dp, q, now);
 			continue;
 		}
 		if (p->storm_until != 0) { /* restored */
@@ -793,13 +801,7 @@ watchdog(struct fe_dp *dp, uint64_t now)
 			FE_CNT_ADD(p->st.pfc_wd_forwarded, n);
 			work += n;
 		} else {
-			while ((n = fe_link_discard_unstarted(l, now, FE_LINK_DROP_WATCHDOG, pkts,
-							      FE_BURST)) > 0) {
-				for (unsigned i = 0; i < n; i++)
-					drop_free(dp, 2 * q + 1, pkts[i], FE_LINK_DROP_WATCHDOG,
-						  now);
-				work += n;
-			}
+			work += storm_drop(dp, q, now);
 		}
 	}
 	return work;

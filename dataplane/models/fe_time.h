@@ -8,6 +8,7 @@
 #define FE_TIME_H
 
 #include <stdint.h>
+#include <time.h>
 
 static inline uint64_t
 fe_ns_to_ticks(uint64_t ns, uint64_t hz)
@@ -35,6 +36,16 @@ static inline uint64_t
 fe_fp_to_ns(uint64_t ticks, uint64_t ns_fp)
 {
 	return (uint64_t)(((unsigned __int128)ticks * ns_fp) >> 32);
+}
+
+/* The monotonic clock in ns (the control thread's waits and timeouts; not the lcore's). */
+static inline uint64_t
+fe_mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000 + (uint64_t)ts.tv_nsec;
 }
 
 #endif
