@@ -20,6 +20,7 @@
 #include <jansson.h>
 
 #include "fe_campaign.h"
+#include "fe_clab.h"
 #include "fe_client.h"
 #include "fe_ctl_proto.h"
 #include "fe_profile.h"
@@ -48,6 +49,10 @@ usage(FILE *f)
 		"                              switches, hosts and their dataplane ports, links;\n"
 		"                              a Graphviz drawing (--svg runs dot); or the routes\n"
 		"                              (shortest paths, every equal-cost next hop)\n"
+		"  topology import LAB.clab.yml [--out DIR]\n"
+		"                              a containerlab lab as a fabemu topology and a\n"
+		"                              campaign over its hosts, in DIR (default: the\n"
+		"                              lab's name; docs/containerlab.md)\n"
 		"Campaigns (docs/campaigns.md; root):\n"
 		"  campaign check FILE         validate a campaign and the profiles it names\n"
 		"  campaign run FILE [--out DIR] [--testbed NAME] [--iterations N]\n"
@@ -177,6 +182,52 @@ topology_svg(const struct fe_topo *t, const char *path)
 		return FE_EXIT_REFUSED;
 	}
 	return 0;
+}
+
+/* topology import LAB.clab.yml [--out DIR]: the lab as DIR/topology.yaml and campaign.yaml. */
+static int
+topology_import(int argc, char **argv)
+{
+	static const struct option lo[] = {{"out", required_argument, NULL, 'o'},
+					   {NULL, 0, NULL, 0}};
+	const char *out = NULL;
+	struct fe_clab *lab;
+	char err[1024];
+	int c, rc = FE_EXIT_REFUSED;
+
+	optind = 0;
+	while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
+		if (c == 'o')
+			out = optarg;
+		else
+			return FE_EXIT_USAGE;
+	}
+	if (optind != argc - 1) {
+		fprintf(stderr, "fabemuctl: topology import LAB.clab.yml [--out DIR]\n");
+		return FE_EXIT_USAGE;
+	}
+	lab = malloc(sizeof(*lab));
+	if (lab == NULL || fe_clab_load(argv[optind], lab, err, sizeof(err)) < 0) {
+		fprintf(stderr, "%s\n", lab ? err : "out of memory");
+	} else if (fe_clab_write(lab, out ? out : lab->name, err, sizeof(err)) < 0) {
+		fprintf(stderr, "fabemuctl: topology import: %s\n", err);
+	} else {
+		out = out ? out : lab->name;
+		printf("lab %s: %u hosts, %u host ports, %u switches, %u links between switches\n",
+		       lab->name, lab->topo.nhosts, lab->topo.nports, lab->topo.nsw,
+		       lab->topo.nlinks);
+		for (unsigned p = 0; p < lab->nports; p++)
+			printf("  port %u: %s %s\n", p, lab->node[p], lab->ifname[p]);
+		for (unsigned i = 0; i < lab->nspecs; i++)
+			printf("  --link %s\n", lab->spec[i]);
+		if (lab->topo_ref[0])
+			printf("topology %s; wrote %s/campaign.yaml\n", lab->topo_ref, out);
+		else
+			printf("wrote %s/topology.yaml and %s/campaign.yaml\n", out, out);
+		rc = 0;
+	}
+	free(lab);
+	return rc;
 }
 
 static int
@@ -440,6 +491,8 @@ dispatch(const struct fe_client *o, int argc, char **argv)
 			return topology_check(argc - 2, argv + 2);
 		if (strcmp(argv[1], "show") == 0)
 			return topology_show(argc - 1, argv + 1);
+		if (strcmp(argv[1], "import") == 0)
+			return topology_import(argc - 1, argv + 1);
 	}
 	if (strcmp(cmd, "campaign") == 0 || strcmp(cmd, "testbed") == 0)
 		return fe_campaign_main(argc, argv);

@@ -380,6 +380,37 @@ regime_figures(struct cg_regime *g, const struct fe_linkdef *up, const struct fe
 	}
 }
 
+/*
+ * A regime's --link spec on its ports (up, down) and, with a topology (t, else NULL), on
+ * its links between switches by their names (A-B, A>B, fabric), as fabemu-dp takes it.
+ */
+static int
+fabric_spec(const char *spec, const struct fe_topo *t, struct fe_linkdef *up,
+	    struct fe_linkdef *down, unsigned hosts, char *err, size_t errlen)
+{
+	unsigned n = t ? 2 * t->nlinks : 0;
+	struct fe_linkdef *def = calloc(n + 1, sizeof(*def));
+	char(*dir)[80] = calloc(n + 1, sizeof(*dir));
+	char(*link)[72] = calloc(n + 1, sizeof(*link));
+	struct fe_fabric_links fab = {
+		.n = n, .def = def, .dir = (const char(*)[80])dir, .link = (const char(*)[72])link};
+	int rc = -ENOMEM;
+
+	for (unsigned l = 0; def && dir && link && t && l < t->nlinks; l++) {
+		snprintf(link[l], sizeof(link[l]), "%s", t->link[l].name);
+		fe_topo_dir_name(t, l, 0, dir[2 * l], sizeof(dir[0]));
+		fe_topo_dir_name(t, l, 1, dir[2 * l + 1], sizeof(dir[0]));
+	}
+	if (def && dir && link)
+		rc = fe_linkspec_apply_fabric(spec, up, down, hosts, t ? &fab : NULL, err, errlen);
+	else
+		snprintf(err, errlen, "out of memory");
+	free(def);
+	free(dir);
+	free(link);
+	return rc;
+}
+
 static int
 compile_dataplane_regime(struct fe_yaml *y, const struct y_regime *r, const char *path,
 			 struct cg_campaign *c, struct cg_regime *g)
@@ -387,6 +418,7 @@ compile_dataplane_regime(struct fe_yaml *y, const struct y_regime *r, const char
 	struct fe_linkdef *up = calloc(CG_MAX_HOSTS, sizeof(*up));
 	struct fe_linkdef *down = calloc(CG_MAX_HOSTS, sizeof(*down));
 	struct fe_profile *p = malloc(sizeof(*p));
+	struct fe_topo *topo = NULL;
 	char key[64], err[1024];
 	uint64_t x = 0;
 	int rc = 0;
@@ -417,7 +449,7 @@ compile_dataplane_regime(struct fe_yaml *y, const struct y_regime *r, const char
 	g->scale = g->scale ? g->scale : p->scale;
 	snprintf(g->profile_name, sizeof(g->profile_name), "%s", p->name);
 	if (r->topology) { /* several switches: the hosts' ports are the topology's, in order */
-		struct fe_topo *t = malloc(sizeof(*t));
+		struct fe_topo *t = topo = malloc(sizeof(*t));
 
 		snprintf(key, sizeof(key), "%s.topology", path);
 		if (t == NULL) {
@@ -439,7 +471,6 @@ compile_dataplane_regime(struct fe_yaml *y, const struct y_regime *r, const char
 		if (rc == 0 && realpath(found, g->topology) == NULL)
 			rc = fe_yaml_fail(y, key, "regime %s: topology: %s: %s", g->name, found,
 					  strerror(errno));
-		free(t);
 		if (rc < 0)
 			goto out;
 	}
@@ -469,12 +500,14 @@ compile_dataplane_regime(struct fe_yaml *y, const struct y_regime *r, const char
 	}
 	for (unsigned k = 0; k < r->links_count && rc == 0; k++) {
 		snprintf(g->links[g->nlinks++], sizeof(g->links[0]), "%s", r->links[k]);
-		if (fe_linkspec_apply(r->links[k], up, down, c->hosts, err, sizeof(err)) < 0)
+		/* with a topology, its links between switches may be named too (A-B, A>B) */
+		if (fabric_spec(r->links[k], topo, up, down, c->hosts, err, sizeof(err)) < 0)
 			rc = fe_yaml_fail(y, path, "regime %s: links: '%s': %s", g->name,
 					  r->links[k], err);
 	}
 	regime_figures(g, up, down, c->hosts);
 out:
+	free(topo);
 	free(p);
 	free(up);
 	free(down);

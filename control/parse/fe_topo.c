@@ -43,9 +43,8 @@ add_switch(struct fe_topo *t, const char *fmt, unsigned a, unsigned b)
 	return (int)t->nsw++;
 }
 
-/* A host of nports ports, on switches sw[]; -1 if there is no room. */
-static int
-add_host(struct fe_topo *t, const char *name, const unsigned *sw, unsigned nports)
+int
+fe_topo_add_host(struct fe_topo *t, const char *name, const unsigned *sw, unsigned nports)
 {
 	struct fe_topo_host *h;
 
@@ -61,8 +60,8 @@ add_host(struct fe_topo *t, const char *name, const unsigned *sw, unsigned nport
 	return 0;
 }
 
-static int
-add_link(struct fe_topo *t, unsigned a, unsigned b, uint32_t num, uint32_t den)
+int
+fe_topo_add_link(struct fe_topo *t, unsigned a, unsigned b, uint32_t num, uint32_t den)
 {
 	struct fe_topo_link *l;
 
@@ -98,7 +97,7 @@ gen_hosts_on(struct fe_topo *t, unsigned sw, unsigned n)
 
 	for (unsigned i = 0; i < n; i++) {
 		snprintf(name, sizeof(name), "h%u", t->nhosts + 1);
-		if (add_host(t, name, &sw, 1) < 0)
+		if (fe_topo_add_host(t, name, &sw, 1) < 0)
 			return -1;
 	}
 	return 0;
@@ -128,7 +127,7 @@ gen_leaf_spine(const struct fe_topo_gen *g, struct fe_topo *t)
 		if (l == 0)
 			first = (unsigned)leaf;
 		for (unsigned s = 0; s < spines; s++)
-			if (add_link(t, (unsigned)leaf, s, num / d, den / d) < 0)
+			if (fe_topo_add_link(t, (unsigned)leaf, s, num / d, den / d) < 0)
 				return -1;
 	}
 	for (unsigned l = 0; l < leaves; l++)
@@ -163,12 +162,12 @@ gen_fat_tree(const struct fe_topo_gen *g, struct fe_topo *t, char *err, size_t e
 				return -1;
 		for (unsigned a = 0; a < half; a++) {
 			for (unsigned e = 0; e < half; e++)
-				if (add_link(t, edge0 + e, agg0 + a, 1, 1) < 0)
+				if (fe_topo_add_link(t, edge0 + e, agg0 + a, 1, 1) < 0)
 					return -1;
 			/* aggregation switch a of every pod reaches cores a*k/2 .. a*k/2 + k/2 - 1
 			 */
 			for (unsigned c = 0; c < half; c++)
-				if (add_link(t, agg0 + a, core0 + a * half + c, 1, 1) < 0)
+				if (fe_topo_add_link(t, agg0 + a, core0 + a * half + c, 1, 1) < 0)
 					return -1;
 		}
 		for (unsigned e = 0; e < half; e++)
@@ -191,13 +190,13 @@ gen_rail(const struct fe_topo_gen *g, struct fe_topo *t)
 	for (unsigned r = 0; r < rails; r++) {
 		int s = add_switch(t, "rail%u", r + 1, 0);
 
-		if (s < 0 || add_link(t, (unsigned)s, (unsigned)spine, 1, 1) < 0)
+		if (s < 0 || fe_topo_add_link(t, (unsigned)s, (unsigned)spine, 1, 1) < 0)
 			return -1;
 		sw[r] = (unsigned)s;
 	}
 	for (unsigned h = 0; h < hosts; h++) {
 		snprintf(name, sizeof(name), "h%u", h + 1);
-		if (add_host(t, name, sw, rails) < 0)
+		if (fe_topo_add_host(t, name, sw, rails) < 0)
 			return -1;
 	}
 	return 0;
@@ -215,7 +214,7 @@ gen_ring(const struct fe_topo_gen *g, struct fe_topo *t, char *err, size_t errle
 		if (add_switch(t, "s%u", s + 1, 0) < 0)
 			return -1;
 	for (unsigned s = 0; s < n; s++)
-		if (add_link(t, s, (s + 1) % n, 1, 1) < 0 || gen_hosts_on(t, s, 1) < 0)
+		if (fe_topo_add_link(t, s, (s + 1) % n, 1, 1) < 0 || gen_hosts_on(t, s, 1) < 0)
 			return -1;
 	return 0;
 }
@@ -564,7 +563,7 @@ listed(struct fe_yaml *y, const struct y_topo *d, struct fe_topo *t)
 				return fe_yaml_fail(y, at, "host '%s': no switch '%s'", h->name, s);
 			sw[r] = (unsigned)k;
 		}
-		if (add_host(t, h->name, sw, n) < 0)
+		if (fe_topo_add_host(t, h->name, sw, n) < 0)
 			return fe_yaml_fail(y, at, "more than %d dataplane ports", FE_TOPO_PORTS);
 	}
 	for (unsigned i = 0; i < d->links_count; i++) {
@@ -598,7 +597,7 @@ listed(struct fe_yaml *y, const struct y_topo *d, struct fe_topo *t)
 		if (l->delay && fe_yaml_rule(y, e, &fe_rule_link_delay, l->delay, &delay) < 0)
 			return -EINVAL;
 		for (x = 0; x < count; x++) {
-			if (add_link(t, (unsigned)a, (unsigned)b, 1, 1) < 0)
+			if (fe_topo_add_link(t, (unsigned)a, (unsigned)b, 1, 1) < 0)
 				return fe_yaml_fail(y, at, "more than %d links", FE_TOPO_LINKS);
 			t->link[t->nlinks - 1].rate_bps = rate;
 			t->link[t->nlinks - 1].delay_ns = delay;

@@ -52,6 +52,12 @@ struct fe_topo {
 		       cycle, the deadlock case); 0: shortest paths both ways */
 };
 
+/* Building one: a host of nports ports on switches sw[] (its first port the next free
+ * one), a link between switches a and b at the class's rate x num / den; -1: no room.
+ * (Switches: fill sw[nsw++].) fe_topo_check() names the links and checks the whole. */
+int fe_topo_add_host(struct fe_topo *t, const char *name, const unsigned *sw, unsigned nports);
+int fe_topo_add_link(struct fe_topo *t, unsigned a, unsigned b, uint32_t num, uint32_t den);
+
 /* What a generator takes (0: its default). */
 struct fe_topo_gen {
 	char kind[16]; /* single, leaf-spine, fat-tree, rail, ring */

@@ -1,0 +1,201 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * containerlab labs as fabemu labs (fe_clab.h, `fabemuctl topology import`): the shipped
+ * examples, exactly; rails; each refusal with its file and line.
+ */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fe_clab.h"
+
+static struct fe_clab lab;
+
+#define EXAMPLES FE_SOURCE_DIR "/testbeds/containerlab/"
+
+Test(clab, leaf_spine_drawn_out)
+{
+	char err[512], d[96];
+
+	cr_assert_eq(fe_clab_load(EXAMPLES "leaf-spine.clab.yml", &lab, err, sizeof(err)), 0, "%s",
+		     err);
+	cr_assert_str_eq(lab.name, "leaf-spine");
+	cr_assert_eq(lab.topo.nsw, 4);
+	cr_assert_eq(lab.topo.nhosts, 4);
+	cr_assert_eq(lab.topo.nports, 4);
+	cr_assert_eq(lab.topo.nlinks, 4);
+	cr_assert_str_eq(lab.topo.sw[0].name, "leaf1");
+	cr_assert_str_eq(lab.topo.sw[3].name, "spine2");
+	/* hosts in the file's order, each on the switch its link ends on */
+	cr_assert_str_eq(lab.topo.host[3].name, "h4");
+	cr_assert_str_eq(lab.topo.sw[lab.topo.host[3].sw[0]].name, "leaf2");
+	cr_assert_str_eq(lab.node[3], "h4");
+	cr_assert_str_eq(lab.ifname[3], "eth1");
+	/* a link's rate and delay are the topology's; its other keys --link specs */
+	cr_assert_str_eq(lab.topo.link[0].name, "leaf1-spine1");
+	cr_assert_eq(lab.topo.link[0].rate_bps, 200000000000ULL);
+	cr_assert_eq(lab.topo.link[0].delay_ns, 1000);
+	cr_assert_eq(lab.topo.link[1].rate_bps, 0, "the class's");
+	fe_topo_dir_name(&lab.topo, 3, 1, d, sizeof(d));
+	cr_assert_str_eq(d, "spine2>leaf2");
+	cr_assert_eq(lab.nspecs, 2);
+	cr_assert_str_eq(lab.spec[0], "3:delay=20us,loss=0.1%");
+	cr_assert_str_eq(lab.spec[1], "spine2>leaf2:ecn=20KB/80KB/10%",
+			 "an end's vars: its egress");
+	/* the lab's regime, from the switches' group */
+	cr_assert_str_eq(lab.profile, "roce-pfc-ecn");
+	cr_assert_str_eq(lab.scale, "4000");
+	cr_assert_str_eq(lab.path, "ecmp");
+	cr_assert_str_eq(lab.topo_ref, "", "drawn out: its own topology");
+}
+
+Test(clab, one_fabemu_node)
+{
+	char err[512];
+
+	cr_assert_eq(fe_clab_load(EXAMPLES "fabric.clab.yml", &lab, err, sizeof(err)), 0, "%s",
+		     err);
+	cr_assert_str_eq(lab.topo_ref, "leaf-spine-4");
+	cr_assert_eq(lab.nports, 4);
+	cr_assert_str_eq(lab.node[0], "h1");
+	cr_assert_str_eq(lab.node[3], "h4");
+	cr_assert_eq(lab.nspecs, 1);
+	cr_assert_str_eq(lab.spec[0], "3:delay=50us,jitter=5us");
+	cr_assert_str_eq(lab.profile, "ib-ndr");
+	cr_assert_str_eq(lab.path, "adaptive");
+}
+
+static int
+parse(const char *text, char *err, size_t len)
+{
+	return fe_clab_parse(text, strlen(text), "t.clab.yml", &lab, err, len);
+}
+
+/* A host with links to two switches has a port on each (its rails); ports follow the
+ * fabemu node's interfaces in their number's order (eth2 before eth10). */
+Test(clab, rails_and_port_order)
+{
+	char err[512];
+
+	cr_assert_eq(parse("name: r\n"
+			   "topology:\n"
+			   "  nodes:\n"
+			   "    s1: {kind: bridge}\n"
+			   "    s2: {kind: ovs-bridge}\n"
+			   "    h1: {kind: linux}\n"
+			   "    h2: {}\n"
+			   "  links:\n"
+			   "    - endpoints: [\"h2:eth1\", \"s2:e1\"]\n"
+			   "    - endpoints: [\"h1:eth1\", \"s1:e1\"]\n"
+			   "    - endpoints: [\"s1:e2\", \"h1:eth2\"]\n"
+			   "    - endpoints: [\"s1:e9\", \"s2:e9\"]\n",
+			   err, sizeof(err)),
+		     0, "%s", err);
+	cr_assert_eq(lab.topo.nhosts, 2);
+	cr_assert_eq(lab.topo.host[0].nports, 2, "h1: two rails");
+	cr_assert_str_eq(lab.ifname[1], "eth2", "h1's second port is its eth2");
+	cr_assert_str_eq(lab.node[2], "h2");
+	cr_assert_str_eq(lab.profile, "");
+	cr_assert_eq(parse("name: o\n"
+			   "topology:\n"
+			   "  nodes:\n"
+			   "    fe: {labels: {fabemu.role: emulator}}\n"
+			   "    a: {}\n"
+			   "    b: {}\n"
+			   "  links:\n"
+			   "    - endpoints: [\"fe:eth10\", \"a:eth1\"]\n"
+			   "    - endpoints: [\"fe:eth2\", \"b:eth1\"]\n",
+			   err, sizeof(err)),
+		     0, "%s", err);
+	cr_assert_str_eq(lab.node[0], "b", "eth2 is port 0");
+	cr_assert_str_eq(lab.node[1], "a");
+	cr_assert_eq(lab.topo.nsw, 1, "no fabemu.topology: one switch");
+}
+
+Test(clab, refusals_name_file_and_line)
+{
+	static const struct {
+		const char *text, *want;
+	} bad[] = {
+		{"name: x\ntopology:\n  nodes:\n    h1: {}\n  links: []\n",
+		 "t.clab.yml:4: no switch: mark the lab's switches"},
+		{"name: x\ntopology:\n  nodes:\n    s: {kind: bridge}\n    h1: {}\n  links:\n"
+		 "    - endpoints: [\"h1:eth1\", \"s2:eth1\"]\n",
+		 "t.clab.yml:7: endpoint 's2': no node of that name"},
+		{"name: x\ntopology:\n  nodes:\n    s: {kind: bridge}\n    h1: {}\n    h2: {}\n"
+		 "  links:\n    - endpoints: [\"h1:eth1\", \"h2:eth1\"]\n",
+		 "t.clab.yml:8: link h1-h2 joins two hosts"},
+		{"name: x\ntopology:\n  nodes:\n    s: {kind: bridge}\n    h1: {}\n  links:\n"
+		 "    - endpoints: [\"h1:eth1\", \"s:eth1\"]\n      vars:\n        fabemu:\n"
+		 "          speed: 1Gbit\n",
+		 "t.clab.yml:10: vars.fabemu: unknown link key 'speed'"},
+		{"name: x\ntopology:\n  nodes:\n    s: {kind: bridge}\n    h1: {}\n  links:\n"
+		 "    - endpoints: [\"h1:eth1\", \"s:eth1\"]\n      vars: {fabemu: {rate: fast}}\n",
+		 "t.clab.yml:8: vars.fabemu: rate: invalid rate"},
+		{"name: x\ntopology:\n  nodes:\n    s: {kind: bridge}\n    h1: {}\n  links:\n"
+		 "    - endpoints: [\"h1-eth1\", \"s:eth1\"]\n",
+		 "t.clab.yml:7: endpoint 'h1-eth1': expected NODE:INTERFACE"},
+		{"name: x\ntopology:\n  nodes:\n    s: {kind: bridge}\n    h1: {}\n    h2: {}\n"
+		 "  links:\n    - endpoints: [\"h1:eth1\", \"s:eth1\"]\n",
+		 "t.clab.yml:6: host h2 has no link to a switch"},
+		{"name: x\ntopology:\n  nodes:\n    s: {labels: {fabemu.role: router}}\n",
+		 "t.clab.yml:4: node s: fabemu.role 'router' (allowed: host, switch, emulator)"},
+		{"name: x\ntopology:\n  nodes:\n    s: {kind: bridge, labels: {fabemu.profile: "
+		 "ib-ndr}}\n"
+		 "    t: {kind: bridge, labels: {fabemu.profile: ib-hdr}}\n",
+		 "t.clab.yml:5: node t: fabemu.profile 'ib-hdr', where another node says 'ib-ndr'"},
+		{"name: x\ntopology:\n  nodes:\n    fe: {labels: {fabemu.role: emulator}}\n"
+		 "    s: {kind: bridge}\n",
+		 "t.clab.yml:4: a lab has its switches drawn out or one fabemu node"},
+		{"name: x\ntopology:\n  nodes:\n    fe: {labels: {fabemu.role: emulator, "
+		 "fabemu.topology: leaf-spine}}\n    h1: {}\n  links:\n"
+		 "    - endpoints: [\"h1:eth1\", \"fe:eth1\"]\n",
+		 "t.clab.yml:4: node fe: its topology leaf-spine has 8 host ports; the node has 1 "
+		 "links"},
+		{"name: x\ntopology:\n  nodes: [a, b\n", "t.clab.yml:4: "},
+		{"topology: {nodes: {}}\n", "t.clab.yml:1: name: the lab's name"},
+	};
+	char err[512];
+
+	for (unsigned i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		cr_assert_lt(parse(bad[i].text, err, sizeof(err)), 0, "%u accepted", i);
+		cr_assert(strncmp(err, bad[i].want, strlen(bad[i].want)) == 0,
+			  "%u: want '%s', got '%s'", i, bad[i].want, err);
+	}
+}
+
+/* What `import` writes: a topology that loads as the lab's, and a campaign over it. */
+Test(clab, writes_a_topology_and_a_campaign)
+{
+	char err[512], dir[] = "/tmp/fe-clab-XXXXXX", path[600], line[512];
+	static struct fe_topo back;
+	int links = 0, topo = 0;
+	FILE *f;
+
+	cr_assert_not_null(mkdtemp(dir));
+	cr_assert_eq(fe_clab_load(EXAMPLES "leaf-spine.clab.yml", &lab, err, sizeof(err)), 0, "%s",
+		     err);
+	cr_assert_eq(fe_clab_write(&lab, dir, err, sizeof(err)), 0, "%s", err);
+	snprintf(path, sizeof(path), "%s/topology.yaml", dir);
+	cr_assert_eq(fe_topo_load(path, &back, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(back.nsw, 4);
+	cr_assert_eq(back.nports, 4);
+	cr_assert_str_eq(back.link[0].name, "leaf1-spine1");
+	cr_assert_eq(back.link[0].rate_bps, 200000000000ULL);
+	snprintf(path, sizeof(path), "%s/campaign.yaml", dir);
+	f = fopen(path, "r");
+	cr_assert_not_null(f);
+	while (fgets(line, sizeof(line), f)) {
+		links += strstr(line, "\"spine2>leaf2:ecn=20KB/80KB/10%\"") != NULL;
+		topo += strstr(line, "topology: /tmp/fe-clab-") != NULL;
+		cr_assert(strncmp(line, "hosts:", 6) != 0 || strcmp(line, "hosts: 4\n") == 0, "%s",
+			  line);
+	}
+	fclose(f);
+	cr_assert_eq(links, 1, "the fabric link's spec");
+	cr_assert_eq(topo, 1, "the topology by its full path");
+	snprintf(path, sizeof(path), "rm -rf %s", dir);
+	cr_assert_eq(system(path), 0);
+}
