@@ -12,6 +12,7 @@
 #include "fe_clab.h"
 #include "fe_linkspec.h"
 #include "fe_profile.h"
+#include "fe_rules.h"
 #include "fe_units.h"
 
 enum role { R_HOST, R_SWITCH, R_EMULATOR };
@@ -41,6 +42,7 @@ struct clink {
 
 struct ctx {
 	yaml_document_t doc;
+	uint64_t scale; /* the lab's (labels: fabemu.scale), 1 if none */
 	const char *src;
 	char *err;
 	size_t errlen;
@@ -268,6 +270,26 @@ read_links(struct ctx *c, const yaml_node_t *links)
 }
 
 /*
+ * A lab's values are its real fabric's; fabemu runs them at the lab's scale (fabemu.scale,
+ * as it dilates a profile): a rate N times lower, a delay or jitter N times longer. Other
+ * keys (sizes, probabilities) as given.
+ */
+static const char *
+dilated(const struct ctx *c, const char *key, const struct fe_linkdef *d, char *buf, size_t len,
+	const char *v)
+{
+	if (c->scale <= 1)
+		return v;
+	if (strcmp(key, "rate") == 0 && d->link.rate_bps)
+		return fe_fmt_rate(d->link.rate_bps / c->scale, buf, len);
+	if (strcmp(key, "delay") == 0)
+		return fe_fmt_time(d->link.delay_ns * c->scale, buf, len);
+	if (strcmp(key, "jitter") == 0)
+		return fe_fmt_time(d->jitter_ns * c->scale, buf, len);
+	return v;
+}
+
+/*
  * The `--link` spec "SEL:k=v,..." of a vars mapping (NULL: none), each key checked as
  * --link checks it; rate and delay left out when skip_rd (a fabric link's are the
  * topology's: rate_delay()). match, if given, goes last (the rest is its filter).
@@ -287,7 +309,7 @@ vars_spec(struct ctx *c, const yaml_node_t *vars, const char *sel, int skip_rd)
 		const yaml_node_t *kn = nd(c, p->key), *vn = nd(c, p->value);
 		const char *k = scal(kn), *v = scal(vn);
 		struct fe_linkdef d = {0};
-		char e[256];
+		char e[256], dil[32];
 
 		if (k == NULL || v == NULL)
 			return fail(c, kn,
@@ -302,6 +324,7 @@ vars_spec(struct ctx *c, const yaml_node_t *vars, const char *sel, int skip_rd)
 			snprintf(match, sizeof(match), "%s", v);
 			continue;
 		}
+		v = dilated(c, k, &d, dil, sizeof(dil), v);
 		n += (size_t)snprintf(spec + n, n < sizeof(spec) ? sizeof(spec) - n : 0, "%s%s=%s",
 				      n > base ? "," : "", k, v);
 	}
@@ -355,10 +378,10 @@ rate_delay(struct ctx *c, const yaml_node_t *vars, struct fe_topo_link *l)
 			continue;
 		if (scal(v) == NULL || fe_link_param_set(&d, keys[i], scal(v), e, sizeof(e)) < 0)
 			return fail(c, k, "vars.fabemu: %s", scal(v) ? e : "a value is expected");
-		if (i == 0)
-			l->rate_bps = d.link.rate_bps;
+		if (i == 0) /* at the lab's scale (dilated()) */
+			l->rate_bps = d.link.rate_bps / c->scale;
 		else
-			l->delay_ns = d.link.delay_ns;
+			l->delay_ns = d.link.delay_ns * c->scale;
 	}
 	return 0;
 }
@@ -588,6 +611,15 @@ fe_clab_parse(const char *text, size_t len, const char *source, struct fe_clab *
 	c->kinds = get(c, topo, "kinds");
 	if (read_nodes(c, get(c, topo, "nodes")) < 0 || read_links(c, get(c, topo, "links")) < 0)
 		goto out;
+	c->scale = 1;
+	if (lab->scale[0] != '\0') {
+		char e[200];
+
+		if (fe_rule_parse(&fe_rule_scale, "", lab->scale, &c->scale, e, sizeof(e)) < 0) {
+			fail(c, get(c, topo, "nodes"), "labels: fabemu.%s", e);
+			goto out;
+		}
+	}
 	for (unsigned i = 0; i < c->nnode; i++) {
 		nsw += c->node[i].role == R_SWITCH;
 		if (c->node[i].role == R_EMULATOR)

@@ -33,15 +33,16 @@ Test(clab, leaf_spine_drawn_out)
 	cr_assert_str_eq(lab.topo.sw[lab.topo.host[3].sw[0]].name, "leaf2");
 	cr_assert_str_eq(lab.node[3], "h4");
 	cr_assert_str_eq(lab.ifname[3], "eth1");
-	/* a link's rate and delay are the topology's; its other keys --link specs */
+	/* a link's rate and delay are the topology's, its other keys --link specs; all at the
+	 * lab's scale (4000): 200 Gbit/s is 50 Mbit/s, 1 us 4 ms */
 	cr_assert_str_eq(lab.topo.link[0].name, "leaf1-spine1");
-	cr_assert_eq(lab.topo.link[0].rate_bps, 200000000000ULL);
-	cr_assert_eq(lab.topo.link[0].delay_ns, 1000);
+	cr_assert_eq(lab.topo.link[0].rate_bps, 50000000);
+	cr_assert_eq(lab.topo.link[0].delay_ns, 4000000);
 	cr_assert_eq(lab.topo.link[1].rate_bps, 0, "the class's");
 	fe_topo_dir_name(&lab.topo, 3, 1, d, sizeof(d));
 	cr_assert_str_eq(d, "spine2>leaf2");
 	cr_assert_eq(lab.nspecs, 2);
-	cr_assert_str_eq(lab.spec[0], "3:delay=20us,loss=0.1%");
+	cr_assert_str_eq(lab.spec[0], "3:delay=8ms,loss=0.1%", "2 us at scale 4000");
 	cr_assert_str_eq(lab.spec[1], "spine2>leaf2:ecn=20KB/80KB/10%",
 			 "an end's vars: its egress");
 	/* the lab's regime, from the switches' group */
@@ -62,7 +63,7 @@ Test(clab, one_fabemu_node)
 	cr_assert_str_eq(lab.node[0], "h1");
 	cr_assert_str_eq(lab.node[3], "h4");
 	cr_assert_eq(lab.nspecs, 1);
-	cr_assert_str_eq(lab.spec[0], "3:delay=50us,jitter=5us");
+	cr_assert_str_eq(lab.spec[0], "3:delay=20ms,jitter=4ms", "at the lab's scale, 4000");
 	cr_assert_str_eq(lab.profile, "ib-ndr");
 	cr_assert_str_eq(lab.path, "adaptive");
 }
@@ -154,6 +155,9 @@ Test(clab, refusals_name_file_and_line)
 		 "    - endpoints: [\"h1:eth1\", \"fe:eth1\"]\n",
 		 "t.clab.yml:4: node fe: its topology leaf-spine has 8 host ports; the node has 1 "
 		 "links"},
+		{"name: x\ntopology:\n  nodes:\n    s: {kind: bridge, labels: {fabemu.scale: "
+		 "\"0\"}}\n",
+		 "t.clab.yml:4: labels: fabemu.scale '0'"},
 		{"name: x\ntopology:\n  nodes: [a, b\n", "t.clab.yml:4: "},
 		{"topology: {nodes: {}}\n", "t.clab.yml:1: name: the lab's name"},
 	};
@@ -183,7 +187,7 @@ Test(clab, writes_a_topology_and_a_campaign)
 	cr_assert_eq(back.nsw, 4);
 	cr_assert_eq(back.nports, 4);
 	cr_assert_str_eq(back.link[0].name, "leaf1-spine1");
-	cr_assert_eq(back.link[0].rate_bps, 200000000000ULL);
+	cr_assert_eq(back.link[0].rate_bps, 50000000);
 	snprintf(path, sizeof(path), "%s/campaign.yaml", dir);
 	f = fopen(path, "r");
 	cr_assert_not_null(f);
