@@ -23,6 +23,7 @@ PKGS=(
 	valgrind                                  # the packet-rate benchmark's instruction counts
 	clang-14 libclang-rt-14-dev               # the ASan/UBSan build and libFuzzer (tests/run.sh)
 	llvm                                      # llvm-symbolizer: sanitizer reports with file:line
+	podman runc debootstrap                   # the fabemu image (testbeds/containerlab/image.sh)
 )
 missing=()
 for p in "${PKGS[@]}"; do
