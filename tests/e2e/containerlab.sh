@@ -34,6 +34,13 @@ out=$("$CTL" topology import "$T/bad.clab.yml" --out "$T/bad" 2>&1) || rc=$?
 [ "$rc" = 1 ] && grep -qF "bad.clab.yml:8: vars.fabemu: unknown link key 'speed'" <<<"$out" ||
 	fe_fail "refusal: $rc $out"
 echo "  ok   a bad key refused at its line"
+rc=0
+"$CTL" topology import 2>/dev/null || rc=$?
+[ "$rc" = 2 ] || fe_fail "usage error: rc $rc (expected 2)"
+rc=0
+out=$("$CTL" topology import "$T/nowhere.clab.yml" 2>&1) || rc=$?
+[ "$rc" = 1 ] && grep -qF "$T/nowhere.clab.yml" <<<"$out" || fe_fail "no file: $rc $out"
+echo "  ok   usage (exit 2); a missing file named (exit 1)"
 
 echo "the imported lab's campaign, on namespaces and veth pairs"
 "$CTL" campaign run "$T/lab/campaign.yaml" --out "$T/run" --iterations 3 >"$T/run.out" 2>&1 ||
