@@ -16,9 +16,9 @@
 
 static struct fe_clab lab;
 static struct fe_linkdef up[FE_TOPO_PORTS], down[FE_TOPO_PORTS], def[2 * FE_TOPO_LINKS];
-static char dir[2 * FE_TOPO_LINKS][80], link[FE_TOPO_LINKS][72];
+static char dir[2 * FE_TOPO_LINKS][80], lname[FE_TOPO_LINKS][72];
 static struct fe_fabric_links fab = {
-	.def = def, .dir = (const char (*)[80])dir, .link = (const char (*)[72])link};
+	.def = def, .dir = (const char (*)[80])dir, .link = (const char (*)[72])lname};
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -41,7 +41,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memset(down, 0, sizeof(down));
 	memset(def, 0, sizeof(def));
 	for (unsigned l = 0; l < lab.topo.nlinks; l++) {
-		snprintf(link[l], sizeof(link[l]), "%s", lab.topo.link[l].name);
+		snprintf(lname[l], sizeof(lname[l]), "%s", lab.topo.link[l].name);
 		fe_topo_dir_name(&lab.topo, l, 0, dir[2 * l], sizeof(dir[0]));
 		fe_topo_dir_name(&lab.topo, l, 1, dir[2 * l + 1], sizeof(dir[0]));
 	}
