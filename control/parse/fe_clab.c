@@ -289,13 +289,70 @@ dilated(const struct ctx *c, const char *key, const struct fe_linkdef *d, char *
 	return v;
 }
 
+static int
+push_spec(struct ctx *c, const yaml_node_t *at, const char *sel, const struct fe_linkdef *d)
+{
+	char keys[240];
+
+	if (fe_linkdef_spec(d, keys, sizeof(keys)) < 0 || c->lab->nspecs == FE_CLAB_SPECS ||
+	    (size_t)snprintf(c->lab->spec[c->lab->nspecs], sizeof(c->lab->spec[0]), "%s:%s", sel,
+			     keys) >= sizeof(c->lab->spec[0]))
+		return fail(c, at,
+			    "vars.fabemu.profile: too long, or too many links with settings");
+	c->lab->nspecs++;
+	return 0;
+}
+
 /*
- * The `--link` spec "SEL:k=v,..." of a vars mapping (NULL: none), each key checked as
- * --link checks it; rate and delay left out when skip_rd (a fabric link's are the
- * topology's: rate_delay()). match, if given, goes last (the rest is its filter).
+ * vars.fabemu.profile: the link takes that profile's values for its class, at the lab's
+ * scale (a host's port its up and down links', a link between switches the fabric
+ * class's), as `fabemuctl apply P --link` gives them: all of them, so the lab's profile
+ * leaves nothing behind on it.
  */
 static int
-vars_spec(struct ctx *c, const yaml_node_t *vars, const char *sel, int skip_rd)
+profile_specs(struct ctx *c, const yaml_node_t *at, const char *name, const char *sel, int fabric)
+{
+	struct fe_profile *p = malloc(sizeof(*p));
+	struct fe_linkdef up, down, def;
+	struct fe_fabric fab;
+	uint32_t scale = c->lab->scale[0] ? (uint32_t)c->scale : 0; /* 0: the profile's own */
+	const char *dot = strchr(sel, '.');
+	char e[512], s[96];
+	int rc = 0;
+
+	if (p == NULL)
+		return fail(c, at, "out of memory");
+	if (name == NULL || fe_profile_load(name, p, e, sizeof(e)) < 0) {
+		rc = fail(c, at, "vars.fabemu.profile: %s",
+			  name ? e : "a profile's name is expected");
+	} else if (fabric) {
+		if (fe_profile_fabric(p, scale, &def, e, sizeof(e)) < 0)
+			rc = fail(c, at, "vars.fabemu.profile %s: %s", name, e);
+		else
+			rc = push_spec(c, at, sel, &def);
+	} else if (fe_profile_expand(p, scale, 1, &up, &down, &fab, e, sizeof(e)) < 0) {
+		rc = fail(c, at, "vars.fabemu.profile %s: %s", name, e);
+	} else if (dot != NULL) { /* one end's: that direction */
+		rc = push_spec(c, at, sel, strcmp(dot, ".up") == 0 ? &up : &down);
+	} else {
+		snprintf(s, sizeof(s), "%s.up", sel);
+		rc = push_spec(c, at, s, &up);
+		snprintf(s, sizeof(s), "%s.down", sel);
+		if (rc == 0)
+			rc = push_spec(c, at, s, &down);
+	}
+	free(p);
+	return rc;
+}
+
+/*
+ * The `--link` spec "SEL:k=v,..." of a vars mapping (NULL: none) on a host's port or a
+ * link between switches (fabric), each key checked as --link checks it, after its
+ * profile's (profile_specs()); rate and delay left out when skip_rd (a fabric link's are
+ * the topology's: rate_delay()). match, if given, goes last (the rest is its filter).
+ */
+static int
+vars_spec(struct ctx *c, const yaml_node_t *vars, const char *sel, int skip_rd, int fabric)
 {
 	char spec[256], match[200] = "";
 	size_t n = (size_t)snprintf(spec, sizeof(spec), "%s:", sel), base = n;
@@ -304,6 +361,14 @@ vars_spec(struct ctx *c, const yaml_node_t *vars, const char *sel, int skip_rd)
 		return 0;
 	if (vars->type != YAML_MAPPING_NODE)
 		return fail(c, vars, "vars.fabemu: a mapping of --link keys is expected");
+	{ /* a profile's values first: the link's own keys then override them */
+		const yaml_node_t *pk = NULL, *pv = get_at(c, vars, "profile", &pk);
+
+		if (pv != NULL && profile_specs(c, pk, scal(pv), sel, fabric) < 0)
+			return -EINVAL;
+		if (pv != NULL) /* a profile's rate and delay would win over the topology's */
+			skip_rd = 0;
+	}
 	for (yaml_node_pair_t *p = vars->data.mapping.pairs.start; p < vars->data.mapping.pairs.top;
 	     p++) {
 		const yaml_node_t *kn = nd(c, p->key), *vn = nd(c, p->value);
@@ -311,6 +376,8 @@ vars_spec(struct ctx *c, const yaml_node_t *vars, const char *sel, int skip_rd)
 		struct fe_linkdef d = {0};
 		char e[256], dil[32];
 
+		if (k != NULL && strcmp(k, "profile") == 0)
+			continue;
 		if (k == NULL || v == NULL)
 			return fail(c, kn,
 				    "vars.fabemu.%s: a value as --link takes it (e.g. ecn: "
@@ -351,13 +418,13 @@ add_port(struct ctx *c, const struct clink *k, int host_end)
 	snprintf(lab->node[lab->nports], sizeof(lab->node[0]), "%s", c->node[h->node].name);
 	snprintf(lab->ifname[lab->nports], sizeof(lab->ifname[0]), "%s", h->ifname);
 	snprintf(sel, sizeof(sel), "%u", lab->nports);
-	if (vars_spec(c, k->vars, sel, 0) < 0)
+	if (vars_spec(c, k->vars, sel, 0, 0) < 0)
 		return -EINVAL;
 	snprintf(sel, sizeof(sel), "%u.up", lab->nports); /* the host's end sends up */
-	if (vars_spec(c, h->vars, sel, 0) < 0)
+	if (vars_spec(c, h->vars, sel, 0, 0) < 0)
 		return -EINVAL;
 	snprintf(sel, sizeof(sel), "%u.down", lab->nports);
-	if (vars_spec(c, k->e[1 - host_end].vars, sel, 0) < 0)
+	if (vars_spec(c, k->e[1 - host_end].vars, sel, 0, 0) < 0)
 		return -EINVAL;
 	lab->nports++;
 	return 0;
@@ -471,11 +538,11 @@ fabric_specs(struct ctx *c)
 		    c->node[k->e[1].node].role != R_SWITCH)
 			continue;
 		snprintf(sel, sizeof(sel), "%s", c->lab->topo.link[f].name);
-		if (vars_spec(c, k->vars, sel, 1) < 0)
+		if (vars_spec(c, k->vars, sel, 1, 1) < 0)
 			return -EINVAL;
 		for (int e = 0; e < 2; e++) { /* an end's own: its direction */
 			fe_topo_dir_name(&c->lab->topo, f, e, sel, sizeof(sel));
-			if (vars_spec(c, k->e[e].vars, sel, 0) < 0)
+			if (vars_spec(c, k->e[e].vars, sel, 0, 1) < 0)
 				return -EINVAL;
 		}
 		f++;

@@ -437,3 +437,37 @@ fe_linkspec_file(const char *path, struct fe_linkdef *up, struct fe_linkdef *dow
 	fclose(f);
 	return rc;
 }
+
+int
+fe_linkdef_spec(const struct fe_linkdef *d, char *buf, size_t len)
+{
+	const struct fe_loss_params *l = &d->loss;
+	const struct fe_ecn_params *e = &d->ecn;
+	char r[32], t[32], j[32];
+	size_t n;
+
+#define PUT(...) n += (size_t)snprintf(buf + n, n < len ? len - n : 0, __VA_ARGS__)
+	n = 0;
+	PUT("rate=%s,delay=%s,buffer=%llu,buffer-pkts=%u",
+	    d->link.rate_bps ? fe_fmt_rate(d->link.rate_bps, r, sizeof(r)) : "0",
+	    fe_fmt_time(d->link.delay_ns, t, sizeof(t)), (unsigned long long)d->link.limit_bytes,
+	    d->link.limit_pkts);
+	if (l->kind == FE_LOSS_GE)
+		PUT(",ge=%.12g%%/%.12g%%/%.12g%%/%.12g%%", l->p * 100, l->r * 100,
+		    l->loss_bad * 100, l->loss_good * 100);
+	else
+		PUT(",loss=%.12g%%", l->kind == FE_LOSS_BERNOULLI ? l->p * 100 : 0.0);
+	if (e->enabled)
+		PUT(",ecn=%llu/%llu/%.12g%%%s", (unsigned long long)e->kmin,
+		    (unsigned long long)e->kmax, e->pmax * 100, e->drop_non_ect ? "/drop" : "");
+	else
+		PUT(",ecn=off");
+	PUT(",jitter=%s", fe_fmt_time(d->jitter_ns, j, sizeof(j)));
+	if (d->drop_count)
+		PUT(",drop=%llu/%llu", (unsigned long long)d->drop_first,
+		    (unsigned long long)d->drop_count);
+	if (d->match[0] != '\0')
+		PUT(",match=%s", d->match);
+#undef PUT
+	return n < len ? 0 : -ENOSPC;
+}

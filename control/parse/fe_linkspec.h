@@ -65,6 +65,14 @@ int fe_linkspec_apply_fabric(const char *spec, struct fe_linkdef *up, struct fe_
 			     unsigned nports, struct fe_fabric_links *fab, char *err,
 			     size_t errlen);
 
+/*
+ * The whole of d as the keys of a spec (no selector), so that it sets a link as d is:
+ * rate (0: unlimited), delay, buffer, buffer-pkts, loss or ge (loss=0%: none), ecn
+ * (off: none), jitter; drop and match only when d has them (match last). It reads back
+ * as d (fe_link_param_set). 0, or -ENOSPC.
+ */
+int fe_linkdef_spec(const struct fe_linkdef *d, char *buf, size_t len);
+
 /* Apply every spec in a file; errors start with "FILE:LINE: ". */
 int fe_linkspec_file(const char *path, struct fe_linkdef *up, struct fe_linkdef *down,
 		     unsigned nports, char *err, size_t errlen);

@@ -115,6 +115,44 @@ Test(clab, rails_and_port_order)
 	cr_assert_eq(lab.topo.nsw, 1, "no fabemu.topology: one switch");
 }
 
+/* vars.fabemu.profile: the link takes that profile's values for its class, then its own
+ * keys (which win); a fabric link's rate and delay then come after the profile's too. */
+Test(clab, a_profile_on_a_link)
+{
+	char err[512];
+
+	cr_assert_eq(parse("name: p\n"
+			   "topology:\n"
+			   "  nodes:\n"
+			   "    s1: {kind: bridge, labels: {fabemu.scale: \"1000\"}}\n"
+			   "    s2: {kind: bridge}\n"
+			   "    h1: {}\n"
+			   "    h2: {}\n"
+			   "  links:\n"
+			   "    - endpoints: [\"h1:eth1\", \"s1:e1\"]\n"
+			   "      vars: {fabemu: {profile: ib-ndr, delay: 1us}}\n"
+			   "    - endpoints: [\"h2:eth1\", \"s2:e1\"]\n"
+			   "    - endpoints: [\"s1:e2\", \"s2:e2\"]\n"
+			   "      vars: {fabemu: {profile: roce-pfc-ecn, rate: 100Gbit}}\n",
+			   err, sizeof(err)),
+		     0, "%s", err);
+	cr_assert_eq(lab.nspecs, 5, "%u", lab.nspecs);
+	cr_assert(strncmp(lab.spec[0], "0.up:rate=", 10) == 0, "%s", lab.spec[0]);
+	cr_assert(strncmp(lab.spec[1], "0.down:rate=", 12) == 0, "%s", lab.spec[1]);
+	cr_assert_str_eq(lab.spec[2], "0:delay=1ms", "its own delay, at scale 1000, last");
+	cr_assert(strncmp(lab.spec[3], "s1-s2:rate=", 11) == 0 && strstr(lab.spec[3], "ecn="), "%s",
+		  lab.spec[3]);
+	cr_assert_str_eq(lab.spec[4], "s1-s2:rate=100Mbit",
+			 "after the profile's, not the topology's");
+	cr_assert_eq(lab.topo.link[0].rate_bps, 100000000, "the topology says so too");
+	cr_assert_lt(parse("name: p\ntopology:\n  nodes:\n    s: {kind: bridge}\n    h: {}\n"
+			   "  links:\n    - endpoints: [\"h:eth1\", \"s:e1\"]\n"
+			   "      vars: {fabemu: {profile: nowhere}}\n",
+			   err, sizeof(err)),
+		     0);
+	cr_assert(strncmp(err, "t.clab.yml:8: vars.fabemu.profile: ", 35) == 0, "%s", err);
+}
+
 Test(clab, refusals_name_file_and_line)
 {
 	static const struct {

@@ -152,3 +152,82 @@ Test(linkspec, links_between_switches_by_name)
 	cr_assert_eq(fe_linkspec_apply("fabric:rate=1G", u, d, 2, err, sizeof(err)), 0);
 	cr_assert_eq(u[0].link.rate_bps, 0);
 }
+
+/* A link as a spec and back (fe_linkdef_spec: what `topology import` writes of a
+ * profile): every shipped profile's links, at scale 1 and 4000, read back as they were. */
+#include "fe_profile.h"
+
+static void
+same_def(const struct fe_linkdef *a, const struct fe_linkdef *b, const char *what)
+{
+	cr_assert_eq(a->link.rate_bps, b->link.rate_bps, "%s: rate", what);
+	cr_assert_eq(a->link.delay_ns, b->link.delay_ns, "%s: delay", what);
+	cr_assert_eq(a->link.limit_bytes, b->link.limit_bytes, "%s: buffer", what);
+	cr_assert_eq(a->link.limit_pkts, b->link.limit_pkts, "%s: buffer-pkts", what);
+	cr_assert_eq(a->loss.kind, b->loss.kind, "%s: loss kind", what);
+	cr_assert_float_eq(a->loss.p, b->loss.p, 1e-12, "%s: loss", what);
+	cr_assert_float_eq(a->loss.r, b->loss.r, 1e-12, "%s: ge r", what);
+	cr_assert_eq(a->ecn.enabled, b->ecn.enabled, "%s: ecn", what);
+	cr_assert_eq(a->ecn.kmin, b->ecn.kmin, "%s: kmin", what);
+	cr_assert_eq(a->ecn.kmax, b->ecn.kmax, "%s: kmax", what);
+	cr_assert_float_eq(a->ecn.pmax, b->ecn.pmax, 1e-12, "%s: pmax", what);
+	cr_assert_eq(a->ecn.drop_non_ect, b->ecn.drop_non_ect, "%s: /drop", what);
+	cr_assert_eq(a->jitter_ns, b->jitter_ns, "%s: jitter", what);
+	cr_assert_eq(a->drop_count, b->drop_count, "%s: drop", what);
+	cr_assert_str_eq(a->match, b->match, "%s: match", what);
+}
+
+Test(linkspec, a_link_as_a_spec_reads_back)
+{
+	static const char *const names[] = {"ideal",	  "ethernet-lossy", "ethernet-ecn",
+					    "roce-lossy", "roce-pfc-ecn",   "ib-ndr",
+					    "ib-hdr",	  "spectrum-x"};
+	static struct fe_profile p;
+	struct fe_linkdef pu[2], pd[2], fab, back;
+	struct fe_fabric f;
+	char err[512], spec[300], what[64];
+	static const uint32_t scales[] = {1, 4000};
+
+	for (unsigned i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		cr_assert_eq(fe_profile_load(names[i], &p, err, sizeof(err)), 0, "%s", err);
+		for (unsigned s = 0; s < 2; s++) {
+			const struct fe_linkdef *d[3] = {&pu[0], &pd[0], &fab};
+
+			cr_assert_eq(
+				fe_profile_expand(&p, scales[s], 2, pu, pd, &f, err, sizeof(err)),
+				0, "%s", err);
+			cr_assert_eq(fe_profile_fabric(&p, scales[s], &fab, err, sizeof(err)), 0,
+				     "%s", err);
+			for (unsigned k = 0; k < 3; k++) {
+				struct fe_linkdef one[1], other[1];
+
+				memset(one, 0, sizeof(one));
+				memset(other, 0, sizeof(other));
+
+				snprintf(what, sizeof(what), "%s x%u %s", names[i], scales[s],
+					 k == 0	  ? "up"
+					 : k == 1 ? "down"
+						  : "fabric");
+				strcpy(spec, "0.up:");
+				cr_assert_eq(fe_linkdef_spec(d[k], spec + 5, sizeof(spec) - 5), 0);
+				cr_assert_eq(
+					fe_linkspec_apply(spec, one, other, 1, err, sizeof(err)), 0,
+					"%s: '%s': %s", what, spec, err);
+				back = one[0];
+				same_def(d[k], &back, what);
+			}
+		}
+	}
+	/* and a link with every key set, GE loss and a filter among them */
+	cr_assert_eq(fe_linkspec_apply("0.up:rate=25Gbit,delay=3us,buffer=64KiB,buffer-pkts=100,"
+				       "ge=1%/30%/90%/0.5%,ecn=10KB/40KB/5%/drop,jitter=7us,"
+				       "drop=3/2,match=udp port 9",
+				       up, down, NP, err, sizeof(err)),
+		     0, "%s", err);
+	strcpy(spec, "1.up:");
+	cr_assert_eq(fe_linkdef_spec(&up[0], spec + 5, sizeof(spec) - 5), 0);
+	cr_assert_eq(fe_linkspec_apply(spec, up, down, NP, err, sizeof(err)), 0, "%s: %s", spec,
+		     err);
+	same_def(&up[0], &up[1], spec);
+	cr_assert_eq(fe_linkdef_spec(&up[0], spec, 20), -ENOSPC, "too small a buffer says so");
+}
