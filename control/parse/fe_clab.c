@@ -36,6 +36,7 @@ struct cend {
 struct clink {
 	struct cend e[2];
 	const yaml_node_t *vars, *at;
+	const char *prefix; /* "": vars.fabemu's keys; "fabemu.": the link's labels' */
 };
 
 #define NODES (FE_TOPO_SWITCH + FE_TOPO_HOSTS + 1)
@@ -242,6 +243,33 @@ read_end(struct ctx *c, const yaml_node_t *v, struct cend *e)
 	return find_node(c, node, v, &e->node);
 }
 
+/* m has a key that starts with prefix. */
+static int
+has_prefixed(struct ctx *c, const yaml_node_t *m, const char *prefix)
+{
+	if (m == NULL || m->type != YAML_MAPPING_NODE)
+		return 0;
+	for (yaml_node_pair_t *p = m->data.mapping.pairs.start; p < m->data.mapping.pairs.top;
+	     p++) {
+		const char *k = scal(nd(c, p->key));
+
+		if (k != NULL && strncmp(k, prefix, strlen(prefix)) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+/* A setting's value: key under prefix in m ("fabemu." + key in a link's labels). */
+static const yaml_node_t *
+setting(struct ctx *c, const yaml_node_t *m, const char *prefix, const char *key,
+	const yaml_node_t **k)
+{
+	char full[64];
+
+	snprintf(full, sizeof(full), "%s%s", prefix, key);
+	return get_at(c, m, full, k);
+}
+
 static int
 read_links(struct ctx *c, const yaml_node_t *links)
 {
@@ -261,6 +289,16 @@ read_links(struct ctx *c, const yaml_node_t *links)
 			return fail(c, l, "link: endpoints: two are required");
 		k->at = l;
 		k->vars = get(c, get(c, l, "vars"), "fabemu");
+		k->prefix = "";
+		if (has_prefixed(c, get(c, l, "labels"), "fabemu.")) { /* flat: fabemu.KEY */
+			if (k->vars != NULL)
+				return fail(
+					c, l,
+					"link: fabemu settings in both its vars and its labels: "
+					"give them in one place");
+			k->vars = get(c, l, "labels");
+			k->prefix = "fabemu.";
+		}
 		for (int e = 0; e < 2; e++)
 			if (read_end(c, nd(c, eps->data.sequence.items.start[e]), &k->e[e]) < 0)
 				return -EINVAL;
@@ -352,8 +390,10 @@ profile_specs(struct ctx *c, const yaml_node_t *at, const char *name, const char
  * the topology's: rate_delay()). match, if given, goes last (the rest is its filter).
  */
 static int
-vars_spec(struct ctx *c, const yaml_node_t *vars, const char *sel, int skip_rd, int fabric)
+vars_spec(struct ctx *c, const yaml_node_t *vars, const char *prefix, const char *sel, int skip_rd,
+	  int fabric)
 {
+	const char *where = prefix[0] ? "labels: " : "vars.fabemu";
 	char spec[256], match[200] = "";
 	size_t n = (size_t)snprintf(spec, sizeof(spec), "%s:", sel), base = n;
 
@@ -362,7 +402,7 @@ vars_spec(struct ctx *c, const yaml_node_t *vars, const char *sel, int skip_rd, 
 	if (vars->type != YAML_MAPPING_NODE)
 		return fail(c, vars, "vars.fabemu: a mapping of --link keys is expected");
 	{ /* a profile's values first: the link's own keys then override them */
-		const yaml_node_t *pk = NULL, *pv = get_at(c, vars, "profile", &pk);
+		const yaml_node_t *pk = NULL, *pv = setting(c, vars, prefix, "profile", &pk);
 
 		if (pv != NULL && profile_specs(c, pk, scal(pv), sel, fabric) < 0)
 			return -EINVAL;
@@ -376,15 +416,26 @@ vars_spec(struct ctx *c, const yaml_node_t *vars, const char *sel, int skip_rd, 
 		struct fe_linkdef d = {0};
 		char e[256], dil[32];
 
+		if (k != NULL && prefix[0] != '\0') { /* a link's labels: fabemu.KEY only */
+			if (strncmp(k, prefix, strlen(prefix)) != 0)
+				continue;
+			k += strlen(prefix);
+		}
 		if (k != NULL && strcmp(k, "profile") == 0)
 			continue;
 		if (k == NULL || v == NULL)
 			return fail(c, kn,
-				    "vars.fabemu.%s: a value as --link takes it (e.g. ecn: "
+				    "%s%s%s: a value as --link takes it (e.g. ecn: "
 				    "100KB/400KB/1%%), not a list or mapping",
-				    k ? k : "?");
-		if (fe_link_param_set(&d, k, v, e, sizeof(e)) < 0)
-			return fail(c, kn, "vars.fabemu: %s", e);
+				    where, prefix[0] ? prefix : ".", k ? k : "?");
+		if (fe_link_param_set(&d, k, v, e, sizeof(e)) < 0) {
+			/* "KEY: what is wrong" from --link's rules: the key once, at its path */
+			size_t kl = strlen(k);
+			const char *why = strncmp(e, k, kl) == 0 && e[kl] == ':' ? e + kl + 2 : e;
+
+			return fail(c, kn, "%s%s%s: %s", where, prefix[0] ? "fabemu." : ".", k,
+				    why);
+		}
 		if (skip_rd && (strcmp(k, "rate") == 0 || strcmp(k, "delay") == 0))
 			continue;
 		if (strcmp(k, "match") == 0) {
@@ -418,13 +469,13 @@ add_port(struct ctx *c, const struct clink *k, int host_end)
 	snprintf(lab->node[lab->nports], sizeof(lab->node[0]), "%s", c->node[h->node].name);
 	snprintf(lab->ifname[lab->nports], sizeof(lab->ifname[0]), "%s", h->ifname);
 	snprintf(sel, sizeof(sel), "%u", lab->nports);
-	if (vars_spec(c, k->vars, sel, 0, 0) < 0)
+	if (vars_spec(c, k->vars, k->prefix, sel, 0, 0) < 0)
 		return -EINVAL;
 	snprintf(sel, sizeof(sel), "%u.up", lab->nports); /* the host's end sends up */
-	if (vars_spec(c, h->vars, sel, 0, 0) < 0)
+	if (vars_spec(c, h->vars, "", sel, 0, 0) < 0)
 		return -EINVAL;
 	snprintf(sel, sizeof(sel), "%u.down", lab->nports);
-	if (vars_spec(c, k->e[1 - host_end].vars, sel, 0, 0) < 0)
+	if (vars_spec(c, k->e[1 - host_end].vars, "", sel, 0, 0) < 0)
 		return -EINVAL;
 	lab->nports++;
 	return 0;
@@ -432,12 +483,12 @@ add_port(struct ctx *c, const struct clink *k, int host_end)
 
 /* A fabric link's rate and delay (the topology's), from its vars (NULL: none). */
 static int
-rate_delay(struct ctx *c, const yaml_node_t *vars, struct fe_topo_link *l)
+rate_delay(struct ctx *c, const yaml_node_t *vars, const char *prefix, struct fe_topo_link *l)
 {
 	static const char *const keys[] = {"rate", "delay"};
 
 	for (unsigned i = 0; i < 2; i++) {
-		const yaml_node_t *k = NULL, *v = get_at(c, vars, keys[i], &k);
+		const yaml_node_t *k = NULL, *v = setting(c, vars, prefix, keys[i], &k);
 		struct fe_linkdef d = {0};
 		char e[256];
 
@@ -507,7 +558,7 @@ drawn_out(struct ctx *c)
 			continue;
 		if (fe_topo_add_link(t, sw_of[k->e[0].node], sw_of[k->e[1].node], 1, 1) < 0)
 			return fail(c, k->at, "more than %d links between switches", FE_TOPO_LINKS);
-		if (rate_delay(c, k->vars, &t->link[t->nlinks - 1]) < 0)
+		if (rate_delay(c, k->vars, k->prefix, &t->link[t->nlinks - 1]) < 0)
 			return -EINVAL;
 	}
 	if (fe_topo_check(t, e, sizeof(e), &where) < 0) { /* and the links named */
@@ -538,11 +589,11 @@ fabric_specs(struct ctx *c)
 		    c->node[k->e[1].node].role != R_SWITCH)
 			continue;
 		snprintf(sel, sizeof(sel), "%s", c->lab->topo.link[f].name);
-		if (vars_spec(c, k->vars, sel, 1, 1) < 0)
+		if (vars_spec(c, k->vars, k->prefix, sel, 1, 1) < 0)
 			return -EINVAL;
 		for (int e = 0; e < 2; e++) { /* an end's own: its direction */
 			fe_topo_dir_name(&c->lab->topo, f, e, sel, sizeof(sel));
-			if (vars_spec(c, k->e[e].vars, sel, 0, 1) < 0)
+			if (vars_spec(c, k->e[e].vars, "", sel, 0, 1) < 0)
 				return -EINVAL;
 		}
 		f++;

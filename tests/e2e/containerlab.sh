@@ -31,7 +31,7 @@ grep -q '^topology leaf-spine-4; wrote' "$T/one.out" || fe_fail "one node: $(cat
 printf 'name: x\ntopology:\n  nodes:\n    s: {kind: bridge}\n    h1: {}\n  links:\n    - endpoints: ["h1:eth1", "s:eth1"]\n      vars: {fabemu: {speed: 1G}}\n' >"$T/bad.clab.yml"
 rc=0
 out=$("$CTL" topology import "$T/bad.clab.yml" --out "$T/bad" 2>&1) || rc=$?
-[ "$rc" = 1 ] && grep -qF "bad.clab.yml:8: vars.fabemu: unknown link key 'speed'" <<<"$out" ||
+[ "$rc" = 1 ] && grep -qF "bad.clab.yml:8: vars.fabemu.speed: unknown link key 'speed'" <<<"$out" ||
 	fe_fail "refusal: $rc $out"
 echo "  ok   a bad key refused at its line"
 rc=0

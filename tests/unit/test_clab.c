@@ -153,6 +153,42 @@ Test(clab, a_profile_on_a_link)
 	cr_assert(strncmp(err, "t.clab.yml:8: vars.fabemu.profile: ", 35) == 0, "%s", err);
 }
 
+/* Flat labels (containerlab's link labels are strings): fabemu.KEY, the others ignored. */
+Test(clab, settings_in_a_links_labels)
+{
+	char err[512];
+
+	cr_assert_eq(
+		parse("name: l\n"
+		      "topology:\n"
+		      "  nodes:\n"
+		      "    s: {kind: bridge}\n"
+		      "    h: {}\n"
+		      "  links:\n"
+		      "    - type: veth\n"
+		      "      endpoints: [{node: h, interface: eth1}, {node: s, interface: e1}]\n"
+		      "      labels: {owner: lab-team, fabemu.rate: 25Gbit, fabemu.loss: \"1%\"}\n",
+		      err, sizeof(err)),
+		0, "%s", err);
+	cr_assert_eq(lab.nspecs, 1);
+	cr_assert_str_eq(lab.spec[0], "0:rate=25Gbit,loss=1%");
+	cr_assert_lt(parse("name: l\ntopology:\n  nodes:\n    s: {kind: bridge}\n    h: {}\n"
+			   "  links:\n    - endpoints: [\"h:eth1\", \"s:e1\"]\n"
+			   "      labels: {fabemu.speed: 1G}\n",
+			   err, sizeof(err)),
+		     0);
+	cr_assert(strncmp(err, "t.clab.yml:8: labels: fabemu.speed: unknown link key 'speed'",
+			  59) == 0,
+		  "%s", err);
+	cr_assert_lt(
+		parse("name: l\ntopology:\n  nodes:\n    s: {kind: bridge}\n    h: {}\n"
+		      "  links:\n    - endpoints: [\"h:eth1\", \"s:e1\"]\n"
+		      "      labels: {fabemu.rate: 1Gbit}\n      vars: {fabemu: {delay: 1us}}\n",
+		      err, sizeof(err)),
+		0);
+	cr_assert(strstr(err, "both its vars and its labels") != NULL, "%s", err);
+}
+
 Test(clab, refusals_name_file_and_line)
 {
 	static const struct {
@@ -169,10 +205,10 @@ Test(clab, refusals_name_file_and_line)
 		{"name: x\ntopology:\n  nodes:\n    s: {kind: bridge}\n    h1: {}\n  links:\n"
 		 "    - endpoints: [\"h1:eth1\", \"s:eth1\"]\n      vars:\n        fabemu:\n"
 		 "          speed: 1Gbit\n",
-		 "t.clab.yml:10: vars.fabemu: unknown link key 'speed'"},
+		 "t.clab.yml:10: vars.fabemu.speed: unknown link key 'speed'"},
 		{"name: x\ntopology:\n  nodes:\n    s: {kind: bridge}\n    h1: {}\n  links:\n"
 		 "    - endpoints: [\"h1:eth1\", \"s:eth1\"]\n      vars: {fabemu: {rate: fast}}\n",
-		 "t.clab.yml:8: vars.fabemu: rate: invalid rate"},
+		 "t.clab.yml:8: vars.fabemu.rate: invalid rate"},
 		{"name: x\ntopology:\n  nodes:\n    s: {kind: bridge}\n    h1: {}\n  links:\n"
 		 "    - endpoints: [\"h1-eth1\", \"s:eth1\"]\n",
 		 "t.clab.yml:7: endpoint 'h1-eth1': expected NODE:INTERFACE"},
