@@ -782,13 +782,12 @@ watchdog(struct fe_dp *dp, uint64_t now)
 				work += storm_drop(dp, q, now);
 			continue;
 		}
-		if (p->storm_until != 0) { /* restored */
+		if (p->storm_until != 0) { /* restored: a pause that lasts is watched anew */
 			p->storm_until = 0;
-			if (p->storm_hold > now) { /* the host still pauses */
+			if (p->storm_hold > now) /* forward: the host still pauses */
 				fe_link_hold(l, now, p->storm_hold);
-				p->hold_from = now;
-			}
 			p->storm_hold = 0;
+			p->hold_from = now;
 		}
 		if (l->hold_until <= now || p->hold_from + dp->wd.ticks > now ||
 		    fe_link_backlog(l, now) == 0) /* not paused that long, or nothing waits */
