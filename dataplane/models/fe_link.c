@@ -220,6 +220,12 @@ fe_link_pump(struct fe_link *l, uint64_t now, fe_link_gate_fn gate, void *ctx)
 	return fe_link_pump_inline(l, now, gate, ctx);
 }
 
+static inline int
+unlikely_hold(const struct fe_link *l, uint64_t now)
+{
+	return __builtin_expect(l->hold_until != 0, 0) && l->hold_until <= now;
+}
+
 unsigned
 fe_link_dequeue(struct fe_link *l, uint64_t now, void **pkts, uint64_t *stamps, unsigned max)
 {
@@ -228,8 +234,11 @@ fe_link_dequeue(struct fe_link *l, uint64_t now, void **pkts, uint64_t *stamps, 
 	uint64_t bytes = 0;
 	unsigned n = 0;
 
-	if (head == l->tail) /* empty: nothing to advance, count or publish */
+	if (head == l->tail) {		   /* empty: nothing to advance, count or publish */
+		if (unlikely_hold(l, now)) /* a hold that is over: passes through again */
+			l->hold_until = 0;
 		return 0;
+	}
 	fe_link_advance(l, now);
 	/* in locals: the stores to pkts[] and stamps[] could alias the link's fields */
 	svc = l->svc;

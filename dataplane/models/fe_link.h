@@ -169,7 +169,7 @@ struct fe_link {
 	uint8_t gated;	     /* serialization waits for fe_link_pump() and its gate */
 	uint8_t last_drop;   /* enum fe_link_drop of the last drop (for captures) */
 	uint64_t last_leave; /* when the last packet left the buffer */
-	uint64_t hold_until; /* fe_link_hold(): held until this tick (0: never held) */
+	uint64_t hold_until; /* fe_link_hold(): held until this tick (0: not, or over) */
 	fe_counter_t *acct;  /* bytes in the buffer per label account (may be NULL) */
 	uint32_t q_pkts;
 	uint32_t peak_pkts; /* highest q_pkts since the last reset (st has it once published) */
@@ -433,7 +433,9 @@ fe_link_ideal(const struct fe_link *l)
 static inline int
 fe_link_passthru(const struct fe_link *l)
 {
-	return fe_link_ideal(l) && l->head == l->tail;
+	/* held (a pause storm), an ideal link keeps what it is offered until the hold ends
+	 * (hold_until is cleared when the link is empty again after it: fe_link_dequeue) */
+	return fe_link_ideal(l) && l->head == l->tail && l->hold_until == 0;
 }
 
 /*

@@ -845,6 +845,35 @@ learned_engine(void)
 }
 
 /*
+ * A host pauses its port (`fabemuctl hold 2.down`) on an ideal link, the burst fast path's
+ * case: frames for it wait for the hold's end, in order, the other port's do not; once
+ * the link is empty after the hold, bursts pass straight through again.
+ */
+Test(engine, a_held_ideal_link_keeps_its_frames)
+{
+	struct fe_dp *dp = learned_engine();
+
+	fe_link_hold(&dp->ports[2].down, 2000, 50000);
+	for (unsigned k = 1; k <= 8; k++)
+		inject_seq(0, MAC[2], (uint16_t)k);
+	inject_seq(1, MAC[0], 1);
+	fe_dp_poll(dp, 2000);
+	cr_assert_eq(sent(0), 1, "port 0's link is not held");
+	cr_assert_eq(sent(2), 0, "held until 50 us");
+	fe_dp_poll(dp, 49999);
+	cr_assert_eq(sent(2), 0);
+	fe_dp_poll(dp, 50000);
+	cr_assert_eq(sent_in_order(2, 1), 8, "all 8, in order, at the hold's end");
+	fe_dp_poll(dp, 50001);
+	for (unsigned k = 9; k <= 12; k++)
+		inject_seq(0, MAC[2], (uint16_t)k);
+	fe_dp_poll(dp, 60000);
+	cr_assert_eq(sent_in_order(2, 9), 4, "straight through again");
+	cr_assert_eq(dp->ports[2].down.hold_until, 0, "the hold is over");
+	fe_dp_free(dp);
+}
+
+/*
  * The burst fast path (ideal links, lossy): bursts mixing unicast, broadcast, a runt
  * and a frame for the ingress port; two inputs filling one output's TX staging in
  * the same pass (the rest waits in the link, in order); a delayed down link beside

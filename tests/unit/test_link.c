@@ -419,3 +419,27 @@ Test(link, hold_delays_the_next_packet_only)
 	cr_assert_eq(h.link.st.held_ns, 5100 - 672);
 	teardown(&h);
 }
+
+/* An ideal link (no rate, no delay) passes frames through, but not while held (a pause
+ * storm on it): what it is offered then waits for the hold's end; once it is empty after
+ * the hold it passes frames through again. */
+Test(link, an_ideal_link_held_keeps_its_frames)
+{
+	struct fe_link_params p = {0};
+	void *pkts[4], *a = (void *)1;
+	uint64_t stamps[4];
+	struct harness h;
+
+	setup(&h, &p, 1000000000);
+	cr_assert(fe_link_passthru(&h.link), "ideal and empty");
+	fe_link_hold(&h.link, 100, 5000);
+	cr_assert(!fe_link_passthru(&h.link), "held: no pass-through");
+	cr_assert_eq(fe_link_enqueue(&h.link, a, 60, 200), 0);
+	cr_assert_eq(fe_link_dequeue(&h.link, 4999, pkts, stamps, 4), 0, "waits for the hold");
+	cr_assert_eq(fe_link_dequeue(&h.link, 5000, pkts, stamps, 4), 1);
+	cr_assert_eq(stamps[0], 5000);
+	cr_assert(!fe_link_passthru(&h.link), "not until a dequeue finds it empty");
+	cr_assert_eq(fe_link_dequeue(&h.link, 5001, pkts, stamps, 4), 0);
+	cr_assert(fe_link_passthru(&h.link), "passes through again");
+	teardown(&h);
+}
