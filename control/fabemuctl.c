@@ -193,7 +193,7 @@ topology_import(int argc, char **argv)
 	const char *out = NULL;
 	struct fe_clab *lab;
 	char err[1024];
-	int c, rc = FE_EXIT_REFUSED;
+	int c, w, rc = FE_EXIT_REFUSED;
 
 	optind = 0;
 	while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
@@ -209,7 +209,7 @@ topology_import(int argc, char **argv)
 	lab = malloc(sizeof(*lab));
 	if (lab == NULL || fe_clab_load(argv[optind], lab, err, sizeof(err)) < 0) {
 		fprintf(stderr, "%s\n", lab ? err : "out of memory");
-	} else if (fe_clab_write(lab, out ? out : lab->name, err, sizeof(err)) < 0) {
+	} else if ((w = fe_clab_write(lab, out ? out : lab->name, err, sizeof(err))) < 0) {
 		fprintf(stderr, "fabemuctl: topology import: %s\n", err);
 	} else {
 		out = out ? out : lab->name;
@@ -220,7 +220,13 @@ topology_import(int argc, char **argv)
 			printf("  port %u: %s %s\n", p, lab->node[p], lab->ifname[p]);
 		for (unsigned i = 0; i < lab->nspecs; i++)
 			printf("  --link %s\n", lab->spec[i]);
-		if (lab->topo_ref[0])
+		if (w == 1)
+			printf("wrote %s/topology.yaml; no campaign: a host has several ports "
+			       "(rails), "
+			       "and a campaign runs one port a host (fabemu-dp --topology runs "
+			       "it)\n",
+			       out);
+		else if (lab->topo_ref[0])
 			printf("topology %s; wrote %s/campaign.yaml\n", lab->topo_ref, out);
 		else
 			printf("wrote %s/topology.yaml and %s/campaign.yaml\n", out, out);

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -153,6 +154,18 @@ lab_label(struct ctx *c, const struct cnode *n, const char *label, char *out, si
 	return 0;
 }
 
+/* containerlab's names ([A-Za-z0-9][A-Za-z0-9._-]*, its '|' left out): plain in YAML too. */
+static int
+good_name(const char *s)
+{
+	if (!isalnum((unsigned char)s[0]))
+		return 0;
+	for (; *s; s++)
+		if (!isalnum((unsigned char)*s) && *s != '.' && *s != '_' && *s != '-')
+			return 0;
+	return 1;
+}
+
 static int
 read_nodes(struct ctx *c, const yaml_node_t *nodes)
 {
@@ -166,8 +179,10 @@ read_nodes(struct ctx *c, const yaml_node_t *nodes)
 
 		if (c->nnode == NODES)
 			return fail(c, k, "more than %d nodes", NODES);
-		if (name == NULL || strlen(name) >= FE_TOPO_NAME)
-			return fail(c, k, "node '%s': a name of 1 to %d characters",
+		if (name == NULL || strlen(name) >= FE_TOPO_NAME || !good_name(name))
+			return fail(c, k,
+				    "node '%s': a name of 1 to %d letters, digits, '.', '_' or '-' "
+				    "(containerlab's rule)",
 				    name ? name : "?", FE_TOPO_NAME - 1);
 		snprintf(n->name, sizeof(n->name), "%s", name);
 		n->at = k;
@@ -394,7 +409,7 @@ vars_spec(struct ctx *c, const yaml_node_t *vars, const char *prefix, const char
 	  int fabric)
 {
 	const char *where = prefix[0] ? "labels: " : "vars.fabemu";
-	char spec[256], match[200] = "";
+	char spec[sizeof(c->lab->spec[0])], match[FE_MATCH_LEN] = "";
 	size_t n = (size_t)snprintf(spec, sizeof(spec), "%s:", sel), base = n;
 
 	if (vars == NULL)
@@ -443,6 +458,11 @@ vars_spec(struct ctx *c, const yaml_node_t *vars, const char *prefix, const char
 			continue;
 		}
 		v = dilated(c, k, &d, dil, sizeof(dil), v);
+		if (fe_link_param_set(&d, k, v, e, sizeof(e)) <
+		    0) /* in range at the lab's scale? */
+			return fail(c, kn, "%s%s%s: at the lab's scale (%llu): %s", where,
+				    prefix[0] ? "fabemu." : ".", k, (unsigned long long)c->scale,
+				    e);
 		n += (size_t)snprintf(spec + n, n < sizeof(spec) ? sizeof(spec) - n : 0, "%s%s=%s",
 				      n > base ? "," : "", k, v);
 	}
@@ -495,11 +515,18 @@ rate_delay(struct ctx *c, const yaml_node_t *vars, const char *prefix, struct fe
 		if (v == NULL)
 			continue;
 		if (scal(v) == NULL || fe_link_param_set(&d, keys[i], scal(v), e, sizeof(e)) < 0)
-			return fail(c, k, "vars.fabemu: %s", scal(v) ? e : "a value is expected");
+			return fail(c, k, "%s%s: %s",
+				    prefix[0] ? "labels: fabemu." : "vars.fabemu.", keys[i],
+				    scal(v) ? e : "a value is expected");
 		if (i == 0) /* at the lab's scale (dilated()) */
 			l->rate_bps = d.link.rate_bps / c->scale;
 		else
 			l->delay_ns = d.link.delay_ns * c->scale;
+		if ((i == 0 && d.link.rate_bps && l->rate_bps < FE_LINK_RATE_MIN) ||
+		    (i == 1 && l->delay_ns > FE_LINK_DELAY_MAX))
+			return fail(c, k, "%s%s: %s at the lab's scale (%llu): out of range",
+				    prefix[0] ? "labels: fabemu." : "vars.fabemu.", keys[i],
+				    scal(v), (unsigned long long)c->scale);
 	}
 	return 0;
 }
@@ -714,8 +741,10 @@ fe_clab_parse(const char *text, size_t len, const char *source, struct fe_clab *
 		goto out;
 	}
 	if (scal(get_at(c, root, "name", &k)) == NULL ||
-	    strlen(scal(get(c, root, "name"))) >= sizeof(lab->name)) {
-		fail(c, k ? k : root, "name: the lab's name (1 to %zu characters) is required",
+	    strlen(scal(get(c, root, "name"))) >= sizeof(lab->name) ||
+	    !good_name(scal(get(c, root, "name")))) {
+		fail(c, k ? k : root,
+		     "name: the lab's name (1 to %zu letters, digits, '.', '_' or '-') is required",
 		     sizeof(lab->name) - 1);
 		goto out;
 	}
@@ -794,6 +823,16 @@ fe_clab_load(const char *path, struct fe_clab *lab, char *err, size_t errlen)
 	return rc;
 }
 
+/* A list entry of a YAML file, single-quoted: a filter's backslashes and quotes as they are. */
+static void
+yaml_quoted(FILE *f, const char *s)
+{
+	fputs("      - '", f);
+	for (; *s; s++)
+		fputs(*s == '\'' ? "''" : (char[2]){*s, 0}, f);
+	fputs("'\n", f);
+}
+
 /* The topology's YAML, from what was parsed (drawn out). */
 static void
 write_topo(FILE *f, const struct fe_clab *lab)
@@ -851,6 +890,8 @@ fe_clab_write(const struct fe_clab *lab, const char *dir, char *err, size_t errl
 	} else {
 		snprintf(topo, sizeof(topo), "%s", lab->topo_ref);
 	}
+	if (lab->topo.nports != lab->topo.nhosts)
+		return 1; /* a host with several ports: a campaign runs one port a host */
 	snprintf(path, sizeof(path), "%s/campaign.yaml", dir);
 	f = fopen(path, "w");
 	if (f == NULL) {
@@ -878,7 +919,7 @@ fe_clab_write(const struct fe_clab *lab, const char *dir, char *err, size_t errl
 	if (lab->nspecs) {
 		fprintf(f, "    links:\n");
 		for (unsigned i = 0; i < lab->nspecs; i++)
-			fprintf(f, "      - \"%s\"\n", lab->spec[i]);
+			yaml_quoted(f, lab->spec[i]);
 	}
 	if (fclose(f) != 0) {
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));

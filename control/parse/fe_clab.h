@@ -49,7 +49,8 @@ int fe_clab_parse(const char *text, size_t len, const char *source, struct fe_cl
 int fe_clab_load(const char *path, struct fe_clab *lab, char *err, size_t errlen);
 
 /* Write DIR/topology.yaml (drawn out) and DIR/campaign.yaml: the lab as a campaign over
- * its hosts (198.18.0.N), a wire baseline and the lab's regime. 0, or -errno. */
+ * its hosts (198.18.0.N), a wire baseline and the lab's regime. 0; 1 when a host has
+ * several ports (rails): the topology only, as campaigns run one port a host; or -errno. */
 int fe_clab_write(const struct fe_clab *lab, const char *dir, char *err, size_t errlen);
 
 #endif

@@ -313,7 +313,8 @@ fe_dp_create(unsigned nports, const uint16_t *port_ids, const struct fe_linkdef 
 	}
 	dp->pool_shared.limit = conf->switch_buffer;
 	dp->hoq_ticks = fe_ns_to_ticks(conf->credit.hoq_life_ns, hz);
-	fe_pfc_wd_compile(&dp->wd, &conf->pfc, hz);
+	if (conf->regime == FE_REGIME_PFC) /* the watchdog is PFC's (else 0: off) */
+		fe_pfc_wd_compile(&dp->wd, &conf->pfc, hz);
 	dp->filter_dynoff = fe_filter_dynoff();
 	if (dp->filter_dynoff < 0) {
 		snprintf(err, errlen, "no mbuf field for filter verdicts: %s",
@@ -693,10 +694,12 @@ ctl_requests(struct fe_dp *dp, uint64_t now, unsigned role)
 		unsigned owner = dp->hold_link % 2 ? FE_ROLE_DOWN : FE_ROLE_UP;
 
 		if (role & owner) {
+			/* a host's pause: the PFC watchdog times it from its start, however
+			 * often the host refreshes it */
+			if (dp->hold_link % 2 && p->down.hold_until <= now)
+				p->hold_from = now;
 			fe_link_hold(dp->hold_link % 2 ? &p->down : &p->up, now,
 				     now + dp->hold_ticks);
-			if (dp->hold_link % 2) /* a host's pause: the PFC watchdog's */
-				p->hold_from = now;
 		}
 		__atomic_store_n(hold_done, hold, __ATOMIC_RELEASE);
 	}
@@ -802,13 +805,15 @@ fe_dp_next_event(const struct fe_dp *dp)
 		next = RTE_MIN(next, fe_link_next_start(&p->up));
 		next = RTE_MIN(next, fe_credit_next(&p->credit)); /* credits: none is UINT64_MAX */
 		next = RTE_MIN(next, fe_link_next_arrival(&p->down));
-		if (dp->wd.ticks != 0 && p->storm_until != 0) /* the watchdog's storm ends */
-			next = RTE_MIN(next, p->storm_until);
-		else if (dp->wd.ticks != 0 && p->down.q_pkts != 0 &&
-			 p->down.hold_until > p->hold_from + dp->wd.ticks) /* ... or starts */
-			next = RTE_MIN(next, p->hold_from + dp->wd.ticks);
 		if (p->nic != NULL)
 			next = RTE_MIN(next, RTE_MIN(p->nic->next_event, p->nic->gap_next));
+		if (dp->wd.ticks == 0) /* no PFC watchdog (it is compiled under PFC only) */
+			continue;
+		if (p->storm_until != 0) /* the watchdog's storm ends */
+			next = RTE_MIN(next, p->storm_until);
+		else if (p->down.q_pkts != 0 && /* ... or starts: a pause not over yet */
+			 p->down.hold_until > RTE_MAX(dp->horizon, p->hold_from + dp->wd.ticks))
+			next = RTE_MIN(next, p->hold_from + dp->wd.ticks);
 	}
 	next = RTE_MIN(next, fe_graph_next_event(dp));
 	return next;

@@ -779,8 +779,14 @@ watchdog(struct fe_dp *dp, uint64_t now)
 		unsigned n;
 
 		if (p->storm_until > now) {
-			if (dp->wd.action == FE_PFC_WD_DROP)
+			if (dp->wd.action == FE_PFC_WD_DROP) {
 				work += storm_drop(dp, q, now);
+			} else if (l->hold_until > now) { /* a pause while stormed: ignored too */
+				p->storm_hold = RTE_MAX(p->storm_hold, l->hold_until);
+				n = fe_link_release(l, now);
+				FE_CNT_ADD(p->st.pfc_wd_forwarded, n);
+				work += n;
+			}
 			continue;
 		}
 		if (p->storm_until != 0) { /* restored: a pause that lasts is watched anew */

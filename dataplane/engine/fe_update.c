@@ -202,7 +202,8 @@ fe_update_build_fabric(struct fe_dp *dp, const struct fe_linkdef *up, const stru
 						err, errlen) < 0)
 				goto fail;
 	}
-	fe_pfc_wd_compile(&u->wd, &fab->pfc, dp->hz);
+	if (fab->regime == FE_REGIME_PFC) /* the watchdog is PFC's (else 0: off) */
+		fe_pfc_wd_compile(&u->wd, &fab->pfc, dp->hz);
 	u->switch_buffer = fab->switch_buffer;
 	u->hoq_ticks = fe_ns_to_ticks(fab->credit.hoq_life_ns, dp->hz);
 	u->gen = ++update_gen;

@@ -144,6 +144,7 @@ fe_link_hold(struct fe_link *l, uint64_t now, uint64_t until)
 	l->busy_until = until;
 	l->busy_frac = 0;
 	l->hold_until = until;
+	l->hold_counted = from; /* held_ns counts from here (fe_link_release() takes back) */
 }
 
 /*
@@ -151,6 +152,12 @@ fe_link_hold(struct fe_link *l, uint64_t now, uint64_t until)
  * the serializer is set back to the end of the packet before it, as if it and those
  * after it had not been offered yet.
  */
+static inline uint64_t
+max_u64(uint64_t a, uint64_t b)
+{
+	return a > b ? a : b;
+}
+
 static uint32_t
 unschedule(struct fe_link *l, uint64_t now)
 {
@@ -178,7 +185,8 @@ fe_link_release(struct fe_link *l, uint64_t now)
 
 	if (l->hold_until <= now)
 		return 0;
-	cut = fe_fp_to_ns(l->hold_until - now, l->cfg.ns_fp);
+	/* what held_ns counted of this hold and it did not hold */
+	cut = fe_fp_to_ns(l->hold_until - max_u64(now, l->hold_counted), l->cfg.ns_fp);
 	FE_CNT_SET(l->st.held_ns, l->st.held_ns > cut ? l->st.held_ns - cut : 0);
 	l->hold_until = now;
 	for (uint32_t i = unschedule(l, now); i != l->tail; i++, n++) {

@@ -162,15 +162,16 @@ struct fe_link {
 	uint64_t busy_until; /* serializer is busy until this tick ... */
 	uint32_t busy_frac;  /* ... plus this fraction of a tick (2^-32) */
 	uint32_t mask;
-	uint32_t head;	     /* oldest packet not delivered */
-	uint32_t svc;	     /* oldest packet still in the buffer */
-	uint32_t sched;	     /* gated: oldest packet not yet scheduled (eager: always tail) */
-	uint32_t tail;	     /* next free slot */
-	uint8_t gated;	     /* serialization waits for fe_link_pump() and its gate */
-	uint8_t last_drop;   /* enum fe_link_drop of the last drop (for captures) */
-	uint64_t last_leave; /* when the last packet left the buffer */
-	uint64_t hold_until; /* fe_link_hold(): held until this tick (0: not, or over) */
-	fe_counter_t *acct;  /* bytes in the buffer per label account (may be NULL) */
+	uint32_t head;	       /* oldest packet not delivered */
+	uint32_t svc;	       /* oldest packet still in the buffer */
+	uint32_t sched;	       /* gated: oldest packet not yet scheduled (eager: always tail) */
+	uint32_t tail;	       /* next free slot */
+	uint8_t gated;	       /* serialization waits for fe_link_pump() and its gate */
+	uint8_t last_drop;     /* enum fe_link_drop of the last drop (for captures) */
+	uint64_t last_leave;   /* when the last packet left the buffer */
+	uint64_t hold_until;   /* fe_link_hold(): held until this tick (0: not, or over) */
+	uint64_t hold_counted; /* ... and counted in held_ns from this tick */
+	fe_counter_t *acct;    /* bytes in the buffer per label account (may be NULL) */
 	uint32_t q_pkts;
 	uint32_t peak_pkts; /* highest q_pkts since the last reset (st has it once published) */
 	uint64_t q_bytes;

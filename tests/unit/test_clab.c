@@ -189,6 +189,55 @@ Test(clab, settings_in_a_links_labels)
 	cr_assert(strstr(err, "both its vars and its labels") != NULL, "%s", err);
 }
 
+/* A filter's backslash stays one in the campaign (single-quoted YAML); a lab with rails gets
+ * its topology only (a campaign runs one port a host). */
+Test(clab, what_import_writes_quoted_and_rails)
+{
+	char err[512], dir[] = "/tmp/fe-clab-XXXXXX", path[600], line[512];
+	int found = 0;
+	FILE *f;
+
+	cr_assert_not_null(mkdtemp(dir));
+	cr_assert_eq(parse("name: q\n"
+			   "topology:\n"
+			   "  nodes:\n"
+			   "    s: {kind: bridge}\n"
+			   "    h: {}\n"
+			   "    g: {}\n"
+			   "  links:\n"
+			   "    - endpoints: [\"h:eth1\", \"s:e1\"]\n"
+			   "      vars: {fabemu: {loss: 1%, match: \"ether proto \\\\arp\"}}\n"
+			   "    - endpoints: [\"g:eth1\", \"s:e2\"]\n",
+			   err, sizeof(err)),
+		     0, "%s", err);
+	cr_assert_str_eq(lab.spec[0], "0:loss=1%,match=ether proto \\arp");
+	cr_assert_eq(fe_clab_write(&lab, dir, err, sizeof(err)), 0, "%s", err);
+	snprintf(path, sizeof(path), "%s/campaign.yaml", dir);
+	f = fopen(path, "r");
+	cr_assert_not_null(f);
+	while (fgets(line, sizeof(line), f))
+		found += strcmp(line, "      - '0:loss=1%,match=ether proto \\arp'\n") == 0;
+	fclose(f);
+	cr_assert_eq(found, 1, "the filter as it was");
+	cr_assert_eq(parse("name: r\n"
+			   "topology:\n"
+			   "  nodes:\n"
+			   "    s: {kind: bridge}\n"
+			   "    t: {kind: bridge}\n"
+			   "    h: {}\n"
+			   "  links:\n"
+			   "    - endpoints: [\"h:eth1\", \"s:e1\"]\n"
+			   "    - endpoints: [\"h:eth2\", \"t:e1\"]\n"
+			   "    - endpoints: [\"s:e2\", \"t:e2\"]\n",
+			   err, sizeof(err)),
+		     0, "%s", err);
+	unlink(path);
+	cr_assert_eq(fe_clab_write(&lab, dir, err, sizeof(err)), 1, "rails: the topology only");
+	cr_assert_neq(access(path, F_OK), 0, "no campaign");
+	snprintf(path, sizeof(path), "rm -rf %s", dir);
+	cr_assert_eq(system(path), 0);
+}
+
 Test(clab, refusals_name_file_and_line)
 {
 	static const struct {
@@ -234,6 +283,13 @@ Test(clab, refusals_name_file_and_line)
 		 "t.clab.yml:4: labels: fabemu.scale '0'"},
 		{"name: x\ntopology:\n  nodes: [a, b\n", "t.clab.yml:4: "},
 		{"topology: {nodes: {}}\n", "t.clab.yml:1: name: the lab's name"},
+		{"name: x\ntopology:\n  nodes:\n    \"a:b\": {kind: bridge}\n",
+		 "t.clab.yml:4: node 'a:b': a name of 1 to 31 letters, digits"},
+		{"name: x\ntopology:\n  nodes:\n    s: {kind: bridge, labels: {fabemu.scale: "
+		 "\"1000\"}}\n"
+		 "    h: {}\n  links:\n    - endpoints: [\"h:eth1\", \"s:e1\"]\n"
+		 "      vars: {fabemu: {delay: 20ms}}\n",
+		 "t.clab.yml:8: vars.fabemu.delay: at the lab's scale (1000): delay"},
 	};
 	char err[512];
 
@@ -266,7 +322,7 @@ Test(clab, writes_a_topology_and_a_campaign)
 	f = fopen(path, "r");
 	cr_assert_not_null(f);
 	while (fgets(line, sizeof(line), f)) {
-		links += strstr(line, "\"spine2>leaf2:ecn=20KB/80KB/10%\"") != NULL;
+		links += strstr(line, "'spine2>leaf2:ecn=20KB/80KB/10%'") != NULL;
 		topo += strstr(line, "topology: /tmp/fe-clab-") != NULL;
 		cr_assert(strncmp(line, "hosts:", 6) != 0 || strcmp(line, "hosts: 4\n") == 0, "%s",
 			  line);

@@ -857,6 +857,68 @@ host_storm(enum fe_pfc_wd_action action)
 	done(dp, avail);
 }
 
+/* A host's pause, asked as `fabemuctl hold` asks it (the lcore takes it at a pass). */
+static void
+ask_hold(struct fe_dp *dp, unsigned port, uint64_t ticks)
+{
+	dp->hold_link = 2 * port + 1;
+	dp->hold_ticks = ticks;
+	__atomic_store_n(&dp->hold_req, dp->hold_req + 1, __ATOMIC_RELEASE);
+}
+
+/*
+ * The watchdog times a host's pause from its start, however often the host refreshes
+ * it: paused at 0 for 3 ms and again at 1.5 ms for 3 ms, the port is stormed at 2 ms (2 ms
+ * watchdog), not 2 ms after the refresh. With action forward, a pause asked while the
+ * port is stormed is ignored too: what waits goes.
+ */
+Test(graph, watchdog_times_a_pause_from_its_start)
+{
+	unsigned avail = rte_mempool_avail_count(pool);
+	const struct opt o = {.rate = 10000000000ULL,
+			      .host_rate = 10000000000ULL,
+			      .regime = FE_REGIME_PFC,
+			      .pfc = {.xoff = 20000,
+				      .xon = 10000,
+				      .quanta = 65535,
+				      .watchdog_ns = 2000000,
+				      .restore_ns = 1000000,
+				      .watchdog_action = FE_PFC_WD_FORWARD}};
+	struct fe_dp *dp = engine_o("leaf-spine", FE_PATH_ECMP, &o);
+	uint64_t t = 1000000, t0;
+	unsigned to3 = 0;
+
+	learn(dp, &t);
+	t0 = t;
+	ask_hold(dp, 2, 3000000);
+	fe_dp_poll(dp, t);
+	inject(0, MAC[2], 8000, 1000);
+	for (; t < t0 + 1500000; t += 10000)
+		fe_dp_poll(dp, t);
+	ask_hold(dp, 2, 3000000); /* refreshed: paused until t0 + 4.5 ms */
+	fe_dp_poll(dp, t);
+	for (; t < t0 + 2100000; t += 10000) {
+		fe_dp_poll(dp, t);
+		to3 += sent(2);
+	}
+	cr_assert_eq(dp->ports[2].st.pfc_wd_storms, 1, "stormed 2 ms after the pause began");
+	cr_assert_eq(to3, 1, "and the frame went through it");
+	/* stormed until t0 + 3 ms: a pause asked now is ignored as well */
+	ask_hold(dp, 2, 10000000);
+	fe_dp_poll(dp, t);
+	inject(0, MAC[2], 8000, 1000);
+	for (; t < t0 + 2900000; t += 10000) {
+		fe_dp_poll(dp, t);
+		to3 += sent(2);
+	}
+	cr_assert_eq(to3, 2, "a pause while stormed is ignored too");
+	cr_assert_eq(dp->ports[2].st.pfc_wd_forwarded, 1);
+	for (int k = 0; k < 20000; k++) /* the pause ends at t0 + 12.1 ms: drained by then */
+		fe_dp_poll(dp, t += 1000);
+	cr_assert_eq(fe_dp_held(dp), 0);
+	done(dp, avail);
+}
+
 Test(graph, watchdog_drops_for_a_host_that_pauses)
 {
 	host_storm(FE_PFC_WD_DROP);
