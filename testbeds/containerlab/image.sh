@@ -3,7 +3,8 @@
 # as a containerlab node: its container gets two data interfaces the way containerlab
 # wires them (a veth pair made outside, one end moved into the container's namespace and
 # renamed eth1, eth2; the other in a host's namespace), fabemu-node starts fabemu-dp on
-# them, and the two hosts ping each other through it, at the lab's delay.
+# them (AF_PACKET, then AF_XDP), and the two hosts ping each other through it, at the
+# lab's delay.
 #
 #   testbeds/containerlab/image.sh [build | test | all]    (default: all; root)
 #
@@ -74,16 +75,29 @@ build() {
 		awk '{printf "%.0f MB", $1 / 1e6}'))"
 }
 
+unwire() { # the node and its hosts, gone
+	podman rm -f -t 2 "$NAME" >/dev/null 2>&1 || true
+	ip netns del "$H1" 2>/dev/null || true
+	ip netns del "$H2" 2>/dev/null || true
+}
+
 test_node() {
-	local pid out
+	local out
 	podman image exists "$IMAGE" || fail "$IMAGE: build it first (image.sh build)"
 	out=$(podman run --rm --network none "$IMAGE" fabemu-dp --version 2>&1) ||
 		fail "fabemu-dp in the image: $out"
 	echo "  ok   in the image: $out"
+	test_pmd af_packet
+	unwire
+	test_pmd af_xdp
+}
+
+test_pmd() { # PMD: the node on its two links through that PMD
+	local pid out
 	# the node: no network but what containerlab gives it; fabemu-node waits for 2 links
 	podman run -d --name "$NAME" --network none --privileged \
-		-e CLAB_INTFS=2 -e FABEMU_PROFILE=ideal -e FABEMU_LINKS="all:delay=5ms" \
-		"$IMAGE" >/dev/null
+		-e CLAB_INTFS=2 -e FABEMU_PMD="$1" -e FABEMU_PROFILE=ideal \
+		-e FABEMU_LINKS="all:delay=5ms" "$IMAGE" >/dev/null
 	pid=$(podman inspect -f '{{.State.Pid}}' "$NAME")
 	[ -n "$pid" ] && [ "$pid" != 0 ] || fail "the node did not start"
 	# the wiring containerlab makes: a veth pair a link, made outside, one end moved into
@@ -114,10 +128,10 @@ test_node() {
 	avg=$(sed -n 's|.*= [0-9.]*/\([0-9.]*\)/.*|\1|p' <<<"$out")
 	awk -v a="$avg" 'BEGIN { exit !(a >= 19.5 && a < 40) }' ||
 		fail "ping through the node: $avg ms, want about 20 (2 links x 5 ms, both ways)"
-	echo "  ok   two hosts wired as containerlab wires them ping through the node: $avg ms (20 set)"
+	echo "  ok   $1: two hosts wired as containerlab wires them ping through the node: $avg ms (20 set)"
 	out=$(podman exec "$NAME" fabemuctl counters | grep -c '^ *[0-9]\.\(up\|down\)' || true)
 	[ "$out" -ge 4 ] || fail "fabemuctl in the node: $out links"
-	echo "  ok   fabemuctl inside the node reads its counters ($out links)"
+	echo "  ok   $1: fabemuctl inside the node reads its counters ($out links)"
 }
 
 case "$WHAT" in
