@@ -106,13 +106,12 @@ struct fe_ctl {
 	char capdir[256];
 	int req_root; /* the request being served came from root on the UNIX socket */
 	struct client cl[CTL_CLIENTS + CTL_ROOT];
-	/* the fabric as the dataplane runs it now (ctl thread only) */
+	/* the fabric as the dataplane runs it now (ctl thread only); its links are the
+	 * engine's description, dp->desc, which this thread writes (fe_ctlif_change) */
 	struct fe_fabric fabric;
-	struct fe_linkdef *up, *down;
 	/* several switches: the links between them, by name, as link selectors take them */
-	struct fe_linkdef *hop; /* [nhop] */
-	char (*hop_dir)[80];	/* "leaf1>spine2" */
-	char (*hop_link)[72];	/* [nhop / 2]: direction i's link is i / 2, "leaf1-spine2" */
+	char (*hop_dir)[80];  /* "leaf1>spine2" */
+	char (*hop_link)[72]; /* [nhop / 2]: direction i's link is i / 2, "leaf1-spine2" */
 	unsigned nhop;
 	char profile[64];
 	uint32_t scale;
@@ -268,31 +267,23 @@ fe_ctl_create(struct fe_dp *dp, const struct fe_ctl_conf *conf, char *err, size_
 	c->version = conf->version;
 	snprintf(c->profile, sizeof(c->profile), "%s", conf->profile ? conf->profile : "-");
 	c->ci = fe_ctlif_open(dp);
-	c->up = calloc(dp->nports, sizeof(*c->up));
-	c->down = calloc(dp->nports, sizeof(*c->down));
 	snprintf(c->capdir, sizeof(c->capdir), "%s",
 		 conf->capture_dir ? conf->capture_dir : FE_CTL_CAPTURE_DIR);
 	for (unsigned i = 0; i < CTL_CLIENTS + CTL_ROOT; i++)
 		c->cl[i].fd = -1;
-	if (c->ci == NULL || c->up == NULL || c->down == NULL) {
+	if (c->ci == NULL) {
 		snprintf(err, errlen, "out of memory");
 		goto fail;
 	}
-	for (unsigned i = 0; i < dp->nports; i++) {
-		c->up[i] = dp->desc.up[i];
-		c->down[i] = dp->desc.down[i];
-	}
 	if (dp->graph != NULL) {
 		c->nhop = dp->graph->nhl;
-		c->hop = calloc(c->nhop ? c->nhop : 1, sizeof(*c->hop));
 		c->hop_dir = calloc(c->nhop ? c->nhop : 1, sizeof(*c->hop_dir));
 		c->hop_link = calloc(c->nhop ? c->nhop : 1, sizeof(*c->hop_link));
-		if (c->hop == NULL || c->hop_dir == NULL || c->hop_link == NULL) {
+		if (c->hop_dir == NULL || c->hop_link == NULL) {
 			snprintf(err, errlen, "out of memory");
 			goto fail;
 		}
 		for (unsigned i = 0; i < c->nhop; i++) {
-			c->hop[i] = dp->desc.hop[i];
 			snprintf(c->hop_dir[i], sizeof(c->hop_dir[i]), "%s", dp->graph->hl[i].name);
 			snprintf(c->hop_link[i / 2], sizeof(c->hop_link[0]), "%s",
 				 dp->graph->hl[i].lname);
@@ -338,9 +329,6 @@ fe_ctl_free(struct fe_ctl *c)
 		unlink(c->token_path);
 	fe_capture_stop(c->dp, c->cap, NULL, 0);
 	fe_ctlif_close(c->ci);
-	free(c->up);
-	free(c->down);
-	free(c->hop);
 	free(c->hop_dir);
 	free(c->hop_link);
 	free(c);
@@ -459,8 +447,9 @@ links_text(const struct fe_ctl *c)
 		return NULL;
 	for (unsigned n = 0; n < 2 * c->dp->nports; n++)
 		fprintf(f, "%u.%-5s %s\n", n / 2, n % 2 ? "down" : "up",
-			fe_profile_fmt_link(n % 2 ? &c->down[n / 2] : &c->up[n / 2], line,
-					    sizeof(line)));
+			fe_profile_fmt_link(n % 2 ? &c->dp->desc.down[n / 2]
+						  : &c->dp->desc.up[n / 2],
+					    line, sizeof(line)));
 	fclose(f);
 	return buf;
 }
@@ -473,7 +462,8 @@ cmd_links(struct fe_ctl *c, json_t *req)
 
 	(void)req;
 	for (unsigned n = 0; n < 2 * c->dp->nports; n++) {
-		const struct fe_linkdef *d = n % 2 ? &c->down[n / 2] : &c->up[n / 2];
+		const struct fe_linkdef *d =
+			n % 2 ? &c->dp->desc.down[n / 2] : &c->dp->desc.up[n / 2];
 		char name[16];
 
 		snprintf(name, sizeof(name), "%u.%s", n / 2, n % 2 ? "down" : "up");
@@ -572,13 +562,7 @@ change(struct fe_ctl *c, struct fe_linkdef *up, struct fe_linkdef *down,
 	c->changes++;
 	timing_add(&c->effect, (double)tm.effect_ns / 1000.0);
 	timing_add(&c->adopt, (double)tm.adopt_ns / 1000.0);
-	for (unsigned i = 0; i < c->dp->nports; i++) {
-		c->up[i] = up[i];
-		c->down[i] = down[i];
-	}
-	for (unsigned i = 0; hop && i < c->nhop; i++)
-		c->hop[i] = hop[i];
-	c->fabric = *fab;
+	c->fabric = *fab; /* the links: dp->desc, which fe_ctlif_change() wrote */
 	return 0;
 }
 
@@ -606,8 +590,8 @@ scratch(const struct fe_ctl *c, struct fe_linkdef **up, struct fe_linkdef **down
 		free(*down);
 		return -ENOMEM;
 	}
-	memcpy(*up, c->up, sizeof(**up) * c->dp->nports);
-	memcpy(*down, c->down, sizeof(**down) * c->dp->nports);
+	memcpy(*up, c->dp->desc.up, sizeof(**up) * c->dp->nports);
+	memcpy(*down, c->dp->desc.down, sizeof(**down) * c->dp->nports);
 	return 0;
 }
 
@@ -622,7 +606,7 @@ scratch_hop(const struct fe_ctl *c, struct fe_linkdef **hop, struct fe_fabric_li
 	*hop = malloc(sizeof(**hop) * c->nhop);
 	if (*hop == NULL)
 		return -ENOMEM;
-	memcpy(*hop, c->hop, sizeof(**hop) * c->nhop);
+	memcpy(*hop, c->dp->desc.hop, sizeof(**hop) * c->nhop);
 	*fl = (struct fe_fabric_links){.n = c->nhop,
 				       .def = *hop,
 				       .dir = (const char(*)[80])c->hop_dir,
