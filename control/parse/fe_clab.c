@@ -323,23 +323,26 @@ read_links(struct ctx *c, const yaml_node_t *links)
 }
 
 /*
- * A lab's values are its real fabric's; fabemu runs them at the lab's scale (fabemu.scale,
- * as it dilates a profile): a rate N times lower, a delay or jitter N times longer. Other
- * keys (sizes, probabilities) as given.
+ * A lab's values are its real fabric's; fabemu runs them at the lab's scale (fabemu.scale)
+ * as it dilates a profile (fe_profile_dilate: a rate N times lower, a delay or jitter N
+ * times longer, in range or refused). d holds key's value; *v becomes what to write.
+ * Other keys (sizes, probabilities) as given. 0, or -ERANGE with a message in e.
  */
-static const char *
-dilated(const struct ctx *c, const char *key, const struct fe_linkdef *d, char *buf, size_t len,
-	const char *v)
+static int
+at_scale(const struct ctx *c, const char *key, const char *name, struct fe_linkdef *d,
+	 const char **v, char *buf, size_t len, char *e, size_t elen)
 {
-	if (c->scale <= 1)
-		return v;
-	if (strcmp(key, "rate") == 0 && d->link.rate_bps)
-		return fe_fmt_rate(d->link.rate_bps / c->scale, buf, len);
-	if (strcmp(key, "delay") == 0)
-		return fe_fmt_time(d->link.delay_ns * c->scale, buf, len);
-	if (strcmp(key, "jitter") == 0)
-		return fe_fmt_time(d->jitter_ns * c->scale, buf, len);
-	return v;
+	int rate = strcmp(key, "rate") == 0, delay = strcmp(key, "delay") == 0;
+
+	if (c->scale <= 1 || (!rate && !delay && strcmp(key, "jitter") != 0))
+		return 0;
+	if (fe_profile_dilate(d, (uint32_t)c->scale, name, e, elen) < 0)
+		return -ERANGE;
+	if (rate)
+		*v = d->link.rate_bps ? fe_fmt_rate(d->link.rate_bps, buf, len) : *v;
+	else
+		*v = fe_fmt_time(delay ? d->link.delay_ns : d->jitter_ns, buf, len);
+	return 0;
 }
 
 static int
@@ -429,7 +432,7 @@ vars_spec(struct ctx *c, const yaml_node_t *vars, const char *prefix, const char
 		const yaml_node_t *kn = nd(c, p->key), *vn = nd(c, p->value);
 		const char *k = scal(kn), *v = scal(vn);
 		struct fe_linkdef d = {0};
-		char e[256], dil[32];
+		char e[256], dil[32], name[96];
 
 		if (k != NULL && prefix[0] != '\0') { /* a link's labels: fabemu.KEY only */
 			if (strncmp(k, prefix, strlen(prefix)) != 0)
@@ -457,12 +460,9 @@ vars_spec(struct ctx *c, const yaml_node_t *vars, const char *prefix, const char
 			snprintf(match, sizeof(match), "%s", v);
 			continue;
 		}
-		v = dilated(c, k, &d, dil, sizeof(dil), v);
-		if (fe_link_param_set(&d, k, v, e, sizeof(e)) <
-		    0) /* in range at the lab's scale? */
-			return fail(c, kn, "%s%s%s: at the lab's scale (%llu): %s", where,
-				    prefix[0] ? "fabemu." : ".", k, (unsigned long long)c->scale,
-				    e);
+		snprintf(name, sizeof(name), "%s%s%s", where, prefix[0] ? "fabemu." : ".", k);
+		if (at_scale(c, k, name, &d, &v, dil, sizeof(dil), e, sizeof(e)) < 0)
+			return fail(c, kn, "%s", e);
 		n += (size_t)snprintf(spec + n, n < sizeof(spec) ? sizeof(spec) - n : 0, "%s%s=%s",
 				      n > base ? "," : "", k, v);
 	}
@@ -510,23 +510,21 @@ rate_delay(struct ctx *c, const yaml_node_t *vars, const char *prefix, struct fe
 	for (unsigned i = 0; i < 2; i++) {
 		const yaml_node_t *k = NULL, *v = setting(c, vars, prefix, keys[i], &k);
 		struct fe_linkdef d = {0};
-		char e[256];
+		char e[256], name[64];
 
 		if (v == NULL)
 			continue;
+		snprintf(name, sizeof(name), "%s%s", prefix[0] ? "labels: fabemu." : "vars.fabemu.",
+			 keys[i]);
 		if (scal(v) == NULL || fe_link_param_set(&d, keys[i], scal(v), e, sizeof(e)) < 0)
-			return fail(c, k, "%s%s: %s",
-				    prefix[0] ? "labels: fabemu." : "vars.fabemu.", keys[i],
-				    scal(v) ? e : "a value is expected");
-		if (i == 0) /* at the lab's scale (dilated()) */
-			l->rate_bps = d.link.rate_bps / c->scale;
+			return fail(c, k, "%s: %s", name, scal(v) ? e : "a value is expected");
+		/* at the lab's scale, as vars_spec() writes the other keys */
+		if (fe_profile_dilate(&d, (uint32_t)c->scale, name, e, sizeof(e)) < 0)
+			return fail(c, k, "%s", e);
+		if (i == 0)
+			l->rate_bps = d.link.rate_bps;
 		else
-			l->delay_ns = d.link.delay_ns * c->scale;
-		if ((i == 0 && d.link.rate_bps && l->rate_bps < FE_LINK_RATE_MIN) ||
-		    (i == 1 && l->delay_ns > FE_LINK_DELAY_MAX))
-			return fail(c, k, "%s%s: %s at the lab's scale (%llu): out of range",
-				    prefix[0] ? "labels: fabemu." : "vars.fabemu.", keys[i],
-				    scal(v), (unsigned long long)c->scale);
+			l->delay_ns = d.link.delay_ns;
 	}
 	return 0;
 }

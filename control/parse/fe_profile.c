@@ -643,9 +643,8 @@ fe_profile_load(const char *name, struct fe_profile *p, char *err, size_t errlen
 
 /* ---- Expansion and dilation ---- */
 
-/* Divide a rate and multiply a time by scale, checking the ranges again. */
-static int
-dilate_link(struct fe_linkdef *d, uint32_t scale, const char *name, char *err, size_t errlen)
+int
+fe_profile_dilate(struct fe_linkdef *d, uint32_t scale, const char *name, char *err, size_t errlen)
 {
 	char r[32];
 
@@ -700,7 +699,8 @@ fe_profile_expand(const struct fe_profile *p, uint32_t scale, unsigned nports,
 	}
 	for (unsigned i = 0; i < 2 * nports; i++) {
 		snprintf(name, sizeof(name), "link %u.%s", i / 2, i % 2 ? "down" : "up");
-		if (dilate_link(i % 2 ? &down[i / 2] : &up[i / 2], scale, name, err, errlen) < 0)
+		if (fe_profile_dilate(i % 2 ? &down[i / 2] : &up[i / 2], scale, name, err, errlen) <
+		    0)
 			return -ERANGE;
 	}
 	fab->pfc.delay_ns *= scale;
@@ -736,7 +736,9 @@ fe_profile_fabric(const struct fe_profile *p, uint32_t scale, struct fe_linkdef 
 			return -EINVAL;
 		}
 	}
-	return dilate_link(def, scale, "the links between switches", err, errlen) < 0 ? -ERANGE : 0;
+	return fe_profile_dilate(def, scale, "the links between switches", err, errlen) < 0
+		       ? -ERANGE
+		       : 0;
 }
 
 /* ---- Printing ---- */

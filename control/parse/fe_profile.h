@@ -74,6 +74,11 @@ int fe_profile_load(const char *name_or_path, struct fe_profile *p, char *err, s
  * The values for a fabric of nports ports at dilation scale (0: the profile's own):
  * rates divided by scale, times multiplied by it, sizes unchanged (docs/profiles.md).
  */
+/* Run link d N times slower (scale): a rate N times lower, a delay and jitter N times
+ * longer, in range or refused ("NAME: rate ... at scale N is below 1kbit"). 0, or -ERANGE. */
+int fe_profile_dilate(struct fe_linkdef *d, uint32_t scale, const char *name, char *err,
+		      size_t errlen);
+
 int fe_profile_expand(const struct fe_profile *p, uint32_t scale, unsigned nports,
 		      struct fe_linkdef *up, struct fe_linkdef *down, struct fe_fabric *fab,
 		      char *err, size_t errlen);

@@ -289,7 +289,7 @@ Test(clab, refusals_name_file_and_line)
 		 "\"1000\"}}\n"
 		 "    h: {}\n  links:\n    - endpoints: [\"h:eth1\", \"s:e1\"]\n"
 		 "      vars: {fabemu: {delay: 20ms}}\n",
-		 "t.clab.yml:8: vars.fabemu.delay: at the lab's scale (1000): delay"},
+		 "t.clab.yml:8: vars.fabemu.delay: delay or jitter at scale 1000 is above 10s"},
 	};
 	char err[512];
 
