@@ -158,6 +158,23 @@ max_u64(uint64_t a, uint64_t b)
 	return a > b ? a : b;
 }
 
+/* Drop up to max packets from the tail down to slot `stop` (counted as why, into pkts). */
+static unsigned
+drop_from_tail(struct fe_link *l, uint32_t stop, enum fe_link_drop why, void **pkts, unsigned max)
+{
+	unsigned n = 0;
+
+	while (n < max && l->tail != stop) {
+		const struct fe_link_slot *s = &l->slots[(l->tail - 1) & l->mask];
+
+		fe_link_leave(l, s);
+		fe_link_drop_cause(l, why, s->len, FE_LABEL_CLASS(s->label));
+		pkts[n++] = s->pkt;
+		l->tail--;
+	}
+	return n;
+}
+
 static uint32_t
 unschedule(struct fe_link *l, uint64_t now)
 {
@@ -202,17 +219,8 @@ unsigned
 fe_link_discard_unstarted(struct fe_link *l, uint64_t now, enum fe_link_drop why, void **pkts,
 			  unsigned max)
 {
-	uint32_t first = unschedule(l, now);
-	unsigned n = 0;
+	unsigned n = drop_from_tail(l, unschedule(l, now), why, pkts, max);
 
-	while (n < max && l->tail != first) {
-		const struct fe_link_slot *s = &l->slots[(l->tail - 1) & l->mask];
-
-		fe_link_leave(l, s);
-		fe_link_drop_cause(l, why, s->len, FE_LABEL_CLASS(s->label));
-		pkts[n++] = s->pkt;
-		l->tail--;
-	}
 	l->sched = l->tail;
 	if (l->hold_until > l->busy_until) { /* the receiver still pauses */
 		l->busy_until = l->hold_until;
@@ -299,17 +307,9 @@ fe_link_flush(struct fe_link *l, void **pkts, unsigned max)
 unsigned
 fe_link_discard_waiting(struct fe_link *l, enum fe_link_drop why, void **pkts, unsigned max)
 {
-	unsigned n = 0;
-
 	/* the waiting ones are the last in the ring: take them from the tail */
-	while (n < max && l->tail != l->sched) {
-		const struct fe_link_slot *s = &l->slots[(l->tail - 1) & l->mask];
+	unsigned n = drop_from_tail(l, l->sched, why, pkts, max);
 
-		fe_link_leave(l, s);
-		fe_link_drop_cause(l, why, s->len, FE_LABEL_CLASS(s->label));
-		pkts[n++] = s->pkt;
-		l->tail--;
-	}
 	publish(l);
 	return n;
 }
