@@ -7,7 +7,6 @@
 
 #include <rte_common.h>
 #include <rte_cycles.h>
-#include <rte_rcu_qsbr.h>
 
 #include "fe_ctlif.h"
 #include "fe_dp.h"
@@ -32,21 +31,6 @@ void
 fe_ctlif_unlock(void)
 {
 	pthread_mutex_unlock(&desc_lock);
-}
-
-/* Until the lcores acknowledged gen in *up (and *down with a pipeline). */
-static int
-wait_ack(const struct fe_dp *dp, const uint64_t *up, const uint64_t *down, uint64_t gen,
-	 uint64_t timeout_ns)
-{
-	uint64_t deadline = fe_mono_ns() + timeout_ns;
-
-	while (fe_dp_ack(dp, up, down) != gen) {
-		if (fe_mono_ns() > deadline)
-			return -ETIMEDOUT;
-		nanosleep(&(struct timespec){.tv_nsec = 10000}, NULL);
-	}
-	return 0;
 }
 
 struct fe_ctlif *
@@ -109,7 +93,8 @@ fe_ctlif_reset(struct fe_dp *dp, uint64_t timeout_ns)
 	uint64_t gen = __atomic_load_n(&dp->reset_req, __ATOMIC_RELAXED) + 1;
 
 	__atomic_store_n(&dp->reset_req, gen, __ATOMIC_RELEASE);
-	return wait_ack(dp, &dp->reset_done, &dp->down_acks.reset_done, gen, timeout_ns);
+	return fe_update_wait_ack(dp, &dp->reset_done, &dp->down_acks.reset_done, gen,
+				  fe_mono_ns() + timeout_ns);
 }
 
 int
@@ -120,7 +105,8 @@ fe_ctlif_hold(struct fe_dp *dp, unsigned n, uint64_t ns, uint64_t timeout_ns)
 	dp->hold_link = n;
 	dp->hold_ticks = fe_ns_to_ticks(ns, dp->hz);
 	__atomic_store_n(&dp->hold_req, gen, __ATOMIC_RELEASE);
-	return wait_ack(dp, &dp->hold_done, &dp->down_acks.hold_done, gen, timeout_ns);
+	return fe_update_wait_ack(dp, &dp->hold_done, &dp->down_acks.hold_done, gen,
+				  fe_mono_ns() + timeout_ns);
 }
 
 void
@@ -132,15 +118,7 @@ fe_ctlif_tap(struct fe_dp *dp, struct fe_tap *tap)
 int
 fe_ctlif_untap(struct fe_dp *dp, uint64_t timeout_ns)
 {
-	uint64_t deadline = fe_mono_ns() + timeout_ns, token;
-
 	__atomic_store_n(&dp->tap, NULL, __ATOMIC_RELEASE);
 	/* after a grace period the lcore holds no pointer to the tap */
-	token = rte_rcu_qsbr_start(dp->qsv);
-	while (!rte_rcu_qsbr_check(dp->qsv, token, false)) {
-		if (fe_mono_ns() > deadline)
-			return -ETIMEDOUT;
-		nanosleep(&(struct timespec){.tv_nsec = 10000}, NULL);
-	}
-	return 0;
+	return fe_update_wait_quiet(dp, fe_mono_ns() + timeout_ns);
 }

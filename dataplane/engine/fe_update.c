@@ -230,24 +230,43 @@ sleep_us(long us)
 }
 
 int
-fe_update_wait(struct fe_dp *dp, struct fe_update *u, struct fe_update *prev, uint64_t timeout_ns)
+fe_update_wait_ack(const struct fe_dp *dp, const uint64_t *up, const uint64_t *down, uint64_t gen,
+		   uint64_t deadline_ns)
 {
-	uint64_t deadline = rte_rdtsc() + fe_ns_to_ticks(timeout_ns, dp->hz), token;
-
-	u->stale = prev;
-	while (FE_DP_ACK(dp, adopted_gen) < u->gen)
-		if (rte_rdtsc() > deadline)
+	while (fe_dp_ack(dp, up, down) < gen)
+		if (fe_mono_ns() > deadline_ns)
 			return -ETIMEDOUT;
 		else
 			sleep_us(5);
-	if (dp->qsv) {
-		token = rte_rcu_qsbr_start(dp->qsv);
-		while (rte_rcu_qsbr_check(dp->qsv, token, false) == 0)
-			if (rte_rdtsc() > deadline)
-				return -ETIMEDOUT;
-			else
-				sleep_us(5);
-	}
+	return 0;
+}
+
+int
+fe_update_wait_quiet(struct fe_dp *dp, uint64_t deadline_ns)
+{
+	uint64_t token;
+
+	if (dp->qsv == NULL)
+		return 0;
+	token = rte_rcu_qsbr_start(dp->qsv);
+	while (rte_rcu_qsbr_check(dp->qsv, token, false) == 0)
+		if (fe_mono_ns() > deadline_ns)
+			return -ETIMEDOUT;
+		else
+			sleep_us(5);
+	return 0;
+}
+
+int
+fe_update_wait(struct fe_dp *dp, struct fe_update *u, struct fe_update *prev, uint64_t timeout_ns)
+{
+	uint64_t deadline = fe_mono_ns() + timeout_ns;
+
+	u->stale = prev;
+	if (fe_update_wait_ack(dp, &dp->adopted_gen, &dp->down_acks.adopted_gen, u->gen, deadline) <
+		    0 ||
+	    fe_update_wait_quiet(dp, deadline) < 0)
+		return -ETIMEDOUT;
 	u->stale = NULL;
 	fe_update_free(prev);
 	/* u stays published (the lcore reads its generation); only its retired parts go */

@@ -80,6 +80,16 @@ void fe_update_publish(struct fe_dp *dp, struct fe_update *u);
 int fe_update_wait(struct fe_dp *dp, struct fe_update *u, struct fe_update *prev,
 		   uint64_t timeout_ns);
 
+/*
+ * The control thread's waits, until CLOCK_MONOTONIC passes deadline_ns (fe_mono_ns()):
+ * until the lcores acknowledged generation gen or a later one in *up (and *down, the down
+ * stage's, with a pipeline: FE_DP_ACK's fields); until the lcore passed a quiescent state
+ * (RCU: nothing it read before is still in use). 0, or -ETIMEDOUT.
+ */
+int fe_update_wait_ack(const struct fe_dp *dp, const uint64_t *up, const uint64_t *down,
+		       uint64_t gen, uint64_t deadline_ns);
+int fe_update_wait_quiet(struct fe_dp *dp, uint64_t deadline_ns);
+
 /* Free an update that was never published, or the last one after the lcore stopped. */
 void fe_update_free(struct fe_update *u);
 
