@@ -396,11 +396,8 @@ fabric_spec(const char *spec, const struct fe_topo *t, struct fe_linkdef *up,
 		.n = n, .def = def, .dir = (const char(*)[80])dir, .link = (const char(*)[72])link};
 	int rc = -ENOMEM;
 
-	for (unsigned l = 0; def && dir && link && t && l < t->nlinks; l++) {
-		snprintf(link[l], sizeof(link[l]), "%s", t->link[l].name);
-		fe_topo_dir_name(t, l, 0, dir[2 * l], sizeof(dir[0]));
-		fe_topo_dir_name(t, l, 1, dir[2 * l + 1], sizeof(dir[0]));
-	}
+	if (def && dir && link && t)
+		fe_topo_fabric_names(t, dir, link);
 	if (def && dir && link)
 		rc = fe_linkspec_apply_fabric(spec, up, down, hosts, t ? &fab : NULL, err, errlen);
 	else

@@ -694,6 +694,16 @@ fe_topo_load(const char *name, struct fe_topo *t, char *err, size_t errlen)
 	return rc;
 }
 
+void
+fe_topo_fabric_names(const struct fe_topo *t, char (*dir)[80], char (*link)[72])
+{
+	for (unsigned l = 0; l < t->nlinks; l++) {
+		snprintf(link[l], sizeof(link[l]), "%s", t->link[l].name);
+		fe_topo_dir_name(t, l, 0, dir[2 * l], sizeof(dir[0]));
+		fe_topo_dir_name(t, l, 1, dir[2 * l + 1], sizeof(dir[0]));
+	}
+}
+
 /* ---- Printing ---- */
 
 static const char *

@@ -87,6 +87,10 @@ int fe_topo_load(const char *name, struct fe_topo *t, char *err, size_t errlen);
  * a parallel link's number kept ("a-b.2" gives "a>b.2"): how the dataplane names it. */
 void fe_topo_dir_name(const struct fe_topo *t, unsigned l, int dir, char *buf, size_t len);
 
+/* Every link's names as link selectors take them (struct fe_fabric_links): dir[2 l] and
+ * dir[2 l + 1] its two directions (fe_topo_dir_name), link[l] the link's own. */
+void fe_topo_fabric_names(const struct fe_topo *t, char (*dir)[80], char (*link)[72]);
+
 /* What `fabemuctl topology show` prints, and the Graphviz drawing. */
 void fe_topo_print(FILE *f, const struct fe_topo *t);
 void fe_topo_dot(FILE *f, const struct fe_topo *t);

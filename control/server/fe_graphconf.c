@@ -48,10 +48,8 @@ fe_graph_build(const struct fe_topo *t, const struct fe_linkdef *fabric, enum fe
 		b->ends[l][0] = (uint16_t)tl->a;
 		b->ends[l][1] = (uint16_t)tl->b;
 		b->def[2 * l] = b->def[2 * l + 1] = d;
-		snprintf(b->link_names[l], sizeof(b->link_names[l]), "%s", tl->name);
-		fe_topo_dir_name(t, l, 0, b->dir_names[2 * l], sizeof(b->dir_names[0]));
-		fe_topo_dir_name(t, l, 1, b->dir_names[2 * l + 1], sizeof(b->dir_names[0]));
 	}
+	fe_topo_fabric_names(t, b->dir_names, b->link_names);
 	b->fab = (struct fe_fabric_links){.n = 2 * t->nlinks,
 					  .def = b->def,
 					  .dir = (const char(*)[80])b->dir_names,

@@ -40,11 +40,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memset(up, 0, sizeof(up));
 	memset(down, 0, sizeof(down));
 	memset(def, 0, sizeof(def));
-	for (unsigned l = 0; l < lab.topo.nlinks; l++) {
-		snprintf(lname[l], sizeof(lname[l]), "%s", lab.topo.link[l].name);
-		fe_topo_dir_name(&lab.topo, l, 0, dir[2 * l], sizeof(dir[0]));
-		fe_topo_dir_name(&lab.topo, l, 1, dir[2 * l + 1], sizeof(dir[0]));
-	}
+	fe_topo_fabric_names(&lab.topo, dir, lname);
 	fab.n = 2 * lab.topo.nlinks;
 	for (unsigned i = 0; i < lab.nspecs; i++)
 		FZ_CHECK(fe_linkspec_apply_fabric(lab.spec[i], up, down, lab.nports, &fab, err,
