@@ -485,7 +485,7 @@ stage_get(struct fe_dp *dp, struct stage *g, int out, uint64_t *touched)
 	if (out < 0 || !(dp->ideal_down >> out & 1))
 		return 0;
 	q = &dp->ports[out];
-	if (q->down.head != q->down.tail || q->down.hold_until) /* frames, or held */
+	if (!fe_link_passthru(&q->down)) /* it holds frames, or it is held */
 		return 0;
 	*g = (struct stage){.q = q, .out = out, .n = q->txq_n};
 	*touched |= UINT64_C(1) << out;
@@ -518,8 +518,7 @@ whole_burst(struct fe_dp *dp, int out, struct rte_mbuf **pkts, unsigned n, uint6
 {
 	struct fe_port *q = &dp->ports[out];
 
-	if (!(dp->ideal_down >> out & 1) || q->down.head != q->down.tail || q->down.hold_until ||
-	    q->txq_n + n > FE_BURST)
+	if (!(dp->ideal_down >> out & 1) || !fe_link_passthru(&q->down) || q->txq_n + n > FE_BURST)
 		return 0;
 	memcpy(&q->txq[q->txq_n], pkts, n * sizeof(pkts[0]));
 	for (unsigned k = 0; k < n; k++)
