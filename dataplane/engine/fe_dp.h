@@ -345,7 +345,6 @@ fe_dp_ack(const struct fe_dp *dp, const uint64_t *up_field, const uint64_t *down
 	b = __atomic_load_n(down_field, __ATOMIC_ACQUIRE);
 	return a < b ? a : b;
 }
-#define FE_DP_ACK(dp, field) fe_dp_ack((dp), &(dp)->field, &(dp)->down_acks.field)
 
 /*
  * Time the frames a port receives by the kernel's stamps in its AF_PACKET ring

@@ -83,7 +83,7 @@ int fe_update_wait(struct fe_dp *dp, struct fe_update *u, struct fe_update *prev
 /*
  * The control thread's waits, until CLOCK_MONOTONIC passes deadline_ns (fe_mono_ns()):
  * until the lcores acknowledged generation gen or a later one in *up (and *down, the down
- * stage's, with a pipeline: FE_DP_ACK's fields); until the lcore passed a quiescent state
+ * stage's, with a pipeline: dp->down_acks); until the lcore passed a quiescent state
  * (RCU: nothing it read before is still in use). 0, or -ETIMEDOUT.
  */
 int fe_update_wait_ack(const struct fe_dp *dp, const uint64_t *up, const uint64_t *down,
