@@ -176,12 +176,18 @@ fe_dp_causal_step(const struct fe_dp *dp)
 	return RTE_MAX(step == UINT64_MAX ? floor : step, floor);
 }
 
-/* The ports whose down link is ideal: it passes each packet through while it is empty. */
+/*
+ * The ports whose down link is ideal: it passes each packet through while it is empty,
+ * and the burst fast path hands it frames straight from the ports. None under several
+ * switches: a frame's way to its host's down link crosses the fabric (fe_graph.c).
+ */
 uint64_t
 fe_dp_ideal_down(const struct fe_dp *dp)
 {
 	uint64_t mask = 0;
 
+	if (dp->graph != NULL)
+		return 0;
 	for (unsigned i = 0; i < dp->nports; i++)
 		if (fe_link_ideal(&dp->ports[i].down) && !dp->ports[i].down_x.cfg.active &&
 		    dp->ports[i].nic == NULL)

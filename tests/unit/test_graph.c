@@ -63,6 +63,7 @@ struct opt {
 	const char *fabspec;		 /* a --link spec for the links between switches */
 	uint64_t failover_ns;
 	uint64_t leaf2_buffer; /* leaf2's packet memory (topology switches: buffer:) */
+	int ideal_hosts;       /* host links with no rate and no delay (passed through) */
 };
 
 /* Every link 1 us; the rest as o says. */
@@ -109,7 +110,7 @@ engine_o(const char *kind, enum fe_path path, const struct opt *o)
 	if (o->nic)
 		conf.nic = *o->nic;
 	for (int i = 0; i < NP; i++) {
-		up[i].link.delay_ns = down[i].link.delay_ns = 1000;
+		up[i].link.delay_ns = down[i].link.delay_ns = o->ideal_hosts ? 0 : 1000;
 		up[i].link.rate_bps = down[i].link.rate_bps = o->host_rate;
 	}
 	if (o->slow_down)
@@ -232,6 +233,29 @@ Test(graph, hops_on_time)
 	fe_dp_poll(dp, t + 10000);
 	fe_dp_poll(dp, t + 12000);
 	cr_assert_eq(sent(1), 1);
+	done(dp, avail);
+}
+
+/* Hosts' links that pass frames through (the ideal burst path) still reach the fabric:
+ * a frame to the other leaf crosses an uplink and a downlink, 1 us each, and no sooner. */
+Test(graph, ideal_host_links_still_cross_the_fabric)
+{
+	unsigned avail = rte_mempool_avail_count(pool);
+	const struct opt o = {.ideal_hosts = 1};
+	struct fe_dp *dp = engine_o("leaf-spine", FE_PATH_ECMP, &o);
+	uint64_t t = 1000000, before;
+
+	learn(dp, &t);
+	before = hop_out(dp, "leaf1>spine1") + hop_out(dp, "leaf1>spine2");
+	for (int i = 0; i < 4; i++) /* a burst of one known flow: the whole-burst path */
+		inject(0, MAC[2], 100, 100);
+	fe_dp_poll(dp, t);
+	fe_dp_poll(dp, t + 1999);
+	cr_assert_eq(sent(2), 0, "the fabric's two hops take 2 us");
+	fe_dp_poll(dp, t + 3000);
+	cr_assert_eq(sent(2), 4);
+	cr_assert_eq(hop_out(dp, "leaf1>spine1") + hop_out(dp, "leaf1>spine2"), before + 4,
+		     "every frame over an uplink");
 	done(dp, avail);
 }
 
