@@ -331,12 +331,13 @@ fe_dp_create(unsigned nports, const uint16_t *port_ids, const struct fe_linkdef 
 		snprintf(err, errlen, "lanes %u: allowed 1 to %d", conf->lanes, FE_LANES_MAX);
 		goto fail;
 	}
-	dp->ports = rte_zmalloc_socket("fe_ports", sizeof(*dp->ports) * nports, RTE_CACHE_LINE_SIZE,
-				       socket);
+	/* a box of a fabric split across boxes may have none (its switches' hosts elsewhere) */
+	dp->ports = rte_zmalloc_socket("fe_ports", sizeof(*dp->ports) * (nports ? nports : 1),
+				       RTE_CACHE_LINE_SIZE, socket);
 	dp->mac = rte_zmalloc_socket("fe_mac", sizeof(*dp->mac), RTE_CACHE_LINE_SIZE, socket);
 	/* as given: every port's links, and each direction of a link between switches */
-	dp->desc.up = rte_zmalloc("fe_desc", sizeof(*dp->desc.up) * nports, 0);
-	dp->desc.down = rte_zmalloc("fe_desc", sizeof(*dp->desc.down) * nports, 0);
+	dp->desc.up = rte_zmalloc("fe_desc", sizeof(*dp->desc.up) * (nports ? nports : 1), 0);
+	dp->desc.down = rte_zmalloc("fe_desc", sizeof(*dp->desc.down) * (nports ? nports : 1), 0);
 	dp->desc.hop = rte_zmalloc(
 		"fe_desc", sizeof(*dp->desc.hop) * (conf->graph ? 2 * conf->graph->nlinks : 1), 0);
 	/* per input x priority: the ports, then (several switches) each hop link's direction */

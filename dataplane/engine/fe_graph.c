@@ -3,7 +3,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <rte_byteorder.h>
 #include <rte_errno.h>
+#include <rte_ethdev.h>
 #include <rte_malloc.h>
 #include <rte_mbuf.h>
 #include <rte_mbuf_dyn.h>
@@ -61,10 +63,124 @@ lossless_setup(struct fe_dp *dp, struct fe_graph *g, const struct fe_graph_conf 
 	for (unsigned i = 0; i < g->nin; i++) {
 		struct fe_hoplink *h = i < dp->nports ? NULL : &g->hl[i - dp->nports];
 
-		if (fe_dp_credit_alloc(dp, h ? &h->cred : NULL, h ? h->l.cfg.prop_ticks : 0,
-				       &g->iq[i * FE_LANES_MAX], socket) < 0)
+		uint64_t prop = h ? h->l.cfg.prop_ticks : 0;
+
+		if (h != NULL && h->side == FE_HL_SEND) /* the real link's part too */
+			prop += g->trunk[h->trunk].lat_ticks;
+		if (fe_dp_credit_alloc(dp, h ? &h->cred : NULL, prop, &g->iq[i * FE_LANES_MAX],
+				       socket) < 0)
 			return -ENOMEM;
 	}
+	return 0;
+}
+
+/*
+ * Ports as the graph numbers them: this box's 0..nports-1; split across boxes, the
+ * fabric's port G on another box is nports + G. Not split: the fabric's are this box's.
+ */
+static void
+ports_setup(struct fe_dp *dp, struct fe_graph *g, const struct fe_graph_conf *c)
+{
+	memset(g->loc, 0xff, sizeof(g->loc));
+	memset(g->glob, 0xff, sizeof(g->glob));
+	if (c->gport == NULL) {
+		for (unsigned p = 0; p < dp->nports; p++) {
+			g->port_sw[p] = c->port_sw[p];
+			g->loc[p] = g->glob[p] = (uint8_t)p;
+		}
+		return;
+	}
+	for (unsigned q = 0; q < c->nall; q++) {
+		g->loc[q] = (uint8_t)(dp->nports + q);
+		g->glob[dp->nports + q] = (uint8_t)q;
+		g->port_sw[dp->nports + q] = c->all_sw[q];
+	}
+	for (unsigned p = 0; p < dp->nports; p++) {
+		g->port_sw[p] = c->all_sw[c->gport[p]];
+		g->loc[c->gport[p]] = (uint8_t)p;
+		g->glob[p] = c->gport[p];
+	}
+}
+
+/* Split across boxes: each hop link's side, and a trunk for each link between boxes. */
+static int
+trunks_setup(struct fe_dp *dp, struct fe_graph *g, const struct fe_graph_conf *c, int socket,
+	     char *err, size_t errlen)
+{
+	unsigned n = 0;
+
+	for (unsigned l = 0; c->sw_here && l < c->nlinks; l++) {
+		int a = c->sw_here[c->ends[l][0]], b = c->sw_here[c->ends[l][1]];
+		int split = c->trunk && c->trunk[l] != UINT16_MAX;
+
+		if (a != b && !split) {
+			snprintf(err, errlen,
+				 "link %s joins a switch here to one on another box: "
+				 "it needs a port (a trunk)",
+				 c->link_names[l]);
+			return -EINVAL;
+		}
+		if (a == b && split) {
+			snprintf(err, errlen, "link %s is given a trunk, but %s", c->link_names[l],
+				 a ? "both its switches are here"
+				   : "neither of its switches is here");
+			return -EINVAL;
+		}
+		n += split;
+		for (int d = 0; d < 2; d++)
+			g->hl[2 * l + d].side = a && b		   ? FE_HL_HERE
+						: !a && !b	   ? FE_HL_AWAY
+						: (d == 0 ? a : b) ? FE_HL_SEND
+								   : FE_HL_RECV;
+	}
+	if (n == 0)
+		return 0;
+	if (n > FE_GRAPH_TRUNKS) {
+		snprintf(err, errlen, "%u links between boxes end here: at most %d", n,
+			 FE_GRAPH_TRUNKS);
+		return -EINVAL;
+	}
+	g->trunk =
+		rte_zmalloc_socket("fe_graph", sizeof(*g->trunk) * n, RTE_CACHE_LINE_SIZE, socket);
+	if (g->trunk == NULL)
+		return -ENOMEM;
+	for (unsigned l = 0; l < c->nlinks; l++) {
+		struct fe_trunk *tr = &g->trunk[g->ntrunks];
+		struct rte_ether_addr mac;
+
+		if (c->trunk[l] == UINT16_MAX)
+			continue;
+		tr->port = c->trunk[l];
+		tr->send = (uint16_t)(g->hl[2 * l].side == FE_HL_SEND ? 2 * l : 2 * l + 1);
+		tr->recv = (uint16_t)(tr->send ^ 1);
+		tr->lat_ticks = c->trunk_lat_ns ? fe_ns_to_ticks(c->trunk_lat_ns[l], dp->hz) : 0;
+		if (rte_eth_macaddr_get(tr->port, &mac) == 0)
+			memcpy(tr->mac, mac.addr_bytes, 6);
+		g->hl[tr->send].trunk = g->hl[tr->recv].trunk = (uint8_t)g->ntrunks;
+		g->ntrunks++;
+	}
+	return 0;
+}
+
+int
+fe_graph_split_delay(const struct fe_dp *dp, unsigned h, struct fe_link_cfg *cfg, char *err,
+		     size_t errlen)
+{
+	const struct fe_graph *g = dp->graph;
+	uint64_t lat;
+
+	if (g == NULL || h >= g->nhl || g->hl[h].side != FE_HL_SEND)
+		return 0;
+	lat = g->trunk[g->hl[h].trunk].lat_ticks;
+	if (cfg->prop_ticks < lat) {
+		snprintf(err, errlen,
+			 "link %s: delay %.0f ns is shorter than the real link between the boxes "
+			 "(%.0f ns one way): give it at least that, or a larger scale",
+			 g->hl[h].name, (double)cfg->prop_ticks * 1e9 / (double)dp->hz,
+			 (double)lat * 1e9 / (double)dp->hz);
+		return -EINVAL;
+	}
+	cfg->prop_ticks -= lat;
 	return 0;
 }
 
@@ -77,9 +193,9 @@ fe_graph_create(struct fe_dp *dp, const struct fe_graph_conf *c, int socket, cha
 	struct fe_graph *g;
 	int rc;
 
-	if (c->nsw > FE_GRAPH_SW || dp->nports > 255) {
-		snprintf(err, errlen, "a topology of at most %d switches and 255 ports",
-			 FE_GRAPH_SW);
+	if (c->nsw > FE_GRAPH_SW || dp->nports + (c->gport ? c->nall : 0) > FE_GRAPH_PORTS) {
+		snprintf(err, errlen, "a topology of at most %d switches and %d ports", FE_GRAPH_SW,
+			 c->gport ? FE_GRAPH_PORTS / 2 : FE_GRAPH_PORTS);
 		return -EINVAL;
 	}
 	if (dp->conf.lcores > 1) {
@@ -99,7 +215,7 @@ fe_graph_create(struct fe_dp *dp, const struct fe_graph_conf *c, int socket, cha
 		snprintf(err, errlen, "no mbuf field for routes: %s", rte_strerror(rte_errno));
 		return -EINVAL;
 	}
-	memcpy(g->port_sw, c->port_sw, dp->nports);
+	ports_setup(dp, g, c);
 	memcpy(g->nnh, c->nnh, sizeof(g->nnh));
 	memcpy(g->nh, c->nh, sizeof(g->nh));
 	memcpy(g->nnh0, c->nnh, sizeof(g->nnh0));
@@ -119,11 +235,18 @@ fe_graph_create(struct fe_dp *dp, const struct fe_graph_conf *c, int socket, cha
 		dp->ports[p].down.pool = &g->pool[g->port_sw[p]];
 	g->hl = rte_zmalloc_socket("fe_graph", sizeof(*g->hl) * (g->nhl ? g->nhl : 1),
 				   RTE_CACHE_LINE_SIZE, socket);
-	g->seq_tx = rte_zmalloc_socket("fe_graph", sizeof(*g->seq_tx) * dp->nports, 0, socket);
-	g->seq_rx = rte_zmalloc_socket("fe_graph", sizeof(*g->seq_rx) * dp->nports, 0, socket);
+	g->seq_tx =
+		rte_zmalloc_socket("fe_graph", sizeof(*g->seq_tx) * (dp->nports + 1), 0, socket);
+	g->seq_rx =
+		rte_zmalloc_socket("fe_graph", sizeof(*g->seq_rx) * (dp->nports + 1), 0, socket);
 	g->flowlet = rte_zmalloc_socket("fe_graph", sizeof(*g->flowlet) * g->nsw, 0, socket);
 	if (g->hl == NULL || g->seq_tx == NULL || g->seq_rx == NULL || g->flowlet == NULL)
 		goto nomem;
+	rc = trunks_setup(dp, g, c, socket, err, errlen);
+	if (rc == -ENOMEM)
+		goto nomem;
+	if (rc < 0)
+		return rc;
 	g->flowlet_ticks = fe_ns_to_ticks(c->flowlet_ns ? c->flowlet_ns : 100000, dp->hz);
 	g->failover_ticks = fe_ns_to_ticks(c->failover_ns ? c->failover_ns : 100000, dp->hz);
 	for (unsigned i = 0; i < g->nhl; i++) {
@@ -149,6 +272,10 @@ fe_graph_create(struct fe_dp *dp, const struct fe_graph_conf *c, int socket, cha
 					   RTE_CACHE_LINE_SIZE, socket);
 		if (slots == NULL)
 			goto nomem;
+		if (fe_graph_split_delay(dp, i, &cfg, err, errlen) < 0) {
+			rte_free(slots);
+			return -EINVAL;
+		}
 		fe_link_init(&h->l, &cfg, slots);
 		h->l.pool = &g->pool[h->from];
 		/* PFC: the bytes a switch holds, per input and lane (the others count none) */
@@ -193,6 +320,7 @@ fe_graph_free(struct fe_graph *g)
 	rte_free(g->seq_tx);
 	rte_free(g->seq_rx);
 	rte_free(g->flowlet);
+	rte_free(g->trunk);
 	rte_free(g);
 }
 
@@ -598,6 +726,272 @@ graph_ingress(struct fe_dp *dp, unsigned in, int out, struct rte_mbuf *m, uint64
 	at_switch(dp, x, in, m, t, R);
 }
 
+/* ---- Split across boxes: the trunks ---- */
+
+/* The multicast address trunk frames go to: the link is point to point. */
+static const uint8_t trunk_dst[6] = {0x03, 0xfe, 0x00, 0x00, 0x00, 0x01};
+
+/* Onto trunk tr's port, once a pass (trunk_flush()). */
+static inline void
+trunk_stage(struct fe_dp *dp, struct fe_trunk *tr, struct rte_mbuf *m)
+{
+	if (tr->ntx == FE_BURST) {
+		unsigned k = rte_eth_tx_burst(tr->port, 0, tr->tx, tr->ntx);
+
+		if (k < tr->ntx) {
+			FE_CNT_ADD(tr->tx_full, tr->ntx - k);
+			rte_pktmbuf_free_bulk(tr->tx + k, tr->ntx - k);
+		}
+		tr->ntx = 0;
+	}
+	(void)dp;
+	tr->tx[tr->ntx++] = m;
+}
+
+/*
+ * A frame hop link h (sent from here) delivered at `due`, sent at now: to the other box,
+ * with its route and how late it leaves (the other box takes it as due then).
+ */
+static void
+trunk_send(struct fe_dp *dp, unsigned h, struct rte_mbuf *m, uint64_t due, uint64_t now)
+{
+	struct fe_graph *g = dp->graph;
+	struct fe_trunk *tr = &g->trunk[g->hl[h].trunk];
+	uint64_t r = *route_of(g, m), wire;
+	uint32_t late =
+		(uint32_t)RTE_MIN(fe_ticks_to_ns(now > due ? now - due : 0, dp->hz), UINT32_MAX);
+	uint8_t *f;
+
+	/* the fabric's port numbers, the same on every box */
+	wire = (r & ~UINT64_C(0xffff)) | (uint64_t)g->glob[R_IN(r)] << 8 |
+	       (R_DST(r) == R_FLOOD ? R_FLOOD : g->glob[R_DST(r)]);
+	f = (uint8_t *)rte_pktmbuf_prepend(m, FE_TRUNK_HDR);
+	if (f == NULL) { /* no headroom: lost here, counted */
+		FE_CNT_ADD(tr->tx_full, 1);
+		rte_pktmbuf_free(m);
+		return;
+	}
+	memcpy(f, trunk_dst, 6);
+	memcpy(f + 6, tr->mac, 6);
+	f[12] = FE_TRUNK_ETHERTYPE >> 8;
+	f[13] = FE_TRUNK_ETHERTYPE & 0xff;
+	f[14] = FE_TRUNK_VERSION;
+	f[15] = FE_TRUNK_DATA;
+	f[16] = (uint8_t)(h >> 8);
+	f[17] = (uint8_t)h;
+	late = rte_cpu_to_be_32(late);
+	memcpy(f + 18, &late, 4);
+	wire = rte_cpu_to_be_64(wire);
+	memcpy(f + 22, &wire, 8);
+	FE_CNT_ADD(tr->tx_frames, 1);
+	trunk_stage(dp, tr, m);
+}
+
+/* A control frame of len bytes for trunk tr, its Ethernet header written; NULL: none. */
+static uint8_t *
+trunk_ctl(struct fe_dp *dp, struct fe_trunk *tr, struct rte_mbuf **mp, uint16_t len)
+{
+	struct rte_mbuf *m = rte_pktmbuf_alloc(dp->pool);
+	uint8_t *f;
+
+	if (m == NULL || (f = (uint8_t *)rte_pktmbuf_append(m, len)) == NULL) {
+		rte_pktmbuf_free(m);
+		FE_CNT_ADD(tr->nombuf, 1);
+		return NULL;
+	}
+	memset(f, 0, len);
+	*mp = m;
+	return f;
+}
+
+/* The credits freed here for trunk tr's sender, in one frame (the oldest first). */
+static void
+trunk_credit_flush(struct fe_dp *dp, struct fe_trunk *tr, uint64_t now)
+{
+	struct rte_mbuf *m;
+	uint8_t *f;
+
+	if (tr->ncred == 0)
+		return;
+	f = trunk_ctl(dp, tr, &m, (uint16_t)(18 + 2 + tr->ncred * sizeof(struct fe_trunk_credit)));
+	if (f != NULL) {
+		memcpy(f, trunk_dst, 6);
+		memcpy(f + 6, tr->mac, 6);
+		f[12] = FE_TRUNK_ETHERTYPE >> 8;
+		f[13] = FE_TRUNK_ETHERTYPE & 0xff;
+		f[14] = FE_TRUNK_VERSION;
+		f[15] = FE_TRUNK_CREDIT;
+		f[16] = (uint8_t)(tr->recv >> 8);
+		f[17] = (uint8_t)tr->recv;
+		f[18] = (uint8_t)tr->ncred;
+		for (unsigned i = 0; i < tr->ncred; i++) {
+			struct fe_trunk_credit c = {
+				.lane = tr->cred[i].lane,
+				.blocks = rte_cpu_to_be_16((uint16_t)tr->cred[i].blocks),
+				.age_ns = rte_cpu_to_be_32((uint32_t)RTE_MIN(
+					fe_ticks_to_ns(now - tr->cred[i].t, dp->hz), UINT32_MAX))};
+
+			memcpy(f + 20 + i * sizeof(c), &c, sizeof(c));
+		}
+		FE_CNT_ADD(tr->tx_credit, 1);
+		trunk_stage(dp, tr, m);
+	}
+	tr->ncred = 0;
+}
+
+/* Credits: the receiver here freed blocks of lane at t, for a sender on another box. */
+static void
+trunk_credit(struct fe_dp *dp, struct fe_trunk *tr, uint8_t lane, uint32_t blocks, uint64_t t)
+{
+	if (tr->ncred == FE_TRUNK_CREDITS)
+		trunk_credit_flush(dp, tr, t);
+	tr->cred[tr->ncred].t = t;
+	tr->cred[tr->ncred].blocks = blocks;
+	tr->cred[tr->ncred].lane = lane;
+	tr->ncred++;
+}
+
+void
+fe_graph_pause_out(struct fe_dp *dp, unsigned h, uint8_t prio, enum fe_pfc_event ev)
+{
+	struct fe_graph *g = dp->graph;
+	const struct fe_hoplink *hl = &g->hl[h];
+	struct fe_trunk *tr;
+	struct rte_mbuf *m;
+	uint8_t *f;
+
+	if (ev == FE_PFC_NONE || hl->side != FE_HL_RECV) /* here: the gate reads its state */
+		return;
+	tr = &g->trunk[hl->trunk];
+	f = trunk_ctl(dp, tr, &m, 60);
+	if (f == NULL)
+		return;
+	fe_pfc_frame(f, tr->mac, prio, ev == FE_PFC_XOFF ? hl->pfc.cfg.quanta : 0);
+	FE_CNT_ADD(tr->tx_pfc, 1);
+	trunk_stage(dp, tr, m);
+}
+
+/* A frame from trunk tr at now: into its switch, or its flow control to the sender here. */
+static __rte_always_inline void
+trunk_in(struct fe_dp *dp, struct fe_trunk *tr, struct rte_mbuf *m, uint64_t now,
+	 const enum fe_regime R)
+{
+	struct fe_graph *g = dp->graph;
+	const uint8_t *f = rte_pktmbuf_mtod(m, const uint8_t *);
+	uint32_t len = rte_pktmbuf_data_len(m);
+	uint16_t type = len >= 14 ? (uint16_t)(f[12] << 8 | f[13]) : 0;
+
+	if (type == 0x8808 && len >= 34 && f[14] == 0x01 && f[15] == 0x01) {
+		/* 802.1Qbb from the receiver there: its reaction delay, less the real link's */
+		struct fe_hoplink *hl = &g->hl[tr->send];
+		uint64_t d = hl->pfc.cfg.delay_ticks > tr->lat_ticks
+				     ? hl->pfc.cfg.delay_ticks - tr->lat_ticks
+				     : 0;
+
+		for (uint8_t p = 0; p < FE_PFC_PRIOS; p++)
+			if (f[17] >> p & 1)
+				fe_pfc_heard(&hl->pfc, p, (f[18 + 2 * p] | f[19 + 2 * p]) != 0,
+					     now + d);
+		FE_CNT_ADD(tr->rx_pfc, 1);
+		rte_pktmbuf_free(m);
+		return;
+	}
+	if (type != FE_TRUNK_ETHERTYPE || len < FE_TRUNK_HDR - 8 || f[14] != FE_TRUNK_VERSION) {
+		FE_CNT_ADD(tr->rx_bad, 1);
+		rte_pktmbuf_free(m);
+		return;
+	}
+	if (f[15] == FE_TRUNK_CREDIT && (unsigned)(f[16] << 8 | f[17]) == tr->send &&
+	    len >= 20 + f[18] * sizeof(struct fe_trunk_credit)) {
+		/* credits back: freed age ago there, and the real link took its latency */
+		struct fe_credit *c = &g->hl[tr->send].cred;
+
+		for (unsigned i = 0; i < f[18] && c->ring != NULL; i++) {
+			struct fe_trunk_credit e;
+			uint64_t back;
+
+			memcpy(&e, f + 20 + i * sizeof(e), sizeof(e));
+			back = tr->lat_ticks + fe_ns_to_ticks(rte_be_to_cpu_32(e.age_ns), dp->hz);
+			if (e.lane < dp->conf.lanes)
+				fe_credit_return(c, e.lane, rte_be_to_cpu_16(e.blocks),
+						 now > back ? now - back : 0);
+		}
+		FE_CNT_ADD(tr->rx_credit, 1);
+		rte_pktmbuf_free(m);
+		return;
+	}
+	if (f[15] == FE_TRUNK_DATA && len >= FE_TRUNK_HDR &&
+	    (unsigned)(f[16] << 8 | f[17]) == tr->recv) {
+		uint64_t r, late, at;
+		uint32_t late_ns;
+		unsigned in, dst;
+
+		memcpy(&late_ns, f + 18, 4);
+		memcpy(&r, f + 22, 8);
+		r = rte_be_to_cpu_64(r);
+		/* due here as late as it left there: the real link took its latency */
+		late = fe_ns_to_ticks(rte_be_to_cpu_32(late_ns), dp->hz);
+		at = now > late ? now - late : 0;
+		in = g->loc[R_IN(r)];
+		dst = R_DST(r) == R_FLOOD ? R_FLOOD : g->loc[R_DST(r)];
+		if (in != 0xff && (dst != 0xff || R_DST(r) == R_FLOOD)) {
+			const uint8_t *src = f + FE_TRUNK_HDR + 6;
+
+			rte_pktmbuf_adj(m, FE_TRUNK_HDR);
+			fe_filter_forget(m, dp->filter_dynoff);
+			/* its sender's address is known here once its frame came by */
+			if (len >= FE_TRUNK_HDR + 12 && !(src[0] & 1))
+				fe_mac_learn(dp->mac, src, (uint16_t)in, now);
+			*route_of(g, m) = (r & ~UINT64_C(0xffff)) | (uint64_t)in << 8 | dst;
+			FE_CNT_ADD(tr->rx_frames, 1);
+			at_switch(dp, g->hl[tr->recv].to, input_of(dp, tr->recv), m, at, R);
+			return;
+		}
+	}
+	FE_CNT_ADD(tr->rx_bad, 1);
+	rte_pktmbuf_free(m);
+}
+
+/* What the trunks brought by now; how many. */
+static __rte_always_inline unsigned
+trunks_rx(struct fe_dp *dp, uint64_t now, const enum fe_regime R)
+{
+	struct fe_graph *g = dp->graph;
+	unsigned n = 0;
+
+	for (unsigned t = 0; t < g->ntrunks; t++) {
+		struct rte_mbuf *pkts[FE_BURST];
+		unsigned k = rte_eth_rx_burst(g->trunk[t].port, 0, pkts, FE_BURST);
+
+		for (unsigned j = 0; j < k; j++)
+			trunk_in(dp, &g->trunk[t], pkts[j], now, R);
+		n += k;
+	}
+	return n;
+}
+
+/* What the trunks have staged, sent; what the ports do not take is lost, counted. */
+static void
+trunks_flush(struct fe_dp *dp, uint64_t now)
+{
+	struct fe_graph *g = dp->graph;
+
+	for (unsigned t = 0; t < g->ntrunks; t++) {
+		struct fe_trunk *tr = &g->trunk[t];
+		unsigned k;
+
+		trunk_credit_flush(dp, tr, now);
+		if (tr->ntx == 0)
+			continue;
+		k = rte_eth_tx_burst(tr->port, 0, tr->tx, tr->ntx);
+		if (k < tr->ntx) {
+			FE_CNT_ADD(tr->tx_full, tr->ntx - k);
+			rte_pktmbuf_free_bulk(tr->tx + k, tr->ntx - k);
+		}
+		tr->ntx = 0;
+	}
+}
+
 /* ---- Credits: the input queues of every switch ---- */
 
 /* The link out of a queued frame's next step (NULL: a flood, which always moves). */
@@ -666,10 +1060,13 @@ iq_pop(struct fe_dp *dp, unsigned src, uint8_t lane, uint64_t t)
 	struct fe_graph *g = dp->graph;
 	struct fe_iq *q = &g->iq[src * FE_LANES_MAX + lane];
 	const struct fe_iq_slot *s = &q->s[q->head & q->mask];
-	struct fe_credit *c =
-		src < dp->nports ? &dp->ports[src].credit : &g->hl[src - dp->nports].cred;
+	const struct fe_hoplink *hl = src < dp->nports ? NULL : &g->hl[src - dp->nports];
 
-	fe_credit_return(c, lane, fe_credit_blocks(s->len), t);
+	if (unlikely(hl != NULL && hl->side == FE_HL_RECV))
+		trunk_credit(dp, &g->trunk[hl->trunk], lane, fe_credit_blocks(s->len), t);
+	else
+		fe_credit_return(hl ? &g->hl[src - dp->nports].cred : &dp->ports[src].credit, lane,
+				 fe_credit_blocks(s->len), t);
 	q->blocks -= fe_credit_blocks(s->len);
 	q->head++;
 	g->iq_pkts--;
@@ -809,10 +1206,17 @@ pfc_service(struct fe_dp *dp, uint64_t now)
 	for (unsigned h = 0; h < g->nhl; h++) {
 		struct fe_hoplink *hl = &g->hl[h];
 
-		for (uint8_t pr = 0; pr < dp->conf.lanes; pr++)
-			if (hl->pfc.prio[pr].xoff)
+		for (uint8_t pr = 0; pr < dp->conf.lanes; pr++) {
+			if (!hl->pfc.prio[pr].xoff || hl->side == FE_HL_SEND)
+				continue; /* sent from here: the receiver there decides */
+			fe_graph_pause_out(
+				dp, h, pr,
 				fe_pfc_update(&hl->pfc, pr,
-					      dp->held[input_of(dp, h) * FE_PFC_PRIOS + pr], now);
+					      dp->held[input_of(dp, h) * FE_PFC_PRIOS + pr], now));
+			if (hl->side == FE_HL_RECV && hl->pfc.prio[pr].xoff &&
+			    fe_pfc_refresh_due(&hl->pfc, pr, now))
+				fe_graph_pause_out(dp, h, pr, FE_PFC_XOFF); /* its refresh */
+		}
 		if (dp->wd.ticks == 0)
 			continue;
 		if (hl->storm_until && hl->storm_until <= now)
@@ -981,8 +1385,12 @@ arrivals(struct fe_dp *dp, uint64_t now, const enum fe_regime R)
 		tap = fe_tap_on(&dp->tap, 2 * dp->nports + i); /* a capture of this link */
 		for (unsigned j = 0; unlikely(tap != NULL) && j < k; j++)
 			fe_tap_pkt(tap, pkts[j], stamps[j], FE_TAP_DELIVERED);
-		for (unsigned j = 0; j < k; j++)
-			at_switch(dp, g->hl[i].to, input_of(dp, i), pkts[j], stamps[j], R);
+		if (unlikely(g->hl[i].side == FE_HL_SEND)) /* to the other box */
+			for (unsigned j = 0; j < k; j++)
+				trunk_send(dp, i, pkts[j], stamps[j], now);
+		else
+			for (unsigned j = 0; j < k; j++)
+				at_switch(dp, g->hl[i].to, input_of(dp, i), pkts[j], stamps[j], R);
 		n += k;
 	}
 	return n;
@@ -996,6 +1404,8 @@ graph_service(struct fe_dp *dp, uint64_t now, const enum fe_regime R)
 
 	if (unlikely(g->any_down))
 		failover(g, now);
+	if (unlikely(g->ntrunks)) /* split across boxes: what the other boxes sent */
+		total += trunks_rx(dp, now, R);
 	/* hop by hop: what one link delivers may cross the next in the same pass */
 	do {
 		n = arrivals(dp, now, R);
@@ -1009,6 +1419,8 @@ graph_service(struct fe_dp *dp, uint64_t now, const enum fe_regime R)
 	} while (n && total < 64 * FE_BURST);
 	if (R != FE_REGIME_LOSSY && now >= g->dl_next)
 		deadlock_check(dp, now);
+	if (unlikely(g->ntrunks))
+		trunks_flush(dp, now);
 	return total;
 }
 
@@ -1081,6 +1493,11 @@ fe_graph_drain(struct fe_dp *dp)
 	for (unsigned i = 0; g && i < g->nhl; i++)
 		while ((n = fe_link_flush(&g->hl[i].l, pkts, FE_BURST)) > 0)
 			rte_pktmbuf_free_bulk((struct rte_mbuf **)pkts, n);
+	for (unsigned t = 0; g && t < g->ntrunks; t++) {
+		rte_pktmbuf_free_bulk(g->trunk[t].tx, g->trunk[t].ntx);
+		g->trunk[t].ntx = 0;
+		g->trunk[t].ncred = 0;
+	}
 	for (unsigned i = 0; g && g->iq && i < g->nin * FE_LANES_MAX; i++) {
 		struct fe_iq *q = &g->iq[i];
 

@@ -36,6 +36,8 @@
 #include "fe_pfc.h"
 
 #define FE_GRAPH_SW	  64
+#define FE_GRAPH_PORTS	  255 /* a graph's port numbers: its own ports, then the fabric's */
+#define FE_GRAPH_TRUNKS	  32  /* links between boxes ending here */
 #define FE_GRAPH_WAYS	  16  /* next hops kept a route (the rest unused) */
 #define FE_GRAPH_BUCKET	  64  /* flows told apart a pair of ports, for reordering */
 #define FE_GRAPH_FLOWLETS 256 /* flows told apart a switch, for flowlets */
@@ -44,6 +46,58 @@
 struct fe_graph_topo {
 	uint64_t rate_bps, delay_ns; /* 0: the class's */
 	uint32_t num, den;	     /* else the class's rate x num / den */
+};
+
+/*
+ * Split across boxes (docs/scale-out.md): each box runs the switches assigned to it and
+ * knows the whole fabric (its switches, its ports, its routes). A direction of a link
+ * whose ends are on two boxes is modelled by the box of its sender (queue, serialization,
+ * delay less the real link's one-way latency, impairments); the real link (a trunk: a
+ * port on each box) carries what it delivers, in a fabric header that gives its route
+ * (struct fe_trunk_hdr), and back the receiver's flow control: 802.1Qbb frames under PFC,
+ * credit frames under credits.
+ */
+enum fe_hl_side {
+	FE_HL_HERE, /* both switches here */
+	FE_HL_SEND, /* from a switch here to one on another box: the trunk takes its frames */
+	FE_HL_RECV, /* from a switch on another box: the trunk brings its frames */
+	FE_HL_AWAY, /* both switches elsewhere: never used here */
+};
+
+#define FE_TRUNK_ETHERTYPE 0x88b5 /* IEEE 802 local experimental EtherType 1 */
+#define FE_TRUNK_VERSION   1
+#define FE_TRUNK_DATA	   1  /* its lateness (4 bytes), its route (8), then the frame */
+#define FE_TRUNK_CREDIT	   2  /* credits returned: n x struct fe_trunk_credit */
+#define FE_TRUNK_HDR	   30 /* Ethernet (14), version, type, link direction (2), late, route */
+#define FE_TRUNK_CREDITS   32 /* credit returns a credit frame carries */
+
+/* A credit return in a credit frame: lane, blocks, and how long ago it was freed. */
+struct fe_trunk_credit {
+	uint8_t lane, pad;
+	uint16_t blocks; /* network order */
+	uint32_t age_ns; /* network order */
+};
+
+/* A link between boxes ending here: its port, its directions, what crossed it. */
+struct fe_trunk {
+	uint16_t port;	     /* the DPDK port */
+	uint16_t send, recv; /* its directions: the one sent from here, the one received */
+	uint8_t mac[6];	     /* the port's, the frames' source */
+	uint64_t lat_ticks;  /* the real link's one-way latency, subtracted */
+	uint16_t ntx;
+	struct rte_mbuf *tx[FE_BURST]; /* staged, sent once a pass */
+	uint16_t ncred;
+	struct {
+		uint64_t t;
+		uint32_t blocks;
+		uint8_t lane;
+	} cred[FE_TRUNK_CREDITS];	   /* credits freed here for the sender, not yet sent */
+	fe_counter_t tx_frames, rx_frames; /* frames of the fabric carried */
+	fe_counter_t tx_pfc, rx_pfc;	   /* 802.1Qbb frames */
+	fe_counter_t tx_credit, rx_credit; /* credit frames */
+	fe_counter_t tx_full;		   /* frames the port did not take: lost, counted */
+	fe_counter_t rx_bad;		   /* frames not of the fabric, or for another link */
+	fe_counter_t nombuf;		   /* control frames not sent for want of an mbuf */
 };
 
 /* One direction of a link between two switches. */
@@ -62,6 +116,8 @@ struct fe_hoplink {
 	uint64_t storm_until;	   /* PFC watchdog: stormed until this tick (0: not) */
 	fe_counter_t storms;	   /* times the watchdog stormed it */
 	fe_counter_t wd_forwarded; /* frames it sent through a pause, stormed (forward) */
+	uint8_t side;		   /* enum fe_hl_side */
+	uint8_t trunk;		   /* SEND, RECV: its link's trunk (g->trunk[]) */
 };
 
 #define FE_GRAPH_CYCLE	  16 /* hop links named in a deadlock event */
@@ -106,6 +162,14 @@ struct fe_graph_conf {
 	enum fe_path path;
 	uint64_t deadlock_ns; /* a cycle held this long is a deadlock; 0: 10 ms */
 	uint64_t flowlet_ns;  /* flowlet: the gap that starts a new one; 0: 100 us */
+	/* split across boxes (NULL: every switch here, the ports the fabric's) */
+	const uint8_t *sw_here;	      /* [nsw]: the switch runs here */
+	const uint16_t *trunk;	      /* [nlinks]: the port of a link between boxes, else
+					 UINT16_MAX */
+	const uint64_t *trunk_lat_ns; /* [nlinks]: its one-way latency (NULL: 0) */
+	unsigned nall;		      /* the fabric's ports, every box's */
+	const uint8_t *all_sw;	      /* [nall]: the switch of each */
+	const uint8_t *gport;	      /* [nports]: the fabric's number of each port here */
 };
 
 /* A flow's current flowlet at a switch (path flowlet). */
@@ -119,7 +183,13 @@ struct fe_graph {
 	unsigned nsw, nhl;
 	enum fe_path path;
 	struct fe_hoplink *hl; /* [nhl] */
-	uint8_t port_sw[RTE_MAX_ETHPORTS];
+	/* ports, numbered here: 0..nports-1 this box's, nports + G the fabric's port G on
+	 * another box (split across boxes); the switch of each, and the fabric's numbers */
+	uint8_t port_sw[FE_GRAPH_PORTS + 1];
+	uint8_t loc[FE_GRAPH_PORTS + 1];  /* the fabric's port G: its number here */
+	uint8_t glob[FE_GRAPH_PORTS + 1]; /* a number here: the fabric's port */
+	unsigned ntrunks;
+	struct fe_trunk *trunk;		       /* [ntrunks] */
 	uint8_t nnh[FE_GRAPH_SW][FE_GRAPH_SW]; /* the routes now (failover: round links down) */
 	uint16_t nh[FE_GRAPH_SW][FE_GRAPH_SW][FE_GRAPH_WAYS];
 	uint8_t nnh0[FE_GRAPH_SW][FE_GRAPH_SW]; /* the topology's, all links up */
@@ -141,9 +211,9 @@ struct fe_graph {
 	fe_counter_t flowlets; /* new flowlets of a flow already seen (a gap moved it) */
 	int dynoff;	       /* the frame's route in the mbuf: fe_graph.c */
 	/* reordering: per ingress port, destination port and flow bucket */
-	uint32_t (*seq_tx)[FE_GRAPH_BUCKET];		       /* [nports] x bucket */
-	uint32_t (*seq_rx)[RTE_MAX_ETHPORTS][FE_GRAPH_BUCKET]; /* [nports] x in x bucket */
-	fe_counter_t ooo[RTE_MAX_ETHPORTS];		       /* per destination port */
+	uint32_t (*seq_tx)[FE_GRAPH_BUCKET];			 /* [nports] x bucket */
+	uint32_t (*seq_rx)[FE_GRAPH_PORTS + 1][FE_GRAPH_BUCKET]; /* [nports] x in x bucket */
+	fe_counter_t ooo[RTE_MAX_ETHPORTS];			 /* per destination port */
 	fe_counter_t filtered;
 	/* lossless */
 	unsigned nin;		/* inputs: nports + nhl */
@@ -210,6 +280,19 @@ void fe_graph_free(struct fe_graph *g);
 FE_GRAPH_DECLARE(lossy)
 FE_GRAPH_DECLARE(pfc)
 FE_GRAPH_DECLARE(credit)
+
+/*
+ * Split across boxes: a hop link's receiving switch (input nports + h) paused or resumed
+ * its sender on another box (fe_switch_pause()): an 802.1Qbb frame onto the trunk.
+ */
+void fe_graph_pause_out(struct fe_dp *dp, unsigned h, uint8_t prio, enum fe_pfc_event ev);
+
+/*
+ * Hop link h's compiled link as this box runs it: sent to another box, its delay less the
+ * real link's latency, which the trunk adds; -EINVAL, naming both, if shorter than that.
+ */
+int fe_graph_split_delay(const struct fe_dp *dp, unsigned h, struct fe_link_cfg *cfg, char *err,
+			 size_t errlen);
 
 /* The shortest feedback delay of the hop links (fe_dp_causal_step); UINT64_MAX: none. */
 uint64_t fe_graph_step(const struct fe_dp *dp);

@@ -283,8 +283,10 @@ pfc_frame_out(struct fe_dp *dp, unsigned in, uint8_t prio, enum fe_pfc_event ev)
 void
 fe_switch_pause(struct fe_dp *dp, unsigned src, uint8_t prio, enum fe_pfc_event ev)
 {
-	if (src < dp->nports) /* a hop link's sender is an emulated switch: no frame */
+	if (src < dp->nports)
 		pfc_frame_out(dp, src, prio, ev);
+	else /* a hop link's sender: an emulated switch here (no frame), or on another box */
+		fe_graph_pause_out(dp, src - dp->nports, prio, ev);
 }
 
 /* Pipeline: the staged handoffs of port q onto its ring; what does not fit is dropped. */

@@ -182,6 +182,9 @@ fe_update_build_fabric(struct fe_dp *dp, const struct fe_linkdef *up, const stru
 
 		if (build_link(dp, &u->links[n], n, d, err, errlen) < 0)
 			goto fail;
+		if (n >= 2 * dp->nports &&
+		    fe_graph_split_delay(dp, n - 2 * dp->nports, &u->links[n].cfg, err, errlen) < 0)
+			goto fail;
 	}
 	for (unsigned i = 0; i < dp->nports; i++) {
 		if (fab->regime == FE_REGIME_PFC &&

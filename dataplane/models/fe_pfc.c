@@ -82,6 +82,26 @@ fe_pfc_update(struct fe_pfc *p, uint8_t prio, uint64_t held, uint64_t t)
 	return FE_PFC_NONE;
 }
 
+void
+fe_pfc_heard(struct fe_pfc *p, uint8_t prio, int xoff, uint64_t t)
+{
+	struct fe_pfc_prio *q = &p->prio[prio];
+
+	FE_CNT_ADD(q->pause_frames, 1);
+	if (xoff && !q->xoff) {
+		q->xoff = 1;
+		q->xoff_at = t;
+		if (q->until <= t) /* a window still closing is extended, not restarted */
+			q->from = t;
+		q->until = UINT64_MAX;
+		FE_CNT_ADD(q->xoff_events, 1);
+	} else if (!xoff && q->xoff) {
+		q->xoff = 0;
+		q->until = t > q->from ? t : q->from;
+		FE_CNT_ADD(q->paused_ticks, q->until - q->from);
+	}
+}
+
 int
 fe_pfc_refresh_due(struct fe_pfc *p, uint8_t prio, uint64_t t)
 {

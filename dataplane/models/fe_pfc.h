@@ -118,6 +118,14 @@ fe_pfc_admit(const struct fe_pfc *p, uint64_t held, uint32_t len)
 /* The switch holds `held` bytes of priority prio from this port at tick t. */
 enum fe_pfc_event fe_pfc_update(struct fe_pfc *p, uint8_t prio, uint64_t held, uint64_t t);
 
+/*
+ * The sender's side of an ingress on another box (a link between boxes, fe_graph.h): a
+ * PAUSE (xoff 1; its refreshes too) or an XON (xoff 0) for prio heard, to take effect at
+ * tick t (its arrival, plus the reaction delay less what the real link took). The windows
+ * are the ones fe_pfc_update() keeps on the receiver's side: paused from t until an XON.
+ */
+void fe_pfc_heard(struct fe_pfc *p, uint8_t prio, int xoff, uint64_t t);
+
 /* Real frames: 1 if priority prio, still paused at t, is due for a refresh PAUSE. */
 int fe_pfc_refresh_due(struct fe_pfc *p, uint8_t prio, uint64_t t);
 

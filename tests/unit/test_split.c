@@ -1,0 +1,430 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * One fabric split across two engines (fe_graph.h, docs/scale-out.md): a leaf-spine of 2
+ * leaves, 1 spine and 2 hosts a leaf, the leaves and their hosts on box A, the spine on
+ * box B, over in-memory ports and one fake clock. The two links between the boxes are
+ * trunks: the test carries what one box's trunk port sends to the other's, `lat` later
+ * (the real link's one-way latency, which each box subtracts). The same fabric in one
+ * engine is the reference: frames arrive at the same ticks; addresses are learned across
+ * the boxes (unicast is not flooded); under PFC the spine's pauses cross as 802.1Qbb
+ * frames and stop the leaf's uplink, under credits the credit frames pace it; nothing is
+ * dropped and every frame is accounted for. A delay shorter than the real link is refused.
+ */
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "fe_dp.h"
+#include "fe_graph.h"
+#include "fe_graphconf.h"
+#include "ring_ports.h"
+
+#define NH   4 /* hosts */
+#define NT   2 /* links between the boxes */
+#define HZ   1000000000ULL
+#define STEP 100 /* ns: the test's poll interval */
+
+static struct rte_mempool *pool;
+static struct rte_ring *rxr[NH + 2 * NT], *txr[NH + 2 * NT];
+static uint16_t ports[NH + 2 * NT]; /* hosts, A's trunks, B's trunks */
+static const uint8_t MAC[NH][6] = {
+	{2, 0xfe, 0, 0, 0, 1}, {2, 0xfe, 0, 0, 0, 2}, {2, 0xfe, 0, 0, 0, 3}, {2, 0xfe, 0, 0, 0, 4}};
+
+static void
+eal_up(void)
+{
+	pool = ring_eal_up("fe-test-split");
+	for (int i = 0; i < NH + 2 * NT; i++)
+		ports[i] = ring_port(i, pool, &rxr[i], &txr[i]);
+}
+
+static void
+eal_down(void)
+{
+	ring_eal_down("fe-test-split");
+}
+
+TestSuite(split, .init = eal_up, .fini = eal_down);
+
+struct opt {
+	enum fe_regime regime;
+	uint64_t lat_ns;       /* the real link between the boxes, one way */
+	uint64_t fabric_delay; /* the links between switches (0: 1 us) */
+	uint64_t slow_down;    /* spine1 > leaf2 at this rate (0: 100 Gbit/s) */
+	struct fe_pfc_params pfc;
+	struct fe_credit_params credit;
+};
+
+static struct fe_topo topo;
+static struct fe_graph_build gb[3]; /* one box, A, B */
+static uint8_t here[2][FE_TOPO_SWITCH];
+static uint16_t trunk[2][FE_TOPO_LINKS];
+static uint64_t lat[FE_TOPO_LINKS];
+static uint8_t gport[NH];
+
+/* box: 0 the whole fabric, 1 A (leaves, hosts), 2 B (the spine); NULL and err if refused. */
+static struct fe_dp *
+engine(int box, const struct opt *o, char *err, size_t errlen)
+{
+	struct fe_topo_gen g = {
+		.kind = "leaf-spine", .leaves = 2, .spines = 1, .hosts_per_leaf = 2};
+	struct fe_linkdef fabric = {.link = {.delay_ns = o->fabric_delay ? o->fabric_delay : 1000,
+					     .rate_bps = 100000000000ULL}};
+	struct fe_linkdef up[NH] = {0}, down[NH] = {0};
+	struct fe_dp_conf conf = {.mac_age_ns = 300000000000ULL,
+				  .lanes = 1,
+				  .seed = 1,
+				  .nic = FE_NIC_DEFAULT,
+				  .regime = o->regime,
+				  .pfc = o->pfc,
+				  .credit = o->credit};
+	struct fe_graph_build *b = &gb[box];
+	uint16_t ids[NH + NT];
+	unsigned n = 0;
+
+	cr_assert_eq(fe_topo_generate(&g, &topo, err, errlen), 0, "%s", err);
+	cr_assert_eq(fe_topo_check(&topo, err, errlen, NULL), 0, "%s", err);
+	cr_assert_eq(fe_graph_build(&topo, &fabric, FE_PATH_ECMP, topo.nports, b, err, errlen), 0,
+		     "%s", err);
+	for (unsigned l = 0; o->slow_down && l < topo.nlinks; l++)
+		if (strcmp(topo.link[l].name, "leaf2-spine1") == 0)
+			b->def[2 * l + 1].link.rate_bps = o->slow_down; /* spine1 > leaf2 */
+	conf.graph = &b->conf;
+	for (int i = 0; i < NH; i++) {
+		up[i].link.delay_ns = down[i].link.delay_ns = 1000;
+		up[i].link.rate_bps = down[i].link.rate_bps = 100000000000ULL;
+	}
+	if (box == 0) {
+		for (int i = 0; i < NH; i++)
+			ids[i] = ports[i];
+		return fe_dp_create(NH, ids, up, down, pool, HZ, &conf, err, errlen);
+	}
+	for (unsigned s = 0; s < topo.nsw; s++)
+		here[box - 1][s] = (strncmp(topo.sw[s].name, "leaf", 4) == 0) == (box == 1);
+	for (unsigned l = 0; l < topo.nlinks; l++) {
+		trunk[box - 1][l] = ports[NH + (box - 1) * NT + l];
+		lat[l] = o->lat_ns;
+	}
+	cr_assert_eq(topo.nlinks, NT);
+	b->conf.sw_here = here[box - 1];
+	b->conf.trunk = trunk[box - 1];
+	b->conf.trunk_lat_ns = lat;
+	b->conf.nall = topo.nports;
+	b->conf.all_sw = b->port_sw;
+	for (int i = 0; box == 1 && i < NH; i++) {
+		gport[i] = (uint8_t)i;
+		ids[n++] = ports[i];
+	}
+	b->conf.gport = gport;
+	return fe_dp_create(n, ids, up, down, pool, HZ, &conf, err, errlen);
+}
+
+/* What one trunk end sent, in flight to the other end until `at`. */
+struct wire {
+	struct rte_mbuf *m[4096];
+	uint64_t at[4096];
+	unsigned head, tail;
+};
+static struct wire wires[2 * NT]; /* A's trunk l to B's, then B's to A's */
+
+/*
+ * Both boxes polled at t (b NULL: one box); what each trunk port sent reaches the other
+ * end lat later, taken at the first poll from then.
+ */
+static void
+poll2(struct fe_dp *a, struct fe_dp *b, uint64_t t, uint64_t lat_ns)
+{
+	for (int w = 0; b && w < 2 * NT; w++) {
+		struct wire *x = &wires[w];
+		int to = w < NT ? NH + NT + w : NH + w - NT;
+
+		while (x->head != x->tail && x->at[x->head % 4096] <= t)
+			cr_assert_eq(rte_ring_enqueue(rxr[to], x->m[x->head++ % 4096]), 0);
+	}
+	fe_dp_poll(a, t);
+	if (b == NULL)
+		return;
+	fe_dp_poll(b, t);
+	for (int w = 0; w < 2 * NT; w++) {
+		struct wire *x = &wires[w];
+		int from = w < NT ? NH + w : NH + NT + (w - NT);
+		void *m;
+
+		while (rte_ring_dequeue(txr[from], &m) == 0) {
+			cr_assert_lt(x->tail - x->head, 4096u);
+			x->m[x->tail % 4096] = m;
+			x->at[x->tail++ % 4096] = t + lat_ns;
+		}
+	}
+}
+
+static uint8_t inject_seq;
+
+static void
+inject(int port, const uint8_t *dst, uint16_t len)
+{
+	struct rte_mbuf *m = rte_pktmbuf_alloc(pool);
+	uint8_t *f;
+
+	cr_assert_not_null(m);
+	f = (uint8_t *)rte_pktmbuf_append(m, len);
+	cr_assert_not_null(f);
+	memset(f, 0, len);
+	memcpy(f, dst, 6);
+	memcpy(f + 6, MAC[port], 6);
+	f[12] = 0x08;
+	f[14] = 0x45;
+	f[17] = (uint8_t)(len - 14);
+	f[22] = 64;
+	f[23] = 17;
+	f[26] = 198;
+	f[27] = 18;
+	f[29] = (uint8_t)(port + 1);
+	f[30] = 198;
+	f[31] = 18;
+	f[37] = 9;
+	f[51] = inject_seq++;
+	cr_assert_eq(rte_ring_enqueue(rxr[port], m), 0);
+}
+
+/* Frames host i received, freed. */
+static unsigned
+sent(int i)
+{
+	void *m;
+	unsigned n = 0;
+
+	while (rte_ring_dequeue(txr[i], &m) == 0) {
+		rte_pktmbuf_free(m);
+		n++;
+	}
+	return n;
+}
+
+/* Every host says hello (broadcast) at t: every address known, on both boxes. */
+static void
+learn(struct fe_dp *a, struct fe_dp *b, uint64_t *t, uint64_t lat_ns)
+{
+	static const uint8_t bc[6] = {0xff, 0xff, 0xff, 0xff, 0xff, 0xff};
+
+	for (int p = 0; p < NH; p++)
+		inject(p, bc, 60);
+	for (int k = 0; k < 300; k++)
+		poll2(a, b, *t += STEP, lat_ns);
+	for (int p = 0; p < NH; p++) {
+		unsigned n = sent(p);
+
+		cr_assert_eq(n, NH - 1, "host %d hears the other %d once each: %u (%s)", p + 1,
+			     NH - 1, n, b ? "two boxes" : "one box");
+	}
+	*t += 100000;
+}
+
+static void
+done(struct fe_dp *a, struct fe_dp *b, unsigned avail)
+{
+	fe_dp_drain(a);
+	fe_dp_free(a);
+	if (b != NULL) {
+		fe_dp_drain(b);
+		fe_dp_free(b);
+	}
+	for (int w = 0; w < 2 * NT; w++)
+		for (; wires[w].head != wires[w].tail; wires[w].head++)
+			rte_pktmbuf_free(wires[w].m[wires[w].head % 4096]);
+	for (int i = 0; i < NH + 2 * NT; i++) {
+		void *m;
+
+		while (rte_ring_dequeue(rxr[i], &m) == 0 || rte_ring_dequeue(txr[i], &m) == 0)
+			rte_pktmbuf_free(m);
+	}
+	cr_assert_eq(rte_mempool_avail_count(pool), avail, "every mbuf back");
+}
+
+static const struct fe_trunk *
+trunk_of(const struct fe_dp *dp, const char *link)
+{
+	const struct fe_graph *g = dp->graph;
+
+	for (unsigned t = 0; t < g->ntrunks; t++)
+		if (strcmp(g->hl[g->trunk[t].send].lname, link) == 0)
+			return &g->trunk[t];
+	cr_assert_fail("no trunk for %s", link);
+	return NULL;
+}
+
+static const struct fe_hoplink *
+hop(const struct fe_dp *dp, const char *name)
+{
+	int h = fe_graph_link_by_name(dp->graph, name);
+
+	cr_assert_geq(h, 0, "no link %s", name);
+	return &dp->graph->hl[h];
+}
+
+/* The tick (from t0, polled every STEP) host `to` gets a frame host 0 sent at t0. */
+static uint64_t
+one_way(struct fe_dp *a, struct fe_dp *b, int to, uint64_t *t, uint64_t lat_ns)
+{
+	uint64_t t0 = *t;
+
+	inject(0, MAC[to], 100);
+	for (int k = 0; k < 200; k++) {
+		poll2(a, b, *t, lat_ns);
+		if (sent(to) == 1) {
+			for (int p = 1; p < NH; p++)
+				cr_assert_eq(sent(p), 0, "host %d: a unicast, not a flood", p + 1);
+			return *t - t0;
+		}
+		*t += STEP;
+	}
+	cr_assert_fail("host %d never got it", to + 1);
+	return 0;
+}
+
+Test(split, a_frame_crosses_the_boxes_on_time_and_addresses_are_learned)
+{
+	unsigned avail = rte_mempool_avail_count(pool);
+	const struct opt o = {.regime = FE_REGIME_LOSSY, .lat_ns = 300};
+	char err[256];
+	struct fe_dp *one = engine(0, &o, err, sizeof(err)), *a, *b;
+	uint64_t t = 1000000, ref, split;
+
+	cr_assert_not_null(one, "%s", err);
+	learn(one, NULL, &t, 0);
+	ref = one_way(one, NULL, 2, &t, 0);
+	done(one, NULL, avail);
+	/* up, leaf1>spine1, spine1>leaf2, down: 1 us each, and 4 x 9.6 ns serializing */
+	cr_assert(ref > 4000 && ref <= 4000 + STEP, "%lu ns", ref);
+
+	a = engine(1, &o, err, sizeof(err));
+	cr_assert_not_null(a, "%s", err);
+	b = engine(2, &o, err, sizeof(err));
+	cr_assert_not_null(b, "%s", err);
+	cr_assert_eq(b->nports, 0, "the spine's box has no host");
+	t = 1000000;
+	learn(a, b, &t, o.lat_ns);
+	split = one_way(a, b, 2, &t, o.lat_ns);
+	cr_assert_eq(split, ref, "the real link's 300 ns subtracted: %lu ns, one box %lu ns", split,
+		     ref);
+	cr_assert_eq(hop(a, "leaf1>spine1")->side, FE_HL_SEND);
+	cr_assert_eq(hop(b, "leaf1>spine1")->side, FE_HL_RECV);
+	/* the broadcasts (4, each over both trunks at most) and the one frame */
+	cr_assert_eq(trunk_of(a, "leaf1-spine1")->tx_frames, 2 + 1,
+		     "leaf1's 2 hellos and the frame");
+	cr_assert_eq(trunk_of(b, "leaf1-spine1")->rx_frames, 3);
+	cr_assert_eq(trunk_of(b, "leaf2-spine1")->tx_frames, 2 + 1, "leaf1's hellos and the frame");
+	cr_assert_eq(trunk_of(b, "leaf1-spine1")->rx_bad + trunk_of(a, "leaf2-spine1")->rx_bad, 0);
+	done(a, b, avail);
+}
+
+Test(split, a_delay_shorter_than_the_real_link_is_refused)
+{
+	const struct opt o = {.regime = FE_REGIME_LOSSY, .lat_ns = 2000};
+	char err[256];
+	struct fe_dp *a = engine(1, &o, err, sizeof(err));
+
+	cr_assert_null(a);
+	cr_assert(strstr(err, "leaf1>spine1") && strstr(err, "shorter than the real link") &&
+			  strstr(err, "1000 ns") && strstr(err, "2000 ns"),
+		  "%s", err);
+}
+
+/* A burst from hosts 1 and 2 (leaf1) to host 3 (leaf2) over the slow spine1 > leaf2: when
+ * the last frame arrives, one box or two, and every frame accounted for. */
+static uint64_t
+incast(struct fe_dp *a, struct fe_dp *b, const struct opt *o, unsigned frames, uint64_t *t)
+{
+	uint64_t t0 = *t, last = 0;
+	unsigned got = 0;
+
+	for (unsigned i = 0; i < frames; i++)
+		inject((int)(i % 2), MAC[2], 1000);
+	for (int k = 0; k < 400000 && got < frames; k++) {
+		unsigned n;
+
+		poll2(a, b, *t, o->lat_ns);
+		n = sent(2);
+		if (n) {
+			got += n;
+			last = *t;
+		}
+		*t += STEP;
+	}
+	cr_assert_eq(got, frames, "every frame delivered: %u of %u", got, frames);
+	return last - t0;
+}
+
+static void
+lossless(enum fe_regime regime)
+{
+	unsigned avail = rte_mempool_avail_count(pool);
+	struct opt o = {.regime = regime, .lat_ns = 300, .slow_down = 1000000000ULL};
+	char err[256];
+	struct fe_dp *one, *a, *b;
+	uint64_t t = 1000000, ref, split, ref_pauses, ref_stall;
+	const unsigned frames = 400;
+
+	o.pfc = (struct fe_pfc_params){.xoff = 20000, .xon = 10000, .quanta = 65535};
+	o.credit = (struct fe_credit_params){.buffer = 16384};
+	one = engine(0, &o, err, sizeof(err));
+	cr_assert_not_null(one, "%s", err);
+	learn(one, NULL, &t, 0);
+	ref = incast(one, NULL, &o, frames, &t);
+	ref_pauses = hop(one, "leaf1>spine1")->pfc.prio[0].xoff_events;
+	ref_stall = hop(one, "leaf1>spine1")->cred.stall_ticks[0];
+	done(one, NULL, avail);
+
+	a = engine(1, &o, err, sizeof(err));
+	cr_assert_not_null(a, "%s", err);
+	b = engine(2, &o, err, sizeof(err));
+	cr_assert_not_null(b, "%s", err);
+	t = 1000000;
+	learn(a, b, &t, o.lat_ns);
+	split = incast(a, b, &o, frames, &t);
+	/* 400 frames at 1 Gbit/s: 3.4 ms; the boxes agree to within a few polls */
+	cr_assert(split + 10 * STEP >= ref && split <= ref + 10 * STEP,
+		  "the last frame: %lu ns split, %lu ns on one box", split, ref);
+	for (unsigned h = 0; h < a->graph->nhl; h++)
+		for (int w = 0; w < FE_LINK_DROP__MAX; w++)
+			cr_assert_eq(a->graph->hl[h].l.st.drop_pkts[w] +
+					     b->graph->hl[h].l.st.drop_pkts[w],
+				     0, "nothing dropped: %s", a->graph->hl[h].name);
+	if (regime == FE_REGIME_PFC) {
+		const struct fe_hoplink *up = hop(a, "leaf1>spine1");
+
+		cr_assert_gt(trunk_of(b, "leaf1-spine1")->tx_pfc, 0, "the spine pauses leaf1");
+		cr_assert_eq(trunk_of(a, "leaf1-spine1")->rx_pfc,
+			     trunk_of(b, "leaf1-spine1")->tx_pfc, "every pause heard");
+		cr_assert_gt(up->pfc.prio[0].xoff_events, 0, "leaf1's uplink was paused");
+		cr_assert_gt(up->pfc.prio[0].paused_ticks, 0);
+		cr_assert_eq(hop(b, "leaf1>spine1")->pfc.prio[0].xoff_events,
+			     up->pfc.prio[0].xoff_events, "as often as the spine decided");
+		cr_assert_eq(up->pfc.prio[0].xoff_events, ref_pauses,
+			     "paused %lu times, on one box %lu", up->pfc.prio[0].xoff_events,
+			     ref_pauses);
+	} else {
+		const struct fe_hoplink *up = hop(a, "leaf1>spine1");
+
+		cr_assert_gt(trunk_of(b, "leaf1-spine1")->tx_credit, 0,
+			     "the spine returns credits");
+		cr_assert_eq(trunk_of(a, "leaf1-spine1")->rx_credit,
+			     trunk_of(b, "leaf1-spine1")->tx_credit);
+		cr_assert_eq(up->cred.avail_min[0], 0, "leaf1's uplink ran out of credits");
+		cr_assert(up->cred.stall_ticks[0] * 100 >= ref_stall * 99 &&
+				  up->cred.stall_ticks[0] * 100 <= ref_stall * 101,
+			  "waited for credits %lu ns, on one box %lu ns", up->cred.stall_ticks[0],
+			  ref_stall);
+		cr_assert_gt(ref_stall, 0);
+	}
+	done(a, b, avail);
+}
+
+Test(split, pfc_pauses_cross_the_boxes)
+{
+	lossless(FE_REGIME_PFC);
+}
+
+Test(split, credits_cross_the_boxes)
+{
+	lossless(FE_REGIME_CREDIT);
+}
