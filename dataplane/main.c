@@ -55,6 +55,7 @@ struct opts {
 	unsigned nspecs;
 	const char *nic[8];   /* --nic, applied in order on top of the profile's nic: */
 	const char *topology; /* --topology: several switches (docs/topologies.md) */
+	const char *box;      /* --box: the switches of one box of a split fabric */
 	enum fe_path path;
 	int path_set; /* --path given (else the profile's path:, else ecmp) */
 	uint64_t deadlock_ns, flowlet_ns, failover_ns; /* --deadlock-time, --flowlet-gap, ... */
@@ -155,6 +156,13 @@ usage(FILE *f)
 		"                       topology, then --link specs naming them: fabric, A-B,\n"
 		"                       A>B. Every regime: PFC and credits hop by hop (default:\n"
 		"                       single)\n"
+		"  --box NAME           run the switches of one box of a fabric split across\n"
+		"                       boxes (docs/scale-out.md: the topology's switches: box:).\n"
+		"                       Ports: this box's hosts' first, in the topology's order,\n"
+		"                       then one a link to another box (a trunk), in link\n"
+		"                       order. Each trunk's one-way latency is measured at start\n"
+		"                       (the other box's fabemu-dp must run, 30 s at most) and\n"
+		"                       subtracted from the link's delay\n"
 		"  --path P             next hop among equal-cost ones: ecmp (5-tuple hash, a\n"
 		"                       seed a switch), polarized (one hash everywhere), spray\n"
 		"                       (round robin a packet), spray-random (at random),\n"
@@ -257,6 +265,7 @@ enum {
 	OPT_MEASURE,
 	OPT_NIC,
 	OPT_TOPOLOGY,
+	OPT_BOX,
 	OPT_PATH,
 	OPT_DEADLOCK_TIME,
 	OPT_FLOWLET_GAP,
@@ -298,6 +307,7 @@ static const struct option long_opts[] = {
 	{"measure", required_argument, NULL, OPT_MEASURE},
 	{"nic", required_argument, NULL, OPT_NIC},
 	{"topology", required_argument, NULL, OPT_TOPOLOGY},
+	{"box", required_argument, NULL, OPT_BOX},
 	{"path", required_argument, NULL, OPT_PATH},
 	{"deadlock-time", required_argument, NULL, OPT_DEADLOCK_TIME},
 	{"flowlet-gap", required_argument, NULL, OPT_FLOWLET_GAP},
@@ -445,6 +455,9 @@ parse_opt(struct opts *o, int c, const char *v, char *err, size_t len)
 		return fe_pfc_spec(v, &o->dp.pfc, err, len);
 	case OPT_TOPOLOGY:
 		o->topology = v;
+		return 0;
+	case OPT_BOX:
+		o->box = v;
 		return 0;
 	case OPT_PATH:
 		if (fe_path_parse(v, &o->path) < 0) {
@@ -659,7 +672,8 @@ build_links(struct opts *o, unsigned nports, struct fe_linkdef *up, struct fe_li
 		char e[400];
 
 		if (fe_topo_load(o->topology, &topo, e, sizeof(e)) < 0 ||
-		    fe_graph_build(&topo, &fabric, o->path, nports, &gbuild, e, sizeof(e)) < 0) {
+		    fe_graph_build(&topo, &fabric, o->path, o->box ? topo.nports : nports, &gbuild,
+				   e, sizeof(e)) < 0) {
 			snprintf(err, len, "--topology %s: %s", o->topology, e);
 			return -EINVAL;
 		}
@@ -934,6 +948,214 @@ ctl_thread(void *arg)
 	return NULL;
 }
 
+/* --box: this box's part of a split fabric (fe_graph.h), and its trunks' latency. */
+static struct {
+	uint8_t here[FE_TOPO_SWITCH];
+	uint16_t trunk[FE_TOPO_LINKS]; /* the port of each link between boxes ending here */
+	uint64_t lat_ns[FE_TOPO_LINKS];
+	uint8_t gport[FE_TOPO_PORTS];
+	unsigned nlocal, ntrunks;
+	unsigned link[FE_GRAPH_TRUNKS]; /* the trunks' links, in order */
+	uint32_t hash;			/* the topology and its split: both boxes must agree */
+} split;
+
+static uint32_t
+fnv(uint32_t h, const char *s)
+{
+	for (; *s; s++)
+		h = (h ^ (uint8_t)*s) * 16777619u;
+	return (h ^ 0xff) * 16777619u;
+}
+
+/*
+ * --box: which switches run here, which ports are this box's hosts' and which are links
+ * to other boxes; ports[] holds every port, *nports becomes the hosts' count.
+ */
+static int
+split_setup(struct opts *o, const uint16_t *ports, unsigned *nports, char *err, size_t len)
+{
+	char e[400], boxes[256] = "";
+	unsigned any = 0;
+
+	if (o->topology == NULL) {
+		snprintf(err, len, "splits a topology: give --topology");
+		return -EINVAL;
+	}
+	if (fe_topo_load(o->topology, &topo, e, sizeof(e)) < 0) {
+		snprintf(err, len, "--topology %s: %s", o->topology, e);
+		return -EINVAL;
+	}
+	split.hash = 2166136261u;
+	for (unsigned s = 0; s < topo.nsw; s++) {
+		split.here[s] = strcmp(topo.sw[s].box, o->box) == 0;
+		any += split.here[s];
+		split.hash = fnv(fnv(split.hash, topo.sw[s].name), topo.sw[s].box);
+		if (!strstr(boxes, topo.sw[s].box) && strlen(boxes) + strlen(topo.sw[s].box) < 200)
+			snprintf(boxes + strlen(boxes), sizeof(boxes) - strlen(boxes), "%s'%s'",
+				 boxes[0] ? ", " : "", topo.sw[s].box);
+	}
+	if (!any) {
+		snprintf(err, len, "no switch of topology %s is on box '%s' (its boxes: %s)",
+			 o->topology, o->box, boxes);
+		return -EINVAL;
+	}
+	for (unsigned h = 0; h < topo.nhosts; h++)
+		for (unsigned p = 0; p < topo.host[h].nports; p++)
+			if (split.here[topo.host[h].sw[p]])
+				split.gport[split.nlocal++] =
+					(uint8_t)(topo.host[h].first_port + p);
+	for (unsigned l = 0; l < topo.nlinks; l++) {
+		split.hash = fnv(split.hash, topo.link[l].name);
+		split.trunk[l] = UINT16_MAX;
+		if (split.here[topo.link[l].a] == split.here[topo.link[l].b])
+			continue;
+		if (split.ntrunks == FE_GRAPH_TRUNKS) {
+			snprintf(err, len, "more than %d links to other boxes", FE_GRAPH_TRUNKS);
+			return -EINVAL;
+		}
+		split.link[split.ntrunks++] = l;
+	}
+	if (*nports != split.nlocal + split.ntrunks) {
+		int n = snprintf(err, len,
+				 "box '%s' has %u host ports and %u links to other boxes: give %u "
+				 "ports (%u given), the hosts' first, then one a link:",
+				 o->box, split.nlocal, split.ntrunks, split.nlocal + split.ntrunks,
+				 *nports);
+
+		for (unsigned t = 0; t < split.ntrunks && n > 0 && (size_t)n < len; t++)
+			n += snprintf(err + n, len - (size_t)n, " %s",
+				      topo.link[split.link[t]].name);
+		return -EINVAL;
+	}
+	for (unsigned t = 0; t < split.ntrunks; t++)
+		split.trunk[split.link[t]] = ports[split.nlocal + t];
+	*nports = split.nlocal;
+	return 0;
+}
+
+/* A probe (FE_TRUNK_PROBE) of trunk t onto its port; 0, or -1 without an mbuf. */
+static int
+probe_send(struct rte_mempool *pool, unsigned t, uint64_t tsc)
+{
+	struct rte_mbuf *m = rte_pktmbuf_alloc(pool);
+	struct rte_ether_addr mac;
+	uint16_t port = split.trunk[split.link[t]];
+	uint8_t *f;
+
+	if (m == NULL || (f = (uint8_t *)rte_pktmbuf_append(m, 60)) == NULL) {
+		rte_pktmbuf_free(m);
+		return -1;
+	}
+	memset(f, 0, 60);
+	f[0] = 0x03, f[1] = 0xfe, f[5] = 0x01;
+	if (rte_eth_macaddr_get(port, &mac) == 0)
+		memcpy(f + 6, mac.addr_bytes, 6);
+	f[12] = FE_TRUNK_ETHERTYPE >> 8;
+	f[13] = FE_TRUNK_ETHERTYPE & 0xff;
+	f[14] = FE_TRUNK_VERSION;
+	f[15] = FE_TRUNK_PROBE;
+	f[16] = (uint8_t)(split.link[t] >> 8);
+	f[17] = (uint8_t)split.link[t];
+	memcpy(f + 18, &tsc, 8);
+	memcpy(f + 26, &split.hash, 4);
+	if (rte_eth_tx_burst(port, 0, &m, 1) != 1)
+		rte_pktmbuf_free(m);
+	return 0;
+}
+
+/*
+ * Each trunk's one-way latency, half the shortest of FE_PROBES round trips to the other
+ * box, which answers (here, while it measures too; then its engine). Clocks are not
+ * shared: exact for a link as fast both ways. 0, or -ETIMEDOUT/-EINVAL with a message.
+ */
+#define FE_PROBES 16
+static int
+measure_trunks(struct opts *o, struct rte_mempool *pool, char *err, size_t len)
+{
+	const uint64_t hz = rte_get_tsc_hz();
+	uint64_t best[FE_GRAPH_TRUNKS], deadline = rte_rdtsc() + 30 * hz, next = 0;
+	unsigned got[FE_GRAPH_TRUNKS] = {0}, left = split.ntrunks, dropped = 0;
+
+	for (unsigned t = 0; t < split.ntrunks; t++)
+		best[t] = UINT64_MAX;
+	while (left > 0) {
+		uint64_t now = rte_rdtsc();
+
+		if (now > deadline) {
+			for (unsigned t = 0; t < split.ntrunks; t++)
+				if (got[t] < FE_PROBES) {
+					snprintf(err, len,
+						 "no answer on port %u (link %s) in 30 s: run the "
+						 "other box's fabemu-dp with --topology %s",
+						 split.trunk[split.link[t]],
+						 topo.link[split.link[t]].name, o->topology);
+					break;
+				}
+			return -ETIMEDOUT;
+		}
+		if (now >= next) { /* a probe a millisecond while unanswered */
+			for (unsigned t = 0; t < split.ntrunks; t++)
+				if (got[t] < FE_PROBES)
+					probe_send(pool, t, rte_rdtsc());
+			next = now + hz / 1000;
+		}
+		for (unsigned t = 0; t < split.ntrunks; t++) {
+			uint16_t port = split.trunk[split.link[t]];
+			struct rte_mbuf *pkts[32];
+			unsigned n = rte_eth_rx_burst(port, 0, pkts, 32);
+
+			for (unsigned i = 0; i < n; i++) {
+				uint8_t *f = rte_pktmbuf_mtod(pkts[i], uint8_t *);
+				uint32_t h;
+				uint64_t tsc;
+
+				if (rte_pktmbuf_data_len(pkts[i]) < 30 || f[12] != 0x88 ||
+				    f[13] != 0xb5 || f[14] != FE_TRUNK_VERSION ||
+				    (f[15] != FE_TRUNK_PROBE && f[15] != FE_TRUNK_ECHO)) {
+					dropped++; /* the fabric's, before it starts here */
+					rte_pktmbuf_free(pkts[i]);
+					continue;
+				}
+				memcpy(&h, f + 26, 4);
+				if (h != split.hash ||
+				    (unsigned)(f[16] << 8 | f[17]) != split.link[t]) {
+					snprintf(err, len,
+						 "port %u (link %s): the other box runs another "
+						 "topology (%08x, here %08x), or another link "
+						 "ends on this port (link %u)",
+						 port, topo.link[split.link[t]].name, h, split.hash,
+						 (unsigned)(f[16] << 8 | f[17]));
+					rte_pktmbuf_free(pkts[i]);
+					return -EINVAL;
+				}
+				if (f[15] == FE_TRUNK_PROBE) { /* answered as it came */
+					f[15] = FE_TRUNK_ECHO;
+					if (rte_eth_tx_burst(port, 0, &pkts[i], 1) != 1)
+						rte_pktmbuf_free(pkts[i]);
+					continue;
+				}
+				memcpy(&tsc, f + 18, 8);
+				best[t] = RTE_MIN(best[t], rte_rdtsc() - tsc);
+				if (++got[t] == FE_PROBES)
+					left--;
+				rte_pktmbuf_free(pkts[i]);
+			}
+		}
+		rte_delay_us_sleep(20);
+	}
+	for (unsigned t = 0; t < split.ntrunks; t++) {
+		split.lat_ns[split.link[t]] = fe_ticks_to_ns(best[t] / 2, hz);
+		printf("  link %s on port %u: round trip %.1f us at best of %d, %.1f us one way "
+		       "subtracted from its delay\n",
+		       topo.link[split.link[t]].name, split.trunk[split.link[t]],
+		       (double)fe_ticks_to_ns(best[t], hz) / 1e3, FE_PROBES,
+		       (double)split.lat_ns[split.link[t]] / 1e3);
+	}
+	if (dropped)
+		printf("  %u frames of the fabric came before it started here: dropped\n", dropped);
+	return 0;
+}
+
 /*
  * --topology: the graph the engine builds (fe_graph.h), as build_links() left it. A
  * topology of one switch is the engine's own.
@@ -954,6 +1176,14 @@ topology_setup(struct opts *o, char *err, size_t len)
 	b->conf.failover_ns = o->failover_ns ? o->failover_ns : 100000 * (o->scale ? o->scale : 1);
 	if (topo.nsw > 1)
 		o->dp.graph = &b->conf;
+	if (o->box) {
+		b->conf.sw_here = split.here;
+		b->conf.trunk = split.trunk;
+		b->conf.trunk_lat_ns = split.lat_ns;
+		b->conf.nall = topo.nports;
+		b->conf.all_sw = b->port_sw;
+		b->conf.gport = split.gport;
+	}
 	return 0;
 }
 
@@ -1180,7 +1410,7 @@ main(int argc, char **argv)
 	uint16_t *ports, pid, room;
 	unsigned nmbufs;
 	static struct opts o;
-	unsigned nports = 0;
+	unsigned nports = 0, nall;
 	char err[512];
 	pthread_t ctl_tid;
 	struct fe_dp *dp;
@@ -1240,6 +1470,9 @@ main(int argc, char **argv)
 	nports = 0;
 	RTE_ETH_FOREACH_DEV(pid)
 	ports[nports++] = pid;
+	nall = nports;
+	if (o.box && split_setup(&o, ports, &nports, err, sizeof(err)) < 0)
+		rte_exit(2, "--box %s: %s\n", o.box, err);
 	if (build_links(&o, nports, up, down, err, sizeof(err)) < 0)
 		rte_exit(2, "%s\n", err);
 	if (o.topology && topology_setup(&o, err, sizeof(err)) < 0)
@@ -1259,10 +1492,16 @@ main(int argc, char **argv)
 			 nmbufs,
 			 (unsigned)(((uint64_t)nmbufs * (room + 192) + (1 << 20) - 1) >> 20),
 			 rte_strerror(rte_errno));
-	for (unsigned i = 0; i < nports; i++)
+	for (unsigned i = 0; i < nall; i++) /* the trunks too (--box) */
 		if (port_setup(ports[i], pool, (uint16_t)o.rxd, (uint16_t)o.txd, err, sizeof(err)) <
 		    0)
 			rte_exit(EXIT_FAILURE, "%s\n", err);
+	if (o.box && split.ntrunks) {
+		printf("fabemu-dp: box %s, measuring its %u links to other boxes\n", o.box,
+		       split.ntrunks);
+		if (measure_trunks(&o, pool, err, sizeof(err)) < 0)
+			rte_exit(2, "--box %s: %s\n", o.box, err);
+	}
 	discarded = calloc(nports, sizeof(*discarded));
 	if (discarded == NULL)
 		rte_exit(EXIT_FAILURE, "out of memory\n");

@@ -40,6 +40,7 @@ add_switch(struct fe_topo *t, const char *fmt, unsigned a, unsigned b)
 		return -1;
 	snprintf(t->sw[t->nsw].name, FE_TOPO_NAME, fmt, a, b);
 	t->sw[t->nsw].buffer = 0;
+	t->sw[t->nsw].box[0] = '\0';
 	return (int)t->nsw++;
 }
 
@@ -365,7 +366,7 @@ struct y_gen {
 };
 
 struct y_switch {
-	char *name, *buffer;
+	char *name, *buffer, *box;
 };
 
 struct y_host {
@@ -412,6 +413,7 @@ static const cyaml_schema_field_t gen_fields[] = {
 static const cyaml_schema_field_t switch_fields[] = {
 	STR("name", struct y_switch, name),
 	STR("buffer", struct y_switch, buffer),
+	STR("box", struct y_switch, box),
 	CYAML_FIELD_END,
 };
 
@@ -464,7 +466,7 @@ static const struct fe_yaml_known known_keys[] = {
 	{"", "name, description, routing, generate, switches, hosts, links"},
 	{"generate", "kind, hosts, leaves, spines, hosts-per-leaf, oversubscription, k, rails, "
 		     "switches"},
-	{"switches", "name, buffer"},
+	{"switches", "name, buffer, box"},
 	{"hosts", "name, switch, rails"},
 	{"links", "a, b, rate, delay, count"},
 	{NULL, NULL},
@@ -529,6 +531,16 @@ listed(struct fe_yaml *y, const struct y_topo *d, struct fe_topo *t)
 		if (strlen(d->switches[i].name) >= FE_TOPO_NAME)
 			return fe_yaml_fail(y, at, "switch '%s': a name of at most %d characters",
 					    d->switches[i].name, FE_TOPO_NAME - 1);
+		if (d->switches[i].box) {
+			snprintf(at, sizeof(at), "switches.%u.box", i);
+			if (strlen(d->switches[i].box) >= FE_TOPO_NAME || !d->switches[i].box[0])
+				return fe_yaml_fail(y, at,
+						    "switch '%s': box '%s': a name of 1 to %d "
+						    "characters",
+						    t->sw[i].name, d->switches[i].box,
+						    FE_TOPO_NAME - 1);
+			snprintf(t->sw[i].box, FE_TOPO_NAME, "%s", d->switches[i].box);
+		}
 		if (d->switches[i].buffer) {
 			snprintf(at, sizeof(at), "switches.%u.buffer", i);
 			if (fe_yaml_rule(y, at, &fe_rule_switch_buffer, d->switches[i].buffer,
@@ -732,6 +744,9 @@ fe_topo_print(FILE *f, const struct fe_topo *t)
 		if (t->sw[i].buffer)
 			fprintf(f, "switch %-12s buffer %" PRIu64 "B\n", t->sw[i].name,
 				t->sw[i].buffer);
+	for (unsigned i = 0; i < t->nsw; i++)
+		if (t->sw[i].box[0])
+			fprintf(f, "switch %-12s on box %s\n", t->sw[i].name, t->sw[i].box);
 	for (unsigned i = 0; i < t->nhosts; i++) {
 		const struct fe_topo_host *h = &t->host[i];
 

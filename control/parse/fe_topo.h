@@ -22,7 +22,8 @@
 
 struct fe_topo_switch {
 	char name[FE_TOPO_NAME];
-	uint64_t buffer; /* bytes its egress queues share; 0: the profile's */
+	uint64_t buffer;	/* bytes its egress queues share; 0: the profile's */
+	char box[FE_TOPO_NAME]; /* the fabemu-dp that runs it (--box); "": the only one */
 };
 
 struct fe_topo_host {

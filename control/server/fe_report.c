@@ -1094,6 +1094,32 @@ graph_json(const struct fe_dp *dp)
 						 u64(FE_CNT_GET(g->pool[s].peak))));
 		json_object_set_new(doc, "switch_buffers", pools);
 	}
+	/* split across boxes (docs/scale-out.md): the links to other boxes ending here */
+	if (g->ntrunks) {
+		json_t *tr = json_array();
+
+		for (unsigned t = 0; t < g->ntrunks; t++) {
+			const struct fe_trunk *x = &g->trunk[t];
+
+			json_array_append_new(
+				tr,
+				json_pack("{s:s, s:i, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, "
+					  "s:o, s:o}",
+					  "link", g->hl[x->send].lname, "port", x->port,
+					  "latency_ns", u64(fe_ticks_to_ns(x->lat_ticks, dp->hz)),
+					  "tx_frames", u64(FE_CNT_GET(x->tx_frames)), "rx_frames",
+					  u64(FE_CNT_GET(x->rx_frames)), "tx_pfc",
+					  u64(FE_CNT_GET(x->tx_pfc)), "rx_pfc",
+					  u64(FE_CNT_GET(x->rx_pfc)), "tx_credit",
+					  u64(FE_CNT_GET(x->tx_credit)), "rx_credit",
+					  u64(FE_CNT_GET(x->rx_credit)), "tx_full",
+					  u64(FE_CNT_GET(x->tx_full)), "rx_bad",
+					  u64(FE_CNT_GET(x->rx_bad)), "nombuf",
+					  u64(FE_CNT_GET(x->nombuf)), "probes",
+					  u64(FE_CNT_GET(x->probes))));
+		}
+		json_object_set_new(doc, "trunks", tr);
+	}
 	return doc;
 }
 

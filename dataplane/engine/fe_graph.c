@@ -901,6 +901,19 @@ trunk_in(struct fe_dp *dp, struct fe_trunk *tr, struct rte_mbuf *m, uint64_t now
 		rte_pktmbuf_free(m);
 		return;
 	}
+	if (f[15] == FE_TRUNK_PROBE) { /* the other box measures the link: sent back */
+		uint8_t *w = rte_pktmbuf_mtod(m, uint8_t *);
+
+		w[15] = FE_TRUNK_ECHO;
+		memcpy(w + 6, tr->mac, 6);
+		FE_CNT_ADD(tr->probes, 1);
+		trunk_stage(dp, tr, m);
+		return;
+	}
+	if (f[15] == FE_TRUNK_ECHO) { /* a late answer to this box's own measurement */
+		rte_pktmbuf_free(m);
+		return;
+	}
 	if (f[15] == FE_TRUNK_CREDIT && (unsigned)(f[16] << 8 | f[17]) == tr->send &&
 	    len >= 20 + f[18] * sizeof(struct fe_trunk_credit)) {
 		/* credits back: freed age ago there, and the real link took its latency */

@@ -68,6 +68,8 @@ enum fe_hl_side {
 #define FE_TRUNK_VERSION   1
 #define FE_TRUNK_DATA	   1  /* its lateness (4 bytes), its route (8), then the frame */
 #define FE_TRUNK_CREDIT	   2  /* credits returned: n x struct fe_trunk_credit */
+#define FE_TRUNK_PROBE	   3  /* the sender's clock (8 bytes), its topology's hash (4) */
+#define FE_TRUNK_ECHO	   4  /* a probe sent back as it came */
 #define FE_TRUNK_HDR	   30 /* Ethernet (14), version, type, link direction (2), late, route */
 #define FE_TRUNK_CREDITS   32 /* credit returns a credit frame carries */
 
@@ -98,6 +100,7 @@ struct fe_trunk {
 	fe_counter_t tx_full;		   /* frames the port did not take: lost, counted */
 	fe_counter_t rx_bad;		   /* frames not of the fabric, or for another link */
 	fe_counter_t nombuf;		   /* control frames not sent for want of an mbuf */
+	fe_counter_t probes;		   /* latency probes answered */
 };
 
 /* One direction of a link between two switches. */

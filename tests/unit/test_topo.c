@@ -274,3 +274,38 @@ Test(route, ring_and_parallel_links)
 	fe_topo_dir_name(&t, 2, 0, err, sizeof(err));
 	cr_assert_str_eq(err, "a>b.3");
 }
+
+/* A topology split across boxes names each switch's box; `show` prints it; a box's name
+ * is 1 to 31 characters, refused at its line otherwise. */
+Test(topo, switches_name_their_box)
+{
+	static const char *y = "name: split\n"
+			       "switches:\n"
+			       "  - {name: leaf1, box: a}\n"
+			       "  - {name: spine1, box: b}\n"
+			       "hosts:\n"
+			       "  - {name: h1, switch: leaf1}\n"
+			       "links:\n"
+			       "  - {a: leaf1, b: spine1}\n";
+	static const char *bad = "name: split\n"
+				 "switches:\n"
+				 "  - {name: leaf1, box: ''}\n"
+				 "hosts:\n"
+				 "  - {name: h1, switch: leaf1}\n";
+	char err[512], *out = NULL;
+	size_t n = 0;
+	FILE *f;
+
+	cr_assert_eq(fe_topo_parse(y, strlen(y), "s.yaml", &t, err, sizeof(err)), 0, "%s", err);
+	cr_assert_str_eq(t.sw[0].box, "a");
+	cr_assert_str_eq(t.sw[1].box, "b");
+	f = open_memstream(&out, &n);
+	fe_topo_print(f, &t);
+	fclose(f);
+	cr_assert(strstr(out, "spine1       on box b") != NULL, "%s", out);
+	free(out);
+	cr_assert_neq(fe_topo_parse(bad, strlen(bad), "s.yaml", &t, err, sizeof(err)), 0);
+	cr_assert(strstr(err, "s.yaml:3") && strstr(err, "box ''"), "%s", err);
+	cr_assert_eq(fe_topo_load("leaf-spine", &t, err, sizeof(err)), 0, "%s", err);
+	cr_assert_str_eq(t.sw[0].box, "", "generated switches: no box");
+}
