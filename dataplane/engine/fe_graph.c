@@ -731,19 +731,25 @@ graph_ingress(struct fe_dp *dp, unsigned in, int out, struct rte_mbuf *m, uint64
 /* The multicast address trunk frames go to: the link is point to point. */
 static const uint8_t trunk_dst[6] = {0x03, 0xfe, 0x00, 0x00, 0x00, 0x01};
 
-/* Onto trunk tr's port, once a pass (trunk_flush()). */
+/* What trunk tr staged, sent; what its port does not take is lost, counted. */
+static void
+trunk_tx(struct fe_trunk *tr)
+{
+	unsigned k = rte_eth_tx_burst(tr->port, 0, tr->tx, tr->ntx);
+
+	if (k < tr->ntx) {
+		FE_CNT_ADD(tr->tx_full, tr->ntx - k);
+		rte_pktmbuf_free_bulk(tr->tx + k, tr->ntx - k);
+	}
+	tr->ntx = 0;
+}
+
+/* Onto trunk tr's port, once a pass (trunks_flush()) or a burst. */
 static inline void
 trunk_stage(struct fe_dp *dp, struct fe_trunk *tr, struct rte_mbuf *m)
 {
-	if (tr->ntx == FE_BURST) {
-		unsigned k = rte_eth_tx_burst(tr->port, 0, tr->tx, tr->ntx);
-
-		if (k < tr->ntx) {
-			FE_CNT_ADD(tr->tx_full, tr->ntx - k);
-			rte_pktmbuf_free_bulk(tr->tx + k, tr->ntx - k);
-		}
-		tr->ntx = 0;
-	}
+	if (tr->ntx == FE_BURST)
+		trunk_tx(tr);
 	(void)dp;
 	tr->tx[tr->ntx++] = m;
 }
@@ -990,18 +996,9 @@ trunks_flush(struct fe_dp *dp, uint64_t now)
 	struct fe_graph *g = dp->graph;
 
 	for (unsigned t = 0; t < g->ntrunks; t++) {
-		struct fe_trunk *tr = &g->trunk[t];
-		unsigned k;
-
-		trunk_credit_flush(dp, tr, now);
-		if (tr->ntx == 0)
-			continue;
-		k = rte_eth_tx_burst(tr->port, 0, tr->tx, tr->ntx);
-		if (k < tr->ntx) {
-			FE_CNT_ADD(tr->tx_full, tr->ntx - k);
-			rte_pktmbuf_free_bulk(tr->tx + k, tr->ntx - k);
-		}
-		tr->ntx = 0;
+		trunk_credit_flush(dp, &g->trunk[t], now);
+		if (g->trunk[t].ntx)
+			trunk_tx(&g->trunk[t]);
 	}
 }
 
