@@ -1047,15 +1047,9 @@ probe_send(struct rte_mempool *pool, unsigned t, uint64_t tsc)
 		return -1;
 	}
 	memset(f, 0, 60);
-	f[0] = 0x03, f[1] = 0xfe, f[5] = 0x01;
-	if (rte_eth_macaddr_get(port, &mac) == 0)
-		memcpy(f + 6, mac.addr_bytes, 6);
-	f[12] = FE_TRUNK_ETHERTYPE >> 8;
-	f[13] = FE_TRUNK_ETHERTYPE & 0xff;
-	f[14] = FE_TRUNK_VERSION;
-	f[15] = FE_TRUNK_PROBE;
-	f[16] = (uint8_t)(split.link[t] >> 8);
-	f[17] = (uint8_t)split.link[t];
+	memset(&mac, 0, sizeof(mac));
+	rte_eth_macaddr_get(port, &mac);
+	fe_trunk_hdr(f, mac.addr_bytes, FE_TRUNK_PROBE, split.link[t]);
 	memcpy(f + 18, &tsc, 8);
 	memcpy(f + 26, &split.hash, 4);
 	if (rte_eth_tx_burst(port, 0, &m, 1) != 1)

@@ -728,9 +728,6 @@ graph_ingress(struct fe_dp *dp, unsigned in, int out, struct rte_mbuf *m, uint64
 
 /* ---- Split across boxes: the trunks ---- */
 
-/* The multicast address trunk frames go to: the link is point to point. */
-static const uint8_t trunk_dst[6] = {0x03, 0xfe, 0x00, 0x00, 0x00, 0x01};
-
 /* What trunk tr staged, sent; what its port does not take is lost, counted. */
 static void
 trunk_tx(struct fe_trunk *tr)
@@ -777,14 +774,7 @@ trunk_send(struct fe_dp *dp, unsigned h, struct rte_mbuf *m, uint64_t due, uint6
 		rte_pktmbuf_free(m);
 		return;
 	}
-	memcpy(f, trunk_dst, 6);
-	memcpy(f + 6, tr->mac, 6);
-	f[12] = FE_TRUNK_ETHERTYPE >> 8;
-	f[13] = FE_TRUNK_ETHERTYPE & 0xff;
-	f[14] = FE_TRUNK_VERSION;
-	f[15] = FE_TRUNK_DATA;
-	f[16] = (uint8_t)(h >> 8);
-	f[17] = (uint8_t)h;
+	fe_trunk_hdr(f, tr->mac, FE_TRUNK_DATA, h);
 	late = rte_cpu_to_be_32(late);
 	memcpy(f + 18, &late, 4);
 	wire = rte_cpu_to_be_64(wire);
@@ -821,14 +811,7 @@ trunk_credit_flush(struct fe_dp *dp, struct fe_trunk *tr, uint64_t now)
 		return;
 	f = trunk_ctl(dp, tr, &m, (uint16_t)(18 + 2 + tr->ncred * sizeof(struct fe_trunk_credit)));
 	if (f != NULL) {
-		memcpy(f, trunk_dst, 6);
-		memcpy(f + 6, tr->mac, 6);
-		f[12] = FE_TRUNK_ETHERTYPE >> 8;
-		f[13] = FE_TRUNK_ETHERTYPE & 0xff;
-		f[14] = FE_TRUNK_VERSION;
-		f[15] = FE_TRUNK_CREDIT;
-		f[16] = (uint8_t)(tr->recv >> 8);
-		f[17] = (uint8_t)tr->recv;
+		fe_trunk_hdr(f, tr->mac, FE_TRUNK_CREDIT, tr->recv);
 		f[18] = (uint8_t)tr->ncred;
 		for (unsigned i = 0; i < tr->ncred; i++) {
 			struct fe_trunk_credit c = {

@@ -73,6 +73,26 @@ enum fe_hl_side {
 #define FE_TRUNK_HDR	   30 /* Ethernet (14), version, type, link direction (2), late, route */
 #define FE_TRUNK_CREDITS   32 /* credit returns a credit frame carries */
 
+/*
+ * The 18 bytes every trunk frame of fabemu's starts with: Ethernet to a multicast address
+ * of its own (the link is point to point), from src; the version, the type, and the link
+ * (a direction for frames and credits, a link for probes).
+ */
+static inline void
+fe_trunk_hdr(uint8_t *f, const uint8_t src[6], uint8_t type, unsigned link)
+{
+	static const uint8_t dst[6] = {0x03, 0xfe, 0x00, 0x00, 0x00, 0x01};
+
+	memcpy(f, dst, 6);
+	memcpy(f + 6, src, 6);
+	f[12] = FE_TRUNK_ETHERTYPE >> 8;
+	f[13] = FE_TRUNK_ETHERTYPE & 0xff;
+	f[14] = FE_TRUNK_VERSION;
+	f[15] = type;
+	f[16] = (uint8_t)(link >> 8);
+	f[17] = (uint8_t)link;
+}
+
 /* A credit return in a credit frame: lane, blocks, and how long ago it was freed. */
 struct fe_trunk_credit {
 	uint8_t lane, pad;
