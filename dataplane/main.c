@@ -1111,14 +1111,25 @@ measure_trunks(struct opts *o, struct rte_mempool *pool, char *err, size_t len)
 					continue;
 				}
 				memcpy(&h, f + 26, 4);
-				if (h != split.hash ||
-				    (unsigned)(f[16] << 8 | f[17]) != split.link[t]) {
+				if (h != split.hash) {
 					snprintf(err, len,
 						 "port %u (link %s): the other box runs another "
-						 "topology (%08x, here %08x), or another link "
-						 "ends on this port (link %u)",
-						 port, topo.link[split.link[t]].name, h, split.hash,
-						 (unsigned)(f[16] << 8 | f[17]));
+						 "topology, or splits it otherwise (%08x, here "
+						 "%08x)",
+						 port, topo.link[split.link[t]].name, h,
+						 split.hash);
+					rte_pktmbuf_free(pkts[i]);
+					return -EINVAL;
+				}
+				if ((unsigned)(f[16] << 8 | f[17]) != split.link[t]) {
+					unsigned l = (unsigned)(f[16] << 8 | f[17]);
+
+					snprintf(err, len,
+						 "port %u should carry link %s, but the other box "
+						 "sends link %s on it: wire the trunks in link "
+						 "order",
+						 port, topo.link[split.link[t]].name,
+						 l < topo.nlinks ? topo.link[l].name : "?");
 					rte_pktmbuf_free(pkts[i]);
 					return -EINVAL;
 				}
@@ -1490,15 +1501,26 @@ main(int argc, char **argv)
 		if (port_setup(ports[i], pool, (uint16_t)o.rxd, (uint16_t)o.txd, err, sizeof(err)) <
 		    0)
 			rte_exit(EXIT_FAILURE, "%s\n", err);
+	discarded = calloc(nall, sizeof(*discarded));
+	if (discarded == NULL)
+		rte_exit(EXIT_FAILURE, "out of memory\n");
 	if (o.box && split.ntrunks) {
-		printf("fabemu-dp: box %s, measuring its %u links to other boxes\n", o.box,
+		/* what the trunks' sockets caught before their bind: any interface's frames */
+		discard_startup_frames(ports + nports, split.ntrunks, discarded + nports);
+		printf("fabemu-dp: box %s, measuring its %u links to other boxes:", o.box,
 		       split.ntrunks);
+		for (unsigned t = 0; t < split.ntrunks; t++) {
+			char name[RTE_ETH_NAME_MAX_LEN] = "?";
+
+			rte_eth_dev_get_name_by_port(split.trunk[split.link[t]], name);
+			printf(" %s on port %u (%s)", topo.link[split.link[t]].name,
+			       split.trunk[split.link[t]], name);
+		}
+		printf("\n");
+		fflush(stdout);
 		if (measure_trunks(&o, pool, err, sizeof(err)) < 0)
 			rte_exit(2, "--box %s: %s\n", o.box, err);
 	}
-	discarded = calloc(nports, sizeof(*discarded));
-	if (discarded == NULL)
-		rte_exit(EXIT_FAILURE, "out of memory\n");
 	discard_startup_frames(ports, nports, discarded);
 
 	dp = fe_dp_create(nports, ports, up, down, pool, rte_get_tsc_hz(), &o.dp, err, sizeof(err));
