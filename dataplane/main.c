@@ -770,7 +770,7 @@ discard_startup_frames(const uint16_t *ports, unsigned nports, uint64_t *discard
 #define FE_POOL_DEFAULT_MAX 65536
 
 static unsigned
-pool_size(const struct opts *o, unsigned nports, const struct fe_linkdef *up,
+pool_size(const struct opts *o, unsigned nports, unsigned nall, const struct fe_linkdef *up,
 	  const struct fe_linkdef *down, uint64_t hz)
 {
 	uint64_t links = 0, rings = 4096;
@@ -781,10 +781,19 @@ pool_size(const struct opts *o, unsigned nports, const struct fe_linkdef *up,
 		if (fe_link_compile(&up[i].link, hz, &cu) == 0 &&
 		    fe_link_compile(&down[i].link, hz, &cd) == 0)
 			links += cu.nslots + cd.nslots;
+	}
+	/* several switches: the links between them hold frames too */
+	for (unsigned i = 0; o->dp.graph && i < 2 * topo.nlinks; i++) {
+		struct fe_link_cfg c;
+
+		if (fe_link_compile(&gbuild.def[i].link, hz, &c) == 0)
+			links += c.nslots;
+	}
+	for (unsigned i = 0; i < nall; i++) { /* every port: the hosts', the trunks (--box) */
 		rings += o->rxd + o->txd + 2048 + FE_BURST; /* 2048: an AF_XDP fill ring */
 		/* an emulated NIC's send queue and ready ring, and a flow's worth of kept
 		 * copies (docs/nic.md); its CNPs, ACKs and NAKs have a pool of their own */
-		if (o->dp.nic.model == FE_NIC_ROCE || o->dp.nic.model == FE_NIC_IB)
+		if (i < nports && (o->dp.nic.model == FE_NIC_ROCE || o->dp.nic.model == FE_NIC_IB))
 			rings += FE_NIC_PENDING + FE_NIC_READY + o->dp.nic.window;
 	}
 	return (unsigned)(rings + RTE_MIN(links, FE_POOL_DEFAULT_MAX));
@@ -799,7 +808,9 @@ static int
 data_room(const struct opts *o, const uint16_t *ports, unsigned nports, uint16_t *room, char *err,
 	  size_t len)
 {
-	uint32_t need = RTE_MAX((uint32_t)o->mtu + RTE_ETHER_HDR_LEN + 4, 2048U);
+	/* --box: a frame crosses a trunk behind the fabric's header */
+	uint32_t need = RTE_MAX(
+		(uint32_t)o->mtu + RTE_ETHER_HDR_LEN + 4 + (o->box ? FE_TRUNK_HDR : 0), 2048U);
 
 	for (unsigned i = 0; i < nports; i++) {
 		struct rte_eth_dev_info info;
@@ -1486,9 +1497,10 @@ main(int argc, char **argv)
 		rte_exit(2, "--lcores 2: only the lossy regime runs as a pipeline (the lossless "
 			    "ones are one causal loop)\n");
 
-	if (data_room(&o, ports, nports, &room, err, sizeof(err)) < 0)
+	if (data_room(&o, ports, nall, &room, err, sizeof(err)) < 0)
 		rte_exit(2, "%s\n", err);
-	nmbufs = o.mbufs ? (unsigned)o.mbufs : pool_size(&o, nports, up, down, rte_get_tsc_hz());
+	nmbufs = o.mbufs ? (unsigned)o.mbufs
+			 : pool_size(&o, nports, nall, up, down, rte_get_tsc_hz());
 	pool = rte_pktmbuf_pool_create("fe_mbufs", nmbufs, 256, 0, room, rte_socket_id());
 	if (pool == NULL)
 		rte_exit(EXIT_FAILURE,

@@ -43,6 +43,7 @@
 
 #include "fe_fabric.h"
 #include "fe_path.h"
+#include "fe_topo.h"
 
 #define CG_MAX_BYTES   (64U << 10)
 #define CG_MAX_REGIMES 16
@@ -108,6 +109,7 @@ struct cg_regime {
 	uint64_t offered_bps; /* what the hosts may send at once: the sum of the up links'
 				 rates; 0: unbounded (a link without a rate, or the wire) */
 	int ideal;	      /* every link without rate, delay or impairment, lossy regime */
+	int split;	      /* the topology split across boxes: a fabemu-dp a box (--box) */
 };
 
 /* The thresholds of the fidelity verdict (docs/campaigns.md). */
@@ -200,6 +202,8 @@ struct cg_run {
 	char sock[128], prefix[64];
 	char record[PATH_MAX]; /* CG_STATE_DIR/campaign-PID.run: what this runner makes */
 	pid_t dp, job, beside[CG_MAX_BESIDE];
+	pid_t box[FE_TOPO_BOXES]; /* a split regime: the other boxes' dataplanes (box[0] unused) */
+	unsigned nboxes;	  /* ... their number, the first (dp) counted; 0: not split */
 	pid_t watchdog;
 	int watchdog_fd; /* the watchdog sees EOF on its end when this runner is gone */
 	unsigned iters_override;

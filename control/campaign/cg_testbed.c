@@ -211,6 +211,12 @@ cg_record_clean(const char *path, const struct cg_owner *o, const char *who)
 	}
 	cg_sh(log, "rm -rf '/var/run/dpdk/%s'", o->prefix);
 	unlink(o->sock);
+	/* a split regime's other boxes (cg_dataplane.c): their namespaces (their trunks go
+	 * with them), DPDK directories and sockets */
+	cg_sh(log,
+	      "for ns in $(ip netns list | awk '{print $1}' | grep '^%s-b'); do ip netns del $ns; "
+	      "rm -rf \"/var/run/dpdk/$ns\"; done; rm -f '%s'.b*",
+	      o->prefix, o->sock);
 	fprintf(stderr,
 		"fabemuctl: campaign runner %d is gone; %s removed what it left:%s%s%s%s%s "
 		"control socket, DPDK runtime directory, record %s\n",

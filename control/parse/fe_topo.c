@@ -667,6 +667,55 @@ fe_topo_parse(const char *text, size_t len, const char *source, struct fe_topo *
 	return rc;
 }
 
+unsigned
+fe_topo_box_of(const struct fe_topo *t, char (*names)[FE_TOPO_NAME], unsigned n, unsigned s)
+{
+	for (unsigned b = 0; b < n; b++)
+		if (strcmp(names[b], t->sw[s].box) == 0)
+			return b;
+	return n;
+}
+
+unsigned
+fe_topo_boxes(const struct fe_topo *t, char (*names)[FE_TOPO_NAME])
+{
+	unsigned n = 0;
+
+	for (unsigned i = 0; i <= t->nsw && n < FE_TOPO_BOXES; i++) {
+		/* the first host's switch first: its box runs the hosts */
+		unsigned s = i == 0 ? (t->nhosts ? t->host[0].sw[0] : 0) : i - 1;
+
+		if (t->sw[s].box[0] && fe_topo_box_of(t, names, n, s) == n)
+			snprintf(names[n++], FE_TOPO_NAME, "%s", t->sw[s].box);
+	}
+	return n;
+}
+
+int
+fe_topo_split_check(const struct fe_topo *t, char *err, size_t errlen)
+{
+	char names[FE_TOPO_BOXES][FE_TOPO_NAME];
+	unsigned n = fe_topo_boxes(t, names);
+
+	for (unsigned s = 0; s < t->nsw; s++) {
+		if (!t->sw[s].box[0]) {
+			snprintf(err, errlen, "switch %s names no box (switches: box:)",
+				 t->sw[s].name);
+			return -EINVAL;
+		}
+		if (fe_topo_box_of(t, names, n, s) == n) {
+			snprintf(err, errlen, "more than %d boxes", FE_TOPO_BOXES);
+			return -EINVAL;
+		}
+	}
+	if (n < 2) {
+		snprintf(err, errlen, "all its switches are on box %s: nothing to split",
+			 n ? names[0] : "''");
+		return -EINVAL;
+	}
+	return 0;
+}
+
 void
 fe_topo_dir_name(const struct fe_topo *t, unsigned l, int dir, char *buf, size_t len)
 {

@@ -92,6 +92,22 @@ void fe_topo_dir_name(const struct fe_topo *t, unsigned l, int dir, char *buf, s
  * dir[2 l + 1] its two directions (fe_topo_dir_name), link[l] the link's own. */
 void fe_topo_fabric_names(const struct fe_topo *t, char (*dir)[80], char (*link)[72]);
 
+#define FE_TOPO_BOXES 8 /* boxes a topology may be split across (switches: box:) */
+
+/*
+ * A topology split across boxes: its boxes' names in names[] (the first host's box
+ * first, then in switch order); how many, or 0 when no switch names one.
+ */
+unsigned fe_topo_boxes(const struct fe_topo *t, char (*names)[FE_TOPO_NAME]);
+
+/* The box (index into fe_topo_boxes()'s names) of switch s. */
+unsigned fe_topo_box_of(const struct fe_topo *t, char (*names)[FE_TOPO_NAME], unsigned n,
+			unsigned s);
+
+/* A split that can run: every switch on a box, 2 to FE_TOPO_BOXES of them; 0 or -EINVAL
+ * with a message. */
+int fe_topo_split_check(const struct fe_topo *t, char *err, size_t errlen);
+
 /* What `fabemuctl topology show` prints, and the Graphviz drawing. */
 void fe_topo_print(FILE *f, const struct fe_topo *t);
 void fe_topo_dot(FILE *f, const struct fe_topo *t);

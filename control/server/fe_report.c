@@ -1052,6 +1052,10 @@ graph_json(const struct fe_dp *dp)
 		 * failover time (docs/topologies.md) */
 		json_object_set_new(o, "down", json_boolean(fe_graph_link_down(h)));
 		json_object_set_new(o, "failovers", u64(FE_CNT_GET(h->failovers)));
+		if (g->ntrunks) /* split across boxes: does this box model it (send it)? */
+			json_object_set_new(
+				o, "sent_here",
+				json_boolean(h->side == FE_HL_HERE || h->side == FE_HL_SEND));
 		if (dp->conf.regime == FE_REGIME_PFC) {
 			json_object_set_new(o, "watchdog_storms", u64(FE_CNT_GET(h->storms)));
 			json_object_set_new(o, "watchdog_forwarded",
@@ -1100,23 +1104,27 @@ graph_json(const struct fe_dp *dp)
 
 		for (unsigned t = 0; t < g->ntrunks; t++) {
 			const struct fe_trunk *x = &g->trunk[t];
+			struct rte_eth_stats es = {0};
+			json_t *o = json_pack(
+				"{s:s, s:i, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
+				"link", g->hl[x->send].lname, "port", x->port, "latency_ns",
+				u64(fe_ticks_to_ns(x->lat_ticks, dp->hz)), "tx_frames",
+				u64(FE_CNT_GET(x->tx_frames)), "rx_frames",
+				u64(FE_CNT_GET(x->rx_frames)), "tx_pfc", u64(FE_CNT_GET(x->tx_pfc)),
+				"rx_pfc", u64(FE_CNT_GET(x->rx_pfc)), "tx_credit",
+				u64(FE_CNT_GET(x->tx_credit)), "rx_credit",
+				u64(FE_CNT_GET(x->rx_credit)), "tx_full",
+				u64(FE_CNT_GET(x->tx_full)), "rx_bad", u64(FE_CNT_GET(x->rx_bad)),
+				"nombuf", u64(FE_CNT_GET(x->nombuf)), "probes",
+				u64(FE_CNT_GET(x->probes)));
 
-			json_array_append_new(
-				tr,
-				json_pack("{s:s, s:i, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, "
-					  "s:o, s:o}",
-					  "link", g->hl[x->send].lname, "port", x->port,
-					  "latency_ns", u64(fe_ticks_to_ns(x->lat_ticks, dp->hz)),
-					  "tx_frames", u64(FE_CNT_GET(x->tx_frames)), "rx_frames",
-					  u64(FE_CNT_GET(x->rx_frames)), "tx_pfc",
-					  u64(FE_CNT_GET(x->tx_pfc)), "rx_pfc",
-					  u64(FE_CNT_GET(x->rx_pfc)), "tx_credit",
-					  u64(FE_CNT_GET(x->tx_credit)), "rx_credit",
-					  u64(FE_CNT_GET(x->rx_credit)), "tx_full",
-					  u64(FE_CNT_GET(x->tx_full)), "rx_bad",
-					  u64(FE_CNT_GET(x->rx_bad)), "nombuf",
-					  u64(FE_CNT_GET(x->nombuf)), "probes",
-					  u64(FE_CNT_GET(x->probes))));
+			/* the port's own losses: what its ring or the pool could not take */
+			rte_eth_stats_get(x->port, &es);
+			json_object_set_new(o, "imissed", u64(es.imissed));
+			json_object_set_new(o, "ierrors", u64(es.ierrors));
+			json_object_set_new(o, "rx_nombuf", u64(es.rx_nombuf));
+			json_object_set_new(o, "oerrors", u64(es.oerrors));
+			json_array_append_new(tr, o);
 		}
 		json_object_set_new(doc, "trunks", tr);
 	}

@@ -66,12 +66,13 @@ enum fe_hl_side {
 
 #define FE_TRUNK_ETHERTYPE 0x88b5 /* IEEE 802 local experimental EtherType 1 */
 #define FE_TRUNK_VERSION   1
-#define FE_TRUNK_DATA	   1  /* its lateness (4 bytes), its route (8), then the frame */
-#define FE_TRUNK_CREDIT	   2  /* credits returned: n x struct fe_trunk_credit */
-#define FE_TRUNK_PROBE	   3  /* the sender's clock (8 bytes), its topology's hash (4) */
-#define FE_TRUNK_ECHO	   4  /* a probe sent back as it came */
-#define FE_TRUNK_HDR	   30 /* Ethernet (14), version, type, link direction (2), late, route */
-#define FE_TRUNK_CREDITS   32 /* credit returns a credit frame carries */
+#define FE_TRUNK_DATA	   1 /* its lateness (4 bytes), its route (8), then the frame */
+#define FE_TRUNK_CREDIT	   2 /* credits returned: n x struct fe_trunk_credit */
+#define FE_TRUNK_PROBE	   3 /* the sender's clock (8 bytes), its topology's hash (4) */
+#define FE_TRUNK_ECHO	   4 /* a probe sent back as it came */
+/* FE_TRUNK_HDR (fe_fabric.h): Ethernet (14), version, type, link direction (2), late (4),
+ * route (8) */
+#define FE_TRUNK_CREDITS 32 /* credit returns a credit frame carries */
 
 /*
  * The 18 bytes every trunk frame of fabemu's starts with: Ethernet to a multicast address

@@ -16,6 +16,12 @@
 #include "fe_nic.h"
 #include "fe_pfc.h"
 
+/*
+ * A fabric split across boxes (docs/scale-out.md): the header each frame of the fabric
+ * carries over a link between boxes, in bytes: a trunk's MTU is its hosts' plus this.
+ */
+#define FE_TRUNK_HDR 30
+
 /* How the fabric handles congestion (docs/regimes.md). */
 enum fe_regime {
 	FE_REGIME_LOSSY,  /* output-queued; tail drop, loss models, ECN */

@@ -50,7 +50,7 @@ EOF
 # group); no IPv6 on them, whose neighbour discovery would be the only other traffic
 ip netns add fesplit-b
 for t in $TRUNKS; do
-	ip link add "$t-a" mtu 1600 type veth peer name "$t-b" mtu 1600 netns fesplit-b
+	ip link add "$t-a" mtu 1530 type veth peer name "$t-b" mtu 1530 netns fesplit-b
 	sysctl -qw "net.ipv6.conf.$t-a.disable_ipv6=1"
 	ip netns exec fesplit-b sysctl -qw "net.ipv6.conf.$t-b.disable_ipv6=1"
 	ip link set "$t-a" up
