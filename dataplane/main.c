@@ -1491,6 +1491,12 @@ main(int argc, char **argv)
 		rte_exit(2, "--box %s: %s\n", o.box, err);
 	if (build_links(&o, nports, up, down, err, sizeof(err)) < 0)
 		rte_exit(2, "%s\n", err);
+	if (o.box && (o.dp.nic.model == FE_NIC_ROCE || o.dp.nic.model == FE_NIC_IB))
+		rte_exit(2,
+			 "--box %s: the emulated %s NICs keep a flow's receiver state with its "
+			 "sender, in one process: a fabric split across boxes runs with the hosts' "
+			 "TCP (--nic model=tcp, or model=host)\n",
+			 o.box, fe_nic_model_name(o.dp.nic.model));
 	if (o.topology && topology_setup(&o, err, sizeof(err)) < 0)
 		rte_exit(2, "--topology %s: %s\n", o.topology, err);
 	if (o.dp.lcores > 1 && o.dp.regime != FE_REGIME_LOSSY)

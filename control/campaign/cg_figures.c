@@ -131,10 +131,14 @@ lateness(json_t *counters)
 	uint64_t merged[FE_QHIST_BUCKETS] = {0}, frames = 0;
 	json_int_t worst = -1;
 	const char *name = NULL;
-	json_t *l, *late;
+	json_t *l, *late, *all = json_array();
 	size_t i;
 
-	json_array_foreach(json_object_get(counters, "links"), i, l)
+	/* the hosts' links, and (split across boxes) the links that leave for another box:
+	 * how late each box let its frames go */
+	json_array_extend(all, json_object_get(counters, "links"));
+	json_array_extend(all, json_object_get(json_object_get(counters, "graph"), "fabric_links"));
+	json_array_foreach(all, i, l)
 	{
 		uint64_t h[FE_QHIST_BUCKETS] = {0},
 			 n = cg_qhist_add(h, json_object_get(l, "late_hist_ns"));
@@ -148,6 +152,7 @@ lateness(json_t *counters)
 			name = json_string_value(json_object_get(l, "link"));
 		}
 	}
+	json_decref(all);
 	late = qhist_figures(merged, frames);
 	if (name == NULL) {
 		json_object_set(late, "worst_p99_ns", json_object_get(late, "p99_ns"));

@@ -483,17 +483,6 @@ compile_dataplane_regime(struct fe_yaml *y, const struct y_regime *r, const char
 			rc = fe_yaml_fail(y, key, "regime %s: split: without a topology", g->name);
 			goto out;
 		}
-		if (g->split && g->fabric.regime != FE_REGIME_LOSSY) {
-			/* tried: a congestion tree under credits split lost frames no counter
-			 * saw and its job failed, where one box ran it in 2.2 s */
-			rc = fe_yaml_fail(
-				y, key,
-				"regime %s: split: lossy regimes only for now (under PFC "
-				"and credits a split campaign does not yet agree with one "
-				"box: docs/scale-out.md)",
-				g->name);
-			goto out;
-		}
 		if (g->split && fe_topo_split_check(topo, err, sizeof(err)) < 0) {
 			rc = fe_yaml_fail(y, key, "regime %s: split: topology %s: %s", g->name,
 					  topo->name, err);
@@ -544,6 +533,15 @@ compile_dataplane_regime(struct fe_yaml *y, const struct y_regime *r, const char
 					  err);
 			goto out;
 		}
+	}
+	if (g->split && (g->fabric.nic.model == FE_NIC_ROCE || g->fabric.nic.model == FE_NIC_IB)) {
+		/* the emulated NICs keep a flow's receiver state with its sender */
+		snprintf(key, sizeof(key), "%s.split", path);
+		rc = fe_yaml_fail(y, key,
+				  "regime %s: split: the emulated %s NICs cannot be split across "
+				  "boxes yet (docs/scale-out.md): give nic: \"model=tcp\"",
+				  g->name, fe_nic_model_name(g->fabric.nic.model));
+		goto out;
 	}
 	for (unsigned k = 0; k < r->links_count && rc == 0; k++) {
 		snprintf(g->links[g->nlinks++], sizeof(g->links[0]), "%s", r->links[k]);

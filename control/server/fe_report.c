@@ -1038,6 +1038,10 @@ graph_json(const struct fe_dp *dp)
 		json_t *lanes = json_array();
 
 		put_fields(o, &h->l.st, link_counters);
+		/* split across boxes: how late its frames left for the other box */
+		json_object_set_new(o, "late_hist_ns",
+				    hist_json(h->l.st.late_hist, FE_QHIST_BUCKETS));
+		put_quantiles(o, "late", h->l.st.late_hist);
 		/* its receiving switch's input: what it holds from it, pauses, credits */
 		for (unsigned l = 0; names && l < dp->conf.lanes; l++) {
 			struct fe_lane_counters c;

@@ -587,7 +587,7 @@ hop_pfc(struct fe_dp *dp, unsigned src, uint16_t h, struct rte_mbuf *m, uint64_t
 		hop_drop(dp, h, m, t, hl->l.last_drop);
 		return;
 	}
-	fe_switch_pause(dp, src, lane, fe_pfc_update(pfc, lane, dp->held[acct], t));
+	fe_switch_pause(dp, src, lane, fe_pfc_update(pfc, lane, dp->held[acct], t), t);
 }
 
 /* To the host of port q, from input src: its down link; reordering counted here. */
@@ -728,11 +728,45 @@ graph_ingress(struct fe_dp *dp, unsigned in, int out, struct rte_mbuf *m, uint64
 
 /* ---- Split across boxes: the trunks ---- */
 
-/* What trunk tr staged, sent; what its port does not take is lost, counted. */
-static void
-trunk_tx(struct fe_trunk *tr)
+/*
+ * When a frame leaves for the other box, or came from it: the TSC live (the loop's pass
+ * may run behind it), else the fake clock's now. How late it left is taken against it.
+ */
+static inline uint64_t
+sent_at(const struct fe_dp *dp, uint64_t now)
 {
-	unsigned k = rte_eth_tx_burst(tr->port, 0, tr->tx, tr->ntx);
+	return dp->live ? rte_rdtsc() : now;
+}
+
+/* ns from t to `at`, for a field of 4 bytes (network order). */
+static inline uint32_t
+age_ns(const struct fe_dp *dp, uint64_t t, uint64_t at)
+{
+	return rte_cpu_to_be_32(
+		(uint32_t)RTE_MIN(fe_ticks_to_ns(at > t ? at - t : 0, dp->hz), UINT32_MAX));
+}
+
+/* What trunk tr staged, sent at now; what its port does not take is lost, counted. */
+static void
+trunk_tx(struct fe_dp *dp, struct fe_trunk *tr, uint64_t now)
+{
+	uint64_t at = sent_at(dp, now);
+	unsigned k;
+
+	/* a pause's decision tick, staged in its padding, becomes its age */
+	for (unsigned i = 0; i < tr->ntx; i++) {
+		uint8_t *f = rte_pktmbuf_mtod(tr->tx[i], uint8_t *);
+		uint64_t t;
+		uint32_t age;
+
+		if (f[12] != 0x88 || f[13] != 0x08)
+			continue;
+		memcpy(&t, f + FE_TRUNK_PFC_AGE, 8);
+		age = age_ns(dp, t, at);
+		memset(f + FE_TRUNK_PFC_AGE, 0, 8);
+		memcpy(f + FE_TRUNK_PFC_AGE, &age, 4);
+	}
+	k = rte_eth_tx_burst(tr->port, 0, tr->tx, tr->ntx);
 
 	if (k < tr->ntx) {
 		FE_CNT_ADD(tr->tx_full, tr->ntx - k);
@@ -743,11 +777,10 @@ trunk_tx(struct fe_trunk *tr)
 
 /* Onto trunk tr's port, once a pass (trunks_flush()) or a burst. */
 static inline void
-trunk_stage(struct fe_dp *dp, struct fe_trunk *tr, struct rte_mbuf *m)
+trunk_stage(struct fe_dp *dp, struct fe_trunk *tr, struct rte_mbuf *m, uint64_t now)
 {
 	if (tr->ntx == FE_BURST)
-		trunk_tx(tr);
-	(void)dp;
+		trunk_tx(dp, tr, now);
 	tr->tx[tr->ntx++] = m;
 }
 
@@ -761,10 +794,12 @@ trunk_send(struct fe_dp *dp, unsigned h, struct rte_mbuf *m, uint64_t due, uint6
 	struct fe_graph *g = dp->graph;
 	struct fe_trunk *tr = &g->trunk[g->hl[h].trunk];
 	uint64_t r = *route_of(g, m), wire;
-	uint32_t late =
-		(uint32_t)RTE_MIN(fe_ticks_to_ns(now > due ? now - due : 0, dp->hz), UINT32_MAX);
+	uint64_t at = sent_at(dp, now);
+	uint32_t late = age_ns(dp, due, at);
 	uint8_t *f;
 
+	/* the box's own lateness, as a host's down link counts it: the verdicts see it */
+	fe_link_late(&g->hl[h].l, at > due ? at - due : 0);
 	/* the fabric's port numbers, the same on every box */
 	wire = (r & ~UINT64_C(0xffff)) | (uint64_t)g->glob[R_IN(r)] << 8 |
 	       (R_DST(r) == R_FLOOD ? R_FLOOD : g->glob[R_DST(r)]);
@@ -775,12 +810,11 @@ trunk_send(struct fe_dp *dp, unsigned h, struct rte_mbuf *m, uint64_t due, uint6
 		return;
 	}
 	fe_trunk_hdr(f, tr->mac, FE_TRUNK_DATA, h);
-	late = rte_cpu_to_be_32(late);
 	memcpy(f + 18, &late, 4);
 	wire = rte_cpu_to_be_64(wire);
 	memcpy(f + 22, &wire, 8);
 	FE_CNT_ADD(tr->tx_frames, 1);
-	trunk_stage(dp, tr, m);
+	trunk_stage(dp, tr, m, now);
 }
 
 /* A control frame of len bytes for trunk tr, its Ethernet header written; NULL: none. */
@@ -817,13 +851,12 @@ trunk_credit_flush(struct fe_dp *dp, struct fe_trunk *tr, uint64_t now)
 			struct fe_trunk_credit c = {
 				.lane = tr->cred[i].lane,
 				.blocks = rte_cpu_to_be_16((uint16_t)tr->cred[i].blocks),
-				.age_ns = rte_cpu_to_be_32((uint32_t)RTE_MIN(
-					fe_ticks_to_ns(now - tr->cred[i].t, dp->hz), UINT32_MAX))};
+				.age_ns = age_ns(dp, tr->cred[i].t, sent_at(dp, now))};
 
 			memcpy(f + 20 + i * sizeof(c), &c, sizeof(c));
 		}
 		FE_CNT_ADD(tr->tx_credit, 1);
-		trunk_stage(dp, tr, m);
+		trunk_stage(dp, tr, m, now);
 	}
 	tr->ncred = 0;
 }
@@ -841,7 +874,7 @@ trunk_credit(struct fe_dp *dp, struct fe_trunk *tr, uint8_t lane, uint32_t block
 }
 
 void
-fe_graph_pause_out(struct fe_dp *dp, unsigned h, uint8_t prio, enum fe_pfc_event ev)
+fe_graph_pause_out(struct fe_dp *dp, unsigned h, uint8_t prio, enum fe_pfc_event ev, uint64_t t)
 {
 	struct fe_graph *g = dp->graph;
 	const struct fe_hoplink *hl = &g->hl[h];
@@ -856,8 +889,9 @@ fe_graph_pause_out(struct fe_dp *dp, unsigned h, uint8_t prio, enum fe_pfc_event
 	if (f == NULL)
 		return;
 	fe_pfc_frame(f, tr->mac, prio, ev == FE_PFC_XOFF ? hl->pfc.cfg.quanta : 0);
+	memcpy(f + FE_TRUNK_PFC_AGE, &t, 8); /* its age once it leaves (trunk_tx()) */
 	FE_CNT_ADD(tr->tx_pfc, 1);
-	trunk_stage(dp, tr, m);
+	trunk_stage(dp, tr, m, t);
 }
 
 /* A frame from trunk tr at now: into its switch, or its flow control to the sender here. */
@@ -873,14 +907,19 @@ trunk_in(struct fe_dp *dp, struct fe_trunk *tr, struct rte_mbuf *m, uint64_t now
 	if (type == 0x8808 && len >= 34 && f[14] == 0x01 && f[15] == 0x01) {
 		/* 802.1Qbb from the receiver there: its reaction delay, less the real link's */
 		struct fe_hoplink *hl = &g->hl[tr->send];
-		uint64_t d = hl->pfc.cfg.delay_ticks > tr->lat_ticks
-				     ? hl->pfc.cfg.delay_ticks - tr->lat_ticks
-				     : 0;
+		uint32_t age_be = 0;
+		uint64_t back, at;
 
+		/* decided age ago there (its padding says), and the real link took its
+		 * latency: the sender stops the reaction delay after the decision */
+		if (len >= FE_TRUNK_PFC_AGE + 4)
+			memcpy(&age_be, f + FE_TRUNK_PFC_AGE, 4);
+		back = tr->lat_ticks + fe_ns_to_ticks(rte_be_to_cpu_32(age_be), dp->hz);
+		at = sent_at(dp, now) + hl->pfc.cfg.delay_ticks;
+		at = at > back ? at - back : 0;
 		for (uint8_t p = 0; p < FE_PFC_PRIOS; p++)
 			if (f[17] >> p & 1)
-				fe_pfc_heard(&hl->pfc, p, (f[18 + 2 * p] | f[19 + 2 * p]) != 0,
-					     now + d);
+				fe_pfc_heard(&hl->pfc, p, (f[18 + 2 * p] | f[19 + 2 * p]) != 0, at);
 		FE_CNT_ADD(tr->rx_pfc, 1);
 		rte_pktmbuf_free(m);
 		return;
@@ -896,7 +935,7 @@ trunk_in(struct fe_dp *dp, struct fe_trunk *tr, struct rte_mbuf *m, uint64_t now
 		w[15] = FE_TRUNK_ECHO;
 		memcpy(w + 6, tr->mac, 6);
 		FE_CNT_ADD(tr->probes, 1);
-		trunk_stage(dp, tr, m);
+		trunk_stage(dp, tr, m, now);
 		return;
 	}
 	if (f[15] == FE_TRUNK_ECHO) { /* a late answer to this box's own measurement */
@@ -907,6 +946,7 @@ trunk_in(struct fe_dp *dp, struct fe_trunk *tr, struct rte_mbuf *m, uint64_t now
 	    len >= 20 + f[18] * sizeof(struct fe_trunk_credit)) {
 		/* credits back: freed age ago there, and the real link took its latency */
 		struct fe_credit *c = &g->hl[tr->send].cred;
+		const uint64_t rx = sent_at(dp, now); /* when it came (the TSC, live) */
 
 		for (unsigned i = 0; i < f[18] && c->ring != NULL; i++) {
 			struct fe_trunk_credit e;
@@ -916,7 +956,7 @@ trunk_in(struct fe_dp *dp, struct fe_trunk *tr, struct rte_mbuf *m, uint64_t now
 			back = tr->lat_ticks + fe_ns_to_ticks(rte_be_to_cpu_32(e.age_ns), dp->hz);
 			if (e.lane < dp->conf.lanes)
 				fe_credit_return(c, e.lane, rte_be_to_cpu_16(e.blocks),
-						 now > back ? now - back : 0);
+						 rx > back ? rx - back : 0);
 		}
 		FE_CNT_ADD(tr->rx_credit, 1);
 		rte_pktmbuf_free(m);
@@ -933,7 +973,8 @@ trunk_in(struct fe_dp *dp, struct fe_trunk *tr, struct rte_mbuf *m, uint64_t now
 		r = rte_be_to_cpu_64(r);
 		/* due here as late as it left there: the real link took its latency */
 		late = fe_ns_to_ticks(rte_be_to_cpu_32(late_ns), dp->hz);
-		at = now > late ? now - late : 0;
+		at = sent_at(dp, now);
+		at = RTE_MIN(at > late ? at - late : 0, now); /* never past this pass */
 		in = g->loc[R_IN(r)];
 		dst = R_DST(r) == R_FLOOD ? R_FLOOD : g->loc[R_DST(r)];
 		if (in != 0xff && (dst != 0xff || R_DST(r) == R_FLOOD)) {
@@ -981,7 +1022,7 @@ trunks_flush(struct fe_dp *dp, uint64_t now)
 	for (unsigned t = 0; t < g->ntrunks; t++) {
 		trunk_credit_flush(dp, &g->trunk[t], now);
 		if (g->trunk[t].ntx)
-			trunk_tx(&g->trunk[t]);
+			trunk_tx(dp, &g->trunk[t], now);
 	}
 }
 
@@ -1205,10 +1246,11 @@ pfc_service(struct fe_dp *dp, uint64_t now)
 			fe_graph_pause_out(
 				dp, h, pr,
 				fe_pfc_update(&hl->pfc, pr,
-					      dp->held[input_of(dp, h) * FE_PFC_PRIOS + pr], now));
+					      dp->held[input_of(dp, h) * FE_PFC_PRIOS + pr], now),
+				now);
 			if (hl->side == FE_HL_RECV && hl->pfc.prio[pr].xoff &&
 			    fe_pfc_refresh_due(&hl->pfc, pr, now))
-				fe_graph_pause_out(dp, h, pr, FE_PFC_XOFF); /* its refresh */
+				fe_graph_pause_out(dp, h, pr, FE_PFC_XOFF, now); /* refresh */
 		}
 		if (dp->wd.ticks == 0)
 			continue;

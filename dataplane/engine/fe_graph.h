@@ -307,9 +307,15 @@ FE_GRAPH_DECLARE(credit)
 
 /*
  * Split across boxes: a hop link's receiving switch (input nports + h) paused or resumed
- * its sender on another box (fe_switch_pause()): an 802.1Qbb frame onto the trunk.
+ * its sender on another box at tick t (fe_switch_pause()): an 802.1Qbb frame onto the
+ * trunk, which carries in its padding how long after t it left (FE_TRUNK_PFC_AGE).
  */
-void fe_graph_pause_out(struct fe_dp *dp, unsigned h, uint8_t prio, enum fe_pfc_event ev);
+void fe_graph_pause_out(struct fe_dp *dp, unsigned h, uint8_t prio, enum fe_pfc_event ev,
+			uint64_t t);
+
+/* Where an 802.1Qbb frame over a trunk carries its age (ns, 4 bytes): in its padding,
+ * which the standard leaves unread. */
+#define FE_TRUNK_PFC_AGE 40
 
 /*
  * Hop link h's compiled link as this box runs it: sent to another box, its delay less the

@@ -281,12 +281,12 @@ pfc_frame_out(struct fe_dp *dp, unsigned in, uint8_t prio, enum fe_pfc_event ev)
 }
 
 void
-fe_switch_pause(struct fe_dp *dp, unsigned src, uint8_t prio, enum fe_pfc_event ev)
+fe_switch_pause(struct fe_dp *dp, unsigned src, uint8_t prio, enum fe_pfc_event ev, uint64_t t)
 {
 	if (src < dp->nports)
 		pfc_frame_out(dp, src, prio, ev);
 	else /* a hop link's sender: an emulated switch here (no frame), or on another box */
-		fe_graph_pause_out(dp, src - dp->nports, prio, ev);
+		fe_graph_pause_out(dp, src - dp->nports, prio, ev, t);
 }
 
 /* Pipeline: the staged handoffs of port q onto its ring; what does not fit is dropped. */
@@ -364,7 +364,8 @@ to_egress(struct fe_dp *dp, unsigned in, unsigned q, struct rte_mbuf *m, uint64_
 		}
 		if (to_link(dp, 2 * q + 1, &out->down, &out->down_x, m, t, FE_LABEL(acct, lane),
 			    R) == 0)
-			fe_switch_pause(dp, in, lane, fe_pfc_update(pfc, lane, dp->held[acct], t));
+			fe_switch_pause(dp, in, lane, fe_pfc_update(pfc, lane, dp->held[acct], t),
+					t);
 		return;
 	}
 	to_link(dp, 2 * q + 1, &out->down, &out->down_x, m, t, FE_LABEL(acct, lane), R);

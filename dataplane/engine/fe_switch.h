@@ -59,7 +59,8 @@ FE_SWITCH_DECLARE(credit)
 int fe_switch_impair(struct fe_dp *dp, unsigned n, struct fe_link *l, struct fe_linkx *x,
 		     struct rte_mbuf *m, uint64_t t, uint8_t lane, uint64_t *extra);
 /* PFC: input src decided ev for prio; a port's sender gets the real frame, if enabled. */
-void fe_switch_pause(struct fe_dp *dp, unsigned src, uint8_t prio, enum fe_pfc_event ev);
+void fe_switch_pause(struct fe_dp *dp, unsigned src, uint8_t prio, enum fe_pfc_event ev,
+		     uint64_t t);
 
 /* Pipeline, up stage: put what was handed to each egress port on its ring. */
 void fe_switch_handoff_out(struct fe_dp *dp);

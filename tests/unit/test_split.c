@@ -312,6 +312,13 @@ Test(split, a_frame_crosses_the_boxes_on_time_and_addresses_are_learned)
 	cr_assert_eq(trunk_of(a, "leaf1-spine1")->tx_frames, 2 + 1,
 		     "leaf1's 2 hellos and the frame");
 	cr_assert_eq(trunk_of(b, "leaf1-spine1")->rx_frames, 3);
+	{ /* each frame that left for box B counted its lateness there (the verdicts') */
+		uint64_t n = 0;
+
+		for (unsigned k = 0; k < FE_QHIST_BUCKETS; k++)
+			n += hop(a, "leaf1>spine1")->l.st.late_hist[k];
+		cr_assert_eq(n, 3, "lateness of %lu frames counted, 3 sent", n);
+	}
 	cr_assert_eq(trunk_of(b, "leaf2-spine1")->tx_frames, 2 + 1, "leaf1's hellos and the frame");
 	cr_assert_eq(trunk_of(b, "leaf1-spine1")->rx_bad + trunk_of(a, "leaf2-spine1")->rx_bad, 0);
 	done(a, b, avail);
