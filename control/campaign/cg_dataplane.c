@@ -84,9 +84,8 @@ boxes_start(struct cg_run *r, const struct cg_regime *g, const char *args, unsig
 	    char *vdevs0, size_t len0, char *box0, char *err, size_t errlen)
 {
 	char names[FE_TOPO_BOXES][FE_TOPO_NAME], vd[FE_TOPO_BOXES][2048] = {{0}};
-	/* the hosts' frames behind the fabric header, and a margin: with the header alone,
-	 * 14 % of an ib-ndr run's full-sized frames were lost on the veth (not yet known why) */
-	unsigned n[FE_TOPO_BOXES] = {0}, mtu = g->edge.mtu + FE_TRUNK_HDR + 64;
+	/* the hosts' frames behind the fabric header */
+	unsigned n[FE_TOPO_BOXES] = {0}, mtu = g->edge.mtu + FE_TRUNK_HDR;
 	struct fe_topo *t = malloc(sizeof(*t));
 	int rc = -1;
 
