@@ -23,7 +23,7 @@ split_cleanup() {
 	[ "$rc" = 0 ] || [ ! -f "$FE_TMP/b.log" ] || { echo "box b:"; tail -5 "$FE_TMP/b.log"; } >&2
 	for t in $TRUNKS; do ip link del "$t-a" 2>/dev/null || true; done
 	ip netns del fesplit-b 2>/dev/null || true
-	rm -rf /var/run/dpdk/fe-split-b /run/fabemu/fe-split-b.sock
+	rm -rf /var/run/dpdk/fe-split-b /var/run/dpdk/fe-split-r /run/fabemu/fe-split-b.sock
 	set +e
 	(exit "$rc")
 	fe_cleanup
@@ -91,6 +91,23 @@ fe_dp_start $(fe_eal) $(fe_vdevs af_packet) -- $ARGS --regime credit
 sleep 0.3
 measure one
 fe_dp_stop
+
+# what --box refuses, before it measures anything
+refused() { # WANT ARGS...: fabemu-dp ARGS exits 2 saying WANT
+	local want=$1 rc=0 out
+	shift
+	out=$(timeout 60 "$FE_BIN/fabemu-dp" --no-huge -m 512 --no-pci -l 0 --file-prefix fe-split-r \
+		"$@" 2>&1) || rc=$?
+	rm -rf /var/run/dpdk/fe-split-r
+	[ "$rc" = 2 ] && grep -qF -- "$want" <<<"$out" || fe_fail "want '$want' (exit 2): $rc $out"
+	echo "  ok   refused: $want"
+}
+refused "box 'a' has 2 host ports and 2 links to other boxes: give 4 ports (2 given), the hosts' first, then one a link: leaf1-spine1 leaf2-spine1" \
+	$(fe_vdevs af_packet) -- $ARGS --box a
+refused "--box a: the emulated roce NICs keep a flow's receiver state with its sender" \
+	$(fe_vdevs af_packet) $(trunk_vdevs a 2) -- $ARGS --box a --nic model=roce
+refused "no switch of topology $T/ls.yaml is on box 'c' (its boxes: 'a', 'b')" \
+	$(fe_vdevs af_packet) -- $ARGS --box c
 
 # split: box b first (it waits for box a's probes), then box a
 start_b credit
