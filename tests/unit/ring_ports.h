@@ -9,6 +9,7 @@
 
 #include <criterion/criterion.h>
 #include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 
 #include <rte_eal.h>
@@ -67,6 +68,56 @@ ring_port(int i, struct rte_mempool *pool, struct rte_ring **rx, struct rte_ring
 	cr_assert_eq(rte_eth_tx_queue_setup(port, 0, 1024, 0, NULL), 0);
 	cr_assert_eq(rte_eth_dev_start(port), 0);
 	return port;
+}
+
+/* The frames in ring r (what the engine sent a port), freed: how many. */
+static inline unsigned
+ring_drain(struct rte_ring *r)
+{
+	void *m;
+	unsigned n = 0;
+
+	while (rte_ring_dequeue(r, &m) == 0) {
+		rte_pktmbuf_free(m);
+		n++;
+	}
+	return n;
+}
+
+/*
+ * A UDP frame of len bytes (at least 52) from host `host` (MAC src, 198.18.0.host+1, its
+ * port sport) to 198.18.0.X port 9 at MAC dst, its byte 51 numbered seq: its order at
+ * the far end. Onto ring r, as that host sends it.
+ */
+static inline void
+ring_udp(struct rte_mempool *pool, struct rte_ring *r, const uint8_t *dst, const uint8_t *src,
+	 int host, uint16_t sport, uint16_t len, uint8_t seq)
+{
+	struct rte_mbuf *m = rte_pktmbuf_alloc(pool);
+	uint8_t *f;
+
+	cr_assert_not_null(m);
+	f = (uint8_t *)rte_pktmbuf_append(m, len);
+	cr_assert_not_null(f);
+	memset(f, 0, len);
+	memcpy(f, dst, 6);
+	memcpy(f + 6, src, 6);
+	f[12] = 0x08;
+	f[14] = 0x45;
+	f[17] = (uint8_t)(len - 14);
+	f[22] = 64;
+	f[23] = 17; /* UDP sport -> 9 */
+	f[26] = 198;
+	f[27] = 18;
+	f[29] = (uint8_t)(host + 1);
+	f[30] = 198;
+	f[31] = 18;
+	f[34] = (uint8_t)(sport >> 8);
+	f[35] = (uint8_t)sport;
+	f[37] = 9;
+	if (len > 51)
+		f[51] = seq;
+	cr_assert_eq(rte_ring_enqueue(r, m), 0);
 }
 
 #endif

@@ -140,14 +140,7 @@ take(int i, struct rte_mbuf **out, unsigned max)
 static unsigned
 sent(int i)
 {
-	void *m;
-	unsigned n = 0;
-
-	while (rte_ring_dequeue(txr[i], &m) == 0) {
-		rte_pktmbuf_free(m);
-		n++;
-	}
-	return n;
+	return ring_drain(txr[i]);
 }
 
 Test(engine, learning_and_flooding)

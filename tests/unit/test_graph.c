@@ -136,44 +136,13 @@ static uint8_t inject_seq;
 static void
 inject(int port, const uint8_t *dst, uint16_t sport, uint16_t len)
 {
-	struct rte_mbuf *m = rte_pktmbuf_alloc(pool);
-	uint8_t *f;
-
-	cr_assert_not_null(m);
-	f = (uint8_t *)rte_pktmbuf_append(m, len);
-	cr_assert_not_null(f);
-	memset(f, 0, len);
-	memcpy(f, dst, 6);
-	memcpy(f + 6, MAC[port], 6);
-	f[12] = 0x08;
-	f[14] = 0x45;
-	f[17] = (uint8_t)(len - 14);
-	f[22] = 64;
-	f[23] = 17; /* UDP sport -> 9 */
-	f[26] = 198;
-	f[27] = 18;
-	f[29] = (uint8_t)(port + 1);
-	f[30] = 198;
-	f[31] = 18;
-	f[34] = (uint8_t)(sport >> 8);
-	f[35] = (uint8_t)sport;
-	f[37] = 9;
-	if (len > 51) /* every frame numbered: its order at the far end */
-		f[51] = inject_seq++;
-	cr_assert_eq(rte_ring_enqueue(rxr[port], m), 0);
+	ring_udp(pool, rxr[port], dst, MAC[port], port, sport, len, len > 51 ? inject_seq++ : 0);
 }
 
 static unsigned
 sent(int i)
 {
-	void *m;
-	unsigned n = 0;
-
-	while (rte_ring_dequeue(txr[i], &m) == 0) {
-		rte_pktmbuf_free(m);
-		n++;
-	}
-	return n;
+	return ring_drain(txr[i]);
 }
 
 static uint64_t

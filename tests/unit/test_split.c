@@ -162,42 +162,14 @@ static uint8_t inject_seq;
 static void
 inject(int port, const uint8_t *dst, uint16_t len)
 {
-	struct rte_mbuf *m = rte_pktmbuf_alloc(pool);
-	uint8_t *f;
-
-	cr_assert_not_null(m);
-	f = (uint8_t *)rte_pktmbuf_append(m, len);
-	cr_assert_not_null(f);
-	memset(f, 0, len);
-	memcpy(f, dst, 6);
-	memcpy(f + 6, MAC[port], 6);
-	f[12] = 0x08;
-	f[14] = 0x45;
-	f[17] = (uint8_t)(len - 14);
-	f[22] = 64;
-	f[23] = 17;
-	f[26] = 198;
-	f[27] = 18;
-	f[29] = (uint8_t)(port + 1);
-	f[30] = 198;
-	f[31] = 18;
-	f[37] = 9;
-	f[51] = inject_seq++;
-	cr_assert_eq(rte_ring_enqueue(rxr[port], m), 0);
+	ring_udp(pool, rxr[port], dst, MAC[port], port, 0, len, inject_seq++);
 }
 
 /* Frames host i received, freed. */
 static unsigned
 sent(int i)
 {
-	void *m;
-	unsigned n = 0;
-
-	while (rte_ring_dequeue(txr[i], &m) == 0) {
-		rte_pktmbuf_free(m);
-		n++;
-	}
-	return n;
+	return ring_drain(txr[i]);
 }
 
 /* Every host says hello (broadcast) at t: every address known, on both boxes. */
