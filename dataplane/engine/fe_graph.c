@@ -843,7 +843,8 @@ trunk_credit_flush(struct fe_dp *dp, struct fe_trunk *tr, uint64_t now)
 
 	if (tr->ncred == 0)
 		return;
-	f = trunk_ctl(dp, tr, &m, (uint16_t)(18 + 2 + tr->ncred * sizeof(struct fe_trunk_credit)));
+	f = trunk_ctl(dp, tr, &m,
+		      (uint16_t)(FE_TRUNK_COMMON + 2 + tr->ncred * sizeof(struct fe_trunk_credit)));
 	if (f != NULL) {
 		fe_trunk_hdr(f, tr->mac, FE_TRUNK_CREDIT, tr->recv);
 		f[18] = (uint8_t)tr->ncred;
@@ -924,7 +925,7 @@ trunk_in(struct fe_dp *dp, struct fe_trunk *tr, struct rte_mbuf *m, uint64_t now
 		rte_pktmbuf_free(m);
 		return;
 	}
-	if (type != FE_TRUNK_ETHERTYPE || len < FE_TRUNK_HDR - 8 || f[14] != FE_TRUNK_VERSION) {
+	if (type != FE_TRUNK_ETHERTYPE || len < FE_TRUNK_COMMON || f[14] != FE_TRUNK_VERSION) {
 		FE_CNT_ADD(tr->rx_bad, 1);
 		rte_pktmbuf_free(m);
 		return;
@@ -942,7 +943,7 @@ trunk_in(struct fe_dp *dp, struct fe_trunk *tr, struct rte_mbuf *m, uint64_t now
 		rte_pktmbuf_free(m);
 		return;
 	}
-	if (f[15] == FE_TRUNK_CREDIT && (unsigned)(f[16] << 8 | f[17]) == tr->send &&
+	if (f[15] == FE_TRUNK_CREDIT && (unsigned)(f[16] << 8 | f[17]) == tr->send && len >= 20 &&
 	    len >= 20 + f[18] * sizeof(struct fe_trunk_credit)) {
 		/* credits back: freed age ago there, and the real link took its latency */
 		struct fe_credit *c = &g->hl[tr->send].cred;

@@ -74,6 +74,8 @@ enum fe_hl_side {
  * route (8) */
 #define FE_TRUNK_CREDITS 32 /* credit returns a credit frame carries */
 
+#define FE_TRUNK_COMMON 18 /* bytes every trunk frame starts with (fe_trunk_hdr()) */
+
 /*
  * The 18 bytes every trunk frame of fabemu's starts with: Ethernet to a multicast address
  * of its own (the link is point to point), from src; the version, the type, and the link
