@@ -1122,6 +1122,8 @@ graph_json(const struct fe_dp *dp)
 				"nombuf", u64(FE_CNT_GET(x->nombuf)), "probes",
 				u64(FE_CNT_GET(x->probes)));
 
+			json_object_set_new(o, "echoes", u64(FE_CNT_GET(x->echoes)));
+
 			/* the port's own losses: what its ring or the pool could not take */
 			rte_eth_stats_get(x->port, &es);
 			json_object_set_new(o, "imissed", u64(es.imissed));

@@ -940,6 +940,7 @@ trunk_in(struct fe_dp *dp, struct fe_trunk *tr, struct rte_mbuf *m, uint64_t now
 		return;
 	}
 	if (f[15] == FE_TRUNK_ECHO) { /* a late answer to this box's own measurement */
+		FE_CNT_ADD(tr->echoes, 1);
 		rte_pktmbuf_free(m);
 		return;
 	}
@@ -978,7 +979,9 @@ trunk_in(struct fe_dp *dp, struct fe_trunk *tr, struct rte_mbuf *m, uint64_t now
 		at = RTE_MIN(at > late ? at - late : 0, now); /* never past this pass */
 		in = g->loc[R_IN(r)];
 		dst = R_DST(r) == R_FLOOD ? R_FLOOD : g->loc[R_DST(r)];
-		if (in != 0xff && (dst != 0xff || R_DST(r) == R_FLOOD)) {
+		/* a route this box can take: known ports, a lane it runs, a switch it knows */
+		if (in != 0xff && (dst != 0xff || R_DST(r) == R_FLOOD) &&
+		    R_LANE(r) < dp->conf.lanes && R_ORIGIN(r) < g->nsw) {
 			const uint8_t *src = f + FE_TRUNK_HDR + 6;
 
 			rte_pktmbuf_adj(m, FE_TRUNK_HDR);

@@ -34,6 +34,7 @@
 #include "fuzz_bpf.h"
 #include "fuzz_common.h"
 #include "fuzz_eal.h"
+#include "fuzz_mbuf.h"
 
 #define NP	   3
 #define HZ	   1000000000ULL /* fake clock: 1 tick = 1 ns */
@@ -102,24 +103,6 @@ frame_id(struct rte_mbuf *m)
 	return RTE_MBUF_DYNFIELD(m, idoff, uint32_t *);
 }
 
-/* One segment of len bytes, poisoned before them and after max(len, keep). */
-static struct rte_mbuf *
-segment(const uint8_t *b, uint32_t len, uint32_t keep)
-{
-	struct rte_mbuf *m = rte_pktmbuf_alloc(inpool);
-	uint8_t *buf;
-	uint32_t open;
-
-	FZ_CHECK(m != NULL, "inpool empty");
-	buf = m->buf_addr;
-	ASAN_UNPOISON_MEMORY_REGION(buf, m->buf_len);
-	memcpy(rte_pktmbuf_append(m, (uint16_t)len), b, len);
-	open = RTE_MAX(len, keep);
-	ASAN_POISON_MEMORY_REGION(buf, m->data_off);
-	ASAN_POISON_MEMORY_REGION(buf + m->data_off + open, m->buf_len - m->data_off - open);
-	return m;
-}
-
 /* Frame k (its bytes in sent[k]) into port `in`'s receive ring. */
 static void
 inject(unsigned k, unsigned in)
@@ -128,10 +111,11 @@ inject(unsigned k, unsigned in)
 	struct rte_mbuf *m;
 
 	if (cut == 0 || cut >= len) {
-		m = segment(sent[k], len, SEEN_BYTES);
+		m = fz_segment(inpool, sent[k], len, SEEN_BYTES);
 	} else {
-		m = segment(sent[k], cut, SEEN_BYTES);
-		FZ_CHECK(rte_pktmbuf_chain(m, segment(sent[k] + cut, len - cut, 0)) == 0, "chain");
+		m = fz_segment(inpool, sent[k], cut, SEEN_BYTES);
+		FZ_CHECK(rte_pktmbuf_chain(m, fz_segment(inpool, sent[k] + cut, len - cut, 0)) == 0,
+			 "chain");
 	}
 	*frame_id(m) = k + 1;
 	FZ_CHECK(rte_ring_enqueue(rxr[in], m) == 0, "rx ring full");

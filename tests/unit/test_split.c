@@ -407,3 +407,37 @@ Test(split, credits_cross_the_boxes)
 {
 	lossless(FE_REGIME_CREDIT);
 }
+
+/* A frame over a trunk whose route names what this box cannot take (a lane it does not
+ * run, a switch or a port the fabric has not) is refused and counted, not queued. */
+Test(split, a_trunk_refuses_a_route_it_cannot_take)
+{
+	unsigned avail = rte_mempool_avail_count(pool);
+	const struct opt o = {.regime = FE_REGIME_CREDIT, .lat_ns = 300};
+	/* lane 7 (1 runs), origin switch 200, ingress port 99 (4 in the fabric) */
+	static const uint64_t routes[3] = {7ULL << 24 | 0 << 8 | 1, 200ULL << 16 | 0 << 8 | 1,
+					   99ULL << 8 | 1};
+	char err[256];
+	struct fe_dp *b = engine(2, &o, err, sizeof(err));
+	const struct fe_trunk *tr;
+
+	cr_assert_not_null(b, "%s", err);
+	tr = trunk_of(b, "leaf1-spine1");
+	for (int i = 0; i < 3; i++) {
+		struct rte_mbuf *m = rte_pktmbuf_alloc(pool);
+		uint8_t *f = (uint8_t *)rte_pktmbuf_append(m, FE_TRUNK_HDR + 60);
+		uint64_t r = rte_cpu_to_be_64(routes[i]);
+
+		memset(f, 0, FE_TRUNK_HDR + 60);
+		fe_trunk_hdr(f, MAC[0], FE_TRUNK_DATA, tr->recv);
+		memcpy(f + 22, &r, 8);
+		memcpy(f + FE_TRUNK_HDR, MAC[1], 6);
+		memcpy(f + FE_TRUNK_HDR + 6, MAC[0], 6);
+		cr_assert_eq(rte_ring_enqueue(rxr[NH + NT + 0], m), 0);
+	}
+	fe_dp_poll(b, 1000000);
+	cr_assert_eq(tr->rx_bad, 3, "refused: %lu", tr->rx_bad);
+	cr_assert_eq(tr->rx_frames, 0);
+	cr_assert_eq(b->graph->iq_pkts, 0, "nothing queued");
+	done(b, NULL, avail);
+}
