@@ -204,6 +204,37 @@ def engine_seeds():
     return seeds
 
 
+def trunk_seeds():
+    """fuzz_trunk: the spine's box of a split leaf-spine reads its trunks (fe_graph.c)."""
+    h1, h2 = bytes.fromhex("02fe00000001"), bytes.fromhex("02fe00000002")
+    inner = eth(0x0800, ipv4(17, udp()), dst=h2, src=h1)
+
+    def hdr(kind, link):  # fe_trunk_hdr(): to the trunks' address, version 1
+        return (bytes.fromhex("03fe00000001020000000009") + b"\x88\xb5\x01"
+                + bytes([kind]) + struct.pack(">H", link))
+
+    def route(dst, inn, origin, lane=0, h=0, seq=1):
+        return struct.pack(">Q", seq << 48 | h << 32 | lane << 24 | origin << 16 | inn << 8 | dst)
+
+    def rec(trunk, frame, wait=1):  # the input's header: trunk, us until the next, length
+        return bytes([trunk | wait << 1]) + struct.pack("<H", len(frame)) + frame
+
+    data = hdr(1, 0) + struct.pack(">I", 0) + route(1, 0, 0) + inner  # h1 > h2, unicast
+    flood = hdr(1, 2) + struct.pack(">I", 1000) + route(0xFF, 1, 1) + inner
+    credit = hdr(2, 1) + bytes([1, 0, 0, 0]) + struct.pack(">HI", 2, 500)
+    pause = (bytes.fromhex("0180c2000001020000000009") + b"\x88\x08\x01\x01\x00\x01"
+             + b"\xff\xff").ljust(60, b"\x00")
+    xon = pause[:18] + b"\x00\x00" + pause[20:]
+    probe = hdr(3, 0) + struct.pack("<Q", 12345) + bytes(4)
+    echo = hdr(4, 0) + struct.pack("<Q", 12345) + bytes(4)
+    return [
+        ("lossy-frames", bytes([0]) + rec(0, data) * 2 + rec(1, flood)),
+        ("pfc-pauses", bytes([1]) + rec(0, data) * 8 + rec(1, pause) + rec(1, xon, 5)),
+        ("credit-returns", bytes([2]) + rec(0, data) * 8 + rec(0, credit) + rec(1, credit)),
+        ("probes-and-runts", bytes([0]) + rec(0, probe) + rec(1, echo) + rec(0, bytes(10))),
+    ]
+
+
 def ecn_seeds():
     return [(name, frame) for name, frame in FRAMES.items()]
 
@@ -215,3 +246,4 @@ if __name__ == "__main__":
     write("filter", filter_seeds())
     write("engine", engine_seeds())
     write("ecn", ecn_seeds())
+    write("trunk", trunk_seeds())
