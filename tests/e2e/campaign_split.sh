@@ -97,6 +97,10 @@ fe_check "ib-ndr-split: credit frames over the trunks, sent and heard" \
 	"$(runs ib-ndr-split 'sum(t["rx_credit"] for t in r["counters"]["graph"]["trunks"])')" 100 100000000
 fe_check "ib-ndr-split: frames lost at the trunks' ports" \
 	"$(runs ib-ndr-split 'sum(t["tx_full"] + t["rx_bad"] + t["imissed"] + t["rx_nombuf"] for t in r["counters"]["graph"]["trunks"])')" 0 0
+# each box's lateness: the spine's box counts it on its links to the leaves (the report's
+# fabric_links[].late_hist_ns, merged as the box that sends each counted it)
+fe_check "eth-lossy-split: frames whose lateness the spine's box counted" \
+	"$(runs eth-lossy-split 'sum(sum(l["late_hist_ns"]) for l in r["counters"]["graph"]["fabric_links"] if l["link"].startswith("spine"))')" 1000 100000000
 # each direction of each link once, as the box that sends it counted it: 3 runs x 4
 fe_check "eth-lossy-split: links between switches counted where they are sent" \
 	"$(runs eth-lossy-split 'sum(1 for l in r["counters"]["graph"]["fabric_links"] if l["sent_here"] and l["out_pkts"] > 0)')" 12 12
