@@ -1044,9 +1044,10 @@ split_setup(struct opts *o, const uint16_t *ports, unsigned *nports, char *err, 
 	return 0;
 }
 
-/* A probe (FE_TRUNK_PROBE) of trunk t onto its port; 0, or -1 without an mbuf. */
+/* A probe (FE_TRUNK_PROBE) of trunk t onto its port, saying whether this box has its
+ * answers (done); 0, or -1 without an mbuf. */
 static int
-probe_send(struct rte_mempool *pool, unsigned t, uint64_t tsc)
+probe_send(struct rte_mempool *pool, unsigned t, uint64_t tsc, int done)
 {
 	struct rte_mbuf *m = rte_pktmbuf_alloc(pool);
 	struct rte_ether_addr mac;
@@ -1063,6 +1064,7 @@ probe_send(struct rte_mempool *pool, unsigned t, uint64_t tsc)
 	fe_trunk_hdr(f, mac.addr_bytes, FE_TRUNK_PROBE, split.link[t]);
 	memcpy(f + 18, &tsc, 8);
 	memcpy(f + 26, &split.hash, 4);
+	f[30] = (uint8_t)done;
 	if (rte_eth_tx_burst(port, 0, &m, 1) != 1)
 		rte_pktmbuf_free(m);
 	return 0;
@@ -1070,20 +1072,24 @@ probe_send(struct rte_mempool *pool, unsigned t, uint64_t tsc)
 
 /*
  * Each trunk's one-way latency, half the shortest of FE_PROBES round trips to the other
- * box, which answers (here, while it measures too; then its engine). Clocks are not
- * shared: exact for a link as fast both ways. 0, or -ETIMEDOUT/-EINVAL with a message.
+ * box. Clocks are not shared: exact for a link as fast both ways. Both boxes poll without
+ * sleeping and answer at once, and stay until each has its answers (its probes say so),
+ * so that a round trip is the link's and not the time an engine took to wake: one that
+ * answers from a running engine (the other box came first and left) is not waited for
+ * longer than a second. 0, or -ETIMEDOUT/-EINVAL with a message.
  */
 #define FE_PROBES 16
 static int
 measure_trunks(struct opts *o, struct rte_mempool *pool, char *err, size_t len)
 {
 	const uint64_t hz = rte_get_tsc_hz();
-	uint64_t best[FE_GRAPH_TRUNKS], deadline = rte_rdtsc() + 30 * hz, next = 0;
-	unsigned got[FE_GRAPH_TRUNKS] = {0}, left = split.ntrunks, dropped = 0;
+	uint64_t best[FE_GRAPH_TRUNKS], deadline = rte_rdtsc() + 30 * hz, next = 0, done_at = 0;
+	unsigned got[FE_GRAPH_TRUNKS] = {0}, left = split.ntrunks, dropped = 0, peers = 0;
+	uint8_t peer_done[FE_GRAPH_TRUNKS] = {0};
 
 	for (unsigned t = 0; t < split.ntrunks; t++)
 		best[t] = UINT64_MAX;
-	while (left > 0) {
+	while (left > 0 || (peers < split.ntrunks && rte_rdtsc() - done_at < hz)) {
 		uint64_t now = rte_rdtsc();
 
 		if (now > deadline) {
@@ -1098,10 +1104,9 @@ measure_trunks(struct opts *o, struct rte_mempool *pool, char *err, size_t len)
 				}
 			return -ETIMEDOUT;
 		}
-		if (now >= next) { /* a probe a millisecond while unanswered */
+		if (now >= next) { /* a probe a millisecond, until the other box is done too */
 			for (unsigned t = 0; t < split.ntrunks; t++)
-				if (got[t] < FE_PROBES)
-					probe_send(pool, t, rte_rdtsc());
+				probe_send(pool, t, rte_rdtsc(), left == 0);
 			next = now + hz / 1000;
 		}
 		for (unsigned t = 0; t < split.ntrunks; t++) {
@@ -1114,7 +1119,7 @@ measure_trunks(struct opts *o, struct rte_mempool *pool, char *err, size_t len)
 				uint32_t h;
 				uint64_t tsc;
 
-				if (rte_pktmbuf_data_len(pkts[i]) < 30 || f[12] != 0x88 ||
+				if (rte_pktmbuf_data_len(pkts[i]) < 31 || f[12] != 0x88 ||
 				    f[13] != 0xb5 || f[14] != FE_TRUNK_VERSION ||
 				    (f[15] != FE_TRUNK_PROBE && f[15] != FE_TRUNK_ECHO)) {
 					dropped++; /* the fabric's, before it starts here */
@@ -1145,19 +1150,24 @@ measure_trunks(struct opts *o, struct rte_mempool *pool, char *err, size_t len)
 					return -EINVAL;
 				}
 				if (f[15] == FE_TRUNK_PROBE) { /* answered as it came */
+					if (f[30] && !peer_done[t]) {
+						peer_done[t] = 1;
+						peers++;
+					}
 					f[15] = FE_TRUNK_ECHO;
 					if (rte_eth_tx_burst(port, 0, &pkts[i], 1) != 1)
 						rte_pktmbuf_free(pkts[i]);
 					continue;
 				}
 				memcpy(&tsc, f + 18, 8);
-				best[t] = RTE_MIN(best[t], rte_rdtsc() - tsc);
-				if (++got[t] == FE_PROBES)
-					left--;
+				if (got[t] < FE_PROBES) {
+					best[t] = RTE_MIN(best[t], rte_rdtsc() - tsc);
+					if (++got[t] == FE_PROBES && --left == 0)
+						done_at = rte_rdtsc();
+				}
 				rte_pktmbuf_free(pkts[i]);
 			}
 		}
-		rte_delay_us_sleep(20);
 	}
 	for (unsigned t = 0; t < split.ntrunks; t++) {
 		split.lat_ns[split.link[t]] = fe_ticks_to_ns(best[t] / 2, hz);

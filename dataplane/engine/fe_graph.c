@@ -976,7 +976,7 @@ trunk_in(struct fe_dp *dp, struct fe_trunk *tr, struct rte_mbuf *m, uint64_t now
 		/* due here as late as it left there: the real link took its latency */
 		late = fe_ns_to_ticks(rte_be_to_cpu_32(late_ns), dp->hz);
 		at = sent_at(dp, now);
-		at = RTE_MIN(at > late ? at - late : 0, now); /* never past this pass */
+		at = at > late ? at - late : 0;
 		in = g->loc[R_IN(r)];
 		dst = R_DST(r) == R_FLOOD ? R_FLOOD : g->loc[R_DST(r)];
 		/* a route this box can take: known ports, a lane it runs, a switch it knows */
@@ -991,6 +991,13 @@ trunk_in(struct fe_dp *dp, struct fe_trunk *tr, struct rte_mbuf *m, uint64_t now
 				fe_mac_learn(dp->mac, src, (uint16_t)in, now);
 			*route_of(g, m) = (r & ~UINT64_C(0xffff)) | (uint64_t)in << 8 | dst;
 			FE_CNT_ADD(tr->rx_frames, 1);
+			/* due past this pass (it runs behind the TSC), or behind one that is: it
+			 * waits its tick, in order (the reader leaves room: trunks_rx()) */
+			if (at > now || tr->due_head != tr->due_tail) {
+				tr->due[tr->due_tail % FE_TRUNK_DUE].m = m;
+				tr->due[tr->due_tail++ % FE_TRUNK_DUE].at = at;
+				return;
+			}
 			at_switch(dp, g->hl[tr->recv].to, input_of(dp, tr->recv), m, at, R);
 			return;
 		}
@@ -1007,11 +1014,23 @@ trunks_rx(struct fe_dp *dp, uint64_t now, const enum fe_regime R)
 	unsigned n = 0;
 
 	for (unsigned t = 0; t < g->ntrunks; t++) {
+		struct fe_trunk *tr = &g->trunk[t];
 		struct rte_mbuf *pkts[FE_BURST];
-		unsigned k = rte_eth_rx_burst(g->trunk[t].port, 0, pkts, FE_BURST);
+		unsigned k;
 
+		/* what was due by now, to its switch at its tick */
+		for (;
+		     tr->due_head != tr->due_tail && tr->due[tr->due_head % FE_TRUNK_DUE].at <= now;
+		     tr->due_head++, n++)
+			at_switch(dp, g->hl[tr->recv].to, input_of(dp, tr->recv),
+				  tr->due[tr->due_head % FE_TRUNK_DUE].m,
+				  tr->due[tr->due_head % FE_TRUNK_DUE].at, R);
+		/* no more than the frames can wait for: the rest stays in the port's ring */
+		k = rte_eth_rx_burst(
+			tr->port, 0, pkts,
+			(uint16_t)RTE_MIN(FE_BURST, FE_TRUNK_DUE - (tr->due_tail - tr->due_head)));
 		for (unsigned j = 0; j < k; j++)
-			trunk_in(dp, &g->trunk[t], pkts[j], now, R);
+			trunk_in(dp, tr, pkts[j], now, R);
 		n += k;
 	}
 	return n;
@@ -1509,6 +1528,12 @@ fe_graph_next_event(const struct fe_dp *dp)
 		next = RTE_MIN(next, fe_link_next_start(&h->l));
 		next = RTE_MIN(next, fe_credit_next(&h->cred)); /* credits: none is UINT64_MAX */
 	}
+	for (unsigned t = 0; t < g->ntrunks; t++) {
+		const struct fe_trunk *tr = &g->trunk[t];
+
+		if (tr->due_head != tr->due_tail)
+			next = RTE_MIN(next, tr->due[tr->due_head % FE_TRUNK_DUE].at);
+	}
 	return next;
 }
 
@@ -1519,6 +1544,8 @@ fe_graph_held(const struct fe_dp *dp)
 
 	for (unsigned i = 0; dp->graph && i < dp->graph->nhl; i++)
 		n += fe_link_count(&dp->graph->hl[i].l);
+	for (unsigned t = 0; dp->graph && t < dp->graph->ntrunks; t++)
+		n += dp->graph->trunk[t].due_tail - dp->graph->trunk[t].due_head;
 	return n + (dp->graph ? dp->graph->iq_pkts : 0);
 }
 
@@ -1533,9 +1560,13 @@ fe_graph_drain(struct fe_dp *dp)
 		while ((n = fe_link_flush(&g->hl[i].l, pkts, FE_BURST)) > 0)
 			rte_pktmbuf_free_bulk((struct rte_mbuf **)pkts, n);
 	for (unsigned t = 0; g && t < g->ntrunks; t++) {
-		rte_pktmbuf_free_bulk(g->trunk[t].tx, g->trunk[t].ntx);
-		g->trunk[t].ntx = 0;
-		g->trunk[t].ncred = 0;
+		struct fe_trunk *tr = &g->trunk[t];
+
+		rte_pktmbuf_free_bulk(tr->tx, tr->ntx);
+		tr->ntx = 0;
+		tr->ncred = 0;
+		for (; tr->due_head != tr->due_tail; tr->due_head++)
+			rte_pktmbuf_free(tr->due[tr->due_head % FE_TRUNK_DUE].m);
 	}
 	for (unsigned i = 0; g && g->iq && i < g->nin * FE_LANES_MAX; i++) {
 		struct fe_iq *q = &g->iq[i];

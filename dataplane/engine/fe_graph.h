@@ -72,7 +72,8 @@ enum fe_hl_side {
 #define FE_TRUNK_ECHO	   4 /* a probe sent back as it came */
 /* FE_TRUNK_HDR (fe_fabric.h): Ethernet (14), version, type, link direction (2), late (4),
  * route (8) */
-#define FE_TRUNK_CREDITS 32 /* credit returns a credit frame carries */
+#define FE_TRUNK_CREDITS 32  /* credit returns a credit frame carries */
+#define FE_TRUNK_DUE	 512 /* frames a trunk holds until the pass reaches their tick */
 
 #define FE_TRUNK_COMMON 18 /* bytes every trunk frame starts with (fe_trunk_hdr()) */
 
@@ -116,7 +117,14 @@ struct fe_trunk {
 		uint64_t t;
 		uint32_t blocks;
 		uint8_t lane;
-	} cred[FE_TRUNK_CREDITS];	   /* credits freed here for the sender, not yet sent */
+	} cred[FE_TRUNK_CREDITS]; /* credits freed here for the sender, not yet sent */
+	/* frames of the fabric come, due at a tick the loop's pass has not reached (the pass
+	 * runs behind the TSC): held in order until it does */
+	uint32_t due_head, due_tail;
+	struct {
+		struct rte_mbuf *m;
+		uint64_t at;
+	} due[FE_TRUNK_DUE];
 	fe_counter_t tx_frames, rx_frames; /* frames of the fabric carried */
 	fe_counter_t tx_pfc, rx_pfc;	   /* 802.1Qbb frames */
 	fe_counter_t tx_credit, rx_credit; /* credit frames */

@@ -120,8 +120,8 @@ fe_ctl -j counters >"$T/a.json"
 "$FE_BIN/fabemuctl" -s /run/fabemu/fe-split-b.sock -j counters >"$T/b.json"
 fe_dp_stop
 stop_b
-grep "link .* round trip" "$FE_DP_LOG" "$T/b.log" | sed 's/^/  /' >&2
 
+grep -h "link .* round trip" "$FE_DP_LOG" "$T/b.log" | sed 's/^/  /' >&2
 one=$(cat "$T/one.rtt") two=$(cat "$T/two.rtt")
 fe_log "least RTT: one box $one us, two boxes $two us; TCP under credits: $(cat "$T/one.tcp") and $(cat "$T/two.tcp") Mbit/s"
 fe_check "one box: least RTT (us), 8 links of 1 ms" "$one" 8000 8600
