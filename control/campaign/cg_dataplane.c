@@ -80,8 +80,8 @@ trunk_vdev(char *buf, size_t len, unsigned n, const char *ifc, unsigned mtu)
  * here with `args`.
  */
 static int
-boxes_start(struct cg_run *r, const struct cg_regime *g, const char *args, unsigned nhosts,
-	    char *vdevs0, size_t len0, char *box0, char *err, size_t errlen)
+boxes_start(struct cg_run *r, const struct cg_regime *g, const char *args, const char *run_tag,
+	    unsigned nhosts, char *vdevs0, size_t len0, char *box0, char *err, size_t errlen)
 {
 	char names[FE_TOPO_BOXES][FE_TOPO_NAME], vd[FE_TOPO_BOXES][2048] = {{0}};
 	/* the hosts' frames behind the fabric header */
@@ -137,11 +137,11 @@ boxes_start(struct cg_run *r, const struct cg_regime *g, const char *args, unsig
 	}
 	snprintf(vdevs0 + strlen(vdevs0), len0 - strlen(vdevs0), "%s", vd[0]);
 	for (unsigned k = 1; k < r->nboxes; k++) {
-		char ns[80], sock[160], log[PATH_MAX], stats[PATH_MAX], cmd[8192], tag[32];
+		char ns[80], sock[160], log[PATH_MAX], stats[PATH_MAX], cmd[8192], tag[192];
 		char *argv[] = {"/bin/sh", "-c", cmd, NULL};
 
 		box_names(r, k, ns, sock);
-		snprintf(tag, sizeof(tag), "box-%s", names[k]);
+		snprintf(tag, sizeof(tag), "%s-box-%s", run_tag, names[k]); /* dp-RUN-box-NAME */
 		cg_logpath(r, log, sizeof(log), "dp-%s.log", tag);
 		cg_logpath(r, stats, sizeof(stats), "dp-%s.json", tag);
 		unlink(sock);
@@ -228,7 +228,8 @@ cg_dp_start(struct cg_run *r, const struct cg_regime *g, const char *profile, un
 	 * the others when idle (a late option wins) */
 	snprintf(args, sizeof(args), "%s%s", cmd, g->split ? " --idle-sleep 50us" : "");
 	if (g->split && profile == g->profile &&
-	    boxes_start(r, g, args, r->c->hosts, vdevs, sizeof(vdevs), box0, err, errlen) < 0) {
+	    boxes_start(r, g, args, tag, r->c->hosts, vdevs, sizeof(vdevs), box0, err, errlen) <
+		    0) {
 		cg_dp_stop(r, NULL);
 		return -1;
 	}
@@ -257,8 +258,9 @@ cg_dp_start(struct cg_run *r, const struct cg_regime *g, const char *profile, un
 		}
 		if (k >= r->nboxes)
 			return 0;
-		snprintf(err, errlen, "box %u of the split fabric did not start (log: %s/logs/)", k,
-			 r->out);
+		snprintf(err, errlen,
+			 "box %u of the split fabric did not start (log: %s/logs/dp-%s-box-*.log)",
+			 k, r->out, tag);
 	} else {
 		snprintf(err, errlen, "fabemu-dp did not start (log: %s)", log);
 	}
