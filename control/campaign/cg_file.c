@@ -534,15 +534,6 @@ compile_dataplane_regime(struct fe_yaml *y, const struct y_regime *r, const char
 			goto out;
 		}
 	}
-	if (g->split && (g->fabric.nic.model == FE_NIC_ROCE || g->fabric.nic.model == FE_NIC_IB)) {
-		/* the emulated NICs keep a flow's receiver state with its sender */
-		snprintf(key, sizeof(key), "%s.split", path);
-		rc = fe_yaml_fail(y, key,
-				  "regime %s: split: the emulated %s NICs cannot be split across "
-				  "boxes yet (docs/scale-out.md): give nic: \"model=tcp\"",
-				  g->name, fe_nic_model_name(g->fabric.nic.model));
-		goto out;
-	}
 	for (unsigned k = 0; k < r->links_count && rc == 0; k++) {
 		snprintf(g->links[g->nlinks++], sizeof(g->links[0]), "%s", r->links[k]);
 		/* with a topology, its links between switches may be named too (A-B, A>B) */

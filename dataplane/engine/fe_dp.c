@@ -258,12 +258,6 @@ measure_setup(struct fe_dp *dp, uint32_t samples, int socket, char *err, size_t 
 static int
 nic_setup(struct fe_dp *dp, int socket, char *err, size_t errlen)
 {
-	static const struct rte_mbuf_dynfield desc = {
-		.name = "fabemu_nic",
-		.size = sizeof(uint64_t),
-		.align = __alignof__(uint64_t),
-	};
-
 	if (dp->conf.lcores > 1) {
 		snprintf(err, errlen,
 			 "--lcores 2: the NIC model %s runs on one lcore (its two edges meet)",
@@ -277,7 +271,7 @@ nic_setup(struct fe_dp *dp, int socket, char *err, size_t errlen)
 	static unsigned pools; /* a name of its own for each engine made */
 	char name[RTE_MEMPOOL_NAMESIZE];
 
-	dp->nic_dynoff = rte_mbuf_dynfield_register(&desc);
+	dp->nic_dynoff = fe_nic_field();
 	if (dp->nic_dynoff < 0) {
 		snprintf(err, errlen, "no mbuf field for the NIC: %s", rte_strerror(rte_errno));
 		return -EINVAL;

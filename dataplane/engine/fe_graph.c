@@ -11,6 +11,7 @@
 #include <rte_mbuf_dyn.h>
 
 #include "fe_graph.h"
+#include "fe_nicport.h"
 #include "fe_switch.h"
 #include "fe_time.h"
 
@@ -140,6 +141,13 @@ trunks_setup(struct fe_dp *dp, struct fe_graph *g, const struct fe_graph_conf *c
 			 FE_GRAPH_TRUNKS);
 		return -EINVAL;
 	}
+	g->tagoff = fe_nic_field();
+	if (g->tagoff < 0) {
+		snprintf(err, errlen, "no mbuf field for the NIC's tag: %s",
+			 rte_strerror(rte_errno));
+		return -EINVAL;
+	}
+	g->nic_tags = dp->conf.nic.model == FE_NIC_ROCE || dp->conf.nic.model == FE_NIC_IB;
 	g->trunk =
 		rte_zmalloc_socket("fe_graph", sizeof(*g->trunk) * n, RTE_CACHE_LINE_SIZE, socket);
 	if (g->trunk == NULL)
@@ -794,6 +802,8 @@ trunk_send(struct fe_dp *dp, unsigned h, struct rte_mbuf *m, uint64_t due, uint6
 	struct fe_graph *g = dp->graph;
 	struct fe_trunk *tr = &g->trunk[g->hl[h].trunk];
 	uint64_t r = *route_of(g, m), wire;
+	/* an emulated NIC's flow and PSN: the NIC at the other end of the flow reads them */
+	uint64_t tag = g->nic_tags ? *RTE_MBUF_DYNFIELD(m, g->tagoff, uint64_t *) : 0;
 	uint64_t at = sent_at(dp, now);
 	uint32_t late = age_ns(dp, due, at);
 	uint8_t *f;
@@ -813,6 +823,8 @@ trunk_send(struct fe_dp *dp, unsigned h, struct rte_mbuf *m, uint64_t due, uint6
 	memcpy(f + 18, &late, 4);
 	wire = rte_cpu_to_be_64(wire);
 	memcpy(f + 22, &wire, 8);
+	tag = rte_cpu_to_be_64(tag);
+	memcpy(f + 30, &tag, 8);
 	FE_CNT_ADD(tr->tx_frames, 1);
 	trunk_stage(dp, tr, m, now);
 }
@@ -966,13 +978,14 @@ trunk_in(struct fe_dp *dp, struct fe_trunk *tr, struct rte_mbuf *m, uint64_t now
 	}
 	if (f[15] == FE_TRUNK_DATA && len >= FE_TRUNK_HDR &&
 	    (unsigned)(f[16] << 8 | f[17]) == tr->recv) {
-		uint64_t r, late, at;
+		uint64_t r, late, at, tag;
 		uint32_t late_ns;
 		unsigned in, dst;
 
 		memcpy(&late_ns, f + 18, 4);
 		memcpy(&r, f + 22, 8);
 		r = rte_be_to_cpu_64(r);
+		memcpy(&tag, f + 30, 8);
 		/* due here as late as it left there: the real link took its latency */
 		late = fe_ns_to_ticks(rte_be_to_cpu_32(late_ns), dp->hz);
 		at = sent_at(dp, now);
@@ -990,6 +1003,7 @@ trunk_in(struct fe_dp *dp, struct fe_trunk *tr, struct rte_mbuf *m, uint64_t now
 			if (len >= FE_TRUNK_HDR + 12 && !(src[0] & 1))
 				fe_mac_learn(dp->mac, src, (uint16_t)in, now);
 			*route_of(g, m) = (r & ~UINT64_C(0xffff)) | (uint64_t)in << 8 | dst;
+			*RTE_MBUF_DYNFIELD(m, g->tagoff, uint64_t *) = rte_be_to_cpu_64(tag);
 			FE_CNT_ADD(tr->rx_frames, 1);
 			/* due past this pass (it runs behind the TSC), or behind one that is: it
 			 * waits its tick, in order (the reader leaves room: trunks_rx()) */

@@ -66,12 +66,12 @@ enum fe_hl_side {
 
 #define FE_TRUNK_ETHERTYPE 0x88b5 /* IEEE 802 local experimental EtherType 1 */
 #define FE_TRUNK_VERSION   1
-#define FE_TRUNK_DATA	   1 /* its lateness (4 bytes), its route (8), then the frame */
+#define FE_TRUNK_DATA	   1 /* its lateness (4 bytes), route (8), NIC tag (8), the frame */
 #define FE_TRUNK_CREDIT	   2 /* credits returned: n x struct fe_trunk_credit */
 #define FE_TRUNK_PROBE	   3 /* the sender's clock (8 bytes), its topology's hash (4) */
 #define FE_TRUNK_ECHO	   4 /* a probe sent back as it came */
 /* FE_TRUNK_HDR (fe_fabric.h): Ethernet (14), version, type, link direction (2), late (4),
- * route (8) */
+ * route (8), the emulated NIC's tag (8: its flow and PSN, fe_nicport.c; 0 without one) */
 #define FE_TRUNK_CREDITS 32  /* credit returns a credit frame carries */
 #define FE_TRUNK_DUE	 512 /* frames a trunk holds until the pass reaches their tick */
 
@@ -224,7 +224,11 @@ struct fe_graph {
 	uint8_t loc[FE_GRAPH_PORTS + 1];  /* the fabric's port G: its number here */
 	uint8_t glob[FE_GRAPH_PORTS + 1]; /* a number here: the fabric's port */
 	unsigned ntrunks;
-	struct fe_trunk *trunk;		       /* [ntrunks] */
+	struct fe_trunk *trunk; /* [ntrunks] */
+	/* the NIC's field (fe_nicport.c), carried over the trunks; nic_tags: a NIC writes it
+	 * here (the boxes agree on the NIC model: fabemu-dp --box checks it) */
+	int tagoff;
+	uint8_t nic_tags;
 	uint8_t nnh[FE_GRAPH_SW][FE_GRAPH_SW]; /* the routes now (failover: round links down) */
 	uint16_t nh[FE_GRAPH_SW][FE_GRAPH_SW][FE_GRAPH_WAYS];
 	uint8_t nnh0[FE_GRAPH_SW][FE_GRAPH_SW]; /* the topology's, all links up */

@@ -44,6 +44,18 @@ psn_full(uint32_t psn24, uint32_t ref)
 }
 
 int
+fe_nic_field(void)
+{
+	static const struct rte_mbuf_dynfield desc = {
+		.name = "fabemu_nic",
+		.size = sizeof(uint64_t),
+		.align = __alignof__(uint64_t),
+	};
+
+	return rte_mbuf_dynfield_register(&desc);
+}
+
+int
 fe_nic_setup(struct fe_dp *dp, unsigned i, int socket, char *err, size_t errlen)
 {
 	struct fe_port *p = &dp->ports[i];

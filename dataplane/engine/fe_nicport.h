@@ -113,6 +113,12 @@ fe_nic_flow_rate(const struct fe_nicport *n, const struct fe_nic_flow *fl)
 	return (double)n->line_bps;
 }
 
+/*
+ * The NIC's field in the mbuf (its tag: flow, PSN): its offset, or -1 (rte_errno). A
+ * split fabric's trunks carry it whether or not a NIC is here (fe_graph.c).
+ */
+int fe_nic_field(void);
+
 /* Set up port i's NIC (conf.nic); 0, or -errno with a message. */
 int fe_nic_setup(struct fe_dp *dp, unsigned i, int socket, char *err, size_t errlen);
 void fe_nic_free(struct fe_nicport *n);

@@ -50,7 +50,7 @@ EOF
 # group); no IPv6 on them, whose neighbour discovery would be the only other traffic
 ip netns add fesplit-b
 for t in $TRUNKS; do
-	ip link add "$t-a" mtu 1530 type veth peer name "$t-b" mtu 1530 netns fesplit-b
+	ip link add "$t-a" mtu 1538 type veth peer name "$t-b" mtu 1538 netns fesplit-b
 	sysctl -qw "net.ipv6.conf.$t-a.disable_ipv6=1"
 	ip netns exec fesplit-b sysctl -qw "net.ipv6.conf.$t-b.disable_ipv6=1"
 	ip link set "$t-a" up
@@ -66,10 +66,10 @@ trunk_vdevs() { # SIDE FIRST-INDEX
 }
 ARGS="--topology $T/ls.yaml --rate 100Mbit --delay 1ms --idle-sleep 50us"
 
-start_b() { # REGIME: box b (the spine) on the other core
+start_b() { # REGIME [ARGS]: box b (the spine) on the other core
 	ip netns exec fesplit-b nice -n -10 "$FE_BIN/fabemu-dp" --no-huge -m 1024 --no-pci -l 1 \
 		--file-prefix fe-split-b \
-		$(trunk_vdevs b 0) -- $ARGS --regime "$1" --box b \
+		$(trunk_vdevs b 0) -- $ARGS --regime "$@" --box b \
 		--control /run/fabemu/fe-split-b.sock >"$T/b.log" 2>&1 &
 	FE_DPB_PID=$!
 }
@@ -104,8 +104,10 @@ refused() { # WANT ARGS...: fabemu-dp ARGS exits 2 saying WANT
 }
 refused "box 'a' has 2 host ports and 2 links to other boxes: give 4 ports (2 given), the hosts' first, then one a link: leaf1-spine1 leaf2-spine1" \
 	$(fe_vdevs af_packet) -- $ARGS --box a
-refused "--box a: the emulated roce NICs keep a flow's receiver state with its sender" \
-	$(fe_vdevs af_packet) $(trunk_vdevs a 2) -- $ARGS --box a --nic model=roce
+# a host on each box: the emulated NICs' receiver state is kept with the sender
+sed -e 's/{name: leaf2, box: a}/{name: leaf2, box: b}/' "$T/ls.yaml" >"$T/hb.yaml"
+refused "--box a: the emulated roce NICs keep a flow's receiver state with its sender, in one process: with them every host must be on one box ($T/hb.yaml has hosts on boxes 'a' and 'b')" \
+	$(fe_vdevs af_packet) -- --topology "$T/hb.yaml" --box a --nic model=roce
 refused "no switch of topology $T/ls.yaml is on box 'c' (its boxes: 'a', 'b')" \
 	$(fe_vdevs af_packet) -- $ARGS --box c
 
@@ -138,3 +140,65 @@ fe_check "box a: credit frames heard, as box b sent them" \
 	"$(($(fe_json "$T/a.json" 'sum(t["rx_credit"] for t in d["graph"]["trunks"])') - $(fe_json "$T/b.json" 'sum(t["tx_credit"] for t in d["graph"]["trunks"])')))" 0 0
 fe_check "frames lost at the trunks' ports" \
 	"$(fe_json "$T/a.json" 'sum(t["tx_full"] + t["rx_bad"] for t in d["graph"]["trunks"])')" 0 0
+
+# the emulated ib NIC, its hosts on box a: its flows' frames, ACKs and NAKs cross box b,
+# each with the NIC's tag (its flow and PSN) in the trunk header
+nic_tcp() { # NAME: TCP goodput through the NIC, in NAME.tcp
+	local tcp
+	tcp=$(FE_IPERF_PORT=5602 fe_iperf 1 2 4) # (fe_iperf waits for its children)
+	echo "$tcp" >"$T/$1.tcp"
+}
+fe_dp_start $(fe_eal) $(fe_vdevs af_packet) -- $ARGS --regime credit --nic model=ib
+sleep 0.3
+nic_tcp nic-one
+fe_dp_stop
+start_b credit --nic model=ib
+fe_dp_start $(fe_eal) $(fe_vdevs af_packet) $(trunk_vdevs a 2) -- $ARGS --regime credit --box a \
+	--nic model=ib || { cat "$T/b.log"; exit 1; }
+nic_tcp nic-two
+fe_ctl -j counters >"$T/nic-a.json"
+fe_dp_stop
+stop_b
+fe_log "TCP through the emulated ib NIC: one box $(cat "$T/nic-one.tcp"), two boxes $(cat "$T/nic-two.tcp") Mbit/s"
+fe_check "the ib NIC, two boxes against one: TCP goodput (% of one box's)" \
+	"$(python3 -c "print(int(100 * $(cat "$T/nic-two.tcp") / max($(cat "$T/nic-one.tcp"), 0.001)))")" 85 115
+fe_check "the ib NIC across the boxes: ACKs heard" \
+	"$(fe_json "$T/nic-a.json" 'sum(p.get("nic_acks_recv", 0) for p in d["ports"])')" 100 100000000
+fe_check "the ib NIC across the boxes: frames that lost their flow" \
+	"$(fe_json "$T/nic-a.json" 'sum(p.get("nic_stray", 0) for p in d["ports"])')" 0 0
+
+# lossy: a UDP flow of 80 Mbit/s into spine1 > leaf2 at 50 Mbit/s, a direction box b
+# models when split: the same share is dropped there (3/8), and counted by its sender
+SLOW="--link spine1>leaf2:rate=50Mbit"
+udp_loss() { # NAME: the share of datagrams lost (%), in NAME.loss
+	local out
+	fe_ns 2 iperf3 -s -1 -p 5603 >/dev/null 2>&1 &
+	for _ in $(seq 50); do fe_ns 2 ss -lun | grep -q ":5603 " && break; sleep 0.05; done
+	out=$(fe_ns 1 iperf3 -c "$(fe_ip 2)" -p 5603 -u -b 80M -l 1400 -t 3 -J) ||
+		fe_fail "iperf3 UDP failed: $out"
+	python3 -c 'import json, sys; print("%.1f" % json.load(sys.stdin)["end"]["sum"]["lost_percent"])' \
+		<<<"$out" >"$T/$1.loss"
+}
+fabric_drops() { # FILE: the tail drops of spine1 > leaf2 where it is modelled
+	fe_json "$1" 'sum(l["drop_tail_pkts"] for l in d["graph"]["fabric_links"] if l["link"] == "spine1>leaf2" and l.get("sent_here", True))'
+}
+fe_dp_start $(fe_eal) $(fe_vdevs af_packet) -- $ARGS --regime lossy $SLOW
+sleep 0.3
+udp_loss lossy-one
+fe_ctl -j counters >"$T/lossy-one.json"
+fe_dp_stop
+start_b lossy $SLOW
+fe_dp_start $(fe_eal) $(fe_vdevs af_packet) $(trunk_vdevs a 2) -- $ARGS --regime lossy $SLOW \
+	--box a || { cat "$T/b.log"; exit 1; }
+udp_loss lossy-two
+fe_ctl -j counters >"$T/lossy-a.json"
+"$FE_BIN/fabemuctl" -s /run/fabemu/fe-split-b.sock -j counters >"$T/lossy-b.json"
+fe_dp_stop
+stop_b
+lone=$(cat "$T/lossy-one.loss") ltwo=$(cat "$T/lossy-two.loss")
+fe_log "lossy, 80 Mbit/s into 50: lost $lone % on one box, $ltwo % split; spine1>leaf2 dropped $(fabric_drops "$T/lossy-one.json") and $(fabric_drops "$T/lossy-b.json")"
+fe_check "lossy, one box: datagrams lost (%), 3/8 expected" "$lone" 30 45
+fe_check "lossy, two boxes against one: lost (percentage points apart)" \
+	"$(python3 -c "print(abs($ltwo - $lone))")" 0 3
+fe_check "lossy, two boxes: spine1>leaf2 drops on box b" "$(fabric_drops "$T/lossy-b.json")" 1000 100000
+fe_check "lossy, two boxes: spine1>leaf2 drops counted on box a" "$(fabric_drops "$T/lossy-a.json")" 0 0

@@ -5,8 +5,10 @@
  * leaf-spine (2 leaves of 1 host, 1 spine), its two links to the leaves trunks over
  * in-memory ports, on a fake clock; every regime.
  *
- * Input: byte 0 picks the regime. Then frames, each a header of 3 bytes (the trunk, and
- * microseconds until the next; length) and the frame.
+ * Input: byte 0 picks the regime, the lanes, and an emulated NIC (ib: the trunks carry
+ * its tags, fe_nicport.c; the box has no host, so it only carries them). Then frames,
+ * each a header of 3 bytes (the trunk, and microseconds until the next; length) and the
+ * frame.
  *
  * Checked: no read outside a frame (its mbuf poisoned around it, fuzz_mbuf.h); every
  * frame a trunk brought is counted once: a frame of the fabric, a PFC or credit frame, a
@@ -104,6 +106,8 @@ engine(uint8_t a)
 	conf.credit = fab.credit;
 	conf.credit.buffer = 8192;
 	conf.nic = fab.nic;
+	if (a / 12 % 2)
+		conf.nic.model = FE_NIC_IB;
 	FZ_CHECK(fe_topo_generate(&g, &t, err, sizeof(err)) == 0, "topology: %s", err);
 	FZ_CHECK(fe_graph_build(&t, &fabric, FE_PATH_ECMP, t.nports, &gb, err, sizeof(err)) == 0,
 		 "graph: %s", err);

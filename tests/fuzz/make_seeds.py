@@ -219,8 +219,10 @@ def trunk_seeds():
     def rec(trunk, frame, wait=1):  # the input's header: trunk, us until the next, length
         return bytes([trunk | wait << 1]) + struct.pack("<H", len(frame)) + frame
 
-    data = hdr(1, 0) + struct.pack(">I", 0) + route(1, 0, 0) + inner  # h1 > h2, unicast
-    flood = hdr(1, 2) + struct.pack(">I", 1000) + route(0xFF, 1, 1) + inner
+    # late, route, an emulated NIC's tag (data of port 0's flow 3, PSN 7; fe_nicport.c)
+    tag = struct.pack(">Q", 1 << 40 | 3 << 24 | 7)
+    data = hdr(1, 0) + struct.pack(">I", 0) + route(1, 0, 0) + tag + inner  # h1 > h2
+    flood = hdr(1, 2) + struct.pack(">I", 1000) + route(0xFF, 1, 1) + bytes(8) + inner
     credit = hdr(2, 1) + bytes([1, 0, 0, 0]) + struct.pack(">HI", 2, 500)
     pause = (bytes.fromhex("0180c2000001020000000009") + b"\x88\x08\x01\x01\x00\x01"
              + b"\xff\xff").ljust(60, b"\x00")
@@ -232,6 +234,8 @@ def trunk_seeds():
         ("pfc-pauses", bytes([1]) + rec(0, data) * 8 + rec(1, pause) + rec(1, xon, 5)),
         ("credit-returns", bytes([2]) + rec(0, data) * 8 + rec(0, credit) + rec(1, credit)),
         ("probes-and-runts", bytes([0]) + rec(0, probe) + rec(1, echo) + rec(0, bytes(10))),
+        # credits, an emulated ib NIC: the tags carried through
+        ("nic-tags", bytes([12 + 2]) + rec(0, data) * 4 + rec(1, credit)),
     ]
 
 

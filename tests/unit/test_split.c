@@ -52,6 +52,8 @@ struct opt {
 	uint64_t slow_down;    /* spine1 > leaf2 at this rate (0: 100 Gbit/s) */
 	struct fe_pfc_params pfc;
 	struct fe_credit_params credit;
+	const struct fe_nic_params *nic; /* NULL: the hosts' TCP */
+	uint32_t slow_pkts;		 /* spine1 > leaf2's buffer, in frames (0: none set) */
 };
 
 static struct fe_topo topo;
@@ -86,8 +88,12 @@ engine(int box, const struct opt *o, char *err, size_t errlen)
 	cr_assert_eq(fe_graph_build(&topo, &fabric, FE_PATH_ECMP, topo.nports, b, err, errlen), 0,
 		     "%s", err);
 	for (unsigned l = 0; o->slow_down && l < topo.nlinks; l++)
-		if (strcmp(topo.link[l].name, "leaf2-spine1") == 0)
+		if (strcmp(topo.link[l].name, "leaf2-spine1") == 0) {
 			b->def[2 * l + 1].link.rate_bps = o->slow_down; /* spine1 > leaf2 */
+			b->def[2 * l + 1].link.limit_pkts = o->slow_pkts;
+		}
+	if (o->nic != NULL)
+		conf.nic = *o->nic;
 	conf.graph = &b->conf;
 	for (int i = 0; i < NH; i++) {
 		up[i].link.delay_ns = down[i].link.delay_ns = 1000;
@@ -396,6 +402,104 @@ lossless(enum fe_regime regime)
 		cr_assert_gt(ref_stall, 0);
 	}
 	done(a, b, avail);
+}
+
+/*
+ * The emulated RDMA NICs across the boxes: their hosts on box A, their flow's frames and
+ * its ACKs and NAKs cross the spine's box, each with the NIC's tag (its flow and PSN) in
+ * the trunk header. Under credits (ib) nothing is lost; lossy (roce, go-back-N) with a
+ * spine1 > leaf2 of 8 frames, the drops there are resent. Each box gets what one box
+ * gets: every frame once and in order, every one acknowledged, the same resends, nothing
+ * stray, and the last frame at the same tick within a few polls.
+ */
+static void
+nic_split(enum fe_regime regime, enum fe_nic_model model)
+{
+	unsigned avail = rte_mempool_avail_count(pool);
+	struct fe_nic_params nic = FE_NIC_DEFAULT;
+	struct opt o = {.regime = regime,
+			.lat_ns = 300,
+			.slow_down = 1000000000ULL,
+			.nic = &nic,
+			.slow_pkts = regime == FE_REGIME_LOSSY ? 8 : 0,
+			.credit = {.buffer = 16384}};
+	uint64_t last[2] = {0}, resent[2] = {0}, acks[2] = {0}, timeouts[2] = {0};
+	const unsigned frames = 60;
+
+	nic.model = model;
+	nic.timeout_ns = 500000; /* a lost tail: resent after 0.5 ms, not 67 */
+	for (int split = 0; split < 2; split++) {
+		char err[256];
+		struct fe_dp *a = engine(split ? 1 : 0, &o, err, sizeof(err)), *b = NULL;
+		uint64_t t = 1000000, t0;
+		uint8_t ids[frames];
+		unsigned n = 0;
+		void *m;
+
+		cr_assert_not_null(a, "%s", err);
+		if (split) {
+			b = engine(2, &o, err, sizeof(err));
+			cr_assert_not_null(b, "%s", err);
+		}
+		learn(a, b, &t, o.lat_ns);
+		t0 = t;
+		for (unsigned i = 0; i < frames; i++) {
+			inject_seq = (uint8_t)i;
+			inject(0, MAC[2], 1000);
+		}
+		for (int k = 0; k < 200000 && (n < frames || a->ports[0].st.nic_copies); k++) {
+			poll2(a, b, t, o.lat_ns);
+			while (rte_ring_dequeue(txr[2], &m) == 0) {
+				const uint8_t *f =
+					rte_pktmbuf_mtod((struct rte_mbuf *)m, const uint8_t *);
+
+				cr_assert_lt(n, frames, "frame %u: more than were sent", n);
+				ids[n++] = f[51];
+				last[split] = t - t0;
+				rte_pktmbuf_free(m);
+			}
+			t += STEP;
+		}
+		cr_assert_eq(n, frames, "%s: %u of %u delivered", split ? "split" : "one box", n,
+			     frames);
+		for (unsigned i = 0; i < n; i++)
+			cr_assert_eq(ids[i], i, "in order: frame %u is %u", i, ids[i]);
+		cr_assert_eq(a->ports[0].st.nic_copies, 0, "every frame acknowledged");
+		cr_assert_eq(a->ports[2].st.nic_stray, 0, "no frame lost its flow");
+		resent[split] = a->ports[0].st.nic_resent_pkts;
+		timeouts[split] = a->ports[0].st.nic_timeouts;
+		acks[split] = a->ports[0].st.nic_acks_recv;
+		cr_assert_gt(acks[split], 0);
+		if (split) {
+			cr_assert_gt(trunk_of(b, "leaf2-spine1")->rx_frames, 0, "the ACKs crossed");
+			cr_assert_eq(trunk_of(a, "leaf1-spine1")->rx_bad +
+					     trunk_of(b, "leaf1-spine1")->rx_bad +
+					     trunk_of(a, "leaf2-spine1")->rx_bad +
+					     trunk_of(b, "leaf2-spine1")->rx_bad,
+				     0);
+		}
+		done(a, b, avail);
+	}
+	if (regime == FE_REGIME_LOSSY)
+		cr_assert_gt(resent[0], 0, "spine1 > leaf2 dropped, the NIC resent");
+	else
+		cr_assert_eq(resent[0], 0, "lossless: nothing resent");
+	cr_assert_eq(resent[1], resent[0], "resent %lu split, %lu on one box", resent[1],
+		     resent[0]);
+	cr_assert_eq(timeouts[1], timeouts[0], "timeouts: %lu split, %lu on one box", timeouts[1],
+		     timeouts[0]);
+	cr_assert(last[1] + 10 * STEP >= last[0] && last[1] <= last[0] + 10 * STEP,
+		  "the last frame: %lu ns split, %lu ns on one box", last[1], last[0]);
+}
+
+Test(split, an_ib_nic_flow_crosses_the_boxes)
+{
+	nic_split(FE_REGIME_CREDIT, FE_NIC_IB);
+}
+
+Test(split, a_roce_nic_resends_across_the_boxes)
+{
+	nic_split(FE_REGIME_LOSSY, FE_NIC_ROCE);
 }
 
 Test(split, pfc_pauses_cross_the_boxes)
