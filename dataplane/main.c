@@ -1160,11 +1160,17 @@ measure_trunks(struct opts *o, struct rte_mempool *pool, char *err, size_t len)
 					return -EINVAL;
 				}
 				if (f[15] == FE_TRUNK_PROBE) { /* answered as it came */
+					struct rte_ether_addr mac = {{0}};
+
 					if (f[30] && !peer_done[t]) {
 						peer_done[t] = 1;
 						peers++;
 					}
 					f[15] = FE_TRUNK_ECHO;
+					/* from this port: a VXLAN interface drops a frame
+					 * that comes back with its own source address */
+					rte_eth_macaddr_get(port, &mac);
+					memcpy(f + 6, mac.addr_bytes, 6);
 					if (rte_eth_tx_burst(port, 0, &pkts[i], 1) != 1)
 						rte_pktmbuf_free(pkts[i]);
 					continue;
