@@ -163,8 +163,7 @@ usage(FILE *f)
 		"                       order. Each trunk's one-way latency is measured at start\n"
 		"                       (the other box's fabemu-dp must run, 30 s at most) and\n"
 		"                       subtracted from the link's delay. Every box runs the\n"
-		"                       same topology and --nic; with an emulated NIC (roce,\n"
-		"                       ib) every host is on one box\n"
+		"                       same topology and --nic\n"
 		"  --path P             next hop among equal-cost ones: ecmp (5-tuple hash, a\n"
 		"                       seed a switch), polarized (one hash everywhere), spray\n"
 		"                       (round robin a packet), spray-random (at random),\n"
@@ -970,7 +969,6 @@ static struct {
 	unsigned nlocal, ntrunks;
 	unsigned link[FE_GRAPH_TRUNKS]; /* the trunks' links, in order */
 	uint32_t hash;			/* the topology and its split: both boxes must agree */
-	const char *hostbox[2];		/* a box with hosts, and another one if any */
 } split;
 
 static uint32_t
@@ -1014,17 +1012,10 @@ split_setup(struct opts *o, const uint16_t *ports, unsigned *nports, char *err, 
 		return -EINVAL;
 	}
 	for (unsigned h = 0; h < topo.nhosts; h++)
-		for (unsigned p = 0; p < topo.host[h].nports; p++) {
-			const char *b = topo.sw[topo.host[h].sw[p]].box;
-
+		for (unsigned p = 0; p < topo.host[h].nports; p++)
 			if (split.here[topo.host[h].sw[p]])
 				split.gport[split.nlocal++] =
 					(uint8_t)(topo.host[h].first_port + p);
-			if (split.hostbox[0] == NULL)
-				split.hostbox[0] = b;
-			else if (strcmp(b, split.hostbox[0]) != 0)
-				split.hostbox[1] = b;
-		}
 	for (unsigned l = 0; l < topo.nlinks; l++) {
 		split.hash = fnv(split.hash, topo.link[l].name);
 		split.trunk[l] = UINT16_MAX;
@@ -1517,15 +1508,6 @@ main(int argc, char **argv)
 		rte_exit(2, "--box %s: %s\n", o.box, err);
 	if (build_links(&o, nports, up, down, err, sizeof(err)) < 0)
 		rte_exit(2, "%s\n", err);
-	if (o.box && (o.dp.nic.model == FE_NIC_ROCE || o.dp.nic.model == FE_NIC_IB) &&
-	    split.hostbox[1] != NULL)
-		rte_exit(2,
-			 "--box %s: the emulated %s NICs keep a flow's receiver state with its "
-			 "sender, in one process: with them every host must be on one box (%s "
-			 "has hosts on boxes '%s' and '%s'), or run the hosts' TCP (--nic "
-			 "model=tcp, or model=host)\n",
-			 o.box, fe_nic_model_name(o.dp.nic.model), o.topology, split.hostbox[0],
-			 split.hostbox[1]);
 	if (o.box) /* the trunks carry the NIC's tags or not: both boxes must know which */
 		split.hash = fnv(split.hash, fe_nic_model_name(o.dp.nic.model));
 	if (o.topology && topology_setup(&o, err, sizeof(err)) < 0)

@@ -285,6 +285,10 @@ nic_setup(struct fe_dp *dp, int socket, char *err, size_t errlen)
 		snprintf(err, errlen, "no pool for the NICs' frames: %s", rte_strerror(rte_errno));
 		return -ENOMEM;
 	}
+	dp->nic_ids = dp->nports;
+	if (dp->conf.graph != NULL && dp->conf.graph->trunk != NULL &&
+	    fe_nic_remote_setup(dp, dp->conf.graph->nall, socket, err, errlen) < 0)
+		return -ENOMEM;
 	for (unsigned i = 0; i < dp->nports; i++)
 		if (fe_nic_setup(dp, i, socket, err, errlen) < 0)
 			return -ENOMEM;
@@ -392,6 +396,7 @@ fe_dp_free(struct fe_dp *dp)
 	rte_free(dp->desc.down);
 	rte_free(dp->desc.hop);
 	fe_graph_free(dp->graph);
+	fe_nic_remote_free(dp);
 	rte_mempool_free(dp->nic_pool);
 	rte_free(dp->mac);
 	rte_free(dp->held);

@@ -139,6 +139,7 @@ struct fe_mac_cache {
 
 struct fe_nicport;
 struct fe_graph;
+struct fe_nic_flow;
 struct fe_regime_ops;
 struct fe_graph_conf;
 
@@ -298,9 +299,14 @@ struct fe_dp {
 	uint64_t ns_fp;			 /* ns a tick, 32.32 fixed point */
 	int nic_dynoff;			 /* the NIC's field in the mbuf (fe_nicport.c) */
 	struct rte_mempool *nic_pool;	 /* the NICs' CNPs, ACKs and NAKs: their own */
-	struct fe_graph *graph;		 /* several switches (fe_graph.h); NULL: one */
-	const struct fe_regime_ops *rg;	 /* the regime's operations, chosen once (fe_regime.h) */
-	struct fe_dp_desc desc;		 /* as given (above); lcore: - */
+	/* split across boxes: the receiving side of flows whose sender is on another box,
+	 * [(port - nports) x FE_NIC_FLOWS] by the sender's port as numbered here (fe_graph.h);
+	 * nic_ids: the ports a flow's sender may have here (nports, or nports + nall) */
+	struct fe_nic_flow *nic_remote;
+	unsigned nic_ids;
+	struct fe_graph *graph;		/* several switches (fe_graph.h); NULL: one */
+	const struct fe_regime_ops *rg; /* the regime's operations, chosen once (fe_regime.h) */
+	struct fe_dp_desc desc;		/* as given (above); lcore: - */
 };
 
 /* Ticks of the TSC in ns (fe_time.h). */

@@ -803,7 +803,9 @@ trunk_send(struct fe_dp *dp, unsigned h, struct rte_mbuf *m, uint64_t due, uint6
 	struct fe_trunk *tr = &g->trunk[g->hl[h].trunk];
 	uint64_t r = *route_of(g, m), wire;
 	/* an emulated NIC's flow and PSN: the NIC at the other end of the flow reads them */
-	uint64_t tag = g->nic_tags ? *RTE_MBUF_DYNFIELD(m, g->tagoff, uint64_t *) : 0;
+	uint64_t tag =
+		g->nic_tags ? fe_nic_tag_port(*RTE_MBUF_DYNFIELD(m, g->tagoff, uint64_t *), g->glob)
+			    : 0;
 	uint64_t at = sent_at(dp, now);
 	uint32_t late = age_ns(dp, due, at);
 	uint8_t *f;
@@ -1003,7 +1005,8 @@ trunk_in(struct fe_dp *dp, struct fe_trunk *tr, struct rte_mbuf *m, uint64_t now
 			if (len >= FE_TRUNK_HDR + 12 && !(src[0] & 1))
 				fe_mac_learn(dp->mac, src, (uint16_t)in, now);
 			*route_of(g, m) = (r & ~UINT64_C(0xffff)) | (uint64_t)in << 8 | dst;
-			*RTE_MBUF_DYNFIELD(m, g->tagoff, uint64_t *) = rte_be_to_cpu_64(tag);
+			*RTE_MBUF_DYNFIELD(m, g->tagoff, uint64_t *) =
+				fe_nic_tag_port(rte_be_to_cpu_64(tag), g->loc);
 			FE_CNT_ADD(tr->rx_frames, 1);
 			/* due past this pass (it runs behind the TSC), or behind one that is: it
 			 * waits its tick, in order (the reader leaves room: trunks_rx()) */

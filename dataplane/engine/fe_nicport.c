@@ -89,11 +89,12 @@ fe_nic_setup(struct fe_dp *dp, unsigned i, int socket, char *err, size_t errlen)
 	n->cnp_ticks = fe_ns_to_ticks(prm->cnp_interval_ns, dp->hz);
 	n->next_event = UINT64_MAX;
 	n->pend = rte_zmalloc_socket("fe_nic", sizeof(*n->pend) * FE_NIC_PENDING, 0, socket);
-	n->rel = rte_zmalloc_socket("fe_nic", sizeof(*n->rel) * dp->nports * FE_NIC_FLOWS, 0,
+	/* the flows this NIC may receive: one a slot of every sender's, here or elsewhere */
+	n->rel = rte_zmalloc_socket("fe_nic", sizeof(*n->rel) * dp->nic_ids * FE_NIC_FLOWS, 0,
 				    socket);
-	n->acks = rte_zmalloc_socket("fe_nic", sizeof(*n->acks) * dp->nports * FE_NIC_FLOWS, 0,
+	n->acks = rte_zmalloc_socket("fe_nic", sizeof(*n->acks) * dp->nic_ids * FE_NIC_FLOWS, 0,
 				     socket);
-	n->gaps = rte_zmalloc_socket("fe_nic", sizeof(*n->gaps) * dp->nports * FE_NIC_FLOWS, 0,
+	n->gaps = rte_zmalloc_socket("fe_nic", sizeof(*n->gaps) * dp->nic_ids * FE_NIC_FLOWS, 0,
 				     socket);
 	n->ready = rte_zmalloc_socket("fe_nic", sizeof(*n->ready) * FE_NIC_READY, 0, socket);
 	if (n->pend == NULL || n->rel == NULL || n->acks == NULL || n->ready == NULL ||
@@ -121,6 +122,46 @@ fe_nic_setup(struct fe_dp *dp, unsigned i, int socket, char *err, size_t errlen)
 nomem:
 	snprintf(err, errlen, "out of memory for the NIC of port %u (window %u)", i, w);
 	return -ENOMEM;
+}
+
+int
+fe_nic_remote_setup(struct fe_dp *dp, unsigned nall, int socket, char *err, size_t errlen)
+{
+	const struct fe_nic_params *prm = &dp->conf.nic;
+	uint32_t w = 1;
+
+	while (w < prm->window)
+		w <<= 1;
+	dp->nic_ids = dp->nports + nall;
+	if (dp->nic_ids > 255) {
+		snprintf(err, errlen, "the NIC model takes at most 255 ports, here and elsewhere");
+		return -EINVAL;
+	}
+	dp->nic_remote = rte_zmalloc_socket("fe_nic", sizeof(*dp->nic_remote) * nall * FE_NIC_FLOWS,
+					    RTE_CACHE_LINE_SIZE, socket);
+	if (dp->nic_remote == NULL)
+		goto nomem;
+	for (unsigned f = 0; f < nall * FE_NIC_FLOWS; f++)
+		if (prm->recovery == FE_NIC_SELECTIVE || prm->reorder_ns) {
+			dp->nic_remote[f].held = rte_zmalloc_socket(
+				"fe_nic", sizeof(struct rte_mbuf *) * w, 0, socket);
+			if (dp->nic_remote[f].held == NULL)
+				goto nomem;
+		}
+	return 0;
+nomem:
+	snprintf(err, errlen, "out of memory for the NICs' flows from other boxes (%u ports)",
+		 nall);
+	return -ENOMEM;
+}
+
+void
+fe_nic_remote_free(struct fe_dp *dp)
+{
+	for (unsigned f = 0; dp->nic_remote && f < (dp->nic_ids - dp->nports) * FE_NIC_FLOWS; f++)
+		rte_free(dp->nic_remote[f].held);
+	rte_free(dp->nic_remote);
+	dp->nic_remote = NULL;
 }
 
 void
@@ -393,6 +434,10 @@ service_flow(struct fe_dp *dp, unsigned in, struct fe_nic_flow *fl, uint64_t now
 			fl->retries = 0;
 			ack_to(n, p, fl, fl->next_psn, now);
 			abandon_held(dp, n, fl);
+			/* and starts anew: a new generation from PSN 0, which a receiver on
+			 * another box (its state its own) takes as a new flow */
+			fl->gen++;
+			fl->next_psn = fl->una = fl->resend = fl->expect = 0;
 		} else {
 			/* the sender has lost track: every unacknowledged frame again, whatever
 			 * the recovery (a selective receiver discards what it holds already) */
@@ -637,10 +682,21 @@ flow_id(unsigned port, unsigned slot)
 	return (uint32_t)port << 8 | slot;
 }
 
+/* Flow id (its sender's port as numbered here, its slot): a sender here, or elsewhere. */
 static inline struct fe_nic_flow *
 flow_of(struct fe_dp *dp, uint32_t id)
 {
-	return &dp->ports[id >> 8].nic->flows[id & 0xff];
+	if ((id >> 8) < dp->nports)
+		return &dp->ports[id >> 8].nic->flows[id & 0xff];
+	return &dp->nic_remote[((id >> 8) - dp->nports) * FE_NIC_FLOWS + (id & 0xff)];
+}
+
+/* The NIC whose count holds what flow id's receiver at port q holds for order: the
+ * sender's here (as it lets go of them: abandon_held()), else the receiver's. */
+static inline struct fe_nicport *
+holder(struct fe_dp *dp, unsigned q, uint32_t id)
+{
+	return (id >> 8) < dp->nports ? dp->ports[id >> 8].nic : dp->ports[q].nic;
 }
 
 static inline uint32_t
@@ -743,7 +799,7 @@ release_flow(struct fe_dp *dp, unsigned q, uint32_t id, uint64_t now)
 {
 	struct fe_port *p = &dp->ports[q];
 	struct fe_nic_flow *fl = flow_of(dp, id);
-	struct fe_nicport *sn = dp->ports[id >> 8].nic;
+	struct fe_nicport *sn = holder(dp, q, id);
 	const uint32_t mask = sn->window - 1;
 	uint32_t from = fl->expect;
 
@@ -795,6 +851,38 @@ fe_nic_release(struct fe_dp *dp, unsigned q, uint64_t now)
 	acks_flush(dp, q, now);
 }
 
+/*
+ * The receiving side of a flow from port s (on another box) and slot, generation gen: a
+ * newer generation is a new flow from PSN 0 (its slot taken over, or its sender gave up
+ * and started anew: what was held for it is let go, counted out of sequence); an older
+ * one is a late frame of a flow gone (NULL).
+ */
+static struct fe_nic_flow *
+remote_flow(struct fe_dp *dp, unsigned q, unsigned s, unsigned slot, unsigned gen)
+{
+	struct fe_nic_flow *fl = &dp->nic_remote[(s - dp->nports) * FE_NIC_FLOWS + slot];
+	struct fe_nicport *rn = dp->ports[q].nic;
+
+	if (fl->used && fl->gen == gen)
+		return fl;
+	if (fl->used && (int8_t)(gen - fl->gen) < 0)
+		return NULL;
+	for (uint32_t i = 0; fl->nheld && i < rn->window; i++)
+		if (fl->held[i] != NULL) {
+			rte_pktmbuf_free(fl->held[i]);
+			fl->held[i] = NULL;
+			fl->nheld--;
+			dp->ports[fl->rxq].nic->held--;
+			FE_CNT_ADD(dp->ports[fl->rxq].st.nic_oos_discards, 1);
+		}
+	fl->used = 1;
+	fl->gen = (uint8_t)gen;
+	fl->expect = 0;
+	fl->nak_sent = fl->release = 0;
+	fl->last_cnp = fl->gap_at = 0;
+	return fl;
+}
+
 /* A data frame of flow id reached the receiving port q. */
 static void
 deliver_data(struct fe_dp *dp, unsigned q, struct rte_mbuf *m, uint64_t tag, uint64_t due,
@@ -812,13 +900,23 @@ deliver_data(struct fe_dp *dp, unsigned q, struct rte_mbuf *m, uint64_t tag, uin
 
 	/* a frame of a flow whose slot has been taken over since (another generation); a
 	 * flooded data frame has lost its tag (fe_nic_flooded): this one is for q */
-	if (s >= dp->nports || (sn = dp->ports[s].nic) == NULL || sn->host ||
-	    sn->flows[slot].gen != TAG_GEN(tag)) {
-		FE_CNT_ADD(p->st.nic_stray, 1);
-		rte_pktmbuf_free(m);
-		return;
+	if (s < dp->nports) {
+		if ((sn = dp->ports[s].nic) == NULL || sn->host ||
+		    sn->flows[slot].gen != TAG_GEN(tag)) {
+			FE_CNT_ADD(p->st.nic_stray, 1);
+			rte_pktmbuf_free(m);
+			return;
+		}
+		fl = &sn->flows[slot];
+	} else { /* its sender on another box: its receiving side is kept here */
+		if (s >= dp->nic_ids || slot >= FE_NIC_FLOWS ||
+		    (fl = remote_flow(dp, q, s, slot, TAG_GEN(tag))) == NULL) {
+			FE_CNT_ADD(p->st.nic_stray, 1);
+			rte_pktmbuf_free(m);
+			return;
+		}
+		sn = rn; /* the same model, window and CC on every port and box */
 	}
-	fl = &sn->flows[slot];
 	/* the headers the ACK and NAKs are made from, once a batch */
 	if (!fl->ack_due)
 		memcpy(fl->hdr, f, RTE_MIN(len, sizeof(fl->hdr)));
@@ -1027,5 +1125,16 @@ fe_nic_drain(struct fe_dp *dp)
 			rte_pktmbuf_free(n->ready[n->rhead % FE_NIC_READY].m);
 		n->held = n->inflight = 0;
 		n->nact = 0;
+	}
+	for (unsigned f = 0; dp->nic_remote && f < (dp->nic_ids - dp->nports) * FE_NIC_FLOWS; f++) {
+		struct fe_nic_flow *fl = &dp->nic_remote[f];
+
+		for (uint32_t k = 0; fl->held && fl->nheld && k < dp->ports[fl->rxq].nic->window;
+		     k++)
+			if (fl->held[k] != NULL) {
+				rte_pktmbuf_free(fl->held[k]);
+				fl->held[k] = NULL;
+				fl->nheld--;
+			}
 	}
 }

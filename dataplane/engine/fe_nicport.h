@@ -119,6 +119,25 @@ fe_nic_flow_rate(const struct fe_nicport *n, const struct fe_nic_flow *fl)
  */
 int fe_nic_field(void);
 
+/*
+ * A fabric split across boxes: the receiving side of the flows of the fabric's nall ports
+ * (those on other boxes), set up before the ports' NICs; 0, or -errno with a message.
+ */
+int fe_nic_remote_setup(struct fe_dp *dp, unsigned nall, int socket, char *err, size_t errlen);
+void fe_nic_remote_free(struct fe_dp *dp);
+
+/*
+ * A tag with its port renumbered by map[] (a split fabric's trunks: this box's numbers to
+ * the fabric's, and back); a tag of no NIC's as it is.
+ */
+static inline uint64_t
+fe_nic_tag_port(uint64_t tag, const uint8_t *map)
+{
+	if ((tag >> 40 & 0xff) == 0) /* TAG_NONE (fe_nicport.c) */
+		return tag;
+	return (tag & ~(UINT64_C(0xff) << 32)) | (uint64_t)map[tag >> 32 & 0xff] << 32;
+}
+
 /* Set up port i's NIC (conf.nic); 0, or -errno with a message. */
 int fe_nic_setup(struct fe_dp *dp, unsigned i, int socket, char *err, size_t errlen);
 void fe_nic_free(struct fe_nicport *n);

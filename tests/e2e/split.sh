@@ -24,6 +24,8 @@ split_cleanup() {
 	fi
 	[ "$rc" = 0 ] || [ ! -f "$FE_TMP/b.log" ] || { echo "box b:"; tail -5 "$FE_TMP/b.log"; } >&2
 	for t in $TRUNKS fesplit-u; do ip link del "$t-a" 2>/dev/null || true; done
+	# host 2's port, if box b had it, back before its stack goes (the pair would go too)
+	ip -n fesplit-b link set fesp-h2 netns 1 2>/dev/null || true
 	ip netns del fesplit-b 2>/dev/null || true
 	rm -rf /var/run/dpdk/fe-split-b /var/run/dpdk/fe-split-r /run/fabemu/fe-split-b.sock
 	set +e
@@ -118,10 +120,6 @@ refused() { # WANT ARGS...: fabemu-dp ARGS exits 2 saying WANT
 }
 refused "box 'a' has 2 host ports and 2 links to other boxes: give 4 ports (2 given), the hosts' first, then one a link: leaf1-spine1 leaf2-spine1" \
 	$(fe_vdevs af_packet) -- $ARGS --box a
-# a host on each box: the emulated NICs' receiver state is kept with the sender
-sed -e 's/{name: leaf2, box: a}/{name: leaf2, box: b}/' "$T/ls.yaml" >"$T/hb.yaml"
-refused "--box a: the emulated roce NICs keep a flow's receiver state with its sender, in one process: with them every host must be on one box ($T/hb.yaml has hosts on boxes 'a' and 'b')" \
-	$(fe_vdevs af_packet) -- --topology "$T/hb.yaml" --box a --nic model=roce
 refused "no switch of topology $T/ls.yaml is on box 'c' (its boxes: 'a', 'b')" \
 	$(fe_vdevs af_packet) -- $ARGS --box c
 
@@ -216,3 +214,40 @@ fe_check "lossy, two boxes against one: lost (percentage points apart)" \
 	"$(python3 -c "print(abs($ltwo - $lone))")" 0 3
 fe_check "lossy, two boxes: spine1>leaf2 drops on box b" "$(fabric_drops "$T/lossy-b.json")" 1000 100000
 fe_check "lossy, two boxes: spine1>leaf2 drops counted on box a" "$(fabric_drops "$T/lossy-a.json")" 0 0
+
+# a host on each box: h1 on leaf1 (box a), h2 on leaf2 with the spine (box b), one trunk
+# (leaf1-spine1, the veth pair) between them; h2's port moves into box b's stack. The
+# path is the same 8 links of 1 ms a round trip, and through the emulated ib NIC each
+# flow's receiving side is kept on the receiver's box (the tag's port fabric-wide)
+sed -e 's/{name: leaf2, box: a}/{name: leaf2, box: b}/' "$T/ls.yaml" >"$T/hb.yaml"
+ip link set fesp-h2 netns fesplit-b
+ip -n fesplit-b link set fesp-h2 up
+HB="--topology $T/hb.yaml --rate 100Mbit --delay 1ms --idle-sleep 50us --regime credit --nic model=ib"
+ip netns exec fesplit-b nice -n -10 "$FE_BIN/fabemu-dp" --no-huge -m 1024 --no-pci -l 1 \
+	--file-prefix fe-split-b \
+	--vdev=net_af_packet0,iface=fesp-h2,qpairs=1,framecnt=16384,framesz=2048,blocksz=4096 \
+	--vdev=net_af_packet1,iface=fesplit-1-b,qpairs=1,framecnt=16384,framesz=2048,blocksz=4096 \
+	-- $HB --box b --control /run/fabemu/fe-split-b.sock >"$T/b.log" 2>&1 &
+FE_DPB_PID=$!
+fe_dp_start $(fe_eal) \
+	--vdev=net_af_packet0,iface=fesp-h1,qpairs=1,framecnt=16384,framesz=2048,blocksz=4096 \
+	--vdev=net_af_packet1,iface=fesplit-1-a,qpairs=1,framecnt=16384,framesz=2048,blocksz=4096 \
+	-- $HB --box a || { cat "$T/b.log"; exit 1; }
+fe_ping_min 1 2 20 >"$T/hb.rtt"
+nic_tcp hb
+fe_ctl -j counters >"$T/hb-a.json"
+"$FE_BIN/fabemuctl" -s /run/fabemu/fe-split-b.sock -j counters >"$T/hb-b.json"
+fe_dp_stop
+stop_b
+ip -n fesplit-b link set fesp-h2 netns 1
+ip link set fesp-h2 up
+fe_log "a host on each box: least RTT $(cat "$T/hb.rtt") us; TCP through the ib NIC $(cat "$T/hb.tcp") Mbit/s (one box $(cat "$T/nic-one.tcp"))"
+fe_check "a host on each box: least RTT (us), 8 links of 1 ms" "$(cat "$T/hb.rtt")" 8000 8600
+fe_check "a host on each box, the ib NIC: TCP goodput (% of one box's)" \
+	"$(python3 -c "print(int(100 * $(cat "$T/hb.tcp") / max($(cat "$T/nic-one.tcp"), 0.001)))")" 85 115
+fe_check "a host on each box: h2's NIC acknowledged h1's frames (box b)" \
+	"$(fe_json "$T/hb-b.json" 'd["ports"][0].get("nic_acks_sent", 0)')" 100 100000000
+fe_check "a host on each box: h1's NIC heard them (box a)" \
+	"$(fe_json "$T/hb-a.json" 'd["ports"][0].get("nic_acks_recv", 0)')" 100 100000000
+fe_check "a host on each box: NIC frames that lost their flow, both boxes" \
+	"$(($(fe_json "$T/hb-a.json" 'sum(p.get("nic_stray", 0) for p in d["ports"])') + $(fe_json "$T/hb-b.json" 'sum(p.get("nic_stray", 0) for p in d["ports"])')))" 0 0

@@ -54,6 +54,7 @@ struct opt {
 	struct fe_credit_params credit;
 	const struct fe_nic_params *nic; /* NULL: the hosts' TCP */
 	uint32_t slow_pkts;		 /* spine1 > leaf2's buffer, in frames (0: none set) */
+	int hosts_split; /* box A leaf1 and hosts 1, 2; B the spine, leaf2 and hosts 3, 4 */
 };
 
 static struct fe_topo topo;
@@ -61,7 +62,7 @@ static struct fe_graph_build gb[3]; /* one box, A, B */
 static uint8_t here[2][FE_TOPO_SWITCH];
 static uint16_t trunk[2][FE_TOPO_LINKS];
 static uint64_t lat[FE_TOPO_LINKS];
-static uint8_t gport[NH];
+static uint8_t gport[2][NH];
 
 /* box: 0 the whole fabric, 1 A (leaves, hosts), 2 B (the spine); NULL and err if refused. */
 static struct fe_dp *
@@ -105,9 +106,14 @@ engine(int box, const struct opt *o, char *err, size_t errlen)
 		return fe_dp_create(NH, ids, up, down, pool, HZ, &conf, err, errlen);
 	}
 	for (unsigned s = 0; s < topo.nsw; s++)
-		here[box - 1][s] = (strncmp(topo.sw[s].name, "leaf", 4) == 0) == (box == 1);
+		here[box - 1][s] =
+			o->hosts_split ? (strcmp(topo.sw[s].name, "leaf1") == 0) == (box == 1)
+				       : (strncmp(topo.sw[s].name, "leaf", 4) == 0) == (box == 1);
 	for (unsigned l = 0; l < topo.nlinks; l++) {
-		trunk[box - 1][l] = ports[NH + (box - 1) * NT + l];
+		/* a trunk for a link between the boxes: with hosts_split, leaf1-spine1 only */
+		int cross = !o->hosts_split || strcmp(topo.link[l].name, "leaf1-spine1") == 0;
+
+		trunk[box - 1][l] = cross ? ports[NH + (box - 1) * NT + l] : UINT16_MAX;
 		lat[l] = o->lat_ns;
 	}
 	cr_assert_eq(topo.nlinks, NT);
@@ -116,11 +122,12 @@ engine(int box, const struct opt *o, char *err, size_t errlen)
 	b->conf.trunk_lat_ns = lat;
 	b->conf.nall = topo.nports;
 	b->conf.all_sw = b->port_sw;
-	for (int i = 0; box == 1 && i < NH; i++) {
-		gport[i] = (uint8_t)i;
-		ids[n++] = ports[i];
-	}
-	b->conf.gport = gport;
+	for (int i = 0; i < NH; i++) /* hosts 1, 2 on leaf1, 3, 4 on leaf2 */
+		if (here[box - 1][topo.host[i].sw[0]]) {
+			gport[box - 1][n] = (uint8_t)i;
+			ids[n++] = ports[i];
+		}
+	b->conf.gport = gport[box - 1];
 	return fe_dp_create(n, ids, up, down, pool, HZ, &conf, err, errlen);
 }
 
@@ -412,8 +419,18 @@ lossless(enum fe_regime regime)
  * gets: every frame once and in order, every one acknowledged, the same resends, nothing
  * stray, and the last frame at the same tick within a few polls.
  */
+static unsigned
+rx_bad(const struct fe_dp *dp)
+{
+	unsigned n = 0;
+
+	for (unsigned t = 0; t < dp->graph->ntrunks; t++)
+		n += (unsigned)dp->graph->trunk[t].rx_bad;
+	return n;
+}
+
 static void
-nic_split(enum fe_regime regime, enum fe_nic_model model)
+nic_split(enum fe_regime regime, enum fe_nic_model model, int hosts_split)
 {
 	unsigned avail = rte_mempool_avail_count(pool);
 	struct fe_nic_params nic = FE_NIC_DEFAULT;
@@ -422,7 +439,8 @@ nic_split(enum fe_regime regime, enum fe_nic_model model)
 			.slow_down = 1000000000ULL,
 			.nic = &nic,
 			.slow_pkts = regime == FE_REGIME_LOSSY ? 8 : 0,
-			.credit = {.buffer = 16384}};
+			.credit = {.buffer = 16384},
+			.hosts_split = hosts_split};
 	uint64_t last[2] = {0}, resent[2] = {0}, acks[2] = {0}, timeouts[2] = {0};
 	const unsigned frames = 60;
 
@@ -430,7 +448,8 @@ nic_split(enum fe_regime regime, enum fe_nic_model model)
 	nic.timeout_ns = 500000; /* a lost tail: resent after 0.5 ms, not 67 */
 	for (int split = 0; split < 2; split++) {
 		char err[256];
-		struct fe_dp *a = engine(split ? 1 : 0, &o, err, sizeof(err)), *b = NULL;
+		struct fe_dp *a = engine(split ? 1 : 0, &o, err, sizeof(err)), *b = NULL, *rx;
+		unsigned rxp; /* host 3's port, on its box */
 		uint64_t t = 1000000, t0;
 		uint8_t ids[frames];
 		unsigned n = 0;
@@ -441,6 +460,8 @@ nic_split(enum fe_regime regime, enum fe_nic_model model)
 			b = engine(2, &o, err, sizeof(err));
 			cr_assert_not_null(b, "%s", err);
 		}
+		rx = split && hosts_split ? b : a;
+		rxp = split && hosts_split ? 0 : 2;
 		learn(a, b, &t, o.lat_ns);
 		t0 = t;
 		for (unsigned i = 0; i < frames; i++) {
@@ -465,18 +486,15 @@ nic_split(enum fe_regime regime, enum fe_nic_model model)
 		for (unsigned i = 0; i < n; i++)
 			cr_assert_eq(ids[i], i, "in order: frame %u is %u", i, ids[i]);
 		cr_assert_eq(a->ports[0].st.nic_copies, 0, "every frame acknowledged");
-		cr_assert_eq(a->ports[2].st.nic_stray, 0, "no frame lost its flow");
+		cr_assert_eq(rx->ports[rxp].st.nic_stray, 0, "no frame lost its flow");
+		cr_assert_gt(rx->ports[rxp].st.nic_acks_sent, 0, "host 3's NIC acknowledged");
 		resent[split] = a->ports[0].st.nic_resent_pkts;
 		timeouts[split] = a->ports[0].st.nic_timeouts;
 		acks[split] = a->ports[0].st.nic_acks_recv;
 		cr_assert_gt(acks[split], 0);
 		if (split) {
-			cr_assert_gt(trunk_of(b, "leaf2-spine1")->rx_frames, 0, "the ACKs crossed");
-			cr_assert_eq(trunk_of(a, "leaf1-spine1")->rx_bad +
-					     trunk_of(b, "leaf1-spine1")->rx_bad +
-					     trunk_of(a, "leaf2-spine1")->rx_bad +
-					     trunk_of(b, "leaf2-spine1")->rx_bad,
-				     0);
+			cr_assert_gt(trunk_of(a, "leaf1-spine1")->rx_frames, 0, "the ACKs crossed");
+			cr_assert_eq(rx_bad(a) + rx_bad(b), 0);
 		}
 		done(a, b, avail);
 	}
@@ -494,12 +512,24 @@ nic_split(enum fe_regime regime, enum fe_nic_model model)
 
 Test(split, an_ib_nic_flow_crosses_the_boxes)
 {
-	nic_split(FE_REGIME_CREDIT, FE_NIC_IB);
+	nic_split(FE_REGIME_CREDIT, FE_NIC_IB, 0);
 }
 
 Test(split, a_roce_nic_resends_across_the_boxes)
 {
-	nic_split(FE_REGIME_LOSSY, FE_NIC_ROCE);
+	nic_split(FE_REGIME_LOSSY, FE_NIC_ROCE, 0);
+}
+
+/* The same with the receiving host on the other box: its NIC keeps the flow's receiving
+ * side there (the sender's is on box A), the tag's port numbered fabric-wide. */
+Test(split, an_ib_nic_flow_to_a_host_on_the_other_box)
+{
+	nic_split(FE_REGIME_CREDIT, FE_NIC_IB, 1);
+}
+
+Test(split, a_roce_nic_resends_to_a_host_on_the_other_box)
+{
+	nic_split(FE_REGIME_LOSSY, FE_NIC_ROCE, 1);
 }
 
 Test(split, pfc_pauses_cross_the_boxes)
