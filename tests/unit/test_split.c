@@ -532,6 +532,72 @@ Test(split, a_roce_nic_resends_to_a_host_on_the_other_box)
 	nic_split(FE_REGIME_LOSSY, FE_NIC_ROCE, 1);
 }
 
+/*
+ * The receiving side of a flow from another box, by generation: frames of host 1's flow
+ * (box A, its NIC's slot 5) reach host 3's NIC on box B as the trunk brings them, each
+ * with its tag (sender port 0 fabric-wide, slot, generation, PSN). Generation 1, PSN 0
+ * and 1: delivered. Generation 2 (the slot's new flow, or its sender started anew after
+ * giving up) from PSN 0: a new flow, delivered. A late frame of generation 1: stray.
+ */
+Test(split, a_flow_from_another_box_follows_its_generations)
+{
+	unsigned avail = rte_mempool_avail_count(pool);
+	struct fe_nic_params nic = FE_NIC_DEFAULT;
+	const struct opt o = {
+		.regime = FE_REGIME_LOSSY, .lat_ns = 300, .nic = &nic, .hosts_split = 1};
+	static const struct {
+		unsigned gen, psn, delivered, stray;
+	} steps[] = {{1, 0, 1, 0}, {1, 1, 2, 0}, {2, 0, 3, 0}, {1, 2, 3, 1}, {2, 1, 4, 1}};
+	struct rte_ring *scratch = rte_ring_create("fe-split-scratch", 16, 0, 0);
+	unsigned leaf1 = 0, delivered = 0;
+	const struct fe_trunk *tr;
+	char err[256];
+	struct fe_dp *b;
+	uint64_t t = 1000000;
+
+	nic.model = FE_NIC_ROCE;
+	b = engine(2, &o, err, sizeof(err));
+	cr_assert_not_null(b, "%s", err);
+	cr_assert_not_null(scratch);
+	while (strcmp(topo.sw[leaf1].name, "leaf1") != 0)
+		leaf1++;
+	tr = trunk_of(b, "leaf1-spine1");
+	for (unsigned i = 0; i < RTE_DIM(steps); i++) {
+		/* host 1 > host 3, lane 0, in by port 0 at leaf1 */
+		uint64_t r = rte_cpu_to_be_64((uint64_t)(i + 1) << 48 | (uint64_t)leaf1 << 16 |
+					      0 << 8 | 2);
+		uint64_t tag = rte_cpu_to_be_64((uint64_t)steps[i].gen << 48 | 1ULL << 40 |
+						0ULL << 32 | 5ULL << 24 | steps[i].psn);
+		uint32_t late = 0;
+		void *v;
+		struct rte_mbuf *m;
+		uint8_t *f;
+
+		ring_udp(pool, scratch, MAC[2], MAC[0], 0, 7, 200, (uint8_t)i);
+		cr_assert_eq(rte_ring_dequeue(scratch, &v), 0);
+		m = v;
+		f = (uint8_t *)rte_pktmbuf_prepend(m, FE_TRUNK_HDR);
+		cr_assert_not_null(f);
+		fe_trunk_hdr(f, MAC[0], FE_TRUNK_DATA, tr->recv);
+		memcpy(f + 18, &late, 4);
+		memcpy(f + 22, &r, 8);
+		memcpy(f + 30, &tag, 8);
+		cr_assert_eq(rte_ring_enqueue(rxr[NH + NT + 0], m), 0);
+		for (int k = 0; k < 100; k++)
+			fe_dp_poll(b, t += STEP);
+		delivered += sent(2);
+		cr_assert_eq(delivered, steps[i].delivered,
+			     "step %u (gen %u, PSN %u): %u delivered", i, steps[i].gen,
+			     steps[i].psn, delivered);
+		cr_assert_eq(b->ports[0].st.nic_stray, steps[i].stray, "step %u: %lu stray", i,
+			     b->ports[0].st.nic_stray);
+	}
+	cr_assert_eq(tr->rx_bad, 0);
+	cr_assert_gt(b->ports[0].st.nic_acks_sent, 0, "host 3's NIC acknowledged them");
+	rte_ring_free(scratch);
+	done(b, NULL, avail);
+}
+
 Test(split, pfc_pauses_cross_the_boxes)
 {
 	lossless(FE_REGIME_PFC);
