@@ -899,9 +899,10 @@ deliver_data(struct fe_dp *dp, unsigned q, struct rte_mbuf *m, uint64_t tag, uin
 	int32_t d;
 
 	/* a frame of a flow whose slot has been taken over since (another generation); a
-	 * flooded data frame has lost its tag (fe_nic_flooded): this one is for q */
+	 * flooded data frame has lost its tag (fe_nic_flooded): this one is for q. (A tag
+	 * from another box's trunk may name any slot.) */
 	if (s < dp->nports) {
-		if ((sn = dp->ports[s].nic) == NULL || sn->host ||
+		if (slot >= FE_NIC_FLOWS || (sn = dp->ports[s].nic) == NULL || sn->host ||
 		    sn->flows[slot].gen != TAG_GEN(tag)) {
 			FE_CNT_ADD(p->st.nic_stray, 1);
 			rte_pktmbuf_free(m);
@@ -909,7 +910,7 @@ deliver_data(struct fe_dp *dp, unsigned q, struct rte_mbuf *m, uint64_t tag, uin
 		}
 		fl = &sn->flows[slot];
 	} else { /* its sender on another box: its receiving side is kept here */
-		if (s >= dp->nic_ids || slot >= FE_NIC_FLOWS ||
+		if (slot >= FE_NIC_FLOWS || s >= dp->nic_ids ||
 		    (fl = remote_flow(dp, q, s, slot, TAG_GEN(tag))) == NULL) {
 			FE_CNT_ADD(p->st.nic_stray, 1);
 			rte_pktmbuf_free(m);

@@ -80,6 +80,12 @@ trunk_vdevs() { # SIDE FIRST-INDEX
 		i=$((i + 1))
 	done
 }
+pct() { # ONE TWO: the figure in file TWO in % of the one in file ONE
+	python3 -c "print(int(100 * $(cat "$T/$2") / max($(cat "$T/$1"), 0.001)))"
+}
+nic_sum() { # FILE KEY: a NIC counter summed over the ports of a counters document
+	fe_json "$1" "sum(p.get('$2', 0) for p in d['ports'])"
+}
 ARGS="--topology $T/ls.yaml --rate 100Mbit --delay 1ms --idle-sleep 50us"
 
 start_b() { # REGIME [ARGS]: box b (the spine) on the other core
@@ -142,7 +148,7 @@ fe_check "one box: least RTT (us), 8 links of 1 ms" "$one" 8000 8600
 fe_check "two boxes: least RTT (us)" "$two" 8000 8600
 fe_check "two boxes against one: RTT difference (us)" "$((two > one ? two - one : one - two))" 0 300
 fe_check "two boxes against one: TCP goodput (% of one box's)" \
-	"$(python3 -c "print(int(100 * $(cat "$T/two.tcp") / max($(cat "$T/one.tcp"), 0.001)))")" 85 115
+	"$(pct one.tcp two.tcp)" 85 115
 # what crossed: box b's spine received frames and returned credits over both trunks
 fe_check "box b: frames received over each trunk (the veth's, VXLAN's: the fewer)" \
 	"$(fe_json "$T/b.json" 'min(t["rx_frames"] for t in d["graph"]["trunks"])')" 1000 100000000
@@ -173,11 +179,11 @@ fe_dp_stop
 stop_b
 fe_log "TCP through the emulated ib NIC: one box $(cat "$T/nic-one.tcp"), two boxes $(cat "$T/nic-two.tcp") Mbit/s"
 fe_check "the ib NIC, two boxes against one: TCP goodput (% of one box's)" \
-	"$(python3 -c "print(int(100 * $(cat "$T/nic-two.tcp") / max($(cat "$T/nic-one.tcp"), 0.001)))")" 85 115
+	"$(pct nic-one.tcp nic-two.tcp)" 85 115
 fe_check "the ib NIC across the boxes: ACKs heard" \
-	"$(fe_json "$T/nic-a.json" 'sum(p.get("nic_acks_recv", 0) for p in d["ports"])')" 100 100000000
+	"$(nic_sum "$T/nic-a.json" nic_acks_recv)" 100 100000000
 fe_check "the ib NIC across the boxes: frames that lost their flow" \
-	"$(fe_json "$T/nic-a.json" 'sum(p.get("nic_stray", 0) for p in d["ports"])')" 0 0
+	"$(nic_sum "$T/nic-a.json" nic_stray)" 0 0
 
 # lossy: a UDP flow of 80 Mbit/s into spine1 > leaf2 at 50 Mbit/s, a direction box b
 # models when split: the same share is dropped there (3/8), and counted by its sender
@@ -244,10 +250,10 @@ ip link set fesp-h2 up
 fe_log "a host on each box: least RTT $(cat "$T/hb.rtt") us; TCP through the ib NIC $(cat "$T/hb.tcp") Mbit/s (one box $(cat "$T/nic-one.tcp"))"
 fe_check "a host on each box: least RTT (us), 8 links of 1 ms" "$(cat "$T/hb.rtt")" 8000 8600
 fe_check "a host on each box, the ib NIC: TCP goodput (% of one box's)" \
-	"$(python3 -c "print(int(100 * $(cat "$T/hb.tcp") / max($(cat "$T/nic-one.tcp"), 0.001)))")" 85 115
+	"$(pct nic-one.tcp hb.tcp)" 85 115
 fe_check "a host on each box: h2's NIC acknowledged h1's frames (box b)" \
 	"$(fe_json "$T/hb-b.json" 'd["ports"][0].get("nic_acks_sent", 0)')" 100 100000000
 fe_check "a host on each box: h1's NIC heard them (box a)" \
 	"$(fe_json "$T/hb-a.json" 'd["ports"][0].get("nic_acks_recv", 0)')" 100 100000000
 fe_check "a host on each box: NIC frames that lost their flow, both boxes" \
-	"$(($(fe_json "$T/hb-a.json" 'sum(p.get("nic_stray", 0) for p in d["ports"])') + $(fe_json "$T/hb-b.json" 'sum(p.get("nic_stray", 0) for p in d["ports"])')))" 0 0
+	"$(($(nic_sum "$T/hb-a.json" nic_stray) + $(nic_sum "$T/hb-b.json" nic_stray)))" 0 0

@@ -5,10 +5,11 @@
  * leaf-spine (2 leaves of 1 host, 1 spine), its two links to the leaves trunks over
  * in-memory ports, on a fake clock; every regime.
  *
- * Input: byte 0 picks the regime, the lanes, and an emulated NIC (ib: the trunks carry
- * its tags, fe_nicport.c; the box has no host, so it only carries them). Then frames,
- * each a header of 3 bytes (the trunk, and microseconds until the next; length) and the
- * frame.
+ * Input: byte 0 picks the regime, the lanes, an emulated NIC (ib: the trunks carry its
+ * tags, fe_nicport.c) and the box: the spine alone (it only carries the tags), or the
+ * spine, leaf2 and its host (one trunk, to leaf1; the host's NIC keeps the receiving side
+ * of flows from the other box by their tags). Then frames, each a header of 3 bytes (the
+ * trunk, and microseconds until the next; length) and the frame.
  *
  * Checked: no read outside a frame (its mbuf poisoned around it, fuzz_mbuf.h); every
  * frame a trunk brought is counted once: a frame of the fabric, a PFC or credit frame, a
@@ -39,8 +40,8 @@
 #define DRAIN_MAX  20000
 
 static struct rte_mempool *inpool, *cpool;
-static struct rte_ring *rxr[NT], *txr[NT];
-static uint16_t ports[NT];
+static struct rte_ring *rxr[NT + 1], *txr[NT + 1]; /* the trunks, then the host */
+static uint16_t ports[NT + 1];
 
 static void
 port_up(unsigned i)
@@ -74,12 +75,13 @@ LLVMFuzzerInitialize(int *argc, char ***argv)
 					 RTE_MBUF_DEFAULT_BUF_SIZE, 0);
 	cpool = rte_pktmbuf_pool_create("fuzz_copy", 1023, 0, 0, RTE_MBUF_DEFAULT_BUF_SIZE, 0);
 	FZ_CHECK(inpool && cpool, "pools");
-	for (unsigned i = 0; i < NT; i++)
+	for (unsigned i = 0; i < NT + 1; i++)
 		port_up(i);
 	return 0;
 }
 
-/* The spine's box (no host) of a leaf-spine split: the leaves and hosts elsewhere. */
+/* A box of a leaf-spine split: the spine's (no host; the leaves and hosts elsewhere), or
+ * the spine's and leaf2's with its host (leaf1 and its host elsewhere). */
 static struct fe_dp *
 engine(uint8_t a)
 {
@@ -87,7 +89,7 @@ engine(uint8_t a)
 	static struct fe_topo t;
 	static uint8_t here[FE_TOPO_SWITCH];
 	static uint16_t trunk[FE_TOPO_LINKS];
-	static uint8_t gport[1];
+	static uint8_t gport[2];
 	static const uint64_t lat[NT] = {300, 300};
 	struct fe_topo_gen g = {
 		.kind = "leaf-spine", .leaves = 2, .spines = 1, .hosts_per_leaf = 1};
@@ -97,6 +99,8 @@ engine(uint8_t a)
 	struct fe_linkdef none;
 	char err[512];
 	struct fe_dp *dp;
+	int with_host = a / 24 % 2;
+	unsigned n = 0;
 
 	conf.regime = (enum fe_regime)(a % 3);
 	conf.lanes = (uint8_t)(1 + (a / 3) % 4);
@@ -113,18 +117,23 @@ engine(uint8_t a)
 		 "graph: %s", err);
 	FZ_CHECK(t.nlinks == NT, "%u links", t.nlinks);
 	for (unsigned s = 0; s < t.nsw; s++)
-		here[s] = strncmp(t.sw[s].name, "spine", 5) == 0;
-	for (unsigned l = 0; l < NT; l++)
-		trunk[l] = ports[l];
+		here[s] = with_host ? strcmp(t.sw[s].name, "leaf1") != 0
+				    : strncmp(t.sw[s].name, "spine", 5) == 0;
+	for (unsigned l = 0; l < NT; l++) /* a trunk each link to the other box, in order */
+		trunk[l] = here[t.link[l].a] != here[t.link[l].b] ? ports[n++] : UINT16_MAX;
+	n = 0;
+	for (unsigned h = 0; h < t.nhosts; h++)
+		if (here[t.host[h].sw[0]])
+			gport[n++] = (uint8_t)t.host[h].first_port;
 	gb.conf.sw_here = here;
 	gb.conf.trunk = trunk;
 	gb.conf.trunk_lat_ns = lat;
 	gb.conf.nall = t.nports;
 	gb.conf.all_sw = gb.port_sw;
-	gb.conf.gport = gport; /* no port here: the fabric's are all elsewhere */
+	gb.conf.gport = gport;
 	conf.graph = &gb.conf;
 	memset(&none, 0, sizeof(none));
-	dp = fe_dp_create(0, NULL, &none, &none, cpool, HZ, &conf, err, sizeof(err));
+	dp = fe_dp_create(n, &ports[NT], &none, &none, cpool, HZ, &conf, err, sizeof(err));
 	FZ_CHECK(dp != NULL, "fe_dp_create: %s", err);
 	return dp;
 }
@@ -135,7 +144,7 @@ take_out(void)
 {
 	void *m;
 
-	for (unsigned i = 0; i < NT; i++)
+	for (unsigned i = 0; i < NT + 1; i++) /* and what reached the host */
 		while (rte_ring_dequeue(txr[i], &m) == 0)
 			rte_pktmbuf_free(m);
 }
@@ -192,8 +201,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		len = RTE_MIN(len, (uint32_t)(size - at));
 		m = fz_segment(inpool, data + at, len, 0);
 		at += len;
-		FZ_CHECK(rte_ring_enqueue(rxr[h % NT], m) == 0, "rx ring full");
-		in[h % NT]++;
+		/* onto one of the box's trunks (ports[0], ports[1] in order) */
+		FZ_CHECK(rte_ring_enqueue(rxr[h % dp->graph->ntrunks], m) == 0, "rx ring full");
+		in[h % dp->graph->ntrunks]++;
 		nframes++;
 		now += (uint64_t)(h >> 1 & 0x3f) * 100;
 		fe_dp_poll(dp, now);

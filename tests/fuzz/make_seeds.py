@@ -236,6 +236,11 @@ def trunk_seeds():
         ("probes-and-runts", bytes([0]) + rec(0, probe) + rec(1, echo) + rec(0, bytes(10))),
         # credits, an emulated ib NIC: the tags carried through
         ("nic-tags", bytes([12 + 2]) + rec(0, data) * 4 + rec(1, credit)),
+        # the box with host 2 and an ib NIC: a flow from host 1 by generation and PSN
+        ("nic-remote-flow", bytes([24 + 12]) + b"".join(
+            rec(0, hdr(1, 0) + struct.pack(">I", 0) + route(1, 0, 0)
+                + struct.pack(">Q", gen << 48 | 1 << 40 | 3 << 24 | psn) + inner)
+            for gen, psn in ((1, 0), (1, 1), (2, 0), (1, 2), (2, 5), (2, 1)))),
     ]
 
 

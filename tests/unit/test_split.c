@@ -537,7 +537,9 @@ Test(split, a_roce_nic_resends_to_a_host_on_the_other_box)
  * (box A, its NIC's slot 5) reach host 3's NIC on box B as the trunk brings them, each
  * with its tag (sender port 0 fabric-wide, slot, generation, PSN). Generation 1, PSN 0
  * and 1: delivered. Generation 2 (the slot's new flow, or its sender started anew after
- * giving up) from PSN 0: a new flow, delivered. A late frame of generation 1: stray.
+ * giving up) from PSN 0: a new flow, delivered. A late frame of generation 1: stray. A
+ * tag naming a slot beyond the NICs' (from the wire, any byte), the sender's port here or
+ * elsewhere: stray (the fuzzer found the one here read past the flows).
  */
 Test(split, a_flow_from_another_box_follows_its_generations)
 {
@@ -546,8 +548,10 @@ Test(split, a_flow_from_another_box_follows_its_generations)
 	const struct opt o = {
 		.regime = FE_REGIME_LOSSY, .lat_ns = 300, .nic = &nic, .hosts_split = 1};
 	static const struct {
-		unsigned gen, psn, delivered, stray;
-	} steps[] = {{1, 0, 1, 0}, {1, 1, 2, 0}, {2, 0, 3, 0}, {1, 2, 3, 1}, {2, 1, 4, 1}};
+		unsigned gen, psn, port, slot, delivered, stray;
+	} steps[] = {{1, 0, 0, 5, 1, 0}, {1, 1, 0, 5, 2, 0}, {2, 0, 0, 5, 3, 0},
+		     {1, 2, 0, 5, 3, 1}, {2, 1, 0, 5, 4, 1}, {1, 0, 2, 200, 4, 2},
+		     {1, 0, 0, 99, 4, 3}};
 	struct rte_ring *scratch = rte_ring_create("fe-split-scratch", 16, 0, 0);
 	unsigned leaf1 = 0, delivered = 0;
 	const struct fe_trunk *tr;
@@ -567,7 +571,8 @@ Test(split, a_flow_from_another_box_follows_its_generations)
 		uint64_t r = rte_cpu_to_be_64((uint64_t)(i + 1) << 48 | (uint64_t)leaf1 << 16 |
 					      0 << 8 | 2);
 		uint64_t tag = rte_cpu_to_be_64((uint64_t)steps[i].gen << 48 | 1ULL << 40 |
-						0ULL << 32 | 5ULL << 24 | steps[i].psn);
+						(uint64_t)steps[i].port << 32 |
+						(uint64_t)steps[i].slot << 24 | steps[i].psn);
 		uint32_t late = 0;
 		void *v;
 		struct rte_mbuf *m;
