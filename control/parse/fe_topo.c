@@ -61,6 +61,20 @@ fe_topo_add_host(struct fe_topo *t, const char *name, const unsigned *sw, unsign
 	return 0;
 }
 
+/* A link's rate as a share of its class's, "N/M" (digits only): 0, else -1 (not one). */
+static int
+share(const char *s, uint32_t *num, uint32_t *den)
+{
+	unsigned n, m;
+	int end = 0;
+
+	if (sscanf(s, "%4u/%4u%n", &n, &m, &end) != 2 || s[end] != '\0' || strchr(s, ' '))
+		return -1;
+	*num = n;
+	*den = m;
+	return 0;
+}
+
 int
 fe_topo_add_link(struct fe_topo *t, unsigned a, unsigned b, uint32_t num, uint32_t den)
 {
@@ -582,6 +596,7 @@ listed(struct fe_yaml *y, const struct y_topo *d, struct fe_topo *t)
 		const struct y_link *l = &d->links[i];
 		int a, b;
 		uint64_t count = 1, rate = 0, delay = 0;
+		uint32_t num = 1, den = 1;
 
 		snprintf(at, sizeof(at), "links.%u", i);
 		if (l->a == NULL || l->b == NULL)
@@ -603,13 +618,20 @@ listed(struct fe_yaml *y, const struct y_topo *d, struct fe_topo *t)
 		if (l->count && fe_yaml_rule(y, e, &rule_count, l->count, &count) < 0)
 			return -EINVAL;
 		snprintf(e, sizeof(e), "links.%u.rate", i);
-		if (l->rate && fe_yaml_rule(y, e, &fe_rule_link_rate, l->rate, &rate) < 0)
+		if (l->rate && share(l->rate, &num, &den) == 0) {
+			if (num == 0 || den == 0 || num > 1000 || den > 1000)
+				return fe_yaml_fail(y, e,
+						    "rate '%s': a share of the class's rate is "
+						    "N/M, each 1 to 1000",
+						    l->rate);
+		} else if (l->rate && fe_yaml_rule(y, e, &fe_rule_link_rate, l->rate, &rate) < 0) {
 			return -EINVAL;
+		}
 		snprintf(e, sizeof(e), "links.%u.delay", i);
 		if (l->delay && fe_yaml_rule(y, e, &fe_rule_link_delay, l->delay, &delay) < 0)
 			return -EINVAL;
 		for (x = 0; x < count; x++) {
-			if (fe_topo_add_link(t, (unsigned)a, (unsigned)b, 1, 1) < 0)
+			if (fe_topo_add_link(t, (unsigned)a, (unsigned)b, num, den) < 0)
 				return fe_yaml_fail(y, at, "more than %d links", FE_TOPO_LINKS);
 			t->link[t->nlinks - 1].rate_bps = rate;
 			t->link[t->nlinks - 1].delay_ns = delay;

@@ -84,7 +84,8 @@ Test(topo, rails_and_parallel_links)
 {
 	static const char y[] = "name: r\nswitches: [{name: a}, {name: b}]\n"
 				"hosts:\n  - {name: h1, rails: [a, b]}\n  - {name: h2, switch: b}\n"
-				"links:\n  - {a: a, b: b, count: 2, rate: 800Gbit}\n";
+				"links:\n  - {a: a, b: b, count: 2, rate: 800Gbit}\n"
+				"  - {a: a, b: b, rate: 1/4}\n";
 	char err[256];
 
 	cr_assert_eq(fe_topo_parse(y, strlen(y), "t.yaml", &t, err, sizeof(err)), 0, "%s", err);
@@ -94,6 +95,11 @@ Test(topo, rails_and_parallel_links)
 	cr_assert_str_eq(t.link[0].name, "a-b");
 	cr_assert_str_eq(t.link[1].name, "a-b.2");
 	cr_assert_eq(t.link[1].rate_bps, 800000000000ULL);
+	/* a share of the class's rate: as a generated leaf-spine's uplinks */
+	cr_assert_str_eq(t.link[2].name, "a-b.3");
+	cr_assert_eq(t.link[2].rate_bps, 0);
+	cr_assert(t.link[2].rate_num == 1 && t.link[2].rate_den == 4, "%u/%u", t.link[2].rate_num,
+		  t.link[2].rate_den);
 	cr_assert_eq(t.cyclic, 1, "two parallel links are a cycle");
 }
 
@@ -121,6 +127,9 @@ static struct bad bad_topos[] = {
 	{"name: x\nswitches: [{name: a}]\nhosts: [{name: h, switch: a}]\nlinks:\n  - {a: a, b: "
 	 "a}\n",
 	 "t.yaml:5: links entry 1: joins 'a' to itself"},
+	{"name: x\nswitches: [{name: a}, {name: b}]\nhosts: [{name: h, switch: a}]\nlinks:\n  - "
+	 "{a: a, b: b, rate: 0/2}\n",
+	 "t.yaml:5: rate '0/2': a share of the class's rate is N/M, each 1 to 1000"},
 	{"name: x\ngenerate: {kind: torus}\n",
 	 "t.yaml:2: generate: kind 'torus' (allowed: single, leaf-spine, fat-tree, rail, ring)"},
 	{"name: x\ngenerate: {kind: ring, switches: 2}\n",
