@@ -815,6 +815,18 @@ trunk_send(struct fe_dp *dp, unsigned h, struct rte_mbuf *m, uint64_t due, uint6
 	/* the fabric's port numbers, the same on every box */
 	wire = (r & ~UINT64_C(0xffff)) | (uint64_t)g->glob[R_IN(r)] << 8 |
 	       (R_DST(r) == R_FLOOD ? R_FLOOD : g->glob[R_DST(r)]);
+	if (unlikely(rte_mbuf_refcnt_read(m) > 1 || !RTE_MBUF_DIRECT(m))) {
+		/* another holds this mbuf (an emulated NIC keeps it for a resend): its start is
+		 * not this box's to move, or the resend would carry this header */
+		struct rte_mbuf *c = rte_pktmbuf_copy(m, dp->pool, 0, UINT32_MAX);
+
+		rte_pktmbuf_free(m);
+		if (c == NULL) {
+			FE_CNT_ADD(tr->nombuf, 1);
+			return;
+		}
+		m = c;
+	}
 	f = (uint8_t *)rte_pktmbuf_prepend(m, FE_TRUNK_HDR);
 	if (f == NULL) { /* no headroom: lost here, counted */
 		FE_CNT_ADD(tr->tx_full, 1);
