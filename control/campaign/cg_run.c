@@ -245,6 +245,50 @@ run_status(const struct cg_run *r, const struct cg_regime *g, unsigned rep,
 	}
 }
 
+/* A host's frames as its veth counts them, both ends. */
+static int
+same_frames(const struct cg_host_ctr *a, const struct cg_host_ctr *b)
+{
+	return a->tx_packets == b->tx_packets && a->rx_packets == b->rx_packets &&
+	       a->tx_dropped == b->tx_dropped && a->rx_dropped == b->rx_dropped &&
+	       a->peer_tx_dropped == b->peer_tx_dropped && a->peer_rx_dropped == b->peer_rx_dropped;
+}
+
+/*
+ * The end of the job's window: the hosts' counters (into after[]) and the dataplane's
+ * (returned; NULL without one), taken at one quiet moment. The dataplane's are read
+ * between two reads of the hosts' that agree: a frame that moved meanwhile (a FIN sent
+ * again after the settle, a late box's last frames) would be counted by one side only,
+ * and the run would have frames unexplained that are only the reads' timing. Up to 10
+ * tries, 100 ms apart; the last one's if none agreed.
+ */
+static json_t *
+read_window(struct cg_run *r, const struct cg_regime *g, struct cg_host_ctr *after)
+{
+	json_t *counters = NULL;
+
+	for (int k = 0; k < 10; k++) {
+		struct cg_host_ctr again[CG_MAX_HOSTS + 1];
+		int same = 1;
+
+		if (k)
+			usleep(100000);
+		for (unsigned h = 1; h <= r->c->hosts; h++)
+			cg_host_read(r, h, &after[h]);
+		if (g->kind == CG_DATAPLANE && r->dp > 0) {
+			json_decref(counters);
+			counters = cg_dp_counters(r);
+		}
+		for (unsigned h = 1; h <= r->c->hosts; h++) {
+			cg_host_read(r, h, &again[h]);
+			same &= same_frames(&after[h], &again[h]);
+		}
+		if (same)
+			break;
+	}
+	return counters;
+}
+
 static json_t *
 one_run(struct cg_run *r, const struct cg_regime *g, unsigned rep, int *status)
 {
@@ -285,14 +329,12 @@ one_run(struct cg_run *r, const struct cg_regime *g, unsigned rep, int *status)
 		usleep(CG_SETTLE_US);
 	tcp = json_array();
 	hosts = json_array();
+	counters = read_window(r, g, after);
 	for (unsigned h = 1; h <= r->c->hosts; h++) {
-		cg_host_read(r, h, &after[h]);
 		json_array_append_new(tcp, tcp_json(h, &before[h], &after[h]));
 		json_array_append_new(hosts, host_json(h, &before[h], &after[h]));
 	}
 	if (g->kind == CG_DATAPLANE) {
-		if (r->dp > 0)
-			counters = cg_dp_counters(r);
 		cg_dp_stop(r, &dprc);
 	} else {
 		cg_wire_down(r);
