@@ -163,7 +163,7 @@ usage(FILE *f)
 		"                       order. Each trunk's one-way latency is measured at start\n"
 		"                       (the other box's fabemu-dp must run, 30 s at most) and\n"
 		"                       subtracted from the link's delay. Every box runs the\n"
-		"                       same topology and --nic\n"
+		"                       same topology and --nic (both checked)\n"
 		"  --path P             next hop among equal-cost ones: ecmp (5-tuple hash, a\n"
 		"                       seed a switch), polarized (one hash everywhere), spray\n"
 		"                       (round robin a packet), spray-random (at random),\n"
@@ -979,6 +979,22 @@ fnv(uint32_t h, const char *s)
 	return (h ^ 0xff) * 16777619u;
 }
 
+/* The NIC settings every box of a split fabric must share, as text (for the hash). */
+static const char *
+nic_summary(const struct fe_nic_params *n)
+{
+	static char s[400];
+
+	snprintf(s, sizeof(s),
+		 "%s %u %u %u %u %u %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64
+		 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %u %" PRIu64 " %u %u %u %u %" PRIu64,
+		 fe_nic_model_name(n->model), n->recovery, n->cc, n->cc_set, n->g_den, n->stages,
+		 n->cnp_interval_ns, n->alpha_ns, n->timer_ns, n->bytes, n->ai_bps, n->hai_bps,
+		 n->min_bps, n->timeout_ns, n->window, n->reorder_ns, n->ccti_increase,
+		 n->ccti_limit, n->ccti_min, n->cct_den, n->ccti_timer_ns);
+	return s;
+}
+
 /*
  * --box: which switches run here, which ports are this box's hosts' and which are links
  * to other boxes; ports[] holds every port, *nports becomes the hosts' count.
@@ -1129,10 +1145,13 @@ measure_trunks(struct opts *o, struct rte_mempool *pool, char *err, size_t len)
 				}
 				memcpy(&h, f + 26, 4);
 				if (h != split.hash) {
+					/* told to the other box too, which may have taken this
+					 * box's earlier probes for frames of before its start */
+					probe_send(pool, t, rte_rdtsc(), 0);
 					snprintf(err, len,
 						 "port %u (link %s): the other box runs another "
-						 "topology, splits it otherwise, or runs another "
-						 "NIC model (%08x, here %08x)",
+						 "topology, splits it otherwise, or runs its NICs "
+						 "otherwise (%08x, here %08x)",
 						 port, topo.link[split.link[t]].name, h,
 						 split.hash);
 					rte_pktmbuf_free(pkts[i]);
@@ -1508,8 +1527,9 @@ main(int argc, char **argv)
 		rte_exit(2, "--box %s: %s\n", o.box, err);
 	if (build_links(&o, nports, up, down, err, sizeof(err)) < 0)
 		rte_exit(2, "%s\n", err);
-	if (o.box) /* the trunks carry the NIC's tags or not: both boxes must know which */
-		split.hash = fnv(split.hash, fe_nic_model_name(o.dp.nic.model));
+	if (o.box) /* the NICs: the trunks carry their tags or not, and a receiver on one box
+		    * serves a sender on another as its own were (window, recovery, CC) */
+		split.hash = fnv(split.hash, nic_summary(&o.dp.nic));
 	if (o.topology && topology_setup(&o, err, sizeof(err)) < 0)
 		rte_exit(2, "--topology %s: %s\n", o.topology, err);
 	if (o.dp.lcores > 1 && o.dp.regime != FE_REGIME_LOSSY)

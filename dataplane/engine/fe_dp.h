@@ -105,7 +105,7 @@ struct fe_port_stats {
 	fe_counter_t nic_oos_discards; /* frames after a gap, discarded (go-back-N) */
 	fe_counter_t nic_dup_discards; /* frames already delivered, discarded */
 	fe_counter_t nic_held_pkts;    /* frames after a gap, held for order (selective) */
-	fe_counter_t nic_stray;	       /* flooded copies at a port they were not for */
+	fe_counter_t nic_stray;	       /* not this port's, or of a flow gone (docs/counters.md) */
 	fe_counter_t nic_window_full;  /* passes a flow waited for its window */
 	fe_counter_t nic_copies;       /* frames in flight, each kept for a resend (gauge) */
 	fe_counter_t nic_copies_peak;

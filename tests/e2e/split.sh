@@ -128,6 +128,17 @@ refused "box 'a' has 2 host ports and 2 links to other boxes: give 4 ports (2 gi
 	$(fe_vdevs af_packet) -- $ARGS --box a
 refused "no switch of topology $T/ls.yaml is on box 'c' (its boxes: 'a', 'b')" \
 	$(fe_vdevs af_packet) -- $ARGS --box c
+# boxes whose NICs differ (a receiver serves a sender of the other box as its own): both
+# refuse, once their probes meet
+start_b credit --nic model=ib,window=64
+refused "the other box runs another topology, splits it otherwise, or runs its NICs otherwise" \
+	$(fe_vdevs af_packet) $(trunk_vdevs a 2) -- $ARGS --regime credit --box a --nic model=ib
+rc=0
+wait "$FE_DPB_PID" || rc=$?
+FE_DPB_PID=
+[ "$rc" = 2 ] && grep -q "runs its NICs otherwise" "$T/b.log" || fe_fail "box b: want exit 2, its NICs otherwise: $rc $(tail -2 "$T/b.log")"
+echo "  ok   box b refused too"
+rm -rf /var/run/dpdk/fe-split-b
 
 # split: box b first (it waits for box a's probes), then box a
 start_b credit
