@@ -86,25 +86,9 @@ LLVMFuzzerInitialize(int *argc, char ***argv)
 	pool = rte_pktmbuf_pool_create("fuzz_ctl", 4095, 0, 0, RTE_MBUF_DEFAULT_BUF_SIZE, 0);
 	FZ_CHECK(pool != NULL, "pool");
 	for (unsigned i = 0; i < NP; i++) {
-		struct rte_eth_conf ec = {0};
 		struct rte_ring *rx, *tx;
-		char name[32];
-		int rc;
 
-		snprintf(name, sizeof(name), "crx%u", i);
-		rx = rte_ring_create(name, RING, 0, RING_F_SP_ENQ | RING_F_SC_DEQ);
-		snprintf(name, sizeof(name), "ctx%u", i);
-		tx = rte_ring_create(name, RING, 0, RING_F_SP_ENQ | RING_F_SC_DEQ);
-		FZ_CHECK(rx && tx, "rings");
-		snprintf(name, sizeof(name), "cring%u", i);
-		rc = rte_eth_from_rings(name, &rx, 1, &tx, 1, 0);
-		FZ_CHECK(rc >= 0, "rte_eth_from_rings");
-		ports[i] = (uint16_t)rc;
-		FZ_CHECK(rte_eth_dev_configure(ports[i], 1, 1, &ec) == 0 &&
-				 rte_eth_rx_queue_setup(ports[i], 0, RING, 0, NULL, pool) == 0 &&
-				 rte_eth_tx_queue_setup(ports[i], 0, RING, 0, NULL) == 0 &&
-				 rte_eth_dev_start(ports[i]) == 0,
-			 "port %u", i);
+		ports[i] = fz_ring_port('c', i, RING, pool, &rx, &tx);
 		up[i].link.limit_pkts = down_[i].link.limit_pkts = 1000;
 	}
 	dp = fe_dp_create(NP, ports, up, down_, pool, rte_get_tsc_hz(), &conf, err, sizeof(err));

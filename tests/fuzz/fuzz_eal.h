@@ -2,7 +2,8 @@
 /*
  * An EAL for the fuzz targets that need DPDK (the engine, the filters): no hugepages,
  * no PCI, no shared config, no telemetry, one lcore; its runtime directory is removed at
- * exit (a crash may leave /var/run/dpdk/fe-fuzz-PID behind).
+ * exit (a crash may leave /var/run/dpdk/fe-fuzz-PID behind). And the targets' ports: a
+ * pair of rings each (fz_ring_port()).
  */
 #ifndef FUZZ_EAL_H
 #define FUZZ_EAL_H
@@ -12,6 +13,11 @@
 #include <unistd.h>
 
 #include <rte_eal.h>
+#include <rte_eth_ring.h>
+#include <rte_ethdev.h>
+#include <rte_ring.h>
+
+#include "fuzz_common.h"
 
 static char fz_eal_dir[64];
 
@@ -39,6 +45,36 @@ fz_eal(const char *prog)
 		exit(1);
 	}
 	atexit(fz_eal_down);
+}
+
+/*
+ * Port i of a target: what the engine reads from *rx and sends to *tx, rings of size
+ * frames (their names tagged tag, one letter), its RX taking mbufs from pool; its id.
+ */
+static inline uint16_t
+fz_ring_port(char tag, unsigned i, unsigned size, struct rte_mempool *pool, struct rte_ring **rx,
+	     struct rte_ring **tx)
+{
+	struct rte_eth_conf conf = {0};
+	char name[32];
+	uint16_t port;
+	int rc;
+
+	snprintf(name, sizeof(name), "%crx%u", tag, i);
+	*rx = rte_ring_create(name, size, 0, RING_F_SP_ENQ | RING_F_SC_DEQ);
+	snprintf(name, sizeof(name), "%ctx%u", tag, i);
+	*tx = rte_ring_create(name, size, 0, RING_F_SP_ENQ | RING_F_SC_DEQ);
+	FZ_CHECK(*rx && *tx, "rings");
+	snprintf(name, sizeof(name), "%cring%u", tag, i);
+	rc = rte_eth_from_rings(name, rx, 1, tx, 1, 0);
+	FZ_CHECK(rc >= 0, "rte_eth_from_rings");
+	port = (uint16_t)rc;
+	FZ_CHECK(rte_eth_dev_configure(port, 1, 1, &conf) == 0 &&
+			 rte_eth_rx_queue_setup(port, 0, size, 0, NULL, pool) == 0 &&
+			 rte_eth_tx_queue_setup(port, 0, size, 0, NULL) == 0 &&
+			 rte_eth_dev_start(port) == 0,
+		 "port %u", i);
+	return port;
 }
 
 #endif

@@ -53,29 +53,6 @@ static uint32_t sent_len[FRAMES_MAX], sent_cut[FRAMES_MAX];
 static const char *const filters[4] = {"udp", "vlan and tcp", "ip6 or arp",
 				       "ether[12:2] = 0x0800 and ip[1] & 3 != 0"};
 
-static void
-port_up(unsigned i)
-{
-	struct rte_eth_conf conf = {0};
-	char name[32];
-	int rc;
-
-	snprintf(name, sizeof(name), "frx%u", i);
-	rxr[i] = rte_ring_create(name, RING, 0, RING_F_SP_ENQ | RING_F_SC_DEQ);
-	snprintf(name, sizeof(name), "ftx%u", i);
-	txr[i] = rte_ring_create(name, RING, 0, RING_F_SP_ENQ | RING_F_SC_DEQ);
-	FZ_CHECK(rxr[i] && txr[i], "rings");
-	snprintf(name, sizeof(name), "fring%u", i);
-	rc = rte_eth_from_rings(name, &rxr[i], 1, &txr[i], 1, 0);
-	FZ_CHECK(rc >= 0, "rte_eth_from_rings");
-	ports[i] = (uint16_t)rc;
-	FZ_CHECK(rte_eth_dev_configure(ports[i], 1, 1, &conf) == 0 &&
-			 rte_eth_rx_queue_setup(ports[i], 0, RING, 0, NULL, cpool) == 0 &&
-			 rte_eth_tx_queue_setup(ports[i], 0, RING, 0, NULL) == 0 &&
-			 rte_eth_dev_start(ports[i]) == 0,
-		 "port %u", i);
-}
-
 int
 LLVMFuzzerInitialize(int *argc, char ***argv)
 {
@@ -93,7 +70,7 @@ LLVMFuzzerInitialize(int *argc, char ***argv)
 	idoff = rte_mbuf_dynfield_register(&id);
 	FZ_CHECK(idoff >= 0, "dynfield");
 	for (unsigned i = 0; i < NP; i++)
-		port_up(i);
+		ports[i] = fz_ring_port('f', i, RING, cpool, &rxr[i], &txr[i]);
 	return 0;
 }
 

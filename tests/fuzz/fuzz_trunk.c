@@ -43,29 +43,6 @@ static struct rte_mempool *inpool, *cpool;
 static struct rte_ring *rxr[NT + 1], *txr[NT + 1]; /* the trunks, then the host */
 static uint16_t ports[NT + 1];
 
-static void
-port_up(unsigned i)
-{
-	struct rte_eth_conf conf = {0};
-	char name[32];
-	int rc;
-
-	snprintf(name, sizeof(name), "trx%u", i);
-	rxr[i] = rte_ring_create(name, RING, 0, RING_F_SP_ENQ | RING_F_SC_DEQ);
-	snprintf(name, sizeof(name), "ttx%u", i);
-	txr[i] = rte_ring_create(name, RING, 0, RING_F_SP_ENQ | RING_F_SC_DEQ);
-	FZ_CHECK(rxr[i] && txr[i], "rings");
-	snprintf(name, sizeof(name), "tring%u", i);
-	rc = rte_eth_from_rings(name, &rxr[i], 1, &txr[i], 1, 0);
-	FZ_CHECK(rc >= 0, "rte_eth_from_rings");
-	ports[i] = (uint16_t)rc;
-	FZ_CHECK(rte_eth_dev_configure(ports[i], 1, 1, &conf) == 0 &&
-			 rte_eth_rx_queue_setup(ports[i], 0, RING, 0, NULL, cpool) == 0 &&
-			 rte_eth_tx_queue_setup(ports[i], 0, RING, 0, NULL) == 0 &&
-			 rte_eth_dev_start(ports[i]) == 0,
-		 "port %u", i);
-}
-
 int
 LLVMFuzzerInitialize(int *argc, char ***argv)
 {
@@ -76,7 +53,7 @@ LLVMFuzzerInitialize(int *argc, char ***argv)
 	cpool = rte_pktmbuf_pool_create("fuzz_copy", 1023, 0, 0, RTE_MBUF_DEFAULT_BUF_SIZE, 0);
 	FZ_CHECK(inpool && cpool, "pools");
 	for (unsigned i = 0; i < NT + 1; i++)
-		port_up(i);
+		ports[i] = fz_ring_port('t', i, RING, cpool, &rxr[i], &txr[i]);
 	return 0;
 }
 
