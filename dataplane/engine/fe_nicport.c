@@ -858,23 +858,18 @@ fe_nic_release(struct fe_dp *dp, unsigned q, uint64_t now)
  * one is a late frame of a flow gone (NULL).
  */
 static struct fe_nic_flow *
-remote_flow(struct fe_dp *dp, unsigned q, unsigned s, unsigned slot, unsigned gen)
+remote_flow(struct fe_dp *dp, unsigned s, unsigned slot, unsigned gen)
 {
 	struct fe_nic_flow *fl = &dp->nic_remote[(s - dp->nports) * FE_NIC_FLOWS + slot];
-	struct fe_nicport *rn = dp->ports[q].nic;
 
 	if (fl->used && fl->gen == gen)
 		return fl;
 	if (fl->used && (int8_t)(gen - fl->gen) < 0)
 		return NULL;
-	for (uint32_t i = 0; fl->nheld && i < rn->window; i++)
-		if (fl->held[i] != NULL) {
-			rte_pktmbuf_free(fl->held[i]);
-			fl->held[i] = NULL;
-			fl->nheld--;
-			dp->ports[fl->rxq].nic->held--;
-			FE_CNT_ADD(dp->ports[fl->rxq].st.nic_oos_discards, 1);
-		}
+	/* what it held for the old one, let go as a receiver here does when its sender gives
+	 * up (counted by the NIC of the port it was held for: holder()); it expects PSN 0 */
+	if (fl->nheld)
+		abandon_held(dp, dp->ports[fl->rxq].nic, fl);
 	fl->used = 1;
 	fl->gen = (uint8_t)gen;
 	fl->expect = 0;
@@ -911,7 +906,7 @@ deliver_data(struct fe_dp *dp, unsigned q, struct rte_mbuf *m, uint64_t tag, uin
 		fl = &sn->flows[slot];
 	} else { /* its sender on another box: its receiving side is kept here */
 		if (slot >= FE_NIC_FLOWS || s >= dp->nic_ids ||
-		    (fl = remote_flow(dp, q, s, slot, TAG_GEN(tag))) == NULL) {
+		    (fl = remote_flow(dp, s, slot, TAG_GEN(tag))) == NULL) {
 			FE_CNT_ADD(p->st.nic_stray, 1);
 			rte_pktmbuf_free(m);
 			return;
