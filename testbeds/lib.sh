@@ -158,6 +158,21 @@ fe_check() {
 	fi
 }
 
+# fe_campaign_refused BASE ENTRY...: each ENTRY is "YAML|WANT": `fabemuctl campaign
+# check` of a file bad.yaml holding BASE then YAML (printf escapes) exits 1 saying WANT.
+fe_campaign_refused() {
+	local base=$1 bad rc out
+	shift
+	for bad in "$@"; do
+		printf "$base${bad%%|*}" >"$FE_TMP/bad.yaml"
+		rc=0
+		out=$("$FE_BIN/fabemuctl" campaign check "$FE_TMP/bad.yaml" 2>&1) || rc=$?
+		[ "$rc" = 1 ] && grep -qF -- "${bad#*|}" <<<"$out" ||
+			fe_fail "check, want '${bad#*|}': $rc $out"
+		echo "  ok   ${bad#*|}"
+	done
+}
+
 # fe_json FILE EXPR: evaluate a python expression over the JSON document `d` in FILE.
 fe_json() { python3 -c "import json; d = json.load(open('$1')); print($2)"; }
 

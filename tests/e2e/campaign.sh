@@ -64,21 +64,15 @@ printf 'name: pair\nswitches: [{name: s1}, {name: s2}]\nhosts: [{name: h1, switc
 printf 'name: x\nhosts: 40\n' >"$T/bad.yaml"
 rc=0; out=$("$CTL" campaign check "$T/bad.yaml" 2>&1) || rc=$?
 [ "$rc" = 1 ] && grep -qF "$T/bad.yaml:2: hosts '40' (allowed: 2 to 16)" <<<"$out" || fe_fail "check: $rc $out"
-base='name: x\nhosts: 2\njob: {kind: command, command: "true"}\n'
 long=$(printf 'x%.0s' $(seq 300))
-for bad in \
+fe_campaign_refused 'name: x\nhosts: 2\njob: {kind: command, command: "true"}\n' \
 	"regimes:\n  - {name: a, profile: ideal, pmd: af_xpd}\n|bad.yaml:5: pmd 'af_xpd' (allowed: af_packet, af_xdp)" \
 	"dataplane: \"--rxd $long\"\nregimes:\n  - {name: a, profile: ideal}\n|bad.yaml:4: dataplane: too long" \
 	"regimes:\n  - {name: a, profile: ideal}\ntimeline:\n  - {action: apply, at: {iteration: 2}, link: 0.up, profile: ideal, scale: \"2;reboot\"}\n|bad.yaml:7: timeline.0.scale '2;reboot' (allowed: 1 to" \
 	"regimes:\n  - {name: a, profile: ideal, topology: leaf-spine-4}\n|bad.yaml:5: regime a: topology leaf-spine-4 has 4 host ports; the campaign has 2 hosts" \
 	"regimes:\n  - {name: a, profile: ideal, path: adaptive}\n|bad.yaml:5: regime a: path: without a topology" \
 	"regimes:\n  - {name: a, profile: ideal, topology: $T/pair.yaml, path: random}\n|bad.yaml:5: regime a: path 'random' (allowed: ecmp, polarized, spray, spray-random, adaptive, flowlet)" \
-	"regimes:\n  - {name: a, profile: ideal, topology: nowhere}\n|bad.yaml:5: regime a: topology 'nowhere' not found"; do
-	printf "$base${bad%%|*}" >"$T/bad.yaml"
-	rc=0; out=$("$CTL" campaign check "$T/bad.yaml" 2>&1) || rc=$?
-	[ "$rc" = 1 ] && grep -qF -- "${bad#*|}" <<<"$out" || fe_fail "check, want '${bad#*|}': $rc $out"
-	echo "  ok   ${bad#*|}"
-done
+	"regimes:\n  - {name: a, profile: ideal, topology: nowhere}\n|bad.yaml:5: regime a: topology 'nowhere' not found"
 "$CTL" campaign check regimes single-drop incast fabric fabric-4 congestion-tree | sed 's/^/  /'
 
 echo "a regime on a topology: the run goes through its switches, the results say so"

@@ -32,18 +32,11 @@ leftovers() {
 echo "campaign check: a split that cannot run is refused at its line"
 printf 'name: nobox\nswitches: [{name: s1}, {name: s2, box: b}]\nhosts: [{name: h1, switch: s1}, {name: h2, switch: s1}]\nlinks: [{a: s1, b: s2}]\n' >"$T/nobox.yaml"
 printf 'name: hostb\nswitches: [{name: s1, box: a}, {name: s2, box: b}]\nhosts: [{name: h1, switch: s1}, {name: h2, switch: s2}]\nlinks: [{a: s1, b: s2}]\n' >"$T/hostb.yaml"
-printf 'name: ok2\nswitches: [{name: s1, box: a}, {name: s2, box: b}]\nhosts: [{name: h1, switch: s1}, {name: h2, switch: s1}]\nlinks: [{a: s1, b: s2}]\n' >"$T/ok2.yaml"
-base='name: x\nhosts: 2\njob: {kind: command, command: "true"}\nregimes:\n'
-for bad in \
+fe_campaign_refused 'name: x\nhosts: 2\njob: {kind: command, command: "true"}\nregimes:\n' \
 	"  - {name: a, profile: ethernet-lossy, split: true}\n|bad.yaml:5: regime a: split: without a topology" \
 	"  - {name: a, profile: ethernet-lossy, topology: $T/nobox.yaml, split: true}\n|bad.yaml:5: regime a: split: topology nobox: switch s1 names no box" \
 	"  - {name: a, profile: ethernet-lossy, topology: $T/hostb.yaml, split: true}\n|bad.yaml:5: regime a: split: host h2 is on box b: a campaign's hosts are all on one box (a)" \
-	"  - {name: a, profile: ethernet-lossy, topology: $T/hostb.yaml, split: maybe}\n|bad.yaml:5"; do
-	printf "$base${bad%%|*}" >"$T/bad.yaml"
-	rc=0; out=$("$CTL" campaign check "$T/bad.yaml" 2>&1) || rc=$?
-	[ "$rc" = 1 ] && grep -qF -- "${bad#*|}" <<<"$out" || fe_fail "check, want '${bad#*|}': $rc $out"
-	echo "  ok   ${bad#*|}"
-done
+	"  - {name: a, profile: ethernet-lossy, topology: $T/hostb.yaml, split: maybe}\n|bad.yaml:5"
 
 echo "the shipped congestion-tree-split: one box against two"
 sed -e 's/^seed: 1/seed: 1\nfidelity: {capacity: false}/' \
