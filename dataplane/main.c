@@ -64,6 +64,7 @@ struct opts {
 	uint64_t rxd, txd, mbufs;
 	uint64_t mtu; /* the largest IP packet the hosts send: sizes the mbufs */
 	uint64_t stats_interval_ns, duration_ns;
+	uint64_t realtime; /* --realtime: the lcores' SCHED_FIFO priority; 0: not */
 	const char *stats_json;
 	int seed_set;
 	int buffer_set;	     /* --buffer or --buffer-pkts given: no regime default for up links */
@@ -190,6 +191,10 @@ usage(FILE *f)
 		"                       A packet arriving while the loop sleeps waits up to this\n"
 		"                       long; packets already inside are never delayed by it.\n"
 		"  --idle-spin N        empty polls before the first sleep (default: 64)\n"
+		"  --realtime PRIO      run the forwarding lcores SCHED_FIFO at PRIO (1 to 99;\n"
+		"                       default: 0, not). With --idle-sleep it wakes on its tick\n"
+		"                       however busy the hosts on its core are; it keeps the core\n"
+		"                       while it busy-polls (docs/scale-out.md)\n"
 		"  --lcores N           forwarding lcores, 1 (default) or 2: a pipeline, RX + up\n"
 		"                       links + switch on the first EAL lcore, down links + TX on\n"
 		"                       the next (lossy regime; give -l with two cores, and\n"
@@ -242,6 +247,7 @@ enum {
 	OPT_PROFILE,
 	OPT_MAC_AGE,
 	OPT_IDLE_SLEEP,
+	OPT_REALTIME,
 	OPT_IDLE_SPIN,
 	OPT_RXD,
 	OPT_TXD,
@@ -285,6 +291,7 @@ static const struct option long_opts[] = {
 	{"mac-age", required_argument, NULL, OPT_MAC_AGE},
 	{"idle-sleep", required_argument, NULL, OPT_IDLE_SLEEP},
 	{"idle-spin", required_argument, NULL, OPT_IDLE_SPIN},
+	{"realtime", required_argument, NULL, OPT_REALTIME},
 	{"rxd", required_argument, NULL, OPT_RXD},
 	{"txd", required_argument, NULL, OPT_TXD},
 	{"mbufs", required_argument, NULL, OPT_MBUFS},
@@ -411,6 +418,8 @@ parse_opt(struct opts *o, int c, const char *v, char *err, size_t len)
 		return opt_time("mac-age", v, 1000000ULL * 1000000000, &o->dp.mac_age_ns, err, len);
 	case OPT_IDLE_SLEEP:
 		return opt_time("idle-sleep", v, 100000000, &o->dp.idle_sleep_ns, err, len);
+	case OPT_REALTIME:
+		return opt_uint("realtime", v, 0, 99, &o->realtime, err, len);
 	case OPT_IDLE_SPIN:
 		if (opt_uint("idle-spin", v, 1, 1000000000, &x, err, len) < 0)
 			return -EINVAL;
@@ -851,10 +860,37 @@ data_room(const struct opts *o, const uint16_t *ports, unsigned nports, uint16_t
 	return 0;
 }
 
+static int rt_prio; /* --realtime */
+
+/*
+ * --realtime: the calling lcore's thread runs SCHED_FIFO at rt_prio. Then a wake-up
+ * on the loop's tick is not queued behind the hosts' processes on the same core (with
+ * a core of its own it changes nothing). The control thread, started before, keeps the
+ * default policy.
+ */
+static int
+go_realtime(char *err, size_t len)
+{
+	struct sched_param sp = {.sched_priority = rt_prio};
+	int rc;
+
+	if (rt_prio == 0)
+		return 0;
+	rc = pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp);
+	if (rc != 0)
+		snprintf(err, len, "--realtime %d: SCHED_FIFO refused: %s (needs CAP_SYS_NICE)",
+			 rt_prio, strerror(rc));
+	return rc ? -1 : 0;
+}
+
 /* The pipeline's down stage, on its worker lcore. */
 static int
 run_down(void *arg)
 {
+	char err[160];
+
+	if (go_realtime(err, sizeof(err)) < 0) /* the main lcore's call did not fail */
+		fprintf(stderr, "fabemu-dp: %s: the down stage runs without it\n", err);
 	fe_dp_run_role(arg, FE_ROLE_DOWN, &stop_flag);
 	return 0;
 }
@@ -1260,6 +1296,8 @@ print_banner(const struct fe_dp *dp, const struct opts *o)
 	printf("\n");
 	if (o->profile)
 		printf("  profile %s, scale %" PRIu64 "\n", o->profile, o->scale);
+	if (rt_prio)
+		printf("  lcore SCHED_FIFO, priority %d (--realtime)\n", rt_prio);
 	if (o->control || o->control_tcp)
 		printf("  control %s%s%s\n", o->control ? o->control : "",
 		       o->control_tcp ? " tcp " : "", o->control_tcp ? o->control_tcp : "");
@@ -1607,6 +1645,9 @@ main(int argc, char **argv)
 	ctl.o = &o;
 	if (rte_ctrl_thread_create(&ctl_tid, "fe-ctl", NULL, ctl_thread, &ctl) != 0)
 		rte_exit(EXIT_FAILURE, "cannot start the control thread\n");
+	rt_prio = (int)o.realtime;
+	if (go_realtime(err, sizeof(err)) < 0)
+		rte_exit(2, "%s\n", err);
 	if (o.dp.lcores > 1) {
 		unsigned worker = rte_get_next_lcore(rte_lcore_id(), 1, 0);
 

@@ -110,6 +110,7 @@ struct cg_regime {
 				 rates; 0: unbounded (a link without a rate, or the wire) */
 	int ideal;	      /* every link without rate, delay or impairment, lossy regime */
 	int split;	      /* the topology split across boxes: a fabemu-dp a box (--box) */
+	int realtime;	      /* split: the other boxes SCHED_FIFO (--realtime) */
 };
 
 /* The thresholds of the fidelity verdict (docs/campaigns.md). */

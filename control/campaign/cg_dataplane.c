@@ -175,6 +175,7 @@ cg_dp_start(struct cg_run *r, const struct cg_regime *g, const char *profile, un
 	    const char *tag, char *err, size_t errlen)
 {
 	char log[PATH_MAX], stats[PATH_MAX], vdevs[8192] = "", seed[32], cmd[8192], args[8192];
+	char first[8192]; /* the first box's options */
 	char box0[FE_TOPO_NAME] = "";
 	char *argv[] = {"/bin/sh", "-c", cmd, NULL};
 	size_t n;
@@ -224,9 +225,14 @@ cg_dp_start(struct cg_run *r, const struct cg_regime *g, const char *profile, un
 			 sizeof(cmd) - 1);
 		return -1;
 	}
-	/* split: several dataplanes on the machine; none may keep a core from the hosts and
-	 * the others when idle (a late option wins) */
-	snprintf(args, sizeof(args), "%s%s", cmd, g->split ? " --idle-sleep 50us" : "");
+	/* split: the other boxes run on the hosts' core and sleep when idle, not to keep it
+	 * from the hosts. With realtime: true they run SCHED_FIFO, so that a wake-up on a
+	 * frame's tick is not queued behind the hosts' processes (docs/scale-out.md: when
+	 * it helps and when it hurts). The first box has its own core when the cores are
+	 * split, and busy-polls as one box does; else it shares too. A late option wins. */
+	snprintf(args, sizeof(args), "%s --idle-sleep 50us%s", cmd,
+		 g->realtime ? " --realtime 10" : "");
+	snprintf(first, sizeof(first), "%s", g->split && !r->pin[0] ? args : cmd);
 	if (g->split && profile == g->profile &&
 	    boxes_start(r, g, args, tag, r->c->hosts, vdevs, sizeof(vdevs), box0, err, errlen) <
 		    0) {
@@ -237,7 +243,7 @@ cg_dp_start(struct cg_run *r, const struct cg_regime *g, const char *profile, un
 			     "exec nice -n -10 '%s/fabemu-dp' --no-huge -m 2048 --no-pci -l 0 "
 			     "--file-prefix %s --log-level=pmd.net.af_xdp:error %s -- %s --control "
 			     "%s --stats-json '%s'%s%s",
-			     r->bindir, r->prefix, vdevs, args, r->sock, stats,
+			     r->bindir, r->prefix, vdevs, first, r->sock, stats,
 			     box0[0] ? " --box " : "", box0) >= sizeof(cmd)) {
 		snprintf(err, errlen, "fabemu-dp's command line would be over %zu bytes",
 			 sizeof(cmd) - 1);

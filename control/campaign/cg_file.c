@@ -33,7 +33,7 @@ struct y_action {
 
 struct y_regime {
 	char *name, *kind, *profile, *scale, *pmd, *ring, *mtu, *dataplane, *nic, *topology, *path;
-	char *split;
+	char *split, *realtime;
 	char **links;
 	unsigned links_count;
 };
@@ -112,6 +112,7 @@ static const cyaml_schema_field_t regime_fields[] = {
 	STR("topology", struct y_regime, topology),
 	STR("path", struct y_regime, path),
 	STR("split", struct y_regime, split),
+	STR("realtime", struct y_regime, realtime),
 	CYAML_FIELD_SEQUENCE("links", CYAML_FLAG_POINTER | CYAML_FLAG_OPTIONAL, struct y_regime,
 			     links, &str_entry, 0, 16),
 	CYAML_FIELD_END,
@@ -508,6 +509,20 @@ compile_dataplane_regime(struct fe_yaml *y, const struct y_regime *r, const char
 							names[0]);
 						goto out;
 					}
+		}
+	}
+	if (r->realtime) { /* the other boxes SCHED_FIFO (cg_dataplane.c) */
+		snprintf(key, sizeof(key), "%s.realtime", path);
+		if (bool_val(y, key, r->realtime, &g->realtime) < 0) {
+			rc = -EINVAL;
+			goto out;
+		}
+		if (g->realtime && !g->split) {
+			rc = fe_yaml_fail(y, key,
+					  "regime %s: realtime: without split: true (it is for the "
+					  "boxes that share the hosts' core)",
+					  g->name);
+			goto out;
 		}
 	}
 	if (p->path_set) /* the profile's, unless the regime says */

@@ -31,12 +31,15 @@ leftovers() {
 
 echo "campaign check: a split that cannot run is refused at its line"
 printf 'name: nobox\nswitches: [{name: s1}, {name: s2, box: b}]\nhosts: [{name: h1, switch: s1}, {name: h2, switch: s1}]\nlinks: [{a: s1, b: s2}]\n' >"$T/nobox.yaml"
+printf 'name: ab\nswitches: [{name: s1, box: a}, {name: s2, box: b}]\nhosts: [{name: h1, switch: s1}, {name: h2, switch: s1}]\nlinks: [{a: s1, b: s2}]\n' >"$T/ab.yaml"
 printf 'name: hostb\nswitches: [{name: s1, box: a}, {name: s2, box: b}]\nhosts: [{name: h1, switch: s1}, {name: h2, switch: s2}]\nlinks: [{a: s1, b: s2}]\n' >"$T/hostb.yaml"
 fe_campaign_refused 'name: x\nhosts: 2\njob: {kind: command, command: "true"}\nregimes:\n' \
 	"  - {name: a, profile: ethernet-lossy, split: true}\n|bad.yaml:5: regime a: split: without a topology" \
 	"  - {name: a, profile: ethernet-lossy, topology: $T/nobox.yaml, split: true}\n|bad.yaml:5: regime a: split: topology nobox: switch s1 names no box" \
 	"  - {name: a, profile: ethernet-lossy, topology: $T/hostb.yaml, split: true}\n|bad.yaml:5: regime a: split: host h2 is on box b: a campaign's hosts are all on one box (a)" \
-	"  - {name: a, profile: ethernet-lossy, topology: $T/hostb.yaml, split: maybe}\n|bad.yaml:5"
+	"  - {name: a, profile: ethernet-lossy, topology: $T/hostb.yaml, split: maybe}\n|bad.yaml:5" \
+	"  - {name: a, profile: ethernet-lossy, topology: $T/ab.yaml, realtime: true}\n|bad.yaml:5: regime a: realtime: without split: true" \
+	"  - {name: a, profile: ethernet-lossy, topology: $T/ab.yaml, split: true, realtime: 1}\n|bad.yaml:5: regimes.0.realtime '1' (allowed: true, false)"
 
 echo "the shipped congestion-tree-split: one box against two"
 sed -e 's/^seed: 1/seed: 1\nfidelity: {capacity: false}/' \
@@ -127,5 +130,18 @@ fe_check "eth-lossy-split: frames whose lateness the spine's box counted" \
 # each direction of each link once, as the box that sends it counted it: 3 runs x 4
 fe_check "eth-lossy-split: links between switches counted where they are sent" \
 	"$(runs eth-lossy-split 'sum(1 for l in r["counters"]["graph"]["fabric_links"] if l["sent_here"] and l["out_pkts"] > 0)')" 12 12
+# the boxes' cores: the spine's box shares the hosts' core and sleeps when idle; with
+# realtime: true (eth-lossy-split) it runs SCHED_FIFO, else not; the first box has core 0
+# to itself and busy-polls as one box does
+for g in eth-lossy roce-pfc ib-ndr ib-nic; do
+	want=0
+	[ $g = eth-lossy ] && want=3
+	fe_check "$g-split: spine boxes that ran SCHED_FIFO, sleeping when idle" \
+		"$(cat "$T"/out/logs/dp-$g-split-[0-9]-box-*.log | grep -c '^  lcore SCHED_FIFO, priority 10 (--realtime)$' || true)" $want $want
+done
+fe_check "split runs' first boxes that busy-polled on a core of their own" \
+	"$(cat "$T"/out/logs/dp-*-split-[0-9].log | grep -c '^fabemu-dp .*, lcore 0, idle sleep up to 0 ns')" 12 12
+fe_check "split runs' first boxes that ran SCHED_FIFO" \
+	"$(cat "$T"/out/logs/dp-*-split-[0-9].log | grep -c 'SCHED_FIFO' || true)" 0 0
 [ -z "$(leftovers)" ] || fe_fail "left behind: $(leftovers)"
 echo "  ok   nothing left behind"

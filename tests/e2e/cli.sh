@@ -11,7 +11,7 @@ PORTS="--vdev=net_pcap0,rx_pcap=$T/empty.pcap,tx_pcap=$T/o0.pcap --vdev=net_pcap
 
 out=$("$FE_BIN/fabemu-dp" --help)
 for word in Usage --rate --delay --buffer --buffer-pkts --link --link-file --profile --scale \
-	--control --control-tcp --idle-sleep \
+	--control --control-tcp --idle-sleep --realtime \
 	--stats-json --exit-idle SIGUSR1 /fabemu/ --regime --lanes --lane-map --pfc --credit \
 	--switch-buffer --seed loss= ge= ecn= jitter= drop= match=; do
 	grep -q -- "$word" <<<"$out" || fe_fail "--help does not mention $word"
@@ -38,6 +38,7 @@ expect_error "unknown option '--bogus'" $PORTS -- --bogus
 expect_error "option '--rate' needs a value" $PORTS -- --rate
 expect_error "--idle-sleep '1s' (allowed: 0ns to 100ms)" $PORTS -- --idle-sleep 1s
 expect_error "--rxd '10' (allowed: 64 to 16384)" $PORTS -- --rxd 10
+expect_error "--realtime '100' (allowed: 0 to 99)" $PORTS -- --realtime 100
 expect_error "no ports: give EAL options" -- --rate 1G
 expect_error "--regime: 'ib' (allowed: lossy, pfc, credit)" $PORTS -- --regime ib
 expect_error "--lanes '9' (allowed: 1 to 8)" $PORTS -- --lanes 9
@@ -73,6 +74,19 @@ expect_error "--scale '0' (allowed: 1 to 100000)" $PORTS -- --profile ideal --sc
 printf 'name: slow\nlink:\n  rate: 10Mbit\n' >"$T/slow.yaml"
 expect_error "link 0.up: rate 10Mbit at scale 100000 is below 1kbit" $PORTS -- --profile "$T/slow.yaml" --scale 100000
 expect_error "--control-tcp 'localhost:x': expected [IPV4:]PORT" $PORTS -- --control-tcp localhost:x
+
+# --realtime: the forwarding lcore runs SCHED_FIFO at that priority, the control thread
+# (started before it) and the EAL's threads keep the default policy
+fe_dp_start $(fe_eal) $PORTS -- --realtime 7 --control "$T/rt.sock"
+grep -q '^  lcore SCHED_FIFO, priority 7 (--realtime)$' "$FE_DP_LOG" || fe_fail "--realtime: no banner line"
+threads=$(ps -L -o tid=,cls=,rtprio=,comm= -p "$FE_DP_PID")
+awk '$1 == '"$FE_DP_PID"' && $2 == "FF" && $3 == 7 { ok = 1 } END { exit !ok }' <<<"$threads" ||
+	fe_fail "--realtime 7: the lcore (main thread) is not SCHED_FIFO 7: $threads"
+awk '$4 == "fe-ctl" && $2 == "TS" { ok = 1 } END { exit !ok }' <<<"$threads" ||
+	fe_fail "--realtime 7: the control thread is not SCHED_OTHER: $threads"
+[ "$(awk '$2 == "FF"' <<<"$threads" | wc -l)" = 1 ] || fe_fail "--realtime 7: more than the lcore is SCHED_FIFO: $threads"
+fe_dp_stop
+echo "  ok   --realtime 7: the lcore SCHED_FIFO 7, the control thread not"
 
 # fe-cpufloor (the timing benchmark's floor): its figures, and bad input refused
 out=$("$FE_BIN/fe-cpufloor" --cpu 0 --secs 0.3)
