@@ -798,7 +798,7 @@ fe_dp_poll_role(struct fe_dp *dp, enum fe_dp_role role, uint64_t now)
 }
 
 uint64_t
-fe_dp_next_event(const struct fe_dp *dp)
+fe_dp_next_event(const struct fe_dp *dp, uint64_t after)
 {
 	uint64_t next = UINT64_MAX;
 
@@ -807,22 +807,26 @@ fe_dp_next_event(const struct fe_dp *dp)
 
 		if (p->txq_n || (dp->handoff && rte_ring_count(dp->handoff[i])))
 			return 0;
-		next = RTE_MIN(next, fe_link_next_arrival(&p->up));
-		next = RTE_MIN(next, fe_link_next_start(&p->up));
-		next = RTE_MIN(next, fe_credit_next(&p->credit)); /* credits: none is UINT64_MAX */
-		next = RTE_MIN(next, fe_link_next_arrival(&p->down));
+		next = fe_later(next, fe_link_next_arrival(&p->up), after);
+		next = fe_later(next, fe_link_next_start(&p->up), after);
+		next = fe_later(next, fe_credit_next(&p->credit), after); /* none: UINT64_MAX */
+		next = fe_later(next, fe_link_next_arrival(&p->down), after);
 		if (p->nic != NULL)
-			next = RTE_MIN(next, RTE_MIN(p->nic->next_event, p->nic->gap_next));
+			next = fe_later(fe_later(next, p->nic->next_event, after), p->nic->gap_next,
+					after);
+		for (unsigned l = 0; dp->hoq_ticks && l < dp->conf.lanes; l++) /* credits */
+			if (p->iq[l].head != p->iq[l].tail)
+				next = fe_later(next, p->iq[l].head_since + dp->hoq_ticks + 1,
+						after);
 		if (dp->wd.ticks == 0) /* no PFC watchdog (it is compiled under PFC only) */
 			continue;
 		if (p->storm_until != 0) /* the watchdog's storm ends */
-			next = RTE_MIN(next, p->storm_until);
+			next = fe_later(next, p->storm_until, after);
 		else if (p->down.q_pkts != 0 && /* ... or starts: a pause not over yet */
 			 p->down.hold_until > RTE_MAX(dp->horizon, p->hold_from + dp->wd.ticks))
-			next = RTE_MIN(next, p->hold_from + dp->wd.ticks);
+			next = fe_later(next, p->hold_from + dp->wd.ticks, after);
 	}
-	next = RTE_MIN(next, fe_graph_next_event(dp));
-	return next;
+	return RTE_MIN(next, fe_graph_next_event(dp, after));
 }
 
 uint64_t
@@ -846,7 +850,7 @@ fe_dp_held(const struct fe_dp *dp)
 static uint64_t
 idle_sleep_ns(const struct fe_dp *dp, uint64_t now, uint64_t backoff)
 {
-	uint64_t next = fe_dp_next_event(dp), budget;
+	uint64_t next = fe_dp_next_event(dp, now), budget;
 
 	if (next == UINT64_MAX)
 		return backoff;

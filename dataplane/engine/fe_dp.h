@@ -309,6 +309,16 @@ struct fe_dp {
 	struct fe_dp_desc desc;		/* as given (above); lcore: - */
 };
 
+/*
+ * fe_dp_next_event's step: the earlier of next and t, if t is after `after` (what was
+ * due by then and did not move waits for something else).
+ */
+static inline uint64_t
+fe_later(uint64_t next, uint64_t t, uint64_t after)
+{
+	return t > after && t < next ? t : next;
+}
+
 /* Ticks of the TSC in ns (fe_time.h). */
 static inline uint64_t
 fe_dp_tsc_ns(const struct fe_dp *dp, uint64_t tsc)
@@ -327,8 +337,13 @@ struct fe_dp *fe_dp_create(unsigned nports, const uint16_t *port_ids, const stru
 /* One pass: RX every port, move due packets across the switch, TX. Returns work done. */
 unsigned fe_dp_poll(struct fe_dp *dp, uint64_t now);
 
-/* Earliest tick at which a queued packet becomes due; UINT64_MAX if nothing is queued. */
-uint64_t fe_dp_next_event(const struct fe_dp *dp);
+/*
+ * Earliest tick after `after` at which something queued becomes due (a frame, a credit,
+ * a pause's end, a NIC's timer); 0 if a frame waits for the TX ring, UINT64_MAX if
+ * nothing will. Called after a pass at `after` that did no work: what was due by then
+ * waits for something else (a credit, room), so an idle loop sleeps until this tick.
+ */
+uint64_t fe_dp_next_event(const struct fe_dp *dp, uint64_t after);
 
 /* Packets held inside the engine (links and TX staging). */
 uint64_t fe_dp_held(const struct fe_dp *dp);

@@ -1541,27 +1541,32 @@ fe_graph_step(const struct fe_dp *dp)
 }
 
 uint64_t
-fe_graph_next_event(const struct fe_dp *dp)
+fe_graph_next_event(const struct fe_dp *dp, uint64_t after)
 {
 	const struct fe_graph *g = dp->graph;
 	uint64_t next = UINT64_MAX;
 
 	if (g == NULL)
 		return next;
-	if (g->iq_pkts)
-		return 0;
+	/* Credits: a frame in an input queue waits for its output's room (a credit back: the
+	 * links' credits below, the ports' in fe_dp_next_event, a trunk's credit frame read
+	 * on waking; a frame leaving: the links' events), or its HOQLife. It used to be "now"
+	 * whenever the queues held a frame: a box behind a congested output never slept. */
+	for (uint32_t qi = 0; g->iq_pkts && dp->hoq_ticks && qi < g->nin * FE_LANES_MAX; qi++)
+		if (g->iq[qi].head != g->iq[qi].tail)
+			next = fe_later(next, g->iq[qi].head_since + dp->hoq_ticks + 1, after);
 	for (unsigned i = 0; i < g->nhl; i++) {
 		const struct fe_hoplink *h = &g->hl[i];
 
-		next = RTE_MIN(next, fe_link_next_arrival(&h->l));
-		next = RTE_MIN(next, fe_link_next_start(&h->l));
-		next = RTE_MIN(next, fe_credit_next(&h->cred)); /* credits: none is UINT64_MAX */
+		next = fe_later(next, fe_link_next_arrival(&h->l), after);
+		next = fe_later(next, fe_link_next_start(&h->l), after);
+		next = fe_later(next, fe_credit_next(&h->cred), after); /* none: UINT64_MAX */
 	}
 	for (unsigned t = 0; t < g->ntrunks; t++) {
 		const struct fe_trunk *tr = &g->trunk[t];
 
 		if (tr->due_head != tr->due_tail)
-			next = RTE_MIN(next, tr->due[tr->due_head % FE_TRUNK_DUE].at);
+			next = fe_later(next, tr->due[tr->due_head % FE_TRUNK_DUE].at, after);
 	}
 	return next;
 }

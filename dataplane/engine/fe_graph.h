@@ -342,7 +342,7 @@ int fe_graph_split_delay(const struct fe_dp *dp, unsigned h, struct fe_link_cfg 
 /* The shortest feedback delay of the hop links (fe_dp_causal_step); UINT64_MAX: none. */
 uint64_t fe_graph_step(const struct fe_dp *dp);
 
-uint64_t fe_graph_next_event(const struct fe_dp *dp);
+uint64_t fe_graph_next_event(const struct fe_dp *dp, uint64_t after); /* fe_dp_next_event's */
 uint64_t fe_graph_held(const struct fe_dp *dp);
 void fe_graph_drain(struct fe_dp *dp);
 

@@ -199,7 +199,7 @@ Test(engine, timing_to_the_tick)
 	fe_dp_poll(dp, t0 + 2 * hop + 5000);
 	cr_assert_eq(sent(1), 1);
 	cr_assert_eq(sent(2), 1);
-	cr_assert_eq(fe_dp_next_event(dp), UINT64_MAX);
+	cr_assert_eq(fe_dp_next_event(dp, t0 + 2 * hop + 5000), UINT64_MAX);
 }
 
 /*
@@ -557,6 +557,8 @@ Test(engine, hoq_lifetime_discards_the_head)
 	struct fe_dp *dp = engine_regime(&conf, &all, &slow);
 
 	hol_traffic(dp);
+	/* a loop that sleeps when idle wakes for it: the head's HOQLife is the next event */
+	cr_assert_eq(fe_dp_next_event(dp, T0 + 1000), T0 + 100 + 2000001);
 	/* B's second frame is the head from T0 + 100 (when the first moved) */
 	fe_dp_poll(dp, T0 + 100 + 2000000);
 	cr_assert_eq(sent(2), 0, "not yet past HOQLife");

@@ -524,6 +524,93 @@ Test(graph, credit_backpressure_crosses_two_switches)
 }
 
 /*
+ * A loop that sleeps when idle wakes at fe_dp_next_event(). Polls at t, then again at
+ * t + 1 while a pass does work, else at the next event, as long as frames are held or
+ * wait in a port's ring; the frames every port sent. *slept: the waits while input
+ * queues held frames; *last: when the last frame left.
+ */
+static unsigned
+poll_by_events(struct fe_dp *dp, uint64_t *t, unsigned *slept, uint64_t *last)
+{
+	unsigned got = 0;
+
+	for (unsigned k = 0; k < 1000000; k++) {
+		unsigned work = fe_dp_poll(dp, *t), n = 0, queued = 0;
+		uint64_t next;
+
+		for (unsigned p = 0; p < dp->nports; p++) {
+			n += sent((int)p);
+			queued += rte_ring_count(rxr[p]);
+		}
+		if (n)
+			*last = *t;
+		got += n;
+		if (fe_dp_held(dp) == 0 && queued == 0)
+			break;
+		if (work) {
+			*t += 1;
+			continue;
+		}
+		next = fe_dp_next_event(dp, *t);
+		cr_assert_neq(next, UINT64_MAX, "%lu frames held, %u in rings, nothing to wake for",
+			      (unsigned long)fe_dp_held(dp), queued);
+		if (next > *t + 1 && dp->graph->iq_pkts)
+			(*slept)++;
+		*t = next > *t ? next : *t + 1;
+	}
+	return got;
+}
+
+/*
+ * Frames in input queues that wait for credits: the next event is the next credit back
+ * or frame leaving, not "now" (a box whose queues held frames never slept, and as a
+ * real-time task beside the hosts it kept their core). Polled only at its events, the
+ * congestion tree of credit_backpressure_crosses_two_switches delivers every frame, the
+ * last within a microsecond of when polling every microsecond delivers it.
+ */
+Test(graph, credit_queues_let_the_loop_sleep)
+{
+	unsigned avail = rte_mempool_avail_count(pool);
+	const struct opt o = {.rate = 10000000000ULL,
+			      .host_rate = 10000000000ULL,
+			      .slow_down = 3,
+			      .regime = FE_REGIME_CREDIT,
+			      .credit = {.buffer = 4096, .out_pkts = 4}};
+	uint64_t t0, t, last[2] = {0, 0};
+	unsigned got[2] = {0, 0}, slept = 0;
+
+	for (int run = 0; run < 2; run++) {
+		struct fe_dp *dp = engine_o("leaf-spine", FE_PATH_ECMP, &o);
+
+		t = 1000000;
+		learn(dp, &t);
+		t0 = t;
+		for (int k = 0; k < 60; k++) /* the in-memory ring's room */
+			inject(0, MAC[2], 4000, 1000);
+		if (run == 0) /* every microsecond */
+			for (int k = 0; k < 40000 && got[0] < 60; k++) {
+				unsigned n;
+
+				fe_dp_poll(dp, t += 1000);
+				if ((n = sent(2)) > 0) {
+					got[0] += n;
+					last[0] = t;
+				}
+			}
+		else /* the first poll when the other run's is */
+			t += 1000, got[1] = poll_by_events(dp, &t, &slept, &last[1]);
+		cr_assert_eq(fe_dp_held(dp), 0);
+		done(dp, avail);
+	}
+	cr_assert_eq(got[0], 60, "polled every microsecond: all arrive (%u)", got[0]);
+	cr_assert_eq(got[1], 60, "polled at its events: all arrive (%u)", got[1]);
+	cr_assert_gt(slept, 10, "the loop slept while the input queues waited (%u)", slept);
+	cr_assert(last[1] <= last[0] && last[0] - last[1] <= 1000,
+		  "the last frame at %lu ns polled at events, %lu ns every microsecond",
+		  (unsigned long)(last[1] - t0), (unsigned long)(last[0] - t0));
+}
+
+/*
  * A ring of 3 routed one way round: host 1 to host 3 crosses s1>s2>s3, host 2 to host 1
  * s2>s3>s1, host 3 to host 2 s3>s1>s2. Each link carries two flows at twice its rate, its
  * queues fill, and each ring link ends up waiting for the next: a cyclic buffer
@@ -713,6 +800,30 @@ Test(graph, ring3_credit_deadlock_and_hoqlife)
 	cr_assert_eq(drops_everywhere(dp), hoq);
 	cr_assert_eq(got + hoq, 900, "every frame delivered or discarded (%u + %lu)", got,
 		     (unsigned long)hoq);
+	cr_assert_eq(fe_dp_held(dp), 0);
+	done(dp, avail);
+
+	/* a loop that sleeps wakes for each head's HOQLife: deadlocked, nothing else is due */
+	dp = engine_o("ring", FE_PATH_ECMP, &o);
+	t = 1000000;
+	learn(dp, &t);
+	{
+		unsigned slept = 0;
+		uint64_t last = 0;
+
+		got = ring_load(dp, &t, 300, 0);
+		got += poll_by_events(dp, &t, &slept, &last);
+		hoq = 0;
+		for (unsigned h = 0; h < dp->graph->nhl; h++)
+			hoq += dp->graph->hl[h].l.st.drop_pkts[FE_LINK_DROP_HOQ];
+		for (unsigned p = 0; p < dp->nports; p++)
+			hoq += dp->ports[p].down.st.drop_pkts[FE_LINK_DROP_HOQ];
+		cr_assert_gt(slept, 0);
+		cr_assert_eq(got + hoq, 900,
+			     "polled at its events: every frame delivered or "
+			     "discarded (%u + %lu)",
+			     got, (unsigned long)hoq);
+	}
 	cr_assert_eq(fe_dp_held(dp), 0);
 	done(dp, avail);
 }
