@@ -308,15 +308,19 @@ counters_at(const char *sock)
 /*
  * The dataplane's counters document (docs/counters.md), or NULL. Split across boxes: the
  * first box's, each link between switches as the box that sends it counted it (its
- * queue, drops, marks, pauses heard and credits waited for), every box's trunks.
+ * queue, drops, marks, pauses heard and credits waited for), every box's trunks, and
+ * the other boxes' lcores (boxes[]: what they took from the cores they share).
  */
 json_t *
 cg_dp_counters(const struct cg_run *r)
 {
-	json_t *doc = counters_at(r->sock), *links, *trunks;
+	json_t *doc = counters_at(r->sock), *links, *trunks, *boxes = json_array();
 
 	links = json_object_get(json_object_get(doc, "graph"), "fabric_links");
 	trunks = json_object_get(json_object_get(doc, "graph"), "trunks");
+	if (doc && r->nboxes > 1)
+		json_object_set(doc, "boxes", boxes);
+	json_decref(boxes);
 	for (unsigned k = 1; doc && k < r->nboxes; k++) {
 		char ns[80], sock[160];
 		json_t *b, *bl, *l;
@@ -332,6 +336,8 @@ cg_dp_counters(const struct cg_run *r)
 		json_array_foreach(bl, i, l) if (json_is_true(json_object_get(l, "sent_here")))
 			json_array_set(links, i, l);
 		json_array_extend(trunks, json_object_get(json_object_get(b, "graph"), "trunks"));
+		json_array_append_new(boxes, json_pack("{s:i, s:O?}", "box", (int)k, "lcores",
+						       json_object_get(b, "lcores")));
 		json_decref(b);
 	}
 	return doc;

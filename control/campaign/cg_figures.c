@@ -341,4 +341,13 @@ cg_figures(const struct cg_campaign *c, const struct cg_regime *g, json_t *run)
 	/* what took the lcore's core away: the scheduler, the hypervisor, interrupts */
 	if (json_is_object(json_object_get(counters, "lcores")))
 		json_object_set(run, "lcores", json_object_get(counters, "lcores"));
+	/* split: the CPU the other boxes' lcores ran, on the hosts' cores (cg_dataplane.c) */
+	if (json_is_array(json_object_get(counters, "boxes"))) {
+		json_int_t ran = 0;
+
+		json_array_foreach(json_object_get(counters, "boxes"), i, p) ran +=
+			geti(json_object_get(p, "lcores"), "run_ns");
+		json_object_set_new(run, "boxes_run_ns", json_integer(ran));
+		json_object_set(run, "window_ns", json_object_get(counters, "window_ns"));
+	}
 }

@@ -296,6 +296,7 @@ one_run(struct cg_run *r, const struct cg_regime *g, unsigned rep, int *status)
 	struct cg_job_result jr = {0};
 	char marks[PATH_MAX], tag[96];
 	json_t *run, *counters = NULL, *tcp, *hosts;
+	uint64_t reset_at;
 	double rtt;
 	int dprc = 0;
 
@@ -320,6 +321,7 @@ one_run(struct cg_run *r, const struct cg_regime *g, unsigned rep, int *status)
 		*status = CG_SETUP;
 		return NULL;
 	}
+	reset_at = cg_now_ns(CLOCK_MONOTONIC);
 	for (unsigned h = 1; h <= r->c->hosts; h++)
 		cg_host_read(r, h, &before[h]);
 	snprintf(marks, sizeof(marks), "%s/logs/marks-%s.txt", r->out, tag);
@@ -330,6 +332,10 @@ one_run(struct cg_run *r, const struct cg_regime *g, unsigned rep, int *status)
 	tcp = json_array();
 	hosts = json_array();
 	counters = read_window(r, g, after);
+	if (counters) /* the window the counters cover: from their reset to their read */
+		json_object_set_new(
+			counters, "window_ns",
+			json_integer((json_int_t)(cg_now_ns(CLOCK_MONOTONIC) - reset_at)));
 	for (unsigned h = 1; h <= r->c->hosts; h++) {
 		json_array_append_new(tcp, tcp_json(h, &before[h], &after[h]));
 		json_array_append_new(hosts, host_json(h, &before[h], &after[h]));

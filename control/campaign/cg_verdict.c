@@ -104,6 +104,26 @@ delays(const struct cg_campaign *c, const struct cg_regime *g, json_t *run, json
 	add(notes, "edge wait (%s)", json_string_value(json_object_get(run, "edge_wait_untimed")));
 }
 
+/*
+ * Split: the other boxes run on the hosts' cores (cg_dataplane.c), and what their lcores
+ * ran there the hosts did not have, as they had it beside one box. Over the counters'
+ * window (their reset to their read, the job and its settle), more than the lateness
+ * fraction of it distorts the run, though no frame left late.
+ */
+static void
+boxes_cpu(const struct cg_campaign *c, json_t *run, json_t *reasons)
+{
+	double ran = num(run, "boxes_run_ns"), win = num(run, "window_ns");
+
+	if (!json_is_integer(json_object_get(run, "boxes_run_ns")) || win <= 0 ||
+	    ran <= c->fid.late * win)
+		return;
+	add(reasons,
+	    "the other boxes' lcores ran on the hosts' cores %.0f%% of the time (%.0f ms of "
+	    "%.0f, more than %.0f%%): the hosts had that much less CPU than beside one box",
+	    100 * ran / win, ran / 1e6, win / 1e6, c->fid.late * 100);
+}
+
 /* The hosts' up links against what the testbed was measured to carry. */
 static void
 load(const struct cg_campaign *c, const struct cg_regime *g, json_t *capacity, json_t *reasons,
@@ -177,6 +197,7 @@ cg_verdict(const struct cg_campaign *c, const struct cg_regime *g, json_t *capac
 		    num(run, "unexplained"));
 	if (g->kind == CG_DATAPLANE) {
 		delays(c, g, run, reasons, notes);
+		boxes_cpu(c, run, reasons);
 		load(c, g, capacity, reasons, notes);
 	}
 	cg_verdict_text(reasons, notes, v, sizeof(v));

@@ -110,8 +110,11 @@ fe_sched_read(const int *tids, unsigned n, struct fe_sched *s)
 			s->preempted += b;
 		}
 		snprintf(path, sizeof(path), "/proc/self/task/%d/schedstat", tids[i]);
-		if (slurp(path, buf, sizeof(buf)) > 0 && fe_sched_parse_schedstat(buf, &a, &b) == 0)
+		if (slurp(path, buf, sizeof(buf)) > 0 &&
+		    fe_sched_parse_schedstat(buf, &a, &b) == 0) {
+			s->run_ns += a;
 			s->runq_wait_ns += b;
+		}
 		snprintf(path, sizeof(path), "/proc/self/task/%d/stat", tids[i]);
 		if (slurp(path, buf, sizeof(buf)) < 0 || (cpu = fe_sched_parse_task_cpu(buf)) < 0)
 			continue;
@@ -147,6 +150,7 @@ fe_sched_delta(const struct fe_sched *now, const struct fe_sched *base, struct f
 	d->preempted = minus(now->preempted, base->preempted);
 	d->yielded = minus(now->yielded, base->yielded);
 	d->runq_wait_ns = minus(now->runq_wait_ns, base->runq_wait_ns);
+	d->run_ns = minus(now->run_ns, base->run_ns);
 	d->cpu_steal_ns = minus(now->cpu_steal_ns, base->cpu_steal_ns);
 	d->cpu_irq_ns = minus(now->cpu_irq_ns, base->cpu_irq_ns);
 	d->cpu_softirq_ns = minus(now->cpu_softirq_ns, base->cpu_softirq_ns);

@@ -24,6 +24,7 @@ struct fe_sched {
 	uint64_t preempted;	     /* involuntary context switches: the core given to another */
 	uint64_t yielded;	     /* voluntary ones (the idle sleep, a system call that waits) */
 	uint64_t runq_wait_ns;	     /* time runnable, waiting for the core */
+	uint64_t run_ns;	     /* time running on it (the CPU the lcores took) */
 	uint64_t cpu_steal_ns;	     /* the lcores' cores: taken by the hypervisor */
 	uint64_t cpu_irq_ns;	     /* in hard interrupts */
 	uint64_t cpu_softirq_ns;     /* in softirqs (network receive and transmit work) */

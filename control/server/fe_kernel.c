@@ -83,6 +83,7 @@ sched_base(struct fe_kernel *k)
 		return;
 	sched_now(k, &k->sched_base);
 	k->sched_base.preempted = k->sched_base.yielded = k->sched_base.runq_wait_ns = 0;
+	k->sched_base.run_ns = 0;
 }
 
 const char *

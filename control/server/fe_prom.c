@@ -210,6 +210,8 @@ lcores(FILE *f)
 		 offsetof(struct fe_sched, yielded)},
 		{"runq_wait_ns_total", "ns the lcores were runnable, waiting for their core",
 		 offsetof(struct fe_sched, runq_wait_ns)},
+		{"run_ns_total", "ns the lcores ran on their cores",
+		 offsetof(struct fe_sched, run_ns)},
 		{"cpu_steal_ns_total", "ns the lcores' cores were taken by the hypervisor",
 		 offsetof(struct fe_sched, cpu_steal_ns)},
 		{"cpu_irq_ns_total", "ns the lcores' cores spent in hard interrupts",

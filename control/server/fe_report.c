@@ -422,9 +422,11 @@ table_lcores(FILE *f)
 	for (unsigned i = 0; i < sc.ncpus; i++)
 		fprintf(f, "%s%d", i ? "," : " ", sc.cpus[i]);
 	fprintf(f,
-		"; preempted %" PRIu64 " times, %" PRIu64 " ns waiting for the core; the "
-		"core(s): steal %" PRIu64 " ns, irq %" PRIu64 " ns, softirq %" PRIu64 " ns\n",
-		sc.preempted, sc.runq_wait_ns, sc.cpu_steal_ns, sc.cpu_irq_ns, sc.cpu_softirq_ns);
+		"; ran %" PRIu64 " ns, preempted %" PRIu64 " times, %" PRIu64 " ns waiting for "
+		"the core; the core(s): steal %" PRIu64 " ns, irq %" PRIu64 " ns, softirq %" PRIu64
+		" ns\n",
+		sc.run_ns, sc.preempted, sc.runq_wait_ns, sc.cpu_steal_ns, sc.cpu_irq_ns,
+		sc.cpu_softirq_ns);
 }
 
 /*
@@ -889,10 +891,11 @@ lcores_json(void)
 	fe_kernel_read_sched(fe_report_kernel(), &s);
 	for (unsigned i = 0; i < s.ncpus; i++)
 		json_array_append_new(cpus, json_integer(s.cpus[i]));
-	return json_pack("{s:i, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "threads", s.threads, "cpus",
-			 cpus, "preempted", u64(s.preempted), "yielded", u64(s.yielded),
-			 "runq_wait_ns", u64(s.runq_wait_ns), "cpu_steal_ns", u64(s.cpu_steal_ns),
-			 "cpu_irq_ns", u64(s.cpu_irq_ns), "cpu_softirq_ns", u64(s.cpu_softirq_ns));
+	return json_pack("{s:i, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "threads", s.threads,
+			 "cpus", cpus, "run_ns", u64(s.run_ns), "preempted", u64(s.preempted),
+			 "yielded", u64(s.yielded), "runq_wait_ns", u64(s.runq_wait_ns),
+			 "cpu_steal_ns", u64(s.cpu_steal_ns), "cpu_irq_ns", u64(s.cpu_irq_ns),
+			 "cpu_softirq_ns", u64(s.cpu_softirq_ns));
 }
 
 /*

@@ -256,6 +256,7 @@ tel_switch(const char *cmd __rte_unused, const char *params __rte_unused, struct
 	rte_tel_data_add_dict_u64(d, "lcore_preempted", sc.preempted);
 	rte_tel_data_add_dict_u64(d, "lcore_yielded", sc.yielded);
 	rte_tel_data_add_dict_u64(d, "lcore_runq_wait_ns", sc.runq_wait_ns);
+	rte_tel_data_add_dict_u64(d, "lcore_run_ns", sc.run_ns);
 	rte_tel_data_add_dict_u64(d, "lcore_cpu_steal_ns", sc.cpu_steal_ns);
 	rte_tel_data_add_dict_u64(d, "lcore_cpu_irq_ns", sc.cpu_irq_ns);
 	rte_tel_data_add_dict_u64(d, "lcore_cpu_softirq_ns", sc.cpu_softirq_ns);

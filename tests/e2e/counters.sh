@@ -207,7 +207,12 @@ sw = next(x["/fabemu/switch"] for x in tel if "/fabemu/switch" in x)
 assert sw["lcore_threads"] == 1 and sw["lcore_runq_wait_ns"] >= lc["runq_wait_ns"], sw
 m = re.search(r"^fabemu_lcore_runq_wait_ns_total (\d+)$", prom, re.M)
 assert m and int(m.group(1)) >= lc["runq_wait_ns"], "lcore in Prometheus"
-assert re.search(r"^lcores: 1 thread\(s\) on core\(s\) 0; preempted \d+ times", txt, re.M), "lcores"
+assert re.search(r"^lcores: 1 thread\(s\) on core\(s\) 0; ran \d+ ns, preempted \d+ times", txt, re.M), "lcores"
+# and the CPU it ran (busy-polling: most of its time up, never more)
+assert 0.2 * d["uptime_s"] * 1e9 < lc["run_ns"] <= d["uptime_s"] * 1e9, (lc, d["uptime_s"])
+assert sw["lcore_run_ns"] >= lc["run_ns"], sw
+m = re.search(r"^fabemu_lcore_run_ns_total (\d+)$", prom, re.M)
+assert m and int(m.group(1)) >= lc["run_ns"], "lcore run in Prometheus"
 print("  ok   %s: kernel side %d frames in, 0 unexplained; edge wait %s; lcore preempted %d "
       "times, %.0f ms waiting for core 0; lateness, telemetry, Prometheus, the table"
       % (pmd, k["if_rx_packets"], w["source"], lc["preempted"], lc["runq_wait_ns"] / 1e6))

@@ -274,6 +274,49 @@ Test(verdict, what_took_the_core)
 	json_decref(run);
 }
 
+/*
+ * Split: the other boxes' lcores (the counters' boxes[], as cg_dp_counters merges them)
+ * ran on the hosts' cores; above 10 % of the job's time the hosts had that much less CPU
+ * than beside one box, and the run is distorted though no frame left late.
+ */
+Test(verdict, other_boxes_took_the_hosts_cores)
+{
+	static const struct {
+		json_int_t ran_a, ran_b;
+		const char *want;
+	} cases[] = {
+		{200000000, 100000000,
+		 "distorted: the other boxes' lcores ran on the hosts' cores 15% of the time (300 "
+		 "ms of 2000, more than 10%): the hosts had that much less CPU than beside one "
+		 "box"},
+		{100000000, 90000000, "faithful"},
+	};
+
+	for (unsigned i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		json_t *run = run_of("fab", 1000, 1000, 0, 1.0);
+
+		json_object_set_new(json_object_get(run, "counters"), "boxes",
+				    json_pack("[{s:i, s:{s:I}}, {s:i, s:{s:I}}]", "box", 1,
+					      "lcores", "run_ns", cases[i].ran_a, "box", 2,
+					      "lcores", "run_ns", cases[i].ran_b));
+		json_object_set_new(json_object_get(run, "counters"), "window_ns",
+				    json_integer(2000000000));
+		cr_assert_str_eq(verdict_of(run, &camp.reg[2], 1e9), cases[i].want);
+		cr_assert_eq(json_integer_value(json_object_get(run, "boxes_run_ns")),
+			     cases[i].ran_a + cases[i].ran_b);
+		cr_assert_eq(json_integer_value(json_object_get(run, "window_ns")), 2000000000);
+		json_decref(run);
+	}
+	/* one box: no such figure, nothing to say */
+	{
+		json_t *run = run_of("fab", 1000, 1000, 0, 1.0);
+
+		cr_assert_str_eq(verdict_of(run, &camp.reg[2], 1e9), "faithful");
+		cr_assert_null(json_object_get(run, "boxes_run_ns"));
+		json_decref(run);
+	}
+}
+
 /* A rule that cannot be applied is said, never silently passed. */
 Test(verdict, what_was_not_checked)
 {
