@@ -488,15 +488,17 @@ Test(graph, pfc_pauses_climb_leaf_spine_leaf)
  * credits, the spine's input queue from leaf1 fills in turn and leaf1 runs out of credits
  * for the spine, as does host 1 for leaf1. Nothing dropped.
  */
+/* Host 3's down link at 100 Mbit/s behind 10 Gbit/s, credits of 4 KiB, 4 frames out. */
+static const struct opt credit_tree = {.rate = 10000000000ULL,
+				       .host_rate = 10000000000ULL,
+				       .slow_down = 3,
+				       .regime = FE_REGIME_CREDIT,
+				       .credit = {.buffer = 4096, .out_pkts = 4}};
+
 Test(graph, credit_backpressure_crosses_two_switches)
 {
 	unsigned avail = rte_mempool_avail_count(pool);
-	const struct opt o = {.rate = 10000000000ULL,
-			      .host_rate = 10000000000ULL,
-			      .slow_down = 3,
-			      .regime = FE_REGIME_CREDIT,
-			      .credit = {.buffer = 4096, .out_pkts = 4}};
-	struct fe_dp *dp = engine_o("leaf-spine", FE_PATH_ECMP, &o);
+	struct fe_dp *dp = engine_o("leaf-spine", FE_PATH_ECMP, &credit_tree);
 	const struct fe_graph *g = dp->graph;
 	uint64_t t = 1000000;
 	char a[32], b[32];
@@ -571,16 +573,11 @@ poll_by_events(struct fe_dp *dp, uint64_t *t, unsigned *slept, uint64_t *last)
 Test(graph, credit_queues_let_the_loop_sleep)
 {
 	unsigned avail = rte_mempool_avail_count(pool);
-	const struct opt o = {.rate = 10000000000ULL,
-			      .host_rate = 10000000000ULL,
-			      .slow_down = 3,
-			      .regime = FE_REGIME_CREDIT,
-			      .credit = {.buffer = 4096, .out_pkts = 4}};
 	uint64_t t0, t, last[2] = {0, 0};
 	unsigned got[2] = {0, 0}, slept = 0;
 
 	for (int run = 0; run < 2; run++) {
-		struct fe_dp *dp = engine_o("leaf-spine", FE_PATH_ECMP, &o);
+		struct fe_dp *dp = engine_o("leaf-spine", FE_PATH_ECMP, &credit_tree);
 
 		t = 1000000;
 		learn(dp, &t);
