@@ -587,11 +587,12 @@ compile_regime(struct fe_yaml *y, const struct y_regime *r, unsigned i, struct c
 		/* the hosts joined by a bridge: no fabric to describe */
 		g->kind = CG_WIRE;
 		if (r->profile || r->scale || r->links_count || r->pmd || r->ring || r->dataplane ||
-		    r->nic)
+		    r->nic || r->topology || r->path || r->split || r->realtime)
 			return fe_yaml_fail(y, path,
 					    "regime %s: kind wire is the hosts joined by a Linux "
 					    "bridge, without fabemu: profile, scale, links, nic, "
-					    "pmd, ring and dataplane do not apply (mtu does)",
+					    "topology, path, split, realtime, pmd, ring and "
+					    "dataplane do not apply (mtu does)",
 					    g->name);
 		snprintf(g->profile_name, sizeof(g->profile_name), "(bridge)");
 		return 0;

@@ -798,8 +798,9 @@ fe_dp_poll_role(struct fe_dp *dp, enum fe_dp_role role, uint64_t now)
 }
 
 uint64_t
-fe_dp_next_event(const struct fe_dp *dp, uint64_t after)
+fe_dp_next_event(const struct fe_dp *dp, uint64_t now)
 {
+	const uint64_t after = dp->conf.regime == FE_REGIME_CREDIT ? now : 0;
 	uint64_t next = UINT64_MAX;
 
 	for (unsigned i = 0; i < dp->nports; i++) {
@@ -811,9 +812,10 @@ fe_dp_next_event(const struct fe_dp *dp, uint64_t after)
 		next = fe_later(next, fe_link_next_start(&p->up), after);
 		next = fe_later(next, fe_credit_next(&p->credit), after); /* none: UINT64_MAX */
 		next = fe_later(next, fe_link_next_arrival(&p->down), after);
-		if (p->nic != NULL)
-			next = fe_later(fe_later(next, p->nic->next_event, after), p->nic->gap_next,
-					after);
+		if (after) /* credits: a frame leaving the down link frees room for an input */
+			next = fe_later(next, fe_link_next_leave(&p->down), after);
+		if (p->nic != NULL) /* its 0 is "now": work was left (activate()) */
+			next = RTE_MIN(next, RTE_MIN(p->nic->next_event, p->nic->gap_next));
 		for (unsigned l = 0; dp->hoq_ticks && l < dp->conf.lanes; l++) /* credits */
 			if (p->iq[l].head != p->iq[l].tail)
 				next = fe_later(next, p->iq[l].head_since + dp->hoq_ticks + 1,

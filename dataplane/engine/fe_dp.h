@@ -311,12 +311,12 @@ struct fe_dp {
 
 /*
  * fe_dp_next_event's step: the earlier of next and t, if t is after `after` (what was
- * due by then and did not move waits for something else).
+ * due by then and did not move waits for something else); after 0: any t.
  */
 static inline uint64_t
 fe_later(uint64_t next, uint64_t t, uint64_t after)
 {
-	return t > after && t < next ? t : next;
+	return t < next && (after == 0 || t > after) ? t : next;
 }
 
 /* Ticks of the TSC in ns (fe_time.h). */
@@ -338,12 +338,14 @@ struct fe_dp *fe_dp_create(unsigned nports, const uint16_t *port_ids, const stru
 unsigned fe_dp_poll(struct fe_dp *dp, uint64_t now);
 
 /*
- * Earliest tick after `after` at which something queued becomes due (a frame, a credit,
- * a pause's end, a NIC's timer); 0 if a frame waits for the TX ring, UINT64_MAX if
- * nothing will. Called after a pass at `after` that did no work: what was due by then
- * waits for something else (a credit, room), so an idle loop sleeps until this tick.
+ * Earliest tick at which something queued becomes due (a frame, a credit, a pause's end,
+ * a NIC's timer); 0 if a frame waits for the TX ring, UINT64_MAX if nothing will. Called
+ * after a pass at `now` that did no work. Under credits, what was due by then waits
+ * for something else (a credit back, room in a buffer: a frame leaving it, a HOQLife),
+ * and only the events after it count, so an idle loop sleeps until the first; in the
+ * other regimes, and for the NICs, a time due already is "now", as it always was.
  */
-uint64_t fe_dp_next_event(const struct fe_dp *dp, uint64_t after);
+uint64_t fe_dp_next_event(const struct fe_dp *dp, uint64_t now);
 
 /* Packets held inside the engine (links and TX staging). */
 uint64_t fe_dp_held(const struct fe_dp *dp);

@@ -1548,10 +1548,11 @@ fe_graph_next_event(const struct fe_dp *dp, uint64_t after)
 
 	if (g == NULL)
 		return next;
-	/* Credits: a frame in an input queue waits for its output's room (a credit back: the
-	 * links' credits below, the ports' in fe_dp_next_event, a trunk's credit frame read
-	 * on waking; a frame leaving: the links' events), or its HOQLife. It used to be "now"
-	 * whenever the queues held a frame: a box behind a congested output never slept. */
+	/* Credits (after != 0): a frame in an input queue waits for its output's room (a
+	 * credit back: the links' credits below, the ports' in fe_dp_next_event, a trunk's
+	 * credit frame read on waking; a frame leaving a buffer), or its HOQLife. It used to
+	 * be "now" whenever the queues held a frame: a box behind a congested output never
+	 * slept. */
 	for (uint32_t qi = 0; g->iq_pkts && dp->hoq_ticks && qi < g->nin * FE_LANES_MAX; qi++)
 		if (g->iq[qi].head != g->iq[qi].tail)
 			next = fe_later(next, g->iq[qi].head_since + dp->hoq_ticks + 1, after);
@@ -1561,6 +1562,8 @@ fe_graph_next_event(const struct fe_dp *dp, uint64_t after)
 		next = fe_later(next, fe_link_next_arrival(&h->l), after);
 		next = fe_later(next, fe_link_next_start(&h->l), after);
 		next = fe_later(next, fe_credit_next(&h->cred), after); /* none: UINT64_MAX */
+		if (after) /* credits: a frame leaving frees room for an input queue's head */
+			next = fe_later(next, fe_link_next_leave(&h->l), after);
 	}
 	for (unsigned t = 0; t < g->ntrunks; t++) {
 		const struct fe_trunk *tr = &g->trunk[t];

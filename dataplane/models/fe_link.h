@@ -212,6 +212,13 @@ fe_link_next_start(const struct fe_link *l)
 	return s->arrive > l->busy_until ? s->arrive : l->busy_until;
 }
 
+/* The tick the packet being serialized leaves the buffer (its room freed); none: MAX. */
+static inline uint64_t
+fe_link_next_leave(const struct fe_link *l)
+{
+	return l->svc == l->sched ? UINT64_MAX : l->slots[l->svc & l->mask].tx_end;
+}
+
 /* Serialize the packet in slot s, starting no earlier than start (internal to fe_link). */
 static inline void
 fe_link_serialize(struct fe_link *l, struct fe_link_slot *s, uint64_t start, uint64_t extra)

@@ -546,6 +546,33 @@ Test(engine, lossy_has_no_head_of_line_blocking)
 	cr_assert_eq(sent(2), 1, "output-queued: C's frame goes at once");
 }
 
+/*
+ * A loop that sleeps when idle wakes when the output's buffer has room again: when B's
+ * first frame has left it (8.192 ms after T0 + 100), not when it arrives (5 ms later).
+ * Polled only at its events, C's frame behind B's second leaves then, as polled every
+ * microsecond it does (credit_head_of_line_blocking).
+ */
+Test(engine, credit_wakes_when_a_buffer_frees_room)
+{
+	struct fe_dp_conf conf = {.regime = FE_REGIME_CREDIT,
+				  .lanes = 1,
+				  .credit = {.buffer = 64 << 10, .out_pkts = 1}};
+	struct fe_linkdef all = {0}, slow = {.link = {.rate_bps = 1000000, .delay_ns = 5000000}};
+	struct fe_dp *dp = engine_regime(&conf, &all, &slow);
+	uint64_t t = T0 + 200;
+
+	hol_traffic(dp);
+	for (unsigned k = 0; k < 100 && sent(2) == 0; k++) {
+		uint64_t next = fe_dp_next_event(dp, t);
+
+		cr_assert(next > t && next != UINT64_MAX, "an event after %lu: %lu",
+			  (unsigned long)t, (unsigned long)next);
+		fe_dp_poll(dp, t = next);
+	}
+	cr_assert_eq(t, T0 + 100 + 8192000, "C's frame left at T0 + %lu ns",
+		     (unsigned long)(t - T0));
+}
+
 Test(engine, hoq_lifetime_discards_the_head)
 {
 	/* HOQLife 2 ms: B's second frame is discarded at the head, C's then moves */
