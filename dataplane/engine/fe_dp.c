@@ -800,7 +800,7 @@ fe_dp_poll_role(struct fe_dp *dp, enum fe_dp_role role, uint64_t now)
 uint64_t
 fe_dp_next_event(const struct fe_dp *dp, uint64_t now)
 {
-	const uint64_t after = dp->conf.regime == FE_REGIME_CREDIT ? now : 0;
+	const uint64_t after = dp->rg->due_waits ? now : 0;
 	uint64_t next = UINT64_MAX;
 
 	for (unsigned i = 0; i < dp->nports; i++) {

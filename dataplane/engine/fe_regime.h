@@ -43,6 +43,9 @@ struct fe_regime_ops {
 	void (*graph_ingress)(struct fe_dp *dp, unsigned in, int out, struct rte_mbuf *m,
 			      uint64_t t, uint8_t lane);
 	unsigned (*graph_service)(struct fe_dp *dp, uint64_t now);
+	/* the idle loop (fe_dp_next_event): what was due and did not move waits for a
+	 * credit or for room, both events of their own (credits); else it is "now" */
+	int due_waits;
 };
 
 /* The operations of regime r. */
