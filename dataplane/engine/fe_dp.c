@@ -817,9 +817,7 @@ fe_dp_next_event(const struct fe_dp *dp, uint64_t now)
 		if (p->nic != NULL) /* its 0 is "now": work was left (activate()) */
 			next = RTE_MIN(next, RTE_MIN(p->nic->next_event, p->nic->gap_next));
 		for (unsigned l = 0; dp->hoq_ticks && l < dp->conf.lanes; l++) /* credits */
-			if (p->iq[l].head != p->iq[l].tail)
-				next = fe_later(next, p->iq[l].head_since + dp->hoq_ticks + 1,
-						after);
+			next = fe_later(next, fe_iq_hoq_next(&p->iq[l], dp->hoq_ticks), after);
 		if (dp->wd.ticks == 0) /* no PFC watchdog (it is compiled under PFC only) */
 			continue;
 		if (p->storm_until != 0) /* the watchdog's storm ends */

@@ -55,6 +55,16 @@ struct fe_iq {
 };
 
 /*
+ * The tick HOQLife hoq discards the head of input queue q, the first past its limit (as
+ * fe_switch.c and fe_graph.c test it: now - head_since > hoq); UINT64_MAX if q is empty.
+ */
+static inline uint64_t
+fe_iq_hoq_next(const struct fe_iq *q, uint64_t hoq)
+{
+	return q->head == q->tail ? UINT64_MAX : q->head_since + hoq + 1;
+}
+
+/*
  * Credit regime: m waits at the tail of input queue q (its sender held credits for it,
  * so there is room: credits bound the queue), bound for out; *count counts every
  * queue's frames. The one switch's queues (fe_switch.c) and the graph's (fe_graph.c).

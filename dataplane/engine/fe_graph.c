@@ -1554,8 +1554,7 @@ fe_graph_next_event(const struct fe_dp *dp, uint64_t after)
 	 * be "now" whenever the queues held a frame: a box behind a congested output never
 	 * slept. */
 	for (uint32_t qi = 0; g->iq_pkts && dp->hoq_ticks && qi < g->nin * FE_LANES_MAX; qi++)
-		if (g->iq[qi].head != g->iq[qi].tail)
-			next = fe_later(next, g->iq[qi].head_since + dp->hoq_ticks + 1, after);
+		next = fe_later(next, fe_iq_hoq_next(&g->iq[qi], dp->hoq_ticks), after);
 	for (unsigned i = 0; i < g->nhl; i++) {
 		const struct fe_hoplink *h = &g->hl[i];
 
