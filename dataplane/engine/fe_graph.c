@@ -34,6 +34,8 @@ route_of(const struct fe_graph *g, struct rte_mbuf *m)
 	return RTE_MBUF_DYNFIELD(m, g->dynoff, uint64_t *);
 }
 
+static void go_build(struct fe_graph *g);
+
 /* The lossless part: PFC or credits on every hop link, input queues, watchdog, deadlock. */
 static int
 lossless_setup(struct fe_dp *dp, struct fe_graph *g, const struct fe_graph_conf *c, int socket,
@@ -229,6 +231,7 @@ fe_graph_create(struct fe_dp *dp, const struct fe_graph_conf *c, int socket, cha
 	memcpy(g->nnh0, c->nnh, sizeof(g->nnh0));
 	memcpy(g->nh0, c->nh, sizeof(g->nh0));
 	memcpy(g->tree, c->tree, sizeof(g->tree));
+	go_build(g);
 	for (unsigned s = 0; s < g->nsw; s++)
 		g->seed[s] = c->path == FE_PATH_POLARIZED ? 0x9e3779b9u : 0x9e3779b9u * (s + 1);
 	/* spray-random: the run's seed, a stream past every link's (fe_rng.h) */
@@ -337,30 +340,43 @@ fe_graph_free(struct fe_graph *g)
  * IPv4 without options, TCP or UDP, not a fragment) is read here in a few loads; any
  * other goes through fe_nic_flow_key(): the same hash either way.
  */
-static inline uint32_t
-flow_hash(struct rte_mbuf *m)
+static __rte_noinline uint32_t
+flow_hash_slow(struct rte_mbuf *m)
 {
 	const uint8_t *f = rte_pktmbuf_mtod(m, const uint8_t *);
 	struct fe_nic_key k;
 	uint64_t a = 0, b = 0;
-	uint32_t sa, da;
-	uint16_t sp, dp;
 
-	if (likely(rte_pktmbuf_data_len(m) >= 14 + 20 + 4 && f[12] == 0x08 && f[13] == 0x00 &&
-		   f[14] == 0x45 && (f[23] == 6 || f[23] == 17) && (f[20] & 0x3f) == 0 &&
-		   f[21] == 0)) {
-		memcpy(&sa, f + 26, 4);
-		memcpy(&da, f + 30, 4);
-		memcpy(&sp, f + 34, 2);
-		memcpy(&dp, f + 36, 2);
-		return fe_nic_tuple_hash(sa, da, sp, dp, f[23]);
-	}
 	if (fe_nic_flow_key(f, rte_pktmbuf_data_len(m), &k) == 0)
 		return fe_nic_key_hash(&k);
 	memcpy(&a, f, 6);
 	memcpy(&b, f + 6, 6);
 	a = (a ^ b * 0x9e3779b97f4a7c15ULL) * 0xc2b2ae3d27d4eb4fULL;
 	return (uint32_t)(a >> 32 ^ a);
+}
+
+static __rte_always_inline uint32_t
+flow_hash(struct rte_mbuf *m)
+{
+	const uint8_t *f = rte_pktmbuf_mtod(m, const uint8_t *);
+	uint32_t sa, da, head;
+	uint16_t sp, dp, frag;
+
+	/* bytes 12..14: EtherType 0x0800 and version 4, 20 bytes of header; 20..21: no
+	 * fragment offset and not more fragments (flags' MF 0x20 and the offset's 13 bits) */
+	if (likely(rte_pktmbuf_data_len(m) >= 14 + 20 + 4)) {
+		memcpy(&head, f + 12, 4);
+		memcpy(&frag, f + 20, 2);
+		if (likely((rte_le_to_cpu_32(head) & 0xffffff) == 0x450008 &&
+			   (rte_le_to_cpu_16(frag) & 0xff3f) == 0 && (f[23] == 6 || f[23] == 17))) {
+			memcpy(&sa, f + 26, 4);
+			memcpy(&da, f + 30, 4);
+			memcpy(&sp, f + 34, 2);
+			memcpy(&dp, f + 36, 2);
+			return fe_nic_tuple_hash(sa, da, sp, dp, f[23]);
+		}
+	}
+	return flow_hash_slow(m);
 }
 
 static inline uint32_t
@@ -396,6 +412,31 @@ least_queued(struct fe_graph *g, const uint16_t *ways, unsigned n, unsigned x, u
  * every other over the directions not routed around, as routing converges once a link is
  * withdrawn; a pair that has no such path keeps its routes (its frames are lost).
  */
+/* g->go: the path choice picks among several ways; _Q: by their queues (adaptive, flowlet) */
+#define FE_GOUT_CHOOSE	 (-2)
+#define FE_GOUT_CHOOSE_Q (-3)
+
+/* g->go from the routes now: a port's switch delivers, a switch with one way takes it. */
+static void
+go_build(struct fe_graph *g)
+{
+	for (unsigned x = 0; x < g->nsw; x++)
+		for (unsigned q = 0; q <= FE_GRAPH_PORTS; q++) {
+			unsigned d = g->port_sw[q];
+
+			if (q == R_FLOOD)
+				g->go[x][q] = FE_GOUT_FLOOD;
+			else if (d == x)
+				g->go[x][q] = FE_GOUT_PORT | (int32_t)q;
+			else if (g->nnh[x][d] == 1)
+				g->go[x][q] = g->nh[x][d][0];
+			else if (g->path == FE_PATH_ADAPTIVE || g->path == FE_PATH_FLOWLET)
+				g->go[x][q] = FE_GOUT_CHOOSE_Q;
+			else
+				g->go[x][q] = FE_GOUT_CHOOSE;
+		}
+}
+
 static void
 reroute(struct fe_graph *g)
 {
@@ -433,6 +474,7 @@ reroute(struct fe_graph *g)
 				g->nnh[s][d] = (uint8_t)n;
 		}
 	}
+	go_build(g);
 }
 
 /*
@@ -503,17 +545,6 @@ choose_among(struct fe_graph *g, unsigned x, const uint16_t *ways, unsigned n, u
 		break;
 	}
 	return ways[k];
-}
-
-/* The next hop from switch x toward switch d, by the path choice: a hop link. */
-static __rte_always_inline uint16_t
-choose(struct fe_graph *g, unsigned x, unsigned d, uint32_t hash, uint64_t t)
-{
-	const uint16_t *ways = g->nh[x][d];
-	unsigned n = g->nnh[x][d];
-
-	/* no choice to make (a leaf's one uplink, a spine's one link down): no call */
-	return likely(n == 1) ? ways[0] : choose_among(g, x, ways, n, hash, t);
 }
 
 /* The input a frame from hop link h enters its switch by. */
@@ -598,23 +629,27 @@ hop_pfc(struct fe_dp *dp, unsigned src, uint16_t h, struct rte_mbuf *m, uint64_t
 	fe_switch_pause(dp, src, lane, fe_pfc_update(pfc, lane, dp->held[acct], t), t);
 }
 
+/* A frame of route r to port q: a frame behind one of its flow that left later was
+ * reordered on the way (counted per destination port). */
+static __rte_always_inline void
+count_order(struct fe_graph *g, unsigned q, uint64_t r)
+{
+	uint32_t *last = &g->seq_rx[q][R_IN(r)][R_HASH(r) % FE_GRAPH_BUCKET];
+
+	if (R_DST(r) == R_FLOOD)
+		return;
+	if ((int16_t)(R_SEQ(r) - (uint16_t)*last) < 0)
+		FE_CNT_ADD(g->ooo[q], 1);
+	else
+		*last = R_SEQ(r);
+}
+
 /* To the host of port q, from input src: its down link; reordering counted here. */
 static __rte_always_inline void
-deliver(struct fe_dp *dp, unsigned src, struct rte_mbuf *m, unsigned q, uint64_t t,
+deliver(struct fe_dp *dp, unsigned src, struct rte_mbuf *m, uint64_t r, unsigned q, uint64_t t,
 	const enum fe_regime R)
 {
-	struct fe_graph *g = dp->graph;
-	uint64_t r = *route_of(g, m);
-	unsigned in = R_IN(r);
-	uint32_t *last = &g->seq_rx[q][in][R_HASH(r) % FE_GRAPH_BUCKET];
-
-	if (R_DST(r) != R_FLOOD) {
-		/* a frame behind one of its flow that left later: reordered on the way */
-		if ((int16_t)(R_SEQ(r) - (uint16_t)*last) < 0)
-			FE_CNT_ADD(g->ooo[q], 1);
-		else
-			*last = R_SEQ(r);
-	}
+	count_order(dp->graph, q, r);
 	fe_rg_egress(R, dp, src, q, m, t, R_LANE(r));
 }
 
@@ -649,89 +684,246 @@ flood_at(struct fe_dp *dp, unsigned x, unsigned src, struct rte_mbuf *m, uint64_
 			continue;
 		}
 		if (to[i].port != UINT32_MAX)
-			deliver(dp, src, c, to[i].port, t, R);
+			deliver(dp, src, c, r, to[i].port, t, R);
 		else
 			hop(dp, src, to[i].hop, c, t, R_LANE(r), R);
 	}
 }
 
-/* Where frame m goes from switch x: FE_GOUT_FLOOD, FE_GOUT_PORT | q, or a hop link. */
-static __rte_always_inline int32_t
-next_of(struct fe_dp *dp, unsigned x, struct rte_mbuf *m, uint64_t t)
+/* The next hop of a frame of route r from switch x, among several ways. */
+static __rte_noinline int32_t
+choose_r(struct fe_graph *g, unsigned x, uint64_t r, uint64_t t)
 {
-	struct fe_graph *g = dp->graph;
-	uint64_t r = *route_of(g, m);
-	unsigned q = R_DST(r);
+	unsigned d = g->port_sw[R_DST(r)];
 
-	if (q == R_FLOOD)
-		return FE_GOUT_FLOOD;
-	if (g->port_sw[q] == x)
-		return FE_GOUT_PORT | (int32_t)q;
-	return choose(g, x, g->port_sw[q], R_HASH(r), t);
+	return choose_among(g, x, g->nh[x][d], g->nnh[x][d], R_HASH(r), t);
 }
 
-/* Frame m leaves switch x, from input src, toward out (next_of()). */
+/* Where a frame of route r goes from switch x: FE_GOUT_FLOOD, FE_GOUT_PORT | q, or a hop link. */
+static __rte_always_inline int32_t
+next_of(struct fe_dp *dp, unsigned x, uint64_t r, uint64_t t)
+{
+	struct fe_graph *g = dp->graph;
+	int32_t out = g->go[x][R_DST(r)];
+
+	/* a flood, its port here, or no choice to make (a leaf's one uplink, a spine's one
+	 * link down): no call */
+	return likely(out >= FE_GOUT_FLOOD) ? out : choose_r(g, x, r, t);
+}
+
+/* Frame m (route r) leaves switch x, from input src, toward out (next_of()). */
 static __rte_always_inline void
-forward_to(struct fe_dp *dp, unsigned x, unsigned src, struct rte_mbuf *m, uint64_t t, int32_t out,
-	   const enum fe_regime R)
+forward_to(struct fe_dp *dp, unsigned x, unsigned src, struct rte_mbuf *m, uint64_t r, uint64_t t,
+	   int32_t out, const enum fe_regime R)
 {
 	if (out == FE_GOUT_FLOOD)
 		flood_at(dp, x, src, m, t, R);
 	else if (out & FE_GOUT_PORT)
-		deliver(dp, src, m, (unsigned)(out & 0xffff), t, R);
+		deliver(dp, src, m, r, (unsigned)(out & 0xffff), t, R);
 	else
-		hop(dp, src, (uint16_t)out, m, t, R_LANE(*route_of(dp->graph, m)), R);
+		hop(dp, src, (uint16_t)out, m, t, R_LANE(r), R);
 }
 
 /* Credit regime: m waits in the input queue of src (its sender held credits for it). */
 static void
-iq_push(struct fe_dp *dp, unsigned src, struct rte_mbuf *m, uint64_t t, int32_t out)
+iq_push(struct fe_dp *dp, unsigned src, struct rte_mbuf *m, uint8_t lane, uint64_t t, int32_t out)
 {
 	struct fe_graph *g = dp->graph;
 
-	fe_iq_push(&g->iq[src * FE_LANES_MAX + R_LANE(*route_of(g, m))], m, t, out, &g->iq_pkts);
+	fe_iq_push(&g->iq[src * FE_LANES_MAX + lane], m, t, out, &g->iq_pkts);
 }
 
-/* Frame m is at switch x at t, come in by input src: queued, to its host, or on. */
+/* Frame m (route r) is at switch x at t, come in by input src: queued, to its host, or on. */
+static __rte_always_inline void
+at_switch_r(struct fe_dp *dp, unsigned x, unsigned src, struct rte_mbuf *m, uint64_t r, uint64_t t,
+	    const enum fe_regime R)
+{
+	int32_t out = next_of(dp, x, r, t);
+
+	if (R == FE_REGIME_CREDIT)
+		iq_push(dp, src, m, R_LANE(r), t, out);
+	else
+		forward_to(dp, x, src, m, r, t, out, R);
+}
+
 static __rte_always_inline void
 at_switch(struct fe_dp *dp, unsigned x, unsigned src, struct rte_mbuf *m, uint64_t t,
 	  const enum fe_regime R)
 {
-	int32_t out = next_of(dp, x, m, t);
+	at_switch_r(dp, x, src, m, *route_of(dp->graph, m), t, R);
+}
 
+/*
+ * The route of frame m come in by port `in` (out: fe_switch's lookup, a port or -1 to
+ * flood), written in the frame: its flow hashed and numbered (a flood: neither). The
+ * caller counts it, unicast or flooded.
+ */
+static __rte_always_inline uint64_t
+route_in(struct fe_dp *dp, unsigned in, int out, struct rte_mbuf *m, uint8_t lane)
+{
+	struct fe_graph *g = dp->graph;
+	uint32_t seq = 0, hash = 0;
+	uint64_t r;
+
+	if (out >= 0) {
+		hash = flow_hash(m) & 0xffff;
+		seq = ++g->seq_tx[in][hash % FE_GRAPH_BUCKET];
+	}
+	r = (uint64_t)(seq & 0xffff) << 48 | (uint64_t)hash << 32 | (uint64_t)lane << 24 |
+	    (uint64_t)g->port_sw[in] << 16 | (uint64_t)in << 8 |
+	    (out >= 0 ? (unsigned)out : R_FLOOD);
+	*route_of(g, m) = r;
+	return r;
+}
+
+/* The destination is on the ingress port itself: counted and freed. */
+static __rte_always_inline void
+ingress_filtered(struct fe_dp *dp, unsigned in, struct rte_mbuf *m, uint64_t t, uint8_t lane,
+		 const enum fe_regime R)
+{
+	FE_CNT_ADD(dp->sw.filtered, 1);
 	if (R == FE_REGIME_CREDIT)
-		iq_push(dp, src, m, t, out);
-	else
-		forward_to(dp, x, src, m, t, out, R);
+		fe_credit_return(&dp->ports[in].credit, lane,
+				 fe_credit_blocks(rte_pktmbuf_pkt_len(m)), t);
+	rte_pktmbuf_free(m);
 }
 
 static __rte_always_inline void
 graph_ingress(struct fe_dp *dp, unsigned in, int out, struct rte_mbuf *m, uint64_t t, uint8_t lane,
 	      const enum fe_regime R)
 {
-	struct fe_graph *g = dp->graph;
-	unsigned x = g->port_sw[in];
-	uint32_t seq = 0, hash = 0;
-
-	if (out == -2) { /* the destination is on the ingress port itself */
-		FE_CNT_ADD(dp->sw.filtered, 1);
-		if (R == FE_REGIME_CREDIT)
-			fe_credit_return(&dp->ports[in].credit, lane,
-					 fe_credit_blocks(rte_pktmbuf_pkt_len(m)), t);
-		rte_pktmbuf_free(m);
+	if (out == -2) {
+		ingress_filtered(dp, in, m, t, lane, R);
 		return;
 	}
-	if (out >= 0) {
-		hash = flow_hash(m) & 0xffff;
-		seq = ++g->seq_tx[in][hash % FE_GRAPH_BUCKET];
+	if (out >= 0)
 		FE_CNT_ADD(dp->sw.unicast, 1);
-	} else {
+	else
 		FE_CNT_ADD(dp->sw.flooded, 1);
+	at_switch_r(dp, dp->graph->port_sw[in], in, m, route_in(dp, in, out, m, lane), t, R);
+}
+
+/*
+ * Lossy: frames of one input bound for the same hop link, in a row, offered to it at
+ * once (fe_link_enqueue_burst()). Any other frame's move flushes the run first, so every
+ * link and every switch's shared buffer sees the same offers in the same order as one
+ * frame at a time.
+ */
+static __rte_noinline void
+run_flush(struct fe_dp *dp, unsigned src, uint16_t h, struct fe_link_offer *o, unsigned n)
+{
+	struct fe_hoplink *hl = &dp->graph->hl[h];
+	unsigned nd;
+
+	if (unlikely(hl->x.cfg.active)) { /* its impairments: one frame at a time */
+		for (unsigned i = 0; i < n; i++)
+			hop(dp, src, h, o[i].pkt, o[i].at, FE_LABEL_CLASS(o[i].label),
+			    FE_REGIME_LOSSY);
+		return;
 	}
-	*route_of(g, m) = (uint64_t)(seq & 0xffff) << 48 | (uint64_t)hash << 32 |
-			  (uint64_t)lane << 24 | (uint64_t)x << 16 | (uint64_t)in << 8 |
-			  (out >= 0 ? (unsigned)out : R_FLOOD);
-	at_switch(dp, x, in, m, t, R);
+	nd = fe_link_enqueue_burst(&hl->l, o, n);
+	for (unsigned i = 0; nd > 0 && i < n; i++)
+		if (o[i].why != FE_LINK_DROP__MAX) {
+			hop_drop(dp, h, o[i].pkt, o[i].at, o[i].why);
+			nd--;
+		}
+}
+
+/* A run being gathered: offers o[0 .. end) bound for hop link h, from input src. */
+struct hop_run {
+	struct fe_link_offer *o, *end;
+	int32_t h;
+	unsigned src;
+};
+
+static __rte_always_inline void
+run_end(struct fe_dp *dp, struct hop_run *run)
+{
+	if (run->end != run->o)
+		run_flush(dp, run->src, (uint16_t)run->h, run->o, (unsigned)(run->end - run->o));
+	run->end = run->o;
+	run->h = -1;
+}
+
+/*
+ * Lossy: frame m (route r) at switch x at t, on toward its output: to the run when that
+ * is a hop link, else at once, the run first. A choice by the queues (adaptive, a new
+ * flowlet) is made once the run is in them.
+ */
+static __rte_always_inline void
+run_or_forward(struct fe_dp *dp, struct hop_run *run, unsigned x, struct rte_mbuf *m, uint64_t r,
+	       uint64_t t)
+{
+	struct fe_link_offer *o;
+	int32_t out = dp->graph->go[x][R_DST(r)];
+
+	if (unlikely(out < FE_GOUT_FLOOD)) {
+		if (out == FE_GOUT_CHOOSE_Q)
+			run_end(dp, run);
+		out = choose_r(dp->graph, x, r, t);
+	}
+
+	if (out >= 0 && !(out & FE_GOUT_PORT)) {
+		if (run->h != out) {
+			if (run->end != run->o)
+				run_flush(dp, run->src, (uint16_t)run->h, run->o,
+					  (unsigned)(run->end - run->o));
+			run->end = run->o;
+			run->h = out;
+		}
+		o = run->end++;
+		o->pkt = m;
+		o->at = t;
+		o->len = rte_pktmbuf_pkt_len(m);
+		o->label = FE_LABEL(run->src * FE_PFC_PRIOS + R_LANE(r), R_LANE(r));
+		return;
+	}
+	run_end(dp, run);
+	forward_to(dp, x, run->src, m, r, t, out, FE_REGIME_LOSSY);
+}
+
+/* The frames link i delivered (lossy), each on from its switch: runs to a hop link. */
+static __rte_always_inline void
+arrivals_lossy(struct fe_dp *dp, unsigned i, void **pkts, const uint64_t *stamps, unsigned k)
+{
+	struct fe_graph *g = dp->graph;
+	struct fe_link_offer o[FE_BURST];
+	struct hop_run run = {.o = o, .end = o, .h = -1, .src = input_of(dp, i)};
+	unsigned x = g->hl[i].to;
+	const int off = g->dynoff;
+
+	for (unsigned j = 0; j < k; j++)
+		run_or_forward(dp, &run, x, pkts[j],
+			       *RTE_MBUF_DYNFIELD((struct rte_mbuf *)pkts[j], off, uint64_t *),
+			       stamps[j]);
+	run_end(dp, &run);
+}
+
+void
+fe_graph_ingress_burst_lossy(struct fe_dp *dp, unsigned in, struct rte_mbuf **pkts,
+			     const uint64_t *stamps, const int *outs, unsigned n)
+{
+	struct fe_link_offer o[FE_BURST];
+	struct hop_run run = {.o = o, .end = o, .h = -1, .src = in};
+	unsigned x = dp->graph->port_sw[in], unicast = 0, flooded = 0;
+
+	for (unsigned i = 0; i < n; i++) {
+		if (outs[i] == FE_GRAPH_OUT_GONE)
+			continue;
+		if (outs[i] == -2) { /* frees it: no link sees it, nothing to flush */
+			ingress_filtered(dp, in, pkts[i], stamps[i], 0, FE_REGIME_LOSSY);
+			continue;
+		}
+		if (outs[i] >= 0)
+			unicast++;
+		else
+			flooded++;
+		run_or_forward(dp, &run, x, pkts[i], route_in(dp, in, outs[i], pkts[i], 0),
+			       stamps[i]);
+	}
+	run_end(dp, &run);
+	FE_CNT_ADD(dp->sw.unicast, unicast);
+	FE_CNT_ADD(dp->sw.flooded, flooded);
 }
 
 /* ---- Split across boxes: the trunks ---- */
@@ -1215,7 +1407,7 @@ iq_serve(struct fe_dp *dp, unsigned src, uint8_t lane, uint64_t now)
 	m = s->m;
 	out = s->out;
 	iq_pop(dp, src, lane, t); /* s is free for reuse from here */
-	forward_to(dp, switch_of(dp, src), src, m, t, out, FE_REGIME_CREDIT);
+	forward_to(dp, switch_of(dp, src), src, m, *route_of(g, m), t, out, FE_REGIME_CREDIT);
 	return 1;
 }
 
@@ -1475,6 +1667,8 @@ arrivals(struct fe_dp *dp, uint64_t now, const enum fe_regime R)
 		if (unlikely(g->hl[i].side == FE_HL_SEND)) /* to the other box */
 			for (unsigned j = 0; j < k; j++)
 				trunk_send(dp, i, pkts[j], stamps[j], now);
+		else if (R == FE_REGIME_LOSSY)
+			arrivals_lossy(dp, i, pkts, stamps, k);
 		else
 			for (unsigned j = 0; j < k; j++)
 				at_switch(dp, g->hl[i].to, input_of(dp, i), pkts[j], stamps[j], R);

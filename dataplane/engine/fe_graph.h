@@ -231,6 +231,9 @@ struct fe_graph {
 	uint8_t nic_tags;
 	uint8_t nnh[FE_GRAPH_SW][FE_GRAPH_SW]; /* the routes now (failover: round links down) */
 	uint16_t nh[FE_GRAPH_SW][FE_GRAPH_SW][FE_GRAPH_WAYS];
+	/* where a frame for port q goes from switch x, from port_sw, nnh and nh (fe_graph.c
+	 * next_of()): FE_GOUT_PORT | q, its one hop link, or a choice among several */
+	int32_t go[FE_GRAPH_SW][FE_GRAPH_PORTS + 1];
 	uint8_t nnh0[FE_GRAPH_SW][FE_GRAPH_SW]; /* the topology's, all links up */
 	uint16_t nh0[FE_GRAPH_SW][FE_GRAPH_SW][FE_GRAPH_WAYS];
 	uint16_t tree[FE_GRAPH_SW][FE_GRAPH_SW];
@@ -319,6 +322,16 @@ void fe_graph_free(struct fe_graph *g);
 FE_GRAPH_DECLARE(lossy)
 FE_GRAPH_DECLARE(pfc)
 FE_GRAPH_DECLARE(credit)
+
+/*
+ * Lossy, one lane: the ingress switch of port `in` takes n frames at once, pkts[i] at
+ * stamps[i] with fe_switch's lookup outs[i] (FE_GRAPH_OUT_GONE: already dealt with, not
+ * looked at); the same as n calls of fe_graph_ingress_lossy(), with the frames bound for
+ * the same link between switches in a row offered to it at once (fe_link_enqueue_burst()).
+ */
+#define FE_GRAPH_OUT_GONE INT32_MIN
+void fe_graph_ingress_burst_lossy(struct fe_dp *dp, unsigned in, struct rte_mbuf **pkts,
+				  const uint64_t *stamps, const int *outs, unsigned n);
 
 /*
  * Split across boxes: a hop link's receiving switch (input nports + h) paused or resumed

@@ -675,6 +675,24 @@ arrive_burst(struct fe_dp *dp, unsigned in, struct rte_mbuf **pkts, const uint64
 	}
 	/* one lane and no capture: the port's MAC cache in registers, as on the RX path */
 	mac_regs_load(dp, in, &r);
+	if (R == FE_REGIME_LOSSY && dp->graph != NULL) {
+		/* several switches: the ingress switch takes the burst whole (the lookups
+		 * first: learning a source touches no link, so the links see the same) */
+		int outs[FE_BURST];
+
+		for (unsigned i = 0; i < n; i++) {
+			struct rte_mbuf *m = pkts[i];
+
+			if (unlikely(rte_pktmbuf_data_len(m) < sizeof(struct rte_ether_hdr))) {
+				arrive(dp, in, m, stamps[i], R); /* a runt: counted, freed */
+				outs[i] = FE_GRAPH_OUT_GONE;
+			} else {
+				outs[i] = mac_regs_out(dp, in, &r, m, stamps[i]);
+			}
+		}
+		fe_graph_ingress_burst_lossy(dp, in, pkts, stamps, outs, n);
+		return;
+	}
 	for (unsigned i = 0; i < n; i++) {
 		struct rte_mbuf *m = pkts[i];
 

@@ -281,6 +281,135 @@ fe_link_dequeue(struct fe_link *l, uint64_t now, void **pkts, uint64_t *stamps, 
 	return n;
 }
 
+/* Which limit a packet of len bytes broke at an eager link with q packets and bytes in its
+ * buffer, and `used` bytes in its pool (fe_link_over_limit(), in its order). */
+static enum fe_link_drop
+burst_limit(const struct fe_link *l, uint32_t q, uint64_t q_bytes, uint64_t used, uint32_t len)
+{
+	if (q >= l->cfg.max_pkts || q_bytes + len > l->cfg.max_bytes)
+		return FE_LINK_DROP_TAIL;
+	if (l->pool != NULL && l->pool->limit && used + len > l->pool->limit)
+		return FE_LINK_DROP_POOL;
+	return FE_LINK_DROP_WIRE;
+}
+
+unsigned
+fe_link_enqueue_burst(struct fe_link *l, struct fe_link_offer *o, unsigned n)
+{
+	struct fe_link_slot *const slots = l->slots;
+	const struct fe_link_offer *const end = o + n;
+	const uint32_t mask = l->mask, wire_full = l->head + mask + 1;
+	const uint64_t q_bytes0 = l->q_bytes;
+	/* the pool's bytes but this link's: only this link moves in the burst, so the
+	 * pool holds others + q_bytes all along, and its limit is one on q_bytes */
+	const uint64_t others = l->pool != NULL ? l->pool->used - q_bytes0 : 0;
+	uint64_t qlim = l->cfg.max_bytes;
+	uint32_t svc = l->svc, tail = l->tail, frac = l->busy_frac, peak_pkts = l->peak_pkts;
+	uint64_t q_bytes = q_bytes0, q_max = q_bytes0, busy = l->busy_until;
+	uint64_t last_arrive = l->last_arrive, left = 0, dropped = 0;
+	unsigned nd = 0;
+
+	/* a gate, bytes accounted per label, or a pool over its limit already (a buffer
+	 * made smaller): one at a time, as fe_link_enqueue_x() */
+	if (l->gated || l->acct != NULL ||
+	    (l->pool != NULL && (l->pool->used < q_bytes0 ||
+				 (l->pool->limit != 0 && l->pool->limit < l->pool->used)))) {
+		for (; o < end; o++) {
+			o->why = FE_LINK_DROP__MAX;
+			if (fe_link_enqueue_x(l, o->pkt, o->len, o->at, 0, o->label) < 0) {
+				o->why = l->last_drop;
+				nd++;
+			}
+		}
+		return nd;
+	}
+	if (l->pool != NULL && l->pool->limit != 0 && l->pool->limit - others < qlim)
+		qlim = l->pool->limit - others;
+	for (; o < end; o++) {
+		const uint32_t len = o->len;
+		const uint64_t now = o->at;
+		struct fe_link_slot *s;
+		unsigned __int128 t;
+		uint64_t lo;
+
+		/* fe_link_advance(): what has been serialized by now leaves the buffer */
+		while (svc != tail && slots[svc & mask].tx_end <= now) {
+			uint32_t gone = slots[svc & mask].len;
+
+			q_bytes -= gone;
+			left += gone;
+			svc++;
+		}
+		/* fe_link_over_limit(): one test, the cause found apart */
+		if (__builtin_expect(tail - svc >= l->cfg.max_pkts || q_bytes + len > qlim ||
+					     tail == wire_full,
+				     0)) {
+			enum fe_link_drop w =
+				burst_limit(l, tail - svc, q_bytes, others + q_bytes, len);
+
+			FE_CNT_ADD(l->st.drop_pkts[w], 1);
+			FE_CNT_ADD(l->st.drop_bytes[w], len);
+			FE_CNT_ADD(l->st.lane_drop_pkts[FE_LABEL_CLASS(o->label) % FE_LINK_LANES],
+				   1);
+			l->last_drop = (uint8_t)w;
+			o->why = (uint8_t)w;
+			dropped += len;
+			nd++;
+			continue;
+		}
+		o->why = FE_LINK_DROP__MAX;
+		FE_CNT_ADD(l->st.qdepth_hist[fe_hist_bucket(tail - svc)], 1);
+		/* fe_link_schedule() */
+		if (busy < now || (busy == now && frac == 0)) {
+			busy = now;
+			frac = 0;
+		}
+		/* busy.frac += wire x tpb (32.32), the fraction added in 64 bits and carried */
+		t = (unsigned __int128)fe_wire_bytes(len) * l->cfg.tpb_fp;
+		lo = (uint64_t)t + frac;
+		busy += ((uint64_t)(t >> 64) + (lo < frac)) << 32 | lo >> 32;
+		frac = (uint32_t)lo;
+		if (busy + l->cfg.prop_ticks > last_arrive)
+			last_arrive = busy + l->cfg.prop_ticks;
+		s = &slots[tail & mask];
+		s->pkt = o->pkt;
+		s->tx_end = busy;
+		s->arrive = last_arrive;
+		s->len = len;
+		s->label = o->label;
+		FE_CNT_ADD(
+			l->st.sojourn_hist[fe_hist_bucket(fe_fp_to_ns(busy - now, l->cfg.ns_fp))],
+			1);
+		tail++;
+		q_bytes += len;
+		if (__builtin_expect(q_bytes > q_max, 0)) /* a new peak: rare once the queue */
+			q_max = q_bytes;		  /* has been as long before */
+		if (__builtin_expect(tail - svc > peak_pkts, 0))
+			peak_pkts = tail - svc;
+	}
+	/* in: what was taken (the growth of the buffer and what left it) and dropped */
+	FE_CNT_ADD(l->st.in_pkts, n);
+	FE_CNT_ADD(l->st.in_bytes, q_bytes - q_bytes0 + left + dropped);
+	if (svc != l->svc) {
+		l->last_leave = slots[(svc - 1) & mask].tx_end;
+		l->svc = svc;
+	}
+	l->q_pkts = tail - svc;
+	l->sched = l->tail = tail;
+	l->q_bytes = q_bytes;
+	l->peak_pkts = peak_pkts;
+	if (q_max > l->peak_bytes)
+		l->peak_bytes = q_max;
+	l->busy_until = busy;
+	l->busy_frac = frac;
+	l->last_arrive = last_arrive;
+	if (l->pool != NULL) {
+		FE_CNT_SET(l->pool->used, others + q_bytes);
+		FE_CNT_MAX(l->pool->peak, others + q_max);
+	}
+	return nd;
+}
+
 unsigned
 fe_link_flush(struct fe_link *l, void **pkts, unsigned max)
 {

@@ -81,9 +81,10 @@ struct fe_link_cfg {
 static inline unsigned
 fe_hist_bucket(uint64_t v)
 {
-	/* 2v + 1 is in [2^i, 2^(i+1)) exactly when v is in bucket i, and is never 0 */
+	/* 2v + 1 is in [2^i, 2^(i+1)) exactly when v is in bucket i, and is never 0; its top
+	 * bit, 63 - clz = 63 ^ clz (clz is 0..63), which the compiler makes one instruction */
 	unsigned b =
-		63 - (unsigned)__builtin_clzll(v < (UINT64_C(1) << 62) ? 2 * v + 1 : UINT64_MAX);
+		63 ^ (unsigned)__builtin_clzll(v < (UINT64_C(1) << 62) ? 2 * v + 1 : UINT64_MAX);
 
 	return b < FE_HIST_BUCKETS ? b : FE_HIST_BUCKETS - 1;
 }
@@ -403,6 +404,25 @@ fe_link_enqueue(struct fe_link *l, void *pkt, uint32_t len, uint64_t now)
 {
 	return fe_link_enqueue_x(l, pkt, len, now, 0, 0);
 }
+
+/* A packet offered with others (fe_link_enqueue_burst()). */
+struct fe_link_offer {
+	void *pkt;
+	uint64_t at;	/* the tick it is offered */
+	uint32_t len;	/* bytes */
+	uint32_t label; /* FE_LABEL() */
+	uint8_t why;	/* out: enum fe_link_drop, or FE_LINK_DROP__MAX if accepted */
+};
+
+/*
+ * Offer n packets at once, in order, at ticks o[i].at that do not decrease, without
+ * jitter: the same, to the counter and the tick, as n calls of
+ * fe_link_enqueue_x(l, o[i].pkt, o[i].len, o[i].at, 0, o[i].label) (test_link checks
+ * it), with the link's state kept in registers from one packet to the next. It is what
+ * a switch calls for the frames of one input bound for the same output. Returns how
+ * many were dropped: each has its cause in o[i].why and is the caller's to free.
+ */
+unsigned fe_link_enqueue_burst(struct fe_link *l, struct fe_link_offer *o, unsigned n);
 
 /*
  * At now, hold the serializer until tick `until` (the receiver stopped taking: a pause

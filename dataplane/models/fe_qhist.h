@@ -26,7 +26,7 @@ fe_qhist_bucket(uint64_t v)
 
 	if (v < 8)
 		return (unsigned)v;
-	e = 63 - (unsigned)__builtin_clzll(v); /* 3 and up */
+	e = 63 ^ (unsigned)__builtin_clzll(v); /* 3 and up (63 - clz: one instruction) */
 	i = 4 * (e - 1) + (unsigned)((v >> (e - 2)) & 3);
 	return i < FE_QHIST_BUCKETS ? i : FE_QHIST_BUCKETS - 1;
 }

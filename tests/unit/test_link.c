@@ -443,3 +443,162 @@ Test(link, an_ideal_link_held_keeps_its_frames)
 	cr_assert(fe_link_passthru(&h.link), "passes through again");
 	teardown(&h);
 }
+
+/*
+ * fe_link_enqueue_burst() against fe_link_enqueue_x() one packet at a time, on twin links
+ * each sharing a switch's pool with a second link that takes frames of its own: every
+ * counter, slot, peak and delivery the same, through tail, pool and wire drops, and the
+ * cases it leaves to one packet at a time (a pool over its limit, bytes per account).
+ */
+struct twin {
+	struct fe_link one, burst, one_other, burst_other;
+	struct fe_link_pool pool_one, pool_burst;
+	fe_counter_t acct_one[64], acct_burst[64];
+};
+
+static void
+twin_same(const struct twin *t, const char *when, unsigned step)
+{
+	const struct fe_link *a = &t->one, *b = &t->burst;
+
+	cr_assert_eq(memcmp(&a->st, &b->st, sizeof(a->st)), 0, "%s %u: counters", when, step);
+	cr_assert_eq(memcmp(&t->one_other.st, &t->burst_other.st, sizeof(a->st)), 0,
+		     "%s %u: the other link's counters", when, step);
+	cr_assert(a->head == b->head && a->svc == b->svc && a->sched == b->sched &&
+			  a->tail == b->tail,
+		  "%s %u: ring %u %u %u %u against %u %u %u %u", when, step, a->head, a->svc,
+		  a->sched, a->tail, b->head, b->svc, b->sched, b->tail);
+	cr_assert(a->q_pkts == b->q_pkts && a->q_bytes == b->q_bytes, "%s %u: occupancy", when,
+		  step);
+	cr_assert(a->peak_pkts == b->peak_pkts && a->peak_bytes == b->peak_bytes,
+		  "%s %u: peaks %u %llu against %u %llu", when, step, a->peak_pkts,
+		  (unsigned long long)a->peak_bytes, b->peak_pkts,
+		  (unsigned long long)b->peak_bytes);
+	cr_assert(a->busy_until == b->busy_until && a->busy_frac == b->busy_frac &&
+			  a->last_arrive == b->last_arrive && a->last_leave == b->last_leave,
+		  "%s %u: serializer", when, step);
+	cr_assert_eq(a->last_drop, b->last_drop, "%s %u: last drop", when, step);
+	cr_assert(t->pool_one.used == t->pool_burst.used && t->pool_one.peak == t->pool_burst.peak,
+		  "%s %u: pool %llu/%llu against %llu/%llu", when, step,
+		  (unsigned long long)t->pool_one.used, (unsigned long long)t->pool_one.peak,
+		  (unsigned long long)t->pool_burst.used, (unsigned long long)t->pool_burst.peak);
+	cr_assert_eq(memcmp(t->acct_one, t->acct_burst, sizeof(t->acct_one)), 0, "%s %u: accounts",
+		     when, step);
+	for (uint32_t i = a->head; i != a->tail; i++) {
+		const struct fe_link_slot *x = &a->slots[i & a->mask], *y = &b->slots[i & b->mask];
+
+		cr_assert(x->pkt == y->pkt && x->tx_end == y->tx_end && x->arrive == y->arrive &&
+				  x->len == y->len && x->label == y->label,
+			  "%s %u: slot %u", when, step, i);
+	}
+}
+
+static void
+twin_run(const struct fe_link_params *p, uint32_t nslots, uint64_t pool_limit, int acct,
+	 unsigned seed, uint64_t *drops)
+{
+	static int tags[4096];
+	struct fe_link_cfg cfg, cfg_other;
+	struct twin *t = calloc(1, sizeof(*t));
+	struct fe_link_slot *s[4];
+	uint64_t now = 1000;
+
+	cr_assert_not_null(t);
+	cr_assert_eq(fe_link_compile(p, 1000000000, &cfg), 0);
+	cr_assert_eq(fe_link_compile(p, 1000000000, &cfg_other), 0);
+	if (nslots != 0)
+		cfg.nslots = nslots; /* fewer slots than the buffer: wire drops */
+	for (int i = 0; i < 4; i++)
+		cr_assert_not_null(s[i] = calloc(i < 2 ? cfg.nslots : cfg_other.nslots,
+						 sizeof(struct fe_link_slot)));
+	fe_link_init(&t->one, &cfg, s[0]);
+	fe_link_init(&t->burst, &cfg, s[1]);
+	fe_link_init(&t->one_other, &cfg_other, s[2]);
+	fe_link_init(&t->burst_other, &cfg_other, s[3]);
+	t->pool_one.limit = t->pool_burst.limit = pool_limit;
+	t->one.pool = t->one_other.pool = &t->pool_one;
+	t->burst.pool = t->burst_other.pool = &t->pool_burst;
+	if (acct) {
+		t->one.acct = t->acct_one;
+		t->burst.acct = t->acct_burst;
+	}
+	srand(seed);
+	for (unsigned step = 0; step < 3000; step++) {
+		int op = rand() % 10;
+
+		if (op < 6) { /* a burst: one at a time on one twin, at once on the other */
+			struct fe_link_offer o[32];
+			unsigned n = 1 + (unsigned)(rand() % 32), nd = 0, got;
+			uint8_t why[32];
+
+			for (unsigned i = 0; i < n; i++) {
+				now += (uint64_t)(rand() % 3 == 0 ? rand() % 2000 : 0);
+				o[i] = (struct fe_link_offer){
+					.pkt = &tags[rand() % 4096],
+					.at = now,
+					.len = 60 + (uint32_t)(rand() % 1455),
+					.label = FE_LABEL(rand() % 64, rand() % 8),
+					.why = 0x55};
+			}
+			for (unsigned i = 0; i < n; i++) {
+				why[i] = FE_LINK_DROP__MAX;
+				if (fe_link_enqueue_x(&t->one, o[i].pkt, o[i].len, o[i].at, 0,
+						      o[i].label) < 0) {
+					drops[t->one.last_drop]++;
+					why[i] = t->one.last_drop;
+					nd++;
+				}
+			}
+			got = fe_link_enqueue_burst(&t->burst, o, n);
+			cr_assert_eq(got, nd, "step %u: %u dropped at once, %u one at a time", step,
+				     got, nd);
+			for (unsigned i = 0; i < n; i++) /* the same dropped, for the same cause */
+				cr_assert_eq(o[i].why, why[i], "step %u: offer %u", step, i);
+		} else if (op < 8) { /* the other link of the pool takes one */
+			uint32_t len = 60 + (uint32_t)(rand() % 1455);
+			void *pkt = &tags[rand() % 4096];
+
+			fe_link_enqueue(&t->one_other, pkt, len, now);
+			fe_link_enqueue(&t->burst_other, pkt, len, now);
+		} else { /* time passes; all four deliver */
+			struct fe_link *l[4] = {&t->one, &t->burst, &t->one_other, &t->burst_other};
+			void *pk[2][64];
+			uint64_t st[2][64];
+
+			now += (uint64_t)(rand() % 20000);
+			for (int k = 0; k < 4; k += 2) {
+				unsigned a = fe_link_dequeue(l[k], now, pk[0], st[0], 64);
+				unsigned b = fe_link_dequeue(l[k + 1], now, pk[1], st[1], 64);
+
+				cr_assert_eq(a, b, "step %u: delivered", step);
+				cr_assert_eq(memcmp(pk[0], pk[1], a * sizeof(void *)), 0);
+				cr_assert_eq(memcmp(st[0], st[1], a * sizeof(uint64_t)), 0);
+			}
+		}
+		if (step == 2000 &&
+		    pool_limit != 0) /* the buffer made smaller than what it holds */
+			t->pool_one.limit = t->pool_burst.limit = t->pool_one.used / 2 + 1;
+		twin_same(t, "step", step);
+	}
+	for (int i = 0; i < 4; i++)
+		free(s[i]);
+	free(t);
+}
+
+Test(link, burst_enqueue_is_one_at_a_time)
+{
+	/* 1 Gbit/s, 10 us: a buffer of 40 frames or 30 KB; the pool 45 KB shared */
+	struct fe_link_params p = {
+		.rate_bps = 1 * GBIT, .delay_ns = 10000, .limit_pkts = 40, .limit_bytes = 30000};
+	struct fe_link_params fast = {.rate_bps = 100 * GBIT, .delay_ns = 1000};
+	uint64_t drops[FE_LINK_DROP__MAX + 1] = {0};
+
+	twin_run(&p, 0, 45000, 0, 1, drops);
+	twin_run(&p, 0, 0, 0, 2, drops);
+	twin_run(&p, 16, 45000, 0, 3, drops); /* 16 slots: the wire is the limit */
+	twin_run(&fast, 0, 0, 0, 4, drops);
+	twin_run(&p, 0, 45000, 1, 5, drops); /* bytes per account: one at a time */
+	cr_assert_gt(drops[FE_LINK_DROP_TAIL], 0, "the test must fill the buffer");
+	cr_assert_gt(drops[FE_LINK_DROP_POOL], 0, "... and the pool");
+	cr_assert_gt(drops[FE_LINK_DROP_WIRE], 0, "... and the wire");
+}
