@@ -908,11 +908,10 @@ fe_graph_ingress_burst_lossy(struct fe_dp *dp, unsigned in, struct rte_mbuf **pk
 	unsigned x = dp->graph->port_sw[in], unicast = 0, flooded = 0;
 
 	for (unsigned i = 0; i < n; i++) {
-		if (outs[i] == FE_GRAPH_OUT_GONE)
-			continue;
-		if (outs[i] == -2) { /* frees it: no link sees it, nothing to flush */
-			ingress_filtered(dp, in, pkts[i], stamps[i], 0, FE_REGIME_LOSSY);
-			continue;
+		if (unlikely(outs[i] < -1)) {
+			if (outs[i] == -2) /* frees it: no link sees it, nothing to flush */
+				ingress_filtered(dp, in, pkts[i], stamps[i], 0, FE_REGIME_LOSSY);
+			continue; /* or FE_GRAPH_OUT_GONE */
 		}
 		if (outs[i] >= 0)
 			unicast++;

@@ -248,7 +248,7 @@ fe_link_dequeue(struct fe_link *l, uint64_t now, void **pkts, uint64_t *stamps, 
 	const struct fe_link_slot *slots = l->slots;
 	uint32_t head = l->head, mask = l->mask, svc;
 	uint64_t bytes = 0;
-	unsigned n = 0;
+	unsigned n = 0, lim;
 
 	if (head == l->tail) {		   /* empty: nothing to advance, count or publish */
 		if (unlikely_hold(l, now)) /* a hold that is over: passes through again */
@@ -256,20 +256,31 @@ fe_link_dequeue(struct fe_link *l, uint64_t now, void **pkts, uint64_t *stamps, 
 		return 0;
 	}
 	fe_link_advance(l, now);
-	/* in locals: the stores to pkts[] and stamps[] could alias the link's fields */
+	/* in locals: the stores to pkts[] and stamps[] could alias the link's fields; at
+	 * most the packets on the wire, and max */
 	svc = l->svc;
-	while (n < max && head != svc) {
-		const struct fe_link_slot *s = &slots[head & mask];
+	lim = svc - head < max ? svc - head : max;
+	if (stamps != NULL) {
+		for (; n < lim; n++) {
+			const struct fe_link_slot *s = &slots[(head + n) & mask];
 
-		if (s->arrive > now)
-			break;
-		pkts[n] = s->pkt;
-		if (stamps)
+			if (s->arrive > now)
+				break;
+			pkts[n] = s->pkt;
 			stamps[n] = s->arrive;
-		bytes += s->len;
-		n++;
-		head++;
+			bytes += s->len;
+		}
+	} else {
+		for (; n < lim; n++) {
+			const struct fe_link_slot *s = &slots[(head + n) & mask];
+
+			if (s->arrive > now)
+				break;
+			pkts[n] = s->pkt;
+			bytes += s->len;
+		}
 	}
+	head += n;
 	l->head = head;
 	/* empty: start again at slot 0, whose lines are the ones still in the cache (a
 	 * ring of thousands of slots would otherwise walk megabytes at any load) */
