@@ -59,8 +59,15 @@ lossless_setup(struct fe_dp *dp, struct fe_graph *g, const struct fe_graph_conf 
 	g->stall = rte_zmalloc_socket("fe_graph", sizeof(*g->stall) * g->nin, 0, socket);
 	g->rr_out = rte_zmalloc_socket("fe_graph", sizeof(*g->rr_out) * g->nin, 0, socket);
 	g->best = rte_zmalloc_socket("fe_graph", sizeof(*g->best) * g->nin, 0, socket);
-	if (g->iq == NULL || g->stall == NULL || g->rr_out == NULL || g->best == NULL)
+	g->iq_busy = rte_zmalloc_socket(
+		"fe_graph", sizeof(uint64_t) * ((g->nin * FE_LANES_MAX + 63) / 64), 0, socket);
+	g->picked =
+		rte_zmalloc_socket("fe_graph", sizeof(uint64_t) * ((g->nin + 63) / 64), 0, socket);
+	if (g->iq == NULL || g->stall == NULL || g->rr_out == NULL || g->best == NULL ||
+	    g->iq_busy == NULL || g->picked == NULL)
 		return -ENOMEM;
+	for (unsigned o = 0; o < g->nin; o++)
+		g->best[o] = UINT32_MAX;
 	/* every input's queues; a hop link's sender holds credits for them (a port's sender,
 	 * the host adapter, has its own: fe_dp.c) */
 	for (unsigned i = 0; i < g->nin; i++) {
@@ -327,6 +334,8 @@ fe_graph_free(struct fe_graph *g)
 	rte_free(g->stall);
 	rte_free(g->rr_out);
 	rte_free(g->best);
+	rte_free(g->iq_busy);
+	rte_free(g->picked);
 	rte_free(g->hl);
 	rte_free(g->seq_tx);
 	rte_free(g->seq_rx);
@@ -730,7 +739,10 @@ iq_push(struct fe_dp *dp, unsigned src, struct rte_mbuf *m, uint8_t lane, uint64
 {
 	struct fe_graph *g = dp->graph;
 
-	fe_iq_push(&g->iq[src * FE_LANES_MAX + lane], m, t, out, &g->iq_pkts);
+	unsigned qi = src * FE_LANES_MAX + lane;
+
+	fe_iq_push(&g->iq[qi], m, t, out, &g->iq_pkts);
+	g->iq_busy[qi / 64] |= UINT64_C(1) << (qi % 64);
 }
 
 /* Frame m (route r) is at switch x at t, come in by input src: queued, to its host, or on. */
@@ -1424,34 +1436,48 @@ iq_round(struct fe_dp *dp, uint64_t now)
 	const uint32_t nq = g->nin * FE_LANES_MAX;
 	unsigned moved = 0;
 
-	for (unsigned o = 0; o < g->nin; o++)
-		g->best[o] = UINT32_MAX;
-	for (uint32_t qi = 0; qi < nq; qi++) {
-		const struct fe_iq *q = &g->iq[qi];
-		const struct fe_iq_slot *s;
-		unsigned o;
+	/* the queues in order, those that may hold a frame */
+	for (uint32_t w = 0; w < (nq + 63) / 64; w++)
+		for (uint64_t bits = g->iq_busy[w]; bits != 0; bits &= bits - 1) {
+			const uint32_t qi = w * 64 + (uint32_t)__builtin_ctzll(bits);
+			const struct fe_iq *q = &g->iq[qi];
+			const struct fe_iq_slot *s;
+			unsigned o;
 
-		if (q->head == q->tail)
-			continue;
-		s = &q->s[q->head & q->mask];
-		o = s->out == FE_GOUT_FLOOD ? 0 : output_of(dp, s->out);
-		if (s->out == FE_GOUT_FLOOD || g->stall[o].until > now ||
-		    !out_room(dp, out_link(dp, s->out), s->len, now)) {
-			/* a flood, an output stalled, a head past HOQLife: no arbiter */
-			moved += iq_serve(dp, qi / FE_LANES_MAX, (uint8_t)(qi % FE_LANES_MAX), now);
-			continue;
+			if (q->head == q->tail) {
+				g->iq_busy[w] &= ~(UINT64_C(1) << (qi % 64));
+				continue;
+			}
+			s = &q->s[q->head & q->mask];
+			o = s->out == FE_GOUT_FLOOD ? 0 : output_of(dp, s->out);
+			if (s->out == FE_GOUT_FLOOD || g->stall[o].until > now ||
+			    !out_room(dp, out_link(dp, s->out), s->len, now)) {
+				/* a flood, an output stalled, a head past HOQLife: no arbiter */
+				moved += iq_serve(dp, qi / FE_LANES_MAX,
+						  (uint8_t)(qi % FE_LANES_MAX), now);
+				continue;
+			}
+			if (g->best[o] == UINT32_MAX)
+				g->picked[o / 64] |= UINT64_C(1) << (o % 64);
+			if (g->best[o] == UINT32_MAX ||
+			    (qi + nq - g->rr_out[o] - 1) % nq <
+				    (g->best[o] + nq - g->rr_out[o] - 1) % nq)
+				g->best[o] = qi;
 		}
-		if (g->best[o] == UINT32_MAX ||
-		    (qi + nq - g->rr_out[o] - 1) % nq < (g->best[o] + nq - g->rr_out[o] - 1) % nq)
-			g->best[o] = qi;
-	}
-	for (unsigned o = 0; o < g->nin; o++) {
-		uint32_t qi = g->best[o];
+	/* each output with a pick, in order, takes it */
+	for (uint32_t w = 0; w < (g->nin + 63) / 64; w++) {
+		uint64_t bits = g->picked[w];
 
-		if (qi != UINT32_MAX &&
-		    iq_serve(dp, qi / FE_LANES_MAX, (uint8_t)(qi % FE_LANES_MAX), now)) {
-			g->rr_out[o] = qi;
-			moved++;
+		g->picked[w] = 0;
+		for (; bits != 0; bits &= bits - 1) {
+			const unsigned o = w * 64 + (unsigned)__builtin_ctzll(bits);
+			const uint32_t qi = g->best[o];
+
+			g->best[o] = UINT32_MAX;
+			if (iq_serve(dp, qi / FE_LANES_MAX, (uint8_t)(qi % FE_LANES_MAX), now)) {
+				g->rr_out[o] = qi;
+				moved++;
+			}
 		}
 	}
 	return moved;

@@ -264,7 +264,12 @@ struct fe_graph {
 	struct fe_stall *stall; /* credit: [nin] each output (ports' down links, hop links) */
 	fe_counter_t stalls;	/* outputs stalled (VLStallCount HOQLife discards in a row) */
 	uint32_t *rr_out; /* credit: [nin] each output's arbiter: the queue it took from last */
-	uint32_t *best;	  /* credit: [nin] scratch: each output's pick this round */
+	uint32_t *best;	  /* credit: [nin] scratch: each output's pick this round (or none) */
+	/* credit: bit qi of iq_busy is set when input queue qi may hold a frame (every push
+	 * sets it; a round clears it once it finds the queue empty); bit o of picked, when
+	 * output o has a pick this round. A round visits those, not every queue and output. */
+	uint64_t *iq_busy;	    /* [(nin x FE_LANES_MAX + 63) / 64] */
+	uint64_t *picked;	    /* [(nin + 63) / 64] */
 	uint64_t dl_ticks, dl_next; /* deadlock time; the next check */
 	int in_deadlock;	    /* the last check found a cycle (reported once) */
 	/* deadlock events: the lcore writes ev[nev % FE_GRAPH_EVENTS], then nev (release) */
