@@ -664,8 +664,8 @@ lossless_advance(struct fe_dp *dp, uint64_t now, const enum fe_regime R)
 							    fe_credit_gate_inline,
 							    &dp->ports[i].credit);
 			else
-				work += fe_link_pump(&dp->ports[i].up, h, fe_pfc_gate,
-						     &dp->ports[i].pfc);
+				work += fe_link_pump_inline(&dp->ports[i].up, h, fe_pfc_gate_inline,
+							    &dp->ports[i].pfc);
 		if (h < now)
 			for (unsigned i = 0; i < dp->nports; i++)
 				work += port_tx(dp, i, h);

@@ -618,6 +618,7 @@ hop_pfc(struct fe_dp *dp, unsigned src, uint16_t h, struct rte_mbuf *m, uint64_t
 	struct fe_hoplink *hl = &g->hl[h];
 	uint32_t len = rte_pktmbuf_pkt_len(m), acct = src * FE_PFC_PRIOS + lane;
 	struct fe_pfc *pfc = fe_graph_input_pfc(dp, src);
+	enum fe_pfc_event ev;
 
 	if (hl->storm_until > t && dp->wd.action == FE_PFC_WD_DROP) {
 		FE_CNT_ADD(hl->l.st.in_pkts, 1);
@@ -635,7 +636,9 @@ hop_pfc(struct fe_dp *dp, unsigned src, uint16_t h, struct rte_mbuf *m, uint64_t
 		hop_drop(dp, h, m, t, hl->l.last_drop);
 		return;
 	}
-	fe_switch_pause(dp, src, lane, fe_pfc_update(pfc, lane, dp->held[acct], t), t);
+	ev = fe_pfc_update(pfc, lane, dp->held[acct], t);
+	if (ev != FE_PFC_NONE) /* most frames: no call */
+		fe_switch_pause(dp, src, lane, ev, t);
 }
 
 /* A frame of route r to port q: a frame behind one of its flow that left later was
@@ -1552,7 +1555,7 @@ pump(struct fe_dp *dp, uint64_t now, const enum fe_regime R)
 		if (hl->l.sched == hl->l.tail)
 			continue;
 		if (R == FE_REGIME_CREDIT) {
-			work += fe_link_pump(&hl->l, now, fe_credit_gate, &hl->cred);
+			work += fe_link_pump_inline(&hl->l, now, fe_credit_gate_inline, &hl->cred);
 		} else if (hl->storm_until > now && dp->wd.action == FE_PFC_WD_FORWARD) {
 			unsigned n = fe_link_pump(&hl->l, now, NULL, NULL);
 
@@ -1568,7 +1571,7 @@ pump(struct fe_dp *dp, uint64_t now, const enum fe_regime R)
 				work += n;
 			}
 		} else {
-			work += fe_link_pump(&hl->l, now, fe_pfc_gate, &hl->pfc);
+			work += fe_link_pump_inline(&hl->l, now, fe_pfc_gate_inline, &hl->pfc);
 		}
 	}
 	return work;

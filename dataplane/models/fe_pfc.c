@@ -133,12 +133,7 @@ fe_pfc_frame(uint8_t f[60], const uint8_t src[6], uint8_t prio, uint16_t quanta)
 uint64_t
 fe_pfc_gate(void *ctx, uint8_t prio, uint32_t len, uint64_t start, uint64_t now)
 {
-	const struct fe_pfc_prio *q = &((struct fe_pfc *)ctx)->prio[prio];
-
-	(void)len;
-	if (start < q->from || start >= q->until)
-		return start;
-	return q->until <= now ? q->until : UINT64_MAX;
+	return fe_pfc_gate_inline(ctx, prio, len, start, now);
 }
 
 uint64_t

@@ -135,6 +135,18 @@ void fe_pfc_frame(uint8_t f[60], const uint8_t src[6], uint8_t prio, uint16_t qu
 /* The fe_link gate of the upstream sender (ctx is the struct fe_pfc). */
 uint64_t fe_pfc_gate(void *ctx, uint8_t prio, uint32_t len, uint64_t start, uint64_t now);
 
+/* fe_pfc_gate(), for fe_link_pump_inline() with a constant gate. */
+static inline uint64_t
+fe_pfc_gate_inline(void *ctx, uint8_t prio, uint32_t len, uint64_t start, uint64_t now)
+{
+	const struct fe_pfc_prio *q = &((struct fe_pfc *)ctx)->prio[prio];
+
+	(void)len;
+	if (start < q->from || start >= q->until)
+		return start;
+	return q->until <= now ? q->until : UINT64_MAX;
+}
+
 /* Paused time of prio up to now, open window included. */
 uint64_t fe_pfc_paused(const struct fe_pfc *p, uint8_t prio, uint64_t now);
 
