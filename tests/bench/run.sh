@@ -158,6 +158,7 @@ bench_engine() {
 	# the emulated NICs (docs/nic.md): the frames are a UDP flow each way
 	bench_profile nic-ib credit "$RATE_LINES" "" "" ib
 	bench_profile nic-roce lossy "$RATE_LINES$ECN_LINES" "" "" roce
+	bench_profile pfc-4 pfc "$RATE_LINES"
 	# several switches: host, leaf, spine, leaf, host (fe_graph.h), two hops more a frame
 	printf 'name: bench-ls\ngenerate: {kind: leaf-spine, leaves: 2, spines: 1, hosts-per-leaf: 1}\n' \
 		>"$T/ls.yaml"
@@ -168,10 +169,15 @@ bench_engine() {
 		"credit, ideal links" "credit, 100 Gbit/s and 1 us" "  and ECN"
 		"  and the filter (udp port 9)" "full: and the drop rule"
 		"credit, 100 Gbit/s and 1 us, NIC ib" "lossy, ECN, NIC roce (DCQCN)"
-		"lossy, 100 Gbit/s and 1 us, leaf-spine path")
+		"lossy, 100 Gbit/s and 1 us, leaf-spine path" "PFC, 100 Gbit/s and 1 us"
+		"PFC, 100 Gbit/s and 1 us, leaf-spine path"
+		"credit, 100 Gbit/s and 1 us, leaf-spine path")
 	local -a profiles=(ideal "$T/step-1.yaml" "$T/step-2.yaml" "$T/step-3.yaml"
 		"$T/step-4.yaml" "$T/step-5.yaml" "$T/step-6.yaml" "$T/full.yaml"
-		"$T/nic-ib.yaml" "$T/nic-roce.yaml" "$T/step-1.yaml --topology $T/ls.yaml")
+		"$T/nic-ib.yaml" "$T/nic-roce.yaml" "$T/step-1.yaml --topology $T/ls.yaml"
+		"$T/pfc-4.yaml" "$T/pfc-4.yaml --topology $T/ls.yaml"
+		"$T/step-4.yaml --topology $T/ls.yaml")
+	local -a irs=()
 	for i in "${!profiles[@]}"; do
 		local p=${profiles[$i]} ns ir="(no valgrind)" a b
 		ns=$("$FE_BIN/fe-enginebench" --profile $p --packets 2000000 |
@@ -181,9 +187,22 @@ bench_engine() {
 			b=$(engine_ir "$p" 200000)
 			ir=$(python3 -c "print('%.1f' % (($b - $a) / 100000))")
 		fi
+		irs[$i]=$ir
 		row "${labels[$i]}" "$ns" "$ir" ""
 	done
 	echo "ns: wall clock on this machine; instructions: callgrind, exact and repeatable"
+	# a link: a row of 100 Gbit/s, 1 us links less ideal, over its two links; a hop (a link
+	# between switches and a switch): the leaf-spine path less one switch, over its two hops
+	command -v valgrind >/dev/null || return 0
+	python3 - "${irs[0]}" "${irs[1]}" "${irs[10]}" "${irs[11]}" "${irs[12]}" "${irs[4]}" \
+		"${irs[13]}" <<'PY'
+import sys
+ideal, lossy, lossy_ls, pfc, pfc_ls, credit, credit_ls = map(float, sys.argv[1:])
+print("instructions a link (row less ideal, / 2) and a hop (leaf-spine less one switch, / 2):")
+for name, one, ls in (("lossy", lossy, lossy_ls), ("PFC", pfc, pfc_ls), ("credit", credit, credit_ls)):
+    link, hop = (one - ideal) / 2, (ls - one) / 2
+    print("  %-7s a link %6.1f, a hop %6.1f (%.2f x a link)" % (name, link, hop, hop / link))
+PY
 }
 
 veth_goodput() { # PMD TOOL [FABEMU-ARGS [LCORES]]: TCP Mbit/s host 1 -> host 2
