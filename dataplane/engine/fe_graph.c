@@ -416,11 +416,6 @@ least_queued(struct fe_graph *g, const uint16_t *ways, unsigned n, unsigned x, u
 	return k;
 }
 
-/*
- * Routes over the links that are up (failover): shortest paths from every switch toward
- * every other over the directions not routed around, as routing converges once a link is
- * withdrawn; a pair that has no such path keeps its routes (its frames are lost).
- */
 /* g->go: the path choice picks among several ways; _Q: by their queues (adaptive, flowlet) */
 #define FE_GOUT_CHOOSE	 (-2)
 #define FE_GOUT_CHOOSE_Q (-3)
@@ -446,6 +441,11 @@ go_build(struct fe_graph *g)
 		}
 }
 
+/*
+ * Routes over the links that are up (failover): shortest paths from every switch toward
+ * every other over the directions not routed around, as routing converges once a link is
+ * withdrawn; a pair that has no such path keeps its routes (its frames are lost).
+ */
 static void
 reroute(struct fe_graph *g)
 {

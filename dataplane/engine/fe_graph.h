@@ -329,10 +329,11 @@ FE_GRAPH_DECLARE(pfc)
 FE_GRAPH_DECLARE(credit)
 
 /*
- * Lossy, one lane: the ingress switch of port `in` takes n frames at once, pkts[i] at
- * stamps[i] with fe_switch's lookup outs[i] (FE_GRAPH_OUT_GONE: already dealt with, not
- * looked at); the same as n calls of fe_graph_ingress_lossy(), with the frames bound for
- * the same link between switches in a row offered to it at once (fe_link_enqueue_burst()).
+ * Lossy, one lane: the ingress switch of port `in` takes n frames at once (n at most
+ * FE_BURST), pkts[i] at stamps[i] with fe_switch's lookup outs[i] (FE_GRAPH_OUT_GONE:
+ * already dealt with, not looked at); the same as n calls of fe_graph_ingress_lossy(),
+ * with the frames bound for the same link between switches in a row offered to it at
+ * once (fe_link_enqueue_burst()).
  */
 #define FE_GRAPH_OUT_GONE INT32_MIN
 void fe_graph_ingress_burst_lossy(struct fe_dp *dp, unsigned in, struct rte_mbuf **pkts,

@@ -322,9 +322,7 @@ fe_link_enqueue_burst(struct fe_link *l, struct fe_link_offer *o, unsigned n)
 
 	/* a gate, bytes accounted per label, or a pool over its limit already (a buffer
 	 * made smaller): one at a time, as fe_link_enqueue_x() */
-	if (l->gated || l->acct != NULL ||
-	    (l->pool != NULL && (l->pool->used < q_bytes0 ||
-				 (l->pool->limit != 0 && l->pool->limit < l->pool->used)))) {
+	if (!fe_link_burst_whole(l)) {
 		for (; o < end; o++) {
 			o->why = FE_LINK_DROP__MAX;
 			if (fe_link_enqueue_x(l, o->pkt, o->len, o->at, 0, o->label) < 0) {

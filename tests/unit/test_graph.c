@@ -61,6 +61,7 @@ struct opt {
 	uint64_t deadlock_ns, flowlet_ns;
 	const struct fe_nic_params *nic; /* NULL: the hosts' TCP meets the fabric */
 	const char *fabspec;		 /* a --link spec for the links between switches */
+	const char *fabspec2;		 /* and another */
 	uint64_t failover_ns;
 	uint64_t leaf2_buffer; /* leaf2's packet memory (topology switches: buffer:) */
 	int ideal_hosts;       /* host links with no rate and no delay (passed through) */
@@ -101,10 +102,14 @@ engine_o(const char *kind, enum fe_path path, const struct opt *o)
 	for (unsigned l = 0; o->slow && l < topo.nlinks; l++)
 		if (strcmp(topo.link[l].name, o->slow) == 0)
 			gb.def[2 * l].link.rate_bps = gb.def[2 * l + 1].link.rate_bps = 100000000;
-	if (o->fabspec)
-		cr_assert_eq(fe_linkspec_apply_fabric(o->fabspec, NULL, NULL, 0, &gb.fab, err,
-						      sizeof(err)),
-			     0, "%s", err);
+	for (int k = 0; k < 2; k++) {
+		const char *spec = k ? o->fabspec2 : o->fabspec;
+
+		if (spec)
+			cr_assert_eq(fe_linkspec_apply_fabric(spec, NULL, NULL, 0, &gb.fab, err,
+							      sizeof(err)),
+				     0, "%s", err);
+	}
 	gb.conf.deadlock_ns = o->deadlock_ns;
 	gb.conf.failover_ns = o->failover_ns;
 	gb.conf.flowlet_ns = o->flowlet_ns;
@@ -307,8 +312,10 @@ struct fabric_state {
  * Host 3 (on leaf2) sends a burst of 48 frames at once, to host 4 on its own leaf and to
  * hosts 1 and 2 across the spines, mixed, into a leaf2 of 12 KB whose uplink to spine1
  * and down link to host 4 are slow: its memory fills, and what is dropped, where and
- * for what depends on the order of every offer. Run with a capture on host 3's up link,
- * the ingress switch takes the frames one at a time; without, in runs (fe_graph.c).
+ * for what depends on the order of every offer. One at a time: a capture on host 3's up
+ * link makes the ingress switch take the frames one by one, and an ECN threshold no queue
+ * reaches on the spines' links to leaf1 makes the spines offer them one by one too (a
+ * link with impairments takes a run so); else the switches move them in runs (fe_graph.c).
  */
 static void
 leaf2_burst(int captured, struct fabric_state *st)
@@ -317,7 +324,9 @@ leaf2_burst(int captured, struct fabric_state *st)
 			      .slow = "leaf2-spine1",
 			      .slow_down = 4,
 			      .leaf2_buffer = 12000,
-			      .host_rate = 10000000000ULL};
+			      .host_rate = 10000000000ULL,
+			      .fabspec = captured ? "spine1>leaf1:ecn=1MB/2MB" : NULL,
+			      .fabspec2 = captured ? "spine2>leaf1:ecn=1MB/2MB" : NULL};
 	unsigned avail = rte_mempool_avail_count(pool);
 	struct fe_dp *dp = engine_o("leaf-spine", FE_PATH_ECMP, &o);
 	struct fe_graph *g = dp->graph;
@@ -326,6 +335,13 @@ leaf2_burst(int captured, struct fabric_state *st)
 	uint64_t t = 1000000;
 
 	learn(dp, &t);
+	cr_assert(!fe_link_ideal(&dp->ports[2].up), "host 3's up link is not passed through");
+	for (unsigned h = 0; h < g->nhl; h++) /* runs: whole, unless impaired */
+		cr_assert(fe_link_burst_whole(&g->hl[h].l) &&
+				  g->hl[h].x.cfg.active ==
+					  (captured && (!strcmp(g->hl[h].name, "spine1>leaf1") ||
+							!strcmp(g->hl[h].name, "spine2>leaf1"))),
+			  "%s", g->hl[h].name);
 	if (captured) {
 		copies = rte_pktmbuf_pool_create("fe-test-copies", 1023, 0,
 						 sizeof(struct fe_tap_meta), 256, 0);
