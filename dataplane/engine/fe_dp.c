@@ -473,8 +473,11 @@ port_rx(struct fe_dp *dp, unsigned in, uint64_t now, int *full, const enum fe_re
 		p->edge.held = 1;
 		return 0;
 	}
-	if (p->edge.base != NULL) /* the kernel's receive stamps, before the PMD reads them */
+	if (p->edge.base != NULL) { /* the kernel's receive stamps, before the PMD reads them */
 		ready = fe_edge_peek(&p->edge, room, stamp, slen);
+		if (ready == 0 && !fe_edge_idle_burst(&p->edge))
+			return 0; /* empty: what comes now is read at the next look, stamped */
+	}
 	n = rte_eth_rx_burst(p->port_id, 0, pkts, room);
 	if (n == 0)
 		return 0;

@@ -184,3 +184,37 @@ Test(edge, a_stamp_after_now_counts_as_no_wait)
 	fe_edge_account(&r, &st, pkts, 1, ready, stamp, len, 4000);
 	cr_assert_eq(st.wait_hist[0], 1);
 }
+
+/*
+ * A look that finds the ring empty is not followed by a burst, so that a frame coming
+ * just then is read at the next look, stamped; but every FE_EDGE_IDLE_BURST-th empty
+ * look in a row is (frames flow even if the ring were not read as the look assumes),
+ * and a burst starts the count again.
+ */
+Test(edge, an_empty_look_skips_the_burst)
+{
+	struct fe_edge_ring r = {.base = ring, .frame_size = FSZ, .frames = FRAMES};
+	struct fe_edge_stats st = {0};
+	uint64_t stamp[8];
+	uint32_t len[8], got[] = {60};
+	unsigned bursts = 0;
+
+	memset(ring, 0, sizeof(ring));
+	for (int look = 0; look < 4 * FE_EDGE_IDLE_BURST; look++) {
+		cr_assert_eq(fe_edge_peek(&r, 8, stamp, len), 0);
+		bursts += (unsigned)fe_edge_idle_burst(&r);
+	}
+	cr_assert_eq(bursts, 4, "one burst in %d empty looks", FE_EDGE_IDLE_BURST);
+	for (int look = 0; look < FE_EDGE_IDLE_BURST - 2; look++)
+		cr_assert_eq(fe_edge_idle_burst(&r), 0);
+	/* a frame: looked at, read, stamped; the empty looks count from 0 again */
+	frame(0, 60, 1000);
+	cr_assert_eq(fe_edge_peek(&r, 8, stamp, len), 1);
+	returned(&r, got, 1);
+	fe_edge_account(&r, &st, pkts, 1, 1, stamp, len, 3000);
+	cr_assert_eq(st.stamped, 1);
+	cr_assert_eq(st.unstamped, 0);
+	for (int look = 0; look < FE_EDGE_IDLE_BURST - 1; look++)
+		cr_assert_eq(fe_edge_idle_burst(&r), 0, "look %d after the burst", look);
+	cr_assert_eq(fe_edge_idle_burst(&r), 1);
+}
