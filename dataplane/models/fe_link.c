@@ -260,25 +260,14 @@ fe_link_dequeue(struct fe_link *l, uint64_t now, void **pkts, uint64_t *stamps, 
 	 * most the packets on the wire, and max */
 	svc = l->svc;
 	lim = svc - head < max ? svc - head : max;
-	if (stamps != NULL) {
-		for (; n < lim; n++) {
-			const struct fe_link_slot *s = &slots[(head + n) & mask];
+	for (; n < lim; n++) {
+		const struct fe_link_slot *s = &slots[(head + n) & mask];
 
-			if (s->arrive > now)
-				break;
-			pkts[n] = s->pkt;
-			stamps[n] = s->arrive;
-			bytes += s->len;
-		}
-	} else {
-		for (; n < lim; n++) {
-			const struct fe_link_slot *s = &slots[(head + n) & mask];
-
-			if (s->arrive > now)
-				break;
-			pkts[n] = s->pkt;
-			bytes += s->len;
-		}
+		if (s->arrive > now)
+			break;
+		pkts[n] = s->pkt;
+		stamps[n] = s->arrive;
+		bytes += s->len;
 	}
 	head += n;
 	l->head = head;
@@ -293,7 +282,8 @@ fe_link_dequeue(struct fe_link *l, uint64_t now, void **pkts, uint64_t *stamps, 
 }
 
 /* Which limit a packet of len bytes broke at an eager link with q packets and bytes in its
- * buffer, and `used` bytes in its pool (fe_link_over_limit(), in its order). */
+ * buffer, and `used` bytes in its pool: fe_link_over_limit()'s, in its order, on the
+ * burst's state in registers (the twins of test_link compare the causes). */
 static enum fe_link_drop
 burst_limit(const struct fe_link *l, uint32_t q, uint64_t q_bytes, uint64_t used, uint32_t len)
 {

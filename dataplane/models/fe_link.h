@@ -527,8 +527,8 @@ fe_link_count_through(struct fe_link *l, uint32_t len)
 int fe_link_drop(struct fe_link *l, enum fe_link_drop why, uint32_t len, uint8_t lane);
 
 /*
- * Take up to max packets that have arrived by now, in order. stamps[i], if stamps is
- * not NULL, gets each packet's exact arrival tick, so the next hop can start from it.
+ * Take up to max packets that have arrived by now, in order. stamps[i] gets each packet's
+ * exact arrival tick, so the next hop can start from it.
  */
 unsigned fe_link_dequeue(struct fe_link *l, uint64_t now, void **pkts, uint64_t *stamps,
 			 unsigned max);
