@@ -618,7 +618,6 @@ hop_pfc(struct fe_dp *dp, unsigned src, uint16_t h, struct rte_mbuf *m, uint64_t
 	struct fe_hoplink *hl = &g->hl[h];
 	uint32_t len = rte_pktmbuf_pkt_len(m), acct = src * FE_PFC_PRIOS + lane;
 	struct fe_pfc *pfc = fe_graph_input_pfc(dp, src);
-	enum fe_pfc_event ev;
 
 	if (hl->storm_until > t && dp->wd.action == FE_PFC_WD_DROP) {
 		FE_CNT_ADD(hl->l.st.in_pkts, 1);
@@ -636,9 +635,7 @@ hop_pfc(struct fe_dp *dp, unsigned src, uint16_t h, struct rte_mbuf *m, uint64_t
 		hop_drop(dp, h, m, t, hl->l.last_drop);
 		return;
 	}
-	ev = fe_pfc_update(pfc, lane, dp->held[acct], t);
-	if (ev != FE_PFC_NONE) /* most frames: no call */
-		fe_switch_pause(dp, src, lane, ev, t);
+	fe_switch_pfc_took(dp, src, pfc, lane, dp->held[acct], t);
 }
 
 /* A frame of route r to port q: a frame behind one of its flow that left later was

@@ -363,12 +363,8 @@ to_egress(struct fe_dp *dp, unsigned in, unsigned q, struct rte_mbuf *m, uint64_
 			return;
 		}
 		if (to_link(dp, 2 * q + 1, &out->down, &out->down_x, m, t, FE_LABEL(acct, lane),
-			    R) == 0) {
-			enum fe_pfc_event ev = fe_pfc_update(pfc, lane, dp->held[acct], t);
-
-			if (ev != FE_PFC_NONE) /* most frames: no call */
-				fe_switch_pause(dp, in, lane, ev, t);
-		}
+			    R) == 0)
+			fe_switch_pfc_took(dp, in, pfc, lane, dp->held[acct], t);
 		return;
 	}
 	to_link(dp, 2 * q + 1, &out->down, &out->down_x, m, t, FE_LABEL(acct, lane), R);

@@ -62,6 +62,21 @@ int fe_switch_impair(struct fe_dp *dp, unsigned n, struct fe_link *l, struct fe_
 void fe_switch_pause(struct fe_dp *dp, unsigned src, uint8_t prio, enum fe_pfc_event ev,
 		     uint64_t t);
 
+/*
+ * PFC: a frame of input src (its ingress pfc) was taken at t, and the switch now holds
+ * `held` bytes of it on lane: the pause decision, and its pause or resume if there is
+ * one (most frames decide nothing: no call).
+ */
+static inline void
+fe_switch_pfc_took(struct fe_dp *dp, unsigned src, struct fe_pfc *pfc, uint8_t lane, uint64_t held,
+		   uint64_t t)
+{
+	enum fe_pfc_event ev = fe_pfc_update(pfc, lane, held, t);
+
+	if (ev != FE_PFC_NONE)
+		fe_switch_pause(dp, src, lane, ev, t);
+}
+
 /* Pipeline, up stage: put what was handed to each egress port on its ring. */
 void fe_switch_handoff_out(struct fe_dp *dp);
 /* Pipeline, down stage: what the up stage handed port q, into its down link. */
