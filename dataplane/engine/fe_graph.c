@@ -738,7 +738,6 @@ static void
 iq_push(struct fe_dp *dp, unsigned src, struct rte_mbuf *m, uint8_t lane, uint64_t t, int32_t out)
 {
 	struct fe_graph *g = dp->graph;
-
 	unsigned qi = src * FE_LANES_MAX + lane;
 
 	fe_iq_push(&g->iq[qi], m, t, out, &g->iq_pkts);
@@ -869,6 +868,7 @@ run_or_forward(struct fe_dp *dp, struct hop_run *run, unsigned x, struct rte_mbu
 	struct fe_link_offer *o;
 	int32_t out = dp->graph->go[x][R_DST(r)];
 
+	/* next_of(), with a choice by the queues made once the run is in them */
 	if (unlikely(out < FE_GOUT_FLOOD)) {
 		if (out == FE_GOUT_CHOOSE_Q)
 			run_end(dp, run);
@@ -877,10 +877,7 @@ run_or_forward(struct fe_dp *dp, struct hop_run *run, unsigned x, struct rte_mbu
 
 	if (out >= 0 && !(out & FE_GOUT_PORT)) {
 		if (run->h != out) {
-			if (run->end != run->o)
-				run_flush(dp, run->src, (uint16_t)run->h, run->o,
-					  (unsigned)(run->end - run->o));
-			run->end = run->o;
+			run_end(dp, run);
 			run->h = out;
 		}
 		o = run->end++;
