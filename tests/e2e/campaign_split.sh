@@ -80,7 +80,8 @@ done
 # "distorted" here: by the box's timing (its lateness or edge wait), what these rules are
 # about; a split run on this machine is also distorted by the CPU the spine's box takes
 # from the hosts' core (its own rule), which a lossless regime's drops do not follow
-distorted() { runs "$1" 'any("at p99" in x for x in r["reasons"])'; }
+BY_TIMING='any("at p99" in x for x in r["reasons"])' # a run distorted by the box's timing
+distorted() { runs "$1" "$BY_TIMING"; }
 held() { # WHAT ONE-BOX SPLIT (of regime ${WHAT%%:*})
 	local g=${1%%:*} p n
 	p=$(pct "$2" "$3")
@@ -103,7 +104,7 @@ for g in roce-pfc ib-ndr ib-nic; do
 	# reach the other box after its time: a drop is then the box's, and its verdict
 	# must say so
 	fe_check "$g-split: drops in runs not found distorted (lossless)" \
-		"$(runs $g-split 'sum(l["drops"] for l in r["links"]) * (not any("at p99" in x for x in r["reasons"]))')" 0 0
+		"$(runs $g-split "sum(l['drops'] for l in r['links']) * (not $BY_TIMING)")" 0 0
 done
 held "roce-pfc: median pause frames" "$(med roce-pfc 'r["pause_frames"]')" \
 	"$(med roce-pfc-split 'r["pause_frames"]')"
