@@ -733,6 +733,74 @@ forward_to(struct fe_dp *dp, unsigned x, unsigned src, struct rte_mbuf *m, uint6
 		hop(dp, src, (uint16_t)out, m, t, R_LANE(r), R);
 }
 
+static void trunk_credit(struct fe_dp *dp, struct fe_trunk *tr, uint8_t lane, uint32_t blocks,
+			 uint64_t t);
+
+/* The link out of a queued frame's next step (NULL: a flood, which always moves). */
+static inline struct fe_link *
+out_link(struct fe_dp *dp, int32_t out)
+{
+	if (out == FE_GOUT_FLOOD)
+		return NULL;
+	if (out & FE_GOUT_PORT)
+		return &dp->ports[out & 0xffff].down;
+	return &dp->graph->hl[out].l;
+}
+
+/* A queued frame's output, numbered as inputs are: ports, then hop links. */
+static inline unsigned
+output_of(const struct fe_dp *dp, int32_t out)
+{
+	return out & FE_GOUT_PORT ? (unsigned)(out & 0xffff) : dp->nports + (unsigned)out;
+}
+
+static inline int
+out_room(struct fe_dp *dp, struct fe_link *l, uint32_t len, uint64_t now)
+{
+	return fe_link_has_room(l, len, now) &&
+	       (dp->conf.credit.out_pkts == 0 || l->q_pkts < dp->conf.credit.out_pkts);
+}
+
+/* Credits: len bytes of lane left input src's buffer at t; their blocks go to its sender. */
+static inline void
+credit_back(struct fe_dp *dp, unsigned src, uint8_t lane, uint32_t len, uint64_t t)
+{
+	struct fe_graph *g = dp->graph;
+	const struct fe_hoplink *hl = src < dp->nports ? NULL : &g->hl[src - dp->nports];
+
+	if (unlikely(hl != NULL && hl->side == FE_HL_RECV))
+		trunk_credit(dp, &g->trunk[hl->trunk], lane, fe_credit_blocks(len), t);
+	else
+		fe_credit_return(hl ? &g->hl[src - dp->nports].cred : &dp->ports[src].credit, lane,
+				 fe_credit_blocks(len), t);
+}
+
+/*
+ * Credits: frame m (route r), come in by src at t, crosses switch x toward out at once
+ * when no input queue of x holds anything and out has room at t (not stalled, not a
+ * flood): x's arbiters would move it at once, as on one switch (fe_switch.c arrive_to()),
+ * its credits back at t. 1: it crossed; 0: it waits in its input queue.
+ */
+static __rte_always_inline int
+cross_at_once(struct fe_dp *dp, unsigned x, unsigned src, struct rte_mbuf *m, uint64_t r,
+	      uint64_t t, int32_t out)
+{
+	struct fe_graph *g = dp->graph;
+	const uint32_t len = rte_pktmbuf_pkt_len(m);
+	unsigned o;
+
+	if (g->sw_iq[x] != 0 || out == FE_GOUT_FLOOD)
+		return 0;
+	o = output_of(dp, out);
+	if (g->stall[o].until > t || !out_room(dp, out_link(dp, out), len, t))
+		return 0;
+	g->stall[o].row = 0;
+	g->rr_out[o] = src * FE_LANES_MAX + R_LANE(r); /* what its arbiter granted last */
+	credit_back(dp, src, R_LANE(r), len, t);
+	forward_to(dp, x, src, m, r, t, out, FE_REGIME_CREDIT);
+	return 1;
+}
+
 /* Credit regime: m waits in the input queue of src (its sender held credits for it). */
 static void
 iq_push(struct fe_dp *dp, unsigned src, struct rte_mbuf *m, uint8_t lane, uint64_t t, int32_t out)
@@ -741,6 +809,7 @@ iq_push(struct fe_dp *dp, unsigned src, struct rte_mbuf *m, uint8_t lane, uint64
 	unsigned qi = src * FE_LANES_MAX + lane;
 
 	fe_iq_push(&g->iq[qi], m, t, out, &g->iq_pkts);
+	g->sw_iq[switch_of(dp, src)]++;
 	g->iq_busy[qi / 64] |= UINT64_C(1) << (qi % 64);
 }
 
@@ -751,9 +820,10 @@ at_switch_r(struct fe_dp *dp, unsigned x, unsigned src, struct rte_mbuf *m, uint
 {
 	int32_t out = next_of(dp, x, r, t);
 
-	if (R == FE_REGIME_CREDIT)
-		iq_push(dp, src, m, R_LANE(r), t, out);
-	else
+	if (R == FE_REGIME_CREDIT) {
+		if (!cross_at_once(dp, x, src, m, r, t, out))
+			iq_push(dp, src, m, R_LANE(r), t, out);
+	} else
 		forward_to(dp, x, src, m, r, t, out, R);
 }
 
@@ -1280,31 +1350,6 @@ trunks_flush(struct fe_dp *dp, uint64_t now)
 
 /* ---- Credits: the input queues of every switch ---- */
 
-/* The link out of a queued frame's next step (NULL: a flood, which always moves). */
-static inline struct fe_link *
-out_link(struct fe_dp *dp, int32_t out)
-{
-	if (out == FE_GOUT_FLOOD)
-		return NULL;
-	if (out & FE_GOUT_PORT)
-		return &dp->ports[out & 0xffff].down;
-	return &dp->graph->hl[out].l;
-}
-
-/* A queued frame's output, numbered as inputs are: ports, then hop links. */
-static inline unsigned
-output_of(const struct fe_dp *dp, int32_t out)
-{
-	return out & FE_GOUT_PORT ? (unsigned)(out & 0xffff) : dp->nports + (unsigned)out;
-}
-
-static inline int
-out_room(struct fe_dp *dp, struct fe_link *l, uint32_t len, uint64_t now)
-{
-	return fe_link_has_room(l, len, now) &&
-	       (dp->conf.credit.out_pkts == 0 || l->q_pkts < dp->conf.credit.out_pkts);
-}
-
 /*
  * A flood moves only when every output it copies to has room (as a multicast in an
  * input-queued switch): the first without, or NULL; *leave: the latest an output of it
@@ -1346,16 +1391,12 @@ iq_pop(struct fe_dp *dp, unsigned src, uint8_t lane, uint64_t t)
 	struct fe_graph *g = dp->graph;
 	struct fe_iq *q = &g->iq[src * FE_LANES_MAX + lane];
 	const struct fe_iq_slot *s = &q->s[q->head & q->mask];
-	const struct fe_hoplink *hl = src < dp->nports ? NULL : &g->hl[src - dp->nports];
 
-	if (unlikely(hl != NULL && hl->side == FE_HL_RECV))
-		trunk_credit(dp, &g->trunk[hl->trunk], lane, fe_credit_blocks(s->len), t);
-	else
-		fe_credit_return(hl ? &g->hl[src - dp->nports].cred : &dp->ports[src].credit, lane,
-				 fe_credit_blocks(s->len), t);
+	credit_back(dp, src, lane, s->len, t);
 	q->blocks -= fe_credit_blocks(s->len);
 	q->head++;
 	g->iq_pkts--;
+	g->sw_iq[switch_of(dp, src)]--;
 	q->head_since = t;
 	FE_CNT_SET(q->depth, q->tail - q->head);
 }
@@ -1823,8 +1864,10 @@ fe_graph_drain(struct fe_dp *dp)
 	for (unsigned i = 0; g && g->iq && i < g->nin * FE_LANES_MAX; i++) {
 		struct fe_iq *q = &g->iq[i];
 
-		for (; q->head != q->tail; q->head++, g->iq_pkts--)
+		for (; q->head != q->tail; q->head++, g->iq_pkts--) {
 			rte_pktmbuf_free(q->s[q->head & q->mask].m);
+			g->sw_iq[switch_of(dp, i / FE_LANES_MAX)]--;
+		}
 		FE_CNT_SET(q->depth, 0);
 	}
 }

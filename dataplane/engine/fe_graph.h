@@ -19,7 +19,8 @@
  *            queues fill in turn: pauses climb the fabric.
  *   credit   every hop link has its own credit loop; every switch queues what it
  *            received per input and lane, and moves a head only while its output has
- *            room (head-of-line blocking, HOQLife): a congestion tree.
+ *            room (head-of-line blocking, HOQLife): a congestion tree. A frame that
+ *            finds its switch's queues empty and room at its output crosses at once.
  * A cycle of hop links each held at its gate (paused, or out of credits) for the deadlock
  * time, each holding what the next one waits to send, is a deadlock: reported once as
  * an event naming the cycle. The PFC watchdog (fe_pfc_params) storms a hop link paused
@@ -258,11 +259,12 @@ struct fe_graph {
 	fe_counter_t ooo[RTE_MAX_ETHPORTS];			 /* per destination port */
 	fe_counter_t filtered;
 	/* lossless */
-	unsigned nin;		/* inputs: nports + nhl */
-	struct fe_iq *iq;	/* credit: [nin x FE_LANES_MAX] input queues */
-	uint64_t iq_pkts;	/* frames in them */
-	struct fe_stall *stall; /* credit: [nin] each output (ports' down links, hop links) */
-	fe_counter_t stalls;	/* outputs stalled (VLStallCount HOQLife discards in a row) */
+	unsigned nin;		     /* inputs: nports + nhl */
+	struct fe_iq *iq;	     /* credit: [nin x FE_LANES_MAX] input queues */
+	uint64_t iq_pkts;	     /* frames in them */
+	uint32_t sw_iq[FE_GRAPH_SW]; /* credit: frames in each switch's input queues */
+	struct fe_stall *stall;	     /* credit: [nin] each output (ports' down links, hop links) */
+	fe_counter_t stalls;	     /* outputs stalled (VLStallCount HOQLife discards in a row) */
 	uint32_t *rr_out; /* credit: [nin] each output's arbiter: the queue it took from last */
 	uint32_t *best;	  /* credit: [nin] scratch: each output's pick this round (or none) */
 	/* credit: bit qi of iq_busy is set when input queue qi may hold a frame (every push

@@ -1199,6 +1199,80 @@ Test(graph, credit_arbiter_is_fair_per_output)
 	done(dp, avail);
 }
 
+/* The most input queue q held since peaks_clear(): input in (a port, or a hop link's
+ * name), lane 0. */
+static uint64_t
+iq_peak(const struct fe_dp *dp, int port, const char *link)
+{
+	const struct fe_graph *g = dp->graph;
+	unsigned in = link ? dp->nports + (unsigned)(hoplink(dp, link) - g->hl) : (unsigned)port;
+
+	return g->iq[in * FE_LANES_MAX].peak;
+}
+
+static void
+peaks_clear(struct fe_dp *dp)
+{
+	for (unsigned i = 0; i < dp->graph->nin * FE_LANES_MAX; i++)
+		dp->graph->iq[i].peak = 0;
+}
+
+/* Poll every 10 us until port `to` sent n frames (or a second went by). */
+static void
+await(struct fe_dp *dp, uint64_t *t, int to, unsigned n)
+{
+	unsigned got = 0;
+
+	for (int k = 0; k < 100000 && got < n; k++) {
+		fe_dp_poll(dp, *t += 10000);
+		got += sent(to);
+	}
+	cr_assert_eq(got, n, "host %d got %u of %u frames", to + 1, got, n);
+}
+
+/*
+ * Credits: a frame that finds no input queue of its switch holding anything, and room at
+ * its output, crosses at once (its arbiters would move it at once): host 1's frames to
+ * host 4 wait in no queue. With host 4's frames to host 3 (100 Mbit/s) held in leaf2's
+ * queue from host 4, host 1's frames wait in leaf2's queue from the spine (its arbiters
+ * are busy) but still cross leaf1 and the spine at once: a queue elsewhere holds nobody.
+ */
+Test(graph, credit_crosses_at_once_unless_its_switch_queues)
+{
+	unsigned avail = rte_mempool_avail_count(pool);
+	struct fe_dp *dp = engine_o("leaf-spine", FE_PATH_ECMP, &credit_tree);
+	uint64_t t = 1000000;
+	char a[32], b[32];
+	const char *sp;
+
+	learn(dp, &t); /* the floods wait in queues: they move only when every output can */
+	peaks_clear(dp);
+	for (int k = 0; k < 20; k++)
+		inject(0, MAC[3], 4000, 1000);
+	await(dp, &t, 3, 20);
+	sp = spine_of(dp);
+	snprintf(a, sizeof(a), "%s>leaf2", sp);
+	snprintf(b, sizeof(b), "leaf1>%s", sp);
+	for (unsigned i = 0; i < dp->graph->nin * FE_LANES_MAX; i++)
+		cr_assert_eq(dp->graph->iq[i].peak, 0, "input queue %u held a frame", i);
+
+	for (int k = 0; k < 40; k++)
+		inject(3, MAC[2], 4001, 1000);
+	for (int k = 0; k < 10; k++)
+		fe_dp_poll(dp, t += 10000);
+	cr_assert_geq(iq_peak(dp, 3, NULL), 2, "host 4's frames wait at leaf2");
+	for (int k = 0; k < 20; k++)
+		inject(0, MAC[3], 4000, 1000);
+	await(dp, &t, 3, 20);
+	cr_assert_geq(iq_peak(dp, 0, a), 1, "host 1's frames wait at leaf2, behind host 4's");
+	cr_assert_eq(iq_peak(dp, 0, NULL), 0, "and cross leaf1 at once");
+	cr_assert_eq(iq_peak(dp, 0, b), 0, "and %s at once", sp);
+	await(dp, &t, 2, 40);
+	cr_assert_eq(drops_everywhere(dp), 0);
+	cr_assert_eq(fe_dp_held(dp), 0);
+	done(dp, avail);
+}
+
 /*
  * RoCE NICs (go-back-N) under spraying, one uplink slow: every other frame of the flow
  * arrives late. Without a reorder window the receiving NIC takes each late frame's gap
