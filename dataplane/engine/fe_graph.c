@@ -775,6 +775,17 @@ credit_back(struct fe_dp *dp, unsigned src, uint8_t lane, uint32_t len, uint64_t
 				 fe_credit_blocks(len), t);
 }
 
+/* Credits: len bytes of lane, come in by src, crossed at t at once toward output o. */
+static __rte_always_inline void
+crossed(struct fe_dp *dp, unsigned src, uint8_t lane, unsigned o, uint32_t len, uint64_t t)
+{
+	struct fe_graph *g = dp->graph;
+
+	g->stall[o].row = 0;
+	g->rr_out[o] = src * FE_LANES_MAX + lane; /* what its arbiter granted last */
+	credit_back(dp, src, lane, len, t);
+}
+
 /*
  * Credits: frame m (route r), come in by src at t, crosses switch x toward out at once
  * when no input queue of x holds anything and out has room at t (not stalled, not a
@@ -794,9 +805,7 @@ cross_at_once(struct fe_dp *dp, unsigned x, unsigned src, struct rte_mbuf *m, ui
 	o = output_of(dp, out);
 	if (g->stall[o].until > t || !out_room(dp, out_link(dp, out), len, t))
 		return 0;
-	g->stall[o].row = 0;
-	g->rr_out[o] = src * FE_LANES_MAX + R_LANE(r); /* what its arbiter granted last */
-	credit_back(dp, src, R_LANE(r), len, t);
+	crossed(dp, src, R_LANE(r), o, len, t);
 	forward_to(dp, x, src, m, r, t, out, FE_REGIME_CREDIT);
 	return 1;
 }
@@ -813,18 +822,23 @@ iq_push(struct fe_dp *dp, unsigned src, struct rte_mbuf *m, uint8_t lane, uint64
 	g->iq_busy[qi / 64] |= UINT64_C(1) << (qi % 64);
 }
 
-/* Frame m (route r) is at switch x at t, come in by input src: queued, to its host, or on. */
+/* Frame m (route r) at switch x at t, come in by input src, bound for out: queued (credits),
+ * to its host, or on. */
+static __rte_always_inline void
+at_switch_to(struct fe_dp *dp, unsigned x, unsigned src, struct rte_mbuf *m, uint64_t r, uint64_t t,
+	     int32_t out, const enum fe_regime R)
+{
+	if (R != FE_REGIME_CREDIT)
+		forward_to(dp, x, src, m, r, t, out, R);
+	else if (!cross_at_once(dp, x, src, m, r, t, out))
+		iq_push(dp, src, m, R_LANE(r), t, out);
+}
+
 static __rte_always_inline void
 at_switch_r(struct fe_dp *dp, unsigned x, unsigned src, struct rte_mbuf *m, uint64_t r, uint64_t t,
 	    const enum fe_regime R)
 {
-	int32_t out = next_of(dp, x, r, t);
-
-	if (R == FE_REGIME_CREDIT) {
-		if (!cross_at_once(dp, x, src, m, r, t, out))
-			iq_push(dp, src, m, R_LANE(r), t, out);
-	} else
-		forward_to(dp, x, src, m, r, t, out, R);
+	at_switch_to(dp, x, src, m, r, t, next_of(dp, x, r, t), R);
 }
 
 static __rte_always_inline void
@@ -885,10 +899,13 @@ graph_ingress(struct fe_dp *dp, unsigned in, int out, struct rte_mbuf *m, uint64
 }
 
 /*
- * Lossy: frames of one input bound for the same hop link, in a row, offered to it at
- * once (fe_link_enqueue_burst()). Any other frame's move flushes the run first, so every
- * link and every switch's shared buffer sees the same offers in the same order as one
+ * Runs: frames of one input bound for the same hop link, in a row, offered to it at once.
+ * Any other frame's move flushes the run first, so every link, every switch's shared
+ * buffer, input queue and credit loop sees the same offers in the same order as one
  * frame at a time.
+ *
+ * Lossy: the link takes the run whole (fe_link_enqueue_burst()), dropping what it has no
+ * room for.
  */
 static __rte_noinline void
 run_flush(struct fe_dp *dp, unsigned src, uint16_t h, struct fe_link_offer *o, unsigned n)
@@ -910,6 +927,32 @@ run_flush(struct fe_dp *dp, unsigned src, uint16_t h, struct fe_link_offer *o, u
 		}
 }
 
+/*
+ * Credits: the run crosses its switch at once (cross_at_once()) while the switch's input
+ * queues hold nothing and the link has room: the link takes it up to the first frame it
+ * has no room for (fe_link_enqueue_while_room()), whose credits go back from their
+ * ticks; that frame and those after it wait in their input queue. A link with
+ * impairments, an output stalled or queues that hold a frame: one frame at a time.
+ */
+static __rte_noinline void
+credit_run_flush(struct fe_dp *dp, unsigned src, uint16_t h, struct fe_link_offer *o, unsigned n)
+{
+	struct fe_graph *g = dp->graph;
+	const unsigned x = switch_of(dp, src), oi = dp->nports + h;
+	unsigned k = 0;
+
+	if (likely(!g->hl[h].x.cfg.active && g->sw_iq[x] == 0 && g->stall[oi].until <= o[0].at)) {
+		k = fe_link_enqueue_while_room(&g->hl[h].l, o, n,
+					       dp->conf.credit.out_pkts ? dp->conf.credit.out_pkts
+									: UINT32_MAX);
+		for (unsigned i = 0; i < k; i++)
+			crossed(dp, src, FE_LABEL_CLASS(o[i].label), oi, o[i].len, o[i].at);
+	}
+	for (unsigned i = k; i < n; i++)
+		at_switch_to(dp, x, src, o[i].pkt, *route_of(g, o[i].pkt), o[i].at, h,
+			     FE_REGIME_CREDIT);
+}
+
 /* A run being gathered: offers o[0 .. end) bound for hop link h, from input src. */
 struct hop_run {
 	struct fe_link_offer *o, *end;
@@ -918,22 +961,28 @@ struct hop_run {
 };
 
 static __rte_always_inline void
-run_end(struct fe_dp *dp, struct hop_run *run)
+run_end(struct fe_dp *dp, struct hop_run *run, const enum fe_regime R)
 {
-	if (run->end != run->o)
-		run_flush(dp, run->src, (uint16_t)run->h, run->o, (unsigned)(run->end - run->o));
+	if (run->end != run->o) {
+		if (R == FE_REGIME_CREDIT)
+			credit_run_flush(dp, run->src, (uint16_t)run->h, run->o,
+					 (unsigned)(run->end - run->o));
+		else
+			run_flush(dp, run->src, (uint16_t)run->h, run->o,
+				  (unsigned)(run->end - run->o));
+	}
 	run->end = run->o;
 	run->h = -1;
 }
 
 /*
- * Lossy: frame m (route r) at switch x at t, on toward its output: to the run when that
- * is a hop link, else at once, the run first. A choice by the queues (adaptive, a new
- * flowlet) is made once the run is in them.
+ * Frame m (route r) at switch x at t, on toward its output: to the run when that is a hop
+ * link, else at once (or to its input queue), the run first. A choice by the queues
+ * (adaptive, a new flowlet) is made once the run is in them.
  */
 static __rte_always_inline void
 run_or_forward(struct fe_dp *dp, struct hop_run *run, unsigned x, struct rte_mbuf *m, uint64_t r,
-	       uint64_t t)
+	       uint64_t t, const enum fe_regime R)
 {
 	struct fe_link_offer *o;
 	int32_t out = dp->graph->go[x][R_DST(r)];
@@ -941,13 +990,13 @@ run_or_forward(struct fe_dp *dp, struct hop_run *run, unsigned x, struct rte_mbu
 	/* next_of(), with a choice by the queues made once the run is in them */
 	if (unlikely(out < FE_GOUT_FLOOD)) {
 		if (out == FE_GOUT_CHOOSE_Q)
-			run_end(dp, run);
+			run_end(dp, run, R);
 		out = choose_r(dp->graph, x, r, t);
 	}
 
 	if (out >= 0 && !(out & FE_GOUT_PORT)) {
 		if (run->h != out) {
-			run_end(dp, run);
+			run_end(dp, run, R);
 			run->h = out;
 		}
 		o = run->end++;
@@ -957,13 +1006,14 @@ run_or_forward(struct fe_dp *dp, struct hop_run *run, unsigned x, struct rte_mbu
 		o->label = FE_LABEL(run->src * FE_PFC_PRIOS + R_LANE(r), R_LANE(r));
 		return;
 	}
-	run_end(dp, run);
-	forward_to(dp, x, run->src, m, r, t, out, FE_REGIME_LOSSY);
+	run_end(dp, run, R);
+	at_switch_to(dp, x, run->src, m, r, t, out, R);
 }
 
-/* The frames link i delivered (lossy), each on from its switch: runs to a hop link. */
+/* The frames link i delivered (lossy, credits), each on from its switch: runs to a hop link. */
 static __rte_always_inline void
-arrivals_lossy(struct fe_dp *dp, unsigned i, void **pkts, const uint64_t *stamps, unsigned k)
+arrivals_runs(struct fe_dp *dp, unsigned i, void **pkts, const uint64_t *stamps, unsigned k,
+	      const enum fe_regime R)
 {
 	struct fe_graph *g = dp->graph;
 	struct fe_link_offer o[FE_BURST];
@@ -974,34 +1024,47 @@ arrivals_lossy(struct fe_dp *dp, unsigned i, void **pkts, const uint64_t *stamps
 	for (unsigned j = 0; j < k; j++)
 		run_or_forward(dp, &run, x, pkts[j],
 			       *RTE_MBUF_DYNFIELD((struct rte_mbuf *)pkts[j], off, uint64_t *),
-			       stamps[j]);
-	run_end(dp, &run);
+			       stamps[j], R);
+	run_end(dp, &run, R);
 }
 
-void
-fe_graph_ingress_burst_lossy(struct fe_dp *dp, unsigned in, struct rte_mbuf **pkts,
-			     const uint64_t *stamps, const int *outs, unsigned n)
+static __rte_always_inline void
+ingress_burst(struct fe_dp *dp, unsigned in, struct rte_mbuf **pkts, const uint64_t *stamps,
+	      const int *outs, unsigned n, const enum fe_regime R)
 {
 	struct fe_link_offer o[FE_BURST];
 	struct hop_run run = {.o = o, .end = o, .h = -1, .src = in};
 	unsigned x = dp->graph->port_sw[in], unicast = 0, flooded = 0;
 
 	for (unsigned i = 0; i < n; i++) {
-		if (unlikely(outs[i] < -1)) {
-			if (outs[i] == -2) /* frees it: no link sees it, nothing to flush */
-				ingress_filtered(dp, in, pkts[i], stamps[i], 0, FE_REGIME_LOSSY);
-			continue; /* or FE_GRAPH_OUT_GONE */
+		if (unlikely(outs[i] == -2)) { /* frees it: no link sees it, nothing to flush */
+			ingress_filtered(dp, in, pkts[i], stamps[i], 0, R);
+			continue;
 		}
 		if (outs[i] >= 0)
 			unicast++;
 		else
 			flooded++;
 		run_or_forward(dp, &run, x, pkts[i], route_in(dp, in, outs[i], pkts[i], 0),
-			       stamps[i]);
+			       stamps[i], R);
 	}
-	run_end(dp, &run);
+	run_end(dp, &run, R);
 	FE_CNT_ADD(dp->sw.unicast, unicast);
 	FE_CNT_ADD(dp->sw.flooded, flooded);
+}
+
+void
+fe_graph_ingress_burst_lossy(struct fe_dp *dp, unsigned in, struct rte_mbuf **pkts,
+			     const uint64_t *stamps, const int *outs, unsigned n)
+{
+	ingress_burst(dp, in, pkts, stamps, outs, n, FE_REGIME_LOSSY);
+}
+
+void
+fe_graph_ingress_burst_credit(struct fe_dp *dp, unsigned in, struct rte_mbuf **pkts,
+			      const uint64_t *stamps, const int *outs, unsigned n)
+{
+	ingress_burst(dp, in, pkts, stamps, outs, n, FE_REGIME_CREDIT);
 }
 
 /* ---- Split across boxes: the trunks ---- */
@@ -1730,8 +1793,8 @@ arrivals(struct fe_dp *dp, uint64_t now, const enum fe_regime R)
 		if (unlikely(g->hl[i].side == FE_HL_SEND)) /* to the other box */
 			for (unsigned j = 0; j < k; j++)
 				trunk_send(dp, i, pkts[j], stamps[j], now);
-		else if (R == FE_REGIME_LOSSY)
-			arrivals_lossy(dp, i, pkts, stamps, k);
+		else if (R != FE_REGIME_PFC)
+			arrivals_runs(dp, i, pkts, stamps, k, R);
 		else
 			for (unsigned j = 0; j < k; j++)
 				at_switch(dp, g->hl[i].to, input_of(dp, i), pkts[j], stamps[j], R);

@@ -331,15 +331,17 @@ FE_GRAPH_DECLARE(pfc)
 FE_GRAPH_DECLARE(credit)
 
 /*
- * Lossy, one lane: the ingress switch of port `in` takes n frames at once (n at most
- * FE_BURST), pkts[i] at stamps[i] with fe_switch's lookup outs[i] (FE_GRAPH_OUT_GONE:
- * already dealt with, not looked at); the same as n calls of fe_graph_ingress_lossy(),
- * with the frames bound for the same link between switches in a row offered to it at
- * once (fe_link_enqueue_burst()).
+ * Lossy and credits, one lane: the ingress switch of port `in` takes n frames at once (n
+ * at most FE_BURST), pkts[i] at stamps[i] with fe_switch's lookup outs[i] (a port, -1 to
+ * flood, -2 filtered: the port's own); the same as n calls of
+ * fe_graph_ingress_lossy() (_credit()), with the frames bound for the same link between
+ * switches in a row offered to it at once (lossy: fe_link_enqueue_burst(); credits, those
+ * that cross at once: fe_link_enqueue_while_room()).
  */
-#define FE_GRAPH_OUT_GONE INT32_MIN
 void fe_graph_ingress_burst_lossy(struct fe_dp *dp, unsigned in, struct rte_mbuf **pkts,
 				  const uint64_t *stamps, const int *outs, unsigned n);
+void fe_graph_ingress_burst_credit(struct fe_dp *dp, unsigned in, struct rte_mbuf **pkts,
+				   const uint64_t *stamps, const int *outs, unsigned n);
 
 /*
  * Split across boxes: a hop link's receiving switch (input nports + h) paused or resumed

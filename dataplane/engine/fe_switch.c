@@ -657,6 +657,19 @@ arrive_call(struct fe_dp *dp, unsigned in, struct rte_mbuf *m, uint64_t t, const
 	arrive(dp, in, m, t, R);
 }
 
+/* Several switches, lossy or credits: n frames of port `in` into its switch, looked up. */
+static __rte_always_inline void
+graph_burst(struct fe_dp *dp, unsigned in, struct rte_mbuf **pkts, const uint64_t *stamps,
+	    const int *outs, unsigned n, const enum fe_regime R)
+{
+	if (n == 0)
+		return;
+	if (R == FE_REGIME_CREDIT)
+		fe_graph_ingress_burst_credit(dp, in, pkts, stamps, outs, n);
+	else
+		fe_graph_ingress_burst_lossy(dp, in, pkts, stamps, outs, n);
+}
+
 static __rte_always_inline void
 arrive_burst(struct fe_dp *dp, unsigned in, struct rte_mbuf **pkts, const uint64_t *stamps,
 	     unsigned n, const enum fe_regime R)
@@ -674,22 +687,23 @@ arrive_burst(struct fe_dp *dp, unsigned in, struct rte_mbuf **pkts, const uint64
 	}
 	/* one lane and no capture: the port's MAC cache in registers, as on the RX path */
 	mac_regs_load(dp, in, &r);
-	if (R == FE_REGIME_LOSSY && dp->graph != NULL) {
-		/* several switches: the ingress switch takes the burst whole (the lookups
-		 * first: learning a source touches no link, so the links see the same) */
+	if (R != FE_REGIME_PFC && dp->graph != NULL) {
+		/* several switches, lossy or credits: the ingress switch takes the burst whole
+		 * (the lookups first: learning a source touches no link, queue or credit, so
+		 * they see the same) */
 		int outs[FE_BURST];
+		unsigned i;
 
-		for (unsigned i = 0; i < n; i++) {
-			struct rte_mbuf *m = pkts[i];
-
-			if (unlikely(rte_pktmbuf_data_len(m) < sizeof(struct rte_ether_hdr))) {
-				arrive(dp, in, m, stamps[i], R); /* a runt: counted, freed */
-				outs[i] = FE_GRAPH_OUT_GONE;
-			} else {
-				outs[i] = mac_regs_out(dp, in, &r, m, stamps[i]);
-			}
+		for (i = 0; i < n; i++) {
+			if (unlikely(rte_pktmbuf_data_len(pkts[i]) < sizeof(struct rte_ether_hdr)))
+				break;
+			outs[i] = mac_regs_out(dp, in, &r, pkts[i], stamps[i]);
 		}
-		fe_graph_ingress_burst_lossy(dp, in, pkts, stamps, outs, n);
+		graph_burst(dp, in, pkts, stamps, outs, i, R);
+		/* from a runt on (counted and freed; under credits its credits go back after
+		 * the frames before it): one frame at a time */
+		for (; i < n; i++)
+			arrive(dp, in, pkts[i], stamps[i], R);
 		return;
 	}
 	for (unsigned i = 0; i < n; i++) {

@@ -410,6 +410,77 @@ fe_link_enqueue_burst(struct fe_link *l, struct fe_link_offer *o, unsigned n)
 }
 
 unsigned
+fe_link_enqueue_while_room(struct fe_link *l, const struct fe_link_offer *o, unsigned n,
+			   uint32_t max_q)
+{
+	struct fe_link_slot *const slots = l->slots;
+	const uint32_t mask = l->mask, sched = l->sched, wire_full = l->head + mask + 1;
+	const uint32_t qmax = max_q < l->cfg.max_pkts ? max_q : l->cfg.max_pkts;
+	const uint64_t q_bytes0 = l->q_bytes;
+	/* as in fe_link_enqueue_burst(): only this link moves, the pool's limit is on q_bytes */
+	const uint64_t others = l->pool != NULL ? l->pool->used - q_bytes0 : 0;
+	uint64_t qlim = l->cfg.max_bytes, q_bytes = q_bytes0, q_max = q_bytes0, left = 0;
+	uint32_t svc = l->svc, tail = l->tail, peak_pkts = l->peak_pkts;
+	unsigned k;
+
+	if (!fe_link_gated_whole(l)) {
+		for (k = 0; k < n; k++) {
+			if (!fe_link_has_room(l, o[k].len, o[k].at) || l->q_pkts >= max_q)
+				break;
+			fe_link_enqueue_x(l, o[k].pkt, o[k].len, o[k].at, 0, o[k].label);
+		}
+		return k;
+	}
+	if (l->pool != NULL && l->pool->limit != 0 && l->pool->limit - others < qlim)
+		qlim = l->pool->limit - others;
+	for (k = 0; k < n; k++) {
+		const uint32_t len = o[k].len;
+		struct fe_link_slot *s;
+
+		/* fe_link_advance(): what has been serialized by then leaves the buffer */
+		while (svc != sched && slots[svc & mask].tx_end <= o[k].at) {
+			q_bytes -= slots[svc & mask].len;
+			left += slots[svc & mask].len;
+			svc++;
+		}
+		/* fe_link_over_limit(), and the caller's limit */
+		if (tail - svc >= qmax || q_bytes + len > qlim || tail == wire_full)
+			break;
+		FE_CNT_ADD(l->st.qdepth_hist[fe_hist_bucket(tail - svc)], 1);
+		/* fe_link_enqueue_x() on a gated link: offered at, fe_link_pump() schedules it */
+		s = &slots[tail & mask];
+		s->pkt = o[k].pkt;
+		s->len = len;
+		s->label = o[k].label;
+		s->arrive = o[k].at;
+		s->tx_end = 0;
+		tail++;
+		q_bytes += len;
+		if (__builtin_expect(q_bytes > q_max, 0))
+			q_max = q_bytes;
+		if (__builtin_expect(tail - svc > peak_pkts, 0))
+			peak_pkts = tail - svc;
+	}
+	FE_CNT_ADD(l->st.in_pkts, k);
+	FE_CNT_ADD(l->st.in_bytes, q_bytes - q_bytes0 + left);
+	if (svc != l->svc) {
+		l->last_leave = slots[(svc - 1) & mask].tx_end;
+		l->svc = svc;
+	}
+	l->q_pkts = tail - svc;
+	l->tail = tail;
+	l->q_bytes = q_bytes;
+	l->peak_pkts = peak_pkts;
+	if (q_max > l->peak_bytes)
+		l->peak_bytes = q_max;
+	if (l->pool != NULL) {
+		FE_CNT_SET(l->pool->used, others + q_bytes);
+		FE_CNT_MAX(l->pool->peak, others + q_max);
+	}
+	return k;
+}
+
+unsigned
 fe_link_flush(struct fe_link *l, void **pkts, unsigned max)
 {
 	unsigned n = 0;

@@ -441,6 +441,32 @@ struct fe_link_offer {
 unsigned fe_link_enqueue_burst(struct fe_link *l, struct fe_link_offer *o, unsigned n);
 
 /*
+ * fe_link_enqueue_while_room() keeps l's state in registers: a gated link without bytes
+ * per account, whose pool (if any) holds at least its bytes and is not over its limit;
+ * any other takes the packets one at a time.
+ */
+static inline int
+fe_link_gated_whole(const struct fe_link *l)
+{
+	const struct fe_link_pool *p = l->pool;
+
+	return l->gated && l->acct == NULL &&
+	       (p == NULL || (p->used >= l->q_bytes && (p->limit == 0 || p->limit >= p->used)));
+}
+
+/*
+ * Offer n packets, in order, at ticks o[i].at that do not decrease, each only if it finds
+ * room: fe_link_has_room(l, o[i].len, o[i].at), and fewer than max_q packets in the
+ * buffer. The first that finds none and those after it are not offered (o[i].why is not
+ * written). Returns how many were taken: the same, to the counter and the tick, as that
+ * test and then fe_link_enqueue_x(l, o[i].pkt, o[i].len, o[i].at, 0, o[i].label) for
+ * each (test_link checks it). What an input-queued switch's output takes from an input
+ * whose frames cross at once (credits); nothing offered is dropped.
+ */
+unsigned fe_link_enqueue_while_room(struct fe_link *l, const struct fe_link_offer *o, unsigned n,
+				    uint32_t max_q);
+
+/*
  * At now, hold the serializer until tick `until` (the receiver stopped taking: a pause
  * storm, credits not returned). Packets already serialized keep their times; the next
  * starts no earlier than `until`. The time held is counted in held_ns.

@@ -301,24 +301,30 @@ Test(graph, flow_hash_fast_path_agrees)
 	done(dp, avail);
 }
 
-/* Every counter of the fabric's links and switch memories, and what each host got. */
+/* Every counter of the fabric's links and switch memories, and what each host got; under
+ * credits, every input queue and credit loop too. */
 struct fabric_state {
 	struct fe_link_stats hop[16], down[NP];
 	uint64_t pool_used[8], pool_peak[8], ooo[NP];
 	unsigned sent[NP];
+	uint32_t iq_pushed[128];			   /* frames that waited, each queue */
+	uint64_t iq_peak[128], iq_peak_blocks[128];	   /* each queue */
+	uint64_t stall_ticks[16 + NP], avail_min[16 + NP]; /* each credit loop, lane 0 */
+	uint32_t returns[16 + NP];			   /* credits returned */
 };
 
 /*
  * Host 3 (on leaf2) sends a burst of 48 frames at once, to host 4 on its own leaf and to
  * hosts 1 and 2 across the spines, mixed, into a leaf2 of 12 KB whose uplink to spine1
- * and down link to host 4 are slow: its memory fills, and what is dropped, where and
- * for what depends on the order of every offer. One at a time: a capture on host 3's up
- * link makes the ingress switch take the frames one by one, and an ECN threshold no queue
- * reaches on the spines' links to leaf1 makes the spines offer them one by one too (a
- * link with impairments takes a run so); else the switches move them in runs (fe_graph.c).
+ * and down link to host 4 are slow: its memory fills, and what is dropped (lossy) or
+ * waits in an input queue (credits: 4 frames an output), where and for what, depends on
+ * the order of every offer. One at a time: a capture on host 3's up link makes the
+ * ingress switch take the frames one by one, and an ECN threshold no queue reaches on the
+ * spines' links to leaf1 makes the spines offer them one by one too (a link with
+ * impairments takes a run so); else the switches move them in runs (fe_graph.c).
  */
 static void
-leaf2_burst(int captured, struct fabric_state *st)
+leaf2_burst(int captured, enum fe_regime regime, struct fabric_state *st)
 {
 	const struct opt o = {.rate = 10000000000ULL,
 			      .slow = "leaf2-spine1",
@@ -326,7 +332,9 @@ leaf2_burst(int captured, struct fabric_state *st)
 			      .leaf2_buffer = 12000,
 			      .host_rate = 10000000000ULL,
 			      .fabspec = captured ? "spine1>leaf1:ecn=1MB/2MB" : NULL,
-			      .fabspec2 = captured ? "spine2>leaf1:ecn=1MB/2MB" : NULL};
+			      .fabspec2 = captured ? "spine2>leaf1:ecn=1MB/2MB" : NULL,
+			      .regime = regime,
+			      .credit = {.buffer = 8192, .out_pkts = 4}};
 	unsigned avail = rte_mempool_avail_count(pool);
 	struct fe_dp *dp = engine_o("leaf-spine", FE_PATH_ECMP, &o);
 	struct fe_graph *g = dp->graph;
@@ -337,7 +345,8 @@ leaf2_burst(int captured, struct fabric_state *st)
 	learn(dp, &t);
 	cr_assert(!fe_link_ideal(&dp->ports[2].up), "host 3's up link is not passed through");
 	for (unsigned h = 0; h < g->nhl; h++) /* runs: whole, unless impaired */
-		cr_assert(fe_link_burst_whole(&g->hl[h].l) &&
+		cr_assert((regime == FE_REGIME_CREDIT ? fe_link_gated_whole(&g->hl[h].l)
+						      : fe_link_burst_whole(&g->hl[h].l)) &&
 				  g->hl[h].x.cfg.active ==
 					  (captured && (!strcmp(g->hl[h].name, "spine1>leaf1") ||
 							!strcmp(g->hl[h].name, "spine2>leaf1"))),
@@ -355,7 +364,7 @@ leaf2_burst(int captured, struct fabric_state *st)
 
 		inject(2, MAC[to[k % 6]], (uint16_t)(2000 + k), 1000);
 	}
-	for (int k = 0; k < 200; k++)
+	for (int k = 0; k < 1000; k++)
 		fe_dp_poll(dp, t += 5000);
 	memset(st, 0, sizeof(*st));
 	cr_assert_leq(g->nhl, 16);
@@ -369,6 +378,19 @@ leaf2_burst(int captured, struct fabric_state *st)
 	for (unsigned x = 0; x < g->nsw && x < 8; x++) {
 		st->pool_used[x] = g->pool[x].used;
 		st->pool_peak[x] = g->pool[x].peak;
+	}
+	cr_assert_leq(g->nin * FE_LANES_MAX, 128);
+	for (unsigned q = 0; g->iq != NULL && q < g->nin * FE_LANES_MAX; q++) {
+		st->iq_pushed[q] = g->iq[q].tail;
+		st->iq_peak[q] = g->iq[q].peak;
+		st->iq_peak_blocks[q] = g->iq[q].peak_blocks;
+	}
+	for (unsigned i = 0; regime == FE_REGIME_CREDIT && i < g->nhl + NP; i++) {
+		const struct fe_credit *c = i < NP ? &dp->ports[i].credit : &g->hl[i - NP].cred;
+
+		st->stall_ticks[i] = c->stall_ticks[0];
+		st->avail_min[i] = c->avail_min[0];
+		st->returns[i] = c->tail;
 	}
 	if (captured) {
 		struct rte_mbuf *c;
@@ -388,8 +410,8 @@ Test(graph, runs_move_as_one_frame_at_a_time)
 	struct fabric_state one, runs;
 	uint64_t pool_drops = 0;
 
-	leaf2_burst(1, &one);
-	leaf2_burst(0, &runs);
+	leaf2_burst(1, FE_REGIME_LOSSY, &one);
+	leaf2_burst(0, FE_REGIME_LOSSY, &runs);
 	for (unsigned h = 0; h < 16; h++)
 		pool_drops += one.hop[h].drop_pkts[FE_LINK_DROP_POOL];
 	for (unsigned p = 0; p < NP; p++)
@@ -403,6 +425,29 @@ Test(graph, runs_move_as_one_frame_at_a_time)
 		     "the hosts' down links count the same");
 	cr_assert_eq(memcmp(&one, &runs, sizeof(one)), 0,
 		     "switch memories, reordering and deliveries the same");
+}
+
+/* The same under credits: the frames that cross at once go in runs, up to the first an
+ * output has no room for; it and those after it wait in their input queue. */
+Test(graph, credit_runs_move_as_one_frame_at_a_time)
+{
+	struct fabric_state one, runs;
+	unsigned waited = 0;
+
+	leaf2_burst(1, FE_REGIME_CREDIT, &one);
+	leaf2_burst(0, FE_REGIME_CREDIT, &runs);
+	for (unsigned q = 0; q < 128; q++)
+		waited += one.iq_pushed[q];
+	cr_assert_gt(waited, 0, "frames must wait in input queues");
+	cr_assert_eq(one.sent[0] + one.sent[1] + one.sent[3], 48, "every frame arrives");
+	cr_assert_eq(memcmp(one.hop, runs.hop, sizeof(one.hop)), 0,
+		     "the links between switches count the same");
+	cr_assert_eq(memcmp(one.down, runs.down, sizeof(one.down)), 0,
+		     "the hosts' down links count the same");
+	cr_assert_eq(memcmp(one.iq_pushed, runs.iq_pushed, sizeof(one.iq_pushed)), 0,
+		     "the same frames wait in the same input queues");
+	cr_assert_eq(memcmp(&one, &runs, sizeof(one)), 0,
+		     "queues, credit loops, switch memories and deliveries the same");
 }
 
 Test(graph, ecmp_collides_and_adaptive_splits)
