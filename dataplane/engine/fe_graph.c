@@ -761,29 +761,47 @@ out_room(struct fe_dp *dp, struct fe_link *l, uint32_t len, uint64_t now)
 	       (dp->conf.credit.out_pkts == 0 || l->q_pkts < dp->conf.credit.out_pkts);
 }
 
-/* Credits: len bytes of lane left input src's buffer at t; their blocks go to its sender. */
+/* Credits: the credit loop of input src's sender; NULL: a sender on another box. */
+static inline struct fe_credit *
+credit_of(struct fe_dp *dp, unsigned src)
+{
+	struct fe_hoplink *hl;
+
+	if (src < dp->nports)
+		return &dp->ports[src].credit;
+	hl = &dp->graph->hl[src - dp->nports];
+	return likely(hl->side != FE_HL_RECV) ? &hl->cred : NULL;
+}
+
+/* Credits: len bytes of lane left input src's buffer at t; their blocks go to its sender
+ * (c: credit_of(src)). */
+static inline void
+credit_to(struct fe_dp *dp, struct fe_credit *c, unsigned src, uint8_t lane, uint32_t len,
+	  uint64_t t)
+{
+	struct fe_graph *g = dp->graph;
+
+	if (likely(c != NULL))
+		fe_credit_return(c, lane, fe_credit_blocks(len), t);
+	else
+		trunk_credit(dp, &g->trunk[g->hl[src - dp->nports].trunk], lane,
+			     fe_credit_blocks(len), t);
+}
+
 static inline void
 credit_back(struct fe_dp *dp, unsigned src, uint8_t lane, uint32_t len, uint64_t t)
 {
-	struct fe_graph *g = dp->graph;
-	const struct fe_hoplink *hl = src < dp->nports ? NULL : &g->hl[src - dp->nports];
-
-	if (unlikely(hl != NULL && hl->side == FE_HL_RECV))
-		trunk_credit(dp, &g->trunk[hl->trunk], lane, fe_credit_blocks(len), t);
-	else
-		fe_credit_return(hl ? &g->hl[src - dp->nports].cred : &dp->ports[src].credit, lane,
-				 fe_credit_blocks(len), t);
+	credit_to(dp, credit_of(dp, src), src, lane, len, t);
 }
 
-/* Credits: len bytes of lane, come in by src, crossed at t at once toward output o. */
+/* Credits: output o's arbiter moved a frame of src's queue of lane. */
 static __rte_always_inline void
-crossed(struct fe_dp *dp, unsigned src, uint8_t lane, unsigned o, uint32_t len, uint64_t t)
+granted(struct fe_dp *dp, unsigned src, uint8_t lane, unsigned o)
 {
 	struct fe_graph *g = dp->graph;
 
 	g->stall[o].row = 0;
 	g->rr_out[o] = src * FE_LANES_MAX + lane; /* what its arbiter granted last */
-	credit_back(dp, src, lane, len, t);
 }
 
 /*
@@ -805,7 +823,8 @@ cross_at_once(struct fe_dp *dp, unsigned x, unsigned src, struct rte_mbuf *m, ui
 	o = output_of(dp, out);
 	if (g->stall[o].until > t || !out_room(dp, out_link(dp, out), len, t))
 		return 0;
-	crossed(dp, src, R_LANE(r), o, len, t);
+	granted(dp, src, R_LANE(r), o);
+	credit_back(dp, src, R_LANE(r), len, t);
 	forward_to(dp, x, src, m, r, t, out, FE_REGIME_CREDIT);
 	return 1;
 }
@@ -901,22 +920,48 @@ graph_ingress(struct fe_dp *dp, unsigned in, int out, struct rte_mbuf *m, uint64
 /*
  * Runs: frames of one input bound for the same hop link, in a row, offered to it at once.
  * Any other frame's move flushes the run first, so every link, every switch's shared
- * buffer, input queue and credit loop sees the same offers in the same order as one
- * frame at a time.
+ * buffer, input queue, pause and credit loop sees the same offers in the same order as
+ * one frame at a time.
  *
- * Lossy: the link takes the run whole (fe_link_enqueue_burst()), dropping what it has no
- * room for.
+ * PFC: hop_pfc() decides nothing for a run whose frames all count against one input and
+ * priority, not paused (XOFF), that no watchdog drops and that cannot bring what the
+ * switch holds from that input to XOFF: no headroom drop, no pause. 1: such a run.
  */
-static __rte_noinline void
-run_flush(struct fe_dp *dp, unsigned src, uint16_t h, struct fe_link_offer *o, unsigned n)
+static inline int
+pfc_run_quiet(struct fe_dp *dp, unsigned src, const struct fe_hoplink *hl,
+	      const struct fe_link_offer *o, unsigned n)
+{
+	const struct fe_pfc *pfc = fe_graph_input_pfc(dp, src);
+	const uint32_t label = o[0].label;
+	uint64_t held = dp->held[FE_LABEL_ACCT(label)];
+
+	if ((hl->storm_until > o[0].at && dp->wd.action == FE_PFC_WD_DROP) ||
+	    pfc->prio[FE_LABEL_CLASS(label)].xoff)
+		return 0;
+	for (unsigned i = 0; i < n; i++) {
+		if (o[i].label != label)
+			return 0;
+		held += o[i].len; /* the most it can hold: frames only leave in between */
+	}
+	return held < pfc->cfg.xoff;
+}
+
+/*
+ * Lossy, and PFC's quiet runs: the link takes the run whole (fe_link_enqueue_burst()),
+ * dropping what it has no room for. A link with impairments, or a run PFC may decide
+ * something for: one frame at a time.
+ */
+static __rte_always_inline void
+run_flush(struct fe_dp *dp, unsigned src, uint16_t h, struct fe_link_offer *o, unsigned n,
+	  const enum fe_regime R)
 {
 	struct fe_hoplink *hl = &dp->graph->hl[h];
 	unsigned nd;
 
-	if (unlikely(hl->x.cfg.active)) { /* its impairments: one frame at a time */
+	if (unlikely(hl->x.cfg.active) ||
+	    (R == FE_REGIME_PFC && !pfc_run_quiet(dp, src, hl, o, n))) {
 		for (unsigned i = 0; i < n; i++)
-			hop(dp, src, h, o[i].pkt, o[i].at, FE_LABEL_CLASS(o[i].label),
-			    FE_REGIME_LOSSY);
+			hop(dp, src, h, o[i].pkt, o[i].at, FE_LABEL_CLASS(o[i].label), R);
 		return;
 	}
 	nd = fe_link_enqueue_burst(&hl->l, o, n);
@@ -925,6 +970,18 @@ run_flush(struct fe_dp *dp, unsigned src, uint16_t h, struct fe_link_offer *o, u
 			hop_drop(dp, h, o[i].pkt, o[i].at, o[i].why);
 			nd--;
 		}
+}
+
+static __rte_noinline void
+run_flush_lossy(struct fe_dp *dp, unsigned src, uint16_t h, struct fe_link_offer *o, unsigned n)
+{
+	run_flush(dp, src, h, o, n, FE_REGIME_LOSSY);
+}
+
+static __rte_noinline void
+run_flush_pfc(struct fe_dp *dp, unsigned src, uint16_t h, struct fe_link_offer *o, unsigned n)
+{
+	run_flush(dp, src, h, o, n, FE_REGIME_PFC);
 }
 
 /*
@@ -945,8 +1002,14 @@ credit_run_flush(struct fe_dp *dp, unsigned src, uint16_t h, struct fe_link_offe
 		k = fe_link_enqueue_while_room(&g->hl[h].l, o, n,
 					       dp->conf.credit.out_pkts ? dp->conf.credit.out_pkts
 									: UINT32_MAX);
-		for (unsigned i = 0; i < k; i++)
-			crossed(dp, src, FE_LABEL_CLASS(o[i].label), oi, o[i].len, o[i].at);
+		if (k != 0) { /* as cross_at_once() for each: the last one granted */
+			struct fe_credit *c = credit_of(dp, src);
+
+			granted(dp, src, FE_LABEL_CLASS(o[k - 1].label), oi);
+			for (unsigned i = 0; i < k; i++)
+				credit_to(dp, c, src, FE_LABEL_CLASS(o[i].label), o[i].len,
+					  o[i].at);
+		}
 	}
 	for (unsigned i = k; i < n; i++)
 		at_switch_to(dp, x, src, o[i].pkt, *route_of(g, o[i].pkt), o[i].at, h,
@@ -964,12 +1027,14 @@ static __rte_always_inline void
 run_end(struct fe_dp *dp, struct hop_run *run, const enum fe_regime R)
 {
 	if (run->end != run->o) {
+		const unsigned n = (unsigned)(run->end - run->o);
+
 		if (R == FE_REGIME_CREDIT)
-			credit_run_flush(dp, run->src, (uint16_t)run->h, run->o,
-					 (unsigned)(run->end - run->o));
+			credit_run_flush(dp, run->src, (uint16_t)run->h, run->o, n);
+		else if (R == FE_REGIME_PFC)
+			run_flush_pfc(dp, run->src, (uint16_t)run->h, run->o, n);
 		else
-			run_flush(dp, run->src, (uint16_t)run->h, run->o,
-				  (unsigned)(run->end - run->o));
+			run_flush_lossy(dp, run->src, (uint16_t)run->h, run->o, n);
 	}
 	run->end = run->o;
 	run->h = -1;
@@ -1010,7 +1075,7 @@ run_or_forward(struct fe_dp *dp, struct hop_run *run, unsigned x, struct rte_mbu
 	at_switch_to(dp, x, run->src, m, r, t, out, R);
 }
 
-/* The frames link i delivered (lossy, credits), each on from its switch: runs to a hop link. */
+/* The frames link i delivered, each on from its switch: runs to a hop link. */
 static __rte_always_inline void
 arrivals_runs(struct fe_dp *dp, unsigned i, void **pkts, const uint64_t *stamps, unsigned k,
 	      const enum fe_regime R)
@@ -1037,7 +1102,7 @@ ingress_burst(struct fe_dp *dp, unsigned in, struct rte_mbuf **pkts, const uint6
 	unsigned x = dp->graph->port_sw[in], unicast = 0, flooded = 0;
 
 	for (unsigned i = 0; i < n; i++) {
-		if (unlikely(outs[i] == -2)) { /* frees it: no link sees it, nothing to flush */
+		if (unlikely(outs[i] < -1)) { /* -2, filtered: freed, no link sees it, no flush */
 			ingress_filtered(dp, in, pkts[i], stamps[i], 0, R);
 			continue;
 		}
@@ -1058,6 +1123,13 @@ fe_graph_ingress_burst_lossy(struct fe_dp *dp, unsigned in, struct rte_mbuf **pk
 			     const uint64_t *stamps, const int *outs, unsigned n)
 {
 	ingress_burst(dp, in, pkts, stamps, outs, n, FE_REGIME_LOSSY);
+}
+
+void
+fe_graph_ingress_burst_pfc(struct fe_dp *dp, unsigned in, struct rte_mbuf **pkts,
+			   const uint64_t *stamps, const int *outs, unsigned n)
+{
+	ingress_burst(dp, in, pkts, stamps, outs, n, FE_REGIME_PFC);
 }
 
 void
@@ -1793,11 +1865,8 @@ arrivals(struct fe_dp *dp, uint64_t now, const enum fe_regime R)
 		if (unlikely(g->hl[i].side == FE_HL_SEND)) /* to the other box */
 			for (unsigned j = 0; j < k; j++)
 				trunk_send(dp, i, pkts[j], stamps[j], now);
-		else if (R != FE_REGIME_PFC)
-			arrivals_runs(dp, i, pkts, stamps, k, R);
 		else
-			for (unsigned j = 0; j < k; j++)
-				at_switch(dp, g->hl[i].to, input_of(dp, i), pkts[j], stamps[j], R);
+			arrivals_runs(dp, i, pkts, stamps, k, R);
 		n += k;
 	}
 	return n;

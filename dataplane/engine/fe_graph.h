@@ -331,15 +331,17 @@ FE_GRAPH_DECLARE(pfc)
 FE_GRAPH_DECLARE(credit)
 
 /*
- * Lossy and credits, one lane: the ingress switch of port `in` takes n frames at once (n
- * at most FE_BURST), pkts[i] at stamps[i] with fe_switch's lookup outs[i] (a port, -1 to
- * flood, -2 filtered: the port's own); the same as n calls of
- * fe_graph_ingress_lossy() (_credit()), with the frames bound for the same link between
- * switches in a row offered to it at once (lossy: fe_link_enqueue_burst(); credits, those
- * that cross at once: fe_link_enqueue_while_room()).
+ * One lane: the ingress switch of port `in` takes n frames at once (n at most FE_BURST),
+ * pkts[i] at stamps[i] with fe_switch's lookup outs[i] (a port, -1 to flood, -2 filtered:
+ * the port's own); the same as n calls of fe_graph_ingress_lossy() (_pfc(), _credit()),
+ * with the frames bound for the same link between switches in a row offered to it at once
+ * (fe_link_enqueue_burst(); PFC, a run it decides nothing for; credits, those that cross
+ * at once: fe_link_enqueue_while_room()).
  */
 void fe_graph_ingress_burst_lossy(struct fe_dp *dp, unsigned in, struct rte_mbuf **pkts,
 				  const uint64_t *stamps, const int *outs, unsigned n);
+void fe_graph_ingress_burst_pfc(struct fe_dp *dp, unsigned in, struct rte_mbuf **pkts,
+				const uint64_t *stamps, const int *outs, unsigned n);
 void fe_graph_ingress_burst_credit(struct fe_dp *dp, unsigned in, struct rte_mbuf **pkts,
 				   const uint64_t *stamps, const int *outs, unsigned n);
 

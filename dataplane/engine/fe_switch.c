@@ -657,7 +657,7 @@ arrive_call(struct fe_dp *dp, unsigned in, struct rte_mbuf *m, uint64_t t, const
 	arrive(dp, in, m, t, R);
 }
 
-/* Several switches, lossy or credits: n frames of port `in` into its switch, looked up. */
+/* Several switches: n frames of port `in` into its switch, looked up. */
 static __rte_always_inline void
 graph_burst(struct fe_dp *dp, unsigned in, struct rte_mbuf **pkts, const uint64_t *stamps,
 	    const int *outs, unsigned n, const enum fe_regime R)
@@ -666,6 +666,8 @@ graph_burst(struct fe_dp *dp, unsigned in, struct rte_mbuf **pkts, const uint64_
 		return;
 	if (R == FE_REGIME_CREDIT)
 		fe_graph_ingress_burst_credit(dp, in, pkts, stamps, outs, n);
+	else if (R == FE_REGIME_PFC)
+		fe_graph_ingress_burst_pfc(dp, in, pkts, stamps, outs, n);
 	else
 		fe_graph_ingress_burst_lossy(dp, in, pkts, stamps, outs, n);
 }
@@ -687,10 +689,10 @@ arrive_burst(struct fe_dp *dp, unsigned in, struct rte_mbuf **pkts, const uint64
 	}
 	/* one lane and no capture: the port's MAC cache in registers, as on the RX path */
 	mac_regs_load(dp, in, &r);
-	if (R != FE_REGIME_PFC && dp->graph != NULL) {
-		/* several switches, lossy or credits: the ingress switch takes the burst whole
-		 * (the lookups first: learning a source touches no link, queue or credit, so
-		 * they see the same) */
+	if (dp->graph != NULL) {
+		/* several switches: the ingress switch takes the burst whole (the lookups
+		 * first: learning a source touches no link, queue, pause or credit, so they
+		 * see the same) */
 		int outs[FE_BURST];
 		unsigned i;
 

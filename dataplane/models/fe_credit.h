@@ -90,16 +90,18 @@ uint64_t fe_credit_gate(void *ctx, uint8_t lane, uint32_t len, uint64_t start, u
 static inline void
 fe_credit_collect(struct fe_credit *c, uint64_t t)
 {
-	while (c->head != c->tail) {
-		const struct fe_credit_ret *r = &c->ring[c->head & c->mask];
+	/* in locals: a store to avail[] could be to the ring's indices, for the compiler */
+	const struct fe_credit_ret *const ring = c->ring;
+	const uint32_t mask = c->mask, tail = c->tail;
+	uint32_t head = c->head;
 
-		if (r->at > t)
-			break;
-		c->avail[r->lane] += r->blocks;
-		c->head++;
+	while (head != tail && ring[head & mask].at <= t) {
+		c->avail[ring[head & mask].lane] += ring[head & mask].blocks;
+		head++;
 	}
-	if (c->head == c->tail) /* none pending: reuse the ring's first lines, still cached */
-		c->head = c->tail = 0;
+	if (head == tail) /* none pending: reuse the ring's first lines, still cached */
+		head = c->tail = 0;
+	c->head = head;
 }
 
 /* fe_credit_gate(), for fe_link_pump_inline() with a constant gate. */

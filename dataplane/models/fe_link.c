@@ -294,49 +294,43 @@ burst_limit(const struct fe_link *l, uint32_t q, uint64_t q_bytes, uint64_t used
 	return FE_LINK_DROP_WIRE;
 }
 
-unsigned
-fe_link_enqueue_burst(struct fe_link *l, struct fe_link_offer *o, unsigned n)
+/* fe_link_enqueue_burst() on a link taken whole: gated or eager, with bytes per account or
+ * without (constants: a copy each). */
+static inline __attribute__((always_inline)) unsigned
+burst_whole(struct fe_link *l, struct fe_link_offer *o, unsigned n, const int gated,
+	    const int accounted)
 {
 	struct fe_link_slot *const slots = l->slots;
 	const struct fe_link_offer *const end = o + n;
-	const uint32_t mask = l->mask, wire_full = l->head + mask + 1;
+	const uint32_t mask = l->mask, wire_full = l->head + mask + 1, sched = l->sched;
 	const uint64_t q_bytes0 = l->q_bytes;
 	/* the pool's bytes but this link's: only this link moves in the burst, so the
 	 * pool holds others + q_bytes all along, and its limit is one on q_bytes */
 	const uint64_t others = l->pool != NULL ? l->pool->used - q_bytes0 : 0;
+	fe_counter_t *const acct = accounted ? l->acct : NULL;
 	uint64_t qlim = l->cfg.max_bytes;
 	uint32_t svc = l->svc, tail = l->tail, frac = l->busy_frac, peak_pkts = l->peak_pkts;
 	uint64_t q_bytes = q_bytes0, q_max = q_bytes0, busy = l->busy_until;
 	uint64_t last_arrive = l->last_arrive, left = 0, dropped = 0;
 	unsigned nd = 0;
 
-	/* a gate, bytes accounted per label, or a pool over its limit already (a buffer
-	 * made smaller): one at a time, as fe_link_enqueue_x() */
-	if (!fe_link_burst_whole(l)) {
-		for (; o < end; o++) {
-			o->why = FE_LINK_DROP__MAX;
-			if (fe_link_enqueue_x(l, o->pkt, o->len, o->at, 0, o->label) < 0) {
-				o->why = l->last_drop;
-				nd++;
-			}
-		}
-		return nd;
-	}
 	if (l->pool != NULL && l->pool->limit != 0 && l->pool->limit - others < qlim)
 		qlim = l->pool->limit - others;
 	for (; o < end; o++) {
 		const uint32_t len = o->len;
 		const uint64_t now = o->at;
 		struct fe_link_slot *s;
-		unsigned __int128 t;
-		uint64_t lo;
 
-		/* fe_link_advance(): what has been serialized by now leaves the buffer */
-		while (svc != tail && slots[svc & mask].tx_end <= now) {
-			uint32_t gone = slots[svc & mask].len;
+		/* fe_link_advance(): what has been serialized by now leaves the buffer (a
+		 * gated link: of what its pump scheduled) */
+		while (svc != (gated ? sched : tail) && slots[svc & mask].tx_end <= now) {
+			const struct fe_link_slot *g = &slots[svc & mask];
 
-			q_bytes -= gone;
-			left += gone;
+			q_bytes -= g->len;
+			left += g->len;
+			if (acct != NULL)
+				FE_CNT_SET(acct[FE_LABEL_ACCT(g->label)],
+					   acct[FE_LABEL_ACCT(g->label)] - g->len);
 			svc++;
 		}
 		/* fe_link_over_limit(): one test, the cause found apart */
@@ -358,29 +352,39 @@ fe_link_enqueue_burst(struct fe_link *l, struct fe_link_offer *o, unsigned n)
 		}
 		o->why = FE_LINK_DROP__MAX;
 		FE_CNT_ADD(l->st.qdepth_hist[fe_hist_bucket(tail - svc)], 1);
-		/* fe_link_schedule() */
-		if (busy < now || (busy == now && frac == 0)) {
-			busy = now;
-			frac = 0;
+		if (!gated) { /* fe_link_schedule() */
+			unsigned __int128 t;
+			uint64_t lo;
+
+			if (busy < now || (busy == now && frac == 0)) {
+				busy = now;
+				frac = 0;
+			}
+			/* busy.frac += wire x tpb (32.32), the fraction added in 64 bits and
+			 * carried */
+			t = (unsigned __int128)fe_wire_bytes(len) * l->cfg.tpb_fp;
+			lo = (uint64_t)t + frac;
+			busy += ((uint64_t)(t >> 64) + (lo < frac)) << 32 | lo >> 32;
+			frac = (uint32_t)lo;
+			if (busy + l->cfg.prop_ticks > last_arrive)
+				last_arrive = busy + l->cfg.prop_ticks;
 		}
-		/* busy.frac += wire x tpb (32.32), the fraction added in 64 bits and carried */
-		t = (unsigned __int128)fe_wire_bytes(len) * l->cfg.tpb_fp;
-		lo = (uint64_t)t + frac;
-		busy += ((uint64_t)(t >> 64) + (lo < frac)) << 32 | lo >> 32;
-		frac = (uint32_t)lo;
-		if (busy + l->cfg.prop_ticks > last_arrive)
-			last_arrive = busy + l->cfg.prop_ticks;
 		s = &slots[tail & mask];
 		s->pkt = o->pkt;
-		s->tx_end = busy;
-		s->arrive = last_arrive;
+		/* gated: offered at, fe_link_pump() schedules it */
+		s->tx_end = gated ? 0 : busy;
+		s->arrive = gated ? now : last_arrive;
 		s->len = len;
 		s->label = o->label;
-		FE_CNT_ADD(
-			l->st.sojourn_hist[fe_hist_bucket(fe_fp_to_ns(busy - now, l->cfg.ns_fp))],
-			1);
+		if (!gated)
+			FE_CNT_ADD(l->st.sojourn_hist[fe_hist_bucket(
+					   fe_fp_to_ns(busy - now, l->cfg.ns_fp))],
+				   1);
 		tail++;
 		q_bytes += len;
+		if (acct != NULL)
+			FE_CNT_SET(acct[FE_LABEL_ACCT(o->label)],
+				   acct[FE_LABEL_ACCT(o->label)] + len);
 		if (__builtin_expect(q_bytes > q_max, 0)) /* a new peak: rare once the queue */
 			q_max = q_bytes;		  /* has been as long before */
 		if (__builtin_expect(tail - svc > peak_pkts, 0))
@@ -394,7 +398,9 @@ fe_link_enqueue_burst(struct fe_link *l, struct fe_link_offer *o, unsigned n)
 		l->svc = svc;
 	}
 	l->q_pkts = tail - svc;
-	l->sched = l->tail = tail;
+	l->tail = tail;
+	if (!gated)
+		l->sched = tail;
 	l->q_bytes = q_bytes;
 	l->peak_pkts = peak_pkts;
 	if (q_max > l->peak_bytes)
@@ -407,6 +413,40 @@ fe_link_enqueue_burst(struct fe_link *l, struct fe_link_offer *o, unsigned n)
 		FE_CNT_MAX(l->pool->peak, others + q_max);
 	}
 	return nd;
+}
+
+/* A copy each, out of line: each with its own registers */
+#define BURST_WHOLE(name, gated, accounted)                                                        \
+	static __attribute__((noinline)) unsigned name(struct fe_link *l, struct fe_link_offer *o, \
+						       unsigned n)                                 \
+	{                                                                                          \
+		return burst_whole(l, o, n, gated, accounted);                                     \
+	}
+BURST_WHOLE(burst_eager, 0, 0)
+BURST_WHOLE(burst_eager_acct, 0, 1)
+BURST_WHOLE(burst_gated, 1, 0)
+BURST_WHOLE(burst_gated_acct, 1, 1)
+
+unsigned
+fe_link_enqueue_burst(struct fe_link *l, struct fe_link_offer *o, unsigned n)
+{
+	unsigned nd = 0;
+
+	/* a pool over its limit already (a buffer made smaller): one at a time, as
+	 * fe_link_enqueue_x() */
+	if (!fe_link_burst_whole(l)) {
+		for (const struct fe_link_offer *end = o + n; o < end; o++) {
+			o->why = FE_LINK_DROP__MAX;
+			if (fe_link_enqueue_x(l, o->pkt, o->len, o->at, 0, o->label) < 0) {
+				o->why = l->last_drop;
+				nd++;
+			}
+		}
+		return nd;
+	}
+	if (l->gated)
+		return l->acct ? burst_gated_acct(l, o, n) : burst_gated(l, o, n);
+	return l->acct ? burst_eager_acct(l, o, n) : burst_eager(l, o, n);
 }
 
 unsigned

@@ -406,8 +406,8 @@ fe_link_enqueue(struct fe_link *l, void *pkt, uint32_t len, uint64_t now)
 }
 
 /*
- * fe_link_enqueue_burst() keeps l's state in registers: an eager link without bytes per
- * account, whose pool (if any) holds at least its bytes and is not over its limit; any
+ * fe_link_enqueue_burst() keeps l's state in registers when its pool (if any) holds at
+ * least its bytes and is not over its limit (a buffer made smaller than it holds); any
  * other takes a burst one packet at a time.
  */
 static inline int
@@ -415,8 +415,7 @@ fe_link_burst_whole(const struct fe_link *l)
 {
 	const struct fe_link_pool *p = l->pool;
 
-	return !l->gated && l->acct == NULL &&
-	       (p == NULL || (p->used >= l->q_bytes && (p->limit == 0 || p->limit >= p->used)));
+	return p == NULL || (p->used >= l->q_bytes && (p->limit == 0 || p->limit >= p->used));
 }
 
 /* A packet offered with others (fe_link_enqueue_burst()). */
@@ -434,9 +433,10 @@ struct fe_link_offer {
  * fe_link_enqueue_x(l, o[i].pkt, o[i].len, o[i].at, 0, o[i].label) (test_link checks
  * it), with the link's state kept in registers from one packet to the next. It is what
  * a switch calls for the frames of one input bound for the same output. Returns how
- * many were dropped: each has its cause in o[i].why and is the caller's to free.
- * Readers on another thread see the drops as they happen, but in_pkts, in_bytes and the
- * pool's use and peak once the burst is in (the same values, at its end).
+ * many were dropped: each has its cause in o[i].why and is the caller's to free. A gated
+ * link's packets wait for its pump, as they would. Readers on another thread see the
+ * drops and the bytes per account (l->acct) as they happen, but in_pkts, in_bytes and
+ * the pool's use and peak once the burst is in (the same values, at its end).
  */
 unsigned fe_link_enqueue_burst(struct fe_link *l, struct fe_link_offer *o, unsigned n);
 
@@ -448,10 +448,7 @@ unsigned fe_link_enqueue_burst(struct fe_link *l, struct fe_link_offer *o, unsig
 static inline int
 fe_link_gated_whole(const struct fe_link *l)
 {
-	const struct fe_link_pool *p = l->pool;
-
-	return l->gated && l->acct == NULL &&
-	       (p == NULL || (p->used >= l->q_bytes && (p->limit == 0 || p->limit >= p->used)));
+	return l->gated && l->acct == NULL && fe_link_burst_whole(l);
 }
 
 /*

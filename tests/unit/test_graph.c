@@ -311,17 +311,19 @@ struct fabric_state {
 	uint64_t iq_peak[128], iq_peak_blocks[128];	   /* each queue */
 	uint64_t stall_ticks[16 + NP], avail_min[16 + NP]; /* each credit loop, lane 0 */
 	uint32_t returns[16 + NP];			   /* credits returned */
+	uint64_t xoffs[16 + NP], pauses[16 + NP], paused[16 + NP]; /* PFC, each input */
+	uint64_t held[(16 + NP) * FE_PFC_PRIOS];		   /* PFC: bytes held */
 };
 
 /*
  * Host 3 (on leaf2) sends a burst of 48 frames at once, to host 4 on its own leaf and to
  * hosts 1 and 2 across the spines, mixed, into a leaf2 of 12 KB whose uplink to spine1
- * and down link to host 4 are slow: its memory fills, and what is dropped (lossy) or
- * waits in an input queue (credits: 4 frames an output), where and for what, depends on
- * the order of every offer. One at a time: a capture on host 3's up link makes the
- * ingress switch take the frames one by one, and an ECN threshold no queue reaches on the
- * spines' links to leaf1 makes the spines offer them one by one too (a link with
- * impairments takes a run so); else the switches move them in runs (fe_graph.c).
+ * and down link to host 4 are slow: its memory fills, and what is dropped (lossy), pauses
+ * its senders (PFC: XOFF at 6 KB held from an input) or waits in an input queue (credits:
+ * 4 frames an output), where and for what, depends on the order of every offer. One at a time: a
+ * capture on host 3's up link makes the ingress switch take the frames one by one, and an ECN
+ * threshold no queue reaches on the spines' links to leaf1 makes the spines offer them one by one
+ * too (a link with impairments takes a run so); else the switches move them in runs (fe_graph.c).
  */
 static void
 leaf2_burst(int captured, enum fe_regime regime, struct fabric_state *st)
@@ -334,6 +336,7 @@ leaf2_burst(int captured, enum fe_regime regime, struct fabric_state *st)
 			      .fabspec = captured ? "spine1>leaf1:ecn=1MB/2MB" : NULL,
 			      .fabspec2 = captured ? "spine2>leaf1:ecn=1MB/2MB" : NULL,
 			      .regime = regime,
+			      .pfc = {.xoff = 6000, .xon = 3000, .headroom = 3000, .quanta = 65535},
 			      .credit = {.buffer = 8192, .out_pkts = 4}};
 	unsigned avail = rte_mempool_avail_count(pool);
 	struct fe_dp *dp = engine_o("leaf-spine", FE_PATH_ECMP, &o);
@@ -364,7 +367,7 @@ leaf2_burst(int captured, enum fe_regime regime, struct fabric_state *st)
 
 		inject(2, MAC[to[k % 6]], (uint16_t)(2000 + k), 1000);
 	}
-	for (int k = 0; k < 1000; k++)
+	for (int k = 0; k < 100000 && (k < 1000 || fe_dp_held(dp) != 0); k++)
 		fe_dp_poll(dp, t += 5000);
 	memset(st, 0, sizeof(*st));
 	cr_assert_leq(g->nhl, 16);
@@ -384,6 +387,15 @@ leaf2_burst(int captured, enum fe_regime regime, struct fabric_state *st)
 		st->iq_pushed[q] = g->iq[q].tail;
 		st->iq_peak[q] = g->iq[q].peak;
 		st->iq_peak_blocks[q] = g->iq[q].peak_blocks;
+	}
+	for (unsigned i = 0; regime == FE_REGIME_PFC && i < g->nhl + NP; i++) {
+		const struct fe_pfc_prio *q = &fe_graph_input_pfc(dp, i)->prio[0];
+
+		st->xoffs[i] = q->xoff_events;
+		st->pauses[i] = q->pause_frames;
+		st->paused[i] = q->paused_ticks;
+		for (unsigned pr = 0; pr < FE_PFC_PRIOS; pr++)
+			st->held[i * FE_PFC_PRIOS + pr] = dp->held[i * FE_PFC_PRIOS + pr];
 	}
 	for (unsigned i = 0; regime == FE_REGIME_CREDIT && i < g->nhl + NP; i++) {
 		const struct fe_credit *c = i < NP ? &dp->ports[i].credit : &g->hl[i - NP].cred;
@@ -425,6 +437,34 @@ Test(graph, runs_move_as_one_frame_at_a_time)
 		     "the hosts' down links count the same");
 	cr_assert_eq(memcmp(&one, &runs, sizeof(one)), 0,
 		     "switch memories, reordering and deliveries the same");
+}
+
+/* The same under PFC: a run goes whole while it cannot bring what its switch holds from
+ * its input to XOFF; else one frame at a time. */
+Test(graph, pfc_runs_move_as_one_frame_at_a_time)
+{
+	struct fabric_state one, runs;
+	uint64_t dropped = 0;
+
+	leaf2_burst(1, FE_REGIME_PFC, &one);
+	leaf2_burst(0, FE_REGIME_PFC, &runs);
+	for (int c = 0; c < FE_LINK_DROP__MAX; c++) {
+		for (unsigned h = 0; h < 16; h++)
+			dropped += one.hop[h].drop_pkts[c];
+		for (unsigned p = 0; p < NP; p++)
+			dropped += one.down[p].drop_pkts[c];
+	}
+	cr_assert_gt(one.xoffs[2], 0, "leaf2 must pause host 3");
+	cr_assert_eq(one.sent[0] + one.sent[1] + one.sent[3] + dropped, 48,
+		     "every frame arrives or is dropped, counted (%llu)",
+		     (unsigned long long)dropped);
+	cr_assert_eq(memcmp(one.hop, runs.hop, sizeof(one.hop)), 0,
+		     "the links between switches count the same");
+	cr_assert_eq(memcmp(one.down, runs.down, sizeof(one.down)), 0,
+		     "the hosts' down links count the same");
+	cr_assert_eq(memcmp(one.xoffs, runs.xoffs, sizeof(one.xoffs)), 0, "the same pauses");
+	cr_assert_eq(memcmp(&one, &runs, sizeof(one)), 0,
+		     "pauses, bytes held, switch memories and deliveries the same");
 }
 
 /* The same under credits: the frames that cross at once go in runs, up to the first an

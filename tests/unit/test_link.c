@@ -447,8 +447,9 @@ Test(link, an_ideal_link_held_keeps_its_frames)
 /*
  * fe_link_enqueue_burst() against fe_link_enqueue_x() one packet at a time, on twin links
  * each sharing a switch's pool with a second link that takes frames of its own: every
- * counter, slot, peak and delivery the same, through tail, pool and wire drops, and the
- * cases it leaves to one packet at a time (a pool over its limit, bytes per account).
+ * counter, slot, peak, byte per account and delivery the same, through tail, pool and
+ * wire drops, eager or gated (its gate opened now and then: fe_link_pump()), and the case
+ * it leaves to one packet at a time (a pool over its limit).
  */
 struct twin {
 	struct fe_link one, burst, one_other, burst_other;
@@ -495,7 +496,7 @@ twin_same(const struct twin *t, const char *when, unsigned step)
 
 /* Returns how many bursts the link took whole (fe_link_burst_whole()), not one at a time. */
 static unsigned
-twin_run(const struct fe_link_params *p, uint32_t nslots, uint64_t pool_limit, int acct,
+twin_run(const struct fe_link_params *p, uint32_t nslots, uint64_t pool_limit, int acct, int gated,
 	 unsigned seed, uint64_t *drops)
 {
 	static int tags[4096];
@@ -517,6 +518,7 @@ twin_run(const struct fe_link_params *p, uint32_t nslots, uint64_t pool_limit, i
 	fe_link_init(&t->burst, &cfg, s[1]);
 	fe_link_init(&t->one_other, &cfg_other, s[2]);
 	fe_link_init(&t->burst_other, &cfg_other, s[3]);
+	t->one.gated = t->burst.gated = (uint8_t)gated;
 	t->pool_one.limit = t->pool_burst.limit = pool_limit;
 	t->one.pool = t->one_other.pool = &t->pool_one;
 	t->burst.pool = t->burst_other.pool = &t->pool_burst;
@@ -528,7 +530,11 @@ twin_run(const struct fe_link_params *p, uint32_t nslots, uint64_t pool_limit, i
 	for (unsigned step = 0; step < 3000; step++) {
 		int op = rand() % 10;
 
-		if (op < 6) { /* a burst: one at a time on one twin, at once on the other */
+		if (gated && op == 5) { /* the gate opens: what waits starts */
+			cr_assert_eq(fe_link_pump(&t->one, now, NULL, NULL),
+				     fe_link_pump(&t->burst, now, NULL, NULL), "step %u: pumped",
+				     step);
+		} else if (op < 6) { /* a burst: one at a time on one twin, at once on the other */
 			struct fe_link_offer o[32];
 			unsigned n = 1 + (unsigned)(rand() % 32), nd = 0, got;
 			uint8_t why[32];
@@ -721,12 +727,15 @@ Test(link, burst_enqueue_is_one_at_a_time)
 	uint64_t drops[FE_LINK_DROP__MAX + 1] = {0};
 
 	/* most bursts whole (the rest: after the pool was made smaller than it holds) */
-	cr_assert_gt(twin_run(&p, 0, 45000, 0, 1, drops), 1000);
-	cr_assert_gt(twin_run(&p, 0, 0, 0, 2, drops), 1000);
-	cr_assert_gt(twin_run(&p, 16, 45000, 0, 3, drops), 1000); /* 16 slots: the wire's limit */
-	cr_assert_gt(twin_run(&fast, 0, 0, 0, 4, drops), 1000);
-	/* bytes per account: one at a time, always */
-	cr_assert_eq(twin_run(&p, 0, 45000, 1, 5, drops), 0);
+	cr_assert_gt(twin_run(&p, 0, 45000, 0, 0, 1, drops), 1000);
+	cr_assert_gt(twin_run(&p, 0, 0, 0, 0, 2, drops), 1000);
+	cr_assert_gt(twin_run(&p, 16, 45000, 0, 0, 3, drops), 1000); /* 16 slots: the wire */
+	cr_assert_gt(twin_run(&fast, 0, 0, 0, 0, 4, drops), 1000);
+	/* bytes per account (PFC's), gated (PFC's and credits' links between switches) */
+	cr_assert_gt(twin_run(&p, 0, 45000, 1, 0, 5, drops), 1000);
+	cr_assert_gt(twin_run(&p, 0, 45000, 1, 1, 6, drops), 1000);
+	cr_assert_gt(twin_run(&p, 16, 0, 0, 1, 7, drops), 1000);
+	cr_assert_gt(twin_run(&fast, 0, 45000, 1, 1, 8, drops), 1000);
 	cr_assert_gt(drops[FE_LINK_DROP_TAIL], 0, "the test must fill the buffer");
 	cr_assert_gt(drops[FE_LINK_DROP_POOL], 0, "... and the pool");
 	cr_assert_gt(drops[FE_LINK_DROP_WIRE], 0, "... and the wire");
