@@ -494,10 +494,16 @@ twin_same(const struct twin *t, const char *when, unsigned step)
 	}
 }
 
-/* Returns how many bursts the link took whole (fe_link_burst_whole()), not one at a time. */
+/*
+ * max_q 0: fe_link_enqueue_burst(). Else fe_link_enqueue_while_room(l, o, n, max_q), on
+ * a gated link, against its test (room, and fewer than max_q packets) and
+ * fe_link_enqueue_x() one packet at a time: the same taken, the first without room
+ * stopping it (*stops counts those offers). Returns how many offers the link took whole
+ * (fe_link_burst_whole(), fe_link_gated_whole()), not one at a time.
+ */
 static unsigned
 twin_run(const struct fe_link_params *p, uint32_t nslots, uint64_t pool_limit, int acct, int gated,
-	 unsigned seed, uint64_t *drops)
+	 uint32_t max_q, unsigned seed, uint64_t *drops, unsigned *stops)
 {
 	static int tags[4096];
 	struct fe_link_cfg cfg, cfg_other;
@@ -536,7 +542,7 @@ twin_run(const struct fe_link_params *p, uint32_t nslots, uint64_t pool_limit, i
 				     step);
 		} else if (op < 6) { /* a burst: one at a time on one twin, at once on the other */
 			struct fe_link_offer o[32];
-			unsigned n = 1 + (unsigned)(rand() % 32), nd = 0, got;
+			unsigned n = 1 + (unsigned)(rand() % 32), nd = 0, got, k;
 			uint8_t why[32];
 
 			for (unsigned i = 0; i < n; i++) {
@@ -547,6 +553,25 @@ twin_run(const struct fe_link_params *p, uint32_t nslots, uint64_t pool_limit, i
 					.len = 60 + (uint32_t)(rand() % 1455),
 					.label = FE_LABEL(rand() % 64, rand() % 8),
 					.why = 0x55};
+			}
+			if (max_q != 0) { /* while there is room */
+				for (k = 0; k < n; k++) {
+					if (!fe_link_has_room(&t->one, o[k].len, o[k].at) ||
+					    t->one.q_pkts >= max_q)
+						break;
+					cr_assert_eq(fe_link_enqueue_x(&t->one, o[k].pkt, o[k].len,
+								       o[k].at, 0, o[k].label),
+						     0);
+				}
+				*stops += k < n;
+				whole += (unsigned)fe_link_gated_whole(&t->burst);
+				got = fe_link_enqueue_while_room(&t->burst, o, n, max_q);
+				cr_assert_eq(got, k, "step %u: %u taken at once, %u one at a time",
+					     step, got, k);
+				for (unsigned i = 0; i < n; i++)
+					cr_assert_eq(o[i].why, 0x55, "step %u: offer %u written",
+						     step, i);
+				goto same;
 			}
 			for (unsigned i = 0; i < n; i++) {
 				why[i] = FE_LINK_DROP__MAX;
@@ -584,113 +609,9 @@ twin_run(const struct fe_link_params *p, uint32_t nslots, uint64_t pool_limit, i
 				cr_assert_eq(memcmp(st[0], st[1], a * sizeof(uint64_t)), 0);
 			}
 		}
+	same:
 		if (step == 2000 &&
 		    pool_limit != 0) /* the buffer made smaller than what it holds */
-			t->pool_one.limit = t->pool_burst.limit = t->pool_one.used / 2 + 1;
-		twin_same(t, "step", step);
-	}
-	for (int i = 0; i < 4; i++)
-		free(s[i]);
-	free(t);
-	return whole;
-}
-
-/*
- * fe_link_enqueue_while_room() against its test and fe_link_enqueue_x() one packet at a
- * time, on twin gated links as twin_run()'s (a pool shared with a second link, bytes per
- * account in one run): the same taken, the same counters, slots and deliveries, through
- * a full buffer, a full pool, a full wire and the caller's limit of max_q packets; the
- * gate opened now and then (fe_link_pump()). Returns how many offers were taken whole.
- */
-static unsigned
-twin_gated_run(const struct fe_link_params *p, uint32_t nslots, uint64_t pool_limit, int acct,
-	       uint32_t max_q, unsigned seed, unsigned *stops)
-{
-	static int tags[4096];
-	struct fe_link_cfg cfg, cfg_other;
-	struct twin *t = calloc(1, sizeof(*t));
-	struct fe_link_slot *s[4];
-	uint64_t now = 1000;
-	unsigned whole = 0;
-
-	cr_assert_not_null(t);
-	cr_assert_eq(fe_link_compile(p, 1000000000, &cfg), 0);
-	cr_assert_eq(fe_link_compile(p, 1000000000, &cfg_other), 0);
-	if (nslots != 0)
-		cfg.nslots = nslots;
-	for (int i = 0; i < 4; i++)
-		cr_assert_not_null(s[i] = calloc(i < 2 ? cfg.nslots : cfg_other.nslots,
-						 sizeof(struct fe_link_slot)));
-	fe_link_init(&t->one, &cfg, s[0]);
-	fe_link_init(&t->burst, &cfg, s[1]);
-	fe_link_init(&t->one_other, &cfg_other, s[2]);
-	fe_link_init(&t->burst_other, &cfg_other, s[3]);
-	t->one.gated = t->burst.gated = 1;
-	t->pool_one.limit = t->pool_burst.limit = pool_limit;
-	t->one.pool = t->one_other.pool = &t->pool_one;
-	t->burst.pool = t->burst_other.pool = &t->pool_burst;
-	if (acct) {
-		t->one.acct = t->acct_one;
-		t->burst.acct = t->acct_burst;
-	}
-	srand(seed);
-	for (unsigned step = 0; step < 3000; step++) {
-		int op = rand() % 10;
-
-		if (op < 5) { /* offers: one at a time on one twin, at once on the other */
-			struct fe_link_offer o[32];
-			unsigned n = 1 + (unsigned)(rand() % 32), k, got;
-
-			for (unsigned i = 0; i < n; i++) {
-				now += (uint64_t)(rand() % 3 == 0 ? rand() % 2000 : 0);
-				o[i] = (struct fe_link_offer){
-					.pkt = &tags[rand() % 4096],
-					.at = now,
-					.len = 60 + (uint32_t)(rand() % 1455),
-					.label = FE_LABEL(rand() % 64, rand() % 8),
-					.why = 0x55};
-			}
-			for (k = 0; k < n; k++) {
-				if (!fe_link_has_room(&t->one, o[k].len, o[k].at) ||
-				    t->one.q_pkts >= max_q)
-					break;
-				cr_assert_eq(fe_link_enqueue_x(&t->one, o[k].pkt, o[k].len, o[k].at,
-							       0, o[k].label),
-					     0);
-			}
-			*stops += k < n;
-			whole += (unsigned)fe_link_gated_whole(&t->burst);
-			got = fe_link_enqueue_while_room(&t->burst, o, n, max_q);
-			cr_assert_eq(got, k, "step %u: %u taken at once, %u one at a time", step,
-				     got, k);
-			for (unsigned i = 0; i < n; i++)
-				cr_assert_eq(o[i].why, 0x55, "step %u: offer %u written", step, i);
-		} else if (op < 7) { /* the other link of the pool takes one */
-			uint32_t len = 60 + (uint32_t)(rand() % 1455);
-			void *pkt = &tags[rand() % 4096];
-
-			fe_link_enqueue(&t->one_other, pkt, len, now);
-			fe_link_enqueue(&t->burst_other, pkt, len, now);
-		} else if (op < 8) { /* the gate opens: what waits starts */
-			cr_assert_eq(fe_link_pump(&t->one, now, NULL, NULL),
-				     fe_link_pump(&t->burst, now, NULL, NULL), "step %u: pumped",
-				     step);
-		} else { /* time passes; all four deliver */
-			struct fe_link *l[4] = {&t->one, &t->burst, &t->one_other, &t->burst_other};
-			void *pk[2][64];
-			uint64_t st[2][64];
-
-			now += (uint64_t)(rand() % 20000);
-			for (int k = 0; k < 4; k += 2) {
-				unsigned a = fe_link_dequeue(l[k], now, pk[0], st[0], 64);
-				unsigned b = fe_link_dequeue(l[k + 1], now, pk[1], st[1], 64);
-
-				cr_assert_eq(a, b, "step %u: delivered", step);
-				cr_assert_eq(memcmp(pk[0], pk[1], a * sizeof(void *)), 0);
-				cr_assert_eq(memcmp(st[0], st[1], a * sizeof(uint64_t)), 0);
-			}
-		}
-		if (step == 2000 && pool_limit != 0) /* the buffer made smaller than it holds */
 			t->pool_one.limit = t->pool_burst.limit = t->pool_one.used / 2 + 1;
 		twin_same(t, "step", step);
 	}
@@ -706,16 +627,17 @@ Test(link, enqueue_while_room_is_one_at_a_time)
 	struct fe_link_params p = {
 		.rate_bps = 1 * GBIT, .delay_ns = 10000, .limit_pkts = 40, .limit_bytes = 30000};
 	struct fe_link_params fast = {.rate_bps = 100 * GBIT, .delay_ns = 1000};
+	uint64_t drops[FE_LINK_DROP__MAX + 1] = {0};
 	unsigned stops = 0;
 
-	cr_assert_gt(twin_gated_run(&p, 0, 45000, 0, UINT32_MAX, 1, &stops), 1000);
-	cr_assert_gt(twin_gated_run(&p, 0, 0, 0, UINT32_MAX, 2, &stops), 1000);
-	cr_assert_gt(twin_gated_run(&p, 16, 45000, 0, UINT32_MAX, 3, &stops), 1000); /* wire */
-	cr_assert_gt(twin_gated_run(&p, 0, 0, 0, 4, 4, &stops), 1000); /* 4 frames an output */
-	cr_assert_gt(twin_gated_run(&fast, 0, 0, 0, 32, 5, &stops), 1000);
+	cr_assert_gt(twin_run(&p, 0, 45000, 0, 1, UINT32_MAX, 1, drops, &stops), 1000);
+	cr_assert_gt(twin_run(&p, 0, 0, 0, 1, UINT32_MAX, 2, drops, &stops), 1000);
+	cr_assert_gt(twin_run(&p, 16, 45000, 0, 1, UINT32_MAX, 3, drops, &stops), 1000); /* wire */
+	cr_assert_gt(twin_run(&p, 0, 0, 0, 1, 4, 4, drops, &stops), 1000); /* 4 frames out */
+	cr_assert_gt(twin_run(&fast, 0, 0, 0, 1, 32, 5, drops, &stops), 1000);
 	cr_assert_gt(stops, 1000, "offers must find no room");
 	/* bytes per account: one at a time, always */
-	cr_assert_eq(twin_gated_run(&p, 0, 45000, 1, UINT32_MAX, 6, &stops), 0);
+	cr_assert_eq(twin_run(&p, 0, 45000, 1, 1, UINT32_MAX, 6, drops, &stops), 0);
 }
 
 Test(link, burst_enqueue_is_one_at_a_time)
@@ -725,17 +647,19 @@ Test(link, burst_enqueue_is_one_at_a_time)
 		.rate_bps = 1 * GBIT, .delay_ns = 10000, .limit_pkts = 40, .limit_bytes = 30000};
 	struct fe_link_params fast = {.rate_bps = 100 * GBIT, .delay_ns = 1000};
 	uint64_t drops[FE_LINK_DROP__MAX + 1] = {0};
+	unsigned stops = 0;
 
 	/* most bursts whole (the rest: after the pool was made smaller than it holds) */
-	cr_assert_gt(twin_run(&p, 0, 45000, 0, 0, 1, drops), 1000);
-	cr_assert_gt(twin_run(&p, 0, 0, 0, 0, 2, drops), 1000);
-	cr_assert_gt(twin_run(&p, 16, 45000, 0, 0, 3, drops), 1000); /* 16 slots: the wire */
-	cr_assert_gt(twin_run(&fast, 0, 0, 0, 0, 4, drops), 1000);
+	cr_assert_gt(twin_run(&p, 0, 45000, 0, 0, 0, 1, drops, &stops), 1000);
+	cr_assert_gt(twin_run(&p, 0, 0, 0, 0, 0, 2, drops, &stops), 1000);
+	cr_assert_gt(twin_run(&p, 16, 45000, 0, 0, 0, 3, drops, &stops),
+		     1000); /* 16 slots: the wire */
+	cr_assert_gt(twin_run(&fast, 0, 0, 0, 0, 0, 4, drops, &stops), 1000);
 	/* bytes per account (PFC's), gated (PFC's and credits' links between switches) */
-	cr_assert_gt(twin_run(&p, 0, 45000, 1, 0, 5, drops), 1000);
-	cr_assert_gt(twin_run(&p, 0, 45000, 1, 1, 6, drops), 1000);
-	cr_assert_gt(twin_run(&p, 16, 0, 0, 1, 7, drops), 1000);
-	cr_assert_gt(twin_run(&fast, 0, 45000, 1, 1, 8, drops), 1000);
+	cr_assert_gt(twin_run(&p, 0, 45000, 1, 0, 0, 5, drops, &stops), 1000);
+	cr_assert_gt(twin_run(&p, 0, 45000, 1, 1, 0, 6, drops, &stops), 1000);
+	cr_assert_gt(twin_run(&p, 16, 0, 0, 1, 0, 7, drops, &stops), 1000);
+	cr_assert_gt(twin_run(&fast, 0, 45000, 1, 1, 0, 8, drops, &stops), 1000);
 	cr_assert_gt(drops[FE_LINK_DROP_TAIL], 0, "the test must fill the buffer");
 	cr_assert_gt(drops[FE_LINK_DROP_POOL], 0, "... and the pool");
 	cr_assert_gt(drops[FE_LINK_DROP_WIRE], 0, "... and the wire");
