@@ -672,6 +672,33 @@ graph_burst(struct fe_dp *dp, unsigned in, struct rte_mbuf **pkts, const uint64_
 		fe_graph_ingress_burst_lossy(dp, in, pkts, stamps, outs, n);
 }
 
+/*
+ * Several switches, one lane, no capture: the ingress switch takes the burst whole (the
+ * lookups first, the port's MAC cache in registers: learning a source touches no link,
+ * queue, pause or credit, so they see the same). Out of line: the one switch's loop keeps
+ * its registers.
+ */
+static __rte_noinline void
+arrive_burst_graph(struct fe_dp *dp, unsigned in, struct rte_mbuf **pkts, const uint64_t *stamps,
+		   unsigned n, const enum fe_regime R)
+{
+	int outs[FE_BURST];
+	struct mac_regs r;
+	unsigned i;
+
+	mac_regs_load(dp, in, &r);
+	for (i = 0; i < n; i++) {
+		if (unlikely(rte_pktmbuf_data_len(pkts[i]) < sizeof(struct rte_ether_hdr)))
+			break;
+		outs[i] = mac_regs_out(dp, in, &r, pkts[i], stamps[i]);
+	}
+	graph_burst(dp, in, pkts, stamps, outs, i, R);
+	/* from a runt on (counted and freed; under credits its credits go back after the
+	 * frames before it): one frame at a time */
+	for (; i < n; i++)
+		arrive(dp, in, pkts[i], stamps[i], R);
+}
+
 static __rte_always_inline void
 arrive_burst(struct fe_dp *dp, unsigned in, struct rte_mbuf **pkts, const uint64_t *stamps,
 	     unsigned n, const enum fe_regime R)
@@ -687,27 +714,12 @@ arrive_burst(struct fe_dp *dp, unsigned in, struct rte_mbuf **pkts, const uint64
 		}
 		return;
 	}
-	/* one lane and no capture: the port's MAC cache in registers, as on the RX path */
-	mac_regs_load(dp, in, &r);
-	if (dp->graph != NULL) {
-		/* several switches: the ingress switch takes the burst whole (the lookups
-		 * first: learning a source touches no link, queue, pause or credit, so they
-		 * see the same) */
-		int outs[FE_BURST];
-		unsigned i;
-
-		for (i = 0; i < n; i++) {
-			if (unlikely(rte_pktmbuf_data_len(pkts[i]) < sizeof(struct rte_ether_hdr)))
-				break;
-			outs[i] = mac_regs_out(dp, in, &r, pkts[i], stamps[i]);
-		}
-		graph_burst(dp, in, pkts, stamps, outs, i, R);
-		/* from a runt on (counted and freed; under credits its credits go back after
-		 * the frames before it): one frame at a time */
-		for (; i < n; i++)
-			arrive(dp, in, pkts[i], stamps[i], R);
+	if (unlikely(dp->graph != NULL)) {
+		arrive_burst_graph(dp, in, pkts, stamps, n, R);
 		return;
 	}
+	/* one lane and no capture: the port's MAC cache in registers, as on the RX path */
+	mac_regs_load(dp, in, &r);
 	for (unsigned i = 0; i < n; i++) {
 		struct rte_mbuf *m = pkts[i];
 
