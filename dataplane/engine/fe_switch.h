@@ -71,8 +71,11 @@ static inline void
 fe_switch_pfc_took(struct fe_dp *dp, unsigned src, struct fe_pfc *pfc, uint8_t lane, uint64_t held,
 		   uint64_t t)
 {
-	enum fe_pfc_event ev = fe_pfc_update(pfc, lane, held, t);
+	enum fe_pfc_event ev;
 
+	if (!fe_pfc_may_change(pfc, lane, held)) /* most frames: no call */
+		return;
+	ev = fe_pfc_update(pfc, lane, held, t);
 	if (ev != FE_PFC_NONE)
 		fe_switch_pause(dp, src, lane, ev, t);
 }

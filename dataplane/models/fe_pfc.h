@@ -118,6 +118,14 @@ fe_pfc_admit(const struct fe_pfc *p, uint64_t held, uint32_t len)
 /* The switch holds `held` bytes of priority prio from this port at tick t. */
 enum fe_pfc_event fe_pfc_update(struct fe_pfc *p, uint8_t prio, uint64_t held, uint64_t t);
 
+/* 0 if fe_pfc_update() with held would decide nothing and change nothing: below XOFF
+ * while not paused, above XON while paused. */
+static inline int
+fe_pfc_may_change(const struct fe_pfc *p, uint8_t prio, uint64_t held)
+{
+	return p->prio[prio].xoff ? held <= p->cfg.xon : held >= p->cfg.xoff;
+}
+
 /*
  * The sender's side of an ingress on another box (a link between boxes, fe_graph.h): a
  * PAUSE (xoff 1; its refreshes too) or an XON (xoff 0) for prio heard, to take effect at

@@ -202,3 +202,36 @@ Test(pfc, update_events)
 	cr_assert_eq(fe_pfc_update(&p, 0, 9000, 40), FE_PFC_XON);
 	cr_assert_eq(fe_pfc_refresh_due(&p, 0, 1ULL << 40), 0, "no refresh once resumed");
 }
+
+/* fe_pfc_may_change() 0: fe_pfc_update() decides nothing and writes nothing (the engine
+ * calls it only when it may), at every held around both thresholds, paused or not. */
+Test(pfc, may_change_says_when_update_does_nothing)
+{
+	static const uint64_t held[] = {0, 9999, 10000, 10001, 15000, 19999, 20000, 20001, 30000};
+	unsigned changed = 0;
+
+	for (int paused = 0; paused < 2; paused++)
+		for (unsigned i = 0; i < sizeof(held) / sizeof(held[0]); i++) {
+			struct fe_pfc p = pfc(), before;
+			enum fe_pfc_event ev;
+			int may;
+
+			if (paused)
+				cr_assert_eq(fe_pfc_update(&p, 2, 20000, 100), FE_PFC_XOFF);
+			memcpy(&before, &p, sizeof(p)); /* padding too */
+			may = fe_pfc_may_change(&p, 2, held[i]);
+			ev = fe_pfc_update(&p, 2, held[i], 200);
+			if (!may) {
+				cr_assert_eq(ev, FE_PFC_NONE, "held %llu, paused %d: an event",
+					     (unsigned long long)held[i], paused);
+				cr_assert_eq(memcmp(&before, &p, sizeof(p)), 0,
+					     "held %llu, paused %d: a change",
+					     (unsigned long long)held[i], paused);
+			} else {
+				cr_assert_neq(ev, FE_PFC_NONE, "held %llu, paused %d: no event",
+					      (unsigned long long)held[i], paused);
+				changed++;
+			}
+		}
+	cr_assert_eq(changed, 3 + 3, "XOFF at 20000 and above, XON at 10000 and below");
+}
