@@ -696,7 +696,7 @@ arrive_burst_graph(struct fe_dp *dp, unsigned in, struct rte_mbuf **pkts, const 
 	/* from a runt on (counted and freed; under credits its credits go back after the
 	 * frames before it): one frame at a time */
 	for (; i < n; i++)
-		arrive(dp, in, pkts[i], stamps[i], R);
+		arrive_call(dp, in, pkts[i], stamps[i], R);
 }
 
 static __rte_always_inline void

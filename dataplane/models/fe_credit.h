@@ -95,6 +95,10 @@ fe_credit_collect(struct fe_credit *c, uint64_t t)
 	const uint32_t mask = c->mask, tail = c->tail;
 	uint32_t head = c->head;
 
+	if (head == tail) { /* none pending: the ring's first lines, still cached, next */
+		c->head = c->tail = 0;
+		return;
+	}
 	while (head != tail && ring[head & mask].at <= t) {
 		c->avail[ring[head & mask].lane] += ring[head & mask].blocks;
 		head++;
