@@ -417,13 +417,31 @@ leaf2_burst(int captured, enum fe_regime regime, struct fabric_state *st)
 	done(dp, avail);
 }
 
+/* leaf2_burst() one frame at a time, then in runs. */
+static void
+leaf2_both(enum fe_regime regime, struct fabric_state *one, struct fabric_state *runs)
+{
+	leaf2_burst(1, regime, one);
+	leaf2_burst(0, regime, runs);
+}
+
+/* The two runs of leaf2_burst() the same: the links' counters, then everything. */
+static void
+fabric_same(const struct fabric_state *one, const struct fabric_state *runs, const char *all)
+{
+	cr_assert_eq(memcmp(one->hop, runs->hop, sizeof(one->hop)), 0,
+		     "the links between switches count the same");
+	cr_assert_eq(memcmp(one->down, runs->down, sizeof(one->down)), 0,
+		     "the hosts' down links count the same");
+	cr_assert_eq(memcmp(one, runs, sizeof(*one)), 0, "%s the same", all);
+}
+
 Test(graph, runs_move_as_one_frame_at_a_time)
 {
 	struct fabric_state one, runs;
 	uint64_t pool_drops = 0;
 
-	leaf2_burst(1, FE_REGIME_LOSSY, &one);
-	leaf2_burst(0, FE_REGIME_LOSSY, &runs);
+	leaf2_both(FE_REGIME_LOSSY, &one, &runs);
 	for (unsigned h = 0; h < 16; h++)
 		pool_drops += one.hop[h].drop_pkts[FE_LINK_DROP_POOL];
 	for (unsigned p = 0; p < NP; p++)
@@ -431,12 +449,7 @@ Test(graph, runs_move_as_one_frame_at_a_time)
 	cr_assert_gt(pool_drops, 0, "leaf2's memory must fill");
 	cr_assert_gt(one.sent[0] + one.sent[1], 0, "frames cross the spines");
 	cr_assert_gt(one.sent[3], 0, "frames reach host 4");
-	cr_assert_eq(memcmp(one.hop, runs.hop, sizeof(one.hop)), 0,
-		     "the links between switches count the same");
-	cr_assert_eq(memcmp(one.down, runs.down, sizeof(one.down)), 0,
-		     "the hosts' down links count the same");
-	cr_assert_eq(memcmp(&one, &runs, sizeof(one)), 0,
-		     "switch memories, reordering and deliveries the same");
+	fabric_same(&one, &runs, "switch memories, reordering and deliveries");
 }
 
 /* The same under PFC: a run goes whole while it cannot bring what its switch holds from
@@ -446,8 +459,7 @@ Test(graph, pfc_runs_move_as_one_frame_at_a_time)
 	struct fabric_state one, runs;
 	uint64_t dropped = 0;
 
-	leaf2_burst(1, FE_REGIME_PFC, &one);
-	leaf2_burst(0, FE_REGIME_PFC, &runs);
+	leaf2_both(FE_REGIME_PFC, &one, &runs);
 	for (int c = 0; c < FE_LINK_DROP__MAX; c++) {
 		for (unsigned h = 0; h < 16; h++)
 			dropped += one.hop[h].drop_pkts[c];
@@ -458,13 +470,8 @@ Test(graph, pfc_runs_move_as_one_frame_at_a_time)
 	cr_assert_eq(one.sent[0] + one.sent[1] + one.sent[3] + dropped, 48,
 		     "every frame arrives or is dropped, counted (%llu)",
 		     (unsigned long long)dropped);
-	cr_assert_eq(memcmp(one.hop, runs.hop, sizeof(one.hop)), 0,
-		     "the links between switches count the same");
-	cr_assert_eq(memcmp(one.down, runs.down, sizeof(one.down)), 0,
-		     "the hosts' down links count the same");
 	cr_assert_eq(memcmp(one.xoffs, runs.xoffs, sizeof(one.xoffs)), 0, "the same pauses");
-	cr_assert_eq(memcmp(&one, &runs, sizeof(one)), 0,
-		     "pauses, bytes held, switch memories and deliveries the same");
+	fabric_same(&one, &runs, "pauses, bytes held, switch memories and deliveries");
 }
 
 /* The same under credits: the frames that cross at once go in runs, up to the first an
@@ -474,20 +481,14 @@ Test(graph, credit_runs_move_as_one_frame_at_a_time)
 	struct fabric_state one, runs;
 	unsigned waited = 0;
 
-	leaf2_burst(1, FE_REGIME_CREDIT, &one);
-	leaf2_burst(0, FE_REGIME_CREDIT, &runs);
+	leaf2_both(FE_REGIME_CREDIT, &one, &runs);
 	for (unsigned q = 0; q < 128; q++)
 		waited += one.iq_pushed[q];
 	cr_assert_gt(waited, 0, "frames must wait in input queues");
 	cr_assert_eq(one.sent[0] + one.sent[1] + one.sent[3], 48, "every frame arrives");
-	cr_assert_eq(memcmp(one.hop, runs.hop, sizeof(one.hop)), 0,
-		     "the links between switches count the same");
-	cr_assert_eq(memcmp(one.down, runs.down, sizeof(one.down)), 0,
-		     "the hosts' down links count the same");
 	cr_assert_eq(memcmp(one.iq_pushed, runs.iq_pushed, sizeof(one.iq_pushed)), 0,
 		     "the same frames wait in the same input queues");
-	cr_assert_eq(memcmp(&one, &runs, sizeof(one)), 0,
-		     "queues, credit loops, switch memories and deliveries the same");
+	fabric_same(&one, &runs, "queues, credit loops, switch memories and deliveries");
 }
 
 Test(graph, ecmp_collides_and_adaptive_splits)

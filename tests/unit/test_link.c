@@ -621,45 +621,45 @@ twin_run(const struct fe_link_params *p, uint32_t nslots, uint64_t pool_limit, i
 	return whole;
 }
 
+/* The twins' links: 1 Gbit/s, 10 us, a buffer of 40 frames or 30 KB (the pool 45 KB
+ * shared, when there is one); and a fast one */
+static const struct fe_link_params twin_p = {
+	.rate_bps = 1 * GBIT, .delay_ns = 10000, .limit_pkts = 40, .limit_bytes = 30000};
+static const struct fe_link_params twin_fast = {.rate_bps = 100 * GBIT, .delay_ns = 1000};
+
 Test(link, enqueue_while_room_is_one_at_a_time)
 {
-	/* as burst_enqueue_is_one_at_a_time's */
-	struct fe_link_params p = {
-		.rate_bps = 1 * GBIT, .delay_ns = 10000, .limit_pkts = 40, .limit_bytes = 30000};
-	struct fe_link_params fast = {.rate_bps = 100 * GBIT, .delay_ns = 1000};
+	const struct fe_link_params *p = &twin_p, *fast = &twin_fast;
 	uint64_t drops[FE_LINK_DROP__MAX + 1] = {0};
 	unsigned stops = 0;
 
-	cr_assert_gt(twin_run(&p, 0, 45000, 0, 1, UINT32_MAX, 1, drops, &stops), 1000);
-	cr_assert_gt(twin_run(&p, 0, 0, 0, 1, UINT32_MAX, 2, drops, &stops), 1000);
-	cr_assert_gt(twin_run(&p, 16, 45000, 0, 1, UINT32_MAX, 3, drops, &stops), 1000); /* wire */
-	cr_assert_gt(twin_run(&p, 0, 0, 0, 1, 4, 4, drops, &stops), 1000); /* 4 frames out */
-	cr_assert_gt(twin_run(&fast, 0, 0, 0, 1, 32, 5, drops, &stops), 1000);
+	cr_assert_gt(twin_run(p, 0, 45000, 0, 1, UINT32_MAX, 1, drops, &stops), 1000);
+	cr_assert_gt(twin_run(p, 0, 0, 0, 1, UINT32_MAX, 2, drops, &stops), 1000);
+	cr_assert_gt(twin_run(p, 16, 45000, 0, 1, UINT32_MAX, 3, drops, &stops), 1000); /* wire */
+	cr_assert_gt(twin_run(p, 0, 0, 0, 1, 4, 4, drops, &stops), 1000); /* 4 frames out */
+	cr_assert_gt(twin_run(fast, 0, 0, 0, 1, 32, 5, drops, &stops), 1000);
 	cr_assert_gt(stops, 1000, "offers must find no room");
 	/* bytes per account: one at a time, always */
-	cr_assert_eq(twin_run(&p, 0, 45000, 1, 1, UINT32_MAX, 6, drops, &stops), 0);
+	cr_assert_eq(twin_run(p, 0, 45000, 1, 1, UINT32_MAX, 6, drops, &stops), 0);
 }
 
 Test(link, burst_enqueue_is_one_at_a_time)
 {
-	/* 1 Gbit/s, 10 us: a buffer of 40 frames or 30 KB; the pool 45 KB shared */
-	struct fe_link_params p = {
-		.rate_bps = 1 * GBIT, .delay_ns = 10000, .limit_pkts = 40, .limit_bytes = 30000};
-	struct fe_link_params fast = {.rate_bps = 100 * GBIT, .delay_ns = 1000};
+	const struct fe_link_params *p = &twin_p, *fast = &twin_fast;
 	uint64_t drops[FE_LINK_DROP__MAX + 1] = {0};
 	unsigned stops = 0;
 
 	/* most bursts whole (the rest: after the pool was made smaller than it holds) */
-	cr_assert_gt(twin_run(&p, 0, 45000, 0, 0, 0, 1, drops, &stops), 1000);
-	cr_assert_gt(twin_run(&p, 0, 0, 0, 0, 0, 2, drops, &stops), 1000);
-	cr_assert_gt(twin_run(&p, 16, 45000, 0, 0, 0, 3, drops, &stops),
+	cr_assert_gt(twin_run(p, 0, 45000, 0, 0, 0, 1, drops, &stops), 1000);
+	cr_assert_gt(twin_run(p, 0, 0, 0, 0, 0, 2, drops, &stops), 1000);
+	cr_assert_gt(twin_run(p, 16, 45000, 0, 0, 0, 3, drops, &stops),
 		     1000); /* 16 slots: the wire */
-	cr_assert_gt(twin_run(&fast, 0, 0, 0, 0, 0, 4, drops, &stops), 1000);
+	cr_assert_gt(twin_run(fast, 0, 0, 0, 0, 0, 4, drops, &stops), 1000);
 	/* bytes per account (PFC's), gated (PFC's and credits' links between switches) */
-	cr_assert_gt(twin_run(&p, 0, 45000, 1, 0, 0, 5, drops, &stops), 1000);
-	cr_assert_gt(twin_run(&p, 0, 45000, 1, 1, 0, 6, drops, &stops), 1000);
-	cr_assert_gt(twin_run(&p, 16, 0, 0, 1, 0, 7, drops, &stops), 1000);
-	cr_assert_gt(twin_run(&fast, 0, 45000, 1, 1, 0, 8, drops, &stops), 1000);
+	cr_assert_gt(twin_run(p, 0, 45000, 1, 0, 0, 5, drops, &stops), 1000);
+	cr_assert_gt(twin_run(p, 0, 45000, 1, 1, 0, 6, drops, &stops), 1000);
+	cr_assert_gt(twin_run(p, 16, 0, 0, 1, 0, 7, drops, &stops), 1000);
+	cr_assert_gt(twin_run(fast, 0, 45000, 1, 1, 0, 8, drops, &stops), 1000);
 	cr_assert_gt(drops[FE_LINK_DROP_TAIL], 0, "the test must fill the buffer");
 	cr_assert_gt(drops[FE_LINK_DROP_POOL], 0, "... and the pool");
 	cr_assert_gt(drops[FE_LINK_DROP_WIRE], 0, "... and the wire");
