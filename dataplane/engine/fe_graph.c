@@ -935,6 +935,7 @@ pfc_run_quiet(struct fe_dp *dp, unsigned src, const struct fe_hoplink *hl,
 	const uint32_t label = o[0].label;
 	uint64_t held = dp->held[FE_LABEL_ACCT(label)];
 
+	/* a run's ticks do not decrease (a link's arrivals, a port's burst): o[0]'s holds */
 	if ((hl->storm_until > o[0].at && dp->wd.action == FE_PFC_WD_DROP) ||
 	    pfc->prio[FE_LABEL_CLASS(label)].xoff)
 		return 0;
@@ -998,6 +999,7 @@ credit_run_flush(struct fe_dp *dp, unsigned src, uint16_t h, struct fe_link_offe
 	const unsigned x = switch_of(dp, src), oi = dp->nports + h;
 	unsigned k = 0;
 
+	/* a run's ticks do not decrease: not stalled at o[0]'s, not at any */
 	if (likely(!g->hl[h].x.cfg.active && g->sw_iq[x] == 0 && g->stall[oi].until <= o[0].at)) {
 		k = fe_link_enqueue_while_room(&g->hl[h].l, o, n,
 					       dp->conf.credit.out_pkts ? dp->conf.credit.out_pkts
@@ -1102,7 +1104,8 @@ ingress_burst(struct fe_dp *dp, unsigned in, struct rte_mbuf **pkts, const uint6
 	unsigned x = dp->graph->port_sw[in], unicast = 0, flooded = 0;
 
 	for (unsigned i = 0; i < n; i++) {
-		if (unlikely(outs[i] < -1)) { /* -2, filtered: freed, no link sees it, no flush */
+		if (unlikely(outs[i] < -1)) { /* -2, filtered: counted and freed */
+			run_end(dp, &run, R); /* credits: its own go back after the run's */
 			ingress_filtered(dp, in, pkts[i], stamps[i], 0, R);
 			continue;
 		}

@@ -310,23 +310,42 @@ struct fabric_state {
 	uint32_t iq_pushed[128];			   /* frames that waited, each queue */
 	uint64_t iq_peak[128], iq_peak_blocks[128];	   /* each queue */
 	uint64_t stall_ticks[16 + NP], avail_min[16 + NP]; /* each credit loop, lane 0 */
-	uint32_t returns[16 + NP];			   /* credits returned */
+	uint64_t returns; /* credits: every loop's pending returns and credits, each poll, mixed */
+	uint32_t rr_out[16 + NP], stall_row[16 + NP]; /* credits: each output's arbiter */
+	uint64_t filtered;			      /* frames to their own port */
 	uint64_t xoffs[16 + NP], pauses[16 + NP], paused[16 + NP]; /* PFC, each input */
 	uint64_t held[(16 + NP) * FE_PFC_PRIOS];		   /* PFC: bytes held */
 };
 
+/* h mixed with credit loop c's state: what it holds, and every return still pending
+ * (when it comes back, how many blocks, which lane), in order. */
+static uint64_t
+credit_mix(uint64_t h, const struct fe_credit *c)
+{
+	h = (h ^ c->avail[0]) * 0x100000001b3ULL;
+	h = (h ^ c->last_at) * 0x100000001b3ULL;
+	for (uint32_t i = c->head; i != c->tail; i++) {
+		const struct fe_credit_ret *r = &c->ring[i & c->mask];
+
+		h = (h ^ r->at) * 0x100000001b3ULL;
+		h = (h ^ ((uint64_t)r->blocks << 8 | r->lane)) * 0x100000001b3ULL;
+	}
+	return h;
+}
+
 /*
- * Host 3 (on leaf2) sends a burst of 48 frames at once, to host 4 on its own leaf and to
- * hosts 1 and 2 across the spines, mixed, into a leaf2 of 12 KB whose uplink to spine1
- * and down link to host 4 are slow: its memory fills, and what is dropped (lossy), pauses
- * its senders (PFC: XOFF at 6 KB held from an input) or waits in an input queue (credits:
- * 4 frames an output), where and for what, depends on the order of every offer. One at a time: a
+ * Host 3 (on leaf2) sends a burst of 48 frames at once, to host 4 on its own leaf, to
+ * hosts 1 and 2 across the spines and to itself (filtered), mixed, into a leaf2 of 12 KB whose
+ * uplink to spine1 and down link to host 4 are slow: its memory fills, and what is dropped (lossy),
+ * pauses its senders (PFC: XOFF at 6 KB held from an input) or waits in an input queue (credits: 4
+ * frames an output), where and for what, depends on the order of every offer. One at a time: a
  * capture on host 3's up link makes the ingress switch take the frames one by one, and an ECN
  * threshold no queue reaches on the spines' links to leaf1 makes the spines offer them one by one
  * too (a link with impairments takes a run so); else the switches move them in runs (fe_graph.c).
  */
 static void
-leaf2_burst(int captured, enum fe_regime regime, struct fabric_state *st)
+leaf2_burst(int captured, enum fe_regime regime, uint64_t return_ns, int to_self,
+	    struct fabric_state *st)
 {
 	const struct opt o = {.rate = 10000000000ULL,
 			      .slow = "leaf2-spine1",
@@ -337,7 +356,7 @@ leaf2_burst(int captured, enum fe_regime regime, struct fabric_state *st)
 			      .fabspec2 = captured ? "spine2>leaf1:ecn=1MB/2MB" : NULL,
 			      .regime = regime,
 			      .pfc = {.xoff = 6000, .xon = 3000, .headroom = 3000, .quanta = 65535},
-			      .credit = {.buffer = 8192, .out_pkts = 4}};
+			      .credit = {.buffer = 8192, .return_ns = return_ns, .out_pkts = 4}};
 	unsigned avail = rte_mempool_avail_count(pool);
 	struct fe_dp *dp = engine_o("leaf-spine", FE_PATH_ECMP, &o);
 	struct fe_graph *g = dp->graph;
@@ -363,13 +382,21 @@ leaf2_burst(int captured, enum fe_regime regime, struct fabric_state *st)
 		__atomic_store_n(&dp->tap, &tap, __ATOMIC_RELEASE);
 	}
 	for (int k = 0; k < 48; k++) {
-		static const int to[6] = {3, 0, 0, 1, 3, 1};
+		/* to_self: 2, host 3's own address, filtered at leaf2 (its credits go back
+		 * there); else 1, to host 2 */
+		static const int to[8] = {3, 0, 0, 2, 1, 3, 1, 2};
+		const int d = to[k % 8] == 2 && !to_self ? 1 : to[k % 8];
 
-		inject(2, MAC[to[k % 6]], (uint16_t)(2000 + k), 1000);
+		inject(2, MAC[d], (uint16_t)(2000 + k), 1000);
 	}
-	for (int k = 0; k < 100000 && (k < 1000 || fe_dp_held(dp) != 0); k++)
-		fe_dp_poll(dp, t += 5000);
 	memset(st, 0, sizeof(*st));
+	for (int k = 0; k < 100000 && (k < 1000 || fe_dp_held(dp) != 0); k++) {
+		fe_dp_poll(dp, t += 5000);
+		for (unsigned i = 0; regime == FE_REGIME_CREDIT && i < g->nhl + NP; i++)
+			st->returns = credit_mix(st->returns, i < NP ? &dp->ports[i].credit
+								     : &g->hl[i - NP].cred);
+	}
+	st->filtered = dp->sw.filtered;
 	cr_assert_leq(g->nhl, 16);
 	for (unsigned h = 0; h < g->nhl; h++)
 		st->hop[h] = g->hl[h].l.st;
@@ -402,7 +429,8 @@ leaf2_burst(int captured, enum fe_regime regime, struct fabric_state *st)
 
 		st->stall_ticks[i] = c->stall_ticks[0];
 		st->avail_min[i] = c->avail_min[0];
-		st->returns[i] = c->tail;
+		st->rr_out[i] = g->rr_out[i];
+		st->stall_row[i] = g->stall[i].row;
 	}
 	if (captured) {
 		struct rte_mbuf *c;
@@ -419,10 +447,11 @@ leaf2_burst(int captured, enum fe_regime regime, struct fabric_state *st)
 
 /* leaf2_burst() one frame at a time, then in runs. */
 static void
-leaf2_both(enum fe_regime regime, struct fabric_state *one, struct fabric_state *runs)
+leaf2_both(enum fe_regime regime, uint64_t return_ns, int to_self, struct fabric_state *one,
+	   struct fabric_state *runs)
 {
-	leaf2_burst(1, regime, one);
-	leaf2_burst(0, regime, runs);
+	leaf2_burst(1, regime, return_ns, to_self, one);
+	leaf2_burst(0, regime, return_ns, to_self, runs);
 }
 
 /* The two runs of leaf2_burst() the same: the links' counters, then everything. */
@@ -441,7 +470,7 @@ Test(graph, runs_move_as_one_frame_at_a_time)
 	struct fabric_state one, runs;
 	uint64_t pool_drops = 0;
 
-	leaf2_both(FE_REGIME_LOSSY, &one, &runs);
+	leaf2_both(FE_REGIME_LOSSY, 0, 1, &one, &runs);
 	for (unsigned h = 0; h < 16; h++)
 		pool_drops += one.hop[h].drop_pkts[FE_LINK_DROP_POOL];
 	for (unsigned p = 0; p < NP; p++)
@@ -459,7 +488,7 @@ Test(graph, pfc_runs_move_as_one_frame_at_a_time)
 	struct fabric_state one, runs;
 	uint64_t dropped = 0;
 
-	leaf2_both(FE_REGIME_PFC, &one, &runs);
+	leaf2_both(FE_REGIME_PFC, 0, 1, &one, &runs);
 	for (int c = 0; c < FE_LINK_DROP__MAX; c++) {
 		for (unsigned h = 0; h < 16; h++)
 			dropped += one.hop[h].drop_pkts[c];
@@ -467,8 +496,8 @@ Test(graph, pfc_runs_move_as_one_frame_at_a_time)
 			dropped += one.down[p].drop_pkts[c];
 	}
 	cr_assert_gt(one.xoffs[2], 0, "leaf2 must pause host 3");
-	cr_assert_eq(one.sent[0] + one.sent[1] + one.sent[3] + dropped, 48,
-		     "every frame arrives or is dropped, counted (%llu)",
+	cr_assert_eq(one.sent[0] + one.sent[1] + one.sent[3] + dropped + one.filtered, 48,
+		     "every frame arrives, is dropped, counted (%llu), or was for host 3 itself",
 		     (unsigned long long)dropped);
 	cr_assert_eq(memcmp(one.xoffs, runs.xoffs, sizeof(one.xoffs)), 0, "the same pauses");
 	fabric_same(&one, &runs, "pauses, bytes held, switch memories and deliveries");
@@ -478,17 +507,26 @@ Test(graph, pfc_runs_move_as_one_frame_at_a_time)
  * output has no room for; it and those after it wait in their input queue. */
 Test(graph, credit_runs_move_as_one_frame_at_a_time)
 {
-	struct fabric_state one, runs;
-	unsigned waited = 0;
+	/* credits back at once, no frame to itself: runs long enough to fill an output's 4
+	 * frames; back after 20 us, frames to itself among the rest: returns still pending
+	 * from one poll to the next, compared each poll */
+	static const uint64_t returns[] = {0, 20000};
 
-	leaf2_both(FE_REGIME_CREDIT, &one, &runs);
-	for (unsigned q = 0; q < 128; q++)
-		waited += one.iq_pushed[q];
-	cr_assert_gt(waited, 0, "frames must wait in input queues");
-	cr_assert_eq(one.sent[0] + one.sent[1] + one.sent[3], 48, "every frame arrives");
-	cr_assert_eq(memcmp(one.iq_pushed, runs.iq_pushed, sizeof(one.iq_pushed)), 0,
-		     "the same frames wait in the same input queues");
-	fabric_same(&one, &runs, "queues, credit loops, switch memories and deliveries");
+	for (unsigned r = 0; r < 2; r++) {
+		struct fabric_state one, runs;
+		unsigned waited = 0;
+
+		leaf2_both(FE_REGIME_CREDIT, returns[r], r, &one, &runs);
+		for (unsigned q = 0; q < 128; q++)
+			waited += one.iq_pushed[q];
+		cr_assert_gt(waited, 0, "frames must wait in input queues");
+		cr_assert_eq(one.filtered > 0, r == 1, "frames to host 3 itself");
+		cr_assert_eq(one.sent[0] + one.sent[1] + one.sent[3] + one.filtered, 48,
+			     "every frame arrives, or was for host 3 itself");
+		cr_assert_eq(memcmp(one.iq_pushed, runs.iq_pushed, sizeof(one.iq_pushed)), 0,
+			     "the same frames wait in the same input queues");
+		fabric_same(&one, &runs, "queues, credit loops, switch memories and deliveries");
+	}
 }
 
 Test(graph, ecmp_collides_and_adaptive_splits)
