@@ -242,6 +242,36 @@ unlikely_hold(const struct fe_link *l, uint64_t now)
 	return __builtin_expect(l->hold_until != 0, 0) && l->hold_until <= now;
 }
 
+/* fe_link_advance(), the link's occupancy in locals until the end (the accounts' stores
+ * could be to its fields, for the compiler) */
+static inline void
+advance_whole(struct fe_link *l, uint64_t now)
+{
+	const struct fe_link_slot *const slots = l->slots;
+	const uint32_t mask = l->mask, sched = l->sched, svc0 = l->svc;
+	fe_counter_t *const acct = l->acct;
+	uint32_t svc = svc0;
+	uint64_t bytes = 0;
+
+	while (svc != sched && slots[svc & mask].tx_end <= now) {
+		const struct fe_link_slot *s = &slots[svc & mask];
+
+		bytes += s->len;
+		if (acct != NULL)
+			FE_CNT_SET(acct[FE_LABEL_ACCT(s->label)],
+				   acct[FE_LABEL_ACCT(s->label)] - s->len);
+		svc++;
+	}
+	if (svc == svc0)
+		return;
+	l->q_pkts -= svc - svc0;
+	l->q_bytes -= bytes;
+	if (l->pool != NULL)
+		FE_CNT_SET(l->pool->used, l->pool->used - bytes);
+	l->last_leave = slots[(svc - 1) & mask].tx_end;
+	l->svc = svc;
+}
+
 unsigned
 fe_link_dequeue(struct fe_link *l, uint64_t now, void **pkts, uint64_t *stamps, unsigned max)
 {
@@ -255,7 +285,7 @@ fe_link_dequeue(struct fe_link *l, uint64_t now, void **pkts, uint64_t *stamps, 
 			l->hold_until = 0;
 		return 0;
 	}
-	fe_link_advance(l, now);
+	advance_whole(l, now);
 	/* in locals: the stores to pkts[] and stamps[] could alias the link's fields; at
 	 * most the packets on the wire, and max */
 	svc = l->svc;

@@ -600,6 +600,9 @@ twin_run(const struct fe_link_params *p, uint32_t nslots, uint64_t pool_limit, i
 			uint64_t st[2][64];
 
 			now += (uint64_t)(rand() % 20000);
+			/* one twin's buffer advanced by fe_link_advance(), the other's by the
+			 * dequeue's own */
+			fe_link_advance(&t->one, now);
 			for (int k = 0; k < 4; k += 2) {
 				unsigned a = fe_link_dequeue(l[k], now, pk[0], st[0], 64);
 				unsigned b = fe_link_dequeue(l[k + 1], now, pk[1], st[1], 64);
