@@ -1104,7 +1104,7 @@ ingress_burst(struct fe_dp *dp, unsigned in, struct rte_mbuf **pkts, const uint6
 	unsigned x = dp->graph->port_sw[in], unicast = 0, flooded = 0;
 
 	for (unsigned i = 0; i < n; i++) {
-		if (unlikely(outs[i] < -1)) { /* -2, filtered: counted and freed */
+		if (unlikely(outs[i] < -1)) {	   /* -2, filtered: counted and freed */
 			if (R == FE_REGIME_CREDIT) /* its credits go back after the run's */
 				run_end(dp, &run, R);
 			ingress_filtered(dp, in, pkts[i], stamps[i], 0, R);
