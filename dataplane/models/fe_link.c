@@ -324,15 +324,24 @@ burst_limit(const struct fe_link *l, uint32_t q, uint64_t q_bytes, uint64_t used
 	return FE_LINK_DROP_WIRE;
 }
 
-/* fe_link_enqueue_burst() on a link taken whole: gated or eager, with bytes per account or
- * without (constants: a copy each). */
+/*
+ * fe_link_enqueue_burst() on a link taken whole: gated or eager, with bytes per account or
+ * without (constants: a copy each). stop (a constant): fe_link_enqueue_while_room()
+ * instead, on a gated link without accounts: the first packet without room, or with max_q
+ * packets in the buffer, ends the burst, and o[].why is not written. Returns how many
+ * were dropped, or with stop how many were taken.
+ */
 static inline __attribute__((always_inline)) unsigned
 burst_whole(struct fe_link *l, struct fe_link_offer *o, unsigned n, const int gated,
-	    const int accounted)
+	    const int accounted, const int stop, uint32_t max_q)
 {
 	struct fe_link_slot *const slots = l->slots;
+	struct fe_link_offer *const o0 = o;
 	const struct fe_link_offer *const end = o + n;
 	const uint32_t mask = l->mask, wire_full = l->head + mask + 1, sched = l->sched;
+	/* with stop, the packets it may hold, the caller's limit too (without, the link's
+	 * own, read in the loop: a register fewer) */
+	const uint32_t qmax = stop && max_q < l->cfg.max_pkts ? max_q : l->cfg.max_pkts;
 	const uint64_t q_bytes0 = l->q_bytes;
 	/* the pool's bytes but this link's: only this link moves in the burst, so the
 	 * pool holds others + q_bytes all along, and its limit is one on q_bytes */
@@ -363,12 +372,16 @@ burst_whole(struct fe_link *l, struct fe_link_offer *o, unsigned n, const int ga
 					   acct[FE_LABEL_ACCT(g->label)] - g->len);
 			svc++;
 		}
-		/* fe_link_over_limit(): one test, the cause found apart */
-		if (__builtin_expect(tail - svc >= l->cfg.max_pkts || q_bytes + len > qlim ||
-					     tail == wire_full,
+		/* fe_link_over_limit() (and the caller's limit): one test, the cause found
+		 * apart */
+		if (__builtin_expect(tail - svc >= (stop ? qmax : l->cfg.max_pkts) ||
+					     q_bytes + len > qlim || tail == wire_full,
 				     0)) {
-			enum fe_link_drop w =
-				burst_limit(l, tail - svc, q_bytes, others + q_bytes, len);
+			enum fe_link_drop w;
+
+			if (stop)
+				break;
+			w = burst_limit(l, tail - svc, q_bytes, others + q_bytes, len);
 
 			FE_CNT_ADD(l->st.drop_pkts[w], 1);
 			FE_CNT_ADD(l->st.drop_bytes[w], len);
@@ -380,7 +393,8 @@ burst_whole(struct fe_link *l, struct fe_link_offer *o, unsigned n, const int ga
 			nd++;
 			continue;
 		}
-		o->why = FE_LINK_DROP__MAX;
+		if (!stop)
+			o->why = FE_LINK_DROP__MAX;
 		FE_CNT_ADD(l->st.qdepth_hist[fe_hist_bucket(tail - svc)], 1);
 		if (!gated) { /* fe_link_schedule() */
 			unsigned __int128 t;
@@ -421,7 +435,7 @@ burst_whole(struct fe_link *l, struct fe_link_offer *o, unsigned n, const int ga
 			peak_pkts = tail - svc;
 	}
 	/* in: what was taken (the growth of the buffer and what left it) and dropped */
-	FE_CNT_ADD(l->st.in_pkts, n);
+	FE_CNT_ADD(l->st.in_pkts, stop ? (unsigned)(o - o0) : n);
 	FE_CNT_ADD(l->st.in_bytes, q_bytes - q_bytes0 + left + dropped);
 	if (svc != l->svc) {
 		l->last_leave = slots[(svc - 1) & mask].tx_end;
@@ -442,7 +456,7 @@ burst_whole(struct fe_link *l, struct fe_link_offer *o, unsigned n, const int ga
 		FE_CNT_SET(l->pool->used, others + q_bytes);
 		FE_CNT_MAX(l->pool->peak, others + q_max);
 	}
-	return nd;
+	return stop ? (unsigned)(o - o0) : nd;
 }
 
 /* A copy each, out of line: each with its own registers */
@@ -450,7 +464,7 @@ burst_whole(struct fe_link *l, struct fe_link_offer *o, unsigned n, const int ga
 	static __attribute__((noinline)) unsigned name(struct fe_link *l, struct fe_link_offer *o, \
 						       unsigned n)                                 \
 	{                                                                                          \
-		return burst_whole(l, o, n, gated, accounted);                                     \
+		return burst_whole(l, o, n, gated, accounted, 0, 0);                               \
 	}
 BURST_WHOLE(burst_eager, 0, 0)
 BURST_WHOLE(burst_eager_acct, 0, 1)
@@ -479,73 +493,23 @@ fe_link_enqueue_burst(struct fe_link *l, struct fe_link_offer *o, unsigned n)
 	return l->acct ? burst_eager_acct(l, o, n) : burst_eager(l, o, n);
 }
 
-unsigned
-fe_link_enqueue_while_room(struct fe_link *l, const struct fe_link_offer *o, unsigned n,
-			   uint32_t max_q)
+static __attribute__((noinline)) unsigned
+burst_gated_while_room(struct fe_link *l, struct fe_link_offer *o, unsigned n, uint32_t max_q)
 {
-	struct fe_link_slot *const slots = l->slots;
-	const uint32_t mask = l->mask, sched = l->sched, wire_full = l->head + mask + 1;
-	const uint32_t qmax = max_q < l->cfg.max_pkts ? max_q : l->cfg.max_pkts;
-	const uint64_t q_bytes0 = l->q_bytes;
-	/* as in fe_link_enqueue_burst(): only this link moves, the pool's limit is on q_bytes */
-	const uint64_t others = l->pool != NULL ? l->pool->used - q_bytes0 : 0;
-	uint64_t qlim = l->cfg.max_bytes, q_bytes = q_bytes0, q_max = q_bytes0, left = 0;
-	uint32_t svc = l->svc, tail = l->tail, peak_pkts = l->peak_pkts;
+	return burst_whole(l, o, n, 1, 0, 1, max_q);
+}
+
+unsigned
+fe_link_enqueue_while_room(struct fe_link *l, struct fe_link_offer *o, unsigned n, uint32_t max_q)
+{
 	unsigned k;
 
-	if (!fe_link_gated_whole(l)) {
-		for (k = 0; k < n; k++) {
-			if (!fe_link_has_room(l, o[k].len, o[k].at) || l->q_pkts >= max_q)
-				break;
-			fe_link_enqueue_x(l, o[k].pkt, o[k].len, o[k].at, 0, o[k].label);
-		}
-		return k;
-	}
-	if (l->pool != NULL && l->pool->limit != 0 && l->pool->limit - others < qlim)
-		qlim = l->pool->limit - others;
+	if (fe_link_gated_whole(l))
+		return burst_gated_while_room(l, o, n, max_q);
 	for (k = 0; k < n; k++) {
-		const uint32_t len = o[k].len;
-		struct fe_link_slot *s;
-
-		/* fe_link_advance(): what has been serialized by then leaves the buffer */
-		while (svc != sched && slots[svc & mask].tx_end <= o[k].at) {
-			q_bytes -= slots[svc & mask].len;
-			left += slots[svc & mask].len;
-			svc++;
-		}
-		/* fe_link_over_limit(), and the caller's limit */
-		if (tail - svc >= qmax || q_bytes + len > qlim || tail == wire_full)
+		if (!fe_link_has_room(l, o[k].len, o[k].at) || l->q_pkts >= max_q)
 			break;
-		FE_CNT_ADD(l->st.qdepth_hist[fe_hist_bucket(tail - svc)], 1);
-		/* fe_link_enqueue_x() on a gated link: offered at, fe_link_pump() schedules it */
-		s = &slots[tail & mask];
-		s->pkt = o[k].pkt;
-		s->len = len;
-		s->label = o[k].label;
-		s->arrive = o[k].at;
-		s->tx_end = 0;
-		tail++;
-		q_bytes += len;
-		if (__builtin_expect(q_bytes > q_max, 0))
-			q_max = q_bytes;
-		if (__builtin_expect(tail - svc > peak_pkts, 0))
-			peak_pkts = tail - svc;
-	}
-	FE_CNT_ADD(l->st.in_pkts, k);
-	FE_CNT_ADD(l->st.in_bytes, q_bytes - q_bytes0 + left);
-	if (svc != l->svc) {
-		l->last_leave = slots[(svc - 1) & mask].tx_end;
-		l->svc = svc;
-	}
-	l->q_pkts = tail - svc;
-	l->tail = tail;
-	l->q_bytes = q_bytes;
-	l->peak_pkts = peak_pkts;
-	if (q_max > l->peak_bytes)
-		l->peak_bytes = q_max;
-	if (l->pool != NULL) {
-		FE_CNT_SET(l->pool->used, others + q_bytes);
-		FE_CNT_MAX(l->pool->peak, others + q_max);
+		fe_link_enqueue_x(l, o[k].pkt, o[k].len, o[k].at, 0, o[k].label);
 	}
 	return k;
 }

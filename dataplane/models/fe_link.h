@@ -460,7 +460,7 @@ fe_link_gated_whole(const struct fe_link *l)
  * each (test_link checks it). What an input-queued switch's output takes from an input
  * whose frames cross at once (credits); nothing offered is dropped.
  */
-unsigned fe_link_enqueue_while_room(struct fe_link *l, const struct fe_link_offer *o, unsigned n,
+unsigned fe_link_enqueue_while_room(struct fe_link *l, struct fe_link_offer *o, unsigned n,
 				    uint32_t max_q);
 
 /*
