@@ -176,6 +176,19 @@ fe_campaign_refused() {
 # fe_json FILE EXPR: evaluate a python expression over the JSON document `d` in FILE.
 fe_json() { python3 -c "import json; d = json.load(open('$1')); print($2)"; }
 
+# fe_campaign_why LOG: why a campaign run (its output in LOG) failed: its progress up to
+# the summary, what it said went wrong, and the end of every log it named
+fe_campaign_why() {
+	local f
+	sed -n '1,/^$/p' "$1" | grep -v '^  regime .*, repetition [0-9]*/[0-9]*$' || true
+	tail -3 "$1"
+	for f in $(grep -o '(log: [^)]*)' "$1" | sed 's/^(log: //; s/)$//' | sort -u); do
+		[ -f "$f" ] || continue
+		echo "--- the end of $f"
+		tail -20 "$f"
+	done
+}
+
 # fe_tcp_counters I: "retrans timeouts probes dsack spurious-rtos" absolute TCP counters
 # of host I.
 fe_tcp_counters() {

@@ -235,6 +235,21 @@ switch_box(json_t *counters)
 	return geti(sw, "nombuf") + geti(sw, "handoff_full");
 }
 
+json_int_t
+cg_edge_in_flight(json_t *counters)
+{
+	json_int_t n = 0;
+	json_t *p, *k;
+	size_t i;
+
+	json_array_foreach(json_object_get(counters, "ports"), i, p)
+	{
+		k = json_object_get(p, "kernel");
+		n += llabs(geti(k, "rx_unexplained")) + llabs(geti(k, "tx_unexplained"));
+	}
+	return n;
+}
+
 /* Ports whose waits were measured (or were, until a mismatch stopped it), merged. */
 static void
 edge_waits(json_t *run, json_t *counters)

@@ -257,33 +257,43 @@ same_frames(const struct cg_host_ctr *a, const struct cg_host_ctr *b)
 /*
  * The end of the job's window: the hosts' counters (into after[]) and the dataplane's
  * (returned; NULL without one), taken at one quiet moment. The dataplane's are read
- * between two reads of the hosts' that agree: a frame that moved meanwhile (a FIN sent
- * again after the settle, a late box's last frames) would be counted by one side only,
- * and the run would have frames unexplained that are only the reads' timing. Up to 10
- * tries, 100 ms apart; the last one's if none agreed.
+ * between two reads of the hosts' that agree, and with its edge at rest (nothing in
+ * flight by its own kernel view, cg_edge_in_flight()). Else a frame would be counted by
+ * one side only, and the run would have frames unexplained that are only the reads'
+ * timing: one that moved meanwhile (a FIN sent again after the settle, a late box's last
+ * frames); one a host sent that the dataplane has not read yet (in its ring, or in the
+ * backlog of a core whose softirqs a SCHED_FIFO box holds off); one the dataplane handed
+ * its PMD that the kernel has not passed on. Up to CG_READS tries, 100 ms apart (a
+ * SCHED_FIFO task leaves others 50 ms a second); the last one's if none was quiet.
+ * *reads: the tries taken; *in_flight: the edge's frames in flight at the one kept.
  */
+#define CG_READS 20
 static json_t *
-read_window(struct cg_run *r, const struct cg_regime *g, struct cg_host_ctr *after)
+read_window(struct cg_run *r, const struct cg_regime *g, struct cg_host_ctr *after, int *reads,
+	    json_int_t *in_flight)
 {
 	json_t *counters = NULL;
 
-	for (int k = 0; k < 10; k++) {
+	*in_flight = 0;
+	for (int k = 1; k <= CG_READS; k++) {
 		struct cg_host_ctr again[CG_MAX_HOSTS + 1];
 		int same = 1;
 
-		if (k)
+		if (k > 1)
 			usleep(100000);
+		*reads = k;
 		for (unsigned h = 1; h <= r->c->hosts; h++)
 			cg_host_read(r, h, &after[h]);
 		if (g->kind == CG_DATAPLANE && r->dp > 0) {
 			json_decref(counters);
 			counters = cg_dp_counters(r);
+			*in_flight = cg_edge_in_flight(counters);
 		}
 		for (unsigned h = 1; h <= r->c->hosts; h++) {
 			cg_host_read(r, h, &again[h]);
 			same &= same_frames(&after[h], &again[h]);
 		}
-		if (same)
+		if (same && *in_flight == 0)
 			break;
 	}
 	return counters;
@@ -297,8 +307,9 @@ one_run(struct cg_run *r, const struct cg_regime *g, unsigned rep, int *status)
 	char marks[PATH_MAX], tag[96];
 	json_t *run, *counters = NULL, *tcp, *hosts;
 	uint64_t reset_at;
+	json_int_t in_flight;
 	double rtt;
-	int dprc = 0;
+	int dprc = 0, reads;
 
 	snprintf(tag, sizeof(tag), "%s-%u", g->name, rep + 1);
 	if (g->kind == CG_WIRE)
@@ -331,7 +342,7 @@ one_run(struct cg_run *r, const struct cg_regime *g, unsigned rep, int *status)
 		usleep(CG_SETTLE_US);
 	tcp = json_array();
 	hosts = json_array();
-	counters = read_window(r, g, after);
+	counters = read_window(r, g, after, &reads, &in_flight);
 	if (counters) /* the window the counters cover: from their reset to their read */
 		json_object_set_new(
 			counters, "window_ns",
@@ -354,6 +365,10 @@ one_run(struct cg_run *r, const struct cg_regime *g, unsigned rep, int *status)
 			jr.status, "dataplane_status", dprc, "ping_rtt_us", rtt, "tcp", tcp,
 			"hosts", hosts, "faults", marks_json(marks), "counters",
 			counters ? counters : json_null());
+	/* how the window closed: the reads it took, what the edge still held (0: quiet) */
+	json_object_set_new(run, "window_reads", json_integer(reads));
+	json_object_set_new(run, "edge_in_flight",
+			    counters ? json_integer(in_flight) : json_null());
 	cg_figures(r->c, g, run);
 	cg_verdict(r->c, g, r->capacity, run);
 	run_status(r, g, rep, &jr, dprc, status);

@@ -47,7 +47,7 @@ sed -e 's/^seed: 1/seed: 1\nfidelity: {capacity: false}/' \
 	"$FE_ROOT/testbeds/campaigns/congestion-tree-split.yaml" >"$T/cts.yaml"
 rc=0
 "$CTL" campaign run "$T/cts.yaml" --out "$T/out" >"$T/run.log" 2>&1 || rc=$?
-[ "$rc" = 0 ] || { tail -30 "$T/run.log"; fe_fail "campaign run: status $rc"; }
+[ "$rc" = 0 ] || { fe_campaign_why "$T/run.log"; fe_fail "campaign run: status $rc"; }
 R="$T/out/campaign.json"
 runs() { # REGIME EXPR: EXPR over each of that regime's runs `r`, summed
 	fe_json "$R" "sum($2 for r in d['runs'] if r['regime'] == '$1')"
@@ -66,6 +66,10 @@ JOB='(r["end_ns"] - r["start_ns"]) / 1e6'
 for g in eth-lossy roce-pfc ib-ndr ib-nic; do
 	fe_log "$g, the victim's 8 MB in ms: one box $(times $g), two boxes $(times $g-split)"
 	for x in $g $g-split; do
+		# each run: reads the window took, frames its edge still had in flight, and the
+		# ports whose frames are not all accounted for (port:in/out), so that a failure
+		# below says where
+		fe_log "$x, each run's window: $(fe_json "$R" "' '.join('%d reads, %s in flight%s;' % (r['window_reads'], r['edge_in_flight'], ''.join(' port %d: %+d/%+d' % (p['port'], p['in_unexplained'], p['out_unexplained']) for p in r['ports'] if p['in_unexplained'] or p['out_unexplained'])) for r in d['runs'] if r['regime'] == '$x')")"
 		fe_check "$x: frames unexplained" "$(runs $x 'r["unexplained"]')" 0 0
 	done
 done

@@ -175,6 +175,41 @@ Test(verdict, unexplained_frames)
 	json_decref(run);
 }
 
+/*
+ * The edge is at rest when the dataplane's own kernel view of every port balances: what a
+ * host sent that it has not read, what it sent that the kernel has not passed on, either
+ * sign. A campaign reads its window only then (cg_run.c); a run whose edge never came to
+ * rest says so beside its unexplained frames.
+ */
+Test(verdict, edge_in_flight)
+{
+	json_t *run = run_of("fab", 1000, 1000, 0, 1.0);
+	json_t *ports = json_object_get(json_object_get(run, "counters"), "ports");
+	json_t *k0 = json_object_get(json_array_get(ports, 0), "kernel");
+	json_t *k1 = json_object_get(json_array_get(ports, 1), "kernel");
+
+	cr_assert_eq(cg_edge_in_flight(json_object_get(run, "counters")), 0);
+	json_object_set_new(k0, "rx_unexplained", json_integer(3));
+	json_object_set_new(k1, "tx_unexplained", json_integer(-1));
+	json_object_set_new(k1, "rx_unexplained", json_integer(0));
+	json_array_append_new(ports,
+			      json_pack("{s:i, s:{s:s}}", "port", 2, "kernel", "kind", "none"));
+	cr_assert_eq(cg_edge_in_flight(json_object_get(run, "counters")), 4);
+	cr_assert_eq(cg_edge_in_flight(NULL), 0);
+	json_array_remove(ports, 2);
+	/* host 2 sent 2 frames the dataplane has not read: unexplained, and still in flight */
+	json_object_set_new(json_array_get(json_object_get(run, "hosts"), 1), "tx_packets",
+			    json_integer(102));
+	json_object_set_new(run, "edge_in_flight", json_integer(4));
+	json_object_set_new(run, "window_reads", json_integer(20));
+	cr_assert(strstr(verdict_of(run, &camp.reg[2], 1e9),
+			 "2 frames unexplained (neither read, nor sent, nor lost where a counter "
+			 "sees it; the dataplane's edge still had 4 in flight after 20 reads)") !=
+			  NULL,
+		  "%s", json_string_value(json_object_get(run, "verdict")));
+	json_decref(run);
+}
+
 /* Rules that need a hop or a load do not apply to the ideal baseline: it says so. */
 Test(verdict, baselines)
 {
