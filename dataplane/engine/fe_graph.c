@@ -589,6 +589,25 @@ hop_drop(struct fe_dp *dp, uint16_t h, struct rte_mbuf *m, uint64_t t, uint8_t w
 static __rte_noinline void hop_pfc(struct fe_dp *dp, unsigned src, uint16_t h, struct rte_mbuf *m,
 				   uint64_t t, uint8_t lane, uint64_t extra);
 
+/*
+ * PFC: hop link hl is pumped to the tick of each frame offered to it, before and after
+ * the offer (hop_pfc(); a run: fe_link_enqueue_burst_open()), so that a frame the gate
+ * lets start by then has started, and has left the buffer by the tick it ends, whatever
+ * the frames a pass takes: the frames offered after it do not see it, nor does what the
+ * switch holds. The same starts as the pass's pump would give them: no pause decided
+ * later in the pass reaches back to a tick of it (a pause decided at t stops the sender
+ * from t + delay, and a pass is a step no longer than that delay past the last one).
+ * Not so, and left to the pump: a delay shorter than the step; a link to another box,
+ * whose pauses a trunk brings when they come; a link the watchdog storms, whose pump
+ * ignores the pauses or drops what waits; a test's pump_only.
+ */
+static inline int
+pfc_at_offer(const struct fe_dp *dp, const struct fe_hoplink *hl)
+{
+	return hl->side == FE_HL_HERE && hl->storm_until == 0 &&
+	       hl->pfc.cfg.delay_ticks >= dp->step && !dp->graph->pump_only;
+}
+
 static __rte_always_inline void
 hop(struct fe_dp *dp, unsigned src, uint16_t h, struct rte_mbuf *m, uint64_t t, uint8_t lane,
     const enum fe_regime R)
@@ -618,6 +637,7 @@ hop_pfc(struct fe_dp *dp, unsigned src, uint16_t h, struct rte_mbuf *m, uint64_t
 	struct fe_hoplink *hl = &g->hl[h];
 	uint32_t len = rte_pktmbuf_pkt_len(m), acct = src * FE_PFC_PRIOS + lane;
 	struct fe_pfc *pfc = fe_graph_input_pfc(dp, src);
+	const int at_offer = pfc_at_offer(dp, hl);
 
 	if (hl->storm_until > t && dp->wd.action == FE_PFC_WD_DROP) {
 		FE_CNT_ADD(hl->l.st.in_pkts, 1);
@@ -631,10 +651,14 @@ hop_pfc(struct fe_dp *dp, unsigned src, uint16_t h, struct rte_mbuf *m, uint64_t
 		hop_drop(dp, h, m, t, FE_LINK_DROP_HEADROOM);
 		return;
 	}
+	if (at_offer)
+		fe_link_pump_inline(&hl->l, t, fe_pfc_gate_inline, &hl->pfc);
 	if (fe_link_enqueue_x(&hl->l, m, len, t, extra, FE_LABEL(acct, lane)) < 0) {
 		hop_drop(dp, h, m, t, hl->l.last_drop);
 		return;
 	}
+	if (at_offer)
+		fe_link_pump_inline(&hl->l, t, fe_pfc_gate_inline, &hl->pfc);
 	fe_switch_pfc_took(dp, src, pfc, lane, dp->held[acct], t);
 }
 
@@ -962,6 +986,20 @@ run_flush(struct fe_dp *dp, unsigned src, uint16_t h, struct fe_link_offer *o, u
 	if (unlikely(hl->x.cfg.active) ||
 	    (R == FE_REGIME_PFC && !pfc_run_quiet(dp, src, hl, o, n))) {
 		for (unsigned i = 0; i < n; i++)
+			hop(dp, src, h, o[i].pkt, o[i].at, FE_LABEL_CLASS(o[i].label), R);
+		return;
+	}
+	if (R == FE_REGIME_PFC && pfc_at_offer(dp, hl)) {
+		/* one lane (pfc_run_quiet()): frames start as they come while none waits (a
+		 * pump to each one's tick has nothing to start); from the first that waits, one
+		 * at a time */
+		const struct fe_pfc_prio *q = &hl->pfc.prio[FE_LABEL_CLASS(o[0].label)];
+		unsigned k = fe_link_enqueue_burst_open(&hl->l, o, n, q->from, q->until);
+
+		for (unsigned i = 0; i < k; i++)
+			if (o[i].why != FE_LINK_DROP__MAX)
+				hop_drop(dp, h, o[i].pkt, o[i].at, o[i].why);
+		for (unsigned i = k; i < n; i++)
 			hop(dp, src, h, o[i].pkt, o[i].at, FE_LABEL_CLASS(o[i].label), R);
 		return;
 	}

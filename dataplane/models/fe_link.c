@@ -333,12 +333,13 @@ burst_limit(const struct fe_link *l, uint32_t q, uint64_t q_bytes, uint64_t used
  */
 static inline __attribute__((always_inline)) unsigned
 burst_whole(struct fe_link *l, struct fe_link_offer *o, unsigned n, const int gated,
-	    const int accounted, const int stop, uint32_t max_q)
+	    const int accounted, const int stop, uint32_t max_q, const int open, uint64_t shut_from,
+	    uint64_t shut_until)
 {
 	struct fe_link_slot *const slots = l->slots;
 	struct fe_link_offer *const o0 = o;
 	const struct fe_link_offer *const end = o + n;
-	const uint32_t mask = l->mask, wire_full = l->head + mask + 1, sched = l->sched;
+	const uint32_t mask = l->mask, wire_full = l->head + mask + 1;
 	/* with stop, the packets it may hold, the caller's limit too (without, the link's
 	 * own, read in the loop: a register fewer) */
 	const uint32_t qmax = stop && max_q < l->cfg.max_pkts ? max_q : l->cfg.max_pkts;
@@ -349,6 +350,7 @@ burst_whole(struct fe_link *l, struct fe_link_offer *o, unsigned n, const int ga
 	fe_counter_t *const acct = accounted ? l->acct : NULL;
 	uint64_t qlim = l->cfg.max_bytes;
 	uint32_t svc = l->svc, tail = l->tail, frac = l->busy_frac, peak_pkts = l->peak_pkts;
+	uint32_t sched = l->sched;
 	uint64_t q_bytes = q_bytes0, q_max = q_bytes0, busy = l->busy_until;
 	uint64_t last_arrive = l->last_arrive, left = 0, dropped = 0;
 	unsigned nd = 0;
@@ -359,6 +361,10 @@ burst_whole(struct fe_link *l, struct fe_link_offer *o, unsigned n, const int ga
 		const uint32_t len = o->len;
 		const uint64_t now = o->at;
 		struct fe_link_slot *s;
+
+		/* open: a packet waits; what follows is the caller's, one at a time */
+		if (open && sched != tail)
+			break;
 
 		/* fe_link_advance(): what has been serialized by now leaves the buffer (a
 		 * gated link: of what its pump scheduled) */
@@ -396,7 +402,12 @@ burst_whole(struct fe_link *l, struct fe_link_offer *o, unsigned n, const int ga
 		if (!stop)
 			o->why = FE_LINK_DROP__MAX;
 		FE_CNT_ADD(l->st.qdepth_hist[fe_hist_bucket(tail - svc)], 1);
-		if (!gated) { /* fe_link_schedule() */
+		/* open: on a serializer free at its tick, its gate open then, it starts at
+		 * once (fe_link_start_open(): nothing waits ahead of it, above) */
+		const int now_eager =
+			!gated || (open && busy <= now && (now < shut_from || now >= shut_until));
+
+		if (now_eager) { /* fe_link_schedule() */
 			unsigned __int128 t;
 			uint64_t lo;
 
@@ -416,14 +427,16 @@ burst_whole(struct fe_link *l, struct fe_link_offer *o, unsigned n, const int ga
 		s = &slots[tail & mask];
 		s->pkt = o->pkt;
 		/* gated: offered at, fe_link_pump() schedules it */
-		s->tx_end = gated ? 0 : busy;
-		s->arrive = gated ? now : last_arrive;
+		s->tx_end = now_eager ? busy : 0;
+		s->arrive = now_eager ? last_arrive : now;
 		s->len = len;
 		s->label = o->label;
-		if (!gated)
+		if (now_eager)
 			FE_CNT_ADD(l->st.sojourn_hist[fe_hist_bucket(
 					   fe_fp_to_ns(busy - now, l->cfg.ns_fp))],
 				   1);
+		if (gated && now_eager)
+			sched = tail + 1;
 		tail++;
 		q_bytes += len;
 		if (acct != NULL)
@@ -435,7 +448,7 @@ burst_whole(struct fe_link *l, struct fe_link_offer *o, unsigned n, const int ga
 			peak_pkts = tail - svc;
 	}
 	/* in: what was taken (the growth of the buffer and what left it) and dropped */
-	FE_CNT_ADD(l->st.in_pkts, stop ? (unsigned)(o - o0) : n);
+	FE_CNT_ADD(l->st.in_pkts, stop || open ? (unsigned)(o - o0) : n);
 	FE_CNT_ADD(l->st.in_bytes, q_bytes - q_bytes0 + left + dropped);
 	if (svc != l->svc) {
 		l->last_leave = slots[(svc - 1) & mask].tx_end;
@@ -445,6 +458,8 @@ burst_whole(struct fe_link *l, struct fe_link_offer *o, unsigned n, const int ga
 	l->tail = tail;
 	if (!gated)
 		l->sched = tail;
+	else if (open)
+		l->sched = sched;
 	l->q_bytes = q_bytes;
 	l->peak_pkts = peak_pkts;
 	if (q_max > l->peak_bytes)
@@ -456,7 +471,7 @@ burst_whole(struct fe_link *l, struct fe_link_offer *o, unsigned n, const int ga
 		FE_CNT_SET(l->pool->used, others + q_bytes);
 		FE_CNT_MAX(l->pool->peak, others + q_max);
 	}
-	return stop ? (unsigned)(o - o0) : nd;
+	return stop || open ? (unsigned)(o - o0) : nd;
 }
 
 /* A copy each, out of line: each with its own registers */
@@ -464,7 +479,7 @@ burst_whole(struct fe_link *l, struct fe_link_offer *o, unsigned n, const int ga
 	static __attribute__((noinline)) unsigned name(struct fe_link *l, struct fe_link_offer *o, \
 						       unsigned n)                                 \
 	{                                                                                          \
-		return burst_whole(l, o, n, gated, accounted, 0, 0);                               \
+		return burst_whole(l, o, n, gated, accounted, 0, 0, 0, 0, 0);                      \
 	}
 BURST_WHOLE(burst_eager, 0, 0)
 BURST_WHOLE(burst_eager_acct, 0, 1)
@@ -493,10 +508,45 @@ fe_link_enqueue_burst(struct fe_link *l, struct fe_link_offer *o, unsigned n)
 	return l->acct ? burst_eager_acct(l, o, n) : burst_eager(l, o, n);
 }
 
+/* Gated, each packet started at once if it can, up to the first that waits */
+static __attribute__((noinline)) unsigned
+burst_gated_open(struct fe_link *l, struct fe_link_offer *o, unsigned n, uint64_t from,
+		 uint64_t until)
+{
+	return burst_whole(l, o, n, 1, 0, 0, 0, 1, from, until);
+}
+
+static __attribute__((noinline)) unsigned
+burst_gated_acct_open(struct fe_link *l, struct fe_link_offer *o, unsigned n, uint64_t from,
+		      uint64_t until)
+{
+	return burst_whole(l, o, n, 1, 1, 0, 0, 1, from, until);
+}
+
+unsigned
+fe_link_enqueue_burst_open(struct fe_link *l, struct fe_link_offer *o, unsigned n,
+			   uint64_t shut_from, uint64_t shut_until)
+{
+	unsigned k = 0;
+
+	if (fe_link_burst_whole(l))
+		return l->acct ? burst_gated_acct_open(l, o, n, shut_from, shut_until)
+			       : burst_gated_open(l, o, n, shut_from, shut_until);
+	/* a pool over its limit already: one at a time */
+	for (; k < n && l->sched == l->tail; k++) {
+		o[k].why = FE_LINK_DROP__MAX;
+		if (fe_link_enqueue_x(l, o[k].pkt, o[k].len, o[k].at, 0, o[k].label) < 0)
+			o[k].why = l->last_drop;
+		else
+			fe_link_start_open(l, shut_from, shut_until);
+	}
+	return k;
+}
+
 static __attribute__((noinline)) unsigned
 burst_gated_while_room(struct fe_link *l, struct fe_link_offer *o, unsigned n, uint32_t max_q)
 {
-	return burst_whole(l, o, n, 1, 0, 1, max_q);
+	return burst_whole(l, o, n, 1, 0, 1, max_q, 0, 0, 0);
 }
 
 unsigned

@@ -279,6 +279,28 @@ fe_link_pump_inline(struct fe_link *l, uint64_t now, fe_link_gate_fn gate, void 
 }
 
 /*
+ * A gated link's last packet, just offered (fe_link_enqueue_x()), waits alone (nothing
+ * ahead of it waits), the serializer is free at the tick it was offered, and its gate is
+ * open then (the tick is outside [shut_from, shut_until)): it starts at that tick, as
+ * fe_link_pump() would start it. For a caller whose gate is a window (a PFC pause) that
+ * nothing decided after now can move to or before now: the packet is then scheduled
+ * while its slot is in the cache, and the pump has nothing to do for it. Returns 1 if it
+ * started.
+ */
+static inline int
+fe_link_start_open(struct fe_link *l, uint64_t shut_from, uint64_t shut_until)
+{
+	struct fe_link_slot *s = &l->slots[l->sched & l->mask];
+
+	if (l->sched + 1 != l->tail || l->busy_until > s->arrive ||
+	    (s->arrive >= shut_from && s->arrive < shut_until))
+		return 0;
+	fe_link_schedule(l, s, s->arrive, s->arrive, s->tx_end);
+	l->sched++;
+	return 1;
+}
+
+/*
  * The per-packet operations below are inline: the engine calls several a packet, and
  * a call's set-up cost as much as some of them.
  */
@@ -439,6 +461,17 @@ struct fe_link_offer {
  * the pool's use and peak once the burst is in (the same values, at its end).
  */
 unsigned fe_link_enqueue_burst(struct fe_link *l, struct fe_link_offer *o, unsigned n);
+
+/*
+ * fe_link_enqueue_burst() on a gated link, each packet taken, then started at once if it
+ * can (fe_link_start_open(l, shut_from, shut_until)), up to the first offered while a
+ * packet waits: that one and those after it are not offered (o[i].why not written), for
+ * the caller to offer as it offers one. Returns how many were offered (taken or
+ * dropped, each with its cause in o[i].why): the same, to the counter and the tick, as
+ * fe_link_enqueue_x() and fe_link_start_open() for each (test_link checks it).
+ */
+unsigned fe_link_enqueue_burst_open(struct fe_link *l, struct fe_link_offer *o, unsigned n,
+				    uint64_t shut_from, uint64_t shut_until);
 
 /*
  * fe_link_enqueue_while_room() keeps l's state in registers: a gated link without bytes

@@ -343,6 +343,11 @@ credit_mix(uint64_t h, const struct fe_credit *c)
  * threshold no queue reaches on the spines' links to leaf1 makes the spines offer them one by one
  * too (a link with impairments takes a run so); else the switches move them in runs (fe_graph.c).
  */
+/* leaf2_burst(): PFC's frames on hop links all wait for the pump (fe_graph.h); PFC's
+ * reaction delay (0: the link's delay and 1 us) */
+static int leaf2_pump_only;
+static uint64_t leaf2_pfc_delay_ns;
+
 static void
 leaf2_burst(int captured, enum fe_regime regime, uint64_t return_ns, int to_self,
 	    struct fabric_state *st)
@@ -355,7 +360,11 @@ leaf2_burst(int captured, enum fe_regime regime, uint64_t return_ns, int to_self
 			      .fabspec = captured ? "spine1>leaf1:ecn=1MB/2MB" : NULL,
 			      .fabspec2 = captured ? "spine2>leaf1:ecn=1MB/2MB" : NULL,
 			      .regime = regime,
-			      .pfc = {.xoff = 6000, .xon = 3000, .headroom = 3000, .quanta = 65535},
+			      .pfc = {.xoff = 6000,
+				      .xon = 3000,
+				      .headroom = 3000,
+				      .quanta = 65535,
+				      .delay_ns = leaf2_pfc_delay_ns},
 			      .credit = {.buffer = 8192, .return_ns = return_ns, .out_pkts = 4}};
 	unsigned avail = rte_mempool_avail_count(pool);
 	struct fe_dp *dp = engine_o("leaf-spine", FE_PATH_ECMP, &o);
@@ -363,6 +372,8 @@ leaf2_burst(int captured, enum fe_regime regime, uint64_t return_ns, int to_self
 	struct rte_mempool *copies = NULL;
 	struct fe_tap tap = {.snaplen = 64, .link = 2 * 2, .drops = 1};
 	uint64_t t = 1000000;
+
+	g->pump_only = (uint8_t)leaf2_pump_only;
 
 	learn(dp, &t);
 	cr_assert(!fe_link_ideal(&dp->ports[2].up), "host 3's up link is not passed through");
@@ -501,6 +512,76 @@ Test(graph, pfc_runs_move_as_one_frame_at_a_time)
 		     (unsigned long long)dropped);
 	cr_assert_eq(memcmp(one.xoffs, runs.xoffs, sizeof(one.xoffs)), 0, "the same pauses");
 	fabric_same(&one, &runs, "pauses, bytes held, switch memories and deliveries");
+}
+
+/*
+ * PFC: a hop link is pumped to the tick of each frame offered to it (pfc_at_offer()). The
+ * frames start when the pass's pump would start them, but one the gate let start leaves
+ * the buffer when it ends, not once the pump has come by. Against pump_only (every frame
+ * waits for the pass's pump): the same starts (each link's times in the buffer, its
+ * deliveries and drops; the pauses; every host's frames), and the occupancy frames find
+ * on arrival never higher, and lower somewhere (a frame gone by the next one's tick no
+ * longer counted).
+ */
+Test(graph, pfc_frames_start_at_their_offer)
+{
+	uint64_t lower = 0;
+
+	for (int captured = 0; captured < 2; captured++) {
+		struct fabric_state at_once, pumped;
+
+		leaf2_pump_only = 0;
+		leaf2_burst(captured, FE_REGIME_PFC, 0, 1, &at_once);
+		leaf2_pump_only = 1;
+		leaf2_burst(captured, FE_REGIME_PFC, 0, 1, &pumped);
+		leaf2_pump_only = 0;
+		cr_assert_gt(at_once.xoffs[2], 0, "leaf2 must pause host 3");
+		cr_assert(!memcmp(at_once.xoffs, pumped.xoffs, sizeof(at_once.xoffs)) &&
+				  !memcmp(at_once.pauses, pumped.pauses, sizeof(at_once.pauses)) &&
+				  !memcmp(at_once.paused, pumped.paused, sizeof(at_once.paused)),
+			  "the same pauses");
+		cr_assert_eq(memcmp(at_once.sent, pumped.sent, sizeof(at_once.sent)), 0,
+			     "the same deliveries");
+		cr_assert_eq(memcmp(at_once.down, pumped.down, sizeof(at_once.down)), 0,
+			     "the hosts' down links count the same");
+		for (unsigned h = 0; h < 16; h++) {
+			const struct fe_link_stats *a = &at_once.hop[h], *b = &pumped.hop[h];
+			uint64_t da = 0, db = 0;
+
+			cr_assert(a->in_pkts == b->in_pkts && a->out_pkts == b->out_pkts &&
+					  a->out_bytes == b->out_bytes &&
+					  !memcmp(a->drop_pkts, b->drop_pkts, sizeof(a->drop_pkts)),
+				  "hop link %u: the same frames", h);
+			cr_assert_eq(
+				memcmp(a->sojourn_hist, b->sojourn_hist, sizeof(a->sojourn_hist)),
+				0, "hop link %u: the same starts", h);
+			for (unsigned k = 0; k < FE_HIST_BUCKETS; k++) {
+				da += k * a->qdepth_hist[k];
+				db += k * b->qdepth_hist[k];
+			}
+			cr_assert(da <= db && a->q_bytes_peak <= b->q_bytes_peak,
+				  "hop link %u: never fuller", h);
+			lower += db - da + b->q_bytes_peak - a->q_bytes_peak;
+		}
+	}
+	cr_assert_gt(lower, 0, "frames gone by the next one's tick no longer counted");
+}
+
+/* A reaction delay shorter than the loop's step (200 ns: it is 1 us at least): a pause
+ * decided later in a pass could stop a frame from a tick before its end, so every frame
+ * waits for the pass's pump. The fabric exactly pump_only's. */
+Test(graph, pfc_frames_wait_for_the_pump_when_a_pause_could_reach_back)
+{
+	struct fabric_state at_once, pumped;
+
+	leaf2_pfc_delay_ns = 200;
+	leaf2_burst(0, FE_REGIME_PFC, 0, 1, &at_once);
+	leaf2_pump_only = 1;
+	leaf2_burst(0, FE_REGIME_PFC, 0, 1, &pumped);
+	leaf2_pump_only = 0;
+	leaf2_pfc_delay_ns = 0;
+	cr_assert_gt(at_once.xoffs[2], 0, "leaf2 must pause host 3");
+	fabric_same(&at_once, &pumped, "pauses, bytes held, switch memories and deliveries");
 }
 
 /* The same under credits: the frames that cross at once go in runs, up to the first an
@@ -1011,6 +1092,45 @@ Test(graph, ring3_watchdog_breaks_the_deadlock)
 	cr_assert_eq(fe_update_wait(dp, u, NULL, 1000000000ULL), 0);
 	done(dp, avail);
 	fe_update_free(u);
+}
+
+/*
+ * While the watchdog storms a link (forward), its pump sends what waits whatever the
+ * pauses say, from the tick each frame could start: no frame on it starts as it is
+ * offered (pfc_at_offer()), which would follow the pauses. The ring's storms the same as
+ * with pump_only: the same frames forwarded, headroom drops and deliveries.
+ */
+Test(graph, a_stormed_link_waits_for_its_pump)
+{
+	uint64_t fwd[2] = {0}, storms[2] = {0}, headroom[2] = {0};
+	unsigned got[2];
+
+	for (int p = 0; p < 2; p++) {
+		unsigned avail = rte_mempool_avail_count(pool);
+		struct opt o = ring_pfc;
+		struct fe_dp *dp;
+		uint64_t t = 1000000;
+
+		o.pfc.watchdog_ns = 2000000;
+		o.pfc.watchdog_action = FE_PFC_WD_FORWARD;
+		dp = engine_o("ring", FE_PATH_ECMP, &o);
+		dp->graph->pump_only = (uint8_t)p;
+		learn(dp, &t);
+		got[p] = ring_load(dp, &t, 300, 20000);
+		for (unsigned h = 0; h < dp->graph->nhl; h++) {
+			storms[p] += dp->graph->hl[h].storms;
+			fwd[p] += dp->graph->hl[h].wd_forwarded;
+			headroom[p] += dp->graph->hl[h].l.st.drop_pkts[FE_LINK_DROP_HEADROOM];
+		}
+		done(dp, avail);
+	}
+	cr_assert_gt(storms[0], 0, "the watchdog stormed a link");
+	cr_assert(storms[0] == storms[1] && fwd[0] == fwd[1] && headroom[0] == headroom[1] &&
+			  got[0] == got[1],
+		  "storms %lu %lu, forwarded %lu %lu, headroom %lu %lu, delivered %u %u",
+		  (unsigned long)storms[0], (unsigned long)storms[1], (unsigned long)fwd[0],
+		  (unsigned long)fwd[1], (unsigned long)headroom[0], (unsigned long)headroom[1],
+		  got[0], got[1]);
 }
 
 /* Under credits the same ring deadlocks; HOQLife at every switch breaks it. */

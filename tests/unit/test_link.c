@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "fe_link.h"
+#include "fe_pfc.h"
 
 #define GBIT 1000000000ULL
 
@@ -494,8 +495,27 @@ twin_same(const struct twin *t, const char *when, unsigned step)
 	}
 }
 
+/* o, not offered by the burst (o->why unwritten), offered to both twins one at a time:
+ * the same taken */
+static void
+twin_offer(struct twin *t, const struct fe_link_offer *o, uint64_t *drops, unsigned step)
+{
+	int r = fe_link_enqueue_x(&t->one, o->pkt, o->len, o->at, 0, o->label);
+
+	cr_assert_eq(o->why, 0x55, "step %u: an offer not taken written", step);
+	cr_assert_eq(fe_link_enqueue_x(&t->burst, o->pkt, o->len, o->at, 0, o->label), r,
+		     "step %u: the rest, one at a time", step);
+	if (r < 0)
+		drops[t->one.last_drop]++;
+}
+
+/* packets the twins' one-at-a-time link started at once (fe_link_start_open()) */
+static unsigned twin_opened;
+
 /*
- * max_q 0: fe_link_enqueue_burst(). Else fe_link_enqueue_while_room(l, o, n, max_q), on
+ * max_q 0: fe_link_enqueue_burst(); with open (a gated link), fe_link_enqueue_burst_open()
+ * in a window drawn for each burst, against fe_link_start_open() after each packet taken.
+ * Else fe_link_enqueue_while_room(l, o, n, max_q), on
  * a gated link, against its test (room, and fewer than max_q packets) and
  * fe_link_enqueue_x() one packet at a time: the same taken, the first without room
  * stopping it (*stops counts those offers). Returns how many offers the link took whole
@@ -503,7 +523,7 @@ twin_same(const struct twin *t, const char *when, unsigned step)
  */
 static unsigned
 twin_run(const struct fe_link_params *p, uint32_t nslots, uint64_t pool_limit, int acct, int gated,
-	 uint32_t max_q, unsigned seed, uint64_t *drops, unsigned *stops)
+	 uint32_t max_q, unsigned seed, uint64_t *drops, unsigned *stops, int open)
 {
 	static int tags[4096];
 	struct fe_link_cfg cfg, cfg_other;
@@ -544,6 +564,22 @@ twin_run(const struct fe_link_params *p, uint32_t nslots, uint64_t pool_limit, i
 			struct fe_link_offer o[32];
 			unsigned n = 1 + (unsigned)(rand() % 32), nd = 0, got, k;
 			uint8_t why[32];
+			/* the window the gate is shut in: none, always, about the burst's ticks */
+			uint64_t from = 0, until = 0;
+
+			switch (rand() % 4) {
+			case 1:
+				until = UINT64_MAX;
+				break;
+			case 2:
+				from = now + (uint64_t)(rand() % 20000);
+				until = from + (uint64_t)(rand() % 20000);
+				break;
+			case 3:
+				from = now + (uint64_t)(rand() % 20000);
+				until = UINT64_MAX;
+				break;
+			}
 
 			for (unsigned i = 0; i < n; i++) {
 				now += (uint64_t)(rand() % 3 == 0 ? rand() % 2000 : 0);
@@ -573,19 +609,37 @@ twin_run(const struct fe_link_params *p, uint32_t nslots, uint64_t pool_limit, i
 						     step, i);
 				goto same;
 			}
-			for (unsigned i = 0; i < n; i++) {
-				why[i] = FE_LINK_DROP__MAX;
-				if (fe_link_enqueue_x(&t->one, o[i].pkt, o[i].len, o[i].at, 0,
-						      o[i].label) < 0) {
+			for (k = 0; k < n; k++) {
+				why[k] = FE_LINK_DROP__MAX;
+				if (open && t->one.sched != t->one.tail)
+					break; /* a packet waits: the rest one at a time, below */
+				if (fe_link_enqueue_x(&t->one, o[k].pkt, o[k].len, o[k].at, 0,
+						      o[k].label) < 0) {
 					drops[t->one.last_drop]++;
-					why[i] = t->one.last_drop;
+					why[k] = t->one.last_drop;
 					nd++;
+				} else if (open) {
+					twin_opened +=
+						(unsigned)fe_link_start_open(&t->one, from, until);
 				}
 			}
 			whole += (unsigned)fe_link_burst_whole(&t->burst);
-			got = fe_link_enqueue_burst(&t->burst, o, n);
-			cr_assert_eq(got, nd, "step %u: %u dropped at once, %u one at a time", step,
-				     got, nd);
+			if (open) {
+				got = fe_link_enqueue_burst_open(&t->burst, o, n, from, until);
+				cr_assert_eq(got, k,
+					     "step %u: %u offered at once, %u one at a time", step,
+					     got, k);
+				for (unsigned i = k; i < n; i++) { /* the same, one at a time */
+					twin_offer(t, &o[i], drops, step);
+					why[i] = o[i].why;
+				}
+				*stops += k < n;
+			} else {
+				got = fe_link_enqueue_burst(&t->burst, o, n);
+				cr_assert_eq(got, nd,
+					     "step %u: %u dropped at once, %u one at a time", step,
+					     got, nd);
+			}
 			for (unsigned i = 0; i < n; i++) /* the same dropped, for the same cause */
 				cr_assert_eq(o[i].why, why[i], "step %u: offer %u", step, i);
 		} else if (op < 8) { /* the other link of the pool takes one */
@@ -636,14 +690,15 @@ Test(link, enqueue_while_room_is_one_at_a_time)
 	uint64_t drops[FE_LINK_DROP__MAX + 1] = {0};
 	unsigned stops = 0;
 
-	cr_assert_gt(twin_run(p, 0, 45000, 0, 1, UINT32_MAX, 1, drops, &stops), 1000);
-	cr_assert_gt(twin_run(p, 0, 0, 0, 1, UINT32_MAX, 2, drops, &stops), 1000);
-	cr_assert_gt(twin_run(p, 16, 45000, 0, 1, UINT32_MAX, 3, drops, &stops), 1000); /* wire */
-	cr_assert_gt(twin_run(p, 0, 0, 0, 1, 4, 4, drops, &stops), 1000); /* 4 frames out */
-	cr_assert_gt(twin_run(fast, 0, 0, 0, 1, 32, 5, drops, &stops), 1000);
+	cr_assert_gt(twin_run(p, 0, 45000, 0, 1, UINT32_MAX, 1, drops, &stops, 0), 1000);
+	cr_assert_gt(twin_run(p, 0, 0, 0, 1, UINT32_MAX, 2, drops, &stops, 0), 1000);
+	cr_assert_gt(twin_run(p, 16, 45000, 0, 1, UINT32_MAX, 3, drops, &stops, 0),
+		     1000);						     /* wire */
+	cr_assert_gt(twin_run(p, 0, 0, 0, 1, 4, 4, drops, &stops, 0), 1000); /* 4 frames out */
+	cr_assert_gt(twin_run(fast, 0, 0, 0, 1, 32, 5, drops, &stops, 0), 1000);
 	cr_assert_gt(stops, 1000, "offers must find no room");
 	/* bytes per account: one at a time, always */
-	cr_assert_eq(twin_run(p, 0, 45000, 1, 1, UINT32_MAX, 6, drops, &stops), 0);
+	cr_assert_eq(twin_run(p, 0, 45000, 1, 1, UINT32_MAX, 6, drops, &stops, 0), 0);
 }
 
 Test(link, burst_enqueue_is_one_at_a_time)
@@ -653,17 +708,118 @@ Test(link, burst_enqueue_is_one_at_a_time)
 	unsigned stops = 0;
 
 	/* most bursts whole (the rest: after the pool was made smaller than it holds) */
-	cr_assert_gt(twin_run(p, 0, 45000, 0, 0, 0, 1, drops, &stops), 1000);
-	cr_assert_gt(twin_run(p, 0, 0, 0, 0, 0, 2, drops, &stops), 1000);
-	cr_assert_gt(twin_run(p, 16, 45000, 0, 0, 0, 3, drops, &stops),
+	cr_assert_gt(twin_run(p, 0, 45000, 0, 0, 0, 1, drops, &stops, 0), 1000);
+	cr_assert_gt(twin_run(p, 0, 0, 0, 0, 0, 2, drops, &stops, 0), 1000);
+	cr_assert_gt(twin_run(p, 16, 45000, 0, 0, 0, 3, drops, &stops, 0),
 		     1000); /* 16 slots: the wire */
-	cr_assert_gt(twin_run(fast, 0, 0, 0, 0, 0, 4, drops, &stops), 1000);
+	cr_assert_gt(twin_run(fast, 0, 0, 0, 0, 0, 4, drops, &stops, 0), 1000);
 	/* bytes per account (PFC's), gated (PFC's and credits' links between switches) */
-	cr_assert_gt(twin_run(p, 0, 45000, 1, 0, 0, 5, drops, &stops), 1000);
-	cr_assert_gt(twin_run(p, 0, 45000, 1, 1, 0, 6, drops, &stops), 1000);
-	cr_assert_gt(twin_run(p, 16, 0, 0, 1, 0, 7, drops, &stops), 1000);
-	cr_assert_gt(twin_run(fast, 0, 45000, 1, 1, 0, 8, drops, &stops), 1000);
+	cr_assert_gt(twin_run(p, 0, 45000, 1, 0, 0, 5, drops, &stops, 0), 1000);
+	cr_assert_gt(twin_run(p, 0, 45000, 1, 1, 0, 6, drops, &stops, 0), 1000);
+	cr_assert_gt(twin_run(p, 16, 0, 0, 1, 0, 7, drops, &stops, 0), 1000);
+	cr_assert_gt(twin_run(fast, 0, 45000, 1, 1, 0, 8, drops, &stops, 0), 1000);
 	cr_assert_gt(drops[FE_LINK_DROP_TAIL], 0, "the test must fill the buffer");
 	cr_assert_gt(drops[FE_LINK_DROP_POOL], 0, "... and the pool");
 	cr_assert_gt(drops[FE_LINK_DROP_WIRE], 0, "... and the wire");
+}
+
+/* A gated link's burst whose packets start at once where they can (PFC's links between
+ * switches): the same as each packet taken, then fe_link_start_open(), up to the first
+ * offered while one waits */
+Test(link, burst_open_is_one_at_a_time)
+{
+	const struct fe_link_params *p = &twin_p, *fast = &twin_fast;
+	uint64_t drops[FE_LINK_DROP__MAX + 1] = {0};
+	unsigned stops = 0;
+
+	twin_opened = 0;
+	cr_assert_gt(twin_run(p, 0, 45000, 1, 1, 0, 11, drops, &stops, 1), 1000);
+	cr_assert_gt(twin_run(p, 0, 0, 0, 1, 0, 12, drops, &stops, 1), 1000);
+	cr_assert_gt(twin_run(p, 16, 45000, 1, 1, 0, 13, drops, &stops, 1), 1000);
+	cr_assert_gt(twin_run(fast, 0, 45000, 1, 1, 0, 14, drops, &stops, 1), 1000);
+	cr_assert_gt(twin_opened, 200, "packets must start at once (%u)", twin_opened);
+	cr_assert_gt(stops, 100, "bursts must stop at a packet that waits (%u)", stops);
+	cr_assert_gt(drops[FE_LINK_DROP_TAIL], 0, "the test must fill the buffer");
+	cr_assert_gt(drops[FE_LINK_DROP_POOL], 0, "... and the pool");
+	cr_assert_gt(drops[FE_LINK_DROP_WIRE], 0, "... and the wire");
+}
+
+/*
+ * fe_link_start_open() decides as the pump: a link whose packets the pump starts at
+ * each one's tick, through a pause window's gate (fe_pfc_gate_inline()), against its
+ * twin whose packets first try fe_link_start_open() in that window, then the pump: the
+ * same state after every packet, whatever the window (none, always, ahead, about now).
+ */
+Test(link, start_open_is_the_pump)
+{
+	struct fe_link_cfg cfg;
+	struct fe_link a, b;
+	struct fe_link_slot *sa, *sb;
+	struct fe_pfc pfc = {0};
+	uint64_t now = 1000;
+	unsigned opened = 0, shut = 0;
+
+	cr_assert_eq(fe_link_compile(&twin_fast, 1000000000, &cfg), 0);
+	sa = calloc(cfg.nslots, sizeof(*sa));
+	sb = calloc(cfg.nslots, sizeof(*sb));
+	cr_assert(sa != NULL && sb != NULL);
+	fe_link_init(&a, &cfg, sa);
+	fe_link_init(&b, &cfg, sb);
+	a.gated = b.gated = 1;
+	srand(21);
+	for (unsigned step = 0; step < 20000; step++) {
+		struct fe_pfc_prio *q = &pfc.prio[step % 2];
+		uint32_t len = 60 + (uint32_t)(rand() % 1455);
+		void *pk[2][64];
+		uint64_t st[2][64];
+		unsigned na, nb;
+		int ra, rb, started = 0;
+
+		if (rand() % 8 == 0) { /* the pause window moves */
+			switch (rand() % 4) {
+			case 0:
+				q->from = q->until = 0;
+				break;
+			case 1:
+				q->from = now - (uint64_t)(rand() % 5000);
+				q->until = UINT64_MAX;
+				break;
+			case 2:
+				q->from = now + (uint64_t)(rand() % 20000);
+				q->until = UINT64_MAX;
+				break;
+			default:
+				q->from = now - (uint64_t)(rand() % 5000);
+				q->until = now + (uint64_t)(rand() % 20000);
+			}
+		}
+		now += (uint64_t)(rand() % 3 == 0 ? rand() % 30000 : rand() % 200);
+		ra = fe_link_enqueue_x(&a, &pfc, len, now, 0, FE_LABEL(0, step % 2));
+		rb = fe_link_enqueue_x(&b, &pfc, len, now, 0, FE_LABEL(0, step % 2));
+		cr_assert_eq(ra, rb);
+		if (rb == 0) {
+			started = fe_link_start_open(&b, q->from, q->until);
+			opened += (unsigned)started;
+			shut += (unsigned)!started;
+		}
+		cr_assert_eq(fe_link_pump(&a, now, fe_pfc_gate_inline, &pfc),
+			     fe_link_pump(&b, now, fe_pfc_gate_inline, &pfc) + (unsigned)started,
+			     "step %u: started", step);
+		cr_assert(a.sched == b.sched && a.busy_until == b.busy_until &&
+				  a.busy_frac == b.busy_frac && a.last_arrive == b.last_arrive,
+			  "step %u: serializer", step);
+		cr_assert_eq(memcmp(&a.st, &b.st, sizeof(a.st)), 0, "step %u: counters", step);
+		for (uint32_t i = a.head; i != a.tail; i++)
+			cr_assert(sa[i & a.mask].tx_end == sb[i & b.mask].tx_end &&
+					  sa[i & a.mask].arrive == sb[i & b.mask].arrive,
+				  "step %u: slot %u", step, i);
+		na = fe_link_dequeue(&a, now, pk[0], st[0], 64);
+		nb = fe_link_dequeue(&b, now, pk[1], st[1], 64);
+		cr_assert_eq(na, nb);
+		cr_assert_eq(memcmp(st[0], st[1], na * sizeof(uint64_t)), 0);
+	}
+	cr_assert_gt(opened, 1000, "packets must start at once (%u)", opened);
+	cr_assert_gt(shut, 1000, "... and wait for the pump (%u)", shut);
+	free(sa);
+	free(sb);
 }
