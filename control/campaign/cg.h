@@ -278,8 +278,9 @@ uint64_t cg_qhist_add(uint64_t *sum, json_t *h);
 /* Sum of one key over the lane counters of a counters document (pause frames, stalls). */
 json_int_t cg_lane_sum(json_t *counters, const char *key);
 /* Frames in flight at the dataplane's edge (its own kernel view, docs/counters.md: what a
- * host sent that it has not read yet, what it sent that the kernel has not passed on);
- * 0: at rest. */
+ * host sent that it has not read yet, what it sent that the kernel has not passed on; the
+ * positive rx_unexplained and tx_unexplained, a negative one being a frame caught across
+ * the counters' reset); 0: at rest. */
 json_int_t cg_edge_in_flight(json_t *counters);
 
 /* cg_verdict.c: "faithful", or "distorted: reason; reason" into the run (verdict, reasons) */

@@ -299,6 +299,47 @@ read_window(struct cg_run *r, const struct cg_regime *g, struct cg_host_ctr *aft
 	return counters;
 }
 
+/*
+ * The start of the job's window, at one quiet moment too: the dataplane's counters are
+ * reset between two reads of the hosts' that agree (into before[]), its edge at rest just
+ * before (cg_edge_in_flight()). Else a frame moving then is counted by one side only: a
+ * frame a host sent before the window that the dataplane read in it (in a ring, or the
+ * ping's last one still crossing a slow fabric), one the dataplane sent in it that the
+ * host had received before it (a split PFC run of the suite had one of each on two ports,
+ * 2026-12-01). Up to CG_READS tries, 100 ms apart; the last one's if none was quiet.
+ * *reads: the tries taken. 0, or -1 if the dataplane did not reset.
+ */
+static int
+open_window(struct cg_run *r, const struct cg_regime *g, struct cg_host_ctr *before, int *reads)
+{
+	for (int k = 1; k <= CG_READS; k++) {
+		struct cg_host_ctr first[CG_MAX_HOSTS + 1];
+		json_int_t in_flight = 0;
+		int same = 1;
+
+		if (k > 1)
+			usleep(100000);
+		*reads = k;
+		for (unsigned h = 1; h <= r->c->hosts; h++)
+			cg_host_read(r, h, &first[h]);
+		if (g->kind == CG_DATAPLANE) {
+			json_t *counters = cg_dp_counters(r);
+
+			in_flight = cg_edge_in_flight(counters);
+			json_decref(counters);
+			if (cg_dp_reset(r) != 0)
+				return -1;
+		}
+		for (unsigned h = 1; h <= r->c->hosts; h++) {
+			cg_host_read(r, h, &before[h]);
+			same &= same_frames(&first[h], &before[h]);
+		}
+		if (same && in_flight == 0)
+			break;
+	}
+	return 0;
+}
+
 static json_t *
 one_run(struct cg_run *r, const struct cg_regime *g, unsigned rep, int *status)
 {
@@ -309,7 +350,7 @@ one_run(struct cg_run *r, const struct cg_regime *g, unsigned rep, int *status)
 	uint64_t reset_at;
 	json_int_t in_flight;
 	double rtt;
-	int dprc = 0, reads;
+	int dprc = 0, reads, opened;
 
 	snprintf(tag, sizeof(tag), "%s-%u", g->name, rep + 1);
 	if (g->kind == CG_WIRE)
@@ -324,7 +365,7 @@ one_run(struct cg_run *r, const struct cg_regime *g, unsigned rep, int *status)
 	}
 	rtt = cg_ping_rtt_us(r);
 	/* the job's window: both ends counted from here (the hosts are idle) */
-	if (g->kind == CG_DATAPLANE && cg_dp_reset(r) != 0) {
+	if (open_window(r, g, before, &opened) != 0) {
 		cg_say("  fabemu-dp did not reset its counters: the run's would not be the job's "
 		       "(log: %s/logs/dp-%s.log)\n",
 		       r->out, tag);
@@ -333,8 +374,6 @@ one_run(struct cg_run *r, const struct cg_regime *g, unsigned rep, int *status)
 		return NULL;
 	}
 	reset_at = cg_now_ns(CLOCK_MONOTONIC);
-	for (unsigned h = 1; h <= r->c->hosts; h++)
-		cg_host_read(r, h, &before[h]);
 	snprintf(marks, sizeof(marks), "%s/logs/marks-%s.txt", r->out, tag);
 	unlink(marks);
 	cg_run_job(r, g, rep, marks, &jr);
@@ -365,7 +404,9 @@ one_run(struct cg_run *r, const struct cg_regime *g, unsigned rep, int *status)
 			jr.status, "dataplane_status", dprc, "ping_rtt_us", rtt, "tcp", tcp,
 			"hosts", hosts, "faults", marks_json(marks), "counters",
 			counters ? counters : json_null());
-	/* how the window closed: the reads it took, what the edge still held (0: quiet) */
+	/* how the window opened and closed: the reads each took, what the edge still held at
+	 * its close (0: quiet) */
+	json_object_set_new(run, "window_open_reads", json_integer(opened));
 	json_object_set_new(run, "window_reads", json_integer(reads));
 	json_object_set_new(run, "edge_in_flight",
 			    counters ? json_integer(in_flight) : json_null());

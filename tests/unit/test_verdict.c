@@ -176,10 +176,12 @@ Test(verdict, unexplained_frames)
 }
 
 /*
- * The edge is at rest when the dataplane's own kernel view of every port balances: what a
- * host sent that it has not read, what it sent that the kernel has not passed on, either
- * sign. A campaign reads its window only then (cg_run.c); a run whose edge never came to
- * rest says so beside its unexplained frames.
+ * The edge is at rest when nothing is in flight by the dataplane's own kernel view of any
+ * port: a frame a host sent that it has not read (rx_unexplained above 0), one it sent
+ * that the kernel has not passed on (tx_unexplained above 0). A negative one is a frame
+ * caught across the counters' reset, for good: not in flight. A campaign reads its window
+ * only at rest (cg_run.c); a run whose edge never came to rest says so beside its
+ * unexplained frames.
  */
 Test(verdict, edge_in_flight)
 {
@@ -190,8 +192,9 @@ Test(verdict, edge_in_flight)
 
 	cr_assert_eq(cg_edge_in_flight(json_object_get(run, "counters")), 0);
 	json_object_set_new(k0, "rx_unexplained", json_integer(3));
-	json_object_set_new(k1, "tx_unexplained", json_integer(-1));
-	json_object_set_new(k1, "rx_unexplained", json_integer(0));
+	json_object_set_new(k0, "tx_unexplained", json_integer(-1)); /* across the reset */
+	json_object_set_new(k1, "tx_unexplained", json_integer(1));
+	json_object_set_new(k1, "rx_unexplained", json_integer(-2));
 	json_array_append_new(ports,
 			      json_pack("{s:i, s:{s:s}}", "port", 2, "kernel", "kind", "none"));
 	cr_assert_eq(cg_edge_in_flight(json_object_get(run, "counters")), 4);
