@@ -594,18 +594,22 @@ static __rte_noinline void hop_pfc(struct fe_dp *dp, unsigned src, uint16_t h, s
  * the offer (hop_pfc(); a run: fe_link_enqueue_burst_open()), so that a frame the gate
  * lets start by then has started, and has left the buffer by the tick it ends, whatever
  * the frames a pass takes: the frames offered after it do not see it, nor does what the
- * switch holds. The same starts as the pass's pump would give them: no pause decided
- * later in the pass reaches back to a tick of it (a pause decided at t stops the sender
- * from t + delay, and a pass is a step no longer than that delay past the last one).
- * Not so, and left to the pump: a delay shorter than the step; a link to another box,
- * whose pauses a trunk brings when they come; a link the watchdog storms, whose pump
- * ignores the pauses or drops what waits; a test's pump_only.
+ * switch holds (so its pauses can come and go otherwise than before). Given the pauses,
+ * the same starts as the pass's pump would give: no pause decided later in the pass
+ * reaches back to a tick of it (a pause decided at t stops the sender from t + delay,
+ * and a pass is a step no longer than that delay past the last one, whose arrivals it
+ * has all taken unless it stopped at its bound, the box behind its schedule). Not so,
+ * and left to the pump: a delay shorter than the step; a link to another box, whose
+ * pauses a trunk brings when they come; a link the watchdog storms, whose pump ignores
+ * the pauses or drops what waits, or a watchdog that could storm it within a step (it
+ * would drop a frame started here); a test's pump_only.
  */
 static inline int
 pfc_at_offer(const struct fe_dp *dp, const struct fe_hoplink *hl)
 {
 	return hl->side == FE_HL_HERE && hl->storm_until == 0 &&
-	       hl->pfc.cfg.delay_ticks >= dp->step && !dp->graph->pump_only;
+	       hl->pfc.cfg.delay_ticks >= dp->step &&
+	       (dp->wd.ticks == 0 || dp->wd.ticks >= dp->step) && !dp->graph->pump_only;
 }
 
 static __rte_always_inline void
@@ -1736,10 +1740,10 @@ pfc_service(struct fe_dp *dp, uint64_t now)
 			    fe_pfc_refresh_due(&hl->pfc, pr, now))
 				fe_graph_pause_out(dp, h, pr, FE_PFC_XOFF, now); /* refresh */
 		}
-		if (dp->wd.ticks == 0)
-			continue;
 		if (hl->storm_until && hl->storm_until <= now)
 			hl->storm_until = 0; /* restored; stormed again at once if still stuck */
+		if (dp->wd.ticks == 0)
+			continue;
 		if (hl->storm_until == 0 && hl->l.sched != hl->l.tail) {
 			const struct fe_link_slot *s = &hl->l.slots[hl->l.sched & hl->l.mask];
 			const struct fe_pfc_prio *p = &hl->pfc.prio[FE_LABEL_CLASS(s->label)];

@@ -346,7 +346,7 @@ credit_mix(uint64_t h, const struct fe_credit *c)
 /* leaf2_burst(): PFC's frames on hop links all wait for the pump (fe_graph.h); PFC's
  * reaction delay (0: the link's delay and 1 us) */
 static int leaf2_pump_only;
-static uint64_t leaf2_pfc_delay_ns;
+static uint64_t leaf2_pfc_delay_ns, leaf2_watchdog_ns;
 
 static void
 leaf2_burst(int captured, enum fe_regime regime, uint64_t return_ns, int to_self,
@@ -364,7 +364,8 @@ leaf2_burst(int captured, enum fe_regime regime, uint64_t return_ns, int to_self
 				      .xon = 3000,
 				      .headroom = 3000,
 				      .quanta = 65535,
-				      .delay_ns = leaf2_pfc_delay_ns},
+				      .delay_ns = leaf2_pfc_delay_ns,
+				      .watchdog_ns = leaf2_watchdog_ns},
 			      .credit = {.buffer = 8192, .return_ns = return_ns, .out_pkts = 4}};
 	unsigned avail = rte_mempool_avail_count(pool);
 	struct fe_dp *dp = engine_o("leaf-spine", FE_PATH_ECMP, &o);
@@ -515,13 +516,14 @@ Test(graph, pfc_runs_move_as_one_frame_at_a_time)
 }
 
 /*
- * PFC: a hop link is pumped to the tick of each frame offered to it (pfc_at_offer()). The
- * frames start when the pass's pump would start them, but one the gate let start leaves
- * the buffer when it ends, not once the pump has come by. Against pump_only (every frame
- * waits for the pass's pump): the same starts (each link's times in the buffer, its
- * deliveries and drops; the pauses; every host's frames), and the occupancy frames find
- * on arrival never higher, and lower somewhere (a frame gone by the next one's tick no
- * longer counted).
+ * PFC: a hop link is pumped to the tick of each frame offered to it (pfc_at_offer()). Given
+ * the pauses, the frames start when the pass's pump would start them, but one the gate let
+ * start leaves the buffer when it ends, not once the pump has come by, so the bytes held
+ * and the pauses may differ. Here, against pump_only (every frame waits for the pass's
+ * pump): the same pauses, and with them the same starts as far as the counters tell
+ * (each link's times in the buffer, a log2 histogram; its deliveries and drops; every
+ * host's frames), and the occupancy frames find on arrival never higher, and lower
+ * somewhere (a frame gone by the next one's tick no longer counted).
  */
 Test(graph, pfc_frames_start_at_their_offer)
 {
@@ -580,6 +582,23 @@ Test(graph, pfc_frames_wait_for_the_pump_when_a_pause_could_reach_back)
 	leaf2_burst(0, FE_REGIME_PFC, 0, 1, &pumped);
 	leaf2_pump_only = 0;
 	leaf2_pfc_delay_ns = 0;
+	cr_assert_gt(at_once.xoffs[2], 0, "leaf2 must pause host 3");
+	fabric_same(&at_once, &pumped, "pauses, bytes held, switch memories and deliveries");
+}
+
+/* A watchdog of 500 ns (drop), shorter than the loop's step: it could storm a link within
+ * a step and drop what waits there, a frame started as it was offered among it, so every
+ * frame waits for the pass's pump. The fabric exactly pump_only's. */
+Test(graph, pfc_frames_wait_for_the_pump_when_a_watchdog_could_storm_within_a_step)
+{
+	struct fabric_state at_once, pumped;
+
+	leaf2_watchdog_ns = 500;
+	leaf2_burst(0, FE_REGIME_PFC, 0, 1, &at_once);
+	leaf2_pump_only = 1;
+	leaf2_burst(0, FE_REGIME_PFC, 0, 1, &pumped);
+	leaf2_pump_only = 0;
+	leaf2_watchdog_ns = 0;
 	cr_assert_gt(at_once.xoffs[2], 0, "leaf2 must pause host 3");
 	fabric_same(&at_once, &pumped, "pauses, bytes held, switch memories and deliveries");
 }
