@@ -1129,9 +1129,12 @@ probe_send(struct rte_mempool *pool, unsigned t, uint64_t tsc, int done)
  * sleeping and answer at once, and stay until each has its answers (its probes say so),
  * so that a round trip is the link's and not the time an engine took to wake: one that
  * answers from a running engine (the other box came first and left) is not waited for
- * longer than a second. 0, or -ETIMEDOUT/-EINVAL with a message.
+ * longer than a second. The probes go a millisecond apart, for 0.2 s: 16 of them, over
+ * 16 ms, once all came back 3 ms late on a loaded machine (the hypervisor taking the
+ * cores, the hosts' frames of an earlier run arriving), and the box refused a link of
+ * 400 us as shorter than that. 0, or -ETIMEDOUT/-EINVAL with a message.
  */
-#define FE_PROBES 16
+#define FE_PROBES 200
 static int
 measure_trunks(struct opts *o, struct rte_mempool *pool, char *err, size_t len)
 {

@@ -7,8 +7,9 @@
 # machines joins them (docs/scale-out.md). Each box measures its
 # trunks' latency at start and subtracts it. The same topology on one dataplane is the
 # reference: the ping's least round trip (4 links of 1 ms each way: 8 ms) and TCP's
-# goodput under credits (credit frames cross the trunks) must agree within tolerance, and
-# what crossed the trunks is counted.
+# goodput under credits (credit frames cross the trunks) must agree within tolerance
+# (wider where the hypervisor took 100 ms or more of a box's core, which the check says:
+# below, stolen()), and what crossed the trunks is counted.
 set -euo pipefail
 . "$(dirname "$0")/../../testbeds/lib.sh"
 fe_init split
@@ -101,6 +102,19 @@ stop_b() {
 	FE_DPB_PID=
 }
 
+# The hypervisor took a box's core (cpu_steal_ns, in 10 ms ticks) 100 ms or more: every
+# frame then waits on a box that wakes late, and the figures are the machine's as much as
+# the fabric's (a least RTT of 8609 us once, with 740 ms stolen; a TCP goodput of 74
+# Mbit/s on one box against 91 on two, with 330 ms): the bounds widen (WIDE 1), and each
+# check says why (WHY).
+stolen() { # COUNTERS FILE...: WIDE and WHY from the most the boxes of these counters lost
+	local ms
+	shift
+	ms=$(python3 -c "import json, sys; print(max(json.load(open(f))['lcores']['cpu_steal_ns'] for f in sys.argv[1:]) // 1000000)" "$@")
+	WIDE=0 WHY=
+	if [ "$ms" -ge 100 ]; then WIDE=1 WHY=" (the hypervisor took $ms ms of a box's core)"; fi
+}
+
 measure() { # NAME: the least RTT (us) and credit TCP goodput, in NAME.*
 	local tcp
 	fe_ping_min 1 2 20 >"$T/$1.rtt"
@@ -112,6 +126,7 @@ measure() { # NAME: the least RTT (us) and credit TCP goodput, in NAME.*
 fe_dp_start $(fe_eal) $(fe_vdevs af_packet) -- $ARGS --regime credit
 sleep 0.3
 measure one
+fe_ctl -j counters >"$T/one.json"
 fe_dp_stop
 
 # what --box refuses, before it measures anything
@@ -155,11 +170,15 @@ stop_b
 grep -h "link .* round trip" "$FE_DP_LOG" "$T/b.log" | sed 's/^/  /' >&2
 one=$(cat "$T/one.rtt") two=$(cat "$T/two.rtt")
 fe_log "least RTT: one box $one us, two boxes $two us; TCP under credits: $(cat "$T/one.tcp") and $(cat "$T/two.tcp") Mbit/s"
-fe_check "one box: least RTT (us), 8 links of 1 ms" "$one" 8000 8600
-fe_check "two boxes: least RTT (us)" "$two" 8000 8600
-fe_check "two boxes against one: RTT difference (us)" "$((two > one ? two - one : one - two))" 0 300
-fe_check "two boxes against one: TCP goodput (% of one box's)" \
-	"$(pct one.tcp two.tcp)" 85 115
+stolen COUNTERS "$T/one.json"
+fe_check "one box: least RTT (us), 8 links of 1 ms$WHY" "$one" 8000 "$((8600 + 400 * WIDE))"
+stolen COUNTERS "$T/a.json" "$T/b.json"
+fe_check "two boxes: least RTT (us)$WHY" "$two" 8000 "$((8600 + 400 * WIDE))"
+stolen COUNTERS "$T/one.json" "$T/a.json" "$T/b.json"
+fe_check "two boxes against one: RTT difference (us)$WHY" "$((two > one ? two - one : one - two))" 0 \
+	"$((300 + 400 * WIDE))"
+fe_check "two boxes against one: TCP goodput (% of one box's)$WHY" \
+	"$(pct one.tcp two.tcp)" "$((85 - 15 * WIDE))" "$((115 + 15 * WIDE))"
 # what crossed: box b's spine received frames and returned credits over both trunks
 fe_check "box b: frames received over each trunk (the veth's, VXLAN's: the fewer)" \
 	"$(fe_json "$T/b.json" 'min(t["rx_frames"] for t in d["graph"]["trunks"])')" 1000 100000000
@@ -180,17 +199,20 @@ nic_tcp() { # NAME: TCP goodput through the NIC, in NAME.tcp
 fe_dp_start $(fe_eal) $(fe_vdevs af_packet) -- $ARGS --regime credit --nic model=ib
 sleep 0.3
 nic_tcp nic-one
+fe_ctl -j counters >"$T/nic-one.json"
 fe_dp_stop
 start_b credit --nic model=ib
 fe_dp_start $(fe_eal) $(fe_vdevs af_packet) $(trunk_vdevs a 2) -- $ARGS --regime credit --box a \
 	--nic model=ib || { cat "$T/b.log"; exit 1; }
 nic_tcp nic-two
 fe_ctl -j counters >"$T/nic-a.json"
+"$FE_BIN/fabemuctl" -s /run/fabemu/fe-split-b.sock -j counters >"$T/nic-b.json"
 fe_dp_stop
 stop_b
 fe_log "TCP through the emulated ib NIC: one box $(cat "$T/nic-one.tcp"), two boxes $(cat "$T/nic-two.tcp") Mbit/s"
-fe_check "the ib NIC, two boxes against one: TCP goodput (% of one box's)" \
-	"$(pct nic-one.tcp nic-two.tcp)" 85 115
+stolen COUNTERS "$T/nic-one.json" "$T/nic-a.json" "$T/nic-b.json"
+fe_check "the ib NIC, two boxes against one: TCP goodput (% of one box's)$WHY" \
+	"$(pct nic-one.tcp nic-two.tcp)" "$((85 - 15 * WIDE))" "$((115 + 15 * WIDE))"
 fe_check "the ib NIC across the boxes: ACKs heard" \
 	"$(nic_sum "$T/nic-a.json" nic_acks_recv)" 100 100000000
 fe_check "the ib NIC across the boxes: frames that lost their flow" \
@@ -259,9 +281,12 @@ stop_b
 ip -n fesplit-b link set fesp-h2 netns 1
 ip link set fesp-h2 up
 fe_log "a host on each box: least RTT $(cat "$T/hb.rtt") us; TCP through the ib NIC $(cat "$T/hb.tcp") Mbit/s (one box $(cat "$T/nic-one.tcp"))"
-fe_check "a host on each box: least RTT (us), 8 links of 1 ms" "$(cat "$T/hb.rtt")" 8000 8600
-fe_check "a host on each box, the ib NIC: TCP goodput (% of one box's)" \
-	"$(pct nic-one.tcp hb.tcp)" 85 115
+stolen COUNTERS "$T/hb-a.json" "$T/hb-b.json"
+fe_check "a host on each box: least RTT (us), 8 links of 1 ms$WHY" "$(cat "$T/hb.rtt")" 8000 \
+	"$((8600 + 400 * WIDE))"
+stolen COUNTERS "$T/nic-one.json" "$T/hb-a.json" "$T/hb-b.json"
+fe_check "a host on each box, the ib NIC: TCP goodput (% of one box's)$WHY" \
+	"$(pct nic-one.tcp hb.tcp)" "$((85 - 15 * WIDE))" "$((115 + 15 * WIDE))"
 fe_check "a host on each box: h2's NIC acknowledged h1's frames (box b)" \
 	"$(fe_json "$T/hb-b.json" 'd["ports"][0].get("nic_acks_sent", 0)')" 100 100000000
 fe_check "a host on each box: h1's NIC heard them (box a)" \
