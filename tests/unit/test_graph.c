@@ -569,38 +569,38 @@ Test(graph, pfc_frames_start_at_their_offer)
 	cr_assert_gt(lower, 0, "frames gone by the next one's tick no longer counted");
 }
 
-/* A reaction delay shorter than the loop's step (200 ns: it is 1 us at least): a pause
- * decided later in a pass could stop a frame from a tick before its end, so every frame
- * waits for the pass's pump. The fabric exactly pump_only's. */
-Test(graph, pfc_frames_wait_for_the_pump_when_a_pause_could_reach_back)
+/* leaf2_burst() under PFC with this reaction delay and watchdog (ns): the fabric exactly
+ * pump_only's */
+static void
+leaf2_as_pump_only(uint64_t delay_ns, uint64_t watchdog_ns)
 {
 	struct fabric_state at_once, pumped;
 
-	leaf2_pfc_delay_ns = 200;
+	leaf2_pfc_delay_ns = delay_ns;
+	leaf2_watchdog_ns = watchdog_ns;
 	leaf2_burst(0, FE_REGIME_PFC, 0, 1, &at_once);
 	leaf2_pump_only = 1;
 	leaf2_burst(0, FE_REGIME_PFC, 0, 1, &pumped);
 	leaf2_pump_only = 0;
-	leaf2_pfc_delay_ns = 0;
+	leaf2_pfc_delay_ns = leaf2_watchdog_ns = 0;
 	cr_assert_gt(at_once.xoffs[2], 0, "leaf2 must pause host 3");
 	fabric_same(&at_once, &pumped, "pauses, bytes held, switch memories and deliveries");
 }
 
+/* A reaction delay shorter than the loop's step (200 ns: it is 1 us at least): a pause
+ * decided later in a pass could stop a frame from a tick before its end, so every frame
+ * waits for the pass's pump. */
+Test(graph, pfc_frames_wait_for_the_pump_when_a_pause_could_reach_back)
+{
+	leaf2_as_pump_only(200, 0);
+}
+
 /* A watchdog of 500 ns (drop), shorter than the loop's step: it could storm a link within
  * a step and drop what waits there, a frame started as it was offered among it, so every
- * frame waits for the pass's pump. The fabric exactly pump_only's. */
+ * frame waits for the pass's pump. */
 Test(graph, pfc_frames_wait_for_the_pump_when_a_watchdog_could_storm_within_a_step)
 {
-	struct fabric_state at_once, pumped;
-
-	leaf2_watchdog_ns = 500;
-	leaf2_burst(0, FE_REGIME_PFC, 0, 1, &at_once);
-	leaf2_pump_only = 1;
-	leaf2_burst(0, FE_REGIME_PFC, 0, 1, &pumped);
-	leaf2_pump_only = 0;
-	leaf2_watchdog_ns = 0;
-	cr_assert_gt(at_once.xoffs[2], 0, "leaf2 must pause host 3");
-	fabric_same(&at_once, &pumped, "pauses, bytes held, switch memories and deliveries");
+	leaf2_as_pump_only(0, 500);
 }
 
 /* The same under credits: the frames that cross at once go in runs, up to the first an
