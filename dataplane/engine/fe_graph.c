@@ -998,11 +998,13 @@ run_flush(struct fe_dp *dp, unsigned src, uint16_t h, struct fe_link_offer *o, u
 		 * pump to each one's tick has nothing to start); from the first that waits, one
 		 * at a time */
 		const struct fe_pfc_prio *q = &hl->pfc.prio[FE_LABEL_CLASS(o[0].label)];
-		unsigned k = fe_link_enqueue_burst_open(&hl->l, o, n, q->from, q->until);
+		unsigned k = fe_link_enqueue_burst_open(&hl->l, o, n, q->from, q->until, &nd);
 
-		for (unsigned i = 0; i < k; i++)
-			if (o[i].why != FE_LINK_DROP__MAX)
+		for (unsigned i = 0; nd > 0 && i < k; i++)
+			if (o[i].why != FE_LINK_DROP__MAX) {
 				hop_drop(dp, h, o[i].pkt, o[i].at, o[i].why);
+				nd--;
+			}
 		for (unsigned i = k; i < n; i++)
 			hop(dp, src, h, o[i].pkt, o[i].at, FE_LABEL_CLASS(o[i].label), R);
 		return;

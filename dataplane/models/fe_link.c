@@ -334,7 +334,7 @@ burst_limit(const struct fe_link *l, uint32_t q, uint64_t q_bytes, uint64_t used
 static inline __attribute__((always_inline)) unsigned
 burst_whole(struct fe_link *l, struct fe_link_offer *o, unsigned n, const int gated,
 	    const int accounted, const int stop, uint32_t max_q, const int open, uint64_t shut_from,
-	    uint64_t shut_until)
+	    uint64_t shut_until, unsigned *dropped_out)
 {
 	struct fe_link_slot *const slots = l->slots;
 	struct fe_link_offer *const o0 = o;
@@ -351,6 +351,8 @@ burst_whole(struct fe_link *l, struct fe_link_offer *o, unsigned n, const int ga
 	uint64_t qlim = l->cfg.max_bytes;
 	uint32_t svc = l->svc, tail = l->tail, frac = l->busy_frac, peak_pkts = l->peak_pkts;
 	uint32_t sched = l->sched;
+	/* open: the window as its start and width, one compare a packet (none: width 0) */
+	const uint64_t shut_w = open && shut_until > shut_from ? shut_until - shut_from : 0;
 	uint64_t q_bytes = q_bytes0, q_max = q_bytes0, busy = l->busy_until;
 	uint64_t last_arrive = l->last_arrive, left = 0, dropped = 0;
 	unsigned nd = 0;
@@ -404,8 +406,7 @@ burst_whole(struct fe_link *l, struct fe_link_offer *o, unsigned n, const int ga
 		FE_CNT_ADD(l->st.qdepth_hist[fe_hist_bucket(tail - svc)], 1);
 		/* open: on a serializer free at its tick, its gate open then, it starts at
 		 * once (fe_link_start_open(): nothing waits ahead of it, above) */
-		const int now_eager =
-			!gated || (open && busy <= now && (now < shut_from || now >= shut_until));
+		const int now_eager = !gated || (open && busy <= now && now - shut_from >= shut_w);
 
 		if (now_eager) { /* fe_link_schedule() */
 			unsigned __int128 t;
@@ -471,6 +472,8 @@ burst_whole(struct fe_link *l, struct fe_link_offer *o, unsigned n, const int ga
 		FE_CNT_SET(l->pool->used, others + q_bytes);
 		FE_CNT_MAX(l->pool->peak, others + q_max);
 	}
+	if (open)
+		*dropped_out = nd;
 	return stop || open ? (unsigned)(o - o0) : nd;
 }
 
@@ -479,7 +482,7 @@ burst_whole(struct fe_link *l, struct fe_link_offer *o, unsigned n, const int ga
 	static __attribute__((noinline)) unsigned name(struct fe_link *l, struct fe_link_offer *o, \
 						       unsigned n)                                 \
 	{                                                                                          \
-		return burst_whole(l, o, n, gated, accounted, 0, 0, 0, 0, 0);                      \
+		return burst_whole(l, o, n, gated, accounted, 0, 0, 0, 0, 0, NULL);                \
 	}
 BURST_WHOLE(burst_eager, 0, 0)
 BURST_WHOLE(burst_eager_acct, 0, 1)
@@ -511,34 +514,37 @@ fe_link_enqueue_burst(struct fe_link *l, struct fe_link_offer *o, unsigned n)
 /* Gated, each packet started at once if it can, up to the first that waits */
 static __attribute__((noinline)) unsigned
 burst_gated_open(struct fe_link *l, struct fe_link_offer *o, unsigned n, uint64_t from,
-		 uint64_t until)
+		 uint64_t until, unsigned *nd)
 {
-	return burst_whole(l, o, n, 1, 0, 0, 0, 1, from, until);
+	return burst_whole(l, o, n, 1, 0, 0, 0, 1, from, until, nd);
 }
 
 static __attribute__((noinline)) unsigned
 burst_gated_acct_open(struct fe_link *l, struct fe_link_offer *o, unsigned n, uint64_t from,
-		      uint64_t until)
+		      uint64_t until, unsigned *nd)
 {
-	return burst_whole(l, o, n, 1, 1, 0, 0, 1, from, until);
+	return burst_whole(l, o, n, 1, 1, 0, 0, 1, from, until, nd);
 }
 
 unsigned
 fe_link_enqueue_burst_open(struct fe_link *l, struct fe_link_offer *o, unsigned n,
-			   uint64_t shut_from, uint64_t shut_until)
+			   uint64_t shut_from, uint64_t shut_until, unsigned *dropped)
 {
 	unsigned k = 0;
 
 	if (fe_link_burst_whole(l))
-		return l->acct ? burst_gated_acct_open(l, o, n, shut_from, shut_until)
-			       : burst_gated_open(l, o, n, shut_from, shut_until);
+		return l->acct ? burst_gated_acct_open(l, o, n, shut_from, shut_until, dropped)
+			       : burst_gated_open(l, o, n, shut_from, shut_until, dropped);
 	/* a pool over its limit already: one at a time */
+	*dropped = 0;
 	for (; k < n && l->sched == l->tail; k++) {
 		o[k].why = FE_LINK_DROP__MAX;
-		if (fe_link_enqueue_x(l, o[k].pkt, o[k].len, o[k].at, 0, o[k].label) < 0)
+		if (fe_link_enqueue_x(l, o[k].pkt, o[k].len, o[k].at, 0, o[k].label) < 0) {
 			o[k].why = l->last_drop;
-		else
+			++*dropped;
+		} else {
 			fe_link_start_open(l, shut_from, shut_until);
+		}
 	}
 	return k;
 }
@@ -546,7 +552,7 @@ fe_link_enqueue_burst_open(struct fe_link *l, struct fe_link_offer *o, unsigned 
 static __attribute__((noinline)) unsigned
 burst_gated_while_room(struct fe_link *l, struct fe_link_offer *o, unsigned n, uint32_t max_q)
 {
-	return burst_whole(l, o, n, 1, 0, 1, max_q, 0, 0, 0);
+	return burst_whole(l, o, n, 1, 0, 1, max_q, 0, 0, 0, NULL);
 }
 
 unsigned

@@ -467,11 +467,12 @@ unsigned fe_link_enqueue_burst(struct fe_link *l, struct fe_link_offer *o, unsig
  * can (fe_link_start_open(l, shut_from, shut_until)), up to the first offered while a
  * packet waits: that one and those after it are not offered (o[i].why not written), for
  * the caller to offer as it offers one. Returns how many were offered (taken or
- * dropped, each with its cause in o[i].why): the same, to the counter and the tick, as
- * fe_link_enqueue_x() and fe_link_start_open() for each (test_link checks it).
+ * dropped, each with its cause in o[i].why), *dropped how many of them were dropped: the
+ * same, to the counter and the tick, as fe_link_enqueue_x() and fe_link_start_open() for
+ * each (test_link checks it).
  */
 unsigned fe_link_enqueue_burst_open(struct fe_link *l, struct fe_link_offer *o, unsigned n,
-				    uint64_t shut_from, uint64_t shut_until);
+				    uint64_t shut_from, uint64_t shut_until, unsigned *dropped);
 
 /*
  * fe_link_enqueue_while_room() keeps l's state in registers: a gated link without bytes

@@ -562,7 +562,7 @@ twin_run(const struct fe_link_params *p, uint32_t nslots, uint64_t pool_limit, i
 				     step);
 		} else if (op < 6) { /* a burst: one at a time on one twin, at once on the other */
 			struct fe_link_offer o[32];
-			unsigned n = 1 + (unsigned)(rand() % 32), nd = 0, got, k;
+			unsigned n = 1 + (unsigned)(rand() % 32), nd = 0, nd_open = 0, got, k;
 			uint8_t why[32];
 			/* the window the gate is shut in: none, always, about the burst's ticks */
 			uint64_t from = 0, until = 0;
@@ -625,7 +625,9 @@ twin_run(const struct fe_link_params *p, uint32_t nslots, uint64_t pool_limit, i
 			}
 			whole += (unsigned)fe_link_burst_whole(&t->burst);
 			if (open) {
-				got = fe_link_enqueue_burst_open(&t->burst, o, n, from, until);
+				got = fe_link_enqueue_burst_open(&t->burst, o, n, from, until,
+								 &nd_open);
+				cr_assert_eq(nd_open, nd, "step %u: the same dropped", step);
 				cr_assert_eq(got, k,
 					     "step %u: %u offered at once, %u one at a time", step,
 					     got, k);
