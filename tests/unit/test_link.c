@@ -567,7 +567,7 @@ twin_run(const struct fe_link_params *p, uint32_t nslots, uint64_t pool_limit, i
 			/* the window the gate is shut in: none, always, about the burst's ticks */
 			uint64_t from = 0, until = 0;
 
-			switch (rand() % 4) {
+			switch (rand() % 7) {
 			case 1:
 				until = UINT64_MAX;
 				break;
@@ -578,6 +578,18 @@ twin_run(const struct fe_link_params *p, uint32_t nslots, uint64_t pool_limit, i
 			case 3:
 				from = now + (uint64_t)(rand() % 20000);
 				until = UINT64_MAX;
+				break;
+			case 4: /* ending at the first offer's tick, often: open from it */
+				from = now / 2;
+				until = now;
+				break;
+			case 5: /* beginning at it: shut from it */
+				from = now;
+				until = now + 1 + (uint64_t)(rand() % 20000);
+				break;
+			case 6: /* ending a tick after it: still shut at it */
+				from = now / 2;
+				until = now + 1;
 				break;
 			}
 
