@@ -255,89 +255,90 @@ same_frames(const struct cg_host_ctr *a, const struct cg_host_ctr *b)
 }
 
 /*
- * The end of the job's window: the hosts' counters (into after[]) and the dataplane's
- * (returned; NULL without one), taken at one quiet moment. The dataplane's are read
- * between two reads of the hosts' that agree, and with its edge at rest (nothing in
- * flight by its own kernel view, cg_edge_in_flight()). Else a frame would be counted by
- * one side only, and the run would have frames unexplained that are only the reads'
- * timing: one that moved meanwhile (a FIN sent again after the settle, a late box's last
- * frames); one a host sent that the dataplane has not read yet (in its ring, or in the
- * backlog of a core whose softirqs a SCHED_FIFO box holds off); one the dataplane handed
- * its PMD that the kernel has not passed on. Up to CG_READS tries, 100 ms apart (a
- * SCHED_FIFO task leaves others 50 ms a second); the last one's if none was quiet.
- * *reads: the tries taken; *in_flight: the edge's frames in flight at the one kept.
+ * One quiet moment of the dataplane and the hosts: the hosts' counters read into a[], the
+ * dataplane's read (into *counters, when counters is not NULL) and its edge's frames in
+ * flight (cg_edge_in_flight()), then, with reset, its counters reset, and the hosts' read
+ * into b[]. A frame moving meanwhile would be counted by one side only, and the run would
+ * have frames unexplained that are only the reads' timing, so the moment is quiet when
+ * a[] and b[] agree and nothing was in flight: tried up to CG_READS times, 100 ms apart
+ * (a SCHED_FIFO task leaves others 50 ms a second); the last try's if none was. Returns
+ * the tries taken, or -1 if the dataplane did not reset.
  */
 #define CG_READS 20
+static int
+quiet_moment(struct cg_run *r, const struct cg_regime *g, struct cg_host_ctr *a,
+	     struct cg_host_ctr *b, int reset, json_t **counters, json_int_t *in_flight)
+{
+	int k;
+
+	for (k = 1; k <= CG_READS; k++) {
+		int same = 1;
+
+		if (k > 1)
+			usleep(100000);
+		*in_flight = 0;
+		for (unsigned h = 1; h <= r->c->hosts; h++)
+			cg_host_read(r, h, &a[h]);
+		if (g->kind == CG_DATAPLANE && (reset || r->dp > 0)) {
+			json_t *c = cg_dp_counters(r);
+
+			*in_flight = cg_edge_in_flight(c);
+			if (counters != NULL) {
+				json_decref(*counters);
+				*counters = c;
+			} else {
+				json_decref(c);
+			}
+			if (reset && cg_dp_reset(r) != 0)
+				return -1;
+		}
+		for (unsigned h = 1; h <= r->c->hosts; h++) {
+			cg_host_read(r, h, &b[h]);
+			same &= same_frames(&a[h], &b[h]);
+		}
+		if (same && *in_flight == 0)
+			return k;
+	}
+	return CG_READS;
+}
+
+/*
+ * The start of the job's window: the dataplane's counters reset between two reads of the
+ * hosts' that agree (the second into before[]), its edge at rest just before. Else a
+ * frame a host sent before the window that the dataplane read in it (in a ring, or the
+ * ping's last one still crossing a slow fabric), or one the dataplane sent in it that the
+ * host had received before it, is counted by one side only (a split PFC run of the suite
+ * had one of each on two ports, 2026-12-01). Returns the tries, or -1 if the dataplane
+ * did not reset.
+ */
+static int
+open_window(struct cg_run *r, const struct cg_regime *g, struct cg_host_ctr *before)
+{
+	struct cg_host_ctr first[CG_MAX_HOSTS + 1];
+	json_int_t in_flight;
+
+	return quiet_moment(r, g, first, before, 1, NULL, &in_flight);
+}
+
+/*
+ * The end of the job's window: the hosts' counters (into after[]) and the dataplane's
+ * (returned; NULL without one), the dataplane's read between two reads of the hosts' that
+ * agree and with its edge at rest. Else a frame that moved meanwhile (a FIN sent again
+ * after the settle, a late box's last frames), one a host sent that the dataplane has not
+ * read yet (in its ring, or in the backlog of a core whose softirqs a SCHED_FIFO box holds
+ * off), or one the dataplane handed its PMD that the kernel has not passed on, is counted
+ * by one side only. *reads: the tries taken; *in_flight: the edge's frames in flight at
+ * the one kept.
+ */
 static json_t *
 read_window(struct cg_run *r, const struct cg_regime *g, struct cg_host_ctr *after, int *reads,
 	    json_int_t *in_flight)
 {
+	struct cg_host_ctr again[CG_MAX_HOSTS + 1];
 	json_t *counters = NULL;
 
-	*in_flight = 0;
-	for (int k = 1; k <= CG_READS; k++) {
-		struct cg_host_ctr again[CG_MAX_HOSTS + 1];
-		int same = 1;
-
-		if (k > 1)
-			usleep(100000);
-		*reads = k;
-		for (unsigned h = 1; h <= r->c->hosts; h++)
-			cg_host_read(r, h, &after[h]);
-		if (g->kind == CG_DATAPLANE && r->dp > 0) {
-			json_decref(counters);
-			counters = cg_dp_counters(r);
-			*in_flight = cg_edge_in_flight(counters);
-		}
-		for (unsigned h = 1; h <= r->c->hosts; h++) {
-			cg_host_read(r, h, &again[h]);
-			same &= same_frames(&after[h], &again[h]);
-		}
-		if (same && *in_flight == 0)
-			break;
-	}
+	*reads = quiet_moment(r, g, after, again, 0, &counters, in_flight);
 	return counters;
-}
-
-/*
- * The start of the job's window, at one quiet moment too: the dataplane's counters are
- * reset between two reads of the hosts' that agree (into before[]), its edge at rest just
- * before (cg_edge_in_flight()). Else a frame moving then is counted by one side only: a
- * frame a host sent before the window that the dataplane read in it (in a ring, or the
- * ping's last one still crossing a slow fabric), one the dataplane sent in it that the
- * host had received before it (a split PFC run of the suite had one of each on two ports,
- * 2026-12-01). Up to CG_READS tries, 100 ms apart; the last one's if none was quiet.
- * *reads: the tries taken. 0, or -1 if the dataplane did not reset.
- */
-static int
-open_window(struct cg_run *r, const struct cg_regime *g, struct cg_host_ctr *before, int *reads)
-{
-	for (int k = 1; k <= CG_READS; k++) {
-		struct cg_host_ctr first[CG_MAX_HOSTS + 1];
-		json_int_t in_flight = 0;
-		int same = 1;
-
-		if (k > 1)
-			usleep(100000);
-		*reads = k;
-		for (unsigned h = 1; h <= r->c->hosts; h++)
-			cg_host_read(r, h, &first[h]);
-		if (g->kind == CG_DATAPLANE) {
-			json_t *counters = cg_dp_counters(r);
-
-			in_flight = cg_edge_in_flight(counters);
-			json_decref(counters);
-			if (cg_dp_reset(r) != 0)
-				return -1;
-		}
-		for (unsigned h = 1; h <= r->c->hosts; h++) {
-			cg_host_read(r, h, &before[h]);
-			same &= same_frames(&first[h], &before[h]);
-		}
-		if (same && in_flight == 0)
-			break;
-	}
-	return 0;
 }
 
 static json_t *
@@ -365,7 +366,7 @@ one_run(struct cg_run *r, const struct cg_regime *g, unsigned rep, int *status)
 	}
 	rtt = cg_ping_rtt_us(r);
 	/* the job's window: both ends counted from here (the hosts are idle) */
-	if (open_window(r, g, before, &opened) != 0) {
+	if ((opened = open_window(r, g, before)) < 0) {
 		cg_say("  fabemu-dp did not reset its counters: the run's would not be the job's "
 		       "(log: %s/logs/dp-%s.log)\n",
 		       r->out, tag);

@@ -190,16 +190,18 @@ cg_verdict(const struct cg_campaign *c, const struct cg_regime *g, json_t *capac
 		    "%.0f frames dropped by the dataplane outside its model (no mbuf for a "
 		    "copy, a full pipeline ring, a link out of slots)",
 		    box);
-	if (num(run, "unexplained") > 0 && num(run, "edge_in_flight") > 0)
+	if (num(run, "unexplained") > 0) {
+		char rest[128] = "";
+
+		if (num(run, "edge_in_flight") > 0)
+			snprintf(rest, sizeof(rest),
+				 "; the dataplane's edge still had %.0f in flight after %.0f reads",
+				 num(run, "edge_in_flight"), num(run, "window_reads"));
 		add(reasons,
 		    "%.0f frames unexplained (neither read, nor sent, nor lost where a counter "
-		    "sees it; the dataplane's edge still had %.0f in flight after %.0f reads)",
-		    num(run, "unexplained"), num(run, "edge_in_flight"), num(run, "window_reads"));
-	else if (num(run, "unexplained") > 0)
-		add(reasons,
-		    "%.0f frames unexplained (neither read, nor sent, nor lost where a counter "
-		    "sees it)",
-		    num(run, "unexplained"));
+		    "sees it%s)",
+		    num(run, "unexplained"), rest);
+	}
 	if (g->kind == CG_DATAPLANE) {
 		delays(c, g, run, reasons, notes);
 		boxes_cpu(c, run, reasons);
