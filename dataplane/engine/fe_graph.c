@@ -977,44 +977,35 @@ pfc_run_quiet(struct fe_dp *dp, unsigned src, const struct fe_hoplink *hl,
 
 /*
  * Lossy, and PFC's quiet runs: the link takes the run whole (fe_link_enqueue_burst()),
- * dropping what it has no room for. A link with impairments, or a run PFC may decide
- * something for: one frame at a time.
+ * dropping what it has no room for; under PFC, pumped at each offer (pfc_at_offer()), its
+ * frames start as they come while none waits (a pump to each one's tick has nothing to
+ * start: one lane, pfc_run_quiet()), and from the first that waits go one at a time. A
+ * link with impairments, or a run PFC may decide something for: one frame at a time.
  */
 static __rte_always_inline void
 run_flush(struct fe_dp *dp, unsigned src, uint16_t h, struct fe_link_offer *o, unsigned n,
 	  const enum fe_regime R)
 {
 	struct fe_hoplink *hl = &dp->graph->hl[h];
-	unsigned nd;
+	unsigned k = 0, nd = 0; /* o[0 .. k) offered together, nd of them dropped */
 
-	if (unlikely(hl->x.cfg.active) ||
-	    (R == FE_REGIME_PFC && !pfc_run_quiet(dp, src, hl, o, n))) {
-		for (unsigned i = 0; i < n; i++)
-			hop(dp, src, h, o[i].pkt, o[i].at, FE_LABEL_CLASS(o[i].label), R);
-		return;
-	}
-	if (R == FE_REGIME_PFC && pfc_at_offer(dp, hl)) {
-		/* one lane (pfc_run_quiet()): frames start as they come while none waits (a
-		 * pump to each one's tick has nothing to start); from the first that waits, one
-		 * at a time */
-		const struct fe_pfc_prio *q = &hl->pfc.prio[FE_LABEL_CLASS(o[0].label)];
-		unsigned k = fe_link_enqueue_burst_open(&hl->l, o, n, q->from, q->until, &nd);
+	if (likely(!hl->x.cfg.active) && (R != FE_REGIME_PFC || pfc_run_quiet(dp, src, hl, o, n))) {
+		if (R == FE_REGIME_PFC && pfc_at_offer(dp, hl)) {
+			const struct fe_pfc_prio *q = &hl->pfc.prio[FE_LABEL_CLASS(o[0].label)];
 
-		for (unsigned i = 0; nd > 0 && i < k; i++)
-			if (o[i].why != FE_LINK_DROP__MAX) {
-				hop_drop(dp, h, o[i].pkt, o[i].at, o[i].why);
-				nd--;
-			}
-		for (unsigned i = k; i < n; i++)
-			hop(dp, src, h, o[i].pkt, o[i].at, FE_LABEL_CLASS(o[i].label), R);
-		return;
+			k = fe_link_enqueue_burst_open(&hl->l, o, n, q->from, q->until, &nd);
+		} else {
+			k = n;
+			nd = fe_link_enqueue_burst(&hl->l, o, n);
+		}
 	}
-	nd = fe_link_enqueue_burst(&hl->l, o, n);
-	for (unsigned i = 0; nd > 0 && i < n; i++)
+	for (unsigned i = 0; nd > 0 && i < k; i++)
 		if (o[i].why != FE_LINK_DROP__MAX) {
 			hop_drop(dp, h, o[i].pkt, o[i].at, o[i].why);
 			nd--;
 		}
+	for (unsigned i = k; i < n; i++)
+		hop(dp, src, h, o[i].pkt, o[i].at, FE_LABEL_CLASS(o[i].label), R);
 }
 
 static __rte_noinline void

@@ -328,8 +328,11 @@ burst_limit(const struct fe_link *l, uint32_t q, uint64_t q_bytes, uint64_t used
  * fe_link_enqueue_burst() on a link taken whole: gated or eager, with bytes per account or
  * without (constants: a copy each). stop (a constant): fe_link_enqueue_while_room()
  * instead, on a gated link without accounts: the first packet without room, or with max_q
- * packets in the buffer, ends the burst, and o[].why is not written. Returns how many
- * were dropped, or with stop how many were taken.
+ * packets in the buffer, ends the burst, and o[].why is not written. open (a constant):
+ * fe_link_enqueue_burst_open() instead, on a gated link: a packet starts at once on a
+ * serializer free at its tick outside [shut_from, shut_until), and the first offered while
+ * one waits ends the burst (*dropped_out: the drops). Returns how many were dropped, or
+ * with stop or open how many were offered.
  */
 static inline __attribute__((always_inline)) unsigned
 burst_whole(struct fe_link *l, struct fe_link_offer *o, unsigned n, const int gated,
