@@ -4,7 +4,8 @@
 # the shipped congestion-tree-split campaign (3 repetitions of each regime, on one box and
 # split) agrees within the tolerance docs/scale-out.md states: under credits (the hosts'
 # TCP, and the emulated ib NIC) the victim's median time and the median credit wait
-# within 25 % of one box's; under PFC the victim's median time and pause frames within
+# within 25 % of one box's (wider by the share of a run the hypervisor took from a box's
+# core, where it took 100 ms or more); under PFC the victim's median time and pause frames within
 # 25 % where no split run is found distorted, else within a factor of 2 (a box that fell
 # behind moves them; 3 where the hypervisor took 100 ms or more of a box's core);
 # nothing dropped but where a box ran late and its verdict says so (each box's lateness is seen: the links that leave for another box
@@ -86,12 +87,33 @@ done
 # from the hosts' core (its own rule), which a lossless regime's drops do not follow
 BY_TIMING='any("at p99" in x for x in r["reasons"])' # a run distorted by the box's timing
 distorted() { runs "$1" "$BY_TIMING"; }
+# what the hypervisor took from the cores of a run `r`'s boxes, ns
+STEAL="max([r['lcores']['cpu_steal_ns']] + [b['lcores']['cpu_steal_ns'] for b in r['counters'].get('boxes', [])])"
 # the most ms the hypervisor took from a box's core in one run of REGIME or REGIME-split
 # (cpu_steal_ns, in 10 ms ticks): 100 ms or more, the distorted runs' bound widens to a
 # factor of 3, said so (the pause frames split 48 % of one box's once, all three split
 # runs distorted on a day the hypervisor took hundreds of ms from the boxes' cores)
 stolen() {
-	fe_json "$R" "max(max([r['lcores']['cpu_steal_ns']] + [b['lcores']['cpu_steal_ns'] for b in r['counters'].get('boxes', [])]) for r in d['runs'] if r['regime'] in ('$1', '$1-split')) // 1000000"
+	fe_json "$R" "max($STEAL for r in d['runs'] if r['regime'] in ('$1', '$1-split')) // 1000000"
+}
+# credits: held within 25 % in every run. A run whose box lost a share s of its job's time
+# to the hypervisor can take up to 1 / (1 - s) of its time, and wait for credits as much
+# longer: where it took 100 ms or more, the bounds follow the most either side lost (s at
+# most 0.75), down to 75 x (1 - s of the one box's runs), up to 125 / (1 - s of the split
+# runs), said so (ib-nic's victim split took 69 % of one box's once: one box's runs took
+# 3.2 and 3.1 s, 2.1 most days)
+share() { # REGIME: the most of a run's job time the hypervisor took from a box's core
+	fe_json "$R" "min(0.75, max($STEAL / max(r['end_ns'] - r['start_ns'], 1) for r in d['runs'] if r['regime'] == '$1'))"
+}
+within() { # WHAT REGIME ONE SPLIT: SPLIT in % of ONE, 75 .. 125 or wider as above
+	local ms lo=75 hi=125 why=
+	ms=$(stolen "$2")
+	if [ "$ms" -ge 100 ]; then
+		lo=$(python3 -c "print(min(75, int(75 * (1 - $(share "$2")))))")
+		hi=$(python3 -c "print(max(125, int(125 / (1 - $(share "$2-split")) + 0.999)))")
+		why=", the hypervisor took $ms ms of a box's core"
+	fi
+	fe_check "$1 (%)$why" "$(pct "$3" "$4")" "$lo" "$hi"
 }
 held() { # WHAT ONE-BOX SPLIT (of regime ${WHAT%%:*})
 	local g=${1%%:*} p n ms
@@ -108,10 +130,9 @@ held() { # WHAT ONE-BOX SPLIT (of regime ${WHAT%%:*})
 	fi
 }
 held "roce-pfc: the victim's median time" "$(med roce-pfc "$JOB")" "$(med roce-pfc-split "$JOB")"
-# credits: the victim's time held within 25 % in every run
 for g in ib-ndr ib-nic; do
-	fe_check "$g: split against one box, the victim's median time (%)" \
-		"$(pct "$(med $g "$JOB")" "$(med $g-split "$JOB")")" 75 125
+	within "$g: split against one box, the victim's median time" $g "$(med $g "$JOB")" \
+		"$(med $g-split "$JOB")"
 done
 for g in roce-pfc ib-ndr ib-nic; do
 	fe_check "$g: drops (lossless)" "$(runs $g 'sum(l["drops"] for l in r["links"])')" 0 0
@@ -123,10 +144,10 @@ for g in roce-pfc ib-ndr ib-nic; do
 done
 held "roce-pfc: median pause frames" "$(med roce-pfc 'r["pause_frames"]')" \
 	"$(med roce-pfc-split 'r["pause_frames"]')"
-fe_check "ib-ndr: split against one box, median time waiting for credits (%)" \
-	"$(pct "$(med ib-ndr 'r["credit_stall_ns"]')" "$(med ib-ndr-split 'r["credit_stall_ns"]')")" 75 125
-fe_check "ib-nic: split against one box, median time waiting for credits (%)" \
-	"$(pct "$(med ib-nic 'r["credit_stall_ns"]')" "$(med ib-nic-split 'r["credit_stall_ns"]')")" 75 125
+for g in ib-ndr ib-nic; do
+	within "$g: split against one box, median time waiting for credits" $g \
+		"$(med $g 'r["credit_stall_ns"]')" "$(med $g-split 'r["credit_stall_ns"]')"
+done
 # the emulated ib NIC across the boxes: its flows' frames and ACKs crossed with their tags
 for g in ib-nic ib-nic-split; do
 	fe_check "$g: the NIC's ACKs heard" \

@@ -108,6 +108,22 @@ round(100 * min(l["out_pkts"] for l in d["graph"]["fabric_links"] if l["link"].s
       sum(l["out_pkts"] for l in d["graph"]["fabric_links"] if l["link"].startswith("leaf1>")))')" 30 50
 echo "  reordered frames seen at hosts 3 and 4: $(fe_json "$T/adaptive.json" 'd["graph"]["out_of_order"][2:]')"
 
+# The hypervisor took 100 ms or more of the dataplane's core in a run (cpu_steal_ns in
+# its --stats-json, in 10 ms ticks): a flow that lost a share s of its SECS s to it can
+# measure as little as (1 - s) of its goodput, so a goodput's low bound falls to LOW x
+# (1 - s), s at most 0.75, and the check says so (the lossy victim measured 129.6 Mbit/s
+# against 140 once, on an evening the hypervisor took hundreds of ms of this machine's
+# cores)
+low() { # LOW STATS-JSON: LO and WHY
+	local ms
+	ms=$(fe_json "$2" "d['lcores']['cpu_steal_ns'] // 1000000")
+	LO=$1 WHY=
+	if [ "$ms" -ge 100 ]; then
+		LO=$(python3 -c "print(int($1 * (1 - min(0.75, $ms / ($SECS * 1000)))))")
+		WHY=" (the hypervisor took $ms ms of the dataplane's core)"
+	fi
+}
+
 # victim: host 2 -> host 4; the incast: hosts 1 and 4 -> host 3
 victim() {
 	local name=$1
@@ -135,7 +151,8 @@ echo "a victim under a congestion tree (2 leaves, 1 spine; host 3's down link th
 victim lossy --link 2.down:buffer=128KiB
 LOSSY=$VICTIM
 fe_check "lossy: fabric drops (the incast's, at host 3)" "$DROPS" 1 100000000
-fe_check "lossy: the victim keeps most of its 200 Mbit/s" "$LOSSY" 140 210
+low 140 "$T/lossy.json"
+fe_check "lossy: the victim keeps most of its 200 Mbit/s$WHY" "$LOSSY" "$LO" 210
 victim pfc --regime pfc --pfc xoff=32KiB,xon=24KiB
 fe_check "pfc: fabric drops" "$DROPS" 0 0
 fe_check "pfc: leaf2 paused the spine (XOFF events)" "$(fe_json "$T/pfc.json" \
@@ -183,7 +200,8 @@ fe_check "flap: the link was down, and routed around once" "$(fe_json "$T/mid.js
 [(l['down'], l['failovers']) for l in d['graph']['fabric_links'] if l['link'] == 'leaf1>spine$ua'][0] == (True, 1)")" True True
 fe_check "flap: what it lost on the way down (frames)" "$(fe_json "$T/mid.json" "
 [l['drop_random_pkts'] for l in d['graph']['fabric_links'] if l['link'] == 'leaf1>spine$ua'][0]")" 1 1000
-fe_check "flap: the flow kept most of its 200 Mbit/s" "$(cat "$T/flapflow")" 120 210
+low 120 "$T/flap.json"
+fe_check "flap: the flow kept most of its 200 Mbit/s$WHY" "$(cat "$T/flapflow")" "$LO" 210
 # the capture of the uplink: what it carried, and what the flap lost on it, marked (read
 # here block by block: tshark dissects every TCP segment, minutes for a capture this size)
 python3 - "$T/fab.pcapng" >"$T/fab.txt" <<'PY'

@@ -115,6 +115,26 @@ stolen() { # COUNTERS FILE...: WIDE and WHY from the most the boxes of these cou
 	if [ "$ms" -ge 100 ]; then WIDE=1 WHY=" (the hypervisor took $ms ms of a box's core)"; fi
 }
 
+# A TCP goodput of two boxes against one: 85 .. 115 %, 70 .. 130 % (WIDE) when the
+# hypervisor took 100 ms or more. A run whose box lost a share s of its 4 s iperf to the
+# hypervisor can measure as little as (1 - s) of its goodput, so beyond that the bounds
+# follow the share each side lost (s at most 0.75): the low one falls to 85 x (1 - s of
+# the two boxes), the high one rises to 115 / (1 - s of the one box); the ib NIC's goodput
+# through two boxes was 182 % of one box's once, with 2200 ms of the one box's run stolen
+goodput() { # NAME ONE TWO ONE-COUNTERS TWO-COUNTERS...: check TWO.tcp in % of ONE.tcp
+	local name=$1 one=$2 two=$3 oc=$4 lo hi
+	shift 4
+	stolen COUNTERS "$oc" "$@"
+	read -r lo hi < <(python3 -c "
+import json, sys
+share = lambda fs: min(0.75, max(json.load(open(f))['lcores']['cpu_steal_ns'] for f in fs) / 4e9)
+if $WIDE:
+    print(int(min(70, 85 * (1 - share(sys.argv[2:])))), int(max(130, 115 / (1 - share(sys.argv[1:2])) + 0.999)))
+else:
+    print(85, 115)" "$oc" "$@")
+	fe_check "$name: TCP goodput (% of one box's)$WHY" "$(pct "$one" "$two")" "$lo" "$hi"
+}
+
 measure() { # NAME: the least RTT (us) and credit TCP goodput, in NAME.*
 	local tcp
 	fe_ping_min 1 2 20 >"$T/$1.rtt"
@@ -177,8 +197,7 @@ fe_check "two boxes: least RTT (us)$WHY" "$two" 8000 "$((8600 + 400 * WIDE))"
 stolen COUNTERS "$T/one.json" "$T/a.json" "$T/b.json"
 fe_check "two boxes against one: RTT difference (us)$WHY" "$((two > one ? two - one : one - two))" 0 \
 	"$((300 + 400 * WIDE))"
-fe_check "two boxes against one: TCP goodput (% of one box's)$WHY" \
-	"$(pct one.tcp two.tcp)" "$((85 - 15 * WIDE))" "$((115 + 15 * WIDE))"
+goodput "two boxes against one" one.tcp two.tcp "$T/one.json" "$T/a.json" "$T/b.json"
 # what crossed: box b's spine received frames and returned credits over both trunks
 fe_check "box b: frames received over each trunk (the veth's, VXLAN's: the fewer)" \
 	"$(fe_json "$T/b.json" 'min(t["rx_frames"] for t in d["graph"]["trunks"])')" 1000 100000000
@@ -210,9 +229,8 @@ fe_ctl -j counters >"$T/nic-a.json"
 fe_dp_stop
 stop_b
 fe_log "TCP through the emulated ib NIC: one box $(cat "$T/nic-one.tcp"), two boxes $(cat "$T/nic-two.tcp") Mbit/s"
-stolen COUNTERS "$T/nic-one.json" "$T/nic-a.json" "$T/nic-b.json"
-fe_check "the ib NIC, two boxes against one: TCP goodput (% of one box's)$WHY" \
-	"$(pct nic-one.tcp nic-two.tcp)" "$((85 - 15 * WIDE))" "$((115 + 15 * WIDE))"
+goodput "the ib NIC, two boxes against one" nic-one.tcp nic-two.tcp "$T/nic-one.json" \
+	"$T/nic-a.json" "$T/nic-b.json"
 fe_check "the ib NIC across the boxes: ACKs heard" \
 	"$(nic_sum "$T/nic-a.json" nic_acks_recv)" 100 100000000
 fe_check "the ib NIC across the boxes: frames that lost their flow" \
@@ -284,9 +302,8 @@ fe_log "a host on each box: least RTT $(cat "$T/hb.rtt") us; TCP through the ib 
 stolen COUNTERS "$T/hb-a.json" "$T/hb-b.json"
 fe_check "a host on each box: least RTT (us), 8 links of 1 ms$WHY" "$(cat "$T/hb.rtt")" 8000 \
 	"$((8600 + 400 * WIDE))"
-stolen COUNTERS "$T/nic-one.json" "$T/hb-a.json" "$T/hb-b.json"
-fe_check "a host on each box, the ib NIC: TCP goodput (% of one box's)$WHY" \
-	"$(pct nic-one.tcp hb.tcp)" "$((85 - 15 * WIDE))" "$((115 + 15 * WIDE))"
+goodput "a host on each box, the ib NIC" nic-one.tcp hb.tcp "$T/nic-one.json" "$T/hb-a.json" \
+	"$T/hb-b.json"
 fe_check "a host on each box: h2's NIC acknowledged h1's frames (box b)" \
 	"$(fe_json "$T/hb-b.json" 'd["ports"][0].get("nic_acks_sent", 0)')" 100 100000000
 fe_check "a host on each box: h1's NIC heard them (box a)" \
