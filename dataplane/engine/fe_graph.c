@@ -612,6 +612,36 @@ pfc_at_offer(const struct fe_dp *dp, const struct fe_hoplink *hl)
 	       (dp->wd.ticks == 0 || dp->wd.ticks >= dp->step) && !dp->graph->pump_only;
 }
 
+/*
+ * Credits: hop link h is pumped to the tick of each frame offered to it, before and after
+ * the offer (hop(); a run: fe_link_enqueue_while_room_open()), as under PFC. Given the
+ * returns, the same starts as the pass's pump would give, but only while every return due
+ * by an offer's tick is on the credit loop when it is offered: a return is due a return
+ * delay after its frame left the receiver's input buffer, at its arrival (after the last
+ * pass's end, so due after this one's with a delay no shorter than the step) or, from an
+ * input queue, at the tick its output freed room, which can be before. So it is pumped so
+ * while the receiver's input queues hold nothing from it (what enters them later in the
+ * pass arrived in it). Not so, and left to the pump: a return delay shorter than the
+ * step; a link to another box, whose credits a trunk brings when they come; a test's
+ * pump_only.
+ */
+static inline int
+credit_at_offer(const struct fe_dp *dp, unsigned h)
+{
+	const struct fe_graph *g = dp->graph;
+	const unsigned q0 = input_of(dp, h) * FE_LANES_MAX;
+
+	RTE_BUILD_BUG_ON(64 % FE_LANES_MAX != 0); /* an input's lanes: bits of one word */
+	if (g->hl[h].side != FE_HL_HERE || g->hl[h].cred.return_ticks < dp->step || g->pump_only)
+		return 0;
+	if (((g->iq_busy[q0 / 64] >> (q0 % 64)) & ((UINT64_C(1) << FE_LANES_MAX) - 1)) == 0)
+		return 1; /* none of its queues may hold a frame */
+	for (unsigned lane = 0; lane < FE_LANES_MAX; lane++)
+		if (g->iq[q0 + lane].head != g->iq[q0 + lane].tail)
+			return 0;
+	return 1;
+}
+
 static __rte_always_inline void
 hop(struct fe_dp *dp, unsigned src, uint16_t h, struct rte_mbuf *m, uint64_t t, uint8_t lane,
     const enum fe_regime R)
@@ -625,6 +655,15 @@ hop(struct fe_dp *dp, unsigned src, uint16_t h, struct rte_mbuf *m, uint64_t t, 
 		return;
 	if (R == FE_REGIME_PFC) {
 		hop_pfc(dp, src, h, m, t, lane, extra);
+		return;
+	}
+	if (R == FE_REGIME_CREDIT && credit_at_offer(dp, h)) {
+		fe_link_pump_inline(&hl->l, t, fe_credit_gate_inline, &hl->cred);
+		if (fe_link_enqueue_x(&hl->l, m, rte_pktmbuf_pkt_len(m), t, extra,
+				      FE_LABEL(src * FE_PFC_PRIOS + lane, lane)) < 0)
+			hop_drop(dp, h, m, t, hl->l.last_drop);
+		else
+			fe_link_pump_inline(&hl->l, t, fe_credit_gate_inline, &hl->cred);
 		return;
 	}
 	if (fe_link_enqueue_x(&hl->l, m, rte_pktmbuf_pkt_len(m), t, extra,
@@ -1036,9 +1075,12 @@ credit_run_flush(struct fe_dp *dp, unsigned src, uint16_t h, struct fe_link_offe
 
 	/* a run's ticks do not decrease: not stalled at o[0]'s, not at any */
 	if (likely(!g->hl[h].x.cfg.active && g->sw_iq[x] == 0 && g->stall[oi].until <= o[0].at)) {
-		k = fe_link_enqueue_while_room(&g->hl[h].l, o, n,
-					       dp->conf.credit.out_pkts ? dp->conf.credit.out_pkts
-									: UINT32_MAX);
+		const uint32_t max_q =
+			dp->conf.credit.out_pkts ? dp->conf.credit.out_pkts : UINT32_MAX;
+
+		k = credit_at_offer(dp, h) ? fe_link_enqueue_while_room_open(&g->hl[h].l, o, n,
+									     max_q, &g->hl[h].cred)
+					   : fe_link_enqueue_while_room(&g->hl[h].l, o, n, max_q);
 		if (k != 0) { /* as cross_at_once() for each: the last one granted */
 			struct fe_credit *c = credit_of(dp, src);
 

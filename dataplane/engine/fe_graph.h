@@ -226,9 +226,9 @@ struct fe_graph {
 	uint8_t glob[FE_GRAPH_PORTS + 1]; /* a number here: the fabric's port */
 	unsigned ntrunks;
 	struct fe_trunk *trunk; /* [ntrunks] */
-	/* PFC: hop links are not pumped to the tick of each frame offered (fe_graph.c
-	 * pfc_at_offer()), only by the pass's pump: the model before, which tests compare
-	 * against; 0 but in tests */
+	/* PFC and credits: hop links are not pumped to the tick of each frame offered
+	 * (fe_graph.c pfc_at_offer(), credit_at_offer()), only by the pass's pump: the model
+	 * before, which tests compare against; 0 but in tests */
 	uint8_t pump_only;
 	/* the NIC's field (fe_nicport.c), carried over the trunks; nic_tags: a NIC writes it
 	 * here (the boxes agree on the NIC model: fabemu-dp --box checks it) */

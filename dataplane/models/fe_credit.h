@@ -86,26 +86,47 @@ fe_credit_return(struct fe_credit *c, uint8_t lane, uint32_t blocks, uint64_t t)
 /* The fe_link gate (ctx is the struct fe_credit). */
 uint64_t fe_credit_gate(void *ctx, uint8_t lane, uint32_t len, uint64_t start, uint64_t now);
 
-/* Apply every return due by t. */
-static inline void
-fe_credit_collect(struct fe_credit *c, uint64_t t)
+/*
+ * Apply the returns due by t from the ring's head on, its indices in the caller's
+ * registers (a store to avail[] could be to c's, for the compiler); the new head.
+ */
+static inline uint32_t
+fe_credit_apply(struct fe_credit *c, const struct fe_credit_ret *ring, uint32_t mask, uint32_t tail,
+		uint32_t head, uint64_t t)
 {
-	/* in locals: a store to avail[] could be to the ring's indices, for the compiler */
-	const struct fe_credit_ret *const ring = c->ring;
-	const uint32_t mask = c->mask, tail = c->tail;
-	uint32_t head = c->head;
-
-	if (head == tail) { /* none pending: the ring's first lines, still cached, next */
-		c->head = c->tail = 0;
-		return;
-	}
 	while (head != tail && ring[head & mask].at <= t) {
 		c->avail[ring[head & mask].lane] += ring[head & mask].blocks;
 		head++;
 	}
-	if (head == tail) /* none pending: reuse the ring's first lines, still cached */
+	return head;
+}
+
+/* Apply every return due by t. */
+static inline void
+fe_credit_collect(struct fe_credit *c, uint64_t t)
+{
+	uint32_t head = c->head;
+
+	if (head == c->tail) { /* none pending: the ring's first lines, still cached, next */
+		c->head = c->tail = 0;
+		return;
+	}
+	head = fe_credit_apply(c, c->ring, c->mask, c->tail, head, t);
+	if (head == c->tail) /* none pending: reuse the ring's first lines, still cached */
 		head = c->tail = 0;
 	c->head = head;
+}
+
+/* Take need blocks of lane if the sender holds them (the fewest held counted): 1, else 0. */
+static inline int
+fe_credit_take(struct fe_credit *c, uint8_t lane, uint32_t need)
+{
+	if (c->avail[lane] < need)
+		return 0;
+	c->avail[lane] -= need;
+	if (c->avail[lane] < c->avail_min[lane])
+		FE_CNT_SET(c->avail_min[lane], c->avail[lane]);
+	return 1;
 }
 
 /* fe_credit_gate(), for fe_link_pump_inline() with a constant gate. */
@@ -118,12 +139,9 @@ fe_credit_gate_inline(void *ctx, uint8_t lane, uint32_t len, uint64_t start, uin
 
 	for (;;) {
 		fe_credit_collect(c, t);
-		if (c->avail[lane] >= need) {
-			c->avail[lane] -= need;
+		if (fe_credit_take(c, lane, need)) {
 			if (t != start) /* it waited for a return */
 				FE_CNT_ADD(c->stall_ticks[lane], t - start);
-			if (c->avail[lane] < c->avail_min[lane])
-				FE_CNT_SET(c->avail_min[lane], c->avail[lane]);
 			return t;
 		}
 		/* wait for the next return, if it comes by now */

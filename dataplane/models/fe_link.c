@@ -3,6 +3,7 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "fe_credit.h"
 #include "fe_link.h"
 
 #define FE_LINK_SLOTS_MIN 256U
@@ -324,6 +325,15 @@ burst_limit(const struct fe_link *l, uint32_t q, uint64_t q_bytes, uint64_t used
 	return FE_LINK_DROP_WIRE;
 }
 
+/* fe_credit_gate_inline(c, lane, len, now, now) == now, the ring's indices in registers */
+static inline __attribute__((always_inline)) int
+credit_now(struct fe_credit *c, const struct fe_credit_ret *ring, uint32_t mask, uint32_t tail,
+	   uint32_t *head, uint8_t lane, uint32_t len, uint64_t now)
+{
+	*head = fe_credit_apply(c, ring, mask, tail, *head, now);
+	return fe_credit_take(c, lane, fe_credit_blocks(len));
+}
+
 /*
  * fe_link_enqueue_burst() on a link taken whole: gated or eager, with bytes per account or
  * without (constants: a copy each). stop (a constant): fe_link_enqueue_while_room()
@@ -331,13 +341,14 @@ burst_limit(const struct fe_link *l, uint32_t q, uint64_t q_bytes, uint64_t used
  * packets in the buffer, ends the burst, and o[].why is not written. open (a constant):
  * fe_link_enqueue_burst_open() instead, on a gated link: a packet starts at once on a
  * serializer free at its tick outside [shut_from, shut_until), and the first offered while
- * one waits ends the burst (*dropped_out: the drops). Returns how many were dropped, or
- * with stop or open how many were offered.
+ * one waits ends the burst (*dropped_out: the drops); with a gate (a constant, open only),
+ * it starts at once if the gate lets it start at its tick (a credit loop), not by the
+ * window. Returns how many were dropped, or with stop or open how many were offered.
  */
 static inline __attribute__((always_inline)) unsigned
 burst_whole(struct fe_link *l, struct fe_link_offer *o, unsigned n, const int gated,
 	    const int accounted, const int stop, uint32_t max_q, const int open, uint64_t shut_from,
-	    uint64_t shut_until, unsigned *dropped_out)
+	    uint64_t shut_until, unsigned *dropped_out, struct fe_credit *cred)
 {
 	struct fe_link_slot *const slots = l->slots;
 	struct fe_link_offer *const o0 = o;
@@ -359,6 +370,10 @@ burst_whole(struct fe_link *l, struct fe_link_offer *o, unsigned n, const int ga
 	uint64_t q_bytes = q_bytes0, q_max = q_bytes0, busy = l->busy_until;
 	uint64_t last_arrive = l->last_arrive, left = 0, dropped = 0;
 	unsigned nd = 0;
+	/* a credit loop: its pending returns' ring in registers (none is added in the burst) */
+	const struct fe_credit_ret *const cring = cred != NULL ? cred->ring : NULL;
+	const uint32_t cmask = cred != NULL ? cred->mask : 0, ctail = cred != NULL ? cred->tail : 0;
+	uint32_t chead = cred != NULL ? cred->head : 0;
 
 	if (l->pool != NULL && l->pool->limit != 0 && l->pool->limit - others < qlim)
 		qlim = l->pool->limit - others;
@@ -409,7 +424,11 @@ burst_whole(struct fe_link *l, struct fe_link_offer *o, unsigned n, const int ga
 		FE_CNT_ADD(l->st.qdepth_hist[fe_hist_bucket(tail - svc)], 1);
 		/* open: on a serializer free at its tick, its gate open then, it starts at
 		 * once (fe_link_start_open(): nothing waits ahead of it, above) */
-		const int now_eager = !gated || (open && busy <= now && now - shut_from >= shut_w);
+		const int now_eager =
+			!gated || (open && busy <= now &&
+				   (cred != NULL ? credit_now(cred, cring, cmask, ctail, &chead,
+							      FE_LABEL_CLASS(o->label), len, now)
+						 : now - shut_from >= shut_w));
 
 		if (now_eager) { /* fe_link_schedule() */
 			unsigned __int128 t;
@@ -477,6 +496,8 @@ burst_whole(struct fe_link *l, struct fe_link_offer *o, unsigned n, const int ga
 	}
 	if (open)
 		*dropped_out = nd;
+	if (cred != NULL) /* none pending: the ring's first lines next (fe_credit_collect()) */
+		cred->head = chead == ctail ? (cred->tail = 0) : chead;
 	return stop || open ? (unsigned)(o - o0) : nd;
 }
 
@@ -485,7 +506,7 @@ burst_whole(struct fe_link *l, struct fe_link_offer *o, unsigned n, const int ga
 	static __attribute__((noinline)) unsigned name(struct fe_link *l, struct fe_link_offer *o, \
 						       unsigned n)                                 \
 	{                                                                                          \
-		return burst_whole(l, o, n, gated, accounted, 0, 0, 0, 0, 0, NULL);                \
+		return burst_whole(l, o, n, gated, accounted, 0, 0, 0, 0, 0, NULL, NULL);          \
 	}
 BURST_WHOLE(burst_eager, 0, 0)
 BURST_WHOLE(burst_eager_acct, 0, 1)
@@ -519,14 +540,14 @@ static __attribute__((noinline)) unsigned
 burst_gated_open(struct fe_link *l, struct fe_link_offer *o, unsigned n, uint64_t from,
 		 uint64_t until, unsigned *nd)
 {
-	return burst_whole(l, o, n, 1, 0, 0, 0, 1, from, until, nd);
+	return burst_whole(l, o, n, 1, 0, 0, 0, 1, from, until, nd, NULL);
 }
 
 static __attribute__((noinline)) unsigned
 burst_gated_acct_open(struct fe_link *l, struct fe_link_offer *o, unsigned n, uint64_t from,
 		      uint64_t until, unsigned *nd)
 {
-	return burst_whole(l, o, n, 1, 1, 0, 0, 1, from, until, nd);
+	return burst_whole(l, o, n, 1, 1, 0, 0, 1, from, until, nd, NULL);
 }
 
 unsigned
@@ -555,7 +576,16 @@ fe_link_enqueue_burst_open(struct fe_link *l, struct fe_link_offer *o, unsigned 
 static __attribute__((noinline)) unsigned
 burst_gated_while_room(struct fe_link *l, struct fe_link_offer *o, unsigned n, uint32_t max_q)
 {
-	return burst_whole(l, o, n, 1, 0, 1, max_q, 0, 0, 0, NULL);
+	return burst_whole(l, o, n, 1, 0, 1, max_q, 0, 0, 0, NULL, NULL);
+}
+
+static __attribute__((noinline)) unsigned
+burst_gated_while_room_open(struct fe_link *l, struct fe_link_offer *o, unsigned n, uint32_t max_q,
+			    struct fe_credit *c)
+{
+	unsigned nd;
+
+	return burst_whole(l, o, n, 1, 0, 1, max_q, 1, 0, 0, &nd, c);
 }
 
 unsigned
@@ -569,6 +599,23 @@ fe_link_enqueue_while_room(struct fe_link *l, struct fe_link_offer *o, unsigned 
 		if (!fe_link_has_room(l, o[k].len, o[k].at) || l->q_pkts >= max_q)
 			break;
 		fe_link_enqueue_x(l, o[k].pkt, o[k].len, o[k].at, 0, o[k].label);
+	}
+	return k;
+}
+
+unsigned
+fe_link_enqueue_while_room_open(struct fe_link *l, struct fe_link_offer *o, unsigned n,
+				uint32_t max_q, struct fe_credit *c)
+{
+	unsigned k;
+
+	if (fe_link_gated_whole(l))
+		return burst_gated_while_room_open(l, o, n, max_q, c);
+	for (k = 0; k < n && l->sched == l->tail; k++) {
+		if (!fe_link_has_room(l, o[k].len, o[k].at) || l->q_pkts >= max_q)
+			break;
+		fe_link_enqueue_x(l, o[k].pkt, o[k].len, o[k].at, 0, o[k].label);
+		fe_link_pump_inline(l, o[k].at, fe_credit_gate_inline, c);
 	}
 	return k;
 }

@@ -498,6 +498,19 @@ unsigned fe_link_enqueue_while_room(struct fe_link *l, struct fe_link_offer *o, 
 				    uint32_t max_q);
 
 /*
+ * fe_link_enqueue_while_room() on a gated link whose gate is credit loop c
+ * (fe_credit_gate_inline()), each packet taken, then started at once if it can: nothing
+ * waits ahead of it, the serializer is free at its tick and c holds its blocks then (they
+ * are taken). The first that finds no room, or is offered while one waits, and those after
+ * it are not offered. Returns how many were taken: the same, to the counter, the tick and
+ * the credit, as that test, fe_link_enqueue_x() and fe_link_pump_inline(l, o[i].at,
+ * fe_credit_gate_inline, c) for each (test_link checks it).
+ */
+struct fe_credit;
+unsigned fe_link_enqueue_while_room_open(struct fe_link *l, struct fe_link_offer *o, unsigned n,
+					 uint32_t max_q, struct fe_credit *c);
+
+/*
  * At now, hold the serializer until tick `until` (the receiver stopped taking: a pause
  * storm, credits not returned). Packets already serialized keep their times; the next
  * starts no earlier than `until`. The time held is counted in held_ns.

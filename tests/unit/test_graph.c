@@ -347,6 +347,8 @@ credit_mix(uint64_t h, const struct fe_credit *c)
  * reaction delay (0: the link's delay and 1 us) */
 static int leaf2_pump_only;
 static uint64_t leaf2_pfc_delay_ns, leaf2_watchdog_ns;
+static uint64_t leaf2_delay_ns; /* every link's delay (0: 1 us) */
+static uint64_t leaf2_hoq_ns;	/* credits: HOQLife (0: off) */
 
 static void
 leaf2_burst(int captured, enum fe_regime regime, uint64_t return_ns, int to_self,
@@ -366,7 +368,11 @@ leaf2_burst(int captured, enum fe_regime regime, uint64_t return_ns, int to_self
 				      .quanta = 65535,
 				      .delay_ns = leaf2_pfc_delay_ns,
 				      .watchdog_ns = leaf2_watchdog_ns},
-			      .credit = {.buffer = 8192, .return_ns = return_ns, .out_pkts = 4}};
+			      .credit = {.buffer = 8192,
+					 .return_ns = return_ns,
+					 .out_pkts = 4,
+					 .hoq_life_ns = leaf2_hoq_ns},
+			      .delay_ns = leaf2_delay_ns};
 	unsigned avail = rte_mempool_avail_count(pool);
 	struct fe_dp *dp = engine_o("leaf-spine", FE_PATH_ECMP, &o);
 	struct fe_graph *g = dp->graph;
@@ -601,6 +607,119 @@ Test(graph, pfc_frames_wait_for_the_pump_when_a_pause_could_reach_back)
 Test(graph, pfc_frames_wait_for_the_pump_when_a_watchdog_could_storm_within_a_step)
 {
 	leaf2_as_pump_only(0, 500);
+}
+
+/*
+ * Credits: a hop link is pumped to the tick of each frame offered to it
+ * (credit_at_offer()), as under PFC. Given the returns, the frames start when the pass's
+ * pump would start them, but one that can start leaves the buffer when it ends, not once
+ * the pump has come by: an input queue's head then finds the room and the last leave its
+ * output really had by then, and can cross at another tick (fe_graph.c iq_serve()). Here,
+ * against pump_only (every frame waits for the pass's pump), with returns 20 us after a
+ * frame leaves its input buffer: the same deliveries, hosts' down links, input queues
+ * (frames that waited and peaks), arbiters, credit stalls and fewest credits held; the
+ * occupancy frames find on the links between switches never higher, and lower somewhere.
+ */
+Test(graph, credit_frames_start_at_their_offer)
+{
+	uint64_t lower = 0;
+
+	for (int captured = 0; captured < 2; captured++) {
+		struct fabric_state at_once, pumped;
+
+		leaf2_pump_only = 0;
+		leaf2_burst(captured, FE_REGIME_CREDIT, 20000, 1, &at_once);
+		leaf2_pump_only = 1;
+		leaf2_burst(captured, FE_REGIME_CREDIT, 20000, 1, &pumped);
+		leaf2_pump_only = 0;
+		cr_assert_eq(memcmp(at_once.sent, pumped.sent, sizeof(at_once.sent)), 0,
+			     "the same deliveries");
+		cr_assert_eq(memcmp(at_once.down, pumped.down, sizeof(at_once.down)), 0,
+			     "the hosts' down links count the same");
+		cr_assert(
+			!memcmp(at_once.iq_pushed, pumped.iq_pushed, sizeof(at_once.iq_pushed)) &&
+				!memcmp(at_once.iq_peak, pumped.iq_peak, sizeof(at_once.iq_peak)) &&
+				!memcmp(at_once.iq_peak_blocks, pumped.iq_peak_blocks,
+					sizeof(at_once.iq_peak_blocks)),
+			"the same input queues");
+		cr_assert(!memcmp(at_once.stall_ticks, pumped.stall_ticks,
+				  sizeof(at_once.stall_ticks)) &&
+				  !memcmp(at_once.avail_min, pumped.avail_min,
+					  sizeof(at_once.avail_min)) &&
+				  !memcmp(at_once.rr_out, pumped.rr_out, sizeof(at_once.rr_out)),
+			  "the same credit stalls, fewest held and arbiters");
+		for (unsigned h = 0; h < 16; h++) {
+			const struct fe_link_stats *a = &at_once.hop[h], *b = &pumped.hop[h];
+			uint64_t da = 0, db = 0;
+
+			cr_assert(a->in_pkts == b->in_pkts && a->out_pkts == b->out_pkts &&
+					  a->out_bytes == b->out_bytes,
+				  "hop link %u: the same frames", h);
+			for (unsigned k = 0; k < FE_HIST_BUCKETS; k++) {
+				da += k * a->qdepth_hist[k];
+				db += k * b->qdepth_hist[k];
+			}
+			cr_assert(da <= db && a->q_bytes_peak <= b->q_bytes_peak,
+				  "hop link %u: never fuller", h);
+			lower += db - da + b->q_bytes_peak - a->q_bytes_peak;
+		}
+	}
+	cr_assert_gt(lower, 0, "frames gone by the next one's tick no longer counted");
+}
+
+/*
+ * The same with HOQLife (3 and 5 us) at every switch: heads discarded after waiting so
+ * long. Frames that leave sooner free their outputs sooner, and what waits in the input
+ * queues and for credits can differ (by up to 16 % of the credit wait, in a sweep of such
+ * bursts), but the same frames are delivered and the same discarded, at the same links.
+ */
+Test(graph, credit_frames_start_at_their_offer_with_hoqlife)
+{
+	static const uint64_t hoq_ns[] = {3000, 5000}, return_ns[] = {5000, 20000};
+	uint64_t discarded = 0;
+
+	for (unsigned i = 0; i < 4; i++) {
+		struct fabric_state at_once, pumped;
+
+		leaf2_hoq_ns = hoq_ns[i / 2];
+		leaf2_burst(0, FE_REGIME_CREDIT, return_ns[i % 2], 1, &at_once);
+		leaf2_pump_only = 1;
+		leaf2_burst(0, FE_REGIME_CREDIT, return_ns[i % 2], 1, &pumped);
+		leaf2_pump_only = 0;
+		leaf2_hoq_ns = 0;
+		cr_assert_eq(memcmp(at_once.sent, pumped.sent, sizeof(at_once.sent)), 0,
+			     "the same deliveries");
+		for (unsigned h = 0; h < 16; h++) {
+			cr_assert_eq(at_once.hop[h].drop_pkts[FE_LINK_DROP_HOQ],
+				     pumped.hop[h].drop_pkts[FE_LINK_DROP_HOQ],
+				     "hop link %u: the same discarded", h);
+			discarded += at_once.hop[h].drop_pkts[FE_LINK_DROP_HOQ];
+		}
+		for (unsigned p = 0; p < NP; p++) {
+			cr_assert_eq(at_once.down[p].drop_pkts[FE_LINK_DROP_HOQ],
+				     pumped.down[p].drop_pkts[FE_LINK_DROP_HOQ],
+				     "port %u: the same discarded", p);
+			discarded += at_once.down[p].drop_pkts[FE_LINK_DROP_HOQ];
+		}
+	}
+	cr_assert_gt(discarded, 0, "HOQLife must discard heads");
+}
+
+/* Credits back 200 ns after a frame leaves its input buffer, over links of 300 ns: at the
+ * sender 500 ns later, sooner than the loop's step (1 us at least), so that a return added
+ * later in a pass could be due by a frame's tick: every frame waits for the pass's pump,
+ * and the fabric is exactly pump_only's. */
+Test(graph, credit_frames_wait_for_the_pump_when_a_return_could_reach_back)
+{
+	struct fabric_state at_once, pumped;
+
+	leaf2_delay_ns = 300;
+	leaf2_burst(0, FE_REGIME_CREDIT, 200, 1, &at_once);
+	leaf2_pump_only = 1;
+	leaf2_burst(0, FE_REGIME_CREDIT, 200, 1, &pumped);
+	leaf2_pump_only = leaf2_delay_ns = 0;
+	cr_assert_gt(at_once.sent[0] + at_once.sent[1], 0, "frames cross the spines");
+	fabric_same(&at_once, &pumped, "input queues, credits, switch memories and deliveries");
 }
 
 /* The same under credits: the frames that cross at once go in runs, up to the first an

@@ -651,6 +651,44 @@ Test(split, pfc_frames_to_another_box_wait_for_the_pump)
 	cr_assert_eq(memcmp(st[0], st[1], sizeof(st[0])), 0, "the links the same");
 }
 
+/*
+ * Credits on a link to another box: its returns come when a trunk brings them, which can
+ * be later in a pass than a frame offered to it, so its frames wait for the pass's pump
+ * (fe_graph.c credit_at_offer()), on both boxes: the same links and credit waits as with
+ * pump_only.
+ */
+Test(split, credit_frames_to_another_box_wait_for_the_pump)
+{
+	unsigned avail = rte_mempool_avail_count(pool);
+	struct opt o = {.regime = FE_REGIME_CREDIT, .lat_ns = 300, .slow_down = 1000000000ULL};
+	static struct fe_link_stats st[2][2][16];
+	uint64_t stall[2];
+	char err[256];
+
+	o.credit = (struct fe_credit_params){.buffer = 16384};
+	for (int p = 0; p < 2; p++) {
+		struct fe_dp *a = engine(1, &o, err, sizeof(err)), *b;
+		uint64_t t = 1000000;
+
+		cr_assert_not_null(a, "%s", err);
+		b = engine(2, &o, err, sizeof(err));
+		cr_assert_not_null(b, "%s", err);
+		a->graph->pump_only = b->graph->pump_only = (uint8_t)p;
+		learn(a, b, &t, o.lat_ns);
+		incast(a, b, &o, 400, &t);
+		cr_assert_leq(a->graph->nhl, 16);
+		for (unsigned h = 0; h < a->graph->nhl; h++) {
+			st[p][0][h] = a->graph->hl[h].l.st;
+			st[p][1][h] = b->graph->hl[h].l.st;
+		}
+		stall[p] = hop(a, "leaf1>spine1")->cred.stall_ticks[0];
+		done(a, b, avail);
+	}
+	cr_assert_gt(stall[0], 0, "leaf1's uplink waits for credits");
+	cr_assert_eq(stall[0], stall[1], "the same credit waits");
+	cr_assert_eq(memcmp(st[0], st[1], sizeof(st[0])), 0, "the links the same");
+}
+
 Test(split, credits_cross_the_boxes)
 {
 	lossless(FE_REGIME_CREDIT);
