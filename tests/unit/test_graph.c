@@ -472,6 +472,19 @@ leaf2_both(enum fe_regime regime, uint64_t return_ns, int to_self, struct fabric
 	leaf2_burst(0, regime, return_ns, to_self, runs);
 }
 
+/* leaf2_burst() with its hop links pumped at their offers (at_once), then by the pass's
+ * pump alone (pumped). */
+static void
+leaf2_twins(int captured, enum fe_regime regime, uint64_t return_ns, struct fabric_state *at_once,
+	    struct fabric_state *pumped)
+{
+	leaf2_pump_only = 0;
+	leaf2_burst(captured, regime, return_ns, 1, at_once);
+	leaf2_pump_only = 1;
+	leaf2_burst(captured, regime, return_ns, 1, pumped);
+	leaf2_pump_only = 0;
+}
+
 /* The two runs of leaf2_burst() the same: the links' counters, then everything. */
 static void
 fabric_same(const struct fabric_state *one, const struct fabric_state *runs, const char *all)
@@ -522,6 +535,39 @@ Test(graph, pfc_runs_move_as_one_frame_at_a_time)
 }
 
 /*
+ * Hop links pumped at their offers (at_once) against the pump alone (pumped): each carried
+ * and dropped the same frames, with same_starts the same times in its buffer (a log2
+ * histogram), and frames found it never fuller on arrival. Returns by how much it was
+ * emptier (frame-buckets and peak bytes).
+ */
+static uint64_t
+never_fuller(const struct fabric_state *at_once, const struct fabric_state *pumped, int same_starts)
+{
+	uint64_t lower = 0;
+
+	for (unsigned h = 0; h < 16; h++) {
+		const struct fe_link_stats *a = &at_once->hop[h], *b = &pumped->hop[h];
+		uint64_t da = 0, db = 0;
+
+		cr_assert(a->in_pkts == b->in_pkts && a->out_pkts == b->out_pkts &&
+				  a->out_bytes == b->out_bytes &&
+				  !memcmp(a->drop_pkts, b->drop_pkts, sizeof(a->drop_pkts)),
+			  "hop link %u: the same frames", h);
+		cr_assert(!same_starts || !memcmp(a->sojourn_hist, b->sojourn_hist,
+						  sizeof(a->sojourn_hist)),
+			  "hop link %u: the same starts", h);
+		for (unsigned k = 0; k < FE_HIST_BUCKETS; k++) {
+			da += k * a->qdepth_hist[k];
+			db += k * b->qdepth_hist[k];
+		}
+		cr_assert(da <= db && a->q_bytes_peak <= b->q_bytes_peak,
+			  "hop link %u: never fuller", h);
+		lower += db - da + b->q_bytes_peak - a->q_bytes_peak;
+	}
+	return lower;
+}
+
+/*
  * PFC: a hop link is pumped to the tick of each frame offered to it (pfc_at_offer()). Given
  * the pauses, the frames start when the pass's pump would start them, but one the gate let
  * start leaves the buffer when it ends, not once the pump has come by, so the bytes held
@@ -538,11 +584,7 @@ Test(graph, pfc_frames_start_at_their_offer)
 	for (int captured = 0; captured < 2; captured++) {
 		struct fabric_state at_once, pumped;
 
-		leaf2_pump_only = 0;
-		leaf2_burst(captured, FE_REGIME_PFC, 0, 1, &at_once);
-		leaf2_pump_only = 1;
-		leaf2_burst(captured, FE_REGIME_PFC, 0, 1, &pumped);
-		leaf2_pump_only = 0;
+		leaf2_twins(captured, FE_REGIME_PFC, 0, &at_once, &pumped);
 		cr_assert_gt(at_once.xoffs[2], 0, "leaf2 must pause host 3");
 		cr_assert(!memcmp(at_once.xoffs, pumped.xoffs, sizeof(at_once.xoffs)) &&
 				  !memcmp(at_once.pauses, pumped.pauses, sizeof(at_once.pauses)) &&
@@ -552,25 +594,7 @@ Test(graph, pfc_frames_start_at_their_offer)
 			     "the same deliveries");
 		cr_assert_eq(memcmp(at_once.down, pumped.down, sizeof(at_once.down)), 0,
 			     "the hosts' down links count the same");
-		for (unsigned h = 0; h < 16; h++) {
-			const struct fe_link_stats *a = &at_once.hop[h], *b = &pumped.hop[h];
-			uint64_t da = 0, db = 0;
-
-			cr_assert(a->in_pkts == b->in_pkts && a->out_pkts == b->out_pkts &&
-					  a->out_bytes == b->out_bytes &&
-					  !memcmp(a->drop_pkts, b->drop_pkts, sizeof(a->drop_pkts)),
-				  "hop link %u: the same frames", h);
-			cr_assert_eq(
-				memcmp(a->sojourn_hist, b->sojourn_hist, sizeof(a->sojourn_hist)),
-				0, "hop link %u: the same starts", h);
-			for (unsigned k = 0; k < FE_HIST_BUCKETS; k++) {
-				da += k * a->qdepth_hist[k];
-				db += k * b->qdepth_hist[k];
-			}
-			cr_assert(da <= db && a->q_bytes_peak <= b->q_bytes_peak,
-				  "hop link %u: never fuller", h);
-			lower += db - da + b->q_bytes_peak - a->q_bytes_peak;
-		}
+		lower += never_fuller(&at_once, &pumped, 1);
 	}
 	cr_assert_gt(lower, 0, "frames gone by the next one's tick no longer counted");
 }
@@ -584,10 +608,7 @@ leaf2_as_pump_only(uint64_t delay_ns, uint64_t watchdog_ns)
 
 	leaf2_pfc_delay_ns = delay_ns;
 	leaf2_watchdog_ns = watchdog_ns;
-	leaf2_burst(0, FE_REGIME_PFC, 0, 1, &at_once);
-	leaf2_pump_only = 1;
-	leaf2_burst(0, FE_REGIME_PFC, 0, 1, &pumped);
-	leaf2_pump_only = 0;
+	leaf2_twins(0, FE_REGIME_PFC, 0, &at_once, &pumped);
 	leaf2_pfc_delay_ns = leaf2_watchdog_ns = 0;
 	cr_assert_gt(at_once.xoffs[2], 0, "leaf2 must pause host 3");
 	fabric_same(&at_once, &pumped, "pauses, bytes held, switch memories and deliveries");
@@ -627,11 +648,7 @@ Test(graph, credit_frames_start_at_their_offer)
 	for (int captured = 0; captured < 2; captured++) {
 		struct fabric_state at_once, pumped;
 
-		leaf2_pump_only = 0;
-		leaf2_burst(captured, FE_REGIME_CREDIT, 20000, 1, &at_once);
-		leaf2_pump_only = 1;
-		leaf2_burst(captured, FE_REGIME_CREDIT, 20000, 1, &pumped);
-		leaf2_pump_only = 0;
+		leaf2_twins(captured, FE_REGIME_CREDIT, 20000, &at_once, &pumped);
 		cr_assert_eq(memcmp(at_once.sent, pumped.sent, sizeof(at_once.sent)), 0,
 			     "the same deliveries");
 		cr_assert_eq(memcmp(at_once.down, pumped.down, sizeof(at_once.down)), 0,
@@ -648,21 +665,7 @@ Test(graph, credit_frames_start_at_their_offer)
 					  sizeof(at_once.avail_min)) &&
 				  !memcmp(at_once.rr_out, pumped.rr_out, sizeof(at_once.rr_out)),
 			  "the same credit stalls, fewest held and arbiters");
-		for (unsigned h = 0; h < 16; h++) {
-			const struct fe_link_stats *a = &at_once.hop[h], *b = &pumped.hop[h];
-			uint64_t da = 0, db = 0;
-
-			cr_assert(a->in_pkts == b->in_pkts && a->out_pkts == b->out_pkts &&
-					  a->out_bytes == b->out_bytes,
-				  "hop link %u: the same frames", h);
-			for (unsigned k = 0; k < FE_HIST_BUCKETS; k++) {
-				da += k * a->qdepth_hist[k];
-				db += k * b->qdepth_hist[k];
-			}
-			cr_assert(da <= db && a->q_bytes_peak <= b->q_bytes_peak,
-				  "hop link %u: never fuller", h);
-			lower += db - da + b->q_bytes_peak - a->q_bytes_peak;
-		}
+		lower += never_fuller(&at_once, &pumped, 0);
 	}
 	cr_assert_gt(lower, 0, "frames gone by the next one's tick no longer counted");
 }
@@ -682,10 +685,7 @@ Test(graph, credit_frames_start_at_their_offer_with_hoqlife)
 		struct fabric_state at_once, pumped;
 
 		leaf2_hoq_ns = hoq_ns[i / 2];
-		leaf2_burst(0, FE_REGIME_CREDIT, return_ns[i % 2], 1, &at_once);
-		leaf2_pump_only = 1;
-		leaf2_burst(0, FE_REGIME_CREDIT, return_ns[i % 2], 1, &pumped);
-		leaf2_pump_only = 0;
+		leaf2_twins(0, FE_REGIME_CREDIT, return_ns[i % 2], &at_once, &pumped);
 		leaf2_hoq_ns = 0;
 		cr_assert_eq(memcmp(at_once.sent, pumped.sent, sizeof(at_once.sent)), 0,
 			     "the same deliveries");
@@ -714,10 +714,8 @@ Test(graph, credit_frames_wait_for_the_pump_when_a_return_could_reach_back)
 	struct fabric_state at_once, pumped;
 
 	leaf2_delay_ns = 300;
-	leaf2_burst(0, FE_REGIME_CREDIT, 200, 1, &at_once);
-	leaf2_pump_only = 1;
-	leaf2_burst(0, FE_REGIME_CREDIT, 200, 1, &pumped);
-	leaf2_pump_only = leaf2_delay_ns = 0;
+	leaf2_twins(0, FE_REGIME_CREDIT, 200, &at_once, &pumped);
+	leaf2_delay_ns = 0;
 	cr_assert_gt(at_once.sent[0] + at_once.sent[1], 0, "frames cross the spines");
 	fabric_same(&at_once, &pumped, "input queues, credits, switch memories and deliveries");
 }

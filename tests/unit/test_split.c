@@ -615,39 +615,52 @@ Test(split, pfc_pauses_cross_the_boxes)
 }
 
 /*
+ * An incast across the boxes under o's regime, both boxes' hop links pumped at their
+ * offers or not (pump_only): their counters in st[box][link], and leaf1's uplink on box a
+ * (its pauses, its credit loop) in *up.
+ */
+static void
+incast_pumped(const struct opt *o, int pump_only, struct fe_link_stats st[2][16],
+	      struct fe_hoplink *up)
+{
+	unsigned avail = rte_mempool_avail_count(pool);
+	struct fe_dp *a, *b;
+	uint64_t t = 1000000;
+	char err[256];
+
+	a = engine(1, o, err, sizeof(err));
+	cr_assert_not_null(a, "%s", err);
+	b = engine(2, o, err, sizeof(err));
+	cr_assert_not_null(b, "%s", err);
+	a->graph->pump_only = b->graph->pump_only = (uint8_t)pump_only;
+	learn(a, b, &t, o->lat_ns);
+	incast(a, b, o, 400, &t);
+	cr_assert_leq(a->graph->nhl, 16);
+	for (unsigned h = 0; h < a->graph->nhl; h++) {
+		st[0][h] = a->graph->hl[h].l.st;
+		st[1][h] = b->graph->hl[h].l.st;
+	}
+	*up = *hop(a, "leaf1>spine1");
+	done(a, b, avail);
+}
+
+/*
  * PFC on a link to another box: its pauses come when a trunk brings them, which can be
  * later in a pass than a frame offered to it, so its frames wait for the pass's pump
  * (fe_graph.c pfc_at_offer()), on both boxes: the same links as with pump_only.
  */
 Test(split, pfc_frames_to_another_box_wait_for_the_pump)
 {
-	unsigned avail = rte_mempool_avail_count(pool);
 	struct opt o = {.regime = FE_REGIME_PFC, .lat_ns = 300, .slow_down = 1000000000ULL};
 	static struct fe_link_stats st[2][2][16];
-	uint64_t xoffs[2];
-	char err[256];
+	static struct fe_hoplink up[2];
 
 	o.pfc = (struct fe_pfc_params){.xoff = 20000, .xon = 10000, .quanta = 65535};
-	for (int p = 0; p < 2; p++) {
-		struct fe_dp *a = engine(1, &o, err, sizeof(err)), *b;
-		uint64_t t = 1000000;
-
-		cr_assert_not_null(a, "%s", err);
-		b = engine(2, &o, err, sizeof(err));
-		cr_assert_not_null(b, "%s", err);
-		a->graph->pump_only = b->graph->pump_only = (uint8_t)p;
-		learn(a, b, &t, o.lat_ns);
-		incast(a, b, &o, 400, &t);
-		cr_assert_leq(a->graph->nhl, 16);
-		for (unsigned h = 0; h < a->graph->nhl; h++) {
-			st[p][0][h] = a->graph->hl[h].l.st;
-			st[p][1][h] = b->graph->hl[h].l.st;
-		}
-		xoffs[p] = hop(a, "leaf1>spine1")->pfc.prio[0].xoff_events;
-		done(a, b, avail);
-	}
-	cr_assert_gt(xoffs[0], 0, "the spine pauses leaf1");
-	cr_assert_eq(xoffs[0], xoffs[1], "the same pauses");
+	for (int p = 0; p < 2; p++)
+		incast_pumped(&o, p, st[p], &up[p]);
+	cr_assert_gt(up[0].pfc.prio[0].xoff_events, 0, "the spine pauses leaf1");
+	cr_assert_eq(up[0].pfc.prio[0].xoff_events, up[1].pfc.prio[0].xoff_events,
+		     "the same pauses");
 	cr_assert_eq(memcmp(st[0], st[1], sizeof(st[0])), 0, "the links the same");
 }
 
@@ -659,33 +672,15 @@ Test(split, pfc_frames_to_another_box_wait_for_the_pump)
  */
 Test(split, credit_frames_to_another_box_wait_for_the_pump)
 {
-	unsigned avail = rte_mempool_avail_count(pool);
 	struct opt o = {.regime = FE_REGIME_CREDIT, .lat_ns = 300, .slow_down = 1000000000ULL};
 	static struct fe_link_stats st[2][2][16];
-	uint64_t stall[2];
-	char err[256];
+	static struct fe_hoplink up[2];
 
 	o.credit = (struct fe_credit_params){.buffer = 16384};
-	for (int p = 0; p < 2; p++) {
-		struct fe_dp *a = engine(1, &o, err, sizeof(err)), *b;
-		uint64_t t = 1000000;
-
-		cr_assert_not_null(a, "%s", err);
-		b = engine(2, &o, err, sizeof(err));
-		cr_assert_not_null(b, "%s", err);
-		a->graph->pump_only = b->graph->pump_only = (uint8_t)p;
-		learn(a, b, &t, o.lat_ns);
-		incast(a, b, &o, 400, &t);
-		cr_assert_leq(a->graph->nhl, 16);
-		for (unsigned h = 0; h < a->graph->nhl; h++) {
-			st[p][0][h] = a->graph->hl[h].l.st;
-			st[p][1][h] = b->graph->hl[h].l.st;
-		}
-		stall[p] = hop(a, "leaf1>spine1")->cred.stall_ticks[0];
-		done(a, b, avail);
-	}
-	cr_assert_gt(stall[0], 0, "leaf1's uplink waits for credits");
-	cr_assert_eq(stall[0], stall[1], "the same credit waits");
+	for (int p = 0; p < 2; p++)
+		incast_pumped(&o, p, st[p], &up[p]);
+	cr_assert_gt(up[0].cred.stall_ticks[0], 0, "leaf1's uplink waits for credits");
+	cr_assert_eq(up[0].cred.stall_ticks[0], up[1].cred.stall_ticks[0], "the same credit waits");
 	cr_assert_eq(memcmp(st[0], st[1], sizeof(st[0])), 0, "the links the same");
 }
 
