@@ -1763,9 +1763,13 @@ pfc_service(struct fe_dp *dp, uint64_t now)
 	for (unsigned h = 0; h < g->nhl; h++) {
 		struct fe_hoplink *hl = &g->hl[h];
 
-		for (uint8_t pr = 0; pr < dp->conf.lanes; pr++) {
-			if (!hl->pfc.prio[pr].xoff || hl->side == FE_HL_SEND)
-				continue; /* sent from here: the receiver there decides */
+		/* none paused (most links, most passes), or sent from here (the receiver
+		 * there decides): nothing to look at */
+		for (uint8_t pr = 0;
+		     hl->pfc.xoff_prios != 0 && hl->side != FE_HL_SEND && pr < dp->conf.lanes;
+		     pr++) {
+			if (!hl->pfc.prio[pr].xoff)
+				continue;
 			fe_graph_pause_out(
 				dp, h, pr,
 				fe_pfc_update(&hl->pfc, pr,

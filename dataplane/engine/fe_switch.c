@@ -903,7 +903,8 @@ pfc_service(struct fe_dp *dp, uint64_t now)
 	for (unsigned in = 0; in < dp->nports; in++) {
 		struct fe_pfc *pfc = &dp->ports[in].pfc;
 
-		for (uint8_t pr = 0; pr < dp->conf.lanes; pr++) {
+		/* none paused (most ports, most passes): nothing to look at */
+		for (uint8_t pr = 0; pfc->xoff_prios != 0 && pr < dp->conf.lanes; pr++) {
 			uint64_t held = dp->held[in * FE_PFC_PRIOS + pr];
 
 			if (!pfc->prio[pr].xoff)

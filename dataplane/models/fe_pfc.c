@@ -61,6 +61,7 @@ fe_pfc_update(struct fe_pfc *p, uint8_t prio, uint64_t held, uint64_t t)
 
 	if (!q->xoff && held >= p->cfg.xoff) {
 		q->xoff = 1;
+		p->xoff_prios |= (uint8_t)(1u << prio);
 		q->xoff_at = t;
 		/* a window still closing (XON in flight) is extended, not restarted */
 		if (q->until <= t + p->cfg.delay_ticks)
@@ -72,6 +73,7 @@ fe_pfc_update(struct fe_pfc *p, uint8_t prio, uint64_t held, uint64_t t)
 		return FE_PFC_XOFF;
 	} else if (q->xoff && held <= p->cfg.xon) {
 		q->xoff = 0;
+		p->xoff_prios &= (uint8_t) ~(1u << prio);
 		q->until = t + p->cfg.delay_ticks;
 		/* refreshes sent while paused, and the XON frame */
 		FE_CNT_ADD(q->pause_frames, (t - q->xoff_at) / p->cfg.refresh_ticks + 1);
@@ -90,6 +92,7 @@ fe_pfc_heard(struct fe_pfc *p, uint8_t prio, int xoff, uint64_t t)
 	FE_CNT_ADD(q->pause_frames, 1);
 	if (xoff && !q->xoff) {
 		q->xoff = 1;
+		p->xoff_prios |= (uint8_t)(1u << prio);
 		q->xoff_at = t;
 		if (q->until <= t) /* a window still closing is extended, not restarted */
 			q->from = t;
@@ -97,6 +100,7 @@ fe_pfc_heard(struct fe_pfc *p, uint8_t prio, int xoff, uint64_t t)
 		FE_CNT_ADD(q->xoff_events, 1);
 	} else if (!xoff && q->xoff) {
 		q->xoff = 0;
+		p->xoff_prios &= (uint8_t) ~(1u << prio);
 		q->until = t > q->from ? t : q->from;
 		FE_CNT_ADD(q->paused_ticks, q->until - q->from);
 	}

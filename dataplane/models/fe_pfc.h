@@ -89,6 +89,7 @@ struct fe_pfc_cfg {
 struct fe_pfc {
 	struct fe_pfc_cfg cfg;
 	struct fe_pfc_prio prio[FE_PFC_PRIOS]; /* the state */
+	uint8_t xoff_prios;		       /* bit p: prio[p].xoff */
 };
 
 /* Compile prm for a link of rate_bps (the pause quantum's length) and a TSC of hz: 0 or

@@ -661,6 +661,41 @@ Test(engine, lanes_from_pcp_and_dscp)
 	sent(0), sent(1), sent(2);
 }
 
+/*
+ * PFC on one switch: port 0 sends 5 frames of 100 bytes to B, whose down link runs at
+ * 1 Mbit/s; at 300 bytes held from port 0 the switch pauses it (XOFF), and once they
+ * drained to 100 it lets it go (XON), the sender stopped in between.
+ */
+Test(engine, pfc_pauses_a_host_and_lets_it_go)
+{
+	struct fe_dp_conf conf = {
+		.regime = FE_REGIME_PFC,
+		.lanes = 1,
+		.pfc = {.xoff = 300, .xon = 100, .headroom = 10000, .quanta = 65535}};
+	struct fe_linkdef all = {0}, slow = {.link = {.rate_bps = 1000000}};
+	struct fe_dp *dp = engine_regime(&conf, &all, &slow);
+	const struct fe_pfc *pfc = &dp->ports[0].pfc;
+	uint64_t t = 2000;
+
+	inject(1, BCAST, 60); /* learn B */
+	fe_dp_poll(dp, 1);
+	for (int i = 0; i < 5; i++)
+		inject(0, MAC[1], 100);
+	fe_dp_poll(dp, 1000);
+	fe_dp_poll(dp, t);
+	cr_assert(pfc->prio[0].xoff && pfc->prio[0].xoff_events == 1 && pfc->xoff_prios == 1,
+		  "XOFF at 300 bytes held (%llu held)", (unsigned long long)dp->held[0]);
+	while (t < 20000000 && pfc->prio[0].xoff)
+		fe_dp_poll(dp, t += 100000);
+	cr_assert(!pfc->prio[0].xoff && pfc->xoff_prios == 0, "XON once they drained (%llu held)",
+		  (unsigned long long)dp->held[0]);
+	cr_assert_leq(dp->held[0], 100);
+	cr_assert_gt(pfc->prio[0].paused_ticks, 0, "the sender was stopped");
+	cr_assert_eq(pfc->prio[0].xoff_events, 1);
+	sent(0), sent(1), sent(2);
+	fe_dp_free(dp);
+}
+
 /* Publish a fabric update and let the (fake) lcore take it at its next pass. */
 static struct fe_update *
 swap(struct fe_dp *dp, const struct fe_linkdef *all, struct fe_update *prev, uint64_t now)
