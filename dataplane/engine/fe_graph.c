@@ -614,16 +614,22 @@ pfc_at_offer(const struct fe_dp *dp, const struct fe_hoplink *hl)
 
 /*
  * Credits: hop link h is pumped to the tick of each frame offered to it, before and after
- * the offer (hop(); a run: fe_link_enqueue_while_room_open()), as under PFC. Given the
- * returns, the same starts as the pass's pump would give, but only while every return due
- * by an offer's tick is on the credit loop when it is offered: a return is due a return
- * delay after its frame left the receiver's input buffer, at its arrival (after the last
- * pass's end, so due after this one's with a delay no shorter than the step) or, from an
- * input queue, at the tick its output freed room, which can be before. So it is pumped so
- * while the receiver's input queues hold nothing from it (what enters them later in the
- * pass arrived in it). Not so, and left to the pump: a return delay shorter than the
- * step; a link to another box, whose credits a trunk brings when they come; a test's
- * pump_only.
+ * the offer (hop(); a run: fe_link_enqueue_while_room_open()), as under PFC. The starts
+ * are the pass's pump's whatever comes later in the pass: a credit only opens the gate,
+ * and a return added later is due no sooner than those already on the loop
+ * (fe_credit_return() keeps them in order), so it cannot start a frame sooner. What it
+ * can change is the fewest blocks the sender held (avail_min, credits_min): blocks taken
+ * before a return due by then was on the loop read lower. So a link is pumped so only
+ * where every return due by an offer's tick is on the loop when it is offered: a return
+ * is due a return delay after its frame left the receiver's input buffer, at its arrival
+ * (after the last pass's end, so due after this one's with a delay no shorter than the
+ * step) or, from an input queue, at a tick that can be before (a head moved when its
+ * switch's memory was seen to free room, or discarded by a stall): so while the
+ * receiver's input queues hold nothing from it. Not so, and left to the pump: a return
+ * delay shorter than the step; a link to another box, whose credits a trunk brings when
+ * they come; a test's pump_only. Left as they are: a pass that stopped at its bound (the
+ * box behind its schedule) leaves arrivals, their returns due by the next pass's offers;
+ * and a frame the sender's own input queue moved on at such an old tick can bring one.
  */
 static inline int
 credit_at_offer(const struct fe_dp *dp, unsigned h)

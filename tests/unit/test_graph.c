@@ -66,6 +66,7 @@ struct opt {
 	uint64_t leaf2_buffer; /* leaf2's packet memory (topology switches: buffer:) */
 	int ideal_hosts;       /* host links with no rate and no delay (passed through) */
 	uint64_t delay_ns;     /* every link's delay; 0: 1 us */
+	const char *text;      /* a topology's file, not kind */
 };
 
 /* Every link 1 us (o->delay_ns); the rest as o says. */
@@ -91,7 +92,11 @@ engine_o(const char *kind, enum fe_path path, const struct opt *o)
 	struct fe_dp *dp;
 
 	snprintf(g.kind, sizeof(g.kind), "%s", kind);
-	cr_assert_eq(fe_topo_generate(&g, &topo, err, sizeof(err)), 0, "%s", err);
+	if (o->text != NULL)
+		cr_assert_eq(fe_topo_parse(o->text, strlen(o->text), kind, &topo, err, sizeof(err)),
+			     0, "%s", err);
+	else
+		cr_assert_eq(fe_topo_generate(&g, &topo, err, sizeof(err)), 0, "%s", err);
 	topo.oneway = o->oneway;
 	for (unsigned s = 0; o->leaf2_buffer && s < topo.nsw; s++)
 		if (strcmp(topo.sw[s].name, "leaf2") == 0)
@@ -718,6 +723,76 @@ Test(graph, credit_frames_wait_for_the_pump_when_a_return_could_reach_back)
 	leaf2_delay_ns = 0;
 	cr_assert_gt(at_once.sent[0] + at_once.sent[1], 0, "frames cross the spines");
 	fabric_same(&at_once, &pumped, "input queues, credits, switch memories and deliveries");
+}
+
+/*
+ * The input-queue guard. Switches a - b - c in a line, hosts 1 on a, 2 on b, 3 and 4 on c;
+ * b's memory 2500 bytes, b-c at 100 Mbit/s. Host 2 sends two frames of 1000 bytes to
+ * host 3: b holds 2000 while b>c sends them. Host 1 sends F to host 2: b has no room for
+ * it, so F waits in b's input queue from a>b, its 16 credits out. b sees its memory
+ * free only when b>c's first frame reaches c (the link advanced then); F then moves at
+ * the tick it came (its output, host 2's down link, idle), and its credits are due back
+ * at a soon after: long before host 1's next frame K, offered to a>b in that pass before
+ * the arrivals. Pumped at its offer, K would take its credits before F's are on the
+ * loop, and the fewest a>b held would read 96 blocks, not 112: a>b waits for the pump
+ * while b's queue holds F. K sent in each of 40 polls about then: the fewest held the
+ * same as with the pump alone, every time.
+ */
+Test(graph, credit_frames_wait_for_the_pump_while_the_receiver_queues_from_the_link)
+{
+	static const char line[] =
+		"name: line\n"
+		"switches: [{name: a}, {name: b, buffer: 2500}, {name: c}]\n"
+		"hosts: [{name: h1, switch: a}, {name: h2, switch: b}, {name: h3, switch: c},"
+		" {name: h4, switch: c}]\n"
+		"links: [{a: a, b: b}, {a: b, b: c}]\n";
+	struct opt o = {.rate = 100000000000ULL,
+			.host_rate = 100000000000ULL,
+			.slow = "b-c",
+			.regime = FE_REGIME_CREDIT,
+			.credit = {.buffer = 8192},
+			.text = line};
+	unsigned queued = 0;
+
+	for (int k = 70; k < 110; k++) {
+		uint32_t min[2];
+
+		for (int p = 0; p < 2; p++) {
+			unsigned avail = rte_mempool_avail_count(pool);
+			struct fe_dp *dp = engine_o("line", FE_PATH_ECMP, &o);
+			struct fe_hoplink *ab = NULL;
+			uint64_t t = 1000000, t0;
+
+			dp->graph->pump_only = (uint8_t)p;
+			for (unsigned h = 0; h < dp->graph->nhl; h++)
+				if (strcmp(dp->graph->hl[h].name, "a>b") == 0)
+					ab = &dp->graph->hl[h];
+			cr_assert_not_null(ab);
+			learn(dp, &t);
+			t0 = t;
+			inject(1, MAC[2], 3000, 1000); /* X1, X2: host 2 to host 3 */
+			inject(1, MAC[2], 3001, 1000);
+			fe_dp_poll(dp, t += 1000);
+			for (int i = 0; i < 5; i++)
+				fe_dp_poll(dp, t += 1000);
+			inject(0, MAC[1], 3002, 1000); /* F: host 1 to host 2 */
+			for (int i = 0; i < 4; i++)
+				fe_dp_poll(dp, t += 1000);
+			queued += dp->graph->iq_pkts == 1;
+			while (t < t0 + (uint64_t)k * 1000)
+				fe_dp_poll(dp, t += 1000);
+			inject(0, MAC[1], 3003, 1000); /* K */
+			for (int i = 0; i < 400; i++)
+				fe_dp_poll(dp, t += 1000);
+			cr_assert_eq(sent(1), 2, "F and K reach host 2");
+			cr_assert_eq(sent(2), 2, "X1 and X2 reach host 3");
+			min[p] = ab->cred.avail_min[0];
+			done(dp, avail);
+		}
+		cr_assert_eq(min[0], min[1], "K at %d us: the fewest a>b held, %u blocks, not %u",
+			     k, min[0], min[1]);
+	}
+	cr_assert_eq(queued, 80, "F waited in b's input queue in every run");
 }
 
 /* The same under credits: the frames that cross at once go in runs, up to the first an
