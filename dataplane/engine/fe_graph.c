@@ -614,7 +614,8 @@ pfc_at_offer(const struct fe_dp *dp, const struct fe_hoplink *hl)
 
 /*
  * Credits: hop link h is pumped to the tick of each frame offered to it, before and after
- * the offer (hop(); a run: fe_link_enqueue_while_room_open()), as under PFC. The starts
+ * the offer (hop(); a run: fe_link_enqueue_while_room() with its credit loop), as under
+ * PFC. The starts
  * are the pass's pump's whatever comes later in the pass: a credit only opens the gate,
  * and a return added later is due no sooner than those already on the loop
  * (fe_credit_return() keeps them in order), so it cannot start a frame sooner. What it
@@ -1084,9 +1085,8 @@ credit_run_flush(struct fe_dp *dp, unsigned src, uint16_t h, struct fe_link_offe
 		const uint32_t max_q =
 			dp->conf.credit.out_pkts ? dp->conf.credit.out_pkts : UINT32_MAX;
 
-		k = credit_at_offer(dp, h) ? fe_link_enqueue_while_room_open(&g->hl[h].l, o, n,
-									     max_q, &g->hl[h].cred)
-					   : fe_link_enqueue_while_room(&g->hl[h].l, o, n, max_q);
+		k = fe_link_enqueue_while_room(&g->hl[h].l, o, n, max_q,
+					       credit_at_offer(dp, h) ? &g->hl[h].cred : NULL);
 		if (k != 0) { /* as cross_at_once() for each: the last one granted */
 			struct fe_credit *c = credit_of(dp, src);
 

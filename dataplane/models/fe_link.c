@@ -589,33 +589,20 @@ burst_gated_while_room_open(struct fe_link *l, struct fe_link_offer *o, unsigned
 }
 
 unsigned
-fe_link_enqueue_while_room(struct fe_link *l, struct fe_link_offer *o, unsigned n, uint32_t max_q)
+fe_link_enqueue_while_room(struct fe_link *l, struct fe_link_offer *o, unsigned n, uint32_t max_q,
+			   struct fe_credit *open)
 {
 	unsigned k;
 
 	if (fe_link_gated_whole(l))
-		return burst_gated_while_room(l, o, n, max_q);
-	for (k = 0; k < n; k++) {
+		return open != NULL ? burst_gated_while_room_open(l, o, n, max_q, open)
+				    : burst_gated_while_room(l, o, n, max_q);
+	for (k = 0; k < n && (open == NULL || l->sched == l->tail); k++) {
 		if (!fe_link_has_room(l, o[k].len, o[k].at) || l->q_pkts >= max_q)
 			break;
 		fe_link_enqueue_x(l, o[k].pkt, o[k].len, o[k].at, 0, o[k].label);
-	}
-	return k;
-}
-
-unsigned
-fe_link_enqueue_while_room_open(struct fe_link *l, struct fe_link_offer *o, unsigned n,
-				uint32_t max_q, struct fe_credit *c)
-{
-	unsigned k;
-
-	if (fe_link_gated_whole(l))
-		return burst_gated_while_room_open(l, o, n, max_q, c);
-	for (k = 0; k < n && l->sched == l->tail; k++) {
-		if (!fe_link_has_room(l, o[k].len, o[k].at) || l->q_pkts >= max_q)
-			break;
-		fe_link_enqueue_x(l, o[k].pkt, o[k].len, o[k].at, 0, o[k].label);
-		fe_link_pump_inline(l, o[k].at, fe_credit_gate_inline, c);
+		if (open != NULL)
+			fe_link_pump_inline(l, o[k].at, fe_credit_gate_inline, open);
 	}
 	return k;
 }

@@ -493,22 +493,16 @@ fe_link_gated_whole(const struct fe_link *l)
  * test and then fe_link_enqueue_x(l, o[i].pkt, o[i].len, o[i].at, 0, o[i].label) for
  * each (test_link checks it). What an input-queued switch's output takes from an input
  * whose frames cross at once (credits); nothing offered is dropped.
- */
-unsigned fe_link_enqueue_while_room(struct fe_link *l, struct fe_link_offer *o, unsigned n,
-				    uint32_t max_q);
-
-/*
- * fe_link_enqueue_while_room() on a gated link whose gate is credit loop c
- * (fe_credit_gate_inline()), each packet taken, then started at once if it can: nothing
- * waits ahead of it, the serializer is free at its tick and c holds its blocks then (they
- * are taken). The first that finds no room, or is offered while one waits, and those after
- * it are not offered. Returns how many were taken: the same, to the counter, the tick and
- * the credit, as that test, fe_link_enqueue_x() and fe_link_pump_inline(l, o[i].at,
- * fe_credit_gate_inline, c) for each (test_link checks it).
+ *
+ * open (or NULL): the credit loop that is the link's gate (fe_credit_gate_inline()); each
+ * packet taken is then started at once if it can (nothing waits ahead of it, the
+ * serializer is free at its tick and open holds its blocks then, which are taken), and
+ * the first offered while one waits is not offered either: the same, the credit too, as
+ * each taken followed by fe_link_pump_inline(l, o[i].at, fe_credit_gate_inline, open).
  */
 struct fe_credit;
-unsigned fe_link_enqueue_while_room_open(struct fe_link *l, struct fe_link_offer *o, unsigned n,
-					 uint32_t max_q, struct fe_credit *c);
+unsigned fe_link_enqueue_while_room(struct fe_link *l, struct fe_link_offer *o, unsigned n,
+				    uint32_t max_q, struct fe_credit *open);
 
 /*
  * At now, hold the serializer until tick `until` (the receiver stopped taking: a pause

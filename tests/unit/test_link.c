@@ -546,8 +546,8 @@ static unsigned twin_opened;
  * Else fe_link_enqueue_while_room(l, o, n, max_q), on
  * a gated link, against its test (room, and fewer than max_q packets) and
  * fe_link_enqueue_x() one packet at a time: the same taken, the first without room
- * stopping it (*stops counts those offers); with open, fe_link_enqueue_while_room_open()
- * through the twins' credit loops, against fe_link_pump_inline() to each packet's tick
+ * stopping it (*stops counts those offers); with open, given the twins' credit loops,
+ * against fe_link_pump_inline() through them to each packet's tick
  * after it is taken, up to the first offered while one waits (the links pumped through
  * their loops, which get returns as time passes). Returns how many offers the link took
  * whole (fe_link_burst_whole(), fe_link_gated_whole()), not one at a time.
@@ -663,9 +663,8 @@ twin_run(const struct fe_link_params *p, uint32_t nslots, uint64_t pool_limit, i
 				}
 				*stops += k < n;
 				whole += (unsigned)fe_link_gated_whole(&t->burst);
-				got = open ? fe_link_enqueue_while_room_open(&t->burst, o, n, max_q,
-									     &t->cred_burst)
-					   : fe_link_enqueue_while_room(&t->burst, o, n, max_q);
+				got = fe_link_enqueue_while_room(&t->burst, o, n, max_q,
+								 open ? &t->cred_burst : NULL);
 				cr_assert_eq(got, k, "step %u: %u taken at once, %u one at a time",
 					     step, got, k);
 				for (unsigned i = 0; i < n; i++)
