@@ -1011,7 +1011,7 @@ pfc_run_quiet(struct fe_dp *dp, unsigned src, const struct fe_hoplink *hl,
 
 	/* a run's ticks do not decrease (a link's arrivals, a port's burst): o[0]'s holds */
 	if ((hl->storm_until > o[0].at && dp->wd.action == FE_PFC_WD_DROP) ||
-	    pfc->prio[FE_LABEL_CLASS(label)].xoff)
+	    fe_pfc_xoff(pfc, FE_LABEL_CLASS(label)))
 		return 0;
 	for (unsigned i = 0; i < n; i++) {
 		if (o[i].label != label)
@@ -1774,14 +1774,14 @@ pfc_service(struct fe_dp *dp, uint64_t now)
 		for (uint8_t pr = 0;
 		     hl->pfc.xoff_prios != 0 && hl->side != FE_HL_SEND && pr < dp->conf.lanes;
 		     pr++) {
-			if (!hl->pfc.prio[pr].xoff)
+			if (!fe_pfc_xoff(&hl->pfc, pr))
 				continue;
 			fe_graph_pause_out(
 				dp, h, pr,
 				fe_pfc_update(&hl->pfc, pr,
 					      dp->held[input_of(dp, h) * FE_PFC_PRIOS + pr], now),
 				now);
-			if (hl->side == FE_HL_RECV && hl->pfc.prio[pr].xoff &&
+			if (hl->side == FE_HL_RECV && fe_pfc_xoff(&hl->pfc, pr) &&
 			    fe_pfc_refresh_due(&hl->pfc, pr, now))
 				fe_graph_pause_out(dp, h, pr, FE_PFC_XOFF, now); /* refresh */
 		}

@@ -907,7 +907,7 @@ pfc_service(struct fe_dp *dp, uint64_t now)
 		for (uint8_t pr = 0; pfc->xoff_prios != 0 && pr < dp->conf.lanes; pr++) {
 			uint64_t held = dp->held[in * FE_PFC_PRIOS + pr];
 
-			if (!pfc->prio[pr].xoff)
+			if (!fe_pfc_xoff(pfc, pr))
 				continue;
 			pfc_frame_out(dp, in, pr, fe_pfc_update(pfc, pr, held, now));
 			if (pfc->cfg.frames && fe_pfc_refresh_due(pfc, pr, now))

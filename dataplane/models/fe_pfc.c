@@ -59,8 +59,7 @@ fe_pfc_update(struct fe_pfc *p, uint8_t prio, uint64_t held, uint64_t t)
 {
 	struct fe_pfc_prio *q = &p->prio[prio];
 
-	if (!q->xoff && held >= p->cfg.xoff) {
-		q->xoff = 1;
+	if (!fe_pfc_xoff(p, prio) && held >= p->cfg.xoff) {
 		p->xoff_prios |= (uint8_t)(1u << prio);
 		q->xoff_at = t;
 		/* a window still closing (XON in flight) is extended, not restarted */
@@ -71,8 +70,7 @@ fe_pfc_update(struct fe_pfc *p, uint8_t prio, uint64_t held, uint64_t t)
 		FE_CNT_ADD(q->xoff_events, 1);
 		q->last_frame = t;
 		return FE_PFC_XOFF;
-	} else if (q->xoff && held <= p->cfg.xon) {
-		q->xoff = 0;
+	} else if (fe_pfc_xoff(p, prio) && held <= p->cfg.xon) {
 		p->xoff_prios &= (uint8_t) ~(1u << prio);
 		q->until = t + p->cfg.delay_ticks;
 		/* refreshes sent while paused, and the XON frame */
@@ -90,16 +88,14 @@ fe_pfc_heard(struct fe_pfc *p, uint8_t prio, int xoff, uint64_t t)
 	struct fe_pfc_prio *q = &p->prio[prio];
 
 	FE_CNT_ADD(q->pause_frames, 1);
-	if (xoff && !q->xoff) {
-		q->xoff = 1;
+	if (xoff && !fe_pfc_xoff(p, prio)) {
 		p->xoff_prios |= (uint8_t)(1u << prio);
 		q->xoff_at = t;
 		if (q->until <= t) /* a window still closing is extended, not restarted */
 			q->from = t;
 		q->until = UINT64_MAX;
 		FE_CNT_ADD(q->xoff_events, 1);
-	} else if (!xoff && q->xoff) {
-		q->xoff = 0;
+	} else if (!xoff && fe_pfc_xoff(p, prio)) {
 		p->xoff_prios &= (uint8_t) ~(1u << prio);
 		q->until = t > q->from ? t : q->from;
 		FE_CNT_ADD(q->paused_ticks, q->until - q->from);
@@ -111,7 +107,7 @@ fe_pfc_refresh_due(struct fe_pfc *p, uint8_t prio, uint64_t t)
 {
 	struct fe_pfc_prio *q = &p->prio[prio];
 
-	if (!q->xoff || t - q->last_frame < p->cfg.refresh_ticks)
+	if (!fe_pfc_xoff(p, prio) || t - q->last_frame < p->cfg.refresh_ticks)
 		return 0;
 	q->last_frame = t;
 	return 1;

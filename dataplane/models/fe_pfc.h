@@ -70,7 +70,6 @@ enum fe_pfc_event {
 };
 
 struct fe_pfc_prio {
-	uint8_t xoff;		   /* the switch has paused this priority */
 	uint64_t xoff_at;	   /* when it decided to */
 	uint64_t from, until;	   /* the sender is stopped in [from, until) */
 	fe_counter_t pause_frames; /* PAUSE (incl. refreshes) and XON frames sent */
@@ -89,8 +88,15 @@ struct fe_pfc_cfg {
 struct fe_pfc {
 	struct fe_pfc_cfg cfg;
 	struct fe_pfc_prio prio[FE_PFC_PRIOS]; /* the state */
-	uint8_t xoff_prios;		       /* bit p: prio[p].xoff */
+	uint8_t xoff_prios; /* bit p: the switch has paused priority p (fe_pfc_xoff()) */
 };
+
+/* The switch has paused prio (XOFF, no XON since). */
+static inline int
+fe_pfc_xoff(const struct fe_pfc *p, uint8_t prio)
+{
+	return p->xoff_prios >> prio & 1;
+}
 
 /* Compile prm for a link of rate_bps (the pause quantum's length) and a TSC of hz: 0 or
  * -EINVAL (XON not below XOFF, quanta out of 1..65535). */
@@ -124,7 +130,7 @@ enum fe_pfc_event fe_pfc_update(struct fe_pfc *p, uint8_t prio, uint64_t held, u
 static inline int
 fe_pfc_may_change(const struct fe_pfc *p, uint8_t prio, uint64_t held)
 {
-	return p->prio[prio].xoff ? held <= p->cfg.xon : held >= p->cfg.xoff;
+	return fe_pfc_xoff(p, prio) ? held <= p->cfg.xon : held >= p->cfg.xoff;
 }
 
 /*

@@ -683,11 +683,11 @@ Test(engine, pfc_pauses_a_host_and_lets_it_go)
 		inject(0, MAC[1], 100);
 	fe_dp_poll(dp, 1000);
 	fe_dp_poll(dp, t);
-	cr_assert(pfc->prio[0].xoff && pfc->prio[0].xoff_events == 1 && pfc->xoff_prios == 1,
+	cr_assert(fe_pfc_xoff(pfc, 0) && pfc->prio[0].xoff_events == 1 && pfc->xoff_prios == 1,
 		  "XOFF at 300 bytes held (%llu held)", (unsigned long long)dp->held[0]);
-	while (t < 20000000 && pfc->prio[0].xoff)
+	while (t < 20000000 && fe_pfc_xoff(pfc, 0))
 		fe_dp_poll(dp, t += 100000);
-	cr_assert(!pfc->prio[0].xoff && pfc->xoff_prios == 0, "XON once they drained (%llu held)",
+	cr_assert(!fe_pfc_xoff(pfc, 0) && pfc->xoff_prios == 0, "XON once they drained (%llu held)",
 		  (unsigned long long)dp->held[0]);
 	cr_assert_leq(dp->held[0], 100);
 	cr_assert_gt(pfc->prio[0].paused_ticks, 0, "the sender was stopped");

@@ -111,20 +111,20 @@ Test(pfc, xoff_xon_hysteresis)
 	struct fe_pfc p = pfc();
 
 	fe_pfc_update(&p, 3, 19999, 100);
-	cr_assert_eq(p.prio[3].xoff, 0);
+	cr_assert_eq(fe_pfc_xoff(&p, 3), 0);
 	fe_pfc_update(&p, 3, 20000, 200);
-	cr_assert_eq(p.prio[3].xoff, 1, "XOFF at the threshold");
+	cr_assert_eq(fe_pfc_xoff(&p, 3), 1, "XOFF at the threshold");
 	cr_assert_eq(p.prio[3].pause_frames, 1);
 	/* between XON and XOFF: stays paused */
 	fe_pfc_update(&p, 3, 15000, 300);
-	cr_assert_eq(p.prio[3].xoff, 1);
+	cr_assert_eq(fe_pfc_xoff(&p, 3), 1);
 	fe_pfc_update(&p, 3, 10001, 400);
-	cr_assert_eq(p.prio[3].xoff, 1);
+	cr_assert_eq(fe_pfc_xoff(&p, 3), 1);
 	fe_pfc_update(&p, 3, 10000, 500);
-	cr_assert_eq(p.prio[3].xoff, 0, "XON at the threshold");
+	cr_assert_eq(fe_pfc_xoff(&p, 3), 0, "XON at the threshold");
 	cr_assert_eq(p.prio[3].pause_frames, 2, "PAUSE then XON");
 	cr_assert_eq(p.prio[3].paused_ticks, (500 + 2000) - (200 + 2000));
-	cr_assert_eq(p.prio[0].xoff, 0, "other priorities untouched");
+	cr_assert_eq(fe_pfc_xoff(&p, 0), 0, "other priorities untouched");
 }
 
 Test(pfc, gate_follows_reaction_delay)
