@@ -175,6 +175,11 @@ fe_campaign_refused() {
 
 # fe_json FILE EXPR: evaluate a python expression over the JSON document `d` in FILE.
 fe_json() { python3 -c "import json; d = json.load(open('$1')); print($2)"; }
+# fe_steal_ms COUNTERS...: the most ms the hypervisor took from the lcores' cores of one of
+# these counters documents (fabemuctl -j counters, --stats-json: lcores.cpu_steal_ns)
+fe_steal_ms() {
+	python3 -c "import json, sys; print(max(json.load(open(f))['lcores']['cpu_steal_ns'] for f in sys.argv[1:]) // 1000000)" "$@"
+}
 
 # fe_campaign_why LOG: why a campaign run (its output in LOG) failed: its progress up to
 # the summary, what it said went wrong, and the end of every log it named

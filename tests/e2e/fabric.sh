@@ -116,7 +116,7 @@ echo "  reordered frames seen at hosts 3 and 4: $(fe_json "$T/adaptive.json" 'd[
 # cores)
 low() { # LOW STATS-JSON: LO and WHY
 	local ms
-	ms=$(fe_json "$2" "d['lcores']['cpu_steal_ns'] // 1000000")
+	ms=$(fe_steal_ms "$2")
 	LO=$1 WHY=
 	if [ "$ms" -ge 100 ]; then
 		LO=$(python3 -c "print(int($1 * (1 - min(0.75, $ms / ($SECS * 1000)))))")

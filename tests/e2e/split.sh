@@ -107,10 +107,9 @@ stop_b() {
 # the fabric's (a least RTT of 8609 us once, with 740 ms stolen; a TCP goodput of 74
 # Mbit/s on one box against 91 on two, with 330 ms): the bounds widen (WIDE 1), and each
 # check says why (WHY).
-stolen() { # COUNTERS FILE...: WIDE and WHY from the most the boxes of these counters lost
+stolen() { # COUNTERS...: WIDE and WHY from the most the boxes of these counters lost
 	local ms
-	shift
-	ms=$(python3 -c "import json, sys; print(max(json.load(open(f))['lcores']['cpu_steal_ns'] for f in sys.argv[1:]) // 1000000)" "$@")
+	ms=$(fe_steal_ms "$@")
 	WIDE=0 WHY=
 	if [ "$ms" -ge 100 ]; then WIDE=1 WHY=" (the hypervisor took $ms ms of a box's core)"; fi
 }
@@ -124,14 +123,13 @@ stolen() { # COUNTERS FILE...: WIDE and WHY from the most the boxes of these cou
 goodput() { # NAME ONE TWO ONE-COUNTERS TWO-COUNTERS...: check TWO.tcp in % of ONE.tcp
 	local name=$1 one=$2 two=$3 oc=$4 lo hi
 	shift 4
-	stolen COUNTERS "$oc" "$@"
-	read -r lo hi < <(python3 -c "
-import json, sys
-share = lambda fs: min(0.75, max(json.load(open(f))['lcores']['cpu_steal_ns'] for f in fs) / 4e9)
-if $WIDE:
-    print(int(min(70, 85 * (1 - share(sys.argv[2:])))), int(max(130, 115 / (1 - share(sys.argv[1:2])) + 0.999)))
-else:
-    print(85, 115)" "$oc" "$@")
+	stolen "$oc" "$@"
+	lo=85 hi=115
+	if [ "$WIDE" = 1 ]; then
+		read -r lo hi < <(python3 -c "
+one, two = (min(0.75, ms / 4000) for ms in ($(fe_steal_ms "$oc"), $(fe_steal_ms "$@")))
+print(int(min(70, 85 * (1 - two))), int(max(130, 115 / (1 - one) + 0.999)))")
+	fi
 	fe_check "$name: TCP goodput (% of one box's)$WHY" "$(pct "$one" "$two")" "$lo" "$hi"
 }
 
@@ -190,11 +188,11 @@ stop_b
 grep -h "link .* round trip" "$FE_DP_LOG" "$T/b.log" | sed 's/^/  /' >&2
 one=$(cat "$T/one.rtt") two=$(cat "$T/two.rtt")
 fe_log "least RTT: one box $one us, two boxes $two us; TCP under credits: $(cat "$T/one.tcp") and $(cat "$T/two.tcp") Mbit/s"
-stolen COUNTERS "$T/one.json"
+stolen "$T/one.json"
 fe_check "one box: least RTT (us), 8 links of 1 ms$WHY" "$one" 8000 "$((8600 + 400 * WIDE))"
-stolen COUNTERS "$T/a.json" "$T/b.json"
+stolen "$T/a.json" "$T/b.json"
 fe_check "two boxes: least RTT (us)$WHY" "$two" 8000 "$((8600 + 400 * WIDE))"
-stolen COUNTERS "$T/one.json" "$T/a.json" "$T/b.json"
+stolen "$T/one.json" "$T/a.json" "$T/b.json"
 fe_check "two boxes against one: RTT difference (us)$WHY" "$((two > one ? two - one : one - two))" 0 \
 	"$((300 + 400 * WIDE))"
 goodput "two boxes against one" one.tcp two.tcp "$T/one.json" "$T/a.json" "$T/b.json"
@@ -299,7 +297,7 @@ stop_b
 ip -n fesplit-b link set fesp-h2 netns 1
 ip link set fesp-h2 up
 fe_log "a host on each box: least RTT $(cat "$T/hb.rtt") us; TCP through the ib NIC $(cat "$T/hb.tcp") Mbit/s (one box $(cat "$T/nic-one.tcp"))"
-stolen COUNTERS "$T/hb-a.json" "$T/hb-b.json"
+stolen "$T/hb-a.json" "$T/hb-b.json"
 fe_check "a host on each box: least RTT (us), 8 links of 1 ms$WHY" "$(cat "$T/hb.rtt")" 8000 \
 	"$((8600 + 400 * WIDE))"
 goodput "a host on each box, the ib NIC" nic-one.tcp hb.tcp "$T/nic-one.json" "$T/hb-a.json" \

@@ -99,7 +99,8 @@ fe_check "edge drops (imissed, rx_nombuf)" "$edge" 0 0
 rt=$(fe_real_retrans "$c0" "$c1")
 rto=$(echo "$c0 $c1" | awk '{print $7 - $2}')
 timers=$(echo "$c0 $c1" | awk '{print ($7 - $2) + ($8 - $3)}')
-ms=$(fe_ctl -j counters | python3 -c 'import json, sys; print(json.load(sys.stdin)["lcores"]["cpu_steal_ns"] // 1000000)')
+fe_ctl -j counters >"$T/steal.json"
+ms=$(fe_steal_ms "$T/steal.json")
 echo "  TCP: $rt real retransmissions, $rto RTOs, $((timers - rto)) loss probes; the hypervisor took $ms ms of the dataplane's core"
 if [ "$ms" -ge 100 ]; then
 	fe_check "real TCP retransmissions, no more than its timers sent ($ms ms stolen)" "$rt" 0 "$timers"
