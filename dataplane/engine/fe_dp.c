@@ -153,7 +153,7 @@ port_setup(struct fe_dp *dp, unsigned i, uint16_t port_id, const struct fe_linkd
 		return -EINVAL;
 	}
 	/* the switch's packet memory is what its egress (down) queues share */
-	p->down.pool = &dp->pool_shared;
+	fe_link_pool_join(&p->down, &dp->pool_shared);
 	p->down.acct = dp->held;
 	return regime_setup(dp, p, socket, err, errlen);
 }

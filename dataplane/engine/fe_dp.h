@@ -49,6 +49,8 @@ struct fe_iq {
 	struct fe_iq_slot *s;
 	uint32_t head, tail, mask;
 	uint64_t head_since; /* when the head packet became the head */
+	uint64_t room_at;    /* the tick its switch's memory had room for the head from, seen
+				full for it (fe_link_has_room_at()); 0: not seen full */
 	uint32_t blocks;     /* 64-byte credit blocks held: never above the credits given */
 	fe_counter_t depth, peak;
 	fe_counter_t peak_blocks;
@@ -78,8 +80,10 @@ fe_iq_push(struct fe_iq *q, struct rte_mbuf *m, uint64_t t, int32_t out, uint64_
 	s->t = t;
 	s->out = out;
 	s->len = rte_pktmbuf_pkt_len(m);
-	if (q->head == q->tail)
+	if (q->head == q->tail) {
 		q->head_since = t;
+		q->room_at = 0;
+	}
 	q->tail++;
 	(*count)++;
 	q->blocks += fe_credit_blocks(s->len);

@@ -250,7 +250,7 @@ fe_graph_create(struct fe_dp *dp, const struct fe_graph_conf *c, int socket, cha
 		g->pool[s].limit = g->pool_fixed[s] ? c->sw_buffer[s] : dp->conf.switch_buffer;
 	}
 	for (unsigned p = 0; p < dp->nports; p++)
-		dp->ports[p].down.pool = &g->pool[g->port_sw[p]];
+		fe_link_pool_join(&dp->ports[p].down, &g->pool[g->port_sw[p]]);
 	g->hl = rte_zmalloc_socket("fe_graph", sizeof(*g->hl) * (g->nhl ? g->nhl : 1),
 				   RTE_CACHE_LINE_SIZE, socket);
 	g->seq_tx =
@@ -295,7 +295,7 @@ fe_graph_create(struct fe_dp *dp, const struct fe_graph_conf *c, int socket, cha
 			return -EINVAL;
 		}
 		fe_link_init(&h->l, &cfg, slots);
-		h->l.pool = &g->pool[h->from];
+		fe_link_pool_join(&h->l, &g->pool[h->from]);
 		/* PFC: the bytes a switch holds, per input and lane (the others count none) */
 		h->l.acct = dp->conf.regime == FE_REGIME_PFC ? dp->held : NULL;
 		/* numbered after the ports' links (2 x nports): its RNG stream, its captures */
@@ -828,10 +828,13 @@ output_of(const struct fe_dp *dp, int32_t out)
 	return out & FE_GOUT_PORT ? (unsigned)(out & 0xffff) : dp->nports + (unsigned)out;
 }
 
+/* Room at now in output l for len bytes (credits: the switch's output buffer), its
+ * switch's memory too; *at: raised to the tick that memory had room from, where it took
+ * a packet of another of its outputs leaving (fe_link_has_room_at()). */
 static inline int
-out_room(struct fe_dp *dp, struct fe_link *l, uint32_t len, uint64_t now)
+out_room(struct fe_dp *dp, struct fe_link *l, uint32_t len, uint64_t now, uint64_t *at)
 {
-	return fe_link_has_room(l, len, now) &&
+	return fe_link_has_room_at(l, len, now, at) &&
 	       (dp->conf.credit.out_pkts == 0 || l->q_pkts < dp->conf.credit.out_pkts);
 }
 
@@ -895,7 +898,7 @@ cross_at_once(struct fe_dp *dp, unsigned x, unsigned src, struct rte_mbuf *m, ui
 	if (g->sw_iq[x] != 0 || out == FE_GOUT_FLOOD)
 		return 0;
 	o = output_of(dp, out);
-	if (g->stall[o].until > t || !out_room(dp, out_link(dp, out), len, t))
+	if (g->stall[o].until > t || !out_room(dp, out_link(dp, out), len, t, NULL))
 		return 0;
 	granted(dp, src, R_LANE(r), o);
 	credit_back(dp, src, R_LANE(r), len, t);
@@ -1590,7 +1593,7 @@ flood_blocked(struct fe_dp *dp, unsigned src, struct rte_mbuf *m, uint32_t len, 
 
 		if (g->port_sw[p] != x || p == R_IN(r))
 			continue;
-		if (!out_room(dp, l, len, now))
+		if (!out_room(dp, l, len, now, leave))
 			return l;
 		*leave = RTE_MAX(*leave, l->last_leave);
 	}
@@ -1599,7 +1602,7 @@ flood_blocked(struct fe_dp *dp, unsigned src, struct rte_mbuf *m, uint32_t len, 
 
 		if (g->hl[h].from != x || g->tree[R_ORIGIN(r)][g->hl[h].to] != h)
 			continue;
-		if (!out_room(dp, l, len, now))
+		if (!out_room(dp, l, len, now, leave))
 			return l;
 		*leave = RTE_MAX(*leave, l->last_leave);
 	}
@@ -1620,6 +1623,7 @@ iq_pop(struct fe_dp *dp, unsigned src, uint8_t lane, uint64_t t)
 	g->iq_pkts--;
 	g->sw_iq[switch_of(dp, src)]--;
 	q->head_since = t;
+	q->room_at = 0;
 	FE_CNT_SET(q->depth, q->tail - q->head);
 }
 
@@ -1649,7 +1653,7 @@ iq_serve(struct fe_dp *dp, unsigned src, uint8_t lane, uint64_t now)
 		iq_pop(dp, src, lane, RTE_MAX(s->t, q->head_since));
 		return 1;
 	}
-	if (ol != NULL && !out_room(dp, ol, s->len, now)) {
+	if (ol != NULL && !out_room(dp, ol, s->len, now, &q->room_at)) {
 		if (dp->hoq_ticks == 0 || now - q->head_since <= dp->hoq_ticks)
 			return 0;
 		/* HOQLife (IBTA 18.2.5.5.4): discarded at the head, its credits returned;
@@ -1667,10 +1671,13 @@ iq_serve(struct fe_dp *dp, unsigned src, uint8_t lane, uint64_t now)
 	}
 	if (stall != NULL)
 		stall->row = 0;
-	/* it moves when it got there, or when the output freed room, whichever is later */
+	/* it moves when it got there, or when the output freed room, or its switch's memory
+	 * (seen full for it: the leave that gave room), whichever is later */
 	t = s->t > q->head_since ? s->t : q->head_since;
 	if (ol != NULL && ol->last_leave > t)
 		t = ol->last_leave;
+	if (q->room_at > t)
+		t = q->room_at;
 	if (s->out == FE_GOUT_FLOOD && leave > t) /* the last of its outputs to make room */
 		t = leave;
 	if (t > now)
@@ -1700,7 +1707,7 @@ iq_round(struct fe_dp *dp, uint64_t now)
 	for (uint32_t w = 0; w < (nq + 63) / 64; w++)
 		for (uint64_t bits = g->iq_busy[w]; bits != 0; bits &= bits - 1) {
 			const uint32_t qi = w * 64 + (uint32_t)__builtin_ctzll(bits);
-			const struct fe_iq *q = &g->iq[qi];
+			struct fe_iq *q = &g->iq[qi];
 			const struct fe_iq_slot *s;
 			unsigned o;
 
@@ -1711,7 +1718,7 @@ iq_round(struct fe_dp *dp, uint64_t now)
 			s = &q->s[q->head & q->mask];
 			o = s->out == FE_GOUT_FLOOD ? 0 : output_of(dp, s->out);
 			if (s->out == FE_GOUT_FLOOD || g->stall[o].until > now ||
-			    !out_room(dp, out_link(dp, s->out), s->len, now)) {
+			    !out_room(dp, out_link(dp, s->out), s->len, now, &q->room_at)) {
 				/* a flood, an output stalled, a head past HOQLife: no arbiter */
 				moved += iq_serve(dp, qi / FE_LANES_MAX,
 						  (uint8_t)(qi % FE_LANES_MAX), now);

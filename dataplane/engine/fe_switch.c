@@ -596,12 +596,14 @@ ingress_burst(struct fe_dp *dp, unsigned in, struct rte_mbuf **pkts, unsigned n,
 }
 
 /* Room in the output buffer of port q for the input-queued switch (credit regime). */
+/* *at: raised to the tick the switch's memory had room from, where it took a packet of
+ * another output leaving (fe_link_has_room_at()). */
 static inline int
-out_room(struct fe_dp *dp, unsigned q, uint32_t len, uint64_t now)
+out_room(struct fe_dp *dp, unsigned q, uint32_t len, uint64_t now, uint64_t *at)
 {
 	struct fe_link *l = &dp->ports[q].down;
 
-	return fe_link_has_room(l, len, now) &&
+	return fe_link_has_room_at(l, len, now, at) &&
 	       (dp->conf.credit.out_pkts == 0 || l->q_pkts < dp->conf.credit.out_pkts);
 }
 
@@ -621,7 +623,7 @@ arrive_to(struct fe_dp *dp, unsigned in, struct rte_mbuf *m, uint64_t t, int out
 		/* several switches: every switch's input queues are the graph's */
 		forward(dp, in, out, m, t, lane, R);
 	} else if (dp->iq_pkts == 0 &&
-		   (out < 0 || out_room(dp, (unsigned)out, rte_pktmbuf_pkt_len(m), t))) {
+		   (out < 0 || out_room(dp, (unsigned)out, rte_pktmbuf_pkt_len(m), t, NULL))) {
 		/* no input queue holds anything and the output has room at t: the arbiter
 		 * would move it at once, so it crosses now and its credits go back at t */
 		fe_credit_return(&dp->ports[in].credit, lane,
@@ -743,6 +745,7 @@ iq_pop(struct fe_dp *dp, unsigned in, uint8_t lane, uint64_t t)
 	q->head++;
 	dp->iq_pkts--;
 	q->head_since = t;
+	q->room_at = 0;
 	FE_CNT_SET(q->depth, q->tail - q->head);
 }
 
@@ -763,7 +766,7 @@ iq_serve(struct fe_dp *dp, unsigned in, uint8_t lane, uint64_t now, unsigned max
 		uint64_t t;
 		int out;
 
-		if (s->out >= 0 && !out_room(dp, (unsigned)s->out, s->len, now)) {
+		if (s->out >= 0 && !out_room(dp, (unsigned)s->out, s->len, now, &q->room_at)) {
 			if (dp->hoq_ticks && now - q->head_since > dp->hoq_ticks) {
 				/* HOQLife: discarded at the head (IBTA 18.2.5.5.4), credits
 				 * returned */
@@ -777,10 +780,13 @@ iq_serve(struct fe_dp *dp, unsigned in, uint8_t lane, uint64_t now, unsigned max
 			}
 			break;
 		}
-		/* it moves when it got there, or when the output freed room, whichever is later */
+		/* it moves when it got there, or when the output freed room, or the switch's
+		 * memory (seen full for it: the leave that gave room), whichever is later */
 		t = s->t > q->head_since ? s->t : q->head_since;
 		if (s->out >= 0 && dp->ports[s->out].down.last_leave > t)
 			t = dp->ports[s->out].down.last_leave;
+		if (q->room_at > t)
+			t = q->room_at;
 		if (t > now)
 			t = now;
 		m = s->m;

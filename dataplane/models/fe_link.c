@@ -101,6 +101,74 @@ fe_link_init(struct fe_link *l, const struct fe_link_cfg *cfg, struct fe_link_sl
 	l->slots = slots;
 }
 
+void
+fe_link_pool_join(struct fe_link *l, struct fe_link_pool *p)
+{
+	if (l->pool != NULL) {
+		struct fe_link **at = &l->pool->links;
+
+		while (*at != NULL && *at != l)
+			at = &(*at)->pool_next;
+		if (*at == l)
+			*at = l->pool_next;
+	}
+	l->pool = p;
+	l->pool_next = NULL;
+	if (p != NULL) {
+		l->pool_next = p->links;
+		p->links = l;
+	}
+}
+
+int
+fe_link_pool_free(struct fe_link_pool *p, const struct fe_link *self, uint64_t target, uint64_t now,
+		  uint64_t *at)
+{
+	while (p->used > target) {
+		struct fe_link *first = NULL;
+		uint64_t when = now;
+
+		/* the packet that left first, of those that had by now */
+		for (struct fe_link *l = p->links; l != NULL; l = l->pool_next)
+			if (l != self && l->svc != l->sched &&
+			    l->slots[l->svc & l->mask].tx_end <= when) {
+				first = l;
+				when = l->slots[l->svc & l->mask].tx_end;
+			}
+		if (first == NULL)
+			return 0;
+		fe_link_leave(first, &first->slots[first->svc & first->mask]);
+		first->last_leave = when;
+		first->svc++;
+		if (when > *at)
+			*at = when;
+	}
+	return 1;
+}
+
+enum fe_link_drop
+fe_link_limit_pool(struct fe_link *l, uint32_t len, uint64_t now, uint64_t *at)
+{
+	uint64_t ignored = 0;
+
+	/* none when the packet would not fit in it without the other links' bytes */
+	if (l->pool->limit < l->q_bytes + len ||
+	    !fe_link_pool_free(l->pool, l, l->pool->limit - len, now, at != NULL ? at : &ignored))
+		return FE_LINK_DROP_POOL;
+	return fe_link_over_limit(l, len);
+}
+
+int
+fe_link_enqueue_pooled(struct fe_link *l, void *pkt, uint32_t len, uint64_t now, uint64_t extra,
+		       uint32_t label)
+{
+	enum fe_link_drop why = fe_link_limit_pool(l, len, now, NULL);
+
+	if (why != FE_LINK_DROP__MAX)
+		return fe_link_drop_cause(l, why, len, FE_LABEL_CLASS(label));
+	return fe_link_take(l, pkt, len, now, extra, label);
+}
+
 /* Occupancy as readers see it. */
 static inline void
 publish(struct fe_link *l)
@@ -341,9 +409,11 @@ credit_now(struct fe_credit *c, const struct fe_credit_ret *ring, uint32_t mask,
  * packets in the buffer, ends the burst, and o[].why is not written. open (a constant):
  * fe_link_enqueue_burst_open() instead, on a gated link: a packet starts at once on a
  * serializer free at its tick outside [shut_from, shut_until), and the first offered while
- * one waits ends the burst (*dropped_out: the drops); with a gate (a constant, open only),
- * it starts at once if the gate lets it start at its tick (a credit loop), not by the
- * window. Returns how many were dropped, or with stop or open how many were offered.
+ * one waits ends the burst; with a gate (a constant, open only), it starts at once if the
+ * gate lets it start at its tick (a credit loop), not by the window. A packet that finds
+ * the pool full (its own limits kept) ends the burst too: the caller offers it and the
+ * rest one at a time (fe_link_enqueue_x() first frees what the pool's other links had
+ * sent). Returns how many were offered; *dropped_out (but with stop): how many dropped.
  */
 static inline __attribute__((always_inline)) unsigned
 burst_whole(struct fe_link *l, struct fe_link_offer *o, unsigned n, const int gated,
@@ -405,7 +475,10 @@ burst_whole(struct fe_link *l, struct fe_link_offer *o, unsigned n, const int ga
 				     0)) {
 			enum fe_link_drop w;
 
-			if (stop)
+			/* the pool seen full, the buffer's own limits kept: the rest one at a
+			 * time (fe_link_enqueue_x() first frees what its other links sent) */
+			if (stop || (q_bytes + len > qlim && qlim < l->cfg.max_bytes &&
+				     tail - svc < l->cfg.max_pkts))
 				break;
 			w = burst_limit(l, tail - svc, q_bytes, others + q_bytes, len);
 
@@ -471,7 +544,7 @@ burst_whole(struct fe_link *l, struct fe_link_offer *o, unsigned n, const int ga
 			peak_pkts = tail - svc;
 	}
 	/* in: what was taken (the growth of the buffer and what left it) and dropped */
-	FE_CNT_ADD(l->st.in_pkts, stop || open ? (unsigned)(o - o0) : n);
+	FE_CNT_ADD(l->st.in_pkts, (unsigned)(o - o0));
 	FE_CNT_ADD(l->st.in_bytes, q_bytes - q_bytes0 + left + dropped);
 	if (svc != l->svc) {
 		l->last_leave = slots[(svc - 1) & mask].tx_end;
@@ -494,19 +567,19 @@ burst_whole(struct fe_link *l, struct fe_link_offer *o, unsigned n, const int ga
 		FE_CNT_SET(l->pool->used, others + q_bytes);
 		FE_CNT_MAX(l->pool->peak, others + q_max);
 	}
-	if (open)
+	if (!stop)
 		*dropped_out = nd;
 	if (cred != NULL) /* none pending: the ring's first lines next (fe_credit_collect()) */
 		cred->head = chead == ctail ? (cred->tail = 0) : chead;
-	return stop || open ? (unsigned)(o - o0) : nd;
+	return (unsigned)(o - o0);
 }
 
 /* A copy each, out of line: each with its own registers */
 #define BURST_WHOLE(name, gated, accounted)                                                        \
 	static __attribute__((noinline)) unsigned name(struct fe_link *l, struct fe_link_offer *o, \
-						       unsigned n)                                 \
+						       unsigned n, unsigned *nd)                   \
 	{                                                                                          \
-		return burst_whole(l, o, n, gated, accounted, 0, 0, 0, 0, 0, NULL, NULL);          \
+		return burst_whole(l, o, n, gated, accounted, 0, 0, 0, 0, 0, nd, NULL);            \
 	}
 BURST_WHOLE(burst_eager, 0, 0)
 BURST_WHOLE(burst_eager_acct, 0, 1)
@@ -516,23 +589,25 @@ BURST_WHOLE(burst_gated_acct, 1, 1)
 unsigned
 fe_link_enqueue_burst(struct fe_link *l, struct fe_link_offer *o, unsigned n)
 {
-	unsigned nd = 0;
+	unsigned nd = 0, k = 0;
 
-	/* a pool over its limit already (a buffer made smaller): one at a time, as
-	 * fe_link_enqueue_x() */
-	if (!fe_link_burst_whole(l)) {
-		for (const struct fe_link_offer *end = o + n; o < end; o++) {
-			o->why = FE_LINK_DROP__MAX;
-			if (fe_link_enqueue_x(l, o->pkt, o->len, o->at, 0, o->label) < 0) {
-				o->why = l->last_drop;
-				nd++;
-			}
-		}
-		return nd;
+	if (fe_link_burst_whole(l)) {
+		if (l->gated)
+			k = l->acct ? burst_gated_acct(l, o, n, &nd) : burst_gated(l, o, n, &nd);
+		else
+			k = l->acct ? burst_eager_acct(l, o, n, &nd) : burst_eager(l, o, n, &nd);
 	}
-	if (l->gated)
-		return l->acct ? burst_gated_acct(l, o, n) : burst_gated(l, o, n);
-	return l->acct ? burst_eager_acct(l, o, n) : burst_eager(l, o, n);
+	/* one at a time: a pool over its limit already (a buffer made smaller), or the rest
+	 * of a burst that found it full (fe_link_enqueue_x() first frees what its other
+	 * links had sent) */
+	for (; k < n; k++) {
+		o[k].why = FE_LINK_DROP__MAX;
+		if (fe_link_enqueue_x(l, o[k].pkt, o[k].len, o[k].at, 0, o[k].label) < 0) {
+			o[k].why = l->last_drop;
+			nd++;
+		}
+	}
+	return nd;
 }
 
 /* Gated, each packet started at once if it can, up to the first that waits */
@@ -556,11 +631,12 @@ fe_link_enqueue_burst_open(struct fe_link *l, struct fe_link_offer *o, unsigned 
 {
 	unsigned k = 0;
 
-	if (fe_link_burst_whole(l))
-		return l->acct ? burst_gated_acct_open(l, o, n, shut_from, shut_until, dropped)
-			       : burst_gated_open(l, o, n, shut_from, shut_until, dropped);
-	/* a pool over its limit already: one at a time */
 	*dropped = 0;
+	if (fe_link_burst_whole(l))
+		k = l->acct ? burst_gated_acct_open(l, o, n, shut_from, shut_until, dropped)
+			    : burst_gated_open(l, o, n, shut_from, shut_until, dropped);
+	/* one at a time: a pool over its limit already, or the rest of a burst that found
+	 * it full; up to the first offered while one waits */
 	for (; k < n && l->sched == l->tail; k++) {
 		o[k].why = FE_LINK_DROP__MAX;
 		if (fe_link_enqueue_x(l, o[k].pkt, o[k].len, o[k].at, 0, o[k].label) < 0) {
@@ -583,21 +659,21 @@ static __attribute__((noinline)) unsigned
 burst_gated_while_room_open(struct fe_link *l, struct fe_link_offer *o, unsigned n, uint32_t max_q,
 			    struct fe_credit *c)
 {
-	unsigned nd;
-
-	return burst_whole(l, o, n, 1, 0, 1, max_q, 1, 0, 0, &nd, c);
+	return burst_whole(l, o, n, 1, 0, 1, max_q, 1, 0, 0, NULL, c);
 }
 
 unsigned
 fe_link_enqueue_while_room(struct fe_link *l, struct fe_link_offer *o, unsigned n, uint32_t max_q,
 			   struct fe_credit *open)
 {
-	unsigned k;
+	unsigned k = 0;
 
 	if (fe_link_gated_whole(l))
-		return open != NULL ? burst_gated_while_room_open(l, o, n, max_q, open)
-				    : burst_gated_while_room(l, o, n, max_q);
-	for (k = 0; k < n && (open == NULL || l->sched == l->tail); k++) {
+		k = open != NULL ? burst_gated_while_room_open(l, o, n, max_q, open)
+				 : burst_gated_while_room(l, o, n, max_q);
+	/* one at a time: a pool over its limit already, or from the first the burst found
+	 * no room for (a pool seen full first frees what its other links had sent) */
+	for (; k < n && (open == NULL || l->sched == l->tail); k++) {
 		if (!fe_link_has_room(l, o[k].len, o[k].at) || l->q_pkts >= max_q)
 			break;
 		fe_link_enqueue_x(l, o[k].pkt, o[k].len, o[k].at, 0, o[k].label);

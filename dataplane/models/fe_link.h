@@ -107,11 +107,15 @@ enum fe_link_drop {
 /*
  * A buffer shared by several links (a switch's packet memory). Links that point to
  * the same pool admit a packet only while the pool has room, in addition to their
- * own limits. Written by the one lcore that owns the links.
+ * own limits. Written by the one lcore that owns the links. A link's packets leave the
+ * pool when that link is advanced (lazily): a packet that finds it full first makes
+ * the packets of its other links that had left by its tick leave it, in the order they
+ * left (fe_link_pool_free()), so that it is judged on what the memory held then.
  */
 struct fe_link_pool {
 	uint64_t limit; /* bytes; 0: no shared limit */
 	fe_counter_t used, peak;
+	struct fe_link *links; /* the links that share it, through their pool_next */
 };
 
 struct fe_link_stats {
@@ -179,12 +183,29 @@ struct fe_link {
 	uint64_t peak_bytes;
 	uint64_t last_arrive; /* arrivals never go backwards, even with jitter */
 	struct fe_link_pool *pool;
+	struct fe_link *pool_next; /* the next link sharing the pool (fe_link_pool_join()) */
 	struct fe_link_slot *slots;
 	struct fe_link_stats st;
 };
 
 /* 0 if params are in range; otherwise -EINVAL and *what names the bad field. */
 int fe_link_params_check(const struct fe_link_params *p, const char **what);
+
+/* l shares pool p from now on (NULL: none), leaving the pool it shared before. */
+void fe_link_pool_join(struct fe_link *l, struct fe_link_pool *p);
+
+/*
+ * p is seen to hold more than `target` bytes: the packets of its links but self (whose
+ * state the caller may hold in registers) that had left their buffer by now leave it, in
+ * the order they left, until it holds no more. 1: it holds no more, and *at is raised to
+ * the tick the last of them left (untouched if none had to); 0: not by now (all those
+ * that had left, gone).
+ */
+int fe_link_pool_free(struct fe_link_pool *p, const struct fe_link *self, uint64_t target,
+		      uint64_t now, uint64_t *at);
+
+/* fe_link_limit_at() where the pool is seen full (at: may be NULL), out of line */
+enum fe_link_drop fe_link_limit_pool(struct fe_link *l, uint32_t len, uint64_t now, uint64_t *at);
 
 /* Compile params for a TSC of hz ticks per second. Returns 0 or -EINVAL. */
 int fe_link_compile(const struct fe_link_params *p, uint64_t hz, struct fe_link_cfg *cfg);
@@ -354,12 +375,37 @@ fe_link_over_limit(const struct fe_link *l, uint32_t len)
 	return FE_LINK_DROP__MAX;
 }
 
-/* Would a packet of len bytes fit in the buffer at now (all limits, shared pool too)? */
+/*
+ * fe_link_over_limit() at now, l advanced to now: a pool seen full first frees what its
+ * other links had sent by now (fe_link_pool_free(); *at: raised to the tick it had room
+ * from, if that took a packet's leaving).
+ */
+static inline enum fe_link_drop
+fe_link_limit_at(struct fe_link *l, uint32_t len, uint64_t now, uint64_t *at)
+{
+	enum fe_link_drop why = fe_link_over_limit(l, len);
+
+	if (__builtin_expect(why == FE_LINK_DROP_POOL, 0))
+		why = fe_link_limit_pool(l, len, now, at);
+	return why;
+}
+
+/*
+ * Would a packet of len bytes fit in the buffer at now (all limits, shared pool too)?
+ * *at (at: may be NULL): raised to the tick the pool had room from, where it took a
+ * packet's leaving.
+ */
+static inline int
+fe_link_has_room_at(struct fe_link *l, uint32_t len, uint64_t now, uint64_t *at)
+{
+	fe_link_advance(l, now);
+	return fe_link_limit_at(l, len, now, at) == FE_LINK_DROP__MAX;
+}
+
 static inline int
 fe_link_has_room(struct fe_link *l, uint32_t len, uint64_t now)
 {
-	fe_link_advance(l, now);
-	return fe_link_over_limit(l, len) == FE_LINK_DROP__MAX;
+	return fe_link_has_room_at(l, len, now, NULL);
 }
 
 /* Count a drop of an offered packet (its `in` is counted by the caller). */
@@ -373,26 +419,13 @@ fe_link_drop_cause(struct fe_link *l, enum fe_link_drop why, uint32_t len, uint8
 	return -ENOBUFS;
 }
 
-/*
- * Offer a packet at time now; it arrives `extra` ticks later than the link alone would
- * make it (jitter), but never before the packet ahead of it. 0: accepted; -ENOBUFS:
- * dropped and counted (the caller frees it; l->last_drop says why).
- */
-static inline int
-fe_link_enqueue_x(struct fe_link *l, void *pkt, uint32_t len, uint64_t now, uint64_t extra,
-		  uint32_t label)
+/* fe_link_enqueue_x() once the packet has room: it takes its slot. */
+static inline __attribute__((always_inline)) int
+fe_link_take(struct fe_link *l, void *pkt, uint32_t len, uint64_t now, uint64_t extra,
+	     uint32_t label)
 {
-	struct fe_link_slot *s;
-	enum fe_link_drop why;
+	struct fe_link_slot *s = &l->slots[l->tail & l->mask];
 
-	FE_CNT_ADD(l->st.in_pkts, 1);
-	FE_CNT_ADD(l->st.in_bytes, len);
-	fe_link_advance(l, now);
-	why = fe_link_over_limit(l, len);
-	if (why != FE_LINK_DROP__MAX)
-		return fe_link_drop_cause(l, why, len, FE_LABEL_CLASS(label));
-
-	s = &l->slots[l->tail & l->mask];
 	s->pkt = pkt;
 	s->len = len;
 	s->label = label;
@@ -421,6 +454,33 @@ fe_link_enqueue_x(struct fe_link *l, void *pkt, uint32_t len, uint64_t now, uint
 	return 0;
 }
 
+/* fe_link_enqueue_x() where the pool is seen full, out of line (a call in the fast path
+ * would make every caller save registers for it; this one is a jump) */
+int fe_link_enqueue_pooled(struct fe_link *l, void *pkt, uint32_t len, uint64_t now, uint64_t extra,
+			   uint32_t label);
+
+/*
+ * Offer a packet at time now; it arrives `extra` ticks later than the link alone would
+ * make it (jitter), but never before the packet ahead of it. 0: accepted; -ENOBUFS:
+ * dropped and counted (the caller frees it; l->last_drop says why).
+ */
+static inline int
+fe_link_enqueue_x(struct fe_link *l, void *pkt, uint32_t len, uint64_t now, uint64_t extra,
+		  uint32_t label)
+{
+	enum fe_link_drop why;
+
+	FE_CNT_ADD(l->st.in_pkts, 1);
+	FE_CNT_ADD(l->st.in_bytes, len);
+	fe_link_advance(l, now);
+	why = fe_link_over_limit(l, len);
+	if (why != FE_LINK_DROP__MAX)
+		return why == FE_LINK_DROP_POOL
+			       ? fe_link_enqueue_pooled(l, pkt, len, now, extra, label)
+			       : fe_link_drop_cause(l, why, len, FE_LABEL_CLASS(label));
+	return fe_link_take(l, pkt, len, now, extra, label);
+}
+
 static inline int
 fe_link_enqueue(struct fe_link *l, void *pkt, uint32_t len, uint64_t now)
 {
@@ -430,7 +490,8 @@ fe_link_enqueue(struct fe_link *l, void *pkt, uint32_t len, uint64_t now)
 /*
  * fe_link_enqueue_burst() keeps l's state in registers when its pool (if any) holds at
  * least its bytes and is not over its limit (a buffer made smaller than it holds); any
- * other takes a burst one packet at a time.
+ * other takes a burst one packet at a time, as it does the rest of a burst from the first
+ * packet that finds the pool full.
  */
 static inline int
 fe_link_burst_whole(const struct fe_link *l)

@@ -595,6 +595,54 @@ Test(engine, hoq_lifetime_discards_the_head)
 	cr_assert_eq(dp->ports[0].iq[0].depth, 0, "the queue emptied");
 }
 
+/*
+ * Credits, the switch's memory (1500 bytes) smaller than its input queues hold: X (port 0
+ * to port 1's slow link, 8.192 ms) fills it, and F (port 2 to port 0) waits in its input
+ * queue; it moves at the tick X left the memory, not at the tick it came: it reaches
+ * port 0 its link's 1 us after X left (fe_link_pool_free(); it was 8 ms early).
+ */
+Test(engine, credit_head_moves_when_the_switch_memory_frees)
+{
+	struct fe_dp_conf conf = {.regime = FE_REGIME_CREDIT,
+				  .lanes = 1,
+				  .switch_buffer = 1500,
+				  .credit = {.buffer = 64 << 10}};
+	struct fe_linkdef all = {.link = {.delay_ns = 1000}},
+			  slow = {.link = {.rate_bps = 1000000, .delay_ns = 1000}};
+	struct fe_dp *dp = engine_regime(&conf, &all, &slow);
+	const struct fe_link *down0 = &dp->ports[0].down;
+	uint64_t t = 1, x_end, f_at = 0;
+	unsigned waited = 0;
+
+	for (int p = 0; p < NP; p++) /* every address known; the slow link idle again */
+		inject(p, BCAST, 60);
+	for (; t <= 3000000; t += 1000)
+		fe_dp_poll(dp, t);
+	sent(0), sent(1), sent(2);
+	inject(0, MAC[1], 1000); /* X */
+	inject(2, MAC[0], 1000); /* F */
+	fe_dp_poll(dp, t);
+	fe_dp_poll(dp, t += 1000); /* both at the switch after their up links' 1 us */
+	cr_assert_eq(dp->ports[1].down.q_pkts, 1, "X in port 1's buffer");
+	cr_assert_eq(dp->iq_pkts, 1, "F in its input queue");
+	x_end = dp->ports[1].down.slots[dp->ports[1].down.svc & dp->ports[1].down.mask].tx_end;
+	cr_assert_eq(x_end, t + 8192000, "X serialized in 8.192 ms from its arrival");
+	while (f_at == 0 && t < x_end + 100000) {
+		const uint64_t in = down0->st.in_pkts;
+
+		fe_dp_poll(dp, t += 10000);
+		waited += dp->iq_pkts == 1;
+		if (down0->st.in_pkts != in)
+			f_at = down0->last_arrive;
+	}
+	cr_assert_gt(waited, 800, "F waited in its input queue (%u polls)", waited);
+	cr_assert_eq(f_at, x_end + 1000, "F reaches port 0 %lld ns after X left the memory",
+		     (long long)(f_at - x_end));
+	fe_dp_poll(dp, t += 10000);
+	cr_assert_eq(sent(0), 1, "F delivered");
+	fe_dp_drain(dp);
+}
+
 /* A frame from port 0 to port 1 with a VLAN PCP and an IPv4 TOS. */
 static void
 inject_pcp_tos(uint8_t pcp, uint8_t tos)

@@ -447,6 +447,73 @@ Test(link, an_ideal_link_held_keeps_its_frames)
 }
 
 /*
+ * A pool whose links are advanced lazily: a packet that finds it full first makes the
+ * packets of the other links that had left by its tick leave it, in the order they left,
+ * and only as many as it needs; the tick the last of them left is when the pool had room
+ * (fe_link_has_room_at()). One that does not fit even so is dropped for the pool, all
+ * that had left gone. A link that joins another pool leaves the first.
+ */
+Test(link, pool_seen_full_frees_what_left_first)
+{
+	const struct fe_link_params p = {.rate_bps = 1 * GBIT, .delay_ns = 10000};
+	struct harness x, y, z;
+	struct fe_link_pool pool = {.limit = 3000}, other = {0};
+	uint64_t at = 0, x1, x2, y1;
+	int pkt[8];
+
+	setup(&x, &p, 1000000000);
+	setup(&y, &p, 1000000000);
+	setup(&z, &p, 1000000000);
+	fe_link_pool_join(&x.link, &pool);
+	fe_link_pool_join(&y.link, &pool);
+	fe_link_pool_join(&z.link, &pool);
+	cr_assert_eq(fe_link_enqueue(&x.link, &pkt[0], 1000, 1000), 0);
+	cr_assert_eq(fe_link_enqueue(&x.link, &pkt[1], 1000, 1000), 0);
+	cr_assert_eq(fe_link_enqueue(&y.link, &pkt[2], 800, 1000), 0);
+	x1 = x.slots[0].tx_end;
+	x2 = x.slots[1].tx_end;
+	y1 = y.slots[0].tx_end;
+	cr_assert(y1 < x1 && x1 < 10000 && x2 > 10000,
+		  "y's frame leaves first, x's second after 10 us");
+	cr_assert_eq(pool.used, 2800);
+
+	/* 1000 bytes at 10 us: y's 800 are enough, x's first stays counted */
+	cr_assert(fe_link_has_room_at(&z.link, 1000, 10000, &at), "room once y's frame left");
+	cr_assert_eq(at, y1, "the pool had room from y's leaving");
+	cr_assert_eq(pool.used, 2000);
+	cr_assert(y.link.svc == 1 && x.link.svc == 0, "only y's frame left the pool");
+	cr_assert_eq(y.link.last_leave, y1);
+	cr_assert_eq(fe_link_enqueue(&z.link, &pkt[3], 1000, 10000), 0);
+
+	/* 1000 more: x's first frame leaves it, at its tick */
+	at = 0;
+	cr_assert(fe_link_has_room_at(&z.link, 1000, 10000, &at));
+	cr_assert_eq(at, x1);
+	cr_assert(x.link.svc == 1 && pool.used == 2000);
+	cr_assert_eq(fe_link_enqueue(&z.link, &pkt[4], 1000, 10000), 0);
+
+	/* none of the rest had left by 10 us: dropped for the pool, nothing freed */
+	at = 0;
+	cr_assert_not(fe_link_has_room_at(&z.link, 60, 10000, &at));
+	cr_assert(at == 0 && pool.used == 3000 && x.link.svc == 1);
+	cr_assert_eq(fe_link_enqueue(&z.link, &pkt[5], 60, 10000), -ENOBUFS);
+	cr_assert_eq(z.link.last_drop, FE_LINK_DROP_POOL);
+
+	/* at x's second leaving, its 1000 bytes go: a frame of 1000 at that tick fits */
+	cr_assert_eq(fe_link_enqueue(&y.link, &pkt[6], 1000, x2), 0, "room at x's second leave");
+	cr_assert(x.link.svc == 2 && pool.used == 3000);
+
+	/* x joins another pool: this one's frees pass it by */
+	fe_link_pool_join(&x.link, &other);
+	cr_assert(x.link.pool == &other && other.links == &x.link && x.link.pool_next == NULL);
+	for (const struct fe_link *l = pool.links; l != NULL; l = l->pool_next)
+		cr_assert_neq(l, &x.link, "x left the first pool");
+	teardown(&x);
+	teardown(&y);
+	teardown(&z);
+}
+
+/*
  * fe_link_enqueue_burst() against fe_link_enqueue_x() one packet at a time, on twin links
  * each sharing a switch's pool with a second link that takes frames of its own: every
  * counter, slot, peak, byte per account and delivery the same, through tail, pool and
@@ -493,6 +560,11 @@ twin_same(const struct twin *t, const char *when, unsigned step)
 	cr_assert_eq(memcmp(&a->st, &b->st, sizeof(a->st)), 0, "%s %u: counters", when, step);
 	cr_assert_eq(memcmp(&t->one_other.st, &t->burst_other.st, sizeof(a->st)), 0,
 		     "%s %u: the other link's counters", when, step);
+	/* what the pool seen full made leave the other link (fe_link_pool_free()) */
+	cr_assert(t->one_other.svc == t->burst_other.svc &&
+			  t->one_other.q_bytes == t->burst_other.q_bytes &&
+			  t->one_other.last_leave == t->burst_other.last_leave,
+		  "%s %u: the other link's buffer", when, step);
 	cr_assert(a->head == b->head && a->svc == b->svc && a->sched == b->sched &&
 			  a->tail == b->tail,
 		  "%s %u: ring %u %u %u %u against %u %u %u %u", when, step, a->head, a->svc,
@@ -577,8 +649,10 @@ twin_run(const struct fe_link_params *p, uint32_t nslots, uint64_t pool_limit, i
 	fe_link_init(&t->burst_other, &cfg_other, s[3]);
 	t->one.gated = t->burst.gated = (uint8_t)gated;
 	t->pool_one.limit = t->pool_burst.limit = pool_limit;
-	t->one.pool = t->one_other.pool = &t->pool_one;
-	t->burst.pool = t->burst_other.pool = &t->pool_burst;
+	fe_link_pool_join(&t->one, &t->pool_one);
+	fe_link_pool_join(&t->one_other, &t->pool_one);
+	fe_link_pool_join(&t->burst, &t->pool_burst);
+	fe_link_pool_join(&t->burst_other, &t->pool_burst);
 	if (acct) {
 		t->one.acct = t->acct_one;
 		t->burst.acct = t->acct_burst;
