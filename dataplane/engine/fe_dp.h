@@ -49,12 +49,44 @@ struct fe_iq {
 	struct fe_iq_slot *s;
 	uint32_t head, tail, mask;
 	uint64_t head_since; /* when the head packet became the head */
-	uint64_t room_at;    /* the tick its switch's memory had room for the head from, seen
-				full for it (fe_link_has_room_at()); 0: not seen full */
+	uint64_t room_at;    /* the tick its switch's memory had room for the head from, found
+				by the head's own check (fe_link_has_room_at()); 0: none */
+	uint8_t pool_wait;   /* the head was seen blocked by its switch's memory */
 	uint32_t blocks;     /* 64-byte credit blocks held: never above the credits given */
 	fe_counter_t depth, peak;
 	fe_counter_t peak_blocks;
 };
+
+/*
+ * The head of q checked for room at output l (len bytes): found (at: the tick its switch's
+ * memory had room from, where its check made the memory's other links give it; 0: none),
+ * or not (seen blocked by the memory, if that was it).
+ */
+static inline void
+fe_iq_checked(struct fe_iq *q, const struct fe_link *l, uint32_t len, int room, uint64_t at)
+{
+	if (room) {
+		if (at != 0)
+			q->room_at = at;
+		return;
+	}
+	q->room_at = 0; /* what a check that failed freed: in its links' last leaves */
+	if (l->pool != NULL && l->pool->limit != 0 && l->pool->used + len > l->pool->limit)
+		q->pool_wait = 1;
+}
+
+/*
+ * The tick the head of q, bound for output l, had room in its switch's memory from: that
+ * its own check found; else, if it was seen blocked by the memory, the last leave of the
+ * memory's links (room another check, or a delivery, made: no earlier than that); else 0.
+ */
+static inline uint64_t
+fe_iq_room_at(const struct fe_iq *q, const struct fe_link *l)
+{
+	if (q->room_at != 0)
+		return q->room_at;
+	return q->pool_wait ? fe_link_pool_left(l->pool) : 0;
+}
 
 /*
  * The tick HOQLife hoq discards the head of input queue q, the first past its limit (as
@@ -83,6 +115,7 @@ fe_iq_push(struct fe_iq *q, struct rte_mbuf *m, uint64_t t, int32_t out, uint64_
 	if (q->head == q->tail) {
 		q->head_since = t;
 		q->room_at = 0;
+		q->pool_wait = 0;
 	}
 	q->tail++;
 	(*count)++;

@@ -1624,7 +1624,20 @@ iq_pop(struct fe_dp *dp, unsigned src, uint8_t lane, uint64_t t)
 	g->sw_iq[switch_of(dp, src)]--;
 	q->head_since = t;
 	q->room_at = 0;
+	q->pool_wait = 0;
 	FE_CNT_SET(q->depth, q->tail - q->head);
+}
+
+/* out_room() for the head of input queue q (not a flood), what it found kept
+ * (fe_iq_checked()) */
+static inline int
+room_checked(struct fe_dp *dp, struct fe_iq *q, struct fe_link *l, uint32_t len, uint64_t now)
+{
+	uint64_t at = 0;
+	const int room = out_room(dp, l, len, now, &at);
+
+	fe_iq_checked(q, l, len, room, at);
+	return room;
 }
 
 /* Move src's head of lane on, if its output has room; HOQLife discards a head too old. */
@@ -1637,8 +1650,9 @@ iq_serve(struct fe_dp *dp, unsigned src, uint8_t lane, uint64_t now)
 	struct fe_iq_slot *s;
 	struct fe_link *ol;
 	struct rte_mbuf *m;
-	uint64_t t, leave = 0;
+	uint64_t t, leave = 0, at = 0;
 	int32_t out;
+	int room;
 
 	if (q->head == q->tail)
 		return 0;
@@ -1653,7 +1667,10 @@ iq_serve(struct fe_dp *dp, unsigned src, uint8_t lane, uint64_t now)
 		iq_pop(dp, src, lane, RTE_MAX(s->t, q->head_since));
 		return 1;
 	}
-	if (ol != NULL && !out_room(dp, ol, s->len, now, &q->room_at)) {
+	room = ol == NULL || out_room(dp, ol, s->len, now, &at);
+	if (ol != NULL && s->out != FE_GOUT_FLOOD)
+		fe_iq_checked(q, ol, s->len, room, at);
+	if (!room) {
 		if (dp->hoq_ticks == 0 || now - q->head_since <= dp->hoq_ticks)
 			return 0;
 		/* HOQLife (IBTA 18.2.5.5.4): discarded at the head, its credits returned;
@@ -1672,12 +1689,12 @@ iq_serve(struct fe_dp *dp, unsigned src, uint8_t lane, uint64_t now)
 	if (stall != NULL)
 		stall->row = 0;
 	/* it moves when it got there, or when the output freed room, or its switch's memory
-	 * (seen full for it: the leave that gave room), whichever is later */
+	 * (seen full for it: fe_iq_room_at()), whichever is later */
 	t = s->t > q->head_since ? s->t : q->head_since;
 	if (ol != NULL && ol->last_leave > t)
 		t = ol->last_leave;
-	if (q->room_at > t)
-		t = q->room_at;
+	if (ol != NULL && s->out != FE_GOUT_FLOOD && fe_iq_room_at(q, ol) > t)
+		t = fe_iq_room_at(q, ol);
 	if (s->out == FE_GOUT_FLOOD && leave > t) /* the last of its outputs to make room */
 		t = leave;
 	if (t > now)
@@ -1718,7 +1735,7 @@ iq_round(struct fe_dp *dp, uint64_t now)
 			s = &q->s[q->head & q->mask];
 			o = s->out == FE_GOUT_FLOOD ? 0 : output_of(dp, s->out);
 			if (s->out == FE_GOUT_FLOOD || g->stall[o].until > now ||
-			    !out_room(dp, out_link(dp, s->out), s->len, now, &q->room_at)) {
+			    !room_checked(dp, q, out_link(dp, s->out), s->len, now)) {
 				/* a flood, an output stalled, a head past HOQLife: no arbiter */
 				moved += iq_serve(dp, qi / FE_LANES_MAX,
 						  (uint8_t)(qi % FE_LANES_MAX), now);

@@ -746,6 +746,7 @@ iq_pop(struct fe_dp *dp, unsigned in, uint8_t lane, uint64_t t)
 	dp->iq_pkts--;
 	q->head_since = t;
 	q->room_at = 0;
+	q->pool_wait = 0;
 	FE_CNT_SET(q->depth, q->tail - q->head);
 }
 
@@ -763,10 +764,14 @@ iq_serve(struct fe_dp *dp, unsigned in, uint8_t lane, uint64_t now, unsigned max
 	while (q->head != q->tail && n < max) {
 		struct fe_iq_slot *s = &q->s[q->head & q->mask];
 		struct rte_mbuf *m;
-		uint64_t t;
-		int out;
+		uint64_t t, at = 0;
+		int out, room = 1;
 
-		if (s->out >= 0 && !out_room(dp, (unsigned)s->out, s->len, now, &q->room_at)) {
+		if (s->out >= 0) {
+			room = out_room(dp, (unsigned)s->out, s->len, now, &at);
+			fe_iq_checked(q, &dp->ports[s->out].down, s->len, room, at);
+		}
+		if (!room) {
 			if (dp->hoq_ticks && now - q->head_since > dp->hoq_ticks) {
 				/* HOQLife: discarded at the head (IBTA 18.2.5.5.4), credits
 				 * returned */
@@ -781,12 +786,12 @@ iq_serve(struct fe_dp *dp, unsigned in, uint8_t lane, uint64_t now, unsigned max
 			break;
 		}
 		/* it moves when it got there, or when the output freed room, or the switch's
-		 * memory (seen full for it: the leave that gave room), whichever is later */
+		 * memory (seen full for it: fe_iq_room_at()), whichever is later */
 		t = s->t > q->head_since ? s->t : q->head_since;
 		if (s->out >= 0 && dp->ports[s->out].down.last_leave > t)
 			t = dp->ports[s->out].down.last_leave;
-		if (q->room_at > t)
-			t = q->room_at;
+		if (s->out >= 0 && fe_iq_room_at(q, &dp->ports[s->out].down) > t)
+			t = fe_iq_room_at(q, &dp->ports[s->out].down);
 		if (t > now)
 			t = now;
 		m = s->m;

@@ -146,6 +146,17 @@ fe_link_pool_free(struct fe_link_pool *p, const struct fe_link *self, uint64_t t
 	return 1;
 }
 
+uint64_t
+fe_link_pool_left(const struct fe_link_pool *p)
+{
+	uint64_t left = 0;
+
+	for (const struct fe_link *l = p->links; l != NULL; l = l->pool_next)
+		if (l->last_leave > left)
+			left = l->last_leave;
+	return left;
+}
+
 enum fe_link_drop
 fe_link_limit_pool(struct fe_link *l, uint32_t len, uint64_t now, uint64_t *at)
 {
@@ -403,6 +414,64 @@ credit_now(struct fe_credit *c, const struct fe_credit_ret *ring, uint32_t mask,
 }
 
 /*
+ * One packet at a time: a pool over its limit already (a buffer made smaller than it
+ * holds), or the rest of a burst from the first packet that found the pool full
+ * (fe_link_enqueue_x() first frees what its other links had sent). Out of line: the
+ * bursts call them only then.
+ */
+static __attribute__((noinline)) unsigned
+one_at_a_time(struct fe_link *l, struct fe_link_offer *o, unsigned n)
+{
+	unsigned nd = 0;
+
+	for (unsigned k = 0; k < n; k++) {
+		o[k].why = FE_LINK_DROP__MAX;
+		if (fe_link_enqueue_x(l, o[k].pkt, o[k].len, o[k].at, 0, o[k].label) < 0) {
+			o[k].why = l->last_drop;
+			nd++;
+		}
+	}
+	return nd;
+}
+
+/* fe_link_enqueue_burst_open()'s, up to the first offered while one waits: how many
+ * were offered (*dropped: the drops added) */
+static __attribute__((noinline)) unsigned
+one_at_a_time_open(struct fe_link *l, struct fe_link_offer *o, unsigned n, uint64_t shut_from,
+		   uint64_t shut_until, unsigned *dropped)
+{
+	unsigned k;
+
+	for (k = 0; k < n && l->sched == l->tail; k++) {
+		o[k].why = FE_LINK_DROP__MAX;
+		if (fe_link_enqueue_x(l, o[k].pkt, o[k].len, o[k].at, 0, o[k].label) < 0) {
+			o[k].why = l->last_drop;
+			++*dropped;
+		} else {
+			fe_link_start_open(l, shut_from, shut_until);
+		}
+	}
+	return k;
+}
+
+/* fe_link_enqueue_while_room()'s: how many were taken */
+static __attribute__((noinline)) unsigned
+one_at_a_time_while_room(struct fe_link *l, struct fe_link_offer *o, unsigned n, uint32_t max_q,
+			 struct fe_credit *open)
+{
+	unsigned k;
+
+	for (k = 0; k < n && (open == NULL || l->sched == l->tail); k++) {
+		if (!fe_link_has_room(l, o[k].len, o[k].at) || l->q_pkts >= max_q)
+			break;
+		fe_link_enqueue_x(l, o[k].pkt, o[k].len, o[k].at, 0, o[k].label);
+		if (open != NULL)
+			fe_link_pump_inline(l, o[k].at, fe_credit_gate_inline, open);
+	}
+	return k;
+}
+
+/*
  * fe_link_enqueue_burst() on a link taken whole: gated or eager, with bytes per account or
  * without (constants: a copy each). stop (a constant): fe_link_enqueue_while_room()
  * instead, on a gated link without accounts: the first packet without room, or with max_q
@@ -413,7 +482,8 @@ credit_now(struct fe_credit *c, const struct fe_credit_ret *ring, uint32_t mask,
  * gate lets it start at its tick (a credit loop), not by the window. A packet that finds
  * the pool full (its own limits kept) ends the burst too: the caller offers it and the
  * rest one at a time (fe_link_enqueue_x() first frees what the pool's other links had
- * sent). Returns how many were offered; *dropped_out (but with stop): how many dropped.
+ * sent). Returns how many were dropped, or with stop or open how many were offered
+ * (*dropped_out, open without stop: how many dropped).
  */
 static inline __attribute__((always_inline)) unsigned
 burst_whole(struct fe_link *l, struct fe_link_offer *o, unsigned n, const int gated,
@@ -544,7 +614,7 @@ burst_whole(struct fe_link *l, struct fe_link_offer *o, unsigned n, const int ga
 			peak_pkts = tail - svc;
 	}
 	/* in: what was taken (the growth of the buffer and what left it) and dropped */
-	FE_CNT_ADD(l->st.in_pkts, (unsigned)(o - o0));
+	FE_CNT_ADD(l->st.in_pkts, (unsigned)(o - o0)); /* (the rest are offered one at a time) */
 	FE_CNT_ADD(l->st.in_bytes, q_bytes - q_bytes0 + left + dropped);
 	if (svc != l->svc) {
 		l->last_leave = slots[(svc - 1) & mask].tx_end;
@@ -567,19 +637,31 @@ burst_whole(struct fe_link *l, struct fe_link_offer *o, unsigned n, const int ga
 		FE_CNT_SET(l->pool->used, others + q_bytes);
 		FE_CNT_MAX(l->pool->peak, others + q_max);
 	}
-	if (!stop)
-		*dropped_out = nd;
 	if (cred != NULL) /* none pending: the ring's first lines next (fe_credit_collect()) */
 		cred->head = chead == ctail ? (cred->tail = 0) : chead;
-	return (unsigned)(o - o0);
+	/* a packet found the pool full, its buffer's own limits kept (open: not stopped by
+	 * one waiting): it and the rest one at a time (with stop, the caller's) */
+	if (!stop && __builtin_expect(o < end, 0) && (!open || sched == tail)) {
+		if (open) {
+			const unsigned k = one_at_a_time_open(l, o, (unsigned)(end - o), shut_from,
+							      shut_until, &nd);
+
+			*dropped_out = nd;
+			return (unsigned)(o - o0) + k;
+		}
+		nd += one_at_a_time(l, o, (unsigned)(end - o));
+	}
+	if (open && !stop)
+		*dropped_out = nd;
+	return stop || open ? (unsigned)(o - o0) : nd;
 }
 
 /* A copy each, out of line: each with its own registers */
 #define BURST_WHOLE(name, gated, accounted)                                                        \
 	static __attribute__((noinline)) unsigned name(struct fe_link *l, struct fe_link_offer *o, \
-						       unsigned n, unsigned *nd)                   \
+						       unsigned n)                                 \
 	{                                                                                          \
-		return burst_whole(l, o, n, gated, accounted, 0, 0, 0, 0, 0, nd, NULL);            \
+		return burst_whole(l, o, n, gated, accounted, 0, 0, 0, 0, 0, NULL, NULL);          \
 	}
 BURST_WHOLE(burst_eager, 0, 0)
 BURST_WHOLE(burst_eager_acct, 0, 1)
@@ -589,25 +671,11 @@ BURST_WHOLE(burst_gated_acct, 1, 1)
 unsigned
 fe_link_enqueue_burst(struct fe_link *l, struct fe_link_offer *o, unsigned n)
 {
-	unsigned nd = 0, k = 0;
-
-	if (fe_link_burst_whole(l)) {
-		if (l->gated)
-			k = l->acct ? burst_gated_acct(l, o, n, &nd) : burst_gated(l, o, n, &nd);
-		else
-			k = l->acct ? burst_eager_acct(l, o, n, &nd) : burst_eager(l, o, n, &nd);
-	}
-	/* one at a time: a pool over its limit already (a buffer made smaller), or the rest
-	 * of a burst that found it full (fe_link_enqueue_x() first frees what its other
-	 * links had sent) */
-	for (; k < n; k++) {
-		o[k].why = FE_LINK_DROP__MAX;
-		if (fe_link_enqueue_x(l, o[k].pkt, o[k].len, o[k].at, 0, o[k].label) < 0) {
-			o[k].why = l->last_drop;
-			nd++;
-		}
-	}
-	return nd;
+	if (!fe_link_burst_whole(l))
+		return one_at_a_time(l, o, n);
+	if (l->gated)
+		return l->acct ? burst_gated_acct(l, o, n) : burst_gated(l, o, n);
+	return l->acct ? burst_eager_acct(l, o, n) : burst_eager(l, o, n);
 }
 
 /* Gated, each packet started at once if it can, up to the first that waits */
@@ -629,24 +697,11 @@ unsigned
 fe_link_enqueue_burst_open(struct fe_link *l, struct fe_link_offer *o, unsigned n,
 			   uint64_t shut_from, uint64_t shut_until, unsigned *dropped)
 {
-	unsigned k = 0;
-
-	*dropped = 0;
 	if (fe_link_burst_whole(l))
-		k = l->acct ? burst_gated_acct_open(l, o, n, shut_from, shut_until, dropped)
-			    : burst_gated_open(l, o, n, shut_from, shut_until, dropped);
-	/* one at a time: a pool over its limit already, or the rest of a burst that found
-	 * it full; up to the first offered while one waits */
-	for (; k < n && l->sched == l->tail; k++) {
-		o[k].why = FE_LINK_DROP__MAX;
-		if (fe_link_enqueue_x(l, o[k].pkt, o[k].len, o[k].at, 0, o[k].label) < 0) {
-			o[k].why = l->last_drop;
-			++*dropped;
-		} else {
-			fe_link_start_open(l, shut_from, shut_until);
-		}
-	}
-	return k;
+		return l->acct ? burst_gated_acct_open(l, o, n, shut_from, shut_until, dropped)
+			       : burst_gated_open(l, o, n, shut_from, shut_until, dropped);
+	*dropped = 0;
+	return one_at_a_time_open(l, o, n, shut_from, shut_until, dropped);
 }
 
 static __attribute__((noinline)) unsigned
@@ -668,19 +723,14 @@ fe_link_enqueue_while_room(struct fe_link *l, struct fe_link_offer *o, unsigned 
 {
 	unsigned k = 0;
 
-	if (fe_link_gated_whole(l))
+	if (fe_link_gated_whole(l)) {
 		k = open != NULL ? burst_gated_while_room_open(l, o, n, max_q, open)
 				 : burst_gated_while_room(l, o, n, max_q);
-	/* one at a time: a pool over its limit already, or from the first the burst found
-	 * no room for (a pool seen full first frees what its other links had sent) */
-	for (; k < n && (open == NULL || l->sched == l->tail); k++) {
-		if (!fe_link_has_room(l, o[k].len, o[k].at) || l->q_pkts >= max_q)
-			break;
-		fe_link_enqueue_x(l, o[k].pkt, o[k].len, o[k].at, 0, o[k].label);
-		if (open != NULL)
-			fe_link_pump_inline(l, o[k].at, fe_credit_gate_inline, open);
+		/* from the first without room, if one: the pool may only look full */
+		if (k == n || (open != NULL && l->sched != l->tail))
+			return k;
 	}
-	return k;
+	return k + one_at_a_time_while_room(l, o + k, n - k, max_q, open);
 }
 
 unsigned

@@ -199,10 +199,13 @@ void fe_link_pool_join(struct fe_link *l, struct fe_link_pool *p);
  * state the caller may hold in registers) that had left their buffer by now leave it, in
  * the order they left, until it holds no more. 1: it holds no more, and *at is raised to
  * the tick the last of them left (untouched if none had to); 0: not by now (all those
- * that had left, gone).
+ * that had left, gone, and *at raised to the last of them: not a tick it had room).
  */
 int fe_link_pool_free(struct fe_link_pool *p, const struct fe_link *self, uint64_t target,
 		      uint64_t now, uint64_t *at);
+
+/* The last tick a packet left p's memory, of those its links have seen leave. */
+uint64_t fe_link_pool_left(const struct fe_link_pool *p);
 
 /* fe_link_limit_at() where the pool is seen full (at: may be NULL), out of line */
 enum fe_link_drop fe_link_limit_pool(struct fe_link *l, uint32_t len, uint64_t now, uint64_t *at);

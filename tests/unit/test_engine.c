@@ -596,22 +596,25 @@ Test(engine, hoq_lifetime_discards_the_head)
 }
 
 /*
- * Credits, the switch's memory (1500 bytes) smaller than its input queues hold: X (port 0
- * to port 1's slow link, 8.192 ms) fills it, and F (port 2 to port 0) waits in its input
- * queue; it moves at the tick X left the memory, not at the tick it came: it reaches
- * port 0 its link's 1 us after X left (fe_link_pool_free(); it was 8 ms early).
+ * Credits, the switch's memory (2400 bytes) smaller than its input queues hold: X (1500
+ * bytes, port 0 to port 1's slow link, 12.192 ms) fills it, and F (port 2 to port 0) and
+ * G (port 1 to port 2), 1000 bytes each, wait in their input queues; both move at the
+ * tick X left the memory, not at the tick they came: each reaches its port its link's
+ * 1 us after X left. The first served frees X by its own check (fe_link_pool_free());
+ * the second finds the room that check made (fe_iq_room_at(): the memory's last leave).
+ * Before, both were 12 ms early. The polls are 10 us apart, X's leave between two.
  */
 Test(engine, credit_head_moves_when_the_switch_memory_frees)
 {
 	struct fe_dp_conf conf = {.regime = FE_REGIME_CREDIT,
 				  .lanes = 1,
-				  .switch_buffer = 1500,
+				  .switch_buffer = 2400,
 				  .credit = {.buffer = 64 << 10}};
 	struct fe_linkdef all = {.link = {.delay_ns = 1000}},
 			  slow = {.link = {.rate_bps = 1000000, .delay_ns = 1000}};
 	struct fe_dp *dp = engine_regime(&conf, &all, &slow);
-	const struct fe_link *down0 = &dp->ports[0].down;
-	uint64_t t = 1, x_end, f_at = 0;
+	const struct fe_link *down0 = &dp->ports[0].down, *down2 = &dp->ports[2].down;
+	uint64_t t = 1, x_end, f_at = 0, g_at = 0;
 	unsigned waited = 0;
 
 	for (int p = 0; p < NP; p++) /* every address known; the slow link idle again */
@@ -619,27 +622,33 @@ Test(engine, credit_head_moves_when_the_switch_memory_frees)
 	for (; t <= 3000000; t += 1000)
 		fe_dp_poll(dp, t);
 	sent(0), sent(1), sent(2);
-	inject(0, MAC[1], 1000); /* X */
+	inject(0, MAC[1], 1500); /* X */
 	inject(2, MAC[0], 1000); /* F */
+	inject(1, MAC[2], 1000); /* G */
 	fe_dp_poll(dp, t);
-	fe_dp_poll(dp, t += 1000); /* both at the switch after their up links' 1 us */
+	fe_dp_poll(dp, t += 1000); /* all at the switch after their up links' 1 us */
 	cr_assert_eq(dp->ports[1].down.q_pkts, 1, "X in port 1's buffer");
-	cr_assert_eq(dp->iq_pkts, 1, "F in its input queue");
+	cr_assert_eq(dp->iq_pkts, 2, "F and G in their input queues");
 	x_end = dp->ports[1].down.slots[dp->ports[1].down.svc & dp->ports[1].down.mask].tx_end;
-	cr_assert_eq(x_end, t + 8192000, "X serialized in 8.192 ms from its arrival");
-	while (f_at == 0 && t < x_end + 100000) {
-		const uint64_t in = down0->st.in_pkts;
+	cr_assert_eq(x_end, t + 12192000, "X serialized in 12.192 ms from its arrival");
+	while ((f_at == 0 || g_at == 0) && t < x_end + 100000) {
+		const uint64_t in0 = down0->st.in_pkts, in2 = down2->st.in_pkts;
 
 		fe_dp_poll(dp, t += 10000);
-		waited += dp->iq_pkts == 1;
-		if (down0->st.in_pkts != in)
+		waited += dp->iq_pkts == 2;
+		if (down0->st.in_pkts != in0)
 			f_at = down0->last_arrive;
+		if (down2->st.in_pkts != in2)
+			g_at = down2->last_arrive;
 	}
-	cr_assert_gt(waited, 800, "F waited in its input queue (%u polls)", waited);
+	cr_assert_gt(waited, 1000, "F and G waited in their input queues (%u polls)", waited);
 	cr_assert_eq(f_at, x_end + 1000, "F reaches port 0 %lld ns after X left the memory",
 		     (long long)(f_at - x_end));
+	cr_assert_eq(g_at, x_end + 1000, "G reaches port 2 %lld ns after X left the memory",
+		     (long long)(g_at - x_end));
 	fe_dp_poll(dp, t += 10000);
 	cr_assert_eq(sent(0), 1, "F delivered");
+	cr_assert_eq(sent(2), 1, "G delivered");
 	fe_dp_drain(dp);
 }
 

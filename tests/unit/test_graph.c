@@ -799,9 +799,11 @@ Test(graph, credit_frames_wait_for_the_pump_while_the_receiver_queues_from_the_l
  * Credits, a switch's memory smaller than its input queues hold: in a line a - b - c, b's
  * memory (2500 bytes) full of X1 and X2 on the slow link b-c (100 Mbit/s, 83 us a frame),
  * F (host 1 to host 2, on b) waits in b's input queue from a-b, and moves when X1 has
- * left b's memory, at the tick it left: it reaches host 2 a hop later (1 us and its
- * serialization at 100 Gbit/s), not at the tick it came (fe_link_pool_free(); it did,
- * 80 us before X1 left, b-c's leaves seen only when b-c was next advanced).
+ * left b's memory, at the tick it left: it reaches host 2 a hop later (the link's delay
+ * and its serialization at 100 Gbit/s), not at the tick it came (it did, 74 us before X1
+ * left, b-c's leaves seen only when b-c was next advanced). Links of 1 us: F's own check
+ * frees X1 from b's memory (fe_link_pool_free()); of 300 ns, shorter than the loop's
+ * step: X1's delivery at c frees it first (fe_iq_room_at(): the memory's last leave).
  */
 Test(graph, credit_head_moves_when_its_switch_memory_frees)
 {
@@ -811,57 +813,68 @@ Test(graph, credit_head_moves_when_its_switch_memory_frees)
 		"hosts: [{name: h1, switch: a}, {name: h2, switch: b}, {name: h3, switch: c},"
 		" {name: h4, switch: c}]\n"
 		"links: [{a: a, b: b}, {a: b, b: c}]\n";
-	struct opt o = {.rate = 100000000000ULL,
-			.host_rate = 100000000000ULL,
-			.slow = "b-c",
-			.regime = FE_REGIME_CREDIT,
-			.credit = {.buffer = 8192},
-			.text = line};
-	unsigned avail = rte_mempool_avail_count(pool);
-	struct fe_dp *dp = engine_o("line", FE_PATH_ECMP, &o);
-	const struct fe_link *bc = NULL;
-	uint64_t t = 1000000, x1_end = 0, f_at = 0;
-	unsigned queued = 0;
+	static const uint64_t delays[] = {1000, 300};
 
-	for (unsigned h = 0; h < dp->graph->nhl; h++)
-		if (strcmp(dp->graph->hl[h].name, "b>c") == 0)
-			bc = &dp->graph->hl[h].l;
-	cr_assert_not_null(bc);
-	learn(dp, &t);
-	inject(1, MAC[2], 3000, 1000); /* X1, X2: host 2 to host 3 */
-	inject(1, MAC[2], 3001, 1000);
-	for (int i = 0; i < 6; i++) {
-		fe_dp_poll(dp, t += 1000);
-		if (x1_end == 0 && bc->svc != bc->sched) /* X1 started on b-c */
-			x1_end = bc->slots[bc->svc & bc->mask].tx_end;
-	}
-	cr_assert_gt(x1_end, t + 50000, "X1 takes 83 us on b-c");
-	inject(0, MAC[1], 3002, 1000); /* F: host 1 to host 2 */
-	for (const struct fe_link *down = &dp->ports[1].down; f_at == 0 && t < x1_end + 100000;) {
-		const uint64_t in = down->st.in_pkts;
+	for (unsigned d = 0; d < RTE_DIM(delays); d++) {
+		struct opt o = {.rate = 100000000000ULL,
+				.host_rate = 100000000000ULL,
+				.slow = "b-c",
+				.regime = FE_REGIME_CREDIT,
+				.credit = {.buffer = 8192},
+				.delay_ns = delays[d],
+				.text = line};
+		unsigned avail = rte_mempool_avail_count(pool);
+		struct fe_dp *dp = engine_o("line", FE_PATH_ECMP, &o);
+		const struct fe_link *bc = NULL;
+		uint64_t t = 1000000, x1_end = 0, f_at = 0;
+		unsigned queued = 0;
 
-		fe_dp_poll(dp, t += 1000);
-		queued += dp->graph->iq_pkts == 1;
-		if (down->st.in_pkts != in) /* F on host 2's down link: when it gets there */
-			f_at = down->last_arrive;
+		for (unsigned h = 0; h < dp->graph->nhl; h++)
+			if (strcmp(dp->graph->hl[h].name, "b>c") == 0)
+				bc = &dp->graph->hl[h].l;
+		cr_assert_not_null(bc);
+		learn(dp, &t);
+		inject(1, MAC[2], 3000, 1000); /* X1, X2: host 2 to host 3 */
+		inject(1, MAC[2], 3001, 1000);
+		for (int i = 0; i < 6; i++) {
+			fe_dp_poll(dp, t += 1000);
+			if (x1_end == 0 && bc->svc != bc->sched) /* X1 started on b-c */
+				x1_end = bc->slots[bc->svc & bc->mask].tx_end;
+		}
+		cr_assert_gt(x1_end, t + 50000, "X1 takes 83 us on b-c");
+		inject(0, MAC[1], 3002, 1000); /* F: host 1 to host 2 */
+		for (const struct fe_link *down = &dp->ports[1].down;
+		     f_at == 0 && t < x1_end + 100000;) {
+			const uint64_t in = down->st.in_pkts;
+
+			fe_dp_poll(dp, t += 1000);
+			queued += dp->graph->iq_pkts == 1;
+			if (down->st.in_pkts !=
+			    in) /* F on host 2's down link: when it gets there */
+				f_at = down->last_arrive;
+		}
+		cr_assert_neq(f_at, 0, "F reaches host 2's down link");
+		cr_assert_gt(queued, 50, "F waited in b's input queue (%u us)", queued);
+		/* from X1's leaving: F serialized on host 2's down link (1024 bytes on the wire
+		 * at 100 Gbit/s: 81.92 ns), then the link's delay */
+		cr_assert(
+			f_at == x1_end + 81 + delays[d],
+			"links of %llu ns: F reaches host 2 %lld ns after X1 left b's memory, not "
+			"%llu",
+			(unsigned long long)delays[d], (long long)(f_at - x1_end),
+			(unsigned long long)(81 + delays[d]));
+		for (unsigned got = 0; got == 0;) {
+			cr_assert_lt(t, f_at + 2000, "F delivered by the poll after its tick");
+			fe_dp_poll(dp, t += 1000);
+			got = sent(1);
+			cr_assert(got == 0 || (got == 1 && t >= f_at),
+				  "F delivered once, from its tick");
+		}
+		for (int i = 0; i < 400; i++)
+			fe_dp_poll(dp, t += 1000);
+		cr_assert_eq(sent(2), 2, "X1 and X2 reach host 3");
+		done(dp, avail);
 	}
-	cr_assert_neq(f_at, 0, "F reaches host 2's down link");
-	cr_assert_gt(queued, 50, "F waited in b's input queue (%u us)", queued);
-	/* from X1's leaving: F serialized on host 2's down link (1024 bytes on the wire at
-	 * 100 Gbit/s: 81.92 ns), then 1 us */
-	cr_assert(f_at == x1_end + 1081,
-		  "F reaches host 2 %lld ns after X1 left b's memory, not 1081",
-		  (long long)(f_at - x1_end));
-	for (unsigned got = 0; got == 0;) {
-		cr_assert_lt(t, f_at + 2000, "F delivered by the poll after its tick");
-		fe_dp_poll(dp, t += 1000);
-		got = sent(1);
-		cr_assert(got == 0 || (got == 1 && t >= f_at), "F delivered once, from its tick");
-	}
-	for (int i = 0; i < 400; i++)
-		fe_dp_poll(dp, t += 1000);
-	cr_assert_eq(sent(2), 2, "X1 and X2 reach host 3");
-	done(dp, avail);
 }
 
 /* The same under credits: the frames that cross at once go in runs, up to the first an

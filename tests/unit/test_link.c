@@ -503,6 +503,50 @@ Test(link, pool_seen_full_frees_what_left_first)
 	cr_assert_eq(fe_link_enqueue(&y.link, &pkt[6], 1000, x2), 0, "room at x's second leave");
 	cr_assert(x.link.svc == 2 && pool.used == 3000);
 
+	/* a gated link's packet not yet started (its gate shut) stays, however old; started,
+	 * it leaves at its tick, its bytes off its account; a free that frees some and
+	 * still fails raises *at to the last it freed */
+	{
+		struct harness a, g, c;
+		struct fe_link_pool p2 = {.limit = 2000};
+		fe_counter_t acct[4] = {0};
+		uint64_t a1, a2, g1;
+
+		setup(&a, &p, 1000000000);
+		setup(&g, &p, 1000000000);
+		setup(&c, &p, 1000000000);
+		g.link.gated = 1;
+		g.link.acct = acct;
+		fe_link_pool_join(&a.link, &p2);
+		fe_link_pool_join(&g.link, &p2);
+		fe_link_pool_join(&c.link, &p2);
+		cr_assert_eq(fe_link_enqueue(&a.link, &pkt[0], 1000, 1000), 0);
+		cr_assert_eq(fe_link_enqueue(&a.link, &pkt[1], 500, 1000), 0);
+		cr_assert_eq(fe_link_enqueue_x(&g.link, &pkt[2], 400, 1000, 0, FE_LABEL(2, 0)), 0);
+		a1 = a.slots[0].tx_end;
+		a2 = a.slots[1].tx_end;
+		cr_assert(p2.used == 1900 && acct[2] == 400 && a2 < 20000);
+		at = 0;
+		cr_assert(fe_link_has_room_at(&c.link, 900, 20000, &at));
+		cr_assert(at == a1 && a.link.svc == 1 && p2.used == 900, "a's first is enough");
+		at = 0;
+		cr_assert_not(fe_link_has_room_at(&c.link, 1700, 20000, &at),
+			      "g's frame never started: it holds its bytes");
+		cr_assert(at == a2 && a.link.svc == 2 && p2.used == 400,
+			  "a's second freed all the same, *at raised to it");
+		cr_assert(g.link.svc == 0 && acct[2] == 400);
+		cr_assert_eq(fe_link_pump(&g.link, 20000, NULL, NULL), 1, "g starts");
+		g1 = g.slots[0].tx_end;
+		at = 0;
+		cr_assert_not(fe_link_has_room_at(&c.link, 1700, g1 - 1, &at), "not yet");
+		cr_assert(fe_link_has_room_at(&c.link, 1700, g1, &at));
+		cr_assert(at == g1 && g.link.svc == 1 && acct[2] == 0,
+			  "g's frame left, its account follows");
+		teardown(&a);
+		teardown(&g);
+		teardown(&c);
+	}
+
 	/* x joins another pool: this one's frees pass it by */
 	fe_link_pool_join(&x.link, &other);
 	cr_assert(x.link.pool == &other && other.links == &x.link && x.link.pool_next == NULL);
