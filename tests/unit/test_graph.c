@@ -725,6 +725,14 @@ Test(graph, credit_frames_wait_for_the_pump_when_a_return_could_reach_back)
 	fabric_same(&at_once, &pumped, "input queues, credits, switch memories and deliveries");
 }
 
+/* A line of three switches, b's memory 2500 bytes; host 2 on b, hosts 3 and 4 on c */
+static const char LINE3[] =
+	"name: line\n"
+	"switches: [{name: a}, {name: b, buffer: 2500}, {name: c}]\n"
+	"hosts: [{name: h1, switch: a}, {name: h2, switch: b}, {name: h3, switch: c},"
+	" {name: h4, switch: c}]\n"
+	"links: [{a: a, b: b}, {a: b, b: c}]\n";
+
 /*
  * The input-queue guard. Switches a - b - c in a line, hosts 1 on a, 2 on b, 3 and 4 on c;
  * b's memory 2500 bytes, b-c at 100 Mbit/s. Host 2 sends two frames of 1000 bytes to
@@ -740,18 +748,12 @@ Test(graph, credit_frames_wait_for_the_pump_when_a_return_could_reach_back)
  */
 Test(graph, credit_frames_wait_for_the_pump_while_the_receiver_queues_from_the_link)
 {
-	static const char line[] =
-		"name: line\n"
-		"switches: [{name: a}, {name: b, buffer: 2500}, {name: c}]\n"
-		"hosts: [{name: h1, switch: a}, {name: h2, switch: b}, {name: h3, switch: c},"
-		" {name: h4, switch: c}]\n"
-		"links: [{a: a, b: b}, {a: b, b: c}]\n";
 	struct opt o = {.rate = 100000000000ULL,
 			.host_rate = 100000000000ULL,
 			.slow = "b-c",
 			.regime = FE_REGIME_CREDIT,
 			.credit = {.buffer = 8192},
-			.text = line};
+			.text = LINE3};
 	unsigned queued = 0;
 
 	for (int k = 70; k < 110; k++) {
@@ -807,12 +809,6 @@ Test(graph, credit_frames_wait_for_the_pump_while_the_receiver_queues_from_the_l
  */
 Test(graph, credit_head_moves_when_its_switch_memory_frees)
 {
-	static const char line[] =
-		"name: line\n"
-		"switches: [{name: a}, {name: b, buffer: 2500}, {name: c}]\n"
-		"hosts: [{name: h1, switch: a}, {name: h2, switch: b}, {name: h3, switch: c},"
-		" {name: h4, switch: c}]\n"
-		"links: [{a: a, b: b}, {a: b, b: c}]\n";
 	static const uint64_t delays[] = {1000, 300};
 
 	for (unsigned d = 0; d < RTE_DIM(delays); d++) {
@@ -822,7 +818,7 @@ Test(graph, credit_head_moves_when_its_switch_memory_frees)
 				.regime = FE_REGIME_CREDIT,
 				.credit = {.buffer = 8192},
 				.delay_ns = delays[d],
-				.text = line};
+				.text = LINE3};
 		unsigned avail = rte_mempool_avail_count(pool);
 		struct fe_dp *dp = engine_o("line", FE_PATH_ECMP, &o);
 		const struct fe_link *bc = NULL;
