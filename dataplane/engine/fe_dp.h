@@ -89,6 +89,27 @@ fe_iq_room_at(const struct fe_iq *q, const struct fe_link *l)
 }
 
 /*
+ * The tick the head s of q moves at to output l (NULL: none to wait for): when it got
+ * there, or when l freed room, or its switch's memory (fe_iq_room_at()), whichever is
+ * later. The one switch's and the graph's input queues (fe_switch.c, fe_graph.c).
+ */
+static inline uint64_t
+fe_iq_move_at(const struct fe_iq *q, const struct fe_iq_slot *s, const struct fe_link *l)
+{
+	uint64_t t = s->t > q->head_since ? s->t : q->head_since;
+
+	if (l != NULL) {
+		const uint64_t room = fe_iq_room_at(q, l);
+
+		if (l->last_leave > t)
+			t = l->last_leave;
+		if (room > t)
+			t = room;
+	}
+	return t;
+}
+
+/*
  * The tick HOQLife hoq discards the head of input queue q, the first past its limit (as
  * fe_switch.c and fe_graph.c test it: now - head_since > hoq); UINT64_MAX if q is empty.
  */

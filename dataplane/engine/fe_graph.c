@@ -1650,7 +1650,7 @@ iq_serve(struct fe_dp *dp, unsigned src, uint8_t lane, uint64_t now)
 	struct fe_iq_slot *s;
 	struct fe_link *ol;
 	struct rte_mbuf *m;
-	uint64_t t, leave = 0, at = 0;
+	uint64_t t, leave = 0;
 	int32_t out;
 	int room;
 
@@ -1667,9 +1667,8 @@ iq_serve(struct fe_dp *dp, unsigned src, uint8_t lane, uint64_t now)
 		iq_pop(dp, src, lane, RTE_MAX(s->t, q->head_since));
 		return 1;
 	}
-	room = ol == NULL || out_room(dp, ol, s->len, now, &at);
-	if (ol != NULL && s->out != FE_GOUT_FLOOD)
-		fe_iq_checked(q, ol, s->len, room, at);
+	room = ol == NULL || (s->out == FE_GOUT_FLOOD ? out_room(dp, ol, s->len, now, NULL)
+						      : room_checked(dp, q, ol, s->len, now));
 	if (!room) {
 		if (dp->hoq_ticks == 0 || now - q->head_since <= dp->hoq_ticks)
 			return 0;
@@ -1688,13 +1687,7 @@ iq_serve(struct fe_dp *dp, unsigned src, uint8_t lane, uint64_t now)
 	}
 	if (stall != NULL)
 		stall->row = 0;
-	/* it moves when it got there, or when the output freed room, or its switch's memory
-	 * (seen full for it: fe_iq_room_at()), whichever is later */
-	t = s->t > q->head_since ? s->t : q->head_since;
-	if (ol != NULL && ol->last_leave > t)
-		t = ol->last_leave;
-	if (ol != NULL && s->out != FE_GOUT_FLOOD && fe_iq_room_at(q, ol) > t)
-		t = fe_iq_room_at(q, ol);
+	t = fe_iq_move_at(q, s, ol);		  /* a flood: then the last of its outputs, below */
 	if (s->out == FE_GOUT_FLOOD && leave > t) /* the last of its outputs to make room */
 		t = leave;
 	if (t > now)

@@ -595,9 +595,9 @@ ingress_burst(struct fe_dp *dp, unsigned in, struct rte_mbuf **pkts, unsigned n,
 	FE_CNT_ADD(dp->sw.unicast, staged);
 }
 
-/* Room in the output buffer of port q for the input-queued switch (credit regime). */
-/* *at: raised to the tick the switch's memory had room from, where it took a packet of
- * another output leaving (fe_link_has_room_at()). */
+/* Room in the output buffer of port q for the input-queued switch (credit regime); *at:
+ * raised to the tick the switch's memory had room from, where it took a packet of another
+ * output leaving (fe_link_has_room_at()). */
 static inline int
 out_room(struct fe_dp *dp, unsigned q, uint32_t len, uint64_t now, uint64_t *at)
 {
@@ -785,13 +785,7 @@ iq_serve(struct fe_dp *dp, unsigned in, uint8_t lane, uint64_t now, unsigned max
 			}
 			break;
 		}
-		/* it moves when it got there, or when the output freed room, or the switch's
-		 * memory (seen full for it: fe_iq_room_at()), whichever is later */
-		t = s->t > q->head_since ? s->t : q->head_since;
-		if (s->out >= 0 && dp->ports[s->out].down.last_leave > t)
-			t = dp->ports[s->out].down.last_leave;
-		if (s->out >= 0 && fe_iq_room_at(q, &dp->ports[s->out].down) > t)
-			t = fe_iq_room_at(q, &dp->ports[s->out].down);
+		t = fe_iq_move_at(q, s, s->out >= 0 ? &dp->ports[s->out].down : NULL);
 		if (t > now)
 			t = now;
 		m = s->m;

@@ -140,7 +140,7 @@ fe_link_pool_free(struct fe_link_pool *p, const struct fe_link *self, uint64_t t
 		fe_link_leave(first, &first->slots[first->svc & first->mask]);
 		first->last_leave = when;
 		first->svc++;
-		if (when > *at)
+		if (at != NULL && when > *at)
 			*at = when;
 	}
 	return 1;
@@ -160,11 +160,9 @@ fe_link_pool_left(const struct fe_link_pool *p)
 enum fe_link_drop
 fe_link_limit_pool(struct fe_link *l, uint32_t len, uint64_t now, uint64_t *at)
 {
-	uint64_t ignored = 0;
-
 	/* none when the packet would not fit in it without the other links' bytes */
 	if (l->pool->limit < l->q_bytes + len ||
-	    !fe_link_pool_free(l->pool, l, l->pool->limit - len, now, at != NULL ? at : &ignored))
+	    !fe_link_pool_free(l->pool, l, l->pool->limit - len, now, at))
 		return FE_LINK_DROP_POOL;
 	return fe_link_over_limit(l, len);
 }

@@ -197,7 +197,8 @@ void fe_link_pool_join(struct fe_link *l, struct fe_link_pool *p);
 /*
  * p is seen to hold more than `target` bytes: the packets of its links but self (whose
  * state the caller may hold in registers) that had left their buffer by now leave it, in
- * the order they left, until it holds no more. 1: it holds no more, and *at is raised to
+ * the order they left, until it holds no more. 1: it holds no more, and *at (at: may be
+ * NULL) is raised to
  * the tick the last of them left (untouched if none had to); 0: not by now (all those
  * that had left, gone, and *at raised to the last of them: not a tick it had room).
  */
