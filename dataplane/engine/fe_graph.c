@@ -1094,9 +1094,18 @@ credit_run_flush(struct fe_dp *dp, unsigned src, uint16_t h, struct fe_link_offe
 			struct fe_credit *c = credit_of(dp, src);
 
 			granted(dp, src, FE_LABEL_CLASS(o[k - 1].label), oi);
-			for (unsigned i = 0; i < k; i++)
-				credit_to(dp, c, src, FE_LABEL_CLASS(o[i].label), o[i].len,
-					  o[i].at);
+			if (likely(c != NULL)) {
+				struct fe_credit_run w = fe_credit_open(c);
+
+				for (unsigned i = 0; i < k; i++)
+					fe_credit_put(&w, FE_LABEL_CLASS(o[i].label),
+						      fe_credit_blocks(o[i].len), o[i].at);
+				fe_credit_close(c, &w);
+			} else {
+				for (unsigned i = 0; i < k; i++)
+					credit_to(dp, c, src, FE_LABEL_CLASS(o[i].label), o[i].len,
+						  o[i].at);
+			}
 		}
 	}
 	for (unsigned i = k; i < n; i++)

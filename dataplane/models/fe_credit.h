@@ -66,21 +66,60 @@ void fe_credit_init(struct fe_credit *c, uint32_t blocks, uint8_t lanes, uint64_
 		    struct fe_credit_ret *ring);
 
 /*
+ * Returns put in a row, the loop's ring indices in the caller's registers (a store to the
+ * ring could be to c's fields, for the compiler): fe_credit_open(), fe_credit_put() for
+ * each, fe_credit_close().
+ */
+struct fe_credit_run {
+	struct fe_credit_ret *ring;
+	uint64_t ticks, last_at;
+	uint32_t mask, tail;
+};
+
+static inline struct fe_credit_run
+fe_credit_open(const struct fe_credit *c)
+{
+	return (struct fe_credit_run){.ring = c->ring,
+				      .ticks = c->return_ticks,
+				      .last_at = c->last_at,
+				      .mask = c->mask,
+				      .tail = c->tail};
+}
+
+/* The receiver freed blocks of lane at tick t; the sender has them at t + return delay. */
+static inline void
+fe_credit_put(struct fe_credit_run *w, uint8_t lane, uint32_t blocks, uint64_t t)
+{
+	struct fe_credit_ret *r = &w->ring[w->tail & w->mask];
+	const uint64_t at = t + w->ticks;
+
+	/* kept in time order; the ring holds at most every block once, so it cannot
+	 * overflow */
+	w->last_at = at > w->last_at ? at : w->last_at;
+	r->at = w->last_at;
+	r->blocks = blocks;
+	r->lane = lane;
+	w->tail++;
+}
+
+static inline void
+fe_credit_close(struct fe_credit *c, const struct fe_credit_run *w)
+{
+	c->last_at = w->last_at;
+	c->tail = w->tail;
+}
+
+/*
  * The receiver freed blocks of lane at tick t; the sender has them at t + return delay.
  * Inline: the switch returns credits once a packet.
  */
 static inline void
 fe_credit_return(struct fe_credit *c, uint8_t lane, uint32_t blocks, uint64_t t)
 {
-	struct fe_credit_ret *r = &c->ring[c->tail & c->mask];
-	uint64_t at = t + c->return_ticks;
+	struct fe_credit_run w = fe_credit_open(c);
 
-	/* the ring holds at most every block once, so it cannot overflow */
-	r->at = at > c->last_at ? at : c->last_at;
-	r->blocks = blocks;
-	r->lane = lane;
-	c->last_at = r->at;
-	c->tail++;
+	fe_credit_put(&w, lane, blocks, t);
+	fe_credit_close(c, &w);
 }
 
 /* The fe_link gate (ctx is the struct fe_credit). */
