@@ -402,13 +402,26 @@ burst_limit(const struct fe_link *l, uint32_t q, uint64_t q_bytes, uint64_t used
 	return FE_LINK_DROP_WIRE;
 }
 
-/* fe_credit_gate_inline(c, lane, len, now, now) == now, the ring's indices in registers */
+/*
+ * fe_credit_gate_inline(c, lane, len, now, now) == now, the ring's indices in registers.
+ * The returns due by now are applied only where the decision or the fewest blocks held
+ * could depend on them: blocks held with need more and none below the fewest before pass
+ * with or without them (the burst applies them at its end, *at: the tick to).
+ */
 static inline __attribute__((always_inline)) int
 credit_now(struct fe_credit *c, const struct fe_credit_ret *ring, uint32_t mask, uint32_t tail,
-	   uint32_t *head, uint8_t lane, uint32_t len, uint64_t now)
+	   uint32_t *head, uint8_t lane, uint32_t len, uint64_t now, uint64_t *at)
 {
+	const uint32_t need = fe_credit_blocks(len);
+
+	*at = now;
+	if (__builtin_expect(c->avail[lane] >= (uint64_t)need + FE_CNT_GET(c->avail_min[lane]),
+			     1)) {
+		c->avail[lane] -= need;
+		return 1;
+	}
 	*head = fe_credit_apply(c, ring, mask, tail, *head, now);
-	return fe_credit_take(c, lane, fe_credit_blocks(len));
+	return fe_credit_take(c, lane, need);
 }
 
 /*
@@ -512,6 +525,7 @@ burst_whole(struct fe_link *l, struct fe_link_offer *o, unsigned n, const int ga
 	const struct fe_credit_ret *const cring = cred != NULL ? cred->ring : NULL;
 	const uint32_t cmask = cred != NULL ? cred->mask : 0, ctail = cred != NULL ? cred->tail : 0;
 	uint32_t chead = cred != NULL ? cred->head : 0;
+	uint64_t cnow = 0; /* the tick credits were last asked at */
 
 	if (l->pool != NULL && l->pool->limit != 0 && l->pool->limit - others < qlim)
 		qlim = l->pool->limit - others;
@@ -566,10 +580,11 @@ burst_whole(struct fe_link *l, struct fe_link_offer *o, unsigned n, const int ga
 		/* open: on a serializer free at its tick, its gate open then, it starts at
 		 * once (fe_link_start_open(): nothing waits ahead of it, above) */
 		const int now_eager =
-			!gated || (open && busy <= now &&
-				   (cred != NULL ? credit_now(cred, cring, cmask, ctail, &chead,
-							      FE_LABEL_CLASS(o->label), len, now)
-						 : now - shut_from >= shut_w));
+			!gated ||
+			(open && busy <= now &&
+			 (cred != NULL ? credit_now(cred, cring, cmask, ctail, &chead,
+						    FE_LABEL_CLASS(o->label), len, now, &cnow)
+				       : now - shut_from >= shut_w));
 
 		if (now_eager) { /* fe_link_schedule() */
 			unsigned __int128 t;
@@ -635,8 +650,10 @@ burst_whole(struct fe_link *l, struct fe_link_offer *o, unsigned n, const int ga
 		FE_CNT_SET(l->pool->used, others + q_bytes);
 		FE_CNT_MAX(l->pool->peak, others + q_max);
 	}
-	if (cred != NULL) /* none pending: the ring's first lines next (fe_credit_collect()) */
+	if (cred != NULL) { /* none pending: the ring's first lines next (fe_credit_collect()) */
+		chead = fe_credit_apply(cred, cring, cmask, ctail, chead, cnow);
 		cred->head = chead == ctail ? (cred->tail = 0) : chead;
+	}
 	/* a packet found the pool full, its buffer's own limits kept (open: not stopped by
 	 * one waiting): it and the rest one at a time (with stop, the caller's) */
 	if (!stop && __builtin_expect(o < end, 0) && (!open || sched == tail)) {
