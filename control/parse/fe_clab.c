@@ -535,6 +535,7 @@ drawn_out(struct ctx *c)
 {
 	struct fe_topo *t = &c->lab->topo;
 	unsigned sw_of[NODES];
+	const yaml_node_t *link_at[FE_TOPO_LINKS]; /* the links: the lab's each came from */
 	char e[300];
 	int where;
 
@@ -583,14 +584,16 @@ drawn_out(struct ctx *c)
 			continue;
 		if (fe_topo_add_link(t, sw_of[k->e[0].node], sw_of[k->e[1].node], 1, 1) < 0)
 			return fail(c, k->at, "more than %d links between switches", FE_TOPO_LINKS);
+		link_at[t->nlinks - 1] = k->at;
 		if (rate_delay(c, k->vars, k->prefix, &t->link[t->nlinks - 1]) < 0)
 			return -EINVAL;
 	}
 	if (fe_topo_check(t, e, sizeof(e), &where) < 0) { /* and the links named */
-		const char *name = where < 0		    ? NULL
-				   : where < FE_TOPO_SWITCH ? t->sw[where].name
+		const char *name = where < 0 || where >= FE_TOPO_LINK_AT ? NULL
+				   : where < FE_TOPO_SWITCH		 ? t->sw[where].name
 							    : t->host[where - FE_TOPO_SWITCH].name;
-		const yaml_node_t *at = c->node[0].at;
+		const yaml_node_t *at =
+			where >= FE_TOPO_LINK_AT ? link_at[where - FE_TOPO_LINK_AT] : c->node[0].at;
 
 		for (unsigned i = 0; name && i < c->nnode; i++)
 			if (strcmp(c->node[i].name, name) == 0)

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
@@ -234,12 +235,57 @@ gen_ring(const struct fe_topo_gen *g, struct fe_topo *t, char *err, size_t errle
 	return 0;
 }
 
+/*
+ * What kind g makes, counted before it is made: 0, or -EINVAL naming the limit it breaks
+ * (an unknown kind: fe_topo_generate() says so).
+ */
+static int
+gen_size(const struct fe_topo_gen *g, char *err, size_t errlen)
+{
+	const uint64_t k = def(g->k, 4), hpl = def(g->hosts_per_leaf, 2), rails = def(g->rails, 2);
+	const uint64_t leaves = def(g->leaves, 2), spines = def(g->spines, 2);
+	uint64_t n[4] = {0}; /* switches, hosts, ports, links */
+	static const char *const what[4] = {"switches", "hosts", "ports", "links"};
+	static const unsigned most[4] = {FE_TOPO_SWITCH, FE_TOPO_HOSTS, FE_TOPO_PORTS,
+					 FE_TOPO_LINKS};
+
+	if (strcmp(g->kind, "single") == 0) {
+		n[0] = 1;
+		n[1] = n[2] = def(g->hosts, 2);
+	} else if (strcmp(g->kind, "leaf-spine") == 0) {
+		n[0] = leaves + spines;
+		n[1] = n[2] = leaves * hpl;
+		n[3] = leaves * spines;
+	} else if (strcmp(g->kind, "fat-tree") == 0) { /* k^2/4 cores, k pods of k switches */
+		n[0] = k * k / 4 + k * k;
+		n[1] = n[2] = k * k * k / 4;
+		n[3] = k * k * k / 2;
+	} else if (strcmp(g->kind, "rail") == 0) {
+		if (rails > FE_TOPO_RAILS)
+			return fail(err, errlen, "rail: %" PRIu64 " rails (at most %d a host)",
+				    rails, FE_TOPO_RAILS);
+		n[0] = rails + 1;
+		n[1] = def(g->hosts, 4);
+		n[2] = n[1] * rails;
+		n[3] = rails;
+	} else if (strcmp(g->kind, "ring") == 0) {
+		n[0] = n[1] = n[2] = n[3] = def(g->switches, 3);
+	}
+	for (unsigned i = 0; i < 4; i++)
+		if (n[i] > most[i])
+			return fail(err, errlen, "%s: %" PRIu64 " %s (at most %u)", g->kind, n[i],
+				    what[i], most[i]);
+	return 0;
+}
+
 int
 fe_topo_generate(const struct fe_topo_gen *g, struct fe_topo *t, char *err, size_t errlen)
 {
 	int rc;
 
 	t->nsw = t->nhosts = t->nports = t->nlinks = 0;
+	if (gen_size(g, err, errlen) < 0)
+		return -EINVAL;
 	if (strcmp(g->kind, "single") == 0) {
 		int sw = add_switch(t, "sw%u", 1, 0);
 
@@ -280,6 +326,23 @@ find(const struct fe_topo *t, const char *name, int hosts)
 	return -1;
 }
 
+/*
+ * A switch's, host's or box's name: letters, digits, '_', '-' and '.'. A link is named by
+ * its switches (A-B, one way A>B, in --link A-B:rate=..., set, counters, Prometheus
+ * labels and the drawing), so a name must not hold what separates those: ':', ',', '>',
+ * '"', '=', a space. NULL if it is one, else what is wrong with it.
+ */
+static const char *
+bad_name(const char *s)
+{
+	if (*s == '\0')
+		return "an empty name";
+	for (; *s; s++)
+		if (!isalnum((unsigned char)*s) && *s != '_' && *s != '-' && *s != '.')
+			return "a name of letters, digits, '_', '-' and '.' only";
+	return NULL;
+}
+
 int
 fe_topo_check(struct fe_topo *t, char *err, size_t errlen, int *where)
 {
@@ -296,7 +359,15 @@ fe_topo_check(struct fe_topo *t, char *err, size_t errlen, int *where)
 		return fail(err, errlen, "no host");
 	for (unsigned i = 0; i < t->nsw + t->nhosts; i++) {
 		const char *a = i < t->nsw ? t->sw[i].name : t->host[i - t->nsw].name;
+		const char *bad = bad_name(a);
 
+		if (bad == NULL && i < t->nsw && t->sw[i].box[0] != '\0' &&
+		    (bad = bad_name(t->sw[i].box)) != NULL && (*where = (int)i) >= 0)
+			return fail(err, errlen, "switch '%s': box '%s': %s", a, t->sw[i].box, bad);
+		if (bad != NULL &&
+		    (*where = (int)(i < t->nsw ? i : FE_TOPO_SWITCH + i - t->nsw)) >= 0)
+			return fail(err, errlen, "%s '%s': %s (it names links: A-B, A>B)",
+				    i < t->nsw ? "switch" : "host", a, bad);
 		for (unsigned j = i + 1; j < t->nsw + t->nhosts; j++)
 			if (strcmp(a, j < t->nsw ? t->sw[j].name : t->host[j - t->nsw].name) == 0 &&
 			    (*where = (int)(j < t->nsw ? j : FE_TOPO_SWITCH + j - t->nsw)) >= 0)
@@ -320,6 +391,15 @@ fe_topo_check(struct fe_topo *t, char *err, size_t errlen, int *where)
 		else
 			snprintf(l->name, sizeof(l->name), "%s-%s", t->sw[l->a].name,
 				 t->sw[l->b].name);
+		/* names with '-' or '.' can make two links' names one: a-b and c, a and b-c */
+		for (unsigned j = 0; j < i; j++)
+			if (strcmp(t->link[j].name, l->name) == 0 &&
+			    (*where = FE_TOPO_LINK_AT + (int)i) >= 0)
+				return fail(err, errlen,
+					    "links %s to %s and %s to %s are both named '%s': "
+					    "rename a switch",
+					    t->sw[t->link[j].a].name, t->sw[t->link[j].b].name,
+					    t->sw[l->a].name, t->sw[l->b].name, l->name);
 	}
 	/* one connected graph of switches: hosts do not forward */
 	seen[0] = 1;
@@ -504,6 +584,57 @@ gen_key(struct fe_yaml *y, const char *key, const char *v, unsigned *out)
 	return 0;
 }
 
+/* The keys each kind takes (the rest of generate's are another kind's). */
+static const struct {
+	const char *kind, *keys;
+} kind_keys[] = {
+	{"single", "hosts"},  {"leaf-spine", "leaves, spines, hosts-per-leaf, oversubscription"},
+	{"fat-tree", "k"},    {"rail", "rails, hosts"},
+	{"ring", "switches"},
+};
+
+/* key one of list's ", "-separated words */
+static int
+in_list(const char *list, const char *key)
+{
+	const size_t n = strlen(key);
+
+	for (const char *p = list; (p = strstr(p, key)) != NULL; p += n)
+		if ((p == list || p[-1] == ' ') && (p[n] == ',' || p[n] == '\0'))
+			return 1;
+	return 0;
+}
+
+/* A key given that yg's kind does not take: refused at its line, not ignored. */
+static int
+foreign_key(struct fe_yaml *y, const struct y_gen *yg)
+{
+	const struct {
+		const char *key, *v;
+	} given[] = {{"hosts", yg->hosts},
+		     {"leaves", yg->leaves},
+		     {"spines", yg->spines},
+		     {"hosts-per-leaf", yg->hpl},
+		     {"oversubscription", yg->oversub},
+		     {"k", yg->k},
+		     {"rails", yg->rails},
+		     {"switches", yg->switches}};
+	char path[64];
+
+	for (unsigned i = 0; i < sizeof(kind_keys) / sizeof(kind_keys[0]); i++) {
+		if (strcmp(kind_keys[i].kind, yg->kind) != 0)
+			continue;
+		for (unsigned j = 0; j < sizeof(given) / sizeof(given[0]); j++)
+			if (given[j].v != NULL && !in_list(kind_keys[i].keys, given[j].key)) {
+				snprintf(path, sizeof(path), "generate.%s", given[j].key);
+				return fe_yaml_fail(y, path,
+						    "generate: kind %s takes no %s (its keys: %s)",
+						    yg->kind, given[j].key, kind_keys[i].keys);
+			}
+	}
+	return 0; /* an unknown kind: fe_topo_generate() names it */
+}
+
 static int
 generated(struct fe_yaml *y, const struct y_gen *yg, struct fe_topo *t)
 {
@@ -514,6 +645,8 @@ generated(struct fe_yaml *y, const struct y_gen *yg, struct fe_topo *t)
 		return fe_yaml_fail(y, "generate",
 				    "generate: a kind is required (" FE_TOPO_KINDS ")");
 	snprintf(g.kind, sizeof(g.kind), "%s", yg->kind);
+	if (foreign_key(y, yg) < 0)
+		return -EINVAL;
 	if (gen_key(y, "hosts", yg->hosts, &g.hosts) < 0 ||
 	    gen_key(y, "leaves", yg->leaves, &g.leaves) < 0 ||
 	    gen_key(y, "spines", yg->spines, &g.spines) < 0 ||
@@ -533,10 +666,15 @@ listed(struct fe_yaml *y, const struct y_topo *d, struct fe_topo *t)
 	char at[64], e[300];
 	uint64_t x;
 	int where;
+	uint16_t entry_of[FE_TOPO_LINKS]; /* the links: entry each link came from */
 
-	if (d->switches_count > FE_TOPO_SWITCH || d->hosts_count > FE_TOPO_HOSTS)
-		return fe_yaml_fail(y, "", "more than %d switches or %d hosts", FE_TOPO_SWITCH,
-				    FE_TOPO_HOSTS);
+	/* at the first one too many */
+	snprintf(at, sizeof(at), "%s.%d", d->switches_count > FE_TOPO_SWITCH ? "switches" : "hosts",
+		 d->switches_count > FE_TOPO_SWITCH ? FE_TOPO_SWITCH : FE_TOPO_HOSTS);
+	if (d->switches_count > FE_TOPO_SWITCH)
+		return fe_yaml_fail(y, at, "more than %d switches", FE_TOPO_SWITCH);
+	if (d->hosts_count > FE_TOPO_HOSTS)
+		return fe_yaml_fail(y, at, "more than %d hosts", FE_TOPO_HOSTS);
 	for (unsigned i = 0; i < d->switches_count; i++) {
 		snprintf(at, sizeof(at), "switches.%u", i);
 		if (d->switches[i].name == NULL)
@@ -573,7 +711,10 @@ listed(struct fe_yaml *y, const struct y_topo *d, struct fe_topo *t)
 		if (strlen(h->name) >= FE_TOPO_NAME)
 			return fe_yaml_fail(y, at, "host '%s': a name of at most %d characters",
 					    h->name, FE_TOPO_NAME - 1);
-		if ((h->sw == NULL) == (h->rails_count == 0))
+		if (h->sw != NULL && h->rails_count != 0)
+			return fe_yaml_fail(y, at, "host '%s': switch: or rails:, not both",
+					    h->name);
+		if (h->sw == NULL && h->rails_count == 0)
 			return fe_yaml_fail(y, at,
 					    "host '%s': on no switch (give switch: NAME, or "
 					    "rails: [NAME, ...] for a port on each)",
@@ -635,11 +776,14 @@ listed(struct fe_yaml *y, const struct y_topo *d, struct fe_topo *t)
 				return fe_yaml_fail(y, at, "more than %d links", FE_TOPO_LINKS);
 			t->link[t->nlinks - 1].rate_bps = rate;
 			t->link[t->nlinks - 1].delay_ns = delay;
+			entry_of[t->nlinks - 1] = (uint16_t)i;
 		}
 	}
 	if (fe_topo_check(t, e, sizeof(e), &where) < 0) {
 		/* at the entry it is about: the second of two names, a switch not reached */
-		if (where >= FE_TOPO_SWITCH)
+		if (where >= FE_TOPO_LINK_AT)
+			snprintf(at, sizeof(at), "links.%u", entry_of[where - FE_TOPO_LINK_AT]);
+		else if (where >= FE_TOPO_SWITCH)
 			snprintf(at, sizeof(at), "hosts.%d", where - FE_TOPO_SWITCH);
 		else if (where >= 0)
 			snprintf(at, sizeof(at), "switches.%d", where);
@@ -836,13 +980,27 @@ fe_topo_print(FILE *f, const struct fe_topo *t)
 	}
 }
 
+/* s as a DOT string's text: '"' and '\\' escaped (names are checked: the topology's is not) */
+static void
+dot_text(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			fputc('\\', f);
+		fputc(*s, f);
+	}
+}
+
 void
 fe_topo_dot(FILE *f, const struct fe_topo *t)
 {
 	char r[48];
 
-	fprintf(f, "graph \"%s\" {\n  graph [rankdir=BT, fontname=\"Helvetica\", label=\"%s\"];\n",
-		t->name, t->name);
+	fputs("graph \"", f);
+	dot_text(f, t->name);
+	fputs("\" {\n  graph [rankdir=BT, fontname=\"Helvetica\", label=\"", f);
+	dot_text(f, t->name);
+	fputs("\"];\n", f);
 	fprintf(f, "  node [fontname=\"Helvetica\", fontsize=10];\n"
 		   "  edge [fontname=\"Helvetica\", fontsize=8];\n");
 	for (unsigned i = 0; i < t->nsw; i++)

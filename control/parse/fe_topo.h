@@ -3,8 +3,9 @@
  * fe_topo: fabric topologies (docs/topologies.md): switches, hosts on them (a host's
  * ports, one a rail, are dataplane ports in order) and links between switches. Read from
  * YAML with errors at FILE:LINE, or generated from a kind and its parameters (single,
- * leaf-spine, fat-tree, rail, ring), then checked: names unique, every host on a known
- * switch, every link between two known switches, the switches one connected graph. Pure:
+ * leaf-spine, fat-tree, rail, ring), then checked: names unique and of letters, digits,
+ * '_', '-' and '.', every host on a known switch, every link between two known switches
+ * and its name unique, the switches one connected graph. Pure:
  * no DPDK. fabemu-dp runs any of them (fe_graphconf.h, dataplane/engine/fe_graph.h).
  */
 #ifndef FE_TOPO_H
@@ -71,7 +72,9 @@ struct fe_topo_gen {
 int fe_topo_generate(const struct fe_topo_gen *g, struct fe_topo *t, char *err, size_t errlen);
 
 /* The rules every topology obeys (see the top); 0, or -EINVAL naming what breaks them.
- * where (if not NULL): the switch (0..) or host (FE_TOPO_SWITCH + i) it is about, or -1. */
+ * where (if not NULL): the switch (0..), host (FE_TOPO_SWITCH + i) or link
+ * (FE_TOPO_LINK_AT + i) it is about, or -1. */
+#define FE_TOPO_LINK_AT (FE_TOPO_SWITCH + FE_TOPO_HOSTS)
 int fe_topo_check(struct fe_topo *t, char *err, size_t errlen, int *where);
 
 /* Parse YAML (source names it in messages); checked. 0, or -errno. */

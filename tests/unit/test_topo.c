@@ -77,7 +77,7 @@ Test(topo, leaf_spine_oversubscription)
 	cr_assert_eq(t.host[8].sw[0], 5, "hosts 9..16 on leaf2 (switches: spines first)");
 	g.hosts_per_leaf = 40; /* 120 hosts */
 	cr_assert_eq(fe_topo_generate(&g, &t, err, sizeof(err)), -EINVAL);
-	cr_assert(strstr(err, "more than 64 switches, 64 hosts, 64 ports") != NULL, "%s", err);
+	cr_assert_str_eq(err, "leaf-spine: 120 hosts (at most 64)");
 }
 
 Test(topo, rails_and_parallel_links)
@@ -139,6 +139,35 @@ static struct bad bad_topos[] = {
 	{"name: x\ngenerate:\n  kind: single\n  hosts: 0\n",
 	 "t.yaml:4: generate.hosts '0' (allowed: 1 to 64)"},
 	{"switches: [{name: a}]\n", "t.yaml: the topology needs a name (name: ...)"},
+	/* link names: made of their switches' (a-b and c, a and b-c: both a-b-c) */
+	{"name: x\nswitches:\n  - {name: a-b}\n  - {name: c}\n  - {name: a}\n  - {name: "
+	 "b-c}\nhosts: [{name: h, switch: a}]\nlinks:\n  - {a: a-b, b: c}\n  - {a: a, b: b-c}\n",
+	 "t.yaml:10: links a-b to c and a to b-c are both named 'a-b-c': rename a switch"},
+	{"name: x\nswitches: [{name: a}, {name: b}, {name: b.2}]\nhosts: [{name: h, switch: "
+	 "a}]\nlinks:\n  - {a: a, b: b, count: 2}\n  - {a: a, b: b.2}\n",
+	 "t.yaml:6: links a to b and a to b.2 are both named 'a-b.2': rename a switch"},
+	{"name: x\nswitches:\n  - {name: a}\n  - {name: 's:t'}\nhosts: [{name: h, switch: a}]\n",
+	 "t.yaml:4: switch 's:t': a name of letters, digits, '_', '-' and '.' only (it names "
+	 "links: A-B, A>B)"},
+	{"name: x\nswitches: [{name: a}]\nhosts:\n  - {name: 'h>1', switch: a}\n",
+	 "t.yaml:4: host 'h>1': a name of letters, digits, '_', '-' and '.' only (it names "
+	 "links: A-B, A>B)"},
+	{"name: x\nswitches:\n  - {name: ''}\nhosts: [{name: h, switch: ''}]\n",
+	 "t.yaml:3: switch '': an empty name (it names links: A-B, A>B)"},
+	{"name: x\nswitches:\n  - {name: a, box: 'b 1'}\nhosts: [{name: h, switch: a}]\n",
+	 "t.yaml:3: switch 'a': box 'b 1': a name of letters, digits, '_', '-' and '.' only"},
+	{"name: x\nswitches: [{name: a}]\nhosts:\n  - {name: h, switch: a, rails: [a]}\n",
+	 "t.yaml:4: host 'h': switch: or rails:, not both"},
+	/* a generator: a key of another kind, its size */
+	{"name: x\ngenerate:\n  kind: leaf-spine\n  leaves: 4\n  hosts: 16\n",
+	 "t.yaml:5: generate: kind leaf-spine takes no hosts (its keys: leaves, spines, "
+	 "hosts-per-leaf, oversubscription)"},
+	{"name: x\ngenerate: {kind: ring, k: 4}\n",
+	 "t.yaml:2: generate: kind ring takes no k (its keys: switches)"},
+	{"name: x\ngenerate: {kind: leaf-spine, leaves: 40, spines: 30}\n",
+	 "t.yaml:2: generate: leaf-spine: 70 switches (at most 64)"},
+	{"name: x\ngenerate: {kind: fat-tree, k: 8}\n",
+	 "t.yaml:2: generate: fat-tree: 80 switches (at most 64)"},
 	{"name: x\nrouting: clockwise\ngenerate: {kind: ring}\n",
 	 "t.yaml:2: routing 'clockwise' (allowed: shortest, one-way)"},
 	{"name: x\nrouting: one-way\nswitches: [{name: a}, {name: b}]\nhosts: [{name: h, "
@@ -161,6 +190,19 @@ ParameterizedTest(struct bad *b, topo, bad)
 	cr_assert_str_eq(err, b->err, "topology:\n%s", b->yaml);
 }
 
+/* 65 switches: refused at the 65th's line */
+Test(topo, too_many_switches_at_the_line)
+{
+	char y[4096], err[512];
+	int n = snprintf(y, sizeof(y), "name: x\nswitches:\n");
+
+	for (unsigned i = 0; i < FE_TOPO_SWITCH + 1; i++)
+		n += snprintf(y + n, sizeof(y) - (size_t)n, "  - {name: s%u}\n", i + 1);
+	snprintf(y + n, sizeof(y) - (size_t)n, "hosts: [{name: h, switch: s1}]\n");
+	cr_assert_eq(fe_topo_parse(y, strlen(y), "t.yaml", &t, err, sizeof(err)), -EINVAL);
+	cr_assert_str_eq(err, "t.yaml:67: more than 64 switches");
+}
+
 Test(topo, dot_names_every_port_and_link)
 {
 	char err[256], *buf = NULL;
@@ -173,6 +215,14 @@ Test(topo, dot_names_every_port_and_link)
 	cr_assert(strstr(buf, "\"h1\" -- \"rail1\" [label=\"port 0\"]") != NULL, "%s", buf);
 	cr_assert(strstr(buf, "\"h1\" -- \"rail2\" [label=\"port 1\"]") != NULL, "%s", buf);
 	cr_assert(strstr(buf, "\"rail2\" -- \"spine1\"") != NULL, "%s", buf);
+	free(buf);
+	/* the topology's own name, any text: escaped */
+	snprintf(t.name, sizeof(t.name), "a \"b\" \\c");
+	f = open_memstream(&buf, &len);
+	fe_topo_dot(f, &t);
+	fclose(f);
+	cr_assert(strstr(buf, "graph \"a \\\"b\\\" \\\\c\" {\n") != NULL, "%s", buf);
+	cr_assert(strstr(buf, "label=\"a \\\"b\\\" \\\\c\"];") != NULL, "%s", buf);
 	free(buf);
 }
 
