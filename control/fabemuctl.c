@@ -65,6 +65,7 @@ usage(FILE *f)
 		"timing\n"
 		"  ports                       port numbers and devices\n"
 		"  links                       every link's values, in the format of profile show\n"
+		"                              (--topology: the links between switches too, A>B)\n"
 		"  apply P [--link SEL] [--scale N]\n"
 		"                              apply profile P to the fabric, or to the links SEL\n"
 		"                              picks (all, up, down, N, N.up, N.down) only\n"

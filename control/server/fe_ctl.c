@@ -436,20 +436,46 @@ uint_param(json_t *req, const struct fe_rule *r, const char *prefix, uint64_t *o
 	return -EINVAL;
 }
 
+/* Links listed: the ports' (2 x nports, up then down), then those between switches. */
+static unsigned
+nlinks(const struct fe_ctl *c)
+{
+	return 2 * c->dp->nports + c->nhop;
+}
+
+/* Link n of nlinks(): its name ("0.up", or "leaf1>spine2" as counters and captures name
+ * it) and its values as the user gave them (dp->desc: this thread is its writer). */
+static const struct fe_linkdef *
+link_at(const struct fe_ctl *c, unsigned n, char *name, size_t len)
+{
+	const struct fe_dp *dp = c->dp;
+
+	if (n >= 2 * dp->nports) {
+		snprintf(name, len, "%s", c->hop_dir[n - 2 * dp->nports]);
+		return &dp->desc.hop[n - 2 * dp->nports];
+	}
+	snprintf(name, len, "%u.%s", n / 2, n % 2 ? "down" : "up");
+	return n % 2 ? &dp->desc.down[n / 2] : &dp->desc.up[n / 2];
+}
+
 static char *
 links_text(const struct fe_ctl *c)
 {
-	char *buf = NULL, line[1024];
+	char *buf = NULL, line[1024], name[80];
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 
 	if (f == NULL)
 		return NULL;
-	for (unsigned n = 0; n < 2 * c->dp->nports; n++)
-		fprintf(f, "%u.%-5s %s\n", n / 2, n % 2 ? "down" : "up",
-			fe_profile_fmt_link(n % 2 ? &c->dp->desc.down[n / 2]
-						  : &c->dp->desc.up[n / 2],
-					    line, sizeof(line)));
+	for (unsigned n = 0; n < nlinks(c); n++) {
+		const struct fe_linkdef *d = link_at(c, n, name, sizeof(name));
+
+		fe_profile_fmt_link(d, line, sizeof(line));
+		if (n < 2 * c->dp->nports) /* as profile show prints them: "0.up    rate ..." */
+			fprintf(f, "%u.%-5s %s\n", n / 2, n % 2 ? "down" : "up", line);
+		else
+			fprintf(f, "%s %s\n", name, line);
+	}
 	fclose(f);
 	return buf;
 }
@@ -458,15 +484,12 @@ static json_t *
 cmd_links(struct fe_ctl *c, json_t *req)
 {
 	json_t *arr = json_array(), *r;
-	char *text = links_text(c), line[1024];
+	char *text = links_text(c), line[1024], name[80];
 
 	(void)req;
-	for (unsigned n = 0; n < 2 * c->dp->nports; n++) {
-		const struct fe_linkdef *d =
-			n % 2 ? &c->dp->desc.down[n / 2] : &c->dp->desc.up[n / 2];
-		char name[16];
+	for (unsigned n = 0; n < nlinks(c); n++) {
+		const struct fe_linkdef *d = link_at(c, n, name, sizeof(name));
 
-		snprintf(name, sizeof(name), "%u.%s", n / 2, n % 2 ? "down" : "up");
 		json_array_append_new(arr, json_pack("{s:s, s:I, s:I, s:I, s:I, s:s}", "link", name,
 						     "rate_bps", (json_int_t)d->link.rate_bps,
 						     "delay_ns", (json_int_t)d->link.delay_ns,

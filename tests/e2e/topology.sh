@@ -113,4 +113,31 @@ PY
 	grep -q "^graph    0 deadlocks" "$T/dp-$regime.log" ||
 		fe_fail "$regime: the table's deadlock line: $(grep '^graph' "$T/dp-$regime.log")"
 done
+
+# A running dataplane with a topology (docs/control.md): links lists the links between
+# switches beside the ports', with what `set` put on them.
+echo "fabemuctl against fabemu-dp --topology: links"
+vdevs=()
+for i in 0 1 2 3; do vdevs+=(--vdev=net_pcap$i,rx_pcap=$T/empty.pcap,tx_pcap=$T/run$i.pcap); done
+fe_dp_start $(fe_eal) "${vdevs[@]}" -- --topology "$T/ls4.yaml" --path spray --rate 1Gbit
+fe_ctl set 'leaf1>spine2' ecn=30KB/30KB >/dev/null
+fe_ctl set leaf2-spine1 loss=1% >/dev/null
+fe_ctl links >"$T/links.txt"
+fe_ctl -j links >"$T/links.json"
+python3 - "$T/links.txt" "$T/links.json" <<'PY' || fe_fail "links: $(cat "$T/links.txt")"
+import json, sys
+text = dict(l.split(None, 1) for l in open(sys.argv[1]).read().splitlines())
+doc = {l["link"]: l for l in json.load(open(sys.argv[2]))}
+hops = {"%s>%s" % (a, b) for a, b in (("leaf1", "spine1"), ("leaf1", "spine2"), ("leaf2", "spine1"), ("leaf2", "spine2"))}
+hops |= {">".join(reversed(h.split(">"))) for h in hops}
+ports = {"%d.%s" % (p, d) for p in range(4) for d in ("up", "down")}
+assert set(text) == ports | hops and set(doc) == ports | hops, sorted(text)
+for name, l in doc.items():
+    assert set(l) == set(doc["0.up"]) and l["spec"] == text[name].strip(), (name, l, text[name])
+assert " ecn 30000B/30000B/" in text["leaf1>spine2"] and "ecn" not in text["spine2>leaf1"], text
+assert text["leaf2>spine1"].endswith(" loss 1%") and text["spine1>leaf2"].endswith(" loss 1%"), text
+assert "loss" not in text["leaf1>spine1"] and doc["leaf1>spine2"]["rate_bps"] > 0, doc
+print("  ok   links: 8 of the ports, 8 between switches; leaf1>spine2 %s" % text["leaf1>spine2"].strip())
+PY
+fe_dp_stop
 echo "topology: passed"
