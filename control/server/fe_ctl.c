@@ -114,6 +114,7 @@ struct fe_ctl {
 	char (*hop_link)[72]; /* [nhop / 2]: direction i's link is i / 2, "leaf1-spine2" */
 	unsigned nhop;
 	char profile[64];
+	char topology[256]; /* --topology as given ("": one switch) */
 	uint32_t scale;
 	const char *version;
 	struct fe_ctlif *ci; /* the one door into the engine (fe_ctlif.h) */
@@ -266,6 +267,9 @@ fe_ctl_create(struct fe_dp *dp, const struct fe_ctl_conf *conf, char *err, size_
 	c->scale = conf->scale ? conf->scale : 1;
 	c->version = conf->version;
 	snprintf(c->profile, sizeof(c->profile), "%s", conf->profile ? conf->profile : "-");
+	if (dp->graph != NULL)
+		snprintf(c->topology, sizeof(c->topology), "%s",
+			 conf->topology ? conf->topology : "-");
 	c->ci = fe_ctlif_open(dp);
 	snprintf(c->capdir, sizeof(c->capdir), "%s",
 		 conf->capture_dir ? conf->capture_dir : FE_CTL_CAPTURE_DIR);
@@ -520,6 +524,9 @@ cmd_status(struct fe_ctl *c, json_t *req)
 		(double)up_ns / 1e9, (double)dp->hz / 1e9);
 	fprintf(f, "profile %s, scale %u, %" PRIu64 " change(s) applied\n", c->profile, c->scale,
 		c->changes);
+	if (dp->graph != NULL) /* as the banner says it; the path is fixed at start */
+		fprintf(f, "topology %s: %u switches, %u links between them, path %s\n",
+			c->topology, dp->graph->nsw, c->nhop / 2, fe_path_name(dp->graph->path));
 	if (c->changes)
 		fprintf(f,
 			"changes took effect after they were published in: last %.1f us, p50 %.1f "
@@ -539,6 +546,9 @@ cmd_status(struct fe_ctl *c, json_t *req)
 			 fe_regime_name(c->fabric.regime), "lanes", c->fabric.lanes, "effect_us",
 			 timing_json(&c->effect), "adopt_us", timing_json(&c->adopt), "seed",
 			 (json_int_t)dp->conf.seed);
+	json_object_set_new(data, "topology", dp->graph ? json_string(c->topology) : json_null());
+	json_object_set_new(data, "path",
+			    dp->graph ? json_string(fe_path_name(dp->graph->path)) : json_null());
 	r = reply_ok(buf, data);
 	free(buf);
 	return r;

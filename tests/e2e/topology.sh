@@ -114,12 +114,20 @@ PY
 		fe_fail "$regime: the table's deadlock line: $(grep '^graph' "$T/dp-$regime.log")"
 done
 
-# A running dataplane with a topology (docs/control.md): links lists the links between
-# switches beside the ports', with what `set` put on them.
-echo "fabemuctl against fabemu-dp --topology: links"
+# A running dataplane with a topology (docs/control.md): status names it and its path
+# choice; links lists the links between switches beside the ports', with what `set` put
+# on them.
+echo "fabemuctl against fabemu-dp --topology: status, links"
 vdevs=()
 for i in 0 1 2 3; do vdevs+=(--vdev=net_pcap$i,rx_pcap=$T/empty.pcap,tx_pcap=$T/run$i.pcap); done
 fe_dp_start $(fe_eal) "${vdevs[@]}" -- --topology "$T/ls4.yaml" --path spray --rate 1Gbit
+fe_ctl status >"$T/status.txt"
+grep -qx "topology $T/ls4.yaml: 4 switches, 4 links between them, path spray" "$T/status.txt" ||
+	fe_fail "status does not name the topology: $(cat "$T/status.txt")"
+fe_ctl -j status >"$T/status.json"
+[ "$(fe_json "$T/status.json" 'd["topology"], d["path"]')" = "$T/ls4.yaml spray" ] ||
+	fe_fail "status -j: $(cat "$T/status.json")"
+echo "  ok   status: topology $T/ls4.yaml, path spray"
 fe_ctl set 'leaf1>spine2' ecn=30KB/30KB >/dev/null
 fe_ctl set leaf2-spine1 loss=1% >/dev/null
 fe_ctl links >"$T/links.txt"
