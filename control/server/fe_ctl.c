@@ -774,14 +774,36 @@ out:
 	return r;
 }
 
+/*
+ * A regime's keys under the regime that runs them only: under another they would change
+ * nothing (fe_update.c compiles PFC's thresholds and watchdog under pfc alone, HOQLife
+ * is the credit engine's), as a profile's pfc: or credit: section under another regime
+ * is an error (fe_profile.c). The regime is fixed at start.
+ */
+static int
+regime_keys(const struct fe_fabric *f, const char *sel, enum fe_regime need, char *err, size_t len)
+{
+	if (f->regime == need)
+		return 0;
+	snprintf(err, len,
+		 "set %s: the dataplane runs regime %s; %s keys take effect under regime %s "
+		 "only (the regime is fixed at start: restart fabemu-dp with --regime %s or a "
+		 "%s profile)",
+		 sel, fe_regime_name(f->regime), sel, fe_regime_name(need), fe_regime_name(need),
+		 fe_regime_name(need));
+	return -EINVAL;
+}
+
 /* "pfc", "credit" and "switch" take fabric keys; anything else is a link selector. */
 static int
 set_fabric(struct fe_fabric *f, const char *sel, const char *spec, char *err, size_t len)
 {
 	if (strcmp(sel, "pfc") == 0)
-		return fe_pfc_spec(spec, &f->pfc, err, len);
+		return regime_keys(f, sel, FE_REGIME_PFC, err, len)
+			       ?: fe_pfc_spec(spec, &f->pfc, err, len);
 	if (strcmp(sel, "credit") == 0)
-		return fe_credit_spec(spec, &f->credit, err, len);
+		return regime_keys(f, sel, FE_REGIME_CREDIT, err, len)
+			       ?: fe_credit_spec(spec, &f->credit, err, len);
 	if (strncmp(spec, "buffer=", 7) != 0) {
 		snprintf(err, len, "switch: unknown key in '%s' (known: buffer)", spec);
 		return -EINVAL;

@@ -116,8 +116,8 @@ done
 
 # A running dataplane with a topology (docs/control.md): status names it and its path
 # choice; links lists the links between switches beside the ports', with what `set` put
-# on them.
-echo "fabemuctl against fabemu-dp --topology: status, links"
+# on them; a regime's keys are refused under another regime.
+echo "fabemuctl against fabemu-dp --topology: status, links, set pfc and credit"
 vdevs=()
 for i in 0 1 2 3; do vdevs+=(--vdev=net_pcap$i,rx_pcap=$T/empty.pcap,tx_pcap=$T/run$i.pcap); done
 fe_dp_start $(fe_eal) "${vdevs[@]}" -- --topology "$T/ls4.yaml" --path spray --rate 1Gbit
@@ -147,5 +147,22 @@ assert text["leaf2>spine1"].endswith(" loss 1%") and text["spine1>leaf2"].endswi
 assert "loss" not in text["leaf1>spine1"] and doc["leaf1>spine2"]["rate_bps"] > 0, doc
 print("  ok   links: 8 of the ports, 8 between switches; leaf1>spine2 %s" % text["leaf1>spine2"].strip())
 PY
+refused() { # WANT ARGS...: fabemuctl ARGS exits 1 saying WANT
+	local want=$1 rc=0 out
+	shift
+	out=$(fe_ctl "$@" 2>&1) || rc=$?
+	[ "$rc" = 1 ] && grep -qF -- "$want" <<<"$out" || fe_fail "fabemuctl $*: want exit 1 and '$want', got $rc: $out"
+	echo "  ok   $* -> $out"
+}
+refused "set pfc: the dataplane runs regime lossy; pfc keys take effect under regime pfc only" set pfc xoff=128KiB,xon=125KiB
+refused "set pfc: the dataplane runs regime lossy;" set pfc watchdog=100ms
+refused "set credit: the dataplane runs regime lossy; credit keys take effect under regime credit only" set credit hoq=10ms
+fe_dp_stop
+fe_dp_start $(fe_eal) "${vdevs[@]}" -- --topology "$T/ls4.yaml" --regime pfc
+refused "set credit: the dataplane runs regime pfc; credit keys take effect under regime credit only" set credit hoq=10ms
+fe_ctl set pfc xoff=128KiB,xon=125KiB,watchdog=100ms >/dev/null
+fe_ctl status | grep -q '^pfc xoff 131072B xon 128000B ' || fe_fail "set pfc under pfc: $(fe_ctl status)"
+fe_ctl status | grep -qx 'topology .*: 4 switches, 4 links between them, path ecmp' || fe_fail "status under pfc: $(fe_ctl status)"
+echo "  ok   under pfc: set pfc taken, shown by status"
 fe_dp_stop
 echo "topology: passed"
