@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #define _GNU_SOURCE /* accept4 */
 #include <arpa/inet.h>
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -870,6 +871,41 @@ cmd_reset(struct fe_ctl *c, json_t *req)
 	return reply_ok("counters reset\n", NULL);
 }
 
+/* A link between switches, by either of its names ("leaf1>spine2", "leaf1-spine2"). */
+static int
+is_hop(const struct fe_ctl *c, const char *name)
+{
+	for (unsigned i = 0; i < c->nhop; i++)
+		if (strcmp(name, c->hop_dir[i]) == 0 || strcmp(name, c->hop_link[i / 2]) == 0)
+			return 1;
+	return 0;
+}
+
+/*
+ * What hold takes: one host's link, N.up or N.down, as link n (2 x port, + 1: down) of
+ * fe_ctlif_hold(). The engine holds the ports' links only (fe_dp.c, ctl_requests()): a
+ * link between switches has no hold, and is named as such in the refusal.
+ */
+static int
+hold_link(const struct fe_ctl *c, const char *link, unsigned *n, char *err, size_t len)
+{
+	long port;
+	int dirs;
+
+	if (isdigit((unsigned char)link[0]) && strchr(link, '.') != NULL &&
+	    fe_linkspec_select(link, c->dp->nports, &port, &dirs, err, len) == 0 && port >= 0 &&
+	    (dirs == FE_SEL_UP || dirs == FE_SEL_DOWN)) {
+		*n = 2 * (unsigned)port + (dirs == FE_SEL_DOWN);
+		return 0;
+	}
+	snprintf(err, len,
+		 "hold: link '%s'%s: hold takes one host's link, N.up or N.down (N: a port, 0 to "
+		 "%u)",
+		 link, is_hop(c, link) ? " is between switches" : "",
+		 c->dp->nports ? c->dp->nports - 1 : 0);
+	return -EINVAL;
+}
+
 /* Hold one link's serializer for a while: a pause storm, or credits not returned. */
 static json_t *
 cmd_hold(struct fe_ctl *c, json_t *req)
@@ -877,20 +913,15 @@ cmd_hold(struct fe_ctl *c, json_t *req)
 	const char *link = str_param(req, "link"), *dur = str_param(req, "duration");
 	uint64_t ns;
 	char err[CTL_ERR], text[300];
-	long port;
-	int dirs;
+	unsigned n;
 
 	if (link == NULL || dur == NULL)
 		return reply_err("hold: 'link' (N.up or N.down) and 'duration' are required");
-	if (fe_linkspec_select(link, c->dp->nports, &port, &dirs, err, sizeof(err)) < 0)
+	if (hold_link(c, link, &n, err, sizeof(err)) < 0)
 		return reply_err(err);
-	if (port < 0 || dirs == (FE_SEL_UP | FE_SEL_DOWN)) {
-		snprintf(err, sizeof(err), "hold: link '%s': give one link, N.up or N.down", link);
-		return reply_err(err);
-	}
 	if (fe_rule_parse(&fe_rule_hold, "hold: ", dur, &ns, err, sizeof(err)) < 0)
 		return reply_err(err);
-	if (fe_ctlif_hold(c->dp, 2 * (unsigned)port + (dirs == FE_SEL_DOWN), ns, CTL_WAIT_NS) < 0)
+	if (fe_ctlif_hold(c->dp, n, ns, CTL_WAIT_NS) < 0)
 		return reply_err("the dataplane did not take the hold within 1000 ms (is its "
 				 "lcore running?)");
 	snprintf(text, sizeof(text), "%s held for %s\n", link, dur);

@@ -116,8 +116,8 @@ done
 
 # A running dataplane with a topology (docs/control.md): status names it and its path
 # choice; links lists the links between switches beside the ports', with what `set` put
-# on them; a regime's keys are refused under another regime.
-echo "fabemuctl against fabemu-dp --topology: status, links, set pfc and credit"
+# on them; hold says what it takes; a regime's keys are refused under another regime.
+echo "fabemuctl against fabemu-dp --topology: status, links, hold, set pfc and credit"
 vdevs=()
 for i in 0 1 2 3; do vdevs+=(--vdev=net_pcap$i,rx_pcap=$T/empty.pcap,tx_pcap=$T/run$i.pcap); done
 fe_dp_start $(fe_eal) "${vdevs[@]}" -- --topology "$T/ls4.yaml" --path spray --rate 1Gbit
@@ -154,6 +154,10 @@ refused() { # WANT ARGS...: fabemuctl ARGS exits 1 saying WANT
 	[ "$rc" = 1 ] && grep -qF -- "$want" <<<"$out" || fe_fail "fabemuctl $*: want exit 1 and '$want', got $rc: $out"
 	echo "  ok   $* -> $out"
 }
+refused "hold: link 'leaf1>spine2' is between switches: hold takes one host's link, N.up or N.down (N: a port, 0 to 3)" hold 'leaf1>spine2' 100ms
+refused "hold: link 'fabric': hold takes one host's link, N.up or N.down (N: a port, 0 to 3)" hold fabric 100ms
+refused "hold: link '2': hold takes one host's link, N.up or N.down (N: a port, 0 to 3)" hold 2 100ms
+fe_ctl hold 1.down 10ms | grep -qx '1.down held for 10ms' || fe_fail "hold 1.down"
 refused "set pfc: the dataplane runs regime lossy; pfc keys take effect under regime pfc only" set pfc xoff=128KiB,xon=125KiB
 refused "set pfc: the dataplane runs regime lossy;" set pfc watchdog=100ms
 refused "set credit: the dataplane runs regime lossy; credit keys take effect under regime credit only" set credit hoq=10ms
