@@ -1630,6 +1630,7 @@ main(int argc, char **argv)
 		struct fe_ctl_conf cc = {.socket_path = o.control,
 					 .tcp = o.control_tcp,
 					 .profile = o.profile,
+					 .topology = o.topology,
 					 .scale = (uint32_t)o.scale,
 					 .version = FE_VERSION,
 					 .token_file = o.control_token,

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #define _GNU_SOURCE /* accept4 */
 #include <arpa/inet.h>
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -114,6 +115,7 @@ struct fe_ctl {
 	char (*hop_link)[72]; /* [nhop / 2]: direction i's link is i / 2, "leaf1-spine2" */
 	unsigned nhop;
 	char profile[64];
+	char topology[256]; /* --topology as given ("": one switch) */
 	uint32_t scale;
 	const char *version;
 	struct fe_ctlif *ci; /* the one door into the engine (fe_ctlif.h) */
@@ -266,6 +268,9 @@ fe_ctl_create(struct fe_dp *dp, const struct fe_ctl_conf *conf, char *err, size_
 	c->scale = conf->scale ? conf->scale : 1;
 	c->version = conf->version;
 	snprintf(c->profile, sizeof(c->profile), "%s", conf->profile ? conf->profile : "-");
+	if (dp->graph != NULL)
+		snprintf(c->topology, sizeof(c->topology), "%s",
+			 conf->topology ? conf->topology : "-");
 	c->ci = fe_ctlif_open(dp);
 	snprintf(c->capdir, sizeof(c->capdir), "%s",
 		 conf->capture_dir ? conf->capture_dir : FE_CTL_CAPTURE_DIR);
@@ -436,20 +441,46 @@ uint_param(json_t *req, const struct fe_rule *r, const char *prefix, uint64_t *o
 	return -EINVAL;
 }
 
+/* Links listed: the ports' (2 x nports, up then down), then those between switches. */
+static unsigned
+nlinks(const struct fe_ctl *c)
+{
+	return 2 * c->dp->nports + c->nhop;
+}
+
+/* Link n of nlinks(): its name ("0.up", or "leaf1>spine2" as counters and captures name
+ * it) and its values as the user gave them (dp->desc: this thread is its writer). */
+static const struct fe_linkdef *
+link_at(const struct fe_ctl *c, unsigned n, char *name, size_t len)
+{
+	const struct fe_dp *dp = c->dp;
+
+	if (n >= 2 * dp->nports) {
+		snprintf(name, len, "%s", c->hop_dir[n - 2 * dp->nports]);
+		return &dp->desc.hop[n - 2 * dp->nports];
+	}
+	snprintf(name, len, "%u.%s", n / 2, n % 2 ? "down" : "up");
+	return n % 2 ? &dp->desc.down[n / 2] : &dp->desc.up[n / 2];
+}
+
 static char *
 links_text(const struct fe_ctl *c)
 {
-	char *buf = NULL, line[1024];
+	char *buf = NULL, line[1024], name[80];
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 
 	if (f == NULL)
 		return NULL;
-	for (unsigned n = 0; n < 2 * c->dp->nports; n++)
-		fprintf(f, "%u.%-5s %s\n", n / 2, n % 2 ? "down" : "up",
-			fe_profile_fmt_link(n % 2 ? &c->dp->desc.down[n / 2]
-						  : &c->dp->desc.up[n / 2],
-					    line, sizeof(line)));
+	for (unsigned n = 0; n < nlinks(c); n++) {
+		const struct fe_linkdef *d = link_at(c, n, name, sizeof(name));
+
+		fe_profile_fmt_link(d, line, sizeof(line));
+		if (n < 2 * c->dp->nports) /* as profile show prints them: "0.up    rate ..." */
+			fprintf(f, "%u.%-5s %s\n", n / 2, n % 2 ? "down" : "up", line);
+		else
+			fprintf(f, "%s %s\n", name, line);
+	}
 	fclose(f);
 	return buf;
 }
@@ -458,15 +489,12 @@ static json_t *
 cmd_links(struct fe_ctl *c, json_t *req)
 {
 	json_t *arr = json_array(), *r;
-	char *text = links_text(c), line[1024];
+	char *text = links_text(c), line[1024], name[80];
 
 	(void)req;
-	for (unsigned n = 0; n < 2 * c->dp->nports; n++) {
-		const struct fe_linkdef *d =
-			n % 2 ? &c->dp->desc.down[n / 2] : &c->dp->desc.up[n / 2];
-		char name[16];
+	for (unsigned n = 0; n < nlinks(c); n++) {
+		const struct fe_linkdef *d = link_at(c, n, name, sizeof(name));
 
-		snprintf(name, sizeof(name), "%u.%s", n / 2, n % 2 ? "down" : "up");
 		json_array_append_new(arr, json_pack("{s:s, s:I, s:I, s:I, s:I, s:s}", "link", name,
 						     "rate_bps", (json_int_t)d->link.rate_bps,
 						     "delay_ns", (json_int_t)d->link.delay_ns,
@@ -497,6 +525,9 @@ cmd_status(struct fe_ctl *c, json_t *req)
 		(double)up_ns / 1e9, (double)dp->hz / 1e9);
 	fprintf(f, "profile %s, scale %u, %" PRIu64 " change(s) applied\n", c->profile, c->scale,
 		c->changes);
+	if (dp->graph != NULL) /* as the banner says it; the path is fixed at start */
+		fprintf(f, "topology %s: %u switches, %u links between them, path %s\n",
+			c->topology, dp->graph->nsw, c->nhop / 2, fe_path_name(dp->graph->path));
 	if (c->changes)
 		fprintf(f,
 			"changes took effect after they were published in: last %.1f us, p50 %.1f "
@@ -516,6 +547,9 @@ cmd_status(struct fe_ctl *c, json_t *req)
 			 fe_regime_name(c->fabric.regime), "lanes", c->fabric.lanes, "effect_us",
 			 timing_json(&c->effect), "adopt_us", timing_json(&c->adopt), "seed",
 			 (json_int_t)dp->conf.seed);
+	json_object_set_new(data, "topology", dp->graph ? json_string(c->topology) : json_null());
+	json_object_set_new(data, "path",
+			    dp->graph ? json_string(fe_path_name(dp->graph->path)) : json_null());
 	r = reply_ok(buf, data);
 	free(buf);
 	return r;
@@ -741,14 +775,36 @@ out:
 	return r;
 }
 
+/*
+ * A regime's keys under the regime that runs them only: under another they would change
+ * nothing (fe_update.c compiles PFC's thresholds and watchdog under pfc alone, HOQLife
+ * is the credit engine's), as a profile's pfc: or credit: section under another regime
+ * is an error (fe_profile.c). The regime is fixed at start.
+ */
+static int
+regime_keys(const struct fe_fabric *f, const char *sel, enum fe_regime need, char *err, size_t len)
+{
+	if (f->regime == need)
+		return 0;
+	snprintf(err, len,
+		 "set %s: the dataplane runs regime %s; %s keys take effect under regime %s "
+		 "only (the regime is fixed at start: restart fabemu-dp with --regime %s or a "
+		 "%s profile)",
+		 sel, fe_regime_name(f->regime), sel, fe_regime_name(need), fe_regime_name(need),
+		 fe_regime_name(need));
+	return -EINVAL;
+}
+
 /* "pfc", "credit" and "switch" take fabric keys; anything else is a link selector. */
 static int
 set_fabric(struct fe_fabric *f, const char *sel, const char *spec, char *err, size_t len)
 {
 	if (strcmp(sel, "pfc") == 0)
-		return fe_pfc_spec(spec, &f->pfc, err, len);
+		return regime_keys(f, sel, FE_REGIME_PFC, err, len)
+			       ?: fe_pfc_spec(spec, &f->pfc, err, len);
 	if (strcmp(sel, "credit") == 0)
-		return fe_credit_spec(spec, &f->credit, err, len);
+		return regime_keys(f, sel, FE_REGIME_CREDIT, err, len)
+			       ?: fe_credit_spec(spec, &f->credit, err, len);
 	if (strncmp(spec, "buffer=", 7) != 0) {
 		snprintf(err, len, "switch: unknown key in '%s' (known: buffer)", spec);
 		return -EINVAL;
@@ -815,6 +871,41 @@ cmd_reset(struct fe_ctl *c, json_t *req)
 	return reply_ok("counters reset\n", NULL);
 }
 
+/* A link between switches, by either of its names ("leaf1>spine2", "leaf1-spine2"). */
+static int
+is_hop(const struct fe_ctl *c, const char *name)
+{
+	for (unsigned i = 0; i < c->nhop; i++)
+		if (strcmp(name, c->hop_dir[i]) == 0 || strcmp(name, c->hop_link[i / 2]) == 0)
+			return 1;
+	return 0;
+}
+
+/*
+ * What hold takes: one host's link, N.up or N.down, as link n (2 x port, + 1: down) of
+ * fe_ctlif_hold(). The engine holds the ports' links only (fe_dp.c, ctl_requests()): a
+ * link between switches has no hold, and is named as such in the refusal.
+ */
+static int
+hold_link(const struct fe_ctl *c, const char *link, unsigned *n, char *err, size_t len)
+{
+	long port;
+	int dirs;
+
+	if (isdigit((unsigned char)link[0]) && strchr(link, '.') != NULL &&
+	    fe_linkspec_select(link, c->dp->nports, &port, &dirs, err, len) == 0 && port >= 0 &&
+	    (dirs == FE_SEL_UP || dirs == FE_SEL_DOWN)) {
+		*n = 2 * (unsigned)port + (dirs == FE_SEL_DOWN);
+		return 0;
+	}
+	snprintf(err, len,
+		 "hold: link '%s'%s: hold takes one host's link, N.up or N.down (N: a port, 0 to "
+		 "%u)",
+		 link, is_hop(c, link) ? " is between switches" : "",
+		 c->dp->nports ? c->dp->nports - 1 : 0);
+	return -EINVAL;
+}
+
 /* Hold one link's serializer for a while: a pause storm, or credits not returned. */
 static json_t *
 cmd_hold(struct fe_ctl *c, json_t *req)
@@ -822,20 +913,15 @@ cmd_hold(struct fe_ctl *c, json_t *req)
 	const char *link = str_param(req, "link"), *dur = str_param(req, "duration");
 	uint64_t ns;
 	char err[CTL_ERR], text[300];
-	long port;
-	int dirs;
+	unsigned n;
 
 	if (link == NULL || dur == NULL)
 		return reply_err("hold: 'link' (N.up or N.down) and 'duration' are required");
-	if (fe_linkspec_select(link, c->dp->nports, &port, &dirs, err, sizeof(err)) < 0)
+	if (hold_link(c, link, &n, err, sizeof(err)) < 0)
 		return reply_err(err);
-	if (port < 0 || dirs == (FE_SEL_UP | FE_SEL_DOWN)) {
-		snprintf(err, sizeof(err), "hold: link '%s': give one link, N.up or N.down", link);
-		return reply_err(err);
-	}
 	if (fe_rule_parse(&fe_rule_hold, "hold: ", dur, &ns, err, sizeof(err)) < 0)
 		return reply_err(err);
-	if (fe_ctlif_hold(c->dp, 2 * (unsigned)port + (dirs == FE_SEL_DOWN), ns, CTL_WAIT_NS) < 0)
+	if (fe_ctlif_hold(c->dp, n, ns, CTL_WAIT_NS) < 0)
 		return reply_err("the dataplane did not take the hold within 1000 ms (is its "
 				 "lcore running?)");
 	snprintf(text, sizeof(text), "%s held for %s\n", link, dur);

@@ -24,6 +24,7 @@ struct fe_ctl_conf {
 	const char *socket_path; /* NULL: no UNIX socket */
 	const char *tcp;	 /* "[ADDR:]PORT", NULL: no TCP listener */
 	const char *profile;	 /* name of the profile the dataplane started with, or NULL */
+	const char *topology;	 /* --topology as given, or NULL (one switch) */
 	uint32_t scale;		 /* its dilation */
 	struct fe_fabric fabric; /* what the dataplane started with */
 	const char *version;

@@ -62,8 +62,13 @@ rc=0; out=$(fe_ctl apply "$T/bad.yaml" 2>&1) || rc=$?
 [ "$rc" = 1 ] && grep -qF "$T/bad.yaml:3: link.delay: invalid time" <<<"$out" || fe_fail "fabemuctl apply bad.yaml: $rc $out"
 rc=0; out=$(fe_ctl set 0.up rate=fast 2>&1) || rc=$?
 [ "$rc" = 1 ] && grep -qF "invalid rate (e.g. 1Gbit, 200Mbit, 10000000) 'fast'" <<<"$out" || fe_fail "set rate=fast: $rc $out"
-rc=0; out=$(fe_ctl set pfc xoff=1 2>&1) || rc=$?
-[ "$rc" = 1 ] || fe_fail "set pfc on a lossy fabric accepted: $out"
+# a regime's keys under another regime would change nothing: refused, naming both
+rc=0; out=$(fe_ctl set pfc xoff=128KiB,xon=125KiB 2>&1) || rc=$?
+[ "$rc" = 1 ] && grep -qF "set pfc: the dataplane runs regime lossy; pfc keys take effect under regime pfc only" <<<"$out" ||
+	fe_fail "set pfc on a lossy fabric: $rc $out"
+rc=0; out=$(fe_ctl set credit hoq=10ms 2>&1) || rc=$?
+[ "$rc" = 1 ] && grep -qF "set credit: the dataplane runs regime lossy; credit keys take effect under regime credit only" <<<"$out" ||
+	fe_fail "set credit on a lossy fabric: $rc $out"
 kill -0 "$FE_DP_PID" || fe_fail "the dataplane died"
 fe_ctl links | diff "$T/links.before" - || fe_fail "a refused request changed the links"
 fe_ping_avg 1 2 5 >/dev/null

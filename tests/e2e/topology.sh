@@ -113,4 +113,60 @@ PY
 	grep -q "^graph    0 deadlocks" "$T/dp-$regime.log" ||
 		fe_fail "$regime: the table's deadlock line: $(grep '^graph' "$T/dp-$regime.log")"
 done
+
+# A running dataplane with a topology (docs/control.md): status names it and its path
+# choice; links lists the links between switches beside the ports', with what `set` put
+# on them; hold says what it takes; a regime's keys are refused under another regime.
+echo "fabemuctl against fabemu-dp --topology: status, links, hold, set pfc and credit"
+vdevs=()
+for i in 0 1 2 3; do vdevs+=(--vdev=net_pcap$i,rx_pcap=$T/empty.pcap,tx_pcap=$T/run$i.pcap); done
+fe_dp_start $(fe_eal) "${vdevs[@]}" -- --topology "$T/ls4.yaml" --path spray --rate 1Gbit
+fe_ctl status >"$T/status.txt"
+grep -qx "topology $T/ls4.yaml: 4 switches, 4 links between them, path spray" "$T/status.txt" ||
+	fe_fail "status does not name the topology: $(cat "$T/status.txt")"
+fe_ctl -j status >"$T/status.json"
+[ "$(fe_json "$T/status.json" 'd["topology"], d["path"]')" = "$T/ls4.yaml spray" ] ||
+	fe_fail "status -j: $(cat "$T/status.json")"
+echo "  ok   status: topology $T/ls4.yaml, path spray"
+fe_ctl set 'leaf1>spine2' ecn=30KB/30KB >/dev/null
+fe_ctl set leaf2-spine1 loss=1% >/dev/null
+fe_ctl links >"$T/links.txt"
+fe_ctl -j links >"$T/links.json"
+python3 - "$T/links.txt" "$T/links.json" <<'PY' || fe_fail "links: $(cat "$T/links.txt")"
+import json, sys
+text = dict(l.split(None, 1) for l in open(sys.argv[1]).read().splitlines())
+doc = {l["link"]: l for l in json.load(open(sys.argv[2]))}
+hops = {"%s>%s" % (a, b) for a, b in (("leaf1", "spine1"), ("leaf1", "spine2"), ("leaf2", "spine1"), ("leaf2", "spine2"))}
+hops |= {">".join(reversed(h.split(">"))) for h in hops}
+ports = {"%d.%s" % (p, d) for p in range(4) for d in ("up", "down")}
+assert set(text) == ports | hops and set(doc) == ports | hops, sorted(text)
+for name, l in doc.items():
+    assert set(l) == set(doc["0.up"]) and l["spec"] == text[name].strip(), (name, l, text[name])
+assert " ecn 30000B/30000B/" in text["leaf1>spine2"] and "ecn" not in text["spine2>leaf1"], text
+assert text["leaf2>spine1"].endswith(" loss 1%") and text["spine1>leaf2"].endswith(" loss 1%"), text
+assert "loss" not in text["leaf1>spine1"] and doc["leaf1>spine2"]["rate_bps"] > 0, doc
+print("  ok   links: 8 of the ports, 8 between switches; leaf1>spine2 %s" % text["leaf1>spine2"].strip())
+PY
+refused() { # WANT ARGS...: fabemuctl ARGS exits 1 saying WANT
+	local want=$1 rc=0 out
+	shift
+	out=$(fe_ctl "$@" 2>&1) || rc=$?
+	[ "$rc" = 1 ] && grep -qF -- "$want" <<<"$out" || fe_fail "fabemuctl $*: want exit 1 and '$want', got $rc: $out"
+	echo "  ok   $* -> $out"
+}
+refused "hold: link 'leaf1>spine2' is between switches: hold takes one host's link, N.up or N.down (N: a port, 0 to 3)" hold 'leaf1>spine2' 100ms
+refused "hold: link 'fabric': hold takes one host's link, N.up or N.down (N: a port, 0 to 3)" hold fabric 100ms
+refused "hold: link '2': hold takes one host's link, N.up or N.down (N: a port, 0 to 3)" hold 2 100ms
+fe_ctl hold 1.down 10ms | grep -qx '1.down held for 10ms' || fe_fail "hold 1.down"
+refused "set pfc: the dataplane runs regime lossy; pfc keys take effect under regime pfc only" set pfc xoff=128KiB,xon=125KiB
+refused "set pfc: the dataplane runs regime lossy;" set pfc watchdog=100ms
+refused "set credit: the dataplane runs regime lossy; credit keys take effect under regime credit only" set credit hoq=10ms
+fe_dp_stop
+fe_dp_start $(fe_eal) "${vdevs[@]}" -- --topology "$T/ls4.yaml" --regime pfc
+refused "set credit: the dataplane runs regime pfc; credit keys take effect under regime credit only" set credit hoq=10ms
+fe_ctl set pfc xoff=128KiB,xon=125KiB,watchdog=100ms >/dev/null
+fe_ctl status | grep -q '^pfc xoff 131072B xon 128000B ' || fe_fail "set pfc under pfc: $(fe_ctl status)"
+fe_ctl status | grep -qx 'topology .*: 4 switches, 4 links between them, path ecmp' || fe_fail "status under pfc: $(fe_ctl status)"
+echo "  ok   under pfc: set pfc taken, shown by status"
+fe_dp_stop
 echo "topology: passed"
