@@ -800,11 +800,13 @@ static int
 set_fabric(struct fe_fabric *f, const char *sel, const char *spec, char *err, size_t len)
 {
 	if (strcmp(sel, "pfc") == 0)
-		return regime_keys(f, sel, FE_REGIME_PFC, err, len)
-			       ?: fe_pfc_spec(spec, &f->pfc, err, len);
+		return regime_keys(f, sel, FE_REGIME_PFC, err, len) < 0
+			       ? -EINVAL
+			       : fe_pfc_spec(spec, &f->pfc, err, len);
 	if (strcmp(sel, "credit") == 0)
-		return regime_keys(f, sel, FE_REGIME_CREDIT, err, len)
-			       ?: fe_credit_spec(spec, &f->credit, err, len);
+		return regime_keys(f, sel, FE_REGIME_CREDIT, err, len) < 0
+			       ? -EINVAL
+			       : fe_credit_spec(spec, &f->credit, err, len);
 	if (strncmp(spec, "buffer=", 7) != 0) {
 		snprintf(err, len, "switch: unknown key in '%s' (known: buffer)", spec);
 		return -EINVAL;
