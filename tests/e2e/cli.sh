@@ -17,6 +17,15 @@ for word in Usage --rate --delay --buffer --buffer-pkts --link --link-file --pro
 	grep -q -- "$word" <<<"$out" || fe_fail "--help does not mention $word"
 done
 "$FE_BIN/fabemu-dp" --version | grep -q '^fabemu-dp [0-9]' || fe_fail "--version"
+# fabemuctl --help: what SEL can be in apply --link SEL and set SEL (docs/control.md)
+out=$("$FE_BIN/fabemuctl" --help)
+grep -q 'apply P \[--link SEL\]' <<<"$out" && grep -q '^  set SEL ' <<<"$out" ||
+	fe_fail "fabemuctl --help: apply --link SEL, set SEL"
+sels=$(sed -n '/^Link selectors (SEL):/,/^$/p' <<<"$out" | tr -s ' ,;()\n' '\n')
+for s in all up down N N.up N.down fabric A-B 'A>B'; do
+	grep -qx -- "$s" <<<"$sels" || fe_fail "fabemuctl --help: the link selectors (SEL) lack $s"
+done
+echo "  ok   fabemuctl --help: the link selectors, fabric, A-B and A>B among them"
 
 expect_error() { # EXPECTED-SUBSTRING ARGS...
 	local want=$1 rc=0 out
