@@ -438,9 +438,9 @@ profile_show(int argc, char **argv)
 static int
 profile_list(void)
 {
-	static const char *const names[] = {"ideal",	    "ib-hdr",	  "ib-ndr",
-					    "roce-pfc-ecn", "roce-lossy", "ethernet-lossy",
-					    "ethernet-ecn"};
+	static const char *const names[] = {"ideal",	      "ib-hdr",	     "ib-ndr",
+					    "roce-pfc-ecn",   "roce-lossy",  "spectrum-x",
+					    "ethernet-lossy", "ethernet-ecn"};
 	int rc = 0;
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {

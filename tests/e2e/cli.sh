@@ -17,6 +17,15 @@ for word in Usage --rate --delay --buffer --buffer-pkts --link --link-file --pro
 	grep -q -- "$word" <<<"$out" || fe_fail "--help does not mention $word"
 done
 "$FE_BIN/fabemu-dp" --version | grep -q '^fabemu-dp [0-9]' || fe_fail "--version"
+# every shipped profile is named where --help lists them, and by fabemuctl profile list
+names=$(sed -n '/--profile P/,/or a file/p' <<<"$out" | tr -s ' ,()\n' '\n')
+listed=$("$FE_BIN/fabemuctl" profile list | awk '{ print $1 }')
+for f in "$FE_ROOT"/profiles/*.yaml; do
+	p=$(basename "$f" .yaml)
+	grep -qx -- "$p" <<<"$names" || fe_fail "fabemu-dp --help: --profile does not name $p ($f)"
+	grep -qx -- "$p" <<<"$listed" || fe_fail "fabemuctl profile list: no $p ($f)"
+done
+echo "  ok   --help and fabemuctl profile list name every profile in profiles/"
 # fabemuctl --help: what SEL can be in apply --link SEL and set SEL (docs/control.md)
 out=$("$FE_BIN/fabemuctl" --help)
 grep -q 'apply P \[--link SEL\]' <<<"$out" && grep -q '^  set SEL ' <<<"$out" ||
