@@ -92,6 +92,14 @@ expect_error "--scale '0' (allowed: 1 to 100000)" $PORTS -- --profile ideal --sc
 printf 'name: slow\nlink:\n  rate: 10Mbit\n' >"$T/slow.yaml"
 expect_error "link 0.up: rate 10Mbit at scale 100000 is below 1kbit" $PORTS -- --profile "$T/slow.yaml" --scale 100000
 expect_error "--control-tcp 'localhost:x': expected [IPV4:]PORT" $PORTS -- --control-tcp localhost:x
+# a start refused after --stats-json was checked leaves no file there (an empty one would
+# pass for a run's counters); a file that was there stays as it was
+expect_error "no ports: give EAL options" -- --stats-json "$T/refused.json"
+expect_error "link selector '5': no such port" $PORTS -- --link 5:rate=1G --stats-json "$T/refused.json"
+[ ! -e "$T/refused.json" ] || fe_fail "a refused start left --stats-json $T/refused.json behind"
+echo before >"$T/kept.json"
+expect_error "link selector '5': no such port" $PORTS -- --link 5:rate=1G --stats-json "$T/kept.json"
+[ "$(cat "$T/kept.json")" = before ] || fe_fail "a refused start changed --stats-json $T/kept.json"
 
 # --realtime: the forwarding lcore runs SCHED_FIFO at that priority, the control thread
 # (started before it) and the EAL's threads keep the default policy
