@@ -26,6 +26,12 @@ for f in "$FE_ROOT"/profiles/*.yaml; do
 	grep -qx -- "$p" <<<"$listed" || fe_fail "fabemuctl profile list: no $p ($f)"
 done
 echo "  ok   --help and fabemuctl profile list name every profile in profiles/"
+# README.md's table of options has a row for every option --help gives
+for o in $(grep -oE -- '^  (-[a-zA-Z], )?--[a-z-]+' <<<"$out" | grep -oE -- '--[a-z-]+' | sort -u); do
+	grep -qE -- "^\| [^|]*\`$o( [^\`]*)?\`" "$FE_ROOT/README.md" ||
+		fe_fail "README.md: the options table has no row for $o (fabemu-dp --help has it)"
+done
+echo "  ok   README.md's options table has every option of --help"
 # fabemuctl --help: what SEL can be in apply --link SEL and set SEL (docs/control.md)
 out=$("$FE_BIN/fabemuctl" --help)
 grep -q 'apply P \[--link SEL\]' <<<"$out" && grep -q '^  set SEL ' <<<"$out" ||
