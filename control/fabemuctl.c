@@ -6,15 +6,19 @@
  */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <getopt.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <signal.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/un.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <jansson.h>
@@ -27,6 +31,8 @@
 #include "fe_route.h"
 #include "fe_topo.h"
 #include "fe_rules.h"
+
+extern char **environ; /* dot runs with fabemuctl's environment */
 
 static void
 usage(FILE *f)
@@ -68,12 +74,12 @@ usage(FILE *f)
 		"                              (--topology: the links between switches too, A>B)\n"
 		"  apply P [--link SEL] [--scale N]\n"
 		"                              apply profile P to the fabric, or to the links SEL\n"
-		"                              picks (all, up, down, N, N.up, N.down) only\n"
-		"  set SEL KEY=VALUE[,...]     change link parameters (keys as in --link: rate,\n"
-		"                              delay, buffer, buffer-pkts, loss, ge, ecn, jitter,\n"
-		"                              drop, match), or SEL pfc / credit / switch with\n"
-		"                              their keys (xoff=, return=, buffer=, ...; pfc and\n"
-		"                              credit under their own regime only)\n"
+		"                              picks only (SEL: below)\n"
+		"  set SEL KEY=VALUE[,...]     change the parameters of the links SEL picks (keys\n"
+		"                              as in --link: rate, delay, buffer, buffer-pkts,\n"
+		"                              loss, ge, ecn, jitter, drop, match), or SEL pfc /\n"
+		"                              credit / switch with their keys (xoff=, return=,\n"
+		"                              buffer=, ...; pfc, credit: their regime only)\n"
 		"  hold N.up|N.down TIME       hold a host's link's serializer for TIME\n"
 		"                              (N.down: a pause storm from host N, or credits it\n"
 		"                              does not return); links between switches: no hold\n"
@@ -88,6 +94,11 @@ usage(FILE *f)
 		"                              directory; a path needs root on the UNIX socket;\n"
 		"                              the file must not exist\n"
 		"  capture stop\n"
+		"Link selectors (SEL): all, up, down, N (both links of port N), N.up (host N\n"
+		"to the switch), N.down (the switch to host N); with several switches\n"
+		"(fabemu-dp --topology) also fabric (every link between switches), A-B (the\n"
+		"link between switches A and B, both directions) and A>B (one direction);\n"
+		"all picks the links between switches too\n"
 		"\n"
 		"Options:\n"
 		"  -s, --socket PATH   control socket (default: $" FE_CTL_ENV_SOCKET
@@ -152,39 +163,110 @@ topology_check(int argc, char **argv)
 	return bad ? FE_EXIT_REFUSED : 0;
 }
 
-/* The drawing through Graphviz's dot into path; 0, or an exit status. */
+/* path for dot's output, 1 in *created if it did not exist (removed if dot fails); -1 */
+static int
+svg_open(const char *path, int *created)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+
+	*created = fd >= 0;
+	if (fd < 0 && errno == EEXIST)
+		fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+	if (fd < 0)
+		fprintf(stderr, "fabemuctl: topology show: cannot write %s: %s\n", path,
+			strerror(errno));
+	return fd;
+}
+
+/* dot -Tsvg reading in, writing out, its SIGPIPE as usual; 0, or an errno */
+static int
+dot_spawn(pid_t *pid, int in, int out)
+{
+	static char *const argv[] = {"dot", "-Tsvg", NULL};
+	posix_spawn_file_actions_t fa;
+	posix_spawnattr_t at;
+	sigset_t def;
+	int rc;
+
+	sigemptyset(&def);
+	sigaddset(&def, SIGPIPE);
+	posix_spawnattr_init(&at);
+	posix_spawnattr_setsigdefault(&at, &def);
+	posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGDEF);
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_adddup2(&fa, in, STDIN_FILENO);
+	posix_spawn_file_actions_adddup2(&fa, out, STDOUT_FILENO);
+	rc = posix_spawnp(pid, "dot", &fa, &at, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	posix_spawnattr_destroy(&at);
+	return rc;
+}
+
+/*
+ * The drawing through Graphviz's dot into path; 0, or an exit status. The file is opened
+ * here and dot runs without a shell, so that each failure is told apart: a path that
+ * cannot be written, no dot, dot failing. SIGPIPE is ignored: a dot that exits before
+ * reading the drawing must not kill fabemuctl (its exit status says what happened).
+ */
 static int
 topology_svg(const struct fe_topo *t, const char *path)
 {
-	char cmd[1200], q[1100];
+	int fds[2] = {-1, -1}, out, created, rc, werr = 0, st = 0;
+	pid_t pid;
 	FILE *p;
-	size_t n = 0;
 
-	/* the path single-quoted for the shell, its quotes escaped */
-	q[n++] = '\'';
-	for (const char *s = path; *s && n < sizeof(q) - 6; s++) {
-		if (*s == '\'') {
-			memcpy(q + n, "'\\''", 4);
-			n += 4;
-		} else {
-			q[n++] = *s;
-		}
+	if ((out = svg_open(path, &created)) < 0)
+		return FE_EXIT_REFUSED;
+	if (pipe(fds) < 0 || fcntl(fds[0], F_SETFD, FD_CLOEXEC) < 0 ||
+	    fcntl(fds[1], F_SETFD, FD_CLOEXEC) < 0)
+		rc = errno;
+	else
+		rc = dot_spawn(&pid, fds[0], out);
+	close(out);
+	close(fds[0]);
+	if (rc != 0) {
+		close(fds[1]);
+		if (rc == ENOENT)
+			fprintf(stderr, "fabemuctl: topology show: dot not found in PATH (it is "
+					"Graphviz's: apt-get install graphviz)\n");
+		else
+			fprintf(stderr, "fabemuctl: topology show: cannot run dot: %s\n",
+				strerror(rc));
+		goto fail;
 	}
-	q[n++] = '\'';
-	q[n] = '\0';
-	snprintf(cmd, sizeof(cmd), "dot -Tsvg -o %s", q);
-	p = popen(cmd, "w");
+	signal(SIGPIPE, SIG_IGN);
+	p = fdopen(fds[1], "w");
 	if (p == NULL) {
-		fprintf(stderr, "fabemuctl: topology show: cannot run dot: %s\n", strerror(errno));
-		return FE_EXIT_REFUSED;
+		werr = errno;
+		close(fds[1]);
+	} else {
+		fe_topo_dot(p, t);
+		if (fclose(p) != 0)
+			werr = errno;
 	}
-	fe_topo_dot(p, t);
-	if (pclose(p) != 0) {
-		fprintf(stderr, "fabemuctl: topology show: dot failed (is Graphviz installed? "
-				"apt-get install graphviz)\n");
-		return FE_EXIT_REFUSED;
-	}
-	return 0;
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	if (WIFEXITED(st) && WEXITSTATUS(st) == 0 && werr == 0)
+		return 0;
+	if (WIFEXITED(st) && WEXITSTATUS(st) != 0)
+		fprintf(stderr,
+			"fabemuctl: topology show: dot exited with status %d; %s not "
+			"written\n",
+			WEXITSTATUS(st), path);
+	else if (WIFSIGNALED(st))
+		fprintf(stderr,
+			"fabemuctl: topology show: dot killed by signal %d (%s); %s not "
+			"written\n",
+			WTERMSIG(st), strsignal(WTERMSIG(st)), path);
+	else
+		fprintf(stderr,
+			"fabemuctl: topology show: writing the drawing to dot: %s; %s "
+			"not written\n",
+			strerror(werr), path);
+fail:
+	if (created)
+		unlink(path);
+	return FE_EXIT_REFUSED;
 }
 
 /* topology import LAB.clab.yml [--out DIR]: the lab as DIR/topology.yaml and campaign.yaml. */
@@ -357,9 +439,9 @@ profile_show(int argc, char **argv)
 static int
 profile_list(void)
 {
-	static const char *const names[] = {"ideal",	    "ib-hdr",	  "ib-ndr",
-					    "roce-pfc-ecn", "roce-lossy", "ethernet-lossy",
-					    "ethernet-ecn"};
+	static const char *const names[] = {"ideal",	      "ib-hdr",	     "ib-ndr",
+					    "roce-pfc-ecn",   "roce-lossy",  "spectrum-x",
+					    "ethernet-lossy", "ethernet-ecn"};
 	int rc = 0;
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {

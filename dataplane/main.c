@@ -111,12 +111,11 @@ usage(FILE *f)
 		"Profiles (docs/profiles.md):\n"
 		"  --profile P          a YAML fabric profile: a name from profiles/ (ideal, "
 		"ib-hdr,\n"
-		"                       ib-ndr, roce-pfc-ecn, roce-lossy, ethernet-lossy,\n"
-		"                       ethernet-ecn) or a file. It sets the regime and every "
-		"link;\n"
-		"                       --link and --seed still apply on top, the other fabric "
-		"and\n"
-		"                       link options are refused with it.\n"
+		"                       ib-ndr, roce-pfc-ecn, roce-lossy, spectrum-x,\n"
+		"                       ethernet-lossy, ethernet-ecn) or a file. It sets the\n"
+		"                       regime and every link; --link and --seed still apply on\n"
+		"                       top, the other fabric and link options are refused with\n"
+		"                       it.\n"
 		"  --scale N            apply the profile N times slower (rates / N, times x N),\n"
 		"                       keeping bandwidth x delay against buffers and credits\n"
 		"                       (default: the profile's scale, normally 1)\n"
@@ -1411,13 +1410,30 @@ shutdown_ports(const struct fe_dp *dp, const uint16_t *ports, unsigned nports,
 	return held || missing ? -1 : 0;
 }
 
-/* A file the process could write at exit: refused at start if not (0 or -1, err says). */
+/* --stats-json's file if this process created it: removed at exit unless the run started */
+static const char *stats_created;
+
+static void
+remove_unused_stats(void)
+{
+	if (stats_created)
+		unlink(stats_created);
+}
+
+/*
+ * A file the process could write at exit: refused at start if not (0 or -1, err says).
+ * *created: 1 if it was not there (so that a refused start can remove it again: an
+ * empty file would look like a run's counters), 0 if it was.
+ */
 static int
-writable(const char *path, char *err, size_t len)
+writable(const char *path, int *created, char *err, size_t len)
 {
 	/* O_NONBLOCK: a FIFO nobody reads is refused (ENXIO) instead of hanging here */
-	int fd = open(path, O_WRONLY | O_CREAT | O_NONBLOCK | O_CLOEXEC, 0644);
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NONBLOCK | O_CLOEXEC, 0644);
 
+	*created = fd >= 0;
+	if (fd < 0 && errno == EEXIST)
+		fd = open(path, O_WRONLY | O_CREAT | O_NONBLOCK | O_CLOEXEC, 0644);
 	if (fd < 0) {
 		snprintf(err, len, "%s: %s", path, strerror(errno));
 		return -1;
@@ -1548,8 +1564,16 @@ main(int argc, char **argv)
 	argv[0] = "fabemu-dp";
 	if (parse_args(argc, argv, &o, err, sizeof(err)) < 0)
 		rte_exit(2, "%s\n", err);
-	if (o.stats_json && writable(o.stats_json, err, sizeof(err)) < 0)
-		rte_exit(2, "--stats-json %s\n", err);
+	if (o.stats_json) {
+		int created;
+
+		if (writable(o.stats_json, &created, err, sizeof(err)) < 0)
+			rte_exit(2, "--stats-json %s\n", err);
+		if (created) { /* until the run starts: a refused start leaves no file */
+			stats_created = o.stats_json;
+			atexit(remove_unused_stats);
+		}
+	}
 
 	nports = rte_eth_dev_count_avail();
 	if (nports == 0)
@@ -1665,6 +1689,7 @@ main(int argc, char **argv)
 	}
 	print_banner(dp, &o);
 	warn_config(dp);
+	stats_created = NULL; /* started: its counters go to --stats-json at exit */
 
 	if (o.dp.lcores > 1)
 		fe_dp_run_role(dp, FE_ROLE_UP, &stop_flag);

@@ -178,21 +178,6 @@ static const cyaml_schema_value_t campaign_schema = {
 	CYAML_VALUE_MAPPING(CYAML_FLAG_POINTER, struct y_campaign, campaign_fields),
 };
 
-static const struct fe_yaml_known known_keys[] = {
-	{"", "name, description, hosts, cores, pmd, ring, mtu, dataplane, repetitions, seed, "
-	     "host-ecn, fidelity, job, regimes, timeline, beside"},
-	{"fidelity", "lateness, load, capacity, capacity-time"},
-	{"job", "kind, sizes, iterations, warmup, command"},
-	{"regimes",
-	 "name, kind, profile, scale, links, nic, topology, path, pmd, ring, mtu, dataplane"},
-	{"timeline", "action, at, until, link, duration, profile, scale, loss, delay, match, "
-		     "count, first, spec"},
-	{"at", "iteration, time"},
-	{"until", "iteration, time"},
-	{"beside", "host, command"},
-	{NULL, NULL},
-};
-
 /* ---- Values ---- */
 
 /* A count of the campaign's own (iterations, hosts, ...), from lo to hi. */
@@ -919,7 +904,8 @@ int
 cg_load(const char *path, struct cg_campaign *c, char *err, size_t errlen)
 {
 	struct y_campaign *d = NULL;
-	struct fe_yaml y = {.source = path, .err = err, .errlen = errlen, .known = known_keys};
+	/* no list of known keys: an unknown key's message lists the schema's, all of them */
+	struct fe_yaml y = {.source = path, .err = err, .errlen = errlen};
 	size_t len;
 	int rc;
 

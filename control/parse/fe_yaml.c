@@ -185,14 +185,51 @@ syntax_error(struct fe_yaml *c)
 }
 
 /*
+ * The mapping that fields[] (as libcyaml's log names them: mapping keys and sequence
+ * entries' numbers, the innermost first) lead to in schema v; NULL if none.
+ */
+static const cyaml_schema_value_t *
+schema_at(const cyaml_schema_value_t *v, char (*fields)[64], int n)
+{
+	for (int i = n - 1; v != NULL && i >= 0; i--) {
+		const cyaml_schema_field_t *f;
+
+		if (v->type == CYAML_SEQUENCE || v->type == CYAML_SEQUENCE_FIXED) {
+			v = v->sequence.entry; /* fields[i] is the entry's number */
+			continue;
+		}
+		if (v->type != CYAML_MAPPING)
+			return NULL;
+		for (f = v->mapping.fields; f->key && strcmp(f->key, fields[i]) != 0; f++)
+			;
+		v = f->key ? &f->value : NULL;
+	}
+	return v && v->type == CYAML_MAPPING ? v : NULL;
+}
+
+/* The keys mapping m takes, in the schema's order, ", "-joined into out. */
+static const char *
+schema_keys(const cyaml_schema_value_t *m, char *out, size_t len)
+{
+	size_t o = 0;
+
+	out[0] = '\0';
+	for (const cyaml_schema_field_t *f = m->mapping.fields; f->key && o < len; f++)
+		o += (size_t)snprintf(out + o, len - o, "%s%s", o ? ", " : "", f->key);
+	return out;
+}
+
+/*
  * Turn libcyaml's log (a message, then "in mapping field 'x' (line ...)" lines from
- * the innermost out) into one message with our line numbers and the known keys.
+ * the innermost out) into one message with our line numbers and the known keys: the
+ * caller's list for that mapping if it has one, else the schema's own.
  */
 static int
-schema_error(struct fe_yaml *c, cyaml_err_t e)
+schema_error(struct fe_yaml *c, const cyaml_schema_value_t *schema, cyaml_err_t e)
 {
 	char path[128] = "", ctxname[64] = "", what[256], *p, *nl;
-	char fields[PATH_MAX_DEPTH][64];
+	char fields[PATH_MAX_DEPTH][64], keys[1024];
+	const cyaml_schema_value_t *m;
 	const char *known = NULL;
 	int n = 0;
 
@@ -231,6 +268,9 @@ schema_error(struct fe_yaml *c, cyaml_err_t e)
 		for (const struct fe_yaml_known *k = c->known; k && k->in; k++)
 			if (strcmp(k->in, ctxname) == 0)
 				known = k->known;
+		if (known == NULL && n < PATH_MAX_DEPTH && /* the whole path: not cut */
+		    (m = schema_at(schema, fields, n)) != NULL)
+			known = schema_keys(m, keys, sizeof(keys));
 		snprintf(path + strlen(path), sizeof(path) - strlen(path), "%s%s", n ? "." : "",
 			 key);
 		return fe_yaml_fail(c, path, "unknown key '%s'%s%s (known: %s)", key,
@@ -336,7 +376,7 @@ fe_yaml_load(struct fe_yaml *c, const cyaml_schema_value_t *schema, size_t max, 
 	}
 	e = cyaml_load_data((const uint8_t *)c->text, c->len, &cfg, schema, out, NULL);
 	if (e != CYAML_OK)
-		return schema_error(c, e);
+		return schema_error(c, schema, e);
 	if (*out == NULL) {
 		snprintf(c->err, c->errlen, "%s: empty document", c->source);
 		return -EINVAL;

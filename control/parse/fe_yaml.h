@@ -20,7 +20,11 @@
 
 #include "fe_rules.h"
 
-/* The keys a mapping knows, by the name of the field that holds it ("" at the top). */
+/*
+ * The keys a mapping knows, by the name of the field that holds it ("" at the top), for
+ * parsers that list them in an order of their own. Without a list (known NULL, or no
+ * entry for that mapping) a message lists the schema's keys, in the schema's order.
+ */
 struct fe_yaml_known {
 	const char *in, *known;
 };
@@ -31,7 +35,7 @@ struct fe_yaml {
 	const char *source; /* file name for messages */
 	char *err;
 	size_t errlen;
-	const struct fe_yaml_known *known; /* NULL-terminated, or NULL */
+	const struct fe_yaml_known *known; /* NULL-terminated, or NULL: the schema's keys */
 	char log[1024];			   /* what libcyaml said */
 	size_t loglen;
 };

@@ -17,6 +17,30 @@ for word in Usage --rate --delay --buffer --buffer-pkts --link --link-file --pro
 	grep -q -- "$word" <<<"$out" || fe_fail "--help does not mention $word"
 done
 "$FE_BIN/fabemu-dp" --version | grep -q '^fabemu-dp [0-9]' || fe_fail "--version"
+# every shipped profile is named where --help lists them, and by fabemuctl profile list
+names=$(sed -n '/--profile P/,/or a file/p' <<<"$out" | tr -s ' ,()\n' '\n')
+listed=$("$FE_BIN/fabemuctl" profile list | awk '{ print $1 }')
+for f in "$FE_ROOT"/profiles/*.yaml; do
+	p=$(basename "$f" .yaml)
+	grep -qx -- "$p" <<<"$names" || fe_fail "fabemu-dp --help: --profile does not name $p ($f)"
+	grep -qx -- "$p" <<<"$listed" || fe_fail "fabemuctl profile list: no $p ($f)"
+done
+echo "  ok   --help and fabemuctl profile list name every profile in profiles/"
+# README.md's table of options has a row for every option --help gives
+for o in $(grep -oE -- '^  (-[a-zA-Z], )?--[a-z-]+' <<<"$out" | grep -oE -- '--[a-z-]+' | sort -u); do
+	grep -qE -- "^\| [^|]*\`$o( [^\`]*)?\`" "$FE_ROOT/README.md" ||
+		fe_fail "README.md: the options table has no row for $o (fabemu-dp --help has it)"
+done
+echo "  ok   README.md's options table has every option of --help"
+# fabemuctl --help: what SEL can be in apply --link SEL and set SEL (docs/control.md)
+out=$("$FE_BIN/fabemuctl" --help)
+grep -q 'apply P \[--link SEL\]' <<<"$out" && grep -q '^  set SEL ' <<<"$out" ||
+	fe_fail "fabemuctl --help: apply --link SEL, set SEL"
+sels=$(sed -n '/^Link selectors (SEL):/,/^$/p' <<<"$out" | tr -s ' ,;()\n' '\n')
+for s in all up down N N.up N.down fabric A-B 'A>B'; do
+	grep -qx -- "$s" <<<"$sels" || fe_fail "fabemuctl --help: the link selectors (SEL) lack $s"
+done
+echo "  ok   fabemuctl --help: the link selectors, fabric, A-B and A>B among them"
 
 expect_error() { # EXPECTED-SUBSTRING ARGS...
 	local want=$1 rc=0 out
@@ -74,6 +98,14 @@ expect_error "--scale '0' (allowed: 1 to 100000)" $PORTS -- --profile ideal --sc
 printf 'name: slow\nlink:\n  rate: 10Mbit\n' >"$T/slow.yaml"
 expect_error "link 0.up: rate 10Mbit at scale 100000 is below 1kbit" $PORTS -- --profile "$T/slow.yaml" --scale 100000
 expect_error "--control-tcp 'localhost:x': expected [IPV4:]PORT" $PORTS -- --control-tcp localhost:x
+# a start refused after --stats-json was checked leaves no file there (an empty one would
+# pass for a run's counters); a file that was there stays as it was
+expect_error "no ports: give EAL options" -- --stats-json "$T/refused.json"
+expect_error "link selector '5': no such port" $PORTS -- --link 5:rate=1G --stats-json "$T/refused.json"
+[ ! -e "$T/refused.json" ] || fe_fail "a refused start left --stats-json $T/refused.json behind"
+echo before >"$T/kept.json"
+expect_error "link selector '5': no such port" $PORTS -- --link 5:rate=1G --stats-json "$T/kept.json"
+[ "$(cat "$T/kept.json")" = before ] || fe_fail "a refused start changed --stats-json $T/kept.json"
 
 # --realtime: the forwarding lcore runs SCHED_FIFO at that priority, the control thread
 # (started before it) and the EAL's threads keep the default policy

@@ -20,6 +20,26 @@ echo "  ok   fat-tree: 16 ports, 32 links named a-b; rail: a port a rail"
 grep -q '<svg' "$T/ls.svg" && grep -q 'spine2' "$T/ls.svg" || fe_fail "no drawing"
 "$CTL" topology show ring3 --dot | grep -q '"s3" -- "s1"' || fe_fail "ring3: the cycle's third link"
 echo "  ok   drawn with Graphviz (SVG) and as DOT"
+# dot missing, failing, or an output path it cannot write: exit 1 naming what failed, each
+# time (a dot that exits before reading the drawing must not kill fabemuctl by SIGPIPE),
+# and no file left behind
+mkdir "$T/bin"
+printf '#!/bin/sh\necho "fake dot: broken" >&2\nexit 3\n' >"$T/bin/dot"
+chmod +x "$T/bin/dot"
+svg_fails() { # WANT PATH FILE
+	local want=$1 rc out
+	for _ in 1 2 3 4 5 6 7 8; do
+		rc=0
+		out=$(PATH=$2 "$CTL" topology show ring3 --svg "$3" 2>&1) || rc=$?
+		[ "$rc" = 1 ] && grep -qF -- "$want" <<<"$out" ||
+			fe_fail "--svg $3 with PATH=$2: exit $rc, '$out' (want 1 and '$want')"
+	done
+	[ ! -e "$3" ] || fe_fail "--svg $3: left behind after dot failed"
+}
+svg_fails "fabemuctl: topology show: dot not found in PATH" /nonexistent "$T/r.svg"
+svg_fails "fabemuctl: topology show: dot exited with status 3; $T/r.svg not written" "$T/bin" "$T/r.svg"
+svg_fails "fabemuctl: topology show: cannot write $T/none/r.svg: No such file or directory" "$PATH" "$T/none/r.svg"
+echo "  ok   --svg: dot not found, dot exiting 3, an unwritable path: exit 1, each named"
 out=$("$CTL" topology show fat-tree --routes)
 grep -q '^edge1-1    -> edge2-1    4 hops, 2 ways: edge1-1-agg1-1 edge1-1-agg1-2$' <<<"$out" ||
 	fe_fail "fat-tree: edge to edge across pods: $(grep '^edge1-1    -> edge2-1' <<<"$out")"
