@@ -276,6 +276,20 @@ fe_linkspec_pick(const char *sel, unsigned nports, const struct fe_fabric_links 
 	}
 	if (fe_linkspec_select(sel, nports, port, dirs, err, len) == 0)
 		return 0;
+	for (unsigned i = 1; fab && i < fab->n; i += 2) { /* A-B given as B-A */
+		char rev[80], *gt;
+
+		snprintf(rev, sizeof(rev), "%s", fab->dir[i]); /* "b>a": its other way */
+		if ((gt = strchr(rev, '>')) != NULL)
+			*gt = '-';
+		if (strcmp(sel, rev) == 0) {
+			snprintf(err, len,
+				 "link selector '%s': no such link; that link is named %s (its "
+				 "ends in the topology's order), its directions %s and %s",
+				 sel, fab->link[i / 2], fab->dir[i - 1], fab->dir[i]);
+			return -EINVAL;
+		}
+	}
 	if (fab && fab->n && !isdigit((unsigned char)sel[0]))
 		snprintf(err, len,
 			 "link selector '%s': no such link (allowed: all, up, down, N, N.up, "

@@ -148,6 +148,11 @@ Test(linkspec, links_between_switches_by_name)
 		     -EINVAL);
 	cr_assert_str_eq(err, "link selector 'a-d': no such link (allowed: all, up, down, N, N.up, "
 			      "N.down, fabric, or a link between switches such as a-b or a>b)");
+	/* a link's ends the other way round: its name told */
+	cr_assert_eq(fe_linkspec_apply_fabric("c-a:rate=1G", u, d, 2, &fab, err, sizeof(err)),
+		     -EINVAL);
+	cr_assert_str_eq(err, "link selector 'c-a': no such link; that link is named a-c (its "
+			      "ends in the topology's order), its directions a>c and c>a");
 	/* one switch: fabric names nothing, and is no error */
 	cr_assert_eq(fe_linkspec_apply("fabric:rate=1G", u, d, 2, err, sizeof(err)), 0);
 	cr_assert_eq(u[0].link.rate_bps, 0);
