@@ -17,6 +17,7 @@ struct locator {
 	yaml_parser_t parser;
 	const char *path[PATH_MAX_DEPTH]; /* mapping keys; sequence indices as decimal */
 	int depth;
+	unsigned skip; /* the path's key found this many times before the one wanted */
 	unsigned line;
 };
 
@@ -43,7 +44,7 @@ loc_mapping(struct locator *L, int level, int on)
 		}
 		match = on && level < L->depth && k.type == YAML_SCALAR_EVENT &&
 			strcmp((const char *)k.data.scalar.value, L->path[level]) == 0;
-		if (match && level == L->depth - 1 && L->line == 0)
+		if (match && level == L->depth - 1 && L->line == 0 && L->skip-- == 0)
 			L->line = (unsigned)k.start_mark.line + 1;
 		if (loc_node(L, &k, level + 1, 0) < 0 || loc_next(L, &v) < 0 ||
 		    loc_node(L, &v, level + 1, match) < 0)
@@ -86,11 +87,11 @@ loc_node(struct locator *L, yaml_event_t *ev, int level, int on)
 	return 0;
 }
 
-/* Line (from 1) of the key at path in the document; 0 if not found. */
+/* Line (from 1) of the key at path in the document (skip: its skip + 1st); 0 if not found. */
 static unsigned
-line_of(const char *text, size_t len, const char *const *path, int depth)
+line_of(const char *text, size_t len, const char *const *path, int depth, unsigned skip)
 {
-	struct locator L = {.depth = depth};
+	struct locator L = {.depth = depth, .skip = skip};
 	yaml_event_t ev;
 	int done = 0;
 
@@ -116,28 +117,63 @@ line_of(const char *text, size_t len, const char *const *path, int depth)
 
 /* ---- Messages ---- */
 
-/* "SOURCE:LINE: what" for the key at path (a.b or a.2.b). */
-int
-fe_yaml_fail(struct fe_yaml *c, const char *path, const char *fmt, ...)
+/* "SOURCE:LINE: what" for the key at path (a.b or a.2.b), its skip + 1st if there are
+ * that many (a key given twice: the second). */
+static int fail_at(struct fe_yaml *c, const char *path, unsigned skip, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/* line_of() the key at path, "a.b" or "a.2.b" */
+static unsigned
+path_line(const struct fe_yaml *c, const char *path, unsigned skip)
 {
-	char buf[128], *parts[PATH_MAX_DEPTH], *save = NULL, msg[512];
+	char buf[128], *parts[PATH_MAX_DEPTH], *save = NULL;
 	int depth = 0;
-	unsigned line;
-	va_list ap;
 
 	snprintf(buf, sizeof(buf), "%s", path);
 	for (char *t = strtok_r(buf, ".", &save); t && depth < PATH_MAX_DEPTH;
 	     t = strtok_r(NULL, ".", &save))
 		parts[depth++] = t;
-	line = line_of(c->text, c->len, (const char *const *)parts, depth);
-	va_start(ap, fmt);
+	return line_of(c->text, c->len, (const char *const *)parts, depth, skip);
+}
+
+static int
+vfail_at(struct fe_yaml *c, const char *path, unsigned skip, const char *fmt, va_list ap)
+{
+	char msg[512];
+	unsigned line = path_line(c, path, skip);
+
+	if (line == 0 && skip)
+		line = path_line(c, path, 0);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
 	if (line)
 		snprintf(c->err, c->errlen, "%s:%u: %s", c->source, line, msg);
 	else
 		snprintf(c->err, c->errlen, "%s: %s", c->source, msg);
 	return -EINVAL;
+}
+
+static int
+fail_at(struct fe_yaml *c, const char *path, unsigned skip, const char *fmt, ...)
+{
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	rc = vfail_at(c, path, skip, fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+int
+fe_yaml_fail(struct fe_yaml *c, const char *path, const char *fmt, ...)
+{
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	rc = vfail_at(c, path, 0, fmt, ap);
+	va_end(ap);
+	return rc;
 }
 
 static void
@@ -281,7 +317,7 @@ schema_error(struct fe_yaml *c, const cyaml_schema_value_t *schema, cyaml_err_t 
 			c, path, "%s: YAML aliases (*name) are not taken: write the value itself",
 			n ? path : "the document");
 	if (strncmp(p, "Mapping field already seen: ", 28) == 0)
-		return fe_yaml_fail(c, path, "key '%s' given twice", p + 28);
+		return fail_at(c, path, 1, "key '%s' given twice", p + 28);
 	if (strstr(p, "Expecting MAPPING"))
 		return fe_yaml_fail(c, path, "%s: expected a mapping (key: value lines) here",
 				    n ? path : "the document");
@@ -311,14 +347,7 @@ fe_yaml_rule(struct fe_yaml *y, const char *path, const struct fe_rule *r, const
 unsigned
 fe_yaml_line(const struct fe_yaml *c, const char *path)
 {
-	char buf[128], *parts[PATH_MAX_DEPTH], *save = NULL;
-	int depth = 0;
-
-	snprintf(buf, sizeof(buf), "%s", path);
-	for (char *t = strtok_r(buf, ".", &save); t && depth < PATH_MAX_DEPTH;
-	     t = strtok_r(NULL, ".", &save))
-		parts[depth++] = t;
-	return line_of(c->text, c->len, (const char *const *)parts, depth);
+	return path_line(c, path, 0);
 }
 
 /* The line of a second document ("---" after the first), or 0: a file holds one. */

@@ -206,7 +206,9 @@ static struct bad bad_profiles[] = {
 	 "t.yaml:2: credit: section given but regime is lossy (set regime: credit)"},
 	{"name: x\nregime: credit\ncredit:\n  buffer: 10\n",
 	 "t.yaml:4: credit.buffer '10' (allowed: one 64-byte block (64B) to 64MiB)"},
-	{"name: x\nname: y\n", "t.yaml:1: key 'name' given twice"},
+	{"name: x\nname: y\n", "t.yaml:2: key 'name' given twice"}, /* at the second */
+	{"name: x\nlink:\n  rate: 1Gbit\n  delay: 1us\n  rate: 2Gbit\n",
+	 "t.yaml:5: key 'rate' given twice"},
 	{"name: x\nlink:\n  loss: 150%\n",
 	 "t.yaml:3: link.loss: invalid probability '150%' (0% to 100%, or 0 to 1)"},
 	{"name: x\nregime: pfc\npfc:\n  quanta: 70000\n",
