@@ -54,6 +54,8 @@ static const struct fe_counter_desc port_counters[] = {
 	C(fe_port_stats, nic_dup_discards),
 	C(fe_port_stats, nic_held_pkts),
 	C(fe_port_stats, nic_stray),
+	C(fe_port_stats, nic_stopped_send),
+	C(fe_port_stats, nic_stopped_recv),
 	C(fe_port_stats, nic_window_full),
 	C(fe_port_stats, nic_copies),
 	C(fe_port_stats, nic_copies_peak),
@@ -97,13 +99,10 @@ static const struct fe_counter_desc link_counters[] = {
 };
 
 static const struct fe_counter_desc sw_counters[] = {
-	C(fe_sw_stats, unicast),
-	C(fe_sw_stats, flooded),
-	C(fe_sw_stats, filtered),
-	C(fe_sw_stats, runts),
-	C(fe_sw_stats, nombuf),
-	C(fe_sw_stats, handoff_full),
-	{NULL, 0},
+	C(fe_sw_stats, unicast),      C(fe_sw_stats, flooded),
+	C(fe_sw_stats, filtered),     C(fe_sw_stats, runts),
+	C(fe_sw_stats, nombuf),	      C(fe_sw_stats, flood_ends),
+	C(fe_sw_stats, handoff_full), {NULL, 0},
 };
 
 static const struct fe_counter_desc idle_counters[] = {
@@ -238,6 +237,7 @@ fe_report_lane(const struct fe_dp *dp, unsigned port, unsigned lane, struct fe_l
 		c->iq_depth = FE_CNT_GET(iq->depth);
 		c->iq_peak = FE_CNT_GET(iq->peak);
 		c->iq_peak_blocks = FE_CNT_GET(iq->peak_blocks);
+		c->iq_stopped = FE_CNT_GET(iq->stopped);
 	}
 }
 
@@ -251,8 +251,8 @@ static const struct fe_counter_desc lane_counters_pfc[] = {
 };
 
 static const struct fe_counter_desc lane_counters_credit[] = {
-	L(credits), L(credits_min),    L(stall_ns), L(iq_depth),
-	L(iq_peak), L(iq_peak_blocks), {NULL, 0},
+	L(credits), L(credits_min),    L(stall_ns),   L(iq_depth),
+	L(iq_peak), L(iq_peak_blocks), L(iq_stopped), {NULL, 0},
 };
 
 const struct fe_counter_desc *
@@ -728,15 +728,16 @@ port_json(const struct fe_dp *dp, unsigned i)
 	return o;
 }
 
+/*
+ * A link named name, its values lp and its counters: a port's (links[]) and a link
+ * between switches' (graph.fabric_links[]) alike.
+ */
 static json_t *
-link_json(const struct fe_dp *dp, unsigned n)
+link_fields_json(const char *name, const struct fe_link_params *lp, const struct fe_link *l,
+		 const struct fe_linkx *x)
 {
-	const struct fe_link_params *lp;
-	const struct fe_link *l;
 	json_t *o, *lanes = json_array();
-	char name[32];
 
-	l = fe_report_link(dp, n, &lp, name, sizeof(name));
 	fe_ctlif_lock();
 	o = json_pack("{s:s, s:o, s:o, s:o, s:o}", "link", name, "rate_bps", u64(lp->rate_bps),
 		      "delay_ns", u64(lp->delay_ns), "buffer_bytes", u64(lp->limit_bytes),
@@ -748,10 +749,22 @@ link_json(const struct fe_dp *dp, unsigned n)
 	json_object_set_new(o, "lane_drop_pkts", lanes);
 	json_object_set_new(o, "qdepth_hist_pkts", hist_json(l->st.qdepth_hist, FE_HIST_BUCKETS));
 	json_object_set_new(o, "sojourn_hist_ns", hist_json(l->st.sojourn_hist, FE_HIST_BUCKETS));
+	/* split across boxes, or late against the model: how late its frames left */
 	json_object_set_new(o, "late_hist_ns", hist_json(l->st.late_hist, FE_QHIST_BUCKETS));
 	put_quantiles(o, "late", l->st.late_hist);
-	json_object_set_new(o, "filter_hits", u64(FE_CNT_GET(fe_report_linkx(dp, n)->filter_hits)));
+	json_object_set_new(o, "filter_hits", u64(FE_CNT_GET(x->filter_hits)));
 	return o;
+}
+
+static json_t *
+link_json(const struct fe_dp *dp, unsigned n)
+{
+	const struct fe_link_params *lp;
+	const struct fe_link *l;
+	char name[32];
+
+	l = fe_report_link(dp, n, &lp, name, sizeof(name));
+	return link_fields_json(name, lp, l, fe_report_linkx(dp, n));
 }
 
 /* The valid MAC table entries. Read while the lcore may write: a report, not a snapshot. */
@@ -1035,16 +1048,9 @@ graph_json(const struct fe_dp *dp)
 
 	for (unsigned i = 0; i < g->nhl; i++) {
 		const struct fe_hoplink *h = &g->hl[i];
-		json_t *o = json_pack("{s:s, s:o, s:o}", "link", h->name, "rate_bps",
-				      u64(dp->desc.hop[i].link.rate_bps), "delay_ns",
-				      u64(dp->desc.hop[i].link.delay_ns));
+		json_t *o = link_fields_json(h->name, &dp->desc.hop[i].link, &h->l, &h->x);
 		json_t *lanes = json_array();
 
-		put_fields(o, &h->l.st, link_counters);
-		/* split across boxes: how late its frames left for the other box */
-		json_object_set_new(o, "late_hist_ns",
-				    hist_json(h->l.st.late_hist, FE_QHIST_BUCKETS));
-		put_quantiles(o, "late", h->l.st.late_hist);
 		/* its receiving switch's input: what it holds from it, pauses, credits */
 		for (unsigned l = 0; names && l < dp->conf.lanes; l++) {
 			struct fe_lane_counters c;

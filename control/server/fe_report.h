@@ -66,6 +66,7 @@ struct fe_lane_counters {
 	uint64_t credits, credits_min, stall_ns;       /* credit: at the host adapter */
 	uint64_t iq_depth, iq_peak;		       /* credit: switch input queue, packets */
 	uint64_t iq_peak_blocks; /* credit: the input queue's peak in 64-byte blocks */
+	uint64_t iq_stopped;	 /* credit: frames the input queue held at exit, freed then */
 };
 
 /* port: an input (fe_graph.h): a port, or past the ports a link between switches */

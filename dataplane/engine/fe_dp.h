@@ -55,6 +55,7 @@ struct fe_iq {
 	uint32_t blocks;     /* 64-byte credit blocks held: never above the credits given */
 	fe_counter_t depth, peak;
 	fe_counter_t peak_blocks;
+	fe_counter_t stopped; /* frames it held when the engine stopped, freed then */
 };
 
 /*
@@ -174,6 +175,8 @@ struct fe_port_stats {
 	fe_counter_t nic_dup_discards; /* frames already delivered, discarded */
 	fe_counter_t nic_held_pkts;    /* frames after a gap, held for order (selective) */
 	fe_counter_t nic_stray;	       /* not this port's, or of a flow gone (docs/counters.md) */
+	fe_counter_t nic_stopped_send; /* in the send queue when the engine stopped: never sent */
+	fe_counter_t nic_stopped_recv; /* held for order, or released, not yet to the host */
 	fe_counter_t nic_window_full;  /* passes a flow waited for its window */
 	fe_counter_t nic_copies;       /* frames in flight, each kept for a resend (gauge) */
 	fe_counter_t nic_copies_peak;
@@ -247,6 +250,7 @@ struct fe_sw_stats {
 	fe_counter_t filtered;	   /* destination learned on the ingress port: not sent back */
 	fe_counter_t runts;	   /* shorter than an Ethernet header */
 	fe_counter_t nombuf;	   /* a flood copy could not be allocated */
+	fe_counter_t flood_ends;   /* a flood (copy) with no port or link left to go to: freed */
 	fe_counter_t handoff_full; /* pipeline: the down stage's ring was full (dropped) */
 };
 

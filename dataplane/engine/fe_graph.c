@@ -755,7 +755,8 @@ flood_at(struct fe_dp *dp, unsigned x, unsigned src, struct rte_mbuf *m, uint64_
 	for (unsigned h = 0; h < g->nhl && n < RTE_DIM(to); h++)
 		if (g->hl[h].from == x && g->tree[origin][g->hl[h].to] == h)
 			to[n++] = (typeof(to[0])){.port = UINT32_MAX, .hop = (uint16_t)h};
-	if (n == 0) {
+	if (n == 0) { /* a switch of the flood's tree with no host and no further branch */
+		FE_CNT_ADD(dp->sw.flood_ends, 1);
 		rte_pktmbuf_free(m);
 		return;
 	}
@@ -2113,6 +2114,7 @@ fe_graph_drain(struct fe_dp *dp)
 	for (unsigned i = 0; g && g->iq && i < g->nin * FE_LANES_MAX; i++) {
 		struct fe_iq *q = &g->iq[i];
 
+		FE_CNT_ADD(q->stopped, q->tail - q->head);
 		for (; q->head != q->tail; q->head++, g->iq_pkts--) {
 			rte_pktmbuf_free(q->s[q->head & q->mask].m);
 			g->sw_iq[switch_of(dp, i / FE_LANES_MAX)]--;

@@ -1102,6 +1102,10 @@ fe_nic_drain(struct fe_dp *dp)
 		for (unsigned f = 0; f < FE_NIC_FLOWS; f++) {
 			struct fe_nic_flow *fl = &n->flows[f];
 
+			/* the send queue, this port's; frames held for order, their host's */
+			FE_CNT_ADD(dp->ports[i].st.nic_stopped_send, fl->pend_n);
+			if (fl->held != NULL)
+				FE_CNT_ADD(dp->ports[fl->rxq].st.nic_stopped_recv, fl->nheld);
 			for (; fl->pend_n; fl->pend_n--) {
 				rte_pktmbuf_free(n->pend[fl->pend_head].m);
 				fl->pend_head = n->pend[fl->pend_head].next;
@@ -1117,6 +1121,7 @@ fe_nic_drain(struct fe_dp *dp)
 			fl->nheld = 0;
 			fl->una = fl->next_psn;
 		}
+		FE_CNT_ADD(dp->ports[i].st.nic_stopped_recv, n->rtail - n->rhead); /* released */
 		for (; n->rhead != n->rtail; n->rhead++)
 			rte_pktmbuf_free(n->ready[n->rhead % FE_NIC_READY].m);
 		n->held = n->inflight = 0;
@@ -1125,6 +1130,8 @@ fe_nic_drain(struct fe_dp *dp)
 	for (unsigned f = 0; dp->nic_remote && f < (dp->nic_ids - dp->nports) * FE_NIC_FLOWS; f++) {
 		struct fe_nic_flow *fl = &dp->nic_remote[f];
 
+		if (fl->held != NULL)
+			FE_CNT_ADD(dp->ports[fl->rxq].st.nic_stopped_recv, fl->nheld);
 		for (uint32_t k = 0; fl->held && fl->nheld && k < dp->ports[fl->rxq].nic->window;
 		     k++)
 			if (fl->held[k] != NULL) {

@@ -395,10 +395,12 @@ flood(struct fe_dp *dp, unsigned in, struct rte_mbuf *m, uint64_t t, uint8_t lan
 		}
 		last = (int)q;
 	}
-	if (last >= 0)
+	if (last >= 0) {
 		to_egress(dp, in, (unsigned)last, m, t, lane, R);
-	else
+	} else { /* one port: no other to go to */
+		FE_CNT_ADD(dp->sw.flood_ends, 1);
 		rte_pktmbuf_free(m);
+	}
 	FE_CNT_ADD(dp->sw.flooded, 1);
 }
 
@@ -974,6 +976,7 @@ fe_switch_iq_drain(struct fe_dp *dp)
 		for (unsigned l = 0; l < dp->conf.lanes; l++) {
 			struct fe_iq *q = &dp->ports[i].iq[l];
 
+			FE_CNT_ADD(q->stopped, q->tail - q->head);
 			while (q->head != q->tail)
 				rte_pktmbuf_free(q->s[q->head++ & q->mask].m);
 			FE_CNT_SET(q->depth, 0);

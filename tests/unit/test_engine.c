@@ -498,6 +498,25 @@ Test(engine, credit_head_of_line_blocking)
 	cr_assert_eq(fe_link_count(&dp->ports[1].down), 1, "B's second frame serializing");
 }
 
+/* What an input queue holds when the engine stops is freed and counted (iq_stopped). */
+Test(engine, credit_queued_at_stop_is_counted)
+{
+	struct fe_dp_conf conf = {.regime = FE_REGIME_CREDIT,
+				  .lanes = 1,
+				  .credit = {.buffer = 64 << 10, .out_pkts = 1}};
+	struct fe_linkdef all = {0}, slow = {.link = {.rate_bps = 1000000}};
+	struct fe_dp *dp = engine_regime(&conf, &all, &slow);
+
+	hol_traffic(dp);
+	for (uint64_t t = T0 + 1000; t <= T0 + 1000000; t += 1000)
+		fe_dp_poll(dp, t);
+	cr_assert_eq(dp->ports[0].iq[0].depth, 2, "B's second frame and C's wait at port 0");
+	fe_dp_drain(dp);
+	cr_assert_eq(dp->ports[0].iq[0].stopped, 2, "both counted as they are freed");
+	cr_assert_eq(dp->ports[0].iq[0].depth, 0);
+	cr_assert_eq(dp->ports[1].down.st.stopped_pkts, 1, "B's first frame, serializing");
+}
+
 /*
  * Credit, uncongested: with every input queue empty and room at the output, a frame
  * crosses the switch when it reaches it (no wait in the input queue), and its

@@ -1137,6 +1137,44 @@ Test(graph, credit_backpressure_crosses_two_switches)
 }
 
 /*
+ * Every frame accounted for when the engine stops: the frames the switches' input
+ * queues hold then are freed and counted (iq_stopped), as the links' are (stopped); a
+ * flood's copy to the spine its tree leaves with no branch is counted where it ends.
+ */
+Test(graph, frames_held_at_stop_are_counted)
+{
+	unsigned avail = rte_mempool_avail_count(pool);
+	struct fe_dp *dp = engine_o("leaf-spine", FE_PATH_ECMP, &credit_tree);
+	const struct fe_graph *g = dp->graph;
+	uint64_t t = 1000000, in = 0, out = 0, left = 0, stopped = 0, queued;
+
+	learn(dp, &t);
+	/* each host's broadcast: leaf, both spines, the other leaf; one spine ends it */
+	cr_assert_eq(dp->sw.flood_ends, dp->nports, "one end a broadcast");
+	for (int k = 0; k < 60; k++)
+		inject(0, MAC[2], 4000, 1000);
+	for (int k = 0; k < 30; k++)
+		fe_dp_poll(dp, t += 1000), out += sent(2);
+	queued = g->iq_pkts;
+	cr_assert_gt(queued, 0, "the congestion tree's input queues hold frames");
+	fe_dp_drain(dp);
+	for (unsigned i = 0; i < g->nin * FE_LANES_MAX; i++)
+		stopped += g->iq[i].stopped;
+	cr_assert_eq(stopped, queued, "every frame the input queues held, counted");
+	/* host 1's 60: arrived, or in a link or an input queue when it stopped */
+	in = dp->ports[0].up.st.in_pkts;
+	for (unsigned p = 0; p < dp->nports; p++)
+		left += dp->ports[p].up.st.stopped_pkts + dp->ports[p].down.st.stopped_pkts;
+	for (unsigned h = 0; h < g->nhl; h++)
+		left += g->hl[h].l.st.stopped_pkts;
+	cr_assert_eq(in, 60 + 1, "60 frames and the hello");
+	cr_assert_eq(out + stopped + left, 60, "%lu arrived, %lu in queues, %lu in links",
+		     (unsigned long)out, (unsigned long)stopped, (unsigned long)left);
+	fe_dp_free(dp);
+	cr_assert_eq(rte_mempool_avail_count(pool), avail);
+}
+
+/*
  * A loop that sleeps when idle wakes at fe_dp_next_event(). Polls at t, then again at
  * t + 1 while a pass does work, else at the next event, as long as frames are held or
  * wait in a port's ring; the frames every port sent. *slept: the waits while input

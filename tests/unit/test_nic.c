@@ -655,6 +655,26 @@ Test(nic, selective_repeat_resends_one_frame)
 	done(dp, avail);
 }
 
+/* Stopped with 4, 5, 6 held for order: freed and counted at their host's port. */
+Test(nic, held_at_stop_is_counted)
+{
+	unsigned avail = rte_mempool_avail_count(pool);
+	struct fe_dp *dp = engine(FE_NIC_ROCE, FE_NIC_SELECTIVE, 3);
+	const struct fe_port_stats *s0 = &dp->ports[0].st, *s1 = &dp->ports[1].st;
+	uint16_t ids[16];
+
+	learn(dp);
+	send_flow(6, 2);
+	poll2(dp, 10000);
+	poll2(dp, 12000);
+	cr_assert_eq(collect(1, ids, NULL), 2);
+	cr_assert_eq(s1->nic_held_pkts, 3, "4, 5, 6 held for order");
+	fe_dp_drain(dp);
+	cr_assert_eq(s1->nic_stopped_recv, 3, "the three held, at their host's port");
+	cr_assert_eq(s0->nic_stopped_recv + s0->nic_stopped_send + s1->nic_stopped_send, 0);
+	done(dp, avail);
+}
+
 Test(nic, lost_tail_costs_the_timeout)
 {
 	unsigned avail = rte_mempool_avail_count(pool);
