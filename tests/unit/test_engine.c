@@ -474,9 +474,13 @@ hol_traffic(struct fe_dp *dp)
 	fe_dp_poll(dp, T0 + 200);
 }
 
-Test(engine, credit_head_of_line_blocking)
+/*
+ * Credits, 1 Mbit/s to B: a 1000-byte frame takes 8.192 ms; the output buffer holds 1.
+ * Polled to `until`: B's second frame and C's wait at port 0.
+ */
+static struct fe_dp *
+credit_hol(uint64_t until)
 {
-	/* 1 Mbit/s to B: a 1000-byte frame takes 8.192 ms; the output buffer holds 1 */
 	struct fe_dp_conf conf = {.regime = FE_REGIME_CREDIT,
 				  .lanes = 1,
 				  .credit = {.buffer = 64 << 10, .out_pkts = 1}};
@@ -484,10 +488,17 @@ Test(engine, credit_head_of_line_blocking)
 	struct fe_dp *dp = engine_regime(&conf, &all, &slow);
 
 	hol_traffic(dp);
-	for (uint64_t t = T0 + 1000; t <= T0 + 8000000; t += 1000)
+	for (uint64_t t = T0 + 1000; t <= until; t += 1000)
 		fe_dp_poll(dp, t);
-	cr_assert_eq(sent(2), 0, "C's frame is stuck behind B's second frame (HOL)");
 	cr_assert_eq(dp->ports[0].iq[0].depth, 2, "B's second frame and C's wait at port 0");
+	return dp;
+}
+
+Test(engine, credit_head_of_line_blocking)
+{
+	struct fe_dp *dp = credit_hol(T0 + 8000000);
+
+	cr_assert_eq(sent(2), 0, "C's frame is stuck behind B's second frame (HOL)");
 	/* B's first frame, moved at T0 + 100, is serialized 8.192 ms later: then both move */
 	fe_dp_poll(dp, T0 + 100 + 8192000 - 1);
 	cr_assert_eq(sent(2), 0, "one tick early");
@@ -501,16 +512,8 @@ Test(engine, credit_head_of_line_blocking)
 /* What an input queue holds when the engine stops is freed and counted (iq_stopped). */
 Test(engine, credit_queued_at_stop_is_counted)
 {
-	struct fe_dp_conf conf = {.regime = FE_REGIME_CREDIT,
-				  .lanes = 1,
-				  .credit = {.buffer = 64 << 10, .out_pkts = 1}};
-	struct fe_linkdef all = {0}, slow = {.link = {.rate_bps = 1000000}};
-	struct fe_dp *dp = engine_regime(&conf, &all, &slow);
+	struct fe_dp *dp = credit_hol(T0 + 1000000);
 
-	hol_traffic(dp);
-	for (uint64_t t = T0 + 1000; t <= T0 + 1000000; t += 1000)
-		fe_dp_poll(dp, t);
-	cr_assert_eq(dp->ports[0].iq[0].depth, 2, "B's second frame and C's wait at port 0");
 	fe_dp_drain(dp);
 	cr_assert_eq(dp->ports[0].iq[0].stopped, 2, "both counted as they are freed");
 	cr_assert_eq(dp->ports[0].iq[0].depth, 0);
