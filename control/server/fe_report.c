@@ -25,12 +25,14 @@
 static void graph_table(FILE *f, const struct fe_dp *dp);
 static void ecmp_table(FILE *f, const struct fe_graph *g);
 
+/* clang-format off */
 static const struct fe_counter_desc port_counters[] = {
 	C(fe_port_stats, rx_pkts),
 	C(fe_port_stats, rx_bytes),
 	C(fe_port_stats, tx_pkts),
 	C(fe_port_stats, tx_bytes),
 	C(fe_port_stats, tx_busy),
+	C(fe_port_stats, tx_stopped),
 	C(fe_port_stats, rx_held),
 	C(fe_port_stats, pfc_frames_out),
 	C(fe_port_stats, pfc_frames_lost),
@@ -74,6 +76,7 @@ static const struct fe_counter_desc port_counters[] = {
 	C(fe_port_stats, roce_untracked),
 	{NULL, 0},
 };
+/* clang-format on */
 
 #define DROP(cause, name)                                                                          \
 	{"drop_" name "_pkts", offsetof(struct fe_link_stats, drop_pkts[cause])},                  \
@@ -99,10 +102,9 @@ static const struct fe_counter_desc link_counters[] = {
 };
 
 static const struct fe_counter_desc sw_counters[] = {
-	C(fe_sw_stats, unicast),      C(fe_sw_stats, flooded),
-	C(fe_sw_stats, filtered),     C(fe_sw_stats, runts),
-	C(fe_sw_stats, nombuf),	      C(fe_sw_stats, flood_ends),
-	C(fe_sw_stats, handoff_full), {NULL, 0},
+	C(fe_sw_stats, unicast),      C(fe_sw_stats, flooded),	       C(fe_sw_stats, filtered),
+	C(fe_sw_stats, runts),	      C(fe_sw_stats, nombuf),	       C(fe_sw_stats, flood_ends),
+	C(fe_sw_stats, handoff_full), C(fe_sw_stats, handoff_stopped), {NULL, 0},
 };
 
 static const struct fe_counter_desc idle_counters[] = {
@@ -1132,6 +1134,7 @@ graph_json(const struct fe_dp *dp)
 				u64(FE_CNT_GET(x->probes)));
 
 			json_object_set_new(o, "echoes", u64(FE_CNT_GET(x->echoes)));
+			json_object_set_new(o, "stopped", u64(FE_CNT_GET(x->stopped)));
 
 			/* the port's own losses: what its ring or the pool could not take */
 			rte_eth_stats_get(x->port, &es);

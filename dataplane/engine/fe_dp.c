@@ -959,6 +959,7 @@ fe_dp_drain(struct fe_dp *dp)
 	for (unsigned i = 0; i < dp->nports; i++) {
 		struct fe_port *p = &dp->ports[i];
 
+		FE_CNT_ADD(p->st.tx_stopped, p->txq_n);
 		rte_pktmbuf_free_bulk(p->txq, p->txq_n);
 		p->txq_n = 0;
 		p->txq_bytes = 0;
@@ -967,12 +968,13 @@ fe_dp_drain(struct fe_dp *dp)
 		while ((n = fe_link_flush(&p->down, pkts, FE_BURST)) > 0)
 			rte_pktmbuf_free_bulk((struct rte_mbuf **)pkts, n);
 		if (dp->hstage != NULL) { /* empty after every round; freed if not */
+			FE_CNT_ADD(dp->sw.handoff_stopped, dp->hstage[i].n);
 			for (unsigned k = 0; k < dp->hstage[i].n; k++)
 				rte_pktmbuf_free(dp->hstage[i].h[k].m);
 			dp->hstage[i].n = 0;
 		}
 		while (dp->handoff && (n = fe_switch_handoff_flush(dp, i)) > 0)
-			;
+			FE_CNT_ADD(dp->sw.handoff_stopped, n);
 	}
 	fe_switch_iq_drain(dp);
 	fe_nic_drain(dp);

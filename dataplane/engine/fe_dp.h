@@ -151,6 +151,7 @@ struct fe_port_stats {
 	fe_counter_t rx_pkts, rx_bytes; /* read from the port */
 	fe_counter_t tx_pkts, tx_bytes; /* accepted by the port's TX queue */
 	fe_counter_t tx_busy;		/* TX bursts the port did not take whole (retried) */
+	fe_counter_t tx_stopped;	/* staged for the port when the engine stopped: freed */
 	fe_counter_t rx_held;		/* lossless: polls that left packets in the port because the
 					   host adapter queue was full (backpressure to the host) */
 	fe_counter_t pfc_frames_out;	/* real 802.1Qbb frames sent toward the host */
@@ -245,13 +246,14 @@ struct fe_port {
 #define FE_DUE_NONE UINT64_MAX
 
 struct fe_sw_stats {
-	fe_counter_t unicast;	   /* forwarded to the one learned port */
-	fe_counter_t flooded;	   /* broadcast, multicast or unknown destination */
-	fe_counter_t filtered;	   /* destination learned on the ingress port: not sent back */
-	fe_counter_t runts;	   /* shorter than an Ethernet header */
-	fe_counter_t nombuf;	   /* a flood copy could not be allocated */
-	fe_counter_t flood_ends;   /* a flood (copy) with no port or link left to go to: freed */
-	fe_counter_t handoff_full; /* pipeline: the down stage's ring was full (dropped) */
+	fe_counter_t unicast;	      /* forwarded to the one learned port */
+	fe_counter_t flooded;	      /* broadcast, multicast or unknown destination */
+	fe_counter_t filtered;	      /* destination learned on the ingress port: not sent back */
+	fe_counter_t runts;	      /* shorter than an Ethernet header */
+	fe_counter_t nombuf;	      /* a flood copy could not be allocated */
+	fe_counter_t flood_ends;      /* a flood (copy) with no port or link left to go to: freed */
+	fe_counter_t handoff_full;    /* pipeline: the down stage's ring was full (dropped) */
+	fe_counter_t handoff_stopped; /* pipeline: between the stages when it stopped: freed */
 };
 
 /* The loop's own (with --lcores 2, the up stage's): one writer, read by snapshots. */

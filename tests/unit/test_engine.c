@@ -252,7 +252,15 @@ Test(engine, lateness_counts_a_busy_port)
 	cr_assert_eq(dp->ports[2].down.st.late_hist[fe_qhist_bucket(40000)], 1);
 	cr_assert_eq(dp->ports[0].up.st.late_hist[0] + dp->ports[1].up.st.late_hist[0], 2,
 		     "ideal up links: never late");
+	/* stopped while port 2 takes nothing: what waits for it is freed and counted */
+	cr_assert_eq(rte_ring_enqueue_bulk(txr[2], dummy, 1023, NULL), 1023);
+	inject(0, MAC[2], 100); /* flooded again: port 1 takes its copy */
+	fe_dp_poll(dp, 100 + 50000);
+	cr_assert_eq(sent(1), 1);
+	cr_assert_eq(dp->ports[2].txq_n, 1);
 	fe_dp_drain(dp);
+	cr_assert_eq(dp->ports[2].st.tx_stopped, 1);
+	cr_assert_eq(rte_ring_dequeue_bulk(txr[2], dummy, 1023, NULL), 1023);
 	cr_assert_eq(rte_mempool_avail_count(pool), pool->size);
 }
 
