@@ -675,7 +675,11 @@ build_links(struct opts *o, unsigned nports, struct fe_linkdef *up, struct fe_li
 				up[i].link.limit_bytes = FE_LOSSLESS_UP_BYTES;
 				up[i].link.limit_pkts = FE_LOSSLESS_UP_PKTS;
 			}
+			if (o->dp.regime == FE_REGIME_PFC && !o->buffer_set)
+				down[i].link.limit_pkts = FE_PFC_EGRESS_PKTS;
 		}
+		if (o->dp.regime == FE_REGIME_PFC && !o->buffer_set)
+			fabric.link.limit_pkts = FE_PFC_EGRESS_PKTS;
 	}
 	if (o->topology) {
 		char e[400];
@@ -1355,6 +1359,76 @@ warn_rings(const struct fe_dp *dp)
 	}
 }
 
+/*
+ * PFC is lossless only if each egress queue can take what its switch's other inputs may
+ * send it before their pauses act: each input's XOFF + headroom, in bytes, and in
+ * frames of the smallest size. What input i (a port, or past the ports a link between
+ * switches: fe_graph.h) may hold, all lanes:
+ */
+static uint64_t
+pfc_may_hold(const struct fe_dp *dp, unsigned i)
+{
+	const struct fe_pfc *p =
+		i < dp->nports ? &dp->ports[i].pfc : &dp->graph->hl[i - dp->nports].pfc;
+
+	return (uint64_t)dp->conf.lanes * (p->cfg.xoff + p->cfg.headroom);
+}
+
+/* The switch input i enters (0: one switch). */
+static unsigned
+input_switch(const struct fe_dp *dp, unsigned i)
+{
+	if (dp->graph == NULL)
+		return 0;
+	return i < dp->nports ? dp->graph->port_sw[i] : dp->graph->hl[i - dp->nports].to;
+}
+
+static void
+warn_pfc_egress(const struct fe_dp *dp)
+{
+	const unsigned nin = dp->nports + (dp->graph ? dp->graph->nhl : 0);
+	unsigned nshort = 0;
+	char first[200] = "", name[96];
+
+	/* egress e: a port's down link (e < nports), or link between switches e - nports
+	 * from its switch; the inputs of that switch but its own (the host, the way back) */
+	for (unsigned e = 0; e < nin; e++) {
+		const struct fe_link *l =
+			e < dp->nports ? &dp->ports[e].down : &dp->graph->hl[e - dp->nports].l;
+		const unsigned x =
+			e < dp->nports ? input_switch(dp, e) : dp->graph->hl[e - dp->nports].from;
+		const unsigned own = e < dp->nports ? e : dp->nports + ((e - dp->nports) ^ 1);
+		uint64_t need = 0;
+
+		for (unsigned i = 0; i < nin; i++)
+			if (i != own && input_switch(dp, i) == x)
+				need += pfc_may_hold(dp, i);
+		if (l->cfg.max_bytes >= need &&
+		    (uint64_t)l->cfg.max_pkts * FE_WIRE_MIN_FRAME >= need)
+			continue;
+		if (nshort++ > 0)
+			continue;
+		if (e < dp->nports)
+			snprintf(name, sizeof(name), "%u.down", e);
+		else
+			snprintf(name, sizeof(name), "%s", dp->graph->hl[e - dp->nports].name);
+		if (l->cfg.max_bytes < need)
+			snprintf(first, sizeof(first), "%s, %" PRIu64 " B against %" PRIu64 " B",
+				 name, l->cfg.max_bytes, need);
+		else
+			snprintf(first, sizeof(first),
+				 "%s, %" PRIu32 " packets against %" PRIu64 " of %u B", name,
+				 l->cfg.max_pkts, need / FE_WIRE_MIN_FRAME, FE_WIRE_MIN_FRAME);
+	}
+	if (nshort)
+		fprintf(stderr,
+			"fabemu-dp: warning: PFC: %u egress link(s) hold less than their switch's "
+			"other inputs may send before their pauses act (xoff + headroom each, "
+			"lanes times): the first, %s; tail drops remain possible there "
+			"(docs/regimes.md)\n",
+			nshort, first);
+}
+
 /* Settings that are legal but defeat their purpose: say so once, at start. */
 static void
 warn_config(const struct fe_dp *dp)
@@ -1362,6 +1436,8 @@ warn_config(const struct fe_dp *dp)
 	uint64_t need = 0;
 
 	warn_rings(dp);
+	if (dp->conf.regime == FE_REGIME_PFC)
+		warn_pfc_egress(dp);
 	if (dp->conf.regime != FE_REGIME_PFC || dp->conf.switch_buffer == 0)
 		return;
 	for (unsigned i = 0; i < dp->nports; i++)

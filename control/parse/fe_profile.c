@@ -685,6 +685,8 @@ fe_profile_expand(const struct fe_profile *p, uint32_t scale, unsigned nports,
 			up[i].link.limit_bytes = FE_LOSSLESS_UP_BYTES;
 			up[i].link.limit_pkts = FE_LOSSLESS_UP_PKTS;
 		}
+		if (fab->regime == FE_REGIME_PFC && !p->buffer_set)
+			down[i].link.limit_pkts = FE_PFC_EGRESS_PKTS;
 	}
 	for (unsigned i = 0; i < p->noverrides; i++) {
 		const struct fe_profile_override *o = &p->over[i];
@@ -723,6 +725,8 @@ fe_profile_fabric(const struct fe_profile *p, uint32_t scale, struct fe_linkdef 
 	if (scale == 0)
 		scale = p->scale;
 	*def = p->link;
+	if (p->fabric.regime == FE_REGIME_PFC && !p->buffer_set)
+		def->link.limit_pkts = FE_PFC_EGRESS_PKTS;
 	for (unsigned i = 0; i < p->noverrides; i++) {
 		const struct fe_profile_override *o = &p->over[i];
 		char spec[FE_PROFILE_SPEC_LEN + 40];

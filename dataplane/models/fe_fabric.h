@@ -79,6 +79,13 @@ fe_lane_map_parse(const char *s, enum fe_lane_map *out)
  */
 #define FE_LOSSLESS_UP_BYTES (32ULL << 20)
 #define FE_LOSSLESS_UP_PKTS  16384
+/*
+ * PFC counts what an ingress holds in bytes, so the egress queues (N.down, the links
+ * between switches) are limited in bytes alone unless a buffer is given: a limit in
+ * packets would tail-drop small frames (ACKs, CNPs) long before XOFF, which a lossless
+ * priority must not (a switch's buffer is bytes, its cells).
+ */
+#define FE_PFC_EGRESS_PKTS 0
 
 struct fe_fabric {
 	enum fe_regime regime;

@@ -42,6 +42,20 @@ for s in all up down N N.up N.down fabric A-B 'A>B'; do
 done
 echo "  ok   fabemuctl --help: the link selectors, fabric, A-B and A>B among them"
 
+# PFC: an egress queue that holds less than its switch's other inputs may send before
+# their pauses act is named at start; the defaults (bytes only under PFC) are not
+pfc_warn() { # ARGS...: fabemu-dp's warning about PFC's egress queues, or nothing
+	"$FE_BIN/fabemu-dp" $(fe_eal) $PORTS -- --profile roce-pfc-ecn --exit-idle 10ms \
+		--control "$T/pw.sock" "$@" 2>&1 |
+		grep 'warning: PFC: ' || true
+}
+w=$(pfc_warn)
+[ -z "$w" ] || fe_fail "roce-pfc-ecn, 2 ports: a warning about PFC's egress: $w"
+w=$(pfc_warn --link down:buffer-pkts=100)
+grep -qF '2 egress link(s) hold less than' <<<"$w" && grep -qF '0.down, 100 packets against' <<<"$w" ||
+	fe_fail "buffer-pkts=100 under PFC: no warning ($w)"
+echo "  ok   PFC: an egress queue too small for its inputs' pauses is named at start"
+
 expect_error() { # EXPECTED-SUBSTRING ARGS...
 	local want=$1 rc=0 out
 	shift

@@ -85,6 +85,35 @@ Test(profile, every_key)
 	cr_assert_eq(prof.over[0].line, 25);
 }
 
+/*
+ * Lossless regimes without a buffer given: the host adapters' queues are deep; under PFC
+ * the egress queues are limited in bytes alone (its pauses count bytes: a packet limit
+ * would drop small frames before XOFF); a buffer given is kept as given.
+ */
+Test(profile, pfc_egress_limited_in_bytes)
+{
+	struct fe_linkdef up[2], down[2], fabric;
+	struct fe_fabric fab;
+	char err[512];
+
+	cr_assert_eq(fe_profile_load("roce-pfc-ecn", &prof, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(prof.buffer_set, 0);
+	cr_assert_eq(fe_profile_expand(&prof, 1, 2, up, down, &fab, err, sizeof(err)), 0, "%s",
+		     err);
+	cr_assert_eq(fe_profile_fabric(&prof, 1, &fabric, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(up[0].link.limit_pkts, FE_LOSSLESS_UP_PKTS);
+	cr_assert_eq(down[1].link.limit_pkts, 0, "no packet limit");
+	cr_assert_eq(fabric.link.limit_pkts, 0, "nor between switches");
+	cr_assert_eq(down[1].link.limit_bytes, prof.link.link.limit_bytes, "bytes as they were");
+	cr_assert_eq(prof.link.link.limit_pkts, 1000, "the profile's own default");
+	prof.buffer_set = 1; /* a buffer given: as given */
+	cr_assert_eq(fe_profile_expand(&prof, 1, 2, up, down, &fab, err, sizeof(err)), 0, "%s",
+		     err);
+	cr_assert_eq(fe_profile_fabric(&prof, 1, &fabric, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(down[0].link.limit_pkts, 1000);
+	cr_assert_eq(fabric.link.limit_pkts, 1000);
+}
+
 Test(profile, expand_and_dilate)
 {
 	struct fe_linkdef up[2], down[2];
