@@ -181,6 +181,22 @@ fe_steal_ms() {
 	python3 -c "import json, sys; print(max(json.load(open(f))['lcores']['cpu_steal_ns'] for f in sys.argv[1:]) // 1000000)" "$@"
 }
 
+# fe_low_steal LOW SECS STATS-JSON: a goodput's low bound LO, and WHY it moved. Where the
+# hypervisor took 100 ms or more of the dataplane's core in the run (its cpu_steal_ns,
+# in 10 ms ticks), a flow that lost a share s of its SECS s to it can measure as little
+# as (1 - s) of its goodput: LO is LOW x (1 - s), s at most 0.75, and WHY says so (the
+# lossy victim of e2e_fabric measured 129.6 Mbit/s against 140 once, on an evening the
+# hypervisor took hundreds of ms of this machine's cores)
+fe_low_steal() {
+	local ms
+	ms=$(fe_steal_ms "$3")
+	LO=$1 WHY=
+	if [ "$ms" -ge 100 ]; then
+		LO=$(python3 -c "print(int($1 * (1 - min(0.75, $ms / ($2 * 1000)))))")
+		WHY=" (the hypervisor took $ms ms of the dataplane's core)"
+	fi
+}
+
 # fe_campaign_why LOG: why a campaign run (its output in LOG) failed: its progress up to
 # the summary, what it said went wrong, and the end of every log it named
 fe_campaign_why() {

@@ -108,21 +108,8 @@ round(100 * min(l["out_pkts"] for l in d["graph"]["fabric_links"] if l["link"].s
       sum(l["out_pkts"] for l in d["graph"]["fabric_links"] if l["link"].startswith("leaf1>")))')" 30 50
 echo "  reordered frames seen at hosts 3 and 4: $(fe_json "$T/adaptive.json" 'd["graph"]["out_of_order"][2:]')"
 
-# The hypervisor took 100 ms or more of the dataplane's core in a run (cpu_steal_ns in
-# its --stats-json, in 10 ms ticks): a flow that lost a share s of its SECS s to it can
-# measure as little as (1 - s) of its goodput, so a goodput's low bound falls to LOW x
-# (1 - s), s at most 0.75, and the check says so (the lossy victim measured 129.6 Mbit/s
-# against 140 once, on an evening the hypervisor took hundreds of ms of this machine's
-# cores)
-low() { # LOW STATS-JSON: LO and WHY
-	local ms
-	ms=$(fe_steal_ms "$2")
-	LO=$1 WHY=
-	if [ "$ms" -ge 100 ]; then
-		LO=$(python3 -c "print(int($1 * (1 - min(0.75, $ms / ($SECS * 1000)))))")
-		WHY=" (the hypervisor took $ms ms of the dataplane's core)"
-	fi
-}
+# a goodput's low bound: widened where the hypervisor took the dataplane's core
+low() { fe_low_steal "$1" "$SECS" "$2"; } # LOW STATS-JSON: LO and WHY
 
 # victim: host 2 -> host 4; the incast: hosts 1 and 4 -> host 3
 victim() {

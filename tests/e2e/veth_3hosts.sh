@@ -26,9 +26,14 @@ wait $p1 || fe_fail "flow 1 -> 3 failed"
 wait $p2 || fe_fail "flow 2 -> 3 failed"
 sum=$(python3 -c "print($(cat "$out1") + $(cat "$out2"))")
 echo "  flows: 1->3 $(cat "$out1") Mbit/s, 2->3 $(cat "$out2") Mbit/s"
-fe_check "sum of goodput into host 3 (Mbit/s), share 470.7" "$sum" 423.6 517.8
 fe_dp_stop
 S=$FE_TMP/s.json
+# its low bound widened where the hypervisor took the dataplane's core; what it took is
+# printed, so that a failure says (once 220.7 in a whole suite's run, its steal not
+# recorded then; 461 to 470 in the three runs after)
+echo "  the hypervisor took $(fe_steal_ms "$S") ms of the dataplane's core"
+fe_low_steal 423.6 4 "$S"
+fe_check "sum of goodput into host 3 (Mbit/s), share 470.7$WHY" "$sum" "$LO" 517.8
 fe_check "links conserve packets" \
 	"$(fe_json "$S" 'sum(l["in_pkts"] - l["out_pkts"] - l["drop_tail_pkts"] - l["drop_wire_pkts"] - l["q_pkts"] - l["wire_pkts"] for l in d["links"])')" 0 0
 fe_check "2.down carried the bulk (MB)" "$(fe_json "$S" 'd["links"][5]["out_bytes"] // 1000000')" 200 100000
