@@ -257,6 +257,8 @@ gen_size(const struct fe_topo_gen *g, char *err, size_t errlen)
 		n[1] = n[2] = leaves * hpl;
 		n[3] = leaves * spines;
 	} else if (strcmp(g->kind, "fat-tree") == 0) { /* k^2/4 cores, k pods of k switches */
+		if (k % 2 || k < 2)		       /* gen_fat_tree() names it */
+			return 0;
 		n[0] = k * k / 4 + k * k;
 		n[1] = n[2] = k * k * k / 4;
 		n[3] = k * k * k / 2;
@@ -343,10 +345,33 @@ bad_name(const char *s)
 	return NULL;
 }
 
+/* Links i and j (named) share a name, theirs or a direction's: 1, the name in out. */
+static int
+same_name(const struct fe_topo *t, unsigned i, unsigned j, char *out, size_t len)
+{
+	char di[2][80], dj[2][80];
+
+	if (strcmp(t->link[i].name, t->link[j].name) == 0) {
+		snprintf(out, len, "%s", t->link[i].name);
+		return 1;
+	}
+	for (int a = 0; a < 2; a++) {
+		fe_topo_dir_name(t, i, a, di[a], sizeof(di[a]));
+		fe_topo_dir_name(t, j, a, dj[a], sizeof(dj[a]));
+	}
+	for (int a = 0; a < 4; a++)
+		if (strcmp(di[a / 2], dj[a % 2]) == 0) {
+			snprintf(out, len, "%s", di[a / 2]);
+			return 1;
+		}
+	return 0;
+}
+
 int
 fe_topo_check(struct fe_topo *t, char *err, size_t errlen, int *where)
 {
 	unsigned seen[FE_TOPO_SWITCH] = {0}, stack[FE_TOPO_SWITCH], n = 0, reached = 0;
+	char both[80];
 	int dummy;
 
 	if (where == NULL)
@@ -391,15 +416,16 @@ fe_topo_check(struct fe_topo *t, char *err, size_t errlen, int *where)
 		else
 			snprintf(l->name, sizeof(l->name), "%s-%s", t->sw[l->a].name,
 				 t->sw[l->b].name);
-		/* names with '-' or '.' can make two links' names one: a-b and c, a and b-c */
+		/* names with '-' or '.' can make two links' names one (a-b and c, a and b-c),
+		 * or two directions' (b>a.2: the way back of a parallel a-b.2, or b to a.2) */
 		for (unsigned j = 0; j < i; j++)
-			if (strcmp(t->link[j].name, l->name) == 0 &&
+			if (same_name(t, i, j, both, sizeof(both)) &&
 			    (*where = FE_TOPO_LINK_AT + (int)i) >= 0)
 				return fail(err, errlen,
 					    "links %s to %s and %s to %s are both named '%s': "
 					    "rename a switch",
 					    t->sw[t->link[j].a].name, t->sw[t->link[j].b].name,
-					    t->sw[l->a].name, t->sw[l->b].name, l->name);
+					    t->sw[l->a].name, t->sw[l->b].name, both);
 	}
 	/* one connected graph of switches: hosts do not forward */
 	seen[0] = 1;

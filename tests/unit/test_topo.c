@@ -146,6 +146,11 @@ static struct bad bad_topos[] = {
 	{"name: x\nswitches: [{name: a}, {name: b}, {name: b.2}]\nhosts: [{name: h, switch: "
 	 "a}]\nlinks:\n  - {a: a, b: b, count: 2}\n  - {a: a, b: b.2}\n",
 	 "t.yaml:6: links a to b and a to b.2 are both named 'a-b.2': rename a switch"},
+	{"name: x\nswitches: [{name: a}, {name: b}, {name: a.2}]\nhosts: [{name: h, switch: "
+	 "a}]\nlinks:\n  - {a: a, b: b, count: 2}\n  - {a: b, b: a.2}\n",
+	 "t.yaml:6: links a to b and b to a.2 are both named 'b>a.2': rename a switch"},
+	{"name: x\ngenerate: {kind: fat-tree, k: 7}\n",
+	 "t.yaml:2: generate: fat-tree: k 7 (allowed: an even number, 2 or more)"},
 	{"name: x\nswitches:\n  - {name: a}\n  - {name: 's:t'}\nhosts: [{name: h, switch: a}]\n",
 	 "t.yaml:4: switch 's:t': a name of letters, digits, '_', '-' and '.' only (it names "
 	 "links: A-B, A>B)"},
