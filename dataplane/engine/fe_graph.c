@@ -2105,7 +2105,8 @@ fe_graph_drain(struct fe_dp *dp)
 	for (unsigned t = 0; g && t < g->ntrunks; t++) {
 		struct fe_trunk *tr = &g->trunk[t];
 
-		FE_CNT_ADD(tr->stopped, tr->ntx + (tr->due_tail - tr->due_head));
+		FE_CNT_ADD(tr->tx_stopped, tr->ntx);
+		FE_CNT_ADD(tr->rx_stopped, tr->due_tail - tr->due_head);
 		rte_pktmbuf_free_bulk(tr->tx, tr->ntx);
 		tr->ntx = 0;
 		tr->ncred = 0;
