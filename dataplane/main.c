@@ -1360,7 +1360,7 @@ warn_rings(const struct fe_dp *dp)
 }
 
 /*
- * PFC is lossless only if each egress queue can take what its switch's other inputs may
+ * PFC is lossless only if each egress queue can take what the inputs routed to it may
  * send it before their pauses act: each input's XOFF + headroom, in bytes, and in
  * frames of the smallest size. What input i (a port, or past the ports a link between
  * switches: fe_graph.h) may hold, all lanes:
@@ -1383,6 +1383,48 @@ input_switch(const struct fe_dp *dp, unsigned i)
 	return i < dp->nports ? dp->graph->port_sw[i] : dp->graph->hl[i - dp->nports].to;
 }
 
+/* Link h between switches is a next hop from switch s toward switch d (the routes). */
+static int
+next_hop(const struct fe_graph *g, unsigned s, unsigned d, unsigned h)
+{
+	for (unsigned k = 0; k < g->nnh[s][d]; k++)
+		if (g->nh[s][d][k] == h)
+			return 1;
+	return 0;
+}
+
+/*
+ * Frames that come in by input i may leave by egress e (a port's down link, e < nports,
+ * or link between switches e - nports), both of one switch: on one switch, any input but
+ * the port's own; on several, those the routes send that way for some switch's hosts.
+ */
+static int
+feeds(const struct fe_dp *dp, unsigned i, unsigned e)
+{
+	const struct fe_graph *g = dp->graph;
+	const unsigned x = input_switch(dp, i);
+
+	if (i == e)
+		return 0;
+	if (g == NULL)
+		return 1;
+	for (unsigned d = 0; d < g->nsw; d++) {
+		unsigned hosts = 0;
+
+		for (unsigned p = 0; p < dp->nports; p++)
+			hosts += g->port_sw[p] == d;
+		if (hosts == 0)
+			continue;
+		/* frames for d's hosts come in by i ... */
+		if (i >= dp->nports && !next_hop(g, g->hl[i - dp->nports].from, d, i - dp->nports))
+			continue;
+		/* ... and leave by e: to a host here, or on toward d */
+		if (e < dp->nports ? d == x : d != x && next_hop(g, x, d, e - dp->nports))
+			return 1;
+	}
+	return 0;
+}
+
 static void
 warn_pfc_egress(const struct fe_dp *dp)
 {
@@ -1391,17 +1433,16 @@ warn_pfc_egress(const struct fe_dp *dp)
 	char first[200] = "", name[96];
 
 	/* egress e: a port's down link (e < nports), or link between switches e - nports
-	 * from its switch; the inputs of that switch but its own (the host, the way back) */
+	 * from its switch; the inputs of that switch that may send to it */
 	for (unsigned e = 0; e < nin; e++) {
 		const struct fe_link *l =
 			e < dp->nports ? &dp->ports[e].down : &dp->graph->hl[e - dp->nports].l;
 		const unsigned x =
 			e < dp->nports ? input_switch(dp, e) : dp->graph->hl[e - dp->nports].from;
-		const unsigned own = e < dp->nports ? e : dp->nports + ((e - dp->nports) ^ 1);
 		uint64_t need = 0;
 
 		for (unsigned i = 0; i < nin; i++)
-			if (i != own && input_switch(dp, i) == x)
+			if (input_switch(dp, i) == x && feeds(dp, i, e))
 				need += pfc_may_hold(dp, i);
 		if (l->cfg.max_bytes >= need &&
 		    (uint64_t)l->cfg.max_pkts * FE_WIRE_MIN_FRAME >= need)
@@ -1422,9 +1463,10 @@ warn_pfc_egress(const struct fe_dp *dp)
 	}
 	if (nshort)
 		fprintf(stderr,
-			"fabemu-dp: warning: PFC: %u egress link(s) hold less than their switch's "
-			"other inputs may send before their pauses act (xoff + headroom each, "
-			"lanes times): the first, %s; tail drops remain possible there "
+			"fabemu-dp: warning: PFC: %u egress link(s) hold less than the inputs "
+			"routed "
+			"to them may send before their pauses act (xoff + headroom each, lanes "
+			"times): the first, %s; tail drops remain possible there "
 			"(docs/regimes.md)\n",
 			nshort, first);
 }

@@ -90,6 +90,18 @@ grep -q "topology leaf-spine has 8 host ports; the dataplane has 4" "$T/dp2.log"
 	fe_fail "ports mismatch: rc $rc: $(tail -2 "$T/dp2.log")"
 echo "  ok   refused: a topology of 8 ports on 4 (exit 2)"
 
+# PFC: each egress queue against what the inputs routed to it may send before their
+# pauses act, 110000 B each here: a host's down link takes its leaf's other host and
+# both spines (330000), a leaf's uplink its two hosts (220000: not the other spine's
+# frames, which the routes never send back up), a spine's egress one leaf (110000)
+"$FE_BIN/fabemu-dp" $(fe_eal) "${vdevs[@]}" -- --topology "$T/ls4.yaml" --regime pfc \
+	--pfc xoff=100000,xon=90000,headroom=10000 --link all:buffer=250000 --exit-idle 10ms \
+	>"$T/dpw.log" 2>&1 || fe_fail "pfc warning run: $(tail -2 "$T/dpw.log")"
+grep -qF 'warning: PFC: 4 egress link(s) hold less than the inputs routed to them' "$T/dpw.log" &&
+	grep -qF 'the first, 0.down, 250000 B against 330000 B' "$T/dpw.log" ||
+	fe_fail "PFC's egress warning: $(grep warning "$T/dpw.log")"
+echo "  ok   PFC: the 4 down links short of their routed inputs' 330000 B named, the uplinks not"
+
 # Lossless hop by hop: 100 broadcasts of 1000 B from host 1 at 10 Mbit/s (its link and
 # the links between switches: --link fabric:), and host 4's down link at 1 Mbit/s. Its switch (leaf2) backs up into
 # the spine, the spine into leaf1, leaf1 into host 1: every host gets all 100, in order,
