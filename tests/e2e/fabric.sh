@@ -17,6 +17,8 @@ EAL="$(fe_eal) $(fe_vdevs af_packet)"
 T=$FE_TMP
 CTL="$FE_BIN/fabemuctl"
 SECS=4
+# a goodput's low bound: widened where the hypervisor took the dataplane's core
+low() { fe_low_steal "$1" "$SECS" "$2"; } # LOW STATS-JSON: LO and WHY
 LINK="--rate 200Mbit --delay 20us"
 
 printf 'name: ls4\ngenerate: {kind: leaf-spine, leaves: 2, spines: 2, hosts-per-leaf: 2}\n' >"$T/ls4.yaml"
@@ -102,14 +104,13 @@ sleep 0.5
 G=$(pair 1:3:5201:$ca 2:4:5202:$cb)
 fe_dp_stop
 echo "  adaptive: goodput $G Mbit/s"
-fe_check "adaptive: both flows near 200 Mbit/s (sum)" "$(sum "$G")" 300 420
+low 300 "$T/adaptive.json" # it measured 267.4 once, with the hypervisor at 1.2 s a test
+fe_check "adaptive: both flows near 200 Mbit/s (sum)$WHY" "$(sum "$G")" "$LO" 420
 fe_check "adaptive: leaf1's less used uplink's share of its frames (%)" "$(fe_json "$T/adaptive.json" '
 round(100 * min(l["out_pkts"] for l in d["graph"]["fabric_links"] if l["link"].startswith("leaf1>")) /
       sum(l["out_pkts"] for l in d["graph"]["fabric_links"] if l["link"].startswith("leaf1>")))')" 30 50
 echo "  reordered frames seen at hosts 3 and 4: $(fe_json "$T/adaptive.json" 'd["graph"]["out_of_order"][2:]')"
 
-# a goodput's low bound: widened where the hypervisor took the dataplane's core
-low() { fe_low_steal "$1" "$SECS" "$2"; } # LOW STATS-JSON: LO and WHY
 
 # victim: host 2 -> host 4; the incast: hosts 1 and 4 -> host 3
 victim() {
