@@ -107,11 +107,16 @@ stop_b() {
 # the fabric's (a least RTT of 8609 us once, with 740 ms stolen; a TCP goodput of 74
 # Mbit/s on one box against 91 on two, with 330 ms): the bounds widen (WIDE 1), and each
 # check says why (WHY).
-stolen() { # COUNTERS...: WIDE and WHY from the most the boxes of these counters lost
+stolen() { # COUNTERS...: WIDE, WHY and RTT_HI from the most the boxes of these counters lost
 	local ms
 	ms=$(fe_steal_ms "$@")
-	WIDE=0 WHY=
+	WIDE=0 WHY= RTT_HI=8600
 	if [ "$ms" -ge 100 ]; then WIDE=1 WHY=" (the hypervisor took $ms ms of a box's core)"; fi
+	# a least RTT's high bound: 8600 us, 9000 (WIDE); past that, as the goodputs' below,
+	# over (1 - s), s the share of 4 s taken, at most 0.75 (9210 us once, with 1650 ms
+	# taken: the hypervisor held the boxes' core long enough to stretch every ping)
+	[ "$WIDE" = 1 ] && RTT_HI=$(python3 -c "print(int(9000 / (1 - min(0.75, $ms / 4000))))")
+	return 0
 }
 
 # A TCP goodput of two boxes against one: 85 .. 115 %, 70 .. 130 % (WIDE) when the
@@ -189,12 +194,13 @@ grep -h "link .* round trip" "$FE_DP_LOG" "$T/b.log" | sed 's/^/  /' >&2
 one=$(cat "$T/one.rtt") two=$(cat "$T/two.rtt")
 fe_log "least RTT: one box $one us, two boxes $two us; TCP under credits: $(cat "$T/one.tcp") and $(cat "$T/two.tcp") Mbit/s"
 stolen "$T/one.json"
-fe_check "one box: least RTT (us), 8 links of 1 ms$WHY" "$one" 8000 "$((8600 + 400 * WIDE))"
+fe_check "one box: least RTT (us), 8 links of 1 ms$WHY" "$one" 8000 "$RTT_HI"
 stolen "$T/a.json" "$T/b.json"
-fe_check "two boxes: least RTT (us)$WHY" "$two" 8000 "$((8600 + 400 * WIDE))"
+fe_check "two boxes: least RTT (us)$WHY" "$two" 8000 "$RTT_HI"
 stolen "$T/one.json" "$T/a.json" "$T/b.json"
+# (widened: 700 us, or as far apart as two least RTTs within 8000 .. RTT_HI may be)
 fe_check "two boxes against one: RTT difference (us)$WHY" "$((two > one ? two - one : one - two))" 0 \
-	"$((300 + 400 * WIDE))"
+	"$((WIDE ? (RTT_HI - 8000 > 700 ? RTT_HI - 8000 : 700) : 300))"
 goodput "two boxes against one" one.tcp two.tcp "$T/one.json" "$T/a.json" "$T/b.json"
 # what crossed: box b's spine received frames and returned credits over both trunks
 fe_check "box b: frames received over each trunk (the veth's, VXLAN's: the fewer)" \
@@ -299,7 +305,7 @@ ip link set fesp-h2 up
 fe_log "a host on each box: least RTT $(cat "$T/hb.rtt") us; TCP through the ib NIC $(cat "$T/hb.tcp") Mbit/s (one box $(cat "$T/nic-one.tcp"))"
 stolen "$T/hb-a.json" "$T/hb-b.json"
 fe_check "a host on each box: least RTT (us), 8 links of 1 ms$WHY" "$(cat "$T/hb.rtt")" 8000 \
-	"$((8600 + 400 * WIDE))"
+	"$RTT_HI"
 goodput "a host on each box, the ib NIC" nic-one.tcp hb.tcp "$T/nic-one.json" "$T/hb-a.json" \
 	"$T/hb-b.json"
 fe_check "a host on each box: h2's NIC acknowledged h1's frames (box b)" \
