@@ -721,8 +721,16 @@ cmd_apply(struct fe_ctl *c, json_t *req)
 		goto out;
 	}
 	if (fe_profile_parse(text, strlen(text), src ? src : "<profile>", p, err, sizeof(err)) <
-		    0 ||
-	    fe_profile_expand(p, (uint32_t)scale, c->dp->nports, pu, pd, &fab, err, sizeof(err)) <
+	    0) {
+		r = reply_err(err);
+		goto out;
+	}
+	/* One link: the profile's values under the regime that runs, whose defaults fill what
+	 * the profile leaves out (a PFC egress has no packet limit, a lossless up link its
+	 * ingress buffer; fe_profile_expand()); the regime is fixed at start. */
+	if (sel)
+		p->fabric.regime = c->fabric.regime;
+	if (fe_profile_expand(p, (uint32_t)scale, c->dp->nports, pu, pd, &fab, err, sizeof(err)) <
 		    0 ||
 	    profile_hops(c, p, (uint32_t)scale, phop, err, sizeof(err)) < 0 ||
 	    (sel && merge_selected(c, sel, pu, pd, phop, up, down, &fl, err, sizeof(err)) < 0)) {

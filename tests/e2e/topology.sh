@@ -200,5 +200,18 @@ fe_ctl set pfc xoff=128KiB,xon=125KiB,watchdog=100ms >/dev/null
 fe_ctl status | grep -q '^pfc xoff 131072B xon 128000B ' || fe_fail "set pfc under pfc: $(fe_ctl status)"
 fe_ctl status | grep -qx 'topology .*: 4 switches, 4 links between them, path ecmp' || fe_fail "status under pfc: $(fe_ctl status)"
 echo "  ok   under pfc: set pfc taken, shown by status"
+# apply P --link: P's values under the regime that runs (docs/control.md): ib-ndr (credit,
+# no buffer-pkts) on a PFC egress keeps it without a packet limit, not credit's default
+fe_ctl apply ib-ndr --link 3 >/dev/null
+fe_ctl apply ib-ndr --link leaf1-spine1 >/dev/null
+fe_ctl links >"$T/links.pfc"
+for l in '3.down ' 'leaf1>spine1 ' 'spine1>leaf1 '; do
+	grep -q "^$l *rate 400Gbit delay 100ns buffer 1048576B/0pkts " "$T/links.pfc" ||
+		fe_fail "apply ib-ndr --link under pfc: $l: $(cat "$T/links.pfc")"
+done
+grep -q '^3.up  *rate 400Gbit delay 100ns buffer 33554432B/16384pkts ' "$T/links.pfc" ||
+	fe_fail "apply ib-ndr --link 3 under pfc: 3.up: $(cat "$T/links.pfc")"
+grep -q '^2.down  *rate unlimited ' "$T/links.pfc" || fe_fail "apply --link 3 touched 2.down"
+echo "  ok   apply ib-ndr --link 3 and leaf1-spine1 under pfc: NDR's rate, PFC's buffers"
 fe_dp_stop
 echo "topology: passed"
