@@ -206,7 +206,7 @@ fe_ctl apply ib-ndr --link 3 >/dev/null
 fe_ctl apply ib-ndr --link leaf1-spine1 >/dev/null
 fe_ctl links >"$T/links.pfc"
 for l in '3.down ' 'leaf1>spine1 ' 'spine1>leaf1 '; do
-	grep -q "^$l *rate 400Gbit delay 100ns buffer 1048576B/0pkts " "$T/links.pfc" ||
+	grep -q "^$l *rate 400Gbit delay 100ns buffer 1048576B bdp " "$T/links.pfc" ||
 		fe_fail "apply ib-ndr --link under pfc: $l: $(cat "$T/links.pfc")"
 done
 grep -q '^3.up  *rate 400Gbit delay 100ns buffer 33554432B/16384pkts ' "$T/links.pfc" ||
