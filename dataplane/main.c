@@ -1396,10 +1396,11 @@ next_hop(const struct fe_graph *g, unsigned s, unsigned d, unsigned h)
 /*
  * Frames that come in by input i may leave by egress e (a port's down link, e < nports,
  * or link between switches e - nports), both of one switch: on one switch, any input but
- * the port's own; on several, those the routes send that way for some switch's hosts.
+ * the port's own; on several, those the routes send that way for some switch's hosts
+ * (hosts: bit d set for switch d with a host).
  */
 static int
-feeds(const struct fe_dp *dp, unsigned i, unsigned e)
+feeds(const struct fe_dp *dp, uint64_t hosts, unsigned i, unsigned e)
 {
 	const struct fe_graph *g = dp->graph;
 	const unsigned x = input_switch(dp, i);
@@ -1409,11 +1410,7 @@ feeds(const struct fe_dp *dp, unsigned i, unsigned e)
 	if (g == NULL)
 		return 1;
 	for (unsigned d = 0; d < g->nsw; d++) {
-		unsigned hosts = 0;
-
-		for (unsigned p = 0; p < dp->nports; p++)
-			hosts += g->port_sw[p] == d;
-		if (hosts == 0)
+		if (!(hosts >> d & 1))
 			continue;
 		/* frames for d's hosts come in by i ... */
 		if (i >= dp->nports && !next_hop(g, g->hl[i - dp->nports].from, d, i - dp->nports))
@@ -1431,6 +1428,11 @@ warn_pfc_egress(const struct fe_dp *dp)
 	const unsigned nin = dp->nports + (dp->graph ? dp->graph->nhl : 0);
 	unsigned nshort = 0;
 	char first[200] = "", name[96];
+	uint64_t hosts = 0; /* the switches with a host */
+
+	RTE_BUILD_BUG_ON(FE_TOPO_SWITCH > 64);
+	for (unsigned p = 0; dp->graph && p < dp->nports; p++)
+		hosts |= UINT64_C(1) << dp->graph->port_sw[p];
 
 	/* egress e: a port's down link (e < nports), or link between switches e - nports
 	 * from its switch; the inputs of that switch that may send to it */
@@ -1442,7 +1444,7 @@ warn_pfc_egress(const struct fe_dp *dp)
 		uint64_t need = 0;
 
 		for (unsigned i = 0; i < nin; i++)
-			if (input_switch(dp, i) == x && feeds(dp, i, e))
+			if (input_switch(dp, i) == x && feeds(dp, hosts, i, e))
 				need += pfc_may_hold(dp, i);
 		if (l->cfg.max_bytes >= need &&
 		    (uint64_t)l->cfg.max_pkts * FE_WIRE_MIN_FRAME >= need)

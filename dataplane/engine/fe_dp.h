@@ -120,6 +120,15 @@ fe_iq_hoq_next(const struct fe_iq *q, uint64_t hoq)
 	return q->head == q->tail ? UINT64_MAX : q->head_since + hoq + 1;
 }
 
+/* A new head of input queue q from tick t: nothing checked for it yet. */
+static inline void
+fe_iq_head_new(struct fe_iq *q, uint64_t t)
+{
+	q->head_since = t;
+	q->room_at = 0;
+	q->pool_wait = 0;
+}
+
 /*
  * Credit regime: m waits at the tail of input queue q (its sender held credits for it,
  * so there is room: credits bound the queue), bound for out; *count counts every
@@ -134,17 +143,26 @@ fe_iq_push(struct fe_iq *q, struct rte_mbuf *m, uint64_t t, int32_t out, uint64_
 	s->t = t;
 	s->out = out;
 	s->len = rte_pktmbuf_pkt_len(m);
-	if (q->head == q->tail) {
-		q->head_since = t;
-		q->room_at = 0;
-		q->pool_wait = 0;
-	}
+	if (q->head == q->tail)
+		fe_iq_head_new(q, t);
 	q->tail++;
 	(*count)++;
 	q->blocks += fe_credit_blocks(s->len);
 	FE_CNT_SET(q->depth, q->tail - q->head);
 	FE_CNT_MAX(q->peak, q->depth);
 	FE_CNT_MAX(q->peak_blocks, q->blocks);
+}
+
+/* Pop the head of input queue q at tick t (its blocks: the caller returns them to its
+ * sender first); *count counts every queue's frames, as fe_iq_push(). */
+static inline void
+fe_iq_pop(struct fe_iq *q, uint64_t t, uint64_t *count)
+{
+	q->blocks -= fe_credit_blocks(q->s[q->head & q->mask].len);
+	q->head++;
+	(*count)--;
+	fe_iq_head_new(q, t);
+	FE_CNT_SET(q->depth, q->tail - q->head);
 }
 
 struct fe_port_stats {

@@ -1628,14 +1628,8 @@ iq_pop(struct fe_dp *dp, unsigned src, uint8_t lane, uint64_t t)
 	const struct fe_iq_slot *s = &q->s[q->head & q->mask];
 
 	credit_back(dp, src, lane, s->len, t);
-	q->blocks -= fe_credit_blocks(s->len);
-	q->head++;
-	g->iq_pkts--;
+	fe_iq_pop(q, t, &g->iq_pkts);
 	g->sw_iq[switch_of(dp, src)]--;
-	q->head_since = t;
-	q->room_at = 0;
-	q->pool_wait = 0;
-	FE_CNT_SET(q->depth, q->tail - q->head);
 }
 
 /* out_room() for the head of input queue q (not a flood), what it found kept

@@ -1091,6 +1091,21 @@ fe_nic_inflight(const struct fe_dp *dp)
 	return n;
 }
 
+/* What flow fl held for order at its receiving host's port when the engine stopped
+ * (held[0 .. window)): counted there, freed. */
+static void
+held_stopped(struct fe_dp *dp, struct fe_nic_flow *fl, uint32_t window)
+{
+	if (fl->held == NULL)
+		return;
+	FE_CNT_ADD(dp->ports[fl->rxq].st.nic_stopped_recv, fl->nheld);
+	for (uint32_t k = 0; k < window; k++) {
+		rte_pktmbuf_free(fl->held[k]);
+		fl->held[k] = NULL;
+	}
+	fl->nheld = 0;
+}
+
 void
 fe_nic_drain(struct fe_dp *dp)
 {
@@ -1104,8 +1119,6 @@ fe_nic_drain(struct fe_dp *dp)
 
 			/* the send queue, this port's; frames held for order, their host's */
 			FE_CNT_ADD(dp->ports[i].st.nic_stopped_send, fl->pend_n);
-			if (fl->held != NULL)
-				FE_CNT_ADD(dp->ports[fl->rxq].st.nic_stopped_recv, fl->nheld);
 			for (; fl->pend_n; fl->pend_n--) {
 				rte_pktmbuf_free(n->pend[fl->pend_head].m);
 				fl->pend_head = n->pend[fl->pend_head].next;
@@ -1113,12 +1126,8 @@ fe_nic_drain(struct fe_dp *dp)
 			for (uint32_t k = 0; k < n->window; k++) {
 				rte_pktmbuf_free(fl->win[k].m);
 				fl->win[k].m = NULL;
-				if (fl->held) {
-					rte_pktmbuf_free(fl->held[k]);
-					fl->held[k] = NULL;
-				}
 			}
-			fl->nheld = 0;
+			held_stopped(dp, fl, n->window);
 			fl->una = fl->next_psn;
 		}
 		FE_CNT_ADD(dp->ports[i].st.nic_stopped_recv, n->rtail - n->rhead); /* released */
@@ -1131,13 +1140,6 @@ fe_nic_drain(struct fe_dp *dp)
 		struct fe_nic_flow *fl = &dp->nic_remote[f];
 
 		if (fl->held != NULL)
-			FE_CNT_ADD(dp->ports[fl->rxq].st.nic_stopped_recv, fl->nheld);
-		for (uint32_t k = 0; fl->held && fl->nheld && k < dp->ports[fl->rxq].nic->window;
-		     k++)
-			if (fl->held[k] != NULL) {
-				rte_pktmbuf_free(fl->held[k]);
-				fl->held[k] = NULL;
-				fl->nheld--;
-			}
+			held_stopped(dp, fl, dp->ports[fl->rxq].nic->window);
 	}
 }

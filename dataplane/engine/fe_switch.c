@@ -743,13 +743,7 @@ iq_pop(struct fe_dp *dp, unsigned in, uint8_t lane, uint64_t t)
 	const struct fe_iq_slot *s = &q->s[q->head & q->mask];
 
 	fe_credit_return(&dp->ports[in].credit, lane, fe_credit_blocks(s->len), t);
-	q->blocks -= fe_credit_blocks(s->len);
-	q->head++;
-	dp->iq_pkts--;
-	q->head_since = t;
-	q->room_at = 0;
-	q->pool_wait = 0;
-	FE_CNT_SET(q->depth, q->tail - q->head);
+	fe_iq_pop(q, t, &dp->iq_pkts);
 }
 
 /*
