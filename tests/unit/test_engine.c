@@ -1187,3 +1187,63 @@ Test(engine, credit_arrivals_follow_the_table)
 	fe_dp_free(dp);
 	cr_assert_eq(rte_mempool_avail_count(pool), pool->size, "every mbuf back in the pool");
 }
+
+/*
+ * The pipeline (--lcores 2), its stages polled apart: what the up stage hands an egress
+ * port is what the down stage took, what the port's ring had no room for (handoff_full)
+ * and what was still in the ring when the dataplane stopped (handoff_stopped, freed
+ * then). 5000 frames from a pool larger than the ring (4095 frames) with no down stage to
+ * take them: 4095 wait in the ring at the stop, 905 found it full.
+ */
+Test(engine, pipeline_frames_between_the_stages_at_stop_are_counted)
+{
+	struct fe_linkdef up[NP] = {0}, down[NP] = {0};
+	struct fe_dp_conf conf = {.mac_age_ns = 300000000000ULL, .lanes = 1, .lcores = 2};
+	struct rte_mempool *big =
+		rte_pktmbuf_pool_create("big", 8191, 0, 0, RTE_MBUF_DEFAULT_BUF_SIZE, 0);
+	uint64_t handed, took = 0, t = 10;
+	char err[256];
+	struct fe_dp *dp;
+
+	cr_assert_not_null(big);
+	dp = fe_dp_create(NP, ports, up, down, pool, HZ, &conf, err, sizeof(err));
+	cr_assert_not_null(dp, "%s", err);
+	cr_assert_not_null(dp->handoff, "two lcores: a pipeline");
+	inject(1, MAC[0], 100); /* B learned on port 1; A unknown: flooded to 0 and 2 */
+	fe_dp_poll_role(dp, FE_ROLE_UP, t);
+	fe_dp_poll_role(dp, FE_ROLE_DOWN, t);
+	cr_assert_eq(sent(0) + sent(2), 2);
+	for (unsigned k = 0; k < 100; k++) /* both stages: the down stage takes them all */
+		inject(0, MAC[1], 100);
+	fe_dp_poll_role(dp, FE_ROLE_UP, t += 10);
+	fe_dp_poll_role(dp, FE_ROLE_DOWN, t);
+	cr_assert_eq(sent(1), 100);
+	for (unsigned r = 0; r < 5; r++) { /* the up stage alone: 1000 at a time */
+		for (unsigned k = 0; k < 1000; k++)
+			ring_udp(big, rxr[0], MAC[1], MAC[0], 0, 0, 64, (uint8_t)k);
+		while (rte_ring_count(rxr[0]) > 0)
+			fe_dp_poll_role(dp, FE_ROLE_UP, t += 10);
+	}
+	cr_assert_eq(sent(1), 0, "no down stage ran");
+	cr_assert_eq(dp->sw.unicast, 100 + 5000);
+	cr_assert_eq(dp->sw.flooded, 1);
+	cr_assert_eq(dp->sw.handoff_full, 5000 - 4095);
+	cr_assert_eq(rte_ring_count(dp->handoff[1]), 4095, "the ring full");
+	cr_assert_eq(dp->sw.handoff_stopped, 0, "0 while it runs");
+	fe_dp_drain(dp);
+	cr_assert_eq(dp->sw.handoff_stopped, 4095, "what waited in the ring: %lu",
+		     (unsigned long)dp->sw.handoff_stopped);
+	/* handed on: each unicast once, the flood to the 2 other ports */
+	handed = dp->sw.unicast + (NP - 1) * dp->sw.flooded;
+	for (int i = 0; i < NP; i++)
+		took += dp->ports[i].down.st.in_pkts;
+	cr_assert_eq(took, 2 + 100);
+	cr_assert_eq(handed, took + dp->sw.handoff_full + dp->sw.handoff_stopped,
+		     "handed on %lu, the down stage took %lu, full %lu, stopped %lu",
+		     (unsigned long)handed, (unsigned long)took, (unsigned long)dp->sw.handoff_full,
+		     (unsigned long)dp->sw.handoff_stopped);
+	cr_assert_eq(rte_mempool_avail_count(big), big->size, "every mbuf back in its pool");
+	cr_assert_eq(rte_mempool_avail_count(pool), pool->size);
+	fe_dp_free(dp);
+	rte_mempool_free(big);
+}

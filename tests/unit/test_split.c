@@ -722,3 +722,61 @@ Test(split, a_trunk_refuses_a_route_it_cannot_take)
 	cr_assert_eq(b->graph->iq_pkts, 0, "nothing queued");
 	done(b, NULL, avail);
 }
+
+/*
+ * A frame a trunk brings is due when it left the other box, less how late it left, on
+ * the receiving box's clock: live, the TSC, which runs ahead of the pass's tick, so that
+ * it waits in the trunk's due queue for a pass at or past it (on a fake clock it is due
+ * at once). Box B live with its passes at the fake clock's ticks, far behind the TSC:
+ * the 5 frames host 1 sends host 3 then wait there, and stopped they are freed and
+ * counted (rx_stopped). Every frame the trunk brought is one its switch took or one of
+ * these; every frame box A sent over it, one it brought.
+ */
+Test(split, frames_not_yet_due_at_stop_are_counted)
+{
+	unsigned avail = rte_mempool_avail_count(pool);
+	const struct opt o = {.regime = FE_REGIME_LOSSY, .lat_ns = 300};
+	const struct fe_trunk *tx, *rx;
+	const struct fe_hoplink *on;
+	char err[256];
+	struct fe_dp *a = engine(1, &o, err, sizeof(err)), *b;
+	uint64_t t = 1000000;
+
+	cr_assert_not_null(a, "%s", err);
+	b = engine(2, &o, err, sizeof(err));
+	cr_assert_not_null(b, "%s", err);
+	learn(a, b, &t, o.lat_ns);
+	tx = trunk_of(a, "leaf1-spine1");
+	rx = trunk_of(b, "leaf1-spine1");
+	on = hop(b, "spine1>leaf2");
+	for (int i = 0; i < 3; i++) /* on the fake clock: due as they come */
+		inject(0, MAC[2], 100);
+	for (int k = 0; k < 100; k++)
+		poll2(a, b, t += STEP, o.lat_ns);
+	cr_assert_eq(sent(2), 3);
+	cr_assert_eq(rx->due_tail - rx->due_head, 0, "none waited");
+	b->live = 1; /* B's passes now run behind the TSC */
+	for (int i = 0; i < 5; i++)
+		inject(0, MAC[2], 100);
+	for (int k = 0; k < 100; k++)
+		poll2(a, b, t += STEP, o.lat_ns);
+	cr_assert_eq(sent(2), 0, "not yet due on box B");
+	cr_assert_eq(rx->due_tail - rx->due_head, 5, "the 5 wait for their tick");
+	for (int w = 0; w < 2 * NT; w++)
+		cr_assert_eq(wires[w].head, wires[w].tail, "every frame crossed");
+	cr_assert_eq(rx->rx_stopped, 0, "0 while it runs");
+	fe_dp_drain(b);
+	cr_assert_eq(rx->rx_stopped, 5, "the 5 not yet due when it stopped: %lu",
+		     (unsigned long)rx->rx_stopped);
+	cr_assert_eq(rx->due_tail - rx->due_head, 0);
+	/* leaf1's 2 hellos and the 8 frames; the spine sent the hellos and 3 on to leaf2 */
+	cr_assert_eq(tx->tx_frames, 2 + 8);
+	cr_assert_eq(rx->rx_frames, tx->tx_frames, "every frame box A sent, brought");
+	cr_assert_eq(on->l.st.in_pkts, 2 + 3);
+	cr_assert_eq(rx->rx_frames, on->l.st.in_pkts + rx->rx_stopped,
+		     "brought %lu: %lu to the spine's switch, %lu stopped",
+		     (unsigned long)rx->rx_frames, (unsigned long)on->l.st.in_pkts,
+		     (unsigned long)rx->rx_stopped);
+	cr_assert_eq(rx->rx_bad, 0);
+	done(a, b, avail);
+}
