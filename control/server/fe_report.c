@@ -1134,7 +1134,6 @@ graph_json(const struct fe_dp *dp)
 				u64(FE_CNT_GET(x->probes)));
 
 			json_object_set_new(o, "echoes", u64(FE_CNT_GET(x->echoes)));
-			json_object_set_new(o, "tx_stopped", u64(FE_CNT_GET(x->tx_stopped)));
 			json_object_set_new(o, "rx_stopped", u64(FE_CNT_GET(x->rx_stopped)));
 
 			/* the port's own losses: what its ring or the pool could not take */

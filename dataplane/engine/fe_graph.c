@@ -2099,10 +2099,10 @@ fe_graph_drain(struct fe_dp *dp)
 	for (unsigned t = 0; g && t < g->ntrunks; t++) {
 		struct fe_trunk *tr = &g->trunk[t];
 
-		FE_CNT_ADD(tr->tx_stopped, tr->ntx);
+		/* nothing staged to send: every pass sends it before it ends (trunks_flush(),
+		 * what the port refuses is tx_full), and the engine stops between passes */
+		RTE_ASSERT(tr->ntx == 0);
 		FE_CNT_ADD(tr->rx_stopped, tr->due_tail - tr->due_head);
-		rte_pktmbuf_free_bulk(tr->tx, tr->ntx);
-		tr->ntx = 0;
 		tr->ncred = 0;
 		for (; tr->due_head != tr->due_tail; tr->due_head++)
 			rte_pktmbuf_free(tr->due[tr->due_head % FE_TRUNK_DUE].m);

@@ -132,10 +132,9 @@ struct fe_trunk {
 	fe_counter_t tx_full;		   /* frames the port did not take: lost, counted */
 	fe_counter_t rx_bad;		   /* frames not of the fabric, or for another link */
 	fe_counter_t nombuf;		   /* control frames not sent for want of an mbuf */
-	fe_counter_t tx_stopped; /* staged to send (any kind) when the engine stopped: freed */
-	fe_counter_t rx_stopped; /* frames of the fabric come, not yet due, then: freed */
-	fe_counter_t probes;	 /* latency probes answered */
-	fe_counter_t echoes;	 /* answers to this box's probes that came once it ran */
+	fe_counter_t rx_stopped;	   /* frames of the fabric come, not yet due, then: freed */
+	fe_counter_t probes;		   /* latency probes answered */
+	fe_counter_t echoes;		   /* answers to this box's probes that came once it ran */
 };
 
 /* One direction of a link between two switches. */
