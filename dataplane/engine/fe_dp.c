@@ -967,12 +967,9 @@ fe_dp_drain(struct fe_dp *dp)
 			rte_pktmbuf_free_bulk((struct rte_mbuf **)pkts, n);
 		while ((n = fe_link_flush(&p->down, pkts, FE_BURST)) > 0)
 			rte_pktmbuf_free_bulk((struct rte_mbuf **)pkts, n);
-		if (dp->hstage != NULL) { /* empty after every round; freed if not */
-			FE_CNT_ADD(dp->sw.handoff_stopped, dp->hstage[i].n);
-			for (unsigned k = 0; k < dp->hstage[i].n; k++)
-				rte_pktmbuf_free(dp->hstage[i].h[k].m);
-			dp->hstage[i].n = 0;
-		}
+		/* the pipeline's staging: emptied into the ring after every round
+		 * (fe_switch_handoff_out()), and the engine stops between rounds */
+		RTE_ASSERT(dp->hstage == NULL || dp->hstage[i].n == 0);
 		while (dp->handoff && (n = fe_switch_handoff_flush(dp, i)) > 0)
 			FE_CNT_ADD(dp->sw.handoff_stopped, n);
 	}
