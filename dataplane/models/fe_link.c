@@ -512,7 +512,7 @@ burst_whole(struct fe_link *l, struct fe_link_offer *o, unsigned n, const int ga
 	/* the pool's bytes but this link's: only this link moves in the burst, so the
 	 * pool holds others + q_bytes all along, and its limit is one on q_bytes */
 	const uint64_t others = l->pool != NULL ? l->pool->used - q_bytes0 : 0;
-	fe_counter_t *const acct = accounted ? l->acct : NULL;
+	fe_counter_t *const acct = accounted ? l->acct : NULL; /* not NULL then */
 	uint64_t qlim = l->cfg.max_bytes;
 	uint32_t svc = l->svc, tail = l->tail, frac = l->busy_frac, peak_pkts = l->peak_pkts;
 	uint32_t sched = l->sched;
@@ -545,7 +545,7 @@ burst_whole(struct fe_link *l, struct fe_link_offer *o, unsigned n, const int ga
 
 			q_bytes -= g->len;
 			left += g->len;
-			if (acct != NULL)
+			if (accounted)
 				FE_CNT_SET(acct[FE_LABEL_ACCT(g->label)],
 					   acct[FE_LABEL_ACCT(g->label)] - g->len);
 			svc++;
@@ -618,9 +618,6 @@ burst_whole(struct fe_link *l, struct fe_link_offer *o, unsigned n, const int ga
 			sched = tail + 1;
 		tail++;
 		q_bytes += len;
-		if (acct != NULL)
-			FE_CNT_SET(acct[FE_LABEL_ACCT(o->label)],
-				   acct[FE_LABEL_ACCT(o->label)] + len);
 		if (__builtin_expect(q_bytes > q_max, 0)) /* a new peak: rare once the queue */
 			q_max = q_bytes;		  /* has been as long before */
 		if (__builtin_expect(tail - svc > peak_pkts, 0))
@@ -629,6 +626,9 @@ burst_whole(struct fe_link *l, struct fe_link_offer *o, unsigned n, const int ga
 	/* in: what was taken (the growth of the buffer and what left it) and dropped */
 	FE_CNT_ADD(l->st.in_pkts, (unsigned)(o - o0)); /* (the rest are offered one at a time) */
 	FE_CNT_ADD(l->st.in_bytes, q_bytes - q_bytes0 + left + dropped);
+	if (accounted && o != o0) /* what was taken, to the offers' one account */
+		FE_CNT_SET(acct[FE_LABEL_ACCT(o0->label)],
+			   acct[FE_LABEL_ACCT(o0->label)] + (q_bytes - q_bytes0 + left));
 	if (svc != l->svc) {
 		l->last_leave = slots[(svc - 1) & mask].tx_end;
 		l->svc = svc;

@@ -519,11 +519,13 @@ struct fe_link_offer {
  * jitter: the same, to the counter and the tick, as n calls of
  * fe_link_enqueue_x(l, o[i].pkt, o[i].len, o[i].at, 0, o[i].label) (test_link checks
  * it), with the link's state kept in registers from one packet to the next. It is what
- * a switch calls for the frames of one input bound for the same output. Returns how
- * many were dropped: each has its cause in o[i].why and is the caller's to free. A gated
- * link's packets wait for its pump, as they would. Readers on another thread see the
- * drops and the bytes per account (l->acct) as they happen, but in_pkts, in_bytes and
- * the pool's use and peak once the burst is in (the same values, at its end).
+ * a switch calls for the frames of one input bound for the same output: with bytes per
+ * account (l->acct), the offers share one account (FE_LABEL_ACCT(), the input's), whose
+ * bytes taken are added at the burst's end. Returns how many were dropped: each has its
+ * cause in o[i].why and is the caller's to free. A gated link's packets wait for its
+ * pump, as they would. Readers on another thread see the drops and the bytes left per
+ * account as they happen, but in_pkts, in_bytes, the bytes taken per account and the
+ * pool's use and peak once the burst is in (the same values, at its end).
  */
 unsigned fe_link_enqueue_burst(struct fe_link *l, struct fe_link_offer *o, unsigned n);
 

@@ -755,13 +755,17 @@ twin_run(const struct fe_link_params *p, uint32_t nslots, uint64_t pool_limit, i
 			 * serializer is free at (busy_until: it starts at once from it on) */
 			if (open && rand() % 3 == 0 && t->one.busy_until > now)
 				now = t->one.busy_until - 1 + (uint64_t)(rand() % 3);
+			/* with accounts, a burst's offers share one (fe_link_enqueue_burst()) */
+			const unsigned account = (unsigned)(rand() % 64);
+
 			for (unsigned i = 0; i < n; i++) {
 				now += (uint64_t)(rand() % 3 == 0 && i > 0 ? rand() % 2000 : 0);
 				o[i] = (struct fe_link_offer){
 					.pkt = &tags[rand() % 4096],
 					.at = now,
 					.len = 60 + (uint32_t)(rand() % 1455),
-					.label = FE_LABEL(rand() % 64, rand() % 8),
+					.label = FE_LABEL(acct ? account : (unsigned)(rand() % 64),
+							  rand() % 8),
 					.why = 0x55};
 			}
 			if (max_q != 0) { /* while there is room */
