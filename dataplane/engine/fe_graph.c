@@ -1017,11 +1017,12 @@ pfc_run_quiet(struct fe_dp *dp, unsigned src, const struct fe_hoplink *hl,
 	if ((hl->storm_until > o[0].at && dp->wd.action == FE_PFC_WD_DROP) ||
 	    fe_pfc_xoff(pfc, FE_LABEL_CLASS(label)))
 		return 0;
-	for (unsigned i = 0; i < n; i++) {
+	/* one input's frames of one lane share a label: with one lane, every run's */
+	for (unsigned i = 1; dp->conf.lanes > 1 && i < n; i++)
 		if (o[i].label != label)
 			return 0;
+	for (unsigned i = 0; i < n; i++)
 		held += o[i].len; /* the most it can hold: frames only leave in between */
-	}
 	return held < pfc->cfg.xoff;
 }
 
