@@ -503,7 +503,10 @@ burst_whole(struct fe_link *l, struct fe_link_offer *o, unsigned n, const int ga
 {
 	struct fe_link_slot *const slots = l->slots;
 	struct fe_link_offer *const o0 = o;
-	const struct fe_link_offer *const end = o + n;
+	/* open: a packet waits (the last taken, which ended the burst, or one already):
+	 * what follows it is the caller's, one at a time; none taken if one already does */
+	int waits = open && l->sched != l->tail;
+	const struct fe_link_offer *const end = waits ? o : o + n;
 	const uint32_t mask = l->mask, wire_full = l->head + mask + 1;
 	/* with stop, the packets it may hold, the caller's limit too (without, the link's
 	 * own, read in the loop: a register fewer) */
@@ -529,18 +532,15 @@ burst_whole(struct fe_link *l, struct fe_link_offer *o, unsigned n, const int ga
 
 	if (l->pool != NULL && l->pool->limit != 0 && l->pool->limit - others < qlim)
 		qlim = l->pool->limit - others;
+	/* open: every packet taken is scheduled till one waits, so sched is tail all along */
 	for (; o < end; o++) {
 		const uint32_t len = o->len;
 		const uint64_t now = o->at;
 		struct fe_link_slot *s;
 
-		/* open: a packet waits; what follows is the caller's, one at a time */
-		if (open && sched != tail)
-			break;
-
 		/* fe_link_advance(): what has been serialized by now leaves the buffer (a
 		 * gated link: of what its pump scheduled) */
-		while (svc != (gated ? sched : tail) && slots[svc & mask].tx_end <= now) {
+		while (svc != (gated && !open ? sched : tail) && slots[svc & mask].tx_end <= now) {
 			const struct fe_link_slot *g = &slots[svc & mask];
 
 			q_bytes -= g->len;
@@ -614,14 +614,17 @@ burst_whole(struct fe_link *l, struct fe_link_offer *o, unsigned n, const int ga
 			FE_CNT_ADD(l->st.sojourn_hist[fe_hist_bucket(
 					   fe_fp_to_ns(busy - now, l->cfg.ns_fp))],
 				   1);
-		if (gated && now_eager)
-			sched = tail + 1;
 		tail++;
 		q_bytes += len;
 		if (__builtin_expect(q_bytes > q_max, 0)) /* a new peak: rare once the queue */
 			q_max = q_bytes;		  /* has been as long before */
 		if (__builtin_expect(tail - svc > peak_pkts, 0))
 			peak_pkts = tail - svc;
+		if (open && !now_eager) { /* it waits: the rest are the caller's */
+			waits = 1;
+			o++;
+			break;
+		}
 	}
 	/* in: what was taken (the growth of the buffer and what left it) and dropped */
 	FE_CNT_ADD(l->st.in_pkts, (unsigned)(o - o0)); /* (the rest are offered one at a time) */
@@ -637,8 +640,8 @@ burst_whole(struct fe_link *l, struct fe_link_offer *o, unsigned n, const int ga
 	l->tail = tail;
 	if (!gated)
 		l->sched = tail;
-	else if (open)
-		l->sched = sched;
+	else if (open && o != o0)
+		l->sched = tail - (uint32_t)waits;
 	l->q_bytes = q_bytes;
 	l->peak_pkts = peak_pkts;
 	if (q_max > l->peak_bytes)
@@ -656,7 +659,7 @@ burst_whole(struct fe_link *l, struct fe_link_offer *o, unsigned n, const int ga
 	}
 	/* a packet found the pool full, its buffer's own limits kept (open: not stopped by
 	 * one waiting): it and the rest one at a time (with stop, the caller's) */
-	if (!stop && __builtin_expect(o < end, 0) && (!open || sched == tail)) {
+	if (!stop && __builtin_expect(o < end, 0) && !waits) {
 		if (open) {
 			const unsigned k = one_at_a_time_open(l, o, (unsigned)(end - o), shut_from,
 							      shut_until, &nd);
