@@ -714,6 +714,10 @@ build_links(struct opts *o, unsigned nports, struct fe_linkdef *up, struct fe_li
 	return 0;
 }
 
+/* The ports fabemu-dp made promiscuous, made not so again at exit (shutdown_ports()): a
+ * lent testbed's or a lab's interfaces are left as they were found. */
+static uint8_t promisc_set[RTE_MAX_ETHPORTS];
+
 static int
 port_setup(uint16_t port, struct rte_mempool *pool, uint16_t rxd, uint16_t txd, char *err,
 	   size_t len)
@@ -735,10 +739,13 @@ port_setup(uint16_t port, struct rte_mempool *pool, uint16_t rxd, uint16_t txd, 
 		return rc;
 	}
 	/* frames for the other hosts must reach us; PMDs without the notion say ENOTSUP */
+	if (rte_eth_promiscuous_get(port) == 1)
+		return 0;
 	rc = rte_eth_promiscuous_enable(port);
 	if (rc < 0 && rc != -ENOTSUP)
 		fprintf(stderr, "fabemu-dp: port %u: promiscuous mode: %s\n", port,
 			rte_strerror(-rc));
+	promisc_set[port] = rc == 0;
 	return 0;
 }
 
@@ -1514,6 +1521,8 @@ shutdown_ports(const struct fe_dp *dp, const uint16_t *ports, unsigned nports,
 		if (rte_eth_dev_info_get(ports[i], &info) == 0 &&
 		    strcmp(info.driver_name, "net_af_xdp") == 0)
 			xdp_ports++;
+		if (promisc_set[ports[i]] && rte_eth_promiscuous_disable(ports[i]) == 0)
+			promisc_set[ports[i]] = 0;
 		rte_eth_dev_stop(ports[i]);
 		rte_eth_dev_close(ports[i]);
 	}

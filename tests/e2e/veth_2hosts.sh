@@ -38,4 +38,9 @@ lo=$(python3 -c "print(round(min($(share 2e8), $g1) * 0.9, 1))"); hi=$(python3 -
 fe_check "TCP goodput (Mbit/s), share 188.3" "$g" "$lo" "$hi"
 fe_dp_stop
 grep mbufs "$FE_DP_LOG" | sed 's/^/  /'
+# the testbed's own interfaces as fabemu-dp found them: it made them promiscuous to read
+# every host's frames, and makes them not so at exit (a lent testbed, a lab's NICs)
+promisc=$(ip -o link show | awk -F': ' -v n="$FE_TB_NAME-h" 'index($2, n) == 1 && /PROMISC/ { print $2 }')
+[ -z "$promisc" ] || fe_fail "fabemu-dp left its ports promiscuous: $promisc"
+echo "  ok   its ports are not left promiscuous"
 echo "veth_2hosts: passed"
