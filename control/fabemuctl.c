@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * fabemuctl: checks and shows fabric profiles, and controls a running fabemu-dp over
- * its control socket (docs/control.md). Exit status: 0 done; 1 refused (the reason is
- * printed); 2 usage; 3 no dataplane to talk to.
+ * fabemuctl: checks and shows fabric profiles, topologies and campaigns, runs campaigns,
+ * and controls a running fabemu-dp over its control socket (docs/control.md). Exit status:
+ * 0 done; 1 refused (the reason is printed); 2 usage; 3 no dataplane to talk to.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -59,11 +59,14 @@ usage(FILE *f)
 		"                              a containerlab lab as a fabemu topology and a\n"
 		"                              campaign over its hosts, in DIR (default: the\n"
 		"                              lab's name; docs/containerlab.md)\n"
-		"Campaigns (docs/campaigns.md; root):\n"
-		"  campaign check FILE         validate a campaign and the profiles it names\n"
-		"  campaign run FILE [--out DIR] [--testbed NAME] [--iterations N]\n"
+		"Campaigns (docs/campaigns.md; FILE|NAME: a file, else testbeds/campaigns/NAME):\n"
+		"  campaign list               the shipped campaigns and their descriptions\n"
+		"  campaign check FILE|NAME... validate campaigns and the profiles they name\n"
+		"  campaign show FILE|NAME     the campaign as it would run: job, regimes and\n"
+		"                              their links, timeline\n"
+		"  campaign run FILE|NAME [--out DIR] [--testbed NAME] [--iterations N]\n"
 		"                              run its job under each regime with its faults;\n"
-		"                              results and report in DIR\n"
+		"                              results and report in DIR (root)\n"
 		"  testbed clean               remove what killed campaign runners left behind:\n"
 		"                              processes, hosts, bridge, socket, DPDK files\n"
 		"A running fabemu-dp:\n"

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * fabemuctl campaign check|run, and testbed clean: the command lines; the stages live in
- * control/campaign/.
+ * fabemuctl campaign list|check|show|run, and testbed clean: the command lines; the stages
+ * live in control/campaign/.
  */
 #include <getopt.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,39 @@
 
 #include "campaign/cg.h"
 #include "fe_campaign.h"
+#include "fe_linkspec.h"
+#include "fe_profile.h"
+#include "fe_units.h"
+
+#define RUN_ARGS "FILE|NAME [--out DIR] [--testbed NAME] [--iterations N]"
+
+static void
+usage(FILE *f)
+{
+	fprintf(f, "Usage: fabemuctl campaign list\n"
+		   "       fabemuctl campaign check FILE|NAME...\n"
+		   "       fabemuctl campaign show FILE|NAME\n"
+		   "       fabemuctl campaign run " RUN_ARGS "\n"
+		   "  list   the shipped campaigns (testbeds/campaigns/) and their descriptions\n"
+		   "  check  validate campaigns and the profiles they name\n"
+		   "  show   the campaign as it would run: job, regimes and their links, timeline\n"
+		   "  run    run its job under each regime with its faults; results and report\n"
+		   "         in DIR (root)\n"
+		   "FILE|NAME: a file that exists is taken as given (with or without .yaml); else\n"
+		   "a shipped campaign, testbeds/campaigns/NAME.yaml (docs/campaigns.md)\n");
+}
+
+/* A bad option or argument of "campaign SUB": what was wrong is said before this. */
+static int
+usage_hint(const char *sub)
+{
+	fprintf(stderr, "Usage: fabemuctl campaign %s%s (see fabemuctl campaign --help)\n", sub,
+		strcmp(sub, "run") == 0	    ? " " RUN_ARGS
+		: strcmp(sub, "check") == 0 ? " FILE|NAME..."
+		: strcmp(sub, "show") == 0  ? " FILE|NAME"
+					    : "");
+	return CG_USAGE;
+}
 
 static int
 check(int argc, char **argv)
@@ -21,7 +55,7 @@ check(int argc, char **argv)
 
 	if (c == NULL)
 		return CG_SETUP;
-	for (int i = 2; i < argc; i++) {
+	for (int i = 0; i < argc; i++) {
 		if (cg_load(argv[i], c, err, sizeof(err)) < 0) {
 			fprintf(stderr, "%s\n", err);
 			rc = CG_BAD_FILE;
@@ -33,6 +67,150 @@ check(int argc, char **argv)
 	}
 	free(c);
 	return rc;
+}
+
+/* The shipped campaigns, one a line: name, description, file (as profile list). */
+static int
+list(void)
+{
+	char(*names)[CG_NAME_LEN] = calloc(256, sizeof(*names));
+	char dir[4096], err[2048];
+	struct cg_campaign *c = calloc(1, sizeof(*c));
+	int n, rc = 0;
+
+	if (names == NULL || c == NULL) {
+		free(names);
+		free(c);
+		return CG_SETUP;
+	}
+	n = cg_shipped(names, 256);
+	if (n < 0) {
+		fprintf(stderr, "fabemuctl campaign list: %s: %s\n",
+			cg_shipped_dir(dir, sizeof(dir)), strerror(-n));
+		rc = CG_BAD_FILE;
+	}
+	for (int i = 0; i < n; i++) {
+		if (cg_load(names[i], c, err, sizeof(err)) < 0) {
+			fprintf(stderr, "%s\n", err);
+			rc = CG_BAD_FILE;
+		} else {
+			printf("%-22s %s (%s)\n", names[i], c->description, c->source);
+		}
+		free(c->text);
+	}
+	free(names);
+	free(c);
+	return rc;
+}
+
+static void
+show_edge(const char *what, const struct cg_edge *e)
+{
+	printf("%s %s, ring %" PRIu32 ", mtu %" PRIu32 "%s%s\n", what, e->pmd, e->ring, e->mtu,
+	       e->dpargs[0] ? ", dataplane " : "", e->dpargs);
+}
+
+/* A regime's links, compiled as its dataplane would run them (profile show's lines). */
+static void
+show_links(const struct cg_campaign *c, const struct cg_regime *g)
+{
+	struct fe_profile *p = malloc(sizeof(*p));
+	struct fe_linkdef up[CG_MAX_HOSTS], down[CG_MAX_HOSTS];
+	struct fe_fabric fab;
+	char err[1024], line[1024];
+
+	if (p && fe_profile_load(g->profile, p, err, sizeof(err)) == 0 &&
+	    fe_profile_expand(p, g->scale, c->hosts, up, down, &fab, err, sizeof(err)) == 0) {
+		for (unsigned i = 0; i < g->nlinks; i++)
+			fe_linkspec_apply(g->links[i], up, down, c->hosts, err, sizeof(err));
+		for (unsigned n = 0; n < 2 * c->hosts; n++)
+			printf("  %u.%-5s %s\n", n / 2, n % 2 ? "down" : "up",
+			       fe_profile_fmt_link(n % 2 ? &down[n / 2] : &up[n / 2], line,
+						   sizeof(line)));
+	}
+	free(p);
+}
+
+static void
+show_regime(const struct cg_campaign *c, const struct cg_regime *g)
+{
+	char t[64], r[64];
+
+	if (g->kind == CG_WIRE) {
+		printf("regime %s: the wire (the hosts joined by a Linux bridge, no fabemu)\n",
+		       g->name);
+		return;
+	}
+	printf("regime %s: profile %s (%s), scale %" PRIu32 ", regime %s%s\n", g->name,
+	       g->profile_name, g->profile, g->scale, fe_regime_name(g->fabric.regime),
+	       g->ideal ? ", ideal" : "");
+	printf("  hop %s, offered %s\n", fe_fmt_time(g->hop_ns, t, sizeof(t)),
+	       g->offered_bps ? fe_fmt_rate(g->offered_bps, r, sizeof(r)) : "unbounded");
+	if (g->topology[0])
+		printf("  topology %s (%s), path %s%s\n", g->topology_name, g->topology,
+		       fe_path_name(g->path), g->split ? ", split across boxes" : "");
+	if (g->nic[0])
+		printf("  nic %s\n", g->nic);
+	for (unsigned i = 0; i < g->nlinks; i++)
+		printf("  links %s\n", g->links[i]);
+	if (memcmp(&g->edge, &c->edge, sizeof(g->edge)) != 0)
+		show_edge("  edge", &g->edge);
+	show_links(c, g);
+}
+
+/* campaign show: the compiled campaign, in the order of its file. */
+static int
+show(const char *name)
+{
+	struct cg_campaign *c = calloc(1, sizeof(*c));
+	char err[2048], b[64];
+
+	if (c == NULL)
+		return CG_SETUP;
+	if (cg_load(name, c, err, sizeof(err)) < 0) {
+		fprintf(stderr, "%s\n", err);
+		free(c->text);
+		free(c);
+		return CG_BAD_FILE;
+	}
+	printf("campaign %s (%s)\n", c->name, c->source);
+	if (c->description[0])
+		printf("description %s\n", c->description);
+	printf("hosts %u\nrepetitions %u\nseed %" PRIu64 "\n", c->hosts, c->reps, c->seed);
+	if (c->allreduce) {
+		printf("job allreduce, sizes");
+		for (unsigned i = 0; i < c->nsizes; i++)
+			printf(" %s", cg_size_name(c->sizes[i], b, sizeof(b)));
+		printf(", iterations %u, warmup %u\n", c->iters, c->warmup);
+	} else {
+		printf("job command '%s', iterations %u, warmup %u\n", c->command, c->iters,
+		       c->warmup);
+	}
+	for (unsigned i = 0; i < c->nbeside; i++)
+		printf("beside host %u: %s\n", c->beside[i].host, c->beside[i].command);
+	show_edge("edge", &c->edge);
+	printf("fidelity lateness %g of a hop, load %g of the capacity, capacity ", c->fid.late,
+	       c->fid.load);
+	if (c->fid.capacity)
+		printf("measured for %s\n", fe_fmt_time(c->fid.cap_ns, b, sizeof(b)));
+	else
+		printf("not measured\n");
+	for (unsigned g = 0; g < c->nreg; g++)
+		show_regime(c, &c->reg[g]);
+	printf("timeline%s\n", c->nsteps ? "" : " (none)");
+	for (unsigned i = 0; i < c->nsteps; i++) {
+		const struct cg_step *s = &c->steps[i];
+
+		if (s->at_iter > 0)
+			printf("  iteration %d", s->at_iter);
+		else
+			printf("  %s", fe_fmt_time(s->at_ns, b, sizeof(b)));
+		printf(": %s%s (%s): fabemuctl %s\n", s->revert ? "end: " : "", s->what, s->src,
+		       s->args);
+	}
+	free(c->text);
+	free(c);
+	return 0;
 }
 
 /*
@@ -70,24 +248,51 @@ fe_campaign_main(int argc, char **argv)
 	static const struct option lo[] = {{"out", required_argument, NULL, 'o'},
 					   {"testbed", required_argument, NULL, 't'},
 					   {"iterations", required_argument, NULL, 'i'},
+					   {"help", no_argument, NULL, 'h'},
 					   {NULL, 0, NULL, 0}};
-	const char *out = NULL, *testbed = NULL;
+	static const char *const subs[] = {"list", "check", "show", "run"};
+	const char *out = NULL, *testbed = NULL, *sub;
+	char prog[64], **av;
 	unsigned long iters = 0;
+	int ch, n, rc, run;
 	char *end;
-	int ch;
 
 	if (strcmp(argv[0], "testbed") == 0)
 		return testbed_clean(argc, argv);
-	if (argc >= 3 && strcmp(argv[1], "check") == 0)
-		return check(argc, argv);
-	if (argc < 3 || strcmp(argv[1], "run") != 0) {
-		fprintf(stderr, "fabemuctl: campaign check FILE... | campaign run FILE [--out DIR] "
-				"[--testbed NAME] [--iterations N]\n");
+	if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
+		usage(stdout);
+		return 0;
+	}
+	sub = argc >= 2 ? argv[1] : "";
+	for (n = 0; n < 4 && strcmp(sub, subs[n]) != 0; n++)
+		;
+	if (n == 4) {
+		if (argc < 2)
+			fprintf(stderr, "fabemuctl campaign: a command is needed (allowed: list, "
+					"check, show, run)\n");
+		else
+			fprintf(stderr,
+				"fabemuctl campaign: unknown command '%s' (allowed: list, check, "
+				"show, run)\n",
+				sub);
+		usage(stderr);
 		return CG_USAGE;
 	}
-	optind = 0;
-	while ((ch = getopt_long(argc - 1, argv + 1, "", lo, NULL)) != -1) {
-		if (ch == 'o') {
+	run = strcmp(sub, "run") == 0;
+	/* getopt's messages name "fabemuctl campaign SUB"; it permutes a copy */
+	av = calloc((size_t)argc, sizeof(*av));
+	if (av == NULL)
+		return CG_SETUP;
+	snprintf(prog, sizeof(prog), "fabemuctl campaign %s", sub);
+	av[0] = prog;
+	memcpy(av + 1, argv + 2, (size_t)(argc - 2) * sizeof(*av));
+	optind = 0; /* GNU getopt: reinitialise (the command line was parsed before) */
+	while ((ch = getopt_long(argc - 1, av, "h", run ? lo : lo + 3, NULL)) != -1) {
+		if (ch == 'h') {
+			free(av);
+			usage(stdout);
+			return 0;
+		} else if (ch == 'o') {
 			out = optarg;
 		} else if (ch == 't') {
 			testbed = optarg;
@@ -95,18 +300,34 @@ fe_campaign_main(int argc, char **argv)
 			iters = strtoul(optarg, &end, 10);
 			if (*end || iters < 1 || iters > CG_MAX_ITERS) {
 				fprintf(stderr,
-					"fabemuctl: campaign run --iterations '%s' (allowed: 1 to "
+					"fabemuctl campaign run --iterations '%s' (allowed: 1 to "
 					"%d)\n",
 					optarg, CG_MAX_ITERS);
+				free(av);
 				return CG_USAGE;
 			}
 		} else {
-			return CG_USAGE;
+			free(av);
+			return usage_hint(sub);
 		}
 	}
-	if (optind != argc - 2) {
-		fprintf(stderr, "fabemuctl: campaign run needs one campaign file\n");
-		return CG_USAGE;
+	n = argc - 1 - optind; /* the operands: FILE|NAME */
+	if (strcmp(sub, "list") == 0 ? n != 0 : strcmp(sub, "check") == 0 ? n < 1 : n != 1) {
+		fprintf(stderr, "fabemuctl campaign %s: %s\n", sub,
+			strcmp(sub, "list") == 0    ? "takes no operand"
+			: strcmp(sub, "check") == 0 ? "needs at least one campaign file or name"
+						    : "needs one campaign file or name");
+		free(av);
+		return usage_hint(sub);
 	}
-	return cg_campaign_run(argv[optind + 1], out, testbed, (unsigned)iters);
+	if (strcmp(sub, "list") == 0)
+		rc = list();
+	else if (strcmp(sub, "check") == 0)
+		rc = check(n, av + optind);
+	else if (strcmp(sub, "show") == 0)
+		rc = show(av[optind]);
+	else
+		rc = cg_campaign_run(av[optind], out, testbed, (unsigned)iters);
+	free(av);
+	return rc;
 }

@@ -160,6 +160,14 @@ cg_has_fabric(const struct cg_campaign *c)
 int cg_load(const char *path, struct cg_campaign *c, char *err, size_t errlen);
 const char *cg_size_name(uint64_t s, char *buf, size_t len);
 
+/* cg_find.c: NAME as given if that file exists, else testbeds/campaigns/NAME.yaml; the
+ * error names both and the shipped campaigns. cg_shipped: their names, sorted (how many,
+ * or -errno). */
+#define CG_NAME_LEN 64
+int cg_find(const char *name, char *path, size_t len, char *err, size_t errlen);
+const char *cg_shipped_dir(char *buf, size_t len);
+int cg_shipped(char (*names)[CG_NAME_LEN], unsigned max);
+
 /* cg_proc.c */
 extern volatile sig_atomic_t cg_interrupted;
 void cg_on_signal(int sig);

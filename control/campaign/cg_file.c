@@ -15,10 +15,6 @@
 #include "fe_units.h"
 #include "fe_yaml.h"
 
-#ifndef FE_SOURCE_DIR
-#define FE_SOURCE_DIR "."
-#endif
-
 /* ---- The file, as libcyaml reads it ---- */
 
 struct y_at {
@@ -910,11 +906,8 @@ cg_load(const char *path, struct cg_campaign *c, char *err, size_t errlen)
 	int rc;
 
 	memset(c, 0, sizeof(*c));
-	snprintf(c->source, sizeof(c->source), "%s", path);
-	/* a bare name is a shipped campaign */
-	if (strchr(path, '/') == NULL && strchr(path, '.') == NULL)
-		snprintf(c->source, sizeof(c->source), "%s/testbeds/campaigns/%s.yaml",
-			 getenv("FABEMU_ROOT") ? getenv("FABEMU_ROOT") : FE_SOURCE_DIR, path);
+	if (cg_find(path, c->source, sizeof(c->source), err, errlen) < 0)
+		return -ENOENT;
 	y.source = c->source;
 	c->text = fe_profile_read(c->source, &len, err, errlen);
 	if (c->text == NULL)

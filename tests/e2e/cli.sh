@@ -41,6 +41,60 @@ for s in all up down N N.up N.down fabric A-B 'A>B'; do
 	grep -qx -- "$s" <<<"$sels" || fe_fail "fabemuctl --help: the link selectors (SEL) lack $s"
 done
 echo "  ok   fabemuctl --help: the link selectors, fabric, A-B and A>B among them"
+# fabemuctl campaign: every command --help gives is in README.md, docs/campaigns.md and
+# docs/control.md; --help (also after a command) on stdout, exit 0, never a file name
+for cmd in $(grep -oE '^  campaign [a-z]+' <<<"$out" | awk '{ print $2 }'); do
+	for d in README.md docs/campaigns.md docs/control.md; do
+		grep -q -- "fabemuctl campaign $cmd" "$FE_ROOT/$d" ||
+			fe_fail "$d: no 'fabemuctl campaign $cmd' (fabemuctl --help has it)"
+	done
+done
+grep -q '^  campaign check FILE|NAME\.\.\. ' <<<"$out" || fe_fail "fabemuctl --help: campaign check FILE|NAME..."
+for args in "campaign --help" "campaign -h" "campaign run --help" "campaign check --help" \
+	"campaign show --help" "campaign list --help" "campaign run quick --help"; do
+	rc=0
+	o=$("$FE_BIN/fabemuctl" $args 2>"$T/help.err") || rc=$?
+	[ "$rc" = 0 ] && [ ! -s "$T/help.err" ] && grep -q '^Usage: fabemuctl campaign list$' <<<"$o" &&
+		grep -q '^       fabemuctl campaign check FILE|NAME\.\.\.$' <<<"$o" &&
+		grep -q '^       fabemuctl campaign run FILE|NAME \[--out DIR\]' <<<"$o" ||
+		fe_fail "fabemuctl $args: exit $rc, stdout '$o', stderr '$(cat "$T/help.err")'"
+done
+# an unknown option: named with the command, the usage after it, exit status 2
+rc=0
+o=$("$FE_BIN/fabemuctl" campaign run --x quick 2>&1) || rc=$?
+[ "$rc" = 2 ] && grep -qxF "fabemuctl campaign run: unrecognized option '--x'" <<<"$o" &&
+	grep -q '^Usage: fabemuctl campaign run FILE|NAME ' <<<"$o" ||
+	fe_fail "fabemuctl campaign run --x: exit $rc, $o"
+# campaign list: every shipped campaign, with its description and file
+listed=$("$FE_BIN/fabemuctl" campaign list)
+for f in "$FE_ROOT"/testbeds/campaigns/*.yaml; do
+	c=$(basename "$f" .yaml)
+	d=$(sed -n 's/^description: //p' "$f")
+	grep -qxF "$(printf '%-22s %s (%s)' "$c" "$d" "$f")" <<<"$listed" ||
+		fe_fail "fabemuctl campaign list: no line for $c ($f): $listed"
+done
+# the lookup: a file in the current directory, without .yaml, as given (before a shipped
+# one of that name); a shipped name; an unknown name names both places and the shipped ones
+mkdir -p "$T/cwd"
+sed 's/^name: quick$/name: mine/' "$FE_ROOT/testbeds/campaigns/quick.yaml" >"$T/cwd/mycamp"
+cp "$T/cwd/mycamp" "$T/cwd/quick"
+o=$(cd "$T/cwd" && "$FE_BIN/fabemuctl" campaign check mycamp quick single-drop 2>&1) ||
+	fe_fail "campaign check mycamp quick single-drop (in $T/cwd): $o"
+grep -qx 'mycamp: ok (mine: .*' <<<"$o" && grep -qx 'quick: ok (mine: .*' <<<"$o" &&
+	grep -qx 'single-drop: ok (single-drop: .*' <<<"$o" ||
+	fe_fail "campaign check: ./mycamp, ./quick as given, single-drop shipped: $o"
+rc=0
+o=$(cd "$T/cwd" && "$FE_BIN/fabemuctl" campaign check nosuch 2>&1) || rc=$?
+[ "$rc" = 1 ] && grep -qF "campaign 'nosuch' not found: no file nosuch in the current directory, no shipped campaign " <<<"$o" &&
+	grep -qF "/testbeds/campaigns/nosuch.yaml (shipped: congestion-tree, congestion-tree-split, " <<<"$o" &&
+	grep -qF ", quick, " <<<"$o" || fe_fail "campaign check nosuch: exit $rc, $o"
+# campaign show: the compiled campaign, its regimes' links and its timeline
+o=$("$FE_BIN/fabemuctl" campaign show single-drop) || fe_fail "campaign show single-drop: $o"
+grep -q '^campaign single-drop (.*/testbeds/campaigns/single-drop\.yaml)$' <<<"$o" &&
+	grep -q '^job allreduce, sizes ' <<<"$o" && grep -q '^regime [^ ]*: profile ' <<<"$o" &&
+	grep -q '^  0\.up    rate ' <<<"$o" && grep -q '^timeline$' <<<"$o" &&
+	grep -q '^  iteration 15: .*: fabemuctl set ' <<<"$o" || fe_fail "campaign show single-drop: $o"
+echo "  ok   fabemuctl campaign: list, show, the lookup (a file as given, else shipped), --help"
 
 # PFC: an egress queue that holds less than its switch's other inputs may send before
 # their pauses act is named at start; the defaults (bytes only under PFC) are not
