@@ -760,16 +760,22 @@ fe_profile_fmt_link(const struct fe_linkdef *d, char *buf, size_t len)
 	char r[32], t[32], a[32], b[32], x[32];
 	size_t o;
 
-	o = (size_t)snprintf(buf, len, "rate %s delay %s buffer %" PRIu64 "B",
+	o = (size_t)snprintf(buf, len, "rate %s delay %s buffer",
 			     fe_fmt_rate(d->link.rate_bps, r, sizeof(r)),
-			     fe_fmt_time(d->link.delay_ns, t, sizeof(t)), d->link.limit_bytes);
+			     fe_fmt_time(d->link.delay_ns, t, sizeof(t)));
 #define ADD(...)                                                                                   \
 	do {                                                                                       \
 		if (o < len)                                                                       \
 			o += (size_t)snprintf(buf + o, len - o, __VA_ARGS__);                      \
 	} while (0)
-	if (d->link.limit_pkts) /* 0: no limit in packets (PFC's egress), bytes alone */
-		ADD("/%upkts", d->link.limit_pkts);
+	/* each limit only if it is one (0: none): bytes alone (PFC's egress), packets alone
+	 * (the ideal profile), both, or none */
+	if (d->link.limit_bytes)
+		ADD(" %" PRIu64 "B", d->link.limit_bytes);
+	if (d->link.limit_pkts)
+		ADD("%s%upkts", d->link.limit_bytes ? "/" : " ", d->link.limit_pkts);
+	if (!d->link.limit_bytes && !d->link.limit_pkts)
+		ADD(" none");
 	if (d->link.rate_bps && d->link.delay_ns)
 		ADD(" bdp %" PRIu64 "B", (uint64_t)((unsigned __int128)d->link.rate_bps *
 						    d->link.delay_ns / 8000000000ULL));
