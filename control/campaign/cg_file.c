@@ -458,13 +458,14 @@ compile_dataplane_regime(struct fe_yaml *y, const struct y_regime *r, const char
 		goto out;
 	}
 	g->scale = (uint32_t)x;
+	snprintf(key, sizeof(key), "%s.profile", path);
 	if (fe_profile_find(r->profile, g->profile, sizeof(g->profile), err, sizeof(err)) < 0) {
-		rc = fe_yaml_fail(y, path, "%s", err);
+		rc = fe_yaml_fail(y, key, "%s", err);
 		goto out;
 	}
 	if (fe_profile_load(g->profile, p, err, sizeof(err)) < 0 ||
 	    fe_profile_expand(p, g->scale, c->hosts, up, down, &g->fabric, err, sizeof(err)) < 0) {
-		rc = fe_yaml_fail(y, path, "regime %s: %s", g->name, err);
+		rc = fe_yaml_fail(y, key, "regime %s: %s", g->name, err);
 		goto out;
 	}
 	g->scale = g->scale ? g->scale : p->scale;
@@ -564,17 +565,18 @@ compile_dataplane_regime(struct fe_yaml *y, const struct y_regime *r, const char
 	}
 	if (r->nic) { /* on top of the profile's nic:, as fabemu-dp --nic takes it */
 		snprintf(g->nic, sizeof(g->nic), "%s", r->nic);
+		snprintf(key, sizeof(key), "%s.nic", path);
 		if (fe_nic_spec(r->nic, &g->fabric.nic, err, sizeof(err)) < 0) {
-			rc = fe_yaml_fail(y, path, "regime %s: nic: '%s': %s", g->name, r->nic,
-					  err);
+			rc = fe_yaml_fail(y, key, "regime %s: nic: '%s': %s", g->name, r->nic, err);
 			goto out;
 		}
 	}
 	for (unsigned k = 0; k < r->links_count && rc == 0; k++) {
 		snprintf(g->links[g->nlinks++], sizeof(g->links[0]), "%s", r->links[k]);
 		/* with a topology, its links between switches may be named too (A-B, A>B) */
+		snprintf(key, sizeof(key), "%s.links.%u", path, k);
 		if (fabric_spec(r->links[k], topo, up, down, c->hosts, err, sizeof(err)) < 0)
-			rc = fe_yaml_fail(y, path, "regime %s: links: '%s': %s", g->name,
+			rc = fe_yaml_fail(y, key, "regime %s: links: '%s': %s", g->name,
 					  r->links[k], err);
 	}
 	regime_figures(g, up, down, c->hosts);
@@ -623,7 +625,7 @@ compile_regime(struct fe_yaml *y, const struct y_regime *r, unsigned i, struct c
 	snprintf(g->name, sizeof(g->name), "%s", r->name);
 	for (unsigned k = 0; k < i; k++)
 		if (strcmp(c->reg[k].name, g->name) == 0)
-			return fe_yaml_fail(y, path, "regimes entry %u: the name '%s' is taken",
+			return fe_yaml_fail(y, key, "regimes entry %u: the name '%s' is taken",
 					    i + 1, g->name);
 	g->edge = c->edge;
 	if (edge_val(y, path, r->pmd, r->ring, r->mtu, r->dataplane, &g->edge) < 0)
@@ -643,8 +645,9 @@ compile_regime(struct fe_yaml *y, const struct y_regime *r, unsigned i, struct c
 		snprintf(g->profile_name, sizeof(g->profile_name), "(bridge)");
 		return 0;
 	}
+	snprintf(key, sizeof(key), "%s.kind", path);
 	if (r->kind && strcmp(r->kind, "dataplane") != 0)
-		return fe_yaml_fail(y, path, "regime %s: kind '%s' (allowed: dataplane, wire)",
+		return fe_yaml_fail(y, key, "regime %s: kind '%s' (allowed: dataplane, wire)",
 				    g->name, r->kind);
 	return compile_dataplane_regime(y, r, path, c, g);
 }

@@ -279,3 +279,25 @@ Test(campaign_file, describe_counts_faults_and_steps)
 	accepted("name: t\nregimes:\n  - {name: a, profile: ideal}\n  - {name: b, kind: wire}\n");
 	cr_expect_str_eq(cg_describe(&camp, buf, sizeof(buf)), "2 regimes, 0 faults");
 }
+
+/* A regime's bad value at its own line: a link of links:, kind, nic, profile, its name. */
+Test(campaign_file, regime_errors_at_the_key)
+{
+	static const char *const cases[][2] = {
+		{"name: t\nhosts: 2\nregimes:\n  - name: w\n    profile: ideal\n    links:\n"
+		 "      - \"0.up:delay=1ms\"\n      - \"9.up:delay=1ms\"\n",
+		 ":8: regime w: links: '9.up:delay=1ms': link selector '9.up': no such port (ports "
+		 "0 "
+		 "to 1)"},
+		{"name: t\nregimes:\n  - name: w\n    kind: bridge\n",
+		 ":4: regime w: kind 'bridge' (allowed: dataplane, wire)"},
+		{"name: t\nregimes:\n  - name: w\n    profile: ideal\n    nic: model=fast\n",
+		 ":5: regime w: nic: 'model=fast': --nic: model 'fast' (allowed: tcp, roce, ib, "
+		 "host)"},
+		{"name: t\nregimes:\n  - name: a\n    profile: ideal\n  - profile: ideal\n"
+		 "    name: a\n",
+		 ":6: regimes entry 2: the name 'a' is taken"},
+	};
+
+	REFUSED(cases);
+}
