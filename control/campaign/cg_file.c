@@ -912,13 +912,22 @@ action_cmd(struct fe_yaml *y, const char *path, const struct y_action *a, int ki
 		return fe_yaml_fail(y, path, "%s: action %s needs %s (its keys: %s)", path, act,
 				    need, actions[kind].list);
 	if (!strcmp(act, "apply")) {
+		struct fe_profile *prof;
 		char path2[512];
+		int bad;
 
 		snprintf(key, sizeof(key), "%s.scale", path);
 		if (a->scale && fe_yaml_rule(y, key, &fe_rule_scale, a->scale, &x) < 0)
 			return -EINVAL;
 		snprintf(key, sizeof(key), "%s.profile", path);
 		if (fe_profile_find(a->profile, path2, sizeof(path2), e, sizeof(e)) < 0)
+			return fe_yaml_fail(y, key, "%s: %s", key, e);
+		/* the dataplane loads it when the fault is due: its errors now */
+		if ((prof = malloc(sizeof(*prof))) == NULL)
+			return -ENOMEM;
+		bad = fe_profile_load(path2, prof, e, sizeof(e)) < 0;
+		free(prof);
+		if (bad)
 			return fe_yaml_fail(y, key, "%s: %s", key, e);
 		cg_quote(p, sizeof(p), path2);
 		cg_quote(q, sizeof(q), a->link);

@@ -301,3 +301,21 @@ Test(campaign_file, regime_errors_at_the_key)
 
 	REFUSED(cases);
 }
+
+/* An apply's profile is loaded at check time, as the dataplane will when it is due. */
+Test(campaign_file, apply_profile_loaded_at_check)
+{
+	char prof[] = "/tmp/fe-test-profile.XXXXXX", text[512], err[1024] = "", want[600];
+	int fd = mkstemp(prof);
+
+	cr_assert_geq(fd, 0);
+	cr_assert_eq(write(fd, "name: broken\nnothing: 1\n", 24), 24);
+	close(fd);
+	snprintf(text, sizeof(text),
+		 HEAD "  - action: apply\n    at: {time: 1s}\n    link: 0.up\n    profile: %s\n",
+		 prof);
+	cr_expect_lt(load(text, err, sizeof(err)), 0, "accepted:\n%s", text);
+	snprintf(want, sizeof(want), ":10: timeline.0.profile: %s:2: unknown key 'nothing'", prof);
+	cr_expect(strncmp(err, want, strlen(want)) == 0, "%s\nnot: %s", err, want);
+	unlink(prof);
+}
