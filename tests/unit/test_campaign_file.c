@@ -2,7 +2,9 @@
 /*
  * Campaign files (control/campaign/cg_file.c, cg_load()): a key the schema does not know
  * is refused at its line, and the message lists every key that mapping takes, so that a
- * user who mistyped one finds the right one there.
+ * user who mistyped one finds the right one there; a fault is checked whole at check time
+ * (its link against the hosts, its spec item by item, its end), each bad value at its own
+ * key's line and named by it; what `campaign check` says of a good file.
  */
 #include <criterion/criterion.h>
 #include <stdio.h>
