@@ -50,7 +50,7 @@ static int
 check(int argc, char **argv)
 {
 	struct cg_campaign *c = calloc(1, sizeof(*c));
-	char err[2048];
+	char err[2048], what[128];
 	int rc = 0;
 
 	if (c == NULL)
@@ -60,8 +60,8 @@ check(int argc, char **argv)
 			fprintf(stderr, "%s\n", err);
 			rc = CG_BAD_FILE;
 		} else {
-			printf("%s: ok (%s: %u regimes, %u fault steps)\n", argv[i], c->name,
-			       c->nreg, c->nsteps);
+			printf("%s: ok (%s: %s)\n", argv[i], c->name,
+			       cg_describe(c, what, sizeof(what)));
 		}
 		free(c->text);
 	}

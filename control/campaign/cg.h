@@ -159,6 +159,8 @@ cg_has_fabric(const struct cg_campaign *c)
 /* cg_file.c */
 int cg_load(const char *path, struct cg_campaign *c, char *err, size_t errlen);
 const char *cg_size_name(uint64_t s, char *buf, size_t len);
+/* "2 regimes, 1 fault (2 steps)": the campaign's regimes, faults and their steps */
+const char *cg_describe(const struct cg_campaign *c, char *buf, size_t len);
 
 /* cg_find.c: NAME as given if that file exists, else testbeds/campaigns/NAME.yaml; the
  * error names both and the shipped campaigns. cg_shipped: their names, sorted (how many,

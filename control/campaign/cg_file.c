@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* A campaign file: its schema (libcyaml), its keys checked one at a time, compiled. */
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
@@ -227,6 +228,22 @@ cg_size_name(uint64_t s, char *buf, size_t len)
 	return buf;
 }
 
+/* "2 regimes, 1 fault (2 steps)": what a campaign holds, for `campaign check`. A fault
+ * is an entry of the timeline; one that ends has two steps, its start and its end. */
+const char *
+cg_describe(const struct cg_campaign *c, char *buf, size_t len)
+{
+	unsigned faults = 0;
+
+	for (unsigned i = 0; i < c->nsteps; i++)
+		faults += !c->steps[i].revert;
+	snprintf(buf, len, "%u regime%s, %u fault%s", c->nreg, c->nreg == 1 ? "" : "s", faults,
+		 faults == 1 ? "" : "s");
+	if (c->nsteps != faults)
+		snprintf(buf + strlen(buf), len - strlen(buf), " (%u steps)", c->nsteps);
+	return buf;
+}
+
 /*
  * The testbed's edge: pmd, ring, mtu and more dataplane options, each over the default
  * (the campaign's, or the built-in one).
@@ -294,22 +311,38 @@ edge_val(struct fe_yaml *y, const char *path, const char *pmd, const char *ring,
 static int
 compile_job(struct fe_yaml *y, const struct y_campaign *d, struct cg_campaign *c)
 {
-	const struct y_job *j = d->job;
+	/* no job: the documented defaults (an all-reduce of 1MiB, 20 iterations, 2 warm-up) */
+	static const struct y_job defaults;
+	const struct y_job *j = d->job ? d->job : &defaults;
 	uint64_t x;
 
-	if (j == NULL)
-		return fe_yaml_fail(y, "",
-				    "the campaign needs a job: (kind: allreduce or command)");
 	c->allreduce = j->kind == NULL || strcmp(j->kind, "allreduce") == 0;
 	if (!c->allreduce && strcmp(j->kind, "command") != 0)
 		return fe_yaml_fail(y, "job.kind", "job.kind '%s' (allowed: allreduce, command)",
 				    j->kind);
 	if (!c->allreduce) {
+		const char *stray = j->iterations ? "iterations"
+				    : j->warmup	  ? "warmup"
+				    : j->sizes	  ? "sizes"
+						  : NULL;
+		char key[32];
+
 		if (j->command == NULL)
-			return fe_yaml_fail(y, "job", "job: kind command needs a command");
+			return fe_yaml_fail(y, "job.kind", "job: kind command needs a command");
+		if (stray) {
+			snprintf(key, sizeof(key), "job.%s", stray);
+			return fe_yaml_fail(y, key,
+					    "job.%s: an allreduce job's (a command job takes "
+					    "command)",
+					    stray);
+		}
 		snprintf(c->command, sizeof(c->command), "%s", j->command);
 		return 0;
 	}
+	if (j->command)
+		return fe_yaml_fail(y, "job.command",
+				    "job.command: a command job's (kind: command); an allreduce "
+				    "job takes sizes, iterations, warmup");
 	c->iters = 20;
 	c->warmup = 2;
 	if (j->iterations && uint_val(y, "job.iterations", j->iterations, 1, CG_MAX_ITERS, &x) < 0)
@@ -322,9 +355,12 @@ compile_job(struct fe_yaml *y, const struct y_campaign *d, struct cg_campaign *c
 		char e[200], path[32];
 
 		snprintf(path, sizeof(path), "job.sizes.%u", i);
+		/* the job sums int32s: a size it sends as given is a whole number of them */
 		if (fe_parse_size(j->sizes[i], &c->sizes[i], e, sizeof(e)) < 0 || c->sizes[i] < 4 ||
-		    c->sizes[i] > (1ULL << 30))
-			return fe_yaml_fail(y, path, "job.sizes: '%s' (allowed: 4B to 1GiB)",
+		    c->sizes[i] > (1ULL << 30) || c->sizes[i] % 4)
+			return fe_yaml_fail(y, path,
+					    "job.sizes: '%s' (allowed: 4B to 1GiB, a multiple of "
+					    "4 bytes: the job sums 32-bit integers)",
 					    j->sizes[i]);
 		c->nsizes++;
 	}
@@ -418,13 +454,14 @@ compile_dataplane_regime(struct fe_yaml *y, const struct y_regime *r, const char
 		goto out;
 	}
 	g->scale = (uint32_t)x;
+	snprintf(key, sizeof(key), "%s.profile", path);
 	if (fe_profile_find(r->profile, g->profile, sizeof(g->profile), err, sizeof(err)) < 0) {
-		rc = fe_yaml_fail(y, path, "%s", err);
+		rc = fe_yaml_fail(y, key, "%s", err);
 		goto out;
 	}
 	if (fe_profile_load(g->profile, p, err, sizeof(err)) < 0 ||
 	    fe_profile_expand(p, g->scale, c->hosts, up, down, &g->fabric, err, sizeof(err)) < 0) {
-		rc = fe_yaml_fail(y, path, "regime %s: %s", g->name, err);
+		rc = fe_yaml_fail(y, key, "regime %s: %s", g->name, err);
 		goto out;
 	}
 	g->scale = g->scale ? g->scale : p->scale;
@@ -524,17 +561,18 @@ compile_dataplane_regime(struct fe_yaml *y, const struct y_regime *r, const char
 	}
 	if (r->nic) { /* on top of the profile's nic:, as fabemu-dp --nic takes it */
 		snprintf(g->nic, sizeof(g->nic), "%s", r->nic);
+		snprintf(key, sizeof(key), "%s.nic", path);
 		if (fe_nic_spec(r->nic, &g->fabric.nic, err, sizeof(err)) < 0) {
-			rc = fe_yaml_fail(y, path, "regime %s: nic: '%s': %s", g->name, r->nic,
-					  err);
+			rc = fe_yaml_fail(y, key, "regime %s: nic: '%s': %s", g->name, r->nic, err);
 			goto out;
 		}
 	}
 	for (unsigned k = 0; k < r->links_count && rc == 0; k++) {
 		snprintf(g->links[g->nlinks++], sizeof(g->links[0]), "%s", r->links[k]);
 		/* with a topology, its links between switches may be named too (A-B, A>B) */
+		snprintf(key, sizeof(key), "%s.links.%u", path, k);
 		if (fabric_spec(r->links[k], topo, up, down, c->hosts, err, sizeof(err)) < 0)
-			rc = fe_yaml_fail(y, path, "regime %s: links: '%s': %s", g->name,
+			rc = fe_yaml_fail(y, key, "regime %s: links: '%s': %s", g->name,
 					  r->links[k], err);
 	}
 	regime_figures(g, up, down, c->hosts);
@@ -546,19 +584,44 @@ out:
 	return rc;
 }
 
+/*
+ * A regime's name: letters, digits, '_', '-', '.' (as a topology's names) and '%' (the
+ * shipped ones say eth-0.1%-loss), at most 63 of them; 1 if not. It names files and CSV
+ * fields: no '/', ',', quote or space.
+ */
+static int
+regime_name_bad(const char *s)
+{
+	size_t n = strlen(s);
+
+	if (n == 0 || n >= sizeof(((struct cg_regime *)0)->name))
+		return 1;
+	for (; *s; s++)
+		if (!isalnum((unsigned char)*s) && *s != '_' && *s != '-' && *s != '.' && *s != '%')
+			return 1;
+	return 0;
+}
+
 static int
 compile_regime(struct fe_yaml *y, const struct y_regime *r, unsigned i, struct cg_campaign *c)
 {
 	struct cg_regime *g = &c->reg[i];
-	char path[64];
+	char path[64], key[80];
 
 	snprintf(path, sizeof(path), "regimes.%u", i);
 	if (r->name == NULL)
 		return fe_yaml_fail(y, path, "regimes entry %u: a name is required", i + 1);
+	/* it names files (logs/dp-NAME-1.log), CSV fields and labels, as a topology's names */
+	snprintf(key, sizeof(key), "%s.name", path);
+	if (regime_name_bad(r->name))
+		return fe_yaml_fail(y, key,
+				    "%s '%s': a name of letters, digits, '_', '-', '.' and '%%' "
+				    "only, 1 to %zu characters",
+				    key, r->name, sizeof(g->name) - 1);
 	snprintf(g->name, sizeof(g->name), "%s", r->name);
 	for (unsigned k = 0; k < i; k++)
 		if (strcmp(c->reg[k].name, g->name) == 0)
-			return fe_yaml_fail(y, path, "regimes entry %u: the name '%s' is taken",
+			return fe_yaml_fail(y, key, "regimes entry %u: the name '%s' is taken",
 					    i + 1, g->name);
 	g->edge = c->edge;
 	if (edge_val(y, path, r->pmd, r->ring, r->mtu, r->dataplane, &g->edge) < 0)
@@ -578,34 +641,49 @@ compile_regime(struct fe_yaml *y, const struct y_regime *r, unsigned i, struct c
 		snprintf(g->profile_name, sizeof(g->profile_name), "(bridge)");
 		return 0;
 	}
+	snprintf(key, sizeof(key), "%s.kind", path);
 	if (r->kind && strcmp(r->kind, "dataplane") != 0)
-		return fe_yaml_fail(y, path, "regime %s: kind '%s' (allowed: dataplane, wire)",
+		return fe_yaml_fail(y, key, "regime %s: kind '%s' (allowed: dataplane, wire)",
 				    g->name, r->kind);
 	return compile_dataplane_regime(y, r, path, c, g);
 }
 
-/* When an action runs: an iteration (the job's hook) or a time after the job started. */
+/* An action's end, after its start: 1 us to a day (a fault that lasts the whole job
+ * takes no end at all). */
+static const struct fe_rule rule_duration = {
+	.kind = FE_RULE_TIME, .min = 1000, .max = 86400ULL * 1000000000};
+
+/*
+ * When an action starts or ends (at, or until: path names it): an iteration, before which
+ * the job's hook runs it, or a time after the job started. Messages name the key:
+ * timeline.N.at.iteration, timeline.N.until.time.
+ */
 static int
 when(struct fe_yaml *y, const char *path, const struct y_at *at, const struct cg_campaign *c,
      int *iter, uint64_t *ns)
 {
+	char key[64], e[200];
 	uint64_t x;
-	char e[200];
 
 	*iter = 0;
 	*ns = 0;
 	if (at == NULL || (at->iteration == NULL) == (at->time == NULL))
-		return fe_yaml_fail(y, path, "%s: give iteration: N or time: T", path);
+		return fe_yaml_fail(y, path, "%s: give iteration: N or time: T (one of them)",
+				    path);
+	snprintf(key, sizeof(key), "%s.%s", path, at->iteration ? "iteration" : "time");
 	if (at->iteration) {
 		if (!c->allreduce)
-			return fe_yaml_fail(y, path, "%s: iteration needs an allreduce job", path);
-		if (uint_val(y, path, at->iteration, 1, (uint64_t)c->iters * c->nsizes, &x) < 0)
+			return fe_yaml_fail(y, key,
+					    "%s: an iteration needs an allreduce job (a "
+					    "command job takes time: T)",
+					    key);
+		if (uint_val(y, key, at->iteration, 1, (uint64_t)c->iters * c->nsizes, &x) < 0)
 			return -EINVAL;
 		*iter = (int)x;
 		return 0;
 	}
 	if (fe_parse_time(at->time, ns, e, sizeof(e)) < 0)
-		return fe_yaml_fail(y, path, "%s: %s", path, e);
+		return fe_yaml_fail(y, key, "%s: %s", key, e);
 	return 0;
 }
 
@@ -633,30 +711,37 @@ add_step(struct cg_campaign *c, const char *src, int iter, uint64_t ns, int reve
 	return 0;
 }
 
-/* A link spec's keys checked now, not when the fault is due. */
+/*
+ * A link spec (key=value,...) checked now, not when the fault is due, by the parser the
+ * dataplane's `set` uses: every item key=value, its key known, its value valid. key names
+ * the campaign's key it comes from (timeline.N.spec, .loss, .delay, .match); lkey, the
+ * link key that one gives (loss, delay, match), or NULL for a whole spec.
+ */
 static int
-check_spec(struct fe_yaml *y, const char *path, const char *spec, const char *match)
+check_spec(struct fe_yaml *y, const char *key, const char *lkey, const char *spec,
+	   const struct cg_campaign *c)
 {
-	struct fe_linkdef scratch = {0};
-	char *s2 = strdup(spec), *save = NULL, e[400];
+	struct fe_linkdef *up = calloc(CG_MAX_HOSTS, sizeof(*up));
+	struct fe_linkdef *down = calloc(CG_MAX_HOSTS, sizeof(*down));
+	char full[800], e[400];
 	int rc = 0;
 
-	if (s2 == NULL)
-		return -ENOMEM;
-	for (char *kv = strtok_r(s2, ",", &save); kv && rc == 0; kv = strtok_r(NULL, ",", &save)) {
-		char *eq = strchr(kv, '=');
+	if (up == NULL || down == NULL) {
+		rc = -ENOMEM;
+	} else if ((size_t)snprintf(full, sizeof(full), "all:%s", spec) >= sizeof(full)) {
+		rc = fe_yaml_fail(y, key, "%s: longer than %zu characters", key, sizeof(full) - 5);
+	} else if (fe_linkspec_apply(full, up, down, c->hosts, e, sizeof(e)) < 0) {
+		size_t n = lkey ? strlen(lkey) : 0;
 
-		if (eq == NULL)
-			break;
-		*eq = '\0';
-		if (strcmp(kv, "match") == 0) /* the rest of the spec is the filter */
-			break;
-		if (fe_link_param_set(&scratch, kv, eq + 1, e, sizeof(e)) < 0)
-			rc = fe_yaml_fail(y, path, "%s: %s", path, e);
+		/* the message starts with the link key ("loss: ...", "match 'x': ..."): the
+		 * campaign's key in its place */
+		if (n && strncmp(e, lkey, n) == 0 && (e[n] == ':' || e[n] == ' '))
+			rc = fe_yaml_fail(y, key, "%s%s", key, e + n);
+		else
+			rc = fe_yaml_fail(y, key, "%s '%s': %s", key, spec, e);
 	}
-	free(s2);
-	if (rc == 0 && match && fe_link_param_set(&scratch, "match", match, e, sizeof(e)) < 0)
-		rc = fe_yaml_fail(y, path, "%s: %s", path, e);
+	free(up);
+	free(down);
 	return rc;
 }
 
@@ -686,86 +771,262 @@ fabric_link_known(const struct cg_campaign *c, const char *name)
 	return found;
 }
 
+/* The keys an action may have beside action, link and at (docs/campaigns.md's table). */
+enum {
+	K_PROFILE = 1 << 0,
+	K_SCALE = 1 << 1,
+	K_SPEC = 1 << 2,
+	K_LOSS = 1 << 3,
+	K_DELAY = 1 << 4,
+	K_MATCH = 1 << 5,
+	K_FIRST = 1 << 6,
+	K_COUNT = 1 << 7,
+	K_DURATION = 1 << 8,
+	K_UNTIL = 1 << 9,
+};
+
+#define K_ENDS (K_DURATION | K_UNTIL)
+
+static const struct {
+	const char *name;
+	unsigned keys;
+	const char *list; /* the keys, for messages */
+} actions[] = {
+	{"apply", K_PROFILE | K_SCALE | K_ENDS, "profile, scale, duration or until"},
+	{"set", K_SPEC | K_ENDS, "spec, duration or until"},
+	{"loss", K_LOSS | K_ENDS, "loss, duration or until"},
+	{"delay", K_DELAY | K_ENDS, "delay, duration or until"},
+	{"drop", K_MATCH | K_FIRST | K_COUNT | K_ENDS, "match, first, count, duration or until"},
+	{"flap", K_ENDS, "duration or until"},
+	{"starve", K_DURATION, "duration"},
+	{"pause-storm", K_DURATION, "duration"},
+};
+
+/* starve, pause-storm: the link held for its duration (fabemuctl hold), no end step */
+static int
+holds(int kind)
+{
+	return !(actions[kind].keys & K_UNTIL);
+}
+
+#define ACTIONS "apply, set, loss, delay, drop, flap, starve, pause-storm"
+
+/* The action's kind (its entry in actions[]); a key it does not take refused at its line. */
+static int
+action_kind(struct fe_yaml *y, const char *path, const struct y_action *a)
+{
+	const struct {
+		const char *key;
+		const void *v;
+		unsigned bit;
+	} given[] = {
+		{"profile", a->profile, K_PROFILE},
+		{"scale", a->scale, K_SCALE},
+		{"spec", a->spec, K_SPEC},
+		{"loss", a->loss, K_LOSS},
+		{"delay", a->delay, K_DELAY},
+		{"match", a->match, K_MATCH},
+		{"first", a->first, K_FIRST},
+		{"count", a->count, K_COUNT},
+		{"duration", a->duration, K_DURATION},
+		{"until", a->until, K_UNTIL},
+	};
+	char key[64];
+	int k = -1;
+
+	if (a->action == NULL)
+		return fe_yaml_fail(y, path, "%s: action is required (" ACTIONS ")", path);
+	for (size_t i = 0; i < sizeof(actions) / sizeof(actions[0]) && k < 0; i++)
+		if (strcmp(a->action, actions[i].name) == 0)
+			k = (int)i;
+	snprintf(key, sizeof(key), "%s.action", path);
+	if (k < 0)
+		return fe_yaml_fail(y, key, "%s '%s' (allowed: " ACTIONS ")", key, a->action);
+	for (size_t i = 0; i < sizeof(given) / sizeof(given[0]); i++) {
+		if (given[i].v == NULL || (actions[k].keys & given[i].bit))
+			continue;
+		snprintf(key, sizeof(key), "%s.%s", path, given[i].key);
+		return fe_yaml_fail(y, key,
+				    "%s: action %s does not take %s (its keys: action, link, at, "
+				    "%s)",
+				    key, a->action, given[i].key, actions[k].list);
+	}
+	return k;
+}
+
+/* The link an action is on: a port's (of the campaign's hosts), or a link between
+ * switches of some regime's topology (a regime without it reports the step as not run). */
+static int
+action_link(struct fe_yaml *y, const char *path, const struct y_action *a,
+	    const struct cg_campaign *c, long *port, int *dirs)
+{
+	char key[64], e[400];
+	int topo = 0;
+
+	if (a->link == NULL)
+		return fe_yaml_fail(y, path, "%s: link is required (N.up, N.down, N, ...)", path);
+	snprintf(key, sizeof(key), "%s.link", path);
+	if (fe_linkspec_select(a->link, c->hosts, port, dirs, e, sizeof(e)) == 0)
+		return 0;
+	if (fabric_link_known(c, a->link)) {
+		*port = -1;
+		*dirs = 0;
+		return 0;
+	}
+	for (unsigned g = 0; g < c->nreg; g++)
+		topo |= c->reg[g].topology[0] != '\0';
+	return fe_yaml_fail(y, key, "%s: %s%s", key, e,
+			    topo ? "; nor does any regime's topology have a link so named" : "");
+}
+
 /* The command an action starts with, shell-quoted fabemuctl arguments, and a label. */
 static int
-action_cmd(struct fe_yaml *y, const char *path, const struct y_action *a,
-	   const struct cg_campaign *c, char *args, size_t len, char *what, size_t wlen,
-	   int *has_revert)
+action_cmd(struct fe_yaml *y, const char *path, const struct y_action *a, int kind,
+	   const struct cg_campaign *c, char *args, size_t len, char *what, size_t wlen)
 {
-	char q[600], spec[700], e[400], p[600];
+	const char *act = actions[kind].name, *lkey = NULL;
+	char q[600], spec[700], e[400], p[600], key[64], need[64] = "";
+	uint64_t x, first = 1, count = 1;
 	long port;
 	int dirs;
 
-	if (a->action == NULL)
-		return fe_yaml_fail(y, path,
-				    "%s: action is required (apply, set, loss, delay, drop, "
-				    "flap, starve, pause-storm)",
-				    path);
-	if (a->link == NULL)
-		return fe_yaml_fail(y, path, "%s: link is required (N.up, N.down, N, ...)", path);
-	/* a port's link, or a link between switches of some regime's topology (a regime
-	 * without it reports the step as not run) */
-	if (fe_linkspec_select(a->link, 4096, &port, &dirs, e, sizeof(e)) < 0) {
-		if (!fabric_link_known(c, a->link))
-			return fe_yaml_fail(y, path,
-					    "%s: %s; nor does any regime's topology have a link "
-					    "so named",
-					    path, e);
-		port = -1;
-		dirs = 0;
-	}
-	*has_revert = 1;
-	if (!strcmp(a->action, "loss") && a->loss)
-		snprintf(spec, sizeof(spec), "loss=%s", a->loss);
-	else if (!strcmp(a->action, "delay") && a->delay)
-		snprintf(spec, sizeof(spec), "delay=%s", a->delay);
-	else if (!strcmp(a->action, "set") && a->spec)
-		snprintf(spec, sizeof(spec), "%s", a->spec);
-	else if (!strcmp(a->action, "flap"))
-		snprintf(spec, sizeof(spec), "loss=100%%");
-	else if (!strcmp(a->action, "drop") && a->match)
-		snprintf(spec, sizeof(spec), "drop=%s/%s,match=%s", a->first ? a->first : "1",
-			 a->count ? a->count : "1", a->match);
-	else if (!strcmp(a->action, "apply") && a->profile) {
-		char path2[512], key[96];
-		uint64_t x;
+	if (action_link(y, path, a, c, &port, &dirs) < 0)
+		return -EINVAL;
+	if (!strcmp(act, "apply") && !a->profile)
+		snprintf(need, sizeof(need), "profile");
+	else if (!strcmp(act, "set") && !a->spec)
+		snprintf(need, sizeof(need), "spec");
+	else if (!strcmp(act, "loss") && !a->loss)
+		snprintf(need, sizeof(need), "loss");
+	else if (!strcmp(act, "delay") && !a->delay)
+		snprintf(need, sizeof(need), "delay");
+	else if (!strcmp(act, "drop") && !a->match)
+		snprintf(need, sizeof(need), "match");
+	else if (holds(kind) && !a->duration)
+		snprintf(need, sizeof(need), "duration");
+	if (need[0])
+		return fe_yaml_fail(y, path, "%s: action %s needs %s (its keys: %s)", path, act,
+				    need, actions[kind].list);
+	if (!strcmp(act, "apply")) {
+		struct fe_profile *prof;
+		char path2[512];
+		int bad;
 
 		snprintf(key, sizeof(key), "%s.scale", path);
 		if (a->scale && fe_yaml_rule(y, key, &fe_rule_scale, a->scale, &x) < 0)
 			return -EINVAL;
-
+		snprintf(key, sizeof(key), "%s.profile", path);
 		if (fe_profile_find(a->profile, path2, sizeof(path2), e, sizeof(e)) < 0)
-			return fe_yaml_fail(y, path, "%s: %s", path, e);
+			return fe_yaml_fail(y, key, "%s: %s", key, e);
+		/* the dataplane loads it when the fault is due: its errors now */
+		if ((prof = malloc(sizeof(*prof))) == NULL)
+			return -ENOMEM;
+		bad = fe_profile_load(path2, prof, e, sizeof(e)) < 0;
+		free(prof);
+		if (bad)
+			return fe_yaml_fail(y, key, "%s: %s", key, e);
 		cg_quote(p, sizeof(p), path2);
 		cg_quote(q, sizeof(q), a->link);
 		snprintf(args, len, "apply %s --link %s%s%s", p, q, a->scale ? " --scale " : "",
 			 a->scale ? a->scale : "");
 		snprintf(what, wlen, "apply %s to %s", a->profile, a->link);
 		return 0;
-	} else if (!strcmp(a->action, "starve") || !strcmp(a->action, "pause-storm")) {
-		if (a->duration == NULL || port < 0 || dirs != FE_SEL_DOWN)
-			return fe_yaml_fail(
-				y, path,
-				"%s: %s needs link: N.down (the host that stops taking) "
-				"and a duration",
-				path, a->action);
+	}
+	if (holds(kind)) { /* starve, pause-storm: the link's serializer held (fabemuctl hold) */
+		snprintf(key, sizeof(key), "%s.link", path);
+		if (port < 0 || dirs != FE_SEL_DOWN)
+			return fe_yaml_fail(y, key,
+					    "%s '%s': %s needs N.down (the host that stops "
+					    "taking)",
+					    key, a->link, act);
+		snprintf(key, sizeof(key), "%s.duration", path);
+		if (fe_yaml_rule(y, key, &fe_rule_hold, a->duration, &x) < 0)
+			return -EINVAL;
 		cg_quote(q, sizeof(q), a->duration);
 		snprintf(args, len, "hold %s %s", a->link, q);
-		snprintf(what, wlen, "%s %s %s", a->action, a->link, a->duration);
-		*has_revert = 0;
+		snprintf(what, wlen, "%s %s %s", act, a->link, a->duration);
 		return 0;
-	} else
-		return fe_yaml_fail(y, path,
-				    "%s: action '%s' with these keys (apply: profile; set: spec; "
-				    "loss: loss; delay: delay; drop: match [first, count]; flap; "
-				    "starve, pause-storm: duration)",
-				    path, a->action);
-	if (check_spec(y, path, spec, a->match) < 0)
+	}
+	if (!strcmp(act, "drop")) {
+		snprintf(key, sizeof(key), "%s.first", path);
+		if (a->first && uint_val(y, key, a->first, 1, UINT32_MAX, &first) < 0)
+			return -EINVAL;
+		snprintf(key, sizeof(key), "%s.count", path);
+		if (a->count && uint_val(y, key, a->count, 1, UINT32_MAX, &count) < 0)
+			return -EINVAL;
+		snprintf(spec, sizeof(spec), "drop=%" PRIu64 "/%" PRIu64 ",match=%s", first, count,
+			 a->match);
+		snprintf(key, sizeof(key), "%s.match", path);
+		lkey = "match";
+	} else if (!strcmp(act, "flap")) {
+		snprintf(spec, sizeof(spec), "loss=100%%");
+	} else {
+		const char *v = !strcmp(act, "loss")	? a->loss
+				: !strcmp(act, "delay") ? a->delay
+							: a->spec;
+
+		snprintf(key, sizeof(key), "%s.%s", path, !strcmp(act, "set") ? "spec" : act);
+		lkey = strcmp(act, "set") ? act : NULL;
+		if (lkey)
+			snprintf(spec, sizeof(spec), "%s=%s", act, v);
+		else
+			snprintf(spec, sizeof(spec), "%s", v);
+	}
+	if (check_spec(y, key, lkey, spec, c) < 0)
 		return -EINVAL;
 	cg_quote(q, sizeof(q), spec);
 	snprintf(args, len, "set %s %s", a->link, q);
-	snprintf(what, wlen, "%s %s %s", a->action, a->link,
-		 !strcmp(a->action, "flap") ? "down" : spec);
+	snprintf(what, wlen, "%s %s %s", act, a->link, !strcmp(act, "flap") ? "down" : spec);
+	return 0;
+}
+
+/*
+ * An action's end step: until: {iteration: K2} after a start at an iteration, duration: T
+ * or until: {time: T2} after a start at a time. 0 with *has_end 0: none (it lasts).
+ */
+static int
+action_end(struct fe_yaml *y, const char *path, const struct y_action *a,
+	   const struct cg_campaign *c, int it, uint64_t ns, int *end_it, uint64_t *end_ns)
+{
+	char key[64], at[80];
+	uint64_t dur;
+
+	*end_it = 0;
+	*end_ns = 0;
+	if (a->duration && a->until) {
+		snprintf(key, sizeof(key), "%s.until", path);
+		return fe_yaml_fail(y, key, "%s: give duration or until, not both", key);
+	}
+	if (it)
+		snprintf(at, sizeof(at), "at: {iteration: %d}", it);
+	else
+		snprintf(at, sizeof(at), "at: {time: %s}", a->at->time);
+	if (a->duration) {
+		snprintf(key, sizeof(key), "%s.duration", path);
+		if (it)
+			return fe_yaml_fail(y, key,
+					    "%s: an action %s ends at an iteration: use until: "
+					    "{iteration: N}, not duration",
+					    key, at);
+		if (fe_yaml_rule(y, key, &rule_duration, a->duration, &dur) < 0)
+			return -EINVAL;
+		*end_ns = ns + dur;
+		return 0;
+	}
+	if (a->until == NULL)
+		return 0;
+	snprintf(key, sizeof(key), "%s.until", path);
+	if (when(y, key, a->until, c, end_it, end_ns) < 0)
+		return -EINVAL;
+	snprintf(key, sizeof(key), "%s.until.%s", path, *end_it ? "iteration" : "time");
+	if ((*end_it != 0) != (it != 0))
+		return fe_yaml_fail(y, key, "%s: an action %s ends at %s (until: {%s: ...})", key,
+				    at, it ? "an iteration" : "a time", it ? "iteration" : "time");
+	if (it && *end_it <= it)
+		return fe_yaml_fail(y, key, "%s '%s' is not after %s", key, a->until->iteration,
+				    at);
+	if (!it && *end_ns <= ns)
+		return fe_yaml_fail(y, key, "%s '%s' is not after %s", key, a->until->time, at);
 	return 0;
 }
 
@@ -774,39 +1035,32 @@ compile_timeline(struct fe_yaml *y, const struct y_campaign *d, struct cg_campai
 {
 	for (unsigned i = 0; i < d->timeline_count; i++) {
 		const struct y_action *a = &d->timeline[i];
-		char path[32], src[48], args[1200], what[200], rw[240], e[200];
-		int it, uit = 0, revert = 0;
-		uint64_t ns, uns = 0, dur = 0;
+		char path[32], src[48], args[1200], what[200], rw[240];
+		int kind, it, end_it;
+		uint64_t ns, end_ns;
 
 		snprintf(path, sizeof(path), "timeline.%u", i);
-		if (action_cmd(y, path, a, c, args, sizeof(args), what, sizeof(what), &revert) <
-			    0 ||
-		    when(y, path, a->at, c, &it, &ns) < 0)
+		if ((kind = action_kind(y, path, a)) < 0 ||
+		    action_cmd(y, path, a, kind, c, args, sizeof(args), what, sizeof(what)) < 0)
 			return -EINVAL;
-		if (a->duration && fe_parse_time(a->duration, &dur, e, sizeof(e)) < 0)
-			return fe_yaml_fail(y, path, "%s.duration: %s", path, e);
-		if (a->until && when(y, path, a->until, c, &uit, &uns) < 0)
-			return -EINVAL;
-		/* a revert by time needs a start in time; by iteration, a start by iteration */
-		if (revert && dur && it)
-			return fe_yaml_fail(y, path,
-					    "%s: an action at an iteration ends at one: use "
-					    "until: {iteration: N}, not duration",
-					    path);
-		if (revert && uit && !it)
-			return fe_yaml_fail(y, path, "%s: until an iteration needs at: {iteration}",
-					    path);
-		if (uit && uit <= it)
-			return fe_yaml_fail(y, path, "%s: until iteration %d is not after %d", path,
-					    uit, it);
 		snprintf(src, sizeof(src), "%s.at", path);
+		if (a->at == NULL)
+			return fe_yaml_fail(y, path,
+					    "%s: at is required (at: {iteration: N} or {time: T})",
+					    path);
+		if (when(y, src, a->at, c, &it, &ns) < 0)
+			return -EINVAL;
 		add_step(c, src, it, ns, 0, what, "%s", args);
-		if (!revert || (!dur && !uit))
+		if (holds(kind)) /* its duration ends it */
+			continue;
+		if (action_end(y, path, a, c, it, ns, &end_it, &end_ns) < 0)
+			return -EINVAL;
+		if (end_it == 0 && end_ns == 0) /* no end: it lasts the job */
 			continue;
 		snprintf(rw, sizeof(rw), "end of %s", what);
-		snprintf(src, sizeof(src), "%s.%s", path, uit ? "until" : "duration");
+		snprintf(src, sizeof(src), "%s.%s", path, a->until ? "until" : "duration");
 		/* the link goes back to the regime's profile (filled in per regime) */
-		add_step(c, src, uit, uit ? 0 : ns + dur, 1, rw, "%s", a->link);
+		add_step(c, src, end_it, end_ns, 1, rw, "%s", a->link);
 	}
 	return 0;
 }

@@ -2,7 +2,9 @@
 /*
  * Campaign files (control/campaign/cg_file.c, cg_load()): a key the schema does not know
  * is refused at its line, and the message lists every key that mapping takes, so that a
- * user who mistyped one finds the right one there.
+ * user who mistyped one finds the right one there; a fault is checked whole at check time
+ * (its link against the hosts, its spec item by item, its end), each bad value at its own
+ * key's line and named by it; what `campaign check` says of a good file.
  */
 #include <criterion/criterion.h>
 #include <stdio.h>
@@ -65,4 +67,257 @@ Test(campaign_file, unknown_key_lists_every_known_key)
 			     unknown[i].text);
 		cr_expect_str_eq(err, unknown[i].msg, "input:\n%s", unknown[i].text);
 	}
+}
+
+/* Two hosts, five iterations, one regime; a timeline's entries follow from line 7. */
+#define HEAD                                                                                       \
+	"name: t\nhosts: 2\njob: {iterations: 5}\nregimes:\n  - {name: a, profile: ideal}\n"       \
+	"timeline:\n"
+
+/* Each text refused with its message (after the file's path). */
+static void
+refused(const char *const (*cases)[2], size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		char err[1024] = "";
+
+		cr_expect_lt(load(cases[i][0], err, sizeof(err)), 0, "accepted:\n%s", cases[i][0]);
+		cr_expect_str_eq(err, cases[i][1], "input:\n%s", cases[i][0]);
+	}
+}
+
+#define REFUSED(cases) refused(cases, sizeof(cases) / sizeof(cases[0]))
+
+/* Accepted; its message empty. */
+static void
+accepted(const char *text)
+{
+	char err[1024] = "";
+
+	cr_assert_eq(load(text, err, sizeof(err)), 0, "refused: %s\ninput:\n%s", err, text);
+}
+
+/* A fault's link is one of the campaign's hosts' ports, as a regime's links: are. */
+Test(campaign_file, fault_link_checked_against_the_hosts)
+{
+	static const char *const cases[][2] = {
+		{HEAD "  - action: loss\n    at: {time: 1s}\n    loss: 1%\n    link: 7.up\n",
+		 ":10: timeline.0.link: link selector '7.up': no such port (ports 0 to 1)"},
+		{HEAD
+		 "  - action: starve\n    at: {time: 1s}\n    duration: 1s\n    link: 5.down\n",
+		 ":10: timeline.0.link: link selector '5.down': no such port (ports 0 to 1)"},
+		{HEAD "  - {action: starve, at: {time: 1s}, duration: 1s, link: 1.up}\n",
+		 ":7: timeline.0.link '1.up': starve needs N.down (the host that stops taking)"},
+	};
+
+	REFUSED(cases);
+	accepted(HEAD "  - {action: loss, at: {time: 1s}, loss: 1%, link: 1.up}\n");
+}
+
+/* until: {time: T} ends a fault started at a time, at T; duration: 0s is refused. */
+Test(campaign_file, until_time_ends_the_fault)
+{
+	static const char *const cases[][2] = {
+		{HEAD
+		 "  - action: loss\n    at: {time: 2s}\n    until: {time: 2s}\n    link: 0.up\n"
+		 "    loss: 5%\n",
+		 ":9: timeline.0.until.time '2s' is not after at: {time: 2s}"},
+		{HEAD
+		 "  - action: loss\n    at: {iteration: 2}\n    until: {time: 2s}\n    link: 0.up\n"
+		 "    loss: 5%\n",
+		 ":9: timeline.0.until.time: an action at: {iteration: 2} ends at an iteration "
+		 "(until: {iteration: ...})"},
+		{HEAD
+		 "  - action: loss\n    at: {time: 1s}\n    until: {iteration: 3}\n    link: 0.up\n"
+		 "    loss: 5%\n",
+		 ":9: timeline.0.until.iteration: an action at: {time: 1s} ends at a time (until: "
+		 "{time: ...})"},
+		{HEAD "  - action: loss\n    at: {iteration: 3}\n    until: {iteration: 3}\n"
+		      "    link: 0.up\n    loss: 5%\n",
+		 ":9: timeline.0.until.iteration '3' is not after at: {iteration: 3}"},
+		{HEAD "  - action: loss\n    at: {time: 1s}\n    duration: 0s\n    link: 0.up\n"
+		      "    loss: 5%\n",
+		 ":9: timeline.0.duration '0s' (allowed: 1us to 86400s)"},
+		{HEAD
+		 "  - action: loss\n    at: {time: 1s}\n    duration: 1s\n    until: {time: 3s}\n"
+		 "    link: 0.up\n    loss: 5%\n",
+		 ":10: timeline.0.until: give duration or until, not both"},
+	};
+
+	REFUSED(cases);
+	accepted(HEAD "  - action: loss\n    at: {time: 1s}\n    until: {time: 2500ms}\n"
+		      "    link: 0.up\n    loss: 5%\n");
+	cr_assert_eq(camp.nsteps, 2);
+	cr_expect_eq(camp.steps[0].at_ns, 1000000000ULL);
+	cr_expect_eq(camp.steps[0].revert, 0);
+	cr_expect_eq(camp.steps[1].at_ns, 2500000000ULL);
+	cr_expect_eq(camp.steps[1].at_iter, 0);
+	cr_expect_eq(camp.steps[1].revert, 1);
+	cr_expect_str_eq(camp.steps[1].src, "timeline.0.until");
+	cr_expect_str_eq(camp.steps[1].args, "0.up");
+}
+
+/* A fault's spec: every item key=value, a known key, a valid value, by the link-spec
+ * parser; a hold (starve, pause-storm) no longer than the dataplane takes. */
+Test(campaign_file, fault_spec_and_hold_checked_item_by_item)
+{
+	static const char *const cases[][2] = {
+		{HEAD "  - action: set\n    at: {time: 1s}\n    link: 0.up\n"
+		      "    spec: \"delay=1ms,garbage\"\n",
+		 ":10: timeline.0.spec 'delay=1ms,garbage': expected key=value, got 'garbage'"},
+		{HEAD "  - action: set\n    at: {time: 1s}\n    link: 0.up\n    spec: nonsense\n",
+		 ":10: timeline.0.spec 'nonsense': expected key=value, got 'nonsense'"},
+		{HEAD "  - action: set\n    at: {time: 1s}\n    link: 0.up\n"
+		      "    spec: \"delay=1ms,colour=red\"\n",
+		 ":10: timeline.0.spec 'delay=1ms,colour=red': unknown link key 'colour' (known: "
+		 "rate, delay, buffer, buffer-pkts, loss, ge, ecn, jitter, drop, match)"},
+		{HEAD "  - action: set\n    at: {time: 1s}\n    link: 0.up\n"
+		      "    spec: \"loss=1%,delay=5parsecs\"\n",
+		 ":10: timeline.0.spec 'loss=1%,delay=5parsecs': delay: invalid time (e.g. 100us, "
+		 "1.5ms, 0s; units ns, us, ms, s) '5parsecs'"},
+		{HEAD "  - action: loss\n    at: {time: 1s}\n    link: 0.up\n    loss: 150%\n",
+		 ":10: timeline.0.loss: invalid probability '150%' (0% to 100%, or 0 to 1)"},
+		{HEAD
+		 "  - action: starve\n    at: {time: 1s}\n    link: 0.down\n    duration: 100s\n",
+		 ":10: timeline.0.duration '100s' (allowed: 0ns to 60s)"},
+	};
+
+	REFUSED(cases);
+	accepted(HEAD "  - action: set\n    at: {time: 1s}\n    duration: 1s\n    link: 0.up\n"
+		      "    spec: \"delay=1ms,loss=1%,match=tcp and port 80\"\n");
+	accepted(HEAD "  - {action: pause-storm, at: {time: 1s}, link: 1.down, duration: 60s}\n");
+}
+
+/* A regime's name names files and CSV fields: no '/', ',' or space; at its own line. */
+Test(campaign_file, regime_name_letters_digits)
+{
+	static const char *const cases[][2] = {
+		{"name: t\nregimes:\n  - profile: ideal\n    name: x/y\n",
+		 ":4: regimes.0.name 'x/y': a name of letters, digits, '_', '-', '.' and '%' only, "
+		 "1 to 63 characters"},
+		{"name: t\nregimes:\n  - {name: a, profile: ideal}\n  - {name: \"eth, lossy\", "
+		 "profile: ideal}\n",
+		 ":4: regimes.1.name 'eth, lossy': a name of letters, digits, '_', '-', '.' and "
+		 "'%' "
+		 "only, 1 to 63 characters"},
+		{"name: t\nregimes:\n  - {name: \"\", profile: ideal}\n",
+		 ":3: regimes.0.name '': a name of letters, digits, '_', '-', '.' and '%' only, 1 "
+		 "to "
+		 "63 characters"},
+	};
+
+	REFUSED(cases);
+	accepted("name: t\nregimes:\n  - {name: eth-0.1%-loss_2.b, profile: ideal}\n");
+}
+
+/* No job: the documented one, an all-reduce of 1MiB, 20 iterations after 2 warm-up. */
+Test(campaign_file, job_defaults_as_documented)
+{
+	static const char *const cases[][2] = {
+		{"name: t\njob: {sizes: [6B]}\nregimes:\n  - {name: a, profile: ideal}\n",
+		 ":2: job.sizes: '6B' (allowed: 4B to 1GiB, a multiple of 4 bytes: the job sums "
+		 "32-bit integers)"},
+		{"name: t\njob:\n  kind: command\n  command: \"true\"\n  iterations: 3\n"
+		 "regimes:\n  - {name: a, profile: ideal}\n",
+		 ":5: job.iterations: an allreduce job's (a command job takes command)"},
+	};
+
+	REFUSED(cases);
+	accepted("name: t\nregimes:\n  - {name: a, profile: ideal}\n");
+	cr_expect(camp.allreduce);
+	cr_expect_eq(camp.iters, 20);
+	cr_expect_eq(camp.warmup, 2);
+	cr_expect_eq(camp.nsizes, 1);
+	cr_expect_eq(camp.sizes[0], 1 << 20);
+	accepted("name: t\njob: {sizes: [8B, 1KiB]}\nregimes:\n  - {name: a, profile: ideal}\n");
+	cr_expect_eq(camp.nsizes, 2);
+}
+
+/* A bad key's own line and name, the user's values, and keys an action does not take. */
+Test(campaign_file, errors_at_the_key_named)
+{
+	static const char *const cases[][2] = {
+		{HEAD "  - action: loss\n    link: 0.up\n    loss: 1%\n    at: {iteration: 6}\n",
+		 ":10: timeline.0.at.iteration '6' (allowed: 1 to 5)"},
+		{HEAD "  - action: loss\n    link: 0.up\n    loss: 1%\n    at: {iteration: 2}\n"
+		      "    until:\n      iteration: 9\n",
+		 ":12: timeline.0.until.iteration '9' (allowed: 1 to 5)"},
+		{HEAD
+		 "  - action: delay\n    at: {time: 1s}\n    link: 0.up\n    delay: 5parsecs\n",
+		 ":10: timeline.0.delay: invalid time (e.g. 100us, 1.5ms, 0s; units ns, us, ms, s) "
+		 "'5parsecs'"},
+		{HEAD "  - action: drop\n    at: {iteration: 2}\n    link: 0.up\n    match: tcp\n"
+		      "    count: 0\n",
+		 ":11: timeline.0.count '0' (allowed: 1 to 4294967295)"},
+		{HEAD "  - action: loss\n    at: {time: 1s}\n    link: 0.up\n    loss: 1%\n"
+		      "    delay: 5ms\n",
+		 ":11: timeline.0.delay: action loss does not take delay (its keys: action, link, "
+		 "at, loss, duration or until)"},
+		{HEAD "  - action: starve\n    at: {time: 1s}\n    link: 0.down\n    duration: 1s\n"
+		      "    until: {time: 3s}\n",
+		 ":11: timeline.0.until: action starve does not take until (its keys: action, "
+		 "link, at, duration)"},
+		{HEAD "  - action: explode\n    at: {time: 1s}\n    link: 0.up\n",
+		 ":7: timeline.0.action 'explode' (allowed: apply, set, loss, delay, drop, flap, "
+		 "starve, pause-storm)"},
+		{HEAD "  - action: loss\n    link: 0.up\n    loss: 1%\n",
+		 ":7: timeline.0: at is required (at: {iteration: N} or {time: T})"},
+	};
+
+	REFUSED(cases);
+}
+
+/* campaign check's summary: regimes, faults, and the steps when a fault has an end. */
+Test(campaign_file, describe_counts_faults_and_steps)
+{
+	char buf[128];
+
+	accepted(HEAD "  - {action: loss, at: {iteration: 2}, until: {iteration: 4}, link: 0.up, "
+		      "loss: 1%}\n");
+	cr_expect_str_eq(cg_describe(&camp, buf, sizeof(buf)), "1 regime, 1 fault (2 steps)");
+	accepted(HEAD "  - {action: flap, at: {iteration: 2}, link: 0}\n"
+		      "  - {action: flap, at: {iteration: 3}, link: 1}\n");
+	cr_expect_str_eq(cg_describe(&camp, buf, sizeof(buf)), "1 regime, 2 faults");
+	accepted("name: t\nregimes:\n  - {name: a, profile: ideal}\n  - {name: b, kind: wire}\n");
+	cr_expect_str_eq(cg_describe(&camp, buf, sizeof(buf)), "2 regimes, 0 faults");
+}
+
+/* A regime's bad value at its own line: a link of links:, kind, nic, profile, its name. */
+Test(campaign_file, regime_errors_at_the_key)
+{
+	static const char *const cases[][2] = {
+		{"name: t\nhosts: 2\nregimes:\n  - name: w\n    profile: ideal\n    links:\n"
+		 "      - \"0.up:delay=1ms\"\n      - \"9.up:delay=1ms\"\n",
+		 ":8: regime w: links: '9.up:delay=1ms': link selector '9.up': no such port (ports "
+		 "0 "
+		 "to 1)"},
+		{"name: t\nregimes:\n  - name: w\n    kind: bridge\n",
+		 ":4: regime w: kind 'bridge' (allowed: dataplane, wire)"},
+		{"name: t\nregimes:\n  - name: w\n    profile: ideal\n    nic: model=fast\n",
+		 ":5: regime w: nic: 'model=fast': --nic: model 'fast' (allowed: tcp, roce, ib, "
+		 "host)"},
+		{"name: t\nregimes:\n  - name: a\n    profile: ideal\n  - profile: ideal\n"
+		 "    name: a\n",
+		 ":6: regimes entry 2: the name 'a' is taken"},
+	};
+
+	REFUSED(cases);
+}
+
+/* An apply's profile is loaded at check time, as the dataplane will when it is due. */
+Test(campaign_file, apply_profile_loaded_at_check)
+{
+	char prof[] = "/tmp/fe-test-profile.XXXXXX", text[512], err[1024] = "", want[600];
+	int fd = mkstemp(prof);
+
+	cr_assert_geq(fd, 0);
+	cr_assert_eq(write(fd, "name: broken\nnothing: 1\n", 24), 24);
+	close(fd);
+	snprintf(text, sizeof(text),
+		 HEAD "  - action: apply\n    at: {time: 1s}\n    link: 0.up\n    profile: %s\n",
+		 prof);
+	cr_expect_lt(load(text, err, sizeof(err)), 0, "accepted:\n%s", text);
+	snprintf(want, sizeof(want), ":10: timeline.0.profile: %s:2: unknown key 'nothing'", prof);
+	cr_expect(strncmp(err, want, strlen(want)) == 0, "%s\nnot: %s", err, want);
+	unlink(prof);
 }
