@@ -60,10 +60,11 @@ enum cg_exit {
 	CG_OK = 0,
 	CG_BAD_FILE = 1,
 	CG_USAGE = 2,
-	CG_SETUP = 3,	   /* testbed or dataplane could not start */
-	CG_DP_DIED = 4,	   /* the dataplane died during a run */
-	CG_JOB_FAILED = 5, /* the job failed (a wrong all-reduce result, a crash) */
-	CG_UNWRITTEN = 6,  /* a file of the results could not be written */
+	CG_SETUP = 3,	      /* testbed or dataplane could not start */
+	CG_DP_DIED = 4,	      /* the dataplane died during a run */
+	CG_JOB_FAILED = 5,    /* the job failed (a wrong all-reduce result, a crash) */
+	CG_UNWRITTEN = 6,     /* a file of the results could not be written */
+	CG_FAULTS_FAILED = 7, /* complete, but a fault step's command failed at run time */
 	CG_INTERRUPTED = 130,
 };
 
@@ -146,6 +147,14 @@ struct cg_campaign {
 	struct cg_fidelity fid;
 };
 
+/* A baseline (the wire, a dataplane with an ideal fabric): the denominator of the ratios,
+ * run without the timeline's faults (docs/campaigns.md). */
+static inline int
+cg_baseline(const struct cg_regime *g)
+{
+	return g->kind == CG_WIRE || g->ideal;
+}
+
 /* Whether a regime runs through fabemu-dp: the fabric's figures (drops, marks) exist. */
 static inline int
 cg_has_fabric(const struct cg_campaign *c)
@@ -224,6 +233,7 @@ struct cg_run {
 	json_t *capacity;  /* {"ideal_bps": ..., "wire_bps": ...} */
 	json_t *warnings;  /* ["...", ...]: what the results must say (a fault that did not run) */
 	json_t *unwritten; /* ["FILE: error", ...]: results files that could not be written */
+	unsigned steps_failed; /* fault steps whose command failed at run time */
 };
 
 /* cg_proc.c: the watchdog of this runner (r->record must exist) */
@@ -277,9 +287,17 @@ struct cg_job_result {
 void cg_run_job(struct cg_run *r, const struct cg_regime *g, unsigned rep, const char *marks,
 		struct cg_job_result *jr);
 void cg_stop_beside(struct cg_run *r);
+/* The shell command of a step in regime g: a fault, or its end (the link back to the
+ * regime's profile and the regime's own links: overrides for it). */
+void cg_step_command(const struct cg_run *r, const struct cg_regime *g, const struct cg_step *s,
+		     char *cmd, size_t len);
 
 /* cg_run.c */
 int cg_campaign_run(const char *file, const char *outdir, const char *testbed, unsigned iters);
+/* The campaign's status as the results say it: "complete", "complete, 2 fault step(s)
+ * failed", "interrupted (partial results)", with the files not written if any. */
+const char *cg_status_text(int status, unsigned steps_failed, size_t unwritten, char *buf,
+			   size_t len);
 
 /* cg_figures.c: a run's figures, added to the run object */
 void cg_figures(const struct cg_campaign *c, const struct cg_regime *g, json_t *run);
@@ -302,7 +320,8 @@ void cg_verdict_text(json_t *reasons, json_t *notes, char *v, size_t len);
 /* cg_summary.c: one row a regime and size, over its repetitions */
 struct cg_row {
 	char regime[64], size[16], verdict[1024];
-	int baseline; /* 1 wire, 2 ideal */
+	char partial[256]; /* "partial: 47 of 200 iterations (interrupted)"; "": whole */
+	int baseline;	   /* 1 wire, 2 ideal */
 	double hop_us, rtt_us, p50, p99, max, job_s;
 	double wire_p50, wire_p99, ideal_p50, ideal_p99; /* NAN: no such baseline */
 	double late_p50_us, late_p99_us, late_max_us;	 /* NAN: none measured */
@@ -342,6 +361,9 @@ cg_fab(const struct cg_row *w, double v)
 	return w->wire ? NAN : v;
 }
 size_t cg_summarize(const struct cg_campaign *c, json_t *runs, struct cg_row *rows);
+/* "baselines run without the timeline's faults: wire, ideal (N step(s) each)", or NULL
+ * when no fault was skipped that way (no timeline, or no baseline). */
+const char *cg_baseline_note(const struct cg_campaign *c, char *buf, size_t len);
 
 /*
  * A results file is written whole or not at all: cg_out_open() opens FILE.part,
@@ -359,6 +381,7 @@ void cg_print_summary(FILE *f, const struct cg_campaign *c, json_t *capacity,
 		      const struct cg_row *rows, size_t n);
 int cg_write_csvs(const struct cg_run *r, json_t *runs, const struct cg_row *rows, size_t nrows);
 int cg_plots(const struct cg_run *r, json_t *runs);
-int cg_html(const struct cg_run *r, const struct cg_row *rows, size_t nrows, const char *status);
+int cg_html(const struct cg_run *r, json_t *runs, const struct cg_row *rows, size_t nrows,
+	    const char *status);
 
 #endif

@@ -79,6 +79,33 @@ put(FILE *f, double v, int prec)
 		fprintf(f, ",%.*f", prec, v);
 }
 
+/* A text field, quoted when it needs it (RFC 4180: a comma, a quote, a line break, or
+ * space at an end), its quotes doubled: a value can never shift the columns. */
+static void
+csv_str(FILE *f, const char *s)
+{
+	size_t n = strlen(s);
+
+	if (strpbrk(s, ",\"\r\n") == NULL && (n == 0 || (s[0] != ' ' && s[n - 1] != ' '))) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+/* A count of a regime's runs, or nothing for a regime that did not run. */
+static void
+put_n(FILE *f, const struct cg_row *w, double v)
+{
+	put(f, w->runs ? v : NAN, 0);
+}
+
 /* "..." with quotes doubled. */
 static void
 put_str(FILE *f, const char *s)
@@ -111,14 +138,15 @@ run_csv(const struct cg_run *r, json_t *runs, const char *file, const char *arra
 	fputc('\n', f);
 	json_array_foreach(runs, i, run) json_array_foreach(json_object_get(run, array), k, x)
 	{
-		fprintf(f, "%s,%lld", json_string_value(json_object_get(run, "regime")),
-			json_integer_value(json_object_get(run, "repetition")));
+		csv_str(f, json_string_value(json_object_get(run, "regime")) ?: "");
+		fprintf(f, ",%lld", json_integer_value(json_object_get(run, "repetition")));
 		for (const char *const *key = keys; *key; key++) {
 			json_t *v = json_object_get(x, *key);
 
-			if (json_is_string(v))
-				fprintf(f, ",%s", json_string_value(v));
-			else if (json_is_integer(v))
+			if (json_is_string(v)) {
+				fputc(',', f);
+				csv_str(f, json_string_value(v));
+			} else if (json_is_integer(v))
 				fprintf(f, ",%lld", json_integer_value(v));
 			else
 				fputc(',', f); /* no such figure */
@@ -142,14 +170,16 @@ iterations_csv(const struct cg_run *r, json_t *runs)
 	fprintf(f, "regime,repetition,iteration,size_bytes,index,time_us,start_ns\n");
 	json_array_foreach(runs, i, run)
 		json_array_foreach(json_object_get(run, "iterations"), k, x)
-			fprintf(f, "%s,%lld,%lld,%lld,%lld,%.3f,%lld\n",
-				json_string_value(json_object_get(run, "regime")),
-				json_integer_value(json_object_get(run, "repetition")),
-				json_integer_value(json_array_get(x, 0)),
-				json_integer_value(json_array_get(x, 1)),
-				json_integer_value(json_array_get(x, 2)),
-				json_real_value(json_array_get(x, 3)),
-				json_integer_value(json_array_get(x, 4)));
+	{
+		csv_str(f, json_string_value(json_object_get(run, "regime")) ?: "");
+		fprintf(f, ",%lld,%lld,%lld,%lld,%.3f,%lld\n",
+			json_integer_value(json_object_get(run, "repetition")),
+			json_integer_value(json_array_get(x, 0)),
+			json_integer_value(json_array_get(x, 1)),
+			json_integer_value(json_array_get(x, 2)),
+			json_real_value(json_array_get(x, 3)),
+			json_integer_value(json_array_get(x, 4)));
+	}
 	return cg_out_close(r, f, p);
 }
 
@@ -168,23 +198,24 @@ summary_csv(const struct cg_run *r, const struct cg_row *rows, size_t nrows)
 		   "timeouts,loss_probes,stalls,edge_lost,unexplained,late_p50_us,late_p99_us,"
 		   "late_max_us,late_worst_p99_us,late_worst_link,edge_wait_p50_us,edge_wait_p99_"
 		   "us,edge_wait_max_us,iterations,nic,nic_ce_consumed,nic_cnps,nic_rate_min_bps,"
-		   "nic_resent,nic_naks,nic_timeouts,nic_discarded,verdict\n");
+		   "nic_resent,nic_naks,nic_timeouts,nic_discarded,verdict,partial\n");
 	for (size_t n = 0; n < nrows; n++) {
 		const struct cg_row *w = &rows[n];
 
-		fprintf(f, "%s,%s,%s", w->regime, w->size,
-			w->baseline == 1   ? "wire"
-			: w->baseline == 2 ? "ideal"
-					   : "");
+		/* a regime that did not run: its figures empty, its configuration kept */
+		csv_str(f, w->regime);
+		fputc(',', f);
+		csv_str(f, w->size);
+		fprintf(f, ",%s", w->baseline == 1 ? "wire" : w->baseline == 2 ? "ideal" : "");
 		put(f, w->hop_us, 3);
 		put(f, w->rtt_us, 1);
 		put(f, w->offered_gbps, 3);
 		/* the wire has no fabric: its fabric columns are empty */
-		put(f, cg_fab(w, (double)w->drops), 0);
-		put(f, cg_fab(w, (double)w->marks), 0);
-		put(f, cg_fab(w, (double)w->pauses), 0);
-		put(f, cg_fab(w, w->paused_ms), 3);
-		put(f, cg_fab(w, w->stall_ms), 3);
+		put_n(f, w, cg_fab(w, (double)w->drops));
+		put_n(f, w, cg_fab(w, (double)w->marks));
+		put_n(f, w, cg_fab(w, (double)w->pauses));
+		put(f, w->runs ? cg_fab(w, w->paused_ms) : NAN, 3);
+		put(f, w->runs ? cg_fab(w, w->stall_ms) : NAN, 3);
 		put(f, w->p50, 3);
 		put(f, w->p99, 3);
 		put(f, w->max, 3);
@@ -193,26 +224,34 @@ summary_csv(const struct cg_run *r, const struct cg_row *rows, size_t nrows)
 		put(f, w->p99 / w->wire_p99, 3);
 		put(f, w->p50 / w->ideal_p50, 3);
 		put(f, w->p99 / w->ideal_p99, 3);
-		fprintf(f, ",%lld,%lld,%lld,%lld,%lld", w->real_retrans, w->timeouts, w->probes,
-			w->stalls, w->edge_lost);
-		put(f, cg_fab(w, (double)w->unexplained), 0);
+		put_n(f, w, (double)w->real_retrans);
+		put_n(f, w, (double)w->timeouts);
+		put_n(f, w, (double)w->probes);
+		put_n(f, w, (double)w->stalls);
+		put_n(f, w, (double)w->edge_lost);
+		put_n(f, w, cg_fab(w, (double)w->unexplained));
 		put(f, w->late_p50_us, 3);
 		put(f, w->late_p99_us, 3);
 		put(f, w->late_max_us, 3);
 		put(f, w->late_worst_p99_us, 3);
-		fprintf(f, ",%s", w->late_worst_link);
+		fputc(',', f);
+		csv_str(f, w->late_worst_link);
 		put(f, w->wait_p50_us, 3);
 		put(f, w->wait_p99_us, 3);
 		put(f, w->wait_max_us, 3);
-		fprintf(f, ",%zu,%s", w->n, w->nic_model);
-		put(f, cg_fab(w, (double)w->nic_ce), 0);
-		put(f, cg_fab(w, (double)w->nic_cnp), 0);
+		put_n(f, w, (double)w->n);
+		fputc(',', f);
+		csv_str(f, w->nic_model);
+		put_n(f, w, cg_fab(w, (double)w->nic_ce));
+		put_n(f, w, cg_fab(w, (double)w->nic_cnp));
 		put(f, w->nic_rate_min_bps, 0);
-		put(f, cg_fab(w, (double)w->nic_resent), 0);
-		put(f, cg_fab(w, (double)w->nic_naks), 0);
-		put(f, cg_fab(w, (double)w->nic_timeouts), 0);
-		put(f, cg_fab(w, (double)w->nic_discards), 0);
+		put_n(f, w, cg_fab(w, (double)w->nic_resent));
+		put_n(f, w, cg_fab(w, (double)w->nic_naks));
+		put_n(f, w, cg_fab(w, (double)w->nic_timeouts));
+		put_n(f, w, cg_fab(w, (double)w->nic_discards));
 		put_str(f, w->verdict);
+		fputc(',', f);
+		csv_str(f, w->partial);
 		fputc('\n', f);
 	}
 	return cg_out_close(r, f, p);

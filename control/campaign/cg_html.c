@@ -81,10 +81,11 @@ job_table(FILE *f, const struct cg_run *r, const struct cg_row *rows, size_t nro
 
 		fprintf(f, "<tr%s><td>", w->baseline ? " class='base'" : "");
 		esc(f, w->regime);
-		fprintf(f, "%s</td><td>%s</td>",
+		fprintf(f, "%s%s</td><td>%s</td>",
 			w->baseline == 1   ? " (wire)"
 			: w->baseline == 2 ? " (ideal)"
 					   : "",
+			w->partial[0] ? " <span class='distorted'>(partial)</span>" : "",
 			r->c->allreduce ? w->size : "-");
 		cell(f, w->p50, 3);
 		cell(f, w->p99, 3);
@@ -93,7 +94,8 @@ job_table(FILE *f, const struct cg_run *r, const struct cg_row *rows, size_t nro
 		cell(f, w->p99 / w->wire_p99, 2);
 		cell(f, w->p50 / w->ideal_p50, 2);
 		cell(f, w->p99 / w->ideal_p99, 2);
-		fprintf(f, "<td>%lld</td></tr>\n", w->stalls);
+		cell(f, w->runs ? (double)w->stalls : NAN, 0); /* not run: no figure */
+		fprintf(f, "</tr>\n");
 	}
 	fprintf(f, "</table>\n<p>Iteration time is the slowest rank's. <i>wire</i>: the same hosts "
 		   "joined by a Linux bridge, without fabemu; <i>ideal</i>: through fabemu with a "
@@ -222,11 +224,112 @@ plot(FILE *f, const struct cg_run *r, const char *name, const char *size)
 		fprintf(f, "<p>No plot: no data, or not written (above).</p>\n");
 }
 
-int
-cg_html(const struct cg_run *r, const struct cg_row *rows, size_t nrows, const char *status)
+/* A time in seconds as a person writes it: "1.5 s", "0.25 s", "2 s". */
+static void
+secs(FILE *f, uint64_t ns)
+{
+	char b[32];
+	size_t n = (size_t)snprintf(b, sizeof(b), "%.9f", (double)ns / 1e9);
+
+	while (n > 1 && b[n - 1] == '0')
+		b[--n] = '\0';
+	if (n > 1 && b[n - 1] == '.')
+		b[--n] = '\0';
+	fprintf(f, "%s s", b);
+}
+
+/* The steps of one list (faults[], faults_missed[], faults_skipped[]) of a run. */
+static void
+run_steps(FILE *f, json_t *run, const char *key, const char *label, const char *cls)
+{
+	json_t *m;
+	size_t i;
+
+	json_array_foreach(json_object_get(run, key), i, m)
+	{
+		const char *why = json_string_value(json_object_get(m, "why"));
+
+		if (label == NULL) /* a step that did not run: its command failed, or too late */
+			fprintf(f, "<li%s><b>%s</b> at ", cls,
+				why && strstr(why, "failed") ? "FAILED" : "not run");
+		else
+			fprintf(f, "<li%s>%s", cls, label);
+		if (json_is_string(json_object_get(m, "at"))) {
+			esc(f, json_string_value(json_object_get(m, "at")));
+		} else if (json_integer_value(json_object_get(m, "iteration")) > 0) {
+			fprintf(f, "before iteration %lld",
+				json_integer_value(json_object_get(m, "iteration")));
+		} else {
+			json_int_t t = json_integer_value(json_object_get(m, "time_ns")),
+				   t0 = json_integer_value(json_object_get(run, "start_ns"));
+
+			fprintf(f, "at %.3f s", t > t0 ? (double)(t - t0) / 1e9 : 0.0);
+		}
+		fprintf(f, ": ");
+		esc(f, json_string_value(json_object_get(m, "what")) ?: "");
+		if (why) {
+			fprintf(f, " (");
+			esc(f, why);
+			fprintf(f, ")");
+		}
+		fprintf(f, "</li>\n");
+	}
+}
+
+/* The timeline as the file asks for it, then what each run did with it: the steps that
+ * ran (when), that failed or did not run (why), that a baseline skipped. */
+static void
+faults(FILE *f, const struct cg_run *r, json_t *runs)
 {
 	const struct cg_campaign *c = r->c;
-	char p[PATH_MAX], sz[16];
+	json_t *run;
+	size_t i;
+
+	fprintf(f, "<h2>Faults</h2>\n");
+	if (c->nsteps == 0) {
+		fprintf(f, "<p>No timeline: no faults.</p>\n");
+		return;
+	}
+	fprintf(f, "<p>The timeline (each step where the file asks for it):</p><ul>\n");
+	for (unsigned k = 0; k < c->nsteps; k++) {
+		const struct cg_step *s = &c->steps[k];
+
+		fprintf(f, "<li>");
+		if (s->at_iter)
+			fprintf(f, "before iteration %d", s->at_iter);
+		else
+			secs(f, s->at_ns);
+		fprintf(f, ": ");
+		esc(f, s->what);
+		fprintf(f, " (");
+		esc(f, s->src);
+		fprintf(f, ")</li>\n");
+	}
+	fprintf(f, "</ul>\n");
+	json_array_foreach(runs, i, run)
+	{
+		fprintf(f, "<p>Run ");
+		esc(f, json_string_value(json_object_get(run, "regime")) ?: "");
+		fprintf(f, "-%lld:</p><ul>\n",
+			json_integer_value(json_object_get(run, "repetition")));
+		run_steps(f, run, "faults", "ran ", "");
+		run_steps(f, run, "faults_missed", NULL, " class='distorted'");
+		run_steps(f, run, "faults_skipped", "skipped at ", "");
+		if (json_array_size(json_object_get(run, "faults")) +
+			    json_array_size(json_object_get(run, "faults_missed")) +
+			    json_array_size(json_object_get(run, "faults_skipped")) ==
+		    0)
+			fprintf(f, "<li>none (the run stopped first)</li>\n");
+		fprintf(f, "</ul>\n");
+	}
+}
+
+int
+cg_html(const struct cg_run *r, json_t *runs, const struct cg_row *rows, size_t nrows,
+	const char *status)
+{
+	const struct cg_campaign *c = r->c;
+	char p[PATH_MAX], sz[16], note[512];
 	json_t *w;
 	size_t i;
 	FILE *f;
@@ -247,6 +350,11 @@ cg_html(const struct cg_run *r, const struct cg_row *rows, size_t nrows, const c
 		fprintf(f, "<p class='distorted'><b>Not written:</b> ");
 		esc(f, json_string_value(w));
 		fprintf(f, "</p>\n");
+	}
+	if (cg_baseline_note(c, note, sizeof(note))) {
+		fprintf(f, "<p><b>Note:</b> ");
+		esc(f, note);
+		fprintf(f, ".</p>\n");
 	}
 	job_table(f, r, rows, nrows);
 	network_table(f, rows, nrows);
@@ -283,14 +391,7 @@ cg_html(const struct cg_run *r, const struct cg_row *rows, size_t nrows, const c
 	}
 	fprintf(f, "</ul>\n");
 	topologies(f, r);
-	fprintf(f, "<h2>Faults</h2><ul>\n");
-	for (unsigned i = 0; i < c->nsteps; i++) {
-		fprintf(f, "<li>%s %d: ", c->steps[i].at_iter ? "iteration" : "ms",
-			c->steps[i].at_iter ? c->steps[i].at_iter
-					    : (int)(c->steps[i].at_ns / 1000000));
-		esc(f, c->steps[i].what);
-		fprintf(f, "</li>\n");
-	}
-	fprintf(f, "</ul></body></html>\n");
+	faults(f, r, runs);
+	fprintf(f, "</body></html>\n");
 	return cg_out_close(r, f, p);
 }

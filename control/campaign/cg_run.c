@@ -116,24 +116,28 @@ tcp_json(unsigned h, const struct cg_host_ctr *a, const struct cg_host_ctr *b)
 			 (json_int_t)(b->ce - a->ce));
 }
 
-/* The faults as they ran, from the marks the hook and the runner wrote. */
+/* The faults as they ran (failed 0), or the steps whose command failed (failed 1), from
+ * the marks the hook and the runner wrote ("x " before a failed one's). */
 static json_t *
-marks_json(const char *marks)
+marks_json(const char *marks, int failed)
 {
 	json_t *mk = json_array();
 	FILE *f = fopen(marks, "r");
 	char line[512];
 
 	while (f && fgets(line, sizeof(line), f)) {
-		char what[400] = "";
+		char what[400] = "", *l = line;
 		unsigned long long t;
 		int it = 0, n = 0;
 
 		line[strcspn(line, "\n")] = '\0';
-		if (line[0] == 't' && sscanf(line, "t %llu %n", &t, &n) >= 1)
-			snprintf(what, sizeof(what), "%s", line + n);
-		else if (sscanf(line, "%d %llu %n", &it, &t, &n) >= 2)
-			snprintf(what, sizeof(what), "%s", line + n);
+		if ((strncmp(l, "x ", 2) == 0) != failed)
+			continue;
+		l += failed ? 2 : 0;
+		if (l[0] == 't' && sscanf(l, "t %llu %n", &t, &n) >= 1)
+			snprintf(what, sizeof(what), "%s", l + n);
+		else if (sscanf(l, "%d %llu %n", &it, &t, &n) >= 2)
+			snprintf(what, sizeof(what), "%s", l + n);
 		else
 			continue;
 		json_array_append_new(mk, json_pack("{s:i, s:I, s:s}", "iteration", it, "time_ns",
@@ -144,7 +148,7 @@ marks_json(const char *marks)
 	return mk;
 }
 
-/* Whether step s ran: a mark of it not yet taken by another step (faults: the marks). */
+/* Whether step s has a mark in faults not yet taken by another step (then taken). */
 static int
 step_ran(const struct cg_step *s, json_t *faults, char *taken)
 {
@@ -163,34 +167,73 @@ step_ran(const struct cg_step *s, json_t *faults, char *taken)
 	return 0;
 }
 
+/* Where a step is due: "iteration 15", "1.5 s". */
+static void
+step_at(const struct cg_step *s, char *at, size_t len)
+{
+	if (s->at_iter)
+		snprintf(at, len, "iteration %d", s->at_iter);
+	else
+		snprintf(at, len, "%.3f s", (double)s->at_ns / 1e9);
+}
+
+/* A baseline's run: every step of the timeline, skipped (listed, never silent). */
+static json_t *
+faults_skipped(const struct cg_run *r, const struct cg_regime *g)
+{
+	json_t *sk = json_array();
+
+	for (unsigned i = 0; i < r->c->nsteps && cg_baseline(g); i++) {
+		const struct cg_step *s = &r->c->steps[i];
+		char at[64];
+
+		step_at(s, at, sizeof(at));
+		json_array_append_new(
+			sk, json_pack("{s:s, s:s, s:s, s:s}", "step", s->src, "what", s->what, "at",
+				      at, "why", "a baseline runs without the timeline's faults"));
+	}
+	return sk;
+}
+
 /*
- * The steps of the timeline that did not run in a run that went to its end: a time
- * after the job ended, a fabemuctl command that failed (logs/faults.log, or the job's
- * log for the hook). Never silent: each is a warning, printed and kept in the results.
+ * The steps of the timeline that did not run in a run that went to its end (whole): a
+ * time after the job ended, a fabemuctl command that failed (logs/faults.log, or the
+ * job's log for the hook; counted in r->steps_failed: the campaign's status says it); in
+ * a run cut short, those whose command failed. Never silent: each is a warning, printed
+ * and kept in the results.
  */
 static json_t *
 faults_missed(struct cg_run *r, const struct cg_regime *g, const char *tag, json_t *faults,
-	      const struct cg_job_result *jr)
+	      json_t *failed, const struct cg_job_result *jr, int whole)
 {
 	json_t *missed = json_array();
 	char *taken = calloc(json_array_size(faults) + 1, 1);
+	char *taken_f = calloc(json_array_size(failed) + 1, 1);
 	double job_s = (double)(jr->end_ns - jr->start_ns) / 1e9;
 
-	for (unsigned i = 0; i < r->c->nsteps && g->kind == CG_DATAPLANE && taken; i++) {
+	for (unsigned i = 0; i < r->c->nsteps && !cg_baseline(g) && taken && taken_f; i++) {
 		const struct cg_step *s = &r->c->steps[i];
 		char at[64], why[160], w[512];
 
+		int fail;
+
 		if (step_ran(s, faults, taken))
 			continue;
-		if (s->at_iter)
-			snprintf(at, sizeof(at), "iteration %d", s->at_iter);
-		else
-			snprintf(at, sizeof(at), "%.3f s", (double)s->at_ns / 1e9);
-		if (!s->at_iter && (double)s->at_ns / 1e9 > job_s)
-			snprintf(why, sizeof(why), "the job ended %.3f s after it started", job_s);
-		else
+		fail = step_ran(s, failed, taken_f);
+		if (!whole && !fail) /* a run cut short: only what failed is known not to run */
+			continue;
+		step_at(s, at, sizeof(at));
+		if (fail || s->at_iter) {
 			snprintf(why, sizeof(why), "its fabemuctl command failed (logs/%s)",
 				 s->at_iter ? "job-*.log" : "faults.log");
+			r->steps_failed++;
+		} else if ((double)s->at_ns / 1e9 > job_s) {
+			snprintf(why, sizeof(why), "the job ended %.3f s after it started", job_s);
+		} else {
+			snprintf(why, sizeof(why),
+				 "its fabemuctl command failed (logs/faults.log)");
+			r->steps_failed++;
+		}
 		snprintf(w, sizeof(w), "run %s: %s (%s) at %s did not run: %s", tag, s->src,
 			 s->what, at, why);
 		cg_say("  WARNING: %s\n", w);
@@ -199,6 +242,7 @@ faults_missed(struct cg_run *r, const struct cg_regime *g, const char *tag, json
 							"what", s->what, "at", at, "why", why));
 	}
 	free(taken);
+	free(taken_f);
 	return missed;
 }
 
@@ -341,13 +385,42 @@ read_window(struct cg_run *r, const struct cg_regime *g, struct cg_host_ctr *aft
 	return counters;
 }
 
+/*
+ * A run cut short (Ctrl-C, the dataplane died, the job failed): "partial" says how much
+ * of it ran, "47 of 200 iterations (interrupted)", on its row and in its verdict.
+ */
+static void
+partial(const struct cg_run *r, const struct cg_job_result *jr, int status, json_t *run)
+{
+	const struct cg_campaign *c = r->c;
+	unsigned want = (r->iters_override ? r->iters_override : c->iters) * c->nsizes;
+	size_t got = json_array_size(jr->iters);
+	const char *why = status == CG_INTERRUPTED ? "interrupted"
+			  : status == CG_DP_DIED   ? "the dataplane died"
+			  : status != CG_OK	   ? "the job failed"
+						   : NULL;
+	char p[160], v[2400];
+
+	if (c->allreduce && got < want)
+		snprintf(p, sizeof(p), "%zu of %u iterations (%s)", got, want,
+			 why ? why : "the job ended early");
+	else if (!c->allreduce && why && jr->status == -1)
+		snprintf(p, sizeof(p), "the job was stopped (%s)", why);
+	else
+		return;
+	json_object_set_new(run, "partial", json_string(p));
+	snprintf(v, sizeof(v), "partial: %s; %s", p,
+		 json_string_value(json_object_get(run, "verdict")) ?: "");
+	json_object_set_new(run, "verdict", json_string(v));
+}
+
 static json_t *
 one_run(struct cg_run *r, const struct cg_regime *g, unsigned rep, int *status)
 {
 	struct cg_host_ctr before[CG_MAX_HOSTS + 1], after[CG_MAX_HOSTS + 1];
 	struct cg_job_result jr = {0};
 	char marks[PATH_MAX], tag[96];
-	json_t *run, *counters = NULL, *tcp, *hosts;
+	json_t *run, *counters = NULL, *tcp, *hosts, *failed;
 	uint64_t reset_at;
 	json_int_t in_flight;
 	double rtt;
@@ -403,7 +476,7 @@ one_run(struct cg_run *r, const struct cg_regime *g, unsigned rep, int *status)
 			(int)g->edge.mtu, "iterations", jr.iters, "start_ns",
 			(json_int_t)jr.start_ns, "end_ns", (json_int_t)jr.end_ns, "job_status",
 			jr.status, "dataplane_status", dprc, "ping_rtt_us", rtt, "tcp", tcp,
-			"hosts", hosts, "faults", marks_json(marks), "counters",
+			"hosts", hosts, "faults", marks_json(marks, 0), "counters",
 			counters ? counters : json_null());
 	/* how the window opened and closed: the reads each took, what the edge still held at
 	 * its close (0: quiet) */
@@ -414,9 +487,13 @@ one_run(struct cg_run *r, const struct cg_regime *g, unsigned rep, int *status)
 	cg_figures(r->c, g, run);
 	cg_verdict(r->c, g, r->capacity, run);
 	run_status(r, g, rep, &jr, dprc, status);
-	if (*status == CG_OK)
-		json_object_set_new(run, "faults_missed",
-				    faults_missed(r, g, tag, json_object_get(run, "faults"), &jr));
+	partial(r, &jr, *status, run);
+	failed = marks_json(marks, 1);
+	json_object_set_new(run, "faults_missed",
+			    faults_missed(r, g, tag, json_object_get(run, "faults"), failed, &jr,
+					  *status == CG_OK));
+	json_decref(failed);
+	json_object_set_new(run, "faults_skipped", faults_skipped(r, g));
 	return run;
 }
 
@@ -506,25 +583,36 @@ status_name(int status)
 		[CG_DP_DIED] = "dataplane died",
 		[CG_JOB_FAILED] = "job failed",
 		[CG_UNWRITTEN] = "results incomplete",
+		[CG_FAULTS_FAILED] = "complete",
 	};
 
 	if (status == CG_INTERRUPTED)
 		return "interrupted (partial results)";
-	return status >= 0 && status <= CG_UNWRITTEN && names[status] ? names[status] : "failed";
+	return status >= 0 && status <= CG_FAULTS_FAILED && names[status] ? names[status]
+									  : "failed";
 }
 
-/* The status as the results say it: with the files that could not be written, if any. */
+const char *
+cg_status_text(int status, unsigned steps_failed, size_t unwritten, char *buf, size_t len)
+{
+	size_t n;
+
+	if (status == CG_OK && unwritten)
+		status = CG_UNWRITTEN;
+	n = (size_t)snprintf(buf, len, "%s", status_name(status));
+	if (steps_failed && n < len)
+		n += (size_t)snprintf(buf + n, len - n, ", %u fault step(s) failed", steps_failed);
+	if (unwritten && n < len)
+		snprintf(buf + n, len - n, "; %zu file(s) of the results not written", unwritten);
+	return buf;
+}
+
+/* The status as the results say it: with the fault steps that failed and the files that
+ * could not be written, if any. */
 static const char *
 status_text(const struct cg_run *r, int status, char *buf, size_t len)
 {
-	size_t n = json_array_size(r->unwritten);
-
-	if (n == 0)
-		return status_name(status);
-	if (status == CG_OK)
-		status = CG_UNWRITTEN;
-	snprintf(buf, len, "%s; %zu file(s) of the results not written", status_name(status), n);
-	return buf;
+	return cg_status_text(status, r->steps_failed, json_array_size(r->unwritten), buf, len);
 }
 
 /* Standard output may be a file on a full disk too: said once, and listed as unwritten. */
@@ -566,10 +654,23 @@ print_summary(struct cg_run *r, const char *st, const struct cg_row *rows, size_
 	stdout_checked(r);
 }
 
+/* What the results say of the campaign as a whole (campaign.json's notes[]). */
+static json_t *
+notes(const struct cg_campaign *c)
+{
+	json_t *n = json_array();
+	char buf[512];
+
+	if (cg_baseline_note(c, buf, sizeof(buf)))
+		json_array_append_new(n, json_string(buf));
+	return n;
+}
+
 /*
  * The results: the CSVs and the plots, then the report and campaign.json, which say
  * which files could not be written; a file is whole or absent (cg_out_open). Any file
- * not written makes a complete campaign's status "results incomplete" (exit 6).
+ * not written makes a complete campaign's status "results incomplete" (exit 6); else a
+ * fault step whose command failed makes it "complete, N fault step(s) failed" (exit 7).
  */
 static int
 finish(struct cg_run *r, json_t *runs, int status)
@@ -587,9 +688,10 @@ finish(struct cg_run *r, json_t *runs, int status)
 	cg_write_csvs(r, runs, rows, nrows);
 	if (cg_plots(r, runs) < 0)
 		cg_say("  (gnuplot failed: see %s/logs/gnuplot.log)\n", r->out);
-	cg_html(r, rows, nrows, status_text(r, status, buf, sizeof(buf)));
+	cg_html(r, runs, rows, nrows, status_text(r, status, buf, sizeof(buf)));
 	st = status_text(r, status, buf, sizeof(buf));
 	json_object_set_new(r->results, "status", json_string(st));
+	json_object_set_new(r->results, "notes", notes(r->c));
 	json_object_set_new(r->results, "capacity", json_incref(r->capacity));
 	json_object_set_new(r->results, "runs", json_incref(runs));
 	json_object_set_new(r->results, "warnings", json_incref(r->warnings));
@@ -603,7 +705,9 @@ finish(struct cg_run *r, json_t *runs, int status)
 	}
 	print_summary(r, status_text(r, status, buf, sizeof(buf)), rows, nrows);
 	free(rows);
-	return status == CG_OK && json_array_size(r->unwritten) ? CG_UNWRITTEN : status;
+	if (status == CG_OK && json_array_size(r->unwritten))
+		return CG_UNWRITTEN;
+	return status == CG_OK && r->steps_failed ? CG_FAULTS_FAILED : status;
 }
 
 /*

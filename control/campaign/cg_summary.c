@@ -194,6 +194,63 @@ baselines(const struct cg_campaign *c, struct cg_row *rows, size_t nrows, size_t
 	}
 }
 
+/*
+ * A regime cut short: "partial: 47 of 200 iterations (interrupted)" (a repetition's
+ * "partial" from cg_run.c, with its number when there are several; the repetitions that
+ * did not run), into w->partial and before its verdict. Nothing for a regime that did not
+ * run at all, or ran whole.
+ */
+static void
+partial(const struct cg_campaign *c, json_t *runs, const struct cg_regime *g, struct cg_row *w)
+{
+	char p[sizeof(w->partial)] = "", v[sizeof(w->verdict)];
+	json_t *run;
+	size_t i, n = 0;
+
+	json_array_foreach(runs, i, run)
+	{
+		const char *x = json_string_value(json_object_get(run, "partial"));
+
+		if (!of_regime(run, g) || x == NULL)
+			continue;
+		if (c->reps > 1)
+			n += (size_t)snprintf(p + n, n < sizeof(p) ? sizeof(p) - n : 0,
+					      "%srepetition %lld: %s", n ? "; " : "",
+					      geti(run, "repetition"), x);
+		else
+			n += (size_t)snprintf(p + n, n < sizeof(p) ? sizeof(p) - n : 0, "%s", x);
+	}
+	if (w->runs > 0 && w->runs < c->reps && n < sizeof(p))
+		n += (size_t)snprintf(p + n, sizeof(p) - n, "%s%u of %u repetitions ran",
+				      n ? "; " : "", w->runs, c->reps);
+	if (n == 0)
+		return;
+	snprintf(w->partial, sizeof(w->partial), "partial: %s", p);
+	snprintf(v, sizeof(v), "%s; %s", w->partial, w->verdict);
+	snprintf(w->verdict, sizeof(w->verdict), "%s", v);
+}
+
+const char *
+cg_baseline_note(const struct cg_campaign *c, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	if (c->nsteps == 0)
+		return NULL;
+	for (unsigned g = 0; g < c->nreg; g++)
+		if (cg_baseline(&c->reg[g]) && n < len)
+			n += (size_t)snprintf(buf + n, len - n, "%s%s",
+					      n ? ", "
+						: "baselines run without the timeline's "
+						  "faults: ",
+					      c->reg[g].name);
+	if (n == 0)
+		return NULL;
+	if (n < len)
+		snprintf(buf + n, len - n, " (%u fault step(s) not run in each)", c->nsteps);
+	return buf;
+}
+
 size_t
 cg_summarize(const struct cg_campaign *c, json_t *runs, struct cg_row *rows)
 {
@@ -215,6 +272,7 @@ cg_summarize(const struct cg_campaign *c, json_t *runs, struct cg_row *rows)
 
 		network(runs, r, &net);
 		verdict(runs, r, net.verdict, sizeof(net.verdict));
+		partial(c, runs, r, &net);
 		if (net.runs == 0)
 			snprintf(net.verdict, sizeof(net.verdict),
 				 "not run (the campaign stopped first)");

@@ -42,7 +42,7 @@ testbed_line(FILE *f, const struct cg_campaign *c, json_t *capacity)
 static void
 job_table(FILE *f, const struct cg_campaign *c, const struct cg_row *rows, size_t n)
 {
-	char a[8][32], label[96];
+	char a[8][32], label[128];
 
 	fprintf(f, "\n%-28s %7s %10s %10s %10s %9s %9s %9s %9s %6s\n",
 		c->allreduce ? "all-reduce, slowest rank" : "job", c->allreduce ? "size" : "",
@@ -52,15 +52,18 @@ job_table(FILE *f, const struct cg_campaign *c, const struct cg_row *rows, size_
 	for (size_t i = 0; i < n; i++) {
 		const struct cg_row *w = &rows[i];
 
-		snprintf(label, sizeof(label), "%s%s", w->regime, w->baseline ? " (baseline)" : "");
-		fprintf(f, "%-28s %7s %s %s %s %s %s %s %s %6lld\n", label,
+		snprintf(label, sizeof(label), "%s%s%s", w->regime,
+			 w->baseline ? " (baseline)" : "", w->partial[0] ? " (partial)" : "");
+		/* a regime that did not run has no figures: "-", not 0 */
+		fprintf(f, "%-28s %7s %s %s %s %s %s %s %s %s\n", label,
 			c->allreduce ? w->size : "", fig(a[0], 32, 10, 3, w->p50),
 			fig(a[1], 32, 10, 3, w->p99),
 			fig(a[2], 32, 10, 3, c->allreduce ? w->max : w->job_s),
 			fig(a[3], 32, 9, 2, w->p50 / w->wire_p50),
 			fig(a[4], 32, 9, 2, w->p99 / w->wire_p99),
 			fig(a[5], 32, 9, 2, w->p50 / w->ideal_p50),
-			fig(a[6], 32, 9, 2, w->p99 / w->ideal_p99), w->stalls);
+			fig(a[6], 32, 9, 2, w->p99 / w->ideal_p99),
+			fig(a[7], 32, 6, 0, w->runs ? (double)w->stalls : NAN));
 	}
 }
 
@@ -126,6 +129,8 @@ void
 cg_print_summary(FILE *f, const struct cg_campaign *c, json_t *capacity, const struct cg_row *rows,
 		 size_t n)
 {
+	char note[512];
+
 	testbed_line(f, c, capacity);
 	job_table(f, c, rows, n);
 	network_table(f, rows, n);
@@ -137,6 +142,8 @@ cg_print_summary(FILE *f, const struct cg_campaign *c, json_t *capacity, const s
 	for (size_t i = 0; i < n; i++)
 		if (rows[i].first)
 			fprintf(f, "  %-20s %s\n", rows[i].regime, rows[i].verdict);
+	if (cg_baseline_note(c, note, sizeof(note)))
+		fprintf(f, "\nnote: %s.\n", note);
 	fprintf(f,
 		"\np50/wire, p50/ideal: the regime's time over the baseline's (the same hosts over "
 		"a bridge; through fabemu with an ideal fabric).\nhop: one link's delay plus a "

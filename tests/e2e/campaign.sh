@@ -221,6 +221,15 @@ rc=0; wait $pid || rc=$?
 fe_check "exit status after Ctrl-C" "$rc" 130 130
 fe_check "partial results: status" "$(fe_json "$T/int/campaign.json" '1 if d["status"].startswith("interrupted") else 0')" 1 1
 fe_check "partial results: iterations kept" "$(fe_json "$T/int/campaign.json" 'len(d["runs"][0]["iterations"])')" 1 199
+# the regime cut short says so on its row: terminal, summary.csv, verdict, campaign.json
+grep -qE '^credit \(partial\) ' "$T/int.out" || fe_fail "the terminal's row does not say partial"
+grep -qE '^  credit +partial: [0-9]+ of 400 iterations \(interrupted\); ' "$T/int.out" || fe_fail "the verdict does not say partial"
+fe_check "partial: in campaign.json" "$(fe_json "$T/int/campaign.json" '1 if d["runs"][0]["partial"].endswith(" of 400 iterations (interrupted)") else 0')" 1 1
+python3 - "$T/int/summary.csv" <<'PY' || fe_fail "summary.csv: partial"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert all(r["partial"].startswith("partial: ") and r["verdict"].startswith("partial: ") for r in rows), rows
+PY
 [ -z "$(leftovers)" ] || fe_fail "leftovers after Ctrl-C: $(leftovers)"
 echo "  ok   no namespace, link, socket, DPDK directory or process left"
 

@@ -3,7 +3,10 @@
 # job does not have (--iterations) is refused before anything starts (exit 2, naming
 # the step and the iteration); one at a time after the job's end is a warning, printed
 # and kept in campaign.json (runs[].faults_missed, warnings). Two steps at the same
-# iteration both run.
+# iteration both run, and are in the progress. A fault's end gives the link back the
+# regime's own links: overrides; a step whose command fails at run time makes the status
+# "complete, N fault step(s) failed", exit 7, its progress line FAILED; the baselines run
+# without the faults, and every output says so.
 set -euo pipefail
 . "$(dirname "$0")/../../testbeds/lib.sh"
 fe_init camptl
@@ -93,5 +96,47 @@ print("  faults run:", ran)
 assert sorted(ran) == [(2, "delay 0.up delay=2ms"), (3, "end of delay 0.up delay=2ms"),
                        (3, "loss 1.up loss=1%"), (4, "end of loss 1.up loss=1%")], ran
 assert run["faults_missed"] == [] and d["warnings"] == [], (run["faults_missed"], d["warnings"])
+PY
+grep -q "fault before iteration 2: delay 0.up delay=2ms" "$T/same.out" ||
+	fe_fail "a fault at an iteration is not in the progress: $(grep fault "$T/same.out")"
+echo "  ok   both ran, in the progress"
+
+echo "a fault's end: the regime's links back; a step that fails: exit 7; the baselines: no faults"
+printf 'name: pair\nswitches: [{name: s1}, {name: s2}]\nhosts: [{name: h1, switch: s1}, {name: h2, switch: s2}]\nlinks: [{a: s1, b: s2}]\n' >"$T/pair.yaml"
+# the link s1-s2 is in the pair regime's topology only: its steps fail in eth's run
+cat >"$T/end.yaml" <<Y
+name: t-end
+hosts: 2
+cores: shared
+fidelity: {capacity: false}
+job: {kind: command, command: "sleep 1; '$CTL' -s \$FABEMU_SOCKET links || true"}
+regimes:
+  - {name: wire, kind: wire}
+  - {name: eth, profile: ethernet-lossy, scale: 100, links: ["0.up:delay=5ms"]}
+  - {name: pair, profile: ethernet-lossy, scale: 100, topology: $T/pair.yaml}
+timeline:
+  - {action: delay, at: {time: 200ms}, duration: 300ms, link: 0.up, delay: 20ms}
+  - {action: set, at: {time: 200ms}, duration: 300ms, link: s1-s2, spec: "delay=1ms"}
+Y
+rc=0
+"$CTL" campaign run "$T/end.yaml" --out "$T/end" >"$T/end.out" 2>&1 || rc=$?
+[ "$rc" = 7 ] || { cat "$T/end.out"; fe_fail "exit status $rc, not 7 (a fault step failed)"; }
+grep -q "^campaign t-end: complete, 2 fault step(s) failed" "$T/end.out" || fe_fail "status: $(grep '^campaign' "$T/end.out")"
+grep -q "fault at [0-9.]* s FAILED: set s1-s2 delay=1ms" "$T/end.out" || fe_fail "no FAILED progress line"
+grep -q "note: baselines run without the timeline's faults: wire" "$T/end.out" || fe_fail "no note of the baselines"
+grep -q "a baseline runs without the timeline's faults" "$T/end/report.html" || fe_fail "report.html: no skipped step"
+grep -E '^0\.up .* delay 5ms ' "$T/end/logs/job-eth-1.log" >/dev/null ||
+	fe_fail "0.up after the fault's end: $(grep '^0.up' "$T/end/logs/job-eth-1.log"), not the regime's 5 ms"
+python3 - "$T/end/campaign.json" <<'PY' || fe_fail "campaign.json"
+import json, sys
+d = json.load(open(sys.argv[1]))
+runs = {r["regime"]: r for r in d["runs"]}
+assert d["status"] == "complete, 2 fault step(s) failed", d["status"]
+assert any("baselines run without the timeline's faults: wire" in n for n in d["notes"]), d["notes"]
+assert runs["wire"]["faults"] == [] and len(runs["wire"]["faults_skipped"]) == 4, runs["wire"]
+assert [m["step"] for m in runs["eth"]["faults_missed"]] == ["timeline.1.at", "timeline.1.duration"]
+assert "failed" in runs["eth"]["faults_missed"][0]["why"], runs["eth"]["faults_missed"]
+assert runs["pair"]["faults_missed"] == [] and len(runs["pair"]["faults"]) == 4, runs["pair"]
+print("  ok   status %r; eth's 0.up back to 5 ms; wire skipped %d steps" % (d["status"], len(runs["wire"]["faults_skipped"])))
 PY
 echo "campaign_timeline: passed"

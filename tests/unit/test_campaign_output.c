@@ -1,0 +1,288 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * What a campaign reports once it ran (control/campaign/): a fault's end puts back the
+ * regime's own links: overrides, the status says the fault steps that failed, a regime
+ * cut short says so on its row, one that never ran has empty figures, not zeros, CSV
+ * fields are quoted when they need it, and the baselines' skipped faults are said.
+ */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "campaign/cg.h"
+
+static struct cg_campaign camp;
+static struct cg_run run;
+static char dir[64];
+
+static void
+setup(void)
+{
+	memset(&camp, 0, sizeof(camp));
+	memset(&run, 0, sizeof(run));
+	camp.hosts = 2;
+	camp.reps = 1;
+	camp.fid = (struct cg_fidelity){.late = 0.10, .load = 0.5};
+	camp.allreduce = 1;
+	camp.iters = 200;
+	camp.nsizes = 1;
+	camp.sizes[0] = 1024;
+	camp.nreg = 3;
+	snprintf(camp.reg[0].name, sizeof(camp.reg[0].name), "wire");
+	camp.reg[0].kind = CG_WIRE;
+	snprintf(camp.reg[1].name, sizeof(camp.reg[1].name), "ideal");
+	camp.reg[1].ideal = 1;
+	snprintf(camp.reg[2].name, sizeof(camp.reg[2].name), "eth, lossy");
+	camp.reg[2].scale = 100;
+	snprintf(camp.reg[2].profile, sizeof(camp.reg[2].profile), "/p/ethernet-lossy.yaml");
+	camp.nsteps = 2;
+	camp.steps[0] = (struct cg_step){.at_ns = 1000000000};
+	snprintf(camp.steps[0].args, sizeof(camp.steps[0].args), "set 0.up 'delay=20ms'");
+	snprintf(camp.steps[0].what, sizeof(camp.steps[0].what), "delay 0.up delay=20ms");
+	snprintf(camp.steps[0].src, sizeof(camp.steps[0].src), "timeline.0.at");
+	camp.steps[1] = (struct cg_step){.at_ns = 2000000000, .revert = 1};
+	snprintf(camp.steps[1].args, sizeof(camp.steps[1].args), "0.up");
+	snprintf(camp.steps[1].what, sizeof(camp.steps[1].what), "end of delay 0.up delay=20ms");
+	run.c = &camp;
+	snprintf(run.self, sizeof(run.self), "/bin/fabemuctl");
+	snprintf(run.sock, sizeof(run.sock), "/run/s.sock");
+	snprintf(dir, sizeof(dir), "/tmp/test_cg_outXXXXXX");
+	cr_assert_not_null(mkdtemp(dir));
+	snprintf(run.out, sizeof(run.out), "%s", dir);
+	run.unwritten = json_array();
+	run.warnings = json_array();
+}
+
+static void
+teardown(void)
+{
+	char cmd[128];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	cr_assert_eq(system(cmd), 0);
+	json_decref(run.unwritten);
+	json_decref(run.warnings);
+}
+
+TestSuite(output, .init = setup, .fini = teardown);
+
+/* A fault's end: the profile, then the regime's override of that link (and only it). */
+Test(output, fault_end_keeps_links_overrides)
+{
+	struct cg_regime *g = &camp.reg[2];
+	char cmd[8192];
+
+	snprintf(g->links[g->nlinks++], sizeof(g->links[0]), "0.up:delay=5ms");
+	snprintf(g->links[g->nlinks++], sizeof(g->links[0]), "1.down:loss=1%%");
+	snprintf(g->links[g->nlinks++], sizeof(g->links[0]), "up:rate=1Gbit");
+	cg_step_command(&run, g, &camp.steps[1], cmd, sizeof(cmd));
+	cr_assert(strstr(cmd, "apply '/p/ethernet-lossy.yaml' --scale 100 --link 0.up"), "%s", cmd);
+	cr_assert(strstr(cmd, "&& '/bin/fabemuctl' -s /run/s.sock set '0.up' 'delay=5ms'"), "%s",
+		  cmd);
+	cr_assert(strstr(cmd, "set '0.up' 'rate=1Gbit'"), "%s", cmd);
+	cr_assert_null(strstr(cmd, "loss=1%"), "another link's override: %s", cmd);
+	/* a port's both links, an override of every up link: the port's up link only */
+	snprintf(camp.steps[1].args, sizeof(camp.steps[1].args), "1");
+	cg_step_command(&run, g, &camp.steps[1], cmd, sizeof(cmd));
+	cr_assert(strstr(cmd, "set '1.down' 'loss=1%'"), "%s", cmd);
+	cr_assert(strstr(cmd, "set '1.up' 'rate=1Gbit'"), "%s", cmd);
+	cr_assert_null(strstr(cmd, "delay=5ms"), "%s", cmd);
+	/* a link between switches: its override, in either direction's name */
+	snprintf(g->links[g->nlinks++], sizeof(g->links[0]), "s1-s2:delay=1ms");
+	snprintf(camp.steps[1].args, sizeof(camp.steps[1].args), "s1>s2");
+	cg_step_command(&run, g, &camp.steps[1], cmd, sizeof(cmd));
+	cr_assert(strstr(cmd, "set 's1>s2' 'delay=1ms'"), "%s", cmd);
+	cr_assert_null(strstr(cmd, "rate=1Gbit"), "%s", cmd);
+	/* a fault (not an end) is its own command */
+	cg_step_command(&run, g, &camp.steps[0], cmd, sizeof(cmd));
+	cr_assert_str_eq(cmd, "'/bin/fabemuctl' -s /run/s.sock set 0.up 'delay=20ms'");
+}
+
+Test(output, status_says_failed_fault_steps)
+{
+	char b[256];
+
+	cr_assert_str_eq(cg_status_text(CG_OK, 0, 0, b, sizeof(b)), "complete");
+	cr_assert_str_eq(cg_status_text(CG_OK, 2, 0, b, sizeof(b)),
+			 "complete, 2 fault step(s) failed");
+	cr_assert_str_eq(cg_status_text(CG_OK, 1, 3, b, sizeof(b)),
+			 "results incomplete, 1 fault step(s) failed; 3 file(s) of the results "
+			 "not written");
+	cr_assert_str_eq(cg_status_text(CG_INTERRUPTED, 0, 0, b, sizeof(b)),
+			 "interrupted (partial results)");
+	cr_assert_eq(CG_FAULTS_FAILED, 7);
+}
+
+/* A recorded run of regime name: n iterations of 1 KiB, partial if p. */
+static json_t *
+a_run(const char *name, unsigned n, const char *p)
+{
+	json_t *it = json_array(), *r;
+
+	for (unsigned i = 0; i < n; i++)
+		json_array_append_new(it, json_pack("[i, I, i, f, I]", i + 1, (json_int_t)1024,
+						    i + 1, 500.0 + i, (json_int_t)i));
+	r = json_pack("{s:s, s:i, s:o, s:I, s:I, s:f, s:s, s:[], s:[], s:n}", "regime", name,
+		      "repetition", 1, "iterations", it, "start_ns", (json_int_t)0, "end_ns",
+		      (json_int_t)1000000000, "ping_rtt_us", 50.0, "verdict", "faithful", "reasons",
+		      "not_checked", "unexplained");
+	if (p)
+		json_object_set_new(r, "partial", json_string(p));
+	return r;
+}
+
+static char *
+slurp(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	static char buf[65536];
+	size_t n;
+
+	cr_assert_not_null(f, "%s", path);
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	return buf;
+}
+
+/* Fields of a CSV line as RFC 4180 reads it: how many. */
+static unsigned
+csv_fields(const char *l)
+{
+	unsigned n = 1;
+	int q = 0;
+
+	for (; *l && *l != '\n'; l++)
+		if (*l == '"')
+			q = !q;
+		else if (*l == ',' && !q)
+			n++;
+	return n;
+}
+
+/* wire ran, ideal never ran, "eth, lossy" was interrupted after 47 of 200 iterations */
+Test(output, partial_not_run_and_quoting)
+{
+	json_t *runs = json_array();
+	struct cg_row rows[CG_MAX_REGIMES * CG_MAX_SIZES];
+	char p[160], *csv, *line, *hdr;
+	unsigned nh;
+	size_t n;
+
+	json_array_append_new(runs, a_run("wire", 200, NULL));
+	json_array_append_new(runs, a_run("eth, lossy", 47, "47 of 200 iterations (interrupted)"));
+	memset(rows, 0, sizeof(rows));
+	n = cg_summarize(&camp, runs, rows);
+	cr_assert_eq(n, 3);
+	cr_assert_str_eq(rows[2].partial, "partial: 47 of 200 iterations (interrupted)");
+	cr_assert(strncmp(rows[2].verdict, "partial: 47 of 200 iterations (interrupted); ", 45) ==
+			  0,
+		  "%s", rows[2].verdict);
+	cr_assert_str_eq(rows[0].partial, "");
+	cr_assert_eq(cg_write_csvs(&run, runs, rows, n), 0);
+	snprintf(p, sizeof(p), "%s/summary.csv", dir);
+	csv = slurp(p);
+	hdr = csv;
+	nh = csv_fields(hdr);
+	for (line = strchr(csv, '\n'); line && line[1]; line = strchr(line + 1, '\n'))
+		cr_assert_eq(csv_fields(line + 1), nh, "a row's columns shifted: %.200s", line + 1);
+	cr_assert(strstr(csv, "\n\"eth, lossy\",1KiB,"), "%s", csv);
+	/* ideal never ran: every figure of its row empty, none 0 */
+	line = strstr(csv, "\nideal,");
+	cr_assert_not_null(line);
+	{
+		char row[2048];
+		size_t k = strcspn(line + 1, "\n");
+
+		snprintf(row, sizeof(row), "%.*s", (int)k, line + 1);
+		cr_assert_null(strstr(row, ",0,"), "a figure of a regime not run: %s", row);
+		cr_assert(strstr(row, "not run"), "%s", row);
+	}
+	cr_assert(strstr(csv, ",partial: 47 of 200 iterations (interrupted)\n"), "%s", csv);
+	snprintf(p, sizeof(p), "%s/iterations.csv", dir);
+	csv = slurp(p);
+	cr_assert(strstr(csv, "\n\"eth, lossy\",1,"), "%s", csv);
+	json_decref(runs);
+}
+
+/* The terminal: the partial row marked, "-" for a regime not run, the baselines' note. */
+Test(output, terminal)
+{
+	json_t *runs = json_array(), *cap = json_object();
+	struct cg_row rows[CG_MAX_REGIMES * CG_MAX_SIZES];
+	char *out = NULL;
+	size_t len = 0, n;
+	FILE *f = open_memstream(&out, &len);
+
+	json_array_append_new(runs, a_run("wire", 200, NULL));
+	json_array_append_new(runs, a_run("eth, lossy", 47, "47 of 200 iterations (interrupted)"));
+	memset(rows, 0, sizeof(rows));
+	n = cg_summarize(&camp, runs, rows);
+	cg_print_summary(f, &camp, cap, rows, n);
+	fclose(f);
+	cr_assert(strstr(out, "eth, lossy (partial)"), "%s", out);
+	cr_assert(strstr(out, "partial: 47 of 200 iterations (interrupted)"), "%s", out);
+	cr_assert(strstr(out, "note: baselines run without the timeline's faults: wire, ideal "
+			      "(2 fault step(s) not run in each)"),
+		  "%s", out);
+	{
+		const char *l = strstr(out, "\nideal (baseline)");
+		size_t k;
+
+		cr_assert_not_null(l, "%s", out);
+		k = strcspn(l + 1, "\n");
+		cr_assert(k > 0 && l[k] == '-', "stalls of a regime not run: %.*s", (int)k, l + 1);
+	}
+	free(out);
+	json_decref(runs);
+	json_decref(cap);
+}
+
+/* report.html: the partial row, "-" for what a regime not run lacks, the baselines' note,
+ * times as a person writes them, and the steps each run ran, failed or skipped. */
+Test(output, html)
+{
+	json_t *runs = json_array(), *r;
+	struct cg_row rows[CG_MAX_REGIMES * CG_MAX_SIZES];
+	char p[160], *html;
+	size_t n;
+
+	camp.steps[0].at_ns = 1500000000;
+	r = a_run("wire", 200, NULL);
+	json_object_set_new(r, "faults_skipped",
+			    json_pack("[{s:s, s:s, s:s, s:s}]", "step", "timeline.0.at", "what",
+				      "delay 0.up delay=20ms", "at", "1.500 s", "why",
+				      "a baseline runs without the timeline's faults"));
+	json_array_append_new(runs, r);
+	r = a_run("eth, lossy", 47, "47 of 200 iterations (interrupted)");
+	json_object_set_new(r, "faults",
+			    json_pack("[{s:i, s:I, s:s}]", "iteration", 0, "time_ns",
+				      (json_int_t)1501000000, "what", "delay 0.up delay=20ms"));
+	json_object_set_new(r, "faults_missed",
+			    json_pack("[{s:s, s:s, s:s, s:s}]", "step", "timeline.0.duration",
+				      "what", "end of delay 0.up delay=20ms", "at", "2.000 s",
+				      "why", "its fabemuctl command failed (logs/faults.log)"));
+	json_array_append_new(runs, r);
+	run.capacity = json_object();
+	memset(rows, 0, sizeof(rows));
+	n = cg_summarize(&camp, runs, rows);
+	cr_assert_eq(cg_html(&run, runs, rows, n, "interrupted (partial results)"), 0);
+	snprintf(p, sizeof(p), "%s/report.html", dir);
+	html = slurp(p);
+	cr_assert(strstr(html, "eth, lossy <span class='distorted'>(partial)</span>"), "%s", html);
+	cr_assert(strstr(html, "partial: 47 of 200 iterations (interrupted); "), "%s", html);
+	cr_assert(strstr(html, "<b>Note:</b> baselines run without the timeline's faults: wire, "
+			       "ideal"),
+		  "%s", html);
+	cr_assert(strstr(html, "<li>1.5 s: delay 0.up delay=20ms (timeline.0.at)</li>"), "%s",
+		  html);
+	cr_assert(strstr(html, "ran at 1.501 s: delay 0.up delay=20ms"), "%s", html);
+	cr_assert(strstr(html, "<b>FAILED</b> at 2.000 s: end of delay 0.up delay=20ms"), "%s",
+		  html);
+	cr_assert(strstr(html, "skipped at 1.500 s: delay 0.up delay=20ms"), "%s", html);
+	cr_assert_null(strstr(html, "ms 1500:"), "%s", html);
+	json_decref(runs);
+	json_decref(run.capacity);
+}
