@@ -115,6 +115,17 @@ fe_ns() { local i=$1; shift; ip netns exec "$FE_TB_NAME-h$i" "$@"; }
 
 fe_ip() { echo "198.18.0.$1"; }
 
+# fe_campaign_testbed PID: the testbed a campaign runner of that PID brings up (its
+# hosts NAME-h1..N): "f" and the PID in 5 base-36 digits (control/campaign/cg_run.c).
+fe_campaign_testbed() {
+	local pid=$1 d=0123456789abcdefghijklmnopqrstuvwxyz s=""
+	for _ in 1 2 3 4 5; do
+		s=${d:$((pid % 36)):1}$s
+		pid=$((pid / 36))
+	done
+	echo "f$s"
+}
+
 # fe_ping_avg FROM TO COUNT: average RTT in microseconds (fails if any ping is lost).
 # fe_ping_min FROM TO COUNT: the least RTT. Use it to compare added delays: the
 # emulated delay is a floor, while the average also carries the hosts' scheduling

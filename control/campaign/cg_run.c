@@ -793,8 +793,17 @@ run_setup(struct cg_run *r, const char *outdir, const char *testbed)
 		return -1;
 	r->own_testbed = testbed == NULL;
 	snprintf(r->testbed, sizeof(r->testbed), "%s", testbed ? testbed : "fc");
-	if (r->own_testbed)
-		snprintf(r->testbed, sizeof(r->testbed), "fc%u", (unsigned)getpid() % 10000);
+	if (r->own_testbed) { /* "f" and the PID in 5 base-36 digits: one a live runner, in
+			       * the 6 characters a testbed's name has (testbeds/veth.sh) */
+		static const char digit[] = "0123456789abcdefghijklmnopqrstuvwxyz";
+		unsigned pid = (unsigned)getpid();
+
+		_Static_assert(sizeof(r->testbed) >= 7, "a testbed name of 6");
+		r->testbed[0] = 'f';
+		for (int k = 5; k >= 1; k--, pid /= 36)
+			r->testbed[k] = digit[pid % 36];
+		r->testbed[6] = '\0';
+	}
 	snprintf(r->prefix, sizeof(r->prefix), "fe-campaign-%u", (unsigned)getpid());
 	snprintf(r->sock, sizeof(r->sock), CG_STATE_DIR "/campaign-%u.sock", (unsigned)getpid());
 	snprintf(r->record, sizeof(r->record), CG_STATE_DIR "/campaign-%u.run", (unsigned)getpid());

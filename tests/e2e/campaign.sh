@@ -45,11 +45,11 @@ Y
 WQ=$(cat /sys/devices/virtual/workqueue/cpumask)
 leftovers() { # what a campaign must not leave behind
 	{
-		ip netns list | awk '{print $1}' | grep '^fc[0-9]*-h' || true
-		ip -o link show | awk -F': ' '{print $2}' | grep '^fc[0-9]*-br' || true
+		ip netns list | awk '{print $1}' | grep -E '^f[0-9a-z]{5}-h' || true
+		ip -o link show | awk -F': ' '{print $2}' | grep -E '^f[0-9a-z]{5}-br' || true
 		# cores: split gives the kernel's threads and workqueues their cores back
 		[ "$(cat /sys/devices/virtual/workqueue/cpumask)" = "$WQ" ] || echo "workqueue cpumask"
-		ls /run/fabemu/ 2>/dev/null | grep -E '^(testbed-fc|campaign-)' || true
+		ls /run/fabemu/ 2>/dev/null | grep -E '^(testbed-f[0-9a-z]{5}$|campaign-)' || true
 		ls /var/run/dpdk/ 2>/dev/null | grep '^fe-campaign-' || true
 		# running processes (a zombie waiting for init to reap it runs nothing)
 		ps -eo stat=,pid=,args= | awk '$1 !~ /^Z/' |

@@ -25,7 +25,7 @@ regimes:
   - {name: eth, profile: ethernet-lossy, scale: 1000}
 Y
 
-tb_of() { echo "fc$(($1 % 10000))"; }
+tb_of() { fe_campaign_testbed "$1"; }
 alive() { # PID...: those that still run (a zombie runs nothing)
 	for p in "$@"; do
 		s=$(ps -o stat= -p "$p" 2>/dev/null || true)

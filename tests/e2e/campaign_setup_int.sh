@@ -30,7 +30,7 @@ exit \$rc
 EOF
 chmod +x "$T/bin/ip"
 
-tb() { echo "fc$((PID % 10000))"; }
+tb() { fe_campaign_testbed "$PID"; }
 leftovers() {
 	{
 		ip netns list | awk '{print $1}' | grep "^$(tb)-h" || true
