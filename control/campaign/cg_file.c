@@ -1059,7 +1059,8 @@ compile_timeline(struct fe_yaml *y, const struct y_campaign *d, struct cg_campai
 			continue;
 		snprintf(rw, sizeof(rw), "end of %s", what);
 		snprintf(src, sizeof(src), "%s.%s", path, a->until ? "until" : "duration");
-		/* the link goes back to the regime's profile (filled in per regime) */
+		/* the link goes back to the regime's profile and its own links: entries for
+		 * that link (filled in per regime, cg_step_command()) */
 		add_step(c, src, end_it, end_ns, 1, rw, "%s", a->link);
 	}
 	return 0;

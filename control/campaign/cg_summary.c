@@ -282,7 +282,10 @@ cg_summarize(const struct cg_campaign *c, json_t *runs, struct cg_row *rows)
 
 			*w = net;
 			snprintf(w->regime, sizeof(w->regime), "%s", r->name);
-			cg_size_name(c->allreduce ? c->sizes[s] : 0, w->size, sizeof(w->size));
+			if (c->allreduce) /* a command job has no size: empty */
+				cg_size_name(c->sizes[s], w->size, sizeof(w->size));
+			else
+				w->size[0] = '\0';
 			w->hop_us = (double)r->hop_ns / 1000.0;
 			w->offered_gbps = r->offered_bps ? (double)r->offered_bps / 1e9 : NAN;
 			w->first = s == 0;
