@@ -152,9 +152,12 @@ script(FILE *f, const struct cg_run *r, const struct wants *w)
 		fprintf(f,
 			"set output '%s/timeline.svg.part'\nset title 'Iteration time, first "
 			"repetition "
-			"(dashed lines: faults)'\nset xlabel 'iteration'\nset ylabel 'time (ms)'\n"
+			"(dashed lines: faults at an iteration)'\nset xlabel 'iteration'\nset "
+			"ylabel 'time (ms)'\n"
 			"set logscale y\n",
 			r->out);
+		/* faults at an iteration; one at a time falls in another iteration in each
+		 * regime (report.html lists when each ran) */
 		for (unsigned i = 0; i < c->nsteps; i++)
 			if (c->steps[i].at_iter)
 				fprintf(f,
