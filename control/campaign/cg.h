@@ -74,12 +74,17 @@ enum cg_kind {
 };
 
 /* One fabemuctl command line, run at an iteration (by the job's hook) or a time. */
+/* A link's name as a step or a links: entry gives it: a port's ("0.up"), "fabric", "all",
+ * or a link between switches as the dataplane names it ("leaf1-spine2.2", "A>B"). */
+#define CG_LINK_NAME (2 * FE_TOPO_NAME + 16)
+
 struct cg_step {
-	int at_iter;	 /* > 0: before this iteration */
-	uint64_t at_ns;	 /* else: this long after the job started */
-	char args[1200]; /* fabemuctl arguments, shell-quoted */
-	char what[200];	 /* for the progress line, the results and the plots */
-	char src[32];	 /* where the file asks for it: timeline.N.at, .until, .duration */
+	int at_iter;		 /* > 0: before this iteration */
+	uint64_t at_ns;		 /* else: this long after the job started */
+	char args[1200];	 /* fabemuctl arguments, shell-quoted */
+	char what[200];		 /* for the progress line, the results and the plots */
+	char src[32];		 /* where the file asks for it: timeline.N.at, .until, .duration */
+	char link[CG_LINK_NAME]; /* the link it is on ("": any the regime has) */
 	int revert;
 };
 
@@ -281,19 +286,36 @@ json_t *cg_dp_counters(const struct cg_run *r);
 struct cg_job_result {
 	json_t *iters; /* [[g, size, i, time_us, start_ns], ...] */
 	uint64_t start_ns, end_ns;
+	uint64_t eof_ns; /* when its output ended: the job's own end */
 	int status;
 	int dp_died;
 };
 void cg_run_job(struct cg_run *r, const struct cg_regime *g, unsigned rep, const char *marks,
 		struct cg_job_result *jr);
 void cg_stop_beside(struct cg_run *r);
+/* The room a step's shell command may need: fabemuctl's path and socket for each of its
+ * set commands (one per links: entry and link), the entries themselves quoted. */
+#define CG_STEP_CMD (2 * PATH_MAX + 64 * 1024)
 /* The shell command of a step in regime g: a fault, or its end (the link back to the
- * regime's profile and the regime's own links: overrides for it). */
-void cg_step_command(const struct cg_run *r, const struct cg_regime *g, const struct cg_step *s,
-		     char *cmd, size_t len);
+ * regime's profile and the regime's own links: overrides for it); -1 and err if it does
+ * not fit in len (never cut). */
+int cg_step_command(const struct cg_run *r, const struct cg_regime *g, const struct cg_step *s,
+		    char *cmd, size_t len, char *err, size_t elen);
+/* Whether step s runs in regime g: not in a baseline, nor on a link g's fabric lacks. */
+int cg_step_runs(const struct cg_run *r, const struct cg_regime *g, const struct cg_step *s);
+/* When a step is due, as the results say it: "iteration 15", "1.500 s". */
+void cg_step_at(const struct cg_step *s, char *at, size_t len);
 
 /* cg_run.c */
 int cg_campaign_run(const char *file, const char *outdir, const char *testbed, unsigned iters);
+/* A run's steps that do not run in regime g (a baseline's, or on a link its fabric lacks),
+ * each {step, what, at, why}. */
+json_t *cg_faults_skipped(const struct cg_run *r, const struct cg_regime *g);
+/* A run's steps that did not run, each {step, what, at, why}, from the marks of those
+ * that ran (faults) and failed (failed): a failed one counted in r->steps_failed, one the
+ * job's end (jr->eof_ns) left unreached (only when whole) not; each a warning. */
+json_t *cg_faults_missed(struct cg_run *r, const struct cg_regime *g, const char *tag,
+			 json_t *faults, json_t *failed, const struct cg_job_result *jr, int whole);
 /* The campaign's status as the results say it: "complete", "complete, 2 fault step(s)
  * failed", "interrupted (partial results)", with the files not written if any. */
 const char *cg_status_text(int status, unsigned steps_failed, size_t unwritten, char *buf,
@@ -316,6 +338,9 @@ void cg_verdict(const struct cg_campaign *c, const struct cg_regime *g, json_t *
 		json_t *run);
 /* "faithful" or "distorted: a; b", then " (not checked: c; d)" */
 void cg_verdict_text(json_t *reasons, json_t *notes, char *v, size_t len);
+/* "partial: P; VERDICT" into v, or "partial: P" when verdict is empty or NULL (never a
+ * dangling "; "): a run cut short, a regime's row. */
+void cg_verdict_partial(const char *partial, const char *verdict, char *v, size_t len);
 
 /* cg_summary.c: one row a regime and size, over its repetitions */
 struct cg_row {

@@ -1051,6 +1051,7 @@ compile_timeline(struct fe_yaml *y, const struct y_campaign *d, struct cg_campai
 		if (when(y, src, a->at, c, &it, &ns) < 0)
 			return -EINVAL;
 		add_step(c, src, it, ns, 0, what, "%s", args);
+		snprintf(c->steps[c->nsteps - 1].link, CG_LINK_NAME, "%s", a->link);
 		if (holds(kind)) /* its duration ends it */
 			continue;
 		if (action_end(y, path, a, c, it, ns, &end_it, &end_ns) < 0)
@@ -1062,6 +1063,7 @@ compile_timeline(struct fe_yaml *y, const struct y_campaign *d, struct cg_campai
 		/* the link goes back to the regime's profile and its own links: entries for
 		 * that link (filled in per regime, cg_step_command()) */
 		add_step(c, src, end_it, end_ns, 1, rw, "%s", a->link);
+		snprintf(c->steps[c->nsteps - 1].link, CG_LINK_NAME, "%s", a->link);
 	}
 	return 0;
 }

@@ -224,20 +224,6 @@ plot(FILE *f, const struct cg_run *r, const char *name, const char *size)
 		fprintf(f, "<p>No plot: no data, or not written (above).</p>\n");
 }
 
-/* A time in seconds as a person writes it: "1.5 s", "0.25 s", "2 s". */
-static void
-secs(FILE *f, uint64_t ns)
-{
-	char b[32];
-	size_t n = (size_t)snprintf(b, sizeof(b), "%.9f", (double)ns / 1e9);
-
-	while (n > 1 && b[n - 1] == '0')
-		b[--n] = '\0';
-	if (n > 1 && b[n - 1] == '.')
-		b[--n] = '\0';
-	fprintf(f, "%s s", b);
-}
-
 /* The steps of one list (faults[], faults_missed[], faults_skipped[]) of a run. */
 static void
 run_steps(FILE *f, json_t *run, const char *key, const char *label, const char *cls)
@@ -294,12 +280,10 @@ faults(FILE *f, const struct cg_run *r, json_t *runs)
 	for (unsigned k = 0; k < c->nsteps; k++) {
 		const struct cg_step *s = &c->steps[k];
 
-		fprintf(f, "<li>");
-		if (s->at_iter)
-			fprintf(f, "before iteration %d", s->at_iter);
-		else
-			secs(f, s->at_ns);
-		fprintf(f, ": ");
+		char at[64];
+
+		cg_step_at(s, at, sizeof(at));
+		fprintf(f, "<li>%s%s: ", s->at_iter ? "before " : "", at);
 		esc(f, s->what);
 		fprintf(f, " (");
 		esc(f, s->src);

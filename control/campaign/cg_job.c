@@ -7,6 +7,7 @@
  */
 #include <inttypes.h>
 #include <poll.h>
+#include <stdarg.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,7 +25,7 @@ static int
 one_way(const char *dir, const char *link)
 {
 	const char *gt = strchr(dir, '>');
-	char ab[160], ba[160];
+	char ab[2 * CG_LINK_NAME], ba[2 * CG_LINK_NAME];
 
 	if (gt == NULL || strchr(link, '-') == NULL)
 		return 0;
@@ -33,84 +34,179 @@ one_way(const char *dir, const char *link)
 	return strcmp(ab, link) == 0 || strcmp(ba, link) == 0;
 }
 
+/* Whether sel names every link ("all") or every link between switches ("fabric"). */
+static int
+every_link(const char *sel)
+{
+	return strcmp(sel, "all") == 0 || strcmp(sel, "fabric") == 0;
+}
+
 /*
  * The selectors of the links both sel and link pick (up to 3; how many), for a regime's
  * links: override (sel) on the link a fault ends on (link). Ports' links as
  * fe_linkspec_select() reads them; a link between switches by its own name, "fabric" or
- * "all".
+ * "all". -1 if a name does not fit (never cut).
  */
-static unsigned
-common_links(const char *sel, const char *link, unsigned hosts, char out[3][32])
+static int
+common_links(const char *sel, const char *link, unsigned hosts, char out[3][CG_LINK_NAME])
 {
 	long ps, pl, p;
-	int ds, dl, d;
+	int ds, dl, d, sw_sel, sw_link;
 	unsigned n = 0;
 	char e[200];
+	const char *name = NULL;
 
-	if (strcmp(sel, link) == 0) {
-		snprintf(out[0], 32, "%.31s", link);
-		return 1;
+	if (strlen(sel) >= CG_LINK_NAME || strlen(link) >= CG_LINK_NAME)
+		return -1;
+	sw_link = fe_linkspec_select(link, hosts, &pl, &dl, e, sizeof(e)) < 0;
+	sw_sel = fe_linkspec_select(sel, hosts, &ps, &ds, e, sizeof(e)) < 0;
+	if (strcmp(sel, link) == 0)
+		name = link;
+	else if (sw_link && (every_link(sel) || one_way(link, sel)))
+		name = link; /* a link between switches: A-B picks both directions, A>B one */
+	else if (sw_link && one_way(sel, link))
+		name = sel;
+	else if (sw_sel && every_link(link))
+		name = sel; /* a fault on every link ends on the switch link's entry too */
+	if (name != NULL || sw_link || sw_sel) {
+		if (name != NULL)
+			snprintf(out[n++], CG_LINK_NAME, "%s", name);
+		return (int)n;
 	}
-	if (fe_linkspec_select(link, hosts, &pl, &dl, e, sizeof(e)) < 0) {
-		/* a link between switches: A-B picks both of its directions, A>B one */
-		if (strcmp(sel, "all") == 0 || strcmp(sel, "fabric") == 0 || one_way(link, sel))
-			snprintf(out[n++], 32, "%.31s", link);
-		else if (one_way(sel, link))
-			snprintf(out[n++], 32, "%.31s", sel);
-		return n;
-	}
-	if (fe_linkspec_select(sel, hosts, &ps, &ds, e, sizeof(e)) < 0 ||
-	    (ps >= 0 && pl >= 0 && ps != pl))
+	if (ps >= 0 && pl >= 0 && ps != pl)
 		return 0;
 	p = ps >= 0 ? ps : pl;
 	d = ds & dl & (FE_SEL_UP | FE_SEL_DOWN);
 	if (p >= 0 && d == (FE_SEL_UP | FE_SEL_DOWN))
-		snprintf(out[n++], 32, "%ld", p);
+		snprintf(out[n++], CG_LINK_NAME, "%ld", p);
 	else if (p >= 0 && d)
-		snprintf(out[n++], 32, "%ld.%s", p, d == FE_SEL_UP ? "up" : "down");
+		snprintf(out[n++], CG_LINK_NAME, "%ld.%s", p, d == FE_SEL_UP ? "up" : "down");
 	if (p < 0 && d & FE_SEL_UP)
-		snprintf(out[n++], 32, "up");
+		snprintf(out[n++], CG_LINK_NAME, "up");
 	if (p < 0 && d & FE_SEL_DOWN)
-		snprintf(out[n++], 32, "down");
+		snprintf(out[n++], CG_LINK_NAME, "down");
 	if (ds & dl & FE_SEL_FABRIC)
-		snprintf(out[n++], 32, "fabric");
-	return n;
+		snprintf(out[n++], CG_LINK_NAME, "fabric");
+	return (int)n;
+}
+
+/* cmd[*n...] += the formatted text; -1 (and *n past len) if it does not fit. */
+static int
+cmd_add(char *cmd, size_t len, size_t *n, const char *fmt, ...)
+{
+	va_list ap;
+	int k;
+
+	if (*n >= len)
+		return -1;
+	va_start(ap, fmt);
+	k = vsnprintf(cmd + *n, len - *n, fmt, ap);
+	va_end(ap);
+	*n += k < 0 ? len : (size_t)k;
+	return *n < len ? 0 : -1;
 }
 
 /*
  * The fabemuctl command line of a step: a fault, or its end, which puts the link back as
  * the regime set it: the profile, then each of the regime's links: overrides that picks
- * it, on the links it shares with the fault's (docs/campaigns.md).
+ * it, on the links it shares with the fault's (docs/campaigns.md). -1 (and err says why)
+ * if it does not fit in len: a command cut short is never run.
  */
-void
+int
 cg_step_command(const struct cg_run *r, const struct cg_regime *g, const struct cg_step *s,
-		char *cmd, size_t len)
+		char *cmd, size_t len, char *err, size_t elen)
 {
-	size_t n;
+	size_t n = 0;
 
 	if (!s->revert) {
-		snprintf(cmd, len, "'%s' -s %s %s", r->self, r->sock, s->args);
-		return;
+		if (cmd_add(cmd, len, &n, "'%s' -s %s %s", r->self, r->sock, s->args) < 0)
+			goto long_cmd;
+		return 0;
 	}
-	n = (size_t)snprintf(cmd, len, "'%s' -s %s apply '%s' --scale %u --link %s", r->self,
-			     r->sock, g->profile, g->scale, s->args);
-	for (unsigned i = 0; i < g->nlinks && n < len; i++) {
+	if (cmd_add(cmd, len, &n, "'%s' -s %s apply '%s' --scale %u --link %s", r->self, r->sock,
+		    g->profile, g->scale, s->args) < 0)
+		goto long_cmd;
+	for (unsigned i = 0; i < g->nlinks; i++) {
 		const char *spec = g->links[i], *colon = strchr(spec, ':'), *eq = strchr(spec, '=');
-		char sel[300] = "all", both[3][32], q[700], qs[80];
-		unsigned nb;
+		char sel[sizeof(g->links[0])] = "all", both[3][CG_LINK_NAME];
+		char q[4 * sizeof(g->links[0]) + 3], qs[4 * CG_LINK_NAME + 3];
+		int nb;
 
 		if (colon && (!eq || colon < eq)) {
 			snprintf(sel, sizeof(sel), "%.*s", (int)(colon - spec), spec);
 			spec = colon + 1;
 		}
 		nb = common_links(sel, s->args, r->c->hosts, both);
+		if (nb < 0) {
+			snprintf(err, elen, "links entry '%s' or link '%s': a name longer than %d",
+				 g->links[i], s->args, CG_LINK_NAME - 1);
+			return -1;
+		}
 		cg_quote(q, sizeof(q), spec);
-		for (unsigned k = 0; k < nb && n < len; k++) {
+		for (int k = 0; k < nb; k++) {
 			cg_quote(qs, sizeof(qs), both[k]);
-			n += (size_t)snprintf(cmd + n, len - n, " && '%s' -s %s set %s %s", r->self,
-					      r->sock, qs, q);
+			if (cmd_add(cmd, len, &n, " && '%s' -s %s set %s %s", r->self, r->sock, qs,
+				    q) < 0)
+				goto long_cmd;
 		}
 	}
+	return 0;
+long_cmd:
+	snprintf(err, elen, "%s: its command would be longer than %zu bytes", s->what, len - 1);
+	return -1;
+}
+
+void
+cg_step_at(const struct cg_step *s, char *at, size_t len)
+{
+	char b[32];
+	size_t n;
+
+	if (s->at_iter) {
+		snprintf(at, len, "iteration %d", s->at_iter);
+		return;
+	}
+	/* a time as a person writes it: "1.5 s", "0.25 s", "2 s" */
+	n = (size_t)snprintf(b, sizeof(b), "%.9f", (double)s->at_ns / 1e9);
+	while (n > 1 && b[n - 1] == '0')
+		b[--n] = '\0';
+	if (n > 1 && b[n - 1] == '.')
+		b[--n] = '\0';
+	snprintf(at, len, "%s s", b);
+}
+
+/* Whether g's fabric has link: a port's, or one between switches its topology names (as
+ * the dataplane does: A-B, either direction, a parallel link's number kept). */
+static int
+regime_has_link(const struct cg_run *r, const struct cg_regime *g, const char *link)
+{
+	struct fe_topo *t;
+	long port;
+	int dirs, found = 0;
+	char e[300];
+
+	if (link[0] == '\0' ||
+	    fe_linkspec_select(link, r->c->hosts, &port, &dirs, e, sizeof(e)) == 0)
+		return 1;
+	if (g->kind == CG_WIRE || !g->topology[0] || (t = malloc(sizeof(*t))) == NULL)
+		return 0;
+	if (fe_topo_load(g->topology, t, e, sizeof(e)) == 0)
+		for (unsigned l = 0; l < t->nlinks && !found; l++) {
+			char a[CG_LINK_NAME], b[CG_LINK_NAME];
+
+			fe_topo_dir_name(t, l, 0, a, sizeof(a));
+			fe_topo_dir_name(t, l, 1, b, sizeof(b));
+			found = !strcmp(link, t->link[l].name) || !strcmp(link, a) ||
+				!strcmp(link, b);
+		}
+	free(t);
+	return found;
+}
+
+int
+cg_step_runs(const struct cg_run *r, const struct cg_regime *g, const struct cg_step *s)
+{
+	return !cg_baseline(g) && regime_has_link(r, g, s->link);
 }
 
 /*
@@ -143,14 +239,21 @@ write_hook(const struct cg_run *r, const struct cg_regime *g, const char *path, 
 		fprintf(f, "%d)\n", s->at_iter);
 		for (unsigned k = i; k < r->c->nsteps; k++) {
 			const struct cg_step *t = &r->c->steps[k];
-			char cmd[2 * PATH_MAX + 8000], qw[420], qm[2 * PATH_MAX + 8];
+			char cmd[CG_STEP_CMD], qw[420], qm[2 * PATH_MAX + 8], err[600];
 
-			if (t->at_iter != s->at_iter)
+			if (t->at_iter != s->at_iter || !cg_step_runs(r, g, t))
 				continue;
-			cg_step_command(r, g, t, cmd, sizeof(cmd));
 			cg_quote(qw, sizeof(qw), t->what);
 			cg_quote(qm, sizeof(qm), marks);
-			fprintf(f, "  if { %s; } >/dev/null; then ok=''; else ok='x '; fi\n", cmd);
+			if (cg_step_command(r, g, t, cmd, sizeof(cmd), err, sizeof(err)) < 0) {
+				/* never run cut short: the step fails, and says why */
+				cg_say("    %s\n", err);
+				fprintf(f, "  ok='x '\n");
+			} else {
+				fprintf(f,
+					"  if { %s; } >/dev/null; then ok=''; else ok='x '; fi\n",
+					cmd);
+			}
 			fprintf(f,
 				"  printf '%%s%%s %%s %%s\\n' \"$ok\" \"$1\" \"$(date +%%s%%N)\" "
 				"%s >>%s\n",
@@ -169,13 +272,17 @@ static int
 run_step_now(const struct cg_run *r, const struct cg_regime *g, const struct cg_step *s,
 	     const char *marks)
 {
-	char log[PATH_MAX], cmd[2 * PATH_MAX + 8000];
+	char log[PATH_MAX], cmd[CG_STEP_CMD], err[600];
 	FILE *f;
 	int rc;
 
 	cg_logpath(r, log, sizeof(log), "faults.log");
-	cg_step_command(r, g, s, cmd, sizeof(cmd));
-	rc = cg_sh(log, "%s", cmd);
+	if (cg_step_command(r, g, s, cmd, sizeof(cmd), err, sizeof(err)) < 0) {
+		cg_say("    %s\n", err); /* never run cut short */
+		rc = -1;
+	} else {
+		rc = cg_sh(log, "%s", cmd);
+	}
 	f = fopen(marks, "a"); /* a step that failed: "x t NS WHAT" */
 	if (f) {
 		fprintf(f, "%st %" PRIu64 " %s\n", rc ? "x " : "", cg_now_ns(CLOCK_REALTIME),
@@ -310,7 +417,7 @@ cg_run_job(struct cg_run *r, const struct cg_regime *g, unsigned rep, const char
 	char *argv[] = {"/bin/sh", "-c", cmd, NULL};
 	uint64_t t0;
 	size_t blen = 0;
-	int fd = -1, done = 0, fired[CG_STEPS_MAX] = {0};
+	int fd = -1, done = 0, fired[CG_STEPS_MAX] = {0}, runs[CG_STEPS_MAX];
 	long marks_at = 0;
 
 	snprintf(hook, sizeof(hook), "%s/logs/hook-%s-%u.sh", r->out, g->name, rep + 1);
@@ -323,6 +430,8 @@ cg_run_job(struct cg_run *r, const struct cg_regime *g, unsigned rep, const char
 	if (cg_baseline(g) && r->c->nsteps)
 		cg_say("    (a baseline: the timeline's %u fault step(s) are not run)\n",
 		       r->c->nsteps);
+	for (unsigned i = 0; i < r->c->nsteps; i++)
+		runs[i] = cg_step_runs(r, g, &r->c->steps[i]);
 	t0 = cg_now_ns(CLOCK_MONOTONIC);
 	jr->start_ns = cg_now_ns(CLOCK_REALTIME);
 	r->job = cg_spawn(argv, log, &fd);
@@ -331,10 +440,10 @@ cg_run_job(struct cg_run *r, const struct cg_regime *g, unsigned rep, const char
 		uint64_t el = cg_now_ns(CLOCK_MONOTONIC) - t0;
 		int st;
 
-		for (unsigned i = 0; i < r->c->nsteps && !cg_baseline(g); i++) {
+		for (unsigned i = 0; i < r->c->nsteps; i++) {
 			const struct cg_step *s = &r->c->steps[i];
 
-			if (s->at_iter == 0 && !fired[i] && el >= s->at_ns) {
+			if (runs[i] && s->at_iter == 0 && !fired[i] && el >= s->at_ns) {
 				fired[i] = 1;
 				if (run_step_now(r, g, s, marks) == 0)
 					cg_say("    fault at %.3f s: %s\n", (double)el / 1e9,
@@ -362,6 +471,7 @@ cg_run_job(struct cg_run *r, const struct cg_regime *g, unsigned rep, const char
 			done = 1;
 			break;
 		}
+
 		blen += (size_t)n;
 		buf[blen] = '\0';
 		for (char *nl; (nl = strchr(buf, '\n')) != NULL;) {
@@ -373,6 +483,8 @@ cg_run_job(struct cg_run *r, const struct cg_regime *g, unsigned rep, const char
 	}
 	if (fd >= 0)
 		close(fd);
+	/* the job's end: its output's (EOF), not after it is waited for below */
+	jr->eof_ns = cg_now_ns(CLOCK_REALTIME);
 	hook_marks(g, marks, marks_at);
 	/* a job that finished exits by itself; one we stop gets SIGTERM, then SIGKILL */
 	if (cg_interrupted || jr->dp_died)

@@ -124,12 +124,16 @@ sh_wait(pid_t pid, int stoppable)
 static int
 vsh(const char *log, int stoppable, const char *fmt, va_list ap)
 {
-	char cmd[4096];
-	char *argv[] = {"/bin/sh", "-c", cmd, NULL};
+	char *cmd = NULL;
+	char *argv[] = {"/bin/sh", "-c", NULL, NULL};
 	pid_t pid;
 
-	vsnprintf(cmd, sizeof(cmd), fmt, ap);
+	/* as long as the command is: never run one cut short */
+	if (vasprintf(&cmd, fmt, ap) < 0)
+		return -1;
+	argv[2] = cmd;
 	pid = cg_spawn(argv, log, NULL);
+	free(cmd);
 	return pid < 0 ? -1 : sh_wait(pid, stoppable);
 }
 

@@ -167,72 +167,73 @@ step_ran(const struct cg_step *s, json_t *faults, char *taken)
 	return 0;
 }
 
-/* Where a step is due: "iteration 15", "1.5 s". */
-static void
-step_at(const struct cg_step *s, char *at, size_t len)
+/* Why a step runs in no run of regime g (NULL: it runs): a baseline's, or one on a link
+ * g's fabric lacks (known before the job). */
+static const char *
+step_skipped(const struct cg_run *r, const struct cg_regime *g, const struct cg_step *s)
 {
-	if (s->at_iter)
-		snprintf(at, len, "iteration %d", s->at_iter);
-	else
-		snprintf(at, len, "%.3f s", (double)s->at_ns / 1e9);
+	if (cg_baseline(g))
+		return "a baseline runs without the timeline's faults";
+	if (!cg_step_runs(r, g, s))
+		return "not in this regime's fabric";
+	return NULL;
 }
 
-/* A baseline's run: every step of the timeline, skipped (listed, never silent). */
-static json_t *
-faults_skipped(const struct cg_run *r, const struct cg_regime *g)
+/* A run's steps that do not run in its regime: listed, never silent. */
+json_t *
+cg_faults_skipped(const struct cg_run *r, const struct cg_regime *g)
 {
 	json_t *sk = json_array();
 
-	for (unsigned i = 0; i < r->c->nsteps && cg_baseline(g); i++) {
+	for (unsigned i = 0; i < r->c->nsteps; i++) {
 		const struct cg_step *s = &r->c->steps[i];
+		const char *why = step_skipped(r, g, s);
 		char at[64];
 
-		step_at(s, at, sizeof(at));
-		json_array_append_new(
-			sk, json_pack("{s:s, s:s, s:s, s:s}", "step", s->src, "what", s->what, "at",
-				      at, "why", "a baseline runs without the timeline's faults"));
+		if (why == NULL)
+			continue;
+		cg_step_at(s, at, sizeof(at));
+		json_array_append_new(sk, json_pack("{s:s, s:s, s:s, s:s}", "step", s->src, "what",
+						    s->what, "at", at, "why", why));
 	}
 	return sk;
 }
 
 /*
- * The steps of the timeline that did not run in a run that went to its end (whole): a
- * time after the job ended, a fabemuctl command that failed (logs/faults.log, or the
- * job's log for the hook; counted in r->steps_failed: the campaign's status says it); in
- * a run cut short, those whose command failed. Never silent: each is a warning, printed
- * and kept in the results.
+ * The steps of the timeline that did not run: those whose fabemuctl command failed (an
+ * `x` mark: logs/faults.log, or the job's log for the hook; counted in r->steps_failed:
+ * the campaign's status says it), and in a run that went to its end (whole), those the
+ * job ended before ("not reached"). Never silent: each is a warning, printed and kept in
+ * the results. Those skipped in this regime are faults_skipped's.
  */
-static json_t *
-faults_missed(struct cg_run *r, const struct cg_regime *g, const char *tag, json_t *faults,
-	      json_t *failed, const struct cg_job_result *jr, int whole)
+json_t *
+cg_faults_missed(struct cg_run *r, const struct cg_regime *g, const char *tag, json_t *faults,
+		 json_t *failed, const struct cg_job_result *jr, int whole)
 {
 	json_t *missed = json_array();
 	char *taken = calloc(json_array_size(faults) + 1, 1);
 	char *taken_f = calloc(json_array_size(failed) + 1, 1);
-	double job_s = (double)(jr->end_ns - jr->start_ns) / 1e9;
+	uint64_t end = jr->eof_ns ? jr->eof_ns : jr->end_ns;
+	double job_s = end > jr->start_ns ? (double)(end - jr->start_ns) / 1e9 : 0;
 
-	for (unsigned i = 0; i < r->c->nsteps && !cg_baseline(g) && taken && taken_f; i++) {
+	for (unsigned i = 0; i < r->c->nsteps && taken && taken_f; i++) {
 		const struct cg_step *s = &r->c->steps[i];
 		char at[64], why[160], w[512];
-
 		int fail;
 
-		if (step_ran(s, faults, taken))
+		if (step_skipped(r, g, s) || step_ran(s, faults, taken))
 			continue;
 		fail = step_ran(s, failed, taken_f);
 		if (!whole && !fail) /* a run cut short: only what failed is known not to run */
 			continue;
-		step_at(s, at, sizeof(at));
-		if (fail || s->at_iter) {
+		cg_step_at(s, at, sizeof(at));
+		if (fail) {
 			snprintf(why, sizeof(why), "its fabemuctl command failed (logs/%s)",
 				 s->at_iter ? "job-*.log" : "faults.log");
 			r->steps_failed++;
-		} else if ((double)s->at_ns / 1e9 > job_s) {
-			snprintf(why, sizeof(why), "the job ended %.3f s after it started", job_s);
 		} else {
 			snprintf(why, sizeof(why),
-				 "its fabemuctl command failed (logs/faults.log)");
-			r->steps_failed++;
+				 "not reached: the job ended (%.3f s after it started)", job_s);
 		}
 		snprintf(w, sizeof(w), "run %s: %s (%s) at %s did not run: %s", tag, s->src,
 			 s->what, at, why);
@@ -409,8 +410,7 @@ partial(const struct cg_run *r, const struct cg_job_result *jr, int status, json
 	else
 		return;
 	json_object_set_new(run, "partial", json_string(p));
-	snprintf(v, sizeof(v), "partial: %s; %s", p,
-		 json_string_value(json_object_get(run, "verdict")) ?: "");
+	cg_verdict_partial(p, json_string_value(json_object_get(run, "verdict")), v, sizeof(v));
 	json_object_set_new(run, "verdict", json_string(v));
 }
 
@@ -490,10 +490,10 @@ one_run(struct cg_run *r, const struct cg_regime *g, unsigned rep, int *status)
 	partial(r, &jr, *status, run);
 	failed = marks_json(marks, 1);
 	json_object_set_new(run, "faults_missed",
-			    faults_missed(r, g, tag, json_object_get(run, "faults"), failed, &jr,
-					  *status == CG_OK));
+			    cg_faults_missed(r, g, tag, json_object_get(run, "faults"), failed, &jr,
+					     *status == CG_OK));
 	json_decref(failed);
-	json_object_set_new(run, "faults_skipped", faults_skipped(r, g));
+	json_object_set_new(run, "faults_skipped", cg_faults_skipped(r, g));
 	return run;
 }
 

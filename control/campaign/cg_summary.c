@@ -5,6 +5,7 @@
  * ratios to them, the network's figures and the fidelity verdict.
  */
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -194,6 +195,22 @@ baselines(const struct cg_campaign *c, struct cg_row *rows, size_t nrows, size_t
 	}
 }
 
+/* p[*n...] += the formatted text, cut at size; *n: the length it would have (nothing
+ * written, nor p + *n formed, once it is past size). */
+static void __attribute__((format(printf, 4, 5)))
+add(char *p, size_t size, size_t *n, const char *fmt, ...)
+{
+	va_list ap;
+	int k;
+
+	if (*n >= size)
+		return;
+	va_start(ap, fmt);
+	k = vsnprintf(p + *n, size - *n, fmt, ap);
+	va_end(ap);
+	*n += k > 0 ? (size_t)k : 0;
+}
+
 /*
  * A regime cut short: "partial: 47 of 200 iterations (interrupted)" (a repetition's
  * "partial" from cg_run.c, with its number when there are several; the repetitions that
@@ -214,19 +231,18 @@ partial(const struct cg_campaign *c, json_t *runs, const struct cg_regime *g, st
 		if (!of_regime(run, g) || x == NULL)
 			continue;
 		if (c->reps > 1)
-			n += (size_t)snprintf(p + n, n < sizeof(p) ? sizeof(p) - n : 0,
-					      "%srepetition %lld: %s", n ? "; " : "",
-					      geti(run, "repetition"), x);
+			add(p, sizeof(p), &n, "%srepetition %lld: %s", n ? "; " : "",
+			    geti(run, "repetition"), x);
 		else
-			n += (size_t)snprintf(p + n, n < sizeof(p) ? sizeof(p) - n : 0, "%s", x);
+			add(p, sizeof(p), &n, "%s", x);
 	}
-	if (w->runs > 0 && w->runs < c->reps && n < sizeof(p))
-		n += (size_t)snprintf(p + n, sizeof(p) - n, "%s%u of %u repetitions ran",
-				      n ? "; " : "", w->runs, c->reps);
+	if (w->runs > 0 && w->runs < c->reps)
+		add(p, sizeof(p), &n, "%s%u of %u repetitions ran", n ? "; " : "", w->runs,
+		    c->reps);
 	if (n == 0)
 		return;
 	snprintf(w->partial, sizeof(w->partial), "partial: %s", p);
-	snprintf(v, sizeof(v), "%s; %s", w->partial, w->verdict);
+	cg_verdict_partial(p, w->verdict, v, sizeof(v));
 	snprintf(w->verdict, sizeof(w->verdict), "%s", v);
 }
 

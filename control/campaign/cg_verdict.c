@@ -212,3 +212,12 @@ cg_verdict(const struct cg_campaign *c, const struct cg_regime *g, json_t *capac
 	json_object_set_new(run, "reasons", reasons);
 	json_object_set_new(run, "not_checked", notes);
 }
+
+void
+cg_verdict_partial(const char *partial, const char *verdict, char *v, size_t len)
+{
+	if (verdict && verdict[0])
+		snprintf(v, len, "partial: %s; %s", partial, verdict);
+	else
+		snprintf(v, len, "partial: %s", partial);
+}

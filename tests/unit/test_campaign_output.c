@@ -6,6 +6,7 @@
  * fields are quoted when they need it, and the baselines' skipped faults are said.
  */
 #include <criterion/criterion.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,9 +43,12 @@ setup(void)
 	snprintf(camp.steps[0].args, sizeof(camp.steps[0].args), "set 0.up 'delay=20ms'");
 	snprintf(camp.steps[0].what, sizeof(camp.steps[0].what), "delay 0.up delay=20ms");
 	snprintf(camp.steps[0].src, sizeof(camp.steps[0].src), "timeline.0.at");
+	snprintf(camp.steps[0].link, sizeof(camp.steps[0].link), "0.up");
 	camp.steps[1] = (struct cg_step){.at_ns = 2000000000, .revert = 1};
 	snprintf(camp.steps[1].args, sizeof(camp.steps[1].args), "0.up");
 	snprintf(camp.steps[1].what, sizeof(camp.steps[1].what), "end of delay 0.up delay=20ms");
+	snprintf(camp.steps[1].src, sizeof(camp.steps[1].src), "timeline.0.duration");
+	snprintf(camp.steps[1].link, sizeof(camp.steps[1].link), "0.up");
 	run.c = &camp;
 	snprintf(run.self, sizeof(run.self), "/bin/fabemuctl");
 	snprintf(run.sock, sizeof(run.sock), "/run/s.sock");
@@ -72,12 +76,12 @@ TestSuite(output, .init = setup, .fini = teardown);
 Test(output, fault_end_keeps_links_overrides)
 {
 	struct cg_regime *g = &camp.reg[2];
-	char cmd[8192];
+	char cmd[8192], err[256];
 
 	snprintf(g->links[g->nlinks++], sizeof(g->links[0]), "0.up:delay=5ms");
 	snprintf(g->links[g->nlinks++], sizeof(g->links[0]), "1.down:loss=1%%");
 	snprintf(g->links[g->nlinks++], sizeof(g->links[0]), "up:rate=1Gbit");
-	cg_step_command(&run, g, &camp.steps[1], cmd, sizeof(cmd));
+	cg_step_command(&run, g, &camp.steps[1], cmd, sizeof(cmd), err, sizeof(err));
 	cr_assert(strstr(cmd, "apply '/p/ethernet-lossy.yaml' --scale 100 --link 0.up"), "%s", cmd);
 	cr_assert(strstr(cmd, "&& '/bin/fabemuctl' -s /run/s.sock set '0.up' 'delay=5ms'"), "%s",
 		  cmd);
@@ -85,18 +89,18 @@ Test(output, fault_end_keeps_links_overrides)
 	cr_assert_null(strstr(cmd, "loss=1%"), "another link's override: %s", cmd);
 	/* a port's both links, an override of every up link: the port's up link only */
 	snprintf(camp.steps[1].args, sizeof(camp.steps[1].args), "1");
-	cg_step_command(&run, g, &camp.steps[1], cmd, sizeof(cmd));
+	cg_step_command(&run, g, &camp.steps[1], cmd, sizeof(cmd), err, sizeof(err));
 	cr_assert(strstr(cmd, "set '1.down' 'loss=1%'"), "%s", cmd);
 	cr_assert(strstr(cmd, "set '1.up' 'rate=1Gbit'"), "%s", cmd);
 	cr_assert_null(strstr(cmd, "delay=5ms"), "%s", cmd);
 	/* a link between switches: its override, in either direction's name */
 	snprintf(g->links[g->nlinks++], sizeof(g->links[0]), "s1-s2:delay=1ms");
 	snprintf(camp.steps[1].args, sizeof(camp.steps[1].args), "s1>s2");
-	cg_step_command(&run, g, &camp.steps[1], cmd, sizeof(cmd));
+	cg_step_command(&run, g, &camp.steps[1], cmd, sizeof(cmd), err, sizeof(err));
 	cr_assert(strstr(cmd, "set 's1>s2' 'delay=1ms'"), "%s", cmd);
 	cr_assert_null(strstr(cmd, "rate=1Gbit"), "%s", cmd);
 	/* a fault (not an end) is its own command */
-	cg_step_command(&run, g, &camp.steps[0], cmd, sizeof(cmd));
+	cg_step_command(&run, g, &camp.steps[0], cmd, sizeof(cmd), err, sizeof(err));
 	cr_assert_str_eq(cmd, "'/bin/fabemuctl' -s /run/s.sock set 0.up 'delay=20ms'");
 }
 
@@ -162,6 +166,48 @@ csv_fields(const char *l)
 	return n;
 }
 
+/* The fields of a CSV line as RFC 4180 reads them, unquoted, into f[] (each cut at 255);
+ * how many. */
+static unsigned
+csv_split(const char *l, char f[][256], unsigned max)
+{
+	unsigned n = 0, k = 0;
+	int q = 0;
+
+	for (; n < max; l++) {
+		if (*l == '"' && q && l[1] == '"') {
+			l++;
+		} else if (*l == '"') {
+			q = !q;
+			continue;
+		} else if ((*l == ',' && !q) || *l == '\n' || *l == '\0') {
+			f[n++][k < 255 ? k : 255] = '\0';
+			k = 0;
+			if (*l != ',')
+				break;
+			continue;
+		}
+		if (k < 255)
+			f[n][k] = *l;
+		k++;
+	}
+	return n;
+}
+
+/* The columns of summary.csv that a regime not run still fills: what it is, not what it
+ * measured. */
+static int
+unmeasured(const char *col)
+{
+	static const char *const cols[] = {"regime",	   "size", "baseline", "hop_us",
+					   "offered_gbps", "nic",  "verdict",  "partial"};
+
+	for (size_t i = 0; i < sizeof(cols) / sizeof(cols[0]); i++)
+		if (strcmp(col, cols[i]) == 0)
+			return 1;
+	return 0;
+}
+
 /* wire ran, ideal never ran, "eth, lossy" was interrupted after 47 of 200 iterations */
 Test(output, partial_not_run_and_quoting)
 {
@@ -193,12 +239,17 @@ Test(output, partial_not_run_and_quoting)
 	line = strstr(csv, "\nideal,");
 	cr_assert_not_null(line);
 	{
-		char row[2048];
-		size_t k = strcspn(line + 1, "\n");
+		static char hf[64][256], rf[64][256];
+		unsigned nr = csv_split(line + 1, rf, 64), nc = csv_split(hdr, hf, 64);
 
-		snprintf(row, sizeof(row), "%.*s", (int)k, line + 1);
-		cr_assert_null(strstr(row, ",0,"), "a figure of a regime not run: %s", row);
-		cr_assert(strstr(row, "not run"), "%s", row);
+		cr_assert_eq(nr, nc, "%.300s", line + 1);
+		cr_assert_str_eq(rf[0], "ideal");
+		/* every measured column empty: not 0, 0.000, nor a 0 in the last column */
+		for (unsigned k = 0; k < nc; k++)
+			if (!unmeasured(hf[k]))
+				cr_assert_str_empty(rf[k], "column %s of a regime not run: '%s'",
+						    hf[k], rf[k]);
+		cr_assert(strstr(line, "not run"), "%.300s", line + 1);
 	}
 	cr_assert(strstr(csv, ",partial: 47 of 200 iterations (interrupted)\n"), "%s", csv);
 	snprintf(p, sizeof(p), "%s/iterations.csv", dir);
@@ -285,4 +336,171 @@ Test(output, html)
 	cr_assert_null(strstr(html, "ms 1500:"), "%s", html);
 	json_decref(runs);
 	json_decref(run.capacity);
+}
+
+/* A fault on every link (all, fabric) ends on every links: entry of a link it changed,
+ * between switches too (both directions, or one). */
+Test(output, fault_end_on_all_restores_switch_links)
+{
+	struct cg_regime *g = &camp.reg[2];
+	char cmd[8192], err[256];
+
+	snprintf(g->links[g->nlinks++], sizeof(g->links[0]), "s1-s2:delay=1ms");
+	snprintf(g->links[g->nlinks++], sizeof(g->links[0]), "spine2>leaf2:ecn=1");
+	snprintf(g->links[g->nlinks++], sizeof(g->links[0]), "1.down:loss=1%%");
+	snprintf(camp.steps[1].args, sizeof(camp.steps[1].args), "all");
+	cr_assert_eq(cg_step_command(&run, g, &camp.steps[1], cmd, sizeof(cmd), err, sizeof(err)),
+		     0, "%s", err);
+	cr_assert(strstr(cmd, "--link all && "), "%s", cmd);
+	cr_assert(strstr(cmd, "set 's1-s2' 'delay=1ms'"), "%s", cmd);
+	cr_assert(strstr(cmd, "set 'spine2>leaf2' 'ecn=1'"), "%s", cmd);
+	cr_assert(strstr(cmd, "set '1.down' 'loss=1%'"), "%s", cmd);
+	snprintf(camp.steps[1].args, sizeof(camp.steps[1].args), "fabric");
+	cr_assert_eq(cg_step_command(&run, g, &camp.steps[1], cmd, sizeof(cmd), err, sizeof(err)),
+		     0, "%s", err);
+	cr_assert(strstr(cmd, "set 's1-s2' 'delay=1ms'"), "%s", cmd);
+	cr_assert(strstr(cmd, "set 'spine2>leaf2' 'ecn=1'"), "%s", cmd);
+	cr_assert_null(strstr(cmd, "loss=1%"), "a host's link is not the fabric's: %s", cmd);
+}
+
+/* A link between switches with the longest names a topology allows: never cut. */
+Test(output, long_link_names_kept_whole)
+{
+	struct cg_regime *g = &camp.reg[2];
+	char cmd[8192], err[256], a[FE_TOPO_NAME], b[FE_TOPO_NAME], link[CG_LINK_NAME], want[200];
+
+	memset(a, 'a', sizeof(a) - 1);
+	a[sizeof(a) - 1] = '\0';
+	memset(b, 'b', sizeof(b) - 1);
+	b[sizeof(b) - 1] = '\0';
+	snprintf(link, sizeof(link), "%s-%s.2", a, b); /* a parallel link's number too */
+	cr_assert_gt(strlen(link), 64);
+	snprintf(g->links[g->nlinks++], sizeof(g->links[0]), "%s:delay=1ms", link);
+	snprintf(camp.steps[1].args, sizeof(camp.steps[1].args), "%s", link);
+	cr_assert_eq(cg_step_command(&run, g, &camp.steps[1], cmd, sizeof(cmd), err, sizeof(err)),
+		     0, "%s", err);
+	snprintf(want, sizeof(want), "set '%s' 'delay=1ms'", link);
+	cr_assert(strstr(cmd, want), "%s", cmd);
+	/* one direction of it, a fault on all */
+	snprintf(camp.steps[1].args, sizeof(camp.steps[1].args), "all");
+	snprintf(g->links[0], sizeof(g->links[0]), "%s>%s.2:delay=1ms", b, a);
+	cr_assert_eq(cg_step_command(&run, g, &camp.steps[1], cmd, sizeof(cmd), err, sizeof(err)),
+		     0, "%s", err);
+	snprintf(want, sizeof(want), "set '%s>%s.2' 'delay=1ms'", b, a);
+	cr_assert(strstr(cmd, want), "%s", cmd);
+}
+
+/* A command that does not fit is an error naming the step, never run cut short. */
+Test(output, step_command_too_long_refused)
+{
+	struct cg_regime *g = &camp.reg[2];
+	char cmd[512], err[256];
+
+	for (unsigned i = 0; i < 4; i++) {
+		snprintf(g->links[g->nlinks], sizeof(g->links[0]), "0.up:delay=%ums,", i + 1);
+		memset(g->links[g->nlinks] + strlen(g->links[g->nlinks]), 'x', 200);
+		g->nlinks++;
+	}
+	cr_assert_eq(cg_step_command(&run, g, &camp.steps[1], cmd, sizeof(cmd), err, sizeof(err)),
+		     -1, "ran cut: %s", cmd);
+	cr_assert(strstr(err, "end of delay 0.up delay=20ms: its command would be longer than"),
+		  "%s", err);
+	/* the room the runner gives it is enough */
+	{
+		static char big[CG_STEP_CMD];
+
+		cr_assert_eq(cg_step_command(&run, g, &camp.steps[1], big, sizeof(big), err,
+					     sizeof(err)),
+			     0, "%s", err);
+		cr_assert_gt(strlen(big), sizeof(cmd));
+	}
+}
+
+/* The shell helper runs a command whole, however long. */
+Test(output, shell_command_not_cut)
+{
+	static char x[10000];
+	char log[PATH_MAX];
+
+	memset(x, 'x', sizeof(x) - 1);
+	snprintf(log, sizeof(log), "%s/sh.log", dir);
+	/* cut, the quote is left open: sh refuses it */
+	cr_assert_eq(cg_sh(log, "[ %zu -eq $(printf %%s '%s' | wc -c) ]", strlen(x), x), 0,
+		     "a command of %zu bytes was cut", strlen(x));
+}
+
+/* A timed step the job ended before is not a failed one: "not reached", and not counted;
+ * the job's end is its output's end, not when it was waited for. */
+Test(output, step_not_reached_is_not_failed)
+{
+	struct cg_regime *g = &camp.reg[2];
+	struct cg_job_result jr = {.start_ns = 0, .eof_ns = 1500000000, .end_ns = 61500000000};
+	json_t *ran = json_pack("[{s:i, s:I, s:s}]", "iteration", 0, "time_ns",
+				(json_int_t)1000000000, "what", "delay 0.up delay=20ms"),
+	       *failed = json_array(), *missed;
+	const char *why;
+
+	missed = cg_faults_missed(&run, g, "eth-1", ran, failed, &jr, 1);
+	cr_assert_eq(run.steps_failed, 0);
+	cr_assert_eq(json_array_size(missed), 1);
+	why = json_string_value(json_object_get(json_array_get(missed, 0), "why"));
+	cr_assert_str_eq(why, "not reached: the job ended (1.500 s after it started)");
+	cr_assert_str_eq(json_string_value(json_object_get(json_array_get(missed, 0), "at")),
+			 "2 s");
+	json_decref(missed);
+	/* one whose command failed (its `x` mark): counted */
+	json_array_append_new(failed, json_pack("{s:i, s:I, s:s}", "iteration", 0, "time_ns",
+						(json_int_t)1400000000, "what",
+						"end of delay 0.up delay=20ms"));
+	missed = cg_faults_missed(&run, g, "eth-1", ran, failed, &jr, 1);
+	cr_assert_eq(run.steps_failed, 1);
+	why = json_string_value(json_object_get(json_array_get(missed, 0), "why"));
+	cr_assert_str_eq(why, "its fabemuctl command failed (logs/faults.log)");
+	json_decref(missed);
+	json_decref(ran);
+	json_decref(failed);
+}
+
+/* A fault on a link a regime's fabric lacks is skipped there, said before the job, not a
+ * failure; it runs in a regime whose topology has it. */
+Test(output, link_not_in_regime_fabric_skipped)
+{
+	struct cg_regime *g = &camp.reg[2];
+	struct cg_job_result jr = {.start_ns = 0, .eof_ns = 5000000000, .end_ns = 5000000000};
+	json_t *sk, *missed, *none = json_array();
+
+	snprintf(camp.steps[0].link, sizeof(camp.steps[0].link), "leaf1-spine1");
+	snprintf(camp.steps[1].link, sizeof(camp.steps[1].link), "leaf1-spine1");
+	cr_assert_not(cg_step_runs(&run, g, &camp.steps[0]));
+	sk = cg_faults_skipped(&run, g);
+	cr_assert_eq(json_array_size(sk), 2);
+	cr_assert_str_eq(json_string_value(json_object_get(json_array_get(sk, 0), "why")),
+			 "not in this regime's fabric");
+	cr_assert_str_eq(json_string_value(json_object_get(json_array_get(sk, 0), "at")), "1 s");
+	missed = cg_faults_missed(&run, g, "eth-1", none, none, &jr, 1);
+	cr_assert_eq(json_array_size(missed), 0);
+	cr_assert_eq(run.steps_failed, 0);
+	json_decref(sk);
+	json_decref(missed);
+	/* a regime on a topology with that link runs it; a baseline does not */
+	snprintf(g->topology, sizeof(g->topology), "%s/topologies/two-leaves.yaml", FE_SOURCE_DIR);
+	cr_assert(cg_step_runs(&run, g, &camp.steps[0]));
+	sk = cg_faults_skipped(&run, g);
+	cr_assert_eq(json_array_size(sk), 0);
+	json_decref(sk);
+	cr_assert_not(cg_step_runs(&run, &camp.reg[1], &camp.steps[0]));
+	json_decref(none);
+}
+
+/* A run cut short with no verdict of its own: "partial: ...", no dangling "; ". */
+Test(output, partial_verdict_no_dangling_separator)
+{
+	char v[256];
+
+	cg_verdict_partial("47 of 200 iterations (interrupted)", "", v, sizeof(v));
+	cr_assert_str_eq(v, "partial: 47 of 200 iterations (interrupted)");
+	cg_verdict_partial("47 of 200 iterations (interrupted)", NULL, v, sizeof(v));
+	cr_assert_str_eq(v, "partial: 47 of 200 iterations (interrupted)");
+	cg_verdict_partial("the job was stopped (interrupted)", "faithful", v, sizeof(v));
+	cr_assert_str_eq(v, "partial: the job was stopped (interrupted); faithful");
 }
