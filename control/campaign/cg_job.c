@@ -430,8 +430,14 @@ cg_run_job(struct cg_run *r, const struct cg_regime *g, unsigned rep, const char
 	if (cg_baseline(g) && r->c->nsteps)
 		cg_say("    (a baseline: the timeline's %u fault step(s) are not run)\n",
 		       r->c->nsteps);
-	for (unsigned i = 0; i < r->c->nsteps; i++)
-		runs[i] = cg_step_runs(r, g, &r->c->steps[i]);
+	for (unsigned i = 0; i < r->c->nsteps; i++) {
+		const struct cg_step *s = &r->c->steps[i];
+
+		runs[i] = cg_step_runs(r, g, s);
+		if (!runs[i] && !cg_baseline(g))
+			cg_say("    (%s: %s is not in this regime's fabric: not run)\n", s->src,
+			       s->what);
+	}
 	t0 = cg_now_ns(CLOCK_MONOTONIC);
 	jr->start_ns = cg_now_ns(CLOCK_REALTIME);
 	r->job = cg_spawn(argv, log, &fd);

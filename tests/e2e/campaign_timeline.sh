@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # A timeline step that cannot happen is never skipped silently: one at an iteration the
 # job does not have (--iterations) is refused before anything starts (exit 2, naming
-# the step and the iteration); one at a time after the job's end is a warning, printed
-# and kept in campaign.json (runs[].faults_missed, warnings). Two steps at the same
-# iteration both run, and are in the progress. A fault's end gives the link back the
-# regime's own links: overrides; a step whose command fails at run time makes the status
-# "complete, N fault step(s) failed", exit 7, its progress line FAILED; the baselines run
-# without the faults, and every output says so.
+# the step and the iteration); one at a time after the job's end is a warning ("not
+# reached: the job ended"), printed and kept in campaign.json (runs[].faults_missed,
+# warnings), not a failure. Two steps at the same iteration both run, and are in the
+# progress. A fault's end gives the link back the regime's own links: overrides; a fault
+# on a link one regime's fabric lacks is skipped there (faults_skipped, "not in this
+# regime's fabric"), not failed; a step whose command the dataplane refuses at run time
+# makes the status "complete, N fault step(s) failed", exit 7, its progress line FAILED;
+# the baselines run without the faults, and every output says so.
 set -euo pipefail
 . "$(dirname "$0")/../../testbeds/lib.sh"
 fe_init camptl
@@ -53,7 +55,7 @@ Y
 rc=0
 "$CTL" campaign run "$T/late.yaml" --out "$T/late" >"$T/late.out" 2>&1 || rc=$?
 [ "$rc" = 0 ] || { cat "$T/late.out"; fe_fail "the campaign failed ($rc)"; }
-grep -q "WARNING: run eth-1: timeline.1.at (delay 1.down delay=5ms) at 30.000 s did not run: the job ended" "$T/late.out" ||
+grep -q "WARNING: run eth-1: timeline.1.at (delay 1.down delay=5ms) at 30 s did not run: not reached: the job ended" "$T/late.out" ||
 	fe_fail "no warning: $(grep -i warn "$T/late.out")"
 grep 'WARNING' "$T/late.out" | sed 's/^ */  /'
 python3 - "$T/late/campaign.json" <<'PY' || fe_fail "campaign.json"
@@ -64,7 +66,8 @@ missed = [(m["step"], m["at"]) for m in run["faults_missed"]]
 ran = [f["what"] for f in run["faults"]]
 print("  faults run:", ran, "; missed:", missed)
 assert d["status"] == "complete", d["status"]
-assert missed == [("timeline.1.at", "30.000 s"), ("timeline.1.duration", "31.000 s")], missed
+assert missed == [("timeline.1.at", "30 s"), ("timeline.1.duration", "31 s")], missed
+assert all(m["why"].startswith("not reached: the job ended") for m in run["faults_missed"]), run["faults_missed"]
 assert ran == ["loss 0.up loss=5%", "end of loss 0.up loss=5%"], ran
 assert len(d["warnings"]) == 2 and "timeline.1.at" in d["warnings"][0], d["warnings"]
 PY
@@ -101,9 +104,12 @@ grep -q "fault before iteration 2: delay 0.up delay=2ms" "$T/same.out" ||
 	fe_fail "a fault at an iteration is not in the progress: $(grep fault "$T/same.out")"
 echo "  ok   both ran, in the progress"
 
-echo "a fault's end: the regime's links back; a step that fails: exit 7; the baselines: no faults"
+echo "a fault's end: the regime's links back; a link a regime lacks: skipped; a step the dataplane refuses: exit 7; the baselines: no faults"
 printf 'name: pair\nswitches: [{name: s1}, {name: s2}]\nhosts: [{name: h1, switch: s1}, {name: h2, switch: s2}]\nlinks: [{a: s1, b: s2}]\n' >"$T/pair.yaml"
-# the link s1-s2 is in the pair regime's topology only: its steps fail in eth's run
+# the link s1-s2 is in the pair regime's topology only: its steps are skipped in eth's run.
+# far.yaml is a valid profile (check loads it), but at scale 100000 its 1 ms delay is
+# 100 s, above the dataplane's 10 s: the apply is refused when it is due, in every regime.
+printf 'name: far\nregime: lossy\nlink:\n  rate: 0\n  delay: 1ms\n' >"$T/far.yaml"
 cat >"$T/end.yaml" <<Y
 name: t-end
 hosts: 2
@@ -117,12 +123,16 @@ regimes:
 timeline:
   - {action: delay, at: {time: 200ms}, duration: 300ms, link: 0.up, delay: 20ms}
   - {action: set, at: {time: 200ms}, duration: 300ms, link: s1-s2, spec: "delay=1ms"}
+  - {action: apply, at: {time: 300ms}, link: 1.down, profile: $T/far.yaml, scale: 100000}
 Y
 rc=0
 "$CTL" campaign run "$T/end.yaml" --out "$T/end" >"$T/end.out" 2>&1 || rc=$?
 [ "$rc" = 7 ] || { cat "$T/end.out"; fe_fail "exit status $rc, not 7 (a fault step failed)"; }
 grep -q "^campaign t-end: complete, 2 fault step(s) failed" "$T/end.out" || fe_fail "status: $(grep '^campaign' "$T/end.out")"
-grep -q "fault at [0-9.]* s FAILED: set s1-s2 delay=1ms" "$T/end.out" || fe_fail "no FAILED progress line"
+grep -q "fault at [0-9.]* s FAILED: apply $T/far.yaml to 1.down" "$T/end.out" || fe_fail "no FAILED progress line"
+grep -q "timeline.1.at: set s1-s2 delay=1ms is not in this regime's fabric: not run" "$T/end.out" ||
+	fe_fail "no progress line for the step eth's fabric lacks"
+! grep -q "FAILED: set s1-s2" "$T/end.out" || fe_fail "a step eth's fabric lacks is said FAILED"
 grep -q "note: baselines run without the timeline's faults: wire" "$T/end.out" || fe_fail "no note of the baselines"
 grep -q "a baseline runs without the timeline's faults" "$T/end/report.html" || fe_fail "report.html: no skipped step"
 grep -E '^0\.up .* delay 5ms ' "$T/end/logs/job-eth-1.log" >/dev/null ||
@@ -133,10 +143,15 @@ d = json.load(open(sys.argv[1]))
 runs = {r["regime"]: r for r in d["runs"]}
 assert d["status"] == "complete, 2 fault step(s) failed", d["status"]
 assert any("baselines run without the timeline's faults: wire" in n for n in d["notes"]), d["notes"]
-assert runs["wire"]["faults"] == [] and len(runs["wire"]["faults_skipped"]) == 4, runs["wire"]
-assert [m["step"] for m in runs["eth"]["faults_missed"]] == ["timeline.1.at", "timeline.1.duration"]
-assert "failed" in runs["eth"]["faults_missed"][0]["why"], runs["eth"]["faults_missed"]
-assert runs["pair"]["faults_missed"] == [] and len(runs["pair"]["faults"]) == 4, runs["pair"]
+assert runs["wire"]["faults"] == [] and len(runs["wire"]["faults_skipped"]) == 5, runs["wire"]
+sk = [(m["step"], m["why"]) for m in runs["eth"]["faults_skipped"]]
+assert sk == [("timeline.1.at", "not in this regime's fabric"),
+              ("timeline.1.duration", "not in this regime's fabric")], sk
+for g in ("eth", "pair"):
+    m = runs[g]["faults_missed"]
+    assert [x["step"] for x in m] == ["timeline.2.at"] and "failed" in m[0]["why"], (g, m)
+assert len(runs["eth"]["faults"]) == 2 and len(runs["pair"]["faults"]) == 4, runs["pair"]
+assert runs["pair"]["faults_skipped"] == [], runs["pair"]["faults_skipped"]
 print("  ok   status %r; eth's 0.up back to 5 ms; wire skipped %d steps" % (d["status"], len(runs["wire"]["faults_skipped"])))
 PY
 echo "campaign_timeline: passed"
