@@ -284,9 +284,9 @@ json_t *cg_dp_counters(const struct cg_run *r);
 
 /* cg_job.c */
 struct cg_job_result {
-	json_t *iters; /* [[g, size, i, time_us, start_ns], ...] */
-	uint64_t start_ns, end_ns;
-	uint64_t eof_ns; /* when its output ended: the job's own end */
+	json_t *iters;		   /* [[g, size, i, time_us, start_ns], ...] */
+	uint64_t start_ns, end_ns; /* end_ns: at its EOF when it ended, else once stopped */
+	uint64_t eof_ns;	   /* when its output ended (or the run stopped following it) */
 	int status;
 	int dp_died;
 };

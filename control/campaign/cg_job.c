@@ -499,6 +499,8 @@ cg_run_job(struct cg_run *r, const struct cg_regime *g, unsigned rep, const char
 		jr->status = cg_stop_group(&r->job, 0, 60000);
 	if (cg_interrupted || jr->dp_died)
 		jr->status = -1;
-	jr->end_ns = cg_now_ns(CLOCK_REALTIME);
+	/* a job that ended: at its EOF (job_s), not when it was waited for (up to 60 s); one
+	 * stopped: once it stopped */
+	jr->end_ns = done ? jr->eof_ns : cg_now_ns(CLOCK_REALTIME);
 	cg_stop_beside(r);
 }
