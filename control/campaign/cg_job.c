@@ -7,8 +7,8 @@
  */
 #include <inttypes.h>
 #include <poll.h>
-#include <stdarg.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -91,7 +91,7 @@ common_links(const char *sel, const char *link, unsigned hosts, char out[3][CG_L
 }
 
 /* cmd[*n...] += the formatted text; -1 (and *n past len) if it does not fit. */
-static int
+static int __attribute__((format(printf, 4, 5)))
 cmd_add(char *cmd, size_t len, size_t *n, const char *fmt, ...)
 {
 	va_list ap;
