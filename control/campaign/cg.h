@@ -109,7 +109,10 @@ struct cg_regime {
 	uint64_t hop_ns; /* configured: one link's delay + a full frame (MTU + 38 B) at its rate */
 	uint64_t offered_bps; /* what the hosts may send at once: the sum of the up links'
 				 rates; 0: unbounded (a link without a rate, or the wire) */
-	int ideal;	      /* every link without rate, delay or impairment, lossy regime */
+	int ideal;	      /* an ideal fabric: every host port without rate, delay or
+				 impairment, lossy regime, no topology, no links: entry */
+	int baseline;	      /* 1: the first wire regime, 2: the first ideal one; 0: neither
+				 (cg_file.c decides; docs/campaigns.md) */
 	int split;	      /* the topology split across boxes: a fabemu-dp a box (--box) */
 	int realtime;	      /* split: the other boxes SCHED_FIFO (--realtime) */
 };
@@ -147,12 +150,13 @@ struct cg_campaign {
 	struct cg_fidelity fid;
 };
 
-/* A baseline (the wire, a dataplane with an ideal fabric): the denominator of the ratios,
- * run without the timeline's faults (docs/campaigns.md). */
+/* A baseline (the first wire regime, the first with an ideal fabric: g->baseline, set by
+ * cg_load()): the denominator of the ratios, run without the timeline's faults
+ * (docs/campaigns.md). */
 static inline int
 cg_baseline(const struct cg_regime *g)
 {
-	return g->kind == CG_WIRE || g->ideal;
+	return g->baseline != 0;
 }
 
 /* Whether a regime runs through fabemu-dp: the fabric's figures (drops, marks) exist. */

@@ -576,6 +576,9 @@ compile_dataplane_regime(struct fe_yaml *y, const struct y_regime *r, const char
 					  r->links[k], err);
 	}
 	regime_figures(g, up, down, c->hosts);
+	/* an ideal fabric is all of it: no topology (its links between switches), no links:
+	 * entry (on a host's port or a switch's link) */
+	g->ideal &= topo == NULL && g->nlinks == 0;
 out:
 	free(topo);
 	free(p);
@@ -866,17 +869,30 @@ action_link(struct fe_yaml *y, const char *path, const struct y_action *a,
 	if (a->link == NULL)
 		return fe_yaml_fail(y, path, "%s: link is required (N.up, N.down, N, ...)", path);
 	snprintf(key, sizeof(key), "%s.link", path);
-	if (fe_linkspec_select(a->link, c->hosts, port, dirs, e, sizeof(e)) == 0)
+	for (unsigned g = 0; g < c->nreg; g++)
+		topo |= c->reg[g].topology[0] != '\0';
+	if (fe_linkspec_select(a->link, c->hosts, port, dirs, e, sizeof(e)) == 0) {
+		/* "fabric": the links between switches, which only a topology has */
+		if (!topo && !(*dirs & (FE_SEL_UP | FE_SEL_DOWN)))
+			return fe_yaml_fail(
+				y, key,
+				"%s '%s': the links between switches, and no regime "
+				"has a topology (allowed without one: all, up, down, N, "
+				"N.up, N.down)",
+				key, a->link);
 		return 0;
+	}
 	if (fabric_link_known(c, a->link)) {
 		*port = -1;
 		*dirs = 0;
 		return 0;
 	}
-	for (unsigned g = 0; g < c->nreg; g++)
-		topo |= c->reg[g].topology[0] != '\0';
 	return fe_yaml_fail(y, key, "%s: %s%s", key, e,
-			    topo ? "; nor does any regime's topology have a link so named" : "");
+			    topo ? "; nor does any regime's topology have a link so named"
+			    : strpbrk(a->link, "->")
+				    ? "; a link between switches (A-B, A>B) needs a regime with a "
+				      "topology"
+				    : "");
 }
 
 /* The command an action starts with, shell-quoted fabemuctl arguments, and a label. */
@@ -1097,6 +1113,48 @@ compile_fidelity(struct fe_yaml *y, const struct y_fidelity *f, struct cg_campai
 	return 0;
 }
 
+/*
+ * The baselines (docs/campaigns.md): the first wire regime and the first regime whose
+ * whole fabric is ideal (g->ideal). They run without the timeline's faults, and the
+ * others' figures are divided by theirs; any other regime, ideal or not, runs the faults.
+ */
+static void
+mark_baselines(struct cg_campaign *c)
+{
+	int wire = 0, ideal = 0;
+
+	for (unsigned g = 0; g < c->nreg; g++) {
+		struct cg_regime *r = &c->reg[g];
+
+		if (r->kind == CG_WIRE && !wire)
+			r->baseline = wire = 1;
+		else if (r->kind == CG_DATAPLANE && r->ideal && !ideal)
+			r->baseline = ideal = 2;
+	}
+}
+
+/* A timeline runs in some regime: one that is not a baseline. */
+static int
+timeline_runs(struct fe_yaml *y, const struct y_campaign *d, const struct cg_campaign *c)
+{
+	char names[200] = "";
+
+	if (d->timeline_count == 0)
+		return 0;
+	for (unsigned g = 0; g < c->nreg; g++) {
+		if (!cg_baseline(&c->reg[g]))
+			return 0;
+		snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s (%s)",
+			 g ? ", " : "", c->reg[g].name,
+			 c->reg[g].kind == CG_WIRE ? "the wire" : "an ideal fabric");
+	}
+	return fe_yaml_fail(y, "timeline",
+			    "timeline: its faults would run nowhere: every regime is a baseline, "
+			    "which runs without them (%s); add a regime that is not: a profile "
+			    "that is not ideal, a topology or a links: entry",
+			    names);
+}
+
 static int
 compile(struct fe_yaml *y, const struct y_campaign *d, struct cg_campaign *c)
 {
@@ -1148,7 +1206,10 @@ compile(struct fe_yaml *y, const struct y_campaign *d, struct cg_campaign *c)
 		snprintf(c->beside[i].command, sizeof(c->beside[i].command), "%s",
 			 d->beside[i].command);
 	}
-	return compile_timeline(y, d, c);
+	mark_baselines(c);
+	if (compile_timeline(y, d, c) < 0)
+		return -EINVAL;
+	return timeline_runs(y, d, c);
 }
 
 int

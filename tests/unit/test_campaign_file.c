@@ -71,7 +71,8 @@ Test(campaign_file, unknown_key_lists_every_known_key)
 
 /* Two hosts, five iterations, one regime; a timeline's entries follow from line 7. */
 #define HEAD                                                                                       \
-	"name: t\nhosts: 2\njob: {iterations: 5}\nregimes:\n  - {name: a, profile: ideal}\n"       \
+	"name: t\nhosts: 2\njob: {iterations: 5}\nregimes:\n  - {name: a, profile: "               \
+	"ethernet-lossy}\n"                                                                        \
 	"timeline:\n"
 
 /* Each text refused with its message (after the file's path). */
@@ -320,4 +321,69 @@ Test(campaign_file, apply_profile_loaded_at_check)
 	snprintf(want, sizeof(want), ":10: timeline.0.profile: %s:2: unknown key 'nothing'", prof);
 	cr_expect(strncmp(err, want, strlen(want)) == 0, "%s\nnot: %s", err, want);
 	unlink(prof);
+}
+
+/*
+ * The baselines (cg_baseline()): the first wire regime and the first whose whole fabric is
+ * ideal (an ideal profile, no topology, no links: entry); every other regime runs the
+ * timeline's faults, an ideal one after the first too.
+ */
+Test(campaign_file, baselines_first_wire_and_first_ideal_fabric)
+{
+	char err[1024] = "";
+
+	accepted("name: t\nhosts: 4\njob: {iterations: 5}\nregimes:\n"
+		 "  - {name: w, kind: wire}\n"
+		 "  - {name: i, profile: ideal}\n"
+		 "  - {name: w2, kind: wire}\n"
+		 "  - {name: i2, profile: ideal}\n"
+		 "  - {name: topo, profile: ideal, topology: leaf-spine-4}\n"
+		 "  - {name: sw, profile: ideal, topology: leaf-spine-4, links: "
+		 "['fabric:delay=1ms']}\n"
+		 "  - {name: port, profile: ideal, links: ['0.up:loss=0%']}\n"
+		 "timeline:\n"
+		 "  - {action: flap, at: {iteration: 2}, until: {iteration: 3}, link: "
+		 "leaf1-spine1}\n");
+	cr_expect_eq(camp.nreg, 7);
+	cr_expect_eq(camp.reg[0].baseline, 1);
+	cr_expect_eq(camp.reg[1].baseline, 2);
+	for (unsigned g = 2; g < camp.nreg; g++)
+		cr_expect(!cg_baseline(&camp.reg[g]), "regime %s a baseline", camp.reg[g].name);
+	cr_expect(camp.reg[3].ideal && !camp.reg[4].ideal && !camp.reg[5].ideal &&
+		  !camp.reg[6].ideal);
+	/* one regime, ideal on the hosts' ports, its switch links delayed: not a baseline */
+	accepted("name: t\nhosts: 4\njob: {iterations: 5}\nregimes:\n"
+		 "  - {name: s, profile: ideal, topology: leaf-spine-4, links: "
+		 "['fabric:delay=1ms']}\n"
+		 "timeline:\n"
+		 "  - {action: flap, at: {iteration: 2}, until: {iteration: 3}, link: "
+		 "leaf1-spine1}\n");
+	cr_expect(!cg_baseline(&camp.reg[0]));
+	/* a timeline whose every regime is a baseline: its faults would run nowhere */
+	cr_expect_lt(load("name: t\nhosts: 2\njob: {iterations: 5}\nregimes:\n"
+			  "  - {name: w, kind: wire}\n  - {name: i, profile: ideal}\ntimeline:\n"
+			  "  - {action: loss, at: {iteration: 2}, link: 0.up, loss: 5%}\n",
+			  err, sizeof(err)),
+		     0);
+	cr_expect_str_eq(err, ":7: timeline: its faults would run nowhere: every regime is a "
+			      "baseline, which runs without them (w (the wire), i (an ideal "
+			      "fabric)); add a regime that is not: a profile that is not ideal, a "
+			      "topology or a links: entry");
+}
+
+/* A fault on the links between switches needs a regime with a topology. */
+Test(campaign_file, fabric_link_needs_a_topology)
+{
+	static const char *const cases[][2] = {
+		{HEAD "  - {action: loss, at: {iteration: 2}, link: fabric, loss: 5%}\n",
+		 ":7: timeline.0.link 'fabric': the links between switches, and no regime has a "
+		 "topology (allowed without one: all, up, down, N, N.up, N.down)"},
+		{HEAD "  - {action: loss, at: {iteration: 2}, link: s1-s2, loss: 5%}\n",
+		 ":7: timeline.0.link: link selector 's1-s2' (allowed: all, up, down, N, N.up, "
+		 "N.down, fabric); a link between switches (A-B, A>B) needs a regime with a "
+		 "topology"},
+	};
+
+	REFUSED(cases);
+	accepted(HEAD "  - {action: loss, at: {iteration: 2}, link: all, loss: 5%}\n");
 }
