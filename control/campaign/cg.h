@@ -42,6 +42,7 @@
 #include <jansson.h>
 
 #include "fe_fabric.h"
+#include "fe_linkdef.h"
 #include "fe_path.h"
 #include "fe_topo.h"
 
@@ -105,6 +106,8 @@ struct cg_regime {
 	enum fe_path path;
 	int path_set; /* path: given (else the profile's) */
 	struct fe_fabric fabric;
+	/* the hosts' ports as the regime's dataplane runs them: profile, scale, links: */
+	struct fe_linkdef up[CG_MAX_HOSTS], down[CG_MAX_HOSTS];
 	struct cg_edge edge;
 	uint64_t hop_ns; /* configured: one link's delay + a full frame (MTU + 38 B) at its rate */
 	uint64_t offered_bps; /* what the hosts may send at once: the sum of the up links'

@@ -7,6 +7,8 @@
  * key's line and named by it; what `campaign check` says of a good file.
  */
 #include <criterion/criterion.h>
+#include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -180,7 +182,12 @@ Test(campaign_file, fault_spec_and_hold_checked_item_by_item)
 		 ":10: timeline.0.loss: invalid probability '150%' (0% to 100%, or 0 to 1)"},
 		{HEAD
 		 "  - action: starve\n    at: {time: 1s}\n    link: 0.down\n    duration: 100s\n",
-		 ":10: timeline.0.duration '100s' (allowed: 0ns to 60s)"},
+		 ":10: timeline.0.duration '100s' (allowed: 1us to 60s)"},
+		/* a hold of nothing does nothing: refused as the other actions' 0s are */
+		{HEAD "  - {action: starve, at: {time: 1s}, link: 0.down, duration: 0s}\n",
+		 ":7: timeline.0.duration '0s' (allowed: 1us to 60s)"},
+		{HEAD "  - {action: pause-storm, at: {time: 1s}, link: 0.down, duration: 0s}\n",
+		 ":7: timeline.0.duration '0s' (allowed: 1us to 60s)"},
 	};
 
 	REFUSED(cases);
@@ -289,17 +296,22 @@ Test(campaign_file, regime_errors_at_the_key)
 	static const char *const cases[][2] = {
 		{"name: t\nhosts: 2\nregimes:\n  - name: w\n    profile: ideal\n    links:\n"
 		 "      - \"0.up:delay=1ms\"\n      - \"9.up:delay=1ms\"\n",
-		 ":8: regime w: links: '9.up:delay=1ms': link selector '9.up': no such port (ports "
-		 "0 "
-		 "to 1)"},
+		 ":8: regimes.0.links.1 '9.up:delay=1ms': link selector '9.up': no such port "
+		 "(ports 0 to 1)"},
 		{"name: t\nregimes:\n  - name: w\n    kind: bridge\n",
-		 ":4: regime w: kind 'bridge' (allowed: dataplane, wire)"},
+		 ":4: regimes.0.kind 'bridge' (allowed: dataplane, wire)"},
 		{"name: t\nregimes:\n  - name: w\n    profile: ideal\n    nic: model=fast\n",
-		 ":5: regime w: nic: 'model=fast': --nic: model 'fast' (allowed: tcp, roce, ib, "
+		 ":5: regimes.0.nic 'model=fast': --nic: model 'fast' (allowed: tcp, roce, ib, "
 		 "host)"},
 		{"name: t\nregimes:\n  - name: a\n    profile: ideal\n  - profile: ideal\n"
 		 "    name: a\n",
-		 ":6: regimes entry 2: the name 'a' is taken"},
+		 ":6: regimes.1.name 'a': taken by regimes.0"},
+		{"name: t\nregimes:\n  - {name: a, profile: ideal}\n  - {profile: ideal}\n",
+		 ":4: regimes.1: a name is required"},
+		{"name: t\nregimes:\n  - {name: a, profile: ideal}\n  - {name: b}\n",
+		 ":4: regimes.1: a profile is required (regime b)"},
+		{"name: t\nregimes:\n  - {name: a, profile: ideal, path: ecmp}\n",
+		 ":3: regimes.0.path: without a topology"},
 	};
 
 	REFUSED(cases);
@@ -386,4 +398,23 @@ Test(campaign_file, fabric_link_needs_a_topology)
 
 	REFUSED(cases);
 	accepted(HEAD "  - {action: loss, at: {iteration: 2}, link: all, loss: 5%}\n");
+}
+
+/* A shipped campaign's name too long is refused with its length and the limit, never cut
+ * to name another one. */
+Test(campaign_file, long_name_refused_not_cut)
+{
+	char name[80], path[PATH_MAX], err[1024] = "", want[512];
+
+	memset(name, 'q', 64);
+	strcpy(name + 64, ".yaml");
+	cr_expect_eq(cg_find(name, path, sizeof(path), err, sizeof(err)), -ENAMETOOLONG);
+	snprintf(want, sizeof(want),
+		 "campaign '%s' not found: no file %s in the current directory, and a shipped "
+		 "campaign's name is at most 63 characters (without .yaml); this one has 64",
+		 name, name);
+	cr_expect_str_eq(err, want);
+	name[63] = '\0'; /* 63: looked up (not shipped) */
+	cr_expect_eq(cg_find(name, path, sizeof(path), err, sizeof(err)), -ENOENT);
+	cr_expect(strstr(err, "no shipped campaign ") != NULL, "%s", err);
 }
