@@ -31,10 +31,15 @@ usage(FILE *f)
 		   "  list   the shipped campaigns (testbeds/campaigns/) and their descriptions\n"
 		   "  check  validate campaigns and the profiles they name\n"
 		   "  show   the campaign as it would run: job, regimes and their links, timeline\n"
-		   "  run    run its job under each regime with its faults; results and report\n"
-		   "         in DIR (root)\n"
+		   "  run    run its job under each regime, with the timeline's faults except in\n"
+		   "         the baselines (the first wire regime, the first with an ideal\n"
+		   "         fabric: they run without them); results and report in DIR (root)\n"
 		   "FILE|NAME: a file that exists is taken as given (with or without .yaml); else\n"
-		   "a shipped campaign, testbeds/campaigns/NAME.yaml (docs/campaigns.md)\n");
+		   "a shipped campaign, testbeds/campaigns/NAME.yaml (docs/campaigns.md)\n"
+		   "Exit status: 0 done (run: complete), 1 bad campaign file, 2 usage; run also\n"
+		   "3 setup failed, 4 the dataplane died, 5 the job failed, 6 results incomplete\n"
+		   "(a file not written), 7 complete but a fault step's command failed, 130\n"
+		   "interrupted\n");
 }
 
 static int

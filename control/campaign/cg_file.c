@@ -1139,6 +1139,19 @@ timeline_runs(struct fe_yaml *y, const struct y_campaign *d, const struct cg_cam
 	if (d->timeline_count == 0)
 		return 0;
 	for (unsigned g = 0; g < c->nreg; g++) {
+		char key[48];
+
+		/* not a baseline, it would run the faults, and has no fabemu to run them on */
+		if (c->reg[g].kind == CG_WIRE && !cg_baseline(&c->reg[g])) {
+			snprintf(key, sizeof(key), "regimes.%u.kind", g);
+			return fe_yaml_fail(y, key,
+					    "%s: a second wire regime beside a timeline (allowed: "
+					    "one, the baseline, which runs without the faults; the "
+					    "wire has no fabric to run them on)",
+					    key);
+		}
+	}
+	for (unsigned g = 0; g < c->nreg; g++) {
 		if (!cg_baseline(&c->reg[g]))
 			return 0;
 		snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s (%s)",

@@ -50,6 +50,21 @@ for cmd in $(grep -oE '^  campaign [a-z]+' <<<"$out" | awk '{ print $2 }'); do
 	done
 done
 grep -q '^  campaign check FILE|NAME\.\.\. ' <<<"$out" || fe_fail "fabemuctl --help: campaign check FILE|NAME..."
+# campaign run's own exit statuses (docs/campaigns.md's list) and its baselines, in both
+# help texts and docs/control.md
+for src in "fabemuctl --help" "fabemuctl campaign --help" docs/control.md; do
+	case "$src" in
+	docs/*) t=$(tr -d '`' <"$FE_ROOT/$src" | tr '\n' ' ') ;;
+	*) t=$($FE_BIN/$src | tr '\n' ' ') ;;
+	esac
+	t=$(tr -s ' ' <<<"$t")
+	for want in "1 bad campaign file" "3 setup failed" "4 the dataplane died" "5 the job failed" \
+		"6 results incomplete" "7 complete but a fault step's command failed" "130 interrupted" \
+		"except in the baselines"; do
+		grep -qF -- "$want" <<<"$t" || fe_fail "$src: no '$want' (docs/campaigns.md)"
+	done
+	grep -qF "with its faults;" <<<"$t" && fe_fail "$src: 'with its faults' (the baselines run without them)"
+done
 for args in "campaign --help" "campaign -h" "campaign run --help" "campaign check --help" \
 	"campaign show --help" "campaign list --help" "campaign run quick --help"; do
 	rc=0

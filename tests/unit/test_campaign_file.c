@@ -352,10 +352,7 @@ Test(campaign_file, baselines_first_wire_and_first_ideal_fabric)
 		 "  - {name: topo, profile: ideal, topology: leaf-spine-4}\n"
 		 "  - {name: sw, profile: ideal, topology: leaf-spine-4, links: "
 		 "['fabric:delay=1ms']}\n"
-		 "  - {name: port, profile: ideal, links: ['0.up:loss=0%']}\n"
-		 "timeline:\n"
-		 "  - {action: flap, at: {iteration: 2}, until: {iteration: 3}, link: "
-		 "leaf1-spine1}\n");
+		 "  - {name: port, profile: ideal, links: ['0.up:loss=0%']}\n");
 	cr_expect_eq(camp.nreg, 7);
 	cr_expect_eq(camp.reg[0].baseline, 1);
 	cr_expect_eq(camp.reg[1].baseline, 2);
@@ -381,6 +378,16 @@ Test(campaign_file, baselines_first_wire_and_first_ideal_fabric)
 			      "baseline, which runs without them (w (the wire), i (an ideal "
 			      "fabric)); add a regime that is not: a profile that is not ideal, a "
 			      "topology or a links: entry");
+	/* a second wire regime is no baseline, and has no fabric to run a fault on */
+	cr_expect_lt(load("name: t\nhosts: 2\njob: {iterations: 5}\nregimes:\n"
+			  "  - {name: w, kind: wire}\n  - {name: e, profile: ethernet-lossy}\n"
+			  "  - {name: w2, kind: wire}\ntimeline:\n"
+			  "  - {action: loss, at: {iteration: 2}, link: 0.up, loss: 5%}\n",
+			  err, sizeof(err)),
+		     0);
+	cr_expect_str_eq(err, ":7: regimes.2.kind: a second wire regime beside a timeline "
+			      "(allowed: one, the baseline, which runs without the faults; the "
+			      "wire has no fabric to run them on)");
 }
 
 /* A fault on the links between switches needs a regime with a topology. */
