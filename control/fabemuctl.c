@@ -2,7 +2,10 @@
 /*
  * fabemuctl: checks and shows fabric profiles, topologies and campaigns, runs campaigns,
  * and controls a running fabemu-dp over its control socket (docs/control.md). Exit status:
- * 0 done; 1 refused (the reason is printed); 2 usage; 3 no dataplane to talk to.
+ * 0 done; 1 refused (the reason is printed); 2 usage; 3 no dataplane to talk to. campaign
+ * run has its own (docs/campaigns.md, enum cg_exit): 0 complete, 1 bad campaign file,
+ * 2 usage, 3 setup failed, 4 the dataplane died, 5 the job failed, 6 results incomplete,
+ * 7 complete but a fault step's command failed, 130 interrupted.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -65,8 +68,10 @@ usage(FILE *f)
 		"  campaign show FILE|NAME     the campaign as it would run: job, regimes and\n"
 		"                              their links, timeline\n"
 		"  campaign run FILE|NAME [--out DIR] [--testbed NAME] [--iterations N]\n"
-		"                              run its job under each regime with its faults;\n"
-		"                              results and report in DIR (root)\n"
+		"                              run its job under each regime, with the timeline's\n"
+		"                              faults except in the baselines (the first wire\n"
+		"                              regime, the first with an ideal fabric: they run\n"
+		"                              without them); results and report in DIR (root)\n"
 		"  testbed clean               remove what killed campaign runners left behind:\n"
 		"                              processes, hosts, bridge, socket, DPDK files\n"
 		"A running fabemu-dp:\n"
@@ -112,7 +117,12 @@ usage(FILE *f)
 		"                      else " FE_CTL_TOKEN_DIR "/token-PORT)\n"
 		"  -j, --json          print the reply's data as JSON\n"
 		"  -h, --help\n"
-		"Exit status: 0 done, 1 refused (reason printed), 2 usage, 3 no dataplane.\n");
+		"Exit status: 0 done, 1 refused (reason printed), 2 usage, 3 no dataplane to talk\n"
+		"to. campaign run: 0 complete, 1 bad campaign file, 2 usage, 3 setup failed, 4 "
+		"the\n"
+		"dataplane died, 5 the job failed, 6 results incomplete (a file not written), 7\n"
+		"complete but a fault step's command failed, 130 interrupted "
+		"(docs/campaigns.md).\n");
 }
 
 /* ---- Offline profile commands ---- */

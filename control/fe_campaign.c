@@ -16,6 +16,9 @@
 #include "fe_profile.h"
 #include "fe_units.h"
 
+/* a step's command (cg_job.c's size) */
+#define CMD_MAX (2 * PATH_MAX + 8000)
+
 #define RUN_ARGS "FILE|NAME [--out DIR] [--testbed NAME] [--iterations N]"
 
 static void
@@ -28,22 +31,15 @@ usage(FILE *f)
 		   "  list   the shipped campaigns (testbeds/campaigns/) and their descriptions\n"
 		   "  check  validate campaigns and the profiles they name\n"
 		   "  show   the campaign as it would run: job, regimes and their links, timeline\n"
-		   "  run    run its job under each regime with its faults; results and report\n"
-		   "         in DIR (root)\n"
+		   "  run    run its job under each regime, with the timeline's faults except in\n"
+		   "         the baselines (the first wire regime, the first with an ideal\n"
+		   "         fabric: they run without them); results and report in DIR (root)\n"
 		   "FILE|NAME: a file that exists is taken as given (with or without .yaml); else\n"
-		   "a shipped campaign, testbeds/campaigns/NAME.yaml (docs/campaigns.md)\n");
-}
-
-/* A bad option or argument of "campaign SUB": what was wrong is said before this. */
-static int
-usage_hint(const char *sub)
-{
-	fprintf(stderr, "Usage: fabemuctl campaign %s%s (see fabemuctl campaign --help)\n", sub,
-		strcmp(sub, "run") == 0	    ? " " RUN_ARGS
-		: strcmp(sub, "check") == 0 ? " FILE|NAME..."
-		: strcmp(sub, "show") == 0  ? " FILE|NAME"
-					    : "");
-	return CG_USAGE;
+		   "a shipped campaign, testbeds/campaigns/NAME.yaml (docs/campaigns.md)\n"
+		   "Exit status: 0 done (run: complete), 1 bad campaign file, 2 usage; run also\n"
+		   "3 setup failed, 4 the dataplane died, 5 the job failed, 6 results incomplete\n"
+		   "(a file not written), 7 complete but a fault step's command failed, 130\n"
+		   "interrupted\n");
 }
 
 static int
@@ -74,7 +70,7 @@ static int
 list(void)
 {
 	char(*names)[CG_NAME_LEN] = calloc(256, sizeof(*names));
-	char dir[4096], err[2048];
+	char dir[PATH_MAX - 64], err[2048];
 	struct cg_campaign *c = calloc(1, sizeof(*c));
 	int n, rc = 0;
 
@@ -89,8 +85,13 @@ list(void)
 			cg_shipped_dir(dir, sizeof(dir)), strerror(-n));
 		rc = CG_BAD_FILE;
 	}
+	cg_shipped_dir(dir, sizeof(dir));
 	for (int i = 0; i < n; i++) {
-		if (cg_load(names[i], c, err, sizeof(err)) < 0) {
+		char path[PATH_MAX];
+
+		/* by its path in the shipped directory: a file of that name here is not it */
+		snprintf(path, sizeof(path), "%s/%s.yaml", dir, names[i]);
+		if (cg_load(path, c, err, sizeof(err)) < 0) {
 			fprintf(stderr, "%s\n", err);
 			rc = CG_BAD_FILE;
 		} else {
@@ -110,26 +111,19 @@ show_edge(const char *what, const struct cg_edge *e)
 	       e->dpargs[0] ? ", dataplane " : "", e->dpargs);
 }
 
-/* A regime's links, compiled as its dataplane would run them (profile show's lines). */
+/* A regime's ports, as cg_load() compiled them for its dataplane (profile show's lines). */
 static void
 show_links(const struct cg_campaign *c, const struct cg_regime *g)
 {
-	struct fe_profile *p = malloc(sizeof(*p));
-	struct fe_linkdef up[CG_MAX_HOSTS], down[CG_MAX_HOSTS];
-	struct fe_fabric fab;
-	char err[1024], line[1024];
+	char line[1024];
 
-	if (p && fe_profile_load(g->profile, p, err, sizeof(err)) == 0 &&
-	    fe_profile_expand(p, g->scale, c->hosts, up, down, &fab, err, sizeof(err)) == 0) {
-		for (unsigned i = 0; i < g->nlinks; i++)
-			fe_linkspec_apply(g->links[i], up, down, c->hosts, err, sizeof(err));
-		for (unsigned n = 0; n < 2 * c->hosts; n++)
-			printf("  %u.%-5s %s\n", n / 2, n % 2 ? "down" : "up",
-			       fe_profile_fmt_link(n % 2 ? &down[n / 2] : &up[n / 2], line,
-						   sizeof(line)));
-	}
-	free(p);
+	for (unsigned n = 0; n < 2 * c->hosts; n++)
+		printf("  %u.%-5s %s\n", n / 2, n % 2 ? "down" : "up",
+		       fe_profile_fmt_link(n % 2 ? &g->down[n / 2] : &g->up[n / 2], line,
+					   sizeof(line)));
 }
+
+#define BASELINE_MARK " (baseline: runs without the timeline's faults)"
 
 static void
 show_regime(const struct cg_campaign *c, const struct cg_regime *g)
@@ -137,13 +131,13 @@ show_regime(const struct cg_campaign *c, const struct cg_regime *g)
 	char t[64], r[64];
 
 	if (g->kind == CG_WIRE) {
-		printf("regime %s: the wire (the hosts joined by a Linux bridge, no fabemu)\n",
-		       g->name);
+		printf("regime %s: the wire (the hosts joined by a Linux bridge, no fabemu)%s\n",
+		       g->name, cg_baseline(g) ? BASELINE_MARK : "");
 		return;
 	}
-	printf("regime %s: profile %s (%s), scale %" PRIu32 ", regime %s%s\n", g->name,
+	printf("regime %s: profile %s (%s), scale %" PRIu32 ", regime %s%s%s\n", g->name,
 	       g->profile_name, g->profile, g->scale, fe_regime_name(g->fabric.regime),
-	       g->ideal ? ", ideal" : "");
+	       g->ideal ? ", ideal fabric" : "", cg_baseline(g) ? BASELINE_MARK : "");
 	printf("  hop %s, offered %s\n", fe_fmt_time(g->hop_ns, t, sizeof(t)),
 	       g->offered_bps ? fe_fmt_rate(g->offered_bps, r, sizeof(r)) : "unbounded");
 	if (g->topology[0])
@@ -158,12 +152,86 @@ show_regime(const struct cg_campaign *c, const struct cg_regime *g)
 	show_links(c, g);
 }
 
+/* A step's command as regime g's run would run it (cg_step_command()), as typed. */
+static void
+step_command(const struct cg_campaign *c, const struct cg_regime *g, const struct cg_step *s,
+	     char *out, size_t len)
+{
+	static const char self[] = "'fabemuctl' -s @ ";
+	struct cg_run *r = calloc(1, sizeof(*r));
+	char *cmd = malloc(CMD_MAX);
+	size_t o = 0;
+
+	out[0] = '\0';
+	if (r == NULL || cmd == NULL) {
+		snprintf(out, len, "(out of memory)");
+		goto out;
+	}
+	r->c = c;
+	snprintf(r->self, sizeof(r->self), "fabemuctl");
+	snprintf(r->sock, sizeof(r->sock), "@");
+	cg_step_command(r, g, s, cmd, CMD_MAX);
+	/* the runner's own path and socket, as typed: "fabemuctl" */
+	for (const char *p = cmd; *p && o + 1 < len;) {
+		const char *at = strstr(p, self);
+		size_t k = at ? (size_t)(at - p) : strlen(p);
+
+		o += (size_t)snprintf(out + o, len - o, "%.*s%s", (int)k, p,
+				      at ? "fabemuctl " : "");
+		if (at == NULL)
+			break;
+		p = at + strlen(self);
+	}
+out:
+	free(cmd);
+	free(r);
+}
+
+/*
+ * An end step: the link back to each regime's profile and its links: entries for it; one
+ * command if every regime that runs it runs the same, else one a regime.
+ */
+static void
+show_end(const struct cg_campaign *c, const struct cg_step *s)
+{
+	char *first = malloc(CMD_MAX), *cmd = malloc(CMD_MAX);
+	int same = 1, n = 0;
+
+	if (first == NULL || cmd == NULL) {
+		printf(": end: %s (%s): (out of memory)\n", s->what, s->src);
+		goto out;
+	}
+	for (unsigned g = 0; g < c->nreg; g++) {
+		if (cg_baseline(&c->reg[g]) || c->reg[g].kind != CG_DATAPLANE)
+			continue;
+		step_command(c, &c->reg[g], s, n ? cmd : first, CMD_MAX);
+		same &= n == 0 || strcmp(cmd, first) == 0;
+		n++;
+	}
+	if (n == 0)
+		printf(": end: %s (%s): run in no regime\n", s->what, s->src);
+	else if (same)
+		printf(": end: %s (%s): %s\n", s->what, s->src, first);
+	else
+		printf(": end: %s (%s), per regime:\n", s->what, s->src);
+	for (unsigned g = 0; g < c->nreg && n && !same; g++) {
+		if (cg_baseline(&c->reg[g]) || c->reg[g].kind != CG_DATAPLANE)
+			continue;
+		step_command(c, &c->reg[g], s, cmd, CMD_MAX);
+		printf("    regime %s: %s\n", c->reg[g].name, cmd);
+	}
+out:
+	free(first);
+	free(cmd);
+}
+
 /* campaign show: the compiled campaign, in the order of its file. */
 static int
 show(const char *name)
 {
 	struct cg_campaign *c = calloc(1, sizeof(*c));
 	char err[2048], b[64];
+	int rc = 0;
 
 	if (c == NULL)
 		return CG_SETUP;
@@ -183,8 +251,7 @@ show(const char *name)
 			printf(" %s", cg_size_name(c->sizes[i], b, sizeof(b)));
 		printf(", iterations %u, warmup %u\n", c->iters, c->warmup);
 	} else {
-		printf("job command '%s', iterations %u, warmup %u\n", c->command, c->iters,
-		       c->warmup);
+		printf("job command '%s'\n", c->command);
 	}
 	for (unsigned i = 0; i < c->nbeside; i++)
 		printf("beside host %u: %s\n", c->beside[i].host, c->beside[i].command);
@@ -205,12 +272,14 @@ show(const char *name)
 			printf("  iteration %d", s->at_iter);
 		else
 			printf("  %s", fe_fmt_time(s->at_ns, b, sizeof(b)));
-		printf(": %s%s (%s): fabemuctl %s\n", s->revert ? "end: " : "", s->what, s->src,
-		       s->args);
+		if (s->revert)
+			show_end(c, s);
+		else
+			printf(": %s (%s): fabemuctl %s\n", s->what, s->src, s->args);
 	}
 	free(c->text);
 	free(c);
-	return 0;
+	return rc;
 }
 
 /*
@@ -241,6 +310,28 @@ testbed_clean(int argc, char **argv)
 	return n < 0 ? 1 : 0;
 }
 
+/* The campaign commands: their operands (FILE|NAME), as many as min to max. */
+static const struct {
+	const char *name, *operands, *need;
+	int min, max;
+} subs[] = {
+	{"list", "", "takes no operand", 0, 0},
+	{"check", " FILE|NAME...", "needs at least one campaign file or name", 1, 1 << 20},
+	{"show", " FILE|NAME", "needs one campaign file or name", 1, 1},
+	{"run", " " RUN_ARGS, "needs one campaign file or name", 1, 1},
+};
+#define NSUBS (sizeof(subs) / sizeof(subs[0]))
+enum { SUB_LIST, SUB_CHECK, SUB_SHOW, SUB_RUN };
+
+/* A bad option or argument of "campaign SUB": what was wrong is said before this. */
+static int
+usage_hint(unsigned sub)
+{
+	fprintf(stderr, "Usage: fabemuctl campaign %s%s (see fabemuctl campaign --help)\n",
+		subs[sub].name, subs[sub].operands);
+	return CG_USAGE;
+}
+
 /* argv[0] is "campaign" or "testbed". */
 int
 fe_campaign_main(int argc, char **argv)
@@ -250,11 +341,11 @@ fe_campaign_main(int argc, char **argv)
 					   {"iterations", required_argument, NULL, 'i'},
 					   {"help", no_argument, NULL, 'h'},
 					   {NULL, 0, NULL, 0}};
-	static const char *const subs[] = {"list", "check", "show", "run"};
-	const char *out = NULL, *testbed = NULL, *sub;
+	const char *out = NULL, *testbed = NULL, *name;
 	char prog[64], **av;
 	unsigned long iters = 0;
-	int ch, n, rc, run;
+	unsigned sub;
+	int ch, n, rc;
 	char *end;
 
 	if (strcmp(argv[0], "testbed") == 0)
@@ -263,10 +354,10 @@ fe_campaign_main(int argc, char **argv)
 		usage(stdout);
 		return 0;
 	}
-	sub = argc >= 2 ? argv[1] : "";
-	for (n = 0; n < 4 && strcmp(sub, subs[n]) != 0; n++)
+	name = argc >= 2 ? argv[1] : "";
+	for (sub = 0; sub < NSUBS && strcmp(name, subs[sub].name) != 0; sub++)
 		;
-	if (n == 4) {
+	if (sub == NSUBS) {
 		if (argc < 2)
 			fprintf(stderr, "fabemuctl campaign: a command is needed (allowed: list, "
 					"check, show, run)\n");
@@ -274,20 +365,19 @@ fe_campaign_main(int argc, char **argv)
 			fprintf(stderr,
 				"fabemuctl campaign: unknown command '%s' (allowed: list, check, "
 				"show, run)\n",
-				sub);
+				name);
 		usage(stderr);
 		return CG_USAGE;
 	}
-	run = strcmp(sub, "run") == 0;
 	/* getopt's messages name "fabemuctl campaign SUB"; it permutes a copy */
 	av = calloc((size_t)argc, sizeof(*av));
 	if (av == NULL)
 		return CG_SETUP;
-	snprintf(prog, sizeof(prog), "fabemuctl campaign %s", sub);
+	snprintf(prog, sizeof(prog), "fabemuctl campaign %s", name);
 	av[0] = prog;
 	memcpy(av + 1, argv + 2, (size_t)(argc - 2) * sizeof(*av));
 	optind = 0; /* GNU getopt: reinitialise (the command line was parsed before) */
-	while ((ch = getopt_long(argc - 1, av, "h", run ? lo : lo + 3, NULL)) != -1) {
+	while ((ch = getopt_long(argc - 1, av, "h", sub == SUB_RUN ? lo : lo + 3, NULL)) != -1) {
 		if (ch == 'h') {
 			free(av);
 			usage(stdout);
@@ -312,22 +402,25 @@ fe_campaign_main(int argc, char **argv)
 		}
 	}
 	n = argc - 1 - optind; /* the operands: FILE|NAME */
-	if (strcmp(sub, "list") == 0 ? n != 0 : strcmp(sub, "check") == 0 ? n < 1 : n != 1) {
-		fprintf(stderr, "fabemuctl campaign %s: %s\n", sub,
-			strcmp(sub, "list") == 0    ? "takes no operand"
-			: strcmp(sub, "check") == 0 ? "needs at least one campaign file or name"
-						    : "needs one campaign file or name");
+	if (n < subs[sub].min || n > subs[sub].max) {
+		fprintf(stderr, "fabemuctl campaign %s: %s\n", name, subs[sub].need);
 		free(av);
 		return usage_hint(sub);
 	}
-	if (strcmp(sub, "list") == 0)
+	switch (sub) {
+	case SUB_LIST:
 		rc = list();
-	else if (strcmp(sub, "check") == 0)
+		break;
+	case SUB_CHECK:
 		rc = check(n, av + optind);
-	else if (strcmp(sub, "show") == 0)
+		break;
+	case SUB_SHOW:
 		rc = show(av[optind]);
-	else
+		break;
+	default:
 		rc = cg_campaign_run(av[optind], out, testbed, (unsigned)iters);
+		break;
+	}
 	free(av);
 	return rc;
 }

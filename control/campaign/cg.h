@@ -42,6 +42,7 @@
 #include <jansson.h>
 
 #include "fe_fabric.h"
+#include "fe_linkdef.h"
 #include "fe_path.h"
 #include "fe_topo.h"
 
@@ -110,11 +111,16 @@ struct cg_regime {
 	enum fe_path path;
 	int path_set; /* path: given (else the profile's) */
 	struct fe_fabric fabric;
+	/* the hosts' ports as the regime's dataplane runs them: profile, scale, links: */
+	struct fe_linkdef up[CG_MAX_HOSTS], down[CG_MAX_HOSTS];
 	struct cg_edge edge;
 	uint64_t hop_ns; /* configured: one link's delay + a full frame (MTU + 38 B) at its rate */
 	uint64_t offered_bps; /* what the hosts may send at once: the sum of the up links'
 				 rates; 0: unbounded (a link without a rate, or the wire) */
-	int ideal;	      /* every link without rate, delay or impairment, lossy regime */
+	int ideal;	      /* an ideal fabric: every host port without rate, delay or
+				 impairment, lossy regime, no topology, no links: entry */
+	int baseline;	      /* 1: the first wire regime, 2: the first ideal one; 0: neither
+				 (cg_file.c decides; docs/campaigns.md) */
 	int split;	      /* the topology split across boxes: a fabemu-dp a box (--box) */
 	int realtime;	      /* split: the other boxes SCHED_FIFO (--realtime) */
 };
@@ -152,12 +158,13 @@ struct cg_campaign {
 	struct cg_fidelity fid;
 };
 
-/* A baseline (the wire, a dataplane with an ideal fabric): the denominator of the ratios,
- * run without the timeline's faults (docs/campaigns.md). */
+/* A baseline (the first wire regime, the first with an ideal fabric: g->baseline, set by
+ * cg_load()): the denominator of the ratios, run without the timeline's faults
+ * (docs/campaigns.md). */
 static inline int
 cg_baseline(const struct cg_regime *g)
 {
-	return g->kind == CG_WIRE || g->ideal;
+	return g->baseline != 0;
 }
 
 /* Whether a regime runs through fabemu-dp: the fabric's figures (drops, marks) exist. */

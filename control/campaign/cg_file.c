@@ -432,20 +432,19 @@ static int
 compile_dataplane_regime(struct fe_yaml *y, const struct y_regime *r, const char *path,
 			 struct cg_campaign *c, struct cg_regime *g)
 {
-	struct fe_linkdef *up = calloc(CG_MAX_HOSTS, sizeof(*up));
-	struct fe_linkdef *down = calloc(CG_MAX_HOSTS, sizeof(*down));
+	struct fe_linkdef *up = g->up, *down = g->down;
 	struct fe_profile *p = malloc(sizeof(*p));
 	struct fe_topo *topo = NULL;
 	char key[64], err[1024];
 	uint64_t x = 0;
 	int rc = 0;
 
-	if (up == NULL || down == NULL || p == NULL) {
+	if (p == NULL) {
 		rc = -ENOMEM;
 		goto out;
 	}
 	if (r->profile == NULL) {
-		rc = fe_yaml_fail(y, path, "regimes entry %s: a profile is required", g->name);
+		rc = fe_yaml_fail(y, path, "%s: a profile is required (regime %s)", path, g->name);
 		goto out;
 	}
 	snprintf(key, sizeof(key), "%s.scale", path);
@@ -456,12 +455,12 @@ compile_dataplane_regime(struct fe_yaml *y, const struct y_regime *r, const char
 	g->scale = (uint32_t)x;
 	snprintf(key, sizeof(key), "%s.profile", path);
 	if (fe_profile_find(r->profile, g->profile, sizeof(g->profile), err, sizeof(err)) < 0) {
-		rc = fe_yaml_fail(y, key, "%s", err);
+		rc = fe_yaml_fail(y, key, "%s: %s", key, err);
 		goto out;
 	}
 	if (fe_profile_load(g->profile, p, err, sizeof(err)) < 0 ||
 	    fe_profile_expand(p, g->scale, c->hosts, up, down, &g->fabric, err, sizeof(err)) < 0) {
-		rc = fe_yaml_fail(y, key, "regime %s: %s", g->name, err);
+		rc = fe_yaml_fail(y, key, "%s: %s", key, err);
 		goto out;
 	}
 	g->scale = g->scale ? g->scale : p->scale;
@@ -478,17 +477,16 @@ compile_dataplane_regime(struct fe_yaml *y, const struct y_regime *r, const char
 
 		if (fe_topo_find(r->topology, found, sizeof(found), err, sizeof(err)) < 0 ||
 		    fe_topo_load(found, t, err, sizeof(err)) < 0)
-			rc = fe_yaml_fail(y, key, "regime %s: %s", g->name, err);
+			rc = fe_yaml_fail(y, key, "%s: %s", key, err);
 		else if (t->nports != c->hosts)
 			rc = fe_yaml_fail(y, key,
-					  "regime %s: topology %s has %u host ports; the campaign "
+					  "%s: topology %s has %u host ports; the campaign "
 					  "has %u hosts",
-					  g->name, t->name, t->nports, c->hosts);
+					  key, t->name, t->nports, c->hosts);
 		snprintf(g->topology_name, sizeof(g->topology_name), "%s", t->name);
 		/* fabemu-dp gets it by its full path, whatever its working directory */
 		if (rc == 0 && realpath(found, g->topology) == NULL)
-			rc = fe_yaml_fail(y, key, "regime %s: topology: %s: %s", g->name, found,
-					  strerror(errno));
+			rc = fe_yaml_fail(y, key, "%s: %s: %s", key, found, strerror(errno));
 		if (rc < 0)
 			goto out;
 	}
@@ -499,12 +497,11 @@ compile_dataplane_regime(struct fe_yaml *y, const struct y_regime *r, const char
 			goto out;
 		}
 		if (g->split && topo == NULL) {
-			rc = fe_yaml_fail(y, key, "regime %s: split: without a topology", g->name);
+			rc = fe_yaml_fail(y, key, "%s: true without a topology", key);
 			goto out;
 		}
 		if (g->split && fe_topo_split_check(topo, err, sizeof(err)) < 0) {
-			rc = fe_yaml_fail(y, key, "regime %s: split: topology %s: %s", g->name,
-					  topo->name, err);
+			rc = fe_yaml_fail(y, key, "%s: topology %s: %s", key, topo->name, err);
 			goto out;
 		}
 		if (g->split) {
@@ -519,9 +516,9 @@ compile_dataplane_regime(struct fe_yaml *y, const struct y_regime *r, const char
 					    0) {
 						rc = fe_yaml_fail(
 							y, key,
-							"regime %s: split: host %s is on box %s: a "
+							"%s: host %s is on box %s: a "
 							"campaign's hosts are all on one box (%s)",
-							g->name, topo->host[h].name,
+							key, topo->host[h].name,
 							names[fe_topo_box_of(topo, names, n,
 									     topo->host[h].sw[k])],
 							names[0]);
@@ -537,9 +534,9 @@ compile_dataplane_regime(struct fe_yaml *y, const struct y_regime *r, const char
 		}
 		if (g->realtime && !g->split) {
 			rc = fe_yaml_fail(y, key,
-					  "regime %s: realtime: without split: true (it is for the "
+					  "%s: true without split: true (it is for the "
 					  "boxes that share the hosts' core)",
-					  g->name);
+					  key);
 			goto out;
 		}
 	}
@@ -548,14 +545,13 @@ compile_dataplane_regime(struct fe_yaml *y, const struct y_regime *r, const char
 	if (r->path) {
 		snprintf(key, sizeof(key), "%s.path", path);
 		if (r->topology == NULL) {
-			rc = fe_yaml_fail(y, key, "regime %s: path: without a topology", g->name);
+			rc = fe_yaml_fail(y, key, "%s: without a topology", key);
 			goto out;
 		}
 		g->path_set = 1;
 		if (fe_path_parse(r->path, &g->path) < 0) {
-			rc = fe_yaml_fail(y, key,
-					  "regime %s: path '%s' (allowed: " FE_PATH_ALLOWED ")",
-					  g->name, r->path);
+			rc = fe_yaml_fail(y, key, "%s '%s' (allowed: " FE_PATH_ALLOWED ")", key,
+					  r->path);
 			goto out;
 		}
 	}
@@ -563,7 +559,7 @@ compile_dataplane_regime(struct fe_yaml *y, const struct y_regime *r, const char
 		snprintf(g->nic, sizeof(g->nic), "%s", r->nic);
 		snprintf(key, sizeof(key), "%s.nic", path);
 		if (fe_nic_spec(r->nic, &g->fabric.nic, err, sizeof(err)) < 0) {
-			rc = fe_yaml_fail(y, key, "regime %s: nic: '%s': %s", g->name, r->nic, err);
+			rc = fe_yaml_fail(y, key, "%s '%s': %s", key, r->nic, err);
 			goto out;
 		}
 	}
@@ -572,15 +568,15 @@ compile_dataplane_regime(struct fe_yaml *y, const struct y_regime *r, const char
 		/* with a topology, its links between switches may be named too (A-B, A>B) */
 		snprintf(key, sizeof(key), "%s.links.%u", path, k);
 		if (fabric_spec(r->links[k], topo, up, down, c->hosts, err, sizeof(err)) < 0)
-			rc = fe_yaml_fail(y, key, "regime %s: links: '%s': %s", g->name,
-					  r->links[k], err);
+			rc = fe_yaml_fail(y, key, "%s '%s': %s", key, r->links[k], err);
 	}
 	regime_figures(g, up, down, c->hosts);
+	/* an ideal fabric is all of it: no topology (its links between switches), no links:
+	 * entry (on a host's port or a switch's link) */
+	g->ideal &= topo == NULL && g->nlinks == 0;
 out:
 	free(topo);
 	free(p);
-	free(up);
-	free(down);
 	return rc;
 }
 
@@ -610,7 +606,7 @@ compile_regime(struct fe_yaml *y, const struct y_regime *r, unsigned i, struct c
 
 	snprintf(path, sizeof(path), "regimes.%u", i);
 	if (r->name == NULL)
-		return fe_yaml_fail(y, path, "regimes entry %u: a name is required", i + 1);
+		return fe_yaml_fail(y, path, "%s: a name is required", path);
 	/* it names files (logs/dp-NAME-1.log), CSV fields and labels, as a topology's names */
 	snprintf(key, sizeof(key), "%s.name", path);
 	if (regime_name_bad(r->name))
@@ -621,8 +617,8 @@ compile_regime(struct fe_yaml *y, const struct y_regime *r, unsigned i, struct c
 	snprintf(g->name, sizeof(g->name), "%s", r->name);
 	for (unsigned k = 0; k < i; k++)
 		if (strcmp(c->reg[k].name, g->name) == 0)
-			return fe_yaml_fail(y, key, "regimes entry %u: the name '%s' is taken",
-					    i + 1, g->name);
+			return fe_yaml_fail(y, key, "%s '%s': taken by regimes.%u", key, g->name,
+					    k);
 	g->edge = c->edge;
 	if (edge_val(y, path, r->pmd, r->ring, r->mtu, r->dataplane, &g->edge) < 0)
 		return -EINVAL;
@@ -633,18 +629,17 @@ compile_regime(struct fe_yaml *y, const struct y_regime *r, unsigned i, struct c
 		if (r->profile || r->scale || r->links_count || r->pmd || r->ring || r->dataplane ||
 		    r->nic || r->topology || r->path || r->split || r->realtime)
 			return fe_yaml_fail(y, path,
-					    "regime %s: kind wire is the hosts joined by a Linux "
+					    "%s: kind wire is the hosts joined by a Linux "
 					    "bridge, without fabemu: profile, scale, links, nic, "
 					    "topology, path, split, realtime, pmd, ring and "
 					    "dataplane do not apply (mtu does)",
-					    g->name);
+					    path);
 		snprintf(g->profile_name, sizeof(g->profile_name), "(bridge)");
 		return 0;
 	}
 	snprintf(key, sizeof(key), "%s.kind", path);
 	if (r->kind && strcmp(r->kind, "dataplane") != 0)
-		return fe_yaml_fail(y, key, "regime %s: kind '%s' (allowed: dataplane, wire)",
-				    g->name, r->kind);
+		return fe_yaml_fail(y, key, "%s '%s' (allowed: dataplane, wire)", key, r->kind);
 	return compile_dataplane_regime(y, r, path, c, g);
 }
 
@@ -652,6 +647,11 @@ compile_regime(struct fe_yaml *y, const struct y_regime *r, unsigned i, struct c
  * takes no end at all). */
 static const struct fe_rule rule_duration = {
 	.kind = FE_RULE_TIME, .min = 1000, .max = 86400ULL * 1000000000};
+
+/* starve, pause-storm: the link held 1 us to 60 s (fabemuctl hold's most; its 0 holds
+ * nothing) */
+static const struct fe_rule rule_hold = {
+	.kind = FE_RULE_TIME, .min = 1000, .max = 60ULL * 1000000000};
 
 /*
  * When an action starts or ends (at, or until: path names it): an iteration, before which
@@ -866,17 +866,30 @@ action_link(struct fe_yaml *y, const char *path, const struct y_action *a,
 	if (a->link == NULL)
 		return fe_yaml_fail(y, path, "%s: link is required (N.up, N.down, N, ...)", path);
 	snprintf(key, sizeof(key), "%s.link", path);
-	if (fe_linkspec_select(a->link, c->hosts, port, dirs, e, sizeof(e)) == 0)
+	for (unsigned g = 0; g < c->nreg; g++)
+		topo |= c->reg[g].topology[0] != '\0';
+	if (fe_linkspec_select(a->link, c->hosts, port, dirs, e, sizeof(e)) == 0) {
+		/* "fabric": the links between switches, which only a topology has */
+		if (!topo && !(*dirs & (FE_SEL_UP | FE_SEL_DOWN)))
+			return fe_yaml_fail(
+				y, key,
+				"%s '%s': the links between switches, and no regime "
+				"has a topology (allowed without one: all, up, down, N, "
+				"N.up, N.down)",
+				key, a->link);
 		return 0;
+	}
 	if (fabric_link_known(c, a->link)) {
 		*port = -1;
 		*dirs = 0;
 		return 0;
 	}
-	for (unsigned g = 0; g < c->nreg; g++)
-		topo |= c->reg[g].topology[0] != '\0';
 	return fe_yaml_fail(y, key, "%s: %s%s", key, e,
-			    topo ? "; nor does any regime's topology have a link so named" : "");
+			    topo ? "; nor does any regime's topology have a link so named"
+			    : strpbrk(a->link, "->")
+				    ? "; a link between switches (A-B, A>B) needs a regime with a "
+				      "topology"
+				    : "");
 }
 
 /* The command an action starts with, shell-quoted fabemuctl arguments, and a label. */
@@ -940,7 +953,7 @@ action_cmd(struct fe_yaml *y, const char *path, const struct y_action *a, int ki
 					    "taking)",
 					    key, a->link, act);
 		snprintf(key, sizeof(key), "%s.duration", path);
-		if (fe_yaml_rule(y, key, &fe_rule_hold, a->duration, &x) < 0)
+		if (fe_yaml_rule(y, key, &rule_hold, a->duration, &x) < 0)
 			return -EINVAL;
 		cg_quote(q, sizeof(q), a->duration);
 		snprintf(args, len, "hold %s %s", a->link, q);
@@ -1099,6 +1112,61 @@ compile_fidelity(struct fe_yaml *y, const struct y_fidelity *f, struct cg_campai
 	return 0;
 }
 
+/*
+ * The baselines (docs/campaigns.md): the first wire regime and the first regime whose
+ * whole fabric is ideal (g->ideal). They run without the timeline's faults, and the
+ * others' figures are divided by theirs; any other regime, ideal or not, runs the faults.
+ */
+static void
+mark_baselines(struct cg_campaign *c)
+{
+	int wire = 0, ideal = 0;
+
+	for (unsigned g = 0; g < c->nreg; g++) {
+		struct cg_regime *r = &c->reg[g];
+
+		if (r->kind == CG_WIRE && !wire)
+			r->baseline = wire = 1;
+		else if (r->kind == CG_DATAPLANE && r->ideal && !ideal)
+			r->baseline = ideal = 2;
+	}
+}
+
+/* A timeline runs in some regime: one that is not a baseline. */
+static int
+timeline_runs(struct fe_yaml *y, const struct y_campaign *d, const struct cg_campaign *c)
+{
+	char names[200] = "";
+
+	if (d->timeline_count == 0)
+		return 0;
+	for (unsigned g = 0; g < c->nreg; g++) {
+		char key[48];
+
+		/* not a baseline, it would run the faults, and has no fabemu to run them on */
+		if (c->reg[g].kind == CG_WIRE && !cg_baseline(&c->reg[g])) {
+			snprintf(key, sizeof(key), "regimes.%u.kind", g);
+			return fe_yaml_fail(y, key,
+					    "%s: a second wire regime beside a timeline (allowed: "
+					    "one, the baseline, which runs without the faults; the "
+					    "wire has no fabric to run them on)",
+					    key);
+		}
+	}
+	for (unsigned g = 0; g < c->nreg; g++) {
+		if (!cg_baseline(&c->reg[g]))
+			return 0;
+		snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s (%s)",
+			 g ? ", " : "", c->reg[g].name,
+			 c->reg[g].kind == CG_WIRE ? "the wire" : "an ideal fabric");
+	}
+	return fe_yaml_fail(y, "timeline",
+			    "timeline: its faults would run nowhere: every regime is a baseline, "
+			    "which runs without them (%s); add a regime that is not: a profile "
+			    "that is not ideal, a topology or a links: entry",
+			    names);
+}
+
 static int
 compile(struct fe_yaml *y, const struct y_campaign *d, struct cg_campaign *c)
 {
@@ -1142,15 +1210,17 @@ compile(struct fe_yaml *y, const struct y_campaign *d, struct cg_campaign *c)
 
 		snprintf(path, sizeof(path), "beside.%u", i);
 		if (d->beside[i].host == NULL || d->beside[i].command == NULL)
-			return fe_yaml_fail(
-				y, path, "beside entry %u: host and command are required", i + 1);
+			return fe_yaml_fail(y, path, "%s: host and command are required", path);
 		if (uint_val(y, path, d->beside[i].host, 1, c->hosts, &x) < 0)
 			return -EINVAL;
 		c->beside[i].host = (unsigned)x;
 		snprintf(c->beside[i].command, sizeof(c->beside[i].command), "%s",
 			 d->beside[i].command);
 	}
-	return compile_timeline(y, d, c);
+	mark_baselines(c);
+	if (compile_timeline(y, d, c) < 0)
+		return -EINVAL;
+	return timeline_runs(y, d, c);
 }
 
 int

@@ -83,16 +83,27 @@ cg_find(const char *name, char *path, size_t len, char *err, size_t errlen)
 	char dir[PATH_MAX], base[CG_NAME_LEN], list[1024];
 	struct stat st;
 	int here = stat(name, &st) == 0;
-	size_t n = strlen(name);
+	size_t n = strlen(name), b;
 
 	/* a file that exists, or a path (its error is the file's) */
-	if ((here && !S_ISDIR(st.st_mode)) || strchr(name, '/') || n == 0 ||
-	    n >= sizeof(base) + 5) {
+	if ((here && !S_ISDIR(st.st_mode)) || strchr(name, '/') || n == 0) {
 		snprintf(path, len, "%s", name);
 		return 0;
 	}
-	snprintf(base, sizeof(base), "%.*s",
-		 (int)(n > 5 && strcmp(name + n - 5, ".yaml") == 0 ? n - 5 : n), name);
+	b = n > 5 && strcmp(name + n - 5, ".yaml") == 0 ? n - 5 : n;
+	if (b >= sizeof(base)) { /* never cut: it would name another campaign */
+		if (here) {
+			snprintf(path, len, "%s", name);
+			return 0;
+		}
+		snprintf(err, errlen,
+			 "campaign '%s' not found: no file %s in the current directory, and a "
+			 "shipped campaign's name is at most %zu characters (without .yaml); this "
+			 "one has %zu",
+			 name, name, sizeof(base) - 1, b);
+		return -ENAMETOOLONG;
+	}
+	snprintf(base, sizeof(base), "%.*s", (int)b, name);
 	snprintf(path, len, "%s/%s.yaml", cg_shipped_dir(dir, sizeof(dir)), base);
 	if (stat(path, &st) == 0)
 		return 0;

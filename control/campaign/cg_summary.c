@@ -178,10 +178,11 @@ baselines(const struct cg_campaign *c, struct cg_row *rows, size_t nrows, size_t
 {
 	int wire = -1, ideal = -1;
 
+	/* the regimes cg_load() made the baselines: the ones that ran without the faults */
 	for (unsigned g = 0; g < c->nreg; g++) {
-		if (wire < 0 && c->reg[g].kind == CG_WIRE)
+		if (c->reg[g].baseline == 1)
 			wire = (int)g;
-		if (ideal < 0 && c->reg[g].kind == CG_DATAPLANE && c->reg[g].ideal)
+		else if (c->reg[g].baseline == 2)
 			ideal = (int)g;
 	}
 	for (size_t n = 0; n < nrows; n++) {

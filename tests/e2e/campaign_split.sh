@@ -36,13 +36,13 @@ printf 'name: nobox\nswitches: [{name: s1}, {name: s2, box: b}]\nhosts: [{name: 
 printf 'name: ab\nswitches: [{name: s1, box: a}, {name: s2, box: b}]\nhosts: [{name: h1, switch: s1}, {name: h2, switch: s1}]\nlinks: [{a: s1, b: s2}]\n' >"$T/ab.yaml"
 printf 'name: hostb\nswitches: [{name: s1, box: a}, {name: s2, box: b}]\nhosts: [{name: h1, switch: s1}, {name: h2, switch: s2}]\nlinks: [{a: s1, b: s2}]\n' >"$T/hostb.yaml"
 fe_campaign_refused 'name: x\nhosts: 2\njob: {kind: command, command: "true"}\nregimes:\n' \
-	"  - {name: a, profile: ethernet-lossy, split: true}\n|bad.yaml:5: regime a: split: without a topology" \
-	"  - {name: a, profile: ethernet-lossy, topology: $T/nobox.yaml, split: true}\n|bad.yaml:5: regime a: split: topology nobox: switch s1 names no box" \
-	"  - {name: a, profile: ethernet-lossy, topology: $T/hostb.yaml, split: true}\n|bad.yaml:5: regime a: split: host h2 is on box b: a campaign's hosts are all on one box (a)" \
+	"  - {name: a, profile: ethernet-lossy, split: true}\n|bad.yaml:5: regimes.0.split: true without a topology" \
+	"  - {name: a, profile: ethernet-lossy, topology: $T/nobox.yaml, split: true}\n|bad.yaml:5: regimes.0.split: topology nobox: switch s1 names no box" \
+	"  - {name: a, profile: ethernet-lossy, topology: $T/hostb.yaml, split: true}\n|bad.yaml:5: regimes.0.split: host h2 is on box b: a campaign's hosts are all on one box (a)" \
 	"  - {name: a, profile: ethernet-lossy, topology: $T/hostb.yaml, split: maybe}\n|bad.yaml:5" \
-	"  - {name: a, profile: ethernet-lossy, topology: $T/ab.yaml, realtime: true}\n|bad.yaml:5: regime a: realtime: without split: true" \
+	"  - {name: a, profile: ethernet-lossy, topology: $T/ab.yaml, realtime: true}\n|bad.yaml:5: regimes.0.realtime: true without split: true" \
 	"  - {name: a, profile: ethernet-lossy, topology: $T/ab.yaml, split: true, realtime: 1}\n|bad.yaml:5: regimes.0.realtime '1' (allowed: true, false)" \
-	"  - {name: w, kind: wire, split: true, realtime: true}\n|bad.yaml:5: regime w: kind wire is the hosts joined by a Linux bridge, without fabemu: profile, scale, links, nic, topology, path, split, realtime, pmd, ring and dataplane do not apply (mtu does)"
+	"  - {name: w, kind: wire, split: true, realtime: true}\n|bad.yaml:5: regimes.0: kind wire is the hosts joined by a Linux bridge, without fabemu: profile, scale, links, nic, topology, path, split, realtime, pmd, ring and dataplane do not apply (mtu does)"
 
 echo "the shipped congestion-tree-split: one box against two"
 sed -e 's/^seed: 1/seed: 1\nfidelity: {capacity: false}/' \

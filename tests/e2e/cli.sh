@@ -50,6 +50,21 @@ for cmd in $(grep -oE '^  campaign [a-z]+' <<<"$out" | awk '{ print $2 }'); do
 	done
 done
 grep -q '^  campaign check FILE|NAME\.\.\. ' <<<"$out" || fe_fail "fabemuctl --help: campaign check FILE|NAME..."
+# campaign run's own exit statuses (docs/campaigns.md's list) and its baselines, in both
+# help texts and docs/control.md
+for src in "fabemuctl --help" "fabemuctl campaign --help" docs/control.md; do
+	case "$src" in
+	docs/*) t=$(tr -d '`' <"$FE_ROOT/$src" | tr '\n' ' ') ;;
+	*) t=$($FE_BIN/$src | tr '\n' ' ') ;;
+	esac
+	t=$(tr -s ' ' <<<"$t")
+	for want in "1 bad campaign file" "3 setup failed" "4 the dataplane died" "5 the job failed" \
+		"6 results incomplete" "7 complete but a fault step's command failed" "130 interrupted" \
+		"except in the baselines"; do
+		grep -qF -- "$want" <<<"$t" || fe_fail "$src: no '$want' (docs/campaigns.md)"
+	done
+	grep -qF "with its faults;" <<<"$t" && fe_fail "$src: 'with its faults' (the baselines run without them)"
+done
 for args in "campaign --help" "campaign -h" "campaign run --help" "campaign check --help" \
 	"campaign show --help" "campaign list --help" "campaign run quick --help"; do
 	rc=0
@@ -94,6 +109,28 @@ grep -q '^campaign single-drop (.*/testbeds/campaigns/single-drop\.yaml)$' <<<"$
 	grep -q '^job allreduce, sizes ' <<<"$o" && grep -q '^regime [^ ]*: profile ' <<<"$o" &&
 	grep -q '^  0\.up    rate ' <<<"$o" && grep -q '^timeline$' <<<"$o" &&
 	grep -q '^  iteration 15: .*: fabemuctl set ' <<<"$o" || fe_fail "campaign show single-drop: $o"
+# campaign list loads the shipped files by their path: ./quick (another campaign) is not it
+o=$(cd "$T/cwd" && "$FE_BIN/fabemuctl" campaign list 2>&1) || fe_fail "campaign list (in $T/cwd, a file quick there): $o"
+grep -qxF "$(printf '%-22s %s (%s)' quick "$(sed -n 's/^description: //p' "$FE_ROOT/testbeds/campaigns/quick.yaml")" \
+	"$FE_ROOT/testbeds/campaigns/quick.yaml")" <<<"$o" || fe_fail "campaign list (in $T/cwd): $o"
+# campaign show: a command job has no iterations; an end step prints the command it runs
+# (the profile, then the regime's links: entries on that link); a baseline is marked
+cat >"$T/show.yaml" <<'EOF'
+name: show
+hosts: 2
+job: {kind: command, command: "sleep 3"}
+regimes:
+  - {name: w, kind: wire}
+  - {name: eth, profile: ethernet-lossy, scale: 1000, links: ["0.up:delay=5ms"]}
+timeline:
+  - {action: delay, at: {time: 1s}, duration: 1s, link: 0, delay: 20ms}
+EOF
+o=$("$FE_BIN/fabemuctl" campaign show "$T/show.yaml") || fe_fail "campaign show $T/show.yaml: $o"
+grep -qx "job command 'sleep 3'" <<<"$o" &&
+	grep -qxF "regime w: the wire (the hosts joined by a Linux bridge, no fabemu) (baseline: runs without the timeline's faults)" <<<"$o" &&
+	grep -q '^regime eth: profile [^(]*([^)]*), scale 1000, regime lossy$' <<<"$o" &&
+	grep -qx "  2s: end: end of delay 0 delay=20ms (timeline.0.duration): fabemuctl apply '.*/ethernet-lossy.yaml' --scale 1000 --link 0 && fabemuctl set '0.up' 'delay=5ms'" <<<"$o" ||
+	fe_fail "campaign show $T/show.yaml: $o"
 echo "  ok   fabemuctl campaign: list, show, the lookup (a file as given, else shipped), --help"
 
 # PFC: an egress queue that holds less than its switch's other inputs may send before

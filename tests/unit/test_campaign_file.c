@@ -7,6 +7,8 @@
  * key's line and named by it; what `campaign check` says of a good file.
  */
 #include <criterion/criterion.h>
+#include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,7 +73,8 @@ Test(campaign_file, unknown_key_lists_every_known_key)
 
 /* Two hosts, five iterations, one regime; a timeline's entries follow from line 7. */
 #define HEAD                                                                                       \
-	"name: t\nhosts: 2\njob: {iterations: 5}\nregimes:\n  - {name: a, profile: ideal}\n"       \
+	"name: t\nhosts: 2\njob: {iterations: 5}\nregimes:\n  - {name: a, profile: "               \
+	"ethernet-lossy}\n"                                                                        \
 	"timeline:\n"
 
 /* Each text refused with its message (after the file's path). */
@@ -179,7 +182,12 @@ Test(campaign_file, fault_spec_and_hold_checked_item_by_item)
 		 ":10: timeline.0.loss: invalid probability '150%' (0% to 100%, or 0 to 1)"},
 		{HEAD
 		 "  - action: starve\n    at: {time: 1s}\n    link: 0.down\n    duration: 100s\n",
-		 ":10: timeline.0.duration '100s' (allowed: 0ns to 60s)"},
+		 ":10: timeline.0.duration '100s' (allowed: 1us to 60s)"},
+		/* a hold of nothing does nothing: refused as the other actions' 0s are */
+		{HEAD "  - {action: starve, at: {time: 1s}, link: 0.down, duration: 0s}\n",
+		 ":7: timeline.0.duration '0s' (allowed: 1us to 60s)"},
+		{HEAD "  - {action: pause-storm, at: {time: 1s}, link: 0.down, duration: 0s}\n",
+		 ":7: timeline.0.duration '0s' (allowed: 1us to 60s)"},
 	};
 
 	REFUSED(cases);
@@ -288,17 +296,22 @@ Test(campaign_file, regime_errors_at_the_key)
 	static const char *const cases[][2] = {
 		{"name: t\nhosts: 2\nregimes:\n  - name: w\n    profile: ideal\n    links:\n"
 		 "      - \"0.up:delay=1ms\"\n      - \"9.up:delay=1ms\"\n",
-		 ":8: regime w: links: '9.up:delay=1ms': link selector '9.up': no such port (ports "
-		 "0 "
-		 "to 1)"},
+		 ":8: regimes.0.links.1 '9.up:delay=1ms': link selector '9.up': no such port "
+		 "(ports 0 to 1)"},
 		{"name: t\nregimes:\n  - name: w\n    kind: bridge\n",
-		 ":4: regime w: kind 'bridge' (allowed: dataplane, wire)"},
+		 ":4: regimes.0.kind 'bridge' (allowed: dataplane, wire)"},
 		{"name: t\nregimes:\n  - name: w\n    profile: ideal\n    nic: model=fast\n",
-		 ":5: regime w: nic: 'model=fast': --nic: model 'fast' (allowed: tcp, roce, ib, "
+		 ":5: regimes.0.nic 'model=fast': --nic: model 'fast' (allowed: tcp, roce, ib, "
 		 "host)"},
 		{"name: t\nregimes:\n  - name: a\n    profile: ideal\n  - profile: ideal\n"
 		 "    name: a\n",
-		 ":6: regimes entry 2: the name 'a' is taken"},
+		 ":6: regimes.1.name 'a': taken by regimes.0"},
+		{"name: t\nregimes:\n  - {name: a, profile: ideal}\n  - {profile: ideal}\n",
+		 ":4: regimes.1: a name is required"},
+		{"name: t\nregimes:\n  - {name: a, profile: ideal}\n  - {name: b}\n",
+		 ":4: regimes.1: a profile is required (regime b)"},
+		{"name: t\nregimes:\n  - {name: a, profile: ideal, path: ecmp}\n",
+		 ":3: regimes.0.path: without a topology"},
 	};
 
 	REFUSED(cases);
@@ -320,4 +333,95 @@ Test(campaign_file, apply_profile_loaded_at_check)
 	snprintf(want, sizeof(want), ":10: timeline.0.profile: %s:2: unknown key 'nothing'", prof);
 	cr_expect(strncmp(err, want, strlen(want)) == 0, "%s\nnot: %s", err, want);
 	unlink(prof);
+}
+
+/*
+ * The baselines (cg_baseline()): the first wire regime and the first whose whole fabric is
+ * ideal (an ideal profile, no topology, no links: entry); every other regime runs the
+ * timeline's faults, an ideal one after the first too.
+ */
+Test(campaign_file, baselines_first_wire_and_first_ideal_fabric)
+{
+	char err[1024] = "";
+
+	accepted("name: t\nhosts: 4\njob: {iterations: 5}\nregimes:\n"
+		 "  - {name: w, kind: wire}\n"
+		 "  - {name: i, profile: ideal}\n"
+		 "  - {name: w2, kind: wire}\n"
+		 "  - {name: i2, profile: ideal}\n"
+		 "  - {name: topo, profile: ideal, topology: leaf-spine-4}\n"
+		 "  - {name: sw, profile: ideal, topology: leaf-spine-4, links: "
+		 "['fabric:delay=1ms']}\n"
+		 "  - {name: port, profile: ideal, links: ['0.up:loss=0%']}\n");
+	cr_expect_eq(camp.nreg, 7);
+	cr_expect_eq(camp.reg[0].baseline, 1);
+	cr_expect_eq(camp.reg[1].baseline, 2);
+	for (unsigned g = 2; g < camp.nreg; g++)
+		cr_expect(!cg_baseline(&camp.reg[g]), "regime %s a baseline", camp.reg[g].name);
+	cr_expect(camp.reg[3].ideal && !camp.reg[4].ideal && !camp.reg[5].ideal &&
+		  !camp.reg[6].ideal);
+	/* one regime, ideal on the hosts' ports, its switch links delayed: not a baseline */
+	accepted("name: t\nhosts: 4\njob: {iterations: 5}\nregimes:\n"
+		 "  - {name: s, profile: ideal, topology: leaf-spine-4, links: "
+		 "['fabric:delay=1ms']}\n"
+		 "timeline:\n"
+		 "  - {action: flap, at: {iteration: 2}, until: {iteration: 3}, link: "
+		 "leaf1-spine1}\n");
+	cr_expect(!cg_baseline(&camp.reg[0]));
+	/* a timeline whose every regime is a baseline: its faults would run nowhere */
+	cr_expect_lt(load("name: t\nhosts: 2\njob: {iterations: 5}\nregimes:\n"
+			  "  - {name: w, kind: wire}\n  - {name: i, profile: ideal}\ntimeline:\n"
+			  "  - {action: loss, at: {iteration: 2}, link: 0.up, loss: 5%}\n",
+			  err, sizeof(err)),
+		     0);
+	cr_expect_str_eq(err, ":7: timeline: its faults would run nowhere: every regime is a "
+			      "baseline, which runs without them (w (the wire), i (an ideal "
+			      "fabric)); add a regime that is not: a profile that is not ideal, a "
+			      "topology or a links: entry");
+	/* a second wire regime is no baseline, and has no fabric to run a fault on */
+	cr_expect_lt(load("name: t\nhosts: 2\njob: {iterations: 5}\nregimes:\n"
+			  "  - {name: w, kind: wire}\n  - {name: e, profile: ethernet-lossy}\n"
+			  "  - {name: w2, kind: wire}\ntimeline:\n"
+			  "  - {action: loss, at: {iteration: 2}, link: 0.up, loss: 5%}\n",
+			  err, sizeof(err)),
+		     0);
+	cr_expect_str_eq(err, ":7: regimes.2.kind: a second wire regime beside a timeline "
+			      "(allowed: one, the baseline, which runs without the faults; the "
+			      "wire has no fabric to run them on)");
+}
+
+/* A fault on the links between switches needs a regime with a topology. */
+Test(campaign_file, fabric_link_needs_a_topology)
+{
+	static const char *const cases[][2] = {
+		{HEAD "  - {action: loss, at: {iteration: 2}, link: fabric, loss: 5%}\n",
+		 ":7: timeline.0.link 'fabric': the links between switches, and no regime has a "
+		 "topology (allowed without one: all, up, down, N, N.up, N.down)"},
+		{HEAD "  - {action: loss, at: {iteration: 2}, link: s1-s2, loss: 5%}\n",
+		 ":7: timeline.0.link: link selector 's1-s2' (allowed: all, up, down, N, N.up, "
+		 "N.down, fabric); a link between switches (A-B, A>B) needs a regime with a "
+		 "topology"},
+	};
+
+	REFUSED(cases);
+	accepted(HEAD "  - {action: loss, at: {iteration: 2}, link: all, loss: 5%}\n");
+}
+
+/* A shipped campaign's name too long is refused with its length and the limit, never cut
+ * to name another one. */
+Test(campaign_file, long_name_refused_not_cut)
+{
+	char name[80], path[PATH_MAX], err[1024] = "", want[512];
+
+	memset(name, 'q', 64);
+	strcpy(name + 64, ".yaml");
+	cr_expect_eq(cg_find(name, path, sizeof(path), err, sizeof(err)), -ENAMETOOLONG);
+	snprintf(want, sizeof(want),
+		 "campaign '%s' not found: no file %s in the current directory, and a shipped "
+		 "campaign's name is at most 63 characters (without .yaml); this one has 64",
+		 name, name);
+	cr_expect_str_eq(err, want);
+	name[63] = '\0'; /* 63: looked up (not shipped) */
+	cr_expect_eq(cg_find(name, path, sizeof(path), err, sizeof(err)), -ENOENT);
+	cr_expect(strstr(err, "no shipped campaign ") != NULL, "%s", err);
 }

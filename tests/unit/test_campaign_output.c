@@ -33,8 +33,10 @@ setup(void)
 	camp.nreg = 3;
 	snprintf(camp.reg[0].name, sizeof(camp.reg[0].name), "wire");
 	camp.reg[0].kind = CG_WIRE;
+	camp.reg[0].baseline = 1;
 	snprintf(camp.reg[1].name, sizeof(camp.reg[1].name), "ideal");
 	camp.reg[1].ideal = 1;
+	camp.reg[1].baseline = 2;
 	snprintf(camp.reg[2].name, sizeof(camp.reg[2].name), "eth, lossy");
 	camp.reg[2].scale = 100;
 	snprintf(camp.reg[2].profile, sizeof(camp.reg[2].profile), "/p/ethernet-lossy.yaml");
