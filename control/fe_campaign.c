@@ -17,7 +17,6 @@
 #include "fe_units.h"
 
 /* a step's command (cg_job.c's size) */
-#define CMD_MAX (2 * PATH_MAX + 8000)
 
 #define RUN_ARGS "FILE|NAME [--out DIR] [--testbed NAME] [--iterations N]"
 
@@ -159,7 +158,7 @@ step_command(const struct cg_campaign *c, const struct cg_regime *g, const struc
 {
 	static const char self[] = "'fabemuctl' -s @ ";
 	struct cg_run *r = calloc(1, sizeof(*r));
-	char *cmd = malloc(CMD_MAX);
+	char *cmd = malloc(CG_STEP_CMD), err[600];
 	size_t o = 0;
 
 	out[0] = '\0';
@@ -170,7 +169,10 @@ step_command(const struct cg_campaign *c, const struct cg_regime *g, const struc
 	r->c = c;
 	snprintf(r->self, sizeof(r->self), "fabemuctl");
 	snprintf(r->sock, sizeof(r->sock), "@");
-	cg_step_command(r, g, s, cmd, CMD_MAX);
+	if (cg_step_command(r, g, s, cmd, CG_STEP_CMD, err, sizeof(err)) < 0) {
+		snprintf(out, len, "(%s)", err);
+		goto out;
+	}
 	/* the runner's own path and socket, as typed: "fabemuctl" */
 	for (const char *p = cmd; *p && o + 1 < len;) {
 		const char *at = strstr(p, self);
@@ -194,7 +196,7 @@ out:
 static void
 show_end(const struct cg_campaign *c, const struct cg_step *s)
 {
-	char *first = malloc(CMD_MAX), *cmd = malloc(CMD_MAX);
+	char *first = malloc(CG_STEP_CMD), *cmd = malloc(CG_STEP_CMD);
 	int same = 1, n = 0;
 
 	if (first == NULL || cmd == NULL) {
@@ -204,7 +206,7 @@ show_end(const struct cg_campaign *c, const struct cg_step *s)
 	for (unsigned g = 0; g < c->nreg; g++) {
 		if (cg_baseline(&c->reg[g]) || c->reg[g].kind != CG_DATAPLANE)
 			continue;
-		step_command(c, &c->reg[g], s, n ? cmd : first, CMD_MAX);
+		step_command(c, &c->reg[g], s, n ? cmd : first, CG_STEP_CMD);
 		same &= n == 0 || strcmp(cmd, first) == 0;
 		n++;
 	}
@@ -217,7 +219,7 @@ show_end(const struct cg_campaign *c, const struct cg_step *s)
 	for (unsigned g = 0; g < c->nreg && n && !same; g++) {
 		if (cg_baseline(&c->reg[g]) || c->reg[g].kind != CG_DATAPLANE)
 			continue;
-		step_command(c, &c->reg[g], s, cmd, CMD_MAX);
+		step_command(c, &c->reg[g], s, cmd, CG_STEP_CMD);
 		printf("    regime %s: %s\n", c->reg[g].name, cmd);
 	}
 out:

@@ -2,8 +2,9 @@
 /*
  * The job and its faults: the all-reduce (or a command) in host 1's namespace, followed
  * live; the faults at iterations through the job's hook, the faults in time from here;
- * the commands beside it. The baselines (the wire, an ideal dataplane) run without the
- * timeline's faults: they are what the ratios divide by.
+ * the commands beside it. The baselines (the first wire regime, the first whose whole fabric
+ * is ideal: cg_regime.baseline, cg_file.c) run without the timeline's faults: they are what
+ * the ratios divide by.
  */
 #include <inttypes.h>
 #include <poll.h>
