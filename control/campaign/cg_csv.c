@@ -79,17 +79,10 @@ put(FILE *f, double v, int prec)
 		fprintf(f, ",%.*f", prec, v);
 }
 
-/* A text field, quoted when it needs it (RFC 4180: a comma, a quote, a line break, or
- * space at an end), its quotes doubled: a value can never shift the columns. */
+/* "..." with its quotes doubled (RFC 4180). */
 static void
-csv_str(FILE *f, const char *s)
+quoted(FILE *f, const char *s)
 {
-	size_t n = strlen(s);
-
-	if (strpbrk(s, ",\"\r\n") == NULL && (n == 0 || (s[0] != ' ' && s[n - 1] != ' '))) {
-		fputs(s, f);
-		return;
-	}
 	fputc('"', f);
 	for (; *s; s++) {
 		if (*s == '"')
@@ -97,6 +90,19 @@ csv_str(FILE *f, const char *s)
 		fputc(*s, f);
 	}
 	fputc('"', f);
+}
+
+/* A text field, quoted when it needs it (RFC 4180: a comma, a quote, a line break, or
+ * space at an end): a value can never shift the columns. */
+static void
+csv_str(FILE *f, const char *s)
+{
+	size_t n = strlen(s);
+
+	if (strpbrk(s, ",\"\r\n") == NULL && (n == 0 || (s[0] != ' ' && s[n - 1] != ' ')))
+		fputs(s, f);
+	else
+		quoted(f, s);
 }
 
 /* A count of a regime's runs, or nothing for a regime that did not run. */
@@ -106,17 +112,12 @@ put_n(FILE *f, const struct cg_row *w, double v)
 	put(f, w->runs ? v : NAN, 0);
 }
 
-/* "..." with quotes doubled. */
+/* ,"..." always quoted (a verdict: free text) */
 static void
 put_str(FILE *f, const char *s)
 {
-	fputs(",\"", f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
+	fputc(',', f);
+	quoted(f, s);
 }
 
 /* FILE: regime, repetition, then keys of each object in every run's array. */
