@@ -27,6 +27,9 @@ setup(void)
 	camp.reg[0].kind = CG_WIRE;
 	snprintf(camp.reg[1].name, sizeof(camp.reg[1].name), "ideal");
 	camp.reg[1].ideal = 1;
+	/* the baselines, as cg_load() marks them: the first wire, the first ideal fabric */
+	camp.reg[0].baseline = 1;
+	camp.reg[1].baseline = 2;
 	snprintf(camp.reg[2].name, sizeof(camp.reg[2].name), "fab");
 	camp.reg[2].hop_ns = 500000;	     /* 500 us: 10 % is 50 us */
 	camp.reg[2].offered_bps = 200000000; /* 2 hosts x 100 Mbit/s */
