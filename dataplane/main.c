@@ -671,15 +671,13 @@ build_links(struct opts *o, unsigned nports, struct fe_linkdef *up, struct fe_li
 	} else {
 		for (unsigned i = 0; i < nports; i++) {
 			up[i] = down[i] = o->link;
-			if (o->dp.regime != FE_REGIME_LOSSY && !o->buffer_set) {
-				up[i].link.limit_bytes = FE_LOSSLESS_UP_BYTES;
-				up[i].link.limit_pkts = FE_LOSSLESS_UP_PKTS;
+			if (!o->buffer_set) {
+				fe_regime_up_buffer(o->dp.regime, &up[i].link);
+				fe_regime_egress_buffer(o->dp.regime, &down[i].link);
 			}
-			if (o->dp.regime == FE_REGIME_PFC && !o->buffer_set)
-				down[i].link.limit_pkts = FE_PFC_EGRESS_PKTS;
 		}
-		if (o->dp.regime == FE_REGIME_PFC && !o->buffer_set)
-			fabric.link.limit_pkts = FE_PFC_EGRESS_PKTS;
+		if (!o->buffer_set)
+			fe_regime_egress_buffer(o->dp.regime, &fabric.link);
 	}
 	if (o->topology) {
 		char e[400];

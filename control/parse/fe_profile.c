@@ -681,12 +681,10 @@ fe_profile_expand(const struct fe_profile *p, uint32_t scale, unsigned nports,
 	*fab = p->fabric;
 	for (unsigned i = 0; i < nports; i++) {
 		up[i] = down[i] = p->link;
-		if (fab->regime != FE_REGIME_LOSSY && !p->buffer_set) {
-			up[i].link.limit_bytes = FE_LOSSLESS_UP_BYTES;
-			up[i].link.limit_pkts = FE_LOSSLESS_UP_PKTS;
+		if (!p->buffer_set) {
+			fe_regime_up_buffer(fab->regime, &up[i].link);
+			fe_regime_egress_buffer(fab->regime, &down[i].link);
 		}
-		if (fab->regime == FE_REGIME_PFC && !p->buffer_set)
-			down[i].link.limit_pkts = FE_PFC_EGRESS_PKTS;
 	}
 	for (unsigned i = 0; i < p->noverrides; i++) {
 		const struct fe_profile_override *o = &p->over[i];
@@ -725,8 +723,8 @@ fe_profile_fabric(const struct fe_profile *p, uint32_t scale, struct fe_linkdef 
 	if (scale == 0)
 		scale = p->scale;
 	*def = p->link;
-	if (p->fabric.regime == FE_REGIME_PFC && !p->buffer_set)
-		def->link.limit_pkts = FE_PFC_EGRESS_PKTS;
+	if (!p->buffer_set)
+		fe_regime_egress_buffer(p->fabric.regime, &def->link);
 	for (unsigned i = 0; i < p->noverrides; i++) {
 		const struct fe_profile_override *o = &p->over[i];
 		char spec[FE_PROFILE_SPEC_LEN + 40];

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "fe_credit.h"
+#include "fe_link.h"
 #include "fe_nic.h"
 #include "fe_pfc.h"
 
@@ -86,6 +87,25 @@ fe_lane_map_parse(const char *s, enum fe_lane_map *out)
  * priority must not (a switch's buffer is bytes, its cells).
  */
 #define FE_PFC_EGRESS_PKTS 0
+
+/* Regime r's buffer for a host's up link where none is given (a profile's link:, the
+ * command line, a run-time change). */
+static inline void
+fe_regime_up_buffer(enum fe_regime r, struct fe_link_params *l)
+{
+	if (r != FE_REGIME_LOSSY) {
+		l->limit_bytes = FE_LOSSLESS_UP_BYTES;
+		l->limit_pkts = FE_LOSSLESS_UP_PKTS;
+	}
+}
+
+/* ... and for an egress queue: a port's down link, a link between switches. */
+static inline void
+fe_regime_egress_buffer(enum fe_regime r, struct fe_link_params *l)
+{
+	if (r == FE_REGIME_PFC)
+		l->limit_pkts = FE_PFC_EGRESS_PKTS;
+}
 
 struct fe_fabric {
 	enum fe_regime regime;
