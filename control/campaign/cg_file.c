@@ -688,11 +688,13 @@ when(struct fe_yaml *y, const char *path, const struct y_at *at, const struct cg
 }
 
 static int add_step(struct cg_campaign *c, const char *src, int iter, uint64_t ns, int revert,
-		    const char *what, const char *fmt, ...) __attribute__((format(printf, 7, 8)));
+		    const char *what, const char *link, const char *fmt, ...)
+	__attribute__((format(printf, 8, 9)));
 
+/* A step of the timeline, on link (of the campaign's file), its command's arguments fmt. */
 static int
 add_step(struct cg_campaign *c, const char *src, int iter, uint64_t ns, int revert,
-	 const char *what, const char *fmt, ...)
+	 const char *what, const char *link, const char *fmt, ...)
 {
 	struct cg_step *s;
 	va_list ap;
@@ -705,6 +707,7 @@ add_step(struct cg_campaign *c, const char *src, int iter, uint64_t ns, int reve
 	s->revert = revert;
 	snprintf(s->what, sizeof(s->what), "%s", what);
 	snprintf(s->src, sizeof(s->src), "%s", src);
+	snprintf(s->link, sizeof(s->link), "%s", link);
 	va_start(ap, fmt);
 	vsnprintf(s->args, sizeof(s->args), fmt, ap);
 	va_end(ap);
@@ -1063,8 +1066,7 @@ compile_timeline(struct fe_yaml *y, const struct y_campaign *d, struct cg_campai
 					    path);
 		if (when(y, src, a->at, c, &it, &ns) < 0)
 			return -EINVAL;
-		add_step(c, src, it, ns, 0, what, "%s", args);
-		snprintf(c->steps[c->nsteps - 1].link, CG_LINK_NAME, "%s", a->link);
+		add_step(c, src, it, ns, 0, what, a->link, "%s", args);
 		if (holds(kind)) /* its duration ends it */
 			continue;
 		if (action_end(y, path, a, c, it, ns, &end_it, &end_ns) < 0)
@@ -1075,8 +1077,7 @@ compile_timeline(struct fe_yaml *y, const struct y_campaign *d, struct cg_campai
 		snprintf(src, sizeof(src), "%s.%s", path, a->until ? "until" : "duration");
 		/* the link goes back to the regime's profile and its own links: entries for
 		 * that link (filled in per regime, cg_step_command()) */
-		add_step(c, src, end_it, end_ns, 1, rw, "%s", a->link);
-		snprintf(c->steps[c->nsteps - 1].link, CG_LINK_NAME, "%s", a->link);
+		add_step(c, src, end_it, end_ns, 1, rw, a->link, "%s", a->link);
 	}
 	return 0;
 }
