@@ -793,17 +793,57 @@ enum {
 static const struct {
 	const char *name;
 	unsigned keys;
+	unsigned needs;	  /* the key it cannot do without (0: none) */
 	const char *list; /* the keys, for messages */
 } actions[] = {
-	{"apply", K_PROFILE | K_SCALE | K_ENDS, "profile, scale, duration or until"},
-	{"set", K_SPEC | K_ENDS, "spec, duration or until"},
-	{"loss", K_LOSS | K_ENDS, "loss, duration or until"},
-	{"delay", K_DELAY | K_ENDS, "delay, duration or until"},
-	{"drop", K_MATCH | K_FIRST | K_COUNT | K_ENDS, "match, first, count, duration or until"},
-	{"flap", K_ENDS, "duration or until"},
-	{"starve", K_DURATION, "duration"},
-	{"pause-storm", K_DURATION, "duration"},
+	{"apply", K_PROFILE | K_SCALE | K_ENDS, K_PROFILE, "profile, scale, duration or until"},
+	{"set", K_SPEC | K_ENDS, K_SPEC, "spec, duration or until"},
+	{"loss", K_LOSS | K_ENDS, K_LOSS, "loss, duration or until"},
+	{"delay", K_DELAY | K_ENDS, K_DELAY, "delay, duration or until"},
+	{"drop", K_MATCH | K_FIRST | K_COUNT | K_ENDS, K_MATCH,
+	 "match, first, count, duration or until"},
+	{"flap", K_ENDS, 0, "duration or until"},
+	{"starve", K_DURATION, K_DURATION, "duration"},
+	{"pause-storm", K_DURATION, K_DURATION, "duration"},
 };
+
+/* An action's keys beside action, link and at, by name */
+static const struct {
+	const char *name;
+	unsigned bit;
+} action_keys[] = {
+	{"profile", K_PROFILE},	  {"scale", K_SCALE}, {"spec", K_SPEC},	  {"loss", K_LOSS},
+	{"delay", K_DELAY},	  {"match", K_MATCH}, {"first", K_FIRST}, {"count", K_COUNT},
+	{"duration", K_DURATION}, {"until", K_UNTIL},
+};
+
+/* The value action a gives key bit (NULL: none) */
+static const void *
+action_value(const struct y_action *a, unsigned bit)
+{
+	switch (bit) {
+	case K_PROFILE:
+		return a->profile;
+	case K_SCALE:
+		return a->scale;
+	case K_SPEC:
+		return a->spec;
+	case K_LOSS:
+		return a->loss;
+	case K_DELAY:
+		return a->delay;
+	case K_MATCH:
+		return a->match;
+	case K_FIRST:
+		return a->first;
+	case K_COUNT:
+		return a->count;
+	case K_DURATION:
+		return a->duration;
+	default:
+		return a->until;
+	}
+}
 
 /* starve, pause-storm: the link held for its duration (fabemuctl hold), no end step */
 static int
@@ -818,22 +858,6 @@ holds(int kind)
 static int
 action_kind(struct fe_yaml *y, const char *path, const struct y_action *a)
 {
-	const struct {
-		const char *key;
-		const void *v;
-		unsigned bit;
-	} given[] = {
-		{"profile", a->profile, K_PROFILE},
-		{"scale", a->scale, K_SCALE},
-		{"spec", a->spec, K_SPEC},
-		{"loss", a->loss, K_LOSS},
-		{"delay", a->delay, K_DELAY},
-		{"match", a->match, K_MATCH},
-		{"first", a->first, K_FIRST},
-		{"count", a->count, K_COUNT},
-		{"duration", a->duration, K_DURATION},
-		{"until", a->until, K_UNTIL},
-	};
 	char key[64];
 	int k = -1;
 
@@ -845,14 +869,15 @@ action_kind(struct fe_yaml *y, const char *path, const struct y_action *a)
 	snprintf(key, sizeof(key), "%s.action", path);
 	if (k < 0)
 		return fe_yaml_fail(y, key, "%s '%s' (allowed: " ACTIONS ")", key, a->action);
-	for (size_t i = 0; i < sizeof(given) / sizeof(given[0]); i++) {
-		if (given[i].v == NULL || (actions[k].keys & given[i].bit))
+	for (size_t i = 0; i < sizeof(action_keys) / sizeof(action_keys[0]); i++) {
+		if (action_value(a, action_keys[i].bit) == NULL ||
+		    (actions[k].keys & action_keys[i].bit))
 			continue;
-		snprintf(key, sizeof(key), "%s.%s", path, given[i].key);
+		snprintf(key, sizeof(key), "%s.%s", path, action_keys[i].name);
 		return fe_yaml_fail(y, key,
 				    "%s: action %s does not take %s (its keys: action, link, at, "
 				    "%s)",
-				    key, a->action, given[i].key, actions[k].list);
+				    key, a->action, action_keys[i].name, actions[k].list);
 	}
 	return k;
 }
@@ -901,28 +926,18 @@ action_cmd(struct fe_yaml *y, const char *path, const struct y_action *a, int ki
 	   const struct cg_campaign *c, char *args, size_t len, char *what, size_t wlen)
 {
 	const char *act = actions[kind].name, *lkey = NULL;
-	char q[600], spec[700], e[400], p[600], key[64], need[64] = "";
+	char q[600], spec[700], e[400], p[600], key[64];
 	uint64_t x, first = 1, count = 1;
 	long port;
 	int dirs;
 
 	if (action_link(y, path, a, c, &port, &dirs) < 0)
 		return -EINVAL;
-	if (!strcmp(act, "apply") && !a->profile)
-		snprintf(need, sizeof(need), "profile");
-	else if (!strcmp(act, "set") && !a->spec)
-		snprintf(need, sizeof(need), "spec");
-	else if (!strcmp(act, "loss") && !a->loss)
-		snprintf(need, sizeof(need), "loss");
-	else if (!strcmp(act, "delay") && !a->delay)
-		snprintf(need, sizeof(need), "delay");
-	else if (!strcmp(act, "drop") && !a->match)
-		snprintf(need, sizeof(need), "match");
-	else if (holds(kind) && !a->duration)
-		snprintf(need, sizeof(need), "duration");
-	if (need[0])
-		return fe_yaml_fail(y, path, "%s: action %s needs %s (its keys: %s)", path, act,
-				    need, actions[kind].list);
+	for (size_t i = 0; i < sizeof(action_keys) / sizeof(action_keys[0]); i++)
+		if (action_keys[i].bit == actions[kind].needs &&
+		    action_value(a, action_keys[i].bit) == NULL)
+			return fe_yaml_fail(y, path, "%s: action %s needs %s (its keys: %s)", path,
+					    act, action_keys[i].name, actions[kind].list);
 	if (!strcmp(act, "apply")) {
 		struct fe_profile *prof;
 		char path2[512];
