@@ -179,6 +179,9 @@ cg_has_fabric(const struct cg_campaign *c)
 
 /* cg_file.c */
 int cg_load(const char *path, struct cg_campaign *c, char *err, size_t errlen);
+/* Whether regime g runs on a topology with a link between switches named name, as the
+ * dataplane names them (A-B, A>B, a parallel link's number kept). */
+int cg_regime_has_hop(const struct cg_regime *g, const char *name);
 const char *cg_size_name(uint64_t s, char *buf, size_t len);
 /* "2 regimes, 1 fault (2 steps)": the campaign's regimes, faults and their steps */
 const char *cg_describe(const struct cg_campaign *c, char *buf, size_t len);

@@ -748,30 +748,36 @@ check_spec(struct fe_yaml *y, const char *key, const char *lkey, const char *spe
 	return rc;
 }
 
+int
+cg_regime_has_hop(const struct cg_regime *g, const char *name)
+{
+	struct fe_topo *t;
+	char e[300];
+	int found = 0;
+
+	if (g->kind == CG_WIRE || !g->topology[0] || (t = malloc(sizeof(*t))) == NULL)
+		return 0;
+	if (fe_topo_load(g->topology, t, e, sizeof(e)) == 0)
+		for (unsigned l = 0; l < t->nlinks && !found; l++) {
+			char a[CG_LINK_NAME], b[CG_LINK_NAME];
+
+			fe_topo_dir_name(t, l, 0, a, sizeof(a));
+			fe_topo_dir_name(t, l, 1, b, sizeof(b));
+			found = !strcmp(name, t->link[l].name) || !strcmp(name, a) ||
+				!strcmp(name, b);
+		}
+	free(t);
+	return found;
+}
+
 /* Some regime runs on a topology with a link between switches so named (A-B, A>B). */
 static int
 fabric_link_known(const struct cg_campaign *c, const char *name)
 {
-	struct fe_topo *t = malloc(sizeof(*t));
-	char e[300];
-	int found = 0;
-
-	for (unsigned g = 0; t && g < c->nreg && !found; g++) {
-		if (c->reg[g].kind == CG_WIRE || !c->reg[g].topology[0] ||
-		    fe_topo_load(c->reg[g].topology, t, e, sizeof(e)) < 0)
-			continue;
-		for (unsigned l = 0; l < t->nlinks && !found; l++) {
-			char a[2 * FE_TOPO_NAME + 16], b[2 * FE_TOPO_NAME + 16];
-
-			/* as the dataplane names them (a parallel link's number kept) */
-			fe_topo_dir_name(t, l, 0, a, sizeof(a));
-			fe_topo_dir_name(t, l, 1, b, sizeof(b));
-			found = !strcmp(name, t->link[l].name) || !strcmp(name, a) ||
-				!strcmp(name, b) || !strcmp(name, "fabric");
-		}
-	}
-	free(t);
-	return found;
+	for (unsigned g = 0; g < c->nreg; g++)
+		if (cg_regime_has_hop(&c->reg[g], name))
+			return 1;
+	return 0;
 }
 
 /* The keys an action may have beside action, link and at (docs/campaigns.md's table). */

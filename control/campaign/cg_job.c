@@ -176,32 +176,17 @@ cg_step_at(const struct cg_step *s, char *at, size_t len)
 	snprintf(at, len, "%s s", b);
 }
 
-/* Whether g's fabric has link: a port's, or one between switches its topology names (as
- * the dataplane does: A-B, either direction, a parallel link's number kept). */
+/* Whether g's fabric has link: a port's, or one between switches of its topology. */
 static int
 regime_has_link(const struct cg_run *r, const struct cg_regime *g, const char *link)
 {
-	struct fe_topo *t;
 	long port;
-	int dirs, found = 0;
+	int dirs;
 	char e[300];
 
-	if (link[0] == '\0' ||
-	    fe_linkspec_select(link, r->c->hosts, &port, &dirs, e, sizeof(e)) == 0)
-		return 1;
-	if (g->kind == CG_WIRE || !g->topology[0] || (t = malloc(sizeof(*t))) == NULL)
-		return 0;
-	if (fe_topo_load(g->topology, t, e, sizeof(e)) == 0)
-		for (unsigned l = 0; l < t->nlinks && !found; l++) {
-			char a[CG_LINK_NAME], b[CG_LINK_NAME];
-
-			fe_topo_dir_name(t, l, 0, a, sizeof(a));
-			fe_topo_dir_name(t, l, 1, b, sizeof(b));
-			found = !strcmp(link, t->link[l].name) || !strcmp(link, a) ||
-				!strcmp(link, b);
-		}
-	free(t);
-	return found;
+	return link[0] == '\0' ||
+	       fe_linkspec_select(link, r->c->hosts, &port, &dirs, e, sizeof(e)) == 0 ||
+	       cg_regime_has_hop(g, link);
 }
 
 int
