@@ -192,6 +192,8 @@ const char *cg_describe(const struct cg_campaign *c, char *buf, size_t len);
 #define CG_NAME_LEN 64
 int cg_find(const char *name, char *path, size_t len, char *err, size_t errlen);
 const char *cg_shipped_dir(char *buf, size_t len);
+/* the project's tree: $FABEMU_ROOT, else the source tree it was built from */
+const char *cg_root(void);
 int cg_shipped(char (*names)[CG_NAME_LEN], unsigned max);
 
 /* cg_proc.c */

@@ -18,11 +18,17 @@
 #endif
 
 const char *
-cg_shipped_dir(char *buf, size_t len)
+cg_root(void)
 {
 	const char *root = getenv("FABEMU_ROOT");
 
-	snprintf(buf, len, "%s/testbeds/campaigns", root ? root : FE_SOURCE_DIR);
+	return root ? root : FE_SOURCE_DIR;
+}
+
+const char *
+cg_shipped_dir(char *buf, size_t len)
+{
+	snprintf(buf, len, "%s/testbeds/campaigns", cg_root());
 	return buf;
 }
 

@@ -21,9 +21,6 @@
 #include "fe_linkspec.h"
 #include "fe_profile.h"
 
-#ifndef FE_SOURCE_DIR
-#define FE_SOURCE_DIR "."
-#endif
 #ifndef FE_VERSION
 #define FE_VERSION "?"
 #endif
@@ -776,8 +773,7 @@ run_setup(struct cg_run *r, const char *outdir, const char *testbed)
 	snprintf(r->bindir, sizeof(r->bindir), "%s", r->self);
 	if ((slash = strrchr(r->bindir, '/')) != NULL)
 		*slash = '\0';
-	snprintf(r->root, sizeof(r->root), "%s",
-		 getenv("FABEMU_ROOT") ? getenv("FABEMU_ROOT") : FE_SOURCE_DIR);
+	snprintf(r->root, sizeof(r->root), "%s", cg_root());
 	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", localtime(&t));
 	if (outdir)
 		snprintf(r->out, sizeof(r->out), "%s", outdir);
