@@ -16,8 +16,6 @@
 #include "fe_profile.h"
 #include "fe_units.h"
 
-/* a step's command (cg_job.c's size) */
-
 #define RUN_ARGS "FILE|NAME [--out DIR] [--testbed NAME] [--iterations N]"
 
 static void
