@@ -211,6 +211,10 @@ int cg_sh_stoppable(const char *log, const char *fmt, ...) __attribute__((format
 int cg_sh_out(char *out, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 int cg_stop_group(pid_t *pid, int sig, int wait_ms);
 void cg_quote(char *out, size_t len, const char *s);
+/* buf[*n...] += the formatted text, cut at len: 0, or -1 once it does not fit (*n then
+ * past len, and nothing more is written) */
+int cg_addf(char *buf, size_t len, size_t *n, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 /* SIGKILL every process in the hosts of testbed NAME (namespaces NAME-h*) until none is
  * left, and every process with ARG among its arguments (a DPDK file prefix: the
  * dataplane); how many. */

@@ -196,6 +196,21 @@ bool_val(struct fe_yaml *y, const char *path, const char *v, int *out)
 	return 0;
 }
 
+int
+cg_addf(char *buf, size_t len, size_t *n, const char *fmt, ...)
+{
+	va_list ap;
+	int k;
+
+	if (*n >= len)
+		return -1;
+	va_start(ap, fmt);
+	k = vsnprintf(buf + *n, len - *n, fmt, ap);
+	va_end(ap);
+	*n += k < 0 ? len : (size_t)k;
+	return *n < len ? 0 : -1;
+}
+
 void
 cg_quote(char *out, size_t len, const char *s)
 {

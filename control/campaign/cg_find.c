@@ -79,8 +79,8 @@ shipped_list(char *buf, size_t len)
 	size_t off = 0;
 
 	snprintf(buf, len, "none");
-	for (int i = 0; i < n && off < len; i++)
-		off += (size_t)snprintf(buf + off, len - off, "%s%s", i ? ", " : "", names[i]);
+	for (int i = 0; i < n; i++)
+		cg_addf(buf, len, &off, "%s%s", i ? ", " : "", names[i]);
 }
 
 int

@@ -9,7 +9,6 @@
 #include <inttypes.h>
 #include <poll.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -91,22 +90,6 @@ common_links(const char *sel, const char *link, unsigned hosts, char out[3][CG_L
 	return (int)n;
 }
 
-/* cmd[*n...] += the formatted text; -1 (and *n past len) if it does not fit. */
-static int __attribute__((format(printf, 4, 5)))
-cmd_add(char *cmd, size_t len, size_t *n, const char *fmt, ...)
-{
-	va_list ap;
-	int k;
-
-	if (*n >= len)
-		return -1;
-	va_start(ap, fmt);
-	k = vsnprintf(cmd + *n, len - *n, fmt, ap);
-	va_end(ap);
-	*n += k < 0 ? len : (size_t)k;
-	return *n < len ? 0 : -1;
-}
-
 /*
  * The fabemuctl command line of a step: a fault, or its end, which puts the link back as
  * the regime set it: the profile, then each of the regime's links: overrides that picks
@@ -120,11 +103,11 @@ cg_step_command(const struct cg_run *r, const struct cg_regime *g, const struct 
 	size_t n = 0;
 
 	if (!s->revert) {
-		if (cmd_add(cmd, len, &n, "'%s' -s %s %s", r->self, r->sock, s->args) < 0)
+		if (cg_addf(cmd, len, &n, "'%s' -s %s %s", r->self, r->sock, s->args) < 0)
 			goto long_cmd;
 		return 0;
 	}
-	if (cmd_add(cmd, len, &n, "'%s' -s %s apply '%s' --scale %u --link %s", r->self, r->sock,
+	if (cg_addf(cmd, len, &n, "'%s' -s %s apply '%s' --scale %u --link %s", r->self, r->sock,
 		    g->profile, g->scale, s->args) < 0)
 		goto long_cmd;
 	for (unsigned i = 0; i < g->nlinks; i++) {
@@ -146,7 +129,7 @@ cg_step_command(const struct cg_run *r, const struct cg_regime *g, const struct 
 		cg_quote(q, sizeof(q), spec);
 		for (int k = 0; k < nb; k++) {
 			cg_quote(qs, sizeof(qs), both[k]);
-			if (cmd_add(cmd, len, &n, " && '%s' -s %s set %s %s", r->self, r->sock, qs,
+			if (cg_addf(cmd, len, &n, " && '%s' -s %s set %s %s", r->self, r->sock, qs,
 				    q) < 0)
 				goto long_cmd;
 		}

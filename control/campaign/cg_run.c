@@ -592,15 +592,15 @@ status_name(int status)
 const char *
 cg_status_text(int status, unsigned steps_failed, size_t unwritten, char *buf, size_t len)
 {
-	size_t n;
+	size_t n = 0;
 
 	if (status == CG_OK && unwritten)
 		status = CG_UNWRITTEN;
-	n = (size_t)snprintf(buf, len, "%s", status_name(status));
-	if (steps_failed && n < len)
-		n += (size_t)snprintf(buf + n, len - n, ", %u fault step(s) failed", steps_failed);
-	if (unwritten && n < len)
-		snprintf(buf + n, len - n, "; %zu file(s) of the results not written", unwritten);
+	cg_addf(buf, len, &n, "%s", status_name(status));
+	if (steps_failed)
+		cg_addf(buf, len, &n, ", %u fault step(s) failed", steps_failed);
+	if (unwritten)
+		cg_addf(buf, len, &n, "; %zu file(s) of the results not written", unwritten);
 	return buf;
 }
 

@@ -5,7 +5,6 @@
  * ratios to them, the network's figures and the fidelity verdict.
  */
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -196,22 +195,6 @@ baselines(const struct cg_campaign *c, struct cg_row *rows, size_t nrows, size_t
 	}
 }
 
-/* p[*n...] += the formatted text, cut at size; *n: the length it would have (nothing
- * written, nor p + *n formed, once it is past size). */
-static void __attribute__((format(printf, 4, 5)))
-add(char *p, size_t size, size_t *n, const char *fmt, ...)
-{
-	va_list ap;
-	int k;
-
-	if (*n >= size)
-		return;
-	va_start(ap, fmt);
-	k = vsnprintf(p + *n, size - *n, fmt, ap);
-	va_end(ap);
-	*n += k > 0 ? (size_t)k : 0;
-}
-
 /*
  * A regime cut short: "partial: 47 of 200 iterations (interrupted)" (a repetition's
  * "partial" from cg_run.c, with its number when there are several; the repetitions that
@@ -232,14 +215,14 @@ partial(const struct cg_campaign *c, json_t *runs, const struct cg_regime *g, st
 		if (!of_regime(run, g) || x == NULL)
 			continue;
 		if (c->reps > 1)
-			add(p, sizeof(p), &n, "%srepetition %lld: %s", n ? "; " : "",
-			    geti(run, "repetition"), x);
+			cg_addf(p, sizeof(p), &n, "%srepetition %lld: %s", n ? "; " : "",
+				geti(run, "repetition"), x);
 		else
-			add(p, sizeof(p), &n, "%s", x);
+			cg_addf(p, sizeof(p), &n, "%s", x);
 	}
 	if (w->runs > 0 && w->runs < c->reps)
-		add(p, sizeof(p), &n, "%s%u of %u repetitions ran", n ? "; " : "", w->runs,
-		    c->reps);
+		cg_addf(p, sizeof(p), &n, "%s%u of %u repetitions ran", n ? "; " : "", w->runs,
+			c->reps);
 	if (n == 0)
 		return;
 	snprintf(w->partial, sizeof(w->partial), "partial: %s", p);
@@ -255,16 +238,13 @@ cg_baseline_note(const struct cg_campaign *c, char *buf, size_t len)
 	if (c->nsteps == 0)
 		return NULL;
 	for (unsigned g = 0; g < c->nreg; g++)
-		if (cg_baseline(&c->reg[g]) && n < len)
-			n += (size_t)snprintf(buf + n, len - n, "%s%s",
-					      n ? ", "
-						: "baselines run without the timeline's "
-						  "faults: ",
-					      c->reg[g].name);
+		if (cg_baseline(&c->reg[g]))
+			cg_addf(buf, len, &n, "%s%s",
+				n ? ", " : "baselines run without the timeline's faults: ",
+				c->reg[g].name);
 	if (n == 0)
 		return NULL;
-	if (n < len)
-		snprintf(buf + n, len - n, " (%u fault step(s) not run in each)", c->nsteps);
+	cg_addf(buf, len, &n, " (%u fault step(s) not run in each)", c->nsteps);
 	return buf;
 }
 
