@@ -250,6 +250,8 @@ drop_from_tail(struct fe_link *l, uint32_t stop, enum fe_link_drop why, void **p
 		pkts[n++] = s->pkt;
 		l->tail--;
 	}
+	if ((int32_t)(l->tail - l->acct_from) < 0) /* its account's run: no later than it */
+		l->acct_from = l->tail;
 	return n;
 }
 
@@ -382,7 +384,7 @@ fe_link_dequeue(struct fe_link *l, uint64_t now, void **pkts, uint64_t *stamps, 
 	/* empty: start again at slot 0, whose lines are the ones still in the cache (a
 	 * ring of thousands of slots would otherwise walk megabytes at any load) */
 	if (head == l->tail)
-		l->head = l->svc = l->sched = l->tail = 0;
+		l->head = l->svc = l->sched = l->tail = l->acct_from = 0;
 	FE_CNT_ADD(l->st.out_pkts, n);
 	FE_CNT_ADD(l->st.out_bytes, bytes);
 	publish(l);
@@ -484,7 +486,9 @@ one_at_a_time_while_room(struct fe_link *l, struct fe_link_offer *o, unsigned n,
 
 /*
  * fe_link_enqueue_burst() on a link taken whole: gated or eager, with bytes per account or
- * without (constants: a copy each). stop (a constant): fe_link_enqueue_while_room()
+ * without (constants: a copy each; accounted 1: each packet's bytes taken from its account
+ * as it leaves, 2: every packet in the buffer is of the offers' account, and what leaves
+ * is taken from it at the end). stop (a constant): fe_link_enqueue_while_room()
  * instead, on a gated link without accounts: the first packet without room, or with max_q
  * packets in the buffer, ends the burst, and o[].why is not written. open (a constant):
  * fe_link_enqueue_burst_open() instead, on a gated link: a packet starts at once on a
@@ -518,7 +522,7 @@ burst_whole(struct fe_link *l, struct fe_link_offer *o, unsigned n, const int ga
 	fe_counter_t *const acct = accounted ? l->acct : NULL; /* not NULL then */
 	uint64_t qlim = l->cfg.max_bytes;
 	uint32_t svc = l->svc, tail = l->tail, frac = l->busy_frac, peak_pkts = l->peak_pkts;
-	uint32_t sched = l->sched;
+	const uint32_t sched = l->sched, tail0 = l->tail;
 	/* open: the window as its start and width, one compare a packet (none: width 0) */
 	const uint64_t shut_w = open && shut_until > shut_from ? shut_until - shut_from : 0;
 	uint64_t q_bytes = q_bytes0, q_max = q_bytes0, busy = l->busy_until;
@@ -545,7 +549,7 @@ burst_whole(struct fe_link *l, struct fe_link_offer *o, unsigned n, const int ga
 
 			q_bytes -= g->len;
 			left += g->len;
-			if (accounted)
+			if (accounted == 1)
 				FE_CNT_SET(acct[FE_LABEL_ACCT(g->label)],
 					   acct[FE_LABEL_ACCT(g->label)] - g->len);
 			svc++;
@@ -629,9 +633,16 @@ burst_whole(struct fe_link *l, struct fe_link_offer *o, unsigned n, const int ga
 	/* in: what was taken (the growth of the buffer and what left it) and dropped */
 	FE_CNT_ADD(l->st.in_pkts, (unsigned)(o - o0)); /* (the rest are offered one at a time) */
 	FE_CNT_ADD(l->st.in_bytes, q_bytes - q_bytes0 + left + dropped);
-	if (accounted && o != o0) /* what was taken, to the offers' one account */
+	if (accounted == 1 && o != o0) /* what was taken, to the offers' one account */
 		FE_CNT_SET(acct[FE_LABEL_ACCT(o0->label)],
 			   acct[FE_LABEL_ACCT(o0->label)] + (q_bytes - q_bytes0 + left));
+	else if (accounted == 2) /* what was taken less what left, all of that account */
+		FE_CNT_SET(acct[FE_LABEL_ACCT(o0->label)],
+			   acct[FE_LABEL_ACCT(o0->label)] + (q_bytes - q_bytes0));
+	if (accounted == 1 && o != o0 && FE_LABEL_ACCT(o0->label) != l->acct_id) {
+		l->acct_id = FE_LABEL_ACCT(o0->label); /* their run starts at their first */
+		l->acct_from = tail0;
+	}
 	if (svc != l->svc) {
 		l->last_leave = slots[(svc - 1) & mask].tx_end;
 		l->svc = svc;
@@ -711,10 +722,27 @@ burst_gated_acct_open(struct fe_link *l, struct fe_link_offer *o, unsigned n, ui
 	return burst_whole(l, o, n, 1, 1, 0, 0, 1, from, until, nd, NULL);
 }
 
+/*
+ * Gated and accounted, no window at any of the packets' ticks (the gate is the
+ * serializer), and every packet in the buffer of the offers' account: what leaves in the
+ * burst is taken from that account at its end, with what it took.
+ */
+static __attribute__((noinline)) unsigned
+burst_gated_acct_clear(struct fe_link *l, struct fe_link_offer *o, unsigned n, unsigned *nd)
+{
+	return burst_whole(l, o, n, 1, 2, 0, 0, 1, 0, 0, nd, NULL);
+}
+
 unsigned
 fe_link_enqueue_burst_open(struct fe_link *l, struct fe_link_offer *o, unsigned n,
 			   uint64_t shut_from, uint64_t shut_until, unsigned *dropped)
 {
+	/* the packets' ticks do not decrease: none in [shut_from, shut_until) if it ends by
+	 * the first's or starts after the last's */
+	if (fe_link_burst_whole(l) && l->acct && FE_LABEL_ACCT(o[0].label) == l->acct_id &&
+	    (int32_t)(l->svc - l->acct_from) >= 0 &&
+	    (shut_until <= o[0].at || shut_from > o[n - 1].at || shut_until <= shut_from))
+		return burst_gated_acct_clear(l, o, n, dropped);
 	if (fe_link_burst_whole(l))
 		return l->acct ? burst_gated_acct_open(l, o, n, shut_from, shut_until, dropped)
 			       : burst_gated_open(l, o, n, shut_from, shut_until, dropped);

@@ -653,8 +653,13 @@ twin_offer(struct twin *t, const struct fe_link_offer *o, uint64_t *drops, unsig
 		drops[t->one.last_drop]++;
 }
 
-/* packets the twins' one-at-a-time link started at once (fe_link_start_open()) */
-static unsigned twin_opened;
+/* packets the twins' one-at-a-time link started at once (fe_link_start_open()); open
+ * bursts with accounts whose link held only their account's packets and whose window
+ * shut at none of their ticks (its copy that takes their bytes left at its end), and
+ * the others */
+static unsigned twin_opened, twin_one_account, twin_accounts;
+/* packets a watchdog dropped while they waited (fe_link_discard_waiting()) */
+static unsigned twin_discarded;
 
 /*
  * max_q 0: fe_link_enqueue_burst(); with open (a gated link), fe_link_enqueue_burst_open()
@@ -677,7 +682,7 @@ twin_run(const struct fe_link_params *p, uint32_t nslots, uint64_t pool_limit, i
 	struct twin *t = calloc(1, sizeof(*t));
 	struct fe_link_slot *s[4];
 	uint64_t now = 1000;
-	unsigned whole = 0;
+	unsigned whole = 0, account = 0;
 
 	cr_assert_not_null(t);
 	cr_assert_eq(fe_link_compile(p, 1000000000, &cfg), 0);
@@ -714,6 +719,17 @@ twin_run(const struct fe_link_params *p, uint32_t nslots, uint64_t pool_limit, i
 				     fe_link_pump_inline(&t->burst, now, fe_credit_gate_inline,
 							 &t->cred_burst),
 				     "step %u: pumped", step);
+		} else if (gated && op == 5 && open && acct && rand() % 4 == 0) {
+			void *pk[2][64]; /* a watchdog drops what waits (PFC's links between
+					    switches) */
+			unsigned a =
+				fe_link_discard_waiting(&t->one, FE_LINK_DROP_WATCHDOG, pk[0], 64);
+
+			cr_assert_eq(fe_link_discard_waiting(&t->burst, FE_LINK_DROP_WATCHDOG,
+							     pk[1], 64),
+				     a, "step %u: discarded", step);
+			cr_assert_eq(memcmp(pk[0], pk[1], a * sizeof(void *)), 0);
+			twin_discarded += a;
 		} else if (gated && op == 5) { /* the gate opens: what waits starts */
 			cr_assert_eq(fe_link_pump(&t->one, now, NULL, NULL),
 				     fe_link_pump(&t->burst, now, NULL, NULL), "step %u: pumped",
@@ -755,8 +771,11 @@ twin_run(const struct fe_link_params *p, uint32_t nslots, uint64_t pool_limit, i
 			 * serializer is free at (busy_until: it starts at once from it on) */
 			if (open && rand() % 3 == 0 && t->one.busy_until > now)
 				now = t->one.busy_until - 1 + (uint64_t)(rand() % 3);
-			/* with accounts, a burst's offers share one (fe_link_enqueue_burst()) */
-			const unsigned account = (unsigned)(rand() % 64);
+			/* with accounts, a burst's offers share one (fe_link_enqueue_burst()):
+			 * often the last burst's, else one of 4 */
+			const unsigned draw = (unsigned)(rand() % 1024);
+
+			account = draw < 192 ? draw % 4 : account;
 
 			for (unsigned i = 0; i < n; i++) {
 				now += (uint64_t)(rand() % 3 == 0 && i > 0 ? rand() % 2000 : 0);
@@ -809,6 +828,16 @@ twin_run(const struct fe_link_params *p, uint32_t nslots, uint64_t pool_limit, i
 				}
 			}
 			whole += (unsigned)fe_link_burst_whole(&t->burst);
+			if (open && acct && fe_link_burst_whole(&t->burst)) {
+				const struct fe_link *b = &t->burst;
+
+				if (b->acct_id == account &&
+				    (int32_t)(b->svc - b->acct_from) >= 0 &&
+				    (until <= o[0].at || from > o[n - 1].at || until <= from))
+					twin_one_account++;
+				else
+					twin_accounts++;
+			}
 			if (open) {
 				got = fe_link_enqueue_burst_open(&t->burst, o, n, from, until,
 								 &nd_open);
@@ -953,16 +982,95 @@ Test(link, burst_open_is_one_at_a_time)
 	uint64_t drops[FE_LINK_DROP__MAX + 1] = {0};
 	unsigned stops = 0;
 
-	twin_opened = 0;
+	twin_opened = twin_one_account = twin_accounts = twin_discarded = 0;
 	cr_assert_gt(twin_run(p, 0, 45000, 1, 1, 0, 11, drops, &stops, 1), 1000);
 	cr_assert_gt(twin_run(p, 0, 0, 0, 1, 0, 12, drops, &stops, 1), 1000);
 	cr_assert_gt(twin_run(p, 16, 45000, 1, 1, 0, 13, drops, &stops, 1), 1000);
 	cr_assert_gt(twin_run(fast, 0, 45000, 1, 1, 0, 14, drops, &stops, 1), 1000);
 	cr_assert_gt(twin_opened, 100, "packets must start at once (%u)", twin_opened);
 	cr_assert_gt(stops, 100, "bursts must stop at a packet that waits (%u)", stops);
+	cr_assert_gt(twin_one_account, 500, "bursts onto their own account's packets (%u of %u)",
+		     twin_one_account, twin_accounts + twin_one_account);
+	cr_assert_gt(twin_accounts, 500, "bursts onto another account's packets (%u)",
+		     twin_accounts);
+	cr_assert_gt(twin_discarded, 100, "waiting packets dropped (%u)", twin_discarded);
 	cr_assert_gt(drops[FE_LINK_DROP_TAIL], 0, "the test must fill the buffer");
 	cr_assert_gt(drops[FE_LINK_DROP_POOL], 0, "... and the pool");
 	cr_assert_gt(drops[FE_LINK_DROP_WIRE], 0, "... and the wire");
+}
+
+/*
+ * An open burst takes from each account the bytes of its packets that left: those of
+ * another account than the offers' each from its own, however the accounts alternate
+ * (the copy that sums what left into the offers' account is for a buffer of theirs only).
+ */
+Test(link, burst_open_takes_what_left_from_each_account)
+{
+	const struct fe_link_params p = {.rate_bps = 1 * GBIT, .delay_ns = 1000};
+	fe_counter_t acct[4] = {0};
+	struct harness h;
+	struct fe_link_offer o[2];
+	unsigned nd = 0;
+	int pkt[6];
+
+	setup(&h, &p, 1000000000);
+	h.link.gated = 1;
+	h.link.acct = acct;
+	/* 1000 bytes take 8.2 us at 1 Gbit/s: each starts at once, on a free serializer */
+	o[0] = (struct fe_link_offer){
+		.pkt = &pkt[0], .at = 0, .len = 1000, .label = FE_LABEL(0, 0)};
+	o[1] = (struct fe_link_offer){
+		.pkt = &pkt[1], .at = 10000, .len = 1000, .label = FE_LABEL(0, 0)};
+	cr_assert_eq(fe_link_enqueue_burst_open(&h.link, o, 2, 0, 0, &nd), 2);
+	o[0] = (struct fe_link_offer){
+		.pkt = &pkt[2], .at = 20000, .len = 500, .label = FE_LABEL(2, 0)};
+	o[1] = (struct fe_link_offer){
+		.pkt = &pkt[3], .at = 30000, .len = 500, .label = FE_LABEL(2, 0)};
+	cr_assert_eq(fe_link_enqueue_burst_open(&h.link, o, 2, 0, 0, &nd), 2);
+	/* each left before the next started: account 2's second is in the buffer */
+	cr_assert(acct[0] == 0 && acct[2] == 500 && h.link.sched == h.link.tail && h.link.svc == 3,
+		  "every packet started, counted against its account");
+	/* account 0 again once the four left: account 2's bytes from account 2 */
+	o[0] = (struct fe_link_offer){
+		.pkt = &pkt[4], .at = 100000, .len = 100, .label = FE_LABEL(0, 0)};
+	cr_assert_eq(fe_link_enqueue_burst_open(&h.link, o, 1, 0, 0, &nd), 1);
+	cr_assert_eq(h.link.svc, 4);
+	cr_assert(acct[0] == 100 && acct[2] == 0, "accounts %llu and %llu, 100 and 0 expected",
+		  (unsigned long long)acct[0], (unsigned long long)acct[2]);
+	/* and again: what left is its own */
+	o[0] = (struct fe_link_offer){
+		.pkt = &pkt[5], .at = 200000, .len = 60, .label = FE_LABEL(0, 0)};
+	cr_assert_eq(fe_link_enqueue_burst_open(&h.link, o, 1, 0, 0, &nd), 1);
+	cr_assert(h.link.svc == 5 && acct[0] == 60 && acct[2] == 0);
+	cr_assert_eq(nd, 0);
+	teardown(&h);
+
+	/* account 1's second packet still on the serializer when account 2's is offered
+	 * (each waits, then is pumped): it leaves in account 2's second burst, from 1 */
+	memset(acct, 0, sizeof(acct));
+	setup(&h, &p, 1000000000);
+	h.link.gated = 1;
+	h.link.acct = acct;
+	o[0] = (struct fe_link_offer){
+		.pkt = &pkt[0], .at = 0, .len = 1000, .label = FE_LABEL(1, 0)};
+	o[1] = (struct fe_link_offer){
+		.pkt = &pkt[1], .at = 1000, .len = 1000, .label = FE_LABEL(1, 0)};
+	cr_assert_eq(fe_link_enqueue_burst_open(&h.link, o, 2, 0, 0, &nd), 2);
+	cr_assert_eq(h.link.tail - h.link.sched, 1, "the second waits");
+	cr_assert_eq(fe_link_pump(&h.link, 9000, NULL, NULL), 1);
+	o[0] = (struct fe_link_offer){
+		.pkt = &pkt[2], .at = 10000, .len = 60, .label = FE_LABEL(2, 0)};
+	cr_assert_eq(fe_link_enqueue_burst_open(&h.link, o, 1, 0, 0, &nd), 1);
+	cr_assert_eq(fe_link_pump(&h.link, 17000, NULL, NULL), 1);
+	cr_assert(acct[1] == 1000 && acct[2] == 60 && h.link.svc == 1,
+		  "account 1's second in the buffer, account 2's started");
+	o[0] = (struct fe_link_offer){
+		.pkt = &pkt[3], .at = 20000, .len = 60, .label = FE_LABEL(2, 0)};
+	cr_assert_eq(fe_link_enqueue_burst_open(&h.link, o, 1, 0, 0, &nd), 1);
+	cr_assert(h.link.svc == 3 && acct[1] == 0 && acct[2] == 60,
+		  "accounts %llu and %llu, 0 and 60 expected", (unsigned long long)acct[1],
+		  (unsigned long long)acct[2]);
+	teardown(&h);
 }
 
 /*
