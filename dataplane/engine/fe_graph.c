@@ -1415,6 +1415,8 @@ fe_graph_pause_out(struct fe_dp *dp, unsigned h, uint8_t prio, enum fe_pfc_event
 	struct rte_mbuf *m;
 	uint8_t *f;
 
+	if (ev == FE_PFC_XOFF)
+		g->pfc_busy = 1;			 /* pfc_service() looks for its XON */
 	if (ev == FE_PFC_NONE || hl->side != FE_HL_RECV) /* here: the gate reads its state */
 		return;
 	tr = &g->trunk[hl->trunk];
@@ -1784,10 +1786,14 @@ static void
 pfc_service(struct fe_dp *dp, uint64_t now)
 {
 	struct fe_graph *g = dp->graph;
+	int busy = 0;
 
 	/* held bytes fall as the links drain, counted when they advance */
 	for (unsigned h = 0; h < g->nhl; h++)
 		fe_link_backlog(&g->hl[h].l, now);
+	/* none paused since the last look found none, no watchdog: nothing to look at */
+	if (!g->pfc_busy && dp->wd.ticks == 0)
+		return;
 	for (unsigned h = 0; h < g->nhl; h++) {
 		struct fe_hoplink *hl = &g->hl[h];
 
@@ -1809,9 +1815,7 @@ pfc_service(struct fe_dp *dp, uint64_t now)
 		}
 		if (hl->storm_until && hl->storm_until <= now)
 			hl->storm_until = 0; /* restored; stormed again at once if still stuck */
-		if (dp->wd.ticks == 0)
-			continue;
-		if (hl->storm_until == 0 && hl->l.sched != hl->l.tail) {
+		if (dp->wd.ticks != 0 && hl->storm_until == 0 && hl->l.sched != hl->l.tail) {
 			const struct fe_link_slot *s = &hl->l.slots[hl->l.sched & hl->l.mask];
 			const struct fe_pfc_prio *p = &hl->pfc.prio[FE_LABEL_CLASS(s->label)];
 
@@ -1822,7 +1826,9 @@ pfc_service(struct fe_dp *dp, uint64_t now)
 				FE_CNT_ADD(hl->storms, 1);
 			}
 		}
+		busy |= (hl->side != FE_HL_SEND && hl->pfc.xoff_prios != 0) || hl->storm_until != 0;
 	}
+	g->pfc_busy = busy;
 }
 
 /* Start what the gate of each hop link lets start by now. */

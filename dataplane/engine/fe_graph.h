@@ -256,6 +256,9 @@ struct fe_graph {
 	uint64_t flowlet_ticks;
 	uint64_t failover_ticks;
 	int any_down; /* a link between switches is down, or was routed around: failover runs */
+	/* PFC: an input of a link between switches may be paused or stormed (the pass then
+	 * looks at each for XON and the watchdog; not: at none) */
+	int pfc_busy;
 	fe_counter_t flowlets; /* new flowlets of a flow already seen (a gap moved it) */
 	int dynoff;	       /* the frame's route in the mbuf: fe_graph.c */
 	/* reordering: per ingress port, destination port and flow bucket */
