@@ -250,8 +250,6 @@ drop_from_tail(struct fe_link *l, uint32_t stop, enum fe_link_drop why, void **p
 		pkts[n++] = s->pkt;
 		l->tail--;
 	}
-	if ((int32_t)(l->tail - l->acct_from) < 0) /* its account's run: no later than it */
-		l->acct_from = l->tail;
 	return n;
 }
 
@@ -384,7 +382,7 @@ fe_link_dequeue(struct fe_link *l, uint64_t now, void **pkts, uint64_t *stamps, 
 	/* empty: start again at slot 0, whose lines are the ones still in the cache (a
 	 * ring of thousands of slots would otherwise walk megabytes at any load) */
 	if (head == l->tail)
-		l->head = l->svc = l->sched = l->tail = l->acct_from = 0;
+		l->head = l->svc = l->sched = l->tail = l->acct_from = l->acct_to = 0;
 	FE_CNT_ADD(l->st.out_pkts, n);
 	FE_CNT_ADD(l->st.out_bytes, bytes);
 	publish(l);
@@ -639,9 +637,11 @@ burst_whole(struct fe_link *l, struct fe_link_offer *o, unsigned n, const int ga
 	else if (accounted == 2) /* what was taken less what left, all of that account */
 		FE_CNT_SET(acct[FE_LABEL_ACCT(o0->label)],
 			   acct[FE_LABEL_ACCT(o0->label)] + (q_bytes - q_bytes0));
-	if (accounted == 1 && o != o0 && FE_LABEL_ACCT(o0->label) != l->acct_id) {
-		l->acct_id = FE_LABEL_ACCT(o0->label); /* their run starts at their first */
-		l->acct_from = tail0;
+	if (accounted && o != o0) { /* the open bursts' run: on, or from their first */
+		if (FE_LABEL_ACCT(o0->label) != l->acct_id || tail0 != l->acct_to)
+			l->acct_from = tail0;
+		l->acct_id = FE_LABEL_ACCT(o0->label);
+		l->acct_to = tail;
 	}
 	if (svc != l->svc) {
 		l->last_leave = slots[(svc - 1) & mask].tx_end;
@@ -740,7 +740,7 @@ fe_link_enqueue_burst_open(struct fe_link *l, struct fe_link_offer *o, unsigned 
 	/* the packets' ticks do not decrease: none in [shut_from, shut_until) if it ends by
 	 * the first's or starts after the last's */
 	if (fe_link_burst_whole(l) && l->acct && FE_LABEL_ACCT(o[0].label) == l->acct_id &&
-	    (int32_t)(l->svc - l->acct_from) >= 0 &&
+	    l->tail == l->acct_to && (int32_t)(l->svc - l->acct_from) >= 0 &&
 	    (shut_until <= o[0].at || shut_from > o[n - 1].at || shut_until <= shut_from))
 		return burst_gated_acct_clear(l, o, n, dropped);
 	if (fe_link_burst_whole(l))

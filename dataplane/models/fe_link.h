@@ -177,8 +177,9 @@ struct fe_link {
 	uint64_t hold_until;   /* fe_link_hold(): held until this tick (0: not, or over) */
 	uint64_t hold_counted; /* ... and counted in held_ns from this tick */
 	fe_counter_t *acct;    /* bytes in the buffer per label account (may be NULL) */
-	uint32_t acct_from;    /* with acct: the packets from slot acct_from to the tail ... */
-	uint32_t acct_id;      /* ... are all of this account (no later than the tail) */
+	/* with acct: the packets from slot acct_from to acct_to are all of account acct_id
+	 * (the open bursts' run; acct_to is not the tail once another packet was taken) */
+	uint32_t acct_from, acct_to, acct_id;
 	uint32_t q_pkts;
 	uint32_t peak_pkts; /* highest q_pkts since the last reset (st has it once published) */
 	uint64_t q_bytes;
@@ -451,13 +452,8 @@ fe_link_take(struct fe_link *l, void *pkt, uint32_t len, uint64_t now, uint64_t 
 		FE_CNT_SET(l->pool->used, l->pool->used + len);
 		FE_CNT_MAX(l->pool->peak, l->pool->used);
 	}
-	if (l->acct) {
+	if (l->acct)
 		FE_CNT_SET(l->acct[FE_LABEL_ACCT(label)], l->acct[FE_LABEL_ACCT(label)] + len);
-		if (__builtin_expect(FE_LABEL_ACCT(label) != l->acct_id, 0)) { /* another's run */
-			l->acct_id = FE_LABEL_ACCT(label);
-			l->acct_from = l->tail - 1;
-		}
-	}
 	if (l->q_pkts > l->peak_pkts)
 		l->peak_pkts = l->q_pkts;
 	if (l->q_bytes > l->peak_bytes)
@@ -544,9 +540,10 @@ unsigned fe_link_enqueue_burst(struct fe_link *l, struct fe_link_offer *o, unsig
  * dropped, each with its cause in o[i].why), *dropped how many of them were dropped: the
  * same, to the counter and the tick, as fe_link_enqueue_x() and fe_link_start_open() for
  * each (test_link checks it). With bytes per account, while every packet in the buffer
- * is of the offers' account (acct_from, acct_id: every packet taken keeps them) and the
- * window is shut at none of the offers' ticks, the bytes that leave in the burst are
- * taken from that account at its end, with those it took: one sum, not one a packet.
+ * is of the offers' account (the open bursts keep where their account's run starts, and
+ * a packet taken another way ends it) and the window is shut at none of the offers'
+ * ticks, the bytes that leave in the burst are taken from that account at its end, with
+ * those it took: one sum, not one a packet.
  */
 unsigned fe_link_enqueue_burst_open(struct fe_link *l, struct fe_link_offer *o, unsigned n,
 				    uint64_t shut_from, uint64_t shut_until, unsigned *dropped);

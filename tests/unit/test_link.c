@@ -660,6 +660,8 @@ twin_offer(struct twin *t, const struct fe_link_offer *o, uint64_t *drops, unsig
 static unsigned twin_opened, twin_one_account, twin_accounts;
 /* packets a watchdog dropped while they waited (fe_link_discard_waiting()) */
 static unsigned twin_discarded;
+/* ticks between a burst's offers, at least (0: many at one tick) */
+static uint64_t twin_gap;
 
 /*
  * max_q 0: fe_link_enqueue_burst(); with open (a gated link), fe_link_enqueue_burst_open()
@@ -771,6 +773,10 @@ twin_run(const struct fe_link_params *p, uint32_t nslots, uint64_t pool_limit, i
 			 * serializer is free at (busy_until: it starts at once from it on) */
 			if (open && rand() % 3 == 0 && t->one.busy_until > now)
 				now = t->one.busy_until - 1 + (uint64_t)(rand() % 3);
+			if (twin_gap != 0) { /* a link no pause reaches, its serializer free */
+				from = until = 0;
+				now = t->one.busy_until > now ? t->one.busy_until : now;
+			}
 			/* with accounts, a burst's offers share one (fe_link_enqueue_burst()):
 			 * often the last burst's, else one of 4 */
 			const unsigned draw = (unsigned)(rand() % 1024);
@@ -778,7 +784,8 @@ twin_run(const struct fe_link_params *p, uint32_t nslots, uint64_t pool_limit, i
 			account = draw < 192 ? draw % 4 : account;
 
 			for (unsigned i = 0; i < n; i++) {
-				now += (uint64_t)(rand() % 3 == 0 && i > 0 ? rand() % 2000 : 0);
+				now += (uint64_t)(rand() % 3 == 0 && i > 0 ? rand() % 2000 : 0) +
+				       (i > 0 ? twin_gap : 0);
 				o[i] = (struct fe_link_offer){
 					.pkt = &tags[rand() % 4096],
 					.at = now,
@@ -831,7 +838,7 @@ twin_run(const struct fe_link_params *p, uint32_t nslots, uint64_t pool_limit, i
 			if (open && acct && fe_link_burst_whole(&t->burst)) {
 				const struct fe_link *b = &t->burst;
 
-				if (b->acct_id == account &&
+				if (b->acct_id == account && b->tail == b->acct_to &&
 				    (int32_t)(b->svc - b->acct_from) >= 0 &&
 				    (until <= o[0].at || from > o[n - 1].at || until <= from))
 					twin_one_account++;
@@ -987,6 +994,9 @@ Test(link, burst_open_is_one_at_a_time)
 	cr_assert_gt(twin_run(p, 0, 0, 0, 1, 0, 12, drops, &stops, 1), 1000);
 	cr_assert_gt(twin_run(p, 16, 45000, 1, 1, 0, 13, drops, &stops, 1), 1000);
 	cr_assert_gt(twin_run(fast, 0, 45000, 1, 1, 0, 14, drops, &stops, 1), 1000);
+	twin_gap = 13000; /* most start at once (1514 bytes take 12.3 us) */
+	cr_assert_gt(twin_run(p, 0, 45000, 1, 1, 0, 15, drops, &stops, 1), 1000);
+	twin_gap = 0;
 	cr_assert_gt(twin_opened, 100, "packets must start at once (%u)", twin_opened);
 	cr_assert_gt(stops, 100, "bursts must stop at a packet that waits (%u)", stops);
 	cr_assert_gt(twin_one_account, 500, "bursts onto their own account's packets (%u of %u)",
@@ -1070,6 +1080,31 @@ Test(link, burst_open_takes_what_left_from_each_account)
 	cr_assert(h.link.svc == 3 && acct[1] == 0 && acct[2] == 60,
 		  "accounts %llu and %llu, 0 and 60 expected", (unsigned long long)acct[1],
 		  (unsigned long long)acct[2]);
+	teardown(&h);
+
+	/* account 3's packet taken one at a time between two of account 1's bursts, still
+	 * on the serializer at the second (whose packet waits, then is pumped): it leaves
+	 * in account 1's third burst, from 3 */
+	memset(acct, 0, sizeof(acct));
+	setup(&h, &p, 1000000000);
+	h.link.gated = 1;
+	h.link.acct = acct;
+	o[0] = (struct fe_link_offer){
+		.pkt = &pkt[0], .at = 0, .len = 1000, .label = FE_LABEL(1, 0)};
+	cr_assert_eq(fe_link_enqueue_burst_open(&h.link, o, 1, 0, 0, &nd), 1);
+	cr_assert_eq(fe_link_enqueue_x(&h.link, &pkt[1], 1500, 100, 0, FE_LABEL(3, 0)), 0);
+	cr_assert_eq(fe_link_pump(&h.link, 9000, NULL, NULL), 1); /* till about 20.5 us */
+	o[0] = (struct fe_link_offer){
+		.pkt = &pkt[2], .at = 10000, .len = 100, .label = FE_LABEL(1, 0)};
+	cr_assert_eq(fe_link_enqueue_burst_open(&h.link, o, 1, 0, 0, &nd), 1);
+	cr_assert_eq(fe_link_pump(&h.link, 21000, NULL, NULL), 1);
+	cr_assert(acct[1] == 100 && acct[3] == 1500 && h.link.svc == 1);
+	o[0] = (struct fe_link_offer){
+		.pkt = &pkt[3], .at = 30000, .len = 100, .label = FE_LABEL(1, 0)};
+	cr_assert_eq(fe_link_enqueue_burst_open(&h.link, o, 1, 0, 0, &nd), 1);
+	cr_assert(h.link.svc == 3 && acct[1] == 100 && acct[3] == 0,
+		  "accounts %llu and %llu, 100 and 0 expected", (unsigned long long)acct[1],
+		  (unsigned long long)acct[3]);
 	teardown(&h);
 }
 
