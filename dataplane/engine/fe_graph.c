@@ -63,8 +63,9 @@ lossless_setup(struct fe_dp *dp, struct fe_graph *g, const struct fe_graph_conf 
 		"fe_graph", sizeof(uint64_t) * ((g->nin * FE_LANES_MAX + 63) / 64), 0, socket);
 	g->picked =
 		rte_zmalloc_socket("fe_graph", sizeof(uint64_t) * ((g->nin + 63) / 64), 0, socket);
+	g->cred = rte_zmalloc_socket("fe_graph", sizeof(*g->cred) * g->nin, 0, socket);
 	if (g->iq == NULL || g->stall == NULL || g->rr_out == NULL || g->best == NULL ||
-	    g->iq_busy == NULL || g->picked == NULL)
+	    g->iq_busy == NULL || g->picked == NULL || g->cred == NULL)
 		return -ENOMEM;
 	for (unsigned o = 0; o < g->nin; o++)
 		g->best[o] = UINT32_MAX;
@@ -80,6 +81,11 @@ lossless_setup(struct fe_dp *dp, struct fe_graph *g, const struct fe_graph_conf 
 		if (fe_dp_credit_alloc(dp, h ? &h->cred : NULL, prop, &g->iq[i * FE_LANES_MAX],
 				       socket) < 0)
 			return -ENOMEM;
+		/* its sender's loop: a port's host adapter, a hop link's switch; none here for
+		 * a sender on another box (a trunk takes its credits back) */
+		g->cred[i] = h == NULL		     ? &dp->ports[i].credit
+			     : h->side != FE_HL_RECV ? &h->cred
+						     : NULL;
 	}
 	return 0;
 }
@@ -334,6 +340,7 @@ fe_graph_free(struct fe_graph *g)
 	rte_free(g->stall);
 	rte_free(g->rr_out);
 	rte_free(g->best);
+	rte_free(g->cred);
 	rte_free(g->iq_busy);
 	rte_free(g->picked);
 	rte_free(g->hl);
@@ -843,12 +850,7 @@ out_room(struct fe_dp *dp, struct fe_link *l, uint32_t len, uint64_t now, uint64
 static inline struct fe_credit *
 credit_of(struct fe_dp *dp, unsigned src)
 {
-	struct fe_hoplink *hl;
-
-	if (src < dp->nports)
-		return &dp->ports[src].credit;
-	hl = &dp->graph->hl[src - dp->nports];
-	return likely(hl->side != FE_HL_RECV) ? &hl->cred : NULL;
+	return dp->graph->cred[src];
 }
 
 /* Credits: len bytes of lane left input src's buffer at t; their blocks go to its sender

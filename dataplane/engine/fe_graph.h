@@ -275,6 +275,7 @@ struct fe_graph {
 	fe_counter_t stalls;	     /* outputs stalled (VLStallCount HOQLife discards in a row) */
 	uint32_t *rr_out; /* credit: [nin] each output's arbiter: the queue it took from last */
 	uint32_t *best;	  /* credit: [nin] scratch: each output's pick this round (or none) */
+	struct fe_credit **cred; /* credit: [nin] each input's sender's loop (NULL: another box) */
 	/* credit: bit qi of iq_busy is set when input queue qi may hold a frame (every push
 	 * sets it; a round clears it once it finds the queue empty); bit o of picked, when
 	 * output o has a pick this round. A round visits those, not every queue and output. */
