@@ -102,6 +102,19 @@ fe_credit_put(struct fe_credit_run *w, uint8_t lane, uint32_t blocks, uint64_t t
 	w->tail++;
 }
 
+/* fe_credit_put() for a return due no sooner than the last one put (in order already) */
+static inline void
+fe_credit_put_after(struct fe_credit_run *w, uint8_t lane, uint32_t blocks, uint64_t t)
+{
+	struct fe_credit_ret *r = &w->ring[w->tail & w->mask];
+
+	w->last_at = t + w->ticks;
+	r->at = w->last_at;
+	r->blocks = blocks;
+	r->lane = lane;
+	w->tail++;
+}
+
 static inline void
 fe_credit_close(struct fe_credit *c, const struct fe_credit_run *w)
 {

@@ -764,19 +764,18 @@ burst_gated_while_room_open(struct fe_link *l, struct fe_link_offer *o, unsigned
 }
 
 unsigned
-fe_link_enqueue_while_room(struct fe_link *l, struct fe_link_offer *o, unsigned n, uint32_t max_q,
-			   struct fe_credit *open)
+fe_link_while_room_whole(struct fe_link *l, struct fe_link_offer *o, unsigned n, uint32_t max_q,
+			 struct fe_credit *open)
 {
-	unsigned k = 0;
+	return open != NULL ? burst_gated_while_room_open(l, o, n, max_q, open)
+			    : burst_gated_while_room(l, o, n, max_q);
+}
 
-	if (fe_link_gated_whole(l)) {
-		k = open != NULL ? burst_gated_while_room_open(l, o, n, max_q, open)
-				 : burst_gated_while_room(l, o, n, max_q);
-		/* from the first without room, if one: the pool may only look full */
-		if (k == n || (open != NULL && l->sched != l->tail))
-			return k;
-	}
-	return k + one_at_a_time_while_room(l, o + k, n - k, max_q, open);
+unsigned
+fe_link_while_room_each(struct fe_link *l, struct fe_link_offer *o, unsigned n, uint32_t max_q,
+			struct fe_credit *open)
+{
+	return one_at_a_time_while_room(l, o, n, max_q, open);
 }
 
 unsigned

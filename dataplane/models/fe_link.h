@@ -575,8 +575,26 @@ fe_link_gated_whole(const struct fe_link *l)
  * each taken followed by fe_link_pump_inline(l, o[i].at, fe_credit_gate_inline, open).
  */
 struct fe_credit;
-unsigned fe_link_enqueue_while_room(struct fe_link *l, struct fe_link_offer *o, unsigned n,
-				    uint32_t max_q, struct fe_credit *open);
+/* its parts: the burst whole (a link fe_link_gated_whole()), and one at a time */
+unsigned fe_link_while_room_whole(struct fe_link *l, struct fe_link_offer *o, unsigned n,
+				  uint32_t max_q, struct fe_credit *open);
+unsigned fe_link_while_room_each(struct fe_link *l, struct fe_link_offer *o, unsigned n,
+				 uint32_t max_q, struct fe_credit *open);
+
+static inline unsigned
+fe_link_enqueue_while_room(struct fe_link *l, struct fe_link_offer *o, unsigned n, uint32_t max_q,
+			   struct fe_credit *open)
+{
+	unsigned k = 0;
+
+	if (fe_link_gated_whole(l)) {
+		k = fe_link_while_room_whole(l, o, n, max_q, open);
+		/* from the first without room, if one: the pool may only look full */
+		if (k == n || (open != NULL && l->sched != l->tail))
+			return k;
+	}
+	return k + fe_link_while_room_each(l, o + k, n - k, max_q, open);
+}
 
 /*
  * At now, hold the serializer until tick `until` (the receiver stopped taking: a pause

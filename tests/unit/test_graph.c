@@ -354,6 +354,18 @@ static int leaf2_pump_only;
 static uint64_t leaf2_pfc_delay_ns, leaf2_watchdog_ns;
 static uint64_t leaf2_delay_ns; /* every link's delay (0: 1 us) */
 static uint64_t leaf2_hoq_ns;	/* credits: HOQLife (0: off) */
+/* credits: host 3's loop has had a return put due this long after the burst starts (0:
+ * none), so the burst's own queue behind it */
+static uint64_t leaf2_late_ns;
+
+/* Credit loop c's pending returns are in time order. */
+static void
+credit_in_order(const struct fe_credit *c, const char *what, unsigned i)
+{
+	for (uint32_t k = c->head; k != c->tail && k + 1 != c->tail; k++)
+		cr_assert_leq(c->ring[k & c->mask].at, c->ring[(k + 1) & c->mask].at,
+			      "%s %u: return %u due before the one ahead of it", what, i, k + 1);
+}
 
 static void
 leaf2_burst(int captured, enum fe_regime regime, uint64_t return_ns, int to_self,
@@ -388,6 +400,8 @@ leaf2_burst(int captured, enum fe_regime regime, uint64_t return_ns, int to_self
 	g->pump_only = (uint8_t)leaf2_pump_only;
 
 	learn(dp, &t);
+	if (leaf2_late_ns != 0)
+		dp->ports[2].credit.last_at = t + leaf2_late_ns;
 	cr_assert(!fe_link_ideal(&dp->ports[2].up), "host 3's up link is not passed through");
 	for (unsigned h = 0; h < g->nhl; h++) /* runs: whole, unless impaired */
 		cr_assert((regime == FE_REGIME_CREDIT ? fe_link_gated_whole(&g->hl[h].l)
@@ -415,9 +429,13 @@ leaf2_burst(int captured, enum fe_regime regime, uint64_t return_ns, int to_self
 	memset(st, 0, sizeof(*st));
 	for (int k = 0; k < 100000 && (k < 1000 || fe_dp_held(dp) != 0); k++) {
 		fe_dp_poll(dp, t += 5000);
-		for (unsigned i = 0; regime == FE_REGIME_CREDIT && i < g->nhl + NP; i++)
-			st->returns = credit_mix(st->returns, i < NP ? &dp->ports[i].credit
-								     : &g->hl[i - NP].cred);
+		for (unsigned i = 0; regime == FE_REGIME_CREDIT && i < g->nhl + NP; i++) {
+			const struct fe_credit *c =
+				i < NP ? &dp->ports[i].credit : &g->hl[i - NP].cred;
+
+			credit_in_order(c, "loop", i);
+			st->returns = credit_mix(st->returns, c);
+		}
 	}
 	st->filtered = dp->sw.filtered;
 	cr_assert_leq(g->nhl, 16);
@@ -897,6 +915,19 @@ Test(graph, credit_runs_move_as_one_frame_at_a_time)
 			     "the same frames wait in the same input queues");
 		fabric_same(&one, &runs, "queues, credit loops, switch memories and deliveries");
 	}
+}
+
+/* A run's returns queue behind one put before it and due later (kept in time order): the
+ * same as one frame at a time. */
+Test(graph, credit_runs_return_behind_a_later_return)
+{
+	struct fabric_state one, runs;
+
+	leaf2_late_ns = 50000;
+	leaf2_both(FE_REGIME_CREDIT, 20000, 0, &one, &runs);
+	leaf2_late_ns = 0;
+	cr_assert_eq(one.sent[0] + one.sent[1] + one.sent[3], 48, "every frame arrives");
+	fabric_same(&one, &runs, "queues, credit loops, switch memories and deliveries");
 }
 
 Test(graph, ecmp_collides_and_adaptive_splits)
