@@ -424,6 +424,28 @@ credit_now(struct fe_credit *c, const struct fe_credit_ret *ring, uint32_t mask,
 	return fe_credit_take(c, lane, need);
 }
 
+/* credit_now() with the blocks held of lane *clane and the fewest in registers */
+static inline __attribute__((always_inline)) int
+credit_now_reg(struct fe_credit *c, const struct fe_credit_ret *ring, uint32_t mask, uint32_t tail,
+	       uint32_t *head, uint8_t lane, uint32_t len, uint64_t now, uint64_t *at,
+	       uint8_t *clane, uint32_t *cav, uint64_t *cmin)
+{
+	const uint32_t need = fe_credit_blocks(len);
+	int r;
+
+	*at = now;
+	if (__builtin_expect(lane == *clane && *cav >= (uint64_t)need + *cmin, 1)) {
+		*cav -= need;
+		return 1;
+	}
+	c->avail[*clane] = *cav;
+	r = credit_now(c, ring, mask, tail, head, lane, len, now, at);
+	*clane = lane;
+	*cav = c->avail[lane];
+	*cmin = FE_CNT_GET(c->avail_min[lane]);
+	return r;
+}
+
 /*
  * One packet at a time: a pool over its limit already (a buffer made smaller than it
  * holds), or the rest of a burst from the first packet that found the pool full
@@ -531,6 +553,10 @@ burst_whole(struct fe_link *l, struct fe_link_offer *o, unsigned n, const int ga
 	const uint32_t cmask = cred != NULL ? cred->mask : 0, ctail = cred != NULL ? cred->tail : 0;
 	uint32_t chead = cred != NULL ? cred->head : 0;
 	uint64_t cnow = 0; /* the tick credits were last asked at */
+	/* the blocks held of one lane, and the fewest, in registers (the offers' first's) */
+	uint8_t clane = cred != NULL && o != end ? FE_LABEL_CLASS(o->label) : 0;
+	uint32_t cav = cred != NULL ? cred->avail[clane] : 0;
+	uint64_t cmin = cred != NULL ? FE_CNT_GET(cred->avail_min[clane]) : 0;
 
 	if (l->pool != NULL && l->pool->limit != 0 && l->pool->limit - others < qlim)
 		qlim = l->pool->limit - others;
@@ -582,11 +608,11 @@ burst_whole(struct fe_link *l, struct fe_link_offer *o, unsigned n, const int ga
 		/* open: on a serializer free at its tick, its gate open then, it starts at
 		 * once (fe_link_start_open(): nothing waits ahead of it, above) */
 		const int now_eager =
-			!gated ||
-			(open && busy <= now &&
-			 (cred != NULL ? credit_now(cred, cring, cmask, ctail, &chead,
-						    FE_LABEL_CLASS(o->label), len, now, &cnow)
-				       : now - shut_from >= shut_w));
+			!gated || (open && busy <= now &&
+				   (cred != NULL ? credit_now_reg(cred, cring, cmask, ctail, &chead,
+								  FE_LABEL_CLASS(o->label), len,
+								  now, &cnow, &clane, &cav, &cmin)
+						 : now - shut_from >= shut_w));
 
 		if (now_eager) { /* fe_link_schedule() */
 			unsigned __int128 t;
@@ -665,6 +691,7 @@ burst_whole(struct fe_link *l, struct fe_link_offer *o, unsigned n, const int ga
 		FE_CNT_MAX(l->pool->peak, others + q_max);
 	}
 	if (cred != NULL) { /* none pending: the ring's first lines next (fe_credit_collect()) */
+		cred->avail[clane] = cav;
 		chead = fe_credit_apply(cred, cring, cmask, ctail, chead, cnow);
 		cred->head = chead == ctail ? (cred->tail = 0) : chead;
 	}
