@@ -8,7 +8,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "campaign/cg.h"
+#include "cg_fixture.h"
 #include "fe_qhist.h"
 
 static struct cg_campaign camp;
@@ -16,21 +16,7 @@ static struct cg_campaign camp;
 static void
 setup(void)
 {
-	memset(&camp, 0, sizeof(camp));
-	camp.hosts = 2;
-	camp.fid = (struct cg_fidelity){.late = 0.10, .load = 0.5};
-	camp.allreduce = 1;
-	camp.nsizes = 1;
-	camp.sizes[0] = 1024;
-	camp.nreg = 3;
-	snprintf(camp.reg[0].name, sizeof(camp.reg[0].name), "wire");
-	camp.reg[0].kind = CG_WIRE;
-	snprintf(camp.reg[1].name, sizeof(camp.reg[1].name), "ideal");
-	camp.reg[1].ideal = 1;
-	/* the baselines, as cg_load() marks them: the first wire, the first ideal fabric */
-	camp.reg[0].baseline = 1;
-	camp.reg[1].baseline = 2;
-	snprintf(camp.reg[2].name, sizeof(camp.reg[2].name), "fab");
+	cg_fixture_campaign(&camp, "fab");
 	camp.reg[2].hop_ns = 500000;	     /* 500 us: 10 % is 50 us */
 	camp.reg[2].offered_bps = 200000000; /* 2 hosts x 100 Mbit/s */
 }
@@ -56,7 +42,7 @@ hist(uint64_t frames, uint64_t ns)
 static json_t *
 run_of(const char *regime, uint64_t late_ns, uint64_t wait_ns, int lost, double it_ms)
 {
-	json_t *ports = json_array(), *links = json_array(), *hosts = json_array(), *c;
+	json_t *ports = json_array(), *links = json_array(), *hosts = json_array(), *c, *r;
 
 	for (int p = 0; p < 2; p++) {
 		json_array_append_new(
@@ -78,10 +64,11 @@ run_of(const char *regime, uint64_t late_ns, uint64_t wait_ns, int lost, double 
 		      ports, "links", links, "regime", "pfc", "lane_counters", "port", 0, "lane", 0,
 		      "pause_frames", 7, "paused_ns", 3000000, "port", 1, "lane", 0, "pause_frames",
 		      5, "paused_ns", 1000000);
-	return json_pack("{s:s, s:i, s:[[i, i, i, f, i]], s:o, s:o, s:f, s:I, s:I}", "regime",
-			 regime, "repetition", 1, "iterations", 1, 1024, 1, it_ms * 1000, 0,
-			 "hosts", hosts, "counters", c, "ping_rtt_us", 100.0, "start_ns",
-			 (json_int_t)0, "end_ns", (json_int_t)1000000000);
+	r = cg_fixture_run(regime, json_pack("[[i, i, i, f, i]]", 1, 1024, 1, it_ms * 1000, 0),
+			   100.0);
+	json_object_set_new(r, "hosts", hosts);
+	json_object_set_new(r, "counters", c);
+	return r;
 }
 
 static const char *
