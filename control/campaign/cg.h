@@ -309,6 +309,20 @@ struct cg_job_result {
 void cg_run_job(struct cg_run *r, const struct cg_regime *g, unsigned rep, const char *marks,
 		struct cg_job_result *jr);
 void cg_stop_beside(struct cg_run *r);
+/*
+ * The marks file a job's hook and the runner append to ("ITER NS WHAT", "x ITER NS WHAT"
+ * for a step whose command failed, "t NS WHAT" for a step in time), followed while the
+ * job runs: each cg_marks_poll() says in out the faults at iterations written since the
+ * last one. The file is opened once it exists and kept open until cg_marks_close(); one
+ * removed, recreated or truncated is read again from its start. Start from {.path = ...}.
+ */
+struct cg_marks {
+	const char *path; /* the caller's, for as long as it follows the file */
+	FILE *f;
+	long at; /* after the last whole line read */
+};
+void cg_marks_poll(struct cg_marks *m, const char *regime, FILE *out);
+void cg_marks_close(struct cg_marks *m);
 /* The room a step's shell command may need: fabemuctl's path and socket for each of its
  * set commands (one per links: entry and link), the entries themselves quoted. */
 #define CG_STEP_CMD (2 * PATH_MAX + 64 * 1024)

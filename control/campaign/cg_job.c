@@ -343,38 +343,69 @@ job_line(const struct cg_run *r, const struct cg_regime *g, unsigned rep, const 
 	}
 }
 
-/*
- * The marks the job's hook wrote since offset at (the faults at an iteration), in the
- * progress as the faults in time are; the new offset.
- */
-static long
-hook_marks(const struct cg_regime *g, const char *marks, long at)
+/* Say one mark the job's hook wrote (a fault at an iteration), as the faults in time are. */
+static void
+say_mark(const char *line, const char *regime, FILE *out)
 {
-	FILE *f = fopen(marks, "r");
+	int it, n = 0, failed = strncmp(line, "x ", 2) == 0;
+	unsigned long long t;
+
+	if (sscanf(line + (failed ? 2 : 0), "%d %llu %n", &it, &t, &n) < 2 || n == 0)
+		return; /* a fault in time ("t ..."): already said */
+	if (failed)
+		fprintf(out,
+			"    fault before iteration %d FAILED: %s (its fabemuctl command "
+			"failed: logs/job-%s-*.log)\n",
+			it, line + 2 + n, regime);
+	else
+		fprintf(out, "    fault before iteration %d: %s\n", it, line + n);
+	fflush(out);
+}
+
+/* Whether the marks file open is no longer the one at its path (removed, or recreated). */
+static int
+marks_replaced(const struct cg_marks *m)
+{
+	struct stat p, o;
+
+	return stat(m->path, &p) != 0 || fstat(fileno(m->f), &o) != 0 || p.st_ino != o.st_ino ||
+	       p.st_dev != o.st_dev;
+}
+
+void
+cg_marks_poll(struct cg_marks *m, const char *regime, FILE *out)
+{
+	struct stat st;
 	char line[512];
 
-	if (f == NULL || fseek(f, at, SEEK_SET) != 0) {
-		if (f)
-			fclose(f);
-		return at;
+	if (m->f && marks_replaced(m))
+		cg_marks_close(m);
+	if (m->f == NULL) {
+		m->at = 0;
+		m->f = fopen(m->path, "re"); /* close-on-exec: the steps' commands never hold it */
+		if (m->f == NULL)
+			return; /* no mark written yet */
 	}
-	while (fgets(line, sizeof(line), f) && strchr(line, '\n')) {
-		int it, n = 0, failed = strncmp(line, "x ", 2) == 0;
-		unsigned long long t;
-
-		at = ftell(f);
+	/* shorter than what was read: truncated, and what it holds now is new */
+	if (fstat(fileno(m->f), &st) == 0 && st.st_size < m->at)
+		m->at = 0;
+	/* from the end of the last whole line: a line the hook is still writing is read again
+	 * (the seek also clears the stream's end of file, so what was appended since is read) */
+	if (fseek(m->f, m->at, SEEK_SET) != 0)
+		return;
+	while (fgets(line, sizeof(line), m->f) && strchr(line, '\n')) {
+		m->at = ftell(m->f);
 		line[strcspn(line, "\n")] = '\0';
-		if (sscanf(line + (failed ? 2 : 0), "%d %llu %n", &it, &t, &n) < 2 || n == 0)
-			continue; /* a fault in time ("t ..."): already said */
-		if (failed)
-			cg_say("    fault before iteration %d FAILED: %s (its fabemuctl command "
-			       "failed: logs/job-%s-*.log)\n",
-			       it, line + 2 + n, g->name);
-		else
-			cg_say("    fault before iteration %d: %s\n", it, line + n);
+		say_mark(line, regime, out);
 	}
-	fclose(f);
-	return at;
+}
+
+void
+cg_marks_close(struct cg_marks *m)
+{
+	if (m->f)
+		fclose(m->f);
+	m->f = NULL;
 }
 
 /* Run the job; follow its output; fire timed steps; stop on Ctrl-C or a dead dataplane. */
@@ -387,7 +418,7 @@ cg_run_job(struct cg_run *r, const struct cg_regime *g, unsigned rep, const char
 	uint64_t t0;
 	size_t blen = 0;
 	int fd = -1, done = 0, fired[CG_STEPS_MAX] = {0}, runs[CG_STEPS_MAX];
-	long marks_at = 0;
+	struct cg_marks mk = {.path = marks};
 
 	snprintf(hook, sizeof(hook), "%s/logs/hook-%s-%u.sh", r->out, g->name, rep + 1);
 	write_hook(r, g, hook, marks, hook_iters, sizeof(hook_iters));
@@ -430,7 +461,7 @@ cg_run_job(struct cg_run *r, const struct cg_regime *g, unsigned rep, const char
 					       (double)el / 1e9, s->what);
 			}
 		}
-		marks_at = hook_marks(g, marks, marks_at);
+		cg_marks_poll(&mk, g->name, stdout);
 		if (cg_interrupted)
 			break;
 		if (r->dp > 0 && waitpid(r->dp, &st, WNOHANG) == r->dp) {
@@ -460,7 +491,8 @@ cg_run_job(struct cg_run *r, const struct cg_regime *g, unsigned rep, const char
 		close(fd);
 	/* the job's end: its output's (EOF), not after it is waited for below */
 	jr->eof_ns = cg_now_ns(CLOCK_REALTIME);
-	hook_marks(g, marks, marks_at);
+	cg_marks_poll(&mk, g->name, stdout);
+	cg_marks_close(&mk);
 	/* a job that finished exits by itself; one we stop gets SIGTERM, then SIGKILL */
 	if (cg_interrupted || jr->dp_died)
 		jr->status = cg_stop_group(&r->job, SIGTERM, 3000);
