@@ -313,8 +313,8 @@ void cg_stop_beside(struct cg_run *r);
  * The marks file a job's hook and the runner append to ("ITER NS WHAT", "x ITER NS WHAT"
  * for a step whose command failed, "t NS WHAT" for a step in time), followed while the
  * job runs: each cg_marks_poll() says in out the faults at iterations written since the
- * last one. The file is opened once it exists and kept open until cg_marks_close(); one
- * removed, recreated or truncated is read again from its start. Start from {.path = ...}.
+ * last one. The file (removed before the job, then only appended to) is opened once it
+ * exists and kept open until cg_marks_close(). Start from {.path = ...}.
  */
 struct cg_marks {
 	const char *path; /* the caller's, for as long as it follows the file */

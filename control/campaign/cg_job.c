@@ -362,33 +362,17 @@ say_mark(const char *line, const char *regime, FILE *out)
 	fflush(out);
 }
 
-/* Whether the marks file open is no longer the one at its path (removed, or recreated). */
-static int
-marks_replaced(const struct cg_marks *m)
-{
-	struct stat p, o;
-
-	return stat(m->path, &p) != 0 || fstat(fileno(m->f), &o) != 0 || p.st_ino != o.st_ino ||
-	       p.st_dev != o.st_dev;
-}
-
 void
 cg_marks_poll(struct cg_marks *m, const char *regime, FILE *out)
 {
-	struct stat st;
 	char line[512];
 
-	if (m->f && marks_replaced(m))
-		cg_marks_close(m);
 	if (m->f == NULL) {
 		m->at = 0;
 		m->f = fopen(m->path, "re"); /* close-on-exec: the steps' commands never hold it */
 		if (m->f == NULL)
 			return; /* no mark written yet */
 	}
-	/* shorter than what was read: truncated, and what it holds now is new */
-	if (fstat(fileno(m->f), &st) == 0 && st.st_size < m->at)
-		m->at = 0;
 	/* from the end of the last whole line: a line the hook is still writing is read again
 	 * (the seek also clears the stream's end of file, so what was appended since is read) */
 	if (fseek(m->f, m->at, SEEK_SET) != 0)

@@ -2,8 +2,7 @@
 /*
  * Following a job's marks file while it runs (control/campaign/cg_job.c, cg_marks_poll):
  * the faults at iterations said once each, as the hook appends them, whether or not the
- * file exists yet, a line still being written waited for, and a file truncated or
- * recreated under it read again from its start.
+ * file exists yet, and a line still being written waited for.
  */
 #include <criterion/criterion.h>
 #include <stdlib.h>
@@ -90,48 +89,4 @@ Test(marks, a_line_being_written_waits)
 	append("end of delay 0.up delay=2ms\n");
 	cr_assert_str_eq(poll_once(),
 			 "    fault before iteration 4: end of delay 0.up delay=2ms\n");
-}
-
-/* A file cut short under it holds new marks: read from its start. */
-Test(marks, truncated_read_from_its_start)
-{
-	append("3 1700000000000000000 delay 0.up delay=20ms\n"
-	       "4 1700000000100000000 end of delay 0.up delay=20ms\n");
-	cr_assert_not_null(strstr(poll_once(), "iteration 4"));
-	cr_assert_eq(truncate(path, 0), 0);
-	append("7 1700000000200000000 ecn 0.up\n");
-	cr_assert_str_eq(poll_once(), "    fault before iteration 7: ecn 0.up\n");
-}
-
-/* A file removed and written again is another file, however long: read from its start. */
-Test(marks, recreated_read_from_its_start)
-{
-	append("3 1700000000000000000 delay 0.up delay=20ms\n");
-	cr_assert_not_null(strstr(poll_once(), "iteration 3"));
-	cr_assert_eq(unlink(path), 0);
-	cr_assert_str_empty(poll_once(), "removed: nothing new");
-	cr_assert_null(mk.f);
-	append("8 1700000000000000000 delay 1.up delay=40ms\n"
-	       "9 1700000000100000000 end of delay 1.up delay=40ms\n");
-	cr_assert_str_eq(poll_once(), "    fault before iteration 8: delay 1.up delay=40ms\n"
-				      "    fault before iteration 9: end of delay 1.up "
-				      "delay=40ms\n");
-	/* replaced between two polls (renamed over it): the new one, from its start */
-	{
-		char other[160];
-		FILE *f;
-
-		snprintf(other, sizeof(other), "%s/other.txt", dir);
-		f = fopen(other, "w");
-		cr_assert_not_null(f);
-		fputs("1 1700000000000000000 loss 0.up loss=1%\n"
-		      "2 1700000000000000000 loss 0.up loss=2%\n"
-		      "3 1700000000000000000 loss 0.up loss=3%\n",
-		      f);
-		cr_assert_eq(fclose(f), 0);
-		cr_assert_eq(rename(other, path), 0);
-	}
-	cr_assert_str_eq(poll_once(), "    fault before iteration 1: loss 0.up loss=1%\n"
-				      "    fault before iteration 2: loss 0.up loss=2%\n"
-				      "    fault before iteration 3: loss 0.up loss=3%\n");
 }
