@@ -268,10 +268,10 @@ show(const char *name)
 	for (unsigned i = 0; i < c->nsteps; i++) {
 		const struct cg_step *s = &c->steps[i];
 
-		if (s->at_iter > 0)
-			printf("  iteration %d", s->at_iter);
-		else
-			printf("  %s", fe_fmt_time(s->at_ns, b, sizeof(b)));
+		/* when, as the results, the summary and the report say it: "iteration 15",
+		 * "1.5 s" */
+		cg_step_at(s, b, sizeof(b));
+		printf("  %s", b);
 		if (s->revert)
 			show_end(c, s);
 		else

@@ -333,7 +333,8 @@ int cg_step_command(const struct cg_run *r, const struct cg_regime *g, const str
 		    char *cmd, size_t len, char *err, size_t elen);
 /* Whether step s runs in regime g: not in a baseline, nor on a link g's fabric lacks. */
 int cg_step_runs(const struct cg_run *r, const struct cg_regime *g, const struct cg_step *s);
-/* When a step is due, as the results say it: "iteration 15", "1.500 s". */
+/* When a step is due, as every output says it (campaign show, the results, the warnings,
+ * report.html): "iteration 15", "1.5 s", "2 s". */
 void cg_step_at(const struct cg_step *s, char *at, size_t len);
 
 /* cg_run.c */

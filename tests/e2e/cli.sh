@@ -114,7 +114,8 @@ o=$(cd "$T/cwd" && "$FE_BIN/fabemuctl" campaign list 2>&1) || fe_fail "campaign 
 grep -qxF "$(printf '%-22s %s (%s)' quick "$(sed -n 's/^description: //p' "$FE_ROOT/testbeds/campaigns/quick.yaml")" \
 	"$FE_ROOT/testbeds/campaigns/quick.yaml")" <<<"$o" || fe_fail "campaign list (in $T/cwd): $o"
 # campaign show: a command job has no iterations; an end step prints the command it runs
-# (the profile, then the regime's links: entries on that link); a baseline is marked
+# (the profile, then the regime's links: entries on that link); a baseline is marked; a
+# step's time is written as the results write it (cg_step_at(): "1.5 s", "2 s")
 cat >"$T/show.yaml" <<'EOF'
 name: show
 hosts: 2
@@ -123,13 +124,14 @@ regimes:
   - {name: w, kind: wire}
   - {name: eth, profile: ethernet-lossy, scale: 1000, links: ["0.up:delay=5ms"]}
 timeline:
-  - {action: delay, at: {time: 1s}, duration: 1s, link: 0, delay: 20ms}
+  - {action: delay, at: {time: 1500ms}, duration: 500ms, link: 0, delay: 20ms}
 EOF
 o=$("$FE_BIN/fabemuctl" campaign show "$T/show.yaml") || fe_fail "campaign show $T/show.yaml: $o"
 grep -qx "job command 'sleep 3'" <<<"$o" &&
 	grep -qxF "regime w: the wire (the hosts joined by a Linux bridge, no fabemu) (baseline: runs without the timeline's faults)" <<<"$o" &&
 	grep -q '^regime eth: profile [^(]*([^)]*), scale 1000, regime lossy$' <<<"$o" &&
-	grep -qx "  2s: end: end of delay 0 delay=20ms (timeline.0.duration): fabemuctl apply '.*/ethernet-lossy.yaml' --scale 1000 --link 0 && fabemuctl set '0.up' 'delay=5ms'" <<<"$o" ||
+	grep -qxF "  1.5 s: delay 0 delay=20ms (timeline.0.at): fabemuctl set 0 'delay=20ms'" <<<"$o" &&
+	grep -qx "  2 s: end: end of delay 0 delay=20ms (timeline.0.duration): fabemuctl apply '.*/ethernet-lossy.yaml' --scale 1000 --link 0 && fabemuctl set '0.up' 'delay=5ms'" <<<"$o" ||
 	fe_fail "campaign show $T/show.yaml: $o"
 echo "  ok   fabemuctl campaign: list, show, the lookup (a file as given, else shipped), --help"
 
