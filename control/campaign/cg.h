@@ -338,13 +338,31 @@ int cg_step_runs(const struct cg_run *r, const struct cg_regime *g, const struct
 void cg_step_at(const struct cg_step *s, char *at, size_t len);
 
 /* cg_run.c */
+/*
+ * What became of a timeline step in a run: decided where the runner knows it (the marks
+ * of the steps that ran or failed, cg_faults_missed(), cg_faults_skipped()) and kept with
+ * the step in campaign.json ("outcome"). The report and the terminal read it, never the
+ * reason (why), which is text for people.
+ */
+enum cg_outcome {
+	CG_STEP_RAN,	     /* its command ran and took (runs[].faults[]) */
+	CG_STEP_FAILED,	     /* its fabemuctl command failed: the fault was not injected */
+	CG_STEP_NOT_REACHED, /* the job ended before it was due */
+	CG_STEP_SKIPPED,     /* not run in this regime: a baseline's, or on a link it lacks */
+	CG_STEP_OUTCOMES
+};
+/* The outcome's name in campaign.json: "ran", "failed", "not_reached", "skipped". */
+const char *cg_outcome_name(enum cg_outcome o);
+/* The outcome of a step of a run in campaign.json (its "outcome"); -1: none, or unknown. */
+int cg_outcome_of(json_t *step);
 int cg_campaign_run(const char *file, const char *outdir, const char *testbed, unsigned iters);
 /* A run's steps that do not run in regime g (a baseline's, or on a link its fabric lacks),
- * each {step, what, at, why}. */
+ * each {step, what, at, outcome: skipped, why}. */
 json_t *cg_faults_skipped(const struct cg_run *r, const struct cg_regime *g);
-/* A run's steps that did not run, each {step, what, at, why}, from the marks of those
- * that ran (faults) and failed (failed): a failed one counted in r->steps_failed, one the
- * job's end (jr->eof_ns) left unreached (only when whole) not; each a warning. */
+/* A run's steps that did not run, each {step, what, at, outcome, why}, from the marks of
+ * those that ran (faults) and failed (failed): a failed one (outcome failed) counted in
+ * r->steps_failed, one the job's end (jr->eof_ns) left unreached (not_reached, only when
+ * whole) not; each a warning. */
 json_t *cg_faults_missed(struct cg_run *r, const struct cg_regime *g, const char *tag,
 			 json_t *faults, json_t *failed, const struct cg_job_result *jr, int whole);
 /* The campaign's status as the results say it: "complete", "complete, 2 fault step(s)

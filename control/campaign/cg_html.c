@@ -224,9 +224,27 @@ plot(FILE *f, const struct cg_run *r, const char *name, const char *size)
 		fprintf(f, "<p>No plot: no data, or not written (above).</p>\n");
 }
 
+/* A step of a run as the report begins it, by its outcome (the runner's, in the run). */
+static const char *
+step_label(int outcome)
+{
+	switch (outcome) {
+	case CG_STEP_RAN:
+		return "<li>ran ";
+	case CG_STEP_FAILED:
+		return "<li class='distorted'><b>FAILED</b> at ";
+	case CG_STEP_NOT_REACHED:
+		return "<li class='distorted'><b>not reached</b> at ";
+	case CG_STEP_SKIPPED:
+		return "<li>skipped at ";
+	default:
+		return "<li class='distorted'><b>outcome unknown</b> at ";
+	}
+}
+
 /* The steps of one list (faults[], faults_missed[], faults_skipped[]) of a run. */
 static void
-run_steps(FILE *f, json_t *run, const char *key, const char *label, const char *cls)
+run_steps(FILE *f, json_t *run, const char *key)
 {
 	json_t *m;
 	size_t i;
@@ -235,11 +253,7 @@ run_steps(FILE *f, json_t *run, const char *key, const char *label, const char *
 	{
 		const char *why = json_string_value(json_object_get(m, "why"));
 
-		if (label == NULL) /* a step that did not run: its command failed, or too late */
-			fprintf(f, "<li%s><b>%s</b> at ", cls,
-				why && strstr(why, "failed") ? "FAILED" : "not run");
-		else
-			fprintf(f, "<li%s>%s", cls, label);
+		fprintf(f, "%s", step_label(cg_outcome_of(m)));
 		if (json_is_string(json_object_get(m, "at"))) {
 			esc(f, json_string_value(json_object_get(m, "at")));
 		} else if (json_integer_value(json_object_get(m, "iteration")) > 0) {
@@ -296,9 +310,9 @@ faults(FILE *f, const struct cg_run *r, json_t *runs)
 		esc(f, json_string_value(json_object_get(run, "regime")) ?: "");
 		fprintf(f, "-%lld:</p><ul>\n",
 			json_integer_value(json_object_get(run, "repetition")));
-		run_steps(f, run, "faults", "ran ", "");
-		run_steps(f, run, "faults_missed", NULL, " class='distorted'");
-		run_steps(f, run, "faults_skipped", "skipped at ", "");
+		run_steps(f, run, "faults");
+		run_steps(f, run, "faults_missed");
+		run_steps(f, run, "faults_skipped");
 		if (json_array_size(json_object_get(run, "faults")) +
 			    json_array_size(json_object_get(run, "faults_missed")) +
 			    json_array_size(json_object_get(run, "faults_skipped")) ==

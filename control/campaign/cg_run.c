@@ -113,6 +113,30 @@ tcp_json(unsigned h, const struct cg_host_ctr *a, const struct cg_host_ctr *b)
 			 (json_int_t)(b->ce - a->ce));
 }
 
+static const char *const outcome_names[CG_STEP_OUTCOMES] = {
+	[CG_STEP_RAN] = "ran",
+	[CG_STEP_FAILED] = "failed",
+	[CG_STEP_NOT_REACHED] = "not_reached",
+	[CG_STEP_SKIPPED] = "skipped",
+};
+
+const char *
+cg_outcome_name(enum cg_outcome o)
+{
+	return o >= 0 && o < CG_STEP_OUTCOMES ? outcome_names[o] : "unknown";
+}
+
+int
+cg_outcome_of(json_t *step)
+{
+	const char *name = json_string_value(json_object_get(step, "outcome"));
+
+	for (int o = 0; name && o < CG_STEP_OUTCOMES; o++)
+		if (strcmp(name, outcome_names[o]) == 0)
+			return o;
+	return -1;
+}
+
 /* The faults as they ran (failed 0), or the steps whose command failed (failed 1), from
  * the marks the hook and the runner wrote ("x " before a failed one's). */
 static json_t *
@@ -137,8 +161,10 @@ marks_json(const char *marks, int failed)
 			snprintf(what, sizeof(what), "%s", l + n);
 		else
 			continue;
-		json_array_append_new(mk, json_pack("{s:i, s:I, s:s}", "iteration", it, "time_ns",
-						    (json_int_t)t, "what", what));
+		json_array_append_new(
+			mk, json_pack("{s:i, s:I, s:s, s:s}", "iteration", it, "time_ns",
+				      (json_int_t)t, "what", what, "outcome",
+				      cg_outcome_name(failed ? CG_STEP_FAILED : CG_STEP_RAN)));
 	}
 	if (f)
 		fclose(f);
@@ -176,6 +202,17 @@ step_skipped(const struct cg_run *r, const struct cg_regime *g, const struct cg_
 	return NULL;
 }
 
+/* A step that did not run, as a run's faults_missed[] and faults_skipped[] list it. */
+static json_t *
+step_json(const struct cg_step *s, enum cg_outcome o, const char *why)
+{
+	char at[64];
+
+	cg_step_at(s, at, sizeof(at));
+	return json_pack("{s:s, s:s, s:s, s:s, s:s}", "step", s->src, "what", s->what, "at", at,
+			 "outcome", cg_outcome_name(o), "why", why);
+}
+
 /* A run's steps that do not run in its regime: listed, never silent. */
 json_t *
 cg_faults_skipped(const struct cg_run *r, const struct cg_regime *g)
@@ -185,13 +222,9 @@ cg_faults_skipped(const struct cg_run *r, const struct cg_regime *g)
 	for (unsigned i = 0; i < r->c->nsteps; i++) {
 		const struct cg_step *s = &r->c->steps[i];
 		const char *why = step_skipped(r, g, s);
-		char at[64];
 
-		if (why == NULL)
-			continue;
-		cg_step_at(s, at, sizeof(at));
-		json_array_append_new(sk, json_pack("{s:s, s:s, s:s, s:s}", "step", s->src, "what",
-						    s->what, "at", at, "why", why));
+		if (why != NULL)
+			json_array_append_new(sk, step_json(s, CG_STEP_SKIPPED, why));
 	}
 	return sk;
 }
@@ -216,15 +249,15 @@ cg_faults_missed(struct cg_run *r, const struct cg_regime *g, const char *tag, j
 	for (unsigned i = 0; i < r->c->nsteps && taken && taken_f; i++) {
 		const struct cg_step *s = &r->c->steps[i];
 		char at[64], why[160], w[512];
-		int fail;
+		enum cg_outcome o;
 
 		if (step_skipped(r, g, s) || step_ran(s, faults, taken))
 			continue;
-		fail = step_ran(s, failed, taken_f);
-		if (!whole && !fail) /* a run cut short: only what failed is known not to run */
+		o = step_ran(s, failed, taken_f) ? CG_STEP_FAILED : CG_STEP_NOT_REACHED;
+		/* a run cut short: only what failed is known not to run */
+		if (!whole && o == CG_STEP_NOT_REACHED)
 			continue;
-		cg_step_at(s, at, sizeof(at));
-		if (fail) {
+		if (o == CG_STEP_FAILED) {
 			snprintf(why, sizeof(why), "its fabemuctl command failed (logs/%s)",
 				 s->at_iter ? "job-*.log" : "faults.log");
 			r->steps_failed++;
@@ -232,12 +265,12 @@ cg_faults_missed(struct cg_run *r, const struct cg_regime *g, const char *tag, j
 			snprintf(why, sizeof(why),
 				 "not reached: the job ended (%.3f s after it started)", job_s);
 		}
+		cg_step_at(s, at, sizeof(at));
 		snprintf(w, sizeof(w), "run %s: %s (%s) at %s did not run: %s", tag, s->src,
 			 s->what, at, why);
 		cg_say("  WARNING: %s\n", w);
 		json_array_append_new(r->warnings, json_string(w));
-		json_array_append_new(missed, json_pack("{s:s, s:s, s:s, s:s}", "step", s->src,
-							"what", s->what, "at", at, "why", why));
+		json_array_append_new(missed, step_json(s, o, why));
 	}
 	free(taken);
 	free(taken_f);

@@ -68,10 +68,13 @@ print("  faults run:", ran, "; missed:", missed)
 assert d["status"] == "complete", d["status"]
 assert missed == [("timeline.1.at", "30 s"), ("timeline.1.duration", "31 s")], missed
 assert all(m["why"].startswith("not reached: the job ended") for m in run["faults_missed"]), run["faults_missed"]
+assert all(m["outcome"] == "not_reached" for m in run["faults_missed"]), run["faults_missed"]
+assert all(f["outcome"] == "ran" for f in run["faults"]), run["faults"]
 assert ran == ["loss 0.up loss=5%", "end of loss 0.up loss=5%"], ran
 assert len(d["warnings"]) == 2 and "timeline.1.at" in d["warnings"][0], d["warnings"]
 PY
 grep -q "Warning:</b> run eth-1: timeline.1.at" "$T/late/report.html" || fe_fail "no warning in report.html"
+grep -q "<b>not reached</b> at 30 s: delay 1.down delay=5ms" "$T/late/report.html" || fe_fail "report.html: the step not reached"
 echo "  ok   2 steps missed, named, in the output, campaign.json and report.html"
 
 echo "two steps at one iteration: both run"
@@ -135,6 +138,7 @@ grep -q "timeline.1.at: set s1-s2 delay=1ms is not in this regime's fabric: not 
 ! grep -q "FAILED: set s1-s2" "$T/end.out" || fe_fail "a step eth's fabric lacks is said FAILED"
 grep -q "note: baselines run without the timeline's faults: wire" "$T/end.out" || fe_fail "no note of the baselines"
 grep -q "a baseline runs without the timeline's faults" "$T/end/report.html" || fe_fail "report.html: no skipped step"
+grep -qF "<b>FAILED</b> at 0.3 s: apply $T/far.yaml to 1.down" "$T/end/report.html" || fe_fail "report.html: the step that failed not FAILED"
 grep -E '^0\.up .* delay 5ms ' "$T/end/logs/job-eth-1.log" >/dev/null ||
 	fe_fail "0.up after the fault's end: $(grep '^0.up' "$T/end/logs/job-eth-1.log"), not the regime's 5 ms"
 python3 - "$T/end/campaign.json" <<'PY' || fe_fail "campaign.json"
@@ -145,11 +149,12 @@ assert d["status"] == "complete, 2 fault step(s) failed", d["status"]
 assert any("baselines run without the timeline's faults: wire" in n for n in d["notes"]), d["notes"]
 assert runs["wire"]["faults"] == [] and len(runs["wire"]["faults_skipped"]) == 5, runs["wire"]
 sk = [(m["step"], m["why"]) for m in runs["eth"]["faults_skipped"]]
+assert all(m["outcome"] == "skipped" for g in runs for m in runs[g]["faults_skipped"]), runs
 assert sk == [("timeline.1.at", "not in this regime's fabric"),
               ("timeline.1.duration", "not in this regime's fabric")], sk
 for g in ("eth", "pair"):
     m = runs[g]["faults_missed"]
-    assert [x["step"] for x in m] == ["timeline.2.at"] and "failed" in m[0]["why"], (g, m)
+    assert [x["step"] for x in m] == ["timeline.2.at"] and m[0]["outcome"] == "failed", (g, m)
 assert len(runs["eth"]["faults"]) == 2 and len(runs["pair"]["faults"]) == 4, runs["pair"]
 assert runs["pair"]["faults_skipped"] == [], runs["pair"]["faults_skipped"]
 print("  ok   status %r; eth's 0.up back to 5 ms; wire skipped %d steps" % (d["status"], len(runs["wire"]["faults_skipped"])))

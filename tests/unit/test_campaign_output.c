@@ -3,7 +3,8 @@
  * What a campaign reports once it ran (control/campaign/): a fault's end puts back the
  * regime's own links: overrides, the status says the fault steps that failed, a regime
  * cut short says so on its row, one that never ran has empty figures, not zeros, CSV
- * fields are quoted when they need it, and the baselines' skipped faults are said.
+ * fields are quoted when they need it, the baselines' skipped faults are said, and each
+ * step of a run carries its outcome, which the report reads.
  */
 #include <criterion/criterion.h>
 #include <limits.h>
@@ -293,18 +294,21 @@ Test(output, html)
 	camp.steps[0].at_ns = 1500000000;
 	r = a_run("wire", 200, NULL);
 	json_object_set_new(r, "faults_skipped",
-			    json_pack("[{s:s, s:s, s:s, s:s}]", "step", "timeline.0.at", "what",
-				      "delay 0.up delay=20ms", "at", "1.500 s", "why",
+			    json_pack("[{s:s, s:s, s:s, s:s, s:s}]", "step", "timeline.0.at",
+				      "what", "delay 0.up delay=20ms", "at", "1.5 s", "outcome",
+				      "skipped", "why",
 				      "a baseline runs without the timeline's faults"));
 	json_array_append_new(runs, r);
 	r = a_run("eth, lossy", 47, "47 of 200 iterations (interrupted)");
 	json_object_set_new(r, "faults",
-			    json_pack("[{s:i, s:I, s:s}]", "iteration", 0, "time_ns",
-				      (json_int_t)1501000000, "what", "delay 0.up delay=20ms"));
+			    json_pack("[{s:i, s:I, s:s, s:s}]", "iteration", 0, "time_ns",
+				      (json_int_t)1501000000, "what", "delay 0.up delay=20ms",
+				      "outcome", "ran"));
 	json_object_set_new(r, "faults_missed",
-			    json_pack("[{s:s, s:s, s:s, s:s}]", "step", "timeline.0.duration",
-				      "what", "end of delay 0.up delay=20ms", "at", "2.000 s",
-				      "why", "its fabemuctl command failed (logs/faults.log)"));
+			    json_pack("[{s:s, s:s, s:s, s:s, s:s}]", "step", "timeline.0.duration",
+				      "what", "end of delay 0.up delay=20ms", "at", "2 s",
+				      "outcome", "failed", "why",
+				      "its fabemuctl command failed (logs/faults.log)"));
 	json_array_append_new(runs, r);
 	run.capacity = json_object();
 	memset(rows, 0, sizeof(rows));
@@ -320,9 +324,8 @@ Test(output, html)
 	cr_assert(strstr(html, "<li>1.5 s: delay 0.up delay=20ms (timeline.0.at)</li>"), "%s",
 		  html);
 	cr_assert(strstr(html, "ran at 1.501 s: delay 0.up delay=20ms"), "%s", html);
-	cr_assert(strstr(html, "<b>FAILED</b> at 2.000 s: end of delay 0.up delay=20ms"), "%s",
-		  html);
-	cr_assert(strstr(html, "skipped at 1.500 s: delay 0.up delay=20ms"), "%s", html);
+	cr_assert(strstr(html, "<b>FAILED</b> at 2 s: end of delay 0.up delay=20ms"), "%s", html);
+	cr_assert(strstr(html, "skipped at 1.5 s: delay 0.up delay=20ms"), "%s", html);
 	cr_assert_null(strstr(html, "ms 1500:"), "%s", html);
 	json_decref(runs);
 	json_decref(run.capacity);
@@ -433,6 +436,7 @@ Test(output, step_not_reached_is_not_failed)
 	missed = cg_faults_missed(&run, g, "eth-1", ran, failed, &jr, 1);
 	cr_assert_eq(run.steps_failed, 0);
 	cr_assert_eq(json_array_size(missed), 1);
+	cr_assert_eq(cg_outcome_of(json_array_get(missed, 0)), CG_STEP_NOT_REACHED);
 	why = json_string_value(json_object_get(json_array_get(missed, 0), "why"));
 	cr_assert_str_eq(why, "not reached: the job ended (1.500 s after it started)");
 	cr_assert_str_eq(json_string_value(json_object_get(json_array_get(missed, 0), "at")),
@@ -444,11 +448,63 @@ Test(output, step_not_reached_is_not_failed)
 						"end of delay 0.up delay=20ms"));
 	missed = cg_faults_missed(&run, g, "eth-1", ran, failed, &jr, 1);
 	cr_assert_eq(run.steps_failed, 1);
+	cr_assert_eq(cg_outcome_of(json_array_get(missed, 0)), CG_STEP_FAILED);
 	why = json_string_value(json_object_get(json_array_get(missed, 0), "why"));
 	cr_assert_str_eq(why, "its fabemuctl command failed (logs/faults.log)");
 	json_decref(missed);
 	json_decref(ran);
 	json_decref(failed);
+}
+
+/* report.html labels a step of a run by the outcome the runner gave it, as campaign.json
+ * keeps it, not by the words of its reason: a failed step whose reason does not say
+ * "failed", and one not reached whose reason does. */
+Test(output, html_reads_step_outcome_not_reason)
+{
+	struct cg_job_result jr = {.start_ns = 0, .eof_ns = 1500000000, .end_ns = 1500000000};
+	struct cg_regime *g = &camp.reg[2];
+	struct cg_row rows[CG_MAX_REGIMES * CG_MAX_SIZES];
+	json_t *none = json_array(), *failed, *missed, *r, *runs = json_array(), *back;
+	char p[160], *html, *text;
+	size_t n;
+
+	/* the fault at 1 s: its command failed; its end at 2 s: after the job's end */
+	failed = json_pack("[{s:i, s:I, s:s}]", "iteration", 0, "time_ns", (json_int_t)1000000000,
+			   "what", "delay 0.up delay=20ms");
+	missed = cg_faults_missed(&run, g, "eth-1", none, failed, &jr, 1);
+	cr_assert_eq(json_array_size(missed), 2);
+	cr_assert_eq(cg_outcome_of(json_array_get(missed, 0)), CG_STEP_FAILED);
+	cr_assert_eq(cg_outcome_of(json_array_get(missed, 1)), CG_STEP_NOT_REACHED);
+	json_object_set_new(json_array_get(missed, 0), "why",
+			    json_string("the dataplane refused it"));
+	json_object_set_new(json_array_get(missed, 1), "why",
+			    json_string("not reached: the job failed first"));
+	r = a_run("eth, lossy", 200, NULL);
+	json_object_set_new(r, "faults_missed", missed);
+	json_array_append_new(runs, r);
+	/* through campaign.json's text, as a later reader gets it */
+	text = json_dumps(runs, 0);
+	back = json_loads(text, 0, NULL);
+	cr_assert_not_null(back);
+	run.capacity = json_object();
+	memset(rows, 0, sizeof(rows));
+	n = cg_summarize(&camp, back, rows);
+	cr_assert_eq(cg_html(&run, back, rows, n, "complete, 1 fault step(s) failed"), 0);
+	snprintf(p, sizeof(p), "%s/report.html", dir);
+	html = slurp(p);
+	cr_assert(strstr(html, "<b>FAILED</b> at 1 s: delay 0.up delay=20ms (the dataplane "
+			       "refused it)"),
+		  "%s", html);
+	cr_assert(strstr(html, "<b>not reached</b> at 2 s: end of delay 0.up delay=20ms (not "
+			       "reached: the job failed first)"),
+		  "%s", html);
+	cr_assert_null(strstr(html, "<b>FAILED</b> at 2 s"), "%s", html);
+	free(text);
+	json_decref(back);
+	json_decref(runs);
+	json_decref(failed);
+	json_decref(none);
+	json_decref(run.capacity);
 }
 
 /* A fault on a link a regime's fabric lacks is skipped there, said before the job, not a
@@ -464,6 +520,8 @@ Test(output, link_not_in_regime_fabric_skipped)
 	cr_assert_not(cg_step_runs(&run, g, &camp.steps[0]));
 	sk = cg_faults_skipped(&run, g);
 	cr_assert_eq(json_array_size(sk), 2);
+	cr_assert_str_eq(json_string_value(json_object_get(json_array_get(sk, 0), "outcome")),
+			 "skipped");
 	cr_assert_str_eq(json_string_value(json_object_get(json_array_get(sk, 0), "why")),
 			 "not in this regime's fabric");
 	cr_assert_str_eq(json_string_value(json_object_get(json_array_get(sk, 0), "at")), "1 s");
