@@ -62,18 +62,9 @@ usage(FILE *f)
 		"                              a containerlab lab as a fabemu topology and a\n"
 		"                              campaign over its hosts, in DIR (default: the\n"
 		"                              lab's name; docs/containerlab.md)\n"
-		"Campaigns (docs/campaigns.md; FILE|NAME: a file, else testbeds/campaigns/NAME):\n"
-		"  campaign list               the shipped campaigns and their descriptions\n"
-		"  campaign check FILE|NAME... validate campaigns and the profiles they name\n"
-		"  campaign show FILE|NAME     the campaign as it would run: job, regimes and\n"
-		"                              their links, timeline\n"
-		"  campaign run FILE|NAME [--out DIR] [--testbed NAME] [--iterations N]\n"
-		"                              run its job under each regime, with the timeline's\n"
-		"                              faults except in the baselines (the first wire\n"
-		"                              regime, the first with an ideal fabric: they run\n"
-		"                              without them); results and report in DIR (root)\n"
-		"  testbed clean               remove what killed campaign runners left behind:\n"
-		"                              processes, hosts, bridge, socket, DPDK files\n"
+		"Campaigns (docs/campaigns.md):\n");
+	fe_campaign_help(f);
+	fprintf(f,
 		"A running fabemu-dp:\n"
 		"  status                      version, profile, topology and path, regime, last\n"
 		"                              change and its timing\n"
@@ -118,11 +109,7 @@ usage(FILE *f)
 		"  -j, --json          print the reply's data as JSON\n"
 		"  -h, --help\n"
 		"Exit status: 0 done, 1 refused (reason printed), 2 usage, 3 no dataplane to talk\n"
-		"to. campaign run: 0 complete, 1 bad campaign file, 2 usage, 3 setup failed, 4 "
-		"the\n"
-		"dataplane died, 5 the job failed, 6 results incomplete (a file not written), 7\n"
-		"complete but a fault step's command failed, 130 interrupted "
-		"(docs/campaigns.md).\n");
+		"to; campaign: its own (above).\n");
 }
 
 /* ---- Offline profile commands ---- */

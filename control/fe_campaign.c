@@ -18,25 +18,89 @@
 
 #define RUN_ARGS "FILE|NAME [--out DIR] [--testbed NAME] [--iterations N]"
 
+/*
+ * The campaign commands: their operands (FILE|NAME), as many as min to max, and what each
+ * does. The one source of their help: fabemuctl campaign --help (usage()) and the
+ * campaign section of fabemuctl --help (fe_campaign_help()) are both printed from it, and
+ * from the two paragraphs below. help: lines of at most 50 characters (fabemuctl --help
+ * prints them from column 30).
+ */
+static const struct {
+	const char *name, *operands, *need, *help;
+	int min, max;
+} subs[] = {
+	{"list", "", "takes no operand", "the shipped campaigns and their descriptions", 0, 0},
+	{"check", " FILE|NAME...", "needs at least one campaign file or name",
+	 "validate campaigns and the profiles they name", 1, 1 << 20},
+	{"show", " FILE|NAME", "needs one campaign file or name",
+	 "the campaign as it would run: job, regimes and\n"
+	 "their links, timeline",
+	 1, 1},
+	{"run", " " RUN_ARGS, "needs one campaign file or name",
+	 "run its job under each regime, with the timeline's\n"
+	 "faults except in the baselines (the first wire\n"
+	 "regime, the first with an ideal fabric: they run\n"
+	 "without them); results and report in DIR (root)",
+	 1, 1},
+};
+#define NSUBS (sizeof(subs) / sizeof(subs[0]))
+enum { SUB_LIST, SUB_CHECK, SUB_SHOW, SUB_RUN };
+
+static const char operand_help[] =
+	"FILE|NAME: a file that exists is taken as given (with or without .yaml); else\n"
+	"a shipped campaign, testbeds/campaigns/NAME.yaml (docs/campaigns.md)";
+/* enum cg_exit */
+static const char exit_help[] =
+	"Exit status: 0 done (run: complete), 1 bad campaign file, 2 usage; run also\n"
+	"3 setup failed, 4 the dataplane died, 5 the job failed, 6 results incomplete\n"
+	"(a file not written), 7 complete but a fault step's command failed, 130\n"
+	"interrupted";
+
+/* The lines of text from column col, the first one after what is printed up to column at
+ * (on a line of its own if that reaches col). */
+static void
+lines_at(FILE *f, const char *text, int col, int at)
+{
+	if (at > 0 && at >= col) {
+		fputc('\n', f);
+		at = 0;
+	}
+	for (const char *p = text;; p++) {
+		size_t k = strcspn(p, "\n");
+
+		fprintf(f, "%*s%.*s\n", col - at, "", (int)k, p);
+		p += k;
+		if (*p == '\0')
+			break;
+		at = 0;
+	}
+}
+
+/* fabemuctl campaign --help: the commands' usage, then what each does. */
 static void
 usage(FILE *f)
 {
-	fprintf(f, "Usage: fabemuctl campaign list\n"
-		   "       fabemuctl campaign check FILE|NAME...\n"
-		   "       fabemuctl campaign show FILE|NAME\n"
-		   "       fabemuctl campaign run " RUN_ARGS "\n"
-		   "  list   the shipped campaigns (testbeds/campaigns/) and their descriptions\n"
-		   "  check  validate campaigns and the profiles they name\n"
-		   "  show   the campaign as it would run: job, regimes and their links, timeline\n"
-		   "  run    run its job under each regime, with the timeline's faults except in\n"
-		   "         the baselines (the first wire regime, the first with an ideal\n"
-		   "         fabric: they run without them); results and report in DIR (root)\n"
-		   "FILE|NAME: a file that exists is taken as given (with or without .yaml); else\n"
-		   "a shipped campaign, testbeds/campaigns/NAME.yaml (docs/campaigns.md)\n"
-		   "Exit status: 0 done (run: complete), 1 bad campaign file, 2 usage; run also\n"
-		   "3 setup failed, 4 the dataplane died, 5 the job failed, 6 results incomplete\n"
-		   "(a file not written), 7 complete but a fault step's command failed, 130\n"
-		   "interrupted\n");
+	for (unsigned i = 0; i < NSUBS; i++)
+		fprintf(f, "%s fabemuctl campaign %s%s\n", i ? "      " : "Usage:", subs[i].name,
+			subs[i].operands);
+	for (unsigned i = 0; i < NSUBS; i++)
+		lines_at(f, subs[i].help, 9, fprintf(f, "  %s", subs[i].name));
+	lines_at(f, operand_help, 0, 0);
+	lines_at(f, exit_help, 0, 0);
+}
+
+void
+fe_campaign_help(FILE *f)
+{
+	for (unsigned i = 0; i < NSUBS; i++)
+		lines_at(f, subs[i].help, 30,
+			 fprintf(f, "  campaign %s%s", subs[i].name, subs[i].operands));
+	lines_at(f,
+		 "remove what killed campaign runners left behind:\n"
+		 "processes, hosts, bridge, socket, DPDK files",
+		 30, fprintf(f, "  testbed clean"));
+	lines_at(f, operand_help, 2, 0);
+	lines_at(f, exit_help, 2, 0);
 }
 
 static int
@@ -309,19 +373,6 @@ testbed_clean(int argc, char **argv)
 		printf("removed what %d campaign runner(s) that are gone left\n", n);
 	return n < 0 ? 1 : 0;
 }
-
-/* The campaign commands: their operands (FILE|NAME), as many as min to max. */
-static const struct {
-	const char *name, *operands, *need;
-	int min, max;
-} subs[] = {
-	{"list", "", "takes no operand", 0, 0},
-	{"check", " FILE|NAME...", "needs at least one campaign file or name", 1, 1 << 20},
-	{"show", " FILE|NAME", "needs one campaign file or name", 1, 1},
-	{"run", " " RUN_ARGS, "needs one campaign file or name", 1, 1},
-};
-#define NSUBS (sizeof(subs) / sizeof(subs[0]))
-enum { SUB_LIST, SUB_CHECK, SUB_SHOW, SUB_RUN };
 
 /* A bad option or argument of "campaign SUB": what was wrong is said before this. */
 static int

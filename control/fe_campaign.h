@@ -13,7 +13,12 @@
 #ifndef FE_CAMPAIGN_H
 #define FE_CAMPAIGN_H
 
+#include <stdio.h>
+
 /* argv[0] is "campaign" or "testbed". Returns the exit status (docs/campaigns.md). */
 int fe_campaign_main(int argc, char **argv);
+/* The campaign section of fabemuctl --help: the commands and what each does, FILE|NAME and
+ * the exit statuses, as fabemuctl campaign --help says them, then testbed clean. */
+void fe_campaign_help(FILE *f);
 
 #endif

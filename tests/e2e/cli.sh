@@ -74,6 +74,22 @@ for args in "campaign --help" "campaign -h" "campaign run --help" "campaign chec
 		grep -q '^       fabemuctl campaign run FILE|NAME \[--out DIR\]' <<<"$o" ||
 		fe_fail "fabemuctl $args: exit $rc, stdout '$o', stderr '$(cat "$T/help.err")'"
 done
+# one source (fe_campaign.c) for campaign's help: fabemuctl --help's campaign section says
+# what fabemuctl campaign --help says, word for word (each command's help, FILE|NAME, the
+# exit statuses), whatever the layout
+all=$("$FE_BIN/fabemuctl" --help | tr -s ' \n' ' ')
+n=0
+while IFS= read -r part; do
+	n=$((n + 1))
+	grep -qF -- "$part" <<<"$all" ||
+		fe_fail "fabemuctl --help does not say what fabemuctl campaign --help says: '$part'"
+done < <("$FE_BIN/fabemuctl" campaign --help | awk '
+	/^Usage:|^       fabemuctl / { next }
+	/^  [a-z]+ / { if (c != "") print c; sub(/^  [a-z]+ +/, ""); c = $0; next }
+	/^[A-Za-z|]+( [a-z]+)?: / { if (c != "") print c; c = $0; next }
+	{ sub(/^ +/, ""); c = c " " $0 }
+	END { if (c != "") print c }' | tr -s ' ')
+[ "$n" = 6 ] || fe_fail "fabemuctl campaign --help: $n parts (4 commands, FILE|NAME, exit status), not 6"
 # an unknown option: named with the command, the usage after it, exit status 2
 rc=0
 o=$("$FE_BIN/fabemuctl" campaign run --x quick 2>&1) || rc=$?
