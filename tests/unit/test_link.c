@@ -1009,6 +1009,29 @@ Test(link, burst_open_is_one_at_a_time)
 	cr_assert_gt(drops[FE_LINK_DROP_WIRE], 0, "... and the wire");
 }
 
+/* A gated link at 1 Gbit/s with bytes per account in acct[4], all 0 */
+static void
+acct_setup(struct harness *h, fe_counter_t *acct)
+{
+	const struct fe_link_params p = {.rate_bps = 1 * GBIT, .delay_ns = 1000};
+
+	memset(acct, 0, 4 * sizeof(*acct));
+	setup(h, &p, 1000000000);
+	h->link.gated = 1;
+	h->link.acct = acct;
+}
+
+/* An open burst, no window, of one packet of len bytes of account a at tick at (taken) */
+static void
+open_one(struct harness *h, int *pkt, uint64_t at, uint32_t len, unsigned a)
+{
+	struct fe_link_offer o = {.pkt = pkt, .at = at, .len = len, .label = FE_LABEL(a, 0)};
+	unsigned nd = 0;
+
+	cr_assert_eq(fe_link_enqueue_burst_open(&h->link, &o, 1, 0, 0, &nd), 1);
+	cr_assert_eq(nd, 0);
+}
+
 /*
  * An open burst takes from each account the bytes of its packets that left: those of
  * another account than the offers' each from its own, however the accounts alternate
@@ -1016,67 +1039,41 @@ Test(link, burst_open_is_one_at_a_time)
  */
 Test(link, burst_open_takes_what_left_from_each_account)
 {
-	const struct fe_link_params p = {.rate_bps = 1 * GBIT, .delay_ns = 1000};
-	fe_counter_t acct[4] = {0};
+	fe_counter_t acct[4];
 	struct harness h;
-	struct fe_link_offer o[2];
-	unsigned nd = 0;
 	int pkt[6];
 
-	setup(&h, &p, 1000000000);
-	h.link.gated = 1;
-	h.link.acct = acct;
-	/* 1000 bytes take 8.2 us at 1 Gbit/s: each starts at once, on a free serializer */
-	o[0] = (struct fe_link_offer){
-		.pkt = &pkt[0], .at = 0, .len = 1000, .label = FE_LABEL(0, 0)};
-	o[1] = (struct fe_link_offer){
-		.pkt = &pkt[1], .at = 10000, .len = 1000, .label = FE_LABEL(0, 0)};
-	cr_assert_eq(fe_link_enqueue_burst_open(&h.link, o, 2, 0, 0, &nd), 2);
-	o[0] = (struct fe_link_offer){
-		.pkt = &pkt[2], .at = 20000, .len = 500, .label = FE_LABEL(2, 0)};
-	o[1] = (struct fe_link_offer){
-		.pkt = &pkt[3], .at = 30000, .len = 500, .label = FE_LABEL(2, 0)};
-	cr_assert_eq(fe_link_enqueue_burst_open(&h.link, o, 2, 0, 0, &nd), 2);
-	/* each left before the next started: account 2's second is in the buffer */
+	/* 1000 bytes take 8.2 us at 1 Gbit/s: each starts at once, on a free serializer, and
+	 * each left before the next started: account 2's second is in the buffer */
+	acct_setup(&h, acct);
+	open_one(&h, &pkt[0], 0, 1000, 0);
+	open_one(&h, &pkt[1], 10000, 1000, 0);
+	open_one(&h, &pkt[2], 20000, 500, 2);
+	open_one(&h, &pkt[3], 30000, 500, 2);
 	cr_assert(acct[0] == 0 && acct[2] == 500 && h.link.sched == h.link.tail && h.link.svc == 3,
 		  "every packet started, counted against its account");
 	/* account 0 again once the four left: account 2's bytes from account 2 */
-	o[0] = (struct fe_link_offer){
-		.pkt = &pkt[4], .at = 100000, .len = 100, .label = FE_LABEL(0, 0)};
-	cr_assert_eq(fe_link_enqueue_burst_open(&h.link, o, 1, 0, 0, &nd), 1);
-	cr_assert_eq(h.link.svc, 4);
-	cr_assert(acct[0] == 100 && acct[2] == 0, "accounts %llu and %llu, 100 and 0 expected",
-		  (unsigned long long)acct[0], (unsigned long long)acct[2]);
+	open_one(&h, &pkt[4], 100000, 100, 0);
+	cr_assert(h.link.svc == 4 && acct[0] == 100 && acct[2] == 0,
+		  "accounts %llu and %llu, 100 and 0 expected", (unsigned long long)acct[0],
+		  (unsigned long long)acct[2]);
 	/* and again: what left is its own */
-	o[0] = (struct fe_link_offer){
-		.pkt = &pkt[5], .at = 200000, .len = 60, .label = FE_LABEL(0, 0)};
-	cr_assert_eq(fe_link_enqueue_burst_open(&h.link, o, 1, 0, 0, &nd), 1);
+	open_one(&h, &pkt[5], 200000, 60, 0);
 	cr_assert(h.link.svc == 5 && acct[0] == 60 && acct[2] == 0);
-	cr_assert_eq(nd, 0);
 	teardown(&h);
 
 	/* account 1's second packet still on the serializer when account 2's is offered
 	 * (each waits, then is pumped): it leaves in account 2's second burst, from 1 */
-	memset(acct, 0, sizeof(acct));
-	setup(&h, &p, 1000000000);
-	h.link.gated = 1;
-	h.link.acct = acct;
-	o[0] = (struct fe_link_offer){
-		.pkt = &pkt[0], .at = 0, .len = 1000, .label = FE_LABEL(1, 0)};
-	o[1] = (struct fe_link_offer){
-		.pkt = &pkt[1], .at = 1000, .len = 1000, .label = FE_LABEL(1, 0)};
-	cr_assert_eq(fe_link_enqueue_burst_open(&h.link, o, 2, 0, 0, &nd), 2);
+	acct_setup(&h, acct);
+	open_one(&h, &pkt[0], 0, 1000, 1);
+	open_one(&h, &pkt[1], 1000, 1000, 1);
 	cr_assert_eq(h.link.tail - h.link.sched, 1, "the second waits");
 	cr_assert_eq(fe_link_pump(&h.link, 9000, NULL, NULL), 1);
-	o[0] = (struct fe_link_offer){
-		.pkt = &pkt[2], .at = 10000, .len = 60, .label = FE_LABEL(2, 0)};
-	cr_assert_eq(fe_link_enqueue_burst_open(&h.link, o, 1, 0, 0, &nd), 1);
+	open_one(&h, &pkt[2], 10000, 60, 2);
 	cr_assert_eq(fe_link_pump(&h.link, 17000, NULL, NULL), 1);
 	cr_assert(acct[1] == 1000 && acct[2] == 60 && h.link.svc == 1,
 		  "account 1's second in the buffer, account 2's started");
-	o[0] = (struct fe_link_offer){
-		.pkt = &pkt[3], .at = 20000, .len = 60, .label = FE_LABEL(2, 0)};
-	cr_assert_eq(fe_link_enqueue_burst_open(&h.link, o, 1, 0, 0, &nd), 1);
+	open_one(&h, &pkt[3], 20000, 60, 2);
 	cr_assert(h.link.svc == 3 && acct[1] == 0 && acct[2] == 60,
 		  "accounts %llu and %llu, 0 and 60 expected", (unsigned long long)acct[1],
 		  (unsigned long long)acct[2]);
@@ -1085,23 +1082,14 @@ Test(link, burst_open_takes_what_left_from_each_account)
 	/* account 3's packet taken one at a time between two of account 1's bursts, still
 	 * on the serializer at the second (whose packet waits, then is pumped): it leaves
 	 * in account 1's third burst, from 3 */
-	memset(acct, 0, sizeof(acct));
-	setup(&h, &p, 1000000000);
-	h.link.gated = 1;
-	h.link.acct = acct;
-	o[0] = (struct fe_link_offer){
-		.pkt = &pkt[0], .at = 0, .len = 1000, .label = FE_LABEL(1, 0)};
-	cr_assert_eq(fe_link_enqueue_burst_open(&h.link, o, 1, 0, 0, &nd), 1);
+	acct_setup(&h, acct);
+	open_one(&h, &pkt[0], 0, 1000, 1);
 	cr_assert_eq(fe_link_enqueue_x(&h.link, &pkt[1], 1500, 100, 0, FE_LABEL(3, 0)), 0);
 	cr_assert_eq(fe_link_pump(&h.link, 9000, NULL, NULL), 1); /* till about 20.5 us */
-	o[0] = (struct fe_link_offer){
-		.pkt = &pkt[2], .at = 10000, .len = 100, .label = FE_LABEL(1, 0)};
-	cr_assert_eq(fe_link_enqueue_burst_open(&h.link, o, 1, 0, 0, &nd), 1);
+	open_one(&h, &pkt[2], 10000, 100, 1);
 	cr_assert_eq(fe_link_pump(&h.link, 21000, NULL, NULL), 1);
 	cr_assert(acct[1] == 100 && acct[3] == 1500 && h.link.svc == 1);
-	o[0] = (struct fe_link_offer){
-		.pkt = &pkt[3], .at = 30000, .len = 100, .label = FE_LABEL(1, 0)};
-	cr_assert_eq(fe_link_enqueue_burst_open(&h.link, o, 1, 0, 0, &nd), 1);
+	open_one(&h, &pkt[3], 30000, 100, 1);
 	cr_assert(h.link.svc == 3 && acct[1] == 100 && acct[3] == 0,
 		  "accounts %llu and %llu, 100 and 0 expected", (unsigned long long)acct[1],
 		  (unsigned long long)acct[3]);
