@@ -142,6 +142,22 @@ slurp(const char *path)
 	return buf;
 }
 
+/* report.html of runs, the campaign's status given: its text. */
+static char *
+report_of(json_t *runs, const char *status)
+{
+	static struct cg_row rows[CG_MAX_REGIMES * CG_MAX_SIZES];
+	char p[160];
+	size_t n;
+
+	run.capacity = json_object();
+	memset(rows, 0, sizeof(rows));
+	n = cg_summarize(&camp, runs, rows);
+	cr_assert_eq(cg_html(&run, runs, rows, n, status), 0);
+	snprintf(p, sizeof(p), "%s/report.html", dir);
+	return slurp(p);
+}
+
 /* Fields of a CSV line as RFC 4180 reads it: how many. */
 static unsigned
 csv_fields(const char *l)
@@ -287,9 +303,7 @@ Test(output, terminal)
 Test(output, html)
 {
 	json_t *runs = json_array(), *r;
-	struct cg_row rows[CG_MAX_REGIMES * CG_MAX_SIZES];
-	char p[160], *html;
-	size_t n;
+	char *html;
 
 	camp.steps[0].at_ns = 1500000000;
 	r = a_run("wire", 200, NULL);
@@ -310,12 +324,7 @@ Test(output, html)
 				      "outcome", "failed", "why",
 				      "its fabemuctl command failed (logs/faults.log)"));
 	json_array_append_new(runs, r);
-	run.capacity = json_object();
-	memset(rows, 0, sizeof(rows));
-	n = cg_summarize(&camp, runs, rows);
-	cr_assert_eq(cg_html(&run, runs, rows, n, "interrupted (partial results)"), 0);
-	snprintf(p, sizeof(p), "%s/report.html", dir);
-	html = slurp(p);
+	html = report_of(runs, "interrupted (partial results)");
 	cr_assert(strstr(html, "eth, lossy <span class='distorted'>(partial)</span>"), "%s", html);
 	cr_assert(strstr(html, "partial: 47 of 200 iterations (interrupted); "), "%s", html);
 	cr_assert(strstr(html, "<b>Note:</b> baselines run without the timeline's faults: wire, "
@@ -463,10 +472,8 @@ Test(output, html_reads_step_outcome_not_reason)
 {
 	struct cg_job_result jr = {.start_ns = 0, .eof_ns = 1500000000, .end_ns = 1500000000};
 	struct cg_regime *g = &camp.reg[2];
-	struct cg_row rows[CG_MAX_REGIMES * CG_MAX_SIZES];
 	json_t *none = json_array(), *failed, *missed, *r, *runs = json_array(), *back;
-	char p[160], *html, *text;
-	size_t n;
+	char *html, *text;
 
 	/* the fault at 1 s: its command failed; its end at 2 s: after the job's end */
 	failed = json_pack("[{s:i, s:I, s:s}]", "iteration", 0, "time_ns", (json_int_t)1000000000,
@@ -486,12 +493,7 @@ Test(output, html_reads_step_outcome_not_reason)
 	text = json_dumps(runs, 0);
 	back = json_loads(text, 0, NULL);
 	cr_assert_not_null(back);
-	run.capacity = json_object();
-	memset(rows, 0, sizeof(rows));
-	n = cg_summarize(&camp, back, rows);
-	cr_assert_eq(cg_html(&run, back, rows, n, "complete, 1 fault step(s) failed"), 0);
-	snprintf(p, sizeof(p), "%s/report.html", dir);
-	html = slurp(p);
+	html = report_of(back, "complete, 1 fault step(s) failed");
 	cr_assert(strstr(html, "<b>FAILED</b> at 1 s: delay 0.up delay=20ms (the dataplane "
 			       "refused it)"),
 		  "%s", html);
