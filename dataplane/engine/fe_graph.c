@@ -1101,8 +1101,7 @@ credit_run_flush(struct fe_dp *dp, unsigned src, uint16_t h, struct fe_link_offe
 			if (likely(c != NULL)) {
 				struct fe_credit_run w = fe_credit_open(c);
 
-				/* a run's ticks do not decrease: in order from its first if that is
-				 */
+				/* a run's ticks do not decrease: in order if its first is */
 				if (w.last_at <= o[0].at + w.ticks)
 					for (unsigned i = 0; i < k; i++)
 						fe_credit_put_after(&w, FE_LABEL_CLASS(o[i].label),

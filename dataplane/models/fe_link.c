@@ -250,6 +250,8 @@ drop_from_tail(struct fe_link *l, uint32_t stop, enum fe_link_drop why, void **p
 		pkts[n++] = s->pkt;
 		l->tail--;
 	}
+	if (n != 0) /* the open bursts' run, if one, ends here */
+		l->acct_from = l->acct_to = l->tail;
 	return n;
 }
 
@@ -382,7 +384,11 @@ fe_link_dequeue(struct fe_link *l, uint64_t now, void **pkts, uint64_t *stamps, 
 	/* empty: start again at slot 0, whose lines are the ones still in the cache (a
 	 * ring of thousands of slots would otherwise walk megabytes at any load) */
 	if (head == l->tail)
-		l->head = l->svc = l->sched = l->tail = l->acct_from = l->acct_to = 0;
+		l->head = l->svc = l->sched = l->tail = 0;
+	/* packets taken one at a time since the open bursts' run (or the ring started
+	 * again): the run ends here, so the tail never comes round to where it ended */
+	if (l->tail != l->acct_to)
+		l->acct_from = l->acct_to = l->tail;
 	FE_CNT_ADD(l->st.out_pkts, n);
 	FE_CNT_ADD(l->st.out_bytes, bytes);
 	publish(l);
@@ -487,10 +493,10 @@ one_at_a_time_open(struct fe_link *l, struct fe_link_offer *o, unsigned n, uint6
 	return k;
 }
 
-/* fe_link_enqueue_while_room()'s: how many were taken */
-static __attribute__((noinline)) unsigned
-one_at_a_time_while_room(struct fe_link *l, struct fe_link_offer *o, unsigned n, uint32_t max_q,
-			 struct fe_credit *open)
+/* fe_link_enqueue_while_room()'s, one at a time: how many were taken */
+unsigned
+fe_link_while_room_each(struct fe_link *l, struct fe_link_offer *o, unsigned n, uint32_t max_q,
+			struct fe_credit *open)
 {
 	unsigned k;
 
@@ -796,13 +802,6 @@ fe_link_while_room_whole(struct fe_link *l, struct fe_link_offer *o, unsigned n,
 {
 	return open != NULL ? burst_gated_while_room_open(l, o, n, max_q, open)
 			    : burst_gated_while_room(l, o, n, max_q);
-}
-
-unsigned
-fe_link_while_room_each(struct fe_link *l, struct fe_link_offer *o, unsigned n, uint32_t max_q,
-			struct fe_credit *open)
-{
-	return one_at_a_time_while_room(l, o, n, max_q, open);
 }
 
 unsigned

@@ -1094,6 +1094,25 @@ Test(link, burst_open_takes_what_left_from_each_account)
 		  "accounts %llu and %llu, 100 and 0 expected", (unsigned long long)acct[1],
 		  (unsigned long long)acct[3]);
 	teardown(&h);
+
+	/* account 1's waiting packet dropped (a watchdog), account 3's taken one at a time in
+	 * its slot, then account 1 again: account 3's bytes leave from 3 */
+	acct_setup(&h, acct);
+	open_one(&h, &pkt[0], 0, 1000, 1);
+	open_one(&h, &pkt[1], 100, 1000, 1);
+	{
+		void *gone[4];
+
+		cr_assert_eq(fe_link_discard_waiting(&h.link, FE_LINK_DROP_WATCHDOG, gone, 4), 1);
+	}
+	cr_assert_eq(fe_link_enqueue_x(&h.link, &pkt[2], 500, 200, 0, FE_LABEL(3, 0)), 0);
+	cr_assert_eq(fe_link_pump(&h.link, 9000, NULL, NULL), 1);
+	cr_assert(h.link.tail == 2 && acct[1] == 1000 && acct[3] == 500);
+	open_one(&h, &pkt[3], 20000, 100, 1);
+	cr_assert(h.link.svc == 2 && acct[1] == 100 && acct[3] == 0,
+		  "accounts %llu and %llu, 100 and 0 expected", (unsigned long long)acct[1],
+		  (unsigned long long)acct[3]);
+	teardown(&h);
 }
 
 /*
