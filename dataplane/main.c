@@ -31,6 +31,7 @@
 #include "fe_ctl.h"
 #include "fe_ctl_proto.h"
 #include "fe_dp.h"
+#include "fe_dpopts.h"
 #include "fe_graphconf.h"
 #include "fe_kernel.h"
 #include "fe_linkspec.h"
@@ -237,94 +238,22 @@ usage(FILE *f)
 		"socket.\n");
 }
 
+/* OPT_<ID> from 256, in the table's order (fe_dpopts.h) */
 enum {
-	OPT_RATE = 256,
-	OPT_DELAY,
-	OPT_BUFFER,
-	OPT_BUFFER_PKTS,
-	OPT_LINK,
-	OPT_PROFILE,
-	OPT_MAC_AGE,
-	OPT_IDLE_SLEEP,
-	OPT_REALTIME,
-	OPT_IDLE_SPIN,
-	OPT_RXD,
-	OPT_TXD,
-	OPT_MBUFS,
-	OPT_STATS_INTERVAL,
-	OPT_STATS_JSON,
-	OPT_DURATION,
-	OPT_EXIT_IDLE,
-	OPT_SEED,
-	OPT_SWITCH_BUFFER,
-	OPT_REGIME,
-	OPT_LANES,
-	OPT_LANE_MAP,
-	OPT_PFC,
-	OPT_CREDIT,
-	OPT_LINK_FILE,
-	OPT_SCALE,
-	OPT_CONTROL,
-	OPT_CONTROL_TCP,
-	OPT_CONTROL_TOKEN,
-	OPT_CAPTURE_DIR,
-	OPT_MEASURE,
-	OPT_NIC,
-	OPT_TOPOLOGY,
-	OPT_BOX,
-	OPT_PATH,
-	OPT_DEADLOCK_TIME,
-	OPT_FLOWLET_GAP,
-	OPT_FAILOVER_TIME,
-	OPT_LCORES,
-	OPT_MTU,
+	OPT__BEFORE = 255,
+#define X(id, name) OPT_##id,
+	FE_DP_OPTIONS(X)
+#undef X
 };
 
+#define X(id, name) {name, required_argument, NULL, OPT_##id},
 static const struct option long_opts[] = {
-	{"rate", required_argument, NULL, OPT_RATE},
-	{"delay", required_argument, NULL, OPT_DELAY},
-	{"buffer", required_argument, NULL, OPT_BUFFER},
-	{"buffer-pkts", required_argument, NULL, OPT_BUFFER_PKTS},
-	{"link", required_argument, NULL, OPT_LINK},
-	{"profile", required_argument, NULL, OPT_PROFILE},
-	{"mac-age", required_argument, NULL, OPT_MAC_AGE},
-	{"idle-sleep", required_argument, NULL, OPT_IDLE_SLEEP},
-	{"idle-spin", required_argument, NULL, OPT_IDLE_SPIN},
-	{"realtime", required_argument, NULL, OPT_REALTIME},
-	{"rxd", required_argument, NULL, OPT_RXD},
-	{"txd", required_argument, NULL, OPT_TXD},
-	{"mbufs", required_argument, NULL, OPT_MBUFS},
-	{"stats-interval", required_argument, NULL, OPT_STATS_INTERVAL},
-	{"stats-json", required_argument, NULL, OPT_STATS_JSON},
-	{"duration", required_argument, NULL, OPT_DURATION},
-	{"exit-idle", required_argument, NULL, OPT_EXIT_IDLE},
-	{"seed", required_argument, NULL, OPT_SEED},
-	{"switch-buffer", required_argument, NULL, OPT_SWITCH_BUFFER},
-	{"regime", required_argument, NULL, OPT_REGIME},
-	{"lanes", required_argument, NULL, OPT_LANES},
-	{"lane-map", required_argument, NULL, OPT_LANE_MAP},
-	{"pfc", required_argument, NULL, OPT_PFC},
-	{"credit", required_argument, NULL, OPT_CREDIT},
-	{"link-file", required_argument, NULL, OPT_LINK_FILE},
-	{"scale", required_argument, NULL, OPT_SCALE},
-	{"control", required_argument, NULL, OPT_CONTROL},
-	{"control-tcp", required_argument, NULL, OPT_CONTROL_TCP},
-	{"control-token", required_argument, NULL, OPT_CONTROL_TOKEN},
-	{"capture-dir", required_argument, NULL, OPT_CAPTURE_DIR},
-	{"measure", required_argument, NULL, OPT_MEASURE},
-	{"nic", required_argument, NULL, OPT_NIC},
-	{"topology", required_argument, NULL, OPT_TOPOLOGY},
-	{"box", required_argument, NULL, OPT_BOX},
-	{"path", required_argument, NULL, OPT_PATH},
-	{"deadlock-time", required_argument, NULL, OPT_DEADLOCK_TIME},
-	{"flowlet-gap", required_argument, NULL, OPT_FLOWLET_GAP},
-	{"failover-time", required_argument, NULL, OPT_FAILOVER_TIME},
-	{"lcores", required_argument, NULL, OPT_LCORES},
-	{"mtu", required_argument, NULL, OPT_MTU},
 	{"help", no_argument, NULL, 'h'},
 	{"version", no_argument, NULL, 'V'},
+	FE_DP_OPTIONS(X) /* the rest: fe_dpopts.h */
 	{NULL, 0, NULL, 0},
 };
+#undef X
 
 /* Options of the command line alone: a rule made on the spot, the same message. */
 static int

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cg.h"
+#include "fe_dpopts.h"
 #include "fe_linkspec.h"
 #include "fe_profile.h"
 #include "fe_regimespec.h"
@@ -290,35 +291,54 @@ edge_val(struct fe_yaml *y, const char *path, const char *pmd, const char *ring,
 	}
 	if (dpargs) {
 		char *copy = strdup(dpargs), *save = NULL, q[300];
+		const char *opt = NULL; /* an option whose value is the next word */
+		int rc = 0;
 
 		snprintf(key, sizeof(key), "%s%sdataplane", path, *path ? "." : "");
 		if (copy == NULL)
 			return -ENOMEM;
 		e->dpargs[0] = '\0';
-		for (char *w = strtok_r(copy, " \t", &save); w; w = strtok_r(NULL, " \t", &save)) {
-			/* the campaign sets these itself, for every run */
-			if (!strncmp(w, "--profile", 9) || !strncmp(w, "--scale", 7) ||
-			    !strncmp(w, "--topology", 10) || !strncmp(w, "--path", 6) ||
-			    !strncmp(w, "--seed", 6) || !strncmp(w, "--control", 9) ||
-			    !strncmp(w, "--stats-json", 12)) {
-				int rc = fe_yaml_fail(y, key,
-						      "%s: '%s' is the campaign's to set (use "
-						      "profile, scale, seed)",
-						      key, w);
-				free(copy);
-				return rc;
+		for (char *w = strtok_r(copy, " \t", &save); w && rc == 0;
+		     w = strtok_r(NULL, " \t", &save)) {
+			const char *eq = strchr(w, '=');
+
+			if (opt != NULL) { /* the value of the option before */
+				opt = NULL;
+			} else if (strncmp(w, "--", 2) != 0 ||
+				   !fe_dpopt_known(w + 2,
+						   eq ? (size_t)(eq - w - 2) : strlen(w + 2))) {
+				/* fabemu-dp's own options (fe_dpopts.h), each with a value */
+				rc = fe_yaml_fail(
+					y, key,
+					"%s: '%s' is not an option of fabemu-dp (fabemu-dp "
+					"--help lists them)",
+					key, w);
+			} else if (!strncmp(w, "--profile", 9) || !strncmp(w, "--scale", 7) ||
+				   !strncmp(w, "--topology", 10) || !strncmp(w, "--path", 6) ||
+				   !strncmp(w, "--seed", 6) || !strncmp(w, "--control", 9) ||
+				   !strncmp(w, "--stats-json", 12)) {
+				/* the campaign sets these itself, for every run */
+				rc = fe_yaml_fail(y, key,
+						  "%s: '%s' is the campaign's to set (use profile, "
+						  "scale, seed)",
+						  key, w);
+			} else if (!eq) {
+				opt = w; /* --name value */
 			}
 			cg_quote(q, sizeof(q), w);
-			if (strlen(w) > 200 ||
-			    strlen(e->dpargs) + 1 + strlen(q) >= sizeof(e->dpargs)) {
-				free(copy);
-				return fe_yaml_fail(y, key, "%s: too long (at most %zu bytes)", key,
-						    sizeof(e->dpargs) / 2);
-			}
-			snprintf(e->dpargs + strlen(e->dpargs),
-				 sizeof(e->dpargs) - strlen(e->dpargs), " %s", q);
+			if (rc == 0 && (strlen(w) > 200 ||
+					strlen(e->dpargs) + 1 + strlen(q) >= sizeof(e->dpargs)))
+				rc = fe_yaml_fail(y, key, "%s: too long (at most %zu bytes)", key,
+						  sizeof(e->dpargs) / 2);
+			if (rc == 0)
+				snprintf(e->dpargs + strlen(e->dpargs),
+					 sizeof(e->dpargs) - strlen(e->dpargs), " %s", q);
 		}
+		if (rc == 0 && opt != NULL)
+			rc = fe_yaml_fail(y, key, "%s: '%s' wants a value", key, opt);
 		free(copy);
+		if (rc != 0)
+			return rc;
 	}
 	return 0;
 }

@@ -317,6 +317,30 @@ Test(campaign_file, regime_errors_at_the_key)
 	REFUSED(cases);
 }
 
+/* More fabemu-dp options (dataplane:), checked against fabemu-dp's own (fe_dpopts.h), each
+ * with its value as it takes one; the campaign's own refused. */
+Test(campaign_file, dataplane_options_are_fabemu_dps)
+{
+	static const char *const cases[][2] = {
+		{"name: t\ndataplane: \"--idle-sleep 20us --bogus-option\"\n",
+		 ":2: dataplane: '--bogus-option' is not an option of fabemu-dp (fabemu-dp --help "
+		 "lists them)"},
+		{"name: t\nregimes:\n  - {name: a, profile: ideal, dataplane: \"rxd 2048\"}\n",
+		 ":3: regimes.0.dataplane: 'rxd' is not an option of fabemu-dp (fabemu-dp --help "
+		 "lists them)"},
+		{"name: t\ndataplane: \"--rxd\"\n", ":2: dataplane: '--rxd' wants a value"},
+		{"name: t\ndataplane: \"--help=1\"\n",
+		 ":2: dataplane: '--help=1' is not an option "
+		 "of fabemu-dp (fabemu-dp --help lists them)"},
+		{"name: t\ndataplane: \"--seed=3\"\n",
+		 ":2: dataplane: '--seed=3' is the campaign's to set (use profile, scale, seed)"},
+	};
+
+	REFUSED(cases);
+	accepted("name: t\ndataplane: \"--idle-sleep 20us --rxd=2048 --txd 1024\"\nregimes:\n"
+		 "  - {name: a, profile: ideal, dataplane: \"--mac-age 1s\"}\n");
+}
+
 /* An apply's profile is loaded at check time, as the dataplane will when it is due. */
 Test(campaign_file, apply_profile_loaded_at_check)
 {
