@@ -387,7 +387,7 @@ fe_link_dequeue(struct fe_link *l, uint64_t now, void **pkts, uint64_t *stamps, 
 		l->head = l->svc = l->sched = l->tail = 0;
 	/* packets taken one at a time since the open bursts' run (or the ring started
 	 * again): the run ends here, so the tail never comes round to where it ended */
-	if (l->tail != l->acct_to)
+	if (l->acct != NULL && l->tail != l->acct_to)
 		l->acct_from = l->acct_to = l->tail;
 	FE_CNT_ADD(l->st.out_pkts, n);
 	FE_CNT_ADD(l->st.out_bytes, bytes);
