@@ -86,22 +86,6 @@ fe_credit_open(const struct fe_credit *c)
 				      .tail = c->tail};
 }
 
-/* The receiver freed blocks of lane at tick t; the sender has them at t + return delay. */
-static inline void
-fe_credit_put(struct fe_credit_run *w, uint8_t lane, uint32_t blocks, uint64_t t)
-{
-	struct fe_credit_ret *r = &w->ring[w->tail & w->mask];
-	const uint64_t at = t + w->ticks;
-
-	/* kept in time order; the ring holds at most every block once, so it cannot
-	 * overflow */
-	w->last_at = at > w->last_at ? at : w->last_at;
-	r->at = w->last_at;
-	r->blocks = blocks;
-	r->lane = lane;
-	w->tail++;
-}
-
 /* fe_credit_put() for a return due no sooner than the last one put (in order already) */
 static inline void
 fe_credit_put_after(struct fe_credit_run *w, uint8_t lane, uint32_t blocks, uint64_t t)
@@ -113,6 +97,15 @@ fe_credit_put_after(struct fe_credit_run *w, uint8_t lane, uint32_t blocks, uint
 	r->blocks = blocks;
 	r->lane = lane;
 	w->tail++;
+}
+
+/* The receiver freed blocks of lane at tick t; the sender has them at t + return delay. */
+static inline void
+fe_credit_put(struct fe_credit_run *w, uint8_t lane, uint32_t blocks, uint64_t t)
+{
+	/* kept in time order (due no sooner than the last one put); the ring holds at most
+	 * every block once, so it cannot overflow */
+	fe_credit_put_after(w, lane, blocks, t + w->ticks > w->last_at ? t : w->last_at - w->ticks);
 }
 
 static inline void
