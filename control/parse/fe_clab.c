@@ -227,6 +227,23 @@ find_node(struct ctx *c, const char *name, const yaml_node_t *at, unsigned *out)
 	return fail(c, at, "endpoint '%s': no node of that name in topology.nodes", name);
 }
 
+/*
+ * An interface's name: what the lab's kinds take (eth1, e1-1, ethernet-1/1), never empty,
+ * and printable, since `import` writes it into the files' comments.
+ */
+static int
+good_ifname(const char *s, size_t size)
+{
+	size_t n = strlen(s);
+
+	if (n == 0 || n >= size)
+		return 0;
+	for (; *s; s++)
+		if (!isgraph((unsigned char)*s))
+			return 0;
+	return 1;
+}
+
 /* "node:interface" (the brief form) or {node:, interface:, vars:} (the extended form). */
 static int
 read_end(struct ctx *c, const yaml_node_t *v, struct cend *e)
@@ -252,8 +269,11 @@ read_end(struct ctx *c, const yaml_node_t *v, struct cend *e)
 		snprintf(node, sizeof(node), "%s", n);
 		e->vars = get(c, get(c, v, "vars"), "fabemu");
 	}
-	if (strlen(ifn) >= sizeof(e->ifname))
-		return fail(c, v, "interface '%s' is too long", ifn);
+	if (!good_ifname(ifn, sizeof(e->ifname)))
+		return fail(c, v,
+			    "interface '%s': 1 to %zu characters, none a space or a control "
+			    "character, are required",
+			    ifn, sizeof(e->ifname) - 1);
 	snprintf(e->ifname, sizeof(e->ifname), "%s", ifn);
 	return find_node(c, node, v, &e->node);
 }
@@ -285,6 +305,25 @@ setting(struct ctx *c, const yaml_node_t *m, const char *prefix, const char *key
 	return get_at(c, m, full, k);
 }
 
+/* An interface is one link's end (containerlab refuses a second); 1 with the error. */
+static int
+end_taken(struct ctx *c, const struct cend *end, int e)
+{
+	for (unsigned l = 0; l <= c->nlink; l++)
+		for (int j = 0; j < (l < c->nlink ? 2 : e); j++) {
+			const struct cend *o = &c->link[l].e[j];
+
+			if (o->node == end->node && strcmp(o->ifname, end->ifname) == 0) {
+				fail(c, end->at,
+				     "endpoint %s:%s is already an end of the link at line %lu",
+				     c->node[end->node].name, end->ifname,
+				     (unsigned long)o->at->start_mark.line + 1);
+				return 1;
+			}
+		}
+	return 0;
+}
+
 static int
 read_links(struct ctx *c, const yaml_node_t *links)
 {
@@ -314,9 +353,12 @@ read_links(struct ctx *c, const yaml_node_t *links)
 			k->vars = get(c, l, "labels");
 			k->prefix = "fabemu.";
 		}
-		for (int e = 0; e < 2; e++)
+		for (int e = 0; e < 2; e++) {
 			if (read_end(c, nd(c, eps->data.sequence.items.start[e]), &k->e[e]) < 0)
 				return -EINVAL;
+			if (end_taken(c, &k->e[e], e))
+				return -EINVAL;
+		}
 		c->nlink++;
 	}
 	return 0;

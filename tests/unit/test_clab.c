@@ -290,6 +290,20 @@ Test(clab, refusals_name_file_and_line)
 		 "    h: {}\n  links:\n    - endpoints: [\"h:eth1\", \"s:e1\"]\n"
 		 "      vars: {fabemu: {delay: 20ms}}\n",
 		 "t.clab.yml:8: vars.fabemu.delay: delay or jitter at scale 1000 is above 10s"},
+		{"name: x\ntopology:\n  nodes:\n    s: {kind: bridge}\n    h1: {}\n  links:\n"
+		 "    - endpoints: [\"s:eth1\", {node: h1, interface: \"\"}]\n",
+		 "t.clab.yml:7: interface '': 1 to 31 characters, none a space or a control "
+		 "character, are required"},
+		{"name: x\ntopology:\n  nodes:\n    s: {kind: bridge}\n    h1: {}\n  links:\n"
+		 "    - endpoints: [\"s:eth1\", {node: h1, interface: \"eth1\\n# x\"}]\n",
+		 "t.clab.yml:7: interface 'eth1\n# x': 1 to 31 characters"},
+		{"name: x\ntopology:\n  nodes:\n    s: {kind: bridge}\n    h1: {}\n  links:\n"
+		 "    - endpoints: [\"h1:eth1\", \"s:eth1\"]\n"
+		 "    - endpoints: [\"h1:eth2\", \"s:eth1\"]\n",
+		 "t.clab.yml:8: endpoint s:eth1 is already an end of the link at line 7"},
+		{"name: x\ntopology:\n  nodes:\n    s: {kind: bridge}\n  links:\n"
+		 "    - endpoints: [\"s:eth1\", \"s:eth1\"]\n",
+		 "t.clab.yml:6: endpoint s:eth1 is already an end of the link at line 6"},
 	};
 	char err[512];
 
