@@ -961,6 +961,29 @@ action_link(struct fe_yaml *y, const char *path, const struct y_action *a,
 				    : "");
 }
 
+/*
+ * What the dataplane does with an applied profile when the fault is due (fe_ctl.c's apply):
+ * its links expanded for the campaign's hosts, and its links between switches, at the
+ * fault's scale (0: the profile's own). Its refusals now, in e.
+ */
+static int
+applied_expands(const struct fe_profile *p, uint32_t scale, unsigned hosts, char *e, size_t elen)
+{
+	struct fe_linkdef *up = calloc(2 * (size_t)hosts, sizeof(*up)), def;
+	struct fe_fabric fab;
+	int rc;
+
+	if (up == NULL) {
+		snprintf(e, elen, "out of memory");
+		return -ENOMEM;
+	}
+	rc = fe_profile_expand(p, scale, hosts, up, up + hosts, &fab, e, elen) < 0
+		     ? -EINVAL
+		     : fe_profile_fabric(p, scale, &def, e, elen);
+	free(up);
+	return rc;
+}
+
 /* The command an action starts with, shell-quoted fabemuctl arguments, and a label. */
 static int
 action_cmd(struct fe_yaml *y, const char *path, const struct y_action *a, int kind,
@@ -993,7 +1016,8 @@ action_cmd(struct fe_yaml *y, const char *path, const struct y_action *a, int ki
 		/* the dataplane loads it when the fault is due: its errors now */
 		if ((prof = malloc(sizeof(*prof))) == NULL)
 			return -ENOMEM;
-		bad = fe_profile_load(path2, prof, e, sizeof(e)) < 0;
+		bad = fe_profile_load(path2, prof, e, sizeof(e)) < 0 ||
+		      applied_expands(prof, a->scale ? (uint32_t)x : 0, c->hosts, e, sizeof(e)) < 0;
 		free(prof);
 		if (bad)
 			return fe_yaml_fail(y, key, "%s: %s", key, e);

@@ -110,15 +110,17 @@ echo "  ok   both ran, in the progress"
 echo "a fault's end: the regime's links back; a link a regime lacks: skipped; a step the dataplane refuses: exit 7; the baselines: no faults"
 printf 'name: pair\nswitches: [{name: s1}, {name: s2}]\nhosts: [{name: h1, switch: s1}, {name: h2, switch: s2}]\nlinks: [{a: s1, b: s2}]\n' >"$T/pair.yaml"
 # the link s1-s2 is in the pair regime's topology only: its steps are skipped in eth's run.
-# far.yaml is a valid profile (check loads it), but at scale 100000 its 1 ms delay is
-# 100 s, above the dataplane's 10 s: the apply is refused when it is due, in every regime.
-printf 'name: far\nregime: lossy\nlink:\n  rate: 0\n  delay: 1ms\n' >"$T/far.yaml"
+# far.yaml is a valid profile at scale 100000 when the campaign is checked (a 1 us delay:
+# 0.1 s); the job then writes a 1 ms delay into it, 100 s at that scale, above the
+# dataplane's 10 s: the apply is refused when it is due, in every regime that runs it.
+printf 'name: far\nregime: lossy\nlink:\n  rate: 0\n  delay: 1us\n' >"$T/far.yaml"
+printf 'name: far\nregime: lossy\nlink:\n  rate: 0\n  delay: 1ms\n' >"$T/far-1ms.yaml"
 cat >"$T/end.yaml" <<Y
 name: t-end
 hosts: 2
 cores: shared
 fidelity: {capacity: false}
-job: {kind: command, command: "sleep 1; '$CTL' -s \$FABEMU_SOCKET links || true"}
+job: {kind: command, command: "cp '$T/far-1ms.yaml' '$T/far.yaml'; sleep 1; '$CTL' -s \$FABEMU_SOCKET links || true"}
 regimes:
   - {name: wire, kind: wire}
   - {name: eth, profile: ethernet-lossy, scale: 100, links: ["0.up:delay=5ms"]}
@@ -128,6 +130,11 @@ timeline:
   - {action: set, at: {time: 200ms}, duration: 300ms, link: s1-s2, spec: "delay=1ms"}
   - {action: apply, at: {time: 300ms}, link: 1.down, profile: $T/far.yaml, scale: 100000}
 Y
+# the 1 ms profile given at check: refused there, at the apply's scale, as the dataplane would
+sed "s|$T/far.yaml|$T/far-1ms.yaml|" "$T/end.yaml" >"$T/end-1ms.yaml"
+! "$CTL" campaign check "$T/end-1ms.yaml" >"$T/check.out" 2>&1 || fe_fail "check took an apply the dataplane refuses"
+grep -q "end-1ms.yaml:[0-9]*: timeline.2.profile: link 0.up: delay or jitter at scale 100000 is above 10s" "$T/check.out" ||
+	fe_fail "check: $(cat "$T/check.out")"
 rc=0
 "$CTL" campaign run "$T/end.yaml" --out "$T/end" >"$T/end.out" 2>&1 || rc=$?
 [ "$rc" = 7 ] || { cat "$T/end.out"; fe_fail "exit status $rc, not 7 (a fault step failed)"; }

@@ -360,6 +360,56 @@ Test(campaign_file, apply_profile_loaded_at_check)
 }
 
 /*
+ * And expanded at the apply's scale, or its own, as the dataplane will: a 1 ms delay is
+ * 10 s at scale 10000 and refused above it (fe_profile_dilate()), for the hosts' links and
+ * those between switches alike.
+ */
+Test(campaign_file, apply_profile_expanded_at_its_scale)
+{
+	static const struct {
+		const char *profile, *scale, *want; /* want NULL: accepted */
+	} cases[] = {
+		{"link: {rate: 0, delay: 1ms}\n", "10000", NULL},
+		{"link: {rate: 0, delay: 1ms}\n", "10001",
+		 ":10: timeline.0.profile: link 0.up: delay or jitter at scale 10001 is above 10s"},
+		{"scale: 20000\nlink: {rate: 0, delay: 1ms}\n", NULL,
+		 ":10: timeline.0.profile: link 0.up: delay or jitter at scale 20000 is above 10s"},
+		{"scale: 20000\nlink: {rate: 0, delay: 1ms}\n", "2", NULL},
+		{"link: {rate: 0, delay: 1us}\nlinks: [{select: 1.down, delay: 2ms}]\n", "10000",
+		 ":10: timeline.0.profile: link 1.down: delay or jitter at scale 10000 is above "
+		 "10s"},
+		{"link: {rate: 0, delay: 1us}\nlinks: [{select: fabric, delay: 2ms}]\n", "10000",
+		 ":10: timeline.0.profile: the links between switches: delay or jitter at scale "
+		 "10000 is above 10s"},
+		{"link: {rate: 10kbit}\n", "11",
+		 ":10: timeline.0.profile: link 0.up: rate 10kbit at scale 11 is below 1kbit"},
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char prof[] = "/tmp/fe-test-profile.XXXXXX", body[256], text[512], err[1024] = "";
+		int fd = mkstemp(prof), n;
+
+		cr_assert_geq(fd, 0);
+		n = snprintf(body, sizeof(body), "name: p\nregime: lossy\n%s", cases[i].profile);
+		cr_assert_eq(write(fd, body, (size_t)n), n);
+		close(fd);
+		snprintf(text, sizeof(text),
+			 HEAD "  - action: apply\n    at: {time: 1s}\n    link: 0.up\n    "
+			      "profile: %s\n%s%s%s",
+			 prof, cases[i].scale ? "    scale: " : "", cases[i].scale ?: "",
+			 cases[i].scale ? "\n" : "");
+		if (cases[i].want == NULL) {
+			cr_expect_eq(load(text, err, sizeof(err)), 0, "%zu: %s", i, err);
+		} else {
+			cr_expect_lt(load(text, err, sizeof(err)), 0, "%zu accepted:\n%s", i, text);
+			cr_expect(strstr(err, cases[i].want) != NULL, "%zu: %s\nnot: %s", i, err,
+				  cases[i].want);
+		}
+		unlink(prof);
+	}
+}
+
+/*
  * The baselines (cg_baseline()): the first wire regime and the first whose whole fabric is
  * ideal (an ideal profile, no topology, no links: entry); every other regime runs the
  * timeline's faults, an ideal one after the first too.
