@@ -248,8 +248,9 @@ cg_faults_missed(struct cg_run *r, const struct cg_regime *g, const char *tag, j
 
 	for (unsigned i = 0; i < r->c->nsteps && taken && taken_f; i++) {
 		const struct cg_step *s = &r->c->steps[i];
-		char at[64], why[160], w[512];
+		char why[160], w[512];
 		enum cg_outcome o;
+		json_t *j;
 
 		if (step_skipped(r, g, s) || step_ran(s, faults, taken))
 			continue;
@@ -265,12 +266,12 @@ cg_faults_missed(struct cg_run *r, const struct cg_regime *g, const char *tag, j
 			snprintf(why, sizeof(why),
 				 "not reached: the job ended (%.3f s after it started)", job_s);
 		}
-		cg_step_at(s, at, sizeof(at));
+		j = step_json(s, o, why); /* its time written once, for the JSON and the warning */
 		snprintf(w, sizeof(w), "run %s: %s (%s) at %s did not run: %s", tag, s->src,
-			 s->what, at, why);
+			 s->what, json_string_value(json_object_get(j, "at")) ?: "?", why);
 		cg_say("  WARNING: %s\n", w);
 		json_array_append_new(r->warnings, json_string(w));
-		json_array_append_new(missed, step_json(s, o, why));
+		json_array_append_new(missed, j);
 	}
 	free(taken);
 	free(taken_f);
