@@ -317,7 +317,7 @@ end_taken(struct ctx *c, const struct cend *end, int e)
 				fail(c, end->at,
 				     "endpoint %s:%s is already an end of the link at line %lu",
 				     c->node[end->node].name, end->ifname,
-				     (unsigned long)o->at->start_mark.line + 1);
+				     (unsigned long)c->link[l].at->start_mark.line + 1);
 				return 1;
 			}
 		}

@@ -301,6 +301,11 @@ Test(clab, refusals_name_file_and_line)
 		 "    - endpoints: [\"h1:eth1\", \"s:eth1\"]\n"
 		 "    - endpoints: [\"h1:eth2\", \"s:eth1\"]\n",
 		 "t.clab.yml:8: endpoint s:eth1 is already an end of the link at line 7"},
+		{"name: x\ntopology:\n  nodes:\n    s: {kind: bridge}\n    h1: {}\n  links:\n"
+		 "    - endpoints:\n        - {node: h1, interface: eth1}\n"
+		 "        - {node: s, interface: eth1}\n"
+		 "    - endpoints: [\"h1:eth2\", \"s:eth1\"]\n",
+		 "t.clab.yml:10: endpoint s:eth1 is already an end of the link at line 7"},
 		{"name: x\ntopology:\n  nodes:\n    s: {kind: bridge}\n  links:\n"
 		 "    - endpoints: [\"s:eth1\", \"s:eth1\"]\n",
 		 "t.clab.yml:6: endpoint s:eth1 is already an end of the link at line 6"},
