@@ -243,6 +243,7 @@ fe_graph_create(struct fe_dp *dp, const struct fe_graph_conf *c, int socket, cha
 	memcpy(g->nh, c->nh, sizeof(g->nh));
 	memcpy(g->nnh0, c->nnh, sizeof(g->nnh0));
 	memcpy(g->nh0, c->nh, sizeof(g->nh0));
+	memcpy(g->tree0, c->tree, sizeof(g->tree0));
 	memcpy(g->tree, c->tree, sizeof(g->tree));
 	go_build(g);
 	for (unsigned s = 0; s < g->nsw; s++)
@@ -449,9 +450,43 @@ go_build(struct fe_graph *g)
 }
 
 /*
+ * The broadcast trees over the links that are up: breadth-first from each root over the
+ * directions not routed around, in the links' order, as fe_route_compute() builds the
+ * topology's (all links up: the same trees). A switch no such tree reaches keeps its
+ * hop of the topology's tree (a link down: its copies are lost there).
+ */
+static void
+retree(struct fe_graph *g)
+{
+	uint8_t seen[FE_GRAPH_SW];
+	unsigned queue[FE_GRAPH_SW];
+
+	memcpy(g->tree, g->tree0, sizeof(g->tree));
+	for (unsigned r = 0; r < g->nsw; r++) {
+		unsigned head = 0, tail = 0;
+
+		memset(seen, 0, sizeof(seen));
+		seen[r] = 1;
+		queue[tail++] = r;
+		while (head != tail) {
+			unsigned u = queue[head++];
+
+			for (unsigned h = 0; h < g->nhl; h++)
+				if (g->hl[h].from == u && !g->hl[h].routed_around &&
+				    !seen[g->hl[h].to]) {
+					seen[g->hl[h].to] = 1;
+					g->tree[r][g->hl[h].to] = (uint16_t)h;
+					queue[tail++] = g->hl[h].to;
+				}
+		}
+	}
+}
+
+/*
  * Routes over the links that are up (failover): shortest paths from every switch toward
  * every other over the directions not routed around, as routing converges once a link is
- * withdrawn; a pair that has no such path keeps its routes (its frames are lost).
+ * withdrawn; a pair that has no such path keeps its routes (its frames are lost). The
+ * broadcast trees too (retree()).
  */
 static void
 reroute(struct fe_graph *g)
@@ -461,6 +496,7 @@ reroute(struct fe_graph *g)
 
 	memcpy(g->nnh, g->nnh0, sizeof(g->nnh));
 	memcpy(g->nh, g->nh0, sizeof(g->nh));
+	retree(g);
 	for (unsigned d = 0; d < g->nsw; d++) {
 		unsigned head = 0, tail = 0;
 

@@ -242,7 +242,10 @@ struct fe_graph {
 	int32_t go[FE_GRAPH_SW][FE_GRAPH_PORTS + 1];
 	uint8_t nnh0[FE_GRAPH_SW][FE_GRAPH_SW]; /* the topology's, all links up */
 	uint16_t nh0[FE_GRAPH_SW][FE_GRAPH_SW][FE_GRAPH_WAYS];
+	/* broadcast trees now (failover: round links down): [r][s] the hop link reaching s
+	 * in the tree rooted at r, UINT16_MAX at r; tree0: the topology's, all links up */
 	uint16_t tree[FE_GRAPH_SW][FE_GRAPH_SW];
+	uint16_t tree0[FE_GRAPH_SW][FE_GRAPH_SW];
 	uint32_t seed[FE_GRAPH_SW];
 	uint32_t rr[FE_GRAPH_SW]; /* spray: the next way, per switch */
 	struct fe_rng rng;	  /* spray-random */

@@ -2038,6 +2038,52 @@ Test(graph, a_flap_fails_over_after_the_detection_time)
 	fe_update_free(u2);
 }
 
+/*
+ * Broadcasts fail over too: with either of leaf1's uplinks down (both ways) and routed
+ * round, every host's broadcast (its ARP request) reaches every other host once, by the
+ * broadcast trees recomputed over the links that are up; once it is back, the topology's
+ * trees again. (With the trees left as they were, leaf1's tree reached leaf2 through
+ * spine1: a spine1 uplink down lost every broadcast between the leaves.)
+ */
+Test(graph, broadcasts_fail_over_with_the_routes)
+{
+	unsigned avail = rte_mempool_avail_count(pool);
+
+	for (int u = 1; u <= 2; u++) {
+		const struct opt o = {.rate = 1000000000, .failover_ns = 100000};
+		struct fe_dp *dp = engine_o("leaf-spine", FE_PATH_ECMP, &o);
+		struct fe_update *u1, *u2;
+		uint64_t t = 1000000;
+		char spec[64], up[32];
+
+		learn(dp, &t);
+		snprintf(up, sizeof(up), "leaf1>spine%d", u);
+		snprintf(spec, sizeof(spec), "leaf1-spine%d:loss=100%%", u);
+		u1 = set_fabric_links(dp, spec, t += 1000);
+		for (int k = 0; k < 30; k++) /* seen down for the failover time: routed round */
+			fe_dp_poll(dp, t += 10000);
+		cr_assert_eq(hoplink(dp, up)->failovers, 1);
+		learn(dp, &t); /* each host hears each other once: checked there */
+		for (unsigned r = 0; r < dp->graph->nsw; r++)
+			for (unsigned x = 0; x < dp->graph->nsw; x++)
+				cr_assert(
+					x == r ||
+						!dp->graph->hl[dp->graph->tree[r][x]].routed_around,
+					"spine%d down: tree %u reaches %u by a link routed round",
+					u, r, x);
+		snprintf(spec, sizeof(spec), "leaf1-spine%d:loss=0%%", u);
+		u2 = set_fabric_links(dp, spec, t += 1000);
+		for (int k = 0; k < 30; k++)
+			fe_dp_poll(dp, t += 10000);
+		cr_assert_eq(memcmp(dp->graph->tree, dp->graph->tree0, sizeof(dp->graph->tree)), 0,
+			     "the topology's trees once the link is back");
+		learn(dp, &t);
+		cr_assert_eq(fe_update_wait(dp, u2, u1, 1000000000ULL), 0);
+		done(dp, avail);
+		fe_update_free(u2);
+	}
+}
+
 /* Spraying at random: 200 frames of one flow over leaf1's two uplinks, about half each
  * (binomial: 100 +- 30 is beyond 4 standard deviations), and the same on a replay. */
 Test(graph, spray_random_splits_a_flow_and_replays)
