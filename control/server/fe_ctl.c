@@ -600,6 +600,17 @@ change(struct fe_ctl *c, struct fe_linkdef *up, struct fe_linkdef *down,
 	return 0;
 }
 
+/* A reply's text, and a note after it. */
+static void
+reply_note(json_t *r, const char *note)
+{
+	char text[1024];
+
+	snprintf(text, sizeof(text), "%s%s", json_string_value(json_object_get(r, "text")) ?: "",
+		 note);
+	json_object_set_new(r, "text", text_json(text));
+}
+
 static json_t *
 change_reply(struct fe_ctl *c, const char *what)
 {
@@ -704,6 +715,7 @@ cmd_apply(struct fe_ctl *c, json_t *req)
 	struct fe_fabric fab;
 	char err[CTL_ERR], what[160], kept[16];
 	json_t *r = NULL;
+	uint32_t ran;
 	int nic_kept;
 
 	if (p == NULL || phop == NULL || scratch(c, &pu, &pd) < 0 || scratch(c, &up, &down) < 0 ||
@@ -751,6 +763,7 @@ cmd_apply(struct fe_ctl *c, json_t *req)
 		r = reply_err(err);
 		goto out;
 	}
+	ran = c->scale;
 	if (!sel) {
 		snprintf(c->profile, sizeof(c->profile), "%s", p->name);
 		c->scale = scale ? (uint32_t)scale : p->scale;
@@ -759,18 +772,35 @@ cmd_apply(struct fe_ctl *c, json_t *req)
 		 sel ? sel : "the fabric", scale ? (uint32_t)scale : p->scale);
 	r = change_reply(c, what);
 	if (nic_kept && !sel) {
-		char note[600];
-		json_t *t = json_object_get(r, "text");
+		char note[300];
 
 		snprintf(
 			note, sizeof(note),
-			"%snote: its nic (%s, or its parameters) was not taken: the hosts' "
-			"adapters "
+			"note: its nic (%s, or its parameters) was not taken: the hosts' adapters "
 			"are fixed at start; they stay nic %s (restart fabemu-dp with --profile or "
 			"--nic to change them)\n",
-			json_string_value(t) ?: "", kept, fe_nic_model_name(c->fabric.nic.model));
-		json_object_set_new(r, "text", text_json(note));
+			kept, fe_nic_model_name(c->fabric.nic.model));
+		reply_note(r, note);
 		json_object_set_new(json_object_get(r, "data"), "nic_kept", json_true());
+	}
+	if (scale == 0 && p->scale != ran) { /* the profile's own scale, not the fabric's */
+		char note[300];
+
+		if (sel)
+			snprintf(
+				note, sizeof(note),
+				"note: %s at the profile's own scale %u, the rest of the fabric at "
+				"scale %u (--scale %u applies it at the fabric's)\n",
+				sel, p->scale, ran, ran);
+		else
+			snprintf(
+				note, sizeof(note),
+				"note: the fabric now runs at the profile's own scale %u, where it "
+				"ran at scale %u (--scale %u keeps that)\n",
+				p->scale, ran, ran);
+		reply_note(r, note);
+		json_object_set_new(json_object_get(r, "data"), "fabric_scale",
+				    json_integer((json_int_t)ran));
 	}
 out:
 	free(hop);
