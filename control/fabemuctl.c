@@ -29,6 +29,7 @@
 #include "fe_campaign.h"
 #include "fe_clab.h"
 #include "fe_client.h"
+#include "fe_help.h"
 #include "fe_ctl_proto.h"
 #include "fe_profile.h"
 #include "fe_route.h"
@@ -37,32 +38,88 @@
 
 extern char **environ; /* dot runs with fabemuctl's environment */
 
+/*
+ * The commands that need no dataplane, a table a group (as campaign's, fe_campaign.c): the
+ * one source of fabemuctl G --help and of G's part of fabemuctl --help.
+ */
+struct group {
+	const char *name;
+	const struct fe_help_cmd *cmd;
+	unsigned n;
+	const char *tail; /* G --help's last lines: the operands, the exit status */
+};
+
+enum { PROFILE_CHECK, PROFILE_SHOW, PROFILE_LIST };
+static const struct fe_help_cmd profile_cmds[] = {
+	{"check", " P...", "validate profiles (names in profiles/ or files)"},
+	{"show", " P [--scale N] [--ports N]",
+	 "the values a dataplane would run: fabric, then one\n"
+	 "line a link (default: 2 ports, the profile's scale)"},
+	{"list", "", "the shipped profiles and their descriptions"},
+};
+static const struct group profile_group = {
+	"profile", profile_cmds, sizeof(profile_cmds) / sizeof(profile_cmds[0]),
+	"P: a name (letters, digits, '-', '_'): NAME.yaml in $FABEMU_PROFILES, ./profiles or\n"
+	"the shipped profiles/ (profile list); anything else is a file (docs/profiles.md)\n"
+	"Exit status: 0 done, 1 refused (reason printed), 2 usage"};
+
+enum { TOPOLOGY_CHECK, TOPOLOGY_SHOW, TOPOLOGY_IMPORT };
+static const struct fe_help_cmd topology_cmds[] = {
+	{"check", " T...", "validate topologies (names in topologies/ or files)"},
+	{"show", " T [--dot | --svg FILE | --routes]",
+	 "switches, hosts and their dataplane ports, links;\n"
+	 "a Graphviz drawing (--svg runs dot); or the routes\n"
+	 "(shortest paths, every equal-cost next hop)"},
+	{"import", " LAB.clab.yml [--out DIR]",
+	 "a containerlab lab as a fabemu topology and a\n"
+	 "campaign over its hosts, in DIR (default: the\n"
+	 "lab's name; docs/containerlab.md)"},
+};
+static const struct group topology_group = {
+	"topology", topology_cmds, sizeof(topology_cmds) / sizeof(topology_cmds[0]),
+	"T: a name (letters, digits, '-', '_'): NAME.yaml in $FABEMU_TOPOLOGIES, ./topologies\n"
+	"or the shipped topologies/; anything else is a file (docs/topologies.md)\n"
+	"Exit status: 0 done, 1 refused (reason printed), 2 usage"};
+
+/* fabemuctl G --help */
+static void
+group_usage(FILE *f, const struct group *g)
+{
+	fe_help_usage(f, g->name, g->cmd, g->n);
+	fe_help_lines(f, g->tail, 0, 0);
+}
+
+/*
+ * What getopt_long returned for a command of group g other than its own options: --help
+ * (its usage on stdout, exit status 0), or a bad option that getopt named (then the
+ * command's usage line).
+ */
+static int
+group_opt(const struct group *g, unsigned cmd, int c)
+{
+	if (c == 'h') {
+		group_usage(stdout, g);
+		return 0;
+	}
+	fprintf(stderr, "Usage: fabemuctl %s %s%s (see fabemuctl %s --help)\n", g->name,
+		g->cmd[cmd].name, g->cmd[cmd].operands, g->name);
+	return FE_EXIT_USAGE;
+}
+
+/* the options of a command that has none but --help */
+static const struct option help_only[] = {{"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
+
 static void
 usage(FILE *f)
 {
-	fprintf(f,
-		"Usage: fabemuctl [-s SOCKET | -t [IP:]PORT [--token-file F]] [-j] COMMAND "
-		"[ARGS]\n"
-		"\n"
-		"Profiles (no dataplane needed):\n"
-		"  profile check P...          validate profiles (names in profiles/ or files)\n"
-		"  profile show P [--scale N] [--ports N]\n"
-		"                              the values a dataplane would run: fabric, then one\n"
-		"                              line a link (default: 2 ports, the profile's "
-		"scale)\n"
-		"  profile list                the shipped profiles and their descriptions\n"
-		"Topologies (docs/topologies.md; no dataplane needed):\n"
-		"  topology check T...         validate topologies (names in topologies/ or "
-		"files)\n"
-		"  topology show T [--dot | --svg FILE | --routes]\n"
-		"                              switches, hosts and their dataplane ports, links;\n"
-		"                              a Graphviz drawing (--svg runs dot); or the routes\n"
-		"                              (shortest paths, every equal-cost next hop)\n"
-		"  topology import LAB.clab.yml [--out DIR]\n"
-		"                              a containerlab lab as a fabemu topology and a\n"
-		"                              campaign over its hosts, in DIR (default: the\n"
-		"                              lab's name; docs/containerlab.md)\n"
-		"Campaigns (docs/campaigns.md):\n");
+	fprintf(f, "Usage: fabemuctl [-s SOCKET | -t [IP:]PORT [--token-file F]] [-j] COMMAND "
+		   "[ARGS]\n"
+		   "\n"
+		   "Profiles (no dataplane needed):\n");
+	fe_help_section(f, profile_group.name, profile_group.cmd, profile_group.n);
+	fprintf(f, "Topologies (docs/topologies.md; no dataplane needed):\n");
+	fe_help_section(f, topology_group.name, topology_group.cmd, topology_group.n);
+	fprintf(f, "Campaigns (docs/campaigns.md):\n");
 	fe_campaign_help(f);
 	fprintf(f,
 		"A running fabemu-dp:\n"
@@ -114,16 +171,21 @@ usage(FILE *f)
 
 /* ---- Offline profile commands ---- */
 
+/* The commands below: argv[0] is "fabemuctl G CMD" (getopt's messages name it). */
+
 static int
 profile_check(int argc, char **argv)
 {
-	int bad = 0;
+	int c, bad = 0;
 
-	if (argc < 1) {
-		fprintf(stderr, "fabemuctl: profile check needs at least one profile\n");
-		return FE_EXIT_USAGE;
+	optind = 0; /* GNU getopt: reinitialise (the command line was parsed before) */
+	while ((c = getopt_long(argc, argv, "h", help_only, NULL)) != -1)
+		return group_opt(&profile_group, PROFILE_CHECK, c);
+	if (optind == argc) {
+		fprintf(stderr, "fabemuctl profile check: needs at least one profile\n");
+		return group_opt(&profile_group, PROFILE_CHECK, '?');
 	}
-	for (int i = 0; i < argc; i++) {
+	for (int i = optind; i < argc; i++) {
 		struct fe_profile *p = malloc(sizeof(*p));
 		char err[1024];
 
@@ -141,13 +203,16 @@ profile_check(int argc, char **argv)
 static int
 topology_check(int argc, char **argv)
 {
-	int bad = 0;
+	int c, bad = 0;
 
-	if (argc < 1) {
-		fprintf(stderr, "fabemuctl: topology check needs at least one topology\n");
-		return FE_EXIT_USAGE;
+	optind = 0; /* GNU getopt: reinitialise (the command line was parsed before) */
+	while ((c = getopt_long(argc, argv, "h", help_only, NULL)) != -1)
+		return group_opt(&topology_group, TOPOLOGY_CHECK, c);
+	if (optind == argc) {
+		fprintf(stderr, "fabemuctl topology check: needs at least one topology\n");
+		return group_opt(&topology_group, TOPOLOGY_CHECK, '?');
 	}
-	for (int i = 0; i < argc; i++) {
+	for (int i = optind; i < argc; i++) {
 		struct fe_topo *t = malloc(sizeof(*t));
 		char err[1024];
 
@@ -274,22 +339,23 @@ static int
 topology_import(int argc, char **argv)
 {
 	static const struct option lo[] = {{"out", required_argument, NULL, 'o'},
+					   {"help", no_argument, NULL, 'h'},
 					   {NULL, 0, NULL, 0}};
 	const char *out = NULL;
 	struct fe_clab *lab;
 	char err[1024];
 	int c, w, rc = FE_EXIT_REFUSED;
 
-	optind = 0;
-	while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
+	optind = 0; /* GNU getopt: reinitialise (the command line was parsed before) */
+	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
 		if (c == 'o')
 			out = optarg;
 		else
-			return FE_EXIT_USAGE;
+			return group_opt(&topology_group, TOPOLOGY_IMPORT, c);
 	}
 	if (optind != argc - 1) {
-		fprintf(stderr, "fabemuctl: topology import LAB.clab.yml [--out DIR]\n");
-		return FE_EXIT_USAGE;
+		fprintf(stderr, "fabemuctl topology import: needs exactly one lab file\n");
+		return group_opt(&topology_group, TOPOLOGY_IMPORT, '?');
 	}
 	lab = malloc(sizeof(*lab));
 	if (lab == NULL || fe_clab_load(argv[optind], lab, err, sizeof(err)) < 0) {
@@ -327,14 +393,15 @@ topology_show(int argc, char **argv)
 	static const struct option lo[] = {{"dot", no_argument, NULL, 'd'},
 					   {"svg", required_argument, NULL, 's'},
 					   {"routes", no_argument, NULL, 'r'},
+					   {"help", no_argument, NULL, 'h'},
 					   {NULL, 0, NULL, 0}};
 	const char *svg = NULL;
 	struct fe_topo *t;
 	char err[1024];
 	int c, dot = 0, routes = 0, rc = FE_EXIT_REFUSED;
 
-	optind = 0;
-	while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
+	optind = 0; /* GNU getopt: reinitialise (the command line was parsed before) */
+	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
 		if (c == 'd')
 			dot = 1;
 		else if (c == 's')
@@ -342,11 +409,12 @@ topology_show(int argc, char **argv)
 		else if (c == 'r')
 			routes = 1;
 		else
-			return FE_EXIT_USAGE;
+			return group_opt(&topology_group, TOPOLOGY_SHOW, c);
 	}
 	if (optind != argc - 1 || dot + !!svg + routes > 1) {
-		fprintf(stderr, "fabemuctl: topology show T [--dot | --svg FILE | --routes]\n");
-		return FE_EXIT_USAGE;
+		if (optind != argc - 1)
+			fprintf(stderr, "fabemuctl topology show: needs exactly one topology\n");
+		return group_opt(&topology_group, TOPOLOGY_SHOW, '?');
 	}
 	t = malloc(sizeof(*t));
 	if (t == NULL || fe_topo_load(argv[optind], t, err, sizeof(err)) < 0) {
@@ -378,6 +446,7 @@ profile_show(int argc, char **argv)
 {
 	static const struct option lo[] = {{"scale", required_argument, NULL, 's'},
 					   {"ports", required_argument, NULL, 'p'},
+					   {"help", no_argument, NULL, 'h'},
 					   {NULL, 0, NULL, 0}};
 	unsigned long nports = 2;
 	uint64_t scale = 0;
@@ -388,26 +457,26 @@ profile_show(int argc, char **argv)
 	int c, rc = FE_EXIT_REFUSED;
 
 	optind = 0; /* GNU getopt: reinitialise (the command line was parsed before) */
-	while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
 		if (c == 's') {
 			if (fe_rule_parse(&fe_rule_scale, "--", optarg, &scale, err, sizeof(err)) <
 			    0) {
-				fprintf(stderr, "fabemuctl: profile show: %s\n", err);
+				fprintf(stderr, "fabemuctl profile show: %s\n", err);
 				return FE_EXIT_USAGE;
 			}
 			continue;
 		} else if (c == 'p')
 			nports = strtoul(optarg, &end, 10);
 		else
-			return FE_EXIT_USAGE;
+			return group_opt(&profile_group, PROFILE_SHOW, c);
 		if (*end != '\0' || (c == 'p' && (nports < 1 || nports > 1024))) {
-			fprintf(stderr, "fabemuctl: profile show: bad value '%s'\n", optarg);
+			fprintf(stderr, "fabemuctl profile show: bad value '%s'\n", optarg);
 			return FE_EXIT_USAGE;
 		}
 	}
 	if (optind != argc - 1) {
-		fprintf(stderr, "fabemuctl: profile show needs one profile\n");
-		return FE_EXIT_USAGE;
+		fprintf(stderr, "fabemuctl profile show: needs exactly one profile\n");
+		return group_opt(&profile_group, PROFILE_SHOW, '?');
 	}
 	p = malloc(sizeof(*p));
 	up = calloc(nports, sizeof(*up));
@@ -437,13 +506,20 @@ profile_show(int argc, char **argv)
 }
 
 static int
-profile_list(void)
+profile_list(int argc, char **argv)
 {
 	static const char *const names[] = {"ideal",	      "ib-hdr",	     "ib-ndr",
 					    "roce-pfc-ecn",   "roce-lossy",  "spectrum-x",
 					    "ethernet-lossy", "ethernet-ecn"};
-	int rc = 0;
+	int c, rc = 0;
 
+	optind = 0; /* GNU getopt: reinitialise (the command line was parsed before) */
+	while ((c = getopt_long(argc, argv, "h", help_only, NULL)) != -1)
+		return group_opt(&profile_group, PROFILE_LIST, c);
+	if (optind != argc) {
+		fprintf(stderr, "fabemuctl profile list: takes no operand\n");
+		return group_opt(&profile_group, PROFILE_LIST, '?');
+	}
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		struct fe_profile *p = malloc(sizeof(*p));
 		char err[1024];
@@ -563,28 +639,64 @@ bad:
 	return FE_EXIT_USAGE;
 }
 
+typedef int group_cmd(int argc, char **argv);
+/* in the order of the groups' tables (profile_cmds, topology_cmds) */
+static group_cmd *const profile_run[] = {profile_check, profile_show, profile_list};
+static group_cmd *const topology_run[] = {topology_check, topology_show, topology_import};
+
+/*
+ * fabemuctl G --help, or G CMD [ARGS]: CMD runs with argv[0] "fabemuctl G CMD", so that
+ * getopt's messages name the command as the others' do (fe_campaign.c).
+ */
+static int
+group_main(const struct group *g, group_cmd *const *run, int argc, char **argv)
+{
+	const char *name = argc >= 2 ? argv[1] : "";
+	char prog[64], **av;
+	unsigned i;
+	int rc;
+
+	if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0) {
+		group_usage(stdout, g);
+		return 0;
+	}
+	for (i = 0; i < g->n && strcmp(name, g->cmd[i].name) != 0; i++)
+		;
+	if (i == g->n) {
+		fprintf(stderr, "fabemuctl %s: ", g->name);
+		if (argc < 2)
+			fprintf(stderr, "a command is needed (allowed:");
+		else
+			fprintf(stderr, "unknown command '%s' (allowed:", name);
+		for (unsigned k = 0; k < g->n; k++)
+			fprintf(stderr, "%s %s", k ? "," : "", g->cmd[k].name);
+		fprintf(stderr, ")\n");
+		group_usage(stderr, g);
+		return FE_EXIT_USAGE;
+	}
+	av = calloc((size_t)argc, sizeof(*av)); /* getopt permutes it */
+	if (av == NULL) {
+		fprintf(stderr, "fabemuctl: out of memory\n");
+		return FE_EXIT_REFUSED;
+	}
+	snprintf(prog, sizeof(prog), "fabemuctl %s %s", g->name, name);
+	av[0] = prog;
+	memcpy(av + 1, argv + 2, (size_t)(argc - 2) * sizeof(*av));
+	rc = run[i](argc - 1, av);
+	free(av);
+	return rc;
+}
+
 static int
 dispatch(const struct fe_client *o, int argc, char **argv)
 {
 	const char *cmd = argv[0];
 	json_t *req;
 
-	if (strcmp(cmd, "profile") == 0 && argc >= 2) {
-		if (strcmp(argv[1], "check") == 0)
-			return profile_check(argc - 2, argv + 2);
-		if (strcmp(argv[1], "show") == 0)
-			return profile_show(argc - 1, argv + 1);
-		if (strcmp(argv[1], "list") == 0)
-			return profile_list();
-	}
-	if (strcmp(cmd, "topology") == 0 && argc >= 2) {
-		if (strcmp(argv[1], "check") == 0)
-			return topology_check(argc - 2, argv + 2);
-		if (strcmp(argv[1], "show") == 0)
-			return topology_show(argc - 1, argv + 1);
-		if (strcmp(argv[1], "import") == 0)
-			return topology_import(argc - 1, argv + 1);
-	}
+	if (strcmp(cmd, "profile") == 0)
+		return group_main(&profile_group, profile_run, argc, argv);
+	if (strcmp(cmd, "topology") == 0)
+		return group_main(&topology_group, topology_run, argc, argv);
 	if (strcmp(cmd, "campaign") == 0 || strcmp(cmd, "testbed") == 0)
 		return fe_campaign_main(argc, argv);
 	if (strcmp(cmd, "apply") == 0)

@@ -12,6 +12,7 @@
 
 #include "campaign/cg.h"
 #include "fe_campaign.h"
+#include "fe_help.h"
 #include "fe_linkspec.h"
 #include "fe_profile.h"
 #include "fe_units.h"
@@ -56,26 +57,6 @@ static const char exit_help[] =
 	"(a file not written), 7 complete but a fault step's command failed, 130\n"
 	"interrupted";
 
-/* The lines of text from column col, the first one after what is printed up to column at
- * (on a line of its own if that reaches col). */
-static void
-lines_at(FILE *f, const char *text, int col, int at)
-{
-	if (at > 0 && at >= col) {
-		fputc('\n', f);
-		at = 0;
-	}
-	for (const char *p = text;; p++) {
-		size_t k = strcspn(p, "\n");
-
-		fprintf(f, "%*s%.*s\n", col - at, "", (int)k, p);
-		p += k;
-		if (*p == '\0')
-			break;
-		at = 0;
-	}
-}
-
 /* fabemuctl campaign --help: the commands' usage, then what each does. */
 static void
 usage(FILE *f)
@@ -84,23 +65,23 @@ usage(FILE *f)
 		fprintf(f, "%s fabemuctl campaign %s%s\n", i ? "      " : "Usage:", subs[i].name,
 			subs[i].operands);
 	for (unsigned i = 0; i < NSUBS; i++)
-		lines_at(f, subs[i].help, 9, fprintf(f, "  %s", subs[i].name));
-	lines_at(f, operand_help, 0, 0);
-	lines_at(f, exit_help, 0, 0);
+		fe_help_lines(f, subs[i].help, 9, fprintf(f, "  %s", subs[i].name));
+	fe_help_lines(f, operand_help, 0, 0);
+	fe_help_lines(f, exit_help, 0, 0);
 }
 
 void
 fe_campaign_help(FILE *f)
 {
 	for (unsigned i = 0; i < NSUBS; i++)
-		lines_at(f, subs[i].help, 30,
-			 fprintf(f, "  campaign %s%s", subs[i].name, subs[i].operands));
-	lines_at(f,
-		 "remove what killed campaign runners left behind:\n"
-		 "processes, hosts, bridge, socket, DPDK files",
-		 30, fprintf(f, "  testbed clean"));
-	lines_at(f, operand_help, 2, 0);
-	lines_at(f, exit_help, 2, 0);
+		fe_help_lines(f, subs[i].help, 30,
+			      fprintf(f, "  campaign %s%s", subs[i].name, subs[i].operands));
+	fe_help_lines(f,
+		      "remove what killed campaign runners left behind:\n"
+		      "processes, hosts, bridge, socket, DPDK files",
+		      30, fprintf(f, "  testbed clean"));
+	fe_help_lines(f, operand_help, 2, 0);
+	fe_help_lines(f, exit_help, 2, 0);
 }
 
 static int

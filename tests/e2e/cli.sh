@@ -90,6 +90,39 @@ done < <("$FE_BIN/fabemuctl" campaign --help | awk '
 	{ sub(/^ +/, ""); c = c " " $0 }
 	END { if (c != "") print c }' | tr -s ' ')
 [ "$n" = 6 ] || fe_fail "fabemuctl campaign --help: $n parts (4 commands, FILE|NAME, exit status), not 6"
+# fabemuctl profile and topology: --help (also after a command) on stdout, exit 0, never a
+# name; each command's help as fabemuctl --help says it (one table, fabemuctl.c)
+for g in profile topology; do
+	cmds=$([ $g = profile ] && echo "check show list" || echo "check show import")
+	for args in "$g --help" "$g -h" $(printf "$g:%s:--help " $cmds) "$g:show:x:--help"; do
+		args=${args//:/ }
+		rc=0
+		o=$("$FE_BIN/fabemuctl" $args 2>"$T/help.err") || rc=$?
+		[ "$rc" = 0 ] && [ ! -s "$T/help.err" ] && grep -q "^Usage: fabemuctl $g check [PT]\.\.\.$" <<<"$o" &&
+			grep -q "^       fabemuctl $g show [PT] \[--" <<<"$o" ||
+			fe_fail "fabemuctl $args: exit $rc, stdout '$o', stderr '$(cat "$T/help.err")'"
+	done
+	n=0
+	while IFS= read -r part; do
+		n=$((n + 1))
+		grep -qF -- "$part" <<<"$all" ||
+			fe_fail "fabemuctl --help does not say what fabemuctl $g --help says: '$part'"
+	done < <("$FE_BIN/fabemuctl" $g --help | awk '
+		/^  [a-z]+ / { if (c != "") print c; sub(/^  [a-z]+ +/, ""); c = $0; next }
+		/^ +/ { if (c != "") { sub(/^ +/, ""); c = c " " $0 }; next }
+		{ if (c != "") print c; c = "" }
+		END { if (c != "") print c }' | tr -s ' ')
+	[ "$n" = 3 ] || fe_fail "fabemuctl $g --help: $n commands, not 3"
+done
+# an unknown option: named with the command, the usage after it, exit status 2
+for args in "topology show --x ring3" "topology import --x lab.yml" "profile show --x ideal"; do
+	rc=0
+	o=$("$FE_BIN/fabemuctl" $args 2>&1) || rc=$?
+	set -- $args
+	[ "$rc" = 2 ] && grep -qxF "fabemuctl $1 $2: unrecognized option '--x'" <<<"$o" &&
+		grep -q "^Usage: fabemuctl $1 $2 " <<<"$o" || fe_fail "fabemuctl $args: exit $rc, $o"
+done
+echo "  ok   fabemuctl profile, topology: --help, their commands', a bad option named with its command"
 # an unknown option: named with the command, the usage after it, exit status 2
 rc=0
 o=$("$FE_BIN/fabemuctl" campaign run --x quick 2>&1) || rc=$?
