@@ -395,25 +395,29 @@ topology_show(int argc, char **argv)
 					   {"routes", no_argument, NULL, 'r'},
 					   {"help", no_argument, NULL, 'h'},
 					   {NULL, 0, NULL, 0}};
-	const char *svg = NULL;
+	const char *svg = NULL, *form = NULL, *name;
 	struct fe_topo *t;
 	char err[1024];
 	int c, dot = 0, routes = 0, rc = FE_EXIT_REFUSED;
 
 	optind = 0; /* GNU getopt: reinitialise (the command line was parsed before) */
 	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
-		if (c == 'd')
-			dot = 1;
-		else if (c == 's')
-			svg = optarg;
-		else if (c == 'r')
-			routes = 1;
-		else
+		if (c != 'd' && c != 's' && c != 'r')
 			return group_opt(&topology_group, TOPOLOGY_SHOW, c);
+		dot |= c == 'd';
+		routes |= c == 'r';
+		svg = c == 's' ? optarg : svg;
+		name = c == 'd' ? "--dot" : c == 's' ? "--svg" : "--routes";
+		/* one form of output a command */
+		if (form && strcmp(form, name) != 0) {
+			fprintf(stderr, "fabemuctl topology show: %s and %s are one or the other\n",
+				form, name);
+			return group_opt(&topology_group, TOPOLOGY_SHOW, '?');
+		}
+		form = name;
 	}
-	if (optind != argc - 1 || dot + !!svg + routes > 1) {
-		if (optind != argc - 1)
-			fprintf(stderr, "fabemuctl topology show: needs exactly one topology\n");
+	if (optind != argc - 1) {
+		fprintf(stderr, "fabemuctl topology show: needs exactly one topology\n");
 		return group_opt(&topology_group, TOPOLOGY_SHOW, '?');
 	}
 	t = malloc(sizeof(*t));

@@ -33,11 +33,11 @@ static const struct {
 	{"list", "", "takes no operand", "the shipped campaigns and their descriptions", 0, 0},
 	{"check", " FILE|NAME...", "needs at least one campaign file or name",
 	 "validate campaigns and the profiles they name", 1, 1 << 20},
-	{"show", " FILE|NAME", "needs one campaign file or name",
+	{"show", " FILE|NAME", "needs exactly one campaign file or name",
 	 "the campaign as it would run: job, regimes and\n"
 	 "their links, timeline",
 	 1, 1},
-	{"run", " " RUN_ARGS, "needs one campaign file or name",
+	{"run", " " RUN_ARGS, "needs exactly one campaign file or name",
 	 "run its job under each regime, with the timeline's\n"
 	 "faults except in the baselines (the first wire\n"
 	 "regime, the first with an ideal fabric: they run\n"

@@ -122,6 +122,17 @@ for args in "topology show --x ring3" "topology import --x lab.yml" "profile sho
 	[ "$rc" = 2 ] && grep -qxF "fabemuctl $1 $2: unrecognized option '--x'" <<<"$o" &&
 		grep -q "^Usage: fabemuctl $1 $2 " <<<"$o" || fe_fail "fabemuctl $args: exit $rc, $o"
 done
+# the wrong number of operands, or two forms of output: the reason, then the usage
+for t in "campaign show quick fabric:fabemuctl campaign show: needs exactly one campaign file or name" \
+	"campaign run:fabemuctl campaign run: needs exactly one campaign file or name" \
+	"topology show ring3 --routes --dot:fabemuctl topology show: --routes and --dot are one or the other" \
+	"topology show ring3 --svg x.svg --dot:fabemuctl topology show: --svg and --dot are one or the other" \
+	"topology show ring3 rail:fabemuctl topology show: needs exactly one topology"; do
+	rc=0
+	o=$("$FE_BIN/fabemuctl" ${t%%:*} 2>&1) || rc=$?
+	[ "$rc" = 2 ] && grep -qxF -- "${t#*:}" <<<"$o" && grep -q '^Usage: fabemuctl ' <<<"$o" ||
+		fe_fail "fabemuctl ${t%%:*}: exit $rc, $o"
+done
 echo "  ok   fabemuctl profile, topology: --help, their commands', a bad option named with its command"
 # an unknown option: named with the command, the usage after it, exit status 2
 rc=0
