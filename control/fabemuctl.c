@@ -473,9 +473,11 @@ profile_show(int argc, char **argv)
 			nports = strtoul(optarg, &end, 10);
 		else
 			return group_opt(&profile_group, PROFILE_SHOW, c);
-		if (*end != '\0' || (c == 'p' && (nports < 1 || nports > 1024))) {
-			fprintf(stderr, "fabemuctl profile show: bad value '%s'\n", optarg);
-			return FE_EXIT_USAGE;
+		/* as many ports as a dataplane can have (a topology's host ports, the counters) */
+		if (*end != '\0' || end == optarg || nports < 1 || nports > FE_TOPO_PORTS) {
+			fprintf(stderr, "fabemuctl profile show: --ports '%s' (allowed: 1 to %d)\n",
+				optarg, FE_TOPO_PORTS);
+			return group_opt(&profile_group, PROFILE_SHOW, '?');
 		}
 	}
 	if (optind != argc - 1) {

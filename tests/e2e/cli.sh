@@ -127,7 +127,9 @@ for t in "campaign show quick fabric:fabemuctl campaign show: needs exactly one 
 	"campaign run:fabemuctl campaign run: needs exactly one campaign file or name" \
 	"topology show ring3 --routes --dot:fabemuctl topology show: --routes and --dot are one or the other" \
 	"topology show ring3 --svg x.svg --dot:fabemuctl topology show: --svg and --dot are one or the other" \
-	"topology show ring3 rail:fabemuctl topology show: needs exactly one topology"; do
+	"topology show ring3 rail:fabemuctl topology show: needs exactly one topology" \
+	"profile show ideal --ports 100:fabemuctl profile show: --ports '100' (allowed: 1 to 64)" \
+	"profile show ideal --ports 0:fabemuctl profile show: --ports '0' (allowed: 1 to 64)"; do
 	rc=0
 	o=$("$FE_BIN/fabemuctl" ${t%%:*} 2>&1) || rc=$?
 	[ "$rc" = 2 ] && grep -qxF -- "${t#*:}" <<<"$o" && grep -q '^Usage: fabemuctl ' <<<"$o" ||
