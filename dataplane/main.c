@@ -1589,7 +1589,7 @@ main(int argc, char **argv)
 		usage(stdout);
 		return 0;
 	case 'V':
-		printf("fabemu-dp %s (DPDK %s)\n", FE_VERSION, rte_version());
+		printf("fabemu-dp %s (%s)\n", FE_VERSION, rte_version()); /* "DPDK 22.11.1" */
 		return 0;
 	}
 	/* nanosleep's default 50 us timer slack would make every idle wake-up late */

@@ -16,7 +16,8 @@ for word in Usage --rate --delay --buffer --buffer-pkts --link --link-file --pro
 	--switch-buffer --seed loss= ge= ecn= jitter= drop= match=; do
 	grep -q -- "$word" <<<"$out" || fe_fail "--help does not mention $word"
 done
-"$FE_BIN/fabemu-dp" --version | grep -q '^fabemu-dp [0-9]' || fe_fail "--version"
+v=$("$FE_BIN/fabemu-dp" --version)
+grep -qE '^fabemu-dp [0-9][^ ]* \(DPDK [0-9][^ ]*\)$' <<<"$v" || fe_fail "--version: $v"
 # every shipped profile is named where --help lists them, and by fabemuctl profile list
 names=$(sed -n '/--profile P/,/or a file/p' <<<"$out" | tr -s ' ,()\n' '\n')
 listed=$("$FE_BIN/fabemuctl" profile list | awk '{ print $1 }')
