@@ -16,6 +16,15 @@ for word in Usage --rate --delay --buffer --buffer-pkts --link --link-file --pro
 	--switch-buffer --seed loss= ge= ecn= jitter= drop= match=; do
 	grep -q -- "$word" <<<"$out" || fe_fail "--help does not mention $word"
 done
+# --link's selectors, fabric, A-B and A>B among them (README.md's table), and what a
+# switch buffer is with several switches (docs/topologies.md)
+sels=$(sed -n '/^  --link SPEC/,/^  --link-file/p' <<<"$out" | tr -s ' ,;()\n' '\n')
+for s in all up down N N.up N.down fabric A-B 'A>B'; do
+	grep -qx -- "$s" <<<"$sels" || fe_fail "fabemu-dp --help: --link's selectors (SEL) lack $s"
+done
+sed -n '/^  --switch-buffer/,/^  --seed/p' <<<"$out" | tr -s ' \n' ' ' |
+	grep -qF -- "--topology each switch has one of its own" ||
+	fe_fail "fabemu-dp --help: --switch-buffer does not say each switch has its own"
 v=$("$FE_BIN/fabemu-dp" --version)
 grep -qE '^fabemu-dp [0-9][^ ]* \(DPDK [0-9][^ ]*\)$' <<<"$v" || fe_fail "--version: $v"
 # every shipped profile is named where --help lists them, and by fabemuctl profile list
