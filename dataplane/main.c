@@ -978,7 +978,7 @@ nic_summary(const struct fe_nic_params *n)
 static int
 split_setup(struct opts *o, const uint16_t *ports, unsigned *nports, char *err, size_t len)
 {
-	char e[400], boxes[256] = "";
+	char e[400], boxes[256] = "", q[FE_TOPO_NAME + 2];
 	unsigned any = 0;
 
 	if (o->topology == NULL) {
@@ -994,9 +994,18 @@ split_setup(struct opts *o, const uint16_t *ports, unsigned *nports, char *err, 
 		split.here[s] = strcmp(topo.sw[s].box, o->box) == 0;
 		any += split.here[s];
 		split.hash = fnv(fnv(split.hash, topo.sw[s].name), topo.sw[s].box);
-		if (!strstr(boxes, topo.sw[s].box) && strlen(boxes) + strlen(topo.sw[s].box) < 200)
-			snprintf(boxes + strlen(boxes), sizeof(boxes) - strlen(boxes), "%s'%s'",
-				 boxes[0] ? ", " : "", topo.sw[s].box);
+		/* each box once, quoted ("" is no box: a switch of no split) */
+		snprintf(q, sizeof(q), "'%s'", topo.sw[s].box);
+		if (topo.sw[s].box[0] && !strstr(boxes, q) && strlen(boxes) + strlen(q) < 200)
+			snprintf(boxes + strlen(boxes), sizeof(boxes) - strlen(boxes), "%s%s",
+				 boxes[0] ? ", " : "", q);
+	}
+	if (!any && boxes[0] == '\0') {
+		snprintf(err, len,
+			 "topology %s names no boxes: --box runs one box of a fabric split across "
+			 "boxes (a switch's box: in the topology, docs/scale-out.md)",
+			 o->topology);
+		return -EINVAL;
 	}
 	if (!any) {
 		snprintf(err, len, "no switch of topology %s is on box '%s' (its boxes: %s)",

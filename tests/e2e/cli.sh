@@ -255,6 +255,7 @@ expect_error "--nic: reorder '2s' (allowed: 0s (a gap is reported at once) to 1s
 expect_error "--path: 'random' (allowed: ecmp, polarized, spray, spray-random, adaptive, flowlet)" $PORTS -- --path random
 expect_error "--deadlock-time '0s' (allowed: 1ns to 60s)" $PORTS -- --deadlock-time 0s
 expect_error "--flowlet-gap '2s' (allowed: 1ns to 1s)" $PORTS -- --flowlet-gap 2s
+expect_error "--box leaves: topology leaf-spine-4 names no boxes: --box runs one box of a fabric split" $PORTS -- --topology leaf-spine-4 --box leaves
 expect_error "--credit: buffer '10' (allowed: one 64-byte block (64B) to 64MiB)" $PORTS -- --credit buffer=10
 expect_error "--credit: hoq: invalid time" $PORTS -- --credit hoq=5
 expect_error "match 'tcp and port': can't parse filter expression: syntax error" $PORTS -- --link "0.up:loss=1%,match=tcp and port"
