@@ -769,9 +769,11 @@ fe_clab_parse(const char *text, size_t len, const char *source, struct fe_clab *
 	yaml_parser_initialize(&parser);
 	yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
 	if (!yaml_parser_load(&parser, &c->doc)) {
-		snprintf(err, errlen, "%s:%lu: %s", source,
+		/* as topology and campaign files say it (fe_yaml.c) */
+		snprintf(err, errlen, "%s:%lu: not valid YAML: %s%s%s", source,
 			 (unsigned long)parser.problem_mark.line + 1,
-			 parser.problem ? parser.problem : "not YAML");
+			 parser.problem ? parser.problem : "syntax error",
+			 parser.context ? " " : "", parser.context ? parser.context : "");
 		yaml_parser_delete(&parser);
 		free(c);
 		return -EINVAL;
@@ -783,11 +785,18 @@ fe_clab_parse(const char *text, size_t len, const char *source, struct fe_clab *
 		fail(c, root, "a containerlab topology (name:, topology:) is expected");
 		goto out;
 	}
-	if (scal(get_at(c, root, "name", &k)) == NULL ||
+	/* a name that is there but not a lab's is invalid, not missing */
+	if (get_at(c, root, "name", &k) == NULL) {
+		fail(c, root,
+		     "name: the lab's name (1 to %zu letters, digits, '.', '_' or '-') is required",
+		     sizeof(lab->name) - 1);
+		goto out;
+	}
+	if (scal(get(c, root, "name")) == NULL ||
 	    strlen(scal(get(c, root, "name"))) >= sizeof(lab->name) ||
 	    !good_name(scal(get(c, root, "name")))) {
-		fail(c, k ? k : root,
-		     "name: the lab's name (1 to %zu letters, digits, '.', '_' or '-') is required",
+		fail(c, k, "name '%s' (allowed: 1 to %zu letters, digits, '.', '_' or '-')",
+		     scal(get(c, root, "name")) ? scal(get(c, root, "name")) : "(not a string)",
 		     sizeof(lab->name) - 1);
 		goto out;
 	}

@@ -281,8 +281,12 @@ Test(clab, refusals_name_file_and_line)
 		{"name: x\ntopology:\n  nodes:\n    s: {kind: bridge, labels: {fabemu.scale: "
 		 "\"0\"}}\n",
 		 "t.clab.yml:4: labels: fabemu.scale '0'"},
-		{"name: x\ntopology:\n  nodes: [a, b\n", "t.clab.yml:4: "},
-		{"topology: {nodes: {}}\n", "t.clab.yml:1: name: the lab's name"},
+		{"name: x\ntopology:\n  nodes: [a, b\n", "t.clab.yml:4: not valid YAML: "},
+		{"topology: {nodes: {}}\n", "t.clab.yml:1: name: the lab's name (1 to 63 letters, "
+					    "digits, '.', '_' or '-') is required"},
+		{"topology: {nodes: {}}\nname: \"bad name\"\n",
+		 "t.clab.yml:2: name 'bad name' (allowed: 1 to 63 letters, digits, '.', '_' or "
+		 "'-')"},
 		{"name: x\ntopology:\n  nodes:\n    \"a:b\": {kind: bridge}\n",
 		 "t.clab.yml:4: node 'a:b': a name of 1 to 31 letters, digits"},
 		{"name: x\ntopology:\n  nodes:\n    s: {kind: bridge, labels: {fabemu.scale: "
