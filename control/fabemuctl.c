@@ -364,9 +364,12 @@ topology_import(int argc, char **argv)
 		fprintf(stderr, "fabemuctl: topology import: %s\n", err);
 	} else {
 		out = out ? out : lab->name;
-		printf("lab %s: %u hosts, %u host ports, %u switches, %u links between switches\n",
-		       lab->name, lab->topo.nhosts, lab->topo.nports, lab->topo.nsw,
-		       lab->topo.nlinks);
+		printf("lab %s: %u host%s, %u host port%s, %u switch%s, %u link%s between "
+		       "switches\n",
+		       lab->name, lab->topo.nhosts, lab->topo.nhosts == 1 ? "" : "s",
+		       lab->topo.nports, lab->topo.nports == 1 ? "" : "s", lab->topo.nsw,
+		       lab->topo.nsw == 1 ? "" : "es", lab->topo.nlinks,
+		       lab->topo.nlinks == 1 ? "" : "s");
 		for (unsigned p = 0; p < lab->nports; p++)
 			printf("  port %u: %s %s\n", p, lab->node[p], lab->ifname[p]);
 		for (unsigned i = 0; i < lab->nspecs; i++)
