@@ -473,9 +473,9 @@ links_section(struct fe_yaml *c, const struct y_profile *y, struct fe_profile *p
 		snprintf(at, sizeof(at), "links.%u", i);
 		if (l->select == NULL)
 			return fe_yaml_fail(c, at,
-					    "links entry %u: 'select' is required (all, up, down, "
+					    "links.%u: 'select' is required (all, up, down, "
 					    "N, N.up or N.down)",
-					    i + 1);
+					    i);
 		if (fe_linkspec_select(l->select, 4096, &port, &dirs, e, sizeof(e)) < 0)
 			return fe_yaml_fail(c, strcat(at, ".select"), "%s", e);
 		snprintf(o->select, sizeof(o->select), "%s", l->select);
@@ -692,8 +692,8 @@ fe_profile_expand(const struct fe_profile *p, uint32_t scale, unsigned nports,
 
 		snprintf(spec, sizeof(spec), "%s:%s", o->select, o->spec);
 		if (fe_linkspec_apply(spec, up, down, nports, e, sizeof(e)) < 0) {
-			snprintf(err, errlen, "%s:%u: links entry %u: %s (the fabric has %u ports)",
-				 p->source, o->line, i + 1, e, nports);
+			snprintf(err, errlen, "%s:%u: links.%u: %s (the fabric has %u ports)",
+				 p->source, o->line, i, e, nports);
 			return -EINVAL;
 		}
 	}
@@ -733,8 +733,7 @@ fe_profile_fabric(const struct fe_profile *p, uint32_t scale, struct fe_linkdef 
 			continue; /* a host's links (up, down, N...): not the fabric's */
 		snprintf(spec, sizeof(spec), "%s:%s", o->select, o->spec);
 		if (fe_linkspec_apply_fabric(spec, NULL, NULL, 0, &fab, e, sizeof(e)) < 0) {
-			snprintf(err, errlen, "%s:%u: links entry %u: %s", p->source, o->line,
-				 i + 1, e);
+			snprintf(err, errlen, "%s:%u: links.%u: %s", p->source, o->line, i, e);
 			return -EINVAL;
 		}
 	}

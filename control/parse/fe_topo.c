@@ -704,7 +704,7 @@ listed(struct fe_yaml *y, const struct y_topo *d, struct fe_topo *t)
 	for (unsigned i = 0; i < d->switches_count; i++) {
 		snprintf(at, sizeof(at), "switches.%u", i);
 		if (d->switches[i].name == NULL)
-			return fe_yaml_fail(y, at, "switches entry %u: a name is required", i + 1);
+			return fe_yaml_fail(y, at, "switches.%u: a name is required", i);
 		snprintf(t->sw[i].name, FE_TOPO_NAME, "%s", d->switches[i].name);
 		if (strlen(d->switches[i].name) >= FE_TOPO_NAME)
 			return fe_yaml_fail(y, at, "switch '%s': a name of at most %d characters",
@@ -733,7 +733,7 @@ listed(struct fe_yaml *y, const struct y_topo *d, struct fe_topo *t)
 
 		snprintf(at, sizeof(at), "hosts.%u", i);
 		if (h->name == NULL)
-			return fe_yaml_fail(y, at, "hosts entry %u: a name is required", i + 1);
+			return fe_yaml_fail(y, at, "hosts.%u: a name is required", i);
 		if (strlen(h->name) >= FE_TOPO_NAME)
 			return fe_yaml_fail(y, at, "host '%s': a name of at most %d characters",
 					    h->name, FE_TOPO_NAME - 1);
@@ -767,20 +767,18 @@ listed(struct fe_yaml *y, const struct y_topo *d, struct fe_topo *t)
 
 		snprintf(at, sizeof(at), "links.%u", i);
 		if (l->a == NULL || l->b == NULL)
-			return fe_yaml_fail(y, at, "links entry %u: a and b are required", i + 1);
+			return fe_yaml_fail(y, at, "links.%u: a and b are required", i);
 		a = find(t, l->a, 0);
 		b = find(t, l->b, 0);
 		if (a < 0 || b < 0)
 			return fe_yaml_fail(
-				y, at, "links entry %u: no switch '%s'%s", i + 1,
-				a < 0 ? l->a : l->b,
+				y, at, "links.%u: no switch '%s'%s", i, a < 0 ? l->a : l->b,
 				find(t, a < 0 ? l->a : l->b, 1) >= 0
 					? " (a host: hosts are on switches, by switch: or "
 					  "rails:)"
 					: "");
 		if (a == b)
-			return fe_yaml_fail(y, at, "links entry %u: joins '%s' to itself", i + 1,
-					    l->a);
+			return fe_yaml_fail(y, at, "links.%u: joins '%s' to itself", i, l->a);
 		snprintf(e, sizeof(e), "links.%u.count", i);
 		if (l->count && fe_yaml_rule(y, e, &rule_count, l->count, &count) < 0)
 			return -EINVAL;

@@ -53,7 +53,7 @@ rc=$?
 "$CTL" topology show 2>/dev/null
 rc2=$?
 set -e
-[ "$rc" = 1 ] && [ "$msg" = "$T/broken.yaml:6: links entry 1: no switch 'c'" ] ||
+[ "$rc" = 1 ] && [ "$msg" = "$T/broken.yaml:6: links.0: no switch 'c'" ] ||
 	fe_fail "broken file: rc $rc, '$msg'"
 [ "$rc2" = 2 ] || fe_fail "usage error: rc $rc2 (expected 2)"
 echo "  ok   refused with FILE:LINE (exit 1); usage (exit 2)"

@@ -145,7 +145,7 @@ Test(profile, expand_and_dilate)
 	cr_assert_eq(up[0].link.rate_bps, 100000000000ULL);
 	/* an override for a port the fabric does not have */
 	cr_assert_eq(fe_profile_expand(&prof, 1, 1, up, down, &fab, err, sizeof(err)), -EINVAL);
-	cr_assert_str_eq(err, "t.yaml:25: links entry 1: link selector '1.down': no such port "
+	cr_assert_str_eq(err, "t.yaml:25: links.0: link selector '1.down': no such port "
 			      "(ports 0 to 0) (the fabric has 1 ports)");
 }
 
@@ -226,7 +226,7 @@ static struct bad bad_profiles[] = {
 	{"name: x\nlinks:\n  - select: 0.sideways\n",
 	 "t.yaml:3: link selector '0.sideways' (allowed: all, up, down, N, N.up, N.down, fabric)"},
 	{"name: x\nlinks:\n  - rate: 1Gbit\n",
-	 "t.yaml:3: links entry 1: 'select' is required (all, up, down, N, N.up or N.down)"},
+	 "t.yaml:3: links.0: 'select' is required (all, up, down, N, N.up or N.down)"},
 	{"name: x\nlink:\n  ecn: {kmin: 10KB}\n",
 	 "t.yaml:3: ecn: kmin and kmax are required (sizes, e.g. 20KiB)"},
 	{"name: x\nlink:\n  ecn: {kmin: 10KB, kmax: 5KB}\n",

@@ -122,11 +122,11 @@ static struct bad bad_topos[] = {
 	 "t.yaml:4: the name 'a' is taken twice (switches and hosts share one name space)"},
 	{"name: x\nswitches: [{name: a}]\nhosts: [{name: h, switch: a}]\nlinks:\n  - {a: a, b: "
 	 "h}\n",
-	 "t.yaml:5: links entry 1: no switch 'h' (a host: hosts are on switches, by switch: or "
+	 "t.yaml:5: links.0: no switch 'h' (a host: hosts are on switches, by switch: or "
 	 "rails:)"},
 	{"name: x\nswitches: [{name: a}]\nhosts: [{name: h, switch: a}]\nlinks:\n  - {a: a, b: "
 	 "a}\n",
-	 "t.yaml:5: links entry 1: joins 'a' to itself"},
+	 "t.yaml:5: links.0: joins 'a' to itself"},
 	{"name: x\nswitches: [{name: a}, {name: b}]\nhosts: [{name: h, switch: a}]\nlinks:\n  - "
 	 "{a: a, b: b, rate: 0/2}\n",
 	 "t.yaml:5: rate '0/2': a share of the class's rate is N/M, each 1 to 1000"},
