@@ -962,9 +962,20 @@ link_rate(const struct fe_topo_link *l, char *buf, size_t len)
 {
 	if (l->rate_bps)
 		return fe_fmt_rate(l->rate_bps, buf, len);
+	uint32_t a = l->rate_num, b = l->rate_den;
+
+	while (b != 0) { /* a: their greatest common divisor */
+		uint32_t r = a % b;
+
+		a = b;
+		b = r;
+	}
 	if (l->rate_num == l->rate_den)
 		return "the class's";
-	snprintf(buf, len, "the class's x %u/%u", l->rate_num, l->rate_den);
+	if (l->rate_den == a) /* a whole multiple: "x 2", not "x 2/1" */
+		snprintf(buf, len, "the class's x %u", l->rate_num / a);
+	else
+		snprintf(buf, len, "the class's x %u/%u", l->rate_num / a, l->rate_den / a);
 	return buf;
 }
 

@@ -85,8 +85,11 @@ Test(topo, rails_and_parallel_links)
 	static const char y[] = "name: r\nswitches: [{name: a}, {name: b}]\n"
 				"hosts:\n  - {name: h1, rails: [a, b]}\n  - {name: h2, switch: b}\n"
 				"links:\n  - {a: a, b: b, count: 2, rate: 800Gbit}\n"
-				"  - {a: a, b: b, rate: 1/4}\n";
-	char err[256];
+				"  - {a: a, b: b, rate: 1/4}\n"
+				"  - {a: a, b: b, rate: 4/2}\n";
+	char err[256], *out = NULL;
+	size_t n = 0;
+	FILE *f;
 
 	cr_assert_eq(fe_topo_parse(y, strlen(y), "t.yaml", &t, err, sizeof(err)), 0, "%s", err);
 	cr_assert_eq(t.nports, 3);
@@ -101,6 +104,15 @@ Test(topo, rails_and_parallel_links)
 	cr_assert(t.link[2].rate_num == 1 && t.link[2].rate_den == 4, "%u/%u", t.link[2].rate_num,
 		  t.link[2].rate_den);
 	cr_assert_eq(t.cyclic, 1, "two parallel links are a cycle");
+	/* shares printed in lowest terms, a whole multiple as one number */
+	f = open_memstream(&out, &n);
+	fe_topo_print(f, &t);
+	fclose(f);
+	cr_assert(strstr(out, "link a-b.3                rate the class's x 1/4,") != NULL, "%s",
+		  out);
+	cr_assert(strstr(out, "link a-b.4                rate the class's x 2,") != NULL, "%s",
+		  out);
+	free(out);
 }
 
 struct bad {
