@@ -1262,6 +1262,14 @@ print_banner(const struct fe_dp *dp, const struct opts *o)
 		       fe_fmt_time(lp->delay_ns, t, sizeof(t)), lp->limit_bytes, lp->limit_pkts,
 		       fe_report_impairments(fe_report_linkdef(dp, n), imp, sizeof(imp)));
 	}
+	for (unsigned h = 0; dp->graph != NULL && h < dp->graph->nhl; h++) {
+		const struct fe_linkdef *d = &dp->desc.hop[h]; /* a link between switches */
+
+		printf("  link %-7s rate %-10s delay %-8s buffer %" PRIu64 " B / %u pkts%s\n",
+		       dp->graph->hl[h].name, fe_fmt_rate(d->link.rate_bps, r, sizeof(r)),
+		       fe_fmt_time(d->link.delay_ns, t, sizeof(t)), d->link.limit_bytes,
+		       d->link.limit_pkts, fe_report_impairments(d, imp, sizeof(imp)));
+	}
 	fflush(stdout);
 }
 
