@@ -595,7 +595,8 @@ build_links(struct opts *o, unsigned nports, struct fe_linkdef *up, struct fe_li
 	    char *err, size_t len)
 {
 	struct fe_linkdef fabric = o->link;
-	struct fe_fabric_links *fab = NULL;
+	struct fe_fabric_links one_switch = {0}; /* fabric, A-B, A>B: refused */
+	struct fe_fabric_links *fab = &one_switch;
 
 	if (o->profile) {
 		if (links_from_profile(o, nports, up, down, &fabric, err, len) < 0)

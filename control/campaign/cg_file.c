@@ -435,31 +435,62 @@ regime_figures(struct cg_regime *g, const struct fe_linkdef *up, const struct fe
 	}
 }
 
+/* The names of t's links between switches (t NULL: none), as fe_linkspec_pick() takes them;
+ * fabric_names_free() after. 0, or -ENOMEM. */
+struct fabric_names {
+	struct fe_fabric_links fab;
+	struct fe_linkdef *def;
+	char (*dir)[80];
+	char (*link)[72];
+};
+
+static void
+fabric_names_free(struct fabric_names *f)
+{
+	free(f->def);
+	free(f->dir);
+	free(f->link);
+}
+
+static int
+fabric_names(const struct fe_topo *t, struct fabric_names *f)
+{
+	unsigned n = t ? 2 * t->nlinks : 0;
+
+	f->def = calloc(n + 1, sizeof(*f->def));
+	f->dir = calloc(n + 1, sizeof(*f->dir));
+	f->link = calloc(n + 1, sizeof(*f->link));
+	if (f->def == NULL || f->dir == NULL || f->link == NULL) {
+		fabric_names_free(f);
+		return -ENOMEM;
+	}
+	if (t)
+		fe_topo_fabric_names(t, f->dir, f->link);
+	f->fab = (struct fe_fabric_links){.n = n,
+					  .def = f->def,
+					  .dir = (const char(*)[80])f->dir,
+					  .link = (const char(*)[72])f->link};
+	return 0;
+}
+
 /*
  * A regime's --link spec on its ports (up, down) and, with a topology (t, else NULL), on
- * its links between switches by their names (A-B, A>B, fabric), as fabemu-dp takes it.
+ * its links between switches by their names (A-B, A>B, fabric), as fabemu-dp takes it:
+ * without a topology those are refused.
  */
 static int
 fabric_spec(const char *spec, const struct fe_topo *t, struct fe_linkdef *up,
 	    struct fe_linkdef *down, unsigned hosts, char *err, size_t errlen)
 {
-	unsigned n = t ? 2 * t->nlinks : 0;
-	struct fe_linkdef *def = calloc(n + 1, sizeof(*def));
-	char(*dir)[80] = calloc(n + 1, sizeof(*dir));
-	char(*link)[72] = calloc(n + 1, sizeof(*link));
-	struct fe_fabric_links fab = {
-		.n = n, .def = def, .dir = (const char(*)[80])dir, .link = (const char(*)[72])link};
-	int rc = -ENOMEM;
+	struct fabric_names f;
+	int rc;
 
-	if (def && dir && link && t)
-		fe_topo_fabric_names(t, dir, link);
-	if (def && dir && link)
-		rc = fe_linkspec_apply_fabric(spec, up, down, hosts, t ? &fab : NULL, err, errlen);
-	else
+	if (fabric_names(t, &f) < 0) {
 		snprintf(err, errlen, "out of memory");
-	free(def);
-	free(dir);
-	free(link);
+		return -ENOMEM;
+	}
+	rc = fe_linkspec_apply_fabric(spec, up, down, hosts, &f.fab, err, errlen);
+	fabric_names_free(&f);
 	return rc;
 }
 
@@ -929,7 +960,9 @@ static int
 action_link(struct fe_yaml *y, const char *path, const struct y_action *a,
 	    const struct cg_campaign *c, long *port, int *dirs)
 {
+	struct fe_fabric_links one_switch = {0};
 	char key[64], e[400];
+	uint8_t pick[1];
 	int topo = 0;
 
 	if (a->link == NULL)
@@ -937,28 +970,23 @@ action_link(struct fe_yaml *y, const char *path, const struct y_action *a,
 	snprintf(key, sizeof(key), "%s.link", path);
 	for (unsigned g = 0; g < c->nreg; g++)
 		topo |= c->reg[g].topology[0] != '\0';
-	if (fe_linkspec_select(a->link, c->hosts, port, dirs, e, sizeof(e)) == 0) {
-		/* "fabric": the links between switches, which only a topology has */
-		if (!topo && !(*dirs & (FE_SEL_UP | FE_SEL_DOWN)))
-			return fe_yaml_fail(
-				y, key,
-				"%s '%s': the links between switches, and no regime "
-				"has a topology (allowed without one: all, up, down, N, "
-				"N.up, N.down)",
-				key, a->link);
+	/* no regime has links between switches: fabric, A-B, A>B refused, as fabemu-dp and a
+	 * regime's links: refuse them without a topology */
+	if (!topo) {
+		if (fe_linkspec_pick(a->link, c->hosts, &one_switch, port, dirs, pick, e,
+				     sizeof(e)) < 0)
+			return fe_yaml_fail(y, key, "%s: %s", key, e);
 		return 0;
 	}
+	if (fe_linkspec_select(a->link, c->hosts, port, dirs, e, sizeof(e)) == 0)
+		return 0;
 	if (fabric_link_known(c, a->link)) {
 		*port = -1;
 		*dirs = 0;
 		return 0;
 	}
-	return fe_yaml_fail(y, key, "%s: %s%s", key, e,
-			    topo ? "; nor does any regime's topology have a link so named"
-			    : strpbrk(a->link, "->")
-				    ? "; a link between switches (A-B, A>B) needs a regime with a "
-				      "topology"
-				    : "");
+	return fe_yaml_fail(y, key, "%s: %s; nor does any regime's topology have a link so named",
+			    key, e);
 }
 
 /*

@@ -266,16 +266,8 @@ select_fabric(const char *sel, const struct fe_fabric_links *fab, uint8_t *pick)
 }
 
 int
-fe_linkspec_pick(const char *sel, unsigned nports, const struct fe_fabric_links *fab, long *port,
-		 int *dirs, uint8_t *pick, char *err, size_t len)
+fe_linkspec_misnamed(const char *sel, const struct fe_fabric_links *fab, char *err, size_t len)
 {
-	if (select_fabric(sel, fab, pick)) {
-		*port = -1;
-		*dirs = 0; /* those links between switches alone */
-		return 0;
-	}
-	if (fe_linkspec_select(sel, nports, port, dirs, err, len) == 0)
-		return 0;
 	for (unsigned i = 1; fab && i < fab->n; i += 2) { /* A-B given as B-A */
 		char rev[80], *gt;
 
@@ -290,11 +282,48 @@ fe_linkspec_pick(const char *sel, unsigned nports, const struct fe_fabric_links 
 			return -EINVAL;
 		}
 	}
+	return 0;
+}
+
+/* A selector only links between switches could match: fabric, A-B, A>B. */
+static int
+names_switch_links(const char *sel)
+{
+	return strcmp(sel, "fabric") == 0 ||
+	       (!isdigit((unsigned char)sel[0]) && strpbrk(sel, "->") != NULL);
+}
+
+int
+fe_linkspec_pick(const char *sel, unsigned nports, const struct fe_fabric_links *fab, long *port,
+		 int *dirs, uint8_t *pick, char *err, size_t len)
+{
+	if (select_fabric(sel, fab, pick)) {
+		*port = -1;
+		*dirs = 0; /* those links between switches alone */
+		return 0;
+	}
+	/* one switch: "fabric" would pick nothing, silently; an A-B name, nothing known */
+	if (fab && fab->n == 0 && names_switch_links(sel)) {
+		snprintf(err, len,
+			 "link selector '%s': no links between switches without a topology "
+			 "(docs/topologies.md)",
+			 sel);
+		return -EINVAL;
+	}
+	if (fe_linkspec_select(sel, nports, port, dirs, err, len) == 0)
+		return 0;
+	if (fe_linkspec_misnamed(sel, fab, err, len) < 0)
+		return -EINVAL;
 	if (fab && fab->n && !isdigit((unsigned char)sel[0]))
 		snprintf(err, len,
 			 "link selector '%s': no such link (allowed: all, up, down, N, N.up, "
 			 "N.down, fabric, or a link between switches such as %s or %s)",
 			 sel, fab->link[0], fab->dir[0]);
+	else if (fab && !isdigit((unsigned char)sel[0]))
+		snprintf(err, len,
+			 "link selector '%s' (allowed: all, up, down, N, N.up, N.down; fabric, "
+			 "A-B, A>B: with a topology)",
+			 sel);
 	return -EINVAL;
 }
 

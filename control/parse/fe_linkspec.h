@@ -49,18 +49,25 @@ int fe_linkspec_select(const char *sel, unsigned nports, long *port, int *dirs, 
 		       size_t errlen);
 
 /*
- * A selector over the ports' links and fab's (NULL: none): *port and *dirs as
- * fe_linkspec_select() (dirs FE_SEL_FABRIC: all of fab's), or pick[i] set for each of
- * fab's directions it names (dirs 0). pick has fab->n entries, zeroed by the caller.
+ * A selector over the ports' links and fab's: *port and *dirs as fe_linkspec_select()
+ * (dirs FE_SEL_FABRIC: all of fab's), or pick[i] set for each of fab's directions it
+ * names (dirs 0). pick has fab->n entries, zeroed by the caller. fab NULL: the ports'
+ * links alone, "fabric" accepted and picking none (a profile's entries, which a topology
+ * may take later); fab with n 0: a fabric of one switch (no topology), where "fabric",
+ * A-B and A>B are refused, naming none.
  */
 int fe_linkspec_pick(const char *sel, unsigned nports, const struct fe_fabric_links *fab,
 		     long *port, int *dirs, uint8_t *pick, char *err, size_t len);
+
+/* sel is a link of fab named the other way round (B-A for A-B): -EINVAL and a message
+ * naming it and its directions; else 0. */
+int fe_linkspec_misnamed(const char *sel, const struct fe_fabric_links *fab, char *err, size_t len);
 
 /* Apply one spec to the up[] and down[] parameters of nports ports ("fabric": none). */
 int fe_linkspec_apply(const char *spec, struct fe_linkdef *up, struct fe_linkdef *down,
 		      unsigned nports, char *err, size_t errlen);
 
-/* The same, and to the links between switches of fab (NULL: none). */
+/* The same, and to the links between switches of fab (NULL, n 0: fe_linkspec_pick()). */
 int fe_linkspec_apply_fabric(const char *spec, struct fe_linkdef *up, struct fe_linkdef *down,
 			     unsigned nports, struct fe_fabric_links *fab, char *err,
 			     size_t errlen);

@@ -278,6 +278,10 @@ expect_error "ge '1%': expected P/R[/LOSS_BAD[/LOSS_GOOD]]" $PORTS -- --link ge=
 expect_error "ecn '40KB/30KB': KMIN is above KMAX" $PORTS -- --link ecn=40KB/30KB
 expect_error "drop '0': expected K[/N], K and N from 1" $PORTS -- --link drop=0
 expect_error "--seed 'x' (allowed: 0 to 9223372036854775807)" $PORTS -- --seed x
+# one switch (no --topology): no links between switches to name, refused, not ignored
+expect_error "--link 'fabric:loss=1%': link selector 'fabric': no links between switches without a topology" $PORTS -- --link fabric:loss=1%
+expect_error "link selector 'leaf1-spine1': no links between switches without a topology" $PORTS -- --link leaf1-spine1:rate=1G
+expect_error "link selector 'x.up' (allowed: all, up, down, N, N.up, N.down; fabric, A-B, A>B: with a topology)" $PORTS -- --link x.up:rate=1G
 printf 'rate=1Gbit\n0.up:delay=lots\n' >"$T/bad.links"
 expect_error "$T/bad.links:2: delay: invalid time" $PORTS -- --link-file "$T/bad.links"
 expect_error "$T/missing.links: No such file or directory" $PORTS -- --link-file "$T/missing.links"

@@ -464,21 +464,43 @@ Test(campaign_file, baselines_first_wire_and_first_ideal_fabric)
 			      "wire has no fabric to run them on)");
 }
 
-/* A fault on the links between switches needs a regime with a topology. */
+/* Links between switches (fabric, A-B, A>B) need a topology: without one a fault's link:
+ * and a regime's links: refuse them alike, as fabemu-dp's --link does, and a selector
+ * refused lists them as needing a topology. */
+#define ALLOWED_NOTOPO                                                                             \
+	"(allowed: all, up, down, N, N.up, N.down; fabric, A-B, A>B: with a topology)"
+
 Test(campaign_file, fabric_link_needs_a_topology)
 {
 	static const char *const cases[][2] = {
 		{HEAD "  - {action: loss, at: {iteration: 2}, link: fabric, loss: 5%}\n",
-		 ":7: timeline.0.link 'fabric': the links between switches, and no regime has a "
-		 "topology (allowed without one: all, up, down, N, N.up, N.down)"},
+		 ":7: timeline.0.link: link selector 'fabric': no links between switches "
+		 "without a topology (docs/topologies.md)"},
 		{HEAD "  - {action: loss, at: {iteration: 2}, link: s1-s2, loss: 5%}\n",
-		 ":7: timeline.0.link: link selector 's1-s2' (allowed: all, up, down, N, N.up, "
-		 "N.down, fabric); a link between switches (A-B, A>B) needs a regime with a "
-		 "topology"},
+		 ":7: timeline.0.link: link selector 's1-s2': no links between switches "
+		 "without a topology (docs/topologies.md)"},
+		{HEAD "  - {action: loss, at: {iteration: 2}, link: 's1>s2', loss: 5%}\n",
+		 ":7: timeline.0.link: link selector 's1>s2': no links between switches "
+		 "without a topology (docs/topologies.md)"},
+		{HEAD "  - {action: loss, at: {iteration: 2}, link: x.up, loss: 5%}\n",
+		 ":7: timeline.0.link: link selector 'x.up' " ALLOWED_NOTOPO},
+		{"name: t\nhosts: 2\njob: {iterations: 5}\nregimes:\n"
+		 "  - {name: a, profile: ideal, links: ['fabric:loss=1%']}\n",
+		 ":5: regimes.0.links.0 'fabric:loss=1%': link selector 'fabric': no links "
+		 "between switches without a topology (docs/topologies.md)"},
+		{"name: t\nhosts: 2\njob: {iterations: 5}\nregimes:\n"
+		 "  - {name: a, profile: ideal, links: ['leaf1-spine1:loss=1%']}\n",
+		 ":5: regimes.0.links.0 'leaf1-spine1:loss=1%': link selector 'leaf1-spine1': no "
+		 "links between switches without a topology (docs/topologies.md)"},
+		{"name: t\nhosts: 2\njob: {iterations: 5}\nregimes:\n"
+		 "  - {name: a, profile: ideal, links: ['x.up:loss=1%']}\n",
+		 ":5: regimes.0.links.0 'x.up:loss=1%': link selector 'x.up' " ALLOWED_NOTOPO},
 	};
 
 	REFUSED(cases);
 	accepted(HEAD "  - {action: loss, at: {iteration: 2}, link: all, loss: 5%}\n");
+	accepted("name: t\nhosts: 2\njob: {iterations: 5}\nregimes:\n"
+		 "  - {name: a, profile: ideal, links: ['all:loss=1%']}\n");
 }
 
 /* A shipped campaign's name too long is refused with its length and the limit, never cut

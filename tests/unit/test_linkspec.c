@@ -158,6 +158,37 @@ Test(linkspec, links_between_switches_by_name)
 	cr_assert_eq(u[0].link.rate_bps, 0);
 }
 
+/* One switch (no topology): fabric, A-B and A>B name no link, and are refused saying so,
+ * not accepted doing nothing; the list of what is allowed says they need a topology. */
+Test(linkspec, links_between_switches_without_a_topology)
+{
+	static const char *const cases[][2] = {
+		{"fabric:loss=1%", "link selector 'fabric': no links between switches without a "
+				   "topology (docs/topologies.md)"},
+		{"leaf1-spine1:rate=1G", "link selector 'leaf1-spine1': no links between switches "
+					 "without a topology (docs/topologies.md)"},
+		{"leaf1>spine1:rate=1G", "link selector 'leaf1>spine1': no links between switches "
+					 "without a topology (docs/topologies.md)"},
+		{"x.up:rate=1G", "link selector 'x.up' (allowed: all, up, down, N, N.up, N.down; "
+				 "fabric, A-B, A>B: with a topology)"},
+		{"5:rate=1G", "link selector '5': no such port (ports 0 to 1)"},
+	};
+	struct fe_fabric_links none = {0};
+	struct fe_linkdef u[2] = {0}, d[2] = {0};
+	char err[400];
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		err[0] = '\0';
+		cr_expect_eq(
+			fe_linkspec_apply_fabric(cases[i][0], u, d, 2, &none, err, sizeof(err)),
+			-EINVAL, "accepted: %s", cases[i][0]);
+		cr_expect_str_eq(err, cases[i][1], "spec: %s", cases[i][0]);
+	}
+	cr_assert_eq(fe_linkspec_apply_fabric("all:loss=1%", u, d, 2, &none, err, sizeof(err)), 0,
+		     "%s", err);
+	cr_assert_eq(u[1].loss.kind, FE_LOSS_BERNOULLI, "all: the ports' links");
+}
+
 /* A link as a spec and back (fe_linkdef_spec: what `topology import` writes of a
  * profile): every shipped profile's links, at scale 1 and 4000, read back as they were. */
 #include "fe_profile.h"
