@@ -954,6 +954,31 @@ action_kind(struct fe_yaml *y, const char *path, const struct y_action *a)
 	return k;
 }
 
+/* Some regime's topology has sel as a link named the other way round (B-A for A-B):
+ * -EINVAL with fe_linkspec_misnamed()'s message in e, as fabemu-dp and `set` give it. */
+static int
+misnamed_in_regimes(const struct cg_campaign *c, const char *sel, char *e, size_t len)
+{
+	int rc = 0;
+
+	for (unsigned g = 0; g < c->nreg && rc == 0; g++) {
+		struct fe_topo *t;
+		struct fabric_names f;
+		char te[300];
+
+		if (c->reg[g].kind == CG_WIRE || !c->reg[g].topology[0] ||
+		    (t = malloc(sizeof(*t))) == NULL)
+			continue;
+		if (fe_topo_load(c->reg[g].topology, t, te, sizeof(te)) == 0 &&
+		    fabric_names(t, &f) == 0) {
+			rc = fe_linkspec_misnamed(sel, &f.fab, e, len);
+			fabric_names_free(&f);
+		}
+		free(t);
+	}
+	return rc;
+}
+
 /* The link an action is on: a port's (of the campaign's hosts), or a link between
  * switches of some regime's topology (a regime without it reports the step as not run). */
 static int
@@ -985,6 +1010,8 @@ action_link(struct fe_yaml *y, const char *path, const struct y_action *a,
 		*dirs = 0;
 		return 0;
 	}
+	if (misnamed_in_regimes(c, a->link, e, sizeof(e)) < 0)
+		return fe_yaml_fail(y, key, "%s: %s", key, e);
 	return fe_yaml_fail(y, key, "%s: %s; nor does any regime's topology have a link so named",
 			    key, e);
 }

@@ -503,6 +503,36 @@ Test(campaign_file, fabric_link_needs_a_topology)
 		 "  - {name: a, profile: ideal, links: ['all:loss=1%']}\n");
 }
 
+/* A link between switches named the other way round (spine1-leaf1 for leaf1-spine1) is
+ * refused naming it, at a fault's link: as at a regime's links: (and fabemu-dp, `set`). */
+#define TOPO4                                                                                      \
+	"name: t\nhosts: 4\njob: {iterations: 5}\nregimes:\n"                                      \
+	"  - {name: a, profile: ideal, topology: leaf-spine-4}\n"
+#define REVERSED                                                                                   \
+	"link selector 'spine1-leaf1': no such link; that link is named leaf1-spine1 (its ends "   \
+	"in the topology's order), its directions leaf1>spine1 and spine1>leaf1"
+
+Test(campaign_file, reversed_link_name_told)
+{
+	static const char *const cases[][2] = {
+		{TOPO4 "timeline:\n"
+		       "  - {action: loss, at: {iteration: 2}, link: spine1-leaf1, loss: 5%}\n",
+		 ":7: timeline.0.link: " REVERSED},
+		{"name: t\nhosts: 4\njob: {iterations: 5}\nregimes:\n"
+		 "  - {name: a, profile: ideal, topology: leaf-spine-4, links: "
+		 "['spine1-leaf1:loss=1%']}\n",
+		 ":5: regimes.0.links.0 'spine1-leaf1:loss=1%': " REVERSED},
+		{TOPO4 "timeline:\n"
+		       "  - {action: loss, at: {iteration: 2}, link: leaf9-spine1, loss: 5%}\n",
+		 ":7: timeline.0.link: link selector 'leaf9-spine1' (allowed: all, up, down, N, "
+		 "N.up, N.down, fabric); nor does any regime's topology have a link so named"},
+	};
+
+	REFUSED(cases);
+	accepted(TOPO4 "timeline:\n"
+		       "  - {action: loss, at: {iteration: 2}, link: leaf1-spine1, loss: 5%}\n");
+}
+
 /* A shipped campaign's name too long is refused with its length and the limit, never cut
  * to name another one. */
 Test(campaign_file, long_name_refused_not_cut)
