@@ -505,6 +505,15 @@ parse_args(int argc, char **argv, struct opts *o, char *err, size_t len)
 		snprintf(err, len, "--exit-idle needs one lcore (--lcores 1)");
 		return -EINVAL;
 	}
+	/* a path choice is among a switch's next hops to another: it needs several switches
+	 * (a campaign's path: without a topology is refused alike); the default says nothing */
+	if (o->path_set && o->path != FE_PATH_ECMP && !o->topology) {
+		snprintf(err, len,
+			 "--path %s: without a topology (a path choice needs several switches: "
+			 "give --topology)",
+			 fe_path_name(o->path));
+		return -EINVAL;
+	}
 	if (o->scale && !o->profile) {
 		snprintf(err, len, "--scale needs --profile");
 		return -EINVAL;
