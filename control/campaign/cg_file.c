@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cg.h"
+#include "fe_clab.h"
 #include "fe_dpopts.h"
 #include "fe_linkspec.h"
 #include "fe_profile.h"
@@ -434,6 +435,9 @@ regime_figures(struct cg_regime *g, const struct fe_linkdef *up, const struct fe
 		g->offered_bps += up[i].link.rate_bps;
 	}
 }
+
+/* `topology import` writes campaigns of a lab's hosts only within the campaign's range */
+_Static_assert(FE_CLAB_CAMPAIGN_HOSTS == CG_MAX_HOSTS, "fe_clab.h's campaign hosts, cg.h's");
 
 /* The names of t's links between switches (t NULL: none), as fe_linkspec_pick() takes them;
  * fabric_names_free() after. 0, or -ENOMEM. */

@@ -166,6 +166,35 @@ good_name(const char *s)
 	return 1;
 }
 
+/*
+ * The lab's regime as its campaign takes it, checked at the node that says it: a path
+ * choice known, a profile found and loaded (what `campaign check` does with them).
+ */
+static int
+lab_regime(struct ctx *c, const struct cnode *n)
+{
+	char found[PATH_MAX], e[512];
+	struct fe_profile *p;
+	enum fe_path path;
+	int rc = 0;
+
+	if (inherit(c, n->map, "labels", "fabemu.path") != NULL &&
+	    fe_path_parse(c->lab->path, &path) < 0)
+		return fail(c, n->at, "node %s: fabemu.path '%s' (allowed: " FE_PATH_ALLOWED ")",
+			    n->name, c->lab->path);
+	if (inherit(c, n->map, "labels", "fabemu.profile") == NULL)
+		return 0;
+	if (fe_profile_find(c->lab->profile, found, sizeof(found), e, sizeof(e)) < 0)
+		return fail(c, n->at, "node %s: fabemu.profile: %s", n->name, e);
+	p = malloc(sizeof(*p));
+	if (p == NULL)
+		return fail(c, n->at, "out of memory");
+	if (fe_profile_load(found, p, e, sizeof(e)) < 0)
+		rc = fail(c, n->at, "node %s: fabemu.profile %s: %s", n->name, c->lab->profile, e);
+	free(p);
+	return rc;
+}
+
 static int
 read_nodes(struct ctx *c, const yaml_node_t *nodes)
 {
@@ -209,7 +238,8 @@ read_nodes(struct ctx *c, const yaml_node_t *nodes)
 		    (lab_label(c, n, "fabemu.profile", c->lab->profile, sizeof(c->lab->profile)) <
 			     0 ||
 		     lab_label(c, n, "fabemu.scale", c->lab->scale, sizeof(c->lab->scale)) < 0 ||
-		     lab_label(c, n, "fabemu.path", c->lab->path, sizeof(c->lab->path)) < 0))
+		     lab_label(c, n, "fabemu.path", c->lab->path, sizeof(c->lab->path)) < 0 ||
+		     lab_regime(c, n) < 0))
 			return -EINVAL;
 		c->nnode++;
 	}
@@ -855,6 +885,14 @@ fe_clab_parse(const char *text, size_t len, const char *source, struct fe_clab *
 		if (rc == 0)
 			rc = fabric_specs(c);
 	}
+	/* a host a port: the lab's campaign is written, and its hosts must be a campaign's */
+	if (rc == 0 && lab->topo.nports == lab->topo.nhosts &&
+	    (lab->topo.nhosts < 2 || lab->topo.nhosts > FE_CLAB_CAMPAIGN_HOSTS))
+		rc = fail(c, get(c, topo, "nodes"),
+			  "topology.nodes: %u host%s: the lab's campaign would have hosts '%u' "
+			  "(allowed: 2 to %d)",
+			  lab->topo.nhosts, lab->topo.nhosts == 1 ? "" : "s", lab->topo.nhosts,
+			  FE_CLAB_CAMPAIGN_HOSTS);
 out:
 	yaml_document_delete(&c->doc);
 	free(c);

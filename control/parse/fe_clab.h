@@ -26,6 +26,10 @@
 #include "fe_topo.h"
 
 #define FE_CLAB_SPECS 512
+/* A campaign's hosts at most (control/campaign/cg.h's CG_MAX_HOSTS, which checks it): a
+ * lab of one port a host has 2 to this many, so that the campaign import writes passes
+ * `campaign check`. */
+#define FE_CLAB_CAMPAIGN_HOSTS 16
 
 struct fe_clab {
 	char name[64];

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "campaign/cg.h"
+#include "fe_clab.h"
 
 static struct cg_campaign camp;
 
@@ -550,4 +551,71 @@ Test(campaign_file, long_name_refused_not_cut)
 	name[63] = '\0'; /* 63: looked up (not shipped) */
 	cr_expect_eq(cg_find(name, path, sizeof(path), err, sizeof(err)), -ENOENT);
 	cr_expect(strstr(err, "no shipped campaign ") != NULL, "%s", err);
+}
+
+/*
+ * What `fabemuctl topology import` writes passes `campaign check`: the shipped labs'
+ * campaigns load; a lab whose campaign would not (one host, a profile that does not
+ * exist, a path choice unknown) is refused at import, at its line, and writes nothing.
+ */
+static struct fe_clab lab;
+
+/* Import text (or the file path if text is NULL) into a new directory; 0 and the written
+ * campaign checked, or import's refusal in err. */
+static int
+import_and_check(const char *path, const char *text, char *err, size_t len)
+{
+	char dir[] = "/tmp/fe-test-import.XXXXXX", cpath[80], cmd[100];
+	int rc;
+
+	cr_assert_not_null(mkdtemp(dir));
+	rc = text ? fe_clab_parse(text, strlen(text), "t.clab.yml", &lab, err, len)
+		  : fe_clab_load(path, &lab, err, len);
+	if (rc == 0) {
+		cr_assert_eq(fe_clab_write(&lab, dir, err, len), 0, "%s", err);
+		snprintf(cpath, sizeof(cpath), "%s/campaign.yaml", dir);
+		cr_expect_eq(cg_load(cpath, &camp, err, len), 0,
+			     "%s: check refuses what import wrote: %s", path ? path : text, err);
+		free(camp.text);
+		camp.text = NULL;
+	}
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	cr_assert_eq(system(cmd), 0);
+	return rc;
+}
+
+Test(campaign_file, what_topology_import_writes_passes_check)
+{
+	static const char *const labs[] = {"leaf-spine.clab.yml", "fabric.clab.yml"};
+	static const char *const bad[][2] = {
+		{"name: one\ntopology:\n  nodes:\n    s: {kind: bridge}\n    h1: {}\n  links:\n"
+		 "    - endpoints: [\"h1:eth1\", \"s:e1\"]\n",
+		 "t.clab.yml:4: topology.nodes: 1 host: the lab's campaign would have hosts '1' "
+		 "(allowed: 2 to 16)"},
+		{"name: p\ntopology:\n  nodes:\n    s: {kind: bridge, labels: {fabemu.profile: "
+		 "nosuch}}\n    h1: {}\n    h2: {}\n  links:\n"
+		 "    - endpoints: [\"h1:eth1\", \"s:e1\"]\n"
+		 "    - endpoints: [\"h2:eth1\", \"s:e2\"]\n",
+		 "t.clab.yml:4: node s: fabemu.profile: profile 'nosuch' not found"},
+		{"name: q\ntopology:\n  nodes:\n    s: {kind: bridge, labels: {fabemu.path: "
+		 "random}}\n    h1: {}\n    h2: {}\n  links:\n"
+		 "    - endpoints: [\"h1:eth1\", \"s:e1\"]\n"
+		 "    - endpoints: [\"h2:eth1\", \"s:e2\"]\n",
+		 "t.clab.yml:4: node s: fabemu.path 'random' (allowed: ecmp, polarized, spray, "
+		 "spray-random, adaptive, flowlet)"},
+	};
+	char err[1024], path[PATH_MAX];
+
+	for (size_t i = 0; i < sizeof(labs) / sizeof(labs[0]); i++) {
+		snprintf(path, sizeof(path), "%s/testbeds/containerlab/%s", FE_SOURCE_DIR, labs[i]);
+		cr_expect_eq(import_and_check(path, NULL, err, sizeof(err)), 0, "%s: %s", path,
+			     err);
+	}
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		err[0] = '\0';
+		cr_expect_lt(import_and_check(NULL, bad[i][0], err, sizeof(err)), 0,
+			     "imported:\n%s", bad[i][0]);
+		cr_expect(strncmp(err, bad[i][1], strlen(bad[i][1])) == 0,
+			  "input:\n%s\nwant '%s', got '%s'", bad[i][0], bad[i][1], err);
+	}
 }

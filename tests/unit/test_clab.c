@@ -164,10 +164,12 @@ Test(clab, settings_in_a_links_labels)
 		      "  nodes:\n"
 		      "    s: {kind: bridge}\n"
 		      "    h: {}\n"
+		      "    g: {}\n"
 		      "  links:\n"
 		      "    - type: veth\n"
 		      "      endpoints: [{node: h, interface: eth1}, {node: s, interface: e1}]\n"
-		      "      labels: {owner: lab-team, fabemu.rate: 25Gbit, fabemu.loss: \"1%\"}\n",
+		      "      labels: {owner: lab-team, fabemu.rate: 25Gbit, fabemu.loss: \"1%\"}\n"
+		      "    - endpoints: [\"g:eth1\", \"s:e2\"]\n",
 		      err, sizeof(err)),
 		0, "%s", err);
 	cr_assert_eq(lab.nspecs, 1);
@@ -313,6 +315,18 @@ Test(clab, refusals_name_file_and_line)
 		{"name: x\ntopology:\n  nodes:\n    s: {kind: bridge}\n  links:\n"
 		 "    - endpoints: [\"s:eth1\", \"s:eth1\"]\n",
 		 "t.clab.yml:6: endpoint s:eth1 is already an end of the link at line 6"},
+		/* what the campaign import writes would refuse: refused here, at its line */
+		{"name: x\ntopology:\n  nodes:\n    s: {kind: bridge, labels: {fabemu.profile: "
+		 "nosuch}}\n",
+		 "t.clab.yml:4: node s: fabemu.profile: profile 'nosuch' not found"},
+		{"name: x\ntopology:\n  nodes:\n    s: {kind: bridge, labels: {fabemu.path: "
+		 "random}}\n",
+		 "t.clab.yml:4: node s: fabemu.path 'random' (allowed: ecmp, polarized, spray, "
+		 "spray-random, adaptive, flowlet)"},
+		{"name: x\ntopology:\n  nodes:\n    s: {kind: bridge}\n    h1: {}\n  links:\n"
+		 "    - endpoints: [\"h1:eth1\", \"s:eth1\"]\n",
+		 "t.clab.yml:4: topology.nodes: 1 host: the lab's campaign would have hosts '1' "
+		 "(allowed: 2 to 16)"},
 	};
 	char err[512];
 
