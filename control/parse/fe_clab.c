@@ -941,7 +941,8 @@ write_topo(FILE *f, const struct fe_clab *lab)
 			fprintf(f, "%s%s", r ? ", " : "", t->sw[t->host[i].sw[r]].name);
 		fprintf(f, "]}\n");
 	}
-	fprintf(f, "links:\n");
+	/* one switch: an empty list ("links:" alone would be a null, which a topology refuses) */
+	fprintf(f, "links:%s\n", t->nlinks ? "" : " []");
 	for (unsigned i = 0; i < t->nlinks; i++) {
 		const struct fe_topo_link *l = &t->link[i];
 		char r[32], d[32];

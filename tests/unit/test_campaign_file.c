@@ -604,8 +604,14 @@ Test(campaign_file, what_topology_import_writes_passes_check)
 		 "t.clab.yml:4: node s: fabemu.path 'random' (allowed: ecmp, polarized, spray, "
 		 "spray-random, adaptive, flowlet)"},
 	};
+	/* one switch: no links between switches */
+	static const char one_switch[] = "name: two\ntopology:\n  nodes:\n    s: {kind: bridge}\n"
+					 "    h1: {}\n    h2: {}\n  links:\n"
+					 "    - endpoints: [\"h1:eth1\", \"s:e1\"]\n"
+					 "    - endpoints: [\"h2:eth1\", \"s:e2\"]\n";
 	char err[1024], path[PATH_MAX];
 
+	cr_expect_eq(import_and_check(NULL, one_switch, err, sizeof(err)), 0, "%s", err);
 	for (size_t i = 0; i < sizeof(labs) / sizeof(labs[0]); i++) {
 		snprintf(path, sizeof(path), "%s/testbeds/containerlab/%s", FE_SOURCE_DIR, labs[i]);
 		cr_expect_eq(import_and_check(path, NULL, err, sizeof(err)), 0, "%s: %s", path,
