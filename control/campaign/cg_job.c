@@ -167,6 +167,8 @@ regime_has_link(const struct cg_run *r, const struct cg_regime *g, const char *l
 	int dirs;
 	char e[300];
 
+	if (strcmp(link, "fabric") == 0) /* every link between switches: with a topology */
+		return g->kind != CG_WIRE && g->topology[0] != '\0';
 	return link[0] == '\0' ||
 	       fe_linkspec_select(link, r->c->hosts, &port, &dirs, e, sizeof(e)) == 0 ||
 	       cg_regime_has_hop(g, link);

@@ -669,8 +669,8 @@ merge_selected(const struct fe_ctl *c, const char *sel, const struct fe_linkdef 
 	long port;
 	int dirs;
 
-	if (fe_linkspec_pick(sel, c->dp->nports, fl->n ? fl : NULL, &port, &dirs, pick, err, len) <
-	    0)
+	/* one switch: fl has no links, and fabric, A-B, A>B are refused saying so */
+	if (fe_linkspec_pick(sel, c->dp->nports, fl, &port, &dirs, pick, err, len) < 0)
 		return -EINVAL;
 	for (unsigned i = 0; i < c->dp->nports && dirs; i++) {
 		if (port >= 0 && (long)i != port)
@@ -876,8 +876,8 @@ cmd_set(struct fe_ctl *c, json_t *req)
 	fabric = !strcmp(sel, "pfc") || !strcmp(sel, "credit") || !strcmp(sel, "switch");
 	snprintf(full, sizeof(full), "%s:%s", sel, spec);
 	if ((fabric ? set_fabric(&fab, sel, spec, err, sizeof(err))
-		    : fe_linkspec_apply_fabric(full, up, down, c->dp->nports, fl.n ? &fl : NULL,
-					       err, sizeof(err))) < 0 ||
+		    : fe_linkspec_apply_fabric(full, up, down, c->dp->nports, &fl, err,
+					       sizeof(err))) < 0 ||
 	    change(c, up, down, hop, &fab, err, sizeof(err)) < 0) {
 		r = reply_err(err);
 	} else {

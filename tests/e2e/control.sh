@@ -69,6 +69,12 @@ rc=0; out=$(fe_ctl set pfc xoff=128KiB,xon=125KiB 2>&1) || rc=$?
 rc=0; out=$(fe_ctl set credit hoq=10ms 2>&1) || rc=$?
 [ "$rc" = 1 ] && grep -qF "set credit: the dataplane runs regime lossy; credit keys take effect under regime credit only" <<<"$out" ||
 	fe_fail "set credit on a lossy fabric: $rc $out"
+# one switch: no links between switches to set or apply to, refused saying so
+for cmd in "set fabric loss=1%" "set leaf1-spine1 loss=1%" "apply ethernet-ecn --link fabric"; do
+	rc=0; out=$(fe_ctl $cmd 2>&1) || rc=$?
+	[ "$rc" = 1 ] && grep -qF "no links between switches without a topology" <<<"$out" ||
+		fe_fail "$cmd without a topology: $rc $out"
+done
 kill -0 "$FE_DP_PID" || fe_fail "the dataplane died"
 fe_ctl links | diff "$T/links.before" - || fe_fail "a refused request changed the links"
 fe_ping_avg 1 2 5 >/dev/null

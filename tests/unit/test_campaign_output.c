@@ -539,6 +539,12 @@ Test(output, link_not_in_regime_fabric_skipped)
 	cr_assert_eq(json_array_size(sk), 0);
 	json_decref(sk);
 	cr_assert_not(cg_step_runs(&run, &camp.reg[1], &camp.steps[0]));
+	/* fabric: every link between switches, so with a topology only (the dataplane of
+	 * one switch refuses it) */
+	snprintf(camp.steps[0].link, sizeof(camp.steps[0].link), "fabric");
+	cr_assert(cg_step_runs(&run, g, &camp.steps[0]));
+	g->topology[0] = '\0';
+	cr_assert_not(cg_step_runs(&run, g, &camp.steps[0]));
 	json_decref(none);
 }
 
