@@ -173,18 +173,37 @@ usage(FILE *f)
 
 /* The commands below: argv[0] is "fabemuctl G CMD" (getopt's messages name it). */
 
+/*
+ * A check command's operands, from optind: -1 with *rc its exit status if --help or a bad
+ * option ends it, or it has none ("needs at least one WHAT").
+ */
+static int
+check_operands(const struct group *g, unsigned cmd, const char *what, int argc, char **argv,
+	       int *rc)
+{
+	int c;
+
+	optind = 0; /* GNU getopt: reinitialise (the command line was parsed before) */
+	if ((c = getopt_long(argc, argv, "h", help_only, NULL)) != -1) {
+		*rc = group_opt(g, cmd, c);
+		return -1;
+	}
+	if (optind == argc) {
+		fprintf(stderr, "fabemuctl %s %s: needs at least one %s\n", g->name,
+			g->cmd[cmd].name, what);
+		*rc = group_opt(g, cmd, '?');
+		return -1;
+	}
+	return 0;
+}
+
 static int
 profile_check(int argc, char **argv)
 {
-	int c, bad = 0;
+	int rc, bad = 0;
 
-	optind = 0; /* GNU getopt: reinitialise (the command line was parsed before) */
-	while ((c = getopt_long(argc, argv, "h", help_only, NULL)) != -1)
-		return group_opt(&profile_group, PROFILE_CHECK, c);
-	if (optind == argc) {
-		fprintf(stderr, "fabemuctl profile check: needs at least one profile\n");
-		return group_opt(&profile_group, PROFILE_CHECK, '?');
-	}
+	if (check_operands(&profile_group, PROFILE_CHECK, "profile", argc, argv, &rc) < 0)
+		return rc;
 	for (int i = optind; i < argc; i++) {
 		struct fe_profile *p = malloc(sizeof(*p));
 		char err[1024];
@@ -203,15 +222,10 @@ profile_check(int argc, char **argv)
 static int
 topology_check(int argc, char **argv)
 {
-	int c, bad = 0;
+	int rc, bad = 0;
 
-	optind = 0; /* GNU getopt: reinitialise (the command line was parsed before) */
-	while ((c = getopt_long(argc, argv, "h", help_only, NULL)) != -1)
-		return group_opt(&topology_group, TOPOLOGY_CHECK, c);
-	if (optind == argc) {
-		fprintf(stderr, "fabemuctl topology check: needs at least one topology\n");
-		return group_opt(&topology_group, TOPOLOGY_CHECK, '?');
-	}
+	if (check_operands(&topology_group, TOPOLOGY_CHECK, "topology", argc, argv, &rc) < 0)
+		return rc;
 	for (int i = optind; i < argc; i++) {
 		struct fe_topo *t = malloc(sizeof(*t));
 		char err[1024];
