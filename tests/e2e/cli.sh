@@ -145,19 +145,23 @@ for t in "campaign show quick fabric:fabemuctl campaign show: needs exactly one 
 	[ "$rc" = 2 ] && grep -qxF -- "${t#*:}" <<<"$o" && grep -q '^Usage: fabemuctl ' <<<"$o" ||
 		fe_fail "fabemuctl ${t%%:*}: exit $rc, $o"
 done
-# topology import: one of a thing is singular
+# topology import: one of a thing is singular (one host with two rails: two ports, as a
+# campaign's hosts need)
 cat >"$T/one.clab.yml" <<'EOF'
 name: one
 topology:
   nodes:
-    s: {kind: bridge}
+    s1: {kind: bridge}
+    s2: {kind: bridge}
     h1: {}
   links:
-    - endpoints: ["h1:eth1", "s:eth1"]
+    - endpoints: ["h1:eth1", "s1:eth1"]
+    - endpoints: ["h1:eth2", "s2:eth1"]
+    - endpoints: ["s1:eth2", "s2:eth2"]
 EOF
 o=$("$FE_BIN/fabemuctl" topology import "$T/one.clab.yml" --out "$T/one") ||
 	fe_fail "topology import $T/one.clab.yml: $o"
-grep -qx 'lab one: 1 host, 1 host port, 1 switch, 0 links between switches' <<<"$o" ||
+grep -qx 'lab one: 1 host, 2 host ports, 2 switches, 1 link between switches' <<<"$o" ||
 	fe_fail "topology import, a lab of one host: $o"
 echo "  ok   fabemuctl profile, topology: --help, their commands', a bad option named with its command"
 # an unknown option: named with the command, the usage after it, exit status 2
