@@ -153,16 +153,28 @@ show_edge(const char *what, const struct cg_edge *e)
 	       e->dpargs[0] ? ", dataplane " : "", e->dpargs);
 }
 
-/* A regime's ports, as cg_load() compiled them for its dataplane (profile show's lines). */
+/*
+ * A regime's ports, as cg_load() compiled them for its dataplane (profile show's lines),
+ * then its links between switches, as its dataplane will run them (fabemuctl links').
+ */
 static void
 show_links(const struct cg_campaign *c, const struct cg_regime *g)
 {
-	char line[1024];
+	struct fe_linkdef *def = calloc(2 * FE_TOPO_LINKS, sizeof(*def));
+	char(*dir)[80] = calloc(2 * FE_TOPO_LINKS, sizeof(*dir)), line[1024], err[600];
+	int n;
 
-	for (unsigned n = 0; n < 2 * c->hosts; n++)
-		printf("  %u.%-5s %s\n", n / 2, n % 2 ? "down" : "up",
-		       fe_profile_fmt_link(n % 2 ? &g->down[n / 2] : &g->up[n / 2], line,
+	for (unsigned i = 0; i < 2 * c->hosts; i++)
+		printf("  %u.%-5s %s\n", i / 2, i % 2 ? "down" : "up",
+		       fe_profile_fmt_link(i % 2 ? &g->down[i / 2] : &g->up[i / 2], line,
 					   sizeof(line)));
+	n = def && dir ? cg_regime_hops(c, g, def, dir, err, sizeof(err)) : -1;
+	if (n < 0)
+		printf("  links between switches: %s\n", def && dir ? err : "out of memory");
+	for (int i = 0; i < n; i++)
+		printf("  %-7s %s\n", dir[i], fe_profile_fmt_link(&def[i], line, sizeof(line)));
+	free(def);
+	free(dir);
 }
 
 #define BASELINE_MARK " (baseline: runs without the timeline's faults)"

@@ -182,6 +182,14 @@ int cg_load(const char *path, struct cg_campaign *c, char *err, size_t errlen);
 /* Whether regime g runs on a topology with a link between switches named name, as the
  * dataplane names them (A-B, A>B, a parallel link's number kept). */
 int cg_regime_has_hop(const struct cg_regime *g, const char *name);
+/*
+ * Regime g's links between switches as its dataplane will run them (fabemu-dp --topology):
+ * its profile's fabric class at its scale, what the topology sets over it, then its links:
+ * entries; def and dir [2 x FE_TOPO_LINKS], each link a>b then b>a. Their count (0: no
+ * topology), or -1 with a message in err.
+ */
+int cg_regime_hops(const struct cg_campaign *c, const struct cg_regime *g, struct fe_linkdef *def,
+		   char (*dir)[80], char *err, size_t errlen);
 const char *cg_size_name(uint64_t s, char *buf, size_t len);
 /* "2 regimes, 1 fault (2 steps)": the campaign's regimes, faults and their steps */
 const char *cg_describe(const struct cg_campaign *c, char *buf, size_t len);

@@ -819,6 +819,58 @@ check_spec(struct fe_yaml *y, const char *key, const char *lkey, const char *spe
 }
 
 int
+cg_regime_hops(const struct cg_campaign *c, const struct cg_regime *g, struct fe_linkdef *def,
+	       char (*dir)[80], char *err, size_t errlen)
+{
+	struct fe_profile *p = malloc(sizeof(*p));
+	struct fe_topo *t = malloc(sizeof(*t));
+	struct fe_linkdef *up = calloc(2 * (size_t)c->hosts, sizeof(*up)), class;
+	char(*link)[72] = calloc(FE_TOPO_LINKS, sizeof(*link)), e[400];
+	struct fe_fabric_links fab = {.def = def, .dir = (const char(*)[80])dir};
+	int n = -1;
+
+	if (p == NULL || t == NULL || up == NULL || link == NULL) {
+		snprintf(err, errlen, "out of memory");
+		goto out;
+	}
+	if (g->kind == CG_WIRE || !g->topology[0]) {
+		n = 0;
+		goto out;
+	}
+	if (fe_topo_load(g->topology, t, e, sizeof(e)) < 0 ||
+	    fe_profile_load(g->profile, p, e, sizeof(e)) < 0 ||
+	    fe_profile_fabric(p, g->scale, &class, e, sizeof(e)) < 0) {
+		snprintf(err, errlen, "regime %s: %s", g->name, e);
+		goto out;
+	}
+	fe_topo_fabric_names(t, dir, link);
+	for (unsigned l = 0; l < t->nlinks; l++) {
+		struct fe_linkdef_over o = fe_topo_over(&t->link[l]);
+
+		fe_linkdef_apply_over(&class, &o, &def[2 * l]);
+		def[2 * l + 1] = def[2 * l];
+	}
+	fab.n = 2 * t->nlinks;
+	fab.link = (const char(*)[72])link;
+	memcpy(up, g->up, c->hosts * sizeof(*up)); /* the ports': as compiled, taken again */
+	memcpy(up + c->hosts, g->down, c->hosts * sizeof(*up));
+	for (unsigned i = 0; i < g->nlinks; i++)
+		if (fe_linkspec_apply_fabric(g->links[i], up, up + c->hosts, c->hosts, &fab, e,
+					     sizeof(e)) < 0) {
+			snprintf(err, errlen, "regime %s: links entry '%s': %s", g->name,
+				 g->links[i], e);
+			goto out;
+		}
+	n = (int)fab.n;
+out:
+	free(p);
+	free(t);
+	free(up);
+	free(link);
+	return n;
+}
+
+int
 cg_regime_has_hop(const struct cg_regime *g, const char *name)
 {
 	struct fe_topo *t;

@@ -14,6 +14,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "fe_linkdef.h"
+
 #define FE_TOPO_NAME   32
 #define FE_TOPO_SWITCH 64
 #define FE_TOPO_HOSTS  64
@@ -53,6 +55,16 @@ struct fe_topo {
 	int oneway; /* routing: one-way: unicast crosses links from a to b only (a routed
 		       cycle, the deadlock case); 0: shortest paths both ways */
 };
+
+/* What link l sets over its class, as the engine takes it (fe_linkdef_apply_over()). */
+static inline struct fe_linkdef_over
+fe_topo_over(const struct fe_topo_link *l)
+{
+	return (struct fe_linkdef_over){.rate_bps = l->rate_bps,
+					.delay_ns = l->delay_ns,
+					.num = l->rate_num,
+					.den = l->rate_den};
+}
 
 /* Building one: a host of nports ports on switches sw[] (its first port the next free
  * one), a link between switches a and b at the class's rate x num / den; -1: no room.

@@ -698,7 +698,7 @@ profile_hops(const struct fe_ctl *c, const struct fe_profile *p, uint32_t scale,
 	if (fe_profile_fabric(p, scale, &class, err, len) < 0)
 		return -EINVAL;
 	for (unsigned i = 0; i < c->nhop; i++)
-		fe_graph_link_def(&class, &c->dp->graph->hl[i].topo, &phop[i]);
+		fe_linkdef_apply_over(&class, &c->dp->graph->hl[i].topo, &phop[i]);
 	return 0;
 }
 

@@ -5,19 +5,6 @@
 
 #include "fe_graphconf.h"
 
-void
-fe_graph_link_def(const struct fe_linkdef *class, const struct fe_graph_topo *tp,
-		  struct fe_linkdef *out)
-{
-	*out = *class;
-	if (tp->rate_bps)
-		out->link.rate_bps = tp->rate_bps;
-	else if (out->link.rate_bps)
-		out->link.rate_bps = out->link.rate_bps * tp->num / tp->den;
-	if (tp->delay_ns)
-		out->link.delay_ns = tp->delay_ns;
-}
-
 int
 fe_graph_build(const struct fe_topo *t, const struct fe_linkdef *fabric, enum fe_path path,
 	       unsigned nports, struct fe_graph_build *b, char *err, size_t errlen)
@@ -40,11 +27,8 @@ fe_graph_build(const struct fe_topo *t, const struct fe_linkdef *fabric, enum fe
 		const struct fe_topo_link *tl = &t->link[l];
 		struct fe_linkdef d;
 
-		b->topo[l] = (struct fe_graph_topo){.rate_bps = tl->rate_bps,
-						    .delay_ns = tl->delay_ns,
-						    .num = tl->rate_num,
-						    .den = tl->rate_den};
-		fe_graph_link_def(fabric, &b->topo[l], &d);
+		b->topo[l] = fe_topo_over(tl);
+		fe_linkdef_apply_over(fabric, &b->topo[l], &d);
 		b->ends[l][0] = (uint16_t)tl->a;
 		b->ends[l][1] = (uint16_t)tl->b;
 		b->def[2 * l] = b->def[2 * l + 1] = d;

@@ -16,12 +16,12 @@ struct fe_graph_build {
 	char names[FE_TOPO_SWITCH][32];
 	uint8_t port_sw[FE_TOPO_PORTS];
 	uint16_t ends[FE_TOPO_LINKS][2];
-	struct fe_linkdef def[2 * FE_TOPO_LINKS]; /* each direction: a>b, then b>a */
-	char dir_names[2 * FE_TOPO_LINKS][80];	  /* "leaf1>spine2" */
-	char link_names[FE_TOPO_LINKS][72];	  /* "leaf1-spine2" */
-	struct fe_graph_topo topo[FE_TOPO_LINKS]; /* what the topology sets over the class */
-	uint64_t sw_buffer[FE_TOPO_SWITCH];	  /* switches: buffer: (0: the fabric's) */
-	struct fe_fabric_links fab;		  /* the three above, for link selectors */
+	struct fe_linkdef def[2 * FE_TOPO_LINKS];   /* each direction: a>b, then b>a */
+	char dir_names[2 * FE_TOPO_LINKS][80];	    /* "leaf1>spine2" */
+	char link_names[FE_TOPO_LINKS][72];	    /* "leaf1-spine2" */
+	struct fe_linkdef_over topo[FE_TOPO_LINKS]; /* what the topology sets over the class */
+	uint64_t sw_buffer[FE_TOPO_SWITCH];	    /* switches: buffer: (0: the fabric's) */
+	struct fe_fabric_links fab;		    /* the three above, for link selectors */
 	uint8_t nnh[FE_GRAPH_SW][FE_GRAPH_SW];
 	uint16_t nh[FE_GRAPH_SW][FE_GRAPH_SW][FE_GRAPH_WAYS];
 	uint16_t tree[FE_GRAPH_SW][FE_GRAPH_SW];
@@ -34,9 +34,6 @@ struct fe_graph_build {
  * scaled or set and their delay set as the topology says; link selectors that name them
  * (fe_linkspec.h) then apply to b->fab. 0, or -EINVAL with a message.
  */
-/* The values of a link between switches: the fabric class, with what the topology sets. */
-void fe_graph_link_def(const struct fe_linkdef *class, const struct fe_graph_topo *tp,
-		       struct fe_linkdef *out);
 
 int fe_graph_build(const struct fe_topo *t, const struct fe_linkdef *fabric, enum fe_path path,
 		   unsigned nports, struct fe_graph_build *b, char *err, size_t errlen);

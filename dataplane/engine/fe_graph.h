@@ -43,12 +43,6 @@
 #define FE_GRAPH_BUCKET	  64  /* flows told apart a pair of ports, for reordering */
 #define FE_GRAPH_FLOWLETS 256 /* flows told apart a switch, for flowlets */
 
-/* What a topology sets of a link between switches over its class (fe_graphconf.h). */
-struct fe_graph_topo {
-	uint64_t rate_bps, delay_ns; /* 0: the class's */
-	uint32_t num, den;	     /* else the class's rate x num / den */
-};
-
 /*
  * Split across boxes (docs/scale-out.md): each box runs the switches assigned to it and
  * knows the whole fabric (its switches, its ports, its routes). A direction of a link
@@ -140,21 +134,21 @@ struct fe_trunk {
 /* One direction of a link between two switches. */
 struct fe_hoplink {
 	struct fe_link l;
-	struct fe_linkx x;	   /* its impairments (loss, ECN, jitter, drop rules) */
-	uint16_t from, to;	   /* switches */
-	char name[80];		   /* "leaf1>spine2": from > to */
-	char lname[72];		   /* its link's, both ways: "leaf1-spine2" */
-	struct fe_graph_topo topo; /* what the topology sets over the class */
-	uint64_t down_seen;	   /* loss 100 %: when a switch first found it so (0: up) */
-	uint8_t routed_around;	   /* down past the failover time: routes leave it out */
-	fe_counter_t failovers;	   /* times the switches routed around it (down) */
-	struct fe_pfc pfc;	   /* PFC: the receiving switch's ingress (and the gate) */
-	struct fe_credit cred;	   /* credits: what the sending switch holds */
-	uint64_t storm_until;	   /* PFC watchdog: stormed until this tick (0: not) */
-	fe_counter_t storms;	   /* times the watchdog stormed it */
-	fe_counter_t wd_forwarded; /* frames it sent through a pause, stormed (forward) */
-	uint8_t side;		   /* enum fe_hl_side */
-	uint8_t trunk;		   /* SEND, RECV: its link's trunk (g->trunk[]) */
+	struct fe_linkx x;	     /* its impairments (loss, ECN, jitter, drop rules) */
+	uint16_t from, to;	     /* switches */
+	char name[80];		     /* "leaf1>spine2": from > to */
+	char lname[72];		     /* its link's, both ways: "leaf1-spine2" */
+	struct fe_linkdef_over topo; /* what the topology sets over the class */
+	uint64_t down_seen;	     /* loss 100 %: when a switch first found it so (0: up) */
+	uint8_t routed_around;	     /* down past the failover time: routes leave it out */
+	fe_counter_t failovers;	     /* times the switches routed around it (down) */
+	struct fe_pfc pfc;	     /* PFC: the receiving switch's ingress (and the gate) */
+	struct fe_credit cred;	     /* credits: what the sending switch holds */
+	uint64_t storm_until;	     /* PFC watchdog: stormed until this tick (0: not) */
+	fe_counter_t storms;	     /* times the watchdog stormed it */
+	fe_counter_t wd_forwarded;   /* frames it sent through a pause, stormed (forward) */
+	uint8_t side;		     /* enum fe_hl_side */
+	uint8_t trunk;		     /* SEND, RECV: its link's trunk (g->trunk[]) */
 };
 
 #define FE_GRAPH_CYCLE	  16 /* hop links named in a deadlock event */
@@ -181,17 +175,17 @@ struct fe_stall {
 /* What fe_dp_create takes to build the graph (conf.graph); NULL: one switch. */
 struct fe_graph_conf {
 	unsigned nsw;
-	const char (*sw_names)[32];	   /* [nsw] */
-	const uint8_t *port_sw;		   /* [nports]: the switch of each port */
-	unsigned nlinks;		   /* links between switches: both directions each */
-	const uint16_t (*ends)[2];	   /* [nlinks]: a, b */
-	const struct fe_linkdef *def;	   /* [2 x nlinks]: each direction (hop link), all of it */
-	const char (*dir_names)[80];	   /* [2 x nlinks]: "leaf1>spine2" ("a>b.2": parallel) */
-	const char (*link_names)[72];	   /* [nlinks]: "leaf1-spine2" */
-	const struct fe_graph_topo *topo;  /* [nlinks] */
-	const uint64_t *sw_buffer;	   /* [nsw]: its egress queues' memory; 0: the fabric's */
-	uint64_t failover_ns;		   /* a link down this long is routed around; 0: 100 us */
-	const uint8_t (*nnh)[FE_GRAPH_SW]; /* [nsw][nsw] next hops from s toward d */
+	const char (*sw_names)[32];	    /* [nsw] */
+	const uint8_t *port_sw;		    /* [nports]: the switch of each port */
+	unsigned nlinks;		    /* links between switches: both directions each */
+	const uint16_t (*ends)[2];	    /* [nlinks]: a, b */
+	const struct fe_linkdef *def;	    /* [2 x nlinks]: each direction (hop link), all of it */
+	const char (*dir_names)[80];	    /* [2 x nlinks]: "leaf1>spine2" ("a>b.2": parallel) */
+	const char (*link_names)[72];	    /* [nlinks]: "leaf1-spine2" */
+	const struct fe_linkdef_over *topo; /* [nlinks] */
+	const uint64_t *sw_buffer;	    /* [nsw]: its egress queues' memory; 0: the fabric's */
+	uint64_t failover_ns;		    /* a link down this long is routed around; 0: 100 us */
+	const uint8_t (*nnh)[FE_GRAPH_SW];  /* [nsw][nsw] next hops from s toward d */
 	/* [nsw][nsw][FE_GRAPH_WAYS]: hop link (2 x link + dir) of each next hop */
 	const uint16_t (*nh)[FE_GRAPH_SW][FE_GRAPH_WAYS];
 	/* [nsw][nsw]: the hop link reaching s in the tree rooted at r (UINT16_MAX: r) */

@@ -27,4 +27,28 @@ struct fe_linkdef {
 	char match[FE_MATCH_LEN];   /* tcpdump filter the impairments above apply to; "": all */
 };
 
+/*
+ * What a topology sets of a link between switches over its class (docs/topologies.md): its
+ * own rate, or a share of the class's, and its own delay.
+ */
+struct fe_linkdef_over {
+	uint64_t rate_bps, delay_ns; /* 0: the class's */
+	uint32_t num, den;	     /* else the class's rate x num / den */
+};
+
+/* The values of a link of class `class` with what o sets over it: the dataplane's, the
+ * control thread's when a profile is applied, and what `campaign show` prints. */
+static inline void
+fe_linkdef_apply_over(const struct fe_linkdef *class, const struct fe_linkdef_over *o,
+		      struct fe_linkdef *out)
+{
+	*out = *class;
+	if (o->rate_bps)
+		out->link.rate_bps = o->rate_bps;
+	else if (out->link.rate_bps)
+		out->link.rate_bps = out->link.rate_bps * o->num / o->den;
+	if (o->delay_ns)
+		out->link.delay_ns = o->delay_ns;
+}
+
 #endif

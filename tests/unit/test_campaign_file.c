@@ -625,3 +625,41 @@ Test(campaign_file, what_topology_import_writes_passes_check)
 			  "input:\n%s\nwant '%s', got '%s'", bad[i][0], bad[i][1], err);
 	}
 }
+
+/*
+ * A regime's links between switches as its dataplane will run them (cg_regime_hops(),
+ * campaign show): the profile's fabric class at the regime's scale, what the topology
+ * sets over it (leaf-spine-4's uplinks: half the class's rate, 2:1), then the regime's
+ * links: entries on the links they name; a regime of one switch has none.
+ */
+Test(campaign_file, regime_hops_as_the_dataplane_runs_them)
+{
+	static struct fe_linkdef def[2 * FE_TOPO_LINKS];
+	static char dir[2 * FE_TOPO_LINKS][80];
+	char err[1024] = "";
+	int n;
+
+	cr_assert_eq(load("name: t\nhosts: 4\nregimes:\n"
+			  "  - {name: ls, profile: ethernet-lossy, scale: 10, topology: "
+			  "leaf-spine-4, links: ['leaf1-spine1:delay=7us', 'leaf2>spine2:loss=1%', "
+			  "'0.up:rate=1Gbit']}\n"
+			  "  - {name: one, profile: ethernet-lossy}\n",
+			  err, sizeof(err)),
+		     0, "%s", err);
+	n = cg_regime_hops(&camp, &camp.reg[0], def, dir, err, sizeof(err));
+	cr_assert_eq(n, 8, "%s", err);
+	for (int i = 0; i < n; i++) {
+		int l1s1 =
+			strcmp(dir[i], "leaf1>spine1") == 0 || strcmp(dir[i], "spine1>leaf1") == 0;
+
+		/* ethernet-lossy: 100 Gbit/s and 500 ns, at scale 10; the uplinks half that */
+		cr_assert_eq(def[i].link.rate_bps, 5000000000ULL, "%s", dir[i]);
+		cr_assert_eq(def[i].link.delay_ns, l1s1 ? 7000 : 5000, "%s", dir[i]);
+		cr_assert_eq(def[i].loss.kind,
+			     strcmp(dir[i], "leaf2>spine2") == 0 ? FE_LOSS_BERNOULLI : FE_LOSS_NONE,
+			     "%s", dir[i]);
+	}
+	cr_assert_str_eq(dir[0], "leaf1>spine1");
+	cr_assert_eq(camp.reg[0].up[0].link.rate_bps, 1000000000ULL, "a port's entry: its own");
+	cr_assert_eq(cg_regime_hops(&camp, &camp.reg[1], def, dir, err, sizeof(err)), 0);
+}
