@@ -640,7 +640,7 @@ build_links(struct opts *o, unsigned nports, struct fe_linkdef *up, struct fe_li
 		int rc;
 
 		if (s->is_file) {
-			rc = fe_linkspec_file(s->text, up, down, nports, err, len);
+			rc = fe_linkspec_file(s->text, up, down, nports, fab, err, len);
 		} else {
 			char e[400];
 

@@ -439,7 +439,7 @@ fe_linkspec_apply_fabric(const char *spec, struct fe_linkdef *up, struct fe_link
 
 int
 fe_linkspec_file(const char *path, struct fe_linkdef *up, struct fe_linkdef *down, unsigned nports,
-		 char *err, size_t errlen)
+		 struct fe_fabric_links *fab, char *err, size_t errlen)
 {
 	char line[SPEC_MAX], msg[512];
 	unsigned lineno = 0;
@@ -469,7 +469,7 @@ fe_linkspec_file(const char *path, struct fe_linkdef *up, struct fe_linkdef *dow
 		s = trim(line);
 		if (*s == '\0')
 			continue;
-		rc = fe_linkspec_apply(s, up, down, nports, msg, sizeof(msg));
+		rc = fe_linkspec_apply_fabric(s, up, down, nports, fab, msg, sizeof(msg));
 		if (rc < 0)
 			snprintf(err, errlen, "%s:%u: %s", path, lineno, msg);
 	}

@@ -80,8 +80,12 @@ int fe_linkspec_apply_fabric(const char *spec, struct fe_linkdef *up, struct fe_
  */
 int fe_linkdef_spec(const struct fe_linkdef *d, char *buf, size_t len);
 
-/* Apply every spec in a file; errors start with "FILE:LINE: ". */
+/*
+ * Apply every spec in a file, as fe_linkspec_apply_fabric() (fab: the links between
+ * switches, with none for one switch; NULL: not known here); errors start with
+ * "FILE:LINE: ".
+ */
 int fe_linkspec_file(const char *path, struct fe_linkdef *up, struct fe_linkdef *down,
-		     unsigned nports, char *err, size_t errlen);
+		     unsigned nports, struct fe_fabric_links *fab, char *err, size_t errlen);
 
 #endif

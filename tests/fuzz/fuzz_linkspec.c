@@ -73,7 +73,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		one_line(l, nports);
 	free(text);
 	reset(NP);
-	if (fe_linkspec_file(fz_file(data, size), up, down, nports, err, sizeof(err)) == 0)
+	if (fe_linkspec_file(fz_file(data, size), up, down, nports, NULL, err, sizeof(err)) == 0)
 		fz_links(up, down, nports);
 	else
 		FZ_CHECK(err[0] != '\0', "--link-file refused without a message");

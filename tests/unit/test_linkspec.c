@@ -99,7 +99,7 @@ Test(linkspec, file_with_comments_and_error_line)
 	cr_assert_not_null(f);
 	fputs("# a profile\n\nrate=1Gbit   # every link\n0.up:delay=1ms\nbogus=1\n", f);
 	fclose(f);
-	cr_assert_eq(fe_linkspec_file(path, up, down, NP, err, sizeof(err)), -EINVAL);
+	cr_assert_eq(fe_linkspec_file(path, up, down, NP, NULL, err, sizeof(err)), -EINVAL);
 	cr_assert_eq(up[0].link.delay_ns, 1000000);
 	cr_assert_eq(down[2].link.rate_bps, 1000000000);
 	char want[256];
@@ -111,11 +111,38 @@ Test(linkspec, file_with_comments_and_error_line)
 	unlink(path);
 }
 
+/* A file's lines name the links between switches as --link does: taken with a topology,
+ * refused without one. */
+Test(linkspec, file_names_links_between_switches)
+{
+	static const char dir[2][80] = {"a>b", "b>a"}, link[1][72] = {"a-b"};
+	struct fe_linkdef u[2] = {0}, d[2] = {0}, def[2] = {0};
+	struct fe_fabric_links fab = {.n = 2, .def = def, .dir = dir, .link = link}, none = {0};
+	char path[] = "/tmp/fe-linkspec-XXXXXX", err[400], want[500];
+	int fd = mkstemp(path);
+	FILE *f = fdopen(fd, "w");
+
+	cr_assert_not_null(f);
+	fputs("0.up:delay=1ms\na-b:rate=1Gbit\nfabric:loss=1%\n", f);
+	fclose(f);
+	cr_assert_eq(fe_linkspec_file(path, u, d, 2, &fab, err, sizeof(err)), 0, "%s", err);
+	cr_assert(def[0].link.rate_bps == 1000000000 && def[1].link.rate_bps == 1000000000);
+	cr_assert(def[0].loss.kind == FE_LOSS_BERNOULLI && def[1].loss.kind == FE_LOSS_BERNOULLI);
+	cr_assert_eq(u[0].link.delay_ns, 1000000);
+	cr_assert_eq(fe_linkspec_file(path, u, d, 2, &none, err, sizeof(err)), -EINVAL);
+	snprintf(want, sizeof(want),
+		 "%s:2: link selector 'a-b': no links between switches without a topology "
+		 "(docs/topologies.md)",
+		 path);
+	cr_assert_str_eq(err, want);
+	unlink(path);
+}
+
 Test(linkspec, missing_file)
 {
 	char err[256];
 
-	cr_assert_lt(fe_linkspec_file("/nonexistent/p", up, down, NP, err, sizeof(err)), 0);
+	cr_assert_lt(fe_linkspec_file("/nonexistent/p", up, down, NP, NULL, err, sizeof(err)), 0);
 	cr_assert_str_eq(err, "/nonexistent/p: No such file or directory");
 }
 
