@@ -182,6 +182,15 @@ PY
 "$CTL" set "leaf1-spine$ua" loss=0% | sed 's/^/  /'
 wait $FLOW || fe_fail "the flow failed"
 "$CTL" capture stop | sed 's/^/  /'
+# broadcasts fail over with the routes: leaf1-spine1 down, an ARP request between the
+# leaves (the neighbour caches flushed) goes round it by leaf1's tree recomputed
+"$CTL" set leaf1-spine1 loss=100% >/dev/null
+sleep 0.2
+for h in 1 2 3 4; do fe_ns "$h" ip neigh flush all; done
+fe_ping_avg 1 3 3 >/dev/null
+fe_ping_avg 4 2 3 >/dev/null
+"$CTL" set leaf1-spine1 loss=0% >/dev/null
+echo "  ok   leaf1-spine1 down: ARP between the leaves goes round it (host 1 to 3, 4 to 2)"
 fe_dp_stop
 echo "  the flow: $(cat "$T/flapflow") Mbit/s over $SECS s, the uplink down for 1 s of it"
 fe_check "flap: the link was down, and routed around once" "$(fe_json "$T/mid.json" "
