@@ -179,9 +179,10 @@ cg_has_fabric(const struct cg_campaign *c)
 
 /* cg_file.c */
 int cg_load(const char *path, struct cg_campaign *c, char *err, size_t errlen);
-/* Whether regime g runs on a topology with a link between switches named name, as the
- * dataplane names them (A-B, A>B, a parallel link's number kept). */
-int cg_regime_has_hop(const struct cg_regime *g, const char *name);
+/* Whether regime g's fabric has the links sel selects, as its dataplane takes sel
+ * (fe_linkspec_pick()): its ports', and with a topology its links between switches by name
+ * (fabric, A-B, A>B, a parallel link's number kept). */
+int cg_regime_has_link(const struct cg_campaign *c, const struct cg_regime *g, const char *sel);
 /*
  * Regime g's links between switches as its dataplane will run them (fabemu-dp --topology):
  * its profile's fabric class at its scale, what the topology sets over it, then its links:

@@ -454,6 +454,9 @@ fabric_names_free(struct fabric_names *f)
 	free(f->def);
 	free(f->dir);
 	free(f->link);
+	f->def = NULL;
+	f->dir = NULL;
+	f->link = NULL;
 }
 
 static int
@@ -818,18 +821,39 @@ check_spec(struct fe_yaml *y, const char *key, const char *lkey, const char *spe
 	return rc;
 }
 
+/* Regime g's topology, loaded (free() it); NULL: a wire, one switch, or out of memory. */
+static struct fe_topo *
+regime_topo(const struct cg_regime *g, char *e, size_t elen)
+{
+	struct fe_topo *t;
+
+	if (g->kind == CG_WIRE || !g->topology[0]) {
+		snprintf(e, elen, "no topology");
+		return NULL;
+	}
+	if ((t = malloc(sizeof(*t))) == NULL) {
+		snprintf(e, elen, "out of memory");
+		return NULL;
+	}
+	if (fe_topo_load(g->topology, t, e, elen) < 0) {
+		free(t);
+		return NULL;
+	}
+	return t;
+}
+
 int
 cg_regime_hops(const struct cg_campaign *c, const struct cg_regime *g, struct fe_linkdef *def,
 	       char (*dir)[80], char *err, size_t errlen)
 {
 	struct fe_profile *p = malloc(sizeof(*p));
-	struct fe_topo *t = malloc(sizeof(*t));
 	struct fe_linkdef *up = calloc(2 * (size_t)c->hosts, sizeof(*up)), class;
-	char(*link)[72] = calloc(FE_TOPO_LINKS, sizeof(*link)), e[400];
-	struct fe_fabric_links fab = {.def = def, .dir = (const char(*)[80])dir};
+	struct fabric_names f = {0};
+	struct fe_topo *t = NULL;
+	char e[400];
 	int n = -1;
 
-	if (p == NULL || t == NULL || up == NULL || link == NULL) {
+	if (p == NULL || up == NULL) {
 		snprintf(err, errlen, "out of memory");
 		goto out;
 	}
@@ -837,59 +861,62 @@ cg_regime_hops(const struct cg_campaign *c, const struct cg_regime *g, struct fe
 		n = 0;
 		goto out;
 	}
-	if (fe_topo_load(g->topology, t, e, sizeof(e)) < 0 ||
+	if ((t = regime_topo(g, e, sizeof(e))) == NULL ||
 	    fe_profile_load(g->profile, p, e, sizeof(e)) < 0 ||
 	    fe_profile_fabric(p, g->scale, &class, e, sizeof(e)) < 0) {
 		snprintf(err, errlen, "regime %s: %s", g->name, e);
 		goto out;
 	}
-	fe_topo_fabric_names(t, dir, link);
+	if (fabric_names(t, &f) < 0) {
+		snprintf(err, errlen, "out of memory");
+		goto out;
+	}
 	for (unsigned l = 0; l < t->nlinks; l++) {
 		struct fe_linkdef_over o = fe_topo_over(&t->link[l]);
 
-		fe_linkdef_apply_over(&class, &o, &def[2 * l]);
-		def[2 * l + 1] = def[2 * l];
+		fe_linkdef_apply_over(&class, &o, &f.def[2 * l]);
+		f.def[2 * l + 1] = f.def[2 * l];
 	}
-	fab.n = 2 * t->nlinks;
-	fab.link = (const char(*)[72])link;
 	memcpy(up, g->up, c->hosts * sizeof(*up)); /* the ports': as compiled, taken again */
 	memcpy(up + c->hosts, g->down, c->hosts * sizeof(*up));
 	for (unsigned i = 0; i < g->nlinks; i++)
-		if (fe_linkspec_apply_fabric(g->links[i], up, up + c->hosts, c->hosts, &fab, e,
+		if (fe_linkspec_apply_fabric(g->links[i], up, up + c->hosts, c->hosts, &f.fab, e,
 					     sizeof(e)) < 0) {
 			snprintf(err, errlen, "regime %s: links entry '%s': %s", g->name,
 				 g->links[i], e);
 			goto out;
 		}
-	n = (int)fab.n;
+	n = (int)f.fab.n;
+	memcpy(def, f.def, (size_t)n * sizeof(*def));
+	memcpy(dir, f.dir, (size_t)n * sizeof(*dir));
 out:
+	fabric_names_free(&f);
 	free(p);
 	free(t);
 	free(up);
-	free(link);
 	return n;
 }
 
 int
-cg_regime_has_hop(const struct cg_regime *g, const char *name)
+cg_regime_has_link(const struct cg_campaign *c, const struct cg_regime *g, const char *sel)
 {
+	uint8_t pick[2 * FE_TOPO_LINKS];
+	struct fabric_names f;
 	struct fe_topo *t;
-	char e[300];
-	int found = 0;
+	char e[400];
+	long port;
+	int dirs, has = 0;
 
-	if (g->kind == CG_WIRE || !g->topology[0] || (t = malloc(sizeof(*t))) == NULL)
-		return 0;
-	if (fe_topo_load(g->topology, t, e, sizeof(e)) == 0)
-		for (unsigned l = 0; l < t->nlinks && !found; l++) {
-			char a[CG_LINK_NAME], b[CG_LINK_NAME];
-
-			fe_topo_dir_name(t, l, 0, a, sizeof(a));
-			fe_topo_dir_name(t, l, 1, b, sizeof(b));
-			found = !strcmp(name, t->link[l].name) || !strcmp(name, a) ||
-				!strcmp(name, b);
-		}
+	/* as the regime's dataplane takes sel: its ports', and its topology's links by name
+	 * (none without one: fabric, A-B, A>B are not its) */
+	t = regime_topo(g, e, sizeof(e));
+	if (fabric_names(t, &f) == 0) {
+		has = fe_linkspec_pick(sel, c->hosts, &f.fab, &port, &dirs, pick, e, sizeof(e)) ==
+		      0;
+		fabric_names_free(&f);
+	}
 	free(t);
-	return found;
+	return has;
 }
 
 /* Some regime runs on a topology with a link between switches so named (A-B, A>B). */
@@ -897,7 +924,7 @@ static int
 fabric_link_known(const struct cg_campaign *c, const char *name)
 {
 	for (unsigned g = 0; g < c->nreg; g++)
-		if (cg_regime_has_hop(&c->reg[g], name))
+		if (cg_regime_has_link(c, &c->reg[g], name))
 			return 1;
 	return 0;
 }
@@ -1018,15 +1045,11 @@ misnamed_in_regimes(const struct cg_campaign *c, const char *sel, char *e, size_
 	int rc = 0;
 
 	for (unsigned g = 0; g < c->nreg && rc == 0; g++) {
-		struct fe_topo *t;
 		struct fabric_names f;
-		char te[300];
+		char te[400];
+		struct fe_topo *t = regime_topo(&c->reg[g], te, sizeof(te));
 
-		if (c->reg[g].kind == CG_WIRE || !c->reg[g].topology[0] ||
-		    (t = malloc(sizeof(*t))) == NULL)
-			continue;
-		if (fe_topo_load(c->reg[g].topology, t, te, sizeof(te)) == 0 &&
-		    fabric_names(t, &f) == 0) {
+		if (t != NULL && fabric_names(t, &f) == 0) {
 			rc = fe_linkspec_misnamed(sel, &f.fab, e, len);
 			fabric_names_free(&f);
 		}

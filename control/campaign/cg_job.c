@@ -159,25 +159,11 @@ cg_step_at(const struct cg_step *s, char *at, size_t len)
 	snprintf(at, len, "%s s", b);
 }
 
-/* Whether g's fabric has link: a port's, or one between switches of its topology. */
-static int
-regime_has_link(const struct cg_run *r, const struct cg_regime *g, const char *link)
-{
-	long port;
-	int dirs;
-	char e[300];
-
-	if (strcmp(link, "fabric") == 0) /* every link between switches: with a topology */
-		return g->kind != CG_WIRE && g->topology[0] != '\0';
-	return link[0] == '\0' ||
-	       fe_linkspec_select(link, r->c->hosts, &port, &dirs, e, sizeof(e)) == 0 ||
-	       cg_regime_has_hop(g, link);
-}
-
 int
 cg_step_runs(const struct cg_run *r, const struct cg_regime *g, const struct cg_step *s)
 {
-	return !cg_baseline(g) && regime_has_link(r, g, s->link);
+	/* a step on no link (a command's) runs everywhere but in a baseline */
+	return !cg_baseline(g) && (s->link[0] == '\0' || cg_regime_has_link(r->c, g, s->link));
 }
 
 /*
