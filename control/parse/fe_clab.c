@@ -167,22 +167,23 @@ good_name(const char *s)
 }
 
 /*
- * The lab's regime as its campaign takes it, checked at the node that says it: a path
- * choice known, a profile found and loaded (what `campaign check` does with them).
+ * The lab's regime as its campaign takes it, checked at the first node that says it (the
+ * others must say the same, lab_label(); had_path, had_profile: a node before said it): a
+ * path choice known, a profile found and loaded, what `campaign check` does with them.
  */
 static int
-lab_regime(struct ctx *c, const struct cnode *n)
+lab_regime(struct ctx *c, const struct cnode *n, int had_path, int had_profile)
 {
 	char found[PATH_MAX], e[512];
 	struct fe_profile *p;
 	enum fe_path path;
 	int rc = 0;
 
-	if (inherit(c, n->map, "labels", "fabemu.path") != NULL &&
+	if (!had_path && inherit(c, n->map, "labels", "fabemu.path") != NULL &&
 	    fe_path_parse(c->lab->path, &path) < 0)
 		return fail(c, n->at, "node %s: fabemu.path '%s' (allowed: " FE_PATH_ALLOWED ")",
 			    n->name, c->lab->path);
-	if (inherit(c, n->map, "labels", "fabemu.profile") == NULL)
+	if (had_profile || inherit(c, n->map, "labels", "fabemu.profile") == NULL)
 		return 0;
 	if (fe_profile_find(c->lab->profile, found, sizeof(found), e, sizeof(e)) < 0)
 		return fail(c, n->at, "node %s: fabemu.profile: %s", n->name, e);
@@ -205,6 +206,7 @@ read_nodes(struct ctx *c, const yaml_node_t *nodes)
 		const yaml_node_t *k = nd(c, p->key);
 		struct cnode *n = &c->node[c->nnode];
 		const char *name = scal(k), *role, *kind;
+		int had_profile, had_path;
 
 		if (c->nnode == NODES)
 			return fail(c, k, "more than %d nodes", NODES);
@@ -234,12 +236,15 @@ read_nodes(struct ctx *c, const yaml_node_t *nodes)
 		} else {
 			n->role = R_SWITCH; /* bridge, ovs-bridge, a network OS's kind */
 		}
+		/* the regime's values: checked once, where the first node gives them */
+		had_profile = c->lab->profile[0] != '\0';
+		had_path = c->lab->path[0] != '\0';
 		if (n->role != R_HOST &&
 		    (lab_label(c, n, "fabemu.profile", c->lab->profile, sizeof(c->lab->profile)) <
 			     0 ||
 		     lab_label(c, n, "fabemu.scale", c->lab->scale, sizeof(c->lab->scale)) < 0 ||
 		     lab_label(c, n, "fabemu.path", c->lab->path, sizeof(c->lab->path)) < 0 ||
-		     lab_regime(c, n) < 0))
+		     lab_regime(c, n, had_path, had_profile) < 0))
 			return -EINVAL;
 		c->nnode++;
 	}
