@@ -101,8 +101,7 @@ group_opt(const struct group *g, unsigned cmd, int c)
 		group_usage(stdout, g);
 		return 0;
 	}
-	fprintf(stderr, "Usage: fabemuctl %s %s%s (see fabemuctl %s --help)\n", g->name,
-		g->cmd[cmd].name, g->cmd[cmd].operands, g->name);
+	fe_help_hint(stderr, g->name, &g->cmd[cmd]);
 	return FE_EXIT_USAGE;
 }
 

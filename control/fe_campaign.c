@@ -26,26 +26,30 @@
  * from the two paragraphs below. help: lines of at most 50 characters (fabemuctl --help
  * prints them from column 30).
  */
-static const struct {
-	const char *name, *operands, *need, *help;
-	int min, max;
-} subs[] = {
-	{"list", "", "takes no operand", "the shipped campaigns and their descriptions", 0, 0},
-	{"check", " FILE|NAME...", "needs at least one campaign file or name",
-	 "validate campaigns and the profiles they name", 1, 1 << 20},
-	{"show", " FILE|NAME", "needs exactly one campaign file or name",
+static const struct fe_help_cmd subs[] = {
+	{"list", "", "the shipped campaigns and their descriptions"},
+	{"check", " FILE|NAME...", "validate campaigns and the profiles they name"},
+	{"show", " FILE|NAME",
 	 "the campaign as it would run: job, regimes and\n"
-	 "their links, timeline",
-	 1, 1},
-	{"run", " " RUN_ARGS, "needs exactly one campaign file or name",
+	 "their links, timeline"},
+	{"run", " " RUN_ARGS,
 	 "run its job under each regime, with the timeline's\n"
 	 "faults except in the baselines (the first wire\n"
 	 "regime, the first with an ideal fabric: they run\n"
-	 "without them); results and report in DIR (root)",
-	 1, 1},
+	 "without them); results and report in DIR (root)"},
 };
 #define NSUBS (sizeof(subs) / sizeof(subs[0]))
 enum { SUB_LIST, SUB_CHECK, SUB_SHOW, SUB_RUN };
+/* each command's operands, in subs[]'s order */
+static const struct {
+	const char *need;
+	int min, max;
+} operands[NSUBS] = {
+	[SUB_LIST] = {"takes no operand", 0, 0},
+	[SUB_CHECK] = {"needs at least one campaign file or name", 1, 1 << 20},
+	[SUB_SHOW] = {"needs exactly one campaign file or name", 1, 1},
+	[SUB_RUN] = {"needs exactly one campaign file or name", 1, 1},
+};
 
 static const char operand_help[] =
 	"FILE|NAME: a file that exists is taken as given (with or without .yaml); else\n"
@@ -61,11 +65,7 @@ static const char exit_help[] =
 static void
 usage(FILE *f)
 {
-	for (unsigned i = 0; i < NSUBS; i++)
-		fprintf(f, "%s fabemuctl campaign %s%s\n", i ? "      " : "Usage:", subs[i].name,
-			subs[i].operands);
-	for (unsigned i = 0; i < NSUBS; i++)
-		fe_help_lines(f, subs[i].help, 9, fprintf(f, "  %s", subs[i].name));
+	fe_help_usage(f, "campaign", subs, NSUBS);
 	fe_help_lines(f, operand_help, 0, 0);
 	fe_help_lines(f, exit_help, 0, 0);
 }
@@ -73,9 +73,7 @@ usage(FILE *f)
 void
 fe_campaign_help(FILE *f)
 {
-	for (unsigned i = 0; i < NSUBS; i++)
-		fe_help_lines(f, subs[i].help, 30,
-			      fprintf(f, "  campaign %s%s", subs[i].name, subs[i].operands));
+	fe_help_section(f, "campaign", subs, NSUBS);
 	fe_help_lines(f,
 		      "remove what killed campaign runners left behind:\n"
 		      "processes, hosts, bridge, socket, DPDK files",
@@ -371,8 +369,7 @@ testbed_clean(int argc, char **argv)
 static int
 usage_hint(unsigned sub)
 {
-	fprintf(stderr, "Usage: fabemuctl campaign %s%s (see fabemuctl campaign --help)\n",
-		subs[sub].name, subs[sub].operands);
+	fe_help_hint(stderr, "campaign", &subs[sub]);
 	return CG_USAGE;
 }
 
@@ -446,8 +443,8 @@ fe_campaign_main(int argc, char **argv)
 		}
 	}
 	n = argc - 1 - optind; /* the operands: FILE|NAME */
-	if (n < subs[sub].min || n > subs[sub].max) {
-		fprintf(stderr, "fabemuctl campaign %s: %s\n", name, subs[sub].need);
+	if (n < operands[sub].min || n > operands[sub].max) {
+		fprintf(stderr, "fabemuctl campaign %s: %s\n", name, operands[sub].need);
 		free(av);
 		return usage_hint(sub);
 	}

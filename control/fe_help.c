@@ -33,6 +33,13 @@ fe_help_usage(FILE *f, const char *group, const struct fe_help_cmd *cmd, unsigne
 }
 
 void
+fe_help_hint(FILE *f, const char *group, const struct fe_help_cmd *cmd)
+{
+	fprintf(f, "Usage: fabemuctl %s %s%s (see fabemuctl %s --help)\n", group, cmd->name,
+		cmd->operands, group);
+}
+
+void
 fe_help_section(FILE *f, const char *group, const struct fe_help_cmd *cmd, unsigned n)
 {
 	for (unsigned i = 0; i < n; i++)

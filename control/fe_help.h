@@ -20,6 +20,8 @@ struct fe_help_cmd {
 void fe_help_lines(FILE *f, const char *text, int col, int at);
 /* fabemuctl G --help: "Usage: fabemuctl G CMD OPERANDS" a command, then what each does. */
 void fe_help_usage(FILE *f, const char *group, const struct fe_help_cmd *cmd, unsigned n);
+/* After a bad option or operand of G CMD: its usage line and where the rest is. */
+void fe_help_hint(FILE *f, const char *group, const struct fe_help_cmd *cmd);
 /* G's part of fabemuctl --help: "  G CMD OPERANDS", what it does from column 30. */
 void fe_help_section(FILE *f, const char *group, const struct fe_help_cmd *cmd, unsigned n);
 
