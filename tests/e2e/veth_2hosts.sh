@@ -31,12 +31,16 @@ fe_check "TCP goodput (Mbit/s): flowed, share 941.5 at most" "$g1" 1 "$hi"
 fe_dp_stop
 
 echo "200 Mbit/s, 100 us each way"
-fe_dp_start $EAL -- --rate 200Mbit --delay 100us
+fe_dp_start $EAL -- --rate 200Mbit --delay 100us --stats-json "$FE_TMP/s200.json"
 g=$(fe_iperf 1 2 4)
-# the rate's share, or what this machine carried at 1 Gbit/s if that was less
-lo=$(python3 -c "print(round(min($(share 2e8), $g1) * 0.9, 1))"); hi=$(python3 -c "print(round($(share 2e8) * 1.1, 1))")
-fe_check "TCP goodput (Mbit/s), share 188.3" "$g" "$lo" "$hi"
 fe_dp_stop
+# the rate's share, or what this machine carried at 1 Gbit/s if that was less; widened
+# where the hypervisor took the dataplane's core (fe_low_steal, as e2e_veth_3hosts does:
+# once 167.7 against 169.5 in a whole suite's run), what it took printed
+lo=$(python3 -c "print(round(min($(share 2e8), $g1) * 0.9, 1))"); hi=$(python3 -c "print(round($(share 2e8) * 1.1, 1))")
+echo "  the hypervisor took $(fe_steal_ms "$FE_TMP/s200.json") ms of the dataplane's core"
+fe_low_steal "$lo" 4 "$FE_TMP/s200.json"
+fe_check "TCP goodput (Mbit/s), share 188.3$WHY" "$g" "$LO" "$hi"
 grep mbufs "$FE_DP_LOG" | sed 's/^/  /'
 # the testbed's own interfaces as fabemu-dp found them: it made them promiscuous to read
 # every host's frames, and makes them not so at exit (a lent testbed, a lab's NICs)
