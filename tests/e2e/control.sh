@@ -95,6 +95,9 @@ fe_ctl -j status >"$T/status.json"
 out=$(fe_ctl apply ethernet-ecn --link 1.down)
 grep -qx "note: 1.down at the profile's own scale 1, the rest of the fabric at scale 400 (--scale 400 applies it at the fabric's)" <<<"$out" ||
 	fe_fail "apply --link at the profile's own scale, not the fabric's, without a note: $out"
+fe_ctl -j apply ethernet-ecn --link 1.down >"$T/apply.json"
+[ "$(fe_json "$T/apply.json" 'd["fabric_scale"]')" = 400 ] ||
+	fe_fail "apply -j: no fabric_scale 400 in $(cat "$T/apply.json")"
 fe_ctl apply ethernet-ecn --scale 100 --link 1.down >/dev/null
 fe_ctl links | grep -q '^1.down  rate 1Gbit delay 50us buffer 524288B/1000pkts bdp 6250B ecn 30000B/30000B/100%/drop$' ||
 	fe_fail "apply --link 1.down: $(fe_ctl links)"
