@@ -43,6 +43,7 @@ adopt_link(struct fe_link *l, struct fe_linkx *x, struct fe_update_link *ul)
 	x->cfg = ul->x;
 	if (ul->rule_changed)
 		x->matched = 0;
+	__atomic_store_n(&ul->adopted, 1, __ATOMIC_RELEASE);
 }
 
 void

@@ -129,8 +129,9 @@ fe_update_free(struct fe_update *u)
 		return;
 	fe_update_free(u->stale);
 	for (unsigned n = 0; u->links && n < u->nlinks; n++) {
-		/* before adoption these are the new ones; after it, the retired ones */
-		if (u->adopted_tsc == 0) {
+		/* before its lcore took it these are the new ones; after, the retired ones
+		 * (per link: one stage of a pipeline may have taken it and not the other) */
+		if (!__atomic_load_n(&u->links[n].adopted, __ATOMIC_ACQUIRE)) {
 			fe_filter_free(u->links[n].x.filter);
 			rte_free(u->links[n].slots);
 		} else {

@@ -35,7 +35,9 @@ struct fe_update_link {
 	struct fe_link_slot *slots; /* a larger ring (the buffer grew), or NULL: keep it */
 	struct fe_linkx_cfg x;	    /* compiled impairments */
 	uint8_t rule_changed;	    /* new match or drop rule: count matches from 0 again */
-	/* lcore: wo, at adoption */
+	/* lcore: wo, at adoption (by the lcore that runs this link: with a pipeline, a
+	 * change may be taken by one stage and not yet by the other, so each link says) */
+	uint8_t adopted;
 	struct fe_filter *old_filter;
 	struct fe_link_slot *old_slots;
 };

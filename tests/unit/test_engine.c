@@ -5,12 +5,14 @@
  * and a drain that returns every mbuf. Needs EAL (--no-huge --no-shconf: no files).
  */
 #include <criterion/criterion.h>
+#include <errno.h>
 #include <string.h>
 #include <unistd.h>
 
 #include <rte_eal.h>
 #include <rte_eth_ring.h>
 #include <rte_ethdev.h>
+#include <rte_malloc.h>
 #include <rte_ring.h>
 
 #include "fe_dp.h"
@@ -1246,4 +1248,75 @@ Test(engine, pipeline_frames_between_the_stages_at_stop_are_counted)
 	cr_assert_eq(rte_mempool_avail_count(pool), pool->size);
 	fe_dp_free(dp);
 	rte_mempool_free(big);
+}
+
+#define RING  (sizeof(struct fe_link_slot) * 8192) /* a ring of 8000 frames' buffer */
+#define AGAIN 64
+
+static int
+overlap(const void *a, const void *b)
+{
+	const char *x = a, *y = b;
+
+	return x < y + RING && y < x + RING;
+}
+
+/*
+ * The pipeline: a change that the down stage took and the up stage did not (its wait timed
+ * out), freed later as the previous change of the next one. The ring the down stage took
+ * from it is live: freeing the change frees only what each link let go (each link says
+ * whether its lcore took it), not the rings the down links now run on.
+ */
+Test(engine, pipeline_change_taken_by_one_stage_keeps_its_rings)
+{
+	struct fe_linkdef up[NP] = {0}, down[NP] = {0}, big = {0};
+	struct fe_dp_conf conf = {.mac_age_ns = 300000000000ULL, .lanes = 1, .lcores = 2};
+	struct fe_fabric fab = FE_FABRIC_DEFAULT;
+	struct fe_update *u, *u2;
+	void *again[AGAIN];
+	char err[256];
+	struct fe_dp *dp;
+
+	for (int i = 0; i < NP; i++)
+		up[i].link.limit_pkts = down[i].link.limit_pkts = 16;
+	dp = fe_dp_create(NP, ports, up, down, pool, HZ, &conf, err, sizeof(err));
+	cr_assert_not_null(dp, "%s", err);
+	big.link.limit_pkts = 8000; /* every ring grows */
+	for (int i = 0; i < NP; i++)
+		up[i] = down[i] = big;
+	u = fe_update_build(dp, up, down, &fab, err, sizeof(err));
+	cr_assert_not_null(u, "%s", err);
+	fe_update_publish(dp, u);
+	fe_dp_poll_role(dp, FE_ROLE_DOWN, 10); /* the down stage alone takes it */
+	cr_assert_eq(dp->down_acks.adopted_gen, u->gen);
+	cr_assert_neq(dp->adopted_gen, u->gen);
+	cr_assert_eq(fe_update_wait(dp, u, NULL, 1000000), -ETIMEDOUT);
+	cr_assert_eq(dp->ports[1].down.slots, u->links[3].slots, "the down link runs u's ring");
+	/* the next change: both stages take it, and u goes */
+	u2 = fe_update_build(dp, up, down, &fab, err, sizeof(err));
+	cr_assert_not_null(u2, "%s", err);
+	fe_update_publish(dp, u2);
+	fe_dp_poll_role(dp, FE_ROLE_UP, 20);
+	fe_dp_poll_role(dp, FE_ROLE_DOWN, 20);
+	cr_assert_eq(fe_update_wait(dp, u2, u, 1000000000ULL), 0);
+	/* memory freed is given out again: none of it may be in a ring a link runs on */
+	for (int k = 0; k < AGAIN; k++) {
+		again[k] = rte_malloc("again", RING, 0);
+		cr_assert_not_null(again[k]);
+		for (int i = 0; i < NP; i++) {
+			cr_assert(!overlap(again[k], dp->ports[i].down.slots),
+				  "port %d: its down link's ring was freed under it", i);
+			cr_assert(!overlap(again[k], dp->ports[i].up.slots),
+				  "port %d: its up link's ring was freed under it", i);
+		}
+	}
+	for (int k = 0; k < AGAIN; k++)
+		rte_free(again[k]);
+	inject(0, MAC[1], 100);
+	fe_dp_poll_role(dp, FE_ROLE_UP, 30);
+	fe_dp_poll_role(dp, FE_ROLE_DOWN, 30);
+	cr_assert_eq(sent(1) + sent(2), 2, "the flood crossed the rings");
+	fe_dp_drain(dp);
+	fe_dp_free(dp);
+	fe_update_free(u2);
 }
