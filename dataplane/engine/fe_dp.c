@@ -350,6 +350,10 @@ fe_dp_create(unsigned nports, const uint16_t *port_ids, const struct fe_linkdef 
 	    dp->desc.up == NULL || dp->desc.down == NULL || dp->desc.hop == NULL ||
 	    rte_rcu_qsbr_init(dp->qsv, 2) != 0)
 		goto nomem;
+	/* the ports' frames come in mbufs of this pool: none is larger than its room */
+	dp->max_frame =
+		RTE_MAX((uint32_t)RTE_ETHER_MAX_LEN,
+			(uint32_t)(rte_pktmbuf_data_room_size(pool) - RTE_PKTMBUF_HEADROOM));
 	fe_mac_init(dp->mac, fe_ns_to_ticks(conf->mac_age_ns, hz));
 	dp->mac_cache_ticks = fe_ns_to_ticks(RTE_MIN(conf->mac_age_ns, FE_MAC_CACHE_NS), hz);
 	for (unsigned i = 0; i < nports; i++)
@@ -419,17 +423,18 @@ fe_dp_free(struct fe_dp *dp)
  * the rest to the port's ring, where the kernel counts what it cannot hold (imissed).
  */
 uint32_t
-fe_dp_up_room(struct fe_port *p, uint64_t now, uint32_t max)
+fe_dp_up_room(const struct fe_dp *dp, struct fe_port *p, uint64_t now, uint32_t max)
 {
 	const struct fe_link_cfg *c = &p->up.cfg;
 	uint64_t room = max;
 
 	fe_link_backlog(&p->up, now);
+	/* a change may have cut the buffer below what waits in it: no room, not a wrap */
 	if (c->limit_pkts)
-		room = RTE_MIN(room, c->limit_pkts - p->up.q_pkts);
-	if (c->limit_bytes) /* assume full-sized frames, so no byte limit is ever crossed */
+		room = RTE_MIN(room, c->limit_pkts - RTE_MIN(c->limit_pkts, p->up.q_pkts));
+	if (c->limit_bytes) /* assume the largest frames, so no byte limit is ever crossed */
 		room = RTE_MIN(room, (c->limit_bytes - RTE_MIN(c->limit_bytes, p->up.q_bytes)) /
-					     RTE_ETHER_MAX_LEN);
+					     dp->max_frame);
 	room = RTE_MIN(room, (uint64_t)p->up.mask + 1 - (p->up.tail - p->up.head));
 	return (uint32_t)room;
 }
@@ -441,12 +446,13 @@ rx_room(struct fe_dp *dp, struct fe_port *p, uint64_t now, const enum fe_regime 
 	(void)dp;
 	/* lossless: the adapter queue's room too (frames the NIC passes go straight in) */
 	if (p->nic != NULL && !p->nic->host)
-		return R == FE_REGIME_LOSSY ? fe_nic_room(p)
-					    : (uint16_t)RTE_MIN((uint32_t)fe_nic_room(p),
-								fe_dp_up_room(p, now, FE_BURST));
+		return R == FE_REGIME_LOSSY
+			       ? fe_nic_room(p)
+			       : (uint16_t)RTE_MIN((uint32_t)fe_nic_room(p),
+						   fe_dp_up_room(dp, p, now, FE_BURST));
 	if (R == FE_REGIME_LOSSY)
 		return FE_BURST;
-	return (uint16_t)fe_dp_up_room(p, now, FE_BURST);
+	return (uint16_t)fe_dp_up_room(dp, p, now, FE_BURST);
 }
 
 /*

@@ -389,6 +389,7 @@ struct fe_dp {
 	struct fe_handoff_stage *hstage; /* pipeline: per egress port, the up lcore's batch */
 	struct fe_dp_acks down_acks;	 /* pipeline: the down lcore's side */
 	uint64_t ns_fp;			 /* ns a tick, 32.32 fixed point */
+	uint32_t max_frame;		 /* the largest frame a port brings: its mbufs' room */
 	int nic_dynoff;			 /* the NIC's field in the mbuf (fe_nicport.c) */
 	struct rte_mempool *nic_pool;	 /* the NICs' CNPs, ACKs and NAKs: their own */
 	/* split across boxes: the receiving side of flows whose sender is on another box,
@@ -481,7 +482,8 @@ int fe_dp_credit_alloc(const struct fe_dp *dp, struct fe_credit *cr, uint64_t pr
 		       struct fe_iq *iq, int socket);
 uint64_t fe_dp_causal_step(const struct fe_dp *dp);
 uint64_t fe_dp_ideal_down(const struct fe_dp *dp);
-/* Frames port p's up link (the host adapter's queue) has room for now, at most max. */
-uint32_t fe_dp_up_room(struct fe_port *p, uint64_t now, uint32_t max);
+/* Frames port p's up link (the host adapter's queue) has room for now, at most max, each
+ * counted as the largest frame a port brings (dp->max_frame). */
+uint32_t fe_dp_up_room(const struct fe_dp *dp, struct fe_port *p, uint64_t now, uint32_t max);
 
 #endif

@@ -532,7 +532,7 @@ fe_nic_service(struct fe_dp *dp, uint64_t now)
 		/* the NIC sends as its link takes: what does not fit waits in the NIC (a NIC
 		 * does not drop its own frames), room kept for its CNPs, ACKs and NAKs; and it
 		 * keeps a few frames queued on the link, no more (FE_NIC_TXQ_BYTES) */
-		budget = fe_dp_up_room(p, now, UINT32_MAX);
+		budget = fe_dp_up_room(dp, p, now, UINT32_MAX);
 		if (budget == 0 && p->up.q_pkts == 0) /* a buffer below a full frame */
 			budget = 1;
 		budget -= RTE_MIN(budget / 2, 4u * FE_BURST);

@@ -1320,3 +1320,132 @@ Test(engine, pipeline_change_taken_by_one_stage_keeps_its_rings)
 	fe_dp_free(dp);
 	fe_update_free(u2);
 }
+
+/* The fabric of conf with every port's up link up_all and down link down_all. */
+static struct fe_update *
+change_to(struct fe_dp *dp, const struct fe_dp_conf *conf, const struct fe_linkdef *up_all,
+	  const struct fe_linkdef *down_all, uint64_t now)
+{
+	struct fe_linkdef up[NP], down[NP];
+	struct fe_fabric fab = FE_FABRIC_DEFAULT;
+	char err[256];
+	struct fe_update *u;
+
+	fab.regime = conf->regime;
+	fab.lanes = conf->lanes;
+	fab.lane_map = conf->lane_map;
+	fab.pfc = conf->pfc;
+	fab.credit = conf->credit;
+	fab.switch_buffer = conf->switch_buffer;
+	for (int i = 0; i < NP; i++) {
+		up[i] = *up_all;
+		down[i] = *down_all;
+	}
+	u = fe_update_build(dp, up, down, &fab, err, sizeof(err));
+	cr_assert_not_null(u, "%s", err);
+	fe_update_publish(dp, u);
+	fe_dp_poll(dp, now);
+	cr_assert_eq(fe_update_wait(dp, u, NULL, 1000000000ULL), 0);
+	for (int i = 0; i < NP; i++) {
+		dp->desc.up[i] = up[i];
+		dp->desc.down[i] = down[i];
+	}
+	return u;
+}
+
+/*
+ * Lossless: the host adapter's queue (the up link) is the edge, and it takes from the
+ * port only what it has room for, so it never drops. A change that cuts its buffer
+ * below what waits in it leaves no room (not the room of an unsigned wrap): the port
+ * keeps what comes next, and the up link drops nothing.
+ */
+Test(engine, lossless_edge_holds_after_a_buffer_cut)
+{
+	struct fe_dp_conf conf = {
+		.regime = FE_REGIME_PFC,
+		.lanes = 1,
+		.pfc = {.xoff = 1 << 20, .xon = 1 << 19, .headroom = 10000, .quanta = 65535}};
+	struct fe_linkdef slow = {.link = {.rate_bps = 1000000, .limit_pkts = 800}}, all = {0};
+	struct fe_dp *dp;
+	struct fe_update *u;
+	uint64_t t = 1000;
+
+	conf.mac_age_ns = 300000000000ULL;
+	{
+		struct fe_linkdef up[NP], down[NP];
+		char err[256];
+
+		for (int i = 0; i < NP; i++) {
+			up[i] = slow;
+			down[i] = all;
+		}
+		dp = fe_dp_create(NP, ports, up, down, pool, HZ, &conf, err, sizeof(err));
+		cr_assert_not_null(dp, "%s", err);
+	}
+	inject(1, BCAST, 60); /* learn B */
+	fe_dp_poll(dp, t);
+	for (int i = 0; i < 100; i++)
+		inject(0, MAC[1], 1000);
+	fe_dp_poll(dp, t += 10);
+	cr_assert_geq(dp->ports[0].up.q_pkts, 90, "the host's frames wait in its adapter");
+	slow.link.limit_pkts = 8;
+	u = change_to(dp, &conf, &slow, &all, t += 10);
+	cr_assert_eq(fe_dp_up_room(dp, &dp->ports[0], t, FE_BURST), 0,
+		     "%u frames wait, 8 fit: no room", dp->ports[0].up.q_pkts);
+	for (int i = 0; i < 32; i++)
+		inject(0, MAC[1], 1000);
+	fe_dp_poll(dp, t += 10);
+	cr_assert_eq(dp->ports[0].up.st.drop_pkts[FE_LINK_DROP_TAIL], 0,
+		     "the lossless edge dropped %lu",
+		     (unsigned long)dp->ports[0].up.st.drop_pkts[FE_LINK_DROP_TAIL]);
+	cr_assert_geq(rte_ring_count(rxr[0]), 32, "the port keeps them");
+	ring_drain(rxr[0]);
+	fe_dp_drain(dp);
+	sent(0), sent(1), sent(2);
+	fe_dp_free(dp);
+	fe_update_free(u);
+}
+
+/*
+ * Jumbo frames under a byte buffer: the room the lossless edge takes is counted in the
+ * largest frame a port can bring (its mbufs' room), not a standard frame's 1518 bytes.
+ */
+Test(engine, lossless_edge_counts_jumbo_frames)
+{
+	struct fe_dp_conf conf = {
+		.regime = FE_REGIME_PFC,
+		.lanes = 1,
+		.mac_age_ns = 300000000000ULL,
+		.pfc = {.xoff = 1 << 20, .xon = 1 << 19, .headroom = 10000, .quanta = 65535}};
+	struct rte_mempool *jumbo =
+		rte_pktmbuf_pool_create("jumbo", 255, 0, 0, 9216 + RTE_PKTMBUF_HEADROOM, 0);
+	struct fe_linkdef up[NP], down[NP] = {0};
+	char err[256];
+	struct fe_dp *dp;
+	uint64_t t = 1000;
+
+	cr_assert_not_null(jumbo);
+	for (int i = 0; i < NP; i++)
+		up[i] = (struct fe_linkdef){.link = {.rate_bps = 1000000000, .limit_bytes = 30000}};
+	dp = fe_dp_create(NP, ports, up, down, jumbo, HZ, &conf, err, sizeof(err));
+	cr_assert_not_null(dp, "%s", err);
+	ring_udp(jumbo, rxr[1], BCAST, MAC[1], 1, 1, 60, 0); /* learn B */
+	fe_dp_poll(dp, t);
+	for (int i = 0; i < 10; i++)
+		ring_udp(jumbo, rxr[0], MAC[1], MAC[0], 0, 1, 9000, (uint8_t)i);
+	fe_dp_poll(dp, t += 1);
+	cr_assert_eq(dp->ports[0].up.st.drop_pkts[FE_LINK_DROP_TAIL], 0,
+		     "10 frames of 9000 bytes against 30000 bytes of buffer: %lu dropped",
+		     (unsigned long)dp->ports[0].up.st.drop_pkts[FE_LINK_DROP_TAIL]);
+	for (int k = 0; k < 200 && rte_ring_count(rxr[0]) > 0; k++)
+		fe_dp_poll(dp, t += 100000);
+	for (int k = 0; k < 10; k++)
+		fe_dp_poll(dp, t += 100000);
+	cr_assert_eq(dp->ports[0].up.st.drop_pkts[FE_LINK_DROP_TAIL], 0);
+	cr_assert_eq(sent(1), 10, "all ten crossed");
+	sent(0), sent(2);
+	fe_dp_drain(dp);
+	fe_dp_free(dp);
+	cr_assert_eq(rte_mempool_avail_count(jumbo), jumbo->size, "every mbuf back");
+	rte_mempool_free(jumbo);
+}
