@@ -40,6 +40,8 @@ adopt_link(struct fe_link *l, struct fe_linkx *x, struct fe_update_link *ul)
 	l->cfg = ul->cfg;
 	l->cfg.nslots = nslots;
 	ul->old_filter = x->cfg.filter;
+	if (!fe_loss_same(&x->cfg.loss, &ul->x.loss)) /* another chain starts (good) */
+		x->loss_st = (struct fe_loss_state){0};
 	x->cfg = ul->x;
 	if (ul->rule_changed)
 		x->matched = 0;

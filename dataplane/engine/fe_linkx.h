@@ -22,7 +22,7 @@ struct fe_filter;
 
 struct fe_linkx_cfg {
 	struct fe_filter *filter; /* NULL: the impairments apply to every packet */
-	struct fe_loss loss;	  /* (a Gilbert-Elliott chain restarts good on a change) */
+	struct fe_loss loss;
 	enum fe_link_drop loss_cause;
 	struct fe_ecn ecn;
 	uint64_t jitter_ticks;
@@ -32,8 +32,10 @@ struct fe_linkx_cfg {
 
 struct fe_linkx {
 	struct fe_linkx_cfg cfg;
-	struct fe_rng rng; /* seeded from the run's seed and the link's index */
-	uint64_t matched;  /* packets that passed the filter */
+	struct fe_rng rng;	      /* seeded from the run's seed and the link's index */
+	struct fe_loss_state loss_st; /* a Gilbert-Elliott chain's state: it restarts (good)
+					 only when a change gives the link another loss model */
+	uint64_t matched;	      /* packets that passed the filter */
 	fe_counter_t filter_hits;
 };
 

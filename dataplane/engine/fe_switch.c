@@ -31,7 +31,7 @@ impair(const struct fe_dp *dp, struct fe_link *l, struct fe_linkx *x, struct rte
 	x->matched++;
 	if (x->cfg.drop_last && x->matched >= x->cfg.drop_first && x->matched <= x->cfg.drop_last)
 		return FE_LINK_DROP_EXACT;
-	if (fe_loss_lost(&x->cfg.loss, &x->rng))
+	if (fe_loss_lost(&x->cfg.loss, &x->loss_st, &x->rng))
 		return x->cfg.loss_cause;
 	if (x->cfg.ecn.enabled && fe_ecn_hit(&x->cfg.ecn, fe_link_backlog(l, t), &x->rng)) {
 		enum fe_ecn_result r =

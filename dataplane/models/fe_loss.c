@@ -5,22 +5,23 @@
 #include "fe_loss.h"
 
 static int
-bernoulli_lost(struct fe_loss *l, struct fe_rng *r)
+bernoulli_lost(const struct fe_loss *l, struct fe_loss_state *s, struct fe_rng *r)
 {
+	(void)s;
 	return fe_rng_chance(r, l->p);
 }
 
 /* Change state first, then decide in the new state (netem's order). */
 static int
-ge_lost(struct fe_loss *l, struct fe_rng *r)
+ge_lost(const struct fe_loss *l, struct fe_loss_state *s, struct fe_rng *r)
 {
-	if (l->bad) {
+	if (s->bad) {
 		if (fe_rng_chance(r, l->r))
-			l->bad = 0;
+			s->bad = 0;
 	} else if (fe_rng_chance(r, l->p)) {
-		l->bad = 1;
+		s->bad = 1;
 	}
-	return fe_rng_chance(r, l->bad ? l->loss_bad : l->loss_good);
+	return fe_rng_chance(r, s->bad ? l->loss_bad : l->loss_good);
 }
 
 static const struct fe_loss_ops bernoulli_ops = {"bernoulli", bernoulli_lost};

@@ -33,25 +33,39 @@ struct fe_loss_params {
 
 struct fe_loss;
 
+/* The chain's state, apart from its compiled configuration: a change of the link that
+ * leaves its loss model as it was keeps it. */
+struct fe_loss_state {
+	uint8_t bad; /* GE: in Bad */
+};
+
 struct fe_loss_ops {
 	const char *name;
 	/* 1 if this packet is lost */
-	int (*lost)(struct fe_loss *l, struct fe_rng *r);
+	int (*lost)(const struct fe_loss *l, struct fe_loss_state *s, struct fe_rng *r);
 };
 
+/* Compiled configuration: never written once compiled. */
 struct fe_loss {
 	const struct fe_loss_ops *ops;	    /* NULL: no loss */
 	uint64_t p, r, loss_bad, loss_good; /* 0.32 fixed point */
-	uint8_t bad;			    /* GE state */
 };
 
 /* Compile params; returns 0 or -EINVAL (a probability outside [0, 1]). */
 int fe_loss_compile(const struct fe_loss_params *p, struct fe_loss *l);
 
+/* a and b are the same loss model (a change from one to the other keeps the state). */
 static inline int
-fe_loss_lost(struct fe_loss *l, struct fe_rng *r)
+fe_loss_same(const struct fe_loss *a, const struct fe_loss *b)
 {
-	return l->ops != NULL && l->ops->lost(l, r);
+	return a->ops == b->ops && a->p == b->p && a->r == b->r && a->loss_bad == b->loss_bad &&
+	       a->loss_good == b->loss_good;
+}
+
+static inline int
+fe_loss_lost(const struct fe_loss *l, struct fe_loss_state *s, struct fe_rng *r)
+{
+	return l->ops != NULL && l->ops->lost(l, s, r);
 }
 
 #endif

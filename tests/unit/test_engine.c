@@ -1449,3 +1449,44 @@ Test(engine, lossless_edge_counts_jumbo_frames)
 	cr_assert_eq(rte_mempool_avail_count(jumbo), jumbo->size, "every mbuf back");
 	rte_mempool_free(jumbo);
 }
+
+/*
+ * A Gilbert-Elliott chain is state, not configuration: a change of the link that leaves
+ * its loss model as it was (here its rate) keeps the chain where it is. In Bad it stays
+ * (r = 0.001) and loses everything, in Good it loses nothing: after each of 20 changes,
+ * a frame sent in Bad is lost. A chain restarted Good by the change would lose about
+ * half of them (p = 0.5).
+ */
+Test(engine, a_change_keeps_the_loss_chain)
+{
+	struct fe_linkdef ge = {.loss = {.kind = FE_LOSS_GE, .p = 0.5, .r = 0.001, .loss_bad = 1}},
+			  all = {0};
+	struct fe_dp_conf conf = {.lanes = 1, .mac_age_ns = 300000000000ULL};
+	struct fe_update *u = NULL, *prev;
+	uint64_t t = 1000, lost = 0;
+	struct fe_dp *dp;
+
+	dp = engine_x(&ge, &all, 0);
+	for (int k = 0; k < 100 && dp->ports[0].up.st.drop_pkts[FE_LINK_DROP_BURST] == 0; k++) {
+		inject(0, MAC[1], 100);
+		fe_dp_poll(dp, t += 1000);
+		sent(1), sent(2);
+	}
+	cr_assert_eq(dp->ports[0].up.st.drop_pkts[FE_LINK_DROP_BURST], 1, "in Bad");
+	for (int k = 0; k < 20; k++) {
+		prev = u;
+		ge.link.rate_bps = 1000000000ULL + (uint64_t)k * 1000000; /* another rate */
+		u = change_to(dp, &conf, &ge, &all, t += 1000);
+		fe_update_free(prev);
+		lost = dp->ports[0].up.st.drop_pkts[FE_LINK_DROP_BURST];
+		inject(0, MAC[1], 100);
+		fe_dp_poll(dp, t += 1000);
+		sent(1), sent(2);
+		cr_assert_eq(dp->ports[0].up.st.drop_pkts[FE_LINK_DROP_BURST], lost + 1,
+			     "change %d: the frame after it crossed (the chain restarted Good)", k);
+	}
+	sent(0), sent(1), sent(2);
+	fe_dp_drain(dp);
+	fe_dp_free(dp);
+	fe_update_free(u);
+}

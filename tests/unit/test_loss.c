@@ -17,6 +17,7 @@ static struct run
 run(const struct fe_loss_params *p, uint64_t seed)
 {
 	struct fe_loss l;
+	struct fe_loss_state st = {0};
 	struct fe_rng r;
 	unsigned long lost = 0, bursts = 0;
 	int prev = 0;
@@ -24,7 +25,7 @@ run(const struct fe_loss_params *p, uint64_t seed)
 	cr_assert_eq(fe_loss_compile(p, &l), 0);
 	fe_rng_seed(&r, seed, 0);
 	for (int i = 0; i < DRAWS; i++) {
-		int x = fe_loss_lost(&l, &r);
+		int x = fe_loss_lost(&l, &st, &r);
 
 		lost += (unsigned long)x;
 		bursts += (unsigned long)(x && !prev);
@@ -91,6 +92,7 @@ Test(loss, same_seed_same_decisions)
 {
 	struct fe_loss_params p = {.kind = FE_LOSS_GE, .p = 0.02, .r = 0.3, .loss_bad = 1};
 	struct fe_loss a, b;
+	struct fe_loss_state sa = {0}, sb = {0};
 	struct fe_rng ra, rb, rc;
 	int differ = 0;
 
@@ -100,11 +102,12 @@ Test(loss, same_seed_same_decisions)
 	fe_rng_seed(&rb, 42, 3);
 	fe_rng_seed(&rc, 43, 3);
 	for (int i = 0; i < 100000; i++)
-		cr_assert_eq(fe_loss_lost(&a, &ra), fe_loss_lost(&b, &rb), "draw %d", i);
+		cr_assert_eq(fe_loss_lost(&a, &sa, &ra), fe_loss_lost(&b, &sb, &rb), "draw %d", i);
 	fe_loss_compile(&p, &a);
+	sa = (struct fe_loss_state){0};
 	fe_rng_seed(&ra, 42, 3);
 	for (int i = 0; i < 100000; i++)
-		differ += fe_loss_lost(&a, &ra) != fe_loss_lost(&b, &rc);
+		differ += fe_loss_lost(&a, &sa, &ra) != fe_loss_lost(&b, &sb, &rc);
 	cr_assert_gt(differ, 0, "another seed must give other decisions");
 }
 
