@@ -184,16 +184,28 @@ set_match(struct fe_linkdef *d, const char *v, char *err, size_t len)
 	return 0;
 }
 
+/* Every key a link takes, with a value of it (tests change every key of every link). */
 static const struct {
 	const char *key;
 	int (*set)(struct fe_linkdef *, const char *, char *, size_t);
+	const char *example;
 } keys[] = {
-	{"rate", set_rate},	{"delay", set_delay},
-	{"buffer", set_buffer}, {"buffer-pkts", set_buffer_pkts},
-	{"loss", set_loss},	{"ge", set_ge},
-	{"ecn", set_ecn},	{"jitter", set_jitter},
-	{"drop", set_drop},	{"match", set_match},
+	{"rate", set_rate, "40Mbit"},	    {"delay", set_delay, "3ms"},
+	{"buffer", set_buffer, "96KiB"},    {"buffer-pkts", set_buffer_pkts, "77"},
+	{"loss", set_loss, "1%"},	    {"ge", set_ge, "1%/30%"},
+	{"ecn", set_ecn, "20KB/200KB/10%"}, {"jitter", set_jitter, "50us"},
+	{"drop", set_drop, "5/2"},	    {"match", set_match, "udp"},
 };
+
+const char *
+fe_link_param_key(unsigned i, const char **example)
+{
+	if (i >= sizeof(keys) / sizeof(keys[0]))
+		return NULL;
+	if (example != NULL)
+		*example = keys[i].example;
+	return keys[i].key;
+}
 
 #define KNOWN_KEYS "rate, delay, buffer, buffer-pkts, loss, ge, ecn, jitter, drop, match"
 

@@ -33,6 +33,9 @@
 int fe_link_param_set(struct fe_linkdef *p, const char *key, const char *val, char *err,
 		      size_t errlen);
 
+/* Key i of those a link takes (NULL past the last), and in *example a value of it. */
+const char *fe_link_param_key(unsigned i, const char **example);
+
 enum { FE_SEL_UP = 1, FE_SEL_DOWN = 2, FE_SEL_FABRIC = 4 };
 
 /* The links between switches, for selectors that name them: n directions, def[i] each,

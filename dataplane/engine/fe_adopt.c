@@ -27,7 +27,8 @@ migrate(struct fe_link *l, struct fe_link_slot *slots, uint32_t nslots)
 }
 
 static void
-adopt_link(struct fe_link *l, struct fe_linkx *x, struct fe_update_link *ul)
+adopt_link(struct fe_dp *dp, unsigned n, struct fe_link *l, struct fe_linkx *x,
+	   struct fe_update_link *ul)
 {
 	uint32_t nslots;
 
@@ -45,6 +46,7 @@ adopt_link(struct fe_link *l, struct fe_linkx *x, struct fe_update_link *ul)
 	x->cfg = ul->x;
 	if (ul->rule_changed)
 		x->matched = 0;
+	fe_link_derived_apply(dp, n, &ul->dv);
 	__atomic_store_n(&ul->adopted, 1, __ATOMIC_RELEASE);
 }
 
@@ -56,14 +58,13 @@ fe_adopt(struct fe_dp *dp, struct fe_update *u, unsigned role)
 	for (unsigned i = 0; i < dp->nports; i++) {
 		struct fe_port *p = &dp->ports[i];
 
-		if (role & FE_ROLE_UP) {
-			adopt_link(&p->up, &p->up_x, &u->links[2 * i]);
-			if (u->pfc != NULL) /* PFC */
-				p->pfc.cfg = u->pfc[i];
-			p->credit.return_ticks = u->credit_return[i];
-		}
+		const unsigned nu = fe_dp_link_id(dp, FE_LINK_UP, i);
+		const unsigned nd = fe_dp_link_id(dp, FE_LINK_DOWN, i);
+
+		if (role & FE_ROLE_UP)
+			adopt_link(dp, nu, &p->up, &p->up_x, &u->links[nu]);
 		if (role & FE_ROLE_DOWN)
-			adopt_link(&p->down, &p->down_x, &u->links[2 * i + 1]);
+			adopt_link(dp, nd, &p->down, &p->down_x, &u->links[nd]);
 	}
 	if (role & FE_ROLE_DOWN) {
 		dp->pool_shared.limit = u->switch_buffer;
@@ -74,11 +75,11 @@ fe_adopt(struct fe_dp *dp, struct fe_update *u, unsigned role)
 	}
 	if (role & FE_ROLE_UP) {
 		dp->hoq_ticks = u->hoq_ticks;
-		for (unsigned h = 0; u->hop_pfc && h < dp->graph->nhl; h++)
-			dp->graph->hl[h].pfc.cfg = u->hop_pfc[h];
-		for (unsigned h = 0; dp->graph && h < dp->graph->nhl; h++)
-			adopt_link(&dp->graph->hl[h].l, &dp->graph->hl[h].x,
-				   &u->links[2 * dp->nports + h]);
+		for (unsigned h = 0; dp->graph && h < dp->graph->nhl; h++) {
+			const unsigned n = fe_dp_link_id(dp, FE_LINK_HOP, h);
+
+			adopt_link(dp, n, &dp->graph->hl[h].l, &dp->graph->hl[h].x, &u->links[n]);
+		}
 		if (dp->graph != NULL)
 			fe_graph_links_changed(dp->graph);
 		dp->wd = u->wd;

@@ -16,6 +16,7 @@
 #include <rte_ring_elem.h>
 
 #include "fe_adopt.h"
+#include "fe_derive.h"
 #include "fe_dp.h"
 #include "fe_graph.h"
 #include "fe_nicport.h"
@@ -74,7 +75,7 @@ credit_setup(struct fe_dp *dp, struct fe_port *p, int socket, char *err, size_t 
 			 c->buffer);
 		return -EINVAL;
 	}
-	if (fe_dp_credit_alloc(dp, &p->credit, p->up.cfg.prop_ticks, p->iq, socket) < 0) {
+	if (fe_dp_credit_alloc(dp, &p->credit, p->iq, socket) < 0) {
 		snprintf(err, errlen, "out of memory for credits and input queues");
 		return -ENOMEM;
 	}
@@ -83,8 +84,7 @@ credit_setup(struct fe_dp *dp, struct fe_port *p, int socket, char *err, size_t 
 }
 
 int
-fe_dp_credit_alloc(const struct fe_dp *dp, struct fe_credit *cr, uint64_t prop_ticks,
-		   struct fe_iq *iq, int socket)
+fe_dp_credit_alloc(const struct fe_dp *dp, struct fe_credit *cr, struct fe_iq *iq, int socket)
 {
 	const struct fe_credit_params *c = &dp->conf.credit;
 	uint32_t blocks = (uint32_t)(c->buffer / FE_CREDIT_BLOCK), iq_size = 1;
@@ -96,9 +96,8 @@ fe_dp_credit_alloc(const struct fe_dp *dp, struct fe_credit *cr, uint64_t prop_t
 
 		if (ring == NULL)
 			return -ENOMEM;
-		/* the return takes the link's propagation delay back, plus the receiver's */
-		fe_credit_init(cr, blocks, dp->conf.lanes,
-			       fe_ns_to_ticks(c->return_ns, dp->hz) + prop_ticks, ring);
+		/* its return: derived with the rest (fe_derive.h) */
+		fe_credit_init(cr, blocks, dp->conf.lanes, 0, ring);
 	}
 	while (iq_size < blocks + 1) /* every packet holds at least one block */
 		iq_size <<= 1;
@@ -116,10 +115,7 @@ static int
 regime_setup(struct fe_dp *dp, struct fe_port *p, int socket, char *err, size_t errlen)
 {
 	switch (dp->conf.regime) {
-	case FE_REGIME_PFC:
-		if (fe_pfc_compile_link(&p->pfc.cfg, &dp->conf.pfc,
-					&dp->desc.up[p - dp->ports].link, dp->hz, err, errlen) < 0)
-			return -EINVAL;
+	case FE_REGIME_PFC: /* its thresholds: derived with the rest (fe_derive.h) */
 		p->up.gated = 1;
 		return 0;
 	case FE_REGIME_CREDIT:
@@ -156,6 +152,53 @@ port_setup(struct fe_dp *dp, unsigned i, uint16_t port_id, const struct fe_linkd
 	fe_link_pool_join(&p->down, &dp->pool_shared);
 	p->down.acct = dp->held;
 	return regime_setup(dp, p, socket, err, errlen);
+}
+
+const char *
+fe_dp_link_name(const struct fe_dp *dp, unsigned n, char *buf, size_t len)
+{
+	unsigned i;
+	const enum fe_link_kind k = fe_dp_link_kind(dp, n, &i);
+
+	if (k == FE_LINK_HOP)
+		snprintf(buf, len, "%s", dp->graph->hl[i].name);
+	else
+		snprintf(buf, len, "%u.%s", i, k == FE_LINK_DOWN ? "down" : "up");
+	return buf;
+}
+
+/*
+ * What every link derives from its configuration (fe_derive.h), at start: from the
+ * fabric-wide settings as a change gives them.
+ */
+static int
+derive_setup(struct fe_dp *dp, char *err, size_t errlen)
+{
+	const struct fe_fabric fab = {.regime = dp->conf.regime,
+				      .lanes = dp->conf.lanes,
+				      .lane_map = dp->conf.lane_map,
+				      .switch_buffer = dp->conf.switch_buffer,
+				      .pfc = dp->conf.pfc,
+				      .credit = dp->conf.credit,
+				      .nic = dp->conf.nic};
+
+	dp->nlinks = 2 * dp->nports + (dp->graph ? dp->graph->nhl : 0);
+	for (unsigned n = 0; n < dp->nlinks; n++) {
+		unsigned i;
+		const enum fe_link_kind k = fe_dp_link_kind(dp, n, &i);
+		const struct fe_linkdef *d = k == FE_LINK_HOP	 ? &dp->desc.hop[i]
+					     : k == FE_LINK_DOWN ? &dp->desc.down[i]
+								 : &dp->desc.up[i];
+		const struct fe_link_cfg *cfg = k == FE_LINK_HOP    ? &dp->graph->hl[i].l.cfg
+						: k == FE_LINK_DOWN ? &dp->ports[i].down.cfg
+								    : &dp->ports[i].up.cfg;
+		struct fe_link_derived dv;
+
+		if (fe_link_derive(dp, &fab, n, d, cfg, &dv, err, errlen) < 0)
+			return -EINVAL;
+		fe_link_derived_apply(dp, n, &dv);
+	}
+	return 0;
 }
 
 /* The shortest feedback delay of the regime (at least 1 us, so the loop terminates). */
@@ -366,6 +409,8 @@ fe_dp_create(unsigned nports, const uint16_t *port_ids, const struct fe_linkdef 
 	if (conf->measure && measure_setup(dp, conf->measure, socket, err, errlen) < 0)
 		goto fail;
 	if (conf->lcores > 1 && handoff_setup(dp, socket, err, errlen) < 0)
+		goto fail;
+	if (derive_setup(dp, err, errlen) < 0)
 		goto fail;
 	dp->ns_fp = fe_ns_fp(hz);
 	dp->step = fe_dp_causal_step(dp);

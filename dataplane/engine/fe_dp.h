@@ -346,6 +346,8 @@ struct fe_dp_desc {
 
 struct fe_dp {
 	unsigned nports;
+	unsigned nlinks; /* the link table's rows: the ports' two each, then the links between
+			    switches (fe_dp_link_id()) */
 	struct fe_port *ports;
 	struct fe_mac_table *mac;
 	struct rte_mempool *pool; /* for flood copies */
@@ -401,6 +403,37 @@ struct fe_dp {
 	const struct fe_regime_ops *rg; /* the regime's operations, chosen once (fe_regime.h) */
 	struct fe_dp_desc desc;		/* as given (above); lcore: - */
 };
+
+/*
+ * The link table's numbering, the one function that gives it: link n is port i's up link
+ * (n = 2 i), its down link (2 i + 1), or link between switches h, one direction
+ * (2 nports + h), as changes, reports, captures and PRNG streams number them.
+ */
+enum fe_link_kind {
+	FE_LINK_UP,   /* a host's adapter to its switch */
+	FE_LINK_DOWN, /* a switch to a host */
+	FE_LINK_HOP,  /* one switch to another (fe_graph.h) */
+};
+
+static inline unsigned
+fe_dp_link_id(const struct fe_dp *dp, enum fe_link_kind k, unsigned i)
+{
+	return k == FE_LINK_HOP ? 2 * dp->nports + i : 2 * i + (k == FE_LINK_DOWN);
+}
+
+static inline enum fe_link_kind
+fe_dp_link_kind(const struct fe_dp *dp, unsigned n, unsigned *i)
+{
+	if (n >= 2 * dp->nports) {
+		*i = n - 2 * dp->nports;
+		return FE_LINK_HOP;
+	}
+	*i = n / 2;
+	return n % 2 ? FE_LINK_DOWN : FE_LINK_UP;
+}
+
+/* Link n's name as users write it ("0.up", "leaf1>spine2"), into buf. */
+const char *fe_dp_link_name(const struct fe_dp *dp, unsigned n, char *buf, size_t len);
 
 /*
  * fe_dp_next_event's step: the earlier of next and t, if t is after `after` (what was
@@ -474,12 +507,11 @@ void fe_dp_drain(struct fe_dp *dp);
 void fe_dp_free(struct fe_dp *dp);
 
 /*
- * Credit regime: a sender's credits for a receiver's buffer (the fabric's, per lane),
- * returned prop_ticks plus the receiver's delay after they are freed (cr NULL: none), and
- * that receiver's input queues iq[lanes]. 0, or -ENOMEM.
+ * Credit regime: a sender's credits for a receiver's buffer (the fabric's, per lane; cr
+ * NULL: none; their return is derived from the link, fe_derive.h), and that receiver's
+ * input queues iq[lanes]. 0, or -ENOMEM.
  */
-int fe_dp_credit_alloc(const struct fe_dp *dp, struct fe_credit *cr, uint64_t prop_ticks,
-		       struct fe_iq *iq, int socket);
+int fe_dp_credit_alloc(const struct fe_dp *dp, struct fe_credit *cr, struct fe_iq *iq, int socket);
 uint64_t fe_dp_causal_step(const struct fe_dp *dp);
 uint64_t fe_dp_ideal_down(const struct fe_dp *dp);
 /* Frames port p's up link (the host adapter's queue) has room for now, at most max, each

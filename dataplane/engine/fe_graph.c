@@ -38,20 +38,12 @@ static void go_build(struct fe_graph *g);
 
 /* The lossless part: PFC or credits on every hop link, input queues, watchdog, deadlock. */
 static int
-lossless_setup(struct fe_dp *dp, struct fe_graph *g, const struct fe_graph_conf *c, int socket,
-	       char *err, size_t errlen)
+lossless_setup(struct fe_dp *dp, struct fe_graph *g, const struct fe_graph_conf *c, int socket)
 {
 	g->dl_ticks = fe_ns_to_ticks(c->deadlock_ns ? c->deadlock_ns : 10000000, dp->hz);
 	g->dl_next = 0;
-	for (unsigned i = 0; i < g->nhl; i++) {
-		struct fe_hoplink *h = &g->hl[i];
-
-		h->l.gated = 1;
-		if (dp->conf.regime == FE_REGIME_PFC &&
-		    fe_pfc_compile_link(&h->pfc.cfg, &dp->conf.pfc, &dp->desc.hop[i].link, dp->hz,
-					err, errlen) < 0)
-			return -EINVAL;
-	}
+	for (unsigned i = 0; i < g->nhl; i++) /* PFC thresholds: derived (fe_derive.h) */
+		g->hl[i].l.gated = 1;
 	if (dp->conf.regime != FE_REGIME_CREDIT)
 		return 0;
 	g->iq = rte_zmalloc_socket("fe_graph", sizeof(*g->iq) * g->nin * FE_LANES_MAX,
@@ -74,12 +66,8 @@ lossless_setup(struct fe_dp *dp, struct fe_graph *g, const struct fe_graph_conf 
 	for (unsigned i = 0; i < g->nin; i++) {
 		struct fe_hoplink *h = i < dp->nports ? NULL : &g->hl[i - dp->nports];
 
-		uint64_t prop = h ? h->l.cfg.prop_ticks : 0;
-
-		if (h != NULL && h->side == FE_HL_SEND) /* the real link's part too */
-			prop += g->trunk[h->trunk].lat_ticks;
-		if (fe_dp_credit_alloc(dp, h ? &h->cred : NULL, prop, &g->iq[i * FE_LANES_MAX],
-				       socket) < 0)
+		if (fe_dp_credit_alloc(dp, h ? &h->cred : NULL, &g->iq[i * FE_LANES_MAX], socket) <
+		    0)
 			return -ENOMEM;
 		/* its sender's loop: a port's host adapter, a hop link's switch; none here for
 		 * a sender on another box (a trunk takes its credits back) */
@@ -313,7 +301,7 @@ fe_graph_create(struct fe_dp *dp, const struct fe_graph_conf *c, int socket, cha
 		fe_linkx_init(&h->x, &xc, dp->conf.seed, 2 * dp->nports + i);
 	}
 	if (dp->conf.regime != FE_REGIME_LOSSY) {
-		rc = lossless_setup(dp, g, c, socket, err, errlen);
+		rc = lossless_setup(dp, g, c, socket);
 		if (rc == -ENOMEM)
 			goto nomem;
 		if (rc < 0)

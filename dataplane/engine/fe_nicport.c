@@ -60,7 +60,6 @@ fe_nic_setup(struct fe_dp *dp, unsigned i, int socket, char *err, size_t errlen)
 {
 	struct fe_port *p = &dp->ports[i];
 	const struct fe_nic_params *prm = &dp->conf.nic;
-	uint64_t rate = dp->desc.up[i].link.rate_bps, line = rate ? rate : 100000000000ULL;
 	struct fe_nicport *n;
 	uint32_t w = 1;
 
@@ -82,9 +81,8 @@ fe_nic_setup(struct fe_dp *dp, unsigned i, int socket, char *err, size_t errlen)
 	}
 	n->window = w;
 	n->cc_mode = fe_nic_cc(prm);
-	n->line_bps = line;
+	/* line_bps and cc: derived from the up link's rate (fe_derive.h) */
 	fe_ibcc_compile(prm, dp->hz, &n->ib);
-	fe_dcqcn_compile(prm, line, dp->hz, &n->cc);
 	n->timeout_ticks = fe_ns_to_ticks(prm->timeout_ns, dp->hz);
 	n->cnp_ticks = fe_ns_to_ticks(prm->cnp_interval_ns, dp->hz);
 	n->next_event = UINT64_MAX;

@@ -141,9 +141,6 @@ fe_update_free(struct fe_update *u)
 		}
 	}
 	rte_free(u->links);
-	rte_free(u->pfc);
-	rte_free(u->hop_pfc);
-	rte_free(u->credit_return);
 	rte_free(u);
 }
 
@@ -167,13 +164,9 @@ fe_update_build_fabric(struct fe_dp *dp, const struct fe_linkdef *up, const stru
 	if (u == NULL)
 		goto nomem;
 	u->nports = dp->nports;
-	u->nlinks = 2 * dp->nports + (dp->graph ? dp->graph->nhl : 0);
+	u->nlinks = dp->nlinks;
 	u->links = rte_zmalloc("fe_update", sizeof(*u->links) * u->nlinks, 0);
-	if (fab->regime == FE_REGIME_PFC) /* the ports' thresholds: PFC only */
-		u->pfc = rte_zmalloc("fe_update", sizeof(*u->pfc) * dp->nports, 0);
-	u->credit_return = rte_zmalloc("fe_update", sizeof(uint64_t) * dp->nports, 0);
-	if (u->links == NULL || (fab->regime == FE_REGIME_PFC && u->pfc == NULL) ||
-	    u->credit_return == NULL)
+	if (u->links == NULL)
 		goto nomem;
 	for (unsigned n = 0; n < u->nlinks; n++) {
 		const struct fe_linkdef *d =
@@ -186,25 +179,10 @@ fe_update_build_fabric(struct fe_dp *dp, const struct fe_linkdef *up, const stru
 		if (n >= 2 * dp->nports &&
 		    fe_graph_split_delay(dp, n - 2 * dp->nports, &u->links[n].cfg, err, errlen) < 0)
 			goto fail;
-	}
-	for (unsigned i = 0; i < dp->nports; i++) {
-		if (fab->regime == FE_REGIME_PFC &&
-		    fe_pfc_compile_link(&u->pfc[i], &fab->pfc, &up[i].link, dp->hz, err, errlen) <
-			    0)
+		/* what it derives, from the cfg as this box runs it */
+		if (fe_link_derive(dp, fab, n, d, &u->links[n].cfg, &u->links[n].dv, err, errlen) <
+		    0)
 			goto fail;
-		/* as at start: the receiver's delay plus the link's propagation back */
-		u->credit_return[i] = fe_ns_to_ticks(fab->credit.return_ns, dp->hz) +
-				      u->links[2 * i].cfg.prop_ticks;
-	}
-	if (dp->graph != NULL && fab->regime == FE_REGIME_PFC) {
-		u->hop_pfc = rte_zmalloc("fe_update", sizeof(*u->hop_pfc) * dp->graph->nhl, 0);
-		if (u->hop_pfc == NULL)
-			goto nomem;
-		for (unsigned h = 0; h < dp->graph->nhl; h++)
-			if (fe_pfc_compile_link(&u->hop_pfc[h], &fab->pfc,
-						hop ? &hop[h].link : &dp->desc.hop[h].link, dp->hz,
-						err, errlen) < 0)
-				goto fail;
 	}
 	if (fab->regime == FE_REGIME_PFC) /* the watchdog is PFC's (else 0: off) */
 		fe_pfc_wd_compile(&u->wd, &fab->pfc, dp->hz);

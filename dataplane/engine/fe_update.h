@@ -27,6 +27,7 @@
 
 #include <stdint.h>
 
+#include "fe_derive.h"
 #include "fe_dp.h"
 #include "fe_fabric.h"
 
@@ -35,6 +36,7 @@ struct fe_update_link {
 	struct fe_link_slot *slots; /* a larger ring (the buffer grew), or NULL: keep it */
 	struct fe_linkx_cfg x;	    /* compiled impairments */
 	uint8_t rule_changed;	    /* new match or drop rule: count matches from 0 again */
+	struct fe_link_derived dv;  /* what the link derives from the rest (fe_derive.h) */
 	/* lcore: wo, at adoption (by the lcore that runs this link: with a pipeline, a
 	 * change may be taken by one stage and not yet by the other, so each link says) */
 	uint8_t adopted;
@@ -46,13 +48,9 @@ struct fe_update {
 	uint64_t gen;
 	unsigned nports;
 	unsigned nlinks;	      /* 2 x nports, then the links between switches (fe_graph.h) */
-	struct fe_update_link *links; /* 2 * nports: even up, odd down, as in reports */
-	struct fe_pfc_cfg *pfc;	      /* per port: the compiled thresholds (PFC; else NULL) */
-	uint64_t *credit_return;      /* per port, ticks */
+	struct fe_update_link *links; /* [nlinks], as the link table numbers them (fe_dp.h) */
 	uint64_t switch_buffer, hoq_ticks;
-	/* several switches, PFC: each link between switches' receiver, and the watchdog */
-	struct fe_pfc_cfg *hop_pfc;
-	struct fe_pfc_wd wd;
+	struct fe_pfc_wd wd; /* PFC: the watchdog */
 	uint64_t published_tsc;
 	struct fe_update *stale; /* ctl only: earlier updates still to free (a wait timed out) */
 	/* lcore: wo, at adoption */

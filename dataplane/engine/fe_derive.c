@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include <stdio.h>
+#include <string.h>
+
+#include "fe_derive.h"
+#include "fe_graph.h"
+#include "fe_nicport.h"
+#include "fe_time.h"
+
+/* A NIC's line without a rate on its up link: 100 Gbit/s (docs/nic.md). */
+#define FE_NIC_LINE_DEFAULT 100000000000ULL
+
+/* The real link's one-way latency a link between boxes sent from here adds (else 0). */
+static uint64_t
+trunk_ticks(const struct fe_dp *dp, unsigned h)
+{
+	const struct fe_hoplink *hl = &dp->graph->hl[h];
+
+	return hl->side == FE_HL_SEND ? dp->graph->trunk[hl->trunk].lat_ticks : 0;
+}
+
+int
+fe_link_derive(const struct fe_dp *dp, const struct fe_fabric *fab, unsigned n,
+	       const struct fe_linkdef *d, const struct fe_link_cfg *cfg,
+	       struct fe_link_derived *dv, char *err, size_t errlen)
+{
+	unsigned i;
+	const enum fe_link_kind k = fe_dp_link_kind(dp, n, &i);
+	char e[200];
+
+	memset(dv, 0, sizeof(*dv));
+	if (k == FE_LINK_DOWN) /* a host's receiver: no credits, no pauses, no NIC rate */
+		return 0;
+	if (fab->regime == FE_REGIME_CREDIT)
+		dv->credit_return = fe_ns_to_ticks(fab->credit.return_ns, dp->hz) +
+				    cfg->prop_ticks + (k == FE_LINK_HOP ? trunk_ticks(dp, i) : 0);
+	if (fab->regime == FE_REGIME_PFC &&
+	    fe_pfc_compile_link(&dv->pfc, &fab->pfc, &d->link, dp->hz, e, sizeof(e)) < 0) {
+		snprintf(err, errlen, "link %s: %s", fe_dp_link_name(dp, n, (char[80]){0}, 80), e);
+		return -EINVAL;
+	}
+	if (k == FE_LINK_UP && fab->nic.model != FE_NIC_TCP && fab->nic.model != FE_NIC_HOST) {
+		dv->line_bps = d->link.rate_bps ? d->link.rate_bps : FE_NIC_LINE_DEFAULT;
+		fe_dcqcn_compile(&fab->nic, dv->line_bps, dp->hz, &dv->cc);
+	}
+	return 0;
+}
+
+void
+fe_link_derived_apply(struct fe_dp *dp, unsigned n, const struct fe_link_derived *dv)
+{
+	unsigned i;
+	const enum fe_link_kind k = fe_dp_link_kind(dp, n, &i);
+
+	if (k == FE_LINK_UP) {
+		struct fe_port *p = &dp->ports[i];
+
+		p->pfc.cfg = dv->pfc;
+		p->credit.return_ticks = dv->credit_return;
+		if (p->nic != NULL && !p->nic->host) {
+			p->nic->line_bps = dv->line_bps;
+			p->nic->cc = dv->cc;
+		}
+	} else if (k == FE_LINK_HOP) {
+		struct fe_hoplink *hl = &dp->graph->hl[i];
+
+		hl->pfc.cfg = dv->pfc;
+		hl->cred.return_ticks = dv->credit_return;
+	}
+}

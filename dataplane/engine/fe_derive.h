@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * fe_derive: what the engine derives from one link's configuration besides its compiled
+ * cfg (fe_link.h) and impairments (fe_linkx.h): the credit loop's return, the receiving
+ * ingress's PFC thresholds, the emulated NIC's line rate. One function computes them,
+ * from the link's definition and its compiled cfg, at start (fe_dp_create()) and for
+ * every change (fe_update.c, off the lcore); one assigns them, at start and when the
+ * lcore adopts the change (fe_adopt.c). So no derived value keeps what its link had at
+ * start: a hop link's credit loop follows its delay, a NIC its up link's rate.
+ *
+ *   fe_link_derive(dp, fab, n, def, cfg, &dv, err, len);   // compile: 0 or -EINVAL
+ *   fe_link_derived_apply(dp, n, &dv);                       // the lcore, or at start
+ *
+ * Links are numbered as the link table numbers them (fe_dp_link_id(), fe_dp.h).
+ */
+#ifndef FE_DERIVE_H
+#define FE_DERIVE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "fe_dp.h"
+#include "fe_fabric.h"
+#include "fe_nic.h"
+#include "fe_pfc.h"
+
+struct fe_link_derived {
+	/* credit: ticks a freed credit takes back to the link's sender (the receiver's
+	 * delay and the propagation back; a link between boxes, the real link's too) */
+	uint64_t credit_return;
+	/* PFC: the thresholds of the ingress the link feeds (up links, hop links) */
+	struct fe_pfc_cfg pfc;
+	/* an up link with an emulated NIC: its line rate (bit/s) and DCQCN at that rate */
+	uint64_t line_bps;
+	struct fe_dcqcn_cfg cc;
+};
+
+/*
+ * What link n derives under fabric fab from its definition d and compiled cfg (a link
+ * between boxes: as this box runs it, fe_graph_split_delay()). 0, or -EINVAL with a
+ * message naming the link and the value.
+ */
+int fe_link_derive(const struct fe_dp *dp, const struct fe_fabric *fab, unsigned n,
+		   const struct fe_linkdef *d, const struct fe_link_cfg *cfg,
+		   struct fe_link_derived *dv, char *err, size_t errlen);
+
+/* Give link n what it derives (the lcore that runs it; or at start). */
+void fe_link_derived_apply(struct fe_dp *dp, unsigned n, const struct fe_link_derived *dv);
+
+#endif

@@ -1,0 +1,260 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Every value the engine derives from a link's configuration follows a change of it.
+ * Generated from the table of link keys (fe_link_param_key(): a key added there is
+ * tested here): for each regime, each key and each kind of link (a port's up link, a
+ * port's down link, a link between switches), engine A starts with the base fabric and
+ * then changes that one key of that one link at run time; engine B starts with the
+ * changed fabric. Everything compiled or derived must then be the same in both: each
+ * link's cfg and impairments, credit return, PFC thresholds and headroom, the NIC's line
+ * rate and DCQCN, the causal step, the ideal down links. A leaf-spine of 2 leaves, 2
+ * spines and 4 hosts over in-memory ports, with RoCE NICs, on a fake clock.
+ */
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "fe_derive.h"
+#include "fe_dp.h"
+#include "fe_graph.h"
+#include "fe_graphconf.h"
+#include "fe_linkspec.h"
+#include "fe_nicport.h"
+#include "fe_update.h"
+#include "ring_ports.h"
+
+#define NP 4
+#define HZ 1000000000ULL
+
+static struct rte_mempool *pool;
+static struct rte_ring *rxr[NP], *txr[NP];
+static uint16_t ports[NP];
+static struct fe_topo topo;
+static struct fe_graph_build gb[2]; /* engine A's, engine B's */
+
+static void
+eal_up(void)
+{
+	pool = ring_eal_up("fe-test-derive");
+	for (int i = 0; i < NP; i++)
+		ports[i] = ring_port(i, pool, &rxr[i], &txr[i]);
+}
+
+static void
+eal_down(void)
+{
+	ring_eal_down("fe-test-derive");
+}
+
+TestSuite(derive, .init = eal_up, .fini = eal_down);
+
+/* A fabric: every link of every kind, as the engine takes them. */
+struct fabric {
+	struct fe_linkdef up[NP], down[NP];
+	struct fe_linkdef hop[2 * FE_TOPO_LINKS];
+	unsigned nhop;
+};
+
+static const struct fe_linkdef base = {
+	.link = {.rate_bps = 100000000, .delay_ns = 10000, .limit_pkts = 64}};
+
+static void
+fabric_base(struct fabric *f)
+{
+	struct fe_topo_gen g = {
+		.kind = "leaf-spine", .hosts = NP, .leaves = 2, .spines = 2, .hosts_per_leaf = 2};
+	char err[256];
+
+	cr_assert_eq(fe_topo_generate(&g, &topo, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(fe_topo_check(&topo, err, sizeof(err), NULL), 0, "%s", err);
+	for (int i = 0; i < NP; i++)
+		f->up[i] = f->down[i] = base;
+	f->nhop = 2 * topo.nlinks;
+	for (unsigned h = 0; h < f->nhop; h++)
+		f->hop[h] = base;
+}
+
+static struct fe_fabric
+fabric_of(enum fe_regime r)
+{
+	struct fe_fabric fab = FE_FABRIC_DEFAULT;
+
+	fab.regime = r;
+	fab.pfc.headroom = 20000;
+	fab.nic.model = FE_NIC_ROCE;
+	return fab;
+}
+
+static struct fe_dp *
+create(const struct fabric *f, enum fe_regime r, struct fe_graph_build *b)
+{
+	const struct fe_fabric fab = fabric_of(r);
+	struct fe_dp_conf conf = {.mac_age_ns = 300000000000ULL,
+				  .lanes = fab.lanes,
+				  .lane_map = fab.lane_map,
+				  .seed = 1,
+				  .regime = r,
+				  .pfc = fab.pfc,
+				  .credit = fab.credit,
+				  .nic = fab.nic};
+	char err[256];
+	struct fe_dp *dp;
+
+	cr_assert_eq(fe_graph_build(&topo, &base, FE_PATH_ECMP, topo.nports, b, err, sizeof(err)),
+		     0, "%s", err);
+	for (unsigned h = 0; h < f->nhop; h++)
+		b->def[h] = f->hop[h];
+	conf.graph = &b->conf;
+	dp = fe_dp_create(NP, ports, f->up, f->down, pool, HZ, &conf, err, sizeof(err));
+	cr_assert_not_null(dp, "%s", err);
+	return dp;
+}
+
+/* The link n of dp: its compiled link, its impairments. */
+static const struct fe_link *
+link_of(const struct fe_dp *dp, unsigned n)
+{
+	unsigned i;
+	const enum fe_link_kind k = fe_dp_link_kind(dp, n, &i);
+
+	return k == FE_LINK_HOP	   ? &dp->graph->hl[i].l
+	       : k == FE_LINK_DOWN ? &dp->ports[i].down
+				   : &dp->ports[i].up;
+}
+
+static const struct fe_linkx *
+linkx_of(const struct fe_dp *dp, unsigned n)
+{
+	unsigned i;
+	const enum fe_link_kind k = fe_dp_link_kind(dp, n, &i);
+
+	return k == FE_LINK_HOP	   ? &dp->graph->hl[i].x
+	       : k == FE_LINK_DOWN ? &dp->ports[i].down_x
+				   : &dp->ports[i].up_x;
+}
+
+/* Everything compiled or derived in a and b is the same; what names the case. */
+static void
+same(const struct fe_dp *a, const struct fe_dp *b, const char *what)
+{
+	char name[80];
+
+	cr_assert_eq(a->nlinks, b->nlinks);
+	for (unsigned n = 0; n < a->nlinks; n++) {
+		struct fe_link_cfg ca = link_of(a, n)->cfg, cb = link_of(b, n)->cfg;
+		const struct fe_linkx_cfg *xa = &linkx_of(a, n)->cfg, *xb = &linkx_of(b, n)->cfg;
+		unsigned i;
+		const enum fe_link_kind k = fe_dp_link_kind(a, n, &i);
+
+		fe_dp_link_name(a, n, name, sizeof(name));
+		ca.nslots = cb.nslots = 0; /* a ring only grows at run time */
+		cr_assert(memcmp(&ca, &cb, sizeof(ca)) == 0, "%s: link %s's cfg", what, name);
+		cr_assert(memcmp(&xa->loss, &xb->loss, sizeof(xa->loss)) == 0 &&
+				  xa->loss_cause == xb->loss_cause &&
+				  memcmp(&xa->ecn, &xb->ecn, sizeof(xa->ecn)) == 0 &&
+				  xa->jitter_ticks == xb->jitter_ticks &&
+				  xa->drop_first == xb->drop_first &&
+				  xa->drop_last == xb->drop_last && xa->active == xb->active &&
+				  (xa->filter == NULL) == (xb->filter == NULL),
+			  "%s: link %s's impairments", what, name);
+		if (k == FE_LINK_UP) {
+			const struct fe_port *pa = &a->ports[i], *pb = &b->ports[i];
+
+			cr_assert(memcmp(&pa->pfc.cfg, &pb->pfc.cfg, sizeof(pa->pfc.cfg)) == 0,
+				  "%s: link %s's PFC thresholds and headroom", what, name);
+			cr_assert_eq(pa->credit.return_ticks, pb->credit.return_ticks,
+				     "%s: link %s's credit return: %lu, started so: %lu", what,
+				     name, (unsigned long)pa->credit.return_ticks,
+				     (unsigned long)pb->credit.return_ticks);
+			cr_assert_eq(pa->nic->line_bps, pb->nic->line_bps,
+				     "%s: link %s's NIC line rate: %lu, started so: %lu", what,
+				     name, (unsigned long)pa->nic->line_bps,
+				     (unsigned long)pb->nic->line_bps);
+			cr_assert(memcmp(&pa->nic->cc, &pb->nic->cc, sizeof(pa->nic->cc)) == 0,
+				  "%s: link %s's NIC DCQCN", what, name);
+		} else if (k == FE_LINK_HOP) {
+			const struct fe_hoplink *ha = &a->graph->hl[i], *hb = &b->graph->hl[i];
+
+			cr_assert(memcmp(&ha->pfc.cfg, &hb->pfc.cfg, sizeof(ha->pfc.cfg)) == 0,
+				  "%s: link %s's PFC thresholds and headroom", what, name);
+			cr_assert_eq(ha->cred.return_ticks, hb->cred.return_ticks,
+				     "%s: link %s's credit return: %lu, started so: %lu", what,
+				     name, (unsigned long)ha->cred.return_ticks,
+				     (unsigned long)hb->cred.return_ticks);
+		}
+	}
+	cr_assert_eq(a->step, b->step, "%s: the causal step: %lu, started so: %lu", what,
+		     (unsigned long)a->step, (unsigned long)b->step);
+	cr_assert_eq(a->ideal_down, b->ideal_down, "%s: the ideal down links", what);
+}
+
+/* Change dp to fabric f at run time (a fake lcore takes it at its next pass). */
+static struct fe_update *
+change(struct fe_dp *dp, const struct fabric *f, enum fe_regime r)
+{
+	const struct fe_fabric fab = fabric_of(r);
+	char err[256];
+	struct fe_update *u =
+		fe_update_build_fabric(dp, f->up, f->down, f->hop, &fab, err, sizeof(err));
+
+	cr_assert_not_null(u, "%s", err);
+	fe_update_publish(dp, u);
+	fe_dp_poll(dp, 1000);
+	cr_assert_eq(fe_update_wait(dp, u, NULL, 1000000000ULL), 0);
+	return u;
+}
+
+/* The link a case changes: a port's up link, another port's down link, a hop link. */
+static struct fe_linkdef *
+target(struct fabric *f, enum fe_link_kind k)
+{
+	return k == FE_LINK_UP ? &f->up[0] : k == FE_LINK_DOWN ? &f->down[1] : &f->hop[1];
+}
+
+static void
+every_key_of_every_link(enum fe_regime r)
+{
+	static const char *kind_name[] = {"port up", "port down", "hop link"};
+	const char *key, *ex;
+	unsigned cases = 0;
+
+	for (unsigned ki = 0; (key = fe_link_param_key(ki, &ex)) != NULL; ki++) {
+		cr_assert_not_null(ex, "key %s has no example value to change it to", key);
+		for (int k = FE_LINK_UP; k <= FE_LINK_HOP; k++) {
+			struct fabric f0, f1;
+			struct fe_dp *a, *b;
+			struct fe_update *u;
+			char err[256], what[160];
+
+			fabric_base(&f0);
+			f1 = f0;
+			cr_assert_eq(fe_link_param_set(target(&f1, k), key, ex, err, sizeof(err)),
+				     0, "%s=%s: %s", key, ex, err);
+			snprintf(what, sizeof(what), "%s, %s=%s on a %s", fe_regime_name(r), key,
+				 ex, kind_name[k]);
+			a = create(&f0, r, &gb[0]);
+			u = change(a, &f1, r);
+			b = create(&f1, r, &gb[1]);
+			same(a, b, what);
+			fe_dp_free(a);
+			fe_dp_free(b);
+			fe_update_free(u);
+			cases++;
+		}
+	}
+	cr_assert_geq(cases, 30, "every key of every link: %u cases", cases);
+}
+
+Test(derive, every_key_of_every_link_lossy)
+{
+	every_key_of_every_link(FE_REGIME_LOSSY);
+}
+
+Test(derive, every_key_of_every_link_pfc)
+{
+	every_key_of_every_link(FE_REGIME_PFC);
+}
+
+Test(derive, every_key_of_every_link_credit)
+{
+	every_key_of_every_link(FE_REGIME_CREDIT);
+}
