@@ -13,7 +13,10 @@
  *   cg_figures.c    a run's figures from the raw counters: drops, lanes, lateness, edge,
  *                   conservation
  *   cg_verdict.c    fidelity: faithful, or distorted and why
- *   cg_summary.c    rows per regime and size, the baselines and the ratios to them
+ *   cg_stats.c      intervals (a bootstrap over repetitions, then iterations) and the
+ *                   word of a comparison
+ *   cg_summary.c    rows per regime and size, the baselines and the ratios to them, the
+ *                   campaign's questions
  *   cg_text.c       the terminal's tables
  *   cg_csv.c, cg_plot.c, cg_html.c   the results directory (cg_csv.c: its files,
  *                   written whole or not at all)
@@ -156,6 +159,13 @@ struct cg_campaign {
 	struct cg_step steps[CG_STEPS_MAX];
 	unsigned nsteps;
 	struct cg_fidelity fid;
+#define CG_MAX_QUESTIONS 8
+	/* question: the pairs of regimes the campaign asks about, a against b (reg[] indexes;
+	 * docs/campaigns.md): the summary's last lines answer them */
+	struct {
+		unsigned a, b;
+	} question[CG_MAX_QUESTIONS];
+	unsigned nquestions;
 };
 
 /* A baseline (the first wire regime, the first with an ideal fabric: g->baseline, set by
@@ -400,6 +410,50 @@ void cg_verdict_text(json_t *reasons, json_t *notes, char *v, size_t len);
  * dangling "; "): a run cut short, a regime's row. */
 void cg_verdict_partial(const char *partial, const char *verdict, char *v, size_t len);
 
+/*
+ * cg_stats.c: the uncertainty of a row and the word of a comparison (docs/campaigns.md,
+ * "Intervals and comparisons"). A sample is a row's iteration times grouped by
+ * repetition; the bootstrap draws repetitions with replacement, then iterations within
+ * each drawn one, CG_RESAMPLES times, from a seeded PRNG (the same seed, the same
+ * intervals). An interval is the central CG_CONFIDENCE of the resamples.
+ */
+#define CG_RESAMPLES	 2000
+#define CG_CONFIDENCE	 0.95
+#define CG_P99_MIN_N	 100 /* a p99 from this many iterations; below: the maximum, and n */
+#define CG_WORD_MIN_REPS 2   /* faster or slower: both sides ran this many repetitions */
+
+struct cg_sample {
+	const double *v;     /* the values, repetition after repetition */
+	const size_t *first; /* repetition r: v[first[r]] .. v[first[r + 1] - 1] (none empty) */
+	unsigned nrep;
+};
+/* b resamples of s from stream of seed: each one's p50 into p50[] and p99 into p99[]
+ * (either may be NULL). 0; -EINVAL for an empty sample or repetition; -ENOMEM. */
+int cg_bootstrap(const struct cg_sample *s, uint64_t seed, uint64_t stream, unsigned b, double *p50,
+		 double *p99);
+/* The central CG_CONFIDENCE of b values (sorted here, nearest rank): [*lo, *hi]. */
+void cg_interval(double *x, unsigned b, double *lo, double *hi);
+
+enum cg_word {
+	CG_WORD_NONE, /* no figure to compare */
+	CG_FASTER,    /* the interval of a / b entirely below 1 */
+	CG_SLOWER,    /* entirely above 1 */
+	CG_UNRESOLVED /* it holds 1, or a side ran fewer than CG_WORD_MIN_REPS repetitions */
+};
+/* "faster", "slower", "no difference resolved"; "" for none */
+const char *cg_word_name(enum cg_word w);
+enum cg_word cg_word_of(double lo, double hi, unsigned reps_a, unsigned reps_b);
+
+/* A comparison of two rows: the ratio of their p50s, a over b, its interval, its word. */
+struct cg_ratio {
+	double v, lo, hi; /* NAN: not compared */
+	enum cg_word word;
+	unsigned reps_a, reps_b; /* the repetitions behind each side */
+};
+/* a50 / b50, its interval from the rows' resampled p50s ba[k] / bb[k] (b of each) */
+void cg_ratio_of(double a50, double b50, const double *ba, const double *bb, unsigned b,
+		 unsigned reps_a, unsigned reps_b, struct cg_ratio *out);
+
 /* cg_summary.c: one row a regime and size, over its repetitions */
 struct cg_row {
 	char regime[64], size[16], verdict[1024];
@@ -424,6 +478,14 @@ struct cg_row {
 	int wire;      /* no dataplane: the fabric's figures do not apply */
 	unsigned runs; /* repetitions that ran */
 	size_t n;
+	/* the job's time, its uncertainty (cg_stats.c): p99 is NAN below CG_P99_MIN_N
+	 * iterations (max then stands for it) */
+	double p50_lo, p50_hi, p99_lo, p99_hi; /* NAN: none */
+	unsigned nrep;			       /* repetitions with iterations of this size */
+	double rep_p50_min, rep_p50_max;       /* the spread of the repetitions' own p50s;
+						  NAN below 2 repetitions */
+	struct cg_ratio vs_wire, vs_ideal;     /* p50 over the baseline's (none in its own row) */
+	struct cg_ratio q[CG_MAX_QUESTIONS];   /* question k, in the rows of its regime a */
 };
 
 /* Whether a regime of the rows has emulated NICs (roce, ib, host): their table is printed. */

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * One row a regime and size over every repetition: the job's time (nearest-rank p50,
- * p99, max), the same beside the baselines (the wire and the ideal dataplane) and as
- * ratios to them, the network's figures and the fidelity verdict.
+ * p99, max) with their intervals and the spread of the repetitions (cg_stats.c), the same
+ * beside the baselines (the wire and the ideal dataplane) and as ratios to them with a
+ * word, the campaign's questions, the network's figures and the fidelity verdict.
  */
 #include <math.h>
 #include <stdio.h>
@@ -154,26 +155,88 @@ network(json_t *runs, const struct cg_regime *g, struct cg_row *w)
 	merged_us(runs, g, "edge_wait", &w->wait_p50_us, &w->wait_p99_us, &w->wait_max_us);
 }
 
-/* Iteration times of size (0: every iteration) of a regime's runs, in ms, into v (a
- * buffer of every iteration of every run); how many. */
+/* Iteration times of size (0: every iteration) of a regime's runs, in ms, into v (room for
+ * every iteration of every run), repetition after repetition: first[r] where repetition r
+ * starts, first[*nrep] the end (room for every run and one; a run without iterations of
+ * that size is no repetition of the sample); how many. */
 static size_t
-times(json_t *runs, const struct cg_regime *g, uint64_t size, double *v)
+times(json_t *runs, const struct cg_regime *g, uint64_t size, double *v, size_t *first,
+      unsigned *nrep)
 {
 	json_t *run, *it;
 	size_t i, k, n = 0;
 
-	json_array_foreach(runs, i, run) if (of_regime(run, g))
-		json_array_foreach(json_object_get(run, "iterations"), k, it)
+	*nrep = 0;
+	first[0] = 0;
+	json_array_foreach(runs, i, run)
 	{
-		if (size && (uint64_t)json_integer_value(json_array_get(it, 1)) != size / 4 * 4)
+		if (!of_regime(run, g))
 			continue;
-		v[n++] = json_real_value(json_array_get(it, 3)) / 1000;
+		json_array_foreach(json_object_get(run, "iterations"), k, it)
+		{
+			if (size &&
+			    (uint64_t)json_integer_value(json_array_get(it, 1)) != size / 4 * 4)
+				continue;
+			v[n++] = json_real_value(json_array_get(it, 3)) / 1000;
+		}
+		if (n > first[*nrep])
+			first[++*nrep] = n;
 	}
 	return n;
 }
 
+/*
+ * The row's uncertainty from its sample (v, first, nrep): the intervals of p50 and p99
+ * (a p99 only from CG_P99_MIN_N iterations), its resampled p50s into boot50 (CG_RESAMPLES;
+ * 0 returned), and the spread of the repetitions' own p50s. -1 when there is nothing to
+ * resample. The sample's order is kept (each repetition's values sorted within it only).
+ */
+static int
+uncertainty(const struct cg_campaign *c, unsigned g, size_t s, double *v, const size_t *first,
+	    unsigned nrep, struct cg_row *w, double *boot50)
+{
+	const struct cg_sample smp = {.v = v, .first = first, .nrep = nrep};
+	double *b99 = malloc(sizeof(*b99) * CG_RESAMPLES);
+	int rc = -1;
+
+	w->p50_lo = w->p50_hi = w->p99_lo = w->p99_hi = NAN;
+	w->rep_p50_min = w->rep_p50_max = NAN;
+	w->nrep = nrep;
+	/* a stream a row: its intervals do not depend on which other rows ran */
+	if (b99 && nrep &&
+	    cg_bootstrap(&smp, c->seed, (uint64_t)g * CG_MAX_SIZES + s + 1, CG_RESAMPLES, boot50,
+			 b99) == 0) {
+		cg_interval(b99, CG_RESAMPLES, &w->p99_lo, &w->p99_hi);
+		/* boot50 is kept in resample order for the comparisons: its interval from a
+		 * copy (b99, done with) */
+		memcpy(b99, boot50, sizeof(*b99) * CG_RESAMPLES);
+		cg_interval(b99, CG_RESAMPLES, &w->p50_lo, &w->p50_hi);
+		if (first[nrep] < CG_P99_MIN_N)
+			w->p99_lo = w->p99_hi = NAN;
+		rc = 0;
+	}
+	for (unsigned r = 0; nrep >= 2 && r < nrep; r++) {
+		double m = quantile(v + first[r], first[r + 1] - first[r], 0.5);
+
+		w->rep_p50_min = r == 0 || m < w->rep_p50_min ? m : w->rep_p50_min;
+		w->rep_p50_max = r == 0 || m > w->rep_p50_max ? m : w->rep_p50_max;
+	}
+	free(b99);
+	return rc;
+}
+
+/* Row i against row j: their p50s' ratio, interval and word (boot: each row's resampled
+ * p50s, NULL for a row without). */
 static void
-baselines(const struct cg_campaign *c, struct cg_row *rows, size_t nrows, size_t per)
+compare(const struct cg_row *rows, double *const *boot, size_t i, size_t j, struct cg_ratio *out)
+{
+	cg_ratio_of(rows[i].p50, rows[j].p50, boot[i], boot[j], CG_RESAMPLES, rows[i].nrep,
+		    rows[j].nrep, out);
+}
+
+static void
+baselines(const struct cg_campaign *c, struct cg_row *rows, double *const *boot, size_t nrows,
+	  size_t per)
 {
 	int wire = -1, ideal = -1;
 
@@ -185,14 +248,30 @@ baselines(const struct cg_campaign *c, struct cg_row *rows, size_t nrows, size_t
 			ideal = (int)g;
 	}
 	for (size_t n = 0; n < nrows; n++) {
-		size_t s = n % per;
+		size_t s = n % per, w = (size_t)wire * per + s, i = (size_t)ideal * per + s;
+		struct cg_ratio none = {.v = NAN, .lo = NAN, .hi = NAN};
 
-		rows[n].wire_p50 = wire >= 0 ? rows[(size_t)wire * per + s].p50 : NAN;
-		rows[n].wire_p99 = wire >= 0 ? rows[(size_t)wire * per + s].p99 : NAN;
-		rows[n].ideal_p50 = ideal >= 0 ? rows[(size_t)ideal * per + s].p50 : NAN;
-		rows[n].ideal_p99 = ideal >= 0 ? rows[(size_t)ideal * per + s].p99 : NAN;
+		rows[n].wire_p50 = wire >= 0 ? rows[w].p50 : NAN;
+		rows[n].wire_p99 = wire >= 0 ? rows[w].p99 : NAN;
+		rows[n].ideal_p50 = ideal >= 0 ? rows[i].p50 : NAN;
+		rows[n].ideal_p99 = ideal >= 0 ? rows[i].p99 : NAN;
 		rows[n].baseline = (int)(n / per) == wire ? 1 : (int)(n / per) == ideal ? 2 : 0;
+		rows[n].vs_wire = rows[n].vs_ideal = none;
+		if (wire >= 0 && (int)(n / per) != wire)
+			compare(rows, boot, n, w, &rows[n].vs_wire);
+		if (ideal >= 0 && (int)(n / per) != ideal)
+			compare(rows, boot, n, i, &rows[n].vs_ideal);
 	}
+}
+
+/* The campaign's questions, each size: a's rows against b's. */
+static void
+questions(const struct cg_campaign *c, struct cg_row *rows, double *const *boot, size_t per)
+{
+	for (unsigned k = 0; k < c->nquestions; k++)
+		for (size_t s = 0; s < per; s++)
+			compare(rows, boot, c->question[k].a * per + s, c->question[k].b * per + s,
+				&rows[c->question[k].a * per + s].q[k]);
 }
 
 /*
@@ -252,17 +331,22 @@ size_t
 cg_summarize(const struct cg_campaign *c, json_t *runs, struct cg_row *rows)
 {
 	const size_t per = c->allreduce ? c->nsizes : 1;
-	size_t all = 1;
+	size_t all = 1, nrows = 0;
 	json_t *run;
 	size_t r;
-	double *v;
+	double *v, *bootv, *boot[CG_MAX_REGIMES * CG_MAX_SIZES] = {0};
+	size_t *first;
 
 	json_array_foreach(runs, r, run) all += json_array_size(json_object_get(run, "iterations"));
 	v = malloc(sizeof(double) * all);
-	size_t nrows = 0;
-
-	if (v == NULL)
+	first = malloc(sizeof(*first) * (json_array_size(runs) + 1));
+	bootv = malloc(sizeof(double) * CG_RESAMPLES * c->nreg * per);
+	if (v == NULL || first == NULL || bootv == NULL) {
+		free(v);
+		free(first);
+		free(bootv);
 		return 0;
+	}
 	for (unsigned g = 0; g < c->nreg; g++) {
 		const struct cg_regime *r = &c->reg[g];
 		struct cg_row net = {0};
@@ -274,8 +358,9 @@ cg_summarize(const struct cg_campaign *c, json_t *runs, struct cg_row *rows)
 			snprintf(net.verdict, sizeof(net.verdict),
 				 "not run (the campaign stopped first)");
 		for (size_t s = 0; s < per; s++) {
-			struct cg_row *w = &rows[nrows++];
-			size_t n = times(runs, r, c->allreduce ? c->sizes[s] : 0, v);
+			struct cg_row *w = &rows[nrows];
+			unsigned nrep;
+			size_t n = times(runs, r, c->allreduce ? c->sizes[s] : 0, v, first, &nrep);
 
 			*w = net;
 			snprintf(w->regime, sizeof(w->regime), "%s", r->name);
@@ -287,16 +372,24 @@ cg_summarize(const struct cg_campaign *c, json_t *runs, struct cg_row *rows)
 			w->offered_gbps = r->offered_bps ? (double)r->offered_bps / 1e9 : NAN;
 			w->first = s == 0;
 			w->n = n;
+			/* before the pooled figures: they sort v, which keeps the repetitions */
+			if (uncertainty(c, g, s, v, first, nrep, w, bootv + nrows * CG_RESAMPLES) ==
+			    0)
+				boot[nrows] = bootv + nrows * CG_RESAMPLES;
 			w->p50 = quantile(v, n, 0.5);
-			w->p99 = quantile(v, n, 0.99);
+			w->p99 = n >= CG_P99_MIN_N ? quantile(v, n, 0.99) : NAN;
 			w->max = quantile(v, n, 1.0);
 			/* a stall the size of a retransmission timeout: 150 ms above the median
 			 * (Linux's minimum RTO and a lone segment's loss probe are 200 ms) */
 			for (size_t k = 0; k < n; k++)
 				w->stalls += v[k] >= w->p50 + CG_STALL_MS;
+			nrows++;
 		}
 	}
-	baselines(c, rows, nrows, per);
+	baselines(c, rows, boot, nrows, per);
+	questions(c, rows, boot, per);
 	free(v);
+	free(first);
+	free(bootv);
 	return nrows;
 }
