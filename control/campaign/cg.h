@@ -375,6 +375,10 @@ const char *cg_outcome_name(enum cg_outcome o);
 /* The outcome of a step of a run in campaign.json (its "outcome"); -1: none, or unknown. */
 int cg_outcome_of(json_t *step);
 int cg_campaign_run(const char *file, const char *outdir, const char *testbed, unsigned iters);
+/* The k-th run of a campaign (from 0 to nreg x reps - 1): regime *g, repetition *rep
+ * (from 0). Repetitions are interleaved: every regime's first, then every regime's
+ * second, ... */
+void cg_run_order(const struct cg_campaign *c, unsigned k, unsigned *g, unsigned *rep);
 /* A run's steps that do not run in regime g (a baseline's, or on a link its fabric lacks),
  * each {step, what, at, outcome: skipped, why}. */
 json_t *cg_faults_skipped(const struct cg_run *r, const struct cg_regime *g);
@@ -506,6 +510,15 @@ cg_fab(const struct cg_row *w, double v)
 	return w->wire ? NAN : v;
 }
 size_t cg_summarize(const struct cg_campaign *c, json_t *runs, struct cg_row *rows);
+/* "1.21 [1.10, 1.35] slower", "-" when not compared */
+const char *cg_ratio_text(const struct cg_ratio *x, char *buf, size_t len);
+/* The answer to question k in row w (a row of its regime a), as the summary's last lines
+ * and the report say it: "1MiB: eth is slower than ib (p50 ratio 1.21 [1.10, 1.35])", or
+ * "... eth against ib: no difference resolved (...)". */
+const char *cg_answer(const struct cg_campaign *c, unsigned k, const struct cg_row *w, char *buf,
+		      size_t len);
+/* campaign.json's summary: the method, every row's figures and intervals, the answers */
+json_t *cg_summary_json(const struct cg_campaign *c, const struct cg_row *rows, size_t nrows);
 /* "baselines run without the timeline's faults: wire, ideal (N step(s) each)", or NULL
  * when no fault was skipped that way (no timeline, or no baseline). */
 const char *cg_baseline_note(const struct cg_campaign *c, char *buf, size_t len);

@@ -393,3 +393,112 @@ cg_summarize(const struct cg_campaign *c, json_t *runs, struct cg_row *rows)
 	free(bootv);
 	return nrows;
 }
+
+const char *
+cg_ratio_text(const struct cg_ratio *x, char *buf, size_t len)
+{
+	if (isnan(x->v))
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%.2f [%.2f, %.2f] %s", x->v, x->lo, x->hi,
+			 cg_word_name(x->word));
+	return buf;
+}
+
+const char *
+cg_answer(const struct cg_campaign *c, unsigned k, const struct cg_row *w, char *buf, size_t len)
+{
+	const char *a = c->reg[c->question[k].a].name, *b = c->reg[c->question[k].b].name;
+	const struct cg_ratio *x = &w->q[k];
+	size_t n = 0;
+
+	if (w->size[0])
+		cg_addf(buf, len, &n, "%s: ", w->size);
+	if (isnan(x->v)) {
+		cg_addf(buf, len, &n, "%s against %s: not compared (no iterations of both)", a, b);
+		return buf;
+	}
+	if (x->word == CG_FASTER || x->word == CG_SLOWER)
+		cg_addf(buf, len, &n, "%s is %s than %s", a, cg_word_name(x->word), b);
+	else
+		cg_addf(buf, len, &n, "%s against %s: %s", a, b, cg_word_name(x->word));
+	cg_addf(buf, len, &n, " (p50 ratio %.2f [%.2f, %.2f]", x->v, x->lo, x->hi);
+	if (x->reps_a < CG_WORD_MIN_REPS || x->reps_b < CG_WORD_MIN_REPS)
+		cg_addf(buf, len, &n, "; %u and %u repetition(s): a word needs %u of each",
+			x->reps_a, x->reps_b, CG_WORD_MIN_REPS);
+	cg_addf(buf, len, &n, ")");
+	return buf;
+}
+
+/* A figure, or null where there is none (NAN). */
+static json_t *
+num(double v)
+{
+	return isnan(v) ? json_null() : json_real(v);
+}
+
+static json_t *
+interval(double lo, double hi)
+{
+	return isnan(lo) || isnan(hi) ? json_null() : json_pack("[f, f]", lo, hi);
+}
+
+static json_t *
+ratio_json(const struct cg_ratio *x)
+{
+	if (isnan(x->v))
+		return json_null();
+	return json_pack("{s:f, s:o, s:s, s:[i, i]}", "ratio", x->v, "ci", interval(x->lo, x->hi),
+			 "word", cg_word_name(x->word), "repetitions", (int)x->reps_a,
+			 (int)x->reps_b);
+}
+
+static json_t *
+row_json(const struct cg_row *w)
+{
+	json_t *o = json_pack("{s:s, s:s, s:s?, s:I, s:i}", "regime", w->regime, "size", w->size,
+			      "baseline",
+			      w->baseline == 1	 ? "wire"
+			      : w->baseline == 2 ? "ideal"
+						 : NULL,
+			      "iterations", (json_int_t)w->n, "repetitions", (int)w->nrep);
+
+	json_object_set_new(o, "p50_ms", num(w->p50));
+	json_object_set_new(o, "p50_ci_ms", interval(w->p50_lo, w->p50_hi));
+	json_object_set_new(o, "p99_ms", num(w->p99));
+	json_object_set_new(o, "p99_ci_ms", interval(w->p99_lo, w->p99_hi));
+	json_object_set_new(o, "max_ms", num(w->max));
+	json_object_set_new(o, "repetition_p50_ms", interval(w->rep_p50_min, w->rep_p50_max));
+	json_object_set_new(o, "stalls", w->runs ? json_integer(w->stalls) : json_null());
+	json_object_set_new(o, "vs_wire", ratio_json(&w->vs_wire));
+	json_object_set_new(o, "vs_ideal", ratio_json(&w->vs_ideal));
+	return o;
+}
+
+json_t *
+cg_summary_json(const struct cg_campaign *c, const struct cg_row *rows, size_t nrows)
+{
+	const size_t per = c->allreduce ? c->nsizes : 1;
+	json_t *rj = json_array(), *qj = json_array();
+	char buf[512];
+
+	for (size_t i = 0; i < nrows; i++)
+		json_array_append_new(rj, row_json(&rows[i]));
+	for (unsigned k = 0; k < c->nquestions; k++)
+		for (size_t s = 0; s < per && c->question[k].a * per + s < nrows; s++) {
+			const struct cg_row *w = &rows[c->question[k].a * per + s];
+			json_t *x = ratio_json(&w->q[k]);
+
+			json_array_append_new(qj,
+					      json_pack("{s:s, s:s, s:s, s:o, s:s}", "regime",
+							c->reg[c->question[k].a].name, "against",
+							c->reg[c->question[k].b].name, "size",
+							w->size, "comparison", x, "answer",
+							cg_answer(c, k, w, buf, sizeof(buf))));
+		}
+	return json_pack("{s:{s:s, s:i, s:f, s:I, s:i, s:i}, s:o, s:o}", "method", "bootstrap",
+			 "repetitions drawn with replacement, then iterations within each",
+			 "resamples", CG_RESAMPLES, "confidence", CG_CONFIDENCE, "seed",
+			 (json_int_t)c->seed, "p99_min_iterations", CG_P99_MIN_N,
+			 "word_min_repetitions", CG_WORD_MIN_REPS, "rows", rj, "questions", qj);
+}
