@@ -58,7 +58,13 @@
 #define CG_MAX_ITERS   100000
 #define CG_MAX_DPARGS  16
 #define CG_STEPS_MAX   (2 * CG_MAX_ACTIONS)
-#define CG_STALL_MS    150.0 /* an iteration this much above the median: an RTO-sized stall */
+/* A stall (docs/campaigns.md): an iteration at least CG_STALL_RECOVERY of its transport's
+ * recovery time above the row's median, and far out of its own distribution (Tukey: above
+ * p75 + CG_STALL_IQR x the interquartile range). The hosts' TCP recovers a lone loss in
+ * its minimum RTO (Linux's TCP_RTO_MIN); neither it nor a NIC's timeout is dilated. */
+#define CG_TCP_RTO_MIN_MS 200.0
+#define CG_STALL_RECOVERY 0.75
+#define CG_STALL_IQR	  3.0
 
 enum cg_exit {
 	CG_OK = 0,
@@ -431,6 +437,10 @@ struct cg_sample {
 	const size_t *first; /* repetition r: v[first[r]] .. v[first[r + 1] - 1] (none empty) */
 	unsigned nrep;
 };
+/* b resamples of s, as cg_bootstrap() draws them (its own stream), each one's share of
+ * values at or above at into share[]. 0, or as cg_bootstrap(). */
+int cg_bootstrap_share(const struct cg_sample *s, uint64_t seed, uint64_t stream, unsigned b,
+		       double at, double *share);
 /* b resamples of s from stream of seed: each one's p50 into p50[] and p99 into p99[]
  * (either may be NULL). 0; -EINVAL for an empty sample or repetition; -ENOMEM. */
 int cg_bootstrap(const struct cg_sample *s, uint64_t seed, uint64_t stream, unsigned b, double *p50,
@@ -490,6 +500,10 @@ struct cg_row {
 						  NAN below 2 repetitions */
 	struct cg_ratio vs_wire, vs_ideal;     /* p50 over the baseline's (none in its own row) */
 	struct cg_ratio q[CG_MAX_QUESTIONS];   /* question k, in the rows of its regime a */
+	/* stalls: iterations at or above stall_at_ms (the rule above cg_regime_recovery()) */
+	double recovery_ms, stall_at_ms;
+	const char *recovery; /* what recovery_ms is: cg_regime_recovery()'s */
+	double stall_share, stall_share_lo, stall_share_hi; /* stalls per iteration, its CI */
 };
 
 /* Whether a regime of the rows has emulated NICs (roce, ib, host): their table is printed. */
@@ -510,6 +524,15 @@ cg_fab(const struct cg_row *w, double v)
 	return w->wire ? NAN : v;
 }
 size_t cg_summarize(const struct cg_campaign *c, json_t *runs, struct cg_row *rows);
+/* The time a lost packet costs regime g's transport to recover, in ms, and what it is:
+ * TCP's minimum RTO ("TCP's minimum RTO") where the hosts' TCP meets the fabric (the wire,
+ * NIC models tcp and host), the NICs' timeout ("the NICs' timeout") where RoCE or IB NICs
+ * recover losses, unless TCP's would fire first. */
+double cg_regime_recovery(const struct cg_regime *g, const char **what);
+/* The stall threshold of a row's sorted times v (n > 0), its median p50, its transport's
+ * recovery time: the larger of p50 + CG_STALL_RECOVERY x recovery and Tukey's far-out
+ * fence p75 + CG_STALL_IQR x (p75 - p25). */
+double cg_stall_threshold(const double *v, size_t n, double p50, double recovery_ms);
 /* "1.21 [1.10, 1.35] slower", "-" when not compared */
 const char *cg_ratio_text(const struct cg_ratio *x, char *buf, size_t len);
 /* The answer to question k in row w (a row of its regime a), as the summary's last lines

@@ -257,16 +257,18 @@ summary_csv(const struct cg_run *r, const struct cg_row *rows, size_t nrows)
 	snprintf(p, sizeof(p), "%s/summary.csv", r->out);
 	if ((f = cg_out_open(r, p)) == NULL)
 		return -1;
-	fprintf(f, "regime,size,baseline,hop_us,ping_rtt_us,offered_gbps,fabric_drops,ecn_marks,"
-		   "pause_frames,paused_ms,credit_stall_ms,p50_ms,p99_ms,max_ms,job_s,"
-		   "p50_over_wire,p99_over_wire,p50_over_ideal,p99_over_ideal,p50_lo_ms,p50_hi_ms,"
-		   "p99_lo_ms,p99_hi_ms,repetitions,rep_p50_min_ms,rep_p50_max_ms,"
-		   "p50_over_wire_lo,p50_over_wire_hi,vs_wire,p50_over_ideal_lo,p50_over_ideal_hi,"
-		   "vs_ideal,real_retrans,"
-		   "timeouts,loss_probes,stalls,edge_lost,unexplained,late_p50_us,late_p99_us,"
-		   "late_max_us,late_worst_p99_us,late_worst_link,edge_wait_p50_us,edge_wait_p99_"
-		   "us,edge_wait_max_us,iterations,nic,nic_ce_consumed,nic_cnps,nic_rate_min_bps,"
-		   "nic_resent,nic_naks,nic_timeouts,nic_discarded,verdict,partial\n");
+	fprintf(f,
+		"regime,size,baseline,hop_us,ping_rtt_us,offered_gbps,fabric_drops,ecn_marks,"
+		"pause_frames,paused_ms,credit_stall_ms,p50_ms,p99_ms,max_ms,job_s,"
+		"p50_over_wire,p99_over_wire,p50_over_ideal,p99_over_ideal,p50_lo_ms,p50_hi_ms,"
+		"p99_lo_ms,p99_hi_ms,repetitions,rep_p50_min_ms,rep_p50_max_ms,"
+		"p50_over_wire_lo,p50_over_wire_hi,vs_wire,p50_over_ideal_lo,p50_over_ideal_hi,"
+		"vs_ideal,real_retrans,"
+		"timeouts,loss_probes,stalls,stall_share,stall_share_lo,stall_share_hi,stall_at_ms,"
+		"recovery_ms,edge_lost,unexplained,late_p50_us,late_p99_us,"
+		"late_max_us,late_worst_p99_us,late_worst_link,edge_wait_p50_us,edge_wait_p99_"
+		"us,edge_wait_max_us,iterations,nic,nic_ce_consumed,nic_cnps,nic_rate_min_bps,"
+		"nic_resent,nic_naks,nic_timeouts,nic_discarded,verdict,partial\n");
 	for (size_t n = 0; n < nrows; n++) {
 		const struct cg_row *w = &rows[n];
 
@@ -305,6 +307,11 @@ summary_csv(const struct cg_run *r, const struct cg_row *rows, size_t nrows)
 		put_n(f, w, (double)w->timeouts);
 		put_n(f, w, (double)w->probes);
 		put_n(f, w, (double)w->stalls);
+		put(f, w->stall_share, 4);
+		put(f, w->stall_share_lo, 4);
+		put(f, w->stall_share_hi, 4);
+		put(f, w->stall_at_ms, 3);
+		put(f, w->runs ? w->recovery_ms : NAN, 3);
 		put_n(f, w, (double)w->edge_lost);
 		put_n(f, w, cg_fab(w, (double)w->unexplained));
 		put(f, w->late_p50_us, 3);

@@ -98,7 +98,8 @@ job_table(FILE *f, const struct cg_run *r, const struct cg_row *rows, size_t nro
 		"<h2>The job, beside the baselines</h2>\n<table><tr><th>regime</th><th>size</th>"
 		"<th>n</th><th>p50 (ms) [95 %% CI]</th><th>p99 (ms) [95 %% CI]</th>"
 		"<th>repetitions: their p50s (ms)</th><th>%s</th><th>p50 / wire [95 %% CI]</th>"
-		"<th>p50 / ideal [95 %% CI]</th><th>stalls (&ge; median + 150 ms)</th></tr>\n",
+		"<th>p50 / ideal [95 %% CI]</th><th>stalls (share of the iterations [95 %% "
+		"CI])</th><th>stall at (ms)</th></tr>\n",
 		r->c->allreduce ? "max (ms)" : "job (s)");
 	for (size_t i = 0; i < nrows; i++) {
 		const struct cg_row *w = &rows[i];
@@ -124,7 +125,15 @@ job_table(FILE *f, const struct cg_run *r, const struct cg_row *rows, size_t nro
 		cell(f, r->c->allreduce ? w->max : w->job_s, 3);
 		cell_ratio(f, &w->vs_wire);
 		cell_ratio(f, &w->vs_ideal);
-		cell(f, w->runs ? (double)w->stalls : NAN, 0); /* not run: no figure */
+		if (!w->runs) /* not run: no figure */
+			fprintf(f, "<td>-</td>");
+		else if (isnan(w->stall_share_lo))
+			fprintf(f, "<td>%lld</td>", w->stalls);
+		else
+			fprintf(f, "<td>%lld (%.1f %% [%.1f, %.1f])</td>", w->stalls,
+				w->stall_share * 100, w->stall_share_lo * 100,
+				w->stall_share_hi * 100);
+		cell(f, w->stall_at_ms, 1);
 		fprintf(f, "</tr>\n");
 	}
 	fprintf(f,
@@ -136,9 +145,12 @@ job_table(FILE *f, const struct cg_run *r, const struct cg_row *rows, size_t nro
 		"iterations within each (seed %llu), so that the drift between runs counts; a p99 "
 		"from %u iterations, below that the maximum and n. A ratio is <i>faster</i> or "
 		"<i>slower</i> where its interval keeps to one side of 1 and each side ran %u "
-		"repetitions or more, else <i>no difference resolved</i>.</p>\n",
+		"repetitions or more, else <i>no difference resolved</i>. A stall: an iteration "
+		"%.0f %% of its transport's recovery time or more above the median (TCP's minimum "
+		"RTO, %.0f ms, or the NICs' timeout where RoCE or InfiniBand NICs recover losses) "
+		"and above p75 + %.0f &times; the interquartile range (<i>stall at</i>).</p>\n",
 		CG_CONFIDENCE * 100, CG_RESAMPLES, (unsigned long long)r->c->seed, CG_P99_MIN_N,
-		CG_WORD_MIN_REPS);
+		CG_WORD_MIN_REPS, CG_STALL_RECOVERY * 100, CG_TCP_RTO_MIN_MS, CG_STALL_IQR);
 }
 
 /* The campaign's questions, answered (the terminal's last lines). */

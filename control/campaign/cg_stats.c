@@ -123,6 +123,35 @@ cg_bootstrap(const struct cg_sample *s, uint64_t seed, uint64_t stream, unsigned
 	return rc;
 }
 
+int
+cg_bootstrap_share(const struct cg_sample *s, uint64_t seed, uint64_t stream, unsigned b, double at,
+		   double *share)
+{
+	struct fe_rng rng;
+
+	if (s->nrep == 0 || s->first[s->nrep] == 0)
+		return -EINVAL;
+	for (unsigned r = 0; r < s->nrep; r++)
+		if (s->first[r + 1] <= s->first[r])
+			return -EINVAL;
+	/* another stream than the row's p50s and p99s: the two sets do not share draws */
+	fe_rng_seed(&rng, seed, stream | 1ULL << 63);
+	for (unsigned k = 0; k < b; k++) {
+		uint64_t total = 0, above = 0;
+
+		for (unsigned j = 0; j < s->nrep; j++) {
+			unsigned r = (unsigned)fe_rng_upto(&rng, s->nrep - 1);
+			size_t a = s->first[r], m = s->first[r + 1] - a;
+
+			for (size_t t = 0; t < m; t++)
+				above += s->v[a + fe_rng_upto(&rng, m - 1)] >= at;
+			total += m;
+		}
+		share[k] = (double)above / (double)total;
+	}
+	return 0;
+}
+
 void
 cg_interval(double *x, unsigned b, double *lo, double *hi)
 {

@@ -185,6 +185,51 @@ times(json_t *runs, const struct cg_regime *g, uint64_t size, double *v, size_t 
 	return n;
 }
 
+double
+cg_regime_recovery(const struct cg_regime *g, const char **what)
+{
+	const struct fe_nic_params *nic = &g->fabric.nic;
+
+	if (g->kind == CG_DATAPLANE && (nic->model == FE_NIC_ROCE || nic->model == FE_NIC_IB) &&
+	    (double)nic->timeout_ns / 1e6 < CG_TCP_RTO_MIN_MS) {
+		*what = "the NICs' timeout";
+		return (double)nic->timeout_ns / 1e6;
+	}
+	*what = "TCP's minimum RTO";
+	return CG_TCP_RTO_MIN_MS;
+}
+
+double
+cg_stall_threshold(const double *v, size_t n, double p50, double recovery_ms)
+{
+	double p25 = v[fe_rank_index(n, 0.25)], p75 = v[fe_rank_index(n, 0.75)];
+	double fence = p75 + CG_STALL_IQR * (p75 - p25);
+
+	return fmax(p50 + CG_STALL_RECOVERY * recovery_ms, fence);
+}
+
+/* The row's stalls: its threshold from the sorted times sv, the count, and the share of
+ * iterations with its interval from the sample smp. */
+static void
+stalls(const struct cg_campaign *c, uint64_t stream, const double *sv, const struct cg_sample *smp,
+       struct cg_row *w)
+{
+	size_t n = w->n;
+	double *x = malloc(sizeof(*x) * CG_RESAMPLES);
+
+	w->stall_at_ms = w->stall_share = w->stall_share_lo = w->stall_share_hi = NAN;
+	if (n > 0) {
+		w->stall_at_ms = cg_stall_threshold(sv, n, w->p50, w->recovery_ms);
+		for (size_t k = 0; k < n; k++)
+			w->stalls += sv[k] >= w->stall_at_ms;
+		w->stall_share = (double)w->stalls / (double)n;
+	}
+	if (n > 0 && x &&
+	    cg_bootstrap_share(smp, c->seed, stream, CG_RESAMPLES, w->stall_at_ms, x) == 0)
+		cg_interval(x, CG_RESAMPLES, &w->stall_share_lo, &w->stall_share_hi);
+	free(x);
+}
+
 /*
  * The row's uncertainty from its sample (v, first, nrep): the intervals of p50 and p99
  * (a p99 only from CG_P99_MIN_N iterations), its resampled p50s into boot50 (CG_RESAMPLES;
@@ -192,7 +237,7 @@ times(json_t *runs, const struct cg_regime *g, uint64_t size, double *v, size_t 
  * resample. The sample's order is kept (each repetition's values sorted within it only).
  */
 static int
-uncertainty(const struct cg_campaign *c, unsigned g, size_t s, double *v, const size_t *first,
+uncertainty(const struct cg_campaign *c, uint64_t stream, double *v, const size_t *first,
 	    unsigned nrep, struct cg_row *w, double *boot50)
 {
 	const struct cg_sample smp = {.v = v, .first = first, .nrep = nrep};
@@ -202,10 +247,7 @@ uncertainty(const struct cg_campaign *c, unsigned g, size_t s, double *v, const 
 	w->p50_lo = w->p50_hi = w->p99_lo = w->p99_hi = NAN;
 	w->rep_p50_min = w->rep_p50_max = NAN;
 	w->nrep = nrep;
-	/* a stream a row: its intervals do not depend on which other rows ran */
-	if (b99 && nrep &&
-	    cg_bootstrap(&smp, c->seed, (uint64_t)g * CG_MAX_SIZES + s + 1, CG_RESAMPLES, boot50,
-			 b99) == 0) {
+	if (b99 && nrep && cg_bootstrap(&smp, c->seed, stream, CG_RESAMPLES, boot50, b99) == 0) {
 		cg_interval(b99, CG_RESAMPLES, &w->p99_lo, &w->p99_hi);
 		/* boot50 is kept in resample order for the comparisons: its interval from a
 		 * copy (b99, done with) */
@@ -327,6 +369,26 @@ cg_baseline_note(const struct cg_campaign *c, char *buf, size_t len)
 	return buf;
 }
 
+/* A row's times from its sample (v, first, nrep; n in w): the pooled figures from a sorted
+ * copy (sv), the intervals, the stalls. 0 with its resampled p50s in boot50, or -1. */
+static int
+row_times(const struct cg_campaign *c, unsigned g, size_t s, double *v, double *sv,
+	  const size_t *first, unsigned nrep, struct cg_row *w, double *boot50)
+{
+	const struct cg_sample smp = {.v = v, .first = first, .nrep = nrep};
+	/* a stream a row: its figures do not depend on which other rows ran */
+	uint64_t stream = (uint64_t)g * CG_MAX_SIZES + s + 1;
+	int rc = uncertainty(c, stream, v, first, nrep, w, boot50);
+
+	memcpy(sv, v, sizeof(*v) * w->n);
+	w->p50 = quantile(sv, w->n, 0.5);
+	w->p99 = w->n >= CG_P99_MIN_N ? quantile(sv, w->n, 0.99) : NAN;
+	w->max = quantile(sv, w->n, 1.0);
+	w->recovery_ms = cg_regime_recovery(&c->reg[g], &w->recovery);
+	stalls(c, stream, sv, &smp, w);
+	return rc;
+}
+
 size_t
 cg_summarize(const struct cg_campaign *c, json_t *runs, struct cg_row *rows)
 {
@@ -336,13 +398,16 @@ cg_summarize(const struct cg_campaign *c, json_t *runs, struct cg_row *rows)
 	size_t r;
 	double *v, *bootv, *boot[CG_MAX_REGIMES * CG_MAX_SIZES] = {0};
 	size_t *first;
+	double *sv;
 
 	json_array_foreach(runs, r, run) all += json_array_size(json_object_get(run, "iterations"));
 	v = malloc(sizeof(double) * all);
+	sv = malloc(sizeof(double) * all);
 	first = malloc(sizeof(*first) * (json_array_size(runs) + 1));
 	bootv = malloc(sizeof(double) * CG_RESAMPLES * c->nreg * per);
-	if (v == NULL || first == NULL || bootv == NULL) {
+	if (v == NULL || sv == NULL || first == NULL || bootv == NULL) {
 		free(v);
+		free(sv);
 		free(first);
 		free(bootv);
 		return 0;
@@ -372,23 +437,16 @@ cg_summarize(const struct cg_campaign *c, json_t *runs, struct cg_row *rows)
 			w->offered_gbps = r->offered_bps ? (double)r->offered_bps / 1e9 : NAN;
 			w->first = s == 0;
 			w->n = n;
-			/* before the pooled figures: they sort v, which keeps the repetitions */
-			if (uncertainty(c, g, s, v, first, nrep, w, bootv + nrows * CG_RESAMPLES) ==
-			    0)
+			if (row_times(c, g, s, v, sv, first, nrep, w,
+				      bootv + nrows * CG_RESAMPLES) == 0)
 				boot[nrows] = bootv + nrows * CG_RESAMPLES;
-			w->p50 = quantile(v, n, 0.5);
-			w->p99 = n >= CG_P99_MIN_N ? quantile(v, n, 0.99) : NAN;
-			w->max = quantile(v, n, 1.0);
-			/* a stall the size of a retransmission timeout: 150 ms above the median
-			 * (Linux's minimum RTO and a lone segment's loss probe are 200 ms) */
-			for (size_t k = 0; k < n; k++)
-				w->stalls += v[k] >= w->p50 + CG_STALL_MS;
 			nrows++;
 		}
 	}
 	baselines(c, rows, boot, nrows, per);
 	questions(c, rows, boot, per);
 	free(v);
+	free(sv);
 	free(first);
 	free(bootv);
 	return nrows;
@@ -470,6 +528,11 @@ row_json(const struct cg_row *w)
 	json_object_set_new(o, "max_ms", num(w->max));
 	json_object_set_new(o, "repetition_p50_ms", interval(w->rep_p50_min, w->rep_p50_max));
 	json_object_set_new(o, "stalls", w->runs ? json_integer(w->stalls) : json_null());
+	json_object_set_new(o, "stall_share", num(w->stall_share));
+	json_object_set_new(o, "stall_share_ci", interval(w->stall_share_lo, w->stall_share_hi));
+	json_object_set_new(o, "stall_at_ms", num(w->stall_at_ms));
+	json_object_set_new(o, "recovery_ms", num(w->recovery_ms));
+	json_object_set_new(o, "recovery", json_string(w->recovery ? w->recovery : ""));
 	json_object_set_new(o, "vs_wire", ratio_json(&w->vs_wire));
 	json_object_set_new(o, "vs_ideal", ratio_json(&w->vs_ideal));
 	return o;
@@ -496,9 +559,11 @@ cg_summary_json(const struct cg_campaign *c, const struct cg_row *rows, size_t n
 							w->size, "comparison", x, "answer",
 							cg_answer(c, k, w, buf, sizeof(buf))));
 		}
-	return json_pack("{s:{s:s, s:i, s:f, s:I, s:i, s:i}, s:o, s:o}", "method", "bootstrap",
-			 "repetitions drawn with replacement, then iterations within each",
-			 "resamples", CG_RESAMPLES, "confidence", CG_CONFIDENCE, "seed",
-			 (json_int_t)c->seed, "p99_min_iterations", CG_P99_MIN_N,
-			 "word_min_repetitions", CG_WORD_MIN_REPS, "rows", rj, "questions", qj);
+	return json_pack(
+		"{s:{s:s, s:i, s:f, s:I, s:i, s:i, s:f, s:f, s:f}, s:o, s:o}", "method",
+		"bootstrap", "repetitions drawn with replacement, then iterations within each",
+		"resamples", CG_RESAMPLES, "confidence", CG_CONFIDENCE, "seed", (json_int_t)c->seed,
+		"p99_min_iterations", CG_P99_MIN_N, "word_min_repetitions", CG_WORD_MIN_REPS,
+		"stall_recovery_share", CG_STALL_RECOVERY, "stall_iqr", CG_STALL_IQR,
+		"tcp_rto_min_ms", CG_TCP_RTO_MIN_MS, "rows", rj, "questions", qj);
 }

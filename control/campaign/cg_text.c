@@ -65,6 +65,21 @@ tail(char *buf, size_t len, const struct cg_row *w)
 	return buf;
 }
 
+/* "2 (1.7% [0.0, 4.2])": the stalls, their share of the iterations and its interval; "-"
+ * for a regime that did not run, "0" for one with no iterations */
+static const char *
+stall_cell(char *buf, size_t len, const struct cg_row *w)
+{
+	if (!w->runs)
+		snprintf(buf, len, "%6s", "-");
+	else if (isnan(w->stall_share_lo))
+		snprintf(buf, len, "%6lld", w->stalls);
+	else
+		snprintf(buf, len, "%6lld (%.1f%% [%.1f, %.1f])", w->stalls, w->stall_share * 100,
+			 w->stall_share_lo * 100, w->stall_share_hi * 100);
+	return buf;
+}
+
 static void
 job_table(FILE *f, const struct cg_campaign *c, const struct cg_row *rows, size_t n)
 {
@@ -94,7 +109,7 @@ job_table(FILE *f, const struct cg_campaign *c, const struct cg_row *rows, size_
 			c->allreduce ? w->size : "", w->n,
 			with_ci(a[0], sizeof(a[0]), w->p50, w->p50_lo, w->p50_hi),
 			tail(a[1], sizeof(a[1]), w), w->nrep, a[2], a[4],
-			fig(a[3], sizeof(a[3]), 6, 0, w->runs ? (double)w->stalls : NAN));
+			stall_cell(a[3], sizeof(a[3]), w));
 	}
 }
 
@@ -133,6 +148,31 @@ baseline_table(FILE *f, const struct cg_campaign *c, const struct cg_row *rows, 
 			"the iterations' spread only,\nnot the runs' drift, and the word is 'no "
 			"difference resolved')\n",
 			CG_WORD_MIN_REPS);
+}
+
+/* "recovery: TCP's minimum RTO 200 ms (wire, eth); the NICs' timeout 67.1 ms (ib)": the
+ * recovery time behind each regime's stalls, regimes of one time together. */
+static void
+recovery_line(FILE *f, const struct cg_row *rows, size_t n)
+{
+	int done[CG_MAX_REGIMES * CG_MAX_SIZES] = {0};
+	size_t k = 0;
+
+	fprintf(f, "recovery:");
+	for (size_t i = 0; i < n; i++) {
+		if (!rows[i].first || done[i])
+			continue;
+		fprintf(f, "%s %s %.1f ms (", k++ ? ";" : "", rows[i].recovery,
+			rows[i].recovery_ms);
+		for (size_t j = i, m = 0; j < n; j++)
+			if (rows[j].first && rows[j].recovery_ms == rows[i].recovery_ms &&
+			    strcmp(rows[j].recovery, rows[i].recovery) == 0) {
+				fprintf(f, "%s%s", m++ ? ", " : "", rows[j].regime);
+				done[j] = 1;
+			}
+		fprintf(f, ")");
+	}
+	fprintf(f, "\n");
 }
 
 /* The campaign's questions, answered: the summary's last lines. */
@@ -248,9 +288,11 @@ cg_print_summary(FILE *f, const struct cg_campaign *c, json_t *capacity, const s
 		"the fabric's (- for the wire);\nretrans (real: D-SACKed ones excluded), RTOs, "
 		"probes: TCP's, all hosts; lost: frames lost at the edge or by the box;\nunexpl: "
 		"frames no counter accounts for; late p99: us frames left the worst link after the "
-		"model's tick;\nwait p99: us they waited at the edge. stalls: iterations %.0f ms "
-		"or "
-		"more above the median (an RTO-sized\nstall). How to read it: docs/campaigns.md.\n",
-		CG_STALL_MS);
+		"model's tick;\nwait p99: us they waited at the edge. stalls: iterations %.0f%% of "
+		"their transport's recovery time or more\nabove the median, and above p75 + %.0f x "
+		"the interquartile range; their share of the iterations [95%% CI].\n",
+		CG_STALL_RECOVERY * 100, CG_STALL_IQR);
+	recovery_line(f, rows, n);
+	fprintf(f, "How to read it: docs/campaigns.md.\n");
 	answers(f, c, rows, n);
 }

@@ -337,3 +337,95 @@ Test(decisions, repetitions_interleaved)
 		cr_assert(g == 0 && rep == k);
 	}
 }
+
+/* A stall is the transport's and the regime's own: 3/4 of TCP's 200 ms minimum RTO above
+ * the median of a tight distribution; far out of a wide one (p75 + 3 x IQR), where 150 ms
+ * above the median is the regime's ordinary spread. */
+Test(decisions, stall_threshold_from_recovery_and_distribution)
+{
+	static double v[100];
+	double at;
+
+	for (int i = 0; i < 100; i++)
+		v[i] = 10 + 0.01 * i; /* sorted, p50 10.49, IQR 0.5 */
+	at = cg_stall_threshold(v, 100, v[49], CG_TCP_RTO_MIN_MS);
+	cr_assert_float_eq(at, 10.49 + 150, 1e-9, "%g", at);
+	/* credit under an incast: 4 to 5 s an iteration; the old 150 ms above the median
+	 * called a quarter of them stalls */
+	for (int i = 0; i < 100; i++)
+		v[i] = 4000 + 10.0 * i; /* p25 4240, p50 4490, p75 4740 */
+	at = cg_stall_threshold(v, 100, v[49], CG_TCP_RTO_MIN_MS);
+	cr_assert_float_eq(at, 4740 + 3 * 500, 1e-9, "%g", at);
+	cr_assert_gt(at, v[99], "no iteration of an even spread is a stall");
+}
+
+Test(decisions, recovery_time_of_the_transport)
+{
+	struct cg_regime g = {.kind = CG_WIRE};
+	const char *what;
+
+	cr_assert_float_eq(cg_regime_recovery(&g, &what), 200, 1e-9);
+	cr_assert_str_eq(what, "TCP's minimum RTO");
+	g = (struct cg_regime){.kind = CG_DATAPLANE, .fabric = FE_FABRIC_DEFAULT};
+	cr_assert_float_eq(cg_regime_recovery(&g, &what), 200, 1e-9, "model tcp: the hosts'");
+	g.fabric.nic.model = FE_NIC_ROCE;
+	cr_assert_float_eq(cg_regime_recovery(&g, &what), 67.108864, 1e-9);
+	cr_assert_str_eq(what, "the NICs' timeout");
+	/* a NIC slower than TCP: TCP's RTO fires first */
+	g.fabric.nic.model = FE_NIC_IB;
+	g.fabric.nic.timeout_ns = 500000000;
+	cr_assert_float_eq(cg_regime_recovery(&g, &what), 200, 1e-9);
+	cr_assert_str_eq(what, "TCP's minimum RTO");
+	g.fabric.nic.model = FE_NIC_HOST;
+	g.fabric.nic.timeout_ns = 1000000;
+	cr_assert_float_eq(cg_regime_recovery(&g, &what), 200, 1e-9, "host: the hosts' own");
+}
+
+/* One iteration of 100 waits out an RTO: one stall, 1 % of the iterations, its interval
+ * about it; every output says it, with the threshold and the recovery time. */
+Test(decisions, stalls_counted_with_their_share)
+{
+	json_t *runs = json_array(), *r, *sj, *row;
+	char *out, p[160], *csv;
+	size_t n;
+
+	camp.reps = 2;
+	for (unsigned rep = 1; rep <= 2; rep++) {
+		json_array_append_new(runs, a_run("wire", rep, 50, 10));
+		json_array_append_new(runs, a_run("ideal", rep, 50, 10));
+		r = a_run("eth", rep, 50, 10);
+		if (rep == 2) /* its 7th iteration: 210 ms more */
+			json_array_set_new(json_object_get(r, "iterations"), 6,
+					   json_pack("[i, I, i, f, I]", 7, (json_int_t)1024, 7,
+						     220000.0, (json_int_t)6));
+		json_array_append_new(runs, r);
+	}
+	n = cg_summarize(&camp, runs, rows);
+	cr_assert_eq(rows[2].stalls, 1);
+	cr_assert_float_eq(rows[2].stall_share, 0.01, 1e-12);
+	cr_assert(rows[2].stall_share_lo <= 0.01 && rows[2].stall_share_hi >= 0.01 &&
+			  rows[2].stall_share_hi <= 0.05,
+		  "[%g, %g]", rows[2].stall_share_lo, rows[2].stall_share_hi);
+	cr_assert_eq(rows[0].stalls, 0);
+	cr_assert(rows[0].stall_share_lo == 0 && rows[0].stall_share_hi == 0);
+	out = terminal(n);
+	cr_assert(strstr(out, "     1 (1.0% ["), "%s", out);
+	cr_assert(strstr(out, "recovery: TCP's minimum RTO 200.0 ms (wire, ideal, eth)"), "%s",
+		  out);
+	free(out);
+	sj = cg_summary_json(&camp, rows, n);
+	row = json_array_get(json_object_get(sj, "rows"), 2);
+	cr_assert_float_eq(json_real_value(json_object_get(row, "stall_share")), 0.01, 1e-12);
+	cr_assert_float_eq(json_real_value(json_object_get(row, "recovery_ms")), 200, 1e-12);
+	cr_assert_float_eq(json_real_value(json_object_get(row, "stall_at_ms")),
+			   rows[2].stall_at_ms, 1e-12);
+	json_decref(sj);
+	cr_assert_eq(cg_write_csvs(&run, runs, rows, n), 0);
+	snprintf(p, sizeof(p), "%s/summary.csv", dir);
+	csv = slurp(p);
+	cr_assert(strstr(csv, ",stalls,stall_share,stall_share_lo,stall_share_hi,stall_at_ms,"
+			      "recovery_ms,"),
+		  "%.500s", csv);
+	cr_assert(strstr(csv, ",1,0.0100,"), "%s", csv);
+	json_decref(runs);
+}
