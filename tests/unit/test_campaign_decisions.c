@@ -351,7 +351,7 @@ Test(decisions, stall_threshold_from_recovery_and_distribution)
 	at = cg_stall_threshold(v, 100, v[49], CG_TCP_RTO_MIN_MS);
 	cr_assert_float_eq(at, 10.49 + 150, 1e-9, "%g", at);
 	/* credit under an incast: 4 to 5 s an iteration; the old 150 ms above the median
-	 * called a quarter of them stalls */
+	 * called 36 of these 100 stalls */
 	for (int i = 0; i < 100; i++)
 		v[i] = 4000 + 10.0 * i; /* p25 4240, p50 4490, p75 4740 */
 	at = cg_stall_threshold(v, 100, v[49], CG_TCP_RTO_MIN_MS);
