@@ -441,8 +441,10 @@ struct cg_sample {
  * values at or above at into share[]. 0, or as cg_bootstrap(). */
 int cg_bootstrap_share(const struct cg_sample *s, uint64_t seed, uint64_t stream, unsigned b,
 		       double at, double *share);
-/* b resamples of s from stream of seed: each one's p50 into p50[] and p99 into p99[]
- * (either may be NULL). 0; -EINVAL for an empty sample or repetition; -ENOMEM. */
+/* b resamples of s: the repetitions drawn from seed's stream 0, the same for every sample
+ * of as many repetitions (paired), the iterations from its stream (> 0, one a row); each
+ * one's p50 into p50[] and p99 into p99[] (either may be NULL). 0; -EINVAL for an empty
+ * sample or repetition; -ENOMEM. */
 int cg_bootstrap(const struct cg_sample *s, uint64_t seed, uint64_t stream, unsigned b, double *p50,
 		 double *p99);
 /* The central CG_CONFIDENCE of b values (sorted here, nearest rank): [*lo, *hi]. */
@@ -464,7 +466,8 @@ struct cg_ratio {
 	enum cg_word word;
 	unsigned reps_a, reps_b; /* the repetitions behind each side */
 };
-/* a50 / b50, its interval from the rows' resampled p50s ba[k] / bb[k] (b of each) */
+/* a50 / b50, its interval from the rows' resampled p50s ba[k] / bb[k] (b of each: the
+ * k-th of each drew the same repetitions, when they have as many) */
 void cg_ratio_of(double a50, double b50, const double *ba, const double *bb, unsigned b,
 		 unsigned reps_a, unsigned reps_b, struct cg_ratio *out);
 

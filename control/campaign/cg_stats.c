@@ -4,7 +4,9 @@
  * and comparisons"): a two-level bootstrap, repetitions drawn with replacement and then
  * iterations within each drawn one, so that the drift between runs is in the interval as
  * well as the spread of iterations within one. Seeded (fe_rng.h): a summary recomputed
- * from campaign.json prints the same intervals.
+ * from campaign.json prints the same intervals. The repetitions' draws are common to
+ * every row, so that a ratio of two rows' k-th resamples compares the same repetitions,
+ * which ran side by side (interleaved): a drift of the box common to both cancels.
  *
  * A resample draws values of the sample itself, so it is counted over the sample's sorted
  * positions and its quantiles read by one pass over the counts: no sort a resample.
@@ -65,22 +67,23 @@ at_rank(const uint32_t *count, const double *sorted, size_t n, uint64_t r)
 	return sorted[n - 1];
 }
 
-/* One resample: nrep repetitions drawn with replacement, then each one's iterations
- * drawn with replacement within it; its p50 and p99 (nearest rank). */
+/* One resample: nrep repetitions drawn with replacement (from reps, the stream every row
+ * shares), then each one's iterations drawn with replacement within it (from its); its
+ * p50 and p99 (nearest rank). */
 static void
-resample(const struct cg_sample *s, struct fe_rng *rng, const size_t *rank, const double *sorted,
-	 uint32_t *count, double *p50, double *p99)
+resample(const struct cg_sample *s, struct fe_rng *reps, struct fe_rng *its, const size_t *rank,
+	 const double *sorted, uint32_t *count, double *p50, double *p99)
 {
 	size_t n = s->first[s->nrep];
 	uint64_t total = 0;
 
 	memset(count, 0, sizeof(*count) * n);
 	for (unsigned j = 0; j < s->nrep; j++) {
-		unsigned r = (unsigned)fe_rng_upto(rng, s->nrep - 1);
+		unsigned r = (unsigned)fe_rng_upto(reps, s->nrep - 1);
 		size_t a = s->first[r], m = s->first[r + 1] - a;
 
 		for (size_t t = 0; t < m; t++)
-			count[rank[a + fe_rng_upto(rng, m - 1)]]++;
+			count[rank[a + fe_rng_upto(its, m - 1)]]++;
 		total += m;
 	}
 	*p50 = at_rank(count, sorted, n, fe_rank(total, 0.5));
@@ -95,7 +98,7 @@ cg_bootstrap(const struct cg_sample *s, uint64_t seed, uint64_t stream, unsigned
 	double *sorted, x50, x99;
 	size_t *rank;
 	uint32_t *count;
-	struct fe_rng rng;
+	struct fe_rng reps, its;
 	int rc = -ENOMEM;
 
 	if (n == 0)
@@ -107,9 +110,12 @@ cg_bootstrap(const struct cg_sample *s, uint64_t seed, uint64_t stream, unsigned
 	rank = malloc(sizeof(*rank) * n);
 	count = malloc(sizeof(*count) * n);
 	if (sorted && rank && count && ranks(s, n, sorted, rank) == 0) {
-		fe_rng_seed(&rng, seed, stream);
+		/* the repetitions from stream 0, which every row shares: the k-th resamples
+		 * of two rows of as many repetitions draw the same ones (paired) */
+		fe_rng_seed(&reps, seed, 0);
+		fe_rng_seed(&its, seed, stream);
 		for (unsigned k = 0; k < b; k++) {
-			resample(s, &rng, rank, sorted, count, &x50, &x99);
+			resample(s, &reps, &its, rank, sorted, count, &x50, &x99);
 			if (p50)
 				p50[k] = x50;
 			if (p99)
@@ -203,7 +209,7 @@ cg_ratio_of(double a50, double b50, const double *ba, const double *bb, unsigned
 	if (isnan(a50) || isnan(b50) || b50 <= 0 || ba == NULL || bb == NULL ||
 	    (x = malloc(sizeof(*x) * b)) == NULL)
 		return;
-	/* the two rows' resamples are independent: the k-th of each, paired */
+	/* the k-th of each: the same repetitions drawn (cg_bootstrap) */
 	for (unsigned k = 0; k < b; k++)
 		x[k] = bb[k] > 0 ? ba[k] / bb[k] : INFINITY;
 	out->v = a50 / b50;
