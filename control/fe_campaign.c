@@ -317,6 +317,10 @@ show(const char *name)
 		printf("measured for %s\n", fe_fmt_time(c->fid.cap_ns, b, sizeof(b)));
 	else
 		printf("not measured\n");
+	/* what the summary's last lines will answer */
+	for (unsigned k = 0; k < c->nquestions; k++)
+		printf("question %s against %s\n", c->reg[c->question[k].a].name,
+		       c->reg[c->question[k].b].name);
 	for (unsigned g = 0; g < c->nreg; g++)
 		show_regime(c, &c->reg[g]);
 	printf("timeline%s\n", c->nsteps ? "" : " (none)");

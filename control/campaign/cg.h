@@ -13,7 +13,10 @@
  *   cg_figures.c    a run's figures from the raw counters: drops, lanes, lateness, edge,
  *                   conservation
  *   cg_verdict.c    fidelity: faithful, or distorted and why
- *   cg_summary.c    rows per regime and size, the baselines and the ratios to them
+ *   cg_stats.c      intervals (a bootstrap over repetitions, then iterations) and the
+ *                   word of a comparison
+ *   cg_summary.c    rows per regime and size, the baselines and the ratios to them, the
+ *                   campaign's questions
  *   cg_text.c       the terminal's tables
  *   cg_csv.c, cg_plot.c, cg_html.c   the results directory (cg_csv.c: its files,
  *                   written whole or not at all)
@@ -55,7 +58,13 @@
 #define CG_MAX_ITERS   100000
 #define CG_MAX_DPARGS  16
 #define CG_STEPS_MAX   (2 * CG_MAX_ACTIONS)
-#define CG_STALL_MS    150.0 /* an iteration this much above the median: an RTO-sized stall */
+/* A stall (docs/campaigns.md): an iteration at least CG_STALL_RECOVERY of its transport's
+ * recovery time above the row's median, and far out of its own distribution (Tukey: above
+ * p75 + CG_STALL_IQR x the interquartile range). The hosts' TCP recovers a lone loss in
+ * its minimum RTO (Linux's TCP_RTO_MIN); neither it nor a NIC's timeout is dilated. */
+#define CG_TCP_RTO_MIN_MS 200.0
+#define CG_STALL_RECOVERY 0.75
+#define CG_STALL_IQR	  3.0
 
 enum cg_exit {
 	CG_OK = 0,
@@ -156,6 +165,13 @@ struct cg_campaign {
 	struct cg_step steps[CG_STEPS_MAX];
 	unsigned nsteps;
 	struct cg_fidelity fid;
+#define CG_MAX_QUESTIONS 8
+	/* question: the pairs of regimes the campaign asks about, a against b (reg[] indexes;
+	 * docs/campaigns.md): the summary's last lines answer them */
+	struct {
+		unsigned a, b;
+	} question[CG_MAX_QUESTIONS];
+	unsigned nquestions;
 };
 
 /* A baseline (the first wire regime, the first with an ideal fabric: g->baseline, set by
@@ -365,6 +381,10 @@ const char *cg_outcome_name(enum cg_outcome o);
 /* The outcome of a step of a run in campaign.json (its "outcome"); -1: none, or unknown. */
 int cg_outcome_of(json_t *step);
 int cg_campaign_run(const char *file, const char *outdir, const char *testbed, unsigned iters);
+/* The k-th run of a campaign (from 0 to nreg x reps - 1): regime *g, repetition *rep
+ * (from 0). Repetitions are interleaved: every regime's first, then every regime's
+ * second, ... */
+void cg_run_order(const struct cg_campaign *c, unsigned k, unsigned *g, unsigned *rep);
 /* A run's steps that do not run in regime g (a baseline's, or on a link its fabric lacks),
  * each {step, what, at, outcome: skipped, why}. */
 json_t *cg_faults_skipped(const struct cg_run *r, const struct cg_regime *g);
@@ -400,6 +420,57 @@ void cg_verdict_text(json_t *reasons, json_t *notes, char *v, size_t len);
  * dangling "; "): a run cut short, a regime's row. */
 void cg_verdict_partial(const char *partial, const char *verdict, char *v, size_t len);
 
+/*
+ * cg_stats.c: the uncertainty of a row and the word of a comparison (docs/campaigns.md,
+ * "Intervals and comparisons"). A sample is a row's iteration times grouped by
+ * repetition; the bootstrap draws repetitions with replacement, then iterations within
+ * each drawn one, CG_RESAMPLES times, from a seeded PRNG (the same seed, the same
+ * intervals). An interval is the central CG_CONFIDENCE of the resamples.
+ */
+#define CG_RESAMPLES	 2000
+#define CG_CONFIDENCE	 0.95
+#define CG_P99_MIN_N	 100 /* a p99 from this many iterations; below: the maximum, and n */
+#define CG_WORD_MIN_REPS 2   /* faster or slower: both sides ran this many repetitions */
+
+struct cg_sample {
+	const double *v;     /* the values, repetition after repetition */
+	const size_t *first; /* repetition r: v[first[r]] .. v[first[r + 1] - 1] (none empty) */
+	unsigned nrep;
+};
+/* b resamples of s, as cg_bootstrap() draws them (its own stream), each one's share of
+ * values at or above at into share[]. 0, or as cg_bootstrap(). */
+int cg_bootstrap_share(const struct cg_sample *s, uint64_t seed, uint64_t stream, unsigned b,
+		       double at, double *share);
+/* b resamples of s: the repetitions drawn from seed's stream 0, the same for every sample
+ * of as many repetitions (paired), the iterations from its stream (> 0, one a row); each
+ * one's p50 into p50[] and p99 into p99[] (either may be NULL). 0; -EINVAL for an empty
+ * sample or repetition; -ENOMEM. */
+int cg_bootstrap(const struct cg_sample *s, uint64_t seed, uint64_t stream, unsigned b, double *p50,
+		 double *p99);
+/* The central CG_CONFIDENCE of b values (sorted here, nearest rank): [*lo, *hi]. */
+void cg_interval(double *x, unsigned b, double *lo, double *hi);
+
+enum cg_word {
+	CG_WORD_NONE, /* no figure to compare */
+	CG_FASTER,    /* the interval of a / b entirely below 1 */
+	CG_SLOWER,    /* entirely above 1 */
+	CG_UNRESOLVED /* it holds 1, or a side ran fewer than CG_WORD_MIN_REPS repetitions */
+};
+/* "faster", "slower", "no difference resolved"; "" for none */
+const char *cg_word_name(enum cg_word w);
+enum cg_word cg_word_of(double lo, double hi, unsigned reps_a, unsigned reps_b);
+
+/* A comparison of two rows: the ratio of their p50s, a over b, its interval, its word. */
+struct cg_ratio {
+	double v, lo, hi; /* NAN: not compared */
+	enum cg_word word;
+	unsigned reps_a, reps_b; /* the repetitions behind each side */
+};
+/* a50 / b50, its interval from the rows' resampled p50s ba[k] / bb[k] (b of each: the
+ * k-th of each drew the same repetitions, when they have as many) */
+void cg_ratio_of(double a50, double b50, const double *ba, const double *bb, unsigned b,
+		 unsigned reps_a, unsigned reps_b, struct cg_ratio *out);
+
 /* cg_summary.c: one row a regime and size, over its repetitions */
 struct cg_row {
 	char regime[64], size[16], verdict[1024];
@@ -424,6 +495,18 @@ struct cg_row {
 	int wire;      /* no dataplane: the fabric's figures do not apply */
 	unsigned runs; /* repetitions that ran */
 	size_t n;
+	/* the job's time, its uncertainty (cg_stats.c): p99 is NAN below CG_P99_MIN_N
+	 * iterations (max then stands for it) */
+	double p50_lo, p50_hi, p99_lo, p99_hi; /* NAN: none */
+	unsigned nrep;			       /* repetitions with iterations of this size */
+	double rep_p50_min, rep_p50_max;       /* the spread of the repetitions' own p50s;
+						  NAN below 2 repetitions */
+	struct cg_ratio vs_wire, vs_ideal;     /* p50 over the baseline's (none in its own row) */
+	struct cg_ratio q[CG_MAX_QUESTIONS];   /* question k, in the rows of its regime a */
+	/* stalls: iterations at or above stall_at_ms (the rule above cg_regime_recovery()) */
+	double recovery_ms, stall_at_ms;
+	const char *recovery; /* what recovery_ms is: cg_regime_recovery()'s */
+	double stall_share, stall_share_lo, stall_share_hi; /* stalls per iteration, its CI */
 };
 
 /* Whether a regime of the rows has emulated NICs (roce, ib, host): their table is printed. */
@@ -444,6 +527,24 @@ cg_fab(const struct cg_row *w, double v)
 	return w->wire ? NAN : v;
 }
 size_t cg_summarize(const struct cg_campaign *c, json_t *runs, struct cg_row *rows);
+/* The time a lost packet costs regime g's transport to recover, in ms, and what it is:
+ * TCP's minimum RTO ("TCP's minimum RTO") where the hosts' TCP meets the fabric (the wire,
+ * NIC models tcp and host), the NICs' timeout ("the NICs' timeout") where RoCE or IB NICs
+ * recover losses, unless TCP's would fire first. */
+double cg_regime_recovery(const struct cg_regime *g, const char **what);
+/* The stall threshold of a row's sorted times v (n > 0), its median p50, its transport's
+ * recovery time: the larger of p50 + CG_STALL_RECOVERY x recovery and Tukey's far-out
+ * fence p75 + CG_STALL_IQR x (p75 - p25). */
+double cg_stall_threshold(const double *v, size_t n, double p50, double recovery_ms);
+/* "1.21 [1.10, 1.35] slower", "-" when not compared */
+const char *cg_ratio_text(const struct cg_ratio *x, char *buf, size_t len);
+/* The answer to question k in row w (a row of its regime a), as the summary's last lines
+ * and the report say it: "1MiB: eth is slower than ib (p50 ratio 1.21 [1.10, 1.35])", or
+ * "... eth against ib: no difference resolved (...)". */
+const char *cg_answer(const struct cg_campaign *c, unsigned k, const struct cg_row *w, char *buf,
+		      size_t len);
+/* campaign.json's summary: the method, every row's figures and intervals, the answers */
+json_t *cg_summary_json(const struct cg_campaign *c, const struct cg_row *rows, size_t nrows);
 /* "baselines run without the timeline's faults: wire, ideal (N step(s) each)", or NULL
  * when no fault was skipped that way (no timeline, or no baseline). */
 const char *cg_baseline_note(const struct cg_campaign *c, char *buf, size_t len);

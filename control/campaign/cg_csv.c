@@ -120,6 +120,70 @@ put_str(FILE *f, const char *s)
 	quoted(f, s);
 }
 
+/* A comparison's interval and word: ,lo,hi,word (empty when not compared). */
+static void
+put_ratio(FILE *f, const struct cg_ratio *x)
+{
+	put(f, x->lo, 3);
+	put(f, x->hi, 3);
+	fprintf(f, ",%s", cg_word_name(x->word));
+}
+
+/* One comparison of comparisons.csv: regime, against, size, kind, the ratio. */
+static void
+comparison(FILE *f, const struct cg_row *w, const char *against, const char *kind,
+	   const struct cg_ratio *x)
+{
+	if (isnan(x->v))
+		return;
+	csv_str(f, w->regime);
+	fputc(',', f);
+	csv_str(f, against);
+	fputc(',', f);
+	csv_str(f, w->size);
+	fprintf(f, ",%s", kind);
+	put(f, x->v, 3);
+	put_ratio(f, x);
+	fprintf(f, ",%u,%u\n", x->reps_a, x->reps_b);
+}
+
+/* Every comparison the summary makes: each regime against each baseline, then the
+ * campaign's questions. */
+static int
+comparisons_csv(const struct cg_run *r, const struct cg_row *rows, size_t nrows)
+{
+	const struct cg_campaign *c = r->c;
+	const size_t per = c->allreduce ? c->nsizes : 1;
+	const char *wire = NULL, *ideal = NULL;
+	char p[PATH_MAX];
+	FILE *f;
+
+	for (unsigned g = 0; g < c->nreg; g++) {
+		if (c->reg[g].baseline == 1)
+			wire = c->reg[g].name;
+		else if (c->reg[g].baseline == 2)
+			ideal = c->reg[g].name;
+	}
+	snprintf(p, sizeof(p), "%s/comparisons.csv", r->out);
+	if ((f = cg_out_open(r, p)) == NULL)
+		return -1;
+	fprintf(f, "regime,against,size,kind,ratio,ratio_lo,ratio_hi,word,repetitions,"
+		   "against_repetitions\n");
+	for (size_t n = 0; n < nrows; n++) {
+		if (wire)
+			comparison(f, &rows[n], wire, "wire", &rows[n].vs_wire);
+		if (ideal)
+			comparison(f, &rows[n], ideal, "ideal", &rows[n].vs_ideal);
+	}
+	for (unsigned k = 0; k < c->nquestions; k++)
+		for (size_t s = 0; s < per && c->question[k].a * per + s < nrows; s++) {
+			const struct cg_row *w = &rows[c->question[k].a * per + s];
+
+			comparison(f, w, c->reg[c->question[k].b].name, "question", &w->q[k]);
+		}
+	return cg_out_close(r, f, p);
+}
+
 /* FILE: regime, repetition, then keys of each object in every run's array. */
 static int
 run_csv(const struct cg_run *r, json_t *runs, const char *file, const char *array,
@@ -193,13 +257,18 @@ summary_csv(const struct cg_run *r, const struct cg_row *rows, size_t nrows)
 	snprintf(p, sizeof(p), "%s/summary.csv", r->out);
 	if ((f = cg_out_open(r, p)) == NULL)
 		return -1;
-	fprintf(f, "regime,size,baseline,hop_us,ping_rtt_us,offered_gbps,fabric_drops,ecn_marks,"
-		   "pause_frames,paused_ms,credit_stall_ms,p50_ms,p99_ms,max_ms,job_s,"
-		   "p50_over_wire,p99_over_wire,p50_over_ideal,p99_over_ideal,real_retrans,"
-		   "timeouts,loss_probes,stalls,edge_lost,unexplained,late_p50_us,late_p99_us,"
-		   "late_max_us,late_worst_p99_us,late_worst_link,edge_wait_p50_us,edge_wait_p99_"
-		   "us,edge_wait_max_us,iterations,nic,nic_ce_consumed,nic_cnps,nic_rate_min_bps,"
-		   "nic_resent,nic_naks,nic_timeouts,nic_discarded,verdict,partial\n");
+	fprintf(f,
+		"regime,size,baseline,hop_us,ping_rtt_us,offered_gbps,fabric_drops,ecn_marks,"
+		"pause_frames,paused_ms,credit_stall_ms,p50_ms,p99_ms,max_ms,job_s,"
+		"p50_over_wire,p99_over_wire,p50_over_ideal,p99_over_ideal,p50_lo_ms,p50_hi_ms,"
+		"p99_lo_ms,p99_hi_ms,repetitions,rep_p50_min_ms,rep_p50_max_ms,"
+		"p50_over_wire_lo,p50_over_wire_hi,vs_wire,p50_over_ideal_lo,p50_over_ideal_hi,"
+		"vs_ideal,real_retrans,"
+		"timeouts,loss_probes,stalls,stall_share,stall_share_lo,stall_share_hi,stall_at_ms,"
+		"recovery_ms,edge_lost,unexplained,late_p50_us,late_p99_us,"
+		"late_max_us,late_worst_p99_us,late_worst_link,edge_wait_p50_us,edge_wait_p99_"
+		"us,edge_wait_max_us,iterations,nic,nic_ce_consumed,nic_cnps,nic_rate_min_bps,"
+		"nic_resent,nic_naks,nic_timeouts,nic_discarded,verdict,partial\n");
 	for (size_t n = 0; n < nrows; n++) {
 		const struct cg_row *w = &rows[n];
 
@@ -225,10 +294,24 @@ summary_csv(const struct cg_run *r, const struct cg_row *rows, size_t nrows)
 		put(f, w->p99 / w->wire_p99, 3);
 		put(f, w->p50 / w->ideal_p50, 3);
 		put(f, w->p99 / w->ideal_p99, 3);
+		put(f, w->p50_lo, 3);
+		put(f, w->p50_hi, 3);
+		put(f, w->p99_lo, 3);
+		put(f, w->p99_hi, 3);
+		put_n(f, w, (double)w->nrep);
+		put(f, w->rep_p50_min, 3);
+		put(f, w->rep_p50_max, 3);
+		put_ratio(f, &w->vs_wire);
+		put_ratio(f, &w->vs_ideal);
 		put_n(f, w, (double)w->real_retrans);
 		put_n(f, w, (double)w->timeouts);
 		put_n(f, w, (double)w->probes);
 		put_n(f, w, (double)w->stalls);
+		put(f, w->stall_share, 4);
+		put(f, w->stall_share_lo, 4);
+		put(f, w->stall_share_hi, 4);
+		put(f, w->stall_at_ms, 3);
+		put(f, w->runs ? w->recovery_ms : NAN, 3);
 		put_n(f, w, (double)w->edge_lost);
 		put_n(f, w, cg_fab(w, (double)w->unexplained));
 		put(f, w->late_p50_us, 3);
@@ -275,5 +358,6 @@ cg_write_csvs(const struct cg_run *r, json_t *runs, const struct cg_row *rows, s
 					    "host_rx_dropped", "tx_lost", "out_unexplained",
 					    "edge_wait_p99_ns", NULL});
 	rc |= summary_csv(r, rows, nrows);
+	rc |= comparisons_csv(r, rows, nrows);
 	return rc ? -1 : 0;
 }

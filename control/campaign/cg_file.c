@@ -62,6 +62,8 @@ struct y_campaign {
 	unsigned timeline_count;
 	struct y_beside *beside;
 	unsigned beside_count;
+	char ***question; /* pairs: question[k][0] against question[k][1] */
+	unsigned question_count;
 };
 
 #define STR(key, type, member)                                                                     \
@@ -69,6 +71,11 @@ struct y_campaign {
 
 static const cyaml_schema_value_t str_entry = {
 	CYAML_VALUE_STRING(CYAML_FLAG_POINTER, char, 0, 1023),
+};
+
+/* question: [[a, b], ...]: each entry a pair of regime names */
+static const cyaml_schema_value_t pair_entry = {
+	CYAML_VALUE_SEQUENCE_FIXED(CYAML_FLAG_POINTER, char *, &str_entry, 2),
 };
 
 static const cyaml_schema_field_t at_fields[] = {
@@ -170,6 +177,8 @@ static const cyaml_schema_field_t campaign_fields[] = {
 			     struct y_campaign, timeline, &action_entry, 0, CG_MAX_ACTIONS),
 	CYAML_FIELD_SEQUENCE("beside", CYAML_FLAG_POINTER | CYAML_FLAG_OPTIONAL, struct y_campaign,
 			     beside, &beside_entry, 0, CG_MAX_BESIDE),
+	CYAML_FIELD_SEQUENCE("question", CYAML_FLAG_POINTER | CYAML_FLAG_OPTIONAL,
+			     struct y_campaign, question, &pair_entry, 0, CG_MAX_QUESTIONS),
 	CYAML_FIELD_END,
 };
 
@@ -1382,6 +1391,61 @@ timeline_runs(struct fe_yaml *y, const struct y_campaign *d, const struct cg_cam
 			    names);
 }
 
+/* The regime named name at key (a question's), or -1 with the message naming them all. */
+static int
+regime_named(struct fe_yaml *y, const char *key, const char *name, const struct cg_campaign *c)
+{
+	char names[CG_MAX_REGIMES * 66] = "";
+	size_t n = 0;
+
+	for (unsigned g = 0; g < c->nreg; g++) {
+		if (strcmp(c->reg[g].name, name) == 0)
+			return (int)g;
+		cg_addf(names, sizeof(names), &n, "%s%s", g ? ", " : "", c->reg[g].name);
+	}
+	fe_yaml_fail(y, key, "%s '%s': not a regime of this campaign (regimes: %s)", key, name,
+		     names);
+	return -1;
+}
+
+/*
+ * question: [[a, b], ...]: the pairs the campaign asks about, each "is a faster than b?"
+ * (docs/campaigns.md). Each name a regime of the file, the two different, each pair once
+ * (either way round).
+ */
+static int
+compile_question(struct fe_yaml *y, const struct y_campaign *d, struct cg_campaign *c)
+{
+	for (unsigned k = 0; k < d->question_count; k++, c->nquestions++) {
+		char key[48], path[32];
+		int ab[2];
+
+		snprintf(path, sizeof(path), "question.%u", k);
+		for (unsigned i = 0; i < 2; i++) {
+			snprintf(key, sizeof(key), "question.%u.%u", k, i);
+			if ((ab[i] = regime_named(y, key, d->question[k][i], c)) < 0)
+				return -EINVAL;
+		}
+		if (ab[0] == ab[1])
+			return fe_yaml_fail(y, path,
+					    "%s: '%s' against itself (a question is two "
+					    "different regimes)",
+					    path, c->reg[ab[0]].name);
+		for (unsigned j = 0; j < k; j++)
+			if ((c->question[j].a == (unsigned)ab[0] &&
+			     c->question[j].b == (unsigned)ab[1]) ||
+			    (c->question[j].a == (unsigned)ab[1] &&
+			     c->question[j].b == (unsigned)ab[0]))
+				return fe_yaml_fail(
+					y, path,
+					"%s: %s against %s is asked by question.%u already", path,
+					c->reg[ab[0]].name, c->reg[ab[1]].name, j);
+		c->question[k].a = (unsigned)ab[0];
+		c->question[k].b = (unsigned)ab[1];
+	}
+	return 0;
+}
+
 static int
 compile(struct fe_yaml *y, const struct y_campaign *d, struct cg_campaign *c)
 {
@@ -1433,7 +1497,7 @@ compile(struct fe_yaml *y, const struct y_campaign *d, struct cg_campaign *c)
 			 d->beside[i].command);
 	}
 	mark_baselines(c);
-	if (compile_timeline(y, d, c) < 0)
+	if (compile_question(y, d, c) < 0 || compile_timeline(y, d, c) < 0)
 		return -EINVAL;
 	return timeline_runs(y, d, c);
 }

@@ -65,41 +65,118 @@ head(FILE *f, const struct cg_run *r, const char *status)
 	fprintf(f,
 		" Data: <a href='campaign.json'>campaign.json</a>, <a "
 		"href='summary.csv'>summary.csv</a>, <a href='iterations.csv'>iterations.csv</a>, "
-		"<a href='links.csv'>links.csv</a>, <a href='ports.csv'>ports.csv</a>, <a "
+		"<a href='comparisons.csv'>comparisons.csv</a>, <a href='links.csv'>links.csv</a>, "
+		"<a href='ports.csv'>ports.csv</a>, <a "
 		"href='tcp.csv'>tcp.csv</a>.</p>\n");
+}
+
+/* A figure and its interval, "-" when there is none. */
+static void
+cell_ci(FILE *f, double v, double lo, double hi)
+{
+	if (isnan(v))
+		fprintf(f, "<td>-</td>");
+	else if (isnan(lo))
+		fprintf(f, "<td>%.3f</td>", v);
+	else
+		fprintf(f, "<td>%.3f [%.3f, %.3f]</td>", v, lo, hi);
+}
+
+/* A comparison: the ratio, its interval, its word. */
+static void
+cell_ratio(FILE *f, const struct cg_ratio *x)
+{
+	char buf[96];
+
+	fprintf(f, "<td>%s</td>", cg_ratio_text(x, buf, sizeof(buf)));
 }
 
 static void
 job_table(FILE *f, const struct cg_run *r, const struct cg_row *rows, size_t nrows)
 {
-	fprintf(f, "<h2>The job, beside the baselines</h2>\n<table><tr><th>regime</th><th>size</th>"
-		   "<th>p50 (ms)</th><th>p99 (ms)</th><th>max (ms)</th><th>p50 / wire</th>"
-		   "<th>p99 / wire</th><th>p50 / ideal</th><th>p99 / ideal</th><th>stalls (&ge; "
-		   "median + 150 ms)</th></tr>\n");
+	fprintf(f,
+		"<h2>The job, beside the baselines</h2>\n<table><tr><th>regime</th><th>size</th>"
+		"<th>n</th><th>p50 (ms) [95 %% CI]</th><th>p99 (ms) [95 %% CI]</th>"
+		"<th>repetitions: their p50s (ms)</th><th>%s</th><th>p50 / wire [95 %% CI]</th>"
+		"<th>p50 / ideal [95 %% CI]</th><th>stalls (share of the iterations [95 %% "
+		"CI])</th><th>stall at (ms)</th></tr>\n",
+		r->c->allreduce ? "max (ms)" : "job (s)");
 	for (size_t i = 0; i < nrows; i++) {
 		const struct cg_row *w = &rows[i];
 
 		fprintf(f, "<tr%s><td>", w->baseline ? " class='base'" : "");
 		esc(f, w->regime);
-		fprintf(f, "%s%s</td><td>%s</td>",
+		fprintf(f, "%s%s</td><td>%s</td><td>%zu</td>",
 			w->baseline == 1   ? " (wire)"
 			: w->baseline == 2 ? " (ideal)"
 					   : "",
 			w->partial[0] ? " <span class='distorted'>(partial)</span>" : "",
-			r->c->allreduce ? w->size : "-");
-		cell(f, w->p50, 3);
-		cell(f, w->p99, 3);
+			r->c->allreduce ? w->size : "-", w->n);
+		cell_ci(f, w->p50, w->p50_lo, w->p50_hi);
+		if (!isnan(w->p99) || isnan(w->max))
+			cell_ci(f, w->p99, w->p99_lo, w->p99_hi);
+		else /* too few iterations for a p99: the maximum, said so */
+			fprintf(f, "<td>max %.3f (n=%zu)</td>", w->max, w->n);
+		if (isnan(w->rep_p50_min))
+			fprintf(f, "<td>%u</td>", w->nrep);
+		else
+			fprintf(f, "<td>%u: %.3f&ndash;%.3f</td>", w->nrep, w->rep_p50_min,
+				w->rep_p50_max);
 		cell(f, r->c->allreduce ? w->max : w->job_s, 3);
-		cell(f, w->p50 / w->wire_p50, 2);
-		cell(f, w->p99 / w->wire_p99, 2);
-		cell(f, w->p50 / w->ideal_p50, 2);
-		cell(f, w->p99 / w->ideal_p99, 2);
-		cell(f, w->runs ? (double)w->stalls : NAN, 0); /* not run: no figure */
+		cell_ratio(f, &w->vs_wire);
+		cell_ratio(f, &w->vs_ideal);
+		if (!w->runs) /* not run: no figure */
+			fprintf(f, "<td>-</td>");
+		else if (isnan(w->stall_share_lo))
+			fprintf(f, "<td>%lld</td>", w->stalls);
+		else
+			fprintf(f, "<td>%lld (%.1f %% [%.1f, %.1f])</td>", w->stalls,
+				w->stall_share * 100, w->stall_share_lo * 100,
+				w->stall_share_hi * 100);
+		cell(f, w->stall_at_ms, 1);
 		fprintf(f, "</tr>\n");
 	}
-	fprintf(f, "</table>\n<p>Iteration time is the slowest rank's. <i>wire</i>: the same hosts "
-		   "joined by a Linux bridge, without fabemu; <i>ideal</i>: through fabemu with a "
-		   "fabric that adds nothing. Their ratio is what the testbed itself costs.</p>\n");
+	fprintf(f,
+		"</table>\n<p>Iteration time is the slowest rank's. <i>wire</i>: the same hosts "
+		"joined by a Linux bridge, without fabemu; <i>ideal</i>: through fabemu with a "
+		"fabric that adds nothing. Their ratio is what the testbed itself costs. "
+		"Intervals: "
+		"%.0f %% from %u bootstrap resamples, repetitions drawn with replacement and then "
+		"iterations within each (seed %llu), so that the drift between runs counts; a p99 "
+		"from %u iterations, below that the maximum and n. A ratio is <i>faster</i> or "
+		"<i>slower</i> where its interval keeps to one side of 1 and each side ran %u "
+		"repetitions or more, else <i>no difference resolved</i>. A stall: an iteration "
+		"%.0f %% of its transport's recovery time or more above the median (TCP's minimum "
+		"RTO, %.0f ms, or the NICs' timeout where RoCE or InfiniBand NICs recover losses) "
+		"and above p75 + %.0f &times; the interquartile range (<i>stall at</i>).</p>\n",
+		CG_CONFIDENCE * 100, CG_RESAMPLES, (unsigned long long)r->c->seed, CG_P99_MIN_N,
+		CG_WORD_MIN_REPS, CG_STALL_RECOVERY * 100, CG_TCP_RTO_MIN_MS, CG_STALL_IQR);
+}
+
+/* The campaign's questions, answered (the terminal's last lines). */
+static void
+answers(FILE *f, const struct cg_campaign *c, const struct cg_row *rows, size_t nrows)
+{
+	const size_t per = c->allreduce ? c->nsizes : 1;
+	char buf[512];
+
+	if (c->nquestions == 0)
+		return;
+	fprintf(f, "<h2>The question</h2>\n");
+	for (unsigned k = 0; k < c->nquestions; k++) {
+		fprintf(f, "<p><b>");
+		esc(f, c->reg[c->question[k].a].name);
+		fprintf(f, " against ");
+		esc(f, c->reg[c->question[k].b].name);
+		fprintf(f, "</b></p><ul>\n");
+		for (size_t s = 0; s < per && c->question[k].a * per + s < nrows; s++) {
+			fprintf(f, "<li>");
+			esc(f,
+			    cg_answer(c, k, &rows[c->question[k].a * per + s], buf, sizeof(buf)));
+			fprintf(f, "</li>\n");
+		}
+		fprintf(f, "</ul>\n");
+	}
 }
 
 static void
@@ -354,6 +431,7 @@ cg_html(const struct cg_run *r, json_t *runs, const struct cg_row *rows, size_t 
 		esc(f, note);
 		fprintf(f, ".</p>\n");
 	}
+	answers(f, c, rows, nrows);
 	job_table(f, r, rows, nrows);
 	network_table(f, rows, nrows);
 	nic_table(f, rows, nrows);

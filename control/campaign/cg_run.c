@@ -605,6 +605,16 @@ inputs(const struct cg_run *r)
 			 "fabemu", FE_VERSION, "kernel", u.release, "mpi", v);
 }
 
+/* Repetitions interleaved, A B C A B C, not A A B B C C: a drift of the box over the
+ * campaign (another load, the caches, the clock) spreads over every regime alike instead
+ * of landing on the ones that ran last. */
+void
+cg_run_order(const struct cg_campaign *c, unsigned k, unsigned *g, unsigned *rep)
+{
+	*g = k % c->nreg;
+	*rep = k / c->nreg;
+}
+
 static const char *
 status_name(int status)
 {
@@ -725,6 +735,7 @@ finish(struct cg_run *r, json_t *runs, int status)
 	json_object_set_new(r->results, "notes", notes(r->c));
 	json_object_set_new(r->results, "capacity", json_incref(r->capacity));
 	json_object_set_new(r->results, "runs", json_incref(runs));
+	json_object_set_new(r->results, "summary", cg_summary_json(r->c, rows, nrows));
 	json_object_set_new(r->results, "warnings", json_incref(r->warnings));
 	json_object_set_new(r->results, "unwritten", json_incref(r->unwritten));
 	snprintf(p, sizeof(p), "%s/campaign.json", r->out);
@@ -883,8 +894,8 @@ cg_campaign_run(const char *file, const char *outdir, const char *testbed, unsig
 		return CG_SETUP;
 	}
 	r->results = json_pack("{s:o}", "inputs", inputs(r));
-	cg_say("campaign %s: %u regime(s) x %u repetition(s), %u hosts; results in %s\n", c->name,
-	       c->nreg, c->reps, c->hosts, r->out);
+	cg_say("campaign %s: %u regime(s) x %u repetition(s)%s, %u hosts; results in %s\n", c->name,
+	       c->nreg, c->reps, c->reps > 1 ? " (interleaved)" : "", c->hosts, r->out);
 	if (!cg_interrupted && cg_testbed_up(r) < 0 && !cg_interrupted) {
 		cg_say("  the testbed did not come up (log: %s/logs/testbed.log)\n", r->out);
 		status = CG_SETUP;
@@ -893,15 +904,16 @@ cg_campaign_run(const char *file, const char *outdir, const char *testbed, unsig
 		capacity(r);
 	else
 		r->capacity = json_object();
-	for (unsigned g = 0; g < c->nreg && status == CG_OK && !cg_interrupted; g++)
-		for (unsigned rep = 0; rep < c->reps && status == CG_OK; rep++) {
-			json_t *run = one_run(r, &c->reg[g], rep, &status);
+	for (unsigned k = 0; k < c->nreg * c->reps && status == CG_OK && !cg_interrupted; k++) {
+		unsigned g, rep;
+		json_t *run;
 
-			if (run)
-				json_array_append_new(runs, run);
-			if (cg_interrupted)
-				status = CG_INTERRUPTED;
-		}
+		cg_run_order(c, k, &g, &rep);
+		if ((run = one_run(r, &c->reg[g], rep, &status)) != NULL)
+			json_array_append_new(runs, run);
+		if (cg_interrupted)
+			status = CG_INTERRUPTED;
+	}
 	if (cg_interrupted)
 		status = CG_INTERRUPTED;
 	cg_stop_beside(r);

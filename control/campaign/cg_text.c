@@ -39,31 +39,156 @@ testbed_line(FILE *f, const struct cg_campaign *c, json_t *capacity)
 	fputc('\n', f);
 }
 
+/* "p50 [lo, hi]" of a row's figure, "-" when there is none. */
+static const char *
+with_ci(char *buf, size_t len, double v, double lo, double hi)
+{
+	if (isnan(v))
+		snprintf(buf, len, "-");
+	else if (isnan(lo))
+		snprintf(buf, len, "%.3f", v);
+	else
+		snprintf(buf, len, "%.3f [%.3f, %.3f]", v, lo, hi);
+	return buf;
+}
+
+/* The p99 with its interval from CG_P99_MIN_N iterations; below, the maximum, said so. */
+static const char *
+tail(char *buf, size_t len, const struct cg_row *w)
+{
+	if (!isnan(w->p99))
+		return with_ci(buf, len, w->p99, w->p99_lo, w->p99_hi);
+	if (isnan(w->max))
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "max %.3f (n=%zu)", w->max, w->n);
+	return buf;
+}
+
+/* "2 (1.7% [0.0, 4.2])": the stalls, their share of the iterations and its interval; "-"
+ * for a regime that did not run, "0" for one with no iterations */
+static const char *
+stall_cell(char *buf, size_t len, const struct cg_row *w)
+{
+	if (!w->runs)
+		snprintf(buf, len, "%6s", "-");
+	else if (isnan(w->stall_share_lo))
+		snprintf(buf, len, "%6lld", w->stalls);
+	else
+		snprintf(buf, len, "%6lld (%.1f%% [%.1f, %.1f])", w->stalls, w->stall_share * 100,
+			 w->stall_share_lo * 100, w->stall_share_hi * 100);
+	return buf;
+}
+
 static void
 job_table(FILE *f, const struct cg_campaign *c, const struct cg_row *rows, size_t n)
 {
-	char a[8][32], label[128];
+	char a[5][64], label[128];
 
-	fprintf(f, "\n%-28s %7s %10s %10s %10s %9s %9s %9s %9s %6s\n",
-		c->allreduce ? "all-reduce, slowest rank" : "job", c->allreduce ? "size" : "",
-		c->allreduce ? "p50 ms" : "-", c->allreduce ? "p99 ms" : "-",
-		c->allreduce ? "max ms" : "job s", "p50/wire", "p99/wire", "p50/ideal", "p99/ideal",
-		"stalls");
+	fprintf(f, "\n%-28s %7s %6s %-30s %-30s %4s %-19s %s%6s\n",
+		c->allreduce ? "all-reduce, slowest rank" : "job", c->allreduce ? "size" : "", "n",
+		"p50 ms [95% CI]", "p99 ms [95% CI]", "reps", "p50 of each rep, ms",
+		c->allreduce ? "" : "     job s ", "stalls");
 	for (size_t i = 0; i < n; i++) {
 		const struct cg_row *w = &rows[i];
 
 		snprintf(label, sizeof(label), "%s%s%s", w->regime,
 			 w->baseline ? " (baseline)" : "", w->partial[0] ? " (partial)" : "");
+		if (isnan(w->rep_p50_min))
+			snprintf(a[2], sizeof(a[2]), "-");
+		else
+			snprintf(a[2], sizeof(a[2]), "%.3f-%.3f", w->rep_p50_min, w->rep_p50_max);
+		/* a command job's own time (its iterations, if it reports any, above) */
+		if (c->allreduce)
+			a[4][0] = '\0';
+		else
+			snprintf(a[4], sizeof(a[4]), "%10s ",
+				 fig(a[3], sizeof(a[3]), 10, 3, w->job_s));
 		/* a regime that did not run has no figures: "-", not 0 */
-		fprintf(f, "%-28s %7s %s %s %s %s %s %s %s %s\n", label,
-			c->allreduce ? w->size : "", fig(a[0], 32, 10, 3, w->p50),
-			fig(a[1], 32, 10, 3, w->p99),
-			fig(a[2], 32, 10, 3, c->allreduce ? w->max : w->job_s),
-			fig(a[3], 32, 9, 2, w->p50 / w->wire_p50),
-			fig(a[4], 32, 9, 2, w->p99 / w->wire_p99),
-			fig(a[5], 32, 9, 2, w->p50 / w->ideal_p50),
-			fig(a[6], 32, 9, 2, w->p99 / w->ideal_p99),
-			fig(a[7], 32, 6, 0, w->runs ? (double)w->stalls : NAN));
+		fprintf(f, "%-28s %7s %6zu %-30s %-30s %4u %-19s %s%s\n", label,
+			c->allreduce ? w->size : "", w->n,
+			with_ci(a[0], sizeof(a[0]), w->p50, w->p50_lo, w->p50_hi),
+			tail(a[1], sizeof(a[1]), w), w->nrep, a[2], a[4],
+			stall_cell(a[3], sizeof(a[3]), w));
+	}
+}
+
+/* Whether a row of the table was compared with a baseline. */
+static int
+compared(const struct cg_row *rows, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!isnan(rows[i].vs_wire.v) || !isnan(rows[i].vs_ideal.v))
+			return 1;
+	return 0;
+}
+
+/* Each regime's p50 over each baseline's: the ratio, its interval, a word. */
+static void
+baseline_table(FILE *f, const struct cg_campaign *c, const struct cg_row *rows, size_t n)
+{
+	char a[2][96];
+	int few = 0;
+
+	if (!compared(rows, n))
+		return;
+	fprintf(f, "\n%-28s %7s %-38s %s\n", "p50 over the baseline's", c->allreduce ? "size" : "",
+		"/ wire [95% CI]", "/ ideal [95% CI]");
+	for (size_t i = 0; i < n; i++) {
+		const struct cg_row *w = &rows[i];
+
+		fprintf(f, "%-28s %7s %-38s %s\n", w->regime, c->allreduce ? w->size : "",
+			cg_ratio_text(&w->vs_wire, a[0], sizeof(a[0])),
+			cg_ratio_text(&w->vs_ideal, a[1], sizeof(a[1])));
+		few |= w->n && w->nrep < CG_WORD_MIN_REPS;
+	}
+	if (few)
+		fprintf(f,
+			"(a word needs %u repetitions of each side: with fewer, the interval holds "
+			"the iterations' spread only,\nnot the runs' drift, and the word is 'no "
+			"difference resolved')\n",
+			CG_WORD_MIN_REPS);
+}
+
+/* "recovery: TCP's minimum RTO 200 ms (wire, eth); the NICs' timeout 67.1 ms (ib)": the
+ * recovery time behind each regime's stalls, regimes of one time together. */
+static void
+recovery_line(FILE *f, const struct cg_row *rows, size_t n)
+{
+	int done[CG_MAX_REGIMES * CG_MAX_SIZES] = {0};
+	size_t k = 0;
+
+	fprintf(f, "recovery:");
+	for (size_t i = 0; i < n; i++) {
+		if (!rows[i].first || done[i])
+			continue;
+		fprintf(f, "%s %s %.1f ms (", k++ ? ";" : "", rows[i].recovery,
+			rows[i].recovery_ms);
+		for (size_t j = i, m = 0; j < n; j++)
+			if (rows[j].first && rows[j].recovery_ms == rows[i].recovery_ms &&
+			    strcmp(rows[j].recovery, rows[i].recovery) == 0) {
+				fprintf(f, "%s%s", m++ ? ", " : "", rows[j].regime);
+				done[j] = 1;
+			}
+		fprintf(f, ")");
+	}
+	fprintf(f, "\n");
+}
+
+/* The campaign's questions, answered: the summary's last lines. */
+static void
+answers(FILE *f, const struct cg_campaign *c, const struct cg_row *rows, size_t n)
+{
+	const size_t per = c->allreduce ? c->nsizes : 1;
+	char buf[512];
+
+	for (unsigned k = 0; k < c->nquestions; k++) {
+		fprintf(f, "%squestion %u: %s against %s\n", k ? "" : "\n", k + 1,
+			c->reg[c->question[k].a].name, c->reg[c->question[k].b].name);
+		for (size_t s = 0; s < per && c->question[k].a * per + s < n; s++)
+			fprintf(f, "  %s\n",
+				cg_answer(c, k, &rows[c->question[k].a * per + s], buf,
+					  sizeof(buf)));
 	}
 }
 
@@ -133,6 +258,7 @@ cg_print_summary(FILE *f, const struct cg_campaign *c, json_t *capacity, const s
 
 	testbed_line(f, c, capacity);
 	job_table(f, c, rows, n);
+	baseline_table(f, c, rows, n);
 	network_table(f, rows, n);
 	nic_table(f, rows, n);
 	fprintf(f,
@@ -145,15 +271,28 @@ cg_print_summary(FILE *f, const struct cg_campaign *c, json_t *capacity, const s
 	if (cg_baseline_note(c, note, sizeof(note)))
 		fprintf(f, "\nnote: %s.\n", note);
 	fprintf(f,
-		"\np50/wire, p50/ideal: the regime's time over the baseline's (the same hosts over "
-		"a bridge; through fabemu with an ideal fabric).\nhop: one link's delay plus a "
+		"\nn: iterations; p50, p99: nearest rank over every repetition, with a %.0f%% "
+		"interval "
+		"from %u bootstrap\nresamples (repetitions drawn with replacement, then iterations "
+		"within each; seed %llu); a p99 from %u\niterations, below that the maximum and n; "
+		"reps: repetitions, and the spread of their own p50s.\n/ wire, / ideal: the p50 "
+		"over the baseline's (the same hosts over a bridge; through fabemu with an\nideal "
+		"fabric), its interval, and faster or slower where the interval keeps to one side "
+		"of "
+		"1.\n",
+		CG_CONFIDENCE * 100, CG_RESAMPLES, (unsigned long long)c->seed, CG_P99_MIN_N);
+	fprintf(f,
+		"hop: one link's delay plus a "
 		"full-sized frame at its rate (MTU + 38 bytes on the wire); offered: Gbit/s the\n"
 		"hosts' links allow at once; ping: h1-h2 before the job. drops, marks, pauses: "
 		"the fabric's (- for the wire);\nretrans (real: D-SACKed ones excluded), RTOs, "
 		"probes: TCP's, all hosts; lost: frames lost at the edge or by the box;\nunexpl: "
 		"frames no counter accounts for; late p99: us frames left the worst link after the "
-		"model's tick;\nwait p99: us they waited at the edge. stalls: iterations %.0f ms "
-		"or "
-		"more above the median (an RTO-sized\nstall). How to read it: docs/campaigns.md.\n",
-		CG_STALL_MS);
+		"model's tick;\nwait p99: us they waited at the edge. stalls: iterations %.0f%% of "
+		"their transport's recovery time or more\nabove the median, and above p75 + %.0f x "
+		"the interquartile range; their share of the iterations [95%% CI].\n",
+		CG_STALL_RECOVERY * 100, CG_STALL_IQR);
+	recovery_line(f, rows, n);
+	fprintf(f, "How to read it: docs/campaigns.md.\n");
+	answers(f, c, rows, n);
 }

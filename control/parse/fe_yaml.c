@@ -321,6 +321,11 @@ schema_error(struct fe_yaml *c, const cyaml_schema_value_t *schema, cyaml_err_t 
 	if (strstr(p, "Expecting MAPPING"))
 		return fe_yaml_fail(c, path, "%s: expected a mapping (key: value lines) here",
 				    n ? path : "the document");
+	if (strstr(p, "Expecting SEQUENCE"))
+		return fe_yaml_fail(c, path,
+				    "%s: expected a list here ([a, b], or a '- ' line an "
+				    "entry)",
+				    n ? path : "the document");
 	if (strstr(p, "Expecting"))
 		return fe_yaml_fail(c, path,
 				    "%s: expected a single value here, not a list or mapping",

@@ -145,14 +145,18 @@ for size, b in (("1KiB", 1024), ("64KiB", 65536)):
         fig[regime] = (q(t, 0.5), q(t, 0.99))
         r = rows[(regime, size)]
         assert abs(float(r["p50_ms"]) - fig[regime][0]) < 0.002, (r, fig)
-        assert abs(float(r["p99_ms"]) - fig[regime][1]) < 0.002, (r, fig)
+        # a p99 from 100 iterations; below, none, and the maximum stands for the tail
+        assert len(t) >= 100 or r["p99_ms"] == "", (r, len(t))
+        assert abs(float(r["max_ms"]) - max(t)) < 0.002, (r, max(t))
+        assert float(r["p50_lo_ms"]) <= float(r["p50_ms"]) <= float(r["p50_hi_ms"]), r
         assert r["verdict"].startswith("faithful") or r["verdict"].startswith("distorted: "), r
     r = rows[("credit", size)]
     assert rows[("wire", size)]["baseline"] == "wire" and r["baseline"] == "", r
     assert abs(float(r["p50_over_wire"]) - fig["credit"][0] / fig["wire"][0]) < 0.002, r
-    assert abs(float(r["p99_over_wire"]) - fig["credit"][1] / fig["wire"][1]) < 0.002, r
+    assert float(r["p50_over_wire_lo"]) <= float(r["p50_over_wire"]) <= float(r["p50_over_wire_hi"]), r
+    assert r["vs_wire"] in ("faster", "slower", "no difference resolved"), r
     assert r["p50_over_ideal"] == "", "no ideal regime: no ratio to it"
-print("  ok   p50, p99 (nearest rank) and the ratios to the wire, from iterations.csv")
+print("  ok   p50, max (nearest rank), their intervals and the ratios to the wire, from iterations.csv")
 PY
 echo "  ok   campaign.json, 5 CSVs, 4 SVG plots, report.html"
 

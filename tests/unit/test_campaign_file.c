@@ -49,7 +49,8 @@ static const struct {
 } unknown[] = {
 	{"name: t\nhots: 4\n",
 	 ":2: unknown key 'hots' (known: name, description, hosts, cores, pmd, ring, mtu, "
-	 "dataplane, repetitions, seed, host-ecn, fidelity, job, regimes, timeline, beside)"},
+	 "dataplane, repetitions, seed, host-ecn, fidelity, job, regimes, timeline, beside, "
+	 "question)"},
 	{"name: t\nregimes:\n  - name: a\n    profile: ideal\n    splt: true\n",
 	 ":5: unknown key 'splt' in regimes (known: name, kind, profile, scale, pmd, ring, mtu, "
 	 "dataplane, nic, topology, path, split, realtime, links)"},
@@ -99,6 +100,57 @@ accepted(const char *text)
 	char err[1024] = "";
 
 	cr_assert_eq(load(text, err, sizeof(err)), 0, "refused: %s\ninput:\n%s", err, text);
+}
+
+/* Three regimes (wire, ideal, eth); a question: follows at line 8. */
+#define QHEAD                                                                                      \
+	"name: t\nhosts: 2\njob: {iterations: 5}\nregimes:\n  - {name: wire, kind: wire}\n"        \
+	"  - {name: ideal, profile: ideal}\n  - {name: eth, profile: ethernet-lossy}\n"
+
+/* question: pairs of the file's regimes, each two different ones, each pair once; the
+ * compiled pairs are the regimes' indexes, in the file's order. */
+Test(campaign_file, question_names_pairs_of_regimes)
+{
+	static const char *const cases[][2] = {
+		{QHEAD "question: [[eth, idea]]\n",
+		 ":8: question.0.1 'idea': not a regime of this campaign (regimes: wire, ideal, "
+		 "eth)"},
+		{QHEAD "question:\n  - [eth, wire]\n  - [Eth, ideal]\n",
+		 ":10: question.1.0 'Eth': not a regime of this campaign (regimes: wire, ideal, "
+		 "eth)"},
+		{QHEAD "question: [[eth, eth]]\n",
+		 ":8: question.0: 'eth' against itself (a question is two different regimes)"},
+		{QHEAD "question: [[eth, ideal], [ideal, eth]]\n",
+		 ":8: question.1: ideal against eth is asked by question.0 already"},
+		/* a pair, not a name: said as a list expected, not a value */
+		{QHEAD "question: [eth, ideal]\n",
+		 ":8: question.0: expected a list here ([a, b], or a '- ' line an entry)"},
+		{QHEAD "question: eth\n",
+		 ":8: question: expected a list here ([a, b], or a '- ' line an entry)"},
+		{QHEAD "question: [[eth, ideal, wire]]\n",
+		 ":8: question.0.1: Excessive entries (2 max) in sequence."},
+	};
+
+	REFUSED(cases);
+	accepted(QHEAD "question: [[eth, ideal], [wire, eth]]\n");
+	cr_assert_eq(camp.nquestions, 2);
+	cr_expect(camp.question[0].a == 2 && camp.question[0].b == 1, "%u %u", camp.question[0].a,
+		  camp.question[0].b);
+	cr_expect(camp.question[1].a == 0 && camp.question[1].b == 2, "%u %u", camp.question[1].a,
+		  camp.question[1].b);
+	accepted(QHEAD);
+	cr_assert_eq(camp.nquestions, 0);
+}
+
+/* A list where a list belongs: said so, not "a single value expected" (job.sizes). */
+Test(campaign_file, list_expected_said_so)
+{
+	static const char *const cases[][2] = {
+		{"name: t\njob: {sizes: 1MiB}\nregimes:\n  - {name: a, profile: ideal}\n",
+		 ":2: job.sizes: expected a list here ([a, b], or a '- ' line an entry)"},
+	};
+
+	REFUSED(cases);
 }
 
 /* A fault's link is one of the campaign's hosts' ports, as a regime's links: are. */

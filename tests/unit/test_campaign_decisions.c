@@ -1,0 +1,431 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * What a campaign's summary decides (control/campaign/cg_summary.c, cg_text.c, cg_csv.c,
+ * cg_html.c) on synthetic runs: every row has its intervals, a p99 only from enough
+ * iterations (else the maximum with n), the spread of its repetitions; each regime's p50
+ * over each baseline's ends in a word; the campaign's question is answered in the
+ * summary's last lines; and every figure is in campaign.json's summary, summary.csv,
+ * comparisons.csv and report.html.
+ */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cg_fixture.h"
+
+static struct cg_campaign camp;
+static struct cg_row rows[CG_MAX_REGIMES * CG_MAX_SIZES];
+static struct cg_run run;
+static char dir[64];
+
+static void
+setup(void)
+{
+	cg_fixture_campaign(&camp, "eth");
+	camp.reps = 3;
+	camp.iters = 40;
+	camp.seed = 1;
+	memset(rows, 0, sizeof(rows));
+	memset(&run, 0, sizeof(run));
+	run.c = &camp;
+	snprintf(dir, sizeof(dir), "/tmp/test_cg_decXXXXXX");
+	cr_assert_not_null(mkdtemp(dir));
+	snprintf(run.out, sizeof(run.out), "%s", dir);
+	run.unwritten = json_array();
+	run.warnings = json_array();
+	run.capacity = json_object();
+}
+
+static void
+teardown(void)
+{
+	char cmd[128];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	cr_assert_eq(system(cmd), 0);
+	json_decref(run.unwritten);
+	json_decref(run.warnings);
+	json_decref(run.capacity);
+}
+
+TestSuite(decisions, .init = setup, .fini = teardown);
+
+/* Repetition rep of regime: n iterations of 1 KiB about ms (spread +-10 %, evenly). */
+static json_t *
+a_run(const char *regime, unsigned rep, unsigned n, double ms)
+{
+	json_t *it = json_array(), *r;
+
+	for (unsigned i = 0; i < n; i++) {
+		double x = ms * (0.9 + 0.2 * (double)i / (n > 1 ? n - 1 : 1));
+
+		json_array_append_new(it, json_pack("[i, I, i, f, I]", i + 1, (json_int_t)1024,
+						    i + 1, x * 1000, (json_int_t)i));
+	}
+	r = cg_fixture_run(regime, it, 50.0);
+	json_object_set_new(r, "repetition", json_integer(rep));
+	json_object_set_new(r, "verdict", json_string("faithful"));
+	json_object_set_new(r, "reasons", json_array());
+	json_object_set_new(r, "not_checked", json_array());
+	return r;
+}
+
+/* Three repetitions of each regime, interleaved as the runner runs them: wire and
+ * ideal about 10 ms, eth about 20 (its repetitions 19, 20, 21). */
+static json_t *
+three_reps(unsigned n)
+{
+	json_t *runs = json_array();
+
+	for (unsigned rep = 1; rep <= 3; rep++) {
+		json_array_append_new(runs, a_run("wire", rep, n, 10 + 0.1 * rep));
+		json_array_append_new(runs, a_run("ideal", rep, n, 10.2 - 0.1 * rep));
+		json_array_append_new(runs, a_run("eth", rep, n, 18 + rep));
+	}
+	return runs;
+}
+
+static char *
+slurp(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	static char buf[1 << 17];
+	size_t n;
+
+	cr_assert_not_null(f, "%s", path);
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	return buf;
+}
+
+static char *term;
+static size_t term_len;
+
+/* The terminal's summary of rows (n of them), in a buffer the caller frees. */
+static char *
+terminal(size_t n)
+{
+	FILE *f = open_memstream(&term, &term_len);
+
+	cg_print_summary(f, &camp, run.capacity, rows, n);
+	fclose(f);
+	return term;
+}
+
+Test(decisions, intervals_and_spread_of_repetitions)
+{
+	json_t *runs = three_reps(40);
+	struct cg_row again[CG_MAX_REGIMES * CG_MAX_SIZES];
+	size_t n = cg_summarize(&camp, runs, rows);
+	const struct cg_row *e = &rows[2];
+
+	cr_assert_eq(n, 3);
+	cr_assert_eq(e->n, 120);
+	cr_assert_eq(e->nrep, 3);
+	/* each repetition's own p50 (nearest rank of 40 evenly spread values about 19, 20,
+	 * 21: the 20th, just under each) */
+	cr_assert(e->rep_p50_min > 18.9 && e->rep_p50_min < 19 && e->rep_p50_max > 20.9 &&
+			  e->rep_p50_max < 21,
+		  "%g-%g", e->rep_p50_min, e->rep_p50_max);
+	cr_assert(e->p50_lo <= e->p50 && e->p50 <= e->p50_hi, "%g [%g, %g]", e->p50, e->p50_lo,
+		  e->p50_hi);
+	/* the runs drift by 1 ms each: the interval spans most of it */
+	cr_assert(e->p50_hi - e->p50_lo > 1, "[%g, %g]", e->p50_lo, e->p50_hi);
+	/* deterministic: the same runs, the same figures */
+	memset(again, 0, sizeof(again));
+	cg_summarize(&camp, runs, again);
+	cr_assert(again[2].p50_lo == e->p50_lo && again[2].p50_hi == e->p50_hi &&
+			  again[2].vs_wire.lo == e->vs_wire.lo,
+		  "a second summary differs");
+	/* another seed, other resamples: the interval moves a little, not the point */
+	camp.seed = 2;
+	cg_summarize(&camp, runs, again);
+	cr_assert(again[2].p50 == e->p50);
+	json_decref(runs);
+}
+
+/* Below CG_P99_MIN_N iterations no p99: the maximum, said so, with n; from it, the p99
+ * and its interval. */
+Test(decisions, p99_only_from_enough_iterations)
+{
+	json_t *runs = json_array();
+	char *out;
+	size_t n;
+
+	json_array_append_new(runs, a_run("wire", 1, CG_P99_MIN_N - 1, 10));
+	json_array_append_new(runs, a_run("ideal", 1, CG_P99_MIN_N, 10));
+	n = cg_summarize(&camp, runs, rows);
+	cr_assert(isnan(rows[0].p99) && isnan(rows[0].p99_lo), "%g", rows[0].p99);
+	cr_assert_float_eq(rows[0].max, 11, 1e-9);
+	cr_assert_not(isnan(rows[1].p99));
+	cr_assert(rows[1].p99_lo <= rows[1].p99 && rows[1].p99 <= rows[1].p99_hi);
+	out = terminal(n);
+	cr_assert(strstr(out, "max 11.000 (n=99)"), "%s", out);
+	{
+		const char *l = strstr(out, "\nideal (baseline)");
+
+		cr_assert_not_null(l, "%s", out);
+		cr_assert_null(strstr(l, "max "), "%.200s", l);
+	}
+	free(out);
+	json_decref(runs);
+}
+
+Test(decisions, words_against_the_baselines)
+{
+	json_t *runs = three_reps(40);
+	char *out;
+	size_t n = cg_summarize(&camp, runs, rows);
+
+	/* eth about 2x the wire and the ideal: slower, the interval about 2 */
+	cr_assert_eq(rows[2].vs_wire.word, CG_SLOWER, "[%g, %g]", rows[2].vs_wire.lo,
+		     rows[2].vs_wire.hi);
+	cr_assert(rows[2].vs_wire.lo > 1.6 && rows[2].vs_wire.hi < 2.4, "[%g, %g]",
+		  rows[2].vs_wire.lo, rows[2].vs_wire.hi);
+	cr_assert_eq(rows[2].vs_ideal.word, CG_SLOWER);
+	/* wire and ideal, about the same: no difference resolved, both ways */
+	cr_assert_eq(rows[1].vs_wire.word, CG_UNRESOLVED, "[%g, %g]", rows[1].vs_wire.lo,
+		     rows[1].vs_wire.hi);
+	cr_assert_eq(rows[0].vs_ideal.word, CG_UNRESOLVED);
+	/* a baseline against itself: nothing */
+	cr_assert(isnan(rows[0].vs_wire.v) && rows[0].vs_wire.word == CG_WORD_NONE);
+	cr_assert(isnan(rows[1].vs_ideal.v));
+	out = terminal(n);
+	cr_assert(strstr(out, "] slower"), "%s", out);
+	cr_assert(strstr(out, "] no difference resolved"), "%s", out);
+	cr_assert_null(strstr(out, "a word needs"), "three repetitions: %s", out);
+	free(out);
+	json_decref(runs);
+}
+
+/* One repetition: the interval holds the iterations' spread only; no word, and the
+ * summary says why. */
+Test(decisions, one_repetition_gives_no_word)
+{
+	json_t *runs = json_array();
+	char *out;
+	size_t n;
+
+	camp.reps = 1;
+	json_array_append_new(runs, a_run("wire", 1, 40, 10));
+	json_array_append_new(runs, a_run("ideal", 1, 40, 10));
+	json_array_append_new(runs, a_run("eth", 1, 40, 20));
+	n = cg_summarize(&camp, runs, rows);
+	cr_assert(rows[2].vs_wire.hi < 2.2 && rows[2].vs_wire.lo > 1.8, "[%g, %g]",
+		  rows[2].vs_wire.lo, rows[2].vs_wire.hi);
+	cr_assert_eq(rows[2].vs_wire.word, CG_UNRESOLVED);
+	out = terminal(n);
+	cr_assert(strstr(out, "a word needs 2 repetitions of each side"), "%s", out);
+	free(out);
+	json_decref(runs);
+}
+
+/* question: the summary's last lines answer it, a sentence a size. */
+Test(decisions, question_answered_in_the_last_lines)
+{
+	json_t *runs = three_reps(40);
+	char *out, *last;
+	size_t n;
+
+	camp.nquestions = 2;
+	camp.question[0].a = 2; /* eth against ideal */
+	camp.question[0].b = 1;
+	camp.question[1].a = 1; /* ideal against eth */
+	camp.question[1].b = 2;
+	n = cg_summarize(&camp, runs, rows);
+	cr_assert_eq(rows[2].q[0].word, CG_SLOWER);
+	cr_assert_eq(rows[1].q[1].word, CG_FASTER);
+	cr_assert_float_eq(rows[1].q[1].v, 1 / rows[2].q[0].v, 1e-9);
+	out = terminal(n);
+	last = strstr(out, "\nquestion 1: eth against ideal\n");
+	cr_assert_not_null(last, "%s", out);
+	{
+		static const char want[] = "\nquestion 1: eth against ideal\n  1KiB: eth is slower "
+					   "than ideal (p50 ratio 2.00 [";
+
+		cr_assert(strncmp(last, want, strlen(want)) == 0, "%s", last);
+	}
+	cr_assert(strstr(last, "\nquestion 2: ideal against eth\n  1KiB: ideal is faster than eth "
+			       "(p50 ratio 0."),
+		  "%s", last);
+	/* nothing after the answers */
+	cr_assert_eq(strchr(strstr(last, "ideal is faster than eth"), '\n')[1], '\0', "%s", last);
+	free(out);
+	json_decref(runs);
+}
+
+/* Every figure in campaign.json's summary, summary.csv, comparisons.csv, report.html. */
+Test(decisions, every_figure_in_every_output)
+{
+	json_t *runs = three_reps(30), *sj, *row;
+	char p[160], *csv, *html, buf[512];
+	size_t n;
+
+	camp.nquestions = 1;
+	camp.question[0].a = 2;
+	camp.question[0].b = 1;
+	n = cg_summarize(&camp, runs, rows);
+	sj = cg_summary_json(&camp, rows, n);
+	cr_assert_eq(
+		json_integer_value(json_object_get(json_object_get(sj, "method"), "resamples")),
+		CG_RESAMPLES);
+	row = json_array_get(json_object_get(sj, "rows"), 2);
+	cr_assert_str_eq(json_string_value(json_object_get(row, "regime")), "eth");
+	cr_assert_float_eq(json_real_value(json_array_get(json_object_get(row, "p50_ci_ms"), 0)),
+			   rows[2].p50_lo, 1e-12);
+	cr_assert(json_is_null(json_object_get(row, "p99_ms")), "90 iterations: no p99");
+	cr_assert_str_eq(
+		json_string_value(json_object_get(json_object_get(row, "vs_wire"), "word")),
+		"slower");
+	cr_assert_str_eq(json_string_value(json_object_get(
+				 json_array_get(json_object_get(sj, "questions"), 0), "answer")),
+			 cg_answer(&camp, 0, &rows[2], buf, sizeof(buf)));
+	json_decref(sj);
+
+	cr_assert_eq(cg_write_csvs(&run, runs, rows, n), 0);
+	snprintf(p, sizeof(p), "%s/summary.csv", dir);
+	csv = slurp(p);
+	cr_assert(strstr(csv, "p50_lo_ms,p50_hi_ms"), "%.400s", csv);
+	cr_assert(strstr(csv, ",vs_wire,"), "%.400s", csv);
+	snprintf(buf, sizeof(buf), ",%.3f,%.3f,", rows[2].p50_lo, rows[2].p50_hi);
+	cr_assert(strstr(csv, buf), "%s not in %s", buf, csv);
+	cr_assert(strstr(csv, ",slower,"), "%s", csv);
+	snprintf(p, sizeof(p), "%s/comparisons.csv", dir);
+	csv = slurp(p);
+	cr_assert(strstr(csv, "regime,against,size,kind,ratio,ratio_lo,ratio_hi,word,"
+			      "repetitions,against_repetitions\n"),
+		  "%s", csv);
+	snprintf(buf, sizeof(buf), "eth,ideal,1KiB,question,%.3f,%.3f,%.3f,slower,3,3\n",
+		 rows[2].q[0].v, rows[2].q[0].lo, rows[2].q[0].hi);
+	cr_assert(strstr(csv, buf), "%s not in %s", buf, csv);
+	cr_assert(strstr(csv, "eth,wire,1KiB,wire,"), "%s", csv);
+	cr_assert(strstr(csv, "ideal,wire,1KiB,wire,"), "%s", csv);
+
+	cr_assert_eq(cg_html(&run, runs, rows, n, "complete"), 0);
+	snprintf(p, sizeof(p), "%s/report.html", dir);
+	html = slurp(p);
+	snprintf(buf, sizeof(buf), "%.3f [%.3f, %.3f]", rows[2].p50, rows[2].p50_lo,
+		 rows[2].p50_hi);
+	cr_assert(strstr(html, buf), "%s not in the report", buf);
+	cr_assert(strstr(html, "max "), "below 100 iterations the maximum, said so");
+	cr_assert(strstr(html, "eth is slower than ideal"), "no answer in the report");
+	json_decref(runs);
+}
+
+/* The runs interleave the repetitions: A B C A B C, never A A B B C C. */
+Test(decisions, repetitions_interleaved)
+{
+	static const unsigned want[][2] = {{0, 0}, {1, 0}, {2, 0}, {0, 1}, {1, 1},
+					   {2, 1}, {0, 2}, {1, 2}, {2, 2}};
+
+	for (unsigned k = 0; k < camp.nreg * camp.reps; k++) {
+		unsigned g, rep;
+
+		cg_run_order(&camp, k, &g, &rep);
+		cr_assert(g == want[k][0] && rep == want[k][1], "run %u: regime %u, repetition %u",
+			  k, g, rep);
+	}
+	/* one regime: its repetitions in order */
+	camp.nreg = 1;
+	for (unsigned k = 0; k < camp.reps; k++) {
+		unsigned g, rep;
+
+		cg_run_order(&camp, k, &g, &rep);
+		cr_assert(g == 0 && rep == k);
+	}
+}
+
+/* A stall is the transport's and the regime's own: 3/4 of TCP's 200 ms minimum RTO above
+ * the median of a tight distribution; far out of a wide one (p75 + 3 x IQR), where 150 ms
+ * above the median is the regime's ordinary spread. */
+Test(decisions, stall_threshold_from_recovery_and_distribution)
+{
+	static double v[100];
+	double at;
+
+	for (int i = 0; i < 100; i++)
+		v[i] = 10 + 0.01 * i; /* sorted, p50 10.49, IQR 0.5 */
+	at = cg_stall_threshold(v, 100, v[49], CG_TCP_RTO_MIN_MS);
+	cr_assert_float_eq(at, 10.49 + 150, 1e-9, "%g", at);
+	/* credit under an incast: 4 to 5 s an iteration; the old 150 ms above the median
+	 * called 36 of these 100 stalls */
+	for (int i = 0; i < 100; i++)
+		v[i] = 4000 + 10.0 * i; /* p25 4240, p50 4490, p75 4740 */
+	at = cg_stall_threshold(v, 100, v[49], CG_TCP_RTO_MIN_MS);
+	cr_assert_float_eq(at, 4740 + 3 * 500, 1e-9, "%g", at);
+	cr_assert_gt(at, v[99], "no iteration of an even spread is a stall");
+}
+
+Test(decisions, recovery_time_of_the_transport)
+{
+	struct cg_regime g = {.kind = CG_WIRE};
+	const char *what;
+
+	cr_assert_float_eq(cg_regime_recovery(&g, &what), 200, 1e-9);
+	cr_assert_str_eq(what, "TCP's minimum RTO");
+	g = (struct cg_regime){.kind = CG_DATAPLANE, .fabric = FE_FABRIC_DEFAULT};
+	cr_assert_float_eq(cg_regime_recovery(&g, &what), 200, 1e-9, "model tcp: the hosts'");
+	g.fabric.nic.model = FE_NIC_ROCE;
+	cr_assert_float_eq(cg_regime_recovery(&g, &what), 67.108864, 1e-9);
+	cr_assert_str_eq(what, "the NICs' timeout");
+	/* a NIC slower than TCP: TCP's RTO fires first */
+	g.fabric.nic.model = FE_NIC_IB;
+	g.fabric.nic.timeout_ns = 500000000;
+	cr_assert_float_eq(cg_regime_recovery(&g, &what), 200, 1e-9);
+	cr_assert_str_eq(what, "TCP's minimum RTO");
+	g.fabric.nic.model = FE_NIC_HOST;
+	g.fabric.nic.timeout_ns = 1000000;
+	cr_assert_float_eq(cg_regime_recovery(&g, &what), 200, 1e-9, "host: the hosts' own");
+}
+
+/* One iteration of 100 waits out an RTO: one stall, 1 % of the iterations, its interval
+ * about it; every output says it, with the threshold and the recovery time. */
+Test(decisions, stalls_counted_with_their_share)
+{
+	json_t *runs = json_array(), *r, *sj, *row;
+	char *out, p[160], *csv;
+	size_t n;
+
+	camp.reps = 2;
+	for (unsigned rep = 1; rep <= 2; rep++) {
+		json_array_append_new(runs, a_run("wire", rep, 50, 10));
+		json_array_append_new(runs, a_run("ideal", rep, 50, 10));
+		r = a_run("eth", rep, 50, 10);
+		if (rep == 2) /* its 7th iteration: 210 ms more */
+			json_array_set_new(json_object_get(r, "iterations"), 6,
+					   json_pack("[i, I, i, f, I]", 7, (json_int_t)1024, 7,
+						     220000.0, (json_int_t)6));
+		json_array_append_new(runs, r);
+	}
+	n = cg_summarize(&camp, runs, rows);
+	cr_assert_eq(rows[2].stalls, 1);
+	cr_assert_float_eq(rows[2].stall_share, 0.01, 1e-12);
+	cr_assert(rows[2].stall_share_lo <= 0.01 && rows[2].stall_share_hi >= 0.01 &&
+			  rows[2].stall_share_hi <= 0.05,
+		  "[%g, %g]", rows[2].stall_share_lo, rows[2].stall_share_hi);
+	cr_assert_eq(rows[0].stalls, 0);
+	cr_assert(rows[0].stall_share_lo == 0 && rows[0].stall_share_hi == 0);
+	out = terminal(n);
+	cr_assert(strstr(out, "     1 (1.0% ["), "%s", out);
+	cr_assert(strstr(out, "recovery: TCP's minimum RTO 200.0 ms (wire, ideal, eth)"), "%s",
+		  out);
+	free(out);
+	sj = cg_summary_json(&camp, rows, n);
+	row = json_array_get(json_object_get(sj, "rows"), 2);
+	cr_assert_float_eq(json_real_value(json_object_get(row, "stall_share")), 0.01, 1e-12);
+	cr_assert_float_eq(json_real_value(json_object_get(row, "recovery_ms")), 200, 1e-12);
+	cr_assert_float_eq(json_real_value(json_object_get(row, "stall_at_ms")),
+			   rows[2].stall_at_ms, 1e-12);
+	json_decref(sj);
+	cr_assert_eq(cg_write_csvs(&run, runs, rows, n), 0);
+	snprintf(p, sizeof(p), "%s/summary.csv", dir);
+	csv = slurp(p);
+	cr_assert(strstr(csv, ",stalls,stall_share,stall_share_lo,stall_share_hi,stall_at_ms,"
+			      "recovery_ms,"),
+		  "%.500s", csv);
+	cr_assert(strstr(csv, ",1,0.0100,"), "%s", csv);
+	json_decref(runs);
+}
