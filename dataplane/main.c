@@ -1252,7 +1252,7 @@ print_banner(const struct fe_dp *dp, const struct opts *o)
 	       dp->conf.seed, dp->conf.switch_buffer);
 	printf("  regime %s, %u lane%s, nic %s", fe_regime_name(dp->conf.regime), dp->conf.lanes,
 	       dp->conf.lanes > 1 ? "s" : "", fe_nic_model_name(dp->conf.nic.model));
-	if (dp->graph != NULL)
+	if (dp->topology)
 		printf(", topology %s: %u switches, %u links between them, path %s", o->topology,
 		       dp->graph->nsw, dp->graph->nhl / 2, fe_path_name(dp->graph->path));
 	if (dp->conf.nic.model != FE_NIC_TCP)
@@ -1341,12 +1341,10 @@ pfc_may_hold(const struct fe_dp *dp, unsigned i)
 	return (uint64_t)dp->conf.lanes * (p->cfg.xoff + p->cfg.headroom);
 }
 
-/* The switch input i enters (0: one switch). */
+/* The switch input i enters. */
 static unsigned
 input_switch(const struct fe_dp *dp, unsigned i)
 {
-	if (dp->graph == NULL)
-		return 0;
 	return i < dp->nports ? dp->graph->port_sw[i] : dp->graph->hl[i - dp->nports].to;
 }
 
@@ -1374,8 +1372,6 @@ feeds(const struct fe_dp *dp, uint64_t hosts, unsigned i, unsigned e)
 
 	if (i == e)
 		return 0;
-	if (g == NULL)
-		return 1;
 	for (unsigned d = 0; d < g->nsw; d++) {
 		if (!(hosts >> d & 1))
 			continue;
@@ -1392,13 +1388,13 @@ feeds(const struct fe_dp *dp, uint64_t hosts, unsigned i, unsigned e)
 static void
 warn_pfc_egress(const struct fe_dp *dp)
 {
-	const unsigned nin = dp->nports + (dp->graph ? dp->graph->nhl : 0);
+	const unsigned nin = dp->nports + dp->graph->nhl;
 	unsigned nshort = 0;
 	char first[200] = "", name[96];
 	uint64_t hosts = 0; /* the switches with a host */
 
 	RTE_BUILD_BUG_ON(FE_TOPO_SWITCH > 64);
-	for (unsigned p = 0; dp->graph && p < dp->nports; p++)
+	for (unsigned p = 0; p < dp->nports; p++)
 		hosts |= UINT64_C(1) << dp->graph->port_sw[p];
 
 	/* egress e: a port's down link (e < nports), or link between switches e - nports

@@ -290,7 +290,7 @@ fe_capture_start(struct fe_dp *dp, const char *link, int fd, const char *path, i
 	    dirs == (FE_SEL_UP | FE_SEL_DOWN)) {
 		if (port < 0 || dirs == (FE_SEL_UP | FE_SEL_DOWN))
 			snprintf(err, errlen, "capture: link '%s': give one link, N.up or N.down%s",
-				 link, dp->graph ? ", or A>B between switches" : "");
+				 link, dp->topology ? ", or A>B between switches" : "");
 		goto fail;
 	}
 	c->tap.link = 2 * (uint32_t)port + (dirs == FE_SEL_DOWN);

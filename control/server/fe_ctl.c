@@ -268,7 +268,7 @@ fe_ctl_create(struct fe_dp *dp, const struct fe_ctl_conf *conf, char *err, size_
 	c->scale = conf->scale ? conf->scale : 1;
 	c->version = conf->version;
 	snprintf(c->profile, sizeof(c->profile), "%s", conf->profile ? conf->profile : "-");
-	if (dp->graph != NULL)
+	if (dp->topology)
 		snprintf(c->topology, sizeof(c->topology), "%s",
 			 conf->topology ? conf->topology : "-");
 	c->ci = fe_ctlif_open(dp);
@@ -280,7 +280,7 @@ fe_ctl_create(struct fe_dp *dp, const struct fe_ctl_conf *conf, char *err, size_
 		snprintf(err, errlen, "out of memory");
 		goto fail;
 	}
-	if (dp->graph != NULL) {
+	if (dp->topology) {
 		c->nhop = dp->graph->nhl;
 		c->hop_dir = calloc(c->nhop ? c->nhop : 1, sizeof(*c->hop_dir));
 		c->hop_link = calloc(c->nhop ? c->nhop : 1, sizeof(*c->hop_link));
@@ -525,7 +525,7 @@ cmd_status(struct fe_ctl *c, json_t *req)
 		(double)up_ns / 1e9, (double)dp->hz / 1e9);
 	fprintf(f, "profile %s, scale %u, %" PRIu64 " change(s) applied\n", c->profile, c->scale,
 		c->changes);
-	if (dp->graph != NULL) /* as the banner says it; the path is fixed at start */
+	if (dp->topology) /* as the banner says it; the path is fixed at start */
 		fprintf(f, "topology %s: %u switches, %u links between them, path %s\n",
 			c->topology, dp->graph->nsw, c->nhop / 2, fe_path_name(dp->graph->path));
 	if (c->changes)
@@ -547,7 +547,7 @@ cmd_status(struct fe_ctl *c, json_t *req)
 			 fe_regime_name(c->fabric.regime), "lanes", c->fabric.lanes, "effect_us",
 			 timing_json(&c->effect), "adopt_us", timing_json(&c->adopt), "seed",
 			 (json_int_t)dp->conf.seed);
-	json_object_set_new(data, "topology", dp->graph ? json_string(c->topology) : json_null());
+	json_object_set_new(data, "topology", dp->topology ? json_string(c->topology) : json_null());
 	json_object_set_new(data, "path",
 			    dp->graph ? json_string(fe_path_name(dp->graph->path)) : json_null());
 	r = reply_ok(buf, data);

@@ -181,7 +181,7 @@ lanes(FILE *f, const struct fe_dp *dp)
 					d->name, dp->graph->hl[i].name, l, fe_report_get(&c, d));
 			}
 	}
-	if (dp->graph != NULL && names != NULL) {
+	if (dp->topology && names != NULL) {
 		fprintf(f,
 			"# HELP fabemu_graph_deadlocks_total cycles of links between switches "
 			"held past the deadlock time\n# TYPE fabemu_graph_deadlocks_total "

@@ -214,16 +214,27 @@ fe_report_impairments(const struct fe_linkdef *d, char *buf, size_t len)
 }
 
 void
+fe_report_switch_buffer(const struct fe_dp *dp, struct fe_switch_buffer *b)
+{
+	const struct fe_graph *g = dp->graph;
+
+	memset(b, 0, sizeof(*b));
+	for (unsigned s = 0; s < g->nsw; s++) {
+		b->limit += g->pool[s].limit;
+		b->used += FE_CNT_GET(g->pool[s].used);
+		b->peak += FE_CNT_GET(g->pool[s].peak);
+	}
+}
+
+void
 fe_report_lane(const struct fe_dp *dp, unsigned port, unsigned lane, struct fe_lane_counters *c)
 {
 	/* an input: a port, or past the ports a link between switches (fe_graph.h) */
 	const struct fe_hoplink *h = port < dp->nports ? NULL : &dp->graph->hl[port - dp->nports];
 	const struct fe_pfc *pfc = h ? &h->pfc : &dp->ports[port].pfc;
 	const struct fe_credit *cr = h ? &h->cred : &dp->ports[port].credit;
-	/* several switches queue every input in the graph */
-	const struct fe_iq *iq = dp->graph && dp->graph->iq
-					 ? &dp->graph->iq[port * FE_LANES_MAX + lane]
-					 : &dp->ports[port].iq[lane];
+	/* every switch's input queues are the graph's (credits; else none) */
+	const struct fe_iq *iq = dp->graph->iq ? &dp->graph->iq[port * FE_LANES_MAX + lane] : NULL;
 
 	memset(c, 0, sizeof(*c));
 	c->held_bytes = FE_CNT_GET(dp->held[port * FE_PFC_PRIOS + lane]);
@@ -232,7 +243,7 @@ fe_report_lane(const struct fe_dp *dp, unsigned port, unsigned lane, struct fe_l
 		c->xoff_events = FE_CNT_GET(pfc->prio[lane].xoff_events);
 		c->paused_ns =
 			fe_ticks_to_ns(fe_pfc_paused(pfc, (uint8_t)lane, rte_rdtsc()), dp->hz);
-	} else if (dp->conf.regime == FE_REGIME_CREDIT) {
+	} else if (dp->conf.regime == FE_REGIME_CREDIT && iq != NULL) {
 		c->credits = cr->avail[lane];
 		c->credits_min = FE_CNT_GET(cr->avail_min[lane]);
 		c->stall_ns = fe_ticks_to_ns(FE_CNT_GET(cr->stall_ticks[lane]), dp->hz);
@@ -502,9 +513,9 @@ fe_report_table(FILE *f, const struct fe_dp *dp)
 		table_row(f, name, &l->st, link_counters);
 	}
 	/* several switches: the links between them, each direction (fe_graph.h) */
-	for (unsigned i = 0; dp->graph && i < dp->graph->nhl; i++)
+	for (unsigned i = 0; dp->topology && i < dp->graph->nhl; i++)
 		table_row(f, dp->graph->hl[i].name, &dp->graph->hl[i].l.st, link_counters);
-	if (dp->graph != NULL) {
+	if (dp->topology) {
 		fprintf(f, "%-8s %s:", "graph", "out of order at port");
 		for (unsigned p = 0; p < dp->nports; p++)
 			fprintf(f, " %u:%" PRIu64, p, FE_CNT_GET(dp->graph->ooo[p]));
@@ -1101,7 +1112,7 @@ graph_json(const struct fe_dp *dp)
 	if (dp->conf.regime == FE_REGIME_CREDIT)
 		json_object_set_new(doc, "vl_stalls", u64(FE_CNT_GET(g->stalls)));
 	/* each switch's packet memory (its egress queues'): the top level's switch_buffer is
-	 * the one switch's, unused here */
+	 * their sum */
 	{
 		json_t *pools = json_array();
 
@@ -1153,6 +1164,7 @@ json_t *
 fe_report_doc(const struct fe_dp *dp)
 {
 	json_t *doc, *ports = json_array(), *links = json_array(), *idle, *xsk;
+	struct fe_switch_buffer buf;
 
 	for (unsigned i = 0; i < dp->nports; i++)
 		json_array_append_new(ports, port_json(dp, i));
@@ -1165,15 +1177,15 @@ fe_report_doc(const struct fe_dp *dp)
 	put_quantiles(idle, "wake_late", dp->idle.wake_late_hist);
 	json_object_set_new(idle, "wake_late_hist_ns",
 			    hist_json(dp->idle.wake_late_hist, FE_QHIST_BUCKETS));
+	fe_report_switch_buffer(dp, &buf);
 	doc = json_pack("{s:f, s:o, s:o, s:{s:o, s:o, s:o}, s:o, s:o, s:o, s:s, s:i, s:o, s:o}",
 			"uptime_s", uptime(dp), "tsc_hz", u64(dp->hz), "seed", u64(dp->conf.seed),
-			"switch_buffer", "limit_bytes", u64(dp->pool_shared.limit), "used_bytes",
-			u64(FE_CNT_GET(dp->pool_shared.used)), "peak_bytes",
-			u64(FE_CNT_GET(dp->pool_shared.peak)), "ports", ports, "links", links,
-			"switch", switch_json(dp), "regime", fe_regime_name(dp->conf.regime),
-			"lanes", dp->conf.lanes, "lane_counters", lanes_json(dp), "idle", idle);
+			"switch_buffer", "limit_bytes", u64(buf.limit), "used_bytes", u64(buf.used),
+			"peak_bytes", u64(buf.peak), "ports", ports, "links", links, "switch",
+			switch_json(dp), "regime", fe_regime_name(dp->conf.regime), "lanes",
+			dp->conf.lanes, "lane_counters", lanes_json(dp), "idle", idle);
 	json_object_set_new(doc, "lcores", lcores_json());
-	if (dp->graph != NULL)
+	if (dp->topology)
 		json_object_set_new(doc, "graph", graph_json(dp));
 	/* a gauge read while the lcore runs: the mbufs in its cache count as in use */
 	json_object_set_new(doc, "mbufs",

@@ -70,6 +70,12 @@ struct fe_lane_counters {
 };
 
 /* port: an input (fe_graph.h): a port, or past the ports a link between switches */
+/* The switches' packet memory: one switch's, or with a topology every switch's summed. */
+struct fe_switch_buffer {
+	uint64_t limit, used, peak; /* bytes */
+};
+void fe_report_switch_buffer(const struct fe_dp *dp, struct fe_switch_buffer *b);
+
 void fe_report_lane(const struct fe_dp *dp, unsigned port, unsigned lane,
 		    struct fe_lane_counters *c);
 /* The lane counters the running regime reports, over struct fe_lane_counters; NULL if none. */

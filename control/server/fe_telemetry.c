@@ -33,6 +33,7 @@ static int
 tel_info(const char *cmd __rte_unused, const char *params __rte_unused, struct rte_tel_data *d)
 {
 	const struct fe_dp *dp = dp_get();
+	struct fe_switch_buffer buf;
 
 	if (dp == NULL)
 		return -ENODEV;
@@ -43,9 +44,10 @@ tel_info(const char *cmd __rte_unused, const char *params __rte_unused, struct r
 				  (rte_rdtsc() - dp->start_tsc) * (1000000000.0 / (double)dp->hz));
 	rte_tel_data_add_dict_u64(d, "idle_sleep_ns", dp->conf.idle_sleep_ns);
 	rte_tel_data_add_dict_u64(d, "seed", dp->conf.seed);
-	rte_tel_data_add_dict_u64(d, "switch_buffer_limit", dp->pool_shared.limit);
-	rte_tel_data_add_dict_u64(d, "switch_buffer_used", FE_CNT_GET(dp->pool_shared.used));
-	rte_tel_data_add_dict_u64(d, "switch_buffer_peak", FE_CNT_GET(dp->pool_shared.peak));
+	fe_report_switch_buffer(dp, &buf);
+	rte_tel_data_add_dict_u64(d, "switch_buffer_limit", buf.limit);
+	rte_tel_data_add_dict_u64(d, "switch_buffer_used", buf.used);
+	rte_tel_data_add_dict_u64(d, "switch_buffer_peak", buf.peak);
 	return 0;
 }
 

@@ -67,8 +67,7 @@ fe_adopt(struct fe_dp *dp, struct fe_update *u, unsigned role)
 			adopt_link(dp, nd, &p->down, &p->down_x, &u->links[nd]);
 	}
 	if (role & FE_ROLE_DOWN) {
-		dp->pool_shared.limit = u->switch_buffer;
-		for (unsigned s = 0; dp->graph && s < dp->graph->nsw; s++)
+		for (unsigned s = 0; s < dp->graph->nsw; s++)
 			if (!dp->graph->pool_fixed[s])
 				dp->graph->pool[s].limit = u->switch_buffer;
 		dp->ideal_down = fe_dp_ideal_down(dp);
@@ -168,13 +167,7 @@ fe_adopt_reset(struct fe_dp *dp, unsigned role)
 				FE_CNT_SET(*c, 0);
 		FE_CNT_SET(p->st.nic_copies_peak, p->st.nic_copies);
 		reset_flow_control(&p->pfc, &p->credit);
-		for (unsigned l = 0; l < FE_LANES_MAX; l++) {
-			FE_CNT_SET(p->iq[l].peak, p->iq[l].depth);
-			FE_CNT_SET(p->iq[l].peak_blocks, p->iq[l].blocks);
-		}
 	}
-	if (role & FE_ROLE_DOWN)
-		FE_CNT_SET(dp->pool_shared.peak, dp->pool_shared.used);
 	for (unsigned s = 0; (role & FE_ROLE_DOWN) && dp->graph && s < dp->graph->nsw; s++)
 		FE_CNT_SET(dp->graph->pool[s].peak, dp->graph->pool[s].used);
 	if (!(role & FE_ROLE_UP))

@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -75,8 +76,9 @@ credit_setup(struct fe_dp *dp, struct fe_port *p, int socket, char *err, size_t 
 			 c->buffer);
 		return -EINVAL;
 	}
-	if (fe_dp_credit_alloc(dp, &p->credit, p->iq, socket) < 0) {
-		snprintf(err, errlen, "out of memory for credits and input queues");
+	/* the switch's input queues are its graph's (fe_graph.c), as every switch's are */
+	if (fe_dp_credit_alloc(dp, &p->credit, NULL, socket) < 0) {
+		snprintf(err, errlen, "out of memory for credits");
 		return -ENOMEM;
 	}
 	p->up.gated = 1;
@@ -101,7 +103,7 @@ fe_dp_credit_alloc(const struct fe_dp *dp, struct fe_credit *cr, struct fe_iq *i
 	}
 	while (iq_size < blocks + 1) /* every packet holds at least one block */
 		iq_size <<= 1;
-	for (unsigned l = 0; l < dp->conf.lanes; l++) {
+	for (unsigned l = 0; iq != NULL && l < dp->conf.lanes; l++) {
 		iq[l].s = rte_zmalloc_socket("fe_iq", sizeof(struct fe_iq_slot) * iq_size,
 					     RTE_CACHE_LINE_SIZE, socket);
 		if (iq[l].s == NULL)
@@ -148,8 +150,7 @@ port_setup(struct fe_dp *dp, unsigned i, uint16_t port_id, const struct fe_linkd
 		snprintf(err, errlen, "link %u.down: %s", i, e);
 		return -EINVAL;
 	}
-	/* the switch's packet memory is what its egress (down) queues share */
-	fe_link_pool_join(&p->down, &dp->pool_shared);
+	/* its switch's packet memory, shared by the switch's egress queues: fe_graph.c */
 	p->down.acct = dp->held;
 	return regime_setup(dp, p, socket, err, errlen);
 }
@@ -165,6 +166,51 @@ fe_dp_link_name(const struct fe_dp *dp, unsigned n, char *buf, size_t len)
 	else
 		snprintf(buf, len, "%u.%s", i, k == FE_LINK_DOWN ? "down" : "up");
 	return buf;
+}
+
+/*
+ * The switch of a fabric without a topology: a graph of one switch, every port on it, no
+ * link between switches, its floods' tree itself (fe_graph.h); else the topology's.
+ */
+static int
+graph_setup(struct fe_dp *dp, const struct fe_graph_conf *topo, int socket, char *err,
+	    size_t errlen)
+{
+	static const char name[1][32] = {"switch"};
+	struct fe_graph_conf *c;
+	uint16_t(*tree)[FE_GRAPH_SW];
+	uint8_t *port_sw;
+	int rc;
+
+	if (topo != NULL)
+		return fe_graph_create(dp, topo, socket, err, errlen);
+	c = calloc(1, sizeof(*c));
+	tree = calloc(FE_GRAPH_SW, sizeof(*tree));
+	port_sw = calloc(dp->nports + 1, 1);
+	/* the routes: none to compute (nnh and nh all 0); the tree: rooted at the switch */
+	c->nnh = calloc(FE_GRAPH_SW, sizeof(*c->nnh));
+	c->nh = calloc(FE_GRAPH_SW, sizeof(*c->nh));
+	if (c == NULL || tree == NULL || port_sw == NULL || c->nnh == NULL || c->nh == NULL) {
+		snprintf(err, errlen, "out of memory for the switch");
+		rc = -ENOMEM;
+		goto out;
+	}
+	tree[0][0] = UINT16_MAX;
+	c->nsw = 1;
+	c->sw_names = name;
+	c->port_sw = port_sw;
+	c->tree = (const uint16_t(*)[FE_GRAPH_SW])tree;
+	c->path = FE_PATH_ECMP;
+	rc = fe_graph_create(dp, c, socket, err, errlen);
+out:
+	if (c != NULL) {
+		free((void *)c->nnh);
+		free((void *)c->nh);
+	}
+	free(tree);
+	free(port_sw);
+	free(c);
+	return rc;
 }
 
 /*
@@ -229,7 +275,7 @@ fe_dp_ideal_down(const struct fe_dp *dp)
 {
 	uint64_t mask = 0;
 
-	if (dp->graph != NULL)
+	if (dp->graph->nsw != 1 || dp->graph->ntrunks != 0)
 		return 0;
 	for (unsigned i = 0; i < dp->nports; i++)
 		if (fe_link_ideal(&dp->ports[i].down) && !dp->ports[i].down_x.cfg.active &&
@@ -358,7 +404,6 @@ fe_dp_create(unsigned nports, const uint16_t *port_ids, const struct fe_linkdef 
 		snprintf(err, errlen, "regime %d: unknown", (int)conf->regime);
 		goto fail;
 	}
-	dp->pool_shared.limit = conf->switch_buffer;
 	dp->hoq_ticks = fe_ns_to_ticks(conf->credit.hoq_life_ns, hz);
 	if (conf->regime == FE_REGIME_PFC) /* the watchdog is PFC's (else 0: off) */
 		fe_pfc_wd_compile(&dp->wd, &conf->pfc, hz);
@@ -404,7 +449,9 @@ fe_dp_create(unsigned nports, const uint16_t *port_ids, const struct fe_linkdef 
 			goto fail;
 	if (conf->nic.model != FE_NIC_TCP && nic_setup(dp, socket, err, errlen) < 0)
 		goto fail;
-	if (conf->graph != NULL && fe_graph_create(dp, conf->graph, socket, err, errlen) < 0)
+	/* one switch is a graph of one (fe_graph.h): every switch runs the same code */
+	dp->topology = conf->graph != NULL;
+	if (graph_setup(dp, conf->graph, socket, err, errlen) < 0)
 		goto fail;
 	if (conf->measure && measure_setup(dp, conf->measure, socket, err, errlen) < 0)
 		goto fail;
@@ -435,8 +482,6 @@ fe_dp_free(struct fe_dp *dp)
 		rte_free(dp->ports[i].down.slots);
 		fe_filter_free(dp->ports[i].up_x.cfg.filter);
 		rte_free(dp->ports[i].credit.ring);
-		for (unsigned l = 0; l < FE_LANES_MAX; l++)
-			rte_free(dp->ports[i].iq[l].s);
 		fe_filter_free(dp->ports[i].down_x.cfg.filter);
 		fe_nic_free(dp->ports[i].nic);
 	}
@@ -870,8 +915,6 @@ fe_dp_next_event(const struct fe_dp *dp, uint64_t now)
 			next = fe_later(next, fe_link_next_leave(&p->down), after);
 		if (p->nic != NULL) /* its 0 is "now": work was left (activate()) */
 			next = RTE_MIN(next, RTE_MIN(p->nic->next_event, p->nic->gap_next));
-		for (unsigned l = 0; dp->hoq_ticks && l < dp->conf.lanes; l++) /* credits */
-			next = fe_later(next, fe_iq_hoq_next(&p->iq[l], dp->hoq_ticks), after);
 		if (dp->wd.ticks == 0) /* no PFC watchdog (it is compiled under PFC only) */
 			continue;
 		if (p->storm_until != 0) /* the watchdog's storm ends */
@@ -892,7 +935,7 @@ fe_dp_held(const struct fe_dp *dp)
 		n += dp->ports[i].txq_n + fe_link_count(&dp->ports[i].up) +
 		     fe_link_count(&dp->ports[i].down) +
 		     (dp->handoff ? rte_ring_count(dp->handoff[i]) : 0);
-	return n + fe_switch_iq_held(dp) + fe_nic_held(dp) + fe_graph_held(dp);
+	return n + fe_nic_held(dp) + fe_graph_held(dp);
 }
 
 /*
@@ -1024,7 +1067,6 @@ fe_dp_drain(struct fe_dp *dp)
 		while (dp->handoff && (n = fe_switch_handoff_flush(dp, i)) > 0)
 			FE_CNT_ADD(dp->sw.handoff_stopped, n);
 	}
-	fe_switch_iq_drain(dp);
 	fe_nic_drain(dp);
 	fe_graph_drain(dp);
 }

@@ -237,9 +237,9 @@ struct fe_port {
 	struct fe_link up;   /* host -> switch */
 	struct fe_link down; /* switch -> host */
 	struct fe_linkx up_x, down_x;
-	struct fe_pfc pfc;	       /* PFC: this port's ingress into the switch */
-	struct fe_credit credit;       /* credit: the host adapter's credits */
-	struct fe_iq iq[FE_LANES_MAX]; /* credit: the switch's input queues */
+	struct fe_pfc pfc;	 /* PFC: this port's ingress into the switch */
+	struct fe_credit credit; /* credit: the host adapter's credits (the switch's input
+				    queues: its graph's, fe_graph.h) */
 	struct fe_port_stats st;
 	struct fe_mac_cache mac_cache;
 	uint16_t port_id;
@@ -356,15 +356,12 @@ struct fe_dp {
 	uint64_t start_tsc;
 	struct fe_sw_stats sw;
 	struct fe_idle_stats idle;
-	struct fe_link_pool pool_shared; /* the switch's packet memory (down links) */
-	fe_counter_t *held;		 /* PFC: bytes held per ingress port x priority */
-	uint64_t hoq_ticks;		 /* credit: HOQLife; 0: off */
-	uint64_t mac_cache_ticks;	 /* FE_MAC_CACHE_NS, or the ageing time if shorter */
-	unsigned rr, rr_next;		 /* credit: round-robin start of the arbiter */
-	uint64_t iq_pkts;		 /* credit: packets in all input queues */
-	uint64_t step;			 /* lossless: feedback delay, the loop's time step */
-	struct fe_pfc_wd wd;		 /* PFC: the watchdog of every egress queue */
-	uint64_t horizon;		 /* lossless: the switch has seen everything up to here */
+	fe_counter_t *held;	  /* PFC: bytes held per ingress port x priority */
+	uint64_t hoq_ticks;	  /* credit: HOQLife; 0: off */
+	uint64_t mac_cache_ticks; /* FE_MAC_CACHE_NS, or the ageing time if shorter */
+	uint64_t step;		  /* lossless: feedback delay, the loop's time step */
+	struct fe_pfc_wd wd;	  /* PFC: the watchdog of every egress queue */
+	uint64_t horizon;	  /* lossless: the switch has seen everything up to here */
 	/* What the control thread asks, through fe_ctlif.h only (the one writer on its side),
 	 * and what the lcore acknowledges; the lcore takes them at a pass start. */
 	/* run-time changes (fe_update.h): ctl publishes, the lcore adopts at a pass start */
@@ -378,6 +375,8 @@ struct fe_dp {
 	struct fe_measure *meas;  /* --measure: RX-to-TX times (fe_measure.h); NULL: off */
 	int filter_dynoff; /* the filters' verdict in the mbuf, cleared at RX (fe_filter.h) */
 	uint8_t live;	   /* run by fe_dp_run(): the TSC is the clock (not a fake one) */
+	uint8_t topology;  /* a topology was given (conf.graph); else one switch, which the
+			      engine runs as a graph of one all the same */
 	int lcore_tid[2];  /* the loop's threads (the up or only one, the down one), once they
 			      run: for the control thread's look at the scheduler (fe_sched.h) */
 	/* hold one link's serializer for a while (a pause storm, credit starvation):
@@ -399,7 +398,7 @@ struct fe_dp {
 	 * nic_ids: the ports a flow's sender may have here (nports, or nports + nall) */
 	struct fe_nic_flow *nic_remote;
 	unsigned nic_ids;
-	struct fe_graph *graph;		/* several switches (fe_graph.h); NULL: one */
+	struct fe_graph *graph;		/* the switches (fe_graph.h): one, or a topology's */
 	const struct fe_regime_ops *rg; /* the regime's operations, chosen once (fe_regime.h) */
 	struct fe_dp_desc desc;		/* as given (above); lcore: - */
 };

@@ -209,7 +209,7 @@ fe_graph_create(struct fe_dp *dp, const struct fe_graph_conf *c, int socket, cha
 			 c->gport ? FE_GRAPH_PORTS / 2 : FE_GRAPH_PORTS);
 		return -EINVAL;
 	}
-	if (dp->conf.lcores > 1) {
+	if (dp->conf.lcores > 1 && (c->nsw > 1 || c->nlinks > 0)) {
 		snprintf(err, errlen, "a topology of several switches runs on one lcore");
 		return -EINVAL;
 	}

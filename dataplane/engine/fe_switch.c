@@ -370,57 +370,12 @@ to_egress(struct fe_dp *dp, unsigned in, unsigned q, struct rte_mbuf *m, uint64_
 	to_link(dp, 2 * q + 1, &out->down, &out->down_x, m, t, FE_LABEL(acct, lane), R);
 }
 
-/* Send m to every port but `in`; the last one gets m itself, the others copies. */
-static void
-flood(struct fe_dp *dp, unsigned in, struct rte_mbuf *m, uint64_t t, uint8_t lane,
-      const enum fe_regime R)
-{
-	int last = -1;
-
-	/* a queue pair's frame flooded (its destination forgotten since it was sent): every
-	 * host gets a plain copy, and the sender's NIC recovers the one its peer missed */
-	if (dp->nic_pool != NULL)
-		fe_nic_flooded(dp, m);
-	for (unsigned q = 0; q < dp->nports; q++) {
-		struct rte_mbuf *c;
-
-		if (q == in)
-			continue;
-		if (last >= 0) {
-			c = rte_pktmbuf_copy(m, dp->pool, 0, UINT32_MAX);
-			if (c == NULL)
-				FE_CNT_ADD(dp->sw.nombuf, 1);
-			else
-				to_egress(dp, in, (unsigned)last, c, t, lane, R);
-		}
-		last = (int)q;
-	}
-	if (last >= 0) {
-		to_egress(dp, in, (unsigned)last, m, t, lane, R);
-	} else { /* one port: no other to go to */
-		FE_CNT_ADD(dp->sw.flood_ends, 1);
-		rte_pktmbuf_free(m);
-	}
-	FE_CNT_ADD(dp->sw.flooded, 1);
-}
-
+/* Into the switch of port `in` (one switch is a graph of one: fe_graph.h). */
 static __rte_always_inline void
 forward(struct fe_dp *dp, unsigned in, int out, struct rte_mbuf *m, uint64_t t, uint8_t lane,
 	const enum fe_regime R)
 {
-	if (unlikely(dp->graph != NULL)) { /* several switches: the ingress switch's part */
-		fe_rg_graph_ingress(R, dp, in, out, m, t, lane);
-		return;
-	}
-	if (out == -1) {
-		flood(dp, in, m, t, lane, R);
-	} else if (out == -2) {
-		FE_CNT_ADD(dp->sw.filtered, 1);
-		rte_pktmbuf_free(m);
-	} else {
-		FE_CNT_ADD(dp->sw.unicast, 1);
-		to_egress(dp, in, (unsigned)out, m, t, lane, R);
-	}
+	fe_rg_graph_ingress(R, dp, in, out, m, t, lane);
 }
 
 /*
@@ -597,43 +552,13 @@ ingress_burst(struct fe_dp *dp, unsigned in, struct rte_mbuf **pkts, unsigned n,
 	FE_CNT_ADD(dp->sw.unicast, staged);
 }
 
-/* Room in the output buffer of port q for the input-queued switch (credit regime); *at:
- * raised to the tick the switch's memory had room from, where it took a packet of another
- * output leaving (fe_link_has_room_at()). */
-static inline int
-out_room(struct fe_dp *dp, unsigned q, uint32_t len, uint64_t now, uint64_t *at)
-{
-	struct fe_link *l = &dp->ports[q].down;
-
-	return fe_link_has_room_at(l, len, now, at) &&
-	       (dp->conf.credit.out_pkts == 0 || l->q_pkts < dp->conf.credit.out_pkts);
-}
-
-/* Credit regime: the packet waits in its input queue; its credits are still taken. */
-static void
-iq_push(struct fe_dp *dp, unsigned in, struct rte_mbuf *m, uint64_t t, int out, uint8_t lane)
-{
-	fe_iq_push(&dp->ports[in].iq[lane], m, t, out, &dp->iq_pkts);
-}
-
-/* Into the switch from `in` at t, bound for out (lookup()) in lane `lane`. */
+/* Into the switch from `in` at t, bound for out (lookup()) in lane `lane`: its input
+ * queues, arbiters and floods are the graph's (fe_graph.c), every switch's. */
 static __rte_always_inline void
 arrive_to(struct fe_dp *dp, unsigned in, struct rte_mbuf *m, uint64_t t, int out, uint8_t lane,
 	  const enum fe_regime R)
 {
-	if (R != FE_REGIME_CREDIT || dp->graph != NULL) {
-		/* several switches: every switch's input queues are the graph's */
-		forward(dp, in, out, m, t, lane, R);
-	} else if (dp->iq_pkts == 0 &&
-		   (out < 0 || out_room(dp, (unsigned)out, rte_pktmbuf_pkt_len(m), t, NULL))) {
-		/* no input queue holds anything and the output has room at t: the arbiter
-		 * would move it at once, so it crosses now and its credits go back at t */
-		fe_credit_return(&dp->ports[in].credit, lane,
-				 fe_credit_blocks(rte_pktmbuf_pkt_len(m)), t);
-		forward(dp, in, out, m, t, lane, R);
-	} else {
-		iq_push(dp, in, m, t, out, lane);
-	}
+	forward(dp, in, out, m, t, lane, R);
 }
 
 static __rte_always_inline void
@@ -708,7 +633,6 @@ arrive_burst(struct fe_dp *dp, unsigned in, struct rte_mbuf **pkts, const uint64
 	     unsigned n, const enum fe_regime R)
 {
 	struct fe_tap *tap = fe_tap_on(&dp->tap, 2 * in);
-	struct mac_regs r;
 
 	if (unlikely(tap != NULL) || dp->conf.lanes > 1) {
 		for (unsigned i = 0; i < n; i++) {
@@ -718,79 +642,7 @@ arrive_burst(struct fe_dp *dp, unsigned in, struct rte_mbuf **pkts, const uint64
 		}
 		return;
 	}
-	if (unlikely(dp->graph != NULL)) {
-		arrive_burst_graph(dp, in, pkts, stamps, n, R);
-		return;
-	}
-	/* one lane and no capture: the port's MAC cache in registers, as on the RX path */
-	mac_regs_load(dp, in, &r);
-	for (unsigned i = 0; i < n; i++) {
-		struct rte_mbuf *m = pkts[i];
-
-		if (unlikely(rte_pktmbuf_data_len(m) < sizeof(struct rte_ether_hdr)))
-			arrive(dp, in, m, stamps[i], R);
-		else
-			arrive_to(dp, in, m, stamps[i], mac_regs_out(dp, in, &r, m, stamps[i]), 0,
-				  R);
-	}
-}
-
-/* Pop the head of q at tick t: its blocks go back to the sender of port `in`. */
-static inline void
-iq_pop(struct fe_dp *dp, unsigned in, uint8_t lane, uint64_t t)
-{
-	struct fe_iq *q = &dp->ports[in].iq[lane];
-	const struct fe_iq_slot *s = &q->s[q->head & q->mask];
-
-	fe_credit_return(&dp->ports[in].credit, lane, fe_credit_blocks(s->len), t);
-	fe_iq_pop(q, t, &dp->iq_pkts);
-}
-
-/*
- * One input queue: move head packets to their outputs while the outputs have room.
- * A head that cannot move blocks everything behind it (head-of-line blocking), as in
- * an input-queued switch without virtual output queues.
- */
-static unsigned
-iq_serve(struct fe_dp *dp, unsigned in, uint8_t lane, uint64_t now, unsigned max)
-{
-	struct fe_iq *q = &dp->ports[in].iq[lane];
-	unsigned n = 0;
-
-	while (q->head != q->tail && n < max) {
-		struct fe_iq_slot *s = &q->s[q->head & q->mask];
-		struct rte_mbuf *m;
-		uint64_t t, at = 0;
-		int out, room = 1;
-
-		if (s->out >= 0) {
-			room = out_room(dp, (unsigned)s->out, s->len, now, &at);
-			fe_iq_checked(q, &dp->ports[s->out].down, s->len, room, at);
-		}
-		if (!room) {
-			if (dp->hoq_ticks && now - q->head_since > dp->hoq_ticks) {
-				/* HOQLife: discarded at the head (IBTA 18.2.5.5.4), credits
-				 * returned */
-				fe_link_drop(&dp->ports[s->out].down, FE_LINK_DROP_HOQ, s->len,
-					     lane);
-				drop_free(dp, 2 * (unsigned)s->out + 1, s->m, FE_LINK_DROP_HOQ,
-					  now);
-				iq_pop(dp, in, lane, q->head_since + dp->hoq_ticks);
-				n++;
-				continue;
-			}
-			break;
-		}
-		t = fe_iq_move_at(q, s, s->out >= 0 ? &dp->ports[s->out].down : NULL);
-		if (t > now)
-			t = now;
-		m = s->m;
-		out = s->out;
-		iq_pop(dp, in, lane, t); /* s is free for reuse from here */
-		forward(dp, in, out, m, t, lane, FE_REGIME_CREDIT);
-		n++;
-	}
-	return n;
+	arrive_burst_graph(dp, in, pkts, stamps, n, R);
 }
 
 /*
@@ -862,35 +714,6 @@ watchdog(struct fe_dp *dp, uint64_t now)
 }
 
 /*
- * Credit: round robin, one packet per input queue per round, starting after the input
- * served last: inputs contending for an output share it equally.
- */
-static unsigned
-credit_service(struct fe_dp *dp, uint64_t now)
-{
-	unsigned work = 0, moved;
-
-	do {
-		moved = 0;
-		for (unsigned k = 0, in = dp->rr; k < dp->nports; k++) {
-			unsigned next = in + 1 == dp->nports ? 0 : in + 1; /* no division */
-
-			for (uint8_t lane = 0; lane < dp->conf.lanes; lane++) {
-				unsigned n = iq_serve(dp, in, lane, now, 1);
-
-				if (n)
-					dp->rr_next = next;
-				moved += n;
-			}
-			in = next;
-		}
-		dp->rr = dp->rr_next;
-		work += moved;
-	} while (moved);
-	return work;
-}
-
-/*
  * PFC: held bytes fall as the egress links drain, counted when they advance. Advance
  * them all every step, paused or not: XOFF in to_egress() reads held[] summed over every
  * egress link, and stale bytes would pause early. Then XON where they fell, real frames,
@@ -951,33 +774,6 @@ fe_switch_handoff_flush(struct fe_dp *dp, unsigned q)
 	return n;
 }
 
-uint64_t
-fe_switch_iq_held(const struct fe_dp *dp)
-{
-	uint64_t n = 0;
-
-	/* (other regimes' queues are never pushed: empty) */
-	for (unsigned i = 0; i < dp->nports; i++)
-		for (unsigned l = 0; l < dp->conf.lanes; l++)
-			n += dp->ports[i].iq[l].tail - dp->ports[i].iq[l].head;
-	return n;
-}
-
-void
-fe_switch_iq_drain(struct fe_dp *dp)
-{
-	for (unsigned i = 0; i < dp->nports; i++) /* other regimes' queues: empty */
-		for (unsigned l = 0; l < dp->conf.lanes; l++) {
-			struct fe_iq *q = &dp->ports[i].iq[l];
-
-			FE_CNT_ADD(q->stopped, q->tail - q->head);
-			while (q->head != q->tail)
-				rte_pktmbuf_free(q->s[q->head++ & q->mask].m);
-			FE_CNT_SET(q->depth, 0);
-		}
-	dp->iq_pkts = 0;
-}
-
 /*
  * The switch's entry points, one set a regime (fe_regime.h), each with the regime a
  * constant: no frame tests it.
@@ -1024,5 +820,7 @@ fe_switch_service_pfc(struct fe_dp *dp, uint64_t now)
 unsigned
 fe_switch_service_credit(struct fe_dp *dp, uint64_t now)
 {
-	return credit_service(dp, now);
+	(void)dp; /* the input queues: every switch's, the graph's (fe_graph.c) */
+	(void)now;
+	return 0;
 }

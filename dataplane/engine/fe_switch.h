@@ -87,10 +87,4 @@ unsigned fe_switch_handoff_in(struct fe_dp *dp, unsigned q, uint64_t now);
 /* After the lcores stopped: free up to a burst still in q's handoff ring; how many. */
 unsigned fe_switch_handoff_flush(struct fe_dp *dp, unsigned q);
 
-/* Packets queued at the switch inputs (credit regime). */
-uint64_t fe_switch_iq_held(const struct fe_dp *dp);
-
-/* Free every packet in the input queues. */
-void fe_switch_iq_drain(struct fe_dp *dp);
-
 #endif

@@ -16,6 +16,7 @@
 #include <rte_ring.h>
 
 #include "fe_dp.h"
+#include "fe_graph.h"
 #include "ring_ports.h"
 #include "fe_adopt.h"
 #include "fe_update.h"
@@ -408,10 +409,10 @@ Test(engine, shared_buffer_drops)
 	for (int i = 1; i < NP; i++)
 		pool_drops += dp->ports[i].down.st.drop_pkts[FE_LINK_DROP_POOL];
 	cr_assert_eq(pool_drops, 7);
-	cr_assert_eq(dp->pool_shared.used, 3000);
-	cr_assert_eq(dp->pool_shared.peak, 3000);
+	cr_assert_eq(dp->graph->pool[0].used, 3000);
+	cr_assert_eq(dp->graph->pool[0].peak, 3000);
 	fe_dp_drain(dp);
-	cr_assert_eq(dp->pool_shared.used, 0);
+	cr_assert_eq(dp->graph->pool[0].used, 0);
 	cr_assert_eq(rte_mempool_avail_count(pool), pool->size);
 }
 
@@ -500,7 +501,7 @@ credit_hol(uint64_t until)
 	hol_traffic(dp);
 	for (uint64_t t = T0 + 1000; t <= until; t += 1000)
 		fe_dp_poll(dp, t);
-	cr_assert_eq(dp->ports[0].iq[0].depth, 2, "B's second frame and C's wait at port 0");
+	cr_assert_eq(dp->graph->iq[0].depth, 2, "B's second frame and C's wait at port 0");
 	return dp;
 }
 
@@ -514,7 +515,7 @@ Test(engine, credit_head_of_line_blocking)
 	cr_assert_eq(sent(2), 0, "one tick early");
 	fe_dp_poll(dp, T0 + 100 + 8192000);
 	cr_assert_eq(sent(2), 1, "C's frame moved as soon as the head did");
-	cr_assert_eq(dp->ports[0].iq[0].depth, 0);
+	cr_assert_eq(dp->graph->iq[0].depth, 0);
 	cr_assert_eq(sent(1), 1, "B's first frame delivered (no delay on the link)");
 	cr_assert_eq(fe_link_count(&dp->ports[1].down), 1, "B's second frame serializing");
 }
@@ -525,8 +526,8 @@ Test(engine, credit_queued_at_stop_is_counted)
 	struct fe_dp *dp = credit_hol(T0 + 1000000);
 
 	fe_dp_drain(dp);
-	cr_assert_eq(dp->ports[0].iq[0].stopped, 2, "both counted as they are freed");
-	cr_assert_eq(dp->ports[0].iq[0].depth, 0);
+	cr_assert_eq(dp->graph->iq[0].stopped, 2, "both counted as they are freed");
+	cr_assert_eq(dp->graph->iq[0].depth, 0);
 	cr_assert_eq(dp->ports[1].down.st.stopped_pkts, 1, "B's first frame, serializing");
 }
 
@@ -550,8 +551,8 @@ Test(engine, credit_uncongested_crosses_at_once)
 	cr_assert_eq(sent(1), 0, "one tick early");
 	fe_dp_poll(dp, t1 + 8192);
 	cr_assert_eq(sent(1), 1, "B's first frame: two links, no wait at the switch");
-	cr_assert_eq(dp->ports[0].iq[0].peak, 0, "nothing waited in an input queue");
-	cr_assert_eq(dp->iq_pkts, 0);
+	cr_assert_eq(dp->graph->iq[0].peak, 0, "nothing waited in an input queue");
+	cr_assert_eq(dp->graph->iq_pkts, 0);
 	cr_assert_lt(dp->ports[0].credit.avail[0], dp->ports[0].credit.total);
 	for (uint64_t t = t1 + 8192; t <= T0 + 200000; t += 1000)
 		fe_dp_poll(dp, t);
@@ -565,7 +566,7 @@ Test(engine, credit_uncongested_crosses_at_once)
 		back += c->ring[k & c->mask].blocks;
 	}
 	cr_assert_eq(back, c->total, "every credit came back");
-	cr_assert_eq(dp->ports[0].iq[0].peak, 0);
+	cr_assert_eq(dp->graph->iq[0].peak, 0);
 }
 
 Test(engine, lossy_has_no_head_of_line_blocking)
@@ -624,7 +625,7 @@ Test(engine, hoq_lifetime_discards_the_head)
 	fe_dp_poll(dp, T0 + 100 + 2000001);
 	cr_assert_eq(sent(2), 1);
 	cr_assert_eq(dp->ports[1].down.st.drop_pkts[FE_LINK_DROP_HOQ], 1);
-	cr_assert_eq(dp->ports[0].iq[0].depth, 0, "the queue emptied");
+	cr_assert_eq(dp->graph->iq[0].depth, 0, "the queue emptied");
 }
 
 /*
@@ -660,14 +661,14 @@ Test(engine, credit_head_moves_when_the_switch_memory_frees)
 	fe_dp_poll(dp, t);
 	fe_dp_poll(dp, t += 1000); /* all at the switch after their up links' 1 us */
 	cr_assert_eq(dp->ports[1].down.q_pkts, 1, "X in port 1's buffer");
-	cr_assert_eq(dp->iq_pkts, 2, "F and G in their input queues");
+	cr_assert_eq(dp->graph->iq_pkts, 2, "F and G in their input queues");
 	x_end = dp->ports[1].down.slots[dp->ports[1].down.svc & dp->ports[1].down.mask].tx_end;
 	cr_assert_eq(x_end, t + 12192000, "X serialized in 12.192 ms from its arrival");
 	while ((f_at == 0 || g_at == 0) && t < x_end + 100000) {
 		const uint64_t in0 = down0->st.in_pkts, in2 = down2->st.in_pkts;
 
 		fe_dp_poll(dp, t += 10000);
-		waited += dp->iq_pkts == 2;
+		waited += dp->graph->iq_pkts == 2;
 		if (down0->st.in_pkts != in0)
 			f_at = down0->last_arrive;
 		if (down2->st.in_pkts != in2)
