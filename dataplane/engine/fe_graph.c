@@ -48,7 +48,8 @@ lossless_setup(struct fe_dp *dp, struct fe_graph *g, const struct fe_graph_conf 
 		return 0;
 	g->iq = rte_zmalloc_socket("fe_graph", sizeof(*g->iq) * g->nin * FE_LANES_MAX,
 				   RTE_CACHE_LINE_SIZE, socket);
-	g->stall = rte_zmalloc_socket("fe_graph", sizeof(*g->stall) * g->nin, 0, socket);
+	g->stall = rte_zmalloc_socket("fe_graph", sizeof(*g->stall) * g->nin * FE_LANES_MAX, 0,
+				      socket);
 	g->rr_out = rte_zmalloc_socket("fe_graph", sizeof(*g->rr_out) * g->nin, 0, socket);
 	g->best = rte_zmalloc_socket("fe_graph", sizeof(*g->best) * g->nin, 0, socket);
 	g->iq_busy = rte_zmalloc_socket(
@@ -860,6 +861,33 @@ output_of(const struct fe_dp *dp, int32_t out)
 	return out & FE_GOUT_PORT ? (unsigned)(out & 0xffff) : dp->nports + (unsigned)out;
 }
 
+/* Credits: output o's VL stall state on lane (IBTA counts it per output port and VL). */
+static inline struct fe_stall *
+stall_of(struct fe_graph *g, unsigned o, uint8_t lane)
+{
+	return &g->stall[o * FE_LANES_MAX + lane];
+}
+
+/* Free a frame output l discarded at t (counted already), shown to a capture of l. */
+static void
+out_drop(struct fe_dp *dp, const struct fe_link *l, struct rte_mbuf *m, uint64_t t, uint8_t why)
+{
+	for (unsigned n = 0; n < dp->nlinks; n++) {
+		unsigned i;
+		const enum fe_link_kind k = fe_dp_link_kind(dp, n, &i);
+
+		if (k != FE_LINK_UP &&
+		    l == (k == FE_LINK_HOP ? &dp->graph->hl[i].l : &dp->ports[i].down)) {
+			struct fe_tap *tap = fe_tap_on(&dp->tap, n);
+
+			if (unlikely(tap != NULL))
+				fe_tap_pkt(tap, m, t, why);
+			break;
+		}
+	}
+	rte_pktmbuf_free(m);
+}
+
 /* Room at now in output l for len bytes (credits: the switch's output buffer), its
  * switch's memory too; *at: raised to the tick that memory had room from, where it took
  * a packet of another of its outputs leaving (fe_link_has_room_at()). */
@@ -904,7 +932,7 @@ granted(struct fe_dp *dp, unsigned src, uint8_t lane, unsigned o)
 {
 	struct fe_graph *g = dp->graph;
 
-	g->stall[o].row = 0;
+	stall_of(g, o, lane)->row = 0;
 	g->rr_out[o] = src * FE_LANES_MAX + lane; /* what its arbiter granted last */
 }
 
@@ -925,7 +953,8 @@ cross_at_once(struct fe_dp *dp, unsigned x, unsigned src, struct rte_mbuf *m, ui
 	if (g->sw_iq[x] != 0 || out == FE_GOUT_FLOOD)
 		return 0;
 	o = output_of(dp, out);
-	if (g->stall[o].until > t || !out_room(dp, out_link(dp, out), len, t, NULL))
+	if (stall_of(g, o, R_LANE(r))->until > t ||
+	    !out_room(dp, out_link(dp, out), len, t, NULL))
 		return 0;
 	granted(dp, src, R_LANE(r), o);
 	credit_back(dp, src, R_LANE(r), len, t);
@@ -1112,7 +1141,8 @@ credit_run_flush(struct fe_dp *dp, unsigned src, uint16_t h, struct fe_link_offe
 	unsigned k = 0;
 
 	/* a run's ticks do not decrease: not stalled at o[0]'s, not at any */
-	if (likely(!g->hl[h].x.cfg.active && g->sw_iq[x] == 0 && g->stall[oi].until <= o[0].at)) {
+	if (likely(!g->hl[h].x.cfg.active && g->sw_iq[x] == 0 &&
+		   stall_of(g, oi, FE_LABEL_CLASS(o[0].label))->until <= o[0].at)) {
 		const uint32_t max_q =
 			dp->conf.credit.out_pkts ? dp->conf.credit.out_pkts : UINT32_MAX;
 
@@ -1699,11 +1729,11 @@ iq_serve(struct fe_dp *dp, unsigned src, uint8_t lane, uint64_t now)
 	s = &q->s[q->head & q->mask];
 	ol = s->out == FE_GOUT_FLOOD ? flood_blocked(dp, src, s->m, s->len, now, &leave)
 				     : out_link(dp, s->out);
-	stall = s->out == FE_GOUT_FLOOD ? NULL : &g->stall[output_of(dp, s->out)];
+	stall = s->out == FE_GOUT_FLOOD ? NULL : stall_of(g, output_of(dp, s->out), lane);
 	if (stall != NULL && stall->until > now) {
-		/* its output is stalled: discarded at once, its credits returned */
+		/* its output's VL is stalled: discarded at once, its credits returned */
 		fe_link_drop(ol, FE_LINK_DROP_HOQ, s->len, lane);
-		rte_pktmbuf_free(s->m);
+		out_drop(dp, ol, s->m, now, FE_LINK_DROP_HOQ);
 		iq_pop(dp, src, lane, RTE_MAX(s->t, q->head_since));
 		return 1;
 	}
@@ -1713,10 +1743,11 @@ iq_serve(struct fe_dp *dp, unsigned src, uint8_t lane, uint64_t now)
 		if (dp->hoq_ticks == 0 || now - q->head_since <= dp->hoq_ticks)
 			return 0;
 		/* HOQLife (IBTA 18.2.5.5.4): discarded at the head, its credits returned;
-		 * VLStallCount (7) such discards in a row stall the output for 8 x HOQLife,
-		 * when everything bound for it is discarded (IBTA 18.2.5.5.3) */
+		 * VLStallCount (7) such discards in a row stall the output's VL for 8 x
+		 * HOQLife, when everything bound for it on that VL is discarded (IBTA
+		 * 18.2.5.5.3: the count is per output port and VL) */
 		fe_link_drop(ol, FE_LINK_DROP_HOQ, s->len, lane);
-		rte_pktmbuf_free(s->m);
+		out_drop(dp, ol, s->m, q->head_since + dp->hoq_ticks, FE_LINK_DROP_HOQ);
 		iq_pop(dp, src, lane, q->head_since + dp->hoq_ticks);
 		if (stall != NULL && ++stall->row >= FE_GRAPH_VL_STALL) {
 			stall->row = 0;
@@ -1767,7 +1798,8 @@ iq_round(struct fe_dp *dp, uint64_t now)
 			}
 			s = &q->s[q->head & q->mask];
 			o = s->out == FE_GOUT_FLOOD ? 0 : output_of(dp, s->out);
-			if (s->out == FE_GOUT_FLOOD || g->stall[o].until > now ||
+			if (s->out == FE_GOUT_FLOOD ||
+			    stall_of(g, o, (uint8_t)(qi % FE_LANES_MAX))->until > now ||
 			    !room_checked(dp, q, out_link(dp, s->out), s->len, now)) {
 				/* a flood, an output stalled, a head past HOQLife: no arbiter */
 				moved += iq_serve(dp, qi / FE_LANES_MAX,

@@ -471,7 +471,7 @@ leaf2_burst(int captured, enum fe_regime regime, uint64_t return_ns, int to_self
 		st->stall_ticks[i] = c->stall_ticks[0];
 		st->avail_min[i] = c->avail_min[0];
 		st->rr_out[i] = g->rr_out[i];
-		st->stall_row[i] = g->stall[i].row;
+		st->stall_row[i] = g->stall[i * FE_LANES_MAX].row;
 	}
 	if (captured) {
 		struct rte_mbuf *c;
