@@ -953,8 +953,7 @@ cross_at_once(struct fe_dp *dp, unsigned x, unsigned src, struct rte_mbuf *m, ui
 	if (g->sw_iq[x] != 0 || out == FE_GOUT_FLOOD)
 		return 0;
 	o = output_of(dp, out);
-	if (stall_of(g, o, R_LANE(r))->until > t ||
-	    !out_room(dp, out_link(dp, out), len, t, NULL))
+	if (stall_of(g, o, R_LANE(r))->until > t || !out_room(dp, out_link(dp, out), len, t, NULL))
 		return 0;
 	granted(dp, src, R_LANE(r), o);
 	credit_back(dp, src, R_LANE(r), len, t);

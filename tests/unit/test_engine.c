@@ -1577,3 +1577,59 @@ Test(engine, credit_lanes_share_an_output)
 	fe_dp_drain(dp);
 	fe_dp_free(dp);
 }
+
+/* A frame from port src (MAC[src]) to dst with a VLAN PCP. */
+static void
+inject_vlan(int src, const uint8_t *dst, uint8_t pcp)
+{
+	struct rte_mbuf *m = rte_pktmbuf_alloc(pool);
+	uint8_t f[100] = {0};
+	char *p;
+
+	cr_assert_not_null(m);
+	memcpy(f, dst, 6);
+	memcpy(f + 6, MAC[src], 6);
+	f[12] = 0x81, f[13] = 0x00, f[14] = (uint8_t)(pcp << 5);
+	f[16] = 0x08, f[17] = 0x00, f[18] = 0x45;
+	p = rte_pktmbuf_append(m, sizeof(f));
+	cr_assert_not_null(p);
+	rte_memcpy(p, f, sizeof(f));
+	cr_assert_eq(rte_ring_enqueue(rxr[src], m), 0);
+}
+
+/*
+ * VL stall is per output port and VL (IBTA 18.2.5.5.3): B's port is held 50 ms (a full
+ * one-frame buffer), so A's frames to B on VL 0 are discarded at HOQLife (5 ms), seven
+ * in a row: B's VL 0 stalls for 40 ms. At 52 ms, C sends B a frame on VL 1: not stalled,
+ * it is delivered (a stall per output discarded it).
+ */
+Test(engine, vl_stall_is_per_output_and_vl)
+{
+	struct fe_dp_conf conf = {.regime = FE_REGIME_CREDIT,
+				  .lanes = 2,
+				  .lane_map = FE_MAP_PCP,
+				  .credit = {.buffer = 64 << 10, .hoq_life_ns = 5000000}};
+	struct fe_linkdef all = {0}, one = {.link = {.limit_pkts = 1}};
+	struct fe_dp *dp = engine_regime(&conf, &all, &one);
+	uint64_t t = 1000, t0;
+
+	inject(1, BCAST, 60); /* learn B and C */
+	inject(2, BCAST, 60);
+	fe_dp_poll(dp, t += 1000);
+	sent(0), sent(1), sent(2);
+	t0 = t;
+	fe_link_hold(&dp->ports[1].down, t0, t0 + 50000000);
+	for (int i = 0; i < 20; i++)
+		inject_vlan(0, MAC[1], 0);
+	while (t < t0 + 52000000)
+		fe_dp_poll(dp, t += 100000);
+	cr_assert_geq(dp->graph->stalls, 1, "B's VL 0 stalled");
+	cr_assert_eq(sent(1), 1, "the held frame left when the hold ended");
+	inject_vlan(2, MAC[1], 1);
+	fe_dp_poll(dp, t += 100000);
+	fe_dp_poll(dp, t += 100000);
+	cr_assert_eq(sent(1), 1, "C's frame on VL 1 was delivered during VL 0's stall");
+	sent(0), sent(2);
+	fe_dp_drain(dp);
+	fe_dp_free(dp);
+}
