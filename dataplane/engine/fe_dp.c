@@ -275,7 +275,7 @@ fe_dp_ideal_down(const struct fe_dp *dp)
 {
 	uint64_t mask = 0;
 
-	if (dp->graph->nsw != 1 || dp->graph->ntrunks != 0)
+	if (!dp->one_switch)
 		return 0;
 	for (unsigned i = 0; i < dp->nports; i++)
 		if (fe_link_ideal(&dp->ports[i].down) && !dp->ports[i].down_x.cfg.active &&
@@ -453,6 +453,7 @@ fe_dp_create(unsigned nports, const uint16_t *port_ids, const struct fe_linkdef 
 	dp->topology = conf->graph != NULL;
 	if (graph_setup(dp, conf->graph, socket, err, errlen) < 0)
 		goto fail;
+	dp->one_switch = dp->graph->nsw == 1 && dp->graph->ntrunks == 0;
 	if (conf->measure && measure_setup(dp, conf->measure, socket, err, errlen) < 0)
 		goto fail;
 	if (conf->lcores > 1 && handoff_setup(dp, socket, err, errlen) < 0)

@@ -373,12 +373,13 @@ struct fe_dp {
 	uint64_t reset_done;	  /* lcore: wo */
 	struct fe_tap *tap;	  /* capture of one link (fe_capture.h); ctl: wo, lcore: ro */
 	struct fe_measure *meas;  /* --measure: RX-to-TX times (fe_measure.h); NULL: off */
-	int filter_dynoff; /* the filters' verdict in the mbuf, cleared at RX (fe_filter.h) */
-	uint8_t live;	   /* run by fe_dp_run(): the TSC is the clock (not a fake one) */
-	uint8_t topology;  /* a topology was given (conf.graph); else one switch, which the
-			      engine runs as a graph of one all the same */
-	int lcore_tid[2];  /* the loop's threads (the up or only one, the down one), once they
-			      run: for the control thread's look at the scheduler (fe_sched.h) */
+	int filter_dynoff;  /* the filters' verdict in the mbuf, cleared at RX (fe_filter.h) */
+	uint8_t live;	    /* run by fe_dp_run(): the TSC is the clock (not a fake one) */
+	uint8_t topology;   /* a topology was given (conf.graph); else one switch, which the
+			       engine runs as a graph of one all the same */
+	uint8_t one_switch; /* the graph has one switch, and no trunk: no route to choose */
+	int lcore_tid[2];   /* the loop's threads (the up or only one, the down one), once they
+			       run: for the control thread's look at the scheduler (fe_sched.h) */
 	/* hold one link's serializer for a while (a pause storm, credit starvation):
 	 * ctl writes link and ticks, then hold_req (release); the lcore answers in hold_done */
 	uint32_t hold_link;

@@ -1011,7 +1011,7 @@ route_in(struct fe_dp *dp, unsigned in, int out, struct rte_mbuf *m, uint8_t lan
 	uint32_t seq = 0, hash = 0;
 	uint64_t r;
 
-	if (out >= 0) {
+	if (out >= 0 && !dp->one_switch) { /* one switch: no path to choose, no reordering */
 		hash = flow_hash(m) & 0xffff;
 		seq = ++g->seq_tx[in][hash % FE_GRAPH_BUCKET];
 	}

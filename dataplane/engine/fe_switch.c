@@ -628,6 +628,39 @@ arrive_burst_graph(struct fe_dp *dp, unsigned in, struct rte_mbuf **pkts, const 
 		arrive_call(dp, in, pkts[i], stamps[i], R);
 }
 
+/*
+ * One switch, output-queued (lossy, PFC), one lane, no capture: a frame for a learned port
+ * goes straight into that port's down link (to_egress(): PFC's admission and pauses, their
+ * one copy), as the graph would deliver it (a graph of one has no route to choose and no
+ * way to reorder); floods and filtered frames take the graph's way.
+ */
+static __rte_noinline void
+arrive_burst_one(struct fe_dp *dp, unsigned in, struct rte_mbuf **pkts, const uint64_t *stamps,
+		 unsigned n, const enum fe_regime R)
+{
+	unsigned unicast = 0;
+	struct mac_regs r;
+
+	mac_regs_load(dp, in, &r);
+	for (unsigned i = 0; i < n; i++) {
+		struct rte_mbuf *m = pkts[i];
+		int out;
+
+		if (unlikely(rte_pktmbuf_data_len(m) < sizeof(struct rte_ether_hdr))) {
+			arrive_call(dp, in, m, stamps[i], R);
+			continue;
+		}
+		out = mac_regs_out(dp, in, &r, m, stamps[i]);
+		if (likely(out >= 0)) {
+			unicast++;
+			to_egress(dp, in, (unsigned)out, m, stamps[i], 0, R);
+		} else {
+			fe_rg_graph_ingress(R, dp, in, out, m, stamps[i], 0);
+		}
+	}
+	FE_CNT_ADD(dp->sw.unicast, unicast);
+}
+
 static __rte_always_inline void
 arrive_burst(struct fe_dp *dp, unsigned in, struct rte_mbuf **pkts, const uint64_t *stamps,
 	     unsigned n, const enum fe_regime R)
@@ -642,7 +675,10 @@ arrive_burst(struct fe_dp *dp, unsigned in, struct rte_mbuf **pkts, const uint64
 		}
 		return;
 	}
-	arrive_burst_graph(dp, in, pkts, stamps, n, R);
+	if (R != FE_REGIME_CREDIT && dp->one_switch)
+		arrive_burst_one(dp, in, pkts, stamps, n, R);
+	else
+		arrive_burst_graph(dp, in, pkts, stamps, n, R);
 }
 
 /*
