@@ -379,7 +379,7 @@ fe_hosts cli 2
 expect_error "--mtu 9000: port 0 (AF_XDP) carries frames of at most" $(fe_vdevs af_xdp) -- --mtu 9000
 big=$(fe_vdevs af_packet | sed 's/framesz=[0-9]*/framesz=70000/g; s/blocksz=[0-9]*/blocksz=131072/g; s/framecnt=[0-9]*/framecnt=64/g')
 expect_error "port 0: framesz=70000: an mbuf holds at most" $big --
-expect_error "--mtu '9001' (allowed: 576 to 9000)" $(fe_vdevs af_packet) -- --mtu 9001
+expect_error "--mtu '9217' (allowed: 576 to 9216)" $(fe_vdevs af_packet) -- --mtu 9217
 "$FE_ROOT/testbeds/veth.sh" down --name "$FE_TB_NAME"
 FE_TB_NAME=
 echo "cli: passed"
