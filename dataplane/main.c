@@ -36,6 +36,7 @@
 #include "fe_kernel.h"
 #include "fe_linkspec.h"
 #include "fe_nicport.h"
+#include "fe_ports.h"
 #include "fe_profile.h"
 #include "fe_regimespec.h"
 #include "fe_report.h"
@@ -63,7 +64,9 @@ struct opts {
 	unsigned nnic;
 	struct fe_dp_conf dp;
 	uint64_t rxd, txd, mbufs;
-	uint64_t mtu; /* the largest IP packet the hosts send: sizes the mbufs */
+	uint64_t mtu; /* the largest IP packet the hosts send: the ports' MTU, sizes the mbufs */
+	int keep_fc;  /* --port-flow-control keep: the NICs' own 802.3x left as found */
+	uint64_t link_wait_ns; /* --link-wait */
 	uint64_t stats_interval_ns, duration_ns;
 	uint64_t realtime; /* --realtime: the lcores' SCHED_FIFO priority; 0: not */
 	const char *stats_json;
@@ -208,9 +211,15 @@ usage(FILE *f)
 		"                       VM one lcore is faster (docs/performance.md)\n"
 		"  --rxd N, --txd N     descriptors per port queue (default: 1024)\n"
 		"  --mbufs N            mbuf pool size (default: sized from the links)\n"
-		"  --mtu N              the hosts' MTU, 576 to 9000: sizes the mbufs (default "
-		"1500;\n"
-		"                       AF_PACKET ports get mbufs as large as their ring slots)\n"
+		"  --mtu N              the hosts' MTU, 576 to 9216 (default 1500): set on every\n"
+		"                       port (a PMD that refuses it stops the start, naming the\n"
+		"                       port's limit; AF_PACKET and AF_XDP ports keep their\n"
+		"                       kernel interface's), and sizes the mbufs (AF_PACKET\n"
+		"                       ports get mbufs as large as their ring slots)\n"
+		"  --port-flow-control off|keep  the ports' own 802.3x flow control: turned off\n"
+		"                       (default), or kept as the NIC has it (docs/inline.md)\n"
+		"  --link-wait TIME     the longest wait for the ports' links at start (default:\n"
+		"                       9s); a port still down is named and the run starts\n"
 		"Control (docs/control.md):\n"
 		"  --control PATH       UNIX socket for fabemuctl (default: $" FE_CTL_ENV_SOCKET
 		",\n"
@@ -336,7 +345,16 @@ parse_opt(struct opts *o, int c, const char *v, char *err, size_t len)
 		o->capture_dir = v;
 		return 0;
 	case OPT_MTU:
-		return opt_uint("mtu", v, 576, 9000, &o->mtu, err, len);
+		return opt_uint("mtu", v, 576, FE_PORTS_MTU_MAX, &o->mtu, err, len);
+	case OPT_PORT_FLOW_CONTROL:
+		if (strcmp(v, "off") != 0 && strcmp(v, "keep") != 0) {
+			snprintf(err, len, "--port-flow-control: '%s' (allowed: off, keep)", v);
+			return -EINVAL;
+		}
+		o->keep_fc = strcmp(v, "keep") == 0;
+		return 0;
+	case OPT_LINK_WAIT:
+		return opt_time("link-wait", v, 60ULL * 1000000000, &o->link_wait_ns, err, len);
 	case OPT_LCORES:
 		if (opt_uint("lcores", v, 1, 2, &x, err, len) < 0)
 			return -EINVAL;
@@ -477,6 +495,7 @@ parse_args(int argc, char **argv, struct opts *o, char *err, size_t len)
 		.rxd = 1024,
 		.txd = 1024,
 		.mtu = 1500,
+		.link_wait_ns = 9ULL * 1000000000, /* DPDK's examples wait 9 s */
 		.control = FE_CTL_SOCKET,
 	};
 	o->dp.lcores = 1;
@@ -654,41 +673,6 @@ build_links(struct opts *o, unsigned nports, struct fe_linkdef *up, struct fe_li
 		if (rc < 0)
 			return rc;
 	}
-	return 0;
-}
-
-/* The ports fabemu-dp made promiscuous, made not so again at exit (shutdown_ports()): a
- * lent testbed's or a lab's interfaces are left as they were found. */
-static uint8_t promisc_set[RTE_MAX_ETHPORTS];
-
-static int
-port_setup(uint16_t port, struct rte_mempool *pool, uint16_t rxd, uint16_t txd, char *err,
-	   size_t len)
-{
-	struct rte_eth_conf conf = {0};
-	int rc;
-
-	rc = rte_eth_dev_configure(port, 1, 1, &conf);
-	if (rc == 0)
-		rc = rte_eth_dev_adjust_nb_rx_tx_desc(port, &rxd, &txd);
-	if (rc == 0)
-		rc = rte_eth_rx_queue_setup(port, 0, rxd, rte_eth_dev_socket_id(port), NULL, pool);
-	if (rc == 0)
-		rc = rte_eth_tx_queue_setup(port, 0, txd, rte_eth_dev_socket_id(port), NULL);
-	if (rc == 0)
-		rc = rte_eth_dev_start(port);
-	if (rc < 0) {
-		snprintf(err, len, "port %u: setup failed: %s", port, rte_strerror(-rc));
-		return rc;
-	}
-	/* frames for the other hosts must reach us; PMDs without the notion say ENOTSUP */
-	if (rte_eth_promiscuous_get(port) == 1)
-		return 0;
-	rc = rte_eth_promiscuous_enable(port);
-	if (rc < 0 && rc != -ENOTSUP)
-		fprintf(stderr, "fabemu-dp: port %u: promiscuous mode: %s\n", port,
-			rte_strerror(-rc));
-	promisc_set[port] = rc == 0;
 	return 0;
 }
 
@@ -1477,10 +1461,7 @@ shutdown_ports(const struct fe_dp *dp, const uint16_t *ports, unsigned nports,
 		if (rte_eth_dev_info_get(ports[i], &info) == 0 &&
 		    strcmp(info.driver_name, "net_af_xdp") == 0)
 			xdp_ports++;
-		if (promisc_set[ports[i]] && rte_eth_promiscuous_disable(ports[i]) == 0)
-			promisc_set[ports[i]] = 0;
-		rte_eth_dev_stop(ports[i]);
-		rte_eth_dev_close(ports[i]);
+		fe_ports_close(ports[i]);
 	}
 	avail = rte_mempool_avail_count(pool);
 	missing = size - avail;
@@ -1593,6 +1574,43 @@ want_help(int argc, char **argv)
 	return 0;
 }
 
+/*
+ * Every port set up as a real NIC needs (fe_ports.h): the hosts' MTU (a trunk's with the
+ * fabric's header), the NIC's own pauses off, the links waited for and printed, and no
+ * port slower than the rate its links carry in real time (the profile's, once dilated).
+ */
+static int
+ports_start(const struct opts *o, const uint16_t *ports, unsigned nports, unsigned nall,
+	    struct rte_mempool *pool, const struct fe_linkdef *up, const struct fe_linkdef *down,
+	    char *err, size_t len)
+{
+	struct fe_ports_conf c = {.rxd = (uint16_t)o->rxd,
+				  .txd = (uint16_t)o->txd,
+				  .keep_fc = o->keep_fc,
+				  .link_wait_ns = o->link_wait_ns};
+	uint64_t *rate = calloc(nports ? nports : 1, sizeof(*rate));
+	int rc = 0;
+
+	if (rate == NULL) {
+		snprintf(err, len, "out of memory");
+		return -1;
+	}
+	for (unsigned i = 0; i < nall && rc == 0; i++) { /* the trunks too (--box) */
+		c.mtu = (uint32_t)o->mtu + (i >= nports ? FE_TRUNK_HDR : 0);
+		rc = fe_ports_setup(ports[i], pool, &c, err, len);
+	}
+	if (rc == 0) {
+		fe_ports_wait_link(ports, nall, &c);
+		printf("fabemu-dp: ports\n");
+		fe_ports_print(ports, nall);
+		for (unsigned i = 0; i < nports; i++)
+			rate[i] = RTE_MAX(up[i].link.rate_bps, down[i].link.rate_bps);
+		rc = fe_ports_check_speed(ports, nports, rate, err, len);
+	}
+	free(rate);
+	return rc;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -1698,10 +1716,8 @@ main(int argc, char **argv)
 			 nmbufs,
 			 (unsigned)(((uint64_t)nmbufs * (room + 192) + (1 << 20) - 1) >> 20),
 			 rte_strerror(rte_errno));
-	for (unsigned i = 0; i < nall; i++) /* the trunks too (--box) */
-		if (port_setup(ports[i], pool, (uint16_t)o.rxd, (uint16_t)o.txd, err, sizeof(err)) <
-		    0)
-			rte_exit(EXIT_FAILURE, "%s\n", err);
+	if (ports_start(&o, ports, nports, nall, pool, up, down, err, sizeof(err)) < 0)
+		rte_exit(2, "%s\n", err);
 	discarded = calloc(nall, sizeof(*discarded));
 	if (discarded == NULL)
 		rte_exit(EXIT_FAILURE, "out of memory\n");

@@ -49,7 +49,9 @@
 	X(FLOWLET_GAP, "flowlet-gap")                                                              \
 	X(FAILOVER_TIME, "failover-time")                                                          \
 	X(LCORES, "lcores")                                                                        \
-	X(MTU, "mtu")
+	X(MTU, "mtu")                                                                              \
+	X(PORT_FLOW_CONTROL, "port-flow-control")                                                  \
+	X(LINK_WAIT, "link-wait")
 
 /* Whether fabemu-dp has the long option name (len bytes, without its "--"). */
 static inline int

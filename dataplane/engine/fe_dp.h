@@ -33,6 +33,7 @@
 #include "fe_measure.h"
 #include "fe_nic.h"
 #include "fe_pfc.h"
+#include "fe_rsvd.h"
 
 #define FE_BURST	 32
 #define FE_PORT_NAME_LEN 64
@@ -272,6 +273,8 @@ struct fe_sw_stats {
 	fe_counter_t flood_ends;      /* a flood (copy) with no port or link left to go to: freed */
 	fe_counter_t handoff_full;    /* pipeline: the down stage's ring was full (dropped) */
 	fe_counter_t handoff_stopped; /* pipeline: between the stages when it stopped: freed */
+	/* to 01:80:C2:00:00:00-0F: stopped at the switch they entered, by cause (fe_rsvd.h) */
+	fe_counter_t reserved[FE_RSVD__MAX];
 };
 
 /* The loop's own (with --lcores 2, the up stage's): one writer, read by snapshots. */

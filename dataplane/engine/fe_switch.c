@@ -183,7 +183,11 @@ mac_keys(const struct rte_mbuf *m, uint64_t *dst, uint64_t *src)
 	*src = rte_le_to_cpu_64(s) >> 16;		       /* bytes 6..11 */
 }
 
-/* Egress port of m from `in`, learning its source; -1: flood, -2: filter (drop). */
+/* lookup()'s answer for a frame to a reserved group address (fe_rsvd.h): it stops here */
+#define FE_OUT_RSVD (-4)
+
+/* Egress port of m from `in`, learning its source; -1: flood, -2: filter (drop),
+ * FE_OUT_RSVD: stop (forward()). */
 static inline int
 lookup(struct fe_dp *dp, unsigned in, struct rte_mbuf *m, uint64_t t)
 {
@@ -200,7 +204,7 @@ lookup(struct fe_dp *dp, unsigned in, struct rte_mbuf *m, uint64_t t)
 		fresh = 0;
 	}
 	if (rte_is_multicast_ether_addr(&eh->dst_addr))
-		return -1;
+		return unlikely(fe_rsvd_addr(eh->dst_addr.addr_bytes)) ? FE_OUT_RSVD : -1;
 	if (!fresh || dst != c->dst) {
 		c->out = fe_mac_lookup(dp->mac, eh->dst_addr.addr_bytes, t);
 		c->dst = dst; /* only ever a unicast address (or UINT64_MAX) */
@@ -370,11 +374,34 @@ to_egress(struct fe_dp *dp, unsigned in, unsigned q, struct rte_mbuf *m, uint64_
 	to_link(dp, 2 * q + 1, &out->down, &out->down_x, m, t, FE_LABEL(acct, lane), R);
 }
 
+/*
+ * A frame to a reserved group address stops at the switch it entered, counted by cause:
+ * a bridge never forwards them (IEEE 802.1Q), and no regime here takes a host's pause
+ * or PFC frame (docs/counters.md). Its credits go back here, as a filtered frame's do.
+ */
+static __rte_noinline void
+rsvd_stop(struct fe_dp *dp, unsigned in, struct rte_mbuf *m, uint64_t t, uint8_t lane,
+	  const enum fe_regime R)
+{
+	enum fe_rsvd why =
+		fe_rsvd_class(rte_pktmbuf_mtod(m, const uint8_t *), rte_pktmbuf_data_len(m));
+
+	FE_CNT_ADD(dp->sw.reserved[why], 1);
+	if (R == FE_REGIME_CREDIT)
+		fe_credit_return(&dp->ports[in].credit, lane,
+				 fe_credit_blocks(rte_pktmbuf_pkt_len(m)), t);
+	rte_pktmbuf_free(m);
+}
+
 /* Into the switch of port `in` (one switch is a graph of one: fe_graph.h). */
 static __rte_always_inline void
 forward(struct fe_dp *dp, unsigned in, int out, struct rte_mbuf *m, uint64_t t, uint8_t lane,
 	const enum fe_regime R)
 {
+	if (unlikely(out == FE_OUT_RSVD)) {
+		rsvd_stop(dp, in, m, t, lane, R);
+		return;
+	}
 	fe_rg_graph_ingress(R, dp, in, out, m, t, lane);
 }
 
@@ -620,10 +647,12 @@ arrive_burst_graph(struct fe_dp *dp, unsigned in, struct rte_mbuf **pkts, const 
 		if (unlikely(rte_pktmbuf_data_len(pkts[i]) < sizeof(struct rte_ether_hdr)))
 			break;
 		outs[i] = mac_regs_out(dp, in, &r, pkts[i], stamps[i]);
+		if (unlikely(outs[i] == FE_OUT_RSVD))
+			break;
 	}
 	graph_burst(dp, in, pkts, stamps, outs, i, R);
-	/* from a runt on (counted and freed; under credits its credits go back after the
-	 * frames before it): one frame at a time */
+	/* from a runt or a reserved address on (counted and freed; under credits its credits
+	 * go back after the frames before it): one frame at a time */
 	for (; i < n; i++)
 		arrive_call(dp, in, pkts[i], stamps[i], R);
 }
@@ -654,8 +683,8 @@ arrive_burst_one(struct fe_dp *dp, unsigned in, struct rte_mbuf **pkts, const ui
 		if (likely(out >= 0)) {
 			unicast++;
 			to_egress(dp, in, (unsigned)out, m, stamps[i], 0, R);
-		} else {
-			fe_rg_graph_ingress(R, dp, in, out, m, stamps[i], 0);
+		} else { /* a flood, filtered, a reserved address */
+			forward(dp, in, out, m, stamps[i], 0, R);
 		}
 	}
 	FE_CNT_ADD(dp->sw.unicast, unicast);

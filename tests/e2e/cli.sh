@@ -260,6 +260,8 @@ expect_error "option '--rate' needs a value" $PORTS -- --rate
 expect_error "--idle-sleep '1s' (allowed: 0ns to 100ms)" $PORTS -- --idle-sleep 1s
 expect_error "--rxd '10' (allowed: 64 to 16384)" $PORTS -- --rxd 10
 expect_error "--realtime '100' (allowed: 0 to 99)" $PORTS -- --realtime 100
+expect_error "--port-flow-control: 'on' (allowed: off, keep)" $PORTS -- --port-flow-control on
+expect_error "--link-wait '120s' (allowed: 0ns to 60s)" $PORTS -- --link-wait 120s
 expect_error "no ports: give EAL options" -- --rate 1G
 expect_error "--regime: 'ib' (allowed: lossy, pfc, credit)" $PORTS -- --regime ib
 expect_error "--lanes '9' (allowed: 1 to 8)" $PORTS -- --lanes 9
@@ -379,7 +381,7 @@ fe_hosts cli 2
 expect_error "--mtu 9000: port 0 (AF_XDP) carries frames of at most" $(fe_vdevs af_xdp) -- --mtu 9000
 big=$(fe_vdevs af_packet | sed 's/framesz=[0-9]*/framesz=70000/g; s/blocksz=[0-9]*/blocksz=131072/g; s/framecnt=[0-9]*/framecnt=64/g')
 expect_error "port 0: framesz=70000: an mbuf holds at most" $big --
-expect_error "--mtu '9001' (allowed: 576 to 9000)" $(fe_vdevs af_packet) -- --mtu 9001
+expect_error "--mtu '9217' (allowed: 576 to 9216)" $(fe_vdevs af_packet) -- --mtu 9217
 "$FE_ROOT/testbeds/veth.sh" down --name "$FE_TB_NAME"
 FE_TB_NAME=
 echo "cli: passed"

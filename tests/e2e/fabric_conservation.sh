@@ -209,6 +209,7 @@ def balance(run, d, copies=None):
     rhs += [("queued", sum(l["q_pkts"] for l in every)), ("wire", sum(l["wire_pkts"] for l in every)),
             ("stopped", sum(l["stopped_pkts"] for l in every))]
     rhs += [(k, sw[k]) for k in ("filtered", "runts", "nombuf", "handoff_full")]
+    rhs += [(k, sw[k]) for k in sorted(sw) if k.startswith("reserved_")]  # stopped at the switch
     rhs.append(("flood_ends", field(sw, "flood_ends")))
     if d["regime"] == "credit":
         rhs += [("iq_depth", sum(x["iq_depth"] for _, x in lanes)),

@@ -1633,3 +1633,97 @@ Test(engine, vl_stall_is_per_output_and_vl)
 	fe_dp_drain(dp);
 	fe_dp_free(dp);
 }
+
+/* A frame of len bytes, f its first n bytes (the rest zero), arrives at port `port`. */
+static void
+inject_raw(int port, const uint8_t *f, unsigned n, uint16_t len)
+{
+	struct rte_mbuf *m = rte_pktmbuf_alloc(pool);
+	char *p;
+
+	cr_assert_not_null(m);
+	p = rte_pktmbuf_append(m, len);
+	cr_assert_not_null(p);
+	memset(p, 0, len);
+	rte_memcpy(p, f, n);
+	cr_assert_eq(rte_ring_enqueue(rxr[port], m), 0);
+}
+
+/*
+ * Frames to IEEE 802.1Q's reserved group addresses stop at the switch, counted by cause,
+ * in every regime and on each of its paths (the lossy burst path, the general path, PFC's
+ * and the credit arbiter's); a broadcast beside them is flooded as ever. Under credits
+ * their credits come back; every mbuf goes back to the pool.
+ */
+static void
+reserved_stop(struct fe_dp_conf *conf, const struct fe_linkdef *all, const char *what)
+{
+	static const struct {
+		uint8_t dst5;
+		uint16_t type;
+		uint8_t p0, p1;
+		enum fe_rsvd cause;
+	} t[] = {
+		{0x01, 0x8808, 0x00, 0x01, FE_RSVD_PAUSE},
+		{0x01, 0x8808, 0x01, 0x01, FE_RSVD_PFC},
+		{0x0e, 0x88cc, 0x02, 0x07, FE_RSVD_LLDP},
+		{0x00, 38, 0x42, 0x42, FE_RSVD_STP},
+		{0x02, 0x8809, 0x01, 0x01, FE_RSVD_SLOW},
+		{0x03, 0x888e, 0x01, 0x00, FE_RSVD_OTHER},
+	};
+	struct fe_dp *dp = engine_regime(conf, all, all);
+	uint64_t now = 1;
+
+	for (unsigned i = 0; i < sizeof(t) / sizeof(t[0]); i++)
+		for (int p = 0; p < 2; p++) { /* from two ports: each is counted */
+			uint8_t f[16] = {0x01, 0x80, 0xc2, 0, 0, t[i].dst5};
+
+			memcpy(f + 6, MAC[p], 6);
+			f[12] = (uint8_t)(t[i].type >> 8);
+			f[13] = (uint8_t)t[i].type;
+			f[14] = t[i].p0;
+			f[15] = t[i].p1;
+			inject_raw(p, f, sizeof(f), 60);
+		}
+	inject(0, BCAST, 60);
+	for (; now <= 1000000; now += 1000)
+		fe_dp_poll(dp, now);
+	cr_assert_eq(sent(0), 0, "%s: nothing to port 0", what);
+	cr_assert_eq(sent(1), 1, "%s: only the broadcast to port 1", what);
+	cr_assert_eq(sent(2), 1, "%s: only the broadcast to port 2", what);
+	cr_assert_eq(dp->sw.flooded, 1, "%s", what);
+	for (unsigned i = 0; i < sizeof(t) / sizeof(t[0]); i++)
+		cr_assert_eq(dp->sw.reserved[t[i].cause], 2, "%s: reserved_%s", what,
+			     fe_rsvd_name(t[i].cause));
+	cr_assert_eq(dp->mac->learned, 2, "%s: their sources are learned as a bridge does", what);
+	for (int p = 0; conf->regime == FE_REGIME_CREDIT && p < 2; p++) {
+		const struct fe_credit *c = &dp->ports[p].credit;
+		uint32_t back = c->avail[0];
+
+		for (uint32_t k = c->head; k != c->tail; k++)
+			back += c->ring[k & c->mask].blocks;
+		cr_assert_eq(back, c->total, "%s: every credit of port %d came back", what, p);
+	}
+	fe_dp_free(dp);
+	cr_assert_eq(rte_mempool_avail_count(pool), pool->size, "%s: every mbuf back", what);
+}
+
+Test(engine, reserved_addresses_stop_at_the_switch)
+{
+	struct fe_linkdef ideal = {0}, slow = {.link = {.rate_bps = 100000000, .delay_ns = 2000}};
+	struct fe_dp_conf lossy = {.regime = FE_REGIME_LOSSY, .lanes = 1};
+	struct fe_dp_conf lossy2 = {.regime = FE_REGIME_LOSSY, .lanes = 1};
+	struct fe_dp_conf pfc = {.regime = FE_REGIME_PFC,
+				 .lanes = 1,
+				 .pfc = {.xoff = 64 << 10, .xon = 32 << 10, .quanta = 65535}};
+	struct fe_dp_conf credit = {
+		.regime = FE_REGIME_CREDIT, .lanes = 1, .credit = {.buffer = 64 << 10}};
+	struct fe_dp_conf credit4 = {
+		.regime = FE_REGIME_CREDIT, .lanes = 4, .credit = {.buffer = 64 << 10}};
+
+	reserved_stop(&lossy, &ideal, "lossy, burst path");
+	reserved_stop(&lossy2, &slow, "lossy, general path");
+	reserved_stop(&pfc, &slow, "pfc");
+	reserved_stop(&credit, &slow, "credit");
+	reserved_stop(&credit4, &ideal, "credit, 4 lanes");
+}

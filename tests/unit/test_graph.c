@@ -2198,3 +2198,74 @@ Test(graph, ring3_watchdog_forward_ignores_the_pauses)
 	cr_assert_eq(fe_dp_held(dp), 0, "nothing stuck");
 	done(dp, avail);
 }
+
+/* Host `port` sends a PFC frame (802.1Qbb, priority 3, XOFF), as a host's NIC does. */
+static void
+inject_pfc(int port)
+{
+	struct rte_mbuf *m = rte_pktmbuf_alloc(pool);
+	uint8_t *f;
+
+	cr_assert_not_null(m);
+	f = (uint8_t *)rte_pktmbuf_append(m, 60);
+	cr_assert_not_null(f);
+	memset(f, 0, 60);
+	fe_pfc_frame(f, MAC[port], 3, 65535);
+	cr_assert_eq(rte_ring_enqueue(rxr[port], m), 0);
+}
+
+/*
+ * A leaf-spine: the hosts' PFC frames stop at the leaf they enter, counted; no other
+ * switch and no other host sees them, and the frames around them cross as ever, in
+ * every regime, over host links with a delay (bursts of arrivals) and without (each
+ * frame as it comes). Under credits, every credit of the hosts comes back.
+ */
+Test(graph, reserved_addresses_stop_at_the_ingress_switch)
+{
+	static const enum fe_regime regimes[] = {FE_REGIME_LOSSY, FE_REGIME_PFC, FE_REGIME_CREDIT};
+
+	for (unsigned r = 0; r < 3; r++)
+		for (int ideal = 0; ideal <= 1; ideal++) {
+			struct opt o = credit_tree;
+			unsigned avail = rte_mempool_avail_count(pool), got = 0;
+			uint64_t t = 1000000, hops = 0;
+			struct fe_dp *dp;
+
+			o.regime = regimes[r];
+			o.ideal_hosts = ideal;
+			o.pfc = (struct fe_pfc_params){
+				.xoff = 64 << 10, .xon = 32 << 10, .quanta = 65535};
+			dp = engine_o("leaf-spine", FE_PATH_ECMP, &o);
+			learn(dp, &t);
+			for (unsigned h = 0; h < dp->graph->nhl; h++)
+				hops -= dp->graph->hl[h].l.st.in_pkts;
+			for (int p = 0; p < NP; p++) {
+				inject(p, MAC[(p + 2) % NP], 5, 200); /* to the other leaf */
+				inject_pfc(p);
+				inject(p, MAC[(p + 2) % NP], 5, 200);
+			}
+			for (int k = 0; k < 100; k++)
+				fe_dp_poll(dp, t += 1000);
+			for (int p = 0; p < NP; p++)
+				got += sent(p);
+			for (unsigned h = 0; h < dp->graph->nhl; h++)
+				hops += dp->graph->hl[h].l.st.in_pkts;
+			cr_assert_eq(got, 2 * NP, "%s, %s host links: the frames around them only",
+				     fe_regime_name(o.regime), ideal ? "ideal" : "1 us");
+			cr_assert_eq(hops, 2 * 2 * NP,
+				     "%s: each crossed two links between switches",
+				     fe_regime_name(o.regime));
+			cr_assert_eq(dp->sw.reserved[FE_RSVD_PFC], NP,
+				     "%s: every PFC frame counted", fe_regime_name(o.regime));
+			for (int p = 0; o.regime == FE_REGIME_CREDIT && p < NP; p++) {
+				const struct fe_credit *c = &dp->ports[p].credit;
+				uint32_t back = c->avail[0];
+
+				for (uint32_t k = c->head; k != c->tail; k++)
+					back += c->ring[k & c->mask].blocks;
+				cr_assert_eq(back, c->total, "credit, %s: host %d's credits back",
+					     ideal ? "ideal" : "1 us", p + 1);
+			}
+			done(dp, avail);
+		}
+}

@@ -1,0 +1,133 @@
+#!/usr/bin/env bash
+# The ethdev path of a PCI port, without hardware: DPDK's net_tap PMD, each TAP interface
+# moved into a host namespace of its own once fabemu-dp has set it up (the PMD's ioctls
+# name the interface in fabemu-dp's namespace). Checks what docs/inline.md promises:
+#  - an MTU the port cannot take stops the start with the port's own limit (22.11's
+#    net_tap: 1504, its largest frame 1522 bytes), before any frame;
+#  - the port is set up (MTU set through the PMD, 802.3x off through the PMD, link up)
+#    and says so;
+#  - frames of the full MTU (1500) cross with DF set, both ways;
+#  - a PFC frame (802.1Qbb, to 01:80:C2:00:00:01) sent by one host never reaches the
+#    other, while the broadcast sent right after it does; the switch counts it
+#    (switch.reserved_pfc in the JSON counters and in Prometheus).
+set -euo pipefail
+. "$(dirname "$0")/../../testbeds/lib.sh"
+fe_init tap
+
+T=$FE_TMP
+NS=(fe-tap-h1 fe-tap-h2)
+IF=(fetap1 fetap2)
+tap_cleanup() {
+	if [ -n "$FE_DP_PID" ] && kill -0 "$FE_DP_PID" 2>/dev/null; then
+		kill -INT "$FE_DP_PID" 2>/dev/null
+		for _ in $(seq 50); do kill -0 "$FE_DP_PID" 2>/dev/null || break; sleep 0.1; done
+		kill -KILL "$FE_DP_PID" 2>/dev/null || true
+		wait "$FE_DP_PID" 2>/dev/null || true
+		FE_DP_PID=
+	fi
+	for ns in "${NS[@]}"; do
+		pids=$(ip netns pids "$ns" 2>/dev/null || true)
+		[ -n "$pids" ] && kill -KILL $pids 2>/dev/null || true
+		ip netns del "$ns" 2>/dev/null || true
+	done
+}
+# the namespaces go after the dataplane (which holds the TAPs), then fe_cleanup's part
+trap 'rc=$?; tap_cleanup; (exit $rc); fe_cleanup' EXIT
+ns() { local i=$1; shift; ip netns exec "${NS[$i]}" "$@"; }
+vdevs() { echo "--vdev=net_tap0,iface=${IF[0]} --vdev=net_tap1,iface=${IF[1]}"; }
+tap_eal() { echo "$(fe_eal) --log-level=pmd.net.tap:error"; }
+
+for ns in "${NS[@]}"; do
+	ip netns list | grep -q "^$ns\b" && fe_fail "namespace $ns exists: another run of this test?"
+done
+for i in 0 1; do
+	! ip link show "${IF[$i]}" >/dev/null 2>&1 || fe_fail "interface ${IF[$i]} exists"
+done
+
+# 1. an MTU the port cannot take: refused, naming the port's own limit
+rc=0
+"$FE_BIN/fabemu-dp" $(tap_eal) $(vdevs) -- --mtu 4096 --control none >"$T/big.log" 2>&1 || rc=$?
+[ "$rc" = 2 ] || { cat "$T/big.log" >&2; fe_fail "--mtu 4096 on net_tap: exit $rc, expected 2"; }
+grep -qF -- "--mtu 4096: port 0 (net_tap0, driver net_tap) takes an MTU of at most 1504 (its largest frame: 1522 bytes" "$T/big.log" ||
+	{ cat "$T/big.log" >&2; fe_fail "--mtu 4096: no message naming the port's limit"; }
+echo "  ok   --mtu 4096 refused: $(grep -o 'port 0 (net_tap0.*jumbo frames' "$T/big.log")"
+for i in 0 1; do
+	! ip link show "${IF[$i]}" >/dev/null 2>&1 || fe_fail "${IF[$i]} left behind by a refused start"
+done
+
+# 2. the dataplane, then each TAP into its host's namespace
+fe_dp_start $(tap_eal) $(vdevs) -- --mtu 1500 --stats-json "$T/stats.json"
+for i in 0 1; do
+	grep -q "^  port $i: net_tap$i, driver net_tap (vdev), Link up.*MTU 1500 (set), flow control off (set)" \
+		"$FE_DP_LOG" || { cat "$FE_DP_LOG" >&2; fe_fail "port $i: not set up as expected"; }
+done
+grep "^  port [01]: net_tap.*driver" "$FE_DP_LOG" | sed 's/^/ /'
+for i in 0 1; do
+	ip netns add "${NS[$i]}"
+	ip link set "${IF[$i]}" netns "${NS[$i]}"
+	ns $i ip link set lo up
+	ns $i ip addr add "198.18.0.$((i + 1))/24" dev "${IF[$i]}"
+	ns $i ip link set "${IF[$i]}" up
+	# hosts behind a DPDK port compute their own checksums (nothing downstream will)
+	ns $i ethtool -K "${IF[$i]}" tx off >/dev/null
+done
+
+# 3. full-size frames cross, both ways, with DF set
+ns 0 ping -q -c 3 -i 0.2 -W 2 -M do -s 1472 198.18.0.2 >"$T/ping1" ||
+	{ cat "$T/ping1" >&2; fe_fail "1500-byte IP packets from host 1 did not cross"; }
+ns 1 ping -q -c 3 -i 0.2 -W 2 -M do -s 1472 198.18.0.1 >"$T/ping2" ||
+	{ cat "$T/ping2" >&2; fe_fail "1500-byte IP packets from host 2 did not cross"; }
+echo "  ok   1500-byte IP packets (DF) cross both ways"
+
+# 4. a PFC frame from host 1, then a broadcast: host 2 hears the broadcast only
+cat >"$T/rx.py" <<'EOF'
+import socket, sys, time
+s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(3))  # ETH_P_ALL
+s.bind((sys.argv[1], 0))
+s.settimeout(0.2)
+pfc = marker = 0
+open(sys.argv[2], "w").close()  # listening
+end = time.time() + float(sys.argv[3])
+while time.time() < end:
+    try:
+        f = s.recv(2048)
+    except socket.timeout:
+        continue
+    pfc += f[:6] == bytes.fromhex("0180c2000001")
+    marker += f[12:14] == b"\x88\xb5" and f[14:22] == b"FEMU-TAP"
+print("pfc=%d marker=%d" % (pfc, marker))
+EOF
+cat >"$T/tx.py" <<'EOF'
+import socket, sys
+s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
+s.bind((sys.argv[1], 0))
+src = s.getsockname()[4]
+# 802.1Qbb: MAC control 0x8808, opcode 0x0101, priority 3 paused for 65535 quanta
+pfc = bytes.fromhex("0180c2000001") + src + bytes.fromhex("880801010008") + bytes(6) + b"\xff\xff"
+marker = b"\xff" * 6 + src + b"\x88\xb5" + b"FEMU-TAP"
+for _ in range(int(sys.argv[2])):
+    s.send(pfc.ljust(60, b"\0"))
+    s.send(marker.ljust(60, b"\0"))
+EOF
+ns 1 python3 "$T/rx.py" "${IF[1]}" "$T/listening" 3 >"$T/rx.out" &
+rx=$!
+for _ in $(seq 50); do [ -e "$T/listening" ] && break; sleep 0.05; done
+ns 0 python3 "$T/tx.py" "${IF[0]}" 5
+wait "$rx" || fe_fail "the receiver in host 2 failed"
+got=$(cat "$T/rx.out")
+echo "  host 2 heard: $got"
+[[ "$got" == *"marker=5"* ]] || fe_fail "host 2 did not hear the 5 broadcasts ($got)"
+[[ "$got" == "pfc=0 "* ]] || fe_fail "a PFC frame from host 1 reached host 2 ($got)"
+
+fe_ctl -j counters >"$T/counters.json"
+fe_check "switch.reserved_pfc (control socket)" \
+	"$(fe_json "$T/counters.json" 'd["switch"]["reserved_pfc"]')" 5 5
+fe_ctl prometheus >"$T/prom.txt"
+fe_check "fabemu_switch_reserved_pfc (Prometheus)" \
+	"$(awk '$1 == "fabemu_switch_reserved_pfc" {print $2}' "$T/prom.txt")" 5 5
+fe_dp_stop
+fe_check "switch.reserved_pfc (--stats-json at exit)" \
+	"$(fe_json "$T/stats.json" 'd["switch"]["reserved_pfc"]')" 5 5
+grep -q 'mbufs: engine holds 0 after drain; pool \([0-9]*\) of \1 returned$' "$FE_DP_LOG" ||
+	fe_fail "mbufs not all returned"
+echo "tap: passed"
