@@ -65,7 +65,7 @@ state_file() { echo "$STATE_DIR/testbed-$NAME"; }
 # by the commands run from here (the record is read whole first: a reader killed
 # halfway would lose the rest of it).
 down() {
-	local f line kind obj i
+	local f line kind obj i comm
 	local -a lines
 	f=$(state_file)
 	trap '' INT TERM HUP
@@ -83,8 +83,9 @@ down() {
 			# a kernel thread's cores before `up` moved it (it may have gone since, and
 			# its PID gone to another: the name must still be the same)
 			set -- $obj
-			[ "$(cat "/proc/$1/comm" 2>/dev/null)" = "${3-}" ] &&
-				taskset -pc "$2" "$1" >/dev/null 2>&1 || true ;;
+			comm=
+			read -r comm 2>/dev/null <"/proc/$1/comm" || true
+			[ "$comm" = "${3-}" ] && taskset -pc "$2" "$1" >/dev/null 2>&1 || true ;;
 		setting)
 			set -- $obj
 			echo "$2" >"$1" 2>/dev/null || true ;;
@@ -188,18 +189,23 @@ host_cpus() {
 
 # --cores split: the kernel's movable threads off core 0, recorded for `down`.
 split_cores() {
-	local f=$1 cpus pid aff flags
+	local f=$1 cpus pid aff flags stat comm
+	local -a fields
 	cpus=$(host_cpus)
 	[ -n "$cpus" ] || { echo "veth.sh: one core: --cores split does nothing" >&2; return 0; }
 	echo "cores $cpus" >>"$f"
-	for pid in $(ps -eo pid=,ppid=,comm= | awk '$2 == 2 || $1 == 2 {print $1}'); do
-		aff=$(taskset -pc "$pid" 2>/dev/null | awk -F': ' '{print $2}') || continue
+	# /proc read with the shell's builtins: commands for each of the ~60 threads took seconds
+	for pid in $(ps -eo pid=,ppid= | awk '$2 == 2 || $1 == 2 {print $1}'); do
+		cpus_allowed "$pid" || continue
 		[ -n "$aff" ] && [ "$aff" != "$cpus" ] || continue
 		# per-CPU threads (ksoftirqd/0, migration/0, ...) cannot move
 		# (PF_NO_SETAFFINITY, 0x04000000 in their flags): they stay
-		flags=$(sed 's/.*) //' "/proc/$pid/stat" 2>/dev/null | awk '{print $7}') || continue
+		read -r stat 2>/dev/null <"/proc/$pid/stat" || continue
+		read -ra fields <<<"${stat##*) }"
+		flags=${fields[6]:-}
 		[ -n "$flags" ] && [ $((flags & 0x04000000)) = 0 ] || continue
-		echo "affinity $pid $aff $(cat "/proc/$pid/comm" 2>/dev/null)" >>"$f"
+		read -r comm 2>/dev/null <"/proc/$pid/comm" || continue
+		echo "affinity $pid $aff $comm" >>"$f"
 		taskset -pc "$cpus" "$pid" >/dev/null 2>&1 || true
 	done
 	# the unbound workqueues' workers, and the interrupts that can move
@@ -214,11 +220,23 @@ split_cores() {
 	return 0
 }
 
+# A thread's cores into aff (Cpus_allowed_list: "0-1", as taskset takes them); 1 if it
+# is gone.
+cpus_allowed() {
+	local key value
+	aff=
+	[ -r "/proc/$1/status" ] || return 1
+	while read -r key value; do
+		[ "$key" = Cpus_allowed_list: ] && aff=$value
+	done 2>/dev/null <"/proc/$1/status"
+	return 0
+}
+
 # Write value to a kernel setting, its old value recorded first for `down` (if the
 # setting does not take, `down` writes back what is there anyway).
 set_file() {
 	local file=$1 value=$2 f=$3 old
-	old=$(cat "$file" 2>/dev/null) || return 0
+	read -r old 2>/dev/null <"$file" || [ -r "$file" ] || return 0
 	[ "$old" != "$value" ] || return 0
 	echo "setting $file $old" >>"$f"
 	echo "$value" >"$file" 2>/dev/null || true

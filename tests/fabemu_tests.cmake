@@ -1,17 +1,27 @@
 # fabemu_unit_test(NAME SOURCE LIBS...): a Criterion test program registered with ctest.
+# Unit tests may run in parallel (ctest -j): each has its own EAL prefix and no files.
+# Every one is in `tests/run.sh quick` (label quick, built by the target quick).
 function(fabemu_unit_test name src)
   add_executable(${name} ${src})
   target_link_libraries(${name} PRIVATE ${ARGN} PkgConfig::CRITERION)
   add_test(NAME ${name} COMMAND ${name} --verbose=0)
-  set_tests_properties(${name} PROPERTIES LABELS unit TIMEOUT 120)
+  set_tests_properties(${name} PROPERTIES LABELS "unit;quick" TIMEOUT 120)
+  add_dependencies(quick ${name})
 endfunction()
 
-# fabemu_e2e_test(NAME SCRIPT): a bash script that runs real binaries (needs root).
-# Scripts get the build's bin directory in FABEMU_BIN. They run one at a time
-# (RESOURCE_LOCK) because they share the machine's two cores and its namespaces.
+# fabemu_e2e_test(NAME SCRIPT [QUICK]): a bash script that runs real binaries (needs root).
+# Scripts get the build's bin directory in FABEMU_BIN. Each runs alone (RUN_SERIAL, even
+# under ctest -j): they share the machine's two cores, some measure timing, and their
+# namespaces have fixed names. QUICK: one of the few, exact and taking seconds, that
+# `tests/run.sh quick` runs beside the unit tests (they need only what the target quick
+# builds: fabemu-dp and the pcap tools).
 function(fabemu_e2e_test name script)
   add_test(NAME ${name} COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/${script})
+  set(labels e2e)
+  if(ARGV2 STREQUAL "QUICK")
+    list(APPEND labels quick)
+  endif()
   set_tests_properties(${name} PROPERTIES
-    LABELS e2e TIMEOUT 300 RESOURCE_LOCK machine
+    LABELS "${labels}" TIMEOUT 300 RUN_SERIAL ON
     ENVIRONMENT "FABEMU_BIN=${CMAKE_BINARY_DIR}/bin;FABEMU_SRC=${CMAKE_SOURCE_DIR}")
 endfunction()

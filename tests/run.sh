@@ -1,31 +1,101 @@
 #!/usr/bin/env bash
-# The whole test suite: install what is missing, build, run every test with ctest, in
-# three builds, each in its own directory:
-#   build/        the unit and end-to-end tests
+# The test suite: install what is missing, build, run the tests with ctest, in three
+# builds, each in its own directory:
+#   build/        the unit and end-to-end tests (labels unit, e2e; quick: see below)
 #   build-asan/   the unit tests and the pcap, control and command-line end-to-end tests
 #                 under ASan and UBSan (clang; tests/sanitize/), every report a failure
+#                 (label sanitize)
 #   build-fuzz/   the fuzz targets (libFuzzer, clang; tests/fuzz/): each replays its corpus
-#                 and fuzzes for FABEMU_FUZZ_SECONDS (15)
-#   tests/run.sh            all tests (needs root)
-#   tests/run.sh -L unit    only the unit tests (any ctest arguments pass through, to each
-#                           build's ctest; -L fuzz, -L sanitize pick a build's own tests)
+#                 and fuzzes for FABEMU_FUZZ_SECONDS (15) (label fuzz)
+#
+#   tests/run.sh               every test of the three builds (needs root): what CI runs
+#   tests/run.sh quick [ARGS]  the unit tests and a few exact end-to-end tests that take
+#                              seconds (label quick), in build/ alone, which builds only
+#                              what they use (the target quick)
+#   tests/run.sh ARGS          ctest ARGS (they pass through) in the builds that they can
+#                              select a test of: a label (-L) picks the builds whose own
+#                              label it matches (-L unit, -L e2e: build/; -L sanitize:
+#                              build-asan/; -L fuzz: build-fuzz/), and only those are
+#                              built; without -L, all three
+#
+# ctest runs with -j (the machine's cores; ARGS may give another -j): unit and fuzz tests
+# in parallel, each end-to-end test alone (RUN_SERIAL, tests/fabemu_tests.cmake).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-"$ROOT/testbeds/setup.sh"
 CLANG=${FABEMU_CLANG:-clang-14}
-cmake -S "$ROOT" -B "$ROOT/build" >/dev/null
-cmake --build "$ROOT/build" -j"$(nproc)"
-CC=$CLANG cmake -S "$ROOT" -B "$ROOT/build-asan" -DFABEMU_SANITIZE=ON >/dev/null
-cmake --build "$ROOT/build-asan" -j"$(nproc)"
-CC=$CLANG cmake -S "$ROOT" -B "$ROOT/build-fuzz" -DFABEMU_FUZZ=ON \
-	-DFABEMU_FUZZ_SECONDS="${FABEMU_FUZZ_SECONDS:-15}" >/dev/null
-cmake --build "$ROOT/build-fuzz" -j"$(nproc)" --target fuzzers
+JOBS=$(nproc)
+T0=$SECONDS
 
+QUICK=0
+if [ "${1:-}" = quick ]; then
+	QUICK=1
+	shift
+fi
+
+# the labels -L and --label-regex give (ctest regular expressions)
+labels=()
+args=("$@")
+for ((i = 0; i < ${#args[@]}; i++)); do
+	case "${args[i]}" in
+	-L | --label-regex) labels+=("${args[i + 1]:-}") ;;
+	--label-regex=*) labels+=("${args[i]#*=}") ;;
+	esac
+done
+# wanted BUILD-LABELS...: whether the builds owning those labels are to run (yes without -L)
+wanted() {
+	local re l
+	[ "${#labels[@]}" = 0 ] && return 0
+	for re in "${labels[@]}"; do
+		for l in "$@"; do
+			[[ $l =~ $re ]] && return 0
+		done
+	done
+	return 1
+}
+
+builds=()
+if [ "$QUICK" = 1 ]; then
+	builds=(build)
+else
+	wanted unit e2e quick && builds+=(build)
+	wanted sanitize && builds+=(build-asan)
+	wanted fuzz && builds+=(build-fuzz)
+	[ "${#builds[@]}" != 0 ] || {
+		echo "tests/run.sh: no build has a label that ${labels[*]} matches (unit, e2e, quick, sanitize, fuzz)" >&2
+		exit 2
+	}
+fi
+
+"$ROOT/testbeds/setup.sh"
+for b in "${builds[@]}"; do
+	case $b in
+	build)
+		cmake -S "$ROOT" -B "$ROOT/build" >/dev/null
+		if [ "$QUICK" = 1 ]; then
+			cmake --build "$ROOT/build" -j"$JOBS" --target quick
+		else
+			cmake --build "$ROOT/build" -j"$JOBS"
+		fi
+		;;
+	build-asan)
+		CC=$CLANG cmake -S "$ROOT" -B "$ROOT/build-asan" -DFABEMU_SANITIZE=ON >/dev/null
+		cmake --build "$ROOT/build-asan" -j"$JOBS"
+		;;
+	build-fuzz)
+		CC=$CLANG cmake -S "$ROOT" -B "$ROOT/build-fuzz" -DFABEMU_FUZZ=ON \
+			-DFABEMU_FUZZ_SECONDS="${FABEMU_FUZZ_SECONDS:-15}" >/dev/null
+		cmake --build "$ROOT/build-fuzz" -j"$JOBS" --target fuzzers
+		;;
+	esac
+done
+
+sel=()
+[ "$QUICK" = 1 ] && sel=(-L quick)
 passed=0 failed=0 rc=0
-for b in build build-asan build-fuzz; do
+for b in "${builds[@]}"; do
 	echo "== $b"
 	out=$(mktemp)
-	(cd "$ROOT/$b" && ctest --output-on-failure "$@") | tee "$out" || rc=1
+	(cd "$ROOT/$b" && ctest --output-on-failure -j"$JOBS" "${sel[@]}" "$@") | tee "$out" || rc=1
 	# "95% tests passed, 2 tests failed out of 40"
 	read -r p f < <(awk '/tests passed, .* tests failed out of/ {
 		sub("%", "", $1); n = $NF; f = $4; print n - f, f}' "$out") || true
@@ -33,5 +103,6 @@ for b in build build-asan build-fuzz; do
 	failed=$((failed + ${f:-0}))
 	rm -f "$out"
 done
-echo "tests/run.sh: $passed passed, $failed failed"
+t=$((SECONDS - T0))
+echo "tests/run.sh: $passed passed, $failed failed ($(printf '%d min %02d s' $((t / 60)) $((t % 60))), ${builds[*]})"
 exit "$rc"

@@ -45,7 +45,8 @@ fe_campaign_refused 'name: x\nhosts: 2\njob: {kind: command, command: "true"}\nr
 	"  - {name: w, kind: wire, split: true, realtime: true}\n|bad.yaml:5: regimes.0: kind wire is the hosts joined by a Linux bridge, without fabemu: profile, scale, links, nic, topology, path, split, realtime, pmd, ring and dataplane do not apply (mtu does)"
 
 echo "the shipped congestion-tree-split: one box against two"
-sed -e 's/^seed: 1/seed: 1\nfidelity: {capacity: false}/' \
+# without its baseline regime ideal, which nothing here looks at (3 runs of 27)
+sed -e 's/^seed: 1/seed: 1\nfidelity: {capacity: false}/' -e '/^  - name: ideal$/,+1d' \
 	"$FE_ROOT/testbeds/campaigns/congestion-tree-split.yaml" >"$T/cts.yaml"
 rc=0
 "$CTL" campaign run "$T/cts.yaml" --out "$T/out" >"$T/run.log" 2>&1 || rc=$?

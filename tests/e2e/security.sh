@@ -19,7 +19,7 @@ unmount_then_cleanup() {
 	fe_cleanup
 }
 trap unmount_then_cleanup EXIT
-chmod 755 "$T" # user nobody reads the pcap of the hosts' frames, nothing else
+chmod 755 "$T" # user nobody runs fabemuctl from there, nothing else
 A=02:fe:00:00:00:0a B=02:fe:00:00:00:0b
 "$FE_BIN/fe-pcapgen" "$T/in.pcap" $A $B 20 1000
 TCP_PORT=$((18700 + RANDOM % 1000))
@@ -31,6 +31,10 @@ VDEVS="--vdev=net_pcap0,rx_pcap=$T/in.pcap,tx_pcap=/dev/null,infinite_rx=1
 	--vdev=net_pcap1,rx_pcap=$T/in.pcap,tx_pcap=/dev/null"
 fe_dp_start $(fe_eal) $VDEVS -- --rate 10Mbit --control-tcp $TCP_PORT --capture-dir "$CAPDIR"
 CTL="$FE_BIN/fabemuctl"
+# user nobody runs the same fabemuctl, copied where it can reach it: a clone in a
+# directory only root may enter (/root, mode 700) holds a build nobody cannot execute
+NOBODY_CTL=$T/fabemuctl
+install -m 755 "$CTL" "$NOBODY_CTL"
 links_before=$(fe_ctl links)
 raw_tcp() { # USER JSON: one request over TCP as USER, print the reply
 	runuser -u "$1" -- python3 -c '
@@ -55,7 +59,7 @@ echo "TCP: the token"
 [ "$(stat -c '%a %U' "$TOKEN")" = "600 root" ] || fe_fail "token file: $(stat -c '%a %U' "$TOKEN")"
 [ "$(tr -d '\n' <"$TOKEN" | wc -c)" = 64 ] || fe_fail "token: not 64 hex digits"
 echo "  ok   $TOKEN: mode 600 root, 64 hex digits"
-out=$(runuser -u nobody -- "$CTL" -t $TCP_PORT set all loss=100% 2>&1) && fe_fail "nobody changed the fabric over TCP: $out"
+out=$(runuser -u nobody -- "$NOBODY_CTL" -t $TCP_PORT set all loss=100% 2>&1) && fe_fail "nobody changed the fabric over TCP: $out"
 expect "user nobody, fabemuctl -t: refused" "needs this dataplane's token" "$out"
 out=$(raw_tcp nobody '{"fabemu":1,"cmd":"set","link":"all","spec":"loss=100%"}')
 expect "no token: refused" "needs this dataplane's token" "$out"
@@ -67,7 +71,7 @@ expect "capture without the token: refused" "needs this dataplane's token" "$out
 [ ! -e /etc/fe-owned ] || fe_fail "a refused capture created /etc/fe-owned"
 echo "  ok   the links are as before; no file was written"
 fe_ctl -t $TCP_PORT status | grep -q '^fabemu-dp ' || fe_fail "root, with the token: status over TCP"
-FABEMU_TOKEN=$(cat "$TOKEN") runuser -u nobody --preserve-environment -- "$CTL" -t $TCP_PORT status |
+FABEMU_TOKEN=$(cat "$TOKEN") runuser -u nobody --preserve-environment -- "$NOBODY_CTL" -t $TCP_PORT status |
 	grep -q '^fabemu-dp ' || fe_fail "nobody with \$FABEMU_TOKEN: status over TCP"
 echo "  ok   with the token (read by root, or given in \$FABEMU_TOKEN) TCP works"
 
