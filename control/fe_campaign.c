@@ -175,6 +175,36 @@ show_links(const struct cg_campaign *c, const struct cg_regime *g)
 	free(dir);
 }
 
+/* What the projection will fit and project (cg_scale.c): set in the file, or the default. */
+static void
+show_projection(const struct cg_campaign *c)
+{
+	const struct cg_projection_cfg *p = &c->proj;
+
+	if (!c->allreduce)
+		return;
+	printf("projection to ");
+	if (p->nranks == 0)
+		printf("8, 64, 512, 1024, 4096, 16384");
+	for (unsigned i = 0; i < p->nranks; i++)
+		printf("%s%u", i ? ", " : "", p->ranks[i]);
+	printf(" ranks");
+	if (p->compute_ms > 0)
+		printf(", %g ms of compute a step", p->compute_ms);
+	if (p->nseries == 0)
+		printf(", each regime fitted to itself");
+	printf("\n");
+	for (unsigned k = 0; k < p->nseries; k++) {
+		printf("  series %s: fitted to", p->series[k].name);
+		for (unsigned i = 0; i < p->series[k].nfit; i++)
+			printf("%s %s", i ? "," : "", c->reg[p->series[k].fit[i]].name);
+		for (unsigned i = 0; i < p->series[k].ncheck; i++)
+			printf("%s %s", i ? "," : "; checked against",
+			       c->reg[p->series[k].check[i]].name);
+		printf("\n");
+	}
+}
+
 #define BASELINE_MARK " (baseline: runs without the timeline's faults)"
 
 static void
@@ -185,6 +215,8 @@ show_regime(const struct cg_campaign *c, const struct cg_regime *g)
 	if (g->kind == CG_WIRE) {
 		printf("regime %s: the wire (the hosts joined by a Linux bridge, no fabemu)%s\n",
 		       g->name, cg_baseline(g) ? BASELINE_MARK : "");
+		if (g->ranks)
+			printf("  ranks %u (hosts 1..%u)\n", g->ranks, g->ranks);
 		return;
 	}
 	printf("regime %s: profile %s (%s), scale %" PRIu32 ", regime %s%s%s\n", g->name,
@@ -195,6 +227,8 @@ show_regime(const struct cg_campaign *c, const struct cg_regime *g)
 	if (g->topology[0])
 		printf("  topology %s (%s), path %s%s\n", g->topology_name, g->topology,
 		       fe_path_name(g->path), g->split ? ", split across boxes" : "");
+	if (g->ranks)
+		printf("  ranks %u (hosts 1..%u)\n", g->ranks, g->ranks);
 	if (g->nic[0])
 		printf("  nic %s\n", g->nic);
 	for (unsigned i = 0; i < g->nlinks; i++)
@@ -321,6 +355,7 @@ show(const char *name)
 	for (unsigned k = 0; k < c->nquestions; k++)
 		printf("question %s against %s\n", c->reg[c->question[k].a].name,
 		       c->reg[c->question[k].b].name);
+	show_projection(c);
 	for (unsigned g = 0; g < c->nreg; g++)
 		show_regime(c, &c->reg[g]);
 	printf("timeline%s\n", c->nsteps ? "" : " (none)");

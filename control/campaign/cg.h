@@ -17,6 +17,9 @@
  *                   word of a comparison
  *   cg_summary.c    rows per regime and size, the baselines and the ratios to them, the
  *                   campaign's questions
+ *   cg_scale.c      the all-reduce projected to cluster scale from the rows (a model of
+ *                   stalls per packet and a ring's steps), and its check against a
+ *                   regime measured at more ranks
  *   cg_text.c       the terminal's tables
  *   cg_csv.c, cg_plot.c, cg_html.c   the results directory (cg_csv.c: its files,
  *                   written whole or not at all)
@@ -132,6 +135,28 @@ struct cg_regime {
 				 (cg_file.c decides; docs/campaigns.md) */
 	int split;	      /* the topology split across boxes: a fabemu-dp a box (--box) */
 	int realtime;	      /* split: the other boxes SCHED_FIFO (--realtime) */
+	unsigned ranks;	      /* the job's ranks: hosts 1..ranks; 0: every host */
+};
+
+/* The ranks regime g's job runs on: its ranks:, else every host of the campaign. */
+#define cg_regime_ranks(c, g) ((g)->ranks ? (g)->ranks : (c)->hosts)
+
+/* projection: the all-reduce at cluster scale (cg_scale.c, docs/campaigns.md) */
+#define CG_PROJ_MAX_N	  12
+#define CG_PROJ_MAX_CHECK 4
+struct cg_projection_cfg {
+	unsigned ranks[CG_PROJ_MAX_N]; /* the cluster sizes projected; nranks 0: the default */
+	unsigned nranks;
+	double compute_ms; /* a training step's compute; 0: not given (no share waiting) */
+	/* each series one fabric measured at one or more rank counts: fitted to fit[]'s
+	 * rows, checked against check[]'s (reg[] indexes); nseries 0: every regime a series
+	 * of its own, fitted to itself */
+	struct {
+		char name[64];
+		unsigned fit[CG_MAX_REGIMES], nfit;
+		unsigned check[CG_PROJ_MAX_CHECK], ncheck;
+	} series[CG_MAX_REGIMES];
+	unsigned nseries;
 };
 
 /* The thresholds of the fidelity verdict (docs/campaigns.md). */
@@ -172,6 +197,7 @@ struct cg_campaign {
 		unsigned a, b;
 	} question[CG_MAX_QUESTIONS];
 	unsigned nquestions;
+	struct cg_projection_cfg proj;
 };
 
 /* A baseline (the first wire regime, the first with an ideal fabric: g->baseline, set by
@@ -507,6 +533,7 @@ struct cg_row {
 	double recovery_ms, stall_at_ms;
 	const char *recovery; /* what recovery_ms is: cg_regime_recovery()'s */
 	double stall_share, stall_share_lo, stall_share_hi; /* stalls per iteration, its CI */
+	double stall_excess_ms; /* a stall's mean time above the median; NAN: no stall */
 };
 
 /* Whether a regime of the rows has emulated NICs (roce, ib, host): their table is printed. */
@@ -550,6 +577,73 @@ json_t *cg_summary_json(const struct cg_campaign *c, const struct cg_row *rows, 
 const char *cg_baseline_note(const struct cg_campaign *c, char *buf, size_t len);
 
 /*
+ * cg_scale.c: the all-reduce at cluster scale (docs/campaigns.md): the model's fit to
+ * rows measured at some ranks, projected to N ranks, and checked against rows measured
+ * at more. Every output (the terminal, campaign.json, projection.csv, report.html and its
+ * plot) prints what cg_project() gives.
+ */
+struct cg_proj_at {
+	unsigned n;
+	double packets;			  /* sent by the cluster in one iteration */
+	double stall, stall_lo, stall_hi; /* P(an iteration holds at least one stall) */
+	double base, base_lo, base_hi;	  /* an iteration without a stall, ms */
+	double mean, mean_lo, mean_hi;	  /* the expected iteration, ms */
+	double p99, p99_lo, p99_hi;	  /* its p99, ms */
+	double wait, wait_lo, wait_hi;	  /* the cluster's share of time waiting; NAN:
+					     no compute given */
+	double gpuh, gpuh_lo, gpuh_hi;	  /* GPU-hours waiting per 1,000 steps */
+	double stall_gpuh;		  /* ... of which stalls */
+};
+struct cg_proj_check {
+	unsigned reg;		/* the regime measured at more ranks */
+	struct cg_proj_at pred; /* predicted at its ranks */
+	int measured;		/* it has iterations */
+	size_t n;
+	double p50, p50_lo, p50_hi, p99, p99_lo, p99_hi, max; /* measured (NAN: none) */
+	double stall, stall_lo, stall_hi;		      /* its stall share, CI */
+};
+struct cg_proj {
+	char series[64], size[16];
+	uint64_t bytes;
+	unsigned mss;
+	unsigned nfit, fit_ranks[CG_MAX_REGIMES]; /* the fitted rows' ranks */
+	size_t iterations;			  /* ... their iterations */
+	long long stalls;			  /* ... their stalled iterations */
+	double exposure;			  /* ... the packets their iterations sent */
+	double p, p_lo, p_hi;			  /* stalls a packet, its interval */
+	double a, b, a_lo, b_lo, a_hi, b_hi;	  /* a step: a ms + b ms a byte of a chunk */
+	int base_from_ping;			  /* one rank count: a from the ping */
+	double cost_ms;				  /* a stall's cost */
+	int cost_measured;			  /* 0: the transport's recovery time */
+	double compute_ms;
+	struct cg_proj_at at[CG_PROJ_MAX_N];
+	unsigned nat;
+	struct cg_proj_check check[CG_PROJ_MAX_CHECK];
+	unsigned ncheck;
+};
+/* The projections of a campaign's rows: one a series and size (out: room for
+ * CG_MAX_REGIMES x CG_MAX_SIZES); how many (0 for a command job). */
+size_t cg_project(const struct cg_campaign *c, const struct cg_row *rows, size_t nrows,
+		  struct cg_proj *out);
+/* The model of p at n ranks (compute_ms 0: no share waiting). */
+void cg_proj_at(const struct cg_proj *p, unsigned n, double compute_ms, struct cg_proj_at *at);
+/* The model's parts: a packet's payload, a ring's packets a step and an iteration, the
+ * exact Poisson interval of a count k (of its mean), the q-quantile of a binomial. */
+unsigned cg_proj_mss(uint32_t mtu);
+double cg_ring_step_packets(unsigned n, uint64_t bytes, unsigned mss);
+double cg_ring_packets(unsigned n, uint64_t bytes, unsigned mss);
+void cg_poisson_interval(long long k, double conf, double *lo, double *hi);
+unsigned cg_binom_quantile(unsigned trials, double prob, double q);
+/* v within [lo, hi] (rounding aside) */
+int cg_proj_inside(double v, double lo, double hi);
+/* What the model assumes, one sentence each, NULL-terminated: printed beside the table. */
+extern const char *const cg_proj_assumptions[];
+/* campaign.json's projection[] */
+json_t *cg_projection_json(const struct cg_campaign *c, const struct cg_proj *p, size_t n);
+/* The terminal's projection tables */
+void cg_print_projection(FILE *f, const struct cg_campaign *c, const struct cg_proj *p, size_t n);
+
+/*
  * A results file is written whole or not at all: cg_out_open() opens FILE.part,
  * cg_out_close() checks every write, the flush and the close, then renames it to FILE;
  * a file that failed is removed, said (naming it) and listed in r->unwritten.
@@ -564,7 +658,7 @@ void cg_out_failed(const struct cg_run *r, const char *path, const char *why);
 void cg_print_summary(FILE *f, const struct cg_campaign *c, json_t *capacity,
 		      const struct cg_row *rows, size_t n);
 int cg_write_csvs(const struct cg_run *r, json_t *runs, const struct cg_row *rows, size_t nrows);
-int cg_plots(const struct cg_run *r, json_t *runs);
+int cg_plots(const struct cg_run *r, json_t *runs, const struct cg_row *rows, size_t nrows);
 int cg_html(const struct cg_run *r, json_t *runs, const struct cg_row *rows, size_t nrows,
 	    const char *status);
 
