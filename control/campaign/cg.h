@@ -62,8 +62,9 @@
 #define CG_MAX_DPARGS  16
 #define CG_STEPS_MAX   (2 * CG_MAX_ACTIONS)
 /* A stall (docs/campaigns.md): an iteration at least CG_STALL_RECOVERY of its transport's
- * recovery time above the row's median, and far out of its own distribution (Tukey: above
- * p75 + CG_STALL_IQR x the interquartile range). The hosts' TCP recovers a lone loss in
+ * recovery time above the row's median, and far out of the distribution of the row's
+ * ordinary iterations, those below that line (Tukey: above their p75 + CG_STALL_IQR x
+ * their interquartile range). The hosts' TCP recovers a lone loss in
  * its minimum RTO (Linux's TCP_RTO_MIN); neither it nor a NIC's timeout is dilated. */
 #define CG_TCP_RTO_MIN_MS 200.0
 #define CG_STALL_RECOVERY 0.75
@@ -561,7 +562,7 @@ size_t cg_summarize(const struct cg_campaign *c, json_t *runs, struct cg_row *ro
 double cg_regime_recovery(const struct cg_regime *g, const char **what);
 /* The stall threshold of a row's sorted times v (n > 0), its median p50, its transport's
  * recovery time: the larger of p50 + CG_STALL_RECOVERY x recovery and Tukey's far-out
- * fence p75 + CG_STALL_IQR x (p75 - p25). */
+ * fence p75 + CG_STALL_IQR x (p75 - p25) of the iterations below the first. */
 double cg_stall_threshold(const double *v, size_t n, double p50, double recovery_ms);
 /* "1.21 [1.10, 1.35] slower", "-" when not compared */
 const char *cg_ratio_text(const struct cg_ratio *x, char *buf, size_t len);

@@ -156,7 +156,8 @@ job_table(FILE *f, const struct cg_run *r, const struct cg_row *rows, size_t nro
 		"repetitions or more, else <i>no difference resolved</i>. A stall: an iteration "
 		"%.0f %% of its transport's recovery time or more above the median (TCP's minimum "
 		"RTO, %.0f ms, or the NICs' timeout where RoCE or InfiniBand NICs recover losses) "
-		"and above p75 + %.0f &times; the interquartile range (<i>stall at</i>).</p>\n",
+		"and above p75 + %.0f &times; the interquartile range of the others (<i>stall "
+		"at</i>).</p>\n",
 		CG_CONFIDENCE * 100, CG_RESAMPLES, (unsigned long long)r->c->seed, CG_P99_MIN_N,
 		CG_WORD_MIN_REPS, CG_STALL_RECOVERY * 100, CG_TCP_RTO_MIN_MS, CG_STALL_IQR);
 }

@@ -202,10 +202,18 @@ cg_regime_recovery(const struct cg_regime *g, const char **what)
 double
 cg_stall_threshold(const double *v, size_t n, double p50, double recovery_ms)
 {
-	double p25 = v[fe_rank_index(n, 0.25)], p75 = v[fe_rank_index(n, 0.75)];
-	double fence = p75 + CG_STALL_IQR * (p75 - p25);
+	double at = p50 + CG_STALL_RECOVERY * recovery_ms, p25, p75;
+	size_t m = 0;
 
-	return fmax(p50 + CG_STALL_RECOVERY * recovery_ms, fence);
+	/* the fence of the ordinary iterations, those below the recovery rule's line: stalls,
+	 * when a quarter of the iterations or more, would otherwise raise their own fence
+	 * above themselves (v is sorted: the first m) */
+	while (m < n && v[m] < at)
+		m++;
+	m = m ? m : n;
+	p25 = v[fe_rank_index(m, 0.25)];
+	p75 = v[fe_rank_index(m, 0.75)];
+	return fmax(at, p75 + CG_STALL_IQR * (p75 - p25));
 }
 
 /* The row's stalls: its threshold from the sorted times sv, the count, and the share of

@@ -414,7 +414,8 @@ cg_print_summary(FILE *f, const struct cg_campaign *c, json_t *capacity, const s
 		"frames no counter accounts for; late p99: us frames left the worst link after the "
 		"model's tick;\nwait p99: us they waited at the edge. stalls: iterations %.0f%% of "
 		"their transport's recovery time or more\nabove the median, and above p75 + %.0f x "
-		"the interquartile range; their share of the iterations [95%% CI].\n",
+		"the interquartile range of the others; their share of the iterations [95%% "
+		"CI].\n",
 		CG_STALL_RECOVERY * 100, CG_STALL_IQR);
 	recovery_line(f, rows, n);
 	fprintf(f, "How to read it: docs/campaigns.md.\n");
