@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -142,6 +143,13 @@ proj_data(const struct cg_run *r, const struct cg_proj *p)
 			a->mean_lo, a->mean_hi, a->p99, a->p99_lo, a->p99_hi, a->stall, a->stall_lo,
 			a->stall_hi);
 	}
+	/* then, after two blank lines (gnuplot's index 1), what the checks measured: ranks,
+	 * the stall share and its interval */
+	fprintf(f, "\n\n");
+	for (unsigned k = 0; k < p->ncheck; k++)
+		if (p->check[k].measured && !isnan(p->check[k].stall))
+			fprintf(f, "%u %.6g %.6g %.6g\n", p->check[k].pred.n, p->check[k].stall,
+				p->check[k].stall_lo, p->check[k].stall_hi);
 	return cg_out_close(r, f, path);
 }
 
@@ -170,16 +178,20 @@ proj_script(FILE *f, const struct cg_run *r, const struct cg_proj *p, size_t np)
 			if (strcmp(p[i].size, sz) != 0)
 				continue;
 			fprintf(f,
-				"%s'%s/plots/projection-%s-%s.dat' using 1:3:4 with filledcurves "
-				"lc %zu notitle, '' using 1:2 with linespoints lw 2 lc %zu title "
-				"'%s', '' using 1:5 with lines dt 2 lc %zu notitle",
+				"%s'%s/plots/projection-%s-%s.dat' index 0 using 1:3:4 with "
+				"filledcurves lc %zu notitle, '' index 0 using 1:2 with "
+				"linespoints "
+				"lw 2 lc %zu title '%s', '' index 0 using 1:5 with lines dt 2 lc "
+				"%zu "
+				"notitle",
 				sep, r->out, p[i].series, sz, i + 1, i + 1, p[i].series, i + 1);
 			sep = ", ";
 		}
 		fprintf(f,
 			"\nset output '%s/projection-stall-%s.svg.part'\nset title 'All-reduce of "
 			"%s a rank: the chance that an iteration holds a stall (projected; band: "
-			"95 %% interval)'\nset ylabel 'P(at least one stall)'\nunset logscale y\n"
+			"95 %% interval; points: measured)'\nset ylabel 'P(at least one "
+			"stall)'\nunset logscale y\n"
 			"set yrange [0:1]\nplot ",
 			r->out, sz, sz);
 		sep = "";
@@ -187,10 +199,15 @@ proj_script(FILE *f, const struct cg_run *r, const struct cg_proj *p, size_t np)
 			if (strcmp(p[i].size, sz) != 0)
 				continue;
 			fprintf(f,
-				"%s'%s/plots/projection-%s-%s.dat' using 1:9:10 with filledcurves "
-				"lc %zu notitle, '' using 1:8 with linespoints lw 2 lc %zu title "
-				"'%s'",
+				"%s'%s/plots/projection-%s-%s.dat' index 0 using 1:9:10 with "
+				"filledcurves lc %zu notitle, '' index 0 using 1:8 with "
+				"linespoints lw 2 lc %zu title '%s'",
 				sep, r->out, p[i].series, sz, i + 1, i + 1, p[i].series);
+			if (p[i].ncheck)
+				fprintf(f,
+					", '' index 1 using 1:2:3:4 with yerrorbars pt 7 ps 1.2 lc "
+					"%zu title '%s measured'",
+					i + 1, p[i].series);
 			sep = ", ";
 		}
 		fprintf(f, "\nunset logscale xy\nset yrange [*:*]\nset style fill solid\n");
