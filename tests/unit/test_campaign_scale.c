@@ -297,8 +297,6 @@ Test(scale, every_output_prints_it)
 	f = open_memstream(&term, &len);
 	cg_print_summary(f, &camp, run.capacity, rows, n);
 	fclose(f);
-	if (getenv("FE_SHOW"))
-		fputs(term, stderr);
 	cr_assert(strstr(term, "the all-reduce at cluster scale"), "%s", term);
 	cr_assert(strstr(term, "lossy, 1KiB a rank: fitted at 2, 4 ranks"), "%s", term);
 	cr_assert(strstr(term, "check at 8 ranks (lossy-8"), "%s", term);
@@ -398,5 +396,26 @@ Test(scale, file_projection)
 			   err, sizeof(err)),
 		      0);
 	cr_assert(strstr(err, "regimes.0.ranks '8'"), "%s", err);
+	free(camp.text);
+}
+
+/* The shipped check: one lossy and one lossless fabric at 2, 4 and 8 ranks, fitted at 2
+ * and 4, checked at 8. */
+Test(scale, shipped_scale_check)
+{
+	char err[512];
+
+	cr_assert_eq(cg_load("scale-check", &camp, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(camp.hosts, 8);
+	cr_assert_eq(camp.proj.nseries, 2);
+	for (unsigned k = 0; k < 2; k++) {
+		cr_assert_eq(camp.proj.series[k].nfit, 2);
+		cr_assert_eq(camp.proj.series[k].ncheck, 1);
+		cr_assert_eq(cg_regime_ranks(&camp, &camp.reg[camp.proj.series[k].fit[0]]), 2);
+		cr_assert_eq(cg_regime_ranks(&camp, &camp.reg[camp.proj.series[k].fit[1]]), 4);
+		cr_assert_eq(cg_regime_ranks(&camp, &camp.reg[camp.proj.series[k].check[0]]), 8);
+	}
+	cr_assert_eq(camp.reg[0].fabric.regime, FE_REGIME_LOSSY);
+	cr_assert_neq(camp.reg[3].fabric.regime, FE_REGIME_LOSSY, "the second: lossless");
 	free(camp.text);
 }
