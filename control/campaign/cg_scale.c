@@ -447,12 +447,19 @@ check_json(const struct cg_campaign *c, const struct cg_proj_check *x)
 			      fig(x->p99, x->p99_lo, x->p99_hi), "max_ms",
 			      isnan(x->max) ? json_null() : json_real(x->max));
 
-	return json_pack(
-		"{s:s, s:i, s:o, s:o, s:{s:b, s:b}}", "regime", c->reg[x->reg].name, "ranks",
-		(int)x->pred.n, "predicted", at_json(&x->pred), "measured",
-		x->measured ? m : (json_decref(m), json_null()), "inside", "p_stall",
+	json_t *in = json_pack(
+		"{s:b, s:b}", "p_stall",
 		x->measured && cg_proj_inside(x->stall, x->pred.stall_lo, x->pred.stall_hi), "p50",
 		x->measured && cg_proj_inside(x->p50, x->pred.base_lo, x->pred.base_hi));
+
+	/* a p99 only where one was measured (CG_P99_MIN_N iterations) */
+	if (x->measured && !isnan(x->p99))
+		json_object_set_new(
+			in, "p99",
+			json_boolean(cg_proj_inside(x->p99, x->pred.p99_lo, x->pred.p99_hi)));
+	return json_pack("{s:s, s:i, s:o, s:o, s:o}", "regime", c->reg[x->reg].name, "ranks",
+			 (int)x->pred.n, "predicted", at_json(&x->pred), "measured",
+			 x->measured ? m : (json_decref(m), json_null()), "inside", in);
 }
 
 json_t *
