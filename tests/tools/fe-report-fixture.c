@@ -2,10 +2,11 @@
 /*
  * fe-report-fixture DIR: the results a campaign would write (report.html, its plots, the
  * CSVs, and summary.txt, the terminal's summary), from synthetic runs, for the report's
- * test in a browser (tests/report/browser.sh) and the docs' samples' (samples.sh). The runs are the report's hard case: two sizes, a regime at
- * several rank counts and its projection, the wire and the ideal fabric, and an `ib`
- * regime distorted for many long reasons, as a busy box makes it (issue 35: its verdict
- * squeezed to a word a line, the page run off its right edge).
+ * test in a browser (tests/report/browser.sh) and the docs' samples' (samples.sh). The
+ * runs are the report's hard case: two sizes, a regime at several rank counts and its
+ * projection, the wire and the ideal fabric, and an `ib` regime distorted for many long
+ * reasons, as a busy box makes it (issue 35: its verdict squeezed to a word a line, the
+ * page run off its right edge).
  */
 #include <stdio.h>
 #include <stdlib.h>
