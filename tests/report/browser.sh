@@ -36,6 +36,7 @@ window.addEventListener('load', () => {
 });
 </script>
 JS
+# shellcheck disable=SC2054 # 1400,900 is one argument
 flags=(--headless --no-sandbox --disable-gpu --hide-scrollbars --window-size=1400,900
 	--virtual-time-budget=10000 --allow-file-access-from-files)
 "$browser" "${flags[@]}" --dump-dom "file://$probe" >"$out/dom.html" 2>"$out/chromium.log"
