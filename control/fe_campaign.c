@@ -197,7 +197,7 @@ show_projection(const struct cg_campaign *c)
 	if (p->compute_ms > 0)
 		printf(", %g ms of compute a step", p->compute_ms);
 	if (p->nseries == 0)
-		printf(", each regime fitted to itself");
+		printf(", each regime but the baselines fitted to itself");
 	printf("\n");
 	for (unsigned k = 0; k < p->nseries; k++) {
 		printf("  series %s: fitted to", p->series[k].name);

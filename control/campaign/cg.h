@@ -150,8 +150,8 @@ struct cg_projection_cfg {
 	unsigned nranks;
 	double compute_ms; /* a training step's compute; 0: not given (no share waiting) */
 	/* each series one fabric measured at one or more rank counts: fitted to fit[]'s
-	 * rows, checked against check[]'s (reg[] indexes); nseries 0: every regime a series
-	 * of its own, fitted to itself */
+	 * rows, checked against check[]'s (reg[] indexes); nseries 0: every regime but the
+	 * baselines a series of its own, fitted to itself */
 	struct {
 		char name[64];
 		unsigned fit[CG_MAX_REGIMES], nfit;

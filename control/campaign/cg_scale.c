@@ -373,6 +373,11 @@ cg_project(const struct cg_campaign *c, const struct cg_row *rows, size_t nrows,
 		const unsigned *reg = cfg->nseries ? cfg->series[k].fit : &self;
 		unsigned nreg = cfg->nseries ? cfg->series[k].nfit : 1;
 
+		/* by default, every fabric but the baselines: the testbed's own costs, which
+		 * a cluster would not have */
+		if (cfg->nseries == 0 && cg_baseline(&c->reg[k]))
+			continue;
+
 		for (size_t s = 0; s < per; s++) {
 			struct cg_proj *p = &out[n];
 

@@ -143,10 +143,12 @@ Test(scale, one_rank_count_from_the_ping)
 	size_t n, np;
 
 	camp.nreg = 3;
+	json_array_append_new(runs, a_run(0, 100, 0, 1, 100));
+	json_array_append_new(runs, a_run(1, 100, 0, 1, 100));
 	json_array_append_new(runs, a_run(2, 1000, 100, ring_ms(2), 2 * A_MS * 1000));
 	n = cg_summarize(&camp, runs, rows);
 	np = cg_project(&camp, rows, n, pj);
-	/* every regime a series of its own; wire and ideal did not run */
+	/* every regime a series of its own but the baselines (wire, ideal) */
 	cr_assert_eq(np, 1);
 	cr_assert_str_eq(pj[0].series, "lossy-2");
 	cr_assert_eq(pj[0].stalls, 100);
