@@ -236,7 +236,8 @@ static void
 verdicts(FILE *f, const struct cg_campaign *c, const struct cg_row *rows, size_t nrows)
 {
 	fprintf(f,
-		"<h2>The verdicts</h2>\n<p>Whether the box running the test, not the emulated "
+		"<h2 id='verdicts'>The verdicts</h2>\n<p>Whether the box running the test, not the "
+		"emulated "
 		"fabric, shaped the figures (lateness and edge wait at most %.0f %% of a hop, "
 		"offered load at most %.0f %% of the capacity; docs/campaigns.md).</p>\n"
 		"<ul class='verdicts'>\n",
@@ -407,7 +408,8 @@ projection(FILE *f, const struct cg_run *r, const struct cg_row *rows, size_t nr
 		free(pj);
 		return;
 	}
-	fprintf(f, "<h2>The all-reduce at cluster scale (projected)</h2>\n<p>Assumed: ");
+	fprintf(f, "<h2 id='projection'>The all-reduce at cluster scale "
+		   "(projected)</h2>\n<p>Assumed: ");
 	for (unsigned k = 0; cg_proj_assumptions[k]; k++) {
 		fprintf(f, "%s", k ? "; " : "");
 		esc(f, cg_proj_assumptions[k]);

@@ -338,7 +338,7 @@ Test(scale, every_output_prints_it)
 	snprintf(p, sizeof(p), "%s/report.html", dir);
 	html = slurp(p);
 	cr_assert(strstr(html, "The all-reduce at cluster scale"), "no projection in the report");
-	cr_assert(strstr(html, "<h2>The verdicts</h2>"), "no verdicts of their own");
+	cr_assert(strstr(html, "<h2 id='verdicts'>The verdicts</h2>"), "no verdicts of their own");
 	snprintf(buf, sizeof(buf), "<td>%.4g [", pj[0].at[0].mean);
 	cr_assert(strstr(html, buf), "%s not in the report", buf);
 	cr_assert(strstr(html, "checked against"), "no check in the report");
