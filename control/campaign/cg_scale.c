@@ -20,7 +20,6 @@
  *   - a stall costs what the fitted rows' stalls cost above their median (pooled), else,
  *     with none measured, the transport's recovery time.
  */
-#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
