@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * fabemuctl campaign list|check|show|run, and testbed clean: the command lines; the stages
+ * fabemuctl campaign list|check|show|run|summary, and testbed clean: the command lines; the stages
  * live in control/campaign/.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -37,9 +38,12 @@ static const struct fe_help_cmd subs[] = {
 	 "faults except in the baselines (the first wire\n"
 	 "regime, the first with an ideal fabric: they run\n"
 	 "without them); results and report in DIR (root)"},
+	{"summary", " DIR",
+	 "the summary of a run's results (DIR/campaign.json)\n"
+	 "printed again by this build"},
 };
 #define NSUBS (sizeof(subs) / sizeof(subs[0]))
-enum { SUB_LIST, SUB_CHECK, SUB_SHOW, SUB_RUN };
+enum { SUB_LIST, SUB_CHECK, SUB_SHOW, SUB_RUN, SUB_SUMMARY };
 /* each command's operands, in subs[]'s order */
 static const struct {
 	const char *need;
@@ -49,6 +53,7 @@ static const struct {
 	[SUB_CHECK] = {"needs at least one campaign file or name", 1, 1 << 20},
 	[SUB_SHOW] = {"needs exactly one campaign file or name", 1, 1},
 	[SUB_RUN] = {"needs exactly one campaign file or name", 1, 1},
+	[SUB_SUMMARY] = {"needs exactly one results directory", 1, 1},
 };
 
 static const char operand_help[] =
@@ -175,6 +180,36 @@ show_links(const struct cg_campaign *c, const struct cg_regime *g)
 	free(dir);
 }
 
+/* What the projection will fit and project (cg_scale.c): set in the file, or the default. */
+static void
+show_projection(const struct cg_campaign *c)
+{
+	const struct cg_projection_cfg *p = &c->proj;
+
+	if (!c->allreduce)
+		return;
+	printf("projection to ");
+	if (p->nranks == 0)
+		printf("8, 64, 512, 1024, 4096, 16384");
+	for (unsigned i = 0; i < p->nranks; i++)
+		printf("%s%u", i ? ", " : "", p->ranks[i]);
+	printf(" ranks");
+	if (p->compute_ms > 0)
+		printf(", %g ms of compute a step", p->compute_ms);
+	if (p->nseries == 0)
+		printf(", each regime but the baselines fitted to itself");
+	printf("\n");
+	for (unsigned k = 0; k < p->nseries; k++) {
+		printf("  series %s: fitted to", p->series[k].name);
+		for (unsigned i = 0; i < p->series[k].nfit; i++)
+			printf("%s %s", i ? "," : "", c->reg[p->series[k].fit[i]].name);
+		for (unsigned i = 0; i < p->series[k].ncheck; i++)
+			printf("%s %s", i ? "," : "; checked against",
+			       c->reg[p->series[k].check[i]].name);
+		printf("\n");
+	}
+}
+
 #define BASELINE_MARK " (baseline: runs without the timeline's faults)"
 
 static void
@@ -185,6 +220,8 @@ show_regime(const struct cg_campaign *c, const struct cg_regime *g)
 	if (g->kind == CG_WIRE) {
 		printf("regime %s: the wire (the hosts joined by a Linux bridge, no fabemu)%s\n",
 		       g->name, cg_baseline(g) ? BASELINE_MARK : "");
+		if (g->ranks)
+			printf("  ranks %u (hosts 1..%u)\n", g->ranks, g->ranks);
 		return;
 	}
 	printf("regime %s: profile %s (%s), scale %" PRIu32 ", regime %s%s%s\n", g->name,
@@ -195,6 +232,8 @@ show_regime(const struct cg_campaign *c, const struct cg_regime *g)
 	if (g->topology[0])
 		printf("  topology %s (%s), path %s%s\n", g->topology_name, g->topology,
 		       fe_path_name(g->path), g->split ? ", split across boxes" : "");
+	if (g->ranks)
+		printf("  ranks %u (hosts 1..%u)\n", g->ranks, g->ranks);
 	if (g->nic[0])
 		printf("  nic %s\n", g->nic);
 	for (unsigned i = 0; i < g->nlinks; i++)
@@ -321,6 +360,7 @@ show(const char *name)
 	for (unsigned k = 0; k < c->nquestions; k++)
 		printf("question %s against %s\n", c->reg[c->question[k].a].name,
 		       c->reg[c->question[k].b].name);
+	show_projection(c);
 	for (unsigned g = 0; g < c->nreg; g++)
 		show_regime(c, &c->reg[g]);
 	printf("timeline%s\n", c->nsteps ? "" : " (none)");
@@ -377,6 +417,64 @@ usage_hint(unsigned sub)
 	return CG_USAGE;
 }
 
+/*
+ * fabemuctl campaign summary DIR: the terminal's summary of a run, printed again from
+ * DIR/campaign.json by this build's code: the campaign as it ran (inputs.text, loaded
+ * again), its runs[] and its capacity. What docs/samples.sh makes the docs' samples from.
+ */
+static int
+summary(const char *dir)
+{
+	char path[PATH_MAX], tmp[] = "/tmp/fabemu-summaryXXXXXX", file[sizeof(tmp) + 16];
+	char err[2048];
+	struct cg_campaign *c = calloc(1, sizeof(*c));
+	struct cg_row *rows = calloc(CG_MAX_REGIMES * CG_MAX_SIZES, sizeof(*rows));
+	json_error_t je;
+	json_t *doc = NULL;
+	const char *text;
+	int rc = CG_BAD_FILE;
+	FILE *f;
+
+	if (c == NULL || rows == NULL)
+		goto out;
+	snprintf(path, sizeof(path), "%s/campaign.json", dir);
+	if ((doc = json_load_file(path, 0, &je)) == NULL) {
+		fprintf(stderr, "fabemuctl campaign summary: %s: %s\n", path, je.text);
+		goto out;
+	}
+	text = json_string_value(json_object_get(json_object_get(doc, "inputs"), "text"));
+	if (text == NULL) {
+		fprintf(stderr, "fabemuctl campaign summary: %s: no inputs.text (the campaign)\n",
+			path);
+		goto out;
+	}
+	if (mkdtemp(tmp) == NULL) {
+		fprintf(stderr, "fabemuctl campaign summary: %s: %s\n", tmp, strerror(errno));
+		goto out;
+	}
+	snprintf(file, sizeof(file), "%s/campaign.yaml", tmp);
+	if ((f = fopen(file, "w")) == NULL || fputs(text, f) < 0 || fclose(f) != 0) {
+		fprintf(stderr, "fabemuctl campaign summary: %s: %s\n", file, strerror(errno));
+	} else if (cg_load(file, c, err, sizeof(err)) < 0) {
+		fprintf(stderr, "fabemuctl campaign summary: the campaign of %s: %s\n", path, err);
+	} else {
+		size_t n = cg_summarize(c, json_object_get(doc, "runs"), rows);
+
+		printf("campaign %s: %s\n", c->name,
+		       json_string_value(json_object_get(doc, "status")) ?: "?");
+		cg_print_summary(stdout, c, json_object_get(doc, "capacity"), rows, n);
+		rc = 0;
+	}
+	free(c->text);
+	unlink(file);
+	rmdir(tmp);
+out:
+	json_decref(doc);
+	free(c);
+	free(rows);
+	return rc;
+}
+
 /* argv[0] is "campaign" or "testbed". */
 int
 fe_campaign_main(int argc, char **argv)
@@ -405,11 +503,11 @@ fe_campaign_main(int argc, char **argv)
 	if (sub == NSUBS) {
 		if (argc < 2)
 			fprintf(stderr, "fabemuctl campaign: a command is needed (allowed: list, "
-					"check, show, run)\n");
+					"check, show, run, summary)\n");
 		else
 			fprintf(stderr,
 				"fabemuctl campaign: unknown command '%s' (allowed: list, check, "
-				"show, run)\n",
+				"show, run, summary)\n",
 				name);
 		usage(stderr);
 		return CG_USAGE;
@@ -461,6 +559,9 @@ fe_campaign_main(int argc, char **argv)
 		break;
 	case SUB_SHOW:
 		rc = show(av[optind]);
+		break;
+	case SUB_SUMMARY:
+		rc = summary(av[optind]);
 		break;
 	default:
 		rc = cg_campaign_run(av[optind], out, testbed, (unsigned)iters);

@@ -28,8 +28,13 @@ fe_help_usage(FILE *f, const char *group, const struct fe_help_cmd *cmd, unsigne
 	for (unsigned i = 0; i < n; i++)
 		fprintf(f, "%s fabemuctl %s %s%s\n", i ? "      " : "Usage:", group, cmd[i].name,
 			cmd[i].operands);
+	int col = 9; /* the help's column: past the longest name, two spaces after it */
+
 	for (unsigned i = 0; i < n; i++)
-		fe_help_lines(f, cmd[i].help, 9, fprintf(f, "  %s", cmd[i].name));
+		if ((int)strlen(cmd[i].name) + 4 > col)
+			col = (int)strlen(cmd[i].name) + 4;
+	for (unsigned i = 0; i < n; i++)
+		fe_help_lines(f, cmd[i].help, col, fprintf(f, "  %s", cmd[i].name));
 }
 
 void

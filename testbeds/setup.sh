@@ -17,6 +17,7 @@ PKGS=(
 	tshark                                    # reads the pcapng captures in tests
 	openmpi-bin libopenmpi-dev                # the campaigns' all-reduce job (TCP transport)
 	gnuplot-nox                               # the campaigns' plots (SVG)
+	chromium                                  # report.html tested in a headless browser
 	graphviz                                  # topology drawings (fabemuctl topology show --svg)
 	util-linux                                # runuser (socket permission test)
 	python3                                   # JSON checks and the telemetry client in tests

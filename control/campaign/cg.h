@@ -17,6 +17,9 @@
  *                   word of a comparison
  *   cg_summary.c    rows per regime and size, the baselines and the ratios to them, the
  *                   campaign's questions
+ *   cg_scale.c      the all-reduce projected to cluster scale from the rows (a model of
+ *                   stalls per packet and a ring's steps), and its check against a
+ *                   regime measured at more ranks
  *   cg_text.c       the terminal's tables
  *   cg_csv.c, cg_plot.c, cg_html.c   the results directory (cg_csv.c: its files,
  *                   written whole or not at all)
@@ -59,8 +62,9 @@
 #define CG_MAX_DPARGS  16
 #define CG_STEPS_MAX   (2 * CG_MAX_ACTIONS)
 /* A stall (docs/campaigns.md): an iteration at least CG_STALL_RECOVERY of its transport's
- * recovery time above the row's median, and far out of its own distribution (Tukey: above
- * p75 + CG_STALL_IQR x the interquartile range). The hosts' TCP recovers a lone loss in
+ * recovery time above the row's median, and far out of the distribution of the row's
+ * ordinary iterations, those below that line (Tukey: above their p75 + CG_STALL_IQR x
+ * their interquartile range). The hosts' TCP recovers a lone loss in
  * its minimum RTO (Linux's TCP_RTO_MIN); neither it nor a NIC's timeout is dilated. */
 #define CG_TCP_RTO_MIN_MS 200.0
 #define CG_STALL_RECOVERY 0.75
@@ -132,6 +136,28 @@ struct cg_regime {
 				 (cg_file.c decides; docs/campaigns.md) */
 	int split;	      /* the topology split across boxes: a fabemu-dp a box (--box) */
 	int realtime;	      /* split: the other boxes SCHED_FIFO (--realtime) */
+	unsigned ranks;	      /* the job's ranks: hosts 1..ranks; 0: every host */
+};
+
+/* The ranks regime g's job runs on: its ranks:, else every host of the campaign. */
+#define cg_regime_ranks(c, g) ((g)->ranks ? (g)->ranks : (c)->hosts)
+
+/* projection: the all-reduce at cluster scale (cg_scale.c, docs/campaigns.md) */
+#define CG_PROJ_MAX_N	  12
+#define CG_PROJ_MAX_CHECK 4
+struct cg_projection_cfg {
+	unsigned ranks[CG_PROJ_MAX_N]; /* the cluster sizes projected; nranks 0: the default */
+	unsigned nranks;
+	double compute_ms; /* a training step's compute; 0: not given (no share waiting) */
+	/* each series one fabric measured at one or more rank counts: fitted to fit[]'s
+	 * rows, checked against check[]'s (reg[] indexes); nseries 0: every regime but the
+	 * baselines a series of its own, fitted to itself */
+	struct {
+		char name[64];
+		unsigned fit[CG_MAX_REGIMES], nfit;
+		unsigned check[CG_PROJ_MAX_CHECK], ncheck;
+	} series[CG_MAX_REGIMES];
+	unsigned nseries;
 };
 
 /* The thresholds of the fidelity verdict (docs/campaigns.md). */
@@ -172,6 +198,7 @@ struct cg_campaign {
 		unsigned a, b;
 	} question[CG_MAX_QUESTIONS];
 	unsigned nquestions;
+	struct cg_projection_cfg proj;
 };
 
 /* A baseline (the first wire regime, the first with an ideal fabric: g->baseline, set by
@@ -507,6 +534,7 @@ struct cg_row {
 	double recovery_ms, stall_at_ms;
 	const char *recovery; /* what recovery_ms is: cg_regime_recovery()'s */
 	double stall_share, stall_share_lo, stall_share_hi; /* stalls per iteration, its CI */
+	double stall_excess_ms; /* a stall's mean time above the median; NAN: no stall */
 };
 
 /* Whether a regime of the rows has emulated NICs (roce, ib, host): their table is printed. */
@@ -534,7 +562,7 @@ size_t cg_summarize(const struct cg_campaign *c, json_t *runs, struct cg_row *ro
 double cg_regime_recovery(const struct cg_regime *g, const char **what);
 /* The stall threshold of a row's sorted times v (n > 0), its median p50, its transport's
  * recovery time: the larger of p50 + CG_STALL_RECOVERY x recovery and Tukey's far-out
- * fence p75 + CG_STALL_IQR x (p75 - p25). */
+ * fence p75 + CG_STALL_IQR x (p75 - p25) of the iterations below the first. */
 double cg_stall_threshold(const double *v, size_t n, double p50, double recovery_ms);
 /* "1.21 [1.10, 1.35] slower", "-" when not compared */
 const char *cg_ratio_text(const struct cg_ratio *x, char *buf, size_t len);
@@ -548,6 +576,73 @@ json_t *cg_summary_json(const struct cg_campaign *c, const struct cg_row *rows, 
 /* "baselines run without the timeline's faults: wire, ideal (N step(s) each)", or NULL
  * when no fault was skipped that way (no timeline, or no baseline). */
 const char *cg_baseline_note(const struct cg_campaign *c, char *buf, size_t len);
+
+/*
+ * cg_scale.c: the all-reduce at cluster scale (docs/campaigns.md): the model's fit to
+ * rows measured at some ranks, projected to N ranks, and checked against rows measured
+ * at more. Every output (the terminal, campaign.json, projection.csv, report.html and its
+ * plot) prints what cg_project() gives.
+ */
+struct cg_proj_at {
+	unsigned n;
+	double packets;			  /* sent by the cluster in one iteration */
+	double stall, stall_lo, stall_hi; /* P(an iteration holds at least one stall) */
+	double base, base_lo, base_hi;	  /* an iteration without a stall, ms */
+	double mean, mean_lo, mean_hi;	  /* the expected iteration, ms */
+	double p99, p99_lo, p99_hi;	  /* its p99, ms */
+	double wait, wait_lo, wait_hi;	  /* the cluster's share of time waiting; NAN:
+					     no compute given */
+	double gpuh, gpuh_lo, gpuh_hi;	  /* GPU-hours waiting per 1,000 steps */
+	double stall_gpuh;		  /* ... of which stalls */
+};
+struct cg_proj_check {
+	unsigned reg;		/* the regime measured at more ranks */
+	struct cg_proj_at pred; /* predicted at its ranks */
+	int measured;		/* it has iterations */
+	size_t n;
+	double p50, p50_lo, p50_hi, p99, p99_lo, p99_hi, max; /* measured (NAN: none) */
+	double stall, stall_lo, stall_hi;		      /* its stall share, CI */
+};
+struct cg_proj {
+	char series[64], size[16];
+	uint64_t bytes;
+	unsigned mss;
+	unsigned nfit, fit_ranks[CG_MAX_REGIMES]; /* the fitted rows' ranks */
+	size_t iterations;			  /* ... their iterations */
+	long long stalls;			  /* ... their stalled iterations */
+	double exposure;			  /* ... the packets their iterations sent */
+	double p, p_lo, p_hi;			  /* stalls a packet, its interval */
+	double a, b, a_lo, b_lo, a_hi, b_hi;	  /* a step: a ms + b ms a byte of a chunk */
+	int base_from_ping;			  /* one rank count: a from the ping */
+	double cost_ms;				  /* a stall's cost */
+	int cost_measured;			  /* 0: the transport's recovery time */
+	double compute_ms;
+	struct cg_proj_at at[CG_PROJ_MAX_N];
+	unsigned nat;
+	struct cg_proj_check check[CG_PROJ_MAX_CHECK];
+	unsigned ncheck;
+};
+/* The projections of a campaign's rows: one a series and size (out: room for
+ * CG_MAX_REGIMES x CG_MAX_SIZES); how many (0 for a command job). */
+size_t cg_project(const struct cg_campaign *c, const struct cg_row *rows, size_t nrows,
+		  struct cg_proj *out);
+/* The model of p at n ranks (compute_ms 0: no share waiting). */
+void cg_proj_at(const struct cg_proj *p, unsigned n, double compute_ms, struct cg_proj_at *at);
+/* The model's parts: a packet's payload, a ring's packets a step and an iteration, the
+ * exact Poisson interval of a count k (of its mean), the q-quantile of a binomial. */
+unsigned cg_proj_mss(uint32_t mtu);
+double cg_ring_step_packets(unsigned n, uint64_t bytes, unsigned mss);
+double cg_ring_packets(unsigned n, uint64_t bytes, unsigned mss);
+void cg_poisson_interval(long long k, double conf, double *lo, double *hi);
+unsigned cg_binom_quantile(unsigned trials, double prob, double q);
+/* v within [lo, hi] (rounding aside) */
+int cg_proj_inside(double v, double lo, double hi);
+/* What the model assumes, one sentence each, NULL-terminated: printed beside the table. */
+extern const char *const cg_proj_assumptions[];
+/* campaign.json's projection[] */
+json_t *cg_projection_json(const struct cg_campaign *c, const struct cg_proj *p, size_t n);
+/* The terminal's projection tables */
+void cg_print_projection(FILE *f, const struct cg_campaign *c, const struct cg_proj *p, size_t n);
 
 /*
  * A results file is written whole or not at all: cg_out_open() opens FILE.part,
@@ -564,7 +659,7 @@ void cg_out_failed(const struct cg_run *r, const char *path, const char *why);
 void cg_print_summary(FILE *f, const struct cg_campaign *c, json_t *capacity,
 		      const struct cg_row *rows, size_t n);
 int cg_write_csvs(const struct cg_run *r, json_t *runs, const struct cg_row *rows, size_t nrows);
-int cg_plots(const struct cg_run *r, json_t *runs);
+int cg_plots(const struct cg_run *r, json_t *runs, const struct cg_row *rows, size_t nrows);
 int cg_html(const struct cg_run *r, json_t *runs, const struct cg_row *rows, size_t nrows,
 	    const char *status);
 

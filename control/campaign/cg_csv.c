@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -341,6 +342,76 @@ summary_csv(const struct cg_run *r, const struct cg_row *rows, size_t nrows)
 	return cg_out_close(r, f, p);
 }
 
+/* A projected figure and its interval: three columns. */
+static void
+put3(FILE *f, double v, double lo, double hi)
+{
+	put(f, v, 6);
+	put(f, lo, 6);
+	put(f, hi, 6);
+}
+
+/*
+ * projection.csv: the all-reduce at cluster scale (cg_scale.c), a row a series, size and
+ * rank count: projected (kind "projected"), then each check, predicted at its ranks
+ * (kind "predicted", the regime measured there) beside what was measured there (kind
+ * "measured"; its p_stall is the stall share, its mean_ms empty).
+ */
+static int
+projection_csv(const struct cg_run *r, const struct cg_row *rows, size_t nrows)
+{
+	struct cg_proj *pj = calloc(CG_MAX_REGIMES * CG_MAX_SIZES, sizeof(*pj));
+	size_t np = pj ? cg_project(r->c, rows, nrows, pj) : 0;
+	char p[PATH_MAX];
+	FILE *f;
+
+	snprintf(p, sizeof(p), "%s/projection.csv", r->out);
+	if (pj == NULL || (f = cg_out_open(r, p)) == NULL) {
+		free(pj);
+		return -1;
+	}
+	fprintf(f, "series,size,kind,regime,ranks,packets,p_stall,p_stall_lo,p_stall_hi,"
+		   "no_stall_ms,no_stall_lo,no_stall_hi,mean_ms,mean_lo,mean_hi,p99_ms,p99_lo,"
+		   "p99_hi,waiting_share,waiting_lo,waiting_hi,gpu_hours,gpu_hours_lo,"
+		   "gpu_hours_hi,stall_gpu_hours,stalls_per_packet,stalls_per_packet_lo,"
+		   "stalls_per_packet_hi,stall_cost_ms\n");
+	for (size_t i = 0; i < np; i++)
+		for (unsigned k = 0; k < pj[i].nat + 2 * pj[i].ncheck; k++) {
+			const struct cg_proj_check *x =
+				k >= pj[i].nat ? &pj[i].check[(k - pj[i].nat) / 2] : NULL;
+			const struct cg_proj_at *a = x ? &x->pred : &pj[i].at[k];
+			int measured = x && (k - pj[i].nat) % 2;
+
+			csv_str(f, pj[i].series);
+			fprintf(f, ",%s,%s,", pj[i].size,
+				!x	   ? "projected"
+				: measured ? "measured"
+					   : "predicted");
+			csv_str(f, x ? r->c->reg[x->reg].name : "");
+			fprintf(f, ",%u,%.0f", a->n, a->packets);
+			if (measured) {
+				put3(f, x->stall, x->stall_lo, x->stall_hi);
+				put3(f, x->p50, x->p50_lo, x->p50_hi);
+				put3(f, NAN, NAN, NAN);
+				put3(f, x->p99, x->p99_lo, x->p99_hi);
+				fprintf(f, ",,,,,,,,,,,");
+			} else {
+				put3(f, a->stall, a->stall_lo, a->stall_hi);
+				put3(f, a->base, a->base_lo, a->base_hi);
+				put3(f, a->mean, a->mean_lo, a->mean_hi);
+				put3(f, a->p99, a->p99_lo, a->p99_hi);
+				put3(f, a->wait, a->wait_lo, a->wait_hi);
+				put3(f, a->gpuh, a->gpuh_lo, a->gpuh_hi);
+				put(f, a->stall_gpuh, 6);
+				fprintf(f, ",%.6g,%.6g,%.6g", pj[i].p, pj[i].p_lo, pj[i].p_hi);
+				put(f, pj[i].cost_ms, 3);
+			}
+			fputc('\n', f);
+		}
+	free(pj);
+	return cg_out_close(r, f, p);
+}
+
 int
 cg_write_csvs(const struct cg_run *r, json_t *runs, const struct cg_row *rows, size_t nrows)
 {
@@ -359,5 +430,7 @@ cg_write_csvs(const struct cg_run *r, json_t *runs, const struct cg_row *rows, s
 					    "edge_wait_p99_ns", NULL});
 	rc |= summary_csv(r, rows, nrows);
 	rc |= comparisons_csv(r, rows, nrows);
+	if (r->c->allreduce)
+		rc |= projection_csv(r, rows, nrows);
 	return rc ? -1 : 0;
 }

@@ -32,7 +32,7 @@ struct y_action {
 
 struct y_regime {
 	char *name, *kind, *profile, *scale, *pmd, *ring, *mtu, *dataplane, *nic, *topology, *path;
-	char *split, *realtime;
+	char *split, *realtime, *ranks;
 	char **links;
 	unsigned links_count;
 };
@@ -51,6 +51,20 @@ struct y_fidelity {
 	char *lateness, *load, *capacity, *capacity_time;
 };
 
+struct y_series {
+	char *name;
+	char **fit, **check;
+	unsigned fit_count, check_count;
+};
+
+struct y_projection {
+	char **ranks;
+	unsigned ranks_count;
+	char *compute;
+	struct y_series *series;
+	unsigned series_count;
+};
+
 struct y_campaign {
 	char *name, *description, *hosts, *cores, *pmd, *ring, *mtu, *dataplane, *repetitions,
 		*seed, *host_ecn;
@@ -64,6 +78,7 @@ struct y_campaign {
 	unsigned beside_count;
 	char ***question; /* pairs: question[k][0] against question[k][1] */
 	unsigned question_count;
+	struct y_projection *projection;
 };
 
 #define STR(key, type, member)                                                                     \
@@ -119,6 +134,7 @@ static const cyaml_schema_field_t regime_fields[] = {
 	STR("path", struct y_regime, path),
 	STR("split", struct y_regime, split),
 	STR("realtime", struct y_regime, realtime),
+	STR("ranks", struct y_regime, ranks),
 	CYAML_FIELD_SEQUENCE("links", CYAML_FLAG_POINTER | CYAML_FLAG_OPTIONAL, struct y_regime,
 			     links, &str_entry, 0, 16),
 	CYAML_FIELD_END,
@@ -156,6 +172,28 @@ static const cyaml_schema_field_t fidelity_fields[] = {
 	CYAML_FIELD_END,
 };
 
+static const cyaml_schema_field_t series_fields[] = {
+	STR("name", struct y_series, name),
+	CYAML_FIELD_SEQUENCE("fit", CYAML_FLAG_POINTER | CYAML_FLAG_OPTIONAL, struct y_series, fit,
+			     &str_entry, 0, CG_MAX_REGIMES),
+	CYAML_FIELD_SEQUENCE("check", CYAML_FLAG_POINTER | CYAML_FLAG_OPTIONAL, struct y_series,
+			     check, &str_entry, 0, CG_PROJ_MAX_CHECK),
+	CYAML_FIELD_END,
+};
+
+static const cyaml_schema_value_t series_entry = {
+	CYAML_VALUE_MAPPING(CYAML_FLAG_DEFAULT, struct y_series, series_fields),
+};
+
+static const cyaml_schema_field_t projection_fields[] = {
+	CYAML_FIELD_SEQUENCE("ranks", CYAML_FLAG_POINTER | CYAML_FLAG_OPTIONAL, struct y_projection,
+			     ranks, &str_entry, 0, CG_PROJ_MAX_N),
+	STR("compute", struct y_projection, compute),
+	CYAML_FIELD_SEQUENCE("series", CYAML_FLAG_POINTER | CYAML_FLAG_OPTIONAL,
+			     struct y_projection, series, &series_entry, 0, CG_MAX_REGIMES),
+	CYAML_FIELD_END,
+};
+
 static const cyaml_schema_field_t campaign_fields[] = {
 	STR("name", struct y_campaign, name),
 	STR("description", struct y_campaign, description),
@@ -179,6 +217,8 @@ static const cyaml_schema_field_t campaign_fields[] = {
 			     beside, &beside_entry, 0, CG_MAX_BESIDE),
 	CYAML_FIELD_SEQUENCE("question", CYAML_FLAG_POINTER | CYAML_FLAG_OPTIONAL,
 			     struct y_campaign, question, &pair_entry, 0, CG_MAX_QUESTIONS),
+	CYAML_FIELD_MAPPING_PTR("projection", CYAML_FLAG_OPTIONAL, struct y_campaign, projection,
+				projection_fields),
 	CYAML_FIELD_END,
 };
 
@@ -685,6 +725,7 @@ compile_regime(struct fe_yaml *y, const struct y_regime *r, unsigned i, struct c
 {
 	struct cg_regime *g = &c->reg[i];
 	char path[64], key[80];
+	uint64_t x;
 
 	snprintf(path, sizeof(path), "regimes.%u", i);
 	if (r->name == NULL)
@@ -704,6 +745,11 @@ compile_regime(struct fe_yaml *y, const struct y_regime *r, unsigned i, struct c
 	g->edge = c->edge;
 	if (edge_val(y, path, r->pmd, r->ring, r->mtu, r->dataplane, &g->edge) < 0)
 		return -EINVAL;
+	/* the job on hosts 1..ranks: one fabric measured at several rank counts */
+	snprintf(key, sizeof(key), "%s.ranks", path);
+	if (r->ranks && uint_val(y, key, r->ranks, 2, c->hosts, &x) < 0)
+		return -EINVAL;
+	g->ranks = r->ranks ? (unsigned)x : 0;
 	g->kind = CG_DATAPLANE;
 	if (r->kind && strcmp(r->kind, "wire") == 0) {
 		/* the hosts joined by a bridge: no fabric to describe */
@@ -1446,6 +1492,62 @@ compile_question(struct fe_yaml *y, const struct y_campaign *d, struct cg_campai
 	return 0;
 }
 
+/*
+ * projection: the all-reduce at cluster scale (cg_scale.c): the ranks projected (2 to
+ * 1,048,576, each once), a step's compute (1us to 1h), the series (each a name, the
+ * regimes fitted and those checked against the prediction).
+ */
+static int
+compile_projection(struct fe_yaml *y, const struct y_projection *d, struct cg_campaign *c)
+{
+	struct cg_projection_cfg *p = &c->proj;
+	char key[64], e[200];
+	uint64_t x;
+	int g;
+
+	if (d == NULL)
+		return 0;
+	for (unsigned i = 0; i < d->ranks_count; i++, p->nranks++) {
+		snprintf(key, sizeof(key), "projection.ranks.%u", i);
+		if (uint_val(y, key, d->ranks[i], 2, 1U << 20, &x) < 0)
+			return -EINVAL;
+		for (unsigned k = 0; k < i; k++)
+			if (p->ranks[k] == x)
+				return fe_yaml_fail(y, key, "%s '%s': given twice", key,
+						    d->ranks[i]);
+		p->ranks[i] = (unsigned)x;
+	}
+	if (d->compute &&
+	    (fe_parse_time(d->compute, &x, e, sizeof(e)) < 0 || x < 1000 || x > 3600000000000ULL))
+		return fe_yaml_fail(y, "projection.compute",
+				    "projection.compute '%s' (allowed: 1us to 1h)", d->compute);
+	p->compute_ms = d->compute ? (double)x / 1e6 : 0;
+	for (unsigned i = 0; i < d->series_count; i++, p->nseries++) {
+		const struct y_series *s = &d->series[i];
+
+		snprintf(key, sizeof(key), "projection.series.%u", i);
+		if (s->name == NULL || regime_name_bad(s->name) || s->fit_count == 0)
+			return fe_yaml_fail(y, key,
+					    "%s: a name (as a regime's) and fit: [regimes] are "
+					    "required",
+					    key);
+		snprintf(p->series[i].name, sizeof(p->series[i].name), "%s", s->name);
+		for (unsigned k = 0; k < s->fit_count; k++, p->series[i].nfit++) {
+			snprintf(key, sizeof(key), "projection.series.%u.fit.%u", i, k);
+			if ((g = regime_named(y, key, s->fit[k], c)) < 0)
+				return -EINVAL;
+			p->series[i].fit[k] = (unsigned)g;
+		}
+		for (unsigned k = 0; k < s->check_count; k++, p->series[i].ncheck++) {
+			snprintf(key, sizeof(key), "projection.series.%u.check.%u", i, k);
+			if ((g = regime_named(y, key, s->check[k], c)) < 0)
+				return -EINVAL;
+			p->series[i].check[k] = (unsigned)g;
+		}
+	}
+	return 0;
+}
+
 static int
 compile(struct fe_yaml *y, const struct y_campaign *d, struct cg_campaign *c)
 {
@@ -1497,7 +1599,8 @@ compile(struct fe_yaml *y, const struct y_campaign *d, struct cg_campaign *c)
 			 d->beside[i].command);
 	}
 	mark_baselines(c);
-	if (compile_question(y, d, c) < 0 || compile_timeline(y, d, c) < 0)
+	if (compile_question(y, d, c) < 0 || compile_timeline(y, d, c) < 0 ||
+	    compile_projection(y, d->projection, c) < 0)
 		return -EINVAL;
 	return timeline_runs(y, d, c);
 }

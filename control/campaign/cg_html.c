@@ -3,6 +3,7 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -41,9 +42,14 @@ head(FILE *f, const struct cg_run *r, const char *status)
 
 	fprintf(f, "<!doctype html><html><head><meta charset='utf-8'><title>fabemu campaign ");
 	esc(f, c->name);
-	fprintf(f, "</title><style>body{font-family:sans-serif;max-width:1100px;margin:auto}"
-		   "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:3px 6px;"
-		   "text-align:right}th{background:#eee}td:first-child{text-align:left}"
+	/* a page that fits its window: a table wider than the page scrolls in its own box
+	 * (.wide), the verdicts are sentences in a list of their own, plots shrink */
+	fprintf(f, "</title><style>body{font-family:sans-serif;max-width:1300px;margin:auto;"
+		   "padding:0 8px}.wide{overflow-x:auto;max-width:100%%}"
+		   "table{border-collapse:collapse;font-size:90%%}td,th{border:1px solid #ccc;"
+		   "padding:3px 6px;text-align:right}th{background:#eee}"
+		   "td:first-child{text-align:left}img{max-width:100%%;height:auto}"
+		   ".verdicts li{margin:4px 0;overflow-wrap:anywhere}"
 		   ".distorted{color:#a00}.faithful{color:#070}.base{background:#f4f4ff}</style>"
 		   "</head><body>\n<h1>Campaign ");
 	esc(f, c->name);
@@ -95,7 +101,8 @@ static void
 job_table(FILE *f, const struct cg_run *r, const struct cg_row *rows, size_t nrows)
 {
 	fprintf(f,
-		"<h2>The job, beside the baselines</h2>\n<table><tr><th>regime</th><th>size</th>"
+		"<h2>The job, beside the baselines</h2>\n<div "
+		"class='wide'><table><tr><th>regime</th><th>size</th>"
 		"<th>n</th><th>p50 (ms) [95 %% CI]</th><th>p99 (ms) [95 %% CI]</th>"
 		"<th>repetitions: their p50s (ms)</th><th>%s</th><th>p50 / wire [95 %% CI]</th>"
 		"<th>p50 / ideal [95 %% CI]</th><th>stalls (share of the iterations [95 %% "
@@ -137,7 +144,8 @@ job_table(FILE *f, const struct cg_run *r, const struct cg_row *rows, size_t nro
 		fprintf(f, "</tr>\n");
 	}
 	fprintf(f,
-		"</table>\n<p>Iteration time is the slowest rank's. <i>wire</i>: the same hosts "
+		"</table></div>\n<p>Iteration time is the slowest rank's. <i>wire</i>: the same "
+		"hosts "
 		"joined by a Linux bridge, without fabemu; <i>ideal</i>: through fabemu with a "
 		"fabric that adds nothing. Their ratio is what the testbed itself costs. "
 		"Intervals: "
@@ -148,7 +156,8 @@ job_table(FILE *f, const struct cg_run *r, const struct cg_row *rows, size_t nro
 		"repetitions or more, else <i>no difference resolved</i>. A stall: an iteration "
 		"%.0f %% of its transport's recovery time or more above the median (TCP's minimum "
 		"RTO, %.0f ms, or the NICs' timeout where RoCE or InfiniBand NICs recover losses) "
-		"and above p75 + %.0f &times; the interquartile range (<i>stall at</i>).</p>\n",
+		"and above p75 + %.0f &times; the interquartile range of the others (<i>stall "
+		"at</i>).</p>\n",
 		CG_CONFIDENCE * 100, CG_RESAMPLES, (unsigned long long)r->c->seed, CG_P99_MIN_N,
 		CG_WORD_MIN_REPS, CG_STALL_RECOVERY * 100, CG_TCP_RTO_MIN_MS, CG_STALL_IQR);
 }
@@ -183,13 +192,13 @@ static void
 network_table(FILE *f, const struct cg_row *rows, size_t nrows)
 {
 	fprintf(f,
-		"<h2>The network, and the verdict</h2>\n<table><tr><th>regime</th><th>hop (µs, "
+		"<h2>The network</h2>\n<div class='wide'><table><tr><th>regime</th><th>hop (µs, "
 		"configured)</th><th>ping RTT h1-h2 (µs)</th><th>offered (Gbit/s)</th><th>fabric "
 		"drops</th><th>ECN marks</th><th>PFC pauses</th><th>paused (ms)</th><th>credit "
 		"stall (ms)</th><th>real TCP retrans.</th><th>TCP timeouts</th><th>lost at the "
 		"edge</th><th>unexplained</th><th>lateness p99 (µs, worst link)</th><th>edge wait "
 		"p99 "
-		"(µs)</th><th>verdict</th></tr>\n");
+		"(µs)</th></tr>\n");
 	for (size_t i = 0; i < nrows; i++) {
 		const struct cg_row *w = &rows[i];
 
@@ -200,7 +209,7 @@ network_table(FILE *f, const struct cg_row *rows, size_t nrows)
 		fprintf(f, "</td>");
 		cell(f, w->hop_us, 2);
 		if (w->runs == 0) {
-			fprintf(f, "<td colspan='15' style='text-align:left'>not run</td></tr>\n");
+			fprintf(f, "<td colspan='14' style='text-align:left'>not run</td></tr>\n");
 			continue;
 		}
 		cell(f, w->rtt_us, 1);
@@ -216,14 +225,36 @@ network_table(FILE *f, const struct cg_row *rows, size_t nrows)
 		cell(f, cg_fab(w, (double)w->unexplained), 0);
 		cell(f, w->late_worst_p99_us, 1);
 		cell(f, w->wait_p99_us, 1);
-		fprintf(f, "<td style='text-align:left' class='%s'>",
+		fprintf(f, "</tr>\n");
+	}
+	fprintf(f, "</table></div>\n<p>Drops, marks, pauses and TCP counters are per run (summed "
+		   "over repetitions).</p>\n");
+}
+
+/* The verdicts: the report's most important sentences, each given a line of its own. */
+static void
+verdicts(FILE *f, const struct cg_campaign *c, const struct cg_row *rows, size_t nrows)
+{
+	fprintf(f,
+		"<h2 id='verdicts'>The verdicts</h2>\n<p>Whether the box running the test, not the "
+		"emulated "
+		"fabric, shaped the figures (lateness and edge wait at most %.0f %% of a hop, "
+		"offered load at most %.0f %% of the capacity; docs/campaigns.md).</p>\n"
+		"<ul class='verdicts'>\n",
+		c->fid.late * 100, c->fid.load * 100);
+	for (size_t i = 0; i < nrows; i++) {
+		const struct cg_row *w = &rows[i];
+
+		if (!w->first)
+			continue;
+		fprintf(f, "<li><b>");
+		esc(f, w->regime);
+		fprintf(f, "</b>: <span class='%s'>",
 			strncmp(w->verdict, "faithful", 8) == 0 ? "faithful" : "distorted");
 		esc(f, w->verdict);
-		fprintf(f, "</td></tr>\n");
+		fprintf(f, "</span></li>\n");
 	}
-	fprintf(f, "</table>\n<p>Drops, marks, pauses and TCP counters are per run (summed over "
-		   "repetitions). How to read this page, and what makes a result faithful: "
-		   "docs/campaigns.md.</p>\n");
+	fprintf(f, "</ul>\n");
 }
 
 /* The emulated NICs, when a regime has one (docs/nic.md). */
@@ -233,7 +264,8 @@ nic_table(FILE *f, const struct cg_row *rows, size_t nrows)
 
 	if (!cg_rows_nic(rows, nrows))
 		return;
-	fprintf(f, "<h2>The NICs at the edge</h2>\n<table><tr><th>regime</th><th>nic</th><th>CE "
+	fprintf(f, "<h2>The NICs at the edge</h2>\n<div "
+		   "class='wide'><table><tr><th>regime</th><th>nic</th><th>CE "
 		   "consumed</th><th>CNPs</th><th>lowest rate (Mbit/s)</th><th>frames "
 		   "resent</th><th>NAKs</th><th>NIC timeouts</th><th>discarded out of "
 		   "sequence</th></tr>\n");
@@ -251,7 +283,7 @@ nic_table(FILE *f, const struct cg_row *rows, size_t nrows)
 		fprintf(f, "<td>%lld</td><td>%lld</td><td>%lld</td><td>%lld</td></tr>\n",
 			w->nic_resent, w->nic_naks, w->nic_timeouts, w->nic_discards);
 	}
-	fprintf(f, "</table>\n<p>A RoCE NIC consumes CE and sends CNPs (DCQCN); RoCE and "
+	fprintf(f, "</table></div>\n<p>A RoCE NIC consumes CE and sends CNPs (DCQCN); RoCE and "
 		   "InfiniBand NICs resend what the fabric lost, so the hosts' TCP sees neither. "
 		   "docs/nic.md.</p>\n");
 }
@@ -299,6 +331,138 @@ plot(FILE *f, const struct cg_run *r, const char *name, const char *size)
 		fprintf(f, "<img src='%s%s.svg'>\n", name, size);
 	else
 		fprintf(f, "<p>No plot: no data, or not written (above).</p>\n");
+}
+
+/* "v [lo, hi]" in a cell, with printf's format fmt a figure; "-" for none */
+static void
+cell_band(FILE *f, const char *fmt, double v, double lo, double hi)
+{
+	char x[32], a[32], b[32];
+
+	if (isnan(v)) {
+		fprintf(f, "<td>-</td>");
+		return;
+	}
+	snprintf(x, sizeof(x), fmt, v);
+	snprintf(a, sizeof(a), fmt, lo);
+	snprintf(b, sizeof(b), fmt, hi);
+	fprintf(f, "<td>%s [%s, %s]</td>", x, a, b);
+}
+
+/* Predicted beside measured at a check's ranks, and whether it held. */
+static void
+proj_checks(FILE *f, const struct cg_campaign *c, const struct cg_proj *p)
+{
+	if (p->ncheck == 0)
+		return;
+	fprintf(f, "<div class='wide'><table><tr><th>checked against</th><th>ranks</th>"
+		   "<th>figure</th><th>predicted [95 %% CI]</th><th>measured [95 %% CI]</th>"
+		   "<th>inside the prediction</th></tr>\n");
+	for (unsigned k = 0; k < p->ncheck; k++) {
+		const struct cg_proj_check *x = &p->check[k];
+		const struct cg_proj_at *a = &x->pred;
+
+		if (!x->measured) {
+			fprintf(f, "<tr><td>");
+			esc(f, c->reg[x->reg].name);
+			fprintf(f, "</td><td>%u</td><td colspan='4'>not measured</td></tr>\n",
+				a->n);
+			continue;
+		}
+		fprintf(f, "<tr><td>");
+		esc(f, c->reg[x->reg].name);
+		fprintf(f, "</td><td>%u</td><td>P(stall)</td>", a->n);
+		cell_band(f, "%.3f", a->stall, a->stall_lo, a->stall_hi);
+		cell_band(f, "%.3f", x->stall, x->stall_lo, x->stall_hi);
+		fprintf(f, "<td>%s</td></tr>\n",
+			cg_proj_inside(x->stall, a->stall_lo, a->stall_hi) ? "yes" : "<b>no</b>");
+		fprintf(f, "<tr><td></td><td></td><td>p50 (ms)</td>");
+		cell_band(f, "%.3f", a->base, a->base_lo, a->base_hi);
+		cell_band(f, "%.3f", x->p50, x->p50_lo, x->p50_hi);
+		fprintf(f, "<td>%s</td></tr>\n",
+			cg_proj_inside(x->p50, a->base_lo, a->base_hi) ? "yes" : "<b>no</b>");
+		fprintf(f, "<tr><td></td><td></td><td>p99 (ms)</td>");
+		cell_band(f, "%.3f", a->p99, a->p99_lo, a->p99_hi);
+		if (isnan(x->p99))
+			fprintf(f, "<td>max %.3f (n=%zu)</td><td>-</td></tr>\n", x->max, x->n);
+		else {
+			cell_band(f, "%.3f", x->p99, x->p99_lo, x->p99_hi);
+			fprintf(f, "<td>%s</td></tr>\n",
+				cg_proj_inside(x->p99, a->p99_lo, a->p99_hi) ? "yes" : "<b>no</b>");
+		}
+	}
+	fprintf(f, "</table></div>\n");
+}
+
+/* The all-reduce at cluster scale (cg_scale.c): each series' fit, its table, its checks,
+ * what it assumes, the plots. */
+static void
+projection(FILE *f, const struct cg_run *r, const struct cg_row *rows, size_t nrows)
+{
+	const struct cg_campaign *c = r->c;
+	struct cg_proj *pj = calloc(CG_MAX_REGIMES * CG_MAX_SIZES, sizeof(*pj));
+	size_t np = pj ? cg_project(c, rows, nrows, pj) : 0;
+	char sz[16];
+
+	if (np == 0) {
+		free(pj);
+		return;
+	}
+	fprintf(f, "<h2 id='projection'>The all-reduce at cluster scale "
+		   "(projected)</h2>\n<p>Assumed: ");
+	for (unsigned k = 0; cg_proj_assumptions[k]; k++) {
+		fprintf(f, "%s", k ? "; " : "");
+		esc(f, cg_proj_assumptions[k]);
+	}
+	fprintf(f, ". docs/campaigns.md, <i>The all-reduce at cluster scale</i>; "
+		   "<a href='projection.csv'>projection.csv</a>.</p>\n");
+	for (size_t i = 0; i < np; i++) {
+		const struct cg_proj *p = &pj[i];
+
+		fprintf(f, "<h3>");
+		esc(f, p->series);
+		fprintf(f, ", %s a rank</h3>\n<p>Fitted at", p->size);
+		for (unsigned k = 0; k < p->nfit; k++)
+			fprintf(f, "%s %u", k ? "," : "", p->fit_ranks[k]);
+		fprintf(f,
+			" ranks: %zu iterations, %lld stalled, %.3g packets sent: %.3g [%.3g, "
+			"%.3g] stalls a packet. A stall costs %.1f ms (%s); a ring step %.4f ms + "
+			"%.3g ms a byte (%s).</p>\n",
+			p->iterations, p->stalls, p->exposure, p->p, p->p_lo, p->p_hi, p->cost_ms,
+			p->cost_measured ? "as measured"
+					 : "none measured: the transport's recovery "
+					   "time",
+			p->a, p->b,
+			p->base_from_ping ? "one rank count: the latency from the ping"
+					  : "fitted to the p50s");
+		fprintf(f,
+			"<div class='wide'><table><tr><th>ranks</th><th>P(at least one stall) "
+			"[95 %% CI]</th><th>expected iteration (ms)</th><th>p99 (ms)</th>"
+			"<th>waiting (%% of the time)</th><th>GPU-hours waiting / 1,000 steps</th>"
+			"<th>of it stalls</th></tr>\n");
+		for (unsigned k = 0; k < p->nat; k++) {
+			const struct cg_proj_at *a = &p->at[k];
+
+			fprintf(f, "<tr><td>%u</td>", a->n);
+			cell_band(f, "%.3g", a->stall, a->stall_lo, a->stall_hi);
+			cell_band(f, "%.4g", a->mean, a->mean_lo, a->mean_hi);
+			cell_band(f, "%.4g", a->p99, a->p99_lo, a->p99_hi);
+			cell_band(f, "%.1f", a->wait * 100, a->wait_lo * 100, a->wait_hi * 100);
+			cell_band(f, "%.3g", a->gpuh, a->gpuh_lo, a->gpuh_hi);
+			fprintf(f, "<td>%.3g</td></tr>\n", a->stall_gpuh);
+		}
+		fprintf(f, "</table></div>\n");
+		if (c->proj.compute_ms <= 0)
+			fprintf(f, "<p>Waiting: set <code>projection.compute</code>, a training "
+				   "step's compute.</p>\n");
+		proj_checks(f, c, p);
+	}
+	for (unsigned s = 0; s < c->nsizes; s++) {
+		cg_size_name(c->sizes[s], sz, sizeof(sz));
+		plot(f, r, "projection-", sz);
+		plot(f, r, "projection-stall-", sz);
+	}
+	free(pj);
 }
 
 /* A step of a run as the report begins it, by its outcome (the runner's, in the run). */
@@ -434,7 +598,9 @@ cg_html(const struct cg_run *r, json_t *runs, const struct cg_row *rows, size_t 
 	answers(f, c, rows, nrows);
 	job_table(f, r, rows, nrows);
 	network_table(f, rows, nrows);
+	verdicts(f, c, rows, nrows);
 	nic_table(f, rows, nrows);
+	projection(f, r, rows, nrows);
 	for (unsigned s = 0; s < c->nsizes && c->allreduce; s++) {
 		cg_size_name(c->sizes[s], sz, sizeof(sz));
 		fprintf(f, "<h2>CDF, %s</h2>", sz);

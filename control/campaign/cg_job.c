@@ -249,15 +249,18 @@ run_step_now(const struct cg_run *r, const struct cg_regime *g, const struct cg_
 	return rc;
 }
 
-/* The job's command line (a shell command run in host 1's namespace). */
+/* The job's command line (a shell command run in host 1's namespace), on regime g's
+ * ranks: hosts 1..ranks. */
 static void
-job_command(const struct cg_run *r, const char *hook, const char *hook_iters, char *cmd, size_t len)
+job_command(const struct cg_run *r, const struct cg_regime *g, const char *hook,
+	    const char *hook_iters, char *cmd, size_t len)
 {
 	const struct cg_campaign *c = r->c;
 	char hosts[512] = "", sizes[256] = "";
 	unsigned iters = r->iters_override ? r->iters_override : c->iters;
+	unsigned ranks = cg_regime_ranks(c, g);
 
-	for (unsigned i = 1; i <= c->hosts; i++)
+	for (unsigned i = 1; i <= ranks; i++)
 		snprintf(hosts + strlen(hosts), sizeof(hosts) - strlen(hosts), "%s%s-h%u",
 			 i > 1 ? "," : "", r->testbed, i);
 	for (unsigned i = 0; i < c->nsizes; i++)
@@ -277,7 +280,7 @@ job_command(const struct cg_run *r, const char *hook, const char *hook_iters, ch
 		"--mca btl tcp,self --mca btl_tcp_if_include 198.18.0.0/24 "
 		"--mca oob_tcp_if_include 198.18.0.0/24 --mca mpi_yield_when_idle 1 --bind-to none "
 		"%s/fe-allreduce --sizes %s --iters %u --warmup %u%s%s%s%s'",
-		r->pin, r->testbed, r->testbed, hosts, c->hosts, r->root, r->bindir, sizes, iters,
+		r->pin, r->testbed, r->testbed, hosts, ranks, r->root, r->bindir, sizes, iters,
 		c->warmup, hook_iters[0] ? " --hook " : "", hook_iters[0] ? hook : "",
 		hook_iters[0] ? " --hook-iters " : "", hook_iters);
 }
@@ -394,7 +397,7 @@ cg_run_job(struct cg_run *r, const struct cg_regime *g, unsigned rep, const char
 
 	snprintf(hook, sizeof(hook), "%s/logs/hook-%s-%u.sh", r->out, g->name, rep + 1);
 	write_hook(r, g, hook, marks, hook_iters, sizeof(hook_iters));
-	job_command(r, hook, hook_iters, cmd, sizeof(cmd));
+	job_command(r, g, hook, hook_iters, cmd, sizeof(cmd));
 	setenv("FE_JOB", r->c->command, 1);
 	cg_logpath(r, log, sizeof(log), "job-%s-%u.log", g->name, rep + 1);
 	jr->iters = json_array();

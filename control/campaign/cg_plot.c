@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +33,7 @@ of_regime(json_t *run, const struct cg_regime *g)
 /* The plots there is data for. */
 struct wants {
 	int cdf[CG_MAX_SIZES];
+	int proj[CG_MAX_SIZES]; /* a projection of that size (cg_scale.c) */
 	int timeline;
 	int links;
 };
@@ -121,6 +123,95 @@ timeline_data(const struct cg_run *r, json_t *runs, const struct cg_regime *g)
 				json_real_value(json_array_get(x, 3)) / 1000);
 	}
 	return cg_out_close(r, f, p);
+}
+
+/* plots/projection-SERIES-SIZE.dat: ranks, then the expected iteration, its p99 and the
+ * chance of a stall, each with its band (cg_scale.c). */
+static int
+proj_data(const struct cg_run *r, const struct cg_proj *p)
+{
+	char path[PATH_MAX];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/plots/projection-%s-%s.dat", r->out, p->series, p->size);
+	if ((f = cg_out_open(r, path)) == NULL)
+		return -1;
+	for (unsigned k = 0; k < p->nat; k++) {
+		const struct cg_proj_at *a = &p->at[k];
+
+		fprintf(f, "%u %.6g %.6g %.6g %.6g %.6g %.6g %.6g %.6g %.6g\n", a->n, a->mean,
+			a->mean_lo, a->mean_hi, a->p99, a->p99_lo, a->p99_hi, a->stall, a->stall_lo,
+			a->stall_hi);
+	}
+	/* then, after two blank lines (gnuplot's index 1), what the checks measured: ranks,
+	 * the stall share and its interval */
+	fprintf(f, "\n\n");
+	for (unsigned k = 0; k < p->ncheck; k++)
+		if (p->check[k].measured && !isnan(p->check[k].stall))
+			fprintf(f, "%u %.6g %.6g %.6g\n", p->check[k].pred.n, p->check[k].stall,
+				p->check[k].stall_lo, p->check[k].stall_hi);
+	return cg_out_close(r, f, path);
+}
+
+/* For each size projected: the iteration's time, and the chance of a stall, against the
+ * ranks, each series a line and its band. */
+static void
+proj_script(FILE *f, const struct cg_run *r, const struct cg_proj *p, size_t np)
+{
+	const struct cg_campaign *c = r->c;
+	char sz[16];
+
+	/* undo what the links' histogram set */
+	fprintf(f, "set datafile separator whitespace\nset style data lines\nset xtics "
+		   "norotate autofreq\nset yrange [*:*]\nset key outside right\n");
+	for (unsigned s = 0; s < c->nsizes; s++) {
+		const char *sep = "";
+
+		cg_size_name(c->sizes[s], sz, sizeof(sz));
+		fprintf(f,
+			"set output '%s/projection-%s.svg.part'\nset title 'All-reduce of %s a "
+			"rank at cluster scale (projected; band: 95 %% interval; dashed: p99)'\n"
+			"set xlabel 'ranks'\nset ylabel 'expected iteration time (ms)'\nset "
+			"logscale xy\nset style fill transparent solid 0.2 noborder\nplot ",
+			r->out, sz, sz);
+		for (size_t i = 0; i < np; i++) {
+			if (strcmp(p[i].size, sz) != 0)
+				continue;
+			fprintf(f,
+				"%s'%s/plots/projection-%s-%s.dat' index 0 using 1:3:4 with "
+				"filledcurves lc %zu notitle, '' index 0 using 1:2 with "
+				"linespoints "
+				"lw 2 lc %zu title '%s', '' index 0 using 1:5 with lines dt 2 lc "
+				"%zu "
+				"notitle",
+				sep, r->out, p[i].series, sz, i + 1, i + 1, p[i].series, i + 1);
+			sep = ", ";
+		}
+		fprintf(f,
+			"\nset output '%s/projection-stall-%s.svg.part'\nset title 'All-reduce of "
+			"%s a rank: the chance that an iteration holds a stall (projected; band: "
+			"95 %% interval; points: measured)'\nset ylabel 'P(at least one "
+			"stall)'\nunset logscale y\n"
+			"set yrange [0:1]\nplot ",
+			r->out, sz, sz);
+		sep = "";
+		for (size_t i = 0; i < np; i++) {
+			if (strcmp(p[i].size, sz) != 0)
+				continue;
+			fprintf(f,
+				"%s'%s/plots/projection-%s-%s.dat' index 0 using 1:9:10 with "
+				"filledcurves lc %zu notitle, '' index 0 using 1:8 with "
+				"linespoints lw 2 lc %zu title '%s'",
+				sep, r->out, p[i].series, sz, i + 1, i + 1, p[i].series);
+			if (p[i].ncheck)
+				fprintf(f,
+					", '' index 1 using 1:2:3:4 with yerrorbars pt 7 ps 1.2 lc "
+					"%zu title '%s measured'",
+					i + 1, p[i].series);
+			sep = ", ";
+		}
+		fprintf(f, "\nunset logscale xy\nset yrange [*:*]\nset style fill solid\n");
+	}
 }
 
 static void
@@ -221,34 +312,55 @@ keep_svg(const struct cg_run *r, const char *name, int gnuplot_rc)
 }
 
 int
-cg_plots(const struct cg_run *r, json_t *runs)
+cg_plots(const struct cg_run *r, json_t *runs, const struct cg_row *rows, size_t nrows)
 {
 	const struct cg_campaign *c = r->c;
 	char p[PATH_MAX], log[PATH_MAX], sz[16], name[64];
+	struct cg_proj *pj = calloc(CG_MAX_REGIMES * CG_MAX_SIZES, sizeof(*pj));
+	size_t np = pj ? cg_project(c, rows, nrows, pj) : 0;
 	struct wants w;
 	int rc = 0, grc;
 	FILE *f;
 
 	wanted(r, runs, &w);
-	if (!w.timeline && !w.links) /* nothing ran: nothing to plot */
+	if (!w.timeline && !w.links) { /* nothing ran: nothing to plot */
+		free(pj);
 		return 0;
+	}
 	for (unsigned g = 0; g < c->nreg && c->allreduce; g++) {
 		for (unsigned s = 0; s < c->nsizes; s++)
 			rc |= cdf_data(r, runs, &c->reg[g], c->sizes[s]);
 		rc |= timeline_data(r, runs, &c->reg[g]);
+	}
+	for (size_t i = 0; i < np; i++) {
+		rc |= proj_data(r, &pj[i]);
+		for (unsigned s = 0; s < c->nsizes; s++)
+			w.proj[s] |=
+				strcmp(pj[i].size, cg_size_name(c->sizes[s], sz, sizeof(sz))) == 0;
 	}
 	snprintf(p, sizeof(p), "%s/plots/report.gp", r->out);
 	snprintf(log, sizeof(log), "%s/logs/gnuplot.log", r->out);
 	grc = -1; /* without a script, no plot: each is said */
 	if ((f = cg_out_open(r, p)) != NULL) {
 		script(f, r, &w);
+		proj_script(f, r, pj, np);
 		if (cg_out_close(r, f, p) == 0)
 			grc = cg_sh(log, "gnuplot '%s'", p);
 	}
+	free(pj);
 	for (unsigned s = 0; s < c->nsizes; s++) {
 		snprintf(name, sizeof(name), "cdf-%s", cg_size_name(c->sizes[s], sz, sizeof(sz)));
 		if (w.cdf[s])
 			rc |= keep_svg(r, name, grc);
+	}
+	for (unsigned s = 0; s < c->nsizes; s++) {
+		if (!w.proj[s])
+			continue;
+		cg_size_name(c->sizes[s], sz, sizeof(sz));
+		snprintf(name, sizeof(name), "projection-%s", sz);
+		rc |= keep_svg(r, name, grc);
+		snprintf(name, sizeof(name), "projection-stall-%s", sz);
+		rc |= keep_svg(r, name, grc);
 	}
 	if (w.timeline)
 		rc |= keep_svg(r, "timeline", grc);

@@ -727,7 +727,7 @@ finish(struct cg_run *r, json_t *runs, int status)
 	nrows = cg_summarize(r->c, runs, rows);
 	stdout_checked(r); /* the progress lines: already lost? */
 	cg_write_csvs(r, runs, rows, nrows);
-	if (cg_plots(r, runs) < 0)
+	if (cg_plots(r, runs, rows, nrows) < 0)
 		cg_say("  (gnuplot failed: see %s/logs/gnuplot.log)\n", r->out);
 	cg_html(r, runs, rows, nrows, status_text(r, status, buf, sizeof(buf)));
 	st = status_text(r, status, buf, sizeof(buf));

@@ -202,10 +202,18 @@ cg_regime_recovery(const struct cg_regime *g, const char **what)
 double
 cg_stall_threshold(const double *v, size_t n, double p50, double recovery_ms)
 {
-	double p25 = v[fe_rank_index(n, 0.25)], p75 = v[fe_rank_index(n, 0.75)];
-	double fence = p75 + CG_STALL_IQR * (p75 - p25);
+	double at = p50 + CG_STALL_RECOVERY * recovery_ms, p25, p75;
+	size_t m = 0;
 
-	return fmax(p50 + CG_STALL_RECOVERY * recovery_ms, fence);
+	/* the fence of the ordinary iterations, those below the recovery rule's line: stalls,
+	 * when a quarter of the iterations or more, would otherwise raise their own fence
+	 * above themselves (v is sorted: the first m) */
+	while (m < n && v[m] < at)
+		m++;
+	m = m ? m : n;
+	p25 = v[fe_rank_index(m, 0.25)];
+	p75 = v[fe_rank_index(m, 0.75)];
+	return fmax(at, p75 + CG_STALL_IQR * (p75 - p25));
 }
 
 /* The row's stalls: its threshold from the sorted times sv, the count, and the share of
@@ -215,14 +223,20 @@ stalls(const struct cg_campaign *c, uint64_t stream, const double *sv, const str
        struct cg_row *w)
 {
 	size_t n = w->n;
-	double *x = malloc(sizeof(*x) * CG_RESAMPLES);
+	double *x = malloc(sizeof(*x) * CG_RESAMPLES), excess = 0;
 
 	w->stall_at_ms = w->stall_share = w->stall_share_lo = w->stall_share_hi = NAN;
+	w->stall_excess_ms = NAN;
 	if (n > 0) {
 		w->stall_at_ms = cg_stall_threshold(sv, n, w->p50, w->recovery_ms);
 		for (size_t k = 0; k < n; k++)
-			w->stalls += sv[k] >= w->stall_at_ms;
+			if (sv[k] >= w->stall_at_ms) {
+				w->stalls++;
+				excess += sv[k] - w->p50;
+			}
 		w->stall_share = (double)w->stalls / (double)n;
+		if (w->stalls)
+			w->stall_excess_ms = excess / (double)w->stalls;
 	}
 	if (n > 0 && x &&
 	    cg_bootstrap_share(smp, c->seed, stream, CG_RESAMPLES, w->stall_at_ms, x) == 0)
@@ -542,8 +556,12 @@ json_t *
 cg_summary_json(const struct cg_campaign *c, const struct cg_row *rows, size_t nrows)
 {
 	const size_t per = c->allreduce ? c->nsizes : 1;
-	json_t *rj = json_array(), *qj = json_array();
+	json_t *rj = json_array(), *qj = json_array(), *proj;
+	struct cg_proj *pj = calloc(CG_MAX_REGIMES * CG_MAX_SIZES, sizeof(*pj));
 	char buf[512];
+
+	/* the all-reduce at cluster scale, as every output prints it (cg_scale.c) */
+	proj = pj ? cg_projection_json(c, pj, cg_project(c, rows, nrows, pj)) : json_null();
 
 	for (size_t i = 0; i < nrows; i++)
 		json_array_append_new(rj, row_json(&rows[i]));
@@ -559,11 +577,13 @@ cg_summary_json(const struct cg_campaign *c, const struct cg_row *rows, size_t n
 							w->size, "comparison", x, "answer",
 							cg_answer(c, k, w, buf, sizeof(buf))));
 		}
-	return json_pack(
-		"{s:{s:s, s:i, s:f, s:I, s:i, s:i, s:f, s:f, s:f}, s:o, s:o}", "method",
-		"bootstrap", "repetitions drawn with replacement, then iterations within each",
-		"resamples", CG_RESAMPLES, "confidence", CG_CONFIDENCE, "seed", (json_int_t)c->seed,
-		"p99_min_iterations", CG_P99_MIN_N, "word_min_repetitions", CG_WORD_MIN_REPS,
-		"stall_recovery_share", CG_STALL_RECOVERY, "stall_iqr", CG_STALL_IQR,
-		"tcp_rto_min_ms", CG_TCP_RTO_MIN_MS, "rows", rj, "questions", qj);
+	free(pj);
+	return json_pack("{s:{s:s, s:i, s:f, s:I, s:i, s:i, s:f, s:f, s:f}, s:o, s:o, s:o}",
+			 "method", "bootstrap",
+			 "repetitions drawn with replacement, then iterations within each",
+			 "resamples", CG_RESAMPLES, "confidence", CG_CONFIDENCE, "seed",
+			 (json_int_t)c->seed, "p99_min_iterations", CG_P99_MIN_N,
+			 "word_min_repetitions", CG_WORD_MIN_REPS, "stall_recovery_share",
+			 CG_STALL_RECOVERY, "stall_iqr", CG_STALL_IQR, "tcp_rto_min_ms",
+			 CG_TCP_RTO_MIN_MS, "rows", rj, "questions", qj, "projection", proj);
 }

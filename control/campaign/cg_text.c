@@ -2,6 +2,7 @@
 /* The terminal's summary: the testbed and its capacity, the job, the network, verdicts. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cg.h"
@@ -250,6 +251,129 @@ nic_table(FILE *f, const struct cg_row *rows, size_t n)
 		   "NICs' loss recovery. docs/nic.md.\n");
 }
 
+/* "0.123 [0.100, 0.150]" with a format a figure, or "-" */
+static const char *
+band(char *buf, size_t len, const char *fmt, double v, double lo, double hi)
+{
+	char a[32], b[32], x[32];
+
+	if (isnan(v)) {
+		snprintf(buf, len, "-");
+		return buf;
+	}
+	snprintf(x, sizeof(x), fmt, v);
+	snprintf(a, sizeof(a), fmt, lo);
+	snprintf(b, sizeof(b), fmt, hi);
+	snprintf(buf, len, "%s [%s, %s]", x, a, b);
+	return buf;
+}
+
+/* A series' fit, one line: where it was fitted, p, the cost, the base time. */
+static void
+proj_fit(FILE *f, const struct cg_proj *p)
+{
+	char b[96];
+
+	fprintf(f, "%s, %s a rank: fitted at", p->series, p->size);
+	for (unsigned i = 0; i < p->nfit; i++)
+		fprintf(f, "%s %u", i ? "," : "", p->fit_ranks[i]);
+	fprintf(f,
+		" ranks (%zu iterations, %lld stalled, %.3g packets): %s stalls a packet;\n"
+		"  a stall costs %.1f ms (%s); a ring step %.4f ms + %.3g ms a byte (%s)\n",
+		p->iterations, p->stalls, p->exposure,
+		band(b, sizeof(b), "%.3g", p->p, p->p_lo, p->p_hi), p->cost_ms,
+		p->cost_measured ? "as measured" : "none measured: the transport's recovery time",
+		p->a, p->b,
+		p->base_from_ping ? "one rank count: the latency from the ping"
+				  : "fitted to the p50s");
+}
+
+static void
+proj_row(FILE *f, const struct cg_proj_at *at)
+{
+	char s[64], m[64], q[64], w[64], g[64];
+
+	fprintf(f, "%8u %-30s %-32s %-32s %-22s %-30s %10.3g\n", at->n,
+		band(s, sizeof(s), "%.3g", at->stall, at->stall_lo, at->stall_hi),
+		band(m, sizeof(m), "%.4g", at->mean, at->mean_lo, at->mean_hi),
+		band(q, sizeof(q), "%.4g", at->p99, at->p99_lo, at->p99_hi),
+		band(w, sizeof(w), "%.1f", at->wait * 100, at->wait_lo * 100, at->wait_hi * 100),
+		band(g, sizeof(g), "%.3g", at->gpuh, at->gpuh_lo, at->gpuh_hi), at->stall_gpuh);
+}
+
+/* Predicted beside measured, and whether the measurement fell inside the prediction. */
+static void
+proj_check(FILE *f, const struct cg_campaign *c, const struct cg_proj_check *x)
+{
+	const struct cg_proj_at *p = &x->pred;
+	char a[96], b[96];
+
+	fprintf(f,
+		"  check at %u ranks (%s, %zu iterations): predicted [95%% CI], then measured "
+		"[95%% CI]\n",
+		p->n, c->reg[x->reg].name, x->n);
+	if (!x->measured) {
+		fprintf(f, "    not measured (no iterations)\n");
+		return;
+	}
+	fprintf(f, "    P(stall)  %-34s %-34s %s\n",
+		band(a, sizeof(a), "%.3f", p->stall, p->stall_lo, p->stall_hi),
+		band(b, sizeof(b), "%.3f", x->stall, x->stall_lo, x->stall_hi),
+		cg_proj_inside(x->stall, p->stall_lo, p->stall_hi) ? "inside" : "OUTSIDE");
+	fprintf(f, "    p50 ms    %-34s %-34s %s\n",
+		band(a, sizeof(a), "%.3f", p->base, p->base_lo, p->base_hi),
+		band(b, sizeof(b), "%.3f", x->p50, x->p50_lo, x->p50_hi),
+		cg_proj_inside(x->p50, p->base_lo, p->base_hi) ? "inside" : "OUTSIDE");
+	if (!isnan(x->p99))
+		fprintf(f, "    p99 ms    %-34s %-34s %s\n",
+			band(a, sizeof(a), "%.3f", p->p99, p->p99_lo, p->p99_hi),
+			band(b, sizeof(b), "%.3f", x->p99, x->p99_lo, x->p99_hi),
+			cg_proj_inside(x->p99, p->p99_lo, p->p99_hi) ? "inside" : "OUTSIDE");
+	else
+		fprintf(f, "    p99 ms    %-34s max %.3f (n=%zu)\n",
+			band(a, sizeof(a), "%.3f", p->p99, p->p99_lo, p->p99_hi), x->max, x->n);
+}
+
+void
+cg_print_projection(FILE *f, const struct cg_campaign *c, const struct cg_proj *p, size_t n)
+{
+	if (n == 0)
+		return;
+	fprintf(f, "\nthe all-reduce at cluster scale (a projection, docs/campaigns.md)");
+	if (c->proj.compute_ms > 0)
+		fprintf(f, ", %.1f ms of compute a step", c->proj.compute_ms);
+	fprintf(f, ":\n");
+	for (size_t i = 0; i < n; i++) {
+		fputc('\n', f);
+		proj_fit(f, &p[i]);
+		fprintf(f, "%8s %-30s %-32s %-32s %-22s %-30s %10s\n", "ranks",
+			"P(>=1 stall) [95% CI]", "E[iteration] ms [95% CI]", "p99 ms [95% CI]",
+			"waiting % [95% CI]", "GPU-h / 1000 steps [95% CI]", "of it stalls");
+		for (unsigned k = 0; k < p[i].nat; k++)
+			proj_row(f, &p[i].at[k]);
+		for (unsigned k = 0; k < p[i].ncheck; k++)
+			proj_check(f, c, &p[i].check[k]);
+	}
+	fprintf(f, "assumed:");
+	for (unsigned k = 0; cg_proj_assumptions[k]; k++)
+		fprintf(f, "%s %s", k ? ";\n " : "", cg_proj_assumptions[k]);
+	fprintf(f, ".%s\n",
+		c->proj.compute_ms > 0
+			? ""
+			: " waiting %: - (set projection.compute, a training step's compute)");
+}
+
+/* The projection of the rows (cg_scale.c). */
+static void
+projection(FILE *f, const struct cg_campaign *c, const struct cg_row *rows, size_t n)
+{
+	struct cg_proj *p = calloc(CG_MAX_REGIMES * CG_MAX_SIZES, sizeof(*p));
+
+	if (p)
+		cg_print_projection(f, c, p, cg_project(c, rows, n, p));
+	free(p);
+}
+
 void
 cg_print_summary(FILE *f, const struct cg_campaign *c, json_t *capacity, const struct cg_row *rows,
 		 size_t n)
@@ -290,9 +414,11 @@ cg_print_summary(FILE *f, const struct cg_campaign *c, json_t *capacity, const s
 		"frames no counter accounts for; late p99: us frames left the worst link after the "
 		"model's tick;\nwait p99: us they waited at the edge. stalls: iterations %.0f%% of "
 		"their transport's recovery time or more\nabove the median, and above p75 + %.0f x "
-		"the interquartile range; their share of the iterations [95%% CI].\n",
+		"the interquartile range of the others; their share of the iterations [95%% "
+		"CI].\n",
 		CG_STALL_RECOVERY * 100, CG_STALL_IQR);
 	recovery_line(f, rows, n);
 	fprintf(f, "How to read it: docs/campaigns.md.\n");
+	projection(f, c, rows, n);
 	answers(f, c, rows, n);
 }

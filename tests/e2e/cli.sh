@@ -99,7 +99,7 @@ done < <("$FE_BIN/fabemuctl" campaign --help | awk '
 	/^[A-Za-z|]+( [a-z]+)?: / { if (c != "") print c; c = $0; next }
 	{ sub(/^ +/, ""); c = c " " $0 }
 	END { if (c != "") print c }' | tr -s ' ')
-[ "$n" = 6 ] || fe_fail "fabemuctl campaign --help: $n parts (4 commands, FILE|NAME, exit status), not 6"
+[ "$n" = 7 ] || fe_fail "fabemuctl campaign --help: $n parts (5 commands, FILE|NAME, exit status), not 7"
 # fabemuctl profile and topology: --help (also after a command) on stdout, exit 0, never a
 # name; each command's help as fabemuctl --help says it (one table, fabemuctl.c)
 for g in profile topology; do
@@ -135,6 +135,7 @@ done
 # the wrong number of operands, or two forms of output: the reason, then the usage
 for t in "campaign show quick fabric:fabemuctl campaign show: needs exactly one campaign file or name" \
 	"campaign run:fabemuctl campaign run: needs exactly one campaign file or name" \
+	"campaign summary:fabemuctl campaign summary: needs exactly one results directory" \
 	"topology show ring3 --routes --dot:fabemuctl topology show: --routes and --dot are one or the other" \
 	"topology show ring3 --svg x.svg --dot:fabemuctl topology show: --svg and --dot are one or the other" \
 	"topology show ring3 rail:fabemuctl topology show: needs exactly one topology" \
@@ -145,6 +146,27 @@ for t in "campaign show quick fabric:fabemuctl campaign show: needs exactly one 
 	[ "$rc" = 2 ] && grep -qxF -- "${t#*:}" <<<"$o" && grep -q '^Usage: fabemuctl ' <<<"$o" ||
 		fe_fail "fabemuctl ${t%%:*}: exit $rc, $o"
 done
+# campaign summary DIR: a run's summary printed again from its campaign.json (the
+# campaign's text as it ran, its runs); a directory without one named, exit 1
+mkdir -p "$T/res"
+python3 - "$T/res/campaign.json" <<'PY'
+import json, sys
+its = [[0, 1024, i + 1, 2000.0 + 10 * i, i] for i in range(20)]
+json.dump({"inputs": {"text": "name: t-sum\nhosts: 2\njob: {sizes: [1KiB]}\nregimes:\n"
+                              "  - {name: eth, profile: ethernet-lossy}\n"},
+           "status": "complete", "capacity": {},
+           "runs": [{"regime": "eth", "repetition": 1, "iterations": its, "reasons": [],
+                     "not_checked": [], "start_ns": 0, "end_ns": 10 ** 9}]},
+          open(sys.argv[1], "w"))
+PY
+o=$("$FE_BIN/fabemuctl" campaign summary "$T/res" 2>&1) || fe_fail "campaign summary $T/res: $o"
+grep -q '^campaign t-sum: complete$' <<<"$o" && grep -q '^eth  *1KiB  *20 2\.090 ' <<<"$o" &&
+	grep -q '^the all-reduce at cluster scale' <<<"$o" || fe_fail "campaign summary $T/res: $o"
+rc=0
+o=$("$FE_BIN/fabemuctl" campaign summary "$T/nosuch" 2>&1) || rc=$?
+[ "$rc" = 1 ] && grep -qF "fabemuctl campaign summary: $T/nosuch/campaign.json: " <<<"$o" ||
+	fe_fail "campaign summary $T/nosuch: exit $rc, $o"
+echo "  ok   campaign summary: a run's summary again from its campaign.json"
 # topology import: one of a thing is singular (one host with two rails: two ports, as a
 # campaign's hosts need)
 cat >"$T/one.clab.yml" <<'EOF'
