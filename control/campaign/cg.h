@@ -132,6 +132,24 @@ struct cg_regime {
 				 (cg_file.c decides; docs/campaigns.md) */
 	int split;	      /* the topology split across boxes: a fabemu-dp a box (--box) */
 	int realtime;	      /* split: the other boxes SCHED_FIFO (--realtime) */
+	/* like for like (alike: REGIME): regime alike_of's profile, scale, NICs and links:
+	 * over the campaign's alike-links; links[0 .. nalike - 1] are theirs (cg_file.c) */
+	int alike;
+	unsigned alike_of, nalike;
+};
+
+/*
+ * alike-links: the links every alike regime runs over (docs/campaigns.md, "Like for
+ * like"): one profile's ports at one scale, the same for every port of a direction. up and
+ * down are the --link entries that set them ("up:rate=100Mbit,delay=500us"); with_buffer,
+ * the same with the buffer, for a regime that tail-drops (a lossless one keeps the buffers
+ * its flow control is sized to).
+ */
+struct cg_alike {
+	int set;
+	char profile[512], profile_name[64];
+	uint32_t scale;
+	char up[2][160], down[2][160]; /* [0]: rate and delay; [1]: and the buffer */
 };
 
 /* The thresholds of the fidelity verdict (docs/campaigns.md). */
@@ -165,6 +183,7 @@ struct cg_campaign {
 	struct cg_step steps[CG_STEPS_MAX];
 	unsigned nsteps;
 	struct cg_fidelity fid;
+	struct cg_alike alike;
 #define CG_MAX_QUESTIONS 8
 	/* question: the pairs of regimes the campaign asks about, a against b (reg[] indexes;
 	 * docs/campaigns.md): the summary's last lines answer them */
@@ -503,6 +522,10 @@ struct cg_row {
 						  NAN below 2 repetitions */
 	struct cg_ratio vs_wire, vs_ideal;     /* p50 over the baseline's (none in its own row) */
 	struct cg_ratio q[CG_MAX_QUESTIONS];   /* question k, in the rows of its regime a */
+	/* an alike regime's row: its as-specified regime's p50 over its own (the links' part
+	 * of the gap); alike_of: that regime's name ("": not an alike regime) */
+	struct cg_ratio vs_spec;
+	char alike_of[64];
 	/* stalls: iterations at or above stall_at_ms (the rule above cg_regime_recovery()) */
 	double recovery_ms, stall_at_ms;
 	const char *recovery; /* what recovery_ms is: cg_regime_recovery()'s */

@@ -49,11 +49,11 @@ static const struct {
 } unknown[] = {
 	{"name: t\nhots: 4\n",
 	 ":2: unknown key 'hots' (known: name, description, hosts, cores, pmd, ring, mtu, "
-	 "dataplane, repetitions, seed, host-ecn, fidelity, job, regimes, timeline, beside, "
-	 "question)"},
+	 "dataplane, repetitions, seed, host-ecn, fidelity, alike-links, job, regimes, "
+	 "timeline, beside, question)"},
 	{"name: t\nregimes:\n  - name: a\n    profile: ideal\n    splt: true\n",
 	 ":5: unknown key 'splt' in regimes (known: name, kind, profile, scale, pmd, ring, mtu, "
-	 "dataplane, nic, topology, path, split, realtime, links)"},
+	 "dataplane, nic, topology, path, split, realtime, alike, links)"},
 	{"name: t\njob: {kind: allreduce, warmpu: 1}\n",
 	 ":2: unknown key 'warmpu' in job (known: kind, iterations, warmup, command, sizes)"},
 	{"name: t\ntimeline:\n  - action: drop\n    at: {iter: 4}\n",
