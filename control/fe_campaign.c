@@ -304,7 +304,7 @@ show(const char *name)
 		printf("description %s\n", c->description);
 	printf("hosts %u\nrepetitions %u\nseed %" PRIu64 "\n", c->hosts, c->reps, c->seed);
 	if (c->allreduce) {
-		printf("job allreduce, sizes");
+		printf("job %s, sizes", c->torch ? "torch" : "allreduce");
 		for (unsigned i = 0; i < c->nsizes; i++)
 			printf(" %s", cg_size_name(c->sizes[i], b, sizeof(b)));
 		printf(", iterations %u, warmup %u\n", c->iters, c->warmup);

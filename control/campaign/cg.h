@@ -169,7 +169,9 @@ struct cg_campaign {
 	unsigned reps;
 	uint64_t seed;
 	int host_ecn;  /* the hosts ask for ECN (net.ipv4.tcp_ecn=1) */
-	int allreduce; /* else: a command */
+	int allreduce; /* an all-reduce of sizes and iterations; else: a command */
+	int torch;     /* the all-reduce: PyTorch's torch.distributed over gloo (kind torch),
+			  else MPI's (kind allreduce) */
 	char command[1024];
 	uint64_t sizes[CG_MAX_SIZES];
 	unsigned nsizes, iters, warmup;

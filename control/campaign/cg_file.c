@@ -375,10 +375,12 @@ compile_job(struct fe_yaml *y, const struct y_campaign *d, struct cg_campaign *c
 	const struct y_job *j = d->job ? d->job : &defaults;
 	uint64_t x;
 
-	c->allreduce = j->kind == NULL || strcmp(j->kind, "allreduce") == 0;
+	/* torch: the same all-reduce, over torch.distributed's gloo rather than MPI */
+	c->torch = j->kind && strcmp(j->kind, "torch") == 0;
+	c->allreduce = j->kind == NULL || strcmp(j->kind, "allreduce") == 0 || c->torch;
 	if (!c->allreduce && strcmp(j->kind, "command") != 0)
-		return fe_yaml_fail(y, "job.kind", "job.kind '%s' (allowed: allreduce, command)",
-				    j->kind);
+		return fe_yaml_fail(y, "job.kind",
+				    "job.kind '%s' (allowed: allreduce, torch, command)", j->kind);
 	if (!c->allreduce) {
 		const char *stray = j->iterations ? "iterations"
 				    : j->warmup	  ? "warmup"

@@ -52,8 +52,11 @@ head(FILE *f, const struct cg_run *r, const char *status)
 	fprintf(f,
 		"</p>\n<p>Status: <b>%s</b>. %u hosts, %s, %s (%u-frame rings), MTU %u, %u "
 		"repetition(s), seed %" PRIu64 ".",
-		status, c->hosts, c->allreduce ? "MPI all-reduce" : "command job", c->edge.pmd,
-		c->edge.ring, c->edge.mtu, c->reps, c->seed);
+		status, c->hosts,
+		c->torch       ? "torch.distributed all-reduce (gloo)"
+		: c->allreduce ? "MPI all-reduce"
+			       : "command job",
+		c->edge.pmd, c->edge.ring, c->edge.mtu, c->reps, c->seed);
 	if (ideal > 0)
 		fprintf(f, " The testbed carries %.2f Gbit/s through the ideal dataplane",
 			ideal / 1e9);
