@@ -292,6 +292,30 @@ Test(campaign_file, job_defaults_as_documented)
 	cr_expect_eq(camp.sizes[0], 1 << 20);
 	accepted("name: t\njob: {sizes: [8B, 1KiB]}\nregimes:\n  - {name: a, profile: ideal}\n");
 	cr_expect_eq(camp.nsizes, 2);
+	cr_expect(!camp.torch);
+}
+
+/* kind torch: the all-reduce over torch.distributed, with the allreduce kind's keys; faults
+ * at its iterations; a kind that is neither refused, naming the three. */
+Test(campaign_file, torch_job_is_an_allreduce)
+{
+	static const char *const cases[][2] = {
+		{"name: t\njob: {kind: mpi}\nregimes:\n  - {name: a, profile: ideal}\n",
+		 ":2: job.kind 'mpi' (allowed: allreduce, torch, command)"},
+		{"name: t\njob: {kind: torch, command: \"true\"}\nregimes:\n  - {name: a, "
+		 "profile: ideal}\n",
+		 ":2: job.command: a command job's (kind: command); an allreduce job takes sizes, "
+		 "iterations, warmup"},
+	};
+
+	REFUSED(cases);
+	accepted("name: t\nhosts: 2\njob: {kind: torch, sizes: [64KiB], iterations: 4}\nregimes:\n"
+		 "  - {name: a, profile: ethernet-lossy}\ntimeline:\n"
+		 "  - {action: loss, at: {iteration: 3}, link: 0.up, loss: 1%}\n");
+	cr_expect(camp.torch && camp.allreduce);
+	cr_expect_eq(camp.iters, 4);
+	cr_expect_eq(camp.sizes[0], 65536);
+	cr_expect_eq(camp.steps[0].at_iter, 3);
 }
 
 /* A bad key's own line and name, the user's values, and keys an action does not take. */
