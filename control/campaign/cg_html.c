@@ -112,6 +112,7 @@ job_table(FILE *f, const struct cg_run *r, const struct cg_row *rows, size_t nro
 		fprintf(f, "%s%s</td><td>%s</td><td>%zu</td>",
 			w->baseline == 1   ? " (wire)"
 			: w->baseline == 2 ? " (ideal)"
+			: w->alike_of[0]   ? " (alike)"
 					   : "",
 			w->partial[0] ? " <span class='distorted'>(partial)</span>" : "",
 			r->c->allreduce ? w->size : "-", w->n);

@@ -92,8 +92,12 @@ job_table(FILE *f, const struct cg_campaign *c, const struct cg_row *rows, size_
 	for (size_t i = 0; i < n; i++) {
 		const struct cg_row *w = &rows[i];
 
+		/* which rows are which: the baselines, the alike regimes (like for like) */
 		snprintf(label, sizeof(label), "%s%s%s", w->regime,
-			 w->baseline ? " (baseline)" : "", w->partial[0] ? " (partial)" : "");
+			 w->baseline	  ? " (baseline)"
+			 : w->alike_of[0] ? " (alike)"
+					  : "",
+			 w->partial[0] ? " (partial)" : "");
 		if (isnan(w->rep_p50_min))
 			snprintf(a[2], sizeof(a[2]), "-");
 		else

@@ -332,6 +332,9 @@ Test(alike_summary, gap_split_into_links_and_flow_control)
 	f = open_memstream(&out, &len);
 	cg_print_summary(f, &camp, run.capacity, rows, n);
 	fclose(f);
+	/* which rows are which: the alike regime's marked in the job's table */
+	cr_assert(strstr(out, "\nroce-a (alike)  "), "%s", out);
+	cr_assert_null(strstr(out, "\nroce (alike)"), "%s", out);
 	cr_assert(strstr(out, "\nlike for like: the alike regimes run over ethernet-lossy's links "
 			      "at scale 1000 (up:rate=100Mbit,delay=500us, "
 			      "down:rate=100Mbit,delay=500us;"),
