@@ -6,7 +6,7 @@
 # for like), each twice. It prints progress and a summary table whose last lines answer
 # the campaign's question, writes the results (JSON, CSV, SVG plots, report.html) to
 # results/, and removes everything it built. About 3 minutes on a quiet 2-core machine
-# (4.6 measured on one loaded by other jobs).
+# (an estimate from its parts; 4.6 measured on one loaded by other jobs).
 #
 #   testbeds/demo.sh [CAMPAIGN] [fabemuctl campaign run options]
 #
