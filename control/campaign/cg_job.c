@@ -294,10 +294,11 @@ job_command(const struct cg_run *r, const char *hook, const char *hook_iters, ch
 	for (unsigned i = 0; i < c->nsizes; i++)
 		snprintf(sizes + strlen(sizes), sizeof(sizes) - strlen(sizes), "%s%" PRIu64,
 			 i ? "," : "", c->sizes[i]);
-	if (!c->allreduce) {
+	if (!c->allreduce) { /* it runs "$FE_HOOK G" before each iteration G of FE_HOOK_ITERS */
 		snprintf(cmd, len,
-			 "exec %s ip netns exec %s-h1 env FE_HOSTS='%s' FABEMU_SOCKET=%s sh -c %s",
-			 r->pin, r->testbed, hosts, r->sock, "\"$FE_JOB\"");
+			 "exec %s ip netns exec %s-h1 env FE_HOSTS='%s' FABEMU_SOCKET=%s "
+			 "FE_HOOK='%s' FE_HOOK_ITERS='%s' sh -c %s",
+			 r->pin, r->testbed, hosts, r->sock, hook, hook_iters, "\"$FE_JOB\"");
 		return;
 	}
 	if (c->torch) {

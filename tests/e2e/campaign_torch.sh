@@ -4,7 +4,9 @@
 # iteration it reports (the iter lines) is in campaign.json and iterations.csv, with its
 # size; the job's log ends in done; a fault at an iteration runs through its hook, before
 # that iteration; and a wrong sum (FE_ALLREDUCE_CORRUPT: the last rank adds 1 to one
-# element) fails the job (exit 5, "wrong elements" in its log), never a number.
+# element) fails the job (exit 5, "wrong elements" in its log), never a number. Any job
+# reports its iterations so (docs/campaigns.md, "The iter lines"): a command job's lines
+# are its iterations, and it runs the faults at its iterations through $FE_HOOK.
 set -euo pipefail
 . "$(dirname "$0")/../../testbeds/lib.sh"
 fe_init camptorch
@@ -55,4 +57,39 @@ fe_check "exit status (the job failed)" "$rc" 5 5
 grep -q "allreduce-torch: iteration 2 (65536 bytes): 4 wrong elements in the result" \
 	"$T"/bad/logs/job-eth-1.log || fe_fail "no wrong elements said: $(tail -5 "$T"/bad/logs/job-eth-1.log)"
 echo "  ok   $(grep "wrong elements" "$T"/bad/logs/job-eth-1.log)"
+echo "a command job: its iter lines, and a fault at its iteration 2 through \$FE_HOOK"
+cat >"$T/cmd.yaml" <<'Y'
+name: t-cmd
+hosts: 2
+cores: shared
+fidelity: {capacity: false}
+job:
+  kind: command
+  command: >-
+    for g in 1 2 3; do
+      case ",$FE_HOOK_ITERS," in *,$g,*) "$FE_HOOK" $g;; esac;
+      t0=$(date +%s%N); for k in 1 2 3; do ping -q -c 1 -W 2 198.18.0.2 >/dev/null; done;
+      echo "iter $g 0 $g $(( ($(date +%s%N) - t0) / 1000 )) $t0";
+    done
+regimes:
+  - {name: eth, profile: ethernet-lossy, scale: 100}
+timeline:
+  - {action: delay, at: {iteration: 2}, until: {iteration: 3}, link: 1.down, delay: 20ms}
+  - {action: loss, at: {iteration: 9}, link: 0.up, loss: 1%}
+Y
+rc=0
+"$CTL" campaign run "$T/cmd.yaml" --out "$T/cmd" >"$T/cmd.out" 2>&1 || rc=$?
+[ "$rc" = 0 ] || { cat "$T/cmd.out"; fe_fail "the campaign failed ($rc)"; }
+grep -q "fault before iteration 2: delay 1.down delay=20ms" "$T/cmd.out" ||
+	fe_fail "the hook did not run the fault: $(grep -i fault "$T/cmd.out")"
+grep -q "WARNING: run eth-1: timeline.1.at (loss 0.up loss=1%) at iteration 9 did not run: not reached" \
+	"$T/cmd.out" || fe_fail "iteration 9 not said not reached: $(grep WARN "$T/cmd.out")"
+python3 - "$T/cmd/campaign.json" <<'P' || { cat "$T/cmd.out"; fe_fail "campaign.json"; }
+import json, sys
+it = json.load(open(sys.argv[1]))["runs"][0]["iterations"]
+assert [x[0] for x in it] == [1, 2, 3], it
+# 3 pings one after the other, each 20 ms later in iteration 2 (the requests' link)
+assert it[1][3] > it[0][3] + 30000 and it[1][3] > it[2][3] + 30000, it
+print("  ok   3 iterations: %s us" % ", ".join("%.0f" % x[3] for x in it))
+P
 echo "PASS"

@@ -318,6 +318,26 @@ Test(campaign_file, torch_job_is_an_allreduce)
 	cr_expect_eq(camp.steps[0].at_iter, 3);
 }
 
+/* A command job's iterations are its own (it runs $FE_HOOK): a fault at any of them up to
+ * CG_MAX_ITERS; 0 and beyond refused. */
+Test(campaign_file, command_job_takes_faults_at_its_iterations)
+{
+	static const char *const cases[][2] = {
+		{"name: t\nhosts: 2\njob: {kind: command, command: \"true\"}\nregimes:\n  - {name: "
+		 "a, profile: ethernet-lossy}\ntimeline:\n  - {action: loss, at: {iteration: "
+		 "100001}, link: 0.up, loss: 1%}\n",
+		 ":7: timeline.0.at.iteration '100001' (allowed: 1 to 100000)"},
+	};
+
+	REFUSED(cases);
+	accepted("name: t\nhosts: 2\njob: {kind: command, command: \"true\"}\nregimes:\n"
+		 "  - {name: a, profile: ethernet-lossy}\ntimeline:\n"
+		 "  - {action: loss, at: {iteration: 250}, until: {iteration: 260}, link: 0.up, "
+		 "loss: 1%}\n");
+	cr_expect_eq(camp.steps[0].at_iter, 250);
+	cr_expect_eq(camp.steps[1].at_iter, 260);
+}
+
 /* A bad key's own line and name, the user's values, and keys an action does not take. */
 Test(campaign_file, errors_at_the_key_named)
 {
