@@ -234,10 +234,13 @@ show_regime(const struct cg_campaign *c, const struct cg_regime *g)
 		       fe_path_name(g->path), g->split ? ", split across boxes" : "");
 	if (g->ranks)
 		printf("  ranks %u (hosts 1..%u)\n", g->ranks, g->ranks);
+	if (g->alike)
+		printf("  alike of %s: its flow control and NICs over the alike-links\n",
+		       c->reg[g->alike_of].name);
 	if (g->nic[0])
 		printf("  nic %s\n", g->nic);
 	for (unsigned i = 0; i < g->nlinks; i++)
-		printf("  links %s\n", g->links[i]);
+		printf("  links %s%s\n", g->links[i], i < g->nalike ? " (alike-links)" : "");
 	if (memcmp(&g->edge, &c->edge, sizeof(g->edge)) != 0)
 		show_edge("  edge", &g->edge);
 	show_links(c, g);
@@ -340,7 +343,7 @@ show(const char *name)
 		printf("description %s\n", c->description);
 	printf("hosts %u\nrepetitions %u\nseed %" PRIu64 "\n", c->hosts, c->reps, c->seed);
 	if (c->allreduce) {
-		printf("job allreduce, sizes");
+		printf("job %s, sizes", c->torch ? "torch" : "allreduce");
 		for (unsigned i = 0; i < c->nsizes; i++)
 			printf(" %s", cg_size_name(c->sizes[i], b, sizeof(b)));
 		printf(", iterations %u, warmup %u\n", c->iters, c->warmup);
@@ -356,6 +359,11 @@ show(const char *name)
 		printf("measured for %s\n", fe_fmt_time(c->fid.cap_ns, b, sizeof(b)));
 	else
 		printf("not measured\n");
+	if (c->alike.set) /* the links of the alike regimes, as their dataplanes take them */
+		printf("alike-links profile %s (%s), scale %" PRIu32 ": %s, %s (and %s, %s in a "
+		       "regime that tail-drops), mtu %" PRIu32 "\n",
+		       c->alike.profile_name, c->alike.profile, c->alike.scale, c->alike.up[0],
+		       c->alike.down[0], c->alike.up[1], c->alike.down[1], c->edge.mtu);
 	/* what the summary's last lines will answer */
 	for (unsigned k = 0; k < c->nquestions; k++)
 		printf("question %s against %s\n", c->reg[c->question[k].a].name,

@@ -16,6 +16,7 @@ PKGS=(
 	dpdk-dev                                  # dpdk-telemetry.py, dpdk-testpmd (tests, benchmarks)
 	tshark                                    # reads the pcapng captures in tests
 	openmpi-bin libopenmpi-dev                # the campaigns' all-reduce job (TCP transport)
+	python3-torch                             # the torch job: torch.distributed over gloo (Debian's python3)
 	gnuplot-nox                               # the campaigns' plots (SVG)
 	chromium                                  # report.html tested in a headless browser
 	graphviz                                  # topology drawings (fabemuctl topology show --svg)

@@ -137,6 +137,10 @@ struct cg_regime {
 	int split;	      /* the topology split across boxes: a fabemu-dp a box (--box) */
 	int realtime;	      /* split: the other boxes SCHED_FIFO (--realtime) */
 	unsigned ranks;	      /* the job's ranks: hosts 1..ranks; 0: every host */
+	/* like for like (alike: REGIME): regime alike_of's profile, scale, NICs and links:
+	 * over the campaign's alike-links; links[0 .. nalike - 1] are theirs (cg_file.c) */
+	int alike;
+	unsigned alike_of, nalike;
 };
 
 /* The ranks regime g's job runs on: its ranks:, else every host of the campaign. */
@@ -160,6 +164,20 @@ struct cg_projection_cfg {
 	unsigned nseries;
 };
 
+/*
+ * alike-links: the links every alike regime runs over (docs/campaigns.md, "Like for
+ * like"): one profile's ports at one scale, the same for every port of a direction. up and
+ * down are the --link entries that set them ("up:rate=100Mbit,delay=500us"); with_buffer,
+ * the same with the buffer, for a regime that tail-drops (a lossless one keeps the buffers
+ * its flow control is sized to).
+ */
+struct cg_alike {
+	int set;
+	char profile[512], profile_name[64];
+	uint32_t scale;
+	char up[2][160], down[2][160]; /* [0]: rate and delay; [1]: and the buffer */
+};
+
 /* The thresholds of the fidelity verdict (docs/campaigns.md). */
 struct cg_fidelity {
 	double late;	 /* lateness and edge wait p99 at most this fraction of a hop */
@@ -177,7 +195,9 @@ struct cg_campaign {
 	unsigned reps;
 	uint64_t seed;
 	int host_ecn;  /* the hosts ask for ECN (net.ipv4.tcp_ecn=1) */
-	int allreduce; /* else: a command */
+	int allreduce; /* an all-reduce of sizes and iterations; else: a command */
+	int torch;     /* the all-reduce: PyTorch's torch.distributed over gloo (kind torch),
+			  else MPI's (kind allreduce) */
 	char command[1024];
 	uint64_t sizes[CG_MAX_SIZES];
 	unsigned nsizes, iters, warmup;
@@ -191,6 +211,7 @@ struct cg_campaign {
 	struct cg_step steps[CG_STEPS_MAX];
 	unsigned nsteps;
 	struct cg_fidelity fid;
+	struct cg_alike alike;
 #define CG_MAX_QUESTIONS 8
 	/* question: the pairs of regimes the campaign asks about, a against b (reg[] indexes;
 	 * docs/campaigns.md): the summary's last lines answer them */
@@ -530,6 +551,10 @@ struct cg_row {
 						  NAN below 2 repetitions */
 	struct cg_ratio vs_wire, vs_ideal;     /* p50 over the baseline's (none in its own row) */
 	struct cg_ratio q[CG_MAX_QUESTIONS];   /* question k, in the rows of its regime a */
+	/* an alike regime's row: its as-specified regime's p50 over its own (the links' part
+	 * of the gap); alike_of: that regime's name ("": not an alike regime) */
+	struct cg_ratio vs_spec;
+	char alike_of[64];
 	/* stalls: iterations at or above stall_at_ms (the rule above cg_regime_recovery()) */
 	double recovery_ms, stall_at_ms;
 	const char *recovery; /* what recovery_ms is: cg_regime_recovery()'s */

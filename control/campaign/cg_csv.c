@@ -132,12 +132,12 @@ put_ratio(FILE *f, const struct cg_ratio *x)
 
 /* One comparison of comparisons.csv: regime, against, size, kind, the ratio. */
 static void
-comparison(FILE *f, const struct cg_row *w, const char *against, const char *kind,
-	   const struct cg_ratio *x)
+comparison(FILE *f, const char *regime, const struct cg_row *w, const char *against,
+	   const char *kind, const struct cg_ratio *x)
 {
 	if (isnan(x->v))
 		return;
-	csv_str(f, w->regime);
+	csv_str(f, regime);
 	fputc(',', f);
 	csv_str(f, against);
 	fputc(',', f);
@@ -148,8 +148,8 @@ comparison(FILE *f, const struct cg_row *w, const char *against, const char *kin
 	fprintf(f, ",%u,%u\n", x->reps_a, x->reps_b);
 }
 
-/* Every comparison the summary makes: each regime against each baseline, then the
- * campaign's questions. */
+/* Every comparison the summary makes: each regime against each baseline, each alike
+ * regime's as-specified regime against it (kind alike), then the campaign's questions. */
 static int
 comparisons_csv(const struct cg_run *r, const struct cg_row *rows, size_t nrows)
 {
@@ -172,15 +172,20 @@ comparisons_csv(const struct cg_run *r, const struct cg_row *rows, size_t nrows)
 		   "against_repetitions\n");
 	for (size_t n = 0; n < nrows; n++) {
 		if (wire)
-			comparison(f, &rows[n], wire, "wire", &rows[n].vs_wire);
+			comparison(f, rows[n].regime, &rows[n], wire, "wire", &rows[n].vs_wire);
 		if (ideal)
-			comparison(f, &rows[n], ideal, "ideal", &rows[n].vs_ideal);
+			comparison(f, rows[n].regime, &rows[n], ideal, "ideal", &rows[n].vs_ideal);
 	}
+	for (size_t n = 0; n < nrows; n++)
+		if (rows[n].alike_of[0])
+			comparison(f, rows[n].alike_of, &rows[n], rows[n].regime, "alike",
+				   &rows[n].vs_spec);
 	for (unsigned k = 0; k < c->nquestions; k++)
 		for (size_t s = 0; s < per && c->question[k].a * per + s < nrows; s++) {
 			const struct cg_row *w = &rows[c->question[k].a * per + s];
 
-			comparison(f, w, c->reg[c->question[k].b].name, "question", &w->q[k]);
+			comparison(f, w->regime, w, c->reg[c->question[k].b].name, "question",
+				   &w->q[k]);
 		}
 	return cg_out_close(r, f, p);
 }

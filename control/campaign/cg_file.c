@@ -32,7 +32,7 @@ struct y_action {
 
 struct y_regime {
 	char *name, *kind, *profile, *scale, *pmd, *ring, *mtu, *dataplane, *nic, *topology, *path;
-	char *split, *realtime, *ranks;
+	char *split, *realtime, *ranks, *alike;
 	char **links;
 	unsigned links_count;
 };
@@ -65,10 +65,15 @@ struct y_projection {
 	unsigned series_count;
 };
 
+struct y_alike_links {
+	char *profile, *scale;
+};
+
 struct y_campaign {
 	char *name, *description, *hosts, *cores, *pmd, *ring, *mtu, *dataplane, *repetitions,
 		*seed, *host_ecn;
 	struct y_fidelity *fidelity;
+	struct y_alike_links *alike_links;
 	struct y_job *job;
 	struct y_regime *regimes;
 	unsigned regimes_count;
@@ -135,6 +140,7 @@ static const cyaml_schema_field_t regime_fields[] = {
 	STR("split", struct y_regime, split),
 	STR("realtime", struct y_regime, realtime),
 	STR("ranks", struct y_regime, ranks),
+	STR("alike", struct y_regime, alike),
 	CYAML_FIELD_SEQUENCE("links", CYAML_FLAG_POINTER | CYAML_FLAG_OPTIONAL, struct y_regime,
 			     links, &str_entry, 0, 16),
 	CYAML_FIELD_END,
@@ -194,6 +200,12 @@ static const cyaml_schema_field_t projection_fields[] = {
 	CYAML_FIELD_END,
 };
 
+static const cyaml_schema_field_t alike_links_fields[] = {
+	STR("profile", struct y_alike_links, profile),
+	STR("scale", struct y_alike_links, scale),
+	CYAML_FIELD_END,
+};
+
 static const cyaml_schema_field_t campaign_fields[] = {
 	STR("name", struct y_campaign, name),
 	STR("description", struct y_campaign, description),
@@ -208,6 +220,8 @@ static const cyaml_schema_field_t campaign_fields[] = {
 	STR("host-ecn", struct y_campaign, host_ecn),
 	CYAML_FIELD_MAPPING_PTR("fidelity", CYAML_FLAG_OPTIONAL, struct y_campaign, fidelity,
 				fidelity_fields),
+	CYAML_FIELD_MAPPING_PTR("alike-links", CYAML_FLAG_OPTIONAL, struct y_campaign, alike_links,
+				alike_links_fields),
 	CYAML_FIELD_MAPPING_PTR("job", CYAML_FLAG_OPTIONAL, struct y_campaign, job, job_fields),
 	CYAML_FIELD_SEQUENCE("regimes", CYAML_FLAG_POINTER | CYAML_FLAG_OPTIONAL, struct y_campaign,
 			     regimes, &regime_entry, 0, CG_MAX_REGIMES),
@@ -401,10 +415,12 @@ compile_job(struct fe_yaml *y, const struct y_campaign *d, struct cg_campaign *c
 	const struct y_job *j = d->job ? d->job : &defaults;
 	uint64_t x;
 
-	c->allreduce = j->kind == NULL || strcmp(j->kind, "allreduce") == 0;
+	/* torch: the same all-reduce, over torch.distributed's gloo rather than MPI */
+	c->torch = j->kind && strcmp(j->kind, "torch") == 0;
+	c->allreduce = j->kind == NULL || strcmp(j->kind, "allreduce") == 0 || c->torch;
 	if (!c->allreduce && strcmp(j->kind, "command") != 0)
-		return fe_yaml_fail(y, "job.kind", "job.kind '%s' (allowed: allreduce, command)",
-				    j->kind);
+		return fe_yaml_fail(y, "job.kind",
+				    "job.kind '%s' (allowed: allreduce, torch, command)", j->kind);
 	if (!c->allreduce) {
 		const char *stray = j->iterations ? "iterations"
 				    : j->warmup	  ? "warmup"
@@ -685,6 +701,18 @@ compile_dataplane_regime(struct fe_yaml *y, const struct y_regime *r, const char
 			goto out;
 		}
 	}
+	/* alike: the campaign's alike links first (the buffer where the regime tail-drops),
+	 * then the regime's own links: entries over them, as in its as-specified twin */
+	for (unsigned k = 0; g->alike && k < 2 && rc == 0; k++) {
+		int drops = g->fabric.regime == FE_REGIME_LOSSY;
+		const char *e = k ? c->alike.down[drops] : c->alike.up[drops];
+
+		snprintf(g->links[g->nlinks++], sizeof(g->links[0]), "%s", e);
+		g->nalike = g->nlinks;
+		snprintf(key, sizeof(key), "%s.alike", path);
+		if (fabric_spec(e, topo, up, down, c->hosts, err, sizeof(err)) < 0)
+			rc = fe_yaml_fail(y, key, "%s: alike-links entry '%s': %s", key, e, err);
+	}
 	for (unsigned k = 0; k < r->links_count && rc == 0; k++) {
 		snprintf(g->links[g->nlinks++], sizeof(g->links[0]), "%s", r->links[k]);
 		/* with a topology, its links between switches may be named too (A-B, A>B) */
@@ -720,9 +748,79 @@ regime_name_bad(const char *s)
 	return 0;
 }
 
+/*
+ * alike: REGIME: that regime, above this one in the file, as it is (profile, scale, NICs,
+ * links:, edge) but over the campaign's alike-links, at the campaign's MTU: only its flow
+ * control and NICs differ from the other alike regimes' (docs/campaigns.md).
+ */
 static int
-compile_regime(struct fe_yaml *y, const struct y_regime *r, unsigned i, struct cg_campaign *c)
+compile_alike_regime(struct fe_yaml *y, const struct y_campaign *d, unsigned i,
+		     struct cg_campaign *c)
 {
+	const struct y_regime *r = &d->regimes[i];
+	struct cg_regime *g = &c->reg[i];
+	char path[64], key[80], names[CG_MAX_REGIMES * 66] = "";
+	struct y_regime src;
+	size_t n = 0;
+	int j = -1;
+
+	snprintf(path, sizeof(path), "regimes.%u", i);
+	snprintf(key, sizeof(key), "%s.alike", path);
+	/* only the name beside it: what differs from the regime it names is the links */
+	if (r->kind || r->profile || r->scale || r->pmd || r->ring || r->mtu || r->dataplane ||
+	    r->nic || r->topology || r->path || r->split || r->realtime || r->links_count)
+		return fe_yaml_fail(y, path,
+				    "%s: alike takes the regime it names whole (name and alike "
+				    "only): give what else differs to a regime of its own",
+				    path);
+	if (!c->alike.set)
+		return fe_yaml_fail(y, key,
+				    "%s: needs alike-links: {profile: P, scale: S}, the links it "
+				    "runs over",
+				    key);
+	for (unsigned k = 0; k < i; k++) {
+		if (strcmp(c->reg[k].name, r->alike) == 0)
+			j = (int)k;
+		cg_addf(names, sizeof(names), &n, "%s%s", k ? ", " : "", c->reg[k].name);
+	}
+	if (j < 0)
+		return fe_yaml_fail(y, key, "%s '%s': not a regime above this one (above: %s)", key,
+				    r->alike, i ? names : "none");
+	/* the rule: a fabric through fabemu, as specified, on one switch */
+	if (c->reg[j].kind == CG_WIRE)
+		return fe_yaml_fail(y, key, "%s '%s': the wire has no links to make alike", key,
+				    r->alike);
+	if (c->reg[j].alike)
+		return fe_yaml_fail(y, key,
+				    "%s '%s': an alike regime itself (name the regime it is "
+				    "alike of, %s)",
+				    key, r->alike, c->reg[c->reg[j].alike_of].name);
+	if (c->reg[j].topology[0])
+		return fe_yaml_fail(y, key,
+				    "%s '%s': has a topology; its links between switches are not "
+				    "made alike (alike regimes run on one switch)",
+				    key, r->alike);
+	if (c->reg[j].nlinks + 2 > sizeof(c->reg[j].links) / sizeof(c->reg[j].links[0]))
+		return fe_yaml_fail(y, key,
+				    "%s '%s': its %u links: entries and the 2 of alike-links are "
+				    "more than %zu",
+				    key, r->alike, c->reg[j].nlinks,
+				    sizeof(c->reg[j].links) / sizeof(c->reg[j].links[0]));
+	src = d->regimes[j];
+	src.name = r->alike;
+	g->edge = c->edge; /* the campaign's MTU: the links are alike in it too */
+	if (edge_val(y, path, src.pmd, src.ring, NULL, src.dataplane, &g->edge) < 0)
+		return -EINVAL;
+	g->kind = CG_DATAPLANE;
+	g->alike = 1;
+	g->alike_of = (unsigned)j;
+	return compile_dataplane_regime(y, &src, path, c, g);
+}
+
+static int
+compile_regime(struct fe_yaml *y, const struct y_campaign *d, unsigned i, struct cg_campaign *c)
+{
+	const struct y_regime *r = &d->regimes[i];
 	struct cg_regime *g = &c->reg[i];
 	char path[64], key[80];
 	uint64_t x;
@@ -742,6 +840,8 @@ compile_regime(struct fe_yaml *y, const struct y_regime *r, unsigned i, struct c
 		if (strcmp(c->reg[k].name, g->name) == 0)
 			return fe_yaml_fail(y, key, "%s '%s': taken by regimes.%u", key, g->name,
 					    k);
+	if (r->alike)
+		return compile_alike_regime(y, d, i, c);
 	g->edge = c->edge;
 	if (edge_val(y, path, r->pmd, r->ring, r->mtu, r->dataplane, &g->edge) < 0)
 		return -EINVAL;
@@ -800,12 +900,11 @@ when(struct fe_yaml *y, const char *path, const struct y_at *at, const struct cg
 				    path);
 	snprintf(key, sizeof(key), "%s.%s", path, at->iteration ? "iteration" : "time");
 	if (at->iteration) {
-		if (!c->allreduce)
-			return fe_yaml_fail(y, key,
-					    "%s: an iteration needs an allreduce job (a "
-					    "command job takes time: T)",
-					    key);
-		if (uint_val(y, key, at->iteration, 1, (uint64_t)c->iters * c->nsizes, &x) < 0)
+		/* a command job's iterations are its own (it runs $FE_HOOK G, cg_job.c): any
+		 * up to CG_MAX_ITERS; one it never reaches is said not reached */
+		uint64_t most = c->allreduce ? (uint64_t)c->iters * c->nsizes : CG_MAX_ITERS;
+
+		if (uint_val(y, key, at->iteration, 1, most, &x) < 0)
 			return -EINVAL;
 		*iter = (int)x;
 		return 0;
@@ -1382,6 +1481,77 @@ compile_fidelity(struct fe_yaml *y, const struct y_fidelity *f, struct cg_campai
 	return 0;
 }
 
+/* One direction's alike link as --link entries: [0] its rate and delay, [1] and buffer. */
+static void
+alike_entries(const char *sel, const struct fe_link_params *l, char (*out)[160])
+{
+	char r[32], t[32], rd[160];
+
+	snprintf(rd, sizeof(rd), "%s:rate=%s,delay=%s", sel,
+		 l->rate_bps ? fe_fmt_rate(l->rate_bps, r, sizeof(r)) : "0",
+		 fe_fmt_time(l->delay_ns, t, sizeof(t)));
+	snprintf(out[0], sizeof(out[0]), "%s", rd);
+	snprintf(out[1], sizeof(out[1]), "%s,buffer=%llu,buffer-pkts=%u", rd,
+		 (unsigned long long)l->limit_bytes, l->limit_pkts);
+}
+
+/*
+ * alike-links: {profile, scale}: the links of the alike regimes, the profile's ports at
+ * that scale (default: the profile's), as compiled for the campaign's hosts. Every port
+ * must have the same link in each direction: a like-for-like link is one link.
+ */
+static int
+compile_alike_links(struct fe_yaml *y, const struct y_alike_links *a, struct cg_campaign *c)
+{
+	struct fe_linkdef *up = NULL, *down;
+	struct fe_profile *p = NULL;
+	struct fe_fabric fab;
+	char err[1024];
+	uint64_t x = 0;
+	int rc = 0;
+
+	if (a == NULL)
+		return 0;
+	if (a->profile == NULL)
+		return fe_yaml_fail(y, "alike-links",
+				    "alike-links: a profile is required (its links are the "
+				    "alike regimes')");
+	if (a->scale && fe_yaml_rule(y, "alike-links.scale", &fe_rule_scale, a->scale, &x) < 0)
+		return -EINVAL;
+	up = calloc(2 * (size_t)c->hosts, sizeof(*up));
+	p = malloc(sizeof(*p));
+	if (up == NULL || p == NULL) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	down = up + c->hosts;
+	if (fe_profile_find(a->profile, c->alike.profile, sizeof(c->alike.profile), err,
+			    sizeof(err)) < 0 ||
+	    fe_profile_load(c->alike.profile, p, err, sizeof(err)) < 0 ||
+	    fe_profile_expand(p, (uint32_t)x, c->hosts, up, down, &fab, err, sizeof(err)) < 0) {
+		rc = fe_yaml_fail(y, "alike-links.profile", "alike-links.profile: %s", err);
+		goto out;
+	}
+	for (unsigned i = 1; i < c->hosts && rc == 0; i++)
+		if (memcmp(&up[i].link, &up[0].link, sizeof(up[0].link)) != 0 ||
+		    memcmp(&down[i].link, &down[0].link, sizeof(down[0].link)) != 0)
+			rc = fe_yaml_fail(y, "alike-links.profile",
+					  "alike-links.profile '%s': port %u's links differ from "
+					  "port 0's; the alike links are one link for every port",
+					  a->profile, i);
+	if (rc < 0)
+		goto out;
+	c->alike.set = 1;
+	c->alike.scale = x ? (uint32_t)x : p->scale;
+	snprintf(c->alike.profile_name, sizeof(c->alike.profile_name), "%s", p->name);
+	alike_entries("up", &up[0].link, c->alike.up);
+	alike_entries("down", &down[0].link, c->alike.down);
+out:
+	free(up);
+	free(p);
+	return rc;
+}
+
 /*
  * The baselines (docs/campaigns.md): the first wire regime and the first regime whose
  * whole fabric is ideal (g->ideal). They run without the timeline's faults, and the
@@ -1579,12 +1749,13 @@ compile(struct fe_yaml *y, const struct y_campaign *d, struct cg_campaign *c)
 	c->host_ecn = 1;
 	if (d->host_ecn && bool_val(y, "host-ecn", d->host_ecn, &c->host_ecn) < 0)
 		return -EINVAL;
-	if (compile_fidelity(y, d->fidelity, c) < 0 || compile_job(y, d, c) < 0)
+	if (compile_fidelity(y, d->fidelity, c) < 0 || compile_job(y, d, c) < 0 ||
+	    compile_alike_links(y, d->alike_links, c) < 0)
 		return -EINVAL;
 	if (d->regimes_count == 0)
 		return fe_yaml_fail(y, "", "the campaign needs regimes: (name, profile, scale)");
 	for (unsigned i = 0; i < d->regimes_count; i++, c->nreg++)
-		if (compile_regime(y, &d->regimes[i], i, c) < 0)
+		if (compile_regime(y, d, i, c) < 0)
 			return -EINVAL;
 	for (unsigned i = 0; i < d->beside_count; i++, c->nbeside++) {
 		char path[32];

@@ -58,8 +58,11 @@ head(FILE *f, const struct cg_run *r, const char *status)
 	fprintf(f,
 		"</p>\n<p>Status: <b>%s</b>. %u hosts, %s, %s (%u-frame rings), MTU %u, %u "
 		"repetition(s), seed %" PRIu64 ".",
-		status, c->hosts, c->allreduce ? "MPI all-reduce" : "command job", c->edge.pmd,
-		c->edge.ring, c->edge.mtu, c->reps, c->seed);
+		status, c->hosts,
+		c->torch       ? "torch.distributed all-reduce (gloo)"
+		: c->allreduce ? "MPI all-reduce"
+			       : "command job",
+		c->edge.pmd, c->edge.ring, c->edge.mtu, c->reps, c->seed);
 	if (ideal > 0)
 		fprintf(f, " The testbed carries %.2f Gbit/s through the ideal dataplane",
 			ideal / 1e9);
@@ -116,6 +119,7 @@ job_table(FILE *f, const struct cg_run *r, const struct cg_row *rows, size_t nro
 		fprintf(f, "%s%s</td><td>%s</td><td>%zu</td>",
 			w->baseline == 1   ? " (wire)"
 			: w->baseline == 2 ? " (ideal)"
+			: w->alike_of[0]   ? " (alike)"
 					   : "",
 			w->partial[0] ? " <span class='distorted'>(partial)</span>" : "",
 			r->c->allreduce ? w->size : "-", w->n);
@@ -160,6 +164,47 @@ job_table(FILE *f, const struct cg_run *r, const struct cg_row *rows, size_t nro
 		"at</i>).</p>\n",
 		CG_CONFIDENCE * 100, CG_RESAMPLES, (unsigned long long)r->c->seed, CG_P99_MIN_N,
 		CG_WORD_MIN_REPS, CG_STALL_RECOVERY * 100, CG_TCP_RTO_MIN_MS, CG_STALL_IQR);
+}
+
+/* Like for like: each alike regime beside its as-specified one (the terminal's table). */
+static void
+alike_table(FILE *f, const struct cg_campaign *c, const struct cg_row *rows, size_t nrows)
+{
+	const size_t per = c->allreduce ? c->nsizes : 1;
+	int any = 0;
+
+	for (size_t i = 0; i < nrows; i++)
+		any |= rows[i].alike_of[0] != '\0';
+	if (!any)
+		return;
+	fprintf(f, "<h2>Like for like</h2>\n<p>The alike regimes run over ");
+	esc(f, c->alike.profile_name);
+	fprintf(f,
+		"'s links at scale %u (<code>%s</code>, <code>%s</code>; the buffer too where "
+		"the regime tail-drops), at MTU %u: only their flow control and NICs differ. "
+		"<i>as specified / ideal</i> = <i>(as specified / alike)</i> &times; <i>(alike / "
+		"ideal)</i>: what the regime's own links cost over the alike ones, times what its "
+		"flow control and NICs cost over ideal on the alike links.</p>\n<table><tr><th>as "
+		"specified &rarr; alike</th><th>size</th><th>as specified / ideal</th><th>links: "
+		"as specified / alike</th><th>flow control: alike / ideal</th></tr>\n",
+		c->alike.scale, c->alike.up[0], c->alike.down[0], c->edge.mtu);
+	for (size_t i = 0; i < nrows; i++) {
+		const struct cg_row *w = &rows[i], *s;
+
+		if (!w->alike_of[0])
+			continue;
+		s = &rows[c->reg[i / per].alike_of * per + i % per];
+		fprintf(f, "<tr><td>");
+		esc(f, s->regime);
+		fprintf(f, " &rarr; ");
+		esc(f, w->regime);
+		fprintf(f, "</td><td>%s</td>", c->allreduce ? w->size : "-");
+		cell_ratio(f, &s->vs_ideal);
+		cell_ratio(f, &w->vs_spec);
+		cell_ratio(f, &w->vs_ideal);
+		fprintf(f, "</tr>\n");
+	}
+	fprintf(f, "</table>\n");
 }
 
 /* The campaign's questions, answered (the terminal's last lines). */
@@ -597,6 +642,7 @@ cg_html(const struct cg_run *r, json_t *runs, const struct cg_row *rows, size_t 
 	}
 	answers(f, c, rows, nrows);
 	job_table(f, r, rows, nrows);
+	alike_table(f, r->c, rows, nrows);
 	network_table(f, rows, nrows);
 	verdicts(f, c, rows, nrows);
 	nic_table(f, rows, nrows);

@@ -249,6 +249,37 @@ run_step_now(const struct cg_run *r, const struct cg_regime *g, const struct cg_
 	return rc;
 }
 
+/* The gloo rendezvous: rank 0's host (host 1, 198.18.0.1 on the testbed, fe_ip() in
+ * testbeds/lib.sh) listens there. */
+#define CG_TORCH_PORT 29500
+
+/*
+ * The torch job (testbeds/allreduce_torch.py): a rank a host, each in its namespace, over
+ * its eth0 (GLOO_SOCKET_IFNAME), rank 0 on host 1 holding the rendezvous; rank 0's output
+ * is the iter lines. It exits with the first failed rank's status (a wrong sum: 3).
+ */
+static void
+torch_command(const struct cg_run *r, unsigned ranks, const char *hook, const char *hook_iters,
+	      const char *sizes, unsigned iters, char *cmd, size_t len)
+{
+	const struct cg_campaign *c = r->c;
+	size_t n = 0;
+
+	cg_addf(cmd, len, &n, "exec %s sh -c '", r->pin);
+	for (unsigned i = 1; i <= ranks; i++)
+		cg_addf(cmd, len, &n,
+			"ip netns exec %s-h%u env GLOO_SOCKET_IFNAME=eth0 /usr/bin/python3 "
+			"%s/testbeds/allreduce_torch.py --rank %u --world %u --master 198.18.0.1 "
+			"--port %u --sizes %s --iters %u --warmup %u%s%s%s%s & p%u=$!; ",
+			r->testbed, i, r->root, i - 1, ranks, CG_TORCH_PORT, sizes, iters,
+			c->warmup, hook_iters[0] ? " --hook '\''" : "", hook_iters[0] ? hook : "",
+			hook_iters[0] ? "'\'' --hook-iters " : "", hook_iters, i);
+	cg_addf(cmd, len, &n, "rc=0; for p in");
+	for (unsigned i = 1; i <= ranks; i++)
+		cg_addf(cmd, len, &n, " $p%u", i);
+	cg_addf(cmd, len, &n, "; do wait $p; s=$?; [ $rc = 0 ] && rc=$s; done; exit $rc'");
+}
+
 /* The job's command line (a shell command run in host 1's namespace), on regime g's
  * ranks: hosts 1..ranks. */
 static void
@@ -266,10 +297,15 @@ job_command(const struct cg_run *r, const struct cg_regime *g, const char *hook,
 	for (unsigned i = 0; i < c->nsizes; i++)
 		snprintf(sizes + strlen(sizes), sizeof(sizes) - strlen(sizes), "%s%" PRIu64,
 			 i ? "," : "", c->sizes[i]);
-	if (!c->allreduce) {
+	if (!c->allreduce) { /* it runs "$FE_HOOK G" before each iteration G of FE_HOOK_ITERS */
 		snprintf(cmd, len,
-			 "exec %s ip netns exec %s-h1 env FE_HOSTS='%s' FABEMU_SOCKET=%s sh -c %s",
-			 r->pin, r->testbed, hosts, r->sock, "\"$FE_JOB\"");
+			 "exec %s ip netns exec %s-h1 env FE_HOSTS='%s' FABEMU_SOCKET=%s "
+			 "FE_HOOK='%s' FE_HOOK_ITERS='%s' sh -c %s",
+			 r->pin, r->testbed, hosts, r->sock, hook, hook_iters, "\"$FE_JOB\"");
+		return;
+	}
+	if (c->torch) {
+		torch_command(r, ranks, hook, hook_iters, sizes, iters, cmd, len);
 		return;
 	}
 	snprintf(

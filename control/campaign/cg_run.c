@@ -588,6 +588,9 @@ inputs(const struct cg_run *r)
 				  "edge", "pmd", x->edge.pmd, "ring", (int)x->edge.ring, "mtu",
 				  (int)x->edge.mtu, "dataplane", x->edge.dpargs, "links",
 				  regime_links(c, x)));
+		if (x->alike) /* like for like: its as-specified regime, over the alike-links */
+			json_object_set_new(json_array_get(regs, json_array_size(regs) - 1),
+					    "alike_of", json_string(c->reg[x->alike_of].name));
 		if (x->kind != CG_WIRE && x->topology[0]) { /* several switches */
 			json_t *o = json_array_get(regs, json_array_size(regs) - 1);
 

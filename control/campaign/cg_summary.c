@@ -320,6 +320,24 @@ baselines(const struct cg_campaign *c, struct cg_row *rows, double *const *boot,
 	}
 }
 
+/* Like for like: each alike regime's rows, its as-specified regime's p50 over its own. */
+static void
+alike_pairs(const struct cg_campaign *c, struct cg_row *rows, double *const *boot, size_t per)
+{
+	for (unsigned g = 0; g < c->nreg; g++)
+		for (size_t s = 0; s < per; s++) {
+			struct cg_row *w = &rows[g * per + s];
+
+			w->vs_spec = (struct cg_ratio){.v = NAN, .lo = NAN, .hi = NAN};
+			w->alike_of[0] = '\0';
+			if (!c->reg[g].alike)
+				continue;
+			snprintf(w->alike_of, sizeof(w->alike_of), "%s",
+				 c->reg[c->reg[g].alike_of].name);
+			compare(rows, boot, c->reg[g].alike_of * per + s, g * per + s, &w->vs_spec);
+		}
+}
+
 /* The campaign's questions, each size: a's rows against b's. */
 static void
 questions(const struct cg_campaign *c, struct cg_row *rows, double *const *boot, size_t per)
@@ -458,6 +476,7 @@ cg_summarize(const struct cg_campaign *c, json_t *runs, struct cg_row *rows)
 		}
 	}
 	baselines(c, rows, boot, nrows, per);
+	alike_pairs(c, rows, boot, per);
 	questions(c, rows, boot, per);
 	free(v);
 	free(sv);
@@ -549,6 +568,8 @@ row_json(const struct cg_row *w)
 	json_object_set_new(o, "recovery", json_string(w->recovery ? w->recovery : ""));
 	json_object_set_new(o, "vs_wire", ratio_json(&w->vs_wire));
 	json_object_set_new(o, "vs_ideal", ratio_json(&w->vs_ideal));
+	json_object_set_new(o, "alike_of", w->alike_of[0] ? json_string(w->alike_of) : json_null());
+	json_object_set_new(o, "vs_as_specified", ratio_json(&w->vs_spec));
 	return o;
 }
 
@@ -556,7 +577,7 @@ json_t *
 cg_summary_json(const struct cg_campaign *c, const struct cg_row *rows, size_t nrows)
 {
 	const size_t per = c->allreduce ? c->nsizes : 1;
-	json_t *rj = json_array(), *qj = json_array(), *proj;
+	json_t *rj = json_array(), *qj = json_array(), *proj, *alike = json_null();
 	struct cg_proj *pj = calloc(CG_MAX_REGIMES * CG_MAX_SIZES, sizeof(*pj));
 	char buf[512];
 
@@ -578,12 +599,18 @@ cg_summary_json(const struct cg_campaign *c, const struct cg_row *rows, size_t n
 							cg_answer(c, k, w, buf, sizeof(buf))));
 		}
 	free(pj);
-	return json_pack("{s:{s:s, s:i, s:f, s:I, s:i, s:i, s:f, s:f, s:f}, s:o, s:o, s:o}",
+	if (c->alike.set)
+		alike = json_pack("{s:s, s:s, s:i, s:[s, s], s:[s, s]}", "profile",
+				  c->alike.profile_name, "file", c->alike.profile, "scale",
+				  (int)c->alike.scale, "links", c->alike.up[0], c->alike.down[0],
+				  "links_lossy", c->alike.up[1], c->alike.down[1]);
+	return json_pack("{s:{s:s, s:i, s:f, s:I, s:i, s:i, s:f, s:f, s:f}, s:o, s:o, s:o, s:o}",
 			 "method", "bootstrap",
 			 "repetitions drawn with replacement, then iterations within each",
 			 "resamples", CG_RESAMPLES, "confidence", CG_CONFIDENCE, "seed",
 			 (json_int_t)c->seed, "p99_min_iterations", CG_P99_MIN_N,
 			 "word_min_repetitions", CG_WORD_MIN_REPS, "stall_recovery_share",
 			 CG_STALL_RECOVERY, "stall_iqr", CG_STALL_IQR, "tcp_rto_min_ms",
-			 CG_TCP_RTO_MIN_MS, "rows", rj, "questions", qj, "projection", proj);
+			 CG_TCP_RTO_MIN_MS, "rows", rj, "questions", qj, "projection", proj, "alike_links",
+			 alike);
 }

@@ -93,8 +93,12 @@ job_table(FILE *f, const struct cg_campaign *c, const struct cg_row *rows, size_
 	for (size_t i = 0; i < n; i++) {
 		const struct cg_row *w = &rows[i];
 
+		/* which rows are which: the baselines, the alike regimes (like for like) */
 		snprintf(label, sizeof(label), "%s%s%s", w->regime,
-			 w->baseline ? " (baseline)" : "", w->partial[0] ? " (partial)" : "");
+			 w->baseline	  ? " (baseline)"
+			 : w->alike_of[0] ? " (alike)"
+					  : "",
+			 w->partial[0] ? " (partial)" : "");
 		if (isnan(w->rep_p50_min))
 			snprintf(a[2], sizeof(a[2]), "-");
 		else
@@ -149,6 +153,46 @@ baseline_table(FILE *f, const struct cg_campaign *c, const struct cg_row *rows, 
 			"the iterations' spread only,\nnot the runs' drift, and the word is 'no "
 			"difference resolved')\n",
 			CG_WORD_MIN_REPS);
+}
+
+/* Like for like: each alike regime beside its as-specified one, the gap to ideal in two
+ * factors, a / i = (a / l) x (l / i): the links' part and the flow control's. */
+static void
+alike_table(FILE *f, const struct cg_campaign *c, const struct cg_row *rows, size_t n)
+{
+	const size_t per = c->allreduce ? c->nsizes : 1;
+	char a[3][96], label[160];
+	int any = 0;
+
+	for (size_t i = 0; i < n; i++)
+		any |= rows[i].alike_of[0] != '\0';
+	if (!any)
+		return;
+	fprintf(f,
+		"\nlike for like: the alike regimes run over %s's links at scale %u (%s, %s; the "
+		"buffer\ntoo where the regime tail-drops), at MTU %u; only their flow control and "
+		"NICs differ\n",
+		c->alike.profile_name, c->alike.scale, c->alike.up[0], c->alike.down[0],
+		c->edge.mtu);
+	fprintf(f, "%-34s %7s %-33s %-33s %s\n", "as specified -> alike",
+		c->allreduce ? "size" : "", "as specified / ideal", "links: as specified / alike",
+		"flow control: alike / ideal");
+	for (size_t i = 0; i < n; i++) {
+		const struct cg_row *w = &rows[i];
+		const struct cg_row *s;
+
+		if (!w->alike_of[0])
+			continue;
+		s = &rows[c->reg[i / per].alike_of * per + i % per];
+		snprintf(label, sizeof(label), "%s -> %s", s->regime, w->regime);
+		fprintf(f, "%-34s %7s %-33s %-33s %s\n", label, c->allreduce ? w->size : "",
+			cg_ratio_text(&s->vs_ideal, a[0], sizeof(a[0])),
+			cg_ratio_text(&w->vs_spec, a[1], sizeof(a[1])),
+			cg_ratio_text(&w->vs_ideal, a[2], sizeof(a[2])));
+	}
+	fprintf(f, "as specified / ideal = (as specified / alike) x (alike / ideal): what its own "
+		   "links cost over the alike ones,\ntimes what its flow control and NICs cost "
+		   "over ideal on the alike links.\n");
 }
 
 /* "recovery: TCP's minimum RTO 200 ms (wire, eth); the NICs' timeout 67.1 ms (ib)": the
@@ -383,6 +427,7 @@ cg_print_summary(FILE *f, const struct cg_campaign *c, json_t *capacity, const s
 	testbed_line(f, c, capacity);
 	job_table(f, c, rows, n);
 	baseline_table(f, c, rows, n);
+	alike_table(f, c, rows, n);
 	network_table(f, rows, n);
 	nic_table(f, rows, n);
 	fprintf(f,

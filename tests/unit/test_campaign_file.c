@@ -49,11 +49,11 @@ static const struct {
 } unknown[] = {
 	{"name: t\nhots: 4\n",
 	 ":2: unknown key 'hots' (known: name, description, hosts, cores, pmd, ring, mtu, "
-	 "dataplane, repetitions, seed, host-ecn, fidelity, job, regimes, timeline, beside, "
-	 "question, projection)"},
+	 "dataplane, repetitions, seed, host-ecn, fidelity, alike-links, job, regimes, "
+	 "timeline, beside, question, projection)"},
 	{"name: t\nregimes:\n  - name: a\n    profile: ideal\n    splt: true\n",
 	 ":5: unknown key 'splt' in regimes (known: name, kind, profile, scale, pmd, ring, mtu, "
-	 "dataplane, nic, topology, path, split, realtime, ranks, links)"},
+	 "dataplane, nic, topology, path, split, realtime, ranks, alike, links)"},
 	{"name: t\njob: {kind: allreduce, warmpu: 1}\n",
 	 ":2: unknown key 'warmpu' in job (known: kind, iterations, warmup, command, sizes)"},
 	{"name: t\ntimeline:\n  - action: drop\n    at: {iter: 4}\n",
@@ -292,6 +292,50 @@ Test(campaign_file, job_defaults_as_documented)
 	cr_expect_eq(camp.sizes[0], 1 << 20);
 	accepted("name: t\njob: {sizes: [8B, 1KiB]}\nregimes:\n  - {name: a, profile: ideal}\n");
 	cr_expect_eq(camp.nsizes, 2);
+	cr_expect(!camp.torch);
+}
+
+/* kind torch: the all-reduce over torch.distributed, with the allreduce kind's keys; faults
+ * at its iterations; a kind that is neither refused, naming the three. */
+Test(campaign_file, torch_job_is_an_allreduce)
+{
+	static const char *const cases[][2] = {
+		{"name: t\njob: {kind: mpi}\nregimes:\n  - {name: a, profile: ideal}\n",
+		 ":2: job.kind 'mpi' (allowed: allreduce, torch, command)"},
+		{"name: t\njob: {kind: torch, command: \"true\"}\nregimes:\n  - {name: a, "
+		 "profile: ideal}\n",
+		 ":2: job.command: a command job's (kind: command); an allreduce job takes sizes, "
+		 "iterations, warmup"},
+	};
+
+	REFUSED(cases);
+	accepted("name: t\nhosts: 2\njob: {kind: torch, sizes: [64KiB], iterations: 4}\nregimes:\n"
+		 "  - {name: a, profile: ethernet-lossy}\ntimeline:\n"
+		 "  - {action: loss, at: {iteration: 3}, link: 0.up, loss: 1%}\n");
+	cr_expect(camp.torch && camp.allreduce);
+	cr_expect_eq(camp.iters, 4);
+	cr_expect_eq(camp.sizes[0], 65536);
+	cr_expect_eq(camp.steps[0].at_iter, 3);
+}
+
+/* A command job's iterations are its own (it runs $FE_HOOK): a fault at any of them up to
+ * CG_MAX_ITERS; 0 and beyond refused. */
+Test(campaign_file, command_job_takes_faults_at_its_iterations)
+{
+	static const char *const cases[][2] = {
+		{"name: t\nhosts: 2\njob: {kind: command, command: \"true\"}\nregimes:\n  - {name: "
+		 "a, profile: ethernet-lossy}\ntimeline:\n  - {action: loss, at: {iteration: "
+		 "100001}, link: 0.up, loss: 1%}\n",
+		 ":7: timeline.0.at.iteration '100001' (allowed: 1 to 100000)"},
+	};
+
+	REFUSED(cases);
+	accepted("name: t\nhosts: 2\njob: {kind: command, command: \"true\"}\nregimes:\n"
+		 "  - {name: a, profile: ethernet-lossy}\ntimeline:\n"
+		 "  - {action: loss, at: {iteration: 250}, until: {iteration: 260}, link: 0.up, "
+		 "loss: 1%}\n");
+	cr_expect_eq(camp.steps[0].at_iter, 250);
+	cr_expect_eq(camp.steps[1].at_iter, 260);
 }
 
 /* A bad key's own line and name, the user's values, and keys an action does not take. */
