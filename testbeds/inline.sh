@@ -34,6 +34,7 @@
 # FABEMU_SYSFS (default /sys), FABEMU_STATE_DIR, FABEMU_DEVBIND and FABEMU_MODPROBE
 # exist for the test (tests/e2e/inline_script.sh), which has no NIC.
 set -euo pipefail
+set -E # the ERR trap of `up` holds in the functions it calls
 
 SYSFS=${FABEMU_SYSFS:-/sys}
 STATE_DIR=${FABEMU_STATE_DIR:-/run/fabemu}
