@@ -71,11 +71,13 @@ record() {
 
 dev_dir() { echo "$SYSFS/bus/pci/devices/$1"; }
 dev_driver() {
-	local l=$(dev_dir "$1")/driver
+	local l
+	l=$(dev_dir "$1")/driver
 	if [ -e "$l" ]; then basename "$(readlink -f "$l")"; else echo none; fi
 }
 dev_ifname() {
-	local d=$(dev_dir "$1")/net
+	local d
+	d=$(dev_dir "$1")/net
 	[ -d "$d" ] && ls "$d" | head -n1 || true
 }
 
