@@ -34,6 +34,7 @@
 # FABEMU_SYSFS (default /sys), FABEMU_STATE_DIR, FABEMU_DEVBIND and FABEMU_MODPROBE
 # exist for the test (tests/e2e/inline_script.sh), which has no NIC.
 set -euo pipefail
+set -E # the ERR trap of `up` holds in the functions it calls
 
 SYSFS=${FABEMU_SYSFS:-/sys}
 STATE_DIR=${FABEMU_STATE_DIR:-/run/fabemu}
@@ -70,11 +71,13 @@ record() {
 
 dev_dir() { echo "$SYSFS/bus/pci/devices/$1"; }
 dev_driver() {
-	local l=$(dev_dir "$1")/driver
+	local l
+	l=$(dev_dir "$1")/driver
 	if [ -e "$l" ]; then basename "$(readlink -f "$l")"; else echo none; fi
 }
 dev_ifname() {
-	local d=$(dev_dir "$1")/net
+	local d
+	d=$(dev_dir "$1")/net
 	[ -d "$d" ] && ls "$d" | head -n1 || true
 }
 

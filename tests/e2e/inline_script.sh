@@ -8,7 +8,8 @@
 #  - --dry-run prints the commands and records, and changes nothing;
 #  - up records the driver, name, MTU, state and addresses, binds to vfio-pci, and
 #    prints the fabemu-dp command line; down restores them (renaming the interface back);
-#  - a failure during up (no hugepages to be had) and a Ctrl-C during up restore at once.
+#  - a refusal during up (no hugepages to be had), a command failing during up and a
+#    Ctrl-C during up restore at once.
 set -euo pipefail
 SRC=${FABEMU_SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
 SCRIPT=$SRC/testbeds/inline.sh
@@ -55,6 +56,7 @@ if [ "\$2" = vfio-pci ]; then
 	rm -rf "\$d/net"/*
 	ip -n $NS addr flush dev feinl0; ip -n $NS link set feinl0 mtu 1500
 	[ -z "\${FAKE_INT:-}" ] || kill -INT \$PPID
+	[ -z "\${FAKE_FAIL:-}" ] || { echo "devbind: fake failure" >&2; exit 1; }
 else
 	ip -n $NS link set feinl0 name eth7 && mkdir -p "\$d/net/eth7"
 fi
@@ -133,6 +135,11 @@ expect_fail "could reserve only 0 free pages" inl up "$ADDR"
 check_restored "failure during up"
 echo 1024 >"$S/kernel/mm/hugepages/hugepages-2048kB/free_hugepages"
 echo "ok: failure during up undone"
+
+# a command failing during up (dpdk-devbind.py): undone
+expect_fail "fake failure" env FAKE_FAIL=1 ip netns exec "$NS" bash "$SCRIPT" up "$ADDR"
+check_restored "devbind failing during up"
+echo "ok: a command failing during up undone"
 
 # a Ctrl-C during up (while binding): undone, exit 130
 rc=0
