@@ -23,4 +23,16 @@ void cg_fixture_campaign(struct cg_campaign *c, const char *name);
  */
 json_t *cg_fixture_run(const char *regime, json_t *iterations, double ping_rtt_us);
 
+/* Repetition rep of regime, faithful: n iterations of 1 KiB about ms, spread +-10 %
+ * evenly. */
+json_t *cg_fixture_rep(const char *regime, unsigned rep, unsigned n, double ms);
+
+/*
+ * A run's results directory: a new one under /tmp (named after tag) into run->out and dir,
+ * and the run's unwritten, warnings and capacity documents; 0, or -1. close: both freed,
+ * the directory removed (system()'s status).
+ */
+int cg_fixture_out_open(struct cg_run *run, char *dir, size_t len, const char *tag);
+int cg_fixture_out_close(struct cg_run *run, const char *dir);
+
 #endif

@@ -237,44 +237,13 @@ setup(void)
 	memset(rows, 0, sizeof(rows));
 	memset(&run, 0, sizeof(run));
 	run.c = &camp;
-	snprintf(dir, sizeof(dir), "/tmp/test_cg_alikeXXXXXX");
-	cr_assert_not_null(mkdtemp(dir));
-	snprintf(run.out, sizeof(run.out), "%s", dir);
-	run.unwritten = json_array();
-	run.warnings = json_array();
-	run.capacity = json_object();
+	cr_assert_eq(cg_fixture_out_open(&run, dir, sizeof(dir), "alike"), 0);
 }
 
 static void
 teardown(void)
 {
-	char cmd[128];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	cr_assert_eq(system(cmd), 0);
-	json_decref(run.unwritten);
-	json_decref(run.warnings);
-	json_decref(run.capacity);
-}
-
-/* Repetition rep of regime: n iterations of 1 KiB about ms (spread +-10 %, evenly). */
-static json_t *
-a_run(const char *regime, unsigned rep, unsigned n, double ms)
-{
-	json_t *it = json_array(), *r;
-
-	for (unsigned i = 0; i < n; i++) {
-		double x = ms * (0.9 + 0.2 * (double)i / (n > 1 ? n - 1 : 1));
-
-		json_array_append_new(it, json_pack("[i, I, i, f, I]", i + 1, (json_int_t)1024,
-						    i + 1, x * 1000, (json_int_t)i));
-	}
-	r = cg_fixture_run(regime, it, 50.0);
-	json_object_set_new(r, "repetition", json_integer(rep));
-	json_object_set_new(r, "verdict", json_string("faithful"));
-	json_object_set_new(r, "reasons", json_array());
-	json_object_set_new(r, "not_checked", json_array());
-	return r;
+	cr_assert_eq(cg_fixture_out_close(&run, dir), 0);
 }
 
 /* Three repetitions, interleaved: wire and ideal about 10 ms, roce 30 (its links 1.5x,
@@ -285,10 +254,10 @@ three_reps(void)
 	json_t *runs = json_array();
 
 	for (unsigned rep = 1; rep <= 3; rep++) {
-		json_array_append_new(runs, a_run("wire", rep, 40, 10 + 0.1 * rep));
-		json_array_append_new(runs, a_run("ideal", rep, 40, 10.2 - 0.1 * rep));
-		json_array_append_new(runs, a_run("roce", rep, 40, 29 + rep * 0.5));
-		json_array_append_new(runs, a_run("roce-a", rep, 40, 19.5 + rep * 0.25));
+		json_array_append_new(runs, cg_fixture_rep("wire", rep, 40, 10 + 0.1 * rep));
+		json_array_append_new(runs, cg_fixture_rep("ideal", rep, 40, 10.2 - 0.1 * rep));
+		json_array_append_new(runs, cg_fixture_rep("roce", rep, 40, 29 + rep * 0.5));
+		json_array_append_new(runs, cg_fixture_rep("roce-a", rep, 40, 19.5 + rep * 0.25));
 	}
 	return runs;
 }

@@ -30,47 +30,16 @@ setup(void)
 	memset(rows, 0, sizeof(rows));
 	memset(&run, 0, sizeof(run));
 	run.c = &camp;
-	snprintf(dir, sizeof(dir), "/tmp/test_cg_decXXXXXX");
-	cr_assert_not_null(mkdtemp(dir));
-	snprintf(run.out, sizeof(run.out), "%s", dir);
-	run.unwritten = json_array();
-	run.warnings = json_array();
-	run.capacity = json_object();
+	cr_assert_eq(cg_fixture_out_open(&run, dir, sizeof(dir), "dec"), 0);
 }
 
 static void
 teardown(void)
 {
-	char cmd[128];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	cr_assert_eq(system(cmd), 0);
-	json_decref(run.unwritten);
-	json_decref(run.warnings);
-	json_decref(run.capacity);
+	cr_assert_eq(cg_fixture_out_close(&run, dir), 0);
 }
 
 TestSuite(decisions, .init = setup, .fini = teardown);
-
-/* Repetition rep of regime: n iterations of 1 KiB about ms (spread +-10 %, evenly). */
-static json_t *
-a_run(const char *regime, unsigned rep, unsigned n, double ms)
-{
-	json_t *it = json_array(), *r;
-
-	for (unsigned i = 0; i < n; i++) {
-		double x = ms * (0.9 + 0.2 * (double)i / (n > 1 ? n - 1 : 1));
-
-		json_array_append_new(it, json_pack("[i, I, i, f, I]", i + 1, (json_int_t)1024,
-						    i + 1, x * 1000, (json_int_t)i));
-	}
-	r = cg_fixture_run(regime, it, 50.0);
-	json_object_set_new(r, "repetition", json_integer(rep));
-	json_object_set_new(r, "verdict", json_string("faithful"));
-	json_object_set_new(r, "reasons", json_array());
-	json_object_set_new(r, "not_checked", json_array());
-	return r;
-}
 
 /* Three repetitions of each regime, interleaved as the runner runs them: wire and
  * ideal about 10 ms, eth about 20 (its repetitions 19, 20, 21). */
@@ -80,9 +49,9 @@ three_reps(unsigned n)
 	json_t *runs = json_array();
 
 	for (unsigned rep = 1; rep <= 3; rep++) {
-		json_array_append_new(runs, a_run("wire", rep, n, 10 + 0.1 * rep));
-		json_array_append_new(runs, a_run("ideal", rep, n, 10.2 - 0.1 * rep));
-		json_array_append_new(runs, a_run("eth", rep, n, 18 + rep));
+		json_array_append_new(runs, cg_fixture_rep("wire", rep, n, 10 + 0.1 * rep));
+		json_array_append_new(runs, cg_fixture_rep("ideal", rep, n, 10.2 - 0.1 * rep));
+		json_array_append_new(runs, cg_fixture_rep("eth", rep, n, 18 + rep));
 	}
 	return runs;
 }
@@ -155,8 +124,8 @@ Test(decisions, p99_only_from_enough_iterations)
 	char *out;
 	size_t n;
 
-	json_array_append_new(runs, a_run("wire", 1, CG_P99_MIN_N - 1, 10));
-	json_array_append_new(runs, a_run("ideal", 1, CG_P99_MIN_N, 10));
+	json_array_append_new(runs, cg_fixture_rep("wire", 1, CG_P99_MIN_N - 1, 10));
+	json_array_append_new(runs, cg_fixture_rep("ideal", 1, CG_P99_MIN_N, 10));
 	n = cg_summarize(&camp, runs, rows);
 	cr_assert(isnan(rows[0].p99) && isnan(rows[0].p99_lo), "%g", rows[0].p99);
 	cr_assert_float_eq(rows[0].max, 11, 1e-9);
@@ -210,9 +179,9 @@ Test(decisions, one_repetition_gives_no_word)
 	size_t n;
 
 	camp.reps = 1;
-	json_array_append_new(runs, a_run("wire", 1, 40, 10));
-	json_array_append_new(runs, a_run("ideal", 1, 40, 10));
-	json_array_append_new(runs, a_run("eth", 1, 40, 20));
+	json_array_append_new(runs, cg_fixture_rep("wire", 1, 40, 10));
+	json_array_append_new(runs, cg_fixture_rep("ideal", 1, 40, 10));
+	json_array_append_new(runs, cg_fixture_rep("eth", 1, 40, 20));
 	n = cg_summarize(&camp, runs, rows);
 	cr_assert(rows[2].vs_wire.hi < 2.2 && rows[2].vs_wire.lo > 1.8, "[%g, %g]",
 		  rows[2].vs_wire.lo, rows[2].vs_wire.hi);
@@ -417,9 +386,9 @@ Test(decisions, stalls_counted_with_their_share)
 
 	camp.reps = 2;
 	for (unsigned rep = 1; rep <= 2; rep++) {
-		json_array_append_new(runs, a_run("wire", rep, 50, 10));
-		json_array_append_new(runs, a_run("ideal", rep, 50, 10));
-		r = a_run("eth", rep, 50, 10);
+		json_array_append_new(runs, cg_fixture_rep("wire", rep, 50, 10));
+		json_array_append_new(runs, cg_fixture_rep("ideal", rep, 50, 10));
+		r = cg_fixture_rep("eth", rep, 50, 10);
 		if (rep == 2) /* its 7th iteration: 210 ms more */
 			json_array_set_new(json_object_get(r, "iterations"), 6,
 					   json_pack("[i, I, i, f, I]", 7, (json_int_t)1024, 7,

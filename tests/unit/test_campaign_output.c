@@ -42,22 +42,13 @@ setup(void)
 	run.c = &camp;
 	snprintf(run.self, sizeof(run.self), "/bin/fabemuctl");
 	snprintf(run.sock, sizeof(run.sock), "/run/s.sock");
-	snprintf(dir, sizeof(dir), "/tmp/test_cg_outXXXXXX");
-	cr_assert_not_null(mkdtemp(dir));
-	snprintf(run.out, sizeof(run.out), "%s", dir);
-	run.unwritten = json_array();
-	run.warnings = json_array();
+	cr_assert_eq(cg_fixture_out_open(&run, dir, sizeof(dir), "out"), 0);
 }
 
 static void
 teardown(void)
 {
-	char cmd[128];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	cr_assert_eq(system(cmd), 0);
-	json_decref(run.unwritten);
-	json_decref(run.warnings);
+	cr_assert_eq(cg_fixture_out_close(&run, dir), 0);
 }
 
 TestSuite(output, .init = setup, .fini = teardown);

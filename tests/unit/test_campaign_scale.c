@@ -51,24 +51,13 @@ setup(void)
 	memset(rows, 0, sizeof(rows));
 	memset(&run, 0, sizeof(run));
 	run.c = &camp;
-	snprintf(dir, sizeof(dir), "/tmp/test_cg_scaleXXXXXX");
-	cr_assert_not_null(mkdtemp(dir));
-	snprintf(run.out, sizeof(run.out), "%s", dir);
-	run.unwritten = json_array();
-	run.warnings = json_array();
-	run.capacity = json_object();
+	cr_assert_eq(cg_fixture_out_open(&run, dir, sizeof(dir), "scale"), 0);
 }
 
 static void
 teardown(void)
 {
-	char cmd[128];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	cr_assert_eq(system(cmd), 0);
-	json_decref(run.unwritten);
-	json_decref(run.warnings);
-	json_decref(run.capacity);
+	cr_assert_eq(cg_fixture_out_close(&run, dir), 0);
 }
 
 TestSuite(scale, .init = setup, .fini = teardown);
