@@ -35,4 +35,8 @@ json_t *cg_fixture_rep(const char *regime, unsigned rep, unsigned n, double ms);
 int cg_fixture_out_open(struct cg_run *run, char *dir, size_t len, const char *tag);
 int cg_fixture_out_close(struct cg_run *run, const char *dir);
 
+/* The text of file path (up to 128 KiB, in a buffer the next call reuses); the test
+ * fails if it cannot be opened. */
+char *cg_fixture_slurp(const char *path);
+
 #endif

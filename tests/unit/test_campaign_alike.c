@@ -262,20 +262,6 @@ three_reps(void)
 	return runs;
 }
 
-static char *
-slurp(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	static char buf[1 << 17];
-	size_t n;
-
-	cr_assert_not_null(f, "%s", path);
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	buf[n] = '\0';
-	fclose(f);
-	return buf;
-}
-
 TestSuite(alike_summary, .init = setup, .fini = teardown);
 
 Test(alike_summary, gap_split_into_links_and_flow_control)
@@ -340,14 +326,14 @@ Test(alike_summary, in_every_output)
 
 	cr_assert_eq(cg_write_csvs(&run, runs, rows, n), 0);
 	snprintf(p, sizeof(p), "%s/comparisons.csv", dir);
-	csv = slurp(p);
+	csv = cg_fixture_slurp(p);
 	snprintf(buf, sizeof(buf), "roce,roce-a,1KiB,alike,%.3f,%.3f,%.3f,slower,3,3\n",
 		 rows[3].vs_spec.v, rows[3].vs_spec.lo, rows[3].vs_spec.hi);
 	cr_assert(strstr(csv, buf), "%s not in %s", buf, csv);
 
 	cr_assert_eq(cg_html(&run, runs, rows, n, "complete"), 0);
 	snprintf(p, sizeof(p), "%s/report.html", dir);
-	html = slurp(p);
+	html = cg_fixture_slurp(p);
 	cr_assert(strstr(html, "<h2>Like for like</h2>"), "no like-for-like table");
 	cr_assert(strstr(html, "roce &rarr; roce-a"), "no alike row");
 	cg_ratio_text(&rows[3].vs_spec, buf, sizeof(buf));

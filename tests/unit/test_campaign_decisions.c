@@ -56,20 +56,6 @@ three_reps(unsigned n)
 	return runs;
 }
 
-static char *
-slurp(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	static char buf[1 << 17];
-	size_t n;
-
-	cr_assert_not_null(f, "%s", path);
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	buf[n] = '\0';
-	fclose(f);
-	return buf;
-}
-
 static char *term;
 static size_t term_len;
 
@@ -256,14 +242,14 @@ Test(decisions, every_figure_in_every_output)
 
 	cr_assert_eq(cg_write_csvs(&run, runs, rows, n), 0);
 	snprintf(p, sizeof(p), "%s/summary.csv", dir);
-	csv = slurp(p);
+	csv = cg_fixture_slurp(p);
 	cr_assert(strstr(csv, "p50_lo_ms,p50_hi_ms"), "%.400s", csv);
 	cr_assert(strstr(csv, ",vs_wire,"), "%.400s", csv);
 	snprintf(buf, sizeof(buf), ",%.3f,%.3f,", rows[2].p50_lo, rows[2].p50_hi);
 	cr_assert(strstr(csv, buf), "%s not in %s", buf, csv);
 	cr_assert(strstr(csv, ",slower,"), "%s", csv);
 	snprintf(p, sizeof(p), "%s/comparisons.csv", dir);
-	csv = slurp(p);
+	csv = cg_fixture_slurp(p);
 	cr_assert(strstr(csv, "regime,against,size,kind,ratio,ratio_lo,ratio_hi,word,"
 			      "repetitions,against_repetitions\n"),
 		  "%s", csv);
@@ -275,7 +261,7 @@ Test(decisions, every_figure_in_every_output)
 
 	cr_assert_eq(cg_html(&run, runs, rows, n, "complete"), 0);
 	snprintf(p, sizeof(p), "%s/report.html", dir);
-	html = slurp(p);
+	html = cg_fixture_slurp(p);
 	snprintf(buf, sizeof(buf), "%.3f [%.3f, %.3f]", rows[2].p50, rows[2].p50_lo,
 		 rows[2].p50_hi);
 	cr_assert(strstr(html, buf), "%s not in the report", buf);
@@ -417,7 +403,7 @@ Test(decisions, stalls_counted_with_their_share)
 	json_decref(sj);
 	cr_assert_eq(cg_write_csvs(&run, runs, rows, n), 0);
 	snprintf(p, sizeof(p), "%s/summary.csv", dir);
-	csv = slurp(p);
+	csv = cg_fixture_slurp(p);
 	cr_assert(strstr(csv, ",stalls,stall_share,stall_share_lo,stall_share_hi,stall_at_ms,"
 			      "recovery_ms,"),
 		  "%.500s", csv);

@@ -119,20 +119,6 @@ a_run(const char *name, unsigned n, const char *p)
 	return r;
 }
 
-static char *
-slurp(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	static char buf[65536];
-	size_t n;
-
-	cr_assert_not_null(f, "%s", path);
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	buf[n] = '\0';
-	fclose(f);
-	return buf;
-}
-
 /* report.html of runs, the campaign's status given: its text. */
 static char *
 report_of(json_t *runs, const char *status)
@@ -146,7 +132,7 @@ report_of(json_t *runs, const char *status)
 	n = cg_summarize(&camp, runs, rows);
 	cr_assert_eq(cg_html(&run, runs, rows, n, status), 0);
 	snprintf(p, sizeof(p), "%s/report.html", dir);
-	return slurp(p);
+	return cg_fixture_slurp(p);
 }
 
 /* Fields of a CSV line as RFC 4180 reads it: how many. */
@@ -227,7 +213,7 @@ Test(output, partial_not_run_and_quoting)
 	cr_assert_str_eq(rows[0].partial, "");
 	cr_assert_eq(cg_write_csvs(&run, runs, rows, n), 0);
 	snprintf(p, sizeof(p), "%s/summary.csv", dir);
-	csv = slurp(p);
+	csv = cg_fixture_slurp(p);
 	hdr = csv;
 	nh = csv_fields(hdr);
 	for (line = strchr(csv, '\n'); line && line[1]; line = strchr(line + 1, '\n'))
@@ -251,7 +237,7 @@ Test(output, partial_not_run_and_quoting)
 	}
 	cr_assert(strstr(csv, ",partial: 47 of 200 iterations (interrupted)\n"), "%s", csv);
 	snprintf(p, sizeof(p), "%s/iterations.csv", dir);
-	csv = slurp(p);
+	csv = cg_fixture_slurp(p);
 	cr_assert(strstr(csv, "\n\"eth, lossy\",1,"), "%s", csv);
 	json_decref(runs);
 }

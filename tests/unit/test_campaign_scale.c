@@ -261,20 +261,6 @@ Test(scale, command_job_not_projected)
 	cr_assert_eq(cg_project(&camp, rows, 5, pj), 0);
 }
 
-static char *
-slurp(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	static char buf[1 << 18];
-	size_t n;
-
-	cr_assert_not_null(f, "%s", path);
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	buf[n] = '\0';
-	fclose(f);
-	return buf;
-}
-
 Test(scale, every_output_prints_it)
 {
 	json_t *runs = json_array(), *sj, *s0, *chk;
@@ -310,7 +296,7 @@ Test(scale, every_output_prints_it)
 
 	cr_assert_eq(cg_write_csvs(&run, runs, rows, n), 0);
 	snprintf(p, sizeof(p), "%s/projection.csv", dir);
-	csv = slurp(p);
+	csv = cg_fixture_slurp(p);
 	cr_assert(strstr(csv, "series,size,kind,regime,ranks,packets,p_stall,"), "%s", csv);
 	cr_assert(strstr(csv, "lossy,1KiB,projected,,8,112,"), "%s", csv);
 	cr_assert(strstr(csv, "lossy,1KiB,predicted,lossy-8,8,112,"), "%s", csv);
@@ -325,7 +311,7 @@ Test(scale, every_output_prints_it)
 
 	cr_assert_eq(cg_html(&run, runs, rows, n, "complete"), 0);
 	snprintf(p, sizeof(p), "%s/report.html", dir);
-	html = slurp(p);
+	html = cg_fixture_slurp(p);
 	cr_assert(strstr(html, "The all-reduce at cluster scale"), "no projection in the report");
 	cr_assert(strstr(html, "<h2 id='verdicts'>The verdicts</h2>"), "no verdicts of their own");
 	snprintf(buf, sizeof(buf), "<td>%.4g [", pj[0].at[0].mean);
