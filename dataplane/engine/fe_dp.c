@@ -228,7 +228,6 @@ derive_setup(struct fe_dp *dp, char *err, size_t errlen)
 				      .credit = dp->conf.credit,
 				      .nic = dp->conf.nic};
 
-	dp->nlinks = 2 * dp->nports + (dp->graph ? dp->graph->nhl : 0);
 	for (unsigned n = 0; n < dp->nlinks; n++) {
 		unsigned i;
 		const enum fe_link_kind k = fe_dp_link_kind(dp, n, &i);
@@ -454,6 +453,7 @@ fe_dp_create(unsigned nports, const uint16_t *port_ids, const struct fe_linkdef 
 	if (graph_setup(dp, conf->graph, socket, err, errlen) < 0)
 		goto fail;
 	dp->one_switch = dp->graph->nsw == 1 && dp->graph->ntrunks == 0;
+	dp->nlinks = 2 * nports + dp->graph->nhl; /* the link table's rows (fe_dp_link_id()) */
 	if (conf->measure && measure_setup(dp, conf->measure, socket, err, errlen) < 0)
 		goto fail;
 	if (conf->lcores > 1 && handoff_setup(dp, socket, err, errlen) < 0)
