@@ -127,6 +127,7 @@ report_of(json_t *runs, const char *status)
 	char p[160];
 	size_t n;
 
+	json_decref(run.capacity); /* the fixture's, freed at teardown */
 	run.capacity = json_object();
 	memset(rows, 0, sizeof(rows));
 	n = cg_summarize(&camp, runs, rows);
@@ -314,7 +315,6 @@ Test(output, html)
 	cr_assert(strstr(html, "skipped at 1.5 s: delay 0.up delay=20ms"), "%s", html);
 	cr_assert_null(strstr(html, "ms 1500:"), "%s", html);
 	json_decref(runs);
-	json_decref(run.capacity);
 }
 
 /* A fault on every link (all, fabric) ends on every links: entry of a link it changed,
@@ -483,7 +483,6 @@ Test(output, html_reads_step_outcome_not_reason)
 	json_decref(runs);
 	json_decref(failed);
 	json_decref(none);
-	json_decref(run.capacity);
 }
 
 /* A fault on a link a regime's fabric lacks is skipped there, said before the job, not a
