@@ -109,6 +109,8 @@ usage(FILE *f)
 		"                       keys rate, delay, buffer, buffer-pkts, and the\n"
 		"                       impairments loss=P%%, ge=P%%/R%%[/BAD%%[/GOOD%%]],\n"
 		"                       ecn=KMIN/KMAX[/PMAX%%][/drop], jitter=TIME, drop=K[/N],\n"
+		"                       llr=on|off (link-level retry: what loss and ge hit is\n"
+		"                       sent again a link round trip later, in order),\n"
 		"                       match=TCPDUMP-FILTER (last; limits the impairments to the\n"
 		"                       packets it matches). Repeatable; applied in order after\n"
 		"                       the options above. See docs/regimes.md.\n"

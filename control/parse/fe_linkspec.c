@@ -160,6 +160,17 @@ set_drop(struct fe_linkdef *d, const char *v, char *err, size_t len)
 }
 
 static int
+set_llr(struct fe_linkdef *d, const char *v, char *err, size_t len)
+{
+	if (strcmp(v, "on") == 0 || strcmp(v, "off") == 0) {
+		d->llr = v[1] == 'n';
+		return 0;
+	}
+	snprintf(err, len, "llr '%s' (allowed: on, off)", v);
+	return -EINVAL;
+}
+
+static int
 set_match(struct fe_linkdef *d, const char *v, char *err, size_t len)
 {
 	struct bpf_program prog;
@@ -194,7 +205,8 @@ static const struct {
 	{"buffer", set_buffer, "96KiB"},    {"buffer-pkts", set_buffer_pkts, "77"},
 	{"loss", set_loss, "1%"},	    {"ge", set_ge, "1%/30%"},
 	{"ecn", set_ecn, "20KB/200KB/10%"}, {"jitter", set_jitter, "50us"},
-	{"drop", set_drop, "5/2"},	    {"match", set_match, "udp"},
+	{"drop", set_drop, "5/2"},	    {"llr", set_llr, "on"},
+	{"match", set_match, "udp"},
 };
 
 const char *
@@ -207,7 +219,7 @@ fe_link_param_key(unsigned i, const char **example)
 	return keys[i].key;
 }
 
-#define KNOWN_KEYS "rate, delay, buffer, buffer-pkts, loss, ge, ecn, jitter, drop, match"
+#define KNOWN_KEYS "rate, delay, buffer, buffer-pkts, loss, ge, ecn, jitter, drop, llr, match"
 
 int
 fe_link_param_set(struct fe_linkdef *p, const char *key, const char *val, char *err, size_t errlen)
@@ -521,6 +533,8 @@ fe_linkdef_spec(const struct fe_linkdef *d, char *buf, size_t len)
 	if (d->drop_count)
 		PUT(",drop=%llu/%llu", (unsigned long long)d->drop_first,
 		    (unsigned long long)d->drop_count);
+	if (d->llr)
+		PUT(",llr=on");
 	if (d->match[0] != '\0')
 		PUT(",match=%s", d->match);
 #undef PUT

@@ -14,6 +14,8 @@
  *   ecn=KMIN/KMAX[/PMAX%][/drop] or off     RED-style CE marking (sizes in bytes)
  *   jitter=TIME                             uniform extra delay, no reordering
  *   drop=K[/N]                              drop matching packets K .. K+N-1
+ *   llr=on|off                              link-level retry: what loss and ge hit is
+ *                                           sent again a link round trip later
  *   match=EXPR                              tcpdump filter for the impairments above;
  *                                           it is last: the rest of the spec is EXPR
  * A profile file holds one spec per line; '#' starts a comment.

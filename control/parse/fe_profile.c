@@ -36,7 +36,7 @@ struct y_drop {
 
 struct y_link {
 	char *select; /* only in links: entries */
-	char *rate, *delay, *buffer, *buffer_pkts, *loss, *jitter, *match;
+	char *rate, *delay, *buffer, *buffer_pkts, *loss, *jitter, *llr, *match;
 	struct y_ge *ge;
 	struct y_ecn *ecn;
 	struct y_drop *drop;
@@ -97,6 +97,7 @@ static const cyaml_schema_field_t link_fields[] = {
 	STR("buffer-pkts", struct y_link, buffer_pkts),
 	STR("loss", struct y_link, loss),
 	STR("jitter", struct y_link, jitter),
+	STR("llr", struct y_link, llr),
 	STR("match", struct y_link, match),
 	CYAML_FIELD_MAPPING_PTR("gilbert-elliott", CYAML_FLAG_OPTIONAL, struct y_link, ge,
 				ge_fields),
@@ -186,9 +187,9 @@ static const struct fe_yaml_known known_keys[] = {
 	{"gilbert-elliott", "p, r, loss-bad, loss-good"},
 	{"drop", "first, count"},
 	{"link", "rate, delay, buffer, buffer-pkts, loss, gilbert-elliott, ecn, jitter, drop, "
-		 "match"},
+		 "llr, match"},
 	{"links", "select, rate, delay, buffer, buffer-pkts, loss, gilbert-elliott, ecn, jitter, "
-		  "drop, match"},
+		  "drop, llr, match"},
 	{NULL, NULL},
 };
 
@@ -283,8 +284,10 @@ static int
 link_map(struct fe_yaml *c, const struct y_link *y, const char *at, struct fe_linkdef *d,
 	 char *spec, size_t speclen)
 {
-	static const char *keys[] = {"rate", "delay", "buffer", "buffer-pkts", "loss", "jitter"};
-	const char *vals[] = {y->rate, y->delay, y->buffer, y->buffer_pkts, y->loss, y->jitter};
+	static const char *keys[] = {"rate", "delay",  "buffer", "buffer-pkts",
+				     "loss", "jitter", "llr"};
+	const char *vals[] = {y->rate, y->delay,  y->buffer, y->buffer_pkts,
+			      y->loss, y->jitter, y->llr};
 	char path[96], v[160];
 
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
@@ -789,6 +792,8 @@ fe_profile_fmt_link(const struct fe_linkdef *d, char *buf, size_t len)
 		ADD(" jitter %s", fe_fmt_time(d->jitter_ns, t, sizeof(t)));
 	if (d->drop_count)
 		ADD(" drop %" PRIu64 "/%" PRIu64, d->drop_first, d->drop_count);
+	if (d->llr)
+		ADD(" llr");
 	if (d->match[0])
 		ADD(" match '%s'", d->match);
 #undef ADD

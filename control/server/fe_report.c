@@ -84,7 +84,7 @@ static const struct fe_counter_desc port_counters[] = {
 		"drop_" name "_bytes", offsetof(struct fe_link_stats, drop_bytes[cause])           \
 	}
 
-_Static_assert(FE_LINK_DROP__MAX == 10, "list every drop cause in link_counters");
+_Static_assert(FE_LINK_DROP__MAX == 11, "list every drop cause in link_counters");
 
 static const struct fe_counter_desc link_counters[] = {
 	C(fe_link_stats, in_pkts),	   C(fe_link_stats, in_bytes),
@@ -94,6 +94,7 @@ static const struct fe_counter_desc link_counters[] = {
 	DROP(FE_LINK_DROP_BURST, "burst"), DROP(FE_LINK_DROP_EXACT, "exact"),
 	DROP(FE_LINK_DROP_AQM, "aqm"),	   DROP(FE_LINK_DROP_HEADROOM, "headroom"),
 	DROP(FE_LINK_DROP_HOQ, "hoq"),	   DROP(FE_LINK_DROP_WATCHDOG, "watchdog"),
+	DROP(FE_LINK_DROP_LLR, "llr"),	   C(fe_link_stats, llr_replays),
 	C(fe_link_stats, ecn_marked),	   C(fe_link_stats, held_ns),
 	C(fe_link_stats, stopped_pkts),	   C(fe_link_stats, stopped_bytes),
 	C(fe_link_stats, q_pkts),	   C(fe_link_stats, q_bytes),
@@ -216,6 +217,8 @@ fe_report_impairments(const struct fe_linkdef *d, char *buf, size_t len)
 		ADD(", jitter %s", fe_fmt_time(d->jitter_ns, t, sizeof(t)));
 	if (d->drop_count)
 		ADD(", drop %" PRIu64 "/%" PRIu64, d->drop_first, d->drop_count);
+	if (d->llr)
+		ADD(", llr");
 	if (d->match[0])
 		ADD(", match '%s'", d->match);
 #undef ADD

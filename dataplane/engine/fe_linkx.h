@@ -28,6 +28,7 @@ struct fe_linkx_cfg {
 	uint64_t jitter_ticks;
 	uint64_t drop_first, drop_last; /* exact drops, in matching-packet numbers from 1 */
 	uint8_t active;			/* any impairment at all */
+	uint8_t llr; /* link-level retry: the loss model's frames are sent again (fe_link.h) */
 };
 
 struct fe_linkx {

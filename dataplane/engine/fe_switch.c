@@ -16,13 +16,16 @@ static void arrive_call(struct fe_dp *dp, unsigned in, struct rte_mbuf *m, uint6
 			const enum fe_regime R);
 
 /*
- * The impairments, in order: filter, exact drop, loss, ECN, jitter. Returns the drop
- * cause, or FE_LINK_DROP__MAX to carry the packet with *extra ticks of jitter.
+ * The impairments, in order: filter, exact drop, loss (sent again under link-level
+ * retry), ECN, jitter. Returns the drop cause, or FE_LINK_DROP__MAX to carry the packet
+ * with *extra: its ticks of jitter, and the times it is sent again (fe_link_replays()).
  */
 static __rte_always_inline enum fe_link_drop
 impair(const struct fe_dp *dp, struct fe_link *l, struct fe_linkx *x, struct rte_mbuf *m,
        uint64_t t, uint64_t *extra)
 {
+	unsigned replays = 0;
+
 	if (x->cfg.filter) {
 		if (!fe_filter_match(x->cfg.filter, m))
 			return FE_LINK_DROP__MAX;
@@ -31,8 +34,13 @@ impair(const struct fe_dp *dp, struct fe_link *l, struct fe_linkx *x, struct rte
 	x->matched++;
 	if (x->cfg.drop_last && x->matched >= x->cfg.drop_first && x->matched <= x->cfg.drop_last)
 		return FE_LINK_DROP_EXACT;
-	if (fe_loss_lost(&x->cfg.loss, &x->loss_st, &x->rng))
-		return x->cfg.loss_cause;
+	if (fe_loss_lost(&x->cfg.loss, &x->loss_st, &x->rng)) {
+		if (!x->cfg.llr)
+			return x->cfg.loss_cause;
+		replays = fe_loss_replays(&x->cfg.loss, &x->loss_st, &x->rng, FE_LLR_REPLAYS_MAX);
+		if (replays > FE_LLR_REPLAYS_MAX)
+			return FE_LINK_DROP_LLR;
+	}
 	if (x->cfg.ecn.enabled && fe_ecn_hit(&x->cfg.ecn, fe_link_backlog(l, t), &x->rng)) {
 		enum fe_ecn_result r =
 			fe_ecn_mark(rte_pktmbuf_mtod(m, uint8_t *), rte_pktmbuf_data_len(m));
@@ -45,6 +53,8 @@ impair(const struct fe_dp *dp, struct fe_link *l, struct fe_linkx *x, struct rte
 	}
 	if (x->cfg.jitter_ticks)
 		*extra = fe_rng_upto(&x->rng, x->cfg.jitter_ticks);
+	if (unlikely(replays))
+		*extra = fe_link_replays(replays, *extra);
 	return FE_LINK_DROP__MAX;
 }
 

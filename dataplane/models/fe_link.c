@@ -82,6 +82,7 @@ fe_link_compile(const struct fe_link_params *p, uint64_t hz, struct fe_link_cfg 
 	cfg->max_pkts = p->limit_pkts ? p->limit_pkts : UINT32_MAX;
 	cfg->max_bytes = p->limit_bytes ? p->limit_bytes : UINT64_MAX / 2;
 	cfg->ns_fp = fe_ns_fp(hz);
+	cfg->llr_ticks = 2 * cfg->prop_ticks + fe_link_ser_ticks(cfg, FE_WIRE_MIN_FRAME);
 	cfg->nslots = slots_needed(cfg);
 	return 0;
 }

@@ -72,6 +72,9 @@ struct fe_link_cfg {
 	uint64_t ns_fp;	    /* ns per tick, 32.32 fixed point (for the sojourn histogram) */
 	uint32_t max_pkts;  /* limit_pkts, or UINT32_MAX without one: one compare a packet */
 	uint64_t max_bytes; /* limit_bytes, or UINT64_MAX / 2 without one */
+	/* link-level retry: a replay starts this long after the frame it repeats ended, the
+	 * round trip of the receiver's NACK (prop + a minimum frame + prop) */
+	uint64_t llr_ticks;
 };
 
 #define FE_HIST_BUCKETS 32
@@ -101,8 +104,31 @@ enum fe_link_drop {
 	FE_LINK_DROP_HEADROOM, /* PFC: more than XOFF + headroom arrived (headroom too small) */
 	FE_LINK_DROP_HOQ,      /* credit: waited at the head of an input queue past HOQLife */
 	FE_LINK_DROP_WATCHDOG, /* PFC watchdog: the queue stayed paused past its time (fe_pfc.h) */
+	FE_LINK_DROP_LLR,      /* link-level retry: lost on every replay it was allowed */
 	FE_LINK_DROP__MAX,
 };
+
+/*
+ * Link-level retry (LLR, Ultra Ethernet's link layer; the shape of PCI Express' data link
+ * retry): the sender numbers its frames and keeps them until the receiver has them; the
+ * receiver NACKs a frame that arrived corrupt, and the sender goes back to it and sends
+ * it and everything after it again. A frame the loss model hits is so sent again once a
+ * link round trip after its first end (cfg.llr_ticks), and again for every replay that is
+ * hit too, up to FE_LLR_REPLAYS_MAX; the frames behind it wait (they are sent again after
+ * it: the wire time they had was wasted), so the link delivers in order. The caller draws
+ * the replays and hands their number to the link in the top bits of `extra`
+ * (fe_link_replays()).
+ */
+#define FE_LLR_REPLAYS_MAX   4	/* then the frame is dropped (FE_LINK_DROP_LLR) */
+#define FE_LINK_REPLAY_SHIFT 56 /* extra: replays << FE_LINK_REPLAY_SHIFT | jitter ticks */
+#define FE_LINK_JITTER_MASK  ((UINT64_C(1) << FE_LINK_REPLAY_SHIFT) - 1)
+
+/* extra for a frame sent again `replays` times, with jitter ticks of jitter */
+static inline uint64_t
+fe_link_replays(unsigned replays, uint64_t jitter)
+{
+	return (uint64_t)replays << FE_LINK_REPLAY_SHIFT | (jitter & FE_LINK_JITTER_MASK);
+}
 
 /*
  * A buffer shared by several links (a switch's packet memory). Links that point to
@@ -128,6 +154,7 @@ struct fe_link_stats {
 	fe_counter_t wire_pkts;			  /* packets serialized, not yet delivered */
 	fe_counter_t ecn_marked;		  /* packets this link set CE on */
 	fe_counter_t held_ns;			  /* time the serializer was held (fe_link_hold) */
+	fe_counter_t llr_replays;		  /* frames sent again by link-level retry */
 	fe_counter_t stopped_pkts, stopped_bytes; /* inside when the dataplane stopped: freed */
 	fe_counter_t lane_drop_pkts[FE_LINK_LANES]; /* drops of every cause, by lane */
 	/* log2 histograms: bucket 0 counts 0, bucket i counts [2^(i-1), 2^i) */
@@ -258,7 +285,15 @@ fe_link_serialize(struct fe_link *l, struct fe_link_slot *s, uint64_t start, uin
 		l->busy_until = start;
 		l->busy_frac = 0;
 	}
-	t = (unsigned __int128)fe_wire_bytes(s->len) * l->cfg.tpb_fp + l->busy_frac;
+	t = (unsigned __int128)fe_wire_bytes(s->len) * l->cfg.tpb_fp;
+	if (__builtin_expect(extra >> FE_LINK_REPLAY_SHIFT, 0)) { /* LLR: sent 1 + r times */
+		uint64_t r = extra >> FE_LINK_REPLAY_SHIFT;
+
+		t += r * (t + ((unsigned __int128)l->cfg.llr_ticks << 32));
+		extra &= FE_LINK_JITTER_MASK;
+		FE_CNT_ADD(l->st.llr_replays, r);
+	}
+	t += l->busy_frac;
 	l->busy_until += (uint64_t)(t >> 32);
 	l->busy_frac = (uint32_t)t;
 	s->tx_end = l->busy_until;

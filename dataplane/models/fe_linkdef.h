@@ -24,6 +24,7 @@ struct fe_linkdef {
 	uint64_t jitter_ns;	    /* extra delay, uniform in [0, jitter], never reordering */
 	uint64_t drop_first;	    /* exact drops: the drop_first-th matching packet ... */
 	uint64_t drop_count;	    /* ... and the drop_count - 1 after it; 0: no rule */
+	uint8_t llr;		    /* link-level retry: what loss and ge hit is sent again */
 	char match[FE_MATCH_LEN];   /* tcpdump filter the impairments above apply to; "": all */
 };
 

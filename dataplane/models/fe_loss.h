@@ -68,4 +68,19 @@ fe_loss_lost(const struct fe_loss *l, struct fe_loss_state *s, struct fe_rng *r)
 	return l->ops != NULL && l->ops->lost(l, s, r);
 }
 
+/*
+ * Link-level retry (fe_link.h) of a frame the model just hit: each sending again is drawn
+ * as a frame of its own. How many sendings again it took to get through, 1 to max, or
+ * max + 1 if every one was hit.
+ */
+static inline unsigned
+fe_loss_replays(const struct fe_loss *l, struct fe_loss_state *s, struct fe_rng *r, unsigned max)
+{
+	unsigned k = 1;
+
+	while (k <= max && fe_loss_lost(l, s, r))
+		k++;
+	return k;
+}
+
 #endif

@@ -226,7 +226,7 @@ Test(campaign_file, fault_spec_and_hold_checked_item_by_item)
 		{HEAD "  - action: set\n    at: {time: 1s}\n    link: 0.up\n"
 		      "    spec: \"delay=1ms,colour=red\"\n",
 		 ":10: timeline.0.spec 'delay=1ms,colour=red': unknown link key 'colour' (known: "
-		 "rate, delay, buffer, buffer-pkts, loss, ge, ecn, jitter, drop, match)"},
+		 "rate, delay, buffer, buffer-pkts, loss, ge, ecn, jitter, drop, llr, match)"},
 		{HEAD "  - action: set\n    at: {time: 1s}\n    link: 0.up\n"
 		      "    spec: \"loss=1%,delay=5parsecs\"\n",
 		 ":10: timeline.0.spec 'loss=1%,delay=5parsecs': delay: invalid time (e.g. 100us, "

@@ -1727,3 +1727,80 @@ Test(engine, reserved_addresses_stop_at_the_switch)
 	reserved_stop(&credit, &slow, "credit");
 	reserved_stop(&credit4, &ideal, "credit, 4 lanes");
 }
+
+/*
+ * Link-level retry on the hosts' links: 20 % random loss on every up link. With llr=on,
+ * 300 frames from A all reach B, in the order sent, none dropped, and A's up link counts
+ * the sendings again; with llr=off the same seed loses frames (random drops), and only
+ * those.
+ */
+Test(engine, llr_delivers_what_loss_hits_in_order)
+{
+	struct fe_linkdef up = {.link = {.rate_bps = 1000000000ULL, .delay_ns = 10000},
+				.loss = {.kind = FE_LOSS_BERNOULLI, .p = 0.2}},
+			  down = {0};
+
+	for (int llr = 1; llr >= 0; llr--) {
+		struct rte_mbuf *out[64];
+		unsigned got = 0, n;
+		uint64_t t = 1000;
+		struct fe_dp *dp;
+
+		up.llr = (uint8_t)llr;
+		dp = engine_x(&up, &down, 0);
+		for (unsigned i = 0; i < 300; i++) {
+			inject_seq(0, MAC[1], (uint16_t)i);
+			fe_dp_poll(dp, t += 2000);
+		}
+		for (int k = 0; k < 100; k++)
+			fe_dp_poll(dp, t += 100000);
+		while ((n = take(1, out, 64)) > 0)
+			for (unsigned i = 0; i < n; i++) {
+				const uint8_t *b = rte_pktmbuf_mtod(out[i], const uint8_t *);
+				unsigned seq = (unsigned)b[14] << 8 | b[15];
+
+				if (llr)
+					cr_assert_eq(seq, got, "llr: frame %u arrived as the %u-th",
+						     seq, got);
+				got++;
+				rte_pktmbuf_free(out[i]);
+			}
+		sent(0), sent(2);
+		const struct fe_link_stats *st = &dp->ports[0].up.st;
+		if (llr) {
+			cr_assert_eq(got, 300);
+			cr_assert_eq(st->drop_pkts[FE_LINK_DROP_RANDOM], 0);
+			cr_assert_eq(st->drop_pkts[FE_LINK_DROP_LLR], 0);
+			cr_assert_gt(st->llr_replays, 30, "about 20 %% of 300 sent again: %llu",
+				     (unsigned long long)st->llr_replays);
+			cr_assert_lt(st->llr_replays, 120);
+		} else {
+			cr_assert_gt(st->drop_pkts[FE_LINK_DROP_RANDOM], 30);
+			cr_assert_eq(got + st->drop_pkts[FE_LINK_DROP_RANDOM], 300);
+			cr_assert_eq(st->llr_replays, 0);
+		}
+		fe_dp_drain(dp);
+		fe_dp_free(dp);
+	}
+}
+
+/* A link whose every sending is hit: link-level retry gives up after FE_LLR_REPLAYS_MAX
+ * replays, and the frame is dropped with its own cause, counted. */
+Test(engine, llr_gives_up_after_its_replays)
+{
+	struct fe_linkdef up = {.loss = {.kind = FE_LOSS_BERNOULLI, .p = 1}, .llr = 1}, down = {0};
+	struct fe_dp *dp = engine_x(&up, &down, 0);
+	uint64_t t = 1000;
+
+	for (unsigned i = 0; i < 10; i++) {
+		inject_seq(0, MAC[1], (uint16_t)i);
+		fe_dp_poll(dp, t += 2000);
+	}
+	fe_dp_poll(dp, t += 1000000);
+	cr_assert_eq(sent(1) + sent(2), 0);
+	cr_assert_eq(dp->ports[0].up.st.drop_pkts[FE_LINK_DROP_LLR], 10);
+	cr_assert_eq(dp->ports[0].up.st.drop_pkts[FE_LINK_DROP_RANDOM], 0);
+	cr_assert_eq(dp->ports[0].up.st.llr_replays, 0);
+	fe_dp_drain(dp);
+	fe_dp_free(dp);
+}

@@ -151,6 +151,42 @@ Test(link, propagation_delay)
 	teardown(&h);
 }
 
+/*
+ * Link-level retry: a frame sent again twice (it was hit, then its first replay was hit)
+ * is on the wire three times, each replay starting a link round trip (the NACK's: prop +
+ * a minimum frame + prop) after the sending before it ended; it arrives a propagation
+ * delay after its last. The frame behind it waits for it: in order, nothing lost.
+ */
+Test(link, llr_replays_hold_the_frames_behind)
+{
+	struct fe_link_params p = {.rate_bps = 1 * GBIT, .delay_ns = 100000};
+	const uint64_t hz = 1000000000, ser = 672, prop = 100000, nack = 672;
+	const uint64_t rtt = 2 * prop + nack, end = 10 + 3 * ser + 2 * rtt;
+	struct harness h;
+	uint64_t stamp;
+	void *out;
+	int a, b;
+
+	setup(&h, &p, hz);
+	cr_assert_eq(h.link.cfg.llr_ticks, rtt);
+	cr_assert_eq(fe_link_enqueue_x(&h.link, &a, 60, 10, fe_link_replays(2, 0), 0), 0);
+	cr_assert_eq(fe_link_enqueue_x(&h.link, &b, 60, 10, 0, 0), 0);
+	cr_assert_eq(h.link.st.llr_replays, 2);
+	cr_assert_eq(fe_link_dequeue(&h.link, end + prop - 1, &out, &stamp, 1), 0);
+	cr_assert_eq(fe_link_dequeue(&h.link, end + prop, &out, &stamp, 1), 1);
+	cr_assert_eq(out, &a);
+	cr_assert_eq(stamp, end + prop);
+	cr_assert_eq(fe_link_dequeue(&h.link, UINT64_MAX - 1, &out, &stamp, 1), 1);
+	cr_assert_eq(out, &b, "in order");
+	cr_assert_eq(stamp, end + ser + prop, "b serialized after a's last sending");
+	/* jitter rides along: it delays the arrival, not the serializer */
+	cr_assert_eq(fe_link_enqueue_x(&h.link, &a, 60, end + 10000, fe_link_replays(1, 5), 0), 0);
+	cr_assert_eq(fe_link_dequeue(&h.link, UINT64_MAX - 1, &out, &stamp, 1), 1);
+	cr_assert_eq(stamp, end + 10000 + 2 * ser + rtt + prop + 5);
+	cr_assert_eq(h.link.st.llr_replays, 3);
+	teardown(&h);
+}
+
 Test(link, delay_without_rate)
 {
 	struct fe_link_params p = {.delay_ns = 1000000};

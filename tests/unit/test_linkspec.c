@@ -64,8 +64,9 @@ static struct bad bads[] = {
 	{"rate=500", "rate '500' (allowed: 0 for unlimited, or 1kbit to 1Tbit)"},
 	{"delay=11s", "delay '11s' (allowed: 0 to 10s)"},
 	{"speed=1G", "unknown link key 'speed' (known: rate, delay, buffer, buffer-pkts, loss, ge, "
-		     "ecn, jitter, drop, match)"},
+		     "ecn, jitter, drop, llr, match)"},
 	{"3:rate=1G", "link selector '3': no such port (ports 0 to 2)"},
+	{"llr=yes", "llr 'yes' (allowed: on, off)"},
 	{"1.sideways:rate=1G",
 	 "link selector '1.sideways' (allowed: all, up, down, N, N.up, N.down, fabric)"},
 	{"x.up:rate=1G", "link selector 'x.up' (allowed: all, up, down, N, N.up, N.down, fabric)"},
@@ -105,7 +106,7 @@ Test(linkspec, file_with_comments_and_error_line)
 	char want[256];
 	snprintf(want, sizeof(want),
 		 "%s:5: unknown link key 'bogus' (known: rate, delay, buffer, buffer-pkts, loss, "
-		 "ge, ecn, jitter, drop, match)",
+		 "ge, ecn, jitter, drop, llr, match)",
 		 path);
 	cr_assert_str_eq(err, want);
 	unlink(path);
@@ -237,6 +238,7 @@ same_def(const struct fe_linkdef *a, const struct fe_linkdef *b, const char *wha
 	cr_assert_eq(a->ecn.drop_non_ect, b->ecn.drop_non_ect, "%s: /drop", what);
 	cr_assert_eq(a->jitter_ns, b->jitter_ns, "%s: jitter", what);
 	cr_assert_eq(a->drop_count, b->drop_count, "%s: drop", what);
+	cr_assert_eq(a->llr, b->llr, "%s: llr", what);
 	cr_assert_str_eq(a->match, b->match, "%s: match", what);
 }
 
@@ -284,7 +286,7 @@ Test(linkspec, a_link_as_a_spec_reads_back)
 	/* and a link with every key set, GE loss and a filter among them */
 	cr_assert_eq(fe_linkspec_apply("0.up:rate=25Gbit,delay=3us,buffer=64KiB,buffer-pkts=100,"
 				       "ge=1%/30%/90%/0.5%,ecn=10KB/40KB/5%/drop,jitter=7us,"
-				       "drop=3/2,match=udp port 9",
+				       "drop=3/2,llr=on,match=udp port 9",
 				       up, down, NP, err, sizeof(err)),
 		     0, "%s", err);
 	strcpy(spec, "1.up:");
@@ -292,5 +294,6 @@ Test(linkspec, a_link_as_a_spec_reads_back)
 	cr_assert_eq(fe_linkspec_apply(spec, up, down, NP, err, sizeof(err)), 0, "%s: %s", spec,
 		     err);
 	same_def(&up[0], &up[1], spec);
+	cr_assert_eq(up[1].llr, 1);
 	cr_assert_eq(fe_linkdef_spec(&up[0], spec, 20), -ENOSPC, "too small a buffer says so");
 }

@@ -49,7 +49,8 @@ static const char good[] = "# every key\n"
 			   "    drop: {first: 3, count: 2}\n"
 			   "    match: tcp and port 5201\n"
 			   "  - select: up\n"
-			   "    gilbert-elliott: {p: 1%, r: 25%}\n";
+			   "    gilbert-elliott: {p: 1%, r: 25%}\n"
+			   "    llr: on\n";
 
 Test(profile, every_key)
 {
@@ -75,6 +76,7 @@ Test(profile, every_key)
 	cr_assert_eq(prof.link.link.limit_bytes, 512 << 10);
 	cr_assert_eq(prof.link.link.limit_pkts, 300);
 	cr_assert_eq(prof.link.jitter_ns, 100);
+	cr_assert_eq(prof.link.llr, 0);
 	cr_assert(prof.link.ecn.enabled && prof.link.ecn.drop_non_ect);
 	cr_assert_eq(prof.link.ecn.kmin, 20000);
 	cr_assert_eq(prof.link.ecn.kmax, 200000);
@@ -138,6 +140,7 @@ Test(profile, expand_and_dilate)
 	cr_assert_eq(down[0].drop_count, 0);
 	cr_assert_eq(up[0].loss.kind, FE_LOSS_GE);
 	cr_assert_eq(up[1].loss.kind, FE_LOSS_GE);
+	cr_assert(up[0].llr && up[1].llr && !down[0].llr && !down[1].llr, "llr: the up links");
 	cr_assert_eq(down[0].loss.kind, FE_LOSS_NONE);
 	cr_assert_eq(down[1].loss.kind, FE_LOSS_BERNOULLI);
 	/* scale 1 leaves the profile's values */
@@ -188,7 +191,7 @@ struct bad {
 static struct bad bad_profiles[] = {
 	{"name: x\nlink:\n  rate: 1Gbit\n  bogus: 2\n",
 	 "t.yaml:4: unknown key 'bogus' in link (known: rate, delay, buffer, buffer-pkts, loss, "
-	 "gilbert-elliott, ecn, jitter, drop, match)"},
+	 "gilbert-elliott, ecn, jitter, drop, llr, match)"},
 	{"name: x\nspeed: 1\n",
 	 "t.yaml:2: unknown key 'speed' (known: name, description, regime, lanes, lane-map, "
 	 "switch-buffer, scale, seed, path, pfc, credit, nic, link, links)"},
