@@ -72,7 +72,8 @@ build() {
 	podman build --network host -f "$ROOT/testbeds/containerlab/Containerfile" -t "$IMAGE" \
 		"$ROOT" >"$WORK/build.log" 2>&1 || { tail -20 "$WORK/build.log"; fail "podman build"; }
 	echo "  ok   $IMAGE built in $((SECONDS - t0)) s ($(podman image inspect -f '{{.Size}}' "$IMAGE" |
-		awk '{printf "%.0f MB", $1 / 1e6}'))"
+		awk '{printf "%.0f MB", $1 / 1e6}'); $(grep -o 'ccache [A-Z][a-z]*: *[0-9]*' "$WORK/build.log" |
+		sed 's/: */ /' | paste -sd, - | sed 's/,/, /g' | grep . || echo 'no compile: cached'))"
 }
 
 unwire() { # the node and its hosts, gone

@@ -142,15 +142,18 @@ port, out = int(sys.argv[1]), sys.argv[2]
 conns = [socket.create_connection(("127.0.0.1", port)) for _ in range(16)]
 for s in conns:
     s.sendall(b"{")  # a request begun, never finished
+begun = time.monotonic()
 time.sleep(1)
 # the 17th: refused with a message, not a broken pipe
 extra = socket.create_connection(("127.0.0.1", port))
 extra.settimeout(5)
 refused = extra.makefile().readline().strip()
-time.sleep(11)
-conns[0].settimeout(5)
+# the first, closed with a reason at its deadline (10 s after its request began): read as
+# soon as the server closes it, not at a fixed time past the deadline
+conns[0].settimeout(16)
 closed = conns[0].makefile().readline().strip()
-open(out, "w").write(refused + "\n" + closed + "\n")
+took = time.monotonic() - begun
+open(out, "w").write(refused + "\n" + closed + "\n" + "%.1f\n" % took)
 PY
 slow=$!
 sleep 2
@@ -163,6 +166,7 @@ expect "another TCP client: a clear refusal" "too many control clients" "$out"
 wait $slow
 expect "the 17th slow client: told why" "too many control clients" "$(sed -n 1p "$T/slow.out")"
 expect "a request unfinished after 10 s: closed with a reason" "request not complete within 10 s" "$(sed -n 2p "$T/slow.out")"
+fe_check "the unfinished request closed after (s), 10 set" "$(sed -n 3p "$T/slow.out")" 0 16
 fe_ctl -t $TCP_PORT status | grep -q '^fabemu-dp ' || fe_fail "TCP status after the slow clients left"
 echo "  ok   TCP serves again once they are gone"
 
