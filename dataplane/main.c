@@ -147,7 +147,7 @@ usage(FILE *f)
 		"                       Lossless regimes give the up links (host adapter queues)\n"
 		"                       32MiB / 16384 packets unless --buffer/--buffer-pkts say.\n"
 		"  --nic SPEC           the hosts' adapters (docs/nic.md): "
-		"model=tcp|roce|ib|host,\n"
+		"model=tcp|roce|ib|host|uec,\n"
 		"                       recovery=go-back-n|selective, window=N, timeout=TIME,\n"
 		"                       cc=off|dcqcn|ib, DCQCN's g=1/N, cnp-interval, "
 		"alpha-period,\n"
@@ -742,7 +742,7 @@ pool_size(const struct opts *o, unsigned nports, unsigned nall, const struct fe_
 		rings += o->rxd + o->txd + 2048 + FE_BURST; /* 2048: an AF_XDP fill ring */
 		/* an emulated NIC's send queue and ready ring, and a flow's worth of kept
 		 * copies (docs/nic.md); its CNPs, ACKs and NAKs have a pool of their own */
-		if (i < nports && (o->dp.nic.model == FE_NIC_ROCE || o->dp.nic.model == FE_NIC_IB))
+		if (i < nports && fe_nic_emulated(o->dp.nic.model))
 			rings += FE_NIC_PENDING + FE_NIC_READY + o->dp.nic.window;
 	}
 	return (unsigned)(rings + RTE_MIN(links, FE_POOL_DEFAULT_MAX));
@@ -1242,7 +1242,8 @@ print_banner(const struct fe_dp *dp, const struct opts *o)
 		printf(", topology %s: %u switches, %u links between them, path %s", o->topology,
 		       dp->graph->nsw, dp->graph->nhl / 2, fe_path_name(dp->graph->path));
 	if (dp->conf.nic.model != FE_NIC_TCP)
-		printf(" (%s, congestion control %s)", fe_nic_recovery_name(dp->conf.nic.recovery),
+		printf(" (%s, congestion control %s)",
+		       fe_nic_recovery_name(fe_nic_recovery(&dp->conf.nic)),
 		       fe_nic_cc_name(fe_nic_cc(&dp->conf.nic)));
 	printf("\n");
 	if (o->profile)

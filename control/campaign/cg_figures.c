@@ -303,8 +303,8 @@ nic_figures(json_t *counters, const struct cg_regime *g)
 		"nic_held_pkts",   "nic_acks_sent", "nic_stray",
 	};
 	json_t *out = json_pack("{s:s, s:s, s:s}", "model", fe_nic_model_name(g->fabric.nic.model),
-				"recovery", fe_nic_recovery_name(g->fabric.nic.recovery), "cc",
-				fe_nic_cc_name(fe_nic_cc(&g->fabric.nic)));
+				"recovery", fe_nic_recovery_name(fe_nic_recovery(&g->fabric.nic)),
+				"cc", fe_nic_cc_name(fe_nic_cc(&g->fabric.nic)));
 	json_int_t rate_min = 0;
 	json_t *p;
 	size_t i;

@@ -190,7 +190,7 @@ cg_regime_recovery(const struct cg_regime *g, const char **what)
 {
 	const struct fe_nic_params *nic = &g->fabric.nic;
 
-	if (g->kind == CG_DATAPLANE && (nic->model == FE_NIC_ROCE || nic->model == FE_NIC_IB) &&
+	if (g->kind == CG_DATAPLANE && fe_nic_emulated(nic->model) &&
 	    (double)nic->timeout_ns / 1e6 < CG_TCP_RTO_MIN_MS) {
 		*what = "the NICs' timeout";
 		return (double)nic->timeout_ns / 1e6;
@@ -604,13 +604,12 @@ cg_summary_json(const struct cg_campaign *c, const struct cg_row *rows, size_t n
 				  c->alike.profile_name, "file", c->alike.profile, "scale",
 				  (int)c->alike.scale, "links", c->alike.up[0], c->alike.down[0],
 				  "links_lossy", c->alike.up[1], c->alike.down[1]);
-	return json_pack("{s:{s:s, s:i, s:f, s:I, s:i, s:i, s:f, s:f, s:f}, s:o, s:o, s:o, s:o}",
-			 "method", "bootstrap",
-			 "repetitions drawn with replacement, then iterations within each",
-			 "resamples", CG_RESAMPLES, "confidence", CG_CONFIDENCE, "seed",
-			 (json_int_t)c->seed, "p99_min_iterations", CG_P99_MIN_N,
-			 "word_min_repetitions", CG_WORD_MIN_REPS, "stall_recovery_share",
-			 CG_STALL_RECOVERY, "stall_iqr", CG_STALL_IQR, "tcp_rto_min_ms",
-			 CG_TCP_RTO_MIN_MS, "rows", rj, "questions", qj, "projection", proj, "alike_links",
-			 alike);
+	return json_pack(
+		"{s:{s:s, s:i, s:f, s:I, s:i, s:i, s:f, s:f, s:f}, s:o, s:o, s:o, s:o}", "method",
+		"bootstrap", "repetitions drawn with replacement, then iterations within each",
+		"resamples", CG_RESAMPLES, "confidence", CG_CONFIDENCE, "seed", (json_int_t)c->seed,
+		"p99_min_iterations", CG_P99_MIN_N, "word_min_repetitions", CG_WORD_MIN_REPS,
+		"stall_recovery_share", CG_STALL_RECOVERY, "stall_iqr", CG_STALL_IQR,
+		"tcp_rto_min_ms", CG_TCP_RTO_MIN_MS, "rows", rj, "questions", qj, "projection",
+		proj, "alike_links", alike);
 }

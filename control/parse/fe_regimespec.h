@@ -24,7 +24,7 @@ int fe_pfc_key(const char *key, const char *v, struct fe_pfc_params *p, const ch
 	       char *err, size_t len);
 int fe_credit_key(const char *key, const char *v, struct fe_credit_params *p, const char *prefix,
 		  char *err, size_t len);
-/* nic: model (tcp|roce|ib), recovery (go-back-n|selective), g (1/N), stages, cnp-interval,
+/* nic: model (tcp|roce|ib|host|uec), recovery (go-back-n|selective), g (1/N), stages, cnp-interval,
  * alpha-period, rate-period (times), rate-bytes (size), ai-rate, hai-rate, min-rate
  * (rates), timeout (time), window (frames), cc (0/1). */
 int fe_nic_key(const char *key, const char *v, struct fe_nic_params *p, const char *prefix,

@@ -71,7 +71,7 @@ struct fe_capture {
 };
 
 static const char *const drop_names[] = {"tail", "wire",     "pool", "random",	 "burst", "exact",
-					 "aqm",	 "headroom", "hoq",  "watchdog", "llr"};
+					 "aqm",	 "headroom", "hoq",  "watchdog", "llr",	  "trim"};
 _Static_assert(sizeof(drop_names) / sizeof(drop_names[0]) == FE_LINK_DROP__MAX,
 	       "name every drop cause in drop_names");
 

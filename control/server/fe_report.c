@@ -49,6 +49,10 @@ static const struct fe_counter_desc port_counters[] = {
 	C(fe_port_stats, nic_resent_bytes),
 	C(fe_port_stats, nic_naks_sent),
 	C(fe_port_stats, nic_naks_recv),
+	C(fe_port_stats, nic_trims_recv),
+	C(fe_port_stats, nic_trim_naks_sent),
+	C(fe_port_stats, nic_trim_naks_recv),
+	C(fe_port_stats, nic_stopped_trims),
 	C(fe_port_stats, nic_acks_sent),
 	C(fe_port_stats, nic_acks_recv),
 	C(fe_port_stats, nic_timeouts),
@@ -84,22 +88,36 @@ static const struct fe_counter_desc port_counters[] = {
 		"drop_" name "_bytes", offsetof(struct fe_link_stats, drop_bytes[cause])           \
 	}
 
-_Static_assert(FE_LINK_DROP__MAX == 11, "list every drop cause in link_counters");
+_Static_assert(FE_LINK_DROP__MAX == 12, "list every drop cause in link_counters");
 
 static const struct fe_counter_desc link_counters[] = {
-	C(fe_link_stats, in_pkts),	   C(fe_link_stats, in_bytes),
-	C(fe_link_stats, out_pkts),	   C(fe_link_stats, out_bytes),
-	DROP(FE_LINK_DROP_TAIL, "tail"),   DROP(FE_LINK_DROP_WIRE, "wire"),
-	DROP(FE_LINK_DROP_POOL, "pool"),   DROP(FE_LINK_DROP_RANDOM, "random"),
-	DROP(FE_LINK_DROP_BURST, "burst"), DROP(FE_LINK_DROP_EXACT, "exact"),
-	DROP(FE_LINK_DROP_AQM, "aqm"),	   DROP(FE_LINK_DROP_HEADROOM, "headroom"),
-	DROP(FE_LINK_DROP_HOQ, "hoq"),	   DROP(FE_LINK_DROP_WATCHDOG, "watchdog"),
-	DROP(FE_LINK_DROP_LLR, "llr"),	   C(fe_link_stats, llr_replays),
-	C(fe_link_stats, ecn_marked),	   C(fe_link_stats, held_ns),
-	C(fe_link_stats, stopped_pkts),	   C(fe_link_stats, stopped_bytes),
-	C(fe_link_stats, q_pkts),	   C(fe_link_stats, q_bytes),
-	C(fe_link_stats, q_pkts_peak),	   C(fe_link_stats, q_bytes_peak),
-	C(fe_link_stats, wire_pkts),	   {NULL, 0},
+	C(fe_link_stats, in_pkts),
+	C(fe_link_stats, in_bytes),
+	C(fe_link_stats, out_pkts),
+	C(fe_link_stats, out_bytes),
+	DROP(FE_LINK_DROP_TAIL, "tail"),
+	DROP(FE_LINK_DROP_WIRE, "wire"),
+	DROP(FE_LINK_DROP_POOL, "pool"),
+	DROP(FE_LINK_DROP_RANDOM, "random"),
+	DROP(FE_LINK_DROP_BURST, "burst"),
+	DROP(FE_LINK_DROP_EXACT, "exact"),
+	DROP(FE_LINK_DROP_AQM, "aqm"),
+	DROP(FE_LINK_DROP_HEADROOM, "headroom"),
+	DROP(FE_LINK_DROP_HOQ, "hoq"),
+	DROP(FE_LINK_DROP_WATCHDOG, "watchdog"),
+	DROP(FE_LINK_DROP_LLR, "llr"),
+	DROP(FE_LINK_DROP_TRIM, "trim"),
+	C(fe_link_stats, llr_replays),
+	C(fe_link_stats, ecn_marked),
+	C(fe_link_stats, held_ns),
+	C(fe_link_stats, stopped_pkts),
+	C(fe_link_stats, stopped_bytes),
+	C(fe_link_stats, q_pkts),
+	C(fe_link_stats, q_bytes),
+	C(fe_link_stats, q_pkts_peak),
+	C(fe_link_stats, q_bytes_peak),
+	C(fe_link_stats, wire_pkts),
+	{NULL, 0},
 };
 
 #define RSVD(cause, name)                                                                          \
@@ -498,7 +516,7 @@ fe_report_table(FILE *f, const struct fe_dp *dp)
 		dp->conf.seed);
 	/* the NICs' counters in tables of their own, when there are NICs (docs/nic.md) */
 	port_table(f, dp, port_group(NULL, cols));
-	if (dp->conf.nic.model == FE_NIC_ROCE || dp->conf.nic.model == FE_NIC_IB)
+	if (fe_nic_emulated(dp->conf.nic.model))
 		port_table(f, dp, port_group("nic_", cols));
 	if (dp->conf.nic.model == FE_NIC_HOST)
 		port_table(f, dp, port_group("roce_", cols));

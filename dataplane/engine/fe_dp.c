@@ -374,6 +374,7 @@ nic_setup(struct fe_dp *dp, int socket, char *err, size_t errlen)
 		return -ENOMEM;
 	}
 	dp->nic_ids = dp->nports;
+	dp->trim = dp->conf.regime == FE_REGIME_LOSSY && dp->conf.nic.model == FE_NIC_UEC;
 	if (dp->conf.graph != NULL && dp->conf.graph->trunk != NULL &&
 	    fe_nic_remote_setup(dp, dp->conf.graph->nall, socket, err, errlen) < 0)
 		return -ENOMEM;

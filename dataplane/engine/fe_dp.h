@@ -189,6 +189,9 @@ struct fe_port_stats {
 	fe_counter_t nic_resent_pkts;  /* frames sent again (go-back-N, selective) */
 	fe_counter_t nic_resent_bytes;
 	fe_counter_t nic_naks_sent, nic_naks_recv;
+	fe_counter_t nic_trims_recv; /* trimmed headers that reached this port's NIC (uec) */
+	fe_counter_t nic_trim_naks_sent, nic_trim_naks_recv; /* their NAKs, each a frame */
+	fe_counter_t nic_stopped_trims; /* trimmed headers on their way when it stopped */
 	fe_counter_t nic_acks_sent, nic_acks_recv;
 	fe_counter_t nic_timeouts;     /* retransmission timeouts (a lost tail) */
 	fe_counter_t nic_oos_discards; /* frames after a gap, discarded (go-back-N) */
@@ -381,6 +384,8 @@ struct fe_dp {
 	uint8_t topology;   /* a topology was given (conf.graph); else one switch, which the
 			       engine runs as a graph of one all the same */
 	uint8_t one_switch; /* the graph has one switch, and no trunk: no route to choose */
+	uint8_t trim;	    /* lossy, NIC model uec: what an output has no room for is trimmed
+			       (fe_switch_trim()) */
 	int lcore_tid[2];   /* the loop's threads (the up or only one, the down one), once they
 			       run: for the control thread's look at the scheduler (fe_sched.h) */
 	/* hold one link's serializer for a while (a pause storm, credit starvation):

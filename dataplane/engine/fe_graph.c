@@ -151,7 +151,7 @@ trunks_setup(struct fe_dp *dp, struct fe_graph *g, const struct fe_graph_conf *c
 			 rte_strerror(rte_errno));
 		return -EINVAL;
 	}
-	g->nic_tags = dp->conf.nic.model == FE_NIC_ROCE || dp->conf.nic.model == FE_NIC_IB;
+	g->nic_tags = fe_nic_emulated(dp->conf.nic.model);
 	g->trunk =
 		rte_zmalloc_socket("fe_graph", sizeof(*g->trunk) * n, RTE_CACHE_LINE_SIZE, socket);
 	if (g->trunk == NULL)
@@ -706,7 +706,10 @@ hop(struct fe_dp *dp, unsigned src, uint16_t h, struct rte_mbuf *m, uint64_t t, 
 		return;
 	}
 	if (fe_link_enqueue_x(&hl->l, m, rte_pktmbuf_pkt_len(m), t, extra,
-			      FE_LABEL(src * FE_PFC_PRIOS + lane, lane)) < 0)
+			      FE_LABEL(src * FE_PFC_PRIOS + lane, lane)) < 0 &&
+	    (R != FE_REGIME_LOSSY || likely(!dp->trim) ||
+	     fe_switch_trim(dp, 2 * dp->nports + h, &hl->l, m, hl->l.last_drop, t,
+			    FE_LABEL(src * FE_PFC_PRIOS + lane, lane)) < 0))
 		hop_drop(dp, h, m, t, hl->l.last_drop);
 }
 
@@ -1095,7 +1098,9 @@ run_flush(struct fe_dp *dp, unsigned src, uint16_t h, struct fe_link_offer *o, u
 	struct fe_hoplink *hl = &dp->graph->hl[h];
 	unsigned k = 0, nd = 0; /* o[0 .. k) offered together, nd of them dropped */
 
-	if (likely(!hl->x.cfg.active) && (R != FE_REGIME_PFC || pfc_run_quiet(dp, src, hl, o, n))) {
+	/* (trimming: one frame at a time, each header behind the frames before it) */
+	if (likely(!hl->x.cfg.active) && (R != FE_REGIME_LOSSY || likely(!dp->trim)) &&
+	    (R != FE_REGIME_PFC || pfc_run_quiet(dp, src, hl, o, n))) {
 		if (R == FE_REGIME_PFC && pfc_at_offer(dp, hl)) {
 			const struct fe_pfc_prio *q = &hl->pfc.prio[FE_LABEL_CLASS(o[0].label)];
 

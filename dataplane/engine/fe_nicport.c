@@ -15,7 +15,7 @@
  * What the engine writes in a frame's NIC field (dp->nic_dynoff): the flow's sender
  * port and slot, its PSN (data), or the port it goes back to (the NIC's own frames).
  */
-enum { TAG_NONE = 0, TAG_DATA = 1, TAG_CTL = 2 };
+enum { TAG_NONE = 0, TAG_DATA = 1, TAG_CTL = 2, TAG_TRIM = 3 /* a data frame's header */ };
 
 static inline uint64_t *
 tag_of(const struct fe_dp *dp, struct rte_mbuf *m)
@@ -42,6 +42,8 @@ psn_full(uint32_t psn24, uint32_t ref)
 {
 	return ref + (uint32_t)fe_psn_diff(psn24, ref & FE_PSN_MASK);
 }
+
+static void trimmed_due(struct fe_dp *dp, unsigned q, uint64_t now);
 
 int
 fe_nic_field(void)
@@ -110,7 +112,7 @@ fe_nic_setup(struct fe_dp *dp, unsigned i, int socket, char *err, size_t errlen)
 		if (fl->win == NULL)
 			goto nomem;
 		/* selective repeat, or a reorder window: frames after a gap are held */
-		if (prm->recovery == FE_NIC_SELECTIVE || prm->reorder_ns) {
+		if (fe_nic_recovery(prm) == FE_NIC_SELECTIVE || prm->reorder_ns) {
 			fl->held = rte_zmalloc_socket("fe_nic", sizeof(*fl->held) * w, 0, socket);
 			if (fl->held == NULL)
 				goto nomem;
@@ -140,7 +142,7 @@ fe_nic_remote_setup(struct fe_dp *dp, unsigned nall, int socket, char *err, size
 	if (dp->nic_remote == NULL)
 		goto nomem;
 	for (unsigned f = 0; f < nall * FE_NIC_FLOWS; f++)
-		if (prm->recovery == FE_NIC_SELECTIVE || prm->reorder_ns) {
+		if (fe_nic_recovery(prm) == FE_NIC_SELECTIVE || prm->reorder_ns) {
 			dp->nic_remote[f].held = rte_zmalloc_socket(
 				"fe_nic", sizeof(struct rte_mbuf *) * w, 0, socket);
 			if (dp->nic_remote[f].held == NULL)
@@ -557,6 +559,8 @@ fe_nic_service(struct fe_dp *dp, uint64_t now)
 				fl->active = 0;
 		}
 		n->nact = k;
+		if (n->thead != n->ttail) /* a trimmed header's arrival (fe_nic_trimmed()) */
+			next = RTE_MIN(next, n->trimq[n->thead % FE_NIC_TRIMQ].due);
 		n->next_event = next;
 	}
 	return work;
@@ -585,6 +589,8 @@ send_ctl(struct fe_dp *dp, unsigned at, const uint8_t *hdr, enum fe_nic_ctl kind
 		*fe_measure_stamp(dp->meas, m) = 0;
 	if (kind == FE_NIC_CNP)
 		FE_CNT_ADD(p->st.nic_cnp_sent, 1);
+	else if (kind == FE_NIC_TRIM_NAK)
+		FE_CNT_ADD(p->st.nic_trim_naks_sent, 1);
 	else if (kind == FE_NIC_NAK)
 		FE_CNT_ADD(p->st.nic_naks_sent, 1);
 	else
@@ -637,8 +643,16 @@ consume_ctl(struct fe_dp *dp, unsigned q, struct rte_mbuf *m, uint64_t tag, uint
 		ack_to(n, p, fl, psn, now);
 		if ((int32_t)(psn - fl->una) >= 0 && (int32_t)(psn - fl->next_psn) < 0) {
 			mark_again(n, fl, psn,
-				   n->prm.recovery == FE_NIC_GBN ? fl->next_psn : psn + 1);
+				   fe_nic_recovery(&n->prm) == FE_NIC_GBN ? fl->next_psn : psn + 1);
 			fl->rto_at = now + n->timeout_ticks;
+			activate(n, fl);
+		}
+		break;
+	case FE_NIC_TRIM_NAK: /* that frame only: nothing before it is acknowledged */
+		FE_CNT_ADD(p->st.nic_trim_naks_recv, 1);
+		psn = psn_full(psn, fl->una);
+		if ((int32_t)(psn - fl->una) >= 0 && (int32_t)(psn - fl->next_psn) < 0) {
+			mark_again(n, fl, psn, psn + 1);
 			activate(n, fl);
 		}
 		break;
@@ -837,6 +851,8 @@ fe_nic_release(struct fe_dp *dp, unsigned q, uint64_t now)
 		n->rhead++;
 	}
 	n->nrel = 0;
+	if (n->thead != n->ttail)
+		trimmed_due(dp, q, now);
 	for (uint32_t i = 0; i < k; i++) {
 		struct fe_nic_flow *fl = flow_of(dp, n->rel[i]);
 
@@ -876,6 +892,119 @@ remote_flow(struct fe_dp *dp, unsigned s, unsigned slot, unsigned gen)
 	return fl;
 }
 
+/*
+ * The flow a data frame's tag names, at receiving port q, and in *sn the NIC whose model,
+ * window and CC it runs; NULL for a frame of a flow whose slot has been taken over since
+ * (another generation), or a tag from another box's trunk naming a slot there is none of.
+ * (A flooded data frame has lost its tag (fe_nic_flooded): this one is for q.)
+ */
+static struct fe_nic_flow *
+data_flow(struct fe_dp *dp, unsigned q, uint64_t tag, struct fe_nicport **sn)
+{
+	unsigned s = TAG_PORT(tag), slot = TAG_SLOT(tag);
+	struct fe_nic_flow *fl;
+
+	if (slot >= FE_NIC_FLOWS)
+		return NULL;
+	if (s < dp->nports) {
+		*sn = dp->ports[s].nic;
+		if (*sn == NULL || (*sn)->host || (*sn)->flows[slot].gen != TAG_GEN(tag))
+			return NULL;
+		return &(*sn)->flows[slot];
+	}
+	/* its sender on another box: its receiving side is kept here */
+	if (s >= dp->nic_ids || (fl = remote_flow(dp, s, slot, TAG_GEN(tag))) == NULL)
+		return NULL;
+	*sn = dp->ports[q].nic; /* the same model, window and CC on every port and box */
+	return fl;
+}
+
+/*
+ * A data frame's header, trimmed by a switch that had no room for the frame, reached the
+ * receiving port q (model uec): the sender is asked for that frame at once (a NAK of it
+ * alone), unless it was delivered already. Never to the host.
+ */
+static void
+trimmed_data(struct fe_dp *dp, unsigned q, struct rte_mbuf *m, uint64_t tag, uint64_t now)
+{
+	struct fe_port *p = &dp->ports[q];
+	unsigned s = TAG_PORT(tag);
+	uint32_t id = flow_id(s, TAG_SLOT(tag)), psn;
+	struct fe_nicport *sn;
+	struct fe_nic_flow *fl = data_flow(dp, q, tag, &sn);
+
+	if (fl == NULL) {
+		FE_CNT_ADD(p->st.nic_stray, 1);
+		rte_pktmbuf_free(m);
+		return;
+	}
+	FE_CNT_ADD(p->st.nic_trims_recv, 1);
+	psn = psn_full(TAG_PSN(tag), fl->expect);
+	if ((int32_t)(psn - fl->expect) >= 0) {
+		send_ctl(dp, q, rte_pktmbuf_mtod(m, const uint8_t *), FE_NIC_TRIM_NAK, s,
+			 qpn_of(fl, id), psn, now);
+		if (psn == fl->expect) /* asked for already: the gap it leaves is not NAKed */
+			fl->nak_sent = 1;
+	}
+	rte_pktmbuf_free(m);
+}
+
+struct rte_mbuf *
+fe_nic_trim(struct fe_dp *dp, struct rte_mbuf *m)
+{
+	uint64_t tag = *tag_of(dp, m);
+	uint32_t len = RTE_MIN(rte_pktmbuf_data_len(m), (uint32_t)FE_TRIM_BYTES);
+	struct rte_mbuf *h;
+	uint8_t *f;
+
+	if (TAG_KIND(tag) != TAG_DATA)
+		return NULL;
+	/* the NICs' pool: a trimmed header is a frame of the NICs' size, and the frames the
+	 * NICs keep cannot starve it */
+	h = rte_pktmbuf_alloc(dp->nic_pool);
+	f = h ? (uint8_t *)rte_pktmbuf_append(h, (uint16_t)len) : NULL;
+	if (f == NULL) {
+		rte_pktmbuf_free(h);
+		FE_CNT_ADD(dp->sw.nombuf, 1);
+		return NULL;
+	}
+	rte_memcpy(f, rte_pktmbuf_mtod(m, const uint8_t *), len);
+	*tag_of(dp, h) = (tag & ~(UINT64_C(0xff) << 40)) | (uint64_t)TAG_TRIM << 40;
+	fe_filter_forget(h, dp->filter_dynoff);
+	if (dp->meas != NULL)
+		*fe_measure_stamp(dp->meas, h) = 0;
+	return h;
+}
+
+int
+fe_nic_trimmed(struct fe_dp *dp, unsigned q, struct rte_mbuf *h, uint64_t due)
+{
+	struct fe_nicport *n = dp->ports[q].nic;
+
+	if (n->ttail - n->thead == FE_NIC_TRIMQ)
+		return -1;
+	if (n->ttail != n->thead) /* in order: a header never overtakes the one before */
+		due = RTE_MAX(due, n->trimq[(n->ttail - 1) % FE_NIC_TRIMQ].due);
+	n->trimq[n->ttail++ % FE_NIC_TRIMQ] = (struct fe_nic_ready){.m = h, .due = due};
+	n->next_event = RTE_MIN(n->next_event, n->trimq[n->thead % FE_NIC_TRIMQ].due);
+	return 0;
+}
+
+/* The trimmed headers due at port q by now. */
+static void
+trimmed_due(struct fe_dp *dp, unsigned q, uint64_t now)
+{
+	struct fe_nicport *n = dp->ports[q].nic;
+
+	while (n->thead != n->ttail && n->trimq[n->thead % FE_NIC_TRIMQ].due <= now) {
+		struct rte_mbuf *h = n->trimq[n->thead++ % FE_NIC_TRIMQ].m;
+
+		trimmed_data(dp, q, h, *tag_of(dp, h), now);
+	}
+	if (n->thead != n->ttail)
+		n->next_event = RTE_MIN(n->next_event, n->trimq[n->thead % FE_NIC_TRIMQ].due);
+}
+
 /* A data frame of flow id reached the receiving port q. */
 static void
 deliver_data(struct fe_dp *dp, unsigned q, struct rte_mbuf *m, uint64_t tag, uint64_t due,
@@ -883,33 +1012,18 @@ deliver_data(struct fe_dp *dp, unsigned q, struct rte_mbuf *m, uint64_t tag, uin
 {
 	struct fe_port *p = &dp->ports[q];
 	struct fe_nicport *rn = p->nic;
-	unsigned s = TAG_PORT(tag), slot = TAG_SLOT(tag);
-	uint32_t id = flow_id(s, slot);
-	struct fe_nic_flow *fl;
+	unsigned s = TAG_PORT(tag);
+	uint32_t id = flow_id(s, TAG_SLOT(tag));
 	struct fe_nicport *sn;
+	struct fe_nic_flow *fl = data_flow(dp, q, tag, &sn);
 	uint8_t *f = rte_pktmbuf_mtod(m, uint8_t *);
 	uint32_t len = rte_pktmbuf_data_len(m), psn;
 	int32_t d;
 
-	/* a frame of a flow whose slot has been taken over since (another generation); a
-	 * flooded data frame has lost its tag (fe_nic_flooded): this one is for q. (A tag
-	 * from another box's trunk may name any slot.) */
-	if (s < dp->nports) {
-		if (slot >= FE_NIC_FLOWS || (sn = dp->ports[s].nic) == NULL || sn->host ||
-		    sn->flows[slot].gen != TAG_GEN(tag)) {
-			FE_CNT_ADD(p->st.nic_stray, 1);
-			rte_pktmbuf_free(m);
-			return;
-		}
-		fl = &sn->flows[slot];
-	} else { /* its sender on another box: its receiving side is kept here */
-		if (slot >= FE_NIC_FLOWS || s >= dp->nic_ids ||
-		    (fl = remote_flow(dp, s, slot, TAG_GEN(tag))) == NULL) {
-			FE_CNT_ADD(p->st.nic_stray, 1);
-			rte_pktmbuf_free(m);
-			return;
-		}
-		sn = rn; /* the same model, window and CC on every port and box */
+	if (fl == NULL) {
+		FE_CNT_ADD(p->st.nic_stray, 1);
+		rte_pktmbuf_free(m);
+		return;
 	}
 	/* the headers the ACK and NAKs are made from, once a batch */
 	if (!fl->ack_due)
@@ -1058,6 +1172,8 @@ fe_nic_deliver(struct fe_dp *dp, unsigned q, struct rte_mbuf **in, const uint64_
 			consume_ctl(dp, q, m, tag, now);
 		else if (TAG_KIND(tag) == TAG_DATA)
 			deliver_data(dp, q, m, tag, due[i], now);
+		else if (TAG_KIND(tag) == TAG_TRIM)
+			trimmed_data(dp, q, m, tag, now);
 		else if (to_host(p, m, due[i]) < 0) {
 			FE_CNT_ADD(p->st.nic_edge_drops, 1); /* not a flow's: nobody resends it */
 			rte_pktmbuf_free(m);
@@ -1131,6 +1247,9 @@ fe_nic_drain(struct fe_dp *dp)
 		FE_CNT_ADD(dp->ports[i].st.nic_stopped_recv, n->rtail - n->rhead); /* released */
 		for (; n->rhead != n->rtail; n->rhead++)
 			rte_pktmbuf_free(n->ready[n->rhead % FE_NIC_READY].m);
+		FE_CNT_ADD(dp->ports[i].st.nic_stopped_trims, n->ttail - n->thead);
+		for (; n->thead != n->ttail; n->thead++)
+			rte_pktmbuf_free(n->trimq[n->thead % FE_NIC_TRIMQ].m);
 		n->held = n->inflight = 0;
 		n->nact = 0;
 	}

@@ -29,6 +29,24 @@
  * flow's window. The rest waits in the NIC.
  */
 #define FE_NIC_TXQ_BYTES (8 * 1518)
+/* Bytes of a frame a switch keeps when it trims it (lossy, model uec): its headers */
+#define FE_TRIM_BYTES 64
+#define FE_NIC_TRIMQ  256 /* trimmed headers on their way down a port's link, at most */
+
+/*
+ * Lossy, model uec: the header of data frame m, trimmed (a new frame of FE_TRIM_BYTES at
+ * most, tagged trimmed; m is untouched: the sender's NIC keeps it for the resend), or
+ * NULL if m is no NIC's data frame (it is dropped as any frame is) or no mbuf was left.
+ */
+struct rte_mbuf *fe_nic_trim(struct fe_dp *dp, struct rte_mbuf *m);
+
+/*
+ * Trimmed header h reaches port q's NIC at tick due (>= now): it crossed q's down link on
+ * the switch's queue of trimmed headers, which goes before the data's. 0, or -1 if that
+ * queue is full (h still the caller's).
+ */
+int fe_nic_trimmed(struct fe_dp *dp, unsigned q, struct rte_mbuf *h, uint64_t due);
+
 /* Timeouts in a row with no progress before a flow gives up (IBTA's retry_cnt, max 7). */
 #define FE_NIC_RETRIES 7
 
@@ -100,6 +118,10 @@ struct fe_nicport {
 	uint64_t gap_next;	    /* the earliest a watched gap's window ends (UINT64_MAX) */
 	struct fe_nic_ready *ready; /* [FE_NIC_READY] */
 	uint32_t rhead, rtail;
+	/* trimmed headers on their way down this port's link, ahead of its queue (model uec:
+	 * fe_nic_trimmed()), each due at its tick; in order */
+	struct fe_nic_ready trimq[FE_NIC_TRIMQ];
+	uint32_t thead, ttail;
 };
 
 /* The rate flow fl's congestion control allows now (bit/s; the line rate if none). */

@@ -70,6 +70,56 @@ drop_free(struct fe_dp *dp, unsigned n, struct rte_mbuf *m, uint8_t why, uint64_
 }
 
 int
+fe_switch_trim(struct fe_dp *dp, unsigned n, struct fe_link *l, struct rte_mbuf *m, uint8_t why,
+	       uint64_t t, uint32_t label)
+{
+	uint32_t len = rte_pktmbuf_pkt_len(m), hlen;
+	struct rte_mbuf *h;
+
+	if (why != FE_LINK_DROP_TAIL && why != FE_LINK_DROP_POOL)
+		return -1;
+	h = fe_nic_trim(dp, m);
+	if (h == NULL)
+		return -1;
+	FE_CNT_SET(l->st.drop_pkts[why], l->st.drop_pkts[why] - 1);
+	FE_CNT_SET(l->st.drop_bytes[why], l->st.drop_bytes[why] - len);
+	FE_CNT_ADD(l->st.drop_pkts[FE_LINK_DROP_TRIM], 1);
+	FE_CNT_ADD(l->st.drop_bytes[FE_LINK_DROP_TRIM], len);
+	l->last_drop = FE_LINK_DROP_TRIM;
+	drop_free(dp, n, m, FE_LINK_DROP_TRIM, t);
+	hlen = rte_pktmbuf_pkt_len(h);
+	if (n % 2 && n < 2 * dp->nports) {
+		/* a host's down link: the header's queue goes first, so it waits only for the
+		 * frame on the wire (its serializer's time is not taken from the data's: at
+		 * most a header's a frame it trimmed) */
+		uint64_t start = l->svc != l->sched ? fe_link_next_leave(l) : t;
+
+		if (start < t)
+			start = t;
+		if (fe_nic_trimmed(dp, n / 2, h,
+				   start + fe_link_ser_ticks(&l->cfg, hlen) + l->cfg.prop_ticks) ==
+		    0) {
+			fe_link_count_through(l, hlen);
+			return 0;
+		}
+		FE_CNT_ADD(l->st.in_pkts, 1);
+		FE_CNT_ADD(l->st.in_bytes, hlen);
+		fe_link_drop_cause(l, FE_LINK_DROP_WIRE, hlen, FE_LABEL_CLASS(label));
+		drop_free(dp, n, h, FE_LINK_DROP_WIRE, t);
+		return 0;
+	}
+	FE_CNT_ADD(l->st.in_pkts, 1);
+	FE_CNT_ADD(l->st.in_bytes, hlen);
+	if (l->tail - l->head > l->mask) { /* no slot: the wire is full */
+		fe_link_drop_cause(l, FE_LINK_DROP_WIRE, hlen, FE_LABEL_CLASS(label));
+		drop_free(dp, n, h, FE_LINK_DROP_WIRE, t);
+		return 0;
+	}
+	fe_link_take(l, h, hlen, t, 0, label);
+	return 0;
+}
+
+int
 fe_switch_impair(struct fe_dp *dp, unsigned n, struct fe_link *l, struct fe_linkx *x,
 		 struct rte_mbuf *m, uint64_t t, uint8_t lane, uint64_t *extra)
 {
@@ -135,6 +185,9 @@ to_link(struct fe_dp *dp, unsigned n, struct fe_link *l, struct fe_linkx *x, str
 	if (extra == 0 && fe_link_passthru(l) && pass_through(dp, n, l, m, len, t, R) == 0)
 		return 0;
 	if (fe_link_enqueue_x(l, m, len, t, extra, label) < 0) {
+		if (R == FE_REGIME_LOSSY && unlikely(dp->trim) &&
+		    fe_switch_trim(dp, n, l, m, l->last_drop, t, label) == 0)
+			return -1;
 		drop_free(dp, n, m, l->last_drop, t);
 		return -1;
 	}

@@ -52,6 +52,17 @@ FE_SWITCH_DECLARE(pfc)
 FE_SWITCH_DECLARE(credit)
 
 /*
+ * Link n (l) had no room for m at t (why: the cause it counted), in the lossy regime with
+ * NIC model uec (dp->trim): m is trimmed where it can be (fe_nic_trim()): its payload
+ * dropped, the drop counted again as FE_LINK_DROP_TRIM, m shown to a capture and freed;
+ * its header taken by the link past its buffer's limit (a switch's trimmed headers take a
+ * queue of their own, of few bytes), behind what the link holds. 0 if so; -1 if m is not
+ * trimmed (still the caller's, to drop).
+ */
+int fe_switch_trim(struct fe_dp *dp, unsigned n, struct fe_link *l, struct rte_mbuf *m, uint8_t why,
+		   uint64_t t, uint32_t label);
+
+/*
  * The impairments of link n (l, x: filter, exact drop, loss, ECN, jitter) on m at t, for
  * a link of the graph of switches: 0 to carry it, *extra ticks of jitter later; -1 if it
  * was dropped (counted, shown to a capture, freed).

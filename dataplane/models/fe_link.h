@@ -105,6 +105,8 @@ enum fe_link_drop {
 	FE_LINK_DROP_HOQ,      /* credit: waited at the head of an input queue past HOQLife */
 	FE_LINK_DROP_WATCHDOG, /* PFC watchdog: the queue stayed paused past its time (fe_pfc.h) */
 	FE_LINK_DROP_LLR,      /* link-level retry: lost on every replay it was allowed */
+	FE_LINK_DROP_TRIM,     /* no room (lossy, NIC uec): its payload dropped, its header sent
+				  on, trimmed (a frame of its own: in_pkts counts it too) */
 	FE_LINK_DROP__MAX,
 };
 

@@ -9,6 +9,7 @@ enum {
 	ETYPE_VLAN = 0x8100,
 	ETYPE_IPV4 = 0x0800,
 	AETH_NAK_SEQ = 0x60,
+	AETH_NAK_TRIM = 0x70, /* a NAK code RoCE reserves: fabemu's, model uec (fe_nic.h) */
 };
 
 void
@@ -277,6 +278,8 @@ fe_nic_ctl_frame(uint8_t *out, const uint8_t *data, enum fe_nic_ctl kind, uint32
 	bth[11] = (uint8_t)psn;
 	if (kind == FE_NIC_NAK)
 		bth[12] = AETH_NAK_SEQ;
+	else if (kind == FE_NIC_TRIM_NAK)
+		bth[12] = AETH_NAK_TRIM;
 	else if (kind == FE_NIC_ACK)
 		bth[12] = 0x1f; /* ACK, no credit count */
 }
@@ -293,7 +296,9 @@ fe_nic_ctl_parse(const uint8_t *f, uint32_t len, enum fe_nic_ctl *kind, uint32_t
 	if (bth[0] == FE_BTH_CNP)
 		*kind = FE_NIC_CNP;
 	else if (bth[0] == FE_BTH_ACK)
-		*kind = (bth[12] & 0xe0) == AETH_NAK_SEQ ? FE_NIC_NAK : FE_NIC_ACK;
+		*kind = bth[12] == AETH_NAK_TRIM	   ? FE_NIC_TRIM_NAK
+			: (bth[12] & 0xe0) == AETH_NAK_SEQ ? FE_NIC_NAK
+							   : FE_NIC_ACK;
 	else
 		return -1;
 	*qpn = (uint32_t)bth[5] << 16 | (uint32_t)bth[6] << 8 | bth[7];

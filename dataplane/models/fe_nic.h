@@ -10,6 +10,10 @@
  *   model ib     the same reliable delivery; congestion control off by default (it is
  *                off on many InfiniBand fabrics), or InfiniBand's (cc ib: FECN/BECN with
  *                a congestion control table, IBTA Annex A10), or DCQCN
+ *   model uec    Ultra Ethernet's transport as far as it is built (docs/uec.md): selective
+ *                repeat, and a header trimmed by a congested switch (the lossy regime)
+ *                NACKed at once, its frame sent again from the NIC's copy; congestion
+ *                control off (NSCC is not built yet)
  *   model host   real RDMA NICs at the hosts (an inline box): the transport is theirs;
  *                RoCEv2 is decoded as it reaches a host and counted per QP (fe_roce.h)
  *
@@ -35,11 +39,11 @@
 #include <stdint.h>
 #include <string.h>
 
-enum fe_nic_model { FE_NIC_TCP, FE_NIC_ROCE, FE_NIC_IB, FE_NIC_HOST };
+enum fe_nic_model { FE_NIC_TCP, FE_NIC_ROCE, FE_NIC_IB, FE_NIC_HOST, FE_NIC_UEC };
 enum fe_nic_recovery { FE_NIC_GBN, FE_NIC_SELECTIVE };
 enum fe_nic_cc { FE_CC_OFF, FE_CC_DCQCN, FE_CC_IB };
 
-#define FE_NIC_MODEL_ALLOWED	"tcp, roce, ib, host"
+#define FE_NIC_MODEL_ALLOWED	"tcp, roce, ib, host, uec"
 #define FE_NIC_RECOVERY_ALLOWED "go-back-n, selective"
 #define FE_NIC_CC_ALLOWED	"off, dcqcn, ib"
 
@@ -97,7 +101,15 @@ fe_nic_model_name(uint32_t m)
 	return m == FE_NIC_ROCE	  ? "roce"
 	       : m == FE_NIC_IB	  ? "ib"
 	       : m == FE_NIC_HOST ? "host"
+	       : m == FE_NIC_UEC  ? "uec"
 				  : "tcp";
+}
+
+/* The model is one fabemu emulates (its NICs number, keep and resend the hosts' frames). */
+static inline int
+fe_nic_emulated(uint32_t m)
+{
+	return m == FE_NIC_ROCE || m == FE_NIC_IB || m == FE_NIC_UEC;
 }
 
 static inline const char *
@@ -109,7 +121,7 @@ fe_nic_recovery_name(uint32_t r)
 static inline int
 fe_nic_model_parse(const char *s, uint32_t *out)
 {
-	return fe_nic_name_parse(s, fe_nic_model_name, FE_NIC_TCP, FE_NIC_HOST, out);
+	return fe_nic_name_parse(s, fe_nic_model_name, FE_NIC_TCP, FE_NIC_UEC, out);
 }
 
 static inline const char *
@@ -130,15 +142,22 @@ fe_nic_recovery_parse(const char *s, uint32_t *out)
 	return fe_nic_name_parse(s, fe_nic_recovery_name, FE_NIC_GBN, FE_NIC_SELECTIVE, out);
 }
 
-/* The congestion control that runs: as given, else roce DCQCN and ib off. */
+/* The congestion control that runs: as given, else roce DCQCN, ib and uec off. */
 static inline uint32_t
 fe_nic_cc(const struct fe_nic_params *p)
 {
-	if (p->model != FE_NIC_ROCE && p->model != FE_NIC_IB)
+	if (!fe_nic_emulated(p->model))
 		return FE_CC_OFF;
 	if (p->cc_set)
 		return p->cc;
 	return p->model == FE_NIC_ROCE ? FE_CC_DCQCN : FE_CC_OFF;
+}
+
+/* The recovery that runs: as given; uec selective repeat (UET acknowledges selectively). */
+static inline uint32_t
+fe_nic_recovery(const struct fe_nic_params *p)
+{
+	return p->model == FE_NIC_UEC ? FE_NIC_SELECTIVE : p->recovery;
 }
 
 static inline int
@@ -238,7 +257,9 @@ int fe_nic_ecn_set(uint8_t *f, uint32_t len, uint8_t v);
  * the sender's flow, psn what the receiver expects next. DSCP 48, the usual CNP class
  * (NVIDIA's cnp_dscp default), so each takes its own lane where lanes come from DSCP.
  */
-enum fe_nic_ctl { FE_NIC_CNP = 1, FE_NIC_ACK = 2, FE_NIC_NAK = 3 };
+enum fe_nic_ctl { FE_NIC_CNP = 1, FE_NIC_ACK = 2, FE_NIC_NAK = 3, FE_NIC_TRIM_NAK = 4 };
+/* FE_NIC_TRIM_NAK (model uec): the frame of PSN psn reached the receiver trimmed; send it
+ * again, that one only. A NAK with a syndrome RoCE leaves reserved (0x70): fabemu's. */
 #define FE_NIC_CTL_LEN 62 /* 14 + 20 + 8 + 12 (BTH) + 4 (AETH) + 4 (ICRC) */
 void fe_nic_ctl_frame(uint8_t *out, const uint8_t *data, enum fe_nic_ctl kind, uint32_t qpn,
 		      uint32_t psn);

@@ -47,7 +47,7 @@ one_line(const char *line, unsigned nports)
 	if (fe_nic_spec(line, &nic, err, sizeof(err)) < 0)
 		FZ_CHECK(err[0] != '\0', "--nic '%s' refused without a message", line);
 	else
-		FZ_CHECK(nic.model <= FE_NIC_HOST && nic.g_den >= 1 && nic.window >= 1,
+		FZ_CHECK(nic.model <= FE_NIC_UEC && nic.g_den >= 1 && nic.window >= 1,
 			 "--nic '%s' accepted out of range", line);
 }
 

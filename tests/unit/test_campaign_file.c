@@ -399,7 +399,7 @@ Test(campaign_file, regime_errors_at_the_key)
 		 ":4: regimes.0.kind 'bridge' (allowed: dataplane, wire)"},
 		{"name: t\nregimes:\n  - name: w\n    profile: ideal\n    nic: model=fast\n",
 		 ":5: regimes.0.nic 'model=fast': --nic: model 'fast' (allowed: tcp, roce, ib, "
-		 "host)"},
+		 "host, uec)"},
 		{"name: t\nregimes:\n  - name: a\n    profile: ideal\n  - profile: ideal\n"
 		 "    name: a\n",
 		 ":6: regimes.1.name 'a': taken by regimes.0"},

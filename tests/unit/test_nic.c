@@ -384,9 +384,18 @@ collect(int i, uint16_t *ids, uint8_t *ecn)
 	return n;
 }
 
+static void learn_by(struct fe_dp *dp, uint64_t t);
+
 /* Each host sends a non-IP frame so that the switch knows both. */
 static void
 learn(struct fe_dp *dp)
+{
+	learn_by(dp, 5000);
+}
+
+/* ... both frames delivered by tick t. */
+static void
+learn_by(struct fe_dp *dp, uint64_t t)
 {
 	uint8_t f[60] = {0};
 
@@ -399,7 +408,7 @@ learn(struct fe_dp *dp)
 	memcpy(f + 6, MAC[1], 6);
 	inject_raw(1, f, sizeof(f));
 	fe_dp_poll(dp, 1);
-	fe_dp_poll(dp, 5000);
+	fe_dp_poll(dp, t);
 	cr_assert_eq(collect(0, NULL, NULL), 1);
 	cr_assert_eq(collect(1, NULL, NULL), 1);
 }
@@ -947,4 +956,74 @@ Test(roce, naks_and_cnps)
 	cr_assert_eq(q.rnr_naks, 1);
 	cr_assert_eq(q.cnps, 1);
 	cr_assert_eq(q.started, 0, "none of them has a PSN of the sequence");
+}
+
+/*
+ * Trimming (lossy, model uec): host 0 sends host 1 30 frames at once; host 1's down link
+ * (100 Mbit/s) holds 4. Every frame it has no room for is trimmed: its header goes on,
+ * host 1's NIC NAKs that frame alone, and host 0's NIC sends it again from its copy. All
+ * 30 reach host 1, in order, with no timeout and no drop but the trimmed payloads. The
+ * same with model roce drops them (tail) and trims nothing: the NIC must wait for its
+ * timeout.
+ */
+Test(nic, uec_trimmed_frames_are_resent_at_once)
+{
+	for (uint32_t model = FE_NIC_UEC; model != FE_NIC_TCP;
+	     model = model == FE_NIC_UEC ? FE_NIC_ROCE : FE_NIC_TCP) {
+		unsigned avail = rte_mempool_avail_count(pool), got = 0, n;
+		struct fe_linkdef up[NP] = {0}, down[NP] = {0};
+		struct fe_dp_conf conf = {.mac_age_ns = 300000000000ULL,
+					  .lanes = 1,
+					  .seed = 1,
+					  .nic = nic(model, FE_NIC_SELECTIVE)};
+		const struct fe_link_stats *d1;
+		const struct fe_port_stats *s0, *s1;
+		uint16_t ids[64];
+		uint64_t t = 10000;
+		char err[256];
+		struct fe_dp *dp;
+		uint8_t f[1000];
+
+		for (int i = 0; i < NP; i++)
+			up[i].link.delay_ns = down[i].link.delay_ns = 1000;
+		down[1].link.rate_bps = 100000000;
+		down[1].link.limit_pkts = 4;
+		dp = fe_dp_create(NP, ports, up, down, pool, HZ, &conf, err, sizeof(err));
+		cr_assert_not_null(dp, "%s", err);
+		d1 = &dp->ports[1].down.st;
+		s0 = &dp->ports[0].st;
+		s1 = &dp->ports[1].st;
+		learn_by(dp, 50000); /* 100 Mbit/s: a frame takes 7 us */
+		for (int i = 1; i <= 30; i++) {
+			tcp_frame(f, sizeof(f), MAC[0], MAC[1], 0, (uint16_t)i);
+			inject_raw(0, f, sizeof(f));
+		}
+		for (int k = 0; k < 2000; k++) { /* 20 ms, well inside the 67 ms timeout */
+			poll2(dp, t += 10000);
+			n = collect(1, ids + got, NULL);
+			got += n;
+			cr_assert_leq(got, 30);
+		}
+		collect(0, NULL, NULL);
+		if (model == FE_NIC_UEC) {
+			cr_assert_eq(got, 30, "uec: %u of 30 reached host 1", got);
+			for (unsigned i = 0; i < got; i++)
+				cr_assert_eq(ids[i], i + 1, "in order: frame %u is %u", i, ids[i]);
+			cr_assert_gt(d1->drop_pkts[FE_LINK_DROP_TRIM], 10);
+			cr_assert_eq(d1->drop_pkts[FE_LINK_DROP_TAIL], 0);
+			cr_assert_eq(s1->nic_trims_recv, d1->drop_pkts[FE_LINK_DROP_TRIM]);
+			cr_assert_gt(s1->nic_trim_naks_sent, 0);
+			cr_assert_eq(s0->nic_trim_naks_recv, s1->nic_trim_naks_sent);
+			cr_assert_geq(s0->nic_resent_pkts, s1->nic_trim_naks_sent);
+			cr_assert_eq(s0->nic_timeouts, 0);
+			/* the link's books: in = out + drops (the trimmed payloads) */
+			cr_assert_eq(d1->in_pkts, d1->out_pkts + d1->drop_pkts[FE_LINK_DROP_TRIM]);
+		} else {
+			cr_assert_lt(got, 30, "roce: the tail-dropped frames wait for the timeout");
+			cr_assert_gt(d1->drop_pkts[FE_LINK_DROP_TAIL], 10);
+			cr_assert_eq(d1->drop_pkts[FE_LINK_DROP_TRIM], 0);
+			cr_assert_eq(s1->nic_trims_recv, 0);
+		}
+		done(dp, avail);
+	}
 }

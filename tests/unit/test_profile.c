@@ -198,7 +198,7 @@ static struct bad bad_profiles[] = {
 	{"name: x\npath: shortest\n", "t.yaml:2: path 'shortest' (allowed: ecmp, polarized, spray, "
 				      "spray-random, adaptive, flowlet)"},
 	{"name: x\nnic:\n  model: rdma\n",
-	 "t.yaml:3: nic.model 'rdma' (allowed: tcp, roce, ib, host)"},
+	 "t.yaml:3: nic.model 'rdma' (allowed: tcp, roce, ib, host, uec)"},
 	{"name: x\nnic:\n  g: 0.004\n",
 	 "t.yaml:3: nic.g '0.004' (allowed: 1/N with N from 1 to 65536, e.g. 1/256)"},
 	{"name: x\nnic:\n  window: 0\n", "t.yaml:3: nic.window '0' (allowed: 1 to 4096)"},
