@@ -52,7 +52,7 @@ struct y_credit {
 
 struct y_nic {
 	char *model, *recovery, *cc, *g, *stages, *cnp_interval, *alpha_period, *rate_period,
-		*rate_bytes, *ai_rate, *hai_rate, *min_rate, *timeout, *window, *reorder,
+		*rate_bytes, *ai_rate, *hai_rate, *min_rate, *timeout, *window, *reorder, *rtt,
 		*ccti_increase, *ccti_limit, *ccti_min, *ccti_timer, *cct_step;
 };
 
@@ -142,6 +142,7 @@ static const cyaml_schema_field_t nic_fields[] = {
 	STR("timeout", struct y_nic, timeout),
 	STR("window", struct y_nic, window),
 	STR("reorder", struct y_nic, reorder),
+	STR("rtt", struct y_nic, rtt),
 	STR("ccti-increase", struct y_nic, ccti_increase),
 	STR("ccti-limit", struct y_nic, ccti_limit),
 	STR("ccti-min", struct y_nic, ccti_min),
@@ -178,9 +179,10 @@ static const cyaml_schema_value_t profile_schema = {
 static const struct fe_yaml_known known_keys[] = {
 	{"", "name, description, regime, lanes, lane-map, switch-buffer, scale, seed, path, "
 	     "pfc, credit, nic, link, links"},
-	{"nic", "model, recovery, cc, g, stages, cnp-interval, alpha-period, rate-period, "
-		"rate-bytes, ai-rate, hai-rate, min-rate, timeout, window, reorder, ccti-increase, "
-		"ccti-limit, ccti-min, ccti-timer, cct-step"},
+	{"nic",
+	 "model, recovery, cc, g, stages, cnp-interval, alpha-period, rate-period, "
+	 "rate-bytes, ai-rate, hai-rate, min-rate, timeout, window, reorder, rtt, ccti-increase, "
+	 "ccti-limit, ccti-min, ccti-timer, cct-step"},
 	{"pfc", "xoff, xon, headroom, delay, quanta, frames, watchdog, watchdog-action, restore"},
 	{"credit", "buffer, return, hoq, out"},
 	{"ecn", "enabled, kmin, kmax, pmax, non-ect"},
@@ -410,6 +412,7 @@ nic_section(struct fe_yaml *c, const struct y_nic *y, struct fe_nic_params *n)
 		{"timeout", y ? y->timeout : NULL},
 		{"window", y ? y->window : NULL},
 		{"reorder", y ? y->reorder : NULL},
+		{"rtt", y ? y->rtt : NULL},
 		{"ccti-increase", y ? y->ccti_increase : NULL},
 		{"ccti-limit", y ? y->ccti_limit : NULL},
 		{"ccti-min", y ? y->ccti_min : NULL},

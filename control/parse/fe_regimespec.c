@@ -57,6 +57,7 @@ static const struct key nic_keys[] = {
 	K32(fe_nic_params, ccti_limit, fe_rule_nic_ccti_limit),
 	K32(fe_nic_params, ccti_min, fe_rule_nic_ccti_min),
 	K64(fe_nic_params, ccti_timer_ns, fe_rule_nic_ccti_timer),
+	K64(fe_nic_params, rtt_ns, fe_rule_nic_rtt),
 };
 
 /* One key of a table: its rule, then the field. */
@@ -114,7 +115,7 @@ fe_credit_key(const char *key, const char *v, struct fe_credit_params *p, const 
 	"model, recovery, cc, g, stages, cnp-interval, alpha-period, rate-period, rate-bytes, "    \
 	"ai-rate, hai-rate, min-rate, timeout, window, reorder, ccti-increase, ccti-limit, "       \
 	"ccti-min, "                                                                               \
-	"ccti-timer, cct-step"
+	"ccti-timer, cct-step, rtt"
 
 /* "1/N", N by rule r (whose allowed text says so). */
 static int
@@ -177,6 +178,7 @@ fe_nic_scale(struct fe_nic_params *p, uint32_t scale)
 	p->timer_ns *= scale;
 	p->ccti_timer_ns *= scale;
 	p->reorder_ns *= scale; /* the NIC's hardware window, as the fabric's skew it covers */
+	p->rtt_ns *= scale;	/* the fabric's round trip, dilated with it */
 	/* not timeout: like the hosts' TCP timers, a time software sets (docs/nic.md) */
 	p->ai_bps = p->ai_bps / scale ? p->ai_bps / scale : 1;
 	p->hai_bps = p->hai_bps / scale ? p->hai_bps / scale : 1;

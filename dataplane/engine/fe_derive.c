@@ -2,6 +2,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <rte_ether.h>
+
 #include "fe_derive.h"
 #include "fe_graph.h"
 #include "fe_nicport.h"
@@ -42,6 +44,9 @@ fe_link_derive(const struct fe_dp *dp, const struct fe_fabric *fab, unsigned n,
 	if (k == FE_LINK_UP && fab->nic.model != FE_NIC_TCP && fab->nic.model != FE_NIC_HOST) {
 		dv->line_bps = d->link.rate_bps ? d->link.rate_bps : FE_NIC_LINE_DEFAULT;
 		fe_dcqcn_compile(&fab->nic, dv->line_bps, dp->hz, &dv->cc);
+		/* NSCC's MTU: the hosts' frames (their MTU of 1500) */
+		fe_nscc_compile(dv->line_bps, fab->nic.rtt_ns, RTE_ETHER_MAX_LEN, dp->hz,
+				&dv->nscc);
 	}
 	return 0;
 }
@@ -60,6 +65,7 @@ fe_link_derived_apply(struct fe_dp *dp, unsigned n, const struct fe_link_derived
 		if (p->nic != NULL && !p->nic->host) {
 			p->nic->line_bps = dv->line_bps;
 			p->nic->cc = dv->cc;
+			p->nic->nscc = dv->nscc;
 		}
 	} else if (k == FE_LINK_HOP) {
 		struct fe_hoplink *hl = &dp->graph->hl[i];

@@ -22,6 +22,7 @@
 #include "fe_dp.h"
 #include "fe_fabric.h"
 #include "fe_nic.h"
+#include "fe_nscc.h"
 #include "fe_pfc.h"
 
 struct fe_link_derived {
@@ -33,6 +34,7 @@ struct fe_link_derived {
 	/* an up link with an emulated NIC: its line rate (bit/s) and DCQCN at that rate */
 	uint64_t line_bps;
 	struct fe_dcqcn_cfg cc;
+	struct fe_nscc_cfg nscc; /* and NSCC at that rate */
 };
 
 /*

@@ -192,6 +192,7 @@ struct fe_port_stats {
 	fe_counter_t nic_trims_recv; /* trimmed headers that reached this port's NIC (uec) */
 	fe_counter_t nic_trim_naks_sent, nic_trim_naks_recv; /* their NAKs, each a frame */
 	fe_counter_t nic_stopped_trims; /* trimmed headers on their way when it stopped */
+	fe_counter_t nic_cwnd_bytes, nic_cwnd_min_bytes; /* cc nscc: a window, the least */
 	fe_counter_t nic_acks_sent, nic_acks_recv;
 	fe_counter_t nic_timeouts;     /* retransmission timeouts (a lost tail) */
 	fe_counter_t nic_oos_discards; /* frames after a gap, discarded (go-back-N) */

@@ -216,6 +216,7 @@ flow_init(struct fe_nicport *n, struct fe_nic_flow *fl, const struct fe_nic_key 
 	fl->used = 1;
 	fe_dcqcn_init(&fl->cc, &n->cc);
 	fl->ib = (struct fe_ibcc){.ccti = n->ib.min, .timer_next = UINT64_MAX};
+	fe_nscc_init(&fl->nscc, &n->nscc, 0);
 	fl->rto_at = UINT64_MAX;
 }
 
@@ -312,23 +313,42 @@ fe_nic_rx(struct fe_dp *dp, unsigned in, struct rte_mbuf **pkts, unsigned n, uin
 static void
 mark_again(struct fe_nicport *n, struct fe_nic_flow *fl, uint32_t from, uint32_t to)
 {
-	for (uint32_t s = from; s != to; s++)
-		if (fl->win[s & (n->window - 1)].m != NULL)
-			fl->win[s & (n->window - 1)].again = 1;
+	for (uint32_t s = from; s != to; s++) {
+		struct fe_nic_copy *c = &fl->win[s & (n->window - 1)];
+
+		if (c->m != NULL && !c->again) {
+			c->again = 1;
+			fl->flight -= rte_pktmbuf_pkt_len(c->m);
+		}
+	}
 	if ((int32_t)(from - fl->resend) < 0)
 		fl->resend = from;
 }
 
-/* Release the kept copies below psn (acknowledged). */
-static void
-ack_to(struct fe_nicport *n, struct fe_port *p, struct fe_nic_flow *fl, uint32_t psn, uint64_t now)
+/*
+ * Release the kept copies below psn (acknowledged): the bytes they had in flight, and in
+ * *rtt (rtt: may be NULL) the round trip of the last of them if it was sent once (else 0).
+ */
+static uint64_t
+ack_to(struct fe_nicport *n, struct fe_port *p, struct fe_nic_flow *fl, uint32_t psn, uint64_t now,
+       uint64_t *rtt)
 {
+	uint64_t bytes = 0;
+
+	if (rtt != NULL)
+		*rtt = 0;
 	if ((int32_t)(psn - fl->una) <= 0 || (int32_t)(psn - fl->next_psn) > 0)
-		return;
+		return 0;
 	fl->retries = 0;
+	if (rtt != NULL && fl->win[(psn - 1) & (n->window - 1)].sent != 0)
+		*rtt = now - fl->win[(psn - 1) & (n->window - 1)].sent;
 	for (; fl->una != psn; fl->una++) {
 		struct fe_nic_copy *c = &fl->win[fl->una & (n->window - 1)];
 
+		if (!c->again) {
+			bytes += rte_pktmbuf_pkt_len(c->m);
+			fl->flight -= rte_pktmbuf_pkt_len(c->m);
+		}
 		rte_pktmbuf_free(c->m);
 		c->m = NULL;
 		c->again = 0;
@@ -338,6 +358,7 @@ ack_to(struct fe_nicport *n, struct fe_port *p, struct fe_nic_flow *fl, uint32_t
 	if ((int32_t)(fl->resend - fl->una) < 0)
 		fl->resend = fl->una;
 	fl->rto_at = fl->una == fl->next_psn ? UINT64_MAX : now + n->timeout_ticks;
+	return bytes;
 }
 
 /*
@@ -389,6 +410,17 @@ rate_counters(struct fe_port *p, struct fe_nic_flow *fl)
 		FE_CNT_SET(p->st.nic_rate_min_bps, r);
 }
 
+/* cc nscc: the window of the flow that last changed, and the least any reached. */
+static inline void
+nscc_counters(struct fe_port *p, const struct fe_nic_flow *fl)
+{
+	uint64_t w = (uint64_t)fl->nscc.cwnd;
+
+	FE_CNT_SET(p->st.nic_cwnd_bytes, w);
+	if (p->st.nic_cwnd_min_bytes == 0 || w < p->st.nic_cwnd_min_bytes)
+		FE_CNT_SET(p->st.nic_cwnd_min_bytes, w);
+}
+
 /*
  * The flow gave up: its receiver does too. What a selective receiver held ahead of the
  * gap will never be completed: discarded, counted as out of sequence at its port, and
@@ -432,7 +464,7 @@ service_flow(struct fe_dp *dp, unsigned in, struct fe_nic_flow *fl, uint64_t now
 			 * transport recovers (or not) */
 			FE_CNT_ADD(p->st.nic_abandoned, fl->next_psn - fl->una);
 			fl->retries = 0;
-			ack_to(n, p, fl, fl->next_psn, now);
+			ack_to(n, p, fl, fl->next_psn, now, NULL);
 			abandon_held(dp, n, fl);
 			/* and starts anew: a new generation from PSN 0, which a receiver on
 			 * another box (its state its own) takes as a new flow */
@@ -454,10 +486,17 @@ service_flow(struct fe_dp *dp, unsigned in, struct fe_nic_flow *fl, uint64_t now
 		if (fl->resend != fl->next_psn) {
 			struct fe_nic_copy *c = &fl->win[fl->resend & mask];
 
+			if (n->cc_mode == FE_CC_NSCC &&
+			    !fe_nscc_may_send(&fl->nscc, fl->flight, rte_pktmbuf_pkt_len(c->m))) {
+				FE_CNT_ADD(p->st.nic_window_full, 1);
+				break;
+			}
 			m = resend_copy(dp, c);
 			if (m == NULL)
 				break;
 			c->again = 0;
+			c->sent = 0; /* sent twice: its ACK's round trip is no sample */
+			fl->flight += rte_pktmbuf_pkt_len(m);
 			psn = fl->resend++;
 			FE_CNT_ADD(p->st.nic_resent_pkts, 1);
 			FE_CNT_ADD(p->st.nic_resent_bytes, rte_pktmbuf_pkt_len(m));
@@ -468,6 +507,11 @@ service_flow(struct fe_dp *dp, unsigned in, struct fe_nic_flow *fl, uint64_t now
 
 			uint32_t idx = fl->pend_head;
 
+			if (n->cc_mode == FE_CC_NSCC &&
+			    !fe_nscc_may_send(&fl->nscc, fl->flight, rte_pktmbuf_pkt_len(e->m))) {
+				FE_CNT_ADD(p->st.nic_window_full, 1);
+				break;
+			}
 			m = e->m;
 			fl->pend_head = e->next;
 			e->next = n->free_head; /* the slot back on the free list */
@@ -480,7 +524,9 @@ service_flow(struct fe_dp *dp, unsigned in, struct fe_nic_flow *fl, uint64_t now
 			c = &fl->win[psn & mask];
 			ecn = fe_nic_ecn_get(rte_pktmbuf_mtod(m, const uint8_t *),
 					     rte_pktmbuf_data_len(m));
-			*c = (struct fe_nic_copy){.m = m, .ecn = (uint8_t)(ecn < 0 ? 0 : ecn)};
+			*c = (struct fe_nic_copy){
+				.m = m, .ecn = (uint8_t)(ecn < 0 ? 0 : ecn), .sent = now ? now : 1};
+			fl->flight += rte_pktmbuf_pkt_len(m);
 			hold(m);
 			n->inflight++;
 			FE_CNT_SET(p->st.nic_copies, n->inflight);
@@ -632,15 +678,24 @@ consume_ctl(struct fe_dp *dp, unsigned q, struct rte_mbuf *m, uint64_t tag, uint
 		}
 		break;
 	case FE_NIC_ACK:
+	case FE_NIC_ACK_ECE: {
+		uint64_t rtt, acked;
+
 		FE_CNT_ADD(p->st.nic_acks_recv, 1);
-		ack_to(n, p, fl, psn_full(psn, fl->una), now);
+		acked = ack_to(n, p, fl, psn_full(psn, fl->una), now, &rtt);
+		if (n->cc_mode == FE_CC_NSCC) {
+			fe_nscc_ack(&fl->nscc, &n->nscc, acked, rtt, kind == FE_NIC_ACK_ECE,
+				    fl->flight, now);
+			nscc_counters(p, fl);
+		}
 		if (fl->pend_n || fl->resend != fl->next_psn) /* a window reopened */
 			activate(n, fl);
 		break;
+	}
 	case FE_NIC_NAK:
 		FE_CNT_ADD(p->st.nic_naks_recv, 1);
 		psn = psn_full(psn, fl->una);
-		ack_to(n, p, fl, psn, now);
+		ack_to(n, p, fl, psn, now, NULL);
 		if ((int32_t)(psn - fl->una) >= 0 && (int32_t)(psn - fl->next_psn) < 0) {
 			mark_again(n, fl, psn,
 				   fe_nic_recovery(&n->prm) == FE_NIC_GBN ? fl->next_psn : psn + 1);
@@ -652,7 +707,14 @@ consume_ctl(struct fe_dp *dp, unsigned q, struct rte_mbuf *m, uint64_t tag, uint
 		FE_CNT_ADD(p->st.nic_trim_naks_recv, 1);
 		psn = psn_full(psn, fl->una);
 		if ((int32_t)(psn - fl->una) >= 0 && (int32_t)(psn - fl->next_psn) < 0) {
+			const struct fe_nic_copy *c = &fl->win[psn & (n->window - 1)];
+			uint64_t len = c->m != NULL && !c->again ? rte_pktmbuf_pkt_len(c->m) : 0;
+
 			mark_again(n, fl, psn, psn + 1);
+			if (n->cc_mode == FE_CC_NSCC && len) {
+				fe_nscc_nack(&fl->nscc, &n->nscc, len, fl->flight, now);
+				nscc_counters(p, fl);
+			}
 			activate(n, fl);
 		}
 		break;
@@ -737,8 +799,9 @@ acks_flush(struct fe_dp *dp, unsigned q, uint64_t now)
 		struct fe_nic_flow *fl = flow_of(dp, rn->acks[i]);
 
 		fl->ack_due = 0;
-		send_ctl(dp, q, fl->hdr, FE_NIC_ACK, rn->acks[i] >> 8, qpn_of(fl, rn->acks[i]),
-			 fl->expect, now);
+		send_ctl(dp, q, fl->hdr, fl->ece ? FE_NIC_ACK_ECE : FE_NIC_ACK, rn->acks[i] >> 8,
+			 qpn_of(fl, rn->acks[i]), fl->expect, now);
+		fl->ece = 0;
 	}
 	rn->nacks = 0;
 }
@@ -1033,10 +1096,12 @@ deliver_data(struct fe_dp *dp, unsigned q, struct rte_mbuf *m, uint64_t tag, uin
 		fe_nic_ecn_set(f, len, 2);
 		fe_filter_forget(m, dp->filter_dynoff);
 		FE_CNT_ADD(p->st.nic_ce_consumed, 1);
+		if (sn->cc_mode == FE_CC_NSCC) /* echoed in the next ACK */
+			fl->ece = 1;
 		/* DCQCN: a CNP a flow per interval at most; InfiniBand: a BECN for every FECN */
-		if (sn->cc_mode == FE_CC_IB ||
-		    (sn->cc_mode == FE_CC_DCQCN &&
-		     (fl->last_cnp == 0 || now - fl->last_cnp >= rn->cnp_ticks))) {
+		else if (sn->cc_mode == FE_CC_IB ||
+			 (sn->cc_mode == FE_CC_DCQCN &&
+			  (fl->last_cnp == 0 || now - fl->last_cnp >= rn->cnp_ticks))) {
 			fl->last_cnp = now ? now : 1;
 			send_ctl(dp, q, f, FE_NIC_CNP, s, qpn_of(fl, id), 0, now);
 		}

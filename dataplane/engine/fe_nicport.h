@@ -17,6 +17,7 @@
 #define FE_NICPORT_H
 
 #include "fe_dp.h"
+#include "fe_nscc.h"
 #include "fe_roce.h"
 
 #define FE_NIC_FLOWS   64   /* flows a port's NIC tells apart; more share state (counted) */
@@ -54,6 +55,7 @@ struct fe_nic_copy {
 	struct rte_mbuf *m; /* a reference kept for a resend; NULL: none */
 	uint8_t ecn;	    /* the ECN field it was sent with */
 	uint8_t again;	    /* to be sent again */
+	uint64_t sent;	    /* the tick it was sent, if once only (an RTT sample); else 0 */
 };
 
 struct fe_nic_flow {
@@ -69,10 +71,13 @@ struct fe_nic_flow {
 	uint32_t retries;		/* timeouts in a row with no progress */
 	struct fe_nic_copy *win;	/* [window], by PSN */
 	struct fe_ibcc ib;		/* cc ib */
+	struct fe_nscc nscc;		/* cc nscc: its window */
+	uint64_t flight;		/* bytes sent, neither acknowledged nor NAKed */
 	double rate_min;		/* the lowest rate its CC set (bit/s); 0: never cut */
 	/* the receiving edge (notification point); here too: one lcore runs both */
 	uint32_t expect;
 	uint8_t nak_sent, ack_due, release;
+	uint8_t ece; /* cc nscc: CE seen since the last ACK, echoed in the next */
 	uint64_t last_cnp;
 	struct rte_mbuf **held; /* selective repeat: frames ahead of a gap, by PSN */
 	uint32_t nheld;
@@ -98,9 +103,10 @@ struct fe_nicport {
 	struct fe_dcqcn_cfg cc;
 	uint64_t timeout_ticks, cnp_ticks;
 	uint32_t window;
-	uint32_t cc_mode;      /* enum fe_nic_cc: what runs */
-	struct fe_ibcc_cfg ib; /* cc ib */
-	uint64_t line_bps;     /* the up link's rate (100 Gbit/s if it has none) */
+	uint32_t cc_mode;	 /* enum fe_nic_cc: what runs */
+	struct fe_ibcc_cfg ib;	 /* cc ib */
+	uint64_t line_bps;	 /* the up link's rate (100 Gbit/s if it has none) */
+	struct fe_nscc_cfg nscc; /* cc nscc, at that rate (fe_derive.h) */
 	struct fe_nic_flow flows[FE_NIC_FLOWS];
 	struct fe_nic_pend *pend;
 	uint32_t free_head, pend_free;

@@ -12,8 +12,8 @@
  *                a congestion control table, IBTA Annex A10), or DCQCN
  *   model uec    Ultra Ethernet's transport as far as it is built (docs/uec.md): selective
  *                repeat, and a header trimmed by a congested switch (the lossy regime)
- *                NACKed at once, its frame sent again from the NIC's copy; congestion
- *                control off (NSCC is not built yet)
+ *                NACKed at once, its frame sent again from the NIC's copy; NSCC, a
+ *                window a flow (fe_nscc.h), the receiver echoing CE in its ACKs
  *   model host   real RDMA NICs at the hosts (an inline box): the transport is theirs;
  *                RoCEv2 is decoded as it reaches a host and counted per QP (fe_roce.h)
  *
@@ -41,11 +41,11 @@
 
 enum fe_nic_model { FE_NIC_TCP, FE_NIC_ROCE, FE_NIC_IB, FE_NIC_HOST, FE_NIC_UEC };
 enum fe_nic_recovery { FE_NIC_GBN, FE_NIC_SELECTIVE };
-enum fe_nic_cc { FE_CC_OFF, FE_CC_DCQCN, FE_CC_IB };
+enum fe_nic_cc { FE_CC_OFF, FE_CC_DCQCN, FE_CC_IB, FE_CC_NSCC };
 
 #define FE_NIC_MODEL_ALLOWED	"tcp, roce, ib, host, uec"
 #define FE_NIC_RECOVERY_ALLOWED "go-back-n, selective"
-#define FE_NIC_CC_ALLOWED	"off, dcqcn, ib"
+#define FE_NIC_CC_ALLOWED	"off, dcqcn, ib, nscc"
 
 struct fe_nic_params {
 	uint32_t model;		  /* enum fe_nic_model */
@@ -70,6 +70,9 @@ struct fe_nic_params {
 	 * packets (the inter-packet delay) */
 	uint32_t ccti_increase, ccti_limit, ccti_min, cct_den;
 	uint64_t ccti_timer_ns;
+	/* NSCC (cc nscc, fe_nscc.h): the network's RTT its target delay (3/4 of it) and
+	 * window (1.5 BDP, until a lower RTT is seen) start from */
+	uint64_t rtt_ns;
 };
 
 /* Defaults: docs/nic.md gives the source of each. */
@@ -79,7 +82,7 @@ struct fe_nic_params {
 		.cnp_interval_ns = 50000, .alpha_ns = 55000, .timer_ns = 55000, .bytes = 10000000, \
 		.ai_bps = 5000000, .hai_bps = 50000000, .min_bps = 1000000,                        \
 		.timeout_ns = 67108864, .window = 512, .ccti_increase = 1, .ccti_limit = 127,      \
-		.ccti_min = 0, .cct_den = 16, .ccti_timer_ns = 51200,                              \
+		.ccti_min = 0, .cct_den = 16, .ccti_timer_ns = 51200, .rtt_ns = 12000,             \
 	}
 
 /* The value from lo to hi whose name(value) is s: 0, or -1 if none. */
@@ -127,13 +130,13 @@ fe_nic_model_parse(const char *s, uint32_t *out)
 static inline const char *
 fe_nic_cc_name(uint32_t c)
 {
-	return c == FE_CC_DCQCN ? "dcqcn" : c == FE_CC_IB ? "ib" : "off";
+	return c == FE_CC_DCQCN ? "dcqcn" : c == FE_CC_IB ? "ib" : c == FE_CC_NSCC ? "nscc" : "off";
 }
 
 static inline int
 fe_nic_cc_parse(const char *s, uint32_t *out)
 {
-	return fe_nic_name_parse(s, fe_nic_cc_name, FE_CC_OFF, FE_CC_IB, out);
+	return fe_nic_name_parse(s, fe_nic_cc_name, FE_CC_OFF, FE_CC_NSCC, out);
 }
 
 static inline int
@@ -142,7 +145,7 @@ fe_nic_recovery_parse(const char *s, uint32_t *out)
 	return fe_nic_name_parse(s, fe_nic_recovery_name, FE_NIC_GBN, FE_NIC_SELECTIVE, out);
 }
 
-/* The congestion control that runs: as given, else roce DCQCN, ib and uec off. */
+/* The congestion control that runs: as given, else roce DCQCN, ib off, uec NSCC. */
 static inline uint32_t
 fe_nic_cc(const struct fe_nic_params *p)
 {
@@ -150,7 +153,9 @@ fe_nic_cc(const struct fe_nic_params *p)
 		return FE_CC_OFF;
 	if (p->cc_set)
 		return p->cc;
-	return p->model == FE_NIC_ROCE ? FE_CC_DCQCN : FE_CC_OFF;
+	return p->model == FE_NIC_ROCE	? FE_CC_DCQCN
+	       : p->model == FE_NIC_UEC ? FE_CC_NSCC
+					: FE_CC_OFF;
 }
 
 /* The recovery that runs: as given; uec selective repeat (UET acknowledges selectively). */
@@ -257,7 +262,13 @@ int fe_nic_ecn_set(uint8_t *f, uint32_t len, uint8_t v);
  * the sender's flow, psn what the receiver expects next. DSCP 48, the usual CNP class
  * (NVIDIA's cnp_dscp default), so each takes its own lane where lanes come from DSCP.
  */
-enum fe_nic_ctl { FE_NIC_CNP = 1, FE_NIC_ACK = 2, FE_NIC_NAK = 3, FE_NIC_TRIM_NAK = 4 };
+enum fe_nic_ctl {
+	FE_NIC_CNP = 1,
+	FE_NIC_ACK = 2,
+	FE_NIC_NAK = 3,
+	FE_NIC_TRIM_NAK = 4,
+	FE_NIC_ACK_ECE = 5, /* an ACK with the ECN echo (cc nscc): CE seen since the last */
+};
 /* FE_NIC_TRIM_NAK (model uec): the frame of PSN psn reached the receiver trimmed; send it
  * again, that one only. A NAK with a syndrome RoCE leaves reserved (0x70): fabemu's. */
 #define FE_NIC_CTL_LEN 62 /* 14 + 20 + 8 + 12 (BTH) + 4 (AETH) + 4 (ICRC) */

@@ -258,13 +258,15 @@ Test(nicframe, control_frames_round_trip)
 {
 	static const uint8_t a[6] = {2, 0, 0, 0, 0, 1}, b[6] = {2, 0, 0, 0, 0, 2};
 	uint8_t f[100], c[FE_NIC_CTL_LEN];
-	enum fe_nic_ctl kinds[] = {FE_NIC_CNP, FE_NIC_ACK, FE_NIC_NAK}, k;
+	enum fe_nic_ctl kinds[] = {FE_NIC_CNP, FE_NIC_ACK, FE_NIC_NAK, FE_NIC_TRIM_NAK,
+				   FE_NIC_ACK_ECE},
+			k;
 	uint32_t qpn, psn;
 	struct fe_nic_key key;
 
 	tcp_frame(f, sizeof(f), a, b, 2, 1);
 	cr_assert_eq(fe_nic_flow_key(f, sizeof(f), &key), 0);
-	for (int i = 0; i < 3; i++) {
+	for (int i = 0; i < 5; i++) {
 		fe_nic_ctl_frame(c, f, kinds[i], 17, 0xabcdef);
 		cr_assert_eq(memcmp(c, b, 6) == 0 ? -1 : memcmp(c, a, 6), 0, "back to the sender");
 		cr_assert(csum_ok(c));
@@ -968,8 +970,12 @@ Test(roce, naks_and_cnps)
  */
 Test(nic, uec_trimmed_frames_are_resent_at_once)
 {
-	for (uint32_t model = FE_NIC_UEC; model != FE_NIC_TCP;
-	     model = model == FE_NIC_UEC ? FE_NIC_ROCE : FE_NIC_TCP) {
+	/* uec with its NSCC, uec with no congestion control, roce */
+	static const uint32_t models[] = {FE_NIC_UEC, FE_NIC_UEC, FE_NIC_ROCE};
+	uint64_t trims[3] = {0};
+
+	for (unsigned k = 0; k < 3; k++) {
+		const uint32_t model = models[k];
 		unsigned avail = rte_mempool_avail_count(pool), got = 0, n;
 		struct fe_linkdef up[NP] = {0}, down[NP] = {0};
 		struct fe_dp_conf conf = {.mac_age_ns = 300000000000ULL,
@@ -984,6 +990,10 @@ Test(nic, uec_trimmed_frames_are_resent_at_once)
 		struct fe_dp *dp;
 		uint8_t f[1000];
 
+		if (k == 1) {
+			conf.nic.cc = FE_CC_OFF;
+			conf.nic.cc_set = 1;
+		}
 		for (int i = 0; i < NP; i++)
 			up[i].link.delay_ns = down[i].link.delay_ns = 1000;
 		down[1].link.rate_bps = 100000000;
@@ -1018,6 +1028,7 @@ Test(nic, uec_trimmed_frames_are_resent_at_once)
 			cr_assert_eq(s0->nic_timeouts, 0);
 			/* the link's books: in = out + drops (the trimmed payloads) */
 			cr_assert_eq(d1->in_pkts, d1->out_pkts + d1->drop_pkts[FE_LINK_DROP_TRIM]);
+			trims[k] = d1->drop_pkts[FE_LINK_DROP_TRIM];
 		} else {
 			cr_assert_lt(got, 30, "roce: the tail-dropped frames wait for the timeout");
 			cr_assert_gt(d1->drop_pkts[FE_LINK_DROP_TAIL], 10);
@@ -1026,4 +1037,8 @@ Test(nic, uec_trimmed_frames_are_resent_at_once)
 		}
 		done(dp, avail);
 	}
+	/* NSCC takes each NACKed frame off its window: fewer frames sent again into the
+	 * full queue than without congestion control, which sends them again at once */
+	cr_assert_lt(trims[0], trims[1], "trims: nscc %llu, none %llu",
+		     (unsigned long long)trims[0], (unsigned long long)trims[1]);
 }

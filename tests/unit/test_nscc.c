@@ -1,0 +1,132 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* NSCC (fe_nscc.h) on a fake clock of 1 GHz: a tick is a nanosecond. */
+#include <criterion/criterion.h>
+
+#include "fe_nscc.h"
+
+#define HZ  1000000000ULL
+#define MTU 4160 /* the simulator's: 4096 bytes of payload and 64 of headers */
+
+static struct fe_nscc_cfg c;
+static struct fe_nscc s;
+
+/* 100 Gbit/s and 12 us: the simulator's reference, every scaling factor a = 1 */
+static void
+ref(void)
+{
+	fe_nscc_compile(100000000000ULL, 12000, MTU, HZ, &c);
+	fe_nscc_init(&s, &c, 0);
+}
+
+Test(nscc, compiled_as_the_reference_scales_it)
+{
+	ref();
+	cr_assert_eq(c.target, 9000, "3/4 of the RTT with trimming");
+	cr_assert_eq(c.qa_threshold, 36000);
+	cr_assert_eq(c.adjust_bytes, 8 * MTU);
+	cr_assert_float_eq(c.fi, 5.0 * 4096, 1e-9);
+	cr_assert_float_eq(c.eta, 0.15 * 4096, 1e-9);
+	cr_assert_float_eq(c.fi_scale, 0.25, 1e-12);
+	cr_assert_float_eq(c.alpha, 4.0 * 4096 * 0.75 / 9000, 1e-12);
+	cr_assert_eq(s.maxwnd, 225000, "1.5 x 12 us x 100 Gbit/s");
+	cr_assert_float_eq(s.cwnd, 225000, 1e-9, "it starts at its maximum");
+	/* a tenth of the rate and twice the RTT: a = 0.2, b = 1.5 */
+	fe_nscc_compile(10000000000ULL, 24000, MTU, HZ, &c);
+	cr_assert_float_eq(c.fi, 5.0 * 4096 * 0.2, 1e-9);
+	cr_assert_float_eq(c.alpha, 4.0 * 4096 * 0.2 * 1.5 / 18000, 1e-12);
+}
+
+/* CE with the delay above target: the window shrinks, once a base RTT at most, never by
+ * more than half. */
+Test(nscc, ce_above_target_decreases_once_a_base_rtt)
+{
+	uint64_t t = 100000;
+	double w;
+
+	ref();
+	/* the average above target first: samples of 12 us base + 30 us, with CE */
+	for (int i = 0; i < 400; i++)
+		fe_nscc_ack(&s, &c, 0, 12000 + 30000, 1, 0, t += 10);
+	cr_assert_gt(s.avg_delay, c.target);
+	cr_assert_gt(s.decreases, 0);
+	w = s.cwnd;
+	fe_nscc_ack(&s, &c, MTU, 12000 + 30000, 1, 0, t += 10);
+	cr_assert_float_eq(s.cwnd, w, 1e-9, "not again within a base RTT");
+	fe_nscc_ack(&s, &c, MTU, 12000 + 30000, 1, 0, t += 13000);
+	cr_assert_lt(s.cwnd, w);
+	cr_assert_geq(s.cwnd, w * 0.5 - 1e-9);
+	for (int i = 0; i < 200; i++) {
+		fe_nscc_ack(&s, &c, MTU, 12000 + 300000, 1, 0, t += 13000);
+		cr_assert_geq(s.cwnd, MTU, "never below a MTU");
+	}
+	cr_assert_lt(s.cwnd, 2 * MTU, "down to a MTU (and its period's eta)");
+}
+
+/* No CE and no queue: after a window's worth of bytes under 1 us, fast increase. */
+Test(nscc, fast_increase_without_delay)
+{
+	uint64_t t = 0;
+	double w;
+	int k = 0;
+
+	ref();
+	s.cwnd = 20 * MTU;
+	w = s.cwnd;
+	for (int i = 0; i < 19; i++)
+		fe_nscc_ack(&s, &c, MTU, 12000 + 500, 0, 0, t += 100);
+	cr_assert_eq(s.fast_increases, 0, "not before a window's worth (%u MTU)", 20);
+	while (s.fast_increases == 0 && k++ < 20)
+		fe_nscc_ack(&s, &c, MTU, 12000 + 500, 0, 0, t += 100);
+	cr_assert_eq(s.fast_increases, 1, "once more than the window was acknowledged");
+	w = s.cwnd;
+	fe_nscc_ack(&s, &c, MTU, 12000 + 500, 0, 0, t += 100);
+	cr_assert_float_eq(s.cwnd, w + 0.25 * MTU, 1e-6, "then each ACK: fi_scale x acked");
+	for (int i = 0; i < 2000; i++)
+		fe_nscc_ack(&s, &c, MTU, 12000 + 500, 0, 0, t += 100);
+	cr_assert_float_eq(s.cwnd, s.maxwnd, 1e-9, "never above 1.5 BDP");
+}
+
+/* No CE, delay between 1 us and the target: proportional increase, folded in every
+ * 8 MTUs acknowledged. */
+Test(nscc, proportional_increase_below_target)
+{
+	uint64_t t = 0;
+	double w;
+
+	ref();
+	s.cwnd = 20 * MTU;
+	w = s.cwnd;
+	for (int i = 0; i < 8; i++)
+		fe_nscc_ack(&s, &c, MTU, 12000 + 3000, 0, 0, t += 100);
+	cr_assert_float_eq(s.cwnd, w, 1e-9, "folded after 8 MTUs only");
+	fe_nscc_ack(&s, &c, MTU, 12000 + 3000, 0, 0, t += 100);
+	/* inc = alpha x 9 MTU x (9000 - 3000): the window grows by inc / cwnd */
+	cr_assert_float_eq(s.cwnd, w + c.alpha * 9 * MTU * 6000 / w, 1e-6);
+	cr_assert_eq(s.fast_increases, 0);
+}
+
+/* A NACK: quick adapt takes the window a flow achieved (once its period has passed);
+ * within the period, the NACKed bytes come off the window. */
+Test(nscc, nack_quick_adapts_then_takes_the_bytes_off)
+{
+	uint64_t t = 100000;
+
+	ref();
+	fe_nscc_ack(&s, &c, MTU, 12000, 0, 0, t += 10); /* starts the period */
+	fe_nscc_ack(&s, &c, 3 * MTU, 12000, 0, 0, t += 10);
+	t += 12000 + 9000 + 1;
+	fe_nscc_nack(&s, &c, MTU, 5 * MTU, t);
+	cr_assert_eq(s.quick_adapts, 1);
+	cr_assert_float_eq(s.cwnd, 3 * MTU, 1e-9, "the bytes achieved in the period");
+	/* what was in flight then (5 MTU) is ignored: its NACKs change nothing ... */
+	for (int i = 0; i < 4; i++)
+		fe_nscc_nack(&s, &c, MTU, 5 * MTU, t += 10);
+	cr_assert_float_eq(s.cwnd, 3 * MTU, 1e-9);
+	/* ... and once it is, a NACK takes its bytes off */
+	fe_nscc_nack(&s, &c, MTU, 5 * MTU, t += 10);
+	cr_assert_float_eq(s.cwnd, 2 * MTU, 1e-9);
+	cr_assert_eq(s.quick_adapts, 1);
+	cr_assert(s.avg_delay > 0, "toward the network's RTT");
+	cr_assert(fe_nscc_may_send(&s, MTU, MTU));
+	cr_assert(!fe_nscc_may_send(&s, 2 * MTU, 1));
+}
