@@ -71,7 +71,8 @@ const struct fe_rule fe_rule_nic_hai =
 const struct fe_rule fe_rule_nic_min_rate =
 	RULE("min-rate", FE_RULE_RATE, FE_LINK_RATE_MIN, FE_LINK_RATE_MAX, NULL);
 const struct fe_rule fe_rule_nic_timeout = RULE("timeout", FE_RULE_TIME, 1000, 60 * SEC, NULL);
-const struct fe_rule fe_rule_nic_rtt = RULE("rtt", FE_RULE_TIME, 100, 10 * SEC, NULL);
+const struct fe_rule fe_rule_nic_rtt =
+	RULE("rtt", FE_RULE_TIME, 0, 10 * SEC, "0 (the port's: docs/nic.md) or 1ns to 10s");
 const struct fe_rule fe_rule_nic_window = RULE("window", FE_RULE_COUNT, 1, 4096, NULL);
 const struct fe_rule fe_rule_nic_reorder =
 	RULE("reorder", FE_RULE_TIME, 0, SEC, "0s (a gap is reported at once) to 1s");

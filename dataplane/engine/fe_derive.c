@@ -44,9 +44,16 @@ fe_link_derive(const struct fe_dp *dp, const struct fe_fabric *fab, unsigned n,
 	if (k == FE_LINK_UP && fab->nic.model != FE_NIC_TCP && fab->nic.model != FE_NIC_HOST) {
 		dv->line_bps = d->link.rate_bps ? d->link.rate_bps : FE_NIC_LINE_DEFAULT;
 		fe_dcqcn_compile(&fab->nic, dv->line_bps, dp->hz, &dv->cc);
-		/* NSCC's MTU: the hosts' frames (their MTU of 1500) */
-		fe_nscc_compile(dv->line_bps, fab->nic.rtt_ns, RTE_ETHER_MAX_LEN, dp->hz,
-				&dv->nscc);
+		/* NSCC's MTU: the hosts' frames (their MTU of 1500); its network RTT, unless
+		 * given: four links like this one, each with a full frame's serialization (a
+		 * frame's way through one switch and back) */
+		uint64_t rtt = fab->nic.rtt_ns;
+
+		if (rtt == 0)
+			rtt = 4 * d->link.delay_ns +
+			      4 * (uint64_t)fe_wire_bytes(RTE_ETHER_MAX_LEN - 4) * 8 *
+				      1000000000ULL / dv->line_bps;
+		fe_nscc_compile(dv->line_bps, rtt, RTE_ETHER_MAX_LEN, dp->hz, &dv->nscc);
 	}
 	return 0;
 }

@@ -316,7 +316,7 @@ mark_again(struct fe_nicport *n, struct fe_nic_flow *fl, uint32_t from, uint32_t
 	for (uint32_t s = from; s != to; s++) {
 		struct fe_nic_copy *c = &fl->win[s & (n->window - 1)];
 
-		if (c->m != NULL && !c->again) {
+		if (c->m != NULL && !c->again && !c->sacked) {
 			c->again = 1;
 			fl->flight -= rte_pktmbuf_pkt_len(c->m);
 		}
@@ -345,10 +345,11 @@ ack_to(struct fe_nicport *n, struct fe_port *p, struct fe_nic_flow *fl, uint32_t
 	for (; fl->una != psn; fl->una++) {
 		struct fe_nic_copy *c = &fl->win[fl->una & (n->window - 1)];
 
-		if (!c->again) {
+		if (!c->again && !c->sacked) {
 			bytes += rte_pktmbuf_pkt_len(c->m);
 			fl->flight -= rte_pktmbuf_pkt_len(c->m);
 		}
+		c->sacked = 0;
 		rte_pktmbuf_free(c->m);
 		c->m = NULL;
 		c->again = 0;
@@ -410,6 +411,32 @@ rate_counters(struct fe_port *p, struct fe_nic_flow *fl)
 		FE_CNT_SET(p->st.nic_rate_min_bps, r);
 }
 
+/*
+ * Model uec: the receiver holds PSN psn + 1 + i for every bit i of sack: those copies
+ * are out of flight and not to be sent again (kept until the cumulative ACK). The bytes
+ * newly so acknowledged.
+ */
+static uint64_t
+sacked(struct fe_nicport *n, struct fe_nic_flow *fl, uint32_t psn, uint32_t sack)
+{
+	uint64_t bytes = 0;
+
+	for (uint32_t k = 0; sack != 0; k++, sack >>= 1) {
+		struct fe_nic_copy *c = &fl->win[(psn + 1 + k) & (n->window - 1)];
+
+		if (!(sack & 1) || (int32_t)(psn + 1 + k - fl->next_psn) >= 0 || c->m == NULL ||
+		    c->sacked)
+			continue;
+		c->sacked = 1;
+		if (!c->again) {
+			bytes += rte_pktmbuf_pkt_len(c->m);
+			fl->flight -= rte_pktmbuf_pkt_len(c->m);
+		}
+		c->again = 0;
+	}
+	return bytes;
+}
+
 /* cc nscc: the window of the flow that last changed, and the least any reached. */
 static inline void
 nscc_counters(struct fe_port *p, const struct fe_nic_flow *fl)
@@ -438,6 +465,7 @@ abandon_held(struct fe_dp *dp, struct fe_nicport *sn, struct fe_nic_flow *fl)
 			FE_CNT_ADD(dp->ports[fl->rxq].st.nic_oos_discards, 1);
 		}
 	fl->expect = fl->next_psn;
+	fl->trimmed = 0;
 	fl->nak_sent = 0;
 	fl->gap_at = 0;
 }
@@ -470,6 +498,7 @@ service_flow(struct fe_dp *dp, unsigned in, struct fe_nic_flow *fl, uint64_t now
 			 * another box (its state its own) takes as a new flow */
 			fl->gen++;
 			fl->next_psn = fl->una = fl->resend = fl->expect = 0;
+			fl->trimmed = 0;
 		} else {
 			/* the sender has lost track: every unacknowledged frame again, whatever
 			 * the recovery (a selective receiver discards what it holds already) */
@@ -615,7 +644,7 @@ fe_nic_service(struct fe_dp *dp, uint64_t now)
 /* The NIC of port `at` sends one of its frames back toward sender port `to`. */
 static void
 send_ctl(struct fe_dp *dp, unsigned at, const uint8_t *hdr, enum fe_nic_ctl kind, unsigned to,
-	 uint32_t qpn, uint32_t psn, uint64_t now)
+	 uint32_t qpn, uint32_t psn, uint32_t sack, uint64_t now)
 {
 	/* a pool of their own: kept copies and queued frames cannot starve the ACKs that
 	 * free them */
@@ -629,6 +658,8 @@ send_ctl(struct fe_dp *dp, unsigned at, const uint8_t *hdr, enum fe_nic_ctl kind
 		return;
 	}
 	fe_nic_ctl_frame(f, hdr, kind, qpn, psn & FE_PSN_MASK);
+	if (sack)
+		fe_nic_ctl_sack_set(f, sack);
 	*tag_of(dp, m) = tag_make(TAG_CTL, to, qpn & 0xff, qpn >> 8, psn);
 	fe_filter_forget(m, dp->filter_dynoff);
 	if (dp->meas != NULL)
@@ -652,7 +683,7 @@ consume_ctl(struct fe_dp *dp, unsigned q, struct rte_mbuf *m, uint64_t tag, uint
 	struct fe_nicport *n = p->nic;
 	struct fe_nic_flow *fl;
 	enum fe_nic_ctl kind;
-	uint32_t qpn, psn;
+	uint32_t qpn, psn, sack;
 
 	/* the QPN names the flow's slot and generation (a flow since gone: stray too) */
 	if (TAG_PORT(tag) != q ||
@@ -663,6 +694,7 @@ consume_ctl(struct fe_dp *dp, unsigned q, struct rte_mbuf *m, uint64_t tag, uint
 		rte_pktmbuf_free(m);
 		return;
 	}
+	sack = fe_nic_ctl_sack(rte_pktmbuf_mtod(m, const uint8_t *));
 	rte_pktmbuf_free(m);
 	fl = &n->flows[qpn & 0xff];
 	switch (kind) {
@@ -682,7 +714,10 @@ consume_ctl(struct fe_dp *dp, unsigned q, struct rte_mbuf *m, uint64_t tag, uint
 		uint64_t rtt, acked;
 
 		FE_CNT_ADD(p->st.nic_acks_recv, 1);
-		acked = ack_to(n, p, fl, psn_full(psn, fl->una), now, &rtt);
+		psn = psn_full(psn, fl->una);
+		acked = ack_to(n, p, fl, psn, now, &rtt);
+		if (sack)
+			acked += sacked(n, fl, psn, sack);
 		if (n->cc_mode == FE_CC_NSCC) {
 			fe_nscc_ack(&fl->nscc, &n->nscc, acked, rtt, kind == FE_NIC_ACK_ECE,
 				    fl->flight, now);
@@ -798,9 +833,16 @@ acks_flush(struct fe_dp *dp, unsigned q, uint64_t now)
 	for (uint32_t i = 0; i < rn->nacks; i++) {
 		struct fe_nic_flow *fl = flow_of(dp, rn->acks[i]);
 
+		uint32_t sack = 0;
+
+		/* model uec: what it holds after the gap, acknowledged selectively */
+		if (rn->prm.model == FE_NIC_UEC && fl->nheld)
+			for (uint32_t k = 0; k < 32; k++)
+				if (fl->held[(fl->expect + 1 + k) & (rn->window - 1)] != NULL)
+					sack |= UINT32_C(1) << k;
 		fl->ack_due = 0;
 		send_ctl(dp, q, fl->hdr, fl->ece ? FE_NIC_ACK_ECE : FE_NIC_ACK, rn->acks[i] >> 8,
-			 qpn_of(fl, rn->acks[i]), fl->expect, now);
+			 qpn_of(fl, rn->acks[i]), fl->expect, sack, now);
 		fl->ece = 0;
 	}
 	rn->nacks = 0;
@@ -816,11 +858,11 @@ gap_open(struct fe_dp *dp, unsigned q, struct fe_nic_flow *fl, uint32_t id, uint
 {
 	struct fe_nicport *rn = dp->ports[q].nic;
 
-	if (fl->nak_sent)
+	if (fl->nak_sent || (fl->trimmed & 1)) /* (a trimmed frame's NAK asked for it) */
 		return;
 	if (rn->reorder_ticks == 0) {
 		fl->nak_sent = 1;
-		send_ctl(dp, q, fl->hdr, FE_NIC_NAK, id >> 8, qpn_of(fl, id), fl->expect, now);
+		send_ctl(dp, q, fl->hdr, FE_NIC_NAK, id >> 8, qpn_of(fl, id), fl->expect, 0, now);
 		return;
 	}
 	if (fl->gap_at == 0) { /* watched from now */
@@ -854,11 +896,11 @@ gaps_check(struct fe_dp *dp, unsigned q, uint64_t now)
 			continue;
 		}
 		fl->gap_at = 0;
-		if (!fl->nak_sent) {
+		if (!fl->nak_sent && !(fl->trimmed & 1)) {
 			fl->nak_sent = 1;
 			FE_CNT_ADD(p->st.nic_reorder_naks, 1);
 			send_ctl(dp, q, fl->hdr, FE_NIC_NAK, rn->gaps[i] >> 8,
-				 qpn_of(fl, rn->gaps[i]), fl->expect, now);
+				 qpn_of(fl, rn->gaps[i]), fl->expect, 0, now);
 		}
 	}
 	rn->ngaps = k;
@@ -891,6 +933,7 @@ release_flow(struct fe_dp *dp, unsigned q, uint32_t id, uint64_t now)
 		fl->nheld--;
 		sn->held--;
 		fl->expect++;
+		fl->trimmed >>= 1;
 	}
 	if (fl->expect != from) {
 		ack_owed(p->nic, fl, id);
@@ -950,6 +993,7 @@ remote_flow(struct fe_dp *dp, unsigned s, unsigned slot, unsigned gen)
 	fl->used = 1;
 	fl->gen = (uint8_t)gen;
 	fl->expect = 0;
+	fl->trimmed = 0;
 	fl->nak_sent = fl->release = 0;
 	fl->last_cnp = fl->gap_at = 0;
 	return fl;
@@ -1005,11 +1049,20 @@ trimmed_data(struct fe_dp *dp, unsigned q, struct rte_mbuf *m, uint64_t tag, uin
 	psn = psn_full(TAG_PSN(tag), fl->expect);
 	if ((int32_t)(psn - fl->expect) >= 0) {
 		send_ctl(dp, q, rte_pktmbuf_mtod(m, const uint8_t *), FE_NIC_TRIM_NAK, s,
-			 qpn_of(fl, id), psn, now);
-		if (psn == fl->expect) /* asked for already: the gap it leaves is not NAKed */
+			 qpn_of(fl, id), psn, 0, now);
+		/* asked for already: the gap it leaves is not NAKed again */
+		if (psn - fl->expect < 64)
+			fl->trimmed |= UINT64_C(1) << (psn - fl->expect);
+		if (psn == fl->expect)
 			fl->nak_sent = 1;
 	}
 	rte_pktmbuf_free(m);
+}
+
+int
+fe_nic_own(const struct fe_dp *dp, struct rte_mbuf *m)
+{
+	return TAG_KIND(*tag_of(dp, m)) == TAG_CTL;
 }
 
 struct rte_mbuf *
@@ -1061,8 +1114,12 @@ trimmed_due(struct fe_dp *dp, unsigned q, uint64_t now)
 
 	while (n->thead != n->ttail && n->trimq[n->thead % FE_NIC_TRIMQ].due <= now) {
 		struct rte_mbuf *h = n->trimq[n->thead++ % FE_NIC_TRIMQ].m;
+		uint64_t tag = *tag_of(dp, h);
 
-		trimmed_data(dp, q, h, *tag_of(dp, h), now);
+		if (TAG_KIND(tag) == TAG_CTL)
+			consume_ctl(dp, q, h, tag, now);
+		else
+			trimmed_data(dp, q, h, tag, now);
 	}
 	if (n->thead != n->ttail)
 		n->next_event = RTE_MIN(n->next_event, n->trimq[n->thead % FE_NIC_TRIMQ].due);
@@ -1103,7 +1160,7 @@ deliver_data(struct fe_dp *dp, unsigned q, struct rte_mbuf *m, uint64_t tag, uin
 			 (sn->cc_mode == FE_CC_DCQCN &&
 			  (fl->last_cnp == 0 || now - fl->last_cnp >= rn->cnp_ticks))) {
 			fl->last_cnp = now ? now : 1;
-			send_ctl(dp, q, f, FE_NIC_CNP, s, qpn_of(fl, id), 0, now);
+			send_ctl(dp, q, f, FE_NIC_CNP, s, qpn_of(fl, id), 0, 0, now);
 		}
 	}
 	psn = psn_full(TAG_PSN(tag), fl->expect);
@@ -1116,7 +1173,7 @@ deliver_data(struct fe_dp *dp, unsigned q, struct rte_mbuf *m, uint64_t tag, uin
 				if (!fl->nak_sent) {
 					fl->nak_sent = 1;
 					send_ctl(dp, q, fl->hdr, FE_NIC_NAK, s, qpn_of(fl, id),
-						 fl->expect, now);
+						 fl->expect, 0, now);
 				}
 				return;
 			}
@@ -1132,6 +1189,7 @@ deliver_data(struct fe_dp *dp, unsigned q, struct rte_mbuf *m, uint64_t tag, uin
 			return;
 		}
 		fl->expect++;
+		fl->trimmed >>= 1;
 		fl->nak_sent = 0;
 		if (fl->nheld)
 			release_flow(dp, q, id, now);
@@ -1143,6 +1201,8 @@ deliver_data(struct fe_dp *dp, unsigned q, struct rte_mbuf *m, uint64_t tag, uin
 			sn->held++;
 			fl->rxq = (uint16_t)q;
 			FE_CNT_ADD(p->st.nic_held_pkts, 1);
+			if (rn->prm.model == FE_NIC_UEC) /* acknowledged selectively */
+				ack_owed(rn, fl, id);
 		} else if (fl->held != NULL && (uint32_t)d < sn->window) {
 			FE_CNT_ADD(p->st.nic_dup_discards, 1); /* held already */
 			rte_pktmbuf_free(m);

@@ -41,10 +41,13 @@
  */
 struct rte_mbuf *fe_nic_trim(struct fe_dp *dp, struct rte_mbuf *m);
 
+/* m is one of the NICs' own frames (a CNP, an ACK, a NAK). */
+int fe_nic_own(const struct fe_dp *dp, struct rte_mbuf *m);
+
 /*
- * Trimmed header h reaches port q's NIC at tick due (>= now): it crossed q's down link on
- * the switch's queue of trimmed headers, which goes before the data's. 0, or -1 if that
- * queue is full (h still the caller's).
+ * Trimmed header h (or a NIC's own frame) reaches port q's NIC at tick due (>= now): it
+ * crossed q's down link on the switch's queue of trimmed headers and control frames,
+ * which goes before the data's. 0, or -1 if that queue is full (h still the caller's).
  */
 int fe_nic_trimmed(struct fe_dp *dp, unsigned q, struct rte_mbuf *h, uint64_t due);
 
@@ -55,6 +58,7 @@ struct fe_nic_copy {
 	struct rte_mbuf *m; /* a reference kept for a resend; NULL: none */
 	uint8_t ecn;	    /* the ECN field it was sent with */
 	uint8_t again;	    /* to be sent again */
+	uint8_t sacked;	    /* model uec: the receiver holds it (selective ACK): not in flight */
 	uint64_t sent;	    /* the tick it was sent, if once only (an RTT sample); else 0 */
 };
 
@@ -77,7 +81,8 @@ struct fe_nic_flow {
 	/* the receiving edge (notification point); here too: one lcore runs both */
 	uint32_t expect;
 	uint8_t nak_sent, ack_due, release;
-	uint8_t ece; /* cc nscc: CE seen since the last ACK, echoed in the next */
+	uint8_t ece;	  /* cc nscc: CE seen since the last ACK, echoed in the next */
+	uint64_t trimmed; /* model uec: bit i, PSN expect + i was NAKed trimmed (no gap NAK) */
 	uint64_t last_cnp;
 	struct rte_mbuf **held; /* selective repeat: frames ahead of a gap, by PSN */
 	uint32_t nheld;

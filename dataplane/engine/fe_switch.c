@@ -69,15 +69,44 @@ drop_free(struct fe_dp *dp, unsigned n, struct rte_mbuf *m, uint8_t why, uint64_
 	rte_pktmbuf_free(m);
 }
 
+/*
+ * The tick a frame of len bytes that the switch put on a host's down link at t, on its
+ * queue of trimmed headers and control frames, reaches the host's NIC: that queue goes
+ * first, so it waits only for the frame on the wire (the serializer's time it takes is
+ * not taken from the data's: a few dozen bytes a frame trimmed or a control frame).
+ */
+static uint64_t
+express_due(const struct fe_link *l, uint32_t len, uint64_t t)
+{
+	uint64_t start = l->svc != l->sched ? fe_link_next_leave(l) : t;
+
+	return (start > t ? start : t) + fe_link_ser_ticks(&l->cfg, len) + l->cfg.prop_ticks;
+}
+
 int
 fe_switch_trim(struct fe_dp *dp, unsigned n, struct fe_link *l, struct rte_mbuf *m, uint8_t why,
 	       uint64_t t, uint32_t label)
 {
+	const int host = n % 2 && n < 2 * dp->nports; /* a host's down link */
 	uint32_t len = rte_pktmbuf_pkt_len(m), hlen;
 	struct rte_mbuf *h;
 
 	if (why != FE_LINK_DROP_TAIL && why != FE_LINK_DROP_POOL)
 		return -1;
+	if (host && fe_nic_own(dp, m)) {
+		/* a NIC's own frame (an ACK, a NAK) takes the queue of trimmed headers too:
+		 * the switch's control class, ahead of the data (not dropped: the drop the
+		 * link counted is taken back) */
+		if (fe_nic_trimmed(dp, n / 2, m, express_due(l, len, t)) < 0)
+			return -1;
+		FE_CNT_SET(l->st.drop_pkts[why], l->st.drop_pkts[why] - 1);
+		FE_CNT_SET(l->st.drop_bytes[why], l->st.drop_bytes[why] - len);
+		FE_CNT_SET(l->st.lane_drop_pkts[FE_LABEL_CLASS(label) % FE_LINK_LANES],
+			   l->st.lane_drop_pkts[FE_LABEL_CLASS(label) % FE_LINK_LANES] - 1);
+		FE_CNT_ADD(l->st.out_pkts, 1);
+		FE_CNT_ADD(l->st.out_bytes, len);
+		return 0;
+	}
 	h = fe_nic_trim(dp, m);
 	if (h == NULL)
 		return -1;
@@ -88,17 +117,8 @@ fe_switch_trim(struct fe_dp *dp, unsigned n, struct fe_link *l, struct rte_mbuf 
 	l->last_drop = FE_LINK_DROP_TRIM;
 	drop_free(dp, n, m, FE_LINK_DROP_TRIM, t);
 	hlen = rte_pktmbuf_pkt_len(h);
-	if (n % 2 && n < 2 * dp->nports) {
-		/* a host's down link: the header's queue goes first, so it waits only for the
-		 * frame on the wire (its serializer's time is not taken from the data's: at
-		 * most a header's a frame it trimmed) */
-		uint64_t start = l->svc != l->sched ? fe_link_next_leave(l) : t;
-
-		if (start < t)
-			start = t;
-		if (fe_nic_trimmed(dp, n / 2, h,
-				   start + fe_link_ser_ticks(&l->cfg, hlen) + l->cfg.prop_ticks) ==
-		    0) {
+	if (host) {
+		if (fe_nic_trimmed(dp, n / 2, h, express_due(l, hlen, t)) == 0) {
 			fe_link_count_through(l, hlen);
 			return 0;
 		}

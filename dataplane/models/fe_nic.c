@@ -308,3 +308,16 @@ fe_nic_ctl_parse(const uint8_t *f, uint32_t len, enum fe_nic_ctl *kind, uint32_t
 	*psn = (uint32_t)bth[9] << 16 | (uint32_t)bth[10] << 8 | bth[11];
 	return 0;
 }
+
+void
+fe_nic_ctl_sack_set(uint8_t *f, uint32_t sack)
+{
+	fe_put16(f + FE_NIC_CTL_LEN - 4, (uint16_t)(sack >> 16));
+	fe_put16(f + FE_NIC_CTL_LEN - 2, (uint16_t)sack);
+}
+
+uint32_t
+fe_nic_ctl_sack(const uint8_t *f)
+{
+	return (uint32_t)fe_get16(f + FE_NIC_CTL_LEN - 4) << 16 | fe_get16(f + FE_NIC_CTL_LEN - 2);
+}

@@ -71,7 +71,7 @@ struct fe_nic_params {
 	uint32_t ccti_increase, ccti_limit, ccti_min, cct_den;
 	uint64_t ccti_timer_ns;
 	/* NSCC (cc nscc, fe_nscc.h): the network's RTT its target delay (3/4 of it) and
-	 * window (1.5 BDP, until a lower RTT is seen) start from */
+	 * window (1.5 BDP, until a lower RTT is seen) start from; 0: the port's (fe_derive.h) */
 	uint64_t rtt_ns;
 };
 
@@ -82,7 +82,7 @@ struct fe_nic_params {
 		.cnp_interval_ns = 50000, .alpha_ns = 55000, .timer_ns = 55000, .bytes = 10000000, \
 		.ai_bps = 5000000, .hai_bps = 50000000, .min_bps = 1000000,                        \
 		.timeout_ns = 67108864, .window = 512, .ccti_increase = 1, .ccti_limit = 127,      \
-		.ccti_min = 0, .cct_den = 16, .ccti_timer_ns = 51200, .rtt_ns = 12000,             \
+		.ccti_min = 0, .cct_den = 16, .ccti_timer_ns = 51200, .rtt_ns = 0,                 \
 	}
 
 /* The value from lo to hi whose name(value) is s: 0, or -1 if none. */
@@ -274,6 +274,14 @@ enum fe_nic_ctl {
 #define FE_NIC_CTL_LEN 62 /* 14 + 20 + 8 + 12 (BTH) + 4 (AETH) + 4 (ICRC) */
 void fe_nic_ctl_frame(uint8_t *out, const uint8_t *data, enum fe_nic_ctl kind, uint32_t qpn,
 		      uint32_t psn);
+/*
+ * Model uec's selective acknowledgement, in an ACK's last 4 bytes (where RoCE has its
+ * ICRC, which fabemu does not compute): bit i says PSN psn + 1 + i is held by the
+ * receiver (psn: what it expects next). 0 in every other frame.
+ */
+void fe_nic_ctl_sack_set(uint8_t *f, uint32_t sack);
+uint32_t fe_nic_ctl_sack(const uint8_t *f);
+
 /* Read one back: 0 with kind, qpn and psn, or -1 if it is not one. */
 int fe_nic_ctl_parse(const uint8_t *f, uint32_t len, enum fe_nic_ctl *kind, uint32_t *qpn,
 		     uint32_t *psn);

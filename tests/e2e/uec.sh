@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Ultra Ethernet (docs/uec.md) end to end: a 2-to-1 TCP incast (cubic) on real iperf3
+# traffic through the lossy regime, host 3's down link 1 Gbit/s with an 8 KiB buffer (5 full frames).
+#  - NIC model uec: the switch trims what host 3's link has no room for, host 3's NIC
+#    NAKs each trimmed frame, the senders' NICs send it again (NSCC's window): no host
+#    data is lost (no real TCP retransmission), no NIC timeout, and the trims and NAKs
+#    are counted and agree; nothing else in the fabric is dropped.
+#  - NIC model tcp, the control: the same incast drops (tail) and the hosts retransmit.
+set -euo pipefail
+. "$(dirname "$0")/../../testbeds/lib.sh"
+fe_init uec
+fe_hosts feu 3
+# AF_PACKET: its edge ring (16384 frames) holds TCP's bursts
+EAL="$(fe_eal) $(fe_vdevs af_packet)"
+SECS=3
+
+# run NAME DP-ARGS...: the incast of hosts 1 and 2 to host 3; sets RETRANS (hosts 1, 2)
+run() {
+	local name=$1 b1 b2 a1 a2
+	shift
+	fe_dp_start $EAL -- --rate 1Gbit --delay 20us --link '2.down:buffer=8KiB' "$@" \
+		--stats-json "$FE_TMP/$name.json" --seed 1
+	b1=$(fe_tcp_counters 1); b2=$(fe_tcp_counters 2)
+	FE_IPERF_PORT=5301 fe_iperf 1 3 $SECS -C cubic >"$FE_TMP/$name.g1" &
+	local p1=$!
+	FE_IPERF_PORT=5302 fe_iperf 2 3 $SECS -C cubic >"$FE_TMP/$name.g2" &
+	local p2=$!
+	wait $p1 || fe_fail "$name: flow 1 failed"
+	wait $p2 || fe_fail "$name: flow 2 failed"
+	a1=$(fe_tcp_counters 1); a2=$(fe_tcp_counters 2)
+	fe_dp_stop
+	RETRANS=$(($(fe_real_retrans "$b1" "$a1") + $(fe_real_retrans "$b2" "$a2")))
+	echo "  $name: goodput $(cat "$FE_TMP/$name.g1") + $(cat "$FE_TMP/$name.g2") Mbit/s, $RETRANS real retransmissions"
+}
+# j NAME EXPR: a figure of run NAME's counters (d: the stats JSON)
+j() { fe_json "$FE_TMP/$1.json" "$2"; }
+link() { echo "[l for l in d['links'] if l['link'] == '$1'][0]"; }
+port() { echo "d['ports'][$1]"; }
+
+echo "NIC model uec (NSCC), lossy fabric with trimming"
+run uec --nic model=uec
+trim=$(j uec "$(link 2.down)['drop_trim_pkts']")
+tail=$(j uec "sum(l['drop_tail_pkts'] + l['drop_pool_pkts'] + l['drop_wire_pkts'] for l in d['links'])")
+recv=$(j uec "$(port 2)['nic_trims_recv']")
+nsent=$(j uec "$(port 2)['nic_trim_naks_sent']")
+nrecv=$(j uec "$(port 0)['nic_trim_naks_recv'] + $(port 1)['nic_trim_naks_recv']")
+tmo=$(j uec "sum(p['nic_timeouts'] for p in d['ports'])")
+resent=$(j uec "$(port 0)['nic_resent_pkts'] + $(port 1)['nic_resent_pkts']")
+echo "  host 3's down link trimmed $trim; its NIC got $recv headers and sent $nsent NAKs; the senders got $nrecv and resent $resent; buffer drops $tail; NIC timeouts $tmo"
+fe_check "frames trimmed at host 3's down link" "$trim" 1 1e12
+fe_check "trimmed headers at host 3's NIC, as trimmed" "$recv" "$trim" "$trim"
+fe_check "NAKs the senders got, as sent (none lost)" "$nrecv" "$nsent" "$nsent"
+fe_check "frames resent, at least the NAKs" "$resent" "$nrecv" 1e12
+fe_check "buffer drops in the fabric" "$tail" 0 0
+fe_check "NIC timeouts" "$tmo" 0 0
+fe_check "hosts' real TCP retransmissions" "$RETRANS" 0 0
+
+echo "NIC model tcp (the control): the same incast"
+run tcp
+tail=$(j tcp "$(link 2.down)['drop_tail_pkts']")
+fe_check "tail drops at host 3's down link" "$tail" 1 1e12
+fe_check "hosts' real TCP retransmissions" "$RETRANS" 1 1e12
+echo "uec: passed"
