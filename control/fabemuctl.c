@@ -533,7 +533,7 @@ profile_list(int argc, char **argv)
 {
 	static const char *const names[] = {"ideal",	      "ib-hdr",	     "ib-ndr",
 					    "roce-pfc-ecn",   "roce-lossy",  "spectrum-x",
-					    "ethernet-lossy", "ethernet-ecn"};
+					    "ethernet-lossy", "ethernet-ecn", "uec"};
 	int c, rc = 0;
 
 	optind = 0; /* GNU getopt: reinitialise (the command line was parsed before) */

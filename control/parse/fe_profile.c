@@ -841,7 +841,7 @@ fe_profile_print_fabric(FILE *f, const struct fe_fabric *fab)
 		char a[32], b[32], c[32], d[32], e[32];
 
 		fprintf(f, "nic %s recovery %s window %u timeout %s", fe_nic_model_name(n->model),
-			fe_nic_recovery_name(n->recovery), n->window,
+			fe_nic_recovery_name(fe_nic_recovery(n)), n->window,
 			fe_fmt_time(n->timeout_ns, t, sizeof(t)));
 		if (n->reorder_ns)
 			fprintf(f, " reorder %s", fe_fmt_time(n->reorder_ns, u, sizeof(u)));
@@ -862,6 +862,9 @@ fe_profile_print_fabric(FILE *f, const struct fe_fabric *fab)
 				fe_fmt_rate(n->ai_bps, c, sizeof(c)),
 				fe_fmt_rate(n->hai_bps, d, sizeof(d)),
 				fe_fmt_rate(n->min_bps, e, sizeof(e)));
+		else if (fe_nic_cc(n) == FE_CC_NSCC)
+			fprintf(f, " nscc rtt %s",
+				n->rtt_ns ? fe_fmt_time(n->rtt_ns, u, sizeof(u)) : "the port's");
 		else
 			fprintf(f, " cc off");
 		fputc('\n', f);

@@ -246,7 +246,7 @@ Test(linkspec, a_link_as_a_spec_reads_back)
 {
 	static const char *const names[] = {"ideal",	  "ethernet-lossy", "ethernet-ecn",
 					    "roce-lossy", "roce-pfc-ecn",   "ib-ndr",
-					    "ib-hdr",	  "spectrum-x"};
+					    "ib-hdr",	  "spectrum-x",	    "uec"};
 	static struct fe_profile p;
 	struct fe_linkdef pu[2], pd[2], fab, back;
 	struct fe_fabric f;
