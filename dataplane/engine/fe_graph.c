@@ -145,12 +145,6 @@ trunks_setup(struct fe_dp *dp, struct fe_graph *g, const struct fe_graph_conf *c
 			 FE_GRAPH_TRUNKS);
 		return -EINVAL;
 	}
-	g->tagoff = fe_nic_field();
-	if (g->tagoff < 0) {
-		snprintf(err, errlen, "no mbuf field for the NIC's tag: %s",
-			 rte_strerror(rte_errno));
-		return -EINVAL;
-	}
 	g->nic_tags = fe_nic_emulated(dp->conf.nic.model);
 	g->trunk =
 		rte_zmalloc_socket("fe_graph", sizeof(*g->trunk) * n, RTE_CACHE_LINE_SIZE, socket);
@@ -225,6 +219,13 @@ fe_graph_create(struct fe_dp *dp, const struct fe_graph_conf *c, int socket, cha
 	g->dynoff = rte_mbuf_dynfield_register(&desc);
 	if (g->dynoff < 0) {
 		snprintf(err, errlen, "no mbuf field for routes: %s", rte_strerror(rte_errno));
+		return -EINVAL;
+	}
+	/* path entropy reads the entropy a NIC wrote in its tag (the trunks set it too) */
+	g->tagoff = fe_nic_field();
+	if (g->tagoff < 0) {
+		snprintf(err, errlen, "no mbuf field for the NIC's tag: %s",
+			 rte_strerror(rte_errno));
 		return -EINVAL;
 	}
 	ports_setup(dp, g, c);
@@ -810,25 +811,28 @@ flood_at(struct fe_dp *dp, unsigned x, unsigned src, struct rte_mbuf *m, uint64_
 	}
 }
 
-/* The next hop of a frame of route r from switch x, among several ways. */
+/* The next hop of frame m (route r) from switch x, among several ways. */
 static __rte_noinline int32_t
-choose_r(struct fe_graph *g, unsigned x, uint64_t r, uint64_t t)
+choose_r(struct fe_graph *g, unsigned x, uint64_t r, uint64_t t, struct rte_mbuf *m)
 {
 	unsigned d = g->port_sw[R_DST(r)];
+	uint32_t hash = R_HASH(r);
 
-	return choose_among(g, x, g->nh[x][d], g->nnh[x][d], R_HASH(r), t);
+	if (g->path == FE_PATH_ENTROPY) /* its flow and its NIC's entropy (REPS) */
+		hash |= fe_nic_tag_entropy(*RTE_MBUF_DYNFIELD(m, g->tagoff, uint64_t *)) << 16;
+	return choose_among(g, x, g->nh[x][d], g->nnh[x][d], hash, t);
 }
 
 /* Where a frame of route r goes from switch x: FE_GOUT_FLOOD, FE_GOUT_PORT | q, or a hop link. */
 static __rte_always_inline int32_t
-next_of(struct fe_dp *dp, unsigned x, uint64_t r, uint64_t t)
+next_of(struct fe_dp *dp, unsigned x, uint64_t r, uint64_t t, struct rte_mbuf *m)
 {
 	struct fe_graph *g = dp->graph;
 	int32_t out = g->go[x][R_DST(r)];
 
 	/* a flood, its port here, or no choice to make (a leaf's one uplink, a spine's one
 	 * link down): no call */
-	return likely(out >= FE_GOUT_FLOOD) ? out : choose_r(g, x, r, t);
+	return likely(out >= FE_GOUT_FLOOD) ? out : choose_r(g, x, r, t, m);
 }
 
 /* Frame m (route r) leaves switch x, from input src, toward out (next_of()). */
@@ -993,7 +997,7 @@ static __rte_always_inline void
 at_switch_r(struct fe_dp *dp, unsigned x, unsigned src, struct rte_mbuf *m, uint64_t r, uint64_t t,
 	    const enum fe_regime R)
 {
-	at_switch_to(dp, x, src, m, r, t, next_of(dp, x, r, t), R);
+	at_switch_to(dp, x, src, m, r, t, next_of(dp, x, r, t, m), R);
 }
 
 static __rte_always_inline void
@@ -1223,7 +1227,7 @@ run_or_forward(struct fe_dp *dp, struct hop_run *run, unsigned x, struct rte_mbu
 	if (unlikely(out < FE_GOUT_FLOOD)) {
 		if (out == FE_GOUT_CHOOSE_Q)
 			run_end(dp, run, R);
-		out = choose_r(dp->graph, x, r, t);
+		out = choose_r(dp->graph, x, r, t, m);
 	}
 
 	if (out >= 0 && !(out & FE_GOUT_PORT)) {

@@ -412,12 +412,40 @@ rate_counters(struct fe_port *p, struct fe_nic_flow *fl)
 }
 
 /*
+ * Model uec, REPS (recycled entropy packet spraying): the entropy of the next frame: one
+ * that came back unmarked, the oldest first, else one not used yet (8 bits, the 256 in
+ * turn); with the path choice entropy the switches hash it with the flow (fe_graph.c).
+ */
+static inline uint8_t
+reps_next(struct fe_nic_flow *fl)
+{
+	uint8_t ev;
+
+	if (fl->ev_n == 0)
+		return fl->ev_next++;
+	ev = fl->evs[fl->ev_head++ % FE_NIC_EVS];
+	fl->ev_n--;
+	return ev;
+}
+
+/* The frame sent with entropy ev was acknowledged, ece: with CE. Unmarked, its entropy is
+ * used again; marked (or lost: never acknowledged so), it is abandoned. */
+static inline void
+reps_ack(struct fe_nic_flow *fl, uint8_t ev, int ece)
+{
+	if (ece || fl->ev_n == FE_NIC_EVS)
+		return;
+	fl->evs[(uint8_t)(fl->ev_head + fl->ev_n) % FE_NIC_EVS] = ev;
+	fl->ev_n++;
+}
+
+/*
  * Model uec: the receiver holds PSN psn + 1 + i for every bit i of sack: those copies
  * are out of flight and not to be sent again (kept until the cumulative ACK). The bytes
  * newly so acknowledged.
  */
 static uint64_t
-sacked(struct fe_nicport *n, struct fe_nic_flow *fl, uint32_t psn, uint32_t sack)
+sacked(struct fe_nicport *n, struct fe_nic_flow *fl, uint32_t psn, uint32_t sack, int ece)
 {
 	uint64_t bytes = 0;
 
@@ -428,6 +456,7 @@ sacked(struct fe_nicport *n, struct fe_nic_flow *fl, uint32_t psn, uint32_t sack
 		    c->sacked)
 			continue;
 		c->sacked = 1;
+		reps_ack(fl, c->ev, ece);
 		if (!c->again) {
 			bytes += rte_pktmbuf_pkt_len(c->m);
 			fl->flight -= rte_pktmbuf_pkt_len(c->m);
@@ -568,6 +597,12 @@ service_flow(struct fe_dp *dp, unsigned in, struct fe_nic_flow *fl, uint64_t now
 			break;
 		}
 		*tag_of(dp, m) = tag_make(TAG_DATA, in, (unsigned)(fl - n->flows), fl->gen, psn);
+		if (n->prm.model == FE_NIC_UEC) { /* REPS: every sending its own entropy */
+			uint8_t ev = reps_next(fl);
+
+			fl->win[psn & mask].ev = ev;
+			*tag_of(dp, m) |= (uint64_t)ev << 56;
+		}
 		len = rte_pktmbuf_pkt_len(m);
 		dp->rg->up(dp, in, m, now);
 		if (n->cc_mode == FE_CC_DCQCN) {
@@ -715,9 +750,15 @@ consume_ctl(struct fe_dp *dp, unsigned q, struct rte_mbuf *m, uint64_t tag, uint
 
 		FE_CNT_ADD(p->st.nic_acks_recv, 1);
 		psn = psn_full(psn, fl->una);
+		if (n->prm.model == FE_NIC_UEC && (int32_t)(psn - fl->una) > 0 &&
+		    (int32_t)(psn - fl->next_psn) <= 0) /* the frames it acknowledges */
+			for (uint32_t s = fl->una; s != psn; s++)
+				if (!fl->win[s & (n->window - 1)].sacked)
+					reps_ack(fl, fl->win[s & (n->window - 1)].ev,
+						 kind == FE_NIC_ACK_ECE);
 		acked = ack_to(n, p, fl, psn, now, &rtt);
 		if (sack)
-			acked += sacked(n, fl, psn, sack);
+			acked += sacked(n, fl, psn, sack, kind == FE_NIC_ACK_ECE);
 		if (n->cc_mode == FE_CC_NSCC) {
 			fe_nscc_ack(&fl->nscc, &n->nscc, acked, rtt, kind == FE_NIC_ACK_ECE,
 				    fl->flight, now);

@@ -33,6 +33,7 @@
 /* Bytes of a frame a switch keeps when it trims it (lossy, model uec): its headers */
 #define FE_TRIM_BYTES 64
 #define FE_NIC_TRIMQ  256 /* trimmed headers on their way down a port's link, at most */
+#define FE_NIC_EVS    32  /* REPS: entropies a flow keeps to use again */
 
 /*
  * Lossy, model uec: the header of data frame m, trimmed (a new frame of FE_TRIM_BYTES at
@@ -59,6 +60,7 @@ struct fe_nic_copy {
 	uint8_t ecn;	    /* the ECN field it was sent with */
 	uint8_t again;	    /* to be sent again */
 	uint8_t sacked;	    /* model uec: the receiver holds it (selective ACK): not in flight */
+	uint8_t ev;	    /* model uec: the entropy it was sent with (REPS) */
 	uint64_t sent;	    /* the tick it was sent, if once only (an RTT sample); else 0 */
 };
 
@@ -77,7 +79,11 @@ struct fe_nic_flow {
 	struct fe_ibcc ib;		/* cc ib */
 	struct fe_nscc nscc;		/* cc nscc: its window */
 	uint64_t flight;		/* bytes sent, neither acknowledged nor NAKed */
-	double rate_min;		/* the lowest rate its CC set (bit/s); 0: never cut */
+	/* model uec, REPS: entropies that came back unmarked, to be used again (a ring), and
+	 * the next one never used */
+	uint8_t evs[FE_NIC_EVS];
+	uint8_t ev_head, ev_n, ev_next;
+	double rate_min; /* the lowest rate its CC set (bit/s); 0: never cut */
 	/* the receiving edge (notification point); here too: one lcore runs both */
 	uint32_t expect;
 	uint8_t nak_sent, ack_due, release;
@@ -169,6 +175,13 @@ fe_nic_tag_port(uint64_t tag, const uint8_t *map)
 	if ((tag >> 40 & 0xff) == 0) /* TAG_NONE (fe_nicport.c) */
 		return tag;
 	return (tag & ~(UINT64_C(0xff) << 32)) | (uint64_t)map[tag >> 32 & 0xff] << 32;
+}
+
+/* The entropy a NIC chose for a frame (model uec, REPS: the top byte of its tag); 0: none. */
+static inline uint32_t
+fe_nic_tag_entropy(uint64_t tag)
+{
+	return (uint32_t)(tag >> 56);
 }
 
 /* Set up port i's NIC (conf.nic); 0, or -errno with a message. */

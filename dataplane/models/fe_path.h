@@ -15,8 +15,10 @@ enum fe_path {
 	FE_PATH_ADAPTIVE,     /* per packet, the next hop with the least queued */
 	FE_PATH_FLOWLET,      /* per flowlet: the least queued after the flow paused a gap */
 	FE_PATH_SPRAY_RANDOM, /* per packet, at random (seeded: a run replays) */
+	FE_PATH_ENTROPY,      /* per packet, the hash of its flow and the entropy its NIC chose
+				 (REPS, NIC model uec); a frame without one: ecmp */
 };
-#define FE_PATH_ALLOWED "ecmp, polarized, spray, spray-random, adaptive, flowlet"
+#define FE_PATH_ALLOWED "ecmp, polarized, spray, spray-random, adaptive, flowlet, entropy"
 
 static inline const char *
 fe_path_name(enum fe_path p)
@@ -26,6 +28,7 @@ fe_path_name(enum fe_path p)
 	       : p == FE_PATH_ADAPTIVE	   ? "adaptive"
 	       : p == FE_PATH_FLOWLET	   ? "flowlet"
 	       : p == FE_PATH_SPRAY_RANDOM ? "spray-random"
+	       : p == FE_PATH_ENTROPY	   ? "entropy"
 					   : "ecmp";
 }
 
@@ -33,7 +36,7 @@ fe_path_name(enum fe_path p)
 static inline int
 fe_path_parse(const char *s, enum fe_path *out)
 {
-	for (int p = FE_PATH_ECMP; p <= FE_PATH_SPRAY_RANDOM; p++)
+	for (int p = FE_PATH_ECMP; p <= FE_PATH_ENTROPY; p++)
 		if (strcmp(s, fe_path_name((enum fe_path)p)) == 0) {
 			*out = (enum fe_path)p;
 			return 0;

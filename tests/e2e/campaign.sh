@@ -71,7 +71,7 @@ fe_campaign_refused 'name: x\nhosts: 2\njob: {kind: command, command: "true"}\n'
 	"regimes:\n  - {name: a, profile: ideal}\ntimeline:\n  - {action: apply, at: {iteration: 2}, link: 0.up, profile: ideal, scale: \"2;reboot\"}\n|bad.yaml:7: timeline.0.scale '2;reboot' (allowed: 1 to" \
 	"regimes:\n  - {name: a, profile: ideal, topology: leaf-spine-4}\n|bad.yaml:5: regimes.0.topology: topology leaf-spine-4 has 4 host ports; the campaign has 2 hosts" \
 	"regimes:\n  - {name: a, profile: ideal, path: adaptive}\n|bad.yaml:5: regimes.0.path: without a topology" \
-	"regimes:\n  - {name: a, profile: ideal, topology: $T/pair.yaml, path: random}\n|bad.yaml:5: regimes.0.path 'random' (allowed: ecmp, polarized, spray, spray-random, adaptive, flowlet)" \
+	"regimes:\n  - {name: a, profile: ideal, topology: $T/pair.yaml, path: random}\n|bad.yaml:5: regimes.0.path 'random' (allowed: ecmp, polarized, spray, spray-random, adaptive, flowlet, entropy)" \
 	"regimes:\n  - {name: a, profile: ideal, topology: nowhere}\n|bad.yaml:5: regimes.0.topology: topology 'nowhere' not found"
 "$CTL" campaign check regimes single-drop incast fabric fabric-4 congestion-tree | sed 's/^/  /'
 

@@ -294,7 +294,7 @@ expect_error "--pfc: quanta '70000' (allowed: 1 to 65535)" $PORTS -- --pfc quant
 expect_error "--pfc: watchdog-action 'reset' (allowed: drop, forward)" $PORTS -- --pfc watchdog-action=reset
 expect_error "--pfc: watchdog '20s' (allowed: 0s (off) to 10s)" $PORTS -- --pfc watchdog=20s
 expect_error "--nic: reorder '2s' (allowed: 0s (a gap is reported at once) to 1s)" $PORTS -- --nic reorder=2s
-expect_error "--path: 'random' (allowed: ecmp, polarized, spray, spray-random, adaptive, flowlet)" $PORTS -- --path random
+expect_error "--path: 'random' (allowed: ecmp, polarized, spray, spray-random, adaptive, flowlet, entropy)" $PORTS -- --path random
 expect_error "--path adaptive: without a topology (a path choice needs several switches: give --topology)" $PORTS -- --path adaptive
 "$FE_BIN/fabemu-dp" $(fe_eal) $PORTS -- --path ecmp --exit-idle 10ms --control "$T/pe.sock" \
 	>"$T/pe.log" 2>&1 || fe_fail "--path ecmp (the default) without --topology: $(tail -3 "$T/pe.log")"

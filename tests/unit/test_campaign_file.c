@@ -698,7 +698,7 @@ Test(campaign_file, what_topology_import_writes_passes_check)
 		 "    - endpoints: [\"h1:eth1\", \"s:e1\"]\n"
 		 "    - endpoints: [\"h2:eth1\", \"s:e2\"]\n",
 		 "t.clab.yml:4: node s: fabemu.path 'random' (allowed: ecmp, polarized, spray, "
-		 "spray-random, adaptive, flowlet)"},
+		 "spray-random, adaptive, flowlet, entropy)"},
 	};
 	/* one switch: no links between switches */
 	static const char one_switch[] = "name: two\ntopology:\n  nodes:\n    s: {kind: bridge}\n"

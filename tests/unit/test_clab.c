@@ -322,7 +322,7 @@ Test(clab, refusals_name_file_and_line)
 		{"name: x\ntopology:\n  nodes:\n    s: {kind: bridge, labels: {fabemu.path: "
 		 "random}}\n",
 		 "t.clab.yml:4: node s: fabemu.path 'random' (allowed: ecmp, polarized, spray, "
-		 "spray-random, adaptive, flowlet)"},
+		 "spray-random, adaptive, flowlet, entropy)"},
 		{"name: x\ntopology:\n  nodes:\n    s: {kind: bridge}\n    h1: {}\n  links:\n"
 		 "    - endpoints: [\"h1:eth1\", \"s:eth1\"]\n",
 		 "t.clab.yml:4: topology.nodes: 1 host: the lab's campaign would have hosts '1' "

@@ -2269,3 +2269,53 @@ Test(graph, reserved_addresses_stop_at_the_ingress_switch)
 			done(dp, avail);
 		}
 }
+
+/*
+ * REPS (NIC model uec, path entropy): every frame of a flow carries an entropy its NIC
+ * chose, and the switches hash it with the flow. leaf1>spine1 loses everything of the
+ * test flow. The first 10 frames try 10 fresh entropies: those that hash to spine1 are
+ * lost, the others come back acknowledged, unmarked, and are used again: of the next 40
+ * frames none goes to spine1 while the NIC has a good entropy to use. Round-robin
+ * spraying, the control, sends every other frame there.
+ */
+Test(graph, reps_uses_again_the_entropies_that_came_back)
+{
+	unsigned avail = rte_mempool_avail_count(pool);
+	uint64_t late[2];
+
+	for (int reps = 1; reps >= 0; reps--) {
+		struct fe_nic_params nic = FE_NIC_DEFAULT;
+		const struct opt o = {.rate = 1000000000,
+				      .nic = &nic,
+				      .fabspec = "leaf1>spine1:loss=100%,match=udp src port 5000"};
+		struct fe_dp *dp;
+		const struct fe_hoplink *h;
+		uint64_t t = 1000000, first;
+
+		nic.model = FE_NIC_UEC;
+		dp = engine_o("leaf-spine", reps ? FE_PATH_ENTROPY : FE_PATH_SPRAY, &o);
+		learn(dp, &t);
+		h = hoplink(dp, "leaf1>spine1");
+		for (int k = 0; k < 10; k++) {
+			inject(0, MAC[2], 5000, 1000);
+			fe_dp_poll(dp, t += 10000);
+		}
+		for (int k = 0; k < 100; k++) /* their ACKs come back */
+			fe_dp_poll(dp, t += 10000);
+		first = h->l.st.drop_pkts[FE_LINK_DROP_RANDOM];
+		cr_assert_gt(first, 0, "some fresh entropies hashed to spine1 (%d)", reps);
+		cr_assert_lt(first, 10);
+		for (int k = 0; k < 40; k++) {
+			inject(0, MAC[2], 5000, 1000);
+			fe_dp_poll(dp, t += 10000);
+		}
+		for (int k = 0; k < 100; k++)
+			fe_dp_poll(dp, t += 10000);
+		late[reps] = h->l.st.drop_pkts[FE_LINK_DROP_RANDOM] - first;
+		sent(0), sent(1), sent(2), sent(3);
+		done(dp, avail);
+	}
+	cr_assert_eq(late[1], 0, "REPS: the next 40 frames on entropies that came back");
+	cr_assert_geq(late[0], 15, "spraying: every other frame to spine1 (%llu)",
+		      (unsigned long long)late[0]);
+}

@@ -196,7 +196,7 @@ static struct bad bad_profiles[] = {
 	 "t.yaml:2: unknown key 'speed' (known: name, description, regime, lanes, lane-map, "
 	 "switch-buffer, scale, seed, path, pfc, credit, nic, link, links)"},
 	{"name: x\npath: shortest\n", "t.yaml:2: path 'shortest' (allowed: ecmp, polarized, spray, "
-				      "spray-random, adaptive, flowlet)"},
+				      "spray-random, adaptive, flowlet, entropy)"},
 	{"name: x\nnic:\n  model: rdma\n",
 	 "t.yaml:3: nic.model 'rdma' (allowed: tcp, roce, ib, host, uec)"},
 	{"name: x\nnic:\n  g: 0.004\n",
