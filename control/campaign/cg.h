@@ -378,6 +378,9 @@ struct cg_job_result {
 	uint64_t eof_ns;	   /* when its output ended (or the run stopped following it) */
 	int status;
 	int dp_died;
+	/* where the run's time went (the progress says it): the beside commands started, and
+	 * after the job's output ended, the job and the beside commands stopped */
+	uint64_t beside_ns, stop_ns;
 };
 void cg_run_job(struct cg_run *r, const struct cg_regime *g, unsigned rep, const char *marks,
 		struct cg_job_result *jr);

@@ -426,7 +426,7 @@ cg_run_job(struct cg_run *r, const struct cg_regime *g, unsigned rep, const char
 {
 	char hook[PATH_MAX], hook_iters[512], cmd[8192], log[PATH_MAX], buf[65536];
 	char *argv[] = {"/bin/sh", "-c", cmd, NULL};
-	uint64_t t0;
+	uint64_t t0, t;
 	size_t blen = 0;
 	int fd = -1, done = 0, fired[CG_STEPS_MAX] = {0}, runs[CG_STEPS_MAX];
 	struct cg_marks mk = {.path = marks};
@@ -437,7 +437,9 @@ cg_run_job(struct cg_run *r, const struct cg_regime *g, unsigned rep, const char
 	setenv("FE_JOB", r->c->command, 1);
 	cg_logpath(r, log, sizeof(log), "job-%s-%u.log", g->name, rep + 1);
 	jr->iters = json_array();
+	t = cg_now_ns(CLOCK_MONOTONIC);
 	start_beside(r, g->name);
+	jr->beside_ns = cg_now_ns(CLOCK_MONOTONIC) - t;
 	if (cg_baseline(g) && r->c->nsteps)
 		cg_say("    (a baseline: the timeline's %u fault step(s) are not run)\n",
 		       r->c->nsteps);
@@ -502,6 +504,7 @@ cg_run_job(struct cg_run *r, const struct cg_regime *g, unsigned rep, const char
 		close(fd);
 	/* the job's end: its output's (EOF), not after it is waited for below */
 	jr->eof_ns = cg_now_ns(CLOCK_REALTIME);
+	t = cg_now_ns(CLOCK_MONOTONIC);
 	cg_marks_poll(&mk, g->name, stdout);
 	cg_marks_close(&mk);
 	/* a job that finished exits by itself; one we stop gets SIGTERM, then SIGKILL */
@@ -515,4 +518,5 @@ cg_run_job(struct cg_run *r, const struct cg_regime *g, unsigned rep, const char
 	 * stopped: once it stopped */
 	jr->end_ns = done ? jr->eof_ns : cg_now_ns(CLOCK_REALTIME);
 	cg_stop_beside(r);
+	jr->stop_ns = cg_now_ns(CLOCK_MONOTONIC) - t;
 }
