@@ -351,6 +351,10 @@ struct cg_host_ctr {
 	uint64_t peer_tx_dropped, peer_rx_dropped; /* the testbed's side (the bridge's port) */
 };
 void cg_host_read(const struct cg_run *r, unsigned host, struct cg_host_ctr *t);
+/* The runner's thread into host h's network namespace (0, or -1), and back: between the
+ * two, only reads of the kernel (/proc/thread-self/net, a netlink socket), nothing started. */
+int cg_host_enter(const struct cg_run *r, unsigned host);
+void cg_host_leave(void);
 double cg_ping_rtt_us(const struct cg_run *r);
 /* Aggregate TCP goodput of every host sending to the next (a ring), in bit/s; -1: failed. */
 double cg_ring_goodput(struct cg_run *r, const char *tag, uint64_t ns);
