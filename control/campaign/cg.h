@@ -355,6 +355,9 @@ void cg_host_read(const struct cg_run *r, unsigned host, struct cg_host_ctr *t);
  * two, only reads of the kernel (/proc/thread-self/net, a netlink socket), nothing started. */
 int cg_host_enter(const struct cg_run *r, unsigned host);
 void cg_host_leave(void);
+/* Whether a TCP connection of the hosts is still opening or closing (its handshake or its
+ * FINs and their last ACK not through yet): 1 (or not known), else 0. */
+int cg_hosts_unsettled(const struct cg_run *r);
 double cg_ping_rtt_us(const struct cg_run *r);
 /* Aggregate TCP goodput of every host sending to the next (a ring), in bit/s; -1: failed. */
 double cg_ring_goodput(struct cg_run *r, const char *tag, uint64_t ns);

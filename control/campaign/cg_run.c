@@ -25,8 +25,9 @@
 #define FE_VERSION "?"
 #endif
 
-/* How long the network has to settle after the job (FINs, the last ACKs) before counting. */
-#define CG_SETTLE_US 300000
+/* How long the network has at most to settle after the job (FINs, the last ACKs) before
+ * counting. */
+#define CG_SETTLE_NS 300000000ull
 
 static void
 capacity_say(double bps)
@@ -445,6 +446,18 @@ partial(const struct cg_run *r, const struct cg_job_result *jr, int status, json
 	json_object_set_new(run, "verdict", json_string(v));
 }
 
+/* After the job: until no connection of the hosts is still closing (its FINs and their
+ * last ACKs through the fabric), checked every 10 ms, up to CG_SETTLE_NS. */
+static void
+settle(const struct cg_run *r)
+{
+	uint64_t t0 = cg_now_ns(CLOCK_MONOTONIC);
+
+	while (!cg_interrupted && cg_hosts_unsettled(r) &&
+	       cg_now_ns(CLOCK_MONOTONIC) - t0 < CG_SETTLE_NS)
+		usleep(10000);
+}
+
 /* Where a run's time went: the moments its phases ended (CLOCK_MONOTONIC, ns). */
 struct run_times {
 	uint64_t start, up, ping, opened, job, settled, read, down;
@@ -514,7 +527,7 @@ one_run(struct cg_run *r, const struct cg_regime *g, unsigned rep, int *status)
 	cg_run_job(r, g, rep, marks, &jr);
 	t.job = cg_now_ns(CLOCK_MONOTONIC);
 	if (!cg_interrupted && !jr.dp_died)
-		usleep(CG_SETTLE_US);
+		settle(r);
 	t.settled = cg_now_ns(CLOCK_MONOTONIC);
 	tcp = json_array();
 	hosts = json_array();

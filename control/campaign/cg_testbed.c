@@ -470,6 +470,44 @@ cg_host_read(const struct cg_run *r, unsigned host, struct cg_host_ctr *t)
 	t->peer_rx_dropped = sysfs_u64(p);
 }
 
+/*
+ * Whether a TCP connection in file (/proc/net/tcp, tcp6) still waits for its peer:
+ * opening (SYN_SENT, SYN_RECV) or closing (FIN_WAIT1, FIN_WAIT2, CLOSE_WAIT, LAST_ACK,
+ * CLOSING: include/net/tcp_states.h). Established, listening, TIME_WAIT: not.
+ */
+static int
+tcp_unsettled(const char *file)
+{
+	FILE *f = fopen(file, "re");
+	char line[512];
+	int n = 0;
+
+	while (f && n == 0 && fgets(line, sizeof(line), f)) {
+		unsigned st;
+
+		if (sscanf(line, " %*u: %*[0-9A-Fa-f]:%*x %*[0-9A-Fa-f]:%*x %x", &st) == 1)
+			n = (st >= 0x02 && st <= 0x05) || st == 0x08 || st == 0x09 || st == 0x0B;
+	}
+	if (f)
+		fclose(f);
+	return n;
+}
+
+int
+cg_hosts_unsettled(const struct cg_run *r)
+{
+	int n = 0;
+
+	for (unsigned h = 1; h <= r->c->hosts && n == 0; h++) {
+		if (cg_host_enter(r, h) < 0)
+			return 1; /* not known: as if */
+		n = tcp_unsettled("/proc/thread-self/net/tcp") ||
+		    tcp_unsettled("/proc/thread-self/net/tcp6");
+		cg_host_leave();
+	}
+	return n;
+}
+
 double
 cg_ping_rtt_us(const struct cg_run *r)
 {
