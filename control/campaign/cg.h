@@ -330,6 +330,11 @@ struct cg_run {
 	unsigned steps_failed; /* fault steps whose command failed at run time */
 };
 
+/* cg_proc.c: whether a process of group pgid holds a socket that is on the network (TCP
+ * listening or connected, UDP bound to a port): a server ready, a client that reached its
+ * server. */
+int cg_group_on_net(pid_t pgid);
+
 /* cg_proc.c: the watchdog of this runner (r->record must exist) */
 int cg_watchdog_start(struct cg_run *r);
 void cg_watchdog_stop(struct cg_run *r);

@@ -321,6 +321,9 @@ job_command(const struct cg_run *r, const struct cg_regime *g, const char *hook,
 		hook_iters[0] ? " --hook-iters " : "", hook_iters);
 }
 
+/* How long a command beside the job has to listen or connect before the next one starts. */
+#define CG_BESIDE_UP_NS 200000000ull
+
 static void
 start_beside(struct cg_run *r, const char *tag)
 {
@@ -334,7 +337,12 @@ start_beside(struct cg_run *r, const char *tag)
 		setenv(var, r->c->beside[i].command, 1);
 		cg_logpath(r, log, sizeof(log), "beside-%s-%u.log", tag, i + 1);
 		r->beside[i] = cg_spawn(argv, log, NULL);
-		usleep(200000); /* servers first, in file order */
+		/* servers first, in file order: each given until it listens or connects, up
+		 * to CG_BESIDE_UP_NS (a command that does neither, all of it) */
+		for (uint64_t t0 = cg_now_ns(CLOCK_MONOTONIC);
+		     r->beside[i] > 0 && !cg_group_on_net(r->beside[i]) &&
+		     cg_now_ns(CLOCK_MONOTONIC) - t0 < CG_BESIDE_UP_NS;)
+			usleep(10000);
 	}
 }
 

@@ -288,6 +288,85 @@ has_arg(const char *pid, const char *arg)
 	return 0;
 }
 
+/* The socket inodes process pid holds (its /proc/PID/fd links "socket:[N]"), up to max. */
+static size_t
+socket_inodes(const char *pid, unsigned long *ino, size_t max)
+{
+	char p[300], link[64];
+	DIR *d;
+	struct dirent *e;
+	size_t n = 0;
+
+	snprintf(p, sizeof(p), "/proc/%s/fd", pid);
+	d = opendir(p);
+	while (d && (e = readdir(d)) != NULL && n < max) {
+		ssize_t k;
+
+		snprintf(p, sizeof(p), "/proc/%s/fd/%s", pid, e->d_name);
+		k = readlink(p, link, sizeof(link) - 1);
+		link[k > 0 ? k : 0] = '\0';
+		if (sscanf(link, "socket:[%lu]", &ino[n]) == 1)
+			n++;
+	}
+	if (d)
+		closedir(d);
+	return n;
+}
+
+/*
+ * Whether one of the n sockets is on the network in file (/proc/PID/net/tcp, udp, ...,
+ * of its namespace): TCP listening (0A) or established (01), UDP bound to a port.
+ */
+static int
+sockets_on_net(const char *file, int udp, const unsigned long *ino, size_t n)
+{
+	FILE *f = fopen(file, "re");
+	char line[512];
+	int on = 0;
+
+	while (f && !on && fgets(line, sizeof(line), f)) {
+		unsigned long inode;
+		unsigned port, st;
+
+		if (sscanf(line,
+			   " %*u: %*[0-9A-Fa-f]:%x %*[0-9A-Fa-f]:%*x %x %*s %*s %*s %*u %*u %lu",
+			   &port, &st, &inode) != 3)
+			continue;
+		for (size_t i = 0; i < n && !on; i++)
+			on = inode == ino[i] && (udp ? port != 0 : st == 0x0A || st == 0x01);
+	}
+	if (f)
+		fclose(f);
+	return on;
+}
+
+int
+cg_group_on_net(pid_t pgid)
+{
+	static const char *const files[] = {"tcp", "tcp6", "udp", "udp6"};
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+	int on = 0;
+
+	while (d && !on && (e = readdir(d)) != NULL) {
+		unsigned long ino[64];
+		char p[300];
+		size_t n;
+
+		if (!isdigit((unsigned char)e->d_name[0]) || getpgid(atoi(e->d_name)) != pgid)
+			continue;
+		if ((n = socket_inodes(e->d_name, ino, 64)) == 0)
+			continue;
+		for (size_t k = 0; k < 4 && !on; k++) {
+			snprintf(p, sizeof(p), "/proc/%s/net/%s", e->d_name, files[k]);
+			on = sockets_on_net(p, k >= 2, ino, n);
+		}
+	}
+	if (d)
+		closedir(d);
+	return on;
+}
+
 /* SIGKILL, in rounds until a round finds none (what they fork in the meantime). */
 static int
 kill_matching(const char *testbed, const char *arg)
