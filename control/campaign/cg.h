@@ -282,7 +282,10 @@ int cg_sh(const char *log, const char *fmt, ...) __attribute__((format(printf, 2
 int cg_sh_stoppable(const char *log, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Run a shell command; its standard output (up to len - 1 bytes) into out. */
 int cg_sh_out(char *out, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* Stop a process group: sig, then KILL after wait_ms; its status (0: not running). */
 int cg_stop_group(pid_t *pid, int sig, int wait_ms);
+/* The same for n groups together (each given the same wait_ms): their statuses in rc[]. */
+void cg_stop_groups(pid_t *const pid[], unsigned n, int sig, int wait_ms, int rc[]);
 void cg_quote(char *out, size_t len, const char *s);
 /* buf[*n...] += the formatted text, cut at len: 0, or -1 once it does not fit (*n then
  * past len, and nothing more is written) */

@@ -18,16 +18,23 @@ box_names(const struct cg_run *r, unsigned k, char *ns, char *sock)
 	snprintf(sock, 160, "%s.b%u", r->sock, k);
 }
 
+/* Every box's fabemu-dp stopped together (each writes its counters and checks its mbufs
+ * as it goes), then what a split regime's boxes had. */
 void
 cg_dp_stop(struct cg_run *r, int *rc_out)
 {
-	int rc = cg_stop_group(&r->dp, SIGINT, 10000);
+	pid_t *all[FE_TOPO_BOXES] = {&r->dp};
+	int brc[FE_TOPO_BOXES], rc;
+	unsigned n = 1;
 
+	for (unsigned k = 1; k < r->nboxes && n < FE_TOPO_BOXES; k++)
+		all[n++] = &r->box[k];
+	cg_stop_groups(all, n, SIGINT, 10000, brc);
+	rc = brc[0];
 	for (unsigned k = 1; k < r->nboxes; k++) {
 		char ns[80], sock[160];
-		int brc = cg_stop_group(&r->box[k], SIGINT, 10000);
 
-		rc = rc ? rc : brc;
+		rc = rc ? rc : brc[k];
 		box_names(r, k, ns, sock);
 		unlink(sock);
 		/* its end of every trunk goes with it, and the other end with that */

@@ -346,11 +346,16 @@ start_beside(struct cg_run *r, const char *tag)
 	}
 }
 
+/* All at once: each has the same 2 s to go. */
 void
 cg_stop_beside(struct cg_run *r)
 {
+	pid_t *all[CG_MAX_BESIDE];
+	int rc[CG_MAX_BESIDE];
+
 	for (unsigned i = 0; i < r->c->nbeside; i++)
-		cg_stop_group(&r->beside[i], SIGTERM, 2000);
+		all[i] = &r->beside[i];
+	cg_stop_groups(all, r->c->nbeside, SIGTERM, 2000, rc);
 }
 
 /* One line of the job's output: an iteration, recorded and shown. */

@@ -94,6 +94,13 @@ cg_spawn(char *const argv[], const char *log, int *out_fd)
 	return pid;
 }
 
+/* The status of a process waited for, as a shell says it. */
+static int
+exit_status(int st)
+{
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
 /*
  * Wait for a shell command. A signal that interrupts the wait does not end it: a script
  * left running would go on building hosts while we take them down. A stoppable one gets
@@ -118,7 +125,7 @@ sh_wait(pid_t pid, int stoppable)
 		if (w == 0)
 			usleep(10000);
 	}
-	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+	return exit_status(st);
 }
 
 static int
@@ -189,26 +196,53 @@ cg_sh_out(char *out, size_t len, const char *fmt, ...)
 	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
+/*
+ * Stop n process groups together: sig to each (0: none, wait for them to end), then all
+ * waited for at once, and KILL to those left after wait_ms. rc[i]: each one's status
+ * (0 for one not running).
+ */
+void
+cg_stop_groups(pid_t *const pid[], unsigned n, int sig, int wait_ms, int rc[])
+{
+	unsigned left = 0;
+	int st;
+
+	for (unsigned i = 0; i < n; i++) {
+		rc[i] = 0;
+		if (*pid[i] > 0) {
+			kill(-*pid[i], sig);
+			left++;
+		}
+	}
+	for (int t = 0; left && t < wait_ms / 10; t++) {
+		for (unsigned i = 0; i < n; i++)
+			if (*pid[i] > 0 && waitpid(*pid[i], &st, WNOHANG) == *pid[i]) {
+				rc[i] = exit_status(st);
+				*pid[i] = 0;
+				left--;
+			}
+		if (left)
+			usleep(10000);
+	}
+	for (unsigned i = 0; i < n; i++) {
+		if (*pid[i] <= 0)
+			continue;
+		kill(-*pid[i], SIGKILL);
+		waitpid(*pid[i], &st, 0);
+		rc[i] = 128 + SIGKILL;
+		*pid[i] = 0;
+	}
+}
+
 /* Stop a process group: sig, then KILL after wait_ms. */
 int
 cg_stop_group(pid_t *pid, int sig, int wait_ms)
 {
-	int st = 0;
+	pid_t *one[] = {pid};
+	int rc;
 
-	if (*pid <= 0)
-		return 0;
-	kill(-*pid, sig);
-	for (int i = 0; i < wait_ms / 10; i++) {
-		if (waitpid(*pid, &st, WNOHANG) == *pid) {
-			*pid = 0;
-			return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-		}
-		usleep(10000);
-	}
-	kill(-*pid, SIGKILL);
-	waitpid(*pid, &st, 0);
-	*pid = 0;
-	return 128 + SIGKILL;
+	cg_stop_groups(one, 1, sig, wait_ms, &rc);
+	return rc;
 }
 
 void
