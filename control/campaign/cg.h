@@ -331,6 +331,9 @@ struct cg_run {
 	json_t *warnings;  /* ["...", ...]: what the results must say (a fault that did not run) */
 	json_t *unwritten; /* ["FILE: error", ...]: results files that could not be written */
 	unsigned steps_failed; /* fault steps whose command failed at run time */
+	/* the testbed's ports as --vdev options (veth.sh vdevs), for the edge and MTU in
+	 * vdevs_for: asked again only when they change */
+	char vdevs[8192], vdevs_for[96];
 };
 
 /* cg_proc.c: whether a process of group pgid holds a socket that is on the network (TCP
