@@ -336,10 +336,9 @@ struct cg_run {
 	char vdevs[8192], vdevs_for[96];
 };
 
-/* cg_proc.c: whether a process of group pgid holds a socket that is on the network (TCP
- * listening or connected, UDP bound to a port): a server ready, a client that reached its
- * server. */
-int cg_group_on_net(pid_t pgid);
+/* cg_proc.c: whether a process of group pgid holds a listening TCP socket (a server
+ * ready). */
+int cg_group_listens(pid_t pgid);
 
 /* cg_proc.c: the watchdog of this runner (r->record must exist) */
 int cg_watchdog_start(struct cg_run *r);

@@ -347,12 +347,9 @@ socket_inodes(const char *pid, unsigned long *ino, size_t max)
 	return n;
 }
 
-/*
- * Whether one of the n sockets is on the network in file (/proc/PID/net/tcp, udp, ...,
- * of its namespace): TCP listening (0A) or established (01), UDP bound to a port.
- */
+/* Whether one of the n sockets listens in file (/proc/PID/net/tcp or tcp6: state 0A). */
 static int
-sockets_on_net(const char *file, int udp, const unsigned long *ino, size_t n)
+sockets_listen(const char *file, const unsigned long *ino, size_t n)
 {
 	FILE *f = fopen(file, "re");
 	char line[512];
@@ -360,14 +357,15 @@ sockets_on_net(const char *file, int udp, const unsigned long *ino, size_t n)
 
 	while (f && !on && fgets(line, sizeof(line), f)) {
 		unsigned long inode;
-		unsigned port, st;
+		unsigned st;
 
 		if (sscanf(line,
-			   " %*u: %*[0-9A-Fa-f]:%x %*[0-9A-Fa-f]:%*x %x %*s %*s %*s %*u %*u %lu",
-			   &port, &st, &inode) != 3)
+			   " %*u: %*[0-9A-Fa-f]:%*x %*[0-9A-Fa-f]:%*x %x %*s %*s %*s %*u %*u %lu",
+			   &st, &inode) != 2 ||
+		    st != 0x0A)
 			continue;
 		for (size_t i = 0; i < n && !on; i++)
-			on = inode == ino[i] && (udp ? port != 0 : st == 0x0A || st == 0x01);
+			on = inode == ino[i];
 	}
 	if (f)
 		fclose(f);
@@ -375,9 +373,9 @@ sockets_on_net(const char *file, int udp, const unsigned long *ino, size_t n)
 }
 
 int
-cg_group_on_net(pid_t pgid)
+cg_group_listens(pid_t pgid)
 {
-	static const char *const files[] = {"tcp", "tcp6", "udp", "udp6"};
+	static const char *const files[] = {"tcp", "tcp6"};
 	DIR *d = opendir("/proc");
 	struct dirent *e;
 	int on = 0;
@@ -391,9 +389,9 @@ cg_group_on_net(pid_t pgid)
 			continue;
 		if ((n = socket_inodes(e->d_name, ino, 64)) == 0)
 			continue;
-		for (size_t k = 0; k < 4 && !on; k++) {
+		for (size_t k = 0; k < 2 && !on; k++) {
 			snprintf(p, sizeof(p), "/proc/%s/net/%s", e->d_name, files[k]);
-			on = sockets_on_net(p, k >= 2, ino, n);
+			on = sockets_listen(p, ino, n);
 		}
 	}
 	if (d)
