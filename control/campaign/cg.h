@@ -282,7 +282,10 @@ int cg_sh(const char *log, const char *fmt, ...) __attribute__((format(printf, 2
 int cg_sh_stoppable(const char *log, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Run a shell command; its standard output (up to len - 1 bytes) into out. */
 int cg_sh_out(char *out, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* Stop a process group: sig, then KILL after wait_ms; its status (0: not running). */
 int cg_stop_group(pid_t *pid, int sig, int wait_ms);
+/* The same for n groups together (each given the same wait_ms): their statuses in rc[]. */
+void cg_stop_groups(pid_t *const pid[], unsigned n, int sig, int wait_ms, int rc[]);
 void cg_quote(char *out, size_t len, const char *s);
 /* buf[*n...] += the formatted text, cut at len: 0, or -1 once it does not fit (*n then
  * past len, and nothing more is written) */
@@ -328,7 +331,14 @@ struct cg_run {
 	json_t *warnings;  /* ["...", ...]: what the results must say (a fault that did not run) */
 	json_t *unwritten; /* ["FILE: error", ...]: results files that could not be written */
 	unsigned steps_failed; /* fault steps whose command failed at run time */
+	/* the testbed's ports as --vdev options (veth.sh vdevs), for the edge and MTU in
+	 * vdevs_for: asked again only when they change */
+	char vdevs[8192], vdevs_for[96];
 };
+
+/* cg_proc.c: whether a process of group pgid holds a listening TCP socket (a server
+ * ready). */
+int cg_group_listens(pid_t pgid);
 
 /* cg_proc.c: the watchdog of this runner (r->record must exist) */
 int cg_watchdog_start(struct cg_run *r);
@@ -351,6 +361,13 @@ struct cg_host_ctr {
 	uint64_t peer_tx_dropped, peer_rx_dropped; /* the testbed's side (the bridge's port) */
 };
 void cg_host_read(const struct cg_run *r, unsigned host, struct cg_host_ctr *t);
+/* The runner's thread into host h's network namespace (0, or -1), and back: between the
+ * two, only reads of the kernel (/proc/thread-self/net, a netlink socket), nothing started. */
+int cg_host_enter(const struct cg_run *r, unsigned host);
+void cg_host_leave(void);
+/* Whether a TCP connection of the hosts is still opening or closing (its handshake or its
+ * FINs and their last ACK not through yet): 1 (or not known), else 0. */
+int cg_hosts_unsettled(const struct cg_run *r);
 double cg_ping_rtt_us(const struct cg_run *r);
 /* Aggregate TCP goodput of every host sending to the next (a ring), in bit/s; -1: failed. */
 double cg_ring_goodput(struct cg_run *r, const char *tag, uint64_t ns);
@@ -378,6 +395,9 @@ struct cg_job_result {
 	uint64_t eof_ns;	   /* when its output ended (or the run stopped following it) */
 	int status;
 	int dp_died;
+	/* where the run's time went (the progress says it): the beside commands started, and
+	 * after the job's output ended, the job and the beside commands stopped */
+	uint64_t beside_ns, stop_ns;
 };
 void cg_run_job(struct cg_run *r, const struct cg_regime *g, unsigned rep, const char *marks,
 		struct cg_job_result *jr);

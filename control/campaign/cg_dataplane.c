@@ -18,16 +18,23 @@ box_names(const struct cg_run *r, unsigned k, char *ns, char *sock)
 	snprintf(sock, 160, "%s.b%u", r->sock, k);
 }
 
+/* Every box's fabemu-dp stopped together (each writes its counters and checks its mbufs
+ * as it goes), then what a split regime's boxes had. */
 void
 cg_dp_stop(struct cg_run *r, int *rc_out)
 {
-	int rc = cg_stop_group(&r->dp, SIGINT, 10000);
+	pid_t *all[FE_TOPO_BOXES] = {&r->dp};
+	int brc[FE_TOPO_BOXES], rc;
+	unsigned n = 1;
 
+	for (unsigned k = 1; k < r->nboxes && n < FE_TOPO_BOXES; k++)
+		all[n++] = &r->box[k];
+	cg_stop_groups(all, n, SIGINT, 10000, brc);
+	rc = brc[0];
 	for (unsigned k = 1; k < r->nboxes; k++) {
 		char ns[80], sock[160];
-		int brc = cg_stop_group(&r->box[k], SIGINT, 10000);
 
-		rc = rc ? rc : brc;
+		rc = rc ? rc : brc[k];
 		box_names(r, k, ns, sock);
 		unlink(sock);
 		/* its end of every trunk goes with it, and the other end with that */
@@ -40,11 +47,12 @@ cg_dp_stop(struct cg_run *r, int *rc_out)
 	unlink(r->sock);
 }
 
-/* Until the dataplane at sock answers (or pid exits): 0, or -1. */
+/* Until the dataplane at sock answers (or pid exits), asked every 10 ms for up to 40 s:
+ * 0, or -1. */
 static int
 dp_wait(const char *sock, pid_t *pid)
 {
-	for (int i = 0; i < 800 && *pid > 0; i++) {
+	for (int i = 0; i < 4000 && *pid > 0; i++) {
 		struct fe_client cl = {.socket = sock, .quiet = 1};
 		int st;
 
@@ -54,9 +62,31 @@ dp_wait(const char *sock, pid_t *pid)
 			*pid = 0;
 			break;
 		}
-		usleep(50000);
+		usleep(10000);
 	}
 	return -1;
+}
+
+/* The testbed's ports as EAL --vdev options, into vdevs: veth.sh asked once for each edge
+ * (PMD, ring) and MTU; the ports do not change under a campaign. 0, or -1. */
+static int
+testbed_vdevs(struct cg_run *r, const struct cg_regime *g, char *vdevs, size_t len)
+{
+	char key[sizeof(r->vdevs_for)];
+
+	snprintf(key, sizeof(key), "%s %u %u", g->edge.pmd, g->edge.ring, r->mtu_now);
+	if (strcmp(key, r->vdevs_for) != 0) {
+		r->vdevs_for[0] = '\0';
+		if (cg_sh_out(r->vdevs, sizeof(r->vdevs),
+			      "'%s/testbeds/veth.sh' vdevs --name %s --pmd %s --ring %u", r->root,
+			      r->testbed, g->edge.pmd, g->edge.ring) != 0 ||
+		    r->vdevs[0] == '\0')
+			return -1;
+		r->vdevs[strcspn(r->vdevs, "\n")] = '\0';
+		snprintf(r->vdevs_for, sizeof(r->vdevs_for), "%s", key);
+	}
+	snprintf(vdevs, len, "%s", r->vdevs);
+	return 0;
 }
 
 /* AF_PACKET options of a trunk of MTU mtu (a ring slot holds a frame after its header). */
@@ -180,15 +210,11 @@ cg_dp_start(struct cg_run *r, const struct cg_regime *g, const char *profile, un
 	char *argv[] = {"/bin/sh", "-c", cmd, NULL};
 	size_t n;
 
-	if (cg_sh_out(vdevs, sizeof(vdevs),
-		      "'%s/testbeds/veth.sh' vdevs --name %s --pmd %s --ring %u", r->root,
-		      r->testbed, g->edge.pmd, g->edge.ring) != 0 ||
-	    vdevs[0] == '\0') {
+	if (testbed_vdevs(r, g, vdevs, sizeof(vdevs)) < 0) {
 		snprintf(err, errlen, "cannot list the testbed's ports (veth.sh vdevs --name %s)",
 			 r->testbed);
 		return -1;
 	}
-	vdevs[strcspn(vdevs, "\n")] = '\0';
 	snprintf(seed, sizeof(seed), "%" PRIu64, r->c->seed + rep);
 	cg_logpath(r, log, sizeof(log), "dp-%s.log", tag);
 	cg_logpath(r, stats, sizeof(stats), "dp-%s.json", tag);

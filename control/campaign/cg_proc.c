@@ -94,6 +94,13 @@ cg_spawn(char *const argv[], const char *log, int *out_fd)
 	return pid;
 }
 
+/* The status of a process waited for, as a shell says it. */
+static int
+exit_status(int st)
+{
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
 /*
  * Wait for a shell command. A signal that interrupts the wait does not end it: a script
  * left running would go on building hosts while we take them down. A stoppable one gets
@@ -118,7 +125,7 @@ sh_wait(pid_t pid, int stoppable)
 		if (w == 0)
 			usleep(10000);
 	}
-	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+	return exit_status(st);
 }
 
 static int
@@ -189,26 +196,53 @@ cg_sh_out(char *out, size_t len, const char *fmt, ...)
 	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
+/*
+ * Stop n process groups together: sig to each (0: none, wait for them to end), then all
+ * waited for at once, and KILL to those left after wait_ms. rc[i]: each one's status
+ * (0 for one not running).
+ */
+void
+cg_stop_groups(pid_t *const pid[], unsigned n, int sig, int wait_ms, int rc[])
+{
+	unsigned left = 0;
+	int st;
+
+	for (unsigned i = 0; i < n; i++) {
+		rc[i] = 0;
+		if (*pid[i] > 0) {
+			kill(-*pid[i], sig);
+			left++;
+		}
+	}
+	for (int t = 0; left && t < wait_ms / 10; t++) {
+		for (unsigned i = 0; i < n; i++)
+			if (*pid[i] > 0 && waitpid(*pid[i], &st, WNOHANG) == *pid[i]) {
+				rc[i] = exit_status(st);
+				*pid[i] = 0;
+				left--;
+			}
+		if (left)
+			usleep(10000);
+	}
+	for (unsigned i = 0; i < n; i++) {
+		if (*pid[i] <= 0)
+			continue;
+		kill(-*pid[i], SIGKILL);
+		waitpid(*pid[i], &st, 0);
+		rc[i] = 128 + SIGKILL;
+		*pid[i] = 0;
+	}
+}
+
 /* Stop a process group: sig, then KILL after wait_ms. */
 int
 cg_stop_group(pid_t *pid, int sig, int wait_ms)
 {
-	int st = 0;
+	pid_t *one[] = {pid};
+	int rc;
 
-	if (*pid <= 0)
-		return 0;
-	kill(-*pid, sig);
-	for (int i = 0; i < wait_ms / 10; i++) {
-		if (waitpid(*pid, &st, WNOHANG) == *pid) {
-			*pid = 0;
-			return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-		}
-		usleep(10000);
-	}
-	kill(-*pid, SIGKILL);
-	waitpid(*pid, &st, 0);
-	*pid = 0;
-	return 128 + SIGKILL;
+	cg_stop_groups(one, 1, sig, wait_ms, &rc);
+	return rc;
 }
 
 void
@@ -286,6 +320,83 @@ has_arg(const char *pid, const char *arg)
 		if (strcmp(buf + i, arg) == 0)
 			return 1;
 	return 0;
+}
+
+/* The socket inodes process pid holds (its /proc/PID/fd links "socket:[N]"), up to max. */
+static size_t
+socket_inodes(const char *pid, unsigned long *ino, size_t max)
+{
+	char p[300], link[64];
+	DIR *d;
+	struct dirent *e;
+	size_t n = 0;
+
+	snprintf(p, sizeof(p), "/proc/%s/fd", pid);
+	d = opendir(p);
+	while (d && (e = readdir(d)) != NULL && n < max) {
+		ssize_t k;
+
+		snprintf(p, sizeof(p), "/proc/%s/fd/%s", pid, e->d_name);
+		k = readlink(p, link, sizeof(link) - 1);
+		link[k > 0 ? k : 0] = '\0';
+		if (sscanf(link, "socket:[%lu]", &ino[n]) == 1)
+			n++;
+	}
+	if (d)
+		closedir(d);
+	return n;
+}
+
+/* Whether one of the n sockets listens in file (/proc/PID/net/tcp or tcp6: state 0A). */
+static int
+sockets_listen(const char *file, const unsigned long *ino, size_t n)
+{
+	FILE *f = fopen(file, "re");
+	char line[512];
+	int on = 0;
+
+	while (f && !on && fgets(line, sizeof(line), f)) {
+		unsigned long inode;
+		unsigned st;
+
+		if (sscanf(line,
+			   " %*u: %*[0-9A-Fa-f]:%*x %*[0-9A-Fa-f]:%*x %x %*s %*s %*s %*u %*u %lu",
+			   &st, &inode) != 2 ||
+		    st != 0x0A)
+			continue;
+		for (size_t i = 0; i < n && !on; i++)
+			on = inode == ino[i];
+	}
+	if (f)
+		fclose(f);
+	return on;
+}
+
+int
+cg_group_listens(pid_t pgid)
+{
+	static const char *const files[] = {"tcp", "tcp6"};
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+	int on = 0;
+
+	while (d && !on && (e = readdir(d)) != NULL) {
+		unsigned long ino[64];
+		char p[300];
+		size_t n;
+
+		if (!isdigit((unsigned char)e->d_name[0]) || getpgid(atoi(e->d_name)) != pgid)
+			continue;
+		if ((n = socket_inodes(e->d_name, ino, 64)) == 0)
+			continue;
+		for (size_t k = 0; k < 2 && !on; k++) {
+			snprintf(p, sizeof(p), "/proc/%s/net/%s", e->d_name, files[k]);
+			on = sockets_listen(p, ino, n);
+		}
+	}
+	if (d)
+		closedir(d);
+	return on;
 }
 
 /* SIGKILL, in rounds until a round finds none (what they fork in the meantime). */

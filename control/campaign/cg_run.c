@@ -25,8 +25,9 @@
 #define FE_VERSION "?"
 #endif
 
-/* How long the network has to settle after the job (FINs, the last ACKs) before counting. */
-#define CG_SETTLE_US 300000
+/* How long the network has at most to settle after the job (FINs, the last ACKs) before
+ * counting. */
+#define CG_SETTLE_NS 300000000ull
 
 static void
 capacity_say(double bps)
@@ -445,9 +446,49 @@ partial(const struct cg_run *r, const struct cg_job_result *jr, int status, json
 	json_object_set_new(run, "verdict", json_string(v));
 }
 
+/* After the job: until no connection of the hosts is still closing (its FINs and their
+ * last ACKs through the fabric), checked every 10 ms, up to CG_SETTLE_NS. */
+static void
+settle(const struct cg_run *r)
+{
+	uint64_t t0 = cg_now_ns(CLOCK_MONOTONIC);
+
+	while (!cg_interrupted && cg_hosts_unsettled(r) &&
+	       cg_now_ns(CLOCK_MONOTONIC) - t0 < CG_SETTLE_NS)
+		usleep(10000);
+}
+
+/* Where a run's time went: the moments its phases ended (CLOCK_MONOTONIC, ns). */
+struct run_times {
+	uint64_t start, up, ping, opened, job, settled, read, down;
+};
+
+static double
+secs(uint64_t from, uint64_t to)
+{
+	return to > from ? (double)(to - from) / 1e9 : 0;
+}
+
+/* The progress says where a run's time went, before the job and after it. */
+static void
+say_times(const struct run_times *t, const struct cg_job_result *jr, int opened, int reads)
+{
+	double job = secs(t->opened, t->job) - (double)(jr->beside_ns + jr->stop_ns) / 1e9;
+
+	cg_say("    run took %.2f s: set-up %.2f (network %.2f, ping %.2f, window %.2f in %d "
+	       "read(s), beside %.2f), job %.2f, after it %.2f (stopping %.2f, settle %.2f, "
+	       "window %.2f in %d read(s), network down %.2f)\n",
+	       secs(t->start, t->down), secs(t->start, t->opened) + (double)jr->beside_ns / 1e9,
+	       secs(t->start, t->up), secs(t->up, t->ping), secs(t->ping, t->opened), opened,
+	       (double)jr->beside_ns / 1e9, job > 0 ? job : 0,
+	       (double)jr->stop_ns / 1e9 + secs(t->job, t->down), (double)jr->stop_ns / 1e9,
+	       secs(t->job, t->settled), secs(t->settled, t->read), reads, secs(t->read, t->down));
+}
+
 static json_t *
 one_run(struct cg_run *r, const struct cg_regime *g, unsigned rep, int *status)
 {
+	struct run_times t = {.start = cg_now_ns(CLOCK_MONOTONIC)};
 	struct cg_host_ctr before[CG_MAX_HOSTS + 1], after[CG_MAX_HOSTS + 1];
 	struct cg_job_result jr = {0};
 	char marks[PATH_MAX], tag[96];
@@ -468,7 +509,9 @@ one_run(struct cg_run *r, const struct cg_regime *g, unsigned rep, int *status)
 		*status = cg_interrupted ? CG_INTERRUPTED : CG_SETUP;
 		return NULL;
 	}
+	t.up = cg_now_ns(CLOCK_MONOTONIC);
 	rtt = cg_ping_rtt_us(r);
+	t.ping = cg_now_ns(CLOCK_MONOTONIC);
 	/* the job's window: both ends counted from here (the hosts are idle) */
 	if ((opened = open_window(r, g, before)) < 0) {
 		cg_say("  fabemu-dp did not reset its counters: the run's would not be the job's "
@@ -478,15 +521,18 @@ one_run(struct cg_run *r, const struct cg_regime *g, unsigned rep, int *status)
 		*status = CG_SETUP;
 		return NULL;
 	}
-	reset_at = cg_now_ns(CLOCK_MONOTONIC);
+	reset_at = t.opened = cg_now_ns(CLOCK_MONOTONIC);
 	snprintf(marks, sizeof(marks), "%s/logs/marks-%s.txt", r->out, tag);
 	unlink(marks);
 	cg_run_job(r, g, rep, marks, &jr);
+	t.job = cg_now_ns(CLOCK_MONOTONIC);
 	if (!cg_interrupted && !jr.dp_died)
-		usleep(CG_SETTLE_US);
+		settle(r);
+	t.settled = cg_now_ns(CLOCK_MONOTONIC);
 	tcp = json_array();
 	hosts = json_array();
 	counters = read_window(r, g, after, &reads, &in_flight);
+	t.read = cg_now_ns(CLOCK_MONOTONIC);
 	if (counters) /* the window the counters cover: from their reset to their read */
 		json_object_set_new(
 			counters, "window_ns",
@@ -500,6 +546,8 @@ one_run(struct cg_run *r, const struct cg_regime *g, unsigned rep, int *status)
 	} else {
 		cg_wire_down(r);
 	}
+	t.down = cg_now_ns(CLOCK_MONOTONIC);
+	say_times(&t, &jr, opened, reads);
 	run = json_pack("{s:s, s:s, s:i, s:s, s:i, s:i, s:o, s:I, s:I, s:i, s:i, s:f, s:o, s:o, "
 			"s:o, s:o}",
 			"regime", g->name, "kind", g->kind == CG_WIRE ? "wire" : "dataplane",
