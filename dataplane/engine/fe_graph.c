@@ -145,7 +145,12 @@ trunks_setup(struct fe_dp *dp, struct fe_graph *g, const struct fe_graph_conf *c
 			 FE_GRAPH_TRUNKS);
 		return -EINVAL;
 	}
-	g->nic_tags = fe_nic_emulated(dp->conf.nic.model);
+	g->tagoff = fe_nic_field();
+	if (g->tagoff < 0) {
+		snprintf(err, errlen, "no mbuf field for the NIC's tag: %s",
+			 rte_strerror(rte_errno));
+		return -EINVAL;
+	}
 	g->trunk =
 		rte_zmalloc_socket("fe_graph", sizeof(*g->trunk) * n, RTE_CACHE_LINE_SIZE, socket);
 	if (g->trunk == NULL)
@@ -221,12 +226,16 @@ fe_graph_create(struct fe_dp *dp, const struct fe_graph_conf *c, int socket, cha
 		snprintf(err, errlen, "no mbuf field for routes: %s", rte_strerror(rte_errno));
 		return -EINVAL;
 	}
-	/* path entropy reads the entropy a NIC wrote in its tag (the trunks set it too) */
-	g->tagoff = fe_nic_field();
-	if (g->tagoff < 0) {
-		snprintf(err, errlen, "no mbuf field for the NIC's tag: %s",
-			 rte_strerror(rte_errno));
-		return -EINVAL;
+	/* an emulated NIC tags every frame (the field is its: no room taken): path entropy
+	 * reads the entropy in its data frames' tags (without one, it is ecmp) */
+	g->nic_tags = fe_nic_emulated(dp->conf.nic.model);
+	if (g->nic_tags) {
+		g->tagoff = fe_nic_field();
+		if (g->tagoff < 0) {
+			snprintf(err, errlen, "no mbuf field for the NIC's tag: %s",
+				 rte_strerror(rte_errno));
+			return -EINVAL;
+		}
 	}
 	ports_setup(dp, g, c);
 	memcpy(g->nnh, c->nnh, sizeof(g->nnh));
@@ -818,7 +827,7 @@ choose_r(struct fe_graph *g, unsigned x, uint64_t r, uint64_t t, struct rte_mbuf
 	unsigned d = g->port_sw[R_DST(r)];
 	uint32_t hash = R_HASH(r);
 
-	if (g->path == FE_PATH_ENTROPY) /* its flow and its NIC's entropy (REPS) */
+	if (g->path == FE_PATH_ENTROPY && g->nic_tags) /* its flow and its NIC's entropy */
 		hash |= fe_nic_tag_entropy(*RTE_MBUF_DYNFIELD(m, g->tagoff, uint64_t *)) << 16;
 	return choose_among(g, x, g->nh[x][d], g->nnh[x][d], hash, t);
 }

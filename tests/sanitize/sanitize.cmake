@@ -25,9 +25,9 @@ endfunction()
 
 # Once tests/CMakeLists.txt has registered them all: the sanitizers' options and reports.
 function(fe_sanitize_tests)
-  # what no test of this build runs is not built: the benchmarks' programs and the MPI job
-  # (tests/run.sh builds the target all)
-  set_target_properties(fe-enginebench fe-cpufloor fe-allreduce PROPERTIES EXCLUDE_FROM_ALL ON)
+  # what no test of this build runs is not built: the MPI job (e2e_cli runs the
+  # benchmarks' programs, fe-enginebench and fe-cpufloor; tests/run.sh builds the target all)
+  set_target_properties(fe-allreduce PROPERTIES EXCLUDE_FROM_ALL ON)
   get_property(tests DIRECTORY PROPERTY TESTS)
   foreach(t IN LISTS tests)
     set(log "log_path=${FE_SAN_DIR}/${t}:log_exe_name=1")
