@@ -837,3 +837,10 @@ fe_link_discard_waiting(struct fe_link *l, enum fe_link_drop why, void **pkts, u
 	publish(l);
 	return n;
 }
+
+unsigned __int128
+fe_link_replayed(struct fe_link *l, unsigned __int128 ser, uint64_t r)
+{
+	FE_CNT_ADD(l->st.llr_replays, r);
+	return ser + r * (ser + ((unsigned __int128)l->cfg.llr_ticks << 32));
+}

@@ -277,8 +277,12 @@ fe_link_next_leave(const struct fe_link *l)
 	return l->svc == l->sched ? UINT64_MAX : l->slots[l->svc & l->mask].tx_end;
 }
 
+/* A frame of ser (32.32 ticks) sent again r times under link-level retry: its serializer
+ * time in all, counted (out of line: the fast path only tests for it). */
+unsigned __int128 fe_link_replayed(struct fe_link *l, unsigned __int128 ser, uint64_t r);
+
 /* Serialize the packet in slot s, starting no earlier than start (internal to fe_link). */
-static inline void
+static inline __attribute__((always_inline)) void
 fe_link_serialize(struct fe_link *l, struct fe_link_slot *s, uint64_t start, uint64_t extra)
 {
 	unsigned __int128 t;
@@ -289,11 +293,8 @@ fe_link_serialize(struct fe_link *l, struct fe_link_slot *s, uint64_t start, uin
 	}
 	t = (unsigned __int128)fe_wire_bytes(s->len) * l->cfg.tpb_fp;
 	if (__builtin_expect(extra >> FE_LINK_REPLAY_SHIFT, 0)) { /* LLR: sent 1 + r times */
-		uint64_t r = extra >> FE_LINK_REPLAY_SHIFT;
-
-		t += r * (t + ((unsigned __int128)l->cfg.llr_ticks << 32));
+		t = fe_link_replayed(l, t, extra >> FE_LINK_REPLAY_SHIFT);
 		extra &= FE_LINK_JITTER_MASK;
-		FE_CNT_ADD(l->st.llr_replays, r);
 	}
 	t += l->busy_frac;
 	l->busy_until += (uint64_t)(t >> 32);
