@@ -53,6 +53,8 @@ fe_check "NAKs the senders got, as sent (none lost)" "$nrecv" "$nsent" "$nsent"
 fe_check "frames resent, at least the NAKs" "$resent" "$nrecv" 1e12
 fe_check "buffer drops in the fabric" "$tail" 0 0
 fe_check "NIC timeouts" "$tmo" 0 0
+cwnd=$(j uec "min($(port 0)['nic_cwnd_min_bytes'], $(port 1)['nic_cwnd_min_bytes'])")
+fe_check "NSCC: the senders' least window (bytes), cut below 1.5 BDP" "$cwnd" 1 24000
 fe_check "hosts' real TCP retransmissions" "$RETRANS" 0 0
 
 echo "NIC model tcp (the control): the same incast"
