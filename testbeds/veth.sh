@@ -149,6 +149,10 @@ up() {
 		# checksum never computed and the receiver drops it: compute it on the host.
 		ip netns exec "$ns" ethtool -K eth0 tx off >/dev/null
 		ip netns exec "$ns" sysctl -qw "net.ipv4.tcp_congestion_control=$CC"
+		# each connection starts afresh: Linux otherwise keeps a destination's ssthresh
+		# from the last connection's losses, and a run would start slower after a lossy
+		# one (runs in turn on one testbed, the regimes of a campaign, are compared)
+		ip netns exec "$ns" sysctl -qw net.ipv4.tcp_no_metrics_save=1
 		# split: what the host receives is processed on the hosts' cores, not in the
 		# context of whoever sent it (the dataplane's lcore, on core 0)
 		[ "$CORES" = split ] && [ -n "$(host_cpus)" ] &&

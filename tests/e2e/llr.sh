@@ -5,7 +5,8 @@
 # same loss with llr=on costs the link a microsecond round trip a frame and TCP nothing.
 # The three settings (clean, loss, loss with llr) take turns, a run each in each of five rounds,
 # and the medians are compared inside this one run: the cost with llr (its median less
-# the clean one) is under 1 % of the cost without. With llr the up link drops nothing,
+# the clean one) is under 2 % of the cost without (the hosts keep no TCP metrics between
+# connections: a run after a lossy one would start from its ssthresh, veth.sh). With llr the up link drops nothing,
 # sends frames again (llr_replays), and the sender retransmits nothing real.
 set -euo pipefail
 . "$(dirname "$0")/../../testbeds/lib.sh"
@@ -62,8 +63,8 @@ echo "  medians: clean $c s, 1 % loss $l s, 1 % loss with llr $r s"
 fe_check "llr: the median round's real retransmissions" "$(med "$LLR_RETRANS")" 0 0
 fe_check "the loss's cost (s), its median less clean's" "$(python3 -c "print(round($l - $c, 4))")" \
 	"$(python3 -c "print(round($c, 4))")" 1000
-fe_check "llr's cost (s), under 1 % of the loss's" "$(python3 -c "print(round($r - $c, 4))")" \
-	-1000 "$(python3 -c "print(round(($l - $c) / 100, 4))")"
+fe_check "llr's cost (s), under 2 % of the loss's" "$(python3 -c "print(round($r - $c, 4))")" \
+	-1000 "$(python3 -c "print(round(($l - $c) / 50, 4))")"
 up=$(fe_json "$FE_TMP/now.json" "[x for x in d['links'] if x['link'] == '0.up'][0]")
 rep=$(python3 -c "print($up['llr_replays'])"); rnd=$(python3 -c "print($up['drop_random_pkts'])")
 llrd=$(python3 -c "print($up['drop_llr_pkts'])")

@@ -18,6 +18,10 @@ for i in 1 2 3; do
 	ip link show "tbt-h$i" | grep -q 'state UP\|state LOWERLAYERDOWN\|UP' || fe_fail "tbt-h$i link"
 	[ "$(ip netns exec "tbt-h$i" sysctl -n net.ipv4.tcp_congestion_control)" = cubic ] ||
 		fe_fail "tbt-h$i: congestion control is not cubic"
+	# a connection starts from nothing its host learnt before (no cached ssthresh from
+	# an earlier run's losses: runs in turn on one testbed are compared)
+	[ "$(ip netns exec "tbt-h$i" sysctl -n net.ipv4.tcp_no_metrics_save)" = 1 ] ||
+		fe_fail "tbt-h$i: TCP keeps its metrics between connections"
 done
 [ "$($VETH vdevs --name tbt --pmd af_xdp | wc -w)" = 3 ] || fe_fail "vdevs"
 $VETH up 2 --name tbt 2>"$FE_TMP/err" && fe_fail "second up of the same testbed accepted"
