@@ -25,6 +25,7 @@ PKGS=(
 	valgrind                                  # the packet-rate benchmark's instruction counts
 	clang-14 libclang-rt-14-dev               # the ASan/UBSan build and libFuzzer (tests/run.sh)
 	llvm                                      # llvm-symbolizer: sanitizer reports with file:line
+	ccache                                    # tests/run.sh compiles its three builds through it
 	podman runc debootstrap                   # the fabemu image (testbeds/containerlab/image.sh)
 )
 missing=()

@@ -69,10 +69,14 @@ else
 fi
 
 "$ROOT/testbeds/setup.sh"
+# every build compiles through ccache (setup.sh installs it; its cache, ~/.cache/ccache,
+# outlives the clone): a clean clone compiles again only what changed since a run before
+launch=()
+command -v ccache >/dev/null && launch=(-DCMAKE_C_COMPILER_LAUNCHER=ccache)
 for b in "${builds[@]}"; do
 	case $b in
 	build)
-		cmake -S "$ROOT" -B "$ROOT/build" >/dev/null
+		cmake -S "$ROOT" -B "$ROOT/build" "${launch[@]}" >/dev/null
 		if [ "$QUICK" = 1 ]; then
 			cmake --build "$ROOT/build" -j"$JOBS" --target quick
 		else
@@ -80,11 +84,11 @@ for b in "${builds[@]}"; do
 		fi
 		;;
 	build-asan)
-		CC=$CLANG cmake -S "$ROOT" -B "$ROOT/build-asan" -DFABEMU_SANITIZE=ON >/dev/null
+		CC=$CLANG cmake -S "$ROOT" -B "$ROOT/build-asan" -DFABEMU_SANITIZE=ON "${launch[@]}" >/dev/null
 		cmake --build "$ROOT/build-asan" -j"$JOBS"
 		;;
 	build-fuzz)
-		CC=$CLANG cmake -S "$ROOT" -B "$ROOT/build-fuzz" -DFABEMU_FUZZ=ON \
+		CC=$CLANG cmake -S "$ROOT" -B "$ROOT/build-fuzz" -DFABEMU_FUZZ=ON "${launch[@]}" \
 			-DFABEMU_FUZZ_SECONDS="${FABEMU_FUZZ_SECONDS:-15}" >/dev/null
 		cmake --build "$ROOT/build-fuzz" -j"$JOBS" --target fuzzers
 		;;
