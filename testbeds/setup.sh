@@ -39,8 +39,9 @@ if [ ${#missing[@]} -gt 0 ]; then
 	apt-get install -y -q --no-install-recommends "${missing[@]}"
 fi
 
-# Hugepages for runs that want them (fabemu-dp also runs with --no-huge).
-pages=${FABEMU_HUGEPAGES:-512}
+# Hugepages: the tests and campaigns run fabemu-dp on them where 512 MiB are free (2 GiB
+# here: a split campaign runs two dataplanes), else with --no-huge.
+pages=${FABEMU_HUGEPAGES:-1024}
 if [ "$pages" -gt 0 ]; then
 	cur=$(cat /proc/sys/vm/nr_hugepages)
 	[ "$cur" -ge "$pages" ] || echo "$pages" >/proc/sys/vm/nr_hugepages || true

@@ -6,7 +6,7 @@ set -euo pipefail
 . "$(dirname "$0")/../../testbeds/lib.sh"
 fe_init pipeline
 fe_hosts fepl 2
-EAL="--no-huge -m 2048 --no-pci -l 0,1 --file-prefix fe-$FE_SELF $(fe_vdevs af_packet)"
+EAL="$(fe_eal_mem 2048) --no-pci -l 0,1 --file-prefix fe-$FE_SELF $(fe_vdevs af_packet)"
 
 rc=0; out=$("$FE_BIN/fabemu-dp" $EAL -- --lcores 2 --regime credit 2>&1) || rc=$?
 [ "$rc" = 2 ] && grep -qF -- "--lcores 2: only the lossy regime runs as a pipeline" <<<"$out" ||

@@ -90,7 +90,7 @@ nic_sum() { # FILE KEY: a NIC counter summed over the ports of a counters docume
 ARGS="--topology $T/ls.yaml --rate 100Mbit --delay 1ms --idle-sleep 50us"
 
 start_b() { # REGIME [ARGS]: box b (the spine) on the other core
-	ip netns exec fesplit-b nice -n -10 "$FE_BIN/fabemu-dp" --no-huge -m 1024 --no-pci -l 1 \
+	ip netns exec fesplit-b nice -n -10 "$FE_BIN/fabemu-dp" $(fe_eal_mem 1024) --no-pci -l 1 \
 		--file-prefix fe-split-b \
 		$(trunk_vdevs b 0) -- $ARGS --regime "$@" --box b \
 		--control /run/fabemu/fe-split-b.sock >"$T/b.log" 2>&1 &
@@ -156,7 +156,7 @@ fe_dp_stop
 refused() { # WANT ARGS...: fabemu-dp ARGS exits 2 saying WANT
 	local want=$1 rc=0 out
 	shift
-	out=$(timeout 60 "$FE_BIN/fabemu-dp" --no-huge -m 512 --no-pci -l 0 --file-prefix fe-split-r \
+	out=$(timeout 60 "$FE_BIN/fabemu-dp" $(fe_eal_mem 512) --no-pci -l 0 --file-prefix fe-split-r \
 		"$@" 2>&1) || rc=$?
 	rm -rf /var/run/dpdk/fe-split-r
 	[ "$rc" = 2 ] && grep -qF -- "$want" <<<"$out" || fe_fail "want '$want' (exit 2): $rc $out"
@@ -284,7 +284,7 @@ sed -e 's/{name: leaf2, box: a}/{name: leaf2, box: b}/' "$T/ls.yaml" >"$T/hb.yam
 ip link set fesp-h2 netns fesplit-b
 ip -n fesplit-b link set fesp-h2 up
 HB="--topology $T/hb.yaml --rate 100Mbit --delay 1ms --idle-sleep 50us --regime credit --nic model=ib"
-ip netns exec fesplit-b nice -n -10 "$FE_BIN/fabemu-dp" --no-huge -m 1024 --no-pci -l 1 \
+ip netns exec fesplit-b nice -n -10 "$FE_BIN/fabemu-dp" $(fe_eal_mem 1024) --no-pci -l 1 \
 	--file-prefix fe-split-b \
 	--vdev=net_af_packet0,iface=fesp-h2,qpairs=1,framecnt=16384,framesz=2048,blocksz=4096 \
 	--vdev=net_af_packet1,iface=fesplit-1-b,qpairs=1,framecnt=16384,framesz=2048,blocksz=4096 \
