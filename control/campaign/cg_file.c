@@ -490,7 +490,7 @@ regime_figures(struct cg_regime *g, const struct fe_linkdef *up, const struct fe
 		for (unsigned k = 0; k < 2; k++)
 			g->ideal &= l[k]->link.rate_bps == 0 && l[k]->link.delay_ns == 0 &&
 				    l[k]->loss.kind == FE_LOSS_NONE && !l[k]->ecn.enabled &&
-				    l[k]->jitter_ns == 0 && l[k]->drop_count == 0;
+				    l[k]->link.jitter_ns == 0 && l[k]->drop_count == 0;
 	}
 	for (unsigned i = 0; i < hosts; i++) {
 		if (up[i].link.rate_bps == 0) { /* one unbounded host: no figure */

@@ -418,7 +418,7 @@ at_scale(const struct ctx *c, const char *key, const char *name, struct fe_linkd
 	if (rate)
 		*v = d->link.rate_bps ? fe_fmt_rate(d->link.rate_bps, buf, len) : *v;
 	else
-		*v = fe_fmt_time(delay ? d->link.delay_ns : d->jitter_ns, buf, len);
+		*v = fe_fmt_time(delay ? d->link.delay_ns : d->link.jitter_ns, buf, len);
 	return 0;
 }
 

@@ -29,7 +29,7 @@ set_delay(struct fe_linkdef *d, const char *v, char *err, size_t len)
 static int
 set_jitter(struct fe_linkdef *d, const char *v, char *err, size_t len)
 {
-	return fe_rule_parse(&fe_rule_link_jitter, "", v, &d->jitter_ns, err, len);
+	return fe_rule_parse(&fe_rule_link_jitter, "", v, &d->link.jitter_ns, err, len);
 }
 
 static int
@@ -529,7 +529,7 @@ fe_linkdef_spec(const struct fe_linkdef *d, char *buf, size_t len)
 		    (unsigned long long)e->kmax, e->pmax * 100, e->drop_non_ect ? "/drop" : "");
 	else
 		PUT(",ecn=off");
-	PUT(",jitter=%s", fe_fmt_time(d->jitter_ns, j, sizeof(j)));
+	PUT(",jitter=%s", fe_fmt_time(d->link.jitter_ns, j, sizeof(j)));
 	if (d->drop_count)
 		PUT(",drop=%llu/%llu", (unsigned long long)d->drop_first,
 		    (unsigned long long)d->drop_count);

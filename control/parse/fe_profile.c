@@ -665,8 +665,8 @@ fe_profile_dilate(struct fe_linkdef *d, uint32_t scale, const char *name, char *
 		d->link.rate_bps = rate;
 	}
 	d->link.delay_ns *= scale;
-	d->jitter_ns *= scale;
-	if (d->link.delay_ns > FE_LINK_DELAY_MAX || d->jitter_ns > FE_LINK_DELAY_MAX) {
+	d->link.jitter_ns *= scale;
+	if (d->link.delay_ns > FE_LINK_DELAY_MAX || d->link.jitter_ns > FE_LINK_DELAY_MAX) {
 		snprintf(err, errlen, "%s: delay or jitter at scale %u is above 10s", name, scale);
 		return -ERANGE;
 	}
@@ -791,8 +791,8 @@ fe_profile_fmt_link(const struct fe_linkdef *d, char *buf, size_t len)
 	if (d->ecn.enabled)
 		ADD(" ecn %" PRIu64 "B/%" PRIu64 "B/%s%s", d->ecn.kmin, d->ecn.kmax,
 		    fmt_pct(d->ecn.pmax, a, sizeof(a)), d->ecn.drop_non_ect ? "/drop" : "");
-	if (d->jitter_ns)
-		ADD(" jitter %s", fe_fmt_time(d->jitter_ns, t, sizeof(t)));
+	if (d->link.jitter_ns)
+		ADD(" jitter %s", fe_fmt_time(d->link.jitter_ns, t, sizeof(t)));
 	if (d->drop_count)
 		ADD(" drop %" PRIu64 "/%" PRIu64, d->drop_first, d->drop_count);
 	if (d->llr)

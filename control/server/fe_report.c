@@ -233,8 +233,8 @@ fe_report_impairments(const struct fe_linkdef *d, char *buf, size_t len)
 	if (d->ecn.enabled)
 		ADD(", ecn %" PRIu64 "/%" PRIu64 " B pmax %g%%%s", d->ecn.kmin, d->ecn.kmax,
 		    d->ecn.pmax * 100, d->ecn.drop_non_ect ? " drop-non-ect" : "");
-	if (d->jitter_ns)
-		ADD(", jitter %s", fe_fmt_time(d->jitter_ns, t, sizeof(t)));
+	if (d->link.jitter_ns)
+		ADD(", jitter %s", fe_fmt_time(d->link.jitter_ns, t, sizeof(t)));
 	if (d->drop_count)
 		ADD(", drop %" PRIu64 "/%" PRIu64, d->drop_first, d->drop_count);
 	if (d->llr)

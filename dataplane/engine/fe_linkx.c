@@ -21,7 +21,7 @@ fe_linkx_compile(struct fe_linkx_cfg *c, const struct fe_linkdef *d, uint64_t hz
 		snprintf(err, errlen, "bad ecn thresholds");
 		return -EINVAL;
 	}
-	c->jitter_ticks = fe_ns_to_ticks(d->jitter_ns, hz);
+	c->jitter_ticks = fe_ns_to_ticks(d->link.jitter_ns, hz);
 	c->llr = d->llr != 0;
 	if (d->drop_count) {
 		c->drop_first = d->drop_first;

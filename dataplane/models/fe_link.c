@@ -24,6 +24,10 @@ fe_link_params_check(const struct fe_link_params *p, const char **what)
 		*what = "delay (allowed: 0 to 10s)";
 		return -EINVAL;
 	}
+	if (p->jitter_ns > FE_LINK_DELAY_MAX) {
+		*what = "jitter (allowed: 0 to 10s)";
+		return -EINVAL;
+	}
 	if (p->limit_bytes > FE_LINK_BYTES_MAX) {
 		*what = "buffer (allowed: 0 for unlimited, or up to 4GiB)";
 		return -EINVAL;
@@ -45,9 +49,10 @@ pow2_ceil(uint64_t v)
 	return r;
 }
 
-/* Slots for the buffer plus every packet that can be on the wire at once. */
+/* Slots for the buffer plus every packet that can be on the wire at once: for the
+ * propagation delay and the most jitter adds (its frames arrive up to that much later). */
 static uint32_t
-slots_needed(const struct fe_link_cfg *cfg)
+slots_needed(const struct fe_link_cfg *cfg, uint64_t jitter_ticks)
 {
 	uint64_t buf, wire;
 
@@ -58,9 +63,11 @@ slots_needed(const struct fe_link_cfg *cfg)
 	else
 		buf = FE_LINK_SLOTS_MAX;
 	if (cfg->tpb_fp == 0)
-		wire = cfg->prop_ticks ? FE_LINK_SLOTS_MAX : 0;
+		wire = cfg->prop_ticks + jitter_ticks ? FE_LINK_SLOTS_MAX : 0;
 	else
-		wire = cfg->prop_ticks / (fe_link_ser_ticks(cfg, FE_WIRE_MIN_FRAME) + 1) + 1;
+		wire = (cfg->prop_ticks + jitter_ticks) /
+			       (fe_link_ser_ticks(cfg, FE_WIRE_MIN_FRAME) + 1) +
+		       1;
 	buf += wire + 64;
 	return pow2_ceil(buf < FE_LINK_SLOTS_MIN ? FE_LINK_SLOTS_MIN : buf);
 }
@@ -83,7 +90,8 @@ fe_link_compile(const struct fe_link_params *p, uint64_t hz, struct fe_link_cfg 
 	cfg->max_bytes = p->limit_bytes ? p->limit_bytes : UINT64_MAX / 2;
 	cfg->ns_fp = fe_ns_fp(hz);
 	cfg->llr_ticks = 2 * cfg->prop_ticks + fe_link_ser_ticks(cfg, FE_WIRE_MIN_FRAME);
-	cfg->nslots = slots_needed(cfg);
+	cfg->nslots = slots_needed(
+		cfg, (uint64_t)(((unsigned __int128)p->jitter_ns * hz + 500000000) / 1000000000));
 	return 0;
 }
 

@@ -53,6 +53,9 @@ struct fe_link_params {
 	uint64_t delay_ns;    /* one-way propagation delay */
 	uint64_t limit_bytes; /* buffer limit in frame bytes (as received, without FCS) */
 	uint32_t limit_pkts;  /* buffer limit in packets */
+	/* extra delay, uniform in [0, jitter], never reordering: drawn by the caller a frame
+	 * (fe_link_enqueue_x's extra), counted here in the slots for what is on the wire */
+	uint64_t jitter_ns;
 };
 
 /* Ranges checked by fe_link_params_check(). */

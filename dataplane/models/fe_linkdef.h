@@ -21,7 +21,6 @@ struct fe_linkdef {
 	struct fe_link_params link; /* rate, delay, buffer */
 	struct fe_loss_params loss; /* random or bursty loss */
 	struct fe_ecn_params ecn;   /* RED-style marking on this link's queue */
-	uint64_t jitter_ns;	    /* extra delay, uniform in [0, jitter], never reordering */
 	uint64_t drop_first;	    /* exact drops: the drop_first-th matching packet ... */
 	uint64_t drop_count;	    /* ... and the drop_count - 1 after it; 0: no rule */
 	uint8_t llr;		    /* link-level retry: what loss and ge hit is sent again */

@@ -149,7 +149,7 @@ engine(uint8_t a, uint8_t b)
 	if (b & 0x04)
 		snprintf(down.match, sizeof(down.match), "%s", filters[b >> 6 & 3]);
 	if (b & 0x10) {
-		down.jitter_ns = 1000;
+		down.link.jitter_ns = 1000;
 		down.loss = (struct fe_loss_params){
 			.kind = FE_LOSS_GE, .p = 0.2, .r = 0.5, .loss_bad = 0.5};
 	}

@@ -129,7 +129,7 @@ Test(alike, regimes_run_over_the_same_links)
 			 "down:rate=100Mbit,delay=500us,buffer=524288,buffer-pkts=1000");
 	/* the regime's own links: entries over the alike links, in its as-specified order */
 	cr_expect_str_eq(camp.reg[6].links[2], "0.up:jitter=10us");
-	cr_expect_eq(camp.reg[6].up[0].jitter_ns, 10000ULL);
+	cr_expect_eq(camp.reg[6].up[0].link.jitter_ns, 10000ULL);
 	cr_expect_eq(camp.reg[6].nlinks, 3);
 	cr_expect_eq(camp.reg[7].down[1].link.limit_bytes, 65536ULL, "eth's shallow buffer kept");
 	cr_expect_eq(camp.reg[7].up[1].link.limit_bytes, 524288ULL);

@@ -418,7 +418,7 @@ Test(engine, shared_buffer_drops)
 
 Test(engine, jitter_never_reorders)
 {
-	struct fe_linkdef up = {.jitter_ns = 50000}, down = {0};
+	struct fe_linkdef up = {.link.jitter_ns = 50000}, down = {0};
 	struct fe_dp *dp = engine_x(&up, &down, 0);
 	struct rte_mbuf *out[64];
 	uint16_t last = 0;
@@ -783,6 +783,50 @@ Test(engine, pfc_pauses_a_host_and_lets_it_go)
 	cr_assert_gt(pfc->prio[0].paused_ticks, 0, "the sender was stopped");
 	cr_assert_eq(pfc->prio[0].xoff_events, 1);
 	sent(0), sent(1), sent(2);
+	fe_dp_free(dp);
+}
+
+/*
+ * Jitter holds frames on the wire longer than the propagation delay: a link's slots must
+ * hold them all. Under PFC, 1,000 frames of 60 bytes into a 1 Gbit/s link with a buffer
+ * of 64 frames and 1 ms of jitter: about 1,500 frames' serialization in a jitter, so up
+ * to 1,000 on the wire at once, none of them lost (the slots were sized for the buffer
+ * and the propagation delay alone: 256, and the rest dropped as "wire").
+ */
+Test(engine, jitter_keeps_what_is_on_the_wire)
+{
+	struct fe_dp_conf conf = {
+		.regime = FE_REGIME_PFC,
+		.lanes = 1,
+		.pfc = {.xoff = 1200, .xon = 600, .headroom = 1200, .quanta = 65535}};
+	struct fe_linkdef all = {.link = {.rate_bps = 1000000000}},
+			  slow = {.link = {.rate_bps = 1000000000,
+					   .limit_pkts = 64,
+					   .jitter_ns = 1000000}};
+	struct fe_dp *dp = engine_regime(&conf, &all, &slow);
+	uint64_t t = 1, drops = 0;
+	unsigned got = 0, in = 0;
+
+	inject(1, BCAST, 60); /* learn B */
+	fe_dp_poll(dp, t);
+	sent(0), sent(2);
+	while (t < 20000000 && got < 1000) {
+		for (int k = 0; k < 50 && in < 1000; k++, in++)
+			inject(0, MAC[1], 60);
+		fe_dp_poll(dp, t += 10000);
+		got += sent(1);
+	}
+	for (int c = 0; c < FE_LINK_DROP__MAX; c++) {
+		drops += dp->ports[1].down.st.drop_pkts[c] + dp->ports[0].up.st.drop_pkts[c];
+		if (dp->ports[1].down.st.drop_pkts[c] + dp->ports[0].up.st.drop_pkts[c])
+			cr_log_error("cause %d: %llu", c,
+				     (unsigned long long)(dp->ports[1].down.st.drop_pkts[c] +
+							  dp->ports[0].up.st.drop_pkts[c]));
+	}
+	cr_assert_eq(drops, 0, "dropped %llu (wire: %llu)", (unsigned long long)drops,
+		     (unsigned long long)dp->ports[1].down.st.drop_pkts[FE_LINK_DROP_WIRE]);
+	cr_assert_eq(got, 1000, "delivered %u of 1000", got);
+	sent(0), sent(2);
 	fe_dp_free(dp);
 }
 

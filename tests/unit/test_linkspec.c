@@ -169,7 +169,7 @@ Test(linkspec, links_between_switches_by_name)
 		cr_assert_eq(def[i].loss.kind, FE_LOSS_BERNOULLI);
 	cr_assert_eq(u[0].loss.kind, FE_LOSS_NONE, "fabric: not the hosts' links");
 	cr_assert_eq(fe_linkspec_apply_fabric("up:jitter=1us", u, d, 2, &fab, err, sizeof(err)), 0);
-	cr_assert(u[1].jitter_ns == 1000 && def[0].jitter_ns == 0, "up: the hosts' links alone");
+	cr_assert(u[1].link.jitter_ns == 1000 && def[0].link.jitter_ns == 0, "up: the hosts' links alone");
 	cr_assert_eq(fe_linkspec_apply_fabric("buffer=1KiB", u, d, 2, &fab, err, sizeof(err)), 0);
 	cr_assert(def[3].link.limit_bytes == 1024 && d[0].link.limit_bytes == 1024, "all: both");
 	cr_assert_eq(fe_linkspec_apply_fabric("a-d:rate=1G", u, d, 2, &fab, err, sizeof(err)),
@@ -236,7 +236,7 @@ same_def(const struct fe_linkdef *a, const struct fe_linkdef *b, const char *wha
 	cr_assert_eq(a->ecn.kmax, b->ecn.kmax, "%s: kmax", what);
 	cr_assert_float_eq(a->ecn.pmax, b->ecn.pmax, 1e-12, "%s: pmax", what);
 	cr_assert_eq(a->ecn.drop_non_ect, b->ecn.drop_non_ect, "%s: /drop", what);
-	cr_assert_eq(a->jitter_ns, b->jitter_ns, "%s: jitter", what);
+	cr_assert_eq(a->link.jitter_ns, b->link.jitter_ns, "%s: jitter", what);
 	cr_assert_eq(a->drop_count, b->drop_count, "%s: drop", what);
 	cr_assert_eq(a->llr, b->llr, "%s: llr", what);
 	cr_assert_str_eq(a->match, b->match, "%s: match", what);

@@ -75,7 +75,7 @@ Test(profile, every_key)
 	cr_assert_eq(prof.link.link.delay_ns, 500);
 	cr_assert_eq(prof.link.link.limit_bytes, 512 << 10);
 	cr_assert_eq(prof.link.link.limit_pkts, 300);
-	cr_assert_eq(prof.link.jitter_ns, 100);
+	cr_assert_eq(prof.link.link.jitter_ns, 100);
 	cr_assert_eq(prof.link.llr, 0);
 	cr_assert(prof.link.ecn.enabled && prof.link.ecn.drop_non_ect);
 	cr_assert_eq(prof.link.ecn.kmin, 20000);
@@ -128,7 +128,7 @@ Test(profile, expand_and_dilate)
 		     err);
 	cr_assert_eq(up[0].link.rate_bps, 10000000000ULL, "rates divided by the scale");
 	cr_assert_eq(down[0].link.delay_ns, 5000, "times multiplied by it");
-	cr_assert_eq(down[0].jitter_ns, 1000);
+	cr_assert_eq(down[0].link.jitter_ns, 1000);
 	cr_assert_eq(fab.pfc.delay_ns, 20000);
 	cr_assert_eq(down[0].link.limit_bytes, 512 << 10, "sizes unchanged");
 	cr_assert_eq(fab.pfc.xoff, 128 << 10);
@@ -168,7 +168,7 @@ Test(profile, fabric_class)
 	cr_assert_eq(fe_profile_fabric(&prof, 10, &d, err, sizeof(err)), 0, "%s", err);
 	cr_assert_eq(d.link.rate_bps, 10000000000ULL, "link:, at the scale");
 	cr_assert_eq(d.link.delay_ns, 20000, "the fabric entry's, at the scale");
-	cr_assert_eq(d.jitter_ns, 10000, "the all entry's");
+	cr_assert_eq(d.link.jitter_ns, 10000, "the all entry's");
 }
 
 Test(profile, lossless_up_links_get_room)
