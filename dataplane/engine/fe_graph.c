@@ -795,6 +795,10 @@ flood_at(struct fe_dp *dp, unsigned x, unsigned src, struct rte_mbuf *m, uint64_
 		uint16_t hop;
 	} to[RTE_MAX_ETHPORTS + FE_GRAPH_SW * 4];
 
+	/* a queue pair's frame flooded (its destination forgotten since it was sent): every
+	 * host gets a plain copy, and the sender's NIC recovers the one its peer missed */
+	if (dp->nic_pool != NULL)
+		fe_nic_flooded(dp, m);
 	for (unsigned p = 0; p < dp->nports; p++)
 		if (g->port_sw[p] == x && p != R_IN(r))
 			to[n++].port = p;

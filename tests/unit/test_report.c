@@ -1183,3 +1183,54 @@ Test(report, every_counter_has_a_scenario)
 			  elsewhere[i].name, elsewhere[i].why);
 	}
 }
+
+/*
+ * Found building nic_flooded_ack: a NIC's data frame flooded (its host forgotten by the
+ * time it reaches the switch) goes to every other host as a plain copy, untagged; no NIC
+ * takes a copy for its flow. Host 1's copy arrives after host 2's: before, host 2's NIC
+ * took its copy as the flow's PSN 0 and acknowledged it, host 1's NIC discarded its own
+ * as a duplicate, and the sender, acknowledged, never sent it again.
+ */
+static unsigned
+ip_drain(struct rte_ring *r)
+{
+	void *m;
+	unsigned n = 0;
+
+	while (rte_ring_dequeue(r, &m) == 0) {
+		n += rte_pktmbuf_mtod((struct rte_mbuf *)m, uint8_t *)[12] == 0x08;
+		rte_pktmbuf_free(m);
+	}
+	return n;
+}
+
+Test(report, a_flooded_nic_frame_is_no_other_hosts)
+{
+	struct fe_linkdef up[NP] = {0}, down[NP] = {0};
+	struct fe_dp_conf conf = nic_conf(FE_NIC_ROCE, FE_NIC_GBN);
+	struct fe_dp *dp;
+	uint64_t t = 5000;
+	unsigned got[NP] = {0};
+
+	conf.mac_age_ns = 50000;
+	for (int i = 0; i < NP; i++)
+		up[i].link.delay_ns = down[i].link.delay_ns = 1000;
+	up[0].link.delay_ns = 100000; /* host 1 forgotten when host 0's frame reaches the switch */
+	down[1].link.delay_ns = 5000; /* host 2's copy first */
+	dp = engine(&conf, up, down);
+	learn(dp, t);
+	inject_tcp(0, MAC[1], 1000, 0, 1);
+	for (uint64_t end = t + 300000; t < end;) {
+		t += 1000;
+		fe_dp_poll(dp, t);
+		fe_dp_poll(dp, t);
+		for (int i = 0; i < NP; i++)
+			got[i] += ip_drain(txr[i]);
+	}
+	cr_assert_geq(dp->sw.flooded, 1, "the frame was flooded");
+	cr_assert_eq(got[1], 1, "host 1 gets the frame for it");
+	cr_assert_eq(got[2], 1, "host 2 a plain copy, as a flood gives");
+	cr_assert_eq(dp->ports[2].st.nic_acks_sent, 0, "host 2's NIC acknowledges nothing");
+	cr_assert_eq(dp->ports[1].st.nic_dup_discards, 0, "host 1's NIC discards nothing");
+	done(dp);
+}
