@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #define _GNU_SOURCE /* asprintf */
 /*
- * The job and its faults: the all-reduce (or a command) in host 1's namespace, followed
- * live; the faults at iterations through the job's hook, the faults in time from here;
- * the commands beside it. The baselines (the first wire regime, the first whose whole fabric
- * is ideal: cg_regime.baseline, cg_file.c) run without the timeline's faults: they are what
- * the ratios divide by.
+ * The job and its faults: the all-reduce (or a command) on the hosts, each command through
+ * its host's prefix (cg_host_sh()), followed live; the faults at iterations through the
+ * job's hook, the faults in time from here; the commands beside it. The baselines (the
+ * first wire regime, the first whose whole fabric is ideal: cg_regime.baseline, cg_file.c)
+ * run without the timeline's faults: they are what the ratios divide by.
  */
 #include <arpa/inet.h>
 #include <inttypes.h>

@@ -286,8 +286,10 @@ network_up(struct cg_run *r, const struct cg_regime *g, unsigned rep, const char
 	char err[1024];
 
 	if (cg_mtu(r, g->edge.mtu) < 0) {
-		cg_say("  the testbed's MTU could not be set to %u (log: %s/logs/testbed.log)\n",
-		       g->edge.mtu, r->out);
+		if (r->c->tb == CG_TB_VETH) /* existing hosts: cg_mtu() said which one */
+			cg_say("  the testbed's MTU could not be set to %u (log: "
+			       "%s/logs/testbed.log)\n",
+			       g->edge.mtu, r->out);
 		return -1;
 	}
 	if (g->kind == CG_WIRE) {
@@ -957,7 +959,11 @@ cg_campaign_run(const char *file, const char *outdir, const char *testbed, unsig
 	cg_say("campaign %s: %u regime(s) x %u repetition(s)%s, %u hosts; results in %s\n", c->name,
 	       c->nreg, c->reps, c->reps > 1 ? " (interleaved)" : "", c->hosts, r->out);
 	if (!cg_interrupted && cg_testbed_up(r) < 0 && !cg_interrupted) {
-		cg_say("  the testbed did not come up (log: %s/logs/testbed.log)\n", r->out);
+		if (c->tb == CG_TB_VETH)
+			cg_say("  the testbed did not come up (log: %s/logs/testbed.log)\n",
+			       r->out);
+		else
+			cg_say("  the hosts are not as the file says (above)\n");
 		status = CG_SETUP;
 	}
 	if (status == CG_OK && !cg_interrupted)

@@ -94,6 +94,47 @@ host_out(const struct cg_run *r, unsigned h, const char *cmd, char *out, size_t 
 }
 
 /*
+ * What the job needs on host h that the campaign does not carry there: this tree and its
+ * build (the MPI and torch jobs run them from the same paths), and on host 1 the
+ * runner's files (the hook a fault at an iteration runs). 0, or -1 and said what.
+ */
+static int
+hosts_paths(const struct cg_run *r, unsigned h)
+{
+	const struct cg_campaign *c = r->c;
+	char path[3][PATH_MAX + 64], out[64];
+	unsigned n = 0;
+	int iter_steps = 0;
+
+	for (unsigned i = 0; i < c->nsteps; i++)
+		iter_steps |= c->steps[i].at_iter > 0;
+	if (c->allreduce && !c->torch)
+		snprintf(path[n++], sizeof(path[0]), "%s/fe-allreduce", r->bindir);
+	if (c->allreduce && c->torch)
+		snprintf(path[n++], sizeof(path[0]), "%s/testbeds/allreduce_torch.py", r->root);
+	if (h == 1 && iter_steps)
+		snprintf(path[n++], sizeof(path[0]), "%s/logs", r->out);
+	for (unsigned k = 0; k < n; k++) {
+		char cmd[sizeof(path[0]) * 4 + 32], q[sizeof(path[0]) * 4 + 3];
+
+		cg_quote(q, sizeof(q), path[k]);
+		snprintf(cmd, sizeof(cmd), "test -e %s", q);
+		if (host_out(r, h, cmd, out, sizeof(out)) != 0) {
+			cg_say("  host %s: no %s there (%s)\n", c->host[h].name, path[k],
+			       k + 1 == n && h == 1 && iter_steps
+				       ? "a fault at an iteration runs its hook on host 1, in the "
+					 "runner's directory: give it at: {time: T}, or host 1 the "
+					 "directory"
+				       : "the job runs this tree's build from the same path on "
+					 "every "
+					 "host");
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/*
  * Existing hosts (testbed kind hosts): each reached by its prefix, with its address on its
  * interface; said, with what the campaign does not set on them (their MTU, ECN, congestion
  * control), and written to the results (inputs.testbed_hosts[]). 0, or -1 and said why.
@@ -144,6 +185,10 @@ hosts_check(struct cg_run *r)
 		cg_say("  host %s: %s on %s, MTU %u, tcp_ecn %d, %s (as it is: the campaign sets "
 		       "nothing on it)\n",
 		       x->name, x->addr, x->ifname, mtu, ecn, cc);
+		if (hosts_paths(r, h) < 0) {
+			json_decref(hosts);
+			return -1;
+		}
 		json_array_append_new(hosts, json_pack("{s:s, s:s, s:s, s:s, s:s, s:i, s:i, s:s}",
 						       "name", x->name, "prefix", x->prefix,
 						       "address", x->addr, "ifname", x->ifname,

@@ -39,7 +39,7 @@ hosts_down() {
 	done
 	rm -f "$MADE"
 }
-trap 'rc=$?; hosts_down; (exit $rc); fe_cleanup' EXIT
+trap 'rc=$?; set +e; hosts_down; (exit $rc); fe_cleanup' EXIT
 
 # a namespace may only choose a congestion control the machine allows: cubic added to the
 # list if it is not there, and the list put back on exit unless a veth testbed is up (as
@@ -67,11 +67,35 @@ for i in 1 2 3; do
 		net.ipv4.tcp_no_metrics_save=1 net.ipv6.conf.all.disable_ipv6=1
 	ip -n "$ns" link set eth0 up
 done
-# what the machine has: the campaign must make none of its own
-netns_now() { ip netns list | awk '{print $1}' | sort | tr '\n' ' '; }
-links_now() { ip -o link show | awk -F': ' '{print $2}' | sed 's/@.*//' | sort | tr '\n' ' '; }
+# what a campaign runner of PID would name its own: its veth testbed (hosts and bridge),
+# a split regime's boxes and their trunks (control/campaign/cg_run.c, cg_dataplane.c)
+runner_names() {
+	{
+		ip netns list | awk '{print $1}'
+		ip -o link show | awk -F': ' '{print $2}' | sed 's/@.*//'
+	} | grep -E "^($(fe_campaign_testbed "$1")-|fe-campaign-$1-|fe$(printf '%05d' $(($1 % 100000)))t)" || true
+}
+# a campaign run in the background, the machine watched while it runs for anything it
+# names its own (other engineers' namespaces may come and go meanwhile: not compared)
+campaign_run() { # FILE OUT
+	local pid seen=
+	"$CTL" campaign run "$1" --out "$2" >"$2.out" 2>&1 &
+	pid=$!
+	while kill -0 "$pid" 2>/dev/null; do
+		seen+=$(runner_names "$pid")
+		sleep 0.2
+	done
+	rc=0
+	wait "$pid" || rc=$?
+	seen+=$(runner_names "$pid")
+	[ -z "$seen" ] || fe_fail "the campaign made namespaces or interfaces: $seen"
+	echo "  ok   no namespace or interface of its own (checked every 0.2 s while it ran)"
+	return "$rc"
+}
+netns_ours() { ip netns list | awk '{print $1}' | grep "^$P-" | sort | tr '\n' ' '; }
+links_ours() { ip -o link show | awk -F': ' '{print $2}' | sed 's/@.*//' | grep "^$P-" | sort | tr '\n' ' '; }
 hostset() { for i in 1 2 3; do ip netns exec "$P-$i" sysctl -n net.ipv4.tcp_ecn net.ipv4.tcp_congestion_control net.ipv6.conf.all.disable_ipv6; ip netns exec "$P-$i" cat /sys/class/net/eth0/mtu; done | tr '\n' ' '; }
-NS0=$(netns_now) LINKS0=$(links_now) SET0=$(hostset)
+NS0=$(netns_ours) LINKS0=$(links_ours) SET0=$(hostset)
 
 host() { # host I's entry in the campaign file
 	echo "    - {name: h$1, prefix: ip netns exec $P-$1, address: 198.19.7.$1, ifname: eth0, port: \"net_af_packet$(($1 - 1)),iface=$P-$1\"}"
@@ -123,7 +147,7 @@ retrans() {
 }
 r0=$(retrans)
 rc=0
-"$CTL" campaign run "$T/iperf.yaml" --out "$T/iperf" >"$T/iperf.out" 2>&1 || rc=$?
+campaign_run "$T/iperf.yaml" "$T/iperf" || rc=$?
 r1=$(retrans)
 [ "$rc" = 0 ] || { fe_campaign_why "$T/iperf.out"; fe_fail "the campaign failed ($rc)"; }
 sed -n '/^testbed:/,/^verdicts/p' "$T/iperf.out" | sed 's/^/  /'
@@ -158,19 +182,34 @@ timeline:
   - {action: delay, at: {iteration: 3}, until: {iteration: 4}, link: 1.down, delay: 20ms}
 Y
 rc=0
-"$CTL" campaign run "$T/mpi.yaml" --out "$T/mpi" >"$T/mpi.out" 2>&1 || rc=$?
+campaign_run "$T/mpi.yaml" "$T/mpi" || rc=$?
 [ "$rc" = 0 ] || { fe_campaign_why "$T/mpi.out"; fe_fail "the campaign failed ($rc)"; }
 R=$T/mpi/campaign.json
 fe_check "MPI: iterations" "$(fe_json "$R" 'len(d["runs"][0]["iterations"])')" 5 5
 fe_check "MPI: frames unexplained" "$(fe_json "$R" 'd["runs"][0]["unexplained"]')" 0 0
-# iteration 3, under the 20 ms delay, is the slowest, by at least its delay
-fe_check "MPI: iteration 3 over the others' slowest (ms)" "$(fe_json "$R" 'round((max(i[3] for i in d["runs"][0]["iterations"] if i[0] == 3) - max(i[3] for i in d["runs"][0]["iterations"] if i[0] != 3)) / 1000, 1)')" 15 1e9
+# iteration 3, under the 20 ms delay on host 2's link, over the others' median by about
+# the delay at least (one on this loaded box may be slow too: not their slowest)
+fe_log "MPI iterations (ms): $(fe_json "$R" '" ".join("%.1f" % (i[3] / 1000) for i in d["runs"][0]["iterations"])')"
+fe_check "MPI: iteration 3 over the others' median (ms)" "$(fe_json "$R" 'round((max(i[3] for i in d["runs"][0]["iterations"] if i[0] == 3) - sorted(i[3] for i in d["runs"][0]["iterations"] if i[0] != 3)[2]) / 1000, 1)')" 15 1e9
 grep -q "fault before iteration 3: delay 1.down delay=20ms" "$T/mpi.out" ||
 	fe_fail "the hook did not run the fault: $(grep -i fault "$T/mpi.out")"
 
+echo "a host that is not as the file says: refused at set-up (exit 3), nothing changed"
+setup_refused() { # FILE WANT
+	rc=0
+	"$CTL" campaign run "$1" --out "$T/refused" >"$T/refused.out" 2>&1 || rc=$?
+	[ "$rc" = 3 ] && grep -qF -- "$2" "$T/refused.out" ||
+		fe_fail "want exit 3 and '$2': $rc $(cat "$T/refused.out")"
+	echo "  ok   $2"
+}
+sed 's/address: 198.19.7.3,/address: 198.19.7.9,/' "$T/mpi.yaml" >"$T/addr.yaml"
+setup_refused "$T/addr.yaml" "host h3: no address 198.19.7.9 on eth0 (through 'ip netns exec $P-3')"
+sed 's/^fidelity: .*/&\nmtu: 9000/' "$T/mpi.yaml" >"$T/mtu.yaml"
+setup_refused "$T/mtu.yaml" "host h1: eth0's MTU is 1500, not 9000: the campaign does not change an existing host's"
+
 echo "what the campaigns left: nothing made, nothing set, nothing running"
-fe_check "namespaces as before" "$([ "$(netns_now)" = "$NS0" ] && echo 1 || echo 0)" 1 1
-fe_check "interfaces as before" "$([ "$(links_now)" = "$LINKS0" ] && echo 1 || echo 0)" 1 1
+fe_check "the test's namespaces as before" "$([ "$(netns_ours)" = "$NS0" ] && echo 1 || echo 0)" 1 1
+fe_check "the test's interfaces as before" "$([ "$(links_ours)" = "$LINKS0" ] && echo 1 || echo 0)" 1 1
 fe_check "the hosts' settings as before (ECN, cc, IPv6, MTU)" "$([ "$(hostset)" = "$SET0" ] && echo 1 || echo 0)" 1 1
 for i in 1 2 3; do
 	fe_check "processes left in host $i" "$(ip netns pids "$P-$i" | wc -l)" 0 0
