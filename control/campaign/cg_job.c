@@ -292,19 +292,21 @@ torch_command(FILE *f, const struct cg_run *r, unsigned ranks, const char *hook,
 	      const char *hook_iters, const char *sizes, unsigned iters)
 {
 	const struct cg_campaign *c = r->c;
-	char rank[PATH_MAX * 3], qh[4 * PATH_MAX + 3];
+	char rank[6 * PATH_MAX + 1024], qh[4 * PATH_MAX + 3];
 	int rc = 0;
 
 	cg_quote(qh, sizeof(qh), hook);
 	for (unsigned i = 1; i <= ranks && rc == 0; i++) {
-		snprintf(rank, sizeof(rank),
-			 "exec env GLOO_SOCKET_IFNAME=%s /usr/bin/python3 "
-			 "%s/testbeds/allreduce_torch.py --rank %u --world %u --master %s "
-			 "--port %u --sizes %s --iters %u --warmup %u%s%s%s%s",
-			 c->host[i].ifname, r->root, i - 1, ranks, c->host[1].addr, CG_TORCH_PORT,
-			 sizes, iters, c->warmup, hook_iters[0] ? " --hook " : "",
-			 hook_iters[0] ? qh : "", hook_iters[0] ? " --hook-iters " : "",
-			 hook_iters);
+		if ((size_t)snprintf(
+			    rank, sizeof(rank),
+			    "exec env GLOO_SOCKET_IFNAME=%s /usr/bin/python3 "
+			    "%s/testbeds/allreduce_torch.py --rank %u --world %u --master %s "
+			    "--port %u --sizes %s --iters %u --warmup %u%s%s%s%s",
+			    c->host[i].ifname, r->root, i - 1, ranks, c->host[1].addr,
+			    CG_TORCH_PORT, sizes, iters, c->warmup, hook_iters[0] ? " --hook " : "",
+			    hook_iters[0] ? qh : "", hook_iters[0] ? " --hook-iters " : "",
+			    hook_iters) >= sizeof(rank))
+			return -1; /* never cut */
 		rc = on_host(f, r, i, rank);
 		fprintf(f, " & p%u=$!; ", i);
 	}
@@ -367,14 +369,17 @@ mpi_command(FILE *f, const struct cg_run *r, unsigned ranks, const char *hook,
 	}
 	hosts_subnet(c, ranks, nets, sizeof(nets));
 	cg_quote(qa, sizeof(qa), agent);
-	snprintf(run, sizeof(run),
-		 "hostname %s && exec mpirun --host %s -np %u --mca plm_rsh_agent "
-		 "%s/testbeds/mpi-agent.sh --mca btl tcp,self --mca btl_tcp_if_include %s "
-		 "--mca oob_tcp_if_include %s --mca mpi_yield_when_idle 1 --bind-to none "
-		 "%s/fe-allreduce --sizes %s --iters %u --warmup %u%s%s%s%s",
-		 host_name(r, 1, name, sizeof(name)), hosts, ranks, r->root, nets, nets, r->bindir,
-		 sizes, iters, c->warmup, hook_iters[0] ? " --hook " : "",
-		 hook_iters[0] ? hook : "", hook_iters[0] ? " --hook-iters " : "", hook_iters);
+	if ((size_t)snprintf(
+		    run, sizeof(run),
+		    "hostname %s && exec mpirun --host %s -np %u --mca plm_rsh_agent "
+		    "%s/testbeds/mpi-agent.sh --mca btl tcp,self --mca btl_tcp_if_include %s "
+		    "--mca oob_tcp_if_include %s --mca mpi_yield_when_idle 1 --bind-to none "
+		    "%s/fe-allreduce --sizes %s --iters %u --warmup %u%s%s%s%s",
+		    host_name(r, 1, name, sizeof(name)), hosts, ranks, r->root, nets, nets,
+		    r->bindir, sizes, iters, c->warmup, hook_iters[0] ? " --hook " : "",
+		    hook_iters[0] ? hook : "", hook_iters[0] ? " --hook-iters " : "",
+		    hook_iters) >= sizeof(run))
+		return -1; /* never cut */
 	inner = malloc(4 * sizeof(run) + 3);
 	mid = malloc(4 * sizeof(run) + sizeof(qa) + 256);
 	if (inner && mid) {
