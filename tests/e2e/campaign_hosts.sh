@@ -81,6 +81,7 @@ campaign_run() { # FILE OUT
 	local pid seen=
 	"$CTL" campaign run "$1" --out "$2" >"$2.out" 2>&1 &
 	pid=$!
+	RUNNERS+=" $pid"
 	while kill -0 "$pid" 2>/dev/null; do
 		seen+=$(runner_names "$pid")
 		sleep 0.2
@@ -92,6 +93,7 @@ campaign_run() { # FILE OUT
 	echo "  ok   no namespace or interface of its own (checked every 0.2 s while it ran)"
 	return "$rc"
 }
+RUNNERS= # the campaign runners' PIDs
 netns_ours() { ip netns list | awk '{print $1}' | grep "^$P-" | sort | tr '\n' ' '; }
 links_ours() { ip -o link show | awk -F': ' '{print $2}' | sed 's/@.*//' | grep "^$P-" | sort | tr '\n' ' '; }
 hostset() { for i in 1 2 3; do ip netns exec "$P-$i" sysctl -n net.ipv4.tcp_ecn net.ipv4.tcp_congestion_control net.ipv6.conf.all.disable_ipv6; ip netns exec "$P-$i" cat /sys/class/net/eth0/mtu; done | tr '\n' ' '; }
@@ -214,6 +216,10 @@ fe_check "the hosts' settings as before (ECN, cc, IPv6, MTU)" "$([ "$(hostset)" 
 for i in 1 2 3; do
 	fe_check "processes left in host $i" "$(ip netns pids "$P-$i" | wc -l)" 0 0
 done
-left=$(ls /run/fabemu/ 2>/dev/null | grep -E '^(testbed-f[0-9a-z]{5}$|campaign-)' || true)
-fe_check "records or testbeds left in /run/fabemu" "$(echo -n "$left" | wc -w)" 0 0
+left=
+for pid in $RUNNERS; do # (other engineers' runners may be at work meanwhile)
+	left+=$(ls /run/fabemu/ 2>/dev/null | grep -E "^(testbed-$(fe_campaign_testbed "$pid")\$|campaign-$pid\.)" || true)
+	left+=$(ls /var/run/dpdk/ 2>/dev/null | grep -E "^fe-campaign-$pid\$" || true)
+done
+fe_check "records, sockets, testbeds, DPDK files of its runners left" "$(echo -n "$left" | wc -w)" 0 0
 echo "campaign_hosts: passed"
