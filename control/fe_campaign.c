@@ -342,6 +342,12 @@ show(const char *name)
 	if (c->description[0])
 		printf("description %s\n", c->description);
 	printf("hosts %u\nrepetitions %u\nseed %" PRIu64 "\n", c->hosts, c->reps, c->seed);
+	/* existing hosts: each one's prefix, address, interface and port */
+	for (unsigned h = 1; c->tb == CG_TB_HOSTS && h <= c->hosts; h++)
+		printf("host %u %s: prefix '%s'%s, %s on %s, port %s%s\n", h, c->host[h].name,
+		       c->host[h].prefix, c->host[h].shell ? " (a shell's: quoted again)" : "",
+		       c->host[h].addr, c->host[h].ifname, c->host[h].port,
+		       c->host[h].pci ? " (PCI)" : "");
 	if (c->allreduce) {
 		printf("job %s, sizes", c->torch ? "torch" : "allreduce");
 		for (unsigned i = 0; i < c->nsizes; i++)

@@ -186,10 +186,39 @@ struct cg_fidelity {
 	uint64_t cap_ns; /* for this long */
 };
 
+/*
+ * The testbed's kind (docs/campaigns.md, "Existing hosts"): veth, the hosts this
+ * campaign makes (namespaces over veth pairs, testbeds/veth.sh), or hosts, ones that
+ * exist already, each reached by the command prefix the file gives it (`ssh HOST`, `ip
+ * netns exec NAME`) and joined to a port of the dataplane that the file names. Every
+ * command run on a host is built by cg_host_sh(), whatever the kind.
+ */
+enum cg_testbed_kind {
+	CG_TB_VETH,
+	CG_TB_HOSTS,
+};
+
+#define CG_HOST_NAME 32
+struct cg_host {
+	char name[CG_HOST_NAME]; /* hosts: the file's; veth: "" (NAME-hI, the run's) */
+	char prefix[256];	 /* hosts: the command prefix; veth: "" (cg_host_prefix()) */
+	int shell;		 /* the prefix hands its arguments to a shell that parses them
+				    again (ssh): the command is quoted once more */
+	char addr[48];		 /* its IPv4 address, dotted */
+	char ifname[16];	 /* its interface to the dataplane */
+	char port[300];		 /* hosts: the dataplane's port, as EAL takes it: a PCI
+				    address (-a) or a vdev's arguments (--vdev=) */
+	int pci;		 /* port is a PCI address */
+	char port_iface[16];	 /* an af_packet or af_xdp port's iface= ("": none) */
+};
+
 struct cg_campaign {
 	char name[64], description[256], source[512];
 	char *text; /* the file */
 	unsigned hosts;
+	enum cg_testbed_kind tb;
+	struct cg_host host[CG_MAX_HOSTS + 1]; /* host[1..hosts] */
+	char huge_dir[256];  /* hosts with a PCI port: the dataplane's hugepages ("": EAL's) */
 	struct cg_edge edge; /* the regimes' default */
 	int split;	     /* cores: split (core 0 the network's, the others the hosts') */
 	unsigned reps;
@@ -348,6 +377,13 @@ void cg_logpath(const struct cg_run *r, char *buf, size_t len, const char *fmt, 
 	__attribute__((format(printf, 4, 5)));
 
 /* cg_testbed.c */
+/* The command prefix that runs a command on host h (1..hosts): the veth kind's `ip netns
+ * exec NAME-hH`, else the file's. */
+const char *cg_host_prefix(const struct cg_run *r, unsigned h, char *buf, size_t len);
+/* The shell command that runs cmd (a shell command) on host h: its prefix, then `sh -c`
+ * and cmd quoted for it (twice for a prefix that parses again: ssh). 0, or -1 if it does
+ * not fit in len (never cut). */
+int cg_host_sh(const struct cg_run *r, unsigned h, const char *cmd, char *buf, size_t len);
 int cg_testbed_up(struct cg_run *r);
 void cg_testbed_down(struct cg_run *r);
 int cg_mtu(struct cg_run *r, uint32_t mtu);

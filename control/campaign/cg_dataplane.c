@@ -92,12 +92,64 @@ dp_wait(const char *sock, pid_t *pid)
 	return -1;
 }
 
+/*
+ * Existing hosts' ports (testbed kind hosts), as the file names them: a PCI address as
+ * -a ADDR, a vdev as --vdev=ARGS; an af_packet one given no ring of its own gets the
+ * regime's (ring, in frames, its slots sized to the MTU, as veth.sh gives the veth kind's)
+ * and one queue pair. 0, or -1 if they do not fit in len.
+ */
+static int
+hosts_ports(const struct cg_run *r, const struct cg_regime *g, char *buf, size_t len)
+{
+	unsigned fsz = 2048;
+	size_t n = 0;
+
+	while (fsz - 128 < g->edge.mtu)
+		fsz *= 2;
+	for (unsigned h = 1; h <= r->c->hosts; h++) {
+		const char *p = r->c->host[h].port;
+
+		if (r->c->host[h].pci) {
+			if (cg_addf(buf, len, &n, "-a %s ", p) < 0)
+				return -1;
+			continue;
+		}
+		int af_packet = strncmp(p, "net_af_packet", 13) == 0;
+
+		if (cg_addf(buf, len, &n, "--vdev=%s", p) < 0 ||
+		    (af_packet && !strstr(p, ",qpairs=") && cg_addf(buf, len, &n, ",qpairs=1") < 0))
+			return -1;
+		if (af_packet && !strstr(p, ",framecnt=") && !strstr(p, ",framesz=") &&
+		    !strstr(p, ",blocksz=") &&
+		    cg_addf(buf, len, &n, ",framecnt=%u,framesz=%u,blocksz=%u",
+			    g->edge.ring * 2048 / fsz, fsz, fsz > 4096 ? fsz : 4096) < 0)
+			return -1;
+		if (cg_addf(buf, len, &n, " ") < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* Whether a port of the testbed is a PCI device: EAL then scans the PCI bus, and the
+ * devices want hugepages. */
+static int
+has_pci(const struct cg_campaign *c)
+{
+	for (unsigned h = 1; c->tb == CG_TB_HOSTS && h <= c->hosts; h++)
+		if (c->host[h].pci)
+			return 1;
+	return 0;
+}
+
 /* The testbed's ports as EAL --vdev options, into vdevs: veth.sh asked once for each edge
  * (PMD, ring) and MTU; the ports do not change under a campaign. 0, or -1. */
 static int
 testbed_vdevs(struct cg_run *r, const struct cg_regime *g, char *vdevs, size_t len)
 {
 	char key[sizeof(r->vdevs_for)];
+
+	if (r->c->tb == CG_TB_HOSTS)
+		return hosts_ports(r, g, vdevs, len);
 
 	snprintf(key, sizeof(key), "%s %u %u", g->edge.pmd, g->edge.ring, r->mtu_now);
 	if (strcmp(key, r->vdevs_for) != 0) {
@@ -231,14 +283,20 @@ cg_dp_start(struct cg_run *r, const struct cg_regime *g, const char *profile, un
 	    const char *tag, char *err, size_t errlen)
 {
 	char log[PATH_MAX], stats[PATH_MAX], vdevs[8192] = "", seed[32], cmd[8192], args[8192];
-	char first[8192], mem[32]; /* the first box's options; EAL's memory */
+	char first[8192];	/* the first box's options */
+	char eal[300], mem[32]; /* EAL's options: memory, the PCI bus */
 	char box0[FE_TOPO_NAME] = "";
 	char *argv[] = {"/bin/sh", "-c", cmd, NULL};
 	size_t n;
 
 	if (testbed_vdevs(r, g, vdevs, sizeof(vdevs)) < 0) {
-		snprintf(err, errlen, "cannot list the testbed's ports (veth.sh vdevs --name %s)",
-			 r->testbed);
+		if (r->c->tb == CG_TB_HOSTS)
+			snprintf(err, errlen, "the testbed's ports would be over %zu bytes",
+				 sizeof(vdevs) - 1);
+		else
+			snprintf(err, errlen,
+				 "cannot list the testbed's ports (veth.sh vdevs --name %s)",
+				 r->testbed);
 		return -1;
 	}
 	snprintf(seed, sizeof(seed), "%" PRIu64, r->c->seed + rep);
@@ -291,12 +349,18 @@ cg_dp_start(struct cg_run *r, const struct cg_regime *g, const char *profile, un
 		cg_dp_stop(r, NULL);
 		return -1;
 	}
+	/* PCI ports (testbed kind hosts): the bus scanned, hugepages (unlinked: none left);
+	 * else no bus, and hugepages where there are enough (eal_mem()) */
 	eal_mem(2048, mem, sizeof(mem));
+	snprintf(eal, sizeof(eal), "%s --no-pci", mem);
+	if (has_pci(r->c))
+		snprintf(eal, sizeof(eal), "--huge-unlink -m 1024%s%s",
+			 r->c->huge_dir[0] ? " --huge-dir " : "", r->c->huge_dir);
 	if ((size_t)snprintf(cmd, sizeof(cmd),
-			     "exec nice -n -10 '%s/fabemu-dp' %s --no-pci -l 0 --file-prefix %s "
-			     "--log-level=pmd.net.af_xdp:error %s -- %s --control %s "
-			     "--stats-json '%s'%s%s",
-			     r->bindir, mem, r->prefix, vdevs, first, r->sock, stats,
+			     "exec nice -n -10 '%s/fabemu-dp' %s -l 0 "
+			     "--file-prefix %s --log-level=pmd.net.af_xdp:error %s -- %s --control "
+			     "%s --stats-json '%s'%s%s",
+			     r->bindir, eal, r->prefix, vdevs, first, r->sock, stats,
 			     box0[0] ? " --box " : "", box0) >= sizeof(cmd)) {
 		snprintf(err, errlen, "fabemu-dp's command line would be over %zu bytes",
 			 sizeof(cmd) - 1);

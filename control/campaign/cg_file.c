@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* A campaign file: its schema (libcyaml), its keys checked one at a time, compiled. */
+#include <arpa/inet.h>
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
@@ -69,9 +70,21 @@ struct y_alike_links {
 	char *profile, *scale;
 };
 
+/* testbed: {kind, hosts: [...], huge-dir}: existing hosts (docs/campaigns.md) */
+struct y_tbhost {
+	char *name, *prefix, *shell, *address, *ifname, *port;
+};
+
+struct y_testbed {
+	char *kind, *huge_dir;
+	struct y_tbhost *hosts;
+	unsigned hosts_count;
+};
+
 struct y_campaign {
 	char *name, *description, *hosts, *cores, *pmd, *ring, *mtu, *dataplane, *repetitions,
 		*seed, *host_ecn;
+	struct y_testbed *testbed;
 	struct y_fidelity *fidelity;
 	struct y_alike_links *alike_links;
 	struct y_job *job;
@@ -206,6 +219,28 @@ static const cyaml_schema_field_t alike_links_fields[] = {
 	CYAML_FIELD_END,
 };
 
+static const cyaml_schema_field_t tbhost_fields[] = {
+	STR("name", struct y_tbhost, name),
+	STR("prefix", struct y_tbhost, prefix),
+	STR("shell", struct y_tbhost, shell),
+	STR("address", struct y_tbhost, address),
+	STR("ifname", struct y_tbhost, ifname),
+	STR("port", struct y_tbhost, port),
+	CYAML_FIELD_END,
+};
+
+static const cyaml_schema_value_t tbhost_entry = {
+	CYAML_VALUE_MAPPING(CYAML_FLAG_DEFAULT, struct y_tbhost, tbhost_fields),
+};
+
+static const cyaml_schema_field_t testbed_fields[] = {
+	STR("kind", struct y_testbed, kind),
+	STR("huge-dir", struct y_testbed, huge_dir),
+	CYAML_FIELD_SEQUENCE("hosts", CYAML_FLAG_POINTER | CYAML_FLAG_OPTIONAL, struct y_testbed,
+			     hosts, &tbhost_entry, 0, CG_MAX_HOSTS),
+	CYAML_FIELD_END,
+};
+
 static const cyaml_schema_field_t campaign_fields[] = {
 	STR("name", struct y_campaign, name),
 	STR("description", struct y_campaign, description),
@@ -218,6 +253,8 @@ static const cyaml_schema_field_t campaign_fields[] = {
 	STR("repetitions", struct y_campaign, repetitions),
 	STR("seed", struct y_campaign, seed),
 	STR("host-ecn", struct y_campaign, host_ecn),
+	CYAML_FIELD_MAPPING_PTR("testbed", CYAML_FLAG_OPTIONAL, struct y_campaign, testbed,
+				testbed_fields),
 	CYAML_FIELD_MAPPING_PTR("fidelity", CYAML_FLAG_OPTIONAL, struct y_campaign, fidelity,
 				fidelity_fields),
 	CYAML_FIELD_MAPPING_PTR("alike-links", CYAML_FLAG_OPTIONAL, struct y_campaign, alike_links,
@@ -322,6 +359,290 @@ cg_describe(const struct cg_campaign *c, char *buf, size_t len)
 	if (c->nsteps != faults)
 		snprintf(buf + strlen(buf), len - strlen(buf), " (%u steps)", c->nsteps);
 	return buf;
+}
+
+/* ---- The testbed: the veth hosts the campaign makes, or existing ones ---- */
+
+/* A host's name: letters, digits, '_', '-', '.', 1 to CG_HOST_NAME - 1 of them (it names
+ * the MPI job's nodes and the results' hosts); 1 if not. */
+static int
+host_name_bad(const char *s)
+{
+	size_t n = strlen(s);
+
+	if (n == 0 || n >= CG_HOST_NAME)
+		return 1;
+	for (; *s; s++)
+		if (!isalnum((unsigned char)*s) && *s != '_' && *s != '-' && *s != '.')
+			return 1;
+	return 0;
+}
+
+/* An interface's name as Linux takes it: 1 to 15 bytes, no '/', ':' or white space, not
+ * "." or ".."; 1 if not. */
+static int
+ifname_bad(const char *s)
+{
+	size_t n = strlen(s);
+
+	if (n == 0 || n >= 16 || strcmp(s, ".") == 0 || strcmp(s, "..") == 0)
+		return 1;
+	for (; *s; s++)
+		if (!isgraph((unsigned char)*s) || *s == '/' || *s == ':')
+			return 1;
+	return 0;
+}
+
+/* A PCI address as EAL's -a takes it, DOMAIN:BUS:DEV.FN or BUS:DEV.FN, into a full one
+ * (0000:03:00.0) that sorts as DPDK numbers the ports; 1 if not one. */
+static int
+pci_addr(const char *s, char *full, size_t len)
+{
+	unsigned dom = 0, bus, dev, fn;
+	int n = 0;
+
+	if (sscanf(s, "%4x:%2x:%2x.%1u%n", &dom, &bus, &dev, &fn, &n) != 4 || s[n] != '\0') {
+		dom = 0;
+		n = 0;
+		if (sscanf(s, "%2x:%2x.%1u%n", &bus, &dev, &fn, &n) != 3 || s[n] != '\0')
+			return 1;
+	}
+	if (!isxdigit((unsigned char)s[0]) || dev > 0x1f || fn > 7)
+		return 1;
+	snprintf(full, len, "%04x:%02x:%02x.%u", dom, bus, dev, fn);
+	return 0;
+}
+
+/*
+ * A vdev's arguments as EAL's --vdev takes them: net_DRIVER followed by its instance's
+ * name, then ",key=value" items, each of letters, digits and "_.:/-" (no space or quote:
+ * they go on a shell's command line). Its name (before the first ',') into name, and
+ * the value of its iface= item into iface (""). 0, or -1 and why in e.
+ */
+static int
+vdev_args(const char *s, char *name, size_t nlen, char *iface, size_t ilen, char *e, size_t elen)
+{
+	const char *comma = strchr(s, ',');
+	size_t n = comma ? (size_t)(comma - s) : strlen(s);
+
+	iface[0] = '\0';
+	if (strncmp(s, "net_", 4) != 0 || n <= 4 || n >= nlen) {
+		snprintf(e, elen,
+			 "a PCI address (0000:03:00.0) or a vdev (net_af_packet0,iface=IF)");
+		return -1;
+	}
+	snprintf(name, nlen, "%.*s", (int)n, s);
+	if (strspn(name, "abcdefghijklmnopqrstuvwxyz0123456789_") != n) {
+		snprintf(e, elen, "a vdev's name is lower-case letters, digits and '_'");
+		return -1;
+	}
+	for (const char *it = comma; it; it = strchr(it + 1, ',')) {
+		const char *end = strchr(it + 1, ','), *eq = strchr(it + 1, '=');
+		size_t len = end ? (size_t)(end - it - 1) : strlen(it + 1);
+
+		if (eq == NULL || eq > it + 1 + len || eq == it + 1 || eq + 1 == it + 1 + len ||
+		    strspn(it + 1, "abcdefghijklmnopqrstuvwxyz0123456789_=") < (size_t)(eq - it)) {
+			snprintf(e, elen, "item '%.*s' is not key=value", (int)len, it + 1);
+			return -1;
+		}
+		for (const char *c = eq + 1; c < it + 1 + len; c++)
+			if (!isalnum((unsigned char)*c) && !strchr("_.:/-", *c)) {
+				snprintf(e, elen,
+					 "item '%.*s': a value of letters, digits and _.:/-",
+					 (int)len, it + 1);
+				return -1;
+			}
+		if (eq - it - 1 == 5 && strncmp(it + 1, "iface", 5) == 0) {
+			size_t vl = (size_t)(it + 1 + len - eq - 1);
+
+			if (vl >= ilen) {
+				snprintf(e, elen, "iface '%.*s': longer than 15", (int)vl, eq + 1);
+				return -1;
+			}
+			snprintf(iface, ilen, "%.*s", (int)vl, eq + 1);
+		}
+	}
+	return 0;
+}
+
+/* testbed.hosts.N.port: a PCI address or a vdev, each once; the PCI ones first and in
+ * their addresses' order, as DPDK numbers its ports (port i is host i + 1's). */
+static int
+host_port(struct fe_yaml *y, const char *key, const char *v, struct cg_campaign *c, unsigned i)
+{
+	struct cg_host *h = &c->host[i];
+	char name[64], e[160];
+
+	if (strlen(v) >= sizeof(h->port))
+		return fe_yaml_fail(y, key, "%s: longer than %zu characters", key,
+				    sizeof(h->port) - 1);
+	h->pci = pci_addr(v, h->port, sizeof(h->port)) == 0;
+	if (!h->pci) {
+		if (vdev_args(v, name, sizeof(name), h->port_iface, sizeof(h->port_iface), e,
+			      sizeof(e)) < 0)
+			return fe_yaml_fail(y, key, "%s '%s': %s", key, v, e);
+		snprintf(h->port, sizeof(h->port), "%s", v);
+	}
+	for (unsigned k = 1; k < i; k++) {
+		const struct cg_host *o = &c->host[k];
+		size_t n = strcspn(o->port, ",");
+
+		if (h->pci && o->pci && strcmp(o->port, h->port) >= 0)
+			return fe_yaml_fail(y, key,
+					    "%s '%s': not after host %s's %s: DPDK numbers PCI "
+					    "ports in their addresses' order, and port i is the "
+					    "i-th host's; list the hosts in that order",
+					    key, v, o->name, o->port);
+		if (h->pci && !o->pci)
+			return fe_yaml_fail(
+				y, key,
+				"%s '%s': a PCI port after host %s's vdev: DPDK numbers "
+				"PCI ports before vdevs, and port i is the i-th host's; "
+				"list the hosts on PCI ports first",
+				key, v, o->name);
+		if (!h->pci && !o->pci && strncmp(o->port, h->port, n) == 0 &&
+		    (h->port[n] == ',' || h->port[n] == '\0'))
+			return fe_yaml_fail(y, key, "%s '%s': vdev %.*s is host %s's already", key,
+					    v, (int)n, o->port, o->name);
+		if (h->port_iface[0] && strcmp(h->port_iface, o->port_iface) == 0)
+			return fe_yaml_fail(y, key,
+					    "%s '%s': interface %s is host %s's port already", key,
+					    v, h->port_iface, o->name);
+	}
+	return 0;
+}
+
+/* One entry of testbed.hosts: name, prefix, shell, address, ifname, port. */
+static int
+tb_host(struct fe_yaml *y, const struct y_tbhost *t, unsigned i, struct cg_campaign *c)
+{
+	struct cg_host *h = &c->host[i];
+	char path[48], key[64];
+	struct in_addr a;
+
+	snprintf(path, sizeof(path), "testbed.hosts.%u", i - 1);
+	if (!t->name || !t->prefix || !t->address || !t->port)
+		return fe_yaml_fail(y, path,
+				    "%s: name, prefix, address and port are required (ifname: "
+				    "eth0 and shell: the default)",
+				    path);
+	snprintf(key, sizeof(key), "%s.name", path);
+	if (host_name_bad(t->name))
+		return fe_yaml_fail(y, key,
+				    "%s '%s': a name of letters, digits, '_', '-' and '.', 1 to "
+				    "%d characters",
+				    key, t->name, CG_HOST_NAME - 1);
+	snprintf(h->name, sizeof(h->name), "%s", t->name);
+	snprintf(key, sizeof(key), "%s.prefix", path);
+	if (t->prefix[strspn(t->prefix, " \t")] == '\0' || strlen(t->prefix) >= sizeof(h->prefix))
+		return fe_yaml_fail(y, key,
+				    "%s '%s': a command (ssh HOST, ip netns exec NAME), 1 "
+				    "to %zu characters",
+				    key, t->prefix, sizeof(h->prefix) - 1);
+	for (const char *p = t->prefix; *p; p++)
+		if (iscntrl((unsigned char)*p))
+			return fe_yaml_fail(y, key, "%s '%s': a control character in it", key,
+					    t->prefix);
+	snprintf(h->prefix, sizeof(h->prefix), "%s", t->prefix);
+	/* ssh hands the remote shell one string: the default for a prefix that starts so */
+	h->shell = strncmp(t->prefix + strspn(t->prefix, " \t"), "ssh", 3) == 0 &&
+		   strchr(" \t", t->prefix[strspn(t->prefix, " \t") + 3]) != NULL;
+	snprintf(key, sizeof(key), "%s.shell", path);
+	if (t->shell && bool_val(y, key, t->shell, &h->shell) < 0)
+		return -EINVAL;
+	snprintf(key, sizeof(key), "%s.address", path);
+	if (inet_pton(AF_INET, t->address, &a) != 1)
+		return fe_yaml_fail(y, key, "%s '%s': an IPv4 address (198.18.0.1)", key,
+				    t->address);
+	inet_ntop(AF_INET, &a, h->addr, sizeof(h->addr));
+	snprintf(key, sizeof(key), "%s.ifname", path);
+	if (t->ifname && ifname_bad(t->ifname))
+		return fe_yaml_fail(y, key, "%s '%s': an interface's name, 1 to 15 characters", key,
+				    t->ifname);
+	snprintf(h->ifname, sizeof(h->ifname), "%s", t->ifname ? t->ifname : "eth0");
+	for (unsigned k = 1; k < i; k++) {
+		if (strcmp(c->host[k].name, h->name) == 0) {
+			snprintf(key, sizeof(key), "%s.name", path);
+			return fe_yaml_fail(y, key, "%s '%s': taken by testbed.hosts.%u", key,
+					    h->name, k - 1);
+		}
+		if (strcmp(c->host[k].addr, h->addr) == 0) {
+			snprintf(key, sizeof(key), "%s.address", path);
+			return fe_yaml_fail(y, key, "%s '%s': host %s's already", key, t->address,
+					    c->host[k].name);
+		}
+	}
+	snprintf(key, sizeof(key), "%s.port", path);
+	return host_port(y, key, t->port, c, i);
+}
+
+/*
+ * testbed: the veth kind (the default: hosts: N, made by the campaign) or kind hosts,
+ * existing hosts, 2 to CG_MAX_HOSTS of them. What the campaign would change on the hosts
+ * or build beside them is refused with kind hosts, at its key (docs/campaigns.md).
+ */
+static int
+compile_testbed(struct fe_yaml *y, const struct y_campaign *d, struct cg_campaign *c)
+{
+	const struct y_testbed *t = d->testbed;
+	uint64_t x;
+
+	c->hosts = 4;
+	if (t == NULL || t->kind == NULL || strcmp(t->kind, "veth") == 0) {
+		if (t && t->hosts)
+			return fe_yaml_fail(y, "testbed.hosts",
+					    "testbed.hosts: kind hosts's (kind veth, the default, "
+					    "makes hosts: N)");
+		if (t && t->huge_dir)
+			return fe_yaml_fail(y, "testbed.huge-dir",
+					    "testbed.huge-dir: kind hosts's (its PCI ports)");
+		if (d->hosts && uint_val(y, "hosts", d->hosts, 2, CG_MAX_HOSTS, &x) < 0)
+			return -EINVAL;
+		c->hosts = d->hosts ? (unsigned)x : c->hosts;
+		for (unsigned i = 1; i <= c->hosts; i++) { /* testbeds/veth.sh's */
+			snprintf(c->host[i].addr, sizeof(c->host[i].addr), "198.18.0.%u", i);
+			snprintf(c->host[i].ifname, sizeof(c->host[i].ifname), "eth0");
+		}
+		return 0;
+	}
+	if (strcmp(t->kind, "hosts") != 0)
+		return fe_yaml_fail(y, "testbed.kind", "testbed.kind '%s' (allowed: veth, hosts)",
+				    t->kind);
+	c->tb = CG_TB_HOSTS;
+	/* rule: the hosts are the list's, and nothing on them is the campaign's to set */
+	const struct {
+		const char *key, *val, *why;
+	} stray[] = {
+		{"hosts", d->hosts, "testbed.hosts lists them"},
+		{"cores", d->cores,
+		 "it moves this machine's threads off the dataplane's core for hosts it makes; "
+		 "give fabemu-dp's own options in dataplane:"},
+		{"host-ecn", d->host_ecn,
+		 "the campaign changes nothing on existing hosts: set net.ipv4.tcp_ecn on them"},
+		{"pmd", d->pmd, "the ports are the devices testbed.hosts.N.port names"},
+	};
+	for (size_t k = 0; k < sizeof(stray) / sizeof(stray[0]); k++)
+		if (stray[k].val)
+			return fe_yaml_fail(y, stray[k].key, "%s: not with testbed kind hosts (%s)",
+					    stray[k].key, stray[k].why);
+	if (t->hosts_count < 2)
+		return fe_yaml_fail(y, "testbed",
+				    "testbed: kind hosts needs hosts: 2 to %d of them",
+				    CG_MAX_HOSTS);
+	c->hosts = t->hosts_count;
+	c->split = 0;
+	c->host_ecn = -1; /* as the hosts have it */
+	for (unsigned i = 1; i <= c->hosts; i++)
+		if (tb_host(y, &t->hosts[i - 1], i, c) < 0)
+			return -EINVAL;
+	if (t->huge_dir && (t->huge_dir[0] != '/' || strlen(t->huge_dir) >= sizeof(c->huge_dir) ||
+			    strpbrk(t->huge_dir, "'\\\n")))
+		return fe_yaml_fail(y, "testbed.huge-dir",
+				    "testbed.huge-dir '%s': an absolute path, without quotes",
+				    t->huge_dir);
+	if (t->huge_dir)
+		snprintf(c->huge_dir, sizeof(c->huge_dir), "%s", t->huge_dir);
+	return 0;
 }
 
 /*
@@ -817,6 +1138,44 @@ compile_alike_regime(struct fe_yaml *y, const struct y_campaign *d, unsigned i,
 	return compile_dataplane_regime(y, &src, path, c, g);
 }
 
+/*
+ * With testbed kind hosts, what a regime cannot do to existing hosts: the wire (a Linux
+ * bridge joining veth hosts), split (the other boxes in namespaces and veth trunks of
+ * this machine), its own pmd (the ports are the file's devices). -EINVAL, said at the key.
+ */
+static int
+hosts_regime_bad(struct fe_yaml *y, const struct y_regime *r, const char *path)
+{
+	char key[80];
+
+	if (r->kind && strcmp(r->kind, "wire") == 0) {
+		snprintf(key, sizeof(key), "%s.kind", path);
+		return fe_yaml_fail(
+			y, key,
+			"%s: wire is the campaign's veth hosts joined by a Linux bridge: "
+			"not with testbed kind hosts (compare with an ideal regime, "
+			"profile: ideal)",
+			key);
+	}
+	if (r->split && strcmp(r->split, "false") != 0) {
+		snprintf(key, sizeof(key), "%s.split", path);
+		return fe_yaml_fail(
+			y, key,
+			"%s: the other boxes run in namespaces and veth trunks this "
+			"machine makes: not with testbed kind hosts (docs/scale-out.md: "
+			"a box a machine)",
+			key);
+	}
+	if (r->pmd) {
+		snprintf(key, sizeof(key), "%s.pmd", path);
+		return fe_yaml_fail(y, key,
+				    "%s: not with testbed kind hosts (the ports are the devices "
+				    "testbed.hosts.N.port names)",
+				    key);
+	}
+	return 0;
+}
+
 static int
 compile_regime(struct fe_yaml *y, const struct y_campaign *d, unsigned i, struct cg_campaign *c)
 {
@@ -840,6 +1199,8 @@ compile_regime(struct fe_yaml *y, const struct y_campaign *d, unsigned i, struct
 		if (strcmp(c->reg[k].name, g->name) == 0)
 			return fe_yaml_fail(y, key, "%s '%s': taken by regimes.%u", key, g->name,
 					    k);
+	if (c->tb == CG_TB_HOSTS && hosts_regime_bad(y, r, path) < 0)
+		return -EINVAL;
 	if (r->alike)
 		return compile_alike_regime(y, d, i, c);
 	g->edge = c->edge;
@@ -1728,15 +2089,17 @@ compile(struct fe_yaml *y, const struct y_campaign *d, struct cg_campaign *c)
 	snprintf(c->name, sizeof(c->name), "%s", d->name);
 	if (d->description)
 		snprintf(c->description, sizeof(c->description), "%s", d->description);
-	c->hosts = 4;
-	if (d->hosts && uint_val(y, "hosts", d->hosts, 2, CG_MAX_HOSTS, &x) < 0)
-		return -EINVAL;
-	c->hosts = d->hosts ? (unsigned)x : c->hosts;
-	c->split = 1;
 	if (d->cores && strcmp(d->cores, "split") && strcmp(d->cores, "shared"))
 		return fe_yaml_fail(y, "cores", "cores '%s' (allowed: split, shared)", d->cores);
 	c->split = d->cores == NULL || strcmp(d->cores, "split") == 0;
+	c->host_ecn = 1;
+	if (d->host_ecn && bool_val(y, "host-ecn", d->host_ecn, &c->host_ecn) < 0)
+		return -EINVAL;
+	if (compile_testbed(y, d, c) < 0)
+		return -EINVAL;
 	c->edge = (struct cg_edge){.pmd = "af_packet", .ring = 16384, .mtu = 1500};
+	if (c->tb == CG_TB_HOSTS) /* the file's devices (results: "pmd": "devices") */
+		snprintf(c->edge.pmd, sizeof(c->edge.pmd), "devices");
 	if (edge_val(y, "", d->pmd, d->ring, d->mtu, d->dataplane, &c->edge) < 0)
 		return -EINVAL;
 	c->reps = 1;
@@ -1745,9 +2108,6 @@ compile(struct fe_yaml *y, const struct y_campaign *d, struct cg_campaign *c)
 	c->reps = d->repetitions ? (unsigned)x : 1;
 	c->seed = 1;
 	if (d->seed && uint_val(y, "seed", d->seed, 0, FE_SEED_MAX - 100, &c->seed) < 0)
-		return -EINVAL;
-	c->host_ecn = 1;
-	if (d->host_ecn && bool_val(y, "host-ecn", d->host_ecn, &c->host_ecn) < 0)
 		return -EINVAL;
 	if (compile_fidelity(y, d->fidelity, c) < 0 || compile_job(y, d, c) < 0 ||
 	    compile_alike_links(y, d->alike_links, c) < 0)

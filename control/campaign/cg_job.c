@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
+#define _GNU_SOURCE /* asprintf */
 /*
- * The job and its faults: the all-reduce (or a command) in host 1's namespace, followed
- * live; the faults at iterations through the job's hook, the faults in time from here;
- * the commands beside it. The baselines (the first wire regime, the first whose whole fabric
- * is ideal: cg_regime.baseline, cg_file.c) run without the timeline's faults: they are what
- * the ratios divide by.
+ * The job and its faults: the all-reduce (or a command) on the hosts, each command through
+ * its host's prefix (cg_host_sh()), followed live; the faults at iterations through the
+ * job's hook, the faults in time from here; the commands beside it. The baselines (the
+ * first wire regime, the first whose whole fabric is ideal: cg_regime.baseline, cg_file.c)
+ * run without the timeline's faults: they are what the ratios divide by.
  */
+#include <arpa/inet.h>
 #include <inttypes.h>
 #include <poll.h>
 #include <signal.h>
@@ -249,76 +251,236 @@ run_step_now(const struct cg_run *r, const struct cg_regime *g, const struct cg_
 	return rc;
 }
 
-/* The gloo rendezvous: rank 0's host (host 1, 198.18.0.1 on the testbed, fe_ip() in
- * testbeds/lib.sh) listens there. */
+/* The gloo rendezvous: rank 0's host (host 1) listens there. */
 #define CG_TORCH_PORT 29500
 
-/*
- * The torch job (testbeds/allreduce_torch.py): a rank a host, each in its namespace, over
- * its eth0 (GLOO_SOCKET_IFNAME), rank 0 on host 1 holding the rendezvous; rank 0's output
- * is the iter lines. It exits with the first failed rank's status (a wrong sum: 3).
- */
-static void
-torch_command(const struct cg_run *r, unsigned ranks, const char *hook, const char *hook_iters,
-	      const char *sizes, unsigned iters, char *cmd, size_t len)
+/* Host h's name as the job knows it: the veth kind's namespace (NAME-hH), else the
+ * file's. */
+static const char *
+host_name(const struct cg_run *r, unsigned h, char *buf, size_t len)
 {
-	const struct cg_campaign *c = r->c;
-	size_t n = 0;
-
-	cg_addf(cmd, len, &n, "exec %s sh -c '", r->pin);
-	for (unsigned i = 1; i <= ranks; i++)
-		cg_addf(cmd, len, &n,
-			"ip netns exec %s-h%u env GLOO_SOCKET_IFNAME=eth0 /usr/bin/python3 "
-			"%s/testbeds/allreduce_torch.py --rank %u --world %u --master 198.18.0.1 "
-			"--port %u --sizes %s --iters %u --warmup %u%s%s%s%s & p%u=$!; ",
-			r->testbed, i, r->root, i - 1, ranks, CG_TORCH_PORT, sizes, iters,
-			c->warmup, hook_iters[0] ? " --hook '\''" : "", hook_iters[0] ? hook : "",
-			hook_iters[0] ? "'\'' --hook-iters " : "", hook_iters, i);
-	cg_addf(cmd, len, &n, "rc=0; for p in");
-	for (unsigned i = 1; i <= ranks; i++)
-		cg_addf(cmd, len, &n, " $p%u", i);
-	cg_addf(cmd, len, &n, "; do wait $p; s=$?; [ $rc = 0 ] && rc=$s; done; exit $rc'");
+	if (r->c->tb == CG_TB_HOSTS)
+		snprintf(buf, len, "%s", r->c->host[h].name);
+	else
+		snprintf(buf, len, "%s-h%u", r->testbed, h);
+	return buf;
 }
 
-/* The job's command line (a shell command run in host 1's namespace), on regime g's
- * ranks: hosts 1..ranks. */
-static void
-job_command(const struct cg_run *r, const struct cg_regime *g, const char *hook,
-	    const char *hook_iters, char *cmd, size_t len)
+/* cmd run on host h, after pin, appended to the job's command (f). -1 if it does not
+ * fit a host's command (never cut). */
+static int
+on_host(FILE *f, const struct cg_run *r, unsigned h, const char *cmd)
+{
+	size_t len = 2 * PATH_MAX + 16 * strlen(cmd) + 64;
+	char *hc = malloc(len);
+	int rc = hc ? cg_host_sh(r, h, cmd, hc, len) : -1;
+
+	if (rc == 0)
+		fprintf(f, "%s", hc);
+	free(hc);
+	return rc;
+}
+
+/*
+ * The torch job (testbeds/allreduce_torch.py): a rank a host, each through its prefix,
+ * over its interface (GLOO_SOCKET_IFNAME), rank 0 on host 1 holding the rendezvous; rank
+ * 0's output is the iter lines. It exits with the first failed rank's status (a wrong
+ * sum: 3).
+ */
+static int
+torch_command(FILE *f, const struct cg_run *r, unsigned ranks, const char *hook,
+	      const char *hook_iters, const char *sizes, unsigned iters)
 {
 	const struct cg_campaign *c = r->c;
-	char hosts[512] = "", sizes[256] = "";
+	char rank[6 * PATH_MAX + 1024], qh[4 * PATH_MAX + 3];
+	int rc = 0;
+
+	cg_quote(qh, sizeof(qh), hook);
+	for (unsigned i = 1; i <= ranks && rc == 0; i++) {
+		if ((size_t)snprintf(
+			    rank, sizeof(rank),
+			    "exec env GLOO_SOCKET_IFNAME=%s /usr/bin/python3 "
+			    "%s/testbeds/allreduce_torch.py --rank %u --world %u --master %s "
+			    "--port %u --sizes %s --iters %u --warmup %u%s%s%s%s",
+			    c->host[i].ifname, r->root, i - 1, ranks, c->host[1].addr,
+			    CG_TORCH_PORT, sizes, iters, c->warmup, hook_iters[0] ? " --hook " : "",
+			    hook_iters[0] ? qh : "", hook_iters[0] ? " --hook-iters " : "",
+			    hook_iters) >= sizeof(rank))
+			return -1; /* never cut */
+		rc = on_host(f, r, i, rank);
+		fprintf(f, " & p%u=$!; ", i);
+	}
+	fprintf(f, "rc=0; for p in");
+	for (unsigned i = 1; i <= ranks; i++)
+		fprintf(f, " $p%u", i);
+	fprintf(f, "; do wait $p; s=$?; [ $rc = 0 ] && rc=$s; done; exit $rc");
+	return rc;
+}
+
+/*
+ * The smallest subnet that holds the addresses of hosts 1..n, "198.18.0.0/29": what the
+ * MPI job may use (a list of each host's /32 instead made OpenMPI 4.1's TCP BTL hang,
+ * each rank refusing its peers' connections: "cannot find guid", 2026-12-05).
+ */
+static void
+hosts_subnet(const struct cg_campaign *c, unsigned n, char *buf, size_t len)
+{
+	uint32_t first = 0, diff = 0;
+	unsigned bits = 32;
+
+	for (unsigned i = 1; i <= n; i++) {
+		struct in_addr a = {0};
+
+		inet_pton(AF_INET, c->host[i].addr, &a);
+		if (i == 1)
+			first = ntohl(a.s_addr);
+		diff |= first ^ ntohl(a.s_addr);
+	}
+	while (bits > 0 && diff >> (32 - bits) != 0)
+		bits--;
+	first &= bits ? ~0u << (32 - bits) : 0;
+	snprintf(buf, len, "%u.%u.%u.%u/%u", first >> 24, (first >> 16) & 255, (first >> 8) & 255,
+		 first & 255, bits);
+}
+
+/*
+ * The MPI job: mpirun on host 1 (its own host name, in a UTS namespace of its own), the
+ * other ranks started by testbeds/mpi-agent.sh, each on its host through its prefix
+ * (FE_AGENT_HOSTS: "NAME<TAB>SHELL<TAB>PREFIX" lines; the veth kind's need none), over
+ * the hosts' subnet only.
+ */
+static int
+mpi_command(FILE *f, const struct cg_run *r, unsigned ranks, const char *hook,
+	    const char *hook_iters, const char *sizes, unsigned iters)
+{
+	const struct cg_campaign *c = r->c;
+	char hosts[CG_MAX_HOSTS * (CG_HOST_NAME + 1)] = "", nets[32];
+	char agent[CG_MAX_HOSTS * 300] = "", name[CG_HOST_NAME], run[4 * PATH_MAX + 2048];
+	char qa[4 * sizeof(agent) + 3], *inner, *mid;
+	size_t nh = 0, na = 0;
+	int rc = -1;
+
+	for (unsigned i = 1; i <= ranks; i++) {
+		cg_addf(hosts, sizeof(hosts), &nh, "%s%s", i > 1 ? "," : "",
+			host_name(r, i, name, sizeof(name)));
+		if (c->tb == CG_TB_HOSTS)
+			cg_addf(agent, sizeof(agent), &na, "%s\t%d\t%s\n", c->host[i].name,
+				c->host[i].shell, c->host[i].prefix);
+	}
+	hosts_subnet(c, ranks, nets, sizeof(nets));
+	cg_quote(qa, sizeof(qa), agent);
+	if ((size_t)snprintf(
+		    run, sizeof(run),
+		    "hostname %s && exec mpirun --host %s -np %u --mca plm_rsh_agent "
+		    "%s/testbeds/mpi-agent.sh --mca btl tcp,self --mca btl_tcp_if_include %s "
+		    "--mca oob_tcp_if_include %s --mca mpi_yield_when_idle 1 --bind-to none "
+		    "%s/fe-allreduce --sizes %s --iters %u --warmup %u%s%s%s%s",
+		    host_name(r, 1, name, sizeof(name)), hosts, ranks, r->root, nets, nets,
+		    r->bindir, sizes, iters, c->warmup, hook_iters[0] ? " --hook " : "",
+		    hook_iters[0] ? hook : "", hook_iters[0] ? " --hook-iters " : "",
+		    hook_iters) >= sizeof(run))
+		return -1; /* never cut */
+	inner = malloc(4 * sizeof(run) + 3);
+	mid = malloc(4 * sizeof(run) + sizeof(qa) + 256);
+	if (inner && mid) {
+		cg_quote(inner, 4 * sizeof(run) + 3, run);
+		snprintf(mid, 4 * sizeof(run) + sizeof(qa) + 256,
+			 "exec env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1%s%s "
+			 "unshare --uts sh -c %s",
+			 agent[0] ? " FE_AGENT_HOSTS=" : "", agent[0] ? qa : "", inner);
+		rc = on_host(f, r, 1, mid);
+	}
+	free(inner);
+	free(mid);
+	return rc;
+}
+
+/* The torch job's command: its ranks in a shell of their own, quoted whole. */
+static int
+torch_job(const struct cg_run *r, unsigned ranks, const char *hook, const char *hook_iters,
+	  const char *sizes, unsigned iters, char **cmd)
+{
+	char *in = NULL, *q = NULL;
+	size_t ilen;
+	FILE *t = open_memstream(&in, &ilen);
+	int rc;
+
+	if (t == NULL)
+		return -1;
+	rc = torch_command(t, r, ranks, hook, hook_iters, sizes, iters);
+	if (fclose(t) != 0 || (q = malloc(4 * ilen + 3)) == NULL)
+		rc = -1;
+	if (rc == 0) {
+		cg_quote(q, 4 * ilen + 3, in);
+		rc = asprintf(cmd, "exec %s sh -c %s", r->pin, q) < 0 ? -1 : 0;
+	}
+	free(in);
+	free(q);
+	return rc;
+}
+
+/* A command job: on host 1, with the hosts' names and addresses, the dataplane's socket
+ * and its hook in its environment. */
+static int
+command_job(FILE *f, const struct cg_run *r, const char *hosts, const char *addrs, const char *hook,
+	    const char *hook_iters)
+{
+	const struct cg_campaign *c = r->c;
+	size_t lq = 4 * sizeof(c->command) + 3, le = lq + 6 * PATH_MAX + 1024;
+	char *qj = malloc(lq), *env = malloc(le), qh[4 * PATH_MAX + 3];
+	int rc = -1;
+
+	if (qj && env) {
+		cg_quote(qj, lq, c->command);
+		cg_quote(qh, sizeof(qh), hook);
+		snprintf(env, le,
+			 "exec env FE_HOSTS='%s' FE_ADDRS='%s' FABEMU_SOCKET=%s FE_HOOK=%s "
+			 "FE_HOOK_ITERS='%s' sh -c %s",
+			 hosts, addrs, r->sock, qh, hook_iters, qj);
+		rc = on_host(f, r, 1, env);
+	}
+	free(qj);
+	free(env);
+	return rc;
+}
+
+/* The job's command line (a shell command run here, which runs the job on the hosts
+ * through their prefixes), on regime g's ranks: hosts 1..ranks, into *cmd (free() it).
+ * -1 if it could not be made whole (never cut). */
+static int
+job_command(const struct cg_run *r, const struct cg_regime *g, const char *hook,
+	    const char *hook_iters, char **cmd)
+{
+	const struct cg_campaign *c = r->c;
+	char hosts[CG_MAX_HOSTS * (CG_HOST_NAME + 1)] = "", addrs[CG_MAX_HOSTS * 20] = "";
+	char sizes[256] = "", name[CG_HOST_NAME];
 	unsigned iters = r->iters_override ? r->iters_override : c->iters;
 	unsigned ranks = cg_regime_ranks(c, g);
+	size_t nh = 0, na = 0, len;
+	FILE *f;
+	int rc;
 
-	for (unsigned i = 1; i <= ranks; i++)
-		snprintf(hosts + strlen(hosts), sizeof(hosts) - strlen(hosts), "%s%s-h%u",
-			 i > 1 ? "," : "", r->testbed, i);
+	*cmd = NULL;
+	for (unsigned i = 1; i <= ranks; i++) {
+		cg_addf(hosts, sizeof(hosts), &nh, "%s%s", i > 1 ? "," : "",
+			host_name(r, i, name, sizeof(name)));
+		cg_addf(addrs, sizeof(addrs), &na, "%s%s", i > 1 ? "," : "", c->host[i].addr);
+	}
 	for (unsigned i = 0; i < c->nsizes; i++)
 		snprintf(sizes + strlen(sizes), sizeof(sizes) - strlen(sizes), "%s%" PRIu64,
 			 i ? "," : "", c->sizes[i]);
-	if (!c->allreduce) { /* it runs "$FE_HOOK G" before each iteration G of FE_HOOK_ITERS */
-		snprintf(cmd, len,
-			 "exec %s ip netns exec %s-h1 env FE_HOSTS='%s' FABEMU_SOCKET=%s "
-			 "FE_HOOK='%s' FE_HOOK_ITERS='%s' sh -c %s",
-			 r->pin, r->testbed, hosts, r->sock, hook, hook_iters, "\"$FE_JOB\"");
-		return;
-	}
-	if (c->torch) {
-		torch_command(r, ranks, hook, hook_iters, sizes, iters, cmd, len);
-		return;
-	}
-	snprintf(
-		cmd, len,
-		"export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1; "
-		"exec %s ip netns exec %s-h1 unshare --uts sh -c 'hostname %s-h1 && exec mpirun "
-		"--host %s -np %u --mca plm_rsh_agent %s/testbeds/mpi-agent.sh "
-		"--mca btl tcp,self --mca btl_tcp_if_include 198.18.0.0/24 "
-		"--mca oob_tcp_if_include 198.18.0.0/24 --mca mpi_yield_when_idle 1 --bind-to none "
-		"%s/fe-allreduce --sizes %s --iters %u --warmup %u%s%s%s%s'",
-		r->pin, r->testbed, r->testbed, hosts, ranks, r->root, r->bindir, sizes, iters,
-		c->warmup, hook_iters[0] ? " --hook " : "", hook_iters[0] ? hook : "",
-		hook_iters[0] ? " --hook-iters " : "", hook_iters);
+	if (c->allreduce && c->torch)
+		return torch_job(r, ranks, hook, hook_iters, sizes, iters, cmd);
+	if ((f = open_memstream(cmd, &len)) == NULL)
+		return -1;
+	fprintf(f, "exec %s ", r->pin);
+	if (!c->allreduce) /* it runs "$FE_HOOK G" before each iteration G of FE_HOOK_ITERS */
+		rc = command_job(f, r, hosts, addrs, hook, hook_iters);
+	else
+		rc = mpi_command(f, r, ranks, hook, hook_iters, sizes, iters);
+	if (fclose(f) != 0)
+		rc = -1;
+	return rc;
 }
 
 /* How long a command beside the job is given before the next one starts (a server: until
@@ -329,13 +491,18 @@ static void
 start_beside(struct cg_run *r, const char *tag)
 {
 	for (unsigned i = 0; i < r->c->nbeside; i++) {
-		char cmd[1400], log[PATH_MAX], var[32];
+		char cmd[16 * sizeof(r->c->beside[0].command) + 1024], hc[sizeof(cmd) - 64];
+		char log[PATH_MAX];
 		char *argv[] = {"/bin/sh", "-c", cmd, NULL};
 
-		snprintf(cmd, sizeof(cmd), "exec %s ip netns exec %s-h%u sh -c \"$FE_BESIDE%u\"",
-			 r->pin, r->testbed, r->c->beside[i].host, i);
-		snprintf(var, sizeof(var), "FE_BESIDE%u", i);
-		setenv(var, r->c->beside[i].command, 1);
+		if (cg_host_sh(r, r->c->beside[i].host, r->c->beside[i].command, hc, sizeof(hc)) <
+		    0) {
+			cg_say("    beside.%u: its command on host %u would be over %zu bytes: not "
+			       "run\n",
+			       i, r->c->beside[i].host, sizeof(hc) - 1);
+			continue;
+		}
+		snprintf(cmd, sizeof(cmd), "exec %s %s", r->pin, hc);
 		cg_logpath(r, log, sizeof(log), "beside-%s-%u.log", tag, i + 1);
 		r->beside[i] = cg_spawn(argv, log, NULL);
 		/* servers first, in file order: a TCP server is given until it listens, up
@@ -441,8 +608,8 @@ void
 cg_run_job(struct cg_run *r, const struct cg_regime *g, unsigned rep, const char *marks,
 	   struct cg_job_result *jr)
 {
-	char hook[PATH_MAX], hook_iters[512], cmd[8192], log[PATH_MAX], buf[65536];
-	char *argv[] = {"/bin/sh", "-c", cmd, NULL};
+	char hook[PATH_MAX], hook_iters[512], log[PATH_MAX], buf[65536], *cmd = NULL;
+	char *argv[] = {"/bin/sh", "-c", NULL, NULL};
 	uint64_t t0, t;
 	size_t blen = 0;
 	int fd = -1, done = 0, fired[CG_STEPS_MAX] = {0}, runs[CG_STEPS_MAX];
@@ -450,10 +617,16 @@ cg_run_job(struct cg_run *r, const struct cg_regime *g, unsigned rep, const char
 
 	snprintf(hook, sizeof(hook), "%s/logs/hook-%s-%u.sh", r->out, g->name, rep + 1);
 	write_hook(r, g, hook, marks, hook_iters, sizeof(hook_iters));
-	job_command(r, g, hook, hook_iters, cmd, sizeof(cmd));
-	setenv("FE_JOB", r->c->command, 1);
 	cg_logpath(r, log, sizeof(log), "job-%s-%u.log", g->name, rep + 1);
 	jr->iters = json_array();
+	if (job_command(r, g, hook, hook_iters, &cmd) < 0) {
+		cg_say("    the job's command could not be made whole (out of memory, or a host's "
+		       "command over its room): not run\n");
+		free(cmd);
+		jr->status = -1;
+		return;
+	}
+	argv[2] = cmd;
 	t = cg_now_ns(CLOCK_MONOTONIC);
 	start_beside(r, g->name);
 	jr->beside_ns = cg_now_ns(CLOCK_MONOTONIC) - t;
@@ -471,6 +644,7 @@ cg_run_job(struct cg_run *r, const struct cg_regime *g, unsigned rep, const char
 	t0 = cg_now_ns(CLOCK_MONOTONIC);
 	jr->start_ns = cg_now_ns(CLOCK_REALTIME);
 	r->job = cg_spawn(argv, log, &fd);
+	free(cmd);
 	while (!done && r->job > 0) {
 		struct pollfd p = {.fd = fd, .events = POLLIN};
 		uint64_t el = cg_now_ns(CLOCK_MONOTONIC) - t0;

@@ -286,8 +286,10 @@ network_up(struct cg_run *r, const struct cg_regime *g, unsigned rep, const char
 	char err[1024];
 
 	if (cg_mtu(r, g->edge.mtu) < 0) {
-		cg_say("  the testbed's MTU could not be set to %u (log: %s/logs/testbed.log)\n",
-		       g->edge.mtu, r->out);
+		if (r->c->tb == CG_TB_VETH) /* existing hosts: cg_mtu() said which one */
+			cg_say("  the testbed's MTU could not be set to %u (log: "
+			       "%s/logs/testbed.log)\n",
+			       g->edge.mtu, r->out);
 		return -1;
 	}
 	if (g->kind == CG_WIRE) {
@@ -647,10 +649,11 @@ inputs(const struct cg_run *r)
 			json_object_set_new(o, "path", json_string(fe_path_name(x->path)));
 		}
 	}
-	return json_pack("{s:s, s:s, s:s, s:I, s:i, s:{s:f, s:f, s:b, s:I}, s:o, s:{s:s, s:s, "
-			 "s:s}}",
+	return json_pack("{s:s, s:s, s:s, s:I, s:i, s:s, s:{s:f, s:f, s:b, s:I}, s:o, s:{s:s, "
+			 "s:s, s:s}}",
 			 "file", c->source, "text", c->text, "name", c->name, "seed",
-			 (json_int_t)c->seed, "hosts", c->hosts, "fidelity", "lateness",
+			 (json_int_t)c->seed, "hosts", c->hosts, "testbed",
+			 c->tb == CG_TB_HOSTS ? "hosts" : "veth", "fidelity", "lateness",
 			 c->fid.late, "load", c->fid.load, "capacity", c->fid.capacity,
 			 "capacity_ns", (json_int_t)c->fid.cap_ns, "regimes", regs, "versions",
 			 "fabemu", FE_VERSION, "kernel", u.release, "mpi", v);
@@ -883,10 +886,11 @@ run_setup(struct cg_run *r, const char *outdir, const char *testbed)
 	snprintf(r->out, sizeof(r->out), "%s", buf);
 	if (out_writable(r->out) < 0)
 		return -1;
-	r->own_testbed = testbed == NULL;
+	/* existing hosts: nothing to own; the name only stands for the runner in its record */
+	r->own_testbed = testbed == NULL && r->c->tb == CG_TB_VETH;
 	snprintf(r->testbed, sizeof(r->testbed), "%s", testbed ? testbed : "fc");
-	if (r->own_testbed) { /* "f" and the PID in 5 base-36 digits: one a live runner, in
-			       * the 6 characters a testbed's name has (testbeds/veth.sh) */
+	if (testbed == NULL) { /* "f" and the PID in 5 base-36 digits: one a live runner, in
+				* the 6 characters a testbed's name has (testbeds/veth.sh) */
 		static const char digit[] = "0123456789abcdefghijklmnopqrstuvwxyz";
 		unsigned pid = (unsigned)getpid();
 
@@ -922,6 +926,13 @@ cg_campaign_run(const char *file, const char *outdir, const char *testbed, unsig
 	}
 	if (check_iterations(c, iters) < 0)
 		return CG_USAGE;
+	if (testbed && c->tb == CG_TB_HOSTS) {
+		fprintf(stderr,
+			"fabemuctl campaign run: --testbed %s: %s's hosts are its testbed's (kind "
+			"hosts), not a veth testbed's\n",
+			testbed, c->source);
+		return CG_USAGE;
+	}
 	if (geteuid() != 0) {
 		fprintf(stderr, "fabemuctl campaign run: must run as root (it builds hosts)\n");
 		return CG_USAGE;
@@ -948,7 +959,11 @@ cg_campaign_run(const char *file, const char *outdir, const char *testbed, unsig
 	cg_say("campaign %s: %u regime(s) x %u repetition(s)%s, %u hosts; results in %s\n", c->name,
 	       c->nreg, c->reps, c->reps > 1 ? " (interleaved)" : "", c->hosts, r->out);
 	if (!cg_interrupted && cg_testbed_up(r) < 0 && !cg_interrupted) {
-		cg_say("  the testbed did not come up (log: %s/logs/testbed.log)\n", r->out);
+		if (c->tb == CG_TB_VETH)
+			cg_say("  the testbed did not come up (log: %s/logs/testbed.log)\n",
+			       r->out);
+		else
+			cg_say("  the hosts are not as the file says (above)\n");
 		status = CG_SETUP;
 	}
 	if (status == CG_OK && !cg_interrupted)

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #define _GNU_SOURCE /* sched_setaffinity */
 /*
- * The hosts: the veth testbed up and down, its MTU, the wire (the same hosts joined by a
- * Linux bridge, no fabemu), the hosts' counters, and the testbed's capacity; the runner's
- * record of what it makes, and removing what a dead runner left.
+ * The hosts: the veth testbed up and down (or existing hosts checked), its MTU, the wire
+ * (the same hosts joined by a Linux bridge, no fabemu), the hosts' counters, and the
+ * testbed's capacity; the runner's record of what it makes, and removing what a dead
+ * runner left. Every command run on a host goes through cg_host_sh().
  */
 #include <dirent.h>
 #include <linux/if_link.h>
@@ -46,6 +47,158 @@ pin_self(const char *cpus)
 		cg_say("  (could not move the campaign to cores %s: %s)\n", cpus, strerror(errno));
 }
 
+const char *
+cg_host_prefix(const struct cg_run *r, unsigned h, char *buf, size_t len)
+{
+	if (r->c->tb == CG_TB_HOSTS)
+		snprintf(buf, len, "%s", r->c->host[h].prefix);
+	else
+		snprintf(buf, len, "ip netns exec %s-h%u", r->testbed, h);
+	return buf;
+}
+
+int
+cg_host_sh(const struct cg_run *r, unsigned h, const char *cmd, char *buf, size_t len)
+{
+	/* cg_quote() makes a quote of 4 bytes at most a byte, and 2 more */
+	size_t q1 = 4 * strlen(cmd) + 3, q2 = 4 * q1 + 3;
+	char *a = malloc(q1), *b = malloc(q2), prefix[300];
+	int rc = -1;
+
+	if (a && b) {
+		cg_quote(a, q1, cmd);
+		if (r->c->host[h].shell) /* ssh: the remote shell takes one quote off */
+			cg_quote(b, q2, a);
+		rc = (size_t)snprintf(buf, len, "%s sh -c %s",
+				      cg_host_prefix(r, h, prefix, sizeof(prefix)),
+				      r->c->host[h].shell ? b : a) < len
+			     ? 0
+			     : -1;
+	}
+	free(a);
+	free(b);
+	return rc;
+}
+
+/* Run cmd on host h: its standard output (up to len - 1 bytes) into out; its exit status,
+ * or -1 if it could not run. */
+static int
+host_out(const struct cg_run *r, unsigned h, const char *cmd, char *out, size_t len)
+{
+	char hc[4096];
+
+	out[0] = '\0';
+	if (cg_host_sh(r, h, cmd, hc, sizeof(hc)) < 0)
+		return -1;
+	return cg_sh_out(out, len, "%s", hc);
+}
+
+/*
+ * What the job needs on host h that the campaign does not carry there: this tree and its
+ * build (the MPI and torch jobs run them from the same paths), and on host 1 the
+ * runner's files (the hook a fault at an iteration runs). 0, or -1 and said what.
+ */
+static int
+hosts_paths(const struct cg_run *r, unsigned h)
+{
+	const struct cg_campaign *c = r->c;
+	char path[3][PATH_MAX + 64], out[64];
+	unsigned n = 0;
+	int iter_steps = 0;
+
+	for (unsigned i = 0; i < c->nsteps; i++)
+		iter_steps |= c->steps[i].at_iter > 0;
+	if (c->allreduce && !c->torch)
+		snprintf(path[n++], sizeof(path[0]), "%s/fe-allreduce", r->bindir);
+	if (c->allreduce && c->torch)
+		snprintf(path[n++], sizeof(path[0]), "%s/testbeds/allreduce_torch.py", r->root);
+	if (h == 1 && iter_steps)
+		snprintf(path[n++], sizeof(path[0]), "%s/logs", r->out);
+	for (unsigned k = 0; k < n; k++) {
+		char cmd[sizeof(path[0]) * 4 + 32], q[sizeof(path[0]) * 4 + 3];
+
+		cg_quote(q, sizeof(q), path[k]);
+		snprintf(cmd, sizeof(cmd), "test -e %s", q);
+		if (host_out(r, h, cmd, out, sizeof(out)) != 0) {
+			cg_say("  host %s: no %s there (%s)\n", c->host[h].name, path[k],
+			       k + 1 == n && h == 1 && iter_steps
+				       ? "a fault at an iteration runs its hook on host 1, in the "
+					 "runner's directory: give it at: {time: T}, or host 1 the "
+					 "directory"
+				       : "the job runs this tree's build from the same path on "
+					 "every "
+					 "host");
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Existing hosts (testbed kind hosts): each reached by its prefix, with its address on its
+ * interface; said, with what the campaign does not set on them (their MTU, ECN, congestion
+ * control), and written to the results (inputs.testbed_hosts[]). 0, or -1 and said why.
+ */
+static int
+hosts_check(struct cg_run *r)
+{
+	json_t *hosts = json_array();
+
+	for (unsigned h = 1; h <= r->c->hosts; h++) {
+		const struct cg_host *x = &r->c->host[h];
+		char cmd[512], out[4096], want[64], cc[64] = "?", prefix[300];
+		unsigned mtu = 0, k = 0;
+		int ecn = -1, rc;
+
+		snprintf(cmd, sizeof(cmd),
+			 "ip -o -4 addr show dev %s && cat /sys/class/net/%s/mtu && "
+			 "sysctl -n net.ipv4.tcp_ecn net.ipv4.tcp_congestion_control",
+			 x->ifname, x->ifname);
+		rc = host_out(r, h, cmd, out, sizeof(out));
+		cg_host_prefix(r, h, prefix, sizeof(prefix));
+		snprintf(want, sizeof(want), " inet %s/", x->addr);
+		if (rc != 0) {
+			cg_say("  host %s: '%s' could not read its interface %s (exit status %d): "
+			       "is "
+			       "the prefix right, and %s its interface?\n",
+			       x->name, prefix, x->ifname, rc, x->ifname);
+			json_decref(hosts);
+			return -1;
+		}
+		if (strstr(out, want) == NULL) {
+			cg_say("  host %s: no address %s on %s (through '%s'): %s", x->name,
+			       x->addr, x->ifname, prefix, out);
+			json_decref(hosts);
+			return -1;
+		}
+		for (char *sv, *l = strtok_r(out, "\n", &sv); l; l = strtok_r(NULL, "\n", &sv)) {
+			if (strstr(l, " inet ") != NULL)
+				continue;
+			if (k == 0)
+				sscanf(l, "%u", &mtu);
+			else if (k == 1)
+				sscanf(l, "%d", &ecn);
+			else if (k == 2)
+				snprintf(cc, sizeof(cc), "%s", l);
+			k++;
+		}
+		cg_say("  host %s: %s on %s, MTU %u, tcp_ecn %d, %s (as it is: the campaign sets "
+		       "nothing on it)\n",
+		       x->name, x->addr, x->ifname, mtu, ecn, cc);
+		if (hosts_paths(r, h) < 0) {
+			json_decref(hosts);
+			return -1;
+		}
+		json_array_append_new(hosts, json_pack("{s:s, s:s, s:s, s:s, s:s, s:i, s:i, s:s}",
+						       "name", x->name, "prefix", x->prefix,
+						       "address", x->addr, "ifname", x->ifname,
+						       "port", x->port, "mtu", (int)mtu, "tcp_ecn",
+						       ecn, "congestion_control", cc));
+	}
+	json_object_set_new(json_object_get(r->results, "inputs"), "testbed_hosts", hosts);
+	return 0;
+}
+
 int
 cg_testbed_up(struct cg_run *r)
 {
@@ -53,6 +206,10 @@ cg_testbed_up(struct cg_run *r)
 
 	char cpus[64] = "";
 
+	if (r->c->tb == CG_TB_HOSTS) { /* existing hosts: checked, nothing made or set */
+		r->mtu_now = 0;	       /* what they have: checked against each regime's */
+		return hosts_check(r);
+	}
 	cg_logpath(r, log, sizeof(log), "testbed.log");
 	/* a Ctrl-C stops it: veth.sh removes what it made so far */
 	if (r->own_testbed &&
@@ -70,19 +227,25 @@ cg_testbed_up(struct cg_run *r)
 	}
 	/* per namespace: whether the hosts' TCP asks for ECN (marks need ECT packets); no
 	 * IPv6, whose neighbour and multicast chatter would cross the job's counters */
-	return cg_sh(log,
-		     "for i in $(seq %u); do ip netns exec %s-h$i sysctl -qw net.ipv4.tcp_ecn=%d "
-		     "net.ipv6.conf.all.disable_ipv6=1; done",
-		     r->c->hosts, r->testbed, r->c->host_ecn) == 0
-		       ? 0
-		       : -1;
+	for (unsigned h = 1; h <= r->c->hosts; h++) {
+		char cmd[128], hc[512];
+
+		snprintf(cmd, sizeof(cmd),
+			 "sysctl -qw net.ipv4.tcp_ecn=%d net.ipv6.conf.all.disable_ipv6=1",
+			 r->c->host_ecn);
+		if (cg_host_sh(r, h, cmd, hc, sizeof(hc)) < 0 || cg_sh(log, "%s", hc) != 0)
+			return -1;
+	}
+	return 0;
 }
 
 /* Whatever still runs in our hosts (ranks, iperf3). */
 void
 cg_kill_hosts(const struct cg_run *r)
 {
-	cg_kill_netns(r->testbed);
+	/* existing hosts: only what the runner's process groups hold (stopped with them) */
+	if (r->c->tb == CG_TB_VETH)
+		cg_kill_netns(r->testbed);
 }
 
 void
@@ -91,6 +254,8 @@ cg_testbed_down(struct cg_run *r)
 	char log[PATH_MAX];
 
 	cg_kill_hosts(r);
+	if (r->c->tb == CG_TB_HOSTS) /* nothing was made, nothing set */
+		return;
 	cg_logpath(r, log, sizeof(log), "testbed.log");
 	cg_sh(log, "'%s/testbeds/veth.sh' unbridge --name %s", r->root, r->testbed);
 	if (r->own_testbed)
@@ -275,6 +440,27 @@ cg_clean_dead(int verbose)
 	return bad ? -1 : n;
 }
 
+/* Existing hosts keep their MTU: each one's interface must have mtu already. */
+static int
+hosts_mtu(struct cg_run *r, uint32_t mtu)
+{
+	for (unsigned h = 1; h <= r->c->hosts; h++) {
+		char cmd[64], out[64];
+		unsigned have = 0;
+
+		snprintf(cmd, sizeof(cmd), "cat /sys/class/net/%s/mtu", r->c->host[h].ifname);
+		if (host_out(r, h, cmd, out, sizeof(out)) != 0 || sscanf(out, "%u", &have) != 1 ||
+		    have != mtu) {
+			cg_say("  host %s: %s's MTU is %u, not %u: the campaign does not change an "
+			       "existing host's (set it there, or mtu: %u)\n",
+			       r->c->host[h].name, r->c->host[h].ifname, have, mtu, have);
+			return -1;
+		}
+	}
+	r->mtu_now = mtu;
+	return 0;
+}
+
 int
 cg_mtu(struct cg_run *r, uint32_t mtu)
 {
@@ -282,6 +468,8 @@ cg_mtu(struct cg_run *r, uint32_t mtu)
 
 	if (mtu == r->mtu_now)
 		return 0;
+	if (r->c->tb == CG_TB_HOSTS)
+		return hosts_mtu(r, mtu);
 	cg_logpath(r, log, sizeof(log), "testbed.log");
 	if (cg_sh(log, "'%s/testbeds/veth.sh' mtu %u --name %s", r->root, mtu, r->testbed) != 0)
 		return -1;
@@ -352,10 +540,10 @@ cg_host_leave(void)
 	exit(CG_SETUP); /* the watchdog removes what the record lists */
 }
 
-/* What nstat calls PREFIX+FIELD, from a file of line pairs "Prefix: names" "Prefix: values"
- * (/proc/net/snmp, /proc/net/netstat), into the keys of t that it names. */
+/* What nstat calls PREFIX+FIELD, from a stream of line pairs "Prefix: names" "Prefix:
+ * values" (/proc/net/snmp, /proc/net/netstat), into the keys of t that it names. */
 static void
-snmp_read(const char *path, struct cg_host_ctr *t)
+snmp_parse(FILE *f, struct cg_host_ctr *t)
 {
 	static const struct {
 		const char *name;
@@ -368,7 +556,6 @@ snmp_read(const char *path, struct cg_host_ctr *t)
 		{"IpExtInCEPkts", offsetof(struct cg_host_ctr, ce)},
 	};
 	static char names[16384], vals[16384];
-	FILE *f = fopen(path, "re");
 
 	while (f && fgets(names, sizeof(names), f) && fgets(vals, sizeof(vals), f)) {
 		char *sn, *sv, *n = strtok_r(names, " \n", &sn), *v = strtok_r(vals, " \n", &sv);
@@ -385,6 +572,14 @@ snmp_read(const char *path, struct cg_host_ctr *t)
 						strtoull(v, NULL, 10);
 		}
 	}
+}
+
+static void
+snmp_read(const char *path, struct cg_host_ctr *t)
+{
+	FILE *f = fopen(path, "re");
+
+	snmp_parse(f, t);
 	if (f)
 		fclose(f);
 }
@@ -445,6 +640,48 @@ sysfs_u64(const char *path)
 	return v;
 }
 
+/*
+ * An existing host's counters, read through its prefix (another machine's, for all the
+ * campaign knows): its TCP counters as /proc/net/snmp and netstat give them, then its
+ * interface's (the lines after "@link"); then, on this machine, the kernel's side of its
+ * port when the port is an interface's (af_packet, af_xdp).
+ */
+static void
+hosts_read(const struct cg_run *r, unsigned host, struct cg_host_ctr *t)
+{
+	const struct cg_host *x = &r->c->host[host];
+	static char out[65536];
+	char cmd[512], p[PATH_MAX], *at;
+	FILE *f;
+
+	snprintf(
+		cmd, sizeof(cmd),
+		"cat /proc/net/snmp /proc/net/netstat; echo @link; cd /sys/class/net/%s/statistics "
+		"&& cat tx_packets tx_dropped rx_packets rx_dropped",
+		x->ifname);
+	if (host_out(r, host, cmd, out, sizeof(out)) != 0 || (at = strstr(out, "@link\n")) == NULL)
+		return;
+	*at = '\0';
+	if ((f = fmemopen(out, strlen(out), "r")) != NULL) {
+		snmp_parse(f, t);
+		fclose(f);
+	}
+	unsigned long long v[4] = {0};
+
+	if (sscanf(at + 6, "%llu %llu %llu %llu", &v[0], &v[1], &v[2], &v[3]) == 4) {
+		t->tx_packets = v[0];
+		t->tx_dropped = v[1];
+		t->rx_packets = v[2];
+		t->rx_dropped = v[3];
+	}
+	if (x->port_iface[0] == '\0')
+		return;
+	snprintf(p, sizeof(p), "/sys/class/net/%s/statistics/tx_dropped", x->port_iface);
+	t->peer_tx_dropped = sysfs_u64(p);
+	snprintf(p, sizeof(p), "/sys/class/net/%s/statistics/rx_dropped", x->port_iface);
+	t->peer_rx_dropped = sysfs_u64(p);
+}
+
 /* One host's TCP counters (nstat's) and its interface's (eth0), then its veth's other end. */
 void
 cg_host_read(const struct cg_run *r, unsigned host, struct cg_host_ctr *t)
@@ -453,6 +690,10 @@ cg_host_read(const struct cg_run *r, unsigned host, struct cg_host_ctr *t)
 	char p[PATH_MAX];
 
 	memset(t, 0, sizeof(*t));
+	if (r->c->tb == CG_TB_HOSTS) {
+		hosts_read(r, host, t);
+		return;
+	}
 	if (cg_host_enter(r, host) == 0) {
 		snmp_read("/proc/thread-self/net/snmp", t);
 		snmp_read("/proc/thread-self/net/netstat", t);
@@ -476,9 +717,8 @@ cg_host_read(const struct cg_run *r, unsigned host, struct cg_host_ctr *t)
  * CLOSING: include/net/tcp_states.h). Established, listening, TIME_WAIT: not.
  */
 static int
-tcp_unsettled(const char *file)
+tcp_unsettled_in(FILE *f)
 {
-	FILE *f = fopen(file, "re");
 	char line[512];
 	int n = 0;
 
@@ -488,8 +728,34 @@ tcp_unsettled(const char *file)
 		if (sscanf(line, " %*u: %*[0-9A-Fa-f]:%*x %*[0-9A-Fa-f]:%*x %x", &st) == 1)
 			n = (st >= 0x02 && st <= 0x05) || st == 0x08 || st == 0x09 || st == 0x0B;
 	}
+	return n;
+}
+
+static int
+tcp_unsettled(const char *file)
+{
+	FILE *f = fopen(file, "re");
+	int n = tcp_unsettled_in(f);
+
 	if (f)
 		fclose(f);
+	return n;
+}
+
+/* The same of an existing host, its tables read through its prefix. */
+static int
+hosts_unsettled(const struct cg_run *r, unsigned h)
+{
+	static char out[262144];
+	FILE *f;
+	int n;
+
+	if (host_out(r, h, "cat /proc/net/tcp /proc/net/tcp6 2>/dev/null; true", out,
+		     sizeof(out)) != 0 ||
+	    (f = fmemopen(out, strlen(out) + 1, "r")) == NULL)
+		return 1; /* not known: as if */
+	n = tcp_unsettled_in(f);
+	fclose(f);
 	return n;
 }
 
@@ -499,6 +765,10 @@ cg_hosts_unsettled(const struct cg_run *r)
 	int n = 0;
 
 	for (unsigned h = 1; h <= r->c->hosts && n == 0; h++) {
+		if (r->c->tb == CG_TB_HOSTS) {
+			n = hosts_unsettled(r, h);
+			continue;
+		}
 		if (cg_host_enter(r, h) < 0)
 			return 1; /* not known: as if */
 		n = tcp_unsettled("/proc/thread-self/net/tcp") ||
@@ -511,12 +781,15 @@ cg_hosts_unsettled(const struct cg_run *r)
 double
 cg_ping_rtt_us(const struct cg_run *r)
 {
-	char cmd[256], line[512];
+	char ping[128], hc[1024], cmd[1200], line[512];
 	double mn, avg = -1;
 	FILE *f;
 
-	snprintf(cmd, sizeof(cmd), "%s ip netns exec %s-h1 ping -q -c 20 -i 0.01 -W 1 198.18.0.2",
-		 r->pin, r->testbed);
+	/* host 1 to host 2 */
+	snprintf(ping, sizeof(ping), "ping -q -c 20 -i 0.01 -W 1 %s", r->c->host[2].addr);
+	if (cg_host_sh(r, 1, ping, hc, sizeof(hc)) < 0)
+		return -1000;
+	snprintf(cmd, sizeof(cmd), "%s %s", r->pin, hc);
 	f = popen(cmd, "r");
 	while (f && fgets(line, sizeof(line), f))
 		if (strncmp(line, "rtt ", 4) == 0)
@@ -524,6 +797,57 @@ cg_ping_rtt_us(const struct cg_run *r)
 	if (f)
 		pclose(f);
 	return avg * 1000;
+}
+
+/*
+ * The ring's shell command into *cmd (free() it): a server on every host (each gone after
+ * its one test), each waited for until it listens; then every host's client to the next
+ * host, each writing its JSON to OUT-I.json; then the servers left (a client that never
+ * came) stopped. 0, or -1.
+ */
+static int
+ring_command(const struct cg_run *r, const char *out, unsigned secs, char **cmd)
+{
+	const unsigned n = r->c->hosts;
+	char c[256], hc[2048];
+	size_t len;
+	FILE *f = open_memstream(cmd, &len);
+	int rc = 0;
+
+	if (f == NULL)
+		return -1;
+	for (unsigned i = 1; i <= n && rc == 0; i++) {
+		snprintf(c, sizeof(c), "exec iperf3 -s -1 -p %u", 5400 + i);
+		rc = cg_host_sh(r, i, c, hc, sizeof(hc));
+		fprintf(f, "%s %s >/dev/null 2>&1 & s%u=$!; ", r->pin, hc, i);
+	}
+	for (unsigned i = 1; i <= n && rc == 0; i++) {
+		rc = cg_host_sh(r, i, "ss -ltn", hc, sizeof(hc));
+		fprintf(f,
+			"for t in $(seq 50); do %s | grep -q ':%u ' && break; sleep 0.05; done; ",
+			hc, 5400 + i);
+	}
+	for (unsigned i = 1; i <= n && rc == 0; i++) {
+		unsigned j = i % n + 1;
+
+		snprintf(c, sizeof(c), "exec iperf3 -c %s -p %u -t %u -J", r->c->host[j].addr,
+			 5400 + j, secs);
+		rc = cg_host_sh(r, i, c, hc, sizeof(hc));
+		fprintf(f, "%s %s >'%s-%u.json' & c%u=$!; ", r->pin, hc, out, i, i);
+	}
+	fprintf(f, "wait");
+	for (unsigned i = 1; i <= n; i++)
+		fprintf(f, " $c%u", i);
+	fprintf(f, "; kill");
+	for (unsigned i = 1; i <= n; i++)
+		fprintf(f, " $s%u", i);
+	fprintf(f, " 2>/dev/null; wait");
+	if (fclose(f) != 0 || rc != 0) {
+		free(*cmd);
+		*cmd = NULL;
+		return -1;
+	}
+	return 0;
 }
 
 /*
@@ -535,22 +859,17 @@ double
 cg_ring_goodput(struct cg_run *r, const char *tag, uint64_t ns)
 {
 	const unsigned n = r->c->hosts;
-	char log[PATH_MAX], out[PATH_MAX];
+	char log[PATH_MAX], out[PATH_MAX], *cmd;
 	double sum = 0;
+	int rc;
 
 	cg_logpath(r, log, sizeof(log), "capacity-%s.log", tag);
 	cg_logpath(r, out, sizeof(out), "capacity-%s", tag);
-	/* servers, each waited for; then the clients, each writing its JSON */
-	if (cg_sh_stoppable(
-		    log,
-		    "set -e; for i in $(seq %u); do %s ip netns exec %s-h$i iperf3 -s -1 -D -p "
-		    "$((5400 + i)); done; for i in $(seq %u); do for t in $(seq 50); do "
-		    "ip netns exec %s-h$i ss -ltn | grep -q \":$((5400 + i)) \" && break; "
-		    "sleep 0.05; done; done; for i in $(seq %u); do j=$((i %% %u + 1)); "
-		    "%s ip netns exec %s-h$i iperf3 -c 198.18.0.$j -p $((5400 + j)) -t %u -J "
-		    ">'%s-'$i.json & done; wait",
-		    n, r->pin, r->testbed, n, r->testbed, n, n, r->pin, r->testbed,
-		    (unsigned)((ns + 500000000) / 1000000000), out) != 0) {
+	if (ring_command(r, out, (unsigned)((ns + 500000000) / 1000000000), &cmd) < 0)
+		return -1;
+	rc = cg_sh_stoppable(log, "%s", cmd);
+	free(cmd);
+	if (rc != 0) {
 		cg_kill_hosts(r);
 		return -1;
 	}

@@ -24,8 +24,12 @@ testbed_line(FILE *f, const struct cg_campaign *c, json_t *capacity)
 	double ideal = json_number_value(json_object_get(capacity, "ideal_bps"));
 	double wire = json_number_value(json_object_get(capacity, "wire_bps"));
 
-	fprintf(f, "testbed: %u hosts, %s (%u-frame rings), MTU %u", c->hosts, c->edge.pmd,
-		c->edge.ring, c->edge.mtu);
+	if (c->tb == CG_TB_HOSTS) /* theirs, as the file names them */
+		fprintf(f, "testbed: %u existing hosts on the file's ports, MTU %u", c->hosts,
+			c->edge.mtu);
+	else
+		fprintf(f, "testbed: %u hosts, %s (%u-frame rings), MTU %u", c->hosts, c->edge.pmd,
+			c->edge.ring, c->edge.mtu);
 	if (ideal > 0 || wire > 0) {
 		fprintf(f, "; it carries");
 		if (ideal > 0)

@@ -49,8 +49,10 @@ static const struct {
 } unknown[] = {
 	{"name: t\nhots: 4\n",
 	 ":2: unknown key 'hots' (known: name, description, hosts, cores, pmd, ring, mtu, "
-	 "dataplane, repetitions, seed, host-ecn, fidelity, alike-links, job, regimes, "
-	 "timeline, beside, question, projection)"},
+	 "dataplane, repetitions, seed, host-ecn, testbed, fidelity, alike-links, job, "
+	 "regimes, timeline, beside, question, projection)"},
+	{"name: t\ntestbed:\n  kind: hosts\n  hosts:\n    - {name: a, prefx: p}\n",
+	 ":5: unknown key 'prefx' in hosts (known: name, prefix, shell, address, ifname, port)"},
 	{"name: t\nregimes:\n  - name: a\n    profile: ideal\n    splt: true\n",
 	 ":5: unknown key 'splt' in regimes (known: name, kind, profile, scale, pmd, ring, mtu, "
 	 "dataplane, nic, topology, path, split, realtime, ranks, alike, links)"},
@@ -87,7 +89,7 @@ refused(const char *const (*cases)[2], size_t n)
 		char err[1024] = "";
 
 		cr_expect_lt(load(cases[i][0], err, sizeof(err)), 0, "accepted:\n%s", cases[i][0]);
-		cr_expect_str_eq(err, cases[i][1], "input:\n%s", cases[i][0]);
+		cr_expect_str_eq(err, cases[i][1], "input:\n%s\nsaid: %s", cases[i][0], err);
 	}
 }
 
@@ -758,4 +760,144 @@ Test(campaign_file, regime_hops_as_the_dataplane_runs_them)
 	cr_assert_str_eq(dir[0], "leaf1>spine1");
 	cr_assert_eq(camp.reg[0].up[0].link.rate_bps, 1000000000ULL, "a port's entry: its own");
 	cr_assert_eq(cg_regime_hops(&camp, &camp.reg[1], def, dir, err, sizeof(err)), 0);
+}
+
+/*
+ * testbed: {kind: hosts, hosts: [...]}: existing hosts, each reached by its prefix, with
+ * its address, interface and the dataplane's port (docs/campaigns.md, "Existing hosts").
+ */
+#define TB                                                                                         \
+	"name: t\ntestbed:\n  kind: hosts\n  hosts:\n"                                             \
+	"    - {name: a, prefix: ip netns exec lab-a, address: 198.19.7.1, "                       \
+	"port: \"net_af_packet0,iface=lab-a\"}\n"                                                  \
+	"    - {name: b, prefix: ssh root@b, address: 198.19.7.2, ifname: ens1f0, "                \
+	"port: \"net_af_packet1,iface=lab-b,framecnt=4096\"}\n"
+#define ONE_REGIME "regimes:\n  - {name: a, profile: ideal}\n"
+
+Test(campaign_file, testbed_hosts_accepted_as_given)
+{
+	accepted(TB ONE_REGIME);
+	cr_expect_eq(camp.tb, CG_TB_HOSTS);
+	cr_expect_eq(camp.hosts, 2);
+	cr_expect_str_eq(camp.host[1].name, "a");
+	cr_expect_str_eq(camp.host[1].prefix, "ip netns exec lab-a");
+	cr_expect_eq(camp.host[1].shell, 0, "ip netns exec passes its arguments whole");
+	cr_expect_str_eq(camp.host[1].addr, "198.19.7.1");
+	cr_expect_str_eq(camp.host[1].ifname, "eth0", "the default interface");
+	cr_expect_str_eq(camp.host[1].port_iface, "lab-a");
+	cr_expect_eq(camp.host[1].pci, 0);
+	cr_expect_eq(camp.host[2].shell, 1, "ssh hands a shell one string: quoted again");
+	cr_expect_str_eq(camp.host[2].ifname, "ens1f0");
+	cr_expect_str_eq(camp.host[2].port, "net_af_packet1,iface=lab-b,framecnt=4096");
+	cr_expect_str_eq(camp.edge.pmd, "devices");
+	cr_expect_eq(camp.split, 0, "nothing of this machine's cores moved");
+	/* any address: 198.18.0.0/15 is the tests', not the users' */
+	accepted("name: t\ntestbed:\n  kind: hosts\n  hosts:\n"
+		 "    - {name: a, prefix: p, address: 10.1.2.3, port: 0000:03:00.0, shell: true}\n"
+		 "    - {name: b, prefix: p, address: 10.1.2.4, port: \"03:00.1\"}\n"
+		 "    - {name: c, prefix: p, address: 10.1.2.5, port: "
+		 "\"net_af_xdp0,iface=x\"}\n" ONE_REGIME);
+	cr_expect_eq(camp.hosts, 3);
+	cr_expect(camp.host[1].pci && camp.host[2].pci && !camp.host[3].pci);
+	cr_expect_str_eq(camp.host[2].port, "0000:03:00.1", "a PCI address in full");
+	cr_expect_eq(camp.host[1].shell, 1);
+	/* the default kind: hosts: N, made by the campaign, at testbeds/veth.sh's addresses */
+	accepted("name: t\nhosts: 3\ntestbed: {kind: veth}\n" ONE_REGIME);
+	cr_expect_eq(camp.tb, CG_TB_VETH);
+	cr_expect_str_eq(camp.host[3].addr, "198.18.0.3");
+	accepted("name: t\n" ONE_REGIME);
+	cr_expect_eq(camp.tb, CG_TB_VETH);
+	cr_expect_eq(camp.hosts, 4);
+}
+
+/* Each bad value at its key's line, named; what cannot apply to existing hosts refused. */
+Test(campaign_file, testbed_hosts_values_refused)
+{
+#define H2(x)                                                                                      \
+	"name: t\ntestbed:\n  kind: hosts\n  hosts:\n    - {name: a, prefix: p, "                  \
+	"address: 198.19.7.1, port: net_af_packet0}\n    - {" x "}\n" ONE_REGIME
+	static const char *const cases[][2] = {
+		{"name: t\ntestbed: {kind: lab}\n" ONE_REGIME,
+		 ":2: testbed.kind 'lab' (allowed: veth, hosts)"},
+		{"name: t\ntestbed:\n  hosts:\n    - {name: a}\n" ONE_REGIME,
+		 ":3: testbed.hosts: kind hosts's (kind veth, the default, makes hosts: N)"},
+		{"name: t\ntestbed: {kind: hosts}\n" ONE_REGIME,
+		 ":2: testbed: kind hosts needs hosts: 2 to 16 of them"},
+		{H2("name: b, prefix: p, address: 198.19.7.2"),
+		 ":6: testbed.hosts.1: name, prefix, address and port are required (ifname: eth0 "
+		 "and shell: the default)"},
+		{H2("name: 'b c', prefix: p, address: 198.19.7.2, port: net_af_packet1"),
+		 ":6: testbed.hosts.1.name 'b c': a name of letters, digits, '_', '-' and '.', 1 "
+		 "to 31 characters"},
+		{H2("name: a, prefix: p, address: 198.19.7.2, port: net_af_packet1"),
+		 ":6: testbed.hosts.1.name 'a': taken by testbed.hosts.0"},
+		{H2("name: b, prefix: '  ', address: 198.19.7.2, port: net_af_packet1"),
+		 ":6: testbed.hosts.1.prefix '  ': a command (ssh HOST, ip netns exec NAME), 1 to "
+		 "255 characters"},
+		{H2("name: b, prefix: p, shell: yes, address: 198.19.7.2, port: net_af_packet1"),
+		 ":6: testbed.hosts.1.shell 'yes' (allowed: true, false)"},
+		{H2("name: b, prefix: p, address: 198.19.7, port: net_af_packet1"),
+		 ":6: testbed.hosts.1.address '198.19.7': an IPv4 address (198.18.0.1)"},
+		{H2("name: b, prefix: p, address: 198.19.7.1, port: net_af_packet1"),
+		 ":6: testbed.hosts.1.address '198.19.7.1': host a's already"},
+		{H2("name: b, prefix: p, address: 198.19.7.2, ifname: a/b, port: net_af_packet1"),
+		 ":6: testbed.hosts.1.ifname 'a/b': an interface's name, 1 to 15 characters"},
+		{H2("name: b, prefix: p, address: 198.19.7.2, ifname: abcdefghijklmnop, "
+		    "port: net_af_packet1"),
+		 ":6: testbed.hosts.1.ifname 'abcdefghijklmnop': an interface's name, 1 to 15 "
+		 "characters"},
+		{H2("name: b, prefix: p, address: 198.19.7.2, port: eth1"),
+		 ":6: testbed.hosts.1.port 'eth1': a PCI address (0000:03:00.0) or a vdev "
+		 "(net_af_packet0,iface=IF)"},
+		{H2("name: b, prefix: p, address: 198.19.7.2, port: \"net_af_packet1,iface\""),
+		 ":6: testbed.hosts.1.port 'net_af_packet1,iface': item 'iface' is not key=value"},
+		{H2("name: b, prefix: p, address: 198.19.7.2, port: \"net_af_packet1,iface=a b\""),
+		 ":6: testbed.hosts.1.port 'net_af_packet1,iface=a b': item 'iface=a b': a value "
+		 "of "
+		 "letters, digits and _.:/-"},
+		{H2("name: b, prefix: p, address: 198.19.7.2, port: \"net_af_packet0,iface=x\""),
+		 ":6: testbed.hosts.1.port 'net_af_packet0,iface=x': vdev net_af_packet0 is host "
+		 "a's already"},
+		{H2("name: b, prefix: p, address: 198.19.7.2, port: \"0000:03:00.0\""),
+		 ":6: testbed.hosts.1.port '0000:03:00.0': a PCI port after host a's vdev: DPDK "
+		 "numbers PCI ports before vdevs, and port i is the i-th host's; list the hosts on "
+		 "PCI ports first"},
+		{"name: t\ntestbed:\n  kind: hosts\n  hosts:\n"
+		 "    - {name: a, prefix: p, address: 198.19.7.1, port: \"0000:03:00.1\"}\n"
+		 "    - {name: b, prefix: p, address: 198.19.7.2, port: "
+		 "\"0000:03:00.0\"}\n" ONE_REGIME,
+		 ":6: testbed.hosts.1.port '0000:03:00.0': not after host a's 0000:03:00.1: DPDK "
+		 "numbers PCI ports in their addresses' order, and port i is the i-th host's; list "
+		 "the hosts in that order"},
+		{"name: t\ntestbed:\n  kind: hosts\n  huge-dir: huge\n  hosts:\n"
+		 "    - {name: a, prefix: p, address: 198.19.7.1, port: \"0000:03:00.0\"}\n"
+		 "    - {name: b, prefix: p, address: 198.19.7.2, port: "
+		 "\"0000:03:00.1\"}\n" ONE_REGIME,
+		 ":4: testbed.huge-dir 'huge': an absolute path, without quotes"},
+		/* what cannot apply to existing hosts */
+		{TB "hosts: 2\n" ONE_REGIME,
+		 ":7: hosts: not with testbed kind hosts (testbed.hosts lists them)"},
+		{TB "cores: shared\n" ONE_REGIME,
+		 ":7: cores: not with testbed kind hosts (it moves this machine's threads off the "
+		 "dataplane's core for hosts it makes; give fabemu-dp's own options in "
+		 "dataplane:)"},
+		{TB "pmd: af_xdp\n" ONE_REGIME,
+		 ":7: pmd: not with testbed kind hosts (the ports are the devices "
+		 "testbed.hosts.N.port names)"},
+		{TB "regimes:\n  - {name: w, kind: wire}\n",
+		 ":8: regimes.0.kind: wire is the campaign's veth hosts joined by a Linux bridge: "
+		 "not with testbed kind hosts (compare with an ideal regime, profile: ideal)"},
+		{TB "regimes:\n  - {name: a, profile: ideal, split: true}\n",
+		 ":8: regimes.0.split: the other boxes run in namespaces and veth trunks this "
+		 "machine makes: not with testbed kind hosts (docs/scale-out.md: a box a "
+		 "machine)"},
+		{TB "regimes:\n  - {name: a, profile: ideal, pmd: af_packet}\n",
+		 ":8: regimes.0.pmd: not with testbed kind hosts (the ports are the devices "
+		 "testbed.hosts.N.port names)"},
+		{"name: t\nhosts: 2\ntestbed: {huge-dir: /x}\n" ONE_REGIME,
+		 ":3: testbed.huge-dir: kind hosts's (its PCI ports)"},
+	};
+#undef H2
+
+	REFUSED(cases);
 }
