@@ -73,6 +73,9 @@ fi
 # outlives the clone): a clean clone compiles again only what changed since a run before
 launch=()
 command -v ccache >/dev/null && launch=(-DCMAKE_C_COMPILER_LAUNCHER=ccache)
+# paths relative to the clone, so that one clone's objects serve another's (its
+# directory's name is no part of what is compiled, but in FE_SOURCE_DIR's few files)
+export CCACHE_BASEDIR=$ROOT CCACHE_NOHASHDIR=true
 for b in "${builds[@]}"; do
 	case $b in
 	build)
