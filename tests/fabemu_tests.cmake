@@ -1,11 +1,17 @@
 # fabemu_unit_test(NAME SOURCE LIBS...): a Criterion test program registered with ctest.
 # Unit tests may run in parallel (ctest -j): each has its own EAL prefix and no files.
-# Every one is in `tests/run.sh quick` (label quick, built by the target quick).
+# Every one is in `tests/run.sh quick` (label quick, built by the target quick), and in the
+# sanitizer build too: in the ordinary build it is labelled twin, and the full suite runs
+# it under the sanitizers only (tests/run.sh).
 function(fabemu_unit_test name src)
   add_executable(${name} ${src})
   target_link_libraries(${name} PRIVATE ${ARGN} PkgConfig::CRITERION)
   add_test(NAME ${name} COMMAND ${name} --verbose=0)
-  set_tests_properties(${name} PROPERTIES LABELS "unit;quick" TIMEOUT 120)
+  set(labels "unit;quick")
+  if(NOT FABEMU_SANITIZE)
+    list(APPEND labels twin)
+  endif()
+  set_tests_properties(${name} PROPERTIES LABELS "${labels}" TIMEOUT 120)
   add_dependencies(quick ${name})
 endfunction()
 

@@ -9,8 +9,8 @@
 #                 and fuzzes for FABEMU_FUZZ_SECONDS (15) (label fuzz)
 #
 #   tests/run.sh               every test of the three builds (needs root): what CI runs;
-#                              the end-to-end tests both build/ and build-asan/ have
-#                              (label twin) run in build-asan/ only
+#                              the tests both build/ and build-asan/ have (label twin: the
+#                              unit tests, the exact end-to-end ones) run in build-asan/ only
 #   tests/run.sh quick [ARGS]  the unit tests and a few exact end-to-end tests that take
 #                              seconds (label quick), in build/ alone, which builds only
 #                              what they use (the target quick)
@@ -100,8 +100,8 @@ done
 
 sel=()
 [ "$QUICK" = 1 ] && sel=(-L quick)
-# every build, no test picked: the end-to-end tests both builds have (label twin) run in
-# the sanitizer build only (under ASan and UBSan), not twice
+# every build, no test picked: the tests both builds have (label twin: the unit tests, the
+# exact end-to-end ones) run in the sanitizer build only (under ASan and UBSan), not twice
 twins=()
 [ "$QUICK" = 0 ] && [ "$#" = 0 ] && [[ " ${builds[*]} " == *" build-asan "* ]] && twins=(-LE twin)
 passed=0 failed=0 rc=0
