@@ -49,6 +49,13 @@ pow2_ceil(uint64_t v)
 	return r;
 }
 
+/* ns in ticks of hz, to the nearest */
+static uint64_t
+ticks_rounded(uint64_t ns, uint64_t hz)
+{
+	return (uint64_t)(((unsigned __int128)ns * hz + 500000000) / 1000000000);
+}
+
 /* Slots for the buffer plus every packet that can be on the wire at once: for the
  * propagation delay and the most jitter adds (its frames arrive up to that much later). */
 static uint32_t
@@ -82,16 +89,14 @@ fe_link_compile(const struct fe_link_params *p, uint64_t hz, struct fe_link_cfg 
 	memset(cfg, 0, sizeof(*cfg));
 	if (p->rate_bps)
 		cfg->tpb_fp = (uint64_t)((((unsigned __int128)hz * 8) << 32) / p->rate_bps);
-	cfg->prop_ticks =
-		(uint64_t)(((unsigned __int128)p->delay_ns * hz + 500000000) / 1000000000);
+	cfg->prop_ticks = ticks_rounded(p->delay_ns, hz);
 	cfg->limit_bytes = p->limit_bytes;
 	cfg->limit_pkts = p->limit_pkts;
 	cfg->max_pkts = p->limit_pkts ? p->limit_pkts : UINT32_MAX;
 	cfg->max_bytes = p->limit_bytes ? p->limit_bytes : UINT64_MAX / 2;
 	cfg->ns_fp = fe_ns_fp(hz);
 	cfg->llr_ticks = 2 * cfg->prop_ticks + fe_link_ser_ticks(cfg, FE_WIRE_MIN_FRAME);
-	cfg->nslots = slots_needed(
-		cfg, (uint64_t)(((unsigned __int128)p->jitter_ns * hz + 500000000) / 1000000000));
+	cfg->nslots = slots_needed(cfg, ticks_rounded(p->jitter_ns, hz));
 	return 0;
 }
 

@@ -84,6 +84,20 @@ ring_drain(struct rte_ring *r)
 	return n;
 }
 
+/* The frame f of len bytes onto ring r, as its host sends it. */
+static inline void
+ring_frame(struct rte_mempool *pool, struct rte_ring *r, const uint8_t *f, uint16_t len)
+{
+	struct rte_mbuf *m = rte_pktmbuf_alloc(pool);
+	char *p;
+
+	cr_assert_not_null(m);
+	p = rte_pktmbuf_append(m, len);
+	cr_assert_not_null(p);
+	memcpy(p, f, len);
+	cr_assert_eq(rte_ring_enqueue(r, m), 0);
+}
+
 /*
  * A UDP frame of len bytes (at least 52) from host `host` (MAC src, 198.18.0.host+1, its
  * port sport) to 198.18.0.X port 9 at MAC dst, its byte 51 numbered seq: its order at

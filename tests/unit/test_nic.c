@@ -313,14 +313,7 @@ engine_x(const struct fe_nic_params *nic, uint64_t drop, uint64_t count, uint32_
 static void
 inject_raw(int port, const uint8_t *f, uint16_t len)
 {
-	struct rte_mbuf *m = rte_pktmbuf_alloc(pool);
-	char *p;
-
-	cr_assert_not_null(m);
-	p = rte_pktmbuf_append(m, len);
-	cr_assert_not_null(p);
-	memcpy(p, f, len);
-	cr_assert_eq(rte_ring_enqueue(rxr[port], m), 0);
+	ring_frame(pool, rxr[port], f, len);
 }
 
 /* Frames out of port i: their IP ids into ids[] (if not NULL), all freed. */

@@ -177,14 +177,7 @@ engine(struct fe_dp_conf *conf, const struct fe_linkdef *up, const struct fe_lin
 static void
 inject_raw(int port, const uint8_t *f, uint16_t len)
 {
-	struct rte_mbuf *m = rte_pktmbuf_alloc(pool);
-	char *p;
-
-	cr_assert_not_null(m);
-	p = rte_pktmbuf_append(m, len);
-	cr_assert_not_null(p);
-	memcpy(p, f, len);
-	cr_assert_eq(rte_ring_enqueue(rxr[port], m), 0);
+	ring_frame(pool, rxr[port], f, len);
 }
 
 /* A TCP frame of len bytes from host src to MAC dst, ECN bits ecn, IP id id. */
