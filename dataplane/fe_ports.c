@@ -365,3 +365,31 @@ fe_ports_close(uint16_t port)
 	rte_eth_dev_stop(port);
 	rte_eth_dev_close(port);
 }
+
+int
+fe_ports_pause_parse(const char *v, int *mode)
+{
+	static const char *const names[] = {"auto", "on", "off"};
+
+	for (int i = 0; i < 3; i++)
+		if (strcmp(v, names[i]) == 0) {
+			*mode = i;
+			return 0;
+		}
+	return -1;
+}
+
+int
+fe_ports_pause(uint16_t port, int mode, uint64_t *bps)
+{
+	struct rte_eth_dev_info di;
+	struct rte_eth_link l;
+
+	*bps = 0;
+	if (rte_eth_link_get_nowait(port, &l) == 0 && l.link_status == RTE_ETH_LINK_UP &&
+	    l.link_speed != RTE_ETH_SPEED_NUM_NONE && l.link_speed != RTE_ETH_SPEED_NUM_UNKNOWN)
+		*bps = (uint64_t)l.link_speed * 1000000;
+	if (mode != FE_PORTS_PAUSE_AUTO)
+		return mode == FE_PORTS_PAUSE_ON;
+	return rte_eth_dev_info_get(port, &di) == 0 && has_wire(&di) && !kernel_port(&di);
+}

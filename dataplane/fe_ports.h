@@ -61,6 +61,20 @@ void fe_ports_print(const uint16_t *ports, unsigned n);
 int fe_ports_check_speed(const uint16_t *ports, unsigned n, const uint64_t *rate_bps, char *err,
 			 size_t len);
 
+/* --edge-pause (docs/inline.md): the edge pause on ports with a wire, on all, on none. */
+enum fe_ports_pause {
+	FE_PORTS_PAUSE_AUTO,
+	FE_PORTS_PAUSE_ON,
+	FE_PORTS_PAUSE_OFF,
+};
+
+/* "auto", "on" or "off" into *mode: 0, or -1. */
+int fe_ports_pause_parse(const char *v, int *mode);
+
+/* Whether a started port has the edge pause under mode, and its link speed in bit/s
+ * (*bps 0: unknown, the link down). */
+int fe_ports_pause(uint16_t port, int mode, uint64_t *bps);
+
 /* Stop and close a port, its promiscuous mode restored if set-up changed it. */
 void fe_ports_close(uint16_t port);
 

@@ -30,6 +30,7 @@
 
 #include "fe_ctl.h"
 #include "fe_ctl_proto.h"
+#include "fe_derive.h"
 #include "fe_dp.h"
 #include "fe_dpopts.h"
 #include "fe_graphconf.h"
@@ -67,6 +68,7 @@ struct opts {
 	uint64_t mtu; /* the largest IP packet the hosts send: the ports' MTU, sizes the mbufs */
 	int keep_fc;  /* --port-flow-control keep: the NICs' own 802.3x left as found */
 	uint64_t link_wait_ns; /* --link-wait */
+	int edge_pause;	       /* --edge-pause: enum fe_ports_pause */
 	uint64_t stats_interval_ns, duration_ns;
 	uint64_t realtime; /* --realtime: the lcores' SCHED_FIFO priority; 0: not */
 	const char *stats_json;
@@ -220,6 +222,12 @@ usage(FILE *f)
 		"                       ports get mbufs as large as their ring slots)\n"
 		"  --port-flow-control off|keep  the ports' own 802.3x flow control: turned off\n"
 		"                       (default), or kept as the NIC has it (docs/inline.md)\n"
+		"  --edge-pause auto|on|off  under credits and PFC, hold each host back with\n"
+		"                       real 802.1Qbb frames, every priority, as its adapter\n"
+		"                       queue fills (a NIC's receive ring loses what the box\n"
+		"                       leaves in it): auto (default) on ports with a wire\n"
+		"                       (PCI), on for every port, off; the switch's own pauses\n"
+		"                       then go to the host as frames too (docs/inline.md)\n"
 		"  --link-wait TIME     the longest wait for the ports' links at start (default:\n"
 		"                       9s); a port still down is named and the run starts\n"
 		"Control (docs/control.md):\n"
@@ -354,6 +362,12 @@ parse_opt(struct opts *o, int c, const char *v, char *err, size_t len)
 			return -EINVAL;
 		}
 		o->keep_fc = strcmp(v, "keep") == 0;
+		return 0;
+	case OPT_EDGE_PAUSE:
+		if (fe_ports_pause_parse(v, &o->edge_pause) < 0) {
+			snprintf(err, len, "--edge-pause: '%s' (allowed: auto, on, off)", v);
+			return -EINVAL;
+		}
 		return 0;
 	case OPT_LINK_WAIT:
 		return opt_time("link-wait", v, 60ULL * 1000000000, &o->link_wait_ns, err, len);
@@ -1423,6 +1437,48 @@ warn_pfc_egress(const struct fe_dp *dp)
 			nshort, first);
 }
 
+/*
+ * The edge pause of each port that has it (fe_wire, docs/inline.md): its thresholds, and
+ * a warning where the receive ring and the adapter queue cannot hold what a host at the
+ * port's speed sends before its pause acts.
+ */
+static void
+print_edge_pause(const struct fe_dp *dp)
+{
+	for (unsigned i = 0; i < dp->nports; i++) {
+		const struct fe_port *p = &dp->ports[i];
+		const struct fe_pfc_cfg *c = &p->epause.cfg;
+		uint64_t bps, need, xoff_room;
+
+		if (c->quanta == 0)
+			continue;
+		/* the rate the pause's quanta were timed at (fe_derive.c): the port's speed,
+		 * else its up link's */
+		bps = p->wire.bps		     ? p->wire.bps
+		      : dp->desc.up[i].link.rate_bps ? dp->desc.up[i].link.rate_bps
+						     : 100000000000ULL;
+		need = fe_epause_inflight(bps);
+		xoff_room = FE_EPAUSE_ROOM - c->xoff;
+		printf("fabemu-dp: port %u: edge pause: XOFF at %" PRIu64
+		       " frames of room in its adapter queue, XON at %" PRIu64
+		       "; %u quanta (%.1f us at %.0f Gbit/s), refreshed every %.1f us\n",
+		       i, xoff_room, FE_EPAUSE_ROOM - c->xon, c->quanta,
+		       (double)c->quanta * 512 * 1e6 / (double)bps, (double)bps / 1e9,
+		       (double)c->refresh_ticks * 1e6 / (double)dp->hz);
+		if (xoff_room + (uint64_t)p->wire.rxd * 3 / 4 < need)
+			fprintf(stderr,
+				"fabemu-dp: warning: port %u: a host at %.0f Gbit/s sends up to "
+				"%" PRIu64 " frames of 64 B in the %u us its pause takes to act; "
+				"three quarters of the receive ring (%u descriptors) and the "
+				"%" PRIu64 " frames of room left at XOFF hold %" PRIu64
+				": frames may be lost at the box's NIC (counted: imissed). Raise "
+				"--rxd, or link %u.up's buffer-pkts\n",
+				i, (double)bps / 1e9, need, FE_EPAUSE_REACT_NS / 1000, p->wire.rxd,
+				xoff_room, xoff_room + (uint64_t)p->wire.rxd * 3 / 4, i);
+	}
+	fflush(stdout);
+}
+
 /* Settings that are legal but defeat their purpose: say so once, at start. */
 static void
 warn_config(const struct fe_dp *dp)
@@ -1430,6 +1486,7 @@ warn_config(const struct fe_dp *dp)
 	uint64_t need = 0;
 
 	warn_rings(dp);
+	print_edge_pause(dp);
 	if (dp->conf.regime == FE_REGIME_PFC)
 		warn_pfc_egress(dp);
 	if (dp->conf.regime != FE_REGIME_PFC || dp->conf.switch_buffer == 0)
@@ -1629,6 +1686,7 @@ main(int argc, char **argv)
 	char err[512];
 	pthread_t ctl_tid;
 	struct fe_dp *dp;
+	struct fe_wire *wire;
 	int rc, ret, eal_argc;
 	char **eal_argv;
 	const char *missing;
@@ -1743,7 +1801,17 @@ main(int argc, char **argv)
 	}
 	discard_startup_frames(ports, nports, discarded);
 
+	wire = calloc(nports ? nports : 1, sizeof(*wire));
+	if (wire == NULL)
+		rte_exit(EXIT_FAILURE, "out of memory\n");
+	for (unsigned i = 0; i < nports; i++) {
+		wire[i].pause = (uint8_t)fe_ports_pause(ports[i], o.edge_pause, &wire[i].bps);
+		wire[i].rxd = (uint32_t)o.rxd;
+	}
+	o.dp.wire = wire;
 	dp = fe_dp_create(nports, ports, up, down, pool, rte_get_tsc_hz(), &o.dp, err, sizeof(err));
+	o.dp.wire = NULL;
+	free(wire);
 	if (dp == NULL)
 		rte_exit(EXIT_FAILURE, "%s\n", err);
 	/* the kernel side of the ports: counted from here, before the loop reads a frame */

@@ -219,7 +219,7 @@ print_cmd() {
 	local a eal=""
 	for a in "$@"; do eal+=" -a $a"; done
 	echo "inline.sh: ${#}-port inline box up ($HUGE_DESC, hugetlbfs $HUGE_DIR); run the dataplane on core $CORE:"
-	echo "  build/bin/fabemu-dp -l $CORE --huge-dir $HUGE_DIR$eal -- --mtu 4096 --profile roce-pfc-ecn --pfc frames=1"
+	echo "  build/bin/fabemu-dp -l $CORE --huge-dir $HUGE_DIR$eal -- --mtu 4096 --profile roce-pfc-ecn"
 	echo "  (port i is the i-th -a: cable host A's NIC to port 0 ($1) and host B's to port 1${2:+ ($2)}; docs/inline.md)"
 	if [ "$ISOLATED" = 1 ]; then
 		echo "inline.sh: core $CORE is isolated ($SYSFS/devices/system/cpu/isolated)."

@@ -172,7 +172,8 @@ lateness(json_t *counters)
  * the receiver's rx_dropped), so each loss is taken once, where it happened. In: what
  * the host could not send (its tx_dropped), and what the socket did not take (AF_PACKET:
  * its ring; AF_XDP: the redirect, which veth counts after the frame was received). Out:
- * what the dataplane's side could not send (its tx_dropped) or the PMD refused.
+ * what the dataplane's side could not send (its tx_dropped) or the PMD refused. A port
+ * without a kernel interface (a PCI NIC) loses what its PMD counts (imissed, ...).
  */
 static json_t *
 port_line(json_t *port, json_t *host, unsigned p, json_int_t *lost, json_int_t *unexpl)
@@ -182,8 +183,12 @@ port_line(json_t *port, json_t *host, unsigned p, json_int_t *lost, json_int_t *
 	json_int_t host_tx = geti(host, "tx_packets"), host_tx_dropped = geti(host, "tx_dropped");
 	json_int_t host_rx = geti(host, "rx_packets"), host_rx_dropped = geti(host, "rx_dropped");
 	json_int_t rx = geti(port, "rx_pkts"), tx = geti(port, "tx_pkts");
-	json_int_t in_lost =
-		host_tx_dropped + (xdp ? geti(k, "if_rx_dropped") : geti(k, "socket_drops"));
+	/* and what the PMD counts, the box's NIC on a port without a kernel interface:
+	 * its ring full (imissed), no mbuf (rx_nombuf), bad frames (ierrors) */
+	json_int_t nic_lost =
+		geti(port, "imissed") + geti(port, "rx_nombuf") + geti(port, "ierrors");
+	json_int_t in_lost = host_tx_dropped + nic_lost +
+			     (xdp ? geti(k, "if_rx_dropped") : geti(k, "socket_drops"));
 	json_int_t tx_lost = geti(k, "if_tx_dropped") + geti(port, "oerrors");
 	json_int_t in_unexpl = host_tx + host_tx_dropped - rx - in_lost;
 	json_int_t out_unexpl = tx - host_rx - tx_lost;

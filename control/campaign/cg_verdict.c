@@ -182,8 +182,8 @@ cg_verdict(const struct cg_campaign *c, const struct cg_regime *g, json_t *capac
 		add(reasons, "no counters from the dataplane: nothing at the edge was checked");
 	if (lost > 0)
 		add(reasons,
-		    "%.0f frames lost at the edge (the kernel's rings and the hosts' queues, "
-		    "outside the emulated fabric)",
+		    "%.0f frames lost at the edge (the kernel's rings, the hosts' queues and "
+		    "the box's NICs, outside the emulated fabric)",
 		    lost);
 	if (box > 0)
 		add(reasons,

@@ -51,7 +51,8 @@
 	X(LCORES, "lcores")                                                                        \
 	X(MTU, "mtu")                                                                              \
 	X(PORT_FLOW_CONTROL, "port-flow-control")                                                  \
-	X(LINK_WAIT, "link-wait")
+	X(LINK_WAIT, "link-wait")                                                                  \
+	X(EDGE_PAUSE, "edge-pause")
 
 /* Whether fabemu-dp has the long option name (len bytes, without its "--"). */
 static inline int

@@ -34,6 +34,7 @@ static const struct fe_counter_desc port_counters[] = {
 	C(fe_port_stats, tx_busy),
 	C(fe_port_stats, tx_stopped),
 	C(fe_port_stats, rx_held),
+	C(fe_port_stats, edge_xoff),
 	C(fe_port_stats, pfc_frames_out),
 	C(fe_port_stats, pfc_frames_lost),
 	C(fe_port_stats, pfc_wd_storms),
@@ -424,10 +425,16 @@ table_edge(FILE *f, const struct fe_dp *dp)
 		"iface", "ring", "if_rx", "rx_lost", "unexpl", "if_rx_dr", "tx_pkts", "if_tx",
 		"if_tx_dr", "unexpl");
 	for (unsigned i = 0; i < dp->nports; i++) {
-		if (e[i].k.kind == FE_KPORT_NONE) {
+		if (e[i].k.kind == FE_KPORT_NONE) { /* a NIC's own: what it could not take */
+			struct fe_eth_counters eth;
+
+			fe_report_eth(dp->ports[i].port_id, &eth);
 			fprintf(f,
-				"%-5u %-9s (no kernel interface: nothing to account at the edge)\n",
-				i, "none");
+				"%-5u %-9s no kernel interface; lost at its NIC: %" PRIu64
+				" (imissed %" PRIu64 ", rx_nombuf %" PRIu64 ", ierrors %" PRIu64
+				"), oerrors %" PRIu64 "\n",
+				i, "none", eth.imissed + eth.rx_nombuf + eth.ierrors, eth.imissed,
+				eth.rx_nombuf, eth.ierrors, eth.oerrors);
 			continue;
 		}
 		fprintf(f,

@@ -21,6 +21,68 @@ trunk_ticks(const struct fe_dp *dp, unsigned h)
 	return hl->side == FE_HL_SEND ? dp->graph->trunk[hl->trunk].lat_ticks : 0;
 }
 
+uint64_t
+fe_epause_inflight(uint64_t bps)
+{
+	/* 64-byte frames, 84 bytes on the wire with their preamble and gap */
+	return (uint64_t)((unsigned __int128)bps * FE_EPAUSE_REACT_NS / 1000000000ULL / (84 * 8)) +
+	       1;
+}
+
+int
+fe_epause_room(const struct fe_wire *w, uint64_t bps, uint64_t cap, uint64_t *xoff_room)
+{
+	uint64_t need = fe_epause_inflight(bps), ring = (uint64_t)w->rxd * 3 / 4;
+
+	*xoff_room = need > ring ? need - ring : 0;
+	if (*xoff_room <= cap / 2)
+		return 0;
+	*xoff_room = cap / 2;
+	return 1;
+}
+
+/* The adapter queue's room, in frames, when empty: as fe_dp_up_room() counts it. */
+static uint64_t
+up_cap(const struct fe_dp *dp, const struct fe_link_cfg *cfg)
+{
+	uint64_t cap = FE_EPAUSE_ROOM - 1;
+
+	if (cfg->limit_pkts)
+		cap = RTE_MIN(cap, (uint64_t)cfg->limit_pkts);
+	if (cfg->limit_bytes)
+		cap = RTE_MIN(cap, cfg->limit_bytes / dp->max_frame);
+	if (dp->conf.nic.model != FE_NIC_TCP && dp->conf.nic.model != FE_NIC_HOST)
+		cap = RTE_MIN(cap, (uint64_t)FE_NIC_PENDING); /* the NIC's send queue */
+	return cap;
+}
+
+/*
+ * The edge pause of port i's up link (fe_wire): XOFF at the room fe_epause_room() gives,
+ * XON once half of what is above it is free again; the pause's quanta as PFC's, timed
+ * at the port's own speed (the host's NIC counts them so), refreshed at half of it.
+ */
+static void
+edge_derive(const struct fe_dp *dp, const struct fe_fabric *fab, unsigned i,
+	    const struct fe_linkdef *d, const struct fe_link_cfg *cfg, struct fe_pfc_cfg *c)
+{
+	const struct fe_wire *w = &dp->ports[i].wire;
+	uint64_t bps = w->bps ? w->bps : d->link.rate_bps ? d->link.rate_bps : 100000000000ULL;
+	uint64_t cap = up_cap(dp, cfg), xoff_room, xon_room;
+	struct fe_pfc_params prm = {.quanta = fab->pfc.quanta ? fab->pfc.quanta : 65535,
+				    .frames = 1};
+
+	memset(c, 0, sizeof(*c));
+	if (!w->pause || fab->regime == FE_REGIME_LOSSY || cap == 0)
+		return;
+	(void)fe_epause_room(w, bps, cap, &xoff_room);
+	xon_room = RTE_MIN(cap, xoff_room + RTE_MAX((uint64_t)1, (cap - xoff_room) / 2));
+	prm.xoff = FE_EPAUSE_ROOM - xoff_room;
+	prm.xon = FE_EPAUSE_ROOM - xon_room;
+	if (prm.xon >= prm.xoff) /* a queue of one frame: pause when full, resume when empty */
+		prm.xon = prm.xoff - 1;
+	(void)fe_pfc_compile(c, &prm, bps, dp->hz);
+}
+
 int
 fe_link_derive(const struct fe_dp *dp, const struct fe_fabric *fab, unsigned n,
 	       const struct fe_linkdef *d, const struct fe_link_cfg *cfg,
@@ -40,6 +102,11 @@ fe_link_derive(const struct fe_dp *dp, const struct fe_fabric *fab, unsigned n,
 	    fe_pfc_compile_link(&dv->pfc, &fab->pfc, &d->link, dp->hz, e, sizeof(e)) < 0) {
 		snprintf(err, errlen, "link %s: %s", fe_dp_link_name(dp, n, (char[80]){0}, 80), e);
 		return -EINVAL;
+	}
+	if (k == FE_LINK_UP) {
+		edge_derive(dp, fab, i, d, cfg, &dv->epause);
+		/* the edge pause sends the switch's pauses to its host as frames too */
+		dv->pfc.frames |= dv->epause.quanta != 0;
 	}
 	if (k == FE_LINK_UP && fab->nic.model != FE_NIC_TCP && fab->nic.model != FE_NIC_HOST) {
 		dv->line_bps = d->link.rate_bps ? d->link.rate_bps : FE_NIC_LINE_DEFAULT;
@@ -68,6 +135,7 @@ fe_link_derived_apply(struct fe_dp *dp, unsigned n, const struct fe_link_derived
 		struct fe_port *p = &dp->ports[i];
 
 		p->pfc.cfg = dv->pfc;
+		p->epause.cfg = dv->epause;
 		p->credit.return_ticks = dv->credit_return;
 		if (p->nic != NULL && !p->nic->host) {
 			p->nic->line_bps = dv->line_bps;

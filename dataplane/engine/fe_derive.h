@@ -35,7 +35,18 @@ struct fe_link_derived {
 	uint64_t line_bps;
 	struct fe_dcqcn_cfg cc;
 	struct fe_nscc_cfg nscc; /* and NSCC at that rate */
+	/* an up link whose port has the edge pause (fe_wire, fe_dp.h): its thresholds, in
+	 * FE_EPAUSE_ROOM less the frames of room left; quanta 0: no edge pause */
+	struct fe_pfc_cfg epause;
 };
+
+/* The frames a host at bps may still send once paused (at least 1). */
+uint64_t fe_epause_inflight(uint64_t bps);
+
+/* What the edge pause of a port with wire w and adapter queue of cap frames takes:
+ * *xoff_room, the room at which it pauses the host; 1 if even then the ring and half
+ * the queue cannot hold what the host sends before it stops (it then pauses at half). */
+int fe_epause_room(const struct fe_wire *w, uint64_t bps, uint64_t cap, uint64_t *xoff_room);
 
 /*
  * What link n derives under fabric fab from its definition d and compiled cfg (a link

@@ -399,6 +399,7 @@ fe_dp_create(unsigned nports, const uint16_t *port_ids, const struct fe_linkdef 
 	dp->pool = pool;
 	dp->hz = hz;
 	dp->conf = *conf;
+	dp->conf.wire = NULL; /* the caller's: each port keeps its own copy (port_setup()) */
 	dp->rg = fe_regime_ops(conf->regime);
 	if (dp->rg == NULL) {
 		snprintf(err, errlen, "regime %d: unknown", (int)conf->regime);
@@ -444,9 +445,12 @@ fe_dp_create(unsigned nports, const uint16_t *port_ids, const struct fe_linkdef 
 			(uint32_t)(rte_pktmbuf_data_room_size(pool) - RTE_PKTMBUF_HEADROOM));
 	fe_mac_init(dp->mac, fe_ns_to_ticks(conf->mac_age_ns, hz));
 	dp->mac_cache_ticks = fe_ns_to_ticks(RTE_MIN(conf->mac_age_ns, FE_MAC_CACHE_NS), hz);
-	for (unsigned i = 0; i < nports; i++)
+	for (unsigned i = 0; i < nports; i++) {
+		if (conf->wire != NULL) /* before the links derive their edge pause from it */
+			dp->ports[i].wire = conf->wire[i];
 		if (port_setup(dp, i, port_ids[i], &up[i], &down[i], socket, err, errlen) < 0)
 			goto fail;
+	}
 	if (conf->nic.model != FE_NIC_TCP && nic_setup(dp, socket, err, errlen) < 0)
 		goto fail;
 	/* one switch is a graph of one (fe_graph.h): every switch runs the same code */
@@ -531,20 +535,26 @@ fe_dp_up_room(const struct fe_dp *dp, struct fe_port *p, uint64_t now, uint32_t 
 	return (uint32_t)room;
 }
 
-/* With an emulated NIC its send queue is the adapter's queue (it feeds the up link). */
+/*
+ * The frames port `in` may be read: with an emulated NIC its send queue is the adapter's
+ * queue (it feeds the up link). The edge pause (fe_wire) looks at the whole room.
+ */
 static __rte_always_inline uint16_t
-rx_room(struct fe_dp *dp, struct fe_port *p, uint64_t now, const enum fe_regime R)
+rx_room(struct fe_dp *dp, unsigned in, uint64_t now, const enum fe_regime R)
 {
-	(void)dp;
+	struct fe_port *p = &dp->ports[in];
+	uint32_t room;
+
 	/* lossless: the adapter queue's room too (frames the NIC passes go straight in) */
 	if (p->nic != NULL && !p->nic->host)
-		return R == FE_REGIME_LOSSY
+		room = R == FE_REGIME_LOSSY
 			       ? fe_nic_room(p)
-			       : (uint16_t)RTE_MIN((uint32_t)fe_nic_room(p),
-						   fe_dp_up_room(dp, p, now, FE_BURST));
-	if (R == FE_REGIME_LOSSY)
-		return FE_BURST;
-	return (uint16_t)fe_dp_up_room(dp, p, now, FE_BURST);
+			       : RTE_MIN(fe_nic_room(p), fe_dp_up_room(dp, p, now, UINT32_MAX));
+	else
+		room = R == FE_REGIME_LOSSY ? FE_BURST : fe_dp_up_room(dp, p, now, UINT32_MAX);
+	if (unlikely(p->epause.cfg.quanta != 0)) /* the regime, fixed at start, keeps it */
+		fe_switch_edge_pause(dp, in, room, now);
+	return (uint16_t)RTE_MIN(room, (uint32_t)FE_BURST);
 }
 
 /*
@@ -561,7 +571,7 @@ port_rx(struct fe_dp *dp, unsigned in, uint64_t now, int *full, const enum fe_re
 {
 	struct fe_port *p = &dp->ports[in];
 	struct rte_mbuf *pkts[FE_BURST];
-	uint16_t n, room = rx_room(dp, p, now, R);
+	uint16_t n, room = rx_room(dp, in, now, R);
 	uint64_t bytes = 0, stamp[FE_BURST];
 	uint32_t slen[FE_BURST];
 	unsigned ready = 0;

@@ -175,6 +175,8 @@ struct fe_port_stats {
 					   host adapter queue was full (backpressure to the host) */
 	fe_counter_t pfc_frames_out;	/* real 802.1Qbb frames sent toward the host */
 	fe_counter_t pfc_frames_lost;	/* ... that found the TX staging area full */
+	fe_counter_t edge_xoff;		/* edge pause: times the adapter queue's room fell to
+					   its XOFF and the host was paused (fe_wire) */
 	fe_counter_t pfc_wd_storms;	/* the PFC watchdog stormed the down link (host paused) */
 	fe_counter_t pfc_wd_forwarded;	/* ... and sent what waited through the pause (forward) */
 	/* the emulated NIC (fe_nicport.h; model roce or ib), docs/counters.md */
@@ -238,11 +240,41 @@ struct fe_nic_flow;
 struct fe_regime_ops;
 struct fe_graph_conf;
 
+/*
+ * A port's wire, as port set-up found it (fe_ports.h), given at start: facts, not a
+ * setting. With pause 1 (a NIC's ring, which loses what it cannot hold, under credits or
+ * PFC) the engine holds the host back with real 802.1Qbb frames as the adapter queue
+ * fills, on every priority (the edge pause, docs/inline.md): a kernel interface or a pcap
+ * keeps what the engine leaves unread, a NIC's ring overflows in microseconds.
+ */
+/*
+ * The host's NIC stops FE_EPAUSE_REACT_NS after the box decides to pause it: the frame's
+ * own time out, the cable both ways, the NIC's response (802.3 Annex 31B allows 2 to
+ * 3 us at 10 to 100 Gbit/s) and the lcore's pass. What it sends meanwhile (frames of 64
+ * bytes, the worst case for a ring of descriptors) must fit in three quarters of the
+ * port's receive ring (a quarter is left for what came in since the last pass) and the
+ * adapter queue's room left at XOFF (fe_epause_room(), fe_derive.h). The edge pause's
+ * "bytes held" are FE_EPAUSE_ROOM less that room, so that fe_pfc's thresholds apply as
+ * they are.
+ */
+#define FE_EPAUSE_REACT_NS 10000
+#define FE_EPAUSE_ROOM	   (UINT64_C(1) << 32)
+
+struct fe_wire {
+	uint64_t bps;  /* the port's link speed; 0: unknown (then the up link's rate) */
+	uint32_t rxd;  /* its receive ring's descriptors */
+	uint8_t pause; /* 1: the edge pause */
+};
+
 struct fe_port {
 	struct fe_link up;   /* host -> switch */
 	struct fe_link down; /* switch -> host */
 	struct fe_linkx up_x, down_x;
-	struct fe_pfc pfc;	 /* PFC: this port's ingress into the switch */
+	struct fe_pfc pfc; /* PFC: this port's ingress into the switch */
+	/* the edge pause (fe_wire): priority 0's state is the host's, every priority paused
+	 * together; its "bytes held" are FE_EPAUSE_ROOM - the room left (fe_derive.h) */
+	struct fe_pfc epause;
+	struct fe_wire wire;
 	struct fe_credit credit; /* credit: the host adapter's credits (the switch's input
 				    queues: its graph's, fe_graph.h) */
 	struct fe_port_stats st;
@@ -309,6 +341,7 @@ struct fe_dp_conf {
 	uint8_t lcores;		/* 1, or 2: a pipeline (lossy regime only, docs/performance.md) */
 	struct fe_nic_params nic;	   /* the hosts' adapters (docs/nic.md) */
 	const struct fe_graph_conf *graph; /* several switches (fe_graph.h); NULL: one */
+	const struct fe_wire *wire;	   /* each port's wire, copied at start; NULL: none known */
 };
 
 /*

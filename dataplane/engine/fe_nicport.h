@@ -199,10 +199,10 @@ fe_nic_flooded(const struct fe_dp *dp, struct rte_mbuf *m)
 }
 
 /* Free slots in port i's send queue: RX takes no more than this. */
-static inline uint16_t
+static inline uint32_t
 fe_nic_room(const struct fe_port *p)
 {
-	return (uint16_t)RTE_MIN((uint32_t)FE_BURST, p->nic->pend_free);
+	return p->nic->pend_free;
 }
 
 /* A burst read from port `in`, into its NIC. */

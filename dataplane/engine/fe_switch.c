@@ -337,20 +337,18 @@ mac_regs_out(struct fe_dp *dp, unsigned in, struct mac_regs *r, struct rte_mbuf 
 }
 
 /*
- * PFC with real frames: the PAUSE goes out of port `in` toward its host, ahead of the
- * data waiting there (MAC control frames are not queued behind data). If the TX
- * staging area is full it is not sent, and counted.
+ * A real 802.1Qbb frame out of port `in` toward its host, for the priorities of prios
+ * (quanta 0: XON), ahead of the data waiting there (MAC control frames are not queued
+ * behind data). If the TX staging area is full it is not sent, and counted.
  */
 static void
-pfc_frame_out(struct fe_dp *dp, unsigned in, uint8_t prio, enum fe_pfc_event ev)
+pause_frame_out(struct fe_dp *dp, unsigned in, uint8_t prios, uint16_t quanta)
 {
 	struct fe_port *p = &dp->ports[in];
 	const uint8_t src[6] = {0x02, 0xfe, 0xfe, 0x00, 0x00, (uint8_t)in};
 	struct rte_mbuf *m;
 	uint8_t *f;
 
-	if (!p->pfc.cfg.frames || ev == FE_PFC_NONE)
-		return;
 	m = p->txq_n < FE_BURST ? rte_pktmbuf_alloc(dp->pool) : NULL;
 	if (m != NULL && dp->meas != NULL) /* our own frame: no RX time to measure from */
 		*fe_measure_stamp(dp->meas, m) = 0;
@@ -360,11 +358,49 @@ pfc_frame_out(struct fe_dp *dp, unsigned in, uint8_t prio, enum fe_pfc_event ev)
 		FE_CNT_ADD(p->st.pfc_frames_lost, 1);
 		return;
 	}
-	fe_pfc_frame(f, src, prio, ev == FE_PFC_XON ? 0 : p->pfc.cfg.quanta);
+	fe_pfc_frame_vec(f, src, prios, quanta);
 	p->txq_due[p->txq_n] = FE_DUE_NONE;
 	p->txq[p->txq_n++] = m;
 	p->txq_bytes += rte_pktmbuf_pkt_len(m);
 	FE_CNT_ADD(p->st.pfc_frames_out, 1);
+}
+
+/*
+ * PFC with real frames: the switch's pause or resume of prio goes out of port `in`. An
+ * XON waits while the edge pause holds the host (fe_switch_edge_pause() resumes it).
+ */
+static void
+pfc_frame_out(struct fe_dp *dp, unsigned in, uint8_t prio, enum fe_pfc_event ev)
+{
+	struct fe_port *p = &dp->ports[in];
+
+	if (!p->pfc.cfg.frames || ev == FE_PFC_NONE || (ev == FE_PFC_XON && p->epause.xoff_prios))
+		return;
+	pause_frame_out(dp, in, (uint8_t)(1u << prio), ev == FE_PFC_XON ? 0 : p->pfc.cfg.quanta);
+}
+
+void
+fe_switch_edge_pause(struct fe_dp *dp, unsigned in, uint32_t room, uint64_t now)
+{
+	struct fe_port *p = &dp->ports[in];
+	struct fe_pfc *e = &p->epause;
+	/* the switch's own pauses of this port's priorities (PFC; else none), which an edge
+	 * XON leaves on: with the edge pause they go to the host as frames (fe_derive.c) */
+	const uint8_t sw = p->pfc.xoff_prios;
+
+	switch (fe_pfc_update(e, 0, FE_EPAUSE_ROOM - RTE_MIN((uint64_t)room, FE_EPAUSE_ROOM),
+			      now)) {
+	case FE_PFC_XOFF:
+		FE_CNT_ADD(p->st.edge_xoff, 1);
+		pause_frame_out(dp, in, 0xff, e->cfg.quanta);
+		break;
+	case FE_PFC_XON:
+		pause_frame_out(dp, in, (uint8_t)~sw, 0);
+		break;
+	default:
+		if (fe_pfc_refresh_due(e, 0, now))
+			pause_frame_out(dp, in, 0xff, e->cfg.quanta);
+	}
 }
 
 void

@@ -74,6 +74,13 @@ void fe_switch_pause(struct fe_dp *dp, unsigned src, uint8_t prio, enum fe_pfc_e
 		     uint64_t t);
 
 /*
+ * The edge pause of port in (fe_wire, fe_dp.h): its adapter queue has room frames of
+ * room at now; pause its host with a real frame on every priority at XOFF, resume it at
+ * XON (the priorities the switch itself pauses stay paused), refresh while paused.
+ */
+void fe_switch_edge_pause(struct fe_dp *dp, unsigned in, uint32_t room, uint64_t now);
+
+/*
  * PFC: a frame of input src (its ingress pfc) was taken at t, and the switch now holds
  * `held` bytes of it on lane: the pause decision, and its pause or resume if there is
  * one (most frames decide nothing: no call).

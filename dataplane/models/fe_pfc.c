@@ -114,7 +114,7 @@ fe_pfc_refresh_due(struct fe_pfc *p, uint8_t prio, uint64_t t)
 }
 
 void
-fe_pfc_frame(uint8_t f[60], const uint8_t src[6], uint8_t prio, uint16_t quanta)
+fe_pfc_frame_vec(uint8_t f[60], const uint8_t src[6], uint8_t prios, uint16_t quanta)
 {
 	static const uint8_t dst[6] = {0x01, 0x80, 0xc2, 0x00, 0x00, 0x01}; /* MAC control */
 
@@ -125,9 +125,18 @@ fe_pfc_frame(uint8_t f[60], const uint8_t src[6], uint8_t prio, uint16_t quanta)
 	f[13] = 0x08;
 	f[14] = 0x01; /* opcode 0x0101: priority-based flow control */
 	f[15] = 0x01;
-	f[17] = (uint8_t)(1u << prio); /* class-enable vector, low octet: priorities 0-7 */
-	f[18 + 2 * prio] = (uint8_t)(quanta >> 8);
-	f[19 + 2 * prio] = (uint8_t)quanta;
+	f[17] = prios; /* class-enable vector, low octet: priorities 0-7 */
+	for (unsigned p = 0; p < FE_PFC_PRIOS; p++)
+		if (prios >> p & 1) {
+			f[18 + 2 * p] = (uint8_t)(quanta >> 8);
+			f[19 + 2 * p] = (uint8_t)quanta;
+		}
+}
+
+void
+fe_pfc_frame(uint8_t f[60], const uint8_t src[6], uint8_t prio, uint16_t quanta)
+{
+	fe_pfc_frame_vec(f, src, (uint8_t)(1u << prio), quanta);
 }
 
 uint64_t

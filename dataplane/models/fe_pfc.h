@@ -147,6 +147,9 @@ int fe_pfc_refresh_due(struct fe_pfc *p, uint8_t prio, uint64_t t);
 /* Write the 60-byte 802.1Qbb frame for ev on prio, from source MAC src, into f. */
 void fe_pfc_frame(uint8_t f[60], const uint8_t src[6], uint8_t prio, uint16_t quanta);
 
+/* The same for every priority of the bit mask prios, each with the same quanta. */
+void fe_pfc_frame_vec(uint8_t f[60], const uint8_t src[6], uint8_t prios, uint16_t quanta);
+
 /* The fe_link gate of the upstream sender (ctx is the struct fe_pfc). */
 uint64_t fe_pfc_gate(void *ctx, uint8_t prio, uint32_t len, uint64_t start, uint64_t now);
 

@@ -88,7 +88,13 @@ static struct fe_dp *
 create(const struct fabric *f, enum fe_regime r, struct fe_graph_build *b)
 {
 	const struct fe_fabric fab = fabric_of(r);
+	/* every port's frames in a NIC's ring: the edge pause, derived from the up link */
+	static const struct fe_wire wire[NP] = {{.bps = 10000000000ULL, .rxd = 63, .pause = 1},
+						{.bps = 10000000000ULL, .rxd = 63, .pause = 1},
+						{.bps = 0, .rxd = 1023, .pause = 1},
+						{.bps = 0, .rxd = 1023, .pause = 1}};
 	struct fe_dp_conf conf = {.mac_age_ns = 300000000000ULL,
+				  .wire = wire,
 				  .lanes = fab.lanes,
 				  .lane_map = fab.lane_map,
 				  .seed = 1,
@@ -161,6 +167,14 @@ same(const struct fe_dp *a, const struct fe_dp *b, const char *what)
 
 			cr_assert(memcmp(&pa->pfc.cfg, &pb->pfc.cfg, sizeof(pa->pfc.cfg)) == 0,
 				  "%s: link %s's PFC thresholds and headroom", what, name);
+			cr_assert(
+				memcmp(&pa->epause.cfg, &pb->epause.cfg, sizeof(pa->epause.cfg)) ==
+					0,
+				"%s: link %s's edge pause: XOFF %lu, XON %lu, started so: %lu, %lu",
+				what, name, (unsigned long)pa->epause.cfg.xoff,
+				(unsigned long)pa->epause.cfg.xon,
+				(unsigned long)pb->epause.cfg.xoff,
+				(unsigned long)pb->epause.cfg.xon);
 			cr_assert_eq(pa->credit.return_ticks, pb->credit.return_ticks,
 				     "%s: link %s's credit return: %lu, started so: %lu", what,
 				     name, (unsigned long)pa->credit.return_ticks,

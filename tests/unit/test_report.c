@@ -545,6 +545,41 @@ Test(report, credit)
 }
 
 /*
+ * The edge pause (host 0's frames in a NIC's ring): its adapter queue of 4 frames fills
+ * behind the credits, and the host is paused with a real frame.
+ */
+static const char *const epause_want[] = {
+	"port.edge_xoff",
+	NULL,
+};
+
+Test(report, edge_pause)
+{
+	struct fe_linkdef up[NP] = {0}, down[NP] = {0};
+	const struct fe_wire wire[NP] = {{.bps = 10000000000ULL, .rxd = 1023, .pause = 1}};
+	struct fe_dp_conf conf = {.regime = FE_REGIME_CREDIT,
+				  .credit = {.buffer = 4096, .out_pkts = 1},
+				  .wire = wire};
+	struct fe_dp *dp;
+	uint64_t t = 20000000;
+
+	up[0].link.limit_pkts = 4;
+	down[1].link = (struct fe_link_params){.rate_bps = 1000000};
+	dp = engine(&conf, up, down);
+	learn(dp, t);
+	for (uint16_t k = 0; k < 30; k++)
+		inject_tcp(0, MAC[1], 1000, 0, k);
+	for (int k = 0; k < 100; k++) {
+		fe_dp_poll(dp, t += 10000);
+		ring_drain(txr[1]);
+	}
+	expect(dp, "edge pause", epause_want);
+	cr_assert_gt(FE_CNT_GET(dp->ports[0].st.pfc_frames_out), 0, "no pause frame sent");
+	fe_dp_drain(dp);
+	done(dp);
+}
+
+/*
  * The reserved group addresses (IEEE 802.1Q): one frame of each cause from host 0; they
  * stop at the switch, counted by cause.
  */
@@ -1113,7 +1148,7 @@ static const char *const *const scenarios[] = {
 	credit_stopped, reserved_want, nombuf_want,    pipeline_want,	idle_want,
 	roce_busy,	roce_after,    roce_stopped,   selective_after, selective_stopped,
 	dup_want,	uec_after,     uec_stopped,    host_want,	graph_want,
-	stray_want,	edge_want,
+	stray_want,	edge_want,     epause_want,
 };
 
 /* 1 if some scenario shows OBJ.NAME nonzero, or it is listed with its reason. */

@@ -154,6 +154,30 @@ Test(verdict, a_loss_counted_at_both_ends_of_a_veth)
 	json_decref(run);
 }
 
+/*
+ * A port on a NIC (no kernel interface: a PCI port, a lab's host behind it): what the
+ * box's NIC could not take (imissed: its ring full; rx_nombuf: no mbuf; ierrors) is lost
+ * at the edge, and the run is distorted. The host sent 100, the dataplane read 93.
+ */
+Test(verdict, the_box_nic_lost_frames)
+{
+	json_t *run = run_of("fab", 1000, 1000, 0, 1.0);
+	json_t *p = json_array_get(json_object_get(json_object_get(run, "counters"), "ports"), 0);
+	const char *v;
+
+	json_object_set_new(p, "kernel", json_pack("{s:s}", "kind", "none"));
+	json_object_set_new(p, "rx_pkts", json_integer(93));
+	json_object_set_new(p, "imissed", json_integer(4));
+	json_object_set_new(p, "rx_nombuf", json_integer(2));
+	json_object_set_new(p, "ierrors", json_integer(1));
+	v = verdict_of(run, &camp.reg[2], 1e9);
+	cr_assert_eq(json_integer_value(json_object_get(run, "edge_lost")), 7, "%s", v);
+	cr_assert_eq(json_integer_value(json_object_get(run, "unexplained")), 0, "%s", v);
+	cr_assert(strstr(v, "distorted: 7 frames lost at the edge") && strstr(v, "the box's NIC"),
+		  "%s", v);
+	json_decref(run);
+}
+
 /* A frame the dataplane read that no host sent is unexplained: flagged, never silent. */
 Test(verdict, unexplained_frames)
 {
