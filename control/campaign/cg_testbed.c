@@ -651,7 +651,8 @@ hosts_read(const struct cg_run *r, unsigned host, struct cg_host_ctr *t)
 {
 	const struct cg_host *x = &r->c->host[host];
 	static char out[65536];
-	char cmd[512], p[PATH_MAX], *at;
+	struct rtnl_link_stats64 st;
+	char cmd[512], *at;
 	FILE *f;
 
 	snprintf(
@@ -674,12 +675,13 @@ hosts_read(const struct cg_run *r, unsigned host, struct cg_host_ctr *t)
 		t->rx_packets = v[2];
 		t->rx_dropped = v[3];
 	}
-	if (x->port_iface[0] == '\0')
+	/* by rtnetlink, not sysfs: a campaign run in another network namespace (a lab
+	 * node's, entered by nsenter) sees its own interfaces there, while /sys still shows
+	 * the namespace that mounted it */
+	if (x->port_iface[0] == '\0' || link_stats(x->port_iface, &st) != 0)
 		return;
-	snprintf(p, sizeof(p), "/sys/class/net/%s/statistics/tx_dropped", x->port_iface);
-	t->peer_tx_dropped = sysfs_u64(p);
-	snprintf(p, sizeof(p), "/sys/class/net/%s/statistics/rx_dropped", x->port_iface);
-	t->peer_rx_dropped = sysfs_u64(p);
+	t->peer_tx_dropped = st.tx_dropped;
+	t->peer_rx_dropped = st.rx_dropped;
 }
 
 /* One host's TCP counters (nstat's) and its interface's (eth0), then its veth's other end. */

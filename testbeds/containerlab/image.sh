@@ -1,43 +1,57 @@
 #!/usr/bin/env bash
-# The fabemu image (Containerfile), built with podman from Debian 12 alone, then tried
-# as a containerlab node: its container gets two data interfaces the way containerlab
-# wires them (a veth pair made outside, one end moved into the container's namespace and
-# renamed eth1, eth2; the other in a host's namespace), fabemu-node starts fabemu-dp on
-# them (AF_PACKET, then AF_XDP), and the two hosts ping each other through it, at the
-# lab's delay.
+# The fabemu images, built with podman from Debian 12 alone, then tried as a containerlab
+# lab: the node (Containerfile) and the hosts (Containerfile.host) as containers with no
+# network but the links, each link a veth pair made outside at containerlab's default MTU
+# (9,500), one end moved into the node and renamed eth1, eth2, the other into a host's
+# container as its eth1. fabemu-node starts fabemu-dp on them (AF_PACKET, then AF_XDP),
+# and the hosts ping each other through it, at the lab's delay and with 9,000-byte
+# frames; then the node is held, and a campaign of testbed kind hosts, run in the node's
+# network namespace, reaches the host containers by `podman exec` alone.
 #
 #   testbeds/containerlab/image.sh [build | test | all]    (default: all; root)
 #
 # build: a Debian 12 root by debootstrap from the archive (the mirror apt uses here),
-#        imported as localhost/fabemu-debian:12 (once), then localhost/fabemu:latest
-# test:  the node and the pings; everything it made is removed on exit, error and Ctrl-C
+#        imported as localhost/fabemu-debian:12 (once), then localhost/fabemu:latest and
+#        localhost/fabemu-host:latest (podman's layer cache: a build that changed nothing
+#        takes seconds)
+# test:  the lab and the campaign (fabemuctl and fabemu-dp from $FABEMU_BIN, default
+#        build/bin); everything it made is removed on exit, error and Ctrl-C
 #
 # podman on this kind of machine: crun refuses a cgroup v1 + v2 hybrid and podman's
 # default open-file limit is above what the machine allows, so it runs with runc and
 # lower limits (a containers.conf of our own, CONTAINERS_CONF).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+BIN=${FABEMU_BIN:-$ROOT/build/bin}
 WHAT=${1:-all}
 BASE=localhost/fabemu-debian:12
 IMAGE=localhost/fabemu:latest
+HOST_IMAGE=localhost/fabemu-host:latest
 NAME=fe-clab-node
 H1=fe-clab-h1
 H2=fe-clab-h2
 WORK=$(mktemp -d /tmp/fe-image.XXXXXX)
+CAMPAIGN_PID=
 
+unwire() { # the node and its hosts, gone (their links with them)
+	podman rm -f -t 2 "$NAME" "$H1" "$H2" >/dev/null 2>&1 || true
+	ip link del fe-clab-a1 2>/dev/null || true
+	ip link del fe-clab-a2 2>/dev/null || true
+}
 cleanup() {
 	local rc=$?
 	trap - EXIT INT TERM
-	podman rm -f -t 2 "$NAME" >/dev/null 2>&1 || true
-	ip netns del "$H1" 2>/dev/null || true
-	ip netns del "$H2" 2>/dev/null || true
-	ip link del fe-clab-a1 2>/dev/null || true
-	ip link del fe-clab-a2 2>/dev/null || true
+	if [ -n "$CAMPAIGN_PID" ] && kill -0 "$CAMPAIGN_PID" 2>/dev/null; then
+		kill -INT "$CAMPAIGN_PID" 2>/dev/null # it removes what it made, as on Ctrl-C
+		for _ in $(seq 100); do kill -0 "$CAMPAIGN_PID" 2>/dev/null || break; sleep 0.1; done
+	fi
+	unwire
 	rm -rf "$WORK"
 	exit "$rc"
 }
 trap cleanup EXIT
-trap 'exit 130' INT TERM
+trap 'exit 130' INT
+trap 'exit 143' TERM
 fail() { echo "image.sh: FAIL: $*" >&2; exit 1; }
 
 [ "$(id -u)" = 0 ] || fail "run as root"
@@ -58,6 +72,8 @@ mirror() { # the Debian mirror apt uses here
 		grep . || echo http://deb.debian.org/debian
 }
 
+image_size() { podman image inspect -f '{{.Size}}' "$1" | awk '{printf "%.0f MB", $1 / 1e6}'; }
+
 build() {
 	local t0=$SECONDS
 	if ! podman image exists "$BASE"; then
@@ -71,73 +87,200 @@ build() {
 	echo "podman build: $IMAGE (Containerfile: Debian's packages, fabemu built in the image)"
 	podman build --network host -f "$ROOT/testbeds/containerlab/Containerfile" -t "$IMAGE" \
 		"$ROOT" >"$WORK/build.log" 2>&1 || { tail -20 "$WORK/build.log"; fail "podman build"; }
-	echo "  ok   $IMAGE built in $((SECONDS - t0)) s ($(podman image inspect -f '{{.Size}}' "$IMAGE" |
-		awk '{printf "%.0f MB", $1 / 1e6}'); $(grep -o 'ccache [A-Z][a-z]*: *[0-9]*' "$WORK/build.log" |
+	echo "  ok   $IMAGE built in $((SECONDS - t0)) s ($(image_size "$IMAGE"); $(grep -o 'ccache [A-Z][a-z]*: *[0-9]*' "$WORK/build.log" |
 		sed 's/: */ /' | paste -sd, - | sed 's/,/, /g' | grep . || echo 'no compile: cached'))"
+	t0=$SECONDS
+	podman build --network host -f "$ROOT/testbeds/containerlab/Containerfile.host" \
+		-t "$HOST_IMAGE" "$ROOT" >"$WORK/build-host.log" 2>&1 ||
+		{ tail -20 "$WORK/build-host.log"; fail "podman build (the host image)"; }
+	echo "  ok   $HOST_IMAGE built in $((SECONDS - t0)) s ($(image_size "$HOST_IMAGE"))"
 }
 
-unwire() { # the node and its hosts, gone
-	podman rm -f -t 2 "$NAME" >/dev/null 2>&1 || true
-	ip netns del "$H1" 2>/dev/null || true
-	ip netns del "$H2" 2>/dev/null || true
+running() { [ "$(podman inspect -f '{{.State.Running}}' "$1" 2>/dev/null)" = true ]; }
+node_log() { podman logs "$NAME" 2>&1 | tail -"${1:-20}"; }
+
+# wire MTU PMD [refused]: the lab as containerlab deploys it: the node and two hosts started with
+# no network, then a veth pair a link (made outside, at MTU), one end moved into the node
+# and renamed eth$i, the other into host i as its eth1; the hosts' addresses as the
+# lab's exec: lines give them
+wire() {
+	local i h pid hpid
+	podman run -d --name "$NAME" --network none --privileged \
+		-e CLAB_INTFS=2 -e FABEMU_PMD="$2" -e CLAB_LABEL_FABEMU_PROFILE=ideal \
+		-e FABEMU_LINKS="all:delay=5ms" "$IMAGE" >/dev/null
+	pid=$(podman inspect -f '{{.State.Pid}}' "$NAME")
+	[ -n "$pid" ] && [ "$pid" != 0 ] || fail "the node did not start"
+	for i in 1 2; do
+		h=fe-clab-h$i
+		podman run -d --name "$h" --network none --privileged -e CLAB_INTFS=1 \
+			"$HOST_IMAGE" >/dev/null
+		hpid=$(podman inspect -f '{{.State.Pid}}' "$h")
+		ip link add "fe-clab-a$i" mtu "$1" type veth peer name "fe-clab-b$i" mtu "$1"
+		ip link set "fe-clab-b$i" netns "$hpid"
+		nsenter -t "$hpid" -n ip link set "fe-clab-b$i" name eth1
+		nsenter -t "$hpid" -n ip link set eth1 up
+		podman exec "$h" ip addr add "198.18.0.$i/24" dev eth1
+		ip link set "fe-clab-a$i" netns "$pid"
+		nsenter -t "$pid" -n ip link set "fe-clab-a$i" name "eth$i"
+	done
+	[ "${3:-}" = refused ] && return 0 # the node stops, its links with it
+	# the hosts' command (fabemu-host) turns their TX checksum offload off
+	for h in "$H1" "$H2"; do
+		for _ in $(seq 50); do
+			podman exec "$h" ethtool -k eth1 | grep -q '^tx-checksumming: off' && break
+			sleep 0.1
+		done
+		podman exec "$h" ethtool -k eth1 | grep -q '^tx-checksumming: off' ||
+			fail "$h: fabemu-host left TX checksumming on"
+	done
+}
+
+# ping_through [SIZE]: host 1 reaches host 2 through the node (waited for), then 5 pings
+# of SIZE bytes of ICMP data, never fragmented (DF); prints their average in ms
+ping_through() {
+	local out size=${1:-56}
+	for _ in $(seq 100); do
+		podman exec "$H1" ping -c 1 -W 1 198.18.0.2 >/dev/null 2>&1 && break
+		running "$NAME" || { node_log >&2; fail "the node stopped"; }
+		sleep 0.2
+	done
+	out=$(podman exec "$H1" ping -M do -s "$size" -c 5 -i 0.2 198.18.0.2 2>&1) ||
+		{ node_log >&2; fail "ping -M do -s $size: $out"; }
+	sed -n 's|.*= [0-9.]*/\([0-9.]*\)/.*|\1|p' <<<"$out"
+}
+
+delay_ok() { # AVG: about 20 ms (2 links x 5 ms, both ways)
+	awk -v a="$1" 'BEGIN { exit !(a >= 19.5 && a < 40) }' ||
+		fail "ping through the node: $1 ms, want about 20 (2 links x 5 ms, both ways)"
 }
 
 test_node() {
 	local out
 	podman image exists "$IMAGE" || fail "$IMAGE: build it first (image.sh build)"
+	podman image exists "$HOST_IMAGE" || fail "$HOST_IMAGE: build it first (image.sh build)"
 	out=$(podman run --rm --network none "$IMAGE" fabemu-dp --version 2>&1) ||
 		fail "fabemu-dp in the image: $out"
 	echo "  ok   in the image: $out"
-	test_pmd af_packet
+	out=$(podman run --rm --network none "$HOST_IMAGE" sh -c \
+		'for c in ip ss ping iperf3 ethtool sysctl; do command -v $c; done' | wc -l)
+	[ "$out" = 6 ] || fail "the host image has $out of a campaign's 6 commands (ip ss ping iperf3 ethtool sysctl)"
+	echo "  ok   in the host image: ip, ss, ping, iperf3, ethtool, sysctl"
+	test_af_packet
 	unwire
-	test_pmd af_xdp
+	test_refused
+	unwire
+	test_af_xdp
 }
 
-test_pmd() { # PMD: the node on its two links through that PMD
-	local pid out
-	# the node: no network but what containerlab gives it; fabemu-node waits for 2 links
-	podman run -d --name "$NAME" --network none --privileged \
-		-e CLAB_INTFS=2 -e FABEMU_PMD="$1" -e FABEMU_PROFILE=ideal \
-		-e FABEMU_LINKS="all:delay=5ms" "$IMAGE" >/dev/null
-	pid=$(podman inspect -f '{{.State.Pid}}' "$NAME")
-	[ -n "$pid" ] && [ "$pid" != 0 ] || fail "the node did not start"
-	# the wiring containerlab makes: a veth pair a link, made outside, one end moved into
-	# the node and renamed ethN, the other into the host (here a namespace: a container)
-	for i in 1 2; do
-		local h=$H1
-		[ "$i" = 2 ] && h=$H2
-		ip netns add "$h"
-		ip link add "fe-clab-a$i" type veth peer name "fe-clab-b$i"
-		ip link set "fe-clab-a$i" netns "$pid"
-		nsenter -t "$pid" -n ip link set "fe-clab-a$i" name "eth$i"
-		ip link set "fe-clab-b$i" netns "$h"
-		ip -n "$h" link set "fe-clab-b$i" name eth1
-		ip -n "$h" addr add "198.18.0.$i/24" dev eth1
-		ip -n "$h" link set eth1 up
-		ip -n "$h" link set lo up
-		ip netns exec "$h" ethtool -K eth1 tx off >/dev/null # checksums, as containerlab does
-	done
-	# fabemu-dp on eth1 and eth2: the hosts reach each other through it, 2 x 5 ms a way
-	for _ in $(seq 100); do
-		ip netns exec "$H1" ping -c 1 -W 1 198.18.0.2 >/dev/null 2>&1 && break
-		podman container exists "$NAME" && [ "$(podman inspect -f '{{.State.Running}}' "$NAME")" = true ] ||
-			{ podman logs "$NAME" | tail -20; fail "the node stopped"; }
-		sleep 0.2
-	done
-	out=$(ip netns exec "$H1" ping -c 5 -i 0.2 198.18.0.2) || { podman logs "$NAME" | tail -20; fail "ping: $out"; }
-	local avg
-	avg=$(sed -n 's|.*= [0-9.]*/\([0-9.]*\)/.*|\1|p' <<<"$out")
-	awk -v a="$avg" 'BEGIN { exit !(a >= 19.5 && a < 40) }' ||
-		fail "ping through the node: $avg ms, want about 20 (2 links x 5 ms, both ways)"
-	echo "  ok   $1: two hosts wired as containerlab wires them ping through the node: $avg ms (20 set)"
+test_af_packet() {
+	local avg out
+	wire 9500 af_packet
+	avg=$(ping_through 8972)
+	delay_ok "$avg"
+	node_log 1000 | grep -qx 'fabemu-node: port 0: eth1, MTU 9500' ||
+		fail "fabemu-node did not name eth1's MTU: $(node_log 10)"
+	echo "  ok   af_packet: links at MTU 9500 (containerlab's default); 9000-byte packets, DF set, cross the node: $avg ms (20 set)"
 	out=$(podman exec "$NAME" fabemuctl counters | grep -c '^ *[0-9]\.\(up\|down\)' || true)
 	[ "$out" -ge 4 ] || fail "fabemuctl in the node: $out links"
-	echo "  ok   $1: fabemuctl inside the node reads its counters ($out links)"
+	echo "  ok   af_packet: fabemuctl inside the node reads its counters ($out links)"
+	test_campaign
+}
+
+# the node held; the links at 9000 (a campaign's largest MTU, as the example lab's mtu:
+# 9000 gives them); a campaign run in the node's network namespace, its hosts the
+# containers, reached by podman exec alone; then the node released
+test_campaign() {
+	local pid i rc=0 out avg
+	out=$(podman exec "$NAME" fabemu-node hold 2>&1) || { node_log >&2; fail "hold: $out"; }
+	podman exec "$NAME" sh -c 'pgrep -x fabemu-dp' >/dev/null && fail "held, but fabemu-dp still runs"
+	echo "  ok   $out"
+	pid=$(podman inspect -f '{{.State.Pid}}' "$NAME")
+	for i in 1 2; do
+		nsenter -t "$pid" -n ip link set "eth$i" mtu 9000
+		podman exec "fe-clab-h$i" ip link set eth1 mtu 9000
+	done
+	# the shipped example's testbed, its 2 first hosts, their prefixes podman's
+	python3 - "$ROOT/testbeds/containerlab/fabric.campaign.yaml" "$WORK/lab.yaml" <<'PY' ||
+import sys, yaml
+d = yaml.safe_load(open(sys.argv[1]))
+tb = d["testbed"]
+tb["hosts"] = tb["hosts"][:2]
+for h in tb["hosts"]:
+    h["prefix"] = h["prefix"].replace("docker exec clab-fabric-", "podman exec fe-clab-")
+out = {"name": "clab-podman", "repetitions": 1, "fidelity": {"capacity": False},
+       "mtu": d["mtu"], "testbed": tb,
+       "beside": [{"host": 2, "command": "exec iperf3 -s -p 5391"}],
+       "job": {"kind": "command", "command":
+               "for g in 1 2 3; do t0=$(date +%s%N); "
+               "iperf3 -c 198.18.0.2 -p 5391 -n 4M >/dev/null || exit 1; "
+               "echo \"iter $g 4194304 $g $(( ($(date +%s%N) - t0) / 1000 )) $t0\"; done"},
+       "regimes": [{"name": "ideal", "profile": "ideal"},
+                   {"name": "delay", "profile": "ideal", "links": ["all:delay=2ms"]}]}
+yaml.safe_dump(out, open(sys.argv[2], "w"), sort_keys=False)
+PY
+		fail "the test's campaign file from fabric.campaign.yaml"
+	"$BIN/fabemuctl" campaign check "$WORK/lab.yaml" >"$WORK/check.out" 2>&1 ||
+		fail "campaign check: $(cat "$WORK/check.out")"
+	echo "campaign: 2 host containers (podman exec), the dataplane in the node's namespace"
+	nsenter -t "$pid" -n "$BIN/fabemuctl" campaign run "$WORK/lab.yaml" --out "$WORK/run" \
+		>"$WORK/run.out" 2>&1 &
+	CAMPAIGN_PID=$!
+	wait "$CAMPAIGN_PID" || rc=$?
+	CAMPAIGN_PID=
+	[ "$rc" = 0 ] || { tail -30 "$WORK/run.out" >&2; fail "the campaign in the node's namespace: exit status $rc"; }
+	grep '^  host h' "$WORK/run.out" | sed 's/^/ /'
+	python3 - "$WORK/run/campaign.json" <<'PY' || { tail -30 "$WORK/run.out" >&2; fail "the campaign's results"; }
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["status"] == "complete" and d["inputs"]["testbed"] == "hosts", d["status"]
+hosts = d["inputs"]["testbed_hosts"]
+assert [h["prefix"] for h in hosts] == ["podman exec fe-clab-h1", "podman exec fe-clab-h2"], hosts
+assert all(h["mtu"] == 9000 for h in hosts), hosts
+med = {}
+for run in d["runs"]:
+    it = sorted(i[3] for i in run["iterations"] if i[3] > 0)
+    assert run["job_status"] == 0 and len(it) == 3, (run["regime"], run["job_status"], run["iterations"])
+    assert run["unexplained"] == 0, (run["regime"], run["unexplained"])
+    assert run["hosts"][0]["tx_packets"] > 400, run["hosts"][0]
+    med[run["regime"]] = it[1] / 1000
+    print("  ok   campaign, regime %s: 3 transfers of 4 MiB between the containers, %.1f ms "
+          "median; host 1 sent %d frames (read through podman exec); every frame accounted for"
+          % (run["regime"], med[run["regime"]], run["hosts"][0]["tx_packets"]))
+# 2 ms a link: 8 ms a round trip more; a 4 MiB transfer takes several round trips
+assert med["delay"] > med["ideal"] + 8, med
+print("  ok   campaign: the delay regime's transfers slower than the ideal's by %.1f ms (>= 8: "
+      "one round trip through 2 links at 2 ms)" % (med["delay"] - med["ideal"]))
+PY
+	out=$(podman exec "$NAME" fabemu-node release 2>&1) || { node_log >&2; fail "release: $out"; }
+	echo "  ok   $out"
+	avg=$(ping_through 8972)
+	delay_ok "$avg"
+	node_log 1000 | grep -qx 'fabemu-node: port 0: eth1, MTU 9000' ||
+		fail "fabemu-node did not read eth1's MTU again: $(node_log 12)"
+	echo "  ok   released: the node's fabemu-dp runs again, at the links' MTU now (9000): 9000-byte pings $avg ms"
+}
+
+# a link MTU the node cannot carry stops it, naming the interface and the value
+test_refused() {
+	wire 9500 af_xdp refused
+	for _ in $(seq 100); do running "$NAME" || break; sleep 0.1; done
+	running "$NAME" && fail "af_xdp at MTU 9500: the node runs"
+	node_log 5 | grep -q '^fabemu-node: eth1 has MTU 9500: fabemu-dp takes at most 9216' ||
+		fail "af_xdp at MTU 9500: $(node_log 5)"
+	echo "  ok   af_xdp at MTU 9500: the node stops, saying $(node_log 5 | grep -o 'eth1 has MTU 9500: [^,]*')"
+}
+
+test_af_xdp() {
+	local avg
+	wire 1500 af_xdp
+	avg=$(ping_through)
+	delay_ok "$avg"
+	echo "  ok   af_xdp: links at MTU 1500; the hosts ping each other through the node: $avg ms (20 set)"
 }
 
 case "$WHAT" in
 build) build ;;
 test) test_node ;;
 all) build && test_node ;;
-*) fail "usage: image.sh [build | test | all]" ;;
+*) fail "usage: image.sh [build | test | all] (got '$WHAT')" ;;
 esac

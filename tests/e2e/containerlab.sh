@@ -5,7 +5,8 @@
 # (a namespace a host, a veth to the dataplane's port) and runs the lab's all-reduce on
 # its fabric. The results name the lab's topology; its fabric has the lab's four switches,
 # the rate and delay the lab gave leaf1-spine1 and the ECN spine2 gives leaf2, at the lab's
-# scale; h4's port has its delay and loss. The one-node example imports and checks too.
+# scale; h4's port has its delay and loss. The one-node example imports and checks too,
+# and so does the campaign shipped for it.
 set -euo pipefail
 . "$(dirname "$0")/../../testbeds/lib.sh"
 fe_init clab
@@ -26,6 +27,9 @@ echo "  ok   imported: 4 hosts on 4 switches, the links' settings as --link spec
 	{ cat "$T/one.out"; fe_fail "import one node"; }
 grep -q '^topology leaf-spine-4; wrote' "$T/one.out" || fe_fail "one node: $(cat "$T/one.out")"
 "$CTL" campaign check "$T/one/campaign.yaml"
+# the campaign over the deployed one-node lab (its containers by docker exec: run by
+# testbeds/containerlab/image.sh with podman)
+"$CTL" campaign check "$LABS/fabric.campaign.yaml"
 
 # a refusal names the lab's file and line
 printf 'name: x\ntopology:\n  nodes:\n    s: {kind: bridge}\n    h1: {}\n  links:\n    - endpoints: ["h1:eth1", "s:eth1"]\n      vars: {fabemu: {speed: 1G}}\n' >"$T/bad.clab.yml"

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# The fabemu image (testbeds/containerlab/Containerfile): built with podman from a Debian
-# 12 root made by debootstrap, then run as a containerlab node between two hosts wired
-# as containerlab wires them, which ping each other through it at the delay set
-# (testbeds/containerlab/image.sh says how; docs/containerlab.md).
+# The fabemu images (testbeds/containerlab/Containerfile and Containerfile.host): built
+# with podman from a Debian 12 root made by debootstrap, then run as a containerlab lab,
+# a node between two host containers wired as containerlab wires them at its default MTU
+# (9500): 9000-byte pings cross at the delay set; a campaign of testbed kind hosts reaches
+# the containers by podman exec, in the held node's namespace; AF_XDP refuses MTU 9500
+# naming the interface (testbeds/containerlab/image.sh says how; docs/containerlab.md).
 set -euo pipefail
 exec "$(dirname "$0")/../../testbeds/containerlab/image.sh" all
