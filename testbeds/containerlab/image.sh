@@ -26,6 +26,7 @@ BIN=${FABEMU_BIN:-$ROOT/build/bin}
 WHAT=${1:-all}
 BASE=localhost/fabemu-debian:12
 IMAGE=localhost/fabemu:latest
+BUILD_IMAGE=localhost/fabemu-build:latest
 HOST_IMAGE=localhost/fabemu-host:latest
 NAME=fe-clab-node
 H1=fe-clab-h1
@@ -85,8 +86,12 @@ build() {
 		rm -rf "$WORK/root"
 	fi
 	echo "podman build: $IMAGE (Containerfile: Debian's packages, fabemu built in the image)"
-	podman build --network host -f "$ROOT/testbeds/containerlab/Containerfile" -t "$IMAGE" \
-		"$ROOT" >"$WORK/build.log" 2>&1 || { tail -20 "$WORK/build.log"; fail "podman build"; }
+	# its build stage tagged too, so that it stays as the next build's cache while the
+	# stages of earlier builds, untagged, are pruned (1.2 GB each)
+	podman build --network host -f "$ROOT/testbeds/containerlab/Containerfile" --target build \
+		-t "$BUILD_IMAGE" "$ROOT" >"$WORK/build.log" 2>&1 &&
+		podman build --network host -f "$ROOT/testbeds/containerlab/Containerfile" -t "$IMAGE" \
+			"$ROOT" >>"$WORK/build.log" 2>&1 || { tail -20 "$WORK/build.log"; fail "podman build"; }
 	echo "  ok   $IMAGE built in $((SECONDS - t0)) s ($(image_size "$IMAGE"); $(grep -o 'ccache [A-Z][a-z]*: *[0-9]*' "$WORK/build.log" |
 		sed 's/: */ /' | paste -sd, - | sed 's/,/, /g' | grep . || echo 'no compile: cached'))"
 	t0=$SECONDS
@@ -94,6 +99,18 @@ build() {
 		-t "$HOST_IMAGE" "$ROOT" >"$WORK/build-host.log" 2>&1 ||
 		{ tail -20 "$WORK/build-host.log"; fail "podman build (the host image)"; }
 	echo "  ok   $HOST_IMAGE built in $((SECONDS - t0)) s ($(image_size "$HOST_IMAGE"))"
+	prune_old
+}
+
+# What earlier builds of these images left: each build's stages and images, untagged
+# once a later build took their tags (the Containerfiles' label org.fabemu.image).
+prune_old() {
+	local n
+	n=$(podman images -q --filter dangling=true --filter label=org.fabemu.image | sort -u | wc -l)
+	[ "$n" = 0 ] && return 0
+	podman image prune -f --filter label=org.fabemu.image >/dev/null ||
+		fail "podman image prune: the earlier builds' images"
+	echo "  ok   removed $n image(s) earlier builds left untagged"
 }
 
 running() { [ "$(podman inspect -f '{{.State.Running}}' "$1" 2>/dev/null)" = true ]; }

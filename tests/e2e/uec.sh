@@ -7,6 +7,8 @@
 #    at most, on a loaded machine), no NIC timeout, and the trims and NAKs
 #    are counted and agree; nothing else in the fabric is dropped.
 #  - NIC model tcp, the control: the same incast drops (tail) and the hosts retransmit.
+#  - the uec-lossless profile (CBFC on the credit model, LLR, the uec NIC) at scale 400:
+#    nothing dropped or trimmed anywhere, no NIC timeout, the two flows share the link.
 set -euo pipefail
 . "$(dirname "$0")/../../testbeds/lib.sh"
 fe_init uec
@@ -19,7 +21,7 @@ SECS=3
 run() {
 	local name=$1 b1 b2 a1 a2
 	shift
-	fe_dp_start $EAL -- --rate 1Gbit --delay 20us --link '2.down:buffer=8KiB' "$@" \
+	fe_dp_start $EAL -- ${BASE---rate 1Gbit --delay 20us --link 2.down:buffer=8KiB} "$@" \
 		--stats-json "$FE_TMP/$name.json" --seed 1
 	b1=$(fe_tcp_counters 1); b2=$(fe_tcp_counters 2)
 	FE_IPERF_PORT=5301 fe_iperf 1 3 $SECS -C cubic >"$FE_TMP/$name.g1" &
@@ -67,4 +69,23 @@ fe_check "hosts' real TCP retransmissions" "$RETRANS" 1 1e12
 # while the hosts waited for a core, on a loaded machine: 1 once in a run whose fabric
 # dropped nothing and whose NICs timed nothing out; the control had 129 and 346)
 fe_check "uec: hosts' real TCP retransmissions, under 2 % of the control's" "$UEC_RETRANS" 0 $((RETRANS / 50))
+TCP_RETRANS=$RETRANS
+
+# the uec-lossless profile at scale 400 (1 Gbit/s, 160 us links): credits (CBFC) on every
+# link, LLR, the uec NIC: the same incast loses nothing, so nothing is trimmed or NAKed,
+# and the two flows share host 3's link
+echo "profile uec-lossless (CBFC, LLR, the uec NIC): the same incast"
+BASE="--profile uec-lossless --scale 400" run uecl
+fe_check "uec-lossless: drops in the fabric" \
+	"$(j uecl "sum(v for l in d['links'] for k, v in l.items() if k.startswith('drop_') and k.endswith('_pkts'))")" 0 0
+fe_check "uec-lossless: frames trimmed" "$(j uecl "sum(l['drop_trim_pkts'] for l in d['links'])")" 0 0
+fe_check "uec-lossless: NIC timeouts" "$(j uecl "sum(p['nic_timeouts'] for p in d['ports'])")" 0 0
+echo "  uec-lossless: the senders waited $(j uecl "sum(l['stall_ns'] for l in d['lane_counters'])") ns for credits"
+echo "  uec-lossless: NSCC's least window $(j uecl "min($(port 0)['nic_cwnd_min_bytes'], $(port 1)['nic_cwnd_min_bytes'])") bytes"
+# credits share the link between the two inputs: the lesser flow has at least a third of
+# the greater's goodput (the tcp control's starves one: 894 against 1.5 Mbit/s)
+fe_check "uec-lossless: the lesser flow's goodput, in % of the greater's" \
+	"$(python3 -c "a, b = $(cat "$FE_TMP/uecl.g1"), $(cat "$FE_TMP/uecl.g2"); print(int(100 * min(a, b) / max(a, b, 1e-9)))")" 33 100
+fe_check "uec-lossless: the NICs' ACKs heard" "$(j uecl "sum(p['nic_acks_recv'] for p in d['ports'])")" 100 1e12
+fe_check "uec-lossless: hosts' real TCP retransmissions, under 2 % of the control's" "$RETRANS" 0 $((TCP_RETRANS / 50))
 echo "uec: passed"
