@@ -169,13 +169,15 @@ struct cg_projection_cfg {
  * like"): one profile's ports at one scale, the same for every port of a direction. up and
  * down are the --link entries that set them ("up:rate=100Mbit,delay=500us"); with_buffer,
  * the same with the buffer, for a regime that tail-drops (a lossless one keeps the buffers
- * its flow control is sized to).
+ * its flow control is sized to); fabric, those of a topology's links between switches (a
+ * switch's egress: the profile's down link).
  */
 struct cg_alike {
 	int set;
 	char profile[512], profile_name[64];
 	uint32_t scale;
 	char up[2][160], down[2][160]; /* [0]: rate and delay; [1]: and the buffer */
+	char fabric[2][160];	       /* on a topology, the links between switches: the egress's */
 };
 
 /* The thresholds of the fidelity verdict (docs/campaigns.md). */

@@ -1022,11 +1022,14 @@ compile_dataplane_regime(struct fe_yaml *y, const struct y_regime *r, const char
 			goto out;
 		}
 	}
-	/* alike: the campaign's alike links first (the buffer where the regime tail-drops),
-	 * then the regime's own links: entries over them, as in its as-specified twin */
-	for (unsigned k = 0; g->alike && k < 2 && rc == 0; k++) {
+	/* alike: the campaign's alike links first (the buffer where the regime tail-drops), on
+	 * a topology its links between switches too, then the regime's own links: entries
+	 * over them, as in its as-specified twin */
+	for (unsigned k = 0; g->alike && k < (topo ? 3u : 2u) && rc == 0; k++) {
 		int drops = g->fabric.regime == FE_REGIME_LOSSY;
-		const char *e = k ? c->alike.down[drops] : c->alike.up[drops];
+		const char *e = k == 2 ? c->alike.fabric[drops]
+				: k    ? c->alike.down[drops]
+				       : c->alike.up[drops];
 
 		snprintf(g->links[g->nlinks++], sizeof(g->links[0]), "%s", e);
 		g->nalike = g->nlinks;
@@ -1116,16 +1119,11 @@ compile_alike_regime(struct fe_yaml *y, const struct y_campaign *d, unsigned i,
 				    "%s '%s': an alike regime itself (name the regime it is "
 				    "alike of, %s)",
 				    key, r->alike, c->reg[c->reg[j].alike_of].name);
-	if (c->reg[j].topology[0])
+	if (c->reg[j].nlinks + 3 > sizeof(c->reg[j].links) / sizeof(c->reg[j].links[0]))
 		return fe_yaml_fail(y, key,
-				    "%s '%s': has a topology; its links between switches are not "
-				    "made alike (alike regimes run on one switch)",
-				    key, r->alike);
-	if (c->reg[j].nlinks + 2 > sizeof(c->reg[j].links) / sizeof(c->reg[j].links[0]))
-		return fe_yaml_fail(y, key,
-				    "%s '%s': its %u links: entries and the 2 of alike-links are "
+				    "%s '%s': its %u links: entries and the %u of alike-links are "
 				    "more than %zu",
-				    key, r->alike, c->reg[j].nlinks,
+				    key, r->alike, c->reg[j].nlinks, c->reg[j].topology[0] ? 3 : 2,
 				    sizeof(c->reg[j].links) / sizeof(c->reg[j].links[0]));
 	src = d->regimes[j];
 	src.name = r->alike;
@@ -1907,6 +1905,7 @@ compile_alike_links(struct fe_yaml *y, const struct y_alike_links *a, struct cg_
 	snprintf(c->alike.profile_name, sizeof(c->alike.profile_name), "%s", p->name);
 	alike_entries("up", &up[0].link, c->alike.up);
 	alike_entries("down", &down[0].link, c->alike.down);
+	alike_entries("fabric", &down[0].link, c->alike.fabric);
 out:
 	free(up);
 	free(p);

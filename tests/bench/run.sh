@@ -2,7 +2,7 @@
 # Benchmarks (not tests: they print figures, they do not pass or fail). Each row is
 # measured in the same run as its reference. docs/performance.md explains the table.
 #
-#   tests/bench/run.sh [pps|engine|veth|idle|timing|rate|change|gap ...]   (default: all; root)
+#   tests/bench/run.sh [pps|engine|veth|idle|timing|rate|change|gap|sizing ...]   (default: all; root)
 #
 #   pps     packet rate on one core, 64-byte frames, software vdevs (pcap files replayed
 #           from memory, infinite_rx): dpdk-testpmd io (and mac) against fabemu-dp with
@@ -28,13 +28,16 @@
 #           tried (tests/bench/gap-*.yaml: cores split or shared, AF_PACKET or AF_XDP,
 #           ring, MTU, idle back-off): FE_BENCH_ROUNDS (3) rounds of both campaigns
 #
+#   sizing  packets a second on one core under each shipped profile, 64 and 1,518-byte
+#           frames, pcap ports: what an inline box carries undilated (docs/inline.md)
+#
 # FE_BENCH_SECS (4) is the length of a run; pps and veth run every row FE_BENCH_ROUNDS
 # times in turn (5 and 3) and print medians with their range and the median of the
 # per-round ratios to the reference (this VM drifts between runs).
 set -euo pipefail
 . "$(dirname "$0")/../../testbeds/lib.sh"
 fe_init bench
-WHAT=${*:-pps veth idle timing rate change gap}
+WHAT=${*:-pps veth idle timing rate change gap sizing}
 T=$FE_TMP
 SECS=${FE_BENCH_SECS:-4}
 command -v dpdk-testpmd >/dev/null || fe_fail "dpdk-testpmd missing (apt-get install dpdk-dev)"
@@ -451,9 +454,47 @@ print("target: ideal 1 MiB p50 <= 1.5 x wire (docs/performance.md)")
 PY
 }
 
+# Sizing an inline box (docs/inline.md): the packet rate fabemu-dp carries on one core
+# under each shipped profile, at 64-byte and at 1,518-byte frames, the profile's links at
+# their real rates (400 Gbit/s and up: no link limits it here), from the same pcap
+# replay as pps; and what that rate is in Gbit/s of each size. A profile whose links
+# carry more than that must be dilated (--scale) on this box.
+bench_sizing() {
+	echo
+	echo "== sizing: packets a second on one core under each shipped profile, 2 ports"
+	local rounds=${FE_BENCH_ROUNDS:-3} size p V r
+	local -a profs=(ideal ethernet-lossy roce-pfc-ecn spectrum-x ib-ndr uec uec-lossless)
+	declare -A got
+	for size in 60 1514; do
+		"$FE_BIN/fe-pcapgen" --udp "$T/s$size-a.pcap" 02:fe:00:00:00:0a 02:fe:00:00:00:0b 1024 $size
+		"$FE_BIN/fe-pcapgen" --udp "$T/s$size-b.pcap" 02:fe:00:00:00:0b 02:fe:00:00:00:0a 1024 $size
+	done
+	# in turn, ROUNDS times: this VM's speed drifts between runs
+	for r in $(seq "$rounds"); do
+		echo "  round $r of $rounds" >&2
+		for size in 60 1514; do
+			V="--vdev net_pcap0,rx_pcap=$T/s$size-a.pcap,infinite_rx=1 --vdev net_pcap1,rx_pcap=$T/s$size-b.pcap,infinite_rx=1"
+			for p in "${profs[@]}"; do
+				got[$p,$size]+=" $(fabemu_pps $V -- --profile "$p" --mtu 1500)"
+			done
+		done
+	done
+	printf '%-16s %22s %22s %15s\n' "profile" "Mpps, 64 B" "Mpps, 1518 B" "Gbit/s, 1518 B"
+	for p in "${profs[@]}"; do
+		python3 -c "
+import statistics as s, sys
+a = [float(x) for x in sys.argv[2].split()]; b = [float(x) for x in sys.argv[3].split()]
+gb = s.median(b) * 1538 * 8 / 1e3  # on the wire: preamble, gap and FCS
+print('%-16s %22s %22s %15s' % (sys.argv[1], '%.2f (%.2f-%.2f)' % (s.median(a), min(a), max(a)),
+      '%.2f (%.2f-%.2f)' % (s.median(b), min(b), max(b)), '%.1f' % gb))" "$p" "${got[$p,60]}" "${got[$p,1514]}"
+	done
+	echo "medians of $rounds rounds of ${SECS} s (range), busy-polling one core, pcap ports"
+	echo "Gbit/s: the 1,518-byte rate on the wire (1,538 bytes a frame with preamble and gap)"
+}
+
 for w in $WHAT; do
 	case $w in
-	pps | engine | veth | idle | timing | rate | change | gap) "bench_$w" ;;
-	*) fe_fail "unknown benchmark '$w' (pps, engine, veth, idle, timing, rate, change, gap)" ;;
+	pps | engine | veth | idle | timing | rate | change | gap | sizing) "bench_$w" ;;
+	*) fe_fail "unknown benchmark '$w' (pps, engine, veth, idle, timing, rate, change, gap, sizing)" ;;
 	esac
 done

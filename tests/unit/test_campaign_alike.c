@@ -182,6 +182,37 @@ Test(alike, refused_at_the_key_named)
 	}
 }
 
+/*
+ * On a topology: the alike regime's links between switches are the alike link too (the
+ * profile's egress link, its buffer where the regime tail-drops), as its hosts' ports
+ * are; what the regime's own links: entries say of them still applies over it.
+ */
+Test(alike, links_between_switches_too)
+{
+	accepted("name: t\nhosts: 4\njob: {iterations: 5}\n"
+		 "alike-links: {profile: ethernet-lossy, scale: 1000}\n"
+		 "regimes:\n"
+		 "  - {name: ib, profile: ib-ndr, scale: 4000, topology: two-leaves}\n"
+		 "  - {name: eth, profile: ethernet-lossy, scale: 100, topology: two-leaves, "
+		 "links: [\"leaf1-spine1:loss=1%\"]}\n"
+		 "  - {name: ib-a, alike: ib}\n  - {name: eth-a, alike: eth}\n");
+	cr_assert_eq(camp.nreg, 4);
+	for (unsigned g = 2; g < 4; g++) {
+		const struct cg_regime *r = &camp.reg[g];
+
+		alike_ports(r);
+		cr_expect_str_eq(r->topology, camp.reg[g - 2].topology, "%s", r->name);
+		cr_expect_eq(r->nalike, 3, "%s: %u alike entries", r->name, r->nalike);
+	}
+	cr_expect_str_eq(camp.reg[2].links[2], "fabric:rate=100Mbit,delay=500us");
+	cr_expect_str_eq(camp.reg[3].links[2],
+			 "fabric:rate=100Mbit,delay=500us,buffer=524288,buffer-pkts=1000");
+	cr_expect_str_eq(camp.reg[3].links[3], "leaf1-spine1:loss=1%");
+	cr_expect_eq(camp.reg[3].nlinks, 4);
+	/* both run on the same hops: the alike links' */
+	cr_expect_eq(camp.reg[2].hop_ns, camp.reg[3].hop_ns);
+}
+
 /* A profile whose ports differ (a links: entry for one port) gives no one alike link. */
 Test(alike, links_of_one_link_for_every_port)
 {
