@@ -10,7 +10,8 @@
 #
 #   tests/run.sh               every test of the three builds (needs root): what CI runs;
 #                              the tests both build/ and build-asan/ have (label twin: the
-#                              unit tests, the exact end-to-end ones) run in build-asan/ only
+#                              unit tests, the exact end-to-end ones, the report's browser
+#                              and the docs' samples) run in build-asan/ only
 #   tests/run.sh quick [ARGS]  the unit tests and a few exact end-to-end tests that take
 #                              seconds (label quick), in build/ alone, which builds only
 #                              what they use (the target quick)
@@ -101,7 +102,8 @@ done
 sel=()
 [ "$QUICK" = 1 ] && sel=(-L quick)
 # every build, no test picked: the tests both builds have (label twin: the unit tests, the
-# exact end-to-end ones) run in the sanitizer build only (under ASan and UBSan), not twice
+# exact end-to-end ones, report_browser and docs_samples) run in the sanitizer build only
+# (under ASan and UBSan), not twice
 twins=()
 [ "$QUICK" = 0 ] && [ "$#" = 0 ] && [[ " ${builds[*]} " == *" build-asan "* ]] && twins=(-LE twin)
 passed=0 failed=0 rc=0
