@@ -6,7 +6,7 @@
 #                 under ASan and UBSan (clang; tests/sanitize/), every report a failure
 #                 (label sanitize)
 #   build-fuzz/   the fuzz targets (libFuzzer, clang; tests/fuzz/): each replays its corpus
-#                 and fuzzes for FABEMU_FUZZ_SECONDS (15) (label fuzz)
+#                 and fuzzes for FABEMU_FUZZ_SECONDS (10) (label fuzz)
 #
 #   tests/run.sh               every test of the three builds (needs root): what CI runs;
 #                              the tests both build/ and build-asan/ have (label twin: the
@@ -93,7 +93,7 @@ for b in "${builds[@]}"; do
 		;;
 	build-fuzz)
 		CC=$CLANG cmake -S "$ROOT" -B "$ROOT/build-fuzz" -DFABEMU_FUZZ=ON "${launch[@]}" \
-			-DFABEMU_FUZZ_SECONDS="${FABEMU_FUZZ_SECONDS:-15}" >/dev/null
+			-DFABEMU_FUZZ_SECONDS="${FABEMU_FUZZ_SECONDS:-10}" >/dev/null
 		cmake --build "$ROOT/build-fuzz" -j"$JOBS" --target fuzzers
 		;;
 	esac
