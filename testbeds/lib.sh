@@ -13,6 +13,15 @@ FE_TB_NAME=
 FE_TMP=
 FE_DP_LOG=
 
+# python3 as PATH names it, resolved once to the interpreter it runs: a version manager's
+# shim first in PATH (pyenv's is a bash script that runs `pyenv exec`: 0.4 s a start on
+# this machine, against 0.05) would cost more than what it runs, and the tests run it for
+# every check (fe_check, fe_json), hundreds of times a suite. The same interpreter either
+# way; what the scripts' own commands start (ip netns exec python3) still goes by PATH.
+FE_PYTHON=$(python3 -c 'import sys; print(sys.executable)' 2>/dev/null) || true
+[ -n "$FE_PYTHON" ] && [ -x "$FE_PYTHON" ] || FE_PYTHON=$(command -v python3 || echo python3)
+python3() { "$FE_PYTHON" "$@"; }
+
 fe_log() { printf '%s: %s\n' "$FE_SELF" "$*" >&2; }
 fe_fail() { fe_log "FAIL: $*"; exit 1; }
 

@@ -6,11 +6,12 @@
 #                 under ASan and UBSan (clang; tests/sanitize/), every report a failure
 #                 (label sanitize)
 #   build-fuzz/   the fuzz targets (libFuzzer, clang; tests/fuzz/): each replays its corpus
-#                 and fuzzes for FABEMU_FUZZ_SECONDS (15) (label fuzz)
+#                 and fuzzes for FABEMU_FUZZ_SECONDS (10) (label fuzz)
 #
 #   tests/run.sh               every test of the three builds (needs root): what CI runs;
 #                              the tests both build/ and build-asan/ have (label twin: the
-#                              unit tests, the exact end-to-end ones) run in build-asan/ only
+#                              unit tests, the exact end-to-end ones, the report's browser
+#                              and the docs' samples) run in build-asan/ only
 #   tests/run.sh quick [ARGS]  the unit tests and a few exact end-to-end tests that take
 #                              seconds (label quick), in build/ alone, which builds only
 #                              what they use (the target quick)
@@ -92,7 +93,7 @@ for b in "${builds[@]}"; do
 		;;
 	build-fuzz)
 		CC=$CLANG cmake -S "$ROOT" -B "$ROOT/build-fuzz" -DFABEMU_FUZZ=ON "${launch[@]}" \
-			-DFABEMU_FUZZ_SECONDS="${FABEMU_FUZZ_SECONDS:-15}" >/dev/null
+			-DFABEMU_FUZZ_SECONDS="${FABEMU_FUZZ_SECONDS:-10}" >/dev/null
 		cmake --build "$ROOT/build-fuzz" -j"$JOBS" --target fuzzers
 		;;
 	esac
@@ -101,7 +102,8 @@ done
 sel=()
 [ "$QUICK" = 1 ] && sel=(-L quick)
 # every build, no test picked: the tests both builds have (label twin: the unit tests, the
-# exact end-to-end ones) run in the sanitizer build only (under ASan and UBSan), not twice
+# exact end-to-end ones, report_browser and docs_samples) run in the sanitizer build only
+# (under ASan and UBSan), not twice
 twins=()
 [ "$QUICK" = 0 ] && [ "$#" = 0 ] && [[ " ${builds[*]} " == *" build-asan "* ]] && twins=(-LE twin)
 passed=0 failed=0 rc=0

@@ -31,9 +31,10 @@ hop_out() {
 }
 
 # probe FROM TO DPORT CPORT: one TCP connection from host FROM's port CPORT to host TO's
-# DPORT, closed with a reset (no TIME_WAIT: iperf3 takes the same port next)
+# DPORT, closed with a reset (no TIME_WAIT: iperf3 takes the same port next); python3 as
+# lib.sh resolved it (FE_PYTHON: not its shim)
 probe() {
-	fe_ns "$1" python3 -c "
+	fe_ns "$1" "$FE_PYTHON" -c "
 import socket, struct
 s = socket.socket()
 s.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack('ii', 1, 0))
@@ -69,7 +70,7 @@ sum() { python3 -c "print(round(sum(float(x) for x in '$1'.split()), 1))"; }
 echo "ECMP: find two flows from leaf1 to leaf2 that hash to the same uplink"
 fe_dp_start $EAL -- $LINK --topology "$T/ls4.yaml" --path ecmp --seed 1
 listen() { # not through fe_ns (a function: a subshell of its own), so that $! is python's
-	ip netns exec "$FE_TB_NAME-h$1" python3 -c "
+	ip netns exec "$FE_TB_NAME-h$1" "$FE_PYTHON" -c "
 import socket
 s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
 s.bind(('', $2)); s.listen(64)
