@@ -53,7 +53,7 @@ struct y_credit {
 struct y_nic {
 	char *model, *recovery, *cc, *g, *stages, *cnp_interval, *alpha_period, *rate_period,
 		*rate_bytes, *ai_rate, *hai_rate, *min_rate, *timeout, *window, *reorder, *rtt,
-		*ccti_increase, *ccti_limit, *ccti_min, *ccti_timer, *cct_step;
+		*ccti_increase, *ccti_limit, *ccti_min, *ccti_timer, *cct_step, *trim, *trim_dscp;
 };
 
 struct y_profile {
@@ -148,6 +148,8 @@ static const cyaml_schema_field_t nic_fields[] = {
 	STR("ccti-min", struct y_nic, ccti_min),
 	STR("ccti-timer", struct y_nic, ccti_timer),
 	STR("cct-step", struct y_nic, cct_step),
+	STR("trim", struct y_nic, trim),
+	STR("trim-dscp", struct y_nic, trim_dscp),
 	CYAML_FIELD_END,
 };
 
@@ -182,7 +184,7 @@ static const struct fe_yaml_known known_keys[] = {
 	{"nic",
 	 "model, recovery, cc, g, stages, cnp-interval, alpha-period, rate-period, "
 	 "rate-bytes, ai-rate, hai-rate, min-rate, timeout, window, reorder, rtt, ccti-increase, "
-	 "ccti-limit, ccti-min, ccti-timer, cct-step"},
+	 "ccti-limit, ccti-min, ccti-timer, cct-step, trim, trim-dscp"},
 	{"pfc", "xoff, xon, headroom, delay, quanta, frames, watchdog, watchdog-action, restore"},
 	{"credit", "buffer, return, hoq, out"},
 	{"ecn", "enabled, kmin, kmax, pmax, non-ect"},
@@ -418,6 +420,8 @@ nic_section(struct fe_yaml *c, const struct y_nic *y, struct fe_nic_params *n)
 		{"ccti-min", y ? y->ccti_min : NULL},
 		{"ccti-timer", y ? y->ccti_timer : NULL},
 		{"cct-step", y ? y->cct_step : NULL},
+		{"trim", y ? y->trim : NULL},
+		{"trim-dscp", y ? y->trim_dscp : NULL},
 	};
 	char e[400], path[64];
 
@@ -867,6 +871,10 @@ fe_profile_print_fabric(FILE *f, const struct fe_fabric *fab)
 				n->rtt_ns ? fe_fmt_time(n->rtt_ns, u, sizeof(u)) : "the port's");
 		else
 			fprintf(f, " cc off");
+		if (n->model == FE_NIC_UEC && n->trim_dscp == FE_NIC_DSCP_KEEP)
+			fprintf(f, " trim %uB dscp kept", n->trim_bytes);
+		else if (n->model == FE_NIC_UEC)
+			fprintf(f, " trim %uB dscp %u", n->trim_bytes, n->trim_dscp);
 		fputc('\n', f);
 	}
 }

@@ -58,6 +58,8 @@ static const struct key nic_keys[] = {
 	K32(fe_nic_params, ccti_min, fe_rule_nic_ccti_min),
 	K64(fe_nic_params, ccti_timer_ns, fe_rule_nic_ccti_timer),
 	K64(fe_nic_params, rtt_ns, fe_rule_nic_rtt),
+	K32(fe_nic_params, trim_bytes, fe_rule_nic_trim),
+	K32(fe_nic_params, trim_dscp, fe_rule_nic_trim_dscp),
 };
 
 /* One key of a table: its rule, then the field. */
@@ -115,7 +117,7 @@ fe_credit_key(const char *key, const char *v, struct fe_credit_params *p, const 
 	"model, recovery, cc, g, stages, cnp-interval, alpha-period, rate-period, rate-bytes, "    \
 	"ai-rate, hai-rate, min-rate, timeout, window, reorder, ccti-increase, ccti-limit, "       \
 	"ccti-min, "                                                                               \
-	"ccti-timer, cct-step, rtt"
+	"ccti-timer, cct-step, rtt, trim, trim-dscp"
 
 /* "1/N", N by rule r (whose allowed text says so). */
 static int
@@ -166,6 +168,10 @@ fe_nic_key(const char *key, const char *v, struct fe_nic_params *p, const char *
 	}
 	if (strcmp(key, "cct-step") == 0)
 		return one_over(&fe_rule_nic_cct_step, prefix, v, &p->cct_den, err, len);
+	if (strcmp(key, "trim-dscp") == 0 && strcmp(v, "keep") == 0) {
+		p->trim_dscp = FE_NIC_DSCP_KEEP;
+		return 0;
+	}
 	return set_key(p, nic_keys, sizeof(nic_keys) / sizeof(nic_keys[0]), NIC_KNOWN, prefix, key,
 		       v, err, len);
 }

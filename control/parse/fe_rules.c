@@ -71,6 +71,11 @@ const struct fe_rule fe_rule_nic_hai =
 const struct fe_rule fe_rule_nic_min_rate =
 	RULE("min-rate", FE_RULE_RATE, FE_LINK_RATE_MIN, FE_LINK_RATE_MAX, NULL);
 const struct fe_rule fe_rule_nic_timeout = RULE("timeout", FE_RULE_TIME, 1000, 60 * SEC, NULL);
+/* a trimmed header: at least a minimum frame; at most 256 bytes, a few headers (on a
+ * host's down link it takes none of the data's serializer time: docs/uec.md) */
+const struct fe_rule fe_rule_nic_trim = RULE("trim", FE_RULE_SIZE, 60, 256, NULL);
+const struct fe_rule fe_rule_nic_trim_dscp =
+	RULE("trim-dscp", FE_RULE_COUNT, 0, 63, "0 to 63, or keep");
 const struct fe_rule fe_rule_nic_rtt =
 	RULE("rtt", FE_RULE_TIME, 0, 10 * SEC, "0 (the port's: docs/nic.md) or 1ns to 10s");
 const struct fe_rule fe_rule_nic_window = RULE("window", FE_RULE_COUNT, 1, 4096, NULL);

@@ -359,16 +359,25 @@ nic_setup(struct fe_dp *dp, int socket, char *err, size_t errlen)
 	static unsigned pools; /* a name of its own for each engine made */
 	char name[RTE_MEMPOOL_NAMESIZE];
 
+	if (dp->conf.nic.model == FE_NIC_UEC &&
+	    (dp->conf.nic.trim_bytes < 60 || dp->conf.nic.trim_bytes > 256)) {
+		snprintf(err, errlen, "nic trim %u: allowed 60 to 256 bytes",
+			 dp->conf.nic.trim_bytes);
+		return -EINVAL;
+	}
+
 	dp->nic_dynoff = fe_nic_field();
 	if (dp->nic_dynoff < 0) {
 		snprintf(err, errlen, "no mbuf field for the NIC: %s", rte_strerror(rte_errno));
 		return -EINVAL;
 	}
-	/* the NICs' own frames (62 bytes) come from a pool of their own: frames the NICs
-	 * keep for a resend and hold in their queues cannot starve the ACKs that free them */
+	/* the NICs' own frames (62 bytes) and the trimmed headers (the NIC's trim size) come
+	 * from a pool of their own: frames the NICs keep for a resend and hold in their
+	 * queues cannot starve the ACKs that free them */
 	snprintf(name, sizeof(name), "fe_nicctl%u", pools++);
-	dp->nic_pool =
-		rte_pktmbuf_pool_create(name, 8191, 256, 0, RTE_PKTMBUF_HEADROOM + 128, socket);
+	dp->nic_pool = rte_pktmbuf_pool_create(
+		name, 8191, 256, 0,
+		(uint16_t)(RTE_PKTMBUF_HEADROOM + RTE_MAX(128u, dp->conf.nic.trim_bytes)), socket);
 	if (dp->nic_pool == NULL) {
 		snprintf(err, errlen, "no pool for the NICs' frames: %s", rte_strerror(rte_errno));
 		return -ENOMEM;

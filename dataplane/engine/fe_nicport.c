@@ -7,6 +7,7 @@
 #include <rte_ether.h>
 #include <rte_mbuf.h>
 
+#include "fe_ecn.h"
 #include "fe_nicport.h"
 #include "fe_switch.h"
 #include "fe_time.h"
@@ -1110,7 +1111,7 @@ struct rte_mbuf *
 fe_nic_trim(struct fe_dp *dp, struct rte_mbuf *m)
 {
 	uint64_t tag = *tag_of(dp, m);
-	uint32_t len = RTE_MIN(rte_pktmbuf_data_len(m), (uint32_t)FE_TRIM_BYTES);
+	uint32_t len = RTE_MIN(rte_pktmbuf_data_len(m), dp->conf.nic.trim_bytes);
 	struct rte_mbuf *h;
 	uint8_t *f;
 
@@ -1126,6 +1127,8 @@ fe_nic_trim(struct fe_dp *dp, struct rte_mbuf *m)
 		return NULL;
 	}
 	rte_memcpy(f, rte_pktmbuf_mtod(m, const uint8_t *), len);
+	if (dp->conf.nic.trim_dscp != FE_NIC_DSCP_KEEP) /* remarked: the switch's trim class */
+		(void)fe_dscp_set(f, len, (uint8_t)dp->conf.nic.trim_dscp);
 	*tag_of(dp, h) = (tag & ~(UINT64_C(0xff) << 40)) | (uint64_t)TAG_TRIM << 40;
 	fe_filter_forget(h, dp->filter_dynoff);
 	if (dp->meas != NULL)

@@ -30,15 +30,14 @@
  * flow's window. The rest waits in the NIC.
  */
 #define FE_NIC_TXQ_BYTES (8 * 1518)
-/* Bytes of a frame a switch keeps when it trims it (lossy, model uec): its headers */
-#define FE_TRIM_BYTES 64
-#define FE_NIC_TRIMQ  256 /* trimmed headers on their way down a port's link, at most */
-#define FE_NIC_EVS    32  /* REPS: entropies a flow keeps to use again */
+#define FE_NIC_TRIMQ	 256 /* trimmed headers on their way down a port's link, at most */
+#define FE_NIC_EVS	 32  /* REPS: entropies a flow keeps to use again */
 
 /*
- * Lossy, model uec: the header of data frame m, trimmed (a new frame of FE_TRIM_BYTES at
- * most, tagged trimmed; m is untouched: the sender's NIC keeps it for the resend), or
- * NULL if m is no NIC's data frame (it is dropped as any frame is) or no mbuf was left.
+ * Lossy, model uec: the header of data frame m, trimmed (a new frame of the NIC's
+ * trim_bytes at most, its DSCP remarked if trim_dscp says, tagged trimmed; m is untouched: the
+ * sender's NIC keeps it for the resend), or NULL if m is no NIC's data frame (it is dropped as any
+ * frame is) or no mbuf was left.
  */
 struct rte_mbuf *fe_nic_trim(struct fe_dp *dp, struct rte_mbuf *m);
 

@@ -68,24 +68,57 @@ mark_ipv6(uint8_t *ip, uint32_t len)
 	return FE_ECN_MARKED;
 }
 
-enum fe_ecn_result
-fe_ecn_mark(uint8_t *frame, uint32_t len)
+/* The IP header of an Ethernet frame (one 802.1Q tag looked through): its offset, and
+ * its EtherType (IPv4, IPv6; else 0). */
+static uint16_t
+ip_of(const uint8_t *frame, uint32_t len, uint32_t *off)
 {
-	uint32_t off = ETH_HLEN;
 	uint16_t type;
 
+	*off = ETH_HLEN;
 	if (len < ETH_HLEN)
-		return FE_ECN_NOT_IP;
+		return 0;
 	type = fe_get16(frame + 12);
 	if (type == ETYPE_VLAN) {
 		if (len < ETH_HLEN + VLAN_HLEN)
-			return FE_ECN_NOT_IP;
+			return 0;
 		type = fe_get16(frame + 16);
-		off += VLAN_HLEN;
+		*off += VLAN_HLEN;
 	}
+	return type == ETYPE_IPV4 || type == ETYPE_IPV6 ? type : 0;
+}
+
+enum fe_ecn_result
+fe_ecn_mark(uint8_t *frame, uint32_t len)
+{
+	uint32_t off;
+	uint16_t type = ip_of(frame, len, &off);
+
 	if (type == ETYPE_IPV4)
 		return mark_ipv4(frame + off, len - off);
 	if (type == ETYPE_IPV6)
 		return mark_ipv6(frame + off, len - off);
 	return FE_ECN_NOT_IP;
+}
+
+int
+fe_dscp_set(uint8_t *frame, uint32_t len, uint8_t dscp)
+{
+	uint32_t off;
+	uint16_t type = ip_of(frame, len, &off), old;
+	uint8_t *ip = frame + off;
+
+	if (type == ETYPE_IPV4 && len - off >= 20 && (ip[0] >> 4) == 4) {
+		old = fe_get16(ip);
+		ip[1] = (uint8_t)(dscp << 2 | (ip[1] & ECN_MASK));
+		fe_csum_replace16(ip + 10, old, fe_get16(ip));
+		return 0;
+	}
+	if (type == ETYPE_IPV6 && len - off >= 40 && (ip[0] >> 4) == 6) {
+		/* traffic class: the low nibble of byte 0 and the high nibble of byte 1 */
+		ip[0] = (uint8_t)((ip[0] & 0xf0) | dscp >> 2);
+		ip[1] = (uint8_t)((ip[1] & 0x3f) | (dscp & 3) << 6);
+		return 0;
+	}
+	return -1;
 }

@@ -8,7 +8,8 @@
  * packet that is ECT(0) or ECT(1) gets CE (IPv4 with its header checksum updated
  * incrementally, RFC 1624; IPv6; one 802.1Q tag allowed); a CE packet stays CE; a hit
  * packet that is not ECT passes or is dropped, as the profile says. kmin = kmax = K is
- * DCTCP's step marking (Alizadeh et al., SIGCOMM 2010).
+ * DCTCP's step marking (Alizadeh et al., SIGCOMM 2010). The same header's DSCP is set
+ * by fe_dscp_set() (a trimmed header's remark, docs/uec.md).
  */
 #ifndef FE_ECN_H
 #define FE_ECN_H
@@ -53,5 +54,9 @@ fe_ecn_hit(const struct fe_ecn *e, uint64_t q, struct fe_rng *r)
 
 /* Set CE on the Ethernet frame (len bytes) if it is ECT; see enum fe_ecn_result. */
 enum fe_ecn_result fe_ecn_mark(uint8_t *frame, uint32_t len);
+
+/* Set the DSCP (0 to 63) of the Ethernet frame's IP header, its ECN bits kept (IPv4 with
+ * its checksum updated): 0, or -1 if it is no IP frame or too short. */
+int fe_dscp_set(uint8_t *frame, uint32_t len, uint8_t dscp);
 
 #endif

@@ -73,7 +73,13 @@ struct fe_nic_params {
 	/* NSCC (cc nscc, fe_nscc.h): the network's RTT its target delay (3/4 of it) and
 	 * window (1.5 BDP, until a lower RTT is seen) start from; 0: the port's (fe_derive.h) */
 	uint64_t rtt_ns;
+	/* model uec, in the lossy regime: the bytes of a frame the switch keeps when it
+	 * trims it (its headers), and the DSCP it gives the trimmed header (FE_NIC_DSCP_KEEP:
+	 * as the frame had it) */
+	uint32_t trim_bytes, trim_dscp;
 };
+
+#define FE_NIC_DSCP_KEEP 64
 
 /* Defaults: docs/nic.md gives the source of each. */
 #define FE_NIC_DEFAULT                                                                             \
@@ -83,6 +89,7 @@ struct fe_nic_params {
 		.ai_bps = 5000000, .hai_bps = 50000000, .min_bps = 1000000,                        \
 		.timeout_ns = 67108864, .window = 512, .ccti_increase = 1, .ccti_limit = 127,      \
 		.ccti_min = 0, .cct_den = 16, .ccti_timer_ns = 51200, .rtt_ns = 0,                 \
+		.trim_bytes = 64, .trim_dscp = FE_NIC_DSCP_KEEP,                                   \
 	}
 
 /* The value from lo to hi whose name(value) is s: 0, or -1 if none. */

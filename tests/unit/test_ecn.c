@@ -170,3 +170,37 @@ Test(ecn, dctcp_step)
 	p.kmax = 1;
 	cr_assert_eq(fe_ecn_compile(&p, &e), -EINVAL);
 }
+
+/* A trimmed header's remark: the DSCP set, the ECN bits kept, the checksum still valid;
+ * through a VLAN tag; IPv6's traffic class; not IP, or too short: -1, unchanged. */
+Test(ecn, dscp_set)
+{
+	uint8_t f[64], g[64];
+
+	for (int vlan = 0; vlan < 2; vlan++)
+		for (unsigned d = 0; d < 64; d++) {
+			uint8_t *ip = f + (vlan ? 18 : 14);
+
+			ipv4_frame(f, 0xb9, vlan); /* DSCP 46 (EF), ECN 01 */
+			cr_assert_eq(fe_dscp_set(f, 64, (uint8_t)d), 0);
+			cr_assert_eq(ip[1] >> 2, d, "vlan %d: DSCP %u, got %u", vlan, d,
+				     ip[1] >> 2);
+			cr_assert_eq(ip[1] & 3, 1, "the ECN bits changed");
+			cr_assert_eq(ip_csum(ip), 0, "vlan %d, DSCP %u: checksum invalid", vlan, d);
+		}
+	memset(f, 0, sizeof(f));
+	f[12] = 0x86, f[13] = 0xdd;
+	f[14] = 0x6b, f[15] = 0x90; /* traffic class 0xb9: DSCP 46, ECN 01 */
+	cr_assert_eq(fe_dscp_set(f, 64, 10), 0);
+	cr_assert_eq(((f[14] & 0x0f) << 4 | f[15] >> 4) >> 2, 10);
+	cr_assert_eq((f[15] >> 4) & 3, 1, "the ECN bits changed");
+	cr_assert_eq(f[14] >> 4, 6, "the version changed");
+	cr_assert_eq(f[15] & 0x0f, 0, "the flow label changed");
+	memset(f, 0, sizeof(f));
+	f[12] = 0x88, f[13] = 0xb5;
+	memcpy(g, f, sizeof(f));
+	cr_assert_eq(fe_dscp_set(f, 64, 10), -1);
+	cr_assert(memcmp(f, g, sizeof(f)) == 0);
+	ipv4_frame(f, 0, 0);
+	cr_assert_eq(fe_dscp_set(f, 30, 10), -1, "a truncated header");
+}

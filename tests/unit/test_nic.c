@@ -968,3 +968,59 @@ Test(nic, uec_trimmed_frames_are_resent_at_once)
 	cr_assert_lt(trims[0], trims[1], "trims: nscc %llu, none %llu",
 		     (unsigned long long)trims[0], (unsigned long long)trims[1]);
 }
+
+/*
+ * The trim size is the NIC profile's (trim, 64 bytes by default): host 1's down link
+ * carries each trimmed header at that size, in its books (out_bytes: the data frames'
+ * 1,000 bytes each, and the headers'), the rest of the frame dropped (drop_bytes).
+ */
+Test(nic, uec_trim_size)
+{
+	static const uint32_t sizes[] = {64, 128, 256};
+
+	for (unsigned k = 0; k < 3; k++) {
+		unsigned avail = rte_mempool_avail_count(pool), got = 0;
+		struct fe_linkdef up[NP] = {0}, down[NP] = {0};
+		struct fe_dp_conf conf = {.mac_age_ns = 300000000000ULL,
+					  .lanes = 1,
+					  .seed = 1,
+					  .nic = nic(FE_NIC_UEC, FE_NIC_SELECTIVE)};
+		const struct fe_link_stats *d1;
+		uint64_t t = 10000, trims, hdr, pkts0, bytes0;
+		char err[256];
+		struct fe_dp *dp;
+		uint8_t f[1000];
+
+		if (k > 0) /* the default is 64 */
+			conf.nic.trim_bytes = sizes[k];
+		conf.nic.trim_dscp = 46;
+		for (int i = 0; i < NP; i++)
+			up[i].link.delay_ns = down[i].link.delay_ns = 1000;
+		down[1].link.rate_bps = 100000000;
+		down[1].link.limit_pkts = 4;
+		dp = fe_dp_create(NP, ports, up, down, pool, HZ, &conf, err, sizeof(err));
+		cr_assert_not_null(dp, "%s", err);
+		d1 = &dp->ports[1].down.st;
+		learn_by(dp, 50000);
+		pkts0 = d1->out_pkts; /* the hosts' announcements */
+		bytes0 = d1->out_bytes;
+		for (int i = 1; i <= 30; i++) {
+			tcp_frame(f, sizeof(f), MAC[0], MAC[1], 0, (uint16_t)i);
+			inject_raw(0, f, sizeof(f));
+		}
+		for (int i = 0; i < 2000; i++) {
+			poll2(dp, t += 10000);
+			got += collect(1, NULL, NULL);
+		}
+		collect(0, NULL, NULL);
+		cr_assert_eq(got, 30, "trim %u: %u of 30 reached host 1", sizes[k], got);
+		trims = d1->drop_pkts[FE_LINK_DROP_TRIM];
+		cr_assert_gt(trims, 0);
+		cr_assert_eq(d1->out_pkts - pkts0, 30 + trims, "the data frames once, the headers");
+		hdr = d1->out_bytes - bytes0 - 30 * sizeof(f);
+		cr_assert_eq(hdr, trims * sizes[k], "trim %u: %llu trimmed headers took %llu bytes",
+			     sizes[k], (unsigned long long)trims, (unsigned long long)hdr);
+		cr_assert_eq(d1->drop_bytes[FE_LINK_DROP_TRIM], trims * sizeof(f));
+		done(dp, avail);
+	}
+}

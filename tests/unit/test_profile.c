@@ -205,7 +205,8 @@ static struct bad bad_profiles[] = {
 	{"name: x\nnic:\n  qp: 3\n",
 	 "t.yaml:3: unknown key 'qp' in nic (known: model, recovery, cc, g, stages, cnp-interval, "
 	 "alpha-period, rate-period, rate-bytes, ai-rate, hai-rate, min-rate, timeout, window, "
-	 "reorder, rtt, ccti-increase, ccti-limit, ccti-min, ccti-timer, cct-step)"},
+	 "reorder, rtt, ccti-increase, ccti-limit, ccti-min, ccti-timer, cct-step, trim, "
+	 "trim-dscp)"},
 	{"name: x\nnic:\n  reorder: 2s\n",
 	 "t.yaml:3: nic.reorder '2s' (allowed: 0s (a gap is reported at once) to 1s)"},
 	{"name: x\nnic:\n  cc: yes\n", "t.yaml:3: nic.cc 'yes' (allowed: off, dcqcn, ib, nscc)"},
