@@ -87,12 +87,15 @@ ns 1 ping -q -c 3 -i 0.2 -W 2 -M do -s 1472 198.18.0.1 >"$T/ping2" ||
 echo "  ok   1500-byte IP packets (DF) cross both ways"
 
 # 4. a PFC frame from host 1, then a broadcast: host 2 hears the broadcast only
+# what a host hears in SECS seconds: pfc, the frames to 01:80:C2:00:00:01; marker, the
+# broadcasts tx.py sends; of the MAC control frames, xoff (802.1Qbb on every priority,
+# 65535 quanta), xon (quanta 0) and other (any other)
 cat >"$T/rx.py" <<'EOF'
 import socket, sys, time
 s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(3))  # ETH_P_ALL
 s.bind((sys.argv[1], 0))
 s.settimeout(0.2)
-pfc = marker = 0
+pfc = marker = xoff = xon = other = 0
 open(sys.argv[2], "w").close()  # listening
 end = time.time() + float(sys.argv[3])
 while time.time() < end:
@@ -102,7 +105,17 @@ while time.time() < end:
         continue
     pfc += f[:6] == bytes.fromhex("0180c2000001")
     marker += f[12:14] == b"\x88\xb5" and f[14:22] == b"FEMU-TAP"
-print("pfc=%d marker=%d" % (pfc, marker))
+    if f[12:14] != b"\x88\x08":
+        continue
+    if f[:6] != bytes.fromhex("0180c2000001") or f[14:16] != b"\x01\x01":
+        other += 1
+    elif f[17] == 0xff and f[18:20] == b"\xff\xff":
+        xoff += 1
+    elif f[18:20] == b"\0\0":
+        xon += 1
+    else:
+        other += 1
+print("pfc=%d marker=%d xoff=%d xon=%d other=%d" % (pfc, marker, xoff, xon, other))
 EOF
 cat >"$T/tx.py" <<'EOF'
 import socket, sys
@@ -125,6 +138,7 @@ got=$(cat "$T/rx.out")
 echo "  host 2 heard: $got"
 [[ "$got" == *"marker=5"* ]] || fe_fail "host 2 did not hear the 5 broadcasts ($got)"
 [[ "$got" == "pfc=0 "* ]] || fe_fail "a PFC frame from host 1 reached host 2 ($got)"
+[[ "$got" == *" other=0" ]] || fe_fail "a MAC control frame reached host 2 ($got)"
 
 fe_ctl -j counters >"$T/counters.json"
 fe_check "switch.reserved_pfc (control socket)" \
@@ -158,29 +172,6 @@ grep -q "^fabemu-dp: port 0: edge pause: XOFF at .* frames of room" "$FE_DP_LOG"
 	{ cat "$FE_DP_LOG" >&2; fe_fail "no edge pause line for port 0"; }
 grep "^fabemu-dp: port 0: edge pause" "$FE_DP_LOG" | sed 's/^/ /'
 taps_to_hosts
-cat >"$T/pfcrx.py" <<'EOF'
-import socket, sys, time
-s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(0x8808))
-s.bind((sys.argv[1], 0))
-s.settimeout(0.2)
-xoff = xon = other = 0
-open(sys.argv[2], "w").close()  # listening
-end = time.time() + float(sys.argv[3])
-while time.time() < end:
-    try:
-        f = s.recv(2048)
-    except socket.timeout:
-        continue
-    if f[:6] != bytes.fromhex("0180c2000001") or f[14:16] != b"\x01\x01":
-        other += 1
-    elif f[17] == 0xff and f[18:20] == b"\xff\xff":
-        xoff += 1
-    elif f[18:20] == b"\0\0":
-        xon += 1
-    else:
-        other += 1
-print("xoff=%d xon=%d other=%d" % (xoff, xon, other))
-EOF
 tcp() { # the host's retransmissions and D-SACKs
 	ns "$1" nstat -asz TcpRetransSegs TcpExtTCPDSACKRecvSegs |
 		awk '{s[$1] = $2} END {print s["TcpRetransSegs"] + 0, s["TcpExtTCPDSACKRecvSegs"] + 0}'
@@ -189,7 +180,7 @@ for i in 0 1; do ns $i sysctl -qw net.ipv4.tcp_congestion_control=cubic; done
 ns 1 iperf3 -s -1 -p 5201 >/dev/null 2>&1 &
 srv=$!
 rm -f "$T/listening"
-ns 0 python3 "$T/pfcrx.py" "${IF[0]}" "$T/listening" 4 >"$T/pfc.out" &
+ns 0 python3 "$T/rx.py" "${IF[0]}" "$T/listening" 4 >"$T/pfc.out" &
 rx=$!
 for _ in $(seq 50); do [ -e "$T/listening" ] && break; sleep 0.05; done
 sleep 0.3
@@ -203,7 +194,7 @@ got=$(cat "$T/pfc.out")
 echo "  host 1 heard: $got; iperf3: $(grep -E 'sender$' "$T/iperf.out" | awk '{print $7, $8}')"
 fe_ctl -j counters >"$T/c.json"
 fe_check "edge XOFF frames host 1 heard (every priority, 65535 quanta)" \
-	"$(echo "$got" | sed 's/xoff=\([0-9]*\).*/\1/')" 1 100000000
+	"$(echo "$got" | sed 's/.*xoff=\([0-9]*\).*/\1/')" 1 100000000
 fe_check "XON frames host 1 heard" "$(echo "$got" | sed 's/.*xon=\([0-9]*\).*/\1/')" 1 100000000
 fe_check "other MAC control frames host 1 heard" "$(echo "$got" | sed 's/.*other=//')" 0 0
 fe_check "port 0's edge_xoff" "$(fe_json "$T/c.json" 'd["ports"][0]["edge_xoff"]')" 1 100000000

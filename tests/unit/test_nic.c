@@ -887,6 +887,47 @@ Test(roce, naks_and_cnps)
 }
 
 /*
+ * The trimming incast of the uec tests: host 0 sends host 1 30 frames of 1,000 bytes at
+ * once, into host 1's down link of 100 Mbit/s that holds 4 (1 us links), on an engine
+ * with NICs conf; passes every 10 us for 20 ms (well inside the NICs' 67 ms timeout).
+ * Returns the engine (to free with done()), the frames host 1 got in *got (their IP ids
+ * in ids, if not NULL) and its down link's counters before the frames in *before.
+ */
+static struct fe_dp *
+uec_incast(const struct fe_nic_params *nicp, unsigned *got, uint16_t *ids,
+	   struct fe_link_stats *before)
+{
+	struct fe_linkdef up[NP] = {0}, down[NP] = {0};
+	struct fe_dp_conf conf = {
+		.mac_age_ns = 300000000000ULL, .lanes = 1, .seed = 1, .nic = *nicp};
+	uint64_t t = 10000;
+	char err[256];
+	struct fe_dp *dp;
+	uint8_t f[1000];
+
+	for (int i = 0; i < NP; i++)
+		up[i].link.delay_ns = down[i].link.delay_ns = 1000;
+	down[1].link.rate_bps = 100000000;
+	down[1].link.limit_pkts = 4;
+	dp = fe_dp_create(NP, ports, up, down, pool, HZ, &conf, err, sizeof(err));
+	cr_assert_not_null(dp, "%s", err);
+	learn_by(dp, 50000); /* 100 Mbit/s: a frame takes 7 us */
+	*before = dp->ports[1].down.st;
+	for (int i = 1; i <= 30; i++) {
+		tcp_frame(f, sizeof(f), MAC[0], MAC[1], 0, (uint16_t)i);
+		inject_raw(0, f, sizeof(f));
+	}
+	*got = 0;
+	for (int k = 0; k < 2000; k++) {
+		poll2(dp, t += 10000);
+		*got += collect(1, ids ? ids + *got : NULL, NULL);
+		cr_assert_leq(*got, 30);
+	}
+	collect(0, NULL, NULL);
+	return dp;
+}
+
+/*
  * Trimming (lossy, model uec): host 0 sends host 1 30 frames at once; host 1's down link
  * (100 Mbit/s) holds 4. Every frame it has no room for is trimmed: its header goes on,
  * host 1's NIC NAKs that frame alone, and host 0's NIC sends it again from its copy. All
@@ -902,45 +943,22 @@ Test(nic, uec_trimmed_frames_are_resent_at_once)
 
 	for (unsigned k = 0; k < 3; k++) {
 		const uint32_t model = models[k];
-		unsigned avail = rte_mempool_avail_count(pool), got = 0, n;
-		struct fe_linkdef up[NP] = {0}, down[NP] = {0};
-		struct fe_dp_conf conf = {.mac_age_ns = 300000000000ULL,
-					  .lanes = 1,
-					  .seed = 1,
-					  .nic = nic(model, FE_NIC_SELECTIVE)};
+		unsigned avail = rte_mempool_avail_count(pool), got;
+		struct fe_nic_params p = nic(model, FE_NIC_SELECTIVE);
 		const struct fe_link_stats *d1;
 		const struct fe_port_stats *s0, *s1;
+		struct fe_link_stats before;
 		uint16_t ids[64];
-		uint64_t t = 10000;
-		char err[256];
 		struct fe_dp *dp;
-		uint8_t f[1000];
 
 		if (k == 1) {
-			conf.nic.cc = FE_CC_OFF;
-			conf.nic.cc_set = 1;
+			p.cc = FE_CC_OFF;
+			p.cc_set = 1;
 		}
-		for (int i = 0; i < NP; i++)
-			up[i].link.delay_ns = down[i].link.delay_ns = 1000;
-		down[1].link.rate_bps = 100000000;
-		down[1].link.limit_pkts = 4;
-		dp = fe_dp_create(NP, ports, up, down, pool, HZ, &conf, err, sizeof(err));
-		cr_assert_not_null(dp, "%s", err);
+		dp = uec_incast(&p, &got, ids, &before);
 		d1 = &dp->ports[1].down.st;
 		s0 = &dp->ports[0].st;
 		s1 = &dp->ports[1].st;
-		learn_by(dp, 50000); /* 100 Mbit/s: a frame takes 7 us */
-		for (int i = 1; i <= 30; i++) {
-			tcp_frame(f, sizeof(f), MAC[0], MAC[1], 0, (uint16_t)i);
-			inject_raw(0, f, sizeof(f));
-		}
-		for (int k = 0; k < 2000; k++) { /* 20 ms, well inside the 67 ms timeout */
-			poll2(dp, t += 10000);
-			n = collect(1, ids + got, NULL);
-			got += n;
-			cr_assert_leq(got, 30);
-		}
-		collect(0, NULL, NULL);
 		if (model == FE_NIC_UEC) {
 			cr_assert_eq(got, 30, "uec: %u of 30 reached host 1", got);
 			for (unsigned i = 0; i < got; i++)
@@ -979,48 +997,27 @@ Test(nic, uec_trim_size)
 	static const uint32_t sizes[] = {64, 128, 256};
 
 	for (unsigned k = 0; k < 3; k++) {
-		unsigned avail = rte_mempool_avail_count(pool), got = 0;
-		struct fe_linkdef up[NP] = {0}, down[NP] = {0};
-		struct fe_dp_conf conf = {.mac_age_ns = 300000000000ULL,
-					  .lanes = 1,
-					  .seed = 1,
-					  .nic = nic(FE_NIC_UEC, FE_NIC_SELECTIVE)};
+		unsigned avail = rte_mempool_avail_count(pool), got;
+		struct fe_nic_params p = nic(FE_NIC_UEC, FE_NIC_SELECTIVE);
 		const struct fe_link_stats *d1;
-		uint64_t t = 10000, trims, hdr, pkts0, bytes0;
-		char err[256];
+		struct fe_link_stats b;
+		uint64_t trims, hdr;
 		struct fe_dp *dp;
-		uint8_t f[1000];
 
 		if (k > 0) /* the default is 64 */
-			conf.nic.trim_bytes = sizes[k];
-		conf.nic.trim_dscp = 46;
-		for (int i = 0; i < NP; i++)
-			up[i].link.delay_ns = down[i].link.delay_ns = 1000;
-		down[1].link.rate_bps = 100000000;
-		down[1].link.limit_pkts = 4;
-		dp = fe_dp_create(NP, ports, up, down, pool, HZ, &conf, err, sizeof(err));
-		cr_assert_not_null(dp, "%s", err);
+			p.trim_bytes = sizes[k];
+		p.trim_dscp = 46;
+		dp = uec_incast(&p, &got, NULL, &b);
 		d1 = &dp->ports[1].down.st;
-		learn_by(dp, 50000);
-		pkts0 = d1->out_pkts; /* the hosts' announcements */
-		bytes0 = d1->out_bytes;
-		for (int i = 1; i <= 30; i++) {
-			tcp_frame(f, sizeof(f), MAC[0], MAC[1], 0, (uint16_t)i);
-			inject_raw(0, f, sizeof(f));
-		}
-		for (int i = 0; i < 2000; i++) {
-			poll2(dp, t += 10000);
-			got += collect(1, NULL, NULL);
-		}
-		collect(0, NULL, NULL);
 		cr_assert_eq(got, 30, "trim %u: %u of 30 reached host 1", sizes[k], got);
 		trims = d1->drop_pkts[FE_LINK_DROP_TRIM];
 		cr_assert_gt(trims, 0);
-		cr_assert_eq(d1->out_pkts - pkts0, 30 + trims, "the data frames once, the headers");
-		hdr = d1->out_bytes - bytes0 - 30 * sizeof(f);
+		cr_assert_eq(d1->out_pkts - b.out_pkts, 30 + trims,
+			     "the data frames once, the headers");
+		hdr = d1->out_bytes - b.out_bytes - 30 * 1000;
 		cr_assert_eq(hdr, trims * sizes[k], "trim %u: %llu trimmed headers took %llu bytes",
 			     sizes[k], (unsigned long long)trims, (unsigned long long)hdr);
-		cr_assert_eq(d1->drop_bytes[FE_LINK_DROP_TRIM], trims * sizeof(f));
+		cr_assert_eq(d1->drop_bytes[FE_LINK_DROP_TRIM], trims * 1000);
 		done(dp, avail);
 	}
 }
