@@ -161,6 +161,10 @@ bench_engine() {
 	# the emulated NICs (docs/nic.md): the frames are a UDP flow each way
 	bench_profile nic-ib credit "$RATE_LINES" "" "" ib
 	bench_profile nic-roce lossy "$RATE_LINES$ECN_LINES" "" "" roce
+	bench_profile nic-uec lossy "$RATE_LINES$ECN_LINES" "" "" uec
+	# and the hosts' down links at 1 Gbit/s, 64 frames: an incast the switch trims
+	bench_profile trim-uec lossy "$RATE_LINES$ECN_LINES" "" "" uec
+	printf 'links:\n  - {select: down, rate: 1Gbit, buffer-pkts: 64}\n' >>"$T/trim-uec.yaml"
 	bench_profile pfc-4 pfc "$RATE_LINES"
 	# several switches: host, leaf, spine, leaf, host (fe_graph.h), two hops more a frame
 	printf 'name: bench-ls\ngenerate: {kind: leaf-spine, leaves: 2, spines: 1, hosts-per-leaf: 1}\n' \
@@ -174,12 +178,14 @@ bench_engine() {
 		"credit, 100 Gbit/s and 1 us, NIC ib" "lossy, ECN, NIC roce (DCQCN)"
 		"lossy, 100 Gbit/s and 1 us, leaf-spine path" "PFC, 100 Gbit/s and 1 us"
 		"PFC, 100 Gbit/s and 1 us, leaf-spine path"
-		"credit, 100 Gbit/s and 1 us, leaf-spine path")
+		"credit, 100 Gbit/s and 1 us, leaf-spine path"
+		"lossy, ECN, NIC uec (NSCC, selective ACKs)"
+		"  and the down links at 1 Gbit/s (trimming)")
 	local -a profiles=(ideal "$T/step-1.yaml" "$T/step-2.yaml" "$T/step-3.yaml"
 		"$T/step-4.yaml" "$T/step-5.yaml" "$T/step-6.yaml" "$T/full.yaml"
 		"$T/nic-ib.yaml" "$T/nic-roce.yaml" "$T/step-1.yaml --topology $T/ls.yaml"
 		"$T/pfc-4.yaml" "$T/pfc-4.yaml --topology $T/ls.yaml"
-		"$T/step-4.yaml --topology $T/ls.yaml")
+		"$T/step-4.yaml --topology $T/ls.yaml" "$T/nic-uec.yaml" "$T/trim-uec.yaml")
 	local -a irs=()
 	for i in "${!profiles[@]}"; do
 		local p=${profiles[$i]} ns ir="(no valgrind)" a b
