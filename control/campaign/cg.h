@@ -511,6 +511,33 @@ void cg_figures(const struct cg_campaign *c, const struct cg_regime *g, json_t *
 uint64_t cg_qhist_add(uint64_t *sum, json_t *h);
 /* Sum of one key over the lane counters of a counters document (pause frames, stalls). */
 json_int_t cg_lane_sum(json_t *counters, const char *key);
+/* The fabric's drops in a counters document: every link's, every cause but wire. */
+json_int_t cg_fabric_drops(json_t *counters);
+
+/*
+ * cg_events.c: what the fabric and the transports did while a job ran, read every
+ * CG_EVENT_MS by a thread beside it; each run's "events" (docs/campaigns.md, "Stalls"):
+ * rows [t_ns, drops, retrans, timeouts, nic_timeouts], counted from the first.
+ */
+#define CG_EVENT_MS 100
+enum { CG_EV_DROPS, CG_EV_RETRANS, CG_EV_TIMEOUTS, CG_EV_NIC_TIMEOUTS, CG_EV_N };
+struct cg_sampler;
+/* Start reading (the first row now); NULL if out of memory. */
+struct cg_sampler *cg_sampler_start(const struct cg_run *r, const struct cg_regime *g);
+/* Stop, read once more: the rows (JSON null for a NULL sampler). */
+json_t *cg_sampler_stop(struct cg_sampler *s);
+/* What a stall is put down to: the first of these its window saw. */
+enum cg_cause {
+	CG_CAUSE_TIMEOUT, /* a TCP retransmission timeout, or an emulated NIC's timeout */
+	CG_CAUSE_RETRANS, /* a TCP retransmission (not shown spurious by a D-SACK) */
+	CG_CAUSE_DROP,	  /* a drop in the fabric */
+	CG_CAUSE_NONE,	  /* nothing of these */
+	CG_CAUSES
+};
+const char *cg_cause_name(enum cg_cause c);
+/* What the events rows saw in [from_ns, to_ns] (CLOCK_REALTIME), the end widened by a
+ * read's period. */
+enum cg_cause cg_stall_cause(const json_t *rows, uint64_t from_ns, uint64_t to_ns);
 /* Frames in flight at the dataplane's edge (its own kernel view, docs/counters.md: what a
  * host sent that it has not read yet, what it sent that the kernel has not passed on; the
  * positive rx_unexplained and tx_unexplained, a negative one being a frame caught across
@@ -618,6 +645,9 @@ struct cg_row {
 	const char *recovery; /* what recovery_ms is: cg_regime_recovery()'s */
 	double stall_share, stall_share_lo, stall_share_hi; /* stalls per iteration, its CI */
 	double stall_excess_ms; /* a stall's mean time above the median; NAN: no stall */
+	/* the stalls by what their iterations' windows saw (cg_stall_cause()); runs with no
+	 * events (a campaign's results from before) count in none */
+	long long stall_cause[CG_CAUSES];
 };
 
 /* Whether a regime of the rows has emulated NICs (roce, ib, host): their table is printed. */

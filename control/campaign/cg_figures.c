@@ -82,6 +82,44 @@ maybe(json_t *o, const char *key)
 	return v ? json_incref(v) : json_null();
 }
 
+/* A link's drops of every cause but `wire` (the fabric's). */
+static json_int_t
+link_drops(json_t *l)
+{
+	json_int_t drops = 0;
+	const char *k;
+	json_t *v;
+
+	json_object_foreach(l, k, v) if (!strncmp(k, "drop_", 5) && strstr(k, "_pkts") &&
+					 strcmp(k, "drop_wire_pkts")) drops +=
+		json_integer_value(v);
+	return drops;
+}
+
+/* Every link of a counters document: the hosts' links, then (several switches) the links
+ * between switches. */
+static json_t *
+all_links(json_t *counters)
+{
+	json_t *all = json_array();
+
+	json_array_extend(all, json_object_get(counters, "links"));
+	json_array_extend(all, json_object_get(json_object_get(counters, "graph"), "fabric_links"));
+	return all;
+}
+
+json_int_t
+cg_fabric_drops(json_t *counters)
+{
+	json_t *all = all_links(counters), *l;
+	json_int_t drops = 0;
+	size_t i;
+
+	json_array_foreach(all, i, l) drops += link_drops(l);
+	json_decref(all);
+	return drops;
+}
+
 /*
  * Per link: drops of every cause but `wire` (the fabric's), marks, peak, time held,
  * lateness. A `wire` drop (more frames in flight than the link has slots) is the
@@ -90,21 +128,13 @@ maybe(json_t *o, const char *key)
 static json_t *
 link_figures(json_t *counters, json_int_t *box)
 {
-	json_t *out = json_array(), *l, *all = json_array();
+	json_t *out = json_array(), *l, *all = all_links(counters);
 	size_t i;
 
-	/* the hosts' links, then (several switches) the links between switches */
-	json_array_extend(all, json_object_get(counters, "links"));
-	json_array_extend(all, json_object_get(json_object_get(counters, "graph"), "fabric_links"));
 	json_array_foreach(all, i, l)
 	{
-		json_int_t drops = 0;
-		const char *k;
-		json_t *v;
+		json_int_t drops = link_drops(l);
 
-		json_object_foreach(l, k, v) if (!strncmp(k, "drop_", 5) && strstr(k, "_pkts") &&
-						 strcmp(k, "drop_wire_pkts")) drops +=
-			json_integer_value(v);
 		*box += geti(l, "drop_wire_pkts");
 		json_array_append_new(out, json_pack("{s:O, s:I, s:I, s:I, s:I, s:I, s:I, s:o}",
 						     "link", json_object_get(l, "link"), "drops",

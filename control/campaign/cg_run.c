@@ -494,7 +494,8 @@ one_run(struct cg_run *r, const struct cg_regime *g, unsigned rep, int *status)
 	struct cg_host_ctr before[CG_MAX_HOSTS + 1], after[CG_MAX_HOSTS + 1];
 	struct cg_job_result jr = {0};
 	char marks[PATH_MAX], tag[96];
-	json_t *run, *counters = NULL, *tcp, *hosts, *failed;
+	json_t *run, *counters = NULL, *tcp, *hosts, *failed, *events;
+	struct cg_sampler *sampler;
 	uint64_t reset_at;
 	json_int_t in_flight;
 	double rtt;
@@ -526,7 +527,9 @@ one_run(struct cg_run *r, const struct cg_regime *g, unsigned rep, int *status)
 	reset_at = t.opened = cg_now_ns(CLOCK_MONOTONIC);
 	snprintf(marks, sizeof(marks), "%s/logs/marks-%s.txt", r->out, tag);
 	unlink(marks);
+	sampler = cg_sampler_start(r, g); /* beside the job: what a stall saw (cg_events.c) */
 	cg_run_job(r, g, rep, marks, &jr);
+	events = cg_sampler_stop(sampler);
 	t.job = cg_now_ns(CLOCK_MONOTONIC);
 	if (!cg_interrupted && !jr.dp_died)
 		settle(r);
@@ -565,6 +568,7 @@ one_run(struct cg_run *r, const struct cg_regime *g, unsigned rep, int *status)
 	json_object_set_new(run, "window_reads", json_integer(reads));
 	json_object_set_new(run, "edge_in_flight",
 			    counters ? json_integer(in_flight) : json_null());
+	json_object_set_new(run, "events", events);
 	cg_figures(r->c, g, run);
 	cg_verdict(r->c, g, r->capacity, run);
 	run_status(r, g, rep, &jr, dprc, status);

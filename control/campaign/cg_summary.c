@@ -185,6 +185,40 @@ times(json_t *runs, const struct cg_regime *g, uint64_t size, double *v, size_t 
 	return n;
 }
 
+/* What each stall of row w (regime g, size) saw in its iteration's window: each run's
+ * events (cg_events.c) from the iteration's start to its end. */
+static void
+stall_causes(json_t *runs, const struct cg_regime *g, uint64_t size, struct cg_row *w)
+{
+	json_t *run, *it;
+	size_t i, k;
+
+	memset(w->stall_cause, 0, sizeof(w->stall_cause));
+	if (isnan(w->stall_at_ms))
+		return;
+	json_array_foreach(runs, i, run)
+	{
+		const json_t *ev = json_object_get(run, "events");
+
+		if (!of_regime(run, g))
+			continue;
+		json_array_foreach(json_object_get(run, "iterations"), k, it)
+		{
+			double us = json_real_value(json_array_get(it, 3));
+			uint64_t start = (uint64_t)json_integer_value(json_array_get(it, 4));
+
+			if ((size &&
+			     (uint64_t)json_integer_value(json_array_get(it, 1)) != size / 4 * 4) ||
+			    us / 1000 < w->stall_at_ms)
+				continue;
+			w->stall_cause[json_is_array(ev) && start
+					       ? cg_stall_cause(ev, start,
+								start + (uint64_t)(us * 1000))
+					       : CG_CAUSE_NONE]++;
+		}
+	}
+}
+
 double
 cg_regime_recovery(const struct cg_regime *g, const char **what)
 {
@@ -472,6 +506,7 @@ cg_summarize(const struct cg_campaign *c, json_t *runs, struct cg_row *rows)
 			if (row_times(c, g, s, v, sv, first, nrep, w,
 				      bootv + nrows * CG_RESAMPLES) == 0)
 				boot[nrows] = bootv + nrows * CG_RESAMPLES;
+			stall_causes(runs, r, c->allreduce ? c->sizes[s] : 0, w);
 			nrows++;
 		}
 	}
@@ -564,6 +599,16 @@ row_json(const struct cg_row *w)
 	json_object_set_new(o, "stall_share", num(w->stall_share));
 	json_object_set_new(o, "stall_share_ci", interval(w->stall_share_lo, w->stall_share_hi));
 	json_object_set_new(o, "stall_at_ms", num(w->stall_at_ms));
+	if (w->runs) { /* what the stalls' windows saw */
+		json_t *sc = json_object();
+
+		for (unsigned k = 0; k < CG_CAUSES; k++)
+			json_object_set_new(sc, cg_cause_name((enum cg_cause)k),
+					    json_integer(w->stall_cause[k]));
+		json_object_set_new(o, "stall_causes", sc);
+	} else {
+		json_object_set_new(o, "stall_causes", json_null());
+	}
 	json_object_set_new(o, "recovery_ms", num(w->recovery_ms));
 	json_object_set_new(o, "recovery", json_string(w->recovery ? w->recovery : ""));
 	json_object_set_new(o, "vs_wire", ratio_json(&w->vs_wire));
