@@ -28,7 +28,7 @@ static struct {
 } state[RTE_MAX_ETHPORTS];
 
 /* AF_PACKET and AF_XDP attach to a kernel interface whose MTU the test bed (or the lab)
- * set: the kernel, not the PMD, decides which frames pass, and data_room() in main.c
+ * set: the kernel, not the PMD, decides which frames pass, and fe_pool_room() in fe_pool.c
  * sizes their rings. fabemu-dp leaves such an interface as it found it. */
 static int
 kernel_port(const struct rte_eth_dev_info *di)

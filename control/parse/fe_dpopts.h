@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * fabemu-dp's long options, one table: the dataplane's command line (dataplane/main.c,
+ * fabemu-dp's long options, one table: the dataplane's command line (dataplane/fe_opts.c,
  * which numbers them OPT_<ID> from 256 in this order) and the campaigns' check of a
  * regime's more options (control/campaign/cg_file.c). X(ID, name); each takes a value.
  */
