@@ -531,9 +531,9 @@ profile_show(int argc, char **argv)
 static int
 profile_list(int argc, char **argv)
 {
-	static const char *const names[] = {"ideal",	      "ib-hdr",	     "ib-ndr",
-					    "roce-pfc-ecn",   "roce-lossy",  "spectrum-x",
-					    "ethernet-lossy", "ethernet-ecn", "uec"};
+	static const char *const names[] = {
+		"ideal",      "ib-hdr",		"ib-ndr",	"roce-pfc-ecn", "roce-lossy",
+		"spectrum-x", "ethernet-lossy", "ethernet-ecn", "uec",		"uec-lossless"};
 	int c, rc = 0;
 
 	optind = 0; /* GNU getopt: reinitialise (the command line was parsed before) */
