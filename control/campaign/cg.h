@@ -517,7 +517,7 @@ json_int_t cg_fabric_drops(json_t *counters);
 /*
  * cg_events.c: what the fabric and the transports did while a job ran, read every
  * CG_EVENT_MS by a thread beside it; each run's "events" (docs/campaigns.md, "Stalls"):
- * rows [t_ns, drops, retrans, timeouts, nic_timeouts], counted from the first.
+ * a row a read, [t_ns, drops, retrans, timeouts, nic_timeouts], counted from the first.
  */
 #define CG_EVENT_MS 100
 enum { CG_EV_DROPS, CG_EV_RETRANS, CG_EV_TIMEOUTS, CG_EV_NIC_TIMEOUTS, CG_EV_N };
@@ -535,8 +535,8 @@ enum cg_cause {
 	CG_CAUSES
 };
 const char *cg_cause_name(enum cg_cause c);
-/* What the events rows saw in [from_ns, to_ns] (CLOCK_REALTIME), the end widened by a
- * read's period. */
+/* What the events rows saw between the last read at or before from_ns and the first at or
+ * after to_ns (CLOCK_REALTIME): the window widened by up to a read's period each side. */
 enum cg_cause cg_stall_cause(const json_t *rows, uint64_t from_ns, uint64_t to_ns);
 /* Frames in flight at the dataplane's edge (its own kernel view, docs/counters.md: what a
  * host sent that it has not read yet, what it sent that the kernel has not passed on; the

@@ -271,7 +271,8 @@ summary_csv(const struct cg_run *r, const struct cg_row *rows, size_t nrows)
 		"p50_over_wire_lo,p50_over_wire_hi,vs_wire,p50_over_ideal_lo,p50_over_ideal_hi,"
 		"vs_ideal,real_retrans,"
 		"timeouts,loss_probes,stalls,stall_share,stall_share_lo,stall_share_hi,stall_at_ms,"
-		"recovery_ms,edge_lost,unexplained,late_p50_us,late_p99_us,"
+		"recovery_ms,stalls_timeout,stalls_retrans,stalls_drop,stalls_none,edge_lost,"
+		"unexplained,late_p50_us,late_p99_us,"
 		"late_max_us,late_worst_p99_us,late_worst_link,edge_wait_p50_us,edge_wait_p99_"
 		"us,edge_wait_max_us,iterations,nic,nic_ce_consumed,nic_cnps,nic_rate_min_bps,"
 		"nic_resent,nic_naks,nic_timeouts,nic_discarded,verdict,partial\n");
@@ -318,6 +319,8 @@ summary_csv(const struct cg_run *r, const struct cg_row *rows, size_t nrows)
 		put(f, w->stall_share_hi, 4);
 		put(f, w->stall_at_ms, 3);
 		put(f, w->runs ? w->recovery_ms : NAN, 3);
+		for (unsigned k = 0; k < CG_CAUSES; k++)
+			put_n(f, w, (double)w->stall_cause[k]);
 		put_n(f, w, (double)w->edge_lost);
 		put_n(f, w, cg_fab(w, (double)w->unexplained));
 		put(f, w->late_p50_us, 3);

@@ -8,9 +8,9 @@
  * NICs' timeouts, and each host's TCP retransmissions (less those a D-SACK showed
  * spurious) and timeouts (cg_host_read(), the hosts' /proc in their namespaces; not
  * with testbed kind hosts, whose every read is a command through the prefix). The run
- * keeps a row [t_ns, drops, retrans, timeouts, nic_timeouts] (CLOCK_REALTIME, as the
- * iter lines' start; counted from the first row) for the first read and each read that
- * changed.
+ * keeps a row [t_ns, drops, retrans, timeouts, nic_timeouts] a read (CLOCK_REALTIME, as
+ * the iter lines' start; counted from the first read): 10 a second, a few kilobytes a
+ * minute of job.
  */
 #include <pthread.h>
 #include <stdlib.h>
@@ -27,7 +27,7 @@ struct cg_sampler {
 	pthread_cond_t stop_cv;
 	int stop, started;
 	json_t *rows;
-	json_int_t base[CG_EV_N], last[CG_EV_N];
+	json_int_t base[CG_EV_N];
 };
 
 /* One read: what the fabric and the hosts have counted so far, absolute. */
@@ -65,9 +65,6 @@ sample(struct cg_sampler *s, int first)
 	read_now(s, v);
 	if (first)
 		memcpy(s->base, v, sizeof(v));
-	else if (memcmp(v, s->last, sizeof(v)) == 0)
-		return;
-	memcpy(s->last, v, sizeof(v));
 	row = json_array();
 	json_array_append_new(row, json_integer((json_int_t)cg_now_ns(CLOCK_REALTIME)));
 	for (unsigned k = 0; k < CG_EV_N; k++)
@@ -148,18 +145,21 @@ cg_cause_name(enum cg_cause c)
 	return c < CG_CAUSES ? names[c] : "?";
 }
 
-/* The counts of the last row of rows at or before t (the first row's if none). */
+/* The row of the last read at or before t (the first read if none), or of the first read
+ * at or after it (the last if none). */
 static json_t *
-row_at(const json_t *rows, uint64_t t)
+row_at(const json_t *rows, uint64_t t, int after)
 {
 	json_t *row, *at = json_array_get(rows, 0);
 	size_t i;
 
 	json_array_foreach(rows, i, row)
 	{
-		if ((uint64_t)json_integer_value(json_array_get(row, 0)) > t)
-			break;
+		uint64_t rt = (uint64_t)json_integer_value(json_array_get(row, 0));
+
 		at = row;
+		if (after ? rt >= t : rt > t)
+			return after || i == 0 ? row : json_array_get(rows, i - 1);
 	}
 	return at;
 }
@@ -167,9 +167,8 @@ row_at(const json_t *rows, uint64_t t)
 enum cg_cause
 cg_stall_cause(const json_t *rows, uint64_t from_ns, uint64_t to_ns)
 {
-	/* a read comes up to a period after what it counts: the window's end widened so */
-	const json_t *a = row_at(rows, from_ns),
-		     *b = row_at(rows, to_ns + (uint64_t)CG_EVENT_MS * 1000000);
+	/* the reads about the window: it widens by up to a read's period each side */
+	const json_t *a = row_at(rows, from_ns, 0), *b = row_at(rows, to_ns, 1);
 	json_int_t d[CG_EV_N];
 
 	if (a == NULL || b == NULL)

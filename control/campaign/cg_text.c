@@ -224,6 +224,28 @@ recovery_line(FILE *f, const struct cg_row *rows, size_t n)
 	fprintf(f, "\n");
 }
 
+/* "stalls seen with: eth 1 MiB: 2 (1 timeout, 1 drop)": what each row's stalls' windows
+ * saw (cg_stall_cause()), the rows with stalls. */
+static void
+causes_line(FILE *f, const struct cg_row *rows, size_t n)
+{
+	size_t k = 0;
+
+	fprintf(f, "stalls seen with:");
+	for (size_t i = 0; i < n; i++) {
+		if (rows[i].stalls <= 0)
+			continue;
+		fprintf(f, "%s %s%s%s: %lld (", k++ ? ";" : "", rows[i].regime,
+			rows[i].size[0] ? " " : "", rows[i].size, rows[i].stalls);
+		for (unsigned c = 0, m = 0; c < CG_CAUSES; c++)
+			if (rows[i].stall_cause[c])
+				fprintf(f, "%s%lld %s", m++ ? ", " : "", rows[i].stall_cause[c],
+					cg_cause_name((enum cg_cause)c));
+		fprintf(f, ")");
+	}
+	fprintf(f, "%s\n", k ? "" : " no row stalled");
+}
+
 /* The campaign's questions, answered: the summary's last lines. */
 static void
 answers(FILE *f, const struct cg_campaign *c, const struct cg_row *rows, size_t n)
@@ -467,6 +489,7 @@ cg_print_summary(FILE *f, const struct cg_campaign *c, json_t *capacity, const s
 		"CI].\n",
 		CG_STALL_RECOVERY * 100, CG_STALL_IQR);
 	recovery_line(f, rows, n);
+	causes_line(f, rows, n);
 	fprintf(f, "How to read it: docs/campaigns.md.\n");
 	projection(f, c, rows, n);
 	answers(f, c, rows, n);

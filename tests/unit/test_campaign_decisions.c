@@ -410,3 +410,86 @@ Test(decisions, stalls_counted_with_their_share)
 	cr_assert(strstr(csv, ",1,0.0100,"), "%s", csv);
 	json_decref(runs);
 }
+
+/*
+ * What a stall is put down to: the events a run read beside its job (cg_events.c), in the
+ * stalled iteration's window. Three stalls in eth's runs, 1 s apart: in the first's window
+ * a drop then a TCP timeout (timeout, the first cause in order), in the second's a drop
+ * alone, in the third's nothing (the drop before its start is the second's); the
+ * ordinary iterations are not looked at. Every output says it.
+ */
+Test(decisions, stall_causes_from_the_events)
+{
+	const json_int_t s0 = 10000000000LL, sec = 1000000000LL, ms = 1000000;
+	json_t *runs = json_array(), *r, *it, *ev, *sj, *row;
+	char *out, p[160], *csv;
+	size_t n;
+
+	camp.reps = 1;
+	json_array_append_new(runs, cg_fixture_rep("wire", 1, 50, 10));
+	json_array_append_new(runs, cg_fixture_rep("ideal", 1, 50, 10));
+	r = cg_fixture_rep("eth", 1, 50, 10);
+	it = json_object_get(r, "iterations");
+	for (unsigned k = 0; k < 3; k++) /* iterations 11, 21, 31: 220 ms, at s0 + k s */
+		json_array_set_new(it, 10 + 10 * k,
+				   json_pack("[i, I, i, f, I]", 11 + 10 * k, (json_int_t)1024,
+					     11 + 10 * k, 220000.0, s0 + k * sec));
+	/* [t_ns, drops, retrans, timeouts, nic_timeouts], counted from the first row */
+	ev = json_pack("[[I, i, i, i, i], [I, i, i, i, i], [I, i, i, i, i], [I, i, i, i, i], "
+		       "[I, i, i, i, i]]",
+		       s0 - sec, 0, 0, 0, 0, s0 + 50 * ms, 1, 0, 0, 0, s0 + 150 * ms, 1, 1, 1, 0,
+		       s0 + sec + 100 * ms, 2, 1, 1, 0, s0 + 2 * sec - 500 * ms, 3, 1, 1, 0);
+	json_object_set_new(r, "events", ev);
+	json_array_append_new(runs, r);
+	n = cg_summarize(&camp, runs, rows);
+	cr_assert_eq(rows[2].stalls, 3);
+	cr_assert_eq(rows[2].stall_cause[CG_CAUSE_TIMEOUT], 1);
+	cr_assert_eq(rows[2].stall_cause[CG_CAUSE_RETRANS], 0);
+	cr_assert_eq(rows[2].stall_cause[CG_CAUSE_DROP], 1);
+	cr_assert_eq(rows[2].stall_cause[CG_CAUSE_NONE], 1);
+	cr_assert_eq(rows[1].stalls, 0);
+	out = terminal(n);
+	cr_assert(strstr(out, "stalls seen with: eth 1KiB: 3 (1 timeout, 1 drop, 1 none seen)"),
+		  "%s", out);
+	free(out);
+	sj = cg_summary_json(&camp, rows, n);
+	row = json_array_get(json_object_get(sj, "rows"), 2);
+	cr_assert_eq(json_integer_value(
+			     json_object_get(json_object_get(row, "stall_causes"), "timeout")),
+		     1);
+	cr_assert_eq(json_integer_value(
+			     json_object_get(json_object_get(row, "stall_causes"), "none seen")),
+		     1);
+	json_decref(sj);
+	cr_assert_eq(cg_write_csvs(&run, runs, rows, n), 0);
+	snprintf(p, sizeof(p), "%s/summary.csv", dir);
+	csv = cg_fixture_slurp(p);
+	cr_assert(strstr(csv, ",recovery_ms,stalls_timeout,stalls_retrans,stalls_drop,"
+			      "stalls_none,"),
+		  "%.500s", csv);
+	cr_assert(strstr(csv, ",200.000,1,0,1,1,"), "%s", csv);
+	json_decref(runs);
+}
+
+/* The events rows alone: from the last read at or before the window's start to the first
+ * at or after its end. Reads at 1000, 2000, 3000 and 4000 ns: a drop read at 2000, a
+ * retransmission at 4000. */
+Test(decisions, stall_cause_window)
+{
+	json_t *ev =
+		json_pack("[[i, i, i, i, i], [i, i, i, i, i], [i, i, i, i, i], "
+			  "[i, i, i, i, i]]",
+			  1000, 0, 0, 0, 0, 2000, 1, 0, 0, 0, 3000, 1, 0, 0, 0, 4000, 1, 2, 0, 0);
+
+	cr_assert_eq(cg_stall_cause(ev, 1500, 1900), CG_CAUSE_DROP, "read at the window's end");
+	cr_assert_eq(cg_stall_cause(ev, 1000, 2000), CG_CAUSE_DROP);
+	cr_assert_eq(cg_stall_cause(ev, 2000, 3000), CG_CAUSE_NONE, "the drop was before");
+	cr_assert_eq(cg_stall_cause(ev, 2500, 3500), CG_CAUSE_RETRANS, "read after the end");
+	cr_assert_eq(cg_stall_cause(ev, 2000, 2900), CG_CAUSE_NONE);
+	cr_assert_eq(cg_stall_cause(ev, 0, 500), CG_CAUSE_NONE, "before the first read");
+	cr_assert_eq(cg_stall_cause(ev, 3500, 9000), CG_CAUSE_RETRANS, "past the last read");
+	json_decref(ev);
+	ev = json_array();
+	cr_assert_eq(cg_stall_cause(ev, 0, 500), CG_CAUSE_NONE, "no rows");
+	json_decref(ev);
+}
