@@ -136,6 +136,7 @@ port_setup(struct fe_dp *dp, unsigned i, uint16_t port_id, const struct fe_linkd
 
 	p->port_id = port_id;
 	p->mac_cache = (struct fe_mac_cache){.src = UINT64_MAX, .dst = UINT64_MAX};
+	p->wait_from = UINT64_MAX;
 	if (rte_eth_dev_get_name_by_port(p->port_id, p->name) != 0)
 		snprintf(p->name, sizeof(p->name), "port%u", p->port_id);
 	dp->desc.up[i] = *up;
@@ -820,12 +821,11 @@ ctl_requests(struct fe_dp *dp, uint64_t now, unsigned role)
 		unsigned owner = dp->hold_link % 2 ? FE_ROLE_DOWN : FE_ROLE_UP;
 
 		if (role & owner) {
-			/* a host's pause: the PFC watchdog times it from its start, however
-			 * often the host refreshes it */
-			if (dp->hold_link % 2 && p->down.hold_until <= now)
-				p->hold_from = now;
-			fe_link_hold(dp->hold_link % 2 ? &p->down : &p->up, now,
-				     now + dp->hold_ticks);
+			if (dp->hold_link % 2) /* a host's pause: the watchdog times it */
+				fe_switch_hold_down(dp, dp->hold_link / 2, now,
+						    now + dp->hold_ticks);
+			else
+				fe_link_hold(&p->up, now, now + dp->hold_ticks);
 		}
 		__atomic_store_n(hold_done, hold, __ATOMIC_RELEASE);
 	}
@@ -938,11 +938,14 @@ fe_dp_next_event(const struct fe_dp *dp, uint64_t now)
 			next = RTE_MIN(next, RTE_MIN(p->nic->next_event, p->nic->gap_next));
 		if (dp->wd.ticks == 0) /* no PFC watchdog (it is compiled under PFC only) */
 			continue;
-		if (p->storm_until != 0) /* the watchdog's storm ends */
+		if (p->storm_until != 0) { /* the watchdog's storm ends */
 			next = fe_later(next, p->storm_until, after);
-		else if (p->down.q_pkts != 0 && /* ... or starts: a pause not over yet */
-			 p->down.hold_until > RTE_MAX(dp->horizon, p->hold_from + dp->wd.ticks))
-			next = fe_later(next, p->hold_from + dp->wd.ticks, after);
+		} else { /* ... or starts: a pause not over yet, a head that waits */
+			uint64_t due = fe_pfc_wd_due(&dp->wd, p->hold_from, p->wait_from);
+
+			if (p->down.hold_until > RTE_MAX(dp->horizon, due))
+				next = fe_later(next, due, after);
+		}
 	}
 	return RTE_MIN(next, fe_graph_next_event(dp, after));
 }

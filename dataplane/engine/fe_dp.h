@@ -292,9 +292,14 @@ struct fe_port {
 	struct fe_edge_stats edge_st; /* how long frames waited at the edge */
 	struct fe_nicport *nic;	      /* the emulated NIC (fe_nicport.h); NULL: model tcp */
 	/* the host's pause (a hold of the down link) and the PFC watchdog (fe_switch.c) */
-	uint64_t hold_from;   /* the down link is held since this tick */
+	uint64_t hold_from;   /* the down link's serializer is held since this tick */
 	uint64_t storm_until; /* stormed until this tick; 0: not */
 	uint64_t storm_hold;  /* forward: the host's pause ends here (held again after) */
+	/* the frames offered before this tick go the watchdog's way (to_egress): while
+	 * stormed, and while the host's pause holds the port under a watchdog; 0: none */
+	uint64_t wd_until;
+	uint64_t wait_from; /* the first frame the pause held was offered then; MAX: none */
+	uint32_t wait_slot; /* ... and is in this slot of the down link */
 	char name[FE_PORT_NAME_LEN];
 } __rte_cache_aligned;
 

@@ -1904,11 +1904,13 @@ pfc_service(struct fe_dp *dp, uint64_t now)
 			hl->storm_until = 0; /* restored; stormed again at once if still stuck */
 		if (dp->wd.ticks != 0 && hl->storm_until == 0 && hl->l.sched != hl->l.tail) {
 			const struct fe_link_slot *s = &hl->l.slots[hl->l.sched & hl->l.mask];
-			const struct fe_pfc_prio *p = &hl->pfc.prio[FE_LABEL_CLASS(s->label)];
 
-			/* paused, and its head has waited, watchdog time or longer */
-			if (p->until == UINT64_MAX && p->from + dp->wd.ticks <= now &&
-			    fe_link_next_start(&hl->l) + dp->wd.ticks <= now) {
+			/* its head's priority paused, and its head waiting, for the watchdog
+			 * time (as a host's port: fe_switch.c) */
+			if (fe_pfc_wd_storm(
+				    &dp->wd,
+				    fe_pfc_paused_since(&hl->pfc, FE_LABEL_CLASS(s->label), now),
+				    fe_link_next_start(&hl->l), now)) {
 				hl->storm_until = now + dp->wd.restore;
 				FE_CNT_ADD(hl->storms, 1);
 			}

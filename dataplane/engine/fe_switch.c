@@ -451,9 +451,57 @@ handoff_put(struct fe_dp *dp, unsigned q, struct rte_mbuf *m, uint64_t t, uint32
 }
 
 /*
- * Into the egress (down) link of port q. PFC: the bytes are held against the
- * ingress port and priority; past XOFF + headroom they are dropped, at XOFF the
- * ingress port pauses its sender.
+ * PFC: into the egress (down) link of port q, the bytes held against the ingress port
+ * and priority; past XOFF + headroom they are dropped, at XOFF the ingress port pauses
+ * its sender. 0 if the link took m.
+ */
+static __rte_always_inline int
+pfc_egress(struct fe_dp *dp, unsigned in, unsigned q, struct rte_mbuf *m, uint64_t t, uint8_t lane)
+{
+	struct fe_port *out = &dp->ports[q];
+	uint32_t acct = in * FE_PFC_PRIOS + lane;
+	/* several switches: `in` may be a hop link into the last one (fe_graph.h) */
+	struct fe_pfc *pfc = fe_graph_input_pfc(dp, in);
+
+	if (fe_pfc_admit(pfc, dp->held[acct], rte_pktmbuf_pkt_len(m)) < 0) {
+		fe_link_drop(&out->down, FE_LINK_DROP_HEADROOM, rte_pktmbuf_pkt_len(m), lane);
+		drop_free(dp, 2 * q + 1, m, FE_LINK_DROP_HEADROOM, t);
+		return -1;
+	}
+	if (to_link(dp, 2 * q + 1, &out->down, &out->down_x, m, t, FE_LABEL(acct, lane),
+		    FE_REGIME_PFC) != 0)
+		return -1;
+	fe_switch_pfc_took(dp, in, pfc, lane, dp->held[acct], t);
+	return 0;
+}
+
+/*
+ * pfc_egress() while the watchdog looks at port q's frames (out->wd_until): stormed with
+ * action drop, a frame is dropped; the first frame the host's pause holds is noted, the
+ * head whose wait the watchdog times (watchdog()).
+ */
+static __rte_noinline void
+wd_egress(struct fe_dp *dp, unsigned in, unsigned q, struct rte_mbuf *m, uint64_t t, uint8_t lane)
+{
+	struct fe_port *out = &dp->ports[q];
+
+	if (out->storm_until > t && dp->wd.action == FE_PFC_WD_DROP) {
+		FE_CNT_ADD(out->down.st.in_pkts, 1);
+		FE_CNT_ADD(out->down.st.in_bytes, rte_pktmbuf_pkt_len(m));
+		fe_link_drop_cause(&out->down, FE_LINK_DROP_WATCHDOG, rte_pktmbuf_pkt_len(m), lane);
+		drop_free(dp, 2 * q + 1, m, FE_LINK_DROP_WATCHDOG, t);
+		return;
+	}
+	if (pfc_egress(dp, in, q, m, t, lane) == 0 && out->down.hold_until > t &&
+	    out->wait_from == UINT64_MAX) {
+		out->wait_from = t;
+		out->wait_slot = out->down.tail - 1;
+	}
+}
+
+/*
+ * Into the egress (down) link of port q (PFC: pfc_egress(), or wd_egress() while the
+ * watchdog looks at the port: the same one compare as without a watchdog).
  */
 static __rte_always_inline void
 to_egress(struct fe_dp *dp, unsigned in, unsigned q, struct rte_mbuf *m, uint64_t t, uint8_t lane,
@@ -467,27 +515,10 @@ to_egress(struct fe_dp *dp, unsigned in, unsigned q, struct rte_mbuf *m, uint64_
 		return;
 	}
 	if (R == FE_REGIME_PFC) {
-		/* several switches: `in` may be a hop link into the last one (fe_graph.h) */
-		struct fe_pfc *pfc = fe_graph_input_pfc(dp, in);
-
-		if (unlikely(out->storm_until > t) && dp->wd.action == FE_PFC_WD_DROP) {
-			FE_CNT_ADD(out->down.st.in_pkts, 1);
-			FE_CNT_ADD(out->down.st.in_bytes, rte_pktmbuf_pkt_len(m));
-			fe_link_drop_cause(&out->down, FE_LINK_DROP_WATCHDOG,
-					   rte_pktmbuf_pkt_len(m), lane);
-			drop_free(dp, 2 * q + 1, m, FE_LINK_DROP_WATCHDOG, t);
-			return;
-		}
-
-		if (fe_pfc_admit(pfc, dp->held[acct], rte_pktmbuf_pkt_len(m)) < 0) {
-			fe_link_drop(&out->down, FE_LINK_DROP_HEADROOM, rte_pktmbuf_pkt_len(m),
-				     lane);
-			drop_free(dp, 2 * q + 1, m, FE_LINK_DROP_HEADROOM, t);
-			return;
-		}
-		if (to_link(dp, 2 * q + 1, &out->down, &out->down_x, m, t, FE_LABEL(acct, lane),
-			    R) == 0)
-			fe_switch_pfc_took(dp, in, pfc, lane, dp->held[acct], t);
+		if (unlikely(out->wd_until > t))
+			wd_egress(dp, in, q, m, t, lane);
+		else
+			pfc_egress(dp, in, q, m, t, lane);
 		return;
 	}
 	to_link(dp, 2 * q + 1, &out->down, &out->down_x, m, t, FE_LABEL(acct, lane), R);
@@ -831,10 +862,11 @@ arrive_burst(struct fe_dp *dp, unsigned in, struct rte_mbuf **pkts, const uint64
 
 /*
  * The PFC watchdog on the hosts' down links: a host that has paused its port (a hold:
- * `fabemuctl hold N.down`, a pause storm) for the watchdog time with frames waiting is
- * stormed for the restore time. Action drop: what waits is dropped, and what comes
- * while stormed (to_egress); action forward: the pause is ignored, what waits goes at
- * once, and after the storm the host's pause, if it still lasts, holds the link again.
+ * `fabemuctl hold N.down`, a pause storm) while a frame waited at its head, both for the
+ * watchdog time (fe_pfc_wd_storm(), as on a link between switches), is stormed for the
+ * restore time. Action drop: what waits is dropped, and what comes while stormed
+ * (wd_egress); action forward: the pause is ignored, what waits goes at once, and after
+ * the storm the host's pause, if it still lasts, holds the link again.
  */
 /* Drop what waits on port q's stormed down link (action drop); how many. */
 static unsigned
@@ -850,6 +882,73 @@ storm_drop(struct fe_dp *dp, unsigned q, uint64_t now)
 		work += n;
 	}
 	return work;
+}
+
+/* The pause p's down link is in: its start (fe_pfc_wd_due()'s `paused`). */
+static inline uint64_t
+port_paused(const struct fe_port *p, uint64_t now)
+{
+	return p->down.hold_until > now ? p->hold_from : UINT64_MAX;
+}
+
+/*
+ * The tick from which the head of p's down link could have started (fe_pfc_wd_due()'s
+ * `waiting`): the first frame the pause held, as wd_egress() noted its offer, while it
+ * is still the first not started. A head it did not note (the watchdog turned on while
+ * it waited, or the frame before it started at the end of an earlier pause) is timed
+ * from now, the first look at it.
+ */
+static uint64_t
+port_waiting(struct fe_port *p, uint64_t now)
+{
+	uint32_t head;
+
+	if (now < p->hold_from) /* what it had to send before the pause still goes */
+		return p->wait_from;
+	head = fe_link_unstarted(&p->down, now);
+	if (head == p->down.tail)
+		p->wait_from = UINT64_MAX;
+	else if (p->wait_from == UINT64_MAX || p->wait_slot != head) {
+		p->wait_from = now;
+		p->wait_slot = head;
+	}
+	return p->wait_from;
+}
+
+void
+fe_switch_hold_down(struct fe_dp *dp, unsigned q, uint64_t now, uint64_t until)
+{
+	struct fe_port *p = &dp->ports[q];
+	/* the watchdog times a pause from its start, however often the host refreshes it */
+	int fresh = p->down.hold_until <= now;
+
+	fe_link_hold(&p->down, now, until);
+	if (p->down.hold_until <= now)
+		return; /* what the link had to send lasts longer: nothing held */
+	if (fresh) {
+		p->hold_from = p->down.hold_counted; /* its serializer stops there */
+		p->wait_from = UINT64_MAX;
+	}
+	if (dp->wd.ticks != 0)
+		p->wd_until = RTE_MAX(p->wd_until, p->down.hold_until);
+}
+
+static unsigned
+storm(struct fe_dp *dp, unsigned q, uint64_t now)
+{
+	struct fe_port *p = &dp->ports[q];
+	unsigned n;
+
+	p->storm_until = now + dp->wd.restore;
+	p->wd_until = RTE_MAX(p->storm_until, p->down.hold_until);
+	p->wait_from = UINT64_MAX; /* what waits goes, or is dropped */
+	FE_CNT_ADD(p->st.pfc_wd_storms, 1);
+	if (dp->wd.action != FE_PFC_WD_FORWARD)
+		return storm_drop(dp, q, now);
+	p->storm_hold = p->down.hold_until;
+	n = fe_link_release(&p->down, now);
+	FE_CNT_ADD(p->st.pfc_wd_forwarded, n);
+	return n;
 }
 
 static unsigned
@@ -876,23 +975,17 @@ watchdog(struct fe_dp *dp, uint64_t now)
 		if (p->storm_until != 0) { /* restored: a pause that lasts is watched anew */
 			p->storm_until = 0;
 			if (p->storm_hold > now) /* forward: the host still pauses */
-				fe_link_hold(l, now, p->storm_hold);
+				fe_switch_hold_down(dp, q, now, p->storm_hold);
 			p->storm_hold = 0;
-			p->hold_from = now;
 		}
-		if (l->hold_until <= now || p->hold_from + dp->wd.ticks > now ||
-		    fe_link_backlog(l, now) == 0) /* not paused that long, or nothing waits */
+		if (l->hold_until <= now) { /* not paused */
+			p->wait_from = UINT64_MAX;
 			continue;
-		p->storm_until = now + dp->wd.restore;
-		FE_CNT_ADD(p->st.pfc_wd_storms, 1);
-		if (dp->wd.action == FE_PFC_WD_FORWARD) {
-			p->storm_hold = l->hold_until;
-			n = fe_link_release(l, now);
-			FE_CNT_ADD(p->st.pfc_wd_forwarded, n);
-			work += n;
-		} else {
-			work += storm_drop(dp, q, now);
 		}
+		/* held the engine's way or any other (a test's fe_link_hold): watched */
+		p->wd_until = RTE_MAX(p->wd_until, l->hold_until);
+		if (fe_pfc_wd_storm(&dp->wd, port_paused(p, now), port_waiting(p, now), now))
+			work += storm(dp, q, now);
 	}
 	return work;
 }

@@ -99,6 +99,13 @@ fe_switch_pfc_took(struct fe_dp *dp, unsigned src, struct fe_pfc *pfc, uint8_t l
 }
 
 /* Pipeline, up stage: put what was handed to each egress port on its ring. */
+/*
+ * The host of port q pauses it (`fabemuctl hold q.down`, a pause storm) until `until`,
+ * asked at now: its down link's serializer stops, and the PFC watchdog times the pause
+ * from its start, however often the host refreshes it.
+ */
+void fe_switch_hold_down(struct fe_dp *dp, unsigned q, uint64_t now, uint64_t until);
+
 void fe_switch_handoff_out(struct fe_dp *dp);
 /* Pipeline, down stage: what the up stage handed port q, into its down link. */
 unsigned fe_switch_handoff_in(struct fe_dp *dp, unsigned q, uint64_t now);

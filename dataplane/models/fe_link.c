@@ -239,11 +239,6 @@ fe_link_hold(struct fe_link *l, uint64_t now, uint64_t until)
 	l->hold_counted = from; /* held_ns counts from here (fe_link_release() takes back) */
 }
 
-/*
- * Eager links: the first packet in the buffer that has not started serializing by now;
- * the serializer is set back to the end of the packet before it, as if it and those
- * after it had not been offered yet.
- */
 static inline uint64_t
 max_u64(uint64_t a, uint64_t b)
 {
@@ -269,8 +264,8 @@ drop_from_tail(struct fe_link *l, uint32_t stop, enum fe_link_drop why, void **p
 	return n;
 }
 
-static uint32_t
-unschedule(struct fe_link *l, uint64_t now)
+uint32_t
+fe_link_unstarted(struct fe_link *l, uint64_t now)
 {
 	uint32_t i;
 
@@ -282,6 +277,19 @@ unschedule(struct fe_link *l, uint64_t now)
 		if (s->tx_end - fe_link_ser_ticks(&l->cfg, s->len) < now)
 			i++; /* on the serializer: it goes on */
 	}
+	return i;
+}
+
+/*
+ * Eager links: the first packet in the buffer that has not started serializing by now;
+ * the serializer is set back to the end of the packet before it, as if it and those
+ * after it had not been offered yet.
+ */
+static uint32_t
+unschedule(struct fe_link *l, uint64_t now)
+{
+	uint32_t i = fe_link_unstarted(l, now);
+
 	l->busy_until = i != l->svc ? l->slots[(i - 1) & l->mask].tx_end : now;
 	l->busy_frac = 0;
 	l->last_arrive = i != l->head ? l->slots[(i - 1) & l->mask].arrive : 0;

@@ -653,6 +653,12 @@ void fe_link_hold(struct fe_link *l, uint64_t now, uint64_t until);
 unsigned fe_link_release(struct fe_link *l, uint64_t now);
 
 /*
+ * Eager links: the slot of the first packet in the buffer that has not started
+ * serializing by now (l advanced to now); l->tail if every one has.
+ */
+uint32_t fe_link_unstarted(struct fe_link *l, uint64_t now);
+
+/*
  * Eager links: drop, from the tail, up to max of the packets that have not started
  * serializing by now (counted as why, returned in pkts for the caller to free); a hold
  * stays. Returns how many.

@@ -62,6 +62,32 @@ struct fe_pfc_wd {
 
 void fe_pfc_wd_compile(struct fe_pfc_wd *w, const struct fe_pfc_params *prm, uint64_t hz);
 
+/*
+ * The watchdog's one condition, for every egress queue (a host's down link, a link between
+ * switches), as SONiC's pfcwd detects a storm: the queue has been paused, and the frame at
+ * its head unable to start, for the watchdog time. A frame that came late to a long pause
+ * has not been held that long. `paused`: the tick the queue's pause began (UINT64_MAX: not
+ * paused now); `waiting`: the tick from which its head could have started, had it not been
+ * paused (UINT64_MAX: nothing waits). Returns the tick from which the queue is stormed if
+ * both last; UINT64_MAX: never (the watchdog is off, or nothing is paused or waits).
+ */
+static inline uint64_t
+fe_pfc_wd_due(const struct fe_pfc_wd *w, uint64_t paused, uint64_t waiting)
+{
+	uint64_t since = paused > waiting ? paused : waiting;
+
+	if (w->ticks == 0 || since > UINT64_MAX - w->ticks)
+		return UINT64_MAX;
+	return since + w->ticks;
+}
+
+/* 1 if the queue of fe_pfc_wd_due() is stormed at now. */
+static inline int
+fe_pfc_wd_storm(const struct fe_pfc_wd *w, uint64_t paused, uint64_t waiting, uint64_t now)
+{
+	return fe_pfc_wd_due(w, paused, waiting) <= now;
+}
+
 /* What fe_pfc_update() decided: the frame a real switch would now send upstream. */
 enum fe_pfc_event {
 	FE_PFC_NONE,
@@ -163,6 +189,16 @@ fe_pfc_gate_inline(void *ctx, uint8_t prio, uint32_t len, uint64_t start, uint64
 	if (start < q->from || start >= q->until)
 		return start;
 	return q->until <= now ? q->until : UINT64_MAX;
+}
+
+/* The tick from which prio's sender has been stopped, if it is stopped at now (an XON on
+ * its way stops it still); UINT64_MAX if not (fe_pfc_wd_due()'s `paused`). */
+static inline uint64_t
+fe_pfc_paused_since(const struct fe_pfc *p, uint8_t prio, uint64_t now)
+{
+	const struct fe_pfc_prio *q = &p->prio[prio];
+
+	return q->from <= now && now < q->until ? q->from : UINT64_MAX;
 }
 
 /* Paused time of prio up to now, open window included. */

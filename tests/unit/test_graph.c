@@ -1700,8 +1700,8 @@ ask_hold(struct fe_dp *dp, unsigned port, uint64_t ticks)
 
 /*
  * The watchdog times a host's pause from its start, however often the host refreshes
- * it: paused at 0 for 3 ms and again at 1.5 ms for 3 ms, the port is stormed at 2 ms (2 ms
- * watchdog), not 2 ms after the refresh. With action forward, a pause asked while the
+ * it: paused at 0 for 3 ms and again at 1.5 ms for 3 ms, with a frame from 13 us, the port
+ * is stormed 2 ms after that frame came (2 ms watchdog), not 2 ms after the refresh. With action forward, a pause asked while the
  * port is stormed is ignored too: what waits goes.
  */
 Test(graph, watchdog_times_a_pause_from_its_start)
@@ -1748,6 +1748,94 @@ Test(graph, watchdog_times_a_pause_from_its_start)
 	for (int k = 0; k < 20000; k++) /* the pause ends at t0 + 12.1 ms: drained by then */
 		fe_dp_poll(dp, t += 1000);
 	cr_assert_eq(fe_dp_held(dp), 0);
+	done(dp, avail);
+}
+
+/* Lane 0's sender is stopped at t. */
+static int
+lane0_paused(const struct fe_pfc *p, uint64_t t)
+{
+	return p->prio[0].from <= t && t < p->prio[0].until;
+}
+
+/* The link between switches into leaf2 whose sender is paused at t; NULL: none. */
+static const struct fe_hoplink *
+paused_into_leaf2(const struct fe_dp *dp, uint64_t t)
+{
+	for (unsigned i = 0; i < dp->graph->nhl; i++) {
+		const struct fe_hoplink *hl = &dp->graph->hl[i];
+
+		if (strstr(hl->name, ">leaf2") && lane0_paused(&hl->pfc, t))
+			return hl;
+	}
+	return NULL;
+}
+
+/*
+ * The PFC watchdog (100 us, drop) storms a host's port on the condition it storms a link
+ * between switches: its pause, and the wait of the frame at its head, have both lasted
+ * the watchdog time. The same timeline on both kinds: a pause with nothing queued (host 4
+ * pauses its port; leaf2 pauses the spine's link into it, 20 frames from host 1 held in
+ * host 3's slow down link), then one frame 150 us into the pause (host 3 to host 4; host 1
+ * to host 3). 90 us later neither is stormed: the frame has not waited the watchdog time
+ * (until 0.4, the port was: paused that long, a frame there). 130 us later both are, once,
+ * and the watchdog dropped that frame on each.
+ */
+Test(graph, watchdog_storms_a_port_as_a_link_between_switches)
+{
+	unsigned avail = rte_mempool_avail_count(pool);
+	const struct opt o = {.rate = 10000000000ULL,
+			      .host_rate = 10000000000ULL,
+			      .slow_down = 3, /* host 3's down link: 100 Mbit/s */
+			      .regime = FE_REGIME_PFC,
+			      .pfc = {.xoff = 20000,
+				      .xon = 10000,
+				      .quanta = 65535,
+				      .watchdog_ns = 100000,
+				      .watchdog_action = FE_PFC_WD_DROP}};
+	struct fe_dp *dp = engine_o("leaf-spine", FE_PATH_ECMP, &o);
+	const struct fe_port *p4 = &dp->ports[3];
+	const struct fe_hoplink *hop = NULL;
+	uint64_t t = 1000000, paused, frame;
+
+	learn(dp, &t);
+	for (int k = 0; k < 20; k++) /* XOFF, at the last frame: nothing left on the link */
+		inject(0, MAC[2], 8000, 1000);
+	for (int k = 0; k < 200 && hop == NULL; k++) {
+		fe_dp_poll(dp, t += 1000);
+		hop = paused_into_leaf2(dp, t);
+	}
+	cr_assert_not_null(hop, "leaf2 paused the spine's link into it");
+	cr_assert_eq(hop->l.sched, hop->l.tail, "with nothing waiting on it");
+	ask_hold(dp, 3, 100000000); /* host 4 pauses its port, as long */
+	fe_dp_poll(dp, t);
+	paused = RTE_MAX(hop->pfc.prio[0].from, p4->hold_from);
+	cr_assert_leq(paused, t);
+	cr_assert_eq(p4->down.q_pkts, 0, "with nothing waiting on it");
+
+	for (frame = paused + 150000; t < frame;) /* 150 us into both pauses, a frame each */
+		fe_dp_poll(dp, t += 1000);
+	inject(2, MAC[3], 8002, 1000);
+	inject(0, MAC[2], 8000, 1000);
+	for (; t < frame + 90000;)
+		fe_dp_poll(dp, t += 1000);
+	cr_assert_eq(p4->st.pfc_wd_storms, hop->storms,
+		     "one condition: the port stormed %lu times, the link %lu, 90 us after "
+		     "their frames came, 240 us into their pauses",
+		     (unsigned long)p4->st.pfc_wd_storms, (unsigned long)hop->storms);
+	cr_assert_eq(hop->storms, 0, "their frames have not waited 100 us");
+	cr_assert(lane0_paused(&hop->pfc, t), "the link still paused");
+	cr_assert_gt(p4->down.hold_until, t, "the port still paused");
+
+	for (; t < frame + 130000;)
+		fe_dp_poll(dp, t += 1000);
+	cr_assert_eq(p4->st.pfc_wd_storms, 1, "the port stormed once its frame waited 100 us");
+	cr_assert_eq(hop->storms, 1, "the link too");
+	cr_assert_eq(p4->down.st.drop_pkts[FE_LINK_DROP_WATCHDOG], 1, "the port's frame dropped");
+	cr_assert_eq(hop->l.st.drop_pkts[FE_LINK_DROP_WATCHDOG], 1, "the link's too");
+	cr_assert_eq(drops_everywhere(dp), 2, "and nothing else");
+	cr_assert_eq(sent(3), 0, "nothing reached host 4");
+	sent(2); /* what reached host 3 of the 20 */
 	done(dp, avail);
 }
 

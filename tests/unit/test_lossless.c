@@ -235,3 +235,58 @@ Test(pfc, may_change_says_when_update_does_nothing)
 		}
 	cr_assert_eq(changed, 3 + 3, "XOFF at 20000 and above, XON at 10000 and below");
 }
+
+/*
+ * The PFC watchdog's one condition (every egress queue): stormed once the queue has been
+ * paused, and its head waiting, for the watchdog time, on a fake clock. Each row: the
+ * pause's start, the head's wait's start (MAX: none), and the tick it is stormed from.
+ */
+Test(pfc, watchdog_needs_the_pause_and_the_head_to_last)
+{
+	static const struct {
+		uint64_t paused, waiting, due;
+	} rows[] = {
+		{1000, 1000, 3000},		  /* paused with a frame: 2000 later */
+		{1000, 2500, 4500},		  /* a frame late to a long pause: its wait */
+		{2500, 1000, 4500},		  /* a frame before the pause: the pause */
+		{1000, UINT64_MAX, UINT64_MAX},	  /* nothing waits: never */
+		{UINT64_MAX, 1000, UINT64_MAX},	  /* not paused: never */
+		{UINT64_MAX - 10, 0, UINT64_MAX}, /* no wrap past the end of time */
+	};
+	const struct fe_pfc_params prm = {.watchdog_ns = 2000};
+	struct fe_pfc_wd w, off;
+
+	fe_pfc_wd_compile(&w, &prm, 1000000000ULL);
+	fe_pfc_wd_compile(&off, &(struct fe_pfc_params){0}, 1000000000ULL);
+	for (unsigned i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		uint64_t due = fe_pfc_wd_due(&w, rows[i].paused, rows[i].waiting);
+
+		cr_assert_eq(due, rows[i].due, "paused %lu waiting %lu: due %lu, not %lu",
+			     (unsigned long)rows[i].paused, (unsigned long)rows[i].waiting,
+			     (unsigned long)due, (unsigned long)rows[i].due);
+		if (due != UINT64_MAX) {
+			cr_assert(!fe_pfc_wd_storm(&w, rows[i].paused, rows[i].waiting, due - 1));
+			cr_assert(fe_pfc_wd_storm(&w, rows[i].paused, rows[i].waiting, due));
+		}
+		cr_assert(!fe_pfc_wd_storm(&off, rows[i].paused, rows[i].waiting, UINT64_MAX - 1),
+			  "row %u: no watchdog, no storm", i);
+	}
+}
+
+/* The pause the watchdog sees: from its start until the XON takes effect. */
+Test(pfc, paused_since_holds_until_the_xon_acts)
+{
+	const struct fe_pfc_params prm = {
+		.xoff = 2000, .xon = 1000, .delay_ns = 100, .quanta = 65535};
+	struct fe_pfc p;
+
+	cr_assert_eq(fe_pfc_init(&p, &prm, 10000000000ULL, 1000000000ULL), 0);
+	cr_assert_eq(fe_pfc_paused_since(&p, 0, 1000), UINT64_MAX, "not paused");
+	fe_pfc_update(&p, 0, 2000, 1000); /* XOFF at 1000: the sender stops at 1100 */
+	cr_assert_eq(fe_pfc_paused_since(&p, 0, 1099), UINT64_MAX, "not yet");
+	cr_assert_eq(fe_pfc_paused_since(&p, 0, 1100), 1100);
+	cr_assert_eq(fe_pfc_paused_since(&p, 0, 5000), 1100);
+	fe_pfc_update(&p, 0, 1000, 5000); /* XON at 5000: the sender goes on at 5100 */
+	cr_assert_eq(fe_pfc_paused_since(&p, 0, 5099), 1100, "the XON on its way");
+	cr_assert_eq(fe_pfc_paused_since(&p, 0, 5100), UINT64_MAX);
+}
