@@ -139,11 +139,18 @@ job_table(FILE *f, const struct cg_run *r, const struct cg_row *rows, size_t nro
 		if (!w->runs) /* not run: no figure */
 			fprintf(f, "<td>-</td>");
 		else if (isnan(w->stall_share_lo))
-			fprintf(f, "<td>%lld</td>", w->stalls);
+			fprintf(f, "<td>%lld", w->stalls);
 		else
-			fprintf(f, "<td>%lld (%.1f %% [%.1f, %.1f])</td>", w->stalls,
+			fprintf(f, "<td>%lld (%.1f %% [%.1f, %.1f])", w->stalls,
 				w->stall_share * 100, w->stall_share_lo * 100,
 				w->stall_share_hi * 100);
+		/* what the stalls' windows saw (cg_stall_cause()), under them */
+		for (unsigned c = 0, m = 0; w->runs && c < CG_CAUSES; c++)
+			if (w->stall_cause[c])
+				fprintf(f, "%s%lld %s", m++ ? ", " : "<br><small>",
+					w->stall_cause[c], cg_cause_name((enum cg_cause)c));
+		if (w->runs)
+			fprintf(f, "%s</td>", w->stalls > 0 ? "</small>" : "");
 		cell(f, w->stall_at_ms, 1);
 		fprintf(f, "</tr>\n");
 	}
@@ -161,7 +168,8 @@ job_table(FILE *f, const struct cg_run *r, const struct cg_row *rows, size_t nro
 		"%.0f %% of its transport's recovery time or more above the median (TCP's minimum "
 		"RTO, %.0f ms, or the NICs' timeout where RoCE or InfiniBand NICs recover losses) "
 		"and above p75 + %.0f &times; the interquartile range of the others (<i>stall "
-		"at</i>).</p>\n",
+		"at</i>); under the count, what the stalls' windows saw: a TCP or NIC timeout, "
+		"a TCP retransmission, a drop in the fabric, or none of them.</p>\n",
 		CG_CONFIDENCE * 100, CG_RESAMPLES, (unsigned long long)r->c->seed, CG_P99_MIN_N,
 		CG_WORD_MIN_REPS, CG_STALL_RECOVERY * 100, CG_TCP_RTO_MIN_MS, CG_STALL_IQR);
 }
