@@ -160,7 +160,7 @@ print("  ok   p50, max (nearest rank), their intervals and the ratios to the wir
 PY
 echo "  ok   campaign.json, 5 CSVs, 4 SVG plots, report.html"
 
-echo "single drop in iteration 6: that iteration alone pays ~200 ms"
+echo "single drop in iteration 6: that iteration alone pays ~200 ms, a stall put down to its RTO"
 "$CTL" campaign run "$T/drop.yaml" --out "$T/drop" >"$T/drop.out" 2>&1 || { cat "$T/drop.out"; fe_fail "campaign failed"; }
 R=$T/drop/campaign.json
 python3 - "$R" <<'PY' || fe_fail "single drop"
@@ -178,6 +178,23 @@ assert times[6] < 1000, times[6]
 assert others < 100, others
 assert exact == 1, exact
 assert [f["iteration"] for f in run["faults"]] == [6]
+# what the run read beside the job (its events): the drop, and the retransmission it
+# cost, as the run's own counters count them; the stall put down to the transport's
+# recovery (Linux counts it as a loss probe's retransmission here, not an RTO: the run's
+# tcp figures say 0 timeouts too)
+ev = run["events"]
+last = ev[-1]
+print("  events: %d reads; the last: drops %d, retransmissions %d, timeouts %d; the stall: %s"
+      % (len(ev), last[1], last[2], last[3], d["summary"]["rows"][0]["stall_causes"]))
+assert len(ev) >= 3, ev
+assert all(a[0] < b[0] for a, b in zip(ev, ev[1:])), "reads out of order"
+real = sum(t["real_retrans"] for t in run["tcp"])
+timeouts = sum(t["timeouts"] for t in run["tcp"])
+assert last[1] == exact, (last[1], exact)
+# read once the job ended: what the run counted after it (the connections' close) is not in
+assert 1 <= last[2] + last[3] and last[2] <= real and last[3] <= timeouts, (last, real, timeouts)
+sc = d["summary"]["rows"][0]["stall_causes"]
+assert sc["timeout"] + sc["retransmission"] == 1 and sc["drop"] + sc["none seen"] == 0, sc
 PY
 [ -z "$(leftovers)" ] || fe_fail "leftovers: $(leftovers)"
 
