@@ -555,7 +555,7 @@ snmp_parse(FILE *f, struct cg_host_ctr *t)
 		{"TcpExtTCPLossProbes", offsetof(struct cg_host_ctr, probes)},
 		{"IpExtInCEPkts", offsetof(struct cg_host_ctr, ce)},
 	};
-	static char names[16384], vals[16384];
+	char names[16384], vals[16384]; /* not static: the events' thread reads too */
 
 	while (f && fgets(names, sizeof(names), f) && fgets(vals, sizeof(vals), f)) {
 		char *sn, *sv, *n = strtok_r(names, " \n", &sn), *v = strtok_r(vals, " \n", &sv);
