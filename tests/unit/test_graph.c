@@ -1701,8 +1701,8 @@ ask_hold(struct fe_dp *dp, unsigned port, uint64_t ticks)
 /*
  * The watchdog times a host's pause from its start, however often the host refreshes
  * it: paused at 0 for 3 ms and again at 1.5 ms for 3 ms, with a frame from 13 us, the port
- * is stormed 2 ms after that frame came (2 ms watchdog), not 2 ms after the refresh. With action forward, a pause asked while the
- * port is stormed is ignored too: what waits goes.
+ * is stormed 2 ms after that frame came (2 ms watchdog), not 2 ms after the refresh. With action
+ * forward, a pause asked while the port is stormed is ignored too: what waits goes.
  */
 Test(graph, watchdog_times_a_pause_from_its_start)
 {
