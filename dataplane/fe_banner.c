@@ -230,11 +230,7 @@ print_edge_pause(const struct fe_dp *dp)
 
 		if (c->quanta == 0)
 			continue;
-		/* the rate the pause's quanta were timed at (fe_derive.c): the port's speed,
-		 * else its up link's */
-		bps = p->wire.bps		     ? p->wire.bps
-		      : dp->desc.up[i].link.rate_bps ? dp->desc.up[i].link.rate_bps
-						     : 100000000000ULL;
+		bps = fe_epause_bps(&p->wire, &dp->desc.up[i].link); /* its quanta's */
 		need = fe_epause_inflight(bps);
 		xoff_room = FE_EPAUSE_ROOM - c->xoff;
 		printf("fabemu-dp: port %u: edge pause: XOFF at %" PRIu64
@@ -243,7 +239,7 @@ print_edge_pause(const struct fe_dp *dp)
 		       i, xoff_room, FE_EPAUSE_ROOM - c->xon, c->quanta,
 		       (double)c->quanta * 512 * 1e6 / (double)bps, (double)bps / 1e9,
 		       (double)c->refresh_ticks * 1e6 / (double)dp->hz);
-		if (xoff_room + (uint64_t)p->wire.rxd * 3 / 4 < need)
+		if (fe_epause_holds(&p->wire, xoff_room) < need)
 			fprintf(stderr,
 				"fabemu-dp: warning: port %u: a host at %.0f Gbit/s sends up to "
 				"%" PRIu64 " frames of 64 B in the %u us its pause takes to act; "
@@ -252,7 +248,7 @@ print_edge_pause(const struct fe_dp *dp)
 				": frames may be lost at the box's NIC (counted: imissed). Raise "
 				"--rxd, or link %u.up's buffer-pkts\n",
 				i, (double)bps / 1e9, need, FE_EPAUSE_REACT_NS / 1000, p->wire.rxd,
-				xoff_room, xoff_room + (uint64_t)p->wire.rxd * 3 / 4, i);
+				xoff_room, fe_epause_holds(&p->wire, xoff_room), i);
 	}
 	fflush(stdout);
 }

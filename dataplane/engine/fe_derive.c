@@ -22,6 +22,12 @@ trunk_ticks(const struct fe_dp *dp, unsigned h)
 }
 
 uint64_t
+fe_epause_bps(const struct fe_wire *w, const struct fe_link_params *up)
+{
+	return w->bps ? w->bps : up->rate_bps ? up->rate_bps : 100000000000ULL;
+}
+
+uint64_t
 fe_epause_inflight(uint64_t bps)
 {
 	/* 64-byte frames, 84 bytes on the wire with their preamble and gap */
@@ -29,35 +35,35 @@ fe_epause_inflight(uint64_t bps)
 	       1;
 }
 
-int
-fe_epause_room(const struct fe_wire *w, uint64_t bps, uint64_t cap, uint64_t *xoff_room)
+uint64_t
+fe_epause_holds(const struct fe_wire *w, uint64_t xoff_room)
 {
-	uint64_t need = fe_epause_inflight(bps), ring = (uint64_t)w->rxd * 3 / 4;
+	return xoff_room + (uint64_t)w->rxd * 3 / 4;
+}
 
-	*xoff_room = need > ring ? need - ring : 0;
-	if (*xoff_room <= cap / 2)
-		return 0;
-	*xoff_room = cap / 2;
-	return 1;
+/* The room at which the host is paused: what the ring does not hold, at most half the
+ * queue's cap. */
+static uint64_t
+epause_room(const struct fe_wire *w, uint64_t bps, uint64_t cap)
+{
+	uint64_t need = fe_epause_inflight(bps), ring = fe_epause_holds(w, 0);
+
+	return RTE_MIN(need > ring ? need - ring : 0, cap / 2);
 }
 
 /* The adapter queue's room, in frames, when empty: as fe_dp_up_room() counts it. */
 static uint64_t
 up_cap(const struct fe_dp *dp, const struct fe_link_cfg *cfg)
 {
-	uint64_t cap = FE_EPAUSE_ROOM - 1;
+	uint64_t cap = fe_dp_queue_room(cfg, 0, 0, dp->max_frame, FE_EPAUSE_ROOM - 1);
 
-	if (cfg->limit_pkts)
-		cap = RTE_MIN(cap, (uint64_t)cfg->limit_pkts);
-	if (cfg->limit_bytes)
-		cap = RTE_MIN(cap, cfg->limit_bytes / dp->max_frame);
 	if (dp->conf.nic.model != FE_NIC_TCP && dp->conf.nic.model != FE_NIC_HOST)
 		cap = RTE_MIN(cap, (uint64_t)FE_NIC_PENDING); /* the NIC's send queue */
 	return cap;
 }
 
 /*
- * The edge pause of port i's up link (fe_wire): XOFF at the room fe_epause_room() gives,
+ * The edge pause of port i's up link (fe_wire): XOFF at the room epause_room() gives,
  * XON once half of what is above it is free again; the pause's quanta as PFC's, timed
  * at the port's own speed (the host's NIC counts them so), refreshed at half of it.
  */
@@ -66,15 +72,14 @@ edge_derive(const struct fe_dp *dp, const struct fe_fabric *fab, unsigned i,
 	    const struct fe_linkdef *d, const struct fe_link_cfg *cfg, struct fe_pfc_cfg *c)
 {
 	const struct fe_wire *w = &dp->ports[i].wire;
-	uint64_t bps = w->bps ? w->bps : d->link.rate_bps ? d->link.rate_bps : 100000000000ULL;
-	uint64_t cap = up_cap(dp, cfg), xoff_room, xon_room;
+	uint64_t bps = fe_epause_bps(w, &d->link), cap = up_cap(dp, cfg), xoff_room, xon_room;
 	struct fe_pfc_params prm = {.quanta = fab->pfc.quanta ? fab->pfc.quanta : 65535,
 				    .frames = 1};
 
 	memset(c, 0, sizeof(*c));
 	if (!w->pause || fab->regime == FE_REGIME_LOSSY || cap == 0)
 		return;
-	(void)fe_epause_room(w, bps, cap, &xoff_room);
+	xoff_room = epause_room(w, bps, cap);
 	xon_room = RTE_MIN(cap, xoff_room + RTE_MAX((uint64_t)1, (cap - xoff_room) / 2));
 	prm.xoff = FE_EPAUSE_ROOM - xoff_room;
 	prm.xon = FE_EPAUSE_ROOM - xon_room;

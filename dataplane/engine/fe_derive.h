@@ -40,13 +40,17 @@ struct fe_link_derived {
 	struct fe_pfc_cfg epause;
 };
 
+/* The rate a port's edge pause is timed at: its wire's speed, else its up link's rate
+ * (up), else 100 Gbit/s. */
+uint64_t fe_epause_bps(const struct fe_wire *w, const struct fe_link_params *up);
+
 /* The frames a host at bps may still send once paused (at least 1). */
 uint64_t fe_epause_inflight(uint64_t bps);
 
-/* What the edge pause of a port with wire w and adapter queue of cap frames takes:
- * *xoff_room, the room at which it pauses the host; 1 if even then the ring and half
- * the queue cannot hold what the host sends before it stops (it then pauses at half). */
-int fe_epause_room(const struct fe_wire *w, uint64_t bps, uint64_t cap, uint64_t *xoff_room);
+/* What a port of wire w holds of them when paused at xoff_room frames of room: that room
+ * and three quarters of its receive ring (a quarter kept for what came since the last
+ * pass). The XOFF room is what the ring does not hold, at most half the adapter queue. */
+uint64_t fe_epause_holds(const struct fe_wire *w, uint64_t xoff_room);
 
 /*
  * What link n derives under fabric fab from its definition d and compiled cfg (a link

@@ -531,16 +531,10 @@ fe_dp_free(struct fe_dp *dp)
 uint32_t
 fe_dp_up_room(const struct fe_dp *dp, struct fe_port *p, uint64_t now, uint32_t max)
 {
-	const struct fe_link_cfg *c = &p->up.cfg;
-	uint64_t room = max;
+	uint64_t room;
 
 	fe_link_backlog(&p->up, now);
-	/* a change may have cut the buffer below what waits in it: no room, not a wrap */
-	if (c->limit_pkts)
-		room = RTE_MIN(room, c->limit_pkts - RTE_MIN(c->limit_pkts, p->up.q_pkts));
-	if (c->limit_bytes) /* assume the largest frames, so no byte limit is ever crossed */
-		room = RTE_MIN(room, (c->limit_bytes - RTE_MIN(c->limit_bytes, p->up.q_bytes)) /
-					     dp->max_frame);
+	room = fe_dp_queue_room(&p->up.cfg, p->up.q_pkts, p->up.q_bytes, dp->max_frame, max);
 	room = RTE_MIN(room, (uint64_t)p->up.mask + 1 - (p->up.tail - p->up.head));
 	return (uint32_t)room;
 }

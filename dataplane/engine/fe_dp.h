@@ -253,7 +253,7 @@ struct fe_graph_conf;
  * 3 us at 10 to 100 Gbit/s) and the lcore's pass. What it sends meanwhile (frames of 64
  * bytes, the worst case for a ring of descriptors) must fit in three quarters of the
  * port's receive ring (a quarter is left for what came in since the last pass) and the
- * adapter queue's room left at XOFF (fe_epause_room(), fe_derive.h). The edge pause's
+ * adapter queue's room left at XOFF (fe_epause_holds(), fe_derive.h). The edge pause's
  * "bytes held" are FE_EPAUSE_ROOM less that room, so that fe_pfc's thresholds apply as
  * they are.
  */
@@ -564,5 +564,21 @@ uint64_t fe_dp_ideal_down(const struct fe_dp *dp);
 /* Frames port p's up link (the host adapter's queue) has room for now, at most max, each
  * counted as the largest frame a port brings (dp->max_frame). */
 uint32_t fe_dp_up_room(const struct fe_dp *dp, struct fe_port *p, uint64_t now, uint32_t max);
+
+/*
+ * The frames a queue of cfg c still takes, at most room, with pkts and bytes in it: each
+ * counted as the largest frame, so that no byte limit is ever crossed; a change may have
+ * cut the buffer below what waits in it: no room then, not a wrap.
+ */
+static inline uint64_t
+fe_dp_queue_room(const struct fe_link_cfg *c, uint64_t pkts, uint64_t bytes, uint32_t max_frame,
+		 uint64_t room)
+{
+	if (c->limit_pkts)
+		room = RTE_MIN(room, c->limit_pkts - RTE_MIN((uint64_t)c->limit_pkts, pkts));
+	if (c->limit_bytes)
+		room = RTE_MIN(room, (c->limit_bytes - RTE_MIN(c->limit_bytes, bytes)) / max_frame);
+	return room;
+}
 
 #endif
