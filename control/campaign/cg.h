@@ -509,6 +509,21 @@ const char *cg_status_text(int status, unsigned steps_failed, size_t unwritten, 
 void cg_figures(const struct cg_campaign *c, const struct cg_regime *g, json_t *run);
 /* Add a quarter-octave histogram (a JSON array, fe_qhist.h) into sum; what it counts. */
 uint64_t cg_qhist_add(uint64_t *sum, json_t *h);
+/* Whether a run is one of regime g's. */
+static inline int
+cg_run_of(json_t *run, const struct cg_regime *g)
+{
+	return strcmp(json_string_value(json_object_get(run, "regime")) ?: "", g->name) == 0;
+}
+
+/* Whether an iteration ([group, size, i, time_us, start_ns]) is one of size (the job's
+ * size, which the all-reduce runs in 4-byte integers; 0: any size). */
+static inline int
+cg_iter_of_size(json_t *it, uint64_t size)
+{
+	return size == 0 || (uint64_t)json_integer_value(json_array_get(it, 1)) == size / 4 * 4;
+}
+
 /* Sum of one key over the lane counters of a counters document (pause frames, stalls). */
 json_int_t cg_lane_sum(json_t *counters, const char *key);
 /* The fabric's drops in a counters document: every link's, every cause but wire. */

@@ -24,12 +24,6 @@ cmp_d(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-static int
-of_regime(json_t *run, const struct cg_regime *g)
-{
-	return strcmp(json_string_value(json_object_get(run, "regime")) ?: "", g->name) == 0;
-}
-
 /* The plots there is data for. */
 struct wants {
 	int cdf[CG_MAX_SIZES];
@@ -81,11 +75,11 @@ cdf_data(const struct cg_run *r, json_t *runs, const struct cg_regime *g, uint64
 		return -1;
 	json_array_foreach(runs, i, run)
 	{
-		if (!of_regime(run, g))
+		if (!cg_run_of(run, g))
 			continue;
 		json_array_foreach(json_object_get(run, "iterations"), k, x)
 		{
-			if ((uint64_t)json_integer_value(json_array_get(x, 1)) == size / 4 * 4)
+			if (cg_iter_of_size(x, size))
 				v[n++] = json_real_value(json_array_get(x, 3)) / 1000;
 		}
 	}
@@ -115,7 +109,7 @@ timeline_data(const struct cg_run *r, json_t *runs, const struct cg_regime *g)
 		return -1;
 	json_array_foreach(runs, i, run)
 	{
-		if (!of_regime(run, g) ||
+		if (!cg_run_of(run, g) ||
 		    json_integer_value(json_object_get(run, "repetition")) != 1)
 			continue;
 		json_array_foreach(json_object_get(run, "iterations"), k, x)

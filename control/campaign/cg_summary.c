@@ -32,12 +32,6 @@ quantile(double *v, size_t n, double q)
 	return v[fe_rank_index(n, q)];
 }
 
-static int
-of_regime(json_t *run, const struct cg_regime *g)
-{
-	return strcmp(json_string_value(json_object_get(run, "regime")) ?: "", g->name) == 0;
-}
-
 static long long
 geti(json_t *o, const char *key)
 {
@@ -53,7 +47,7 @@ merged_us(json_t *runs, const struct cg_regime *g, const char *key, double *p50,
 	json_t *run;
 	size_t i;
 
-	json_array_foreach(runs, i, run) if (of_regime(run, g)) n +=
+	json_array_foreach(runs, i, run) if (cg_run_of(run, g)) n +=
 		cg_qhist_add(h, json_object_get(json_object_get(run, key), "hist_ns"));
 	*p50 = n ? (double)fe_qhist_quantile(h, 0.5) / 1000 : NAN;
 	*p99 = n ? (double)fe_qhist_quantile(h, 0.99) / 1000 : NAN;
@@ -67,7 +61,7 @@ gather(json_t *runs, const struct cg_regime *g, const char *key)
 	json_t *run, *why, *all = json_array(), *w;
 	size_t i, k, j;
 
-	json_array_foreach(runs, i, run) if (of_regime(run, g))
+	json_array_foreach(runs, i, run) if (cg_run_of(run, g))
 		json_array_foreach(json_object_get(run, key), k, why)
 	{
 		int seen = 0;
@@ -109,7 +103,7 @@ network(json_t *runs, const struct cg_regime *g, struct cg_row *w)
 	{
 		json_t *nic = json_object_get(run, "nic");
 
-		if (!of_regime(run, g))
+		if (!cg_run_of(run, g))
 			continue;
 		nr++;
 		w->nic_ce += geti(nic, "ce_consumed");
@@ -170,12 +164,11 @@ times(json_t *runs, const struct cg_regime *g, uint64_t size, double *v, size_t 
 	first[0] = 0;
 	json_array_foreach(runs, i, run)
 	{
-		if (!of_regime(run, g))
+		if (!cg_run_of(run, g))
 			continue;
 		json_array_foreach(json_object_get(run, "iterations"), k, it)
 		{
-			if (size &&
-			    (uint64_t)json_integer_value(json_array_get(it, 1)) != size / 4 * 4)
+			if (!cg_iter_of_size(it, size))
 				continue;
 			v[n++] = json_real_value(json_array_get(it, 3)) / 1000;
 		}
@@ -200,16 +193,14 @@ stall_causes(json_t *runs, const struct cg_regime *g, uint64_t size, struct cg_r
 	{
 		const json_t *ev = json_object_get(run, "events");
 
-		if (!of_regime(run, g))
+		if (!cg_run_of(run, g))
 			continue;
 		json_array_foreach(json_object_get(run, "iterations"), k, it)
 		{
 			double us = json_real_value(json_array_get(it, 3));
 			uint64_t start = (uint64_t)json_integer_value(json_array_get(it, 4));
 
-			if ((size &&
-			     (uint64_t)json_integer_value(json_array_get(it, 1)) != size / 4 * 4) ||
-			    us / 1000 < w->stall_at_ms)
+			if (!cg_iter_of_size(it, size) || us / 1000 < w->stall_at_ms)
 				continue;
 			w->stall_cause[json_is_array(ev) && start
 					       ? cg_stall_cause(ev, start,
@@ -399,7 +390,7 @@ partial(const struct cg_campaign *c, json_t *runs, const struct cg_regime *g, st
 	{
 		const char *x = json_string_value(json_object_get(run, "partial"));
 
-		if (!of_regime(run, g) || x == NULL)
+		if (!cg_run_of(run, g) || x == NULL)
 			continue;
 		if (c->reps > 1)
 			cg_addf(p, sizeof(p), &n, "%srepetition %lld: %s", n ? "; " : "",
