@@ -284,6 +284,9 @@ expect_error "--rxd '10' (allowed: 64 to 16384)" $PORTS -- --rxd 10
 expect_error "--realtime '100' (allowed: 0 to 99)" $PORTS -- --realtime 100
 expect_error "--port-flow-control: 'on' (allowed: off, keep)" $PORTS -- --port-flow-control on
 expect_error "--link-wait '120s' (allowed: 0ns to 60s)" $PORTS -- --link-wait 120s
+expect_error "--edge-pause: 'maybe' (allowed: auto, on, off)" $PORTS -- --edge-pause maybe
+expect_error "--nic: trim '300' (allowed: 60B to 256B)" $PORTS -- --nic model=uec,trim=300
+expect_error "--nic: trim-dscp '64' (allowed: 0 to 63, or keep)" $PORTS -- --nic model=uec,trim-dscp=64
 expect_error "no ports: give EAL options" -- --rate 1G
 expect_error "--regime: 'ib' (allowed: lossy, pfc, credit)" $PORTS -- --regime ib
 expect_error "--lanes '9' (allowed: 1 to 8)" $PORTS -- --lanes 9
