@@ -3,7 +3,7 @@
 # traffic through the lossy regime, host 3's down link 1 Gbit/s with an 8 KiB buffer (5 full frames).
 #  - NIC model uec: the switch trims what host 3's link has no room for, host 3's NIC
 #    NAKs each trimmed frame, the senders' NICs send it again (NSCC's window): no host
-#    data is lost (real TCP retransmissions under 2 % of the control's: a spurious one
+#    data is lost (real TCP retransmissions at most 2 % of the control's, rounded up: a spurious one
 #    at most, on a loaded machine), no NIC timeout, and the trims and NAKs
 #    are counted and agree; nothing else in the fabric is dropped.
 #  - NIC model tcp, the control: the same incast drops (tail) and the hosts retransmit.
@@ -68,7 +68,10 @@ fe_check "hosts' real TCP retransmissions" "$RETRANS" 1 1e12
 # uec's against the control's: none lost, so none but a spurious one (a timer that fired
 # while the hosts waited for a core, on a loaded machine: 1 once in a run whose fabric
 # dropped nothing and whose NICs timed nothing out; the control had 129 and 346)
-fe_check "uec: hosts' real TCP retransmissions, under 2 % of the control's" "$UEC_RETRANS" 0 $((RETRANS / 50))
+# 2 % rounded up: a control of fewer than 50 (35 in one CI run) allows 1, not 0, where a
+# spurious one fails a run that lost nothing (uec-lossless: 1, with no drop, trim or NIC
+# timeout anywhere in it)
+fe_check "uec: hosts' real TCP retransmissions, 2 % of the control's at most" "$UEC_RETRANS" 0 $(((RETRANS + 49) / 50))
 TCP_RETRANS=$RETRANS
 
 # the uec-lossless profile at scale 400 (1 Gbit/s, 160 us links): credits (CBFC) on every
@@ -87,5 +90,5 @@ echo "  uec-lossless: NSCC's least window $(j uecl "min($(port 0)['nic_cwnd_min_
 fe_check "uec-lossless: the lesser flow's goodput, in % of the greater's" \
 	"$(python3 -c "a, b = $(cat "$FE_TMP/uecl.g1"), $(cat "$FE_TMP/uecl.g2"); print(int(100 * min(a, b) / max(a, b, 1e-9)))")" 33 100
 fe_check "uec-lossless: the NICs' ACKs heard" "$(j uecl "sum(p['nic_acks_recv'] for p in d['ports'])")" 100 1e12
-fe_check "uec-lossless: hosts' real TCP retransmissions, under 2 % of the control's" "$RETRANS" 0 $((TCP_RETRANS / 50))
+fe_check "uec-lossless: hosts' real TCP retransmissions, 2 % of the control's at most" "$RETRANS" 0 $(((TCP_RETRANS + 49) / 50))
 echo "uec: passed"
