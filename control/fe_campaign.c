@@ -186,7 +186,7 @@ show_projection(const struct cg_campaign *c)
 {
 	const struct cg_projection_cfg *p = &c->proj;
 
-	if (!c->allreduce)
+	if (!cg_projects(c))
 		return;
 	printf("projection to ");
 	if (p->nranks == 0)
@@ -349,7 +349,7 @@ show(const char *name)
 		       c->host[h].addr, c->host[h].ifname, c->host[h].port,
 		       c->host[h].pci ? " (PCI)" : "");
 	if (c->allreduce) {
-		printf("job %s, sizes", c->torch ? "torch" : "allreduce");
+		printf("job %s, sizes", c->torch ? "torch" : c->perm ? "permutation" : "allreduce");
 		for (unsigned i = 0; i < c->nsizes; i++)
 			printf(" %s", cg_size_name(c->sizes[i], b, sizeof(b)));
 		printf(", iterations %u, warmup %u\n", c->iters, c->warmup);

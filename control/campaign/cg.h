@@ -229,6 +229,8 @@ struct cg_campaign {
 	int allreduce; /* an all-reduce of sizes and iterations; else: a command */
 	int torch;     /* the all-reduce: PyTorch's torch.distributed over gloo (kind torch),
 			  else MPI's (kind allreduce) */
+	int perm;      /* kind permutation: MPI's job, each rank's SIZE to rank r + n/2, in
+			  place of the all-reduce (its sizes and iterations the same) */
 	char command[1024];
 	uint64_t sizes[CG_MAX_SIZES];
 	unsigned nsizes, iters, warmup;
@@ -750,8 +752,15 @@ struct cg_proj {
 	struct cg_proj_check check[CG_PROJ_MAX_CHECK];
 	unsigned ncheck;
 };
+/* Whether the campaign's job is an all-reduce of sizes, which the projection models
+ * (not a command job's, nor a permutation's). */
+static inline int
+cg_projects(const struct cg_campaign *c)
+{
+	return c->allreduce && !c->perm;
+}
 /* The projections of a campaign's rows: one a series and size (out: room for
- * CG_MAX_REGIMES x CG_MAX_SIZES); how many (0 for a command job). */
+ * CG_MAX_REGIMES x CG_MAX_SIZES); how many (0 but where cg_projects()). */
 size_t cg_project(const struct cg_campaign *c, const struct cg_row *rows, size_t nrows,
 		  struct cg_proj *out);
 /* The model of p at n ranks (compute_ms 0: no share waiting). */

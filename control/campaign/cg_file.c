@@ -736,12 +736,15 @@ compile_job(struct fe_yaml *y, const struct y_campaign *d, struct cg_campaign *c
 	const struct y_job *j = d->job ? d->job : &defaults;
 	uint64_t x;
 
-	/* torch: the same all-reduce, over torch.distributed's gloo rather than MPI */
+	/* torch: the same all-reduce, over torch.distributed's gloo rather than MPI;
+	 * permutation: the MPI job's permutation (fe-allreduce --pattern), sized the same */
 	c->torch = j->kind && strcmp(j->kind, "torch") == 0;
-	c->allreduce = j->kind == NULL || strcmp(j->kind, "allreduce") == 0 || c->torch;
+	c->perm = j->kind && strcmp(j->kind, "permutation") == 0;
+	c->allreduce = j->kind == NULL || strcmp(j->kind, "allreduce") == 0 || c->torch || c->perm;
 	if (!c->allreduce && strcmp(j->kind, "command") != 0)
-		return fe_yaml_fail(y, "job.kind",
-				    "job.kind '%s' (allowed: allreduce, torch, command)", j->kind);
+		return fe_yaml_fail(
+			y, "job.kind",
+			"job.kind '%s' (allowed: allreduce, torch, permutation, command)", j->kind);
 	if (!c->allreduce) {
 		const char *stray = j->iterations ? "iterations"
 				    : j->warmup	  ? "warmup"
@@ -2037,6 +2040,9 @@ compile_projection(struct fe_yaml *y, const struct y_projection *d, struct cg_ca
 
 	if (d == NULL)
 		return 0;
+	if (c->perm)
+		return fe_yaml_fail(y, "projection",
+				    "projection: the all-reduce's (job.kind permutation has none)");
 	for (unsigned i = 0; i < d->ranks_count; i++, p->nranks++) {
 		snprintf(key, sizeof(key), "projection.ranks.%u", i);
 		if (uint_val(y, key, d->ranks[i], 2, 1U << 20, &x) < 0)

@@ -60,6 +60,7 @@ head(FILE *f, const struct cg_run *r, const char *status)
 		"repetition(s), seed %" PRIu64 ".",
 		status, c->hosts,
 		c->torch       ? "torch.distributed all-reduce (gloo)"
+		: c->perm      ? "MPI permutation (each rank to rank r + n/2)"
 		: c->allreduce ? "MPI all-reduce"
 			       : "command job",
 		c->edge.pmd, c->edge.ring, c->edge.mtu, c->reps, c->seed);

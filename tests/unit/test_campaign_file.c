@@ -303,7 +303,7 @@ Test(campaign_file, torch_job_is_an_allreduce)
 {
 	static const char *const cases[][2] = {
 		{"name: t\njob: {kind: mpi}\nregimes:\n  - {name: a, profile: ideal}\n",
-		 ":2: job.kind 'mpi' (allowed: allreduce, torch, command)"},
+		 ":2: job.kind 'mpi' (allowed: allreduce, torch, permutation, command)"},
 		{"name: t\njob: {kind: torch, command: \"true\"}\nregimes:\n  - {name: a, "
 		 "profile: ideal}\n",
 		 ":2: job.command: a command job's (kind: command); an allreduce job takes sizes, "
@@ -318,6 +318,32 @@ Test(campaign_file, torch_job_is_an_allreduce)
 	cr_expect_eq(camp.iters, 4);
 	cr_expect_eq(camp.sizes[0], 65536);
 	cr_expect_eq(camp.steps[0].at_iter, 3);
+}
+
+/* kind permutation: the MPI job's permutation (fe-allreduce --pattern), sized as the
+ * all-reduce; it projects nothing (the projection models an all-reduce): projection:
+ * refused, and no default projection. */
+Test(campaign_file, permutation_job_is_sized_and_projects_nothing)
+{
+	static const char *const cases[][2] = {
+		{"name: t\njob: {kind: permutation}\nregimes:\n  - {name: a, profile: ideal}\n"
+		 "projection: {ranks: [64]}\n",
+		 ":5: projection: the all-reduce's (job.kind permutation has none)"},
+		{"name: t\njob: {kind: permutation, command: \"true\"}\nregimes:\n  - {name: a, "
+		 "profile: ideal}\n",
+		 ":2: job.command: a command job's (kind: command); an allreduce job takes sizes, "
+		 "iterations, warmup"},
+	};
+
+	REFUSED(cases);
+	accepted("name: t\nhosts: 8\njob: {kind: permutation, sizes: [1MiB], iterations: 4}\n"
+		 "regimes:\n  - {name: a, profile: ethernet-lossy}\n");
+	cr_expect(camp.perm && camp.allreduce && !camp.torch);
+	cr_expect(!cg_projects(&camp));
+	cr_expect_eq(camp.iters, 4);
+	cr_expect_eq(camp.sizes[0], 1 << 20);
+	accepted("name: t\njob: {kind: allreduce}\nregimes:\n  - {name: a, profile: ideal}\n");
+	cr_expect(!camp.perm && cg_projects(&camp));
 }
 
 /* A command job's iterations are its own (it runs $FE_HOOK): a fault at any of them up to
