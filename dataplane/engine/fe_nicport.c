@@ -677,10 +677,14 @@ fe_nic_service(struct fe_dp *dp, uint64_t now)
 	return work;
 }
 
-/* The NIC of port `at` sends one of its frames back toward sender port `to`. */
+/*
+ * The NIC of port `at` sends one of its frames back toward sender port `to`; sack: model
+ * uec's selective acknowledgement, its bitmap in the low 32 bits and how far past psn + 1
+ * it starts in the high ones (fe_nic_ctl_sack_set()).
+ */
 static void
 send_ctl(struct fe_dp *dp, unsigned at, const uint8_t *hdr, enum fe_nic_ctl kind, unsigned to,
-	 uint32_t qpn, uint32_t psn, uint32_t sack, uint64_t now)
+	 uint32_t qpn, uint32_t psn, uint64_t sack, uint64_t now)
 {
 	/* a pool of their own: kept copies and queued frames cannot starve the ACKs that
 	 * free them */
@@ -695,7 +699,7 @@ send_ctl(struct fe_dp *dp, unsigned at, const uint8_t *hdr, enum fe_nic_ctl kind
 	}
 	fe_nic_ctl_frame(f, hdr, kind, qpn, psn & FE_PSN_MASK);
 	if (sack)
-		fe_nic_ctl_sack_set(f, sack);
+		fe_nic_ctl_sack_set(f, (uint32_t)sack, (uint32_t)(sack >> 32));
 	*tag_of(dp, m) = tag_make(TAG_CTL, to, qpn & 0xff, qpn >> 8, psn);
 	fe_filter_forget(m, dp->filter_dynoff);
 	if (dp->meas != NULL)
@@ -719,7 +723,7 @@ consume_ctl(struct fe_dp *dp, unsigned q, struct rte_mbuf *m, uint64_t tag, uint
 	struct fe_nicport *n = p->nic;
 	struct fe_nic_flow *fl;
 	enum fe_nic_ctl kind;
-	uint32_t qpn, psn, sack;
+	uint32_t qpn, psn, sack, sack_off;
 
 	/* the QPN names the flow's slot and generation (a flow since gone: stray too) */
 	if (TAG_PORT(tag) != q ||
@@ -730,7 +734,7 @@ consume_ctl(struct fe_dp *dp, unsigned q, struct rte_mbuf *m, uint64_t tag, uint
 		rte_pktmbuf_free(m);
 		return;
 	}
-	sack = fe_nic_ctl_sack(rte_pktmbuf_mtod(m, const uint8_t *));
+	sack = fe_nic_ctl_sack(rte_pktmbuf_mtod(m, const uint8_t *), &sack_off);
 	rte_pktmbuf_free(m);
 	fl = &n->flows[qpn & 0xff];
 	switch (kind) {
@@ -759,7 +763,7 @@ consume_ctl(struct fe_dp *dp, unsigned q, struct rte_mbuf *m, uint64_t tag, uint
 						 kind == FE_NIC_ACK_ECE);
 		acked = ack_to(n, p, fl, psn, now, &rtt);
 		if (sack)
-			acked += sacked(n, fl, psn, sack, kind == FE_NIC_ACK_ECE);
+			acked += sacked(n, fl, psn + sack_off, sack, kind == FE_NIC_ACK_ECE);
 		if (n->cc_mode == FE_CC_NSCC) {
 			fe_nscc_ack(&fl->nscc, &n->nscc, acked, rtt, kind == FE_NIC_ACK_ECE,
 				    fl->flight, now);
@@ -875,13 +879,21 @@ acks_flush(struct fe_dp *dp, unsigned q, uint64_t now)
 	for (uint32_t i = 0; i < rn->nacks; i++) {
 		struct fe_nic_flow *fl = flow_of(dp, rn->acks[i]);
 
-		uint32_t sack = 0;
+		uint64_t sack = 0;
+		uint32_t off = 0;
 
-		/* model uec: what it holds after the gap, acknowledged selectively */
-		if (rn->prm.model == FE_NIC_UEC && fl->nheld)
+		/* model uec: what it holds after the gap, acknowledged selectively: the 32
+		 * frames up to the newest held (fl->top), so that frames far past a gap that
+		 * SLEEK has not yet taken for a loss come back too */
+		if (rn->prm.model == FE_NIC_UEC && fl->nheld) {
+			if ((int32_t)(fl->top - (fl->expect + 1 + 32)) > 0)
+				off = fl->top - (fl->expect + 1 + 32);
 			for (uint32_t k = 0; k < 32; k++)
-				if (fl->held[(fl->expect + 1 + k) & (rn->window - 1)] != NULL)
-					sack |= UINT32_C(1) << k;
+				if (fl->held[(fl->expect + 1 + off + k) & (rn->window - 1)] != NULL)
+					sack |= UINT64_C(1) << k;
+			if (sack)
+				sack |= (uint64_t)off << 32;
+		}
 		fl->ack_due = 0;
 		send_ctl(dp, q, fl->hdr, fl->ece ? FE_NIC_ACK_ECE : FE_NIC_ACK, rn->acks[i] >> 8,
 			 qpn_of(fl, rn->acks[i]), fl->expect, sack, now);
@@ -891,18 +903,40 @@ acks_flush(struct fe_dp *dp, unsigned q, uint64_t now)
 }
 
 /*
- * A gap in flow id at receiving port q: a NAK now, or, with a reorder window, once the
- * window has passed with the gap still open (the frames it missed may only be late:
- * reordered by the fabric's paths, as adaptive routing and spraying do).
+ * Model uec: SLEEK's threshold for flow id (fe_nic_sleek_frames()), from its sender's
+ * congestion window where the sender is here and runs NSCC, else from the window.
+ */
+static uint32_t
+sleek_frames(struct fe_dp *dp, unsigned q, const struct fe_nic_flow *fl, uint32_t id)
+{
+	const struct fe_nicport *sn = holder(dp, q, id);
+	uint32_t cwnd = 0;
+
+	if ((id >> 8) < dp->nports && sn->cc_mode == FE_CC_NSCC && sn->nscc.mss)
+		cwnd = RTE_MAX((uint32_t)(fl->nscc.cwnd / (double)sn->nscc.mss), 1u);
+	return fe_nic_sleek_frames(cwnd, sn->window);
+}
+
+/*
+ * A gap in flow id at receiving port q: a NAK now; with a reorder window, once the window
+ * has passed with the gap still open (the frames it missed may only be late: reordered
+ * by the fabric's paths, as adaptive routing and spraying do); model uec without one,
+ * once SLEEK's threshold of frames is held past it (called again at each).
  */
 static void
 gap_open(struct fe_dp *dp, unsigned q, struct fe_nic_flow *fl, uint32_t id, uint64_t now)
 {
-	struct fe_nicport *rn = dp->ports[q].nic;
+	struct fe_port *p = &dp->ports[q];
+	struct fe_nicport *rn = p->nic;
 
 	if (fl->nak_sent || (fl->trimmed & 1)) /* (a trimmed frame's NAK asked for it) */
 		return;
 	if (rn->reorder_ticks == 0) {
+		if (rn->prm.model == FE_NIC_UEC) {
+			if (fl->nheld < sleek_frames(dp, q, fl, id))
+				return; /* a later frame, SLEEK's threshold, or the timeout */
+			FE_CNT_ADD(p->st.nic_reorder_naks, 1);
+		}
 		fl->nak_sent = 1;
 		send_ctl(dp, q, fl->hdr, FE_NIC_NAK, id >> 8, qpn_of(fl, id), fl->expect, 0, now);
 		return;
@@ -1244,6 +1278,8 @@ deliver_data(struct fe_dp *dp, unsigned q, struct rte_mbuf *m, uint64_t tag, uin
 			fl->nheld++;
 			sn->held++;
 			fl->rxq = (uint16_t)q;
+			if ((int32_t)(psn + 1 - fl->top) > 0 || fl->nheld == 1)
+				fl->top = psn + 1;
 			FE_CNT_ADD(p->st.nic_held_pkts, 1);
 			if (rn->prm.model == FE_NIC_UEC) /* acknowledged selectively */
 				ack_owed(rn, fl, id);

