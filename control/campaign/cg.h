@@ -595,7 +595,7 @@ struct cg_noise {
 	double window_s;		 /* the counters' window (0: not known) */
 	/* over the window, what the kernel saw take the lcore's core (counters.lcores) */
 	double preempted, runq_wait_ns, irq_ns, softirq_ns, steal_ns;
-	char takes[256]; /* what the runner saw most on that core ("": nothing found) */
+	char takes[768]; /* what the runner saw most on that core ("": nothing found) */
 };
 /* A regime as calibration sees it: its hop and load as functions of its scale s. */
 struct cg_calib_want {
@@ -624,6 +624,19 @@ void cg_noise_of(json_t *run, struct cg_noise *n);
 const char *cg_noise_cause(const struct cg_noise *n, char *buf, size_t len);
 void cg_calib_choose(const struct cg_noise *n, const struct cg_calib_want *w,
 		     struct cg_calib_choice *out);
+/* A task as /proc has it: its run time so far (schedstat) and the core it last ran on. */
+struct cg_task {
+	pid_t pid, tid;
+	unsigned cpu;
+	uint64_t run_ns;
+	char comm[16];
+};
+/* cg_proc.c: every task of the machine, up to max; how many. */
+size_t cg_tasks_read(struct cg_task *t, size_t max);
+/* The tasks (up to 3) that ran most between two reads and were last on core cpu, 1 ms or
+ * more: "tasks last seen on CPU0: fabemu-dp (pid 17173) ran 2400 ms, cc1 (...) ..."; "". */
+const char *cg_tasks_on(const struct cg_task *a, size_t na, const struct cg_task *b, size_t nb,
+			unsigned cpu, char *out, size_t len);
 /* What grew most on CPU cpu between two reads of /proc/interrupts and of /proc/softirqs
  * (their text), secs apart: "on CPU0: interrupt LOC 998/s (Local timer interrupts),
  * softirq NET_RX 11800/s, ..." (up to 3 of each); "" if nothing did. */

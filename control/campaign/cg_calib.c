@@ -312,3 +312,54 @@ cg_core_takers(const char *irq_before, const char *irq_after, const char *soft_b
 		out[0] = '\0';
 	return out;
 }
+
+/* Task tid in a[] (n of them), looked for from *j on (both lists in /proc's order: the
+ * next one, mostly); NULL if it was not there. */
+static const struct cg_task *
+task_in(const struct cg_task *a, size_t n, pid_t tid, size_t *j)
+{
+	for (size_t m = 0; m < n; m++) {
+		size_t x = (*j + m) % n;
+
+		if (a[x].tid == tid) {
+			*j = x;
+			return &a[x];
+		}
+	}
+	return NULL;
+}
+
+const char *
+cg_tasks_on(const struct cg_task *a, size_t na, const struct cg_task *b, size_t nb, unsigned cpu,
+	    char *out, size_t len)
+{
+	struct {
+		const struct cg_task *t;
+		uint64_t d;
+	} top[3] = {{0}};
+	size_t k = 0, j = 0;
+
+	out[0] = '\0';
+	for (size_t i = 0; i < nb; i++) {
+		const struct cg_task *was = b[i].cpu == cpu ? task_in(a, na, b[i].tid, &j) : NULL;
+		uint64_t d = was && b[i].run_ns > was->run_ns ? b[i].run_ns - was->run_ns : 0;
+
+		for (int r = 0; r < 3; r++) {
+			if (d <= top[r].d)
+				continue;
+			memmove(&top[r + 1], &top[r], (size_t)(2 - r) * sizeof(top[0]));
+			top[r].t = &b[i];
+			top[r].d = d;
+			break;
+		}
+	}
+	for (int r = 0; r < 3 && top[r].d >= 1000000; r++) {
+		if (k == 0)
+			cg_addf(out, len, &k, "tasks last seen on CPU%u: ", cpu);
+		else
+			cg_addf(out, len, &k, ", ");
+		cg_addf(out, len, &k, "%s (pid %d) ran %.0f ms", top[r].t->comm, (int)top[r].t->pid,
+			(double)top[r].d / 1e6);
+	}
+	return out;
+}

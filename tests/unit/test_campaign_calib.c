@@ -278,3 +278,31 @@ Test(calib, core_takers_from_two_reads)
 	cg_core_takers(irq0, irq0, soft0, soft0, 0, 10, out, sizeof(out));
 	cr_expect_str_eq(out, "");
 }
+
+/* The tasks that took the core, from two reads of every task's run time and last core. */
+Test(calib, tasks_on_the_core_named)
+{
+	static const struct cg_task a[] = {
+		{.pid = 10, .tid = 10, .cpu = 0, .run_ns = 5000000, .comm = "cc1"},
+		{.pid = 20, .tid = 21, .cpu = 0, .run_ns = 1000000000, .comm = "fabemu-dp"},
+		{.pid = 30, .tid = 30, .cpu = 1, .run_ns = 0, .comm = "mpirun"},
+		{.pid = 40, .tid = 40, .cpu = 0, .run_ns = 100, .comm = "kworker/0:1"},
+	};
+	static const struct cg_task b[] = {
+		/* read back in another order, and a task that is new since (not counted) */
+		{.pid = 20, .tid = 21, .cpu = 0, .run_ns = 3400000000, .comm = "fabemu-dp"},
+		{.pid = 10, .tid = 10, .cpu = 0, .run_ns = 305000000, .comm = "cc1"},
+		{.pid = 30, .tid = 30, .cpu = 1, .run_ns = 9000000000, .comm = "mpirun"},
+		{.pid = 40, .tid = 40, .cpu = 0, .run_ns = 200100, .comm = "kworker/0:1"},
+		{.pid = 50, .tid = 50, .cpu = 0, .run_ns = 700000000, .comm = "ld"},
+	};
+	char out[400];
+
+	cg_tasks_on(a, 4, b, 5, 0, out, sizeof(out));
+	cr_expect_str_eq(out, "tasks last seen on CPU0: fabemu-dp (pid 20) ran 2400 ms, cc1 (pid "
+			      "10) ran 300 ms");
+	cg_tasks_on(a, 4, b, 5, 1, out, sizeof(out));
+	cr_expect_str_eq(out, "tasks last seen on CPU1: mpirun (pid 30) ran 9000 ms");
+	cg_tasks_on(a, 4, a, 4, 0, out, sizeof(out));
+	cr_expect_str_eq(out, "");
+}
