@@ -212,8 +212,8 @@ cg_calib_choose(const struct cg_noise *n, const struct cg_calib_want *w,
 	else
 		cg_addf(out->why, sizeof(out->why), &k,
 			"its offered load is at most %.0f%% of the capacity (%.3f Gbit/s) from "
-			"scale %u (%.3f Gbit/s), above the floor %u; the hop there, %.1f us, holds "
-			"the noise's %.1f us",
+			"scale %u (%.3f Gbit/s), above the floor %u; the hop there, %.1f us, is at "
+			"least the %.1f us the box's noise needs",
 			w->load * 100, w->capacity_bps / 1e9, out->scale,
 			offered_at(w, out->scale) / 1e9, lo, out->hop_ns / 1000,
 			out->need_hop_ns / 1000);

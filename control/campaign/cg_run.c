@@ -773,6 +773,14 @@ calib_regime(struct cg_run *r, struct cg_campaign *c, struct cg_regime *g, const
 	if (calib_want(r, g, &w) < 0)
 		return -1;
 	cg_calib_choose(n, &w, &ch);
+	/* the regime at its scale: its hop as compiled (the rule's is affine: rates truncated
+	 * at a scale make it a few ns longer, never shorter) */
+	if (ch.result != CG_CAL_NONE && cg_regime_rescale(c, g, ch.scale, err, sizeof(err)) < 0) {
+		cg_say("  calibration: %s\n", err);
+		return -1;
+	}
+	if (ch.result != CG_CAL_NONE)
+		ch.hop_ns = (double)g->hop_ns;
 	if (ch.result == CG_CAL_NONE)
 		cg_say("  calibration: no scale from %u to %u is faithful for regime %s: %s\n",
 		       w.floor, w.max, g->name, ch.why);
@@ -786,13 +794,7 @@ calib_regime(struct cg_run *r, struct cg_campaign *c, struct cg_regime *g, const
 			       "hop_per_scale_ns", w.hop_ns, "need_hop_ns",
 			       isnan(ch.need_hop_ns) ? json_null() : json_real(ch.need_hop_ns),
 			       "why", ch.why));
-	if (ch.result == CG_CAL_NONE)
-		return 1;
-	if (cg_regime_rescale(c, g, ch.scale, err, sizeof(err)) < 0) {
-		cg_say("  calibration: %s\n", err);
-		return -1;
-	}
-	return 0;
+	return ch.result == CG_CAL_NONE;
 }
 
 /*

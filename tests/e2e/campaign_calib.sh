@@ -53,14 +53,21 @@ PY
 [ -z "$(leftovers)" ] || fe_fail "leftovers after the refusal: $(leftovers)"
 
 echo "scale: auto: chosen, said, run at, kept"
-cat >"$T/auto.yaml" <<'Y'
+# a hop of 100 us at scale 1, and half a hop allowed: whatever this shared box's noise
+# (up to 25 s at p99), a scale in range holds it, and the job stays short
+cat >"$T/slow.yaml" <<'Y'
+name: slow
+regime: lossy
+link: {rate: 100Gbit, delay: 100us, buffer: 512KiB, buffer-pkts: 1000}
+Y
+cat >"$T/auto.yaml" <<Y
 name: t-calib
 hosts: 2
-fidelity: {capacity-time: 1s}
+fidelity: {capacity-time: 1s, lateness: 50%}
 job: {kind: allreduce, sizes: [64KiB], iterations: 4, warmup: 1}
 regimes:
   - {name: ideal, profile: ideal}
-  - {name: eth, profile: ethernet-lossy, scale: auto, scale-min: 50}
+  - {name: eth, profile: $T/slow.yaml, scale: auto, scale-min: 2}
   - {name: fixed, profile: ethernet-lossy, scale: 100}
 Y
 "$CTL" campaign run "$T/auto.yaml" --out "$T/auto" >"$T/auto.out" 2>&1 ||
@@ -69,8 +76,8 @@ sed -n '/calibration/p' "$T/auto.out" | sed 's/^/  /'
 line=$(grep -E "^  calibration: chose scale [0-9]+ for regime eth because " "$T/auto.out") ||
 	fe_fail "no choice said"
 scale=$(sed -E 's/.*chose scale ([0-9]+) for regime eth.*/\1/' <<<"$line")
-[ "$scale" -ge 50 ] || fe_fail "scale $scale below the floor 50"
-grep -qF "regime eth (profile ethernet-lossy, scale $scale)" "$T/auto.out" ||
+[ "$scale" -ge 2 ] || fe_fail "scale $scale below the floor 2"
+grep -qF "regime eth (profile slow, scale $scale)" "$T/auto.out" ||
 	fe_fail "regime eth did not run at scale $scale"
 grep -qF "regime fixed (profile ethernet-lossy, scale 100)" "$T/auto.out" ||
 	fe_fail "a fixed scale moved"
@@ -82,7 +89,7 @@ s = int(sys.argv[2])
 c = d["calibration"]
 (ch,) = c["regimes"]
 assert ch["regime"] == "eth" and ch["result"] == "chosen" and ch["scale"] == s, ch
-assert ch["floor"] == 50 and ch["max"] >= s, ch
+assert ch["floor"] == 2 and ch["max"] == 100000 and ch["max"] >= s, ch
 n = c["noise"]
 assert n["late_p99_ns"] is not None and n["window_s"] > 0, n
 # the rule, on the figures it kept: twice the noise within the verdict's 10 % of the hop
@@ -90,12 +97,12 @@ need = 2 * max(n["late_p99_ns"], n["wait_p99_ns"] or 0) / d["inputs"]["fidelity"
 assert ch["hop_ns"] >= need - 1 and abs(ch["need_hop_ns"] - need) < 1, (ch, need)
 reg = {r["name"]: r for r in d["inputs"]["regimes"]}
 assert reg["eth"]["scale"] == s and reg["fixed"]["scale"] == 100, reg
-# the regime ran at that hop (ethernet-lossy: 500 ns x s + 1538 B at 100 Gbit/s / s)
+# the regime ran at that hop
 run = [r for r in d["runs"] if r["regime"] == "eth"][0]
 assert run["hop_ns"] == reg["eth"]["hop_ns"] and abs(run["hop_ns"] - ch["hop_ns"]) <= 1, run["hop_ns"]
 html = open(sys.argv[1] + "/report.html").read()
 assert "<h2 id='calibration'>Calibration</h2>" in html and "scale %d: " % s in html
-print("  ok   scale %d (floor 50): hop %.1f us >= %.1f us the noise needs (p99 %.1f us late); "
+print("  ok   scale %d (floor 2): hop %.1f us >= %.1f us the noise needs (p99 %.1f us late); "
       "inputs, run and report agree; verdict: %s" % (s, ch["hop_ns"] / 1e3, need / 1e3,
       n["late_p99_ns"] / 1e3, run["verdict"]))
 PY
