@@ -62,6 +62,13 @@ fe_rccc_feedback(struct fe_rccc_snd *s)
 	}
 }
 
+void
+fe_rccc_timeout(struct fe_rccc_snd *s)
+{
+	if (s->credit <= 0)
+		s->credit = 1;
+}
+
 uint64_t
 fe_rccc_credit(struct fe_rccc_snd *s, const struct fe_rccc_cfg *c, uint32_t pull)
 {

@@ -117,6 +117,13 @@ uint32_t fe_rccc_target(const struct fe_rccc_snd *s, const struct fe_rccc_cfg *c
 /* An ACK, a NAK or a grant reached the sender: speculation is over. */
 void fe_rccc_feedback(struct fe_rccc_snd *s);
 
+/*
+ * The sender's retransmission timer fired: a flow with no credit may send one frame, which
+ * carries its pull target (the simulator sends an RTS, a header with the target, then):
+ * a grant or a frame lost leaves no flow waiting for ever.
+ */
+void fe_rccc_timeout(struct fe_rccc_snd *s);
+
 /* A grant of cumulative pull reached the sender: the bytes of credit it adds. */
 uint64_t fe_rccc_credit(struct fe_rccc_snd *s, const struct fe_rccc_cfg *c, uint32_t pull);
 

@@ -68,6 +68,15 @@ Test(rccc, sender_speculates_then_lives_on_grants)
 	cr_assert_eq(fe_rccc_credit(&s, &c, 64 + 10000), 225000 - 64 * 256);
 	cr_assert_eq(s.credit, 225000);
 	cr_assert_eq(fe_rccc_target(&s, &c, 10000, 1), 64 + 10000, "credit enough: pull as is");
+	/* a timeout: a flow with no credit sends one frame, its target in it; else nothing */
+	fe_rccc_timeout(&s);
+	cr_assert_eq(s.credit, 225000);
+	fe_rccc_spend(&s, 225000 + MTU);
+	cr_assert(!fe_rccc_may_send(&s));
+	fe_rccc_timeout(&s);
+	cr_assert(fe_rccc_may_send(&s));
+	fe_rccc_spend(&s, MTU);
+	cr_assert(!fe_rccc_may_send(&s), "one frame");
 }
 
 /* Counts modulo 2^32: a flow whose pull wraps is granted as any other. */
