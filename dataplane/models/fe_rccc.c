@@ -35,9 +35,9 @@ fe_rccc_snd_init(struct fe_rccc_snd *s, const struct fe_rccc_cfg *c)
 	*s = (struct fe_rccc_snd){.credit = (int64_t)c->maxwnd, .speculating = 1};
 }
 
-uint32_t
-fe_rccc_target(const struct fe_rccc_snd *s, const struct fe_rccc_cfg *c, uint64_t backlog,
-	       uint32_t active)
+/* What a flow wants: its target, cumulative. */
+static uint32_t
+want_of(const struct fe_rccc_snd *s, const struct fe_rccc_cfg *c, uint64_t backlog, uint32_t active)
 {
 	int64_t want = (int64_t)(backlog < c->maxwnd ? backlog : c->maxwnd) - s->credit;
 
@@ -50,6 +50,17 @@ fe_rccc_target(const struct fe_rccc_snd *s, const struct fe_rccc_cfg *c, uint64_
 	if (want <= 0)
 		return s->pull;
 	return s->pull + (uint32_t)((want + Q - 1) / Q);
+}
+
+uint32_t
+fe_rccc_target(struct fe_rccc_snd *s, const struct fe_rccc_cfg *c, uint64_t backlog,
+	       uint32_t active)
+{
+	uint32_t t = want_of(s, c, backlog, active);
+
+	if (fe_rccc_diff(t, s->asked) > 0)
+		s->asked = t;
+	return t;
 }
 
 void

@@ -17,7 +17,10 @@
  * maxwnd) - credit) / the NIC's active flows, at least an MTU while speculating with a
  * backlog. The first word from the receiver (an ACK, a NAK, a credit) ends speculation:
  * positive credit left is dropped. A grant carries the receiver's cumulative pull; what
- * is new adds to the credit, which stays at maxwnd at most.
+ * is new adds to the credit, which stays at maxwnd at most. A flow with no credit whose
+ * targets were all granted (nothing it asked for is to come: it had sent all it had when
+ * it last asked) may send one frame, which asks: the simulator's sender would send an RTS
+ * (a header with its target); here the frame carries the target itself.
  *
  * Receiver (a pacer a NIC): flows whose pull target is above what they were granted wait
  * in turn (the active list). The pacer grants the first at most 4 MSS, never above its
@@ -54,6 +57,7 @@ struct fe_rccc_cfg {
 struct fe_rccc_snd {
 	int64_t credit; /* bytes; may be below 0 */
 	uint32_t pull;	/* quanta, cumulative, modulo 2^32: granted so far */
+	uint32_t asked; /* quanta, cumulative: the highest target its frames carried */
 	uint8_t speculating;
 };
 
@@ -96,10 +100,18 @@ void fe_rccc_compile(uint64_t line_bps, uint64_t rtt_ns, uint32_t mtu, uint64_t 
 /* A flow starts sending: speculating, with maxwnd of credit. */
 void fe_rccc_snd_init(struct fe_rccc_snd *s, const struct fe_rccc_cfg *c);
 
+/* a - b for cumulative counts modulo 2^32 */
+static inline int32_t
+fe_rccc_diff(uint32_t a, uint32_t b)
+{
+	return (int32_t)(a - b);
+}
+
+/* A frame may go: with credit, or to ask, if nothing it asked for is still to come. */
 static inline int
 fe_rccc_may_send(const struct fe_rccc_snd *s)
 {
-	return s->credit > 0;
+	return s->credit > 0 || fe_rccc_diff(s->asked, s->pull) <= 0;
 }
 
 /* A frame of len bytes (on the wire) went. */
@@ -109,9 +121,10 @@ fe_rccc_spend(struct fe_rccc_snd *s, uint32_t len)
 	s->credit -= len;
 }
 
-/* The pull target the next frame carries: backlog bytes wait to be sent (or sent again),
- * active flows of the NIC have something to send (0 taken as 1). */
-uint32_t fe_rccc_target(const struct fe_rccc_snd *s, const struct fe_rccc_cfg *c, uint64_t backlog,
+/* The pull target the frame just sent carries (recorded: what the flow asked for):
+ * backlog bytes wait to be sent (or sent again), active flows of the NIC have something
+ * to send (0 taken as 1). */
+uint32_t fe_rccc_target(struct fe_rccc_snd *s, const struct fe_rccc_cfg *c, uint64_t backlog,
 			uint32_t active);
 
 /* An ACK, a NAK or a grant reached the sender: speculation is over. */
@@ -143,12 +156,5 @@ int fe_rccc_grant(struct fe_rccc_pacer *p, const struct fe_rccc_cfg *c, uint64_t
 
 /* The tick of the next grant (UINT64_MAX: no flow waits). */
 uint64_t fe_rccc_next(const struct fe_rccc_pacer *p);
-
-/* a - b for cumulative counts modulo 2^32 */
-static inline int32_t
-fe_rccc_diff(uint32_t a, uint32_t b)
-{
-	return (int32_t)(a - b);
-}
 
 #endif

@@ -46,37 +46,70 @@ Test(rccc, sender_speculates_then_lives_on_grants)
 	cr_assert_eq(fe_rccc_target(&s, &c, 100, 1), (MTU + 255) / 256,
 		     "an MTU at least while speculating with a backlog");
 	cr_assert_eq(fe_rccc_target(&s, &c, 0, 1), 0, "nothing to send: nothing asked");
+	cr_assert_eq(s.asked, (MTU + 255) / 256, "the most it asked for");
 	for (int i = 0; i < 54; i++)
 		fe_rccc_spend(&s, MTU);
 	cr_assert_eq(s.credit, 225000 - 54 * MTU);
 	cr_assert(fe_rccc_may_send(&s));
 	fe_rccc_spend(&s, MTU);
-	cr_assert(!fe_rccc_may_send(&s), "credit %lld", (long long)s.credit);
+	cr_assert(!fe_rccc_may_send(&s), "credit %lld, a target to come", (long long)s.credit);
 	/* the first word from the receiver: positive credit dropped, negative kept */
 	fe_rccc_snd_init(&s, &c);
+	fe_rccc_spend(&s, MTU);
 	fe_rccc_feedback(&s);
 	cr_assert_eq(s.credit, 0);
 	cr_assert(!s.speculating);
-	cr_assert(!fe_rccc_may_send(&s));
+	fe_rccc_snd_init(&s, &c);
+	fe_rccc_spend(&s, 225000 + MTU);
+	fe_rccc_feedback(&s);
+	cr_assert_eq(s.credit, -MTU);
 	/* wants min(backlog, maxwnd) - credit, its share of the NIC's flows, rounded up */
+	s.credit = 0;
 	cr_assert_eq(fe_rccc_target(&s, &c, 10000, 1), 40);
 	cr_assert_eq(fe_rccc_target(&s, &c, 10000, 4), 10);
 	cr_assert_eq(fe_rccc_target(&s, &c, 1000000, 1), 225000 / 256 + 1);
+	cr_assert(!fe_rccc_may_send(&s), "no credit, and a grant to come");
 	/* a grant adds what is new, up to maxwnd; an old one adds nothing */
 	cr_assert_eq(fe_rccc_credit(&s, &c, 64), 64 * 256);
 	cr_assert_eq(fe_rccc_credit(&s, &c, 60), 0);
 	cr_assert_eq(fe_rccc_credit(&s, &c, 64 + 10000), 225000 - 64 * 256);
 	cr_assert_eq(s.credit, 225000);
 	cr_assert_eq(fe_rccc_target(&s, &c, 10000, 1), 64 + 10000, "credit enough: pull as is");
-	/* a timeout: a flow with no credit sends one frame, its target in it; else nothing */
+	/* a timeout: a flow with no credit and a target to come sends one frame (its target
+	 * in it); with credit, nothing changes */
 	fe_rccc_timeout(&s);
 	cr_assert_eq(s.credit, 225000);
 	fe_rccc_spend(&s, 225000 + MTU);
+	fe_rccc_target(&s, &c, 1000000, 1);
 	cr_assert(!fe_rccc_may_send(&s));
 	fe_rccc_timeout(&s);
 	cr_assert(fe_rccc_may_send(&s));
 	fe_rccc_spend(&s, MTU);
 	cr_assert(!fe_rccc_may_send(&s), "one frame");
+}
+
+/*
+ * A flow with no credit whose every target was granted (it had sent all it had): nothing
+ * is to come, so its next frame goes, and asks (an RTS's part). Without it, a TCP flow
+ * whose first frame (a SYN) went speculatively, asking for nothing, would wait for ever.
+ */
+Test(rccc, a_flow_with_nothing_to_come_asks_with_a_frame)
+{
+	struct fe_rccc_snd s;
+
+	fe_rccc_compile(100 * GBPS, 12000, MTU, HZ, &c);
+	fe_rccc_snd_init(&s, &c);
+	fe_rccc_spend(&s, 84);
+	cr_assert_eq(fe_rccc_target(&s, &c, 0, 1), 0, "all sent: asks for nothing");
+	fe_rccc_feedback(&s); /* its ACK */
+	cr_assert_eq(s.credit, 0);
+	cr_assert(fe_rccc_may_send(&s), "nothing to come: it may ask");
+	fe_rccc_spend(&s, MTU);
+	cr_assert_eq(fe_rccc_target(&s, &c, 3 * MTU, 1), (4 * MTU + 255) / 256,
+		     "what it owes and what waits");
+	cr_assert(!fe_rccc_may_send(&s), "asked: it waits for the grant");
+	fe_rccc_credit(&s, &c, (4 * MTU + 255) / 256);
+	cr_assert(fe_rccc_may_send(&s));
 }
 
 /* Counts modulo 2^32: a flow whose pull wraps is granted as any other. */
