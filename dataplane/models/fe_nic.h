@@ -73,7 +73,8 @@ struct fe_nic_params {
 	uint32_t ccti_increase, ccti_limit, ccti_min, cct_den;
 	uint64_t ccti_timer_ns;
 	/* NSCC (cc nscc, fe_nscc.h): the network's RTT its target delay (3/4 of it) and
-	 * window (1.5 BDP, until a lower RTT is seen) start from; 0: the port's (fe_derive.h) */
+	 * window (1.5 BDP, until a lower RTT is seen) start from; RCCC (cc rccc, fe_rccc.h):
+	 * its credit's 1.5 BDP; 0: the port's (fe_derive.h) */
 	uint64_t rtt_ns;
 	/* model uec, in the lossy regime: the bytes of a frame the switch keeps when it
 	 * trims it (its headers), and the DSCP it gives the trimmed header (FE_NIC_DSCP_KEEP:
