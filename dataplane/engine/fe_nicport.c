@@ -46,6 +46,13 @@ psn_full(uint32_t psn24, uint32_t ref)
 
 static void trimmed_due(struct fe_dp *dp, unsigned q, uint64_t now);
 
+/* Bytes frame m takes on the wire: what RCCC's credit counts (fe_rccc.h). */
+static inline uint32_t
+wire(const struct rte_mbuf *m)
+{
+	return fe_wire_bytes(rte_pktmbuf_pkt_len(m));
+}
+
 int
 fe_nic_field(void)
 {
@@ -103,6 +110,14 @@ fe_nic_setup(struct fe_dp *dp, unsigned i, int socket, char *err, size_t errlen)
 		goto nomem;
 	n->reorder_ticks = fe_ns_to_ticks(prm->reorder_ns, dp->hz);
 	n->gap_next = UINT64_MAX;
+	if (n->cc_mode == FE_CC_RCCC) { /* the flows it may receive, each in one list */
+		uint32_t cap = dp->nic_ids * FE_NIC_FLOWS;
+
+		n->pslots = rte_zmalloc_socket("fe_nic", sizeof(*n->pslots) * 2 * cap, 0, socket);
+		if (n->pslots == NULL)
+			goto nomem;
+		fe_rccc_pacer_init(&n->pacer, n->pslots, cap);
+	}
 	for (uint32_t k = 0; k < FE_NIC_PENDING; k++)
 		n->pend[k].next = k + 1;
 	n->pend_free = FE_NIC_PENDING;
@@ -133,6 +148,12 @@ fe_nic_remote_setup(struct fe_dp *dp, unsigned nall, int socket, char *err, size
 
 	while (w < prm->window)
 		w <<= 1;
+	/* the pull target a frame carries is kept with the sender's copy of it, which a
+	 * receiver on another box does not see */
+	if (fe_nic_cc(prm) == FE_CC_RCCC) {
+		snprintf(err, errlen, "--nic cc=rccc: not on a fabric split across boxes");
+		return -EINVAL;
+	}
 	dp->nic_ids = dp->nports + nall;
 	if (dp->nic_ids > 255) {
 		snprintf(err, errlen, "the NIC model takes at most 255 ports, here and elsewhere");
@@ -180,6 +201,7 @@ fe_nic_free(struct fe_nicport *n)
 	rte_free(n->acks);
 	rte_free(n->ready);
 	rte_free(n->qps);
+	rte_free(n->pslots);
 	rte_free(n);
 }
 
@@ -218,6 +240,7 @@ flow_init(struct fe_nicport *n, struct fe_nic_flow *fl, const struct fe_nic_key 
 	fe_dcqcn_init(&fl->cc, &n->cc);
 	fl->ib = (struct fe_ibcc){.ccti = n->ib.min, .timer_next = UINT64_MAX};
 	fe_nscc_init(&fl->nscc, &n->nscc, 0);
+	fe_rccc_snd_init(&fl->rccc, &n->rccc);
 	fl->rto_at = UINT64_MAX;
 }
 
@@ -305,6 +328,7 @@ fe_nic_rx(struct fe_dp *dp, unsigned in, struct rte_mbuf **pkts, unsigned n, uin
 		else
 			nic->pend[fl->pend_tail].next = idx;
 		fl->pend_tail = idx;
+		fl->pend_bytes += wire(m);
 		nic->held++;
 		activate(nic, fl);
 	}
@@ -320,6 +344,7 @@ mark_again(struct fe_nicport *n, struct fe_nic_flow *fl, uint32_t from, uint32_t
 		if (c->m != NULL && !c->again && !c->sacked) {
 			c->again = 1;
 			fl->flight -= rte_pktmbuf_pkt_len(c->m);
+			fl->again_bytes += wire(c->m);
 		}
 	}
 	if ((int32_t)(from - fl->resend) < 0)
@@ -349,6 +374,8 @@ ack_to(struct fe_nicport *n, struct fe_port *p, struct fe_nic_flow *fl, uint32_t
 		if (!c->again && !c->sacked) {
 			bytes += rte_pktmbuf_pkt_len(c->m);
 			fl->flight -= rte_pktmbuf_pkt_len(c->m);
+		} else if (c->again) {
+			fl->again_bytes -= wire(c->m);
 		}
 		c->sacked = 0;
 		rte_pktmbuf_free(c->m);
@@ -461,6 +488,8 @@ sacked(struct fe_nicport *n, struct fe_nic_flow *fl, uint32_t psn, uint32_t sack
 		if (!c->again) {
 			bytes += rte_pktmbuf_pkt_len(c->m);
 			fl->flight -= rte_pktmbuf_pkt_len(c->m);
+		} else {
+			fl->again_bytes -= wire(c->m);
 		}
 		c->again = 0;
 	}
@@ -500,7 +529,18 @@ abandon_held(struct fe_dp *dp, struct fe_nicport *sn, struct fe_nic_flow *fl)
 	fl->gap_at = 0;
 }
 
-/* One flow of port `in`: resends first, then new frames, as pacing and the window let. */
+/* cc rccc: flow fl has no credit left; it waits for a grant (counted). */
+static inline int
+credit_wait(struct fe_port *p, const struct fe_nic_flow *fl)
+{
+	if (p->nic->cc_mode != FE_CC_RCCC || fe_rccc_may_send(&fl->rccc))
+		return 0;
+	FE_CNT_ADD(p->st.nic_credit_blocked, 1);
+	return 1;
+}
+
+/* One flow of port `in`: resends first, then new frames, as pacing, the window and the
+ * credit let. */
 static unsigned
 service_flow(struct fe_dp *dp, unsigned in, struct fe_nic_flow *fl, uint64_t now, uint32_t *budget,
 	     uint64_t drain, uint64_t *next)
@@ -509,6 +549,7 @@ service_flow(struct fe_dp *dp, unsigned in, struct fe_nic_flow *fl, uint64_t now
 	struct fe_nicport *n = p->nic;
 	const uint32_t mask = n->window - 1;
 	unsigned work = 0;
+	int waits = 0; /* for a grant: its arrival wakes the flow (consume_ctl) */
 
 	if (n->cc_mode == FE_CC_DCQCN && fl->cc.limited)
 		fe_dcqcn_advance(&fl->cc, &n->cc, now);
@@ -534,6 +575,8 @@ service_flow(struct fe_dp *dp, unsigned in, struct fe_nic_flow *fl, uint64_t now
 			 * the recovery (a selective receiver discards what it holds already) */
 			mark_again(n, fl, fl->una, fl->next_psn);
 			fl->rto_at = now + n->timeout_ticks;
+			if (n->cc_mode == FE_CC_RCCC) /* one frame at least: it asks again */
+				fe_rccc_timeout(&fl->rccc);
 		}
 	}
 	while (*budget > 0 && fl->next_t <= now) {
@@ -550,10 +593,13 @@ service_flow(struct fe_dp *dp, unsigned in, struct fe_nic_flow *fl, uint64_t now
 				FE_CNT_ADD(p->st.nic_window_full, 1);
 				break;
 			}
+			if ((waits = credit_wait(p, fl)))
+				break;
 			m = resend_copy(dp, c);
 			if (m == NULL)
 				break;
 			c->again = 0;
+			fl->again_bytes -= wire(c->m);
 			c->sent = 0; /* sent twice: its ACK's round trip is no sample */
 			fl->flight += rte_pktmbuf_pkt_len(m);
 			psn = fl->resend++;
@@ -571,12 +617,15 @@ service_flow(struct fe_dp *dp, unsigned in, struct fe_nic_flow *fl, uint64_t now
 				FE_CNT_ADD(p->st.nic_window_full, 1);
 				break;
 			}
+			if ((waits = credit_wait(p, fl)))
+				break;
 			m = e->m;
 			fl->pend_head = e->next;
 			e->next = n->free_head; /* the slot back on the free list */
 			n->free_head = idx;
 			n->pend_free++;
 			fl->pend_n--;
+			fl->pend_bytes -= wire(m);
 			n->held--;
 			psn = fl->next_psn++;
 			fl->resend = fl->next_psn;
@@ -605,6 +654,11 @@ service_flow(struct fe_dp *dp, unsigned in, struct fe_nic_flow *fl, uint64_t now
 			*tag_of(dp, m) |= (uint64_t)ev << 56;
 		}
 		len = rte_pktmbuf_pkt_len(m);
+		if (n->cc_mode == FE_CC_RCCC) { /* spent; and it carries what the flow wants */
+			fe_rccc_spend(&fl->rccc, fe_wire_bytes(len));
+			fl->win[psn & mask].pt = fe_rccc_target(
+				&fl->rccc, &n->rccc, fl->pend_bytes + fl->again_bytes, n->nact);
+		}
 		dp->rg->up(dp, in, m, now);
 		if (n->cc_mode == FE_CC_DCQCN) {
 			fe_dcqcn_sent(&fl->cc, &n->cc, len, now);
@@ -616,7 +670,8 @@ service_flow(struct fe_dp *dp, unsigned in, struct fe_nic_flow *fl, uint64_t now
 		(*budget)--;
 		work++;
 	}
-	if (fl->resend != fl->next_psn || (fl->pend_n && fl->next_psn - fl->una < n->window))
+	if (!waits &&
+	    (fl->resend != fl->next_psn || (fl->pend_n && fl->next_psn - fl->una < n->window)))
 		*next = RTE_MIN(*next, *budget ? fl->next_t : drain);
 	if (fl->una != fl->next_psn)
 		*next = RTE_MIN(*next, fl->rto_at);
@@ -625,6 +680,8 @@ service_flow(struct fe_dp *dp, unsigned in, struct fe_nic_flow *fl, uint64_t now
 		rate_counters(p, fl);
 	return work;
 }
+
+static unsigned credit_grants(struct fe_dp *dp, unsigned q, uint64_t now);
 
 unsigned
 fe_nic_service(struct fe_dp *dp, uint64_t now)
@@ -672,6 +729,10 @@ fe_nic_service(struct fe_dp *dp, uint64_t now)
 		n->nact = k;
 		if (n->thead != n->ttail) /* a trimmed header's arrival (fe_nic_trimmed()) */
 			next = RTE_MIN(next, n->trimq[n->thead % FE_NIC_TRIMQ].due);
+		if (n->cc_mode == FE_CC_RCCC) { /* the receiving side's grants */
+			work += credit_grants(dp, i, now);
+			next = RTE_MIN(next, fe_rccc_next(&n->pacer));
+		}
 		n->next_event = next;
 	}
 	return work;
@@ -711,7 +772,9 @@ send_ctl(struct fe_dp *dp, unsigned at, const uint8_t *hdr, enum fe_nic_ctl kind
 	else if (kind == FE_NIC_NAK)
 		FE_CNT_ADD(p->st.nic_naks_sent, 1);
 	else
-		FE_CNT_ADD(p->st.nic_acks_sent, 1);
+		FE_CNT_ADD(p->st.nic_acks_sent, 1); /* a grant among them: an ACK frame */
+	if (kind == FE_NIC_CREDIT)
+		FE_CNT_ADD(p->st.nic_credit_sent, 1);
 	dp->rg->up(dp, at, m, now);
 }
 
@@ -737,7 +800,16 @@ consume_ctl(struct fe_dp *dp, unsigned q, struct rte_mbuf *m, uint64_t tag, uint
 	sack = fe_nic_ctl_sack(rte_pktmbuf_mtod(m, const uint8_t *), &sack_off);
 	rte_pktmbuf_free(m);
 	fl = &n->flows[qpn & 0xff];
+	if (n->cc_mode == FE_CC_RCCC && kind != FE_NIC_CNP) /* the receiver has spoken */
+		fe_rccc_feedback(&fl->rccc);
 	switch (kind) {
+	case FE_NIC_CREDIT: /* acknowledges nothing: its SACK field is the cumulative pull */
+		FE_CNT_ADD(p->st.nic_acks_recv, 1);
+		FE_CNT_ADD(p->st.nic_credit_recv, 1);
+		if (n->cc_mode == FE_CC_RCCC && fe_rccc_credit(&fl->rccc, &n->rccc, sack) &&
+		    (fl->pend_n || fl->resend != fl->next_psn))
+			activate(n, fl);
+		break;
 	case FE_NIC_CNP:
 		FE_CNT_ADD(p->st.nic_cnp_recv, 1);
 		if (n->cc_mode != FE_CC_OFF) { /* a CNP; under InfiniBand CC, a BECN */
@@ -858,6 +930,27 @@ static inline uint32_t
 qpn_of(const struct fe_nic_flow *fl, uint32_t id)
 {
 	return (id & 0xff) | (uint32_t)fl->gen << 8;
+}
+
+/* cc rccc: the grants port q's pacer owes by now, each a frame back to its sender. */
+static unsigned
+credit_grants(struct fe_dp *dp, unsigned q, uint64_t now)
+{
+	struct fe_port *p = &dp->ports[q];
+	struct fe_nicport *n = p->nic;
+	struct fe_rccc_rcv *r;
+	uint32_t id, bytes;
+	unsigned work = 0;
+
+	while (fe_rccc_grant(&n->pacer, &n->rccc_rx, now, &id, &r, &bytes)) {
+		struct fe_nic_flow *fl = flow_of(dp, id);
+
+		send_ctl(dp, q, fl->hdr, FE_NIC_CREDIT, id >> 8, qpn_of(fl, id), fl->expect,
+			 r->latest, now);
+		FE_CNT_ADD(p->st.nic_credit_bytes, bytes);
+		work++;
+	}
+	return work;
 }
 
 /* Flow id owes the sender an ACK, sent once the batch is over (acks_flush). */
@@ -1103,6 +1196,25 @@ data_flow(struct fe_dp *dp, unsigned q, uint64_t tag, struct fe_nicport **sn)
 }
 
 /*
+ * cc rccc: a frame of flow id, PSN psn (d after what the receiver expects), reached the
+ * receiving NIC rn with the pull target it carried: its header's field, kept with the
+ * sender's copy of the frame (there until the receiver acknowledges the frame). A
+ * duplicate's is old: not heard.
+ */
+static void
+credit_request(struct fe_nicport *rn, struct fe_nic_flow *fl, uint32_t id, uint32_t psn, int32_t d,
+	       uint64_t now)
+{
+	const struct fe_nic_copy *c;
+
+	if (rn->cc_mode != FE_CC_RCCC || d < 0 || (uint32_t)d >= rn->window || fl->win == NULL)
+		return;
+	c = &fl->win[psn & (rn->window - 1)];
+	if (c->m != NULL)
+		fe_rccc_request(&rn->pacer, &fl->credit, id, c->pt, now);
+}
+
+/*
  * A data frame's header, trimmed by a switch that had no room for the frame, reached the
  * receiving port q (model uec): the sender is asked for that frame at once (a NAK of it
  * alone), unless it was delivered already. Never to the host.
@@ -1123,6 +1235,12 @@ trimmed_data(struct fe_dp *dp, unsigned q, struct rte_mbuf *m, uint64_t tag, uin
 	}
 	FE_CNT_ADD(p->st.nic_trims_recv, 1);
 	psn = psn_full(TAG_PSN(tag), fl->expect);
+	if (p->nic->cc_mode == FE_CC_RCCC) { /* its pull target heard, as the simulator's */
+		if (!fl->ack_due) /* the headers a grant is made from, if no frame came yet */
+			memcpy(fl->hdr, rte_pktmbuf_mtod(m, const uint8_t *),
+			       RTE_MIN(rte_pktmbuf_data_len(m), sizeof(fl->hdr)));
+		credit_request(p->nic, fl, id, psn, (int32_t)(psn - fl->expect), now);
+	}
 	if ((int32_t)(psn - fl->expect) >= 0) {
 		send_ctl(dp, q, rte_pktmbuf_mtod(m, const uint8_t *), FE_NIC_TRIM_NAK, s,
 			 qpn_of(fl, id), psn, 0, now);
@@ -1243,6 +1361,7 @@ deliver_data(struct fe_dp *dp, unsigned q, struct rte_mbuf *m, uint64_t tag, uin
 	}
 	psn = psn_full(TAG_PSN(tag), fl->expect);
 	d = (int32_t)(psn - fl->expect);
+	credit_request(rn, fl, id, psn, d, now);
 	if (d == 0 && !fl->release) {
 		if (to_host(p, m, due) < 0) {
 			if (fl->held == NULL) { /* go-back-N: as if lost; the NAK resends it */

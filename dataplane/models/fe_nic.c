@@ -284,6 +284,8 @@ fe_nic_ctl_frame(uint8_t *out, const uint8_t *data, enum fe_nic_ctl kind, uint32
 		bth[12] = 0x1f; /* ACK, no credit count */
 	else if (kind == FE_NIC_ACK_ECE)
 		bth[12] = 0x1e; /* an ACK whose credit field RoCE leaves alone: fabemu's ECN echo */
+	else if (kind == FE_NIC_CREDIT)
+		bth[12] = 0x1d; /* and another: fabemu's RCCC grant */
 }
 
 int
@@ -301,6 +303,7 @@ fe_nic_ctl_parse(const uint8_t *f, uint32_t len, enum fe_nic_ctl *kind, uint32_t
 		*kind = bth[12] == AETH_NAK_TRIM	   ? FE_NIC_TRIM_NAK
 			: (bth[12] & 0xe0) == AETH_NAK_SEQ ? FE_NIC_NAK
 			: bth[12] == 0x1e		   ? FE_NIC_ACK_ECE
+			: bth[12] == 0x1d		   ? FE_NIC_CREDIT
 							   : FE_NIC_ACK;
 	else
 		return -1;

@@ -227,15 +227,15 @@ Test(nicframe, control_frames_round_trip)
 {
 	static const uint8_t a[6] = {2, 0, 0, 0, 0, 1}, b[6] = {2, 0, 0, 0, 0, 2};
 	uint8_t f[100], c[FE_NIC_CTL_LEN];
-	enum fe_nic_ctl kinds[] = {FE_NIC_CNP, FE_NIC_ACK, FE_NIC_NAK, FE_NIC_TRIM_NAK,
-				   FE_NIC_ACK_ECE},
+	enum fe_nic_ctl kinds[] = {FE_NIC_CNP,	    FE_NIC_ACK,	    FE_NIC_NAK,
+				   FE_NIC_TRIM_NAK, FE_NIC_ACK_ECE, FE_NIC_CREDIT},
 			k;
 	uint32_t qpn, psn;
 	struct fe_nic_key key;
 
 	tcp_frame(f, sizeof(f), a, b, 2, 1);
 	cr_assert_eq(fe_nic_flow_key(f, sizeof(f), &key), 0);
-	for (int i = 0; i < 5; i++) {
+	for (int i = 0; i < 6; i++) {
 		fe_nic_ctl_frame(c, f, kinds[i], 17, 0xabcdef);
 		cr_assert_eq(memcmp(c, b, 6) == 0 ? -1 : memcmp(c, a, 6), 0, "back to the sender");
 		cr_assert(csum_ok(c));
@@ -245,6 +245,12 @@ Test(nicframe, control_frames_round_trip)
 		cr_assert_eq(qpn, 17);
 		cr_assert_eq(psn, 0xabcdef);
 	}
+	/* a grant's cumulative pull: 32 bits where a SACK goes */
+	fe_nic_ctl_frame(c, f, FE_NIC_CREDIT, 17, 5);
+	fe_nic_ctl_sack_set(c, 0xfedcba98);
+	cr_assert_eq(fe_nic_ctl_parse(c, sizeof(c), &k, &qpn, &psn), 0);
+	cr_assert_eq(k, FE_NIC_CREDIT);
+	cr_assert_eq(fe_nic_ctl_sack(c), 0xfedcba98);
 	cr_assert_eq(fe_nic_ctl_parse(f, sizeof(f), &k, &qpn, &psn), -1, "TCP is not one");
 	cr_assert_eq(fe_psn_diff(2, 0xfffffe), 4, "PSNs wrap at 2^24");
 }
