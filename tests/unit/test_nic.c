@@ -230,7 +230,7 @@ Test(nicframe, control_frames_round_trip)
 	enum fe_nic_ctl kinds[] = {FE_NIC_CNP,	    FE_NIC_ACK,	    FE_NIC_NAK,
 				   FE_NIC_TRIM_NAK, FE_NIC_ACK_ECE, FE_NIC_CREDIT},
 			k;
-	uint32_t qpn, psn;
+	uint32_t qpn, psn, off;
 	struct fe_nic_key key;
 
 	tcp_frame(f, sizeof(f), a, b, 2, 1);
@@ -245,12 +245,20 @@ Test(nicframe, control_frames_round_trip)
 		cr_assert_eq(qpn, 17);
 		cr_assert_eq(psn, 0xabcdef);
 	}
-	/* a grant's cumulative pull: 32 bits where a SACK goes */
+	/* a grant's cumulative pull: 32 bits where a SACK goes; a SACK's start in the MSN */
 	fe_nic_ctl_frame(c, f, FE_NIC_CREDIT, 17, 5);
-	fe_nic_ctl_sack_set(c, 0xfedcba98);
+	fe_nic_ctl_sack_set(c, 0xfedcba98, 0);
 	cr_assert_eq(fe_nic_ctl_parse(c, sizeof(c), &k, &qpn, &psn), 0);
 	cr_assert_eq(k, FE_NIC_CREDIT);
-	cr_assert_eq(fe_nic_ctl_sack(c), 0xfedcba98);
+	cr_assert_eq(fe_nic_ctl_sack(c, &off), 0xfedcba98);
+	cr_assert_eq(off, 0);
+	fe_nic_ctl_frame(c, f, FE_NIC_ACK, 17, 5);
+	fe_nic_ctl_sack_set(c, 0x80000001, 0x123456);
+	cr_assert_eq(fe_nic_ctl_parse(c, sizeof(c), &k, &qpn, &psn), 0);
+	cr_assert_eq(k, FE_NIC_ACK, "the MSN is not the syndrome");
+	cr_assert_eq(psn, 5);
+	cr_assert_eq(fe_nic_ctl_sack(c, &off), 0x80000001);
+	cr_assert_eq(off, 0x123456);
 	cr_assert_eq(fe_nic_ctl_parse(f, sizeof(f), &k, &qpn, &psn), -1, "TCP is not one");
 	cr_assert_eq(fe_psn_diff(2, 0xfffffe), 4, "PSNs wrap at 2^24");
 }
