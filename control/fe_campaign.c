@@ -232,6 +232,13 @@ show_regime(const struct cg_campaign *c, const struct cg_regime *g)
 	if (g->topology[0])
 		printf("  topology %s (%s), path %s%s\n", g->topology_name, g->topology,
 		       fe_path_name(g->path), g->split ? ", split across boxes" : "");
+	if (g->scale_auto) {
+		printf("  scale auto: chosen before the regimes (calibration), at least %" PRIu32,
+		       g->scale_min ? g->scale_min : 1);
+		if (g->scale_max)
+			printf(", at most %" PRIu32, g->scale_max);
+		printf("; shown at %" PRIu32 "\n", g->scale);
+	}
 	if (g->ranks)
 		printf("  ranks %u (hosts 1..%u)\n", g->ranks, g->ranks);
 	if (g->alike)

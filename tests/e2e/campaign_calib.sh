@@ -31,6 +31,8 @@ job: {kind: allreduce, sizes: [64KiB], iterations: 4, warmup: 1}
 regimes:
   - {name: eth, profile: ethernet-lossy, scale: auto, scale-max: 2}
 Y
+grep -qxF "  scale auto: chosen before the regimes (calibration), at least 1, at most 2; shown at 1" \
+	<<<"$("$CTL" campaign show "$T/none.yaml")" || fe_fail "campaign show does not say scale auto"
 rc=0
 "$CTL" campaign run "$T/none.yaml" --out "$T/none" >"$T/none.out" 2>&1 || rc=$?
 sed -n '/calibration/p' "$T/none.out" | sed 's/^/  /'
