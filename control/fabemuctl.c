@@ -5,7 +5,7 @@
  * 0 done; 1 refused (the reason is printed); 2 usage; 3 no dataplane to talk to. campaign
  * run has its own (docs/campaigns.md, enum cg_exit): 0 complete, 1 bad campaign file,
  * 2 usage, 3 setup failed, 4 the dataplane died, 5 the job failed, 6 results incomplete,
- * 7 complete but a fault step's command failed, 130 interrupted.
+ * 7 complete but a fault step's command failed, 8 no faithful scale, 130 interrupted.
  */
 #include <arpa/inet.h>
 #include <errno.h>

@@ -63,7 +63,8 @@ static const char operand_help[] =
 static const char exit_help[] =
 	"Exit status: 0 done (run: complete), 1 bad campaign file, 2 usage; run also\n"
 	"3 setup failed, 4 the dataplane died, 5 the job failed, 6 results incomplete\n"
-	"(a file not written), 7 complete but a fault step's command failed, 130\n"
+	"(a file not written), 7 complete but a fault step's command failed, 8 no\n"
+	"faithful scale (scale: auto: calibration refused before the regimes), 130\n"
 	"interrupted";
 
 /* fabemuctl campaign --help: the commands' usage, then what each does. */

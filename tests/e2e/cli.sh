@@ -77,7 +77,7 @@ for src in "fabemuctl --help" "fabemuctl campaign --help" docs/control.md; do
 	esac
 	t=$(tr -s ' ' <<<"$t")
 	for want in "1 bad campaign file" "3 setup failed" "4 the dataplane died" "5 the job failed" \
-		"6 results incomplete" "7 complete but a fault step's command failed" "130 interrupted" \
+		"6 results incomplete" "7 complete but a fault step's command failed" "8 no faithful scale" "130 interrupted" \
 		"except in the baselines"; do
 		grep -qF -- "$want" <<<"$t" || fe_fail "$src: no '$want' (docs/campaigns.md)"
 	done
