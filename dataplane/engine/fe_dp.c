@@ -21,6 +21,7 @@
 #include "fe_dp.h"
 #include "fe_graph.h"
 #include "fe_nicport.h"
+#include "fe_nictag.h"
 #include "fe_time.h"
 #include "fe_switch.h"
 

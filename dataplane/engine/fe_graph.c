@@ -11,7 +11,7 @@
 #include <rte_mbuf_dyn.h>
 
 #include "fe_graph.h"
-#include "fe_nicport.h"
+#include "fe_nictag.h"
 #include "fe_switch.h"
 #include "fe_time.h"
 

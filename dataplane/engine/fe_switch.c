@@ -10,6 +10,7 @@
 
 #include "fe_graph.h"
 #include "fe_nicport.h"
+#include "fe_nictag.h"
 #include "fe_switch.h"
 
 static void arrive_call(struct fe_dp *dp, unsigned in, struct rte_mbuf *m, uint64_t t,
