@@ -10,31 +10,13 @@
 #include <rte_mbuf.h>
 #include <rte_mbuf_dyn.h>
 
+#include "fe_egress.h"
 #include "fe_graph.h"
+#include "fe_linkop.h"
 #include "fe_nictag.h"
-#include "fe_switch.h"
+#include "fe_routing.h"
 #include "fe_time.h"
-
-/*
- * A frame's route, in its mbuf: the destination port (0xff: a flood), the ingress port,
- * the ingress switch (a flood's tree), its lane, its flow's hash (taken once, at the
- * ingress switch) and its sequence in its flow (reordering, modulo 2^16).
- */
-#define R_DST(r)    ((unsigned)((r)&0xff))
-#define R_IN(r)	    ((unsigned)((r) >> 8 & 0xff))
-#define R_ORIGIN(r) ((unsigned)((r) >> 16 & 0xff))
-#define R_LANE(r)   ((uint8_t)((r) >> 24 & 0xff))
-#define R_HASH(r)   ((uint32_t)((r) >> 32 & 0xffff))
-#define R_SEQ(r)    ((uint16_t)((r) >> 48))
-#define R_FLOOD	    0xff
-
-static inline uint64_t *
-route_of(const struct fe_graph *g, struct rte_mbuf *m)
-{
-	return RTE_MBUF_DYNFIELD(m, g->dynoff, uint64_t *);
-}
-
-static void go_build(struct fe_graph *g);
+#include "fe_trunk.h"
 
 /* The lossless part: PFC or credits on every hop link, input queues, watchdog, deadlock. */
 static int
@@ -107,94 +89,6 @@ ports_setup(struct fe_dp *dp, struct fe_graph *g, const struct fe_graph_conf *c)
 	}
 }
 
-/* Split across boxes: each hop link's side, and a trunk for each link between boxes. */
-static int
-trunks_setup(struct fe_dp *dp, struct fe_graph *g, const struct fe_graph_conf *c, int socket,
-	     char *err, size_t errlen)
-{
-	unsigned n = 0;
-
-	for (unsigned l = 0; c->sw_here && l < c->nlinks; l++) {
-		int a = c->sw_here[c->ends[l][0]], b = c->sw_here[c->ends[l][1]];
-		int split = c->trunk && c->trunk[l] != UINT16_MAX;
-
-		if (a != b && !split) {
-			snprintf(err, errlen,
-				 "link %s joins a switch here to one on another box: "
-				 "it needs a port (a trunk)",
-				 c->link_names[l]);
-			return -EINVAL;
-		}
-		if (a == b && split) {
-			snprintf(err, errlen, "link %s is given a trunk, but %s", c->link_names[l],
-				 a ? "both its switches are here"
-				   : "neither of its switches is here");
-			return -EINVAL;
-		}
-		n += split;
-		for (int d = 0; d < 2; d++)
-			g->hl[2 * l + d].side = a && b		   ? FE_HL_HERE
-						: !a && !b	   ? FE_HL_AWAY
-						: (d == 0 ? a : b) ? FE_HL_SEND
-								   : FE_HL_RECV;
-	}
-	if (n == 0)
-		return 0;
-	if (n > FE_GRAPH_TRUNKS) {
-		snprintf(err, errlen, "%u links between boxes end here: at most %d", n,
-			 FE_GRAPH_TRUNKS);
-		return -EINVAL;
-	}
-	g->tagoff = fe_nic_field();
-	if (g->tagoff < 0) {
-		snprintf(err, errlen, "no mbuf field for the NIC's tag: %s",
-			 rte_strerror(rte_errno));
-		return -EINVAL;
-	}
-	g->trunk =
-		rte_zmalloc_socket("fe_graph", sizeof(*g->trunk) * n, RTE_CACHE_LINE_SIZE, socket);
-	if (g->trunk == NULL)
-		return -ENOMEM;
-	for (unsigned l = 0; l < c->nlinks; l++) {
-		struct fe_trunk *tr = &g->trunk[g->ntrunks];
-		struct rte_ether_addr mac;
-
-		if (c->trunk[l] == UINT16_MAX)
-			continue;
-		tr->port = c->trunk[l];
-		tr->send = (uint16_t)(g->hl[2 * l].side == FE_HL_SEND ? 2 * l : 2 * l + 1);
-		tr->recv = (uint16_t)(tr->send ^ 1);
-		tr->lat_ticks = c->trunk_lat_ns ? fe_ns_to_ticks(c->trunk_lat_ns[l], dp->hz) : 0;
-		if (rte_eth_macaddr_get(tr->port, &mac) == 0)
-			memcpy(tr->mac, mac.addr_bytes, 6);
-		g->hl[tr->send].trunk = g->hl[tr->recv].trunk = (uint8_t)g->ntrunks;
-		g->ntrunks++;
-	}
-	return 0;
-}
-
-int
-fe_graph_split_delay(const struct fe_dp *dp, unsigned h, struct fe_link_cfg *cfg, char *err,
-		     size_t errlen)
-{
-	const struct fe_graph *g = dp->graph;
-	uint64_t lat;
-
-	if (g == NULL || h >= g->nhl || g->hl[h].side != FE_HL_SEND)
-		return 0;
-	lat = g->trunk[g->hl[h].trunk].lat_ticks;
-	if (cfg->prop_ticks < lat) {
-		snprintf(err, errlen,
-			 "link %s: delay %.0f ns is shorter than the real link between the boxes "
-			 "(%.0f ns one way): give it at least that, or a larger scale",
-			 g->hl[h].name, (double)cfg->prop_ticks * 1e9 / (double)dp->hz,
-			 (double)lat * 1e9 / (double)dp->hz);
-		return -EINVAL;
-	}
-	cfg->prop_ticks -= lat;
-	return 0;
-}
-
 int
 fe_graph_create(struct fe_dp *dp, const struct fe_graph_conf *c, int socket, char *err,
 		size_t errlen)
@@ -244,7 +138,7 @@ fe_graph_create(struct fe_dp *dp, const struct fe_graph_conf *c, int socket, cha
 	memcpy(g->nh0, c->nh, sizeof(g->nh0));
 	memcpy(g->tree0, c->tree, sizeof(g->tree0));
 	memcpy(g->tree, c->tree, sizeof(g->tree));
-	go_build(g);
+	fe_routing_build(g);
 	for (unsigned s = 0; s < g->nsw; s++)
 		g->seed[s] = c->path == FE_PATH_POLARIZED ? 0x9e3779b9u : 0x9e3779b9u * (s + 1);
 	/* spray-random: the run's seed, a stream past every link's (fe_rng.h) */
@@ -266,7 +160,7 @@ fe_graph_create(struct fe_dp *dp, const struct fe_graph_conf *c, int socket, cha
 	g->flowlet = rte_zmalloc_socket("fe_graph", sizeof(*g->flowlet) * g->nsw, 0, socket);
 	if (g->hl == NULL || g->seq_tx == NULL || g->seq_rx == NULL || g->flowlet == NULL)
 		goto nomem;
-	rc = trunks_setup(dp, g, c, socket, err, errlen);
+	rc = fe_trunk_setup(dp, g, c, socket, err, errlen);
 	if (rc == -ENOMEM)
 		goto nomem;
 	if (rc < 0)
@@ -296,7 +190,7 @@ fe_graph_create(struct fe_dp *dp, const struct fe_graph_conf *c, int socket, cha
 					   RTE_CACHE_LINE_SIZE, socket);
 		if (slots == NULL)
 			goto nomem;
-		if (fe_graph_split_delay(dp, i, &cfg, err, errlen) < 0) {
+		if (fe_trunk_split_delay(dp, i, &cfg, err, errlen) < 0) {
 			rte_free(slots);
 			return -EINVAL;
 		}
@@ -349,103 +243,6 @@ fe_graph_free(struct fe_graph *g)
 	rte_free(g->flowlet);
 	rte_free(g->trunk);
 	rte_free(g);
-}
-
-/*
- * A frame's flow, hashed: its IPv4 5-tuple, else its addresses. The common frame (untagged
- * IPv4 without options, TCP or UDP, not a fragment) is read here in a few loads; any
- * other goes through fe_nic_flow_key(): the same hash either way.
- */
-static __rte_noinline uint32_t
-flow_hash_slow(struct rte_mbuf *m)
-{
-	const uint8_t *f = rte_pktmbuf_mtod(m, const uint8_t *);
-	struct fe_nic_key k;
-	uint64_t a = 0, b = 0;
-
-	if (fe_nic_flow_key(f, rte_pktmbuf_data_len(m), &k) == 0)
-		return fe_nic_key_hash(&k);
-	memcpy(&a, f, 6);
-	memcpy(&b, f + 6, 6);
-	a = (a ^ b * 0x9e3779b97f4a7c15ULL) * 0xc2b2ae3d27d4eb4fULL;
-	return (uint32_t)(a >> 32 ^ a);
-}
-
-static __rte_always_inline uint32_t
-flow_hash(struct rte_mbuf *m)
-{
-	const uint8_t *f = rte_pktmbuf_mtod(m, const uint8_t *);
-	uint32_t sa, da, head;
-	uint16_t sp, dp, frag;
-
-	/* bytes 12..14: EtherType 0x0800 and version 4, 20 bytes of header; 20..21: no
-	 * fragment offset and not more fragments (flags' MF 0x20 and the offset's 13 bits) */
-	if (likely(rte_pktmbuf_data_len(m) >= 14 + 20 + 4)) {
-		memcpy(&head, f + 12, 4);
-		memcpy(&frag, f + 20, 2);
-		if (likely((rte_le_to_cpu_32(head) & 0xffffff) == 0x450008 &&
-			   (rte_le_to_cpu_16(frag) & 0xff3f) == 0 && (f[23] == 6 || f[23] == 17))) {
-			memcpy(&sa, f + 26, 4);
-			memcpy(&da, f + 30, 4);
-			memcpy(&sp, f + 34, 2);
-			memcpy(&dp, f + 36, 2);
-			return fe_nic_tuple_hash(sa, da, sp, dp, f[23]);
-		}
-	}
-	return flow_hash_slow(m);
-}
-
-static inline uint32_t
-mix(uint32_t h, uint32_t seed)
-{
-	uint64_t x = ((uint64_t)h ^ seed) * 0x9e3779b97f4a7c15ULL;
-
-	return (uint32_t)(x >> 32);
-}
-
-/* The way of ways[n] with the least queued at t; among equals, the flow's own. */
-static unsigned
-least_queued(struct fe_graph *g, const uint16_t *ways, unsigned n, unsigned x, uint32_t hash,
-	     uint64_t t)
-{
-	uint64_t best = UINT64_MAX;
-	unsigned k = 0;
-
-	for (unsigned i = 0, h0 = mix(hash, g->seed[x]) % n; i < n; i++) {
-		unsigned w = (h0 + i) % n;
-		uint64_t q = fe_link_backlog(&g->hl[ways[w]].l, t);
-
-		if (q < best) {
-			best = q;
-			k = w;
-		}
-	}
-	return k;
-}
-
-/* g->go: the path choice picks among several ways; _Q: by their queues (adaptive, flowlet) */
-#define FE_GOUT_CHOOSE	 (-2)
-#define FE_GOUT_CHOOSE_Q (-3)
-
-/* g->go from the routes now: a port's switch delivers, a switch with one way takes it. */
-static void
-go_build(struct fe_graph *g)
-{
-	for (unsigned x = 0; x < g->nsw; x++)
-		for (unsigned q = 0; q <= FE_GRAPH_PORTS; q++) {
-			unsigned d = g->port_sw[q];
-
-			if (q == R_FLOOD)
-				g->go[x][q] = FE_GOUT_FLOOD;
-			else if (d == x)
-				g->go[x][q] = FE_GOUT_PORT | (int32_t)q;
-			else if (g->nnh[x][d] == 1)
-				g->go[x][q] = g->nh[x][d][0];
-			else if (g->path == FE_PATH_ADAPTIVE || g->path == FE_PATH_FLOWLET)
-				g->go[x][q] = FE_GOUT_CHOOSE_Q;
-			else
-				g->go[x][q] = FE_GOUT_CHOOSE;
-		}
 }
 
 /*
@@ -525,7 +322,7 @@ reroute(struct fe_graph *g)
 				g->nnh[s][d] = (uint8_t)n;
 		}
 	}
-	go_build(g);
+	fe_routing_build(g);
 }
 
 /*
@@ -558,44 +355,6 @@ failover(struct fe_graph *g, uint64_t now)
 	if (changed)
 		reroute(g);
 	g->any_down = down || changed; /* checked again next pass until all are back */
-}
-
-/* The next hop from switch x toward switch d among n > 1 ways, by the path choice. */
-static __rte_noinline uint16_t
-choose_among(struct fe_graph *g, unsigned x, const uint16_t *ways, unsigned n, uint32_t hash,
-	     uint64_t t)
-{
-	unsigned k;
-
-	switch (g->path) {
-	case FE_PATH_SPRAY:
-		k = g->rr[x]++ % n;
-		break;
-	case FE_PATH_SPRAY_RANDOM:
-		k = (unsigned)((fe_rng_next(&g->rng) >> 32) * n >> 32);
-		break;
-	case FE_PATH_ADAPTIVE:
-		k = least_queued(g, ways, n, x, hash, t);
-		break;
-	case FE_PATH_FLOWLET: {
-		struct fe_flowlet *f = &g->flowlet[x][mix(hash, g->seed[x]) % FE_GRAPH_FLOWLETS];
-
-		/* a gap since the flow's last frame here: a new flowlet, a fresh choice */
-		if (f->hash != hash || t - f->last > g->flowlet_ticks || f->way >= n) {
-			if (f->hash == hash && f->last != 0)
-				FE_CNT_ADD(g->flowlets, 1);
-			f->hash = hash;
-			f->way = (uint16_t)least_queued(g, ways, n, x, hash, t);
-		}
-		f->last = t;
-		k = f->way;
-		break;
-	}
-	default: /* ecmp, polarized */
-		k = mix(hash, g->seed[x]) % n;
-		break;
-	}
-	return ways[k];
 }
 
 /* The input a frame from hop link h enters its switch by. */
@@ -698,9 +457,9 @@ hop(struct fe_dp *dp, unsigned src, uint16_t h, struct rte_mbuf *m, uint64_t t, 
 	struct fe_hoplink *hl = &dp->graph->hl[h];
 	uint64_t extra = 0;
 
-	/* the link's impairments first, as on a host's link (fe_switch.c to_link()) */
+	/* the link's impairments first, as on a host's link (fe_linkop_offer()) */
 	if (unlikely(hl->x.cfg.active) &&
-	    fe_switch_impair(dp, 2 * dp->nports + h, &hl->l, &hl->x, m, t, lane, &extra) < 0)
+	    fe_linkop_impair(dp, 2 * dp->nports + h, &hl->l, &hl->x, m, t, lane, &extra) < 0)
 		return;
 	if (R == FE_REGIME_PFC) {
 		hop_pfc(dp, src, h, m, t, lane, extra);
@@ -718,7 +477,7 @@ hop(struct fe_dp *dp, unsigned src, uint16_t h, struct rte_mbuf *m, uint64_t t, 
 	if (fe_link_enqueue_x(&hl->l, m, rte_pktmbuf_pkt_len(m), t, extra,
 			      FE_LABEL(src * FE_PFC_PRIOS + lane, lane)) < 0 &&
 	    (R != FE_REGIME_LOSSY || likely(!dp->trim) ||
-	     fe_switch_trim(dp, 2 * dp->nports + h, &hl->l, m, hl->l.last_drop, t,
+	     fe_linkop_trim(dp, 2 * dp->nports + h, &hl->l, m, hl->l.last_drop, t,
 			    FE_LABEL(src * FE_PFC_PRIOS + lane, lane)) < 0))
 		hop_drop(dp, h, m, t, hl->l.last_drop);
 }
@@ -754,7 +513,7 @@ hop_pfc(struct fe_dp *dp, unsigned src, uint16_t h, struct rte_mbuf *m, uint64_t
 	}
 	if (at_offer)
 		fe_link_pump_inline(&hl->l, t, fe_pfc_gate_inline, &hl->pfc);
-	fe_switch_pfc_took(dp, src, pfc, lane, dp->held[acct], t);
+	fe_egress_pfc_took(dp, src, pfc, lane, dp->held[acct], t);
 }
 
 /* A frame of route r to port q: a frame behind one of its flow that left later was
@@ -762,14 +521,14 @@ hop_pfc(struct fe_dp *dp, unsigned src, uint16_t h, struct rte_mbuf *m, uint64_t
 static __rte_always_inline void
 count_order(struct fe_graph *g, unsigned q, uint64_t r)
 {
-	uint32_t *last = &g->seq_rx[q][R_IN(r)][R_HASH(r) % FE_GRAPH_BUCKET];
+	uint32_t *last = &g->seq_rx[q][FE_ROUTE_IN(r)][FE_ROUTE_HASH(r) % FE_GRAPH_BUCKET];
 
-	if (R_DST(r) == R_FLOOD)
+	if (FE_ROUTE_DST(r) == FE_ROUTE_FLOOD)
 		return;
-	if ((int16_t)(R_SEQ(r) - (uint16_t)*last) < 0)
+	if ((int16_t)(FE_ROUTE_SEQ(r) - (uint16_t)*last) < 0)
 		FE_CNT_ADD(g->ooo[q], 1);
 	else
-		*last = R_SEQ(r);
+		*last = FE_ROUTE_SEQ(r);
 }
 
 /* To the host of port q, from input src: its down link; reordering counted here. */
@@ -779,7 +538,7 @@ deliver(struct fe_dp *dp, unsigned src, struct rte_mbuf *m, uint64_t r, unsigned
 {
 	if (!dp->one_switch) /* one switch has one way: nothing to reorder */
 		count_order(dp->graph, q, r);
-	fe_rg_egress(R, dp, src, q, m, t, R_LANE(r));
+	fe_rg_egress(R, dp, src, q, m, t, FE_ROUTE_LANE(r));
 }
 
 /* A flood at switch x: its hosts (but the sender), and its children in the origin's tree. */
@@ -788,8 +547,8 @@ flood_at(struct fe_dp *dp, unsigned x, unsigned src, struct rte_mbuf *m, uint64_
 	 const enum fe_regime R)
 {
 	struct fe_graph *g = dp->graph;
-	uint64_t r = *route_of(g, m);
-	unsigned origin = R_ORIGIN(r), n = 0;
+	uint64_t r = *fe_graph_route(g, m);
+	unsigned origin = FE_ROUTE_ORIGIN(r), n = 0;
 	struct {
 		unsigned port; /* a host port, or UINT32_MAX: a hop link */
 		uint16_t hop;
@@ -800,7 +559,7 @@ flood_at(struct fe_dp *dp, unsigned x, unsigned src, struct rte_mbuf *m, uint64_
 	if (dp->nic_pool != NULL)
 		fe_nic_flooded(dp, m);
 	for (unsigned p = 0; p < dp->nports; p++)
-		if (g->port_sw[p] == x && p != R_IN(r))
+		if (g->port_sw[p] == x && p != FE_ROUTE_IN(r))
 			to[n++].port = p;
 	for (unsigned h = 0; h < g->nhl && n < RTE_DIM(to); h++)
 		if (g->hl[h].from == x && g->tree[origin][g->hl[h].to] == h)
@@ -820,35 +579,11 @@ flood_at(struct fe_dp *dp, unsigned x, unsigned src, struct rte_mbuf *m, uint64_
 		if (to[i].port != UINT32_MAX)
 			deliver(dp, src, c, r, to[i].port, t, R);
 		else
-			hop(dp, src, to[i].hop, c, t, R_LANE(r), R);
+			hop(dp, src, to[i].hop, c, t, FE_ROUTE_LANE(r), R);
 	}
 }
 
-/* The next hop of frame m (route r) from switch x, among several ways. */
-static __rte_noinline int32_t
-choose_r(struct fe_graph *g, unsigned x, uint64_t r, uint64_t t, struct rte_mbuf *m)
-{
-	unsigned d = g->port_sw[R_DST(r)];
-	uint32_t hash = R_HASH(r);
-
-	if (g->path == FE_PATH_ENTROPY && g->nic_tags) /* its flow and its NIC's entropy */
-		hash |= fe_nic_tag_entropy(*RTE_MBUF_DYNFIELD(m, g->tagoff, uint64_t *)) << 16;
-	return choose_among(g, x, g->nh[x][d], g->nnh[x][d], hash, t);
-}
-
-/* Where a frame of route r goes from switch x: FE_GOUT_FLOOD, FE_GOUT_PORT | q, or a hop link. */
-static __rte_always_inline int32_t
-next_of(struct fe_dp *dp, unsigned x, uint64_t r, uint64_t t, struct rte_mbuf *m)
-{
-	struct fe_graph *g = dp->graph;
-	int32_t out = g->go[x][R_DST(r)];
-
-	/* a flood, its port here, or no choice to make (a leaf's one uplink, a spine's one
-	 * link down): no call */
-	return likely(out >= FE_GOUT_FLOOD) ? out : choose_r(g, x, r, t, m);
-}
-
-/* Frame m (route r) leaves switch x, from input src, toward out (next_of()). */
+/* Frame m (route r) leaves switch x, from input src, toward out (fe_routing_next()). */
 static __rte_always_inline void
 forward_to(struct fe_dp *dp, unsigned x, unsigned src, struct rte_mbuf *m, uint64_t r, uint64_t t,
 	   int32_t out, const enum fe_regime R)
@@ -858,11 +593,8 @@ forward_to(struct fe_dp *dp, unsigned x, unsigned src, struct rte_mbuf *m, uint6
 	else if (out & FE_GOUT_PORT)
 		deliver(dp, src, m, r, (unsigned)(out & 0xffff), t, R);
 	else
-		hop(dp, src, (uint16_t)out, m, t, R_LANE(r), R);
+		hop(dp, src, (uint16_t)out, m, t, FE_ROUTE_LANE(r), R);
 }
-
-static void trunk_credit(struct fe_dp *dp, struct fe_trunk *tr, uint8_t lane, uint32_t blocks,
-			 uint64_t t);
 
 /* The link out of a queued frame's next step (NULL: a flood, which always moves). */
 static inline struct fe_link *
@@ -937,8 +669,8 @@ credit_to(struct fe_dp *dp, struct fe_credit *c, unsigned src, uint8_t lane, uin
 	if (likely(c != NULL))
 		fe_credit_return(c, lane, fe_credit_blocks(len), t);
 	else
-		trunk_credit(dp, &g->trunk[g->hl[src - dp->nports].trunk], lane,
-			     fe_credit_blocks(len), t);
+		fe_trunk_credit(dp, &g->trunk[g->hl[src - dp->nports].trunk], lane,
+				fe_credit_blocks(len), t);
 }
 
 static inline void
@@ -974,10 +706,11 @@ cross_at_once(struct fe_dp *dp, unsigned x, unsigned src, struct rte_mbuf *m, ui
 	if (g->sw_iq[x] != 0 || out == FE_GOUT_FLOOD)
 		return 0;
 	o = output_of(dp, out);
-	if (stall_of(g, o, R_LANE(r))->until > t || !out_room(dp, out_link(dp, out), len, t, NULL))
+	if (stall_of(g, o, FE_ROUTE_LANE(r))->until > t ||
+	    !out_room(dp, out_link(dp, out), len, t, NULL))
 		return 0;
-	granted(dp, src, R_LANE(r), o);
-	credit_back(dp, src, R_LANE(r), len, t);
+	granted(dp, src, FE_ROUTE_LANE(r), o);
+	credit_back(dp, src, FE_ROUTE_LANE(r), len, t);
 	forward_to(dp, x, src, m, r, t, out, FE_REGIME_CREDIT);
 	return 1;
 }
@@ -1003,44 +736,21 @@ at_switch_to(struct fe_dp *dp, unsigned x, unsigned src, struct rte_mbuf *m, uin
 	if (R != FE_REGIME_CREDIT)
 		forward_to(dp, x, src, m, r, t, out, R);
 	else if (!cross_at_once(dp, x, src, m, r, t, out))
-		iq_push(dp, src, m, R_LANE(r), t, out);
+		iq_push(dp, src, m, FE_ROUTE_LANE(r), t, out);
 }
 
 static __rte_always_inline void
 at_switch_r(struct fe_dp *dp, unsigned x, unsigned src, struct rte_mbuf *m, uint64_t r, uint64_t t,
 	    const enum fe_regime R)
 {
-	at_switch_to(dp, x, src, m, r, t, next_of(dp, x, r, t, m), R);
+	at_switch_to(dp, x, src, m, r, t, fe_routing_next(dp, x, r, t, m), R);
 }
 
 static __rte_always_inline void
 at_switch(struct fe_dp *dp, unsigned x, unsigned src, struct rte_mbuf *m, uint64_t t,
 	  const enum fe_regime R)
 {
-	at_switch_r(dp, x, src, m, *route_of(dp->graph, m), t, R);
-}
-
-/*
- * The route of frame m come in by port `in` (out: fe_switch's lookup, a port or -1 to
- * flood), written in the frame: its flow hashed and numbered (a flood: neither). The
- * caller counts it, unicast or flooded.
- */
-static __rte_always_inline uint64_t
-route_in(struct fe_dp *dp, unsigned in, int out, struct rte_mbuf *m, uint8_t lane)
-{
-	struct fe_graph *g = dp->graph;
-	uint32_t seq = 0, hash = 0;
-	uint64_t r;
-
-	if (out >= 0 && !dp->one_switch) { /* one switch: no path to choose, no reordering */
-		hash = flow_hash(m) & 0xffff;
-		seq = ++g->seq_tx[in][hash % FE_GRAPH_BUCKET];
-	}
-	r = (uint64_t)(seq & 0xffff) << 48 | (uint64_t)hash << 32 | (uint64_t)lane << 24 |
-	    (uint64_t)g->port_sw[in] << 16 | (uint64_t)in << 8 |
-	    (out >= 0 ? (unsigned)out : R_FLOOD);
-	*route_of(g, m) = r;
-	return r;
+	at_switch_r(dp, x, src, m, *fe_graph_route(dp->graph, m), t, R);
 }
 
 /* The destination is on the ingress port itself: counted and freed. */
@@ -1067,7 +777,7 @@ graph_ingress(struct fe_dp *dp, unsigned in, int out, struct rte_mbuf *m, uint64
 		FE_CNT_ADD(dp->sw.unicast, 1);
 	else
 		FE_CNT_ADD(dp->sw.flooded, 1);
-	at_switch_r(dp, dp->graph->port_sw[in], in, m, route_in(dp, in, out, m, lane), t, R);
+	at_switch_r(dp, dp->graph->port_sw[in], in, m, fe_routing_in(dp, in, out, m, lane), t, R);
 }
 
 /*
@@ -1196,7 +906,7 @@ credit_run_flush(struct fe_dp *dp, unsigned src, uint16_t h, struct fe_link_offe
 		}
 	}
 	for (unsigned i = k; i < n; i++)
-		at_switch_to(dp, x, src, o[i].pkt, *route_of(g, o[i].pkt), o[i].at, h,
+		at_switch_to(dp, x, src, o[i].pkt, *fe_graph_route(g, o[i].pkt), o[i].at, h,
 			     FE_REGIME_CREDIT);
 }
 
@@ -1234,13 +944,13 @@ run_or_forward(struct fe_dp *dp, struct hop_run *run, unsigned x, struct rte_mbu
 	       uint64_t t, const enum fe_regime R)
 {
 	struct fe_link_offer *o;
-	int32_t out = dp->graph->go[x][R_DST(r)];
+	int32_t out = dp->graph->go[x][FE_ROUTE_DST(r)];
 
-	/* next_of(), with a choice by the queues made once the run is in them */
+	/* fe_routing_next(), with a choice by the queues made once the run is in them */
 	if (unlikely(out < FE_GOUT_FLOOD)) {
 		if (out == FE_GOUT_CHOOSE_Q)
 			run_end(dp, run, R);
-		out = choose_r(dp->graph, x, r, t, m);
+		out = fe_routing_choose(dp->graph, x, r, t, m);
 	}
 
 	if (out >= 0 && !(out & FE_GOUT_PORT)) {
@@ -1252,7 +962,7 @@ run_or_forward(struct fe_dp *dp, struct hop_run *run, unsigned x, struct rte_mbu
 		o->pkt = m;
 		o->at = t;
 		o->len = rte_pktmbuf_pkt_len(m);
-		o->label = FE_LABEL(run->src * FE_PFC_PRIOS + R_LANE(r), R_LANE(r));
+		o->label = FE_LABEL(run->src * FE_PFC_PRIOS + FE_ROUTE_LANE(r), FE_ROUTE_LANE(r));
 		return;
 	}
 	run_end(dp, run, R);
@@ -1296,7 +1006,7 @@ ingress_burst(struct fe_dp *dp, unsigned in, struct rte_mbuf **pkts, const uint6
 			unicast++;
 		else
 			flooded++;
-		run_or_forward(dp, &run, x, pkts[i], route_in(dp, in, outs[i], pkts[i], 0),
+		run_or_forward(dp, &run, x, pkts[i], fe_routing_in(dp, in, outs[i], pkts[i], 0),
 			       stamps[i], R);
 	}
 	run_end(dp, &run, R);
@@ -1325,309 +1035,6 @@ fe_graph_ingress_burst_credit(struct fe_dp *dp, unsigned in, struct rte_mbuf **p
 	ingress_burst(dp, in, pkts, stamps, outs, n, FE_REGIME_CREDIT);
 }
 
-/* ---- Split across boxes: the trunks ---- */
-
-/*
- * When a frame leaves for the other box, or came from it: the TSC live (the loop's pass
- * may run behind it), else the fake clock's now. How late it left is taken against it.
- */
-static inline uint64_t
-sent_at(const struct fe_dp *dp, uint64_t now)
-{
-	return dp->live ? rte_rdtsc() : now;
-}
-
-/* ns from t to `at`, for a field of 4 bytes (network order). */
-static inline uint32_t
-age_ns(const struct fe_dp *dp, uint64_t t, uint64_t at)
-{
-	return rte_cpu_to_be_32(
-		(uint32_t)RTE_MIN(fe_ticks_to_ns(at > t ? at - t : 0, dp->hz), UINT32_MAX));
-}
-
-/* What trunk tr staged, sent at now; what its port does not take is lost, counted. */
-static void
-trunk_tx(struct fe_dp *dp, struct fe_trunk *tr, uint64_t now)
-{
-	uint64_t at = sent_at(dp, now);
-	unsigned k;
-
-	/* a pause's decision tick, staged in its padding, becomes its age */
-	for (unsigned i = 0; i < tr->ntx; i++) {
-		uint8_t *f = rte_pktmbuf_mtod(tr->tx[i], uint8_t *);
-		uint64_t t;
-		uint32_t age;
-
-		if (f[12] != 0x88 || f[13] != 0x08)
-			continue;
-		memcpy(&t, f + FE_TRUNK_PFC_AGE, 8);
-		age = age_ns(dp, t, at);
-		memset(f + FE_TRUNK_PFC_AGE, 0, 8);
-		memcpy(f + FE_TRUNK_PFC_AGE, &age, 4);
-	}
-	k = rte_eth_tx_burst(tr->port, 0, tr->tx, tr->ntx);
-
-	if (k < tr->ntx) {
-		FE_CNT_ADD(tr->tx_full, tr->ntx - k);
-		rte_pktmbuf_free_bulk(tr->tx + k, tr->ntx - k);
-	}
-	tr->ntx = 0;
-}
-
-/* Onto trunk tr's port, once a pass (trunks_flush()) or a burst. */
-static inline void
-trunk_stage(struct fe_dp *dp, struct fe_trunk *tr, struct rte_mbuf *m, uint64_t now)
-{
-	if (tr->ntx == FE_BURST)
-		trunk_tx(dp, tr, now);
-	tr->tx[tr->ntx++] = m;
-}
-
-/*
- * A frame hop link h (sent from here) delivered at `due`, sent at now: to the other box,
- * with its route and how late it leaves (the other box takes it as due then).
- */
-static void
-trunk_send(struct fe_dp *dp, unsigned h, struct rte_mbuf *m, uint64_t due, uint64_t now)
-{
-	struct fe_graph *g = dp->graph;
-	struct fe_trunk *tr = &g->trunk[g->hl[h].trunk];
-	uint64_t r = *route_of(g, m), wire;
-	/* an emulated NIC's flow and PSN: the NIC at the other end of the flow reads them */
-	uint64_t tag =
-		g->nic_tags ? fe_nic_tag_port(*RTE_MBUF_DYNFIELD(m, g->tagoff, uint64_t *), g->glob)
-			    : 0;
-	uint64_t at = sent_at(dp, now);
-	uint32_t late = age_ns(dp, due, at);
-	uint8_t *f;
-
-	/* the box's own lateness, as a host's down link counts it: the verdicts see it */
-	fe_link_late(&g->hl[h].l, at > due ? at - due : 0);
-	/* the fabric's port numbers, the same on every box */
-	wire = (r & ~UINT64_C(0xffff)) | (uint64_t)g->glob[R_IN(r)] << 8 |
-	       (R_DST(r) == R_FLOOD ? R_FLOOD : g->glob[R_DST(r)]);
-	if (unlikely(rte_mbuf_refcnt_read(m) > 1 || !RTE_MBUF_DIRECT(m))) {
-		/* another holds this mbuf (an emulated NIC keeps it for a resend): its start is
-		 * not this box's to move, or the resend would carry this header */
-		struct rte_mbuf *c = rte_pktmbuf_copy(m, dp->pool, 0, UINT32_MAX);
-
-		rte_pktmbuf_free(m);
-		if (c == NULL) {
-			FE_CNT_ADD(tr->nombuf, 1);
-			return;
-		}
-		m = c;
-	}
-	f = (uint8_t *)rte_pktmbuf_prepend(m, FE_TRUNK_HDR);
-	if (f == NULL) { /* no headroom: lost here, counted */
-		FE_CNT_ADD(tr->tx_full, 1);
-		rte_pktmbuf_free(m);
-		return;
-	}
-	fe_trunk_hdr(f, tr->mac, FE_TRUNK_DATA, h);
-	memcpy(f + 18, &late, 4);
-	wire = rte_cpu_to_be_64(wire);
-	memcpy(f + 22, &wire, 8);
-	tag = rte_cpu_to_be_64(tag);
-	memcpy(f + 30, &tag, 8);
-	FE_CNT_ADD(tr->tx_frames, 1);
-	trunk_stage(dp, tr, m, now);
-}
-
-/* A control frame of len bytes for trunk tr, its Ethernet header written; NULL: none. */
-static uint8_t *
-trunk_ctl(struct fe_dp *dp, struct fe_trunk *tr, struct rte_mbuf **mp, uint16_t len)
-{
-	struct rte_mbuf *m = rte_pktmbuf_alloc(dp->pool);
-	uint8_t *f;
-
-	if (m == NULL || (f = (uint8_t *)rte_pktmbuf_append(m, len)) == NULL) {
-		rte_pktmbuf_free(m);
-		FE_CNT_ADD(tr->nombuf, 1);
-		return NULL;
-	}
-	memset(f, 0, len);
-	*mp = m;
-	return f;
-}
-
-/* The credits freed here for trunk tr's sender, in one frame (the oldest first). */
-static void
-trunk_credit_flush(struct fe_dp *dp, struct fe_trunk *tr, uint64_t now)
-{
-	struct rte_mbuf *m;
-	uint8_t *f;
-
-	if (tr->ncred == 0)
-		return;
-	f = trunk_ctl(dp, tr, &m,
-		      (uint16_t)(FE_TRUNK_COMMON + 2 + tr->ncred * sizeof(struct fe_trunk_credit)));
-	if (f != NULL) {
-		fe_trunk_hdr(f, tr->mac, FE_TRUNK_CREDIT, tr->recv);
-		f[18] = (uint8_t)tr->ncred;
-		for (unsigned i = 0; i < tr->ncred; i++) {
-			struct fe_trunk_credit c = {
-				.lane = tr->cred[i].lane,
-				.blocks = rte_cpu_to_be_16((uint16_t)tr->cred[i].blocks),
-				.age_ns = age_ns(dp, tr->cred[i].t, sent_at(dp, now))};
-
-			memcpy(f + 20 + i * sizeof(c), &c, sizeof(c));
-		}
-		FE_CNT_ADD(tr->tx_credit, 1);
-		trunk_stage(dp, tr, m, now);
-	}
-	tr->ncred = 0;
-}
-
-/* Credits: the receiver here freed blocks of lane at t, for a sender on another box. */
-static void
-trunk_credit(struct fe_dp *dp, struct fe_trunk *tr, uint8_t lane, uint32_t blocks, uint64_t t)
-{
-	if (tr->ncred == FE_TRUNK_CREDITS)
-		trunk_credit_flush(dp, tr, t);
-	tr->cred[tr->ncred].t = t;
-	tr->cred[tr->ncred].blocks = blocks;
-	tr->cred[tr->ncred].lane = lane;
-	tr->ncred++;
-}
-
-void
-fe_graph_pause_out(struct fe_dp *dp, unsigned h, uint8_t prio, enum fe_pfc_event ev, uint64_t t)
-{
-	struct fe_graph *g = dp->graph;
-	const struct fe_hoplink *hl = &g->hl[h];
-	struct fe_trunk *tr;
-	struct rte_mbuf *m;
-	uint8_t *f;
-
-	if (ev == FE_PFC_XOFF)
-		g->pfc_busy = 1;			 /* pfc_service() looks for its XON */
-	if (ev == FE_PFC_NONE || hl->side != FE_HL_RECV) /* here: the gate reads its state */
-		return;
-	tr = &g->trunk[hl->trunk];
-	f = trunk_ctl(dp, tr, &m, 60);
-	if (f == NULL)
-		return;
-	fe_pfc_frame(f, tr->mac, prio, ev == FE_PFC_XOFF ? hl->pfc.cfg.quanta : 0);
-	memcpy(f + FE_TRUNK_PFC_AGE, &t, 8); /* its age once it leaves (trunk_tx()) */
-	FE_CNT_ADD(tr->tx_pfc, 1);
-	trunk_stage(dp, tr, m, t);
-}
-
-/* A frame from trunk tr at now: into its switch, or its flow control to the sender here. */
-static __rte_always_inline void
-trunk_in(struct fe_dp *dp, struct fe_trunk *tr, struct rte_mbuf *m, uint64_t now,
-	 const enum fe_regime R)
-{
-	struct fe_graph *g = dp->graph;
-	const uint8_t *f = rte_pktmbuf_mtod(m, const uint8_t *);
-	uint32_t len = rte_pktmbuf_data_len(m);
-	uint16_t type = len >= 14 ? (uint16_t)(f[12] << 8 | f[13]) : 0;
-
-	if (type == 0x8808 && len >= 34 && f[14] == 0x01 && f[15] == 0x01) {
-		/* 802.1Qbb from the receiver there: its reaction delay, less the real link's */
-		struct fe_hoplink *hl = &g->hl[tr->send];
-		uint32_t age_be = 0;
-		uint64_t back, at;
-
-		/* decided age ago there (its padding says), and the real link took its
-		 * latency: the sender stops the reaction delay after the decision */
-		if (len >= FE_TRUNK_PFC_AGE + 4)
-			memcpy(&age_be, f + FE_TRUNK_PFC_AGE, 4);
-		back = tr->lat_ticks + fe_ns_to_ticks(rte_be_to_cpu_32(age_be), dp->hz);
-		at = sent_at(dp, now) + hl->pfc.cfg.delay_ticks;
-		at = at > back ? at - back : 0;
-		for (uint8_t p = 0; p < FE_PFC_PRIOS; p++)
-			if (f[17] >> p & 1)
-				fe_pfc_heard(&hl->pfc, p, (f[18 + 2 * p] | f[19 + 2 * p]) != 0, at);
-		FE_CNT_ADD(tr->rx_pfc, 1);
-		rte_pktmbuf_free(m);
-		return;
-	}
-	if (type != FE_TRUNK_ETHERTYPE || len < FE_TRUNK_COMMON || f[14] != FE_TRUNK_VERSION) {
-		FE_CNT_ADD(tr->rx_bad, 1);
-		rte_pktmbuf_free(m);
-		return;
-	}
-	if (f[15] == FE_TRUNK_PROBE) { /* the other box measures the link: sent back */
-		uint8_t *w = rte_pktmbuf_mtod(m, uint8_t *);
-
-		w[15] = FE_TRUNK_ECHO;
-		memcpy(w + 6, tr->mac, 6);
-		FE_CNT_ADD(tr->probes, 1);
-		trunk_stage(dp, tr, m, now);
-		return;
-	}
-	if (f[15] == FE_TRUNK_ECHO) { /* a late answer to this box's own measurement */
-		FE_CNT_ADD(tr->echoes, 1);
-		rte_pktmbuf_free(m);
-		return;
-	}
-	if (f[15] == FE_TRUNK_CREDIT && (unsigned)(f[16] << 8 | f[17]) == tr->send && len >= 20 &&
-	    len >= 20 + f[18] * sizeof(struct fe_trunk_credit)) {
-		/* credits back: freed age ago there, and the real link took its latency */
-		struct fe_credit *c = &g->hl[tr->send].cred;
-		const uint64_t rx = sent_at(dp, now); /* when it came (the TSC, live) */
-
-		for (unsigned i = 0; i < f[18] && c->ring != NULL; i++) {
-			struct fe_trunk_credit e;
-			uint64_t back;
-
-			memcpy(&e, f + 20 + i * sizeof(e), sizeof(e));
-			back = tr->lat_ticks + fe_ns_to_ticks(rte_be_to_cpu_32(e.age_ns), dp->hz);
-			if (e.lane < dp->conf.lanes)
-				fe_credit_return(c, e.lane, rte_be_to_cpu_16(e.blocks),
-						 rx > back ? rx - back : 0);
-		}
-		FE_CNT_ADD(tr->rx_credit, 1);
-		rte_pktmbuf_free(m);
-		return;
-	}
-	if (f[15] == FE_TRUNK_DATA && len >= FE_TRUNK_HDR &&
-	    (unsigned)(f[16] << 8 | f[17]) == tr->recv) {
-		uint64_t r, late, at, tag;
-		uint32_t late_ns;
-		unsigned in, dst;
-
-		memcpy(&late_ns, f + 18, 4);
-		memcpy(&r, f + 22, 8);
-		r = rte_be_to_cpu_64(r);
-		memcpy(&tag, f + 30, 8);
-		/* due here as late as it left there: the real link took its latency */
-		late = fe_ns_to_ticks(rte_be_to_cpu_32(late_ns), dp->hz);
-		at = sent_at(dp, now);
-		at = at > late ? at - late : 0;
-		in = g->loc[R_IN(r)];
-		dst = R_DST(r) == R_FLOOD ? R_FLOOD : g->loc[R_DST(r)];
-		/* a route this box can take: known ports, a lane it runs, a switch it knows */
-		if (in != 0xff && (dst != 0xff || R_DST(r) == R_FLOOD) &&
-		    R_LANE(r) < dp->conf.lanes && R_ORIGIN(r) < g->nsw) {
-			const uint8_t *src = f + FE_TRUNK_HDR + 6;
-
-			rte_pktmbuf_adj(m, FE_TRUNK_HDR);
-			fe_filter_forget(m, dp->filter_dynoff);
-			/* its sender's address is known here once its frame came by */
-			if (len >= FE_TRUNK_HDR + 12 && !(src[0] & 1))
-				fe_mac_learn(dp->mac, src, (uint16_t)in, now);
-			*route_of(g, m) = (r & ~UINT64_C(0xffff)) | (uint64_t)in << 8 | dst;
-			*RTE_MBUF_DYNFIELD(m, g->tagoff, uint64_t *) =
-				fe_nic_tag_port(rte_be_to_cpu_64(tag), g->loc);
-			FE_CNT_ADD(tr->rx_frames, 1);
-			/* due past this pass (it runs behind the TSC), or behind one that is: it
-			 * waits its tick, in order (the reader leaves room: trunks_rx()) */
-			if (at > now || tr->due_head != tr->due_tail) {
-				tr->due[tr->due_tail % FE_TRUNK_DUE].m = m;
-				tr->due[tr->due_tail++ % FE_TRUNK_DUE].at = at;
-				return;
-			}
-			at_switch(dp, g->hl[tr->recv].to, input_of(dp, tr->recv), m, at, R);
-			return;
-		}
-	}
-	FE_CNT_ADD(tr->rx_bad, 1);
-	rte_pktmbuf_free(m);
-}
-
 /* What the trunks brought by now; how many. */
 static __rte_always_inline unsigned
 trunks_rx(struct fe_dp *dp, uint64_t now, const enum fe_regime R)
@@ -1651,24 +1058,16 @@ trunks_rx(struct fe_dp *dp, uint64_t now, const enum fe_regime R)
 		k = rte_eth_rx_burst(
 			tr->port, 0, pkts,
 			(uint16_t)RTE_MIN(FE_BURST, FE_TRUNK_DUE - (tr->due_tail - tr->due_head)));
-		for (unsigned j = 0; j < k; j++)
-			trunk_in(dp, tr, pkts[j], now, R);
+		for (unsigned j = 0; j < k; j++) {
+			uint64_t at;
+
+			if (fe_trunk_in(dp, tr, pkts[j], now, &at))
+				at_switch(dp, g->hl[tr->recv].to, input_of(dp, tr->recv), pkts[j],
+					  at, R);
+		}
 		n += k;
 	}
 	return n;
-}
-
-/* What the trunks have staged, sent; what the ports do not take is lost, counted. */
-static void
-trunks_flush(struct fe_dp *dp, uint64_t now)
-{
-	struct fe_graph *g = dp->graph;
-
-	for (unsigned t = 0; t < g->ntrunks; t++) {
-		trunk_credit_flush(dp, &g->trunk[t], now);
-		if (g->trunk[t].ntx)
-			trunk_tx(dp, &g->trunk[t], now);
-	}
 }
 
 /* ---- Credits: the input queues of every switch ---- */
@@ -1683,13 +1082,13 @@ flood_blocked(struct fe_dp *dp, unsigned src, struct rte_mbuf *m, uint32_t len, 
 	      uint64_t *leave)
 {
 	struct fe_graph *g = dp->graph;
-	uint64_t r = *route_of(g, m);
+	uint64_t r = *fe_graph_route(g, m);
 	unsigned x = switch_of(dp, src);
 
 	for (unsigned p = 0; p < dp->nports; p++) {
 		struct fe_link *l = &dp->ports[p].down;
 
-		if (g->port_sw[p] != x || p == R_IN(r))
+		if (g->port_sw[p] != x || p == FE_ROUTE_IN(r))
 			continue;
 		if (!out_room(dp, l, len, now, leave))
 			return l;
@@ -1698,7 +1097,7 @@ flood_blocked(struct fe_dp *dp, unsigned src, struct rte_mbuf *m, uint32_t len, 
 	for (unsigned h = 0; h < g->nhl; h++) {
 		struct fe_link *l = &g->hl[h].l;
 
-		if (g->hl[h].from != x || g->tree[R_ORIGIN(r)][g->hl[h].to] != h)
+		if (g->hl[h].from != x || g->tree[FE_ROUTE_ORIGIN(r)][g->hl[h].to] != h)
 			continue;
 		if (!out_room(dp, l, len, now, leave))
 			return l;
@@ -1788,7 +1187,7 @@ iq_serve(struct fe_dp *dp, unsigned src, uint8_t lane, uint64_t now)
 	m = s->m;
 	out = s->out;
 	iq_pop(dp, src, lane, t); /* s is free for reuse from here */
-	forward_to(dp, switch_of(dp, src), src, m, *route_of(g, m), t, out, FE_REGIME_CREDIT);
+	forward_to(dp, switch_of(dp, src), src, m, *fe_graph_route(g, m), t, out, FE_REGIME_CREDIT);
 	return 1;
 }
 
@@ -1891,14 +1290,14 @@ pfc_service(struct fe_dp *dp, uint64_t now)
 		     pr++) {
 			if (!fe_pfc_xoff(&hl->pfc, pr))
 				continue;
-			fe_graph_pause_out(
+			fe_trunk_pause_out(
 				dp, h, pr,
 				fe_pfc_update(&hl->pfc, pr,
 					      dp->held[input_of(dp, h) * FE_PFC_PRIOS + pr], now),
 				now);
 			if (hl->side == FE_HL_RECV && fe_pfc_xoff(&hl->pfc, pr) &&
 			    fe_pfc_refresh_due(&hl->pfc, pr, now))
-				fe_graph_pause_out(dp, h, pr, FE_PFC_XOFF, now); /* refresh */
+				fe_trunk_pause_out(dp, h, pr, FE_PFC_XOFF, now); /* refresh */
 		}
 		if (hl->storm_until && hl->storm_until <= now)
 			hl->storm_until = 0; /* restored; stormed again at once if still stuck */
@@ -2072,7 +1471,7 @@ arrivals(struct fe_dp *dp, uint64_t now, const enum fe_regime R)
 			fe_tap_pkt(tap, pkts[j], stamps[j], FE_TAP_DELIVERED);
 		if (unlikely(g->hl[i].side == FE_HL_SEND)) /* to the other box */
 			for (unsigned j = 0; j < k; j++)
-				trunk_send(dp, i, pkts[j], stamps[j], now);
+				fe_trunk_send(dp, i, pkts[j], stamps[j], now);
 		else
 			arrivals_runs(dp, i, pkts, stamps, k, R);
 		n += k;
@@ -2104,7 +1503,7 @@ graph_service(struct fe_dp *dp, uint64_t now, const enum fe_regime R)
 	if (R != FE_REGIME_LOSSY && now >= g->dl_next)
 		deadlock_check(dp, now);
 	if (unlikely(g->ntrunks))
-		trunks_flush(dp, now);
+		fe_trunk_flush(dp, now);
 	return total;
 }
 
@@ -2195,7 +1594,7 @@ fe_graph_drain(struct fe_dp *dp)
 	for (unsigned t = 0; g && t < g->ntrunks; t++) {
 		struct fe_trunk *tr = &g->trunk[t];
 
-		/* nothing staged to send: every pass sends it before it ends (trunks_flush(),
+		/* nothing staged to send: every pass sends it before it ends (fe_trunk_flush(),
 		 * what the port refuses is tx_full), and the engine stops between passes */
 		RTE_ASSERT(tr->ntx == 0);
 		FE_CNT_ADD(tr->rx_stopped, tr->due_tail - tr->due_head);
@@ -2213,4 +1612,17 @@ fe_graph_drain(struct fe_dp *dp)
 		}
 		FE_CNT_SET(q->depth, 0);
 	}
+}
+
+const char *
+fe_dp_link_name(const struct fe_dp *dp, unsigned n, char *buf, size_t len)
+{
+	unsigned i;
+	const enum fe_link_kind k = fe_dp_link_kind(dp, n, &i);
+
+	if (k == FE_LINK_HOP)
+		snprintf(buf, len, "%s", dp->graph->hl[i].name);
+	else
+		snprintf(buf, len, "%u.%s", i, k == FE_LINK_DOWN ? "down" : "up");
+	return buf;
 }
