@@ -11,6 +11,7 @@
 #include <rte_mbuf_dyn.h>
 
 #include "fe_egress.h"
+#include "fe_flood.h"
 #include "fe_graph.h"
 #include "fe_linkop.h"
 #include "fe_nictag.h"
@@ -245,357 +246,6 @@ fe_graph_free(struct fe_graph *g)
 	rte_free(g);
 }
 
-/*
- * The broadcast trees over the links that are up: breadth-first from each root over the
- * directions not routed around, in the links' order, as fe_route_compute() builds the
- * topology's (all links up: the same trees). A switch no such tree reaches keeps its
- * hop of the topology's tree (a link down: its copies are lost there).
- */
-static void
-retree(struct fe_graph *g)
-{
-	uint8_t seen[FE_GRAPH_SW];
-	unsigned queue[FE_GRAPH_SW];
-
-	memcpy(g->tree, g->tree0, sizeof(g->tree));
-	for (unsigned r = 0; r < g->nsw; r++) {
-		unsigned head = 0, tail = 0;
-
-		memset(seen, 0, sizeof(seen));
-		seen[r] = 1;
-		queue[tail++] = r;
-		while (head != tail) {
-			unsigned u = queue[head++];
-
-			for (unsigned h = 0; h < g->nhl; h++)
-				if (g->hl[h].from == u && !g->hl[h].routed_around &&
-				    !seen[g->hl[h].to]) {
-					seen[g->hl[h].to] = 1;
-					g->tree[r][g->hl[h].to] = (uint16_t)h;
-					queue[tail++] = g->hl[h].to;
-				}
-		}
-	}
-}
-
-/*
- * Routes over the links that are up (failover): shortest paths from every switch toward
- * every other over the directions not routed around, as routing converges once a link is
- * withdrawn; a pair that has no such path keeps its routes (its frames are lost). The
- * broadcast trees too (retree()).
- */
-static void
-reroute(struct fe_graph *g)
-{
-	uint8_t dist[FE_GRAPH_SW];
-	unsigned queue[FE_GRAPH_SW];
-
-	memcpy(g->nnh, g->nnh0, sizeof(g->nnh));
-	memcpy(g->nh, g->nh0, sizeof(g->nh));
-	retree(g);
-	for (unsigned d = 0; d < g->nsw; d++) {
-		unsigned head = 0, tail = 0;
-
-		memset(dist, 0xff, sizeof(dist));
-		dist[d] = 0;
-		queue[tail++] = d;
-		while (head != tail) {
-			unsigned u = queue[head++];
-
-			for (unsigned h = 0; h < g->nhl; h++)
-				if (g->hl[h].to == u && !g->hl[h].routed_around &&
-				    dist[g->hl[h].from] == 0xff) {
-					dist[g->hl[h].from] = (uint8_t)(dist[u] + 1);
-					queue[tail++] = g->hl[h].from;
-				}
-		}
-		for (unsigned s = 0; s < g->nsw; s++) {
-			unsigned n = 0;
-
-			if (s == d || dist[s] == 0xff)
-				continue;
-			for (unsigned h = 0; h < g->nhl && n < FE_GRAPH_WAYS; h++)
-				if (g->hl[h].from == s && !g->hl[h].routed_around &&
-				    dist[g->hl[h].to] + 1 == dist[s])
-					g->nh[s][d][n++] = (uint16_t)h;
-			if (n)
-				g->nnh[s][d] = (uint8_t)n;
-		}
-	}
-	fe_routing_build(g);
-}
-
-/*
- * Links that lose everything (a flap, a cut): once seen so for the failover time they
- * are routed around; once back, routed over again. Run when any link is down.
- */
-static void
-failover(struct fe_graph *g, uint64_t now)
-{
-	int changed = 0, down = 0;
-
-	for (unsigned i = 0; i < g->nhl; i++) {
-		struct fe_hoplink *h = &g->hl[i];
-
-		if (!fe_graph_link_down(h)) {
-			changed |= h->routed_around;
-			h->routed_around = 0;
-			h->down_seen = 0;
-			continue;
-		}
-		down = 1;
-		if (h->down_seen == 0)
-			h->down_seen = now ? now : 1;
-		if (!h->routed_around && now - h->down_seen >= g->failover_ticks) {
-			h->routed_around = 1;
-			FE_CNT_ADD(h->failovers, 1);
-			changed = 1;
-		}
-	}
-	if (changed)
-		reroute(g);
-	g->any_down = down || changed; /* checked again next pass until all are back */
-}
-
-/* The input a frame from hop link h enters its switch by. */
-static inline unsigned
-input_of(const struct fe_dp *dp, unsigned h)
-{
-	return dp->nports + h;
-}
-
-/* The switch an input belongs to. */
-static inline unsigned
-switch_of(const struct fe_dp *dp, unsigned src)
-{
-	return src < dp->nports ? dp->graph->port_sw[src] : dp->graph->hl[src - dp->nports].to;
-}
-
-/*
- * Into hop link h at t from input src. A drop (its buffer full; under PFC, headroom
- * exceeded or the link stormed by the watchdog) is counted by the link and freed. PFC:
- * the bytes are held against src, which pauses its sender at XOFF.
- */
-/* Free a frame link h dropped at t (counted already), shown to a capture of it first. */
-static void
-hop_drop(struct fe_dp *dp, uint16_t h, struct rte_mbuf *m, uint64_t t, uint8_t why)
-{
-	struct fe_tap *tap = fe_tap_on(&dp->tap, 2 * dp->nports + h);
-
-	if (unlikely(tap != NULL))
-		fe_tap_pkt(tap, m, t, why);
-	rte_pktmbuf_free(m);
-}
-
-static __rte_noinline void hop_pfc(struct fe_dp *dp, unsigned src, uint16_t h, struct rte_mbuf *m,
-				   uint64_t t, uint8_t lane, uint64_t extra);
-
-/*
- * PFC: hop link hl is pumped to the tick of each frame offered to it, before and after
- * the offer (hop_pfc(); a run: fe_link_enqueue_burst_open()), so that a frame the gate
- * lets start by then has started, and has left the buffer by the tick it ends, whatever
- * the frames a pass takes: the frames offered after it do not see it, nor does what the
- * switch holds (so its pauses can come and go otherwise than before). Given the pauses,
- * the same starts as the pass's pump would give: no pause decided later in the pass
- * reaches back to a tick of it (a pause decided at t stops the sender from t + delay,
- * and a pass is a step no longer than that delay past the last one, whose arrivals it
- * has all taken unless it stopped at its bound, the box behind its schedule). Not so,
- * and left to the pump: a delay shorter than the step; a link to another box, whose
- * pauses a trunk brings when they come; a link the watchdog storms, whose pump ignores
- * the pauses or drops what waits, or a watchdog that could storm it within a step (it
- * would drop a frame started here); a test's pump_only.
- */
-static inline int
-pfc_at_offer(const struct fe_dp *dp, const struct fe_hoplink *hl)
-{
-	return hl->side == FE_HL_HERE && hl->storm_until == 0 &&
-	       hl->pfc.cfg.delay_ticks >= dp->step &&
-	       (dp->wd.ticks == 0 || dp->wd.ticks >= dp->step) && !dp->graph->pump_only;
-}
-
-/*
- * Credits: hop link h is pumped to the tick of each frame offered to it, before and after
- * the offer (hop(); a run: fe_link_enqueue_while_room() with its credit loop), as under
- * PFC. The starts
- * are the pass's pump's whatever comes later in the pass: a credit only opens the gate,
- * and a return added later is due no sooner than those already on the loop
- * (fe_credit_return() keeps them in order), so it cannot start a frame sooner. What it
- * can change is the fewest blocks the sender held (avail_min, credits_min): blocks taken
- * before a return due by then was on the loop read lower. So a link is pumped so only
- * where every return due by an offer's tick is on the loop when it is offered: a return
- * is due a return delay after its frame left the receiver's input buffer, at its arrival
- * (after the last pass's end, so due after this one's with a delay no shorter than the
- * step) or, from an input queue, at a tick that can be before (a head moved when its
- * switch's memory was seen to free room, or discarded by a stall): so while the
- * receiver's input queues hold nothing from it. Not so, and left to the pump: a return
- * delay shorter than the step; a link to another box, whose credits a trunk brings when
- * they come; a test's pump_only. Left as they are: a pass that stopped at its bound (the
- * box behind its schedule) leaves arrivals, their returns due by the next pass's offers;
- * and a frame the sender's own input queue moved on at such an old tick can bring one.
- */
-static inline int
-credit_at_offer(const struct fe_dp *dp, unsigned h)
-{
-	const struct fe_graph *g = dp->graph;
-	const unsigned q0 = input_of(dp, h) * FE_LANES_MAX;
-
-	RTE_BUILD_BUG_ON(64 % FE_LANES_MAX != 0); /* an input's lanes: bits of one word */
-	if (g->hl[h].side != FE_HL_HERE || g->hl[h].cred.return_ticks < dp->step || g->pump_only)
-		return 0;
-	if (((g->iq_busy[q0 / 64] >> (q0 % 64)) & ((UINT64_C(1) << FE_LANES_MAX) - 1)) == 0)
-		return 1; /* none of its queues may hold a frame */
-	for (unsigned lane = 0; lane < FE_LANES_MAX; lane++)
-		if (g->iq[q0 + lane].head != g->iq[q0 + lane].tail)
-			return 0;
-	return 1;
-}
-
-static __rte_always_inline void
-hop(struct fe_dp *dp, unsigned src, uint16_t h, struct rte_mbuf *m, uint64_t t, uint8_t lane,
-    const enum fe_regime R)
-{
-	struct fe_hoplink *hl = &dp->graph->hl[h];
-	uint64_t extra = 0;
-
-	/* the link's impairments first, as on a host's link (fe_linkop_offer()) */
-	if (unlikely(hl->x.cfg.active) &&
-	    fe_linkop_impair(dp, 2 * dp->nports + h, &hl->l, &hl->x, m, t, lane, &extra) < 0)
-		return;
-	if (R == FE_REGIME_PFC) {
-		hop_pfc(dp, src, h, m, t, lane, extra);
-		return;
-	}
-	if (R == FE_REGIME_CREDIT && credit_at_offer(dp, h)) {
-		fe_link_pump_inline(&hl->l, t, fe_credit_gate_inline, &hl->cred);
-		if (fe_link_enqueue_x(&hl->l, m, rte_pktmbuf_pkt_len(m), t, extra,
-				      FE_LABEL(src * FE_PFC_PRIOS + lane, lane)) < 0)
-			hop_drop(dp, h, m, t, hl->l.last_drop);
-		else
-			fe_link_pump_inline(&hl->l, t, fe_credit_gate_inline, &hl->cred);
-		return;
-	}
-	if (fe_link_enqueue_x(&hl->l, m, rte_pktmbuf_pkt_len(m), t, extra,
-			      FE_LABEL(src * FE_PFC_PRIOS + lane, lane)) < 0 &&
-	    (R != FE_REGIME_LOSSY || likely(!dp->trim) ||
-	     fe_linkop_trim(dp, 2 * dp->nports + h, &hl->l, m, hl->l.last_drop, t,
-			    FE_LABEL(src * FE_PFC_PRIOS + lane, lane)) < 0))
-		hop_drop(dp, h, m, t, hl->l.last_drop);
-}
-
-/* hop() under PFC: the watchdog, the headroom, and the pause of src's sender. */
-static __rte_noinline void
-hop_pfc(struct fe_dp *dp, unsigned src, uint16_t h, struct rte_mbuf *m, uint64_t t, uint8_t lane,
-	uint64_t extra)
-{
-	struct fe_graph *g = dp->graph;
-	struct fe_hoplink *hl = &g->hl[h];
-	uint32_t len = rte_pktmbuf_pkt_len(m), acct = src * FE_PFC_PRIOS + lane;
-	struct fe_pfc *pfc = fe_graph_input_pfc(dp, src);
-	const int at_offer = pfc_at_offer(dp, hl);
-
-	if (hl->storm_until > t && dp->wd.action == FE_PFC_WD_DROP) {
-		FE_CNT_ADD(hl->l.st.in_pkts, 1);
-		FE_CNT_ADD(hl->l.st.in_bytes, len);
-		fe_link_drop_cause(&hl->l, FE_LINK_DROP_WATCHDOG, len, lane);
-		hop_drop(dp, h, m, t, FE_LINK_DROP_WATCHDOG);
-		return;
-	}
-	if (fe_pfc_admit(pfc, dp->held[acct], len) < 0) {
-		fe_link_drop(&hl->l, FE_LINK_DROP_HEADROOM, len, lane);
-		hop_drop(dp, h, m, t, FE_LINK_DROP_HEADROOM);
-		return;
-	}
-	if (at_offer)
-		fe_link_pump_inline(&hl->l, t, fe_pfc_gate_inline, &hl->pfc);
-	if (fe_link_enqueue_x(&hl->l, m, len, t, extra, FE_LABEL(acct, lane)) < 0) {
-		hop_drop(dp, h, m, t, hl->l.last_drop);
-		return;
-	}
-	if (at_offer)
-		fe_link_pump_inline(&hl->l, t, fe_pfc_gate_inline, &hl->pfc);
-	fe_egress_pfc_took(dp, src, pfc, lane, dp->held[acct], t);
-}
-
-/* A frame of route r to port q: a frame behind one of its flow that left later was
- * reordered on the way (counted per destination port). */
-static __rte_always_inline void
-count_order(struct fe_graph *g, unsigned q, uint64_t r)
-{
-	uint32_t *last = &g->seq_rx[q][FE_ROUTE_IN(r)][FE_ROUTE_HASH(r) % FE_GRAPH_BUCKET];
-
-	if (FE_ROUTE_DST(r) == FE_ROUTE_FLOOD)
-		return;
-	if ((int16_t)(FE_ROUTE_SEQ(r) - (uint16_t)*last) < 0)
-		FE_CNT_ADD(g->ooo[q], 1);
-	else
-		*last = FE_ROUTE_SEQ(r);
-}
-
-/* To the host of port q, from input src: its down link; reordering counted here. */
-static __rte_always_inline void
-deliver(struct fe_dp *dp, unsigned src, struct rte_mbuf *m, uint64_t r, unsigned q, uint64_t t,
-	const enum fe_regime R)
-{
-	if (!dp->one_switch) /* one switch has one way: nothing to reorder */
-		count_order(dp->graph, q, r);
-	fe_rg_egress(R, dp, src, q, m, t, FE_ROUTE_LANE(r));
-}
-
-/* A flood at switch x: its hosts (but the sender), and its children in the origin's tree. */
-static __rte_noinline void
-flood_at(struct fe_dp *dp, unsigned x, unsigned src, struct rte_mbuf *m, uint64_t t,
-	 const enum fe_regime R)
-{
-	struct fe_graph *g = dp->graph;
-	uint64_t r = *fe_graph_route(g, m);
-	unsigned origin = FE_ROUTE_ORIGIN(r), n = 0;
-	struct {
-		unsigned port; /* a host port, or UINT32_MAX: a hop link */
-		uint16_t hop;
-	} to[RTE_MAX_ETHPORTS + FE_GRAPH_SW * 4];
-
-	/* a queue pair's frame flooded (its destination forgotten since it was sent): every
-	 * host gets a plain copy, and the sender's NIC recovers the one its peer missed */
-	if (dp->nic_pool != NULL)
-		fe_nic_flooded(dp, m);
-	for (unsigned p = 0; p < dp->nports; p++)
-		if (g->port_sw[p] == x && p != FE_ROUTE_IN(r))
-			to[n++].port = p;
-	for (unsigned h = 0; h < g->nhl && n < RTE_DIM(to); h++)
-		if (g->hl[h].from == x && g->tree[origin][g->hl[h].to] == h)
-			to[n++] = (typeof(to[0])){.port = UINT32_MAX, .hop = (uint16_t)h};
-	if (n == 0) { /* a switch of the flood's tree with no host and no further branch */
-		FE_CNT_ADD(dp->sw.flood_ends, 1);
-		rte_pktmbuf_free(m);
-		return;
-	}
-	for (unsigned i = 0; i < n; i++) {
-		struct rte_mbuf *c = i + 1 == n ? m : rte_pktmbuf_copy(m, dp->pool, 0, UINT32_MAX);
-
-		if (c == NULL) {
-			FE_CNT_ADD(dp->sw.nombuf, 1);
-			continue;
-		}
-		if (to[i].port != UINT32_MAX)
-			deliver(dp, src, c, r, to[i].port, t, R);
-		else
-			hop(dp, src, to[i].hop, c, t, FE_ROUTE_LANE(r), R);
-	}
-}
-
-/* Frame m (route r) leaves switch x, from input src, toward out (fe_routing_next()). */
-static __rte_always_inline void
-forward_to(struct fe_dp *dp, unsigned x, unsigned src, struct rte_mbuf *m, uint64_t r, uint64_t t,
-	   int32_t out, const enum fe_regime R)
-{
-	if (out == FE_GOUT_FLOOD)
-		flood_at(dp, x, src, m, t, R);
-	else if (out & FE_GOUT_PORT)
-		deliver(dp, src, m, r, (unsigned)(out & 0xffff), t, R);
-	else
-		hop(dp, src, (uint16_t)out, m, t, FE_ROUTE_LANE(r), R);
-}
-
 /* The link out of a queued frame's next step (NULL: a flood, which always moves). */
 static inline struct fe_link *
 out_link(struct fe_dp *dp, int32_t out)
@@ -711,7 +361,7 @@ cross_at_once(struct fe_dp *dp, unsigned x, unsigned src, struct rte_mbuf *m, ui
 		return 0;
 	granted(dp, src, FE_ROUTE_LANE(r), o);
 	credit_back(dp, src, FE_ROUTE_LANE(r), len, t);
-	forward_to(dp, x, src, m, r, t, out, FE_REGIME_CREDIT);
+	fe_flood_forward(dp, x, src, m, r, t, out, FE_REGIME_CREDIT);
 	return 1;
 }
 
@@ -723,7 +373,7 @@ iq_push(struct fe_dp *dp, unsigned src, struct rte_mbuf *m, uint8_t lane, uint64
 	unsigned qi = src * FE_LANES_MAX + lane;
 
 	fe_iq_push(&g->iq[qi], m, t, out, &g->iq_pkts);
-	g->sw_iq[switch_of(dp, src)]++;
+	g->sw_iq[fe_hop_switch(dp, src)]++;
 	g->iq_busy[qi / 64] |= UINT64_C(1) << (qi % 64);
 }
 
@@ -734,7 +384,7 @@ at_switch_to(struct fe_dp *dp, unsigned x, unsigned src, struct rte_mbuf *m, uin
 	     int32_t out, const enum fe_regime R)
 {
 	if (R != FE_REGIME_CREDIT)
-		forward_to(dp, x, src, m, r, t, out, R);
+		fe_flood_forward(dp, x, src, m, r, t, out, R);
 	else if (!cross_at_once(dp, x, src, m, r, t, out))
 		iq_push(dp, src, m, FE_ROUTE_LANE(r), t, out);
 }
@@ -786,7 +436,7 @@ graph_ingress(struct fe_dp *dp, unsigned in, int out, struct rte_mbuf *m, uint64
  * buffer, input queue, pause and credit loop sees the same offers in the same order as
  * one frame at a time.
  *
- * PFC: hop_pfc() decides nothing for a run whose frames all count against one input and
+ * PFC: fe_hop_pfc() decides nothing for a run whose frames all count against one input and
  * priority, not paused (XOFF), that no watchdog drops and that cannot bring what the
  * switch holds from that input to XOFF: no headroom drop, no pause. 1: such a run.
  */
@@ -813,7 +463,7 @@ pfc_run_quiet(struct fe_dp *dp, unsigned src, const struct fe_hoplink *hl,
 
 /*
  * Lossy, and PFC's quiet runs: the link takes the run whole (fe_link_enqueue_burst()),
- * dropping what it has no room for; under PFC, pumped at each offer (pfc_at_offer()), its
+ * dropping what it has no room for; under PFC, pumped at each offer (fe_hop_pfc_at_offer()), its
  * frames start as they come while none waits (a pump to each one's tick has nothing to
  * start: one lane, pfc_run_quiet()), and from the first that waits go one at a time. A
  * link with impairments, or a run PFC may decide something for: one frame at a time.
@@ -828,7 +478,7 @@ run_flush(struct fe_dp *dp, unsigned src, uint16_t h, struct fe_link_offer *o, u
 	/* (trimming: one frame at a time, each header behind the frames before it) */
 	if (likely(!hl->x.cfg.active) && (R != FE_REGIME_LOSSY || likely(!dp->trim)) &&
 	    (R != FE_REGIME_PFC || pfc_run_quiet(dp, src, hl, o, n))) {
-		if (R == FE_REGIME_PFC && pfc_at_offer(dp, hl)) {
+		if (R == FE_REGIME_PFC && fe_hop_pfc_at_offer(dp, hl)) {
 			const struct fe_pfc_prio *q = &hl->pfc.prio[FE_LABEL_CLASS(o[0].label)];
 
 			k = fe_link_enqueue_burst_open(&hl->l, o, n, q->from, q->until, &nd);
@@ -839,11 +489,11 @@ run_flush(struct fe_dp *dp, unsigned src, uint16_t h, struct fe_link_offer *o, u
 	}
 	for (unsigned i = 0; nd > 0 && i < k; i++)
 		if (o[i].why != FE_LINK_DROP__MAX) {
-			hop_drop(dp, h, o[i].pkt, o[i].at, o[i].why);
+			fe_hop_drop(dp, h, o[i].pkt, o[i].at, o[i].why);
 			nd--;
 		}
 	for (unsigned i = k; i < n; i++)
-		hop(dp, src, h, o[i].pkt, o[i].at, FE_LABEL_CLASS(o[i].label), R);
+		fe_hop(dp, src, h, o[i].pkt, o[i].at, FE_LABEL_CLASS(o[i].label), R);
 }
 
 static __rte_noinline void
@@ -869,7 +519,7 @@ static __rte_noinline void
 credit_run_flush(struct fe_dp *dp, unsigned src, uint16_t h, struct fe_link_offer *o, unsigned n)
 {
 	struct fe_graph *g = dp->graph;
-	const unsigned x = switch_of(dp, src), oi = dp->nports + h;
+	const unsigned x = fe_hop_switch(dp, src), oi = dp->nports + h;
 	unsigned k = 0;
 
 	/* a run's ticks do not decrease: not stalled at o[0]'s, not at any */
@@ -879,7 +529,8 @@ credit_run_flush(struct fe_dp *dp, unsigned src, uint16_t h, struct fe_link_offe
 			dp->conf.credit.out_pkts ? dp->conf.credit.out_pkts : UINT32_MAX;
 
 		k = fe_link_enqueue_while_room(&g->hl[h].l, o, n, max_q,
-					       credit_at_offer(dp, h) ? &g->hl[h].cred : NULL);
+					       fe_hop_credit_at_offer(dp, h) ? &g->hl[h].cred
+									     : NULL);
 		if (k != 0) { /* as cross_at_once() for each: the last one granted */
 			struct fe_credit *c = credit_of(dp, src);
 
@@ -976,7 +627,7 @@ arrivals_runs(struct fe_dp *dp, unsigned i, void **pkts, const uint64_t *stamps,
 {
 	struct fe_graph *g = dp->graph;
 	struct fe_link_offer o[FE_BURST];
-	struct hop_run run = {.o = o, .end = o, .h = -1, .src = input_of(dp, i)};
+	struct hop_run run = {.o = o, .end = o, .h = -1, .src = fe_hop_input(dp, i)};
 	unsigned x = g->hl[i].to;
 	const int off = g->dynoff;
 
@@ -1051,7 +702,7 @@ trunks_rx(struct fe_dp *dp, uint64_t now, const enum fe_regime R)
 		for (;
 		     tr->due_head != tr->due_tail && tr->due[tr->due_head % FE_TRUNK_DUE].at <= now;
 		     tr->due_head++, n++)
-			at_switch(dp, g->hl[tr->recv].to, input_of(dp, tr->recv),
+			at_switch(dp, g->hl[tr->recv].to, fe_hop_input(dp, tr->recv),
 				  tr->due[tr->due_head % FE_TRUNK_DUE].m,
 				  tr->due[tr->due_head % FE_TRUNK_DUE].at, R);
 		/* no more than the frames can wait for: the rest stays in the port's ring */
@@ -1062,8 +713,8 @@ trunks_rx(struct fe_dp *dp, uint64_t now, const enum fe_regime R)
 			uint64_t at;
 
 			if (fe_trunk_in(dp, tr, pkts[j], now, &at))
-				at_switch(dp, g->hl[tr->recv].to, input_of(dp, tr->recv), pkts[j],
-					  at, R);
+				at_switch(dp, g->hl[tr->recv].to, fe_hop_input(dp, tr->recv),
+					  pkts[j], at, R);
 		}
 		n += k;
 	}
@@ -1083,7 +734,7 @@ flood_blocked(struct fe_dp *dp, unsigned src, struct rte_mbuf *m, uint32_t len, 
 {
 	struct fe_graph *g = dp->graph;
 	uint64_t r = *fe_graph_route(g, m);
-	unsigned x = switch_of(dp, src);
+	unsigned x = fe_hop_switch(dp, src);
 
 	for (unsigned p = 0; p < dp->nports; p++) {
 		struct fe_link *l = &dp->ports[p].down;
@@ -1116,7 +767,7 @@ iq_pop(struct fe_dp *dp, unsigned src, uint8_t lane, uint64_t t)
 
 	credit_back(dp, src, lane, s->len, t);
 	fe_iq_pop(q, t, &g->iq_pkts);
-	g->sw_iq[switch_of(dp, src)]--;
+	g->sw_iq[fe_hop_switch(dp, src)]--;
 }
 
 /* out_room() for the head of input queue q (not a flood), what it found kept
@@ -1187,7 +838,8 @@ iq_serve(struct fe_dp *dp, unsigned src, uint8_t lane, uint64_t now)
 	m = s->m;
 	out = s->out;
 	iq_pop(dp, src, lane, t); /* s is free for reuse from here */
-	forward_to(dp, switch_of(dp, src), src, m, *fe_graph_route(g, m), t, out, FE_REGIME_CREDIT);
+	fe_flood_forward(dp, fe_hop_switch(dp, src), src, m, *fe_graph_route(g, m), t, out,
+			 FE_REGIME_CREDIT);
 	return 1;
 }
 
@@ -1293,7 +945,8 @@ pfc_service(struct fe_dp *dp, uint64_t now)
 			fe_trunk_pause_out(
 				dp, h, pr,
 				fe_pfc_update(&hl->pfc, pr,
-					      dp->held[input_of(dp, h) * FE_PFC_PRIOS + pr], now),
+					      dp->held[fe_hop_input(dp, h) * FE_PFC_PRIOS + pr],
+					      now),
 				now);
 			if (hl->side == FE_HL_RECV && fe_pfc_xoff(&hl->pfc, pr) &&
 			    fe_pfc_refresh_due(&hl->pfc, pr, now))
@@ -1371,7 +1024,7 @@ waits_for(const struct fe_dp *dp, unsigned a, unsigned b)
 {
 	const struct fe_graph *g = dp->graph;
 	const struct fe_link *l = &g->hl[b].l;
-	unsigned src = input_of(dp, a);
+	unsigned src = fe_hop_input(dp, a);
 
 	if (g->hl[b].from != g->hl[a].to)
 		return 0;
@@ -1486,7 +1139,7 @@ graph_service(struct fe_dp *dp, uint64_t now, const enum fe_regime R)
 	unsigned total = 0, n;
 
 	if (unlikely(g->any_down))
-		failover(g, now);
+		fe_flood_failover(g, now);
 	if (unlikely(g->ntrunks)) /* split across boxes: what the other boxes sent */
 		total += trunks_rx(dp, now, R);
 	/* hop by hop: what one link delivers may cross the next in the same pass */
@@ -1608,7 +1261,7 @@ fe_graph_drain(struct fe_dp *dp)
 		FE_CNT_ADD(q->stopped, q->tail - q->head);
 		for (; q->head != q->tail; q->head++, g->iq_pkts--) {
 			rte_pktmbuf_free(q->s[q->head & q->mask].m);
-			g->sw_iq[switch_of(dp, i / FE_LANES_MAX)]--;
+			g->sw_iq[fe_hop_switch(dp, i / FE_LANES_MAX)]--;
 		}
 		FE_CNT_SET(q->depth, 0);
 	}
