@@ -186,7 +186,7 @@ show_projection(const struct cg_campaign *c)
 {
 	const struct cg_projection_cfg *p = &c->proj;
 
-	if (!c->allreduce)
+	if (!cg_projects(c))
 		return;
 	printf("projection to ");
 	if (p->nranks == 0)
@@ -232,6 +232,13 @@ show_regime(const struct cg_campaign *c, const struct cg_regime *g)
 	if (g->topology[0])
 		printf("  topology %s (%s), path %s%s\n", g->topology_name, g->topology,
 		       fe_path_name(g->path), g->split ? ", split across boxes" : "");
+	if (g->scale_auto) {
+		printf("  scale auto: chosen before the regimes (calibration), at least %" PRIu32,
+		       g->scale_min ? g->scale_min : 1);
+		if (g->scale_max)
+			printf(", at most %" PRIu32, g->scale_max);
+		printf("; shown at %" PRIu32 "\n", g->scale);
+	}
 	if (g->ranks)
 		printf("  ranks %u (hosts 1..%u)\n", g->ranks, g->ranks);
 	if (g->alike)
@@ -349,7 +356,7 @@ show(const char *name)
 		       c->host[h].addr, c->host[h].ifname, c->host[h].port,
 		       c->host[h].pci ? " (PCI)" : "");
 	if (c->allreduce) {
-		printf("job %s, sizes", c->torch ? "torch" : "allreduce");
+		printf("job %s, sizes", c->torch ? "torch" : c->perm ? "permutation" : "allreduce");
 		for (unsigned i = 0; i < c->nsizes; i++)
 			printf(" %s", cg_size_name(c->sizes[i], b, sizeof(b)));
 		printf(", iterations %u, warmup %u\n", c->iters, c->warmup);

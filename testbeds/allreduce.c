@@ -12,6 +12,16 @@
  * START_NS is the wall clock (CLOCK_REALTIME) when rank 0 left the barrier.
  * --hook CMD runs "CMD G" on rank 0 before the barrier of each iteration G listed in
  * --hook-iters, so that a fault is in place before any rank starts that iteration.
+ *
+ * --pattern permutation runs, in place of the all-reduce, a permutation: rank r sends its
+ * SIZE bytes to rank (r + n/2) mod n and receives as many from (r - n/2) mod n, all at
+ * once (MPI_Sendrecv), so that an iteration's time, the slowest rank's, is the tail
+ * flow completion time of n flows (on a leaf-spine whose leaves hold n/2 ranks each,
+ * every flow crosses the spines). Every element received is checked the same way.
+ *
+ * FE_ALLREDUCE_CORRUPT=G (tests): the last rank adds 1 to one element of what it sends in
+ * iteration G (from 1, as the iter lines count), so that the result is wrong and the job
+ * must fail (as allreduce_torch.py does).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -33,6 +43,7 @@ struct opts {
 	const char *hook;
 	int hook_iters[MAX_HOOKS];
 	int nhooks;
+	int perm; /* --pattern permutation */
 };
 
 static void
@@ -40,12 +51,14 @@ usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: allreduce [--sizes SIZE[,SIZE...]] [--iters N] [--warmup N]\n"
-		"                 [--hook CMD --hook-iters G[,G...]]\n"
+		"                 [--hook CMD --hook-iters G[,G...]] [--pattern P]\n"
 		"  --sizes     bytes per rank, with K/M/KiB/MiB suffixes (default 1MiB)\n"
 		"  --iters     measured iterations per size (default 20)\n"
 		"  --warmup    unmeasured iterations per size first (default 2)\n"
 		"  --hook      rank 0 runs 'CMD G' before iteration G (G from 1, over all sizes)\n"
-		"  --hook-iters the iterations G that run the hook\n");
+		"  --hook-iters the iterations G that run the hook\n"
+		"  --pattern   allreduce (default) | permutation: rank r sends SIZE bytes to\n"
+		"              rank r + n/2 (mod n) and receives from r - n/2\n");
 }
 
 static int
@@ -79,6 +92,7 @@ parse_args(int argc, char **argv, struct opts *o)
 					   {"warmup", required_argument, NULL, 'w'},
 					   {"hook", required_argument, NULL, 'k'},
 					   {"hook-iters", required_argument, NULL, 'g'},
+					   {"pattern", required_argument, NULL, 'p'},
 					   {"help", no_argument, NULL, 'h'},
 					   {NULL, 0, NULL, 0}};
 	char *save = NULL, *t;
@@ -113,6 +127,16 @@ parse_args(int argc, char **argv, struct opts *o)
 			for (t = strtok_r(optarg, ",", &save); t && o->nhooks < MAX_HOOKS;
 			     t = strtok_r(NULL, ",", &save))
 				o->hook_iters[o->nhooks++] = atoi(t);
+			break;
+		case 'p':
+			o->perm = !strcmp(optarg, "permutation");
+			if (!o->perm && strcmp(optarg, "allreduce")) {
+				fprintf(stderr,
+					"allreduce: --pattern: '%s' (allowed: allreduce, "
+					"permutation)\n",
+					optarg);
+				return -1;
+			}
 			break;
 		case 'h':
 			usage(stdout);
@@ -162,20 +186,43 @@ check(const int32_t *recv, size_t n, int ranks, int it)
 	return bad;
 }
 
-/* One iteration of n elements; returns the slowest rank's time in seconds (rank 0). */
-static double
-iteration(int32_t *send, int32_t *recv, size_t n, int rank, int ranks, int it, long *bad)
+/* The permutation: what rank `from` sent (value()) must be what arrived. */
+static long
+check_from(const int32_t *recv, size_t n, int from, int it)
 {
+	long bad = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (recv[i] != value(from, i, it))
+			bad++;
+	return bad;
+}
+
+/*
+ * One iteration of n elements; returns the slowest rank's time in seconds (rank 0).
+ * perm: the permutation (above) in place of the all-reduce.
+ */
+static double
+iteration(int32_t *send, int32_t *recv, size_t n, int rank, int ranks, int it, int perm,
+	  int corrupt, long *bad)
+{
+	int to = (rank + ranks / 2) % ranks, from = (rank - ranks / 2 + ranks) % ranks;
 	double t0, dt, slowest = 0;
 	long mine, all = 0;
 
 	for (size_t i = 0; i < n; i++)
 		send[i] = value(rank, i, it);
+	if (corrupt && rank == ranks - 1)
+		send[n / 2]++;
 	MPI_Barrier(MPI_COMM_WORLD);
 	t0 = MPI_Wtime();
-	MPI_Allreduce(send, recv, (int)n, MPI_INT32_T, MPI_SUM, MPI_COMM_WORLD);
+	if (perm)
+		MPI_Sendrecv(send, (int)n, MPI_INT32_T, to, it, recv, (int)n, MPI_INT32_T, from, it,
+			     MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+	else
+		MPI_Allreduce(send, recv, (int)n, MPI_INT32_T, MPI_SUM, MPI_COMM_WORLD);
 	dt = MPI_Wtime() - t0;
-	mine = check(recv, n, ranks, it);
+	mine = perm ? check_from(recv, n, from, it) : check(recv, n, ranks, it);
 	MPI_Reduce(&dt, &slowest, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
 	MPI_Reduce(&mine, &all, 1, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
 	*bad = all;
@@ -186,7 +233,8 @@ int
 main(int argc, char **argv)
 {
 	struct opts o;
-	int rank, ranks, g = 0, it = 0, rc = 0;
+	const char *ce = getenv("FE_ALLREDUCE_CORRUPT");
+	int rank, ranks, g = 0, it = 0, rc = 0, corrupt_at = ce ? atoi(ce) : 0;
 	int32_t *send, *recv;
 	uint64_t maxn = 0;
 
@@ -202,7 +250,8 @@ main(int argc, char **argv)
 	if (send == NULL || recv == NULL)
 		MPI_Abort(MPI_COMM_WORLD, 2);
 	if (rank == 0) {
-		printf("# allreduce ranks=%d iters=%d warmup=%d sizes=", ranks, o.iters, o.warmup);
+		printf("# allreduce ranks=%d iters=%d warmup=%d pattern=%s sizes=", ranks, o.iters,
+		       o.warmup, o.perm ? "permutation" : "allreduce");
 		for (int s = 0; s < o.nsizes; s++)
 			printf("%s%" PRIu64, s ? "," : "", o.sizes[s] / 4 * 4);
 		printf("\n");
@@ -213,7 +262,7 @@ main(int argc, char **argv)
 		long bad;
 
 		for (int w = 0; w < o.warmup; w++)
-			iteration(send, recv, n, rank, ranks, it++, &bad);
+			iteration(send, recv, n, rank, ranks, it++, o.perm, 0, &bad);
 		for (int i = 1; i <= o.iters && rc == 0; i++) {
 			uint64_t start;
 			double t;
@@ -227,7 +276,8 @@ main(int argc, char **argv)
 					fprintf(stderr, "allreduce: hook '%s' failed\n", cmd);
 			}
 			start = wall_ns();
-			t = iteration(send, recv, n, rank, ranks, it++, &bad);
+			t = iteration(send, recv, n, rank, ranks, it++, o.perm, g == corrupt_at,
+				      &bad);
 			if (rank == 0) {
 				if (bad) {
 					fprintf(stderr,

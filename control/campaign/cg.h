@@ -79,6 +79,8 @@ enum cg_exit {
 	CG_JOB_FAILED = 5,    /* the job failed (a wrong all-reduce result, a crash) */
 	CG_UNWRITTEN = 6,     /* a file of the results could not be written */
 	CG_FAULTS_FAILED = 7, /* complete, but a fault step's command failed at run time */
+	CG_UNFAITHFUL = 8,    /* calibration: no scale in range of a scale: auto regime is
+				 faithful on this box (said before the regimes ran) */
 	CG_INTERRUPTED = 130,
 };
 
@@ -141,6 +143,11 @@ struct cg_regime {
 	 * over the campaign's alike-links; links[0 .. nalike - 1] are theirs (cg_file.c) */
 	int alike;
 	unsigned alike_of, nalike;
+	/* scale: auto (docs/campaigns.md, "Calibration"): scale chosen before the regimes,
+	 * at least scale_min (0: 1), at most scale_max (0: the most the regime compiles at);
+	 * compiled at the floor until then. An alike regime's follows its twin's. */
+	int scale_auto;
+	uint32_t scale_min, scale_max;
 };
 
 /* The ranks regime g's job runs on: its ranks:, else every host of the campaign. */
@@ -186,6 +193,7 @@ struct cg_fidelity {
 	double load;	 /* offered load at most this fraction of the measured capacity */
 	int capacity;	 /* measure the capacity before the regimes */
 	uint64_t cap_ns; /* for this long */
+	int calibrate;	 /* every dataplane regime's scale a floor (scale_auto) */
 };
 
 /*
@@ -229,6 +237,8 @@ struct cg_campaign {
 	int allreduce; /* an all-reduce of sizes and iterations; else: a command */
 	int torch;     /* the all-reduce: PyTorch's torch.distributed over gloo (kind torch),
 			  else MPI's (kind allreduce) */
+	int perm;      /* kind permutation: MPI's job, each rank's SIZE to rank r + n/2, in
+			  place of the all-reduce (its sizes and iterations the same) */
 	char command[1024];
 	uint64_t sizes[CG_MAX_SIZES];
 	unsigned nsizes, iters, warmup;
@@ -286,6 +296,9 @@ int cg_regime_has_link(const struct cg_campaign *c, const struct cg_regime *g, c
  */
 int cg_regime_hops(const struct cg_campaign *c, const struct cg_regime *g, struct fe_linkdef *def,
 		   char (*dir)[80], char *err, size_t errlen);
+/* Regime g compiled again at scale (calibration): 0, or -EINVAL with err (g unchanged). */
+int cg_regime_rescale(const struct cg_campaign *c, struct cg_regime *g, uint32_t scale, char *err,
+		      size_t errlen);
 const char *cg_size_name(uint64_t s, char *buf, size_t len);
 /* "2 regimes, 1 fault (2 steps)": the campaign's regimes, faults and their steps */
 const char *cg_describe(const struct cg_campaign *c, char *buf, size_t len);
@@ -569,6 +582,71 @@ void cg_verdict_text(json_t *reasons, json_t *notes, char *v, size_t len);
 void cg_verdict_partial(const char *partial, const char *verdict, char *v, size_t len);
 
 /*
+ * cg_calib.c: calibration (docs/campaigns.md, "Calibration"). Before its regimes, a
+ * campaign with a regime at scale: auto runs its job through the ideal dataplane and
+ * takes the box's timing noise from that run (cg_noise_of()); cg_calib_choose() gives
+ * each such regime the least scale, at or above its floor and at most its most, at which
+ * the verdict's bounds hold with CG_CALIB_MARGIN: the noise's p99 (lateness, edge wait)
+ * at most fid.late / CG_CALIB_MARGIN of a hop, the offered load at most fid.load of the
+ * capacity. Pure: no I/O.
+ */
+#define CG_CALIB_MARGIN 2.0
+struct cg_noise {
+	double late_p99_ns, late_max_ns; /* the worst link's lateness p99, the max; NAN: none */
+	double wait_p99_ns, wait_max_ns; /* the edge wait over every timed port; NAN: none */
+	double window_s;		 /* the counters' window (0: not known) */
+	/* over the window, what the kernel saw take the lcore's core (counters.lcores) */
+	double preempted, runq_wait_ns, irq_ns, softirq_ns, steal_ns;
+	char takes[768]; /* what the runner saw most on that core ("": nothing found) */
+};
+/* A regime as calibration sees it: its hop and load as functions of its scale s. */
+struct cg_calib_want {
+	double hop_ns, hop_fixed_ns;	       /* hop(s) = hop_ns x s + hop_fixed_ns */
+	double offered_bps, offered_fixed_bps; /* offered(s) = offered_bps / s + fixed; both
+						  0: unbounded (not checked) */
+	uint32_t floor, max;		       /* the range of scales it may run at */
+	double late, load;		       /* the verdict's fractions (fid) */
+	double capacity_bps;		       /* measured through the ideal dataplane; 0: not */
+};
+enum cg_calib_result {
+	CG_CAL_CHOSEN,	   /* scale: the least in range where the bounds hold */
+	CG_CAL_UNMEASURED, /* no noise measured: scale is the floor (or the load's least) */
+	CG_CAL_NONE,	   /* no scale in range: scale is the most, why says what fails */
+};
+struct cg_calib_choice {
+	enum cg_calib_result result;
+	uint32_t scale;
+	double hop_ns;	    /* at scale */
+	double need_hop_ns; /* the least hop the noise allows (NAN: no noise measured) */
+	char why[1024];
+};
+/* The noise of a run through the ideal dataplane (its figures: cg_figures()); takes "". */
+void cg_noise_of(json_t *run, struct cg_noise *n);
+/* "its lcore was preempted 1200 times (...); its core spent 800 ms in interrupts (...)" */
+const char *cg_noise_cause(const struct cg_noise *n, char *buf, size_t len);
+void cg_calib_choose(const struct cg_noise *n, const struct cg_calib_want *w,
+		     struct cg_calib_choice *out);
+/* A task as /proc has it: its run time so far (schedstat) and the core it last ran on. */
+struct cg_task {
+	pid_t pid, tid;
+	unsigned cpu;
+	uint64_t run_ns;
+	char comm[16];
+};
+/* cg_proc.c: every task of the machine, up to max; how many. */
+size_t cg_tasks_read(struct cg_task *t, size_t max);
+/* The tasks (up to 3) that ran most between two reads and were last on core cpu, 1 ms or
+ * more: "tasks last seen on CPU0: fabemu-dp (pid 17173) ran 2400 ms, cc1 (...) ..."; "". */
+const char *cg_tasks_on(const struct cg_task *a, size_t na, const struct cg_task *b, size_t nb,
+			unsigned cpu, char *out, size_t len);
+/* What grew most on CPU cpu between two reads of /proc/interrupts and of /proc/softirqs
+ * (their text), secs apart: "on CPU0: interrupt LOC 998/s (Local timer interrupts),
+ * softirq NET_RX 11800/s, ..." (up to 3 of each); "" if nothing did. */
+const char *cg_core_takers(const char *irq_before, const char *irq_after, const char *soft_before,
+			   const char *soft_after, unsigned cpu, double secs, char *out,
+			   size_t len);
+
+/*
  * cg_stats.c: the uncertainty of a row and the word of a comparison (docs/campaigns.md,
  * "Intervals and comparisons"). A sample is a row's iteration times grouped by
  * repetition; the bootstrap draws repetitions with replacement, then iterations within
@@ -750,8 +828,15 @@ struct cg_proj {
 	struct cg_proj_check check[CG_PROJ_MAX_CHECK];
 	unsigned ncheck;
 };
+/* Whether the campaign's job is an all-reduce of sizes, which the projection models
+ * (not a command job's, nor a permutation's). */
+static inline int
+cg_projects(const struct cg_campaign *c)
+{
+	return c->allreduce && !c->perm;
+}
 /* The projections of a campaign's rows: one a series and size (out: room for
- * CG_MAX_REGIMES x CG_MAX_SIZES); how many (0 for a command job). */
+ * CG_MAX_REGIMES x CG_MAX_SIZES); how many (0 but where cg_projects()). */
 size_t cg_project(const struct cg_campaign *c, const struct cg_row *rows, size_t nrows,
 		  struct cg_proj *out);
 /* The model of p at n ranks (compute_ms 0: no share waiting). */

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* fabemu-dp for one run: started on the testbed's ports, reset, read, stopped. */
+#include <errno.h>
 #include <inttypes.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -274,6 +276,34 @@ out:
 }
 
 /*
+ * The lcore's weight against the machine's other tasks. The kernel schedules each session
+ * as one group (autogroup: kernel.sched_autogroup_enabled) and a task's nice only counts
+ * within its own; the dataplane, in a session of its own (cg_spawn()), had an even share
+ * of core 0 with every other session there, its nice -10 notwithstanding: another user's
+ * compiler or test took 0.3 to 7 s of a run's core (docs/campaigns.md, "Calibration").
+ * With cores: split core 0 is the network's, so its session gets the highest weight
+ * (CG_DP_AUTOGROUP_NICE; written once it listens: after its setsid()). The group goes with
+ * the session: nothing to restore. A kernel without autogroup: nothing to do, nice holds.
+ */
+#define CG_DP_AUTOGROUP_NICE (-20)
+static void
+dp_weight(const struct cg_run *r)
+{
+	char path[64];
+	FILE *f;
+
+	if (!r->c->split || r->dp <= 0)
+		return;
+	snprintf(path, sizeof(path), "/proc/%d/autogroup", (int)r->dp);
+	if ((f = fopen(path, "w")) == NULL)
+		return;
+	fprintf(f, "%d\n", CG_DP_AUTOGROUP_NICE);
+	if (fclose(f) != 0)
+		cg_say("  (the dataplane's scheduling group kept its weight: %s: %s)\n", path,
+		       strerror(errno));
+}
+
+/*
  * Start fabemu-dp with the profile at path (a regime's, or the ideal one for the
  * capacity) on the regime's edge; its output goes to logs/dp-TAG.log and its final
  * counters to logs/dp-TAG.json. Returns once it answers on its control socket.
@@ -371,6 +401,8 @@ cg_dp_start(struct cg_run *r, const struct cg_regime *g, const char *profile, un
 	r->dp = cg_spawn(argv, log, NULL);
 	if (dp_wait(r->sock, &r->dp) == 0) {
 		unsigned k = 1;
+
+		dp_weight(r);
 
 		for (; k < r->nboxes; k++) {
 			char ns[80], sock[160];

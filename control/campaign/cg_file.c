@@ -33,7 +33,7 @@ struct y_action {
 
 struct y_regime {
 	char *name, *kind, *profile, *scale, *pmd, *ring, *mtu, *dataplane, *nic, *topology, *path;
-	char *split, *realtime, *ranks, *alike;
+	char *split, *realtime, *ranks, *alike, *scale_min, *scale_max;
 	char **links;
 	unsigned links_count;
 };
@@ -49,7 +49,7 @@ struct y_beside {
 };
 
 struct y_fidelity {
-	char *lateness, *load, *capacity, *capacity_time;
+	char *lateness, *load, *capacity, *capacity_time, *calibrate;
 };
 
 struct y_series {
@@ -154,6 +154,8 @@ static const cyaml_schema_field_t regime_fields[] = {
 	STR("realtime", struct y_regime, realtime),
 	STR("ranks", struct y_regime, ranks),
 	STR("alike", struct y_regime, alike),
+	STR("scale-min", struct y_regime, scale_min),
+	STR("scale-max", struct y_regime, scale_max),
 	CYAML_FIELD_SEQUENCE("links", CYAML_FLAG_POINTER | CYAML_FLAG_OPTIONAL, struct y_regime,
 			     links, &str_entry, 0, 16),
 	CYAML_FIELD_END,
@@ -188,6 +190,7 @@ static const cyaml_schema_field_t fidelity_fields[] = {
 	STR("load", struct y_fidelity, load),
 	STR("capacity", struct y_fidelity, capacity),
 	STR("capacity-time", struct y_fidelity, capacity_time),
+	STR("calibrate", struct y_fidelity, calibrate),
 	CYAML_FIELD_END,
 };
 
@@ -736,12 +739,15 @@ compile_job(struct fe_yaml *y, const struct y_campaign *d, struct cg_campaign *c
 	const struct y_job *j = d->job ? d->job : &defaults;
 	uint64_t x;
 
-	/* torch: the same all-reduce, over torch.distributed's gloo rather than MPI */
+	/* torch: the same all-reduce, over torch.distributed's gloo rather than MPI;
+	 * permutation: the MPI job's permutation (fe-allreduce --pattern), sized the same */
 	c->torch = j->kind && strcmp(j->kind, "torch") == 0;
-	c->allreduce = j->kind == NULL || strcmp(j->kind, "allreduce") == 0 || c->torch;
+	c->perm = j->kind && strcmp(j->kind, "permutation") == 0;
+	c->allreduce = j->kind == NULL || strcmp(j->kind, "allreduce") == 0 || c->torch || c->perm;
 	if (!c->allreduce && strcmp(j->kind, "command") != 0)
-		return fe_yaml_fail(y, "job.kind",
-				    "job.kind '%s' (allowed: allreduce, torch, command)", j->kind);
+		return fe_yaml_fail(
+			y, "job.kind",
+			"job.kind '%s' (allowed: allreduce, torch, permutation, command)", j->kind);
 	if (!c->allreduce) {
 		const char *stray = j->iterations ? "iterations"
 				    : j->warmup	  ? "warmup"
@@ -887,6 +893,46 @@ fabric_spec(const char *spec, const struct fe_topo *t, struct fe_linkdef *up,
 	return rc;
 }
 
+/*
+ * scale: N, a fixed scale; or scale: auto, chosen by the calibration before the regimes
+ * (cg_calib.c) from scale-min (default 1) up to scale-max (default: the most the regime
+ * compiles at). The regime compiles at its floor until then.
+ */
+static int
+regime_scale(struct fe_yaml *y, const struct y_regime *r, const char *path, struct cg_regime *g)
+{
+	char key[80], e[200];
+	uint64_t x = 0;
+
+	g->scale_auto = r->scale && strcmp(r->scale, "auto") == 0;
+	snprintf(key, sizeof(key), "%s.scale", path);
+	if (r->scale && !g->scale_auto &&
+	    fe_rule_parse(&fe_rule_scale, "", r->scale, &x, e, sizeof(e)) < 0)
+		return fe_yaml_fail(y, key, "%s '%s' (allowed: 1 to %u, or auto)", key, r->scale,
+				    FE_PROFILE_SCALE_MAX);
+	g->scale = (uint32_t)x;
+	/* a range is the calibration's: beside a fixed scale it would say nothing */
+	snprintf(key, sizeof(key), "%s.%s", path, r->scale_min ? "scale-min" : "scale-max");
+	if ((r->scale_min || r->scale_max) && !g->scale_auto)
+		return fe_yaml_fail(y, key, "%s '%s': only with scale: auto (scale %s is fixed)",
+				    key, r->scale_min ? r->scale_min : r->scale_max,
+				    r->scale ? r->scale : "unset: the profile's");
+	snprintf(key, sizeof(key), "%s.scale-min", path);
+	if (r->scale_min && fe_yaml_rule(y, key, &fe_rule_scale, r->scale_min, &x) < 0)
+		return -EINVAL;
+	g->scale_min = r->scale_min ? (uint32_t)x : 0;
+	snprintf(key, sizeof(key), "%s.scale-max", path);
+	if (r->scale_max && fe_yaml_rule(y, key, &fe_rule_scale, r->scale_max, &x) < 0)
+		return -EINVAL;
+	g->scale_max = r->scale_max ? (uint32_t)x : 0;
+	if (g->scale_max && g->scale_min > g->scale_max)
+		return fe_yaml_fail(y, key, "%s '%s': below scale-min %s", key, r->scale_max,
+				    r->scale_min);
+	if (g->scale_auto) /* compiled at its floor until the calibration chooses */
+		g->scale = g->scale_min ? g->scale_min : 1;
+	return 0;
+}
+
 static int
 compile_dataplane_regime(struct fe_yaml *y, const struct y_regime *r, const char *path,
 			 struct cg_campaign *c, struct cg_regime *g)
@@ -895,7 +941,6 @@ compile_dataplane_regime(struct fe_yaml *y, const struct y_regime *r, const char
 	struct fe_profile *p = malloc(sizeof(*p));
 	struct fe_topo *topo = NULL;
 	char key[64], err[1024];
-	uint64_t x = 0;
 	int rc = 0;
 
 	if (p == NULL) {
@@ -906,12 +951,10 @@ compile_dataplane_regime(struct fe_yaml *y, const struct y_regime *r, const char
 		rc = fe_yaml_fail(y, path, "%s: a profile is required (regime %s)", path, g->name);
 		goto out;
 	}
-	snprintf(key, sizeof(key), "%s.scale", path);
-	if (r->scale && fe_yaml_rule(y, key, &fe_rule_scale, r->scale, &x) < 0) {
+	if (regime_scale(y, r, path, g) < 0) {
 		rc = -EINVAL;
 		goto out;
 	}
-	g->scale = (uint32_t)x;
 	snprintf(key, sizeof(key), "%s.profile", path);
 	if (fe_profile_find(r->profile, g->profile, sizeof(g->profile), err, sizeof(err)) < 0) {
 		rc = fe_yaml_fail(y, key, "%s: %s", key, err);
@@ -1017,7 +1060,8 @@ compile_dataplane_regime(struct fe_yaml *y, const struct y_regime *r, const char
 	if (r->nic) { /* on top of the profile's nic:, as fabemu-dp --nic takes it */
 		snprintf(g->nic, sizeof(g->nic), "%s", r->nic);
 		snprintf(key, sizeof(key), "%s.nic", path);
-		if (fe_nic_spec(r->nic, &g->fabric.nic, err, sizeof(err)) < 0) {
+		if (fe_nic_spec(r->nic, &g->fabric.nic, err, sizeof(err)) < 0 ||
+		    fe_nic_check(&g->fabric.nic, "", err, sizeof(err)) < 0) {
 			rc = fe_yaml_fail(y, key, "%s '%s': %s", key, r->nic, err);
 			goto out;
 		}
@@ -1092,7 +1136,8 @@ compile_alike_regime(struct fe_yaml *y, const struct y_campaign *d, unsigned i,
 	snprintf(key, sizeof(key), "%s.alike", path);
 	/* only the name beside it: what differs from the regime it names is the links */
 	if (r->kind || r->profile || r->scale || r->pmd || r->ring || r->mtu || r->dataplane ||
-	    r->nic || r->topology || r->path || r->split || r->realtime || r->links_count)
+	    r->nic || r->topology || r->path || r->split || r->realtime || r->links_count ||
+	    r->scale_min || r->scale_max)
 		return fe_yaml_fail(y, path,
 				    "%s: alike takes the regime it names whole (name and alike "
 				    "only): give what else differs to a regime of its own",
@@ -1214,7 +1259,8 @@ compile_regime(struct fe_yaml *y, const struct y_campaign *d, unsigned i, struct
 		/* the hosts joined by a bridge: no fabric to describe */
 		g->kind = CG_WIRE;
 		if (r->profile || r->scale || r->links_count || r->pmd || r->ring || r->dataplane ||
-		    r->nic || r->topology || r->path || r->split || r->realtime)
+		    r->nic || r->topology || r->path || r->split || r->realtime || r->scale_min ||
+		    r->scale_max)
 			return fe_yaml_fail(y, path,
 					    "%s: kind wire is the hosts joined by a Linux "
 					    "bridge, without fabemu: profile, scale, links, nic, "
@@ -1831,6 +1877,8 @@ compile_fidelity(struct fe_yaml *y, const struct y_fidelity *f, struct cg_campai
 				    "fidelity.load '%s' (allowed: above 0%% to 100%%)", f->load);
 	if (f->capacity && bool_val(y, "fidelity.capacity", f->capacity, &c->fid.capacity) < 0)
 		return -EINVAL;
+	if (f->calibrate && bool_val(y, "fidelity.calibrate", f->calibrate, &c->fid.calibrate) < 0)
+		return -EINVAL;
 	if (f->capacity_time &&
 	    (fe_parse_time(f->capacity_time, &c->fid.cap_ns, e, sizeof(e)) < 0 ||
 	     c->fid.cap_ns < 1000000000 || c->fid.cap_ns > 60000000000ULL))
@@ -1930,6 +1978,28 @@ mark_baselines(struct cg_campaign *c)
 		else if (r->kind == CG_DATAPLANE && r->ideal && !ideal)
 			r->baseline = ideal = 2;
 	}
+}
+
+/*
+ * fidelity.calibrate: true: every dataplane regime but the baselines and the alike ones
+ * (which run at their twin's) is calibrated, its scale (the file's or the profile's) its
+ * floor. An alike regime of a calibrated one is calibrated with it.
+ */
+static void
+calibrated(struct cg_campaign *c)
+{
+	for (unsigned g = 0; g < c->nreg; g++) {
+		struct cg_regime *r = &c->reg[g];
+
+		if (!c->fid.calibrate || r->kind != CG_DATAPLANE || cg_baseline(r) || r->alike ||
+		    r->scale_auto)
+			continue;
+		r->scale_auto = 1;
+		r->scale_min = r->scale;
+	}
+	for (unsigned g = 0; g < c->nreg; g++)
+		if (c->reg[g].alike)
+			c->reg[g].scale_auto = c->reg[c->reg[g].alike_of].scale_auto;
 }
 
 /* A timeline runs in some regime: one that is not a baseline. */
@@ -2037,6 +2107,9 @@ compile_projection(struct fe_yaml *y, const struct y_projection *d, struct cg_ca
 
 	if (d == NULL)
 		return 0;
+	if (c->perm)
+		return fe_yaml_fail(y, "projection",
+				    "projection: the all-reduce's (job.kind permutation has none)");
 	for (unsigned i = 0; i < d->ranks_count; i++, p->nranks++) {
 		snprintf(key, sizeof(key), "projection.ranks.%u", i);
 		if (uint_val(y, key, d->ranks[i], 2, 1U << 20, &x) < 0)
@@ -2129,6 +2202,7 @@ compile(struct fe_yaml *y, const struct y_campaign *d, struct cg_campaign *c)
 			 d->beside[i].command);
 	}
 	mark_baselines(c);
+	calibrated(c);
 	if (compile_question(y, d, c) < 0 || compile_timeline(y, d, c) < 0 ||
 	    compile_projection(y, d->projection, c) < 0)
 		return -EINVAL;
@@ -2157,5 +2231,51 @@ cg_load(const char *path, struct cg_campaign *c, char *err, size_t errlen)
 		return -EINVAL;
 	rc = compile(&y, d, c);
 	fe_yaml_free(&campaign_schema, d);
+	return rc;
+}
+
+/*
+ * Regime g again at scale (the calibration's choice): its profile expanded at it, its NIC
+ * and links: entries over that, its hop, load and links between switches. g is unchanged
+ * on an error (the scale out of the profile's range: err says how).
+ */
+int
+cg_regime_rescale(const struct cg_campaign *c, struct cg_regime *g, uint32_t scale, char *err,
+		  size_t errlen)
+{
+	struct fe_profile *p = malloc(sizeof(*p));
+	struct cg_regime *n = malloc(sizeof(*n));
+	struct fe_linkdef *def = calloc(2 * FE_TOPO_LINKS, sizeof(*def));
+	char(*dir)[80] = calloc(2 * FE_TOPO_LINKS, sizeof(*dir));
+	struct fe_topo *t = NULL;
+	char e[1024] = "out of memory";
+	int rc = -EINVAL;
+
+	if (p == NULL || n == NULL || def == NULL || dir == NULL)
+		goto out;
+	*n = *g;
+	n->scale = scale;
+	if (fe_profile_load(g->profile, p, e, sizeof(e)) < 0 ||
+	    fe_profile_expand(p, scale, c->hosts, n->up, n->down, &n->fabric, e, sizeof(e)) < 0 ||
+	    (g->nic[0] && fe_nic_spec(g->nic, &n->fabric.nic, e, sizeof(e)) < 0) ||
+	    (g->topology[0] && (t = regime_topo(g, e, sizeof(e))) == NULL))
+		goto out;
+	for (unsigned k = 0; k < g->nlinks; k++)
+		if (fabric_spec(g->links[k], t, n->up, n->down, c->hosts, e, sizeof(e)) < 0)
+			goto out;
+	regime_figures(n, n->up, n->down, c->hosts);
+	n->ideal &= t == NULL && n->nlinks == 0;
+	if (cg_regime_hops(c, n, def, dir, e, sizeof(e)) < 0)
+		goto out;
+	*g = *n;
+	rc = 0;
+out:
+	if (rc < 0)
+		snprintf(err, errlen, "regime %s at scale %u: %s", g->name, scale, e);
+	free(t);
+	free(dir);
+	free(def);
+	free(n);
+	free(p);
 	return rc;
 }

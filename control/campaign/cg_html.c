@@ -60,6 +60,7 @@ head(FILE *f, const struct cg_run *r, const char *status)
 		"repetition(s), seed %" PRIu64 ".",
 		status, c->hosts,
 		c->torch       ? "torch.distributed all-reduce (gloo)"
+		: c->perm      ? "MPI permutation (each rank to rank r + n/2)"
 		: c->allreduce ? "MPI all-reduce"
 			       : "command job",
 		c->edge.pmd, c->edge.ring, c->edge.mtu, c->reps, c->seed);
@@ -305,6 +306,43 @@ verdicts(FILE *f, const struct cg_campaign *c, const struct cg_row *rows, size_t
 		fprintf(f, "</b>: <span class='%s'>",
 			strncmp(w->verdict, "faithful", 8) == 0 ? "faithful" : "distorted");
 		esc(f, w->verdict);
+		fprintf(f, "</span></li>\n");
+	}
+	fprintf(f, "</ul>\n");
+}
+
+/* The calibration (docs/campaigns.md, "Calibration"): the box's noise, each regime's
+ * scale and why. Nothing without a regime at scale: auto. */
+static void
+calibration(FILE *f, json_t *cal)
+{
+	json_t *n = json_object_get(cal, "noise"), *x;
+	size_t i;
+
+	if (!json_is_object(cal))
+		return;
+	fprintf(f, "<h2 id='calibration'>Calibration</h2>\n<p>Before the regimes, the job "
+		   "through the ideal dataplane measured the box's own timing noise: ");
+	esc(f, json_string_value(json_object_get(n, "cause")) ?: "");
+	fprintf(f,
+		". Each regime at <code>scale: auto</code> runs at the least scale at or "
+		"above its floor where that noise's p99 (lateness, edge wait) is at most "
+		"1/%.0f of what the verdict allows of a hop.</p>\n<ul class='verdicts'>\n",
+		json_number_value(json_object_get(cal, "margin")));
+	json_array_foreach(json_object_get(cal, "regimes"), i, x)
+	{
+		int none =
+			strcmp(json_string_value(json_object_get(x, "result")) ?: "", "none") == 0;
+
+		fprintf(f, "<li><b>");
+		esc(f, json_string_value(json_object_get(x, "regime")) ?: "");
+		fprintf(f, "</b>: <span class='%s'>", none ? "distorted" : "faithful");
+		if (none)
+			fprintf(f, "no faithful scale up to %lld: ",
+				json_integer_value(json_object_get(x, "max")));
+		else
+			fprintf(f, "scale %lld: ", json_integer_value(json_object_get(x, "scale")));
+		esc(f, json_string_value(json_object_get(x, "why")) ?: "");
 		fprintf(f, "</span></li>\n");
 	}
 	fprintf(f, "</ul>\n");
@@ -652,6 +690,7 @@ cg_html(const struct cg_run *r, json_t *runs, const struct cg_row *rows, size_t 
 	job_table(f, r, rows, nrows);
 	alike_table(f, r->c, rows, nrows);
 	network_table(f, rows, nrows);
+	calibration(f, json_object_get(r->results, "calibration"));
 	verdicts(f, c, rows, nrows);
 	nic_table(f, rows, nrows);
 	projection(f, r, rows, nrows);

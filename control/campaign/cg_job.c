@@ -374,11 +374,11 @@ mpi_command(FILE *f, const struct cg_run *r, unsigned ranks, const char *hook,
 		    "hostname %s && exec mpirun --host %s -np %u --mca plm_rsh_agent "
 		    "%s/testbeds/mpi-agent.sh --mca btl tcp,self --mca btl_tcp_if_include %s "
 		    "--mca oob_tcp_if_include %s --mca mpi_yield_when_idle 1 --bind-to none "
-		    "%s/fe-allreduce --sizes %s --iters %u --warmup %u%s%s%s%s",
+		    "%s/fe-allreduce --sizes %s --iters %u --warmup %u%s%s%s%s%s",
 		    host_name(r, 1, name, sizeof(name)), hosts, ranks, r->root, nets, nets,
-		    r->bindir, sizes, iters, c->warmup, hook_iters[0] ? " --hook " : "",
-		    hook_iters[0] ? hook : "", hook_iters[0] ? " --hook-iters " : "",
-		    hook_iters) >= sizeof(run))
+		    r->bindir, sizes, iters, c->warmup, c->perm ? " --pattern permutation" : "",
+		    hook_iters[0] ? " --hook " : "", hook_iters[0] ? hook : "",
+		    hook_iters[0] ? " --hook-iters " : "", hook_iters) >= sizeof(run))
 		return -1; /* never cut */
 	inner = malloc(4 * sizeof(run) + 3);
 	mid = malloc(4 * sizeof(run) + sizeof(qa) + 256);

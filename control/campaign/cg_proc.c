@@ -526,3 +526,73 @@ cg_watchdog_stop(struct cg_run *r)
 		;
 	r->watchdog = 0;
 }
+
+/* One task's stat: its name and last core (field 39); 0, or -1 if it is gone. */
+static int
+task_stat(const char *dir, struct cg_task *t)
+{
+	char path[320], buf[1024], *close;
+	FILE *f;
+	size_t n;
+	int k = 0;
+
+	snprintf(path, sizeof(path), "%s/stat", dir);
+	if ((f = fopen(path, "r")) == NULL)
+		return -1;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	if ((close = strrchr(buf, ')')) == NULL || strchr(buf, '(') == NULL)
+		return -1;
+	*close = '\0';
+	snprintf(t->comm, sizeof(t->comm), "%s", strchr(buf, '(') + 1);
+	/* past ") ": state is field 3, processor field 39 */
+	for (char *p = close + 2; *p; p++)
+		if (*p == ' ' && ++k == 36) {
+			t->cpu = (unsigned)strtoul(p + 1, NULL, 10);
+			return 0;
+		}
+	return -1;
+}
+
+size_t
+cg_tasks_read(struct cg_task *t, size_t max)
+{
+	DIR *proc = opendir("/proc"), *task;
+	struct dirent *p, *e;
+	size_t n = 0;
+
+	while (proc && n < max && (p = readdir(proc)) != NULL) {
+		char dir[300];
+
+		if (!isdigit((unsigned char)p->d_name[0]))
+			continue;
+		snprintf(dir, sizeof(dir), "/proc/%s/task", p->d_name);
+		if ((task = opendir(dir)) == NULL)
+			continue;
+		while (n < max && (e = readdir(task)) != NULL) {
+			char tdir[320], path[340];
+			unsigned long long run = 0;
+			FILE *f;
+
+			if (!isdigit((unsigned char)e->d_name[0]))
+				continue;
+			snprintf(tdir, sizeof(tdir), "%s/%s", dir, e->d_name);
+			snprintf(path, sizeof(path), "%s/schedstat", tdir);
+			if ((f = fopen(path, "r")) == NULL)
+				continue;
+			if (fscanf(f, "%llu", &run) != 1)
+				run = 0;
+			fclose(f);
+			t[n].pid = (pid_t)atoi(p->d_name);
+			t[n].tid = (pid_t)atoi(e->d_name);
+			t[n].run_ns = run;
+			if (task_stat(tdir, &t[n]) == 0)
+				n++;
+		}
+		closedir(task);
+	}
+	if (proc)
+		closedir(proc);
+	return n;
+}

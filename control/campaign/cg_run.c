@@ -582,6 +582,284 @@ one_run(struct cg_run *r, const struct cg_regime *g, unsigned rep, int *status)
 	return run;
 }
 
+static json_t *inputs(const struct cg_run *r);
+
+/* ---- Calibration (docs/campaigns.md, "Calibration"; the rule: cg_calib.c) ---- */
+
+/* The calibration's job: at most this many iterations a size (a command job runs whole). */
+#define CG_CALIB_ITERS 10
+/* The tasks read before and after it, to name those that took the lcore's core */
+#define CG_CALIB_TASKS 8192
+
+/* A file of /proc, whole (malloc'd; "" if unreadable). */
+static char *
+slurp(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *buf = calloc(1, 65536);
+	size_t n = 0;
+
+	if (buf && f)
+		n = fread(buf, 1, 65535, f);
+	if (buf)
+		buf[n] = '\0';
+	if (f)
+		fclose(f);
+	return buf;
+}
+
+/* The box's noise: the job through the ideal dataplane, on the campaign's edge, as the
+ * ideal baseline runs (one_run()); what grew on the lcore's core meanwhile in takes. */
+static json_t *
+calib_run(struct cg_run *r, struct cg_noise *n, int *status)
+{
+	const struct cg_campaign *c = r->c;
+	struct cg_regime *ideal = calloc(1, sizeof(*ideal));
+	unsigned iters = r->iters_override ? r->iters_override : c->iters, cpu = 0;
+	char *irq0 = slurp("/proc/interrupts"), *soft0 = slurp("/proc/softirqs"), *irq1, *soft1;
+	struct cg_task *tasks[2] = {calloc(CG_CALIB_TASKS, sizeof(struct cg_task)),
+				    calloc(CG_CALIB_TASKS, sizeof(struct cg_task))};
+	size_t na = 0, nb = 0;
+	char err[1024], who[400];
+	json_t *run = NULL, *cpus;
+
+	memset(n, 0, sizeof(*n));
+	n->late_p99_ns = n->wait_p99_ns = NAN;
+	if (ideal == NULL || irq0 == NULL || soft0 == NULL)
+		goto out;
+	*ideal = (struct cg_regime){
+		.kind = CG_DATAPLANE, .scale = 1, .edge = c->edge, .baseline = 2, .ideal = 1};
+	snprintf(ideal->name, sizeof(ideal->name), "calibration");
+	snprintf(ideal->profile_name, sizeof(ideal->profile_name), "ideal");
+	if (fe_profile_find("ideal", ideal->profile, sizeof(ideal->profile), err, sizeof(err)) <
+		    0 ||
+	    cg_regime_rescale(c, ideal, 1, err, sizeof(err)) < 0) {
+		cg_say("  calibration: %s\n", err);
+		*status = CG_SETUP;
+		goto out;
+	}
+	r->iters_override = c->allreduce && iters > CG_CALIB_ITERS ? CG_CALIB_ITERS : iters;
+	cg_say("  calibration: the box's timing noise, the job (%s) through the ideal "
+	       "dataplane\n",
+	       c->allreduce ? "its first iterations" : "whole");
+	na = tasks[0] ? cg_tasks_read(tasks[0], CG_CALIB_TASKS) : 0;
+	run = one_run(r, ideal, 0, status);
+	nb = tasks[1] ? cg_tasks_read(tasks[1], CG_CALIB_TASKS) : 0;
+	r->iters_override = iters == c->iters ? 0 : iters;
+	irq1 = slurp("/proc/interrupts");
+	soft1 = slurp("/proc/softirqs");
+	if (run != NULL) {
+		cg_noise_of(run, n);
+		cpus = json_object_get(json_object_get(run, "lcores"), "cpus");
+		if (json_is_array(cpus) && json_array_size(cpus) > 0)
+			cpu = (unsigned)json_integer_value(json_array_get(cpus, 0));
+		if (irq1 && soft1)
+			cg_core_takers(irq0, irq1, soft0, soft1, cpu, n->window_s, n->takes,
+				       sizeof(n->takes));
+		cg_tasks_on(tasks[0], na, tasks[1], nb, cpu, who, sizeof(who));
+		if (who[0])
+			snprintf(n->takes + strlen(n->takes), sizeof(n->takes) - strlen(n->takes),
+				 "%s%s", n->takes[0] ? "; " : "", who);
+	}
+	free(irq1);
+	free(soft1);
+out:
+	free(tasks[0]);
+	free(tasks[1]);
+	free(irq0);
+	free(soft0);
+	free(ideal);
+	return run;
+}
+
+/* The most regime g compiles at, from lo to hi (its profile's delays at most 10 s, its
+ * rates at least 1 kbit: fe_profile_expand()), on a copy. */
+static uint32_t
+calib_most(const struct cg_campaign *c, const struct cg_regime *g, uint32_t lo, uint32_t hi)
+{
+	struct cg_regime *t = malloc(sizeof(*t));
+	char err[1024];
+
+	while (t && lo < hi) {
+		uint32_t mid = hi - (hi - lo) / 2;
+
+		*t = *g;
+		if (cg_regime_rescale(c, t, mid, err, sizeof(err)) == 0)
+			lo = mid;
+		else
+			hi = mid - 1;
+	}
+	free(t);
+	return lo;
+}
+
+/* What calibration needs of regime g: its hop and load as functions of its scale, from
+ * the regime compiled at two scales (its links: entries are not dilated), its range. */
+static int
+calib_want(const struct cg_run *r, const struct cg_regime *g, struct cg_calib_want *w)
+{
+	const struct cg_campaign *c = r->c;
+	struct cg_regime *t = malloc(sizeof(*t));
+	uint32_t s1 = g->scale_min ? g->scale_min : 1, s2;
+	double h1, h2, o1, o2, cap = json_number_value(json_object_get(r->capacity, "ideal_bps"));
+	char err[1024];
+	int rc = -1;
+
+	memset(w, 0, sizeof(*w));
+	w->floor = s1;
+	w->max = calib_most(c, g, s1, g->scale_max ? g->scale_max : FE_PROFILE_SCALE_MAX);
+	s2 = w->max > s1 ? (w->max < 2 * s1 ? w->max : 2 * s1) : s1;
+	w->late = c->fid.late;
+	w->load = c->fid.load;
+	/* the capacity applies as the verdict applies it: measured on the regime's edge */
+	if (strcmp(g->edge.pmd, c->edge.pmd) == 0 && g->edge.mtu == c->edge.mtu)
+		w->capacity_bps = cap;
+	if (t == NULL)
+		goto out;
+	*t = *g;
+	if (cg_regime_rescale(c, t, s1, err, sizeof(err)) < 0)
+		goto out;
+	h1 = (double)t->hop_ns;
+	o1 = (double)t->offered_bps;
+	if (cg_regime_rescale(c, t, s2, err, sizeof(err)) < 0)
+		goto out;
+	h2 = (double)t->hop_ns;
+	o2 = (double)t->offered_bps;
+	w->hop_ns = s2 > s1 ? (h2 - h1) / (s2 - s1) : h1 / s1;
+	w->hop_fixed_ns = s2 > s1 ? h1 - w->hop_ns * s1 : 0;
+	if (o1 > 0 && o2 > 0) { /* offered(s) = a / s + b */
+		w->offered_bps = s2 > s1 ? (o1 - o2) / (1.0 / s1 - 1.0 / s2) : o1 * s1;
+		w->offered_fixed_bps = s2 > s1 ? o1 - w->offered_bps / s1 : 0;
+	}
+	rc = 0;
+out:
+	if (rc < 0)
+		cg_say("  calibration: %s\n", err);
+	free(t);
+	return rc;
+}
+
+static const char *
+calib_result_name(enum cg_calib_result x)
+{
+	return x == CG_CAL_CHOSEN ? "chosen" : x == CG_CAL_UNMEASURED ? "unmeasured" : "none";
+}
+
+static json_t *
+noise_json(const struct cg_noise *n)
+{
+	char cause[1024];
+
+	return json_pack(
+		"{s:o, s:o, s:o, s:o, s:f, s:f, s:f, s:f, s:f, s:f, s:s, s:s}", "late_p99_ns",
+		isnan(n->late_p99_ns) ? json_null() : json_real(n->late_p99_ns), "late_max_ns",
+		isnan(n->late_max_ns) ? json_null() : json_real(n->late_max_ns), "wait_p99_ns",
+		isnan(n->wait_p99_ns) ? json_null() : json_real(n->wait_p99_ns), "wait_max_ns",
+		isnan(n->wait_max_ns) ? json_null() : json_real(n->wait_max_ns), "window_s",
+		n->window_s, "preempted", n->preempted, "runq_wait_ns", n->runq_wait_ns,
+		"cpu_irq_ns", n->irq_ns, "cpu_softirq_ns", n->softirq_ns, "cpu_steal_ns",
+		n->steal_ns, "takes", n->takes, "cause", cg_noise_cause(n, cause, sizeof(cause)));
+}
+
+/* One regime's choice: said, kept in out[], applied (CG_CAL_NONE: refused after all). */
+static int
+calib_regime(struct cg_run *r, struct cg_campaign *c, struct cg_regime *g, const struct cg_noise *n,
+	     json_t *out)
+{
+	struct cg_calib_want w;
+	struct cg_calib_choice ch;
+	char err[1024];
+
+	if (calib_want(r, g, &w) < 0)
+		return -1;
+	cg_calib_choose(n, &w, &ch);
+	/* the regime at its scale: its hop as compiled (the rule's is affine: rates truncated
+	 * at a scale make it a few ns longer, never shorter) */
+	if (ch.result != CG_CAL_NONE && cg_regime_rescale(c, g, ch.scale, err, sizeof(err)) < 0) {
+		cg_say("  calibration: %s\n", err);
+		return -1;
+	}
+	if (ch.result != CG_CAL_NONE)
+		ch.hop_ns = (double)g->hop_ns;
+	if (ch.result == CG_CAL_NONE)
+		cg_say("  calibration: no scale from %u to %u is faithful for regime %s: %s\n",
+		       w.floor, w.max, g->name, ch.why);
+	else
+		cg_say("  calibration: chose scale %u for regime %s because %s\n", ch.scale,
+		       g->name, ch.why);
+	json_array_append_new(
+		out, json_pack("{s:s, s:s, s:i, s:i, s:i, s:f, s:f, s:o, s:s}", "regime", g->name,
+			       "result", calib_result_name(ch.result), "scale", (int)ch.scale,
+			       "floor", (int)w.floor, "max", (int)w.max, "hop_ns", ch.hop_ns,
+			       "hop_per_scale_ns", w.hop_ns, "need_hop_ns",
+			       isnan(ch.need_hop_ns) ? json_null() : json_real(ch.need_hop_ns),
+			       "why", ch.why));
+	return ch.result == CG_CAL_NONE;
+}
+
+/*
+ * Before the regimes: with any at scale: auto, the box's noise under the campaign's job
+ * through the ideal dataplane, then each such regime's scale (an alike regime at its
+ * twin's). results.calibration keeps the noise and every choice. Returns CG_OK, or
+ * CG_UNFAITHFUL when a regime has no faithful scale in range (nothing else runs), or
+ * the run's failure.
+ */
+static int
+calibrate(struct cg_run *r, struct cg_campaign *c)
+{
+	json_t *run, *choices = json_array();
+	struct cg_noise n;
+	int status = CG_OK, none = 0, any = 0;
+	char err[1024];
+
+	for (unsigned g = 0; g < c->nreg; g++)
+		any |= c->reg[g].scale_auto && c->reg[g].kind == CG_DATAPLANE;
+	if (!any) {
+		json_decref(choices);
+		return CG_OK;
+	}
+	run = calib_run(r, &n, &status);
+	for (unsigned g = 0; g < c->nreg && status == CG_OK && !cg_interrupted; g++) {
+		struct cg_regime *x = &c->reg[g];
+		int rc;
+
+		if (!x->scale_auto || x->alike || x->kind != CG_DATAPLANE)
+			continue;
+		if ((rc = calib_regime(r, c, x, &n, choices)) < 0)
+			status = CG_SETUP;
+		none |= rc > 0;
+	}
+	for (unsigned g = 0; g < c->nreg && status == CG_OK; g++) {
+		struct cg_regime *x = &c->reg[g];
+
+		if (!x->alike || !x->scale_auto || x->scale == c->reg[x->alike_of].scale)
+			continue;
+		if (cg_regime_rescale(c, x, c->reg[x->alike_of].scale, err, sizeof(err)) < 0) {
+			cg_say("  calibration: %s\n", err);
+			status = CG_SETUP;
+		} else {
+			cg_say("  calibration: regime %s runs at its twin %s's scale, %u\n",
+			       x->name, c->reg[x->alike_of].name, x->scale);
+		}
+	}
+	json_object_set_new(r->results, "calibration",
+			    json_pack("{s:o, s:f, s:o, s:o}", "noise", noise_json(&n), "margin",
+				      CG_CALIB_MARGIN, "regimes", choices, "run",
+				      run ? run : json_null()));
+	/* the regimes as they will run: their scale, hop and links */
+	json_object_set_new(r->results, "inputs", inputs(r));
+	if (status == CG_OK && cg_interrupted)
+		status = CG_INTERRUPTED;
+	if (status == CG_OK && none) {
+		cg_say("  calibration: refused before the regimes ran: on this box, with this "
+		       "load, a regime above would be distorted at every scale in its range "
+		       "(raise its scale-max, or move what takes the lcore's core: "
+		       "docs/campaigns.md, \"Calibration\")\n");
+		status = CG_UNFAITHFUL;
+	}
+	return status;
+}
+
 /* The compiled links of a dataplane regime, as the dataplane will run them. */
 static json_t *
 regime_links(const struct cg_campaign *c, const struct cg_regime *g)
@@ -683,12 +961,12 @@ status_name(int status)
 		[CG_JOB_FAILED] = "job failed",
 		[CG_UNWRITTEN] = "results incomplete",
 		[CG_FAULTS_FAILED] = "complete",
+		[CG_UNFAITHFUL] = "refused: no faithful scale (calibration)",
 	};
 
 	if (status == CG_INTERRUPTED)
 		return "interrupted (partial results)";
-	return status >= 0 && status <= CG_FAULTS_FAILED && names[status] ? names[status]
-									  : "failed";
+	return status >= 0 && status <= CG_UNFAITHFUL && names[status] ? names[status] : "failed";
 }
 
 const char *
@@ -744,6 +1022,19 @@ print_summary(struct cg_run *r, const char *st, const struct cg_row *rows, size_
 	json_t *w;
 
 	cg_say("\ncampaign %s: %s\n", r->c->name, st);
+	/* what the calibration chose, beside the verdicts it was for */
+	json_array_foreach(json_object_get(json_object_get(r->results, "calibration"), "regimes"),
+			   i, w)
+	{
+		int none =
+			strcmp(json_string_value(json_object_get(w, "result")) ?: "", "none") == 0;
+
+		cg_say("calibration: regime %s: %s %lld: %s\n",
+		       json_string_value(json_object_get(w, "regime")),
+		       none ? "no faithful scale up to" : "scale",
+		       json_integer_value(json_object_get(w, none ? "max" : "scale")),
+		       json_string_value(json_object_get(w, "why")));
+	}
 	cg_print_summary(stdout, r->c, r->capacity, rows, nrows);
 	json_array_foreach(r->warnings, i, w) cg_say("WARNING: %s\n", json_string_value(w));
 	json_array_foreach(r->unwritten, i, w) cg_say("NOT WRITTEN: %s\n", json_string_value(w));
@@ -974,6 +1265,8 @@ cg_campaign_run(const char *file, const char *outdir, const char *testbed, unsig
 		capacity(r);
 	else
 		r->capacity = json_object();
+	if (status == CG_OK && !cg_interrupted)
+		status = calibrate(r, c);
 	for (unsigned k = 0; k < c->nreg * c->reps && status == CG_OK && !cg_interrupted; k++) {
 		unsigned g, rep;
 		json_t *run;

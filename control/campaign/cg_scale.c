@@ -364,8 +364,7 @@ cg_project(const struct cg_campaign *c, const struct cg_row *rows, size_t nrows,
 				      : (unsigned)(sizeof(default_ranks) / sizeof(*default_ranks));
 	size_t n = 0;
 
-	/* a command job has no size: no packets to count */
-	if (!c->allreduce || nrows < c->nreg * per)
+	if (!cg_projects(c) || nrows < c->nreg * per)
 		return 0;
 	for (unsigned k = 0; k < nseries; k++) {
 		unsigned self = k;

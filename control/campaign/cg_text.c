@@ -91,9 +91,11 @@ job_table(FILE *f, const struct cg_campaign *c, const struct cg_row *rows, size_
 	char a[5][64], label[128];
 
 	fprintf(f, "\n%-28s %7s %6s %-30s %-30s %4s %-19s %s%6s\n",
-		c->allreduce ? "all-reduce, slowest rank" : "job", c->allreduce ? "size" : "", "n",
-		"p50 ms [95% CI]", "p99 ms [95% CI]", "reps", "p50 of each rep, ms",
-		c->allreduce ? "" : "     job s ", "stalls");
+		c->perm	       ? "permutation, slowest rank"
+		: c->allreduce ? "all-reduce, slowest rank"
+			       : "job",
+		c->allreduce ? "size" : "", "n", "p50 ms [95% CI]", "p99 ms [95% CI]", "reps",
+		"p50 of each rep, ms", c->allreduce ? "" : "     job s ", "stalls");
 	for (size_t i = 0; i < n; i++) {
 		const struct cg_row *w = &rows[i];
 

@@ -432,6 +432,8 @@ nic_section(struct fe_yaml *c, const struct y_nic *y, struct fe_nic_params *n)
 		if (fe_nic_key(kv[i].key, kv[i].v, n, "nic.", e, sizeof(e)) < 0)
 			return fe_yaml_fail(c, path, "%s", e);
 	}
+	if (fe_nic_check(n, "nic.", e, sizeof(e)) < 0)
+		return fe_yaml_fail(c, "nic.cc", "%s", e);
 	return 0;
 }
 
@@ -866,8 +868,8 @@ fe_profile_print_fabric(FILE *f, const struct fe_fabric *fab)
 				fe_fmt_rate(n->ai_bps, c, sizeof(c)),
 				fe_fmt_rate(n->hai_bps, d, sizeof(d)),
 				fe_fmt_rate(n->min_bps, e, sizeof(e)));
-		else if (fe_nic_cc(n) == FE_CC_NSCC)
-			fprintf(f, " nscc rtt %s",
+		else if (fe_nic_cc(n) == FE_CC_NSCC || fe_nic_cc(n) == FE_CC_RCCC)
+			fprintf(f, " %s rtt %s", fe_nic_cc_name(fe_nic_cc(n)),
 				n->rtt_ns ? fe_fmt_time(n->rtt_ns, u, sizeof(u)) : "the port's");
 		else
 			fprintf(f, " cc off");

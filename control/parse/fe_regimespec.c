@@ -176,6 +176,19 @@ fe_nic_key(const char *key, const char *v, struct fe_nic_params *p, const char *
 		       v, err, len);
 }
 
+int
+fe_nic_check(const struct fe_nic_params *p, const char *prefix, char *err, size_t len)
+{
+	/* RCCC is Ultra Ethernet's: its grants ride on the uec NIC's ACKs (fe_rccc.h) */
+	if (p->cc_set && p->cc == FE_CC_RCCC && p->model != FE_NIC_UEC) {
+		snprintf(err, len,
+			 "%scc 'rccc' needs model uec (model '%s' allowed: off, dcqcn, ib, nscc)",
+			 prefix, fe_nic_model_name(p->model));
+		return -EINVAL;
+	}
+	return 0;
+}
+
 void
 fe_nic_scale(struct fe_nic_params *p, uint32_t scale)
 {

@@ -88,6 +88,32 @@ edge_derive(const struct fe_dp *dp, const struct fe_fabric *fab, unsigned i,
 	(void)fe_pfc_compile(c, &prm, bps, dp->hz);
 }
 
+/* An emulated NIC's line rate on link d: its rate, 100 Gbit/s if it has none. */
+static uint64_t
+nic_rate(const struct fe_linkdef *d)
+{
+	return d->link.rate_bps ? d->link.rate_bps : FE_NIC_LINE_DEFAULT;
+}
+
+/* The network RTT NSCC and RCCC start from: as given, else four links like d, each with a
+ * full frame's serialization (a frame's way through one switch and back). */
+static uint64_t
+nic_rtt(const struct fe_fabric *fab, const struct fe_linkdef *d)
+{
+	if (fab->nic.rtt_ns)
+		return fab->nic.rtt_ns;
+	return 4 * d->link.delay_ns +
+	       4 * (uint64_t)fe_wire_bytes(RTE_ETHER_MAX_LEN - 4) * 8 * 1000000000ULL / nic_rate(d);
+}
+
+/* RCCC counts bytes on the wire, a full frame's 1538: its grants, paced at 0.99 of the
+ * rate, never outrun the link, whatever the frames. */
+static uint32_t
+nic_mtu(void)
+{
+	return fe_wire_bytes(RTE_ETHER_MAX_LEN - 4);
+}
+
 int
 fe_link_derive(const struct fe_dp *dp, const struct fe_fabric *fab, unsigned n,
 	       const struct fe_linkdef *d, const struct fe_link_cfg *cfg,
@@ -98,8 +124,14 @@ fe_link_derive(const struct fe_dp *dp, const struct fe_fabric *fab, unsigned n,
 	char e[200];
 
 	memset(dv, 0, sizeof(*dv));
-	if (k == FE_LINK_DOWN) /* a host's receiver: no credits, no pauses, no NIC rate */
+	/* a host's receiver: no credits, no pauses; an emulated NIC's receiving rate, which
+	 * its RCCC pacer grants at (a NIC's link has one rate each way, but fabemu's may
+	 * differ: the grants share what reaches the host) */
+	if (k == FE_LINK_DOWN) {
+		if (fe_nic_emulated(fab->nic.model))
+			fe_rccc_compile(nic_rate(d), nic_rtt(fab, d), nic_mtu(), dp->hz, &dv->rccc);
 		return 0;
+	}
 	if (fab->regime == FE_REGIME_CREDIT)
 		dv->credit_return = fe_ns_to_ticks(fab->credit.return_ns, dp->hz) +
 				    cfg->prop_ticks + (k == FE_LINK_HOP ? trunk_ticks(dp, i) : 0);
@@ -114,18 +146,12 @@ fe_link_derive(const struct fe_dp *dp, const struct fe_fabric *fab, unsigned n,
 		dv->pfc.frames |= dv->epause.quanta != 0;
 	}
 	if (k == FE_LINK_UP && fab->nic.model != FE_NIC_TCP && fab->nic.model != FE_NIC_HOST) {
-		dv->line_bps = d->link.rate_bps ? d->link.rate_bps : FE_NIC_LINE_DEFAULT;
+		dv->line_bps = nic_rate(d);
 		fe_dcqcn_compile(&fab->nic, dv->line_bps, dp->hz, &dv->cc);
-		/* NSCC's MTU: the hosts' frames (their MTU of 1500); its network RTT, unless
-		 * given: four links like this one, each with a full frame's serialization (a
-		 * frame's way through one switch and back) */
-		uint64_t rtt = fab->nic.rtt_ns;
-
-		if (rtt == 0)
-			rtt = 4 * d->link.delay_ns +
-			      4 * (uint64_t)fe_wire_bytes(RTE_ETHER_MAX_LEN - 4) * 8 *
-				      1000000000ULL / dv->line_bps;
-		fe_nscc_compile(dv->line_bps, rtt, RTE_ETHER_MAX_LEN, dp->hz, &dv->nscc);
+		/* NSCC's MTU: the hosts' frames (their MTU of 1500) */
+		fe_nscc_compile(dv->line_bps, nic_rtt(fab, d), RTE_ETHER_MAX_LEN, dp->hz,
+				&dv->nscc);
+		fe_rccc_compile(dv->line_bps, nic_rtt(fab, d), nic_mtu(), dp->hz, &dv->rccc);
 	}
 	return 0;
 }
@@ -146,7 +172,13 @@ fe_link_derived_apply(struct fe_dp *dp, unsigned n, const struct fe_link_derived
 			p->nic->line_bps = dv->line_bps;
 			p->nic->cc = dv->cc;
 			p->nic->nscc = dv->nscc;
+			p->nic->rccc = dv->rccc;
 		}
+	} else if (k == FE_LINK_DOWN) {
+		struct fe_port *p = &dp->ports[i];
+
+		if (p->nic != NULL && !p->nic->host)
+			p->nic->rccc_rx = dv->rccc;
 	} else if (k == FE_LINK_HOP) {
 		struct fe_hoplink *hl = &dp->graph->hl[i];
 

@@ -23,6 +23,7 @@
 #include "fe_fabric.h"
 #include "fe_nic.h"
 #include "fe_nscc.h"
+#include "fe_rccc.h"
 #include "fe_pfc.h"
 
 struct fe_link_derived {
@@ -35,6 +36,9 @@ struct fe_link_derived {
 	uint64_t line_bps;
 	struct fe_dcqcn_cfg cc;
 	struct fe_nscc_cfg nscc; /* and NSCC at that rate */
+	/* and RCCC at that rate (its senders' credit); a down link: at its rate (the
+	 * receiving NIC's pacer) */
+	struct fe_rccc_cfg rccc;
 	/* an up link whose port has the edge pause (fe_wire, fe_dp.h): its thresholds, in
 	 * FE_EPAUSE_ROOM less the frames of room left; quanta 0: no edge pause */
 	struct fe_pfc_cfg epause;

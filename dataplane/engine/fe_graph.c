@@ -206,6 +206,9 @@ fe_graph_create(struct fe_dp *dp, const struct fe_graph_conf *c, int socket, cha
 		}
 		fe_linkx_init(&h->x, &xc, dp->conf.seed, 2 * dp->nports + i);
 	}
+	/* a link given down (loss 100 %) from the start fails over as one cut later does:
+	 * the first pass looks at the links, as after a change */
+	fe_graph_links_changed(g);
 	if (dp->conf.regime != FE_REGIME_LOSSY) {
 		rc = lossless_setup(dp, g, c, socket);
 		if (rc == -ENOMEM)

@@ -308,12 +308,15 @@ fe_graph_route(const struct fe_graph *g, struct rte_mbuf *m)
 	return RTE_MBUF_DYNFIELD(m, g->dynoff, uint64_t *);
 }
 
-/* A link between switches that loses everything (loss=100%: a flap, a cut) is down. */
+/*
+ * A link between switches that loses everything (loss=100%: a flap, a cut) is down; one
+ * that loses only what a filter matches (loss=100%,match=...) carries the rest: up.
+ */
 static inline int
 fe_graph_link_down(const struct fe_hoplink *h)
 {
 	return h->x.cfg.loss.ops != NULL && h->x.cfg.loss_cause == FE_LINK_DROP_RANDOM &&
-	       h->x.cfg.loss.p >= FE_PROB_ONE;
+	       h->x.cfg.loss.p >= FE_PROB_ONE && h->x.cfg.filter == NULL;
 }
 
 /* After a change (fe_update.c): failover looks at the links again next pass. */

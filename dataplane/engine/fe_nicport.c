@@ -22,6 +22,13 @@ psn_full(uint32_t psn24, uint32_t ref)
 
 static void trimmed_due(struct fe_dp *dp, unsigned q, uint64_t now);
 
+/* Bytes frame m takes on the wire: what RCCC's credit counts (fe_rccc.h). */
+static inline uint32_t
+wire(const struct rte_mbuf *m)
+{
+	return fe_wire_bytes(rte_pktmbuf_pkt_len(m));
+}
+
 int
 fe_nic_setup(struct fe_dp *dp, unsigned i, int socket, char *err, size_t errlen)
 {
@@ -67,6 +74,14 @@ fe_nic_setup(struct fe_dp *dp, unsigned i, int socket, char *err, size_t errlen)
 		goto nomem;
 	n->reorder_ticks = fe_ns_to_ticks(prm->reorder_ns, dp->hz);
 	n->gap_next = UINT64_MAX;
+	if (n->cc_mode == FE_CC_RCCC) { /* the flows it may receive, each in one list */
+		uint32_t cap = dp->nic_ids * FE_NIC_FLOWS;
+
+		n->pslots = rte_zmalloc_socket("fe_nic", sizeof(*n->pslots) * 2 * cap, 0, socket);
+		if (n->pslots == NULL)
+			goto nomem;
+		fe_rccc_pacer_init(&n->pacer, n->pslots, cap);
+	}
 	for (uint32_t k = 0; k < FE_NIC_PENDING; k++)
 		n->pend[k].next = k + 1;
 	n->pend_free = FE_NIC_PENDING;
@@ -97,6 +112,12 @@ fe_nic_remote_setup(struct fe_dp *dp, unsigned nall, int socket, char *err, size
 
 	while (w < prm->window)
 		w <<= 1;
+	/* the pull target a frame carries is kept with the sender's copy of it, which a
+	 * receiver on another box does not see */
+	if (fe_nic_cc(prm) == FE_CC_RCCC) {
+		snprintf(err, errlen, "--nic cc=rccc: not on a fabric split across boxes");
+		return -EINVAL;
+	}
 	dp->nic_ids = dp->nports + nall;
 	if (dp->nic_ids > 255) {
 		snprintf(err, errlen, "the NIC model takes at most 255 ports, here and elsewhere");
@@ -144,6 +165,7 @@ fe_nic_free(struct fe_nicport *n)
 	rte_free(n->acks);
 	rte_free(n->ready);
 	rte_free(n->qps);
+	rte_free(n->pslots);
 	rte_free(n);
 }
 
@@ -182,6 +204,7 @@ flow_init(struct fe_nicport *n, struct fe_nic_flow *fl, const struct fe_nic_key 
 	fe_dcqcn_init(&fl->cc, &n->cc);
 	fl->ib = (struct fe_ibcc){.ccti = n->ib.min, .timer_next = UINT64_MAX};
 	fe_nscc_init(&fl->nscc, &n->nscc, 0);
+	fe_rccc_snd_init(&fl->rccc, &n->rccc);
 	fl->rto_at = UINT64_MAX;
 }
 
@@ -269,6 +292,7 @@ fe_nic_rx(struct fe_dp *dp, unsigned in, struct rte_mbuf **pkts, unsigned n, uin
 		else
 			nic->pend[fl->pend_tail].next = idx;
 		fl->pend_tail = idx;
+		fl->pend_bytes += wire(m);
 		nic->held++;
 		activate(nic, fl);
 	}
@@ -284,6 +308,7 @@ mark_again(struct fe_nicport *n, struct fe_nic_flow *fl, uint32_t from, uint32_t
 		if (c->m != NULL && !c->again && !c->sacked) {
 			c->again = 1;
 			fl->flight -= rte_pktmbuf_pkt_len(c->m);
+			fl->again_bytes += wire(c->m);
 		}
 	}
 	if ((int32_t)(from - fl->resend) < 0)
@@ -313,6 +338,8 @@ ack_to(struct fe_nicport *n, struct fe_port *p, struct fe_nic_flow *fl, uint32_t
 		if (!c->again && !c->sacked) {
 			bytes += rte_pktmbuf_pkt_len(c->m);
 			fl->flight -= rte_pktmbuf_pkt_len(c->m);
+		} else if (c->again) {
+			fl->again_bytes -= wire(c->m);
 		}
 		c->sacked = 0;
 		rte_pktmbuf_free(c->m);
@@ -425,6 +452,8 @@ sacked(struct fe_nicport *n, struct fe_nic_flow *fl, uint32_t psn, uint32_t sack
 		if (!c->again) {
 			bytes += rte_pktmbuf_pkt_len(c->m);
 			fl->flight -= rte_pktmbuf_pkt_len(c->m);
+		} else {
+			fl->again_bytes -= wire(c->m);
 		}
 		c->again = 0;
 	}
@@ -464,7 +493,18 @@ abandon_held(struct fe_dp *dp, struct fe_nicport *sn, struct fe_nic_flow *fl)
 	fl->gap_at = 0;
 }
 
-/* One flow of port `in`: resends first, then new frames, as pacing and the window let. */
+/* cc rccc: flow fl has no credit left; it waits for a grant (counted). */
+static inline int
+credit_wait(struct fe_port *p, const struct fe_nic_flow *fl)
+{
+	if (p->nic->cc_mode != FE_CC_RCCC || fe_rccc_may_send(&fl->rccc))
+		return 0;
+	FE_CNT_ADD(p->st.nic_credit_blocked, 1);
+	return 1;
+}
+
+/* One flow of port `in`: resends first, then new frames, as pacing, the window and the
+ * credit let. */
 static unsigned
 service_flow(struct fe_dp *dp, unsigned in, struct fe_nic_flow *fl, uint64_t now, uint32_t *budget,
 	     uint64_t drain, uint64_t *next)
@@ -473,6 +513,7 @@ service_flow(struct fe_dp *dp, unsigned in, struct fe_nic_flow *fl, uint64_t now
 	struct fe_nicport *n = p->nic;
 	const uint32_t mask = n->window - 1;
 	unsigned work = 0;
+	int waits = 0; /* for a grant: its arrival wakes the flow (consume_ctl) */
 
 	if (n->cc_mode == FE_CC_DCQCN && fl->cc.limited)
 		fe_dcqcn_advance(&fl->cc, &n->cc, now);
@@ -498,6 +539,8 @@ service_flow(struct fe_dp *dp, unsigned in, struct fe_nic_flow *fl, uint64_t now
 			 * the recovery (a selective receiver discards what it holds already) */
 			mark_again(n, fl, fl->una, fl->next_psn);
 			fl->rto_at = now + n->timeout_ticks;
+			if (n->cc_mode == FE_CC_RCCC) /* one frame at least: it asks again */
+				fe_rccc_timeout(&fl->rccc);
 		}
 	}
 	while (*budget > 0 && fl->next_t <= now) {
@@ -514,10 +557,13 @@ service_flow(struct fe_dp *dp, unsigned in, struct fe_nic_flow *fl, uint64_t now
 				FE_CNT_ADD(p->st.nic_window_full, 1);
 				break;
 			}
+			if ((waits = credit_wait(p, fl)))
+				break;
 			m = resend_copy(dp, c);
 			if (m == NULL)
 				break;
 			c->again = 0;
+			fl->again_bytes -= wire(c->m);
 			c->sent = 0; /* sent twice: its ACK's round trip is no sample */
 			fl->flight += rte_pktmbuf_pkt_len(m);
 			psn = fl->resend++;
@@ -535,12 +581,15 @@ service_flow(struct fe_dp *dp, unsigned in, struct fe_nic_flow *fl, uint64_t now
 				FE_CNT_ADD(p->st.nic_window_full, 1);
 				break;
 			}
+			if ((waits = credit_wait(p, fl)))
+				break;
 			m = e->m;
 			fl->pend_head = e->next;
 			e->next = n->free_head; /* the slot back on the free list */
 			n->free_head = idx;
 			n->pend_free++;
 			fl->pend_n--;
+			fl->pend_bytes -= wire(m);
 			n->held--;
 			psn = fl->next_psn++;
 			fl->resend = fl->next_psn;
@@ -570,6 +619,11 @@ service_flow(struct fe_dp *dp, unsigned in, struct fe_nic_flow *fl, uint64_t now
 			*fe_nic_tag(dp, m) |= (uint64_t)ev << 56;
 		}
 		len = rte_pktmbuf_pkt_len(m);
+		if (n->cc_mode == FE_CC_RCCC) { /* spent; and it carries what the flow wants */
+			fe_rccc_spend(&fl->rccc, fe_wire_bytes(len));
+			fl->win[psn & mask].pt = fe_rccc_target(
+				&fl->rccc, &n->rccc, fl->pend_bytes + fl->again_bytes, n->nact);
+		}
 		dp->rg->up(dp, in, m, now);
 		if (n->cc_mode == FE_CC_DCQCN) {
 			fe_dcqcn_sent(&fl->cc, &n->cc, len, now);
@@ -581,7 +635,8 @@ service_flow(struct fe_dp *dp, unsigned in, struct fe_nic_flow *fl, uint64_t now
 		(*budget)--;
 		work++;
 	}
-	if (fl->resend != fl->next_psn || (fl->pend_n && fl->next_psn - fl->una < n->window))
+	if (!waits &&
+	    (fl->resend != fl->next_psn || (fl->pend_n && fl->next_psn - fl->una < n->window)))
 		*next = RTE_MIN(*next, *budget ? fl->next_t : drain);
 	if (fl->una != fl->next_psn)
 		*next = RTE_MIN(*next, fl->rto_at);
@@ -590,6 +645,8 @@ service_flow(struct fe_dp *dp, unsigned in, struct fe_nic_flow *fl, uint64_t now
 		rate_counters(p, fl);
 	return work;
 }
+
+static unsigned credit_grants(struct fe_dp *dp, unsigned q, uint64_t now);
 
 unsigned
 fe_nic_service(struct fe_dp *dp, uint64_t now)
@@ -637,15 +694,23 @@ fe_nic_service(struct fe_dp *dp, uint64_t now)
 		n->nact = k;
 		if (n->thead != n->ttail) /* a trimmed header's arrival (fe_nic_trimmed()) */
 			next = RTE_MIN(next, n->trimq[n->thead % FE_NIC_TRIMQ].due);
+		if (n->cc_mode == FE_CC_RCCC) { /* the receiving side's grants */
+			work += credit_grants(dp, i, now);
+			next = RTE_MIN(next, fe_rccc_next(&n->pacer));
+		}
 		n->next_event = next;
 	}
 	return work;
 }
 
-/* The NIC of port `at` sends one of its frames back toward sender port `to`. */
+/*
+ * The NIC of port `at` sends one of its frames back toward sender port `to`; sack: model
+ * uec's selective acknowledgement, its bitmap in the low 32 bits and how far past psn + 1
+ * it starts in the high ones (fe_nic_ctl_sack_set()).
+ */
 static void
 send_ctl(struct fe_dp *dp, unsigned at, const uint8_t *hdr, enum fe_nic_ctl kind, unsigned to,
-	 uint32_t qpn, uint32_t psn, uint32_t sack, uint64_t now)
+	 uint32_t qpn, uint32_t psn, uint64_t sack, uint64_t now)
 {
 	/* a pool of their own: kept copies and queued frames cannot starve the ACKs that
 	 * free them */
@@ -660,7 +725,7 @@ send_ctl(struct fe_dp *dp, unsigned at, const uint8_t *hdr, enum fe_nic_ctl kind
 	}
 	fe_nic_ctl_frame(f, hdr, kind, qpn, psn & FE_PSN_MASK);
 	if (sack)
-		fe_nic_ctl_sack_set(f, sack);
+		fe_nic_ctl_sack_set(f, (uint32_t)sack, (uint32_t)(sack >> 32));
 	*fe_nic_tag(dp, m) = fe_nic_tag_make(FE_TAG_CTL, to, qpn & 0xff, qpn >> 8, psn);
 	fe_filter_forget(m, dp->filter_dynoff);
 	if (dp->meas != NULL)
@@ -672,7 +737,9 @@ send_ctl(struct fe_dp *dp, unsigned at, const uint8_t *hdr, enum fe_nic_ctl kind
 	else if (kind == FE_NIC_NAK)
 		FE_CNT_ADD(p->st.nic_naks_sent, 1);
 	else
-		FE_CNT_ADD(p->st.nic_acks_sent, 1);
+		FE_CNT_ADD(p->st.nic_acks_sent, 1); /* a grant among them: an ACK frame */
+	if (kind == FE_NIC_CREDIT)
+		FE_CNT_ADD(p->st.nic_credit_sent, 1);
 	dp->rg->up(dp, at, m, now);
 }
 
@@ -684,7 +751,7 @@ consume_ctl(struct fe_dp *dp, unsigned q, struct rte_mbuf *m, uint64_t tag, uint
 	struct fe_nicport *n = p->nic;
 	struct fe_nic_flow *fl;
 	enum fe_nic_ctl kind;
-	uint32_t qpn, psn, sack;
+	uint32_t qpn, psn, sack, sack_off;
 
 	/* the QPN names the flow's slot and generation (a flow since gone: stray too) */
 	if (FE_TAG_PORT(tag) != q ||
@@ -695,10 +762,19 @@ consume_ctl(struct fe_dp *dp, unsigned q, struct rte_mbuf *m, uint64_t tag, uint
 		rte_pktmbuf_free(m);
 		return;
 	}
-	sack = fe_nic_ctl_sack(rte_pktmbuf_mtod(m, const uint8_t *));
+	sack = fe_nic_ctl_sack(rte_pktmbuf_mtod(m, const uint8_t *), &sack_off);
 	rte_pktmbuf_free(m);
 	fl = &n->flows[qpn & 0xff];
+	if (n->cc_mode == FE_CC_RCCC && kind != FE_NIC_CNP) /* the receiver has spoken */
+		fe_rccc_feedback(&fl->rccc);
 	switch (kind) {
+	case FE_NIC_CREDIT: /* acknowledges nothing: its SACK field is the cumulative pull */
+		FE_CNT_ADD(p->st.nic_acks_recv, 1);
+		FE_CNT_ADD(p->st.nic_credit_recv, 1);
+		if (n->cc_mode == FE_CC_RCCC && fe_rccc_credit(&fl->rccc, &n->rccc, sack) &&
+		    (fl->pend_n || fl->resend != fl->next_psn))
+			activate(n, fl);
+		break;
 	case FE_NIC_CNP:
 		FE_CNT_ADD(p->st.nic_cnp_recv, 1);
 		if (n->cc_mode != FE_CC_OFF) { /* a CNP; under InfiniBand CC, a BECN */
@@ -724,7 +800,7 @@ consume_ctl(struct fe_dp *dp, unsigned q, struct rte_mbuf *m, uint64_t tag, uint
 						 kind == FE_NIC_ACK_ECE);
 		acked = ack_to(n, p, fl, psn, now, &rtt);
 		if (sack)
-			acked += sacked(n, fl, psn, sack, kind == FE_NIC_ACK_ECE);
+			acked += sacked(n, fl, psn + sack_off, sack, kind == FE_NIC_ACK_ECE);
 		if (n->cc_mode == FE_CC_NSCC) {
 			fe_nscc_ack(&fl->nscc, &n->nscc, acked, rtt, kind == FE_NIC_ACK_ECE,
 				    fl->flight, now);
@@ -821,6 +897,27 @@ qpn_of(const struct fe_nic_flow *fl, uint32_t id)
 	return (id & 0xff) | (uint32_t)fl->gen << 8;
 }
 
+/* cc rccc: the grants port q's pacer owes by now, each a frame back to its sender. */
+static unsigned
+credit_grants(struct fe_dp *dp, unsigned q, uint64_t now)
+{
+	struct fe_port *p = &dp->ports[q];
+	struct fe_nicport *n = p->nic;
+	struct fe_rccc_rcv *r;
+	uint32_t id, bytes;
+	unsigned work = 0;
+
+	while (fe_rccc_grant(&n->pacer, &n->rccc_rx, now, &id, &r, &bytes)) {
+		struct fe_nic_flow *fl = flow_of(dp, id);
+
+		send_ctl(dp, q, fl->hdr, FE_NIC_CREDIT, id >> 8, qpn_of(fl, id), fl->expect,
+			 r->latest, now);
+		FE_CNT_ADD(p->st.nic_credit_bytes, bytes);
+		work++;
+	}
+	return work;
+}
+
 /* Flow id owes the sender an ACK, sent once the batch is over (acks_flush). */
 static inline void
 ack_owed(struct fe_nicport *rn, struct fe_nic_flow *fl, uint32_t id)
@@ -840,13 +937,21 @@ acks_flush(struct fe_dp *dp, unsigned q, uint64_t now)
 	for (uint32_t i = 0; i < rn->nacks; i++) {
 		struct fe_nic_flow *fl = flow_of(dp, rn->acks[i]);
 
-		uint32_t sack = 0;
+		uint64_t sack = 0;
+		uint32_t off = 0;
 
-		/* model uec: what it holds after the gap, acknowledged selectively */
-		if (rn->prm.model == FE_NIC_UEC && fl->nheld)
+		/* model uec: what it holds after the gap, acknowledged selectively: the 32
+		 * frames up to the newest held (fl->top), so that frames far past a gap that
+		 * SLEEK has not yet taken for a loss come back too */
+		if (rn->prm.model == FE_NIC_UEC && fl->nheld) {
+			if ((int32_t)(fl->top - (fl->expect + 1 + 32)) > 0)
+				off = fl->top - (fl->expect + 1 + 32);
 			for (uint32_t k = 0; k < 32; k++)
-				if (fl->held[(fl->expect + 1 + k) & (rn->window - 1)] != NULL)
-					sack |= UINT32_C(1) << k;
+				if (fl->held[(fl->expect + 1 + off + k) & (rn->window - 1)] != NULL)
+					sack |= UINT64_C(1) << k;
+			if (sack)
+				sack |= (uint64_t)off << 32;
+		}
 		fl->ack_due = 0;
 		send_ctl(dp, q, fl->hdr, fl->ece ? FE_NIC_ACK_ECE : FE_NIC_ACK, rn->acks[i] >> 8,
 			 qpn_of(fl, rn->acks[i]), fl->expect, sack, now);
@@ -856,18 +961,40 @@ acks_flush(struct fe_dp *dp, unsigned q, uint64_t now)
 }
 
 /*
- * A gap in flow id at receiving port q: a NAK now, or, with a reorder window, once the
- * window has passed with the gap still open (the frames it missed may only be late:
- * reordered by the fabric's paths, as adaptive routing and spraying do).
+ * Model uec: SLEEK's threshold for flow id (fe_nic_sleek_frames()), from its sender's
+ * congestion window where the sender is here and runs NSCC, else from the window.
+ */
+static uint32_t
+sleek_frames(struct fe_dp *dp, unsigned q, const struct fe_nic_flow *fl, uint32_t id)
+{
+	const struct fe_nicport *sn = holder(dp, q, id);
+	uint32_t cwnd = 0;
+
+	if ((id >> 8) < dp->nports && sn->cc_mode == FE_CC_NSCC && sn->nscc.mss)
+		cwnd = RTE_MAX((uint32_t)(fl->nscc.cwnd / (double)sn->nscc.mss), 1u);
+	return fe_nic_sleek_frames(cwnd, sn->window);
+}
+
+/*
+ * A gap in flow id at receiving port q: a NAK now; with a reorder window, once the window
+ * has passed with the gap still open (the frames it missed may only be late: reordered
+ * by the fabric's paths, as adaptive routing and spraying do); model uec without one,
+ * once SLEEK's threshold of frames is held past it (called again at each).
  */
 static void
 gap_open(struct fe_dp *dp, unsigned q, struct fe_nic_flow *fl, uint32_t id, uint64_t now)
 {
-	struct fe_nicport *rn = dp->ports[q].nic;
+	struct fe_port *p = &dp->ports[q];
+	struct fe_nicport *rn = p->nic;
 
 	if (fl->nak_sent || (fl->trimmed & 1)) /* (a trimmed frame's NAK asked for it) */
 		return;
 	if (rn->reorder_ticks == 0) {
+		if (rn->prm.model == FE_NIC_UEC) {
+			if (fl->nheld < sleek_frames(dp, q, fl, id))
+				return; /* a later frame, SLEEK's threshold, or the timeout */
+			FE_CNT_ADD(p->st.nic_reorder_naks, 1);
+		}
 		fl->nak_sent = 1;
 		send_ctl(dp, q, fl->hdr, FE_NIC_NAK, id >> 8, qpn_of(fl, id), fl->expect, 0, now);
 		return;
@@ -1034,6 +1161,25 @@ data_flow(struct fe_dp *dp, unsigned q, uint64_t tag, struct fe_nicport **sn)
 }
 
 /*
+ * cc rccc: a frame of flow id, PSN psn (d after what the receiver expects), reached the
+ * receiving NIC rn with the pull target it carried: its header's field, kept with the
+ * sender's copy of the frame (there until the receiver acknowledges the frame). A
+ * duplicate's is old: not heard.
+ */
+static void
+credit_request(struct fe_nicport *rn, struct fe_nic_flow *fl, uint32_t id, uint32_t psn, int32_t d,
+	       uint64_t now)
+{
+	const struct fe_nic_copy *c;
+
+	if (rn->cc_mode != FE_CC_RCCC || d < 0 || (uint32_t)d >= rn->window || fl->win == NULL)
+		return;
+	c = &fl->win[psn & (rn->window - 1)];
+	if (c->m != NULL)
+		fe_rccc_request(&rn->pacer, &fl->credit, id, c->pt, now);
+}
+
+/*
  * A data frame's header, trimmed by a switch that had no room for the frame, reached the
  * receiving port q (model uec): the sender is asked for that frame at once (a NAK of it
  * alone), unless it was delivered already. Never to the host.
@@ -1054,6 +1200,12 @@ trimmed_data(struct fe_dp *dp, unsigned q, struct rte_mbuf *m, uint64_t tag, uin
 	}
 	FE_CNT_ADD(p->st.nic_trims_recv, 1);
 	psn = psn_full(FE_TAG_PSN(tag), fl->expect);
+	if (p->nic->cc_mode == FE_CC_RCCC) { /* its pull target heard, as the simulator's */
+		if (!fl->ack_due) /* the headers a grant is made from, if no frame came yet */
+			memcpy(fl->hdr, rte_pktmbuf_mtod(m, const uint8_t *),
+			       RTE_MIN(rte_pktmbuf_data_len(m), sizeof(fl->hdr)));
+		credit_request(p->nic, fl, id, psn, (int32_t)(psn - fl->expect), now);
+	}
 	if ((int32_t)(psn - fl->expect) >= 0) {
 		send_ctl(dp, q, rte_pktmbuf_mtod(m, const uint8_t *), FE_NIC_TRIM_NAK, s,
 			 qpn_of(fl, id), psn, 0, now);
@@ -1139,6 +1291,7 @@ deliver_data(struct fe_dp *dp, unsigned q, struct rte_mbuf *m, uint64_t tag, uin
 	}
 	psn = psn_full(FE_TAG_PSN(tag), fl->expect);
 	d = (int32_t)(psn - fl->expect);
+	credit_request(rn, fl, id, psn, d, now);
 	if (d == 0 && !fl->release) {
 		if (to_host(p, m, due) < 0) {
 			if (fl->held == NULL) { /* go-back-N: as if lost; the NAK resends it */
@@ -1174,6 +1327,8 @@ deliver_data(struct fe_dp *dp, unsigned q, struct rte_mbuf *m, uint64_t tag, uin
 			fl->nheld++;
 			sn->held++;
 			fl->rxq = (uint16_t)q;
+			if ((int32_t)(psn + 1 - fl->top) > 0 || fl->nheld == 1)
+				fl->top = psn + 1;
 			FE_CNT_ADD(p->st.nic_held_pkts, 1);
 			if (rn->prm.model == FE_NIC_UEC) /* acknowledged selectively */
 				ack_owed(rn, fl, id);

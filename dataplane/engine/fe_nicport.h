@@ -18,6 +18,7 @@
 
 #include "fe_dp.h"
 #include "fe_nscc.h"
+#include "fe_rccc.h"
 #include "fe_roce.h"
 
 #define FE_NIC_FLOWS   64   /* flows a port's NIC tells apart; more share state (counted) */
@@ -49,6 +50,7 @@ struct fe_nic_copy {
 	uint8_t again;	    /* to be sent again */
 	uint8_t sacked;	    /* model uec: the receiver holds it (selective ACK): not in flight */
 	uint8_t ev;	    /* model uec: the entropy it was sent with (REPS) */
+	uint32_t pt;	    /* cc rccc: the pull target it carried, the last time it was sent */
 	uint64_t sent;	    /* the tick it was sent, if once only (an RTT sample); else 0 */
 };
 
@@ -66,7 +68,10 @@ struct fe_nic_flow {
 	struct fe_nic_copy *win;	/* [window], by PSN */
 	struct fe_ibcc ib;		/* cc ib */
 	struct fe_nscc nscc;		/* cc nscc: its window */
+	struct fe_rccc_snd rccc;	/* cc rccc: its credit */
 	uint64_t flight;		/* bytes sent, neither acknowledged nor NAKed */
+	/* cc rccc, its backlog: bytes on the wire queued, and marked to be sent again */
+	uint64_t pend_bytes, again_bytes;
 	/* model uec, REPS: entropies that came back unmarked, to be used again (a ring), and
 	 * the next one never used */
 	uint8_t evs[FE_NIC_EVS];
@@ -75,11 +80,13 @@ struct fe_nic_flow {
 	/* the receiving edge (notification point); here too: one lcore runs both */
 	uint32_t expect;
 	uint8_t nak_sent, ack_due, release;
-	uint8_t ece;	  /* cc nscc: CE seen since the last ACK, echoed in the next */
+	uint8_t ece;		   /* cc nscc: CE seen since the last ACK, echoed in the next */
+	struct fe_rccc_rcv credit; /* cc rccc: what it asked for and was granted */
 	uint64_t trimmed; /* model uec: bit i, PSN expect + i was NAKed trimmed (no gap NAK) */
 	uint64_t last_cnp;
 	struct rte_mbuf **held; /* selective repeat: frames ahead of a gap, by PSN */
 	uint32_t nheld;
+	uint32_t top;	 /* model uec: the newest frame held, plus one (its SACKs end there) */
 	uint16_t rxq;	 /* the port whose host the held frames are for */
 	uint64_t gap_at; /* reorder window: when the open gap was seen (0: none watched) */
 	uint8_t hdr[40]; /* a data frame's headers, for the receiver's ACK and NAK */
@@ -106,6 +113,12 @@ struct fe_nicport {
 	struct fe_ibcc_cfg ib;	 /* cc ib */
 	uint64_t line_bps;	 /* the up link's rate (100 Gbit/s if it has none) */
 	struct fe_nscc_cfg nscc; /* cc nscc, at that rate (fe_derive.h) */
+	struct fe_rccc_cfg rccc; /* cc rccc, at that rate (fe_derive.h): its senders */
+	/* cc rccc, the receiving side: at the down link's rate (fe_derive.h), the grants'
+	 * pacer, its lists in pslots */
+	struct fe_rccc_cfg rccc_rx;
+	struct fe_rccc_pacer pacer;
+	struct fe_rccc_slot *pslots;
 	struct fe_nic_flow flows[FE_NIC_FLOWS];
 	struct fe_nic_pend *pend;
 	uint32_t free_head, pend_free;

@@ -284,6 +284,8 @@ fe_nic_ctl_frame(uint8_t *out, const uint8_t *data, enum fe_nic_ctl kind, uint32
 		bth[12] = 0x1f; /* ACK, no credit count */
 	else if (kind == FE_NIC_ACK_ECE)
 		bth[12] = 0x1e; /* an ACK whose credit field RoCE leaves alone: fabemu's ECN echo */
+	else if (kind == FE_NIC_CREDIT)
+		bth[12] = 0x1d; /* and another: fabemu's RCCC grant */
 }
 
 int
@@ -301,6 +303,7 @@ fe_nic_ctl_parse(const uint8_t *f, uint32_t len, enum fe_nic_ctl *kind, uint32_t
 		*kind = bth[12] == AETH_NAK_TRIM	   ? FE_NIC_TRIM_NAK
 			: (bth[12] & 0xe0) == AETH_NAK_SEQ ? FE_NIC_NAK
 			: bth[12] == 0x1e		   ? FE_NIC_ACK_ECE
+			: bth[12] == 0x1d		   ? FE_NIC_CREDIT
 							   : FE_NIC_ACK;
 	else
 		return -1;
@@ -310,14 +313,22 @@ fe_nic_ctl_parse(const uint8_t *f, uint32_t len, enum fe_nic_ctl *kind, uint32_t
 }
 
 void
-fe_nic_ctl_sack_set(uint8_t *f, uint32_t sack)
+fe_nic_ctl_sack_set(uint8_t *f, uint32_t sack, uint32_t off)
 {
+	uint8_t *msn = f + ETH_HLEN + 20 + 8 + 13; /* the AETH's, after its syndrome */
+
 	fe_put16(f + FE_NIC_CTL_LEN - 4, (uint16_t)(sack >> 16));
 	fe_put16(f + FE_NIC_CTL_LEN - 2, (uint16_t)sack);
+	msn[0] = (uint8_t)(off >> 16);
+	msn[1] = (uint8_t)(off >> 8);
+	msn[2] = (uint8_t)off;
 }
 
 uint32_t
-fe_nic_ctl_sack(const uint8_t *f)
+fe_nic_ctl_sack(const uint8_t *f, uint32_t *off)
 {
+	const uint8_t *msn = f + ETH_HLEN + 20 + 8 + 13;
+
+	*off = (uint32_t)msn[0] << 16 | (uint32_t)msn[1] << 8 | msn[2];
 	return (uint32_t)fe_get16(f + FE_NIC_CTL_LEN - 4) << 16 | fe_get16(f + FE_NIC_CTL_LEN - 2);
 }

@@ -13,7 +13,9 @@
  *   model uec    Ultra Ethernet's transport as far as it is built (docs/uec.md): selective
  *                repeat, and a header trimmed by a congested switch (the lossy regime)
  *                NACKed at once, its frame sent again from the NIC's copy; NSCC, a
- *                window a flow (fe_nscc.h), the receiver echoing CE in its ACKs
+ *                window a flow (fe_nscc.h), the receiver echoing CE in its ACKs; or
+ *                RCCC (cc rccc, fe_rccc.h, uec only): the receiving NIC grants credit,
+ *                paced at its line rate, and a flow sends only against it
  *   model host   real RDMA NICs at the hosts (an inline box): the transport is theirs;
  *                RoCEv2 is decoded as it reaches a host and counted per QP (fe_roce.h)
  *
@@ -41,11 +43,11 @@
 
 enum fe_nic_model { FE_NIC_TCP, FE_NIC_ROCE, FE_NIC_IB, FE_NIC_HOST, FE_NIC_UEC };
 enum fe_nic_recovery { FE_NIC_GBN, FE_NIC_SELECTIVE };
-enum fe_nic_cc { FE_CC_OFF, FE_CC_DCQCN, FE_CC_IB, FE_CC_NSCC };
+enum fe_nic_cc { FE_CC_OFF, FE_CC_DCQCN, FE_CC_IB, FE_CC_NSCC, FE_CC_RCCC };
 
 #define FE_NIC_MODEL_ALLOWED	"tcp, roce, ib, host, uec"
 #define FE_NIC_RECOVERY_ALLOWED "go-back-n, selective"
-#define FE_NIC_CC_ALLOWED	"off, dcqcn, ib, nscc"
+#define FE_NIC_CC_ALLOWED	"off, dcqcn, ib, nscc, rccc"
 
 struct fe_nic_params {
 	uint32_t model;		  /* enum fe_nic_model */
@@ -71,7 +73,8 @@ struct fe_nic_params {
 	uint32_t ccti_increase, ccti_limit, ccti_min, cct_den;
 	uint64_t ccti_timer_ns;
 	/* NSCC (cc nscc, fe_nscc.h): the network's RTT its target delay (3/4 of it) and
-	 * window (1.5 BDP, until a lower RTT is seen) start from; 0: the port's (fe_derive.h) */
+	 * window (1.5 BDP, until a lower RTT is seen) start from; RCCC (cc rccc, fe_rccc.h):
+	 * its credit's 1.5 BDP; 0: the port's (fe_derive.h) */
 	uint64_t rtt_ns;
 	/* model uec, in the lossy regime: the bytes of a frame the switch keeps when it
 	 * trims it (its headers), and the DSCP it gives the trimmed header (FE_NIC_DSCP_KEEP:
@@ -137,19 +140,40 @@ fe_nic_model_parse(const char *s, uint32_t *out)
 static inline const char *
 fe_nic_cc_name(uint32_t c)
 {
-	return c == FE_CC_DCQCN ? "dcqcn" : c == FE_CC_IB ? "ib" : c == FE_CC_NSCC ? "nscc" : "off";
+	return c == FE_CC_DCQCN	 ? "dcqcn"
+	       : c == FE_CC_IB	 ? "ib"
+	       : c == FE_CC_NSCC ? "nscc"
+	       : c == FE_CC_RCCC ? "rccc"
+				 : "off";
 }
 
 static inline int
 fe_nic_cc_parse(const char *s, uint32_t *out)
 {
-	return fe_nic_name_parse(s, fe_nic_cc_name, FE_CC_OFF, FE_CC_NSCC, out);
+	return fe_nic_name_parse(s, fe_nic_cc_name, FE_CC_OFF, FE_CC_RCCC, out);
 }
 
 static inline int
 fe_nic_recovery_parse(const char *s, uint32_t *out)
 {
 	return fe_nic_name_parse(s, fe_nic_recovery_name, FE_NIC_GBN, FE_NIC_SELECTIVE, out);
+}
+
+/*
+ * Model uec, no reorder window: how many frames held past a gap make it a loss (a NAK),
+ * as uet-htsim's SLEEK has it (UecSrc::runSleek: loss_retx_factor 1.5, min_retx_config
+ * 5): 1.5 congestion windows of frames, at most the window, at least 5; cwnd_frames 0:
+ * no congestion window (the window itself). Below it the gap may be spraying's reordering;
+ * a loss then costs the timeout.
+ */
+#define FE_NIC_SLEEK_MIN 5
+static inline uint32_t
+fe_nic_sleek_frames(uint32_t cwnd_frames, uint32_t window)
+{
+	uint32_t t = cwnd_frames ? cwnd_frames + cwnd_frames / 2 : window;
+
+	t = t < window ? t : window;
+	return t > FE_NIC_SLEEK_MIN ? t : FE_NIC_SLEEK_MIN;
 }
 
 /* The congestion control that runs: as given, else roce DCQCN, ib off, uec NSCC. */
@@ -275,19 +299,25 @@ enum fe_nic_ctl {
 	FE_NIC_NAK = 3,
 	FE_NIC_TRIM_NAK = 4,
 	FE_NIC_ACK_ECE = 5, /* an ACK with the ECN echo (cc nscc): CE seen since the last */
+	FE_NIC_CREDIT = 6,  /* cc rccc: a grant, its cumulative pull where a SACK goes */
 };
 /* FE_NIC_TRIM_NAK (model uec): the frame of PSN psn reached the receiver trimmed; send it
- * again, that one only. A NAK with a syndrome RoCE leaves reserved (0x70): fabemu's. */
+ * again, that one only. A NAK with a syndrome RoCE leaves reserved (0x70): fabemu's.
+ * FE_NIC_CREDIT (cc rccc): the receiver's grant, an ACK whose AETH credit count is 0x1d
+ * (fabemu's; IB's end-to-end credits take that field too), acknowledging nothing: the
+ * flow's cumulative pull, in quanta of 256 bytes (fe_rccc.h), in the SACK's 4 bytes. */
 #define FE_NIC_CTL_LEN 62 /* 14 + 20 + 8 + 12 (BTH) + 4 (AETH) + 4 (ICRC) */
 void fe_nic_ctl_frame(uint8_t *out, const uint8_t *data, enum fe_nic_ctl kind, uint32_t qpn,
 		      uint32_t psn);
 /*
  * Model uec's selective acknowledgement, in an ACK's last 4 bytes (where RoCE has its
- * ICRC, which fabemu does not compute): bit i says PSN psn + 1 + i is held by the
- * receiver (psn: what it expects next). 0 in every other frame.
+ * ICRC, which fabemu does not compute) and its AETH's MSN (24 bits, which fabemu's NICs
+ * do not count): bit i says PSN psn + 1 + off + i is held by the receiver (psn: what it
+ * expects next; off: how far past it the bitmap starts, so that it can follow the newest
+ * frames however far a gap held them apart). 0 in every other frame.
  */
-void fe_nic_ctl_sack_set(uint8_t *f, uint32_t sack);
-uint32_t fe_nic_ctl_sack(const uint8_t *f);
+void fe_nic_ctl_sack_set(uint8_t *f, uint32_t sack, uint32_t off);
+uint32_t fe_nic_ctl_sack(const uint8_t *f, uint32_t *off);
 
 /* Read one back: 0 with kind, qpn and psn, or -1 if it is not one. */
 int fe_nic_ctl_parse(const uint8_t *f, uint32_t len, enum fe_nic_ctl *kind, uint32_t *qpn,

@@ -73,7 +73,29 @@ fe_campaign_refused 'name: x\nhosts: 2\njob: {kind: command, command: "true"}\n'
 	"regimes:\n  - {name: a, profile: ideal, path: adaptive}\n|bad.yaml:5: regimes.0.path: without a topology" \
 	"regimes:\n  - {name: a, profile: ideal, topology: $T/pair.yaml, path: random}\n|bad.yaml:5: regimes.0.path 'random' (allowed: ecmp, polarized, spray, spray-random, adaptive, flowlet, entropy)" \
 	"regimes:\n  - {name: a, profile: ideal, topology: nowhere}\n|bad.yaml:5: regimes.0.topology: topology 'nowhere' not found"
-"$CTL" campaign check regimes single-drop incast fabric fabric-4 congestion-tree | sed 's/^/  /'
+"$CTL" campaign check regimes single-drop incast fabric fabric-4 congestion-tree uec-htsim | sed 's/^/  /'
+
+echo "the MPI job alone (4 ranks on this machine): both patterns' results checked, a wrong one fails"
+mpi() { # PATTERN [ENV...]: fe-allreduce in 4 local ranks, shared memory only; its output
+	local p=$1
+	shift
+	env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 "$@" mpirun -np 4 \
+		--oversubscribe --bind-to none --mca btl self,vader --mca oob_tcp_if_include lo \
+		"$FE_BIN/fe-allreduce" --pattern "$p" --sizes 4KiB,64KiB --iters 3 --warmup 1 2>&1
+}
+for p in allreduce permutation; do
+	out=$(mpi $p) || fe_fail "$p: exit $?: $out"
+	grep -q "^# allreduce ranks=4 iters=3 warmup=1 pattern=$p " <<<"$out" &&
+		[ "$(grep -c '^iter ' <<<"$out")" = 6 ] && grep -qx done <<<"$out" ||
+		fe_fail "$p: $out"
+	rc=0; out=$(mpi $p FE_ALLREDUCE_CORRUPT=5) || rc=$?
+	[ "$rc" = 3 ] && grep -q "^allreduce: iteration 5 (65536 bytes): [0-9]* wrong elements" <<<"$out" ||
+		fe_fail "$p with one element corrupted in iteration 5: exit $rc: $out"
+done
+rc=0; out=$(mpi shuffle) || rc=$?
+[ "$rc" != 0 ] && grep -qF "allreduce: --pattern: 'shuffle' (allowed: allreduce, permutation)" <<<"$out" ||
+	fe_fail "--pattern shuffle: exit $rc: $out"
+echo "  ok   6 iterations a pattern, every element checked; one wrong element: exit 3; a bad pattern named"
 
 echo "a regime on a topology: the run goes through its switches, the results say so"
 cat >"$T/pair-c.yaml" <<Y

@@ -42,6 +42,14 @@ for o in $(grep -oE -- '^  (-[a-zA-Z], )?--[a-z-]+' <<<"$out" | grep -oE -- '--[
 		fe_fail "README.md: the options table has no row for $o (fabemu-dp --help has it)"
 done
 echo "  ok   README.md's options table has every option of --help"
+# every congestion control the NICs run is named by --help and README.md's --nic row
+nic_help=$(sed -n '/^  --nic SPEC/,/^  --topology/p' <<<"$out")
+for cc in off dcqcn ib nscc rccc; do
+	grep -qE -- "cc=([a-z]+\|)*$cc(\||[ ,])" <<<"$nic_help" || fe_fail "fabemu-dp --help: --nic's cc= lacks $cc"
+	grep -E -- '^\| `--nic SPEC`' "$FE_ROOT/README.md" | grep -qF -- "\`$cc\`" ||
+		fe_fail "README.md: the --nic row's cc= lacks $cc"
+done
+echo "  ok   --help and README.md name every cc= of --nic"
 # fabemuctl --help: what SEL can be in apply --link SEL and set SEL (docs/control.md)
 out=$("$FE_BIN/fabemuctl" --help)
 grep -q 'apply P \[--link SEL\]' <<<"$out" && grep -q '^  set SEL ' <<<"$out" ||
@@ -287,6 +295,9 @@ expect_error "--link-wait '120s' (allowed: 0ns to 60s)" $PORTS -- --link-wait 12
 expect_error "--edge-pause: 'maybe' (allowed: auto, on, off)" $PORTS -- --edge-pause maybe
 expect_error "--nic: trim '300' (allowed: 60B to 256B)" $PORTS -- --nic model=uec,trim=300
 expect_error "--nic: trim-dscp '64' (allowed: 0 to 63, or keep)" $PORTS -- --nic model=uec,trim-dscp=64
+expect_error "--nic: cc 'fast' (allowed: off, dcqcn, ib, nscc, rccc)" $PORTS -- --nic cc=fast
+expect_error "--nic: cc 'rccc' needs model uec (model 'roce' allowed: off, dcqcn, ib, nscc)" $PORTS -- --nic model=roce,cc=rccc
+expect_error "--nic: cc 'rccc' needs model uec (model 'tcp' allowed: off, dcqcn, ib, nscc)" $PORTS -- --nic cc=rccc
 expect_error "no ports: give EAL options" -- --rate 1G
 expect_error "--regime: 'ib' (allowed: lossy, pfc, credit)" $PORTS -- --regime ib
 expect_error "--lanes '9' (allowed: 1 to 8)" $PORTS -- --lanes 9

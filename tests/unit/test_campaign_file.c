@@ -55,13 +55,15 @@ static const struct {
 	 ":5: unknown key 'prefx' in hosts (known: name, prefix, shell, address, ifname, port)"},
 	{"name: t\nregimes:\n  - name: a\n    profile: ideal\n    splt: true\n",
 	 ":5: unknown key 'splt' in regimes (known: name, kind, profile, scale, pmd, ring, mtu, "
-	 "dataplane, nic, topology, path, split, realtime, ranks, alike, links)"},
+	 "dataplane, nic, topology, path, split, realtime, ranks, alike, scale-min, scale-max, "
+	 "links)"},
 	{"name: t\njob: {kind: allreduce, warmpu: 1}\n",
 	 ":2: unknown key 'warmpu' in job (known: kind, iterations, warmup, command, sizes)"},
 	{"name: t\ntimeline:\n  - action: drop\n    at: {iter: 4}\n",
 	 ":4: unknown key 'iter' in at (known: iteration, time)"},
 	{"name: t\nfidelity: {late: 1%}\n",
-	 ":2: unknown key 'late' in fidelity (known: lateness, load, capacity, capacity-time)"},
+	 ":2: unknown key 'late' in fidelity (known: lateness, load, capacity, capacity-time, "
+	 "calibrate)"},
 };
 
 Test(campaign_file, unknown_key_lists_every_known_key)
@@ -303,7 +305,7 @@ Test(campaign_file, torch_job_is_an_allreduce)
 {
 	static const char *const cases[][2] = {
 		{"name: t\njob: {kind: mpi}\nregimes:\n  - {name: a, profile: ideal}\n",
-		 ":2: job.kind 'mpi' (allowed: allreduce, torch, command)"},
+		 ":2: job.kind 'mpi' (allowed: allreduce, torch, permutation, command)"},
 		{"name: t\njob: {kind: torch, command: \"true\"}\nregimes:\n  - {name: a, "
 		 "profile: ideal}\n",
 		 ":2: job.command: a command job's (kind: command); an allreduce job takes sizes, "
@@ -318,6 +320,32 @@ Test(campaign_file, torch_job_is_an_allreduce)
 	cr_expect_eq(camp.iters, 4);
 	cr_expect_eq(camp.sizes[0], 65536);
 	cr_expect_eq(camp.steps[0].at_iter, 3);
+}
+
+/* kind permutation: the MPI job's permutation (fe-allreduce --pattern), sized as the
+ * all-reduce; it projects nothing (the projection models an all-reduce): projection:
+ * refused, and no default projection. */
+Test(campaign_file, permutation_job_is_sized_and_projects_nothing)
+{
+	static const char *const cases[][2] = {
+		{"name: t\njob: {kind: permutation}\nregimes:\n  - {name: a, profile: ideal}\n"
+		 "projection: {ranks: [64]}\n",
+		 ":5: projection: the all-reduce's (job.kind permutation has none)"},
+		{"name: t\njob: {kind: permutation, command: \"true\"}\nregimes:\n  - {name: a, "
+		 "profile: ideal}\n",
+		 ":2: job.command: a command job's (kind: command); an allreduce job takes sizes, "
+		 "iterations, warmup"},
+	};
+
+	REFUSED(cases);
+	accepted("name: t\nhosts: 8\njob: {kind: permutation, sizes: [1MiB], iterations: 4}\n"
+		 "regimes:\n  - {name: a, profile: ethernet-lossy}\n");
+	cr_expect(camp.perm && camp.allreduce && !camp.torch);
+	cr_expect(!cg_projects(&camp));
+	cr_expect_eq(camp.iters, 4);
+	cr_expect_eq(camp.sizes[0], 1 << 20);
+	accepted("name: t\njob: {kind: allreduce}\nregimes:\n  - {name: a, profile: ideal}\n");
+	cr_expect(!camp.perm && cg_projects(&camp));
 }
 
 /* A command job's iterations are its own (it runs $FE_HOOK): a fault at any of them up to
@@ -414,6 +442,84 @@ Test(campaign_file, regime_errors_at_the_key)
 	};
 
 	REFUSED(cases);
+}
+
+/* scale: auto (calibration): a range refused beside a fixed scale, each bound checked and
+ * named; compiled at its floor; fidelity.calibrate makes every scale a floor. */
+Test(campaign_file, scale_auto_and_its_range)
+{
+	static const char *const cases[][2] = {
+		{"name: t\nregimes:\n  - {name: a, profile: ethernet-lossy, scale: 1000, "
+		 "scale-min: 400}\n",
+		 ":3: regimes.0.scale-min '400': only with scale: auto (scale 1000 is fixed)"},
+		{"name: t\nregimes:\n  - {name: a, profile: ethernet-lossy, scale-max: 400}\n",
+		 ":3: regimes.0.scale-max '400': only with scale: auto (scale unset: the profile's "
+		 "is fixed)"},
+		{"name: t\nregimes:\n  - {name: a, profile: ethernet-lossy, scale: automatic}\n",
+		 ":3: regimes.0.scale 'automatic' (allowed: 1 to 100000, or auto)"},
+		{"name: t\nregimes:\n  - {name: a, profile: ethernet-lossy, scale: auto, "
+		 "scale-min: 0}\n",
+		 ":3: regimes.0.scale-min '0' (allowed: 1 to 100000)"},
+		{"name: t\nregimes:\n  - {name: a, profile: ethernet-lossy, scale: auto, "
+		 "scale-min: 2000, scale-max: 1000}\n",
+		 ":3: regimes.0.scale-max '1000': below scale-min 2000"},
+		{"name: t\nregimes:\n  - {name: a, kind: wire, scale-min: 2}\n",
+		 ":3: regimes.0: kind wire is the hosts joined by a Linux bridge, without fabemu: "
+		 "profile, scale, links, nic, topology, path, split, realtime, pmd, ring and "
+		 "dataplane do not apply (mtu does)"},
+		{"name: t\nfidelity: {calibrate: maybe}\nregimes:\n  - {name: a, profile: ideal}\n",
+		 ":2: fidelity.calibrate 'maybe' (allowed: true, false)"},
+	};
+	char err[1024] = "";
+
+	REFUSED(cases);
+	cr_assert_eq(load("name: t\nregimes:\n  - {name: w, kind: wire}\n"
+			  "  - {name: a, profile: ethernet-lossy, scale: auto, scale-min: 200, "
+			  "scale-max: 5000}\n  - {name: b, profile: ethernet-lossy, scale: 300}\n"
+			  "  - {name: c, profile: ethernet-lossy, scale: auto}\n",
+			  err, sizeof(err)),
+		     0, "%s", err);
+	cr_expect(camp.reg[1].scale_auto && camp.reg[1].scale_min == 200 &&
+		  camp.reg[1].scale_max == 5000 && camp.reg[1].scale == 200);
+	/* ethernet-lossy's 500 ns + 1538 B at 100 Gbit/s, at the floor */
+	cr_expect_eq(camp.reg[1].hop_ns,
+		     200 * 500 + 1538ULL * 8 * 1000000000 / (100000000000 / 200), "hop %llu",
+		     (unsigned long long)camp.reg[1].hop_ns);
+	cr_expect(!camp.reg[2].scale_auto && camp.reg[2].scale == 300);
+	cr_expect(camp.reg[3].scale_auto && camp.reg[3].scale_min == 0 && camp.reg[3].scale == 1);
+	/* fidelity.calibrate: the file's scale a floor, the profile's where none; not the
+	 * baselines */
+	cr_assert_eq(load("name: t\nfidelity: {calibrate: true}\nregimes:\n"
+			  "  - {name: w, kind: wire}\n  - {name: i, profile: ideal}\n"
+			  "  - {name: b, profile: ethernet-lossy, scale: 300}\n"
+			  "  - {name: c, profile: ethernet-lossy}\n",
+			  err, sizeof(err)),
+		     0, "%s", err);
+	cr_expect(!camp.reg[0].scale_auto && !camp.reg[1].scale_auto);
+	cr_expect(camp.reg[2].scale_auto && camp.reg[2].scale_min == 300);
+	cr_expect(camp.reg[3].scale_auto && camp.reg[3].scale_min == 1,
+		  "ethernet-lossy's own scale (1): %u", camp.reg[3].scale_min);
+}
+
+/* Regime g again at another scale (the calibration's choice): the hop follows, an out-of-
+ * range one refused and g kept. */
+Test(campaign_file, regime_rescaled)
+{
+	char err[1024] = "";
+	struct cg_regime before;
+
+	cr_assert_eq(load("name: t\nhosts: 2\nregimes:\n"
+			  "  - {name: a, profile: ethernet-lossy, scale: auto}\n",
+			  err, sizeof(err)),
+		     0, "%s", err);
+	cr_assert_eq(cg_regime_rescale(&camp, &camp.reg[0], 4000, err, sizeof(err)), 0, "%s", err);
+	cr_expect_eq(camp.reg[0].scale, 4000);
+	cr_expect_eq(camp.reg[0].hop_ns, 4000 * 500 + 1538ULL * 8 * 1000000000 / 25000000);
+	cr_expect_eq(camp.reg[0].up[1].link.delay_ns, 4000 * 500);
+	before = camp.reg[0];
+	cr_expect_lt(cg_regime_rescale(&camp, &camp.reg[0], 100000000, err, sizeof(err)), 0);
+	cr_expect(strstr(err, "regime a at scale 100000000") != NULL, "%s", err);
+	cr_expect_eq(memcmp(&before, &camp.reg[0], sizeof(before)), 0);
 }
 
 /* More fabemu-dp options (dataplane:), checked against fabemu-dp's own (fe_dpopts.h), each

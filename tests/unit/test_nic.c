@@ -199,6 +199,17 @@ Test(ibcc, becn_raises_the_index_and_the_timer_lowers_it)
 
 /* ---- frames (tcp_frame(), csum_ok(): nic_frames.h) ---- */
 
+/* SLEEK's threshold (uet-htsim UecSrc::runSleek): 1.5 windows, at most the window, at
+ * least 5; no congestion window: the window. */
+Test(nicframe, sleek_threshold)
+{
+	cr_assert_eq(fe_nic_sleek_frames(0, 512), 512);
+	cr_assert_eq(fe_nic_sleek_frames(100, 512), 150);
+	cr_assert_eq(fe_nic_sleek_frames(400, 512), 512);
+	cr_assert_eq(fe_nic_sleek_frames(2, 512), 5);
+	cr_assert_eq(fe_nic_sleek_frames(0, 4), 5);
+}
+
 Test(nicframe, ecn_cleared_with_checksum)
 {
 	static const uint8_t a[6] = {2, 0, 0, 0, 0, 1}, b[6] = {2, 0, 0, 0, 0, 2};
@@ -216,15 +227,15 @@ Test(nicframe, control_frames_round_trip)
 {
 	static const uint8_t a[6] = {2, 0, 0, 0, 0, 1}, b[6] = {2, 0, 0, 0, 0, 2};
 	uint8_t f[100], c[FE_NIC_CTL_LEN];
-	enum fe_nic_ctl kinds[] = {FE_NIC_CNP, FE_NIC_ACK, FE_NIC_NAK, FE_NIC_TRIM_NAK,
-				   FE_NIC_ACK_ECE},
+	enum fe_nic_ctl kinds[] = {FE_NIC_CNP,	    FE_NIC_ACK,	    FE_NIC_NAK,
+				   FE_NIC_TRIM_NAK, FE_NIC_ACK_ECE, FE_NIC_CREDIT},
 			k;
-	uint32_t qpn, psn;
+	uint32_t qpn, psn, off;
 	struct fe_nic_key key;
 
 	tcp_frame(f, sizeof(f), a, b, 2, 1);
 	cr_assert_eq(fe_nic_flow_key(f, sizeof(f), &key), 0);
-	for (int i = 0; i < 5; i++) {
+	for (int i = 0; i < 6; i++) {
 		fe_nic_ctl_frame(c, f, kinds[i], 17, 0xabcdef);
 		cr_assert_eq(memcmp(c, b, 6) == 0 ? -1 : memcmp(c, a, 6), 0, "back to the sender");
 		cr_assert(csum_ok(c));
@@ -234,6 +245,20 @@ Test(nicframe, control_frames_round_trip)
 		cr_assert_eq(qpn, 17);
 		cr_assert_eq(psn, 0xabcdef);
 	}
+	/* a grant's cumulative pull: 32 bits where a SACK goes; a SACK's start in the MSN */
+	fe_nic_ctl_frame(c, f, FE_NIC_CREDIT, 17, 5);
+	fe_nic_ctl_sack_set(c, 0xfedcba98, 0);
+	cr_assert_eq(fe_nic_ctl_parse(c, sizeof(c), &k, &qpn, &psn), 0);
+	cr_assert_eq(k, FE_NIC_CREDIT);
+	cr_assert_eq(fe_nic_ctl_sack(c, &off), 0xfedcba98);
+	cr_assert_eq(off, 0);
+	fe_nic_ctl_frame(c, f, FE_NIC_ACK, 17, 5);
+	fe_nic_ctl_sack_set(c, 0x80000001, 0x123456);
+	cr_assert_eq(fe_nic_ctl_parse(c, sizeof(c), &k, &qpn, &psn), 0);
+	cr_assert_eq(k, FE_NIC_ACK, "the MSN is not the syndrome");
+	cr_assert_eq(psn, 5);
+	cr_assert_eq(fe_nic_ctl_sack(c, &off), 0x80000001);
+	cr_assert_eq(off, 0x123456);
 	cr_assert_eq(fe_nic_ctl_parse(f, sizeof(f), &k, &qpn, &psn), -1, "TCP is not one");
 	cr_assert_eq(fe_psn_diff(2, 0xfffffe), 4, "PSNs wrap at 2^24");
 }
@@ -699,6 +724,70 @@ Test(nic, selective_lost_tail_costs_one_timeout)
 	cr_assert_eq(s0->nic_timeouts, 1, "one timeout for a tail of two");
 	cr_assert_eq(s0->nic_copies, 0);
 	done(dp, avail);
+}
+
+/*
+ * Model uec takes a gap for a loss as uet-htsim's SLEEK does (UecSrc::runSleek): once
+ * frames past it reach 1.5 congestion windows (at most the window, at least 5 frames),
+ * not at once, since spraying reorders what it sends. With no congestion window the
+ * threshold is the whole window (64 here): frame 3 of 40 lost, 4..40 held, no NAK, and
+ * the timeout resends it alone: 4..40 were acknowledged selectively, each ACK's bitmap
+ * the 32 frames up to the newest (with it from the gap only, 36..40 were resent too).
+ * With NSCC's window of a few
+ * frames (an RTT of 200 ns at 100 Gbit/s: 1.5 BDP is 3,750 bytes) the threshold is 5: 5
+ * frames held past the gap, a NAK, and the frame back well before the timeout.
+ */
+Test(nic, uec_sleek_naks_a_gap_only_past_its_threshold)
+{
+	for (int nscc = 0; nscc <= 1; nscc++) {
+		unsigned avail = rte_mempool_avail_count(pool), n = 0;
+		struct fe_nic_params p = nic(FE_NIC_UEC, FE_NIC_SELECTIVE);
+		const struct fe_port_stats *s0, *s1;
+		uint16_t ids[48];
+		struct fe_dp *dp;
+		uint64_t t = 10000;
+
+		p.window = 64;
+		p.cc = nscc ? FE_CC_NSCC : FE_CC_OFF;
+		p.cc_set = 1;
+		p.rtt_ns = 200;
+		dp = engine_x(&p, 3, 1, 0);
+		s0 = &dp->ports[0].st;
+		s1 = &dp->ports[1].st;
+		learn(dp);
+		send_flow(nscc ? 12 : 40, 2);
+		for (; t <= 200000; t += 2000) {
+			poll2(dp, t);
+			n += collect(1, ids + n, NULL);
+		}
+		if (nscc) /* the NAK at the fifth, the resend filling the gap soon after */
+			cr_assert_geq(s1->nic_held_pkts, FE_NIC_SLEEK_MIN, "held %llu",
+				      (unsigned long long)s1->nic_held_pkts);
+		else
+			cr_assert_eq(s1->nic_held_pkts, 37, "4..40 held past the gap");
+		if (!nscc) {
+			cr_assert_eq(n, 2, "1, 2 delivered, 4..40 held");
+			cr_assert_eq(s1->nic_naks_sent, 0, "37 frames past the gap, below 64");
+			cr_assert_eq(s0->nic_resent_pkts, 0);
+			for (t = 200000 + 67108864; t <= 200000 + 67108864 + 40000; t += 2000) {
+				poll2(dp, t);
+				n += collect(1, ids + n, NULL);
+			}
+			cr_assert_eq(s0->nic_timeouts, 1);
+			cr_assert_eq(s0->nic_resent_pkts, 1,
+				     "3 alone: 4..40 acknowledged selectively (%llu)",
+				     (unsigned long long)s0->nic_resent_pkts);
+		} else {
+			cr_assert_eq(s1->nic_naks_sent, 1, "5 frames past the gap: a NAK");
+			cr_assert_eq(s1->nic_reorder_naks, 1);
+			cr_assert_eq(s0->nic_resent_pkts, 1);
+			cr_assert_eq(s0->nic_timeouts, 0);
+		}
+		cr_assert_eq(n, nscc ? 12 : 40);
+		for (unsigned i = 0; i < n; i++)
+			cr_assert_eq(ids[i], i + 1, "in order: frame %u is %u", i, ids[i]);
+		done(dp, avail);
+	}
 }
 
 Test(nic, group_addresses_and_small_adapter_queues)

@@ -1074,6 +1074,53 @@ Test(report, nic_uec_trimming)
 }
 
 /*
+ * Model uec with RCCC: hosts 0 and 2 send host 1 (every link 100 Mbit/s) 40 frames each at
+ * once. Each sends its speculative credit (1.5 BDP, some 9 kB), then waits for host 1's
+ * NIC's grants, ACK frames that share its link between them: all delivered, nothing
+ * trimmed, no timeout.
+ */
+static const char *const rccc_after[] = {
+	"port.nic_credit_sent",
+	"port.nic_credit_recv",
+	"port.nic_credit_bytes",
+	"port.nic_credit_blocked",
+	NULL,
+};
+
+Test(report, nic_uec_rccc)
+{
+	struct fe_linkdef up[NP] = {0}, down[NP] = {0};
+	struct fe_dp_conf conf = nic_conf(FE_NIC_UEC, FE_NIC_SELECTIVE);
+	struct fe_dp *dp;
+	uint64_t t = 50000, tx;
+
+	conf.nic.cc = FE_CC_RCCC;
+	conf.nic.cc_set = 1;
+	for (int i = 0; i < NP; i++) {
+		up[i].link.delay_ns = down[i].link.delay_ns = 1000;
+		up[i].link.rate_bps = down[i].link.rate_bps = 100000000;
+	}
+	down[1].link.limit_pkts = 64;
+	dp = engine(&conf, up, down);
+	learn(dp, t);
+	tx = dp->ports[1].st.tx_pkts;
+	for (uint16_t k = 1; k <= 40; k++) {
+		inject_tcp(0, MAC[1], 1000, 0, k);
+		inject_tcp(2, MAC[1], 1000, 0, k);
+	}
+	run(dp, &t, 20000000, 10000);
+	expect(dp, "uec, rccc", rccc_after);
+	cr_assert_eq(dp->ports[1].st.tx_pkts - tx, 80, "all delivered: %llu",
+		     (unsigned long long)(dp->ports[1].st.tx_pkts - tx));
+	cr_assert_eq(dp->ports[0].st.nic_timeouts + dp->ports[2].st.nic_timeouts, 0);
+	cr_assert_eq(dp->ports[1].st.nic_trims_recv, 0, "nothing trimmed");
+	cr_assert_eq(dp->ports[1].st.nic_credit_sent,
+		     dp->ports[0].st.nic_credit_recv + dp->ports[2].st.nic_credit_recv,
+		     "every grant heard");
+	done(dp);
+}
+
+/*
  * Model host: real NICs' RoCEv2 reaching host 1, decoded as it passes. One queue pair
  * loses PSN 2 and goes back to 3 (go-back-N); a NAK, an RNR NAK and a CNP; then more
  * queue pairs than the table tells apart.
@@ -1148,7 +1195,7 @@ static const char *const *const scenarios[] = {
 	credit_stopped, reserved_want, nombuf_want,    pipeline_want,	idle_want,
 	roce_busy,	roce_after,    roce_stopped,   selective_after, selective_stopped,
 	dup_want,	uec_after,     uec_stopped,    host_want,	graph_want,
-	stray_want,	edge_want,     epause_want,
+	stray_want,	edge_want,     epause_want,    rccc_after,
 };
 
 /* 1 if some scenario shows OBJ.NAME nonzero, or it is listed with its reason. */
