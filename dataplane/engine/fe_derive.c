@@ -186,3 +186,40 @@ fe_link_derived_apply(struct fe_dp *dp, unsigned n, const struct fe_link_derived
 		hl->cred.return_ticks = dv->credit_return;
 	}
 }
+
+/* The shortest feedback delay of the regime (at least 1 us, so the loop terminates). */
+uint64_t
+fe_dp_causal_step(const struct fe_dp *dp)
+{
+	uint64_t step = UINT64_MAX, floor = dp->hz / 1000000;
+
+	for (unsigned i = 0; i < dp->nports; i++) {
+		const struct fe_port *p = &dp->ports[i];
+
+		if (dp->conf.regime == FE_REGIME_PFC)
+			step = RTE_MIN(step, p->pfc.cfg.delay_ticks);
+		else if (dp->conf.regime == FE_REGIME_CREDIT)
+			step = RTE_MIN(step, p->credit.return_ticks);
+	}
+	step = RTE_MIN(step, fe_graph_step(dp)); /* the links between switches */
+	return RTE_MAX(step == UINT64_MAX ? floor : step, floor);
+}
+
+/*
+ * The ports whose down link is ideal: it passes each packet through while it is empty,
+ * and the burst fast path hands it frames straight from the ports. None under several
+ * switches: a frame's way to its host's down link crosses the fabric (fe_graph.c).
+ */
+uint64_t
+fe_dp_ideal_down(const struct fe_dp *dp)
+{
+	uint64_t mask = 0;
+
+	if (!dp->one_switch)
+		return 0;
+	for (unsigned i = 0; i < dp->nports; i++)
+		if (fe_link_ideal(&dp->ports[i].down) && !dp->ports[i].down_x.cfg.active &&
+		    dp->ports[i].nic == NULL)
+			mask |= UINT64_C(1) << i;
+	return mask;
+}

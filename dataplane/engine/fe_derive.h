@@ -58,7 +58,7 @@ uint64_t fe_epause_holds(const struct fe_wire *w, uint64_t xoff_room);
 
 /*
  * What link n derives under fabric fab from its definition d and compiled cfg (a link
- * between boxes: as this box runs it, fe_graph_split_delay()). 0, or -EINVAL with a
+ * between boxes: as this box runs it, fe_trunk_split_delay()). 0, or -EINVAL with a
  * message naming the link and the value.
  */
 int fe_link_derive(const struct fe_dp *dp, const struct fe_fabric *fab, unsigned n,
@@ -67,5 +67,14 @@ int fe_link_derive(const struct fe_dp *dp, const struct fe_fabric *fab, unsigned
 
 /* Give link n what it derives (the lcore that runs it; or at start). */
 void fe_link_derived_apply(struct fe_dp *dp, unsigned n, const struct fe_link_derived *dv);
+
+/*
+ * What the loop derives from all the links at once, at start and when it adopts a change
+ * (fe_adopt.c): its causal step, the shortest feedback delay of the regime (at least
+ * 1 us, so the loop terminates); the ports whose down link is ideal (a bit each: the
+ * burst fast path hands them frames straight).
+ */
+uint64_t fe_dp_causal_step(const struct fe_dp *dp);
+uint64_t fe_dp_ideal_down(const struct fe_dp *dp);
 
 #endif

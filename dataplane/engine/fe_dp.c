@@ -21,6 +21,7 @@
 #include "fe_dp.h"
 #include "fe_graph.h"
 #include "fe_nicport.h"
+#include "fe_nictag.h"
 #include "fe_time.h"
 #include "fe_switch.h"
 
@@ -85,34 +86,6 @@ credit_setup(struct fe_dp *dp, struct fe_port *p, int socket, char *err, size_t 
 	return 0;
 }
 
-int
-fe_dp_credit_alloc(const struct fe_dp *dp, struct fe_credit *cr, struct fe_iq *iq, int socket)
-{
-	const struct fe_credit_params *c = &dp->conf.credit;
-	uint32_t blocks = (uint32_t)(c->buffer / FE_CREDIT_BLOCK), iq_size = 1;
-
-	if (cr != NULL) {
-		struct fe_credit_ret *ring = rte_zmalloc_socket(
-			"fe_credit", sizeof(*ring) * fe_credit_ring_size(blocks, dp->conf.lanes),
-			RTE_CACHE_LINE_SIZE, socket);
-
-		if (ring == NULL)
-			return -ENOMEM;
-		/* its return: derived with the rest (fe_derive.h) */
-		fe_credit_init(cr, blocks, dp->conf.lanes, 0, ring);
-	}
-	while (iq_size < blocks + 1) /* every packet holds at least one block */
-		iq_size <<= 1;
-	for (unsigned l = 0; iq != NULL && l < dp->conf.lanes; l++) {
-		iq[l].s = rte_zmalloc_socket("fe_iq", sizeof(struct fe_iq_slot) * iq_size,
-					     RTE_CACHE_LINE_SIZE, socket);
-		if (iq[l].s == NULL)
-			return -ENOMEM;
-		iq[l].mask = iq_size - 1;
-	}
-	return 0;
-}
-
 static int
 regime_setup(struct fe_dp *dp, struct fe_port *p, int socket, char *err, size_t errlen)
 {
@@ -154,19 +127,6 @@ port_setup(struct fe_dp *dp, unsigned i, uint16_t port_id, const struct fe_linkd
 	/* its switch's packet memory, shared by the switch's egress queues: fe_graph.c */
 	p->down.acct = dp->held;
 	return regime_setup(dp, p, socket, err, errlen);
-}
-
-const char *
-fe_dp_link_name(const struct fe_dp *dp, unsigned n, char *buf, size_t len)
-{
-	unsigned i;
-	const enum fe_link_kind k = fe_dp_link_kind(dp, n, &i);
-
-	if (k == FE_LINK_HOP)
-		snprintf(buf, len, "%s", dp->graph->hl[i].name);
-	else
-		snprintf(buf, len, "%u.%s", i, k == FE_LINK_DOWN ? "down" : "up");
-	return buf;
 }
 
 /*
@@ -245,43 +205,6 @@ derive_setup(struct fe_dp *dp, char *err, size_t errlen)
 		fe_link_derived_apply(dp, n, &dv);
 	}
 	return 0;
-}
-
-/* The shortest feedback delay of the regime (at least 1 us, so the loop terminates). */
-uint64_t
-fe_dp_causal_step(const struct fe_dp *dp)
-{
-	uint64_t step = UINT64_MAX, floor = dp->hz / 1000000;
-
-	for (unsigned i = 0; i < dp->nports; i++) {
-		const struct fe_port *p = &dp->ports[i];
-
-		if (dp->conf.regime == FE_REGIME_PFC)
-			step = RTE_MIN(step, p->pfc.cfg.delay_ticks);
-		else if (dp->conf.regime == FE_REGIME_CREDIT)
-			step = RTE_MIN(step, p->credit.return_ticks);
-	}
-	step = RTE_MIN(step, fe_graph_step(dp)); /* the links between switches */
-	return RTE_MAX(step == UINT64_MAX ? floor : step, floor);
-}
-
-/*
- * The ports whose down link is ideal: it passes each packet through while it is empty,
- * and the burst fast path hands it frames straight from the ports. None under several
- * switches: a frame's way to its host's down link crosses the fabric (fe_graph.c).
- */
-uint64_t
-fe_dp_ideal_down(const struct fe_dp *dp)
-{
-	uint64_t mask = 0;
-
-	if (!dp->one_switch)
-		return 0;
-	for (unsigned i = 0; i < dp->nports; i++)
-		if (fe_link_ideal(&dp->ports[i].down) && !dp->ports[i].down_x.cfg.active &&
-		    dp->ports[i].nic == NULL)
-			mask |= UINT64_C(1) << i;
-	return mask;
 }
 
 /* Pipeline: one ring per egress port from the up stage to the down stage. */
@@ -385,6 +308,7 @@ nic_setup(struct fe_dp *dp, int socket, char *err, size_t errlen)
 	}
 	dp->nic_ids = dp->nports;
 	dp->trim = dp->conf.regime == FE_REGIME_LOSSY && dp->conf.nic.model == FE_NIC_UEC;
+	dp->nic_trimmed = fe_nic_trimmed; /* the links reach the NIC edge, above them, so */
 	if (dp->conf.graph != NULL && dp->conf.graph->trunk != NULL &&
 	    fe_nic_remote_setup(dp, dp->conf.graph->nall, socket, err, errlen) < 0)
 		return -ENOMEM;
@@ -521,22 +445,6 @@ fe_dp_free(struct fe_dp *dp)
 	}
 	rte_free(dp->meas);
 	rte_free(dp);
-}
-
-/*
- * Lossless regimes never drop at the host adapter: the dataplane reads from a port
- * only as many packets as its up link (the adapter queue) has room for, and leaves
- * the rest to the port's ring, where the kernel counts what it cannot hold (imissed).
- */
-uint32_t
-fe_dp_up_room(const struct fe_dp *dp, struct fe_port *p, uint64_t now, uint32_t max)
-{
-	uint64_t room;
-
-	fe_link_backlog(&p->up, now);
-	room = fe_dp_queue_room(&p->up.cfg, p->up.q_pkts, p->up.q_bytes, dp->max_frame, max);
-	room = RTE_MIN(room, (uint64_t)p->up.mask + 1 - (p->up.tail - p->up.head));
-	return (uint32_t)room;
 }
 
 /*

@@ -298,7 +298,7 @@ struct fe_port {
 	uint64_t hold_from;   /* the down link's serializer is held since this tick */
 	uint64_t storm_until; /* stormed until this tick; 0: not */
 	uint64_t storm_hold;  /* forward: the host's pause ends here (held again after) */
-	/* the frames offered before this tick go the watchdog's way (to_egress): while
+	/* the frames offered before this tick go the watchdog's way (fe_egress_to()): while
 	 * stormed, and while the host's pause holds the port under a watchdog; 0: none */
 	uint64_t wd_until;
 	uint64_t wait_from; /* the first frame the pause held was offered then; MAX: none */
@@ -427,9 +427,12 @@ struct fe_dp {
 			       engine runs as a graph of one all the same */
 	uint8_t one_switch; /* the graph has one switch, and no trunk: no route to choose */
 	uint8_t trim;	    /* lossy, NIC model uec: what an output has no room for is trimmed
-			       (fe_switch_trim()) */
-	int lcore_tid[2];   /* the loop's threads (the up or only one, the down one), once they
-			       run: for the control thread's look at the scheduler (fe_sched.h) */
+			       (fe_linkop_trim()) */
+	/* a trimmed header (or a NIC's own frame) for port q's NIC (fe_nic_trimmed()): the
+	 * links below reach the NIC edge above them by this */
+	int (*nic_trimmed)(struct fe_dp *dp, unsigned q, struct rte_mbuf *h, uint64_t due);
+	int lcore_tid[2]; /* the loop's threads (the up or only one, the down one), once they
+			     run: for the control thread's look at the scheduler (fe_sched.h) */
 	/* hold one link's serializer for a while (a pause storm, credit starvation):
 	 * ctl writes link and ticks, then hold_req (release); the lcore answers in hold_done */
 	uint32_t hold_link;
@@ -482,7 +485,7 @@ fe_dp_link_kind(const struct fe_dp *dp, unsigned n, unsigned *i)
 	return n % 2 ? FE_LINK_DOWN : FE_LINK_UP;
 }
 
-/* Link n's name as users write it ("0.up", "leaf1>spine2"), into buf. */
+/* Link n's name as users write it ("0.up", "leaf1>spine2"), into buf (fe_graph.c). */
 const char *fe_dp_link_name(const struct fe_dp *dp, unsigned n, char *buf, size_t len);
 
 /*
@@ -559,13 +562,11 @@ void fe_dp_free(struct fe_dp *dp);
 /*
  * Credit regime: a sender's credits for a receiver's buffer (the fabric's, per lane; cr
  * NULL: none; their return is derived from the link, fe_derive.h), and that receiver's
- * input queues iq[lanes]. 0, or -ENOMEM.
+ * input queues iq[lanes]. 0, or -ENOMEM (fe_linkop.c).
  */
 int fe_dp_credit_alloc(const struct fe_dp *dp, struct fe_credit *cr, struct fe_iq *iq, int socket);
-uint64_t fe_dp_causal_step(const struct fe_dp *dp);
-uint64_t fe_dp_ideal_down(const struct fe_dp *dp);
 /* Frames port p's up link (the host adapter's queue) has room for now, at most max, each
- * counted as the largest frame a port brings (dp->max_frame). */
+ * counted as the largest frame a port brings (dp->max_frame; fe_linkop.c). */
 uint32_t fe_dp_up_room(const struct fe_dp *dp, struct fe_port *p, uint64_t now, uint32_t max);
 
 /*

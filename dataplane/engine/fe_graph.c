@@ -10,31 +10,14 @@
 #include <rte_mbuf.h>
 #include <rte_mbuf_dyn.h>
 
+#include "fe_egress.h"
+#include "fe_flood.h"
 #include "fe_graph.h"
-#include "fe_nicport.h"
-#include "fe_switch.h"
+#include "fe_linkop.h"
+#include "fe_nictag.h"
+#include "fe_routing.h"
 #include "fe_time.h"
-
-/*
- * A frame's route, in its mbuf: the destination port (0xff: a flood), the ingress port,
- * the ingress switch (a flood's tree), its lane, its flow's hash (taken once, at the
- * ingress switch) and its sequence in its flow (reordering, modulo 2^16).
- */
-#define R_DST(r)    ((unsigned)((r)&0xff))
-#define R_IN(r)	    ((unsigned)((r) >> 8 & 0xff))
-#define R_ORIGIN(r) ((unsigned)((r) >> 16 & 0xff))
-#define R_LANE(r)   ((uint8_t)((r) >> 24 & 0xff))
-#define R_HASH(r)   ((uint32_t)((r) >> 32 & 0xffff))
-#define R_SEQ(r)    ((uint16_t)((r) >> 48))
-#define R_FLOOD	    0xff
-
-static inline uint64_t *
-route_of(const struct fe_graph *g, struct rte_mbuf *m)
-{
-	return RTE_MBUF_DYNFIELD(m, g->dynoff, uint64_t *);
-}
-
-static void go_build(struct fe_graph *g);
+#include "fe_trunk.h"
 
 /* The lossless part: PFC or credits on every hop link, input queues, watchdog, deadlock. */
 static int
@@ -107,94 +90,6 @@ ports_setup(struct fe_dp *dp, struct fe_graph *g, const struct fe_graph_conf *c)
 	}
 }
 
-/* Split across boxes: each hop link's side, and a trunk for each link between boxes. */
-static int
-trunks_setup(struct fe_dp *dp, struct fe_graph *g, const struct fe_graph_conf *c, int socket,
-	     char *err, size_t errlen)
-{
-	unsigned n = 0;
-
-	for (unsigned l = 0; c->sw_here && l < c->nlinks; l++) {
-		int a = c->sw_here[c->ends[l][0]], b = c->sw_here[c->ends[l][1]];
-		int split = c->trunk && c->trunk[l] != UINT16_MAX;
-
-		if (a != b && !split) {
-			snprintf(err, errlen,
-				 "link %s joins a switch here to one on another box: "
-				 "it needs a port (a trunk)",
-				 c->link_names[l]);
-			return -EINVAL;
-		}
-		if (a == b && split) {
-			snprintf(err, errlen, "link %s is given a trunk, but %s", c->link_names[l],
-				 a ? "both its switches are here"
-				   : "neither of its switches is here");
-			return -EINVAL;
-		}
-		n += split;
-		for (int d = 0; d < 2; d++)
-			g->hl[2 * l + d].side = a && b		   ? FE_HL_HERE
-						: !a && !b	   ? FE_HL_AWAY
-						: (d == 0 ? a : b) ? FE_HL_SEND
-								   : FE_HL_RECV;
-	}
-	if (n == 0)
-		return 0;
-	if (n > FE_GRAPH_TRUNKS) {
-		snprintf(err, errlen, "%u links between boxes end here: at most %d", n,
-			 FE_GRAPH_TRUNKS);
-		return -EINVAL;
-	}
-	g->tagoff = fe_nic_field();
-	if (g->tagoff < 0) {
-		snprintf(err, errlen, "no mbuf field for the NIC's tag: %s",
-			 rte_strerror(rte_errno));
-		return -EINVAL;
-	}
-	g->trunk =
-		rte_zmalloc_socket("fe_graph", sizeof(*g->trunk) * n, RTE_CACHE_LINE_SIZE, socket);
-	if (g->trunk == NULL)
-		return -ENOMEM;
-	for (unsigned l = 0; l < c->nlinks; l++) {
-		struct fe_trunk *tr = &g->trunk[g->ntrunks];
-		struct rte_ether_addr mac;
-
-		if (c->trunk[l] == UINT16_MAX)
-			continue;
-		tr->port = c->trunk[l];
-		tr->send = (uint16_t)(g->hl[2 * l].side == FE_HL_SEND ? 2 * l : 2 * l + 1);
-		tr->recv = (uint16_t)(tr->send ^ 1);
-		tr->lat_ticks = c->trunk_lat_ns ? fe_ns_to_ticks(c->trunk_lat_ns[l], dp->hz) : 0;
-		if (rte_eth_macaddr_get(tr->port, &mac) == 0)
-			memcpy(tr->mac, mac.addr_bytes, 6);
-		g->hl[tr->send].trunk = g->hl[tr->recv].trunk = (uint8_t)g->ntrunks;
-		g->ntrunks++;
-	}
-	return 0;
-}
-
-int
-fe_graph_split_delay(const struct fe_dp *dp, unsigned h, struct fe_link_cfg *cfg, char *err,
-		     size_t errlen)
-{
-	const struct fe_graph *g = dp->graph;
-	uint64_t lat;
-
-	if (g == NULL || h >= g->nhl || g->hl[h].side != FE_HL_SEND)
-		return 0;
-	lat = g->trunk[g->hl[h].trunk].lat_ticks;
-	if (cfg->prop_ticks < lat) {
-		snprintf(err, errlen,
-			 "link %s: delay %.0f ns is shorter than the real link between the boxes "
-			 "(%.0f ns one way): give it at least that, or a larger scale",
-			 g->hl[h].name, (double)cfg->prop_ticks * 1e9 / (double)dp->hz,
-			 (double)lat * 1e9 / (double)dp->hz);
-		return -EINVAL;
-	}
-	cfg->prop_ticks -= lat;
-	return 0;
-}
-
 int
 fe_graph_create(struct fe_dp *dp, const struct fe_graph_conf *c, int socket, char *err,
 		size_t errlen)
@@ -244,7 +139,7 @@ fe_graph_create(struct fe_dp *dp, const struct fe_graph_conf *c, int socket, cha
 	memcpy(g->nh0, c->nh, sizeof(g->nh0));
 	memcpy(g->tree0, c->tree, sizeof(g->tree0));
 	memcpy(g->tree, c->tree, sizeof(g->tree));
-	go_build(g);
+	fe_routing_build(g);
 	for (unsigned s = 0; s < g->nsw; s++)
 		g->seed[s] = c->path == FE_PATH_POLARIZED ? 0x9e3779b9u : 0x9e3779b9u * (s + 1);
 	/* spray-random: the run's seed, a stream past every link's (fe_rng.h) */
@@ -266,7 +161,7 @@ fe_graph_create(struct fe_dp *dp, const struct fe_graph_conf *c, int socket, cha
 	g->flowlet = rte_zmalloc_socket("fe_graph", sizeof(*g->flowlet) * g->nsw, 0, socket);
 	if (g->hl == NULL || g->seq_tx == NULL || g->seq_rx == NULL || g->flowlet == NULL)
 		goto nomem;
-	rc = trunks_setup(dp, g, c, socket, err, errlen);
+	rc = fe_trunk_setup(dp, g, c, socket, err, errlen);
 	if (rc == -ENOMEM)
 		goto nomem;
 	if (rc < 0)
@@ -296,7 +191,7 @@ fe_graph_create(struct fe_dp *dp, const struct fe_graph_conf *c, int socket, cha
 					   RTE_CACHE_LINE_SIZE, socket);
 		if (slots == NULL)
 			goto nomem;
-		if (fe_graph_split_delay(dp, i, &cfg, err, errlen) < 0) {
+		if (fe_trunk_split_delay(dp, i, &cfg, err, errlen) < 0) {
 			rte_free(slots);
 			return -EINVAL;
 		}
@@ -353,519 +248,6 @@ fe_graph_free(struct fe_graph *g)
 	rte_free(g->trunk);
 	rte_free(g);
 }
-
-/*
- * A frame's flow, hashed: its IPv4 5-tuple, else its addresses. The common frame (untagged
- * IPv4 without options, TCP or UDP, not a fragment) is read here in a few loads; any
- * other goes through fe_nic_flow_key(): the same hash either way.
- */
-static __rte_noinline uint32_t
-flow_hash_slow(struct rte_mbuf *m)
-{
-	const uint8_t *f = rte_pktmbuf_mtod(m, const uint8_t *);
-	struct fe_nic_key k;
-	uint64_t a = 0, b = 0;
-
-	if (fe_nic_flow_key(f, rte_pktmbuf_data_len(m), &k) == 0)
-		return fe_nic_key_hash(&k);
-	memcpy(&a, f, 6);
-	memcpy(&b, f + 6, 6);
-	a = (a ^ b * 0x9e3779b97f4a7c15ULL) * 0xc2b2ae3d27d4eb4fULL;
-	return (uint32_t)(a >> 32 ^ a);
-}
-
-static __rte_always_inline uint32_t
-flow_hash(struct rte_mbuf *m)
-{
-	const uint8_t *f = rte_pktmbuf_mtod(m, const uint8_t *);
-	uint32_t sa, da, head;
-	uint16_t sp, dp, frag;
-
-	/* bytes 12..14: EtherType 0x0800 and version 4, 20 bytes of header; 20..21: no
-	 * fragment offset and not more fragments (flags' MF 0x20 and the offset's 13 bits) */
-	if (likely(rte_pktmbuf_data_len(m) >= 14 + 20 + 4)) {
-		memcpy(&head, f + 12, 4);
-		memcpy(&frag, f + 20, 2);
-		if (likely((rte_le_to_cpu_32(head) & 0xffffff) == 0x450008 &&
-			   (rte_le_to_cpu_16(frag) & 0xff3f) == 0 && (f[23] == 6 || f[23] == 17))) {
-			memcpy(&sa, f + 26, 4);
-			memcpy(&da, f + 30, 4);
-			memcpy(&sp, f + 34, 2);
-			memcpy(&dp, f + 36, 2);
-			return fe_nic_tuple_hash(sa, da, sp, dp, f[23]);
-		}
-	}
-	return flow_hash_slow(m);
-}
-
-static inline uint32_t
-mix(uint32_t h, uint32_t seed)
-{
-	uint64_t x = ((uint64_t)h ^ seed) * 0x9e3779b97f4a7c15ULL;
-
-	return (uint32_t)(x >> 32);
-}
-
-/* The way of ways[n] with the least queued at t; among equals, the flow's own. */
-static unsigned
-least_queued(struct fe_graph *g, const uint16_t *ways, unsigned n, unsigned x, uint32_t hash,
-	     uint64_t t)
-{
-	uint64_t best = UINT64_MAX;
-	unsigned k = 0;
-
-	for (unsigned i = 0, h0 = mix(hash, g->seed[x]) % n; i < n; i++) {
-		unsigned w = (h0 + i) % n;
-		uint64_t q = fe_link_backlog(&g->hl[ways[w]].l, t);
-
-		if (q < best) {
-			best = q;
-			k = w;
-		}
-	}
-	return k;
-}
-
-/* g->go: the path choice picks among several ways; _Q: by their queues (adaptive, flowlet) */
-#define FE_GOUT_CHOOSE	 (-2)
-#define FE_GOUT_CHOOSE_Q (-3)
-
-/* g->go from the routes now: a port's switch delivers, a switch with one way takes it. */
-static void
-go_build(struct fe_graph *g)
-{
-	for (unsigned x = 0; x < g->nsw; x++)
-		for (unsigned q = 0; q <= FE_GRAPH_PORTS; q++) {
-			unsigned d = g->port_sw[q];
-
-			if (q == R_FLOOD)
-				g->go[x][q] = FE_GOUT_FLOOD;
-			else if (d == x)
-				g->go[x][q] = FE_GOUT_PORT | (int32_t)q;
-			else if (g->nnh[x][d] == 1)
-				g->go[x][q] = g->nh[x][d][0];
-			else if (g->path == FE_PATH_ADAPTIVE || g->path == FE_PATH_FLOWLET)
-				g->go[x][q] = FE_GOUT_CHOOSE_Q;
-			else
-				g->go[x][q] = FE_GOUT_CHOOSE;
-		}
-}
-
-/*
- * The broadcast trees over the links that are up: breadth-first from each root over the
- * directions not routed around, in the links' order, as fe_route_compute() builds the
- * topology's (all links up: the same trees). A switch no such tree reaches keeps its
- * hop of the topology's tree (a link down: its copies are lost there).
- */
-static void
-retree(struct fe_graph *g)
-{
-	uint8_t seen[FE_GRAPH_SW];
-	unsigned queue[FE_GRAPH_SW];
-
-	memcpy(g->tree, g->tree0, sizeof(g->tree));
-	for (unsigned r = 0; r < g->nsw; r++) {
-		unsigned head = 0, tail = 0;
-
-		memset(seen, 0, sizeof(seen));
-		seen[r] = 1;
-		queue[tail++] = r;
-		while (head != tail) {
-			unsigned u = queue[head++];
-
-			for (unsigned h = 0; h < g->nhl; h++)
-				if (g->hl[h].from == u && !g->hl[h].routed_around &&
-				    !seen[g->hl[h].to]) {
-					seen[g->hl[h].to] = 1;
-					g->tree[r][g->hl[h].to] = (uint16_t)h;
-					queue[tail++] = g->hl[h].to;
-				}
-		}
-	}
-}
-
-/*
- * Routes over the links that are up (failover): shortest paths from every switch toward
- * every other over the directions not routed around, as routing converges once a link is
- * withdrawn; a pair that has no such path keeps its routes (its frames are lost). The
- * broadcast trees too (retree()).
- */
-static void
-reroute(struct fe_graph *g)
-{
-	uint8_t dist[FE_GRAPH_SW];
-	unsigned queue[FE_GRAPH_SW];
-
-	memcpy(g->nnh, g->nnh0, sizeof(g->nnh));
-	memcpy(g->nh, g->nh0, sizeof(g->nh));
-	retree(g);
-	for (unsigned d = 0; d < g->nsw; d++) {
-		unsigned head = 0, tail = 0;
-
-		memset(dist, 0xff, sizeof(dist));
-		dist[d] = 0;
-		queue[tail++] = d;
-		while (head != tail) {
-			unsigned u = queue[head++];
-
-			for (unsigned h = 0; h < g->nhl; h++)
-				if (g->hl[h].to == u && !g->hl[h].routed_around &&
-				    dist[g->hl[h].from] == 0xff) {
-					dist[g->hl[h].from] = (uint8_t)(dist[u] + 1);
-					queue[tail++] = g->hl[h].from;
-				}
-		}
-		for (unsigned s = 0; s < g->nsw; s++) {
-			unsigned n = 0;
-
-			if (s == d || dist[s] == 0xff)
-				continue;
-			for (unsigned h = 0; h < g->nhl && n < FE_GRAPH_WAYS; h++)
-				if (g->hl[h].from == s && !g->hl[h].routed_around &&
-				    dist[g->hl[h].to] + 1 == dist[s])
-					g->nh[s][d][n++] = (uint16_t)h;
-			if (n)
-				g->nnh[s][d] = (uint8_t)n;
-		}
-	}
-	go_build(g);
-}
-
-/*
- * Links that lose everything (a flap, a cut): once seen so for the failover time they
- * are routed around; once back, routed over again. Run when any link is down.
- */
-static void
-failover(struct fe_graph *g, uint64_t now)
-{
-	int changed = 0, down = 0;
-
-	for (unsigned i = 0; i < g->nhl; i++) {
-		struct fe_hoplink *h = &g->hl[i];
-
-		if (!fe_graph_link_down(h)) {
-			changed |= h->routed_around;
-			h->routed_around = 0;
-			h->down_seen = 0;
-			continue;
-		}
-		down = 1;
-		if (h->down_seen == 0)
-			h->down_seen = now ? now : 1;
-		if (!h->routed_around && now - h->down_seen >= g->failover_ticks) {
-			h->routed_around = 1;
-			FE_CNT_ADD(h->failovers, 1);
-			changed = 1;
-		}
-	}
-	if (changed)
-		reroute(g);
-	g->any_down = down || changed; /* checked again next pass until all are back */
-}
-
-/* The next hop from switch x toward switch d among n > 1 ways, by the path choice. */
-static __rte_noinline uint16_t
-choose_among(struct fe_graph *g, unsigned x, const uint16_t *ways, unsigned n, uint32_t hash,
-	     uint64_t t)
-{
-	unsigned k;
-
-	switch (g->path) {
-	case FE_PATH_SPRAY:
-		k = g->rr[x]++ % n;
-		break;
-	case FE_PATH_SPRAY_RANDOM:
-		k = (unsigned)((fe_rng_next(&g->rng) >> 32) * n >> 32);
-		break;
-	case FE_PATH_ADAPTIVE:
-		k = least_queued(g, ways, n, x, hash, t);
-		break;
-	case FE_PATH_FLOWLET: {
-		struct fe_flowlet *f = &g->flowlet[x][mix(hash, g->seed[x]) % FE_GRAPH_FLOWLETS];
-
-		/* a gap since the flow's last frame here: a new flowlet, a fresh choice */
-		if (f->hash != hash || t - f->last > g->flowlet_ticks || f->way >= n) {
-			if (f->hash == hash && f->last != 0)
-				FE_CNT_ADD(g->flowlets, 1);
-			f->hash = hash;
-			f->way = (uint16_t)least_queued(g, ways, n, x, hash, t);
-		}
-		f->last = t;
-		k = f->way;
-		break;
-	}
-	default: /* ecmp, polarized */
-		k = mix(hash, g->seed[x]) % n;
-		break;
-	}
-	return ways[k];
-}
-
-/* The input a frame from hop link h enters its switch by. */
-static inline unsigned
-input_of(const struct fe_dp *dp, unsigned h)
-{
-	return dp->nports + h;
-}
-
-/* The switch an input belongs to. */
-static inline unsigned
-switch_of(const struct fe_dp *dp, unsigned src)
-{
-	return src < dp->nports ? dp->graph->port_sw[src] : dp->graph->hl[src - dp->nports].to;
-}
-
-/*
- * Into hop link h at t from input src. A drop (its buffer full; under PFC, headroom
- * exceeded or the link stormed by the watchdog) is counted by the link and freed. PFC:
- * the bytes are held against src, which pauses its sender at XOFF.
- */
-/* Free a frame link h dropped at t (counted already), shown to a capture of it first. */
-static void
-hop_drop(struct fe_dp *dp, uint16_t h, struct rte_mbuf *m, uint64_t t, uint8_t why)
-{
-	struct fe_tap *tap = fe_tap_on(&dp->tap, 2 * dp->nports + h);
-
-	if (unlikely(tap != NULL))
-		fe_tap_pkt(tap, m, t, why);
-	rte_pktmbuf_free(m);
-}
-
-static __rte_noinline void hop_pfc(struct fe_dp *dp, unsigned src, uint16_t h, struct rte_mbuf *m,
-				   uint64_t t, uint8_t lane, uint64_t extra);
-
-/*
- * PFC: hop link hl is pumped to the tick of each frame offered to it, before and after
- * the offer (hop_pfc(); a run: fe_link_enqueue_burst_open()), so that a frame the gate
- * lets start by then has started, and has left the buffer by the tick it ends, whatever
- * the frames a pass takes: the frames offered after it do not see it, nor does what the
- * switch holds (so its pauses can come and go otherwise than before). Given the pauses,
- * the same starts as the pass's pump would give: no pause decided later in the pass
- * reaches back to a tick of it (a pause decided at t stops the sender from t + delay,
- * and a pass is a step no longer than that delay past the last one, whose arrivals it
- * has all taken unless it stopped at its bound, the box behind its schedule). Not so,
- * and left to the pump: a delay shorter than the step; a link to another box, whose
- * pauses a trunk brings when they come; a link the watchdog storms, whose pump ignores
- * the pauses or drops what waits, or a watchdog that could storm it within a step (it
- * would drop a frame started here); a test's pump_only.
- */
-static inline int
-pfc_at_offer(const struct fe_dp *dp, const struct fe_hoplink *hl)
-{
-	return hl->side == FE_HL_HERE && hl->storm_until == 0 &&
-	       hl->pfc.cfg.delay_ticks >= dp->step &&
-	       (dp->wd.ticks == 0 || dp->wd.ticks >= dp->step) && !dp->graph->pump_only;
-}
-
-/*
- * Credits: hop link h is pumped to the tick of each frame offered to it, before and after
- * the offer (hop(); a run: fe_link_enqueue_while_room() with its credit loop), as under
- * PFC. The starts
- * are the pass's pump's whatever comes later in the pass: a credit only opens the gate,
- * and a return added later is due no sooner than those already on the loop
- * (fe_credit_return() keeps them in order), so it cannot start a frame sooner. What it
- * can change is the fewest blocks the sender held (avail_min, credits_min): blocks taken
- * before a return due by then was on the loop read lower. So a link is pumped so only
- * where every return due by an offer's tick is on the loop when it is offered: a return
- * is due a return delay after its frame left the receiver's input buffer, at its arrival
- * (after the last pass's end, so due after this one's with a delay no shorter than the
- * step) or, from an input queue, at a tick that can be before (a head moved when its
- * switch's memory was seen to free room, or discarded by a stall): so while the
- * receiver's input queues hold nothing from it. Not so, and left to the pump: a return
- * delay shorter than the step; a link to another box, whose credits a trunk brings when
- * they come; a test's pump_only. Left as they are: a pass that stopped at its bound (the
- * box behind its schedule) leaves arrivals, their returns due by the next pass's offers;
- * and a frame the sender's own input queue moved on at such an old tick can bring one.
- */
-static inline int
-credit_at_offer(const struct fe_dp *dp, unsigned h)
-{
-	const struct fe_graph *g = dp->graph;
-	const unsigned q0 = input_of(dp, h) * FE_LANES_MAX;
-
-	RTE_BUILD_BUG_ON(64 % FE_LANES_MAX != 0); /* an input's lanes: bits of one word */
-	if (g->hl[h].side != FE_HL_HERE || g->hl[h].cred.return_ticks < dp->step || g->pump_only)
-		return 0;
-	if (((g->iq_busy[q0 / 64] >> (q0 % 64)) & ((UINT64_C(1) << FE_LANES_MAX) - 1)) == 0)
-		return 1; /* none of its queues may hold a frame */
-	for (unsigned lane = 0; lane < FE_LANES_MAX; lane++)
-		if (g->iq[q0 + lane].head != g->iq[q0 + lane].tail)
-			return 0;
-	return 1;
-}
-
-static __rte_always_inline void
-hop(struct fe_dp *dp, unsigned src, uint16_t h, struct rte_mbuf *m, uint64_t t, uint8_t lane,
-    const enum fe_regime R)
-{
-	struct fe_hoplink *hl = &dp->graph->hl[h];
-	uint64_t extra = 0;
-
-	/* the link's impairments first, as on a host's link (fe_switch.c to_link()) */
-	if (unlikely(hl->x.cfg.active) &&
-	    fe_switch_impair(dp, 2 * dp->nports + h, &hl->l, &hl->x, m, t, lane, &extra) < 0)
-		return;
-	if (R == FE_REGIME_PFC) {
-		hop_pfc(dp, src, h, m, t, lane, extra);
-		return;
-	}
-	if (R == FE_REGIME_CREDIT && credit_at_offer(dp, h)) {
-		fe_link_pump_inline(&hl->l, t, fe_credit_gate_inline, &hl->cred);
-		if (fe_link_enqueue_x(&hl->l, m, rte_pktmbuf_pkt_len(m), t, extra,
-				      FE_LABEL(src * FE_PFC_PRIOS + lane, lane)) < 0)
-			hop_drop(dp, h, m, t, hl->l.last_drop);
-		else
-			fe_link_pump_inline(&hl->l, t, fe_credit_gate_inline, &hl->cred);
-		return;
-	}
-	if (fe_link_enqueue_x(&hl->l, m, rte_pktmbuf_pkt_len(m), t, extra,
-			      FE_LABEL(src * FE_PFC_PRIOS + lane, lane)) < 0 &&
-	    (R != FE_REGIME_LOSSY || likely(!dp->trim) ||
-	     fe_switch_trim(dp, 2 * dp->nports + h, &hl->l, m, hl->l.last_drop, t,
-			    FE_LABEL(src * FE_PFC_PRIOS + lane, lane)) < 0))
-		hop_drop(dp, h, m, t, hl->l.last_drop);
-}
-
-/* hop() under PFC: the watchdog, the headroom, and the pause of src's sender. */
-static __rte_noinline void
-hop_pfc(struct fe_dp *dp, unsigned src, uint16_t h, struct rte_mbuf *m, uint64_t t, uint8_t lane,
-	uint64_t extra)
-{
-	struct fe_graph *g = dp->graph;
-	struct fe_hoplink *hl = &g->hl[h];
-	uint32_t len = rte_pktmbuf_pkt_len(m), acct = src * FE_PFC_PRIOS + lane;
-	struct fe_pfc *pfc = fe_graph_input_pfc(dp, src);
-	const int at_offer = pfc_at_offer(dp, hl);
-
-	if (hl->storm_until > t && dp->wd.action == FE_PFC_WD_DROP) {
-		FE_CNT_ADD(hl->l.st.in_pkts, 1);
-		FE_CNT_ADD(hl->l.st.in_bytes, len);
-		fe_link_drop_cause(&hl->l, FE_LINK_DROP_WATCHDOG, len, lane);
-		hop_drop(dp, h, m, t, FE_LINK_DROP_WATCHDOG);
-		return;
-	}
-	if (fe_pfc_admit(pfc, dp->held[acct], len) < 0) {
-		fe_link_drop(&hl->l, FE_LINK_DROP_HEADROOM, len, lane);
-		hop_drop(dp, h, m, t, FE_LINK_DROP_HEADROOM);
-		return;
-	}
-	if (at_offer)
-		fe_link_pump_inline(&hl->l, t, fe_pfc_gate_inline, &hl->pfc);
-	if (fe_link_enqueue_x(&hl->l, m, len, t, extra, FE_LABEL(acct, lane)) < 0) {
-		hop_drop(dp, h, m, t, hl->l.last_drop);
-		return;
-	}
-	if (at_offer)
-		fe_link_pump_inline(&hl->l, t, fe_pfc_gate_inline, &hl->pfc);
-	fe_switch_pfc_took(dp, src, pfc, lane, dp->held[acct], t);
-}
-
-/* A frame of route r to port q: a frame behind one of its flow that left later was
- * reordered on the way (counted per destination port). */
-static __rte_always_inline void
-count_order(struct fe_graph *g, unsigned q, uint64_t r)
-{
-	uint32_t *last = &g->seq_rx[q][R_IN(r)][R_HASH(r) % FE_GRAPH_BUCKET];
-
-	if (R_DST(r) == R_FLOOD)
-		return;
-	if ((int16_t)(R_SEQ(r) - (uint16_t)*last) < 0)
-		FE_CNT_ADD(g->ooo[q], 1);
-	else
-		*last = R_SEQ(r);
-}
-
-/* To the host of port q, from input src: its down link; reordering counted here. */
-static __rte_always_inline void
-deliver(struct fe_dp *dp, unsigned src, struct rte_mbuf *m, uint64_t r, unsigned q, uint64_t t,
-	const enum fe_regime R)
-{
-	if (!dp->one_switch) /* one switch has one way: nothing to reorder */
-		count_order(dp->graph, q, r);
-	fe_rg_egress(R, dp, src, q, m, t, R_LANE(r));
-}
-
-/* A flood at switch x: its hosts (but the sender), and its children in the origin's tree. */
-static __rte_noinline void
-flood_at(struct fe_dp *dp, unsigned x, unsigned src, struct rte_mbuf *m, uint64_t t,
-	 const enum fe_regime R)
-{
-	struct fe_graph *g = dp->graph;
-	uint64_t r = *route_of(g, m);
-	unsigned origin = R_ORIGIN(r), n = 0;
-	struct {
-		unsigned port; /* a host port, or UINT32_MAX: a hop link */
-		uint16_t hop;
-	} to[RTE_MAX_ETHPORTS + FE_GRAPH_SW * 4];
-
-	/* a queue pair's frame flooded (its destination forgotten since it was sent): every
-	 * host gets a plain copy, and the sender's NIC recovers the one its peer missed */
-	if (dp->nic_pool != NULL)
-		fe_nic_flooded(dp, m);
-	for (unsigned p = 0; p < dp->nports; p++)
-		if (g->port_sw[p] == x && p != R_IN(r))
-			to[n++].port = p;
-	for (unsigned h = 0; h < g->nhl && n < RTE_DIM(to); h++)
-		if (g->hl[h].from == x && g->tree[origin][g->hl[h].to] == h)
-			to[n++] = (typeof(to[0])){.port = UINT32_MAX, .hop = (uint16_t)h};
-	if (n == 0) { /* a switch of the flood's tree with no host and no further branch */
-		FE_CNT_ADD(dp->sw.flood_ends, 1);
-		rte_pktmbuf_free(m);
-		return;
-	}
-	for (unsigned i = 0; i < n; i++) {
-		struct rte_mbuf *c = i + 1 == n ? m : rte_pktmbuf_copy(m, dp->pool, 0, UINT32_MAX);
-
-		if (c == NULL) {
-			FE_CNT_ADD(dp->sw.nombuf, 1);
-			continue;
-		}
-		if (to[i].port != UINT32_MAX)
-			deliver(dp, src, c, r, to[i].port, t, R);
-		else
-			hop(dp, src, to[i].hop, c, t, R_LANE(r), R);
-	}
-}
-
-/* The next hop of frame m (route r) from switch x, among several ways. */
-static __rte_noinline int32_t
-choose_r(struct fe_graph *g, unsigned x, uint64_t r, uint64_t t, struct rte_mbuf *m)
-{
-	unsigned d = g->port_sw[R_DST(r)];
-	uint32_t hash = R_HASH(r);
-
-	if (g->path == FE_PATH_ENTROPY && g->nic_tags) /* its flow and its NIC's entropy */
-		hash |= fe_nic_tag_entropy(*RTE_MBUF_DYNFIELD(m, g->tagoff, uint64_t *)) << 16;
-	return choose_among(g, x, g->nh[x][d], g->nnh[x][d], hash, t);
-}
-
-/* Where a frame of route r goes from switch x: FE_GOUT_FLOOD, FE_GOUT_PORT | q, or a hop link. */
-static __rte_always_inline int32_t
-next_of(struct fe_dp *dp, unsigned x, uint64_t r, uint64_t t, struct rte_mbuf *m)
-{
-	struct fe_graph *g = dp->graph;
-	int32_t out = g->go[x][R_DST(r)];
-
-	/* a flood, its port here, or no choice to make (a leaf's one uplink, a spine's one
-	 * link down): no call */
-	return likely(out >= FE_GOUT_FLOOD) ? out : choose_r(g, x, r, t, m);
-}
-
-/* Frame m (route r) leaves switch x, from input src, toward out (next_of()). */
-static __rte_always_inline void
-forward_to(struct fe_dp *dp, unsigned x, unsigned src, struct rte_mbuf *m, uint64_t r, uint64_t t,
-	   int32_t out, const enum fe_regime R)
-{
-	if (out == FE_GOUT_FLOOD)
-		flood_at(dp, x, src, m, t, R);
-	else if (out & FE_GOUT_PORT)
-		deliver(dp, src, m, r, (unsigned)(out & 0xffff), t, R);
-	else
-		hop(dp, src, (uint16_t)out, m, t, R_LANE(r), R);
-}
-
-static void trunk_credit(struct fe_dp *dp, struct fe_trunk *tr, uint8_t lane, uint32_t blocks,
-			 uint64_t t);
 
 /* The link out of a queued frame's next step (NULL: a flood, which always moves). */
 static inline struct fe_link *
@@ -940,8 +322,8 @@ credit_to(struct fe_dp *dp, struct fe_credit *c, unsigned src, uint8_t lane, uin
 	if (likely(c != NULL))
 		fe_credit_return(c, lane, fe_credit_blocks(len), t);
 	else
-		trunk_credit(dp, &g->trunk[g->hl[src - dp->nports].trunk], lane,
-			     fe_credit_blocks(len), t);
+		fe_trunk_credit(dp, &g->trunk[g->hl[src - dp->nports].trunk], lane,
+				fe_credit_blocks(len), t);
 }
 
 static inline void
@@ -977,11 +359,12 @@ cross_at_once(struct fe_dp *dp, unsigned x, unsigned src, struct rte_mbuf *m, ui
 	if (g->sw_iq[x] != 0 || out == FE_GOUT_FLOOD)
 		return 0;
 	o = output_of(dp, out);
-	if (stall_of(g, o, R_LANE(r))->until > t || !out_room(dp, out_link(dp, out), len, t, NULL))
+	if (stall_of(g, o, FE_ROUTE_LANE(r))->until > t ||
+	    !out_room(dp, out_link(dp, out), len, t, NULL))
 		return 0;
-	granted(dp, src, R_LANE(r), o);
-	credit_back(dp, src, R_LANE(r), len, t);
-	forward_to(dp, x, src, m, r, t, out, FE_REGIME_CREDIT);
+	granted(dp, src, FE_ROUTE_LANE(r), o);
+	credit_back(dp, src, FE_ROUTE_LANE(r), len, t);
+	fe_flood_forward(dp, x, src, m, r, t, out, FE_REGIME_CREDIT);
 	return 1;
 }
 
@@ -993,7 +376,7 @@ iq_push(struct fe_dp *dp, unsigned src, struct rte_mbuf *m, uint8_t lane, uint64
 	unsigned qi = src * FE_LANES_MAX + lane;
 
 	fe_iq_push(&g->iq[qi], m, t, out, &g->iq_pkts);
-	g->sw_iq[switch_of(dp, src)]++;
+	g->sw_iq[fe_hop_switch(dp, src)]++;
 	g->iq_busy[qi / 64] |= UINT64_C(1) << (qi % 64);
 }
 
@@ -1004,46 +387,23 @@ at_switch_to(struct fe_dp *dp, unsigned x, unsigned src, struct rte_mbuf *m, uin
 	     int32_t out, const enum fe_regime R)
 {
 	if (R != FE_REGIME_CREDIT)
-		forward_to(dp, x, src, m, r, t, out, R);
+		fe_flood_forward(dp, x, src, m, r, t, out, R);
 	else if (!cross_at_once(dp, x, src, m, r, t, out))
-		iq_push(dp, src, m, R_LANE(r), t, out);
+		iq_push(dp, src, m, FE_ROUTE_LANE(r), t, out);
 }
 
 static __rte_always_inline void
 at_switch_r(struct fe_dp *dp, unsigned x, unsigned src, struct rte_mbuf *m, uint64_t r, uint64_t t,
 	    const enum fe_regime R)
 {
-	at_switch_to(dp, x, src, m, r, t, next_of(dp, x, r, t, m), R);
+	at_switch_to(dp, x, src, m, r, t, fe_routing_next(dp, x, r, t, m), R);
 }
 
 static __rte_always_inline void
 at_switch(struct fe_dp *dp, unsigned x, unsigned src, struct rte_mbuf *m, uint64_t t,
 	  const enum fe_regime R)
 {
-	at_switch_r(dp, x, src, m, *route_of(dp->graph, m), t, R);
-}
-
-/*
- * The route of frame m come in by port `in` (out: fe_switch's lookup, a port or -1 to
- * flood), written in the frame: its flow hashed and numbered (a flood: neither). The
- * caller counts it, unicast or flooded.
- */
-static __rte_always_inline uint64_t
-route_in(struct fe_dp *dp, unsigned in, int out, struct rte_mbuf *m, uint8_t lane)
-{
-	struct fe_graph *g = dp->graph;
-	uint32_t seq = 0, hash = 0;
-	uint64_t r;
-
-	if (out >= 0 && !dp->one_switch) { /* one switch: no path to choose, no reordering */
-		hash = flow_hash(m) & 0xffff;
-		seq = ++g->seq_tx[in][hash % FE_GRAPH_BUCKET];
-	}
-	r = (uint64_t)(seq & 0xffff) << 48 | (uint64_t)hash << 32 | (uint64_t)lane << 24 |
-	    (uint64_t)g->port_sw[in] << 16 | (uint64_t)in << 8 |
-	    (out >= 0 ? (unsigned)out : R_FLOOD);
-	*route_of(g, m) = r;
-	return r;
+	at_switch_r(dp, x, src, m, *fe_graph_route(dp->graph, m), t, R);
 }
 
 /* The destination is on the ingress port itself: counted and freed. */
@@ -1070,7 +430,7 @@ graph_ingress(struct fe_dp *dp, unsigned in, int out, struct rte_mbuf *m, uint64
 		FE_CNT_ADD(dp->sw.unicast, 1);
 	else
 		FE_CNT_ADD(dp->sw.flooded, 1);
-	at_switch_r(dp, dp->graph->port_sw[in], in, m, route_in(dp, in, out, m, lane), t, R);
+	at_switch_r(dp, dp->graph->port_sw[in], in, m, fe_routing_in(dp, in, out, m, lane), t, R);
 }
 
 /*
@@ -1079,7 +439,7 @@ graph_ingress(struct fe_dp *dp, unsigned in, int out, struct rte_mbuf *m, uint64
  * buffer, input queue, pause and credit loop sees the same offers in the same order as
  * one frame at a time.
  *
- * PFC: hop_pfc() decides nothing for a run whose frames all count against one input and
+ * PFC: fe_hop_pfc() decides nothing for a run whose frames all count against one input and
  * priority, not paused (XOFF), that no watchdog drops and that cannot bring what the
  * switch holds from that input to XOFF: no headroom drop, no pause. 1: such a run.
  */
@@ -1106,7 +466,7 @@ pfc_run_quiet(struct fe_dp *dp, unsigned src, const struct fe_hoplink *hl,
 
 /*
  * Lossy, and PFC's quiet runs: the link takes the run whole (fe_link_enqueue_burst()),
- * dropping what it has no room for; under PFC, pumped at each offer (pfc_at_offer()), its
+ * dropping what it has no room for; under PFC, pumped at each offer (fe_hop_pfc_at_offer()), its
  * frames start as they come while none waits (a pump to each one's tick has nothing to
  * start: one lane, pfc_run_quiet()), and from the first that waits go one at a time. A
  * link with impairments, or a run PFC may decide something for: one frame at a time.
@@ -1121,7 +481,7 @@ run_flush(struct fe_dp *dp, unsigned src, uint16_t h, struct fe_link_offer *o, u
 	/* (trimming: one frame at a time, each header behind the frames before it) */
 	if (likely(!hl->x.cfg.active) && (R != FE_REGIME_LOSSY || likely(!dp->trim)) &&
 	    (R != FE_REGIME_PFC || pfc_run_quiet(dp, src, hl, o, n))) {
-		if (R == FE_REGIME_PFC && pfc_at_offer(dp, hl)) {
+		if (R == FE_REGIME_PFC && fe_hop_pfc_at_offer(dp, hl)) {
 			const struct fe_pfc_prio *q = &hl->pfc.prio[FE_LABEL_CLASS(o[0].label)];
 
 			k = fe_link_enqueue_burst_open(&hl->l, o, n, q->from, q->until, &nd);
@@ -1132,11 +492,11 @@ run_flush(struct fe_dp *dp, unsigned src, uint16_t h, struct fe_link_offer *o, u
 	}
 	for (unsigned i = 0; nd > 0 && i < k; i++)
 		if (o[i].why != FE_LINK_DROP__MAX) {
-			hop_drop(dp, h, o[i].pkt, o[i].at, o[i].why);
+			fe_hop_drop(dp, h, o[i].pkt, o[i].at, o[i].why);
 			nd--;
 		}
 	for (unsigned i = k; i < n; i++)
-		hop(dp, src, h, o[i].pkt, o[i].at, FE_LABEL_CLASS(o[i].label), R);
+		fe_hop(dp, src, h, o[i].pkt, o[i].at, FE_LABEL_CLASS(o[i].label), R);
 }
 
 static __rte_noinline void
@@ -1162,7 +522,7 @@ static __rte_noinline void
 credit_run_flush(struct fe_dp *dp, unsigned src, uint16_t h, struct fe_link_offer *o, unsigned n)
 {
 	struct fe_graph *g = dp->graph;
-	const unsigned x = switch_of(dp, src), oi = dp->nports + h;
+	const unsigned x = fe_hop_switch(dp, src), oi = dp->nports + h;
 	unsigned k = 0;
 
 	/* a run's ticks do not decrease: not stalled at o[0]'s, not at any */
@@ -1172,7 +532,8 @@ credit_run_flush(struct fe_dp *dp, unsigned src, uint16_t h, struct fe_link_offe
 			dp->conf.credit.out_pkts ? dp->conf.credit.out_pkts : UINT32_MAX;
 
 		k = fe_link_enqueue_while_room(&g->hl[h].l, o, n, max_q,
-					       credit_at_offer(dp, h) ? &g->hl[h].cred : NULL);
+					       fe_hop_credit_at_offer(dp, h) ? &g->hl[h].cred
+									     : NULL);
 		if (k != 0) { /* as cross_at_once() for each: the last one granted */
 			struct fe_credit *c = credit_of(dp, src);
 
@@ -1199,7 +560,7 @@ credit_run_flush(struct fe_dp *dp, unsigned src, uint16_t h, struct fe_link_offe
 		}
 	}
 	for (unsigned i = k; i < n; i++)
-		at_switch_to(dp, x, src, o[i].pkt, *route_of(g, o[i].pkt), o[i].at, h,
+		at_switch_to(dp, x, src, o[i].pkt, *fe_graph_route(g, o[i].pkt), o[i].at, h,
 			     FE_REGIME_CREDIT);
 }
 
@@ -1237,13 +598,13 @@ run_or_forward(struct fe_dp *dp, struct hop_run *run, unsigned x, struct rte_mbu
 	       uint64_t t, const enum fe_regime R)
 {
 	struct fe_link_offer *o;
-	int32_t out = dp->graph->go[x][R_DST(r)];
+	int32_t out = dp->graph->go[x][FE_ROUTE_DST(r)];
 
-	/* next_of(), with a choice by the queues made once the run is in them */
+	/* fe_routing_next(), with a choice by the queues made once the run is in them */
 	if (unlikely(out < FE_GOUT_FLOOD)) {
 		if (out == FE_GOUT_CHOOSE_Q)
 			run_end(dp, run, R);
-		out = choose_r(dp->graph, x, r, t, m);
+		out = fe_routing_choose(dp->graph, x, r, t, m);
 	}
 
 	if (out >= 0 && !(out & FE_GOUT_PORT)) {
@@ -1255,7 +616,7 @@ run_or_forward(struct fe_dp *dp, struct hop_run *run, unsigned x, struct rte_mbu
 		o->pkt = m;
 		o->at = t;
 		o->len = rte_pktmbuf_pkt_len(m);
-		o->label = FE_LABEL(run->src * FE_PFC_PRIOS + R_LANE(r), R_LANE(r));
+		o->label = FE_LABEL(run->src * FE_PFC_PRIOS + FE_ROUTE_LANE(r), FE_ROUTE_LANE(r));
 		return;
 	}
 	run_end(dp, run, R);
@@ -1269,7 +630,7 @@ arrivals_runs(struct fe_dp *dp, unsigned i, void **pkts, const uint64_t *stamps,
 {
 	struct fe_graph *g = dp->graph;
 	struct fe_link_offer o[FE_BURST];
-	struct hop_run run = {.o = o, .end = o, .h = -1, .src = input_of(dp, i)};
+	struct hop_run run = {.o = o, .end = o, .h = -1, .src = fe_hop_input(dp, i)};
 	unsigned x = g->hl[i].to;
 	const int off = g->dynoff;
 
@@ -1299,7 +660,7 @@ ingress_burst(struct fe_dp *dp, unsigned in, struct rte_mbuf **pkts, const uint6
 			unicast++;
 		else
 			flooded++;
-		run_or_forward(dp, &run, x, pkts[i], route_in(dp, in, outs[i], pkts[i], 0),
+		run_or_forward(dp, &run, x, pkts[i], fe_routing_in(dp, in, outs[i], pkts[i], 0),
 			       stamps[i], R);
 	}
 	run_end(dp, &run, R);
@@ -1328,309 +689,6 @@ fe_graph_ingress_burst_credit(struct fe_dp *dp, unsigned in, struct rte_mbuf **p
 	ingress_burst(dp, in, pkts, stamps, outs, n, FE_REGIME_CREDIT);
 }
 
-/* ---- Split across boxes: the trunks ---- */
-
-/*
- * When a frame leaves for the other box, or came from it: the TSC live (the loop's pass
- * may run behind it), else the fake clock's now. How late it left is taken against it.
- */
-static inline uint64_t
-sent_at(const struct fe_dp *dp, uint64_t now)
-{
-	return dp->live ? rte_rdtsc() : now;
-}
-
-/* ns from t to `at`, for a field of 4 bytes (network order). */
-static inline uint32_t
-age_ns(const struct fe_dp *dp, uint64_t t, uint64_t at)
-{
-	return rte_cpu_to_be_32(
-		(uint32_t)RTE_MIN(fe_ticks_to_ns(at > t ? at - t : 0, dp->hz), UINT32_MAX));
-}
-
-/* What trunk tr staged, sent at now; what its port does not take is lost, counted. */
-static void
-trunk_tx(struct fe_dp *dp, struct fe_trunk *tr, uint64_t now)
-{
-	uint64_t at = sent_at(dp, now);
-	unsigned k;
-
-	/* a pause's decision tick, staged in its padding, becomes its age */
-	for (unsigned i = 0; i < tr->ntx; i++) {
-		uint8_t *f = rte_pktmbuf_mtod(tr->tx[i], uint8_t *);
-		uint64_t t;
-		uint32_t age;
-
-		if (f[12] != 0x88 || f[13] != 0x08)
-			continue;
-		memcpy(&t, f + FE_TRUNK_PFC_AGE, 8);
-		age = age_ns(dp, t, at);
-		memset(f + FE_TRUNK_PFC_AGE, 0, 8);
-		memcpy(f + FE_TRUNK_PFC_AGE, &age, 4);
-	}
-	k = rte_eth_tx_burst(tr->port, 0, tr->tx, tr->ntx);
-
-	if (k < tr->ntx) {
-		FE_CNT_ADD(tr->tx_full, tr->ntx - k);
-		rte_pktmbuf_free_bulk(tr->tx + k, tr->ntx - k);
-	}
-	tr->ntx = 0;
-}
-
-/* Onto trunk tr's port, once a pass (trunks_flush()) or a burst. */
-static inline void
-trunk_stage(struct fe_dp *dp, struct fe_trunk *tr, struct rte_mbuf *m, uint64_t now)
-{
-	if (tr->ntx == FE_BURST)
-		trunk_tx(dp, tr, now);
-	tr->tx[tr->ntx++] = m;
-}
-
-/*
- * A frame hop link h (sent from here) delivered at `due`, sent at now: to the other box,
- * with its route and how late it leaves (the other box takes it as due then).
- */
-static void
-trunk_send(struct fe_dp *dp, unsigned h, struct rte_mbuf *m, uint64_t due, uint64_t now)
-{
-	struct fe_graph *g = dp->graph;
-	struct fe_trunk *tr = &g->trunk[g->hl[h].trunk];
-	uint64_t r = *route_of(g, m), wire;
-	/* an emulated NIC's flow and PSN: the NIC at the other end of the flow reads them */
-	uint64_t tag =
-		g->nic_tags ? fe_nic_tag_port(*RTE_MBUF_DYNFIELD(m, g->tagoff, uint64_t *), g->glob)
-			    : 0;
-	uint64_t at = sent_at(dp, now);
-	uint32_t late = age_ns(dp, due, at);
-	uint8_t *f;
-
-	/* the box's own lateness, as a host's down link counts it: the verdicts see it */
-	fe_link_late(&g->hl[h].l, at > due ? at - due : 0);
-	/* the fabric's port numbers, the same on every box */
-	wire = (r & ~UINT64_C(0xffff)) | (uint64_t)g->glob[R_IN(r)] << 8 |
-	       (R_DST(r) == R_FLOOD ? R_FLOOD : g->glob[R_DST(r)]);
-	if (unlikely(rte_mbuf_refcnt_read(m) > 1 || !RTE_MBUF_DIRECT(m))) {
-		/* another holds this mbuf (an emulated NIC keeps it for a resend): its start is
-		 * not this box's to move, or the resend would carry this header */
-		struct rte_mbuf *c = rte_pktmbuf_copy(m, dp->pool, 0, UINT32_MAX);
-
-		rte_pktmbuf_free(m);
-		if (c == NULL) {
-			FE_CNT_ADD(tr->nombuf, 1);
-			return;
-		}
-		m = c;
-	}
-	f = (uint8_t *)rte_pktmbuf_prepend(m, FE_TRUNK_HDR);
-	if (f == NULL) { /* no headroom: lost here, counted */
-		FE_CNT_ADD(tr->tx_full, 1);
-		rte_pktmbuf_free(m);
-		return;
-	}
-	fe_trunk_hdr(f, tr->mac, FE_TRUNK_DATA, h);
-	memcpy(f + 18, &late, 4);
-	wire = rte_cpu_to_be_64(wire);
-	memcpy(f + 22, &wire, 8);
-	tag = rte_cpu_to_be_64(tag);
-	memcpy(f + 30, &tag, 8);
-	FE_CNT_ADD(tr->tx_frames, 1);
-	trunk_stage(dp, tr, m, now);
-}
-
-/* A control frame of len bytes for trunk tr, its Ethernet header written; NULL: none. */
-static uint8_t *
-trunk_ctl(struct fe_dp *dp, struct fe_trunk *tr, struct rte_mbuf **mp, uint16_t len)
-{
-	struct rte_mbuf *m = rte_pktmbuf_alloc(dp->pool);
-	uint8_t *f;
-
-	if (m == NULL || (f = (uint8_t *)rte_pktmbuf_append(m, len)) == NULL) {
-		rte_pktmbuf_free(m);
-		FE_CNT_ADD(tr->nombuf, 1);
-		return NULL;
-	}
-	memset(f, 0, len);
-	*mp = m;
-	return f;
-}
-
-/* The credits freed here for trunk tr's sender, in one frame (the oldest first). */
-static void
-trunk_credit_flush(struct fe_dp *dp, struct fe_trunk *tr, uint64_t now)
-{
-	struct rte_mbuf *m;
-	uint8_t *f;
-
-	if (tr->ncred == 0)
-		return;
-	f = trunk_ctl(dp, tr, &m,
-		      (uint16_t)(FE_TRUNK_COMMON + 2 + tr->ncred * sizeof(struct fe_trunk_credit)));
-	if (f != NULL) {
-		fe_trunk_hdr(f, tr->mac, FE_TRUNK_CREDIT, tr->recv);
-		f[18] = (uint8_t)tr->ncred;
-		for (unsigned i = 0; i < tr->ncred; i++) {
-			struct fe_trunk_credit c = {
-				.lane = tr->cred[i].lane,
-				.blocks = rte_cpu_to_be_16((uint16_t)tr->cred[i].blocks),
-				.age_ns = age_ns(dp, tr->cred[i].t, sent_at(dp, now))};
-
-			memcpy(f + 20 + i * sizeof(c), &c, sizeof(c));
-		}
-		FE_CNT_ADD(tr->tx_credit, 1);
-		trunk_stage(dp, tr, m, now);
-	}
-	tr->ncred = 0;
-}
-
-/* Credits: the receiver here freed blocks of lane at t, for a sender on another box. */
-static void
-trunk_credit(struct fe_dp *dp, struct fe_trunk *tr, uint8_t lane, uint32_t blocks, uint64_t t)
-{
-	if (tr->ncred == FE_TRUNK_CREDITS)
-		trunk_credit_flush(dp, tr, t);
-	tr->cred[tr->ncred].t = t;
-	tr->cred[tr->ncred].blocks = blocks;
-	tr->cred[tr->ncred].lane = lane;
-	tr->ncred++;
-}
-
-void
-fe_graph_pause_out(struct fe_dp *dp, unsigned h, uint8_t prio, enum fe_pfc_event ev, uint64_t t)
-{
-	struct fe_graph *g = dp->graph;
-	const struct fe_hoplink *hl = &g->hl[h];
-	struct fe_trunk *tr;
-	struct rte_mbuf *m;
-	uint8_t *f;
-
-	if (ev == FE_PFC_XOFF)
-		g->pfc_busy = 1;			 /* pfc_service() looks for its XON */
-	if (ev == FE_PFC_NONE || hl->side != FE_HL_RECV) /* here: the gate reads its state */
-		return;
-	tr = &g->trunk[hl->trunk];
-	f = trunk_ctl(dp, tr, &m, 60);
-	if (f == NULL)
-		return;
-	fe_pfc_frame(f, tr->mac, prio, ev == FE_PFC_XOFF ? hl->pfc.cfg.quanta : 0);
-	memcpy(f + FE_TRUNK_PFC_AGE, &t, 8); /* its age once it leaves (trunk_tx()) */
-	FE_CNT_ADD(tr->tx_pfc, 1);
-	trunk_stage(dp, tr, m, t);
-}
-
-/* A frame from trunk tr at now: into its switch, or its flow control to the sender here. */
-static __rte_always_inline void
-trunk_in(struct fe_dp *dp, struct fe_trunk *tr, struct rte_mbuf *m, uint64_t now,
-	 const enum fe_regime R)
-{
-	struct fe_graph *g = dp->graph;
-	const uint8_t *f = rte_pktmbuf_mtod(m, const uint8_t *);
-	uint32_t len = rte_pktmbuf_data_len(m);
-	uint16_t type = len >= 14 ? (uint16_t)(f[12] << 8 | f[13]) : 0;
-
-	if (type == 0x8808 && len >= 34 && f[14] == 0x01 && f[15] == 0x01) {
-		/* 802.1Qbb from the receiver there: its reaction delay, less the real link's */
-		struct fe_hoplink *hl = &g->hl[tr->send];
-		uint32_t age_be = 0;
-		uint64_t back, at;
-
-		/* decided age ago there (its padding says), and the real link took its
-		 * latency: the sender stops the reaction delay after the decision */
-		if (len >= FE_TRUNK_PFC_AGE + 4)
-			memcpy(&age_be, f + FE_TRUNK_PFC_AGE, 4);
-		back = tr->lat_ticks + fe_ns_to_ticks(rte_be_to_cpu_32(age_be), dp->hz);
-		at = sent_at(dp, now) + hl->pfc.cfg.delay_ticks;
-		at = at > back ? at - back : 0;
-		for (uint8_t p = 0; p < FE_PFC_PRIOS; p++)
-			if (f[17] >> p & 1)
-				fe_pfc_heard(&hl->pfc, p, (f[18 + 2 * p] | f[19 + 2 * p]) != 0, at);
-		FE_CNT_ADD(tr->rx_pfc, 1);
-		rte_pktmbuf_free(m);
-		return;
-	}
-	if (type != FE_TRUNK_ETHERTYPE || len < FE_TRUNK_COMMON || f[14] != FE_TRUNK_VERSION) {
-		FE_CNT_ADD(tr->rx_bad, 1);
-		rte_pktmbuf_free(m);
-		return;
-	}
-	if (f[15] == FE_TRUNK_PROBE) { /* the other box measures the link: sent back */
-		uint8_t *w = rte_pktmbuf_mtod(m, uint8_t *);
-
-		w[15] = FE_TRUNK_ECHO;
-		memcpy(w + 6, tr->mac, 6);
-		FE_CNT_ADD(tr->probes, 1);
-		trunk_stage(dp, tr, m, now);
-		return;
-	}
-	if (f[15] == FE_TRUNK_ECHO) { /* a late answer to this box's own measurement */
-		FE_CNT_ADD(tr->echoes, 1);
-		rte_pktmbuf_free(m);
-		return;
-	}
-	if (f[15] == FE_TRUNK_CREDIT && (unsigned)(f[16] << 8 | f[17]) == tr->send && len >= 20 &&
-	    len >= 20 + f[18] * sizeof(struct fe_trunk_credit)) {
-		/* credits back: freed age ago there, and the real link took its latency */
-		struct fe_credit *c = &g->hl[tr->send].cred;
-		const uint64_t rx = sent_at(dp, now); /* when it came (the TSC, live) */
-
-		for (unsigned i = 0; i < f[18] && c->ring != NULL; i++) {
-			struct fe_trunk_credit e;
-			uint64_t back;
-
-			memcpy(&e, f + 20 + i * sizeof(e), sizeof(e));
-			back = tr->lat_ticks + fe_ns_to_ticks(rte_be_to_cpu_32(e.age_ns), dp->hz);
-			if (e.lane < dp->conf.lanes)
-				fe_credit_return(c, e.lane, rte_be_to_cpu_16(e.blocks),
-						 rx > back ? rx - back : 0);
-		}
-		FE_CNT_ADD(tr->rx_credit, 1);
-		rte_pktmbuf_free(m);
-		return;
-	}
-	if (f[15] == FE_TRUNK_DATA && len >= FE_TRUNK_HDR &&
-	    (unsigned)(f[16] << 8 | f[17]) == tr->recv) {
-		uint64_t r, late, at, tag;
-		uint32_t late_ns;
-		unsigned in, dst;
-
-		memcpy(&late_ns, f + 18, 4);
-		memcpy(&r, f + 22, 8);
-		r = rte_be_to_cpu_64(r);
-		memcpy(&tag, f + 30, 8);
-		/* due here as late as it left there: the real link took its latency */
-		late = fe_ns_to_ticks(rte_be_to_cpu_32(late_ns), dp->hz);
-		at = sent_at(dp, now);
-		at = at > late ? at - late : 0;
-		in = g->loc[R_IN(r)];
-		dst = R_DST(r) == R_FLOOD ? R_FLOOD : g->loc[R_DST(r)];
-		/* a route this box can take: known ports, a lane it runs, a switch it knows */
-		if (in != 0xff && (dst != 0xff || R_DST(r) == R_FLOOD) &&
-		    R_LANE(r) < dp->conf.lanes && R_ORIGIN(r) < g->nsw) {
-			const uint8_t *src = f + FE_TRUNK_HDR + 6;
-
-			rte_pktmbuf_adj(m, FE_TRUNK_HDR);
-			fe_filter_forget(m, dp->filter_dynoff);
-			/* its sender's address is known here once its frame came by */
-			if (len >= FE_TRUNK_HDR + 12 && !(src[0] & 1))
-				fe_mac_learn(dp->mac, src, (uint16_t)in, now);
-			*route_of(g, m) = (r & ~UINT64_C(0xffff)) | (uint64_t)in << 8 | dst;
-			*RTE_MBUF_DYNFIELD(m, g->tagoff, uint64_t *) =
-				fe_nic_tag_port(rte_be_to_cpu_64(tag), g->loc);
-			FE_CNT_ADD(tr->rx_frames, 1);
-			/* due past this pass (it runs behind the TSC), or behind one that is: it
-			 * waits its tick, in order (the reader leaves room: trunks_rx()) */
-			if (at > now || tr->due_head != tr->due_tail) {
-				tr->due[tr->due_tail % FE_TRUNK_DUE].m = m;
-				tr->due[tr->due_tail++ % FE_TRUNK_DUE].at = at;
-				return;
-			}
-			at_switch(dp, g->hl[tr->recv].to, input_of(dp, tr->recv), m, at, R);
-			return;
-		}
-	}
-	FE_CNT_ADD(tr->rx_bad, 1);
-	rte_pktmbuf_free(m);
-}
-
 /* What the trunks brought by now; how many. */
 static __rte_always_inline unsigned
 trunks_rx(struct fe_dp *dp, uint64_t now, const enum fe_regime R)
@@ -1647,31 +705,23 @@ trunks_rx(struct fe_dp *dp, uint64_t now, const enum fe_regime R)
 		for (;
 		     tr->due_head != tr->due_tail && tr->due[tr->due_head % FE_TRUNK_DUE].at <= now;
 		     tr->due_head++, n++)
-			at_switch(dp, g->hl[tr->recv].to, input_of(dp, tr->recv),
+			at_switch(dp, g->hl[tr->recv].to, fe_hop_input(dp, tr->recv),
 				  tr->due[tr->due_head % FE_TRUNK_DUE].m,
 				  tr->due[tr->due_head % FE_TRUNK_DUE].at, R);
 		/* no more than the frames can wait for: the rest stays in the port's ring */
 		k = rte_eth_rx_burst(
 			tr->port, 0, pkts,
 			(uint16_t)RTE_MIN(FE_BURST, FE_TRUNK_DUE - (tr->due_tail - tr->due_head)));
-		for (unsigned j = 0; j < k; j++)
-			trunk_in(dp, tr, pkts[j], now, R);
+		for (unsigned j = 0; j < k; j++) {
+			uint64_t at;
+
+			if (fe_trunk_in(dp, tr, pkts[j], now, &at))
+				at_switch(dp, g->hl[tr->recv].to, fe_hop_input(dp, tr->recv),
+					  pkts[j], at, R);
+		}
 		n += k;
 	}
 	return n;
-}
-
-/* What the trunks have staged, sent; what the ports do not take is lost, counted. */
-static void
-trunks_flush(struct fe_dp *dp, uint64_t now)
-{
-	struct fe_graph *g = dp->graph;
-
-	for (unsigned t = 0; t < g->ntrunks; t++) {
-		trunk_credit_flush(dp, &g->trunk[t], now);
-		if (g->trunk[t].ntx)
-			trunk_tx(dp, &g->trunk[t], now);
-	}
 }
 
 /* ---- Credits: the input queues of every switch ---- */
@@ -1686,13 +736,13 @@ flood_blocked(struct fe_dp *dp, unsigned src, struct rte_mbuf *m, uint32_t len, 
 	      uint64_t *leave)
 {
 	struct fe_graph *g = dp->graph;
-	uint64_t r = *route_of(g, m);
-	unsigned x = switch_of(dp, src);
+	uint64_t r = *fe_graph_route(g, m);
+	unsigned x = fe_hop_switch(dp, src);
 
 	for (unsigned p = 0; p < dp->nports; p++) {
 		struct fe_link *l = &dp->ports[p].down;
 
-		if (g->port_sw[p] != x || p == R_IN(r))
+		if (g->port_sw[p] != x || p == FE_ROUTE_IN(r))
 			continue;
 		if (!out_room(dp, l, len, now, leave))
 			return l;
@@ -1701,7 +751,7 @@ flood_blocked(struct fe_dp *dp, unsigned src, struct rte_mbuf *m, uint32_t len, 
 	for (unsigned h = 0; h < g->nhl; h++) {
 		struct fe_link *l = &g->hl[h].l;
 
-		if (g->hl[h].from != x || g->tree[R_ORIGIN(r)][g->hl[h].to] != h)
+		if (g->hl[h].from != x || g->tree[FE_ROUTE_ORIGIN(r)][g->hl[h].to] != h)
 			continue;
 		if (!out_room(dp, l, len, now, leave))
 			return l;
@@ -1720,7 +770,7 @@ iq_pop(struct fe_dp *dp, unsigned src, uint8_t lane, uint64_t t)
 
 	credit_back(dp, src, lane, s->len, t);
 	fe_iq_pop(q, t, &g->iq_pkts);
-	g->sw_iq[switch_of(dp, src)]--;
+	g->sw_iq[fe_hop_switch(dp, src)]--;
 }
 
 /* out_room() for the head of input queue q (not a flood), what it found kept
@@ -1791,7 +841,8 @@ iq_serve(struct fe_dp *dp, unsigned src, uint8_t lane, uint64_t now)
 	m = s->m;
 	out = s->out;
 	iq_pop(dp, src, lane, t); /* s is free for reuse from here */
-	forward_to(dp, switch_of(dp, src), src, m, *route_of(g, m), t, out, FE_REGIME_CREDIT);
+	fe_flood_forward(dp, fe_hop_switch(dp, src), src, m, *fe_graph_route(g, m), t, out,
+			 FE_REGIME_CREDIT);
 	return 1;
 }
 
@@ -1894,14 +945,15 @@ pfc_service(struct fe_dp *dp, uint64_t now)
 		     pr++) {
 			if (!fe_pfc_xoff(&hl->pfc, pr))
 				continue;
-			fe_graph_pause_out(
+			fe_trunk_pause_out(
 				dp, h, pr,
 				fe_pfc_update(&hl->pfc, pr,
-					      dp->held[input_of(dp, h) * FE_PFC_PRIOS + pr], now),
+					      dp->held[fe_hop_input(dp, h) * FE_PFC_PRIOS + pr],
+					      now),
 				now);
 			if (hl->side == FE_HL_RECV && fe_pfc_xoff(&hl->pfc, pr) &&
 			    fe_pfc_refresh_due(&hl->pfc, pr, now))
-				fe_graph_pause_out(dp, h, pr, FE_PFC_XOFF, now); /* refresh */
+				fe_trunk_pause_out(dp, h, pr, FE_PFC_XOFF, now); /* refresh */
 		}
 		if (hl->storm_until && hl->storm_until <= now)
 			hl->storm_until = 0; /* restored; stormed again at once if still stuck */
@@ -1975,7 +1027,7 @@ waits_for(const struct fe_dp *dp, unsigned a, unsigned b)
 {
 	const struct fe_graph *g = dp->graph;
 	const struct fe_link *l = &g->hl[b].l;
-	unsigned src = input_of(dp, a);
+	unsigned src = fe_hop_input(dp, a);
 
 	if (g->hl[b].from != g->hl[a].to)
 		return 0;
@@ -2075,7 +1127,7 @@ arrivals(struct fe_dp *dp, uint64_t now, const enum fe_regime R)
 			fe_tap_pkt(tap, pkts[j], stamps[j], FE_TAP_DELIVERED);
 		if (unlikely(g->hl[i].side == FE_HL_SEND)) /* to the other box */
 			for (unsigned j = 0; j < k; j++)
-				trunk_send(dp, i, pkts[j], stamps[j], now);
+				fe_trunk_send(dp, i, pkts[j], stamps[j], now);
 		else
 			arrivals_runs(dp, i, pkts, stamps, k, R);
 		n += k;
@@ -2090,7 +1142,7 @@ graph_service(struct fe_dp *dp, uint64_t now, const enum fe_regime R)
 	unsigned total = 0, n;
 
 	if (unlikely(g->any_down))
-		failover(g, now);
+		fe_flood_failover(g, now);
 	if (unlikely(g->ntrunks)) /* split across boxes: what the other boxes sent */
 		total += trunks_rx(dp, now, R);
 	/* hop by hop: what one link delivers may cross the next in the same pass */
@@ -2107,7 +1159,7 @@ graph_service(struct fe_dp *dp, uint64_t now, const enum fe_regime R)
 	if (R != FE_REGIME_LOSSY && now >= g->dl_next)
 		deadlock_check(dp, now);
 	if (unlikely(g->ntrunks))
-		trunks_flush(dp, now);
+		fe_trunk_flush(dp, now);
 	return total;
 }
 
@@ -2198,7 +1250,7 @@ fe_graph_drain(struct fe_dp *dp)
 	for (unsigned t = 0; g && t < g->ntrunks; t++) {
 		struct fe_trunk *tr = &g->trunk[t];
 
-		/* nothing staged to send: every pass sends it before it ends (trunks_flush(),
+		/* nothing staged to send: every pass sends it before it ends (fe_trunk_flush(),
 		 * what the port refuses is tx_full), and the engine stops between passes */
 		RTE_ASSERT(tr->ntx == 0);
 		FE_CNT_ADD(tr->rx_stopped, tr->due_tail - tr->due_head);
@@ -2212,8 +1264,21 @@ fe_graph_drain(struct fe_dp *dp)
 		FE_CNT_ADD(q->stopped, q->tail - q->head);
 		for (; q->head != q->tail; q->head++, g->iq_pkts--) {
 			rte_pktmbuf_free(q->s[q->head & q->mask].m);
-			g->sw_iq[switch_of(dp, i / FE_LANES_MAX)]--;
+			g->sw_iq[fe_hop_switch(dp, i / FE_LANES_MAX)]--;
 		}
 		FE_CNT_SET(q->depth, 0);
 	}
+}
+
+const char *
+fe_dp_link_name(const struct fe_dp *dp, unsigned n, char *buf, size_t len)
+{
+	unsigned i;
+	const enum fe_link_kind k = fe_dp_link_kind(dp, n, &i);
+
+	if (k == FE_LINK_HOP)
+		snprintf(buf, len, "%s", dp->graph->hl[i].name);
+	else
+		snprintf(buf, len, "%u.%s", i, k == FE_LINK_DOWN ? "down" : "up");
+	return buf;
 }

@@ -31,6 +31,9 @@
 
 #include <string.h>
 
+#include <rte_mbuf.h>
+#include <rte_mbuf_dyn.h>
+
 #include "fe_credit.h"
 #include "fe_dp.h"
 #include "fe_path.h"
@@ -231,8 +234,8 @@ struct fe_graph {
 	uint8_t nic_tags;
 	uint8_t nnh[FE_GRAPH_SW][FE_GRAPH_SW]; /* the routes now (failover: round links down) */
 	uint16_t nh[FE_GRAPH_SW][FE_GRAPH_SW][FE_GRAPH_WAYS];
-	/* where a frame for port q goes from switch x, from port_sw, nnh and nh (fe_graph.c
-	 * next_of()): FE_GOUT_PORT | q, its one hop link, or a choice among several */
+	/* where a frame for port q goes from switch x, from port_sw, nnh and nh (fe_routing.h
+	 * fe_routing_next()): FE_GOUT_PORT | q, its one hop link, or a choice among several */
 	int32_t go[FE_GRAPH_SW][FE_GRAPH_PORTS + 1];
 	uint8_t nnh0[FE_GRAPH_SW][FE_GRAPH_SW]; /* the topology's, all links up */
 	uint16_t nh0[FE_GRAPH_SW][FE_GRAPH_SW][FE_GRAPH_WAYS];
@@ -284,6 +287,26 @@ struct fe_graph {
 	struct fe_graph_deadlock ev[FE_GRAPH_EVENTS];
 	uint64_t nev;
 };
+
+/*
+ * A frame's route, in its mbuf (g->dynoff): the destination port (FE_ROUTE_FLOOD: a
+ * flood), the ingress port, the ingress switch (a flood's tree), its lane, its flow's hash
+ * (taken once, at the ingress switch) and its sequence in its flow (reordering, modulo
+ * 2^16). The ingress switch writes it (fe_routing_in()); a trunk carries it (fe_trunk.c).
+ */
+#define FE_ROUTE_DST(r)	   ((unsigned)((r)&0xff))
+#define FE_ROUTE_IN(r)	   ((unsigned)((r) >> 8 & 0xff))
+#define FE_ROUTE_ORIGIN(r) ((unsigned)((r) >> 16 & 0xff))
+#define FE_ROUTE_LANE(r)   ((uint8_t)((r) >> 24 & 0xff))
+#define FE_ROUTE_HASH(r)   ((uint32_t)((r) >> 32 & 0xffff))
+#define FE_ROUTE_SEQ(r)	   ((uint16_t)((r) >> 48))
+#define FE_ROUTE_FLOOD	   0xff
+
+static inline uint64_t *
+fe_graph_route(const struct fe_graph *g, struct rte_mbuf *m)
+{
+	return RTE_MBUF_DYNFIELD(m, g->dynoff, uint64_t *);
+}
 
 /*
  * A link between switches that loses everything (loss=100%: a flap, a cut) is down; one
@@ -354,24 +377,9 @@ void fe_graph_ingress_burst_pfc(struct fe_dp *dp, unsigned in, struct rte_mbuf *
 void fe_graph_ingress_burst_credit(struct fe_dp *dp, unsigned in, struct rte_mbuf **pkts,
 				   const uint64_t *stamps, const int *outs, unsigned n);
 
-/*
- * Split across boxes: a hop link's receiving switch (input nports + h) paused or resumed
- * its sender on another box at tick t (fe_switch_pause()): an 802.1Qbb frame onto the
- * trunk, which carries in its padding how long after t it left (FE_TRUNK_PFC_AGE).
- */
-void fe_graph_pause_out(struct fe_dp *dp, unsigned h, uint8_t prio, enum fe_pfc_event ev,
-			uint64_t t);
-
 /* Where an 802.1Qbb frame over a trunk carries its age (ns, 4 bytes): in its padding,
  * which the standard leaves unread. */
 #define FE_TRUNK_PFC_AGE 40
-
-/*
- * Hop link h's compiled link as this box runs it: sent to another box, its delay less the
- * real link's latency, which the trunk adds; -EINVAL, naming both, if shorter than that.
- */
-int fe_graph_split_delay(const struct fe_dp *dp, unsigned h, struct fe_link_cfg *cfg, char *err,
-			 size_t errlen);
 
 /* The shortest feedback delay of the hop links (fe_dp_causal_step); UINT64_MAX: none. */
 uint64_t fe_graph_step(const struct fe_dp *dp);

@@ -9,33 +9,9 @@
 
 #include "fe_ecn.h"
 #include "fe_nicport.h"
-#include "fe_switch.h"
+#include "fe_nictag.h"
+#include "fe_regime.h"
 #include "fe_time.h"
-
-/*
- * What the engine writes in a frame's NIC field (dp->nic_dynoff): the flow's sender
- * port and slot, its PSN (data), or the port it goes back to (the NIC's own frames).
- */
-enum { TAG_NONE = 0, TAG_DATA = 1, TAG_CTL = 2, TAG_TRIM = 3 /* a data frame's header */ };
-
-static inline uint64_t *
-tag_of(const struct fe_dp *dp, struct rte_mbuf *m)
-{
-	return RTE_MBUF_DYNFIELD(m, dp->nic_dynoff, uint64_t *);
-}
-
-static inline uint64_t
-tag_make(unsigned kind, unsigned port, unsigned slot, unsigned gen, uint32_t psn)
-{
-	return (uint64_t)(gen & 0xff) << 48 | (uint64_t)kind << 40 | (uint64_t)(port & 0xff) << 32 |
-	       (uint64_t)(slot & 0xff) << 24 | (psn & FE_PSN_MASK);
-}
-
-#define TAG_GEN(t)  ((unsigned)((t) >> 48 & 0xff))
-#define TAG_KIND(t) ((unsigned)((t) >> 40 & 0xff))
-#define TAG_PORT(t) ((unsigned)((t) >> 32 & 0xff))
-#define TAG_SLOT(t) ((unsigned)((t) >> 24 & 0xff))
-#define TAG_PSN(t)  ((uint32_t)(t)&FE_PSN_MASK)
 
 /* A 24-bit PSN as the 32-bit count nearest to ref. */
 static inline uint32_t
@@ -51,18 +27,6 @@ static inline uint32_t
 wire(const struct rte_mbuf *m)
 {
 	return fe_wire_bytes(rte_pktmbuf_pkt_len(m));
-}
-
-int
-fe_nic_field(void)
-{
-	static const struct rte_mbuf_dynfield desc = {
-		.name = "fabemu_nic",
-		.size = sizeof(uint64_t),
-		.align = __alignof__(uint64_t),
-	};
-
-	return rte_mbuf_dynfield_register(&desc);
 }
 
 int
@@ -300,7 +264,7 @@ fe_nic_rx(struct fe_dp *dp, unsigned in, struct rte_mbuf **pkts, unsigned n, uin
 
 		const uint8_t *f = rte_pktmbuf_mtod(m, const uint8_t *);
 
-		*tag_of(dp, m) = TAG_NONE;
+		*fe_nic_tag(dp, m) = FE_TAG_NONE;
 		if (fe_nic_flow_key(f, rte_pktmbuf_data_len(m), &k) < 0) {
 			dp->rg->up(dp, in, m, now); /* not a flow (ARP, IPv6): as it is */
 			continue;
@@ -646,12 +610,13 @@ service_flow(struct fe_dp *dp, unsigned in, struct fe_nic_flow *fl, uint64_t now
 				FE_CNT_ADD(p->st.nic_window_full, 1);
 			break;
 		}
-		*tag_of(dp, m) = tag_make(TAG_DATA, in, (unsigned)(fl - n->flows), fl->gen, psn);
+		*fe_nic_tag(dp, m) =
+			fe_nic_tag_make(FE_TAG_DATA, in, (unsigned)(fl - n->flows), fl->gen, psn);
 		if (n->prm.model == FE_NIC_UEC) { /* REPS: every sending its own entropy */
 			uint8_t ev = reps_next(fl);
 
 			fl->win[psn & mask].ev = ev;
-			*tag_of(dp, m) |= (uint64_t)ev << 56;
+			*fe_nic_tag(dp, m) |= (uint64_t)ev << 56;
 		}
 		len = rte_pktmbuf_pkt_len(m);
 		if (n->cc_mode == FE_CC_RCCC) { /* spent; and it carries what the flow wants */
@@ -761,7 +726,7 @@ send_ctl(struct fe_dp *dp, unsigned at, const uint8_t *hdr, enum fe_nic_ctl kind
 	fe_nic_ctl_frame(f, hdr, kind, qpn, psn & FE_PSN_MASK);
 	if (sack)
 		fe_nic_ctl_sack_set(f, (uint32_t)sack, (uint32_t)(sack >> 32));
-	*tag_of(dp, m) = tag_make(TAG_CTL, to, qpn & 0xff, qpn >> 8, psn);
+	*fe_nic_tag(dp, m) = fe_nic_tag_make(FE_TAG_CTL, to, qpn & 0xff, qpn >> 8, psn);
 	fe_filter_forget(m, dp->filter_dynoff);
 	if (dp->meas != NULL)
 		*fe_measure_stamp(dp->meas, m) = 0;
@@ -789,7 +754,7 @@ consume_ctl(struct fe_dp *dp, unsigned q, struct rte_mbuf *m, uint64_t tag, uint
 	uint32_t qpn, psn, sack, sack_off;
 
 	/* the QPN names the flow's slot and generation (a flow since gone: stray too) */
-	if (TAG_PORT(tag) != q ||
+	if (FE_TAG_PORT(tag) != q ||
 	    fe_nic_ctl_parse(rte_pktmbuf_mtod(m, const uint8_t *), rte_pktmbuf_data_len(m), &kind,
 			     &qpn, &psn) < 0 ||
 	    (qpn & 0xff) >= FE_NIC_FLOWS || n->flows[qpn & 0xff].gen != (qpn >> 8 & 0xff)) {
@@ -1177,19 +1142,19 @@ remote_flow(struct fe_dp *dp, unsigned s, unsigned slot, unsigned gen)
 static struct fe_nic_flow *
 data_flow(struct fe_dp *dp, unsigned q, uint64_t tag, struct fe_nicport **sn)
 {
-	unsigned s = TAG_PORT(tag), slot = TAG_SLOT(tag);
+	unsigned s = FE_TAG_PORT(tag), slot = FE_TAG_SLOT(tag);
 	struct fe_nic_flow *fl;
 
 	if (slot >= FE_NIC_FLOWS)
 		return NULL;
 	if (s < dp->nports) {
 		*sn = dp->ports[s].nic;
-		if (*sn == NULL || (*sn)->host || (*sn)->flows[slot].gen != TAG_GEN(tag))
+		if (*sn == NULL || (*sn)->host || (*sn)->flows[slot].gen != FE_TAG_GEN(tag))
 			return NULL;
 		return &(*sn)->flows[slot];
 	}
 	/* its sender on another box: its receiving side is kept here */
-	if (s >= dp->nic_ids || (fl = remote_flow(dp, s, slot, TAG_GEN(tag))) == NULL)
+	if (s >= dp->nic_ids || (fl = remote_flow(dp, s, slot, FE_TAG_GEN(tag))) == NULL)
 		return NULL;
 	*sn = dp->ports[q].nic; /* the same model, window and CC on every port and box */
 	return fl;
@@ -1223,8 +1188,8 @@ static void
 trimmed_data(struct fe_dp *dp, unsigned q, struct rte_mbuf *m, uint64_t tag, uint64_t now)
 {
 	struct fe_port *p = &dp->ports[q];
-	unsigned s = TAG_PORT(tag);
-	uint32_t id = flow_id(s, TAG_SLOT(tag)), psn;
+	unsigned s = FE_TAG_PORT(tag);
+	uint32_t id = flow_id(s, FE_TAG_SLOT(tag)), psn;
 	struct fe_nicport *sn;
 	struct fe_nic_flow *fl = data_flow(dp, q, tag, &sn);
 
@@ -1234,7 +1199,7 @@ trimmed_data(struct fe_dp *dp, unsigned q, struct rte_mbuf *m, uint64_t tag, uin
 		return;
 	}
 	FE_CNT_ADD(p->st.nic_trims_recv, 1);
-	psn = psn_full(TAG_PSN(tag), fl->expect);
+	psn = psn_full(FE_TAG_PSN(tag), fl->expect);
 	if (p->nic->cc_mode == FE_CC_RCCC) { /* its pull target heard, as the simulator's */
 		if (!fl->ack_due) /* the headers a grant is made from, if no frame came yet */
 			memcpy(fl->hdr, rte_pktmbuf_mtod(m, const uint8_t *),
@@ -1251,41 +1216,6 @@ trimmed_data(struct fe_dp *dp, unsigned q, struct rte_mbuf *m, uint64_t tag, uin
 			fl->nak_sent = 1;
 	}
 	rte_pktmbuf_free(m);
-}
-
-int
-fe_nic_own(const struct fe_dp *dp, struct rte_mbuf *m)
-{
-	return TAG_KIND(*tag_of(dp, m)) == TAG_CTL;
-}
-
-struct rte_mbuf *
-fe_nic_trim(struct fe_dp *dp, struct rte_mbuf *m)
-{
-	uint64_t tag = *tag_of(dp, m);
-	uint32_t len = RTE_MIN(rte_pktmbuf_data_len(m), dp->conf.nic.trim_bytes);
-	struct rte_mbuf *h;
-	uint8_t *f;
-
-	if (TAG_KIND(tag) != TAG_DATA)
-		return NULL;
-	/* the NICs' pool: a trimmed header is a frame of the NICs' size, and the frames the
-	 * NICs keep cannot starve it */
-	h = rte_pktmbuf_alloc(dp->nic_pool);
-	f = h ? (uint8_t *)rte_pktmbuf_append(h, (uint16_t)len) : NULL;
-	if (f == NULL) {
-		rte_pktmbuf_free(h);
-		FE_CNT_ADD(dp->sw.nombuf, 1);
-		return NULL;
-	}
-	rte_memcpy(f, rte_pktmbuf_mtod(m, const uint8_t *), len);
-	if (dp->conf.nic.trim_dscp != FE_NIC_DSCP_KEEP) /* remarked: the switch's trim class */
-		(void)fe_dscp_set(f, len, (uint8_t)dp->conf.nic.trim_dscp);
-	*tag_of(dp, h) = (tag & ~(UINT64_C(0xff) << 40)) | (uint64_t)TAG_TRIM << 40;
-	fe_filter_forget(h, dp->filter_dynoff);
-	if (dp->meas != NULL)
-		*fe_measure_stamp(dp->meas, h) = 0;
-	return h;
 }
 
 int
@@ -1310,9 +1240,9 @@ trimmed_due(struct fe_dp *dp, unsigned q, uint64_t now)
 
 	while (n->thead != n->ttail && n->trimq[n->thead % FE_NIC_TRIMQ].due <= now) {
 		struct rte_mbuf *h = n->trimq[n->thead++ % FE_NIC_TRIMQ].m;
-		uint64_t tag = *tag_of(dp, h);
+		uint64_t tag = *fe_nic_tag(dp, h);
 
-		if (TAG_KIND(tag) == TAG_CTL)
+		if (FE_TAG_KIND(tag) == FE_TAG_CTL)
 			consume_ctl(dp, q, h, tag, now);
 		else
 			trimmed_data(dp, q, h, tag, now);
@@ -1328,8 +1258,8 @@ deliver_data(struct fe_dp *dp, unsigned q, struct rte_mbuf *m, uint64_t tag, uin
 {
 	struct fe_port *p = &dp->ports[q];
 	struct fe_nicport *rn = p->nic;
-	unsigned s = TAG_PORT(tag);
-	uint32_t id = flow_id(s, TAG_SLOT(tag));
+	unsigned s = FE_TAG_PORT(tag);
+	uint32_t id = flow_id(s, FE_TAG_SLOT(tag));
 	struct fe_nicport *sn;
 	struct fe_nic_flow *fl = data_flow(dp, q, tag, &sn);
 	uint8_t *f = rte_pktmbuf_mtod(m, uint8_t *);
@@ -1359,7 +1289,7 @@ deliver_data(struct fe_dp *dp, unsigned q, struct rte_mbuf *m, uint64_t tag, uin
 			send_ctl(dp, q, f, FE_NIC_CNP, s, qpn_of(fl, id), 0, 0, now);
 		}
 	}
-	psn = psn_full(TAG_PSN(tag), fl->expect);
+	psn = psn_full(FE_TAG_PSN(tag), fl->expect);
 	d = (int32_t)(psn - fl->expect);
 	credit_request(rn, fl, id, psn, d, now);
 	if (d == 0 && !fl->release) {
@@ -1490,13 +1420,13 @@ fe_nic_deliver(struct fe_dp *dp, unsigned q, struct rte_mbuf **in, const uint64_
 
 	for (unsigned i = 0; i < n; i++) {
 		struct rte_mbuf *m = in[i];
-		uint64_t tag = *tag_of(dp, m);
+		uint64_t tag = *fe_nic_tag(dp, m);
 
-		if (TAG_KIND(tag) == TAG_CTL)
+		if (FE_TAG_KIND(tag) == FE_TAG_CTL)
 			consume_ctl(dp, q, m, tag, now);
-		else if (TAG_KIND(tag) == TAG_DATA)
+		else if (FE_TAG_KIND(tag) == FE_TAG_DATA)
 			deliver_data(dp, q, m, tag, due[i], now);
-		else if (TAG_KIND(tag) == TAG_TRIM)
+		else if (FE_TAG_KIND(tag) == FE_TAG_TRIM)
 			trimmed_data(dp, q, m, tag, now);
 		else if (to_host(p, m, due[i]) < 0) {
 			FE_CNT_ADD(p->st.nic_edge_drops, 1); /* not a flow's: nobody resends it */

@@ -35,17 +35,6 @@
 #define FE_NIC_EVS	 32  /* REPS: entropies a flow keeps to use again */
 
 /*
- * Lossy, model uec: the header of data frame m, trimmed (a new frame of the NIC's
- * trim_bytes at most, its DSCP remarked if trim_dscp says, tagged trimmed; m is untouched: the
- * sender's NIC keeps it for the resend), or NULL if m is no NIC's data frame (it is dropped as any
- * frame is) or no mbuf was left.
- */
-struct rte_mbuf *fe_nic_trim(struct fe_dp *dp, struct rte_mbuf *m);
-
-/* m is one of the NICs' own frames (a CNP, an ACK, a NAK). */
-int fe_nic_own(const struct fe_dp *dp, struct rte_mbuf *m);
-
-/*
  * Trimmed header h (or a NIC's own frame) reaches port q's NIC at tick due (>= now): it
  * crossed q's down link on the switch's queue of trimmed headers and control frames,
  * which goes before the data's. 0, or -1 if that queue is full (h still the caller's).
@@ -165,50 +154,15 @@ fe_nic_flow_rate(const struct fe_nicport *n, const struct fe_nic_flow *fl)
 }
 
 /*
- * The NIC's field in the mbuf (its tag: flow, PSN): its offset, or -1 (rte_errno). A
- * split fabric's trunks carry it whether or not a NIC is here (fe_graph.c).
- */
-int fe_nic_field(void);
-
-/*
  * A fabric split across boxes: the receiving side of the flows of the fabric's nall ports
  * (those on other boxes), set up before the ports' NICs; 0, or -errno with a message.
  */
 int fe_nic_remote_setup(struct fe_dp *dp, unsigned nall, int socket, char *err, size_t errlen);
 void fe_nic_remote_free(struct fe_dp *dp);
 
-/*
- * A tag with its port renumbered by map[] (a split fabric's trunks: this box's numbers to
- * the fabric's, and back); a tag of no NIC's as it is.
- */
-static inline uint64_t
-fe_nic_tag_port(uint64_t tag, const uint8_t *map)
-{
-	if ((tag >> 40 & 0xff) == 0) /* TAG_NONE (fe_nicport.c) */
-		return tag;
-	return (tag & ~(UINT64_C(0xff) << 32)) | (uint64_t)map[tag >> 32 & 0xff] << 32;
-}
-
-/* The entropy a NIC chose for a frame (model uec, REPS: the top byte of its tag); 0: none. */
-static inline uint32_t
-fe_nic_tag_entropy(uint64_t tag)
-{
-	return (uint32_t)(tag >> 56);
-}
-
 /* Set up port i's NIC (conf.nic); 0, or -errno with a message. */
 int fe_nic_setup(struct fe_dp *dp, unsigned i, int socket, char *err, size_t errlen);
 void fe_nic_free(struct fe_nicport *n);
-
-/* A flow's data frame that the switch floods goes on as a plain frame (no PSN). */
-static inline void
-fe_nic_flooded(const struct fe_dp *dp, struct rte_mbuf *m)
-{
-	uint64_t *tag = RTE_MBUF_DYNFIELD(m, dp->nic_dynoff, uint64_t *);
-
-	if ((*tag >> 40 & 0xff) == 1) /* TAG_DATA (fe_nicport.c) */
-		*tag = 0;
-}
 
 /* Free slots in port i's send queue: RX takes no more than this. */
 static inline uint32_t

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
+#include "fe_egress.h"
 #include "fe_graph.h"
 #include "fe_regime.h"
 #include "fe_switch.h"
@@ -7,7 +8,7 @@
 	{                                                                                          \
 		.due_waits = R == FE_REGIME_CREDIT, .id = R, .pass = fe_dp_pass_##sfx,             \
 		.ingress_burst = fe_switch_ingress_burst_##sfx, .up = fe_switch_up_##sfx,          \
-		.arrive_burst = fe_switch_arrive_burst_##sfx, .egress = fe_switch_egress_##sfx,    \
+		.arrive_burst = fe_switch_arrive_burst_##sfx, .egress = fe_egress_##sfx,           \
 		.service = fe_switch_service_##sfx, .graph_ingress = fe_graph_ingress_##sfx,       \
 		.graph_service = fe_graph_service_##sfx,                                           \
 	}

@@ -30,7 +30,7 @@ struct fe_regime_ops {
 	/* the loop (fe_dp.c): one pass of the stages `role` owns (FE_ROLE_*, not the
 	 * pipeline's down stage, which is lossy only) */
 	unsigned (*pass)(struct fe_dp *dp, uint64_t now, unsigned role);
-	/* the switch (fe_switch.h) */
+	/* the switch (fe_switch.h; egress: fe_egress.h) */
 	void (*ingress_burst)(struct fe_dp *dp, unsigned in, struct rte_mbuf **pkts, unsigned n,
 			      uint64_t bytes, uint64_t now);
 	void (*up)(struct fe_dp *dp, unsigned in, struct rte_mbuf *m, uint64_t now);
@@ -64,7 +64,7 @@ FE_LOOP_DECLARE(credit)
 	 : (R) == FE_REGIME_CREDIT ? fn##_credit(__VA_ARGS__)                                      \
 				   : fn##_lossy(__VA_ARGS__))
 
-#define fe_rg_egress(R, ...)	    FE_RG_CALL(R, fe_switch_egress, __VA_ARGS__)
+#define fe_rg_egress(R, ...)	    FE_RG_CALL(R, fe_egress, __VA_ARGS__)
 #define fe_rg_arrive_burst(R, ...)  FE_RG_CALL(R, fe_switch_arrive_burst, __VA_ARGS__)
 #define fe_rg_service(R, ...)	    FE_RG_CALL(R, fe_switch_service, __VA_ARGS__)
 #define fe_rg_graph_ingress(R, ...) FE_RG_CALL(R, fe_graph_ingress, __VA_ARGS__)

@@ -8,211 +8,13 @@
 #include <rte_ring.h>
 #include <rte_ring_elem.h>
 
+#include "fe_egress.h"
 #include "fe_graph.h"
-#include "fe_nicport.h"
+#include "fe_linkop.h"
 #include "fe_switch.h"
 
 static void arrive_call(struct fe_dp *dp, unsigned in, struct rte_mbuf *m, uint64_t t,
 			const enum fe_regime R);
-
-/*
- * The impairments, in order: filter, exact drop, loss (sent again under link-level
- * retry), ECN, jitter. Returns the drop cause, or FE_LINK_DROP__MAX to carry the packet
- * with *extra: its ticks of jitter, and the times it is sent again (fe_link_replays()).
- */
-static __rte_always_inline enum fe_link_drop
-impair(const struct fe_dp *dp, struct fe_link *l, struct fe_linkx *x, struct rte_mbuf *m,
-       uint64_t t, uint64_t *extra)
-{
-	unsigned replays = 0;
-
-	if (x->cfg.filter) {
-		if (!fe_filter_match(x->cfg.filter, m))
-			return FE_LINK_DROP__MAX;
-		FE_CNT_ADD(x->filter_hits, 1);
-	}
-	x->matched++;
-	if (x->cfg.drop_last && x->matched >= x->cfg.drop_first && x->matched <= x->cfg.drop_last)
-		return FE_LINK_DROP_EXACT;
-	if (fe_loss_lost(&x->cfg.loss, &x->loss_st, &x->rng)) {
-		if (!x->cfg.llr)
-			return x->cfg.loss_cause;
-		replays = fe_loss_replays(&x->cfg.loss, &x->loss_st, &x->rng, FE_LLR_REPLAYS_MAX);
-		if (replays > FE_LLR_REPLAYS_MAX)
-			return FE_LINK_DROP_LLR;
-	}
-	if (x->cfg.ecn.enabled && fe_ecn_hit(&x->cfg.ecn, fe_link_backlog(l, t), &x->rng)) {
-		enum fe_ecn_result r =
-			fe_ecn_mark(rte_pktmbuf_mtod(m, uint8_t *), rte_pktmbuf_data_len(m));
-
-		if (r == FE_ECN_MARKED) {
-			FE_CNT_ADD(l->st.ecn_marked, 1);
-			fe_filter_forget(m, dp->filter_dynoff); /* its bytes changed */
-		} else if (r != FE_ECN_ALREADY_CE && x->cfg.ecn.drop_non_ect)
-			return FE_LINK_DROP_AQM;
-	}
-	if (x->cfg.jitter_ticks)
-		*extra = fe_rng_upto(&x->rng, x->cfg.jitter_ticks);
-	if (unlikely(replays))
-		*extra = fe_link_replays(replays, *extra);
-	return FE_LINK_DROP__MAX;
-}
-
-/* Free a packet link n dropped at t, showing it to a capture of that link first. */
-static inline void
-drop_free(struct fe_dp *dp, unsigned n, struct rte_mbuf *m, uint8_t why, uint64_t t)
-{
-	struct fe_tap *tap = fe_tap_on(&dp->tap, n);
-
-	if (unlikely(tap != NULL))
-		fe_tap_pkt(tap, m, t, why);
-	rte_pktmbuf_free(m);
-}
-
-/*
- * The tick a frame of len bytes that the switch put on a host's down link at t, on its
- * queue of trimmed headers and control frames, reaches the host's NIC: that queue goes
- * first, so it waits only for the frame on the wire (the serializer's time it takes is
- * not taken from the data's: a few dozen bytes a frame trimmed or a control frame).
- */
-static uint64_t
-express_due(const struct fe_link *l, uint32_t len, uint64_t t)
-{
-	uint64_t start = l->svc != l->sched ? fe_link_next_leave(l) : t;
-
-	return (start > t ? start : t) + fe_link_ser_ticks(&l->cfg, len) + l->cfg.prop_ticks;
-}
-
-int
-fe_switch_trim(struct fe_dp *dp, unsigned n, struct fe_link *l, struct rte_mbuf *m, uint8_t why,
-	       uint64_t t, uint32_t label)
-{
-	const int host = n % 2 && n < 2 * dp->nports; /* a host's down link */
-	uint32_t len = rte_pktmbuf_pkt_len(m), hlen;
-	struct rte_mbuf *h;
-
-	if (why != FE_LINK_DROP_TAIL && why != FE_LINK_DROP_POOL)
-		return -1;
-	if (host && fe_nic_own(dp, m)) {
-		/* a NIC's own frame (an ACK, a NAK) takes the queue of trimmed headers too:
-		 * the switch's control class, ahead of the data (not dropped: the drop the
-		 * link counted is taken back) */
-		if (fe_nic_trimmed(dp, n / 2, m, express_due(l, len, t)) < 0)
-			return -1;
-		FE_CNT_SET(l->st.drop_pkts[why], l->st.drop_pkts[why] - 1);
-		FE_CNT_SET(l->st.drop_bytes[why], l->st.drop_bytes[why] - len);
-		FE_CNT_SET(l->st.lane_drop_pkts[FE_LABEL_CLASS(label) % FE_LINK_LANES],
-			   l->st.lane_drop_pkts[FE_LABEL_CLASS(label) % FE_LINK_LANES] - 1);
-		FE_CNT_ADD(l->st.out_pkts, 1);
-		FE_CNT_ADD(l->st.out_bytes, len);
-		return 0;
-	}
-	h = fe_nic_trim(dp, m);
-	if (h == NULL)
-		return -1;
-	FE_CNT_SET(l->st.drop_pkts[why], l->st.drop_pkts[why] - 1);
-	FE_CNT_SET(l->st.drop_bytes[why], l->st.drop_bytes[why] - len);
-	FE_CNT_ADD(l->st.drop_pkts[FE_LINK_DROP_TRIM], 1);
-	FE_CNT_ADD(l->st.drop_bytes[FE_LINK_DROP_TRIM], len);
-	l->last_drop = FE_LINK_DROP_TRIM;
-	drop_free(dp, n, m, FE_LINK_DROP_TRIM, t);
-	hlen = rte_pktmbuf_pkt_len(h);
-	if (host) {
-		if (fe_nic_trimmed(dp, n / 2, h, express_due(l, hlen, t)) == 0) {
-			fe_link_count_through(l, hlen);
-			return 0;
-		}
-		FE_CNT_ADD(l->st.in_pkts, 1);
-		FE_CNT_ADD(l->st.in_bytes, hlen);
-		fe_link_drop_cause(l, FE_LINK_DROP_WIRE, hlen, FE_LABEL_CLASS(label));
-		drop_free(dp, n, h, FE_LINK_DROP_WIRE, t);
-		return 0;
-	}
-	FE_CNT_ADD(l->st.in_pkts, 1);
-	FE_CNT_ADD(l->st.in_bytes, hlen);
-	if (l->tail - l->head > l->mask) { /* no slot: the wire is full */
-		fe_link_drop_cause(l, FE_LINK_DROP_WIRE, hlen, FE_LABEL_CLASS(label));
-		drop_free(dp, n, h, FE_LINK_DROP_WIRE, t);
-		return 0;
-	}
-	fe_link_take(l, h, hlen, t, 0, label);
-	return 0;
-}
-
-int
-fe_switch_impair(struct fe_dp *dp, unsigned n, struct fe_link *l, struct fe_linkx *x,
-		 struct rte_mbuf *m, uint64_t t, uint8_t lane, uint64_t *extra)
-{
-	enum fe_link_drop why;
-
-	*extra = 0;
-	if (!x->cfg.active || (why = impair(dp, l, x, m, t, extra)) == FE_LINK_DROP__MAX)
-		return 0;
-	fe_link_drop(l, why, rte_pktmbuf_pkt_len(m), lane);
-	drop_free(dp, n, m, (uint8_t)why, t);
-	return -1;
-}
-
-/*
- * A pass-through link (fe_link_passthru) hands m on at once: an up link to the
- * switch, a down link to its port's TX staging. -1 when the staging is full (then the
- * link's ring takes it, and everything after it, in order).
- */
-static inline int
-pass_through(struct fe_dp *dp, unsigned n, struct fe_link *l, struct rte_mbuf *m, uint32_t len,
-	     uint64_t t, const enum fe_regime R)
-{
-	struct fe_port *p = &dp->ports[n / 2];
-	struct fe_tap *tap;
-
-	if (n % 2 && (p->txq_n == FE_BURST || p->nic != NULL)) /* a NIC takes it at TX */
-		return -1;
-	fe_link_count_through(l, len);
-	tap = fe_tap_on(&dp->tap, n);
-	if (unlikely(tap != NULL))
-		fe_tap_pkt(tap, m, t, FE_TAP_DELIVERED);
-	if (n % 2) {
-		p->txq_due[p->txq_n] = t;
-		p->txq[p->txq_n++] = m;
-		p->txq_bytes += len;
-	} else {
-		fe_link_late_none(l, 1); /* the switch takes it at once */
-		arrive_call(dp, n / 2, m, t, R);
-	}
-	return 0;
-}
-
-/*
- * Offer m to link n (l, x) at t; on any drop it is counted and freed. 0, or -1 if
- * dropped.
- */
-static __rte_always_inline int
-to_link(struct fe_dp *dp, unsigned n, struct fe_link *l, struct fe_linkx *x, struct rte_mbuf *m,
-	uint64_t t, uint32_t label, const enum fe_regime R)
-{
-	uint32_t len = rte_pktmbuf_pkt_len(m);
-	uint64_t extra = 0;
-
-	if (x->cfg.active) {
-		enum fe_link_drop why = impair(dp, l, x, m, t, &extra);
-
-		if (why != FE_LINK_DROP__MAX) {
-			fe_link_drop(l, why, len, FE_LABEL_CLASS(label));
-			drop_free(dp, n, m, (uint8_t)why, t);
-			return -1;
-		}
-	}
-	if (extra == 0 && fe_link_passthru(l) && pass_through(dp, n, l, m, len, t, R) == 0)
-		return 0;
-	if (fe_link_enqueue_x(l, m, len, t, extra, label) < 0) {
-		if (R == FE_REGIME_LOSSY && unlikely(dp->trim) &&
-		    fe_switch_trim(dp, n, l, m, l->last_drop, t, label) == 0)
-			return -1;
-		drop_free(dp, n, m, l->last_drop, t);
-		return -1;
-	}
-	return 0;
-}
 
 /* The packet's lane (virtual lane or priority), from its PCP or DSCP. */
 static inline uint8_t
@@ -246,7 +48,9 @@ ingress(struct fe_dp *dp, unsigned in, struct rte_mbuf *m, uint64_t now, const e
 {
 	struct fe_port *p = &dp->ports[in];
 
-	to_link(dp, 2 * in, &p->up, &p->up_x, m, now, FE_LABEL(0, lane_of(dp, m)), R);
+	if (fe_linkop_offer(dp, 2 * in, &p->up, &p->up_x, m, now, FE_LABEL(0, lane_of(dp, m)), R) ==
+	    FE_LINKOP_ARRIVE)
+		arrive_call(dp, in, m, now, R);
 }
 
 /*
@@ -336,49 +140,6 @@ mac_regs_out(struct fe_dp *dp, unsigned in, struct mac_regs *r, struct rte_mbuf 
 	return out;
 }
 
-/*
- * A real 802.1Qbb frame out of port `in` toward its host, for the priorities of prios
- * (quanta 0: XON), ahead of the data waiting there (MAC control frames are not queued
- * behind data). If the TX staging area is full it is not sent, and counted.
- */
-static void
-pause_frame_out(struct fe_dp *dp, unsigned in, uint8_t prios, uint16_t quanta)
-{
-	struct fe_port *p = &dp->ports[in];
-	const uint8_t src[6] = {0x02, 0xfe, 0xfe, 0x00, 0x00, (uint8_t)in};
-	struct rte_mbuf *m;
-	uint8_t *f;
-
-	m = p->txq_n < FE_BURST ? rte_pktmbuf_alloc(dp->pool) : NULL;
-	if (m != NULL && dp->meas != NULL) /* our own frame: no RX time to measure from */
-		*fe_measure_stamp(dp->meas, m) = 0;
-	f = m ? (uint8_t *)rte_pktmbuf_append(m, 60) : NULL;
-	if (f == NULL) {
-		rte_pktmbuf_free(m);
-		FE_CNT_ADD(p->st.pfc_frames_lost, 1);
-		return;
-	}
-	fe_pfc_frame_vec(f, src, prios, quanta);
-	p->txq_due[p->txq_n] = FE_DUE_NONE;
-	p->txq[p->txq_n++] = m;
-	p->txq_bytes += rte_pktmbuf_pkt_len(m);
-	FE_CNT_ADD(p->st.pfc_frames_out, 1);
-}
-
-/*
- * PFC with real frames: the switch's pause or resume of prio goes out of port `in`. An
- * XON waits while the edge pause holds the host (fe_switch_edge_pause() resumes it).
- */
-static void
-pfc_frame_out(struct fe_dp *dp, unsigned in, uint8_t prio, enum fe_pfc_event ev)
-{
-	struct fe_port *p = &dp->ports[in];
-
-	if (!p->pfc.cfg.frames || ev == FE_PFC_NONE || (ev == FE_PFC_XON && p->epause.xoff_prios))
-		return;
-	pause_frame_out(dp, in, (uint8_t)(1u << prio), ev == FE_PFC_XON ? 0 : p->pfc.cfg.quanta);
-}
-
 void
 fe_switch_edge_pause(struct fe_dp *dp, unsigned in, uint32_t room, uint64_t now)
 {
@@ -392,40 +153,15 @@ fe_switch_edge_pause(struct fe_dp *dp, unsigned in, uint32_t room, uint64_t now)
 			      now)) {
 	case FE_PFC_XOFF:
 		FE_CNT_ADD(p->st.edge_xoff, 1);
-		pause_frame_out(dp, in, 0xff, e->cfg.quanta);
+		fe_linkop_pause_frame(dp, in, 0xff, e->cfg.quanta);
 		break;
 	case FE_PFC_XON:
-		pause_frame_out(dp, in, (uint8_t)~sw, 0);
+		fe_linkop_pause_frame(dp, in, (uint8_t)~sw, 0);
 		break;
 	default:
 		if (fe_pfc_refresh_due(e, 0, now))
-			pause_frame_out(dp, in, 0xff, e->cfg.quanta);
+			fe_linkop_pause_frame(dp, in, 0xff, e->cfg.quanta);
 	}
-}
-
-void
-fe_switch_pause(struct fe_dp *dp, unsigned src, uint8_t prio, enum fe_pfc_event ev, uint64_t t)
-{
-	if (src < dp->nports)
-		pfc_frame_out(dp, src, prio, ev);
-	else /* a hop link's sender: an emulated switch here (no frame), or on another box */
-		fe_graph_pause_out(dp, src - dp->nports, prio, ev, t);
-}
-
-/* Pipeline: the staged handoffs of port q onto its ring; what does not fit is dropped. */
-static void
-handoff_out(struct fe_dp *dp, unsigned q)
-{
-	struct fe_handoff_stage *g = &dp->hstage[q];
-	unsigned k =
-		rte_ring_sp_enqueue_burst_elem(dp->handoff[q], g->h, sizeof(g->h[0]), g->n, NULL);
-
-	if (unlikely(k < g->n)) {
-		FE_CNT_ADD(dp->sw.handoff_full, g->n - k);
-		for (; k < g->n; k++)
-			rte_pktmbuf_free(g->h[k].m);
-	}
-	g->n = 0;
 }
 
 void
@@ -433,95 +169,7 @@ fe_switch_handoff_out(struct fe_dp *dp)
 {
 	for (unsigned q = 0; q < dp->nports; q++)
 		if (dp->hstage[q].n)
-			handoff_out(dp, q);
-}
-
-/*
- * Pipeline: hand m to the down stage of port q. Staged, so that the ring's indexes,
- * which both lcores touch, move once a burst rather than once a packet.
- */
-static inline void
-handoff_put(struct fe_dp *dp, unsigned q, struct rte_mbuf *m, uint64_t t, uint32_t label)
-{
-	struct fe_handoff_stage *g = &dp->hstage[q];
-
-	if (g->n == FE_BURST)
-		handoff_out(dp, q);
-	g->h[g->n++] = (struct fe_handoff){.m = m, .t = t, .label = label};
-}
-
-/*
- * PFC: into the egress (down) link of port q, the bytes held against the ingress port
- * and priority; past XOFF + headroom they are dropped, at XOFF the ingress port pauses
- * its sender. 0 if the link took m.
- */
-static __rte_always_inline int
-pfc_egress(struct fe_dp *dp, unsigned in, unsigned q, struct rte_mbuf *m, uint64_t t, uint8_t lane)
-{
-	struct fe_port *out = &dp->ports[q];
-	uint32_t acct = in * FE_PFC_PRIOS + lane;
-	/* several switches: `in` may be a hop link into the last one (fe_graph.h) */
-	struct fe_pfc *pfc = fe_graph_input_pfc(dp, in);
-
-	if (fe_pfc_admit(pfc, dp->held[acct], rte_pktmbuf_pkt_len(m)) < 0) {
-		fe_link_drop(&out->down, FE_LINK_DROP_HEADROOM, rte_pktmbuf_pkt_len(m), lane);
-		drop_free(dp, 2 * q + 1, m, FE_LINK_DROP_HEADROOM, t);
-		return -1;
-	}
-	if (to_link(dp, 2 * q + 1, &out->down, &out->down_x, m, t, FE_LABEL(acct, lane),
-		    FE_REGIME_PFC) != 0)
-		return -1;
-	fe_switch_pfc_took(dp, in, pfc, lane, dp->held[acct], t);
-	return 0;
-}
-
-/*
- * pfc_egress() while the watchdog looks at port q's frames (out->wd_until): stormed with
- * action drop, a frame is dropped; the first frame the host's pause holds is noted, the
- * head whose wait the watchdog times (watchdog()).
- */
-static __rte_noinline void
-wd_egress(struct fe_dp *dp, unsigned in, unsigned q, struct rte_mbuf *m, uint64_t t, uint8_t lane)
-{
-	struct fe_port *out = &dp->ports[q];
-
-	if (out->storm_until > t && dp->wd.action == FE_PFC_WD_DROP) {
-		FE_CNT_ADD(out->down.st.in_pkts, 1);
-		FE_CNT_ADD(out->down.st.in_bytes, rte_pktmbuf_pkt_len(m));
-		fe_link_drop_cause(&out->down, FE_LINK_DROP_WATCHDOG, rte_pktmbuf_pkt_len(m), lane);
-		drop_free(dp, 2 * q + 1, m, FE_LINK_DROP_WATCHDOG, t);
-		return;
-	}
-	if (pfc_egress(dp, in, q, m, t, lane) == 0 && out->down.hold_until > t &&
-	    out->wait_from == UINT64_MAX) {
-		out->wait_from = t;
-		out->wait_slot = out->down.tail - 1;
-	}
-}
-
-/*
- * Into the egress (down) link of port q (PFC: pfc_egress(), or wd_egress() while the
- * watchdog looks at the port: the same one compare as without a watchdog).
- */
-static __rte_always_inline void
-to_egress(struct fe_dp *dp, unsigned in, unsigned q, struct rte_mbuf *m, uint64_t t, uint8_t lane,
-	  const enum fe_regime R)
-{
-	struct fe_port *out = &dp->ports[q];
-	uint32_t acct = in * FE_PFC_PRIOS + lane;
-
-	if (R == FE_REGIME_LOSSY && dp->handoff) { /* pipeline: the down stage owns them */
-		handoff_put(dp, q, m, t, FE_LABEL(acct, lane));
-		return;
-	}
-	if (R == FE_REGIME_PFC) {
-		if (unlikely(out->wd_until > t))
-			wd_egress(dp, in, q, m, t, lane);
-		else
-			pfc_egress(dp, in, q, m, t, lane);
-		return;
-	}
-	to_link(dp, 2 * q + 1, &out->down, &out->down_x, m, t, FE_LABEL(acct, lane), R);
+			fe_egress_handoff_out(dp, q);
 }
 
 /*
@@ -679,13 +327,15 @@ ingress_burst(struct fe_dp *dp, unsigned in, struct rte_mbuf **pkts, unsigned n,
 	if (!burst_fast(dp, &dp->ports[in], R)) {
 		struct fe_port *p = &dp->ports[in];
 
-		if (dp->conf.lanes <= 1) /* one lane: no header to read for it */
+		if (dp->conf.lanes <= 1) { /* one lane: no header to read for it */
 			for (unsigned i = 0; i < n; i++)
-				to_link(dp, 2 * in, &p->up, &p->up_x, pkts[i], now, FE_LABEL(0, 0),
-					R);
-		else
+				if (fe_linkop_offer(dp, 2 * in, &p->up, &p->up_x, pkts[i], now,
+						    FE_LABEL(0, 0), R) == FE_LINKOP_ARRIVE)
+					arrive_call(dp, in, pkts[i], now, R);
+		} else {
 			for (unsigned i = 0; i < n; i++)
 				ingress(dp, in, pkts[i], now, R);
+		}
 		return;
 	}
 	fe_link_count_through_n(&dp->ports[in].up, n, bytes);
@@ -755,7 +405,7 @@ arrive(struct fe_dp *dp, unsigned in, struct rte_mbuf *m, uint64_t t, const enum
 	arrive_to(dp, in, m, t, lookup(dp, in, m, t), lane, R);
 }
 
-/* arrive(), out of line: the pass-through of an up link reaches it from inside to_link()
+/* arrive(), out of line: an up link that passes a frame through (fe_linkop_offer()) hands it here
  * (called with the regime a constant: the compiler makes one copy a regime) */
 static __rte_noinline void
 arrive_call(struct fe_dp *dp, unsigned in, struct rte_mbuf *m, uint64_t t, const enum fe_regime R)
@@ -809,7 +459,7 @@ arrive_burst_graph(struct fe_dp *dp, unsigned in, struct rte_mbuf **pkts, const 
 
 /*
  * One switch, output-queued (lossy, PFC), one lane, no capture: a frame for a learned port
- * goes straight into that port's down link (to_egress(): PFC's admission and pauses, their
+ * goes straight into that port's down link (fe_egress_to(): PFC's admission and pauses, their
  * one copy), as the graph would deliver it (a graph of one has no route to choose and no
  * way to reorder); floods and filtered frames take the graph's way.
  */
@@ -832,7 +482,7 @@ arrive_burst_one(struct fe_dp *dp, unsigned in, struct rte_mbuf **pkts, const ui
 		out = mac_regs_out(dp, in, &r, m, stamps[i]);
 		if (likely(out >= 0)) {
 			unicast++;
-			to_egress(dp, in, (unsigned)out, m, stamps[i], 0, R);
+			fe_egress_to(dp, in, (unsigned)out, m, stamps[i], 0, R);
 		} else { /* a flood, filtered, a reserved address */
 			forward(dp, in, out, m, stamps[i], 0, R);
 		}
@@ -865,7 +515,7 @@ arrive_burst(struct fe_dp *dp, unsigned in, struct rte_mbuf **pkts, const uint64
  * `fabemuctl hold N.down`, a pause storm) while a frame waited at its head, both for the
  * watchdog time (fe_pfc_wd_storm(), as on a link between switches), is stormed for the
  * restore time. Action drop: what waits is dropped, and what comes while stormed
- * (wd_egress); action forward: the pause is ignored, what waits goes at once, and after
+ * (fe_egress_wd()); action forward: the pause is ignored, what waits goes at once, and after
  * the storm the host's pause, if it still lasts, holds the link again.
  */
 /* Drop what waits on port q's stormed down link (action drop); how many. */
@@ -878,7 +528,7 @@ storm_drop(struct fe_dp *dp, unsigned q, uint64_t now)
 	while ((n = fe_link_discard_unstarted(&dp->ports[q].down, now, FE_LINK_DROP_WATCHDOG, pkts,
 					      FE_BURST)) > 0) {
 		for (unsigned i = 0; i < n; i++)
-			drop_free(dp, 2 * q + 1, pkts[i], FE_LINK_DROP_WATCHDOG, now);
+			fe_linkop_drop_free(dp, 2 * q + 1, pkts[i], FE_LINK_DROP_WATCHDOG, now);
 		work += n;
 	}
 	return work;
@@ -893,7 +543,7 @@ port_paused(const struct fe_port *p, uint64_t now)
 
 /*
  * The tick from which the head of p's down link could have started (fe_pfc_wd_due()'s
- * `waiting`): the first frame the pause held, as wd_egress() noted its offer, while it
+ * `waiting`): the first frame the pause held, as fe_egress_wd() noted its offer, while it
  * is still the first not started. A head it did not note (the watchdog turned on while
  * it waited, or the frame before it started at the end of an earlier pause) is timed
  * from now, the first look at it.
@@ -992,7 +642,7 @@ watchdog(struct fe_dp *dp, uint64_t now)
 
 /*
  * PFC: held bytes fall as the egress links drain, counted when they advance. Advance
- * them all every step, paused or not: XOFF in to_egress() reads held[] summed over every
+ * them all every step, paused or not: XOFF in fe_egress_to() reads held[] summed over every
  * egress link, and stale bytes would pause early. Then XON where they fell, real frames,
  * and the watchdog.
  */
@@ -1010,9 +660,9 @@ pfc_service(struct fe_dp *dp, uint64_t now)
 
 			if (!fe_pfc_xoff(pfc, pr))
 				continue;
-			pfc_frame_out(dp, in, pr, fe_pfc_update(pfc, pr, held, now));
+			fe_linkop_pfc_frame(dp, in, pr, fe_pfc_update(pfc, pr, held, now));
 			if (pfc->cfg.frames && fe_pfc_refresh_due(pfc, pr, now))
-				pfc_frame_out(dp, in, pr, FE_PFC_XOFF);
+				fe_linkop_pfc_frame(dp, in, pr, FE_PFC_XOFF);
 		}
 	}
 	return unlikely(dp->wd.ticks != 0) ? watchdog(dp, now) : 0;
@@ -1032,8 +682,8 @@ fe_switch_handoff_in(struct fe_dp *dp, unsigned q, uint64_t now)
 		for (unsigned i = 0; i < n; i++)
 			rte_prefetch0(h[i].m);
 		for (unsigned i = 0; i < n; i++)
-			to_link(dp, 2 * q + 1, &out->down, &out->down_x, h[i].m, h[i].t, h[i].label,
-				FE_REGIME_LOSSY); /* a pipeline: lossy only */
+			fe_linkop_offer(dp, 2 * q + 1, &out->down, &out->down_x, h[i].m, h[i].t,
+					h[i].label, FE_REGIME_LOSSY); /* a pipeline: lossy only */
 		total += n;
 	} while (n == FE_BURST && total < FE_BURST * 16);
 	return total;
@@ -1069,11 +719,6 @@ fe_switch_handoff_flush(struct fe_dp *dp, unsigned q)
 					  const uint64_t *stamps, unsigned n)                      \
 	{                                                                                          \
 		arrive_burst(dp, in, pkts, stamps, n, R);                                          \
-	}                                                                                          \
-	void fe_switch_egress_##sfx(struct fe_dp *dp, unsigned in, unsigned q, struct rte_mbuf *m, \
-				    uint64_t t, uint8_t lane)                                      \
-	{                                                                                          \
-		to_egress(dp, in, q, m, t, lane, R);                                               \
 	}
 
 SWITCH_REGIME(lossy, FE_REGIME_LOSSY)

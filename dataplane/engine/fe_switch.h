@@ -32,9 +32,6 @@
  *     NIC sends this way).
  *   fe_switch_arrive_burst_sfx(dp, in, pkts, stamps, n): n packets the up link of `in`
  *     delivered, each at its stamp (shown to a capture).
- *   fe_switch_egress_sfx(dp, in, q, m, t, lane): into the down link of port q at t, from
- *     ingress `in` (fe_graph: the last switch, and `in` its input: a port, or nports + a
- *     hop link).
  *   fe_switch_service_sfx(dp, now): time-driven work: input-queue arbitration and
  *     HOQLife (credit), XON, real PAUSE frames and the watchdog (PFC).
  */
@@ -44,34 +41,10 @@
 	void fe_switch_up_##sfx(struct fe_dp *dp, unsigned in, struct rte_mbuf *m, uint64_t now);  \
 	void fe_switch_arrive_burst_##sfx(struct fe_dp *dp, unsigned in, struct rte_mbuf **pkts,   \
 					  const uint64_t *stamps, unsigned n);                     \
-	void fe_switch_egress_##sfx(struct fe_dp *dp, unsigned in, unsigned q, struct rte_mbuf *m, \
-				    uint64_t t, uint8_t lane);                                     \
 	unsigned fe_switch_service_##sfx(struct fe_dp *dp, uint64_t now);
 FE_SWITCH_DECLARE(lossy)
 FE_SWITCH_DECLARE(pfc)
 FE_SWITCH_DECLARE(credit)
-
-/*
- * Link n (l) had no room for m at t (why: the cause it counted), in the lossy regime with
- * NIC model uec (dp->trim): m is trimmed where it can be (fe_nic_trim()): its payload
- * dropped, the drop counted again as FE_LINK_DROP_TRIM, m shown to a capture and freed;
- * its header taken by the link past its buffer's limit (a switch's trimmed headers take a
- * queue of their own, of few bytes), behind what the link holds. 0 if so; -1 if m is not
- * trimmed (still the caller's, to drop).
- */
-int fe_switch_trim(struct fe_dp *dp, unsigned n, struct fe_link *l, struct rte_mbuf *m, uint8_t why,
-		   uint64_t t, uint32_t label);
-
-/*
- * The impairments of link n (l, x: filter, exact drop, loss, ECN, jitter) on m at t, for
- * a link of the graph of switches: 0 to carry it, *extra ticks of jitter later; -1 if it
- * was dropped (counted, shown to a capture, freed).
- */
-int fe_switch_impair(struct fe_dp *dp, unsigned n, struct fe_link *l, struct fe_linkx *x,
-		     struct rte_mbuf *m, uint64_t t, uint8_t lane, uint64_t *extra);
-/* PFC: input src decided ev for prio; a port's sender gets the real frame, if enabled. */
-void fe_switch_pause(struct fe_dp *dp, unsigned src, uint8_t prio, enum fe_pfc_event ev,
-		     uint64_t t);
 
 /*
  * The edge pause of port in (fe_wire, fe_dp.h): its adapter queue has room frames of
@@ -81,31 +54,13 @@ void fe_switch_pause(struct fe_dp *dp, unsigned src, uint8_t prio, enum fe_pfc_e
 void fe_switch_edge_pause(struct fe_dp *dp, unsigned in, uint32_t room, uint64_t now);
 
 /*
- * PFC: a frame of input src (its ingress pfc) was taken at t, and the switch now holds
- * `held` bytes of it on lane: the pause decision, and its pause or resume if there is
- * one (most frames decide nothing: no call).
- */
-static inline void
-fe_switch_pfc_took(struct fe_dp *dp, unsigned src, struct fe_pfc *pfc, uint8_t lane, uint64_t held,
-		   uint64_t t)
-{
-	enum fe_pfc_event ev;
-
-	if (!fe_pfc_may_change(pfc, lane, held)) /* most frames: no call */
-		return;
-	ev = fe_pfc_update(pfc, lane, held, t);
-	if (ev != FE_PFC_NONE)
-		fe_switch_pause(dp, src, lane, ev, t);
-}
-
-/* Pipeline, up stage: put what was handed to each egress port on its ring. */
-/*
  * The host of port q pauses it (`fabemuctl hold q.down`, a pause storm) until `until`,
  * asked at now: its down link's serializer stops, and the PFC watchdog times the pause
  * from its start, however often the host refreshes it.
  */
 void fe_switch_hold_down(struct fe_dp *dp, unsigned q, uint64_t now, uint64_t until);
 
+/* Pipeline, up stage: put what was handed to each egress port on its ring. */
 void fe_switch_handoff_out(struct fe_dp *dp);
 /* Pipeline, down stage: what the up stage handed port q, into its down link. */
 unsigned fe_switch_handoff_in(struct fe_dp *dp, unsigned q, uint64_t now);

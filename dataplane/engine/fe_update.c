@@ -10,6 +10,7 @@
 
 #include "fe_time.h"
 #include "fe_graph.h"
+#include "fe_trunk.h"
 #include "fe_update.h"
 
 static uint64_t update_gen;
@@ -177,7 +178,7 @@ fe_update_build_fabric(struct fe_dp *dp, const struct fe_linkdef *up, const stru
 		if (build_link(dp, &u->links[n], n, d, err, errlen) < 0)
 			goto fail;
 		if (n >= 2 * dp->nports &&
-		    fe_graph_split_delay(dp, n - 2 * dp->nports, &u->links[n].cfg, err, errlen) < 0)
+		    fe_trunk_split_delay(dp, n - 2 * dp->nports, &u->links[n].cfg, err, errlen) < 0)
 			goto fail;
 		/* what it derives, from the cfg as this box runs it */
 		if (fe_link_derive(dp, fab, n, d, &u->links[n].cfg, &u->links[n].dv, err, errlen) <

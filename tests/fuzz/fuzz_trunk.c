@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * A box of a fabric split across boxes reading its trunks (fe_graph.c trunk_in()): frames
+ * A box of a fabric split across boxes reading its trunks (fe_trunk.c fe_trunk_in()): frames
  * of any content and length come from the other box. The box runs the spine of a
  * leaf-spine (2 leaves of 1 host, 1 spine), its two links to the leaves trunks over
  * in-memory ports, on a fake clock; every regime.

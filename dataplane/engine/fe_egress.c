@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Into a port's down link from the last switch (fe_egress.h), and PFC's pauses. */
+#include <rte_ring.h>
+#include <rte_ring_elem.h>
+
+#include "fe_egress.h"
+#include "fe_trunk.h"
+
+void
+fe_egress_pause(struct fe_dp *dp, unsigned src, uint8_t prio, enum fe_pfc_event ev, uint64_t t)
+{
+	if (src < dp->nports)
+		fe_linkop_pfc_frame(dp, src, prio, ev);
+	else /* a hop link's sender: an emulated switch here (no frame), or on another box */
+		fe_trunk_pause_out(dp, src - dp->nports, prio, ev, t);
+}
+
+void
+fe_egress_handoff_out(struct fe_dp *dp, unsigned q)
+{
+	struct fe_handoff_stage *g = &dp->hstage[q];
+	unsigned k =
+		rte_ring_sp_enqueue_burst_elem(dp->handoff[q], g->h, sizeof(g->h[0]), g->n, NULL);
+
+	if (unlikely(k < g->n)) {
+		FE_CNT_ADD(dp->sw.handoff_full, g->n - k);
+		for (; k < g->n; k++)
+			rte_pktmbuf_free(g->h[k].m);
+	}
+	g->n = 0;
+}
+
+void
+fe_egress_wd(struct fe_dp *dp, unsigned in, unsigned q, struct rte_mbuf *m, uint64_t t,
+	     uint8_t lane)
+{
+	struct fe_port *out = &dp->ports[q];
+
+	if (out->storm_until > t && dp->wd.action == FE_PFC_WD_DROP) {
+		FE_CNT_ADD(out->down.st.in_pkts, 1);
+		FE_CNT_ADD(out->down.st.in_bytes, rte_pktmbuf_pkt_len(m));
+		fe_link_drop_cause(&out->down, FE_LINK_DROP_WATCHDOG, rte_pktmbuf_pkt_len(m), lane);
+		fe_linkop_drop_free(dp, 2 * q + 1, m, FE_LINK_DROP_WATCHDOG, t);
+		return;
+	}
+	if (fe_egress_admit(dp, in, q, m, t, lane) == 0 && out->down.hold_until > t &&
+	    out->wait_from == UINT64_MAX) {
+		out->wait_from = t;
+		out->wait_slot = out->down.tail - 1;
+	}
+}
+
+/* The egress, one copy a regime (fe_regime.h): the regime a constant. */
+#define EGRESS_REGIME(sfx, R)                                                                      \
+	void fe_egress_##sfx(struct fe_dp *dp, unsigned in, unsigned q, struct rte_mbuf *m,        \
+			     uint64_t t, uint8_t lane)                                             \
+	{                                                                                          \
+		fe_egress_to(dp, in, q, m, t, lane, R);                                            \
+	}
+
+EGRESS_REGIME(lossy, FE_REGIME_LOSSY)
+EGRESS_REGIME(pfc, FE_REGIME_PFC)
+EGRESS_REGIME(credit, FE_REGIME_CREDIT)

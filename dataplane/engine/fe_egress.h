@@ -1,0 +1,131 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * fe_egress: the last switch of a frame's way puts it on the down link of its port q
+ * (docs/regimes.md), whichever switch that is and whether the graph or the one switch's
+ * fast path brings it: under PFC, admitted against what the switch holds from the
+ * frame's input (the headroom) and its pause decided; while the PFC watchdog looks at
+ * the port, stormed; in a pipeline, handed to the down stage's lcore. And PFC's pause
+ * of an input's sender: a real frame to a host, or the hop link's gate (on another box:
+ * a frame over the trunk). Internal to the engine, on its lcore.
+ *
+ *   fe_egress_to(dp, in, q, m, t, lane, R)   inline, R a constant (fe_switch.c)
+ *   fe_egress_lossy/_pfc/_credit(...)        the same out of line, once a regime: the
+ *                                            graph's (fe_rg_egress(), fe_regime.h)
+ */
+#ifndef FE_EGRESS_H
+#define FE_EGRESS_H
+
+#include "fe_dp.h"
+#include "fe_graph.h"
+#include "fe_linkop.h"
+#include "fe_regime.h"
+
+/* Once a regime (sfx: lossy, pfc, credit): m into the down link of port q at t, from
+ * ingress `in` (a port, or nports + a hop link into the last switch) on lane. */
+#define FE_EGRESS_DECLARE(sfx)                                                                     \
+	void fe_egress_##sfx(struct fe_dp *dp, unsigned in, unsigned q, struct rte_mbuf *m,        \
+			     uint64_t t, uint8_t lane);
+FE_EGRESS_DECLARE(lossy)
+FE_EGRESS_DECLARE(pfc)
+FE_EGRESS_DECLARE(credit)
+
+/* PFC: input src decided ev for prio at t; a port's sender gets the real frame, if
+ * enabled; a hop link's, its gate (fe_trunk_pause_out()). */
+void fe_egress_pause(struct fe_dp *dp, unsigned src, uint8_t prio, enum fe_pfc_event ev,
+		     uint64_t t);
+
+/*
+ * PFC: a frame of input src (its ingress pfc) was taken at t, and the switch now holds
+ * `held` bytes of it on lane: the pause decision, and its pause or resume if there is
+ * one (most frames decide nothing: no call).
+ */
+static inline void
+fe_egress_pfc_took(struct fe_dp *dp, unsigned src, struct fe_pfc *pfc, uint8_t lane, uint64_t held,
+		   uint64_t t)
+{
+	enum fe_pfc_event ev;
+
+	if (!fe_pfc_may_change(pfc, lane, held)) /* most frames: no call */
+		return;
+	ev = fe_pfc_update(pfc, lane, held, t);
+	if (ev != FE_PFC_NONE)
+		fe_egress_pause(dp, src, lane, ev, t);
+}
+
+/* Pipeline: the staged handoffs of port q onto its ring; what does not fit is dropped. */
+void fe_egress_handoff_out(struct fe_dp *dp, unsigned q);
+
+/*
+ * Pipeline: hand m to the down stage of port q. Staged, so that the ring's indexes,
+ * which both lcores touch, move once a burst rather than once a packet.
+ */
+static inline void
+fe_egress_handoff_put(struct fe_dp *dp, unsigned q, struct rte_mbuf *m, uint64_t t, uint32_t label)
+{
+	struct fe_handoff_stage *g = &dp->hstage[q];
+
+	if (g->n == FE_BURST)
+		fe_egress_handoff_out(dp, q);
+	g->h[g->n++] = (struct fe_handoff){.m = m, .t = t, .label = label};
+}
+
+/*
+ * PFC: into the egress (down) link of port q, the bytes held against the ingress port
+ * and priority; past XOFF + headroom they are dropped, at XOFF the ingress port pauses
+ * its sender. 0 if the link took m.
+ */
+static __rte_always_inline int
+fe_egress_admit(struct fe_dp *dp, unsigned in, unsigned q, struct rte_mbuf *m, uint64_t t,
+		uint8_t lane)
+{
+	struct fe_port *out = &dp->ports[q];
+	uint32_t acct = in * FE_PFC_PRIOS + lane;
+	/* several switches: `in` may be a hop link into the last one (fe_graph.h) */
+	struct fe_pfc *pfc = fe_graph_input_pfc(dp, in);
+
+	if (fe_pfc_admit(pfc, dp->held[acct], rte_pktmbuf_pkt_len(m)) < 0) {
+		fe_link_drop(&out->down, FE_LINK_DROP_HEADROOM, rte_pktmbuf_pkt_len(m), lane);
+		fe_linkop_drop_free(dp, 2 * q + 1, m, FE_LINK_DROP_HEADROOM, t);
+		return -1;
+	}
+	if (fe_linkop_offer(dp, 2 * q + 1, &out->down, &out->down_x, m, t, FE_LABEL(acct, lane),
+			    FE_REGIME_PFC) != 0)
+		return -1;
+	fe_egress_pfc_took(dp, in, pfc, lane, dp->held[acct], t);
+	return 0;
+}
+
+/*
+ * fe_egress_admit() while the watchdog looks at port q's frames (out->wd_until): stormed
+ * with action drop, a frame is dropped; the first frame the host's pause holds is noted,
+ * the head whose wait the watchdog times (fe_switch.c watchdog()).
+ */
+void fe_egress_wd(struct fe_dp *dp, unsigned in, unsigned q, struct rte_mbuf *m, uint64_t t,
+		  uint8_t lane);
+
+/*
+ * Into the egress (down) link of port q (PFC: fe_egress_admit(), or fe_egress_wd() while the
+ * watchdog looks at the port: the same one compare as without a watchdog).
+ */
+static __rte_always_inline void
+fe_egress_to(struct fe_dp *dp, unsigned in, unsigned q, struct rte_mbuf *m, uint64_t t,
+	     uint8_t lane, const enum fe_regime R)
+{
+	struct fe_port *out = &dp->ports[q];
+	uint32_t acct = in * FE_PFC_PRIOS + lane;
+
+	if (R == FE_REGIME_LOSSY && dp->handoff) { /* pipeline: the down stage owns them */
+		fe_egress_handoff_put(dp, q, m, t, FE_LABEL(acct, lane));
+		return;
+	}
+	if (R == FE_REGIME_PFC) {
+		if (unlikely(out->wd_until > t))
+			fe_egress_wd(dp, in, q, m, t, lane);
+		else
+			fe_egress_admit(dp, in, q, m, t, lane);
+		return;
+	}
+	fe_linkop_offer(dp, 2 * q + 1, &out->down, &out->down_x, m, t, FE_LABEL(acct, lane), R);
+}
+
+#endif

@@ -1,0 +1,176 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * One frame on one link (fe_linkop.h): its impairments and trimming out of line, PAUSE
+ * frames to a host; and the link table's own functions that fe_dp.h declares.
+ */
+#include <stdio.h>
+
+#include <rte_malloc.h>
+#include <rte_mbuf.h>
+
+#include "fe_linkop.h"
+#include "fe_nictag.h"
+
+/*
+ * The tick a frame of len bytes that the switch put on a host's down link at t, on its
+ * queue of trimmed headers and control frames, reaches the host's NIC: that queue goes
+ * first, so it waits only for the frame on the wire (the serializer's time it takes is
+ * not taken from the data's: a few dozen bytes a frame trimmed or a control frame).
+ */
+static uint64_t
+express_due(const struct fe_link *l, uint32_t len, uint64_t t)
+{
+	uint64_t start = l->svc != l->sched ? fe_link_next_leave(l) : t;
+
+	return (start > t ? start : t) + fe_link_ser_ticks(&l->cfg, len) + l->cfg.prop_ticks;
+}
+
+int
+fe_linkop_trim(struct fe_dp *dp, unsigned n, struct fe_link *l, struct rte_mbuf *m, uint8_t why,
+	       uint64_t t, uint32_t label)
+{
+	const int host = n % 2 && n < 2 * dp->nports; /* a host's down link */
+	uint32_t len = rte_pktmbuf_pkt_len(m), hlen;
+	struct rte_mbuf *h;
+
+	if (why != FE_LINK_DROP_TAIL && why != FE_LINK_DROP_POOL)
+		return -1;
+	if (host && fe_nic_own(dp, m)) {
+		/* a NIC's own frame (an ACK, a NAK) takes the queue of trimmed headers too:
+		 * the switch's control class, ahead of the data (not dropped: the drop the
+		 * link counted is taken back) */
+		if (dp->nic_trimmed(dp, n / 2, m, express_due(l, len, t)) < 0)
+			return -1;
+		FE_CNT_SET(l->st.drop_pkts[why], l->st.drop_pkts[why] - 1);
+		FE_CNT_SET(l->st.drop_bytes[why], l->st.drop_bytes[why] - len);
+		FE_CNT_SET(l->st.lane_drop_pkts[FE_LABEL_CLASS(label) % FE_LINK_LANES],
+			   l->st.lane_drop_pkts[FE_LABEL_CLASS(label) % FE_LINK_LANES] - 1);
+		FE_CNT_ADD(l->st.out_pkts, 1);
+		FE_CNT_ADD(l->st.out_bytes, len);
+		return 0;
+	}
+	h = fe_nic_trim(dp, m);
+	if (h == NULL)
+		return -1;
+	FE_CNT_SET(l->st.drop_pkts[why], l->st.drop_pkts[why] - 1);
+	FE_CNT_SET(l->st.drop_bytes[why], l->st.drop_bytes[why] - len);
+	FE_CNT_ADD(l->st.drop_pkts[FE_LINK_DROP_TRIM], 1);
+	FE_CNT_ADD(l->st.drop_bytes[FE_LINK_DROP_TRIM], len);
+	l->last_drop = FE_LINK_DROP_TRIM;
+	fe_linkop_drop_free(dp, n, m, FE_LINK_DROP_TRIM, t);
+	hlen = rte_pktmbuf_pkt_len(h);
+	if (host) {
+		if (dp->nic_trimmed(dp, n / 2, h, express_due(l, hlen, t)) == 0) {
+			fe_link_count_through(l, hlen);
+			return 0;
+		}
+		FE_CNT_ADD(l->st.in_pkts, 1);
+		FE_CNT_ADD(l->st.in_bytes, hlen);
+		fe_link_drop_cause(l, FE_LINK_DROP_WIRE, hlen, FE_LABEL_CLASS(label));
+		fe_linkop_drop_free(dp, n, h, FE_LINK_DROP_WIRE, t);
+		return 0;
+	}
+	FE_CNT_ADD(l->st.in_pkts, 1);
+	FE_CNT_ADD(l->st.in_bytes, hlen);
+	if (l->tail - l->head > l->mask) { /* no slot: the wire is full */
+		fe_link_drop_cause(l, FE_LINK_DROP_WIRE, hlen, FE_LABEL_CLASS(label));
+		fe_linkop_drop_free(dp, n, h, FE_LINK_DROP_WIRE, t);
+		return 0;
+	}
+	fe_link_take(l, h, hlen, t, 0, label);
+	return 0;
+}
+
+int
+fe_linkop_impair(struct fe_dp *dp, unsigned n, struct fe_link *l, struct fe_linkx *x,
+		 struct rte_mbuf *m, uint64_t t, uint8_t lane, uint64_t *extra)
+{
+	enum fe_link_drop why;
+
+	*extra = 0;
+	if (!x->cfg.active ||
+	    (why = fe_linkop_impair_cause(dp, l, x, m, t, extra)) == FE_LINK_DROP__MAX)
+		return 0;
+	fe_link_drop(l, why, rte_pktmbuf_pkt_len(m), lane);
+	fe_linkop_drop_free(dp, n, m, (uint8_t)why, t);
+	return -1;
+}
+
+void
+fe_linkop_pause_frame(struct fe_dp *dp, unsigned in, uint8_t prios, uint16_t quanta)
+{
+	struct fe_port *p = &dp->ports[in];
+	const uint8_t src[6] = {0x02, 0xfe, 0xfe, 0x00, 0x00, (uint8_t)in};
+	struct rte_mbuf *m;
+	uint8_t *f;
+
+	m = p->txq_n < FE_BURST ? rte_pktmbuf_alloc(dp->pool) : NULL;
+	if (m != NULL && dp->meas != NULL) /* our own frame: no RX time to measure from */
+		*fe_measure_stamp(dp->meas, m) = 0;
+	f = m ? (uint8_t *)rte_pktmbuf_append(m, 60) : NULL;
+	if (f == NULL) {
+		rte_pktmbuf_free(m);
+		FE_CNT_ADD(p->st.pfc_frames_lost, 1);
+		return;
+	}
+	fe_pfc_frame_vec(f, src, prios, quanta);
+	p->txq_due[p->txq_n] = FE_DUE_NONE;
+	p->txq[p->txq_n++] = m;
+	p->txq_bytes += rte_pktmbuf_pkt_len(m);
+	FE_CNT_ADD(p->st.pfc_frames_out, 1);
+}
+
+void
+fe_linkop_pfc_frame(struct fe_dp *dp, unsigned in, uint8_t prio, enum fe_pfc_event ev)
+{
+	struct fe_port *p = &dp->ports[in];
+
+	if (!p->pfc.cfg.frames || ev == FE_PFC_NONE || (ev == FE_PFC_XON && p->epause.xoff_prios))
+		return;
+	fe_linkop_pause_frame(dp, in, (uint8_t)(1u << prio),
+			      ev == FE_PFC_XON ? 0 : p->pfc.cfg.quanta);
+}
+
+int
+fe_dp_credit_alloc(const struct fe_dp *dp, struct fe_credit *cr, struct fe_iq *iq, int socket)
+{
+	const struct fe_credit_params *c = &dp->conf.credit;
+	uint32_t blocks = (uint32_t)(c->buffer / FE_CREDIT_BLOCK), iq_size = 1;
+
+	if (cr != NULL) {
+		struct fe_credit_ret *ring = rte_zmalloc_socket(
+			"fe_credit", sizeof(*ring) * fe_credit_ring_size(blocks, dp->conf.lanes),
+			RTE_CACHE_LINE_SIZE, socket);
+
+		if (ring == NULL)
+			return -ENOMEM;
+		/* its return: derived with the rest (fe_derive.h) */
+		fe_credit_init(cr, blocks, dp->conf.lanes, 0, ring);
+	}
+	while (iq_size < blocks + 1) /* every packet holds at least one block */
+		iq_size <<= 1;
+	for (unsigned l = 0; iq != NULL && l < dp->conf.lanes; l++) {
+		iq[l].s = rte_zmalloc_socket("fe_iq", sizeof(struct fe_iq_slot) * iq_size,
+					     RTE_CACHE_LINE_SIZE, socket);
+		if (iq[l].s == NULL)
+			return -ENOMEM;
+		iq[l].mask = iq_size - 1;
+	}
+	return 0;
+}
+
+/*
+ * Lossless regimes never drop at the host adapter: the dataplane reads from a port
+ * only as many packets as its up link (the adapter queue) has room for, and leaves
+ * the rest to the port's ring, where the kernel counts what it cannot hold (imissed).
+ */
+uint32_t
+fe_dp_up_room(const struct fe_dp *dp, struct fe_port *p, uint64_t now, uint32_t max)
+{
+	uint64_t room;
+
+	fe_link_backlog(&p->up, now);
+	room = fe_dp_queue_room(&p->up.cfg, p->up.q_pkts, p->up.q_bytes, dp->max_frame, max);
+	room = RTE_MIN(room, (uint64_t)p->up.mask + 1 - (p->up.tail - p->up.head));
+	return (uint32_t)room;
+}

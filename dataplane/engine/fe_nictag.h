@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * fe_nictag: the emulated NIC's tag on a frame (docs/nic.md), and what the switches read
+ * of it or do to a NIC's frame. The NIC edge (fe_nicport.c) writes the tag when its frame
+ * enters the fabric; the switches and the links below it read it here without knowing
+ * the NIC: a flood makes a data frame plain, path entropy hashes its entropy, a trunk
+ * renumbers its port, a full output trims it (fe_linkop.c).
+ *
+ *   tag: gen (8 bits) << 48 | kind << 40 | port << 32 | slot << 24 | PSN (24 bits),
+ *        the entropy a data frame was sent with (model uec) in its top byte
+ *
+ * data: its flow's sender port and slot, its PSN; a NIC's own frame (CNP, ACK, NAK): the
+ * port it goes back to; a trimmed header: its data frame's, of kind FE_TAG_TRIM.
+ */
+#ifndef FE_NICTAG_H
+#define FE_NICTAG_H
+
+#include <stdint.h>
+
+#include <rte_mbuf.h>
+#include <rte_mbuf_dyn.h>
+
+#include "fe_dp.h"
+#include "fe_roce.h"
+
+enum {
+	FE_TAG_NONE = 0,
+	FE_TAG_DATA = 1,
+	FE_TAG_CTL = 2,
+	FE_TAG_TRIM = 3 /* a data frame's header */
+};
+
+#define FE_TAG_GEN(t)  ((unsigned)((t) >> 48 & 0xff))
+#define FE_TAG_KIND(t) ((unsigned)((t) >> 40 & 0xff))
+#define FE_TAG_PORT(t) ((unsigned)((t) >> 32 & 0xff))
+#define FE_TAG_SLOT(t) ((unsigned)((t) >> 24 & 0xff))
+#define FE_TAG_PSN(t)  ((uint32_t)(t)&FE_PSN_MASK)
+
+/* The tag of m (dp->nic_dynoff). */
+static inline uint64_t *
+fe_nic_tag(const struct fe_dp *dp, struct rte_mbuf *m)
+{
+	return RTE_MBUF_DYNFIELD(m, dp->nic_dynoff, uint64_t *);
+}
+
+static inline uint64_t
+fe_nic_tag_make(unsigned kind, unsigned port, unsigned slot, unsigned gen, uint32_t psn)
+{
+	return (uint64_t)(gen & 0xff) << 48 | (uint64_t)kind << 40 | (uint64_t)(port & 0xff) << 32 |
+	       (uint64_t)(slot & 0xff) << 24 | (psn & FE_PSN_MASK);
+}
+
+/*
+ * The NIC's field in the mbuf (its tag): its offset, or -1 (rte_errno). A split fabric's
+ * trunks carry it whether or not a NIC is here (fe_trunk.c).
+ */
+int fe_nic_field(void);
+
+/*
+ * A tag with its port renumbered by map[] (a split fabric's trunks: this box's numbers to
+ * the fabric's, and back); a tag of no NIC's as it is.
+ */
+static inline uint64_t
+fe_nic_tag_port(uint64_t tag, const uint8_t *map)
+{
+	if (FE_TAG_KIND(tag) == FE_TAG_NONE)
+		return tag;
+	return (tag & ~(UINT64_C(0xff) << 32)) | (uint64_t)map[FE_TAG_PORT(tag)] << 32;
+}
+
+/* The entropy a NIC chose for a frame (model uec, REPS: the top byte of its tag); 0: none. */
+static inline uint32_t
+fe_nic_tag_entropy(uint64_t tag)
+{
+	return (uint32_t)(tag >> 56);
+}
+
+/* A flow's data frame that the switch floods goes on as a plain frame (no PSN). */
+static inline void
+fe_nic_flooded(const struct fe_dp *dp, struct rte_mbuf *m)
+{
+	uint64_t *tag = fe_nic_tag(dp, m);
+
+	if (FE_TAG_KIND(*tag) == FE_TAG_DATA)
+		*tag = 0;
+}
+
+/* m is one of the NICs' own frames (a CNP, an ACK, a NAK). */
+static inline int
+fe_nic_own(const struct fe_dp *dp, struct rte_mbuf *m)
+{
+	return FE_TAG_KIND(*fe_nic_tag(dp, m)) == FE_TAG_CTL;
+}
+
+/*
+ * Lossy, model uec: the header of data frame m, trimmed (a new frame of the NIC's
+ * trim_bytes at most, its DSCP remarked if trim_dscp says, tagged trimmed; m is untouched: the
+ * sender's NIC keeps it for the resend), or NULL if m is no NIC's data frame (it is dropped as any
+ * frame is) or no mbuf was left.
+ */
+struct rte_mbuf *fe_nic_trim(struct fe_dp *dp, struct rte_mbuf *m);
+
+#endif

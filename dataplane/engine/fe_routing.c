@@ -1,0 +1,127 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Routing and the path choice (fe_routing.h): g->go, the choice among ways, the hash. */
+#include <string.h>
+
+#include <rte_mbuf.h>
+
+#include "fe_nictag.h"
+#include "fe_routing.h"
+
+/*
+ * A frame's flow, hashed: its IPv4 5-tuple, else its addresses. The common frame (untagged
+ * IPv4 without options, TCP or UDP, not a fragment) is read here in a few loads; any
+ * other goes through fe_nic_flow_key(): the same hash either way.
+ */
+uint32_t
+fe_routing_hash_slow(struct rte_mbuf *m)
+{
+	const uint8_t *f = rte_pktmbuf_mtod(m, const uint8_t *);
+	struct fe_nic_key k;
+	uint64_t a = 0, b = 0;
+
+	if (fe_nic_flow_key(f, rte_pktmbuf_data_len(m), &k) == 0)
+		return fe_nic_key_hash(&k);
+	memcpy(&a, f, 6);
+	memcpy(&b, f + 6, 6);
+	a = (a ^ b * 0x9e3779b97f4a7c15ULL) * 0xc2b2ae3d27d4eb4fULL;
+	return (uint32_t)(a >> 32 ^ a);
+}
+
+static inline uint32_t
+mix(uint32_t h, uint32_t seed)
+{
+	uint64_t x = ((uint64_t)h ^ seed) * 0x9e3779b97f4a7c15ULL;
+
+	return (uint32_t)(x >> 32);
+}
+
+/* The way of ways[n] with the least queued at t; among equals, the flow's own. */
+static unsigned
+least_queued(struct fe_graph *g, const uint16_t *ways, unsigned n, unsigned x, uint32_t hash,
+	     uint64_t t)
+{
+	uint64_t best = UINT64_MAX;
+	unsigned k = 0;
+
+	for (unsigned i = 0, h0 = mix(hash, g->seed[x]) % n; i < n; i++) {
+		unsigned w = (h0 + i) % n;
+		uint64_t q = fe_link_backlog(&g->hl[ways[w]].l, t);
+
+		if (q < best) {
+			best = q;
+			k = w;
+		}
+	}
+	return k;
+}
+
+/* g->go from the routes now: a port's switch delivers, a switch with one way takes it. */
+void
+fe_routing_build(struct fe_graph *g)
+{
+	for (unsigned x = 0; x < g->nsw; x++)
+		for (unsigned q = 0; q <= FE_GRAPH_PORTS; q++) {
+			unsigned d = g->port_sw[q];
+
+			if (q == FE_ROUTE_FLOOD)
+				g->go[x][q] = FE_GOUT_FLOOD;
+			else if (d == x)
+				g->go[x][q] = FE_GOUT_PORT | (int32_t)q;
+			else if (g->nnh[x][d] == 1)
+				g->go[x][q] = g->nh[x][d][0];
+			else if (g->path == FE_PATH_ADAPTIVE || g->path == FE_PATH_FLOWLET)
+				g->go[x][q] = FE_GOUT_CHOOSE_Q;
+			else
+				g->go[x][q] = FE_GOUT_CHOOSE;
+		}
+}
+
+/* The next hop from switch x toward switch d among n > 1 ways, by the path choice. */
+static __rte_noinline uint16_t
+choose_among(struct fe_graph *g, unsigned x, const uint16_t *ways, unsigned n, uint32_t hash,
+	     uint64_t t)
+{
+	unsigned k;
+
+	switch (g->path) {
+	case FE_PATH_SPRAY:
+		k = g->rr[x]++ % n;
+		break;
+	case FE_PATH_SPRAY_RANDOM:
+		k = (unsigned)((fe_rng_next(&g->rng) >> 32) * n >> 32);
+		break;
+	case FE_PATH_ADAPTIVE:
+		k = least_queued(g, ways, n, x, hash, t);
+		break;
+	case FE_PATH_FLOWLET: {
+		struct fe_flowlet *f = &g->flowlet[x][mix(hash, g->seed[x]) % FE_GRAPH_FLOWLETS];
+
+		/* a gap since the flow's last frame here: a new flowlet, a fresh choice */
+		if (f->hash != hash || t - f->last > g->flowlet_ticks || f->way >= n) {
+			if (f->hash == hash && f->last != 0)
+				FE_CNT_ADD(g->flowlets, 1);
+			f->hash = hash;
+			f->way = (uint16_t)least_queued(g, ways, n, x, hash, t);
+		}
+		f->last = t;
+		k = f->way;
+		break;
+	}
+	default: /* ecmp, polarized */
+		k = mix(hash, g->seed[x]) % n;
+		break;
+	}
+	return ways[k];
+}
+
+/* The next hop of frame m (route r) from switch x, among several ways. */
+int32_t
+fe_routing_choose(struct fe_graph *g, unsigned x, uint64_t r, uint64_t t, struct rte_mbuf *m)
+{
+	unsigned d = g->port_sw[FE_ROUTE_DST(r)];
+	uint32_t hash = FE_ROUTE_HASH(r);
+
+	if (g->path == FE_PATH_ENTROPY && g->nic_tags) /* its flow and its NIC's entropy */
+		hash |= fe_nic_tag_entropy(*RTE_MBUF_DYNFIELD(m, g->tagoff, uint64_t *)) << 16;
+	return choose_among(g, x, g->nh[x][d], g->nnh[x][d], hash, t);
+}
