@@ -380,7 +380,7 @@ ingress_burst(struct fe_dp *dp, unsigned in, struct rte_mbuf **pkts, unsigned n,
 }
 
 /* Into the switch from `in` at t, bound for out (lookup()) in lane `lane`: its input
- * queues, arbiters and floods are the graph's (fe_graph.c), every switch's. */
+ * queues, arbiters and floods are the graph's (fe_lossless.c, fe_flood.c), every switch's. */
 static __rte_always_inline void
 arrive_to(struct fe_dp *dp, unsigned in, struct rte_mbuf *m, uint64_t t, int out, uint8_t lane,
 	  const enum fe_regime R)
@@ -742,7 +742,7 @@ fe_switch_service_pfc(struct fe_dp *dp, uint64_t now)
 unsigned
 fe_switch_service_credit(struct fe_dp *dp, uint64_t now)
 {
-	(void)dp; /* the input queues: every switch's, the graph's (fe_graph.c) */
+	(void)dp; /* the input queues: every switch's, the graph's (fe_lossless.c) */
 	(void)now;
 	return 0;
 }

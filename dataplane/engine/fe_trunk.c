@@ -266,7 +266,7 @@ fe_trunk_pause_out(struct fe_dp *dp, unsigned h, uint8_t prio, enum fe_pfc_event
 	uint8_t *f;
 
 	if (ev == FE_PFC_XOFF)
-		g->pfc_busy = 1;			 /* pfc_service() looks for its XON */
+		g->pfc_busy = 1; /* fe_lossless_pfc_xon() looks for its XON */
 	if (ev == FE_PFC_NONE || hl->side != FE_HL_RECV) /* here: the gate reads its state */
 		return;
 	tr = &g->trunk[hl->trunk];

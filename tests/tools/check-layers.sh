@@ -40,7 +40,8 @@ ENGINE=(
 	'link table: fe_capture.h fe_measure.h fe_edge.h fe_filter.h fe_filter.c fe_linkx.h
 		fe_linkx.c fe_regime.h fe_dp.h fe_nictag.h fe_nictag.c fe_linkop.h fe_linkop.c'
 	'switch graph: fe_graph.h fe_trunk.h fe_trunk.c fe_egress.h fe_egress.c fe_routing.h
-		fe_routing.c fe_hop.h fe_hop.c fe_flood.h fe_flood.c fe_graph.c'
+		fe_routing.c fe_hop.h fe_hop.c fe_flood.h fe_flood.c fe_lossless.h fe_lossless.c
+		fe_graph.c'
 	'NIC edge: fe_nicport.h fe_nicport.c'
 	'adoption: fe_derive.h fe_derive.c fe_update.h fe_adopt.h fe_adopt.c'
 	'pass loop: fe_switch.h fe_switch.c fe_regime.c fe_dp.c'

@@ -658,7 +658,7 @@ Test(graph, pfc_frames_wait_for_the_pump_when_a_watchdog_could_storm_within_a_st
  * (credit_at_offer()), as under PFC. Given the returns, the frames start when the pass's
  * pump would start them, but one that can start leaves the buffer when it ends, not once
  * the pump has come by: an input queue's head then finds the room and the last leave its
- * output really had by then, and can cross at another tick (fe_graph.c iq_serve()). Here,
+ * output really had by then, and can cross at another tick (fe_lossless.c iq_serve()). Here,
  * against pump_only (every frame waits for the pass's pump), with returns 20 us after a
  * frame leaves its input buffer: the same deliveries, hosts' down links, input queues
  * (frames that waited and peaks), arbiters, credit stalls and fewest credits held; the
