@@ -93,7 +93,7 @@ fe_iq_room_at(const struct fe_iq *q, const struct fe_link *l)
 /*
  * The tick the head s of q moves at to output l (NULL: none to wait for): when it got
  * there, or when l freed room, or its switch's memory (fe_iq_room_at()), whichever is
- * later. The one switch's and the graph's input queues (fe_switch.c, fe_lossless.c).
+ * later. The graph's input queues (fe_lossless.c), one switch's too.
  */
 static inline uint64_t
 fe_iq_move_at(const struct fe_iq *q, const struct fe_iq_slot *s, const struct fe_link *l)
@@ -113,7 +113,7 @@ fe_iq_move_at(const struct fe_iq *q, const struct fe_iq_slot *s, const struct fe
 
 /*
  * The tick HOQLife hoq discards the head of input queue q, the first past its limit (as
- * fe_switch.c and fe_lossless.c test it: now - head_since > hoq); UINT64_MAX if q is empty.
+ * fe_lossless.c tests it: now - head_since > hoq); UINT64_MAX if q is empty.
  */
 static inline uint64_t
 fe_iq_hoq_next(const struct fe_iq *q, uint64_t hoq)
@@ -133,7 +133,7 @@ fe_iq_head_new(struct fe_iq *q, uint64_t t)
 /*
  * Credit regime: m waits at the tail of input queue q (its sender held credits for it,
  * so there is room: credits bound the queue), bound for out; *count counts every
- * queue's frames. The one switch's queues (fe_switch.c) and the graph's (fe_lossless.c).
+ * queue's frames. The graph's queues (fe_lossless.c), one switch's too.
  */
 static inline void
 fe_iq_push(struct fe_iq *q, struct rte_mbuf *m, uint64_t t, int32_t out, uint64_t *count)
