@@ -63,69 +63,72 @@ FLOOD_REGIME(pfc, FE_REGIME_PFC)
 FLOOD_REGIME(credit, FE_REGIME_CREDIT)
 
 /*
- * The broadcast trees over the links that are up: breadth-first from each root over the
- * directions not routed around, in the links' order, as fe_route_compute() builds the
- * topology's (all links up: the same trees). A switch no such tree reaches keeps its
- * hop of the topology's tree (a link down: its copies are lost there).
+ * Breadth-first from switch root over the directions not routed around, in the links'
+ * order: along each link's direction, or (reverse) against it. dist[s]: hops from root
+ * (0xff: not reached); via[s] (via: may be NULL): the link the search reached s by.
  */
 static void
-retree(struct fe_graph *g)
+reach(const struct fe_graph *g, unsigned root, int reverse, uint8_t *dist, uint16_t *via)
 {
-	uint8_t seen[FE_GRAPH_SW];
-	unsigned queue[FE_GRAPH_SW];
+	unsigned queue[FE_GRAPH_SW], head = 0, tail = 0;
 
-	memcpy(g->tree, g->tree0, sizeof(g->tree));
-	for (unsigned r = 0; r < g->nsw; r++) {
-		unsigned head = 0, tail = 0;
+	memset(dist, 0xff, FE_GRAPH_SW);
+	dist[root] = 0;
+	queue[tail++] = root;
+	while (head != tail) {
+		unsigned u = queue[head++];
 
-		memset(seen, 0, sizeof(seen));
-		seen[r] = 1;
-		queue[tail++] = r;
-		while (head != tail) {
-			unsigned u = queue[head++];
+		for (unsigned h = 0; h < g->nhl; h++) {
+			const struct fe_hoplink *l = &g->hl[h];
+			unsigned from = reverse ? l->to : l->from, to = reverse ? l->from : l->to;
 
-			for (unsigned h = 0; h < g->nhl; h++)
-				if (g->hl[h].from == u && !g->hl[h].routed_around &&
-				    !seen[g->hl[h].to]) {
-					seen[g->hl[h].to] = 1;
-					g->tree[r][g->hl[h].to] = (uint16_t)h;
-					queue[tail++] = g->hl[h].to;
-				}
+			if (from != u || l->routed_around || dist[to] != 0xff)
+				continue;
+			dist[to] = (uint8_t)(dist[u] + 1);
+			if (via != NULL)
+				via[to] = (uint16_t)h;
+			queue[tail++] = to;
 		}
 	}
 }
 
 /*
+ * The broadcast trees over the links that are up: breadth-first from each root (reach()),
+ * as fe_route_compute() builds the topology's (all links up: the same trees). A switch no
+ * such tree reaches keeps its hop of the topology's tree (a link down: its copies are
+ * lost there).
+ */
+static void
+retree(struct fe_graph *g)
+{
+	uint8_t dist[FE_GRAPH_SW];
+	uint16_t via[FE_GRAPH_SW];
+
+	memcpy(g->tree, g->tree0, sizeof(g->tree));
+	for (unsigned r = 0; r < g->nsw; r++) {
+		reach(g, r, 0, dist, via);
+		for (unsigned s = 0; s < g->nsw; s++)
+			if (s != r && dist[s] != 0xff)
+				g->tree[r][s] = via[s];
+	}
+}
+
+/*
  * Routes over the links that are up (failover): shortest paths from every switch toward
- * every other over the directions not routed around, as routing converges once a link is
- * withdrawn; a pair that has no such path keeps its routes (its frames are lost). The
- * broadcast trees too (retree()).
+ * every other over the directions not routed around (reach() from the destination,
+ * against the links), as routing converges once a link is withdrawn; a pair that has no
+ * such path keeps its routes (its frames are lost). The broadcast trees too (retree()).
  */
 static void
 reroute(struct fe_graph *g)
 {
 	uint8_t dist[FE_GRAPH_SW];
-	unsigned queue[FE_GRAPH_SW];
 
 	memcpy(g->nnh, g->nnh0, sizeof(g->nnh));
 	memcpy(g->nh, g->nh0, sizeof(g->nh));
 	retree(g);
 	for (unsigned d = 0; d < g->nsw; d++) {
-		unsigned head = 0, tail = 0;
-
-		memset(dist, 0xff, sizeof(dist));
-		dist[d] = 0;
-		queue[tail++] = d;
-		while (head != tail) {
-			unsigned u = queue[head++];
-
-			for (unsigned h = 0; h < g->nhl; h++)
-				if (g->hl[h].to == u && !g->hl[h].routed_around &&
-				    dist[g->hl[h].from] == 0xff) {
-					dist[g->hl[h].from] = (uint8_t)(dist[u] + 1);
-					queue[tail++] = g->hl[h].from;
-				}
-		}
+		reach(g, d, 1, dist, NULL);
 		for (unsigned s = 0; s < g->nsw; s++) {
 			unsigned n = 0;
 
