@@ -308,7 +308,8 @@ nic_setup(struct fe_dp *dp, int socket, char *err, size_t errlen)
 	}
 	dp->nic_ids = dp->nports;
 	dp->trim = dp->conf.regime == FE_REGIME_LOSSY && dp->conf.nic.model == FE_NIC_UEC;
-	dp->nic_trimmed = fe_nic_trimmed; /* the links reach the NIC edge, above them, so */
+	dp->nic_trimmed = fe_nic_trimmed;   /* the links reach the NIC edge, above them, so */
+	dp->hop_trimmed = fe_graph_trimmed; /* ... and the graph's priority queues */
 	if (dp->conf.graph != NULL && dp->conf.graph->trunk != NULL &&
 	    fe_nic_remote_setup(dp, dp->conf.graph->nall, socket, err, errlen) < 0)
 		return -ENOMEM;

@@ -431,6 +431,8 @@ struct fe_dp {
 	/* a trimmed header (or a NIC's own frame) for port q's NIC (fe_nic_trimmed()): the
 	 * links below reach the NIC edge above them by this */
 	int (*nic_trimmed)(struct fe_dp *dp, unsigned q, struct rte_mbuf *h, uint64_t due);
+	/* ... and for hop link h's priority queue (fe_graph_trimmed()), in the graph above */
+	int (*hop_trimmed)(struct fe_dp *dp, unsigned h, struct rte_mbuf *m, uint64_t due);
 	int lcore_tid[2]; /* the loop's threads (the up or only one, the down one), once they
 			     run: for the control thread's look at the scheduler (fe_sched.h) */
 	/* hold one link's serializer for a while (a pause storm, credit starvation):

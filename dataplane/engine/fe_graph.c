@@ -600,6 +600,61 @@ trunks_rx(struct fe_dp *dp, uint64_t now, const enum fe_regime R)
 
 /* ---- The loop's work ---- */
 
+int
+fe_graph_trimmed(struct fe_dp *dp, unsigned h, struct rte_mbuf *m, uint64_t due)
+{
+	struct fe_hoplink *hl = &dp->graph->hl[h];
+
+	if (hl->xtail - hl->xhead == FE_HL_EXPRESS)
+		return -1;
+	if (hl->xtail != hl->xhead) /* in order: a header never overtakes the one before */
+		due = RTE_MAX(due, hl->xq[(hl->xtail - 1) % FE_HL_EXPRESS].due);
+	hl->xq[hl->xtail++ % FE_HL_EXPRESS] = (struct fe_hl_express){.m = m, .due = due};
+	hl->l.xwire++;
+	fe_link_publish(&hl->l);
+	return 0;
+}
+
+/* The frames hop link i delivered (k of them), each to its switch at its tick. */
+static __rte_always_inline void
+arrivals_of(struct fe_dp *dp, unsigned i, void **pkts, const uint64_t *stamps, unsigned k,
+	    uint64_t now, const enum fe_regime R)
+{
+	struct fe_tap *tap = fe_tap_on(&dp->tap, 2 * dp->nports + i); /* a capture of it */
+
+	for (unsigned j = 0; unlikely(tap != NULL) && j < k; j++)
+		fe_tap_pkt(tap, pkts[j], stamps[j], FE_TAP_DELIVERED);
+	if (unlikely(dp->graph->hl[i].side == FE_HL_SEND)) /* to the other box */
+		for (unsigned j = 0; j < k; j++)
+			fe_trunk_send(dp, i, pkts[j], stamps[j], now);
+	else
+		arrivals_runs(dp, i, pkts, stamps, k, R);
+}
+
+/* The trimmed headers hop link i's priority queue delivered by now; how many. */
+static unsigned
+express_arrivals(struct fe_dp *dp, unsigned i, uint64_t now, const enum fe_regime R)
+{
+	struct fe_hoplink *hl = &dp->graph->hl[i];
+	void *pkts[FE_BURST];
+	uint64_t stamps[FE_BURST];
+	unsigned k = 0;
+
+	while (k < FE_BURST && hl->xhead != hl->xtail &&
+	       hl->xq[hl->xhead % FE_HL_EXPRESS].due <= now) {
+		const struct fe_hl_express *x = &hl->xq[hl->xhead++ % FE_HL_EXPRESS];
+
+		pkts[k] = x->m;
+		stamps[k++] = x->due;
+		FE_CNT_ADD(hl->l.st.out_pkts, 1);
+		FE_CNT_ADD(hl->l.st.out_bytes, rte_pktmbuf_pkt_len(x->m));
+		hl->l.xwire--;
+	}
+	fe_link_publish(&hl->l);
+	arrivals_of(dp, i, pkts, stamps, k, now, R);
+	return k;
+}
+
 /* What the hop links delivered by now, each to its switch at its tick; how many. */
 static __rte_always_inline unsigned
 arrivals(struct fe_dp *dp, uint64_t now, const enum fe_regime R)
@@ -610,21 +665,16 @@ arrivals(struct fe_dp *dp, uint64_t now, const enum fe_regime R)
 	for (unsigned i = 0; i < g->nhl; i++) {
 		void *pkts[FE_BURST];
 		uint64_t stamps[FE_BURST];
-		struct fe_tap *tap;
 		unsigned k;
 
+		/* trimmed headers first: they overtook what the link holds */
+		if (unlikely(g->hl[i].xhead != g->hl[i].xtail))
+			n += express_arrivals(dp, i, now, R);
 		/* most links, most passes: nothing due (one load, no call) */
 		if (fe_link_next_arrival(&g->hl[i].l) > now)
 			continue;
 		k = fe_link_dequeue(&g->hl[i].l, now, pkts, stamps, FE_BURST);
-		tap = fe_tap_on(&dp->tap, 2 * dp->nports + i); /* a capture of this link */
-		for (unsigned j = 0; unlikely(tap != NULL) && j < k; j++)
-			fe_tap_pkt(tap, pkts[j], stamps[j], FE_TAP_DELIVERED);
-		if (unlikely(g->hl[i].side == FE_HL_SEND)) /* to the other box */
-			for (unsigned j = 0; j < k; j++)
-				fe_trunk_send(dp, i, pkts[j], stamps[j], now);
-		else
-			arrivals_runs(dp, i, pkts, stamps, k, R);
+		arrivals_of(dp, i, pkts, stamps, k, now, R);
 		n += k;
 	}
 	return n;
@@ -708,6 +758,8 @@ fe_graph_next_event(const struct fe_dp *dp, uint64_t after)
 		next = fe_later(next, fe_link_next_arrival(&h->l), after);
 		next = fe_later(next, fe_link_next_start(&h->l), after);
 		next = fe_later(next, fe_credit_next(&h->cred), after); /* none: UINT64_MAX */
+		if (h->xhead != h->xtail) /* a trimmed header on its priority queue */
+			next = fe_later(next, h->xq[h->xhead % FE_HL_EXPRESS].due, after);
 		if (after) /* credits: a frame leaving frees room for an input queue's head */
 			next = fe_later(next, fe_link_next_leave(&h->l), after);
 	}
@@ -726,7 +778,7 @@ fe_graph_held(const struct fe_dp *dp)
 	uint64_t n = 0;
 
 	for (unsigned i = 0; dp->graph && i < dp->graph->nhl; i++)
-		n += fe_link_count(&dp->graph->hl[i].l);
+		n += fe_link_count(&dp->graph->hl[i].l) + dp->graph->hl[i].l.xwire;
 	for (unsigned t = 0; dp->graph && t < dp->graph->ntrunks; t++)
 		n += dp->graph->trunk[t].due_tail - dp->graph->trunk[t].due_head;
 	return n + (dp->graph ? dp->graph->iq_pkts : 0);
@@ -739,9 +791,21 @@ fe_graph_drain(struct fe_dp *dp)
 	void *pkts[FE_BURST];
 	unsigned n;
 
-	for (unsigned i = 0; g && i < g->nhl; i++)
-		while ((n = fe_link_flush(&g->hl[i].l, pkts, FE_BURST)) > 0)
+	for (unsigned i = 0; g && i < g->nhl; i++) {
+		struct fe_hoplink *hl = &g->hl[i];
+
+		while ((n = fe_link_flush(&hl->l, pkts, FE_BURST)) > 0)
 			rte_pktmbuf_free_bulk((struct rte_mbuf **)pkts, n);
+		for (; hl->xhead != hl->xtail; hl->xhead++) { /* its trimmed headers: stopped */
+			struct rte_mbuf *m = hl->xq[hl->xhead % FE_HL_EXPRESS].m;
+
+			FE_CNT_ADD(hl->l.st.stopped_pkts, 1);
+			FE_CNT_ADD(hl->l.st.stopped_bytes, rte_pktmbuf_pkt_len(m));
+			rte_pktmbuf_free(m);
+		}
+		hl->l.xwire = 0;
+		fe_link_publish(&hl->l);
+	}
 	for (unsigned t = 0; g && t < g->ntrunks; t++) {
 		struct fe_trunk *tr = &g->trunk[t];
 

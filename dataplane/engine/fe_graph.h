@@ -134,6 +134,17 @@ struct fe_trunk {
 	fe_counter_t echoes;		   /* answers to this box's probes that came once it ran */
 };
 
+/*
+ * A trimmed header on a hop link's priority queue (fe_graph_trimmed()): it arrives at the
+ * next switch at due, ahead of the data queued before it. FE_HL_EXPRESS of them a link.
+ */
+struct fe_hl_express {
+	struct rte_mbuf *m;
+	uint64_t due;
+};
+
+#define FE_HL_EXPRESS 64
+
 /* One direction of a link between two switches. */
 struct fe_hoplink {
 	struct fe_link l;
@@ -152,6 +163,8 @@ struct fe_hoplink {
 	fe_counter_t wd_forwarded;   /* frames it sent through a pause, stormed (forward) */
 	uint8_t side;		     /* enum fe_hl_side */
 	uint8_t trunk;		     /* SEND, RECV: its link's trunk (g->trunk[]) */
+	uint32_t xhead, xtail;	     /* its priority queue of trimmed headers: */
+	struct fe_hl_express xq[FE_HL_EXPRESS];
 };
 
 #define FE_GRAPH_CYCLE	  16 /* hop links named in a deadlock event */
@@ -386,6 +399,15 @@ uint64_t fe_graph_step(const struct fe_dp *dp);
 
 uint64_t fe_graph_next_event(const struct fe_dp *dp, uint64_t after); /* fe_dp_next_event's */
 uint64_t fe_graph_held(const struct fe_dp *dp);
+
+/*
+ * Lossy, NIC model uec: a switch trimmed a frame on hop link h, and its header h goes on
+ * the link's priority queue (the control class a trimming switch sends trimmed headers
+ * in), to arrive at the next switch at due, ahead of the data the link holds; the link
+ * counted it in, and counts it out when it arrives. 0; -1 if that queue is full (the
+ * header is still the caller's). dp->hop_trimmed.
+ */
+int fe_graph_trimmed(struct fe_dp *dp, unsigned h, struct rte_mbuf *m, uint64_t due);
 void fe_graph_drain(struct fe_dp *dp);
 
 #endif

@@ -72,6 +72,16 @@ fe_linkop_trim(struct fe_dp *dp, unsigned n, struct fe_link *l, struct rte_mbuf 
 	}
 	FE_CNT_ADD(l->st.in_pkts, 1);
 	FE_CNT_ADD(l->st.in_bytes, hlen);
+	/* between switches: the link's priority queue, ahead of the data it holds; a full
+	 * one drops it (behind the data, headers would fill the buffer that trimmed them, and
+	 * every frame sent again would be trimmed in turn) */
+	if (n >= 2 * dp->nports) {
+		if (dp->hop_trimmed(dp, n - 2 * dp->nports, h, express_due(l, hlen, t)) == 0)
+			return 0;
+		fe_link_drop_cause(l, FE_LINK_DROP_WIRE, hlen, FE_LABEL_CLASS(label));
+		fe_linkop_drop_free(dp, n, h, FE_LINK_DROP_WIRE, t);
+		return 0;
+	}
 	if (l->tail - l->head > l->mask) { /* no slot: the wire is full */
 		fe_link_drop_cause(l, FE_LINK_DROP_WIRE, hlen, FE_LABEL_CLASS(label));
 		fe_linkop_drop_free(dp, n, h, FE_LINK_DROP_WIRE, t);

@@ -39,11 +39,12 @@ int fe_linkop_impair(struct fe_dp *dp, unsigned n, struct fe_link *l, struct fe_
 /*
  * Link n (l) had no room for m at t (why: the cause it counted), in the lossy regime with
  * NIC model uec (dp->trim): m is trimmed where it can be (fe_nic_trim()): its payload
- * dropped, the drop counted again as FE_LINK_DROP_TRIM, m shown to a capture and freed;
- * its header taken by the link past its buffer's limit (a switch's trimmed headers take a
- * queue of their own, of few bytes), behind what the link holds; on a host's down link,
- * handed to its NIC (dp->nic_trimmed). 0 if so; -1 if m is not trimmed (still the
- * caller's, to drop).
+ * dropped, the drop counted again as FE_LINK_DROP_TRIM, m shown to a capture and freed.
+ * Its header, a frame of few bytes with m's route: on a host's down link, handed to its
+ * NIC (dp->nic_trimmed); between switches, on the link's priority queue
+ * (dp->hop_trimmed), or dropped (FE_LINK_DROP_WIRE) when that is full; on a host's up
+ * link, taken behind what the link holds, past its buffer's limit. 0 if so; -1 if m is
+ * not trimmed (still the caller's, to drop).
  */
 int fe_linkop_trim(struct fe_dp *dp, unsigned n, struct fe_link *l, struct rte_mbuf *m, uint8_t why,
 		   uint64_t t, uint32_t label);

@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The emulated NIC's tag on a frame: its mbuf field, and a data frame's trimmed header. */
+#include <string.h>
+
 #include <rte_malloc.h>
 #include <rte_mbuf.h>
 #include <rte_memcpy.h>
@@ -39,6 +41,10 @@ fe_nic_trim(struct fe_dp *dp, struct rte_mbuf *m)
 		return NULL;
 	}
 	rte_memcpy(f, rte_pktmbuf_mtod(m, const uint8_t *), len);
+	/* the frame's fields: its route through the switches (fe_graph.h) above all, without
+	 * which the switches past this one sent the header the wrong way; its tag, filter
+	 * mark and stamp are set below */
+	memcpy(h->dynfield1, m->dynfield1, sizeof(h->dynfield1));
 	if (dp->conf.nic.trim_dscp != FE_NIC_DSCP_KEEP) /* remarked: the switch's trim class */
 		(void)fe_dscp_set(f, len, (uint8_t)dp->conf.nic.trim_dscp);
 	*fe_nic_tag(dp, h) = (tag & ~(UINT64_C(0xff) << 40)) | (uint64_t)FE_TAG_TRIM << 40;

@@ -198,7 +198,7 @@ publish(struct fe_link *l)
 {
 	FE_CNT_SET(l->st.q_pkts, l->q_pkts);
 	FE_CNT_SET(l->st.q_bytes, l->q_bytes);
-	FE_CNT_SET(l->st.wire_pkts, (uint64_t)(l->svc - l->head));
+	FE_CNT_SET(l->st.wire_pkts, (uint64_t)(l->svc - l->head) + l->xwire);
 	FE_CNT_SET(l->st.q_pkts_peak, l->peak_pkts);
 	FE_CNT_SET(l->st.q_bytes_peak, l->peak_bytes);
 }

@@ -220,6 +220,9 @@ struct fe_link {
 	struct fe_link_pool *pool;
 	struct fe_link *pool_next; /* the next link sharing the pool (fe_link_pool_join()) */
 	struct fe_link_slot *slots;
+	/* frames the link carries outside its slots, on a priority queue its owner keeps
+	 * (a switch's trimmed headers: fe_graph_trimmed()); counted on the wire */
+	uint32_t xwire;
 	struct fe_link_stats st;
 };
 

@@ -2444,3 +2444,87 @@ Test(graph, reps_uses_again_the_entropies_that_came_back)
 	cr_assert_geq(late[0], 15, "spraying: every other frame to spine1 (%llu)",
 		      (unsigned long long)late[0]);
 }
+
+static int
+refuse_trimmed(struct fe_dp *dp, unsigned h, struct rte_mbuf *m, uint64_t due)
+{
+	(void)dp, (void)h, (void)m, (void)due;
+	return -1;
+}
+
+/*
+ * Trimming between switches (lossy, NIC model uec, no congestion control): host 1 sends
+ * host 3 30 frames at once; leaf1's uplinks run at 100 Mbit/s (a frame of 1,000 bytes
+ * takes 82 us) and hold 4. Each frame they have no room for is trimmed, and its header
+ * takes the link's priority queue: it reaches spine and leaf2 ahead of the frames queued
+ * before it (with its route: it used to lose it, and the spine sent it back to leaf1), so
+ * host 3's NIC NAKs it and host 1's NIC hears the first NAK within about one frame's
+ * time, not behind the 4 queued (346 us, when the header took the link's buffer). All 30
+ * reach host 3, no NIC timeout, and the links' books hold: in = out + drops (the trimmed
+ * payloads; the headers went in and out). Then with the priority queue full (refused
+ * here): each header is dropped and counted (wire), none is NAKed.
+ */
+Test(graph, trimmed_headers_overtake_the_data_between_switches)
+{
+	unsigned avail = rte_mempool_avail_count(pool);
+
+	for (int express = 1; express >= 0; express--) {
+		struct fe_nic_params nic = FE_NIC_DEFAULT;
+		const struct opt o = {.nic = &nic,
+				      .fabspec = "leaf1>spine1:rate=100Mbit,buffer-pkts=4",
+				      .fabspec2 = "leaf1>spine2:rate=100Mbit,buffer-pkts=4"};
+		uint64_t t = 1000000, t0, first_nak = 0, trims = 0, wire = 0, in = 0, out = 0,
+			 drops = 0;
+		unsigned got = 0;
+		struct fe_dp *dp;
+
+		nic.model = FE_NIC_UEC;
+		nic.cc = FE_CC_OFF; /* the 30 frames at once */
+		nic.cc_set = 1;
+		dp = engine_o("leaf-spine", FE_PATH_ECMP, &o);
+		if (!express)
+			dp->hop_trimmed = refuse_trimmed;
+		learn(dp, &t);
+		for (int k = 0; k < 30; k++)
+			inject(0, MAC[2], 5000, 1000);
+		t0 = t;
+		for (int k = 0; k < 20000; k++) { /* 40 ms */
+			fe_dp_poll(dp, t += 2000);
+			got += sent(2);
+			if (!first_nak && dp->ports[0].st.nic_trim_naks_recv > 0)
+				first_nak = t - t0;
+		}
+		for (int u = 0; u < 2; u++) {
+			const char *n = u ? "leaf1>spine2" : "leaf1>spine1";
+			const struct fe_link_stats *st = &hoplink(dp, n)->l.st;
+
+			trims += st->drop_pkts[FE_LINK_DROP_TRIM];
+			wire += st->drop_pkts[FE_LINK_DROP_WIRE];
+			in += st->in_pkts;
+			out += st->out_pkts;
+			for (unsigned c = 0; c < FE_LINK_DROP__MAX; c++)
+				drops += st->drop_pkts[c];
+			cr_assert_eq(st->wire_pkts, 0, "%s: nothing left on the wire", n);
+		}
+		cr_assert_gt(trims, 5, "express %d: the uplink trimmed (%llu)", express,
+			     (unsigned long long)trims);
+		cr_assert_eq(in, out + drops, "express %d: in %llu = out %llu + drops %llu",
+			     express, (unsigned long long)in, (unsigned long long)out,
+			     (unsigned long long)drops);
+		if (express) {
+			cr_assert_eq(got, 30, "%u of 30 reached host 3", got);
+			cr_assert_eq(dp->ports[0].st.nic_timeouts, 0);
+			cr_assert_eq(wire, 0);
+			cr_assert_gt(first_nak, 0, "a NAK came back");
+			cr_assert_lt(first_nak, 200000,
+				     "the first NAK after %llu ns: ahead of the queue",
+				     (unsigned long long)first_nak);
+		} else {
+			cr_assert_eq(wire, trims, "each header dropped: %llu of %llu",
+				     (unsigned long long)wire, (unsigned long long)trims);
+			cr_assert_eq(dp->ports[0].st.nic_trim_naks_recv, 0);
+		}
+		sent(0), sent(1), sent(2), sent(3);
+		done(dp, avail);
+	}
+}
