@@ -86,7 +86,7 @@ fe_opts_usage(FILE *f)
 		"                       32MiB / 16384 packets unless --buffer/--buffer-pkts say.\n"
 		"  --nic SPEC           the hosts' adapters (docs/nic.md): "
 		"model=tcp|roce|ib|host|uec,\n"
-		"                       recovery=go-back-n|selective, window=N, timeout=TIME,\n"
+		"                       recovery=go-back-n|selective, window=N, timeout=TIME|path,\n"
 		"                       cc=off|dcqcn|ib|nscc|rccc (rccc: model uec only),\n"
 		"                       DCQCN's g=1/N, cnp-interval, alpha-period,\n"
 		"                       rate-period, rate-bytes, stages, ai-rate, hai-rate,\n"

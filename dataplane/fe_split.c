@@ -31,11 +31,11 @@ nic_summary(const struct fe_nic_params *n)
 
 	snprintf(s, sizeof(s),
 		 "%s %u %u %u %u %u %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64
-		 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %u %" PRIu64 " %u %u %u %u %" PRIu64,
+		 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %u %" PRIu64 " %u %u %u %u %" PRIu64 " %u",
 		 fe_nic_model_name(n->model), n->recovery, n->cc, n->cc_set, n->g_den, n->stages,
 		 n->cnp_interval_ns, n->alpha_ns, n->timer_ns, n->bytes, n->ai_bps, n->hai_bps,
 		 n->min_bps, n->timeout_ns, n->window, n->reorder_ns, n->ccti_increase,
-		 n->ccti_limit, n->ccti_min, n->cct_den, n->ccti_timer_ns);
+		 n->ccti_limit, n->ccti_min, n->cct_den, n->ccti_timer_ns, n->timeout_path);
 	return s;
 }
 

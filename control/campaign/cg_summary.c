@@ -215,7 +215,8 @@ cg_regime_recovery(const struct cg_regime *g, const char **what)
 {
 	const struct fe_nic_params *nic = &g->fabric.nic;
 
-	if (g->kind == CG_DATAPLANE && fe_nic_emulated(nic->model) &&
+	/* timeout: path: the dataplane derives it from the links, unknown here */
+	if (g->kind == CG_DATAPLANE && fe_nic_emulated(nic->model) && !nic->timeout_path &&
 	    (double)nic->timeout_ns / 1e6 < CG_TCP_RTO_MIN_MS) {
 		*what = "the NICs' timeout";
 		return (double)nic->timeout_ns / 1e6;

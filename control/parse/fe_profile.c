@@ -848,7 +848,7 @@ fe_profile_print_fabric(FILE *f, const struct fe_fabric *fab)
 
 		fprintf(f, "nic %s recovery %s window %u timeout %s", fe_nic_model_name(n->model),
 			fe_nic_recovery_name(fe_nic_recovery(n)), n->window,
-			fe_fmt_time(n->timeout_ns, t, sizeof(t)));
+			n->timeout_path ? "path" : fe_fmt_time(n->timeout_ns, t, sizeof(t)));
 		if (n->reorder_ns)
 			fprintf(f, " reorder %s", fe_fmt_time(n->reorder_ns, u, sizeof(u)));
 		if (fe_nic_cc(n) == FE_CC_IB)

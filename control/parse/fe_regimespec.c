@@ -168,6 +168,18 @@ fe_nic_key(const char *key, const char *v, struct fe_nic_params *p, const char *
 	}
 	if (strcmp(key, "cct-step") == 0)
 		return one_over(&fe_rule_nic_cct_step, prefix, v, &p->cct_den, err, len);
+	if (strcmp(key, "timeout") == 0) { /* a time, or path (fe_nic.h) */
+		p->timeout_path = strcmp(v, "path") == 0;
+		if (p->timeout_path)
+			return 0;
+		if (set_key(p, nic_keys, sizeof(nic_keys) / sizeof(nic_keys[0]), NIC_KNOWN, prefix,
+			    key, v, err, len) < 0) { /* not a time: say what is allowed */
+			snprintf(err, len, "%stimeout '%s' (allowed: %s)", prefix, v,
+				 fe_rule_nic_timeout.allowed);
+			return -EINVAL;
+		}
+		return 0;
+	}
 	if (strcmp(key, "trim-dscp") == 0 && strcmp(v, "keep") == 0) {
 		p->trim_dscp = FE_NIC_DSCP_KEEP;
 		return 0;
@@ -198,7 +210,8 @@ fe_nic_scale(struct fe_nic_params *p, uint32_t scale)
 	p->ccti_timer_ns *= scale;
 	p->reorder_ns *= scale; /* the NIC's hardware window, as the fabric's skew it covers */
 	p->rtt_ns *= scale;	/* the fabric's round trip, dilated with it */
-	/* not timeout: like the hosts' TCP timers, a time software sets (docs/nic.md) */
+	/* not timeout: like the hosts' TCP timers, a time software sets (docs/nic.md); or,
+	 * with timeout: path, derived from the links, dilated already */
 	p->ai_bps = p->ai_bps / scale ? p->ai_bps / scale : 1;
 	p->hai_bps = p->hai_bps / scale ? p->hai_bps / scale : 1;
 	p->min_bps = p->min_bps / scale ? p->min_bps / scale : 1;

@@ -70,7 +70,8 @@ const struct fe_rule fe_rule_nic_hai =
 	RULE("hai-rate", FE_RULE_RATE, FE_LINK_RATE_MIN, FE_LINK_RATE_MAX, NULL);
 const struct fe_rule fe_rule_nic_min_rate =
 	RULE("min-rate", FE_RULE_RATE, FE_LINK_RATE_MIN, FE_LINK_RATE_MAX, NULL);
-const struct fe_rule fe_rule_nic_timeout = RULE("timeout", FE_RULE_TIME, 1000, 60 * SEC, NULL);
+const struct fe_rule fe_rule_nic_timeout =
+	RULE("timeout", FE_RULE_TIME, 1000, 60 * SEC, "1us to 60s, or path");
 /* a trimmed header: at least a minimum frame; at most 256 bytes, a few headers (on a
  * host's down link it takes none of the data's serializer time: docs/uec.md) */
 const struct fe_rule fe_rule_nic_trim = RULE("trim", FE_RULE_SIZE, 60, 256, NULL);

@@ -83,6 +83,7 @@ fe_adopt(struct fe_dp *dp, struct fe_update *u, unsigned role)
 			fe_graph_links_changed(dp->graph);
 		dp->wd = u->wd;
 		dp->step = fe_dp_causal_step(dp);
+		fe_nic_timeouts(dp); /* the NICs are on this lcore: no pipeline with a NIC */
 		u->adopted_tsc = t0;
 		u->adopt_ticks = rte_rdtsc() - t0;
 	}

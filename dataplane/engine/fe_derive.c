@@ -187,6 +187,54 @@ fe_link_derived_apply(struct fe_dp *dp, unsigned n, const struct fe_link_derived
 	}
 }
 
+/* Ticks link l's full buffer takes to drain at its rate; 0 with no rate or no limit. */
+static uint64_t
+drain_ticks(const struct fe_link *l)
+{
+	uint64_t bytes = l->cfg.max_bytes;
+
+	if (l->cfg.max_pkts != UINT32_MAX)
+		bytes = RTE_MIN(bytes,
+				(uint64_t)l->cfg.max_pkts * fe_wire_bytes(RTE_ETHER_MAX_LEN - 4));
+	if (bytes >= UINT64_MAX / 2 || l->cfg.tpb_fp == 0)
+		return 0;
+	return (uint64_t)(((unsigned __int128)bytes * l->cfg.tpb_fp) >> 32);
+}
+
+void
+fe_nic_timeouts(struct fe_dp *dp)
+{
+	const struct fe_nic_params *prm = &dp->conf.nic;
+	uint64_t drain = 0;
+
+	for (unsigned n = 0; prm->timeout_path && n < dp->nlinks; n++) {
+		unsigned i;
+		const enum fe_link_kind k = fe_dp_link_kind(dp, n, &i);
+		const struct fe_link *l = k == FE_LINK_HOP    ? &dp->graph->hl[i].l
+					  : k == FE_LINK_DOWN ? &dp->ports[i].down
+							      : &dp->ports[i].up;
+
+		drain = RTE_MAX(drain, drain_ticks(l));
+	}
+	for (unsigned i = 0; i < dp->nports; i++) {
+		const struct fe_link_cfg *up = &dp->ports[i].up.cfg;
+		struct fe_nicport *n = dp->ports[i].nic;
+		uint64_t rtt;
+
+		if (n == NULL || n->host)
+			continue;
+		if (!prm->timeout_path) {
+			n->timeout_ticks = fe_ns_to_ticks(prm->timeout_ns, dp->hz);
+			continue;
+		}
+		/* the round trip NSCC starts from (nic_rtt() above), from the compiled up link */
+		rtt = prm->rtt_ns ? fe_ns_to_ticks(prm->rtt_ns, dp->hz)
+				  : 4 * up->prop_ticks +
+					    4 * fe_link_ser_ticks(up, RTE_ETHER_MAX_LEN - 4);
+		n->timeout_ticks = rtt + FE_NIC_TIMEOUT_PATH_QUEUES * drain;
+	}
+}
+
 /* The shortest feedback delay of the regime (at least 1 us, so the loop terminates). */
 uint64_t
 fe_dp_causal_step(const struct fe_dp *dp)

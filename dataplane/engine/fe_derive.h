@@ -75,6 +75,14 @@ void fe_link_derived_apply(struct fe_dp *dp, unsigned n, const struct fe_link_de
  * burst fast path hands them frames straight).
  */
 uint64_t fe_dp_causal_step(const struct fe_dp *dp);
+
+/*
+ * Every emulated NIC's retransmission timeout, in ticks: the profile's timeout; with
+ * timeout: path, its base and 6 times the longest any link's full buffer takes to drain
+ * at its rate (uet-htsim's RTO, its queues all one size: docs/nic.md). At start and at
+ * every change (the rates and buffers it follows change).
+ */
+void fe_nic_timeouts(struct fe_dp *dp);
 uint64_t fe_dp_ideal_down(const struct fe_dp *dp);
 
 #endif

@@ -57,7 +57,7 @@ fe_nic_setup(struct fe_dp *dp, unsigned i, int socket, char *err, size_t errlen)
 	n->cc_mode = fe_nic_cc(prm);
 	/* line_bps and cc: derived from the up link's rate (fe_derive.h) */
 	fe_ibcc_compile(prm, dp->hz, &n->ib);
-	n->timeout_ticks = fe_ns_to_ticks(prm->timeout_ns, dp->hz);
+	/* timeout_ticks: derived from the fabric's queues with timeout: path (fe_derive.h) */
 	n->cnp_ticks = fe_ns_to_ticks(prm->cnp_interval_ns, dp->hz);
 	n->next_event = UINT64_MAX;
 	n->pend = rte_zmalloc_socket("fe_nic", sizeof(*n->pend) * FE_NIC_PENDING, 0, socket);

@@ -61,8 +61,12 @@ struct fe_nic_params {
 	uint64_t timer_ns;	  /* T */
 	uint64_t bytes;		  /* B */
 	uint64_t ai_bps, hai_bps, min_bps;
-	uint64_t timeout_ns; /* the NIC's retransmission timeout */
+	uint64_t timeout_ns; /* the NIC's retransmission timeout (unless timeout_path) */
 	uint32_t window;     /* frames a flow has in flight, each kept for a resend */
+	/* timeout: path: the timeout follows the fabric's queues, as uet-htsim's RTO does:
+	 * the NIC's round trip (rtt, else its link's: fe_derive.h) and 6 times the longest
+	 * any link's full buffer takes to drain at its rate (fe_nic_timeouts()) */
+	uint32_t timeout_path;
 	/* the receiving NIC's reorder window (nic-reorder): frames after a gap are held, and
 	 * the gap is reported (a NAK) only if it is still open this long after; 0: at once */
 	uint64_t reorder_ns;
@@ -83,6 +87,9 @@ struct fe_nic_params {
 };
 
 #define FE_NIC_DSCP_KEEP 64
+
+/* timeout: path: the queues' drain it waits (uet-htsim, main_uec.cpp: 15 us and 6) */
+#define FE_NIC_TIMEOUT_PATH_QUEUES 6
 
 /* Defaults: docs/nic.md gives the source of each. */
 #define FE_NIC_DEFAULT                                                                             \

@@ -81,6 +81,7 @@ fabric_of(enum fe_regime r)
 	fab.regime = r;
 	fab.pfc.headroom = 20000;
 	fab.nic.model = FE_NIC_ROCE;
+	fab.nic.timeout_path = 1; /* it follows every link's rate and buffer */
 	return fab;
 }
 
@@ -185,6 +186,10 @@ same(const struct fe_dp *a, const struct fe_dp *b, const char *what)
 				     (unsigned long)pb->nic->line_bps);
 			cr_assert(memcmp(&pa->nic->cc, &pb->nic->cc, sizeof(pa->nic->cc)) == 0,
 				  "%s: link %s's NIC DCQCN", what, name);
+			cr_assert_eq(pa->nic->timeout_ticks, pb->nic->timeout_ticks,
+				     "%s: port %u's NIC timeout (path): %lu, started so: %lu", what,
+				     i, (unsigned long)pa->nic->timeout_ticks,
+				     (unsigned long)pb->nic->timeout_ticks);
 		} else if (k == FE_LINK_HOP) {
 			const struct fe_hoplink *ha = &a->graph->hl[i], *hb = &b->graph->hl[i];
 
@@ -271,4 +276,34 @@ Test(derive, every_key_of_every_link_pfc)
 Test(derive, every_key_of_every_link_credit)
 {
 	every_key_of_every_link(FE_REGIME_CREDIT);
+}
+
+/*
+ * timeout: path: the NIC's round trip (4 of its link's delay, 10 us, and of a full frame's
+ * 123 us at 100 Mbit/s) and 6 times the longest drain of any link's full buffer: here 64
+ * frames of 1,538 bytes on the wire at 100 Mbit/s (7.87 ms), then a hop link's 200
+ * frames at 10 Mbit/s (246 ms) set at run time.
+ */
+Test(derive, nic_timeout_follows_the_path)
+{
+	struct fabric f0, f1;
+	struct fe_dp *dp;
+	struct fe_update *u;
+	const uint64_t rtt = 4 * 10000 + 4 * 1538 * 80, drain0 = 64ULL * 1538 * 80,
+		       drain1 = 200ULL * 1538 * 800;
+
+	fabric_base(&f0);
+	f1 = f0;
+	f1.hop[2].link.rate_bps = 10000000;
+	f1.hop[2].link.limit_pkts = 200;
+	dp = create(&f0, FE_REGIME_LOSSY, &gb[0]);
+	cr_assert_eq(dp->ports[0].nic->timeout_ticks, rtt + 6 * drain0, "%lu",
+		     (unsigned long)dp->ports[0].nic->timeout_ticks);
+	u = change(dp, &f1, FE_REGIME_LOSSY);
+	for (unsigned i = 0; i < NP; i++)
+		cr_assert_eq(dp->ports[i].nic->timeout_ticks, rtt + 6 * drain1,
+			     "port %u: %lu after the change", i,
+			     (unsigned long)dp->ports[i].nic->timeout_ticks);
+	fe_dp_free(dp);
+	fe_update_free(u);
 }

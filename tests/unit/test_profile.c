@@ -152,6 +152,26 @@ Test(profile, expand_and_dilate)
 			      "(ports 0 to 0) (the fabric has 1 ports)");
 }
 
+/* nic.timeout: path (the engine derives it from the links, fe_derive.h), or a time. */
+Test(profile, nic_timeout_path)
+{
+	struct fe_linkdef up[2], down[2];
+	struct fe_fabric fab;
+	char err[512];
+
+	cr_assert_eq(parse("name: t\nnic: {model: uec, timeout: path}\n", err, sizeof(err)), 0,
+		     "%s", err);
+	cr_assert_eq(fe_profile_expand(&prof, 100, 2, up, down, &fab, err, sizeof(err)), 0, "%s",
+		     err);
+	cr_assert(fab.nic.timeout_path);
+	cr_assert_eq(parse("name: t\nnic: {model: uec, timeout: 3ms}\n", err, sizeof(err)), 0, "%s",
+		     err);
+	cr_assert_eq(fe_profile_expand(&prof, 100, 2, up, down, &fab, err, sizeof(err)), 0, "%s",
+		     err);
+	cr_assert(!fab.nic.timeout_path);
+	cr_assert_eq(fab.nic.timeout_ns, 3000000, "not dilated");
+}
+
 /* The links between switches: link:, then the entries that select all or fabric only. */
 Test(profile, fabric_class)
 {
@@ -209,6 +229,8 @@ static struct bad bad_profiles[] = {
 	 "trim-dscp)"},
 	{"name: x\nnic:\n  reorder: 2s\n",
 	 "t.yaml:3: nic.reorder '2s' (allowed: 0s (a gap is reported at once) to 1s)"},
+	{"name: x\nnic:\n  timeout: soon\n",
+	 "t.yaml:3: nic.timeout 'soon' (allowed: 1us to 60s, or path)"},
 	{"name: x\nnic:\n  cc: yes\n",
 	 "t.yaml:3: nic.cc 'yes' (allowed: off, dcqcn, ib, nscc, rccc)"},
 	{"name: x\nnic:\n  model: roce\n  cc: rccc\n",
