@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* The lossless service (fe_lossless.h), out of line: the input queues' arbiters with
- * HOQLife and VL stall, PFC's XON and watchdog on hop links, deadlock detection. */
+/* The lossless service (fe_lossless.h), out of line: its set-up, the input queues'
+ * arbiters with HOQLife and VL stall, PFC's XON and watchdog on hop links, deadlock
+ * detection. */
+#include <errno.h>
 #include <string.h>
 
+#include <rte_malloc.h>
 #include <rte_mbuf.h>
 
 #include "fe_lossless.h"
@@ -25,6 +28,64 @@ out_drop(struct fe_dp *dp, const struct fe_link *l, struct rte_mbuf *m, uint64_t
 		}
 	}
 	rte_pktmbuf_free(m);
+}
+
+/* ---- Set-up ---- */
+
+int
+fe_lossless_setup(struct fe_dp *dp, struct fe_graph *g, const struct fe_graph_conf *c, int socket)
+{
+	g->dl_ticks = fe_ns_to_ticks(c->deadlock_ns ? c->deadlock_ns : 10000000, dp->hz);
+	g->dl_next = 0;
+	for (unsigned i = 0; i < g->nhl; i++) /* PFC thresholds: derived (fe_derive.h) */
+		g->hl[i].l.gated = 1;
+	if (dp->conf.regime != FE_REGIME_CREDIT)
+		return 0;
+	g->iq = rte_zmalloc_socket("fe_graph", sizeof(*g->iq) * g->nin * FE_LANES_MAX,
+				   RTE_CACHE_LINE_SIZE, socket);
+	g->stall = rte_zmalloc_socket("fe_graph", sizeof(*g->stall) * g->nin * FE_LANES_MAX, 0,
+				      socket);
+	g->rr_out = rte_zmalloc_socket("fe_graph", sizeof(*g->rr_out) * g->nin, 0, socket);
+	g->best = rte_zmalloc_socket("fe_graph", sizeof(*g->best) * g->nin, 0, socket);
+	g->iq_busy = rte_zmalloc_socket(
+		"fe_graph", sizeof(uint64_t) * ((g->nin * FE_LANES_MAX + 63) / 64), 0, socket);
+	g->picked =
+		rte_zmalloc_socket("fe_graph", sizeof(uint64_t) * ((g->nin + 63) / 64), 0, socket);
+	g->cred = rte_zmalloc_socket("fe_graph", sizeof(*g->cred) * g->nin, 0, socket);
+	if (g->iq == NULL || g->stall == NULL || g->rr_out == NULL || g->best == NULL ||
+	    g->iq_busy == NULL || g->picked == NULL || g->cred == NULL)
+		return -ENOMEM;
+	for (unsigned o = 0; o < g->nin; o++)
+		g->best[o] = UINT32_MAX;
+	/* every input's queues; a hop link's sender holds credits for them (a port's sender,
+	 * the host adapter, has its own: fe_dp.c) */
+	for (unsigned i = 0; i < g->nin; i++) {
+		struct fe_hoplink *h = i < dp->nports ? NULL : &g->hl[i - dp->nports];
+
+		if (fe_dp_credit_alloc(dp, h ? &h->cred : NULL, &g->iq[i * FE_LANES_MAX], socket) <
+		    0)
+			return -ENOMEM;
+		/* its sender's loop: a port's host adapter, a hop link's switch; none here for
+		 * a sender on another box (a trunk takes its credits back) */
+		g->cred[i] = h == NULL		     ? &dp->ports[i].credit
+			     : h->side != FE_HL_RECV ? &h->cred
+						     : NULL;
+	}
+	return 0;
+}
+
+void
+fe_lossless_free(struct fe_graph *g)
+{
+	for (unsigned i = 0; g->iq && i < g->nin * FE_LANES_MAX; i++)
+		rte_free(g->iq[i].s);
+	rte_free(g->iq);
+	rte_free(g->stall);
+	rte_free(g->rr_out);
+	rte_free(g->best);
+	rte_free(g->cred);
+	rte_free(g->iq_busy);
+	rte_free(g->picked);
 }
 
 /* ---- Credits: the input queues of every switch ---- */

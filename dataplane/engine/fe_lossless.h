@@ -23,6 +23,16 @@
 #include "fe_regime.h"
 #include "fe_trunk.h"
 
+/*
+ * The graph's lossless part, at its creation (fe_graph_create()): every hop link gated
+ * (PFC or credits), the deadlock time (c), and under credits every input's queues, their
+ * arbiters' state and their senders' credits. 0, or -ENOMEM. fe_lossless_free() frees it
+ * (what it set up, or part of it).
+ */
+int fe_lossless_setup(struct fe_dp *dp, struct fe_graph *g, const struct fe_graph_conf *c,
+		      int socket);
+void fe_lossless_free(struct fe_graph *g);
+
 /* Credit regime: m waits in the input queue of src (its sender held credits for it). */
 void fe_lossless_iq_push(struct fe_dp *dp, unsigned src, struct rte_mbuf *m, uint8_t lane,
 			 uint64_t t, int32_t out);
