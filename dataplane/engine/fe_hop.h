@@ -153,7 +153,10 @@ fe_hop_deliver(struct fe_dp *dp, unsigned src, struct rte_mbuf *m, uint64_t r, u
 {
 	if (!dp->one_switch) /* one switch has one way: nothing to reorder */
 		fe_hop_count_order(dp->graph, q, r);
-	fe_rg_egress(R, dp, src, q, m, t, FE_ROUTE_LANE(r));
+	if (R == FE_REGIME_PFC) /* its admission and pause: out of line */
+		fe_rg_egress(R, dp, src, q, m, t, FE_ROUTE_LANE(r));
+	else /* the offer alone, inline */
+		fe_egress_to(dp, src, q, m, t, FE_ROUTE_LANE(r), R);
 }
 
 #endif

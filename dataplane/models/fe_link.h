@@ -314,7 +314,7 @@ fe_link_serialize(struct fe_link *l, struct fe_link_slot *s, uint64_t start, uin
 
 /* The same, for a packet offered at `offered`, its time in the buffer counted
  * (internal to fe_link: its enqueue and pump). */
-static inline void
+static inline __attribute__((always_inline)) void
 fe_link_schedule(struct fe_link *l, struct fe_link_slot *s, uint64_t offered, uint64_t start,
 		 uint64_t extra)
 {
@@ -515,7 +515,7 @@ int fe_link_enqueue_pooled(struct fe_link *l, void *pkt, uint32_t len, uint64_t 
  * make it (jitter), but never before the packet ahead of it. 0: accepted; -ENOBUFS:
  * dropped and counted (the caller frees it; l->last_drop says why).
  */
-static inline int
+static inline __attribute__((always_inline)) int
 fe_link_enqueue_x(struct fe_link *l, void *pkt, uint32_t len, uint64_t now, uint64_t extra,
 		  uint32_t label)
 {
