@@ -568,14 +568,23 @@ port_switch(struct fe_dp *dp, unsigned in, uint64_t now, uint64_t real, const en
 static inline void
 tx_lateness(struct fe_port *p, uint16_t sent, uint64_t tx_tsc)
 {
-	for (uint16_t k = 0, j; k < sent; k = j) {
-		uint64_t due = p->txq_due[k];
+	uint64_t *d = p->txq_due, kept;
 
-		for (j = k + 1; j < sent && p->txq_due[j] == due; j++)
+	if (sent == 0)
+		return;
+	/* a sentinel after the last one sent ends every run (one compare a frame); what it
+	 * covers, a frame still staged, is put back */
+	kept = d[sent];
+	d[sent] = ~d[sent - 1];
+	for (uint16_t k = 0, j; k < sent; k = j) {
+		const uint64_t due = d[k];
+
+		for (j = k + 1; d[j] == due; j++)
 			;
 		if (due != FE_DUE_NONE)
 			fe_link_late_n(&p->down, tx_tsc - RTE_MIN(tx_tsc, due), j - k);
 	}
+	d[sent] = kept;
 }
 
 /* One TX burst: staged packets first, then what the down link delivers by now. */
@@ -600,7 +609,9 @@ tx_burst(struct fe_dp *dp, unsigned i, uint64_t now)
 				fe_tap_pkt(tap, in[k], due[k], FE_TAP_DELIVERED);
 			fe_nic_deliver(dp, i, (struct rte_mbuf **)in, due, n, now);
 		}
-	} else if (p->txq_n < FE_BURST) {
+	} else if (p->txq_n < FE_BURST &&
+		   (p->down.head != p->down.tail || p->down.hold_until != 0)) {
+		/* an empty link with no hold to end: no call (the burst fast path's links) */
 		unsigned n = fe_link_dequeue(&p->down, now, (void **)&p->txq[p->txq_n],
 					     &p->txq_due[p->txq_n], FE_BURST - p->txq_n);
 

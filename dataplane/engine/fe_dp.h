@@ -290,10 +290,10 @@ struct fe_port {
 	struct rte_mbuf *txq[FE_BURST]; /* dequeued from down, waiting for TX room */
 	/* the tick each staged frame was due to leave its down link (its lateness is taken
 	 * when the port takes it); FE_DUE_NONE: the engine's own frame (a PFC pause) */
-	uint64_t txq_due[FE_BURST];
-	struct fe_edge_ring edge;     /* kernel receive stamps (fe_edge.h); base NULL: none */
-	struct fe_edge_stats edge_st; /* how long frames waited at the edge */
-	struct fe_nicport *nic;	      /* the emulated NIC (fe_nicport.h); NULL: model tcp */
+	uint64_t txq_due[FE_BURST + 1]; /* one past: tx_lateness()'s sentinel */
+	struct fe_edge_ring edge;	/* kernel receive stamps (fe_edge.h); base NULL: none */
+	struct fe_edge_stats edge_st;	/* how long frames waited at the edge */
+	struct fe_nicport *nic;		/* the emulated NIC (fe_nicport.h); NULL: model tcp */
 	/* the host's pause (a hold of the down link) and the PFC watchdog (fe_switch.c) */
 	uint64_t hold_from;   /* the down link's serializer is held since this tick */
 	uint64_t storm_until; /* stormed until this tick; 0: not */
