@@ -514,10 +514,12 @@ profile_show(int argc, char **argv)
 		if (p->path_set) /* several switches' path choice (--topology) */
 			printf("path %s\n", fe_path_name(p->path));
 		fe_profile_print_fabric(stdout, &fab);
-		for (unsigned n = 0; n < 2 * nports; n++)
-			printf("%u.%-5s %s\n", n / 2, n % 2 ? "down" : "up",
-			       fe_profile_fmt_link(n % 2 ? &down[n / 2] : &up[n / 2], line,
-						   sizeof(line)));
+		for (unsigned i = 0; i < nports; i++) { /* each port's up link, then its down */
+			printf("%u.%-5s %s\n", i, "up",
+			       fe_profile_fmt_link(&up[i], line, sizeof(line)));
+			printf("%u.%-5s %s\n", i, "down",
+			       fe_profile_fmt_link(&down[i], line, sizeof(line)));
+		}
 		rc = 0;
 	} else {
 		fprintf(stderr, "%s\n", p && up && down ? err : "out of memory");

@@ -168,10 +168,12 @@ show_links(const struct cg_campaign *c, const struct cg_regime *g)
 	char(*dir)[80] = calloc(2 * FE_TOPO_LINKS, sizeof(*dir)), line[1024], err[600];
 	int n;
 
-	for (unsigned i = 0; i < 2 * c->hosts; i++)
-		printf("  %u.%-5s %s\n", i / 2, i % 2 ? "down" : "up",
-		       fe_profile_fmt_link(i % 2 ? &g->down[i / 2] : &g->up[i / 2], line,
-					   sizeof(line)));
+	for (unsigned i = 0; i < c->hosts; i++) { /* each port's up link, then its down */
+		printf("  %u.%-5s %s\n", i, "up",
+		       fe_profile_fmt_link(&g->up[i], line, sizeof(line)));
+		printf("  %u.%-5s %s\n", i, "down",
+		       fe_profile_fmt_link(&g->down[i], line, sizeof(line)));
+	}
 	n = def && dir ? cg_regime_hops(c, g, def, dir, err, sizeof(err)) : -1;
 	if (n < 0)
 		printf("  links between switches: %s\n", def && dir ? err : "out of memory");

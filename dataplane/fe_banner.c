@@ -45,7 +45,7 @@ fe_banner_print(const struct fe_dp *dp, const struct fe_opts *o)
 		       o->control_tcp ? " tcp " : "", o->control_tcp ? o->control_tcp : "");
 	for (unsigned i = 0; i < dp->nports; i++)
 		printf("  port %u: %s\n", i, dp->ports[i].name);
-	for (unsigned n = 0; n < 2 * dp->nports; n++) {
+	for (unsigned n = 0; n < fe_dp_port_links(dp); n++) {
 		fe_report_link(dp, n, &lp, name, sizeof(name));
 		printf("  link %-7s rate %-10s delay %-8s buffer %" PRIu64 " B / %u pkts%s\n", name,
 		       fe_fmt_rate(lp->rate_bps, r, sizeof(r)),

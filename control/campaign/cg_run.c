@@ -874,16 +874,17 @@ regime_links(const struct cg_campaign *c, const struct cg_regime *g)
 	    fe_profile_expand(p, g->scale, c->hosts, up, down, &fab, err, sizeof(err)) == 0) {
 		for (unsigned i = 0; i < g->nlinks; i++)
 			fe_linkspec_apply(g->links[i], up, down, c->hosts, err, sizeof(err));
-		for (unsigned n = 0; n < 2 * c->hosts; n++) {
-			char name[16];
+		for (unsigned i = 0; i < c->hosts; i++) /* each port's up link, then its down */
+			for (int down_link = 0; down_link < 2; down_link++) {
+				char name[16];
 
-			snprintf(name, sizeof(name), "%u.%s", n / 2, n % 2 ? "down" : "up");
-			json_array_append_new(
-				links,
-				json_pack("{s:s, s:s}", "link", name, "compiled",
-					  fe_profile_fmt_link(n % 2 ? &down[n / 2] : &up[n / 2],
-							      line, sizeof(line))));
-		}
+				snprintf(name, sizeof(name), "%u.%s", i, down_link ? "down" : "up");
+				json_array_append_new(
+					links,
+					json_pack("{s:s, s:s}", "link", name, "compiled",
+						  fe_profile_fmt_link(down_link ? &down[i] : &up[i],
+								      line, sizeof(line))));
+			}
 	}
 	free(p);
 	return links;

@@ -709,12 +709,13 @@ fe_profile_expand(const struct fe_profile *p, uint32_t scale, unsigned nports,
 			return -EINVAL;
 		}
 	}
-	for (unsigned i = 0; i < 2 * nports; i++) {
-		snprintf(name, sizeof(name), "link %u.%s", i / 2, i % 2 ? "down" : "up");
-		if (fe_profile_dilate(i % 2 ? &down[i / 2] : &up[i / 2], scale, name, err, errlen) <
-		    0)
-			return -ERANGE;
-	}
+	for (unsigned i = 0; i < nports; i++) /* each port's up link, then its down */
+		for (int down_link = 0; down_link < 2; down_link++) {
+			snprintf(name, sizeof(name), "link %u.%s", i, down_link ? "down" : "up");
+			if (fe_profile_dilate(down_link ? &down[i] : &up[i], scale, name, err,
+					      errlen) < 0)
+				return -ERANGE;
+		}
 	fab->pfc.delay_ns *= scale;
 	fab->pfc.watchdog_ns *= scale;
 	fab->pfc.restore_ns *= scale;

@@ -285,7 +285,7 @@ fe_capture_start(struct fe_dp *dp, const char *link, int fd, const char *path, i
 	c->fd = fd;
 	/* several switches: a link between them, one direction ("leaf1>spine2") */
 	if ((hop = fe_graph_link_by_name(dp->graph, link)) >= 0) {
-		c->tap.link = 2 * dp->nports + (unsigned)hop;
+		c->tap.link = fe_dp_link_id(dp, FE_LINK_HOP, (unsigned)hop);
 		goto found;
 	}
 	if (fe_linkspec_select(link, dp->nports, &port, &dirs, err, errlen) < 0 || port < 0 ||
@@ -295,7 +295,8 @@ fe_capture_start(struct fe_dp *dp, const char *link, int fd, const char *path, i
 				 link, dp->topology ? ", or A>B between switches" : "");
 		goto fail;
 	}
-	c->tap.link = 2 * (uint32_t)port + (dirs == FE_SEL_DOWN);
+	c->tap.link =
+		fe_dp_link_id(dp, dirs == FE_SEL_DOWN ? FE_LINK_DOWN : FE_LINK_UP, (unsigned)port);
 found:
 	if (snaplen == 0 || snaplen > 65535)
 		snaplen = 65535;

@@ -441,11 +441,12 @@ uint_param(json_t *req, const struct fe_rule *r, const char *prefix, uint64_t *o
 	return -EINVAL;
 }
 
-/* Links listed: the ports' (2 x nports, up then down), then those between switches. */
+/* Links listed: the link table's rows (fe_dp_link_id()): the ports', then those between
+ * switches. */
 static unsigned
 nlinks(const struct fe_ctl *c)
 {
-	return 2 * c->dp->nports + c->nhop;
+	return fe_dp_link_id(c->dp, FE_LINK_HOP, c->nhop);
 }
 
 /* Link n of nlinks(): its name ("0.up", or "leaf1>spine2" as counters and captures name
@@ -454,13 +455,15 @@ static const struct fe_linkdef *
 link_at(const struct fe_ctl *c, unsigned n, char *name, size_t len)
 {
 	const struct fe_dp *dp = c->dp;
+	unsigned i;
+	const enum fe_link_kind k = fe_dp_link_kind(dp, n, &i);
 
-	if (n >= 2 * dp->nports) {
-		snprintf(name, len, "%s", c->hop_dir[n - 2 * dp->nports]);
-		return &dp->desc.hop[n - 2 * dp->nports];
+	if (k == FE_LINK_HOP) {
+		snprintf(name, len, "%s", c->hop_dir[i]);
+		return &dp->desc.hop[i];
 	}
-	snprintf(name, len, "%u.%s", n / 2, n % 2 ? "down" : "up");
-	return n % 2 ? &dp->desc.down[n / 2] : &dp->desc.up[n / 2];
+	snprintf(name, len, "%u.%s", i, k == FE_LINK_DOWN ? "down" : "up");
+	return k == FE_LINK_DOWN ? &dp->desc.down[i] : &dp->desc.up[i];
 }
 
 static char *
@@ -476,8 +479,11 @@ links_text(const struct fe_ctl *c)
 		const struct fe_linkdef *d = link_at(c, n, name, sizeof(name));
 
 		fe_profile_fmt_link(d, line, sizeof(line));
-		if (n < 2 * c->dp->nports) /* as profile show prints them: "0.up    rate ..." */
-			fprintf(f, "%u.%-5s %s\n", n / 2, n % 2 ? "down" : "up", line);
+		unsigned i;
+		const enum fe_link_kind k = fe_dp_link_kind(c->dp, n, &i);
+
+		if (k != FE_LINK_HOP) /* as profile show prints them: "0.up    rate ..." */
+			fprintf(f, "%u.%-5s %s\n", i, k == FE_LINK_DOWN ? "down" : "up", line);
 		else
 			fprintf(f, "%s %s\n", name, line);
 	}
@@ -547,7 +553,8 @@ cmd_status(struct fe_ctl *c, json_t *req)
 			 fe_regime_name(c->fabric.regime), "lanes", c->fabric.lanes, "effect_us",
 			 timing_json(&c->effect), "adopt_us", timing_json(&c->adopt), "seed",
 			 (json_int_t)dp->conf.seed);
-	json_object_set_new(data, "topology", dp->topology ? json_string(c->topology) : json_null());
+	json_object_set_new(data, "topology",
+			    dp->topology ? json_string(c->topology) : json_null());
 	json_object_set_new(data, "path",
 			    dp->graph ? json_string(fe_path_name(dp->graph->path)) : json_null());
 	r = reply_ok(buf, data);
@@ -935,7 +942,8 @@ hold_link(const struct fe_ctl *c, const char *link, unsigned *n, char *err, size
 	if (isdigit((unsigned char)link[0]) && strchr(link, '.') != NULL &&
 	    fe_linkspec_select(link, c->dp->nports, &port, &dirs, err, len) == 0 && port >= 0 &&
 	    (dirs == FE_SEL_UP || dirs == FE_SEL_DOWN)) {
-		*n = 2 * (unsigned)port + (dirs == FE_SEL_DOWN);
+		*n = fe_dp_link_id(c->dp, dirs == FE_SEL_DOWN ? FE_LINK_DOWN : FE_LINK_UP,
+				   (unsigned)port);
 		return 0;
 	}
 	snprintf(err, len,

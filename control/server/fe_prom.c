@@ -108,7 +108,7 @@ links(FILE *f, const struct fe_dp *dp)
 
 	for (const struct fe_counter_desc *d = fe_report_counters(FE_OBJ_LINK); d->name; d++) {
 		family(f, "link", d->name, "fabemu link counter (docs/control.md)");
-		for (unsigned n = 0; n < 2 * dp->nports; n++) {
+		for (unsigned n = 0; n < fe_dp_port_links(dp); n++) {
 			const struct fe_link *l = fe_report_link(dp, n, &lp, name, sizeof(name));
 
 			fprintf(f, "fabemu_link_%s{link=\"%s\"} %" PRIu64 "\n", d->name, name,
@@ -126,7 +126,7 @@ links(FILE *f, const struct fe_dp *dp)
 			"# HELP fabemu_link_%s ns a frame left the link after the model's tick "
 			"(quarter-octave bound)\n# TYPE fabemu_link_%s gauge\n",
 			nm[k], nm[k]);
-		for (unsigned n = 0; n < 2 * dp->nports; n++) {
+		for (unsigned n = 0; n < fe_dp_port_links(dp); n++) {
 			const struct fe_link *l = fe_report_link(dp, n, &lp, name, sizeof(name));
 			struct fe_report_q3 q;
 
@@ -140,7 +140,7 @@ links(FILE *f, const struct fe_dp *dp)
 		}
 	}
 	family(f, "link", "filter_hits", "packets that matched the link's match filter");
-	for (unsigned n = 0; n < 2 * dp->nports; n++) {
+	for (unsigned n = 0; n < fe_dp_port_links(dp); n++) {
 		fe_report_link(dp, n, &lp, name, sizeof(name));
 		fprintf(f, "fabemu_link_filter_hits{link=\"%s\"} %" PRIu64 "\n", name,
 			FE_CNT_GET(fe_report_linkx(dp, n)->filter_hits));

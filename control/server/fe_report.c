@@ -200,26 +200,31 @@ const struct fe_link *
 fe_report_link(const struct fe_dp *dp, unsigned n, const struct fe_link_params **params, char *name,
 	       size_t len)
 {
-	const struct fe_port *p = &dp->ports[n / 2];
-	int up = (n % 2) == 0;
+	unsigned i;
+	const int up = fe_dp_port_link(n, &i) == FE_LINK_UP;
+	const struct fe_port *p = &dp->ports[i];
 
-	snprintf(name, len, "%u.%s", n / 2, up ? "up" : "down");
-	*params = up ? &dp->desc.up[n / 2].link : &dp->desc.down[n / 2].link;
+	snprintf(name, len, "%u.%s", i, up ? "up" : "down");
+	*params = up ? &dp->desc.up[i].link : &dp->desc.down[i].link;
 	return up ? &p->up : &p->down;
 }
 
 const struct fe_linkdef *
 fe_report_linkdef(const struct fe_dp *dp, unsigned n)
 {
-	return n % 2 == 0 ? &dp->desc.up[n / 2] : &dp->desc.down[n / 2];
+	unsigned i;
+
+	return fe_dp_port_link(n, &i) == FE_LINK_UP ? &dp->desc.up[i] : &dp->desc.down[i];
 }
 
 const struct fe_linkx *
 fe_report_linkx(const struct fe_dp *dp, unsigned n)
 {
-	const struct fe_port *p = &dp->ports[n / 2];
+	unsigned i;
+	const int up = fe_dp_port_link(n, &i) == FE_LINK_UP;
+	const struct fe_port *p = &dp->ports[i];
 
-	return n % 2 == 0 ? &p->up_x : &p->down_x;
+	return up ? &p->up_x : &p->down_x;
 }
 
 const char *
@@ -543,14 +548,14 @@ fe_report_table(FILE *f, const struct fe_dp *dp)
 	}
 	table_edge(f, dp);
 	fprintf(f, "%-8s %-10s %-8s %-12s %s\n", "link", "rate", "delay", "buffer", "buffer-pkts");
-	for (unsigned n = 0; n < 2 * dp->nports; n++) {
+	for (unsigned n = 0; n < fe_dp_port_links(dp); n++) {
 		fe_report_link(dp, n, &lp, name, sizeof(name));
 		fprintf(f, "%-8s %-10s %-8s %-12" PRIu64 " %u\n", name,
 			fe_fmt_rate(lp->rate_bps, r, sizeof(r)),
 			fe_fmt_time(lp->delay_ns, t, sizeof(t)), lp->limit_bytes, lp->limit_pkts);
 	}
 	table_head(f, "link", link_counters);
-	for (unsigned n = 0; n < 2 * dp->nports; n++) {
+	for (unsigned n = 0; n < fe_dp_port_links(dp); n++) {
 		const struct fe_link *l = fe_report_link(dp, n, &lp, name, sizeof(name));
 
 		table_row(f, name, &l->st, link_counters);
@@ -570,7 +575,7 @@ fe_report_table(FILE *f, const struct fe_dp *dp)
 		"qdepth_p50 qdepth_p99 sojourn_p50_ns sojourn_p99_ns sojourn_max_ns late_p50_ns "
 		"late_p99_ns late_max_ns (qdepth, sojourn: <= log2 bucket bounds; late: <= "
 		"quarter-octave bounds)");
-	for (unsigned n = 0; n < 2 * dp->nports; n++) {
+	for (unsigned n = 0; n < fe_dp_port_links(dp); n++) {
 		const struct fe_link *l = fe_report_link(dp, n, &lp, name, sizeof(name));
 		struct fe_report_q3 late;
 
@@ -1211,7 +1216,7 @@ fe_report_doc(const struct fe_dp *dp)
 
 	for (unsigned i = 0; i < dp->nports; i++)
 		json_array_append_new(ports, port_json(dp, i));
-	for (unsigned n = 0; n < 2 * dp->nports; n++)
+	for (unsigned n = 0; n < fe_dp_port_links(dp); n++)
 		json_array_append_new(links, link_json(dp, n));
 	idle = json_pack("{s:o}", "idle_sleep_ns", u64(dp->conf.idle_sleep_ns));
 	put_fields(idle, &dp->idle, idle_counters);

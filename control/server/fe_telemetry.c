@@ -156,7 +156,7 @@ tel_links(const char *cmd __rte_unused, const char *params __rte_unused, struct 
 	if (dp == NULL)
 		return -ENODEV;
 	rte_tel_data_start_array(d, RTE_TEL_STRING_VAL);
-	for (unsigned n = 0; n < 2 * dp->nports; n++) {
+	for (unsigned n = 0; n < fe_dp_port_links(dp); n++) {
 		fe_report_link(dp, n, &lp, name, sizeof(name));
 		rte_tel_data_add_array_string(d, name);
 	}
@@ -213,9 +213,9 @@ tel_link(const char *cmd __rte_unused, const char *params, struct rte_tel_data *
 	if (n < 0)
 		return -EINVAL;
 	if (strcmp(rest, ".up") == 0)
-		idx = 2 * (unsigned)n;
+		idx = fe_dp_link_id(dp, FE_LINK_UP, (unsigned)n);
 	else if (strcmp(rest, ".down") == 0)
-		idx = 2 * (unsigned)n + 1;
+		idx = fe_dp_link_id(dp, FE_LINK_DOWN, (unsigned)n);
 	else
 		return -EINVAL;
 	l = fe_report_link(dp, idx, &lp, name, sizeof(name));

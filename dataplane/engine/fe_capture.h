@@ -32,7 +32,7 @@ struct fe_tap {
 	struct rte_ring *ring;
 	struct rte_mempool *pool;
 	uint32_t snaplen;
-	uint32_t link; /* link index: 2 * port (+1 for down) */
+	uint32_t link; /* the link table's row (fe_dp_link_id()) */
 	uint8_t drops; /* also capture what the link dropped */
 	fe_counter_t captured, lost;
 };

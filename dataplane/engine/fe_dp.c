@@ -115,12 +115,13 @@ port_setup(struct fe_dp *dp, unsigned i, uint16_t port_id, const struct fe_linkd
 	dp->desc.up[i] = *up;
 	dp->desc.down[i] = *down;
 	if (link_setup(&p->up, &up->link, dp->hz, socket, e, sizeof(e)) < 0 ||
-	    linkx_setup(dp, &p->up_x, up, 2 * i, e, sizeof(e)) < 0) {
+	    linkx_setup(dp, &p->up_x, up, fe_dp_link_id(dp, FE_LINK_UP, i), e, sizeof(e)) < 0) {
 		snprintf(err, errlen, "link %u.up: %s", i, e);
 		return -EINVAL;
 	}
 	if (link_setup(&p->down, &down->link, dp->hz, socket, e, sizeof(e)) < 0 ||
-	    linkx_setup(dp, &p->down_x, down, 2 * i + 1, e, sizeof(e)) < 0) {
+	    linkx_setup(dp, &p->down_x, down, fe_dp_link_id(dp, FE_LINK_DOWN, i), e, sizeof(e)) <
+		    0) {
 		snprintf(err, errlen, "link %u.down: %s", i, e);
 		return -EINVAL;
 	}
@@ -393,7 +394,7 @@ fe_dp_create(unsigned nports, const uint16_t *port_ids, const struct fe_linkdef 
 	if (graph_setup(dp, conf->graph, socket, err, errlen) < 0)
 		goto fail;
 	dp->one_switch = dp->graph->nsw == 1 && dp->graph->ntrunks == 0;
-	dp->nlinks = 2 * nports + dp->graph->nhl; /* the link table's rows (fe_dp_link_id()) */
+	dp->nlinks = fe_dp_link_id(dp, FE_LINK_HOP, dp->graph->nhl); /* the table's rows */
 	if (conf->measure && measure_setup(dp, conf->measure, socket, err, errlen) < 0)
 		goto fail;
 	if (conf->lcores > 1 && handoff_setup(dp, socket, err, errlen) < 0)
@@ -591,7 +592,7 @@ tx_lateness(struct fe_port *p, uint16_t sent, uint64_t tx_tsc)
 static inline uint16_t
 tx_burst(struct fe_dp *dp, unsigned i, uint64_t now)
 {
-	struct fe_tap *tap = fe_tap_on(&dp->tap, 2 * i + 1);
+	struct fe_tap *tap = fe_tap_on(&dp->tap, fe_dp_link_id(dp, FE_LINK_DOWN, i));
 	struct fe_port *p = &dp->ports[i];
 	uint64_t bytes, tx_tsc;
 	uint16_t sent;
@@ -732,13 +733,14 @@ ctl_requests(struct fe_dp *dp, uint64_t now, unsigned role)
 		__atomic_store_n(reset_done, reset, __ATOMIC_RELEASE);
 	}
 	if (unlikely(hold != *hold_done)) {
-		struct fe_port *p = &dp->ports[dp->hold_link / 2];
-		unsigned owner = dp->hold_link % 2 ? FE_ROLE_DOWN : FE_ROLE_UP;
+		unsigned q;
+		const enum fe_link_kind k = fe_dp_port_link(dp->hold_link, &q);
+		struct fe_port *p = &dp->ports[q];
+		unsigned owner = k == FE_LINK_DOWN ? FE_ROLE_DOWN : FE_ROLE_UP;
 
 		if (role & owner) {
-			if (dp->hold_link % 2) /* a host's pause: the watchdog times it */
-				fe_switch_hold_down(dp, dp->hold_link / 2, now,
-						    now + dp->hold_ticks);
+			if (k == FE_LINK_DOWN) /* a host's pause: the watchdog times it */
+				fe_switch_hold_down(dp, q, now, now + dp->hold_ticks);
 			else
 				fe_link_hold(&p->up, now, now + dp->hold_ticks);
 		}

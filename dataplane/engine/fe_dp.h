@@ -476,6 +476,14 @@ fe_dp_link_id(const struct fe_dp *dp, enum fe_link_kind k, unsigned i)
 	return k == FE_LINK_HOP ? 2 * dp->nports + i : 2 * i + (k == FE_LINK_DOWN);
 }
 
+/* A port's link n (below the links between switches): up or down, of port *i. */
+static inline enum fe_link_kind
+fe_dp_port_link(unsigned n, unsigned *i)
+{
+	*i = n / 2;
+	return n % 2 ? FE_LINK_DOWN : FE_LINK_UP;
+}
+
 static inline enum fe_link_kind
 fe_dp_link_kind(const struct fe_dp *dp, unsigned n, unsigned *i)
 {
@@ -483,8 +491,14 @@ fe_dp_link_kind(const struct fe_dp *dp, unsigned n, unsigned *i)
 		*i = n - 2 * dp->nports;
 		return FE_LINK_HOP;
 	}
-	*i = n / 2;
-	return n % 2 ? FE_LINK_DOWN : FE_LINK_UP;
+	return fe_dp_port_link(n, i);
+}
+
+/* The rows of the table that are the ports' links: 0 to this, less one. */
+static inline unsigned
+fe_dp_port_links(const struct fe_dp *dp)
+{
+	return fe_dp_link_id(dp, FE_LINK_HOP, 0);
 }
 
 /* Link n's name as users write it ("0.up", "leaf1>spine2"), into buf (fe_graph.c). */

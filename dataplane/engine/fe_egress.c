@@ -40,7 +40,8 @@ fe_egress_wd(struct fe_dp *dp, unsigned in, unsigned q, struct rte_mbuf *m, uint
 		FE_CNT_ADD(out->down.st.in_pkts, 1);
 		FE_CNT_ADD(out->down.st.in_bytes, rte_pktmbuf_pkt_len(m));
 		fe_link_drop_cause(&out->down, FE_LINK_DROP_WATCHDOG, rte_pktmbuf_pkt_len(m), lane);
-		fe_linkop_drop_free(dp, 2 * q + 1, m, FE_LINK_DROP_WATCHDOG, t);
+		fe_linkop_drop_free(dp, fe_dp_link_id(dp, FE_LINK_DOWN, q), m,
+				    FE_LINK_DROP_WATCHDOG, t);
 		return;
 	}
 	if (fe_egress_admit(dp, in, q, m, t, lane) == 0 && out->down.hold_until > t &&

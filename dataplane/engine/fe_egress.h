@@ -85,11 +85,12 @@ fe_egress_admit(struct fe_dp *dp, unsigned in, unsigned q, struct rte_mbuf *m, u
 
 	if (fe_pfc_admit(pfc, dp->held[acct], rte_pktmbuf_pkt_len(m)) < 0) {
 		fe_link_drop(&out->down, FE_LINK_DROP_HEADROOM, rte_pktmbuf_pkt_len(m), lane);
-		fe_linkop_drop_free(dp, 2 * q + 1, m, FE_LINK_DROP_HEADROOM, t);
+		fe_linkop_drop_free(dp, fe_dp_link_id(dp, FE_LINK_DOWN, q), m,
+				    FE_LINK_DROP_HEADROOM, t);
 		return -1;
 	}
-	if (fe_linkop_offer(dp, 2 * q + 1, &out->down, &out->down_x, m, t, FE_LABEL(acct, lane),
-			    FE_REGIME_PFC) != 0)
+	if (fe_linkop_offer(dp, fe_dp_link_id(dp, FE_LINK_DOWN, q), &out->down, &out->down_x, m, t,
+			    FE_LABEL(acct, lane), FE_REGIME_PFC) != 0)
 		return -1;
 	fe_egress_pfc_took(dp, in, pfc, lane, dp->held[acct], t);
 	return 0;
@@ -125,7 +126,8 @@ fe_egress_to(struct fe_dp *dp, unsigned in, unsigned q, struct rte_mbuf *m, uint
 			fe_egress_admit(dp, in, q, m, t, lane);
 		return;
 	}
-	fe_linkop_offer(dp, 2 * q + 1, &out->down, &out->down_x, m, t, FE_LABEL(acct, lane), R);
+	fe_linkop_offer(dp, fe_dp_link_id(dp, FE_LINK_DOWN, q), &out->down, &out->down_x, m, t,
+			FE_LABEL(acct, lane), R);
 }
 
 #endif

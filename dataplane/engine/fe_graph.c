@@ -165,7 +165,7 @@ fe_graph_create(struct fe_dp *dp, const struct fe_graph_conf *c, int socket, cha
 			snprintf(err, errlen, "link %s: %s", h->name, e);
 			return -EINVAL;
 		}
-		fe_linkx_init(&h->x, &xc, dp->conf.seed, 2 * dp->nports + i);
+		fe_linkx_init(&h->x, &xc, dp->conf.seed, fe_dp_link_id(dp, FE_LINK_HOP, i));
 	}
 	/* a link given down (loss 100 %) from the start fails over as one cut later does:
 	 * the first pass looks at the links, as after a change */
@@ -569,7 +569,8 @@ static __rte_always_inline void
 arrivals_of(struct fe_dp *dp, unsigned i, void **pkts, const uint64_t *stamps, unsigned k,
 	    uint64_t now, const enum fe_regime R)
 {
-	struct fe_tap *tap = fe_tap_on(&dp->tap, 2 * dp->nports + i); /* a capture of it */
+	struct fe_tap *tap =
+		fe_tap_on(&dp->tap, fe_dp_link_id(dp, FE_LINK_HOP, i)); /* a capture of it */
 
 	for (unsigned j = 0; unlikely(tap != NULL) && j < k; j++)
 		fe_tap_pkt(tap, pkts[j], stamps[j], FE_TAP_DELIVERED);

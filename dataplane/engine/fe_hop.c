@@ -6,7 +6,7 @@
 void
 fe_hop_drop(struct fe_dp *dp, uint16_t h, struct rte_mbuf *m, uint64_t t, uint8_t why)
 {
-	struct fe_tap *tap = fe_tap_on(&dp->tap, 2 * dp->nports + h);
+	struct fe_tap *tap = fe_tap_on(&dp->tap, fe_dp_link_id(dp, FE_LINK_HOP, h));
 
 	if (unlikely(tap != NULL))
 		fe_tap_pkt(tap, m, t, why);

@@ -107,8 +107,8 @@ fe_hop(struct fe_dp *dp, unsigned src, uint16_t h, struct rte_mbuf *m, uint64_t 
 	uint64_t extra = 0;
 
 	/* the link's impairments first, as on a host's link (fe_linkop_offer()) */
-	if (unlikely(hl->x.cfg.active) &&
-	    fe_linkop_impair(dp, 2 * dp->nports + h, &hl->l, &hl->x, m, t, lane, &extra) < 0)
+	if (unlikely(hl->x.cfg.active) && fe_linkop_impair(dp, fe_dp_link_id(dp, FE_LINK_HOP, h),
+							   &hl->l, &hl->x, m, t, lane, &extra) < 0)
 		return;
 	if (R == FE_REGIME_PFC) {
 		fe_hop_pfc(dp, src, h, m, t, lane, extra);
@@ -126,7 +126,7 @@ fe_hop(struct fe_dp *dp, unsigned src, uint16_t h, struct rte_mbuf *m, uint64_t 
 	if (fe_link_enqueue_x(&hl->l, m, rte_pktmbuf_pkt_len(m), t, extra,
 			      FE_LABEL(src * FE_PFC_PRIOS + lane, lane)) < 0 &&
 	    (R != FE_REGIME_LOSSY || likely(!dp->trim) ||
-	     fe_linkop_trim(dp, 2 * dp->nports + h, &hl->l, m, hl->l.last_drop, t,
+	     fe_linkop_trim(dp, fe_dp_link_id(dp, FE_LINK_HOP, h), &hl->l, m, hl->l.last_drop, t,
 			    FE_LABEL(src * FE_PFC_PRIOS + lane, lane)) < 0))
 		fe_hop_drop(dp, h, m, t, hl->l.last_drop);
 }

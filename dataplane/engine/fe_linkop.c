@@ -29,7 +29,9 @@ int
 fe_linkop_trim(struct fe_dp *dp, unsigned n, struct fe_link *l, struct rte_mbuf *m, uint8_t why,
 	       uint64_t t, uint32_t label)
 {
-	const int host = n % 2 && n < 2 * dp->nports; /* a host's down link */
+	unsigned i;
+	const enum fe_link_kind k = fe_dp_link_kind(dp, n, &i);
+	const int host = k == FE_LINK_DOWN; /* a host's down link */
 	uint32_t len = rte_pktmbuf_pkt_len(m), hlen;
 	struct rte_mbuf *h;
 
@@ -39,7 +41,7 @@ fe_linkop_trim(struct fe_dp *dp, unsigned n, struct fe_link *l, struct rte_mbuf 
 		/* a NIC's own frame (an ACK, a NAK) takes the queue of trimmed headers too:
 		 * the switch's control class, ahead of the data (not dropped: the drop the
 		 * link counted is taken back) */
-		if (dp->nic_trimmed(dp, n / 2, m, express_due(l, len, t)) < 0)
+		if (dp->nic_trimmed(dp, i, m, express_due(l, len, t)) < 0)
 			return -1;
 		FE_CNT_SET(l->st.drop_pkts[why], l->st.drop_pkts[why] - 1);
 		FE_CNT_SET(l->st.drop_bytes[why], l->st.drop_bytes[why] - len);
@@ -60,7 +62,7 @@ fe_linkop_trim(struct fe_dp *dp, unsigned n, struct fe_link *l, struct rte_mbuf 
 	fe_linkop_drop_free(dp, n, m, FE_LINK_DROP_TRIM, t);
 	hlen = rte_pktmbuf_pkt_len(h);
 	if (host) {
-		if (dp->nic_trimmed(dp, n / 2, h, express_due(l, hlen, t)) == 0) {
+		if (dp->nic_trimmed(dp, i, h, express_due(l, hlen, t)) == 0) {
 			fe_link_count_through(l, hlen);
 			return 0;
 		}
@@ -75,8 +77,8 @@ fe_linkop_trim(struct fe_dp *dp, unsigned n, struct fe_link *l, struct rte_mbuf 
 	/* between switches: the link's priority queue, ahead of the data it holds; a full
 	 * one drops it (behind the data, headers would fill the buffer that trimmed them, and
 	 * every frame sent again would be trimmed in turn) */
-	if (n >= 2 * dp->nports) {
-		if (dp->hop_trimmed(dp, n - 2 * dp->nports, h, express_due(l, hlen, t)) == 0)
+	if (k == FE_LINK_HOP) {
+		if (dp->hop_trimmed(dp, i, h, express_due(l, hlen, t)) == 0)
 			return 0;
 		fe_link_drop_cause(l, FE_LINK_DROP_WIRE, hlen, FE_LABEL_CLASS(label));
 		fe_linkop_drop_free(dp, n, h, FE_LINK_DROP_WIRE, t);

@@ -126,16 +126,18 @@ static inline int
 fe_linkop_pass_through(struct fe_dp *dp, unsigned n, struct fe_link *l, struct rte_mbuf *m,
 		       uint32_t len, uint64_t t)
 {
-	struct fe_port *p = &dp->ports[n / 2];
+	unsigned q;
+	const int down = fe_dp_port_link(n, &q) == FE_LINK_DOWN;
+	struct fe_port *p = &dp->ports[q];
 	struct fe_tap *tap;
 
-	if (n % 2 && (p->txq_n == FE_BURST || p->nic != NULL)) /* a NIC takes it at TX */
+	if (down && (p->txq_n == FE_BURST || p->nic != NULL)) /* a NIC takes it at TX */
 		return -1;
 	fe_link_count_through(l, len);
 	tap = fe_tap_on(&dp->tap, n);
 	if (unlikely(tap != NULL))
 		fe_tap_pkt(tap, m, t, FE_TAP_DELIVERED);
-	if (n % 2) {
+	if (down) {
 		p->txq_due[p->txq_n] = t;
 		p->txq[p->txq_n++] = m;
 		p->txq_bytes += len;

@@ -48,8 +48,8 @@ ingress(struct fe_dp *dp, unsigned in, struct rte_mbuf *m, uint64_t now, const e
 {
 	struct fe_port *p = &dp->ports[in];
 
-	if (fe_linkop_offer(dp, 2 * in, &p->up, &p->up_x, m, now, FE_LABEL(0, lane_of(dp, m)), R) ==
-	    FE_LINKOP_ARRIVE)
+	if (fe_linkop_offer(dp, fe_dp_link_id(dp, FE_LINK_UP, in), &p->up, &p->up_x, m, now,
+			    FE_LABEL(0, lane_of(dp, m)), R) == FE_LINKOP_ARRIVE)
 		arrive_call(dp, in, m, now, R);
 }
 
@@ -329,8 +329,9 @@ ingress_burst(struct fe_dp *dp, unsigned in, struct rte_mbuf **pkts, unsigned n,
 
 		if (dp->conf.lanes <= 1) { /* one lane: no header to read for it */
 			for (unsigned i = 0; i < n; i++)
-				if (fe_linkop_offer(dp, 2 * in, &p->up, &p->up_x, pkts[i], now,
-						    FE_LABEL(0, 0), R) == FE_LINKOP_ARRIVE)
+				if (fe_linkop_offer(dp, fe_dp_link_id(dp, FE_LINK_UP, in), &p->up,
+						    &p->up_x, pkts[i], now, FE_LABEL(0, 0),
+						    R) == FE_LINKOP_ARRIVE)
 					arrive_call(dp, in, pkts[i], now, R);
 		} else {
 			for (unsigned i = 0; i < n; i++)
@@ -494,7 +495,7 @@ static __rte_always_inline void
 arrive_burst(struct fe_dp *dp, unsigned in, struct rte_mbuf **pkts, const uint64_t *stamps,
 	     unsigned n, const enum fe_regime R)
 {
-	struct fe_tap *tap = fe_tap_on(&dp->tap, 2 * in);
+	struct fe_tap *tap = fe_tap_on(&dp->tap, fe_dp_link_id(dp, FE_LINK_UP, in));
 
 	if (unlikely(tap != NULL) || dp->conf.lanes > 1) {
 		for (unsigned i = 0; i < n; i++) {
@@ -528,7 +529,8 @@ storm_drop(struct fe_dp *dp, unsigned q, uint64_t now)
 	while ((n = fe_link_discard_unstarted(&dp->ports[q].down, now, FE_LINK_DROP_WATCHDOG, pkts,
 					      FE_BURST)) > 0) {
 		for (unsigned i = 0; i < n; i++)
-			fe_linkop_drop_free(dp, 2 * q + 1, pkts[i], FE_LINK_DROP_WATCHDOG, now);
+			fe_linkop_drop_free(dp, fe_dp_link_id(dp, FE_LINK_DOWN, q), pkts[i],
+					    FE_LINK_DROP_WATCHDOG, now);
 		work += n;
 	}
 	return work;
@@ -682,8 +684,9 @@ fe_switch_handoff_in(struct fe_dp *dp, unsigned q, uint64_t now)
 		for (unsigned i = 0; i < n; i++)
 			rte_prefetch0(h[i].m);
 		for (unsigned i = 0; i < n; i++)
-			fe_linkop_offer(dp, 2 * q + 1, &out->down, &out->down_x, h[i].m, h[i].t,
-					h[i].label, FE_REGIME_LOSSY); /* a pipeline: lossy only */
+			fe_linkop_offer(dp, fe_dp_link_id(dp, FE_LINK_DOWN, q), &out->down,
+					&out->down_x, h[i].m, h[i].t, h[i].label,
+					FE_REGIME_LOSSY); /* a pipeline: lossy only */
 		total += n;
 	} while (n == FE_BURST && total < FE_BURST * 16);
 	return total;

@@ -15,31 +15,36 @@
 
 static uint64_t update_gen;
 
-/* Link n: the ports' (2 x port, + 1 down), then the links between switches (fe_graph.h). */
+/* Link n's definition now (the link table's numbering: fe_dp_link_kind()). */
 static const struct fe_linkdef *
 cur_def(const struct fe_dp *dp, unsigned n)
 {
-	if (n >= 2 * dp->nports)
-		return &dp->desc.hop[n - 2 * dp->nports];
-	return n % 2 ? &dp->desc.down[n / 2] : &dp->desc.up[n / 2];
+	unsigned i;
+	const enum fe_link_kind k = fe_dp_link_kind(dp, n, &i);
+
+	return k == FE_LINK_HOP	   ? &dp->desc.hop[i]
+	       : k == FE_LINK_DOWN ? &dp->desc.down[i]
+				   : &dp->desc.up[i];
 }
 
 static const struct fe_link *
 cur_link(const struct fe_dp *dp, unsigned n)
 {
-	if (n >= 2 * dp->nports)
-		return &dp->graph->hl[n - 2 * dp->nports].l;
-	return n % 2 ? &dp->ports[n / 2].down : &dp->ports[n / 2].up;
+	unsigned i;
+	const enum fe_link_kind k = fe_dp_link_kind(dp, n, &i);
+
+	return k == FE_LINK_HOP	   ? &dp->graph->hl[i].l
+	       : k == FE_LINK_DOWN ? &dp->ports[i].down
+				   : &dp->ports[i].up;
 }
 
 /* "link 0.up", "link leaf1>spine2": link n in messages. */
 static const char *
 link_name(const struct fe_dp *dp, unsigned n, char *buf, size_t len)
 {
-	if (n >= 2 * dp->nports)
-		snprintf(buf, len, "link %s", dp->graph->hl[n - 2 * dp->nports].name);
-	else
-		snprintf(buf, len, "link %u.%s", n / 2, n % 2 ? "down" : "up");
+	char name[80];
+
+	snprintf(buf, len, "link %s", fe_dp_link_name(dp, n, name, sizeof(name)));
 	return buf;
 }
 
@@ -170,15 +175,16 @@ fe_update_build_fabric(struct fe_dp *dp, const struct fe_linkdef *up, const stru
 	if (u->links == NULL)
 		goto nomem;
 	for (unsigned n = 0; n < u->nlinks; n++) {
-		const struct fe_linkdef *d =
-			n >= 2 * dp->nports ? (hop ? &hop[n - 2 * dp->nports] : cur_def(dp, n))
-			: n % 2		    ? &down[n / 2]
-					    : &up[n / 2];
+		unsigned i;
+		const enum fe_link_kind k = fe_dp_link_kind(dp, n, &i);
+		const struct fe_linkdef *d = k == FE_LINK_HOP	 ? (hop ? &hop[i] : cur_def(dp, n))
+					     : k == FE_LINK_DOWN ? &down[i]
+								 : &up[i];
 
 		if (build_link(dp, &u->links[n], n, d, err, errlen) < 0)
 			goto fail;
-		if (n >= 2 * dp->nports &&
-		    fe_trunk_split_delay(dp, n - 2 * dp->nports, &u->links[n].cfg, err, errlen) < 0)
+		if (k == FE_LINK_HOP &&
+		    fe_trunk_split_delay(dp, i, &u->links[n].cfg, err, errlen) < 0)
 			goto fail;
 		/* what it derives, from the cfg as this box runs it */
 		if (fe_link_derive(dp, fab, n, d, &u->links[n].cfg, &u->links[n].dv, err, errlen) <

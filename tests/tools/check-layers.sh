@@ -18,6 +18,9 @@
 #     file calls a function that a file listed after it defines (a lower layer reaches up
 #     only through a table of functions: the regime's, fe_regime.h, and dp->nic_trimmed).
 #     Include-and-call cycles cannot form.
+#  7. the link table's numbering is written out once (fe_dp.h: fe_dp_link_id(),
+#     fe_dp_link_kind(), fe_dp_port_link()): no "2 * port (+ 1)", "2 * nports + h" or
+#     "n / 2", "n % 2" for a link anywhere else in dataplane/ or control/.
 # usage: check-layers.sh [SRC]      (SRC: the source tree; default: this script's)
 #        check-layers.sh --self-test (each check must catch a planted violation)
 set -u
@@ -168,7 +171,7 @@ check() {
 	# 1: comments are not code: drop // lines and /* */ lines before looking
 	for re in "${WRITES[@]}"; do
 		out=$(grep -rnE --include='*.c' --include='*.h' "$re" "$src/control" |
-			grep -vE ':[0-9]+:[[:space:]]*(/?\*|//)')
+			grep -vE ':[0-9]+:[[:space:]]*(/\*|\*( |$)|//)')
 		if [ -n "$out" ]; then
 			echo "control/ writes an engine field (use dataplane/engine/fe_ctlif.h):"
 			echo "$out"
@@ -192,7 +195,7 @@ check() {
 	# 4
 	out=$(grep -nE '#include "fe_update\.h"' "$src"/dataplane/engine/fe_dp.c 2>/dev/null
 	      grep -nE '\bfe_dp_[a-z_]+\(' "$src"/dataplane/engine/fe_update.c 2>/dev/null |
-		grep -vE 'fe_dp_(ack|tsc_ns)\(')
+		grep -vE 'fe_dp_(ack|tsc_ns|link_id|link_kind|link_name|port_link|port_links)\(')
 	if [ -n "$out" ]; then
 		echo "the change path goes both ways between fe_dp.c and fe_update.c:"
 		echo "$out"
@@ -205,6 +208,16 @@ check() {
 		"$src"/dataplane/engine/*.c 2>/dev/null)
 	if [ -n "$out" ]; then
 		echo "the engine tests the regime outside its set-up (dispatch it: fe_regime.h):"
+		echo "$out"
+		bad=$((bad + 1))
+	fi
+	# 7
+	out=$(grep -rnE --include='*.c' --include='*.h' \
+		'2 \* (\(unsigned\)|\(uint32_t\))?(port|in|q|[a-z]+->nports|[a-z]+->dp->nports|nports)\b|\bn (/|%) 2\b' \
+		"$src/dataplane" "$src/control" 2>/dev/null | grep -v '/dataplane/engine/fe_dp\.h:' |
+		grep -vE ':[0-9]+:[[:space:]]*(/\*|\*( |$)|//)')
+	if [ -n "$out" ]; then
+		echo "the link table's numbering written out (use fe_dp_link_id(), fe_dp_link_kind()):"
 		echo "$out"
 		bad=$((bad + 1))
 	fi
@@ -221,7 +234,7 @@ check() {
 if [ "${1:-}" = --self-test ]; then
 	t=$(mktemp -d)
 	trap 'rm -rf "$t"' EXIT
-	mkdir -p "$t/control" "$t/dataplane/models" "$t/dataplane/engine"
+	mkdir -p "$t/control/server" "$t/dataplane/models" "$t/dataplane/engine"
 	plant() { # a file of control/ with one line; expect the check to fail on it
 		printf '%s\n' "$2" >"$t/$1"
 		if check "$t" >/dev/null; then
@@ -240,6 +253,9 @@ if [ "${1:-}" = --self-test ]; then
 	plant control/x.c '#include "fe_update.h"'
 	plant dataplane/models/m.c '#include <rte_mbuf.h>'
 	plant dataplane/engine/fe_update.c '	s = fe_dp_causal_step(dp);'
+	plant control/server/x.c '		*n = 2 * (unsigned)port + (dirs == FE_SEL_DOWN);'
+	plant dataplane/engine/x.c '	tap = fe_tap_on(&dp->tap, 2 * dp->nports + h);'
+	plant dataplane/engine/x.c '	struct fe_port *p = &dp->ports[n / 2];'
 	plant dataplane/engine/fe_dp.c '#include "fe_update.h"'
 	plant dataplane/engine/fe_switch.c "$(printf '%s\n' 'static void' \
 		'to_egress(struct fe_dp *dp)' '{' '	if (dp->conf.regime == FE_REGIME_PFC)')"
@@ -258,7 +274,8 @@ if [ "${1:-}" = --self-test ]; then
 	# and what it must let pass: reads, comparisons, a local's own fields
 	printf '%s\n' '	if (dp->nports == 2 && c->dp->hz >= 1 && x != dp->graph)' \
 		'	n = dp->nports;' '	/* dp->tap = NULL is what fe_ctlif_untap() does */' \
-		'	fe_ctlif_hold(c->dp, 2 * port, ns, CTL_WAIT_NS);' >"$t/control/ok.c"
+		'	fe_ctlif_hold(c->dp, fe_dp_link_id(c->dp, FE_LINK_UP, port), ns, CTL_WAIT_NS);' \
+		'	f[18 + 2 * p] = (uint8_t)(quanta >> 8);' >"$t/control/ok.c"
 	printf '%s\n' 'static int' 'regime_setup(struct fe_dp *dp)' '{' \
 		'	switch (dp->conf.regime) {' >"$t/dataplane/engine/fe_dp.c"
 	# a call downward, and a mention of an upper function in a comment
@@ -274,7 +291,7 @@ if [ "${1:-}" = --self-test ]; then
 		echo "check-layers: a clean file was refused"
 		exit 1
 	fi
-	echo "check-layers: self-test passed (17 planted violations caught, clean code passed)"
+	echo "check-layers: self-test passed (20 planted violations caught, clean code passed)"
 	exit 0
 fi
 
@@ -289,7 +306,7 @@ done
 if check "$src"; then
 	echo "check-layers: control/ writes no engine field, includes no inner header; models" \
 		"have no DPDK; the change path is one way; the regime is tested only in set-up;" \
-		"the engine's files stand in their layers"
+		"the engine's files stand in their layers; the link table's numbering is written once"
 	exit 0
 fi
 exit 1
