@@ -55,6 +55,7 @@ fe_nic_setup(struct fe_dp *dp, unsigned i, int socket, char *err, size_t errlen)
 	}
 	n->window = w;
 	n->cc_mode = fe_nic_cc(prm);
+	n->probes = prm->model == FE_NIC_UEC && n->cc_mode == FE_CC_NSCC;
 	/* line_bps and cc: derived from the up link's rate (fe_derive.h) */
 	fe_ibcc_compile(prm, dp->hz, &n->ib);
 	/* timeout_ticks: derived from the fabric's queues with timeout: path (fe_derive.h) */
@@ -206,6 +207,7 @@ flow_init(struct fe_nicport *n, struct fe_nic_flow *fl, const struct fe_nic_key 
 	fe_nscc_init(&fl->nscc, &n->nscc, 0);
 	fe_rccc_snd_init(&fl->rccc, &n->rccc);
 	fl->rto_at = UINT64_MAX;
+	fl->probe_at = UINT64_MAX;
 }
 
 /* The slot flow k has, among the few it may have; NULL if none. */
@@ -420,6 +422,13 @@ reps_next(struct fe_nic_flow *fl)
 	return ev;
 }
 
+/* The entropy reps_next() would give, left for it. */
+static inline uint8_t
+reps_peek(const struct fe_nic_flow *fl)
+{
+	return fl->ev_n ? fl->evs[fl->ev_head % FE_NIC_EVS] : fl->ev_next;
+}
+
 /* The frame sent with entropy ev was acknowledged, ece: with CE. Unmarked, its entropy is
  * used again; marked (or lost: never acknowledged so), it is abandoned. */
 static inline void
@@ -503,6 +512,114 @@ credit_wait(struct fe_port *p, const struct fe_nic_flow *fl)
 	return 1;
 }
 
+static struct rte_mbuf *ctl_make(struct fe_dp *dp, const uint8_t *hdr, enum fe_nic_ctl kind,
+				 unsigned to, uint32_t qpn, uint32_t psn, uint64_t sack);
+static void ctl_up(struct fe_dp *dp, unsigned at, struct rte_mbuf *m, enum fe_nic_ctl kind,
+		   uint64_t now);
+
+/*
+ * Model uec, cc nscc: SLEEK's loss probes, as uet-htsim's sender runs them (UecSrc::
+ * processAck, sendProbe, runSleek; probe_first_trial_time 3, probe_retry_time 5). Every
+ * ACK re-arms the timer while anything is unacknowledged or waits to be sent: a base RTT
+ * and the target delay on when all was sent, 3 base RTTs while some waits; when it
+ * fires a probe goes (a control frame, on the entropy the next frame would take), and
+ * the timer again 5 base RTTs on. The receiver answers at once with its SACK state; an answer whose
+ * delay is below the target finds the network empty: what is unacknowledged is lost, not queued,
+ * and is sent again (sleek_resend()), a tail loss costing a round trip or so instead of the
+ * timeout.
+ */
+#define FE_NIC_PROBE_FIRST 3
+#define FE_NIC_PROBE_RETRY 5
+
+static inline void
+probe_arm(struct fe_nicport *n, struct fe_nic_flow *fl, uint64_t now)
+{
+	if (fl->una == fl->next_psn && fl->pend_n == 0) {
+		fl->probe_at = UINT64_MAX;
+		return;
+	}
+	fl->probe_at = now + (fl->pend_n ? FE_NIC_PROBE_FIRST * fl->nscc.base_rtt
+					 : fl->nscc.base_rtt + n->nscc.target);
+	n->next_event = RTE_MIN(n->next_event, fl->probe_at);
+}
+
+/* Flow fl of port `in` sends a probe (its timer fired): toward its receiver, the way
+ * the flow's data goes, headed as its oldest frame unacknowledged or waiting. */
+static void
+send_probe(struct fe_dp *dp, unsigned in, struct fe_nic_flow *fl, uint64_t now)
+{
+	struct fe_nicport *n = dp->ports[in].nic;
+	const struct rte_mbuf *d = fl->una != fl->next_psn ? fl->win[fl->una & (n->window - 1)].m
+				   : fl->pend_n		   ? n->pend[fl->pend_head].m
+							   : NULL;
+	uint32_t qpn = (uint32_t)(fl - n->flows) | (uint32_t)fl->gen << 8;
+	struct rte_mbuf *m;
+
+	fl->probe_at = d ? now + FE_NIC_PROBE_RETRY * fl->nscc.base_rtt : UINT64_MAX;
+	if (d == NULL)
+		return;
+	fl->probe_n = (uint8_t)((fl->probe_n + 1) & 0x7f);
+	m = ctl_make(dp, rte_pktmbuf_mtod(d, const uint8_t *), FE_NIC_PROBE, in, qpn, fl->probe_n,
+		     0);
+	if (m == NULL)
+		return;
+	/* REPS: the entropy the next frame would take, left to it: a probe's answer says
+	 * nothing of the data's fate on that path (a loss may spare the small frames) */
+	*fe_nic_tag(dp, m) |= (uint64_t)reps_peek(fl) << 56;
+	fl->probe_sent = now ? now : 1;
+	ctl_up(dp, in, m, FE_NIC_PROBE, now);
+}
+
+/*
+ * The answer to flow fl's probe number `probe` reached its sender at now (its SACK taken
+ * already): the last probe's, with a delay below NSCC's target, the flow enters loss
+ * recovery up to what it has sent. An older probe's answer says nothing of the delay.
+ */
+static void
+probe_answered(struct fe_port *p, struct fe_nic_flow *fl, uint32_t probe, uint64_t now)
+{
+	struct fe_nicport *n = p->nic;
+	uint64_t rtt, delay;
+
+	if (fl->probe_sent == 0 || probe != fl->probe_n)
+		return;
+	rtt = now - fl->probe_sent;
+	delay = rtt > fl->nscc.base_rtt ? rtt - fl->nscc.base_rtt : 0;
+	fl->probe_sent = 0;
+	if (delay >= n->nscc.target || fl->una == fl->next_psn)
+		return; /* queued, not lost (or nothing left) */
+	fl->recovering = 1;
+	fl->recover_to = fl->next_psn;
+	fl->rtx_next = fl->una;
+	FE_CNT_ADD(p->st.nic_probe_recoveries, 1);
+}
+
+/*
+ * Loss recovery (runSleek's): every frame from the cumulative ACK up to the recovery
+ * point, within a congestion window of it, not acknowledged selectively, is sent again,
+ * once; recovery ends when the cumulative ACK reaches the point.
+ */
+static void
+sleek_resend(struct fe_nicport *n, struct fe_nic_flow *fl)
+{
+	uint32_t cwnd = (uint32_t)(fl->nscc.cwnd / (double)(n->nscc.mss ? n->nscc.mss : 1));
+	uint32_t lim = fl->una + RTE_MAX(cwnd, 1u), from;
+
+	if (!fl->recovering)
+		return;
+	if ((int32_t)(fl->una - fl->recover_to) >= 0) {
+		fl->recovering = 0;
+		return;
+	}
+	if ((int32_t)(lim - fl->recover_to) > 0)
+		lim = fl->recover_to;
+	from = (int32_t)(fl->rtx_next - fl->una) > 0 ? fl->rtx_next : fl->una;
+	if ((int32_t)(lim - from) <= 0)
+		return;
+	mark_again(n, fl, from, lim);
+	fl->rtx_next = lim;
+}
+
 /* One flow of port `in`: resends first, then new frames, as pacing, the window and the
  * credit let. */
 static unsigned
@@ -534,6 +651,9 @@ service_flow(struct fe_dp *dp, unsigned in, struct fe_nic_flow *fl, uint64_t now
 			fl->gen++;
 			fl->next_psn = fl->una = fl->resend = fl->expect = 0;
 			fl->trimmed = 0;
+			fl->recovering = 0;
+			fl->probe_at = UINT64_MAX;
+			fl->probe_sent = 0;
 		} else {
 			/* the sender has lost track: every unacknowledged frame again, whatever
 			 * the recovery (a selective receiver discards what it holds already) */
@@ -543,6 +663,8 @@ service_flow(struct fe_dp *dp, unsigned in, struct fe_nic_flow *fl, uint64_t now
 				fe_rccc_timeout(&fl->rccc);
 		}
 	}
+	if (n->probes && now >= fl->probe_at)
+		send_probe(dp, in, fl, now);
 	while (*budget > 0 && fl->next_t <= now) {
 		struct rte_mbuf *m = NULL;
 		uint32_t psn, len;
@@ -640,6 +762,8 @@ service_flow(struct fe_dp *dp, unsigned in, struct fe_nic_flow *fl, uint64_t now
 		*next = RTE_MIN(*next, *budget ? fl->next_t : drain);
 	if (fl->una != fl->next_psn)
 		*next = RTE_MIN(*next, fl->rto_at);
+	if (n->probes)
+		*next = RTE_MIN(*next, fl->probe_at);
 	if ((n->cc_mode == FE_CC_DCQCN && fl->cc.limited) ||
 	    (n->cc_mode == FE_CC_IB && fl->ib.becns))
 		rate_counters(p, fl);
@@ -708,20 +832,19 @@ fe_nic_service(struct fe_dp *dp, uint64_t now)
  * uec's selective acknowledgement, its bitmap in the low 32 bits and how far past psn + 1
  * it starts in the high ones (fe_nic_ctl_sack_set()).
  */
-static void
-send_ctl(struct fe_dp *dp, unsigned at, const uint8_t *hdr, enum fe_nic_ctl kind, unsigned to,
-	 uint32_t qpn, uint32_t psn, uint64_t sack, uint64_t now)
+static struct rte_mbuf *
+ctl_make(struct fe_dp *dp, const uint8_t *hdr, enum fe_nic_ctl kind, unsigned to, uint32_t qpn,
+	 uint32_t psn, uint64_t sack)
 {
 	/* a pool of their own: kept copies and queued frames cannot starve the ACKs that
 	 * free them */
 	struct rte_mbuf *m = rte_pktmbuf_alloc(dp->nic_pool);
 	uint8_t *f = m ? (uint8_t *)rte_pktmbuf_append(m, FE_NIC_CTL_LEN) : NULL;
-	struct fe_port *p = &dp->ports[at];
 
 	if (f == NULL) {
 		rte_pktmbuf_free(m);
 		FE_CNT_ADD(dp->sw.nombuf, 1);
-		return;
+		return NULL;
 	}
 	fe_nic_ctl_frame(f, hdr, kind, qpn, psn & FE_PSN_MASK);
 	if (sack)
@@ -730,7 +853,18 @@ send_ctl(struct fe_dp *dp, unsigned at, const uint8_t *hdr, enum fe_nic_ctl kind
 	fe_filter_forget(m, dp->filter_dynoff);
 	if (dp->meas != NULL)
 		*fe_measure_stamp(dp->meas, m) = 0;
-	if (kind == FE_NIC_CNP)
+	return m;
+}
+
+/* Control frame m (ctl_make()) of kind goes into the fabric at port `at`, counted. */
+static void
+ctl_up(struct fe_dp *dp, unsigned at, struct rte_mbuf *m, enum fe_nic_ctl kind, uint64_t now)
+{
+	struct fe_port *p = &dp->ports[at];
+
+	if (kind == FE_NIC_PROBE)
+		FE_CNT_ADD(p->st.nic_probes_sent, 1);
+	else if (kind == FE_NIC_CNP)
 		FE_CNT_ADD(p->st.nic_cnp_sent, 1);
 	else if (kind == FE_NIC_TRIM_NAK)
 		FE_CNT_ADD(p->st.nic_trim_naks_sent, 1);
@@ -743,7 +877,20 @@ send_ctl(struct fe_dp *dp, unsigned at, const uint8_t *hdr, enum fe_nic_ctl kind
 	dp->rg->up(dp, at, m, now);
 }
 
-/* A CNP, ACK or NAK reached the sender's port q. */
+static void
+send_ctl(struct fe_dp *dp, unsigned at, const uint8_t *hdr, enum fe_nic_ctl kind, unsigned to,
+	 uint32_t qpn, uint32_t psn, uint64_t sack, uint64_t now)
+{
+	struct rte_mbuf *m = ctl_make(dp, hdr, kind, to, qpn, psn, sack);
+
+	if (m != NULL)
+		ctl_up(dp, at, m, kind, now);
+}
+
+static void probe_answer(struct fe_dp *dp, unsigned q, struct rte_mbuf *m, uint64_t tag,
+			 uint32_t probe, uint64_t now);
+
+/* A CNP, ACK or NAK reached the sender's port q; or a probe, its receiver's. */
 static void
 consume_ctl(struct fe_dp *dp, unsigned q, struct rte_mbuf *m, uint64_t tag, uint64_t now)
 {
@@ -751,18 +898,23 @@ consume_ctl(struct fe_dp *dp, unsigned q, struct rte_mbuf *m, uint64_t tag, uint
 	struct fe_nicport *n = p->nic;
 	struct fe_nic_flow *fl;
 	enum fe_nic_ctl kind;
-	uint32_t qpn, psn, sack, sack_off;
+	uint32_t qpn, psn, sack, sack_off, probe;
+	int ok = fe_nic_ctl_parse(rte_pktmbuf_mtod(m, const uint8_t *), rte_pktmbuf_data_len(m),
+				  &kind, &qpn, &psn) == 0;
 
+	if (ok && kind == FE_NIC_PROBE) { /* at the receiver: the data's way */
+		probe_answer(dp, q, m, tag, psn, now);
+		return;
+	}
 	/* the QPN names the flow's slot and generation (a flow since gone: stray too) */
-	if (FE_TAG_PORT(tag) != q ||
-	    fe_nic_ctl_parse(rte_pktmbuf_mtod(m, const uint8_t *), rte_pktmbuf_data_len(m), &kind,
-			     &qpn, &psn) < 0 ||
-	    (qpn & 0xff) >= FE_NIC_FLOWS || n->flows[qpn & 0xff].gen != (qpn >> 8 & 0xff)) {
+	if (FE_TAG_PORT(tag) != q || !ok || (qpn & 0xff) >= FE_NIC_FLOWS ||
+	    n->flows[qpn & 0xff].gen != (qpn >> 8 & 0xff)) {
 		FE_CNT_ADD(p->st.nic_stray, 1); /* a flooded copy, at a port it was not for */
 		rte_pktmbuf_free(m);
 		return;
 	}
 	sack = fe_nic_ctl_sack(rte_pktmbuf_mtod(m, const uint8_t *), &sack_off);
+	probe = fe_nic_ctl_probe(rte_pktmbuf_mtod(m, const uint8_t *));
 	rte_pktmbuf_free(m);
 	fl = &n->flows[qpn & 0xff];
 	if (n->cc_mode == FE_CC_RCCC && kind != FE_NIC_CNP) /* the receiver has spoken */
@@ -787,7 +939,8 @@ consume_ctl(struct fe_dp *dp, unsigned q, struct rte_mbuf *m, uint64_t tag, uint
 		}
 		break;
 	case FE_NIC_ACK:
-	case FE_NIC_ACK_ECE: {
+	case FE_NIC_ACK_ECE:
+	case FE_NIC_PROBE_ACK: { /* a probe's answer: an ACK, its round trip the probe's */
 		uint64_t rtt, acked;
 
 		FE_CNT_ADD(p->st.nic_acks_recv, 1);
@@ -801,10 +954,18 @@ consume_ctl(struct fe_dp *dp, unsigned q, struct rte_mbuf *m, uint64_t tag, uint
 		acked = ack_to(n, p, fl, psn, now, &rtt);
 		if (sack)
 			acked += sacked(n, fl, psn + sack_off, sack, kind == FE_NIC_ACK_ECE);
+		if (kind == FE_NIC_PROBE_ACK)
+			rtt = 0; /* not the acknowledged frame's */
 		if (n->cc_mode == FE_CC_NSCC) {
 			fe_nscc_ack(&fl->nscc, &n->nscc, acked, rtt, kind == FE_NIC_ACK_ECE,
 				    fl->flight, now);
 			nscc_counters(p, fl);
+		}
+		if (n->probes) { /* SLEEK: the probe timer again, a probe's verdict, resends */
+			probe_arm(n, fl, now);
+			if (kind == FE_NIC_PROBE_ACK)
+				probe_answered(p, fl, probe, now);
+			sleek_resend(n, fl);
 		}
 		if (fl->pend_n || fl->resend != fl->next_psn) /* a window reopened */
 			activate(n, fl);
@@ -820,6 +981,8 @@ consume_ctl(struct fe_dp *dp, unsigned q, struct rte_mbuf *m, uint64_t tag, uint
 			fl->rto_at = now + n->timeout_ticks;
 			activate(n, fl);
 		}
+		break;
+	case FE_NIC_PROBE: /* answered above, at the receiver */
 		break;
 	case FE_NIC_TRIM_NAK: /* that frame only: nothing before it is acknowledged */
 		FE_CNT_ADD(p->st.nic_trim_naks_recv, 1);
@@ -928,6 +1091,27 @@ ack_owed(struct fe_nicport *rn, struct fe_nic_flow *fl, uint32_t id)
 	}
 }
 
+/*
+ * Model uec: what receiving NIC rn holds of flow fl after its gap, acknowledged
+ * selectively: the 32 frames up to the newest held (fl->top), so that frames far past a
+ * gap that SLEEK has not yet taken for a loss come back too (send_ctl()'s sack); 0: none.
+ */
+static uint64_t
+sack_of(const struct fe_nicport *rn, const struct fe_nic_flow *fl)
+{
+	uint64_t sack = 0;
+	uint32_t off = 0;
+
+	if (rn->prm.model != FE_NIC_UEC || fl->nheld == 0)
+		return 0;
+	if ((int32_t)(fl->top - (fl->expect + 1 + 32)) > 0)
+		off = fl->top - (fl->expect + 1 + 32);
+	for (uint32_t k = 0; k < 32; k++)
+		if (fl->held[(fl->expect + 1 + off + k) & (rn->window - 1)] != NULL)
+			sack |= UINT64_C(1) << k;
+	return sack ? sack | (uint64_t)off << 32 : 0;
+}
+
 /* One cumulative ACK a flow that took frames: up to what went to the host. */
 static void
 acks_flush(struct fe_dp *dp, unsigned q, uint64_t now)
@@ -936,22 +1120,8 @@ acks_flush(struct fe_dp *dp, unsigned q, uint64_t now)
 
 	for (uint32_t i = 0; i < rn->nacks; i++) {
 		struct fe_nic_flow *fl = flow_of(dp, rn->acks[i]);
+		uint64_t sack = sack_of(rn, fl);
 
-		uint64_t sack = 0;
-		uint32_t off = 0;
-
-		/* model uec: what it holds after the gap, acknowledged selectively: the 32
-		 * frames up to the newest held (fl->top), so that frames far past a gap that
-		 * SLEEK has not yet taken for a loss come back too */
-		if (rn->prm.model == FE_NIC_UEC && fl->nheld) {
-			if ((int32_t)(fl->top - (fl->expect + 1 + 32)) > 0)
-				off = fl->top - (fl->expect + 1 + 32);
-			for (uint32_t k = 0; k < 32; k++)
-				if (fl->held[(fl->expect + 1 + off + k) & (rn->window - 1)] != NULL)
-					sack |= UINT64_C(1) << k;
-			if (sack)
-				sack |= (uint64_t)off << 32;
-		}
 		fl->ack_due = 0;
 		send_ctl(dp, q, fl->hdr, fl->ece ? FE_NIC_ACK_ECE : FE_NIC_ACK, rn->acks[i] >> 8,
 			 qpn_of(fl, rn->acks[i]), fl->expect, sack, now);
@@ -1216,6 +1386,37 @@ trimmed_data(struct fe_dp *dp, unsigned q, struct rte_mbuf *m, uint64_t tag, uin
 			fl->nak_sent = 1;
 	}
 	rte_pktmbuf_free(m);
+}
+
+/*
+ * A probe of flow tag names (model uec, cc nscc) reached the receiving port q: answered
+ * at once with the flow's cumulative and selective ACK, flagged the probe's answer (its
+ * number); made from the probe's own headers, sent back as the probe came.
+ */
+static void
+probe_answer(struct fe_dp *dp, unsigned q, struct rte_mbuf *m, uint64_t tag, uint32_t probe,
+	     uint64_t now)
+{
+	struct fe_port *p = &dp->ports[q];
+	unsigned s = FE_TAG_PORT(tag);
+	uint32_t id = flow_id(s, FE_TAG_SLOT(tag));
+	struct fe_nicport *sn;
+	struct fe_nic_flow *fl = data_flow(dp, q, tag, &sn);
+	struct rte_mbuf *a = NULL;
+
+	if (fl == NULL) {
+		FE_CNT_ADD(p->st.nic_stray, 1);
+		rte_pktmbuf_free(m);
+		return;
+	}
+	FE_CNT_ADD(p->st.nic_probes_recv, 1);
+	a = ctl_make(dp, rte_pktmbuf_mtod(m, const uint8_t *), FE_NIC_PROBE_ACK, s, qpn_of(fl, id),
+		     fl->expect, sack_of(p->nic, fl));
+	rte_pktmbuf_free(m);
+	if (a == NULL)
+		return;
+	fe_nic_ctl_probe_set(rte_pktmbuf_mtod(a, uint8_t *), (uint8_t)probe);
+	ctl_up(dp, q, a, FE_NIC_PROBE_ACK, now);
 }
 
 int

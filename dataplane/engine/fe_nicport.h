@@ -72,6 +72,12 @@ struct fe_nic_flow {
 	uint64_t flight;		/* bytes sent, neither acknowledged nor NAKed */
 	/* cc rccc, its backlog: bytes on the wire queued, and marked to be sent again */
 	uint64_t pend_bytes, again_bytes;
+	/* model uec, cc nscc, SLEEK's loss probe: when it goes (UINT64_MAX: not armed), when
+	 * the last went, its number; loss recovery (a probe found the path
+	 * empty): frames up to recover_to are sent again, those below rtx_next already were */
+	uint64_t probe_at, probe_sent;
+	uint8_t probe_n, recovering;
+	uint32_t recover_to, rtx_next;
 	/* model uec, REPS: entropies that came back unmarked, to be used again (a ring), and
 	 * the next one never used */
 	uint8_t evs[FE_NIC_EVS];
@@ -110,6 +116,7 @@ struct fe_nicport {
 	uint64_t timeout_ticks, cnp_ticks;
 	uint32_t window;
 	uint32_t cc_mode;	 /* enum fe_nic_cc: what runs */
+	uint8_t probes;		 /* model uec, cc nscc: SLEEK's loss probes */
 	struct fe_ibcc_cfg ib;	 /* cc ib */
 	uint64_t line_bps;	 /* the up link's rate (100 Gbit/s if it has none) */
 	struct fe_nscc_cfg nscc; /* cc nscc, at that rate (fe_derive.h) */

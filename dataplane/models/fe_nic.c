@@ -251,8 +251,12 @@ fe_nic_ctl_frame(uint8_t *out, const uint8_t *data, enum fe_nic_ctl kind, uint32
 	uint8_t *ip = out + ETH_HLEN, *udp = ip + 20, *bth = udp + 8;
 
 	memset(out, 0, FE_NIC_CTL_LEN);
-	memcpy(out, data + 6, 6); /* back to the data's source */
-	memcpy(out + 6, data, 6);
+	if (kind == FE_NIC_PROBE) { /* the data's way */
+		memcpy(out, data, 12);
+	} else { /* back to the data's source */
+		memcpy(out, data + 6, 6);
+		memcpy(out + 6, data, 6);
+	}
 	fe_put16(out + 12, ETYPE_IPV4);
 	ip[0] = 0x45;
 	ip[1] = 48 << 2; /* DSCP 48, not ECN-capable */
@@ -260,7 +264,9 @@ fe_nic_ctl_frame(uint8_t *out, const uint8_t *data, enum fe_nic_ctl kind, uint32
 	fe_put16(ip + 6, 0x4000); /* DF */
 	ip[8] = 64;
 	ip[9] = 17;
-	if (off) {
+	if (off && kind == FE_NIC_PROBE) {
+		memcpy(ip + 12, data + off + 12, 8);
+	} else if (off) {
 		memcpy(ip + 12, data + off + 16, 4);
 		memcpy(ip + 16, data + off + 12, 4);
 	}
@@ -286,6 +292,10 @@ fe_nic_ctl_frame(uint8_t *out, const uint8_t *data, enum fe_nic_ctl kind, uint32
 		bth[12] = 0x1e; /* an ACK whose credit field RoCE leaves alone: fabemu's ECN echo */
 	else if (kind == FE_NIC_CREDIT)
 		bth[12] = 0x1d; /* and another: fabemu's RCCC grant */
+	else if (kind == FE_NIC_PROBE)
+		bth[12] = 0x1c; /* fabemu's SLEEK probe */
+	else if (kind == FE_NIC_PROBE_ACK)
+		bth[12] = 0x1b; /* and its answer */
 }
 
 int
@@ -304,6 +314,8 @@ fe_nic_ctl_parse(const uint8_t *f, uint32_t len, enum fe_nic_ctl *kind, uint32_t
 			: (bth[12] & 0xe0) == AETH_NAK_SEQ ? FE_NIC_NAK
 			: bth[12] == 0x1e		   ? FE_NIC_ACK_ECE
 			: bth[12] == 0x1d		   ? FE_NIC_CREDIT
+			: bth[12] == 0x1c		   ? FE_NIC_PROBE
+			: bth[12] == 0x1b		   ? FE_NIC_PROBE_ACK
 							   : FE_NIC_ACK;
 	else
 		return -1;
@@ -331,4 +343,17 @@ fe_nic_ctl_sack(const uint8_t *f, uint32_t *off)
 
 	*off = (uint32_t)msn[0] << 16 | (uint32_t)msn[1] << 8 | msn[2];
 	return (uint32_t)fe_get16(f + FE_NIC_CTL_LEN - 4) << 16 | fe_get16(f + FE_NIC_CTL_LEN - 2);
+}
+
+void
+fe_nic_ctl_probe_set(uint8_t *f, uint8_t probe)
+{
+	/* the 7 reserved bits after the BTH's AckReq, before the PSN */
+	f[ETH_HLEN + 20 + 8 + 8] = (uint8_t)(probe & 0x7f);
+}
+
+uint8_t
+fe_nic_ctl_probe(const uint8_t *f)
+{
+	return f[ETH_HLEN + 20 + 8 + 8] & 0x7f;
 }

@@ -305,14 +305,22 @@ enum fe_nic_ctl {
 	FE_NIC_ACK = 2,
 	FE_NIC_NAK = 3,
 	FE_NIC_TRIM_NAK = 4,
-	FE_NIC_ACK_ECE = 5, /* an ACK with the ECN echo (cc nscc): CE seen since the last */
-	FE_NIC_CREDIT = 6,  /* cc rccc: a grant, its cumulative pull where a SACK goes */
+	FE_NIC_ACK_ECE = 5,   /* an ACK with the ECN echo (cc nscc): CE seen since the last */
+	FE_NIC_CREDIT = 6,    /* cc rccc: a grant, its cumulative pull where a SACK goes */
+	FE_NIC_PROBE = 7,     /* model uec, cc nscc: SLEEK's loss probe, sender to receiver */
+	FE_NIC_PROBE_ACK = 8, /* its answer: an ACK with the receiver's SACK, at once */
 };
 /* FE_NIC_TRIM_NAK (model uec): the frame of PSN psn reached the receiver trimmed; send it
  * again, that one only. A NAK with a syndrome RoCE leaves reserved (0x70): fabemu's.
  * FE_NIC_CREDIT (cc rccc): the receiver's grant, an ACK whose AETH credit count is 0x1d
  * (fabemu's; IB's end-to-end credits take that field too), acknowledging nothing: the
- * flow's cumulative pull, in quanta of 256 bytes (fe_rccc.h), in the SACK's 4 bytes. */
+ * flow's cumulative pull, in quanta of 256 bytes (fe_rccc.h), in the SACK's 4 bytes.
+ * FE_NIC_PROBE (model uec, cc nscc: SLEEK's loss probe, uet-htsim's DATA_PROBE): an ACK
+ * frame whose AETH credit count is 0x1c (fabemu's), the only one of the NIC's frames that
+ * goes the data's way (its addresses the data frame's, not swapped); qpn the sender's
+ * flow, psn the probe's number. FE_NIC_PROBE_ACK: the receiver's answer, an ACK whose
+ * credit count is 0x1b, with its SACK as any ACK's, the probe's number in the BTH's
+ * 7 reserved bits after AckReq (fe_nic_ctl_probe_set()). */
 #define FE_NIC_CTL_LEN 62 /* 14 + 20 + 8 + 12 (BTH) + 4 (AETH) + 4 (ICRC) */
 void fe_nic_ctl_frame(uint8_t *out, const uint8_t *data, enum fe_nic_ctl kind, uint32_t qpn,
 		      uint32_t psn);
@@ -325,6 +333,10 @@ void fe_nic_ctl_frame(uint8_t *out, const uint8_t *data, enum fe_nic_ctl kind, u
  */
 void fe_nic_ctl_sack_set(uint8_t *f, uint32_t sack, uint32_t off);
 uint32_t fe_nic_ctl_sack(const uint8_t *f, uint32_t *off);
+/* FE_NIC_PROBE_ACK: the number (7 bits) of the probe it answers, in the BTH's reserved
+ * bits after AckReq (0 in every other frame). */
+void fe_nic_ctl_probe_set(uint8_t *f, uint8_t probe);
+uint8_t fe_nic_ctl_probe(const uint8_t *f);
 
 /* Read one back: 0 with kind, qpn and psn, or -1 if it is not one. */
 int fe_nic_ctl_parse(const uint8_t *f, uint32_t len, enum fe_nic_ctl *kind, uint32_t *qpn,

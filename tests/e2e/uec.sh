@@ -53,6 +53,7 @@ nrecv=$(j uec "$(port 0)['nic_trim_naks_recv'] + $(port 1)['nic_trim_naks_recv']
 tmo=$(j uec "sum(p['nic_timeouts'] for p in d['ports'])")
 resent=$(j uec "$(port 0)['nic_resent_pkts'] + $(port 1)['nic_resent_pkts']")
 echo "  host 3's down link trimmed $trim; its NIC got $recv headers and sent $nsent NAKs; the senders got $nrecv and resent $resent; buffer drops $tail; NIC timeouts $tmo"
+echo "  SLEEK's probes: $(j uec "sum(p['nic_probes_sent'] for p in d['ports'])") sent, $(j uec "sum(p['nic_probes_recv'] for p in d['ports'])") answered, $(j uec "sum(p['nic_probe_recoveries'] for p in d['ports'])") found the path empty; host 3's NIC discarded $(j uec "$(port 2)['nic_dup_discards']") duplicates"
 fe_check "frames trimmed at host 3's down link" "$trim" 1 1e12
 fe_check "trimmed headers at host 3's NIC, as trimmed" "$recv" "$trim" "$trim"
 fe_check "NAKs the senders got, as sent (none lost)" "$nrecv" "$nsent" "$nsent"
@@ -87,11 +88,12 @@ for p in d["ports"]:
     up, down = links["%d.up" % p["port"]], links["%d.down" % p["port"]]
     assert g("nic_credit_sent") <= g("nic_acks_sent") and g("nic_credit_recv") <= g("nic_acks_recv"), p
     assert up["in_pkts"] + g("nic_stopped_send") == g("rx_pkts") + g("nic_resent_pkts") + \
-        g("nic_cnp_sent") + g("nic_acks_sent") + g("nic_naks_sent") + g("nic_trim_naks_sent"), (p, up)
+        g("nic_cnp_sent") + g("nic_acks_sent") + g("nic_naks_sent") + g("nic_trim_naks_sent") + \
+        g("nic_probes_sent"), (p, up)
     assert down["out_pkts"] == g("tx_pkts") + g("tx_stopped") + g("nic_stopped_recv") + \
         g("nic_oos_discards") + g("nic_dup_discards") + g("nic_stray") + g("nic_edge_drops") + \
         g("nic_cnp_recv") + g("nic_acks_recv") + g("nic_naks_recv") + g("nic_trims_recv") + \
-        g("nic_trim_naks_recv"), (p, down)
+        g("nic_trim_naks_recv") + g("nic_probes_recv"), (p, down)
 PY
 echo "  ok   rccc: every port's frames accounted for, the grants among the ACKs"
 RCCC_RETRANS=$RETRANS

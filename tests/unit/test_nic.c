@@ -227,15 +227,15 @@ Test(nicframe, control_frames_round_trip)
 {
 	static const uint8_t a[6] = {2, 0, 0, 0, 0, 1}, b[6] = {2, 0, 0, 0, 0, 2};
 	uint8_t f[100], c[FE_NIC_CTL_LEN];
-	enum fe_nic_ctl kinds[] = {FE_NIC_CNP,	    FE_NIC_ACK,	    FE_NIC_NAK,
-				   FE_NIC_TRIM_NAK, FE_NIC_ACK_ECE, FE_NIC_CREDIT},
+	enum fe_nic_ctl kinds[] = {FE_NIC_CNP,	   FE_NIC_ACK,	  FE_NIC_NAK,	   FE_NIC_TRIM_NAK,
+				   FE_NIC_ACK_ECE, FE_NIC_CREDIT, FE_NIC_PROBE_ACK},
 			k;
 	uint32_t qpn, psn, off;
 	struct fe_nic_key key;
 
 	tcp_frame(f, sizeof(f), a, b, 2, 1);
 	cr_assert_eq(fe_nic_flow_key(f, sizeof(f), &key), 0);
-	for (int i = 0; i < 6; i++) {
+	for (int i = 0; i < 7; i++) {
 		fe_nic_ctl_frame(c, f, kinds[i], 17, 0xabcdef);
 		cr_assert_eq(memcmp(c, b, 6) == 0 ? -1 : memcmp(c, a, 6), 0, "back to the sender");
 		cr_assert(csum_ok(c));
@@ -259,6 +259,33 @@ Test(nicframe, control_frames_round_trip)
 	cr_assert_eq(psn, 5);
 	cr_assert_eq(fe_nic_ctl_sack(c, &off), 0x80000001);
 	cr_assert_eq(off, 0x123456);
+	/* SLEEK's probe goes the data's way (its addresses not swapped); its answer back,
+	 * an ACK with a SACK and the probe's number */
+	fe_nic_ctl_frame(c, f, FE_NIC_PROBE, 17, 0x7f);
+	cr_assert_eq(memcmp(c, b, 6), 0, "to the data's destination");
+	cr_assert_eq(memcmp(c + 6, a, 6), 0, "from its source");
+	cr_assert_eq(memcmp(c + 26, f + 26, 8), 0, "the data's IPv4 addresses, in order");
+	cr_assert(csum_ok(c));
+	cr_assert_eq(fe_nic_ctl_parse(c, sizeof(c), &k, &qpn, &psn), 0);
+	cr_assert_eq(k, FE_NIC_PROBE);
+	cr_assert_eq(qpn, 17);
+	cr_assert_eq(psn, 0x7f);
+	cr_assert_eq(fe_nic_ctl_probe(c), 0, "a number in the answer only");
+	fe_nic_ctl_frame(c, f, FE_NIC_PROBE_ACK, 17, 0xabcdef);
+	cr_assert_eq(memcmp(c, a, 6), 0, "the answer back to the sender");
+	fe_nic_ctl_sack_set(c, 0x80000003, 0x10);
+	fe_nic_ctl_probe_set(c, 0x55);
+	cr_assert_eq(fe_nic_ctl_parse(c, sizeof(c), &k, &qpn, &psn), 0);
+	cr_assert_eq(k, FE_NIC_PROBE_ACK);
+	cr_assert_eq(psn, 0xabcdef, "the probe's number is not the PSN");
+	cr_assert_eq(fe_nic_ctl_probe(c), 0x55);
+	cr_assert_eq(fe_nic_ctl_sack(c, &off), 0x80000003);
+	cr_assert_eq(off, 0x10);
+	fe_nic_ctl_frame(c, f, FE_NIC_ACK, 17, 5);
+	fe_nic_ctl_probe_set(c, 0x55);
+	cr_assert_eq(fe_nic_ctl_parse(c, sizeof(c), &k, &qpn, &psn), 0);
+	cr_assert_eq(k, FE_NIC_ACK, "the probe's number is not the syndrome");
+	cr_assert_eq(psn, 5);
 	cr_assert_eq(fe_nic_ctl_parse(f, sizeof(f), &k, &qpn, &psn), -1, "TCP is not one");
 	cr_assert_eq(fe_psn_diff(2, 0xfffffe), 4, "PSNs wrap at 2^24");
 }
@@ -1090,7 +1117,7 @@ Test(nic, uec_trim_size)
 		struct fe_nic_params p = nic(FE_NIC_UEC, FE_NIC_SELECTIVE);
 		const struct fe_link_stats *d1;
 		struct fe_link_stats b;
-		uint64_t trims, hdr;
+		uint64_t trims, hdr, probes;
 		struct fe_dp *dp;
 
 		if (k > 0) /* the default is 64 */
@@ -1101,12 +1128,157 @@ Test(nic, uec_trim_size)
 		cr_assert_eq(got, 30, "trim %u: %u of 30 reached host 1", sizes[k], got);
 		trims = d1->drop_pkts[FE_LINK_DROP_TRIM];
 		cr_assert_gt(trims, 0);
-		cr_assert_eq(d1->out_pkts - b.out_pkts, 30 + trims,
-			     "the data frames once, the headers");
-		hdr = d1->out_bytes - b.out_bytes - 30 * 1000;
+		probes = dp->ports[1].st.nic_probes_recv; /* NSCC's loss probes, answered */
+		cr_assert_eq(d1->out_pkts - b.out_pkts, 30 + trims + probes,
+			     "the data frames once, the headers, the probes");
+		hdr = d1->out_bytes - b.out_bytes - 30 * 1000 - probes * FE_NIC_CTL_LEN;
 		cr_assert_eq(hdr, trims * sizes[k], "trim %u: %llu trimmed headers took %llu bytes",
 			     sizes[k], (unsigned long long)trims, (unsigned long long)hdr);
 		cr_assert_eq(d1->drop_bytes[FE_LINK_DROP_TRIM], trims * 1000);
 		done(dp, avail);
 	}
+}
+
+/*
+ * SLEEK's loss probes (uet-htsim: UecSrc::processAck, sendProbe, runSleek): frames 11 and
+ * 12, the last of a flow of 12, are lost; nothing follows them to open a gap, so no NAK.
+ * Under uec with NSCC (the network's RTT 4 us, as the path's: 1 us links, no rate) the
+ * ACK of 1..10 arms the probe timer (a base RTT and the target delay: 7 us), the probe's
+ * answer comes back a round trip later with no delay, and the flow sends 11 and 12 again:
+ * all 12 in order some 17 us after the first was sent, no timeout. Without probes (uec
+ * without congestion control, roce) the same tail waits for the NIC's timeout (67 ms).
+ */
+Test(nic, uec_probe_recovers_a_lost_tail)
+{
+	static const uint32_t models[] = {FE_NIC_UEC, FE_NIC_UEC, FE_NIC_ROCE};
+
+	for (unsigned k = 0; k < 3; k++) {
+		unsigned avail = rte_mempool_avail_count(pool), n = 0;
+		struct fe_nic_params p = nic(models[k], FE_NIC_SELECTIVE);
+		const struct fe_port_stats *s0, *s1;
+		uint64_t t = 10000, end = 10000 + 67108864 + 1000000, at = 0;
+		uint16_t ids[16];
+		struct fe_dp *dp;
+
+		if (k == 1) {
+			p.cc = FE_CC_OFF;
+			p.cc_set = 1;
+		}
+		p.rtt_ns = 4000;
+		dp = engine_x(&p, 11, 2, 0);
+		s0 = &dp->ports[0].st;
+		s1 = &dp->ports[1].st;
+		learn(dp);
+		send_flow(12, 2);
+		for (; t <= end && n < 12; t += t < 1000000 ? 1000 : 100000) {
+			poll2(dp, t);
+			n += collect(1, ids + n, NULL);
+			if (n == 12)
+				at = t;
+		}
+		cr_assert_eq(n, 12, "k %u: %u of 12", k, n);
+		for (unsigned i = 0; i < n; i++)
+			cr_assert_eq(ids[i], i + 1, "in order: frame %u is %u", i, ids[i]);
+		cr_assert_eq(s1->nic_naks_sent, 0, "nothing after the tail: no gap, no NAK");
+		cr_assert_eq(s0->nic_resent_pkts, 2, "11 and 12, once");
+		if (k == 0) {
+			cr_log_info(
+				"uec, nscc: the lost tail recovered %llu ns after the first send, "
+				"%llu probes sent",
+				(unsigned long long)(at - 10000),
+				(unsigned long long)s0->nic_probes_sent);
+			cr_assert_leq(at - 10000, 5 * 4000, "recovered at %llu ns: a few RTTs",
+				      (unsigned long long)(at - 10000));
+			cr_assert_eq(s0->nic_timeouts, 0);
+			cr_assert_eq(s0->nic_probes_sent, 1);
+			cr_assert_eq(s1->nic_probes_recv, 1, "answered at the receiver");
+			cr_assert_eq(s0->nic_probe_recoveries, 1);
+		} else {
+			cr_assert_geq(at - 10000, 67108864, "k %u: the timeout's, at %llu ns", k,
+				      (unsigned long long)(at - 10000));
+			cr_assert_eq(s0->nic_timeouts, 1);
+			cr_assert_eq(s0->nic_probes_sent + s1->nic_probes_recv, 0, "no probes");
+			cr_assert_eq(s0->nic_probe_recoveries, 0);
+		}
+		poll2(dp, t + 100000);
+		cr_assert_eq(s0->nic_copies, 0);
+		cr_assert_eq(s0->nic_acks_recv, s1->nic_acks_sent, "the answer is an ACK too");
+		done(dp, avail);
+	}
+}
+
+/*
+ * A probe answered while the path is still queued says nothing is lost: 40 frames at
+ * once into host 1's down link of 100 Mbit/s (some 81 us a frame: 38 take 3.1 ms), the
+ * last two lost on host 0's up link. NSCC's RTT is 20 us (its target delay 15 us).
+ * Every ACK re-arms the probe timer (35 us) and the probes go (37 while the queue
+ * drains), but each waits behind the queue: the answers come after frame 38, their
+ * delay far above the target, and nothing is sent again. Once they are in, the next
+ * probe finds the path empty: 39 and 40 are sent again, under 0.5 ms after frame 38
+ * (the 37 probes' own time on the link, 250 us, and the timer), with no timeout.
+ */
+Test(nic, uec_probe_through_a_queue_resends_nothing)
+{
+	unsigned avail = rte_mempool_avail_count(pool), n = 0;
+	struct fe_nic_params p = nic(FE_NIC_UEC, FE_NIC_SELECTIVE);
+	struct fe_linkdef up[NP] = {0}, down[NP] = {0};
+	struct fe_dp_conf conf = {.mac_age_ns = 300000000000ULL, .lanes = 1, .seed = 1};
+	const struct fe_port_stats *s0, *s1;
+	uint64_t t = 50000, at38 = 0, at40 = 0, ans = 0, probes38 = 0, recv_ans = 0;
+	uint16_t ids[48];
+	char err[256];
+	struct fe_dp *dp;
+
+	p.rtt_ns = 20000;
+	conf.nic = p;
+	for (int i = 0; i < NP; i++)
+		up[i].link.delay_ns = down[i].link.delay_ns = 1000;
+	down[1].link.rate_bps = 100000000;
+	snprintf(up[0].match, sizeof(up[0].match), "tcp");
+	up[0].drop_first = 39;
+	up[0].drop_count = 2;
+	dp = fe_dp_create(NP, ports, up, down, pool, HZ, &conf, err, sizeof(err));
+	cr_assert_not_null(dp, "%s", err);
+	s0 = &dp->ports[0].st;
+	s1 = &dp->ports[1].st;
+	learn_by(dp, 50000);
+	send_flow(40, 2);
+	for (; t <= 10000000 && n < 40; t += 1000) {
+		poll2(dp, t);
+		n += collect(1, ids + n, NULL);
+		if (n >= 38 && at38 == 0) { /* the queue drained: the probes sent meanwhile */
+			at38 = t;
+			probes38 = s0->nic_probes_sent;
+			cr_assert_eq(s0->nic_resent_pkts, 0,
+				     "nothing sent again through the queue");
+		}
+		if (at38 && ans == 0 && s1->nic_probes_recv >= probes38)
+			ans = t;	      /* the last of them answered */
+		if (ans && t == ans + 3000) { /* and its answer heard: the queue's delay */
+			recv_ans = s0->nic_acks_recv;
+			cr_assert_eq(s0->nic_resent_pkts, 0, "the queued probes' answers");
+			cr_assert_eq(s0->nic_probe_recoveries, 0);
+		}
+		if (n == 40)
+			at40 = t;
+	}
+	cr_log_info("queued: frame 38 at %llu ns, %llu probes sent by then, all answered by "
+		    "%llu ns; 39 and 40 at %llu ns, %llu probes in all",
+		    (unsigned long long)(at38 - 50000), (unsigned long long)probes38,
+		    (unsigned long long)(ans - 50000), (unsigned long long)(at40 - 50000),
+		    (unsigned long long)s0->nic_probes_sent);
+	cr_assert_eq(n, 40, "%u of 40", n);
+	for (unsigned i = 0; i < n; i++)
+		cr_assert_eq(ids[i], i + 1, "in order: frame %u is %u", i, ids[i]);
+	cr_assert_geq(at38 - 50000, 3000000, "38 frames queued: %llu ns",
+		      (unsigned long long)(at38 - 50000));
+	cr_assert_geq(probes38, 10, "probes went while the queue drained: %llu",
+		      (unsigned long long)probes38);
+	cr_assert_neq(recv_ans, 0, "their answers checked");
+	cr_assert_leq(at40 - at38, 500000, "the tail %llu ns after the queue",
+		      (unsigned long long)(at40 - at38));
+	cr_assert_eq(s0->nic_resent_pkts, 2, "39 and 40, once");
+	cr_assert_eq(s0->nic_probe_recoveries, 1);
+	cr_assert_eq(s0->nic_timeouts, 0);
+	done(dp, avail);
 }

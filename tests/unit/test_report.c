@@ -1074,6 +1074,46 @@ Test(report, nic_uec_trimming)
 }
 
 /*
+ * Model uec (NSCC), SLEEK's loss probes: host 0 sends host 1 12 frames, the last two lost
+ * on 0.up (a tail: no gap, no NAK). The ACK of the first ten arms the probe timer; the
+ * probe, answered at once, finds the path empty, and the two are sent again: all 12
+ * delivered with no timeout.
+ */
+static const char *const probe_after[] = {
+	"port.nic_probes_sent",
+	"port.nic_probes_recv",
+	"port.nic_probe_recoveries",
+	NULL,
+};
+
+Test(report, nic_uec_probe)
+{
+	struct fe_linkdef up[NP] = {0}, down[NP] = {0};
+	struct fe_dp_conf conf = nic_conf(FE_NIC_UEC, FE_NIC_SELECTIVE);
+	struct fe_dp *dp;
+	uint64_t t = 50000, tx;
+
+	conf.nic.rtt_ns = 4000; /* the path's: 1 us links, no rate */
+	for (int i = 0; i < NP; i++)
+		up[i].link.delay_ns = down[i].link.delay_ns = 1000;
+	snprintf(up[0].match, sizeof(up[0].match), "tcp");
+	up[0].drop_first = 11;
+	up[0].drop_count = 2;
+	dp = engine(&conf, up, down);
+	learn(dp, t);
+	tx = dp->ports[1].st.tx_pkts;
+	for (uint16_t k = 1; k <= 12; k++)
+		inject_tcp(0, MAC[1], 1000, 0, k);
+	run(dp, &t, 1000000, 1000);
+	expect(dp, "uec, probe", probe_after);
+	cr_assert_eq(dp->ports[1].st.tx_pkts - tx, 12, "all delivered: %llu",
+		     (unsigned long long)(dp->ports[1].st.tx_pkts - tx));
+	cr_assert_eq(dp->ports[0].st.nic_timeouts, 0);
+	cr_assert_eq(dp->ports[0].st.nic_resent_pkts, 2);
+	done(dp);
+}
+
+/*
  * Model uec with RCCC: hosts 0 and 2 send host 1 (every link 100 Mbit/s) 40 frames each at
  * once. Each sends its speculative credit (1.5 BDP, some 9 kB), then waits for host 1's
  * NIC's grants, ACK frames that share its link between them: all delivered, nothing
@@ -1195,7 +1235,7 @@ static const char *const *const scenarios[] = {
 	credit_stopped, reserved_want, nombuf_want,    pipeline_want,	idle_want,
 	roce_busy,	roce_after,    roce_stopped,   selective_after, selective_stopped,
 	dup_want,	uec_after,     uec_stopped,    host_want,	graph_want,
-	stray_want,	edge_want,     epause_want,    rccc_after,
+	stray_want,	edge_want,     epause_want,    rccc_after,	probe_after,
 };
 
 /* 1 if some scenario shows OBJ.NAME nonzero, or it is listed with its reason. */
