@@ -126,8 +126,10 @@ fe_egress_to(struct fe_dp *dp, unsigned in, unsigned q, struct rte_mbuf *m, uint
 			fe_egress_admit(dp, in, q, m, t, lane);
 		return;
 	}
-	fe_linkop_offer(dp, fe_dp_link_id(dp, FE_LINK_DOWN, q), &out->down, &out->down_x, m, t,
-			FE_LABEL(acct, lane), R);
+	/* credits: every way here found room for m at t (fe_lossless.h: a frame crosses its
+	 * switch only when its output has room; a flood when all of its outputs have) */
+	fe_linkop_offer_x(dp, fe_dp_link_id(dp, FE_LINK_DOWN, q), &out->down, &out->down_x, m, t,
+			  FE_LABEL(acct, lane), R, R == FE_REGIME_CREDIT);
 }
 
 #endif

@@ -151,11 +151,13 @@ fe_linkop_pass_through(struct fe_dp *dp, unsigned n, struct fe_link *l, struct r
 /*
  * Offer m to link n (l, x) at t, with label (FE_LABEL()); on any drop it is counted and
  * freed. 0, FE_LINKOP_ARRIVE (an up link passed it through: the caller's switch takes it
- * now), or -1 if dropped.
+ * now), or -1 if dropped. room: the caller found room for it at t (the lossless
+ * regimes' gates: fe_link_enqueue_room()), a constant.
  */
 static __rte_always_inline int
-fe_linkop_offer(struct fe_dp *dp, unsigned n, struct fe_link *l, struct fe_linkx *x,
-		struct rte_mbuf *m, uint64_t t, uint32_t label, const enum fe_regime R)
+fe_linkop_offer_x(struct fe_dp *dp, unsigned n, struct fe_link *l, struct fe_linkx *x,
+		  struct rte_mbuf *m, uint64_t t, uint32_t label, const enum fe_regime R,
+		  const int room)
 {
 	uint32_t len = rte_pktmbuf_pkt_len(m);
 	uint64_t extra = 0;
@@ -175,7 +177,8 @@ fe_linkop_offer(struct fe_dp *dp, unsigned n, struct fe_link *l, struct fe_linkx
 		if (r >= 0)
 			return r;
 	}
-	if (fe_link_enqueue_x(l, m, len, t, extra, label) < 0) {
+	if ((room ? fe_link_enqueue_room(l, m, len, t, extra, label)
+		  : fe_link_enqueue_x(l, m, len, t, extra, label)) < 0) {
 		if (R == FE_REGIME_LOSSY && unlikely(dp->trim) &&
 		    fe_linkop_trim(dp, n, l, m, l->last_drop, t, label) == 0)
 			return -1;
@@ -183,6 +186,13 @@ fe_linkop_offer(struct fe_dp *dp, unsigned n, struct fe_link *l, struct fe_linkx
 		return -1;
 	}
 	return 0;
+}
+
+static __rte_always_inline int
+fe_linkop_offer(struct fe_dp *dp, unsigned n, struct fe_link *l, struct fe_linkx *x,
+		struct rte_mbuf *m, uint64_t t, uint32_t label, const enum fe_regime R)
+{
+	return fe_linkop_offer_x(dp, n, l, x, m, t, label, R, 0);
 }
 
 #endif

@@ -1570,6 +1570,12 @@ Test(engine, credit_flood_waits_for_room)
 			drops +=
 				dp->ports[i].down.st.drop_pkts[c] + dp->ports[i].up.st.drop_pkts[c];
 	cr_assert_eq(drops, 0, "a lossless switch dropped %lu", (unsigned long)drops);
+	/* and overfilled none: every frame it moved found room (the output's buffer is not
+	 * looked at again when it takes one: fe_link_enqueue_room()) */
+	for (int i = 0; i < NP; i++)
+		cr_assert_leq(dp->ports[i].down.peak_pkts, 4, "port %d's down link held %u of 4", i,
+			      dp->ports[i].down.peak_pkts);
+	cr_assert_eq(dp->ports[1].down.peak_pkts, 4, "B's link was full: the gates held the rest");
 	cr_assert_eq(got[1], 6, "B got %u: A's 5 and C's flood", got[1]);
 	cr_assert_eq(got[0], 1, "A got C's flood");
 	fe_dp_drain(dp);
