@@ -43,13 +43,16 @@ lane_of(const struct fe_dp *dp, const struct rte_mbuf *m)
 	return (uint8_t)(v % dp->conf.lanes);
 }
 
+/* m into port in's up link at now (room: its room was counted when the port was read,
+ * rx_room(), a constant) */
 static __rte_always_inline void
-ingress(struct fe_dp *dp, unsigned in, struct rte_mbuf *m, uint64_t now, const enum fe_regime R)
+ingress(struct fe_dp *dp, unsigned in, struct rte_mbuf *m, uint64_t now, const enum fe_regime R,
+	const int room)
 {
 	struct fe_port *p = &dp->ports[in];
 
-	if (fe_linkop_offer(dp, fe_dp_link_id(dp, FE_LINK_UP, in), &p->up, &p->up_x, m, now,
-			    FE_LABEL(0, lane_of(dp, m)), R) == FE_LINKOP_ARRIVE)
+	if (fe_linkop_offer_x(dp, fe_dp_link_id(dp, FE_LINK_UP, in), &p->up, &p->up_x, m, now,
+			      FE_LABEL(0, lane_of(dp, m)), R, room) == FE_LINKOP_ARRIVE)
 		arrive_call(dp, in, m, now, R);
 }
 
@@ -327,15 +330,20 @@ ingress_burst(struct fe_dp *dp, unsigned in, struct rte_mbuf **pkts, unsigned n,
 	if (!burst_fast(dp, &dp->ports[in], R)) {
 		struct fe_port *p = &dp->ports[in];
 
+		/* lossless: no more was read from the port than its up link has room for
+		 * (rx_room(): every frame as large as the largest), so the link takes each
+		 * without looking at its limits again */
+		const int room = R != FE_REGIME_LOSSY;
+
 		if (dp->conf.lanes <= 1) { /* one lane: no header to read for it */
 			for (unsigned i = 0; i < n; i++)
-				if (fe_linkop_offer(dp, fe_dp_link_id(dp, FE_LINK_UP, in), &p->up,
-						    &p->up_x, pkts[i], now, FE_LABEL(0, 0),
-						    R) == FE_LINKOP_ARRIVE)
+				if (fe_linkop_offer_x(dp, fe_dp_link_id(dp, FE_LINK_UP, in), &p->up,
+						      &p->up_x, pkts[i], now, FE_LABEL(0, 0), R,
+						      room) == FE_LINKOP_ARRIVE)
 					arrive_call(dp, in, pkts[i], now, R);
 		} else {
 			for (unsigned i = 0; i < n; i++)
-				ingress(dp, in, pkts[i], now, R);
+				ingress(dp, in, pkts[i], now, R, room);
 		}
 		return;
 	}
@@ -711,7 +719,7 @@ fe_switch_handoff_flush(struct fe_dp *dp, unsigned q)
 #define SWITCH_REGIME(sfx, R)                                                                      \
 	void fe_switch_up_##sfx(struct fe_dp *dp, unsigned in, struct rte_mbuf *m, uint64_t now)   \
 	{                                                                                          \
-		ingress(dp, in, m, now, R);                                                        \
+		ingress(dp, in, m, now, R, 0);                                                     \
 	}                                                                                          \
 	void fe_switch_ingress_burst_##sfx(struct fe_dp *dp, unsigned in, struct rte_mbuf **pkts,  \
 					   unsigned n, uint64_t bytes, uint64_t now)               \

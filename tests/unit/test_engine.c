@@ -1437,12 +1437,18 @@ Test(engine, lossless_edge_holds_after_a_buffer_cut)
 	u = change_to(dp, &conf, &slow, &all, t += 10);
 	cr_assert_eq(fe_dp_up_room(dp, &dp->ports[0], t, FE_BURST), 0,
 		     "%u frames wait, 8 fit: no room", dp->ports[0].up.q_pkts);
+	uint32_t waiting = dp->ports[0].up.q_pkts;
+
 	for (int i = 0; i < 32; i++)
 		inject(0, MAC[1], 1000);
 	fe_dp_poll(dp, t += 10);
 	cr_assert_eq(dp->ports[0].up.st.drop_pkts[FE_LINK_DROP_TAIL], 0,
 		     "the lossless edge dropped %lu",
 		     (unsigned long)dp->ports[0].up.st.drop_pkts[FE_LINK_DROP_TAIL]);
+	/* nor took any (the link takes what the edge read without looking at its limits
+	 * again: fe_link_enqueue_room()) */
+	cr_assert_leq(dp->ports[0].up.q_pkts, waiting, "%u waited, %u after", waiting,
+		      dp->ports[0].up.q_pkts);
 	cr_assert_geq(rte_ring_count(rxr[0]), 32, "the port keeps them");
 	ring_drain(rxr[0]);
 	fe_dp_drain(dp);
@@ -1487,6 +1493,8 @@ Test(engine, lossless_edge_counts_jumbo_frames)
 	for (int k = 0; k < 10; k++)
 		fe_dp_poll(dp, t += 100000);
 	cr_assert_eq(dp->ports[0].up.st.drop_pkts[FE_LINK_DROP_TAIL], 0);
+	cr_assert_leq(dp->ports[0].up.peak_bytes, 30000, "the adapter held %lu bytes of 30000",
+		      (unsigned long)dp->ports[0].up.peak_bytes);
 	cr_assert_eq(sent(1), 10, "all ten crossed");
 	sent(0), sent(2);
 	fe_dp_drain(dp);
