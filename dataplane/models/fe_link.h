@@ -87,12 +87,12 @@ struct fe_link_cfg {
 static inline unsigned
 fe_hist_bucket(uint64_t v)
 {
-	/* 2v + 1 is in [2^i, 2^(i+1)) exactly when v is in bucket i, and is never 0; its top
-	 * bit, 63 - clz = 63 ^ clz (clz is 0..63), which the compiler makes one instruction */
-	unsigned b =
-		63 ^ (unsigned)__builtin_clzll(v < (UINT64_C(1) << 62) ? 2 * v + 1 : UINT64_MAX);
+	/* everything from the last bucket's start on counts as its top (one conditional
+	 * move); then 2v + 1 is in [2^i, 2^(i+1)) exactly when v is in bucket i, and is never
+	 * 0: its top bit, 63 - clz = 63 ^ clz (clz is 0..63), is one instruction */
+	const uint64_t top = (UINT64_C(1) << (FE_HIST_BUCKETS - 1)) - 1;
 
-	return b < FE_HIST_BUCKETS ? b : FE_HIST_BUCKETS - 1;
+	return 63 ^ (unsigned)__builtin_clzll(2 * (v < top ? v : top) + 1);
 }
 
 /* Why a packet offered to a link was not carried (names: control/server/fe_report.c). */
