@@ -244,6 +244,8 @@ static __rte_always_inline void
 graph_ingress(struct fe_dp *dp, unsigned in, int out, struct rte_mbuf *m, uint64_t t, uint8_t lane,
 	      const enum fe_regime R)
 {
+	const unsigned x = dp->graph->port_sw[in];
+
 	if (out == -2) {
 		ingress_filtered(dp, in, m, t, lane, R);
 		return;
@@ -252,7 +254,7 @@ graph_ingress(struct fe_dp *dp, unsigned in, int out, struct rte_mbuf *m, uint64
 		FE_CNT_ADD(dp->sw.unicast, 1);
 	else
 		FE_CNT_ADD(dp->sw.flooded, 1);
-	at_switch_r(dp, dp->graph->port_sw[in], in, m, fe_routing_in(dp, in, out, m, lane), t, R);
+	at_switch_r(dp, x, in, m, fe_routing_in(dp, x, in, out, m, lane), t, R);
 }
 
 /*
@@ -483,7 +485,7 @@ ingress_burst(struct fe_dp *dp, unsigned in, struct rte_mbuf **pkts, const uint6
 			unicast++;
 		else
 			flooded++;
-		run_or_forward(dp, &run, x, pkts[i], fe_routing_in(dp, in, outs[i], pkts[i], 0),
+		run_or_forward(dp, &run, x, pkts[i], fe_routing_in(dp, x, in, outs[i], pkts[i], 0),
 			       stamps[i], R);
 	}
 	run_end(dp, &run, R);

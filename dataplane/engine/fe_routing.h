@@ -72,12 +72,13 @@ fe_routing_next(struct fe_dp *dp, unsigned x, uint64_t r, uint64_t t, struct rte
 }
 
 /*
- * The route of frame m come in by port `in` (out: fe_switch's lookup, a port or -1 to
- * flood), written in the frame: its flow hashed and numbered (a flood: neither). The
- * caller counts it, unicast or flooded.
+ * The route of frame m come in by port `in` of switch x (g->port_sw[in], which the
+ * caller has: a load a frame less), out (fe_switch's lookup, a port or -1 to flood),
+ * written in the frame: its flow hashed and numbered (a flood: neither). The caller
+ * counts it, unicast or flooded.
  */
 static __rte_always_inline uint64_t
-fe_routing_in(struct fe_dp *dp, unsigned in, int out, struct rte_mbuf *m, uint8_t lane)
+fe_routing_in(struct fe_dp *dp, unsigned x, unsigned in, int out, struct rte_mbuf *m, uint8_t lane)
 {
 	struct fe_graph *g = dp->graph;
 	uint32_t seq = 0, hash = 0;
@@ -88,8 +89,7 @@ fe_routing_in(struct fe_dp *dp, unsigned in, int out, struct rte_mbuf *m, uint8_
 		seq = ++g->seq_tx[in][hash % FE_GRAPH_BUCKET];
 	}
 	r = (uint64_t)(seq & 0xffff) << 48 | (uint64_t)hash << 32 | (uint64_t)lane << 24 |
-	    (uint64_t)g->port_sw[in] << 16 | (uint64_t)in << 8 |
-	    (out >= 0 ? (unsigned)out : FE_ROUTE_FLOOD);
+	    (uint64_t)x << 16 | (uint64_t)in << 8 | (out >= 0 ? (unsigned)out : FE_ROUTE_FLOOD);
 	*fe_graph_route(g, m) = r;
 	return r;
 }
