@@ -2511,7 +2511,6 @@ Test(graph, trimmed_headers_overtake_the_data_between_switches)
 		cr_assert_eq(in, out + drops, "express %d: in %llu = out %llu + drops %llu",
 			     express, (unsigned long long)in, (unsigned long long)out,
 			     (unsigned long long)drops);
-		fprintf(stderr, "DBG express %d dup %llu oos %llu resent %llu naks %llu trims %llu\n", express, (unsigned long long)dp->ports[2].st.nic_dup_discards, (unsigned long long)dp->ports[2].st.nic_oos_discards, (unsigned long long)dp->ports[0].st.nic_resent_pkts, (unsigned long long)dp->ports[0].st.nic_trim_naks_recv, (unsigned long long)trims);
 		if (express) {
 			cr_assert_eq(got, 30, "%u of 30 reached host 3", got);
 			cr_assert_eq(dp->ports[0].st.nic_timeouts, 0);
