@@ -869,7 +869,7 @@ fe_profile_print_fabric(FILE *f, const struct fe_fabric *fab)
 				fe_fmt_rate(n->ai_bps, c, sizeof(c)),
 				fe_fmt_rate(n->hai_bps, d, sizeof(d)),
 				fe_fmt_rate(n->min_bps, e, sizeof(e)));
-		else if (fe_nic_cc(n) == FE_CC_NSCC || fe_nic_cc(n) == FE_CC_RCCC)
+		else if (fe_nic_cc_nscc(fe_nic_cc(n)) || fe_nic_cc_rccc(fe_nic_cc(n)))
 			fprintf(f, " %s rtt %s", fe_nic_cc_name(fe_nic_cc(n)),
 				n->rtt_ns ? fe_fmt_time(n->rtt_ns, u, sizeof(u)) : "the port's");
 		else

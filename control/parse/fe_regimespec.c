@@ -192,10 +192,10 @@ int
 fe_nic_check(const struct fe_nic_params *p, const char *prefix, char *err, size_t len)
 {
 	/* RCCC is Ultra Ethernet's: its grants ride on the uec NIC's ACKs (fe_rccc.h) */
-	if (p->cc_set && p->cc == FE_CC_RCCC && p->model != FE_NIC_UEC) {
+	if (p->cc_set && fe_nic_cc_rccc(p->cc) && p->model != FE_NIC_UEC) {
 		snprintf(err, len,
-			 "%scc 'rccc' needs model uec (model '%s' allowed: off, dcqcn, ib, nscc)",
-			 prefix, fe_nic_model_name(p->model));
+			 "%scc '%s' needs model uec (model '%s' allowed: off, dcqcn, ib, nscc)",
+			 prefix, fe_nic_cc_name(p->cc), fe_nic_model_name(p->model));
 		return -EINVAL;
 	}
 	return 0;

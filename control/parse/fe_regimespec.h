@@ -31,7 +31,8 @@ int fe_nic_key(const char *key, const char *v, struct fe_nic_params *p, const ch
 	       char *err, size_t len);
 int fe_nic_spec(const char *spec, struct fe_nic_params *p, char *err, size_t errlen);
 /* The rules across a NIC's keys, on its final values (a profile's, then --nic's on top):
- * cc rccc with model uec only. 0, or -EINVAL with a message naming the value. */
+ * cc rccc (and nscc+rccc) with model uec only. 0, or -EINVAL with a message naming the
+ * value. */
 int fe_nic_check(const struct fe_nic_params *p, const char *prefix, char *err, size_t len);
 /* A profile's scale: its times multiplied, its rates divided (docs/profiles.md); the
  * NIC's timeout is set by software, like TCP's, and is kept as it is. */

@@ -55,7 +55,7 @@ fe_nic_setup(struct fe_dp *dp, unsigned i, int socket, char *err, size_t errlen)
 	}
 	n->window = w;
 	n->cc_mode = fe_nic_cc(prm);
-	n->probes = prm->model == FE_NIC_UEC && n->cc_mode == FE_CC_NSCC;
+	n->probes = prm->model == FE_NIC_UEC && fe_nic_cc_nscc(n->cc_mode);
 	/* line_bps and cc: derived from the up link's rate (fe_derive.h) */
 	fe_ibcc_compile(prm, dp->hz, &n->ib);
 	/* timeout_ticks: derived from the fabric's queues with timeout: path (fe_derive.h) */
@@ -75,7 +75,7 @@ fe_nic_setup(struct fe_dp *dp, unsigned i, int socket, char *err, size_t errlen)
 		goto nomem;
 	n->reorder_ticks = fe_ns_to_ticks(prm->reorder_ns, dp->hz);
 	n->gap_next = UINT64_MAX;
-	if (n->cc_mode == FE_CC_RCCC) { /* the flows it may receive, each in one list */
+	if (fe_nic_cc_rccc(n->cc_mode)) { /* the flows it may receive, each in one list */
 		uint32_t cap = dp->nic_ids * FE_NIC_FLOWS;
 
 		n->pslots = rte_zmalloc_socket("fe_nic", sizeof(*n->pslots) * 2 * cap, 0, socket);
@@ -115,8 +115,9 @@ fe_nic_remote_setup(struct fe_dp *dp, unsigned nall, int socket, char *err, size
 		w <<= 1;
 	/* the pull target a frame carries is kept with the sender's copy of it, which a
 	 * receiver on another box does not see */
-	if (fe_nic_cc(prm) == FE_CC_RCCC) {
-		snprintf(err, errlen, "--nic cc=rccc: not on a fabric split across boxes");
+	if (fe_nic_cc_rccc(fe_nic_cc(prm))) {
+		snprintf(err, errlen, "--nic cc=%s: not on a fabric split across boxes",
+			 fe_nic_cc_name(fe_nic_cc(prm)));
 		return -EINVAL;
 	}
 	dp->nic_ids = dp->nports + nall;
@@ -506,7 +507,7 @@ abandon_held(struct fe_dp *dp, struct fe_nicport *sn, struct fe_nic_flow *fl)
 static inline int
 credit_wait(struct fe_port *p, const struct fe_nic_flow *fl)
 {
-	if (p->nic->cc_mode != FE_CC_RCCC || fe_rccc_may_send(&fl->rccc))
+	if (!fe_nic_cc_rccc(p->nic->cc_mode) || fe_rccc_may_send(&fl->rccc))
 		return 0;
 	FE_CNT_ADD(p->st.nic_credit_blocked, 1);
 	return 1;
@@ -659,7 +660,7 @@ service_flow(struct fe_dp *dp, unsigned in, struct fe_nic_flow *fl, uint64_t now
 			 * the recovery (a selective receiver discards what it holds already) */
 			mark_again(n, fl, fl->una, fl->next_psn);
 			fl->rto_at = now + n->timeout_ticks;
-			if (n->cc_mode == FE_CC_RCCC) /* one frame at least: it asks again */
+			if (fe_nic_cc_rccc(n->cc_mode)) /* one frame at least: it asks again */
 				fe_rccc_timeout(&fl->rccc);
 		}
 	}
@@ -674,7 +675,7 @@ service_flow(struct fe_dp *dp, unsigned in, struct fe_nic_flow *fl, uint64_t now
 		if (fl->resend != fl->next_psn) {
 			struct fe_nic_copy *c = &fl->win[fl->resend & mask];
 
-			if (n->cc_mode == FE_CC_NSCC &&
+			if (fe_nic_cc_nscc(n->cc_mode) &&
 			    !fe_nscc_may_send(&fl->nscc, fl->flight, rte_pktmbuf_pkt_len(c->m))) {
 				FE_CNT_ADD(p->st.nic_window_full, 1);
 				break;
@@ -698,7 +699,7 @@ service_flow(struct fe_dp *dp, unsigned in, struct fe_nic_flow *fl, uint64_t now
 
 			uint32_t idx = fl->pend_head;
 
-			if (n->cc_mode == FE_CC_NSCC &&
+			if (fe_nic_cc_nscc(n->cc_mode) &&
 			    !fe_nscc_may_send(&fl->nscc, fl->flight, rte_pktmbuf_pkt_len(e->m))) {
 				FE_CNT_ADD(p->st.nic_window_full, 1);
 				break;
@@ -741,7 +742,7 @@ service_flow(struct fe_dp *dp, unsigned in, struct fe_nic_flow *fl, uint64_t now
 			*fe_nic_tag(dp, m) |= (uint64_t)ev << 56;
 		}
 		len = rte_pktmbuf_pkt_len(m);
-		if (n->cc_mode == FE_CC_RCCC) { /* spent; and it carries what the flow wants */
+		if (fe_nic_cc_rccc(n->cc_mode)) { /* spent; and it carries what the flow wants */
 			fe_rccc_spend(&fl->rccc, fe_wire_bytes(len));
 			fl->win[psn & mask].pt = fe_rccc_target(
 				&fl->rccc, &n->rccc, fl->pend_bytes + fl->again_bytes, n->nact);
@@ -818,7 +819,7 @@ fe_nic_service(struct fe_dp *dp, uint64_t now)
 		n->nact = k;
 		if (n->thead != n->ttail) /* a trimmed header's arrival (fe_nic_trimmed()) */
 			next = RTE_MIN(next, n->trimq[n->thead % FE_NIC_TRIMQ].due);
-		if (n->cc_mode == FE_CC_RCCC) { /* the receiving side's grants */
+		if (fe_nic_cc_rccc(n->cc_mode)) { /* the receiving side's grants */
 			work += credit_grants(dp, i, now);
 			next = RTE_MIN(next, fe_rccc_next(&n->pacer));
 		}
@@ -899,6 +900,7 @@ consume_ctl(struct fe_dp *dp, unsigned q, struct rte_mbuf *m, uint64_t tag, uint
 	struct fe_nic_flow *fl;
 	enum fe_nic_ctl kind;
 	uint32_t qpn, psn, sack, sack_off, probe;
+	int last;
 	int ok = fe_nic_ctl_parse(rte_pktmbuf_mtod(m, const uint8_t *), rte_pktmbuf_data_len(m),
 				  &kind, &qpn, &psn) == 0;
 
@@ -915,21 +917,22 @@ consume_ctl(struct fe_dp *dp, unsigned q, struct rte_mbuf *m, uint64_t tag, uint
 	}
 	sack = fe_nic_ctl_sack(rte_pktmbuf_mtod(m, const uint8_t *), &sack_off);
 	probe = fe_nic_ctl_probe(rte_pktmbuf_mtod(m, const uint8_t *));
+	last = fe_nic_ctl_trim_last(rte_pktmbuf_mtod(m, const uint8_t *));
 	rte_pktmbuf_free(m);
 	fl = &n->flows[qpn & 0xff];
-	if (n->cc_mode == FE_CC_RCCC && kind != FE_NIC_CNP) /* the receiver has spoken */
+	if (fe_nic_cc_rccc(n->cc_mode) && kind != FE_NIC_CNP) /* the receiver has spoken */
 		fe_rccc_feedback(&fl->rccc);
 	switch (kind) {
 	case FE_NIC_CREDIT: /* acknowledges nothing: its SACK field is the cumulative pull */
 		FE_CNT_ADD(p->st.nic_acks_recv, 1);
 		FE_CNT_ADD(p->st.nic_credit_recv, 1);
-		if (n->cc_mode == FE_CC_RCCC && fe_rccc_credit(&fl->rccc, &n->rccc, sack) &&
+		if (fe_nic_cc_rccc(n->cc_mode) && fe_rccc_credit(&fl->rccc, &n->rccc, sack) &&
 		    (fl->pend_n || fl->resend != fl->next_psn))
 			activate(n, fl);
 		break;
 	case FE_NIC_CNP:
 		FE_CNT_ADD(p->st.nic_cnp_recv, 1);
-		if (n->cc_mode != FE_CC_OFF) { /* a CNP; under InfiniBand CC, a BECN */
+		if (n->cc_mode == FE_CC_DCQCN || n->cc_mode == FE_CC_IB) { /* under IB CC, a BECN */
 			if (n->cc_mode == FE_CC_DCQCN)
 				fe_dcqcn_cnp(&fl->cc, &n->cc, now);
 			else
@@ -956,7 +959,7 @@ consume_ctl(struct fe_dp *dp, unsigned q, struct rte_mbuf *m, uint64_t tag, uint
 			acked += sacked(n, fl, psn + sack_off, sack, kind == FE_NIC_ACK_ECE);
 		if (kind == FE_NIC_PROBE_ACK)
 			rtt = 0; /* not the acknowledged frame's */
-		if (n->cc_mode == FE_CC_NSCC) {
+		if (fe_nic_cc_nscc(n->cc_mode)) {
 			fe_nscc_ack(&fl->nscc, &n->nscc, acked, rtt, kind == FE_NIC_ACK_ECE,
 				    fl->flight, now);
 			nscc_counters(p, fl);
@@ -986,14 +989,20 @@ consume_ctl(struct fe_dp *dp, unsigned q, struct rte_mbuf *m, uint64_t tag, uint
 		break;
 	case FE_NIC_TRIM_NAK: /* that frame only: nothing before it is acknowledged */
 		FE_CNT_ADD(p->st.nic_trim_naks_recv, 1);
+		if (last)
+			FE_CNT_ADD(p->st.nic_trim_naks_last_hop, 1);
 		psn = psn_full(psn, fl->una);
 		if ((int32_t)(psn - fl->una) >= 0 && (int32_t)(psn - fl->next_psn) < 0) {
 			const struct fe_nic_copy *c = &fl->win[psn & (n->window - 1)];
 			uint64_t len = c->m != NULL && !c->again ? rte_pktmbuf_pkt_len(c->m) : 0;
 
 			mark_again(n, fl, psn, psn + 1);
-			if (n->cc_mode == FE_CC_NSCC && len) {
-				fe_nscc_nack(&fl->nscc, &n->nscc, len, fl->flight, now);
+			/* with RCCC on too, a trim at the last hop (incast) is the receiver's
+			 * credit's to answer: the window is not cut (uet-htsim, uec.cpp:
+			 * updateCwndOnNack_NSCC, !_receiver_based_cc || !last_hop) */
+			if (fe_nic_cc_nscc(n->cc_mode) && len) {
+				fe_nscc_nack(&fl->nscc, &n->nscc, len, fl->flight,
+					     last && fe_nic_cc_rccc(n->cc_mode), now);
 				nscc_counters(p, fl);
 			}
 			activate(n, fl);
@@ -1140,7 +1149,7 @@ sleek_frames(struct fe_dp *dp, unsigned q, const struct fe_nic_flow *fl, uint32_
 	const struct fe_nicport *sn = holder(dp, q, id);
 	uint32_t cwnd = 0;
 
-	if ((id >> 8) < dp->nports && sn->cc_mode == FE_CC_NSCC && sn->nscc.mss)
+	if ((id >> 8) < dp->nports && fe_nic_cc_nscc(sn->cc_mode) && sn->nscc.mss)
 		cwnd = RTE_MAX((uint32_t)(fl->nscc.cwnd / (double)sn->nscc.mss), 1u);
 	return fe_nic_sleek_frames(cwnd, sn->window);
 }
@@ -1342,7 +1351,7 @@ credit_request(struct fe_nicport *rn, struct fe_nic_flow *fl, uint32_t id, uint3
 {
 	const struct fe_nic_copy *c;
 
-	if (rn->cc_mode != FE_CC_RCCC || d < 0 || (uint32_t)d >= rn->window || fl->win == NULL)
+	if (!fe_nic_cc_rccc(rn->cc_mode) || d < 0 || (uint32_t)d >= rn->window || fl->win == NULL)
 		return;
 	c = &fl->win[psn & (rn->window - 1)];
 	if (c->m != NULL)
@@ -1352,10 +1361,12 @@ credit_request(struct fe_nicport *rn, struct fe_nic_flow *fl, uint32_t id, uint3
 /*
  * A data frame's header, trimmed by a switch that had no room for the frame, reached the
  * receiving port q (model uec): the sender is asked for that frame at once (a NAK of it
- * alone), unless it was delivered already. Never to the host.
+ * alone), unless it was delivered already. Never to the host. last: it was trimmed at the
+ * last hop, q's own down link (it came by the queue of trimmed headers, fe_nic_trimmed(),
+ * which only that link fills); the NAK says so (uet-htsim's UecSink: is_last_hop).
  */
 static void
-trimmed_data(struct fe_dp *dp, unsigned q, struct rte_mbuf *m, uint64_t tag, uint64_t now)
+trimmed_data(struct fe_dp *dp, unsigned q, struct rte_mbuf *m, uint64_t tag, int last, uint64_t now)
 {
 	struct fe_port *p = &dp->ports[q];
 	unsigned s = FE_TAG_PORT(tag);
@@ -1370,15 +1381,20 @@ trimmed_data(struct fe_dp *dp, unsigned q, struct rte_mbuf *m, uint64_t tag, uin
 	}
 	FE_CNT_ADD(p->st.nic_trims_recv, 1);
 	psn = psn_full(FE_TAG_PSN(tag), fl->expect);
-	if (p->nic->cc_mode == FE_CC_RCCC) { /* its pull target heard, as the simulator's */
+	if (fe_nic_cc_rccc(p->nic->cc_mode)) { /* its pull target heard, as the simulator's */
 		if (!fl->ack_due) /* the headers a grant is made from, if no frame came yet */
 			memcpy(fl->hdr, rte_pktmbuf_mtod(m, const uint8_t *),
 			       RTE_MIN(rte_pktmbuf_data_len(m), sizeof(fl->hdr)));
 		credit_request(p->nic, fl, id, psn, (int32_t)(psn - fl->expect), now);
 	}
 	if ((int32_t)(psn - fl->expect) >= 0) {
-		send_ctl(dp, q, rte_pktmbuf_mtod(m, const uint8_t *), FE_NIC_TRIM_NAK, s,
-			 qpn_of(fl, id), psn, 0, now);
+		struct rte_mbuf *a = ctl_make(dp, rte_pktmbuf_mtod(m, const uint8_t *),
+					      FE_NIC_TRIM_NAK, s, qpn_of(fl, id), psn, 0);
+
+		if (a != NULL && last)
+			fe_nic_ctl_trim_last_set(rte_pktmbuf_mtod(a, uint8_t *));
+		if (a != NULL)
+			ctl_up(dp, q, a, FE_NIC_TRIM_NAK, now);
 		/* asked for already: the gap it leaves is not NAKed again */
 		if (psn - fl->expect < 64)
 			fl->trimmed |= UINT64_C(1) << (psn - fl->expect);
@@ -1446,7 +1462,7 @@ trimmed_due(struct fe_dp *dp, unsigned q, uint64_t now)
 		if (FE_TAG_KIND(tag) == FE_TAG_CTL)
 			consume_ctl(dp, q, h, tag, now);
 		else
-			trimmed_data(dp, q, h, tag, now);
+			trimmed_data(dp, q, h, tag, 1, now);
 	}
 	if (n->thead != n->ttail)
 		n->next_event = RTE_MIN(n->next_event, n->trimq[n->thead % FE_NIC_TRIMQ].due);
@@ -1480,7 +1496,7 @@ deliver_data(struct fe_dp *dp, unsigned q, struct rte_mbuf *m, uint64_t tag, uin
 		fe_nic_ecn_set(f, len, 2);
 		fe_filter_forget(m, dp->filter_dynoff);
 		FE_CNT_ADD(p->st.nic_ce_consumed, 1);
-		if (sn->cc_mode == FE_CC_NSCC) /* echoed in the next ACK */
+		if (fe_nic_cc_nscc(sn->cc_mode)) /* echoed in the next ACK */
 			fl->ece = 1;
 		/* DCQCN: a CNP a flow per interval at most; InfiniBand: a BECN for every FECN */
 		else if (sn->cc_mode == FE_CC_IB ||
@@ -1627,8 +1643,8 @@ fe_nic_deliver(struct fe_dp *dp, unsigned q, struct rte_mbuf **in, const uint64_
 			consume_ctl(dp, q, m, tag, now);
 		else if (FE_TAG_KIND(tag) == FE_TAG_DATA)
 			deliver_data(dp, q, m, tag, due[i], now);
-		else if (FE_TAG_KIND(tag) == FE_TAG_TRIM)
-			trimmed_data(dp, q, m, tag, now);
+		else if (FE_TAG_KIND(tag) == FE_TAG_TRIM) /* trimmed in the fabric */
+			trimmed_data(dp, q, m, tag, 0, now);
 		else if (to_host(p, m, due[i]) < 0) {
 			FE_CNT_ADD(p->st.nic_edge_drops, 1); /* not a flow's: nobody resends it */
 			rte_pktmbuf_free(m);

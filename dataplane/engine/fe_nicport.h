@@ -116,11 +116,11 @@ struct fe_nicport {
 	uint64_t timeout_ticks, cnp_ticks;
 	uint32_t window;
 	uint32_t cc_mode;	 /* enum fe_nic_cc: what runs */
-	uint8_t probes;		 /* model uec, cc nscc: SLEEK's loss probes */
+	uint8_t probes;		 /* model uec, cc nscc (or nscc+rccc): SLEEK's probes */
 	struct fe_ibcc_cfg ib;	 /* cc ib */
 	uint64_t line_bps;	 /* the up link's rate (100 Gbit/s if it has none) */
-	struct fe_nscc_cfg nscc; /* cc nscc, at that rate (fe_derive.h) */
-	struct fe_rccc_cfg rccc; /* cc rccc, at that rate (fe_derive.h): its senders */
+	struct fe_nscc_cfg nscc; /* cc nscc (nscc+rccc), at that rate (fe_derive.h) */
+	struct fe_rccc_cfg rccc; /* cc rccc (nscc+rccc), at that rate: its senders */
 	/* cc rccc, the receiving side: at the down link's rate (fe_derive.h), the grants'
 	 * pacer, its lists in pslots */
 	struct fe_rccc_cfg rccc_rx;

@@ -9,7 +9,8 @@ enum {
 	ETYPE_VLAN = 0x8100,
 	ETYPE_IPV4 = 0x0800,
 	AETH_NAK_SEQ = 0x60,
-	AETH_NAK_TRIM = 0x70, /* a NAK code RoCE reserves: fabemu's, model uec (fe_nic.h) */
+	AETH_NAK_TRIM = 0x70,	   /* a NAK code RoCE reserves: fabemu's, model uec (fe_nic.h) */
+	AETH_NAK_TRIM_LAST = 0x71, /* and the next: the frame trimmed at the last hop */
 };
 
 void
@@ -310,7 +311,7 @@ fe_nic_ctl_parse(const uint8_t *f, uint32_t len, enum fe_nic_ctl *kind, uint32_t
 	if (bth[0] == FE_BTH_CNP)
 		*kind = FE_NIC_CNP;
 	else if (bth[0] == FE_BTH_ACK)
-		*kind = bth[12] == AETH_NAK_TRIM	   ? FE_NIC_TRIM_NAK
+		*kind = (bth[12] & 0xfe) == AETH_NAK_TRIM  ? FE_NIC_TRIM_NAK
 			: (bth[12] & 0xe0) == AETH_NAK_SEQ ? FE_NIC_NAK
 			: bth[12] == 0x1e		   ? FE_NIC_ACK_ECE
 			: bth[12] == 0x1d		   ? FE_NIC_CREDIT
@@ -350,6 +351,21 @@ fe_nic_ctl_probe_set(uint8_t *f, uint8_t probe)
 {
 	/* the 7 reserved bits after the BTH's AckReq, before the PSN */
 	f[ETH_HLEN + 20 + 8 + 8] = (uint8_t)(probe & 0x7f);
+}
+
+void
+fe_nic_ctl_trim_last_set(uint8_t *f)
+{
+	uint8_t *aeth = f + ETH_HLEN + 20 + 8 + 12;
+
+	if (aeth[0] == AETH_NAK_TRIM)
+		aeth[0] = AETH_NAK_TRIM_LAST;
+}
+
+int
+fe_nic_ctl_trim_last(const uint8_t *f)
+{
+	return f[ETH_HLEN + 20 + 8 + 12] == AETH_NAK_TRIM_LAST;
 }
 
 uint8_t

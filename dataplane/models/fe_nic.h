@@ -15,7 +15,9 @@
  *                NACKed at once, its frame sent again from the NIC's copy; NSCC, a
  *                window a flow (fe_nscc.h), the receiver echoing CE in its ACKs; or
  *                RCCC (cc rccc, fe_rccc.h, uec only): the receiving NIC grants credit,
- *                paced at its line rate, and a flow sends only against it
+ *                paced at its line rate, and a flow sends only against it; or both
+ *                (cc nscc+rccc, uec only): a frame goes when both allow it, and a NACK
+ *                of a frame trimmed at the last hop leaves NSCC's window alone
  *   model host   real RDMA NICs at the hosts (an inline box): the transport is theirs;
  *                RoCEv2 is decoded as it reaches a host and counted per QP (fe_roce.h)
  *
@@ -43,11 +45,14 @@
 
 enum fe_nic_model { FE_NIC_TCP, FE_NIC_ROCE, FE_NIC_IB, FE_NIC_HOST, FE_NIC_UEC };
 enum fe_nic_recovery { FE_NIC_GBN, FE_NIC_SELECTIVE };
-enum fe_nic_cc { FE_CC_OFF, FE_CC_DCQCN, FE_CC_IB, FE_CC_NSCC, FE_CC_RCCC };
+/* FE_CC_NSCC_RCCC: both of Ultra Ethernet's at once, as uet-htsim runs them by default
+ * (a frame goes when NSCC's window and RCCC's credit both allow it: fe_nic_cc_nscc(),
+ * fe_nic_cc_rccc()) */
+enum fe_nic_cc { FE_CC_OFF, FE_CC_DCQCN, FE_CC_IB, FE_CC_NSCC, FE_CC_RCCC, FE_CC_NSCC_RCCC };
 
 #define FE_NIC_MODEL_ALLOWED	"tcp, roce, ib, host, uec"
 #define FE_NIC_RECOVERY_ALLOWED "go-back-n, selective"
-#define FE_NIC_CC_ALLOWED	"off, dcqcn, ib, nscc, rccc"
+#define FE_NIC_CC_ALLOWED	"off, dcqcn, ib, nscc, rccc, nscc+rccc"
 
 struct fe_nic_params {
 	uint32_t model;		  /* enum fe_nic_model */
@@ -147,17 +152,18 @@ fe_nic_model_parse(const char *s, uint32_t *out)
 static inline const char *
 fe_nic_cc_name(uint32_t c)
 {
-	return c == FE_CC_DCQCN	 ? "dcqcn"
-	       : c == FE_CC_IB	 ? "ib"
-	       : c == FE_CC_NSCC ? "nscc"
-	       : c == FE_CC_RCCC ? "rccc"
-				 : "off";
+	return c == FE_CC_DCQCN	      ? "dcqcn"
+	       : c == FE_CC_IB	      ? "ib"
+	       : c == FE_CC_NSCC      ? "nscc"
+	       : c == FE_CC_RCCC      ? "rccc"
+	       : c == FE_CC_NSCC_RCCC ? "nscc+rccc"
+				      : "off";
 }
 
 static inline int
 fe_nic_cc_parse(const char *s, uint32_t *out)
 {
-	return fe_nic_name_parse(s, fe_nic_cc_name, FE_CC_OFF, FE_CC_RCCC, out);
+	return fe_nic_name_parse(s, fe_nic_cc_name, FE_CC_OFF, FE_CC_NSCC_RCCC, out);
 }
 
 static inline int
@@ -201,6 +207,20 @@ static inline uint32_t
 fe_nic_recovery(const struct fe_nic_params *p)
 {
 	return p->model == FE_NIC_UEC ? FE_NIC_SELECTIVE : p->recovery;
+}
+
+/* Congestion control c runs NSCC, the sender's window (cc nscc, nscc+rccc). */
+static inline int
+fe_nic_cc_nscc(uint32_t c)
+{
+	return c == FE_CC_NSCC || c == FE_CC_NSCC_RCCC;
+}
+
+/* Congestion control c runs RCCC, the receiver's credit (cc rccc, nscc+rccc). */
+static inline int
+fe_nic_cc_rccc(uint32_t c)
+{
+	return c == FE_CC_RCCC || c == FE_CC_NSCC_RCCC;
 }
 
 static inline int
@@ -311,7 +331,9 @@ enum fe_nic_ctl {
 	FE_NIC_PROBE_ACK = 8, /* its answer: an ACK with the receiver's SACK, at once */
 };
 /* FE_NIC_TRIM_NAK (model uec): the frame of PSN psn reached the receiver trimmed; send it
- * again, that one only. A NAK with a syndrome RoCE leaves reserved (0x70): fabemu's.
+ * again, that one only. A NAK with a syndrome RoCE leaves reserved (0x70): fabemu's; the
+ * next (0x71) if the frame was trimmed at the last hop, the receiver's own down link
+ * (fe_nic_ctl_trim_last_set(): cc nscc+rccc leaves NSCC's window alone for it).
  * FE_NIC_CREDIT (cc rccc): the receiver's grant, an ACK whose AETH credit count is 0x1d
  * (fabemu's; IB's end-to-end credits take that field too), acknowledging nothing: the
  * flow's cumulative pull, in quanta of 256 bytes (fe_rccc.h), in the SACK's 4 bytes.
@@ -337,6 +359,10 @@ uint32_t fe_nic_ctl_sack(const uint8_t *f, uint32_t *off);
  * bits after AckReq (0 in every other frame). */
 void fe_nic_ctl_probe_set(uint8_t *f, uint8_t probe);
 uint8_t fe_nic_ctl_probe(const uint8_t *f);
+/* FE_NIC_TRIM_NAK: its frame was trimmed at the last hop (the NAK's syndrome 0x71; a
+ * frame of another kind is left as it is). */
+void fe_nic_ctl_trim_last_set(uint8_t *f);
+int fe_nic_ctl_trim_last(const uint8_t *f);
 
 /* Read one back: 0 with kind, qpn and psn, or -1 if it is not one. */
 int fe_nic_ctl_parse(const uint8_t *f, uint32_t len, enum fe_nic_ctl *kind, uint32_t *qpn,

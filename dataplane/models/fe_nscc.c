@@ -172,14 +172,17 @@ fe_nscc_ack(struct fe_nscc *s, const struct fe_nscc_cfg *c, uint64_t acked, uint
 
 void
 fe_nscc_nack(struct fe_nscc *s, const struct fe_nscc_cfg *c, uint64_t nacked, uint64_t inflight,
-	     uint64_t now)
+	     int keep, uint64_t now)
 {
 	s->nacks++;
 	s->ignored += nacked;
 	update_delay(s, c, s->base_rtt + c->net_rtt, 1);
 	s->trigger_qa = 1;
-	if (!quick_adapt(s, c, 1, 1, 0, inflight, now)) {
+	/* uet-htsim, UecSrc::updateCwndOnNack_NSCC: quick adapt either way; the cut only if
+	 * not kept (with RCCC on, a trim at the last hop is the receiver's credit's) */
+	if (!quick_adapt(s, c, 1, 1, 0, inflight, now) && !keep) {
 		s->cwnd -= (double)nacked;
+		s->nack_cuts++;
 		bounds(s, c);
 	}
 }

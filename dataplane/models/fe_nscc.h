@@ -60,6 +60,7 @@ struct fe_nscc {
 	uint8_t trigger_qa, increasing;
 	/* what it did, for counters and tests */
 	uint64_t quick_adapts, decreases, fast_increases, nacks;
+	uint64_t nack_cuts; /* NACKs that took their bytes off the window */
 };
 
 /*
@@ -75,9 +76,11 @@ void fe_nscc_init(struct fe_nscc *s, const struct fe_nscc_cfg *c, uint64_t now);
  * the receiver saw CE. */
 void fe_nscc_ack(struct fe_nscc *s, const struct fe_nscc_cfg *c, uint64_t acked, uint64_t rtt,
 		 int ece, uint64_t inflight, uint64_t now);
-/* A NACK (a frame trimmed) of nacked bytes at now. */
+/* A NACK (a frame trimmed) of nacked bytes at now; keep: the window is not cut by them
+ * (cc nscc+rccc, the frame trimmed at the last hop: the receiver's credit answers for
+ * that congestion), though quick adapt may still run, as in uet-htsim. */
 void fe_nscc_nack(struct fe_nscc *s, const struct fe_nscc_cfg *c, uint64_t nacked,
-		  uint64_t inflight, uint64_t now);
+		  uint64_t inflight, int keep, uint64_t now);
 
 /* A frame of len bytes may go with inflight bytes already out. */
 static inline int

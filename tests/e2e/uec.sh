@@ -9,6 +9,7 @@
 #  - NIC model uec with RCCC (cc=rccc): host 3's NIC grants the senders credit, paced at
 #    its link's rate; each sends only against it (after its speculative start): no host
 #    data lost, no NIC timeout, every grant heard, the senders waited for credit.
+#  - NIC model uec with both (cc=nscc+rccc): the same, every trim NAK saying last hop.
 #  - NIC model tcp, the control: the same incast drops (tail) and the hosts retransmit.
 #  - the uec-lossless profile (CBFC on the credit model, LLR, the uec NIC) at scale 400:
 #    nothing dropped or trimmed anywhere, no NIC timeout, the two flows share the link.
@@ -58,6 +59,8 @@ fe_check "frames trimmed at host 3's down link" "$trim" 1 1e12
 fe_check "trimmed headers at host 3's NIC, as trimmed" "$recv" "$trim" "$trim"
 fe_check "NAKs the senders got, as sent (none lost)" "$nrecv" "$nsent" "$nsent"
 fe_check "frames resent, at least the NAKs" "$resent" "$nrecv" 1e12
+fe_check "NAKs saying last hop (host 3's down link), as got" \
+	"$(j uec "$(port 0)['nic_trim_naks_last_hop'] + $(port 1)['nic_trim_naks_last_hop']")" "$nrecv" "$nrecv"
 fe_check "buffer drops in the fabric" "$tail" 0 0
 fe_check "NIC timeouts" "$tmo" 0 0
 cwnd=$(j uec "min($(port 0)['nic_cwnd_min_bytes'], $(port 1)['nic_cwnd_min_bytes'])")
@@ -97,6 +100,21 @@ for p in d["ports"]:
 PY
 echo "  ok   rccc: every port's frames accounted for, the grants among the ACKs"
 RCCC_RETRANS=$RETRANS
+
+echo "NIC model uec, cc=nscc+rccc (both at once), the same incast"
+run both --nic model=uec,cc=nscc+rccc
+bsent=$(j both "$(port 2)['nic_credit_sent']")
+bnaks=$(j both "$(port 0)['nic_trim_naks_recv'] + $(port 1)['nic_trim_naks_recv']")
+echo "  host 3's NIC sent $bsent grants; trimmed $(j both "$(link 2.down)['drop_trim_pkts']");" \
+	"the senders got $bnaks NAKs; least window $(j both "min($(port 0)['nic_cwnd_min_bytes'], $(port 1)['nic_cwnd_min_bytes'])") bytes"
+fe_check "both: grants host 3's NIC sent" "$bsent" 100 1e12
+fe_check "both: grants the senders got, as sent" \
+	"$(j both "$(port 0)['nic_credit_recv'] + $(port 1)['nic_credit_recv']")" "$bsent" "$bsent"
+fe_check "both: NAKs saying last hop, as got (NSCC's window left for them)" \
+	"$(j both "$(port 0)['nic_trim_naks_last_hop'] + $(port 1)['nic_trim_naks_last_hop']")" "$bnaks" "$bnaks"
+fe_check "both: buffer drops in the fabric" \
+	"$(j both "sum(l['drop_tail_pkts'] + l['drop_pool_pkts'] + l['drop_wire_pkts'] for l in d['links'])")" 0 0
+fe_check "both: NIC timeouts" "$(j both "sum(p['nic_timeouts'] for p in d['ports'])")" 0 0
 
 echo "NIC model tcp (the control): the same incast"
 run tcp

@@ -15,6 +15,7 @@
 
 #include "fe_dp.h"
 #include "fe_graphconf.h"
+#include "fe_nicport.h"
 #include "fe_report.h"
 #include "fe_update.h"
 #include "ring_ports.h"
@@ -55,6 +56,7 @@ struct opt {
 	int oneway;	    /* ring: routed one way round */
 	uint64_t host_rate; /* host links (0: none) */
 	int slow_down;	    /* a port whose down link runs at 100 Mbit/s (its index + 1) */
+	uint32_t down_pkts; /* ... and holds this many frames (0: the default) */
 	enum fe_regime regime;
 	struct fe_pfc_params pfc;
 	struct fe_credit_params credit;
@@ -127,6 +129,8 @@ engine_o(const char *kind, enum fe_path path, const struct opt *o)
 	}
 	if (o->slow_down)
 		down[o->slow_down - 1].link.rate_bps = 100000000;
+	if (o->slow_down && o->down_pkts)
+		down[o->slow_down - 1].link.limit_pkts = o->down_pkts;
 	memcpy(g_up, up, sizeof(up));
 	memcpy(g_down, down, sizeof(down));
 	dp = fe_dp_create(topo.nports, ports, up, down, pool, HZ, &conf, err, sizeof(err));
@@ -2527,4 +2531,164 @@ Test(graph, trimmed_headers_overtake_the_data_between_switches)
 		sent(0), sent(1), sent(2), sent(3);
 		done(dp, avail);
 	}
+}
+
+/* An incast (model uec): hosts 1 to 3 (of `senders`) send host 4 30 frames each at once. */
+struct incast {
+	unsigned got;	   /* frames host 4 received */
+	uint64_t nacks;	   /* NSCC: NACKs the senders' flows heard ... */
+	uint64_t cuts;	   /* ... and those that took their bytes off the window */
+	uint64_t last_hop; /* trim NAKs of frames trimmed at host 4's down link */
+	uint64_t trims;	   /* trimmed headers that reached host 4's NIC */
+	uint64_t peak;	   /* the most frames a sender had in flight */
+	uint64_t window_full, credit_blocked, credit_sent, timeouts;
+	uint64_t maxwnd, credit; /* bytes: NSCC's window at most, RCCC's credit at most */
+};
+
+static struct incast
+uec_incast(uint32_t cc, const struct opt *o, int senders, uint32_t credit_x)
+{
+	unsigned avail = rte_mempool_avail_count(pool);
+	struct incast r = {0};
+	uint64_t t = 1000000;
+	struct fe_dp *dp;
+
+	dp = engine_o("leaf-spine", FE_PATH_ECMP, o);
+	for (int s = 0; credit_x && s < senders; s++) { /* RCCC's credit: credit_x x NSCC's */
+		struct fe_nicport *n = dp->ports[s].nic;
+
+		fe_rccc_compile(n->line_bps, credit_x * n->nscc.net_rtt * 1000000000 / HZ,
+				n->rccc.mtu, HZ, &n->rccc);
+	}
+	cr_assert_eq(dp->ports[0].nic->cc_mode, cc);
+	learn(dp, &t);
+	for (int k = 0; k < 30; k++)
+		for (int s = 0; s < senders; s++)
+			inject(s, MAC[3], 5000, 1000);
+	for (int k = 0; k < 20000; k++) { /* 40 ms */
+		fe_dp_poll(dp, t += 2000);
+		r.got += sent(3);
+	}
+	for (int s = 0; s < senders; s++) {
+		const struct fe_port *p = &dp->ports[s];
+
+		for (unsigned f = 0; f < FE_NIC_FLOWS; f++) {
+			r.nacks += p->nic->flows[f].nscc.nacks;
+			r.cuts += p->nic->flows[f].nscc.nack_cuts;
+			r.maxwnd = RTE_MAX(r.maxwnd, p->nic->flows[f].nscc.maxwnd);
+		}
+		r.credit = p->nic->rccc.maxwnd;
+		r.last_hop += p->st.nic_trim_naks_last_hop;
+		r.peak = RTE_MAX(r.peak, p->st.nic_copies_peak);
+		r.window_full += p->st.nic_window_full;
+		r.credit_blocked += p->st.nic_credit_blocked;
+		r.timeouts += p->st.nic_timeouts;
+	}
+	r.trims = dp->ports[3].st.nic_trims_recv;
+	r.credit_sent = dp->ports[3].st.nic_credit_sent;
+	sent(0), sent(1), sent(2), sent(3);
+	done(dp, avail);
+	return r;
+}
+
+/*
+ * cc nscc+rccc, both of Ultra Ethernet's at once: hosts 1 to 3 (10 Gbit/s) send host 4
+ * (its down link 100 Mbit/s) 30 frames each at once; RCCC's credit compiled for 4 times
+ * the round trip NSCC's window is (so the window, 1.5 BDP, is the smaller: under 30
+ * frames). With both, a sender waits for its window and for credit (both counted), never
+ * has more frames in flight than the window holds, and host 4's grants pace the rest: all
+ * 90 arrive, none trimmed. RCCC alone sends all 30 at once on its first credit; NSCC alone
+ * keeps to its window but never waits for credit.
+ */
+Test(graph, uec_nscc_rccc_both_gate_the_frames)
+{
+	struct fe_nic_params nic = FE_NIC_DEFAULT;
+	const struct opt o = {.nic = &nic, .slow_down = 4, .host_rate = 10000000000ULL};
+	struct incast both, rccc, nscc;
+
+	nic.model = FE_NIC_UEC;
+	nic.cc_set = 1;
+	nic.cc = FE_CC_NSCC_RCCC;
+	both = uec_incast(FE_CC_NSCC_RCCC, &o, 3, 4);
+	nic.cc = FE_CC_RCCC;
+	rccc = uec_incast(FE_CC_RCCC, &o, 3, 4);
+	nic.cc = FE_CC_NSCC;
+	nscc = uec_incast(FE_CC_NSCC, &o, 3, 4);
+	fprintf(stderr,
+		"both: window %llu B credit %llu B, peak %llu frames, window full %llu, "
+		"credit blocked %llu, grants %llu, got %u; rccc alone: peak %llu; nscc alone: "
+		"peak %llu, credit blocked %llu\n",
+		(unsigned long long)both.maxwnd, (unsigned long long)both.credit,
+		(unsigned long long)both.peak, (unsigned long long)both.window_full,
+		(unsigned long long)both.credit_blocked, (unsigned long long)both.credit_sent,
+		both.got, (unsigned long long)rccc.peak, (unsigned long long)nscc.peak,
+		(unsigned long long)nscc.credit_blocked);
+	cr_assert_lt(both.maxwnd, 30 * 1000, "the window under 30 frames: %llu",
+		     (unsigned long long)both.maxwnd);
+	cr_assert_gt(both.credit, 30 * 1000, "the credit over 30 frames: %llu",
+		     (unsigned long long)both.credit);
+	cr_assert_eq(both.got, 90, "both: %u of 90", both.got);
+	cr_assert_eq(both.trims, 0, "both: %llu trimmed", (unsigned long long)both.trims);
+	cr_assert_eq(both.timeouts, 0);
+	cr_assert_leq(both.peak * 1000, both.maxwnd, "both: %llu in flight, over NSCC's window",
+		      (unsigned long long)both.peak);
+	cr_assert_gt(both.window_full, 0, "both: NSCC's window held frames back");
+	cr_assert_gt(both.credit_blocked, 0, "both: RCCC's credit held frames back");
+	cr_assert_gt(both.credit_sent, 0, "both: host 4 granted credit");
+	cr_assert_eq(rccc.got, 90);
+	cr_assert_eq(rccc.peak, 30, "rccc alone: %llu in flight", (unsigned long long)rccc.peak);
+	cr_assert_eq(nscc.got, 90);
+	cr_assert_leq(nscc.peak * 1000, nscc.maxwnd);
+	cr_assert_eq(nscc.credit_blocked, 0, "nscc alone: no credit");
+}
+
+/*
+ * The last-hop rule (uet-htsim, uec.cpp: UecSrc::updateCwndOnNack_NSCC, `adjust_cwnd &&
+ * (!_receiver_based_cc || !last_hop)`): hosts 1 to 3 send host 4 30 frames each at once,
+ * host 4's down link at 100 Mbit/s holding 4. What it has no room for is trimmed there,
+ * at the last hop, and each NAK says so. With nscc+rccc the NACKs leave NSCC's window (the
+ * receiver's credit answers for the incast): none of them cuts it; with nscc alone they
+ * do. Trimmed between switches instead (hosts 1 and 2 to host 4 over leaf1's uplinks at
+ * 100 Mbit/s holding 4, as trimmed_headers_overtake_the_data_between_switches), the NAKs
+ * do not say last hop, and cut NSCC's window with nscc+rccc too.
+ */
+Test(graph, uec_nscc_rccc_last_hop_trims_leave_the_window)
+{
+	struct fe_nic_params nic = FE_NIC_DEFAULT;
+	const struct opt last = {.nic = &nic, .slow_down = 4, .down_pkts = 4};
+	const struct opt fabric = {.nic = &nic,
+				   .fabspec = "leaf1>spine1:rate=100Mbit,buffer-pkts=4",
+				   .fabspec2 = "leaf1>spine2:rate=100Mbit,buffer-pkts=4"};
+	struct incast both, nscc, hop;
+
+	nic.model = FE_NIC_UEC;
+	nic.cc_set = 1;
+	nic.cc = FE_CC_NSCC_RCCC;
+	both = uec_incast(FE_CC_NSCC_RCCC, &last, 3, 0);
+	hop = uec_incast(FE_CC_NSCC_RCCC, &fabric, 2, 0);
+	nic.cc = FE_CC_NSCC;
+	nscc = uec_incast(FE_CC_NSCC, &last, 3, 0);
+	fprintf(stderr,
+		"last hop, both: trims %llu last-hop NAKs %llu nacks %llu cuts %llu got %u; "
+		"nscc: trims %llu last-hop %llu nacks %llu cuts %llu got %u; between switches, "
+		"both: trims %llu last-hop %llu nacks %llu cuts %llu got %u\n",
+		(unsigned long long)both.trims, (unsigned long long)both.last_hop,
+		(unsigned long long)both.nacks, (unsigned long long)both.cuts, both.got,
+		(unsigned long long)nscc.trims, (unsigned long long)nscc.last_hop,
+		(unsigned long long)nscc.nacks, (unsigned long long)nscc.cuts, nscc.got,
+		(unsigned long long)hop.trims, (unsigned long long)hop.last_hop,
+		(unsigned long long)hop.nacks, (unsigned long long)hop.cuts, hop.got);
+	cr_assert_gt(both.trims, 0, "both: host 4's down link trimmed");
+	cr_assert_eq(both.last_hop, both.trims, "both: every NAK said last hop");
+	cr_assert_gt(both.nacks, 0);
+	cr_assert_eq(both.cuts, 0, "both: %llu of %llu NACKs cut the window",
+		     (unsigned long long)both.cuts, (unsigned long long)both.nacks);
+	cr_assert_eq(both.got, 90, "both: %u of 90", both.got);
+	cr_assert_gt(nscc.last_hop, 0, "nscc: trimmed at the last hop");
+	cr_assert_gt(nscc.cuts, 0, "nscc alone: the NACKs cut the window");
+	cr_assert_eq(nscc.got, 90);
+	cr_assert_gt(hop.trims, 0, "between switches: leaf1's uplinks trimmed");
+	cr_assert_eq(hop.last_hop, 0, "between switches: no NAK said last hop");
+	cr_assert_gt(hop.cuts, 0, "between switches, both: the NACKs cut the window");
+	cr_assert_eq(hop.got, 60, "between switches: %u of 60", hop.got);
 }

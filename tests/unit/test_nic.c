@@ -286,6 +286,19 @@ Test(nicframe, control_frames_round_trip)
 	cr_assert_eq(fe_nic_ctl_parse(c, sizeof(c), &k, &qpn, &psn), 0);
 	cr_assert_eq(k, FE_NIC_ACK, "the probe's number is not the syndrome");
 	cr_assert_eq(psn, 5);
+	/* a trim NAK says whether the frame was trimmed at the last hop; no other frame */
+	fe_nic_ctl_frame(c, f, FE_NIC_TRIM_NAK, 17, 9);
+	cr_assert(!fe_nic_ctl_trim_last(c));
+	fe_nic_ctl_trim_last_set(c);
+	cr_assert(fe_nic_ctl_trim_last(c));
+	cr_assert_eq(fe_nic_ctl_parse(c, sizeof(c), &k, &qpn, &psn), 0);
+	cr_assert_eq(k, FE_NIC_TRIM_NAK, "a trim NAK still");
+	cr_assert_eq(psn, 9);
+	fe_nic_ctl_frame(c, f, FE_NIC_NAK, 17, 9);
+	fe_nic_ctl_trim_last_set(c);
+	cr_assert(!fe_nic_ctl_trim_last(c));
+	cr_assert_eq(fe_nic_ctl_parse(c, sizeof(c), &k, &qpn, &psn), 0);
+	cr_assert_eq(k, FE_NIC_NAK, "a sequence NAK untouched");
 	cr_assert_eq(fe_nic_ctl_parse(f, sizeof(f), &k, &qpn, &psn), -1, "TCP is not one");
 	cr_assert_eq(fe_psn_diff(2, 0xfffffe), 4, "PSNs wrap at 2^24");
 }

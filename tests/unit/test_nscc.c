@@ -115,18 +115,43 @@ Test(nscc, nack_quick_adapts_then_takes_the_bytes_off)
 	fe_nscc_ack(&s, &c, MTU, 12000, 0, 0, t += 10); /* starts the period */
 	fe_nscc_ack(&s, &c, 3 * MTU, 12000, 0, 0, t += 10);
 	t += 12000 + 9000 + 1;
-	fe_nscc_nack(&s, &c, MTU, 5 * MTU, t);
+	fe_nscc_nack(&s, &c, MTU, 5 * MTU, 0, t);
 	cr_assert_eq(s.quick_adapts, 1);
 	cr_assert_float_eq(s.cwnd, 3 * MTU, 1e-9, "the bytes achieved in the period");
 	/* what was in flight then (5 MTU) is ignored: its NACKs change nothing ... */
 	for (int i = 0; i < 4; i++)
-		fe_nscc_nack(&s, &c, MTU, 5 * MTU, t += 10);
+		fe_nscc_nack(&s, &c, MTU, 5 * MTU, 0, t += 10);
 	cr_assert_float_eq(s.cwnd, 3 * MTU, 1e-9);
 	/* ... and once it is, a NACK takes its bytes off */
-	fe_nscc_nack(&s, &c, MTU, 5 * MTU, t += 10);
+	fe_nscc_nack(&s, &c, MTU, 5 * MTU, 0, t += 10);
 	cr_assert_float_eq(s.cwnd, 2 * MTU, 1e-9);
 	cr_assert_eq(s.quick_adapts, 1);
 	cr_assert(s.avg_delay > 0, "toward the network's RTT");
 	cr_assert(fe_nscc_may_send(&s, MTU, MTU));
 	cr_assert(!fe_nscc_may_send(&s, 2 * MTU, 1));
+}
+
+/* A NACK kept (cc nscc+rccc, a trim at the last hop: uet-htsim's updateCwndOnNack_NSCC
+ * with _receiver_based_cc and last_hop): the bytes stay on the window; the delay moves,
+ * and quick adapt may still run. */
+Test(nscc, nack_kept_leaves_the_window)
+{
+	uint64_t t = 100000;
+	double w;
+
+	ref();
+	fe_nscc_ack(&s, &c, MTU, 12000, 0, 0, t += 10); /* starts the period */
+	w = s.cwnd;
+	fe_nscc_nack(&s, &c, MTU, 5 * MTU, 1, t += 10);
+	cr_assert_float_eq(s.cwnd, w, 1e-9, "kept");
+	cr_assert_eq(s.nacks, 1);
+	cr_assert_eq(s.nack_cuts, 0);
+	cr_assert(s.avg_delay > 0, "toward the network's RTT");
+	fe_nscc_nack(&s, &c, MTU, 5 * MTU, 0, t += 10);
+	cr_assert_float_eq(s.cwnd, w - MTU, 1e-9, "not kept: the bytes off");
+	cr_assert_eq(s.nack_cuts, 1);
+	t += 12000 + 9000 + 1; /* the period over: quick adapt runs, kept or not */
+	fe_nscc_nack(&s, &c, MTU, 5 * MTU, 1, t);
+	cr_assert_eq(s.quick_adapts, 1);
+	cr_assert_float_eq(s.cwnd, MTU, 1e-9, "the bytes achieved in the period");
 }

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "fe_profile.h"
+#include "fe_regimespec.h"
 
 static struct fe_profile prof;
 
@@ -172,6 +173,33 @@ Test(profile, nic_timeout_path)
 	cr_assert_eq(fab.nic.timeout_ns, 3000000, "not dilated");
 }
 
+/* nic.cc: nscc+rccc, both of Ultra Ethernet's at once (model uec); --nic cc=nscc+rccc on
+ * top of a profile, refused for another model as rccc is, naming the value. */
+Test(profile, nic_cc_nscc_rccc)
+{
+	struct fe_linkdef up[2], down[2];
+	struct fe_fabric fab;
+	struct fe_nic_params n = FE_NIC_DEFAULT;
+	char err[512];
+
+	cr_assert_eq(parse("name: t\nnic: {model: uec, cc: nscc+rccc}\n", err, sizeof(err)), 0,
+		     "%s", err);
+	cr_assert_eq(fe_profile_expand(&prof, 1, 2, up, down, &fab, err, sizeof(err)), 0, "%s",
+		     err);
+	cr_assert_eq(fe_nic_cc(&fab.nic), FE_CC_NSCC_RCCC);
+	cr_assert(fe_nic_cc_nscc(fe_nic_cc(&fab.nic)) && fe_nic_cc_rccc(fe_nic_cc(&fab.nic)));
+	cr_assert(fe_nic_cc_nscc(FE_CC_NSCC) && !fe_nic_cc_rccc(FE_CC_NSCC));
+	cr_assert(!fe_nic_cc_nscc(FE_CC_RCCC) && fe_nic_cc_rccc(FE_CC_RCCC));
+	cr_assert_str_eq(fe_nic_cc_name(FE_CC_NSCC_RCCC), "nscc+rccc");
+	cr_assert_eq(fe_nic_spec("model=uec,cc=nscc+rccc", &n, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(fe_nic_cc(&n), FE_CC_NSCC_RCCC);
+	cr_assert_eq(fe_nic_check(&n, "", err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(fe_nic_spec("model=roce", &n, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(fe_nic_check(&n, "", err, sizeof(err)), -EINVAL);
+	cr_assert_str_eq(err, "cc 'nscc+rccc' needs model uec (model 'roce' allowed: off, dcqcn, "
+			      "ib, nscc)");
+}
+
 /* The links between switches: link:, then the entries that select all or fabric only. */
 Test(profile, fabric_class)
 {
@@ -232,9 +260,14 @@ static struct bad bad_profiles[] = {
 	{"name: x\nnic:\n  timeout: soon\n",
 	 "t.yaml:3: nic.timeout 'soon' (allowed: 1us to 60s, or path)"},
 	{"name: x\nnic:\n  cc: yes\n",
-	 "t.yaml:3: nic.cc 'yes' (allowed: off, dcqcn, ib, nscc, rccc)"},
+	 "t.yaml:3: nic.cc 'yes' (allowed: off, dcqcn, ib, nscc, rccc, nscc+rccc)"},
+	{"name: x\nnic:\n  model: uec\n  cc: rccc+nscc\n",
+	 "t.yaml:4: nic.cc 'rccc+nscc' (allowed: off, dcqcn, ib, nscc, rccc, nscc+rccc)"},
 	{"name: x\nnic:\n  model: roce\n  cc: rccc\n",
 	 "t.yaml:4: nic.cc 'rccc' needs model uec (model 'roce' allowed: off, dcqcn, ib, nscc)"},
+	{"name: x\nnic:\n  model: ib\n  cc: nscc+rccc\n",
+	 "t.yaml:4: nic.cc 'nscc+rccc' needs model uec (model 'ib' allowed: off, dcqcn, ib, "
+	 "nscc)"},
 	{"name: x\nlink:\n  rate: 5Tbit\n",
 	 "t.yaml:3: link.rate '5Tbit' (allowed: 0 for unlimited, or 1kbit to 1Tbit)"},
 	{"name: x\nlinks:\n  - select: 0.up\n  - select: 1.up\n    delay: fast\n",

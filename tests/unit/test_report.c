@@ -1027,10 +1027,9 @@ Test(report, nic_ready_ring_full)
  * NSCC cuts the window. Then again, stopped while trimmed headers are on their way.
  */
 static const char *const uec_after[] = {
-	"link.drop_trim_pkts",	   "link.drop_trim_bytes",
-	"port.nic_trims_recv",	   "port.nic_trim_naks_sent",
-	"port.nic_trim_naks_recv", "port.nic_cwnd_bytes",
-	"port.nic_cwnd_min_bytes", NULL,
+	"link.drop_trim_pkts",	   "link.drop_trim_bytes",    "port.nic_trims_recv",
+	"port.nic_trim_naks_sent", "port.nic_trim_naks_recv", "port.nic_trim_naks_last_hop",
+	"port.nic_cwnd_bytes",	   "port.nic_cwnd_min_bytes", NULL,
 };
 static const char *const uec_stopped[] = {
 	"port.nic_stopped_trims",

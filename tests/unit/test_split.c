@@ -327,6 +327,29 @@ Test(split, a_delay_shorter_than_the_real_link_is_refused)
 		  "%s", err);
 }
 
+/* RCCC, alone or with NSCC, is refused on a fabric split across boxes (a receiver on
+ * another box does not see the pull target kept with the sender's copy), naming the cc. */
+Test(split, rccc_is_refused_across_the_boxes)
+{
+	static const uint32_t ccs[] = {FE_CC_RCCC, FE_CC_NSCC_RCCC};
+
+	for (unsigned i = 0; i < 2; i++) {
+		struct fe_nic_params nic = FE_NIC_DEFAULT;
+		const struct opt o = {.regime = FE_REGIME_LOSSY, .lat_ns = 300, .nic = &nic};
+		char err[256], want[128];
+		struct fe_dp *a;
+
+		nic.model = FE_NIC_UEC;
+		nic.cc = ccs[i];
+		nic.cc_set = 1;
+		a = engine(1, &o, err, sizeof(err));
+		cr_assert_null(a, "%s accepted", fe_nic_cc_name(ccs[i]));
+		snprintf(want, sizeof(want), "--nic cc=%s: not on a fabric split across boxes",
+			 fe_nic_cc_name(ccs[i]));
+		cr_assert_str_eq(err, want);
+	}
+}
+
 /* A burst from hosts 1 and 2 (leaf1) to host 3 (leaf2) over the slow spine1 > leaf2: when
  * the last frame arrives, one box or two, and every frame accounted for. */
 static uint64_t
