@@ -43,6 +43,27 @@ run() {
 j() { fe_json "$FE_TMP/$1.json" "$2"; }
 link() { echo "[l for l in d['links'] if l['link'] == '$1'][0]"; }
 port() { echo "d['ports'][$1]"; }
+# accounted NAME: every frame of run NAME accounted for, port by port (docs/counters.md),
+# the grants among the ACKs
+accounted() {
+	python3 - "$FE_TMP/$1.json" <<'PY' || fe_fail "$1: a port's frames are not accounted for"
+import json, sys
+d = json.load(open(sys.argv[1]))
+links = {l["link"]: l for l in d["links"]}
+for p in d["ports"]:
+    g = lambda k: p.get(k, 0)
+    up, down = links["%d.up" % p["port"]], links["%d.down" % p["port"]]
+    assert g("nic_credit_sent") <= g("nic_acks_sent") and g("nic_credit_recv") <= g("nic_acks_recv"), p
+    assert up["in_pkts"] + g("nic_stopped_send") == g("rx_pkts") + g("nic_resent_pkts") + \
+        g("nic_cnp_sent") + g("nic_acks_sent") + g("nic_naks_sent") + g("nic_trim_naks_sent") + \
+        g("nic_probes_sent"), (p, up)
+    assert down["out_pkts"] == g("tx_pkts") + g("tx_stopped") + g("nic_stopped_recv") + \
+        g("nic_oos_discards") + g("nic_dup_discards") + g("nic_stray") + g("nic_edge_drops") + \
+        g("nic_cnp_recv") + g("nic_acks_recv") + g("nic_naks_recv") + g("nic_trims_recv") + \
+        g("nic_trim_naks_recv") + g("nic_probes_recv"), (p, down)
+PY
+	echo "  ok   $1: every port's frames accounted for, the grants among the ACKs"
+}
 
 echo "NIC model uec (NSCC), lossy fabric with trimming"
 run uec --nic model=uec
@@ -81,24 +102,7 @@ fe_check "rccc: passes the senders waited for credit" \
 fe_check "rccc: buffer drops in the fabric" \
 	"$(j rccc "sum(l['drop_tail_pkts'] + l['drop_pool_pkts'] + l['drop_wire_pkts'] for l in d['links'])")" 0 0
 fe_check "rccc: NIC timeouts" "$(j rccc "sum(p['nic_timeouts'] for p in d['ports'])")" 0 0
-# every frame accounted for, port by port (docs/counters.md), the grants among the ACKs
-python3 - "$FE_TMP/rccc.json" <<'PY' || fe_fail "rccc: a port's frames are not accounted for"
-import json, sys
-d = json.load(open(sys.argv[1]))
-links = {l["link"]: l for l in d["links"]}
-for p in d["ports"]:
-    g = lambda k: p.get(k, 0)
-    up, down = links["%d.up" % p["port"]], links["%d.down" % p["port"]]
-    assert g("nic_credit_sent") <= g("nic_acks_sent") and g("nic_credit_recv") <= g("nic_acks_recv"), p
-    assert up["in_pkts"] + g("nic_stopped_send") == g("rx_pkts") + g("nic_resent_pkts") + \
-        g("nic_cnp_sent") + g("nic_acks_sent") + g("nic_naks_sent") + g("nic_trim_naks_sent") + \
-        g("nic_probes_sent"), (p, up)
-    assert down["out_pkts"] == g("tx_pkts") + g("tx_stopped") + g("nic_stopped_recv") + \
-        g("nic_oos_discards") + g("nic_dup_discards") + g("nic_stray") + g("nic_edge_drops") + \
-        g("nic_cnp_recv") + g("nic_acks_recv") + g("nic_naks_recv") + g("nic_trims_recv") + \
-        g("nic_trim_naks_recv") + g("nic_probes_recv"), (p, down)
-PY
-echo "  ok   rccc: every port's frames accounted for, the grants among the ACKs"
+accounted rccc
 RCCC_RETRANS=$RETRANS
 
 echo "NIC model uec, cc=nscc+rccc (both at once), the same incast"
@@ -115,6 +119,7 @@ fe_check "both: NAKs saying last hop, as got (NSCC's window left for them)" \
 fe_check "both: buffer drops in the fabric" \
 	"$(j both "sum(l['drop_tail_pkts'] + l['drop_pool_pkts'] + l['drop_wire_pkts'] for l in d['links'])")" 0 0
 fe_check "both: NIC timeouts" "$(j both "sum(p['nic_timeouts'] for p in d['ports'])")" 0 0
+accounted both
 
 echo "NIC model tcp (the control): the same incast"
 run tcp
