@@ -74,6 +74,11 @@ fi
 # outlives the clone): a clean clone compiles again only what changed since a run before
 launch=()
 command -v ccache >/dev/null && launch=(-DCMAKE_C_COMPILER_LAUNCHER=ccache)
+# one cache for every clone on the machine: paths under the tree hashed relative to it,
+# and not the build directory (a fresh clone elsewhere, as CI makes, finds the objects a
+# clone of the same sources compiled; only the debug info's compile directory may name
+# the other clone)
+export CCACHE_BASEDIR="$ROOT" CCACHE_NOHASHDIR=1
 # paths relative to the clone, so that one clone's objects serve another's (its
 # directory's name is no part of what is compiled, but in FE_SOURCE_DIR's few files)
 export CCACHE_BASEDIR=$ROOT CCACHE_NOHASHDIR=true
