@@ -194,8 +194,7 @@ drain_ticks(const struct fe_link *l)
 	uint64_t bytes = l->cfg.max_bytes;
 
 	if (l->cfg.max_pkts != UINT32_MAX)
-		bytes = RTE_MIN(bytes,
-				(uint64_t)l->cfg.max_pkts * fe_wire_bytes(RTE_ETHER_MAX_LEN - 4));
+		bytes = RTE_MIN(bytes, (uint64_t)l->cfg.max_pkts * nic_mtu());
 	if (bytes >= UINT64_MAX / 2 || l->cfg.tpb_fp == 0)
 		return 0;
 	return (uint64_t)(((unsigned __int128)bytes * l->cfg.tpb_fp) >> 32);
@@ -217,21 +216,14 @@ fe_nic_timeouts(struct fe_dp *dp)
 		drain = RTE_MAX(drain, drain_ticks(l));
 	}
 	for (unsigned i = 0; i < dp->nports; i++) {
-		const struct fe_link_cfg *up = &dp->ports[i].up.cfg;
 		struct fe_nicport *n = dp->ports[i].nic;
-		uint64_t rtt;
 
 		if (n == NULL || n->host)
 			continue;
-		if (!prm->timeout_path) {
-			n->timeout_ticks = fe_ns_to_ticks(prm->timeout_ns, dp->hz);
-			continue;
-		}
-		/* the round trip NSCC starts from (nic_rtt() above), from the compiled up link */
-		rtt = prm->rtt_ns ? fe_ns_to_ticks(prm->rtt_ns, dp->hz)
-				  : 4 * up->prop_ticks +
-					    4 * fe_link_ser_ticks(up, RTE_ETHER_MAX_LEN - 4);
-		n->timeout_ticks = rtt + FE_NIC_TIMEOUT_PATH_QUEUES * drain;
+		/* path: the round trip NSCC starts from (nic_rtt(), derived with the up link) */
+		n->timeout_ticks = prm->timeout_path
+					   ? n->nscc.net_rtt + FE_NIC_TIMEOUT_PATH_QUEUES * drain
+					   : fe_ns_to_ticks(prm->timeout_ns, dp->hz);
 	}
 }
 
