@@ -610,9 +610,7 @@ tx_burst(struct fe_dp *dp, unsigned i, uint64_t now)
 				fe_tap_pkt(tap, in[k], due[k], FE_TAP_DELIVERED);
 			fe_nic_deliver(dp, i, (struct rte_mbuf **)in, due, n, now);
 		}
-	} else if (p->txq_n < FE_BURST &&
-		   (p->down.head != p->down.tail || p->down.hold_until != 0)) {
-		/* an empty link with no hold to end: no call (the burst fast path's links) */
+	} else if (p->txq_n < FE_BURST) {
 		unsigned n = fe_link_dequeue(&p->down, now, (void **)&p->txq[p->txq_n],
 					     &p->txq_due[p->txq_n], FE_BURST - p->txq_n);
 

@@ -375,7 +375,7 @@ advance_whole(struct fe_link *l, uint64_t now)
 }
 
 unsigned
-fe_link_dequeue(struct fe_link *l, uint64_t now, void **pkts, uint64_t *stamps, unsigned max)
+fe_link_dequeue_some(struct fe_link *l, uint64_t now, void **pkts, uint64_t *stamps, unsigned max)
 {
 	const struct fe_link_slot *slots = l->slots;
 	uint32_t head = l->head, mask = l->mask, svc;

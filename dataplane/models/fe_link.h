@@ -752,8 +752,18 @@ int fe_link_drop(struct fe_link *l, enum fe_link_drop why, uint32_t len, uint8_t
  * Take up to max packets that have arrived by now, in order. stamps[i] gets each packet's
  * exact arrival tick, so the next hop can start from it.
  */
-unsigned fe_link_dequeue(struct fe_link *l, uint64_t now, void **pkts, uint64_t *stamps,
-			 unsigned max);
+unsigned fe_link_dequeue_some(struct fe_link *l, uint64_t now, void **pkts, uint64_t *stamps,
+			      unsigned max);
+
+static inline unsigned
+fe_link_dequeue(struct fe_link *l, uint64_t now, void **pkts, uint64_t *stamps, unsigned max)
+{
+	/* empty, and no hold to end: nothing to advance, count or publish, and no call (an
+	 * ideal down link's every TX burst) */
+	if (l->head == l->tail && l->hold_until == 0)
+		return 0;
+	return fe_link_dequeue_some(l, now, pkts, stamps, max);
+}
 
 /* Arrival tick of the next packet to deliver, or UINT64_MAX when the link is empty. */
 static inline uint64_t
