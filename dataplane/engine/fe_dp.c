@@ -506,8 +506,13 @@ port_rx(struct fe_dp *dp, unsigned in, uint64_t now, int *full, const enum fe_re
 		return 0;
 	/* live, the packets are offered when the burst returned, not when the pass began
 	 * (the pass may have been long, or descheduled); a fake clock stays as given */
-	if (dp->live)
+	if (dp->live) {
 		now = RTE_MAX(now, rte_rdtsc());
+		/* lossless: the up link takes the burst as rx_room() found room, looking at its
+		 * buffer as it is now (fe_linkop_offer_x(), room): what left it by now has left */
+		if (R != FE_REGIME_LOSSY)
+			fe_link_advance(&p->up, now);
+	}
 	if (p->edge.base != NULL) {
 		/* the kernel's clock, as the kernel stamped the frames: with the TSC as the
 		 * clocksource (fe_kernel.c checks) the vDSO reads it, no system call */

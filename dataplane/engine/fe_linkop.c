@@ -101,7 +101,7 @@ fe_linkop_impair(struct fe_dp *dp, unsigned n, struct fe_link *l, struct fe_link
 
 	*extra = 0;
 	if (!x->cfg.active ||
-	    (why = fe_linkop_impair_cause(dp, l, x, m, t, extra)) == FE_LINK_DROP__MAX)
+	    (why = fe_linkop_impair_cause(dp, l, x, m, t, extra, 0)) == FE_LINK_DROP__MAX)
 		return 0;
 	fe_link_drop(l, why, rte_pktmbuf_pkt_len(m), lane);
 	fe_linkop_drop_free(dp, n, m, (uint8_t)why, t);

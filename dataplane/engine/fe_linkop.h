@@ -66,10 +66,11 @@ void fe_linkop_pfc_frame(struct fe_dp *dp, unsigned in, uint8_t prio, enum fe_pf
  * The impairments of link l, x on m at t, in order: filter, exact drop, loss (sent again under
  * link-level retry), ECN, jitter. Returns the drop cause, or FE_LINK_DROP__MAX to carry the packet
  * with *extra: its ticks of jitter, and the times it is sent again (fe_link_replays()).
+ * advanced: l has been advanced to t already (a caller that found room at t), a constant.
  */
 static __rte_always_inline enum fe_link_drop
 fe_linkop_impair_cause(const struct fe_dp *dp, struct fe_link *l, struct fe_linkx *x,
-		       struct rte_mbuf *m, uint64_t t, uint64_t *extra)
+		       struct rte_mbuf *m, uint64_t t, uint64_t *extra, const int advanced)
 {
 	unsigned replays = 0;
 
@@ -79,7 +80,7 @@ fe_linkop_impair_cause(const struct fe_dp *dp, struct fe_link *l, struct fe_link
 		FE_CNT_ADD(x->filter_hits, 1);
 	}
 	x->matched++;
-	if (x->cfg.drop_last && x->matched >= x->cfg.drop_first && x->matched <= x->cfg.drop_last)
+	if (x->matched - x->cfg.drop_first < x->cfg.drop_count)
 		return FE_LINK_DROP_EXACT;
 	if (fe_loss_lost(&x->cfg.loss, &x->loss_st, &x->rng)) {
 		if (!x->cfg.llr)
@@ -88,7 +89,8 @@ fe_linkop_impair_cause(const struct fe_dp *dp, struct fe_link *l, struct fe_link
 		if (replays > FE_LLR_REPLAYS_MAX)
 			return FE_LINK_DROP_LLR;
 	}
-	if (x->cfg.ecn.enabled && fe_ecn_hit(&x->cfg.ecn, fe_link_backlog(l, t), &x->rng)) {
+	if (x->cfg.ecn.enabled &&
+	    fe_ecn_hit(&x->cfg.ecn, advanced ? l->q_bytes : fe_link_backlog(l, t), &x->rng)) {
 		enum fe_ecn_result r =
 			fe_ecn_mark(rte_pktmbuf_mtod(m, uint8_t *), rte_pktmbuf_data_len(m));
 
@@ -163,7 +165,7 @@ fe_linkop_offer_x(struct fe_dp *dp, unsigned n, struct fe_link *l, struct fe_lin
 	uint64_t extra = 0;
 
 	if (x->cfg.active) {
-		enum fe_link_drop why = fe_linkop_impair_cause(dp, l, x, m, t, &extra);
+		enum fe_link_drop why = fe_linkop_impair_cause(dp, l, x, m, t, &extra, room);
 
 		if (why != FE_LINK_DROP__MAX) {
 			fe_link_drop(l, why, len, FE_LABEL_CLASS(label));

@@ -23,16 +23,14 @@ fe_linkx_compile(struct fe_linkx_cfg *c, const struct fe_linkdef *d, uint64_t hz
 	}
 	c->jitter_ticks = fe_ns_to_ticks(d->link.jitter_ns, hz);
 	c->llr = d->llr != 0;
-	if (d->drop_count) {
-		c->drop_first = d->drop_first;
-		c->drop_last = d->drop_first + d->drop_count - 1;
-	}
+	c->drop_first = d->drop_first;
+	c->drop_count = d->drop_count;
 	if (d->match[0] != '\0') {
 		c->filter = fe_filter_create(d->match, err, errlen);
 		if (c->filter == NULL)
 			return -EINVAL;
 	}
-	c->active = c->loss.ops || c->ecn.enabled || c->jitter_ticks || c->drop_last;
+	c->active = c->loss.ops || c->ecn.enabled || c->jitter_ticks || c->drop_count;
 	return 0;
 }
 

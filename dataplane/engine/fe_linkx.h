@@ -26,9 +26,11 @@ struct fe_linkx_cfg {
 	enum fe_link_drop loss_cause;
 	struct fe_ecn ecn;
 	uint64_t jitter_ticks;
-	uint64_t drop_first, drop_last; /* exact drops, in matching-packet numbers from 1 */
-	uint8_t active;			/* any impairment at all */
-	uint8_t llr; /* link-level retry: the loss model's frames are sent again (fe_link.h) */
+	/* exact drops: matching packets drop_first to drop_first + drop_count - 1 (numbered
+	 * from 1; one unsigned compare a packet); count 0: none */
+	uint64_t drop_first, drop_count;
+	uint8_t active; /* any impairment at all */
+	uint8_t llr;	/* link-level retry: the loss model's frames are sent again (fe_link.h) */
 };
 
 struct fe_linkx {

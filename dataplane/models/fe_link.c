@@ -646,7 +646,7 @@ burst_whole(struct fe_link *l, struct fe_link_offer *o, unsigned n, const int ga
 			unsigned __int128 t;
 			uint64_t lo;
 
-			if (busy < now || (busy == now && frac == 0)) {
+			if (busy < now) {
 				busy = now;
 				frac = 0;
 			}

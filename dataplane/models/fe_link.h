@@ -80,19 +80,19 @@ struct fe_link_cfg {
 	uint64_t llr_ticks;
 };
 
-#define FE_HIST_BUCKETS 32
+/* log2 buckets: every value below 2^63 (a queue's packets, ns of a sojourn) has its own */
+#define FE_HIST_BUCKETS 64
 #define FE_LINK_LANES	8 /* lanes (virtual lanes, priorities) counted per link */
 
-/* log2 bucket of v: 0 for 0, i for [2^(i-1), 2^i), the last for everything above. */
+/*
+ * log2 bucket of v: 0 for 0, i for [2^(i-1), 2^i), for any v below 2^63 (2v + 1 is in
+ * [2^i, 2^(i+1)) exactly when v is in bucket i, and is never 0: its top bit, 63 - clz =
+ * 63 ^ clz (clz is 0..63), is one instruction; no clamp: there are buckets to 63).
+ */
 static inline unsigned
 fe_hist_bucket(uint64_t v)
 {
-	/* everything from the last bucket's start on counts as its top (one conditional
-	 * move); then 2v + 1 is in [2^i, 2^(i+1)) exactly when v is in bucket i, and is never
-	 * 0: its top bit, 63 - clz = 63 ^ clz (clz is 0..63), is one instruction */
-	const uint64_t top = (UINT64_C(1) << (FE_HIST_BUCKETS - 1)) - 1;
-
-	return 63 ^ (unsigned)__builtin_clzll(2 * (v < top ? v : top) + 1);
+	return 63 ^ (unsigned)__builtin_clzll(2 * v + 1);
 }
 
 /* Why a packet offered to a link was not carried (names: control/server/fe_report.c). */
@@ -293,7 +293,7 @@ fe_link_serialize(struct fe_link *l, struct fe_link_slot *s, uint64_t start, uin
 {
 	unsigned __int128 t;
 
-	if (l->busy_until < start || (l->busy_until == start && l->busy_frac == 0)) {
+	if (l->busy_until < start) { /* idle: it starts at start (at start itself it is as is) */
 		l->busy_until = start;
 		l->busy_frac = 0;
 	}

@@ -160,7 +160,7 @@ same(const struct fe_dp *a, const struct fe_dp *b, const char *what)
 				  memcmp(&xa->ecn, &xb->ecn, sizeof(xa->ecn)) == 0 &&
 				  xa->jitter_ticks == xb->jitter_ticks &&
 				  xa->drop_first == xb->drop_first &&
-				  xa->drop_last == xb->drop_last && xa->active == xb->active &&
+				  xa->drop_count == xb->drop_count && xa->active == xb->active &&
 				  (xa->filter == NULL) == (xb->filter == NULL),
 			  "%s: link %s's impairments", what, name);
 		if (k == FE_LINK_UP) {

@@ -107,16 +107,16 @@ inject(int src, const uint8_t *dst, uint16_t len)
 	inject_as(src, MAC[src], dst, len);
 }
 
-/* An IPv4 frame from MAC[src], broadcast, protocol proto (17 UDP, 6 TCP), TOS tos. */
+/* An IPv4 frame of 100 bytes from MAC[src] to dst, protocol proto (17 UDP, 6 TCP), TOS tos. */
 static void
-inject_ip(int src, uint8_t proto, uint8_t tos, uint16_t seq)
+inject_ip_to(int src, const uint8_t *dst, uint8_t proto, uint8_t tos, uint16_t seq)
 {
 	struct rte_mbuf *m = rte_pktmbuf_alloc(pool);
 	uint8_t f[100] = {0};
 	char *p;
 
 	cr_assert_not_null(m);
-	memcpy(f, BCAST, 6);
+	memcpy(f, dst, 6);
 	memcpy(f + 6, MAC[src], 6);
 	f[12] = 0x08;
 	f[14] = 0x45;
@@ -130,6 +130,13 @@ inject_ip(int src, uint8_t proto, uint8_t tos, uint16_t seq)
 	cr_assert_not_null(p);
 	rte_memcpy(p, f, sizeof(f));
 	cr_assert_eq(rte_ring_enqueue(rxr[src], m), 0);
+}
+
+/* The same, broadcast. */
+static void
+inject_ip(int src, uint8_t proto, uint8_t tos, uint16_t seq)
+{
+	inject_ip_to(src, BCAST, proto, tos, seq);
 }
 
 /* Take the frames sent out of port i into out[] (the caller frees them). */
@@ -503,6 +510,61 @@ credit_hol(uint64_t until)
 		fe_dp_poll(dp, t);
 	cr_assert_eq(dp->graph->iq[0].depth, 2, "B's second frame and C's wait at port 0");
 	return dp;
+}
+
+/*
+ * Under credits a frame crosses the switch once its output has room, and its ECN reads the
+ * backlog as that look at the output left it (fe_linkop_offer_x(), room): the bytes in the
+ * buffer at that tick, what was serialized by then gone. Port 1's down link: 1 Mbit/s,
+ * marking from 150 bytes (two 100-byte frames); to B (unicast, crossing at once) and
+ * broadcast (held until every output has room).
+ */
+Test(engine, credit_ecn_reads_the_backlog_at_its_tick)
+{
+	struct fe_dp_conf conf = {
+		.regime = FE_REGIME_CREDIT, .lanes = 1, .credit = {.buffer = 64 << 10}};
+	struct fe_linkdef all = {0}, slow = {.link = {.rate_bps = 1000000},
+					     .ecn = {.enabled = 1, .kmin = 150, .kmax = 150}};
+	struct fe_dp *dp = engine_regime(&conf, &all, &slow);
+	const struct fe_link *b = &dp->ports[1].down;
+	const uint64_t ser = fe_link_ser_ticks(&b->cfg, 100);
+	const uint8_t *to[2] = {MAC[1], BCAST};
+	uint64_t t = T0;
+
+	inject(1, BCAST, 60);
+	inject(2, BCAST, 60);
+	for (uint64_t k = 1; k <= T0; k += 1000)
+		fe_dp_poll(dp, k);
+	sent(0), sent(1), sent(2);
+	for (int w = 0; w < 2; w++) {
+		uint64_t marked = b->st.ecn_marked;
+
+		const uint64_t in = b->st.in_pkts;
+
+		/* a pass takes them into the up link, the next across the switch */
+		for (uint16_t i = 1; i <= 3; i++)
+			inject_ip_to(0, to[w], 17, 0x02, i);
+		fe_dp_poll(dp, t += 100);
+		fe_dp_poll(dp, t += 100);
+		cr_assert_eq(b->st.in_pkts, in + 3);
+		cr_assert_eq(b->st.ecn_marked, marked + 1, "%s: the third saw two ahead",
+			     w ? "broadcast" : "to B");
+		/* the fourth: read in a pass before the second frame is serialized (the link
+		 * last looked at then), and across in the pass after (the first two gone by
+		 * then, the third in the serializer) */
+		inject_ip_to(0, to[w], 17, 0x02, 4);
+		fe_dp_poll(dp, t + 2 * ser - 50);
+		fe_dp_poll(dp, t += 2 * ser + 50);
+		cr_assert_eq(b->st.in_pkts, in + 4);
+		cr_assert_eq(b->st.ecn_marked, marked + 1,
+			     "%s: the fourth saw one ahead (what left by then is gone)",
+			     w ? "broadcast" : "to B");
+		cr_assert_eq(b->q_pkts, 2);
+		fe_dp_poll(dp, t += 3 * ser);
+		cr_assert_eq(sent(1), 4);
+		sent(2);
+	}
+	fe_dp_free(dp);
 }
 
 Test(engine, credit_head_of_line_blocking)
