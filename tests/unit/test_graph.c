@@ -21,6 +21,7 @@
 #include "ring_ports.h"
 
 #define NP 4
+
 #define HZ 1000000000ULL
 
 static struct rte_mempool *pool;
@@ -2691,4 +2692,56 @@ Test(graph, uec_nscc_rccc_last_hop_trims_leave_the_window)
 	cr_assert_eq(hop.last_hop, 0, "between switches: no NAK said last hop");
 	cr_assert_gt(hop.cuts, 0, "between switches, both: the NACKs cut the window");
 	cr_assert_eq(hop.got, 60, "between switches: %u of 60", hop.got);
+}
+
+/*
+ * cc nscc+rccc: a frame SLEEK sends again that arrives as a duplicate (its first sending
+ * was queued, not lost: in tests/e2e/uec.sh, a probe overtook it) still has its pull
+ * target heard, as in uet-htsim (UecSink::processData hears it before the duplicate
+ * test). Host 1 sends host 4 small frames (66 bytes, as TCP's ACKs), one every 50 us for
+ * 20 ms; whenever something is unacknowledged, a probe's verdict is emulated (the three
+ * fields probe_answered() sets): it is taken for lost and sent again at the next ACK,
+ * and arrives behind its first sending. When such a resend carried the flow's last
+ * target, unheard, the flow waited for ever for credit it had asked for (all it sent
+ * acknowledged, so no timeout): 123 of the 400 frames arrived, 16,944 passes held by
+ * credit; heard, all 400 arrive.
+ */
+Test(graph, uec_nscc_rccc_duplicates_targets_are_heard)
+{
+	struct fe_nic_params nic = FE_NIC_DEFAULT;
+	const struct opt o = {.nic = &nic, .host_rate = 1000000000ULL, .delay_ns = 10000};
+	unsigned avail = rte_mempool_avail_count(pool), got = 0;
+	uint64_t t = 1000000, verdicts = 0;
+	struct fe_nic_flow *fl = NULL;
+	struct fe_dp *dp;
+
+	nic.model = FE_NIC_UEC;
+	nic.cc_set = 1;
+	nic.cc = FE_CC_NSCC_RCCC;
+	dp = engine_o("leaf-spine", FE_PATH_ECMP, &o);
+	learn(dp, &t);
+	for (int k = 0; k < 20000; k++) { /* 40 ms */
+		if (k % 25 == 0 && k < 10000)
+			inject(0, MAC[3], 5000, 66);
+		fe_dp_poll(dp, t += 2000);
+		got += sent(3);
+		for (unsigned f = 0; fl == NULL && f < FE_NIC_FLOWS; f++)
+			if (dp->ports[0].nic->flows[f].next_psn > 0)
+				fl = &dp->ports[0].nic->flows[f];
+		if (fl != NULL && fl->una != fl->next_psn && !fl->recovering) {
+			fl->recovering = 1; /* a probe's answer found the path empty */
+			fl->recover_to = fl->next_psn;
+			fl->rtx_next = fl->una;
+			verdicts++;
+		}
+	}
+	cr_assert_not_null(fl);
+	cr_assert_gt(verdicts, 50, "%llu verdicts", (unsigned long long)verdicts);
+	cr_assert_gt(dp->ports[3].st.nic_dup_discards, 50, "the resends arrived as duplicates");
+	cr_assert_eq(got, 400, "%u of 400 arrived (%llu passes held by credit, %llu grants)", got,
+		     (unsigned long long)dp->ports[0].st.nic_credit_blocked,
+		     (unsigned long long)dp->ports[0].st.nic_credit_recv);
+	cr_assert_eq(fl->pend_n, 0, "%u frames still wait for credit", fl->pend_n);
+	sent(0), sent(1), sent(2), sent(3);
+	done(dp, avail);
 }
