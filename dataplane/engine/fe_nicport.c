@@ -1342,20 +1342,24 @@ data_flow(struct fe_dp *dp, unsigned q, uint64_t tag, struct fe_nicport **sn)
 /*
  * cc rccc: a frame of flow id, PSN psn (d after what the receiver expects), reached the
  * receiving NIC rn with the pull target it carried: its header's field, kept with the
- * sender's copy of the frame (there until the receiver acknowledges the frame). A
- * duplicate's is old: not heard.
+ * sender's copy of the frame, in the copy's slot, which keeps it after the receiver
+ * acknowledges the frame, until the sender's window moves a whole window past it. A
+ * duplicate's is heard too, as the simulator's (UecSink::processData: handlePullTarget
+ * before the duplicate test): a frame sent again that arrives as a duplicate (SLEEK's,
+ * its first sending queued, not lost) carries what its sender asked for last; unheard,
+ * the sender, its targets not all granted, would wait for credit for ever.
  */
 static void
 credit_request(struct fe_nicport *rn, struct fe_nic_flow *fl, uint32_t id, uint32_t psn, int32_t d,
 	       uint64_t now)
 {
-	const struct fe_nic_copy *c;
-
-	if (!fe_nic_cc_rccc(rn->cc_mode) || d < 0 || (uint32_t)d >= rn->window || fl->win == NULL)
+	if (!fe_nic_cc_rccc(rn->cc_mode) || (d >= 0 && (uint32_t)d >= rn->window) ||
+	    fl->win == NULL)
 		return;
-	c = &fl->win[psn & (rn->window - 1)];
-	if (c->m != NULL)
-		fe_rccc_request(&rn->pacer, &fl->credit, id, c->pt, now);
+	/* its slot another frame's since (the flow a window further on), or not sent yet */
+	if ((int32_t)(psn - fl->next_psn) >= 0 || fl->next_psn - psn > rn->window)
+		return;
+	fe_rccc_request(&rn->pacer, &fl->credit, id, fl->win[psn & (rn->window - 1)].pt, now);
 }
 
 /*
