@@ -79,9 +79,6 @@ command -v ccache >/dev/null && launch=(-DCMAKE_C_COMPILER_LAUNCHER=ccache)
 # clone of the same sources compiled; only the debug info's compile directory may name
 # the other clone)
 export CCACHE_BASEDIR="$ROOT" CCACHE_NOHASHDIR=1
-# paths relative to the clone, so that one clone's objects serve another's (its
-# directory's name is no part of what is compiled, but in FE_SOURCE_DIR's few files)
-export CCACHE_BASEDIR=$ROOT CCACHE_NOHASHDIR=true
 for b in "${builds[@]}"; do
 	case $b in
 	build)

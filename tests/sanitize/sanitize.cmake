@@ -17,9 +17,14 @@ set(FE_SAN_DIR ${CMAKE_BINARY_DIR}/sanitizer-reports)
 set(FE_SAN_SRC ${CMAKE_CURRENT_LIST_DIR})
 
 # Only the listed end-to-end tests are registered (the original helper is _fabemu_e2e_test).
+# The exact end-to-end tests (FE_SAN_E2E), each one at a time among themselves (their
+# namespaces have fixed names) but beside the unit tests: they measure no time, and the
+# unit tests under the sanitizers fill the cores while an end-to-end test waits on its
+# hosts and its dataplane
 function(fabemu_e2e_test name)
   if(name IN_LIST FE_SAN_E2E)
     _fabemu_e2e_test(${ARGV})
+    set_tests_properties(${name} PROPERTIES RUN_SERIAL OFF RESOURCE_LOCK fabemu_e2e)
   endif()
 endfunction()
 
