@@ -61,6 +61,7 @@ fe_nic_setup(struct fe_dp *dp, unsigned i, int socket, char *err, size_t errlen)
 	/* timeout_ticks: derived from the fabric's queues with timeout: path (fe_derive.h) */
 	n->cnp_ticks = fe_ns_to_ticks(prm->cnp_interval_ns, dp->hz);
 	n->next_event = UINT64_MAX;
+	fe_express_init(&n->trimq, n->trims, FE_NIC_TRIMQ);
 	n->pend = rte_zmalloc_socket("fe_nic", sizeof(*n->pend) * FE_NIC_PENDING, 0, socket);
 	/* the flows this NIC may receive: one a slot of every sender's, here or elsewhere */
 	n->rel = rte_zmalloc_socket("fe_nic", sizeof(*n->rel) * dp->nic_ids * FE_NIC_FLOWS, 0,
@@ -817,8 +818,8 @@ fe_nic_service(struct fe_dp *dp, uint64_t now)
 				fl->active = 0;
 		}
 		n->nact = k;
-		if (n->thead != n->ttail) /* a trimmed header's arrival (fe_nic_trimmed()) */
-			next = RTE_MIN(next, n->trimq[n->thead % FE_NIC_TRIMQ].due);
+		/* a trimmed header's arrival (fe_nic_trimmed()) */
+		next = RTE_MIN(next, fe_express_next(&n->trimq));
 		if (fe_nic_cc_rccc(n->cc_mode)) { /* the receiving side's grants */
 			work += credit_grants(dp, i, now);
 			next = RTE_MIN(next, fe_rccc_next(&n->pacer));
@@ -1270,7 +1271,7 @@ fe_nic_release(struct fe_dp *dp, unsigned q, uint64_t now)
 		n->rhead++;
 	}
 	n->nrel = 0;
-	if (n->thead != n->ttail)
+	if (fe_express_count(&n->trimq))
 		trimmed_due(dp, q, now);
 	for (uint32_t i = 0; i < k; i++) {
 		struct fe_nic_flow *fl = flow_of(dp, n->rel[i]);
@@ -1444,12 +1445,10 @@ fe_nic_trimmed(struct fe_dp *dp, unsigned q, struct rte_mbuf *h, uint64_t due)
 {
 	struct fe_nicport *n = dp->ports[q].nic;
 
-	if (n->ttail - n->thead == FE_NIC_TRIMQ)
+	/* in order: a header never overtakes the one before */
+	if (fe_express_put(&n->trimq, h, due) < 0)
 		return -1;
-	if (n->ttail != n->thead) /* in order: a header never overtakes the one before */
-		due = RTE_MAX(due, n->trimq[(n->ttail - 1) % FE_NIC_TRIMQ].due);
-	n->trimq[n->ttail++ % FE_NIC_TRIMQ] = (struct fe_nic_ready){.m = h, .due = due};
-	n->next_event = RTE_MIN(n->next_event, n->trimq[n->thead % FE_NIC_TRIMQ].due);
+	n->next_event = RTE_MIN(n->next_event, fe_express_next(&n->trimq));
 	return 0;
 }
 
@@ -1458,9 +1457,10 @@ static void
 trimmed_due(struct fe_dp *dp, unsigned q, uint64_t now)
 {
 	struct fe_nicport *n = dp->ports[q].nic;
+	struct rte_mbuf *h;
+	uint64_t due;
 
-	while (n->thead != n->ttail && n->trimq[n->thead % FE_NIC_TRIMQ].due <= now) {
-		struct rte_mbuf *h = n->trimq[n->thead++ % FE_NIC_TRIMQ].m;
+	while ((h = fe_express_take(&n->trimq, now, &due)) != NULL) {
 		uint64_t tag = *fe_nic_tag(dp, h);
 
 		if (FE_TAG_KIND(tag) == FE_TAG_CTL)
@@ -1468,8 +1468,7 @@ trimmed_due(struct fe_dp *dp, unsigned q, uint64_t now)
 		else
 			trimmed_data(dp, q, h, tag, 1, now);
 	}
-	if (n->thead != n->ttail)
-		n->next_event = RTE_MIN(n->next_event, n->trimq[n->thead % FE_NIC_TRIMQ].due);
+	n->next_event = RTE_MIN(n->next_event, fe_express_next(&n->trimq));
 }
 
 /* A data frame of flow id reached the receiving port q. */
@@ -1700,6 +1699,7 @@ fe_nic_drain(struct fe_dp *dp)
 {
 	for (unsigned i = 0; i < dp->nports; i++) {
 		struct fe_nicport *n = dp->ports[i].nic;
+		struct rte_mbuf *m;
 
 		if (n == NULL || n->host)
 			continue;
@@ -1722,9 +1722,9 @@ fe_nic_drain(struct fe_dp *dp)
 		FE_CNT_ADD(dp->ports[i].st.nic_stopped_recv, n->rtail - n->rhead); /* released */
 		for (; n->rhead != n->rtail; n->rhead++)
 			rte_pktmbuf_free(n->ready[n->rhead % FE_NIC_READY].m);
-		FE_CNT_ADD(dp->ports[i].st.nic_stopped_trims, n->ttail - n->thead);
-		for (; n->thead != n->ttail; n->thead++)
-			rte_pktmbuf_free(n->trimq[n->thead % FE_NIC_TRIMQ].m);
+		FE_CNT_ADD(dp->ports[i].st.nic_stopped_trims, fe_express_count(&n->trimq));
+		while ((m = fe_express_drain(&n->trimq)) != NULL)
+			rte_pktmbuf_free(m);
 		n->held = n->inflight = 0;
 		n->nact = 0;
 	}

@@ -17,6 +17,7 @@
 #define FE_NICPORT_H
 
 #include "fe_dp.h"
+#include "fe_express.h"
 #include "fe_nscc.h"
 #include "fe_rccc.h"
 #include "fe_roce.h"
@@ -145,8 +146,8 @@ struct fe_nicport {
 	uint32_t rhead, rtail;
 	/* trimmed headers on their way down this port's link, ahead of its queue (model uec:
 	 * fe_nic_trimmed()), each due at its tick; in order */
-	struct fe_nic_ready trimq[FE_NIC_TRIMQ];
-	uint32_t thead, ttail;
+	struct fe_express trimq; /* over trims[] */
+	struct fe_express_slot trims[FE_NIC_TRIMQ];
 };
 
 /* The rate flow fl's congestion control allows now (bit/s; the line rate if none). */
