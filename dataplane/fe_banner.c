@@ -179,8 +179,8 @@ warn_pfc_egress(const struct fe_dp *dp)
 	/* egress e: a port's down link (e < nports), or link between switches e - nports
 	 * from its switch; the inputs of that switch that may send to it */
 	for (unsigned e = 0; e < nin; e++) {
-		const struct fe_link *l =
-			e < dp->nports ? &dp->ports[e].down : &dp->graph->hl[e - dp->nports].l;
+		const struct fe_link *l = e < dp->nports ? &dp->ports[e].down.l
+							 : &dp->graph->hl[e - dp->nports].row.l;
 		const unsigned x =
 			e < dp->nports ? input_switch(dp, e) : dp->graph->hl[e - dp->nports].from;
 		uint64_t need = 0;

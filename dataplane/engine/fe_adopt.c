@@ -62,9 +62,9 @@ fe_adopt(struct fe_dp *dp, struct fe_update *u, unsigned role)
 		const unsigned nd = fe_dp_link_id(dp, FE_LINK_DOWN, i);
 
 		if (role & FE_ROLE_UP)
-			adopt_link(dp, nu, &p->up, &p->up_x, &u->links[nu]);
+			adopt_link(dp, nu, &p->up.l, &p->up.x, &u->links[nu]);
 		if (role & FE_ROLE_DOWN)
-			adopt_link(dp, nd, &p->down, &p->down_x, &u->links[nd]);
+			adopt_link(dp, nd, &p->down.l, &p->down.x, &u->links[nd]);
 	}
 	if (role & FE_ROLE_DOWN) {
 		for (unsigned s = 0; s < dp->graph->nsw; s++)
@@ -77,7 +77,8 @@ fe_adopt(struct fe_dp *dp, struct fe_update *u, unsigned role)
 		for (unsigned h = 0; dp->graph && h < dp->graph->nhl; h++) {
 			const unsigned n = fe_dp_link_id(dp, FE_LINK_HOP, h);
 
-			adopt_link(dp, n, &dp->graph->hl[h].l, &dp->graph->hl[h].x, &u->links[n]);
+			adopt_link(dp, n, &dp->graph->hl[h].row.l, &dp->graph->hl[h].row.x,
+				   &u->links[n]);
 		}
 		if (dp->graph != NULL)
 			fe_graph_links_changed(dp->graph);
@@ -121,7 +122,7 @@ fe_adopt_reset(struct fe_dp *dp, unsigned role)
 	for (unsigned i = 0; dp->graph && i < dp->graph->nhl; i++) {
 		struct fe_hoplink *h = &dp->graph->hl[i];
 
-		reset_link(&h->l);
+		reset_link(&h->row.l);
 		FE_CNT_SET(h->storms, 0);
 		FE_CNT_SET(h->failovers, 0);
 		FE_CNT_SET(h->wd_forwarded, 0);
@@ -144,8 +145,8 @@ fe_adopt_reset(struct fe_dp *dp, unsigned role)
 		struct fe_port *p = &dp->ports[i];
 
 		if (role & FE_ROLE_DOWN) {
-			reset_link(&p->down);
-			FE_CNT_SET(p->down_x.filter_hits, 0);
+			reset_link(&p->down.l);
+			FE_CNT_SET(p->down.x.filter_hits, 0);
 			FE_CNT_SET(p->st.tx_pkts, 0);
 			FE_CNT_SET(p->st.tx_bytes, 0);
 			FE_CNT_SET(p->st.tx_busy, 0);
@@ -156,9 +157,9 @@ fe_adopt_reset(struct fe_dp *dp, unsigned role)
 		}
 		if (!(role & FE_ROLE_UP))
 			continue;
-		reset_link(&p->up);
+		reset_link(&p->up.l);
 		memset(&p->edge_st, 0, sizeof(p->edge_st));
-		FE_CNT_SET(p->up_x.filter_hits, 0);
+		FE_CNT_SET(p->up.x.filter_hits, 0);
 		FE_CNT_SET(p->st.rx_pkts, 0);
 		FE_CNT_SET(p->st.rx_bytes, 0);
 		FE_CNT_SET(p->st.rx_held, 0);

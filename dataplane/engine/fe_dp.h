@@ -274,10 +274,9 @@ struct fe_wire {
 };
 
 struct fe_port {
-	struct fe_link up;   /* host -> switch */
-	struct fe_link down; /* switch -> host */
-	struct fe_linkx up_x, down_x;
-	struct fe_pfc pfc; /* PFC: this port's ingress into the switch */
+	struct fe_row up;   /* host -> switch: its link and impairments (fe_linkx.h) */
+	struct fe_row down; /* switch -> host */
+	struct fe_pfc pfc;  /* PFC: this port's ingress into the switch */
 	/* the edge pause (fe_wire): priority 0's state is the host's, every priority paused
 	 * together; its "bytes held" are FE_EPAUSE_ROOM - the room left (fe_derive.h) */
 	struct fe_pfc epause;

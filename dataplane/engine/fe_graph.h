@@ -147,8 +147,7 @@ struct fe_hl_express {
 
 /* One direction of a link between two switches. */
 struct fe_hoplink {
-	struct fe_link l;
-	struct fe_linkx x;	     /* its impairments (loss, ECN, jitter, drop rules) */
+	struct fe_row row;	     /* its link and impairments (fe_linkx.h) */
 	uint16_t from, to;	     /* switches */
 	char name[80];		     /* "leaf1>spine2": from > to */
 	char lname[72];		     /* its link's, both ways: "leaf1-spine2" */
@@ -328,8 +327,8 @@ fe_graph_route(const struct fe_graph *g, struct rte_mbuf *m)
 static inline int
 fe_graph_link_down(const struct fe_hoplink *h)
 {
-	return h->x.cfg.loss.ops != NULL && h->x.cfg.loss_cause == FE_LINK_DROP_RANDOM &&
-	       h->x.cfg.loss.p >= FE_PROB_ONE && h->x.cfg.filter == NULL;
+	return h->row.x.cfg.loss.ops != NULL && h->row.x.cfg.loss_cause == FE_LINK_DROP_RANDOM &&
+	       h->row.x.cfg.loss.p >= FE_PROB_ONE && h->row.x.cfg.filter == NULL;
 }
 
 /* After a change (fe_update.c): failover looks at the links again next pass. */

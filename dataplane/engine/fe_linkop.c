@@ -181,8 +181,8 @@ fe_dp_up_room(const struct fe_dp *dp, struct fe_port *p, uint64_t now, uint32_t 
 {
 	uint64_t room;
 
-	fe_link_backlog(&p->up, now);
-	room = fe_dp_queue_room(&p->up.cfg, p->up.q_pkts, p->up.q_bytes, dp->max_frame, max);
-	room = RTE_MIN(room, (uint64_t)p->up.mask + 1 - (p->up.tail - p->up.head));
+	fe_link_backlog(&p->up.l, now);
+	room = fe_dp_queue_room(&p->up.l.cfg, p->up.l.q_pkts, p->up.l.q_bytes, dp->max_frame, max);
+	room = RTE_MIN(room, (uint64_t)p->up.l.mask + 1 - (p->up.l.tail - p->up.l.head));
 	return (uint32_t)room;
 }

@@ -123,9 +123,9 @@ link_of(const struct fe_dp *dp, unsigned n)
 	unsigned i;
 	const enum fe_link_kind k = fe_dp_link_kind(dp, n, &i);
 
-	return k == FE_LINK_HOP	   ? &dp->graph->hl[i].l
-	       : k == FE_LINK_DOWN ? &dp->ports[i].down
-				   : &dp->ports[i].up;
+	return k == FE_LINK_HOP	   ? &dp->graph->hl[i].row.l
+	       : k == FE_LINK_DOWN ? &dp->ports[i].down.l
+				   : &dp->ports[i].up.l;
 }
 
 static const struct fe_linkx *
@@ -134,9 +134,9 @@ linkx_of(const struct fe_dp *dp, unsigned n)
 	unsigned i;
 	const enum fe_link_kind k = fe_dp_link_kind(dp, n, &i);
 
-	return k == FE_LINK_HOP	   ? &dp->graph->hl[i].x
-	       : k == FE_LINK_DOWN ? &dp->ports[i].down_x
-				   : &dp->ports[i].up_x;
+	return k == FE_LINK_HOP	   ? &dp->graph->hl[i].row.x
+	       : k == FE_LINK_DOWN ? &dp->ports[i].down.x
+				   : &dp->ports[i].up.x;
 }
 
 /* Everything compiled or derived in a and b is the same; what names the case. */
