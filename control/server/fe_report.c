@@ -206,11 +206,10 @@ fe_report_link(const struct fe_dp *dp, unsigned n, const struct fe_link_params *
 {
 	unsigned i;
 	const int up = fe_dp_port_link(n, &i) == FE_LINK_UP;
-	const struct fe_port *p = &dp->ports[i];
 
 	snprintf(name, len, "%u.%s", i, up ? "up" : "down");
 	*params = up ? &dp->desc.up[i].link : &dp->desc.down[i].link;
-	return up ? &p->up.l : &p->down.l;
+	return &fe_dp_row(dp, n)->l;
 }
 
 const struct fe_linkdef *
@@ -224,11 +223,7 @@ fe_report_linkdef(const struct fe_dp *dp, unsigned n)
 const struct fe_linkx *
 fe_report_linkx(const struct fe_dp *dp, unsigned n)
 {
-	unsigned i;
-	const int up = fe_dp_port_link(n, &i) == FE_LINK_UP;
-	const struct fe_port *p = &dp->ports[i];
-
-	return up ? &p->up.x : &p->down.x;
+	return &fe_dp_row(dp, n)->x;
 }
 
 const char *

@@ -26,10 +26,13 @@ migrate(struct fe_link *l, struct fe_link_slot *slots, uint32_t nslots)
 	l->mask = mask;
 }
 
+/* Row n takes its part ul of a change: its link's cfg (into a larger ring), its impairments'. */
 static void
-adopt_link(struct fe_dp *dp, unsigned n, struct fe_link *l, struct fe_linkx *x,
-	   struct fe_update_link *ul)
+adopt_link(struct fe_dp *dp, unsigned n, struct fe_update_link *ul)
 {
+	struct fe_row *r = fe_dp_row(dp, n);
+	struct fe_link *l = &r->l;
+	struct fe_linkx *x = &r->x;
 	uint32_t nslots;
 
 	ul->old_slots = NULL;
@@ -56,15 +59,13 @@ fe_adopt(struct fe_dp *dp, struct fe_update *u, unsigned role)
 	uint64_t t0 = rte_rdtsc();
 
 	for (unsigned i = 0; i < dp->nports; i++) {
-		struct fe_port *p = &dp->ports[i];
-
 		const unsigned nu = fe_dp_link_id(dp, FE_LINK_UP, i);
 		const unsigned nd = fe_dp_link_id(dp, FE_LINK_DOWN, i);
 
 		if (role & FE_ROLE_UP)
-			adopt_link(dp, nu, &p->up.l, &p->up.x, &u->links[nu]);
+			adopt_link(dp, nu, &u->links[nu]);
 		if (role & FE_ROLE_DOWN)
-			adopt_link(dp, nd, &p->down.l, &p->down.x, &u->links[nd]);
+			adopt_link(dp, nd, &u->links[nd]);
 	}
 	if (role & FE_ROLE_DOWN) {
 		for (unsigned s = 0; s < dp->graph->nsw; s++)
@@ -77,8 +78,7 @@ fe_adopt(struct fe_dp *dp, struct fe_update *u, unsigned role)
 		for (unsigned h = 0; dp->graph && h < dp->graph->nhl; h++) {
 			const unsigned n = fe_dp_link_id(dp, FE_LINK_HOP, h);
 
-			adopt_link(dp, n, &dp->graph->hl[h].row.l, &dp->graph->hl[h].row.x,
-				   &u->links[n]);
+			adopt_link(dp, n, &u->links[n]);
 		}
 		if (dp->graph != NULL)
 			fe_graph_links_changed(dp->graph);

@@ -207,13 +207,7 @@ fe_nic_timeouts(struct fe_dp *dp)
 	uint64_t drain = 0;
 
 	for (unsigned n = 0; prm->timeout_path && n < dp->nlinks; n++) {
-		unsigned i;
-		const enum fe_link_kind k = fe_dp_link_kind(dp, n, &i);
-		const struct fe_link *l = k == FE_LINK_HOP    ? &dp->graph->hl[i].row.l
-					  : k == FE_LINK_DOWN ? &dp->ports[i].down.l
-							      : &dp->ports[i].up.l;
-
-		drain = RTE_MAX(drain, drain_ticks(l));
+		drain = RTE_MAX(drain, drain_ticks(&fe_dp_row(dp, n)->l));
 	}
 	for (unsigned i = 0; i < dp->nports; i++) {
 		struct fe_nicport *n = dp->ports[i].nic;

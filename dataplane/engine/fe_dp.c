@@ -196,9 +196,7 @@ derive_setup(struct fe_dp *dp, char *err, size_t errlen)
 		const struct fe_linkdef *d = k == FE_LINK_HOP	 ? &dp->desc.hop[i]
 					     : k == FE_LINK_DOWN ? &dp->desc.down[i]
 								 : &dp->desc.up[i];
-		const struct fe_link_cfg *cfg = k == FE_LINK_HOP    ? &dp->graph->hl[i].row.l.cfg
-						: k == FE_LINK_DOWN ? &dp->ports[i].down.l.cfg
-								    : &dp->ports[i].up.l.cfg;
+		const struct fe_link_cfg *cfg = &fe_dp_row(dp, n)->l.cfg;
 		struct fe_link_derived dv;
 
 		if (fe_link_derive(dp, &fab, n, d, cfg, &dv, err, errlen) < 0)

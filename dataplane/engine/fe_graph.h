@@ -355,6 +355,27 @@ fe_graph_input_pfc(struct fe_dp *dp, unsigned src)
 	return src < dp->nports ? &dp->ports[src].pfc : &dp->graph->hl[src - dp->nports].pfc;
 }
 
+/*
+ * Row n of the link table (fe_dp_link_id() numbers the rows): a port's up or down link, or
+ * a link between switches, its link model and its impairments together. Here, the lowest
+ * header that sees both a port and a link between switches. A const dp gives a row its
+ * caller may only read (the control side: fe_ctlif.h is its way to change one).
+ */
+static inline struct fe_row *
+fe_dp_row(const struct fe_dp *dp, unsigned n)
+{
+	unsigned i;
+
+	switch (fe_dp_link_kind(dp, n, &i)) {
+	case FE_LINK_UP:
+		return &dp->ports[i].up;
+	case FE_LINK_DOWN:
+		return &dp->ports[i].down;
+	default:
+		return &dp->graph->hl[i].row;
+	}
+}
+
 int fe_graph_create(struct fe_dp *dp, const struct fe_graph_conf *c, int socket, char *err,
 		    size_t errlen);
 void fe_graph_free(struct fe_graph *g);

@@ -14,19 +14,11 @@
 static void
 out_drop(struct fe_dp *dp, const struct fe_link *l, struct rte_mbuf *m, uint64_t t, uint8_t why)
 {
-	for (unsigned n = 0; n < dp->nlinks; n++) {
-		unsigned i;
-		const enum fe_link_kind k = fe_dp_link_kind(dp, n, &i);
+	struct fe_tap *tap = __atomic_load_n(&dp->tap, __ATOMIC_ACQUIRE);
 
-		if (k != FE_LINK_UP &&
-		    l == (k == FE_LINK_HOP ? &dp->graph->hl[i].row.l : &dp->ports[i].down.l)) {
-			struct fe_tap *tap = fe_tap_on(&dp->tap, n);
-
-			if (unlikely(tap != NULL))
-				fe_tap_pkt(tap, m, t, why);
-			break;
-		}
-	}
+	/* the captured row is l's: no search of the table for l's number */
+	if (unlikely(tap != NULL) && tap->link < dp->nlinks && &fe_dp_row(dp, tap->link)->l == l)
+		fe_tap_pkt(tap, m, t, why);
 	rte_pktmbuf_free(m);
 }
 

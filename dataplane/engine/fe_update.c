@@ -30,12 +30,7 @@ cur_def(const struct fe_dp *dp, unsigned n)
 static const struct fe_link *
 cur_link(const struct fe_dp *dp, unsigned n)
 {
-	unsigned i;
-	const enum fe_link_kind k = fe_dp_link_kind(dp, n, &i);
-
-	return k == FE_LINK_HOP	   ? &dp->graph->hl[i].row.l
-	       : k == FE_LINK_DOWN ? &dp->ports[i].down.l
-				   : &dp->ports[i].up.l;
+	return &fe_dp_row(dp, n)->l;
 }
 
 /* "link 0.up", "link leaf1>spine2": link n in messages. */
