@@ -204,20 +204,15 @@ const struct fe_link *
 fe_report_link(const struct fe_dp *dp, unsigned n, const struct fe_link_params **params, char *name,
 	       size_t len)
 {
-	unsigned i;
-	const int up = fe_dp_port_link(n, &i) == FE_LINK_UP;
-
-	snprintf(name, len, "%u.%s", i, up ? "up" : "down");
-	*params = up ? &dp->desc.up[i].link : &dp->desc.down[i].link;
+	fe_dp_link_name(dp, n, name, len);
+	*params = &fe_dp_link_def(dp, n)->link;
 	return &fe_dp_row(dp, n)->l;
 }
 
 const struct fe_linkdef *
 fe_report_linkdef(const struct fe_dp *dp, unsigned n)
 {
-	unsigned i;
-
-	return fe_dp_port_link(n, &i) == FE_LINK_UP ? &dp->desc.up[i] : &dp->desc.down[i];
+	return fe_dp_link_def(dp, n);
 }
 
 const struct fe_linkx *

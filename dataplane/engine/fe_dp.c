@@ -191,11 +191,7 @@ derive_setup(struct fe_dp *dp, char *err, size_t errlen)
 				      .nic = dp->conf.nic};
 
 	for (unsigned n = 0; n < dp->nlinks; n++) {
-		unsigned i;
-		const enum fe_link_kind k = fe_dp_link_kind(dp, n, &i);
-		const struct fe_linkdef *d = k == FE_LINK_HOP	 ? &dp->desc.hop[i]
-					     : k == FE_LINK_DOWN ? &dp->desc.down[i]
-								 : &dp->desc.up[i];
+		const struct fe_linkdef *d = fe_dp_link_def(dp, n);
 		const struct fe_link_cfg *cfg = &fe_dp_row(dp, n)->l.cfg;
 		struct fe_link_derived dv;
 

@@ -504,6 +504,25 @@ fe_dp_port_links(const struct fe_dp *dp)
 	return fe_dp_link_id(dp, FE_LINK_HOP, 0);
 }
 
+/*
+ * Link n's definition as the user gave it (dp->desc, below: the control side's; the row,
+ * fe_dp_row(), holds what the engine compiled from it).
+ */
+static inline struct fe_linkdef *
+fe_dp_link_def(const struct fe_dp *dp, unsigned n)
+{
+	unsigned i;
+
+	switch (fe_dp_link_kind(dp, n, &i)) {
+	case FE_LINK_UP:
+		return &dp->desc.up[i];
+	case FE_LINK_DOWN:
+		return &dp->desc.down[i];
+	default:
+		return &dp->desc.hop[i];
+	}
+}
+
 /* Link n's name as users write it ("0.up", "leaf1>spine2"), into buf (fe_graph.c). */
 const char *fe_dp_link_name(const struct fe_dp *dp, unsigned n, char *buf, size_t len);
 
