@@ -1700,7 +1700,7 @@ host_storm(enum fe_pfc_wd_action action)
 static void
 ask_hold(struct fe_dp *dp, unsigned port, uint64_t ticks)
 {
-	dp->hold_link = 2 * port + 1;
+	dp->hold_link = fe_dp_link_id(dp, FE_LINK_DOWN, port);
 	dp->hold_ticks = ticks;
 	__atomic_store_n(&dp->hold_req, dp->hold_req + 1, __ATOMIC_RELEASE);
 }
