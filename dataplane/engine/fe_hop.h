@@ -108,8 +108,8 @@ fe_hop(struct fe_dp *dp, unsigned src, uint16_t h, struct rte_mbuf *m, uint64_t 
 
 	/* the link's impairments first, as on a host's link (fe_linkop_offer()) */
 	if (unlikely(hl->row.x.cfg.active) &&
-	    fe_linkop_impair(dp, fe_dp_link_id(dp, FE_LINK_HOP, h), &hl->row.l, &hl->row.x, m, t,
-			     lane, &extra) < 0)
+	    fe_linkop_impair(dp, fe_dp_link_id(dp, FE_LINK_HOP, h), &hl->row, m, t, lane, &extra) <
+		    0)
 		return;
 	if (R == FE_REGIME_PFC) {
 		fe_hop_pfc(dp, src, h, m, t, lane, extra);

@@ -51,7 +51,7 @@ ingress(struct fe_dp *dp, unsigned in, struct rte_mbuf *m, uint64_t now, const e
 {
 	struct fe_port *p = &dp->ports[in];
 
-	if (fe_linkop_offer_x(dp, fe_dp_link_id(dp, FE_LINK_UP, in), &p->up.l, &p->up.x, m, now,
+	if (fe_linkop_offer_x(dp, fe_dp_link_id(dp, FE_LINK_UP, in), &p->up, m, now,
 			      FE_LABEL(0, lane_of(dp, m)), R, room) == FE_LINKOP_ARRIVE)
 		arrive_call(dp, in, m, now, R);
 }
@@ -338,9 +338,9 @@ ingress_burst(struct fe_dp *dp, unsigned in, struct rte_mbuf **pkts, unsigned n,
 
 		if (dp->conf.lanes <= 1) { /* one lane: no header to read for it */
 			for (unsigned i = 0; i < n; i++)
-				if (fe_linkop_offer_x(dp, fe_dp_link_id(dp, FE_LINK_UP, in),
-						      &p->up.l, &p->up.x, pkts[i], now,
-						      FE_LABEL(0, 0), R, room) == FE_LINKOP_ARRIVE)
+				if (fe_linkop_offer_x(dp, fe_dp_link_id(dp, FE_LINK_UP, in), &p->up,
+						      pkts[i], now, FE_LABEL(0, 0), R,
+						      room) == FE_LINKOP_ARRIVE)
 					arrive_call(dp, in, pkts[i], now, R);
 		} else {
 			for (unsigned i = 0; i < n; i++)
@@ -693,8 +693,8 @@ fe_switch_handoff_in(struct fe_dp *dp, unsigned q, uint64_t now)
 		for (unsigned i = 0; i < n; i++)
 			rte_prefetch0(h[i].m);
 		for (unsigned i = 0; i < n; i++)
-			fe_linkop_offer(dp, fe_dp_link_id(dp, FE_LINK_DOWN, q), &out->down.l,
-					&out->down.x, h[i].m, h[i].t, h[i].label,
+			fe_linkop_offer(dp, fe_dp_link_id(dp, FE_LINK_DOWN, q), &out->down, h[i].m,
+					h[i].t, h[i].label,
 					FE_REGIME_LOSSY); /* a pipeline: lossy only */
 		total += n;
 	} while (n == FE_BURST && total < FE_BURST * 16);
