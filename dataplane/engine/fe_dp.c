@@ -52,16 +52,21 @@ link_setup(struct fe_link *l, const struct fe_link_params *p, uint64_t hz, int s
 	return 0;
 }
 
-/* Compile link n's impairments and start them (its PRNG stream is n). */
+/* Start row r, link n, from its definition d: its link (slots on socket), its impairments
+ * (PRNG stream n). */
 static int
-linkx_setup(struct fe_dp *dp, struct fe_linkx *x, const struct fe_linkdef *d, unsigned n, char *err,
-	    size_t errlen)
+row_setup(struct fe_dp *dp, struct fe_row *r, const struct fe_linkdef *d, unsigned n, int socket,
+	  char *err, size_t errlen)
 {
 	struct fe_linkx_cfg c;
+	char e[300], name[80];
 
-	if (fe_linkx_compile(&c, d, dp->hz, err, errlen) < 0)
+	if (link_setup(&r->l, &d->link, dp->hz, socket, e, sizeof(e)) < 0 ||
+	    fe_linkx_compile(&c, d, dp->hz, e, sizeof(e)) < 0) {
+		snprintf(err, errlen, "link %s: %s", fe_dp_link_name(dp, n, name, sizeof(name)), e);
 		return -EINVAL;
-	fe_linkx_init(x, &c, dp->conf.seed, n);
+	}
+	fe_linkx_init(&r->x, &c, dp->conf.seed, n);
 	return 0;
 }
 
@@ -105,7 +110,6 @@ port_setup(struct fe_dp *dp, unsigned i, uint16_t port_id, const struct fe_linkd
 	   const struct fe_linkdef *down, int socket, char *err, size_t errlen)
 {
 	struct fe_port *p = &dp->ports[i];
-	char e[300];
 
 	p->port_id = port_id;
 	p->mac_cache = (struct fe_mac_cache){.src = UINT64_MAX, .dst = UINT64_MAX};
@@ -114,17 +118,10 @@ port_setup(struct fe_dp *dp, unsigned i, uint16_t port_id, const struct fe_linkd
 		snprintf(p->name, sizeof(p->name), "port%u", p->port_id);
 	dp->desc.up[i] = *up;
 	dp->desc.down[i] = *down;
-	if (link_setup(&p->up.l, &up->link, dp->hz, socket, e, sizeof(e)) < 0 ||
-	    linkx_setup(dp, &p->up.x, up, fe_dp_link_id(dp, FE_LINK_UP, i), e, sizeof(e)) < 0) {
-		snprintf(err, errlen, "link %u.up: %s", i, e);
+	if (row_setup(dp, &p->up, up, fe_dp_link_id(dp, FE_LINK_UP, i), socket, err, errlen) < 0 ||
+	    row_setup(dp, &p->down, down, fe_dp_link_id(dp, FE_LINK_DOWN, i), socket, err, errlen) <
+		    0)
 		return -EINVAL;
-	}
-	if (link_setup(&p->down.l, &down->link, dp->hz, socket, e, sizeof(e)) < 0 ||
-	    linkx_setup(dp, &p->down.x, down, fe_dp_link_id(dp, FE_LINK_DOWN, i), e, sizeof(e)) <
-		    0) {
-		snprintf(err, errlen, "link %u.down: %s", i, e);
-		return -EINVAL;
-	}
 	/* its switch's packet memory, shared by the switch's egress queues: fe_graph.c */
 	p->down.l.acct = dp->held;
 	return regime_setup(dp, p, socket, err, errlen);
