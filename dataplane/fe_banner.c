@@ -179,8 +179,9 @@ warn_pfc_egress(const struct fe_dp *dp)
 	/* egress e: a port's down link (e < nports), or link between switches e - nports
 	 * from its switch; the inputs of that switch that may send to it */
 	for (unsigned e = 0; e < nin; e++) {
-		const struct fe_link *l =
-			e < dp->nports ? &dp->ports[e].down : &dp->graph->hl[e - dp->nports].l;
+		const unsigned n = e < dp->nports ? fe_dp_link_id(dp, FE_LINK_DOWN, e)
+						  : fe_dp_link_id(dp, FE_LINK_HOP, e - dp->nports);
+		const struct fe_link *l = &fe_dp_row(dp, n)->l;
 		const unsigned x =
 			e < dp->nports ? input_switch(dp, e) : dp->graph->hl[e - dp->nports].from;
 		uint64_t need = 0;
@@ -193,10 +194,7 @@ warn_pfc_egress(const struct fe_dp *dp)
 			continue;
 		if (nshort++ > 0)
 			continue;
-		fe_dp_link_name(dp,
-				e < dp->nports ? fe_dp_link_id(dp, FE_LINK_DOWN, e)
-					       : fe_dp_link_id(dp, FE_LINK_HOP, e - dp->nports),
-				name, sizeof(name));
+		fe_dp_link_name(dp, n, name, sizeof(name));
 		if (l->cfg.max_bytes < need)
 			snprintf(first, sizeof(first), "%s, %" PRIu64 " B against %" PRIu64 " B",
 				 name, l->cfg.max_bytes, need);

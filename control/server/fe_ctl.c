@@ -458,12 +458,11 @@ link_at(const struct fe_ctl *c, unsigned n, char *name, size_t len)
 	unsigned i;
 	const enum fe_link_kind k = fe_dp_link_kind(dp, n, &i);
 
-	if (k == FE_LINK_HOP) {
+	if (k == FE_LINK_HOP)
 		snprintf(name, len, "%s", c->hop_dir[i]);
-		return &dp->desc.hop[i];
-	}
-	snprintf(name, len, "%u.%s", i, k == FE_LINK_DOWN ? "down" : "up");
-	return k == FE_LINK_DOWN ? &dp->desc.down[i] : &dp->desc.up[i];
+	else
+		snprintf(name, len, "%u.%s", i, k == FE_LINK_DOWN ? "down" : "up");
+	return fe_dp_link_def(dp, n);
 }
 
 static char *

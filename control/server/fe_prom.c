@@ -117,7 +117,8 @@ links(FILE *f, const struct fe_dp *dp)
 		/* several switches: the links between them, each direction ("leaf1>spine2") */
 		for (unsigned i = 0; dp->graph && i < dp->graph->nhl; i++)
 			fprintf(f, "fabemu_link_%s{link=\"%s\"} %" PRIu64 "\n", d->name,
-				dp->graph->hl[i].name, fe_report_get(&dp->graph->hl[i].l.st, d));
+				dp->graph->hl[i].name,
+				fe_report_get(&dp->graph->hl[i].row.l.st, d));
 	}
 	for (unsigned k = 0; k < 3; k++) {
 		static const char *const nm[] = {"late_p50_ns", "late_p99_ns", "late_max_ns"};

@@ -204,31 +204,21 @@ const struct fe_link *
 fe_report_link(const struct fe_dp *dp, unsigned n, const struct fe_link_params **params, char *name,
 	       size_t len)
 {
-	unsigned i;
-	const int up = fe_dp_port_link(n, &i) == FE_LINK_UP;
-	const struct fe_port *p = &dp->ports[i];
-
-	snprintf(name, len, "%u.%s", i, up ? "up" : "down");
-	*params = up ? &dp->desc.up[i].link : &dp->desc.down[i].link;
-	return up ? &p->up : &p->down;
+	fe_dp_link_name(dp, n, name, len);
+	*params = &fe_dp_link_def(dp, n)->link;
+	return &fe_dp_row(dp, n)->l;
 }
 
 const struct fe_linkdef *
 fe_report_linkdef(const struct fe_dp *dp, unsigned n)
 {
-	unsigned i;
-
-	return fe_dp_port_link(n, &i) == FE_LINK_UP ? &dp->desc.up[i] : &dp->desc.down[i];
+	return fe_dp_link_def(dp, n);
 }
 
 const struct fe_linkx *
 fe_report_linkx(const struct fe_dp *dp, unsigned n)
 {
-	unsigned i;
-	const int up = fe_dp_port_link(n, &i) == FE_LINK_UP;
-	const struct fe_port *p = &dp->ports[i];
-
-	return up ? &p->up_x : &p->down_x;
+	return &fe_dp_row(dp, n)->x;
 }
 
 const char *
@@ -566,7 +556,7 @@ fe_report_table(FILE *f, const struct fe_dp *dp)
 	}
 	/* several switches: the links between them, each direction (fe_graph.h) */
 	for (unsigned i = 0; dp->topology && i < dp->graph->nhl; i++)
-		table_row(f, dp->graph->hl[i].name, &dp->graph->hl[i].l.st, link_counters);
+		table_row(f, dp->graph->hl[i].name, &dp->graph->hl[i].row.l.st, link_counters);
 	if (dp->topology) {
 		fprintf(f, "%-8s %s:", "graph", "out of order at port");
 		for (unsigned p = 0; p < dp->nports; p++)
@@ -1009,7 +999,7 @@ imbalance(const struct fe_graph *g, const uint16_t *set, unsigned k)
 	uint64_t sum = 0, most = 0;
 
 	for (unsigned i = 0; i < k; i++) {
-		uint64_t b = FE_CNT_GET(g->hl[set[i]].l.st.out_bytes);
+		uint64_t b = FE_CNT_GET(g->hl[set[i]].row.l.st.out_bytes);
 
 		sum += b;
 		most = b > most ? b : most;
@@ -1031,7 +1021,7 @@ ecmp_table(FILE *f, const struct fe_graph *g)
 		fprintf(f, "%-8s", "ecmp");
 		for (unsigned k = 0; k < nset[i]; k++)
 			fprintf(f, " %s %" PRIu64 " B", g->hl[sets[i][k]].name,
-				FE_CNT_GET(g->hl[sets[i][k]].l.st.out_bytes));
+				FE_CNT_GET(g->hl[sets[i][k]].row.l.st.out_bytes));
 		fprintf(f, ", imbalance %.2f\n", imbalance(g, sets[i], nset[i]));
 	}
 }
@@ -1052,8 +1042,8 @@ ecmp_json(const struct fe_graph *g)
 		sw[strcspn(sw, ">")] = '\0';
 		for (unsigned k = 0; k < nset[i]; k++) {
 			json_array_append_new(links, json_string(g->hl[sets[i][k]].name));
-			json_array_append_new(bytes,
-					      u64(FE_CNT_GET(g->hl[sets[i][k]].l.st.out_bytes)));
+			json_array_append_new(
+				bytes, u64(FE_CNT_GET(g->hl[sets[i][k]].row.l.st.out_bytes)));
 		}
 		json_array_append_new(a, json_pack("{s:s, s:o, s:o, s:f}", "switch", sw, "links",
 						   links, "out_bytes", bytes, "imbalance",
@@ -1113,7 +1103,7 @@ graph_json(const struct fe_dp *dp)
 
 	for (unsigned i = 0; i < g->nhl; i++) {
 		const struct fe_hoplink *h = &g->hl[i];
-		json_t *o = link_fields_json(h->name, &dp->desc.hop[i].link, &h->l, &h->x);
+		json_t *o = link_fields_json(h->name, &dp->desc.hop[i].link, &h->row.l, &h->row.x);
 		json_t *lanes = json_array();
 
 		/* its receiving switch's input: what it holds from it, pauses, credits */

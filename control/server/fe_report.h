@@ -46,7 +46,7 @@ void fe_report_eth(uint16_t port_id, struct fe_eth_counters *c);
 /* Count the PMD's counters from now on (it keeps its own; fabemu only reads them). */
 void fe_report_eth_reset(uint16_t port_id);
 
-/* Link n of the engine: even n is port n/2's up link, odd its down link. */
+/* Link n of the engine (its row, fe_dp_row()), its name and its parameters as given. */
 const struct fe_link *fe_report_link(const struct fe_dp *dp, unsigned n,
 				     const struct fe_link_params **params, char *name, size_t len);
 

@@ -184,8 +184,8 @@ tel_hop(const struct fe_dp *dp, const char *params, struct rte_tel_data *d)
 		rte_tel_data_add_dict_u64(d, "buffer_bytes", prm->limit_bytes);
 		rte_tel_data_add_dict_u64(d, "buffer_pkts", prm->limit_pkts);
 		fe_ctlif_unlock();
-		add_counters(d, &h->l.st, fe_report_counters(FE_OBJ_LINK));
-		rte_tel_data_add_dict_u64(d, "filter_hits", FE_CNT_GET(h->x.filter_hits));
+		add_counters(d, &h->row.l.st, fe_report_counters(FE_OBJ_LINK));
+		rte_tel_data_add_dict_u64(d, "filter_hits", FE_CNT_GET(h->row.x.filter_hits));
 		rte_tel_data_add_dict_u64(d, "down", fe_graph_link_down(h));
 		rte_tel_data_add_dict_u64(d, "failovers", FE_CNT_GET(h->failovers));
 		return 0;

@@ -26,10 +26,13 @@ migrate(struct fe_link *l, struct fe_link_slot *slots, uint32_t nslots)
 	l->mask = mask;
 }
 
+/* Row n takes its part ul of a change: its link's cfg (into a larger ring), its impairments'. */
 static void
-adopt_link(struct fe_dp *dp, unsigned n, struct fe_link *l, struct fe_linkx *x,
-	   struct fe_update_link *ul)
+adopt_link(struct fe_dp *dp, unsigned n, struct fe_update_link *ul)
 {
+	struct fe_row *r = fe_dp_row(dp, n);
+	struct fe_link *l = &r->l;
+	struct fe_linkx *x = &r->x;
 	uint32_t nslots;
 
 	ul->old_slots = NULL;
@@ -56,15 +59,13 @@ fe_adopt(struct fe_dp *dp, struct fe_update *u, unsigned role)
 	uint64_t t0 = rte_rdtsc();
 
 	for (unsigned i = 0; i < dp->nports; i++) {
-		struct fe_port *p = &dp->ports[i];
-
 		const unsigned nu = fe_dp_link_id(dp, FE_LINK_UP, i);
 		const unsigned nd = fe_dp_link_id(dp, FE_LINK_DOWN, i);
 
 		if (role & FE_ROLE_UP)
-			adopt_link(dp, nu, &p->up, &p->up_x, &u->links[nu]);
+			adopt_link(dp, nu, &u->links[nu]);
 		if (role & FE_ROLE_DOWN)
-			adopt_link(dp, nd, &p->down, &p->down_x, &u->links[nd]);
+			adopt_link(dp, nd, &u->links[nd]);
 	}
 	if (role & FE_ROLE_DOWN) {
 		for (unsigned s = 0; s < dp->graph->nsw; s++)
@@ -77,7 +78,7 @@ fe_adopt(struct fe_dp *dp, struct fe_update *u, unsigned role)
 		for (unsigned h = 0; dp->graph && h < dp->graph->nhl; h++) {
 			const unsigned n = fe_dp_link_id(dp, FE_LINK_HOP, h);
 
-			adopt_link(dp, n, &dp->graph->hl[h].l, &dp->graph->hl[h].x, &u->links[n]);
+			adopt_link(dp, n, &u->links[n]);
 		}
 		if (dp->graph != NULL)
 			fe_graph_links_changed(dp->graph);
@@ -121,7 +122,7 @@ fe_adopt_reset(struct fe_dp *dp, unsigned role)
 	for (unsigned i = 0; dp->graph && i < dp->graph->nhl; i++) {
 		struct fe_hoplink *h = &dp->graph->hl[i];
 
-		reset_link(&h->l);
+		reset_link(&h->row.l);
 		FE_CNT_SET(h->storms, 0);
 		FE_CNT_SET(h->failovers, 0);
 		FE_CNT_SET(h->wd_forwarded, 0);
@@ -144,8 +145,8 @@ fe_adopt_reset(struct fe_dp *dp, unsigned role)
 		struct fe_port *p = &dp->ports[i];
 
 		if (role & FE_ROLE_DOWN) {
-			reset_link(&p->down);
-			FE_CNT_SET(p->down_x.filter_hits, 0);
+			reset_link(&p->down.l);
+			FE_CNT_SET(p->down.x.filter_hits, 0);
 			FE_CNT_SET(p->st.tx_pkts, 0);
 			FE_CNT_SET(p->st.tx_bytes, 0);
 			FE_CNT_SET(p->st.tx_busy, 0);
@@ -156,9 +157,9 @@ fe_adopt_reset(struct fe_dp *dp, unsigned role)
 		}
 		if (!(role & FE_ROLE_UP))
 			continue;
-		reset_link(&p->up);
+		reset_link(&p->up.l);
 		memset(&p->edge_st, 0, sizeof(p->edge_st));
-		FE_CNT_SET(p->up_x.filter_hits, 0);
+		FE_CNT_SET(p->up.x.filter_hits, 0);
 		FE_CNT_SET(p->st.rx_pkts, 0);
 		FE_CNT_SET(p->st.rx_bytes, 0);
 		FE_CNT_SET(p->st.rx_held, 0);

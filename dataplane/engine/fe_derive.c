@@ -207,13 +207,7 @@ fe_nic_timeouts(struct fe_dp *dp)
 	uint64_t drain = 0;
 
 	for (unsigned n = 0; prm->timeout_path && n < dp->nlinks; n++) {
-		unsigned i;
-		const enum fe_link_kind k = fe_dp_link_kind(dp, n, &i);
-		const struct fe_link *l = k == FE_LINK_HOP    ? &dp->graph->hl[i].l
-					  : k == FE_LINK_DOWN ? &dp->ports[i].down
-							      : &dp->ports[i].up;
-
-		drain = RTE_MAX(drain, drain_ticks(l));
+		drain = RTE_MAX(drain, drain_ticks(&fe_dp_row(dp, n)->l));
 	}
 	for (unsigned i = 0; i < dp->nports; i++) {
 		struct fe_nicport *n = dp->ports[i].nic;
@@ -258,7 +252,7 @@ fe_dp_ideal_down(const struct fe_dp *dp)
 	if (!dp->one_switch)
 		return 0;
 	for (unsigned i = 0; i < dp->nports; i++)
-		if (fe_link_ideal(&dp->ports[i].down) && !dp->ports[i].down_x.cfg.active &&
+		if (fe_link_ideal(&dp->ports[i].down.l) && !dp->ports[i].down.x.cfg.active &&
 		    dp->ports[i].nic == NULL)
 			mask |= UINT64_C(1) << i;
 	return mask;

@@ -52,16 +52,21 @@ link_setup(struct fe_link *l, const struct fe_link_params *p, uint64_t hz, int s
 	return 0;
 }
 
-/* Compile link n's impairments and start them (its PRNG stream is n). */
+/* Start row r, link n, from its definition d: its link (slots on socket), its impairments
+ * (PRNG stream n). */
 static int
-linkx_setup(struct fe_dp *dp, struct fe_linkx *x, const struct fe_linkdef *d, unsigned n, char *err,
-	    size_t errlen)
+row_setup(struct fe_dp *dp, struct fe_row *r, const struct fe_linkdef *d, unsigned n, int socket,
+	  char *err, size_t errlen)
 {
 	struct fe_linkx_cfg c;
+	char e[300], name[80];
 
-	if (fe_linkx_compile(&c, d, dp->hz, err, errlen) < 0)
+	if (link_setup(&r->l, &d->link, dp->hz, socket, e, sizeof(e)) < 0 ||
+	    fe_linkx_compile(&c, d, dp->hz, e, sizeof(e)) < 0) {
+		snprintf(err, errlen, "link %s: %s", fe_dp_link_name(dp, n, name, sizeof(name)), e);
 		return -EINVAL;
-	fe_linkx_init(x, &c, dp->conf.seed, n);
+	}
+	fe_linkx_init(&r->x, &c, dp->conf.seed, n);
 	return 0;
 }
 
@@ -82,7 +87,7 @@ credit_setup(struct fe_dp *dp, struct fe_port *p, int socket, char *err, size_t 
 		snprintf(err, errlen, "out of memory for credits");
 		return -ENOMEM;
 	}
-	p->up.gated = 1;
+	p->up.l.gated = 1;
 	return 0;
 }
 
@@ -91,7 +96,7 @@ regime_setup(struct fe_dp *dp, struct fe_port *p, int socket, char *err, size_t 
 {
 	switch (dp->conf.regime) {
 	case FE_REGIME_PFC: /* its thresholds: derived with the rest (fe_derive.h) */
-		p->up.gated = 1;
+		p->up.l.gated = 1;
 		return 0;
 	case FE_REGIME_CREDIT:
 		return credit_setup(dp, p, socket, err, errlen);
@@ -105,7 +110,6 @@ port_setup(struct fe_dp *dp, unsigned i, uint16_t port_id, const struct fe_linkd
 	   const struct fe_linkdef *down, int socket, char *err, size_t errlen)
 {
 	struct fe_port *p = &dp->ports[i];
-	char e[300];
 
 	p->port_id = port_id;
 	p->mac_cache = (struct fe_mac_cache){.src = UINT64_MAX, .dst = UINT64_MAX};
@@ -114,19 +118,12 @@ port_setup(struct fe_dp *dp, unsigned i, uint16_t port_id, const struct fe_linkd
 		snprintf(p->name, sizeof(p->name), "port%u", p->port_id);
 	dp->desc.up[i] = *up;
 	dp->desc.down[i] = *down;
-	if (link_setup(&p->up, &up->link, dp->hz, socket, e, sizeof(e)) < 0 ||
-	    linkx_setup(dp, &p->up_x, up, fe_dp_link_id(dp, FE_LINK_UP, i), e, sizeof(e)) < 0) {
-		snprintf(err, errlen, "link %u.up: %s", i, e);
+	if (row_setup(dp, &p->up, up, fe_dp_link_id(dp, FE_LINK_UP, i), socket, err, errlen) < 0 ||
+	    row_setup(dp, &p->down, down, fe_dp_link_id(dp, FE_LINK_DOWN, i), socket, err, errlen) <
+		    0)
 		return -EINVAL;
-	}
-	if (link_setup(&p->down, &down->link, dp->hz, socket, e, sizeof(e)) < 0 ||
-	    linkx_setup(dp, &p->down_x, down, fe_dp_link_id(dp, FE_LINK_DOWN, i), e, sizeof(e)) <
-		    0) {
-		snprintf(err, errlen, "link %u.down: %s", i, e);
-		return -EINVAL;
-	}
 	/* its switch's packet memory, shared by the switch's egress queues: fe_graph.c */
-	p->down.acct = dp->held;
+	p->down.l.acct = dp->held;
 	return regime_setup(dp, p, socket, err, errlen);
 }
 
@@ -191,14 +188,8 @@ derive_setup(struct fe_dp *dp, char *err, size_t errlen)
 				      .nic = dp->conf.nic};
 
 	for (unsigned n = 0; n < dp->nlinks; n++) {
-		unsigned i;
-		const enum fe_link_kind k = fe_dp_link_kind(dp, n, &i);
-		const struct fe_linkdef *d = k == FE_LINK_HOP	 ? &dp->desc.hop[i]
-					     : k == FE_LINK_DOWN ? &dp->desc.down[i]
-								 : &dp->desc.up[i];
-		const struct fe_link_cfg *cfg = k == FE_LINK_HOP    ? &dp->graph->hl[i].l.cfg
-						: k == FE_LINK_DOWN ? &dp->ports[i].down.cfg
-								    : &dp->ports[i].up.cfg;
+		const struct fe_linkdef *d = fe_dp_link_def(dp, n);
+		const struct fe_link_cfg *cfg = &fe_dp_row(dp, n)->l.cfg;
 		struct fe_link_derived dv;
 
 		if (fe_link_derive(dp, &fab, n, d, cfg, &dv, err, errlen) < 0)
@@ -421,11 +412,11 @@ fe_dp_free(struct fe_dp *dp)
 	if (dp == NULL)
 		return;
 	for (unsigned i = 0; dp->ports && i < dp->nports; i++) {
-		rte_free(dp->ports[i].up.slots);
-		rte_free(dp->ports[i].down.slots);
-		fe_filter_free(dp->ports[i].up_x.cfg.filter);
+		rte_free(dp->ports[i].up.l.slots);
+		rte_free(dp->ports[i].down.l.slots);
+		fe_filter_free(dp->ports[i].up.x.cfg.filter);
 		rte_free(dp->ports[i].credit.ring);
-		fe_filter_free(dp->ports[i].down_x.cfg.filter);
+		fe_filter_free(dp->ports[i].down.x.cfg.filter);
 		fe_nic_free(dp->ports[i].nic);
 	}
 	rte_free(dp->ports);
@@ -511,7 +502,7 @@ port_rx(struct fe_dp *dp, unsigned in, uint64_t now, int *full, const enum fe_re
 		/* lossless: the up link takes the burst as rx_room() found room, looking at its
 		 * buffer as it is now (fe_linkop_offer_x(), room): what left it by now has left */
 		if (R != FE_REGIME_LOSSY)
-			fe_link_advance(&p->up, now);
+			fe_link_advance(&p->up.l, now);
 	}
 	if (p->edge.base != NULL) {
 		/* the kernel's clock, as the kernel stamped the frames: with the TSC as the
@@ -548,7 +539,7 @@ port_rx(struct fe_dp *dp, unsigned in, uint64_t now, int *full, const enum fe_re
 static __rte_always_inline unsigned
 port_switch(struct fe_dp *dp, unsigned in, uint64_t now, uint64_t real, const enum fe_regime R)
 {
-	struct fe_link *up = &dp->ports[in].up;
+	struct fe_link *up = &dp->ports[in].up.l;
 	uint64_t stamps[FE_BURST];
 	void *pkts[FE_BURST];
 	unsigned n, total = 0;
@@ -588,7 +579,7 @@ tx_lateness(struct fe_port *p, uint16_t sent, uint64_t tx_tsc)
 		for (j = k + 1; d[j] == due; j++)
 			;
 		if (due != FE_DUE_NONE)
-			fe_link_late_n(&p->down, tx_tsc - RTE_MIN(tx_tsc, due), j - k);
+			fe_link_late_n(&p->down.l, tx_tsc - RTE_MIN(tx_tsc, due), j - k);
 	}
 	d[sent] = kept;
 }
@@ -609,14 +600,14 @@ tx_burst(struct fe_dp *dp, unsigned i, uint64_t now)
 		if (p->txq_n < FE_BURST) {
 			void *in[FE_BURST];
 			uint64_t due[FE_BURST];
-			unsigned n = fe_link_dequeue(&p->down, now, in, due, FE_BURST - p->txq_n);
+			unsigned n = fe_link_dequeue(&p->down.l, now, in, due, FE_BURST - p->txq_n);
 
 			for (unsigned k = 0; unlikely(tap != NULL) && k < n; k++)
 				fe_tap_pkt(tap, in[k], due[k], FE_TAP_DELIVERED);
 			fe_nic_deliver(dp, i, (struct rte_mbuf **)in, due, n, now);
 		}
 	} else if (p->txq_n < FE_BURST) {
-		unsigned n = fe_link_dequeue(&p->down, now, (void **)&p->txq[p->txq_n],
+		unsigned n = fe_link_dequeue(&p->down.l, now, (void **)&p->txq[p->txq_n],
 					     &p->txq_due[p->txq_n], FE_BURST - p->txq_n);
 
 		for (unsigned k = 0; unlikely(tap != NULL) && k < n; k++)
@@ -639,7 +630,7 @@ tx_burst(struct fe_dp *dp, unsigned i, uint64_t now)
 	if (unlikely(dp->meas != NULL)) {
 		fe_measure_tx_call(dp->meas, rte_rdtsc() - tx_tsc);
 		fe_measure_tx(dp->meas, i, sent, tx_tsc,
-			      fe_link_count(&p->down) > fe_link_count_wire(&p->down));
+			      fe_link_count(&p->down.l) > fe_link_count_wire(&p->down.l));
 	}
 	bytes = p->txq_bytes;
 	p->txq_bytes = 0;
@@ -700,12 +691,12 @@ lossless_advance(struct fe_dp *dp, uint64_t now, const enum fe_regime R)
 		work += fe_rg_service(R, dp, h);
 		for (unsigned i = 0; i < dp->nports; i++)
 			if (R == FE_REGIME_CREDIT) /* gate inlined: once a packet */
-				work += fe_link_pump_inline(&dp->ports[i].up, h,
+				work += fe_link_pump_inline(&dp->ports[i].up.l, h,
 							    fe_credit_gate_inline,
 							    &dp->ports[i].credit);
 			else
-				work += fe_link_pump_inline(&dp->ports[i].up, h, fe_pfc_gate_inline,
-							    &dp->ports[i].pfc);
+				work += fe_link_pump_inline(&dp->ports[i].up.l, h,
+							    fe_pfc_gate_inline, &dp->ports[i].pfc);
 		if (h < now)
 			for (unsigned i = 0; i < dp->nports; i++)
 				work += port_tx(dp, i, h);
@@ -745,7 +736,7 @@ ctl_requests(struct fe_dp *dp, uint64_t now, unsigned role)
 			if (k == FE_LINK_DOWN) /* a host's pause: the watchdog times it */
 				fe_switch_hold_down(dp, q, now, now + dp->hold_ticks);
 			else
-				fe_link_hold(&p->up, now, now + dp->hold_ticks);
+				fe_link_hold(&p->up.l, now, now + dp->hold_ticks);
 		}
 		__atomic_store_n(hold_done, hold, __ATOMIC_RELEASE);
 	}
@@ -848,12 +839,12 @@ fe_dp_next_event(const struct fe_dp *dp, uint64_t now)
 
 		if (p->txq_n || (dp->handoff && rte_ring_count(dp->handoff[i])))
 			return 0;
-		next = fe_later(next, fe_link_next_arrival(&p->up), after);
-		next = fe_later(next, fe_link_next_start(&p->up), after);
+		next = fe_later(next, fe_link_next_arrival(&p->up.l), after);
+		next = fe_later(next, fe_link_next_start(&p->up.l), after);
 		next = fe_later(next, fe_credit_next(&p->credit), after); /* none: UINT64_MAX */
-		next = fe_later(next, fe_link_next_arrival(&p->down), after);
+		next = fe_later(next, fe_link_next_arrival(&p->down.l), after);
 		if (after) /* credits: a frame leaving the down link frees room for an input */
-			next = fe_later(next, fe_link_next_leave(&p->down), after);
+			next = fe_later(next, fe_link_next_leave(&p->down.l), after);
 		if (p->nic != NULL) /* its 0 is "now": work was left (activate()) */
 			next = RTE_MIN(next, RTE_MIN(p->nic->next_event, p->nic->gap_next));
 		if (dp->wd.ticks == 0) /* no PFC watchdog (it is compiled under PFC only) */
@@ -863,7 +854,7 @@ fe_dp_next_event(const struct fe_dp *dp, uint64_t now)
 		} else { /* ... or starts: a pause not over yet, a head that waits */
 			uint64_t due = fe_pfc_wd_due(&dp->wd, p->hold_from, p->wait_from);
 
-			if (p->down.hold_until > RTE_MAX(dp->horizon, due))
+			if (p->down.l.hold_until > RTE_MAX(dp->horizon, due))
 				next = fe_later(next, due, after);
 		}
 	}
@@ -876,8 +867,8 @@ fe_dp_held(const struct fe_dp *dp)
 	uint64_t n = 0;
 
 	for (unsigned i = 0; i < dp->nports; i++)
-		n += dp->ports[i].txq_n + fe_link_count(&dp->ports[i].up) +
-		     fe_link_count(&dp->ports[i].down) +
+		n += dp->ports[i].txq_n + fe_link_count(&dp->ports[i].up.l) +
+		     fe_link_count(&dp->ports[i].down.l) +
 		     (dp->handoff ? rte_ring_count(dp->handoff[i]) : 0);
 	return n + fe_nic_held(dp) + fe_graph_held(dp);
 }
@@ -1001,9 +992,9 @@ fe_dp_drain(struct fe_dp *dp)
 		rte_pktmbuf_free_bulk(p->txq, p->txq_n);
 		p->txq_n = 0;
 		p->txq_bytes = 0;
-		while ((n = fe_link_flush(&p->up, pkts, FE_BURST)) > 0)
+		while ((n = fe_link_flush(&p->up.l, pkts, FE_BURST)) > 0)
 			rte_pktmbuf_free_bulk((struct rte_mbuf **)pkts, n);
-		while ((n = fe_link_flush(&p->down, pkts, FE_BURST)) > 0)
+		while ((n = fe_link_flush(&p->down.l, pkts, FE_BURST)) > 0)
 			rte_pktmbuf_free_bulk((struct rte_mbuf **)pkts, n);
 		/* the pipeline's staging: emptied into the ring after every round
 		 * (fe_switch_handoff_out()), and the engine stops between rounds */

@@ -274,10 +274,9 @@ struct fe_wire {
 };
 
 struct fe_port {
-	struct fe_link up;   /* host -> switch */
-	struct fe_link down; /* switch -> host */
-	struct fe_linkx up_x, down_x;
-	struct fe_pfc pfc; /* PFC: this port's ingress into the switch */
+	struct fe_row up;   /* host -> switch: its link and impairments (fe_linkx.h) */
+	struct fe_row down; /* switch -> host */
+	struct fe_pfc pfc;  /* PFC: this port's ingress into the switch */
 	/* the edge pause (fe_wire): priority 0's state is the host's, every priority paused
 	 * together; its "bytes held" are FE_EPAUSE_ROOM - the room left (fe_derive.h) */
 	struct fe_pfc epause;
@@ -503,6 +502,25 @@ static inline unsigned
 fe_dp_port_links(const struct fe_dp *dp)
 {
 	return fe_dp_link_id(dp, FE_LINK_HOP, 0);
+}
+
+/*
+ * Link n's definition as the user gave it (dp->desc, below: the control side's; the row,
+ * fe_dp_row(), holds what the engine compiled from it).
+ */
+static inline struct fe_linkdef *
+fe_dp_link_def(const struct fe_dp *dp, unsigned n)
+{
+	unsigned i;
+
+	switch (fe_dp_link_kind(dp, n, &i)) {
+	case FE_LINK_UP:
+		return &dp->desc.up[i];
+	case FE_LINK_DOWN:
+		return &dp->desc.down[i];
+	default:
+		return &dp->desc.hop[i];
+	}
 }
 
 /* Link n's name as users write it ("0.up", "leaf1>spine2"), into buf (fe_graph.c). */

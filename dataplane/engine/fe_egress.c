@@ -37,17 +37,18 @@ fe_egress_wd(struct fe_dp *dp, unsigned in, unsigned q, struct rte_mbuf *m, uint
 	struct fe_port *out = &dp->ports[q];
 
 	if (out->storm_until > t && dp->wd.action == FE_PFC_WD_DROP) {
-		FE_CNT_ADD(out->down.st.in_pkts, 1);
-		FE_CNT_ADD(out->down.st.in_bytes, rte_pktmbuf_pkt_len(m));
-		fe_link_drop_cause(&out->down, FE_LINK_DROP_WATCHDOG, rte_pktmbuf_pkt_len(m), lane);
+		FE_CNT_ADD(out->down.l.st.in_pkts, 1);
+		FE_CNT_ADD(out->down.l.st.in_bytes, rte_pktmbuf_pkt_len(m));
+		fe_link_drop_cause(&out->down.l, FE_LINK_DROP_WATCHDOG, rte_pktmbuf_pkt_len(m),
+				   lane);
 		fe_linkop_drop_free(dp, fe_dp_link_id(dp, FE_LINK_DOWN, q), m,
 				    FE_LINK_DROP_WATCHDOG, t);
 		return;
 	}
-	if (fe_egress_admit(dp, in, q, m, t, lane) == 0 && out->down.hold_until > t &&
+	if (fe_egress_admit(dp, in, q, m, t, lane) == 0 && out->down.l.hold_until > t &&
 	    out->wait_from == UINT64_MAX) {
 		out->wait_from = t;
-		out->wait_slot = out->down.tail - 1;
+		out->wait_slot = out->down.l.tail - 1;
 	}
 }
 

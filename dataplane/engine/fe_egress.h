@@ -84,12 +84,12 @@ fe_egress_admit(struct fe_dp *dp, unsigned in, unsigned q, struct rte_mbuf *m, u
 	struct fe_pfc *pfc = fe_graph_input_pfc(dp, in);
 
 	if (fe_pfc_admit(pfc, dp->held[acct], rte_pktmbuf_pkt_len(m)) < 0) {
-		fe_link_drop(&out->down, FE_LINK_DROP_HEADROOM, rte_pktmbuf_pkt_len(m), lane);
+		fe_link_drop(&out->down.l, FE_LINK_DROP_HEADROOM, rte_pktmbuf_pkt_len(m), lane);
 		fe_linkop_drop_free(dp, fe_dp_link_id(dp, FE_LINK_DOWN, q), m,
 				    FE_LINK_DROP_HEADROOM, t);
 		return -1;
 	}
-	if (fe_linkop_offer(dp, fe_dp_link_id(dp, FE_LINK_DOWN, q), &out->down, &out->down_x, m, t,
+	if (fe_linkop_offer(dp, fe_dp_link_id(dp, FE_LINK_DOWN, q), &out->down, m, t,
 			    FE_LABEL(acct, lane), FE_REGIME_PFC) != 0)
 		return -1;
 	fe_egress_pfc_took(dp, in, pfc, lane, dp->held[acct], t);
@@ -128,7 +128,7 @@ fe_egress_to(struct fe_dp *dp, unsigned in, unsigned q, struct rte_mbuf *m, uint
 	}
 	/* credits: every way here found room for m at t (fe_lossless.h: a frame crosses its
 	 * switch only when its output has room; a flood when all of its outputs have) */
-	fe_linkop_offer_x(dp, fe_dp_link_id(dp, FE_LINK_DOWN, q), &out->down, &out->down_x, m, t,
+	fe_linkop_offer_x(dp, fe_dp_link_id(dp, FE_LINK_DOWN, q), &out->down, m, t,
 			  FE_LABEL(acct, lane), R, R == FE_REGIME_CREDIT);
 }
 

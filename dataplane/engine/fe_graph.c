@@ -112,7 +112,7 @@ fe_graph_create(struct fe_dp *dp, const struct fe_graph_conf *c, int socket, cha
 		g->pool[s].limit = g->pool_fixed[s] ? c->sw_buffer[s] : dp->conf.switch_buffer;
 	}
 	for (unsigned p = 0; p < dp->nports; p++)
-		fe_link_pool_join(&dp->ports[p].down, &g->pool[g->port_sw[p]]);
+		fe_link_pool_join(&dp->ports[p].down.l, &g->pool[g->port_sw[p]]);
 	g->hl = rte_zmalloc_socket("fe_graph", sizeof(*g->hl) * (g->nhl ? g->nhl : 1),
 				   RTE_CACHE_LINE_SIZE, socket);
 	g->seq_tx =
@@ -156,16 +156,16 @@ fe_graph_create(struct fe_dp *dp, const struct fe_graph_conf *c, int socket, cha
 			rte_free(slots);
 			return -EINVAL;
 		}
-		fe_link_init(&h->l, &cfg, slots);
-		fe_link_pool_join(&h->l, &g->pool[h->from]);
+		fe_link_init(&h->row.l, &cfg, slots);
+		fe_link_pool_join(&h->row.l, &g->pool[h->from]);
 		/* PFC: the bytes a switch holds, per input and lane (the others count none) */
-		h->l.acct = dp->conf.regime == FE_REGIME_PFC ? dp->held : NULL;
+		h->row.l.acct = dp->conf.regime == FE_REGIME_PFC ? dp->held : NULL;
 		/* numbered after the ports' links (2 x nports): its RNG stream, its captures */
 		if (fe_linkx_compile(&xc, &c->def[i], dp->hz, e, sizeof(e)) < 0) {
 			snprintf(err, errlen, "link %s: %s", h->name, e);
 			return -EINVAL;
 		}
-		fe_linkx_init(&h->x, &xc, dp->conf.seed, fe_dp_link_id(dp, FE_LINK_HOP, i));
+		fe_linkx_init(&h->row.x, &xc, dp->conf.seed, fe_dp_link_id(dp, FE_LINK_HOP, i));
 	}
 	/* a link given down (loss 100 %) from the start fails over as one cut later does:
 	 * the first pass looks at the links, as after a change */
@@ -189,8 +189,8 @@ fe_graph_free(struct fe_graph *g)
 	if (g == NULL)
 		return;
 	for (unsigned i = 0; g->hl && i < g->nhl; i++) {
-		fe_filter_free(g->hl[i].x.cfg.filter);
-		rte_free(g->hl[i].l.slots);
+		fe_filter_free(g->hl[i].row.x.cfg.filter);
+		rte_free(g->hl[i].row.l.slots);
 		rte_free(g->hl[i].cred.ring);
 	}
 	fe_lossless_free(g);
@@ -303,15 +303,15 @@ run_flush(struct fe_dp *dp, unsigned src, uint16_t h, struct fe_link_offer *o, u
 	unsigned k = 0, nd = 0; /* o[0 .. k) offered together, nd of them dropped */
 
 	/* (trimming: one frame at a time, each header behind the frames before it) */
-	if (likely(!hl->x.cfg.active) && (R != FE_REGIME_LOSSY || likely(!dp->trim)) &&
+	if (likely(!hl->row.x.cfg.active) && (R != FE_REGIME_LOSSY || likely(!dp->trim)) &&
 	    (R != FE_REGIME_PFC || pfc_run_quiet(dp, src, hl, o, n))) {
 		if (R == FE_REGIME_PFC && fe_hop_pfc_at_offer(dp, hl)) {
 			const struct fe_pfc_prio *q = &hl->pfc.prio[FE_LABEL_CLASS(o[0].label)];
 
-			k = fe_link_enqueue_burst_open(&hl->l, o, n, q->from, q->until, &nd);
+			k = fe_link_enqueue_burst_open(&hl->row.l, o, n, q->from, q->until, &nd);
 		} else {
 			k = n;
-			nd = fe_link_enqueue_burst(&hl->l, o, n);
+			nd = fe_link_enqueue_burst(&hl->row.l, o, n);
 		}
 	}
 	for (unsigned i = 0; nd > 0 && i < k; i++)
@@ -350,12 +350,12 @@ credit_run_flush(struct fe_dp *dp, unsigned src, uint16_t h, struct fe_link_offe
 	unsigned k = 0;
 
 	/* a run's ticks do not decrease: not stalled at o[0]'s, not at any */
-	if (likely(!g->hl[h].x.cfg.active && g->sw_iq[x] == 0 &&
+	if (likely(!g->hl[h].row.x.cfg.active && g->sw_iq[x] == 0 &&
 		   fe_lossless_stall_of(g, oi, FE_LABEL_CLASS(o[0].label))->until <= o[0].at)) {
 		const uint32_t max_q =
 			dp->conf.credit.out_pkts ? dp->conf.credit.out_pkts : UINT32_MAX;
 
-		k = fe_link_enqueue_while_room(&g->hl[h].l, o, n, max_q,
+		k = fe_link_enqueue_while_room(&g->hl[h].row.l, o, n, max_q,
 					       fe_hop_credit_at_offer(dp, h) ? &g->hl[h].cred
 									     : NULL);
 		if (k != 0) { /* as fe_lossless_cross_at_once() for each: the last one granted */
@@ -561,8 +561,8 @@ fe_graph_trimmed(struct fe_dp *dp, unsigned h, struct rte_mbuf *m, uint64_t due)
 	if (hl->xtail != hl->xhead) /* in order: a header never overtakes the one before */
 		due = RTE_MAX(due, hl->xq[(hl->xtail - 1) % FE_HL_EXPRESS].due);
 	hl->xq[hl->xtail++ % FE_HL_EXPRESS] = (struct fe_hl_express){.m = m, .due = due};
-	hl->l.xwire++;
-	fe_link_publish(&hl->l);
+	hl->row.l.xwire++;
+	fe_link_publish(&hl->row.l);
 	return 0;
 }
 
@@ -598,11 +598,11 @@ express_arrivals(struct fe_dp *dp, unsigned i, uint64_t now, const enum fe_regim
 
 		pkts[k] = x->m;
 		stamps[k++] = x->due;
-		FE_CNT_ADD(hl->l.st.out_pkts, 1);
-		FE_CNT_ADD(hl->l.st.out_bytes, rte_pktmbuf_pkt_len(x->m));
-		hl->l.xwire--;
+		FE_CNT_ADD(hl->row.l.st.out_pkts, 1);
+		FE_CNT_ADD(hl->row.l.st.out_bytes, rte_pktmbuf_pkt_len(x->m));
+		hl->row.l.xwire--;
 	}
-	fe_link_publish(&hl->l);
+	fe_link_publish(&hl->row.l);
 	arrivals_of(dp, i, pkts, stamps, k, now, R);
 	return k;
 }
@@ -623,9 +623,9 @@ arrivals(struct fe_dp *dp, uint64_t now, const enum fe_regime R)
 		if (unlikely(g->hl[i].xhead != g->hl[i].xtail))
 			n += express_arrivals(dp, i, now, R);
 		/* most links, most passes: nothing due (one load, no call) */
-		if (fe_link_next_arrival(&g->hl[i].l) > now)
+		if (fe_link_next_arrival(&g->hl[i].row.l) > now)
 			continue;
-		k = fe_link_dequeue(&g->hl[i].l, now, pkts, stamps, FE_BURST);
+		k = fe_link_dequeue(&g->hl[i].row.l, now, pkts, stamps, FE_BURST);
 		arrivals_of(dp, i, pkts, stamps, k, now, R);
 		n += k;
 	}
@@ -707,13 +707,13 @@ fe_graph_next_event(const struct fe_dp *dp, uint64_t after)
 	for (unsigned i = 0; i < g->nhl; i++) {
 		const struct fe_hoplink *h = &g->hl[i];
 
-		next = fe_later(next, fe_link_next_arrival(&h->l), after);
-		next = fe_later(next, fe_link_next_start(&h->l), after);
+		next = fe_later(next, fe_link_next_arrival(&h->row.l), after);
+		next = fe_later(next, fe_link_next_start(&h->row.l), after);
 		next = fe_later(next, fe_credit_next(&h->cred), after); /* none: UINT64_MAX */
 		if (h->xhead != h->xtail) /* a trimmed header on its priority queue */
 			next = fe_later(next, h->xq[h->xhead % FE_HL_EXPRESS].due, after);
 		if (after) /* credits: a frame leaving frees room for an input queue's head */
-			next = fe_later(next, fe_link_next_leave(&h->l), after);
+			next = fe_later(next, fe_link_next_leave(&h->row.l), after);
 	}
 	for (unsigned t = 0; t < g->ntrunks; t++) {
 		const struct fe_trunk *tr = &g->trunk[t];
@@ -730,7 +730,7 @@ fe_graph_held(const struct fe_dp *dp)
 	uint64_t n = 0;
 
 	for (unsigned i = 0; dp->graph && i < dp->graph->nhl; i++)
-		n += fe_link_count(&dp->graph->hl[i].l) + dp->graph->hl[i].l.xwire;
+		n += fe_link_count(&dp->graph->hl[i].row.l) + dp->graph->hl[i].row.l.xwire;
 	for (unsigned t = 0; dp->graph && t < dp->graph->ntrunks; t++)
 		n += dp->graph->trunk[t].due_tail - dp->graph->trunk[t].due_head;
 	return n + (dp->graph ? dp->graph->iq_pkts : 0);
@@ -746,17 +746,17 @@ fe_graph_drain(struct fe_dp *dp)
 	for (unsigned i = 0; g && i < g->nhl; i++) {
 		struct fe_hoplink *hl = &g->hl[i];
 
-		while ((n = fe_link_flush(&hl->l, pkts, FE_BURST)) > 0)
+		while ((n = fe_link_flush(&hl->row.l, pkts, FE_BURST)) > 0)
 			rte_pktmbuf_free_bulk((struct rte_mbuf **)pkts, n);
 		for (; hl->xhead != hl->xtail; hl->xhead++) { /* its trimmed headers: stopped */
 			struct rte_mbuf *m = hl->xq[hl->xhead % FE_HL_EXPRESS].m;
 
-			FE_CNT_ADD(hl->l.st.stopped_pkts, 1);
-			FE_CNT_ADD(hl->l.st.stopped_bytes, rte_pktmbuf_pkt_len(m));
+			FE_CNT_ADD(hl->row.l.st.stopped_pkts, 1);
+			FE_CNT_ADD(hl->row.l.st.stopped_bytes, rte_pktmbuf_pkt_len(m));
 			rte_pktmbuf_free(m);
 		}
-		hl->l.xwire = 0;
-		fe_link_publish(&hl->l);
+		hl->row.l.xwire = 0;
+		fe_link_publish(&hl->row.l);
 	}
 	for (unsigned t = 0; g && t < g->ntrunks; t++) {
 		struct fe_trunk *tr = &g->trunk[t];

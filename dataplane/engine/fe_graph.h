@@ -147,8 +147,7 @@ struct fe_hl_express {
 
 /* One direction of a link between two switches. */
 struct fe_hoplink {
-	struct fe_link l;
-	struct fe_linkx x;	     /* its impairments (loss, ECN, jitter, drop rules) */
+	struct fe_row row;	     /* its link and impairments (fe_linkx.h) */
 	uint16_t from, to;	     /* switches */
 	char name[80];		     /* "leaf1>spine2": from > to */
 	char lname[72];		     /* its link's, both ways: "leaf1-spine2" */
@@ -328,8 +327,8 @@ fe_graph_route(const struct fe_graph *g, struct rte_mbuf *m)
 static inline int
 fe_graph_link_down(const struct fe_hoplink *h)
 {
-	return h->x.cfg.loss.ops != NULL && h->x.cfg.loss_cause == FE_LINK_DROP_RANDOM &&
-	       h->x.cfg.loss.p >= FE_PROB_ONE && h->x.cfg.filter == NULL;
+	return h->row.x.cfg.loss.ops != NULL && h->row.x.cfg.loss_cause == FE_LINK_DROP_RANDOM &&
+	       h->row.x.cfg.loss.p >= FE_PROB_ONE && h->row.x.cfg.filter == NULL;
 }
 
 /* After a change (fe_update.c): failover looks at the links again next pass. */
@@ -354,6 +353,27 @@ static inline struct fe_pfc *
 fe_graph_input_pfc(struct fe_dp *dp, unsigned src)
 {
 	return src < dp->nports ? &dp->ports[src].pfc : &dp->graph->hl[src - dp->nports].pfc;
+}
+
+/*
+ * Row n of the link table (fe_dp_link_id() numbers the rows): a port's up or down link, or
+ * a link between switches, its link model and its impairments together. Here, the lowest
+ * header that sees both a port and a link between switches. A const dp gives a row its
+ * caller may only read (the control side: fe_ctlif.h is its way to change one).
+ */
+static inline struct fe_row *
+fe_dp_row(const struct fe_dp *dp, unsigned n)
+{
+	unsigned i;
+
+	switch (fe_dp_link_kind(dp, n, &i)) {
+	case FE_LINK_UP:
+		return &dp->ports[i].up;
+	case FE_LINK_DOWN:
+		return &dp->ports[i].down;
+	default:
+		return &dp->graph->hl[i].row;
+	}
 }
 
 int fe_graph_create(struct fe_dp *dp, const struct fe_graph_conf *c, int socket, char *err,

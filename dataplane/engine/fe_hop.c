@@ -24,24 +24,24 @@ fe_hop_pfc(struct fe_dp *dp, unsigned src, uint16_t h, struct rte_mbuf *m, uint6
 	const int at_offer = fe_hop_pfc_at_offer(dp, hl);
 
 	if (hl->storm_until > t && dp->wd.action == FE_PFC_WD_DROP) {
-		FE_CNT_ADD(hl->l.st.in_pkts, 1);
-		FE_CNT_ADD(hl->l.st.in_bytes, len);
-		fe_link_drop_cause(&hl->l, FE_LINK_DROP_WATCHDOG, len, lane);
+		FE_CNT_ADD(hl->row.l.st.in_pkts, 1);
+		FE_CNT_ADD(hl->row.l.st.in_bytes, len);
+		fe_link_drop_cause(&hl->row.l, FE_LINK_DROP_WATCHDOG, len, lane);
 		fe_hop_drop(dp, h, m, t, FE_LINK_DROP_WATCHDOG);
 		return;
 	}
 	if (fe_pfc_admit(pfc, dp->held[acct], len) < 0) {
-		fe_link_drop(&hl->l, FE_LINK_DROP_HEADROOM, len, lane);
+		fe_link_drop(&hl->row.l, FE_LINK_DROP_HEADROOM, len, lane);
 		fe_hop_drop(dp, h, m, t, FE_LINK_DROP_HEADROOM);
 		return;
 	}
 	if (at_offer)
-		fe_link_pump_inline(&hl->l, t, fe_pfc_gate_inline, &hl->pfc);
-	if (fe_link_enqueue_x(&hl->l, m, len, t, extra, FE_LABEL(acct, lane)) < 0) {
-		fe_hop_drop(dp, h, m, t, hl->l.last_drop);
+		fe_link_pump_inline(&hl->row.l, t, fe_pfc_gate_inline, &hl->pfc);
+	if (fe_link_enqueue_x(&hl->row.l, m, len, t, extra, FE_LABEL(acct, lane)) < 0) {
+		fe_hop_drop(dp, h, m, t, hl->row.l.last_drop);
 		return;
 	}
 	if (at_offer)
-		fe_link_pump_inline(&hl->l, t, fe_pfc_gate_inline, &hl->pfc);
+		fe_link_pump_inline(&hl->row.l, t, fe_pfc_gate_inline, &hl->pfc);
 	fe_egress_pfc_took(dp, src, pfc, lane, dp->held[acct], t);
 }

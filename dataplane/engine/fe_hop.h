@@ -107,28 +107,29 @@ fe_hop(struct fe_dp *dp, unsigned src, uint16_t h, struct rte_mbuf *m, uint64_t 
 	uint64_t extra = 0;
 
 	/* the link's impairments first, as on a host's link (fe_linkop_offer()) */
-	if (unlikely(hl->x.cfg.active) && fe_linkop_impair(dp, fe_dp_link_id(dp, FE_LINK_HOP, h),
-							   &hl->l, &hl->x, m, t, lane, &extra) < 0)
+	if (unlikely(hl->row.x.cfg.active) &&
+	    fe_linkop_impair(dp, fe_dp_link_id(dp, FE_LINK_HOP, h), &hl->row, m, t, lane, &extra) <
+		    0)
 		return;
 	if (R == FE_REGIME_PFC) {
 		fe_hop_pfc(dp, src, h, m, t, lane, extra);
 		return;
 	}
 	if (R == FE_REGIME_CREDIT && fe_hop_credit_at_offer(dp, h)) {
-		fe_link_pump_inline(&hl->l, t, fe_credit_gate_inline, &hl->cred);
-		if (fe_link_enqueue_x(&hl->l, m, rte_pktmbuf_pkt_len(m), t, extra,
+		fe_link_pump_inline(&hl->row.l, t, fe_credit_gate_inline, &hl->cred);
+		if (fe_link_enqueue_x(&hl->row.l, m, rte_pktmbuf_pkt_len(m), t, extra,
 				      FE_LABEL(src * FE_PFC_PRIOS + lane, lane)) < 0)
-			fe_hop_drop(dp, h, m, t, hl->l.last_drop);
+			fe_hop_drop(dp, h, m, t, hl->row.l.last_drop);
 		else
-			fe_link_pump_inline(&hl->l, t, fe_credit_gate_inline, &hl->cred);
+			fe_link_pump_inline(&hl->row.l, t, fe_credit_gate_inline, &hl->cred);
 		return;
 	}
-	if (fe_link_enqueue_x(&hl->l, m, rte_pktmbuf_pkt_len(m), t, extra,
+	if (fe_link_enqueue_x(&hl->row.l, m, rte_pktmbuf_pkt_len(m), t, extra,
 			      FE_LABEL(src * FE_PFC_PRIOS + lane, lane)) < 0 &&
 	    (R != FE_REGIME_LOSSY || likely(!dp->trim) ||
-	     fe_linkop_trim(dp, fe_dp_link_id(dp, FE_LINK_HOP, h), &hl->l, m, hl->l.last_drop, t,
-			    FE_LABEL(src * FE_PFC_PRIOS + lane, lane)) < 0))
-		fe_hop_drop(dp, h, m, t, hl->l.last_drop);
+	     fe_linkop_trim(dp, fe_dp_link_id(dp, FE_LINK_HOP, h), &hl->row.l, m,
+			    hl->row.l.last_drop, t, FE_LABEL(src * FE_PFC_PRIOS + lane, lane)) < 0))
+		fe_hop_drop(dp, h, m, t, hl->row.l.last_drop);
 }
 
 /* A frame of route r to port q: a frame behind one of its flow that left later was

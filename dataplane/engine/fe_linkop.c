@@ -94,16 +94,16 @@ fe_linkop_trim(struct fe_dp *dp, unsigned n, struct fe_link *l, struct rte_mbuf 
 }
 
 int
-fe_linkop_impair(struct fe_dp *dp, unsigned n, struct fe_link *l, struct fe_linkx *x,
-		 struct rte_mbuf *m, uint64_t t, uint8_t lane, uint64_t *extra)
+fe_linkop_impair(struct fe_dp *dp, unsigned n, struct fe_row *r, struct rte_mbuf *m, uint64_t t,
+		 uint8_t lane, uint64_t *extra)
 {
 	enum fe_link_drop why;
 
 	*extra = 0;
-	if (!x->cfg.active ||
-	    (why = fe_linkop_impair_cause(dp, l, x, m, t, extra, 0)) == FE_LINK_DROP__MAX)
+	if (!r->x.cfg.active ||
+	    (why = fe_linkop_impair_cause(dp, r, m, t, extra, 0)) == FE_LINK_DROP__MAX)
 		return 0;
-	fe_link_drop(l, why, rte_pktmbuf_pkt_len(m), lane);
+	fe_link_drop(&r->l, why, rte_pktmbuf_pkt_len(m), lane);
 	fe_linkop_drop_free(dp, n, m, (uint8_t)why, t);
 	return -1;
 }
@@ -181,8 +181,8 @@ fe_dp_up_room(const struct fe_dp *dp, struct fe_port *p, uint64_t now, uint32_t 
 {
 	uint64_t room;
 
-	fe_link_backlog(&p->up, now);
-	room = fe_dp_queue_room(&p->up.cfg, p->up.q_pkts, p->up.q_bytes, dp->max_frame, max);
-	room = RTE_MIN(room, (uint64_t)p->up.mask + 1 - (p->up.tail - p->up.head));
+	fe_link_backlog(&p->up.l, now);
+	room = fe_dp_queue_room(&p->up.l.cfg, p->up.l.q_pkts, p->up.l.q_bytes, dp->max_frame, max);
+	room = RTE_MIN(room, (uint64_t)p->up.l.mask + 1 - (p->up.l.tail - p->up.l.head));
 	return (uint32_t)room;
 }

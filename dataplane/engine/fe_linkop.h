@@ -7,7 +7,7 @@
  * uec), and a PAUSE frame out of a port to its host. Internal to the engine, on its
  * lcore; below the switches (fe_graph.h, fe_egress.h), which call it.
  *
- *   r = fe_linkop_offer(dp, n, l, x, m, t, label, R);  // 0 taken, -1 dropped (freed),
+ *   r = fe_linkop_offer(dp, n, row, m, t, label, R);  // 0 taken, -1 dropped (freed),
  *                                                       // FE_LINKOP_ARRIVE: an up link
  *                                                       // passed it through to its switch
  *
@@ -29,12 +29,12 @@
 #define FE_LINKOP_ARRIVE 1
 
 /*
- * The impairments of link n (l, x: filter, exact drop, loss, ECN, jitter) on m at t, for
- * a link of the graph of switches: 0 to carry it, *extra ticks of jitter later; -1 if it
- * was dropped (counted, shown to a capture, freed).
+ * The impairments of link n (its row r: filter, exact drop, loss, ECN, jitter) on m at t,
+ * for a link of the graph of switches: 0 to carry it, *extra ticks of jitter later; -1 if
+ * it was dropped (counted, shown to a capture, freed).
  */
-int fe_linkop_impair(struct fe_dp *dp, unsigned n, struct fe_link *l, struct fe_linkx *x,
-		     struct rte_mbuf *m, uint64_t t, uint8_t lane, uint64_t *extra);
+int fe_linkop_impair(struct fe_dp *dp, unsigned n, struct fe_row *r, struct rte_mbuf *m, uint64_t t,
+		     uint8_t lane, uint64_t *extra);
 
 /*
  * Link n (l) had no room for m at t (why: the cause it counted), in the lossy regime with
@@ -63,15 +63,17 @@ void fe_linkop_pause_frame(struct fe_dp *dp, unsigned in, uint8_t prios, uint16_
 void fe_linkop_pfc_frame(struct fe_dp *dp, unsigned in, uint8_t prio, enum fe_pfc_event ev);
 
 /*
- * The impairments of link l, x on m at t, in order: filter, exact drop, loss (sent again under
+ * The impairments of row r on m at t, in order: filter, exact drop, loss (sent again under
  * link-level retry), ECN, jitter. Returns the drop cause, or FE_LINK_DROP__MAX to carry the packet
  * with *extra: its ticks of jitter, and the times it is sent again (fe_link_replays()).
- * advanced: l has been advanced to t already (a caller that found room at t), a constant.
+ * advanced: r's link has been advanced to t already (a caller that found room at t), a constant.
  */
 static __rte_always_inline enum fe_link_drop
-fe_linkop_impair_cause(const struct fe_dp *dp, struct fe_link *l, struct fe_linkx *x,
-		       struct rte_mbuf *m, uint64_t t, uint64_t *extra, const int advanced)
+fe_linkop_impair_cause(const struct fe_dp *dp, struct fe_row *r, struct rte_mbuf *m, uint64_t t,
+		       uint64_t *extra, const int advanced)
 {
+	struct fe_link *l = &r->l;
+	struct fe_linkx *x = &r->x;
 	unsigned replays = 0;
 
 	if (x->cfg.filter) {
@@ -151,21 +153,21 @@ fe_linkop_pass_through(struct fe_dp *dp, unsigned n, struct fe_link *l, struct r
 }
 
 /*
- * Offer m to link n (l, x) at t, with label (FE_LABEL()); on any drop it is counted and
+ * Offer m to link n (its row r) at t, with label (FE_LABEL()); on any drop it is counted and
  * freed. 0, FE_LINKOP_ARRIVE (an up link passed it through: the caller's switch takes it
  * now), or -1 if dropped. room: the caller found room for it at t (the lossless
  * regimes' gates: fe_link_enqueue_room()), a constant.
  */
 static __rte_always_inline int
-fe_linkop_offer_x(struct fe_dp *dp, unsigned n, struct fe_link *l, struct fe_linkx *x,
-		  struct rte_mbuf *m, uint64_t t, uint32_t label, const enum fe_regime R,
-		  const int room)
+fe_linkop_offer_x(struct fe_dp *dp, unsigned n, struct fe_row *r, struct rte_mbuf *m, uint64_t t,
+		  uint32_t label, const enum fe_regime R, const int room)
 {
+	struct fe_link *l = &r->l;
 	uint32_t len = rte_pktmbuf_pkt_len(m);
 	uint64_t extra = 0;
 
-	if (x->cfg.active) {
-		enum fe_link_drop why = fe_linkop_impair_cause(dp, l, x, m, t, &extra, room);
+	if (r->x.cfg.active) {
+		enum fe_link_drop why = fe_linkop_impair_cause(dp, r, m, t, &extra, room);
 
 		if (why != FE_LINK_DROP__MAX) {
 			fe_link_drop(l, why, len, FE_LABEL_CLASS(label));
@@ -191,10 +193,10 @@ fe_linkop_offer_x(struct fe_dp *dp, unsigned n, struct fe_link *l, struct fe_lin
 }
 
 static __rte_always_inline int
-fe_linkop_offer(struct fe_dp *dp, unsigned n, struct fe_link *l, struct fe_linkx *x,
-		struct rte_mbuf *m, uint64_t t, uint32_t label, const enum fe_regime R)
+fe_linkop_offer(struct fe_dp *dp, unsigned n, struct fe_row *r, struct rte_mbuf *m, uint64_t t,
+		uint32_t label, const enum fe_regime R)
 {
-	return fe_linkop_offer_x(dp, n, l, x, m, t, label, R, 0);
+	return fe_linkop_offer_x(dp, n, r, m, t, label, R, 0);
 }
 
 #endif

@@ -42,6 +42,18 @@ struct fe_linkx {
 	fe_counter_t filter_hits;
 };
 
+/*
+ * A row of the link table (fe_dp.h numbers the rows, fe_dp_row() in fe_graph.h finds one):
+ * the link model's configuration, derived values and state (queue, serializer, counters),
+ * then its impairments' (filter, loss model and chain, PRNG). A port holds two (up,
+ * down), a link between switches one (fe_graph.h); the row's id is its number, its name
+ * fe_dp_link_name()'s.
+ */
+struct fe_row {
+	struct fe_link l;
+	struct fe_linkx x;
+};
+
 /* Compile d for a TSC of hz; 0, or -EINVAL with a message in err (nothing to free). */
 int fe_linkx_compile(struct fe_linkx_cfg *c, const struct fe_linkdef *d, uint64_t hz, char *err,
 		     size_t errlen);

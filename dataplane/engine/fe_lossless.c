@@ -14,19 +14,11 @@
 static void
 out_drop(struct fe_dp *dp, const struct fe_link *l, struct rte_mbuf *m, uint64_t t, uint8_t why)
 {
-	for (unsigned n = 0; n < dp->nlinks; n++) {
-		unsigned i;
-		const enum fe_link_kind k = fe_dp_link_kind(dp, n, &i);
+	struct fe_tap *tap = __atomic_load_n(&dp->tap, __ATOMIC_ACQUIRE);
 
-		if (k != FE_LINK_UP &&
-		    l == (k == FE_LINK_HOP ? &dp->graph->hl[i].l : &dp->ports[i].down)) {
-			struct fe_tap *tap = fe_tap_on(&dp->tap, n);
-
-			if (unlikely(tap != NULL))
-				fe_tap_pkt(tap, m, t, why);
-			break;
-		}
-	}
+	/* the captured row is l's: no search of the table for l's number */
+	if (unlikely(tap != NULL) && tap->link < dp->nlinks && &fe_dp_row(dp, tap->link)->l == l)
+		fe_tap_pkt(tap, m, t, why);
 	rte_pktmbuf_free(m);
 }
 
@@ -38,7 +30,7 @@ fe_lossless_setup(struct fe_dp *dp, struct fe_graph *g, const struct fe_graph_co
 	g->dl_ticks = fe_ns_to_ticks(c->deadlock_ns ? c->deadlock_ns : 10000000, dp->hz);
 	g->dl_next = 0;
 	for (unsigned i = 0; i < g->nhl; i++) /* PFC thresholds: derived (fe_derive.h) */
-		g->hl[i].l.gated = 1;
+		g->hl[i].row.l.gated = 1;
 	if (dp->conf.regime != FE_REGIME_CREDIT)
 		return 0;
 	g->iq = rte_zmalloc_socket("fe_graph", sizeof(*g->iq) * g->nin * FE_LANES_MAX,
@@ -116,7 +108,7 @@ flood_blocked(struct fe_dp *dp, unsigned src, struct rte_mbuf *m, uint32_t len, 
 	unsigned x = fe_hop_switch(dp, src);
 
 	for (unsigned p = 0; p < dp->nports; p++) {
-		struct fe_link *l = &dp->ports[p].down;
+		struct fe_link *l = &dp->ports[p].down.l;
 
 		if (g->port_sw[p] != x || p == FE_ROUTE_IN(r))
 			continue;
@@ -125,7 +117,7 @@ flood_blocked(struct fe_dp *dp, unsigned src, struct rte_mbuf *m, uint32_t len, 
 		*leave = RTE_MAX(*leave, l->last_leave);
 	}
 	for (unsigned h = 0; h < g->nhl; h++) {
-		struct fe_link *l = &g->hl[h].l;
+		struct fe_link *l = &g->hl[h].row.l;
 
 		if (g->hl[h].from != x || g->tree[FE_ROUTE_ORIGIN(r)][g->hl[h].to] != h)
 			continue;
@@ -330,15 +322,17 @@ fe_lossless_pfc_xon(struct fe_dp *dp, uint64_t now)
 		}
 		if (hl->storm_until && hl->storm_until <= now)
 			hl->storm_until = 0; /* restored; stormed again at once if still stuck */
-		if (dp->wd.ticks != 0 && hl->storm_until == 0 && hl->l.sched != hl->l.tail) {
-			const struct fe_link_slot *s = &hl->l.slots[hl->l.sched & hl->l.mask];
+		if (dp->wd.ticks != 0 && hl->storm_until == 0 &&
+		    hl->row.l.sched != hl->row.l.tail) {
+			const struct fe_link_slot *s =
+				&hl->row.l.slots[hl->row.l.sched & hl->row.l.mask];
 
 			/* its head's priority paused, and its head waiting, for the watchdog
 			 * time (as a host's port: fe_switch.c) */
 			if (fe_pfc_wd_storm(
 				    &dp->wd,
 				    fe_pfc_paused_since(&hl->pfc, FE_LABEL_CLASS(s->label), now),
-				    fe_link_next_start(&hl->l), now)) {
+				    fe_link_next_start(&hl->row.l), now)) {
 				hl->storm_until = now + dp->wd.restore;
 				FE_CNT_ADD(hl->storms, 1);
 			}
@@ -354,7 +348,7 @@ fe_lossless_pfc_xon(struct fe_dp *dp, uint64_t now)
 static inline int
 stuck(const struct fe_graph *g, unsigned h, uint64_t now)
 {
-	const struct fe_link *l = &g->hl[h].l;
+	const struct fe_link *l = &g->hl[h].row.l;
 
 	return l->sched != l->tail && fe_link_next_start(l) + g->dl_ticks <= now;
 }
@@ -364,7 +358,7 @@ static int
 waits_for(const struct fe_dp *dp, unsigned a, unsigned b)
 {
 	const struct fe_graph *g = dp->graph;
-	const struct fe_link *l = &g->hl[b].l;
+	const struct fe_link *l = &g->hl[b].row.l;
 	unsigned src = fe_hop_input(dp, a);
 
 	if (g->hl[b].from != g->hl[a].to)

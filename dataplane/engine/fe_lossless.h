@@ -54,8 +54,8 @@ fe_lossless_out_link(struct fe_dp *dp, int32_t out)
 	if (out == FE_GOUT_FLOOD)
 		return NULL;
 	if (out & FE_GOUT_PORT)
-		return &dp->ports[out & 0xffff].down;
-	return &dp->graph->hl[out].l;
+		return &dp->ports[out & 0xffff].down.l;
+	return &dp->graph->hl[out].row.l;
 }
 
 /* A queued frame's output, numbered as inputs are: ports, then hop links. */
@@ -155,7 +155,7 @@ fe_lossless_pfc_service(struct fe_dp *dp, uint64_t now)
 
 	/* held bytes fall as the links drain, counted when they advance */
 	for (unsigned h = 0; h < g->nhl; h++)
-		fe_link_backlog(&g->hl[h].l, now);
+		fe_link_backlog(&g->hl[h].row.l, now);
 	/* none paused since the last look found none, no watchdog: nothing to look at */
 	if (g->pfc_busy || dp->wd.ticks != 0)
 		fe_lossless_pfc_xon(dp, now);
@@ -171,12 +171,13 @@ fe_lossless_pump(struct fe_dp *dp, uint64_t now, const enum fe_regime R)
 	for (unsigned h = 0; h < g->nhl; h++) {
 		struct fe_hoplink *hl = &g->hl[h];
 
-		if (hl->l.sched == hl->l.tail)
+		if (hl->row.l.sched == hl->row.l.tail)
 			continue;
 		if (R == FE_REGIME_CREDIT) {
-			work += fe_link_pump_inline(&hl->l, now, fe_credit_gate_inline, &hl->cred);
+			work += fe_link_pump_inline(&hl->row.l, now, fe_credit_gate_inline,
+						    &hl->cred);
 		} else if (hl->storm_until > now && dp->wd.action == FE_PFC_WD_FORWARD) {
-			unsigned n = fe_link_pump(&hl->l, now, NULL, NULL);
+			unsigned n = fe_link_pump(&hl->row.l, now, NULL, NULL);
 
 			FE_CNT_ADD(hl->wd_forwarded, n);
 			work += n;
@@ -184,13 +185,13 @@ fe_lossless_pump(struct fe_dp *dp, uint64_t now, const enum fe_regime R)
 			void *pkts[FE_BURST];
 			unsigned n;
 
-			while ((n = fe_link_discard_waiting(&hl->l, FE_LINK_DROP_WATCHDOG, pkts,
+			while ((n = fe_link_discard_waiting(&hl->row.l, FE_LINK_DROP_WATCHDOG, pkts,
 							    FE_BURST)) > 0) {
 				rte_pktmbuf_free_bulk((struct rte_mbuf **)pkts, n);
 				work += n;
 			}
 		} else {
-			work += fe_link_pump_inline(&hl->l, now, fe_pfc_gate_inline, &hl->pfc);
+			work += fe_link_pump_inline(&hl->row.l, now, fe_pfc_gate_inline, &hl->pfc);
 		}
 	}
 	return work;

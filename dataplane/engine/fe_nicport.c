@@ -792,18 +792,19 @@ fe_nic_service(struct fe_dp *dp, uint64_t now)
 		 * does not drop its own frames), room kept for its CNPs, ACKs and NAKs; and it
 		 * keeps a few frames queued on the link, no more (FE_NIC_TXQ_BYTES) */
 		budget = fe_dp_up_room(dp, p, now, UINT32_MAX);
-		if (budget == 0 && p->up.q_pkts == 0) /* a buffer below a full frame */
+		if (budget == 0 && p->up.l.q_pkts == 0) /* a buffer below a full frame */
 			budget = 1;
 		budget -= RTE_MIN(budget / 2, 4u * FE_BURST);
-		budget = p->up.q_bytes >= FE_NIC_TXQ_BYTES
+		budget = p->up.l.q_bytes >= FE_NIC_TXQ_BYTES
 				 ? 0
-				 : RTE_MIN(budget, (uint32_t)((FE_NIC_TXQ_BYTES - p->up.q_bytes +
+				 : RTE_MIN(budget, (uint32_t)((FE_NIC_TXQ_BYTES - p->up.l.q_bytes +
 							       RTE_ETHER_MAX_LEN - 1) /
 							      RTE_ETHER_MAX_LEN));
 		/* with no budget left, the NIC goes on when the link's head frame is out (a
 		 * gated link's gate wakes the loop itself) */
-		drain = p->up.svc != p->up.sched ? p->up.slots[p->up.svc & p->up.mask].tx_end
-						 : UINT64_MAX;
+		drain = p->up.l.svc != p->up.l.sched
+				? p->up.l.slots[p->up.l.svc & p->up.l.mask].tx_end
+				: UINT64_MAX;
 		/* the flows take turns at being first: none starves the others of the link */
 		start = n->nact ? n->rr++ % n->nact : 0;
 		for (uint32_t j = 0; j < n->nact; j++)

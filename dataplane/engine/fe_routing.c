@@ -45,7 +45,7 @@ least_queued(struct fe_graph *g, const uint16_t *ways, unsigned n, unsigned x, u
 
 	for (unsigned i = 0, h0 = mix(hash, g->seed[x]) % n; i < n; i++) {
 		unsigned w = (h0 + i) % n;
-		uint64_t q = fe_link_backlog(&g->hl[ways[w]].l, t);
+		uint64_t q = fe_link_backlog(&g->hl[ways[w]].row.l, t);
 
 		if (q < best) {
 			best = q;

@@ -51,7 +51,7 @@ ingress(struct fe_dp *dp, unsigned in, struct rte_mbuf *m, uint64_t now, const e
 {
 	struct fe_port *p = &dp->ports[in];
 
-	if (fe_linkop_offer_x(dp, fe_dp_link_id(dp, FE_LINK_UP, in), &p->up, &p->up_x, m, now,
+	if (fe_linkop_offer_x(dp, fe_dp_link_id(dp, FE_LINK_UP, in), &p->up, m, now,
 			      FE_LABEL(0, lane_of(dp, m)), R, room) == FE_LINKOP_ARRIVE)
 		arrive_call(dp, in, m, now, R);
 }
@@ -231,7 +231,7 @@ forward_general(struct fe_dp *dp, unsigned in, int out, struct rte_mbuf *m, uint
 static inline int
 burst_fast(struct fe_dp *dp, const struct fe_port *p, const enum fe_regime R)
 {
-	return R == FE_REGIME_LOSSY && !p->up_x.cfg.active && fe_link_passthru(&p->up) &&
+	return R == FE_REGIME_LOSSY && !p->up.x.cfg.active && fe_link_passthru(&p->up.l) &&
 	       __atomic_load_n(&dp->tap, __ATOMIC_ACQUIRE) == NULL;
 }
 
@@ -272,7 +272,7 @@ stage_get(struct fe_dp *dp, struct stage *g, int out, uint64_t *touched)
 	if (out < 0 || !(dp->ideal_down >> out & 1))
 		return 0;
 	q = &dp->ports[out];
-	if (!fe_link_passthru(&q->down)) /* it holds frames, or it is held */
+	if (!fe_link_passthru(&q->down.l)) /* it holds frames, or it is held */
 		return 0;
 	*g = (struct stage){.q = q, .out = out, .n = q->txq_n};
 	*touched |= UINT64_C(1) << out;
@@ -305,14 +305,15 @@ whole_burst(struct fe_dp *dp, int out, struct rte_mbuf **pkts, unsigned n, uint6
 {
 	struct fe_port *q = &dp->ports[out];
 
-	if (!(dp->ideal_down >> out & 1) || !fe_link_passthru(&q->down) || q->txq_n + n > FE_BURST)
+	if (!(dp->ideal_down >> out & 1) || !fe_link_passthru(&q->down.l) ||
+	    q->txq_n + n > FE_BURST)
 		return 0;
 	memcpy(&q->txq[q->txq_n], pkts, n * sizeof(pkts[0]));
 	for (unsigned k = 0; k < n; k++)
 		q->txq_due[q->txq_n + k] = now;
 	q->txq_n = (uint16_t)(q->txq_n + n);
 	q->txq_bytes += bytes;
-	fe_link_count_through_n(&q->down, n, bytes);
+	fe_link_count_through_n(&q->down.l, n, bytes);
 	FE_CNT_ADD(dp->sw.unicast, n);
 	return 1;
 }
@@ -338,7 +339,7 @@ ingress_burst(struct fe_dp *dp, unsigned in, struct rte_mbuf **pkts, unsigned n,
 		if (dp->conf.lanes <= 1) { /* one lane: no header to read for it */
 			for (unsigned i = 0; i < n; i++)
 				if (fe_linkop_offer_x(dp, fe_dp_link_id(dp, FE_LINK_UP, in), &p->up,
-						      &p->up_x, pkts[i], now, FE_LABEL(0, 0), R,
+						      pkts[i], now, FE_LABEL(0, 0), R,
 						      room) == FE_LINKOP_ARRIVE)
 					arrive_call(dp, in, pkts[i], now, R);
 		} else {
@@ -347,8 +348,8 @@ ingress_burst(struct fe_dp *dp, unsigned in, struct rte_mbuf **pkts, unsigned n,
 		}
 		return;
 	}
-	fe_link_count_through_n(&dp->ports[in].up, n, bytes);
-	fe_link_late_none(&dp->ports[in].up, n);
+	fe_link_count_through_n(&dp->ports[in].up.l, n, bytes);
+	fe_link_late_none(&dp->ports[in].up.l, n);
 	mac_regs_load(dp, in, &r);
 	/* the common case, a whole burst of one known flow to an ideal output: no loop */
 	if (now < r.until && r.out >= 0 && !pipeline && one_flow(pkts, n, r.src, r.dst) &&
@@ -380,7 +381,7 @@ ingress_burst(struct fe_dp *dp, unsigned in, struct rte_mbuf **pkts, unsigned n,
 		struct fe_port *q = &dp->ports[__builtin_ctzll(touched)];
 
 		staged += q->fast_n;
-		fe_link_count_through_n(&q->down, q->fast_n, q->fast_bytes);
+		fe_link_count_through_n(&q->down.l, q->fast_n, q->fast_bytes);
 		q->fast_n = 0;
 		q->fast_bytes = 0;
 		touched &= touched - 1;
@@ -534,8 +535,8 @@ storm_drop(struct fe_dp *dp, unsigned q, uint64_t now)
 	void *pkts[FE_BURST];
 	unsigned n, work = 0;
 
-	while ((n = fe_link_discard_unstarted(&dp->ports[q].down, now, FE_LINK_DROP_WATCHDOG, pkts,
-					      FE_BURST)) > 0) {
+	while ((n = fe_link_discard_unstarted(&dp->ports[q].down.l, now, FE_LINK_DROP_WATCHDOG,
+					      pkts, FE_BURST)) > 0) {
 		for (unsigned i = 0; i < n; i++)
 			fe_linkop_drop_free(dp, fe_dp_link_id(dp, FE_LINK_DOWN, q), pkts[i],
 					    FE_LINK_DROP_WATCHDOG, now);
@@ -548,7 +549,7 @@ storm_drop(struct fe_dp *dp, unsigned q, uint64_t now)
 static inline uint64_t
 port_paused(const struct fe_port *p, uint64_t now)
 {
-	return p->down.hold_until > now ? p->hold_from : UINT64_MAX;
+	return p->down.l.hold_until > now ? p->hold_from : UINT64_MAX;
 }
 
 /*
@@ -565,8 +566,8 @@ port_waiting(struct fe_port *p, uint64_t now)
 
 	if (now < p->hold_from) /* what it had to send before the pause still goes */
 		return p->wait_from;
-	head = fe_link_unstarted(&p->down, now);
-	if (head == p->down.tail)
+	head = fe_link_unstarted(&p->down.l, now);
+	if (head == p->down.l.tail)
 		p->wait_from = UINT64_MAX;
 	else if (p->wait_from == UINT64_MAX || p->wait_slot != head) {
 		p->wait_from = now;
@@ -580,17 +581,17 @@ fe_switch_hold_down(struct fe_dp *dp, unsigned q, uint64_t now, uint64_t until)
 {
 	struct fe_port *p = &dp->ports[q];
 	/* the watchdog times a pause from its start, however often the host refreshes it */
-	int fresh = p->down.hold_until <= now;
+	int fresh = p->down.l.hold_until <= now;
 
-	fe_link_hold(&p->down, now, until);
-	if (p->down.hold_until <= now)
+	fe_link_hold(&p->down.l, now, until);
+	if (p->down.l.hold_until <= now)
 		return; /* what the link had to send lasts longer: nothing held */
 	if (fresh) {
-		p->hold_from = p->down.hold_counted; /* its serializer stops there */
+		p->hold_from = p->down.l.hold_counted; /* its serializer stops there */
 		p->wait_from = UINT64_MAX;
 	}
 	if (dp->wd.ticks != 0)
-		p->wd_until = RTE_MAX(p->wd_until, p->down.hold_until);
+		p->wd_until = RTE_MAX(p->wd_until, p->down.l.hold_until);
 }
 
 static unsigned
@@ -600,13 +601,13 @@ storm(struct fe_dp *dp, unsigned q, uint64_t now)
 	unsigned n;
 
 	p->storm_until = now + dp->wd.restore;
-	p->wd_until = RTE_MAX(p->storm_until, p->down.hold_until);
+	p->wd_until = RTE_MAX(p->storm_until, p->down.l.hold_until);
 	p->wait_from = UINT64_MAX; /* what waits goes, or is dropped */
 	FE_CNT_ADD(p->st.pfc_wd_storms, 1);
 	if (dp->wd.action != FE_PFC_WD_FORWARD)
 		return storm_drop(dp, q, now);
-	p->storm_hold = p->down.hold_until;
-	n = fe_link_release(&p->down, now);
+	p->storm_hold = p->down.l.hold_until;
+	n = fe_link_release(&p->down.l, now);
 	FE_CNT_ADD(p->st.pfc_wd_forwarded, n);
 	return n;
 }
@@ -618,7 +619,7 @@ watchdog(struct fe_dp *dp, uint64_t now)
 
 	for (unsigned q = 0; q < dp->nports; q++) {
 		struct fe_port *p = &dp->ports[q];
-		struct fe_link *l = &p->down;
+		struct fe_link *l = &p->down.l;
 		unsigned n;
 
 		if (p->storm_until > now) {
@@ -660,7 +661,7 @@ static unsigned
 pfc_service(struct fe_dp *dp, uint64_t now)
 {
 	for (unsigned q = 0; q < dp->nports; q++)
-		fe_link_backlog(&dp->ports[q].down, now);
+		fe_link_backlog(&dp->ports[q].down.l, now);
 	for (unsigned in = 0; in < dp->nports; in++) {
 		struct fe_pfc *pfc = &dp->ports[in].pfc;
 
@@ -692,8 +693,8 @@ fe_switch_handoff_in(struct fe_dp *dp, unsigned q, uint64_t now)
 		for (unsigned i = 0; i < n; i++)
 			rte_prefetch0(h[i].m);
 		for (unsigned i = 0; i < n; i++)
-			fe_linkop_offer(dp, fe_dp_link_id(dp, FE_LINK_DOWN, q), &out->down,
-					&out->down_x, h[i].m, h[i].t, h[i].label,
+			fe_linkop_offer(dp, fe_dp_link_id(dp, FE_LINK_DOWN, q), &out->down, h[i].m,
+					h[i].t, h[i].label,
 					FE_REGIME_LOSSY); /* a pipeline: lossy only */
 		total += n;
 	} while (n == FE_BURST && total < FE_BURST * 16);

@@ -180,7 +180,7 @@ fe_trunk_send(struct fe_dp *dp, unsigned h, struct rte_mbuf *m, uint64_t due, ui
 	uint8_t *f;
 
 	/* the box's own lateness, as a host's down link counts it: the verdicts see it */
-	fe_link_late(&g->hl[h].l, at > due ? at - due : 0);
+	fe_link_late(&g->hl[h].row.l, at > due ? at - due : 0);
 	/* the fabric's port numbers, the same on every box */
 	wire = (r & ~UINT64_C(0xffff)) | (uint64_t)g->glob[FE_ROUTE_IN(r)] << 8 |
 	       (FE_ROUTE_DST(r) == FE_ROUTE_FLOOD ? FE_ROUTE_FLOOD : g->glob[FE_ROUTE_DST(r)]);

@@ -15,27 +15,10 @@
 
 static uint64_t update_gen;
 
-/* Link n's definition now (the link table's numbering: fe_dp_link_kind()). */
-static const struct fe_linkdef *
-cur_def(const struct fe_dp *dp, unsigned n)
-{
-	unsigned i;
-	const enum fe_link_kind k = fe_dp_link_kind(dp, n, &i);
-
-	return k == FE_LINK_HOP	   ? &dp->desc.hop[i]
-	       : k == FE_LINK_DOWN ? &dp->desc.down[i]
-				   : &dp->desc.up[i];
-}
-
 static const struct fe_link *
 cur_link(const struct fe_dp *dp, unsigned n)
 {
-	unsigned i;
-	const enum fe_link_kind k = fe_dp_link_kind(dp, n, &i);
-
-	return k == FE_LINK_HOP	   ? &dp->graph->hl[i].l
-	       : k == FE_LINK_DOWN ? &dp->ports[i].down
-				   : &dp->ports[i].up;
+	return &fe_dp_row(dp, n)->l;
 }
 
 /* "link 0.up", "link leaf1>spine2": link n in messages. */
@@ -81,7 +64,7 @@ build_link(struct fe_dp *dp, struct fe_update_link *ul, unsigned n, const struct
 		snprintf(err, errlen, "%s: %s", link_name(dp, n, name, sizeof(name)), e);
 		return -EINVAL;
 	}
-	ul->rule_changed = !same_rule(d, cur_def(dp, n));
+	ul->rule_changed = !same_rule(d, fe_dp_link_def(dp, n));
 	return 0;
 }
 
@@ -177,7 +160,8 @@ fe_update_build_fabric(struct fe_dp *dp, const struct fe_linkdef *up, const stru
 	for (unsigned n = 0; n < u->nlinks; n++) {
 		unsigned i;
 		const enum fe_link_kind k = fe_dp_link_kind(dp, n, &i);
-		const struct fe_linkdef *d = k == FE_LINK_HOP	 ? (hop ? &hop[i] : cur_def(dp, n))
+		const struct fe_linkdef *d = k == FE_LINK_HOP
+						     ? (hop ? &hop[i] : fe_dp_link_def(dp, n))
 					     : k == FE_LINK_DOWN ? &down[i]
 								 : &up[i];
 

@@ -175,7 +175,7 @@ engine(uint8_t a, uint8_t b)
 	dp = fe_dp_create(NP, ports, ups, downs, cpool, HZ, &conf, err, sizeof(err));
 	FZ_CHECK(dp != NULL, "fe_dp_create: %s", err);
 	if (down.match[0] &&
-	    fz_skip_bpf_bugs(down.match, dp->ports[0].down_x.cfg.filter->jit != NULL)) {
+	    fz_skip_bpf_bugs(down.match, dp->ports[0].down.x.cfg.filter->jit != NULL)) {
 		fe_dp_free(dp); /* fuzz_bpf.h */
 		return NULL;
 	}
@@ -301,7 +301,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (len == 0 && (h & 0x80)) { /* not a frame: the host of h % NP pauses its port */
 			struct fe_port *p = &dp->ports[h % NP];
 
-			fe_link_hold(&p->down, now, now + (uint64_t)(h >> 2 & 0x1f) * 20000);
+			fe_link_hold(&p->down.l, now, now + (uint64_t)(h >> 2 & 0x1f) * 20000);
 			p->hold_from = now; /* as fe_dp.c takes a hold */
 			continue;
 		}

@@ -139,7 +139,7 @@ waits_for_other_box(const struct fe_dp *dp)
 
 	for (unsigned h = 0; h < g->nhl; h++) {
 		const struct fe_hoplink *hl = &g->hl[h];
-		const struct fe_link *l = &hl->l;
+		const struct fe_link *l = &hl->row.l;
 		const struct fe_link_slot *s;
 		uint8_t lane;
 

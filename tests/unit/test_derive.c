@@ -120,23 +120,13 @@ create(const struct fabric *f, enum fe_regime r, struct fe_graph_build *b)
 static const struct fe_link *
 link_of(const struct fe_dp *dp, unsigned n)
 {
-	unsigned i;
-	const enum fe_link_kind k = fe_dp_link_kind(dp, n, &i);
-
-	return k == FE_LINK_HOP	   ? &dp->graph->hl[i].l
-	       : k == FE_LINK_DOWN ? &dp->ports[i].down
-				   : &dp->ports[i].up;
+	return &fe_dp_row(dp, n)->l;
 }
 
 static const struct fe_linkx *
 linkx_of(const struct fe_dp *dp, unsigned n)
 {
-	unsigned i;
-	const enum fe_link_kind k = fe_dp_link_kind(dp, n, &i);
-
-	return k == FE_LINK_HOP	   ? &dp->graph->hl[i].x
-	       : k == FE_LINK_DOWN ? &dp->ports[i].down_x
-				   : &dp->ports[i].up_x;
+	return &fe_dp_row(dp, n)->x;
 }
 
 /* Everything compiled or derived in a and b is the same; what names the case. */

@@ -227,13 +227,13 @@ Test(engine, lateness_is_the_poll_after_the_schedule)
 	fe_dp_poll(dp, t0 + hop + 300);	     /* the switch takes it 300 ns after its arrival */
 	fe_dp_poll(dp, t0 + 2 * hop + 5000); /* the ports, 5 us after theirs */
 	cr_assert_eq(sent(1) + sent(2), 2);
-	cr_assert_eq(dp->ports[0].up.st.late_hist[fe_qhist_bucket(300)], 1);
+	cr_assert_eq(dp->ports[0].up.l.st.late_hist[fe_qhist_bucket(300)], 1);
 	for (int q = 1; q <= 2; q++) {
-		cr_assert_eq(dp->ports[q].down.st.late_hist[fe_qhist_bucket(5000)], 1,
+		cr_assert_eq(dp->ports[q].down.l.st.late_hist[fe_qhist_bucket(5000)], 1,
 			     "%d.down: 5 us late", q);
 		for (unsigned b = 0; b < FE_QHIST_BUCKETS; b++)
-			cr_assert_eq(dp->ports[q].down.st.late_hist[b], b == fe_qhist_bucket(5000),
-				     "%d.down bucket %u", q, b);
+			cr_assert_eq(dp->ports[q].down.l.st.late_hist[b],
+				     b == fe_qhist_bucket(5000), "%d.down bucket %u", q, b);
 	}
 }
 
@@ -254,13 +254,13 @@ Test(engine, lateness_counts_a_busy_port)
 	inject(0, MAC[2], 100); /* C unknown: flooded to 1 and 2 */
 	fe_dp_poll(dp, 100);
 	cr_assert_eq(sent(1), 1);
-	cr_assert_eq(dp->ports[1].down.st.late_hist[0], 1, "port 1 took it at once");
+	cr_assert_eq(dp->ports[1].down.l.st.late_hist[0], 1, "port 1 took it at once");
 	cr_assert_geq(dp->ports[2].st.tx_busy, 1);
 	cr_assert_eq(rte_ring_dequeue_bulk(txr[2], dummy, 1023, NULL), 1023);
 	fe_dp_poll(dp, 100 + 40000); /* port 2 takes it 40 us later */
 	cr_assert_eq(sent(2), 1);
-	cr_assert_eq(dp->ports[2].down.st.late_hist[fe_qhist_bucket(40000)], 1);
-	cr_assert_eq(dp->ports[0].up.st.late_hist[0] + dp->ports[1].up.st.late_hist[0], 2,
+	cr_assert_eq(dp->ports[2].down.l.st.late_hist[fe_qhist_bucket(40000)], 1);
+	cr_assert_eq(dp->ports[0].up.l.st.late_hist[0] + dp->ports[1].up.l.st.late_hist[0], 2,
 		     "ideal up links: never late");
 	/* stopped while port 2 takes nothing: what waits for it is freed and counted */
 	cr_assert_eq(rte_ring_enqueue_bulk(txr[2], dummy, 1023, NULL), 1023);
@@ -284,7 +284,7 @@ Test(engine, tail_drop_counts_and_drain)
 		inject(0, BCAST, 1000);
 	fe_dp_poll(dp, 0);
 	fe_dp_poll(dp, 0);
-	const struct fe_link_stats *s = &dp->ports[0].up.st;
+	const struct fe_link_stats *s = &dp->ports[0].up.l.st;
 	cr_assert_eq(dp->ports[0].st.rx_pkts, 40);
 	cr_assert_eq(s->in_pkts, 40);
 	cr_assert_eq(s->drop_pkts[FE_LINK_DROP_TAIL], 32);
@@ -320,8 +320,8 @@ Test(engine, filter_and_exact_drops)
 		}
 		rte_pktmbuf_free(out[i]);
 	}
-	cr_assert_eq(dp->ports[0].up.st.drop_pkts[FE_LINK_DROP_EXACT], 2);
-	cr_assert_eq(dp->ports[0].up_x.filter_hits, 6);
+	cr_assert_eq(dp->ports[0].up.l.st.drop_pkts[FE_LINK_DROP_EXACT], 2);
+	cr_assert_eq(dp->ports[0].up.x.filter_hits, 6);
 	cr_assert_eq(sent(2), 10);
 	cr_assert_eq(sent(0), 0);
 	fe_dp_free(dp);
@@ -350,8 +350,8 @@ Test(engine, filter_verdicts_follow_the_bytes)
 	cr_assert_eq(take(1, out, 8), 1);
 	cr_assert_eq(rte_pktmbuf_mtod(out[0], uint8_t *)[15] & 3, 3, "the marked one got through");
 	rte_pktmbuf_free(out[0]);
-	cr_assert_eq(dp->ports[0].up.st.ecn_marked, 1);
-	cr_assert_eq(dp->ports[1].down.st.drop_pkts[FE_LINK_DROP_EXACT], 1);
+	cr_assert_eq(dp->ports[0].up.l.st.ecn_marked, 1);
+	cr_assert_eq(dp->ports[1].down.l.st.drop_pkts[FE_LINK_DROP_EXACT], 1);
 	cr_assert_eq(sent(2), 1);
 	fe_dp_free(dp);
 
@@ -375,7 +375,7 @@ Test(engine, filter_verdicts_follow_the_bytes)
 	cr_assert_eq(take(1, out, 8), 1, "the TCP packet is carried");
 	cr_assert_eq(rte_pktmbuf_mtod(out[0], uint8_t *)[23], 6);
 	rte_pktmbuf_free(out[0]);
-	cr_assert_eq(dp->ports[1].down.st.drop_pkts[FE_LINK_DROP_EXACT], 1);
+	cr_assert_eq(dp->ports[1].down.l.st.drop_pkts[FE_LINK_DROP_EXACT], 1);
 	cr_assert_eq(sent(2), 1);
 	fe_filter_free(f);
 	fe_dp_free(dp);
@@ -397,8 +397,8 @@ Test(engine, ecn_marks_through_the_engine)
 	f = rte_pktmbuf_mtod(out[0], uint8_t *);
 	cr_assert_eq(f[15] & 3, 3, "CE expected");
 	rte_pktmbuf_free(out[0]);
-	cr_assert_eq(dp->ports[1].down.st.ecn_marked, 1);
-	cr_assert_eq(dp->ports[1].down.st.drop_pkts[FE_LINK_DROP_AQM], 1);
+	cr_assert_eq(dp->ports[1].down.l.st.ecn_marked, 1);
+	cr_assert_eq(dp->ports[1].down.l.st.drop_pkts[FE_LINK_DROP_AQM], 1);
 	cr_assert_eq(sent(2), 1, "port 2 got its own copy");
 }
 
@@ -414,7 +414,7 @@ Test(engine, shared_buffer_drops)
 		inject(0, BCAST, 1000);
 	fe_dp_poll(dp, 10);
 	for (int i = 1; i < NP; i++)
-		pool_drops += dp->ports[i].down.st.drop_pkts[FE_LINK_DROP_POOL];
+		pool_drops += dp->ports[i].down.l.st.drop_pkts[FE_LINK_DROP_POOL];
 	cr_assert_eq(pool_drops, 7);
 	cr_assert_eq(dp->graph->pool[0].used, 3000);
 	cr_assert_eq(dp->graph->pool[0].peak, 3000);
@@ -526,7 +526,7 @@ Test(engine, credit_ecn_reads_the_backlog_at_its_tick)
 	struct fe_linkdef all = {0}, slow = {.link = {.rate_bps = 1000000},
 					     .ecn = {.enabled = 1, .kmin = 150, .kmax = 150}};
 	struct fe_dp *dp = engine_regime(&conf, &all, &slow);
-	const struct fe_link *b = &dp->ports[1].down;
+	const struct fe_link *b = &dp->ports[1].down.l;
 	const uint64_t ser = fe_link_ser_ticks(&b->cfg, 100);
 	const uint8_t *to[2] = {MAC[1], BCAST};
 	uint64_t t = T0;
@@ -579,7 +579,7 @@ Test(engine, credit_head_of_line_blocking)
 	cr_assert_eq(sent(2), 1, "C's frame moved as soon as the head did");
 	cr_assert_eq(dp->graph->iq[0].depth, 0);
 	cr_assert_eq(sent(1), 1, "B's first frame delivered (no delay on the link)");
-	cr_assert_eq(fe_link_count(&dp->ports[1].down), 1, "B's second frame serializing");
+	cr_assert_eq(fe_link_count(&dp->ports[1].down.l), 1, "B's second frame serializing");
 }
 
 /* What an input queue holds when the engine stops is freed and counted (iq_stopped). */
@@ -590,7 +590,7 @@ Test(engine, credit_queued_at_stop_is_counted)
 	fe_dp_drain(dp);
 	cr_assert_eq(dp->graph->iq[0].stopped, 2, "both counted as they are freed");
 	cr_assert_eq(dp->graph->iq[0].depth, 0);
-	cr_assert_eq(dp->ports[1].down.st.stopped_pkts, 1, "B's first frame, serializing");
+	cr_assert_eq(dp->ports[1].down.l.st.stopped_pkts, 1, "B's first frame, serializing");
 }
 
 /*
@@ -686,7 +686,7 @@ Test(engine, hoq_lifetime_discards_the_head)
 	cr_assert_eq(sent(2), 0, "not yet past HOQLife");
 	fe_dp_poll(dp, T0 + 100 + 2000001);
 	cr_assert_eq(sent(2), 1);
-	cr_assert_eq(dp->ports[1].down.st.drop_pkts[FE_LINK_DROP_HOQ], 1);
+	cr_assert_eq(dp->ports[1].down.l.st.drop_pkts[FE_LINK_DROP_HOQ], 1);
 	cr_assert_eq(dp->graph->iq[0].depth, 0, "the queue emptied");
 }
 
@@ -708,7 +708,7 @@ Test(engine, credit_head_moves_when_the_switch_memory_frees)
 	struct fe_linkdef all = {.link = {.delay_ns = 1000}},
 			  slow = {.link = {.rate_bps = 1000000, .delay_ns = 1000}};
 	struct fe_dp *dp = engine_regime(&conf, &all, &slow);
-	const struct fe_link *down0 = &dp->ports[0].down, *down2 = &dp->ports[2].down;
+	const struct fe_link *down0 = &dp->ports[0].down.l, *down2 = &dp->ports[2].down.l;
 	uint64_t t = 1, x_end, f_at = 0, g_at = 0;
 	unsigned waited = 0;
 
@@ -722,9 +722,11 @@ Test(engine, credit_head_moves_when_the_switch_memory_frees)
 	inject(1, MAC[2], 1000); /* G */
 	fe_dp_poll(dp, t);
 	fe_dp_poll(dp, t += 1000); /* all at the switch after their up links' 1 us */
-	cr_assert_eq(dp->ports[1].down.q_pkts, 1, "X in port 1's buffer");
+	cr_assert_eq(dp->ports[1].down.l.q_pkts, 1, "X in port 1's buffer");
 	cr_assert_eq(dp->graph->iq_pkts, 2, "F and G in their input queues");
-	x_end = dp->ports[1].down.slots[dp->ports[1].down.svc & dp->ports[1].down.mask].tx_end;
+	x_end = dp->ports[1]
+			.down.l.slots[dp->ports[1].down.l.svc & dp->ports[1].down.l.mask]
+			.tx_end;
 	cr_assert_eq(x_end, t + 12192000, "X serialized in 12.192 ms from its arrival");
 	while ((f_at == 0 || g_at == 0) && t < x_end + 100000) {
 		const uint64_t in0 = down0->st.in_pkts, in2 = down2->st.in_pkts;
@@ -796,9 +798,9 @@ Test(engine, lanes_from_pcp_and_dscp)
 	inject_pcp_tos(2, 0);
 	fe_dp_poll(dp, 1000);
 	fe_dp_poll(dp, 2000);
-	cr_assert_eq(dp->ports[1].down.st.lane_drop_pkts[2], 1);
-	cr_assert_eq(dp->ports[1].down.st.lane_drop_pkts[5], 0);
-	cr_assert_eq(dp->ports[1].down.st.drop_pkts[FE_LINK_DROP_TAIL], 1);
+	cr_assert_eq(dp->ports[1].down.l.st.lane_drop_pkts[2], 1);
+	cr_assert_eq(dp->ports[1].down.l.st.lane_drop_pkts[5], 0);
+	cr_assert_eq(dp->ports[1].down.l.st.drop_pkts[FE_LINK_DROP_TAIL], 1);
 	sent(0), sent(1), sent(2);
 
 	conf.lane_map = FE_MAP_DSCP;
@@ -879,14 +881,14 @@ Test(engine, jitter_keeps_what_is_on_the_wire)
 		got += sent(1);
 	}
 	for (int c = 0; c < FE_LINK_DROP__MAX; c++) {
-		drops += dp->ports[1].down.st.drop_pkts[c] + dp->ports[0].up.st.drop_pkts[c];
-		if (dp->ports[1].down.st.drop_pkts[c] + dp->ports[0].up.st.drop_pkts[c])
+		drops += dp->ports[1].down.l.st.drop_pkts[c] + dp->ports[0].up.l.st.drop_pkts[c];
+		if (dp->ports[1].down.l.st.drop_pkts[c] + dp->ports[0].up.l.st.drop_pkts[c])
 			cr_log_error("cause %d: %llu", c,
-				     (unsigned long long)(dp->ports[1].down.st.drop_pkts[c] +
-							  dp->ports[0].up.st.drop_pkts[c]));
+				     (unsigned long long)(dp->ports[1].down.l.st.drop_pkts[c] +
+							  dp->ports[0].up.l.st.drop_pkts[c]));
 	}
 	cr_assert_eq(drops, 0, "dropped %llu (wire: %llu)", (unsigned long long)drops,
-		     (unsigned long long)dp->ports[1].down.st.drop_pkts[FE_LINK_DROP_WIRE]);
+		     (unsigned long long)dp->ports[1].down.l.st.drop_pkts[FE_LINK_DROP_WIRE]);
 	cr_assert_eq(got, 1000, "delivered %u of 1000", got);
 	sent(0), sent(2);
 	fe_dp_free(dp);
@@ -964,7 +966,7 @@ Test(engine, runtime_changes_keep_every_packet_in_order)
 		fe_dp_poll(dp, t);
 		fe_dp_poll(dp, t + 30000); /* the change lands with packets queued */
 		if (i % 50 == 0) {
-			held_at_change += fe_link_count(&dp->ports[0].up);
+			held_at_change += fe_link_count(&dp->ports[0].up.l);
 			last = swap(dp, i % 100 ? &b : &a, last, t + 30000);
 		}
 		got += take_in_order(1, &next);
@@ -976,10 +978,10 @@ Test(engine, runtime_changes_keep_every_packet_in_order)
 	cr_assert_eq(got, 600, "every packet delivered (got %u)", got);
 	cr_assert_gt(held_at_change, 0, "changes landed while packets were queued");
 	for (unsigned n = 0; n < NP; n++) {
-		cr_assert_eq(dp->ports[n].up.st.drop_pkts[FE_LINK_DROP_TAIL], 0);
-		cr_assert_eq(dp->ports[n].down.st.drop_pkts[FE_LINK_DROP_TAIL], 0);
+		cr_assert_eq(dp->ports[n].up.l.st.drop_pkts[FE_LINK_DROP_TAIL], 0);
+		cr_assert_eq(dp->ports[n].down.l.st.drop_pkts[FE_LINK_DROP_TAIL], 0);
 	}
-	cr_assert_gt(dp->ports[0].up.mask + 1, 256, "the ring grew with the buffer");
+	cr_assert_gt(dp->ports[0].up.l.mask + 1, 256, "the ring grew with the buffer");
 	sent(2);
 	fe_update_free(last);
 	fe_dp_drain(dp);
@@ -1004,8 +1006,8 @@ Test(engine, runtime_rule_counts_from_the_change)
 	fe_dp_poll(dp, 40);
 	/* every link counts from the change: 0.up drops UDP 7, 1.down (which never sees 7)
 	 * drops 8 */
-	cr_assert_eq(dp->ports[0].up.st.drop_pkts[FE_LINK_DROP_EXACT], 1);
-	cr_assert_eq(dp->ports[1].down.st.drop_pkts[FE_LINK_DROP_EXACT], 1);
+	cr_assert_eq(dp->ports[0].up.l.st.drop_pkts[FE_LINK_DROP_EXACT], 1);
+	cr_assert_eq(dp->ports[1].down.l.st.drop_pkts[FE_LINK_DROP_EXACT], 1);
 	cr_assert_eq(sent(1), 8);
 	sent(2);
 	fe_update_free(u);
@@ -1106,7 +1108,7 @@ Test(engine, a_held_ideal_link_keeps_its_frames)
 {
 	struct fe_dp *dp = learned_engine();
 
-	fe_link_hold(&dp->ports[2].down, 2000, 50000);
+	fe_link_hold(&dp->ports[2].down.l, 2000, 50000);
 	for (unsigned k = 1; k <= 8; k++)
 		inject_seq(0, MAC[2], (uint16_t)k);
 	inject_seq(1, MAC[0], 1);
@@ -1122,7 +1124,7 @@ Test(engine, a_held_ideal_link_keeps_its_frames)
 		inject_seq(0, MAC[2], (uint16_t)k);
 	fe_dp_poll(dp, 60000);
 	cr_assert_eq(sent_in_order(2, 9), 4, "straight through again");
-	cr_assert_eq(dp->ports[2].down.hold_until, 0, "the hold is over");
+	cr_assert_eq(dp->ports[2].down.l.hold_until, 0, "the hold is over");
 	fe_dp_free(dp);
 }
 
@@ -1158,14 +1160,14 @@ Test(engine, burst_fast_path_keeps_order_and_counts)
 	cr_assert_eq(dp->sw.flooded, 1);
 	cr_assert_eq(dp->sw.runts, 1);
 	cr_assert_eq(dp->sw.filtered, 1);
-	cr_assert_eq(dp->ports[0].up.st.in_pkts, 27);
-	cr_assert_eq(dp->ports[0].up.st.out_pkts, 27);
-	cr_assert_eq(dp->ports[0].up.st.in_bytes, 26 * 64 + 10);
-	cr_assert_eq(dp->ports[0].up.st.qdepth_hist[0], 27);
-	cr_assert_eq(dp->ports[2].down.st.in_pkts, 13);
-	cr_assert_eq(dp->ports[2].down.st.out_bytes, 13 * 64);
-	cr_assert_eq(dp->ports[2].down.st.sojourn_hist[0], 13);
-	cr_assert_eq(dp->ports[1].down.st.out_pkts, 13);
+	cr_assert_eq(dp->ports[0].up.l.st.in_pkts, 27);
+	cr_assert_eq(dp->ports[0].up.l.st.out_pkts, 27);
+	cr_assert_eq(dp->ports[0].up.l.st.in_bytes, 26 * 64 + 10);
+	cr_assert_eq(dp->ports[0].up.l.st.qdepth_hist[0], 27);
+	cr_assert_eq(dp->ports[2].down.l.st.in_pkts, 13);
+	cr_assert_eq(dp->ports[2].down.l.st.out_bytes, 13 * 64);
+	cr_assert_eq(dp->ports[2].down.l.st.sojourn_hist[0], 13);
+	cr_assert_eq(dp->ports[1].down.l.st.out_pkts, 13);
 	cr_assert_eq(dp->ports[0].st.tx_pkts, 24);
 	cr_assert_eq(dp->ports[0].st.tx_bytes, 24 * 64);
 
@@ -1188,8 +1190,8 @@ Test(engine, burst_fast_path_keeps_order_and_counts)
 	cr_assert_eq(sent_in_order(2, 1), 80, "each source in order");
 	cr_assert_eq(dp->ports[2].st.tx_pkts, 13 + 80);
 	cr_assert_eq(dp->ports[2].st.tx_bytes, (13 + 80) * 64, "bytes of what the port took");
-	cr_assert_eq(dp->ports[2].down.st.in_pkts, 13 + 80);
-	cr_assert_eq(dp->ports[2].down.st.out_pkts, 13 + 80);
+	cr_assert_eq(dp->ports[2].down.l.st.in_pkts, 13 + 80);
+	cr_assert_eq(dp->ports[2].down.l.st.out_pkts, 13 + 80);
 	cr_assert_eq(fe_dp_held(dp), 0);
 	fe_dp_free(dp);
 	cr_assert_eq(rte_mempool_avail_count(pool), pool->size, "every mbuf back in the pool");
@@ -1219,7 +1221,7 @@ Test(engine, one_flow_bursts_staged_whole)
 		fe_dp_poll(dp, 2000 + b);
 	}
 	cr_assert_eq(dp->ports[0].st.tx_pkts, 23, "port 0 took what its ring had room for");
-	cr_assert_gt(dp->ports[0].down.st.in_pkts, dp->ports[0].down.st.out_pkts,
+	cr_assert_gt(dp->ports[0].down.l.st.in_pkts, dp->ports[0].down.l.st.out_pkts,
 		     "the third burst queued in the link");
 	cr_assert_eq(rte_ring_dequeue_bulk(txr[0], dummy, 1000, NULL), 1000);
 	fe_dp_poll(dp, 4000);
@@ -1228,15 +1230,15 @@ Test(engine, one_flow_bursts_staged_whole)
 	cr_assert_eq(sent_in_order(1, 1), 60, "from 0, in order, delayed");
 	cr_assert_eq(dp->sw.unicast, 120);
 	cr_assert_eq(dp->sw.flooded, 0);
-	cr_assert_eq(dp->ports[2].up.st.in_pkts, 60);
-	cr_assert_eq(dp->ports[2].up.st.out_bytes, 60 * 64);
-	cr_assert_eq(dp->ports[0].down.st.in_pkts, 60);
-	cr_assert_eq(dp->ports[0].down.st.out_pkts, 60);
-	cr_assert_eq(dp->ports[0].down.st.in_bytes, 60 * 64);
-	cr_assert_eq(dp->ports[0].down.st.out_bytes, 60 * 64);
+	cr_assert_eq(dp->ports[2].up.l.st.in_pkts, 60);
+	cr_assert_eq(dp->ports[2].up.l.st.out_bytes, 60 * 64);
+	cr_assert_eq(dp->ports[0].down.l.st.in_pkts, 60);
+	cr_assert_eq(dp->ports[0].down.l.st.out_pkts, 60);
+	cr_assert_eq(dp->ports[0].down.l.st.in_bytes, 60 * 64);
+	cr_assert_eq(dp->ports[0].down.l.st.out_bytes, 60 * 64);
 	cr_assert_eq(dp->ports[0].st.tx_pkts, 60);
 	cr_assert_eq(dp->ports[0].st.tx_bytes, 60 * 64);
-	cr_assert_eq(dp->ports[1].down.st.out_pkts, 60);
+	cr_assert_eq(dp->ports[1].down.l.st.out_pkts, 60);
 	cr_assert_eq(dp->ports[1].st.tx_pkts, 60);
 	cr_assert_eq(fe_dp_held(dp), 0);
 	fe_dp_free(dp);
@@ -1274,9 +1276,9 @@ Test(engine, credit_arrivals_follow_the_table)
 	inject_as(0, MAC[0], MAC[1], 100); /* A to B: B is on the input port now */
 	inject_as(0, MAC[0], MAC[1], 10);  /* a runt */
 	fe_dp_poll(dp, t);
-	cr_assert_eq(fe_link_count(&dp->ports[0].up), 5, "all five on the wire together");
+	cr_assert_eq(fe_link_count(&dp->ports[0].up.l), 5, "all five on the wire together");
 	fe_dp_poll(dp, t + 5000);
-	cr_assert_eq(fe_link_count(&dp->ports[0].up), 0, "one burst of arrivals");
+	cr_assert_eq(fe_link_count(&dp->ports[0].up.l), 0, "one burst of arrivals");
 	for (uint64_t u = t + 5000; u <= t + 100000; u += 1000)
 		fe_dp_poll(dp, u);
 	cr_assert_eq(sent(1), 2, "the two frames before the move");
@@ -1345,7 +1347,7 @@ Test(engine, pipeline_frames_between_the_stages_at_stop_are_counted)
 	/* handed on: each unicast once, the flood to the 2 other ports */
 	handed = dp->sw.unicast + (NP - 1) * dp->sw.flooded;
 	for (int i = 0; i < NP; i++)
-		took += dp->ports[i].down.st.in_pkts;
+		took += dp->ports[i].down.l.st.in_pkts;
 	cr_assert_eq(took, 2 + 100);
 	cr_assert_eq(handed, took + dp->sw.handoff_full + dp->sw.handoff_stopped,
 		     "handed on %lu, the down stage took %lu, full %lu, stopped %lu",
@@ -1398,7 +1400,7 @@ Test(engine, pipeline_change_taken_by_one_stage_keeps_its_rings)
 	cr_assert_eq(dp->down_acks.adopted_gen, u->gen);
 	cr_assert_neq(dp->adopted_gen, u->gen);
 	cr_assert_eq(fe_update_wait(dp, u, NULL, 1000000), -ETIMEDOUT);
-	cr_assert_eq(dp->ports[1].down.slots, u->links[3].slots, "the down link runs u's ring");
+	cr_assert_eq(dp->ports[1].down.l.slots, u->links[3].slots, "the down link runs u's ring");
 	/* the next change: both stages take it, and u goes */
 	u2 = fe_update_build(dp, up, down, &fab, err, sizeof(err));
 	cr_assert_not_null(u2, "%s", err);
@@ -1411,9 +1413,9 @@ Test(engine, pipeline_change_taken_by_one_stage_keeps_its_rings)
 		again[k] = rte_malloc("again", RING, 0);
 		cr_assert_not_null(again[k]);
 		for (int i = 0; i < NP; i++) {
-			cr_assert(!overlap(again[k], dp->ports[i].down.slots),
+			cr_assert(!overlap(again[k], dp->ports[i].down.l.slots),
 				  "port %d: its down link's ring was freed under it", i);
-			cr_assert(!overlap(again[k], dp->ports[i].up.slots),
+			cr_assert(!overlap(again[k], dp->ports[i].up.l.slots),
 				  "port %d: its up link's ring was freed under it", i);
 		}
 	}
@@ -1494,23 +1496,23 @@ Test(engine, lossless_edge_holds_after_a_buffer_cut)
 	for (int i = 0; i < 100; i++)
 		inject(0, MAC[1], 1000);
 	fe_dp_poll(dp, t += 10);
-	cr_assert_geq(dp->ports[0].up.q_pkts, 90, "the host's frames wait in its adapter");
+	cr_assert_geq(dp->ports[0].up.l.q_pkts, 90, "the host's frames wait in its adapter");
 	slow.link.limit_pkts = 8;
 	u = change_to(dp, &conf, &slow, &all, t += 10);
 	cr_assert_eq(fe_dp_up_room(dp, &dp->ports[0], t, FE_BURST), 0,
-		     "%u frames wait, 8 fit: no room", dp->ports[0].up.q_pkts);
-	uint32_t waiting = dp->ports[0].up.q_pkts;
+		     "%u frames wait, 8 fit: no room", dp->ports[0].up.l.q_pkts);
+	uint32_t waiting = dp->ports[0].up.l.q_pkts;
 
 	for (int i = 0; i < 32; i++)
 		inject(0, MAC[1], 1000);
 	fe_dp_poll(dp, t += 10);
-	cr_assert_eq(dp->ports[0].up.st.drop_pkts[FE_LINK_DROP_TAIL], 0,
+	cr_assert_eq(dp->ports[0].up.l.st.drop_pkts[FE_LINK_DROP_TAIL], 0,
 		     "the lossless edge dropped %lu",
-		     (unsigned long)dp->ports[0].up.st.drop_pkts[FE_LINK_DROP_TAIL]);
+		     (unsigned long)dp->ports[0].up.l.st.drop_pkts[FE_LINK_DROP_TAIL]);
 	/* nor took any (the link takes what the edge read without looking at its limits
 	 * again: fe_link_enqueue_room()) */
-	cr_assert_leq(dp->ports[0].up.q_pkts, waiting, "%u waited, %u after", waiting,
-		      dp->ports[0].up.q_pkts);
+	cr_assert_leq(dp->ports[0].up.l.q_pkts, waiting, "%u waited, %u after", waiting,
+		      dp->ports[0].up.l.q_pkts);
 	cr_assert_geq(rte_ring_count(rxr[0]), 32, "the port keeps them");
 	ring_drain(rxr[0]);
 	fe_dp_drain(dp);
@@ -1547,16 +1549,16 @@ Test(engine, lossless_edge_counts_jumbo_frames)
 	for (int i = 0; i < 10; i++)
 		ring_udp(jumbo, rxr[0], MAC[1], MAC[0], 0, 1, 9000, (uint8_t)i);
 	fe_dp_poll(dp, t += 1);
-	cr_assert_eq(dp->ports[0].up.st.drop_pkts[FE_LINK_DROP_TAIL], 0,
+	cr_assert_eq(dp->ports[0].up.l.st.drop_pkts[FE_LINK_DROP_TAIL], 0,
 		     "10 frames of 9000 bytes against 30000 bytes of buffer: %lu dropped",
-		     (unsigned long)dp->ports[0].up.st.drop_pkts[FE_LINK_DROP_TAIL]);
+		     (unsigned long)dp->ports[0].up.l.st.drop_pkts[FE_LINK_DROP_TAIL]);
 	for (int k = 0; k < 200 && rte_ring_count(rxr[0]) > 0; k++)
 		fe_dp_poll(dp, t += 100000);
 	for (int k = 0; k < 10; k++)
 		fe_dp_poll(dp, t += 100000);
-	cr_assert_eq(dp->ports[0].up.st.drop_pkts[FE_LINK_DROP_TAIL], 0);
-	cr_assert_leq(dp->ports[0].up.peak_bytes, 30000, "the adapter held %lu bytes of 30000",
-		      (unsigned long)dp->ports[0].up.peak_bytes);
+	cr_assert_eq(dp->ports[0].up.l.st.drop_pkts[FE_LINK_DROP_TAIL], 0);
+	cr_assert_leq(dp->ports[0].up.l.peak_bytes, 30000, "the adapter held %lu bytes of 30000",
+		      (unsigned long)dp->ports[0].up.l.peak_bytes);
 	cr_assert_eq(sent(1), 10, "all ten crossed");
 	sent(0), sent(2);
 	fe_dp_drain(dp);
@@ -1582,22 +1584,22 @@ Test(engine, a_change_keeps_the_loss_chain)
 	struct fe_dp *dp;
 
 	dp = engine_x(&ge, &all, 0);
-	for (int k = 0; k < 100 && dp->ports[0].up.st.drop_pkts[FE_LINK_DROP_BURST] == 0; k++) {
+	for (int k = 0; k < 100 && dp->ports[0].up.l.st.drop_pkts[FE_LINK_DROP_BURST] == 0; k++) {
 		inject(0, MAC[1], 100);
 		fe_dp_poll(dp, t += 1000);
 		sent(1), sent(2);
 	}
-	cr_assert_eq(dp->ports[0].up.st.drop_pkts[FE_LINK_DROP_BURST], 1, "in Bad");
+	cr_assert_eq(dp->ports[0].up.l.st.drop_pkts[FE_LINK_DROP_BURST], 1, "in Bad");
 	for (int k = 0; k < 20; k++) {
 		prev = u;
 		ge.link.rate_bps = 1000000000ULL + (uint64_t)k * 1000000; /* another rate */
 		u = change_to(dp, &conf, &ge, &all, t += 1000);
 		fe_update_free(prev);
-		lost = dp->ports[0].up.st.drop_pkts[FE_LINK_DROP_BURST];
+		lost = dp->ports[0].up.l.st.drop_pkts[FE_LINK_DROP_BURST];
 		inject(0, MAC[1], 100);
 		fe_dp_poll(dp, t += 1000);
 		sent(1), sent(2);
-		cr_assert_eq(dp->ports[0].up.st.drop_pkts[FE_LINK_DROP_BURST], lost + 1,
+		cr_assert_eq(dp->ports[0].up.l.st.drop_pkts[FE_LINK_DROP_BURST], lost + 1,
 			     "change %d: the frame after it crossed (the chain restarted Good)", k);
 	}
 	sent(0), sent(1), sent(2);
@@ -1637,15 +1639,16 @@ Test(engine, credit_flood_waits_for_room)
 	}
 	for (int i = 0; i < NP; i++)
 		for (int c = 0; c < FE_LINK_DROP__MAX; c++)
-			drops +=
-				dp->ports[i].down.st.drop_pkts[c] + dp->ports[i].up.st.drop_pkts[c];
+			drops += dp->ports[i].down.l.st.drop_pkts[c] +
+				 dp->ports[i].up.l.st.drop_pkts[c];
 	cr_assert_eq(drops, 0, "a lossless switch dropped %lu", (unsigned long)drops);
 	/* and overfilled none: every frame it moved found room (the output's buffer is not
 	 * looked at again when it takes one: fe_link_enqueue_room()) */
 	for (int i = 0; i < NP; i++)
-		cr_assert_leq(dp->ports[i].down.peak_pkts, 4, "port %d's down link held %u of 4", i,
-			      dp->ports[i].down.peak_pkts);
-	cr_assert_eq(dp->ports[1].down.peak_pkts, 4, "B's link was full: the gates held the rest");
+		cr_assert_leq(dp->ports[i].down.l.peak_pkts, 4, "port %d's down link held %u of 4",
+			      i, dp->ports[i].down.l.peak_pkts);
+	cr_assert_eq(dp->ports[1].down.l.peak_pkts, 4,
+		     "B's link was full: the gates held the rest");
 	cr_assert_eq(got[1], 6, "B got %u: A's 5 and C's flood", got[1]);
 	cr_assert_eq(got[0], 1, "A got C's flood");
 	fe_dp_drain(dp);
@@ -1738,7 +1741,7 @@ Test(engine, vl_stall_is_per_output_and_vl)
 	fe_dp_poll(dp, t += 1000);
 	sent(0), sent(1), sent(2);
 	t0 = t;
-	fe_link_hold(&dp->ports[1].down, t0, t0 + 50000000);
+	fe_link_hold(&dp->ports[1].down.l, t0, t0 + 50000000);
 	for (int i = 0; i < 20; i++)
 		inject_vlan(0, MAC[1], 0);
 	while (t < t0 + 52000000)
@@ -1886,7 +1889,7 @@ Test(engine, llr_delivers_what_loss_hits_in_order)
 				rte_pktmbuf_free(out[i]);
 			}
 		sent(0), sent(2);
-		const struct fe_link_stats *st = &dp->ports[0].up.st;
+		const struct fe_link_stats *st = &dp->ports[0].up.l.st;
 		if (llr) {
 			cr_assert_eq(got, 300);
 			cr_assert_eq(st->drop_pkts[FE_LINK_DROP_RANDOM], 0);
@@ -1918,9 +1921,9 @@ Test(engine, llr_gives_up_after_its_replays)
 	}
 	fe_dp_poll(dp, t += 1000000);
 	cr_assert_eq(sent(1) + sent(2), 0);
-	cr_assert_eq(dp->ports[0].up.st.drop_pkts[FE_LINK_DROP_LLR], 10);
-	cr_assert_eq(dp->ports[0].up.st.drop_pkts[FE_LINK_DROP_RANDOM], 0);
-	cr_assert_eq(dp->ports[0].up.st.llr_replays, 0);
+	cr_assert_eq(dp->ports[0].up.l.st.drop_pkts[FE_LINK_DROP_LLR], 10);
+	cr_assert_eq(dp->ports[0].up.l.st.drop_pkts[FE_LINK_DROP_RANDOM], 0);
+	cr_assert_eq(dp->ports[0].up.l.st.llr_replays, 0);
 	fe_dp_drain(dp);
 	fe_dp_free(dp);
 }

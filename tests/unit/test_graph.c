@@ -168,7 +168,7 @@ hop_out(const struct fe_dp *dp, const char *name)
 {
 	for (unsigned i = 0; i < dp->graph->nhl; i++)
 		if (strcmp(dp->graph->hl[i].name, name) == 0)
-			return dp->graph->hl[i].l.st.out_pkts;
+			return dp->graph->hl[i].row.l.st.out_pkts;
 	cr_assert_fail("no hop link %s", name);
 	return 0;
 }
@@ -408,11 +408,11 @@ leaf2_burst(int captured, enum fe_regime regime, uint64_t return_ns, int to_self
 	learn(dp, &t);
 	if (leaf2_late_ns != 0)
 		dp->ports[2].credit.last_at = t + leaf2_late_ns;
-	cr_assert(!fe_link_ideal(&dp->ports[2].up), "host 3's up link is not passed through");
+	cr_assert(!fe_link_ideal(&dp->ports[2].up.l), "host 3's up link is not passed through");
 	for (unsigned h = 0; h < g->nhl; h++) /* runs: whole, unless impaired */
-		cr_assert((regime == FE_REGIME_CREDIT ? fe_link_gated_whole(&g->hl[h].l)
-						      : fe_link_burst_whole(&g->hl[h].l)) &&
-				  g->hl[h].x.cfg.active ==
+		cr_assert((regime == FE_REGIME_CREDIT ? fe_link_gated_whole(&g->hl[h].row.l)
+						      : fe_link_burst_whole(&g->hl[h].row.l)) &&
+				  g->hl[h].row.x.cfg.active ==
 					  (captured && (!strcmp(g->hl[h].name, "spine1>leaf1") ||
 							!strcmp(g->hl[h].name, "spine2>leaf1"))),
 			  "%s", g->hl[h].name);
@@ -446,9 +446,9 @@ leaf2_burst(int captured, enum fe_regime regime, uint64_t return_ns, int to_self
 	st->filtered = dp->sw.filtered;
 	cr_assert_leq(g->nhl, 16);
 	for (unsigned h = 0; h < g->nhl; h++)
-		st->hop[h] = g->hl[h].l.st;
+		st->hop[h] = g->hl[h].row.l.st;
 	for (unsigned p = 0; p < NP; p++) {
-		st->down[p] = dp->ports[p].down.st;
+		st->down[p] = dp->ports[p].down.l.st;
 		st->ooo[p] = g->ooo[p];
 		st->sent[p] = sent((int)p);
 	}
@@ -851,7 +851,7 @@ Test(graph, credit_head_moves_when_its_switch_memory_frees)
 
 		for (unsigned h = 0; h < dp->graph->nhl; h++)
 			if (strcmp(dp->graph->hl[h].name, "b>c") == 0)
-				bc = &dp->graph->hl[h].l;
+				bc = &dp->graph->hl[h].row.l;
 		cr_assert_not_null(bc);
 		learn(dp, &t);
 		inject(1, MAC[2], 3000, 1000); /* X1, X2: host 2 to host 3 */
@@ -863,7 +863,7 @@ Test(graph, credit_head_moves_when_its_switch_memory_frees)
 		}
 		cr_assert_gt(x1_end, t + 50000, "X1 takes 83 us on b-c");
 		inject(0, MAC[1], 3002, 1000); /* F: host 1 to host 2 */
-		for (const struct fe_link *down = &dp->ports[1].down;
+		for (const struct fe_link *down = &dp->ports[1].down.l;
 		     f_at == 0 && t < x1_end + 100000;) {
 			const uint64_t in = down->st.in_pkts;
 
@@ -1052,9 +1052,10 @@ drops_everywhere(const struct fe_dp *dp)
 
 	for (int c = 0; c < FE_LINK_DROP__MAX; c++) {
 		for (unsigned p = 0; p < dp->nports; p++)
-			n += dp->ports[p].up.st.drop_pkts[c] + dp->ports[p].down.st.drop_pkts[c];
+			n += dp->ports[p].up.l.st.drop_pkts[c] +
+			     dp->ports[p].down.l.st.drop_pkts[c];
 		for (unsigned h = 0; h < dp->graph->nhl; h++)
-			n += dp->graph->hl[h].l.st.drop_pkts[c];
+			n += dp->graph->hl[h].row.l.st.drop_pkts[c];
 	}
 	return n;
 }
@@ -1073,8 +1074,8 @@ hoplink(const struct fe_dp *dp, const char *name)
 static const char *
 spine_of(const struct fe_dp *dp)
 {
-	return hoplink(dp, "leaf1>spine1")->l.st.out_pkts >
-			       hoplink(dp, "leaf1>spine2")->l.st.out_pkts
+	return hoplink(dp, "leaf1>spine1")->row.l.st.out_pkts >
+			       hoplink(dp, "leaf1>spine2")->row.l.st.out_pkts
 		       ? "spine1"
 		       : "spine2";
 }
@@ -1199,11 +1200,11 @@ Test(graph, frames_held_at_stop_are_counted)
 		stopped += g->iq[i].stopped;
 	cr_assert_eq(stopped, queued, "every frame the input queues held, counted");
 	/* host 1's 60: arrived, or in a link or an input queue when it stopped */
-	in = dp->ports[0].up.st.in_pkts;
+	in = dp->ports[0].up.l.st.in_pkts;
 	for (unsigned p = 0; p < dp->nports; p++)
-		left += dp->ports[p].up.st.stopped_pkts + dp->ports[p].down.st.stopped_pkts;
+		left += dp->ports[p].up.l.st.stopped_pkts + dp->ports[p].down.l.st.stopped_pkts;
 	for (unsigned h = 0; h < g->nhl; h++)
-		left += g->hl[h].l.st.stopped_pkts;
+		left += g->hl[h].row.l.st.stopped_pkts;
 	cr_assert_eq(in, 60 + 1, "60 frames and the hello");
 	cr_assert_eq(out + stopped + left, 60, "%lu arrived, %lu in queues, %lu in links",
 		     (unsigned long)out, (unsigned long)stopped, (unsigned long)left);
@@ -1443,7 +1444,7 @@ Test(graph, ring3_watchdog_breaks_the_deadlock)
 	cr_assert_eq(dp->adopted_gen, u->gen, "taken");
 	for (unsigned h = 0; h < dp->graph->nhl; h++) {
 		storms += dp->graph->hl[h].storms;
-		wd += dp->graph->hl[h].l.st.drop_pkts[FE_LINK_DROP_WATCHDOG];
+		wd += dp->graph->hl[h].row.l.st.drop_pkts[FE_LINK_DROP_WATCHDOG];
 	}
 	cr_assert_geq(dp->graph->nev, 1, "the deadlock was seen before the watchdog broke it");
 	assert_ring_cycle(dp);
@@ -1484,7 +1485,7 @@ Test(graph, a_stormed_link_waits_for_its_pump)
 		for (unsigned h = 0; h < dp->graph->nhl; h++) {
 			storms[p] += dp->graph->hl[h].storms;
 			fwd[p] += dp->graph->hl[h].wd_forwarded;
-			headroom[p] += dp->graph->hl[h].l.st.drop_pkts[FE_LINK_DROP_HEADROOM];
+			headroom[p] += dp->graph->hl[h].row.l.st.drop_pkts[FE_LINK_DROP_HEADROOM];
 		}
 		done(dp, avail);
 	}
@@ -1527,9 +1528,9 @@ Test(graph, ring3_credit_deadlock_and_hoqlife)
 		got += ring_load(dp, &t, 0, 1000);
 	got += ring_load(dp, &t, 0, 1000);
 	for (unsigned h = 0; h < dp->graph->nhl; h++)
-		hoq += dp->graph->hl[h].l.st.drop_pkts[FE_LINK_DROP_HOQ];
+		hoq += dp->graph->hl[h].row.l.st.drop_pkts[FE_LINK_DROP_HOQ];
 	for (unsigned p = 0; p < dp->nports; p++)
-		hoq += dp->ports[p].down.st.drop_pkts[FE_LINK_DROP_HOQ];
+		hoq += dp->ports[p].down.l.st.drop_pkts[FE_LINK_DROP_HOQ];
 	cr_assert_gt(hoq, 0, "HOQLife discarded heads");
 	cr_assert_eq(drops_everywhere(dp), hoq);
 	cr_assert_eq(got + hoq, 900, "every frame delivered or discarded (%u + %lu)", got,
@@ -1549,9 +1550,9 @@ Test(graph, ring3_credit_deadlock_and_hoqlife)
 		got += poll_by_events(dp, &t, &slept, &last);
 		hoq = 0;
 		for (unsigned h = 0; h < dp->graph->nhl; h++)
-			hoq += dp->graph->hl[h].l.st.drop_pkts[FE_LINK_DROP_HOQ];
+			hoq += dp->graph->hl[h].row.l.st.drop_pkts[FE_LINK_DROP_HOQ];
 		for (unsigned p = 0; p < dp->nports; p++)
-			hoq += dp->ports[p].down.st.drop_pkts[FE_LINK_DROP_HOQ];
+			hoq += dp->ports[p].down.l.st.drop_pkts[FE_LINK_DROP_HOQ];
 		cr_assert_gt(slept, 0);
 		cr_assert_eq(got + hoq, 900,
 			     "polled at its events: every frame delivered or "
@@ -1617,7 +1618,7 @@ Test(graph, credit_output_stalls_after_seven_hoq_discards)
 	unsigned to3 = 0, to4 = 0;
 
 	learn(dp, &t);
-	fe_link_hold(&dp->ports[2].down, t, t + 1000000000ULL);
+	fe_link_hold(&dp->ports[2].down.l, t, t + 1000000000ULL);
 	for (int k = 0; k < 60; k++) {
 		inject(0, MAC[2], 8000, 1000);
 		inject(1, MAC[3], 8001, 1000);
@@ -1627,14 +1628,14 @@ Test(graph, credit_output_stalls_after_seven_hoq_discards)
 		to3 += sent(2);
 		to4 += sent(3);
 	}
-	hoq = dp->ports[2].down.st.drop_pkts[FE_LINK_DROP_HOQ];
+	hoq = dp->ports[2].down.l.st.drop_pkts[FE_LINK_DROP_HOQ];
 	cr_assert_eq(to4, 60, "host 4 unharmed (%u)", to4);
 	cr_assert_eq(to3, 0, "host 3 takes nothing");
 	cr_assert_geq(hoq, 7, "HOQLife discards (%lu)", (unsigned long)hoq);
 	cr_assert_geq(dp->graph->stalls, 1, "its output stalled");
 	/* 4 frames wait in its held down link; every other one was discarded */
-	cr_assert_eq(hoq + dp->ports[2].down.q_pkts, 60, "%lu + %u", (unsigned long)hoq,
-		     dp->ports[2].down.q_pkts);
+	cr_assert_eq(hoq + dp->ports[2].down.l.q_pkts, 60, "%lu + %u", (unsigned long)hoq,
+		     dp->ports[2].down.l.q_pkts);
 	cr_assert_eq(drops_everywhere(dp), hoq);
 	done(dp, avail);
 }
@@ -1665,7 +1666,7 @@ host_storm(enum fe_pfc_wd_action action)
 	unsigned to3 = 0, to4 = 0;
 
 	learn(dp, &t);
-	fe_link_hold(&dp->ports[2].down, t, t + 1000000000ULL);
+	fe_link_hold(&dp->ports[2].down.l, t, t + 1000000000ULL);
 	dp->ports[2].hold_from = t;
 	for (int k = 0; k < 60; k++) {
 		inject(0, MAC[2], 8000, 1000);
@@ -1677,7 +1678,7 @@ host_storm(enum fe_pfc_wd_action action)
 		to4 += sent(3);
 	}
 	p3 = &dp->ports[2];
-	wd = p3->down.st.drop_pkts[FE_LINK_DROP_WATCHDOG];
+	wd = p3->down.l.st.drop_pkts[FE_LINK_DROP_WATCHDOG];
 	cr_assert_eq(to4, 60, "host 4 gets its frames (%u)", to4);
 	cr_assert_geq(p3->st.pfc_wd_storms, 1, "the watchdog stormed host 3's port");
 	if (action == FE_PFC_WD_DROP) {
@@ -1699,7 +1700,7 @@ host_storm(enum fe_pfc_wd_action action)
 static void
 ask_hold(struct fe_dp *dp, unsigned port, uint64_t ticks)
 {
-	dp->hold_link = 2 * port + 1;
+	dp->hold_link = fe_dp_link_id(dp, FE_LINK_DOWN, port);
 	dp->hold_ticks = ticks;
 	__atomic_store_n(&dp->hold_req, dp->hold_req + 1, __ATOMIC_RELEASE);
 }
@@ -1812,12 +1813,12 @@ Test(graph, watchdog_storms_a_port_as_a_link_between_switches)
 		hop = paused_into_leaf2(dp, t);
 	}
 	cr_assert_not_null(hop, "leaf2 paused the spine's link into it");
-	cr_assert_eq(hop->l.sched, hop->l.tail, "with nothing waiting on it");
+	cr_assert_eq(hop->row.l.sched, hop->row.l.tail, "with nothing waiting on it");
 	ask_hold(dp, 3, 100000000); /* host 4 pauses its port, as long */
 	fe_dp_poll(dp, t);
 	paused = RTE_MAX(hop->pfc.prio[0].from, p4->hold_from);
 	cr_assert_leq(paused, t);
-	cr_assert_eq(p4->down.q_pkts, 0, "with nothing waiting on it");
+	cr_assert_eq(p4->down.l.q_pkts, 0, "with nothing waiting on it");
 
 	for (frame = paused + 150000; t < frame;) /* 150 us into both pauses, a frame each */
 		fe_dp_poll(dp, t += 1000);
@@ -1831,14 +1832,14 @@ Test(graph, watchdog_storms_a_port_as_a_link_between_switches)
 		     (unsigned long)p4->st.pfc_wd_storms, (unsigned long)hop->storms);
 	cr_assert_eq(hop->storms, 0, "their frames have not waited 100 us");
 	cr_assert(lane0_paused(&hop->pfc, t), "the link still paused");
-	cr_assert_gt(p4->down.hold_until, t, "the port still paused");
+	cr_assert_gt(p4->down.l.hold_until, t, "the port still paused");
 
 	for (; t < frame + 130000;)
 		fe_dp_poll(dp, t += 1000);
 	cr_assert_eq(p4->st.pfc_wd_storms, 1, "the port stormed once its frame waited 100 us");
 	cr_assert_eq(hop->storms, 1, "the link too");
-	cr_assert_eq(p4->down.st.drop_pkts[FE_LINK_DROP_WATCHDOG], 1, "the port's frame dropped");
-	cr_assert_eq(hop->l.st.drop_pkts[FE_LINK_DROP_WATCHDOG], 1, "the link's too");
+	cr_assert_eq(p4->down.l.st.drop_pkts[FE_LINK_DROP_WATCHDOG], 1, "the port's frame dropped");
+	cr_assert_eq(hop->row.l.st.drop_pkts[FE_LINK_DROP_WATCHDOG], 1, "the link's too");
 	cr_assert_eq(drops_everywhere(dp), 2, "and nothing else");
 	cr_assert_eq(sent(3), 0, "nothing reached host 4");
 	sent(2); /* what reached host 3 of the 20 */
@@ -2049,9 +2050,9 @@ Test(graph, links_between_switches_are_impaired_by_name)
 	for (int k = 0; k < 200; k++)
 		fe_dp_poll(dp, t += 10000);
 	cr_assert_eq(sent(2), 5, "half the frames took the other uplink");
-	cr_assert_eq(h->l.st.drop_pkts[FE_LINK_DROP_RANDOM], 5, "the rest dropped by its loss");
-	cr_assert_eq(h->x.filter_hits, 5, "its filter saw them");
-	cr_assert_eq(hoplink(dp, "spine1>leaf1")->l.st.drop_pkts[FE_LINK_DROP_RANDOM], 0,
+	cr_assert_eq(h->row.l.st.drop_pkts[FE_LINK_DROP_RANDOM], 5, "the rest dropped by its loss");
+	cr_assert_eq(h->row.x.filter_hits, 5, "its filter saw them");
+	cr_assert_eq(hoplink(dp, "spine1>leaf1")->row.l.st.drop_pkts[FE_LINK_DROP_RANDOM], 0,
 		     "the other direction is another link");
 	done(dp, avail);
 }
@@ -2107,7 +2108,7 @@ Test(graph, a_flap_fails_over_after_the_detection_time)
 	fe_dp_poll(dp, t += 10000);
 	fe_dp_poll(dp, t += 10000);
 	cr_assert_eq(sent(2), 0);
-	cr_assert_eq(hoplink(dp, up)->l.st.drop_pkts[FE_LINK_DROP_RANDOM], 5);
+	cr_assert_eq(hoplink(dp, up)->row.l.st.drop_pkts[FE_LINK_DROP_RANDOM], 5);
 	t += 200000; /* past it: routed round */
 	other0 = hop_out(dp, other);
 	for (int k = 0; k < 5; k++)
@@ -2271,7 +2272,7 @@ Test(graph, each_switch_has_its_own_memory)
 		fe_dp_poll(dp, t += 1000);
 		got += sent(2);
 	}
-	pooled = dp->ports[2].down.st.drop_pkts[FE_LINK_DROP_POOL];
+	pooled = dp->ports[2].down.l.st.drop_pkts[FE_LINK_DROP_POOL];
 	cr_assert_gt(pooled, 0, "leaf2's memory full: dropped at host 3's queue");
 	cr_assert_eq(got + pooled, 60, "each frame delivered or dropped (%u + %lu)", got,
 		     (unsigned long)pooled);
@@ -2312,10 +2313,10 @@ Test(graph, ring3_watchdog_forward_ignores_the_pauses)
 	for (unsigned h = 0; h < dp->graph->nhl; h++) {
 		storms += dp->graph->hl[h].storms;
 		fwd += dp->graph->hl[h].wd_forwarded;
-		headroom += dp->graph->hl[h].l.st.drop_pkts[FE_LINK_DROP_HEADROOM];
+		headroom += dp->graph->hl[h].row.l.st.drop_pkts[FE_LINK_DROP_HEADROOM];
 	}
 	for (unsigned p = 0; p < dp->nports; p++)
-		headroom += dp->ports[p].down.st.drop_pkts[FE_LINK_DROP_HEADROOM];
+		headroom += dp->ports[p].down.l.st.drop_pkts[FE_LINK_DROP_HEADROOM];
 	cr_assert_gt(storms, 0, "the watchdog stormed a link");
 	cr_assert_gt(fwd, 0, "which sent through the pauses (%lu)", (unsigned long)fwd);
 	cr_assert_eq(drops_everywhere(dp), headroom, "only the headroom dropped");
@@ -2364,7 +2365,7 @@ Test(graph, reserved_addresses_stop_at_the_ingress_switch)
 			dp = engine_o("leaf-spine", FE_PATH_ECMP, &o);
 			learn(dp, &t);
 			for (unsigned h = 0; h < dp->graph->nhl; h++)
-				hops -= dp->graph->hl[h].l.st.in_pkts;
+				hops -= dp->graph->hl[h].row.l.st.in_pkts;
 			for (int p = 0; p < NP; p++) {
 				inject(p, MAC[(p + 2) % NP], 5, 200); /* to the other leaf */
 				inject_pfc(p);
@@ -2375,7 +2376,7 @@ Test(graph, reserved_addresses_stop_at_the_ingress_switch)
 			for (int p = 0; p < NP; p++)
 				got += sent(p);
 			for (unsigned h = 0; h < dp->graph->nhl; h++)
-				hops += dp->graph->hl[h].l.st.in_pkts;
+				hops += dp->graph->hl[h].row.l.st.in_pkts;
 			cr_assert_eq(got, 2 * NP, "%s, %s host links: the frames around them only",
 				     fe_regime_name(o.regime), ideal ? "ideal" : "1 us");
 			cr_assert_eq(hops, 2 * 2 * NP,
@@ -2428,7 +2429,7 @@ Test(graph, reps_uses_again_the_entropies_that_came_back)
 		}
 		for (int k = 0; k < 100; k++) /* their ACKs come back */
 			fe_dp_poll(dp, t += 10000);
-		first = h->l.st.drop_pkts[FE_LINK_DROP_RANDOM];
+		first = h->row.l.st.drop_pkts[FE_LINK_DROP_RANDOM];
 		cr_assert_gt(first, 0, "some fresh entropies hashed to spine1 (%d)", reps);
 		cr_assert_lt(first, 10);
 		for (int k = 0; k < 40; k++) {
@@ -2437,7 +2438,7 @@ Test(graph, reps_uses_again_the_entropies_that_came_back)
 		}
 		for (int k = 0; k < 100; k++)
 			fe_dp_poll(dp, t += 10000);
-		late[reps] = h->l.st.drop_pkts[FE_LINK_DROP_RANDOM] - first;
+		late[reps] = h->row.l.st.drop_pkts[FE_LINK_DROP_RANDOM] - first;
 		sent(0), sent(1), sent(2), sent(3);
 		done(dp, avail);
 	}
@@ -2502,7 +2503,7 @@ Test(graph, trimmed_headers_overtake_the_data_between_switches)
 		}
 		for (int u = 0; u < 2; u++) {
 			const char *n = u ? "leaf1>spine2" : "leaf1>spine1";
-			const struct fe_link_stats *st = &hoplink(dp, n)->l.st;
+			const struct fe_link_stats *st = &hoplink(dp, n)->row.l.st;
 
 			trims += st->drop_pkts[FE_LINK_DROP_TRIM];
 			wire += st->drop_pkts[FE_LINK_DROP_WIRE];

@@ -524,7 +524,7 @@ Test(nic, go_back_n_resends_what_followed_the_drop)
 	learn(dp);
 	send_flow(6, 2);
 	poll2(dp, 10000); /* sent at 10 us; the 3rd is dropped on port 0's up link */
-	cr_assert_eq(dp->ports[0].up.st.drop_pkts[FE_LINK_DROP_EXACT], 1);
+	cr_assert_eq(dp->ports[0].up.l.st.drop_pkts[FE_LINK_DROP_EXACT], 1);
 	poll2(dp, 12000); /* 1, 2 delivered; 4, 5, 6 discarded; one NAK */
 	cr_assert_eq(collect(1, ids, NULL), 2);
 	cr_assert_eq(s1->nic_oos_discards, 3);
@@ -856,7 +856,7 @@ Test(nic, group_addresses_and_small_adapter_queues)
 		got += collect(1, NULL, NULL);
 	}
 	cr_assert_eq(got, 40);
-	cr_assert_eq(dp->ports[0].up.st.drop_pkts[FE_LINK_DROP_TAIL], 0);
+	cr_assert_eq(dp->ports[0].up.l.st.drop_pkts[FE_LINK_DROP_TAIL], 0);
 	cr_assert_eq(s0->nic_resent_pkts, 0);
 	done(dp, avail);
 }
@@ -1041,7 +1041,7 @@ uec_incast(const struct fe_nic_params *nicp, unsigned *got, uint16_t *ids,
 	dp = fe_dp_create(NP, ports, up, down, pool, HZ, &conf, err, sizeof(err));
 	cr_assert_not_null(dp, "%s", err);
 	learn_by(dp, 50000); /* 100 Mbit/s: a frame takes 7 us */
-	*before = dp->ports[1].down.st;
+	*before = dp->ports[1].down.l.st;
 	for (int i = 1; i <= 30; i++) {
 		tcp_frame(f, sizeof(f), MAC[0], MAC[1], 0, (uint16_t)i);
 		inject_raw(0, f, sizeof(f));
@@ -1085,7 +1085,7 @@ Test(nic, uec_trimmed_frames_are_resent_at_once)
 			p.cc_set = 1;
 		}
 		dp = uec_incast(&p, &got, ids, &before);
-		d1 = &dp->ports[1].down.st;
+		d1 = &dp->ports[1].down.l.st;
 		s0 = &dp->ports[0].st;
 		s1 = &dp->ports[1].st;
 		if (model == FE_NIC_UEC) {
@@ -1137,7 +1137,7 @@ Test(nic, uec_trim_size)
 			p.trim_bytes = sizes[k];
 		p.trim_dscp = 46;
 		dp = uec_incast(&p, &got, NULL, &b);
-		d1 = &dp->ports[1].down.st;
+		d1 = &dp->ports[1].down.l.st;
 		cr_assert_eq(got, 30, "trim %u: %u of 30 reached host 1", sizes[k], got);
 		trims = d1->drop_pkts[FE_LINK_DROP_TRIM];
 		cr_assert_gt(trims, 0);

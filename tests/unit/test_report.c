@@ -486,7 +486,7 @@ storm(enum fe_pfc_wd_action action, const char *const *want)
 		up[i].link = down[i].link = (struct fe_link_params){.rate_bps = 1000000000};
 	dp = engine(&conf, up, down);
 	learn(dp, 10000);
-	fe_link_hold(&dp->ports[1].down, t, t + 1000000000ULL);
+	fe_link_hold(&dp->ports[1].down.l, t, t + 1000000000ULL);
 	dp->ports[1].hold_from = t;
 	for (uint16_t k = 0; k < 20; k++)
 		inject_tcp(0, MAC[1], 1000, 0, k);

@@ -307,7 +307,7 @@ Test(split, a_frame_crosses_the_boxes_on_time_and_addresses_are_learned)
 		uint64_t n = 0;
 
 		for (unsigned k = 0; k < FE_QHIST_BUCKETS; k++)
-			n += hop(a, "leaf1>spine1")->l.st.late_hist[k];
+			n += hop(a, "leaf1>spine1")->row.l.st.late_hist[k];
 		cr_assert_eq(n, 3, "lateness of %lu frames counted, 3 sent", n);
 	}
 	cr_assert_eq(trunk_of(b, "leaf2-spine1")->tx_frames, 2 + 1, "leaf1's hellos and the frame");
@@ -407,8 +407,8 @@ lossless(enum fe_regime regime)
 		  "the last frame: %lu ns split, %lu ns on one box", split, ref);
 	for (unsigned h = 0; h < a->graph->nhl; h++)
 		for (int w = 0; w < FE_LINK_DROP__MAX; w++)
-			cr_assert_eq(a->graph->hl[h].l.st.drop_pkts[w] +
-					     b->graph->hl[h].l.st.drop_pkts[w],
+			cr_assert_eq(a->graph->hl[h].row.l.st.drop_pkts[w] +
+					     b->graph->hl[h].row.l.st.drop_pkts[w],
 				     0, "nothing dropped: %s", a->graph->hl[h].name);
 	if (regime == FE_REGIME_PFC) {
 		const struct fe_hoplink *up = hop(a, "leaf1>spine1");
@@ -660,8 +660,8 @@ incast_pumped(const struct opt *o, int pump_only, struct fe_link_stats st[2][16]
 	incast(a, b, o, 400, &t);
 	cr_assert_leq(a->graph->nhl, 16);
 	for (unsigned h = 0; h < a->graph->nhl; h++) {
-		st[0][h] = a->graph->hl[h].l.st;
-		st[1][h] = b->graph->hl[h].l.st;
+		st[0][h] = a->graph->hl[h].row.l.st;
+		st[1][h] = b->graph->hl[h].row.l.st;
 	}
 	*up = *hop(a, "leaf1>spine1");
 	done(a, b, avail);
@@ -795,10 +795,10 @@ Test(split, frames_not_yet_due_at_stop_are_counted)
 	/* leaf1's 2 hellos and the 8 frames; the spine sent the hellos and 3 on to leaf2 */
 	cr_assert_eq(tx->tx_frames, 2 + 8);
 	cr_assert_eq(rx->rx_frames, tx->tx_frames, "every frame box A sent, brought");
-	cr_assert_eq(on->l.st.in_pkts, 2 + 3);
-	cr_assert_eq(rx->rx_frames, on->l.st.in_pkts + rx->rx_stopped,
+	cr_assert_eq(on->row.l.st.in_pkts, 2 + 3);
+	cr_assert_eq(rx->rx_frames, on->row.l.st.in_pkts + rx->rx_stopped,
 		     "brought %lu: %lu to the spine's switch, %lu stopped",
-		     (unsigned long)rx->rx_frames, (unsigned long)on->l.st.in_pkts,
+		     (unsigned long)rx->rx_frames, (unsigned long)on->row.l.st.in_pkts,
 		     (unsigned long)rx->rx_stopped);
 	cr_assert_eq(rx->rx_bad, 0);
 	done(a, b, avail);
