@@ -157,6 +157,7 @@ fe_graph_create(struct fe_dp *dp, const struct fe_graph_conf *c, int socket, cha
 			return -EINVAL;
 		}
 		fe_link_init(&h->row.l, &cfg, slots);
+		fe_express_init(&h->xq, h->xs, FE_HL_EXPRESS);
 		fe_link_pool_join(&h->row.l, &g->pool[h->from]);
 		/* PFC: the bytes a switch holds, per input and lane (the others count none) */
 		h->row.l.acct = dp->conf.regime == FE_REGIME_PFC ? dp->held : NULL;
@@ -556,11 +557,9 @@ fe_graph_trimmed(struct fe_dp *dp, unsigned h, struct rte_mbuf *m, uint64_t due)
 {
 	struct fe_hoplink *hl = &dp->graph->hl[h];
 
-	if (hl->xtail - hl->xhead == FE_HL_EXPRESS)
+	/* in order: a header never overtakes the one before */
+	if (fe_express_put(&hl->xq, m, due) < 0)
 		return -1;
-	if (hl->xtail != hl->xhead) /* in order: a header never overtakes the one before */
-		due = RTE_MAX(due, hl->xq[(hl->xtail - 1) % FE_HL_EXPRESS].due);
-	hl->xq[hl->xtail++ % FE_HL_EXPRESS] = (struct fe_hl_express){.m = m, .due = due};
 	hl->row.l.xwire++;
 	fe_link_publish(&hl->row.l);
 	return 0;
@@ -592,15 +591,11 @@ express_arrivals(struct fe_dp *dp, unsigned i, uint64_t now, const enum fe_regim
 	uint64_t stamps[FE_BURST];
 	unsigned k = 0;
 
-	while (k < FE_BURST && hl->xhead != hl->xtail &&
-	       hl->xq[hl->xhead % FE_HL_EXPRESS].due <= now) {
-		const struct fe_hl_express *x = &hl->xq[hl->xhead++ % FE_HL_EXPRESS];
-
-		pkts[k] = x->m;
-		stamps[k++] = x->due;
+	while (k < FE_BURST && (pkts[k] = fe_express_take(&hl->xq, now, &stamps[k])) != NULL) {
 		FE_CNT_ADD(hl->row.l.st.out_pkts, 1);
-		FE_CNT_ADD(hl->row.l.st.out_bytes, rte_pktmbuf_pkt_len(x->m));
+		FE_CNT_ADD(hl->row.l.st.out_bytes, rte_pktmbuf_pkt_len((struct rte_mbuf *)pkts[k]));
 		hl->row.l.xwire--;
+		k++;
 	}
 	fe_link_publish(&hl->row.l);
 	arrivals_of(dp, i, pkts, stamps, k, now, R);
@@ -620,7 +615,7 @@ arrivals(struct fe_dp *dp, uint64_t now, const enum fe_regime R)
 		unsigned k;
 
 		/* trimmed headers first: they overtook what the link holds */
-		if (unlikely(g->hl[i].xhead != g->hl[i].xtail))
+		if (unlikely(fe_express_count(&g->hl[i].xq)))
 			n += express_arrivals(dp, i, now, R);
 		/* most links, most passes: nothing due (one load, no call) */
 		if (fe_link_next_arrival(&g->hl[i].row.l) > now)
@@ -710,8 +705,8 @@ fe_graph_next_event(const struct fe_dp *dp, uint64_t after)
 		next = fe_later(next, fe_link_next_arrival(&h->row.l), after);
 		next = fe_later(next, fe_link_next_start(&h->row.l), after);
 		next = fe_later(next, fe_credit_next(&h->cred), after); /* none: UINT64_MAX */
-		if (h->xhead != h->xtail) /* a trimmed header on its priority queue */
-			next = fe_later(next, h->xq[h->xhead % FE_HL_EXPRESS].due, after);
+		/* a trimmed header on its priority queue (none: UINT64_MAX) */
+		next = fe_later(next, fe_express_next(&h->xq), after);
 		if (after) /* credits: a frame leaving frees room for an input queue's head */
 			next = fe_later(next, fe_link_next_leave(&h->row.l), after);
 	}
@@ -745,12 +740,11 @@ fe_graph_drain(struct fe_dp *dp)
 
 	for (unsigned i = 0; g && i < g->nhl; i++) {
 		struct fe_hoplink *hl = &g->hl[i];
+		struct rte_mbuf *m;
 
 		while ((n = fe_link_flush(&hl->row.l, pkts, FE_BURST)) > 0)
 			rte_pktmbuf_free_bulk((struct rte_mbuf **)pkts, n);
-		for (; hl->xhead != hl->xtail; hl->xhead++) { /* its trimmed headers: stopped */
-			struct rte_mbuf *m = hl->xq[hl->xhead % FE_HL_EXPRESS].m;
-
+		while ((m = fe_express_drain(&hl->xq)) != NULL) { /* its trimmed headers: stopped */
 			FE_CNT_ADD(hl->row.l.st.stopped_pkts, 1);
 			FE_CNT_ADD(hl->row.l.st.stopped_bytes, rte_pktmbuf_pkt_len(m));
 			rte_pktmbuf_free(m);

@@ -36,6 +36,7 @@
 
 #include "fe_credit.h"
 #include "fe_dp.h"
+#include "fe_express.h"
 #include "fe_path.h"
 #include "fe_pfc.h"
 
@@ -134,15 +135,7 @@ struct fe_trunk {
 	fe_counter_t echoes;		   /* answers to this box's probes that came once it ran */
 };
 
-/*
- * A trimmed header on a hop link's priority queue (fe_graph_trimmed()): it arrives at the
- * next switch at due, ahead of the data queued before it. FE_HL_EXPRESS of them a link.
- */
-struct fe_hl_express {
-	struct rte_mbuf *m;
-	uint64_t due;
-};
-
+/* Trimmed headers on a hop link's priority queue (fe_graph_trimmed(), fe_express.h), at most */
 #define FE_HL_EXPRESS 64
 
 /* One direction of a link between two switches. */
@@ -162,8 +155,10 @@ struct fe_hoplink {
 	fe_counter_t wd_forwarded;   /* frames it sent through a pause, stormed (forward) */
 	uint8_t side;		     /* enum fe_hl_side */
 	uint8_t trunk;		     /* SEND, RECV: its link's trunk (g->trunk[]) */
-	uint32_t xhead, xtail;	     /* its priority queue of trimmed headers: */
-	struct fe_hl_express xq[FE_HL_EXPRESS];
+	/* its priority queue of trimmed headers: each arrives at the next switch at its tick,
+	 * ahead of the data queued before it (over xs[]) */
+	struct fe_express xq;
+	struct fe_express_slot xs[FE_HL_EXPRESS];
 };
 
 #define FE_GRAPH_CYCLE	  16 /* hop links named in a deadlock event */
