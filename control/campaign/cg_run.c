@@ -340,19 +340,25 @@ same_frames(const struct cg_host_ctr *a, const struct cg_host_ctr *b)
  * into b[]. A frame moving meanwhile would be counted by one side only, and the run would
  * have frames unexplained that are only the reads' timing, so the moment is quiet when
  * a[] and b[] agree and nothing was in flight: tried up to CG_READS times, 100 ms apart
- * (a SCHED_FIFO task leaves others 50 ms a second); the last try's if none was. Returns
+ * (a SCHED_FIFO task leaves others 50 ms a second), and no try begun after CG_READS_NS
+ * (hosts read through `podman exec` take a second a try, and chatter of their own may
+ * never leave them quiet: 20 tries were 22 s a run); the last try's if none was. Returns
  * the tries taken, or -1 if the dataplane did not reset.
  */
-#define CG_READS 20
+#define CG_READS    20
+#define CG_READS_NS 5000000000ULL
 static int
 quiet_moment(struct cg_run *r, const struct cg_regime *g, struct cg_host_ctr *a,
 	     struct cg_host_ctr *b, int reset, json_t **counters, json_int_t *in_flight)
 {
+	const uint64_t t0 = cg_now_ns(CLOCK_MONOTONIC);
 	int k;
 
 	for (k = 1; k <= CG_READS; k++) {
 		int same = 1;
 
+		if (k > 1 && cg_now_ns(CLOCK_MONOTONIC) - t0 >= CG_READS_NS)
+			return k - 1;
 		if (k > 1)
 			usleep(100000);
 		*in_flight = 0;
