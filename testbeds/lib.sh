@@ -12,6 +12,7 @@ FE_DP_PID=
 FE_TB_NAME=
 FE_TMP=
 FE_DP_LOG=
+FE_CC_ALLOWED=
 
 # python3 as PATH names it, resolved once to the interpreter it runs: a version manager's
 # shim first in PATH (pyenv's is a bash script that runs `pyenv exec`: 0.4 s a start on
@@ -42,6 +43,11 @@ fe_cleanup() {
 		done
 		"$FE_ROOT/testbeds/veth.sh" down --name "$FE_TB_NAME" || true
 	fi
+	# the machine's congestion controls as they were (fe_allow_cc), unless a veth testbed
+	# still runs on what was added
+	if [ -n "$FE_CC_ALLOWED" ] && ! ls "${FABEMU_STATE_DIR:-/run/fabemu}"/testbed-* >/dev/null 2>&1; then
+		sysctl -qw "net.ipv4.tcp_allowed_congestion_control=$FE_CC_ALLOWED" || true
+	fi
 	[ -n "$FE_TMP" ] && rm -rf "$FE_TMP"
 	# DPDK 22.11 leaves its runtime directory (sockets, config) behind on exit
 	[ -n "${FE_SELF:-}" ] && rm -rf "/var/run/dpdk/fe-$FE_SELF" "/run/fabemu/fe-$FE_SELF.sock"
@@ -59,6 +65,18 @@ fe_init() {
 	trap fe_cleanup EXIT
 	trap 'exit 130' INT
 	trap 'exit 143' TERM
+}
+
+# fe_allow_cc ALG: let namespaces choose congestion control ALG. Only the initial namespace
+# may set one the machine does not allow (EPERM elsewhere: a fresh machine allows only
+# "reno" and its default, here bbr), so ALG is added to the list, which fe_cleanup puts back
+# (as testbeds/veth.sh does for its hosts).
+fe_allow_cc() {
+	local allowed
+	allowed=$(sysctl -n net.ipv4.tcp_allowed_congestion_control)
+	grep -qw -- "$1" <<<"$allowed" && return 0
+	[ -n "$FE_CC_ALLOWED" ] || FE_CC_ALLOWED=$allowed
+	sysctl -qw "net.ipv4.tcp_allowed_congestion_control=$allowed $1"
 }
 
 # fe_hosts NAME N: bring up N hosts named NAME-h1..NAME-hN.

@@ -79,12 +79,19 @@ command -v ccache >/dev/null && launch=(-DCMAKE_C_COMPILER_LAUNCHER=ccache)
 # clone of the same sources compiled; only the debug info's compile directory may name
 # the other clone)
 export CCACHE_BASEDIR="$ROOT" CCACHE_NOHASHDIR=1
+# every build, no test picked: the tests both builds have (label twin: the unit tests, the
+# exact end-to-end ones, report_browser and docs_samples) run in the sanitizer build only
+# (under ASan and UBSan), not twice
+twins=()
+[ "$QUICK" = 0 ] && [ "$#" = 0 ] && [[ " ${builds[*]} " == *" build-asan "* ]] && twins=(-LE twin)
 for b in "${builds[@]}"; do
 	case $b in
 	build)
 		cmake -S "$ROOT" -B "$ROOT/build" "${launch[@]}" >/dev/null
 		if [ "$QUICK" = 1 ]; then
 			cmake --build "$ROOT/build" -j"$JOBS" --target quick
+		elif [ "${#twins[@]}" != 0 ]; then # no twin runs here: only the programs
+			cmake --build "$ROOT/build" -j"$JOBS" --target programs
 		else
 			cmake --build "$ROOT/build" -j"$JOBS"
 		fi
@@ -103,11 +110,6 @@ done
 
 sel=()
 [ "$QUICK" = 1 ] && sel=(-L quick)
-# every build, no test picked: the tests both builds have (label twin: the unit tests, the
-# exact end-to-end ones, report_browser and docs_samples) run in the sanitizer build only
-# (under ASan and UBSan), not twice
-twins=()
-[ "$QUICK" = 0 ] && [ "$#" = 0 ] && [[ " ${builds[*]} " == *" build-asan "* ]] && twins=(-LE twin)
 passed=0 failed=0 rc=0
 for b in "${builds[@]}"; do
 	echo "== $b"

@@ -32,23 +32,14 @@ hosts_down() {
 			[ -z "$pids" ] || kill -KILL $pids 2>/dev/null || true
 			ip netns del "$obj" 2>/dev/null || true ;;
 		link) ip link del "$obj" 2>/dev/null || true ;;
-		allowed)
-			ls /run/fabemu/testbed-* >/dev/null 2>&1 ||
-				sysctl -qw "net.ipv4.tcp_allowed_congestion_control=$obj" || true ;;
 		esac
 	done
 	rm -f "$MADE"
 }
 trap 'rc=$?; set +e; hosts_down; (exit $rc); fe_cleanup' EXIT
 
-# a namespace may only choose a congestion control the machine allows: cubic added to the
-# list if it is not there, and the list put back on exit unless a veth testbed is up (as
-# testbeds/veth.sh does)
-allowed=$(sysctl -n net.ipv4.tcp_allowed_congestion_control)
-if ! grep -qw cubic <<<"$allowed"; then
-	echo "allowed $allowed" >>"$MADE"
-	sysctl -qw "net.ipv4.tcp_allowed_congestion_control=$allowed cubic"
-fi
+# a namespace may only choose a congestion control the machine allows (fe_allow_cc)
+fe_allow_cc cubic
 for i in 1 2 3; do
 	ns=$P-$i
 	ip netns list | awk '{print $1}' | grep -qx "$ns" && fe_fail "namespace $ns exists"

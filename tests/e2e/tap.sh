@@ -176,6 +176,7 @@ tcp() { # the host's retransmissions and D-SACKs
 	ns "$1" nstat -asz TcpRetransSegs TcpExtTCPDSACKRecvSegs |
 		awk '{s[$1] = $2} END {print s["TcpRetransSegs"] + 0, s["TcpExtTCPDSACKRecvSegs"] + 0}'
 }
+fe_allow_cc cubic
 for i in 0 1; do ns $i sysctl -qw net.ipv4.tcp_congestion_control=cubic; done
 ns 1 iperf3 -s -1 -p 5201 >/dev/null 2>&1 &
 srv=$!
