@@ -83,7 +83,7 @@ credit_setup(struct fe_dp *dp, struct fe_port *p, int socket, char *err, size_t 
 		return -EINVAL;
 	}
 	/* the switch's input queues are its graph's (fe_graph.c), as every switch's are */
-	if (fe_dp_credit_alloc(dp, &p->credit, NULL, socket) < 0) {
+	if (fe_dp_credit_alloc(dp, &p->up.cred, NULL, socket) < 0) {
 		snprintf(err, errlen, "out of memory for credits");
 		return -ENOMEM;
 	}
@@ -415,7 +415,7 @@ fe_dp_free(struct fe_dp *dp)
 		rte_free(dp->ports[i].up.l.slots);
 		rte_free(dp->ports[i].down.l.slots);
 		fe_filter_free(dp->ports[i].up.x.cfg.filter);
-		rte_free(dp->ports[i].credit.ring);
+		rte_free(dp->ports[i].up.cred.ring);
 		fe_filter_free(dp->ports[i].down.x.cfg.filter);
 		fe_nic_free(dp->ports[i].nic);
 	}
@@ -693,10 +693,11 @@ lossless_advance(struct fe_dp *dp, uint64_t now, const enum fe_regime R)
 			if (R == FE_REGIME_CREDIT) /* gate inlined: once a packet */
 				work += fe_link_pump_inline(&dp->ports[i].up.l, h,
 							    fe_credit_gate_inline,
-							    &dp->ports[i].credit);
+							    &dp->ports[i].up.cred);
 			else
 				work += fe_link_pump_inline(&dp->ports[i].up.l, h,
-							    fe_pfc_gate_inline, &dp->ports[i].pfc);
+							    fe_pfc_gate_inline,
+							    &dp->ports[i].up.pfc);
 		if (h < now)
 			for (unsigned i = 0; i < dp->nports; i++)
 				work += port_tx(dp, i, h);
@@ -841,7 +842,7 @@ fe_dp_next_event(const struct fe_dp *dp, uint64_t now)
 			return 0;
 		next = fe_later(next, fe_link_next_arrival(&p->up.l), after);
 		next = fe_later(next, fe_link_next_start(&p->up.l), after);
-		next = fe_later(next, fe_credit_next(&p->credit), after); /* none: UINT64_MAX */
+		next = fe_later(next, fe_credit_next(&p->up.cred), after); /* none: UINT64_MAX */
 		next = fe_later(next, fe_link_next_arrival(&p->down.l), after);
 		if (after) /* credits: a frame leaving the down link frees room for an input */
 			next = fe_later(next, fe_link_next_leave(&p->down.l), after);

@@ -274,15 +274,18 @@ struct fe_wire {
 };
 
 struct fe_port {
-	struct fe_row up;   /* host -> switch: its link and impairments (fe_linkx.h) */
+	/* host -> switch: its link, impairments and lossless state (fe_linkx.h): the PFC of
+	 * this port's ingress into the switch, the host adapter's credits (the switch's
+	 * input queues: its graph's, fe_graph.h) */
+	struct fe_row up;
 	struct fe_row down; /* switch -> host */
-	struct fe_pfc pfc;  /* PFC: this port's ingress into the switch */
 	/* the edge pause (fe_wire): priority 0's state is the host's, every priority paused
-	 * together; its "bytes held" are FE_EPAUSE_ROOM - the room left (fe_derive.h) */
+	 * together; its "bytes held" are FE_EPAUSE_ROOM - the room left (fe_derive.h). It
+	 * stays beside the wire, not in the up row: it is the edge's, derived from the
+	 * port's speed and receive ring (fe_wire), which neither a down link nor a link
+	 * between switches has, and fe_link_derived_apply() sets it for an up link only */
 	struct fe_pfc epause;
 	struct fe_wire wire;
-	struct fe_credit credit; /* credit: the host adapter's credits (the switch's input
-				    queues: its graph's, fe_graph.h) */
 	struct fe_port_stats st;
 	struct fe_mac_cache mac_cache;
 	uint16_t port_id;

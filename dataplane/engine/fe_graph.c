@@ -192,7 +192,7 @@ fe_graph_free(struct fe_graph *g)
 	for (unsigned i = 0; g->hl && i < g->nhl; i++) {
 		fe_filter_free(g->hl[i].row.x.cfg.filter);
 		rte_free(g->hl[i].row.l.slots);
-		rte_free(g->hl[i].cred.ring);
+		rte_free(g->hl[i].row.cred.ring);
 	}
 	fe_lossless_free(g);
 	rte_free(g->hl);
@@ -236,7 +236,7 @@ ingress_filtered(struct fe_dp *dp, unsigned in, struct rte_mbuf *m, uint64_t t, 
 {
 	FE_CNT_ADD(dp->sw.filtered, 1);
 	if (R == FE_REGIME_CREDIT)
-		fe_credit_return(&dp->ports[in].credit, lane,
+		fe_credit_return(&dp->ports[in].up.cred, lane,
 				 fe_credit_blocks(rte_pktmbuf_pkt_len(m)), t);
 	rte_pktmbuf_free(m);
 }
@@ -307,7 +307,7 @@ run_flush(struct fe_dp *dp, unsigned src, uint16_t h, struct fe_link_offer *o, u
 	if (likely(!hl->row.x.cfg.active) && (R != FE_REGIME_LOSSY || likely(!dp->trim)) &&
 	    (R != FE_REGIME_PFC || pfc_run_quiet(dp, src, hl, o, n))) {
 		if (R == FE_REGIME_PFC && fe_hop_pfc_at_offer(dp, hl)) {
-			const struct fe_pfc_prio *q = &hl->pfc.prio[FE_LABEL_CLASS(o[0].label)];
+			const struct fe_pfc_prio *q = &hl->row.pfc.prio[FE_LABEL_CLASS(o[0].label)];
 
 			k = fe_link_enqueue_burst_open(&hl->row.l, o, n, q->from, q->until, &nd);
 		} else {
@@ -357,7 +357,7 @@ credit_run_flush(struct fe_dp *dp, unsigned src, uint16_t h, struct fe_link_offe
 			dp->conf.credit.out_pkts ? dp->conf.credit.out_pkts : UINT32_MAX;
 
 		k = fe_link_enqueue_while_room(&g->hl[h].row.l, o, n, max_q,
-					       fe_hop_credit_at_offer(dp, h) ? &g->hl[h].cred
+					       fe_hop_credit_at_offer(dp, h) ? &g->hl[h].row.cred
 									     : NULL);
 		if (k != 0) { /* as fe_lossless_cross_at_once() for each: the last one granted */
 			struct fe_credit *c = fe_lossless_credit_of(dp, src);
@@ -678,9 +678,9 @@ fe_graph_step(const struct fe_dp *dp)
 
 	for (unsigned h = 0; dp->graph && h < dp->graph->nhl; h++)
 		if (dp->conf.regime == FE_REGIME_PFC)
-			step = RTE_MIN(step, dp->graph->hl[h].pfc.cfg.delay_ticks);
+			step = RTE_MIN(step, dp->graph->hl[h].row.pfc.cfg.delay_ticks);
 		else if (dp->conf.regime == FE_REGIME_CREDIT)
-			step = RTE_MIN(step, dp->graph->hl[h].cred.return_ticks);
+			step = RTE_MIN(step, dp->graph->hl[h].row.cred.return_ticks);
 	return step;
 }
 
@@ -704,7 +704,7 @@ fe_graph_next_event(const struct fe_dp *dp, uint64_t after)
 
 		next = fe_later(next, fe_link_next_arrival(&h->row.l), after);
 		next = fe_later(next, fe_link_next_start(&h->row.l), after);
-		next = fe_later(next, fe_credit_next(&h->cred), after); /* none: UINT64_MAX */
+		next = fe_later(next, fe_credit_next(&h->row.cred), after); /* none: UINT64_MAX */
 		/* a trimmed header on its priority queue (none: UINT64_MAX) */
 		next = fe_later(next, fe_express_next(&h->xq), after);
 		if (after) /* credits: a frame leaving frees room for an input queue's head */

@@ -137,10 +137,11 @@ fe_linkop_pfc_frame(struct fe_dp *dp, unsigned in, uint8_t prio, enum fe_pfc_eve
 {
 	struct fe_port *p = &dp->ports[in];
 
-	if (!p->pfc.cfg.frames || ev == FE_PFC_NONE || (ev == FE_PFC_XON && p->epause.xoff_prios))
+	if (!p->up.pfc.cfg.frames || ev == FE_PFC_NONE ||
+	    (ev == FE_PFC_XON && p->epause.xoff_prios))
 		return;
 	fe_linkop_pause_frame(dp, in, (uint8_t)(1u << prio),
-			      ev == FE_PFC_XON ? 0 : p->pfc.cfg.quanta);
+			      ev == FE_PFC_XON ? 0 : p->up.pfc.cfg.quanta);
 }
 
 int

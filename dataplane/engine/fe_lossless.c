@@ -54,13 +54,13 @@ fe_lossless_setup(struct fe_dp *dp, struct fe_graph *g, const struct fe_graph_co
 	for (unsigned i = 0; i < g->nin; i++) {
 		struct fe_hoplink *h = i < dp->nports ? NULL : &g->hl[i - dp->nports];
 
-		if (fe_dp_credit_alloc(dp, h ? &h->cred : NULL, &g->iq[i * FE_LANES_MAX], socket) <
-		    0)
+		if (fe_dp_credit_alloc(dp, h ? &h->row.cred : NULL, &g->iq[i * FE_LANES_MAX],
+				       socket) < 0)
 			return -ENOMEM;
 		/* its sender's loop: a port's host adapter, a hop link's switch; none here for
 		 * a sender on another box (a trunk takes its credits back) */
-		g->cred[i] = h == NULL		     ? &dp->ports[i].credit
-			     : h->side != FE_HL_RECV ? &h->cred
+		g->cred[i] = h == NULL		     ? &dp->ports[i].up.cred
+			     : h->side != FE_HL_RECV ? &h->row.cred
 						     : NULL;
 	}
 	return 0;
@@ -306,18 +306,18 @@ fe_lossless_pfc_xon(struct fe_dp *dp, uint64_t now)
 		/* none paused (most links, most passes), or sent from here (the receiver
 		 * there decides): nothing to look at */
 		for (uint8_t pr = 0;
-		     hl->pfc.xoff_prios != 0 && hl->side != FE_HL_SEND && pr < dp->conf.lanes;
+		     hl->row.pfc.xoff_prios != 0 && hl->side != FE_HL_SEND && pr < dp->conf.lanes;
 		     pr++) {
-			if (!fe_pfc_xoff(&hl->pfc, pr))
+			if (!fe_pfc_xoff(&hl->row.pfc, pr))
 				continue;
 			fe_trunk_pause_out(
 				dp, h, pr,
-				fe_pfc_update(&hl->pfc, pr,
+				fe_pfc_update(&hl->row.pfc, pr,
 					      dp->held[fe_hop_input(dp, h) * FE_PFC_PRIOS + pr],
 					      now),
 				now);
-			if (hl->side == FE_HL_RECV && fe_pfc_xoff(&hl->pfc, pr) &&
-			    fe_pfc_refresh_due(&hl->pfc, pr, now))
+			if (hl->side == FE_HL_RECV && fe_pfc_xoff(&hl->row.pfc, pr) &&
+			    fe_pfc_refresh_due(&hl->row.pfc, pr, now))
 				fe_trunk_pause_out(dp, h, pr, FE_PFC_XOFF, now); /* refresh */
 		}
 		if (hl->storm_until && hl->storm_until <= now)
@@ -329,15 +329,16 @@ fe_lossless_pfc_xon(struct fe_dp *dp, uint64_t now)
 
 			/* its head's priority paused, and its head waiting, for the watchdog
 			 * time (as a host's port: fe_switch.c) */
-			if (fe_pfc_wd_storm(
-				    &dp->wd,
-				    fe_pfc_paused_since(&hl->pfc, FE_LABEL_CLASS(s->label), now),
-				    fe_link_next_start(&hl->row.l), now)) {
+			if (fe_pfc_wd_storm(&dp->wd,
+					    fe_pfc_paused_since(&hl->row.pfc,
+								FE_LABEL_CLASS(s->label), now),
+					    fe_link_next_start(&hl->row.l), now)) {
 				hl->storm_until = now + dp->wd.restore;
 				FE_CNT_ADD(hl->storms, 1);
 			}
 		}
-		busy |= (hl->side != FE_HL_SEND && hl->pfc.xoff_prios != 0) || hl->storm_until != 0;
+		busy |= (hl->side != FE_HL_SEND && hl->row.pfc.xoff_prios != 0) ||
+			hl->storm_until != 0;
 	}
 	g->pfc_busy = busy;
 }

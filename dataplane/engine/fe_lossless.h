@@ -175,7 +175,7 @@ fe_lossless_pump(struct fe_dp *dp, uint64_t now, const enum fe_regime R)
 			continue;
 		if (R == FE_REGIME_CREDIT) {
 			work += fe_link_pump_inline(&hl->row.l, now, fe_credit_gate_inline,
-						    &hl->cred);
+						    &hl->row.cred);
 		} else if (hl->storm_until > now && dp->wd.action == FE_PFC_WD_FORWARD) {
 			unsigned n = fe_link_pump(&hl->row.l, now, NULL, NULL);
 
@@ -191,7 +191,8 @@ fe_lossless_pump(struct fe_dp *dp, uint64_t now, const enum fe_regime R)
 				work += n;
 			}
 		} else {
-			work += fe_link_pump_inline(&hl->row.l, now, fe_pfc_gate_inline, &hl->pfc);
+			work += fe_link_pump_inline(&hl->row.l, now, fe_pfc_gate_inline,
+						    &hl->row.pfc);
 		}
 	}
 	return work;

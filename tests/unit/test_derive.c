@@ -156,7 +156,8 @@ same(const struct fe_dp *a, const struct fe_dp *b, const char *what)
 		if (k == FE_LINK_UP) {
 			const struct fe_port *pa = &a->ports[i], *pb = &b->ports[i];
 
-			cr_assert(memcmp(&pa->pfc.cfg, &pb->pfc.cfg, sizeof(pa->pfc.cfg)) == 0,
+			cr_assert(memcmp(&pa->up.pfc.cfg, &pb->up.pfc.cfg,
+					 sizeof(pa->up.pfc.cfg)) == 0,
 				  "%s: link %s's PFC thresholds and headroom", what, name);
 			cr_assert(
 				memcmp(&pa->epause.cfg, &pb->epause.cfg, sizeof(pa->epause.cfg)) ==
@@ -166,10 +167,10 @@ same(const struct fe_dp *a, const struct fe_dp *b, const char *what)
 				(unsigned long)pa->epause.cfg.xon,
 				(unsigned long)pb->epause.cfg.xoff,
 				(unsigned long)pb->epause.cfg.xon);
-			cr_assert_eq(pa->credit.return_ticks, pb->credit.return_ticks,
+			cr_assert_eq(pa->up.cred.return_ticks, pb->up.cred.return_ticks,
 				     "%s: link %s's credit return: %lu, started so: %lu", what,
-				     name, (unsigned long)pa->credit.return_ticks,
-				     (unsigned long)pb->credit.return_ticks);
+				     name, (unsigned long)pa->up.cred.return_ticks,
+				     (unsigned long)pb->up.cred.return_ticks);
 			cr_assert_eq(pa->nic->line_bps, pb->nic->line_bps,
 				     "%s: link %s's NIC line rate: %lu, started so: %lu", what,
 				     name, (unsigned long)pa->nic->line_bps,
@@ -183,12 +184,13 @@ same(const struct fe_dp *a, const struct fe_dp *b, const char *what)
 		} else if (k == FE_LINK_HOP) {
 			const struct fe_hoplink *ha = &a->graph->hl[i], *hb = &b->graph->hl[i];
 
-			cr_assert(memcmp(&ha->pfc.cfg, &hb->pfc.cfg, sizeof(ha->pfc.cfg)) == 0,
+			cr_assert(memcmp(&ha->row.pfc.cfg, &hb->row.pfc.cfg,
+					 sizeof(ha->row.pfc.cfg)) == 0,
 				  "%s: link %s's PFC thresholds and headroom", what, name);
-			cr_assert_eq(ha->cred.return_ticks, hb->cred.return_ticks,
+			cr_assert_eq(ha->row.cred.return_ticks, hb->row.cred.return_ticks,
 				     "%s: link %s's credit return: %lu, started so: %lu", what,
-				     name, (unsigned long)ha->cred.return_ticks,
-				     (unsigned long)hb->cred.return_ticks);
+				     name, (unsigned long)ha->row.cred.return_ticks,
+				     (unsigned long)hb->row.cred.return_ticks);
 		}
 	}
 	cr_assert_eq(a->step, b->step, "%s: the causal step: %lu, started so: %lu", what,
