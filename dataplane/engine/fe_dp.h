@@ -601,11 +601,27 @@ void fe_dp_drain(struct fe_dp *dp);
 void fe_dp_free(struct fe_dp *dp);
 
 /*
- * Credit regime: a sender's credits for a receiver's buffer (the fabric's, per lane; cr
- * NULL: none; their return is derived from the link, fe_derive.h), and that receiver's
- * input queues iq[lanes]. 0, or -ENOMEM (fe_linkop.c).
+ * Another box's share of link i (of its kind)'s compiled configuration, taken off cfg
+ * before the link starts: a hop link's trunk (fe_trunk_split_delay()). 0, or -EINVAL
+ * with a message in err.
  */
-int fe_dp_credit_alloc(const struct fe_dp *dp, struct fe_credit *cr, struct fe_iq *iq, int socket);
+typedef int fe_row_split_fn(const struct fe_dp *dp, unsigned i, struct fe_link_cfg *cfg, char *err,
+			    size_t errlen);
+
+/*
+ * Start row r, link n of the table (name: its name in err's messages), from its definition
+ * d, whatever its kind: its link (split, if not NULL, takes its share off first; its slots
+ * on socket), its impairments (PRNG stream n), and, for a link that feeds a switch, its
+ * lossless state: gated in a lossless regime, its sender's credits (the fabric's buffer,
+ * per lane) in the credit regime. Its PFC thresholds and credit return are derived with
+ * the rest (fe_derive.h). 0, or -EINVAL or -ENOMEM with a message in err; what it took,
+ * fe_row_free() frees, whether it started or not (fe_linkop.c).
+ */
+int fe_row_setup(struct fe_dp *dp, struct fe_row *r, unsigned n, const char *name,
+		 const struct fe_linkdef *d, fe_row_split_fn *split, int socket, char *err,
+		 size_t errlen);
+/* Free what fe_row_setup() took for r (a row all zeros: nothing). */
+void fe_row_free(struct fe_row *r);
 /* Frames port p's up link (the host adapter's queue) has room for now, at most max, each
  * counted as the largest frame a port brings (dp->max_frame; fe_linkop.c). */
 uint32_t fe_dp_up_room(const struct fe_dp *dp, struct fe_port *p, uint64_t now, uint32_t max);

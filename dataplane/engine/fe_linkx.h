@@ -51,7 +51,8 @@ struct fe_linkx {
  * of the switch input it feeds and the credits of its sender (their thresholds and
  * return derived from the link, fe_derive.h; a host's down link feeds no switch and
  * leaves both unused). A port holds two (up, down), a link between switches one
- * (fe_graph.h); the row's id is its number, its name fe_dp_link_name()'s.
+ * (fe_graph.h); the row's id is its number, its name fe_dp_link_name()'s. Every row is
+ * set up and freed by fe_row_setup() and fe_row_free() (fe_dp.h).
  */
 struct fe_row {
 	struct fe_link l;

@@ -24,13 +24,29 @@ out_drop(struct fe_dp *dp, const struct fe_link *l, struct rte_mbuf *m, uint64_t
 
 /* ---- Set-up ---- */
 
+/* Credit regime: an input's queues iq[lanes], each room for the fabric's buffer. */
+static int
+iq_alloc(const struct fe_dp *dp, struct fe_iq *iq, int socket)
+{
+	uint32_t blocks = (uint32_t)(dp->conf.credit.buffer / FE_CREDIT_BLOCK), iq_size = 1;
+
+	while (iq_size < blocks + 1) /* every packet holds at least one block */
+		iq_size <<= 1;
+	for (unsigned l = 0; l < dp->conf.lanes; l++) {
+		iq[l].s = rte_zmalloc_socket("fe_iq", sizeof(struct fe_iq_slot) * iq_size,
+					     RTE_CACHE_LINE_SIZE, socket);
+		if (iq[l].s == NULL)
+			return -ENOMEM;
+		iq[l].mask = iq_size - 1;
+	}
+	return 0;
+}
+
 int
 fe_lossless_setup(struct fe_dp *dp, struct fe_graph *g, const struct fe_graph_conf *c, int socket)
 {
 	g->dl_ticks = fe_ns_to_ticks(c->deadlock_ns ? c->deadlock_ns : 10000000, dp->hz);
 	g->dl_next = 0;
-	for (unsigned i = 0; i < g->nhl; i++) /* PFC thresholds: derived (fe_derive.h) */
-		g->hl[i].row.l.gated = 1;
 	if (dp->conf.regime != FE_REGIME_CREDIT)
 		return 0;
 	g->iq = rte_zmalloc_socket("fe_graph", sizeof(*g->iq) * g->nin * FE_LANES_MAX,
@@ -49,13 +65,12 @@ fe_lossless_setup(struct fe_dp *dp, struct fe_graph *g, const struct fe_graph_co
 		return -ENOMEM;
 	for (unsigned o = 0; o < g->nin; o++)
 		g->best[o] = UINT32_MAX;
-	/* every input's queues; a hop link's sender holds credits for them (a port's sender,
-	 * the host adapter, has its own: fe_dp.c) */
+	/* every input's queues; the credits for them are in the row that feeds it, its
+	 * sender's (fe_row_setup()) */
 	for (unsigned i = 0; i < g->nin; i++) {
 		struct fe_hoplink *h = i < dp->nports ? NULL : &g->hl[i - dp->nports];
 
-		if (fe_dp_credit_alloc(dp, h ? &h->row.cred : NULL, &g->iq[i * FE_LANES_MAX],
-				       socket) < 0)
+		if (iq_alloc(dp, &g->iq[i * FE_LANES_MAX], socket) < 0)
 			return -ENOMEM;
 		/* its sender's loop: a port's host adapter, a hop link's switch; none here for
 		 * a sender on another box (a trunk takes its credits back) */

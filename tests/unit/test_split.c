@@ -718,7 +718,9 @@ Test(split, credits_cross_the_boxes)
 Test(split, a_trunk_refuses_a_route_it_cannot_take)
 {
 	unsigned avail = rte_mempool_avail_count(pool);
-	const struct opt o = {.regime = FE_REGIME_CREDIT, .lat_ns = 300};
+	/* the credit buffer checked by every row that holds credits, a hop link's too */
+	const struct opt o = {
+		.regime = FE_REGIME_CREDIT, .lat_ns = 300, .credit = {.buffer = 16384}};
 	/* lane 7 (1 runs), origin switch 200, ingress port 99 (4 in the fabric) */
 	static const uint64_t routes[3] = {7ULL << 24 | 0 << 8 | 1, 200ULL << 16 | 0 << 8 | 1,
 					   99ULL << 8 | 1};
