@@ -115,7 +115,7 @@ static uint64_t
 pfc_may_hold(const struct fe_dp *dp, unsigned i)
 {
 	const struct fe_pfc *p =
-		i < dp->nports ? &dp->ports[i].pfc : &dp->graph->hl[i - dp->nports].pfc;
+		i < dp->nports ? &dp->ports[i].up.pfc : &dp->graph->hl[i - dp->nports].row.pfc;
 
 	return (uint64_t)dp->conf.lanes * (p->cfg.xoff + p->cfg.headroom);
 }
@@ -264,7 +264,7 @@ fe_banner_warn(const struct fe_dp *dp)
 		return;
 	for (unsigned i = 0; i < dp->nports; i++)
 		need += dp->conf.lanes *
-			(dp->ports[i].pfc.cfg.xoff + dp->ports[i].pfc.cfg.headroom);
+			(dp->ports[i].up.pfc.cfg.xoff + dp->ports[i].up.pfc.cfg.headroom);
 	if (dp->conf.switch_buffer < need)
 		fprintf(stderr,
 			"fabemu-dp: warning: switch buffer %" PRIu64 " B < ports x lanes x (xoff + "

@@ -267,8 +267,8 @@ fe_report_lane(const struct fe_dp *dp, unsigned port, unsigned lane, struct fe_l
 {
 	/* an input: a port, or past the ports a link between switches (fe_graph.h) */
 	const struct fe_hoplink *h = port < dp->nports ? NULL : &dp->graph->hl[port - dp->nports];
-	const struct fe_pfc *pfc = h ? &h->pfc : &dp->ports[port].pfc;
-	const struct fe_credit *cr = h ? &h->cred : &dp->ports[port].credit;
+	const struct fe_pfc *pfc = h ? &h->row.pfc : &dp->ports[port].up.pfc;
+	const struct fe_credit *cr = h ? &h->row.cred : &dp->ports[port].up.cred;
 	/* every switch's input queues are the graph's (credits; else none) */
 	const struct fe_iq *iq = dp->graph->iq ? &dp->graph->iq[port * FE_LANES_MAX + lane] : NULL;
 
@@ -380,7 +380,7 @@ table_regime(FILE *f, const struct fe_dp *dp)
 	if (names == NULL)
 		return;
 	for (unsigned i = 0; i < dp->nports && dp->conf.regime == FE_REGIME_PFC; i++) {
-		const struct fe_pfc *p = &dp->ports[i].pfc;
+		const struct fe_pfc *p = &dp->ports[i].up.pfc;
 
 		fprintf(f,
 			"pfc port %u: xoff %" PRIu64 " B, xon %" PRIu64 " B, headroom %" PRIu64
@@ -392,8 +392,8 @@ table_regime(FILE *f, const struct fe_dp *dp)
 		fprintf(f,
 			"credit: %u blocks of 64 B per lane, return after %" PRIu64
 			" ns (0.up's), HOQLife %" PRIu64 " ns, output buffer %u pkts\n",
-			dp->ports[0].credit.total,
-			fe_ticks_to_ns(dp->ports[0].credit.return_ticks, dp->hz),
+			dp->ports[0].up.cred.total,
+			fe_ticks_to_ns(dp->ports[0].up.cred.return_ticks, dp->hz),
 			fe_ticks_to_ns(dp->hoq_ticks, dp->hz), dp->conf.credit.out_pkts);
 	table_head(f, "port     lane", names);
 	for (unsigned i = 0; i < dp->nports; i++)

@@ -126,7 +126,7 @@ fe_adopt_reset(struct fe_dp *dp, unsigned role)
 		FE_CNT_SET(h->storms, 0);
 		FE_CNT_SET(h->failovers, 0);
 		FE_CNT_SET(h->wd_forwarded, 0);
-		reset_flow_control(&h->pfc, &h->cred);
+		reset_flow_control(&h->row.pfc, &h->row.cred);
 	}
 	for (unsigned i = 0; dp->graph && i < dp->nports; i++)
 		FE_CNT_SET(dp->graph->ooo[i], 0);
@@ -169,7 +169,7 @@ fe_adopt_reset(struct fe_dp *dp, unsigned role)
 			if (c != &p->st.nic_copies)
 				FE_CNT_SET(*c, 0);
 		FE_CNT_SET(p->st.nic_copies_peak, p->st.nic_copies);
-		reset_flow_control(&p->pfc, &p->credit);
+		reset_flow_control(&p->up.pfc, &p->up.cred);
 	}
 	for (unsigned s = 0; (role & FE_ROLE_DOWN) && dp->graph && s < dp->graph->nsw; s++)
 		FE_CNT_SET(dp->graph->pool[s].peak, dp->graph->pool[s].used);

@@ -159,31 +159,26 @@ fe_link_derive(const struct fe_dp *dp, const struct fe_fabric *fab, unsigned n,
 void
 fe_link_derived_apply(struct fe_dp *dp, unsigned n, const struct fe_link_derived *dv)
 {
+	struct fe_row *r = fe_dp_row(dp, n);
 	unsigned i;
 	const enum fe_link_kind k = fe_dp_link_kind(dp, n, &i);
+	struct fe_nicport *nic = k != FE_LINK_HOP ? dp->ports[i].nic : NULL;
 
+	/* the lossless state of the ingress the link feeds, whatever its kind (a down link's:
+	 * none, derived as zeros) */
+	r->pfc.cfg = dv->pfc;
+	r->cred.return_ticks = dv->credit_return;
+	if (k == FE_LINK_UP)
+		dp->ports[i].epause.cfg = dv->epause;
+	if (nic == NULL || nic->host)
+		return;
 	if (k == FE_LINK_UP) {
-		struct fe_port *p = &dp->ports[i];
-
-		p->pfc.cfg = dv->pfc;
-		p->epause.cfg = dv->epause;
-		p->credit.return_ticks = dv->credit_return;
-		if (p->nic != NULL && !p->nic->host) {
-			p->nic->line_bps = dv->line_bps;
-			p->nic->cc = dv->cc;
-			p->nic->nscc = dv->nscc;
-			p->nic->rccc = dv->rccc;
-		}
-	} else if (k == FE_LINK_DOWN) {
-		struct fe_port *p = &dp->ports[i];
-
-		if (p->nic != NULL && !p->nic->host)
-			p->nic->rccc_rx = dv->rccc;
-	} else if (k == FE_LINK_HOP) {
-		struct fe_hoplink *hl = &dp->graph->hl[i];
-
-		hl->pfc.cfg = dv->pfc;
-		hl->cred.return_ticks = dv->credit_return;
+		nic->line_bps = dv->line_bps;
+		nic->cc = dv->cc;
+		nic->nscc = dv->nscc;
+		nic->rccc = dv->rccc;
+	} else {
+		nic->rccc_rx = dv->rccc;
 	}
 }
 
@@ -231,9 +226,9 @@ fe_dp_causal_step(const struct fe_dp *dp)
 		const struct fe_port *p = &dp->ports[i];
 
 		if (dp->conf.regime == FE_REGIME_PFC)
-			step = RTE_MIN(step, p->pfc.cfg.delay_ticks);
+			step = RTE_MIN(step, p->up.pfc.cfg.delay_ticks);
 		else if (dp->conf.regime == FE_REGIME_CREDIT)
-			step = RTE_MIN(step, p->credit.return_ticks);
+			step = RTE_MIN(step, p->up.cred.return_ticks);
 	}
 	step = RTE_MIN(step, fe_graph_step(dp)); /* the links between switches */
 	return RTE_MAX(step == UINT64_MAX ? floor : step, floor);

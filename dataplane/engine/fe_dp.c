@@ -30,79 +30,16 @@
 /* nanosleep wakes this late at worst on an idle machine (timer slack is set to 1 ns). */
 #define FE_SLEEP_MARGIN_NS 15000
 
+/* Port i's row r, its link of kind k, from its definition d (fe_row_setup()). */
 static int
-link_setup(struct fe_link *l, const struct fe_link_params *p, uint64_t hz, int socket, char *err,
-	   size_t errlen)
+port_row_setup(struct fe_dp *dp, struct fe_row *r, enum fe_link_kind k, unsigned i,
+	       const struct fe_linkdef *d, int socket, char *err, size_t errlen)
 {
-	struct fe_link_slot *slots;
-	struct fe_link_cfg cfg;
-	const char *what;
+	const unsigned n = fe_dp_link_id(dp, k, i);
+	char name[80];
 
-	if (fe_link_params_check(p, &what) < 0 || fe_link_compile(p, hz, &cfg) < 0) {
-		snprintf(err, errlen, "bad %s", what);
-		return -EINVAL;
-	}
-	slots = rte_zmalloc_socket("fe_link", sizeof(*slots) * cfg.nslots, RTE_CACHE_LINE_SIZE,
-				   socket);
-	if (slots == NULL) {
-		snprintf(err, errlen, "out of memory for %u link slots", cfg.nslots);
-		return -ENOMEM;
-	}
-	fe_link_init(l, &cfg, slots);
-	return 0;
-}
-
-/* Start row r, link n, from its definition d: its link (slots on socket), its impairments
- * (PRNG stream n). */
-static int
-row_setup(struct fe_dp *dp, struct fe_row *r, const struct fe_linkdef *d, unsigned n, int socket,
-	  char *err, size_t errlen)
-{
-	struct fe_linkx_cfg c;
-	char e[300], name[80];
-
-	if (link_setup(&r->l, &d->link, dp->hz, socket, e, sizeof(e)) < 0 ||
-	    fe_linkx_compile(&c, d, dp->hz, e, sizeof(e)) < 0) {
-		snprintf(err, errlen, "link %s: %s", fe_dp_link_name(dp, n, name, sizeof(name)), e);
-		return -EINVAL;
-	}
-	fe_linkx_init(&r->x, &c, dp->conf.seed, n);
-	return 0;
-}
-
-/* Credit regime: the host adapter's credits and the switch's input queues. */
-static int
-credit_setup(struct fe_dp *dp, struct fe_port *p, int socket, char *err, size_t errlen)
-{
-	const struct fe_credit_params *c = &dp->conf.credit;
-	uint32_t blocks = (uint32_t)(c->buffer / FE_CREDIT_BLOCK);
-
-	if (blocks == 0 || blocks > (1U << 20)) {
-		snprintf(err, errlen, "credit buffer %" PRIu64 " B: allowed 64 B to 64 MiB",
-			 c->buffer);
-		return -EINVAL;
-	}
-	/* the switch's input queues are its graph's (fe_graph.c), as every switch's are */
-	if (fe_dp_credit_alloc(dp, &p->credit, NULL, socket) < 0) {
-		snprintf(err, errlen, "out of memory for credits");
-		return -ENOMEM;
-	}
-	p->up.l.gated = 1;
-	return 0;
-}
-
-static int
-regime_setup(struct fe_dp *dp, struct fe_port *p, int socket, char *err, size_t errlen)
-{
-	switch (dp->conf.regime) {
-	case FE_REGIME_PFC: /* its thresholds: derived with the rest (fe_derive.h) */
-		p->up.l.gated = 1;
-		return 0;
-	case FE_REGIME_CREDIT:
-		return credit_setup(dp, p, socket, err, errlen);
-	default:
-		return 0;
-	}
+	return fe_row_setup(dp, r, n, fe_dp_link_name(dp, n, name, sizeof(name)), d, NULL, socket,
+			    err, errlen);
 }
 
 static int
@@ -118,13 +55,14 @@ port_setup(struct fe_dp *dp, unsigned i, uint16_t port_id, const struct fe_linkd
 		snprintf(p->name, sizeof(p->name), "port%u", p->port_id);
 	dp->desc.up[i] = *up;
 	dp->desc.down[i] = *down;
-	if (row_setup(dp, &p->up, up, fe_dp_link_id(dp, FE_LINK_UP, i), socket, err, errlen) < 0 ||
-	    row_setup(dp, &p->down, down, fe_dp_link_id(dp, FE_LINK_DOWN, i), socket, err, errlen) <
-		    0)
+	/* its rows, the up link's PFC and credits with it (the switch's input queues are
+	 * its graph's, fe_graph.c, as every switch's are) */
+	if (port_row_setup(dp, &p->up, FE_LINK_UP, i, up, socket, err, errlen) < 0 ||
+	    port_row_setup(dp, &p->down, FE_LINK_DOWN, i, down, socket, err, errlen) < 0)
 		return -EINVAL;
 	/* its switch's packet memory, shared by the switch's egress queues: fe_graph.c */
 	p->down.l.acct = dp->held;
-	return regime_setup(dp, p, socket, err, errlen);
+	return 0;
 }
 
 /*
@@ -412,11 +350,8 @@ fe_dp_free(struct fe_dp *dp)
 	if (dp == NULL)
 		return;
 	for (unsigned i = 0; dp->ports && i < dp->nports; i++) {
-		rte_free(dp->ports[i].up.l.slots);
-		rte_free(dp->ports[i].down.l.slots);
-		fe_filter_free(dp->ports[i].up.x.cfg.filter);
-		rte_free(dp->ports[i].credit.ring);
-		fe_filter_free(dp->ports[i].down.x.cfg.filter);
+		fe_row_free(&dp->ports[i].up);
+		fe_row_free(&dp->ports[i].down);
 		fe_nic_free(dp->ports[i].nic);
 	}
 	rte_free(dp->ports);
@@ -693,10 +628,11 @@ lossless_advance(struct fe_dp *dp, uint64_t now, const enum fe_regime R)
 			if (R == FE_REGIME_CREDIT) /* gate inlined: once a packet */
 				work += fe_link_pump_inline(&dp->ports[i].up.l, h,
 							    fe_credit_gate_inline,
-							    &dp->ports[i].credit);
+							    &dp->ports[i].up.cred);
 			else
 				work += fe_link_pump_inline(&dp->ports[i].up.l, h,
-							    fe_pfc_gate_inline, &dp->ports[i].pfc);
+							    fe_pfc_gate_inline,
+							    &dp->ports[i].up.pfc);
 		if (h < now)
 			for (unsigned i = 0; i < dp->nports; i++)
 				work += port_tx(dp, i, h);
@@ -841,7 +777,7 @@ fe_dp_next_event(const struct fe_dp *dp, uint64_t now)
 			return 0;
 		next = fe_later(next, fe_link_next_arrival(&p->up.l), after);
 		next = fe_later(next, fe_link_next_start(&p->up.l), after);
-		next = fe_later(next, fe_credit_next(&p->credit), after); /* none: UINT64_MAX */
+		next = fe_later(next, fe_credit_next(&p->up.cred), after); /* none: UINT64_MAX */
 		next = fe_later(next, fe_link_next_arrival(&p->down.l), after);
 		if (after) /* credits: a frame leaving the down link frees room for an input */
 			next = fe_later(next, fe_link_next_leave(&p->down.l), after);

@@ -274,15 +274,18 @@ struct fe_wire {
 };
 
 struct fe_port {
-	struct fe_row up;   /* host -> switch: its link and impairments (fe_linkx.h) */
+	/* host -> switch: its link, impairments and lossless state (fe_linkx.h): the PFC of
+	 * this port's ingress into the switch, the host adapter's credits (the switch's
+	 * input queues: its graph's, fe_graph.h) */
+	struct fe_row up;
 	struct fe_row down; /* switch -> host */
-	struct fe_pfc pfc;  /* PFC: this port's ingress into the switch */
 	/* the edge pause (fe_wire): priority 0's state is the host's, every priority paused
-	 * together; its "bytes held" are FE_EPAUSE_ROOM - the room left (fe_derive.h) */
+	 * together; its "bytes held" are FE_EPAUSE_ROOM - the room left (fe_derive.h). It
+	 * stays beside the wire, not in the up row: it is the edge's, derived from the
+	 * port's speed and receive ring (fe_wire), which neither a down link nor a link
+	 * between switches has, and fe_link_derived_apply() sets it for an up link only */
 	struct fe_pfc epause;
 	struct fe_wire wire;
-	struct fe_credit credit; /* credit: the host adapter's credits (the switch's input
-				    queues: its graph's, fe_graph.h) */
 	struct fe_port_stats st;
 	struct fe_mac_cache mac_cache;
 	uint16_t port_id;
@@ -598,11 +601,27 @@ void fe_dp_drain(struct fe_dp *dp);
 void fe_dp_free(struct fe_dp *dp);
 
 /*
- * Credit regime: a sender's credits for a receiver's buffer (the fabric's, per lane; cr
- * NULL: none; their return is derived from the link, fe_derive.h), and that receiver's
- * input queues iq[lanes]. 0, or -ENOMEM (fe_linkop.c).
+ * Another box's share of link i (of its kind)'s compiled configuration, taken off cfg
+ * before the link starts: a hop link's trunk (fe_trunk_split_delay()). 0, or -EINVAL
+ * with a message in err.
  */
-int fe_dp_credit_alloc(const struct fe_dp *dp, struct fe_credit *cr, struct fe_iq *iq, int socket);
+typedef int fe_row_split_fn(const struct fe_dp *dp, unsigned i, struct fe_link_cfg *cfg, char *err,
+			    size_t errlen);
+
+/*
+ * Start row r, link n of the table (name: its name in err's messages), from its definition
+ * d, whatever its kind: its link (split, if not NULL, takes its share off first; its slots
+ * on socket), its impairments (PRNG stream n), and, for a link that feeds a switch, its
+ * lossless state: gated in a lossless regime, its sender's credits (the fabric's buffer,
+ * per lane) in the credit regime. Its PFC thresholds and credit return are derived with
+ * the rest (fe_derive.h). 0, or -EINVAL or -ENOMEM with a message in err; what it took,
+ * fe_row_free() frees, whether it started or not (fe_linkop.c).
+ */
+int fe_row_setup(struct fe_dp *dp, struct fe_row *r, unsigned n, const char *name,
+		 const struct fe_linkdef *d, fe_row_split_fn *split, int socket, char *err,
+		 size_t errlen);
+/* Free what fe_row_setup() took for r (a row all zeros: nothing). */
+void fe_row_free(struct fe_row *r);
 /* Frames port p's up link (the host adapter's queue) has room for now, at most max, each
  * counted as the largest frame a port brings (dp->max_frame; fe_linkop.c). */
 uint32_t fe_dp_up_room(const struct fe_dp *dp, struct fe_port *p, uint64_t now, uint32_t max);

@@ -131,12 +131,6 @@ fe_graph_create(struct fe_dp *dp, const struct fe_graph_conf *c, int socket, cha
 	g->failover_ticks = fe_ns_to_ticks(c->failover_ns ? c->failover_ns : 100000, dp->hz);
 	for (unsigned i = 0; i < g->nhl; i++) {
 		struct fe_hoplink *h = &g->hl[i];
-		const struct fe_link_params *p = &c->def[i].link;
-		struct fe_link_slot *slots;
-		struct fe_linkx_cfg xc;
-		struct fe_link_cfg cfg;
-		const char *what;
-		char e[300];
 
 		dp->desc.hop[i] = c->def[i];
 		h->from = c->ends[i / 2][i % 2];
@@ -144,29 +138,18 @@ fe_graph_create(struct fe_dp *dp, const struct fe_graph_conf *c, int socket, cha
 		snprintf(h->name, sizeof(h->name), "%s", c->dir_names[i]);
 		snprintf(h->lname, sizeof(h->lname), "%s", c->link_names[i / 2]);
 		h->topo = c->topo[i / 2];
-		if (fe_link_params_check(p, &what) < 0 || fe_link_compile(p, dp->hz, &cfg) < 0) {
-			snprintf(err, errlen, "link %s: bad %s", h->name, what);
-			return -EINVAL;
-		}
-		slots = rte_zmalloc_socket("fe_graph", sizeof(*slots) * cfg.nslots,
-					   RTE_CACHE_LINE_SIZE, socket);
-		if (slots == NULL)
+		/* numbered after the ports' links (2 x nports): its RNG stream, its captures;
+		 * a trunk's share of its delay is the other box's */
+		rc = fe_row_setup(dp, &h->row, fe_dp_link_id(dp, FE_LINK_HOP, i), h->name,
+				  &c->def[i], fe_trunk_split_delay, socket, err, errlen);
+		if (rc == -ENOMEM)
 			goto nomem;
-		if (fe_trunk_split_delay(dp, i, &cfg, err, errlen) < 0) {
-			rte_free(slots);
-			return -EINVAL;
-		}
-		fe_link_init(&h->row.l, &cfg, slots);
+		if (rc < 0)
+			return rc;
 		fe_express_init(&h->xq, h->xs, FE_HL_EXPRESS);
 		fe_link_pool_join(&h->row.l, &g->pool[h->from]);
 		/* PFC: the bytes a switch holds, per input and lane (the others count none) */
 		h->row.l.acct = dp->conf.regime == FE_REGIME_PFC ? dp->held : NULL;
-		/* numbered after the ports' links (2 x nports): its RNG stream, its captures */
-		if (fe_linkx_compile(&xc, &c->def[i], dp->hz, e, sizeof(e)) < 0) {
-			snprintf(err, errlen, "link %s: %s", h->name, e);
-			return -EINVAL;
-		}
-		fe_linkx_init(&h->row.x, &xc, dp->conf.seed, fe_dp_link_id(dp, FE_LINK_HOP, i));
 	}
 	/* a link given down (loss 100 %) from the start fails over as one cut later does:
 	 * the first pass looks at the links, as after a change */
@@ -189,11 +172,8 @@ fe_graph_free(struct fe_graph *g)
 {
 	if (g == NULL)
 		return;
-	for (unsigned i = 0; g->hl && i < g->nhl; i++) {
-		fe_filter_free(g->hl[i].row.x.cfg.filter);
-		rte_free(g->hl[i].row.l.slots);
-		rte_free(g->hl[i].cred.ring);
-	}
+	for (unsigned i = 0; g->hl && i < g->nhl; i++)
+		fe_row_free(&g->hl[i].row);
 	fe_lossless_free(g);
 	rte_free(g->hl);
 	rte_free(g->seq_tx);
@@ -236,7 +216,7 @@ ingress_filtered(struct fe_dp *dp, unsigned in, struct rte_mbuf *m, uint64_t t, 
 {
 	FE_CNT_ADD(dp->sw.filtered, 1);
 	if (R == FE_REGIME_CREDIT)
-		fe_credit_return(&dp->ports[in].credit, lane,
+		fe_credit_return(&dp->ports[in].up.cred, lane,
 				 fe_credit_blocks(rte_pktmbuf_pkt_len(m)), t);
 	rte_pktmbuf_free(m);
 }
@@ -307,7 +287,7 @@ run_flush(struct fe_dp *dp, unsigned src, uint16_t h, struct fe_link_offer *o, u
 	if (likely(!hl->row.x.cfg.active) && (R != FE_REGIME_LOSSY || likely(!dp->trim)) &&
 	    (R != FE_REGIME_PFC || pfc_run_quiet(dp, src, hl, o, n))) {
 		if (R == FE_REGIME_PFC && fe_hop_pfc_at_offer(dp, hl)) {
-			const struct fe_pfc_prio *q = &hl->pfc.prio[FE_LABEL_CLASS(o[0].label)];
+			const struct fe_pfc_prio *q = &hl->row.pfc.prio[FE_LABEL_CLASS(o[0].label)];
 
 			k = fe_link_enqueue_burst_open(&hl->row.l, o, n, q->from, q->until, &nd);
 		} else {
@@ -357,7 +337,7 @@ credit_run_flush(struct fe_dp *dp, unsigned src, uint16_t h, struct fe_link_offe
 			dp->conf.credit.out_pkts ? dp->conf.credit.out_pkts : UINT32_MAX;
 
 		k = fe_link_enqueue_while_room(&g->hl[h].row.l, o, n, max_q,
-					       fe_hop_credit_at_offer(dp, h) ? &g->hl[h].cred
+					       fe_hop_credit_at_offer(dp, h) ? &g->hl[h].row.cred
 									     : NULL);
 		if (k != 0) { /* as fe_lossless_cross_at_once() for each: the last one granted */
 			struct fe_credit *c = fe_lossless_credit_of(dp, src);
@@ -678,9 +658,9 @@ fe_graph_step(const struct fe_dp *dp)
 
 	for (unsigned h = 0; dp->graph && h < dp->graph->nhl; h++)
 		if (dp->conf.regime == FE_REGIME_PFC)
-			step = RTE_MIN(step, dp->graph->hl[h].pfc.cfg.delay_ticks);
+			step = RTE_MIN(step, dp->graph->hl[h].row.pfc.cfg.delay_ticks);
 		else if (dp->conf.regime == FE_REGIME_CREDIT)
-			step = RTE_MIN(step, dp->graph->hl[h].cred.return_ticks);
+			step = RTE_MIN(step, dp->graph->hl[h].row.cred.return_ticks);
 	return step;
 }
 
@@ -704,7 +684,7 @@ fe_graph_next_event(const struct fe_dp *dp, uint64_t after)
 
 		next = fe_later(next, fe_link_next_arrival(&h->row.l), after);
 		next = fe_later(next, fe_link_next_start(&h->row.l), after);
-		next = fe_later(next, fe_credit_next(&h->cred), after); /* none: UINT64_MAX */
+		next = fe_later(next, fe_credit_next(&h->row.cred), after); /* none: UINT64_MAX */
 		/* a trimmed header on its priority queue (none: UINT64_MAX) */
 		next = fe_later(next, fe_express_next(&h->xq), after);
 		if (after) /* credits: a frame leaving frees room for an input queue's head */

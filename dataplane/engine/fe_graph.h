@@ -140,7 +140,9 @@ struct fe_trunk {
 
 /* One direction of a link between two switches. */
 struct fe_hoplink {
-	struct fe_row row;	     /* its link and impairments (fe_linkx.h) */
+	/* its link, impairments and lossless state (fe_linkx.h): the PFC of the receiving
+	 * switch's ingress, the credits the sending switch holds */
+	struct fe_row row;
 	uint16_t from, to;	     /* switches */
 	char name[80];		     /* "leaf1>spine2": from > to */
 	char lname[72];		     /* its link's, both ways: "leaf1-spine2" */
@@ -148,8 +150,6 @@ struct fe_hoplink {
 	uint64_t down_seen;	     /* loss 100 %: when a switch first found it so (0: up) */
 	uint8_t routed_around;	     /* down past the failover time: routes leave it out */
 	fe_counter_t failovers;	     /* times the switches routed around it (down) */
-	struct fe_pfc pfc;	     /* PFC: the receiving switch's ingress (and the gate) */
-	struct fe_credit cred;	     /* credits: what the sending switch holds */
 	uint64_t storm_until;	     /* PFC watchdog: stormed until this tick (0: not) */
 	fe_counter_t storms;	     /* times the watchdog stormed it */
 	fe_counter_t wd_forwarded;   /* frames it sent through a pause, stormed (forward) */
@@ -347,7 +347,7 @@ fe_graph_link_by_name(const struct fe_graph *g, const char *name)
 static inline struct fe_pfc *
 fe_graph_input_pfc(struct fe_dp *dp, unsigned src)
 {
-	return src < dp->nports ? &dp->ports[src].pfc : &dp->graph->hl[src - dp->nports].pfc;
+	return src < dp->nports ? &dp->ports[src].up.pfc : &dp->graph->hl[src - dp->nports].row.pfc;
 }
 
 /*

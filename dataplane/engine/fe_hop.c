@@ -36,12 +36,12 @@ fe_hop_pfc(struct fe_dp *dp, unsigned src, uint16_t h, struct rte_mbuf *m, uint6
 		return;
 	}
 	if (at_offer)
-		fe_link_pump_inline(&hl->row.l, t, fe_pfc_gate_inline, &hl->pfc);
+		fe_link_pump_inline(&hl->row.l, t, fe_pfc_gate_inline, &hl->row.pfc);
 	if (fe_link_enqueue_x(&hl->row.l, m, len, t, extra, FE_LABEL(acct, lane)) < 0) {
 		fe_hop_drop(dp, h, m, t, hl->row.l.last_drop);
 		return;
 	}
 	if (at_offer)
-		fe_link_pump_inline(&hl->row.l, t, fe_pfc_gate_inline, &hl->pfc);
+		fe_link_pump_inline(&hl->row.l, t, fe_pfc_gate_inline, &hl->row.pfc);
 	fe_egress_pfc_took(dp, src, pfc, lane, dp->held[acct], t);
 }

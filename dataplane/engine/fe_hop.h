@@ -53,7 +53,7 @@ static inline int
 fe_hop_pfc_at_offer(const struct fe_dp *dp, const struct fe_hoplink *hl)
 {
 	return hl->side == FE_HL_HERE && hl->storm_until == 0 &&
-	       hl->pfc.cfg.delay_ticks >= dp->step &&
+	       hl->row.pfc.cfg.delay_ticks >= dp->step &&
 	       (dp->wd.ticks == 0 || dp->wd.ticks >= dp->step) && !dp->graph->pump_only;
 }
 
@@ -84,7 +84,8 @@ fe_hop_credit_at_offer(const struct fe_dp *dp, unsigned h)
 	const unsigned q0 = fe_hop_input(dp, h) * FE_LANES_MAX;
 
 	RTE_BUILD_BUG_ON(64 % FE_LANES_MAX != 0); /* an input's lanes: bits of one word */
-	if (g->hl[h].side != FE_HL_HERE || g->hl[h].cred.return_ticks < dp->step || g->pump_only)
+	if (g->hl[h].side != FE_HL_HERE || g->hl[h].row.cred.return_ticks < dp->step ||
+	    g->pump_only)
 		return 0;
 	if (((g->iq_busy[q0 / 64] >> (q0 % 64)) & ((UINT64_C(1) << FE_LANES_MAX) - 1)) == 0)
 		return 1; /* none of its queues may hold a frame */
@@ -116,12 +117,12 @@ fe_hop(struct fe_dp *dp, unsigned src, uint16_t h, struct rte_mbuf *m, uint64_t 
 		return;
 	}
 	if (R == FE_REGIME_CREDIT && fe_hop_credit_at_offer(dp, h)) {
-		fe_link_pump_inline(&hl->row.l, t, fe_credit_gate_inline, &hl->cred);
+		fe_link_pump_inline(&hl->row.l, t, fe_credit_gate_inline, &hl->row.cred);
 		if (fe_link_enqueue_x(&hl->row.l, m, rte_pktmbuf_pkt_len(m), t, extra,
 				      FE_LABEL(src * FE_PFC_PRIOS + lane, lane)) < 0)
 			fe_hop_drop(dp, h, m, t, hl->row.l.last_drop);
 		else
-			fe_link_pump_inline(&hl->row.l, t, fe_credit_gate_inline, &hl->cred);
+			fe_link_pump_inline(&hl->row.l, t, fe_credit_gate_inline, &hl->row.cred);
 		return;
 	}
 	if (fe_link_enqueue_x(&hl->row.l, m, rte_pktmbuf_pkt_len(m), t, extra,

@@ -3,6 +3,8 @@
  * One frame on one link (fe_linkop.h): its impairments and trimming out of line, PAUSE
  * frames to a host; and the link table's own functions that fe_dp.h declares.
  */
+#include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 
 #include <rte_malloc.h>
@@ -137,38 +139,97 @@ fe_linkop_pfc_frame(struct fe_dp *dp, unsigned in, uint8_t prio, enum fe_pfc_eve
 {
 	struct fe_port *p = &dp->ports[in];
 
-	if (!p->pfc.cfg.frames || ev == FE_PFC_NONE || (ev == FE_PFC_XON && p->epause.xoff_prios))
+	if (!p->up.pfc.cfg.frames || ev == FE_PFC_NONE ||
+	    (ev == FE_PFC_XON && p->epause.xoff_prios))
 		return;
 	fe_linkop_pause_frame(dp, in, (uint8_t)(1u << prio),
-			      ev == FE_PFC_XON ? 0 : p->pfc.cfg.quanta);
+			      ev == FE_PFC_XON ? 0 : p->up.pfc.cfg.quanta);
+}
+
+/* Link n's model (named name) from p, split (fe_row_setup()), its slots on socket. */
+static int
+link_setup(const struct fe_dp *dp, struct fe_link *l, unsigned n, const char *name,
+	   const struct fe_link_params *p, fe_row_split_fn *split, int socket, char *err,
+	   size_t errlen)
+{
+	struct fe_link_slot *slots;
+	struct fe_link_cfg cfg;
+	const char *what;
+	unsigned i;
+
+	if (fe_link_params_check(p, &what) < 0 || fe_link_compile(p, dp->hz, &cfg) < 0) {
+		snprintf(err, errlen, "link %s: bad %s", name, what);
+		return -EINVAL;
+	}
+	(void)fe_dp_link_kind(dp, n, &i);
+	if (split != NULL && split(dp, i, &cfg, err, errlen) < 0)
+		return -EINVAL;
+	slots = rte_zmalloc_socket("fe_link", sizeof(*slots) * cfg.nslots, RTE_CACHE_LINE_SIZE,
+				   socket);
+	if (slots == NULL) {
+		snprintf(err, errlen, "link %s: out of memory for %u link slots", name, cfg.nslots);
+		return -ENOMEM;
+	}
+	fe_link_init(l, &cfg, slots);
+	return 0;
+}
+
+/* Credit regime: the credits r's sender holds for the fabric's buffer, per lane (their
+ * return: derived with the rest, fe_derive.h). */
+static int
+cred_setup(const struct fe_dp *dp, struct fe_row *r, int socket, char *err, size_t errlen)
+{
+	const struct fe_credit_params *c = &dp->conf.credit;
+	uint32_t blocks = (uint32_t)(c->buffer / FE_CREDIT_BLOCK);
+	struct fe_credit_ret *ring;
+
+	if (blocks == 0 || blocks > (1U << 20)) {
+		snprintf(err, errlen, "credit buffer %" PRIu64 " B: allowed 64 B to 64 MiB",
+			 c->buffer);
+		return -EINVAL;
+	}
+	ring = rte_zmalloc_socket("fe_credit",
+				  sizeof(*ring) * fe_credit_ring_size(blocks, dp->conf.lanes),
+				  RTE_CACHE_LINE_SIZE, socket);
+	if (ring == NULL) {
+		snprintf(err, errlen, "out of memory for credits");
+		return -ENOMEM;
+	}
+	fe_credit_init(&r->cred, blocks, dp->conf.lanes, 0, ring);
+	return 0;
 }
 
 int
-fe_dp_credit_alloc(const struct fe_dp *dp, struct fe_credit *cr, struct fe_iq *iq, int socket)
+fe_row_setup(struct fe_dp *dp, struct fe_row *r, unsigned n, const char *name,
+	     const struct fe_linkdef *d, fe_row_split_fn *split, int socket, char *err,
+	     size_t errlen)
 {
-	const struct fe_credit_params *c = &dp->conf.credit;
-	uint32_t blocks = (uint32_t)(c->buffer / FE_CREDIT_BLOCK), iq_size = 1;
+	struct fe_linkx_cfg c;
+	char e[300];
+	unsigned i;
+	int rc;
 
-	if (cr != NULL) {
-		struct fe_credit_ret *ring = rte_zmalloc_socket(
-			"fe_credit", sizeof(*ring) * fe_credit_ring_size(blocks, dp->conf.lanes),
-			RTE_CACHE_LINE_SIZE, socket);
+	rc = link_setup(dp, &r->l, n, name, &d->link, split, socket, err, errlen);
+	if (rc < 0)
+		return rc;
+	if (fe_linkx_compile(&c, d, dp->hz, e, sizeof(e)) < 0) {
+		snprintf(err, errlen, "link %s: %s", name, e);
+		return -EINVAL;
+	}
+	fe_linkx_init(&r->x, &c, dp->conf.seed, n);
+	/* a host's down link feeds no switch: no pause, no credits gate it */
+	if (fe_dp_link_kind(dp, n, &i) == FE_LINK_DOWN || dp->conf.regime == FE_REGIME_LOSSY)
+		return 0;
+	r->l.gated = 1; /* PFC: its thresholds are derived (fe_derive.h) */
+	return dp->conf.regime == FE_REGIME_CREDIT ? cred_setup(dp, r, socket, err, errlen) : 0;
+}
 
-		if (ring == NULL)
-			return -ENOMEM;
-		/* its return: derived with the rest (fe_derive.h) */
-		fe_credit_init(cr, blocks, dp->conf.lanes, 0, ring);
-	}
-	while (iq_size < blocks + 1) /* every packet holds at least one block */
-		iq_size <<= 1;
-	for (unsigned l = 0; iq != NULL && l < dp->conf.lanes; l++) {
-		iq[l].s = rte_zmalloc_socket("fe_iq", sizeof(struct fe_iq_slot) * iq_size,
-					     RTE_CACHE_LINE_SIZE, socket);
-		if (iq[l].s == NULL)
-			return -ENOMEM;
-		iq[l].mask = iq_size - 1;
-	}
-	return 0;
+void
+fe_row_free(struct fe_row *r)
+{
+	fe_filter_free(r->x.cfg.filter);
+	rte_free(r->l.slots);
+	rte_free(r->cred.ring);
 }
 
 /*

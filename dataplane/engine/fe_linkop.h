@@ -11,8 +11,8 @@
  *                                                       // FE_LINKOP_ARRIVE: an up link
  *                                                       // passed it through to its switch
  *
- * The two table functions fe_dp.h declares for every layer (fe_dp_credit_alloc(),
- * fe_dp_link_name()) are here too.
+ * The table functions fe_dp.h declares for every layer (fe_row_setup(), fe_row_free(),
+ * fe_dp_up_room()) are here too.
  */
 #ifndef FE_LINKOP_H
 #define FE_LINKOP_H

@@ -12,10 +12,12 @@
 #include <stdint.h>
 
 #include "fe_counter.h"
+#include "fe_credit.h"
 #include "fe_ecn.h"
 #include "fe_link.h"
 #include "fe_linkdef.h"
 #include "fe_loss.h"
+#include "fe_pfc.h"
 #include "fe_rng.h"
 
 struct fe_filter;
@@ -45,13 +47,18 @@ struct fe_linkx {
 /*
  * A row of the link table (fe_dp.h numbers the rows, fe_dp_row() in fe_graph.h finds one):
  * the link model's configuration, derived values and state (queue, serializer, counters),
- * then its impairments' (filter, loss model and chain, PRNG). A port holds two (up,
- * down), a link between switches one (fe_graph.h); the row's id is its number, its name
- * fe_dp_link_name()'s.
+ * its impairments' (filter, loss model and chain, PRNG), then its lossless state: the PFC
+ * of the switch input it feeds and the credits of its sender (their thresholds and
+ * return derived from the link, fe_derive.h; a host's down link feeds no switch and
+ * leaves both unused). A port holds two (up, down), a link between switches one
+ * (fe_graph.h); the row's id is its number, its name fe_dp_link_name()'s. Every row is
+ * set up and freed by fe_row_setup() and fe_row_free() (fe_dp.h).
  */
 struct fe_row {
 	struct fe_link l;
 	struct fe_linkx x;
+	struct fe_pfc pfc;     /* PFC at the ingress this link feeds (and the link's gate) */
+	struct fe_credit cred; /* credits its sender holds for that ingress's buffer */
 };
 
 /* Compile d for a TSC of hz; 0, or -EINVAL with a message in err (nothing to free). */

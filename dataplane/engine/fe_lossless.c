@@ -24,13 +24,29 @@ out_drop(struct fe_dp *dp, const struct fe_link *l, struct rte_mbuf *m, uint64_t
 
 /* ---- Set-up ---- */
 
+/* Credit regime: an input's queues iq[lanes], each room for the fabric's buffer. */
+static int
+iq_alloc(const struct fe_dp *dp, struct fe_iq *iq, int socket)
+{
+	uint32_t blocks = (uint32_t)(dp->conf.credit.buffer / FE_CREDIT_BLOCK), iq_size = 1;
+
+	while (iq_size < blocks + 1) /* every packet holds at least one block */
+		iq_size <<= 1;
+	for (unsigned l = 0; l < dp->conf.lanes; l++) {
+		iq[l].s = rte_zmalloc_socket("fe_iq", sizeof(struct fe_iq_slot) * iq_size,
+					     RTE_CACHE_LINE_SIZE, socket);
+		if (iq[l].s == NULL)
+			return -ENOMEM;
+		iq[l].mask = iq_size - 1;
+	}
+	return 0;
+}
+
 int
 fe_lossless_setup(struct fe_dp *dp, struct fe_graph *g, const struct fe_graph_conf *c, int socket)
 {
 	g->dl_ticks = fe_ns_to_ticks(c->deadlock_ns ? c->deadlock_ns : 10000000, dp->hz);
 	g->dl_next = 0;
-	for (unsigned i = 0; i < g->nhl; i++) /* PFC thresholds: derived (fe_derive.h) */
-		g->hl[i].row.l.gated = 1;
 	if (dp->conf.regime != FE_REGIME_CREDIT)
 		return 0;
 	g->iq = rte_zmalloc_socket("fe_graph", sizeof(*g->iq) * g->nin * FE_LANES_MAX,
@@ -49,18 +65,17 @@ fe_lossless_setup(struct fe_dp *dp, struct fe_graph *g, const struct fe_graph_co
 		return -ENOMEM;
 	for (unsigned o = 0; o < g->nin; o++)
 		g->best[o] = UINT32_MAX;
-	/* every input's queues; a hop link's sender holds credits for them (a port's sender,
-	 * the host adapter, has its own: fe_dp.c) */
+	/* every input's queues; the credits for them are in the row that feeds it, its
+	 * sender's (fe_row_setup()) */
 	for (unsigned i = 0; i < g->nin; i++) {
 		struct fe_hoplink *h = i < dp->nports ? NULL : &g->hl[i - dp->nports];
 
-		if (fe_dp_credit_alloc(dp, h ? &h->cred : NULL, &g->iq[i * FE_LANES_MAX], socket) <
-		    0)
+		if (iq_alloc(dp, &g->iq[i * FE_LANES_MAX], socket) < 0)
 			return -ENOMEM;
 		/* its sender's loop: a port's host adapter, a hop link's switch; none here for
 		 * a sender on another box (a trunk takes its credits back) */
-		g->cred[i] = h == NULL		     ? &dp->ports[i].credit
-			     : h->side != FE_HL_RECV ? &h->cred
+		g->cred[i] = h == NULL		     ? &dp->ports[i].up.cred
+			     : h->side != FE_HL_RECV ? &h->row.cred
 						     : NULL;
 	}
 	return 0;
@@ -306,18 +321,18 @@ fe_lossless_pfc_xon(struct fe_dp *dp, uint64_t now)
 		/* none paused (most links, most passes), or sent from here (the receiver
 		 * there decides): nothing to look at */
 		for (uint8_t pr = 0;
-		     hl->pfc.xoff_prios != 0 && hl->side != FE_HL_SEND && pr < dp->conf.lanes;
+		     hl->row.pfc.xoff_prios != 0 && hl->side != FE_HL_SEND && pr < dp->conf.lanes;
 		     pr++) {
-			if (!fe_pfc_xoff(&hl->pfc, pr))
+			if (!fe_pfc_xoff(&hl->row.pfc, pr))
 				continue;
 			fe_trunk_pause_out(
 				dp, h, pr,
-				fe_pfc_update(&hl->pfc, pr,
+				fe_pfc_update(&hl->row.pfc, pr,
 					      dp->held[fe_hop_input(dp, h) * FE_PFC_PRIOS + pr],
 					      now),
 				now);
-			if (hl->side == FE_HL_RECV && fe_pfc_xoff(&hl->pfc, pr) &&
-			    fe_pfc_refresh_due(&hl->pfc, pr, now))
+			if (hl->side == FE_HL_RECV && fe_pfc_xoff(&hl->row.pfc, pr) &&
+			    fe_pfc_refresh_due(&hl->row.pfc, pr, now))
 				fe_trunk_pause_out(dp, h, pr, FE_PFC_XOFF, now); /* refresh */
 		}
 		if (hl->storm_until && hl->storm_until <= now)
@@ -329,15 +344,16 @@ fe_lossless_pfc_xon(struct fe_dp *dp, uint64_t now)
 
 			/* its head's priority paused, and its head waiting, for the watchdog
 			 * time (as a host's port: fe_switch.c) */
-			if (fe_pfc_wd_storm(
-				    &dp->wd,
-				    fe_pfc_paused_since(&hl->pfc, FE_LABEL_CLASS(s->label), now),
-				    fe_link_next_start(&hl->row.l), now)) {
+			if (fe_pfc_wd_storm(&dp->wd,
+					    fe_pfc_paused_since(&hl->row.pfc,
+								FE_LABEL_CLASS(s->label), now),
+					    fe_link_next_start(&hl->row.l), now)) {
 				hl->storm_until = now + dp->wd.restore;
 				FE_CNT_ADD(hl->storms, 1);
 			}
 		}
-		busy |= (hl->side != FE_HL_SEND && hl->pfc.xoff_prios != 0) || hl->storm_until != 0;
+		busy |= (hl->side != FE_HL_SEND && hl->row.pfc.xoff_prios != 0) ||
+			hl->storm_until != 0;
 	}
 	g->pfc_busy = busy;
 }

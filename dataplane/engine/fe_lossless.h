@@ -24,10 +24,11 @@
 #include "fe_trunk.h"
 
 /*
- * The graph's lossless part, at its creation (fe_graph_create()): every hop link gated
- * (PFC or credits), the deadlock time (c), and under credits every input's queues, their
- * arbiters' state and their senders' credits. 0, or -ENOMEM. fe_lossless_free() frees it
- * (what it set up, or part of it).
+ * The graph's lossless part, at its creation (fe_graph_create()): the deadlock time (c),
+ * and under credits every input's queues, their arbiters' state and where their senders'
+ * credits are (each in the row that feeds the input, which fe_row_setup() gated and gave
+ * its credits). 0, or -ENOMEM. fe_lossless_free() frees it (what it set up, or part of
+ * it).
  */
 int fe_lossless_setup(struct fe_dp *dp, struct fe_graph *g, const struct fe_graph_conf *c,
 		      int socket);
@@ -175,7 +176,7 @@ fe_lossless_pump(struct fe_dp *dp, uint64_t now, const enum fe_regime R)
 			continue;
 		if (R == FE_REGIME_CREDIT) {
 			work += fe_link_pump_inline(&hl->row.l, now, fe_credit_gate_inline,
-						    &hl->cred);
+						    &hl->row.cred);
 		} else if (hl->storm_until > now && dp->wd.action == FE_PFC_WD_FORWARD) {
 			unsigned n = fe_link_pump(&hl->row.l, now, NULL, NULL);
 
@@ -191,7 +192,8 @@ fe_lossless_pump(struct fe_dp *dp, uint64_t now, const enum fe_regime R)
 				work += n;
 			}
 		} else {
-			work += fe_link_pump_inline(&hl->row.l, now, fe_pfc_gate_inline, &hl->pfc);
+			work += fe_link_pump_inline(&hl->row.l, now, fe_pfc_gate_inline,
+						    &hl->row.pfc);
 		}
 	}
 	return work;

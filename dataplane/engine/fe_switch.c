@@ -150,7 +150,7 @@ fe_switch_edge_pause(struct fe_dp *dp, unsigned in, uint32_t room, uint64_t now)
 	struct fe_pfc *e = &p->epause;
 	/* the switch's own pauses of this port's priorities (PFC; else none), which an edge
 	 * XON leaves on: with the edge pause they go to the host as frames (fe_derive.c) */
-	const uint8_t sw = p->pfc.xoff_prios;
+	const uint8_t sw = p->up.pfc.xoff_prios;
 
 	switch (fe_pfc_update(e, 0, FE_EPAUSE_ROOM - RTE_MIN((uint64_t)room, FE_EPAUSE_ROOM),
 			      now)) {
@@ -189,7 +189,7 @@ rsvd_stop(struct fe_dp *dp, unsigned in, struct rte_mbuf *m, uint64_t t, uint8_t
 
 	FE_CNT_ADD(dp->sw.reserved[why], 1);
 	if (R == FE_REGIME_CREDIT)
-		fe_credit_return(&dp->ports[in].credit, lane,
+		fe_credit_return(&dp->ports[in].up.cred, lane,
 				 fe_credit_blocks(rte_pktmbuf_pkt_len(m)), t);
 	rte_pktmbuf_free(m);
 }
@@ -409,7 +409,7 @@ arrive(struct fe_dp *dp, unsigned in, struct rte_mbuf *m, uint64_t t, const enum
 		FE_CNT_ADD(dp->sw.runts, 1);
 		rte_pktmbuf_free(m);
 		if (R == FE_REGIME_CREDIT)
-			fe_credit_return(&dp->ports[in].credit, lane, fe_credit_blocks(len), t);
+			fe_credit_return(&dp->ports[in].up.cred, lane, fe_credit_blocks(len), t);
 		return;
 	}
 	arrive_to(dp, in, m, t, lookup(dp, in, m, t), lane, R);
@@ -663,7 +663,7 @@ pfc_service(struct fe_dp *dp, uint64_t now)
 	for (unsigned q = 0; q < dp->nports; q++)
 		fe_link_backlog(&dp->ports[q].down.l, now);
 	for (unsigned in = 0; in < dp->nports; in++) {
-		struct fe_pfc *pfc = &dp->ports[in].pfc;
+		struct fe_pfc *pfc = &dp->ports[in].up.pfc;
 
 		/* none paused (most ports, most passes): nothing to look at */
 		for (uint8_t pr = 0; pfc->xoff_prios != 0 && pr < dp->conf.lanes; pr++) {

@@ -273,7 +273,7 @@ fe_trunk_pause_out(struct fe_dp *dp, unsigned h, uint8_t prio, enum fe_pfc_event
 	f = trunk_ctl(dp, tr, &m, 60);
 	if (f == NULL)
 		return;
-	fe_pfc_frame(f, tr->mac, prio, ev == FE_PFC_XOFF ? hl->pfc.cfg.quanta : 0);
+	fe_pfc_frame(f, tr->mac, prio, ev == FE_PFC_XOFF ? hl->row.pfc.cfg.quanta : 0);
 	memcpy(f + FE_TRUNK_PFC_AGE, &t, 8); /* its age once it leaves (trunk_tx()) */
 	FE_CNT_ADD(tr->tx_pfc, 1);
 	trunk_stage(dp, tr, m, t);
@@ -298,11 +298,12 @@ fe_trunk_in(struct fe_dp *dp, struct fe_trunk *tr, struct rte_mbuf *m, uint64_t 
 		if (len >= FE_TRUNK_PFC_AGE + 4)
 			memcpy(&age_be, f + FE_TRUNK_PFC_AGE, 4);
 		back = tr->lat_ticks + fe_ns_to_ticks(rte_be_to_cpu_32(age_be), dp->hz);
-		at = sent_at(dp, now) + hl->pfc.cfg.delay_ticks;
+		at = sent_at(dp, now) + hl->row.pfc.cfg.delay_ticks;
 		at = at > back ? at - back : 0;
 		for (uint8_t p = 0; p < FE_PFC_PRIOS; p++)
 			if (f[17] >> p & 1)
-				fe_pfc_heard(&hl->pfc, p, (f[18 + 2 * p] | f[19 + 2 * p]) != 0, at);
+				fe_pfc_heard(&hl->row.pfc, p, (f[18 + 2 * p] | f[19 + 2 * p]) != 0,
+					     at);
 		FE_CNT_ADD(tr->rx_pfc, 1);
 		rte_pktmbuf_free(m);
 		return 0;
@@ -329,7 +330,7 @@ fe_trunk_in(struct fe_dp *dp, struct fe_trunk *tr, struct rte_mbuf *m, uint64_t 
 	if (f[15] == FE_TRUNK_CREDIT && (unsigned)(f[16] << 8 | f[17]) == tr->send && len >= 20 &&
 	    len >= 20 + f[18] * sizeof(struct fe_trunk_credit)) {
 		/* credits back: freed age ago there, and the real link took its latency */
-		struct fe_credit *c = &g->hl[tr->send].cred;
+		struct fe_credit *c = &g->hl[tr->send].row.cred;
 		const uint64_t rx = sent_at(dp, now); /* when it came (the TSC, live) */
 
 		for (unsigned i = 0; i < f[18] && c->ring != NULL; i++) {

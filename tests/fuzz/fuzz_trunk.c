@@ -150,8 +150,8 @@ waits_for_other_box(const struct fe_dp *dp)
 		s = &l->slots[l->sched & l->mask];
 		lane = FE_LABEL_CLASS(s->label);
 		if (dp->conf.regime == FE_REGIME_PFC
-			    ? hl->pfc.prio[lane].until != UINT64_MAX
-			    : hl->cred.avail[lane] >= fe_credit_blocks(s->len))
+			    ? hl->row.pfc.prio[lane].until != UINT64_MAX
+			    : hl->row.cred.avail[lane] >= fe_credit_blocks(s->len))
 			return 0;
 		behind += fe_link_count(l);
 	}

@@ -6,7 +6,8 @@
  * port's down link, a link between switches), engine A starts with the base fabric and
  * then changes that one key of that one link at run time; engine B starts with the
  * changed fabric. Everything compiled or derived must then be the same in both: each
- * link's cfg and impairments, credit return, PFC thresholds and headroom, the NIC's line
+ * link's cfg and impairments, its row's credit return, PFC thresholds and headroom (read
+ * through the link table, fe_dp_row(), for every kind of link alike), the NIC's line
  * rate and DCQCN, the causal step, the ideal down links. A leaf-spine of 2 leaves, 2
  * spines and 4 hosts over in-memory ports, with RoCE NICs, on a fake clock.
  */
@@ -139,6 +140,7 @@ same(const struct fe_dp *a, const struct fe_dp *b, const char *what)
 	for (unsigned n = 0; n < a->nlinks; n++) {
 		struct fe_link_cfg ca = link_of(a, n)->cfg, cb = link_of(b, n)->cfg;
 		const struct fe_linkx_cfg *xa = &linkx_of(a, n)->cfg, *xb = &linkx_of(b, n)->cfg;
+		const struct fe_row *ra = fe_dp_row(a, n), *rb = fe_dp_row(b, n);
 		unsigned i;
 		const enum fe_link_kind k = fe_dp_link_kind(a, n, &i);
 
@@ -153,11 +155,16 @@ same(const struct fe_dp *a, const struct fe_dp *b, const char *what)
 				  xa->drop_count == xb->drop_count && xa->active == xb->active &&
 				  (xa->filter == NULL) == (xb->filter == NULL),
 			  "%s: link %s's impairments", what, name);
+		/* the lossless state of the ingress the link feeds: its row's, every kind */
+		cr_assert(memcmp(&ra->pfc.cfg, &rb->pfc.cfg, sizeof(ra->pfc.cfg)) == 0,
+			  "%s: link %s's PFC thresholds and headroom", what, name);
+		cr_assert_eq(ra->cred.return_ticks, rb->cred.return_ticks,
+			     "%s: link %s's credit return: %lu, started so: %lu", what, name,
+			     (unsigned long)ra->cred.return_ticks,
+			     (unsigned long)rb->cred.return_ticks);
 		if (k == FE_LINK_UP) {
 			const struct fe_port *pa = &a->ports[i], *pb = &b->ports[i];
 
-			cr_assert(memcmp(&pa->pfc.cfg, &pb->pfc.cfg, sizeof(pa->pfc.cfg)) == 0,
-				  "%s: link %s's PFC thresholds and headroom", what, name);
 			cr_assert(
 				memcmp(&pa->epause.cfg, &pb->epause.cfg, sizeof(pa->epause.cfg)) ==
 					0,
@@ -166,10 +173,6 @@ same(const struct fe_dp *a, const struct fe_dp *b, const char *what)
 				(unsigned long)pa->epause.cfg.xon,
 				(unsigned long)pb->epause.cfg.xoff,
 				(unsigned long)pb->epause.cfg.xon);
-			cr_assert_eq(pa->credit.return_ticks, pb->credit.return_ticks,
-				     "%s: link %s's credit return: %lu, started so: %lu", what,
-				     name, (unsigned long)pa->credit.return_ticks,
-				     (unsigned long)pb->credit.return_ticks);
 			cr_assert_eq(pa->nic->line_bps, pb->nic->line_bps,
 				     "%s: link %s's NIC line rate: %lu, started so: %lu", what,
 				     name, (unsigned long)pa->nic->line_bps,
@@ -180,15 +183,6 @@ same(const struct fe_dp *a, const struct fe_dp *b, const char *what)
 				     "%s: port %u's NIC timeout (path): %lu, started so: %lu", what,
 				     i, (unsigned long)pa->nic->timeout_ticks,
 				     (unsigned long)pb->nic->timeout_ticks);
-		} else if (k == FE_LINK_HOP) {
-			const struct fe_hoplink *ha = &a->graph->hl[i], *hb = &b->graph->hl[i];
-
-			cr_assert(memcmp(&ha->pfc.cfg, &hb->pfc.cfg, sizeof(ha->pfc.cfg)) == 0,
-				  "%s: link %s's PFC thresholds and headroom", what, name);
-			cr_assert_eq(ha->cred.return_ticks, hb->cred.return_ticks,
-				     "%s: link %s's credit return: %lu, started so: %lu", what,
-				     name, (unsigned long)ha->cred.return_ticks,
-				     (unsigned long)hb->cred.return_ticks);
 		}
 	}
 	cr_assert_eq(a->step, b->step, "%s: the causal step: %lu, started so: %lu", what,
@@ -266,6 +260,73 @@ Test(derive, every_key_of_every_link_pfc)
 Test(derive, every_key_of_every_link_credit)
 {
 	every_key_of_every_link(FE_REGIME_CREDIT);
+}
+
+/*
+ * A row holds its lossless state whatever its kind: a port's up link and a link between
+ * switches, set up alike (gated, their sender's credits for the fabric's buffer; a down
+ * link feeds no switch: neither), take a change of their delay at run time into the
+ * same fields of their rows: PFC's delay (the link's and 1 us) and the credits' return
+ * (the link's propagation, no receiver's delay), in the state the pass reads.
+ */
+static void
+lossless_rows_follow_a_change(enum fe_regime r)
+{
+	const unsigned blocks = (64 << 10) / FE_CREDIT_BLOCK;
+	struct fe_update *u = NULL;
+	struct fabric f0, f1;
+	unsigned n[2], down;
+	struct fe_dp *dp;
+
+	fabric_base(&f0);
+	f1 = f0;
+	target(&f1, FE_LINK_UP)->link.delay_ns = 30000;
+	target(&f1, FE_LINK_HOP)->link.delay_ns = 30000;
+	dp = create(&f0, r, &gb[0]);
+	n[0] = fe_dp_link_id(dp, FE_LINK_UP, 0);
+	n[1] = fe_dp_link_id(dp, FE_LINK_HOP, 1);
+	down = fe_dp_link_id(dp, FE_LINK_DOWN, 1);
+	cr_assert(!fe_dp_row(dp, down)->l.gated && fe_dp_row(dp, down)->cred.ring == NULL,
+		  "%s: a down link feeds no switch: not gated, no credits", fe_regime_name(r));
+	for (int changed = 0; changed <= 1; changed++) {
+		const uint64_t delay = changed ? 30000 : 10000;
+
+		if (changed)
+			u = change(dp, &f1, r);
+		for (int k = 0; k < 2; k++) {
+			const struct fe_row *row = fe_dp_row(dp, n[k]);
+			char name[80], what[160];
+
+			snprintf(what, sizeof(what), "%s, link %s, %s", fe_regime_name(r),
+				 fe_dp_link_name(dp, n[k], name, sizeof(name)),
+				 changed ? "its delay changed to 30 us" : "as started");
+			cr_assert(row->l.gated, "%s: gated", what);
+			if (r == FE_REGIME_PFC) {
+				cr_assert_eq(row->pfc.cfg.delay_ticks, delay + 1000,
+					     "%s: PFC's delay %lu", what,
+					     (unsigned long)row->pfc.cfg.delay_ticks);
+				continue;
+			}
+			cr_assert(row->cred.ring != NULL && row->cred.total == blocks &&
+					  row->cred.avail[0] == blocks,
+				  "%s: its sender's credits, %u of %u blocks", what,
+				  row->cred.avail[0], row->cred.total);
+			cr_assert_eq(row->cred.return_ticks, delay, "%s: credit return %lu", what,
+				     (unsigned long)row->cred.return_ticks);
+		}
+	}
+	fe_dp_free(dp);
+	fe_update_free(u);
+}
+
+Test(derive, lossless_rows_follow_a_change_pfc)
+{
+	lossless_rows_follow_a_change(FE_REGIME_PFC);
+}
+
+Test(derive, lossless_rows_follow_a_change_credit)
+{
+	lossless_rows_follow_a_change(FE_REGIME_CREDIT);
 }
 
 /*

@@ -615,13 +615,13 @@ Test(engine, credit_uncongested_crosses_at_once)
 	cr_assert_eq(sent(1), 1, "B's first frame: two links, no wait at the switch");
 	cr_assert_eq(dp->graph->iq[0].peak, 0, "nothing waited in an input queue");
 	cr_assert_eq(dp->graph->iq_pkts, 0);
-	cr_assert_lt(dp->ports[0].credit.avail[0], dp->ports[0].credit.total);
+	cr_assert_lt(dp->ports[0].up.cred.avail[0], dp->ports[0].up.cred.total);
 	for (uint64_t t = t1 + 8192; t <= T0 + 200000; t += 1000)
 		fe_dp_poll(dp, t);
 	cr_assert_eq(sent(1), 1);
 	cr_assert_eq(sent(2), 1);
 	/* returns are collected when the sender next needs credits: count what is due */
-	const struct fe_credit *c = &dp->ports[0].credit;
+	const struct fe_credit *c = &dp->ports[0].up.cred;
 	uint32_t back = c->avail[0];
 	for (uint32_t k = c->head; k != c->tail; k++) {
 		cr_assert_leq(c->ring[k & c->mask].at, t1 + 3 * 8192 + 500, "returned late");
@@ -828,7 +828,7 @@ Test(engine, pfc_pauses_a_host_and_lets_it_go)
 		.pfc = {.xoff = 300, .xon = 100, .headroom = 10000, .quanta = 65535}};
 	struct fe_linkdef all = {0}, slow = {.link = {.rate_bps = 1000000}};
 	struct fe_dp *dp = engine_regime(&conf, &all, &slow);
-	const struct fe_pfc *pfc = &dp->ports[0].pfc;
+	const struct fe_pfc *pfc = &dp->ports[0].up.pfc;
 	uint64_t t = 2000;
 
 	inject(1, BCAST, 60); /* learn B */
@@ -1258,7 +1258,7 @@ Test(engine, credit_arrivals_follow_the_table)
 				  .credit = {.buffer = 64 << 10, .return_ns = 500}};
 	struct fe_linkdef all = {.link = {.delay_ns = 5000}}; /* all arrive at once */
 	struct fe_dp *dp = engine_regime(&conf, &all, &all);
-	const struct fe_credit *c = &dp->ports[0].credit;
+	const struct fe_credit *c = &dp->ports[0].up.cred;
 	uint64_t t = T0;
 
 	hol_traffic(dp); /* B on port 1 and C on port 2 are known, A on port 0 */
@@ -1820,7 +1820,7 @@ reserved_stop(struct fe_dp_conf *conf, const struct fe_linkdef *all, const char 
 			     fe_rsvd_name(t[i].cause));
 	cr_assert_eq(dp->mac->learned, 2, "%s: their sources are learned as a bridge does", what);
 	for (int p = 0; conf->regime == FE_REGIME_CREDIT && p < 2; p++) {
-		const struct fe_credit *c = &dp->ports[p].credit;
+		const struct fe_credit *c = &dp->ports[p].up.cred;
 		uint32_t back = c->avail[0];
 
 		for (uint32_t k = c->head; k != c->tail; k++)

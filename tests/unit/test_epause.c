@@ -317,7 +317,7 @@ Test(epause, the_switch_resumes_no_priority_the_edge_holds)
 	down[1].link.rate_bps = 100000000; /* the switch holds host 0's bytes: it pauses */
 	dp = fe_dp_create(2, ports, up, down, pool, HZ, &conf, err, sizeof(err));
 	cr_assert_not_null(dp, "%s", err);
-	cr_assert_eq(dp->ports[0].pfc.cfg.frames, 1, "the switch's pauses: no frames");
+	cr_assert_eq(dp->ports[0].up.pfc.cfg.frames, 1, "the switch's pauses: no frames");
 	learn(dp, &t);
 	got = run(dp, &h, 3000, &t);
 	cr_assert_eq(h.refused, 0);

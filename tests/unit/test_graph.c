@@ -407,7 +407,7 @@ leaf2_burst(int captured, enum fe_regime regime, uint64_t return_ns, int to_self
 
 	learn(dp, &t);
 	if (leaf2_late_ns != 0)
-		dp->ports[2].credit.last_at = t + leaf2_late_ns;
+		dp->ports[2].up.cred.last_at = t + leaf2_late_ns;
 	cr_assert(!fe_link_ideal(&dp->ports[2].up.l), "host 3's up link is not passed through");
 	for (unsigned h = 0; h < g->nhl; h++) /* runs: whole, unless impaired */
 		cr_assert((regime == FE_REGIME_CREDIT ? fe_link_gated_whole(&g->hl[h].row.l)
@@ -437,7 +437,7 @@ leaf2_burst(int captured, enum fe_regime regime, uint64_t return_ns, int to_self
 		fe_dp_poll(dp, t += 5000);
 		for (unsigned i = 0; regime == FE_REGIME_CREDIT && i < g->nhl + NP; i++) {
 			const struct fe_credit *c =
-				i < NP ? &dp->ports[i].credit : &g->hl[i - NP].cred;
+				i < NP ? &dp->ports[i].up.cred : &g->hl[i - NP].row.cred;
 
 			credit_in_order(c, "loop", i);
 			st->returns = credit_mix(st->returns, c);
@@ -472,7 +472,8 @@ leaf2_burst(int captured, enum fe_regime regime, uint64_t return_ns, int to_self
 			st->held[i * FE_PFC_PRIOS + pr] = dp->held[i * FE_PFC_PRIOS + pr];
 	}
 	for (unsigned i = 0; regime == FE_REGIME_CREDIT && i < g->nhl + NP; i++) {
-		const struct fe_credit *c = i < NP ? &dp->ports[i].credit : &g->hl[i - NP].cred;
+		const struct fe_credit *c =
+			i < NP ? &dp->ports[i].up.cred : &g->hl[i - NP].row.cred;
 
 		st->stall_ticks[i] = c->stall_ticks[0];
 		st->avail_min[i] = c->avail_min[0];
@@ -812,7 +813,7 @@ Test(graph, credit_frames_wait_for_the_pump_while_the_receiver_queues_from_the_l
 				fe_dp_poll(dp, t += 1000);
 			cr_assert_eq(sent(1), 2, "F and K reach host 2");
 			cr_assert_eq(sent(2), 2, "X1 and X2 reach host 3");
-			min[p] = ab->cred.avail_min[0];
+			min[p] = ab->row.cred.avail_min[0];
 			done(dp, avail);
 		}
 		cr_assert_eq(min[0], min[1], "K at %d us: the fewest a>b held, %u blocks, not %u",
@@ -1122,10 +1123,10 @@ Test(graph, pfc_pauses_climb_leaf_spine_leaf)
 	sp = spine_of(dp);
 	snprintf(a, sizeof(a), "%s>leaf2", sp);
 	snprintf(b, sizeof(b), "leaf1>%s", sp);
-	cr_assert_gt(hoplink(dp, a)->pfc.prio[0].xoff_events, 0, "leaf2 paused %s", sp);
-	cr_assert_gt(hoplink(dp, b)->pfc.prio[0].xoff_events, 0, "%s paused leaf1", sp);
-	cr_assert_gt(dp->ports[0].pfc.prio[0].xoff_events, 0, "leaf1 paused host 1");
-	cr_assert_eq(dp->ports[1].pfc.prio[0].xoff_events, 0, "host 2 sent nothing: not paused");
+	cr_assert_gt(hoplink(dp, a)->row.pfc.prio[0].xoff_events, 0, "leaf2 paused %s", sp);
+	cr_assert_gt(hoplink(dp, b)->row.pfc.prio[0].xoff_events, 0, "%s paused leaf1", sp);
+	cr_assert_gt(dp->ports[0].up.pfc.prio[0].xoff_events, 0, "leaf1 paused host 1");
+	cr_assert_eq(dp->ports[1].up.pfc.prio[0].xoff_events, 0, "host 2 sent nothing: not paused");
 	cr_assert_eq(drops_everywhere(dp), 0, "lossless: nothing dropped");
 	cr_assert_eq(dp->graph->nev, 0, "no cycle: no deadlock");
 	done(dp, avail);
@@ -1165,10 +1166,10 @@ Test(graph, credit_backpressure_crosses_two_switches)
 	cr_assert_eq(
 		g->iq[(dp->nports + (unsigned)(hoplink(dp, b) - g->hl)) * FE_LANES_MAX].peak_blocks,
 		64, "%s's input queue from leaf1 filled", sp);
-	cr_assert_eq(hoplink(dp, a)->cred.avail_min[0], 0, "%s ran out of credits", sp);
-	cr_assert_eq(hoplink(dp, b)->cred.avail_min[0], 0, "leaf1 ran out of credits");
-	cr_assert_gt(hoplink(dp, b)->cred.stall_ticks[0], 0, "and waited for them");
-	cr_assert_eq(dp->ports[0].credit.avail_min[0], 0, "host 1 ran out of credits");
+	cr_assert_eq(hoplink(dp, a)->row.cred.avail_min[0], 0, "%s ran out of credits", sp);
+	cr_assert_eq(hoplink(dp, b)->row.cred.avail_min[0], 0, "leaf1 ran out of credits");
+	cr_assert_gt(hoplink(dp, b)->row.cred.stall_ticks[0], 0, "and waited for them");
+	cr_assert_eq(dp->ports[0].up.cred.avail_min[0], 0, "host 1 ran out of credits");
 	cr_assert_eq(drops_everywhere(dp), 0, "lossless: nothing dropped");
 	cr_assert_eq(fe_dp_held(dp), 0);
 	done(dp, avail);
@@ -1406,7 +1407,7 @@ Test(graph, ring3_pfc_deadlock_is_detected)
 			uint64_t x =
 				(uint64_t)json_integer_value(json_object_get(lane, "xoff_events"));
 
-			cr_assert_eq(x, dp->graph->hl[i].pfc.prio[0].xoff_events, "%s", n);
+			cr_assert_eq(x, dp->graph->hl[i].row.pfc.prio[0].xoff_events, "%s", n);
 			if (strcmp(n, "s1>s2") == 0 || strcmp(n, "s2>s3") == 0 ||
 			    strcmp(n, "s3>s1") == 0)
 				cr_assert_gt(x, 0, "%s paused", n);
@@ -1772,7 +1773,7 @@ paused_into_leaf2(const struct fe_dp *dp, uint64_t t)
 	for (unsigned i = 0; i < dp->graph->nhl; i++) {
 		const struct fe_hoplink *hl = &dp->graph->hl[i];
 
-		if (strstr(hl->name, ">leaf2") && lane0_paused(&hl->pfc, t))
+		if (strstr(hl->name, ">leaf2") && lane0_paused(&hl->row.pfc, t))
 			return hl;
 	}
 	return NULL;
@@ -1816,7 +1817,7 @@ Test(graph, watchdog_storms_a_port_as_a_link_between_switches)
 	cr_assert_eq(hop->row.l.sched, hop->row.l.tail, "with nothing waiting on it");
 	ask_hold(dp, 3, 100000000); /* host 4 pauses its port, as long */
 	fe_dp_poll(dp, t);
-	paused = RTE_MAX(hop->pfc.prio[0].from, p4->hold_from);
+	paused = RTE_MAX(hop->row.pfc.prio[0].from, p4->hold_from);
 	cr_assert_leq(paused, t);
 	cr_assert_eq(p4->down.l.q_pkts, 0, "with nothing waiting on it");
 
@@ -1831,7 +1832,7 @@ Test(graph, watchdog_storms_a_port_as_a_link_between_switches)
 		     "their frames came, 240 us into their pauses",
 		     (unsigned long)p4->st.pfc_wd_storms, (unsigned long)hop->storms);
 	cr_assert_eq(hop->storms, 0, "their frames have not waited 100 us");
-	cr_assert(lane0_paused(&hop->pfc, t), "the link still paused");
+	cr_assert(lane0_paused(&hop->row.pfc, t), "the link still paused");
 	cr_assert_gt(p4->down.l.hold_until, t, "the port still paused");
 
 	for (; t < frame + 130000;)
@@ -2385,7 +2386,7 @@ Test(graph, reserved_addresses_stop_at_the_ingress_switch)
 			cr_assert_eq(dp->sw.reserved[FE_RSVD_PFC], NP,
 				     "%s: every PFC frame counted", fe_regime_name(o.regime));
 			for (int p = 0; o.regime == FE_REGIME_CREDIT && p < NP; p++) {
-				const struct fe_credit *c = &dp->ports[p].credit;
+				const struct fe_credit *c = &dp->ports[p].up.cred;
 				uint32_t back = c->avail[0];
 
 				for (uint32_t k = c->head; k != c->tail; k++)

@@ -391,8 +391,8 @@ lossless(enum fe_regime regime)
 	cr_assert_not_null(one, "%s", err);
 	learn(one, NULL, &t, 0);
 	ref = incast(one, NULL, &o, frames, &t);
-	ref_pauses = hop(one, "leaf1>spine1")->pfc.prio[0].xoff_events;
-	ref_stall = hop(one, "leaf1>spine1")->cred.stall_ticks[0];
+	ref_pauses = hop(one, "leaf1>spine1")->row.pfc.prio[0].xoff_events;
+	ref_stall = hop(one, "leaf1>spine1")->row.cred.stall_ticks[0];
 	done(one, NULL, avail);
 
 	a = engine(1, &o, err, sizeof(err));
@@ -416,12 +416,12 @@ lossless(enum fe_regime regime)
 		cr_assert_gt(trunk_of(b, "leaf1-spine1")->tx_pfc, 0, "the spine pauses leaf1");
 		cr_assert_eq(trunk_of(a, "leaf1-spine1")->rx_pfc,
 			     trunk_of(b, "leaf1-spine1")->tx_pfc, "every pause heard");
-		cr_assert_gt(up->pfc.prio[0].xoff_events, 0, "leaf1's uplink was paused");
-		cr_assert_gt(up->pfc.prio[0].paused_ticks, 0);
-		cr_assert_eq(hop(b, "leaf1>spine1")->pfc.prio[0].xoff_events,
-			     up->pfc.prio[0].xoff_events, "as often as the spine decided");
-		cr_assert_eq(up->pfc.prio[0].xoff_events, ref_pauses,
-			     "paused %lu times, on one box %lu", up->pfc.prio[0].xoff_events,
+		cr_assert_gt(up->row.pfc.prio[0].xoff_events, 0, "leaf1's uplink was paused");
+		cr_assert_gt(up->row.pfc.prio[0].paused_ticks, 0);
+		cr_assert_eq(hop(b, "leaf1>spine1")->row.pfc.prio[0].xoff_events,
+			     up->row.pfc.prio[0].xoff_events, "as often as the spine decided");
+		cr_assert_eq(up->row.pfc.prio[0].xoff_events, ref_pauses,
+			     "paused %lu times, on one box %lu", up->row.pfc.prio[0].xoff_events,
 			     ref_pauses);
 	} else {
 		const struct fe_hoplink *up = hop(a, "leaf1>spine1");
@@ -430,11 +430,11 @@ lossless(enum fe_regime regime)
 			     "the spine returns credits");
 		cr_assert_eq(trunk_of(a, "leaf1-spine1")->rx_credit,
 			     trunk_of(b, "leaf1-spine1")->tx_credit);
-		cr_assert_eq(up->cred.avail_min[0], 0, "leaf1's uplink ran out of credits");
-		cr_assert(up->cred.stall_ticks[0] * 100 >= ref_stall * 99 &&
-				  up->cred.stall_ticks[0] * 100 <= ref_stall * 101,
-			  "waited for credits %lu ns, on one box %lu ns", up->cred.stall_ticks[0],
-			  ref_stall);
+		cr_assert_eq(up->row.cred.avail_min[0], 0, "leaf1's uplink ran out of credits");
+		cr_assert(up->row.cred.stall_ticks[0] * 100 >= ref_stall * 99 &&
+				  up->row.cred.stall_ticks[0] * 100 <= ref_stall * 101,
+			  "waited for credits %lu ns, on one box %lu ns",
+			  up->row.cred.stall_ticks[0], ref_stall);
 		cr_assert_gt(ref_stall, 0);
 	}
 	done(a, b, avail);
@@ -681,8 +681,8 @@ Test(split, pfc_frames_to_another_box_wait_for_the_pump)
 	o.pfc = (struct fe_pfc_params){.xoff = 20000, .xon = 10000, .quanta = 65535};
 	for (int p = 0; p < 2; p++)
 		incast_pumped(&o, p, st[p], &up[p]);
-	cr_assert_gt(up[0].pfc.prio[0].xoff_events, 0, "the spine pauses leaf1");
-	cr_assert_eq(up[0].pfc.prio[0].xoff_events, up[1].pfc.prio[0].xoff_events,
+	cr_assert_gt(up[0].row.pfc.prio[0].xoff_events, 0, "the spine pauses leaf1");
+	cr_assert_eq(up[0].row.pfc.prio[0].xoff_events, up[1].row.pfc.prio[0].xoff_events,
 		     "the same pauses");
 	cr_assert_eq(memcmp(st[0], st[1], sizeof(st[0])), 0, "the links the same");
 }
@@ -702,8 +702,9 @@ Test(split, credit_frames_to_another_box_wait_for_the_pump)
 	o.credit = (struct fe_credit_params){.buffer = 16384};
 	for (int p = 0; p < 2; p++)
 		incast_pumped(&o, p, st[p], &up[p]);
-	cr_assert_gt(up[0].cred.stall_ticks[0], 0, "leaf1's uplink waits for credits");
-	cr_assert_eq(up[0].cred.stall_ticks[0], up[1].cred.stall_ticks[0], "the same credit waits");
+	cr_assert_gt(up[0].row.cred.stall_ticks[0], 0, "leaf1's uplink waits for credits");
+	cr_assert_eq(up[0].row.cred.stall_ticks[0], up[1].row.cred.stall_ticks[0],
+		     "the same credit waits");
 	cr_assert_eq(memcmp(st[0], st[1], sizeof(st[0])), 0, "the links the same");
 }
 
@@ -717,7 +718,9 @@ Test(split, credits_cross_the_boxes)
 Test(split, a_trunk_refuses_a_route_it_cannot_take)
 {
 	unsigned avail = rte_mempool_avail_count(pool);
-	const struct opt o = {.regime = FE_REGIME_CREDIT, .lat_ns = 300};
+	/* the credit buffer checked by every row that holds credits, a hop link's too */
+	const struct opt o = {
+		.regime = FE_REGIME_CREDIT, .lat_ns = 300, .credit = {.buffer = 16384}};
 	/* lane 7 (1 runs), origin switch 200, ingress port 99 (4 in the fabric) */
 	static const uint64_t routes[3] = {7ULL << 24 | 0 << 8 | 1, 200ULL << 16 | 0 << 8 | 1,
 					   99ULL << 8 | 1};
