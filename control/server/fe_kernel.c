@@ -50,6 +50,7 @@ struct kport {
 	uint64_t sock_packets, sock_drops; /* accumulated since the last reset */
 	uint64_t discarded;
 	const char *args; /* AF_PACKET: the port's devargs (framecnt=, framesz=, ...) */
+	uint8_t unseen;	  /* said once: its interface's counters were not found */
 };
 
 struct fe_kernel {
@@ -94,30 +95,42 @@ fe_kernel_kind_name(enum fe_kernel_kind kind)
 					  : "none";
 }
 
-static uint64_t
-sysfs_u64(const char *iface, const char *name)
-{
-	char path[128], buf[32];
-	FILE *f;
-	unsigned long long v = 0;
-
-	snprintf(path, sizeof(path), "/sys/class/net/%s/statistics/%s", iface, name);
-	f = fopen(path, "r");
-	if (f == NULL)
-		return 0;
-	if (fgets(buf, sizeof(buf), f) != NULL)
-		v = strtoull(buf, NULL, 10);
-	fclose(f);
-	return v;
-}
-
-static void
+/*
+ * Interface iface's counters, as /proc/self/net/dev has them: the network namespace this
+ * process runs in. /sys/class/net is the namespace sysfs was mounted in, which differs
+ * under `nsenter -n` (a campaign run in a container's namespace: every counter read 0
+ * there, and the edge never looked at rest). Its rx drop column is rx_dropped plus
+ * rx_missed_errors (none on veth). 0, or -1 (all 0) if iface is not there.
+ */
+static int
 netdev_read(const char *iface, struct netdev_ctr *c)
 {
-	c->rx_packets = sysfs_u64(iface, "rx_packets");
-	c->rx_dropped = sysfs_u64(iface, "rx_dropped");
-	c->tx_packets = sysfs_u64(iface, "tx_packets");
-	c->tx_dropped = sysfs_u64(iface, "tx_dropped");
+	size_t n = strlen(iface);
+	char line[512];
+	FILE *f;
+	int rc = -1;
+
+	memset(c, 0, sizeof(*c));
+	f = fopen("/proc/self/net/dev", "r");
+	if (f == NULL)
+		return -1;
+	while (rc < 0 && fgets(line, sizeof(line), f) != NULL) {
+		unsigned long long v[12];
+		const char *p = line + strspn(line, " ");
+
+		if (strncmp(p, iface, n) != 0 || p[n] != ':' ||
+		    sscanf(p + n + 1, "%llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu",
+			   &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7], &v[8], &v[9],
+			   &v[10], &v[11]) != 12)
+			continue;
+		c->rx_packets = v[1]; /* bytes, packets, errs, drop, fifo, frame, compressed, */
+		c->rx_dropped = v[3]; /* multicast; then tx: bytes, packets, errs, drop, ... */
+		c->tx_packets = v[9];
+		c->tx_dropped = v[11];
+		rc = 0;
+	}
+	fclose(f);
+	return rc;
 }
 
 const char *
@@ -407,7 +420,13 @@ fe_kernel_reset(struct fe_kernel *k)
 
 		if (kp->kind == FE_KPORT_NONE)
 			continue;
-		netdev_read(kp->iface, &kp->base);
+		if (netdev_read(kp->iface, &kp->base) < 0 && !kp->unseen) {
+			kp->unseen = 1;
+			fprintf(stderr,
+				"fabemu-dp: port %u: interface %s is not in this network "
+				"namespace's /proc/self/net/dev: its kernel counters read 0\n",
+				i, kp->iface);
+		}
 		sock_poll(kp);
 		kp->sock_packets = kp->sock_drops = 0;
 	}

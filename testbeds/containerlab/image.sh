@@ -258,6 +258,13 @@ for run in d["runs"]:
     it = sorted(i[3] for i in run["iterations"] if i[3] > 0)
     assert run["job_status"] == 0 and len(it) == 3, (run["regime"], run["job_status"], run["iterations"])
     assert run["unexplained"] == 0, (run["regime"], run["unexplained"])
+    # the node's interfaces, read in the namespace the campaign entered (nsenter -n, whose
+    # /sys is the machine's: read there, every count was 0 and the edge never at rest)
+    for p in run["counters"]["ports"]:
+        k = p["kernel"]
+        assert k["if_rx_packets"] > 400 and k["if_tx_packets"] > 400, (run["regime"], k)
+        assert k["rx_unexplained"] == 0 and k["tx_unexplained"] == 0, (run["regime"], k)
+    assert run["edge_in_flight"] == 0, (run["regime"], run["edge_in_flight"])
     assert run["hosts"][0]["tx_packets"] > 400, run["hosts"][0]
     med[run["regime"]] = it[1] / 1000
     print("  ok   campaign, regime %s: 3 transfers of 4 MiB between the containers, %.1f ms "
