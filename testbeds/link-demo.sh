@@ -24,7 +24,7 @@ done
 
 "$ROOT/testbeds/setup.sh"
 cmake -S "$ROOT" -B "$ROOT/build" >/dev/null
-cmake --build "$ROOT/build" -j"$(nproc)" >/dev/null
+cmake --build "$ROOT/build" -j"$(nproc)" --target fabemu-dp fabemuctl >/dev/null # what it runs
 . "$ROOT/testbeds/lib.sh"
 fe_init demo
 fe_hosts fed 2
