@@ -65,7 +65,7 @@ state_file() { echo "$STATE_DIR/testbed-$NAME"; }
 # by the commands run from here (the record is read whole first: a reader killed
 # halfway would lose the rest of it).
 down() {
-	local f line kind obj i comm
+	local f line kind obj i comm other
 	local -a lines
 	f=$(state_file)
 	trap '' INT TERM HUP
@@ -90,10 +90,15 @@ down() {
 			set -- $obj
 			echo "$2" >"$1" 2>/dev/null || true ;;
 		allowed)
-			# the machine's list of congestion controls, as it was before `up`, unless
-			# another testbed still runs on what was added
-			[ -n "$(ls "$STATE_DIR"/testbed-* 2>/dev/null | grep -vx "$f")" ] ||
-				sysctl -qw "net.ipv4.tcp_allowed_congestion_control=$obj" || true ;;
+			# the machine's list of congestion controls, as it was before `up`; while
+			# another testbed still runs on what was added, that one is left to put it
+			# back (its record found nothing to add: this one had added it)
+			other=$(ls "$STATE_DIR"/testbed-* 2>/dev/null | grep -vx "$f" | head -1 || true)
+			if [ -z "$other" ]; then
+				sysctl -qw "net.ipv4.tcp_allowed_congestion_control=$obj" || true
+			elif ! grep -q '^allowed ' "$other"; then
+				echo "allowed $obj" >>"$other"
+			fi ;;
 		esac
 	done
 	rm -f "$f"
