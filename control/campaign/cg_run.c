@@ -341,8 +341,9 @@ same_frames(const struct cg_host_ctr *a, const struct cg_host_ctr *b)
  * have frames unexplained that are only the reads' timing, so the moment is quiet when
  * a[] and b[] agree and nothing was in flight: tried up to CG_READS times, 100 ms apart
  * (a SCHED_FIFO task leaves others 50 ms a second), and no try begun after CG_READS_NS
- * (hosts read through `podman exec` take a second a try, and chatter of their own may
- * never leave them quiet: 20 tries were 22 s a run); the last try's if none was. Returns
+ * (hosts read through `podman exec` take a second a try: 20 tries were 22 s a run where
+ * none was quiet, which was the edge's counters read in the wrong namespace, fe_kernel.c;
+ * the budget bounds slow reads); the last try's if none was. Returns
  * the tries taken, or -1 if the dataplane did not reset.
  */
 #define CG_READS    20
