@@ -82,8 +82,14 @@ build() {
 		debootstrap --variant=minbase bookworm "$WORK/root" "$(mirror)" >"$WORK/deboot.log" 2>&1 ||
 			{ tail -5 "$WORK/deboot.log"; fail "debootstrap"; }
 		rm -rf "$WORK"/root/var/cache/apt/archives/*.deb "$WORK"/root/var/lib/apt/lists/*
+		# dpkg without an fsync a file, as Debian's own container images have it: a
+		# build's layer is written whole or not at all (the build stage's 321 packages
+		# install in 88 s instead of 100)
+		echo force-unsafe-io >"$WORK/root/etc/dpkg/dpkg.cfg.d/fabemu-unsafe-io"
 		tar -C "$WORK/root" -c . | podman import -q - "$BASE" >/dev/null
 		rm -rf "$WORK/root"
+		echo "  ok   $BASE made in $((SECONDS - t0)) s"
+		t0=$SECONDS
 	fi
 	echo "podman build: $IMAGE (Containerfile: Debian's packages, fabemu built in the image)"
 	# its build stage tagged too, so that it stays as the next build's cache while the
@@ -259,10 +265,14 @@ for run in d["runs"]:
     assert run["job_status"] == 0 and len(it) == 3, (run["regime"], run["job_status"], run["iterations"])
     assert run["unexplained"] == 0, (run["regime"], run["unexplained"])
     # the node's interfaces, read in the namespace the campaign entered (nsenter -n, whose
-    # /sys is the machine's: read there, every count was 0 and the edge never at rest)
+    # /sys is the machine's: read there, every count was 0 and the edge never at rest).
+    # The interface counts at least what the dataplane's socket read from it; one way
+    # carries the data and the other the acknowledgements (fewer: 399 in one run).
     for p in run["counters"]["ports"]:
         k = p["kernel"]
-        assert k["if_rx_packets"] > 400 and k["if_tx_packets"] > 400, (run["regime"], k)
+        assert k["if_rx_packets"] >= k["socket_packets"] > 0, (run["regime"], k)
+        assert k["if_tx_packets"] > 0, (run["regime"], k)
+    assert sum(p["kernel"]["if_rx_packets"] for p in run["counters"]["ports"]) > 400, run["counters"]
     assert run["hosts"][0]["tx_packets"] > 400, run["hosts"][0]
     med[run["regime"]] = it[1] / 1000
     print("  ok   campaign, regime %s: 3 transfers of 4 MiB between the containers, %.1f ms "
