@@ -7,12 +7,13 @@
 # EXIT trap that fe_init installs.
 
 FE_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+. "$FE_ROOT/testbeds/cc.sh" # the allowed congestion controls, shared with veth.sh
 FE_BIN=${FABEMU_BIN:-$FE_ROOT/build/bin}
 FE_DP_PID=
 FE_TB_NAME=
 FE_TMP=
 FE_DP_LOG=
-FE_CC_ALLOWED=
+FE_CC_RECORD=
 
 # python3 as PATH names it, resolved once to the interpreter it runs: a version manager's
 # shim first in PATH (pyenv's is a bash script that runs `pyenv exec`: 0.4 s a start on
@@ -43,10 +44,13 @@ fe_cleanup() {
 		done
 		"$FE_ROOT/testbeds/veth.sh" down --name "$FE_TB_NAME" || true
 	fi
-	# the machine's congestion controls as they were (fe_allow_cc), unless a veth testbed
-	# still runs on what was added
-	if [ -n "$FE_CC_ALLOWED" ] && ! ls "${FABEMU_STATE_DIR:-/run/fabemu}"/testbed-* >/dev/null 2>&1; then
-		sysctl -qw "net.ipv4.tcp_allowed_congestion_control=$FE_CC_ALLOWED" || true
+	# the machine's congestion controls as they were (fe_allow_cc), or left to a veth
+	# testbed or another test still running on what was added (cc.sh)
+	if [ -n "$FE_CC_RECORD" ] && [ -f "$FE_CC_RECORD" ]; then
+		local was
+		was=$(sed -n 's/^allowed //p' "$FE_CC_RECORD" | head -1)
+		[ -z "$was" ] || cc_release "$FE_CC_RECORD" "$was"
+		rm -f "$FE_CC_RECORD"
 	fi
 	[ -n "$FE_TMP" ] && rm -rf "$FE_TMP"
 	# DPDK 22.11 leaves its runtime directory (sockets, config) behind on exit
@@ -70,13 +74,14 @@ fe_init() {
 # fe_allow_cc ALG: let namespaces choose congestion control ALG. Only the initial namespace
 # may set one the machine does not allow (EPERM elsewhere: a fresh machine allows only
 # "reno" and its default, here bbr), so ALG is added to the list, which fe_cleanup puts back
-# (as testbeds/veth.sh does for its hosts).
+# when nothing else runs on it: testbeds/cc.sh, which testbeds/veth.sh uses for its hosts.
 fe_allow_cc() {
-	local allowed
-	allowed=$(sysctl -n net.ipv4.tcp_allowed_congestion_control)
-	grep -qw -- "$1" <<<"$allowed" && return 0
-	[ -n "$FE_CC_ALLOWED" ] || FE_CC_ALLOWED=$allowed
-	sysctl -qw "net.ipv4.tcp_allowed_congestion_control=$allowed $1"
+	if [ -z "$FE_CC_RECORD" ]; then
+		mkdir -p "$CC_STATE_DIR"
+		FE_CC_RECORD=$CC_STATE_DIR/cc-$FE_SELF-$$
+		: >"$FE_CC_RECORD"
+	fi
+	cc_allow "$1" "$FE_CC_RECORD"
 }
 
 # fe_hosts NAME N: bring up N hosts named NAME-h1..NAME-hN.

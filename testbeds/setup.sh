@@ -26,7 +26,7 @@ PKGS=(
 	clang-14 libclang-rt-14-dev               # the ASan/UBSan build and libFuzzer (tests/run.sh)
 	llvm                                      # llvm-symbolizer: sanitizer reports with file:line
 	ccache                                    # tests/run.sh compiles its three builds through it
-	podman runc debootstrap                   # the fabemu image (testbeds/containerlab/image.sh)
+	podman runc mmdebstrap                    # the fabemu image (testbeds/containerlab/image.sh)
 )
 missing=()
 for p in "${PKGS[@]}"; do

@@ -41,6 +41,7 @@
 # it): a testbed that `up` left halfway, interrupted or killed, goes with `down --name`.
 # `up` refuses to touch a namespace or interface that already exists.
 set -euo pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/cc.sh" # the allowed congestion controls, shared with tests
 
 STATE_DIR=${FABEMU_STATE_DIR:-/run/fabemu}
 NAME=fe
@@ -90,15 +91,10 @@ down() {
 			set -- $obj
 			echo "$2" >"$1" 2>/dev/null || true ;;
 		allowed)
-			# the machine's list of congestion controls, as it was before `up`; while
-			# another testbed still runs on what was added, that one is left to put it
-			# back (its record found nothing to add: this one had added it)
-			other=$(ls "$STATE_DIR"/testbed-* 2>/dev/null | grep -vx "$f" | head -1 || true)
-			if [ -z "$other" ]; then
-				sysctl -qw "net.ipv4.tcp_allowed_congestion_control=$obj" || true
-			elif ! grep -q '^allowed ' "$other"; then
-				echo "allowed $obj" >>"$other"
-			fi ;;
+			# the machine's list of congestion controls, as it was before `up`: put
+			# back, or left to another testbed or test still running on what was added
+			# (cc.sh)
+			cc_release "$f" "$obj" ;;
 		esac
 	done
 	rm -f "$f"
@@ -106,13 +102,7 @@ down() {
 
 # Hosts (non-initial namespaces) may only choose congestion controls the machine allows;
 # add ours to the list if needed, and record the list so `down` can put it back.
-allow_cc() {
-	local f=$1 allowed
-	allowed=$(sysctl -n net.ipv4.tcp_allowed_congestion_control)
-	grep -qw -- "$CC" <<<"$allowed" && return 0
-	echo "allowed $allowed" >>"$f"
-	sysctl -qw "net.ipv4.tcp_allowed_congestion_control=$allowed $CC"
-}
+allow_cc() { cc_allow "$CC" "$1"; }
 
 up() {
 	local n=$1 f i ns ifc

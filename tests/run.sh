@@ -70,44 +70,6 @@ else
 fi
 
 "$ROOT/testbeds/setup.sh"
-
-# The full suite: the container images that e2e_image tests are built beside the
-# compiles, not after them: on a new machine their build (a Debian root by debootstrap,
-# then 321 packages into the build stage) takes about 3 minutes, much of it waiting on
-# the mirror and the disk, and the compiles take 3 more. e2e_image builds them again,
-# from podman's layer cache then (seconds), and fails on what this build failed on.
-IMG_PID=
-IMG_LOG=
-image_wait() { # the images' build: done before the end-to-end tests, whose timing it would move
-	[ -n "$IMG_PID" ] || return 0
-	local rc=0 t0=$SECONDS
-	wait "$IMG_PID" || rc=$?
-	IMG_PID=
-	if [ "$rc" = 0 ]; then
-		echo "tests/run.sh: the container images built beside the compiles (waited $((SECONDS - t0)) s more):"
-		sed 's/^/  /' "$IMG_LOG"
-	else
-		echo "tests/run.sh: the container images' build failed (status $rc; e2e_image builds them again and says why):"
-		tail -20 "$IMG_LOG" | sed 's/^/  /'
-	fi
-	rm -f "$IMG_LOG"
-}
-image_stop() { # on exit, error and Ctrl-C: the build stopped (image.sh removes what it made)
-	if [ -n "$IMG_PID" ]; then
-		kill -TERM -- "-$IMG_PID" 2>/dev/null || true
-		wait "$IMG_PID" 2>/dev/null || true
-	fi
-	[ -z "$IMG_LOG" ] || rm -f "$IMG_LOG"
-}
-if [ "$QUICK" = 0 ] && [ "$#" = 0 ] && command -v podman >/dev/null && command -v debootstrap >/dev/null; then
-	trap image_stop EXIT
-	trap 'exit 130' INT
-	trap 'exit 143' TERM
-	IMG_LOG=$(mktemp /tmp/fabemu-images.XXXXXX)
-	# its own process group (setsid), so that a stop reaches podman too
-	setsid "$ROOT/testbeds/containerlab/image.sh" build >"$IMG_LOG" 2>&1 &
-	IMG_PID=$!
-fi
 # every build compiles through ccache (setup.sh installs it; its cache, ~/.cache/ccache,
 # outlives the clone): a clean clone compiles again only what changed since a run before
 launch=()
@@ -149,7 +111,6 @@ done
 sel=()
 [ "$QUICK" = 1 ] && sel=(-L quick)
 passed=0 failed=0 rc=0
-image_wait
 for b in "${builds[@]}"; do
 	echo "== $b"
 	out=$(mktemp)

@@ -146,22 +146,21 @@ fe_linkop_pfc_frame(struct fe_dp *dp, unsigned in, uint8_t prio, enum fe_pfc_eve
 			      ev == FE_PFC_XON ? 0 : p->up.pfc.cfg.quanta);
 }
 
-/* Link n's model (named name) from p, split (fe_row_setup()), its slots on socket. */
+/* A link's model (named name, i within its kind) from p, split (fe_row_setup()), its
+ * slots on socket. */
 static int
-link_setup(const struct fe_dp *dp, struct fe_link *l, unsigned n, const char *name,
+link_setup(const struct fe_dp *dp, struct fe_link *l, unsigned i, const char *name,
 	   const struct fe_link_params *p, fe_row_split_fn *split, int socket, char *err,
 	   size_t errlen)
 {
 	struct fe_link_slot *slots;
 	struct fe_link_cfg cfg;
 	const char *what;
-	unsigned i;
 
 	if (fe_link_params_check(p, &what) < 0 || fe_link_compile(p, dp->hz, &cfg) < 0) {
 		snprintf(err, errlen, "link %s: bad %s", name, what);
 		return -EINVAL;
 	}
-	(void)fe_dp_link_kind(dp, n, &i);
 	if (split != NULL && split(dp, i, &cfg, err, errlen) < 0)
 		return -EINVAL;
 	slots = rte_zmalloc_socket("fe_link", sizeof(*slots) * cfg.nslots, RTE_CACHE_LINE_SIZE,
@@ -207,9 +206,10 @@ fe_row_setup(struct fe_dp *dp, struct fe_row *r, unsigned n, const char *name,
 	struct fe_linkx_cfg c;
 	char e[300];
 	unsigned i;
+	const enum fe_link_kind k = fe_dp_link_kind(dp, n, &i);
 	int rc;
 
-	rc = link_setup(dp, &r->l, n, name, &d->link, split, socket, err, errlen);
+	rc = link_setup(dp, &r->l, i, name, &d->link, split, socket, err, errlen);
 	if (rc < 0)
 		return rc;
 	if (fe_linkx_compile(&c, d, dp->hz, e, sizeof(e)) < 0) {
@@ -218,7 +218,7 @@ fe_row_setup(struct fe_dp *dp, struct fe_row *r, unsigned n, const char *name,
 	}
 	fe_linkx_init(&r->x, &c, dp->conf.seed, n);
 	/* a host's down link feeds no switch: no pause, no credits gate it */
-	if (fe_dp_link_kind(dp, n, &i) == FE_LINK_DOWN || dp->conf.regime == FE_REGIME_LOSSY)
+	if (k == FE_LINK_DOWN || dp->conf.regime == FE_REGIME_LOSSY)
 		return 0;
 	r->l.gated = 1; /* PFC: its thresholds are derived (fe_derive.h) */
 	return dp->conf.regime == FE_REGIME_CREDIT ? cred_setup(dp, r, socket, err, errlen) : 0;

@@ -10,7 +10,7 @@
 #
 #   testbeds/containerlab/image.sh [build | test | all]    (default: all; root)
 #
-# build: a Debian 12 root by debootstrap from the archive (the mirror apt uses here),
+# build: a Debian 12 root by mmdebstrap from the archive (the mirror apt uses here),
 #        imported as localhost/fabemu-debian:12 (once), then localhost/fabemu:latest and
 #        localhost/fabemu-host:latest (podman's layer cache: a build that changed nothing
 #        takes seconds)
@@ -56,8 +56,8 @@ trap 'exit 143' TERM
 fail() { echo "image.sh: FAIL: $*" >&2; exit 1; }
 
 [ "$(id -u)" = 0 ] || fail "run as root"
-for c in podman runc debootstrap; do
-	command -v "$c" >/dev/null || fail "$c missing (apt-get install podman runc debootstrap)"
+for c in podman runc mmdebstrap; do
+	command -v "$c" >/dev/null || fail "$c missing (apt-get install podman runc mmdebstrap)"
 done
 cat >"$WORK/containers.conf" <<'EOF'
 [containers]
@@ -78,27 +78,38 @@ image_size() { podman image inspect -f '{{.Size}}' "$1" | awk '{printf "%.0f MB"
 build() {
 	local t0=$SECONDS
 	if ! podman image exists "$BASE"; then
-		echo "debootstrap: Debian 12 (bookworm, minbase) from $(mirror)"
-		debootstrap --variant=minbase bookworm "$WORK/root" "$(mirror)" >"$WORK/deboot.log" 2>&1 ||
-			{ tail -5 "$WORK/deboot.log"; fail "debootstrap"; }
-		rm -rf "$WORK"/root/var/cache/apt/archives/*.deb "$WORK"/root/var/lib/apt/lists/*
-		# dpkg without an fsync a file, as Debian's own container images have it: a
-		# build's layer is written whole or not at all (the build stage's 321 packages
-		# install in 88 s instead of 100)
-		echo force-unsafe-io >"$WORK/root/etc/dpkg/dpkg.cfg.d/fabemu-unsafe-io"
-		tar -C "$WORK/root" -c . | podman import -q - "$BASE" >/dev/null
-		rm -rf "$WORK/root"
+		echo "mmdebstrap: Debian 12 (bookworm, minbase) from $(mirror)"
+		# straight into podman as a tarball (apt's lists and downloads left out), its dpkg
+		# without an fsync a file, as Debian's own container images have it: a build's
+		# layer is written whole or not at all (the build stage's 321 packages install in
+		# 88 s instead of 100)
+		mmdebstrap --variant=minbase --dpkgopt=force-unsafe-io \
+			--hook-dir=/usr/share/mmdebstrap/hooks/merged-usr bookworm - "$(mirror)" \
+			2>"$WORK/deboot.log" | podman import -q - "$BASE" >/dev/null ||
+			{ tail -5 "$WORK/deboot.log"; fail "mmdebstrap"; }
 		echo "  ok   $BASE made in $((SECONDS - t0)) s"
 		t0=$SECONDS
 	fi
 	echo "podman build: $IMAGE (Containerfile: Debian's packages, fabemu built in the image)"
+	# the machine's compile cache, where tests/run.sh's builds went (the same sources,
+	# compiled by the same Debian compiler: found there), if the machine has one
+	local cache=() v
+	if command -v ccache >/dev/null; then
+		local dir
+		dir=$(ccache -k cache_dir 2>/dev/null) && mkdir -p "$dir" &&
+			cache=(-v "$dir:/ccache" --build-arg CCACHE_DIR=/ccache)
+		# and the locale, which ccache hashes with a compile (LANG=C.UTF-8 here)
+		for v in LANG LC_ALL LC_CTYPE LC_MESSAGES; do
+			[ -z "${!v+set}" ] || cache+=(--build-arg "$v=${!v}")
+		done
+	fi
 	# its build stage tagged too, so that it stays as the next build's cache while the
 	# stages of earlier builds, untagged, are pruned (1.2 GB each)
-	podman build --network host -f "$ROOT/testbeds/containerlab/Containerfile" --target build \
-		-t "$BUILD_IMAGE" "$ROOT" >"$WORK/build.log" 2>&1 &&
-		podman build --network host -f "$ROOT/testbeds/containerlab/Containerfile" -t "$IMAGE" \
-			"$ROOT" >>"$WORK/build.log" 2>&1 || { tail -20 "$WORK/build.log"; fail "podman build"; }
-	echo "  ok   $IMAGE built in $((SECONDS - t0)) s ($(image_size "$IMAGE"); $(grep -o 'ccache [A-Z][a-z]*: *[0-9]*' "$WORK/build.log" |
+	podman build --network host "${cache[@]}" -f "$ROOT/testbeds/containerlab/Containerfile" \
+		--target build -t "$BUILD_IMAGE" "$ROOT" >"$WORK/build.log" 2>&1 &&
+		podman build --network host "${cache[@]}" -f "$ROOT/testbeds/containerlab/Containerfile" \
+			-t "$IMAGE" "$ROOT" >>"$WORK/build.log" 2>&1 || { tail -20 "$WORK/build.log"; fail "podman build"; }
+	echo "  ok   $IMAGE built in $((SECONDS - t0)) s ($(image_size "$IMAGE"); $(grep -o 'ccache [A-Z][a-z]*: *[0-9][0-9]*' "$WORK/build.log" |
 		sed 's/: */ /' | paste -sd, - | sed 's/,/, /g' | grep . || echo 'no compile: cached'))"
 	t0=$SECONDS
 	podman build --network host -f "$ROOT/testbeds/containerlab/Containerfile.host" \

@@ -59,7 +59,11 @@ $VETH down --name tbm
 # allowed congestion controls, and the first to go down: the list is put back when the
 # last goes (a leak before: the second found cubic there and recorded nothing)
 allowed=$(sysctl -n net.ipv4.tcp_allowed_congestion_control)
-cleanup_cc() { cleanup_foreign; $VETH down --name tbp 2>/dev/null || true; $VETH down --name tbq 2>/dev/null || true; sysctl -qw "net.ipv4.tcp_allowed_congestion_control=$allowed"; }
+cleanup_cc() {
+	cleanup_foreign
+	for t in tbp tbq tbr tbs; do $VETH down --name $t 2>/dev/null || true; done
+	sysctl -qw "net.ipv4.tcp_allowed_congestion_control=$allowed"
+}
 trap 'rc=$?; cleanup_cc; (exit $rc); fe_cleanup' EXIT
 sysctl -qw "net.ipv4.tcp_allowed_congestion_control=reno"
 $VETH up 1 --name tbp
@@ -70,6 +74,27 @@ $VETH down --name tbp
 $VETH down --name tbq
 [ "$(sysctl -n net.ipv4.tcp_allowed_congestion_control)" = reno ] ||
 	fe_fail "both down: allowed $(sysctl -n net.ipv4.tcp_allowed_congestion_control), not reno as before"
-sysctl -qw "net.ipv4.tcp_allowed_congestion_control=$allowed"
 echo "  ok   two testbeds at once: the allowed congestion controls put back by the last down"
+# a test that makes namespaces of its own (lib.sh: fe_allow_cc) beside a testbed, each
+# going first: the list put back when the last goes. Before (two ways of doing it), a test
+# that went first left cubic allowed for good, and a testbed that went first put the list
+# back under a test still running on cubic.
+child() { # SCRIPT: run as a test of its own (lib.sh, fe_init), its status returned
+	printf '%s\n' 'set -euo pipefail' ". $FE_ROOT/testbeds/lib.sh" 'fe_init testbed-cc' \
+		"VETH=$VETH" "$1" >"$FE_TMP/child.sh"
+	bash "$FE_TMP/child.sh"
+}
+now() { sysctl -n net.ipv4.tcp_allowed_congestion_control; }
+child 'fe_allow_cc cubic; $VETH up 1 --name tbr' || fe_fail "the test beside testbed tbr: status $?"
+[ "$(now)" = "reno cubic" ] || fe_fail "a test gone, testbed tbr up: allowed $(now)"
+$VETH down --name tbr
+[ "$(now)" = reno ] || fe_fail "the test gone, then testbed tbr: allowed $(now), not reno as before"
+child '$VETH up 1 --name tbs; fe_allow_cc cubic; $VETH down --name tbs
+	[ "$(sysctl -n net.ipv4.tcp_allowed_congestion_control)" = "reno cubic" ] ||
+		fe_fail "testbed tbs gone under a test on cubic: allowed $(sysctl -n net.ipv4.tcp_allowed_congestion_control)"' ||
+	fe_fail "the test around testbed tbs: status $?"
+[ "$(now)" = reno ] || fe_fail "testbed tbs gone, then the test: allowed $(now), not reno as before"
+ls /run/fabemu/cc-* 2>/dev/null && fe_fail "a test's record left behind"
+sysctl -qw "net.ipv4.tcp_allowed_congestion_control=$allowed"
+echo "  ok   a test beside a testbed, each going first: the list put back by the last"
 echo "testbed: passed"
