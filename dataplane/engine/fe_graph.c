@@ -142,9 +142,7 @@ fe_graph_create(struct fe_dp *dp, const struct fe_graph_conf *c, int socket, cha
 		 * a trunk's share of its delay is the other box's */
 		rc = fe_row_setup(dp, &h->row, fe_dp_link_id(dp, FE_LINK_HOP, i), h->name,
 				  &c->def[i], fe_trunk_split_delay, socket, err, errlen);
-		if (rc == -ENOMEM)
-			goto nomem;
-		if (rc < 0)
+		if (rc < 0) /* its message names the link, out of memory too */
 			return rc;
 		fe_express_init(&h->xq, h->xs, FE_HL_EXPRESS);
 		fe_link_pool_join(&h->row.l, &g->pool[h->from]);

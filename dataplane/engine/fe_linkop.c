@@ -176,22 +176,23 @@ link_setup(const struct fe_dp *dp, struct fe_link *l, unsigned i, const char *na
 /* Credit regime: the credits r's sender holds for the fabric's buffer, per lane (their
  * return: derived with the rest, fe_derive.h). */
 static int
-cred_setup(const struct fe_dp *dp, struct fe_row *r, int socket, char *err, size_t errlen)
+cred_setup(const struct fe_dp *dp, struct fe_row *r, const char *name, int socket, char *err,
+	   size_t errlen)
 {
 	const struct fe_credit_params *c = &dp->conf.credit;
 	uint32_t blocks = (uint32_t)(c->buffer / FE_CREDIT_BLOCK);
 	struct fe_credit_ret *ring;
+	uint32_t n;
 
 	if (blocks == 0 || blocks > (1U << 20)) {
 		snprintf(err, errlen, "credit buffer %" PRIu64 " B: allowed 64 B to 64 MiB",
 			 c->buffer);
 		return -EINVAL;
 	}
-	ring = rte_zmalloc_socket("fe_credit",
-				  sizeof(*ring) * fe_credit_ring_size(blocks, dp->conf.lanes),
-				  RTE_CACHE_LINE_SIZE, socket);
+	n = fe_credit_ring_size(blocks, dp->conf.lanes);
+	ring = rte_zmalloc_socket("fe_credit", sizeof(*ring) * n, RTE_CACHE_LINE_SIZE, socket);
 	if (ring == NULL) {
-		snprintf(err, errlen, "out of memory for credits");
+		snprintf(err, errlen, "link %s: out of memory for %u credit returns", name, n);
 		return -ENOMEM;
 	}
 	fe_credit_init(&r->cred, blocks, dp->conf.lanes, 0, ring);
@@ -221,7 +222,8 @@ fe_row_setup(struct fe_dp *dp, struct fe_row *r, unsigned n, const char *name,
 	if (k == FE_LINK_DOWN || dp->conf.regime == FE_REGIME_LOSSY)
 		return 0;
 	r->l.gated = 1; /* PFC: its thresholds are derived (fe_derive.h) */
-	return dp->conf.regime == FE_REGIME_CREDIT ? cred_setup(dp, r, socket, err, errlen) : 0;
+	return dp->conf.regime == FE_REGIME_CREDIT ? cred_setup(dp, r, name, socket, err, errlen)
+						   : 0;
 }
 
 void

@@ -327,6 +327,21 @@ Test(split, a_delay_shorter_than_the_real_link_is_refused)
 		  "%s", err);
 }
 
+/* A link that memory cannot hold is refused by its name and what it could not hold
+ * (before: "out of memory for credits", or for a link between switches "out of memory
+ * for the topology"): under credits with a 64 MiB buffer, each row that holds credits
+ * (the hosts' up links, the links between switches) keeps 2^21 returns, 32 MiB, and the
+ * 8 of them do not fit in the test's 256 MiB (here a link between switches ran out:
+ * "link spine1>leaf1: out of memory for 262144 link slots"). */
+Test(split, a_link_out_of_memory_is_named)
+{
+	const struct opt o = {.regime = FE_REGIME_CREDIT, .credit = {.buffer = 64 << 20}};
+	char err[256];
+
+	cr_assert_null(engine(0, &o, err, sizeof(err)));
+	cr_assert(strncmp(err, "link ", 5) == 0 && strstr(err, ": out of memory for "), "%s", err);
+}
+
 /* RCCC, alone or with NSCC, is refused on a fabric split across boxes (a receiver on
  * another box does not see the pull target kept with the sender's copy), naming the cc. */
 Test(split, rccc_is_refused_across_the_boxes)
