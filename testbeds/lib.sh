@@ -46,12 +46,7 @@ fe_cleanup() {
 	fi
 	# the machine's congestion controls as they were (fe_allow_cc), or left to a veth
 	# testbed or another test still running on what was added (cc.sh)
-	if [ -n "$FE_CC_RECORD" ] && [ -f "$FE_CC_RECORD" ]; then
-		local was
-		was=$(sed -n 's/^allowed //p' "$FE_CC_RECORD" | head -1)
-		[ -z "$was" ] || cc_release "$FE_CC_RECORD" "$was"
-		rm -f "$FE_CC_RECORD"
-	fi
+	[ -z "$FE_CC_RECORD" ] || cc_leave "$FE_CC_RECORD" || true
 	[ -n "$FE_TMP" ] && rm -rf "$FE_TMP"
 	# DPDK 22.11 leaves its runtime directory (sockets, config) behind on exit
 	[ -n "${FE_SELF:-}" ] && rm -rf "/var/run/dpdk/fe-$FE_SELF" "/run/fabemu/fe-$FE_SELF.sock"

@@ -90,14 +90,13 @@ down() {
 		setting)
 			set -- $obj
 			echo "$2" >"$1" 2>/dev/null || true ;;
-		allowed)
-			# the machine's list of congestion controls, as it was before `up`: put
-			# back, or left to another testbed or test still running on what was added
-			# (cc.sh)
-			cc_release "$f" "$obj" ;;
+		allowed) ;; # below, with the record
 		esac
 	done
-	rm -f "$f"
+	# the record goes, and with it the machine's list of congestion controls as it was
+	# before `up`: put back, or left to another testbed or test still running on what
+	# was added (cc.sh)
+	cc_leave "$f"
 }
 
 # Hosts (non-initial namespaces) may only choose congestion controls the machine allows;

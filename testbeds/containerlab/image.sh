@@ -81,12 +81,16 @@ build() {
 		echo "mmdebstrap: Debian 12 (bookworm, minbase) from $(mirror)"
 		# straight into podman as a tarball (apt's lists and downloads left out), its dpkg
 		# without an fsync a file, as Debian's own container images have it: a build's
-		# layer is written whole or not at all (the build stage's 321 packages install in
-		# 88 s instead of 100)
+		# layer is written whole or not at all (the build stage's packages, 321 of them
+		# then, installed in 88 s instead of 100)
 		mmdebstrap --variant=minbase --dpkgopt=force-unsafe-io \
 			--hook-dir=/usr/share/mmdebstrap/hooks/merged-usr bookworm - "$(mirror)" \
-			2>"$WORK/deboot.log" | podman import -q - "$BASE" >/dev/null ||
-			{ tail -5 "$WORK/deboot.log"; fail "mmdebstrap"; }
+			2>"$WORK/deboot.log" | podman import -q - "$BASE" >/dev/null || {
+			# whatever podman imported of a root that failed: not a base for later runs
+			podman rmi -f "$BASE" >/dev/null 2>&1 || true
+			tail -5 "$WORK/deboot.log"
+			fail "mmdebstrap"
+		}
 		echo "  ok   $BASE made in $((SECONDS - t0)) s"
 		t0=$SECONDS
 	fi

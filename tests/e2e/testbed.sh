@@ -61,7 +61,8 @@ $VETH down --name tbm
 allowed=$(sysctl -n net.ipv4.tcp_allowed_congestion_control)
 cleanup_cc() {
 	cleanup_foreign
-	for t in tbp tbq tbr tbs; do $VETH down --name $t 2>/dev/null || true; done
+	for t in tbp tbq tbr tbs tbk; do $VETH down --name $t 2>/dev/null || true; done
+	rm -f "$CC_STATE_DIR"/cc-killed-*
 	sysctl -qw "net.ipv4.tcp_allowed_congestion_control=$allowed"
 }
 trap 'rc=$?; cleanup_cc; (exit $rc); fe_cleanup' EXIT
@@ -94,7 +95,19 @@ child '$VETH up 1 --name tbs; fe_allow_cc cubic; $VETH down --name tbs
 		fe_fail "testbed tbs gone under a test on cubic: allowed $(sysctl -n net.ipv4.tcp_allowed_congestion_control)"' ||
 	fe_fail "the test around testbed tbs: status $?"
 [ "$(now)" = reno ] || fe_fail "testbed tbs gone, then the test: allowed $(now), not reno as before"
-ls /run/fabemu/cc-* 2>/dev/null && fe_fail "a test's record left behind"
-sysctl -qw "net.ipv4.tcp_allowed_congestion_control=$allowed"
+ls "$CC_STATE_DIR"/cc-* 2>/dev/null && fe_fail "a test's record left behind"
 echo "  ok   a test beside a testbed, each going first: the list put back by the last"
+# a test killed before its cleanup (ctest's timeout) leaves its record: the next to go
+# takes it as gone (its process is), and puts the list back (before, every later holder
+# handed its list to the dead record, and the list stayed as it was for good)
+sh -c 'exit 0' &
+dead=$!
+wait "$dead"
+echo "allowed reno" >"$CC_STATE_DIR/cc-killed-$dead"
+$VETH up 1 --name tbk
+$VETH down --name tbk
+[ "$(now)" = reno ] || fe_fail "a killed test's record, then testbed tbk: allowed $(now), not reno as before"
+[ ! -e "$CC_STATE_DIR/cc-killed-$dead" ] || fe_fail "the killed test's record left behind"
+sysctl -qw "net.ipv4.tcp_allowed_congestion_control=$allowed"
+echo "  ok   a killed test's record: taken as gone, the list put back"
 echo "testbed: passed"

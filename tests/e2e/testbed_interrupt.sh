@@ -15,9 +15,12 @@ FAKE=$FE_TMP/bin
 M=$FE_TMP/marks
 mkdir -p "$FAKE" "$M"
 
-kthreads() { # every kernel thread's cores
+kthreads() { # every kernel thread's cores (one that ended between ps and taskset, left
+	# out: a kworker's "0" before and nothing after once failed the check below)
+	local pid c
 	for pid in $(ps -eo pid=,ppid= | awk '$2 == 2 {print $1}'); do
-		echo "$pid $(taskset -pc "$pid" 2>/dev/null | awk -F': ' '{print $2}')"
+		c=$(taskset -pc "$pid" 2>/dev/null | awk -F': ' '{print $2}')
+		[ -z "$c" ] || echo "$pid $c"
 	done
 }
 settings() {
