@@ -305,8 +305,10 @@ PY
 	echo "  ok   $out"
 	avg=$(ping_through 8972)
 	delay_ok "$avg"
+	# (failed once, 2026-12-06, the port lines not among the log's last 12: printed now)
 	node_log 1000 | grep -qx 'fabemu-node: port 0: eth1, MTU 9000' ||
-		fail "fabemu-node did not read eth1's MTU again: $(node_log 12)"
+		fail "fabemu-node did not read eth1's MTU again: the node's port lines: $(node_log 1000 |
+			grep -a 'port 0' | tail -4 | paste -sd '|' -); its log's end: $(node_log 12)"
 	echo "  ok   released: the node's fabemu-dp runs again, at the links' MTU now (9000): 9000-byte pings $avg ms"
 }
 
