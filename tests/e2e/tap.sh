@@ -35,7 +35,7 @@ tap_cleanup() {
 	done
 }
 # the namespaces go after the dataplane (which holds the TAPs), then fe_cleanup's part
-trap 'rc=$?; tap_cleanup; (exit $rc); fe_cleanup' EXIT
+trap 'rc=$?; set +e; tap_cleanup; (exit $rc); fe_cleanup' EXIT
 ns() { local i=$1; shift; ip netns exec "${NS[$i]}" "$@"; }
 vdevs() { echo "--vdev=net_tap0,iface=${IF[0]} --vdev=net_tap1,iface=${IF[1]}"; }
 tap_eal() { echo "$(fe_eal) --log-level=pmd.net.tap:error"; }

@@ -7,7 +7,7 @@ fe_init testbed
 VETH=$FE_ROOT/testbeds/veth.sh
 foreign=tbx-h2
 cleanup_foreign() { ip netns del $foreign 2>/dev/null || true; $VETH down --name tbm 2>/dev/null || true; }
-trap 'rc=$?; cleanup_foreign; (exit $rc); fe_cleanup' EXIT # fe_cleanup exits with rc
+trap 'rc=$?; set +e; cleanup_foreign; (exit $rc); fe_cleanup' EXIT # fe_cleanup exits with rc
 
 fe_hosts tbt 3
 for i in 1 2 3; do
@@ -65,7 +65,7 @@ cleanup_cc() {
 	rm -f "$CC_STATE_DIR"/cc-killed-*
 	sysctl -qw "net.ipv4.tcp_allowed_congestion_control=$allowed"
 }
-trap 'rc=$?; cleanup_cc; (exit $rc); fe_cleanup' EXIT
+trap 'rc=$?; set +e; cleanup_cc; (exit $rc); fe_cleanup' EXIT
 sysctl -qw "net.ipv4.tcp_allowed_congestion_control=reno"
 $VETH up 1 --name tbp
 $VETH up 1 --name tbq
