@@ -11,17 +11,18 @@
 # there records nothing. The last holder to go puts the list back: one going while others
 # remain hands its record to one of them. A test's record whose process is gone (killed
 # before its cleanup) is taken as gone with it. Adding and going each hold a lock
-# (cc.lock), so that holders going at once lose nothing.
+# (on the state directory itself), so that holders going at once lose nothing.
 #
 # Sourced by veth.sh and lib.sh; needs bash.
 
 CC_STATE_DIR=${FABEMU_STATE_DIR:-/run/fabemu}
 
-# cc_locked CMD...: CMD run holding the lock on the list and the records.
+# cc_locked CMD...: CMD run holding the lock on the list and the records: the state
+# directory's own (flock on the directory: no lock file to leave behind).
 cc_locked() {
 	local fd rc=0
 	mkdir -p "$CC_STATE_DIR"
-	exec {fd}>"$CC_STATE_DIR/cc.lock"
+	exec {fd}<"$CC_STATE_DIR"
 	flock "$fd"
 	"$@" || rc=$?
 	exec {fd}>&-
