@@ -66,7 +66,7 @@ state_file() { echo "$STATE_DIR/testbed-$NAME"; }
 # by the commands run from here (the record is read whole first: a reader killed
 # halfway would lose the rest of it).
 down() {
-	local f line kind obj i comm other
+	local f line kind obj i comm
 	local -a lines
 	f=$(state_file)
 	trap '' INT TERM HUP
