@@ -353,6 +353,11 @@ struct cg_owner {
 	char root[PATH_MAX], out[PATH_MAX];
 };
 #define CG_STATE_DIR "/run/fabemu"
+/* OpenMPI's session directories for a runner's MPI job on its veth testbed (TMPDIR of
+ * mpirun and its daemons; by default /tmp/ompi.HOST.UID, which a job that is stopped
+ * leaves): removed when the job ends, and with what a dead runner left; %s is the
+ * testbed's name */
+#define CG_MPI_DIR CG_STATE_DIR "/mpi-%s"
 
 struct cg_run {
 	const struct cg_campaign *c;

@@ -356,6 +356,7 @@ mpi_command(FILE *f, const struct cg_run *r, unsigned ranks, const char *hook,
 	const struct cg_campaign *c = r->c;
 	char hosts[CG_MAX_HOSTS * (CG_HOST_NAME + 1)] = "", nets[32];
 	char agent[CG_MAX_HOSTS * 300] = "", name[CG_HOST_NAME], run[4 * PATH_MAX + 2048];
+	char tmp[sizeof(CG_MPI_DIR) + sizeof(r->testbed)] = "";
 	char qa[4 * sizeof(agent) + 3], *inner, *mid;
 	size_t nh = 0, na = 0;
 	int rc = -1;
@@ -369,6 +370,10 @@ mpi_command(FILE *f, const struct cg_run *r, unsigned ranks, const char *hook,
 	}
 	hosts_subnet(c, ranks, nets, sizeof(nets));
 	cg_quote(qa, sizeof(qa), agent);
+	/* the session directories in one of the runner's own, on a veth testbed (the hosts
+	 * share this file system), which goes when the job ends (cg_run_job) */
+	if (c->tb != CG_TB_HOSTS)
+		snprintf(tmp, sizeof(tmp), CG_MPI_DIR, r->testbed);
 	if ((size_t)snprintf(
 		    run, sizeof(run),
 		    "hostname %s && exec mpirun --host %s -np %u --mca plm_rsh_agent "
@@ -385,9 +390,11 @@ mpi_command(FILE *f, const struct cg_run *r, unsigned ranks, const char *hook,
 	if (inner && mid) {
 		cg_quote(inner, 4 * sizeof(run) + 3, run);
 		snprintf(mid, 4 * sizeof(run) + sizeof(qa) + 256,
-			 "exec env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1%s%s "
-			 "unshare --uts sh -c %s",
-			 agent[0] ? " FE_AGENT_HOSTS=" : "", agent[0] ? qa : "", inner);
+			 "%s%s%sexec env%s%s OMPI_ALLOW_RUN_AS_ROOT=1 "
+			 "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1%s%s unshare --uts sh -c %s",
+			 tmp[0] ? "mkdir -p " : "", tmp, tmp[0] ? " && " : "",
+			 tmp[0] ? " TMPDIR=" : "", tmp, agent[0] ? " FE_AGENT_HOSTS=" : "",
+			 agent[0] ? qa : "", inner);
 		rc = on_host(f, r, 1, mid);
 	}
 	free(inner);
@@ -709,5 +716,8 @@ cg_run_job(struct cg_run *r, const struct cg_regime *g, unsigned rep, const char
 	 * stopped: once it stopped */
 	jr->end_ns = done ? jr->eof_ns : cg_now_ns(CLOCK_REALTIME);
 	cg_stop_beside(r);
+	/* what the MPI job's daemons left, once none runs (mpi_command) */
+	if (r->c->allreduce && !r->c->torch && r->c->tb != CG_TB_HOSTS)
+		cg_sh("/dev/null", "rm -rf '" CG_MPI_DIR "'", r->testbed);
 	jr->stop_ns = cg_now_ns(CLOCK_MONOTONIC) - t;
 }

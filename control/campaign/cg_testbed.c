@@ -379,7 +379,7 @@ cg_record_clean(const char *path, const struct cg_owner *o, const char *who)
 		else
 			cg_sh(log, "'%s/testbeds/veth.sh' mtu 1500 --name %s", o->root, o->testbed);
 	}
-	cg_sh(log, "rm -rf '/var/run/dpdk/%s'", o->prefix);
+	cg_sh(log, "rm -rf '/var/run/dpdk/%s' '" CG_MPI_DIR "'", o->prefix, o->testbed);
 	unlink(o->sock);
 	/* a split regime's other boxes (cg_dataplane.c): their namespaces (their trunks go
 	 * with them), DPDK directories and sockets */

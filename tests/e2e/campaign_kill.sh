@@ -50,8 +50,11 @@ left_of() { # PID: what a runner made that is still there
 	{
 		ip netns list | awk '{print $1}' | grep "^$tb-h" || true
 		ip -o link show | awk -F': ' '{print $2}' | cut -d@ -f1 | grep -E "^$tb-(h[0-9]+|br)$" || true
+		# and OpenMPI's session directories, which a killed job's daemons leave (its own
+		# under the runner's mpi-TESTBED; by default, /tmp/ompi.HOST.UID, its hosts' names)
 		for f in /run/fabemu/testbed-$tb /run/fabemu/campaign-$pid.run \
-			/run/fabemu/campaign-$pid.sock /var/run/dpdk/fe-campaign-$pid; do
+			/run/fabemu/campaign-$pid.sock /var/run/dpdk/fe-campaign-$pid \
+			/run/fabemu/mpi-$tb /tmp/ompi.$tb-h*; do
 			[ ! -e "$f" ] || echo "$f"
 		done
 	} | tr '\n' ' '
@@ -87,6 +90,10 @@ start() {
 	for n in fabemu-dp iperf3 mpirun fe-allreduce; do
 		grep -qw -- "$n" <<<"$names" || fe_fail "no $n among the runner's processes: $names"
 	done
+	# OpenMPI's session directories in the runner's own (each host's: the ranks')
+	local mpi
+	mpi=$(ls -d "/run/fabemu/mpi-$(tb_of "$PID")"/ompi.* 2>/dev/null | wc -l)
+	[ "$mpi" = 3 ] || fe_fail "OpenMPI's session directories: $mpi in /run/fabemu/mpi-$(tb_of "$PID"), not 3"
 	echo "  runner $PID: $(wc -w <<<"$PROCS") processes ($names), watchdog $WD"
 }
 named() { # COMM: those of $PROCS that run COMM
@@ -112,7 +119,7 @@ gone "the watchdog" 20 "$WD"
 [ -z "$(left_of "$PID")" ] || fe_fail "left behind: $(left_of "$PID")"
 grep -q "campaign runner $PID is gone; its watchdog removed what it left" "$T/a.out" ||
 	fe_fail "the watchdog did not say what it did: $(tail -3 "$T/a.out")"
-echo "  ok   no namespace, veth, record, socket or DPDK directory left"
+echo "  ok   no namespace, veth, record, socket, DPDK or MPI session directory left"
 out=$("$CTL" testbed clean 2>&1) || fe_fail "testbed clean failed: $out"
 ! grep -q "runner $PID " <<<"$out" || fe_fail "testbed clean found something of runner $PID: $out"
 
@@ -135,7 +142,7 @@ grep -q "removed what 1 campaign runner(s) that are gone left" <<<"$out" || fe_f
 echo "$out" | sed 's/^/  /'
 gone "every process of the runner" 5 $(tr ' ' '\n' <<<"$PROCS" | grep -vx "$WD")
 [ -z "$(left_of "$PID")" ] || fe_fail "left behind after testbed clean: $(left_of "$PID")"
-echo "  ok   no namespace, veth, record, socket or DPDK directory left"
+echo "  ok   no namespace, veth, record, socket, DPDK or MPI session directory left"
 
 echo "SIGKILL of the runner and its watchdog: the next campaign run removes what they left"
 start c
