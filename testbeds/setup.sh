@@ -25,7 +25,7 @@ PKGS=(
 	valgrind                                  # the packet-rate benchmark's instruction counts
 	clang-14 libclang-rt-14-dev               # the ASan/UBSan build and libFuzzer (tests/run.sh)
 	llvm                                      # llvm-symbolizer: sanitizer reports with file:line
-	ccache                                    # tests/run.sh compiles its three builds through it
+	ccache                                    # tests/run.sh compiles its two builds through it
 	podman runc mmdebstrap                    # the fabemu image (testbeds/containerlab/image.sh)
 )
 missing=()
