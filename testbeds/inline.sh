@@ -103,8 +103,8 @@ check_nic() {
 	[ "$dr" = vfio-pci ] && die "PCI device $a is already bound to vfio-pci (by whom? $0 status)"
 	ifc=$(dev_ifname "$a")
 	[ -n "$ifc" ] || return 0
-	if ip route show default 2>/dev/null | grep -qw "dev $ifc" ||
-		ip -6 route show default 2>/dev/null | grep -qw "dev $ifc"; then
+	if ip route show default 2>/dev/null | grep -w "dev $ifc" >/dev/null ||
+		ip -6 route show default 2>/dev/null | grep -w "dev $ifc" >/dev/null; then
 		[ "$FORCE" = 1 ] || die "$a ($ifc) carries the default route: it looks like this machine's own link; not unbinding it (--force to insist)"
 	fi
 	local cidr
@@ -194,7 +194,7 @@ up() {
 		mtu=- st=down
 		if [ -n "$ifc" ]; then
 			mtu=$(cat "$SYSFS/class/net/$ifc/mtu" 2>/dev/null || ip -o link show dev "$ifc" | sed -n 's/.* mtu \([0-9]*\).*/\1/p')
-			ip -o link show dev "$ifc" 2>/dev/null | grep -q '<[^>]*\bUP\b' && st=up
+			ip -o link show dev "$ifc" 2>/dev/null | grep '<[^>]*\bUP\b' >/dev/null && st=up
 		fi
 		record "nic $a ${dr} ${ifc:--} $mtu $st"
 		if [ -n "$ifc" ]; then

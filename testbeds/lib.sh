@@ -26,6 +26,11 @@ python3() { "$FE_PYTHON" "$@"; }
 
 fe_log() { printf '%s: %s\n' "$FE_SELF" "$*" >&2; }
 fe_fail() { fe_log "FAIL: $*"; exit 1; }
+# CMD | fe_grep_q [GREP-ARGS] PATTERN: whether CMD printed a line that matches, as `grep -q`,
+# but reading all of CMD's output: under pipefail, `CMD | grep -q` fails when grep stops
+# at its match and CMD, still writing, dies of SIGPIPE (status 141): a check that found
+# its line failed (e2e_image, twice). tests/tools/check-scripts.sh keeps `| grep -q` out.
+fe_grep_q() { grep "$@" >/dev/null; }
 
 fe_cleanup() {
 	local rc=$?
@@ -187,7 +192,7 @@ fe_iperf() {
 	local from=$1 to=$2 secs=$3 port=${FE_IPERF_PORT:-$((5201 + RANDOM % 500))} out
 	shift 3
 	fe_ns "$to" iperf3 -s -1 -p "$port" >/dev/null 2>&1 &
-	for _ in $(seq 50); do fe_ns "$to" ss -ltn | grep -q ":$port " && break; sleep 0.05; done
+	for _ in $(seq 50); do fe_ns "$to" ss -ltn | fe_grep_q ":$port " && break; sleep 0.05; done
 	out=$(fe_ns "$from" iperf3 -c "$(fe_ip "$to")" -p "$port" -t "$secs" -J "$@") ||
 		fe_fail "iperf3 from host $from to host $to (port $port) failed: $(echo "$out" | grep '"error"')"
 	wait 2>/dev/null || true

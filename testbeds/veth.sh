@@ -111,7 +111,7 @@ up() {
 	[ -e "$f" ] && die "testbed '$NAME' is already up ($f); run: $0 down --name $NAME"
 	for i in $(seq 1 "$n"); do
 		ns="$NAME-h$i"
-		ip netns list | awk '{print $1}' | grep -qx "$ns" &&
+		ip netns list | awk '{print $1}' | grep -x "$ns" >/dev/null &&
 			die "namespace '$ns' exists and was not made by this testbed; not touching it"
 		ip link show "$ns" >/dev/null 2>&1 &&
 			die "interface '$ns' exists and was not made by this testbed; not touching it"

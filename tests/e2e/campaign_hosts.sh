@@ -42,7 +42,7 @@ trap 'rc=$?; set +e; hosts_down; (exit $rc); fe_cleanup' EXIT
 fe_allow_cc cubic
 for i in 1 2 3; do
 	ns=$P-$i
-	ip netns list | awk '{print $1}' | grep -qx "$ns" && fe_fail "namespace $ns exists"
+	ip netns list | awk '{print $1}' | fe_grep_q -x "$ns" && fe_fail "namespace $ns exists"
 	ip link show "$ns" >/dev/null 2>&1 && fe_fail "interface $ns exists"
 	echo "netns $ns" >>"$MADE"
 	ip netns add "$ns"

@@ -128,7 +128,7 @@ start b
 out=$("$CTL" testbed clean) || fe_fail "testbed clean failed: $out"
 grep -q "campaign runner $PID is running (testbed $(tb_of "$PID")): left alone" <<<"$out" ||
 	fe_fail "testbed clean said: $out"
-ip netns list | grep -q "^$(tb_of "$PID")-h1" || fe_fail "testbed clean removed a live runner's hosts"
+ip netns list | fe_grep_q "^$(tb_of "$PID")-h1" || fe_fail "testbed clean removed a live runner's hosts"
 before=$(grep -c 'iteration ' "$T/b.out")
 sleep 1
 [ "$(grep -c 'iteration ' "$T/b.out")" -gt "$before" ] || fe_fail "the live campaign stopped iterating"

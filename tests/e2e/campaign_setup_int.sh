@@ -61,7 +61,7 @@ WQ=$(cat /sys/devices/virtual/workqueue/cpumask)
 echo "SIGINT while the testbed is being built"
 PATH="$T/bin:$PATH" "$CTL" campaign run "$T/int.yaml" --out "$T/out" >"$T/out.log" 2>&1 &
 PID=$!
-has_h1() { ip netns list | awk '{print $1}' | grep -qx "$(tb)-h1"; }
+has_h1() { ip netns list | awk '{print $1}' | fe_grep_q -x "$(tb)-h1"; }
 for _ in $(seq 200); do has_h1 && break; sleep 0.02; done
 has_h1 || { cat "$T/out.log"; fe_fail "the testbed was not being built"; }
 kill -INT "$PID"

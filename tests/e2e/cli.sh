@@ -23,7 +23,7 @@ for s in all up down N N.up N.down fabric A-B 'A>B'; do
 	grep -qx -- "$s" <<<"$sels" || fe_fail "fabemu-dp --help: --link's selectors (SEL) lack $s"
 done
 sed -n '/^  --switch-buffer/,/^  --seed/p' <<<"$out" | tr -s ' \n' ' ' |
-	grep -qF -- "--topology each switch has one of its own" ||
+	fe_grep_q -F -- "--topology each switch has one of its own" ||
 	fe_fail "fabemu-dp --help: --switch-buffer does not say each switch has its own"
 v=$("$FE_BIN/fabemu-dp" --version)
 grep -qE '^fabemu-dp [0-9][^ ]* \(DPDK [0-9][^ ]*\)$' <<<"$v" || fe_fail "--version: $v"
@@ -46,7 +46,7 @@ echo "  ok   README.md's options table has every option of --help"
 nic_help=$(sed -n '/^  --nic SPEC/,/^  --topology/p' <<<"$out")
 for cc in off dcqcn ib nscc rccc; do
 	grep -qE -- "cc=([a-z]+\|)*$cc(\||[ ,])" <<<"$nic_help" || fe_fail "fabemu-dp --help: --nic's cc= lacks $cc"
-	grep -E -- '^\| `--nic SPEC`' "$FE_ROOT/README.md" | grep -qF -- "\`$cc\`" ||
+	grep -E -- '^\| `--nic SPEC`' "$FE_ROOT/README.md" | fe_grep_q -F -- "\`$cc\`" ||
 		fe_fail "README.md: the --nic row's cc= lacks $cc"
 done
 echo "  ok   --help and README.md name every cc= of --nic"
@@ -374,7 +374,7 @@ for bad in "--secs 0:bad --secs '0'" "--cpu x:bad --cpu 'x'" "--min-gap 5:bad --
 	out=$("$FE_BIN/fe-cpufloor" ${bad%%:*} 2>&1) || rc=$?
 	[ "$rc" = 2 ] && grep -qF -- "${bad#*:}" <<<"$out" || fe_fail "fe-cpufloor ${bad%%:*}: exit $rc, $out"
 done
-"$FE_BIN/fe-cpufloor" --help | grep -q -- --peer || fe_fail "fe-cpufloor --help"
+"$FE_BIN/fe-cpufloor" --help | fe_grep_q -- --peer || fe_fail "fe-cpufloor --help"
 if [ "$(nproc)" -ge 2 ]; then
 	out=$("$FE_BIN/fe-cpufloor" --cpu 0 --peer 1 --secs 0.2)
 	grep -qE '^cpu 0 <-> cpu 1: [1-9][0-9]* round trips of a cache line in [0-9.]+ s, one way [0-9.]+ ns$' <<<"$out" ||
@@ -410,7 +410,7 @@ done
 rc=0
 out=$("$FE_BIN/fe-enginebench" --profile "$T/none.yaml" 2>&1) || rc=$?
 [ "$rc" = 1 ] && grep -qF "none.yaml" <<<"$out" || fe_fail "fe-enginebench, a missing profile: exit $rc, $out"
-"$FE_BIN/fe-enginebench" --help | grep -q -- --offered || fe_fail "fe-enginebench --help"
+"$FE_BIN/fe-enginebench" --help | fe_grep_q -- --offered || fe_fail "fe-enginebench --help"
 [ ! -e /var/run/dpdk/fe-enginebench ] || fe_fail "fe-enginebench left /var/run/dpdk/fe-enginebench"
 # frames the ports cannot carry: refused before a frame is read, naming the value
 fe_hosts cli 2

@@ -16,9 +16,9 @@ fe_dp_start $(fe_eal) $(fe_vdevs af_packet) -- --profile ethernet-lossy --scale 
 fe_ctl status | sed 's/^/  /'
 
 echo "TCP listener: loopback only, same protocol"
-ss -ltnH "sport = :$TCP_PORT" | awk '{print $4}' | grep -qx "127.0.0.1:$TCP_PORT" ||
+ss -ltnH "sport = :$TCP_PORT" | awk '{print $4}' | fe_grep_q -x "127.0.0.1:$TCP_PORT" ||
 	fe_fail "TCP listener not on loopback: $(ss -ltnH "sport = :$TCP_PORT")"
-fe_ctl -t $TCP_PORT status | grep -q '^profile ethernet-lossy, scale 100' || fe_fail "status over TCP"
+fe_ctl -t $TCP_PORT status | fe_grep_q '^profile ethernet-lossy, scale 100' || fe_fail "status over TCP"
 echo "  ok   127.0.0.1:$TCP_PORT answers status"
 
 echo "socket permissions"
@@ -99,9 +99,9 @@ fe_ctl -j apply ethernet-ecn --link 1.down >"$T/apply.json"
 [ "$(fe_json "$T/apply.json" 'd["fabric_scale"]')" = 400 ] ||
 	fe_fail "apply -j: no fabric_scale 400 in $(cat "$T/apply.json")"
 fe_ctl apply ethernet-ecn --scale 100 --link 1.down >/dev/null
-fe_ctl links | grep -q '^1.down  rate 1Gbit delay 50us buffer 524288B/1000pkts bdp 6250B ecn 30000B/30000B/100%/drop$' ||
+fe_ctl links | fe_grep_q '^1.down  rate 1Gbit delay 50us buffer 524288B/1000pkts bdp 6250B ecn 30000B/30000B/100%/drop$' ||
 	fe_fail "apply --link 1.down: $(fe_ctl links)"
-fe_ctl links | grep -q '^0.down  rate 1Gbit delay 160us' || fe_fail "apply --link touched 0.down"
+fe_ctl links | fe_grep_q '^0.down  rate 1Gbit delay 160us' || fe_fail "apply --link touched 0.down"
 echo "  ok   apply --link 1.down changes that link only"
 
 echo "telemetry (dpdk-telemetry.py) and Prometheus follow run-time changes"

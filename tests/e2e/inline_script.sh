@@ -71,7 +71,7 @@ ip -n "$NS" addr add 198.18.9.1/24 dev feinl0
 inl() { ip netns exec "$NS" bash "$SCRIPT" "$@"; }
 
 # --help
-inl --help | grep -q 'inline.sh up PCI_ADDR' || fail "--help does not show the usage"
+inl --help | grep 'inline.sh up PCI_ADDR' >/dev/null || fail "--help does not show the usage"
 echo "ok: --help"
 
 # refusals
@@ -100,14 +100,14 @@ for want in "+ $T/modprobe vfio-pci" "+ ip link set dev feinl0 down" "+ $T/devbi
 	grep -q -- "$want" "$T/dry" || fail "--dry-run does not print '$want'"
 done
 [ ! -e "$T/log" ] && [ ! -e "$T/run/inline" ] || fail "--dry-run ran or recorded something"
-ip -n "$NS" -o addr show dev feinl0 | grep -q 198.18.9.1/24 || fail "--dry-run changed the interface"
+ip -n "$NS" -o addr show dev feinl0 | grep 198.18.9.1/24 >/dev/null || fail "--dry-run changed the interface"
 echo "ok: --dry-run"
 
 # the round trip: up, then down
 check_restored() {
-	ip -n "$NS" -o link show dev feinl0 | grep -q 'mtu 4000' || fail "$1: MTU not restored: $(ip -n "$NS" -o link show)"
-	ip -n "$NS" -o link show dev feinl0 | grep -q '<[^>]*UP' || fail "$1: feinl0 not up again"
-	ip -n "$NS" -o addr show dev feinl0 | grep -q 198.18.9.1/24 || fail "$1: address not restored"
+	ip -n "$NS" -o link show dev feinl0 | grep 'mtu 4000' >/dev/null || fail "$1: MTU not restored: $(ip -n "$NS" -o link show)"
+	ip -n "$NS" -o link show dev feinl0 | grep '<[^>]*UP' >/dev/null || fail "$1: feinl0 not up again"
+	ip -n "$NS" -o addr show dev feinl0 | grep 198.18.9.1/24 >/dev/null || fail "$1: address not restored"
 	[ "$(basename "$(readlink "$S/bus/pci/devices/$ADDR/driver")")" = ixgbe ] || fail "$1: driver not restored"
 	[ "$(cat "$S/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages")" = 0 ] || fail "$1: hugepages not restored"
 	[ ! -e "$T/run/inline" ] || fail "$1: the state file is left"
@@ -121,8 +121,8 @@ grep -q -- "fabemu-dp -l 0 --huge-dir .* -a $ADDR --" "$T/up" || fail "up printe
 grep -qx "nic $ADDR ixgbe feinl0 4000 up" "$T/run/inline" || fail "state: $(cat "$T/run/inline")"
 grep -qx "addr $ADDR 198.18.9.1/24" "$T/run/inline" || fail "state has no address"
 grep -qx "devbind -b vfio-pci $ADDR" "$T/log" || fail "not bound to vfio-pci: $(cat "$T/log")"
-ip -n "$NS" -o addr show dev feinl0 | grep -q 198.18 && fail "fake devbind left the address"
-inl status | grep -q "now: $ADDR driver vfio-pci (was ixgbe" || fail "status does not show the binding"
+ip -n "$NS" -o addr show dev feinl0 | grep 198.18 >/dev/null && fail "fake devbind left the address"
+inl status | grep "now: $ADDR driver vfio-pci (was ixgbe" >/dev/null || fail "status does not show the binding"
 expect_fail "already up" inl up "$ADDR"
 inl down || fail "down failed"
 grep -qx "devbind -b ixgbe $ADDR" "$T/log" || fail "not bound back to ixgbe"

@@ -22,7 +22,7 @@ echo "  demo exited with status $rc after SIGINT"
 sleep 0.5
 left=$(ip netns list | grep '^fed-h' || true)
 [ -z "$left" ] || fail "namespaces left: $left"
-ip -o link show | grep -q ' fed-h' && fail "links left"
+ip -o link show | grep ' fed-h' >/dev/null && fail "links left"
 pgrep -f 'fe-demo' >/dev/null && fail "processes left: $(pgrep -af fe-demo)"
 new=$(comm -13 <(echo "$before") <(pgrep -x iperf3 | sort || true) | grep . || true)
 [ -z "$new" ] || fail "iperf3 left running: $new"

@@ -70,9 +70,9 @@ expect "capture without the token: refused" "needs this dataplane's token" "$out
 [ "$(fe_ctl links)" = "$links_before" ] || fe_fail "a refused request changed the links"
 [ ! -e /etc/fe-owned ] || fe_fail "a refused capture created /etc/fe-owned"
 echo "  ok   the links are as before; no file was written"
-fe_ctl -t $TCP_PORT status | grep -q '^fabemu-dp ' || fe_fail "root, with the token: status over TCP"
+fe_ctl -t $TCP_PORT status | fe_grep_q '^fabemu-dp ' || fe_fail "root, with the token: status over TCP"
 FABEMU_TOKEN=$(cat "$TOKEN") runuser -u nobody --preserve-environment -- "$NOBODY_CTL" -t $TCP_PORT status |
-	grep -q '^fabemu-dp ' || fe_fail "nobody with \$FABEMU_TOKEN: status over TCP"
+	fe_grep_q '^fabemu-dp ' || fe_fail "nobody with \$FABEMU_TOKEN: status over TCP"
 echo "  ok   with the token (read by root, or given in \$FABEMU_TOKEN) TCP works"
 
 echo "captures: only new regular files; a path only from root on the UNIX socket"
@@ -157,7 +157,7 @@ open(out, "w").write(refused + "\n" + closed + "\n" + "%.1f\n" % took)
 PY
 slow=$!
 sleep 2
-"$CTL" status | grep -q '^fabemu-dp ' || fe_fail "root on the UNIX socket locked out by 16 slow clients"
+"$CTL" status | fe_grep_q '^fabemu-dp ' || fe_fail "root on the UNIX socket locked out by 16 slow clients"
 echo "  ok   root on the UNIX socket is served while 16 slow clients hold every other slot"
 rc=0
 out=$("$CTL" -t $TCP_PORT status 2>&1) || rc=$?
@@ -167,7 +167,7 @@ wait $slow
 expect "the 17th slow client: told why" "too many control clients" "$(sed -n 1p "$T/slow.out")"
 expect "a request unfinished after 10 s: closed with a reason" "request not complete within 10 s" "$(sed -n 2p "$T/slow.out")"
 fe_check "the unfinished request closed after (s), 10 set" "$(sed -n 3p "$T/slow.out")" 0 16
-fe_ctl -t $TCP_PORT status | grep -q '^fabemu-dp ' || fe_fail "TCP status after the slow clients left"
+fe_ctl -t $TCP_PORT status | fe_grep_q '^fabemu-dp ' || fe_fail "TCP status after the slow clients left"
 echo "  ok   TCP serves again once they are gone"
 
 echo "scale 1e300 is refused, not taken as 1"

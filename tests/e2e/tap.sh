@@ -41,7 +41,7 @@ vdevs() { echo "--vdev=net_tap0,iface=${IF[0]} --vdev=net_tap1,iface=${IF[1]}"; 
 tap_eal() { echo "$(fe_eal) --log-level=pmd.net.tap:error"; }
 
 for ns in "${NS[@]}"; do
-	ip netns list | grep -q "^$ns\b" && fe_fail "namespace $ns exists: another run of this test?"
+	ip netns list | fe_grep_q "^$ns\b" && fe_fail "namespace $ns exists: another run of this test?"
 done
 for i in 0 1; do
 	! ip link show "${IF[$i]}" >/dev/null 2>&1 || fe_fail "interface ${IF[$i]} exists"
@@ -68,7 +68,7 @@ grep "^  port [01]: net_tap.*driver" "$FE_DP_LOG" | sed 's/^/ /'
 # each TAP (made anew by each start) into its host's namespace, addressed
 taps_to_hosts() {
 	for i in 0 1; do
-		ip netns list | grep -q "^${NS[$i]}\b" || ip netns add "${NS[$i]}"
+		ip netns list | fe_grep_q "^${NS[$i]}\b" || ip netns add "${NS[$i]}"
 		ip link set "${IF[$i]}" netns "${NS[$i]}"
 		ns $i ip link set lo up
 		ns $i ip addr add "198.18.0.$((i + 1))/24" dev "${IF[$i]}"

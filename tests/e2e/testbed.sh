@@ -11,11 +11,11 @@ trap 'rc=$?; set +e; cleanup_foreign; (exit $rc); fe_cleanup' EXIT # fe_cleanup 
 
 fe_hosts tbt 3
 for i in 1 2 3; do
-	ip netns list | grep -qw "tbt-h$i" || fe_fail "namespace tbt-h$i missing"
-	ip -n "tbt-h$i" -4 addr show eth0 | grep -q "198.18.0.$i/24" || fe_fail "tbt-h$i address"
-	ip netns exec "tbt-h$i" ethtool -k eth0 | grep -q '^tx-checksumming: off' ||
+	ip netns list | fe_grep_q -w "tbt-h$i" || fe_fail "namespace tbt-h$i missing"
+	ip -n "tbt-h$i" -4 addr show eth0 | fe_grep_q "198.18.0.$i/24" || fe_fail "tbt-h$i address"
+	ip netns exec "tbt-h$i" ethtool -k eth0 | fe_grep_q '^tx-checksumming: off' ||
 		fe_fail "tbt-h$i: tx checksum offload still on"
-	ip link show "tbt-h$i" | grep -q 'state UP\|state LOWERLAYERDOWN\|UP' || fe_fail "tbt-h$i link"
+	ip link show "tbt-h$i" | fe_grep_q 'state UP\|state LOWERLAYERDOWN\|UP' || fe_fail "tbt-h$i link"
 	[ "$(ip netns exec "tbt-h$i" sysctl -n net.ipv4.tcp_congestion_control)" = cubic ] ||
 		fe_fail "tbt-h$i: congestion control is not cubic"
 	# a connection starts from nothing its host learnt before (no cached ssthresh from
@@ -29,7 +29,7 @@ grep -q "already up" "$FE_TMP/err" || fe_fail "no clear error for a second up"
 $VETH down --name tbt
 FE_TB_NAME=
 for i in 1 2 3; do
-	ip netns list | grep -qw "tbt-h$i" && fe_fail "tbt-h$i left behind"
+	ip netns list | fe_grep_q -w "tbt-h$i" && fe_fail "tbt-h$i left behind"
 	ip link show "tbt-h$i" >/dev/null 2>&1 && fe_fail "link tbt-h$i left behind"
 done
 
@@ -38,22 +38,22 @@ ip netns add $foreign
 if $VETH up 3 --name tbx 2>"$FE_TMP/err"; then fe_fail "clobbered a foreign namespace"; fi
 grep -q "namespace 'tbx-h2' exists and was not made by this testbed" "$FE_TMP/err" ||
 	{ cat "$FE_TMP/err"; fe_fail "unclear error"; }
-ip netns list | grep -qw $foreign || fe_fail "the foreign namespace was removed"
-ip netns list | grep -qw tbx-h1 && fe_fail "half-built testbed left behind"
+ip netns list | fe_grep_q -w $foreign || fe_fail "the foreign namespace was removed"
+ip netns list | fe_grep_q -w tbx-h1 && fe_fail "half-built testbed left behind"
 $VETH up 0 2>/dev/null && fe_fail "accepted 0 hosts"
 $VETH up 2 --name tby --cc nosuchcc 2>"$FE_TMP/err" && fe_fail "accepted an unknown congestion control"
 grep -q "congestion control 'nosuchcc' is not available" "$FE_TMP/err" || fe_fail "unclear --cc error"
 $VETH up 3 --name 'Bad Name' 2>/dev/null && fe_fail "accepted a bad name"
 $VETH up 2 --name tbm --mtu 99 2>"$FE_TMP/err" && fe_fail "accepted MTU 99"
 grep -q "mtu '99' must be 576 to 9000" "$FE_TMP/err" || fe_fail "unclear --mtu error"
-ip netns list | grep -qw tbm-h1 && fe_fail "a refused up left a testbed"
+ip netns list | fe_grep_q -w tbm-h1 && fe_fail "a refused up left a testbed"
 # --mtu: both ends of every veth, and AF_PACKET slots that hold a frame (the same memory)
 $VETH up 2 --name tbm --mtu 4096
 for i in 1 2; do
-	ip -n "tbm-h$i" link show eth0 | grep -q "mtu 4096" || fe_fail "tbm-h$i: MTU"
-	ip link show "tbm-h$i" | grep -q "mtu 4096" || fe_fail "tbm-h$i (root side): MTU"
+	ip -n "tbm-h$i" link show eth0 | fe_grep_q "mtu 4096" || fe_fail "tbm-h$i: MTU"
+	ip link show "tbm-h$i" | fe_grep_q "mtu 4096" || fe_fail "tbm-h$i (root side): MTU"
 done
-$VETH vdevs --name tbm | grep -q "framecnt=4096,framesz=8192,blocksz=8192 " || fe_fail "vdevs at MTU 4096"
+$VETH vdevs --name tbm | fe_grep_q "framecnt=4096,framesz=8192,blocksz=8192 " || fe_fail "vdevs at MTU 4096"
 $VETH down --name tbm
 # two testbeds at once, the first to come up the one that added cubic to the machine's
 # allowed congestion controls, and the first to go down: the list is put back when the

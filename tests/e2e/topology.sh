@@ -18,7 +18,7 @@ grep -q '^port 1   host h1       rail 2 on rail2' <<<"$out" || fe_fail "rail: h1
 echo "  ok   fat-tree: 16 ports, 32 links named a-b; rail: a port a rail"
 "$CTL" topology show leaf-spine --svg "$T/ls.svg"
 grep -q '<svg' "$T/ls.svg" && grep -q 'spine2' "$T/ls.svg" || fe_fail "no drawing"
-"$CTL" topology show ring3 --dot | grep -q '"s3" -- "s1"' || fe_fail "ring3: the cycle's third link"
+"$CTL" topology show ring3 --dot | fe_grep_q '"s3" -- "s1"' || fe_fail "ring3: the cycle's third link"
 echo "  ok   drawn with Graphviz (SVG) and as DOT"
 # dot missing, failing, or an output path it cannot write: exit 1 naming what failed, each
 # time (a dot that exits before reading the drawing must not kill fabemuctl by SIGPIPE),
@@ -189,7 +189,7 @@ refused() { # WANT ARGS...: fabemuctl ARGS exits 1 saying WANT
 refused "hold: link 'leaf1>spine2' is between switches: hold takes one host's link, N.up or N.down (N: a port, 0 to 3)" hold 'leaf1>spine2' 100ms
 refused "hold: link 'fabric': hold takes one host's link, N.up or N.down (N: a port, 0 to 3)" hold fabric 100ms
 refused "hold: link '2': hold takes one host's link, N.up or N.down (N: a port, 0 to 3)" hold 2 100ms
-fe_ctl hold 1.down 10ms | grep -qx '1.down held for 10ms' || fe_fail "hold 1.down"
+fe_ctl hold 1.down 10ms | fe_grep_q -x '1.down held for 10ms' || fe_fail "hold 1.down"
 refused "set pfc: the dataplane runs regime lossy; pfc keys take effect under regime pfc only" set pfc xoff=128KiB,xon=125KiB
 refused "set pfc: the dataplane runs regime lossy;" set pfc watchdog=100ms
 refused "set credit: the dataplane runs regime lossy; credit keys take effect under regime credit only" set credit hoq=10ms
@@ -197,8 +197,8 @@ fe_dp_stop
 fe_dp_start $(fe_eal) "${vdevs[@]}" -- --topology "$T/ls4.yaml" --regime pfc
 refused "set credit: the dataplane runs regime pfc; credit keys take effect under regime credit only" set credit hoq=10ms
 fe_ctl set pfc xoff=128KiB,xon=125KiB,watchdog=100ms >/dev/null
-fe_ctl status | grep -q '^pfc xoff 131072B xon 128000B ' || fe_fail "set pfc under pfc: $(fe_ctl status)"
-fe_ctl status | grep -qx 'topology .*: 4 switches, 4 links between them, path ecmp' || fe_fail "status under pfc: $(fe_ctl status)"
+fe_ctl status | fe_grep_q '^pfc xoff 131072B xon 128000B ' || fe_fail "set pfc under pfc: $(fe_ctl status)"
+fe_ctl status | fe_grep_q -x 'topology .*: 4 switches, 4 links between them, path ecmp' || fe_fail "status under pfc: $(fe_ctl status)"
 echo "  ok   under pfc: set pfc taken, shown by status"
 # apply P --link: P's values under the regime that runs (docs/control.md): ib-ndr (credit,
 # no buffer-pkts) on a PFC egress keeps it without a packet limit, not credit's default
