@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * An EAL for the fuzz targets that need DPDK (the engine, the filters): no hugepages,
+ * An EAL for the fuzz targets that need DPDK (the engine, the filters): hugepages where
+ * 1 GiB is free (fz_eal()), else none,
  * no PCI, no shared config, no telemetry, one lcore; its runtime directory is removed at
  * exit (a crash may leave /var/run/dpdk/fe-fuzz-PID behind). And the targets' ports: a
  * pair of rings each (fz_ring_port()).
@@ -17,6 +18,7 @@
 #include <rte_ethdev.h>
 #include <rte_ring.h>
 
+#include "../huge_free.h"
 #include "fuzz_common.h"
 
 static char fz_eal_dir[64];
@@ -32,9 +34,6 @@ static inline void
 fz_eal(const char *prog)
 {
 	char prefix[32];
-	unsigned long n = 0, kb = 0;
-	char line[128];
-	FILE *f = fopen("/proc/meminfo", "r");
 	/* clang-format off */
 	char *argv[] = {(char *)prog, "--no-huge", "--no-pci", "--no-shconf", "--no-telemetry",
 	                "-m", "512", "-l", "0", "--log-level", "*:error",
@@ -44,13 +43,7 @@ fz_eal(const char *prog)
 	/* on hugepages where 1 GiB is free (two targets at once: ctest -j2), 512 MiB at most:
 	 * a freed page goes back to the kernel, so that a use after free of DPDK's memory
 	 * crashes (on 4 KiB pages it reads zeroes) */
-	while (f != NULL && fgets(line, sizeof(line), f) != NULL) {
-		sscanf(line, "HugePages_Free: %lu", &n);
-		sscanf(line, "Hugepagesize: %lu kB", &kb);
-	}
-	if (f != NULL)
-		fclose(f);
-	if (n * kb >= 1024 * 1024) {
+	if (fe_test_huge_free_mib() >= 1024) {
 		argv[1] = "--in-memory";
 		argv[5] = "--socket-limit";
 	}

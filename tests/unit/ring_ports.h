@@ -18,23 +18,7 @@
 #include <rte_ethdev.h>
 #include <rte_ring.h>
 
-/* Whether the machine has 512 MiB of hugepages free: the end-to-end tests' rule
- * (testbeds/lib.sh, fe_eal_mem). */
-static inline int
-ring_huge_free(void)
-{
-	unsigned long n = 0, kb = 0;
-	char line[128];
-	FILE *f = fopen("/proc/meminfo", "r");
-
-	while (f != NULL && fgets(line, sizeof(line), f) != NULL) {
-		sscanf(line, "HugePages_Free: %lu", &n);
-		sscanf(line, "Hugepagesize: %lu kB", &kb);
-	}
-	if (f != NULL)
-		fclose(f);
-	return n * kb >= 512 * 1024;
-}
+#include "../huge_free.h"
 
 /*
  * EAL for a test program, with no files (--no-shconf), and a pool of 4095 mbufs; and its
@@ -57,7 +41,7 @@ ring_eal_up(const char *prefix)
 		"--no-telemetry", "--log-level", "error"};
 	struct rte_mempool *pool;
 
-	if (ring_huge_free())
+	if (fe_test_huge_free_mib() >= 512) /* the end-to-end tests' rule */
 		cr_assert_geq(rte_eal_init(sizeof(huge) / sizeof(huge[0]), huge), 0);
 	else
 		cr_assert_geq(rte_eal_init(sizeof(small) / sizeof(small[0]), small), 0);
