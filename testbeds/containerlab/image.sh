@@ -144,15 +144,8 @@ prune_old() {
 
 running() { [ "$(podman inspect -f '{{.State.Running}}' "$1" 2>/dev/null)" = true ]; }
 node_log() { podman logs "$NAME" 2>&1 | tail -"${1:-20}"; }
-# has TEXT GREP-ARGS...: whether grep finds a line in TEXT, read whole first. Never
-# `CMD | grep -q` here: under pipefail, grep's stop at its match kills CMD by SIGPIPE (status
-# 141) and the test fails on a line it found (the node's MTU line twice, 2026-12-06):
-# `set -o pipefail; seq 200000 | tail -100000 | grep -qx 100001` exits 141
-has() {
-	local text=$1
-	shift
-	grep -q "$@" <<<"$text"
-}
+# (its checks `CMD | grep ... >/dev/null`, never grep -q, which under pipefail can fail on
+# its match: tests/tools/check-scripts.sh)
 
 # wire MTU PMD [refused]: the lab as containerlab deploys it: the node and two hosts started with
 # no network, then a veth pair a link (made outside, at MTU), one end moved into the node
@@ -182,10 +175,10 @@ wire() {
 	# the hosts' command (fabemu-host) turns their TX checksum offload off
 	for h in "$H1" "$H2"; do
 		for _ in $(seq 50); do
-			has "$(podman exec "$h" ethtool -k eth1)" '^tx-checksumming: off' && break
+			podman exec "$h" ethtool -k eth1 | grep '^tx-checksumming: off' >/dev/null && break
 			sleep 0.1
 		done
-		has "$(podman exec "$h" ethtool -k eth1)" '^tx-checksumming: off' ||
+		podman exec "$h" ethtool -k eth1 | grep '^tx-checksumming: off' >/dev/null ||
 			fail "$h: fabemu-host left TX checksumming on"
 	done
 }
@@ -232,7 +225,7 @@ test_af_packet() {
 	wire 9500 af_packet
 	avg=$(ping_through 8972)
 	delay_ok "$avg"
-	has "$(node_log 1000)" -x 'fabemu-node: port 0: eth1, MTU 9500' ||
+	node_log 1000 | grep -x 'fabemu-node: port 0: eth1, MTU 9500' >/dev/null ||
 		fail "fabemu-node did not name eth1's MTU: $(node_log 10)"
 	echo "  ok   af_packet: links at MTU 9500 (containerlab's default); 9000-byte packets, DF set, cross the node: $avg ms (20 set)"
 	out=$(podman exec "$NAME" fabemuctl counters | grep -c '^ *[0-9]\.\(up\|down\)' || true)
@@ -322,7 +315,7 @@ PY
 	echo "  ok   $out"
 	avg=$(ping_through 8972)
 	delay_ok "$avg"
-	has "$(node_log 1000)" -x 'fabemu-node: port 0: eth1, MTU 9000' ||
+	node_log 1000 | grep -x 'fabemu-node: port 0: eth1, MTU 9000' >/dev/null ||
 		fail "fabemu-node did not read eth1's MTU again: the node's port lines: $(node_log 1000 |
 			grep -a 'port 0' | tail -4 | paste -sd '|' -); its log's end: $(node_log 12)"
 	echo "  ok   released: the node's fabemu-dp runs again, at the links' MTU now (9000): 9000-byte pings $avg ms"
@@ -333,7 +326,7 @@ test_refused() {
 	wire 9500 af_xdp refused
 	for _ in $(seq 100); do running "$NAME" || break; sleep 0.1; done
 	running "$NAME" && fail "af_xdp at MTU 9500: the node runs"
-	has "$(node_log 5)" '^fabemu-node: eth1 has MTU 9500: fabemu-dp takes at most 9216' ||
+	node_log 5 | grep '^fabemu-node: eth1 has MTU 9500: fabemu-dp takes at most 9216' >/dev/null ||
 		fail "af_xdp at MTU 9500: $(node_log 5)"
 	echo "  ok   af_xdp at MTU 9500: the node stops, saying $(node_log 5 | grep -o 'eth1 has MTU 9500: [^,]*')"
 }
