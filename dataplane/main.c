@@ -276,6 +276,35 @@ missing_device(int argc, char **argv)
 	return NULL;
 }
 
+/*
+ * The options after the EAL's ("--" and what follows), parsed into *o before the EAL
+ * starts: a bad one is refused before the EAL maps hugepages and probes the devices (an
+ * AF_XDP or PCI port taken and given back), and leaves nothing behind. main() parses
+ * them again from the EAL's argv; a copy here, since getopt permutes what it reads.
+ * 0, or -1 with the message in err.
+ */
+static int
+early_opts(int argc, char **argv, struct fe_opts *o, char *err, size_t len)
+{
+	char **v;
+	int i, rc;
+
+	for (i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
+		;
+	if (i == argc)
+		return 0; /* no options of ours: the defaults */
+	v = calloc((size_t)(argc - i) + 1, sizeof(*v));
+	if (v == NULL) {
+		snprintf(err, len, "out of memory");
+		return -1;
+	}
+	memcpy(v, argv + i, (size_t)(argc - i) * sizeof(*v));
+	v[0] = argv[0];
+	rc = fe_opts_parse(argc - i, v, o, err, len);
+	free(v);
+	return rc < 0 ? -1 : 0;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -304,6 +333,10 @@ main(int argc, char **argv)
 	case 'V':
 		printf("fabemu-dp %s (%s)\n", FE_VERSION, rte_version()); /* "DPDK 22.11.1" */
 		return 0;
+	}
+	if (early_opts(argc, argv, &o, err, sizeof(err)) < 0) {
+		fprintf(stderr, "fabemu-dp: %s\n", err);
+		return 2;
 	}
 	/* nanosleep's default 50 us timer slack would make every idle wake-up late */
 	prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);

@@ -281,6 +281,14 @@ expect_error() { # EXPECTED-SUBSTRING ARGS...
 	echo "  ok   ${args##*-- } -> $want"
 }
 expect_error "invalid rate (e.g. 1Gbit, 200Mbit, 10000000) 'fast'" $PORTS -- --rate fast
+# an option of ours is checked before the EAL starts: its error alone, nothing of the
+# EAL's, even where a device would not have probed (that error came first)
+rc=0
+out=$("$FE_BIN/fabemu-dp" $(fe_eal) --vdev=net_af_packet9,iface=fe-no-such-if -- --rate fast 2>&1) ||
+	rc=$?
+[ "$rc" = 2 ] && [ "$out" = "fabemu-dp: rate: invalid rate (e.g. 1Gbit, 200Mbit, 10000000) 'fast'" ] ||
+	fe_fail "a bad option beside a device that cannot probe: want exit 2 and the option's error alone, got exit $rc: $(tail -3 <<<"$out")"
+echo "  ok   a bad option is refused before the EAL starts: its error alone"
 expect_error "delay '20s' (allowed: 0 to 10s)" $PORTS -- --delay 20s
 expect_error "invalid time (e.g. 100us, 1.5ms, 0s; units ns, us, ms, s) '100'" $PORTS -- --delay 100
 expect_error "--link '5:rate=1G': link selector '5': no such port (ports 0 to 1)" $PORTS -- --link 5:rate=1G
