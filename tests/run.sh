@@ -71,15 +71,8 @@ else
 fi
 
 "$ROOT/testbeds/setup.sh"
-# every build compiles through ccache (setup.sh installs it; its cache, ~/.cache/ccache,
-# outlives the clone): a clean clone compiles again only what changed since a run before
-launch=()
-command -v ccache >/dev/null && launch=(-DCMAKE_C_COMPILER_LAUNCHER=ccache)
-# one cache for every clone on the machine: paths under the tree hashed relative to it,
-# and not the build directory (a fresh clone elsewhere, as CI makes, finds the objects a
-# clone of the same sources compiled; only the debug info's compile directory may name
-# the other clone)
-export CCACHE_BASEDIR="$ROOT" CCACHE_NOHASHDIR=1
+# every build compiles through ccache (setup.sh installs it; CMakeLists.txt uses it): a
+# clean clone compiles again only what changed since a run before
 # every build, no test picked: the tests both builds have (label twin: the unit tests, the
 # exact end-to-end ones, report_browser and docs_samples) run in the sanitizer build only
 # (under ASan and UBSan), not twice
@@ -88,7 +81,7 @@ twins=()
 for b in "${builds[@]}"; do
 	case $b in
 	build)
-		cmake -S "$ROOT" -B "$ROOT/build" "${launch[@]}" >/dev/null
+		cmake -S "$ROOT" -B "$ROOT/build" >/dev/null
 		if [ "$QUICK" = 1 ]; then
 			cmake --build "$ROOT/build" -j"$JOBS" --target quick
 		elif [ "${#twins[@]}" != 0 ]; then # no twin runs here: only the programs
@@ -99,7 +92,7 @@ for b in "${builds[@]}"; do
 		;;
 	build-asan)
 		CC=$CLANG cmake -S "$ROOT" -B "$ROOT/build-asan" -DFABEMU_SANITIZE=ON -DFABEMU_FUZZ=ON \
-			-DFABEMU_FUZZ_SECONDS="${FABEMU_FUZZ_SECONDS:-10}" "${launch[@]}" >/dev/null
+			-DFABEMU_FUZZ_SECONDS="${FABEMU_FUZZ_SECONDS:-10}" >/dev/null
 		if wanted sanitize; then
 			cmake --build "$ROOT/build-asan" -j"$JOBS"
 		else # -L fuzz alone
