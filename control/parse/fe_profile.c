@@ -53,7 +53,8 @@ struct y_credit {
 struct y_nic {
 	char *model, *recovery, *cc, *g, *stages, *cnp_interval, *alpha_period, *rate_period,
 		*rate_bytes, *ai_rate, *hai_rate, *min_rate, *timeout, *window, *reorder, *rtt,
-		*ccti_increase, *ccti_limit, *ccti_min, *ccti_timer, *cct_step, *trim, *trim_dscp;
+		*ccti_increase, *ccti_limit, *ccti_min, *ccti_timer, *cct_step, *trim, *trim_dscp,
+		*reps_freeze;
 };
 
 struct y_profile {
@@ -150,6 +151,7 @@ static const cyaml_schema_field_t nic_fields[] = {
 	STR("cct-step", struct y_nic, cct_step),
 	STR("trim", struct y_nic, trim),
 	STR("trim-dscp", struct y_nic, trim_dscp),
+	STR("reps-freeze", struct y_nic, reps_freeze),
 	CYAML_FIELD_END,
 };
 
@@ -184,7 +186,7 @@ static const struct fe_yaml_known known_keys[] = {
 	{"nic",
 	 "model, recovery, cc, g, stages, cnp-interval, alpha-period, rate-period, "
 	 "rate-bytes, ai-rate, hai-rate, min-rate, timeout, window, reorder, rtt, ccti-increase, "
-	 "ccti-limit, ccti-min, ccti-timer, cct-step, trim, trim-dscp"},
+	 "ccti-limit, ccti-min, ccti-timer, cct-step, trim, trim-dscp, reps-freeze"},
 	{"pfc", "xoff, xon, headroom, delay, quanta, frames, watchdog, watchdog-action, restore"},
 	{"credit", "buffer, return, hoq, out"},
 	{"ecn", "enabled, kmin, kmax, pmax, non-ect"},
@@ -422,6 +424,7 @@ nic_section(struct fe_yaml *c, const struct y_nic *y, struct fe_nic_params *n)
 		{"cct-step", y ? y->cct_step : NULL},
 		{"trim", y ? y->trim : NULL},
 		{"trim-dscp", y ? y->trim_dscp : NULL},
+		{"reps-freeze", y ? y->reps_freeze : NULL},
 	};
 	char e[400], path[64];
 
@@ -878,6 +881,10 @@ fe_profile_print_fabric(FILE *f, const struct fe_fabric *fab)
 			fprintf(f, " trim %uB dscp kept", n->trim_bytes);
 		else if (n->model == FE_NIC_UEC)
 			fprintf(f, " trim %uB dscp %u", n->trim_bytes, n->trim_dscp);
+		if (n->model == FE_NIC_UEC)
+			fprintf(f, " reps-freeze %s",
+				n->reps_freeze_ns ? fe_fmt_time(n->reps_freeze_ns, u, sizeof(u))
+						  : "off");
 		fputc('\n', f);
 	}
 }

@@ -60,6 +60,7 @@ static const struct key nic_keys[] = {
 	K64(fe_nic_params, rtt_ns, fe_rule_nic_rtt),
 	K32(fe_nic_params, trim_bytes, fe_rule_nic_trim),
 	K32(fe_nic_params, trim_dscp, fe_rule_nic_trim_dscp),
+	K64(fe_nic_params, reps_freeze_ns, fe_rule_nic_reps_freeze),
 };
 
 /* One key of a table: its rule, then the field. */
@@ -117,7 +118,7 @@ fe_credit_key(const char *key, const char *v, struct fe_credit_params *p, const 
 	"model, recovery, cc, g, stages, cnp-interval, alpha-period, rate-period, rate-bytes, "    \
 	"ai-rate, hai-rate, min-rate, timeout, window, reorder, ccti-increase, ccti-limit, "       \
 	"ccti-min, "                                                                               \
-	"ccti-timer, cct-step, rtt, trim, trim-dscp"
+	"ccti-timer, cct-step, rtt, trim, trim-dscp, reps-freeze"
 
 /* "1/N", N by rule r (whose allowed text says so). */
 static int
@@ -208,8 +209,9 @@ fe_nic_scale(struct fe_nic_params *p, uint32_t scale)
 	p->alpha_ns *= scale;
 	p->timer_ns *= scale;
 	p->ccti_timer_ns *= scale;
-	p->reorder_ns *= scale; /* the NIC's hardware window, as the fabric's skew it covers */
-	p->rtt_ns *= scale;	/* the fabric's round trip, dilated with it */
+	p->reorder_ns *= scale;	    /* the NIC's hardware window, as the fabric's skew it covers */
+	p->rtt_ns *= scale;	    /* the fabric's round trip, dilated with it */
+	p->reps_freeze_ns *= scale; /* REPS's, a time against the fabric's round trips */
 	/* not timeout: like the hosts' TCP timers, a time software sets (docs/nic.md); or,
 	 * with timeout: path, derived from the links, dilated already */
 	p->ai_bps = p->ai_bps / scale ? p->ai_bps / scale : 1;

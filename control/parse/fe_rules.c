@@ -80,6 +80,8 @@ const struct fe_rule fe_rule_nic_trim_dscp =
 const struct fe_rule fe_rule_nic_rtt =
 	RULE("rtt", FE_RULE_TIME, 0, 10 * SEC, "0 (the port's: docs/nic.md) or 1ns to 10s");
 const struct fe_rule fe_rule_nic_window = RULE("window", FE_RULE_COUNT, 1, 4096, NULL);
+const struct fe_rule fe_rule_nic_reps_freeze =
+	RULE("reps-freeze", FE_RULE_TIME, 0, 10 * SEC, "0s (never frozen) to 10s");
 const struct fe_rule fe_rule_nic_reorder =
 	RULE("reorder", FE_RULE_TIME, 0, SEC, "0s (a gap is reported at once) to 1s");
 const struct fe_rule fe_rule_nic_ccti_increase = RULE("ccti-increase", FE_RULE_COUNT, 1, 127, NULL);

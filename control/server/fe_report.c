@@ -54,6 +54,7 @@ static const struct fe_counter_desc port_counters[] = {
 	C(fe_port_stats, nic_trim_naks_sent),
 	C(fe_port_stats, nic_trim_naks_recv),
 	C(fe_port_stats, nic_trim_naks_last_hop),
+	C(fe_port_stats, nic_reps_freezes),
 	C(fe_port_stats, nic_stopped_trims),
 	C(fe_port_stats, nic_cwnd_bytes),
 	C(fe_port_stats, nic_cwnd_min_bytes),

@@ -194,6 +194,7 @@ struct fe_port_stats {
 	fe_counter_t nic_trims_recv; /* trimmed headers that reached this port's NIC (uec) */
 	fe_counter_t nic_trim_naks_sent, nic_trim_naks_recv; /* their NAKs, each a frame */
 	fe_counter_t nic_trim_naks_last_hop; /* ... of those received, trimmed at the last hop */
+	fe_counter_t nic_reps_freezes;	     /* model uec: timeouts that froze a flow's REPS */
 	fe_counter_t nic_stopped_trims;	     /* trimmed headers on their way when it stopped */
 	fe_counter_t nic_cwnd_bytes, nic_cwnd_min_bytes; /* cc nscc: a window, the least */
 	fe_counter_t nic_credit_sent, nic_credit_recv;	 /* cc rccc: grants (ACK frames too) */

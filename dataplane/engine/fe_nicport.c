@@ -75,6 +75,7 @@ fe_nic_setup(struct fe_dp *dp, unsigned i, int socket, char *err, size_t errlen)
 	    n->gaps == NULL)
 		goto nomem;
 	n->reorder_ticks = fe_ns_to_ticks(prm->reorder_ns, dp->hz);
+	n->reps_freeze_ticks = fe_ns_to_ticks(prm->reps_freeze_ns, dp->hz);
 	n->gap_next = UINT64_MAX;
 	if (fe_nic_cc_rccc(n->cc_mode)) { /* the flows it may receive, each in one list */
 		uint32_t cap = dp->nic_ids * FE_NIC_FLOWS;
@@ -408,47 +409,13 @@ rate_counters(struct fe_port *p, struct fe_nic_flow *fl)
 }
 
 /*
- * Model uec, REPS (recycled entropy packet spraying): the entropy of the next frame: one
- * that came back unmarked, the oldest first, else one not used yet (8 bits, the 256 in
- * turn); with the path choice entropy the switches hash it with the flow (fe_graph.c).
- */
-static inline uint8_t
-reps_next(struct fe_nic_flow *fl)
-{
-	uint8_t ev;
-
-	if (fl->ev_n == 0)
-		return fl->ev_next++;
-	ev = fl->evs[fl->ev_head++ % FE_NIC_EVS];
-	fl->ev_n--;
-	return ev;
-}
-
-/* The entropy reps_next() would give, left for it. */
-static inline uint8_t
-reps_peek(const struct fe_nic_flow *fl)
-{
-	return fl->ev_n ? fl->evs[fl->ev_head % FE_NIC_EVS] : fl->ev_next;
-}
-
-/* The frame sent with entropy ev was acknowledged, ece: with CE. Unmarked, its entropy is
- * used again; marked (or lost: never acknowledged so), it is abandoned. */
-static inline void
-reps_ack(struct fe_nic_flow *fl, uint8_t ev, int ece)
-{
-	if (ece || fl->ev_n == FE_NIC_EVS)
-		return;
-	fl->evs[(uint8_t)(fl->ev_head + fl->ev_n) % FE_NIC_EVS] = ev;
-	fl->ev_n++;
-}
-
-/*
  * Model uec: the receiver holds PSN psn + 1 + i for every bit i of sack: those copies
- * are out of flight and not to be sent again (kept until the cumulative ACK). The bytes
- * newly so acknowledged.
+ * are out of flight and not to be sent again (kept until the cumulative ACK), and their
+ * entropies came back (REPS), with CE if ece. The bytes newly so acknowledged.
  */
 static uint64_t
-sacked(struct fe_nicport *n, struct fe_nic_flow *fl, uint32_t psn, uint32_t sack, int ece)
+sacked(struct fe_nicport *n, struct fe_nic_flow *fl, uint32_t psn, uint32_t sack, int ece,
+       uint64_t now)
 {
 	uint64_t bytes = 0;
 
@@ -459,7 +426,7 @@ sacked(struct fe_nicport *n, struct fe_nic_flow *fl, uint32_t psn, uint32_t sack
 		    c->sacked)
 			continue;
 		c->sacked = 1;
-		reps_ack(fl, c->ev, ece);
+		fe_reps_feedback(&fl->reps, c->ev, !ece, now);
 		if (!c->again) {
 			bytes += rte_pktmbuf_pkt_len(c->m);
 			fl->flight -= rte_pktmbuf_pkt_len(c->m);
@@ -567,7 +534,7 @@ send_probe(struct fe_dp *dp, unsigned in, struct fe_nic_flow *fl, uint64_t now)
 		return;
 	/* REPS: the entropy the next frame would take, left to it: a probe's answer says
 	 * nothing of the data's fate on that path (a loss may spare the small frames) */
-	*fe_nic_tag(dp, m) |= (uint64_t)reps_peek(fl) << 56;
+	*fe_nic_tag(dp, m) |= (uint64_t)fe_reps_peek(&fl->reps) << 56;
 	fl->probe_sent = now ? now : 1;
 	ctl_up(dp, in, m, FE_NIC_PROBE, now);
 }
@@ -640,6 +607,12 @@ service_flow(struct fe_dp *dp, unsigned in, struct fe_nic_flow *fl, uint64_t now
 		fe_ibcc_advance(&fl->ib, &n->ib, now);
 	if (fl->una != fl->next_psn && now >= fl->rto_at) {
 		FE_CNT_ADD(p->st.nic_timeouts, 1);
+		if (n->prm.model == FE_NIC_UEC) { /* REPS: the paths it kept, for a while */
+			uint64_t was = fl->reps.freezes;
+
+			fe_reps_timeout(&fl->reps, n->reps_freeze_ticks, now);
+			FE_CNT_ADD(p->st.nic_reps_freezes, fl->reps.freezes - was);
+		}
 		if (++fl->retries > FE_NIC_RETRIES) {
 			/* as an RC queue pair after retry_cnt timeouts with no progress: it
 			 * gives up; what it kept is let go, counted, and the host's own
@@ -659,6 +632,14 @@ service_flow(struct fe_dp *dp, unsigned in, struct fe_nic_flow *fl, uint64_t now
 		} else {
 			/* the sender has lost track: every unacknowledged frame again, whatever
 			 * the recovery (a selective receiver discards what it holds already) */
+			const struct fe_nic_copy *c = &fl->win[fl->una & mask];
+
+			/* NSCC: the frame whose timer fired comes off the window, unless SLEEK
+			 * is recovering a loss (uet-htsim: rtxTimerExpired) */
+			if (fe_nic_cc_nscc(n->cc_mode) && !fl->recovering && c->m != NULL) {
+				fe_nscc_timeout(&fl->nscc, &n->nscc, rte_pktmbuf_pkt_len(c->m));
+				nscc_counters(p, fl);
+			}
 			mark_again(n, fl, fl->una, fl->next_psn);
 			fl->rto_at = now + n->timeout_ticks;
 			if (fe_nic_cc_rccc(n->cc_mode)) /* one frame at least: it asks again */
@@ -737,7 +718,7 @@ service_flow(struct fe_dp *dp, unsigned in, struct fe_nic_flow *fl, uint64_t now
 		*fe_nic_tag(dp, m) =
 			fe_nic_tag_make(FE_TAG_DATA, in, (unsigned)(fl - n->flows), fl->gen, psn);
 		if (n->prm.model == FE_NIC_UEC) { /* REPS: every sending its own entropy */
-			uint8_t ev = reps_next(fl);
+			uint8_t ev = fe_reps_next(&fl->reps);
 
 			fl->win[psn & mask].ev = ev;
 			*fe_nic_tag(dp, m) |= (uint64_t)ev << 56;
@@ -950,15 +931,16 @@ consume_ctl(struct fe_dp *dp, unsigned q, struct rte_mbuf *m, uint64_t tag, uint
 
 		FE_CNT_ADD(p->st.nic_acks_recv, 1);
 		psn = psn_full(psn, fl->una);
+		/* REPS: each frame it acknowledges came back by its entropy, unmarked or not */
 		if (n->prm.model == FE_NIC_UEC && (int32_t)(psn - fl->una) > 0 &&
-		    (int32_t)(psn - fl->next_psn) <= 0) /* the frames it acknowledges */
+		    (int32_t)(psn - fl->next_psn) <= 0)
 			for (uint32_t s = fl->una; s != psn; s++)
 				if (!fl->win[s & (n->window - 1)].sacked)
-					reps_ack(fl, fl->win[s & (n->window - 1)].ev,
-						 kind == FE_NIC_ACK_ECE);
+					fe_reps_feedback(&fl->reps, fl->win[s & (n->window - 1)].ev,
+							 kind != FE_NIC_ACK_ECE, now);
 		acked = ack_to(n, p, fl, psn, now, &rtt);
 		if (sack)
-			acked += sacked(n, fl, psn + sack_off, sack, kind == FE_NIC_ACK_ECE);
+			acked += sacked(n, fl, psn + sack_off, sack, kind == FE_NIC_ACK_ECE, now);
 		if (kind == FE_NIC_PROBE_ACK)
 			rtt = 0; /* not the acknowledged frame's */
 		if (fe_nic_cc_nscc(n->cc_mode)) {
@@ -998,6 +980,10 @@ consume_ctl(struct fe_dp *dp, unsigned q, struct rte_mbuf *m, uint64_t tag, uint
 			const struct fe_nic_copy *c = &fl->win[psn & (n->window - 1)];
 			uint64_t len = c->m != NULL && !c->again ? rte_pktmbuf_pkt_len(c->m) : 0;
 
+			/* REPS: trimmed at the last hop, its path was not where the congestion was
+			 * (uet-htsim: PATH_GOOD), and its entropy is kept; else let go */
+			if (c->m != NULL)
+				fe_reps_feedback(&fl->reps, c->ev, last, now);
 			mark_again(n, fl, psn, psn + 1);
 			/* with RCCC on too, a trim at the last hop (incast) is the receiver's
 			 * credit's to answer: the window is not cut (uet-htsim, uec.cpp:

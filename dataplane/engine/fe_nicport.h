@@ -20,6 +20,7 @@
 #include "fe_express.h"
 #include "fe_nscc.h"
 #include "fe_rccc.h"
+#include "fe_reps.h"
 #include "fe_roce.h"
 
 #define FE_NIC_FLOWS   64   /* flows a port's NIC tells apart; more share state (counted) */
@@ -33,7 +34,6 @@
  */
 #define FE_NIC_TXQ_BYTES (8 * 1518)
 #define FE_NIC_TRIMQ	 256 /* trimmed headers on their way down a port's link, at most */
-#define FE_NIC_EVS	 32  /* REPS: entropies a flow keeps to use again */
 
 /*
  * Trimmed header h (or a NIC's own frame) reaches port q's NIC at tick due (>= now): it
@@ -79,11 +79,8 @@ struct fe_nic_flow {
 	uint64_t probe_at, probe_sent;
 	uint8_t probe_n, recovering;
 	uint32_t recover_to, rtx_next;
-	/* model uec, REPS: entropies that came back unmarked, to be used again (a ring), and
-	 * the next one never used */
-	uint8_t evs[FE_NIC_EVS];
-	uint8_t ev_head, ev_n, ev_next;
-	double rate_min; /* the lowest rate its CC set (bit/s); 0: never cut */
+	struct fe_reps reps; /* model uec: the entropies that came back, to be used again */
+	double rate_min;     /* the lowest rate its CC set (bit/s); 0: never cut */
 	/* the receiving edge (notification point); here too: one lcore runs both */
 	uint32_t expect;
 	uint8_t nak_sent, ack_due, release;
@@ -141,6 +138,7 @@ struct fe_nicport {
 	uint32_t *rel, nrel;	    /* [nports x FE_NIC_FLOWS] */
 	uint32_t *gaps, ngaps;	    /* reorder window: flows with a gap open, not yet NAKed */
 	uint64_t reorder_ticks;	    /* 0: a gap is NAKed at once */
+	uint64_t reps_freeze_ticks; /* model uec: REPS frozen after a timeout (0: never) */
 	uint64_t gap_next;	    /* the earliest a watched gap's window ends (UINT64_MAX) */
 	struct fe_nic_ready *ready; /* [FE_NIC_READY] */
 	uint32_t rhead, rtail;

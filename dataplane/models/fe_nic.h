@@ -89,6 +89,9 @@ struct fe_nic_params {
 	 * trims it (its headers), and the DSCP it gives the trimmed header (FE_NIC_DSCP_KEEP:
 	 * as the frame had it) */
 	uint32_t trim_bytes, trim_dscp;
+	/* model uec, REPS (fe_reps.h): after a timeout, how long a flow sends only over the
+	 * entropies it kept (uet-htsim: exit_freeze_after); 0: never frozen */
+	uint64_t reps_freeze_ns;
 };
 
 #define FE_NIC_DSCP_KEEP 64
@@ -104,7 +107,7 @@ struct fe_nic_params {
 		.ai_bps = 5000000, .hai_bps = 50000000, .min_bps = 1000000,                        \
 		.timeout_ns = 67108864, .window = 512, .ccti_increase = 1, .ccti_limit = 127,      \
 		.ccti_min = 0, .cct_den = 16, .ccti_timer_ns = 51200, .rtt_ns = 0,                 \
-		.trim_bytes = 64, .trim_dscp = FE_NIC_DSCP_KEEP,                                   \
+		.trim_bytes = 64, .trim_dscp = FE_NIC_DSCP_KEEP, .reps_freeze_ns = 10000000,       \
 	}
 
 /* The value from lo to hi whose name(value) is s: 0, or -1 if none. */

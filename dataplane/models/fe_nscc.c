@@ -186,3 +186,11 @@ fe_nscc_nack(struct fe_nscc *s, const struct fe_nscc_cfg *c, uint64_t nacked, ui
 		bounds(s, c);
 	}
 }
+
+void
+fe_nscc_timeout(struct fe_nscc *s, const struct fe_nscc_cfg *c, uint64_t bytes)
+{
+	s->cwnd -= (double)bytes;
+	s->timeout_cuts++;
+	bounds(s, c);
+}

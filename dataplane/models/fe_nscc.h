@@ -60,7 +60,8 @@ struct fe_nscc {
 	uint8_t trigger_qa, increasing;
 	/* what it did, for counters and tests */
 	uint64_t quick_adapts, decreases, fast_increases, nacks;
-	uint64_t nack_cuts; /* NACKs that took their bytes off the window */
+	uint64_t nack_cuts;    /* NACKs that took their bytes off the window */
+	uint64_t timeout_cuts; /* timeouts that took a frame's bytes off the window */
 };
 
 /*
@@ -81,6 +82,11 @@ void fe_nscc_ack(struct fe_nscc *s, const struct fe_nscc_cfg *c, uint64_t acked,
  * that congestion), though quick adapt may still run, as in uet-htsim. */
 void fe_nscc_nack(struct fe_nscc *s, const struct fe_nscc_cfg *c, uint64_t nacked,
 		  uint64_t inflight, int keep, uint64_t now);
+
+/* The NIC's retransmission timeout fired for a frame of bytes: they come off the window,
+ * down to one MTU (uet-htsim, UecSrc::rtxTimerExpired: mark_packet_for_retransmission;
+ * not while SLEEK recovers a loss, which the caller knows). */
+void fe_nscc_timeout(struct fe_nscc *s, const struct fe_nscc_cfg *c, uint64_t bytes);
 
 /* A frame of len bytes may go with inflight bytes already out. */
 static inline int

@@ -155,3 +155,22 @@ Test(nscc, nack_kept_leaves_the_window)
 	cr_assert_eq(s.quick_adapts, 1);
 	cr_assert_float_eq(s.cwnd, MTU, 1e-9, "the bytes achieved in the period");
 }
+
+/* A timeout (uet-htsim's rtxTimerExpired, mark_packet_for_retransmission): the frame's
+ * bytes off the window, never below one MTU. */
+Test(nscc, a_timeout_takes_its_frame_off_the_window)
+{
+	double w;
+
+	ref();
+	w = s.cwnd;
+	cr_assert(w > 3 * MTU, "starts at 1.5 BDP");
+	fe_nscc_timeout(&s, &c, MTU);
+	cr_assert_float_eq(s.cwnd, w - MTU, 1e-9);
+	cr_assert_eq(s.timeout_cuts, 1);
+	for (int i = 0; i < 1000 && s.cwnd > MTU; i++)
+		fe_nscc_timeout(&s, &c, MTU);
+	cr_assert_float_eq(s.cwnd, MTU, 1e-9, "one MTU at least");
+	fe_nscc_timeout(&s, &c, MTU);
+	cr_assert_float_eq(s.cwnd, MTU, 1e-9);
+}

@@ -173,6 +173,29 @@ Test(profile, nic_timeout_path)
 	cr_assert_eq(fab.nic.timeout_ns, 3000000, "not dilated");
 }
 
+/* nic.reps-freeze: REPS's freeze after a timeout, uet-htsim's 10 ms by default, dilated
+ * with the scale as the fabric's times are; 0s: never; --nic sets it too. */
+Test(profile, nic_reps_freeze)
+{
+	struct fe_linkdef up[2], down[2];
+	struct fe_fabric fab;
+	struct fe_nic_params n = FE_NIC_DEFAULT;
+	char err[512];
+
+	cr_assert_eq(n.reps_freeze_ns, 10000000, "uet-htsim's exit_freeze_after");
+	cr_assert_eq(parse("name: t\nnic: {model: uec}\n", err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(fe_profile_expand(&prof, 100, 2, up, down, &fab, err, sizeof(err)), 0, "%s",
+		     err);
+	cr_assert_eq(fab.nic.reps_freeze_ns, 1000000000, "10 ms x 100");
+	cr_assert_eq(parse("name: t\nnic: {model: uec, reps-freeze: 0s}\n", err, sizeof(err)), 0,
+		     "%s", err);
+	cr_assert_eq(fe_profile_expand(&prof, 100, 2, up, down, &fab, err, sizeof(err)), 0, "%s",
+		     err);
+	cr_assert_eq(fab.nic.reps_freeze_ns, 0, "never");
+	cr_assert_eq(fe_nic_spec("model=uec,reps-freeze=2ms", &n, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(n.reps_freeze_ns, 2000000);
+}
+
 /* nic.cc: nscc+rccc, both of Ultra Ethernet's at once (model uec); --nic cc=nscc+rccc on
  * top of a profile, refused for another model as rccc is, naming the value. */
 Test(profile, nic_cc_nscc_rccc)
@@ -254,7 +277,9 @@ static struct bad bad_profiles[] = {
 	 "t.yaml:3: unknown key 'qp' in nic (known: model, recovery, cc, g, stages, cnp-interval, "
 	 "alpha-period, rate-period, rate-bytes, ai-rate, hai-rate, min-rate, timeout, window, "
 	 "reorder, rtt, ccti-increase, ccti-limit, ccti-min, ccti-timer, cct-step, trim, "
-	 "trim-dscp)"},
+	 "trim-dscp, reps-freeze)"},
+	{"name: x\nnic:\n  reps-freeze: 11s\n",
+	 "t.yaml:3: nic.reps-freeze '11s' (allowed: 0s (never frozen) to 10s)"},
 	{"name: x\nnic:\n  reorder: 2s\n",
 	 "t.yaml:3: nic.reorder '2s' (allowed: 0s (a gap is reported at once) to 1s)"},
 	{"name: x\nnic:\n  timeout: soon\n",

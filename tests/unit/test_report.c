@@ -773,6 +773,26 @@ nic_conf(uint32_t model, uint32_t recovery)
 }
 
 /*
+ * An engine of conf whose links each take 1 us, where port `at`'s up link loses the
+ * frames that match, from the first, count of them; learned, at t = 10000.
+ */
+static struct fe_dp *
+nic_lossy(struct fe_dp_conf *conf, unsigned at, const char *match, uint32_t count)
+{
+	struct fe_linkdef up[NP] = {0}, down[NP] = {0};
+	struct fe_dp *dp;
+
+	for (int i = 0; i < NP; i++)
+		up[i].link.delay_ns = down[i].link.delay_ns = 1000;
+	snprintf(up[at].match, sizeof(up[at].match), "%s", match);
+	up[at].drop_first = 1;
+	up[at].drop_count = count;
+	dp = engine(conf, up, down);
+	learn(dp, 5000);
+	return dp;
+}
+
+/*
  * Model roce, go-back-N, a window of 4 frames: host 0 sends host 1 a flow the fabric
  * marked CE (consumed, a CNP back, DCQCN slows it); 0.up drops its 3rd frame (a NAK, the
  * rest sent again); a broadcast before it passes as it is; frames in the send queue at
@@ -854,19 +874,12 @@ static const char *const selective_stopped[] = {
 
 Test(report, nic_selective)
 {
-	struct fe_linkdef up[NP] = {0}, down[NP] = {0};
 	struct fe_dp_conf conf = nic_conf(FE_NIC_ROCE, FE_NIC_SELECTIVE);
 	struct fe_dp *dp;
 	uint64_t t = 10000;
 
 	conf.nic.reorder_ns = 5000;
-	for (int i = 0; i < NP; i++)
-		up[i].link.delay_ns = down[i].link.delay_ns = 1000;
-	snprintf(up[0].match, sizeof(up[0].match), "ip[4:2] = 2");
-	up[0].drop_first = 1;
-	up[0].drop_count = 1000000;
-	dp = engine(&conf, up, down);
-	learn(dp, 5000);
+	dp = nic_lossy(&conf, 0, "ip[4:2] = 2", 1000000);
 	for (uint16_t k = 1; k <= 6; k++)
 		inject_tcp(0, MAC[1], 1000, 2, k);
 	run(dp, &t, 100000, 1000);
@@ -881,6 +894,30 @@ Test(report, nic_selective)
 }
 
 /*
+ * Model uec (NSCC, SLEEK's probes): 0.up loses every sending of frame 2 (IP id 2); the
+ * probes cannot recover it, the NIC's timeout fires and freezes the flow's REPS.
+ */
+static const char *const reps_after[] = {
+	"port.nic_reps_freezes",
+	NULL,
+};
+
+Test(report, nic_uec_timeout)
+{
+	struct fe_dp_conf conf = nic_conf(FE_NIC_UEC, FE_NIC_SELECTIVE);
+	struct fe_dp *dp = nic_lossy(&conf, 0, "ip[4:2] = 2", 1000000);
+	uint64_t t = 10000;
+
+	for (uint16_t k = 1; k <= 6; k++)
+		inject_tcp(0, MAC[1], 1000, 2, k);
+	run(dp, &t, 100000, 1000);
+	run(dp, &t, 2 * TOUT, 1000000);
+	cr_assert_geq(dp->ports[0].st.nic_timeouts, 1);
+	expect(dp, "uec, timed out", reps_after);
+	done(dp);
+}
+
+/*
  * Model roce, go-back-N: 1.up loses host 1's first NIC frame (the ACK of host 0's two):
  * host 0's NIC times out and sends both again, which host 1's NIC had delivered.
  */
@@ -891,18 +928,10 @@ static const char *const dup_want[] = {
 
 Test(report, nic_lost_ack)
 {
-	struct fe_linkdef up[NP] = {0}, down[NP] = {0};
 	struct fe_dp_conf conf = nic_conf(FE_NIC_ROCE, FE_NIC_GBN);
-	struct fe_dp *dp;
+	struct fe_dp *dp = nic_lossy(&conf, 1, "udp", 1);
 	uint64_t t = 10000;
 
-	for (int i = 0; i < NP; i++)
-		up[i].link.delay_ns = down[i].link.delay_ns = 1000;
-	snprintf(up[1].match, sizeof(up[1].match), "udp");
-	up[1].drop_first = 1;
-	up[1].drop_count = 1;
-	dp = engine(&conf, up, down);
-	learn(dp, 5000);
 	for (uint16_t k = 1; k <= 2; k++)
 		inject_tcp(0, MAC[1], 1000, 2, k);
 	run(dp, &t, 2 * TOUT, 100000);
@@ -1235,6 +1264,7 @@ static const char *const *const scenarios[] = {
 	roce_busy,	roce_after,    roce_stopped,   selective_after, selective_stopped,
 	dup_want,	uec_after,     uec_stopped,    host_want,	graph_want,
 	stray_want,	edge_want,     epause_want,    rccc_after,	probe_after,
+	reps_after,
 };
 
 /* 1 if some scenario shows OBJ.NAME nonzero, or it is listed with its reason. */
