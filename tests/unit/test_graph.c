@@ -2453,6 +2453,64 @@ Test(graph, reps_uses_again_the_entropies_that_came_back)
 		      (unsigned long long)late[0]);
 }
 
+/*
+ * REPS after a timeout (uet-htsim's freeze): leaf1>spine1 loses everything of the test
+ * flow; the NIC runs no congestion control, so no SLEEK probe: a loss waits for the
+ * timeout (2 ms here). 10 frames on fresh entropies: those that hash to spine1 are lost,
+ * the others' entropies come back. The timeout fires, and the flow freezes: its resends
+ * and a burst of 40 new frames go over the kept entropies alone, and none is lost.
+ * Without the freeze (reps-freeze 0s) the burst outruns the kept ones and tries fresh
+ * entropies, some of them to spine1.
+ */
+Test(graph, reps_freezes_on_the_kept_paths_after_a_timeout)
+{
+	unsigned avail = rte_mempool_avail_count(pool);
+	uint64_t lost[2], got[2];
+
+	for (int freeze = 1; freeze >= 0; freeze--) {
+		struct fe_nic_params nic = FE_NIC_DEFAULT;
+		const struct opt o = {.rate = 1000000000,
+				      .nic = &nic,
+				      .fabspec = "leaf1>spine1:loss=100%,match=udp src port 5000"};
+		struct fe_dp *dp;
+		const struct fe_hoplink *h;
+		uint64_t t = 1000000, first;
+
+		nic.model = FE_NIC_UEC;
+		nic.cc = FE_CC_OFF;
+		nic.cc_set = 1;
+		nic.timeout_ns = 2000000;
+		nic.reps_freeze_ns = freeze ? 1000000000 : 0;
+		dp = engine_o("leaf-spine", FE_PATH_ENTROPY, &o);
+		learn(dp, &t);
+		h = hoplink(dp, "leaf1>spine1");
+		for (int k = 0; k < 10; k++) {
+			inject(0, MAC[2], 5000, 1000);
+			fe_dp_poll(dp, t += 10000);
+		}
+		for (int k = 0; k < 500; k++) /* their ACKs, then the timeout */
+			fe_dp_poll(dp, t += 10000);
+		cr_assert_geq(dp->ports[0].st.nic_timeouts, 1, "the lost frames timed out");
+		cr_assert_eq(dp->ports[0].st.nic_reps_freezes, (uint64_t)freeze);
+		first = h->row.l.st.drop_pkts[FE_LINK_DROP_RANDOM];
+		cr_assert_gt(first, 0, "some fresh entropies hashed to spine1");
+		for (int k = 0; k < 40; k++)
+			inject(0, MAC[2], 5000, 1000);
+		for (int k = 0; k < 500; k++)
+			fe_dp_poll(dp, t += 10000);
+		lost[freeze] = h->row.l.st.drop_pkts[FE_LINK_DROP_RANDOM] - first;
+		sent(0), sent(1), sent(3);
+		got[freeze] = sent(2);
+		done(dp, avail);
+	}
+	cr_assert_eq(lost[1], 0, "frozen: the resends and the burst on kept paths only (%llu lost)",
+		     (unsigned long long)lost[1]);
+	cr_assert_geq(got[1], 40, "frozen: all 40 and the resends reached host 3 (%llu)",
+		      (unsigned long long)got[1]);
+	cr_assert_geq(lost[0], 5, "not frozen: fresh entropies tried, some on spine1 (%llu)",
+		      (unsigned long long)lost[0]);
+}
+
 static int
 refuse_trimmed(struct fe_dp *dp, unsigned h, struct rte_mbuf *m, uint64_t due)
 {
