@@ -607,12 +607,9 @@ service_flow(struct fe_dp *dp, unsigned in, struct fe_nic_flow *fl, uint64_t now
 		fe_ibcc_advance(&fl->ib, &n->ib, now);
 	if (fl->una != fl->next_psn && now >= fl->rto_at) {
 		FE_CNT_ADD(p->st.nic_timeouts, 1);
-		if (n->prm.model == FE_NIC_UEC) { /* REPS: the paths it kept, for a while */
-			uint64_t was = fl->reps.freezes;
-
-			fe_reps_timeout(&fl->reps, n->reps_freeze_ticks, now);
-			FE_CNT_ADD(p->st.nic_reps_freezes, fl->reps.freezes - was);
-		}
+		if (n->prm.model == FE_NIC_UEC) /* REPS: the paths it kept, for a while */
+			FE_CNT_ADD(p->st.nic_reps_freezes,
+				   fe_reps_timeout(&fl->reps, n->reps_freeze_ticks, now));
 		if (++fl->retries > FE_NIC_RETRIES) {
 			/* as an RC queue pair after retry_cnt timeouts with no progress: it
 			 * gives up; what it kept is let go, counted, and the host's own

@@ -19,7 +19,7 @@
  *   fe_reps_init(&r);
  *   ev = fe_reps_next(&r);                           // a frame's entropy
  *   fe_reps_feedback(&r, ev, good, now);             // its ACK (good: unmarked), NAK
- *   fe_reps_timeout(&r, freeze, now);                // the flow's timeout fired
+ *   froze = fe_reps_timeout(&r, freeze, now);        // the flow's timeout fired
  */
 #ifndef FE_REPS_H
 #define FE_REPS_H
@@ -101,15 +101,10 @@ fe_reps_next(struct fe_reps *r)
 static inline void
 fe_reps_thaw(struct fe_reps *r, uint64_t now)
 {
-	struct fe_reps was = *r;
-
 	if (!r->frozen || now <= r->thaw)
 		return;
-	fe_reps_init(r);
-	r->freezes = was.freezes;
-	r->recycled = was.recycled;
-	r->fresh_sent = was.fresh_sent;
-	r->next = was.next;
+	r->valid = r->head = r->count = r->fresh = r->at = r->frozen = 0;
+	r->thaw = 0;
 	r->explore = FE_REPS_EXPLORE;
 }
 
@@ -135,17 +130,21 @@ fe_reps_feedback(struct fe_reps *r, uint8_t ev, int good, uint64_t now)
 }
 
 /* The flow's retransmission timeout fired at now: frozen for freeze ticks (0: never),
- * unless frozen or exploring already (then, as any feedback, it may end a freeze). */
-static inline void
+ * unless frozen or exploring already (then, as any feedback, it may end a freeze). 1 if
+ * it froze now. */
+static inline int
 fe_reps_timeout(struct fe_reps *r, uint64_t freeze, uint64_t now)
 {
-	if (freeze && !r->frozen && !r->explore) {
+	int froze = freeze && !r->frozen && !r->explore;
+
+	if (froze) {
 		r->frozen = 1;
 		r->at = 0;
 		r->thaw = now + freeze;
 		r->freezes++;
 	}
 	fe_reps_thaw(r, now);
+	return froze;
 }
 
 #endif

@@ -2399,6 +2399,31 @@ Test(graph, reserved_addresses_stop_at_the_ingress_switch)
 }
 
 /*
+ * The REPS tests' fabric: the leaf-spine at 1 Gbit/s whose leaf1>spine1 loses everything
+ * of the test flow (UDP from port 5000), host 1's NIC model uec (nic: the rest of its
+ * parameters) choosing paths by path; learned, then 10 frames of the flow from host 1 to
+ * host 3, 10 us apart, from *t. *h: leaf1>spine1.
+ */
+static struct fe_dp *
+reps_fabric(struct fe_nic_params *nic, enum fe_path path, uint64_t *t, const struct fe_hoplink **h)
+{
+	const struct opt o = {.rate = 1000000000,
+			      .nic = nic,
+			      .fabspec = "leaf1>spine1:loss=100%,match=udp src port 5000"};
+	struct fe_dp *dp;
+
+	nic->model = FE_NIC_UEC;
+	dp = engine_o("leaf-spine", path, &o);
+	learn(dp, t);
+	*h = hoplink(dp, "leaf1>spine1");
+	for (int k = 0; k < 10; k++) {
+		inject(0, MAC[2], 5000, 1000);
+		fe_dp_poll(dp, *t += 10000);
+	}
+	return dp;
+}
+
+/*
  * REPS (NIC model uec, path entropy): every frame of a flow carries an entropy its NIC
  * chose, and the switches hash it with the flow. leaf1>spine1 loses everything of the
  * test flow. The first 10 frames try 10 fresh entropies: those that hash to spine1 are
@@ -2413,21 +2438,11 @@ Test(graph, reps_uses_again_the_entropies_that_came_back)
 
 	for (int reps = 1; reps >= 0; reps--) {
 		struct fe_nic_params nic = FE_NIC_DEFAULT;
-		const struct opt o = {.rate = 1000000000,
-				      .nic = &nic,
-				      .fabspec = "leaf1>spine1:loss=100%,match=udp src port 5000"};
-		struct fe_dp *dp;
 		const struct fe_hoplink *h;
 		uint64_t t = 1000000, first;
+		struct fe_dp *dp =
+			reps_fabric(&nic, reps ? FE_PATH_ENTROPY : FE_PATH_SPRAY, &t, &h);
 
-		nic.model = FE_NIC_UEC;
-		dp = engine_o("leaf-spine", reps ? FE_PATH_ENTROPY : FE_PATH_SPRAY, &o);
-		learn(dp, &t);
-		h = hoplink(dp, "leaf1>spine1");
-		for (int k = 0; k < 10; k++) {
-			inject(0, MAC[2], 5000, 1000);
-			fe_dp_poll(dp, t += 10000);
-		}
 		for (int k = 0; k < 100; k++) /* their ACKs come back */
 			fe_dp_poll(dp, t += 10000);
 		first = h->row.l.st.drop_pkts[FE_LINK_DROP_RANDOM];
@@ -2469,25 +2484,15 @@ Test(graph, reps_freezes_on_the_kept_paths_after_a_timeout)
 
 	for (int freeze = 1; freeze >= 0; freeze--) {
 		struct fe_nic_params nic = FE_NIC_DEFAULT;
-		const struct opt o = {.rate = 1000000000,
-				      .nic = &nic,
-				      .fabspec = "leaf1>spine1:loss=100%,match=udp src port 5000"};
 		struct fe_dp *dp;
 		const struct fe_hoplink *h;
 		uint64_t t = 1000000, first;
 
-		nic.model = FE_NIC_UEC;
 		nic.cc = FE_CC_OFF;
 		nic.cc_set = 1;
 		nic.timeout_ns = 2000000;
 		nic.reps_freeze_ns = freeze ? 1000000000 : 0;
-		dp = engine_o("leaf-spine", FE_PATH_ENTROPY, &o);
-		learn(dp, &t);
-		h = hoplink(dp, "leaf1>spine1");
-		for (int k = 0; k < 10; k++) {
-			inject(0, MAC[2], 5000, 1000);
-			fe_dp_poll(dp, t += 10000);
-		}
+		dp = reps_fabric(&nic, FE_PATH_ENTROPY, &t, &h);
 		for (int k = 0; k < 500; k++) /* their ACKs, then the timeout */
 			fe_dp_poll(dp, t += 10000);
 		cr_assert_geq(dp->ports[0].st.nic_timeouts, 1, "the lost frames timed out");

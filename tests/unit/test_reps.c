@@ -54,7 +54,7 @@ Test(reps, a_timeout_freezes_on_the_kept_paths_then_explores)
 	fe_reps_feedback(&r, 9, 1, 0);
 	fe_reps_feedback(&r, 11, 1, 0);
 	cr_assert_eq(next(&r), 7); /* used: outside a freeze, not again */
-	fe_reps_timeout(&r, 1000, 50);
+	cr_assert(fe_reps_timeout(&r, 1000, 50), "froze");
 	cr_assert(r.frozen);
 	cr_assert_eq(r.freezes, 1);
 	/* frozen: the kept ones in turn, used or not, over and over */
@@ -63,7 +63,7 @@ Test(reps, a_timeout_freezes_on_the_kept_paths_then_explores)
 		cr_assert_eq(next(&r), 9);
 		cr_assert_eq(next(&r), 11);
 	}
-	fe_reps_timeout(&r, 1000, 500); /* frozen already: not again, not longer */
+	cr_assert_not(fe_reps_timeout(&r, 1000, 500), "frozen already: not again, not longer");
 	cr_assert_eq(r.freezes, 1);
 	cr_assert_eq(r.thaw, 1050);
 	fe_reps_feedback(&r, 13, 1, 1050); /* not past its end: kept, still frozen */
