@@ -16,6 +16,17 @@ for word in Usage --rate --delay --buffer --buffer-pkts --link --link-file --pro
 	--switch-buffer --seed loss= ge= ecn= jitter= drop= match=; do
 	grep -q -- "$word" <<<"$out" || fe_fail "--help does not mention $word"
 done
+# every key --nic takes (the parser's own list, in its error for an unknown key) is in
+# --help, where a new key could be forgotten
+rc=0
+keys=$("$FE_BIN/fabemu-dp" -- --nic bogus=1 2>&1) || rc=$?
+[ "$rc" = 2 ] || fe_fail "--nic bogus=1: want exit 2, got $rc: $keys"
+keys=$(sed -n 's/.*(known: \(.*\))$/\1/p' <<<"$keys" | tr -d ,)
+[ -n "$keys" ] || fe_fail "--nic bogus=1 names no known keys"
+for k in $keys; do
+	grep -qE -- "(^|[ ,(])$k([=,. ]|$)" <<<"$out" || fe_fail "--help does not mention --nic's $k"
+done
+echo "  ok   --help names every key --nic takes ($(wc -w <<<"$keys"))"
 # --link's selectors, fabric, A-B and A>B among them (README.md's table), and what a
 # switch buffer is with several switches (docs/topologies.md)
 sels=$(sed -n '/^  --link SPEC/,/^  --link-file/p' <<<"$out" | tr -s ' ,;()\n' '\n')
