@@ -9,6 +9,7 @@ set -euo pipefail
 
 PKGS=(
 	build-essential cmake pkg-config          # build
+	ninja-build                               # tests/run.sh's builds (cmake -G Ninja)
 	dpdk libdpdk-dev libpcap-dev              # dataplane
 	libcyaml-dev libyaml-dev libjansson-dev   # profiles (YAML) and the control protocol (JSON)
 	libcriterion-dev                          # unit tests

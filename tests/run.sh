@@ -71,6 +71,11 @@ else
 fi
 
 "$ROOT/testbeds/setup.sh"
+# a new build tree is generated for Ninja (setup.sh installs it), one already made keeps
+# its generator: Ninja compiles a target's files while the libraries it links are still
+# building, where make waits for them (the sanitizer tree, cold, without the compile
+# cache: 106 s against 115 on 2 cores)
+command -v ninja >/dev/null && export CMAKE_GENERATOR=${CMAKE_GENERATOR:-Ninja}
 # every build compiles through ccache (setup.sh installs it; CMakeLists.txt uses it): a
 # clean clone compiles again only what changed since a run before
 # every build, no test picked: the tests both builds have (label twin: the unit tests, the
