@@ -1066,15 +1066,6 @@ compile_dataplane_regime(struct fe_yaml *y, const struct y_regime *r, const char
 			goto out;
 		}
 	}
-	/* as fabemu-dp refuses it at start (fe_nicport.c), before the run is spent */
-	if (g->split && fe_nic_cc_rccc(fe_nic_cc(&g->fabric.nic))) {
-		snprintf(key, sizeof(key), "%s.split", path);
-		rc = fe_yaml_fail(y, key,
-				  "%s: true with the NIC's cc %s: RCCC does not run on a fabric "
-				  "split across boxes (docs/uec.md)",
-				  key, fe_nic_cc_name(fe_nic_cc(&g->fabric.nic)));
-		goto out;
-	}
 	/* alike: the campaign's alike links first (the buffer where the regime tail-drops), on
 	 * a topology its links between switches too, then the regime's own links: entries
 	 * over them, as in its as-specified twin */

@@ -64,13 +64,14 @@ enum fe_hl_side {
 };
 
 #define FE_TRUNK_ETHERTYPE 0x88b5 /* IEEE 802 local experimental EtherType 1 */
-#define FE_TRUNK_VERSION   1
-#define FE_TRUNK_DATA	   1 /* its lateness (4 bytes), route (8), NIC tag (8), the frame */
+#define FE_TRUNK_VERSION   2	  /* 2: the pull target after the tag */
+#define FE_TRUNK_DATA	   1 /* its lateness (4 bytes), route (8), NIC tag (8), pull (4), the frame */
 #define FE_TRUNK_CREDIT	   2 /* credits returned: n x struct fe_trunk_credit */
 #define FE_TRUNK_PROBE	   3 /* the sender's clock (8 bytes), its topology's hash (4) */
 #define FE_TRUNK_ECHO	   4 /* a probe sent back as it came */
 /* FE_TRUNK_HDR (fe_fabric.h): Ethernet (14), version, type, link direction (2), late (4),
- * route (8), the emulated NIC's tag (8: its flow and PSN, fe_nicport.c; 0 without one) */
+ * route (8), the emulated NIC's tag (8: its flow and PSN, fe_nicport.c; 0 without one),
+ * its data frame's pull target (4: cc rccc, fe_nictag.h) */
 #define FE_TRUNK_CREDITS 32  /* credit returns a credit frame carries */
 #define FE_TRUNK_DUE	 512 /* frames a trunk holds until the pass reaches their tick */
 

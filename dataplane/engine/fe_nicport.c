@@ -29,16 +29,25 @@ wire(const struct rte_mbuf *m)
 	return fe_wire_bytes(rte_pktmbuf_pkt_len(m));
 }
 
+/* A flow's window, in frames: the configured one rounded up to a power of two, the same
+ * on every port and box (a flow from another box's receiving side holds as many). */
+static uint32_t
+nic_window(const struct fe_nic_params *prm)
+{
+	uint32_t w = 1;
+
+	while (w < prm->window)
+		w <<= 1;
+	return w;
+}
+
 int
 fe_nic_setup(struct fe_dp *dp, unsigned i, int socket, char *err, size_t errlen)
 {
 	struct fe_port *p = &dp->ports[i];
 	const struct fe_nic_params *prm = &dp->conf.nic;
 	struct fe_nicport *n;
-	uint32_t w = 1;
-
-	while (w < prm->window)
-		w <<= 1;
+	uint32_t w = nic_window(prm);
 	n = rte_zmalloc_socket("fe_nic", sizeof(*n), RTE_CACHE_LINE_SIZE, socket);
 	if (n == NULL)
 		goto nomem;
@@ -111,17 +120,8 @@ int
 fe_nic_remote_setup(struct fe_dp *dp, unsigned nall, int socket, char *err, size_t errlen)
 {
 	const struct fe_nic_params *prm = &dp->conf.nic;
-	uint32_t w = 1;
+	uint32_t w = nic_window(prm);
 
-	while (w < prm->window)
-		w <<= 1;
-	/* the pull target a frame carries is kept with the sender's copy of it, which a
-	 * receiver on another box does not see */
-	if (fe_nic_cc_rccc(fe_nic_cc(prm))) {
-		snprintf(err, errlen, "--nic cc=%s: not on a fabric split across boxes",
-			 fe_nic_cc_name(fe_nic_cc(prm)));
-		return -EINVAL;
-	}
 	dp->nic_ids = dp->nports + nall;
 	if (dp->nic_ids > 255) {
 		snprintf(err, errlen, "the NIC model takes at most 255 ports, here and elsewhere");
@@ -622,6 +622,10 @@ service_flow(struct fe_dp *dp, unsigned in, struct fe_nic_flow *fl, uint64_t now
 			 * another box (its state its own) takes as a new flow */
 			fl->gen++;
 			fl->next_psn = fl->una = fl->resend = fl->expect = 0;
+			/* RCCC both sides from nothing, as a new flow's: the receiver's side, on
+			 * another box, starts anew with the generation (remote_flow()) */
+			fe_rccc_snd_init(&fl->rccc, &n->rccc);
+			fl->credit = (struct fe_rccc_rcv){0};
 			fl->trimmed = 0;
 			fl->recovering = 0;
 			fl->probe_at = UINT64_MAX;
@@ -723,7 +727,7 @@ service_flow(struct fe_dp *dp, unsigned in, struct fe_nic_flow *fl, uint64_t now
 		len = rte_pktmbuf_pkt_len(m);
 		if (fe_nic_cc_rccc(n->cc_mode)) { /* spent; and it carries what the flow wants */
 			fe_rccc_spend(&fl->rccc, fe_wire_bytes(len));
-			fl->win[psn & mask].pt = fe_rccc_target(
+			*fe_nic_pull(dp, m) = fe_rccc_target(
 				&fl->rccc, &n->rccc, fl->pend_bytes + fl->again_bytes, n->nact);
 		}
 		dp->rg->up(dp, in, m, now);
@@ -1294,6 +1298,9 @@ remote_flow(struct fe_dp *dp, unsigned s, unsigned slot, unsigned gen)
 	fl->trimmed = 0;
 	fl->nak_sent = fl->release = 0;
 	fl->last_cnp = fl->gap_at = 0;
+	/* cc rccc: its credit from nothing, as its sender's (flow_init(), or anew when it gave
+	 * up); an entry the pacer holds for the old one is stale from now (its seq) */
+	fl->credit = (struct fe_rccc_rcv){0};
 	return fl;
 }
 
@@ -1325,26 +1332,21 @@ data_flow(struct fe_dp *dp, unsigned q, uint64_t tag, struct fe_nicport **sn)
 }
 
 /*
- * cc rccc: a frame of flow id, PSN psn (d after what the receiver expects), reached the
- * receiving NIC rn with the pull target it carried: its header's field, kept with the
- * sender's copy of the frame, in the copy's slot, which keeps it after the receiver
- * acknowledges the frame, until the sender's window moves a whole window past it. A
- * duplicate's is heard too, as the simulator's (UecSink::processData: handlePullTarget
- * before the duplicate test): a frame sent again that arrives as a duplicate (SLEEK's,
- * its first sending queued, not lost) carries what its sender asked for last; unheard,
- * the sender, its targets not all granted, would wait for credit for ever.
+ * cc rccc: a frame of flow id (d after what the receiver expects) reached the receiving
+ * NIC rn with the pull target it carried (its header's field, fe_nic_pull(): on this box or
+ * from another's trunk). A duplicate's is heard too, as the simulator's
+ * (UecSink::processData: handlePullTarget before the duplicate test): a frame sent again
+ * that arrives as a duplicate (SLEEK's, its first sending queued, not lost) carries what
+ * its sender asked for last (the NIC sends its kept copy again, the target written anew);
+ * unheard, the sender, its targets not all granted, would wait for credit for ever.
  */
 static void
-credit_request(struct fe_nicport *rn, struct fe_nic_flow *fl, uint32_t id, uint32_t psn, int32_t d,
-	       uint64_t now)
+credit_request(struct fe_nicport *rn, struct fe_nic_flow *fl, uint32_t id, int32_t d,
+	       uint32_t target, uint64_t now)
 {
-	if (!fe_nic_cc_rccc(rn->cc_mode) || (d >= 0 && (uint32_t)d >= rn->window) ||
-	    fl->win == NULL)
+	if (!fe_nic_cc_rccc(rn->cc_mode) || (d >= 0 && (uint32_t)d >= rn->window))
 		return;
-	/* its slot another frame's since (the flow a window further on), or not sent yet */
-	if ((int32_t)(psn - fl->next_psn) >= 0 || fl->next_psn - psn > rn->window)
-		return;
-	fe_rccc_request(&rn->pacer, &fl->credit, id, fl->win[psn & (rn->window - 1)].pt, now);
+	fe_rccc_request(&rn->pacer, &fl->credit, id, target, now);
 }
 
 /*
@@ -1374,7 +1376,8 @@ trimmed_data(struct fe_dp *dp, unsigned q, struct rte_mbuf *m, uint64_t tag, int
 		if (!fl->ack_due) /* the headers a grant is made from, if no frame came yet */
 			memcpy(fl->hdr, rte_pktmbuf_mtod(m, const uint8_t *),
 			       RTE_MIN(rte_pktmbuf_data_len(m), sizeof(fl->hdr)));
-		credit_request(p->nic, fl, id, psn, (int32_t)(psn - fl->expect), now);
+		credit_request(p->nic, fl, id, (int32_t)(psn - fl->expect), *fe_nic_pull(dp, m),
+			       now);
 	}
 	if ((int32_t)(psn - fl->expect) >= 0) {
 		struct rte_mbuf *a = ctl_make(dp, rte_pktmbuf_mtod(m, const uint8_t *),
@@ -1495,7 +1498,7 @@ deliver_data(struct fe_dp *dp, unsigned q, struct rte_mbuf *m, uint64_t tag, uin
 	}
 	psn = psn_full(FE_TAG_PSN(tag), fl->expect);
 	d = (int32_t)(psn - fl->expect);
-	credit_request(rn, fl, id, psn, d, now);
+	credit_request(rn, fl, id, d, *fe_nic_pull(dp, m), now);
 	if (d == 0 && !fl->release) {
 		if (to_host(p, m, due) < 0) {
 			if (fl->held == NULL) { /* go-back-N: as if lost; the NAK resends it */
@@ -1670,7 +1673,8 @@ held_stopped(struct fe_dp *dp, struct fe_nic_flow *fl, uint32_t window)
 {
 	if (fl->held == NULL)
 		return;
-	FE_CNT_ADD(dp->ports[fl->rxq].st.nic_stopped_recv, fl->nheld);
+	if (fl->nheld) /* (a box with no host holds none) */
+		FE_CNT_ADD(dp->ports[fl->rxq].st.nic_stopped_recv, fl->nheld);
 	for (uint32_t k = 0; k < window; k++) {
 		rte_pktmbuf_free(fl->held[k]);
 		fl->held[k] = NULL;
@@ -1715,7 +1719,8 @@ fe_nic_drain(struct fe_dp *dp)
 	for (unsigned f = 0; dp->nic_remote && f < (dp->nic_ids - dp->nports) * FE_NIC_FLOWS; f++) {
 		struct fe_nic_flow *fl = &dp->nic_remote[f];
 
+		/* (the window its buffer holds: this box may have no NIC of its own) */
 		if (fl->held != NULL)
-			held_stopped(dp, fl, dp->ports[fl->rxq].nic->window);
+			held_stopped(dp, fl, nic_window(&dp->conf.nic));
 	}
 }

@@ -51,7 +51,6 @@ struct fe_nic_copy {
 	uint8_t again;	    /* to be sent again */
 	uint8_t sacked;	    /* model uec: the receiver holds it (selective ACK): not in flight */
 	uint8_t ev;	    /* model uec: the entropy it was sent with (REPS) */
-	uint32_t pt;	    /* cc rccc: the pull target it carried, the last time it was sent */
 	uint64_t sent;	    /* the tick it was sent, if once only (an RTT sample); else 0 */
 };
 

@@ -14,7 +14,7 @@ fe_nic_field(void)
 {
 	static const struct rte_mbuf_dynfield desc = {
 		.name = "fabemu_nic",
-		.size = sizeof(uint64_t),
+		.size = 2 * sizeof(uint64_t), /* the tag, the pull target (FE_NIC_PULL_OFF) */
 		.align = __alignof__(uint64_t),
 	};
 

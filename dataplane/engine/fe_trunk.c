@@ -175,6 +175,9 @@ fe_trunk_send(struct fe_dp *dp, unsigned h, struct rte_mbuf *m, uint64_t due, ui
 	uint64_t tag =
 		g->nic_tags ? fe_nic_tag_port(*RTE_MBUF_DYNFIELD(m, g->tagoff, uint64_t *), g->glob)
 			    : 0;
+	/* and a data frame's pull target (cc rccc), which its receiving NIC reads there */
+	uint32_t pull =
+		g->nic_tags ? *RTE_MBUF_DYNFIELD(m, g->tagoff + FE_NIC_PULL_OFF, uint32_t *) : 0;
 	uint64_t at = sent_at(dp, now);
 	uint32_t late = age_ns(dp, due, at);
 	uint8_t *f;
@@ -208,6 +211,8 @@ fe_trunk_send(struct fe_dp *dp, unsigned h, struct rte_mbuf *m, uint64_t due, ui
 	memcpy(f + 22, &wire, 8);
 	tag = rte_cpu_to_be_64(tag);
 	memcpy(f + 30, &tag, 8);
+	pull = rte_cpu_to_be_32(pull);
+	memcpy(f + 38, &pull, 4);
 	FE_CNT_ADD(tr->tx_frames, 1);
 	trunk_stage(dp, tr, m, now);
 }
@@ -350,13 +355,14 @@ fe_trunk_in(struct fe_dp *dp, struct fe_trunk *tr, struct rte_mbuf *m, uint64_t 
 	if (f[15] == FE_TRUNK_DATA && len >= FE_TRUNK_HDR &&
 	    (unsigned)(f[16] << 8 | f[17]) == tr->recv) {
 		uint64_t r, late, at, tag;
-		uint32_t late_ns;
+		uint32_t late_ns, pull;
 		unsigned in, dst;
 
 		memcpy(&late_ns, f + 18, 4);
 		memcpy(&r, f + 22, 8);
 		r = rte_be_to_cpu_64(r);
 		memcpy(&tag, f + 30, 8);
+		memcpy(&pull, f + 38, 4);
 		/* due here as late as it left there: the real link took its latency */
 		late = fe_ns_to_ticks(rte_be_to_cpu_32(late_ns), dp->hz);
 		at = sent_at(dp, now);
@@ -376,6 +382,8 @@ fe_trunk_in(struct fe_dp *dp, struct fe_trunk *tr, struct rte_mbuf *m, uint64_t 
 			*fe_graph_route(g, m) = (r & ~UINT64_C(0xffff)) | (uint64_t)in << 8 | dst;
 			*RTE_MBUF_DYNFIELD(m, g->tagoff, uint64_t *) =
 				fe_nic_tag_port(rte_be_to_cpu_64(tag), g->loc);
+			*RTE_MBUF_DYNFIELD(m, g->tagoff + FE_NIC_PULL_OFF, uint32_t *) =
+				rte_be_to_cpu_32(pull);
 			FE_CNT_ADD(tr->rx_frames, 1);
 			/* due past this pass (it runs behind the TSC), or behind one that is: it
 			 * waits its tick, in order (the reader leaves room: fe_graph.c trunks_rx())

@@ -21,7 +21,7 @@
  * A fabric split across boxes (docs/scale-out.md): the header each frame of the fabric
  * carries over a link between boxes, in bytes: a trunk's MTU is its hosts' plus this.
  */
-#define FE_TRUNK_HDR 38
+#define FE_TRUNK_HDR 42
 
 /* How the fabric handles congestion (docs/regimes.md). */
 enum fe_regime {

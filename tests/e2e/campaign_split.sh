@@ -41,7 +41,6 @@ fe_campaign_refused 'name: x\nhosts: 2\njob: {kind: command, command: "true"}\nr
 	"  - {name: a, profile: ethernet-lossy, topology: $T/hostb.yaml, split: maybe}\n|bad.yaml:5" \
 	"  - {name: a, profile: ethernet-lossy, topology: $T/ab.yaml, realtime: true}\n|bad.yaml:5: regimes.0.realtime: true without split: true" \
 	"  - {name: a, profile: ethernet-lossy, topology: $T/ab.yaml, split: true, realtime: 1}\n|bad.yaml:5: regimes.0.realtime '1' (allowed: true, false)" \
-	"  - {name: a, profile: uec, topology: $T/ab.yaml, split: true, nic: \"cc=nscc+rccc\"}\n|bad.yaml:5: regimes.0.split: true with the NIC's cc nscc+rccc: RCCC does not run on a fabric split across boxes" \
 	"  - {name: w, kind: wire, split: true, realtime: true}\n|bad.yaml:5: regimes.0: kind wire is the hosts joined by a Linux bridge, without fabemu: profile, scale, links, nic, topology, path, split, realtime, pmd, ring and dataplane do not apply (mtu does)"
 
 echo "the shipped congestion-tree-split: one box against two"

@@ -209,8 +209,8 @@ def trunk_seeds():
     h1, h2 = bytes.fromhex("02fe00000001"), bytes.fromhex("02fe00000002")
     inner = eth(0x0800, ipv4(17, udp()), dst=h2, src=h1)
 
-    def hdr(kind, link):  # fe_trunk_hdr(): to the trunks' address, version 1
-        return (bytes.fromhex("03fe00000001020000000009") + b"\x88\xb5\x01"
+    def hdr(kind, link):  # fe_trunk_hdr(): to the trunks' address, version 2
+        return (bytes.fromhex("03fe00000001020000000009") + b"\x88\xb5\x02"
                 + bytes([kind]) + struct.pack(">H", link))
 
     def route(dst, inn, origin, lane=0, h=0, seq=1):
@@ -219,10 +219,11 @@ def trunk_seeds():
     def rec(trunk, frame, wait=1):  # the input's header: trunk, us until the next, length
         return bytes([trunk | wait << 1]) + struct.pack("<H", len(frame)) + frame
 
-    # late, route, an emulated NIC's tag (data of port 0's flow 3, PSN 7; fe_nicport.c)
-    tag = struct.pack(">Q", 1 << 40 | 3 << 24 | 7)
+    # late, route, an emulated NIC's tag (data of port 0's flow 3, PSN 7; fe_nicport.c),
+    # its pull target (cc rccc: quanta)
+    tag = struct.pack(">Q", 1 << 40 | 3 << 24 | 7) + struct.pack(">I", 64)
     data = hdr(1, 0) + struct.pack(">I", 0) + route(1, 0, 0) + tag + inner  # h1 > h2
-    flood = hdr(1, 2) + struct.pack(">I", 1000) + route(0xFF, 1, 1) + bytes(8) + inner
+    flood = hdr(1, 2) + struct.pack(">I", 1000) + route(0xFF, 1, 1) + bytes(12) + inner
     credit = hdr(2, 1) + bytes([1, 0, 0, 0]) + struct.pack(">HI", 2, 500)
     pause = (bytes.fromhex("0180c2000001020000000009") + b"\x88\x08\x01\x01\x00\x01"
              + b"\xff\xff").ljust(60, b"\x00")
@@ -239,7 +240,7 @@ def trunk_seeds():
         # the box with host 2 and an ib NIC: a flow from host 1 by generation and PSN
         ("nic-remote-flow", bytes([24 + 12]) + b"".join(
             rec(0, hdr(1, 0) + struct.pack(">I", 0) + route(1, 0, 0)
-                + struct.pack(">Q", gen << 48 | 1 << 40 | 3 << 24 | psn) + inner)
+                + struct.pack(">Q", gen << 48 | 1 << 40 | 3 << 24 | psn) + bytes(4) + inner)
             for gen, psn in ((1, 0), (1, 1), (2, 0), (1, 2), (2, 5), (2, 1)))),
     ]
 
