@@ -38,6 +38,8 @@ static const struct fe_counter_desc port_counters[] = {
 	C(fe_port_stats, pfc_frames_out),
 	C(fe_port_stats, pfc_frames_lost),
 	C(fe_port_stats, pfc_wd_storms),
+	C(fe_port_stats, host_pfc_xoff),
+	C(fe_port_stats, host_pfc_xon),
 	C(fe_port_stats, pfc_wd_forwarded),
 	C(fe_port_stats, nic_flows),
 	C(fe_port_stats, nic_passed),

@@ -164,6 +164,8 @@ fe_adopt_reset(struct fe_dp *dp, unsigned role)
 		FE_CNT_SET(p->st.rx_bytes, 0);
 		FE_CNT_SET(p->st.rx_held, 0);
 		FE_CNT_SET(p->st.edge_xoff, 0);
+		FE_CNT_SET(p->st.host_pfc_xoff, 0);
+		FE_CNT_SET(p->st.host_pfc_xon, 0);
 		/* the NIC's counters (one lcore runs it); the frames in flight stay a gauge */
 		for (fe_counter_t *c = &p->st.nic_flows; c <= &p->st.roce_untracked; c++)
 			if (c != &p->st.nic_copies)

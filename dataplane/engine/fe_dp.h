@@ -178,6 +178,9 @@ struct fe_port_stats {
 	fe_counter_t edge_xoff;		/* edge pause: times the adapter queue's room fell to
 					   its XOFF and the host was paused (fe_wire) */
 	fe_counter_t pfc_wd_storms;	/* the PFC watchdog stormed the down link (host paused) */
+	fe_counter_t host_pfc_xoff;	/* pfc: the host's own PFC frames with a pause, obeyed on
+					   its down link (fe_switch.c) */
+	fe_counter_t host_pfc_xon;	/* ... and those that ended its pause (all quanta 0) */
 	fe_counter_t pfc_wd_forwarded;	/* ... and sent what waited through the pause (forward) */
 	/* the emulated NIC (fe_nicport.h; model roce or ib), docs/counters.md */
 	fe_counter_t nic_flows;	       /* flows seen (a TCP or UDP 5-tuple each) */

@@ -176,9 +176,57 @@ fe_switch_handoff_out(struct fe_dp *dp)
 }
 
 /*
+ * pfc: a PFC frame from the host of port `in` (its adapter's receive buffer filling, or
+ * drained) pauses the switch's egress toward it, as 802.1Qbb has a port obey its link
+ * partner: the port's down link starts no frame for the longest quanta among the
+ * priorities the frame enables (512 bit times each at the link's rate; none on a link
+ * without a rate), from the frame's arrival. A later frame's quanta replace the time left
+ * (a refresh extends it, the watchdog timing the pause from its start); all quanta 0 (an
+ * XON) resume the link at once. The down link is one queue: a pause of any priority
+ * holds every frame behind its head, as the switches' pauses of their links between
+ * switches do; what it queued and had not started waits too. The watchdog storms it as
+ * any host's pause (hold_down()).
+ */
+static void hold_down(struct fe_dp *dp, unsigned q, uint64_t now, uint64_t until, int queued);
+
+static void
+host_pfc(struct fe_dp *dp, unsigned in, const struct rte_mbuf *m, uint64_t t)
+{
+	struct fe_port *p = &dp->ports[in];
+	uint16_t quanta[8];
+	int ev = fe_rsvd_pfc(rte_pktmbuf_mtod(m, const uint8_t *), rte_pktmbuf_data_len(m), quanta);
+	uint64_t q = 0, until;
+
+	if (ev <= 0) /* no priority enabled: nothing to obey */
+		return;
+	for (unsigned k = 0; k < 8; k++)
+		if (ev >> k & 1)
+			q = RTE_MAX(q, (uint64_t)quanta[k]);
+	if (q == 0) { /* XON */
+		FE_CNT_ADD(p->st.host_pfc_xon, 1);
+		fe_link_release(&p->down.l, t);
+		return;
+	}
+	FE_CNT_ADD(p->st.host_pfc_xoff, 1);
+	until = t + (uint64_t)(((unsigned __int128)(q * 64) * p->down.l.cfg.tpb_fp) >> 32);
+	if (until < p->down.l.hold_until) { /* shorter than what was left: its time, the start
+					       the watchdog counts from kept */
+		uint64_t from = p->hold_from;
+
+		fe_link_release(&p->down.l, t);
+		hold_down(dp, in, t, until, 1);
+		p->hold_from = from;
+		return;
+	}
+	hold_down(dp, in, t, until, 1);
+}
+
+/*
  * A frame to a reserved group address stops at the switch it entered, counted by cause:
- * a bridge never forwards them (IEEE 802.1Q), and no regime here takes a host's pause
- * or PFC frame (docs/counters.md). Its credits go back here, as a filtered frame's do.
+ * a bridge never forwards them (IEEE 802.1Q). Under PFC a host's PFC frame pauses the
+ * egress toward it (host_pfc()); no regime takes a host's 802.3x PAUSE, and PFC frames
+ * do nothing under credits or lossy, where the switch runs no PFC (docs/counters.md). Its
+ * credits go back here, as a filtered frame's do.
  */
 static __rte_noinline void
 rsvd_stop(struct fe_dp *dp, unsigned in, struct rte_mbuf *m, uint64_t t, uint8_t lane,
@@ -188,6 +236,8 @@ rsvd_stop(struct fe_dp *dp, unsigned in, struct rte_mbuf *m, uint64_t t, uint8_t
 		fe_rsvd_class(rte_pktmbuf_mtod(m, const uint8_t *), rte_pktmbuf_data_len(m));
 
 	FE_CNT_ADD(dp->sw.reserved[why], 1);
+	if (R == FE_REGIME_PFC && why == FE_RSVD_PFC)
+		host_pfc(dp, in, m, t);
 	if (R == FE_REGIME_CREDIT)
 		fe_credit_return(&dp->ports[in].up.cred, lane,
 				 fe_credit_blocks(rte_pktmbuf_pkt_len(m)), t);
@@ -576,14 +626,19 @@ port_waiting(struct fe_port *p, uint64_t now)
 	return p->wait_from;
 }
 
-void
-fe_switch_hold_down(struct fe_dp *dp, unsigned q, uint64_t now, uint64_t until)
+/* Port q's down link held until `until`: what it queued before now still goes (a control
+ * hold, fe_link_hold()), or waits too (queued: a host's PFC frame, fe_link_pause()). */
+static void
+hold_down(struct fe_dp *dp, unsigned q, uint64_t now, uint64_t until, int queued)
 {
 	struct fe_port *p = &dp->ports[q];
 	/* the watchdog times a pause from its start, however often the host refreshes it */
 	int fresh = p->down.l.hold_until <= now;
 
-	fe_link_hold(&p->down.l, now, until);
+	if (queued)
+		fe_link_pause(&p->down.l, now, until);
+	else
+		fe_link_hold(&p->down.l, now, until);
 	if (p->down.l.hold_until <= now)
 		return; /* what the link had to send lasts longer: nothing held */
 	if (fresh) {
@@ -592,6 +647,12 @@ fe_switch_hold_down(struct fe_dp *dp, unsigned q, uint64_t now, uint64_t until)
 	}
 	if (dp->wd.ticks != 0)
 		p->wd_until = RTE_MAX(p->wd_until, p->down.l.hold_until);
+}
+
+void
+fe_switch_hold_down(struct fe_dp *dp, unsigned q, uint64_t now, uint64_t until)
+{
+	hold_down(dp, q, now, until, 0);
 }
 
 static unsigned

@@ -296,11 +296,35 @@ unschedule(struct fe_link *l, uint64_t now)
 	return i;
 }
 
+/* Serialize again, from start, the packets from slot i on (eager links), each with the
+ * jitter it had. */
+static unsigned
+reserialize(struct fe_link *l, uint32_t i, uint64_t start)
+{
+	unsigned n = 0;
+
+	for (; i != l->tail; i++, n++) {
+		struct fe_link_slot *s = &l->slots[i & l->mask];
+		uint64_t wire = s->tx_end + l->cfg.prop_ticks;
+
+		fe_link_serialize(l, s, start, s->arrive > wire ? s->arrive - wire : 0);
+	}
+	return n;
+}
+
+unsigned
+fe_link_pause(struct fe_link *l, uint64_t now, uint64_t until)
+{
+	uint32_t i = unschedule(l, now);
+
+	fe_link_hold(l, now, until);
+	return reserialize(l, i, until);
+}
+
 unsigned
 fe_link_release(struct fe_link *l, uint64_t now)
 {
 	uint64_t cut;
-	unsigned n = 0;
 
 	if (l->hold_until <= now)
 		return 0;
@@ -308,13 +332,7 @@ fe_link_release(struct fe_link *l, uint64_t now)
 	cut = fe_fp_to_ns(l->hold_until - max_u64(now, l->hold_counted), l->cfg.ns_fp);
 	FE_CNT_SET(l->st.held_ns, l->st.held_ns > cut ? l->st.held_ns - cut : 0);
 	l->hold_until = now;
-	for (uint32_t i = unschedule(l, now); i != l->tail; i++, n++) {
-		struct fe_link_slot *s = &l->slots[i & l->mask];
-		uint64_t wire = s->tx_end + l->cfg.prop_ticks;
-
-		fe_link_serialize(l, s, now, s->arrive > wire ? s->arrive - wire : 0);
-	}
-	return n;
+	return reserialize(l, unschedule(l, now), now);
 }
 
 unsigned

@@ -664,6 +664,14 @@ fe_link_enqueue_while_room(struct fe_link *l, struct fe_link_offer *o, unsigned 
 void fe_link_hold(struct fe_link *l, uint64_t now, uint64_t until);
 
 /*
+ * Eager links: a pause from now to `until` that holds what waits too (an 802.1Qbb pause
+ * the receiver sent): the packets that have not started serializing by now start again
+ * from `until`, in order, with the jitter they had; the serializer is held as
+ * fe_link_hold() holds it (held_ns). Returns how many were moved.
+ */
+unsigned fe_link_pause(struct fe_link *l, uint64_t now, uint64_t until);
+
+/*
  * Eager links: end a hold at now, as a PFC watchdog that ignores the receiver's pauses
  * does. The packets waiting behind it that have not started serializing are serialized
  * again from now, in order, with the jitter they had; held_ns loses what was not held.

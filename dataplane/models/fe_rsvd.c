@@ -30,6 +30,23 @@ fe_rsvd_class(const uint8_t *f, uint32_t len)
 	return FE_RSVD_OTHER;
 }
 
+int
+fe_rsvd_pfc(const uint8_t *f, uint32_t len, uint16_t quanta[8])
+{
+	uint32_t off = 12;
+
+	if (fe_rsvd_class(f, len) != FE_RSVD_PFC)
+		return -1;
+	if ((f[12] == 0x81 && f[13] == 0x00) || (f[12] == 0x88 && f[13] == 0xa8))
+		off = 16;
+	off += 4; /* the type, the opcode: the class-enable vector, then 8 quanta */
+	if (len < off + 2 + 16)
+		return -1;
+	for (unsigned p = 0; p < 8; p++)
+		quanta[p] = (uint16_t)(f[off + 2 + 2 * p] << 8 | f[off + 3 + 2 * p]);
+	return f[off + 1];
+}
+
 const char *
 fe_rsvd_name(enum fe_rsvd c)
 {

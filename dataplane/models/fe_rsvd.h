@@ -34,6 +34,13 @@ fe_rsvd_addr(const uint8_t *dst)
  * through), a frame to a reserved address. */
 enum fe_rsvd fe_rsvd_class(const uint8_t *f, uint32_t len);
 
+/*
+ * An 802.1Qbb PFC frame's class-enable vector (bit p: priority p), its eight quanta in
+ * quanta[] (units of 512 bit times; 0: XON), or -1 if f (len bytes) is no whole PFC frame
+ * (one 802.1Q tag looked through, as fe_rsvd_class() does).
+ */
+int fe_rsvd_pfc(const uint8_t *f, uint32_t len, uint16_t quanta[8]);
+
 /* "pause", "pfc", "lldp", "stp", "slow", "other": the counters' suffixes. */
 const char *fe_rsvd_name(enum fe_rsvd c);
 

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Frames to IEEE 802.1Q's reserved group addresses (01:80:C2:00:00:00 to 0F: pause, PFC,
 # LLDP, STP, LACP, 802.1X) stop at the switch they enter, counted by cause, on one switch
-# and on a leaf-spine; the broadcasts around them are flooded as ever. pcap ports:
-# deterministic, no namespaces.
+# and on a leaf-spine; the broadcasts around them are flooded as ever. Under PFC a host's
+# own PFC frame pauses the switch's egress toward it (its quanta at the link's rate), and
+# lossy it does not. pcap ports: deterministic, no namespaces.
 set -euo pipefail
 . "$(dirname "$0")/../../testbeds/lib.sh"
 fe_init pcap_reserved
@@ -14,6 +15,7 @@ gen() {
 	python3 - "$@" <<'EOF'
 import struct, sys
 A = bytes.fromhex("02fe0000000a")
+B = bytes.fromhex("02fe0000000b")
 R = lambda last: bytes.fromhex("0180c20000") + bytes([last])
 seq = 0
 def frame(kind):
@@ -23,6 +25,8 @@ def frame(kind):
         seq += 1
     elif kind == "pfc":    # 802.1Qbb: opcode 0x0101, priority 3 paused
         f = R(1) + A + b"\x88\x08\x01\x01\x00\x08" + b"\x00\x00" * 3 + b"\xff\xff"
+    elif kind == "pfc-b":  # the same from host B, 2,000 quanta (102.4 ms at 10 Mbit/s)
+        f = R(1) + B + b"\x88\x08\x01\x01\x00\x08" + b"\x00\x00" * 3 + b"\x07\xd0"
     elif kind == "pause":  # 802.3x: opcode 0x0001
         f = R(1) + A + b"\x88\x08\x00\x01\xff\xff"
     elif kind == "lldp":   # chassis id TLV
@@ -56,6 +60,14 @@ for name in sys.argv[1:]:
         o += 16 + cap
 print(n)
 EOF
+}
+# first_us FILE: the first frame's capture time in a pcap file, us (DPDK's pcap PMD
+# writes them in ns: magic 0xa1b23c4d)
+first_us() {
+	python3 -c 'import struct, sys
+b = open(sys.argv[1], "rb").read()
+s, f = struct.unpack("<II", b[24:32])
+print(s * 1000000 + (f // 1000 if struct.unpack("<I", b[:4])[0] == 0xa1b23c4d else f))' "$1"
 }
 KINDS="pfc pause lldp stp lacp eapol"
 gen "$T/in0.pcap" bcast pfc pause lldp bcast stp lacp eapol pfc bcast
@@ -98,6 +110,33 @@ run single 3 "$T/in0.pcap"
 check single 3
 run single-pfc 3 "$T/in0.pcap" --regime pfc --link all:delay=10us
 check single-pfc 3
+# a host's own PFC frame: host B (port 1) pauses priority 3 for 2,000 quanta, 102.4 ms at
+# its down link's 10 Mbit/s; host A's three broadcasts come 1 ms after (its up link's
+# delay). Under PFC the switch holds them toward B for the pause, not toward C (port 2);
+# lossy it runs no PFC, and B gets them when C does
+gen "$T/bcast-b.pcap" pfc-b
+for r in pfc lossy; do
+	fe_dp_once "$T/host-$r.log" $(fe_eal) "--vdev=net_pcap0,rx_pcap=$T/bcast.pcap,tx_pcap=$T/host-$r-out0.pcap" \
+		"--vdev=net_pcap1,rx_pcap=$T/bcast-b.pcap,tx_pcap=$T/host-$r-out1.pcap" \
+		"--vdev=net_pcap2,rx_pcap=$T/empty.pcap,tx_pcap=$T/host-$r-out2.pcap" -- \
+		--exit-idle 300ms --stats-json "$T/host-$r.json" --regime $r \
+		--link all:rate=10Mbit --link 0.up:rate=10Mbit,delay=1ms
+	late=$(($(first_us "$T/host-$r-out1.pcap") - $(first_us "$T/host-$r-out2.pcap")))
+	fe_log "$r: host B's first broadcast $late us after host C's"
+	if [ $r = pfc ]; then
+		fe_check "pfc: B's pause held its frames (us later than C's), 102,400 less 1,000" \
+			"$late" 98000 110000
+		fe_check "pfc: port 1's host_pfc_xoff" \
+			"$(fe_json "$T/host-$r.json" 'd["ports"][1]["host_pfc_xoff"]')" 1 1
+	else
+		fe_check "lossy: B's frames not held (us later than C's)" "$late" -5000 5000
+		fe_check "lossy: port 1's host_pfc_xoff" \
+			"$(fe_json "$T/host-$r.json" 'd["ports"][1]["host_pfc_xoff"]')" 0 0
+	fi
+	fe_check "$r: B's pause out of any port" "$(reserved_in "$T/host-$r"-out*.pcap)" 0 0
+	fe_check "$r: the broadcasts B got" \
+		"$("$FE_BIN/fe-pcapcheck" "$T/host-$r-out1.pcap" | sed 's/^packets=\([0-9]*\).*/\1/')" 3 3
+done
 # a leaf-spine of eight hosts, credits: stopped at leaf1, so the links between switches
 # carried what the broadcasts alone carry
 run fabric 8 "$T/in0.pcap" --topology leaf-spine --regime credit

@@ -1851,6 +1851,97 @@ Test(engine, reserved_addresses_stop_at_the_switch)
 	reserved_stop(&credit4, &ideal, "credit, 4 lanes");
 }
 
+/* An 802.1Qbb frame from host `port`: priority 3 enabled, its quanta q (0: XON). */
+static void
+inject_pfc(int port, uint16_t q)
+{
+	uint8_t f[34] = {0x01, 0x80, 0xc2, 0, 0, 0x01};
+
+	memcpy(f + 6, MAC[port], 6);
+	f[12] = 0x88;
+	f[13] = 0x08;
+	f[14] = 0x01; /* opcode 0x0101 */
+	f[15] = 0x01;
+	f[17] = 1 << 3; /* class-enable vector: priority 3 */
+	f[18 + 2 * 3] = (uint8_t)(q >> 8);
+	f[19 + 2 * 3] = (uint8_t)q;
+	inject_raw(port, f, sizeof(f), 60);
+}
+
+/* Poll dp every us from *t to until; the frames out of port 1 meanwhile. */
+static unsigned
+poll_until(struct fe_dp *dp, uint64_t *t, uint64_t until)
+{
+	unsigned n = 0;
+
+	for (; *t < until; *t += 1000) {
+		fe_dp_poll(dp, *t);
+		n += sent(1);
+	}
+	return n;
+}
+
+/*
+ * Under PFC a host's own PFC frame pauses the switch's egress toward it, as 802.1Qbb has
+ * a port obey its link partner. Host 1 (its down link 100 Mbit/s) pauses priority 3 for
+ * 1000 quanta (512,000 bit times: 5.12 ms there); 10 frames from host 0 wait all of it,
+ * then go; a pause ended early by an XON lets them go at once. Lossy, the switch runs no
+ * PFC: the same frames pause nothing. Each PFC frame stops at the switch either way.
+ */
+static void
+host_pfc_run(enum fe_regime regime)
+{
+	struct fe_linkdef ideal = {0}, slow = {.link = {.rate_bps = 100000000, .delay_ns = 2000}};
+	struct fe_dp_conf conf = {.regime = regime,
+				  .lanes = 1,
+				  .pfc = {.xoff = 64 << 10, .xon = 32 << 10, .quanta = 65535}};
+	struct fe_dp *dp = engine_regime(&conf, &ideal, &slow);
+	const int pfc = regime == FE_REGIME_PFC;
+	uint64_t t = 1000;
+	unsigned n;
+
+	inject(1, BCAST, 60); /* host 1's address learned */
+	poll_until(dp, &t, 100000);
+	sent(0);
+	sent(2);
+	inject_pfc(1, 1000); /* at the switch now: its up link is ideal */
+	for (int k = 0; k < 10; k++)
+		inject(0, MAC[1], 1000);
+	n = poll_until(dp, &t, 100000 + 5000000);
+	cr_assert_eq(n, pfc ? 0 : 10, "regime %d: %u frames through a 5.12 ms pause by 5 ms",
+		     regime, n);
+	n += poll_until(dp, &t, 100000 + 7000000);
+	cr_assert_eq(n, 10, "every frame by 7 ms: %u", n);
+	if (pfc)
+		cr_assert_geq(dp->ports[1].down.l.st.held_ns, 5000000, "held %lu ns",
+			      (unsigned long)dp->ports[1].down.l.st.held_ns);
+	/* paused again, then an XON 1 ms later: the frames go at once */
+	inject_pfc(1, 1000);
+	for (int k = 0; k < 10; k++)
+		inject(0, MAC[1], 1000);
+	n = poll_until(dp, &t, t + 1000000);
+	cr_assert_eq(n, pfc ? 0 : 10, "%u frames in the pause's first 1 ms", n);
+	inject_pfc(1, 0);
+	n += poll_until(dp, &t, t + 1000000); /* 10 x 1,038 bytes at 100 Mbit/s: 0.83 ms */
+	cr_assert_eq(n, 10, "every frame 1 ms after the XON: %u", n);
+	cr_assert_eq(dp->ports[1].st.host_pfc_xoff, pfc ? 2 : 0);
+	cr_assert_eq(dp->ports[1].st.host_pfc_xon, pfc ? 1 : 0);
+	cr_assert_eq(dp->sw.reserved[FE_RSVD_PFC], 3, "every PFC frame stopped at the switch");
+	cr_assert_eq(sent(0) + sent(2), 0, "none reached another host");
+	fe_dp_free(dp);
+	cr_assert_eq(rte_mempool_avail_count(pool), pool->size, "every mbuf back");
+}
+
+Test(engine, a_hosts_pfc_pauses_its_port_under_pfc)
+{
+	host_pfc_run(FE_REGIME_PFC);
+}
+
+Test(engine, a_hosts_pfc_pauses_nothing_lossy)
+{
+	host_pfc_run(FE_REGIME_LOSSY);
+}
+
 /*
  * Link-level retry on the hosts' links: 20 % random loss on every up link. With llr=on,
  * 300 frames from A all reach B, in the order sent, none dropped, and A's up link counts

@@ -2327,9 +2327,10 @@ Test(graph, ring3_watchdog_forward_ignores_the_pauses)
 	done(dp, avail);
 }
 
-/* Host `port` sends a PFC frame (802.1Qbb, priority 3, XOFF), as a host's NIC does. */
+/* Host `port` sends a PFC frame (802.1Qbb, priority 3, quanta q; 0: XON), as a host's NIC
+ * does. */
 static void
-inject_pfc(int port)
+inject_pfc(int port, uint16_t q)
 {
 	struct rte_mbuf *m = rte_pktmbuf_alloc(pool);
 	uint8_t *f;
@@ -2338,7 +2339,7 @@ inject_pfc(int port)
 	f = (uint8_t *)rte_pktmbuf_append(m, 60);
 	cr_assert_not_null(f);
 	memset(f, 0, 60);
-	fe_pfc_frame(f, MAC[port], 3, 65535);
+	fe_pfc_frame(f, MAC[port], 3, q);
 	cr_assert_eq(rte_ring_enqueue(rxr[port], m), 0);
 }
 
@@ -2346,7 +2347,9 @@ inject_pfc(int port)
  * A leaf-spine: the hosts' PFC frames stop at the leaf they enter, counted; no other
  * switch and no other host sees them, and the frames around them cross as ever, in
  * every regime, over host links with a delay (bursts of arrivals) and without (each
- * frame as it comes). Under credits, every credit of the hosts comes back.
+ * frame as it comes). Under PFC each host's pause (65535 quanta: 3.4 ms at 10 Gbit/s,
+ * 335 ms at 100) holds what its leaf sends it until the host's XON, then it goes. Under
+ * credits, every credit of the hosts comes back.
  */
 Test(graph, reserved_addresses_stop_at_the_ingress_switch)
 {
@@ -2369,13 +2372,28 @@ Test(graph, reserved_addresses_stop_at_the_ingress_switch)
 				hops -= dp->graph->hl[h].row.l.st.in_pkts;
 			for (int p = 0; p < NP; p++) {
 				inject(p, MAC[(p + 2) % NP], 5, 200); /* to the other leaf */
-				inject_pfc(p);
+				inject_pfc(p, 65535);
 				inject(p, MAC[(p + 2) % NP], 5, 200);
 			}
 			for (int k = 0; k < 100; k++)
 				fe_dp_poll(dp, t += 1000);
 			for (int p = 0; p < NP; p++)
 				got += sent(p);
+			if (o.regime ==
+			    FE_REGIME_PFC) { /* each host paused: nothing yet; its XON */
+				cr_assert_eq(got, 0,
+					     "pfc, %s host links: %u through the hosts' pauses",
+					     ideal ? "ideal" : "1 us", got);
+				for (int p = 0; p < NP; p++)
+					inject_pfc(p, 0);
+				for (int k = 0; k < 100; k++)
+					fe_dp_poll(dp, t += 1000);
+				for (int p = 0; p < NP; p++) {
+					got += sent(p);
+					cr_assert_eq(dp->ports[p].st.host_pfc_xoff, 1);
+					cr_assert_eq(dp->ports[p].st.host_pfc_xon, 1);
+				}
+			}
 			for (unsigned h = 0; h < dp->graph->nhl; h++)
 				hops += dp->graph->hl[h].row.l.st.in_pkts;
 			cr_assert_eq(got, 2 * NP, "%s, %s host links: the frames around them only",
@@ -2383,7 +2401,8 @@ Test(graph, reserved_addresses_stop_at_the_ingress_switch)
 			cr_assert_eq(hops, 2 * 2 * NP,
 				     "%s: each crossed two links between switches",
 				     fe_regime_name(o.regime));
-			cr_assert_eq(dp->sw.reserved[FE_RSVD_PFC], NP,
+			cr_assert_eq(dp->sw.reserved[FE_RSVD_PFC],
+				     o.regime == FE_REGIME_PFC ? 2 * NP : NP,
 				     "%s: every PFC frame counted", fe_regime_name(o.regime));
 			for (int p = 0; o.regime == FE_REGIME_CREDIT && p < NP; p++) {
 				const struct fe_credit *c = &dp->ports[p].up.cred;

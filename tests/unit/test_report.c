@@ -628,6 +628,37 @@ Test(report, reserved_addresses)
 }
 
 /*
+ * Under PFC a host's own PFC frames (802.1Qbb): host 1 pauses its port (XOFF), then
+ * resumes it (XON); both obeyed on its down link, counted on its port.
+ */
+static const char *const host_pfc_want[] = {
+	"port.host_pfc_xoff",
+	"port.host_pfc_xon",
+	NULL,
+};
+
+Test(report, host_pfc)
+{
+	struct fe_linkdef up[NP] = {0}, down[NP] = {0};
+	struct fe_dp_conf conf = {.regime = FE_REGIME_PFC,
+				  .pfc = {.xoff = 64 << 10, .xon = 32 << 10, .quanta = 65535}};
+	struct fe_dp *dp;
+	uint64_t t = 1000;
+	uint8_t f[60] = {0};
+
+	down[1].link = (struct fe_link_params){.rate_bps = 100000000};
+	dp = engine(&conf, up, down);
+	fe_pfc_frame(f, MAC[1], 3, 1000);
+	inject_raw(1, f, sizeof(f));
+	run(dp, &t, 100000, 1000);
+	fe_pfc_frame(f, MAC[1], 3, 0);
+	inject_raw(1, f, sizeof(f));
+	run(dp, &t, 100000, 1000);
+	expect(dp, "host pfc", host_pfc_want);
+	done(dp);
+}
+
+/*
  * Flood copies with no mbuf: the switch's pool for copies (dp->pool) holds 8 mbufs and
  * the hosts take nothing, so the copies of 40 broadcasts soon find it empty.
  */
@@ -1264,7 +1295,7 @@ static const char *const *const scenarios[] = {
 	roce_busy,	roce_after,    roce_stopped,   selective_after, selective_stopped,
 	dup_want,	uec_after,     uec_stopped,    host_want,	graph_want,
 	stray_want,	edge_want,     epause_want,    rccc_after,	probe_after,
-	reps_after,
+	reps_after,	host_pfc_want,
 };
 
 /* 1 if some scenario shows OBJ.NAME nonzero, or it is listed with its reason. */

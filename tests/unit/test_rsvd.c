@@ -93,6 +93,35 @@ Test(rsvd, the_pfc_frames_fabemu_sends_are_pfc)
 	cr_assert_eq(fe_rsvd_class(f, 60), FE_RSVD_PFC);
 }
 
+/* A PFC frame's class-enable vector and quanta, read back from the frames fabemu writes
+ * (fe_pfc_frame_vec()), tagged too; a PAUSE or a PFC frame cut short: none. */
+Test(rsvd, a_pfc_frames_vector_and_quanta)
+{
+	uint8_t f[64] = {0}, t[64] = {0};
+	uint16_t q[8];
+
+	fe_pfc_frame_vec(f, SRC, 0x28, 1000); /* priorities 3 and 5 */
+	cr_assert_eq(fe_rsvd_pfc(f, 60, q), 0x28);
+	for (unsigned p = 0; p < 8; p++)
+		cr_assert_eq(q[p], (0x28 >> p & 1) ? 1000 : 0, "priority %u: %u", p, q[p]);
+	fe_pfc_frame(f, SRC, 3, 0); /* an XON */
+	cr_assert_eq(fe_rsvd_pfc(f, 60, q), 0x08);
+	cr_assert_eq(q[3], 0);
+	/* with an 802.1Q tag */
+	memcpy(t, f, 12);
+	t[12] = 0x81;
+	t[15] = 0x03;
+	memcpy(t + 16, f + 12, 60 - 16);
+	fe_pfc_frame_vec(f, SRC, 0x01, 77);
+	memcpy(t + 16, f + 12, 60 - 16);
+	cr_assert_eq(fe_rsvd_pfc(t, 60, q), 0x01);
+	cr_assert_eq(q[0], 77);
+	cr_assert_eq(fe_rsvd_pfc(f, 33, q), -1, "its last quanta cut: no frame");
+	cr_assert_eq(fe_rsvd_pfc(f, 34, q), 0x01);
+	frame(f, 0x01, 0, 0x8808, 0x00, 0x01);
+	cr_assert_eq(fe_rsvd_pfc(f, 60, q), -1, "a PAUSE is no PFC frame");
+}
+
 Test(rsvd, short_frames_are_other)
 {
 	uint8_t f[64];
