@@ -45,6 +45,8 @@ LAB_NET=198.18.0.0/15
 DRY=0
 FORCE=0
 CORE=
+MIN_SPEED= # Mbit/s: the slowest NIC's link, read before it is bound (up())
+SPEED_UNKNOWN=0
 HUGE_MB=2048
 
 UNDO=0
@@ -169,7 +171,7 @@ pick_core() {
 }
 
 up() {
-	local a ifc dr mtu st cidr
+	local a ifc dr mtu st cidr spd
 	[ $# -ge 1 ] || die "up: name the NICs' PCI addresses (lspci -D | grep -i ethernet)"
 	[ "$DRY" = 1 ] || check_root
 	[ -e "$STATE" ] && die "an inline box is already up ($STATE); run: $0 down"
@@ -197,6 +199,13 @@ up() {
 			ip -o link show dev "$ifc" 2>/dev/null | grep '<[^>]*\bUP\b' >/dev/null && st=up
 		fi
 		record "nic $a ${dr} ${ifc:--} $mtu $st"
+		# its link speed (Mbit/s; -1 or none with the link down): the command line's scale
+		spd=$(cat "$SYSFS/class/net/$ifc/speed" 2>/dev/null || true)
+		if [[ "$spd" =~ ^[0-9]+$ ]] && [ "$spd" -gt 0 ]; then
+			[ -n "$MIN_SPEED" ] && [ "$MIN_SPEED" -le "$spd" ] || MIN_SPEED=$spd
+		else
+			SPEED_UNKNOWN=1
+		fi
 		if [ -n "$ifc" ]; then
 			for cidr in $(ip -o addr show dev "$ifc" scope global 2>/dev/null | awk '{print $4}'); do
 				record "addr $a $cidr"
@@ -215,11 +224,25 @@ up() {
 	print_cmd "$@"
 }
 
+# The dataplane's line: RoCE with PFC and ECN (profiles/roce-pfc-ecn.yaml: 400 Gbit/s
+# links), an MTU that holds RoCE's 4,096-byte path MTU with its headers (IP, UDP, BTH,
+# RETH, ICRC: 4,156 bytes), dilated (--scale) so that the slowest NIC carries the
+# profile's rate: fabemu-dp refuses a port slower than a link it carries undilated.
+PROFILE_MBPS=400000
 print_cmd() {
-	local a eal=""
+	local a eal="" scale=""
 	for a in "$@"; do eal+=" -a $a"; done
+	if [ -n "$MIN_SPEED" ] && [ "$MIN_SPEED" -lt "$PROFILE_MBPS" ]; then
+		scale=" --scale $(((PROFILE_MBPS + MIN_SPEED - 1) / MIN_SPEED))"
+	fi
 	echo "inline.sh: ${#}-port inline box up ($HUGE_DESC, hugetlbfs $HUGE_DIR); run the dataplane on core $CORE:"
-	echo "  build/bin/fabemu-dp -l $CORE --huge-dir $HUGE_DIR$eal -- --mtu 4096 --profile roce-pfc-ecn"
+	echo "  build/bin/fabemu-dp -l $CORE --huge-dir $HUGE_DIR$eal -- --mtu 4200 --profile roce-pfc-ecn$scale"
+	if [ -n "$scale" ]; then
+		echo "inline.sh: the profile's links are $((PROFILE_MBPS / 1000)) Gbit/s and the slowest NIC's link $MIN_SPEED Mbit/s, so${scale} runs the fabric that much slower, its delays that much longer (docs/profiles.md)."
+	fi
+	if [ "$SPEED_UNKNOWN" = 1 ]; then
+		echo "inline.sh: a NIC's link speed is unknown (its link down, or no interface): if it is below $((PROFILE_MBPS / 1000)) Gbit/s, add --scale N, N at least $((PROFILE_MBPS / 1000)) Gbit/s over its speed, or fabemu-dp refuses the port."
+	fi
 	echo "  (port i is the i-th -a: cable host A's NIC to port 0 ($1) and host B's to port 1${2:+ ($2)}; docs/inline.md)"
 	if [ "$ISOLATED" = 1 ]; then
 		echo "inline.sh: core $CORE is isolated ($SYSFS/devices/system/cpu/isolated)."

@@ -96,7 +96,8 @@ inl up "$ADDR" --dry-run >"$T/dry" || { cat "$T/dry"; fail "--dry-run up failed"
 cat "$T/dry"
 for want in "+ $T/modprobe vfio-pci" "+ ip link set dev feinl0 down" "+ $T/devbind -b vfio-pci $ADDR" \
 	"# state $T/run/inline: nic $ADDR ixgbe feinl0 4000 up" "# state $T/run/inline: addr $ADDR 198.18.9.1/24" \
-	"fabemu-dp -l 1 --huge-dir .* -a $ADDR --" "core 1 is NOT isolated" "isolcpus=1 nohz_full=1 rcu_nocbs=1"; do
+	"fabemu-dp -l 1 --huge-dir .* -a $ADDR -- --mtu 4200 --profile roce-pfc-ecn$" \
+	"link speed is unknown" "core 1 is NOT isolated" "isolcpus=1 nohz_full=1 rcu_nocbs=1"; do
 	grep -q -- "$want" "$T/dry" || fail "--dry-run does not print '$want'"
 done
 [ ! -e "$T/log" ] && [ ! -e "$T/run/inline" ] || fail "--dry-run ran or recorded something"
@@ -115,9 +116,15 @@ check_restored() {
 	local n=$S/bus/pci/devices/$ADDR/net
 	[ ! -d "$n/eth7" ] || mv "$n/eth7" "$n/feinl0"
 }
+# the NIC's link at 25 Gbit/s: the profile's 400 dilated 16 times to fit
+mkdir -p "$S/class/net/feinl0"
+echo 25000 >"$S/class/net/feinl0/speed"
 inl up "$ADDR" --core 0 >"$T/up" || { cat "$T/up" "$T/log"; fail "up failed"; }
 cat "$T/up"
-grep -q -- "fabemu-dp -l 0 --huge-dir .* -a $ADDR --" "$T/up" || fail "up printed no command line"
+grep -q -- "fabemu-dp -l 0 --huge-dir .* -a $ADDR -- --mtu 4200 --profile roce-pfc-ecn --scale 16$" "$T/up" ||
+	fail "up printed no command line, or not at --scale 16 for a 25 Gbit/s NIC"
+grep -q -- "slowest NIC's link 25000 Mbit/s" "$T/up" || fail "up did not say why it dilates"
+grep -q -- "speed is unknown" "$T/up" && fail "up: the speed was read, yet called unknown"
 grep -qx "nic $ADDR ixgbe feinl0 4000 up" "$T/run/inline" || fail "state: $(cat "$T/run/inline")"
 grep -qx "addr $ADDR 198.18.9.1/24" "$T/run/inline" || fail "state has no address"
 grep -qx "devbind -b vfio-pci $ADDR" "$T/log" || fail "not bound to vfio-pci: $(cat "$T/log")"
