@@ -221,7 +221,8 @@ nic_setup(struct fe_dp *dp, int socket, char *err, size_t errlen)
 	}
 
 	dp->nic_dynoff = fe_nic_field();
-	if (dp->nic_dynoff < 0) {
+	dp->nic_pulloff = dp->nic_dynoff < 0 ? -1 : fe_nic_pull_field();
+	if (dp->nic_dynoff < 0 || dp->nic_pulloff < 0) {
 		snprintf(err, errlen, "no mbuf field for the NIC: %s", rte_strerror(rte_errno));
 		return -EINVAL;
 	}

@@ -458,6 +458,7 @@ struct fe_dp {
 	uint64_t ns_fp;			 /* ns a tick, 32.32 fixed point */
 	uint32_t max_frame;		 /* the largest frame a port brings: its mbufs' room */
 	int nic_dynoff;			 /* the NIC's field in the mbuf (fe_nicport.c) */
+	int nic_pulloff;		 /* ... and its pull target's (fe_nictag.h) */
 	struct rte_mempool *nic_pool;	 /* the NICs' CNPs, ACKs and NAKs: their own */
 	/* split across boxes: the receiving side of flows whose sender is on another box,
 	 * [(port - nports) x FE_NIC_FLOWS] by the sender's port as numbered here (fe_graph.h);

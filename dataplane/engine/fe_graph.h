@@ -238,7 +238,7 @@ struct fe_graph {
 	uint8_t pump_only;
 	/* the NIC's field (fe_nicport.c), carried over the trunks; nic_tags: a NIC writes it
 	 * here (the boxes agree on the NIC model: fabemu-dp --box checks it) */
-	int tagoff;
+	int tagoff, pulloff; /* and a data frame's pull target's (fe_nictag.h) */
 	uint8_t nic_tags;
 	uint8_t nnh[FE_GRAPH_SW][FE_GRAPH_SW]; /* the routes now (failover: round links down) */
 	uint16_t nh[FE_GRAPH_SW][FE_GRAPH_SW][FE_GRAPH_WAYS];

@@ -14,8 +14,20 @@ fe_nic_field(void)
 {
 	static const struct rte_mbuf_dynfield desc = {
 		.name = "fabemu_nic",
-		.size = 2 * sizeof(uint64_t), /* the tag, the pull target (FE_NIC_PULL_OFF) */
+		.size = sizeof(uint64_t),
 		.align = __alignof__(uint64_t),
+	};
+
+	return rte_mbuf_dynfield_register(&desc);
+}
+
+int
+fe_nic_pull_field(void)
+{
+	static const struct rte_mbuf_dynfield desc = {
+		.name = "fabemu_nic_pull",
+		.size = sizeof(uint32_t),
+		.align = __alignof__(uint32_t),
 	};
 
 	return rte_mbuf_dynfield_register(&desc);

@@ -8,9 +8,10 @@
  *
  *   tag: gen (8 bits) << 48 | kind << 40 | port << 32 | slot << 24 | PSN (24 bits),
  *        the entropy a data frame was sent with (model uec) in its top byte
- *   pull: after the tag (FE_NIC_PULL_OFF), a data frame's pull target (cc rccc: quanta,
- *        cumulative), a field of its header as UET's: the receiving NIC hears it from the
- *        frame, on this box or another (a trunk carries it with the tag)
+ *   pull: a field of its own (4 bytes: the mbuf's dynamic area has four 8-byte slots, all
+ *        taken, and one of 4), a data frame's pull target (cc rccc: quanta, cumulative),
+ *        a field of its header as UET's: the receiving NIC hears it from the frame, on
+ *        this box or another (a trunk carries it with the tag)
  *
  * data: its flow's sender port and slot, its PSN; a NIC's own frame (CNP, ACK, NAK): the
  * port it goes back to; a trimmed header: its data frame's, of kind FE_TAG_TRIM.
@@ -33,8 +34,6 @@ enum {
 	FE_TAG_TRIM = 3 /* a data frame's header */
 };
 
-#define FE_NIC_PULL_OFF 8 /* the pull target's offset in the NIC's field (4 bytes) */
-
 #define FE_TAG_GEN(t)  ((unsigned)((t) >> 48 & 0xff))
 #define FE_TAG_KIND(t) ((unsigned)((t) >> 40 & 0xff))
 #define FE_TAG_PORT(t) ((unsigned)((t) >> 32 & 0xff))
@@ -48,11 +47,11 @@ fe_nic_tag(const struct fe_dp *dp, struct rte_mbuf *m)
 	return RTE_MBUF_DYNFIELD(m, dp->nic_dynoff, uint64_t *);
 }
 
-/* The pull target data frame m carries (cc rccc; dp->nic_dynoff + FE_NIC_PULL_OFF). */
+/* The pull target data frame m carries (cc rccc; dp->nic_pulloff). */
 static inline uint32_t *
 fe_nic_pull(const struct fe_dp *dp, struct rte_mbuf *m)
 {
-	return RTE_MBUF_DYNFIELD(m, dp->nic_dynoff + FE_NIC_PULL_OFF, uint32_t *);
+	return RTE_MBUF_DYNFIELD(m, dp->nic_pulloff, uint32_t *);
 }
 
 static inline uint64_t
@@ -63,11 +62,14 @@ fe_nic_tag_make(unsigned kind, unsigned port, unsigned slot, unsigned gen, uint3
 }
 
 /*
- * The NIC's field in the mbuf (its tag, then a data frame's pull target): its offset, or
- * -1 (rte_errno). A split fabric's
+ * The NIC's field in the mbuf (its tag): its offset, or -1 (rte_errno). A split fabric's
  * trunks carry it whether or not a NIC is here (fe_trunk.c).
  */
 int fe_nic_field(void);
+
+/* The NIC's second field (a data frame's pull target): its offset, or -1 (rte_errno). The
+ * trunks carry it too. */
+int fe_nic_pull_field(void);
 
 /*
  * A tag with its port renumbered by map[] (a split fabric's trunks: this box's numbers to

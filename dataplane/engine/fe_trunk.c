@@ -56,7 +56,8 @@ fe_trunk_setup(struct fe_dp *dp, struct fe_graph *g, const struct fe_graph_conf 
 		return -EINVAL;
 	}
 	g->tagoff = fe_nic_field();
-	if (g->tagoff < 0) {
+	g->pulloff = g->tagoff < 0 ? -1 : fe_nic_pull_field();
+	if (g->tagoff < 0 || g->pulloff < 0) {
 		snprintf(err, errlen, "no mbuf field for the NIC's tag: %s",
 			 rte_strerror(rte_errno));
 		return -EINVAL;
@@ -176,8 +177,7 @@ fe_trunk_send(struct fe_dp *dp, unsigned h, struct rte_mbuf *m, uint64_t due, ui
 		g->nic_tags ? fe_nic_tag_port(*RTE_MBUF_DYNFIELD(m, g->tagoff, uint64_t *), g->glob)
 			    : 0;
 	/* and a data frame's pull target (cc rccc), which its receiving NIC reads there */
-	uint32_t pull =
-		g->nic_tags ? *RTE_MBUF_DYNFIELD(m, g->tagoff + FE_NIC_PULL_OFF, uint32_t *) : 0;
+	uint32_t pull = g->nic_tags ? *RTE_MBUF_DYNFIELD(m, g->pulloff, uint32_t *) : 0;
 	uint64_t at = sent_at(dp, now);
 	uint32_t late = age_ns(dp, due, at);
 	uint8_t *f;
@@ -382,8 +382,7 @@ fe_trunk_in(struct fe_dp *dp, struct fe_trunk *tr, struct rte_mbuf *m, uint64_t 
 			*fe_graph_route(g, m) = (r & ~UINT64_C(0xffff)) | (uint64_t)in << 8 | dst;
 			*RTE_MBUF_DYNFIELD(m, g->tagoff, uint64_t *) =
 				fe_nic_tag_port(rte_be_to_cpu_64(tag), g->loc);
-			*RTE_MBUF_DYNFIELD(m, g->tagoff + FE_NIC_PULL_OFF, uint32_t *) =
-				rte_be_to_cpu_32(pull);
+			*RTE_MBUF_DYNFIELD(m, g->pulloff, uint32_t *) = rte_be_to_cpu_32(pull);
 			FE_CNT_ADD(tr->rx_frames, 1);
 			/* due past this pass (it runs behind the TSC), or behind one that is: it
 			 * waits its tick, in order (the reader leaves room: fe_graph.c trunks_rx())
