@@ -21,10 +21,11 @@
 /* What set-up did to each port, by port id: printed by fe_ports_print(), undone by
  * fe_ports_close(). Set-up code's only; the lcore never reads it. */
 static struct {
-	uint8_t promisc_set; /* made promiscuous here: made not so again at close */
-	uint8_t mtu;	     /* enum fe_ports_mtu */
-	uint8_t fc;	     /* enum fe_ports_fc */
-	int fc_rc;	     /* rte_eth_dev_flow_ctrl_set()'s, when refused */
+	uint8_t promisc_set;	 /* made promiscuous here: made not so again at close */
+	uint8_t mtu;		 /* enum fe_ports_mtu */
+	uint8_t fc;		 /* enum fe_ports_fc */
+	int fc_rc;		 /* rte_eth_dev_flow_ctrl_set()'s, when refused */
+	uint16_t rxd, rxd_asked; /* its receive ring, as the PMD adjusted --rxd; and --rxd */
 } state[RTE_MAX_ETHPORTS];
 
 /* AF_PACKET and AF_XDP attach to a kernel interface whose MTU the test bed (or the lab)
@@ -182,6 +183,8 @@ fe_ports_setup(uint16_t port, struct rte_mempool *pool, const struct fe_ports_co
 		return -EINVAL;
 	if (rc == 0)
 		rc = rte_eth_dev_adjust_nb_rx_tx_desc(port, &rxd, &txd);
+	state[port].rxd = rxd;
+	state[port].rxd_asked = c->rxd;
 	if (rc == 0)
 		rc = rte_eth_rx_queue_setup(port, 0, rxd, rte_eth_dev_socket_id(port), NULL, pool);
 	if (rc == 0)
@@ -324,9 +327,18 @@ fe_ports_print(const uint16_t *ports, unsigned n)
 		else
 			printf("MTU %u (%s), ", mtu, mtu_how[state[ports[i]].mtu]);
 		print_fc(ports[i]);
+		printf(", RX ring %u descriptors", state[ports[i]].rxd);
+		if (state[ports[i]].rxd != state[ports[i]].rxd_asked)
+			printf(" (--rxd %u: the PMD's limits)", state[ports[i]].rxd_asked);
 		printf(", offloads none\n");
 	}
 	fflush(stdout);
+}
+
+uint16_t
+fe_ports_rxd(uint16_t port)
+{
+	return state[port].rxd;
 }
 
 int

@@ -49,7 +49,11 @@ int fe_ports_setup(uint16_t port, struct rte_mempool *pool, const struct fe_port
  * many are still down (each named on stderr). */
 unsigned fe_ports_wait_link(const uint16_t *ports, unsigned n, const struct fe_ports_conf *c);
 
-/* A line a port: name, driver, bus, link (speed), MTU, flow control, offloads. */
+/* Port's receive ring after fe_ports_setup(): --rxd as the PMD adjusted it to its limits
+ * (rte_eth_dev_adjust_nb_rx_tx_desc()), what the edge pause's sizing counts on. */
+uint16_t fe_ports_rxd(uint16_t port);
+
+/* A line a port: name, driver, bus, link (speed), MTU, flow control, RX ring, offloads. */
 void fe_ports_print(const uint16_t *ports, unsigned n);
 
 /*

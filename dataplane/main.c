@@ -433,7 +433,7 @@ main(int argc, char **argv)
 		rte_exit(EXIT_FAILURE, "out of memory\n");
 	for (unsigned i = 0; i < nports; i++) {
 		wire[i].pause = (uint8_t)fe_ports_pause(ports[i], o.edge_pause, &wire[i].bps);
-		wire[i].rxd = (uint32_t)o.rxd;
+		wire[i].rxd = fe_ports_rxd(ports[i]); /* as the PMD adjusted --rxd */
 	}
 	o.dp.wire = wire;
 	dp = fe_dp_create(nports, ports, up, down, pool, rte_get_tsc_hz(), &o.dp, err, sizeof(err));

@@ -5,7 +5,8 @@
 #  - an MTU the port cannot take stops the start with the port's own limit (22.11's
 #    net_tap: 1504, its largest frame 1522 bytes), before any frame;
 #  - the port is set up (MTU set through the PMD, 802.3x off through the PMD, link up)
-#    and says so;
+#    and says so; an MTU below the default reaches the TAP interface itself, and the
+#    port line gives the receive ring;
 #  - frames of the full MTU (1500) cross with DF set, both ways;
 #  - a PFC frame (802.1Qbb, to 01:80:C2:00:00:01) sent by one host never reaches the
 #    other, while the broadcast sent right after it does; the switch counts it
@@ -57,6 +58,18 @@ echo "  ok   --mtu 4096 refused: $(grep -o 'port 0 (net_tap0.*jumbo frames' "$T/
 for i in 0 1; do
 	! ip link show "${IF[$i]}" >/dev/null 2>&1 || fe_fail "${IF[$i]} left behind by a refused start"
 done
+
+# 1b. an MTU below the default, set through the PMD: the TAP interface (the kernel's side
+# of the port) takes it; and the receive ring, as the PMD adjusted --rxd, in the port line
+fe_dp_start $(tap_eal) $(vdevs) -- --mtu 1400 --rxd 2048 --control none
+for i in 0 1; do
+	grep -q "^  port $i: net_tap$i, .*MTU 1400 (set), .*, RX ring 2048 descriptors, offloads" \
+		"$FE_DP_LOG" || { cat "$FE_DP_LOG" >&2; fe_fail "port $i: not at MTU 1400, 2048 descriptors"; }
+	ip -o link show "${IF[$i]}" | fe_grep_q " mtu 1400 " ||
+		fe_fail "${IF[$i]}: the TAP is not at MTU 1400: $(ip -o link show "${IF[$i]}")"
+done
+echo "  ok   --mtu 1400: both ports set, their TAP interfaces at MTU 1400; RX rings of 2048"
+fe_dp_stop
 
 # 2. the dataplane, then each TAP into its host's namespace
 fe_dp_start $(tap_eal) $(vdevs) -- --mtu 1500 --stats-json "$T/stats.json"
