@@ -71,6 +71,7 @@ struct opt {
 	int ideal_hosts;       /* host links with no rate and no delay (passed through) */
 	uint64_t delay_ns;     /* every link's delay; 0: 1 us */
 	const char *text;      /* a topology's file, not kind */
+	uint32_t measure;      /* --measure's samples (0: off) */
 };
 
 /* Every link 1 us (o->delay_ns); the rest as o says. */
@@ -125,6 +126,7 @@ engine_o(const char *kind, enum fe_path path, const struct opt *o)
 	conf.graph = &gb.conf;
 	if (o->nic)
 		conf.nic = *o->nic;
+	conf.measure = o->measure;
 	for (int i = 0; i < NP; i++) {
 		up[i].link.delay_ns = down[i].link.delay_ns = o->ideal_hosts ? 0 : delay;
 		up[i].link.rate_bps = down[i].link.rate_bps = o->host_rate;
@@ -2341,6 +2343,28 @@ inject_pfc(int port, uint16_t q)
 	memset(f, 0, 60);
 	fe_pfc_frame(f, MAC[port], 3, q);
 	cr_assert_eq(rte_ring_enqueue(rxr[port], m), 0);
+}
+
+/*
+ * Every mbuf field a box registers fits at once: the filters' verdict, the routes, the
+ * NIC's tag and pull target, --measure's RX time. The mbuf's dynamic area has four 8-byte
+ * slots and one of 4; a 16-byte NIC field (tag and pull target together) left none for
+ * --measure here, and a live box with pcap ports none for its routes.
+ */
+Test(graph, every_mbuf_field_fits_at_once)
+{
+	unsigned avail = rte_mempool_avail_count(pool);
+	struct fe_nic_params nic = FE_NIC_DEFAULT;
+	const struct opt o = {.nic = &nic, .measure = 1024};
+	struct fe_dp *dp;
+
+	nic.model = FE_NIC_UEC;
+	nic.cc = FE_CC_RCCC;
+	nic.cc_set = 1;
+	dp = engine_o("leaf-spine", FE_PATH_ECMP, &o);
+	cr_assert_not_null(dp->meas);
+	cr_assert_geq(dp->nic_pulloff, 0);
+	done(dp, avail);
 }
 
 /*
