@@ -192,7 +192,7 @@ drain_ticks(const struct fe_link *l)
 		bytes = RTE_MIN(bytes, (uint64_t)l->cfg.max_pkts * nic_mtu());
 	if (bytes >= UINT64_MAX / 2 || l->cfg.tpb_fp == 0)
 		return 0;
-	return (uint64_t)(((unsigned __int128)bytes * l->cfg.tpb_fp) >> 32);
+	return fe_link_bytes_ticks(&l->cfg, bytes);
 }
 
 void

@@ -175,6 +175,8 @@ fe_switch_handoff_out(struct fe_dp *dp)
 			fe_egress_handoff_out(dp, q);
 }
 
+static void hold_down(struct fe_dp *dp, unsigned q, uint64_t now, uint64_t until, int queued);
+
 /*
  * pfc: a PFC frame from the host of port `in` (its adapter's receive buffer filling, or
  * drained) pauses the switch's egress toward it, as 802.1Qbb has a port obey its link
@@ -187,8 +189,6 @@ fe_switch_handoff_out(struct fe_dp *dp)
  * switches do; what it queued and had not started waits too. The watchdog storms it as
  * any host's pause (hold_down()).
  */
-static void hold_down(struct fe_dp *dp, unsigned q, uint64_t now, uint64_t until, int queued);
-
 static void
 host_pfc(struct fe_dp *dp, unsigned in, const struct rte_mbuf *m, uint64_t t)
 {
@@ -208,7 +208,7 @@ host_pfc(struct fe_dp *dp, unsigned in, const struct rte_mbuf *m, uint64_t t)
 		return;
 	}
 	FE_CNT_ADD(p->st.host_pfc_xoff, 1);
-	until = t + (uint64_t)(((unsigned __int128)(q * 64) * p->down.l.cfg.tpb_fp) >> 32);
+	until = t + fe_link_bytes_ticks(&p->down.l.cfg, q * 64); /* 512 bit times a quantum */
 	if (until < p->down.l.hold_until) { /* shorter than what was left: its time, the start
 					       the watchdog counts from kept */
 		uint64_t from = p->hold_from;

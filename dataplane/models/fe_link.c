@@ -103,7 +103,7 @@ fe_link_compile(const struct fe_link_params *p, uint64_t hz, struct fe_link_cfg 
 uint64_t
 fe_link_ser_ticks(const struct fe_link_cfg *cfg, uint32_t len)
 {
-	return (uint64_t)(((unsigned __int128)fe_wire_bytes(len) * cfg->tpb_fp) >> 32);
+	return fe_link_bytes_ticks(cfg, fe_wire_bytes(len));
 }
 
 void

@@ -252,6 +252,14 @@ enum fe_link_drop fe_link_limit_pool(struct fe_link *l, uint32_t len, uint64_t n
 /* Compile params for a TSC of hz ticks per second. Returns 0 or -EINVAL. */
 int fe_link_compile(const struct fe_link_params *p, uint64_t hz, struct fe_link_cfg *cfg);
 
+/* Ticks `bytes` take at the link's rate, as they are (no wire overhead), rounded down; 0
+ * on a link without a rate. */
+static inline uint64_t
+fe_link_bytes_ticks(const struct fe_link_cfg *cfg, uint64_t bytes)
+{
+	return (uint64_t)(((unsigned __int128)bytes * cfg->tpb_fp) >> 32);
+}
+
 /* Serialization time of a frame of len bytes in ticks, rounded down (for reports and tests). */
 uint64_t fe_link_ser_ticks(const struct fe_link_cfg *cfg, uint32_t len);
 
