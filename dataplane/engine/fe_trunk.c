@@ -58,7 +58,7 @@ fe_trunk_setup(struct fe_dp *dp, struct fe_graph *g, const struct fe_graph_conf 
 	g->tagoff = fe_nic_field();
 	g->pulloff = g->tagoff < 0 ? -1 : fe_nic_pull_field();
 	if (g->tagoff < 0 || g->pulloff < 0) {
-		snprintf(err, errlen, "no mbuf field for the NIC's tag: %s",
+		snprintf(err, errlen, "no mbuf field for the NIC's tag or pull target: %s",
 			 rte_strerror(rte_errno));
 		return -EINVAL;
 	}
