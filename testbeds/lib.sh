@@ -186,13 +186,26 @@ fe_ping_stat() {
 	echo "$out" | awk -v f="$field" '/^rtt/ {split($4, v, "/"); printf "%d\n", v[f] * 1000}'
 }
 
+# fe_listening HOST PORT: wait up to 5 s for a TCP listener on PORT in HOST's namespace
+# (iperf3 -s listens on TCP even for a UDP test: its UDP socket comes with the test), and
+# fail naming it if none came. (A wait on `ss -lun` for iperf3's UDP port never matched
+# and spent its 50 tries, 15 s, on every run of e2e_split's lossy part.)
+fe_listening() {
+	local i
+	for i in $(seq 100); do
+		fe_ns "$1" ss -ltnH "sport = :$2" | fe_grep_q . && return 0
+		sleep 0.05
+	done
+	fe_fail "host $1: nothing listens on TCP port $2 after 5 s"
+}
+
 # fe_iperf FROM TO SECONDS [iperf3 args]: TCP goodput in Mbit/s as the receiver saw it.
 # Concurrent calls set FE_IPERF_PORT to distinct ports (a random one could collide).
 fe_iperf() {
 	local from=$1 to=$2 secs=$3 port=${FE_IPERF_PORT:-$((5201 + RANDOM % 500))} out
 	shift 3
 	fe_ns "$to" iperf3 -s -1 -p "$port" >/dev/null 2>&1 &
-	for _ in $(seq 50); do fe_ns "$to" ss -ltn | fe_grep_q ":$port " && break; sleep 0.05; done
+	fe_listening "$to" "$port"
 	out=$(fe_ns "$from" iperf3 -c "$(fe_ip "$to")" -p "$port" -t "$secs" -J "$@") ||
 		fe_fail "iperf3 from host $from to host $to (port $port) failed: $(echo "$out" | grep '"error"')"
 	wait 2>/dev/null || true

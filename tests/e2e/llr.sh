@@ -21,7 +21,7 @@ fe_dp_start $EAL -- --link '0.up:delay=1us' --link 'down:delay=2ms' --stats-json
 send_time() {
 	local port=$((5201 + RANDOM % 500)) out
 	fe_ns 2 iperf3 -s -1 -p "$port" >/dev/null 2>&1 &
-	for _ in $(seq 50); do fe_ns 2 ss -ltn | fe_grep_q ":$port " && break; sleep 0.05; done
+	fe_listening 2 "$port"
 	out=$(fe_ns 1 iperf3 -c "$(fe_ip 2)" -p "$port" -n "$BYTES" -C cubic -J) ||
 		fe_fail "iperf3 failed: $(echo "$out" | grep '"error"')"
 	wait 2>/dev/null || true

@@ -249,7 +249,7 @@ SLOW="--link spine1>leaf2:rate=50Mbit"
 udp_loss() { # NAME: the share of datagrams lost end to end (%), in NAME.loss; sent, NAME.sent
 	local out
 	fe_ns 2 iperf3 -s -1 -p 5603 >/dev/null 2>&1 &
-	for _ in $(seq 50); do fe_ns 2 ss -lun | fe_grep_q ":5603 " && break; sleep 0.05; done
+	fe_listening 2 5603
 	out=$(fe_ns 1 iperf3 -c "$(fe_ip 2)" -p 5603 -u -b 80M -l 1400 -t 3 -J) ||
 		fe_fail "iperf3 UDP failed: $out"
 	python3 -c 'import json, sys; print("%.1f" % json.load(sys.stdin)["end"]["sum"]["lost_percent"])' \

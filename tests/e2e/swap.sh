@@ -60,7 +60,7 @@ fe_iperf_json() { # FROM TO args...: the receiver's JSON report
 	shift 2
 	fe_ns "$to" iperf3 -s -1 -p "$port" -J >"$T/server.json" 2>&1 &
 	local srv=$!
-	for _ in $(seq 50); do fe_ns "$to" ss -ltn | fe_grep_q ":$port " && break; sleep 0.05; done
+	fe_listening "$to" "$port"
 	fe_ns "$from" iperf3 -c "$(fe_ip "$to")" -p "$port" "$@" -J >"$T/client.json" ||
 		fe_fail "iperf3 failed: $(tail -5 "$T/client.json")"
 	wait $srv || true
