@@ -54,7 +54,7 @@ struct y_nic {
 	char *model, *recovery, *cc, *g, *stages, *cnp_interval, *alpha_period, *rate_period,
 		*rate_bytes, *ai_rate, *hai_rate, *min_rate, *timeout, *window, *reorder, *rtt,
 		*ccti_increase, *ccti_limit, *ccti_min, *ccti_timer, *cct_step, *trim, *trim_dscp,
-		*reps_freeze;
+		*oversub_cc, *reps_freeze;
 };
 
 struct y_profile {
@@ -151,6 +151,7 @@ static const cyaml_schema_field_t nic_fields[] = {
 	STR("cct-step", struct y_nic, cct_step),
 	STR("trim", struct y_nic, trim),
 	STR("trim-dscp", struct y_nic, trim_dscp),
+	STR("oversub-cc", struct y_nic, oversub_cc),
 	STR("reps-freeze", struct y_nic, reps_freeze),
 	CYAML_FIELD_END,
 };
@@ -186,7 +187,7 @@ static const struct fe_yaml_known known_keys[] = {
 	{"nic",
 	 "model, recovery, cc, g, stages, cnp-interval, alpha-period, rate-period, "
 	 "rate-bytes, ai-rate, hai-rate, min-rate, timeout, window, reorder, rtt, ccti-increase, "
-	 "ccti-limit, ccti-min, ccti-timer, cct-step, trim, trim-dscp, reps-freeze"},
+	 "ccti-limit, ccti-min, ccti-timer, cct-step, trim, trim-dscp, reps-freeze, oversub-cc"},
 	{"pfc", "xoff, xon, headroom, delay, quanta, frames, watchdog, watchdog-action, restore"},
 	{"credit", "buffer, return, hoq, out"},
 	{"ecn", "enabled, kmin, kmax, pmax, non-ect"},
@@ -425,6 +426,7 @@ nic_section(struct fe_yaml *c, const struct y_nic *y, struct fe_nic_params *n)
 		{"trim", y ? y->trim : NULL},
 		{"trim-dscp", y ? y->trim_dscp : NULL},
 		{"reps-freeze", y ? y->reps_freeze : NULL},
+		{"oversub-cc", y ? y->oversub_cc : NULL},
 	};
 	char e[400], path[64];
 
@@ -873,8 +875,10 @@ fe_profile_print_fabric(FILE *f, const struct fe_fabric *fab)
 				fe_fmt_rate(n->hai_bps, d, sizeof(d)),
 				fe_fmt_rate(n->min_bps, e, sizeof(e)));
 		else if (fe_nic_cc_nscc(fe_nic_cc(n)) || fe_nic_cc_rccc(fe_nic_cc(n)))
-			fprintf(f, " %s rtt %s", fe_nic_cc_name(fe_nic_cc(n)),
-				n->rtt_ns ? fe_fmt_time(n->rtt_ns, u, sizeof(u)) : "the port's");
+			fprintf(f, " %s rtt %s%s%s", fe_nic_cc_name(fe_nic_cc(n)),
+				n->rtt_ns ? fe_fmt_time(n->rtt_ns, u, sizeof(u)) : "the port's",
+				fe_nic_cc_rccc(fe_nic_cc(n)) ? " oversub-cc " : "",
+				fe_nic_cc_rccc(fe_nic_cc(n)) ? fe_nic_occ_name(n->oversub_cc) : "");
 		else
 			fprintf(f, " cc off");
 		if (n->model == FE_NIC_UEC && n->trim_dscp == FE_NIC_DSCP_KEEP)

@@ -118,7 +118,7 @@ fe_credit_key(const char *key, const char *v, struct fe_credit_params *p, const 
 	"model, recovery, cc, g, stages, cnp-interval, alpha-period, rate-period, rate-bytes, "    \
 	"ai-rate, hai-rate, min-rate, timeout, window, reorder, ccti-increase, ccti-limit, "       \
 	"ccti-min, "                                                                               \
-	"ccti-timer, cct-step, rtt, trim, trim-dscp, reps-freeze"
+	"ccti-timer, cct-step, rtt, trim, trim-dscp, reps-freeze, oversub-cc"
 
 /* "1/N", N by rule r (whose allowed text says so). */
 static int
@@ -177,6 +177,14 @@ fe_nic_key(const char *key, const char *v, struct fe_nic_params *p, const char *
 			    key, v, err, len) < 0) { /* not a time: say what is allowed */
 			snprintf(err, len, "%stimeout '%s' (allowed: %s)", prefix, v,
 				 fe_rule_nic_timeout.allowed);
+			return -EINVAL;
+		}
+		return 0;
+	}
+	if (strcmp(key, "oversub-cc") == 0) {
+		if (fe_nic_occ_parse(v, &p->oversub_cc) < 0) {
+			snprintf(err, len, "%soversub-cc '%s' (allowed: " FE_NIC_OCC_ALLOWED ")",
+				 prefix, v);
 			return -EINVAL;
 		}
 		return 0;

@@ -114,10 +114,58 @@ nic_mtu(void)
 	return fe_wire_bytes(RTE_ETHER_MAX_LEN - 4);
 }
 
+void
+fe_fabric_derive(const struct fe_dp *dp, const struct fe_linkdef *down,
+		 const struct fe_linkdef *hop, struct fe_fabric_derived *fd)
+{
+	const struct fe_graph *g = dp->graph;
+	uint64_t hosts[FE_GRAPH_SW] = {0}, in[FE_GRAPH_SW] = {0};
+	uint8_t open[FE_GRAPH_SW] = {0}; /* a link without a rate: not oversubscribed */
+
+	fd->oversub = 1;
+	if (g == NULL)
+		return;
+	for (unsigned p = 0; p < dp->nports; p++) {
+		const struct fe_linkdef *d =
+			down ? &down[p] : fe_dp_link_def(dp, fe_dp_link_id(dp, FE_LINK_DOWN, p));
+
+		hosts[g->port_sw[p]] += d->link.rate_bps;
+		open[g->port_sw[p]] |= d->link.rate_bps == 0;
+	}
+	for (unsigned h = 0; h < g->nhl; h++) {
+		const struct fe_linkdef *d =
+			hop ? &hop[h] : fe_dp_link_def(dp, fe_dp_link_id(dp, FE_LINK_HOP, h));
+
+		in[g->hl[h].to] += d->link.rate_bps;
+		open[g->hl[h].to] |= d->link.rate_bps == 0;
+	}
+	for (unsigned s = 0; s < g->nsw; s++)
+		if (!open[s] && hosts[s] && in[s] && (double)hosts[s] / (double)in[s] > fd->oversub)
+			fd->oversub = (double)hosts[s] / (double)in[s];
+}
+
+/* cc rccc, the receiving NIC: the floor of its pull rate (fe_rccc.h), or 0: none. As the
+ * simulator (main_uec.cpp): with RCCC alone on an oversubscribed fabric, unless the NIC's
+ * oversub-cc says on or off. */
+static double
+occ_min(const struct fe_fabric *fab, const struct fe_fabric_derived *fd)
+{
+	switch (fab->nic.oversub_cc) {
+	case FE_NIC_OCC_OFF:
+		return 0;
+	case FE_NIC_OCC_ON:
+		return fe_rccc_occ_min(fd->oversub);
+	default:
+		return fe_nic_cc(&fab->nic) == FE_CC_RCCC && fd->oversub > 1
+			       ? fe_rccc_occ_min(fd->oversub)
+			       : 0;
+	}
+}
+
 int
-fe_link_derive(const struct fe_dp *dp, const struct fe_fabric *fab, unsigned n,
-	       const struct fe_linkdef *d, const struct fe_link_cfg *cfg,
-	       struct fe_link_derived *dv, char *err, size_t errlen)
+fe_link_derive(const struct fe_dp *dp, const struct fe_fabric *fab,
+	       const struct fe_fabric_derived *fd, unsigned n, const struct fe_linkdef *d,
+	       const struct fe_link_cfg *cfg, struct fe_link_derived *dv, char *err, size_t errlen)
 {
 	unsigned i;
 	const enum fe_link_kind k = fe_dp_link_kind(dp, n, &i);
@@ -129,7 +177,8 @@ fe_link_derive(const struct fe_dp *dp, const struct fe_fabric *fab, unsigned n,
 	 * differ: the grants share what reaches the host) */
 	if (k == FE_LINK_DOWN) {
 		if (fe_nic_emulated(fab->nic.model))
-			fe_rccc_compile(nic_rate(d), nic_rtt(fab, d), nic_mtu(), dp->hz, &dv->rccc);
+			fe_rccc_compile(nic_rate(d), nic_rtt(fab, d), nic_mtu(), dp->hz,
+					occ_min(fab, fd), &dv->rccc);
 		return 0;
 	}
 	if (fab->regime == FE_REGIME_CREDIT)
@@ -151,7 +200,7 @@ fe_link_derive(const struct fe_dp *dp, const struct fe_fabric *fab, unsigned n,
 		/* NSCC's MTU: the hosts' frames (their MTU of 1500) */
 		fe_nscc_compile(dv->line_bps, nic_rtt(fab, d), RTE_ETHER_MAX_LEN, dp->hz,
 				&dv->nscc);
-		fe_rccc_compile(dv->line_bps, nic_rtt(fab, d), nic_mtu(), dp->hz, &dv->rccc);
+		fe_rccc_compile(dv->line_bps, nic_rtt(fab, d), nic_mtu(), dp->hz, 0, &dv->rccc);
 	}
 	return 0;
 }

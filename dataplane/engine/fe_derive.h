@@ -56,14 +56,31 @@ uint64_t fe_epause_inflight(uint64_t bps);
  * pass). The XOFF room is what the ring does not hold, at most half the adapter queue. */
 uint64_t fe_epause_holds(const struct fe_wire *w, uint64_t xoff_room);
 
+/* What the links derive from the fabric as a whole: from every link's definition. */
+struct fe_fabric_derived {
+	/* the fabric's oversubscription: at each switch with hosts, their links' rate over
+	 * the rate of the links that reach it from other switches; the most of any (1: none,
+	 * or one switch, or a link without a rate) */
+	double oversub;
+};
+
 /*
- * What link n derives under fabric fab from its definition d and compiled cfg (a link
- * between boxes: as this box runs it, fe_trunk_split_delay()). 0, or -EINVAL with a
- * message naming the link and the value.
+ * The fabric's derived values from its links' definitions: down[nports] the down links',
+ * hop[] the links' between switches (each NULL: as the box runs them now). At start and
+ * at every change, before each link's own (fe_link_derive()).
  */
-int fe_link_derive(const struct fe_dp *dp, const struct fe_fabric *fab, unsigned n,
-		   const struct fe_linkdef *d, const struct fe_link_cfg *cfg,
-		   struct fe_link_derived *dv, char *err, size_t errlen);
+void fe_fabric_derive(const struct fe_dp *dp, const struct fe_linkdef *down,
+		      const struct fe_linkdef *hop, struct fe_fabric_derived *fd);
+
+/*
+ * What link n derives under fabric fab (and what fd derives from all of it) from its
+ * definition d and compiled cfg (a link between boxes: as this box runs it,
+ * fe_trunk_split_delay()). 0, or -EINVAL with a message naming the link and the value.
+ */
+int fe_link_derive(const struct fe_dp *dp, const struct fe_fabric *fab,
+		   const struct fe_fabric_derived *fd, unsigned n, const struct fe_linkdef *d,
+		   const struct fe_link_cfg *cfg, struct fe_link_derived *dv, char *err,
+		   size_t errlen);
 
 /* Give link n what it derives (the lcore that runs it; or at start). */
 void fe_link_derived_apply(struct fe_dp *dp, unsigned n, const struct fe_link_derived *dv);

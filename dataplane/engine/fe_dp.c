@@ -124,13 +124,15 @@ derive_setup(struct fe_dp *dp, char *err, size_t errlen)
 				      .pfc = dp->conf.pfc,
 				      .credit = dp->conf.credit,
 				      .nic = dp->conf.nic};
+	struct fe_fabric_derived fd;
 
+	fe_fabric_derive(dp, NULL, NULL, &fd);
 	for (unsigned n = 0; n < dp->nlinks; n++) {
 		const struct fe_linkdef *d = fe_dp_link_def(dp, n);
 		const struct fe_link_cfg *cfg = &fe_dp_row(dp, n)->l.cfg;
 		struct fe_link_derived dv;
 
-		if (fe_link_derive(dp, &fab, n, d, cfg, &dv, err, errlen) < 0)
+		if (fe_link_derive(dp, &fab, &fd, n, d, cfg, &dv, err, errlen) < 0)
 			return -EINVAL;
 		fe_link_derived_apply(dp, n, &dv);
 	}

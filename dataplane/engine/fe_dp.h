@@ -202,7 +202,9 @@ struct fe_port_stats {
 	fe_counter_t nic_cwnd_bytes, nic_cwnd_min_bytes; /* cc nscc: a window, the least */
 	fe_counter_t nic_credit_sent, nic_credit_recv;	 /* cc rccc: grants (ACK frames too) */
 	fe_counter_t nic_credit_bytes;			 /* ... the credit this port granted */
-	fe_counter_t nic_credit_blocked;		 /* passes a flow waited for credit */
+	fe_counter_t nic_pull_updates, nic_pull_cuts;	 /* its pull rate's updates, cuts */
+	fe_counter_t nic_pull_permille, nic_pull_min_permille; /* ... the rate, the least */
+	fe_counter_t nic_credit_blocked;		       /* passes a flow waited for credit */
 	fe_counter_t nic_acks_sent, nic_acks_recv;
 	fe_counter_t nic_timeouts;     /* retransmission timeouts (a lost tail) */
 	fe_counter_t nic_oos_discards; /* frames after a gap, discarded (go-back-N) */

@@ -8,6 +8,7 @@
 #include <rte_mbuf.h>
 
 #include "fe_ecn.h"
+#include "fe_graph.h"
 #include "fe_nicport.h"
 #include "fe_nictag.h"
 #include "fe_regime.h"
@@ -92,7 +93,11 @@ fe_nic_setup(struct fe_dp *dp, unsigned i, int socket, char *err, size_t errlen)
 		n->pslots = rte_zmalloc_socket("fe_nic", sizeof(*n->pslots) * 2 * cap, 0, socket);
 		if (n->pslots == NULL)
 			goto nomem;
-		fe_rccc_pacer_init(&n->pacer, n->pslots, cap);
+		/* its pull rate's times drawn by the fabric's number of the port: the same
+		 * on one box or split */
+		fe_rccc_pacer_init(
+			&n->pacer, n->pslots, cap,
+			dp->conf.graph && dp->conf.graph->gport ? dp->conf.graph->gport[i] : i);
 	}
 	for (uint32_t k = 0; k < FE_NIC_PENDING; k++)
 		n->pend[k].next = k + 1;
@@ -1068,6 +1073,19 @@ credit_grants(struct fe_dp *dp, unsigned q, uint64_t now)
 	uint32_t id, bytes;
 	unsigned work = 0;
 
+	uint64_t updates = n->pacer.updates, cuts = n->pacer.cuts;
+
+	/* the pull rate, when it is due (on an oversubscribed fabric, fe_rccc.h) */
+	fe_rccc_occ_update(&n->pacer, &n->rccc_rx, now);
+	FE_CNT_ADD(p->st.nic_pull_updates, n->pacer.updates - updates);
+	FE_CNT_ADD(p->st.nic_pull_cuts, n->pacer.cuts - cuts);
+	if (n->pacer.updates != updates) { /* the rate now, and the least, per mille */
+		uint64_t pm = ((uint64_t)n->pacer.rate16 * 1000 + 32768) >> 16;
+
+		FE_CNT_SET(p->st.nic_pull_permille, pm);
+		if (p->st.nic_pull_min_permille == 0 || pm < p->st.nic_pull_min_permille)
+			FE_CNT_SET(p->st.nic_pull_min_permille, pm);
+	}
 	while (fe_rccc_grant(&n->pacer, &n->rccc_rx, now, &id, &r, &bytes)) {
 		struct fe_nic_flow *fl = flow_of(dp, id);
 
@@ -1373,6 +1391,7 @@ trimmed_data(struct fe_dp *dp, unsigned q, struct rte_mbuf *m, uint64_t tag, int
 	FE_CNT_ADD(p->st.nic_trims_recv, 1);
 	psn = psn_full(FE_TAG_PSN(tag), fl->expect);
 	if (fe_nic_cc_rccc(p->nic->cc_mode)) { /* its pull target heard, as the simulator's */
+		fe_rccc_occ_trimmed(&p->nic->pacer, last);
 		if (!fl->ack_due) /* the headers a grant is made from, if no frame came yet */
 			memcpy(fl->hdr, rte_pktmbuf_mtod(m, const uint8_t *),
 			       RTE_MIN(rte_pktmbuf_data_len(m), sizeof(fl->hdr)));
@@ -1452,8 +1471,8 @@ trimmed_due(struct fe_dp *dp, unsigned q, uint64_t now)
 
 		if (FE_TAG_KIND(tag) == FE_TAG_CTL)
 			consume_ctl(dp, q, h, tag, now);
-		else
-			trimmed_data(dp, q, h, tag, 1, now);
+		else /* trimmed here, the last hop, or before (fe_linkop.c) */
+			trimmed_data(dp, q, h, tag, !(tag & FE_TAG_EARLIER), now);
 	}
 	n->next_event = RTE_MIN(n->next_event, fe_express_next(&n->trimq));
 }
@@ -1481,6 +1500,9 @@ deliver_data(struct fe_dp *dp, unsigned q, struct rte_mbuf *m, uint64_t tag, uin
 	/* the headers the ACK and NAKs are made from, once a batch */
 	if (!fl->ack_due)
 		memcpy(fl->hdr, f, RTE_MIN(len, sizeof(fl->hdr)));
+	/* the pull rate counts every data frame, and those marked (fe_rccc.h) */
+	if (fe_nic_cc_rccc(rn->cc_mode))
+		fe_rccc_occ_frame(&rn->pacer, fe_nic_ecn_get(f, len) == 3);
 	/* the notification point: CE ends here, and asks the sender to slow down */
 	if (fe_nic_ecn_get(f, len) == 3) {
 		fe_nic_ecn_set(f, len, 2);

@@ -35,7 +35,10 @@ enum {
 };
 
 #define FE_TAG_GEN(t)  ((unsigned)((t) >> 48 & 0xff))
-#define FE_TAG_KIND(t) ((unsigned)((t) >> 40 & 0xff))
+#define FE_TAG_KIND(t) ((unsigned)((t) >> 40 & 0x7f))
+/* a trimmed header that a host's full down link put in its NIC's queue of trimmed headers
+ * (fe_linkop.c): trimmed before, not at the last hop (only there, never on a trunk) */
+#define FE_TAG_EARLIER (UINT64_C(1) << 47)
 #define FE_TAG_PORT(t) ((unsigned)((t) >> 32 & 0xff))
 #define FE_TAG_SLOT(t) ((unsigned)((t) >> 24 & 0xff))
 #define FE_TAG_PSN(t)  ((uint32_t)(t)&FE_PSN_MASK)

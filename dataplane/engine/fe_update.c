@@ -146,9 +146,11 @@ fe_update_build_fabric(struct fe_dp *dp, const struct fe_linkdef *up, const stru
 		       size_t errlen)
 {
 	struct fe_update *u;
+	struct fe_fabric_derived fd;
 
 	if (check_structure(dp, fab, err, errlen) < 0)
 		return NULL;
+	fe_fabric_derive(dp, down, hop, &fd);
 	u = rte_zmalloc("fe_update", sizeof(*u), RTE_CACHE_LINE_SIZE);
 	if (u == NULL)
 		goto nomem;
@@ -171,8 +173,8 @@ fe_update_build_fabric(struct fe_dp *dp, const struct fe_linkdef *up, const stru
 		    fe_trunk_split_delay(dp, i, &u->links[n].cfg, err, errlen) < 0)
 			goto fail;
 		/* what it derives, from the cfg as this box runs it */
-		if (fe_link_derive(dp, fab, n, d, &u->links[n].cfg, &u->links[n].dv, err, errlen) <
-		    0)
+		if (fe_link_derive(dp, fab, &fd, n, d, &u->links[n].cfg, &u->links[n].dv, err,
+				   errlen) < 0)
 			goto fail;
 	}
 	if (fab->regime == FE_REGIME_PFC) /* the watchdog is PFC's (else 0: off) */

@@ -92,7 +92,14 @@ struct fe_nic_params {
 	/* model uec, REPS (fe_reps.h): after a timeout, how long a flow sends only over the
 	 * entropies it kept (uet-htsim: exit_freeze_after); 0: never frozen */
 	uint64_t reps_freeze_ns;
+	/* cc rccc: the receiver's pull rate cut on an oversubscribed fabric (fe_rccc.h), enum
+	 * fe_nic_occ: auto, as the simulator (with RCCC alone, where the fabric is
+	 * oversubscribed), on or off */
+	uint32_t oversub_cc;
 };
+
+enum fe_nic_occ { FE_NIC_OCC_AUTO, FE_NIC_OCC_ON, FE_NIC_OCC_OFF };
+#define FE_NIC_OCC_ALLOWED "auto, on, off"
 
 #define FE_NIC_DSCP_KEEP 64
 
@@ -121,6 +128,18 @@ fe_nic_name_parse(const char *s, const char *(*name)(uint32_t), uint32_t lo, uin
 			return 0;
 		}
 	return -1;
+}
+
+static inline const char *
+fe_nic_occ_name(uint32_t m)
+{
+	return m == FE_NIC_OCC_ON ? "on" : m == FE_NIC_OCC_OFF ? "off" : "auto";
+}
+
+static inline int
+fe_nic_occ_parse(const char *s, uint32_t *out)
+{
+	return fe_nic_name_parse(s, fe_nic_occ_name, FE_NIC_OCC_AUTO, FE_NIC_OCC_OFF, out);
 }
 
 static inline const char *

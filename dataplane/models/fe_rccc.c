@@ -7,9 +7,22 @@
 #define PULL_MTUS 4    /* MSS a grant: "as per default in UEC spec" (uec.cpp) */
 #define HDR_BYTES 64   /* the simulator's headers: MSS = MTU - 64 (as fe_nscc.c) */
 #define FP_MAX	  (UINT64_C(1) << 50)
+/* the pull rate (oversubscribed_cc.cpp's defaults) */
+#define OCC_TARGET 0.3	/* the marked share above which it is cut */
+#define OCC_AI	   0.01 /* its increase */
+#define OCC_MD	   0.5	/* its cut, by the marked share above the target */
+#define OCC_ALPHA  0.5	/* the marked share's average: the new share's weight */
+#define OCC_FLOOR  0.01
+#define ONE16	   65536u
+
+double
+fe_rccc_occ_min(double ratio)
+{
+	return ratio > 1 && 0.9 / ratio > OCC_FLOOR ? 0.9 / ratio : OCC_FLOOR;
+}
 
 void
-fe_rccc_compile(uint64_t line_bps, uint64_t rtt_ns, uint32_t mtu, uint64_t hz,
+fe_rccc_compile(uint64_t line_bps, uint64_t rtt_ns, uint32_t mtu, uint64_t hz, double occ_min,
 		struct fe_rccc_cfg *c)
 {
 	uint32_t mss = mtu > HDR_BYTES ? mtu - HDR_BYTES : mtu;
@@ -27,6 +40,14 @@ fe_rccc_compile(uint64_t line_bps, uint64_t rtt_ns, uint32_t mtu, uint64_t hz,
 		c->maxwnd = mtu;
 	c->maxwnd_q = (uint32_t)(c->maxwnd / Q);
 	c->lag = (uint64_t)c->per_pull * c->fp_per_quantum >> 16;
+	if (occ_min > 0) { /* every 1.5 base RTTs (nextInterval()), at least a tick */
+		c->occ_ticks = (uint64_t)(1.5 * (double)rtt_ns * 1e-9 * (double)hz);
+		if (c->occ_ticks == 0)
+			c->occ_ticks = 1;
+		c->occ_min16 = occ_min >= 1 ? ONE16 : (uint32_t)(occ_min * ONE16 + 0.5);
+		if (c->occ_min16 == 0)
+			c->occ_min16 = 1;
+	}
 }
 
 void
@@ -99,11 +120,84 @@ fe_rccc_credit(struct fe_rccc_snd *s, const struct fe_rccc_cfg *c, uint32_t pull
 }
 
 void
-fe_rccc_pacer_init(struct fe_rccc_pacer *p, struct fe_rccc_slot *slots, uint32_t cap)
+fe_rccc_pacer_init(struct fe_rccc_pacer *p, struct fe_rccc_slot *slots, uint32_t cap,
+		   uint64_t stream)
 {
-	*p = (struct fe_rccc_pacer){0};
+	*p = (struct fe_rccc_pacer){.rate = 1, .rate16 = ONE16};
 	p->active = (struct fe_rccc_ring){.s = slots, .cap = cap};
 	p->idle = (struct fe_rccc_ring){.s = slots + cap, .cap = cap};
+	fe_rng_seed(&p->rng, 0x0cc, stream);
+}
+
+/* The time to the next update: 0.75 to 1.25 of the mean (nextInterval()). */
+static uint64_t
+occ_interval(struct fe_rccc_pacer *p, const struct fe_rccc_cfg *c)
+{
+	return c->occ_ticks * 3 / 4 + fe_rng_upto(&p->rng, c->occ_ticks / 2);
+}
+
+/* One update from rx frames, ce of them marked, tl and to trimmed at the last hop and
+ * before it (doCongestionControl()). */
+static void
+occ_step(struct fe_rccc_pacer *p, const struct fe_rccc_cfg *c, uint32_t rx, uint32_t ce,
+	 uint32_t tl, uint32_t to)
+{
+	uint32_t data = rx > tl + to ? rx - tl - to : 0;
+	double fraction = data ? (double)ce / data : 0, min = (double)c->occ_min16 / ONE16;
+	int cut = 0;
+
+	if (to > 0) {
+		p->rate -= (double)to / rx;
+		cut = 1;
+	}
+	p->g = p->g * (1 - OCC_ALPHA) + OCC_ALPHA * fraction;
+	if (p->g > OCC_TARGET) {
+		p->rate *= 1 - (p->g - OCC_TARGET) * OCC_MD;
+		cut = 1;
+	}
+	if (!cut) {
+		p->rate += ce == 0 ? OCC_AI * (double)(UINT64_C(1) << (p->incs < 40 ? p->incs : 40))
+				   : OCC_AI;
+		p->incs++;
+	} else {
+		p->incs = 0;
+		p->cuts++;
+	}
+	p->rate = p->rate < min ? min : p->rate > 1 ? 1 : p->rate;
+	p->rate16 = (uint32_t)(p->rate * ONE16 + 0.5);
+	if (p->rate16 == 0)
+		p->rate16 = 1;
+	p->updates++;
+}
+
+void
+fe_rccc_occ_update(struct fe_rccc_pacer *p, const struct fe_rccc_cfg *c, uint64_t now)
+{
+	if (c->occ_ticks == 0) { /* off, or turned off by a change: the full rate */
+		p->rate = 1;
+		p->rate16 = ONE16;
+		p->occ_next = 0;
+		p->rx = p->ce = p->trim_last = p->trim_other = 0;
+		return;
+	}
+	if (p->occ_next == 0) { /* the first look: the first update an interval on */
+		p->occ_next = now + occ_interval(p, c);
+		return;
+	}
+	if (now < p->occ_next)
+		return;
+	if (p->rx == 0 && p->rate16 == ONE16) { /* nothing came, at the full rate: it stays */
+		p->occ_next = now + occ_interval(p, c);
+		return;
+	}
+	occ_step(p, c, p->rx, p->ce, p->trim_last, p->trim_other);
+	p->rx = p->ce = p->trim_last = p->trim_other = 0;
+	/* the updates the simulator's timer would have made since, each of nothing: the
+	 * rate climbs back (a few do it: the increase doubles each time) */
+	for (uint64_t t = p->occ_next + c->occ_ticks; t <= now && p->rate16 < ONE16;
+	     t += c->occ_ticks)
+		occ_step(p, c, 0, 0, 0, 0);
+	p->occ_next = now + occ_interval(p, c);
 }
 
 static inline int
@@ -188,7 +282,14 @@ fe_rccc_request(struct fe_rccc_pacer *p, struct fe_rccc_rcv *r, uint32_t id, uin
 static void
 advance(struct fe_rccc_pacer *p, const struct fe_rccc_cfg *c, uint32_t q)
 {
-	uint64_t fp = (uint64_t)q * c->fp_per_quantum + p->next_frac;
+	uint64_t fp = (uint64_t)q * c->fp_per_quantum;
+
+	if (p->rate16 < ONE16) { /* the pull rate below the line's: longer apart */
+		unsigned __int128 x = (unsigned __int128)fp * ONE16 / p->rate16;
+
+		fp = x > FP_MAX * 1024 ? FP_MAX * 1024 : (uint64_t)x;
+	}
+	fp += p->next_frac;
 
 	p->next += fp >> 16;
 	p->next_frac = (uint32_t)(fp & 0xffff);

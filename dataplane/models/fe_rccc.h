@@ -30,7 +30,22 @@
  * speculative credit in turn, until they hold maxwnd above their target, and then leave.
  * A flow that asks for nothing more is granted nothing more.
  *
- *   fe_rccc_compile(bps, rtt_ns, mtu, hz, &cfg);       // at start and at every change
+ * The pull rate (the simulator's OversubscribedCC, oversubscribed_cc.cpp, through
+ * UecPullPacer::updatePullRate; main_uec.cpp turns it on for RCCC alone, without NSCC, on
+ * an oversubscribed topology): on such a fabric the receiver's own link is not the
+ * bottleneck, the fabric's core is, and a pacer at its link's rate lets senders fill it.
+ * So the receiver slows its grants by what it sees. Every 1.5 base RTTs, drawn from 0.75
+ * to 1.25 of that (no two receivers in step), from the frames that reached it since
+ * (trimmed headers included):
+ *   fraction = ECN-marked / (frames - trimmed headers)
+ *   trimmed before the last hop (the core's, not its own link's): rate -= those / frames
+ *   g = g (1 - 0.5) + 0.5 fraction
+ *   g above 0.3: rate *= 1 - (g - 0.3) 0.5
+ *   neither: rate += 0.01 x 2^n with no mark, else 0.01 (n: such increases in a row)
+ *   rate within [min, 1], min = 0.9 / the oversubscription, at least 0.01
+ * and the pacer spaces its grants by their bytes' time at 0.99 x line x rate.
+ *
+ *   fe_rccc_compile(bps, rtt_ns, mtu, hz, min, &cfg);  // at start and at every change
  *   fe_rccc_pacer_init(&pacer, slots, cap);             // slots: [2 * cap], the caller's
  *   sender:   fe_rccc_may_send(), fe_rccc_spend(), fe_rccc_target() into the frame,
  *             fe_rccc_feedback() on any word back, fe_rccc_credit() on a grant
@@ -41,6 +56,8 @@
 
 #include <stdint.h>
 
+#include "fe_rng.h"
+
 #define FE_RCCC_QUANTUM 256 /* bytes: a pull counts in these (the simulator's, uec_base.h) */
 
 struct fe_rccc_cfg {
@@ -48,9 +65,13 @@ struct fe_rccc_cfg {
 	uint64_t fp_per_quantum; /* ticks x 2^16 a quantum of credit takes at 0.99 x line */
 	uint64_t lag;		 /* ticks the pacer may fall behind (a grant's): no burst */
 	uint64_t maxwnd;	 /* bytes: 1.5 BDP, the credit at start and at most */
-	uint32_t maxwnd_q;	 /* quanta: maxwnd rounded down */
-	uint32_t per_pull;	 /* quanta a grant: 4 MSS rounded down */
-	uint32_t mtu;		 /* bytes on the wire */
+	/* the pull rate: ticks between its updates (1.5 base RTTs; 0: off, full rate), and
+	 * its floor, x 2^16 */
+	uint64_t occ_ticks;
+	uint32_t occ_min16;
+	uint32_t maxwnd_q; /* quanta: maxwnd rounded down */
+	uint32_t per_pull; /* quanta a grant: 4 MSS rounded down */
+	uint32_t mtu;	   /* bytes on the wire */
 };
 
 /* The sending side of a flow. */
@@ -88,14 +109,26 @@ struct fe_rccc_pacer {
 	uint32_t seq;
 	uint64_t grants, granted; /* grants made; bytes of credit they gave */
 	uint64_t full;		  /* requests a full list could not take (then asked again) */
+	/* the pull rate (cfg occ_ticks): x 2^16, the grants' spacing divided by it; what
+	 * reached the NIC since its last update; the next update (0: at the first look) */
+	double rate, g;
+	uint32_t rate16, incs;
+	uint32_t rx, ce, trim_last, trim_other;
+	uint64_t occ_next;
+	struct fe_rng rng;	/* the updates' times */
+	uint64_t updates, cuts; /* updates of the rate, and those that cut it */
 };
 
 /*
  * Compile for a receiver's line rate (bit/s), the network's RTT (ns, its BDP) and an MTU
  * (bytes on the wire) on a clock of hz.
  */
-void fe_rccc_compile(uint64_t line_bps, uint64_t rtt_ns, uint32_t mtu, uint64_t hz,
+void fe_rccc_compile(uint64_t line_bps, uint64_t rtt_ns, uint32_t mtu, uint64_t hz, double occ_min,
 		     struct fe_rccc_cfg *c);
+
+/* The pull rate's floor on a fabric oversubscribed ratio:1 (0.9 / ratio, at least 0.01;
+ * the simulator's setOversubscriptionRatio), or 0.01 without one (ratio 1 or less). */
+double fe_rccc_occ_min(double ratio);
 
 /* A flow starts sending: speculating, with maxwnd of credit. */
 void fe_rccc_snd_init(struct fe_rccc_snd *s, const struct fe_rccc_cfg *c);
@@ -140,8 +173,34 @@ void fe_rccc_timeout(struct fe_rccc_snd *s);
 /* A grant of cumulative pull reached the sender: the bytes of credit it adds. */
 uint64_t fe_rccc_credit(struct fe_rccc_snd *s, const struct fe_rccc_cfg *c, uint32_t pull);
 
-/* The pacer's lists take cap flows each, in slots[2 * cap]. */
-void fe_rccc_pacer_init(struct fe_rccc_pacer *p, struct fe_rccc_slot *slots, uint32_t cap);
+/* The pacer's lists take cap flows each, in slots[2 * cap]; stream: its updates' times
+ * (the NIC's port). */
+void fe_rccc_pacer_init(struct fe_rccc_pacer *p, struct fe_rccc_slot *slots, uint32_t cap,
+			uint64_t stream);
+
+/* For the pull rate: a data frame reached the receiver (ce: marked), or a trimmed header
+ * (last: trimmed at the last hop, its own down link). */
+static inline void
+fe_rccc_occ_frame(struct fe_rccc_pacer *p, int ce)
+{
+	p->rx++;
+	p->ce += ce != 0;
+}
+
+static inline void
+fe_rccc_occ_trimmed(struct fe_rccc_pacer *p, int last)
+{
+	p->rx++;
+	if (last)
+		p->trim_last++;
+	else
+		p->trim_other++;
+}
+
+/* The pull rate's update, if one is due by now (each missed while the pacer slept: one of
+ * nothing received; none while nothing comes at the full rate, where it would only stay).
+ * Off (cfg occ_ticks 0): the full rate. */
+void fe_rccc_occ_update(struct fe_rccc_pacer *p, const struct fe_rccc_cfg *c, uint64_t now);
 
 /* A frame of flow id (its receiving side r) carried pull target at now. */
 void fe_rccc_request(struct fe_rccc_pacer *p, struct fe_rccc_rcv *r, uint32_t id, uint32_t target,

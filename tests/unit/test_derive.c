@@ -74,6 +74,10 @@ fabric_base(struct fabric *f)
 		f->hop[h] = base;
 }
 
+/* the NIC the cases run: roce, or uec with RCCC (its pull rate follows the fabric's
+ * oversubscription: every link's rate) */
+static int uec_rccc;
+
 static struct fe_fabric
 fabric_of(enum fe_regime r)
 {
@@ -81,7 +85,11 @@ fabric_of(enum fe_regime r)
 
 	fab.regime = r;
 	fab.pfc.headroom = 20000;
-	fab.nic.model = FE_NIC_ROCE;
+	fab.nic.model = uec_rccc ? FE_NIC_UEC : FE_NIC_ROCE;
+	if (uec_rccc) {
+		fab.nic.cc = FE_CC_RCCC;
+		fab.nic.cc_set = 1;
+	}
 	fab.nic.timeout_path = 1; /* it follows every link's rate and buffer */
 	return fab;
 }
@@ -183,6 +191,22 @@ same(const struct fe_dp *a, const struct fe_dp *b, const char *what)
 				     "%s: port %u's NIC timeout (path): %lu, started so: %lu", what,
 				     i, (unsigned long)pa->nic->timeout_ticks,
 				     (unsigned long)pb->nic->timeout_ticks);
+			cr_assert(memcmp(&pa->nic->nscc, &pb->nic->nscc, sizeof(pa->nic->nscc)) ==
+					  0,
+				  "%s: link %s's NIC NSCC", what, name);
+			cr_assert(memcmp(&pa->nic->rccc, &pb->nic->rccc, sizeof(pa->nic->rccc)) ==
+					  0,
+				  "%s: link %s's NIC RCCC (its senders)", what, name);
+		}
+		if (k == FE_LINK_DOWN) { /* the receiving NIC's pacer, its pull rate */
+			const struct fe_rccc_cfg *qa = &a->ports[i].nic->rccc_rx,
+						 *qb = &b->ports[i].nic->rccc_rx;
+
+			cr_assert(memcmp(qa, qb, sizeof(*qa)) == 0,
+				  "%s: link %s's receiving NIC's RCCC: pull rate every %lu ticks "
+				  "from %u / 65536, started so: %lu, %u",
+				  what, name, (unsigned long)qa->occ_ticks, qa->occ_min16,
+				  (unsigned long)qb->occ_ticks, qb->occ_min16);
 		}
 	}
 	cr_assert_eq(a->step, b->step, "%s: the causal step: %lu, started so: %lu", what,
@@ -245,6 +269,53 @@ every_key_of_every_link(enum fe_regime r)
 		}
 	}
 	cr_assert_geq(cases, 30, "every key of every link: %u cases", cases);
+}
+
+/* The fabric's oversubscription, which the receiving NICs' pull rate follows: 1 as the
+ * base is (2 hosts a leaf, 2 spines, every link at one rate); 2 with the spines' links
+ * to a leaf at half the rate; and a run-time change that makes it so gives every
+ * receiving NIC the pull rate that a fabric started so has (and one that undoes it,
+ * none). */
+Test(derive, the_pull_rate_follows_the_oversubscription)
+{
+	struct fabric f0, f1;
+	struct fe_dp *a, *b;
+	struct fe_update *u;
+	struct fe_fabric_derived fd;
+
+	uec_rccc = 1;
+	fabric_base(&f0);
+	f1 = f0;
+	for (unsigned h = 0; h < f1.nhop; h++)
+		if (h % 2 == 1) /* b > a: spine > leaf (a link is leaf-spine) */
+			f1.hop[h].link.rate_bps = 50000000;
+	a = create(&f0, FE_REGIME_LOSSY, &gb[0]);
+	fe_fabric_derive(a, NULL, NULL, &fd);
+	cr_assert_float_eq(fd.oversub, 1, 1e-9);
+	cr_assert_eq(a->ports[1].nic->rccc_rx.occ_ticks, 0, "not oversubscribed: off (auto)");
+	u = change(a, &f1, FE_REGIME_LOSSY);
+	b = create(&f1, FE_REGIME_LOSSY, &gb[1]);
+	fe_fabric_derive(b, NULL, NULL, &fd);
+	cr_assert_float_eq(fd.oversub, 2, 1e-9, "2:1: %g", fd.oversub);
+	cr_assert_gt(b->ports[1].nic->rccc_rx.occ_ticks, 0, "oversubscribed: on");
+	cr_assert_eq(b->ports[1].nic->rccc_rx.occ_min16, (uint32_t)(0.45 * 65536 + 0.5));
+	cr_assert_eq(a->ports[1].nic->rccc_rx.occ_ticks, b->ports[1].nic->rccc_rx.occ_ticks,
+		     "the change gave it");
+	same(a, b, "spines' links to the leaves at half the rate");
+	fe_update_free(u);
+	u = change(a, &f0, FE_REGIME_LOSSY);
+	cr_assert_eq(a->ports[1].nic->rccc_rx.occ_ticks, 0, "and took it away");
+	fe_dp_free(a);
+	fe_dp_free(b);
+	fe_update_free(u);
+	uec_rccc = 0;
+}
+
+Test(derive, every_key_of_every_link_uec_rccc)
+{
+	uec_rccc = 1;
+	every_key_of_every_link(FE_REGIME_LOSSY);
+	uec_rccc = 0;
 }
 
 Test(derive, every_key_of_every_link_lossy)

@@ -196,6 +196,29 @@ Test(profile, nic_reps_freeze)
 	cr_assert_eq(n.reps_freeze_ns, 2000000);
 }
 
+/* nic.oversub-cc: RCCC's pull rate cut, auto by default (on with RCCC alone on an
+ * oversubscribed fabric: fe_derive.c), on or off; --nic sets it too, naming a bad value. */
+Test(profile, nic_oversub_cc)
+{
+	struct fe_linkdef up[2], down[2];
+	struct fe_fabric fab;
+	struct fe_nic_params n = FE_NIC_DEFAULT;
+	char err[512];
+
+	cr_assert_eq(n.oversub_cc, FE_NIC_OCC_AUTO);
+	cr_assert_eq(
+		parse("name: t\nnic: {model: uec, cc: rccc, oversub-cc: off}\n", err, sizeof(err)),
+		0, "%s", err);
+	cr_assert_eq(fe_profile_expand(&prof, 1, 2, up, down, &fab, err, sizeof(err)), 0, "%s",
+		     err);
+	cr_assert_eq(fab.nic.oversub_cc, FE_NIC_OCC_OFF);
+	cr_assert_eq(fe_nic_spec("model=uec,cc=rccc,oversub-cc=on", &n, err, sizeof(err)), 0, "%s",
+		     err);
+	cr_assert_eq(n.oversub_cc, FE_NIC_OCC_ON);
+	cr_assert_lt(fe_nic_spec("model=uec,cc=rccc,oversub-cc=yes", &n, err, sizeof(err)), 0);
+	cr_assert_str_eq(err, "--nic: oversub-cc 'yes' (allowed: auto, on, off)");
+}
+
 /* nic.cc: nscc+rccc, both of Ultra Ethernet's at once (model uec); --nic cc=nscc+rccc on
  * top of a profile, refused for another model as rccc is, naming the value. */
 Test(profile, nic_cc_nscc_rccc)
@@ -277,7 +300,9 @@ static struct bad bad_profiles[] = {
 	 "t.yaml:3: unknown key 'qp' in nic (known: model, recovery, cc, g, stages, cnp-interval, "
 	 "alpha-period, rate-period, rate-bytes, ai-rate, hai-rate, min-rate, timeout, window, "
 	 "reorder, rtt, ccti-increase, ccti-limit, ccti-min, ccti-timer, cct-step, trim, "
-	 "trim-dscp, reps-freeze)"},
+	 "trim-dscp, reps-freeze, oversub-cc)"},
+	{"name: x\nnic:\n  model: uec\n  cc: rccc\n  oversub-cc: maybe\n",
+	 "t.yaml:5: nic.oversub-cc 'maybe' (allowed: auto, on, off)"},
 	{"name: x\nnic:\n  reps-freeze: 11s\n",
 	 "t.yaml:3: nic.reps-freeze '11s' (allowed: 0s (never frozen) to 10s)"},
 	{"name: x\nnic:\n  reorder: 2s\n",

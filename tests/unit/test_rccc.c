@@ -22,7 +22,7 @@ static struct fe_rccc_cfg c;
 
 Test(rccc, compiled_as_the_reference_has_it)
 {
-	fe_rccc_compile(100 * GBPS, 12000, MTU, HZ, &c);
+	fe_rccc_compile(100 * GBPS, 12000, MTU, HZ, 0, &c);
 	cr_assert_eq(c.per_pull, 64, "4 MSS of 4096 bytes, in quanta of 256");
 	cr_assert_eq(c.maxwnd, 225000, "1.5 x 12 us x 100 Gbit/s");
 	cr_assert_eq(c.maxwnd_q, 878);
@@ -37,7 +37,7 @@ Test(rccc, sender_speculates_then_lives_on_grants)
 {
 	struct fe_rccc_snd s;
 
-	fe_rccc_compile(100 * GBPS, 12000, MTU, HZ, &c);
+	fe_rccc_compile(100 * GBPS, 12000, MTU, HZ, 0, &c);
 	fe_rccc_snd_init(&s, &c);
 	cr_assert(s.speculating);
 	cr_assert_eq(s.credit, 225000, "starts with maxwnd");
@@ -97,7 +97,7 @@ Test(rccc, a_flow_with_nothing_to_come_asks_with_a_frame)
 {
 	struct fe_rccc_snd s;
 
-	fe_rccc_compile(100 * GBPS, 12000, MTU, HZ, &c);
+	fe_rccc_compile(100 * GBPS, 12000, MTU, HZ, 0, &c);
 	fe_rccc_snd_init(&s, &c);
 	fe_rccc_spend(&s, 84);
 	cr_assert_eq(fe_rccc_target(&s, &c, 0, 1), 0, "all sent: asks for nothing");
@@ -120,8 +120,8 @@ Test(rccc, counts_wrap)
 	struct fe_rccc_rcv r = {.target = UINT32_MAX - 10, .latest = UINT32_MAX - 10}, *got;
 	uint32_t id, bytes;
 
-	fe_rccc_compile(100 * GBPS, 12000, MTU, HZ, &c);
-	fe_rccc_pacer_init(&p, slots, 4);
+	fe_rccc_compile(100 * GBPS, 12000, MTU, HZ, 0, &c);
+	fe_rccc_pacer_init(&p, slots, 4, 0);
 	fe_rccc_request(&p, &r, 7, UINT32_MAX - 10 + 100, 1000);
 	cr_assert(fe_rccc_grant(&p, &c, 1000, &id, &got, &bytes));
 	cr_assert_eq(id, 7);
@@ -139,6 +139,7 @@ struct ev {
 	uint64_t at;
 	uint32_t who, val; /* sender; the frame's target, or the grant's pull (0: an ACK) */
 	uint32_t len;
+	uint8_t ce, trimmed; /* a frame marked; trimmed (its header: its len is sent again) */
 };
 
 struct fifo {
@@ -162,6 +163,10 @@ struct sim {
 	uint64_t granted, t0; /* bytes granted; the first request */
 	uint64_t over;	      /* the most granted beyond 0.99 x rate x time */
 	uint64_t last_grant;
+	/* an oversubscribed core (core_bps, 0: none): the egress drains at core_bps, not
+	 * the line's; a frame that finds more than buf bytes queued is trimmed there (not
+	 * the last hop), one that finds more than kmin is marked */
+	uint64_t core_bps, buf, kmin, trims, marks;
 };
 
 static struct sim *
@@ -174,7 +179,7 @@ sim_new(uint32_t n, uint64_t backlog)
 	s->to_rcv.e = calloc(QLEN, sizeof(struct ev));
 	s->to_snd.e = calloc(QLEN, sizeof(struct ev));
 	cr_assert(s->to_rcv.e && s->to_snd.e);
-	fe_rccc_pacer_init(&s->pacer, s->slots, NMAX);
+	fe_rccc_pacer_init(&s->pacer, s->slots, NMAX, 0);
 	for (uint32_t i = 0; i < n; i++) {
 		s->backlog[i] = backlog;
 		fe_rccc_snd_init(&s->snd[i], &c);
@@ -224,13 +229,20 @@ sim_step(struct sim *s, uint64_t t)
 	while (s->to_rcv.head != s->to_rcv.tail && s->to_rcv.e[s->to_rcv.head % QLEN].at <= t) {
 		struct ev e = s->to_rcv.e[s->to_rcv.head++ % QLEN];
 
-		s->got[e.who] += e.len;
+		if (e.trimmed) { /* the sender sends it again (a NAK back, here at once) */
+			fe_rccc_occ_trimmed(&s->pacer, 0);
+			s->backlog[e.who] += e.len;
+		} else {
+			fe_rccc_occ_frame(&s->pacer, e.ce);
+			s->got[e.who] += e.len;
+		}
 		if (s->t0 == UINT64_MAX)
 			s->t0 = t;
 		fe_rccc_request(&s->pacer, &s->rcv[e.who], e.who, e.val, t);
 		put(&s->to_snd, (struct ev){.at = t + D, .who = e.who});
 	}
 	/* the pacer */
+	fe_rccc_occ_update(&s->pacer, &c, t);
 	while (fe_rccc_grant(&s->pacer, &c, t, &id, &r, &bytes)) {
 		uint64_t bound = (uint64_t)((double)(t - s->t0) * 0.99 * (double)c.line_bps / 8e9);
 
@@ -253,8 +265,32 @@ sim_step(struct sim *s, uint64_t t)
 		s->sent[i] += len;
 		fe_rccc_spend(&s->snd[i], len);
 		s->free_at[i] = t + ser(len);
-		/* the switch egress: a FIFO at the line rate */
+		/* the switch egress: a FIFO at the line rate (or the core's) */
 		arr = t + D / 2;
+		if (s->core_bps) {
+			uint64_t ahead = s->last_dep > arr ? s->last_dep - arr : 0;
+			uint64_t queued = ahead * s->core_bps / 8 / HZ;
+			uint32_t v = fe_rccc_target(&s->snd[i], &c, s->backlog[i], 1);
+
+			if (queued > s->buf) { /* trimmed: its header goes on at once */
+				s->trims++;
+				put(&s->to_rcv, (struct ev){.at = arr + D / 2,
+							    .who = i,
+							    .val = v,
+							    .len = len,
+							    .trimmed = 1});
+				continue;
+			}
+			s->marks += queued > s->kmin;
+			s->last_dep = (arr > s->last_dep ? arr : s->last_dep) +
+				      (uint64_t)len * 8 * HZ / s->core_bps;
+			put(&s->to_rcv, (struct ev){.at = s->last_dep + D / 2,
+						    .who = i,
+						    .val = v,
+						    .len = len,
+						    .ce = queued > s->kmin});
+			continue;
+		}
 		dep = (arr > s->last_dep ? arr : s->last_dep) + ser(len);
 		q = (dep - arr) * c.line_bps / 8 / HZ;
 		s->qmax = q > s->qmax ? q : s->qmax;
@@ -282,7 +318,7 @@ Test(rccc, lone_sender_gets_the_full_rate)
 	struct sim *s;
 	uint64_t t = 0, a;
 
-	fe_rccc_compile(100 * GBPS, 12000, MTU, HZ, &c);
+	fe_rccc_compile(100 * GBPS, 12000, MTU, HZ, 0, &c);
 	s = sim_new(1, UINT64_MAX / 2);
 	sim_run(s, &t, 200000);
 	a = s->got[0];
@@ -309,7 +345,7 @@ Test(rccc, incast_converges_to_the_receivers_rate)
 	struct sim *s;
 	uint64_t t = 0, a[NMAX], tot = 0, lo = UINT64_MAX, hi = 0;
 
-	fe_rccc_compile(100 * GBPS, 12000, MTU, HZ, &c);
+	fe_rccc_compile(100 * GBPS, 12000, MTU, HZ, 0, &c);
 	s = sim_new(8, UINT64_MAX / 2);
 	s->late = 1200000;
 	sim_run(s, &t, 1000000);
@@ -349,7 +385,7 @@ Test(rccc, a_sender_that_stops_asking_stops_getting)
 	struct sim *s;
 	uint64_t t = 0, g;
 
-	fe_rccc_compile(100 * GBPS, 12000, MTU, HZ, &c);
+	fe_rccc_compile(100 * GBPS, 12000, MTU, HZ, 0, &c);
 	s = sim_new(1, 2000000);
 	sim_run(s, &t, 400000);
 	cr_assert_eq(s->got[0], 2000000, "all delivered");
@@ -368,10 +404,10 @@ Test(rccc, a_rate_change_takes_effect)
 	struct sim *s;
 	uint64_t t = 0, a;
 
-	fe_rccc_compile(100 * GBPS, 12000, MTU, HZ, &c);
+	fe_rccc_compile(100 * GBPS, 12000, MTU, HZ, 0, &c);
 	s = sim_new(4, UINT64_MAX / 2);
 	sim_run(s, &t, 1000000);
-	fe_rccc_compile(25 * GBPS, 12000, MTU, HZ, &c); /* compiled again, as at a change */
+	fe_rccc_compile(25 * GBPS, 12000, MTU, HZ, 0, &c); /* compiled again, as at a change */
 	sim_run(s, &t, 1500000);
 	a = s->granted;
 	sim_run(s, &t, 2500000);
@@ -391,8 +427,8 @@ Test(rccc, a_late_pacer_does_not_burst)
 	struct fe_rccc_rcv r[2] = {0}, *got;
 	uint32_t id, bytes, n = 0;
 
-	fe_rccc_compile(100 * GBPS, 12000, MTU, HZ, &c);
-	fe_rccc_pacer_init(&p, slots, 4);
+	fe_rccc_compile(100 * GBPS, 12000, MTU, HZ, 0, &c);
+	fe_rccc_pacer_init(&p, slots, 4, 0);
 	fe_rccc_request(&p, &r[0], 0, 100000, 1000);
 	fe_rccc_request(&p, &r[1], 1, 100000, 1000);
 	while (fe_rccc_grant(&p, &c, 1000, &id, &got, &bytes))
@@ -401,4 +437,199 @@ Test(rccc, a_late_pacer_does_not_burst)
 	while (fe_rccc_grant(&p, &c, 1000000, &id, &got, &bytes))
 		n++;
 	cr_assert_eq(n, 3, "after 1 ms away: two more, not 74");
+}
+
+/* ---- the pull rate (the simulator's OversubscribedCC) ---- */
+
+Test(rccc, pull_rate_compiled_as_the_reference_has_it)
+{
+	cr_assert_float_eq(fe_rccc_occ_min(4), 0.225, 1e-9, "0.9 / 4");
+	cr_assert_float_eq(fe_rccc_occ_min(1), 0.01, 1e-9, "not oversubscribed: the floor");
+	cr_assert_float_eq(fe_rccc_occ_min(200), 0.01, 1e-9, "never below 0.01");
+	fe_rccc_compile(100 * GBPS, 12000, MTU, HZ, fe_rccc_occ_min(4), &c);
+	cr_assert_eq(c.occ_ticks, 18000, "1.5 x 12 us");
+	cr_assert_eq(c.occ_min16, (uint32_t)(0.225 * 65536 + 0.5));
+	fe_rccc_compile(100 * GBPS, 12000, MTU, HZ, 0, &c);
+	cr_assert_eq(c.occ_ticks, 0, "off");
+}
+
+/* An update every 0.75 to 1.25 of 1.5 base RTTs, each receiver on its own draw. */
+Test(rccc, pull_rate_updates_at_random_about_every_one_and_a_half_rtts)
+{
+	struct fe_rccc_slot slots[8];
+	struct fe_rccc_pacer p;
+	uint64_t now = 1000, lo = UINT64_MAX, hi = 0;
+
+	fe_rccc_compile(100 * GBPS, 12000, MTU, HZ, fe_rccc_occ_min(4), &c);
+	fe_rccc_pacer_init(&p, slots, 4, 3);
+	fe_rccc_occ_update(&p, &c, now); /* the first look */
+	for (int i = 0; i < 2000; i++) {
+		uint64_t gap = p.occ_next - now;
+
+		lo = gap < lo ? gap : lo;
+		hi = gap > hi ? gap : hi;
+		now = p.occ_next;
+		fe_rccc_occ_frame(&p, 0);
+		fe_rccc_occ_update(&p, &c, now);
+	}
+	cr_assert_eq(p.updates, 2000);
+	/* nothing received at the full rate: nothing to update, only the next time drawn */
+	now = p.occ_next;
+	fe_rccc_occ_update(&p, &c, now);
+	cr_assert_eq(p.updates, 2000);
+	cr_assert_gt(p.occ_next, now);
+	cr_assert_geq(lo, 13500, "%llu", (unsigned long long)lo);
+	cr_assert_lt(lo, 13700, "the draw reaches near 0.75: %llu", (unsigned long long)lo);
+	cr_assert_leq(hi, 22500, "%llu", (unsigned long long)hi);
+	cr_assert_gt(hi, 22300, "the draw reaches near 1.25: %llu", (unsigned long long)hi);
+}
+
+/* An update: marks cut the rate by their average above 0.3; trims before the last hop by
+ * their share; trims at the last hop do not; no mark and no cut raise it, doubling. */
+Test(rccc, pull_rate_follows_marks_and_trims_as_the_reference)
+{
+	struct fe_rccc_slot slots[8];
+	struct fe_rccc_pacer p;
+	uint64_t now = 0;
+
+	fe_rccc_compile(100 * GBPS, 12000, MTU, HZ, fe_rccc_occ_min(4), &c);
+	fe_rccc_pacer_init(&p, slots, 4, 0);
+	fe_rccc_occ_update(&p, &c, now);
+#define UPDATE()                                                                                   \
+	do {                                                                                       \
+		now = p.occ_next;                                                                  \
+		fe_rccc_occ_update(&p, &c, now);                                                   \
+	} while (0)
+	for (int i = 0; i < 100; i++) /* 80 of 100 marked: g 0.4, the rate x (1 - 0.05) */
+		fe_rccc_occ_frame(&p, i < 80);
+	UPDATE();
+	cr_assert_float_eq(p.g, 0.4, 1e-9);
+	cr_assert_float_eq(p.rate, 0.95, 1e-9);
+	cr_assert_eq(p.rate16, (uint32_t)(0.95 * 65536 + 0.5));
+	cr_assert_eq(p.cuts, 1);
+	for (int i = 0; i < 100; i++) /* again: g 0.6, x (1 - 0.15) */
+		fe_rccc_occ_frame(&p, i < 80);
+	UPDATE();
+	cr_assert_float_eq(p.rate, 0.95 * 0.85, 1e-9);
+	/* none marked: g 0.3, not above; 10 of 100 trimmed before the last hop: - 0.1 */
+	for (int i = 0; i < 90; i++)
+		fe_rccc_occ_frame(&p, 0);
+	for (int i = 0; i < 10; i++)
+		fe_rccc_occ_trimmed(&p, 0);
+	UPDATE();
+	cr_assert_float_eq(p.g, 0.3, 1e-9);
+	cr_assert_float_eq(p.rate, 0.95 * 0.85 - 0.1, 1e-9);
+	cr_assert_eq(p.cuts, 3);
+	/* trimmed at the last hop only, nothing marked: g 0.15, + 0.01, then + 0.02, + 0.04 */
+	for (int k = 0; k < 3; k++) {
+		for (int i = 0; i < 10; i++)
+			fe_rccc_occ_trimmed(&p, 1);
+		fe_rccc_occ_frame(&p, 0);
+		UPDATE();
+	}
+	cr_assert_float_eq(p.rate, 0.95 * 0.85 - 0.1 + 0.07, 1e-9);
+	cr_assert_eq(p.cuts, 3, "no cut");
+	/* a mark, but g below 0.3: + 0.01, and the doubling starts over */
+	fe_rccc_occ_frame(&p, 1);
+	for (int i = 0; i < 99; i++)
+		fe_rccc_occ_frame(&p, 0);
+	UPDATE();
+	cr_assert_float_eq(p.rate, 0.95 * 0.85 - 0.1 + 0.08, 1e-9);
+	cr_assert_eq(p.incs, 4);
+	/* all marked, for long: the floor, 0.9 / 4 */
+	for (int k = 0; k < 40; k++) {
+		for (int i = 0; i < 10; i++)
+			fe_rccc_occ_frame(&p, 1);
+		UPDATE();
+	}
+	cr_assert_eq(p.rate16, c.occ_min16, "at the floor: %u", p.rate16);
+	/* then quiet for 10 intervals while the pacer slept: the rate climbs back (0.01 x
+	 * (2^7 - 1) from 0.225), as the simulator's timer would have made it */
+	now = p.occ_next + 10 * c.occ_ticks;
+	fe_rccc_occ_update(&p, &c, now);
+	cr_assert_eq(p.rate16, 65536, "back to the full rate: %u", p.rate16);
+	/* turned off (a change compiled it so): the full rate, at once */
+	for (int i = 0; i < 10; i++)
+		fe_rccc_occ_frame(&p, 1);
+	UPDATE();
+	cr_assert_lt(p.rate16, 65536);
+	fe_rccc_compile(100 * GBPS, 12000, MTU, HZ, 0, &c);
+	fe_rccc_occ_update(&p, &c, now + 1);
+	cr_assert_eq(p.rate16, 65536);
+#undef UPDATE
+}
+
+/* The pacer's grants are spaced by their bytes' time at the rate: half the rate, twice
+ * as far apart. */
+Test(rccc, pull_rate_spaces_the_grants)
+{
+	struct fe_rccc_slot slots[8];
+	struct fe_rccc_pacer p;
+	struct fe_rccc_rcv r = {0}, *got;
+	uint32_t id, bytes;
+
+	fe_rccc_compile(100 * GBPS, 12000, MTU, HZ, fe_rccc_occ_min(4), &c);
+	fe_rccc_pacer_init(&p, slots, 4, 0);
+	p.rate = 0.5;
+	p.rate16 = 32768;
+	fe_rccc_request(&p, &r, 0, 100000, 1000);
+	cr_assert(fe_rccc_grant(&p, &c, 1000, &id, &got, &bytes));
+	/* 64 quanta at 0.99 x 100 Gbit/s: 1324 ns; at half of it, 2648 */
+	cr_assert_eq(fe_rccc_next(&p), 1000 + (64 * c.fp_per_quantum * 2 >> 16), "%llu",
+		     (unsigned long long)fe_rccc_next(&p));
+	cr_assert(!fe_rccc_grant(&p, &c, 1000 + 2600, &id, &got, &bytes));
+	cr_assert(fe_rccc_grant(&p, &c, 1000 + 2648, &id, &got, &bytes));
+}
+
+/*
+ * Oversubscribed 2:1: 8 senders into one receiver through a core at half its line rate
+ * (a 100 kB buffer, marking above 20 kB, trimming above the buffer). The pacer alone
+ * grants at the receiver's line rate, twice what the core carries, and the core trims the
+ * rest; with the pull rate, the marks cut the grants to about the core's rate, and the
+ * core trims a small part of that, while the core stays busy.
+ */
+static void
+oversubscribed(double occ_min, uint64_t *trims, uint64_t *got, uint32_t *rate16)
+{
+	struct sim *s;
+	uint64_t t = 0, a = 0;
+
+	fe_rccc_compile(100 * GBPS, 12000, MTU, HZ, occ_min, &c);
+	s = sim_new(8, UINT64_MAX / 2);
+	s->core_bps = 50 * GBPS;
+	s->buf = 100000;
+	s->kmin = 20000;
+	sim_run(s, &t, 1000000);
+	*trims = s->trims;
+	for (uint32_t i = 0; i < 8; i++)
+		a += s->got[i];
+	sim_run(s, &t, 3000000);
+	*trims = s->trims - *trims;
+	*got = 0;
+	for (uint32_t i = 0; i < 8; i++)
+		*got += s->got[i];
+	*got -= a;
+	*rate16 = s->pacer.rate16;
+	sim_free(s);
+}
+
+Test(rccc, pull_rate_keeps_an_oversubscribed_core_from_trimming)
+{
+	uint64_t trims_off, trims_on, got_off, got_on;
+	uint32_t r_off, r_on;
+
+	oversubscribed(0, &trims_off, &got_off, &r_off);
+	oversubscribed(fe_rccc_occ_min(2), &trims_on, &got_on, &r_on);
+	cr_assert_eq(r_off, 65536);
+	/* 2 ms at the core's 50 Gbit/s: 12.5 MB, all of it either way */
+	cr_assert_geq(got_off, 12000000, "without: %llu", (unsigned long long)got_off);
+	cr_assert_geq(got_on, 12000000, "with: %llu", (unsigned long long)got_on);
+	/* without, the core trims about as many as it carries (2,939 against 3,007 frames
+	 * delivered here); with the pull rate, 141 */
+	cr_assert_geq(trims_off, 2000, "without: %llu trimmed", (unsigned long long)trims_off);
+	cr_assert_leq(trims_on * 10, trims_off, "with the pull rate: %llu trimmed, %llu without",
+		      (unsigned long long)trims_on, (unsigned long long)trims_off);
+	/* about the core's share, 0.5 / 0.99 (0.55 here) */
+	cr_assert_lt(r_on, 65536 * 3 / 4, "the rate cut: %u", r_on);
+	cr_assert_geq(r_on, (uint32_t)(0.45 * 65536 + 0.5), "not below 0.9 / 2: %u", r_on);
 }

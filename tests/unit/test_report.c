@@ -1220,6 +1220,55 @@ Test(report, nic_uec_rccc)
 }
 
 /*
+ * Model uec with RCCC and its pull rate on (oversub-cc on; one switch is not
+ * oversubscribed, so auto would leave it off): the same incast, its frames ECN-capable,
+ * host 1's down link marking above 1,000 bytes queued. The speculative start queues and
+ * is marked; the receiver's NIC cuts its pull rate, and every frame is still delivered.
+ */
+static const char *const pull_after[] = {
+	"port.nic_pull_updates",
+	"port.nic_pull_cuts",
+	"port.nic_pull_permille",
+	"port.nic_pull_min_permille",
+	NULL,
+};
+
+Test(report, nic_uec_rccc_pull_rate)
+{
+	struct fe_linkdef up[NP] = {0}, down[NP] = {0};
+	struct fe_dp_conf conf = nic_conf(FE_NIC_UEC, FE_NIC_SELECTIVE);
+	struct fe_dp *dp;
+	uint64_t t = 50000, tx;
+
+	conf.nic.cc = FE_CC_RCCC;
+	conf.nic.cc_set = 1;
+	conf.nic.oversub_cc = FE_NIC_OCC_ON;
+	for (int i = 0; i < NP; i++) {
+		up[i].link.delay_ns = down[i].link.delay_ns = 1000;
+		up[i].link.rate_bps = down[i].link.rate_bps = 100000000;
+	}
+	down[1].link.limit_pkts = 64;
+	down[1].ecn = (struct fe_ecn_params){.enabled = 1, .kmin = 1000, .kmax = 1000, .pmax = 1};
+	dp = engine(&conf, up, down);
+	learn(dp, t);
+	tx = dp->ports[1].st.tx_pkts;
+	for (uint16_t k = 1; k <= 40; k++) {
+		inject_tcp(0, MAC[1], 1000, 2, k);
+		inject_tcp(2, MAC[1], 1000, 2, k);
+	}
+	run(dp, &t, 20000000, 10000);
+	expect(dp, "uec, rccc, pull rate", pull_after);
+	cr_assert_lt(dp->ports[1].st.nic_pull_min_permille, 1000, "cut: %llu",
+		     (unsigned long long)dp->ports[1].st.nic_pull_min_permille);
+	cr_assert_eq(dp->ports[1].st.tx_pkts - tx, 80, "all delivered: %llu",
+		     (unsigned long long)(dp->ports[1].st.tx_pkts - tx));
+	cr_assert_eq(dp->ports[0].st.nic_timeouts + dp->ports[2].st.nic_timeouts, 0);
+	cr_assert_eq(dp->ports[0].st.nic_pull_updates + dp->ports[2].st.nic_pull_updates, 0,
+		     "the senders' NICs received nothing to pace");
+	done(dp);
+}
+
+/*
  * Model host: real NICs' RoCEv2 reaching host 1, decoded as it passes. One queue pair
  * loses PSN 2 and goes back to 3 (go-back-N); a NAK, an RNR NAK and a CNP; then more
  * queue pairs than the table tells apart.
@@ -1295,7 +1344,7 @@ static const char *const *const scenarios[] = {
 	roce_busy,	roce_after,    roce_stopped,   selective_after, selective_stopped,
 	dup_want,	uec_after,     uec_stopped,    host_want,	graph_want,
 	stray_want,	edge_want,     epause_want,    rccc_after,	probe_after,
-	reps_after,	host_pfc_want,
+	reps_after,	host_pfc_want, pull_after,
 };
 
 /* 1 if some scenario shows OBJ.NAME nonzero, or it is listed with its reason. */
