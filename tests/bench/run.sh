@@ -2,7 +2,8 @@
 # Benchmarks (not tests: they print figures, they do not pass or fail). Each row is
 # measured in the same run as its reference. docs/performance.md explains the table.
 #
-#   tests/bench/run.sh [pps|engine|veth|idle|timing|rate|change|gap|sizing ...]   (default: all; root)
+#   tests/bench/run.sh [pps|engine|veth|idle|timing|rate|change|gap|sizing|oversub ...]
+#                                                                        (default: all; root)
 #
 #   pps     packet rate on one core, 64-byte frames, software vdevs (pcap files replayed
 #           from memory, infinite_rx): dpdk-testpmd io (and mac) against fabemu-dp with
@@ -30,6 +31,11 @@
 #
 #   sizing  packets a second on one core under each shipped profile, 64 and 1,518-byte
 #           frames, pcap ports: what an inline box carries undilated (docs/inline.md)
+#   oversub RCCC's pull rate on an oversubscribed fabric (docs/uec.md): leaf-spine-4
+#           (2:1) at 200 Mbit/s, its links between switches holding 16 frames, TCP (cubic)
+#           from hosts 1 and 2 to hosts 3 and 4 at once through --nic model=uec,cc=rccc,
+#           oversub-cc off and auto in turn, FE_BENCH_ROUNDS (5) rounds of FE_BENCH_SECS:
+#           frames trimmed between switches, goodput, the pull rate's cuts
 #
 # FE_BENCH_SECS (4) is the length of a run; pps and veth run every row FE_BENCH_ROUNDS
 # times in turn (5 and 3) and print medians with their range and the median of the
@@ -37,7 +43,7 @@
 set -euo pipefail
 . "$(dirname "$0")/../../testbeds/lib.sh"
 fe_init bench
-WHAT=${*:-pps veth idle timing rate change gap sizing}
+WHAT=${*:-pps veth idle timing rate change gap sizing oversub}
 T=$FE_TMP
 SECS=${FE_BENCH_SECS:-4}
 command -v dpdk-testpmd >/dev/null || fe_fail "dpdk-testpmd missing (apt-get install dpdk-dev)"
@@ -498,9 +504,50 @@ print('%-16s %22s %22s %15s' % (sys.argv[1], '%.2f (%.2f-%.2f)' % (s.median(a), 
 	echo "Gbit/s: the 1,518-byte rate on the wire (1,538 bytes a frame with preamble and gap)"
 }
 
+bench_oversub() {
+	local rounds=${FE_BENCH_ROUNDS:-5} r occ n p1 rows=()
+	echo "== oversub: RCCC's pull rate, leaf-spine-4 (2:1), hosts 1, 2 -> 3, 4 (TCP, cubic)"
+	fe_hosts febo 4
+	for r in $(seq "$rounds"); do
+		for occ in off auto; do
+			n=$occ$r
+			fe_dp_start $(fe_eal) $(fe_vdevs af_packet) -- --topology leaf-spine-4 \
+				--rate 200Mbit --delay 20us --link fabric:buffer-pkts=16 \
+				--nic "model=uec,cc=rccc,oversub-cc=$occ" --stats-json "$T/$n.json" --seed 1
+			FE_IPERF_PORT=5301 fe_iperf 1 3 "$SECS" -C cubic >"$T/$n.g1" &
+			p1=$!
+			FE_IPERF_PORT=5302 fe_iperf 2 4 "$SECS" -C cubic >"$T/$n.g2" &
+			wait "$p1" "$!" # (not the dataplane, in the background too)
+			fe_dp_stop
+			rows+=("$(fe_json "$T/$n.json" "'%s %d %d %s %d %d' % ('$occ', \
+				sum(l['drop_trim_pkts'] for l in d['graph']['fabric_links']), \
+				sum(p['nic_timeouts'] for p in d['ports']), \
+				'$(cat "$T/$n.g1")+$(cat "$T/$n.g2")', \
+				sum(p['nic_pull_cuts'] for p in d['ports']), \
+				min([p['nic_pull_min_permille'] for p in d['ports'] if p['nic_pull_min_permille']] or [0]))")")
+			echo "  round $r, oversub-cc $occ: ${rows[-1]#* }" >&2
+		done
+	done
+	"$FE_ROOT/testbeds/veth.sh" down --name febo
+	printf '%s\n' "${rows[@]}" | python3 -c "
+import statistics as s, sys
+rows = [l.split() for l in sys.stdin]
+print('%-10s %28s %24s %12s' % ('oversub-cc', 'trimmed between switches', 'goodput, Mbit/s', 'NIC timeouts'))
+for occ in ('off', 'auto'):
+    r = [x for x in rows if x[0] == occ]
+    t = [int(x[1]) for x in r]
+    g = [sum(float(v) for v in x[3].split('+')) for x in r]
+    print('%-10s %28s %24s %12d' % (occ, '%d (%d-%d)' % (s.median(t), min(t), max(t)),
+          '%.1f (%.1f-%.1f)' % (s.median(g), min(g), max(g)), sum(int(x[2]) for x in r)))
+off = [int(x[1]) for x in rows if x[0] == 'off']; on = [int(x[1]) for x in rows if x[0] == 'auto']
+print('trimmed, off / auto, per round: ' + ' '.join('%.1f' % (a / max(b, 1)) for a, b in zip(off, on)))
+"
+	echo "medians of $rounds rounds of ${SECS} s (range); goodput: both flows"
+}
+
 for w in $WHAT; do
 	case $w in
-	pps | engine | veth | idle | timing | rate | change | gap | sizing) "bench_$w" ;;
-	*) fe_fail "unknown benchmark '$w' (pps, engine, veth, idle, timing, rate, change, gap, sizing)" ;;
+	pps | engine | veth | idle | timing | rate | change | gap | sizing | oversub) "bench_$w" ;;
+	*) fe_fail "unknown benchmark '$w' (pps, engine, veth, idle, timing, rate, change, gap, sizing, oversub)" ;;
 	esac
 done
