@@ -512,7 +512,7 @@ bench_oversub() {
 		for occ in off auto; do
 			n=$occ$r
 			fe_dp_start $(fe_eal) $(fe_vdevs af_packet) -- --topology leaf-spine-4 \
-				--rate 200Mbit --delay 20us --link fabric:buffer-pkts=16 \
+				--path entropy --rate 200Mbit --delay 20us --link fabric:buffer-pkts=16 \
 				--nic "model=uec,cc=rccc,oversub-cc=$occ" --stats-json "$T/$n.json" --seed 1
 			FE_IPERF_PORT=5301 fe_iperf 1 3 "$SECS" -C cubic >"$T/$n.g1" &
 			p1=$!
