@@ -114,6 +114,34 @@ fe_linkop_trim(struct fe_dp *dp, unsigned n, struct fe_link *l, struct rte_mbuf 
 }
 
 int
+fe_linkop_header(struct fe_dp *dp, unsigned n, struct fe_link *l, struct rte_mbuf *m, uint64_t t)
+{
+	unsigned i;
+	const enum fe_link_kind k = fe_dp_link_kind(dp, n, &i);
+	uint64_t *tag = fe_nic_tag(dp, m);
+	uint32_t len = rte_pktmbuf_pkt_len(m);
+
+	if (FE_TAG_KIND(*tag) != FE_TAG_TRIM)
+		return -1;
+	if (k == FE_LINK_HOP) { /* in now, out when it arrives (as one trimmed here) */
+		if (dp->hop_trimmed(dp, i, m, express_due(l, len, t)) < 0)
+			return -1;
+		FE_CNT_ADD(l->st.in_pkts, 1);
+		FE_CNT_ADD(l->st.in_bytes, len);
+		return 0;
+	}
+	if (k != FE_LINK_DOWN)
+		return -1;
+	*tag |= FE_TAG_EARLIER; /* its NAK: not trimmed at the last hop */
+	if (dp->nic_trimmed(dp, i, m, express_due(l, len, t)) < 0) {
+		*tag &= ~FE_TAG_EARLIER;
+		return -1;
+	}
+	fe_link_count_through(l, len);
+	return 0;
+}
+
+int
 fe_linkop_impair(struct fe_dp *dp, unsigned n, struct fe_row *r, struct rte_mbuf *m, uint64_t t,
 		 uint8_t lane, uint64_t *extra)
 {

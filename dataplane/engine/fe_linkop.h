@@ -50,6 +50,17 @@ int fe_linkop_trim(struct fe_dp *dp, unsigned n, struct fe_link *l, struct rte_m
 		   uint64_t t, uint32_t label);
 
 /*
+ * Lossy, NIC model uec (dp->trim): m offered to link n (l) at t, if it is a header trimmed
+ * at an earlier hop, goes ahead of the data at this hop too, as the simulator's switches
+ * queue every header at high priority: between switches on the link's priority queue
+ * (counted in now, out when it arrives), to a host on its NIC's queue of trimmed headers
+ * (counted through; its NAK then not the last hop's). 0 if so; -1 if m is no such header,
+ * or that queue is full (m is still the caller's, to offer as any frame).
+ */
+int fe_linkop_header(struct fe_dp *dp, unsigned n, struct fe_link *l, struct rte_mbuf *m,
+		     uint64_t t);
+
+/*
  * A real 802.1Qbb frame out of port `in` toward its host, for the priorities of prios
  * (quanta 0: XON), ahead of the data waiting there (MAC control frames are not queued
  * behind data). If the TX staging area is full it is not sent, and counted.
@@ -175,6 +186,9 @@ fe_linkop_offer_x(struct fe_dp *dp, unsigned n, struct fe_row *r, struct rte_mbu
 			return -1;
 		}
 	}
+	/* a header trimmed before: ahead of the data here too */
+	if (R == FE_REGIME_LOSSY && unlikely(dp->trim) && fe_linkop_header(dp, n, l, m, t) == 0)
+		return -1;
 	if (extra == 0 && fe_link_passthru(l)) {
 		int r = fe_linkop_pass_through(dp, n, l, m, len, t);
 

@@ -3053,3 +3053,67 @@ Test(graph, uec_rccc_pull_rate_on_an_oversubscribed_fabric)
 	cr_assert_leq(on.trims * 4, off.trims, "auto: %llu trimmed, off %llu",
 		      (unsigned long long)on.trims, (unsigned long long)off.trims);
 }
+
+/*
+ * A header trimmed at one hop goes ahead of the data at every hop after it, as the
+ * simulator's switches queue every header at high priority: host 1 sends host 3 a frame of
+ * 1,000 bytes every 40 us; leaf1's uplinks (100 Mbit/s: a frame each 82 us) hold 4 and trim
+ * the rest; host 3's down link runs at 25 Mbit/s (330 us a frame), holding 64, so its queue
+ * grows. When leaf1 starts trimming, that queue holds several frames; a header reaching
+ * leaf2 takes its NIC's queue of trimmed headers, ahead of them: the first NAK is back
+ * 204 us after the first trim, within a frame's time at 25 Mbit/s, not behind the queue
+ * (860 us before). Each NAK says the frame was not trimmed at the last hop; all 40 arrive, with no
+ * timeout.
+ */
+Test(graph, a_trimmed_header_goes_ahead_at_every_hop)
+{
+	unsigned avail = rte_mempool_avail_count(pool);
+	struct fe_nic_params nic = FE_NIC_DEFAULT;
+	const struct opt o = {.nic = &nic,
+			      .fabspec = "leaf1>spine1:rate=100Mbit,buffer-pkts=4",
+			      .fabspec2 = "leaf1>spine2:rate=100Mbit,buffer-pkts=4",
+			      .slow_down = 3,
+			      .down_pkts = 64,
+			      .down_rate = 25000000};
+	uint64_t t = 1000000, first_trim = 0, first_nak = 0, trims = 0;
+	unsigned got = 0, n = 0;
+	struct fe_dp *dp;
+
+	nic.model = FE_NIC_UEC;
+	nic.cc = FE_CC_OFF; /* at the hosts' pace */
+	nic.cc_set = 1;
+	dp = engine_o("leaf-spine", FE_PATH_ECMP, &o);
+	learn(dp, &t);
+	for (int k = 0; k < 40000; k++) {    /* 80 ms */
+		if (n < 40 && k % 20 == 0) { /* a frame each 40 us */
+			inject(0, MAC[2], 5000, 1000);
+			n++;
+		}
+		fe_dp_poll(dp, t += 2000);
+		got += sent(2);
+		trims = hoplink(dp, "leaf1>spine1")->row.l.st.drop_pkts[FE_LINK_DROP_TRIM] +
+			hoplink(dp, "leaf1>spine2")->row.l.st.drop_pkts[FE_LINK_DROP_TRIM];
+		if (!first_trim && trims)
+			first_trim = t;
+		if (!first_nak && dp->ports[0].st.nic_trim_naks_recv > 0)
+			first_nak = t;
+	}
+	fprintf(stderr,
+		"header ahead at every hop: first trim at %llu us, first NAK %llu us after, "
+		"%llu trimmed, %u got\n",
+		(unsigned long long)(first_trim - 1000000) / 1000,
+		(unsigned long long)(first_nak - first_trim) / 1000, (unsigned long long)trims,
+		got);
+	cr_assert_gt(trims, 5, "leaf1's uplink trimmed (%llu)", (unsigned long long)trims);
+	cr_assert_eq(dp->ports[2].down.l.st.drop_pkts[FE_LINK_DROP_TRIM], 0,
+		     "host 3's down link trimmed nothing");
+	cr_assert_gt(first_nak, first_trim, "a NAK came back");
+	cr_assert_lt(first_nak - first_trim, 600000,
+		     "the first NAK %llu ns after the first trim: ahead of the queue at leaf2",
+		     (unsigned long long)(first_nak - first_trim));
+	cr_assert_eq(dp->ports[0].st.nic_trim_naks_last_hop, 0, "no NAK said last hop");
+	cr_assert_eq(got, 40, "%u of 40 reached host 3", got);
+	cr_assert_eq(dp->ports[0].st.nic_timeouts, 0);
+	sent(0), sent(1), sent(2), sent(3);
+	done(dp, avail);
+}
