@@ -20,6 +20,7 @@
 #include <rte_mbuf.h>
 
 #include "fe_dp.h"
+#include "fe_nictag.h"
 #include "fe_regime.h"
 
 /*
@@ -187,7 +188,9 @@ fe_linkop_offer_x(struct fe_dp *dp, unsigned n, struct fe_row *r, struct rte_mbu
 		}
 	}
 	/* a header trimmed before: ahead of the data here too */
-	if (R == FE_REGIME_LOSSY && unlikely(dp->trim) && fe_linkop_header(dp, n, l, m, t) == 0)
+	if (R == FE_REGIME_LOSSY && unlikely(dp->trim) &&
+	    unlikely(FE_TAG_KIND(*fe_nic_tag(dp, m)) == FE_TAG_TRIM) &&
+	    fe_linkop_header(dp, n, l, m, t) == 0)
 		return -1;
 	if (extra == 0 && fe_link_passthru(l)) {
 		int r = fe_linkop_pass_through(dp, n, l, m, len, t);
