@@ -20,7 +20,9 @@ is_gauge(const char *name)
 	return strcmp(name, "q_pkts") == 0 || strcmp(name, "q_bytes") == 0 ||
 	       strcmp(name, "wire_pkts") == 0 || strstr(name, "peak") != NULL ||
 	       strcmp(name, "held_bytes") == 0 || strcmp(name, "credits") == 0 ||
-	       strcmp(name, "credits_min") == 0 || strcmp(name, "iq_depth") == 0;
+	       strcmp(name, "credits_min") == 0 || strcmp(name, "iq_depth") == 0 ||
+	       strcmp(name, "nic_cwnd_bytes") == 0 || strcmp(name, "nic_cwnd_min_bytes") == 0 ||
+	       strcmp(name, "nic_pull_permille") == 0 || strcmp(name, "nic_pull_min_permille") == 0;
 }
 
 static void

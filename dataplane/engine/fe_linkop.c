@@ -50,8 +50,10 @@ fe_linkop_trim(struct fe_dp *dp, unsigned n, struct fe_link *l, struct rte_mbuf 
 		 * so, its NAK not the last hop's */
 		if (header)
 			*fe_nic_tag(dp, m) |= FE_TAG_EARLIER;
-		if (dp->nic_trimmed(dp, i, m, express_due(l, len, t)) < 0)
+		if (dp->nic_trimmed(dp, i, m, express_due(l, len, t)) < 0) {
+			*fe_nic_tag(dp, m) &= ~FE_TAG_EARLIER;
 			return -1;
+		}
 		FE_CNT_SET(l->st.drop_pkts[why], l->st.drop_pkts[why] - 1);
 		FE_CNT_SET(l->st.drop_bytes[why], l->st.drop_bytes[why] - len);
 		FE_CNT_SET(l->st.lane_drop_pkts[FE_LABEL_CLASS(label) % FE_LINK_LANES],

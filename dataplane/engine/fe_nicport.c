@@ -1077,14 +1077,17 @@ credit_grants(struct fe_dp *dp, unsigned q, uint64_t now)
 
 	/* the pull rate, when it is due (on an oversubscribed fabric, fe_rccc.h) */
 	fe_rccc_occ_update(&n->pacer, &n->rccc_rx, now);
-	FE_CNT_ADD(p->st.nic_pull_updates, n->pacer.updates - updates);
-	FE_CNT_ADD(p->st.nic_pull_cuts, n->pacer.cuts - cuts);
 	if (n->pacer.updates != updates) { /* the rate now, and the least, per mille */
 		uint64_t pm = ((uint64_t)n->pacer.rate16 * 1000 + 32768) >> 16;
 
+		FE_CNT_ADD(p->st.nic_pull_updates, n->pacer.updates - updates);
+		FE_CNT_ADD(p->st.nic_pull_cuts, n->pacer.cuts - cuts);
 		FE_CNT_SET(p->st.nic_pull_permille, pm);
 		if (p->st.nic_pull_min_permille == 0 || pm < p->st.nic_pull_min_permille)
 			FE_CNT_SET(p->st.nic_pull_min_permille, pm);
+	} else if (unlikely(n->rccc_rx.occ_ticks == 0 && p->st.nic_pull_permille != 0 &&
+			    p->st.nic_pull_permille != 1000)) {
+		FE_CNT_SET(p->st.nic_pull_permille, 1000); /* turned off: the full rate */
 	}
 	while (fe_rccc_grant(&n->pacer, &n->rccc_rx, now, &id, &r, &bytes)) {
 		struct fe_nic_flow *fl = flow_of(dp, id);

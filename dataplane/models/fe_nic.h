@@ -96,6 +96,7 @@ struct fe_nic_params {
 	 * fe_nic_occ: auto, as the simulator (with RCCC alone, where the fabric is
 	 * oversubscribed), on or off */
 	uint32_t oversub_cc;
+	uint32_t spare; /* kept 0: the struct has no padding (it is compared whole) */
 };
 
 enum fe_nic_occ { FE_NIC_OCC_AUTO, FE_NIC_OCC_ON, FE_NIC_OCC_OFF };

@@ -133,7 +133,9 @@ fe_rccc_pacer_init(struct fe_rccc_pacer *p, struct fe_rccc_slot *slots, uint32_t
 static uint64_t
 occ_interval(struct fe_rccc_pacer *p, const struct fe_rccc_cfg *c)
 {
-	return c->occ_ticks * 3 / 4 + fe_rng_upto(&p->rng, c->occ_ticks / 2);
+	uint64_t t = c->occ_ticks * 3 / 4 + fe_rng_upto(&p->rng, c->occ_ticks / 2);
+
+	return t ? t : 1;
 }
 
 /* One update from rx frames, ce of them marked, tl and to trimmed at the last hop and
@@ -173,9 +175,11 @@ occ_step(struct fe_rccc_pacer *p, const struct fe_rccc_cfg *c, uint32_t rx, uint
 void
 fe_rccc_occ_update(struct fe_rccc_pacer *p, const struct fe_rccc_cfg *c, uint64_t now)
 {
-	if (c->occ_ticks == 0) { /* off, or turned off by a change: the full rate */
+	if (c->occ_ticks == 0) { /* off, or turned off by a change: the full rate, anew */
 		p->rate = 1;
 		p->rate16 = ONE16;
+		p->g = 0;
+		p->incs = 0;
 		p->occ_next = 0;
 		p->rx = p->ce = p->trim_last = p->trim_other = 0;
 		return;
@@ -190,13 +194,15 @@ fe_rccc_occ_update(struct fe_rccc_pacer *p, const struct fe_rccc_cfg *c, uint64_
 		p->occ_next = now + occ_interval(p, c);
 		return;
 	}
-	occ_step(p, c, p->rx, p->ce, p->trim_last, p->trim_other);
-	p->rx = p->ce = p->trim_last = p->trim_other = 0;
-	/* the updates the simulator's timer would have made since, each of nothing: the
-	 * rate climbs back (a few do it: the increase doubles each time) */
+	/* the updates the simulator's timer would have made before, while the loop was away,
+	 * each of nothing (the rate climbs back: a few do it, the increase doubles each
+	 * time); then this one, of what came since (taken as just come: a cut it makes is
+	 * not undone at once) */
 	for (uint64_t t = p->occ_next + c->occ_ticks; t <= now && p->rate16 < ONE16;
 	     t += c->occ_ticks)
 		occ_step(p, c, 0, 0, 0, 0);
+	occ_step(p, c, p->rx, p->ce, p->trim_last, p->trim_other);
+	p->rx = p->ce = p->trim_last = p->trim_other = 0;
 	p->occ_next = now + occ_interval(p, c);
 }
 

@@ -46,7 +46,7 @@
  * and the pacer spaces its grants by their bytes' time at 0.99 x line x rate.
  *
  *   fe_rccc_compile(bps, rtt_ns, mtu, hz, min, &cfg);  // at start and at every change
- *   fe_rccc_pacer_init(&pacer, slots, cap);             // slots: [2 * cap], the caller's
+ *   fe_rccc_pacer_init(&pacer, slots, cap, stream);     // slots: [2 * cap], the caller's
  *   sender:   fe_rccc_may_send(), fe_rccc_spend(), fe_rccc_target() into the frame,
  *             fe_rccc_feedback() on any word back, fe_rccc_credit() on a grant
  *   receiver: fe_rccc_request() with each frame's target; while fe_rccc_grant(): send it

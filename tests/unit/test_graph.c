@@ -3010,10 +3010,17 @@ uec_oversub(uint32_t occ)
 	}
 	for (unsigned h = 0; h < dp->graph->nhl; h++) {
 		const struct fe_link_stats *st = &dp->graph->hl[h].row.l.st;
+		uint64_t drops = 0;
 
 		r.trims += st->drop_pkts[FE_LINK_DROP_TRIM];
-		for (unsigned c = 0; c < FE_LINK_DROP__MAX; c++)
+		for (unsigned c = 0; c < FE_LINK_DROP__MAX; c++) {
 			r.lost += c == FE_LINK_DROP_TRIM ? 0 : st->drop_pkts[c];
+			drops += st->drop_pkts[c];
+		}
+		/* its books, the headers on the priority queues among them: all out by now */
+		cr_assert_eq(st->in_pkts, st->out_pkts + drops, "%s: in %llu, out %llu, drops %llu",
+			     dp->graph->hl[h].name, (unsigned long long)st->in_pkts,
+			     (unsigned long long)st->out_pkts, (unsigned long long)drops);
 	}
 	for (int q = 2; q < 4; q++) {
 		r.cuts += dp->ports[q].st.nic_pull_cuts;

@@ -1265,6 +1265,21 @@ Test(report, nic_uec_rccc_pull_rate)
 	cr_assert_eq(dp->ports[0].st.nic_timeouts + dp->ports[2].st.nic_timeouts, 0);
 	cr_assert_eq(dp->ports[0].st.nic_pull_updates + dp->ports[2].st.nic_pull_updates, 0,
 		     "the senders' NICs received nothing to pace");
+	{ /* Prometheus: the rate a gauge (it goes down), the updates a counter */
+		char *prom = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&prom, &len);
+
+		cr_assert_not_null(f);
+		fe_prom_write(f, dp);
+		cr_assert_eq(fclose(f), 0);
+		cr_expect_not_null(strstr(prom, "# TYPE fabemu_port_nic_pull_permille gauge\n"));
+		cr_expect_not_null(
+			strstr(prom, "# TYPE fabemu_port_nic_pull_min_permille gauge\n"));
+		cr_expect_not_null(strstr(prom, "# TYPE fabemu_port_nic_pull_updates counter\n"));
+		cr_expect_not_null(strstr(prom, "# TYPE fabemu_port_nic_cwnd_bytes gauge\n"));
+		free(prom);
+	}
 	done(dp);
 }
 
