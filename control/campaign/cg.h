@@ -229,6 +229,7 @@ struct cg_campaign {
 	enum cg_testbed_kind tb;
 	struct cg_host host[CG_MAX_HOSTS + 1]; /* host[1..hosts] */
 	char huge_dir[256];  /* hosts with a PCI port: the dataplane's hugepages ("": EAL's) */
+	unsigned lcore;	     /* kind hosts: the dataplane's core (testbed.lcore; else 0) */
 	struct cg_edge edge; /* the regimes' default */
 	int split;	     /* cores: split (core 0 the network's, the others the hosts') */
 	unsigned reps;

@@ -387,10 +387,10 @@ cg_dp_start(struct cg_run *r, const struct cg_regime *g, const char *profile, un
 		snprintf(eal, sizeof(eal), "--huge-unlink -m 1024%s%s",
 			 r->c->huge_dir[0] ? " --huge-dir " : "", r->c->huge_dir);
 	if ((size_t)snprintf(cmd, sizeof(cmd),
-			     "exec nice -n -10 '%s/fabemu-dp' %s -l 0 "
+			     "exec nice -n -10 '%s/fabemu-dp' %s -l %u "
 			     "--file-prefix %s --log-level=pmd.net.af_xdp:error %s -- %s --control "
 			     "%s --stats-json '%s'%s%s",
-			     r->bindir, eal, r->prefix, vdevs, first, r->sock, stats,
+			     r->bindir, eal, r->c->lcore, r->prefix, vdevs, first, r->sock, stats,
 			     box0[0] ? " --box " : "", box0) >= sizeof(cmd)) {
 		snprintf(err, errlen, "fabemu-dp's command line would be over %zu bytes",
 			 sizeof(cmd) - 1);

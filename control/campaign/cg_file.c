@@ -70,13 +70,13 @@ struct y_alike_links {
 	char *profile, *scale;
 };
 
-/* testbed: {kind, hosts: [...], huge-dir}: existing hosts (docs/campaigns.md) */
+/* testbed: {kind, hosts: [...], huge-dir, lcore}: existing hosts (docs/campaigns.md) */
 struct y_tbhost {
 	char *name, *prefix, *shell, *address, *ifname, *port;
 };
 
 struct y_testbed {
-	char *kind, *huge_dir;
+	char *kind, *huge_dir, *lcore;
 	struct y_tbhost *hosts;
 	unsigned hosts_count;
 };
@@ -239,6 +239,7 @@ static const cyaml_schema_value_t tbhost_entry = {
 static const cyaml_schema_field_t testbed_fields[] = {
 	STR("kind", struct y_testbed, kind),
 	STR("huge-dir", struct y_testbed, huge_dir),
+	STR("lcore", struct y_testbed, lcore),
 	CYAML_FIELD_SEQUENCE("hosts", CYAML_FLAG_POINTER | CYAML_FLAG_OPTIONAL, struct y_testbed,
 			     hosts, &tbhost_entry, 0, CG_MAX_HOSTS),
 	CYAML_FIELD_END,
@@ -599,6 +600,11 @@ compile_testbed(struct fe_yaml *y, const struct y_campaign *d, struct cg_campaig
 		if (t && t->huge_dir)
 			return fe_yaml_fail(y, "testbed.huge-dir",
 					    "testbed.huge-dir: kind hosts's (its PCI ports)");
+		if (t && t->lcore)
+			return fe_yaml_fail(
+				y, "testbed.lcore",
+				"testbed.lcore: kind hosts's (kind veth keeps core 0 for "
+				"the dataplane: cores)");
 		if (d->hosts && uint_val(y, "hosts", d->hosts, 2, CG_MAX_HOSTS, &x) < 0)
 			return -EINVAL;
 		c->hosts = d->hosts ? (unsigned)x : c->hosts;
@@ -645,6 +651,10 @@ compile_testbed(struct fe_yaml *y, const struct y_campaign *d, struct cg_campaig
 				    t->huge_dir);
 	if (t->huge_dir)
 		snprintf(c->huge_dir, sizeof(c->huge_dir), "%s", t->huge_dir);
+	/* the dataplane's core: an isolated one on a lab's box (docs/inline.md) */
+	if (t->lcore && uint_val(y, "testbed.lcore", t->lcore, 0, 1023, &x) < 0)
+		return -EINVAL;
+	c->lcore = t->lcore ? (unsigned)x : 0;
 	return 0;
 }
 

@@ -207,7 +207,16 @@ cg_testbed_up(struct cg_run *r)
 	char cpus[64] = "";
 
 	if (r->c->tb == CG_TB_HOSTS) { /* existing hosts: checked, nothing made or set */
-		r->mtu_now = 0;	       /* what they have: checked against each regime's */
+		cpu_set_t may;
+
+		r->mtu_now = 0; /* what they have: checked against each regime's */
+		/* the dataplane's core, one this runner may run on (as fabemu-dp will) */
+		if (sched_getaffinity(0, sizeof(may), &may) == 0 && !CPU_ISSET(r->c->lcore, &may)) {
+			cg_say("  testbed.lcore %u: not a core this machine lets it run on "
+			       "(%d online)\n",
+			       r->c->lcore, (int)sysconf(_SC_NPROCESSORS_ONLN));
+			return -1;
+		}
 		return hosts_check(r);
 	}
 	cg_logpath(r, log, sizeof(log), "testbed.log");

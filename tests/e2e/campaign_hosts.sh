@@ -113,11 +113,27 @@ fe_campaign_refused 'name: x\ntestbed:\n  kind: hosts\n  hosts:\n' \
 	"    - {name: a, prefix: p, address: 198.19.7.1, port: net_af_packet0}\n    - {name: b, prefix: p, address: 198.19.7.2, port: eth1}\n|bad.yaml:6: testbed.hosts.1.port 'eth1': a PCI address (0000:03:00.0) or a vdev (net_af_packet0,iface=IF)" \
 	"    - {name: a, prefix: p, address: 198.19.7.1, port: net_af_packet0}\n|bad.yaml:2: testbed: kind hosts needs hosts: 2 to 16 of them"
 
+fe_campaign_refused 'name: x\nhosts: 2\n' \
+	"testbed: {kind: veth, lcore: 1}\nregimes:\n  - {name: a, profile: ideal}\n|bad.yaml:3: testbed.lcore: kind hosts's (kind veth keeps core 0 for the dataplane: cores)"
+fe_campaign_refused "name: x\n$(sed 's/$/\\n/' "$T/testbed.yaml" | tr -d '\n')" \
+	"  lcore: x\nregimes:\n  - {name: a, profile: ideal}\n|bad.yaml:8: testbed.lcore 'x'"
+
+# the dataplane's core: testbed.lcore, here the last (an isolated core on a lab's box);
+# one this machine does not have is refused before anything runs, naming it
+sed 's/^  kind: hosts$/  kind: hosts\n  lcore: 1000/' "$T/testbed.yaml" |
+	printf 'name: t-core\n%s\njob: {kind: command, command: "true"}\nregimes:\n  - {name: i, profile: ideal}\n' "$(cat)" >"$T/core.yaml"
+rc=0
+out=$("$CTL" campaign run "$T/core.yaml" --out "$T/core" 2>&1) || rc=$?
+[ "$rc" != 0 ] && grep -qF "testbed.lcore 1000: not a core this machine lets it run on" <<<"$out" ||
+	fe_fail "testbed.lcore 1000: exit $rc, $(tail -3 <<<"$out")"
+echo "  ok   testbed.lcore 1000: refused at the run's start, named"
+LCORE=$(($(nproc) - 1))
 cat >"$T/iperf.yaml" <<Y
 name: t-hosts
 repetitions: 1
 fidelity: {capacity-time: 1s}
 $(cat "$T/testbed.yaml")
+  lcore: $LCORE
 beside:
   - {host: 2, command: "exec iperf3 -s -p 5391"}
 job:
@@ -147,6 +163,8 @@ sed -n '/^testbed:/,/^verdicts/p' "$T/iperf.out" | sed 's/^/  /'
 grep '^  host h' "$T/iperf.out" | sed 's/^/ /'
 R=$T/iperf/campaign.json
 fe_check "status complete" "$(fe_json "$R" '1 if d["status"] == "complete" else 0')" 1 1
+fe_check "dataplanes that ran on testbed.lcore $LCORE" \
+	"$(cat "$T"/iperf/logs/dp-*.log | grep -c "^fabemu-dp .*, lcore $LCORE, " || true)" 3 3
 fe_check "inputs: testbed kind hosts, 3 hosts checked" "$(fe_json "$R" 'len(d["inputs"]["testbed_hosts"]) if d["inputs"]["testbed"] == "hosts" else 0')" 3 3
 fe_check "capacity through the prefixes (Gbit/s)" "$(fe_json "$R" 'round(d["capacity"]["ideal_bps"] / 1e9, 3)')" 0.001 100
 for x in ideal lossy; do

@@ -897,6 +897,11 @@ Test(campaign_file, testbed_hosts_accepted_as_given)
 	cr_expect_str_eq(camp.host[2].port, "net_af_packet1,iface=lab-b,framecnt=4096");
 	cr_expect_str_eq(camp.edge.pmd, "devices");
 	cr_expect_eq(camp.split, 0, "nothing of this machine's cores moved");
+	cr_expect_eq(camp.lcore, 0, "the dataplane on core 0 unless lcore: says");
+	accepted("name: t\ntestbed:\n  kind: hosts\n  lcore: 3\n  hosts:\n"
+		 "    - {name: a, prefix: p, address: 10.1.2.3, port: 0000:03:00.0}\n"
+		 "    - {name: b, prefix: p, address: 10.1.2.4, port: \"03:00.1\"}\n" ONE_REGIME);
+	cr_expect_eq(camp.lcore, 3, "testbed.lcore");
 	/* any address: 198.18.0.0/15 is the tests', not the users' */
 	accepted("name: t\ntestbed:\n  kind: hosts\n  hosts:\n"
 		 "    - {name: a, prefix: p, address: 10.1.2.3, port: 0000:03:00.0, shell: true}\n"
@@ -1002,6 +1007,14 @@ Test(campaign_file, testbed_hosts_values_refused)
 		 "testbed.hosts.N.port names)"},
 		{"name: t\nhosts: 2\ntestbed: {huge-dir: /x}\n" ONE_REGIME,
 		 ":3: testbed.huge-dir: kind hosts's (its PCI ports)"},
+		{"name: t\nhosts: 2\ntestbed: {lcore: 1}\n" ONE_REGIME,
+		 ":3: testbed.lcore: kind hosts's (kind veth keeps core 0 for the dataplane: "
+		 "cores)"},
+		{"name: t\ntestbed:\n  kind: hosts\n  lcore: 1024\n  hosts:\n"
+		 "    - {name: a, prefix: p, address: 198.19.7.1, port: \"0000:03:00.0\"}\n"
+		 "    - {name: b, prefix: p, address: 198.19.7.2, port: "
+		 "\"0000:03:00.1\"}\n" ONE_REGIME,
+		 ":4: testbed.lcore '1024' (allowed: 0 to 1023)"},
 	};
 #undef H2
 
