@@ -1186,28 +1186,47 @@ static const char *const rccc_after[] = {
 	NULL,
 };
 
-Test(report, nic_uec_rccc)
+/*
+ * Hosts 0 and 2 send host 1 40 frames each at once through the uec NIC with RCCC (every
+ * link 100 Mbit/s, host 1's down link 64 frames); pull: its pull rate on, the frames
+ * ECN-capable and that down link marking above 1,000 bytes. Run; *tx: what host 1 had got
+ * before.
+ */
+static struct fe_dp *
+rccc_incast(int pull, uint64_t *tx)
 {
 	struct fe_linkdef up[NP] = {0}, down[NP] = {0};
 	struct fe_dp_conf conf = nic_conf(FE_NIC_UEC, FE_NIC_SELECTIVE);
 	struct fe_dp *dp;
-	uint64_t t = 50000, tx;
+	uint64_t t = 50000;
 
 	conf.nic.cc = FE_CC_RCCC;
 	conf.nic.cc_set = 1;
+	conf.nic.oversub_cc = pull ? FE_NIC_OCC_ON : FE_NIC_OCC_AUTO;
 	for (int i = 0; i < NP; i++) {
 		up[i].link.delay_ns = down[i].link.delay_ns = 1000;
 		up[i].link.rate_bps = down[i].link.rate_bps = 100000000;
 	}
 	down[1].link.limit_pkts = 64;
+	if (pull)
+		down[1].ecn =
+			(struct fe_ecn_params){.enabled = 1, .kmin = 1000, .kmax = 1000, .pmax = 1};
 	dp = engine(&conf, up, down);
 	learn(dp, t);
-	tx = dp->ports[1].st.tx_pkts;
+	*tx = dp->ports[1].st.tx_pkts;
 	for (uint16_t k = 1; k <= 40; k++) {
-		inject_tcp(0, MAC[1], 1000, 0, k);
-		inject_tcp(2, MAC[1], 1000, 0, k);
+		inject_tcp(0, MAC[1], 1000, pull ? 2 : 0, k);
+		inject_tcp(2, MAC[1], 1000, pull ? 2 : 0, k);
 	}
 	run(dp, &t, 20000000, 10000);
+	return dp;
+}
+
+Test(report, nic_uec_rccc)
+{
+	uint64_t tx;
+	struct fe_dp *dp = rccc_incast(0, &tx);
+
 	expect(dp, "uec, rccc", rccc_after);
 	cr_assert_eq(dp->ports[1].st.tx_pkts - tx, 80, "all delivered: %llu",
 		     (unsigned long long)(dp->ports[1].st.tx_pkts - tx));
@@ -1235,28 +1254,9 @@ static const char *const pull_after[] = {
 
 Test(report, nic_uec_rccc_pull_rate)
 {
-	struct fe_linkdef up[NP] = {0}, down[NP] = {0};
-	struct fe_dp_conf conf = nic_conf(FE_NIC_UEC, FE_NIC_SELECTIVE);
-	struct fe_dp *dp;
-	uint64_t t = 50000, tx;
+	uint64_t tx;
+	struct fe_dp *dp = rccc_incast(1, &tx);
 
-	conf.nic.cc = FE_CC_RCCC;
-	conf.nic.cc_set = 1;
-	conf.nic.oversub_cc = FE_NIC_OCC_ON;
-	for (int i = 0; i < NP; i++) {
-		up[i].link.delay_ns = down[i].link.delay_ns = 1000;
-		up[i].link.rate_bps = down[i].link.rate_bps = 100000000;
-	}
-	down[1].link.limit_pkts = 64;
-	down[1].ecn = (struct fe_ecn_params){.enabled = 1, .kmin = 1000, .kmax = 1000, .pmax = 1};
-	dp = engine(&conf, up, down);
-	learn(dp, t);
-	tx = dp->ports[1].st.tx_pkts;
-	for (uint16_t k = 1; k <= 40; k++) {
-		inject_tcp(0, MAC[1], 1000, 2, k);
-		inject_tcp(2, MAC[1], 1000, 2, k);
-	}
-	run(dp, &t, 20000000, 10000);
 	expect(dp, "uec, rccc, pull rate", pull_after);
 	cr_assert_lt(dp->ports[1].st.nic_pull_min_permille, 1000, "cut: %llu",
 		     (unsigned long long)dp->ports[1].st.nic_pull_min_permille);
