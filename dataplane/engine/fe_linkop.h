@@ -44,7 +44,9 @@ int fe_linkop_impair(struct fe_dp *dp, unsigned n, struct fe_row *r, struct rte_
  * Its header, a frame of few bytes with m's route: on a host's down link, handed to its
  * NIC (dp->nic_trimmed); between switches, on the link's priority queue
  * (dp->hop_trimmed), or dropped (FE_LINK_DROP_WIRE) when that is full; on a host's up
- * link, taken behind what the link holds, past its buffer's limit. 0 if so; -1 if m is
+ * link, taken behind what the link holds, past its buffer's limit. A NIC's own frame (an
+ * ACK, a NAK, a grant) is not trimmed: it takes the NIC's queue of trimmed headers (a
+ * host's down link) or the link's priority queue (between switches). 0 if so; -1 if m is
  * not trimmed (still the caller's, to drop).
  */
 int fe_linkop_trim(struct fe_dp *dp, unsigned n, struct fe_link *l, struct rte_mbuf *m, uint8_t why,

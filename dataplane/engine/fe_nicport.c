@@ -1494,6 +1494,7 @@ deliver_data(struct fe_dp *dp, unsigned q, struct rte_mbuf *m, uint64_t tag, uin
 	uint8_t *f = rte_pktmbuf_mtod(m, uint8_t *);
 	uint32_t len = rte_pktmbuf_data_len(m), psn;
 	int32_t d;
+	int ce;
 
 	if (fl == NULL) {
 		FE_CNT_ADD(p->st.nic_stray, 1);
@@ -1503,11 +1504,12 @@ deliver_data(struct fe_dp *dp, unsigned q, struct rte_mbuf *m, uint64_t tag, uin
 	/* the headers the ACK and NAKs are made from, once a batch */
 	if (!fl->ack_due)
 		memcpy(fl->hdr, f, RTE_MIN(len, sizeof(fl->hdr)));
+	ce = fe_nic_ecn_get(f, len) == 3;
 	/* the pull rate counts every data frame, and those marked (fe_rccc.h) */
 	if (fe_nic_cc_rccc(rn->cc_mode))
-		fe_rccc_occ_frame(&rn->pacer, fe_nic_ecn_get(f, len) == 3);
+		fe_rccc_occ_frame(&rn->pacer, ce);
 	/* the notification point: CE ends here, and asks the sender to slow down */
-	if (fe_nic_ecn_get(f, len) == 3) {
+	if (ce) {
 		fe_nic_ecn_set(f, len, 2);
 		fe_filter_forget(m, dp->filter_dynoff);
 		FE_CNT_ADD(p->st.nic_ce_consumed, 1);
