@@ -49,6 +49,7 @@
 
 #include "fe_fabric.h"
 #include "fe_linkdef.h"
+#include "fe_qhist.h"
 #include "fe_path.h"
 #include "fe_topo.h"
 
@@ -603,6 +604,10 @@ struct cg_noise {
 	double window_s;		 /* the counters' window (0: not known) */
 	/* over the window, what the kernel saw take the lcore's core (counters.lcores) */
 	double preempted, runq_wait_ns, irq_ns, softirq_ns, steal_ns;
+	int lcores_unknown; /* the run had no lcores figures: the kernel's not said */
+	/* the loop's passes (counters.idle.pass_hist_ns): ns from one pass's start to the
+	 * next; a long one is time every port waited, whoever took it */
+	uint64_t pass_hist[FE_QHIST_BUCKETS];
 	char takes[768]; /* what the runner saw most on that core ("": nothing found) */
 };
 /* A regime as calibration sees it: its hop and load as functions of its scale s. */
@@ -628,8 +633,12 @@ struct cg_calib_choice {
 };
 /* The noise of a run through the ideal dataplane (its figures: cg_figures()); takes "". */
 void cg_noise_of(json_t *run, struct cg_noise *n);
-/* "its lcore was preempted 1200 times (...); its core spent 800 ms in interrupts (...)" */
-const char *cg_noise_cause(const struct cg_noise *n, char *buf, size_t len);
+/*
+ * "its loop came back to its ports more than 62.3 us after it left them 502 times (...);
+ * its lcore was preempted 1200 times (...); its core spent 800 ms in interrupts (...)";
+ * the loop's passes longer than over_ns are said (0: not).
+ */
+const char *cg_noise_cause(const struct cg_noise *n, double over_ns, char *buf, size_t len);
 void cg_calib_choose(const struct cg_noise *n, const struct cg_calib_want *w,
 		     struct cg_calib_choice *out);
 /* A task as /proc has it: its run time so far (schedstat) and the core it last ran on. */

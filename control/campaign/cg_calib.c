@@ -18,6 +18,7 @@
  * is the regime's; none at or below the most it may run at: refused, with what took the
  * lcore's core.
  */
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,16 +62,33 @@ cg_noise_of(json_t *run, struct cg_noise *n)
 	n->irq_ns = or0(num(l, "cpu_irq_ns"));
 	n->softirq_ns = or0(num(l, "cpu_softirq_ns"));
 	n->steal_ns = or0(num(l, "cpu_steal_ns"));
+	n->lcores_unknown = !json_is_object(l);
+	cg_qhist_add(n->pass_hist,
+		     json_object_get(json_object_get(json_object_get(run, "counters"), "idle"),
+				     "pass_hist_ns"));
 }
 
 const char *
-cg_noise_cause(const struct cg_noise *n, char *buf, size_t len)
+cg_noise_cause(const struct cg_noise *n, double over_ns, char *buf, size_t len)
 {
 	double win = n->window_s > 0 ? n->window_s : NAN;
-	double intr = (n->irq_ns + n->softirq_ns) / 1e6;
+	double intr = (n->irq_ns + n->softirq_ns) / 1e6, away = 0;
+	uint64_t passes = 0;
 	size_t k = 0;
 
 	buf[0] = '\0';
+	/* the passes whose bucket lies wholly above over_ns, at their bucket's least: a
+	 * lower bound of both the count and the time */
+	for (unsigned i = 0; over_ns > 0 && i < FE_QHIST_BUCKETS; i++)
+		if ((double)fe_qhist_lower(i) >= over_ns) {
+			passes += n->pass_hist[i];
+			away += (double)n->pass_hist[i] * (double)fe_qhist_lower(i);
+		}
+	if (passes > 0)
+		cg_addf(buf, len, &k,
+			"its loop came back to its ports more than %.1f us after it left them "
+			"%" PRIu64 " times (at least %.0f ms in all)",
+			over_ns / 1000, passes, away / 1e6);
 	if (n->preempted > 0)
 		cg_addf(buf, len, &k,
 			"%sits lcore was preempted %.0f times (%.1f ms waiting for its core)",
@@ -87,9 +105,10 @@ cg_noise_cause(const struct cg_noise *n, char *buf, size_t len)
 			n->steal_ns / 1e6);
 	if (n->takes[0])
 		cg_addf(buf, len, &k, "%s%s", k ? "; " : "", n->takes);
-	if (k == 0)
+	if (n->preempted == 0 && intr == 0 && n->steal_ns == 0 && !n->lcores_unknown)
 		cg_addf(buf, len, &k,
-			"the kernel counted no preemption, interrupt or steal time on its core");
+			"%sthe kernel counted no preemption, interrupt or steal time on its core",
+			k ? "; " : "");
 	return buf;
 }
 
@@ -180,7 +199,7 @@ cg_calib_choose(const struct cg_noise *n, const struct cg_calib_want *w,
 				k ? "; " : "", hi, offered_at(w, hi) / 1e9, w->load * 100,
 				w->capacity_bps / 1e9);
 		cg_addf(out->why, sizeof(out->why), &k, ". What takes the lcore's core: %s",
-			cg_noise_cause(n, cause, sizeof(cause)));
+			cg_noise_cause(n, w->late * hop_at(w, hi), cause, sizeof(cause)));
 		return;
 	}
 	out->result = isnan(noise) ? CG_CAL_UNMEASURED : CG_CAL_CHOSEN;

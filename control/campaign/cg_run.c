@@ -765,7 +765,8 @@ noise_json(const struct cg_noise *n)
 		isnan(n->wait_max_ns) ? json_null() : json_real(n->wait_max_ns), "window_s",
 		n->window_s, "preempted", n->preempted, "runq_wait_ns", n->runq_wait_ns,
 		"cpu_irq_ns", n->irq_ns, "cpu_softirq_ns", n->softirq_ns, "cpu_steal_ns",
-		n->steal_ns, "takes", n->takes, "cause", cg_noise_cause(n, cause, sizeof(cause)));
+		n->steal_ns, "takes", n->takes, "cause",
+		cg_noise_cause(n, 0, cause, sizeof(cause)));
 }
 
 /* One regime's choice: said, kept in out[], applied (CG_CAL_NONE: refused after all). */

@@ -33,7 +33,7 @@ static void add(json_t *list, const char *fmt, ...) __attribute__((format(printf
 static void
 add(json_t *list, const char *fmt, ...)
 {
-	char s[512];
+	char s[1536];
 	va_list ap;
 
 	va_start(ap, fmt);
@@ -43,35 +43,19 @@ add(json_t *list, const char *fmt, ...)
 }
 
 /*
- * What took the dataplane's core away during the run, as far as the kernel knows
- * (counters.lcores, docs/counters.md): "" when nothing it counts.
+ * What kept the dataplane's loop from its ports during the run: its passes longer than
+ * over_ns, and what the kernel saw take its core (counters.lcores, docs/counters.md).
  */
 static const char *
-why_late(json_t *run)
+why_late(json_t *run, double over_ns)
 {
-	static char buf[256];
-	json_t *l = json_object_get(run, "lcores");
-	double pre = num(l, "preempted"), wait = num(l, "runq_wait_ns") / 1e6;
-	double steal = num(l, "cpu_steal_ns") / 1e6, soft = num(l, "cpu_softirq_ns") / 1e6;
-	double irq = num(l, "cpu_irq_ns") / 1e6;
-	size_t n = 0;
+	static char buf[1024];
+	char cause[1000];
+	struct cg_noise n;
 
-	buf[0] = '\0';
-	if (pre > 0)
-		n += (size_t)snprintf(buf + n, sizeof(buf) - n,
-				      "; its lcore was preempted %.0f times (%.1f ms waiting for "
-				      "its core)",
-				      pre, wait);
-	if (steal > 0 && n < sizeof(buf))
-		n += (size_t)snprintf(buf + n, sizeof(buf) - n,
-				      "; the hypervisor took its core %.0f ms", steal);
-	if (soft + irq > 0 && n < sizeof(buf))
-		snprintf(buf + n, sizeof(buf) - n, "; its core spent %.0f ms in interrupts",
-			 soft + irq);
-	if (buf[0] == '\0' && json_is_object(l))
-		snprintf(buf, sizeof(buf),
-			 "; the kernel counted no preemption of its lcore and no steal or "
-			 "interrupt time on its core");
+	cg_noise_of(run, &n);
+	cg_noise_cause(&n, over_ns, cause, sizeof(cause));
+	snprintf(buf, sizeof(buf), "%s%s", cause[0] ? "; " : "", cause);
 	return buf;
 }
 
@@ -93,7 +77,7 @@ delays(const struct cg_campaign *c, const struct cg_regime *g, json_t *run, json
 		    "frames left %s %.1f us late at p99, more than %.0f%% of a hop (%.1f us): the "
 		    "box, not the fabric, set the timing%s",
 		    json_string_value(json_object_get(late, "worst_link")) ?: "their links",
-		    lp99 / 1000, c->fid.late * 100, hop / 1000, why_late(run));
+		    lp99 / 1000, c->fid.late * 100, hop / 1000, why_late(run, lim));
 	if (num(wait, "frames") > 0 && num(wait, "p99_ns") > lim)
 		add(reasons,
 		    "frames waited %.1f us at the edge at p99, more than %.0f%% of a hop "

@@ -2,7 +2,7 @@
 # Benchmarks (not tests: they print figures, they do not pass or fail). Each row is
 # measured in the same run as its reference. docs/performance.md explains the table.
 #
-#   tests/bench/run.sh [pps|engine|veth|idle|timing|rate|change|gap|sizing|oversub ...]
+#   tests/bench/run.sh [pps|engine|veth|idle|timing|floor|rate|change|gap|sizing|oversub ...]
 #                                                                        (default: all; root)
 #
 #   pps     packet rate on one core, 64-byte frames, software vdevs (pcap files replayed
@@ -21,6 +21,10 @@
 #           dataplane (FE_TIMING_ARGS: more fabemu-dp options, e.g. "--idle-sleep 0s"),
 #           then alone on the last core, busy-polling, and the machine's own floor on
 #           that core (fe-cpufloor)
+#   floor   the floor of core 0 (fe-cpufloor: how late a deadline at a random instant is
+#           met by a loop that only reads the clock there) with the other cores idle, and
+#           with a thread spinning on each (--busy), as a campaign's hosts keep them:
+#           FE_BENCH_ROUNDS (3) rounds of both in turn, FE_BENCH_SECS each
 #   rate    achieved TX rate on the wire against the configured rate, 10 Mbit/s up
 #   change  profile changes every 2 ms under TCP and UDP (tests/e2e/swap.sh): how many fit
 #           in the run, time to take effect and to be adopted, packets disturbed
@@ -43,7 +47,7 @@
 set -euo pipefail
 . "$(dirname "$0")/../../testbeds/lib.sh"
 fe_init bench
-WHAT=${*:-pps veth idle timing rate change gap sizing oversub}
+WHAT=${*:-pps veth idle timing floor rate change gap sizing oversub}
 T=$FE_TMP
 SECS=${FE_BENCH_SECS:-4}
 command -v dpdk-testpmd >/dev/null || fe_fail "dpdk-testpmd missing (apt-get install dpdk-dev)"
@@ -545,9 +549,45 @@ print('trimmed, off / auto, per round: ' + ' '.join('%.1f' % (a / max(b, 1)) for
 	echo "medians of $rounds rounds of ${SECS} s (range); goodput: both flows"
 }
 
+# Core 0's floor with the other cores idle, then busy: what the machine takes from a
+# busy-polling lcore whatever it runs (docs/campaigns.md, "What takes the lcore's core").
+bench_floor() {
+	local rounds=${FE_BENCH_ROUNDS:-3} r mode n busy=() out="$T/floor"
+	n=$(getconf _NPROCESSORS_ONLN)
+	[ "$n" -ge 2 ] || fe_fail "floor: needs 2 cores or more"
+	for ((r = 1; r < n; r++)); do busy+=(--busy "$r"); done
+	: >"$out"
+	for ((r = 1; r <= rounds; r++)); do
+		for mode in idle busy; do
+			if [ "$mode" = idle ]; then
+				"$FE_BIN/fe-cpufloor" --cpu 0 --secs "$SECS"
+			else
+				"$FE_BIN/fe-cpufloor" --cpu 0 --secs "$SECS" "${busy[@]}"
+			fi | awk -v m="$mode" '/deadline-lateness-ns/ {print m, $3, $5, $7, $9}
+				/taken away/ {for (i = 1; i <= NF; i++) if ($i == "longest") l = $(i + 1)}' >>"$out"
+		done
+	done
+	echo "-- core 0's floor: a deadline at a random instant, met late by (fe-cpufloor, $SECS s a round)"
+	python3 - "$out" "$rounds" <<'PY'
+import statistics as s, sys
+rows = {}
+for line in open(sys.argv[1]):
+    m, *v = line.split()
+    rows.setdefault(m, []).append([float(x) / 1000 for x in v])
+print("%-36s %22s %22s %22s" % ("the other cores", "p99 us", "p99.9 us", "max us"))
+for m, what in (("idle", "idle"), ("busy", "a thread spinning on each")):
+    cols = []
+    for k in (1, 2, 3):
+        v = [r[k] for r in rows.get(m, [])]
+        cols.append("%.1f (%.1f-%.1f)" % (s.median(v), min(v), max(v)) if v else "-")
+    print("%-36s %22s %22s %22s" % (what, *cols))
+print("medians of %s rounds (range), idle and busy in turn" % sys.argv[2])
+PY
+}
+
 for w in $WHAT; do
 	case $w in
-	pps | engine | veth | idle | timing | rate | change | gap | sizing | oversub) "bench_$w" ;;
-	*) fe_fail "unknown benchmark '$w' (pps, engine, veth, idle, timing, rate, change, gap, sizing, oversub)" ;;
+	pps | engine | veth | idle | timing | floor | rate | change | gap | sizing | oversub) "bench_$w" ;;
+	*) fe_fail "unknown benchmark '$w' (pps, engine, veth, idle, timing, floor, rate, change, gap, sizing, oversub)" ;;
 	esac
 done

@@ -403,9 +403,16 @@ if [ "$(nproc)" -ge 2 ]; then
 	out=$("$FE_BIN/fe-cpufloor" --cpu 0 --peer 1 --secs 0.2)
 	grep -qE '^cpu 0 <-> cpu 1: [1-9][0-9]* round trips of a cache line in [0-9.]+ s, one way [0-9.]+ ns$' <<<"$out" ||
 		fe_fail "fe-cpufloor --peer: $out"
+	# --busy: the floor while a thread spins on another core (tests/bench/run.sh floor)
+	out=$("$FE_BIN/fe-cpufloor" --cpu 0 --busy 1 --secs 0.2)
+	grep -qE '^cpu 0, [0-9.]+ s, a clock read every [0-9]+ ns; a thread spinning on cpu 1$' <<<"$out" ||
+		fe_fail "fe-cpufloor --busy: $out"
+	grep -qE '^deadline-lateness-ns p50 [0-9]+ p99 [0-9]+ ' <<<"$out" || fe_fail "fe-cpufloor --busy: $out"
 fi
 for bad in "--peer 1:--peer needs --cpu" "--cpu 0 --peer 0:--peer needs --cpu, another core" \
-	"--cpu 0 --peer y:bad --peer 'y'"; do
+	"--cpu 0 --peer y:bad --peer 'y'" "--busy 1:--busy 1 needs --cpu, another core" \
+	"--cpu 0 --busy 0:--busy 0 needs --cpu, another core" "--cpu 0 --busy z:bad --busy 'z'" \
+	"--cpu 0 --peer 1 --busy 1:--busy is not for --peer"; do
 	rc=0
 	out=$("$FE_BIN/fe-cpufloor" ${bad%%:*} 2>&1) || rc=$?
 	[ "$rc" = 2 ] && grep -qF -- "${bad#*:}" <<<"$out" || fe_fail "fe-cpufloor ${bad%%:*}: exit $rc, $out"

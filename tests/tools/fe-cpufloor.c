@@ -11,6 +11,13 @@
  * dataplane that busy-polls the same core cannot avoid, whatever its own code does;
  * it prints the percentiles of it in the same columns as tests/bench/run.sh timing.
  *
+ *   fe-cpufloor --cpu N --busy M [--busy M2 ...] [--secs S]
+ *
+ * The same, while a thread spins on each core M (no system call, no memory shared):
+ * the floor with the other cores busy, as a campaign's hosts keep them. On a virtual
+ * machine whose vCPUs the hypervisor time-shares, the gaps grow when the sibling vCPUs
+ * run, though nothing inside the guest touches core N (docs/campaigns.md).
+ *
  *   fe-cpufloor --cpu N --peer P [--secs S]
  *
  * Bounces one cache line between cores N and P and prints how long it takes to move
@@ -32,6 +39,7 @@
 #include "fe_lateness.h"
 
 #define GAPS_MAX (1U << 22)
+#define BUSY_MAX 64
 
 static uint64_t
 now_ns(void)
@@ -53,13 +61,14 @@ cmp_desc(const void *a, const void *b)
 static void
 usage(FILE *f)
 {
-	fprintf(f, "usage: fe-cpufloor [--cpu N] [--secs S] [--min-gap NS]\n"
+	fprintf(f, "usage: fe-cpufloor [--cpu N] [--secs S] [--min-gap NS] [--busy M ...]\n"
 		   "       fe-cpufloor --cpu N --peer P [--secs S]\n"
 		   "Spin on core N (default: where it runs) for S seconds (5) and print how\n"
 		   "late a deadline at a random instant would be met there: the gaps longer\n"
-		   "than NS (1000) in which the core was taken away. With --peer, bounce a\n"
-		   "cache line between cores N and P instead and print how long it takes to\n"
-		   "move one way.\n");
+		   "than NS (1000) in which the core was taken away. --busy M (repeatable):\n"
+		   "meanwhile a thread spins on core M, as busy hosts keep it. With --peer,\n"
+		   "bounce a cache line between cores N and P instead and print how long it\n"
+		   "takes to move one way.\n");
 }
 
 /* A core number for option `name`: 0 or -1 (said why). */
@@ -98,6 +107,47 @@ static struct {
 } line;
 
 #define LINE_STOP UINT64_MAX
+
+/* --busy: the spinning threads run while this is 0 */
+static int busy_stop;
+
+static void *
+busy_loop(void *arg)
+{
+	volatile uint64_t x = 0;
+
+	(void)arg;
+	while (!__atomic_load_n(&busy_stop, __ATOMIC_RELAXED))
+		x++;
+	return NULL;
+}
+
+/* Stop and join the first n busy threads. */
+static void
+busy_end(pthread_t *t, unsigned n)
+{
+	__atomic_store_n(&busy_stop, 1, __ATOMIC_RELAXED);
+	for (unsigned k = 0; k < n; k++)
+		pthread_join(t[k], NULL);
+}
+
+/* A thread spinning on each of the n cores; 0, or -1 (said why, none left running). */
+static int
+busy_start(const int *cpus, unsigned n, pthread_t *t)
+{
+	for (unsigned k = 0; k < n; k++) {
+		if (pthread_create(&t[k], NULL, busy_loop, NULL) != 0) {
+			fprintf(stderr, "fe-cpufloor: cannot start a thread\n");
+			busy_end(t, k);
+			return -1;
+		}
+		if (pin(t[k], cpus[k]) < 0) {
+			busy_end(t, k + 1);
+			return -1;
+		}
+	}
+	return 0;
+}
 
 static void *
 peer_loop(void *arg)
@@ -155,13 +205,18 @@ line_run(int cpu, int peer, double secs)
 int
 main(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{"cpu", required_argument, NULL, 'c'},	   {"secs", required_argument, NULL, 's'},
-		{"min-gap", required_argument, NULL, 'g'}, {"peer", required_argument, NULL, 'p'},
-		{"help", no_argument, NULL, 'h'},	   {NULL, 0, NULL, 0}};
+	static const struct option opts[] = {{"cpu", required_argument, NULL, 'c'},
+					     {"secs", required_argument, NULL, 's'},
+					     {"min-gap", required_argument, NULL, 'g'},
+					     {"peer", required_argument, NULL, 'p'},
+					     {"busy", required_argument, NULL, 'b'},
+					     {"help", no_argument, NULL, 'h'},
+					     {NULL, 0, NULL, 0}};
 	uint64_t min_gap = 1000, start, last, end, loops = 0, away = 0, dropped = 0;
 	double secs = 5;
-	int cpu = -1, peer = -1, c;
+	int cpu = -1, peer = -1, c, busy[BUSY_MAX];
+	unsigned nbusy = 0;
+	pthread_t busy_t[BUSY_MAX];
 	uint64_t *gaps;
 	size_t n = 0;
 	char *e;
@@ -175,6 +230,16 @@ main(int argc, char **argv)
 		case 'p':
 			if (parse_cpu("--peer", optarg, &peer) < 0)
 				return 2;
+			break;
+		case 'b':
+			if (nbusy == BUSY_MAX) {
+				fprintf(stderr, "fe-cpufloor: --busy '%s': at most %d cores\n",
+					optarg, BUSY_MAX);
+				return 2;
+			}
+			if (parse_cpu("--busy", optarg, &busy[nbusy]) < 0)
+				return 2;
+			nbusy++;
 			break;
 		case 's':
 			secs = strtod(optarg, &e);
@@ -210,8 +275,19 @@ main(int argc, char **argv)
 			fprintf(stderr, "fe-cpufloor: --peer needs --cpu, another core\n");
 			return 2;
 		}
+		if (nbusy) {
+			fprintf(stderr, "fe-cpufloor: --busy is not for --peer\n");
+			return 2;
+		}
 		return line_run(cpu, peer, secs);
 	}
+	for (unsigned k = 0; k < nbusy; k++)
+		if (cpu < 0 || busy[k] == cpu) {
+			fprintf(stderr,
+				"fe-cpufloor: --busy %d needs --cpu, another core than it\n",
+				busy[k]);
+			return 2;
+		}
 	if (cpu >= 0) {
 		cpu_set_t set;
 
@@ -225,6 +301,10 @@ main(int argc, char **argv)
 	gaps = malloc(GAPS_MAX * sizeof(*gaps));
 	if (gaps == NULL) {
 		fprintf(stderr, "fe-cpufloor: out of memory\n");
+		return 1;
+	}
+	if (busy_start(busy, nbusy, busy_t) < 0) {
+		free(gaps);
 		return 1;
 	}
 	start = last = now_ns();
@@ -242,9 +322,13 @@ main(int argc, char **argv)
 		}
 		last = t;
 	}
+	busy_end(busy_t, nbusy);
 	qsort(gaps, n, sizeof(*gaps), cmp_desc);
-	printf("cpu %d, %.1f s, a clock read every %.0f ns\n", cpu >= 0 ? cpu : sched_getcpu(),
+	printf("cpu %d, %.1f s, a clock read every %.0f ns", cpu >= 0 ? cpu : sched_getcpu(),
 	       (double)(last - start) / 1e9, (double)(last - start) / (double)loops);
+	for (unsigned k = 0; k < nbusy; k++)
+		printf("%s%d", k ? "," : "; a thread spinning on cpu ", busy[k]);
+	printf("\n");
 	printf("taken away %.2f %% of the time in %zu gaps over %" PRIu64 " ns (%.0f a second), "
 	       "the longest %" PRIu64 " ns%s\n",
 	       100.0 * (double)away / (double)(last - start), n + dropped, min_gap,
