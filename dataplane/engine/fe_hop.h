@@ -125,9 +125,9 @@ fe_hop(struct fe_dp *dp, unsigned src, uint16_t h, struct rte_mbuf *m, uint64_t 
 			fe_link_pump_inline(&hl->row.l, t, fe_credit_gate_inline, &hl->row.cred);
 		return;
 	}
-	/* lossy, model uec: a header trimmed before goes ahead of the data here too */
+	/* lossy, model uec: a header trimmed before, a NIC's own frame: ahead of the data */
 	if (R == FE_REGIME_LOSSY && unlikely(dp->trim) &&
-	    unlikely(FE_TAG_KIND(*fe_nic_tag(dp, m)) == FE_TAG_TRIM) &&
+	    unlikely(FE_TAG_KIND(*fe_nic_tag(dp, m)) >= FE_TAG_CTL) &&
 	    fe_linkop_header(dp, fe_dp_link_id(dp, FE_LINK_HOP, h), &hl->row.l, m, t) == 0)
 		return;
 	if (fe_link_enqueue_x(&hl->row.l, m, rte_pktmbuf_pkt_len(m), t, extra,

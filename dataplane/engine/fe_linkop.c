@@ -27,17 +27,6 @@ express_due(const struct fe_link *l, uint32_t len, uint64_t t)
 	return (start > t ? start : t) + fe_link_ser_ticks(&l->cfg, len) + l->cfg.prop_ticks;
 }
 
-/* The drop of why that link l counted for a frame of len bytes (label), taken back: the
- * frame went another way. */
-static void
-untake(struct fe_link *l, uint8_t why, uint32_t len, uint32_t label)
-{
-	FE_CNT_SET(l->st.drop_pkts[why], l->st.drop_pkts[why] - 1);
-	FE_CNT_SET(l->st.drop_bytes[why], l->st.drop_bytes[why] - len);
-	FE_CNT_SET(l->st.lane_drop_pkts[FE_LABEL_CLASS(label) % FE_LINK_LANES],
-		   l->st.lane_drop_pkts[FE_LABEL_CLASS(label) % FE_LINK_LANES] - 1);
-}
-
 int
 fe_linkop_trim(struct fe_dp *dp, unsigned n, struct fe_link *l, struct rte_mbuf *m, uint8_t why,
 	       uint64_t t, uint32_t label)
@@ -50,27 +39,8 @@ fe_linkop_trim(struct fe_dp *dp, unsigned n, struct fe_link *l, struct rte_mbuf 
 
 	if (why != FE_LINK_DROP_TAIL && why != FE_LINK_DROP_POOL)
 		return -1;
-	/* (a header trimmed at an earlier hop came here only after its queue below was
-	 * found full, fe_linkop_header(): it is dropped as any frame) */
-	if (host && fe_nic_own(dp, m)) {
-		/* a NIC's own frame (an ACK, a NAK) takes the queue of trimmed headers too:
-		 * the switch's control class, ahead of the data (not dropped: the drop the
-		 * link counted is taken back) */
-		if (dp->nic_trimmed(dp, i, m, express_due(l, len, t)) < 0)
-			return -1;
-		untake(l, why, len, label);
-		FE_CNT_ADD(l->st.out_pkts, 1);
-		FE_CNT_ADD(l->st.out_bytes, len);
-		return 0;
-	}
-	if (k == FE_LINK_HOP && fe_nic_own(dp, m)) {
-		/* between switches too: the link's priority queue, as the simulator's switches
-		 * queue every control packet (a full one drops it) */
-		if (dp->hop_trimmed(dp, i, m, express_due(l, len, t)) < 0)
-			return -1;
-		untake(l, why, len, label);
-		return 0;
-	}
+	/* (a header trimmed at an earlier hop, or a NIC's own frame, came here only after
+	 * fe_linkop_header() found its priority queue full: it is dropped as any frame) */
 	h = fe_nic_trim(dp, m);
 	if (h == NULL)
 		return -1;
@@ -120,8 +90,9 @@ fe_linkop_header(struct fe_dp *dp, unsigned n, struct fe_link *l, struct rte_mbu
 	const enum fe_link_kind k = fe_dp_link_kind(dp, n, &i);
 	uint64_t *tag = fe_nic_tag(dp, m);
 	uint32_t len = rte_pktmbuf_pkt_len(m);
+	const unsigned kind = FE_TAG_KIND(*tag);
 
-	if (FE_TAG_KIND(*tag) != FE_TAG_TRIM)
+	if (kind != FE_TAG_TRIM && kind != FE_TAG_CTL)
 		return -1;
 	if (k == FE_LINK_HOP) { /* in now, out when it arrives (as one trimmed here) */
 		if (dp->hop_trimmed(dp, i, m, express_due(l, len, t)) < 0)
@@ -132,7 +103,8 @@ fe_linkop_header(struct fe_dp *dp, unsigned n, struct fe_link *l, struct rte_mbu
 	}
 	if (k != FE_LINK_DOWN)
 		return -1;
-	*tag |= FE_TAG_EARLIER; /* its NAK: not trimmed at the last hop */
+	if (kind == FE_TAG_TRIM)
+		*tag |= FE_TAG_EARLIER; /* its NAK: not trimmed at the last hop */
 	if (dp->nic_trimmed(dp, i, m, express_due(l, len, t)) < 0) {
 		*tag &= ~FE_TAG_EARLIER;
 		return -1;

@@ -54,11 +54,13 @@ int fe_linkop_trim(struct fe_dp *dp, unsigned n, struct fe_link *l, struct rte_m
 
 /*
  * Lossy, NIC model uec (dp->trim): m offered to link n (l) at t, if it is a header trimmed
- * at an earlier hop, goes ahead of the data at this hop too, as the simulator's switches
- * queue every header at high priority: between switches on the link's priority queue
- * (counted in now, out when it arrives), to a host on its NIC's queue of trimmed headers
- * (counted through; its NAK then not the last hop's). 0 if so; -1 if m is no such header,
- * or that queue is full (m is still the caller's, to offer as any frame).
+ * at an earlier hop or a NIC's own frame (an ACK, a NAK, a grant), goes ahead of the data,
+ * as the simulator's switches queue every header and control packet at high priority:
+ * between switches on the link's priority queue (counted in now, out when it arrives), to
+ * a host on its NIC's queue of trimmed headers and control frames (counted through; a
+ * header's NAK then not the last hop's). 0 if so; -1 if m is neither, or that queue is
+ * full (m is still the caller's, to offer as any frame). A host's up link is the NIC's
+ * own queue: not here.
  */
 int fe_linkop_header(struct fe_dp *dp, unsigned n, struct fe_link *l, struct rte_mbuf *m,
 		     uint64_t t);
@@ -189,9 +191,9 @@ fe_linkop_offer_x(struct fe_dp *dp, unsigned n, struct fe_row *r, struct rte_mbu
 			return -1;
 		}
 	}
-	/* a header trimmed before: ahead of the data here too */
+	/* a header trimmed before, a NIC's own frame: ahead of the data (fe_linkop_header) */
 	if (R == FE_REGIME_LOSSY && unlikely(dp->trim) &&
-	    unlikely(FE_TAG_KIND(*fe_nic_tag(dp, m)) == FE_TAG_TRIM) &&
+	    unlikely(FE_TAG_KIND(*fe_nic_tag(dp, m)) >= FE_TAG_CTL) &&
 	    fe_linkop_header(dp, n, l, m, t) == 0)
 		return -1;
 	if (extra == 0 && fe_link_passthru(l)) {

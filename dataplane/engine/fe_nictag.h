@@ -31,7 +31,8 @@ enum {
 	FE_TAG_NONE = 0,
 	FE_TAG_DATA = 1,
 	FE_TAG_CTL = 2,
-	FE_TAG_TRIM = 3 /* a data frame's header */
+	FE_TAG_TRIM = 3 /* a data frame's header; CTL and TRIM last: kind >= FE_TAG_CTL is
+			   both (the frames that go ahead of the data, fe_linkop_header()) */
 };
 
 #define FE_TAG_GEN(t)  ((unsigned)((t) >> 48 & 0xff))

@@ -3124,3 +3124,54 @@ Test(graph, a_trimmed_header_goes_ahead_at_every_hop)
 	sent(0), sent(1), sent(2), sent(3);
 	done(dp, avail);
 }
+
+/*
+ * A NIC's own frames (ACKs, NAKs, grants) take each link's priority queue, full or not,
+ * where the fabric trims, as the reference simulator's switches queue every control
+ * packet at high priority (uet-htsim's CompositeQueue: ACK, NACK and PULL are headers).
+ * Host 2 queues 40 frames of 1,000 bytes at host 1's down link (25 Mbit/s: 13 ms of
+ * them); then host 1 sends one frame to host 3, whose ACK comes back through that link:
+ * ahead of the queue, within a few frames' time, not after it drains.
+ */
+Test(graph, a_nic_control_frame_goes_ahead_at_every_hop)
+{
+	unsigned avail = rte_mempool_avail_count(pool);
+	struct fe_nic_params nic = FE_NIC_DEFAULT;
+	const struct opt o = {.nic = &nic, .slow_down = 1, .down_pkts = 64, .down_rate = 25000000};
+	uint64_t t = 1000000, sent_at = 0, acked = 0;
+	struct fe_dp *dp;
+	unsigned got = 0;
+
+	nic.model = FE_NIC_UEC;
+	nic.cc = FE_CC_OFF; /* at the hosts' pace */
+	nic.cc_set = 1;
+	dp = engine_o("leaf-spine", FE_PATH_ECMP, &o);
+	learn(dp, &t);
+	for (int k = 0; k < 40; k++)
+		inject(1, MAC[0], 6000, 1000);
+	for (int k = 0; k < 20000 && !acked; k++) { /* 40 ms */
+		if (k == 1000) { /* 2 ms on: host 1's down link holds the queue */
+			cr_assert_gt(fe_link_count(&dp->ports[0].down.l), 20,
+				     "host 2's frames queue at host 1's down link (%u)",
+				     fe_link_count(&dp->ports[0].down.l));
+			inject(0, MAC[2], 5000, 1000);
+			sent_at = t;
+		}
+		fe_dp_poll(dp, t += 2000);
+		got += sent(0);
+		sent(1), sent(2), sent(3);
+		if (sent_at && dp->ports[0].st.nic_acks_recv > 0)
+			acked = t;
+	}
+	fprintf(stderr, "control frame ahead: host 1's frame acknowledged %llu us after it left\n",
+		(unsigned long long)(acked - sent_at) / 1000);
+	cr_assert_gt(acked, sent_at, "host 3's ACK came back");
+	cr_assert_lt(acked - sent_at, 2000000,
+		     "the ACK %llu ns after the frame: ahead of host 1's queue (13 ms of frames)",
+		     (unsigned long long)(acked - sent_at));
+	cr_assert_eq(dp->ports[0].down.l.st.drop_pkts[FE_LINK_DROP_TAIL], 0,
+		     "host 1's down link dropped nothing");
+	cr_assert_eq(dp->ports[0].st.nic_timeouts, 0);
+	sent(0), sent(1), sent(2), sent(3);
+	done(dp, avail);
+}
