@@ -56,6 +56,12 @@ cg_noise_of(json_t *run, struct cg_noise *n)
 		n->wait_p99_ns = num(wait, "p99_ns");
 		n->wait_max_ns = num(wait, "max_ns");
 	}
+	/* ports with no receive time: what the loop's passes let a frame wait, if more */
+	wait = json_object_get(run, "edge_wait_loop");
+	if (json_is_object(wait) && !(num(wait, "p99_ns") <= n->wait_p99_ns)) {
+		n->wait_p99_ns = num(wait, "p99_ns");
+		n->wait_max_ns = num(wait, "max_ns");
+	}
 	n->window_s = or0(num(json_object_get(run, "counters"), "window_ns")) / 1e9;
 	n->preempted = or0(num(l, "preempted"));
 	n->runq_wait_ns = or0(num(l, "runq_wait_ns"));

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cg.h"
+#include "fe_lateness.h"
 #include "fe_qhist.h"
 
 json_int_t
@@ -291,6 +292,30 @@ cg_edge_in_flight(json_t *counters)
 	return n;
 }
 
+/*
+ * A port with no receive time (a PCI NIC, AF_XDP): its frames wait in its ring for the
+ * loop to come back to it. From the loop's passes over the window (counters.idle), how
+ * long a frame arriving at a random instant waits (fe_lateness.h): not the ring's backlog
+ * behind other frames, so at least that. null: every port timed, or no pass recorded.
+ */
+static void
+loop_wait(json_t *run, json_t *counters, int untimed)
+{
+	uint64_t h[FE_QHIST_BUCKETS] = {0};
+
+	if (!untimed || cg_qhist_add(h, json_object_get(json_object_get(counters, "idle"),
+							"pass_hist_ns")) == 0) {
+		json_object_set_new(run, "edge_wait_loop", json_null());
+		return;
+	}
+	/* fe_qhist_wait_quantile(h, q): the wait exceeded with probability q */
+	json_object_set_new(run, "edge_wait_loop",
+			    json_pack("{s:I, s:I, s:I}", "p50_ns",
+				      (json_int_t)fe_qhist_wait_quantile(h, 0.5), "p99_ns",
+				      (json_int_t)fe_qhist_wait_quantile(h, 0.01), "max_ns",
+				      (json_int_t)fe_qhist_quantile(h, 1.0)));
+}
+
 /* Ports whose waits were measured (or were, until a mismatch stopped it), merged. */
 static void
 edge_waits(json_t *run, json_t *counters)
@@ -322,6 +347,7 @@ edge_waits(json_t *run, json_t *counters)
 	}
 	json_object_set_new(run, "edge_wait_untimed",
 			    untimed[0] ? json_string(untimed) : json_null());
+	loop_wait(run, counters, untimed[0] != '\0');
 }
 
 /*

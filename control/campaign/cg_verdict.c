@@ -65,6 +65,7 @@ delays(const struct cg_campaign *c, const struct cg_regime *g, json_t *run, json
        json_t *notes)
 {
 	json_t *late = json_object_get(run, "lateness"), *wait = json_object_get(run, "edge_wait");
+	json_t *loop;
 	double hop = (double)g->hop_ns, lim = c->fid.late * hop;
 	double lp99 = num(late, "worst_p99_ns");
 
@@ -85,7 +86,21 @@ delays(const struct cg_campaign *c, const struct cg_regime *g, json_t *run, json
 		    num(wait, "p99_ns") / 1000, c->fid.late * 100, hop / 1000);
 	if (!json_is_string(json_object_get(run, "edge_wait_untimed")))
 		return;
-	add(notes, "edge wait (%s)", json_string_value(json_object_get(run, "edge_wait_untimed")));
+	/* a port with no receive time: how long the loop's passes let a frame wait in its ring */
+	loop = json_object_get(run, "edge_wait_loop");
+	if (!json_is_object(loop)) {
+		add(notes, "edge wait (%s)",
+		    json_string_value(json_object_get(run, "edge_wait_untimed")));
+		return;
+	}
+	if (num(loop, "p99_ns") > lim)
+		add(reasons,
+		    "frames could wait %.1f us at p99 in a ring with no receive time for the loop "
+		    "to come back to it (%s: estimated from the loop's passes), more than %.0f%% "
+		    "of a hop (%.1f us)",
+		    num(loop, "p99_ns") / 1000,
+		    json_string_value(json_object_get(run, "edge_wait_untimed")), c->fid.late * 100,
+		    hop / 1000);
 }
 
 /*

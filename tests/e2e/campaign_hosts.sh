@@ -173,6 +173,10 @@ for x in ideal lossy; do
 	fe_check "$x: iterations (3 transfers of 4 MiB)" "$(fe_json "$R" "len([i for i in $run['iterations'] if i[3] > 0])")" 3 3
 	fe_check "$x: frames unexplained" "$(fe_json "$R" "$run['unexplained']")" 0 0
 	fe_check "$x: frames host 1 sent (through the prefix)" "$(fe_json "$R" "$run['hosts'][0]['tx_packets']")" 1000 1e9
+	# the loop's passes reach the campaign (the verdict's account of a late run, and the
+	# wait of a ring with no receive time); every port here is timed: no estimate
+	fe_check "$x: the loop's passes in the run's counters" "$(fe_json "$R" "sum($run['counters']['idle']['pass_hist_ns'])")" 1000 1e12
+	fe_check "$x: no ring estimated from them (every port timed)" "$(fe_json "$R" "1 if $run['edge_wait_loop'] is None else 0")" 1 1
 done
 lossy="[r for r in d['runs'] if r['regime'] == 'lossy'][0]"
 got=$(fe_json "$R" "$lossy['tcp'][0]['real_retrans']")

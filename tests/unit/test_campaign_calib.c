@@ -239,6 +239,13 @@ Test(calib, noise_of_a_run)
 	json_object_set_new(run, "edge_wait", json_null());
 	cg_noise_of(run, &n);
 	cr_expect(isnan(n.late_p99_ns) && isnan(n.wait_p99_ns));
+	/* a port with no receive time: the wait the loop's passes allow stands for it */
+	json_object_set_new(
+		run, "edge_wait_loop",
+		json_pack("{s:i, s:i, s:i}", "p50_ns", 100, "p99_ns", 30000, "max_ns", 2000000));
+	cg_noise_of(run, &n);
+	cr_expect_float_eq(n.wait_p99_ns, 30000, 1e-9);
+	cr_expect_float_eq(n.wait_max_ns, 2000000, 1e-9);
 	json_decref(run);
 }
 

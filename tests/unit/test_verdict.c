@@ -416,6 +416,46 @@ Test(verdict, what_was_not_checked)
 	json_decref(run);
 }
 
+/*
+ * A port with no receive time (a PCI NIC, AF_XDP): its frames wait in its ring for the
+ * loop to come back, and the loop's passes (counters.idle) say how long that can be. Long
+ * passes make the run distorted; short ones leave nothing unchecked.
+ */
+Test(verdict, a_ring_with_no_receive_time_waits_for_the_loop)
+{
+	for (int slow = 0; slow < 2; slow++) {
+		json_t *run = run_of("fab", 1000, 1000, 0, 1.0);
+		json_t *c = json_object_get(run, "counters");
+		json_t *w = json_object_get(json_array_get(json_object_get(c, "ports"), 0),
+					    "edge_wait");
+		json_t *h = hist(100000, 200); /* 100,000 passes of 200 ns: 20 ms */
+		const char *v;
+
+		json_object_set_new(w, "timed", json_false());
+		json_object_set_new(w, "source", json_string("none"));
+		json_object_set_new(w, "why", json_string("not a kernel interface"));
+		if (slow) /* and 10 of 4 ms: 40 ms, two thirds of the time */
+			json_array_set_new(h, fe_qhist_bucket(4000000), json_integer(10));
+		json_object_set_new(c, "idle", json_pack("{s:o}", "pass_hist_ns", h));
+		v = verdict_of(run, &camp.reg[2], 1e9);
+		if (!slow) {
+			cr_assert_str_eq(v, "faithful");
+		} else {
+			cr_assert(strncmp(v, "distorted: frames could wait ", 29) == 0, "%s", v);
+			cr_assert(
+				strstr(v,
+				       " us at p99 in a ring with no receive time for the loop to "
+				       "come back to it (port 0: not a kernel interface: "
+				       "estimated from the loop's passes)") != NULL,
+				"%s", v);
+		}
+		cr_assert(json_integer_value(json_object_get(json_object_get(run, "edge_wait_loop"),
+							     "p99_ns")) > (slow ? 3000000 : 0),
+			  "%s", json_dumps(json_object_get(run, "edge_wait_loop"), 0));
+		json_decref(run);
+	}
+}
+
 Test(verdict, summary_beside_the_baselines)
 {
 	json_t *runs = json_array(), *w = run_of("wire", 0, 0, 0, 2.0);
