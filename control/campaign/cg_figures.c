@@ -215,12 +215,20 @@ port_line(json_t *port, json_t *host, unsigned p, json_int_t *lost, json_int_t *
 	json_int_t host_rx = geti(host, "rx_packets"), host_rx_dropped = geti(host, "rx_dropped");
 	json_int_t rx = geti(port, "rx_pkts"), tx = geti(port, "tx_pkts");
 	/* and what the PMD counts, the box's NIC on a port without a kernel interface:
-	 * its ring full (imissed), no mbuf (rx_nombuf), bad frames (ierrors) */
+	 * its ring full (imissed), no mbuf (rx_nombuf), bad frames (ierrors), or its own
+	 * drop counters where they say more (xdrops_*: the largest of them; they may count
+	 * the same frames, so never added; fe_report_nic_lost_rx()) */
 	json_int_t nic_lost =
 		geti(port, "imissed") + geti(port, "rx_nombuf") + geti(port, "ierrors");
-	json_int_t in_lost = host_tx_dropped + nic_lost +
-			     (xdp ? geti(k, "if_rx_dropped") : geti(k, "socket_drops"));
-	json_int_t tx_lost = geti(k, "if_tx_dropped") + geti(port, "oerrors");
+	json_int_t in_lost, tx_lost;
+
+	if (geti(port, "xdrops_rx") > nic_lost)
+		nic_lost = geti(port, "xdrops_rx");
+	in_lost = host_tx_dropped + nic_lost +
+		  (xdp ? geti(k, "if_rx_dropped") : geti(k, "socket_drops"));
+	tx_lost = geti(k, "if_tx_dropped") + (geti(port, "xdrops_tx") > geti(port, "oerrors")
+						      ? geti(port, "xdrops_tx")
+						      : geti(port, "oerrors"));
 	json_int_t in_unexpl = host_tx + host_tx_dropped - rx - in_lost;
 	json_int_t out_unexpl = tx - host_rx - tx_lost;
 

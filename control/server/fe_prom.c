@@ -35,7 +35,8 @@ family(FILE *f, const char *obj, const char *name, const char *help)
 static void
 ports(FILE *f, const struct fe_dp *dp)
 {
-	static const char *const eth[] = {"imissed", "ierrors", "oerrors", "rx_nombuf"};
+	static const char *const eth[] = {"imissed",   "ierrors",   "oerrors",
+					  "rx_nombuf", "xdrops_rx", "xdrops_tx"};
 
 	for (const struct fe_counter_desc *d = fe_report_counters(FE_OBJ_PORT); d->name; d++) {
 		family(f, "port", d->name, "fabemu port counter (docs/control.md)");
@@ -43,7 +44,7 @@ ports(FILE *f, const struct fe_dp *dp)
 			fprintf(f, "fabemu_port_%s{port=\"%u\",device=\"%s\"} %" PRIu64 "\n",
 				d->name, i, dp->ports[i].name, fe_report_get(&dp->ports[i].st, d));
 	}
-	for (unsigned k = 0; k < 4; k++) {
+	for (unsigned k = 0; k < RTE_DIM(eth); k++) {
 		family(f, "port", eth[k], "counted by the PMD (edge drops and errors)");
 		for (unsigned i = 0; i < dp->nports; i++) {
 			struct fe_eth_counters e;
@@ -53,7 +54,9 @@ ports(FILE *f, const struct fe_dp *dp)
 				k == 0	 ? e.imissed
 				: k == 1 ? e.ierrors
 				: k == 2 ? e.oerrors
-					 : e.rx_nombuf);
+				: k == 3 ? e.rx_nombuf
+				: k == 4 ? e.xdrops_rx
+					 : e.xdrops_tx);
 		}
 	}
 }

@@ -175,6 +175,89 @@ fe_report_counters(enum fe_obj obj)
 /* What the PMD counted before the last reset: its counters are read, never written. */
 static struct fe_eth_counters eth_base[RTE_MAX_ETHPORTS];
 
+/* ... and each extended statistic then, by its id (NULL: none read yet) */
+static struct {
+	uint64_t *v;
+	unsigned n;
+} xstat_base[RTE_MAX_ETHPORTS];
+
+uint64_t
+fe_report_nic_lost_rx(const struct fe_eth_counters *e)
+{
+	return RTE_MAX(e->imissed + e->rx_nombuf + e->ierrors, e->xdrops_rx);
+}
+
+int
+fe_report_xstat_drop(const char *name)
+{
+	static const char *const generic[] = {
+		"rx_good_packets",  "tx_good_packets", "rx_good_bytes", "tx_good_bytes",
+		"rx_missed_errors", "rx_errors",       "tx_errors",	"rx_mbuf_allocation_errors",
+	};
+	static const char *const words[] = {"drop",	     "discard", "miss",
+					    "out_of_buffer", "no_buf",	"nobuf",
+					    "no_mbuf",	     "overrun", "overflow"};
+	unsigned q;
+	int at = 0;
+
+	for (size_t i = 0; i < RTE_DIM(generic); i++)
+		if (strcmp(name, generic[i]) == 0)
+			return 0;
+	/* ethdev's per queue ones: rx_q0_packets, tx_q3_errors, ... */
+	if ((sscanf(name, "rx_q%u_%n", &q, &at) == 1 || sscanf(name, "tx_q%u_%n", &q, &at) == 1) &&
+	    at > 0 &&
+	    (strcmp(name + at, "packets") == 0 || strcmp(name + at, "bytes") == 0 ||
+	     strcmp(name + at, "errors") == 0))
+		return 0;
+	for (size_t i = 0; i < RTE_DIM(words); i++)
+		if (strstr(name, words[i]) != NULL)
+			return strncmp(name, "tx_", 3) == 0 ? 2 : 1;
+	return 0;
+}
+
+/*
+ * The port's extended statistics: each value less base (when given, by id), the largest
+ * drop counter of each side into c; the values read into *keep (freed by the caller)
+ * when keep is given.
+ */
+static void
+xstats_drops(uint16_t port_id, const uint64_t *base, unsigned nbase, struct fe_eth_counters *c,
+	     uint64_t **keep, unsigned *nkeep)
+{
+	int n = rte_eth_xstats_get_names(port_id, NULL, 0);
+	struct rte_eth_xstat_name *names;
+	struct rte_eth_xstat *v;
+
+	if (n <= 0)
+		return;
+	names = calloc((size_t)n, sizeof(*names));
+	v = calloc((size_t)n, sizeof(*v));
+	if (names != NULL && v != NULL && rte_eth_xstats_get_names(port_id, names, n) == n &&
+	    rte_eth_xstats_get(port_id, v, (unsigned)n) == n) {
+		if (keep != NULL && (*keep = calloc((size_t)n, sizeof(**keep))) != NULL)
+			*nkeep = (unsigned)n;
+		for (int i = 0; i < n; i++) {
+			uint64_t val = v[i].value, b = 0;
+			int side;
+
+			if (v[i].id >= (uint64_t)n)
+				continue;
+			if (keep != NULL && *keep != NULL)
+				(*keep)[v[i].id] = val;
+			if (base != NULL && v[i].id < nbase)
+				b = base[v[i].id];
+			val -= RTE_MIN(val, b);
+			side = fe_report_xstat_drop(names[v[i].id].name);
+			if (side == 1)
+				c->xdrops_rx = RTE_MAX(c->xdrops_rx, val);
+			else if (side == 2)
+				c->xdrops_tx = RTE_MAX(c->xdrops_tx, val);
+		}
+	}
+	free(names);
+	free(v);
+}
+
 static void
 eth_raw(uint16_t port_id, struct fe_eth_counters *c)
 {
@@ -193,18 +276,27 @@ void
 fe_report_eth(uint16_t port_id, struct fe_eth_counters *c)
 {
 	const struct fe_eth_counters *b = &eth_base[port_id % RTE_MAX_ETHPORTS];
+	const unsigned k = port_id % RTE_MAX_ETHPORTS;
 
 	eth_raw(port_id, c);
 	c->imissed -= RTE_MIN(c->imissed, b->imissed);
 	c->ierrors -= RTE_MIN(c->ierrors, b->ierrors);
 	c->oerrors -= RTE_MIN(c->oerrors, b->oerrors);
 	c->rx_nombuf -= RTE_MIN(c->rx_nombuf, b->rx_nombuf);
+	xstats_drops(port_id, xstat_base[k].v, xstat_base[k].n, c, NULL, NULL);
 }
 
 void
 fe_report_eth_reset(uint16_t port_id)
 {
-	eth_raw(port_id, &eth_base[port_id % RTE_MAX_ETHPORTS]);
+	const unsigned k = port_id % RTE_MAX_ETHPORTS;
+	struct fe_eth_counters unused = {0};
+
+	eth_raw(port_id, &eth_base[k]);
+	free(xstat_base[k].v);
+	xstat_base[k].v = NULL;
+	xstat_base[k].n = 0;
+	xstats_drops(port_id, NULL, 0, &unused, &xstat_base[k].v, &xstat_base[k].n);
 }
 
 const struct fe_link *
@@ -442,9 +534,10 @@ table_edge(FILE *f, const struct fe_dp *dp)
 			fprintf(f,
 				"%-5u %-9s no kernel interface; lost at its NIC: %" PRIu64
 				" (imissed %" PRIu64 ", rx_nombuf %" PRIu64 ", ierrors %" PRIu64
-				"), oerrors %" PRIu64 "\n",
-				i, "none", eth.imissed + eth.rx_nombuf + eth.ierrors, eth.imissed,
-				eth.rx_nombuf, eth.ierrors, eth.oerrors);
+				"; its own drop counters, the largest: %" PRIu64
+				"), oerrors %" PRIu64 " (its own: %" PRIu64 ")\n",
+				i, "none", fe_report_nic_lost_rx(&eth), eth.imissed, eth.rx_nombuf,
+				eth.ierrors, eth.xdrops_rx, eth.oerrors, eth.xdrops_tx);
 			continue;
 		}
 		fprintf(f,
@@ -539,13 +632,17 @@ fe_report_table(FILE *f, const struct fe_dp *dp)
 		port_table(f, dp, port_group("nic_", cols));
 	if (dp->conf.nic.model == FE_NIC_HOST)
 		port_table(f, dp, port_group("roce_", cols));
-	fprintf(f, "%-8s %-24s %s\n", "port", "device", "imissed ierrors oerrors rx_nombuf");
+	fprintf(f, "%-8s %-24s %s\n", "port", "device",
+		"imissed ierrors oerrors rx_nombuf xdrops_rx xdrops_tx");
 	for (unsigned i = 0; i < dp->nports; i++) {
 		struct fe_eth_counters e;
 
 		fe_report_eth(dp->ports[i].port_id, &e);
-		fprintf(f, "%-8u %-24s %7" PRIu64 " %7" PRIu64 " %7" PRIu64 " %9" PRIu64 "\n", i,
-			dp->ports[i].name, e.imissed, e.ierrors, e.oerrors, e.rx_nombuf);
+		fprintf(f,
+			"%-8u %-24s %7" PRIu64 " %7" PRIu64 " %7" PRIu64 " %9" PRIu64 " %9" PRIu64
+			" %9" PRIu64 "\n",
+			i, dp->ports[i].name, e.imissed, e.ierrors, e.oerrors, e.rx_nombuf,
+			e.xdrops_rx, e.xdrops_tx);
 	}
 	table_edge(f, dp);
 	fprintf(f, "%-8s %-10s %-8s %-12s %s\n", "link", "rate", "delay", "buffer", "buffer-pkts");
@@ -749,6 +846,8 @@ port_json(const struct fe_dp *dp, unsigned i)
 	json_object_set_new(o, "ierrors", u64(e.ierrors));
 	json_object_set_new(o, "oerrors", u64(e.oerrors));
 	json_object_set_new(o, "rx_nombuf", u64(e.rx_nombuf));
+	json_object_set_new(o, "xdrops_rx", u64(e.xdrops_rx));
+	json_object_set_new(o, "xdrops_tx", u64(e.xdrops_tx));
 	fe_report_edge(dp, i, &ed);
 	k = json_pack("{s:s}", "kind", fe_kernel_kind_name(ed.k.kind));
 	if (ed.k.kind != FE_KPORT_NONE) {

@@ -41,7 +41,23 @@ fe_report_get(const void *stats, const struct fe_counter_desc *d)
 /* Port-level counters the PMD keeps (ring overflow at the edge, errors). */
 struct fe_eth_counters {
 	uint64_t imissed, ierrors, oerrors, rx_nombuf;
+	/* the largest of the PMD's own counters of frames its NIC dropped (its extended
+	 * statistics, not ethdev's generic ones): on receive, on transmit. The largest, not
+	 * the sum: a PMD may count one loss under several names (a total, per priority) */
+	uint64_t xdrops_rx, xdrops_tx;
 };
+/*
+ * An extended statistic's name: one of a PMD's own counts of frames its NIC dropped, on
+ * receive (1) or transmit (2, a name from "tx_"); 0: not one, or one of ethdev's generic
+ * counters (rx_missed_errors, rx_q0_errors, ...), which imissed, ierrors, oerrors and
+ * rx_nombuf already hold.
+ */
+int fe_report_xstat_drop(const char *name);
+/*
+ * What a port's NIC lost on receive, at least: imissed + rx_nombuf + ierrors, or its own
+ * drop counters where they say more (they may count the same frames: never added).
+ */
+uint64_t fe_report_nic_lost_rx(const struct fe_eth_counters *e);
 void fe_report_eth(uint16_t port_id, struct fe_eth_counters *c);
 /* Count the PMD's counters from now on (it keeps its own; fabemu only reads them). */
 void fe_report_eth_reset(uint16_t port_id);

@@ -142,6 +142,8 @@ tel_port(const char *cmd __rte_unused, const char *params, struct rte_tel_data *
 	rte_tel_data_add_dict_u64(d, "ierrors", e.ierrors);
 	rte_tel_data_add_dict_u64(d, "oerrors", e.oerrors);
 	rte_tel_data_add_dict_u64(d, "rx_nombuf", e.rx_nombuf);
+	rte_tel_data_add_dict_u64(d, "xdrops_rx", e.xdrops_rx);
+	rte_tel_data_add_dict_u64(d, "xdrops_tx", e.xdrops_tx);
 	add_edge(d, dp, (unsigned)n);
 	return 0;
 }

@@ -216,6 +216,10 @@ fe_check "fabric drops" \
 	"$(fe_json "$T/c.json" 'sum(v for l in d["links"] for k, v in l.items() if k.startswith("drop_") and k.endswith("_pkts"))')" 0 0
 fe_check "lost at the box's NIC (imissed + rx_nombuf + ierrors, both ports)" \
 	"$(fe_json "$T/c.json" 'sum(p["imissed"] + p["rx_nombuf"] + p["ierrors"] for p in d["ports"])')" 0 0
+# the PMD's own drop counters (its extended statistics; net_tap has none of its own): read,
+# and in the document a campaign reads
+fe_check "the PMD's own drop counters (xdrops_rx, xdrops_tx, both ports)" \
+	"$(fe_json "$T/c.json" 'sum(p["xdrops_rx"] + p["xdrops_tx"] for p in d["ports"])')" 0 0
 # Linux's TAP does not act on PFC: the host keeps sending through its pauses, and its
 # TAP queue (what a NIC's ring is to a host that ignores them) overflows. Printed, not
 # held: a host that obeys loses nothing (test_epause, against a ring of 63 frames)

@@ -274,6 +274,41 @@ static const char *const incast_stopped[] = {
 	NULL,
 };
 
+/*
+ * Which extended statistics are a PMD's own drop counters: the names of real PMDs' (mlx5,
+ * ice, ixgbe, i40e) against ethdev's generic ones, which imissed and the others hold.
+ */
+Test(report, xstats_that_count_drops)
+{
+	static const struct {
+		const char *name;
+		int side;
+	} cases[] = {
+		{"rx_discards_phy", 1},
+		{"rx_out_of_buffer", 1},
+		{"rx_dropped_packets", 1},
+		{"rx_priority0_dropped", 1},
+		{"rx_prio3_buf_discard", 1},
+		{"rx_mbuf_alloc_no_buf", 1},
+		{"rx_fifo_overflow", 1},
+		{"tx_discards_phy", 2},
+		{"tx_dropped_packets", 2},
+		{"rx_missed_errors", 0},
+		{"rx_errors", 0},
+		{"rx_mbuf_allocation_errors", 0},
+		{"rx_q0_errors", 0},
+		{"tx_q12_errors", 0},
+		{"rx_q1_packets", 0},
+		{"rx_good_packets", 0},
+		{"rx_crc_errors", 0},
+		{"tx_good_bytes", 0},
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		cr_expect_eq(fe_report_xstat_drop(cases[i].name), cases[i].side, "%s",
+			     cases[i].name);
+}
+
 Test(report, lossy_incast)
 {
 	struct fe_linkdef up[NP] = {0}, down[NP] = {0};
