@@ -41,9 +41,13 @@ static const struct fe_help_cmd subs[] = {
 	{"summary", " DIR",
 	 "the summary of a run's results (DIR/campaign.json)\n"
 	 "printed again by this build"},
+	{"agree", " DIR DIR",
+	 "two runs' results compared: rows whose p50\n"
+	 "intervals overlap, comparison words that held\n"
+	 "(exit 0 when all do, 9 when not)"},
 };
 #define NSUBS (sizeof(subs) / sizeof(subs[0]))
-enum { SUB_LIST, SUB_CHECK, SUB_SHOW, SUB_RUN, SUB_SUMMARY };
+enum { SUB_LIST, SUB_CHECK, SUB_SHOW, SUB_RUN, SUB_SUMMARY, SUB_AGREE };
 /* each command's operands, in subs[]'s order */
 static const struct {
 	const char *need;
@@ -54,6 +58,7 @@ static const struct {
 	[SUB_SHOW] = {"needs exactly one campaign file or name", 1, 1},
 	[SUB_RUN] = {"needs exactly one campaign file or name", 1, 1},
 	[SUB_SUMMARY] = {"needs exactly one results directory", 1, 1},
+	[SUB_AGREE] = {"needs exactly two results directories", 2, 2},
 };
 
 static const char operand_help[] =
@@ -65,7 +70,7 @@ static const char exit_help[] =
 	"3 setup failed, 4 the dataplane died, 5 the job failed, 6 results incomplete\n"
 	"(a file not written), 7 complete but a fault step's command failed, 8 no\n"
 	"faithful scale (scale: auto: calibration refused before the regimes), 130\n"
-	"interrupted";
+	"interrupted; agree 9 when a row or a word of the two runs disagrees";
 
 /* fabemuctl campaign --help: the commands' usage, then what each does. */
 static void
@@ -446,6 +451,57 @@ usage_hint(unsigned sub)
  * DIR/campaign.json by this build's code: the campaign as it ran (inputs.text, loaded
  * again), its runs[] and its capacity. What docs/samples.sh makes the docs' samples from.
  */
+/* A run's campaign.json, or NULL (said why). */
+static json_t *
+results(const char *cmd, const char *dir)
+{
+	char path[PATH_MAX];
+	json_error_t je;
+	json_t *doc;
+
+	snprintf(path, sizeof(path), "%s/campaign.json", dir);
+	if ((doc = json_load_file(path, 0, &je)) == NULL)
+		fprintf(stderr, "fabemuctl campaign %s: %s: %s\n", cmd, path, je.text);
+	else if (!json_is_array(json_object_get(json_object_get(doc, "summary"), "rows"))) {
+		fprintf(stderr, "fabemuctl campaign %s: %s: no summary.rows (not a finished run)\n",
+			cmd, path);
+		json_decref(doc);
+		doc = NULL;
+	}
+	return doc;
+}
+
+/*
+ * fabemuctl campaign agree A B: do two runs of one campaign agree (cg_agree.c)? 0: every
+ * row's p50 intervals overlap and every word held; CG_DISAGREE: not; CG_BAD_FILE: a
+ * results directory unreadable, or runs of two different campaigns.
+ */
+static int
+agree(const char *a, const char *b)
+{
+	json_t *da = results("agree", a), *db = da ? results("agree", b) : NULL;
+	const char *na, *nb;
+	struct cg_agreement g;
+	int rc = CG_BAD_FILE;
+
+	if (da == NULL || db == NULL)
+		goto out;
+	na = json_string_value(json_object_get(json_object_get(da, "inputs"), "name")) ?: "?";
+	nb = json_string_value(json_object_get(json_object_get(db, "inputs"), "name")) ?: "?";
+	if (strcmp(na, nb) != 0) {
+		fprintf(stderr, "fabemuctl campaign agree: %s is a run of campaign %s, %s of %s\n",
+			a, na, b, nb);
+		goto out;
+	}
+	printf("campaign %s: %s, then %s\n", na, a, b);
+	cg_agree(stdout, da, db, &g);
+	rc = g.rows_agree == g.rows && g.words_held == g.words && g.rows > 0 ? 0 : CG_DISAGREE;
+out:
+	json_decref(da);
+	json_decref(db);
+	return rc;
+}
+
 static int
 summary(const char *dir)
 {
@@ -586,6 +642,9 @@ fe_campaign_main(int argc, char **argv)
 		break;
 	case SUB_SUMMARY:
 		rc = summary(av[optind]);
+		break;
+	case SUB_AGREE:
+		rc = agree(av[optind], av[optind + 1]);
 		break;
 	default:
 		rc = cg_campaign_run(av[optind], out, testbed, (unsigned)iters);

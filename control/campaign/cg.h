@@ -82,6 +82,7 @@ enum cg_exit {
 	CG_FAULTS_FAILED = 7, /* complete, but a fault step's command failed at run time */
 	CG_UNFAITHFUL = 8,    /* calibration: no scale in range of a scale: auto regime is
 				 faithful on this box (said before the regimes ran) */
+	CG_DISAGREE = 9,      /* agree: a row or a comparison word of two runs disagrees */
 	CG_INTERRUPTED = 130,
 };
 
@@ -884,6 +885,14 @@ void cg_out_abandon(const struct cg_run *r, FILE *f, const char *path, const cha
 void cg_out_failed(const struct cg_run *r, const char *path, const char *why);
 
 /* cg_text.c, cg_csv.c, cg_plot.c, cg_html.c */
+/* cg_agree.c: two runs of a campaign, their summaries compared (fabemuctl campaign agree) */
+struct cg_agreement {
+	unsigned rows, rows_agree;  /* rows in both, those whose p50 intervals overlap */
+	unsigned rows_unmatched;    /* rows of the first not in the second, or without one */
+	unsigned words, words_held; /* comparison words in both, those that are the same */
+};
+/* Each row and word of a (campaign.json) against b's, printed to f; the counts into g. */
+void cg_agree(FILE *f, json_t *a, json_t *b, struct cg_agreement *g);
 void cg_print_summary(FILE *f, const struct cg_campaign *c, json_t *capacity,
 		      const struct cg_row *rows, size_t n);
 int cg_write_csvs(const struct cg_run *r, json_t *runs, const struct cg_row *rows, size_t nrows);

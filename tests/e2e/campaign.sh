@@ -181,6 +181,31 @@ for size, b in (("1KiB", 1024), ("64KiB", 65536)):
 print("  ok   p50, max (nearest rank), their intervals and the ratios to the wire, from iterations.csv")
 PY
 echo "  ok   campaign.json, 5 CSVs, 4 SVG plots, report.html"
+# campaign agree: a run against itself agrees on every row and word (exit 0); against a
+# copy whose credit rows moved above their intervals, those rows do not (exit 9); runs of
+# two campaigns, or a directory with no results, are refused (exit 1)
+out=$("$CTL" campaign agree "$T/credit" "$T/credit") || fe_fail "campaign agree, a run with itself: $out"
+grep -qE '^rows whose p50 intervals overlap: 4 of 4; comparison words that held: ([0-9]+) of \1$' <<<"$out" ||
+	fe_fail "campaign agree: $out"
+mkdir -p "$T/moved"
+python3 - "$T/credit/campaign.json" "$T/moved/campaign.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for r in d["summary"]["rows"]:
+    if r["regime"] == "credit":
+        lo, hi = r["p50_ci_ms"]
+        r["p50_ci_ms"] = [hi + 1, hi + 2]
+        r["p50_ms"] = hi + 1.5
+json.dump(d, open(sys.argv[2], "w"))
+PY
+rc=0
+out=$("$CTL" campaign agree "$T/credit" "$T/moved") || rc=$?
+[ "$rc" = 9 ] && grep -q '^rows whose p50 intervals overlap: 2 of 4;' <<<"$out" &&
+	[ "$(grep -c 'no: the intervals do not overlap' <<<"$out")" = 2 ] || fe_fail "campaign agree, moved: exit $rc, $out"
+rc=0
+out=$("$CTL" campaign agree "$T/credit" "$T/nowhere" 2>&1) || rc=$?
+[ "$rc" = 1 ] && grep -qF "$T/nowhere/campaign.json" <<<"$out" || fe_fail "campaign agree, no results: exit $rc, $out"
+echo "  ok   campaign agree: a run with itself, with rows moved, with no results"
 
 echo "single drop in iteration 6: that iteration alone pays ~200 ms, a stall put down to its RTO"
 "$CTL" campaign run "$T/drop.yaml" --out "$T/drop" >"$T/drop.out" 2>&1 || { cat "$T/drop.out"; fe_fail "campaign failed"; }

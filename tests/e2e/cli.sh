@@ -118,7 +118,7 @@ done < <("$FE_BIN/fabemuctl" campaign --help | awk '
 	/^[A-Za-z|]+( [a-z]+)?: / { if (c != "") print c; c = $0; next }
 	{ sub(/^ +/, ""); c = c " " $0 }
 	END { if (c != "") print c }' | tr -s ' ')
-[ "$n" = 7 ] || fe_fail "fabemuctl campaign --help: $n parts (5 commands, FILE|NAME, exit status), not 7"
+[ "$n" = 8 ] || fe_fail "fabemuctl campaign --help: $n parts (6 commands, FILE|NAME, exit status), not 8"
 # fabemuctl profile and topology: --help (also after a command) on stdout, exit 0, never a
 # name; each command's help as fabemuctl --help says it (one table, fabemuctl.c)
 for g in profile topology; do

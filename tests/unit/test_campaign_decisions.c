@@ -493,3 +493,61 @@ Test(decisions, stall_cause_window)
 	cr_assert_eq(cg_stall_cause(ev, 0, 500), CG_CAUSE_NONE, "no rows");
 	json_decref(ev);
 }
+
+/* A run's summary as campaign.json has it: one row, one question. */
+static json_t *
+agree_doc(double p50, double lo, double hi, const char *wire_word, const char *q_word)
+{
+	return json_pack("{s:{s:[{s:s, s:s, s:f, s:[f, f], s:{s:f, s:[f, f], s:s}, s:n}], "
+			 "s:[{s:s, s:s, s:s, s:{s:f, s:[f, f], s:s}}]}}",
+			 "summary", "rows", "regime", "eth", "size", "1MiB", "p50_ms", p50,
+			 "p50_ci_ms", lo, hi, "vs_wire", "ratio", 2.0, "ci", 1.5, 2.5, "word",
+			 wire_word, "vs_ideal", "questions", "regime", "eth", "against", "ib",
+			 "size", "1MiB", "comparison", "ratio", 1.1, "ci", 0.9, 1.3, "word",
+			 q_word);
+}
+
+/*
+ * Two runs agree where a row's p50 intervals overlap and a comparison word is the same
+ * (fabemuctl campaign agree): touching intervals overlap, disjoint ones do not; a word
+ * that changed is counted and said.
+ */
+Test(decisions, two_runs_agree_or_not)
+{
+	static const struct {
+		double lo, hi;
+		const char *q;
+		unsigned rows_agree, words_held;
+		const char *said;
+	} cases[] = {
+		{9.5, 10.5, "slower", 1, 2, NULL},
+		{11.0, 12.0, "slower", 1, 2, NULL}, /* [9, 11] and [11, 12]: they touch */
+		{11.5, 12.0, "slower", 0, 2, "no: the intervals do not overlap"},
+		{9.5, 10.5, "no difference resolved", 1, 1,
+		 "changed: question eth against ib, 1MiB: slower (1.10 [0.90, 1.30]), then no "
+		 "difference resolved"},
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		json_t *a = agree_doc(10, 9, 11, "slower", "slower");
+		json_t *b = agree_doc((cases[i].lo + cases[i].hi) / 2, cases[i].lo, cases[i].hi,
+				      "slower", cases[i].q);
+		struct cg_agreement g;
+		char *out = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&out, &len);
+
+		cr_assert_not_null(f);
+		cg_agree(f, a, b, &g);
+		fclose(f);
+		cr_expect_eq(g.rows, 1, "case %zu", i);
+		cr_expect_eq(g.rows_agree, cases[i].rows_agree, "case %zu: %s", i, out);
+		cr_expect_eq(g.words, 2, "case %zu: %s", i, out);
+		cr_expect_eq(g.words_held, cases[i].words_held, "case %zu: %s", i, out);
+		if (cases[i].said)
+			cr_expect(strstr(out, cases[i].said) != NULL, "case %zu: %s", i, out);
+		free(out);
+		json_decref(a);
+		json_decref(b);
+	}
+}
