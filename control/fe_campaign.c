@@ -446,11 +446,6 @@ usage_hint(unsigned sub)
 	return CG_USAGE;
 }
 
-/*
- * fabemuctl campaign summary DIR: the terminal's summary of a run, printed again from
- * DIR/campaign.json by this build's code: the campaign as it ran (inputs.text, loaded
- * again), its runs[] and its capacity. What docs/samples.sh makes the docs' samples from.
- */
 /* A run's campaign.json, or NULL (said why). */
 static json_t *
 results(const char *cmd, const char *dir)
@@ -502,6 +497,11 @@ out:
 	return rc;
 }
 
+/*
+ * fabemuctl campaign summary DIR: the terminal's summary of a run, printed again from
+ * DIR/campaign.json by this build's code: the campaign as it ran (inputs.text, loaded
+ * again), its runs[] and its capacity. What docs/samples.sh makes the docs' samples from.
+ */
 static int
 summary(const char *dir)
 {

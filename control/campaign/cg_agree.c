@@ -101,6 +101,13 @@ cg_agree(FILE *f, json_t *a, json_t *b, struct cg_agreement *g)
 		snprintf(what, sizeof(what), "%s %s against the ideal fabric", reg, size);
 		word(f, what, json_object_get(x, "vs_ideal"), json_object_get(y, "vs_ideal"), g);
 	}
+	/* rows of b that a has not */
+	json_array_foreach(rb, i, y)
+	{
+		if (row_of(ra, json_string_value(json_object_get(y, "regime")) ?: "",
+			   json_string_value(json_object_get(y, "size")) ?: "") == NULL)
+			g->rows_unmatched++;
+	}
 	json_array_foreach(qa, i, x)
 	{
 		const char *reg = json_string_value(json_object_get(x, "regime")) ?: "?";
@@ -125,6 +132,7 @@ cg_agree(FILE *f, json_t *a, json_t *b, struct cg_agreement *g)
 		"%u",
 		g->rows_agree, g->rows, g->words_held, g->words);
 	if (g->rows_unmatched)
-		fprintf(f, " (%u rows not in both, or without an interval)", g->rows_unmatched);
+		fprintf(f, " (%u rows not in both runs, or without an interval)",
+			g->rows_unmatched);
 	fprintf(f, "\n");
 }

@@ -172,7 +172,7 @@ cg_calib_choose(const struct cg_noise *n, const struct cg_calib_want *w,
 {
 	double noise = fmax(or0(n->late_p99_ns), or0(n->wait_p99_ns));
 	uint32_t lo = w->floor ? w->floor : 1, hi = w->max >= lo ? w->max : lo, s_late, s_load;
-	char cause[512];
+	char cause[1024];
 	size_t k = 0;
 
 	memset(out, 0, sizeof(*out));

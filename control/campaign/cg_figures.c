@@ -214,21 +214,13 @@ port_line(json_t *port, json_t *host, unsigned p, json_int_t *lost, json_int_t *
 	json_int_t host_tx = geti(host, "tx_packets"), host_tx_dropped = geti(host, "tx_dropped");
 	json_int_t host_rx = geti(host, "rx_packets"), host_rx_dropped = geti(host, "rx_dropped");
 	json_int_t rx = geti(port, "rx_pkts"), tx = geti(port, "tx_pkts");
-	/* and what the PMD counts, the box's NIC on a port without a kernel interface:
-	 * its ring full (imissed), no mbuf (rx_nombuf), bad frames (ierrors), or its own
-	 * drop counters where they say more (xdrops_*: the largest of them; they may count
-	 * the same frames, so never added; fe_report_nic_lost_rx()) */
-	json_int_t nic_lost =
-		geti(port, "imissed") + geti(port, "rx_nombuf") + geti(port, "ierrors");
-	json_int_t in_lost, tx_lost;
-
-	if (geti(port, "xdrops_rx") > nic_lost)
-		nic_lost = geti(port, "xdrops_rx");
-	in_lost = host_tx_dropped + nic_lost +
-		  (xdp ? geti(k, "if_rx_dropped") : geti(k, "socket_drops"));
-	tx_lost = geti(k, "if_tx_dropped") + (geti(port, "xdrops_tx") > geti(port, "oerrors")
-						      ? geti(port, "xdrops_tx")
-						      : geti(port, "oerrors"));
+	/* and what the PMD counts, the box's NIC on a port without a kernel interface, as
+	 * the dataplane sums it (fe_report_nic_lost_rx(), _tx()): its ring full (imissed),
+	 * no mbuf (rx_nombuf), bad frames (ierrors), or its own drop counters where they
+	 * say more; on transmit oerrors, or its own */
+	json_int_t in_lost = host_tx_dropped + geti(port, "nic_lost_rx") +
+			     (xdp ? geti(k, "if_rx_dropped") : geti(k, "socket_drops"));
+	json_int_t tx_lost = geti(k, "if_tx_dropped") + geti(port, "nic_lost_tx");
 	json_int_t in_unexpl = host_tx + host_tx_dropped - rx - in_lost;
 	json_int_t out_unexpl = tx - host_rx - tx_lost;
 
@@ -304,15 +296,18 @@ cg_edge_in_flight(json_t *counters)
  * A port with no receive time (a PCI NIC, AF_XDP): its frames wait in its ring for the
  * loop to come back to it. From the loop's passes over the window (counters.idle), how
  * long a frame arriving at a random instant waits (fe_lateness.h): not the ring's backlog
- * behind other frames, so at least that. null: every port timed, or no pass recorded.
+ * behind other frames, so at least that. null: every port timed, no pass recorded, or a
+ * loop that slept (the histogram leaves out a sleep and the pass after it: the passes are
+ * then not the loop's whole time).
  */
 static void
 loop_wait(json_t *run, json_t *counters, int untimed)
 {
+	json_t *idle = json_object_get(counters, "idle");
 	uint64_t h[FE_QHIST_BUCKETS] = {0};
 
-	if (!untimed || cg_qhist_add(h, json_object_get(json_object_get(counters, "idle"),
-							"pass_hist_ns")) == 0) {
+	if (!untimed || geti(idle, "sleeps") > 0 ||
+	    cg_qhist_add(h, json_object_get(idle, "pass_hist_ns")) == 0) {
 		json_object_set_new(run, "edge_wait_loop", json_null());
 		return;
 	}

@@ -175,16 +175,22 @@ fe_report_counters(enum fe_obj obj)
 /* What the PMD counted before the last reset: its counters are read, never written. */
 static struct fe_eth_counters eth_base[RTE_MAX_ETHPORTS];
 
-/* ... and each extended statistic then, by its id (NULL: none read yet) */
-static struct {
-	uint64_t *v;
-	unsigned n;
-} xstat_base[RTE_MAX_ETHPORTS];
+/* ... and each extended statistic then, by its id, up to FE_XSTATS_BASE of them (those
+ * above have none: counted from the start). Written in place by the reset, read by the
+ * telemetry thread and the scrapes meanwhile: a value may be torn, never freed. */
+#define FE_XSTATS_BASE 1024
+static uint64_t xstat_base[RTE_MAX_ETHPORTS][FE_XSTATS_BASE];
 
 uint64_t
 fe_report_nic_lost_rx(const struct fe_eth_counters *e)
 {
 	return RTE_MAX(e->imissed + e->rx_nombuf + e->ierrors, e->xdrops_rx);
+}
+
+uint64_t
+fe_report_nic_lost_tx(const struct fe_eth_counters *e)
+{
+	return RTE_MAX(e->oerrors, e->xdrops_tx);
 }
 
 int
@@ -203,6 +209,9 @@ fe_report_xstat_drop(const char *name)
 	for (size_t i = 0; i < RTE_DIM(generic); i++)
 		if (strcmp(name, generic[i]) == 0)
 			return 0;
+	/* frames, not their bytes (rx_discards_bytes_phy, rx_drop_octets) */
+	if (strstr(name, "byte") != NULL || strstr(name, "octet") != NULL)
+		return 0;
 	/* ethdev's per queue ones: rx_q0_packets, tx_q3_errors, ... */
 	if ((sscanf(name, "rx_q%u_%n", &q, &at) == 1 || sscanf(name, "tx_q%u_%n", &q, &at) == 1) &&
 	    at > 0 &&
@@ -216,13 +225,11 @@ fe_report_xstat_drop(const char *name)
 }
 
 /*
- * The port's extended statistics: each value less base (when given, by id), the largest
- * drop counter of each side into c; the values read into *keep (freed by the caller)
- * when keep is given.
+ * The port's extended statistics: each value less base (by id), the largest drop counter
+ * of each side into c; with keep, the values are written into base first (the reset).
  */
 static void
-xstats_drops(uint16_t port_id, const uint64_t *base, unsigned nbase, struct fe_eth_counters *c,
-	     uint64_t **keep, unsigned *nkeep)
+xstats_drops(uint16_t port_id, uint64_t *base, struct fe_eth_counters *c, int keep)
 {
 	int n = rte_eth_xstats_get_names(port_id, NULL, 0);
 	struct rte_eth_xstat_name *names;
@@ -234,18 +241,17 @@ xstats_drops(uint16_t port_id, const uint64_t *base, unsigned nbase, struct fe_e
 	v = calloc((size_t)n, sizeof(*v));
 	if (names != NULL && v != NULL && rte_eth_xstats_get_names(port_id, names, n) == n &&
 	    rte_eth_xstats_get(port_id, v, (unsigned)n) == n) {
-		if (keep != NULL && (*keep = calloc((size_t)n, sizeof(**keep))) != NULL)
-			*nkeep = (unsigned)n;
 		for (int i = 0; i < n; i++) {
 			uint64_t val = v[i].value, b = 0;
 			int side;
 
 			if (v[i].id >= (uint64_t)n)
 				continue;
-			if (keep != NULL && *keep != NULL)
-				(*keep)[v[i].id] = val;
-			if (base != NULL && v[i].id < nbase)
+			if (v[i].id < FE_XSTATS_BASE) {
+				if (keep)
+					base[v[i].id] = val;
 				b = base[v[i].id];
+			}
 			val -= RTE_MIN(val, b);
 			side = fe_report_xstat_drop(names[v[i].id].name);
 			if (side == 1)
@@ -283,7 +289,7 @@ fe_report_eth(uint16_t port_id, struct fe_eth_counters *c)
 	c->ierrors -= RTE_MIN(c->ierrors, b->ierrors);
 	c->oerrors -= RTE_MIN(c->oerrors, b->oerrors);
 	c->rx_nombuf -= RTE_MIN(c->rx_nombuf, b->rx_nombuf);
-	xstats_drops(port_id, xstat_base[k].v, xstat_base[k].n, c, NULL, NULL);
+	xstats_drops(port_id, xstat_base[k], c, 0);
 }
 
 void
@@ -293,10 +299,7 @@ fe_report_eth_reset(uint16_t port_id)
 	struct fe_eth_counters unused = {0};
 
 	eth_raw(port_id, &eth_base[k]);
-	free(xstat_base[k].v);
-	xstat_base[k].v = NULL;
-	xstat_base[k].n = 0;
-	xstats_drops(port_id, NULL, 0, &unused, &xstat_base[k].v, &xstat_base[k].n);
+	xstats_drops(port_id, xstat_base[k], &unused, 1);
 }
 
 const struct fe_link *
@@ -535,9 +538,11 @@ table_edge(FILE *f, const struct fe_dp *dp)
 				"%-5u %-9s no kernel interface; lost at its NIC: %" PRIu64
 				" (imissed %" PRIu64 ", rx_nombuf %" PRIu64 ", ierrors %" PRIu64
 				"; its own drop counters, the largest: %" PRIu64
-				"), oerrors %" PRIu64 " (its own: %" PRIu64 ")\n",
+				"); on transmit %" PRIu64 " (oerrors %" PRIu64 ", its own %" PRIu64
+				")\n",
 				i, "none", fe_report_nic_lost_rx(&eth), eth.imissed, eth.rx_nombuf,
-				eth.ierrors, eth.xdrops_rx, eth.oerrors, eth.xdrops_tx);
+				eth.ierrors, eth.xdrops_rx, fe_report_nic_lost_tx(&eth),
+				eth.oerrors, eth.xdrops_tx);
 			continue;
 		}
 		fprintf(f,
@@ -848,6 +853,8 @@ port_json(const struct fe_dp *dp, unsigned i)
 	json_object_set_new(o, "rx_nombuf", u64(e.rx_nombuf));
 	json_object_set_new(o, "xdrops_rx", u64(e.xdrops_rx));
 	json_object_set_new(o, "xdrops_tx", u64(e.xdrops_tx));
+	json_object_set_new(o, "nic_lost_rx", u64(fe_report_nic_lost_rx(&e)));
+	json_object_set_new(o, "nic_lost_tx", u64(fe_report_nic_lost_tx(&e)));
 	fe_report_edge(dp, i, &ed);
 	k = json_pack("{s:s}", "kind", fe_kernel_kind_name(ed.k.kind));
 	if (ed.k.kind != FE_KPORT_NONE) {

@@ -58,6 +58,8 @@ int fe_report_xstat_drop(const char *name);
  * drop counters where they say more (they may count the same frames: never added).
  */
 uint64_t fe_report_nic_lost_rx(const struct fe_eth_counters *e);
+/* ... on transmit: oerrors, or its own drop counters where they say more */
+uint64_t fe_report_nic_lost_tx(const struct fe_eth_counters *e);
 void fe_report_eth(uint16_t port_id, struct fe_eth_counters *c);
 /* Count the PMD's counters from now on (it keeps its own; fabemu only reads them). */
 void fe_report_eth_reset(uint16_t port_id);

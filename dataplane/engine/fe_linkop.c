@@ -29,7 +29,7 @@ express_due(const struct fe_link *l, uint32_t len, uint64_t t)
 
 int
 fe_linkop_trim(struct fe_dp *dp, unsigned n, struct fe_link *l, struct rte_mbuf *m, uint8_t why,
-	       uint64_t t, uint32_t label)
+	       uint64_t t, uint32_t label, uint64_t extra)
 {
 	unsigned i;
 	const enum fe_link_kind k = fe_dp_link_kind(dp, n, &i);
@@ -52,7 +52,9 @@ fe_linkop_trim(struct fe_dp *dp, unsigned n, struct fe_link *l, struct rte_mbuf 
 	fe_linkop_drop_free(dp, n, m, FE_LINK_DROP_TRIM, t);
 	hlen = rte_pktmbuf_pkt_len(h);
 	if (host) {
-		if (dp->nic_trimmed(dp, i, h, express_due(l, hlen, t)) == 0) {
+		if (dp->nic_trimmed(dp, i, h,
+				    express_due(l, hlen, t) +
+					    fe_link_extra_ticks(l, hlen, extra)) == 0) {
 			fe_link_count_through(l, hlen);
 			return 0;
 		}
@@ -68,7 +70,9 @@ fe_linkop_trim(struct fe_dp *dp, unsigned n, struct fe_link *l, struct rte_mbuf 
 	 * one drops it (behind the data, headers would fill the buffer that trimmed them, and
 	 * every frame sent again would be trimmed in turn) */
 	if (k == FE_LINK_HOP) {
-		if (dp->hop_trimmed(dp, i, h, express_due(l, hlen, t)) == 0)
+		if (dp->hop_trimmed(dp, i, h,
+				    express_due(l, hlen, t) +
+					    fe_link_extra_ticks(l, hlen, extra)) == 0)
 			return 0;
 		fe_link_drop_cause(l, FE_LINK_DROP_WIRE, hlen, FE_LABEL_CLASS(label));
 		fe_linkop_drop_free(dp, n, h, FE_LINK_DROP_WIRE, t);
@@ -79,12 +83,13 @@ fe_linkop_trim(struct fe_dp *dp, unsigned n, struct fe_link *l, struct rte_mbuf 
 		fe_linkop_drop_free(dp, n, h, FE_LINK_DROP_WIRE, t);
 		return 0;
 	}
-	fe_link_take(l, h, hlen, t, 0, label);
+	fe_link_take(l, h, hlen, t, extra, label);
 	return 0;
 }
 
 int
-fe_linkop_header(struct fe_dp *dp, unsigned n, struct fe_link *l, struct rte_mbuf *m, uint64_t t)
+fe_linkop_header(struct fe_dp *dp, unsigned n, struct fe_link *l, struct rte_mbuf *m, uint64_t t,
+		 uint64_t extra)
 {
 	unsigned i;
 	const enum fe_link_kind k = fe_dp_link_kind(dp, n, &i);
@@ -95,7 +100,9 @@ fe_linkop_header(struct fe_dp *dp, unsigned n, struct fe_link *l, struct rte_mbu
 	if (kind != FE_TAG_TRIM && kind != FE_TAG_CTL)
 		return -1;
 	if (k == FE_LINK_HOP) { /* in now, out when it arrives (as one trimmed here) */
-		if (dp->hop_trimmed(dp, i, m, express_due(l, len, t)) < 0)
+		if (dp->hop_trimmed(dp, i, m,
+				    express_due(l, len, t) + fe_link_extra_ticks(l, len, extra)) <
+		    0)
 			return -1;
 		FE_CNT_ADD(l->st.in_pkts, 1);
 		FE_CNT_ADD(l->st.in_bytes, len);
@@ -105,7 +112,8 @@ fe_linkop_header(struct fe_dp *dp, unsigned n, struct fe_link *l, struct rte_mbu
 		return -1;
 	if (kind == FE_TAG_TRIM)
 		*tag |= FE_TAG_EARLIER; /* its NAK: not trimmed at the last hop */
-	if (dp->nic_trimmed(dp, i, m, express_due(l, len, t)) < 0) {
+	if (dp->nic_trimmed(dp, i, m, express_due(l, len, t) + fe_link_extra_ticks(l, len, extra)) <
+	    0) {
 		*tag &= ~FE_TAG_EARLIER;
 		return -1;
 	}

@@ -45,12 +45,12 @@ int fe_linkop_impair(struct fe_dp *dp, unsigned n, struct fe_row *r, struct rte_
  * NIC (dp->nic_trimmed); between switches, on the link's priority queue
  * (dp->hop_trimmed), or dropped (FE_LINK_DROP_WIRE) when that is full; on a host's up
  * link, taken behind what the link holds, past its buffer's limit. A NIC's own frame (an
- * ACK, a NAK, a grant) is not trimmed: it takes the NIC's queue of trimmed headers (a
- * host's down link) or the link's priority queue (between switches). 0 if so; -1 if m is
- * not trimmed (still the caller's, to drop).
+ * ACK, a NAK, a grant) is not trimmed (fe_linkop_header() found its queue full: it is
+ * dropped as any frame). extra: m's impairments on the link (its jitter and retries),
+ * which its header meets. 0 if trimmed; -1 if not (m still the caller's, to drop).
  */
 int fe_linkop_trim(struct fe_dp *dp, unsigned n, struct fe_link *l, struct rte_mbuf *m, uint8_t why,
-		   uint64_t t, uint32_t label);
+		   uint64_t t, uint32_t label, uint64_t extra);
 
 /*
  * Lossy, NIC model uec (dp->trim): m offered to link n (l) at t, if it is a header trimmed
@@ -60,10 +60,11 @@ int fe_linkop_trim(struct fe_dp *dp, unsigned n, struct fe_link *l, struct rte_m
  * a host on its NIC's queue of trimmed headers and control frames (counted through; a
  * header's NAK then not the last hop's). 0 if so; -1 if m is neither, or that queue is
  * full (m is still the caller's, to offer as any frame). A host's up link is the NIC's
- * own queue: not here.
+ * own queue: not here. extra: the link's impairments' (fe_linkop_impair_cause()), its
+ * jitter and retries, which it meets there as any frame (fe_link_extra_ticks()).
  */
 int fe_linkop_header(struct fe_dp *dp, unsigned n, struct fe_link *l, struct rte_mbuf *m,
-		     uint64_t t);
+		     uint64_t t, uint64_t extra);
 
 /*
  * A real 802.1Qbb frame out of port `in` toward its host, for the priorities of prios
@@ -194,7 +195,7 @@ fe_linkop_offer_x(struct fe_dp *dp, unsigned n, struct fe_row *r, struct rte_mbu
 	/* a header trimmed before, a NIC's own frame: ahead of the data (fe_linkop_header) */
 	if (R == FE_REGIME_LOSSY && unlikely(dp->trim) &&
 	    unlikely(FE_TAG_KIND(*fe_nic_tag(dp, m)) >= FE_TAG_CTL) &&
-	    fe_linkop_header(dp, n, l, m, t) == 0)
+	    fe_linkop_header(dp, n, l, m, t, extra) == 0)
 		return -1;
 	if (extra == 0 && fe_link_passthru(l)) {
 		int r = fe_linkop_pass_through(dp, n, l, m, len, t);
@@ -205,7 +206,7 @@ fe_linkop_offer_x(struct fe_dp *dp, unsigned n, struct fe_row *r, struct rte_mbu
 	if ((room ? fe_link_enqueue_room(l, m, len, t, extra, label)
 		  : fe_link_enqueue_x(l, m, len, t, extra, label)) < 0) {
 		if (R == FE_REGIME_LOSSY && unlikely(dp->trim) &&
-		    fe_linkop_trim(dp, n, l, m, l->last_drop, t, label) == 0)
+		    fe_linkop_trim(dp, n, l, m, l->last_drop, t, label, extra) == 0)
 			return -1;
 		fe_linkop_drop_free(dp, n, m, l->last_drop, t);
 		return -1;

@@ -104,13 +104,6 @@ fe_nic_flooded(const struct fe_dp *dp, struct rte_mbuf *m)
 		*tag = 0;
 }
 
-/* m is one of the NICs' own frames (a CNP, an ACK, a NAK). */
-static inline int
-fe_nic_own(const struct fe_dp *dp, struct rte_mbuf *m)
-{
-	return FE_TAG_KIND(*fe_nic_tag(dp, m)) == FE_TAG_CTL;
-}
-
 /*
  * Lossy, model uec: the header of data frame m, trimmed (a new frame of the NIC's
  * trim_bytes at most, its DSCP remarked if trim_dscp says, tagged trimmed; m is untouched: the

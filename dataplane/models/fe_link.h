@@ -295,6 +295,26 @@ fe_link_next_leave(const struct fe_link *l)
  * time in all, counted (out of line: the fast path only tests for it). */
 unsigned __int128 fe_link_replayed(struct fe_link *l, unsigned __int128 ser, uint64_t r);
 
+/*
+ * The ticks extra (fe_link_replays()) adds to a frame of len bytes that goes ahead of the
+ * link's queue (a header, a control frame on its priority queue): its jitter, and the
+ * time its replays take under link-level retry (counted, as fe_link_serialize() counts
+ * a queued frame's).
+ */
+static inline uint64_t
+fe_link_extra_ticks(struct fe_link *l, uint32_t len, uint64_t extra)
+{
+	uint64_t t = extra & FE_LINK_JITTER_MASK;
+
+	if (__builtin_expect(extra >> FE_LINK_REPLAY_SHIFT, 0)) {
+		unsigned __int128 ser = (unsigned __int128)fe_wire_bytes(len) * l->cfg.tpb_fp;
+
+		t += (uint64_t)((fe_link_replayed(l, ser, extra >> FE_LINK_REPLAY_SHIFT) - ser) >>
+				32);
+	}
+	return t;
+}
+
 /* Serialize the packet in slot s, starting no earlier than start (internal to fe_link). */
 static inline __attribute__((always_inline)) void
 fe_link_serialize(struct fe_link *l, struct fe_link_slot *s, uint64_t start, uint64_t extra)

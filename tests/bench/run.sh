@@ -563,8 +563,7 @@ bench_floor() {
 				"$FE_BIN/fe-cpufloor" --cpu 0 --secs "$SECS"
 			else
 				"$FE_BIN/fe-cpufloor" --cpu 0 --secs "$SECS" "${busy[@]}"
-			fi | awk -v m="$mode" '/deadline-lateness-ns/ {print m, $3, $5, $7, $9}
-				/taken away/ {for (i = 1; i <= NF; i++) if ($i == "longest") l = $(i + 1)}' >>"$out"
+			fi | awk -v m="$mode" '/deadline-lateness-ns/ {print m, $3, $5, $7, $9}' >>"$out"
 		done
 	done
 	echo "-- core 0's floor: a deadline at a random instant, met late by (fe-cpufloor, $SECS s a round)"

@@ -209,6 +209,9 @@ echo "  ok   campaign agree: a run with itself, with rows moved, with no results
 
 echo "single drop in iteration 6: that iteration alone pays ~200 ms, a stall put down to its RTO"
 "$CTL" campaign run "$T/drop.yaml" --out "$T/drop" >"$T/drop.out" 2>&1 || { cat "$T/drop.out"; fe_fail "campaign failed"; }
+rc=0
+out=$("$CTL" campaign agree "$T/credit" "$T/drop" 2>&1) || rc=$?
+[ "$rc" = 1 ] && grep -qF "is a run of campaign" <<<"$out" || fe_fail "campaign agree, two campaigns: exit $rc, $out"
 R=$T/drop/campaign.json
 python3 - "$R" <<'PY' || fe_fail "single drop"
 import json, sys

@@ -3175,3 +3175,49 @@ Test(graph, a_nic_control_frame_goes_ahead_at_every_hop)
 	sent(0), sent(1), sent(2), sent(3);
 	done(dp, avail);
 }
+
+/*
+ * A frame on a link's priority queue (a NIC's control frame, a header trimmed before)
+ * still meets the link's impairments as any frame on it: its jitter, and under
+ * link-level retry the time it is sent again. Host 1 sends host 3 40 frames; their ACKs
+ * alone climb leaf2's uplinks, which lose half what they carry and retry it: the
+ * replays are counted there, and the ACKs arrive.
+ */
+Test(graph, a_frame_ahead_keeps_its_links_retries)
+{
+	unsigned avail = rte_mempool_avail_count(pool);
+	struct fe_nic_params nic = FE_NIC_DEFAULT;
+	const struct opt o = {.nic = &nic,
+			      .fabspec = "leaf2>spine1:llr=on,loss=50%",
+			      .fabspec2 = "leaf2>spine2:llr=on,loss=50%"};
+	uint64_t t = 1000000, replays;
+	unsigned got = 0, n = 0;
+	struct fe_dp *dp;
+
+	nic.model = FE_NIC_UEC;
+	nic.cc = FE_CC_OFF;
+	nic.cc_set = 1;
+	dp = engine_o("leaf-spine", FE_PATH_ECMP, &o);
+	learn(dp, &t);
+	for (int k = 0; k < 20000; k++) { /* 40 ms */
+		if (n < 40 && k % 20 == 0) {
+			inject(0, MAC[2], 5000, 1000);
+			n++;
+		}
+		fe_dp_poll(dp, t += 2000);
+		got += sent(2);
+		sent(0), sent(1), sent(3);
+	}
+	replays = hoplink(dp, "leaf2>spine1")->row.l.st.llr_replays +
+		  hoplink(dp, "leaf2>spine2")->row.l.st.llr_replays;
+	fprintf(stderr,
+		"ahead with retries: %u got, %llu ACKs heard, %llu replays on leaf2's uplinks\n",
+		got, (unsigned long long)dp->ports[0].st.nic_acks_recv,
+		(unsigned long long)replays);
+	cr_assert_eq(got, 40);
+	cr_assert_gt(dp->ports[0].st.nic_acks_recv, 0);
+	cr_assert_gt(replays, 10, "the ACKs' replays counted on leaf2's uplinks (%llu)",
+		     (unsigned long long)replays);
+	cr_assert_eq(dp->ports[0].st.nic_timeouts, 0);
+	done(dp, avail);
+}

@@ -302,11 +302,32 @@ Test(report, xstats_that_count_drops)
 		{"rx_good_packets", 0},
 		{"rx_crc_errors", 0},
 		{"tx_good_bytes", 0},
+		{"rx_discards_bytes_phy", 0}, /* bytes, not frames */
+		{"rx_drop_octets", 0},
+		{"tx_dropped_bytes", 0},
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
 		cr_expect_eq(fe_report_xstat_drop(cases[i].name), cases[i].side, "%s",
 			     cases[i].name);
+}
+
+/*
+ * What the box's NIC lost: its own drop counters where they say more than the generic
+ * ones, else those; never both added (they may count the same frames).
+ */
+Test(report, the_nic_lost_the_more_of_its_counters)
+{
+	struct fe_eth_counters e = {.imissed = 3, .rx_nombuf = 1, .ierrors = 1, .oerrors = 2};
+
+	e.xdrops_rx = 10;
+	cr_expect_eq(fe_report_nic_lost_rx(&e), 10);
+	e.xdrops_rx = 4;
+	cr_expect_eq(fe_report_nic_lost_rx(&e), 5, "3 + 1 + 1, not 9");
+	e.xdrops_tx = 1;
+	cr_expect_eq(fe_report_nic_lost_tx(&e), 2);
+	e.xdrops_tx = 6;
+	cr_expect_eq(fe_report_nic_lost_tx(&e), 6);
 }
 
 Test(report, lossy_incast)
