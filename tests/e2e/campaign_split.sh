@@ -93,6 +93,10 @@ for g in eth-lossy roce-pfc ib-ndr ib-nic; do
 		# so that a failure below says where
 		fe_log "$x, each run's window: $(fe_json "$R" "' '.join('%d+%d reads, %s in flight%s;' % (r['window_open_reads'], r['window_reads'], r['edge_in_flight'], ''.join(' port %d: %+d/%+d' % (p['port'], p['in_unexplained'], p['out_unexplained']) for p in r['ports'] if p['in_unexplained'] or p['out_unexplained'])) for r in d['runs'] if r['regime'] == '$x')")"
 		fe_check "$x: frames unexplained" "$(runs $x 'r["unexplained"]')" 0 0
+		# and each run's verdict, the start of it: what the box said of its own timing and
+		# CPU (a split run once finished 25 % faster than one box's; this says whether
+		# its verdict saw why)
+		fe_log "$x, each run's verdict: $(fe_json "$R" "' | '.join(r['verdict'][:160] for r in d['runs'] if r['regime'] == '$x')")"
 	done
 done
 for g in eth-lossy eth-lossy-split; do
