@@ -126,9 +126,7 @@ fe_hop(struct fe_dp *dp, unsigned src, uint16_t h, struct rte_mbuf *m, uint64_t 
 		return;
 	}
 	/* lossy, model uec: a header trimmed before, a NIC's own frame: ahead of the data */
-	if (R == FE_REGIME_LOSSY && unlikely(dp->trim) &&
-	    unlikely(FE_TAG_KIND(*fe_nic_tag(dp, m)) >= FE_TAG_CTL) &&
-	    fe_linkop_header(dp, fe_dp_link_id(dp, FE_LINK_HOP, h), &hl->row.l, m, t, extra) == 0)
+	if (fe_linkop_ahead(dp, fe_dp_link_id(dp, FE_LINK_HOP, h), &hl->row.l, m, t, extra, R) == 0)
 		return;
 	if (fe_link_enqueue_x(&hl->row.l, m, rte_pktmbuf_pkt_len(m), t, extra,
 			      FE_LABEL(src * FE_PFC_PRIOS + lane, lane)) < 0 &&

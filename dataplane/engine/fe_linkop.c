@@ -14,17 +14,20 @@
 #include "fe_nictag.h"
 
 /*
- * The tick a frame of len bytes that the switch put on a host's down link at t, on its
- * queue of trimmed headers and control frames, reaches the host's NIC: that queue goes
- * first, so it waits only for the frame on the wire (the serializer's time it takes is
- * not taken from the data's: a few dozen bytes a frame trimmed or a control frame).
+ * The tick a frame of len bytes that the switch put on link l at t, on its queue of
+ * trimmed headers and control frames (a host's NIC's, or the link's priority queue),
+ * arrives: that queue goes first, so it waits only for the frame on the wire (the
+ * serializer's time it takes is not taken from the data's: a few dozen bytes a frame
+ * trimmed or a control frame), then meets the link's impairments as any frame, extra:
+ * its jitter and retries (fe_link_extra_ticks()).
  */
 static uint64_t
-express_due(const struct fe_link *l, uint32_t len, uint64_t t)
+express_due(struct fe_link *l, uint32_t len, uint64_t t, uint64_t extra)
 {
 	uint64_t start = l->svc != l->sched ? fe_link_next_leave(l) : t;
 
-	return (start > t ? start : t) + fe_link_ser_ticks(&l->cfg, len) + l->cfg.prop_ticks;
+	return (start > t ? start : t) + fe_link_ser_ticks(&l->cfg, len) + l->cfg.prop_ticks +
+	       fe_link_extra_ticks(l, len, extra);
 }
 
 int
@@ -52,9 +55,7 @@ fe_linkop_trim(struct fe_dp *dp, unsigned n, struct fe_link *l, struct rte_mbuf 
 	fe_linkop_drop_free(dp, n, m, FE_LINK_DROP_TRIM, t);
 	hlen = rte_pktmbuf_pkt_len(h);
 	if (host) {
-		if (dp->nic_trimmed(dp, i, h,
-				    express_due(l, hlen, t) +
-					    fe_link_extra_ticks(l, hlen, extra)) == 0) {
+		if (dp->nic_trimmed(dp, i, h, express_due(l, hlen, t, extra)) == 0) {
 			fe_link_count_through(l, hlen);
 			return 0;
 		}
@@ -70,9 +71,7 @@ fe_linkop_trim(struct fe_dp *dp, unsigned n, struct fe_link *l, struct rte_mbuf 
 	 * one drops it (behind the data, headers would fill the buffer that trimmed them, and
 	 * every frame sent again would be trimmed in turn) */
 	if (k == FE_LINK_HOP) {
-		if (dp->hop_trimmed(dp, i, h,
-				    express_due(l, hlen, t) +
-					    fe_link_extra_ticks(l, hlen, extra)) == 0)
+		if (dp->hop_trimmed(dp, i, h, express_due(l, hlen, t, extra)) == 0)
 			return 0;
 		fe_link_drop_cause(l, FE_LINK_DROP_WIRE, hlen, FE_LABEL_CLASS(label));
 		fe_linkop_drop_free(dp, n, h, FE_LINK_DROP_WIRE, t);
@@ -100,9 +99,7 @@ fe_linkop_header(struct fe_dp *dp, unsigned n, struct fe_link *l, struct rte_mbu
 	if (kind != FE_TAG_TRIM && kind != FE_TAG_CTL)
 		return -1;
 	if (k == FE_LINK_HOP) { /* in now, out when it arrives (as one trimmed here) */
-		if (dp->hop_trimmed(dp, i, m,
-				    express_due(l, len, t) + fe_link_extra_ticks(l, len, extra)) <
-		    0)
+		if (dp->hop_trimmed(dp, i, m, express_due(l, len, t, extra)) < 0)
 			return -1;
 		FE_CNT_ADD(l->st.in_pkts, 1);
 		FE_CNT_ADD(l->st.in_bytes, len);
@@ -112,8 +109,7 @@ fe_linkop_header(struct fe_dp *dp, unsigned n, struct fe_link *l, struct rte_mbu
 		return -1;
 	if (kind == FE_TAG_TRIM)
 		*tag |= FE_TAG_EARLIER; /* its NAK: not trimmed at the last hop */
-	if (dp->nic_trimmed(dp, i, m, express_due(l, len, t) + fe_link_extra_ticks(l, len, extra)) <
-	    0) {
+	if (dp->nic_trimmed(dp, i, m, express_due(l, len, t, extra)) < 0) {
 		*tag &= ~FE_TAG_EARLIER;
 		return -1;
 	}

@@ -66,6 +66,18 @@ int fe_linkop_trim(struct fe_dp *dp, unsigned n, struct fe_link *l, struct rte_m
 int fe_linkop_header(struct fe_dp *dp, unsigned n, struct fe_link *l, struct rte_mbuf *m,
 		     uint64_t t, uint64_t extra);
 
+/* The same, inline where the fabric does not trim or m is neither (one compare each): 0
+ * if m went ahead of the data, -1 if it is still the caller's. */
+static __rte_always_inline int
+fe_linkop_ahead(struct fe_dp *dp, unsigned n, struct fe_link *l, struct rte_mbuf *m, uint64_t t,
+		uint64_t extra, const enum fe_regime R)
+{
+	if (R != FE_REGIME_LOSSY || likely(!dp->trim) ||
+	    likely(FE_TAG_KIND(*fe_nic_tag(dp, m)) < FE_TAG_CTL))
+		return -1;
+	return fe_linkop_header(dp, n, l, m, t, extra);
+}
+
 /*
  * A real 802.1Qbb frame out of port `in` toward its host, for the priorities of prios
  * (quanta 0: XON), ahead of the data waiting there (MAC control frames are not queued
@@ -192,10 +204,8 @@ fe_linkop_offer_x(struct fe_dp *dp, unsigned n, struct fe_row *r, struct rte_mbu
 			return -1;
 		}
 	}
-	/* a header trimmed before, a NIC's own frame: ahead of the data (fe_linkop_header) */
-	if (R == FE_REGIME_LOSSY && unlikely(dp->trim) &&
-	    unlikely(FE_TAG_KIND(*fe_nic_tag(dp, m)) >= FE_TAG_CTL) &&
-	    fe_linkop_header(dp, n, l, m, t, extra) == 0)
+	/* a header trimmed before, a NIC's own frame: ahead of the data */
+	if (fe_linkop_ahead(dp, n, l, m, t, extra, R) == 0)
 		return -1;
 	if (extra == 0 && fe_link_passthru(l)) {
 		int r = fe_linkop_pass_through(dp, n, l, m, len, t);
