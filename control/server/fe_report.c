@@ -281,8 +281,8 @@ eth_raw(uint16_t port_id, struct fe_eth_counters *c)
 void
 fe_report_eth(uint16_t port_id, struct fe_eth_counters *c)
 {
-	const struct fe_eth_counters *b = &eth_base[port_id % RTE_MAX_ETHPORTS];
 	const unsigned k = port_id % RTE_MAX_ETHPORTS;
+	const struct fe_eth_counters *b = &eth_base[k];
 
 	eth_raw(port_id, c);
 	c->imissed -= RTE_MIN(c->imissed, b->imissed);
