@@ -10,6 +10,7 @@
 #include <cyaml/cyaml.h>
 
 #include "fe_linkspec.h"
+#include "fe_pcie.h"
 #include "fe_profile.h"
 #include "fe_rules.h"
 #include "fe_regimespec.h"
@@ -54,7 +55,7 @@ struct y_nic {
 	char *model, *recovery, *cc, *g, *stages, *cnp_interval, *alpha_period, *rate_period,
 		*rate_bytes, *ai_rate, *hai_rate, *min_rate, *timeout, *window, *reorder, *rtt,
 		*ccti_increase, *ccti_limit, *ccti_min, *ccti_timer, *cct_step, *trim, *trim_dscp,
-		*oversub_cc, *reps_freeze;
+		*oversub_cc, *reps_freeze, *pcie, *pcie_backlog;
 };
 
 struct y_profile {
@@ -153,6 +154,8 @@ static const cyaml_schema_field_t nic_fields[] = {
 	STR("trim-dscp", struct y_nic, trim_dscp),
 	STR("oversub-cc", struct y_nic, oversub_cc),
 	STR("reps-freeze", struct y_nic, reps_freeze),
+	STR("pcie", struct y_nic, pcie),
+	STR("pcie-backlog", struct y_nic, pcie_backlog),
 	CYAML_FIELD_END,
 };
 
@@ -184,10 +187,7 @@ static const cyaml_schema_value_t profile_schema = {
 static const struct fe_yaml_known known_keys[] = {
 	{"", "name, description, regime, lanes, lane-map, switch-buffer, scale, seed, path, "
 	     "pfc, credit, nic, link, links"},
-	{"nic",
-	 "model, recovery, cc, g, stages, cnp-interval, alpha-period, rate-period, "
-	 "rate-bytes, ai-rate, hai-rate, min-rate, timeout, window, reorder, rtt, ccti-increase, "
-	 "ccti-limit, ccti-min, ccti-timer, cct-step, trim, trim-dscp, reps-freeze, oversub-cc"},
+	{"nic", FE_NIC_KNOWN},
 	{"pfc", "xoff, xon, headroom, delay, quanta, frames, watchdog, watchdog-action, restore"},
 	{"credit", "buffer, return, hoq, out"},
 	{"ecn", "enabled, kmin, kmax, pmax, non-ect"},
@@ -427,6 +427,8 @@ nic_section(struct fe_yaml *c, const struct y_nic *y, struct fe_nic_params *n)
 		{"trim-dscp", y ? y->trim_dscp : NULL},
 		{"reps-freeze", y ? y->reps_freeze : NULL},
 		{"oversub-cc", y ? y->oversub_cc : NULL},
+		{"pcie", y ? y->pcie : NULL},
+		{"pcie-backlog", y ? y->pcie_backlog : NULL},
 	};
 	char e[400], path[64];
 
@@ -437,8 +439,12 @@ nic_section(struct fe_yaml *c, const struct y_nic *y, struct fe_nic_params *n)
 		if (fe_nic_key(kv[i].key, kv[i].v, n, "nic.", e, sizeof(e)) < 0)
 			return fe_yaml_fail(c, path, "%s", e);
 	}
-	if (fe_nic_check(n, "nic.", e, sizeof(e)) < 0)
-		return fe_yaml_fail(c, "nic.cc", "%s", e);
+	if (fe_nic_check(n, "nic.", e, sizeof(e)) < 0) { /* at the key it names first */
+		char key[32] = "nic.cc";
+
+		sscanf(e, "%31[^ ]", key);
+		return fe_yaml_fail(c, key, "%s", e);
+	}
 	return 0;
 }
 
@@ -889,6 +895,10 @@ fe_profile_print_fabric(FILE *f, const struct fe_fabric *fab)
 			fprintf(f, " reps-freeze %s",
 				n->reps_freeze_ns ? fe_fmt_time(n->reps_freeze_ns, u, sizeof(u))
 						  : "off");
+		if (n->model == FE_NIC_UEC && n->pcie_bps)
+			fprintf(f, " pcie %s backlog %" PRIu64 "B",
+				fe_fmt_rate(n->pcie_bps, c, sizeof(c)),
+				n->pcie_backlog ? n->pcie_backlog : (uint64_t)FE_PCIE_LIMIT);
 		fputc('\n', f);
 	}
 }

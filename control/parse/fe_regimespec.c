@@ -61,6 +61,8 @@ static const struct key nic_keys[] = {
 	K32(fe_nic_params, trim_bytes, fe_rule_nic_trim),
 	K32(fe_nic_params, trim_dscp, fe_rule_nic_trim_dscp),
 	K64(fe_nic_params, reps_freeze_ns, fe_rule_nic_reps_freeze),
+	K64(fe_nic_params, pcie_bps, fe_rule_nic_pcie),
+	K64(fe_nic_params, pcie_backlog, fe_rule_nic_pcie_backlog),
 };
 
 /* One key of a table: its rule, then the field. */
@@ -113,12 +115,6 @@ fe_credit_key(const char *key, const char *v, struct fe_credit_params *p, const 
 	return set_key(p, credit_keys, sizeof(credit_keys) / sizeof(credit_keys[0]), CREDIT_KNOWN,
 		       prefix, key, v, err, len);
 }
-
-#define NIC_KNOWN                                                                                  \
-	"model, recovery, cc, g, stages, cnp-interval, alpha-period, rate-period, rate-bytes, "    \
-	"ai-rate, hai-rate, min-rate, timeout, window, reorder, ccti-increase, ccti-limit, "       \
-	"ccti-min, "                                                                               \
-	"ccti-timer, cct-step, rtt, trim, trim-dscp, reps-freeze, oversub-cc"
 
 /* "1/N", N by rule r (whose allowed text says so). */
 static int
@@ -173,8 +169,8 @@ fe_nic_key(const char *key, const char *v, struct fe_nic_params *p, const char *
 		p->timeout_path = strcmp(v, "path") == 0;
 		if (p->timeout_path)
 			return 0;
-		if (set_key(p, nic_keys, sizeof(nic_keys) / sizeof(nic_keys[0]), NIC_KNOWN, prefix,
-			    key, v, err, len) < 0) { /* not a time: say what is allowed */
+		if (set_key(p, nic_keys, sizeof(nic_keys) / sizeof(nic_keys[0]), FE_NIC_KNOWN,
+			    prefix, key, v, err, len) < 0) { /* not a time: say what is allowed */
 			snprintf(err, len, "%stimeout '%s' (allowed: %s)", prefix, v,
 				 fe_rule_nic_timeout.allowed);
 			return -EINVAL;
@@ -193,8 +189,8 @@ fe_nic_key(const char *key, const char *v, struct fe_nic_params *p, const char *
 		p->trim_dscp = FE_NIC_DSCP_KEEP;
 		return 0;
 	}
-	return set_key(p, nic_keys, sizeof(nic_keys) / sizeof(nic_keys[0]), NIC_KNOWN, prefix, key,
-		       v, err, len);
+	return set_key(p, nic_keys, sizeof(nic_keys) / sizeof(nic_keys[0]), FE_NIC_KNOWN, prefix,
+		       key, v, err, len);
 }
 
 int
@@ -205,6 +201,12 @@ fe_nic_check(const struct fe_nic_params *p, const char *prefix, char *err, size_
 		snprintf(err, len,
 			 "%scc '%s' needs model uec (model '%s' allowed: off, dcqcn, ib, nscc)",
 			 prefix, fe_nic_cc_name(p->cc), fe_nic_model_name(p->model));
+		return -EINVAL;
+	}
+	/* the PCIe's full backlog trims a frame: a uec NIC's NAK asks for it (fe_pcie.h) */
+	if ((p->pcie_bps || p->pcie_backlog) && p->model != FE_NIC_UEC) {
+		snprintf(err, len, "%spcie needs model uec (model '%s')", prefix,
+			 fe_nic_model_name(p->model));
 		return -EINVAL;
 	}
 	return 0;
@@ -225,6 +227,8 @@ fe_nic_scale(struct fe_nic_params *p, uint32_t scale)
 	p->ai_bps = p->ai_bps / scale ? p->ai_bps / scale : 1;
 	p->hai_bps = p->hai_bps / scale ? p->hai_bps / scale : 1;
 	p->min_bps = p->min_bps / scale ? p->min_bps / scale : 1;
+	if (p->pcie_bps) /* the host's PCIe, a rate beside the links' */
+		p->pcie_bps = p->pcie_bps / scale ? p->pcie_bps / scale : 1;
 }
 
 int

@@ -26,7 +26,13 @@ int fe_credit_key(const char *key, const char *v, struct fe_credit_params *p, co
 		  char *err, size_t len);
 /* nic: model (tcp|roce|ib|host|uec), recovery (go-back-n|selective), g (1/N), stages, cnp-interval,
  * alpha-period, rate-period (times), rate-bytes (size), ai-rate, hai-rate, min-rate
- * (rates), timeout (time), window (frames), cc (0/1). */
+ * (rates), timeout (time), window (frames), cc (0/1), ... : every key FE_NIC_KNOWN names
+ * (--nic, a profile's nic:). */
+#define FE_NIC_KNOWN                                                                               \
+	"model, recovery, cc, g, stages, cnp-interval, alpha-period, rate-period, rate-bytes, "    \
+	"ai-rate, hai-rate, min-rate, timeout, window, reorder, ccti-increase, ccti-limit, "       \
+	"ccti-min, ccti-timer, cct-step, rtt, trim, trim-dscp, reps-freeze, oversub-cc, pcie, "    \
+	"pcie-backlog"
 int fe_nic_key(const char *key, const char *v, struct fe_nic_params *p, const char *prefix,
 	       char *err, size_t len);
 int fe_nic_spec(const char *spec, struct fe_nic_params *p, char *err, size_t errlen);

@@ -22,7 +22,7 @@ is_gauge(const char *name)
 	       strcmp(name, "held_bytes") == 0 || strcmp(name, "credits") == 0 ||
 	       strcmp(name, "credits_min") == 0 || strcmp(name, "iq_depth") == 0 ||
 	       strcmp(name, "nic_cwnd_bytes") == 0 || strcmp(name, "nic_cwnd_min_bytes") == 0 ||
-	       strcmp(name, "nic_pull_permille") == 0 || strcmp(name, "nic_pull_min_permille") == 0;
+	       strstr(name, "permille") != NULL;
 }
 
 static void

@@ -179,6 +179,9 @@ fe_link_derive(const struct fe_dp *dp, const struct fe_fabric *fab,
 		if (fe_nic_emulated(fab->nic.model))
 			fe_rccc_compile(nic_rate(d), nic_rtt(fab, d), nic_mtu(), dp->hz,
 					occ_min(fab, fd), &dv->rccc);
+		if (fab->nic.model == FE_NIC_UEC)
+			fe_pcie_compile(fab->nic.pcie_bps, fab->nic.pcie_backlog, dp->hz,
+					&dv->pcie);
 		return 0;
 	}
 	if (fab->regime == FE_REGIME_CREDIT)
@@ -228,6 +231,7 @@ fe_link_derived_apply(struct fe_dp *dp, unsigned n, const struct fe_link_derived
 		nic->rccc = dv->rccc;
 	} else {
 		nic->rccc_rx = dv->rccc;
+		nic->pcie_cfg = dv->pcie;
 	}
 }
 

@@ -23,6 +23,7 @@
 #include "fe_fabric.h"
 #include "fe_nic.h"
 #include "fe_nscc.h"
+#include "fe_pcie.h"
 #include "fe_rccc.h"
 #include "fe_pfc.h"
 
@@ -39,6 +40,8 @@ struct fe_link_derived {
 	/* and RCCC at that rate (its senders' credit); a down link: at its rate (the
 	 * receiving NIC's pacer) */
 	struct fe_rccc_cfg rccc;
+	/* a down link with an emulated NIC: its host's PCIe (fe_pcie.h) */
+	struct fe_pcie_cfg pcie;
 	/* an up link whose port has the edge pause (fe_wire, fe_dp.h): its thresholds, in
 	 * FE_EPAUSE_ROOM less the frames of room left; quanta 0: no edge pause */
 	struct fe_pfc_cfg epause;

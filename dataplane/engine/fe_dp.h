@@ -205,6 +205,9 @@ struct fe_port_stats {
 	fe_counter_t nic_pull_updates, nic_pull_cuts;	 /* its pull rate's updates, cuts */
 	fe_counter_t nic_pull_permille, nic_pull_min_permille; /* ... the rate, the least */
 	fe_counter_t nic_credit_blocked;		       /* passes a flow waited for credit */
+	/* model uec with pcie: frames its PCIe had no room for (trimmed, in nic_trims_recv),
+	 * the most it held (bytes), the least pull rate it allowed (cc rccc, per mille) */
+	fe_counter_t nic_pcie_trims, nic_pcie_peak, nic_pcie_min_permille;
 	fe_counter_t nic_acks_sent, nic_acks_recv;
 	fe_counter_t nic_timeouts;     /* retransmission timeouts (a lost tail) */
 	fe_counter_t nic_oos_discards; /* frames after a gap, discarded (go-back-N) */

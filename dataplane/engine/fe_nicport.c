@@ -23,6 +23,25 @@ psn_full(uint32_t psn24, uint32_t ref)
 
 static void trimmed_due(struct fe_dp *dp, unsigned q, uint64_t now);
 
+/* A frame for the host due at tick due waits for it (across the host's PCIe then). */
+static inline int
+later(uint64_t due, uint64_t now)
+{
+	return due != FE_DUE_NONE && due > now;
+}
+
+/* The tick after now the ready ring's head waits for, if it waits (else UINT64_MAX). */
+static inline uint64_t
+ready_next(const struct fe_nicport *n, uint64_t now)
+{
+	uint64_t due;
+
+	if (n->rhead == n->rtail)
+		return UINT64_MAX;
+	due = n->ready[n->rhead % FE_NIC_READY].due;
+	return later(due, now) ? due : UINT64_MAX;
+}
+
 /* Bytes frame m takes on the wire: what RCCC's credit counts (fe_rccc.h). */
 static inline uint32_t
 wire(const struct rte_mbuf *m)
@@ -806,8 +825,9 @@ fe_nic_service(struct fe_dp *dp, uint64_t now)
 				fl->active = 0;
 		}
 		n->nact = k;
-		/* a trimmed header's arrival (fe_nic_trimmed()) */
+		/* a trimmed header's arrival (fe_nic_trimmed()); a frame across the PCIe */
 		next = RTE_MIN(next, fe_express_next(&n->trimq));
+		next = RTE_MIN(next, ready_next(n, now));
 		if (fe_nic_cc_rccc(n->cc_mode)) { /* the receiving side's grants */
 			work += credit_grants(dp, i, now);
 			next = RTE_MIN(next, fe_rccc_next(&n->pacer));
@@ -1014,16 +1034,16 @@ stage(struct fe_port *p, struct rte_mbuf *m, uint64_t due)
 }
 
 /*
- * To the host, in order: straight to the TX staging while nothing waits in the ready
- * ring (frames released from the selective-repeat hold), else behind what waits. 0, or
- * -1 if the ring is full.
+ * To the host, in order, at tick due: straight to the TX staging while nothing waits in
+ * the ready ring (frames released from the selective-repeat hold, or still crossing the
+ * host's PCIe) and it is due, else behind what waits. 0, or -1 if the ring is full.
  */
 static inline int
-to_host(struct fe_port *p, struct rte_mbuf *m, uint64_t due)
+to_host(struct fe_port *p, struct rte_mbuf *m, uint64_t due, uint64_t now)
 {
 	struct fe_nicport *n = p->nic;
 
-	if (n->rhead == n->rtail && p->txq_n < FE_BURST) {
+	if (n->rhead == n->rtail && p->txq_n < FE_BURST && !later(due, now)) {
 		stage(p, m, due);
 		return 0;
 	}
@@ -1031,6 +1051,8 @@ to_host(struct fe_port *p, struct rte_mbuf *m, uint64_t due)
 		return -1;
 	n->ready[n->rtail % FE_NIC_READY] = (struct fe_nic_ready){.m = m, .due = due};
 	n->rtail++;
+	if (later(due, now))
+		n->next_event = RTE_MIN(n->next_event, due);
 	return 0;
 }
 
@@ -1088,6 +1110,15 @@ credit_grants(struct fe_dp *dp, unsigned q, uint64_t now)
 	} else if (unlikely(n->rccc_rx.occ_ticks == 0 && p->st.nic_pull_permille != 0 &&
 			    p->st.nic_pull_permille != 1000)) {
 		FE_CNT_SET(p->st.nic_pull_permille, 1000); /* turned off: the full rate */
+	}
+	/* the pull rate its host's PCIe allows now (the full rate if not modelled) */
+	fe_rccc_pcie(&n->pacer, &n->rccc_rx,
+		     fe_pcie_rate16(&n->pcie_cfg, fe_pcie_backlog(&n->pcie, &n->pcie_cfg, now)));
+	if (n->pcie_cfg.fp_per_byte != 0) {
+		uint64_t pm = ((uint64_t)n->pacer.pcie16 * 1000 + 32768) >> 16;
+
+		if (p->st.nic_pcie_min_permille == 0 || pm < p->st.nic_pcie_min_permille)
+			FE_CNT_SET(p->st.nic_pcie_min_permille, pm);
 	}
 	while (fe_rccc_grant(&n->pacer, &n->rccc_rx, now, &id, &r, &bytes)) {
 		struct fe_nic_flow *fl = flow_of(dp, id);
@@ -1244,7 +1275,7 @@ release_flow(struct fe_dp *dp, unsigned q, uint32_t id, uint64_t now)
 	uint32_t from = fl->expect;
 
 	while (fl->nheld && fl->held[fl->expect & mask] != NULL) {
-		if (to_host(p, fl->held[fl->expect & mask], FE_DUE_NONE) < 0) {
+		if (to_host(p, fl->held[fl->expect & mask], FE_DUE_NONE, now) < 0) {
 			if (!fl->release) {
 				fl->release = 1;
 				fl->nak_sent = 1;
@@ -1276,6 +1307,8 @@ fe_nic_release(struct fe_dp *dp, unsigned q, uint64_t now)
 	while (n->rhead != n->rtail && p->txq_n < FE_BURST) {
 		struct fe_nic_ready *r = &n->ready[n->rhead % FE_NIC_READY];
 
+		if (later(r->due, now)) /* still crossing the host's PCIe */
+			break;
 		stage(p, r->m, r->due);
 		n->rhead++;
 	}
@@ -1501,6 +1534,22 @@ deliver_data(struct fe_dp *dp, unsigned q, struct rte_mbuf *m, uint64_t tag, uin
 		rte_pktmbuf_free(m);
 		return;
 	}
+	/* the host's PCIe (model uec, fe_pcie.h): every data frame crosses it, and reaches
+	 * the host once across; with no room left it is trimmed, its NAK asks for it again
+	 * (as uet-htsim's UecSink, before it looks at the frame) */
+	if (rn->pcie_cfg.fp_per_byte != 0) {
+		uint64_t at, b;
+
+		if (rn->rtail - rn->rhead == FE_NIC_READY ||
+		    fe_pcie_take(&rn->pcie, &rn->pcie_cfg, now, rte_pktmbuf_pkt_len(m), &at) < 0) {
+			FE_CNT_ADD(p->st.nic_pcie_trims, 1);
+			trimmed_data(dp, q, m, tag, 1, now);
+			return;
+		}
+		due = at;
+		b = fe_pcie_backlog(&rn->pcie, &rn->pcie_cfg, now);
+		FE_CNT_MAX(p->st.nic_pcie_peak, b);
+	}
 	/* the headers the ACK and NAKs are made from, once a batch */
 	if (!fl->ack_due)
 		memcpy(fl->hdr, f, RTE_MIN(len, sizeof(fl->hdr)));
@@ -1527,7 +1576,7 @@ deliver_data(struct fe_dp *dp, unsigned q, struct rte_mbuf *m, uint64_t tag, uin
 	d = (int32_t)(psn - fl->expect);
 	credit_request(rn, fl, id, d, *fe_nic_pull(dp, m), now);
 	if (d == 0 && !fl->release) {
-		if (to_host(p, m, due) < 0) {
+		if (to_host(p, m, due, now) < 0) {
 			if (fl->held == NULL) { /* go-back-N: as if lost; the NAK resends it */
 				FE_CNT_ADD(p->st.nic_oos_discards, 1);
 				rte_pktmbuf_free(m);
@@ -1662,7 +1711,7 @@ fe_nic_deliver(struct fe_dp *dp, unsigned q, struct rte_mbuf **in, const uint64_
 			deliver_data(dp, q, m, tag, due[i], now);
 		else if (FE_TAG_KIND(tag) == FE_TAG_TRIM) /* trimmed in the fabric */
 			trimmed_data(dp, q, m, tag, 0, now);
-		else if (to_host(p, m, due[i]) < 0) {
+		else if (to_host(p, m, due[i], now) < 0) {
 			FE_CNT_ADD(p->st.nic_edge_drops, 1); /* not a flow's: nobody resends it */
 			rte_pktmbuf_free(m);
 		}

@@ -19,6 +19,7 @@
 #include "fe_dp.h"
 #include "fe_express.h"
 #include "fe_nscc.h"
+#include "fe_pcie.h"
 #include "fe_rccc.h"
 #include "fe_reps.h"
 #include "fe_roce.h"
@@ -139,8 +140,14 @@ struct fe_nicport {
 	uint64_t reorder_ticks;	    /* 0: a gap is NAKed at once */
 	uint64_t reps_freeze_ticks; /* model uec: REPS frozen after a timeout (0: never) */
 	uint64_t gap_next;	    /* the earliest a watched gap's window ends (UINT64_MAX) */
+	/* frames for the host, in order, each to go at its tick (FE_DUE_NONE, or a tick by
+	 * now: at once; a later one: across the host's PCIe then) */
 	struct fe_nic_ready *ready; /* [FE_NIC_READY] */
 	uint32_t rhead, rtail;
+	/* model uec, receiving side: the host's PCIe (fe_pcie.h; cfg from the NIC's params,
+	 * fe_derive.h) */
+	struct fe_pcie_cfg pcie_cfg;
+	struct fe_pcie pcie;
 	/* trimmed headers on their way down this port's link, ahead of its queue (model uec:
 	 * fe_nic_trimmed()), each due at its tick; in order */
 	struct fe_express trimq; /* over trims[] */

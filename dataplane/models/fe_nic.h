@@ -97,6 +97,9 @@ struct fe_nic_params {
 	 * oversubscribed), on or off */
 	uint32_t oversub_cc;
 	uint32_t spare; /* kept 0: the struct has no padding (it is compared whole) */
+	/* model uec: the receiving host's PCIe (fe_pcie.h): its rate (bit/s; 0: not
+	 * modelled) and the backlog it holds at most (bytes; 0: uet-htsim's 5 MB) */
+	uint64_t pcie_bps, pcie_backlog;
 };
 
 enum fe_nic_occ { FE_NIC_OCC_AUTO, FE_NIC_OCC_ON, FE_NIC_OCC_OFF };

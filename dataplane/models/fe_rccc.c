@@ -123,7 +123,7 @@ void
 fe_rccc_pacer_init(struct fe_rccc_pacer *p, struct fe_rccc_slot *slots, uint32_t cap,
 		   uint64_t stream)
 {
-	*p = (struct fe_rccc_pacer){.rate = 1, .rate16 = ONE16};
+	*p = (struct fe_rccc_pacer){.rate = 1, .rate16 = ONE16, .pcie16 = ONE16};
 	p->active = (struct fe_rccc_ring){.s = slots, .cap = cap};
 	p->idle = (struct fe_rccc_ring){.s = slots + cap, .cap = cap};
 	fe_rng_seed(&p->rng, 0x0cc, stream);
@@ -289,9 +289,10 @@ static void
 advance(struct fe_rccc_pacer *p, const struct fe_rccc_cfg *c, uint32_t q)
 {
 	uint64_t fp = (uint64_t)q * c->fp_per_quantum;
+	uint32_t rate16 = p->rate16 < p->pcie16 ? p->rate16 : p->pcie16;
 
-	if (p->rate16 < ONE16) { /* the pull rate below the line's: longer apart */
-		unsigned __int128 x = (unsigned __int128)fp * ONE16 / p->rate16;
+	if (rate16 < ONE16) { /* the pull rate below the line's: longer apart */
+		unsigned __int128 x = (unsigned __int128)fp * ONE16 / rate16;
 
 		fp = x > FP_MAX * 1024 ? FP_MAX * 1024 : (uint64_t)x;
 	}
@@ -341,7 +342,10 @@ fe_rccc_grant(struct fe_rccc_pacer *p, const struct fe_rccc_cfg *c, uint64_t now
 	}
 	/* a grant of nothing (none is made: a flow enters the active list short of its
 	 * target) would still take 1024 bytes' time, as the simulator's */
-	advance(p, c, g ? g : 1024 / Q);
+	p->last = p->next;
+	p->last_frac = p->next_frac;
+	p->last_q = g ? g : 1024 / Q;
+	advance(p, c, p->last_q);
 	if (g == 0)
 		return 0;
 	p->grants++;
@@ -350,6 +354,21 @@ fe_rccc_grant(struct fe_rccc_pacer *p, const struct fe_rccc_cfg *c, uint64_t now
 	*rr = r;
 	*bytes = g * Q;
 	return 1;
+}
+
+void
+fe_rccc_pcie(struct fe_rccc_pacer *p, const struct fe_rccc_cfg *c, uint32_t rate16)
+{
+	if (rate16 == 0)
+		rate16 = 1;
+	if (rate16 == p->pcie16)
+		return;
+	p->pcie16 = rate16;
+	if (p->last_q == 0) /* no grant yet: nothing pending */
+		return;
+	p->next = p->last;
+	p->next_frac = p->last_frac;
+	advance(p, c, p->last_q);
 }
 
 uint64_t

@@ -45,6 +45,10 @@
  *   rate within [min, 1], min = 0.9 / the oversubscription, at least 0.01
  * and the pacer spaces its grants by their bytes' time at 0.99 x line x rate.
  *
+ * The host's PCIe (fe_pcie.h) gives a second pull rate, from its backlog: the pacer takes
+ * the lesser of the two (UecPullPacer::updatePullRate), set before it grants
+ * (fe_rccc_pcie()).
+ *
  *   fe_rccc_compile(bps, rtt_ns, mtu, hz, min, &cfg);  // at start and at every change
  *   fe_rccc_pacer_init(&pacer, slots, cap, stream);     // slots: [2 * cap], the caller's
  *   sender:   fe_rccc_may_send(), fe_rccc_spend(), fe_rccc_target() into the frame,
@@ -117,6 +121,12 @@ struct fe_rccc_pacer {
 	uint64_t occ_next;
 	struct fe_rng rng;	/* the updates' times */
 	uint64_t updates, cuts; /* updates of the rate, and those that cut it */
+	/* the pull rate the host's PCIe allows (fe_pcie.h), x 2^16: the grants are spaced
+	 * by the lesser of it and rate16, as the simulator's pacer takes the lesser */
+	uint32_t pcie16;
+	uint64_t last;	    /* tick of the last grant (its slot) */
+	uint32_t last_frac; /* and 2^-16 ticks */
+	uint32_t last_q;    /* quanta whose time it waited after it (0: none yet) */
 };
 
 /*
@@ -201,6 +211,14 @@ fe_rccc_occ_trimmed(struct fe_rccc_pacer *p, int last)
  * nothing received; none while nothing comes at the full rate, where it would only stay).
  * Off (cfg occ_ticks 0): the full rate. */
 void fe_rccc_occ_update(struct fe_rccc_pacer *p, const struct fe_rccc_cfg *c, uint64_t now);
+
+/*
+ * The pull rate the host's PCIe allows now, x 2^16 (fe_pcie_rate16()). A change re-times
+ * the grant pending: the next comes the last one's bytes' time after it at the new rate.
+ * (The simulator keeps the time it scheduled at the last grant's rate: a grant made at
+ * 0.001 would then hold the pacer a thousand grants' time after the backlog had drained.)
+ */
+void fe_rccc_pcie(struct fe_rccc_pacer *p, const struct fe_rccc_cfg *c, uint32_t rate16);
 
 /* A frame of flow id (its receiving side r) carried pull target at now. */
 void fe_rccc_request(struct fe_rccc_pacer *p, struct fe_rccc_rcv *r, uint32_t id, uint32_t target,

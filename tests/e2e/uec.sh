@@ -9,6 +9,8 @@
 #  - NIC model uec with RCCC (cc=rccc): host 3's NIC grants the senders credit, paced at
 #    its link's rate; each sends only against it (after its speculative start): no host
 #    data lost, no NIC timeout, every grant heard, the senders waited for credit.
+#  - NIC model uec with RCCC and host 3's PCIe at a fifth of its link: what reaches host 3
+#    crosses it at that rate, its backlog cuts the pull rate; nothing lost, no timeout.
 #  - NIC model uec with both (cc=nscc+rccc): the same, every trim NAK saying last hop.
 #  - NIC model tcp, the control: the same incast drops (tail) and the hosts retransmit.
 #  - the uec-lossless profile (CBFC on the credit model, LLR, the uec NIC) at scale 400:
@@ -105,6 +107,25 @@ fe_check "rccc: NIC timeouts" "$(j rccc "sum(p['nic_timeouts'] for p in d['ports
 accounted rccc
 RCCC_RETRANS=$RETRANS
 
+# host 3's PCIe (fe_pcie.h) at 200 Mbit/s, a fifth of its link, holding 64 KiB: what
+# reaches host 3 crosses it at that rate, and its backlog cuts RCCC's pull rate
+echo "NIC model uec, cc=rccc, host 3's PCIe at 200 Mbit/s: the same incast"
+run pcie --nic model=uec,cc=rccc,pcie=200Mbit,pcie-backlog=64KiB
+pg=$(python3 -c "print(int($(cat "$FE_TMP/pcie.g1") + $(cat "$FE_TMP/pcie.g2")))")
+echo "  host 3's PCIe held $(j pcie "$(port 2)['nic_pcie_peak']") bytes at most, trimmed" \
+	"$(j pcie "$(port 2)['nic_pcie_trims']") frames, cut the pull rate to" \
+	"$(j pcie "$(port 2)['nic_pcie_min_permille']") per mille; goodput $pg Mbit/s in all"
+fe_check "pcie: goodput of both flows (Mbit/s), under the PCIe's 200" "$pg" 20 200
+fe_check "pcie: the most its PCIe held (bytes), within 64 KiB" \
+	"$(j pcie "$(port 2)['nic_pcie_peak']")" 1 65536
+fe_check "pcie: the pull rate its PCIe allowed at least (per mille)" \
+	"$(j pcie "$(port 2)['nic_pcie_min_permille']")" 1 999
+fe_check "pcie: buffer drops in the fabric" \
+	"$(j pcie "sum(l['drop_tail_pkts'] + l['drop_pool_pkts'] + l['drop_wire_pkts'] for l in d['links'])")" 0 0
+fe_check "pcie: NIC timeouts" "$(j pcie "sum(p['nic_timeouts'] for p in d['ports'])")" 0 0
+accounted pcie
+PCIE_RETRANS=$RETRANS
+
 echo "NIC model uec, cc=nscc+rccc (both at once), the same incast"
 run both --nic model=uec,cc=nscc+rccc
 bsent=$(j both "$(port 2)['nic_credit_sent']")
@@ -134,6 +155,7 @@ fe_check "hosts' real TCP retransmissions" "$RETRANS" 1 1e12
 # timeout anywhere in it)
 fe_check "uec: hosts' real TCP retransmissions, 2 % of the control's at most" "$UEC_RETRANS" 0 $(((RETRANS + 49) / 50))
 fe_check "rccc: hosts' real TCP retransmissions, 2 % of the control's at most" "$RCCC_RETRANS" 0 $(((RETRANS + 49) / 50))
+fe_check "pcie: hosts' real TCP retransmissions, 2 % of the control's at most" "$PCIE_RETRANS" 0 $(((RETRANS + 49) / 50))
 TCP_RETRANS=$RETRANS
 
 # the uec-lossless profile at scale 400 (1 Gbit/s, 160 us links): credits (CBFC) on every

@@ -1295,3 +1295,109 @@ Test(nic, uec_probe_through_a_queue_resends_nothing)
 	cr_assert_eq(s0->nic_timeouts, 0);
 	done(dp, avail);
 }
+
+/*
+ * The receiving host's PCIe (model uec, fe_pcie.h): host 0 sends host 1 60 frames of
+ * 1,000 bytes at once over 1 Gbit/s links; host 1's PCIe moves 100 Mbit/s (80 us a frame)
+ * and holds 16 KiB. What it returns: the tick the last frame reached host 1, the frames
+ * in order (ids), and the stats.
+ */
+static uint64_t
+pcie_run(uint32_t cc, uint64_t pcie_bps, unsigned *got, uint16_t *ids, struct fe_port_stats *s0,
+	 struct fe_port_stats *s1)
+{
+	struct fe_nic_params p = nic(FE_NIC_UEC, FE_NIC_SELECTIVE);
+	struct fe_linkdef up[NP] = {0}, down[NP] = {0};
+	struct fe_dp_conf conf = {.mac_age_ns = 300000000000ULL, .lanes = 1, .seed = 1};
+	unsigned avail = rte_mempool_avail_count(pool);
+	uint64_t t = 50000, last = 0, start;
+	char err[256];
+	struct fe_dp *dp;
+	uint8_t f[1000];
+
+	p.cc = cc;
+	p.cc_set = 1;
+	p.pcie_bps = pcie_bps;
+	p.pcie_backlog = 16384;
+	conf.nic = p;
+	for (int i = 0; i < NP; i++) {
+		up[i].link.delay_ns = down[i].link.delay_ns = 1000;
+		up[i].link.rate_bps = down[i].link.rate_bps = 1000000000;
+	}
+	dp = fe_dp_create(NP, ports, up, down, pool, HZ, &conf, err, sizeof(err));
+	cr_assert_not_null(dp, "%s", err);
+	learn_by(dp, t);
+	start = t;
+	for (int i = 1; i <= 60; i++) {
+		tcp_frame(f, sizeof(f), MAC[0], MAC[1], 0, (uint16_t)i);
+		inject_raw(0, f, sizeof(f));
+	}
+	*got = 0;
+	for (int k = 0; k < 5000 && *got < 60; k++) {
+		unsigned n;
+
+		poll2(dp, t += 2000);
+		n = collect(1, ids + *got, NULL);
+		if (n)
+			last = t;
+		*got += n;
+		collect(0, NULL, NULL);
+	}
+	*s0 = dp->ports[0].st;
+	*s1 = dp->ports[1].st;
+	cr_assert_eq(dp->ports[1].down.l.st.drop_pkts[FE_LINK_DROP_TAIL], 0);
+	done(dp, avail);
+	return last - start;
+}
+
+/*
+ * Without a PCIe model the 60 frames reach host 1 at the links' rate (8 us each); at
+ * 100 Mbit/s they cross at 80 us each, in order. Its 16 KiB fill: with no congestion
+ * control the NIC trims what does not fit (nic_pcie_trims, among nic_trims_recv), and
+ * their NAKs bring them again at once, no timeout. Under RCCC the backlog cuts the pull
+ * rate (the simulator's quadratic): the grants slow to what the PCIe moves, and fewer
+ * frames are trimmed.
+ */
+Test(nic, uec_pcie_slower_than_the_link)
+{
+	struct fe_port_stats s0, s1, r0, r1, n0, n1;
+	uint64_t plain, off, rccc;
+	uint16_t ids[64];
+	unsigned got;
+
+	plain = pcie_run(FE_CC_OFF, 0, &got, ids, &n0, &n1);
+	cr_assert_eq(got, 60);
+	cr_assert_eq(n1.nic_pcie_trims, 0);
+	cr_assert_eq(n1.nic_pcie_peak, 0, "no PCIe: nothing held");
+	off = pcie_run(FE_CC_OFF, 100000000, &got, ids, &s0, &s1);
+	cr_assert_eq(got, 60, "%u of 60", got);
+	for (unsigned i = 0; i < got; i++)
+		cr_assert_eq(ids[i], i + 1, "in order: frame %u is %u", i, ids[i]);
+	cr_assert_gt(s1.nic_pcie_trims, 0, "its backlog filled");
+	cr_assert_geq(s1.nic_trims_recv, s1.nic_pcie_trims);
+	cr_assert_gt(s1.nic_trim_naks_sent, 0);
+	cr_assert_leq(s1.nic_pcie_peak, 16384);
+	cr_assert_geq(s1.nic_pcie_peak, 16384 - 1000, "full: %llu",
+		      (unsigned long long)s1.nic_pcie_peak);
+	cr_assert_eq(s0.nic_timeouts, 0);
+	cr_assert_eq(s1.nic_pcie_min_permille, 0, "no RCCC: no pull rate");
+	rccc = pcie_run(FE_CC_RCCC, 100000000, &got, ids, &r0, &r1);
+	cr_assert_eq(got, 60, "rccc: %u of 60", got);
+	for (unsigned i = 0; i < got; i++)
+		cr_assert_eq(ids[i], i + 1, "in order: frame %u is %u", i, ids[i]);
+	cr_assert_eq(r0.nic_timeouts, 0);
+	cr_assert_gt(r1.nic_pcie_min_permille, 0);
+	cr_assert_lt(r1.nic_pcie_min_permille, 1000, "the PCIe cut the pull rate");
+	cr_assert_lt(r1.nic_pcie_trims, s1.nic_pcie_trims, "trims: rccc %llu, off %llu",
+		     (unsigned long long)r1.nic_pcie_trims, (unsigned long long)s1.nic_pcie_trims);
+	cr_log_info("60 frames: %llu us at the links' rate; with a 100 Mbit/s PCIe %llu us "
+		    "(%llu trimmed) with no cc, %llu us (%llu trimmed, the pull rate down to "
+		    "%llu per mille) with rccc",
+		    (unsigned long long)plain / 1000, (unsigned long long)off / 1000,
+		    (unsigned long long)s1.nic_pcie_trims, (unsigned long long)rccc / 1000,
+		    (unsigned long long)r1.nic_pcie_trims,
+		    (unsigned long long)r1.nic_pcie_min_permille);
+	cr_assert_lt(plain, 1000000, "at the links' rate: %llu ns", (unsigned long long)plain);
+	cr_assert_geq(off, 59 * 80000, "at the PCIe's: %llu ns", (unsigned long long)off);
+	cr_assert_geq(rccc, 59 * 80000, "at the PCIe's: %llu ns", (unsigned long long)rccc);
+}

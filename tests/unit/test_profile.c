@@ -219,6 +219,34 @@ Test(profile, nic_oversub_cc)
 	cr_assert_str_eq(err, "--nic: oversub-cc 'yes' (allowed: auto, on, off)");
 }
 
+/* nic.pcie, nic.pcie-backlog: the receiving host's PCIe (model uec, fe_pcie.h), its rate
+ * dilated with the links'; --nic sets them too; another model is refused, naming it. */
+Test(profile, nic_pcie)
+{
+	struct fe_linkdef up[2], down[2];
+	struct fe_fabric fab;
+	struct fe_nic_params n = FE_NIC_DEFAULT;
+	char err[512];
+
+	cr_assert_eq(n.pcie_bps, 0, "not modelled by default");
+	cr_assert_eq(parse("name: t\nnic: {model: uec, pcie: 64Gbit, pcie-backlog: 2MB}\n", err,
+			   sizeof(err)),
+		     0, "%s", err);
+	cr_assert_eq(fe_profile_expand(&prof, 4, 2, up, down, &fab, err, sizeof(err)), 0, "%s",
+		     err);
+	cr_assert_eq(fab.nic.pcie_bps, 16000000000ULL, "dilated: %llu",
+		     (unsigned long long)fab.nic.pcie_bps);
+	cr_assert_eq(fab.nic.pcie_backlog, 2000000, "bytes are bytes");
+	cr_assert_eq(fe_nic_spec("model=uec,pcie=100Mbit,pcie-backlog=16KiB", &n, err, sizeof(err)),
+		     0, "%s", err);
+	cr_assert_eq(n.pcie_bps, 100000000);
+	cr_assert_eq(n.pcie_backlog, 16384);
+	n = (struct fe_nic_params)FE_NIC_DEFAULT;
+	cr_assert_eq(fe_nic_spec("model=roce,pcie=100Mbit", &n, err, sizeof(err)), 0, "%s", err);
+	cr_assert_lt(fe_nic_check(&n, "--nic: ", err, sizeof(err)), 0, "checked once combined");
+	cr_assert_str_eq(err, "--nic: pcie needs model uec (model 'roce')");
+}
+
 /* nic.cc: nscc+rccc, both of Ultra Ethernet's at once (model uec); --nic cc=nscc+rccc on
  * top of a profile, refused for another model as rccc is, naming the value. */
 Test(profile, nic_cc_nscc_rccc)
@@ -299,8 +327,11 @@ static struct bad bad_profiles[] = {
 	{"name: x\nnic:\n  qp: 3\n",
 	 "t.yaml:3: unknown key 'qp' in nic (known: model, recovery, cc, g, stages, cnp-interval, "
 	 "alpha-period, rate-period, rate-bytes, ai-rate, hai-rate, min-rate, timeout, window, "
-	 "reorder, rtt, ccti-increase, ccti-limit, ccti-min, ccti-timer, cct-step, trim, "
-	 "trim-dscp, reps-freeze, oversub-cc)"},
+	 "reorder, ccti-increase, ccti-limit, ccti-min, ccti-timer, cct-step, rtt, trim, "
+	 "trim-dscp, reps-freeze, oversub-cc, pcie, pcie-backlog)"},
+	{"name: x\nnic:\n  pcie: 64Gbit\n", "t.yaml:3: nic.pcie needs model uec (model 'tcp')"},
+	{"name: x\nnic:\n  model: uec\n  pcie-backlog: 1KB\n",
+	 "t.yaml:4: nic.pcie-backlog '1KB' (allowed: 0 (5MB, uet-htsim's) or 16KiB to 1GiB)"},
 	{"name: x\nnic:\n  model: uec\n  cc: rccc\n  oversub-cc: maybe\n",
 	 "t.yaml:5: nic.oversub-cc 'maybe' (allowed: auto, on, off)"},
 	{"name: x\nnic:\n  reps-freeze: 11s\n",

@@ -1249,7 +1249,7 @@ static const char *const rccc_after[] = {
  * before.
  */
 static struct fe_dp *
-rccc_incast(int pull, uint64_t *tx)
+rccc_incast(int pull, int pcie, uint64_t *tx)
 {
 	struct fe_linkdef up[NP] = {0}, down[NP] = {0};
 	struct fe_dp_conf conf = nic_conf(FE_NIC_UEC, FE_NIC_SELECTIVE);
@@ -1259,6 +1259,10 @@ rccc_incast(int pull, uint64_t *tx)
 	conf.nic.cc = FE_CC_RCCC;
 	conf.nic.cc_set = 1;
 	conf.nic.oversub_cc = pull ? FE_NIC_OCC_ON : FE_NIC_OCC_AUTO;
+	if (pcie) { /* host 1's PCIe: half its link, 16 KiB */
+		conf.nic.pcie_bps = 50000000;
+		conf.nic.pcie_backlog = 16384;
+	}
 	for (int i = 0; i < NP; i++) {
 		up[i].link.delay_ns = down[i].link.delay_ns = 1000;
 		up[i].link.rate_bps = down[i].link.rate_bps = 100000000;
@@ -1281,7 +1285,7 @@ rccc_incast(int pull, uint64_t *tx)
 Test(report, nic_uec_rccc)
 {
 	uint64_t tx;
-	struct fe_dp *dp = rccc_incast(0, &tx);
+	struct fe_dp *dp = rccc_incast(0, 0, &tx);
 
 	expect(dp, "uec, rccc", rccc_after);
 	cr_assert_eq(dp->ports[1].st.tx_pkts - tx, 80, "all delivered: %llu",
@@ -1311,7 +1315,7 @@ static const char *const pull_after[] = {
 Test(report, nic_uec_rccc_pull_rate)
 {
 	uint64_t tx;
-	struct fe_dp *dp = rccc_incast(1, &tx);
+	struct fe_dp *dp = rccc_incast(1, 0, &tx);
 
 	expect(dp, "uec, rccc, pull rate", pull_after);
 	cr_assert_lt(dp->ports[1].st.nic_pull_min_permille, 1000, "cut: %llu",
@@ -1408,6 +1412,34 @@ static const struct {
 	{"link.drop_wire_bytes", "as drop_wire_pkts"},
 };
 
+/*
+ * Model uec with RCCC, host 1's PCIe at half its link and 16 KiB (fe_pcie.h): the
+ * same incast. The backlog cuts the pull rate; what the speculative start sends finds it
+ * full and is trimmed by the NIC, and asked for again. Every frame is delivered.
+ */
+static const char *const pcie_after[] = {
+	"port.nic_pcie_trims",
+	"port.nic_pcie_peak",
+	"port.nic_pcie_min_permille",
+	NULL,
+};
+
+Test(report, nic_uec_pcie)
+{
+	uint64_t tx;
+	struct fe_dp *dp = rccc_incast(0, 1, &tx);
+	const struct fe_port_stats *s = &dp->ports[1].st;
+
+	expect(dp, "uec, rccc, pcie", pcie_after);
+	cr_assert_eq(s->tx_pkts - tx, 80, "all delivered: %llu",
+		     (unsigned long long)(s->tx_pkts - tx));
+	cr_assert_leq(s->nic_pcie_peak, 16384);
+	cr_assert_lt(s->nic_pcie_min_permille, 1000);
+	cr_assert_geq(s->nic_trims_recv, s->nic_pcie_trims, "among the trimmed");
+	cr_assert_eq(dp->ports[0].st.nic_timeouts + dp->ports[2].st.nic_timeouts, 0);
+	done(dp);
+}
+
 static const char *const *const scenarios[] = {
 	incast_busy,	incast_after,  incast_stopped, impair_want,	llr_want,
 	pfc_busy,	pfc_stopped,   wd_drop,	       wd_forward,	credit_busy,
@@ -1415,7 +1447,7 @@ static const char *const *const scenarios[] = {
 	roce_busy,	roce_after,    roce_stopped,   selective_after, selective_stopped,
 	dup_want,	uec_after,     uec_stopped,    host_want,	graph_want,
 	stray_want,	edge_want,     epause_want,    rccc_after,	probe_after,
-	reps_after,	host_pfc_want, pull_after,
+	reps_after,	host_pfc_want, pull_after,     pcie_after,
 };
 
 /* 1 if some scenario shows OBJ.NAME nonzero, or it is listed with its reason. */
