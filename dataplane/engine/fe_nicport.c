@@ -1036,14 +1036,15 @@ stage(struct fe_port *p, struct rte_mbuf *m, uint64_t due)
 /*
  * To the host, in order, at tick due: straight to the TX staging while nothing waits in
  * the ready ring (frames released from the selective-repeat hold, or still crossing the
- * host's PCIe) and it is due, else behind what waits. 0, or -1 if the ring is full.
+ * host's PCIe), else behind what waits; wait: due is still to come (the PCIe's), the
+ * frame waits for it in the ring. 0, or -1 if the ring is full.
  */
 static inline int
-to_host(struct fe_port *p, struct rte_mbuf *m, uint64_t due, uint64_t now)
+to_host(struct fe_port *p, struct rte_mbuf *m, uint64_t due, int wait)
 {
 	struct fe_nicport *n = p->nic;
 
-	if (n->rhead == n->rtail && p->txq_n < FE_BURST && !later(due, now)) {
+	if (n->rhead == n->rtail && p->txq_n < FE_BURST && !wait) {
 		stage(p, m, due);
 		return 0;
 	}
@@ -1051,7 +1052,7 @@ to_host(struct fe_port *p, struct rte_mbuf *m, uint64_t due, uint64_t now)
 		return -1;
 	n->ready[n->rtail % FE_NIC_READY] = (struct fe_nic_ready){.m = m, .due = due};
 	n->rtail++;
-	if (later(due, now))
+	if (wait)
 		n->next_event = RTE_MIN(n->next_event, due);
 	return 0;
 }
@@ -1275,7 +1276,7 @@ release_flow(struct fe_dp *dp, unsigned q, uint32_t id, uint64_t now)
 	uint32_t from = fl->expect;
 
 	while (fl->nheld && fl->held[fl->expect & mask] != NULL) {
-		if (to_host(p, fl->held[fl->expect & mask], FE_DUE_NONE, now) < 0) {
+		if (to_host(p, fl->held[fl->expect & mask], FE_DUE_NONE, 0) < 0) {
 			if (!fl->release) {
 				fl->release = 1;
 				fl->nak_sent = 1;
@@ -1513,6 +1514,28 @@ trimmed_due(struct fe_dp *dp, unsigned q, uint64_t now)
 	n->next_event = RTE_MIN(n->next_event, fe_express_next(&n->trimq));
 }
 
+/*
+ * A data frame m (flow tag) reached port q, whose host's PCIe is modelled: it crosses
+ * the PCIe, and reaches the host once across: the tick it is (now at the earliest). With
+ * no room left it is trimmed, its NAK asks for it again: 0, m consumed.
+ */
+static __rte_noinline uint64_t
+pcie_cross(struct fe_dp *dp, unsigned q, struct rte_mbuf *m, uint64_t tag, uint64_t now)
+{
+	struct fe_port *p = &dp->ports[q];
+	struct fe_nicport *rn = p->nic;
+	uint64_t at;
+
+	if (rn->rtail - rn->rhead == FE_NIC_READY ||
+	    fe_pcie_take(&rn->pcie, &rn->pcie_cfg, now, rte_pktmbuf_pkt_len(m), &at) < 0) {
+		FE_CNT_ADD(p->st.nic_pcie_trims, 1);
+		trimmed_data(dp, q, m, tag, 1, now);
+		return 0;
+	}
+	FE_CNT_MAX(p->st.nic_pcie_peak, fe_pcie_backlog(&rn->pcie, &rn->pcie_cfg, now));
+	return at ? at : 1;
+}
+
 /* A data frame of flow id reached the receiving port q. */
 static void
 deliver_data(struct fe_dp *dp, unsigned q, struct rte_mbuf *m, uint64_t tag, uint64_t due,
@@ -1527,28 +1550,20 @@ deliver_data(struct fe_dp *dp, unsigned q, struct rte_mbuf *m, uint64_t tag, uin
 	uint8_t *f = rte_pktmbuf_mtod(m, uint8_t *);
 	uint32_t len = rte_pktmbuf_data_len(m), psn;
 	int32_t d;
-	int ce;
+	int ce, wait = 0; /* wait: the PCIe's tick still to come */
 
 	if (fl == NULL) {
 		FE_CNT_ADD(p->st.nic_stray, 1);
 		rte_pktmbuf_free(m);
 		return;
 	}
-	/* the host's PCIe (model uec, fe_pcie.h): every data frame crosses it, and reaches
-	 * the host once across; with no room left it is trimmed, its NAK asks for it again
-	 * (as uet-htsim's UecSink, before it looks at the frame) */
-	if (rn->pcie_cfg.fp_per_byte != 0) {
-		uint64_t at, b;
-
-		if (rn->rtail - rn->rhead == FE_NIC_READY ||
-		    fe_pcie_take(&rn->pcie, &rn->pcie_cfg, now, rte_pktmbuf_pkt_len(m), &at) < 0) {
-			FE_CNT_ADD(p->st.nic_pcie_trims, 1);
-			trimmed_data(dp, q, m, tag, 1, now);
+	/* the host's PCIe (model uec, fe_pcie.h), as uet-htsim's UecSink, before it looks
+	 * at the frame */
+	if (unlikely(rn->pcie_cfg.fp_per_byte != 0)) {
+		due = pcie_cross(dp, q, m, tag, now);
+		if (due == 0) /* trimmed */
 			return;
-		}
-		due = at;
-		b = fe_pcie_backlog(&rn->pcie, &rn->pcie_cfg, now);
-		FE_CNT_MAX(p->st.nic_pcie_peak, b);
+		wait = due > now;
 	}
 	/* the headers the ACK and NAKs are made from, once a batch */
 	if (!fl->ack_due)
@@ -1576,7 +1591,7 @@ deliver_data(struct fe_dp *dp, unsigned q, struct rte_mbuf *m, uint64_t tag, uin
 	d = (int32_t)(psn - fl->expect);
 	credit_request(rn, fl, id, d, *fe_nic_pull(dp, m), now);
 	if (d == 0 && !fl->release) {
-		if (to_host(p, m, due, now) < 0) {
+		if (to_host(p, m, due, wait) < 0) {
 			if (fl->held == NULL) { /* go-back-N: as if lost; the NAK resends it */
 				FE_CNT_ADD(p->st.nic_oos_discards, 1);
 				rte_pktmbuf_free(m);
@@ -1711,7 +1726,7 @@ fe_nic_deliver(struct fe_dp *dp, unsigned q, struct rte_mbuf **in, const uint64_
 			deliver_data(dp, q, m, tag, due[i], now);
 		else if (FE_TAG_KIND(tag) == FE_TAG_TRIM) /* trimmed in the fabric */
 			trimmed_data(dp, q, m, tag, 0, now);
-		else if (to_host(p, m, due[i], now) < 0) {
+		else if (to_host(p, m, due[i], 0) < 0) {
 			FE_CNT_ADD(p->st.nic_edge_drops, 1); /* not a flow's: nobody resends it */
 			rte_pktmbuf_free(m);
 		}
