@@ -446,24 +446,30 @@ usage_hint(unsigned sub)
 	return CG_USAGE;
 }
 
-/* A run's campaign.json, or NULL (said why). */
+/* A run's campaign.json, or NULL (said why); rows: it must hold the summary's rows (a
+ * finished run), else only the campaign as it ran (inputs.text). */
 static json_t *
-results(const char *cmd, const char *dir)
+results(const char *cmd, const char *dir, int rows)
 {
 	char path[PATH_MAX];
 	json_error_t je;
 	json_t *doc;
 
 	snprintf(path, sizeof(path), "%s/campaign.json", dir);
-	if ((doc = json_load_file(path, 0, &je)) == NULL)
+	if ((doc = json_load_file(path, 0, &je)) == NULL) {
 		fprintf(stderr, "fabemuctl campaign %s: %s: %s\n", cmd, path, je.text);
-	else if (!json_is_array(json_object_get(json_object_get(doc, "summary"), "rows"))) {
+		return NULL;
+	}
+	if (rows && !json_is_array(json_object_get(json_object_get(doc, "summary"), "rows")))
 		fprintf(stderr, "fabemuctl campaign %s: %s: no summary.rows (not a finished run)\n",
 			cmd, path);
-		json_decref(doc);
-		doc = NULL;
-	}
-	return doc;
+	else if (!rows && !json_is_string(json_object_get(json_object_get(doc, "inputs"), "text")))
+		fprintf(stderr, "fabemuctl campaign %s: %s: no inputs.text (the campaign)\n", cmd,
+			path);
+	else
+		return doc;
+	json_decref(doc);
+	return NULL;
 }
 
 /*
@@ -474,7 +480,7 @@ results(const char *cmd, const char *dir)
 static int
 agree(const char *a, const char *b)
 {
-	json_t *da = results("agree", a), *db = da ? results("agree", b) : NULL;
+	json_t *da = results("agree", a, 1), *db = da ? results("agree", b, 1) : NULL;
 	const char *na, *nb;
 	struct cg_agreement g;
 	int rc = CG_BAD_FILE;
@@ -505,29 +511,18 @@ out:
 static int
 summary(const char *dir)
 {
-	char path[PATH_MAX], tmp[] = "/tmp/fabemu-summaryXXXXXX", file[sizeof(tmp) + 16];
+	char tmp[] = "/tmp/fabemu-summaryXXXXXX", file[sizeof(tmp) + 16];
 	char err[2048];
 	struct cg_campaign *c = calloc(1, sizeof(*c));
 	struct cg_row *rows = calloc(CG_MAX_REGIMES * CG_MAX_SIZES, sizeof(*rows));
-	json_error_t je;
 	json_t *doc = NULL;
 	const char *text;
 	int rc = CG_BAD_FILE;
 	FILE *f;
 
-	if (c == NULL || rows == NULL)
+	if (c == NULL || rows == NULL || (doc = results("summary", dir, 0)) == NULL)
 		goto out;
-	snprintf(path, sizeof(path), "%s/campaign.json", dir);
-	if ((doc = json_load_file(path, 0, &je)) == NULL) {
-		fprintf(stderr, "fabemuctl campaign summary: %s: %s\n", path, je.text);
-		goto out;
-	}
 	text = json_string_value(json_object_get(json_object_get(doc, "inputs"), "text"));
-	if (text == NULL) {
-		fprintf(stderr, "fabemuctl campaign summary: %s: no inputs.text (the campaign)\n",
-			path);
-		goto out;
-	}
 	if (mkdtemp(tmp) == NULL) {
 		fprintf(stderr, "fabemuctl campaign summary: %s: %s\n", tmp, strerror(errno));
 		goto out;
@@ -536,7 +531,9 @@ summary(const char *dir)
 	if ((f = fopen(file, "w")) == NULL || fputs(text, f) < 0 || fclose(f) != 0) {
 		fprintf(stderr, "fabemuctl campaign summary: %s: %s\n", file, strerror(errno));
 	} else if (cg_load(file, c, err, sizeof(err)) < 0) {
-		fprintf(stderr, "fabemuctl campaign summary: the campaign of %s: %s\n", path, err);
+		fprintf(stderr,
+			"fabemuctl campaign summary: the campaign of %s/campaign.json: %s\n", dir,
+			err);
 	} else {
 		size_t n = cg_summarize(c, json_object_get(doc, "runs"), rows);
 
