@@ -913,6 +913,8 @@ cmd_reset(struct fe_ctl *c, json_t *req)
 				 "(is its lcore running?)");
 	for (unsigned i = 0; i < c->dp->nports; i++)
 		fe_report_eth_reset(c->dp->ports[i].port_id);
+	for (unsigned t = 0; c->dp->graph && t < c->dp->graph->ntrunks; t++)
+		fe_report_eth_reset(c->dp->graph->trunk[t].port);
 	fe_kernel_reset(fe_report_kernel());
 	return reply_ok("counters reset\n", NULL);
 }

@@ -1288,7 +1288,7 @@ graph_json(const struct fe_dp *dp)
 
 		for (unsigned t = 0; t < g->ntrunks; t++) {
 			const struct fe_trunk *x = &g->trunk[t];
-			struct rte_eth_stats es = {0};
+			struct fe_eth_counters es;
 			json_t *o = json_pack(
 				"{s:s, s:i, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
 				"link", g->hl[x->send].lname, "port", x->port, "latency_ns",
@@ -1305,12 +1305,17 @@ graph_json(const struct fe_dp *dp)
 			json_object_set_new(o, "echoes", u64(FE_CNT_GET(x->echoes)));
 			json_object_set_new(o, "rx_stopped", u64(FE_CNT_GET(x->rx_stopped)));
 
-			/* the port's own losses: what its ring or the pool could not take */
-			rte_eth_stats_get(x->port, &es);
+			/* the port's own losses: what its ring or the pool could not take, since
+			 * the last reset, as a host port's */
+			fe_report_eth(x->port, &es);
 			json_object_set_new(o, "imissed", u64(es.imissed));
 			json_object_set_new(o, "ierrors", u64(es.ierrors));
 			json_object_set_new(o, "rx_nombuf", u64(es.rx_nombuf));
 			json_object_set_new(o, "oerrors", u64(es.oerrors));
+			json_object_set_new(o, "xdrops_rx", u64(es.xdrops_rx));
+			json_object_set_new(o, "xdrops_tx", u64(es.xdrops_tx));
+			json_object_set_new(o, "nic_lost_rx", u64(fe_report_nic_lost_rx(&es)));
+			json_object_set_new(o, "nic_lost_tx", u64(fe_report_nic_lost_tx(&es)));
 			json_array_append_new(tr, o);
 		}
 		json_object_set_new(doc, "trunks", tr);

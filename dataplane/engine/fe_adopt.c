@@ -141,6 +141,13 @@ fe_adopt_reset(struct fe_dp *dp, unsigned role)
 		FE_CNT_SET(dp->graph->flowlets, 0);
 		FE_CNT_SET(dp->graph->stalls, 0);
 	}
+	/* split across boxes: what crossed the trunks (their frames in flight stay) */
+	for (unsigned t = 0; dp->graph && t < dp->graph->ntrunks; t++) {
+		struct fe_trunk *x = &dp->graph->trunk[t];
+
+		for (fe_counter_t *c = &x->tx_frames; c <= &x->echoes; c++)
+			FE_CNT_SET(*c, 0);
+	}
 	for (unsigned i = 0; i < dp->nports; i++) {
 		struct fe_port *p = &dp->ports[i];
 

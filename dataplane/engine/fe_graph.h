@@ -125,6 +125,7 @@ struct fe_trunk {
 		struct rte_mbuf *m;
 		uint64_t at;
 	} due[FE_TRUNK_DUE];
+	/* counters, tx_frames to echoes in order (fe_adopt_reset() clears them as a range) */
 	fe_counter_t tx_frames, rx_frames; /* frames of the fabric carried */
 	fe_counter_t tx_pfc, rx_pfc;	   /* 802.1Qbb frames */
 	fe_counter_t tx_credit, rx_credit; /* credit frames */
@@ -273,7 +274,6 @@ struct fe_graph {
 	uint32_t (*seq_tx)[FE_GRAPH_BUCKET];			 /* [nports] x bucket */
 	uint32_t (*seq_rx)[FE_GRAPH_PORTS + 1][FE_GRAPH_BUCKET]; /* [nports] x in x bucket */
 	fe_counter_t ooo[RTE_MAX_ETHPORTS];			 /* per destination port */
-	fe_counter_t filtered;
 	/* lossless */
 	unsigned nin;		     /* inputs: nports + nhl */
 	struct fe_iq *iq;	     /* credit: [nin x FE_LANES_MAX] input queues */

@@ -210,7 +210,7 @@ fe_check "roce-pfc-split: 802.1Qbb frames over the trunks, sent and heard" \
 fe_check "ib-ndr-split: credit frames over the trunks, sent and heard" \
 	"$(runs ib-ndr-split 'sum(t["rx_credit"] for t in r["counters"]["graph"]["trunks"])')" 100 100000000
 fe_check "ib-ndr-split: frames lost at the trunks' ports" \
-	"$(runs ib-ndr-split 'sum(t["tx_full"] + t["rx_bad"] + t["imissed"] + t["rx_nombuf"] for t in r["counters"]["graph"]["trunks"])')" 0 0
+	"$(runs ib-ndr-split 'sum(t["tx_full"] + t["rx_bad"] + t["nic_lost_rx"] + t["nic_lost_tx"] for t in r["counters"]["graph"]["trunks"])')" 0 0
 # each box's lateness: the spine's box counts it on its links to the leaves (the report's
 # fabric_links[].late_hist_ns, merged as the box that sends each counted it)
 fe_check "eth-lossy-split: frames whose lateness the spine's box counted" \

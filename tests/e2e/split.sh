@@ -190,6 +190,9 @@ grep -q "subtracted from its delay" "$T/b.log" || { cat "$T/b.log"; fe_fail "box
 measure two
 fe_ctl -j counters >"$T/a.json"
 "$FE_BIN/fabemuctl" -s /run/fabemu/fe-split-b.sock -j counters >"$T/b.json"
+# a counter reset restarts the trunks' counters with the rest (the traffic is over)
+"$FE_BIN/fabemuctl" -s /run/fabemu/fe-split-b.sock reset >/dev/null
+"$FE_BIN/fabemuctl" -s /run/fabemu/fe-split-b.sock -j counters >"$T/b-reset.json"
 fe_dp_stop
 stop_b
 
@@ -208,6 +211,8 @@ goodput "two boxes against one" one.tcp two.tcp "$T/one.json" "$T/a.json" "$T/b.
 # what crossed: box b's spine received frames and returned credits over both trunks
 fe_check "box b: frames received over each trunk (the veth's, VXLAN's: the fewer)" \
 	"$(fe_json "$T/b.json" 'min(t["rx_frames"] for t in d["graph"]["trunks"])')" 1000 100000000
+fe_check "box b, reset after the traffic: frames received over its trunks since" \
+	"$(fe_json "$T/b-reset.json" 'sum(t["rx_frames"] + t["tx_credit"] + t["nic_lost_rx"] for t in d["graph"]["trunks"])')" 0 20
 fe_check "box b: credit frames sent" \
 	"$(fe_json "$T/b.json" 'sum(t["tx_credit"] for t in d["graph"]["trunks"])')" 100 100000000
 fe_check "box a: credit frames heard, as box b sent them" \

@@ -13,6 +13,7 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
+#include "fe_adopt.h"
 #include "fe_dp.h"
 #include "fe_graph.h"
 #include "fe_graphconf.h"
@@ -316,6 +317,13 @@ Test(split, a_frame_crosses_the_boxes_on_time_and_addresses_are_learned)
 	}
 	cr_assert_eq(trunk_of(b, "leaf2-spine1")->tx_frames, 2 + 1, "leaf1's hellos and the frame");
 	cr_assert_eq(trunk_of(b, "leaf1-spine1")->rx_bad + trunk_of(a, "leaf2-spine1")->rx_bad, 0);
+	/* a counter reset (fabemuctl reset) restarts the trunks' counters with the rest */
+	fe_adopt_reset(a, FE_ROLE_ALL);
+	fe_adopt_reset(b, FE_ROLE_ALL);
+	cr_assert_eq(trunk_of(a, "leaf1-spine1")->tx_frames, 0, "reset: %lu",
+		     trunk_of(a, "leaf1-spine1")->tx_frames);
+	cr_assert_eq(trunk_of(b, "leaf1-spine1")->rx_frames, 0);
+	cr_assert_eq(trunk_of(b, "leaf2-spine1")->tx_frames, 0);
 	done(a, b, avail);
 }
 
