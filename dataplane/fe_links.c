@@ -81,7 +81,7 @@ fe_links_build(struct fe_opts *o, struct fe_topo *topo, struct fe_graph_build *g
 	for (unsigned i = 0; i < o->nnic; i++)
 		if (fe_nic_spec(o->nic[i], &o->dp.nic, err, len) < 0)
 			return -EINVAL;
-	if (fe_nic_check(&o->dp.nic, "--nic: ", err, len) < 0)
+	if (fe_nic_check(&o->dp.nic, "--nic: ", err, len, NULL) < 0)
 		return -EINVAL;
 	for (unsigned i = 0; i < o->nspecs; i++) {
 		const struct fe_opts_spec *s = &o->specs[i];

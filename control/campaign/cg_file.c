@@ -1071,7 +1071,7 @@ compile_dataplane_regime(struct fe_yaml *y, const struct y_regime *r, const char
 		snprintf(g->nic, sizeof(g->nic), "%s", r->nic);
 		snprintf(key, sizeof(key), "%s.nic", path);
 		if (fe_nic_spec(r->nic, &g->fabric.nic, err, sizeof(err)) < 0 ||
-		    fe_nic_check(&g->fabric.nic, "", err, sizeof(err)) < 0) {
+		    fe_nic_check(&g->fabric.nic, "", err, sizeof(err), NULL) < 0) {
 			rc = fe_yaml_fail(y, key, "%s '%s': %s", key, r->nic, err);
 			goto out;
 		}

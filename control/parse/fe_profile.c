@@ -431,6 +431,7 @@ nic_section(struct fe_yaml *c, const struct y_nic *y, struct fe_nic_params *n)
 		{"pcie-backlog", y ? y->pcie_backlog : NULL},
 	};
 	char e[400], path[64];
+	const char *key = "cc";
 
 	for (size_t i = 0; y && i < sizeof(kv) / sizeof(kv[0]); i++) {
 		if (kv[i].v == NULL)
@@ -439,11 +440,9 @@ nic_section(struct fe_yaml *c, const struct y_nic *y, struct fe_nic_params *n)
 		if (fe_nic_key(kv[i].key, kv[i].v, n, "nic.", e, sizeof(e)) < 0)
 			return fe_yaml_fail(c, path, "%s", e);
 	}
-	if (fe_nic_check(n, "nic.", e, sizeof(e)) < 0) { /* at the key it names first */
-		char key[32] = "nic.cc";
-
-		sscanf(e, "%31[^ ]", key);
-		return fe_yaml_fail(c, key, "%s", e);
+	if (fe_nic_check(n, "nic.", e, sizeof(e), &key) < 0) { /* at the key it names */
+		snprintf(path, sizeof(path), "nic.%s", key);
+		return fe_yaml_fail(c, path, "%s", e);
 	}
 	return 0;
 }
@@ -898,7 +897,7 @@ fe_profile_print_fabric(FILE *f, const struct fe_fabric *fab)
 		if (n->model == FE_NIC_UEC && n->pcie_bps)
 			fprintf(f, " pcie %s backlog %" PRIu64 "B",
 				fe_fmt_rate(n->pcie_bps, c, sizeof(c)),
-				n->pcie_backlog ? n->pcie_backlog : (uint64_t)FE_PCIE_LIMIT);
+				fe_pcie_limit(n->pcie_backlog));
 		fputc('\n', f);
 	}
 }

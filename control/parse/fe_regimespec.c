@@ -7,6 +7,7 @@
 
 #include "fe_regimespec.h"
 #include "fe_rules.h"
+#include "fe_units.h"
 
 struct key {
 	const struct fe_rule *rule; /* its name is the key */
@@ -194,22 +195,40 @@ fe_nic_key(const char *key, const char *v, struct fe_nic_params *p, const char *
 }
 
 int
-fe_nic_check(const struct fe_nic_params *p, const char *prefix, char *err, size_t len)
+fe_nic_check(const struct fe_nic_params *p, const char *prefix, char *err, size_t len,
+	     const char **key)
 {
+	char r[32];
+
 	/* RCCC is Ultra Ethernet's: its grants ride on the uec NIC's ACKs (fe_rccc.h) */
 	if (p->cc_set && fe_nic_cc_rccc(p->cc) && p->model != FE_NIC_UEC) {
 		snprintf(err, len,
 			 "%scc '%s' needs model uec (model '%s' allowed: off, dcqcn, ib, nscc)",
 			 prefix, fe_nic_cc_name(p->cc), fe_nic_model_name(p->model));
-		return -EINVAL;
+		goto bad_cc;
 	}
 	/* the PCIe's full backlog trims a frame: a uec NIC's NAK asks for it (fe_pcie.h) */
-	if ((p->pcie_bps || p->pcie_backlog) && p->model != FE_NIC_UEC) {
-		snprintf(err, len, "%spcie needs model uec (model '%s')", prefix,
-			 fe_nic_model_name(p->model));
+	if (p->pcie_bps && p->model != FE_NIC_UEC) {
+		snprintf(err, len, "%spcie '%s' needs model uec (model '%s')", prefix,
+			 fe_fmt_rate(p->pcie_bps, r, sizeof(r)), fe_nic_model_name(p->model));
+		goto bad_pcie;
+	}
+	if (p->pcie_backlog && !p->pcie_bps) {
+		snprintf(err, len, "%spcie-backlog '%" PRIu64 "B' needs pcie (the PCIe's rate)",
+			 prefix, p->pcie_backlog);
+		if (key)
+			*key = "pcie-backlog";
 		return -EINVAL;
 	}
 	return 0;
+bad_cc:
+	if (key)
+		*key = "cc";
+	return -EINVAL;
+bad_pcie:
+	if (key)
+		*key = "pcie";
+	return -EINVAL;
 }
 
 void

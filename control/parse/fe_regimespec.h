@@ -37,9 +37,10 @@ int fe_nic_key(const char *key, const char *v, struct fe_nic_params *p, const ch
 	       char *err, size_t len);
 int fe_nic_spec(const char *spec, struct fe_nic_params *p, char *err, size_t errlen);
 /* The rules across a NIC's keys, on its final values (a profile's, then --nic's on top):
- * cc rccc (and nscc+rccc) with model uec only. 0, or -EINVAL with a message naming the
- * value. */
-int fe_nic_check(const struct fe_nic_params *p, const char *prefix, char *err, size_t len);
+ * cc rccc (and nscc+rccc) and pcie with model uec only, pcie-backlog with pcie. 0, or
+ * -EINVAL with a message naming the value, and *key (if not NULL) the key it names. */
+int fe_nic_check(const struct fe_nic_params *p, const char *prefix, char *err, size_t len,
+		 const char **key);
 /* A profile's scale: its times multiplied, its rates divided (docs/profiles.md); the
  * NIC's timeout is set by software, like TCP's, and is kept as it is. */
 void fe_nic_scale(struct fe_nic_params *p, uint32_t scale);

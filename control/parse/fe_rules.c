@@ -82,12 +82,14 @@ const struct fe_rule fe_rule_nic_rtt =
 const struct fe_rule fe_rule_nic_window = RULE("window", FE_RULE_COUNT, 1, 4096, NULL);
 const struct fe_rule fe_rule_nic_reps_freeze =
 	RULE("reps-freeze", FE_RULE_TIME, 0, 10 * SEC, "0s (never frozen) to 10s");
-/* the host's PCIe: any link rate; its backlog room for a jumbo frame at least */
+/* the host's PCIe: any link rate; its backlog room for a jumbo frame at least, and at
+ * most what the NIC's ready ring holds in frames of 512 bytes in 8 MiB a port */
 const struct fe_rule fe_rule_nic_pcie =
 	RULE0("pcie", FE_RULE_RATE, FE_LINK_RATE_MIN, FE_LINK_RATE_MAX,
 	      "0 (not modelled), or 1kbit to 1Tbit");
 const struct fe_rule fe_rule_nic_pcie_backlog =
-	RULE0("pcie-backlog", FE_RULE_SIZE, 16 * KIB, GIB, "0 (5MB, uet-htsim's) or 16KiB to 1GiB");
+	RULE0("pcie-backlog", FE_RULE_SIZE, 16 * KIB, 256 * MIB,
+	      "0 (5MB, uet-htsim's) or 16KiB to 256MiB");
 const struct fe_rule fe_rule_nic_reorder =
 	RULE("reorder", FE_RULE_TIME, 0, SEC, "0s (a gap is reported at once) to 1s");
 const struct fe_rule fe_rule_nic_ccti_increase = RULE("ccti-increase", FE_RULE_COUNT, 1, 127, NULL);

@@ -38,7 +38,7 @@ ready_next(const struct fe_nicport *n, uint64_t now)
 
 	if (n->rhead == n->rtail)
 		return UINT64_MAX;
-	due = n->ready[n->rhead % FE_NIC_READY].due;
+	due = n->ready[n->rhead & (n->nready - 1)].due;
 	return later(due, now) ? due : UINT64_MAX;
 }
 
@@ -99,7 +99,13 @@ fe_nic_setup(struct fe_dp *dp, unsigned i, int socket, char *err, size_t errlen)
 				     socket);
 	n->gaps = rte_zmalloc_socket("fe_nic", sizeof(*n->gaps) * dp->nic_ids * FE_NIC_FLOWS, 0,
 				     socket);
-	n->ready = rte_zmalloc_socket("fe_nic", sizeof(*n->ready) * FE_NIC_READY, 0, socket);
+	/* the ready ring: with the host's PCIe, room for its backlog in frames of
+	 * FE_NIC_READY_BYTES (fe_pcie.h: a smaller frame's fill the ring first) */
+	n->nready = FE_NIC_READY;
+	while (prm->pcie_bps &&
+	       (uint64_t)n->nready * FE_NIC_READY_BYTES < fe_pcie_limit(prm->pcie_backlog))
+		n->nready <<= 1;
+	n->ready = rte_zmalloc_socket("fe_nic", sizeof(*n->ready) * n->nready, 0, socket);
 	if (n->pend == NULL || n->rel == NULL || n->acks == NULL || n->ready == NULL ||
 	    n->gaps == NULL)
 		goto nomem;
@@ -1048,9 +1054,9 @@ to_host(struct fe_port *p, struct rte_mbuf *m, uint64_t due, int wait)
 		stage(p, m, due);
 		return 0;
 	}
-	if (n->rtail - n->rhead == FE_NIC_READY)
+	if (n->rtail - n->rhead == n->nready)
 		return -1;
-	n->ready[n->rtail % FE_NIC_READY] = (struct fe_nic_ready){.m = m, .due = due};
+	n->ready[n->rtail & (n->nready - 1)] = (struct fe_nic_ready){.m = m, .due = due};
 	n->rtail++;
 	if (wait)
 		n->next_event = RTE_MIN(n->next_event, due);
@@ -1086,6 +1092,13 @@ qpn_of(const struct fe_nic_flow *fl, uint32_t id)
 	return (id & 0xff) | (uint32_t)fl->gen << 8;
 }
 
+/* A pull rate x 2^16, per mille. */
+static inline uint64_t
+permille(uint32_t rate16)
+{
+	return ((uint64_t)rate16 * 1000 + 32768) >> 16;
+}
+
 /* cc rccc: the grants port q's pacer owes by now, each a frame back to its sender. */
 static unsigned
 credit_grants(struct fe_dp *dp, unsigned q, uint64_t now)
@@ -1101,7 +1114,7 @@ credit_grants(struct fe_dp *dp, unsigned q, uint64_t now)
 	/* the pull rate, when it is due (on an oversubscribed fabric, fe_rccc.h) */
 	fe_rccc_occ_update(&n->pacer, &n->rccc_rx, now);
 	if (n->pacer.updates != updates) { /* the rate now, and the least, per mille */
-		uint64_t pm = ((uint64_t)n->pacer.rate16 * 1000 + 32768) >> 16;
+		uint64_t pm = permille(n->pacer.rate16);
 
 		FE_CNT_ADD(p->st.nic_pull_updates, n->pacer.updates - updates);
 		FE_CNT_ADD(p->st.nic_pull_cuts, n->pacer.cuts - cuts);
@@ -1116,7 +1129,7 @@ credit_grants(struct fe_dp *dp, unsigned q, uint64_t now)
 	fe_rccc_pcie(&n->pacer, &n->rccc_rx,
 		     fe_pcie_rate16(&n->pcie_cfg, fe_pcie_backlog(&n->pcie, &n->pcie_cfg, now)));
 	if (n->pcie_cfg.fp_per_byte != 0) {
-		uint64_t pm = ((uint64_t)n->pacer.pcie16 * 1000 + 32768) >> 16;
+		uint64_t pm = permille(n->pacer.pcie16);
 
 		if (p->st.nic_pcie_min_permille == 0 || pm < p->st.nic_pcie_min_permille)
 			FE_CNT_SET(p->st.nic_pcie_min_permille, pm);
@@ -1306,13 +1319,14 @@ fe_nic_release(struct fe_dp *dp, unsigned q, uint64_t now)
 	uint32_t k = n->nrel;
 
 	while (n->rhead != n->rtail && p->txq_n < FE_BURST) {
-		struct fe_nic_ready *r = &n->ready[n->rhead % FE_NIC_READY];
+		struct fe_nic_ready *r = &n->ready[n->rhead & (n->nready - 1)];
 
-		if (later(r->due, now)) /* still crossing the host's PCIe */
+		if (later(r->due, now)) /* still crossing the host's PCIe: on time, then */
 			break;
 		stage(p, r->m, r->due);
 		n->rhead++;
 	}
+	n->next_event = RTE_MIN(n->next_event, ready_next(n, now));
 	n->nrel = 0;
 	if (fe_express_count(&n->trimq))
 		trimmed_due(dp, q, now);
@@ -1526,10 +1540,13 @@ pcie_cross(struct fe_dp *dp, unsigned q, struct rte_mbuf *m, uint64_t tag, uint6
 	struct fe_nicport *rn = p->nic;
 	uint64_t at;
 
-	if (rn->rtail - rn->rhead == FE_NIC_READY ||
+	if (rn->rtail - rn->rhead == rn->nready ||
 	    fe_pcie_take(&rn->pcie, &rn->pcie_cfg, now, rte_pktmbuf_pkt_len(m), &at) < 0) {
 		FE_CNT_ADD(p->st.nic_pcie_trims, 1);
-		trimmed_data(dp, q, m, tag, 1, now);
+		/* as the simulator's: trimmed at no hop of the path, not the last (its
+		 * strip_payload() sets the trim hop past it): REPS, NSCC and the pull rate
+		 * take it as a trim in the fabric */
+		trimmed_data(dp, q, m, tag, 0, now);
 		return 0;
 	}
 	FE_CNT_MAX(p->st.nic_pcie_peak, fe_pcie_backlog(&rn->pcie, &rn->pcie_cfg, now));
@@ -1800,7 +1817,7 @@ fe_nic_drain(struct fe_dp *dp)
 		}
 		FE_CNT_ADD(dp->ports[i].st.nic_stopped_recv, n->rtail - n->rhead); /* released */
 		for (; n->rhead != n->rtail; n->rhead++)
-			rte_pktmbuf_free(n->ready[n->rhead % FE_NIC_READY].m);
+			rte_pktmbuf_free(n->ready[n->rhead & (n->nready - 1)].m);
 		FE_CNT_ADD(dp->ports[i].st.nic_stopped_trims, fe_express_count(&n->trimq));
 		while ((m = fe_express_drain(&n->trimq)) != NULL)
 			rte_pktmbuf_free(m);

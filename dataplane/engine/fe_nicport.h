@@ -24,10 +24,11 @@
 #include "fe_reps.h"
 #include "fe_roce.h"
 
-#define FE_NIC_FLOWS   64   /* flows a port's NIC tells apart; more share state (counted) */
-#define FE_NIC_PENDING 4096 /* frames a port's send queue holds (then the host waits) */
-#define FE_NIC_READY   4096 /* frames released in order, waiting for TX staging */
-#define FE_ROCE_QPS    256  /* queue pairs model host tells apart a port (then counted) */
+#define FE_NIC_FLOWS	   64	/* flows a port's NIC tells apart; more share state (counted) */
+#define FE_NIC_PENDING	   4096 /* frames a port's send queue holds (then the host waits) */
+#define FE_NIC_READY	   4096 /* frames released in order, waiting for TX staging */
+#define FE_NIC_READY_BYTES 512	/* ... and with the host's PCIe, a place a this many bytes */
+#define FE_ROCE_QPS	   256	/* queue pairs model host tells apart a port (then counted) */
 /*
  * What a NIC lets wait in its up link's buffer, bytes: a NIC arbitrates between its
  * queue pairs frame by frame, so an ACK or a CNP waits behind a few frames, not behind a
@@ -142,8 +143,8 @@ struct fe_nicport {
 	uint64_t gap_next;	    /* the earliest a watched gap's window ends (UINT64_MAX) */
 	/* frames for the host, in order, each to go at its tick (FE_DUE_NONE, or a tick by
 	 * now: at once; a later one: across the host's PCIe then) */
-	struct fe_nic_ready *ready; /* [FE_NIC_READY] */
-	uint32_t rhead, rtail;
+	struct fe_nic_ready *ready; /* [nready]: FE_NIC_READY, or the PCIe's backlog's */
+	uint32_t rhead, rtail, nready;
 	/* model uec, receiving side: the host's PCIe (fe_pcie.h; cfg from the NIC's params,
 	 * fe_derive.h) */
 	struct fe_pcie_cfg pcie_cfg;

@@ -9,14 +9,18 @@
 void
 fe_pcie_compile(uint64_t bps, uint64_t limit, uint64_t hz, struct fe_pcie_cfg *c)
 {
-	c->limit = limit ? limit : FE_PCIE_LIMIT;
+	unsigned __int128 fp;
+
+	c->limit = fe_pcie_limit(limit);
 	c->floor = c->limit / FLOOR_SHARE;
 	c->fp_per_byte = 0;
 	if (bps == 0)
 		return;
-	c->fp_per_byte = (uint64_t)((unsigned __int128)8 * hz * 65536 / bps);
-	if (c->fp_per_byte == 0)
-		c->fp_per_byte = 1;
+	fp = (unsigned __int128)8 * hz * 65536 / bps;
+	/* the tick a full backlog is across stays far from wrapping */
+	if (fp > ((unsigned __int128)1 << 78) / c->limit)
+		fp = ((unsigned __int128)1 << 78) / c->limit;
+	c->fp_per_byte = fp ? (uint64_t)fp : 1;
 }
 
 uint64_t
@@ -40,10 +44,8 @@ fe_pcie_take(struct fe_pcie *s, const struct fe_pcie_cfg *c, uint64_t now, uint3
 		*at = now;
 		return 0;
 	}
-	if (fe_pcie_backlog(s, c, now) + len > c->limit) {
-		s->refused++;
+	if (fe_pcie_backlog(s, c, now) + len > c->limit)
 		return -1;
-	}
 	if (s->free < now) { /* idle since: it starts now */
 		s->free = now;
 		s->frac = 0;
@@ -51,7 +53,6 @@ fe_pcie_take(struct fe_pcie *s, const struct fe_pcie_cfg *c, uint64_t now, uint3
 	fp = (unsigned __int128)len * c->fp_per_byte + s->frac;
 	s->free += (uint64_t)(fp >> 16);
 	s->frac = (uint32_t)(fp & 0xffff);
-	s->taken++;
 	*at = s->free;
 	return 0;
 }

@@ -19,7 +19,7 @@
  *   fe_pcie_compile(bps, limit, hz, &cfg);        // at start and at every change
  *   if (fe_pcie_take(&s, &cfg, now, len, &at) < 0) // the frame: trimmed
  *   ...                                            // else: to the host at tick `at`
- *   fe_rccc_pcie(&pacer, fe_pcie_rate16(&cfg, fe_pcie_backlog(&s, &cfg, now)));
+ *   fe_rccc_pcie(&pacer, &rccc_cfg, fe_pcie_rate16(&cfg, fe_pcie_backlog(&s, &cfg, now)));
  */
 #ifndef FE_PCIE_H
 #define FE_PCIE_H
@@ -37,14 +37,20 @@ struct fe_pcie_cfg {
 
 /* The state: when the last byte taken is across. */
 struct fe_pcie {
-	uint64_t free;	/* tick */
-	uint32_t frac;	/* and 2^-16 ticks */
-	uint64_t taken; /* frames taken, and refused (for the tests and the counters) */
-	uint64_t refused;
+	uint64_t free; /* tick */
+	uint32_t frac; /* and 2^-16 ticks */
 };
 
+/* The backlog's limit (bytes) for pcie-backlog's value (0: FE_PCIE_LIMIT). */
+static inline uint64_t
+fe_pcie_limit(uint64_t limit)
+{
+	return limit ? limit : FE_PCIE_LIMIT;
+}
+
 /* Compile for a rate (bit/s; 0: not modelled) and a limit (bytes; 0: FE_PCIE_LIMIT) on a
- * clock of hz. */
+ * clock of hz. A rate so low that its full backlog would take longer than 2^62 ticks to
+ * cross is taken as that slowest one. */
 void fe_pcie_compile(uint64_t bps, uint64_t limit, uint64_t hz, struct fe_pcie_cfg *c);
 
 /* Bytes still to cross at now. */

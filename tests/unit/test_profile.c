@@ -243,8 +243,9 @@ Test(profile, nic_pcie)
 	cr_assert_eq(n.pcie_backlog, 16384);
 	n = (struct fe_nic_params)FE_NIC_DEFAULT;
 	cr_assert_eq(fe_nic_spec("model=roce,pcie=100Mbit", &n, err, sizeof(err)), 0, "%s", err);
-	cr_assert_lt(fe_nic_check(&n, "--nic: ", err, sizeof(err)), 0, "checked once combined");
-	cr_assert_str_eq(err, "--nic: pcie needs model uec (model 'roce')");
+	cr_assert_lt(fe_nic_check(&n, "--nic: ", err, sizeof(err), NULL), 0,
+		     "checked once combined");
+	cr_assert_str_eq(err, "--nic: pcie '100Mbit' needs model uec (model 'roce')");
 }
 
 /* nic.cc: nscc+rccc, both of Ultra Ethernet's at once (model uec); --nic cc=nscc+rccc on
@@ -267,9 +268,9 @@ Test(profile, nic_cc_nscc_rccc)
 	cr_assert_str_eq(fe_nic_cc_name(FE_CC_NSCC_RCCC), "nscc+rccc");
 	cr_assert_eq(fe_nic_spec("model=uec,cc=nscc+rccc", &n, err, sizeof(err)), 0, "%s", err);
 	cr_assert_eq(fe_nic_cc(&n), FE_CC_NSCC_RCCC);
-	cr_assert_eq(fe_nic_check(&n, "", err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(fe_nic_check(&n, "", err, sizeof(err), NULL), 0, "%s", err);
 	cr_assert_eq(fe_nic_spec("model=roce", &n, err, sizeof(err)), 0, "%s", err);
-	cr_assert_eq(fe_nic_check(&n, "", err, sizeof(err)), -EINVAL);
+	cr_assert_eq(fe_nic_check(&n, "", err, sizeof(err), NULL), -EINVAL);
 	cr_assert_str_eq(err, "cc 'nscc+rccc' needs model uec (model 'roce' allowed: off, dcqcn, "
 			      "ib, nscc)");
 }
@@ -329,9 +330,12 @@ static struct bad bad_profiles[] = {
 	 "alpha-period, rate-period, rate-bytes, ai-rate, hai-rate, min-rate, timeout, window, "
 	 "reorder, ccti-increase, ccti-limit, ccti-min, ccti-timer, cct-step, rtt, trim, "
 	 "trim-dscp, reps-freeze, oversub-cc, pcie, pcie-backlog)"},
-	{"name: x\nnic:\n  pcie: 64Gbit\n", "t.yaml:3: nic.pcie needs model uec (model 'tcp')"},
+	{"name: x\nnic:\n  pcie: 64Gbit\n",
+	 "t.yaml:3: nic.pcie '64Gbit' needs model uec (model 'tcp')"},
+	{"name: x\nnic:\n  model: uec\n  pcie-backlog: 1MB\n",
+	 "t.yaml:4: nic.pcie-backlog '1000000B' needs pcie (the PCIe's rate)"},
 	{"name: x\nnic:\n  model: uec\n  pcie-backlog: 1KB\n",
-	 "t.yaml:4: nic.pcie-backlog '1KB' (allowed: 0 (5MB, uet-htsim's) or 16KiB to 1GiB)"},
+	 "t.yaml:4: nic.pcie-backlog '1KB' (allowed: 0 (5MB, uet-htsim's) or 16KiB to 256MiB)"},
 	{"name: x\nnic:\n  model: uec\n  cc: rccc\n  oversub-cc: maybe\n",
 	 "t.yaml:5: nic.oversub-cc 'maybe' (allowed: auto, on, off)"},
 	{"name: x\nnic:\n  reps-freeze: 11s\n",
