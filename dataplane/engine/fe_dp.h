@@ -222,9 +222,10 @@ struct fe_port_stats {
 	fe_counter_t nic_edge_drops;   /* not a flow's, freed: the ready ring was full */
 	fe_counter_t nic_abandoned;    /* frames given up after FE_NIC_RETRIES timeouts */
 	fe_counter_t nic_reorder_naks; /* gaps still open after the reorder window: a NAK */
-	/* model uec, cc nscc: SLEEK's loss probes sent (sender), answered (receiver), and
-	 * answers that found the path empty: its unacknowledged frames sent again */
-	fe_counter_t nic_probes_sent, nic_probes_recv, nic_probe_recoveries;
+	/* model uec, cc nscc: SLEEK's loss probes sent (sender), received (receiver), and
+	 * answers that found the path empty: its unacknowledged frames sent again; probes a
+	 * full output trimmed, received and not answered */
+	fe_counter_t nic_probes_sent, nic_probes_recv, nic_probe_recoveries, nic_probes_cut;
 	/* model host: RoCEv2 reaching this port's host, from real NICs (fe_roce.h) */
 	fe_counter_t roce_pkts;	   /* RoCEv2 packets */
 	fe_counter_t roce_qps;	   /* queue pairs seen */

@@ -865,7 +865,8 @@ ctl_make(struct fe_dp *dp, const uint8_t *hdr, enum fe_nic_ctl kind, unsigned to
 	fe_nic_ctl_frame(f, hdr, kind, qpn, psn & FE_PSN_MASK);
 	if (sack)
 		fe_nic_ctl_sack_set(f, (uint32_t)sack, (uint32_t)(sack >> 32));
-	*fe_nic_tag(dp, m) = fe_nic_tag_make(FE_TAG_CTL, to, qpn & 0xff, qpn >> 8, psn);
+	*fe_nic_tag(dp, m) = fe_nic_tag_make(kind == FE_NIC_PROBE ? FE_TAG_PROBE : FE_TAG_CTL, to,
+					     qpn & 0xff, qpn >> 8, psn);
 	fe_filter_forget(m, dp->filter_dynoff);
 	if (dp->meas != NULL)
 		*fe_measure_stamp(dp->meas, m) = 0;
@@ -919,6 +920,12 @@ consume_ctl(struct fe_dp *dp, unsigned q, struct rte_mbuf *m, uint64_t tag, uint
 	int ok = fe_nic_ctl_parse(rte_pktmbuf_mtod(m, const uint8_t *), rte_pktmbuf_data_len(m),
 				  &kind, &qpn, &psn) == 0;
 
+	if (ok && kind == FE_NIC_PROBE && (tag & FE_TAG_CUT)) { /* trimmed: not answered */
+		FE_CNT_ADD(p->st.nic_probes_recv, 1);
+		FE_CNT_ADD(p->st.nic_probes_cut, 1);
+		rte_pktmbuf_free(m);
+		return;
+	}
 	if (ok && kind == FE_NIC_PROBE) { /* at the receiver: the data's way */
 		probe_answer(dp, q, m, tag, psn, now);
 		return;
@@ -1737,7 +1744,7 @@ fe_nic_deliver(struct fe_dp *dp, unsigned q, struct rte_mbuf **in, const uint64_
 		struct rte_mbuf *m = in[i];
 		uint64_t tag = *fe_nic_tag(dp, m);
 
-		if (FE_TAG_KIND(tag) == FE_TAG_CTL)
+		if (FE_TAG_KIND(tag) == FE_TAG_CTL || FE_TAG_KIND(tag) == FE_TAG_PROBE)
 			consume_ctl(dp, q, m, tag, now);
 		else if (FE_TAG_KIND(tag) == FE_TAG_DATA)
 			deliver_data(dp, q, m, tag, due[i], now);

@@ -41,7 +41,7 @@ fe_nic_trim(struct fe_dp *dp, struct rte_mbuf *m)
 	struct rte_mbuf *h;
 	uint8_t *f;
 
-	if (FE_TAG_KIND(tag) != FE_TAG_DATA)
+	if (FE_TAG_KIND(tag) != FE_TAG_DATA && FE_TAG_KIND(tag) != FE_TAG_PROBE)
 		return NULL;
 	/* the NICs' pool: a trimmed header is a frame of the NICs' size, and the frames the
 	 * NICs keep cannot starve it */
@@ -59,7 +59,10 @@ fe_nic_trim(struct fe_dp *dp, struct rte_mbuf *m)
 	memcpy(h->dynfield1, m->dynfield1, sizeof(h->dynfield1));
 	if (dp->conf.nic.trim_dscp != FE_NIC_DSCP_KEEP) /* remarked: the switch's trim class */
 		(void)fe_dscp_set(f, len, (uint8_t)dp->conf.nic.trim_dscp);
-	*fe_nic_tag(dp, h) = (tag & ~(UINT64_C(0xff) << 40)) | (uint64_t)FE_TAG_TRIM << 40;
+	*fe_nic_tag(dp, h) =
+		FE_TAG_KIND(tag) == FE_TAG_PROBE /* a header already: cut */
+			? (tag & ~(UINT64_C(0xff) << 40)) | FE_TAG_CUT | (uint64_t)FE_TAG_CTL << 40
+			: (tag & ~(UINT64_C(0xff) << 40)) | (uint64_t)FE_TAG_TRIM << 40;
 	fe_filter_forget(h, dp->filter_dynoff);
 	if (dp->meas != NULL)
 		*fe_measure_stamp(dp->meas, h) = 0;

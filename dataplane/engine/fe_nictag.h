@@ -30,13 +30,19 @@
 enum {
 	FE_TAG_NONE = 0,
 	FE_TAG_DATA = 1,
-	FE_TAG_CTL = 2,
-	FE_TAG_TRIM = 3 /* a data frame's header; CTL and TRIM last: kind >= FE_TAG_CTL is
+	FE_TAG_PROBE = 2, /* model uec, SLEEK's loss probe: a NIC's frame that goes the data's
+			     way and in its queue, as uet-htsim's DATA_PROBE (a data packet) */
+	FE_TAG_CTL = 3,
+	FE_TAG_TRIM = 4 /* a data frame's header; CTL and TRIM last: kind >= FE_TAG_CTL is
 			   both (the frames that go ahead of the data, fe_linkop_header()) */
 };
 
 #define FE_TAG_GEN(t)  ((unsigned)((t) >> 48 & 0xff))
-#define FE_TAG_KIND(t) ((unsigned)((t) >> 40 & 0x7f))
+#define FE_TAG_KIND(t) ((unsigned)((t) >> 40 & 0x3f))
+/* a probe that a full output trimmed (fe_nic_trim()): it goes on ahead of the data as a
+ * header, tagged FE_TAG_CTL, and its receiver does not answer it (uet-htsim's sink takes a
+ * stripped probe for a trimmed frame, never for a probe) */
+#define FE_TAG_CUT (UINT64_C(1) << 46)
 /* a trimmed header that a host's full down link put in its NIC's queue of trimmed headers
  * (fe_linkop.c): trimmed before, not at the last hop (only there, never on a trunk) */
 #define FE_TAG_EARLIER (UINT64_C(1) << 47)
@@ -108,7 +114,7 @@ fe_nic_flooded(const struct fe_dp *dp, struct rte_mbuf *m)
  * Lossy, model uec: the header of data frame m, trimmed (a new frame of the NIC's
  * trim_bytes at most, its DSCP remarked if trim_dscp says, tagged trimmed; m is untouched: the
  * sender's NIC keeps it for the resend), or NULL if m is no NIC's data frame (it is dropped as any
- * frame is) or no mbuf was left.
+ * frame is) or no mbuf was left. A probe is trimmed too: cut (FE_TAG_CUT), a control frame.
  */
 struct rte_mbuf *fe_nic_trim(struct fe_dp *dp, struct rte_mbuf *m);
 

@@ -1094,7 +1094,9 @@ Test(nic, uec_trimmed_frames_are_resent_at_once)
 				cr_assert_eq(ids[i], i + 1, "in order: frame %u is %u", i, ids[i]);
 			cr_assert_gt(d1->drop_pkts[FE_LINK_DROP_TRIM], 10);
 			cr_assert_eq(d1->drop_pkts[FE_LINK_DROP_TAIL], 0);
-			cr_assert_eq(s1->nic_trims_recv, d1->drop_pkts[FE_LINK_DROP_TRIM]);
+			/* what the link trimmed: data frames (their NAKs) and probes (cut) */
+			cr_assert_eq(s1->nic_trims_recv + s1->nic_probes_cut,
+				     d1->drop_pkts[FE_LINK_DROP_TRIM]);
 			cr_assert_gt(s1->nic_trim_naks_sent, 0);
 			cr_assert_eq(s0->nic_trim_naks_recv, s1->nic_trim_naks_sent);
 			cr_assert_geq(s0->nic_resent_pkts, s1->nic_trim_naks_sent);
@@ -1130,7 +1132,7 @@ Test(nic, uec_trim_size)
 		struct fe_nic_params p = nic(FE_NIC_UEC, FE_NIC_SELECTIVE);
 		const struct fe_link_stats *d1;
 		struct fe_link_stats b;
-		uint64_t trims, hdr, probes;
+		uint64_t trims, hdr, probes, cut;
 		struct fe_dp *dp;
 
 		if (k > 0) /* the default is 64 */
@@ -1141,13 +1143,21 @@ Test(nic, uec_trim_size)
 		cr_assert_eq(got, 30, "trim %u: %u of 30 reached host 1", sizes[k], got);
 		trims = d1->drop_pkts[FE_LINK_DROP_TRIM];
 		cr_assert_gt(trims, 0);
-		probes = dp->ports[1].st.nic_probes_recv; /* NSCC's loss probes, answered */
-		cr_assert_eq(d1->out_pkts - b.out_pkts, 30 + trims + probes,
+		probes = dp->ports[1].st.nic_probes_recv; /* NSCC's loss probes */
+		/* those the full queue trimmed: whole (a probe is a header's size already),
+		 * among the link's trims, not answered */
+		cut = dp->ports[1].st.nic_probes_cut;
+		cr_log_info("trim %u: %llu trimmed, %llu of them probes; %llu probes", sizes[k],
+			    (unsigned long long)trims, (unsigned long long)cut,
+			    (unsigned long long)probes);
+		cr_assert_eq(d1->out_pkts - b.out_pkts, 30 + trims + probes - cut,
 			     "the data frames once, the headers, the probes");
 		hdr = d1->out_bytes - b.out_bytes - 30 * 1000 - probes * FE_NIC_CTL_LEN;
-		cr_assert_eq(hdr, trims * sizes[k], "trim %u: %llu trimmed headers took %llu bytes",
-			     sizes[k], (unsigned long long)trims, (unsigned long long)hdr);
-		cr_assert_eq(d1->drop_bytes[FE_LINK_DROP_TRIM], trims * 1000);
+		cr_assert_eq(hdr, (trims - cut) * sizes[k],
+			     "trim %u: %llu trimmed headers took %llu bytes", sizes[k],
+			     (unsigned long long)(trims - cut), (unsigned long long)hdr);
+		cr_assert_eq(d1->drop_bytes[FE_LINK_DROP_TRIM],
+			     (trims - cut) * 1000 + cut * FE_NIC_CTL_LEN);
 		done(dp, avail);
 	}
 }
@@ -1238,6 +1248,7 @@ Test(nic, uec_probe_through_a_queue_resends_nothing)
 	struct fe_dp_conf conf = {.mac_age_ns = 300000000000ULL, .lanes = 1, .seed = 1};
 	const struct fe_port_stats *s0, *s1;
 	uint64_t t = 50000, at38 = 0, at40 = 0, ans = 0, probes38 = 0, recv_ans = 0;
+	unsigned first = 0; /* frames host 1 had when the first probe reached its NIC */
 	uint16_t ids[48];
 	char err[256];
 	struct fe_dp *dp;
@@ -1259,6 +1270,8 @@ Test(nic, uec_probe_through_a_queue_resends_nothing)
 	for (; t <= 10000000 && n < 40; t += 1000) {
 		poll2(dp, t);
 		n += collect(1, ids + n, NULL);
+		if (first == 0 && s1->nic_probes_recv > 0)
+			first = n ? n : 1;
 		if (n >= 38 && at38 == 0) { /* the queue drained: the probes sent meanwhile */
 			at38 = t;
 			probes38 = s0->nic_probes_sent;
@@ -1275,9 +1288,10 @@ Test(nic, uec_probe_through_a_queue_resends_nothing)
 		if (n == 40)
 			at40 = t;
 	}
-	cr_log_info("queued: frame 38 at %llu ns, %llu probes sent by then, all answered by "
-		    "%llu ns; 39 and 40 at %llu ns, %llu probes in all",
-		    (unsigned long long)(at38 - 50000), (unsigned long long)probes38,
+	cr_log_info("queued: frame 38 at %llu ns, %llu probes sent by then, the first reaching "
+		    "host 1 after %u frames, all answered by %llu ns; 39 and 40 at %llu ns, %llu "
+		    "probes in all",
+		    (unsigned long long)(at38 - 50000), (unsigned long long)probes38, first,
 		    (unsigned long long)(ans - 50000), (unsigned long long)(at40 - 50000),
 		    (unsigned long long)s0->nic_probes_sent);
 	cr_assert_eq(n, 40, "%u of 40", n);
@@ -1287,6 +1301,10 @@ Test(nic, uec_probe_through_a_queue_resends_nothing)
 		      (unsigned long long)(at38 - 50000));
 	cr_assert_geq(probes38, 10, "probes went while the queue drained: %llu",
 		      (unsigned long long)probes38);
+	/* a probe goes the data's way, in its queue (uet-htsim's DATA_PROBE is a data packet,
+	 * low priority at every switch): the first, sent with the 38 frames queued, reaches
+	 * host 1 behind them, not ahead */
+	cr_assert_geq(first, 37, "the first probe reached host 1 after %u frames", first);
 	cr_assert_neq(recv_ans, 0, "their answers checked");
 	cr_assert_leq(at40 - at38, 500000, "the tail %llu ns after the queue",
 		      (unsigned long long)(at40 - at38));

@@ -1410,6 +1410,9 @@ static const struct {
 				"keep on the wire, up to 2^18: a wire drop needs more in flight "
 				"on one link (test_engine: jitter_keeps_what_is_on_the_wire)"},
 	{"link.drop_wire_bytes", "as drop_wire_pkts"},
+	{"port.nic_probes_cut", "NSCC's probes that meet a full queue under trimming: a queue "
+				"that fills at once and a probe timer that fires while it does "
+				"(test_nic: uec_trim_size, 64 of 136 probes cut)"},
 };
 
 /*
