@@ -1744,10 +1744,10 @@ fe_nic_deliver(struct fe_dp *dp, unsigned q, struct rte_mbuf **in, const uint64_
 		struct rte_mbuf *m = in[i];
 		uint64_t tag = *fe_nic_tag(dp, m);
 
-		if (FE_TAG_KIND(tag) == FE_TAG_CTL || FE_TAG_KIND(tag) == FE_TAG_PROBE)
-			consume_ctl(dp, q, m, tag, now);
-		else if (FE_TAG_KIND(tag) == FE_TAG_DATA)
+		if (FE_TAG_KIND(tag) == FE_TAG_DATA) /* the most, first */
 			deliver_data(dp, q, m, tag, due[i], now);
+		else if (FE_TAG_KIND(tag) == FE_TAG_CTL || FE_TAG_KIND(tag) == FE_TAG_PROBE)
+			consume_ctl(dp, q, m, tag, now);
 		else if (FE_TAG_KIND(tag) == FE_TAG_TRIM) /* trimmed in the fabric */
 			trimmed_data(dp, q, m, tag, 0, now);
 		else if (to_host(p, m, due[i], 0) < 0) {
