@@ -175,6 +175,18 @@ hop_out(const struct fe_dp *dp, const char *name)
 	return 0;
 }
 
+/* A uec NIC's parameters (docs/uec.md), with congestion control cc. */
+static struct fe_nic_params
+uec_nic(uint32_t cc)
+{
+	struct fe_nic_params n = FE_NIC_DEFAULT;
+
+	n.model = FE_NIC_UEC;
+	n.cc = cc;
+	n.cc_set = 1;
+	return n;
+}
+
 /* Every host says hello (broadcast), so that every address is known: polls microseconds. */
 static void
 learn_for(struct fe_dp *dp, uint64_t *t, int polls)
@@ -2354,13 +2366,10 @@ inject_pfc(int port, uint16_t q)
 Test(graph, every_mbuf_field_fits_at_once)
 {
 	unsigned avail = rte_mempool_avail_count(pool);
-	struct fe_nic_params nic = FE_NIC_DEFAULT;
+	struct fe_nic_params nic = uec_nic(FE_CC_RCCC);
 	const struct opt o = {.nic = &nic, .measure = 1024};
 	struct fe_dp *dp;
 
-	nic.model = FE_NIC_UEC;
-	nic.cc = FE_CC_RCCC;
-	nic.cc_set = 1;
 	dp = engine_o("leaf-spine", FE_PATH_ECMP, &o);
 	cr_assert_not_null(dp->meas);
 	cr_assert_geq(dp->nic_pulloff, 0);
@@ -2583,7 +2592,7 @@ Test(graph, trimmed_headers_overtake_the_data_between_switches)
 	unsigned avail = rte_mempool_avail_count(pool);
 
 	for (int express = 1; express >= 0; express--) {
-		struct fe_nic_params nic = FE_NIC_DEFAULT;
+		struct fe_nic_params nic = uec_nic(FE_CC_OFF); /* the 30 frames at once */
 		const struct opt o = {.nic = &nic,
 				      .fabspec = "leaf1>spine1:rate=100Mbit,buffer-pkts=4",
 				      .fabspec2 = "leaf1>spine2:rate=100Mbit,buffer-pkts=4"};
@@ -2592,9 +2601,6 @@ Test(graph, trimmed_headers_overtake_the_data_between_switches)
 		unsigned got = 0;
 		struct fe_dp *dp;
 
-		nic.model = FE_NIC_UEC;
-		nic.cc = FE_CC_OFF; /* the 30 frames at once */
-		nic.cc_set = 1;
 		dp = engine_o("leaf-spine", FE_PATH_ECMP, &o);
 		if (!express)
 			dp->hop_trimmed = refuse_trimmed;
@@ -2712,13 +2718,10 @@ uec_incast(uint32_t cc, const struct opt *o, int senders, uint32_t credit_x)
  */
 Test(graph, uec_nscc_rccc_both_gate_the_frames)
 {
-	struct fe_nic_params nic = FE_NIC_DEFAULT;
+	struct fe_nic_params nic = uec_nic(FE_CC_NSCC_RCCC);
 	const struct opt o = {.nic = &nic, .slow_down = 4, .host_rate = 10000000000ULL};
 	struct incast both, rccc, nscc;
 
-	nic.model = FE_NIC_UEC;
-	nic.cc_set = 1;
-	nic.cc = FE_CC_NSCC_RCCC;
 	both = uec_incast(FE_CC_NSCC_RCCC, &o, 3, 4);
 	nic.cc = FE_CC_RCCC;
 	rccc = uec_incast(FE_CC_RCCC, &o, 3, 4);
@@ -2764,16 +2767,13 @@ Test(graph, uec_nscc_rccc_both_gate_the_frames)
  */
 Test(graph, uec_nscc_rccc_last_hop_trims_leave_the_window)
 {
-	struct fe_nic_params nic = FE_NIC_DEFAULT;
+	struct fe_nic_params nic = uec_nic(FE_CC_NSCC_RCCC);
 	const struct opt last = {.nic = &nic, .slow_down = 4, .down_pkts = 4};
 	const struct opt fabric = {.nic = &nic,
 				   .fabspec = "leaf1>spine1:rate=100Mbit,buffer-pkts=4",
 				   .fabspec2 = "leaf1>spine2:rate=100Mbit,buffer-pkts=4"};
 	struct incast both, nscc, hop;
 
-	nic.model = FE_NIC_UEC;
-	nic.cc_set = 1;
-	nic.cc = FE_CC_NSCC_RCCC;
 	both = uec_incast(FE_CC_NSCC_RCCC, &last, 3, 0);
 	hop = uec_incast(FE_CC_NSCC_RCCC, &fabric, 2, 0);
 	nic.cc = FE_CC_NSCC;
@@ -2836,7 +2836,7 @@ long_incast_rx(struct long_incast *r)
 static struct long_incast
 uec_long_incast(uint32_t cc, int ms)
 {
-	struct fe_nic_params nic = FE_NIC_DEFAULT;
+	struct fe_nic_params nic = uec_nic(cc);
 	const struct opt o = {.nic = &nic,
 			      .host_rate = 1000000000ULL,
 			      .slow_down = 4,
@@ -2848,9 +2848,6 @@ uec_long_incast(uint32_t cc, int ms)
 	uint64_t t = 1000000;
 	struct fe_dp *dp;
 
-	nic.model = FE_NIC_UEC;
-	nic.cc_set = 1;
-	nic.cc = cc;
 	dp = engine_o("leaf-spine", FE_PATH_ECMP, &o);
 	cr_assert_eq(dp->ports[0].nic->cc_mode, cc);
 	learn(dp, &t);
@@ -2927,16 +2924,13 @@ Test(graph, uec_nscc_rccc_long_incast_goodput)
  */
 Test(graph, uec_nscc_rccc_duplicates_targets_are_heard)
 {
-	struct fe_nic_params nic = FE_NIC_DEFAULT;
+	struct fe_nic_params nic = uec_nic(FE_CC_NSCC_RCCC);
 	const struct opt o = {.nic = &nic, .host_rate = 1000000000ULL, .delay_ns = 10000};
 	unsigned avail = rte_mempool_avail_count(pool), got = 0;
 	uint64_t t = 1000000, verdicts = 0;
 	struct fe_nic_flow *fl = NULL;
 	struct fe_dp *dp;
 
-	nic.model = FE_NIC_UEC;
-	nic.cc_set = 1;
-	nic.cc = FE_CC_NSCC_RCCC;
 	dp = engine_o("leaf-spine", FE_PATH_ECMP, &o);
 	learn(dp, &t);
 	for (int k = 0; k < 20000; k++) { /* 40 ms */
@@ -2985,7 +2979,7 @@ static struct oversub
 uec_oversub(uint32_t occ)
 {
 	unsigned avail = rte_mempool_avail_count(pool);
-	struct fe_nic_params nic = FE_NIC_DEFAULT;
+	struct fe_nic_params nic = uec_nic(FE_CC_RCCC);
 	const struct opt o = {.nic = &nic,
 			      .host_rate = 1000000000ULL,
 			      .rate = 250000000ULL,
@@ -2994,9 +2988,6 @@ uec_oversub(uint32_t occ)
 	uint64_t t = 1000000;
 	struct fe_dp *dp;
 
-	nic.model = FE_NIC_UEC;
-	nic.cc = FE_CC_RCCC;
-	nic.cc_set = 1;
 	nic.oversub_cc = occ;
 	dp = engine_o("leaf-spine", FE_PATH_ECMP, &o);
 	learn(dp, &t);
@@ -3075,7 +3066,7 @@ Test(graph, uec_rccc_pull_rate_on_an_oversubscribed_fabric)
 Test(graph, a_trimmed_header_goes_ahead_at_every_hop)
 {
 	unsigned avail = rte_mempool_avail_count(pool);
-	struct fe_nic_params nic = FE_NIC_DEFAULT;
+	struct fe_nic_params nic = uec_nic(FE_CC_OFF); /* at the hosts' pace */
 	const struct opt o = {.nic = &nic,
 			      .fabspec = "leaf1>spine1:rate=100Mbit,buffer-pkts=4",
 			      .fabspec2 = "leaf1>spine2:rate=100Mbit,buffer-pkts=4",
@@ -3086,9 +3077,6 @@ Test(graph, a_trimmed_header_goes_ahead_at_every_hop)
 	unsigned got = 0, n = 0;
 	struct fe_dp *dp;
 
-	nic.model = FE_NIC_UEC;
-	nic.cc = FE_CC_OFF; /* at the hosts' pace */
-	nic.cc_set = 1;
 	dp = engine_o("leaf-spine", FE_PATH_ECMP, &o);
 	learn(dp, &t);
 	for (int k = 0; k < 40000; k++) {    /* 80 ms */
@@ -3136,15 +3124,12 @@ Test(graph, a_trimmed_header_goes_ahead_at_every_hop)
 Test(graph, a_nic_control_frame_goes_ahead_at_every_hop)
 {
 	unsigned avail = rte_mempool_avail_count(pool);
-	struct fe_nic_params nic = FE_NIC_DEFAULT;
+	struct fe_nic_params nic = uec_nic(FE_CC_OFF); /* at the hosts' pace */
 	const struct opt o = {.nic = &nic, .slow_down = 1, .down_pkts = 64, .down_rate = 25000000};
 	uint64_t t = 1000000, sent_at = 0, acked = 0;
 	struct fe_dp *dp;
 	unsigned got = 0;
 
-	nic.model = FE_NIC_UEC;
-	nic.cc = FE_CC_OFF; /* at the hosts' pace */
-	nic.cc_set = 1;
 	dp = engine_o("leaf-spine", FE_PATH_ECMP, &o);
 	learn(dp, &t);
 	for (int k = 0; k < 40; k++)
@@ -3186,7 +3171,7 @@ Test(graph, a_nic_control_frame_goes_ahead_at_every_hop)
 Test(graph, a_frame_ahead_keeps_its_links_retries)
 {
 	unsigned avail = rte_mempool_avail_count(pool);
-	struct fe_nic_params nic = FE_NIC_DEFAULT;
+	struct fe_nic_params nic = uec_nic(FE_CC_OFF);
 	const struct opt o = {.nic = &nic,
 			      .fabspec = "leaf2>spine1:llr=on,loss=50%",
 			      .fabspec2 = "leaf2>spine2:llr=on,loss=50%"};
@@ -3194,9 +3179,6 @@ Test(graph, a_frame_ahead_keeps_its_links_retries)
 	unsigned got = 0, n = 0;
 	struct fe_dp *dp;
 
-	nic.model = FE_NIC_UEC;
-	nic.cc = FE_CC_OFF;
-	nic.cc_set = 1;
 	dp = engine_o("leaf-spine", FE_PATH_ECMP, &o);
 	learn(dp, &t);
 	for (int k = 0; k < 20000; k++) { /* 40 ms */
