@@ -841,16 +841,14 @@ nic_json(const struct fe_nicport *n)
 	return a;
 }
 
-static json_t *
-port_json(const struct fe_dp *dp, unsigned i)
+/* What port_id's NIC counted and lost since the last reset (fe_report_eth()), into o: a
+ * host port's and a trunk's alike. */
+static void
+eth_json(json_t *o, uint16_t port_id)
 {
-	const struct fe_port *p = &dp->ports[i];
 	struct fe_eth_counters e;
-	struct fe_report_edge ed;
-	json_t *o = json_pack("{s:i, s:s}", "port", i, "device", p->name), *k, *w;
 
-	put_fields(o, &p->st, port_counters);
-	fe_report_eth(p->port_id, &e);
+	fe_report_eth(port_id, &e);
 	json_object_set_new(o, "imissed", u64(e.imissed));
 	json_object_set_new(o, "ierrors", u64(e.ierrors));
 	json_object_set_new(o, "oerrors", u64(e.oerrors));
@@ -859,6 +857,17 @@ port_json(const struct fe_dp *dp, unsigned i)
 	json_object_set_new(o, "xdrops_tx", u64(e.xdrops_tx));
 	json_object_set_new(o, "nic_lost_rx", u64(fe_report_nic_lost_rx(&e)));
 	json_object_set_new(o, "nic_lost_tx", u64(fe_report_nic_lost_tx(&e)));
+}
+
+static json_t *
+port_json(const struct fe_dp *dp, unsigned i)
+{
+	const struct fe_port *p = &dp->ports[i];
+	struct fe_report_edge ed;
+	json_t *o = json_pack("{s:i, s:s}", "port", i, "device", p->name), *k, *w;
+
+	put_fields(o, &p->st, port_counters);
+	eth_json(o, p->port_id);
 	fe_report_edge(dp, i, &ed);
 	k = json_pack("{s:s}", "kind", fe_kernel_kind_name(ed.k.kind));
 	if (ed.k.kind != FE_KPORT_NONE) {
@@ -1289,7 +1298,6 @@ graph_json(const struct fe_dp *dp)
 
 		for (unsigned t = 0; t < g->ntrunks; t++) {
 			const struct fe_trunk *x = &g->trunk[t];
-			struct fe_eth_counters es;
 			json_t *o = json_pack(
 				"{s:s, s:i, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
 				"link", g->hl[x->send].lname, "port", x->port, "latency_ns",
@@ -1308,15 +1316,7 @@ graph_json(const struct fe_dp *dp)
 
 			/* the port's own losses: what its ring or the pool could not take, since
 			 * the last reset, as a host port's */
-			fe_report_eth(x->port, &es);
-			json_object_set_new(o, "imissed", u64(es.imissed));
-			json_object_set_new(o, "ierrors", u64(es.ierrors));
-			json_object_set_new(o, "rx_nombuf", u64(es.rx_nombuf));
-			json_object_set_new(o, "oerrors", u64(es.oerrors));
-			json_object_set_new(o, "xdrops_rx", u64(es.xdrops_rx));
-			json_object_set_new(o, "xdrops_tx", u64(es.xdrops_tx));
-			json_object_set_new(o, "nic_lost_rx", u64(fe_report_nic_lost_rx(&es)));
-			json_object_set_new(o, "nic_lost_tx", u64(fe_report_nic_lost_tx(&es)));
+			eth_json(o, x->port);
 			json_array_append_new(tr, o);
 		}
 		json_object_set_new(doc, "trunks", tr);
