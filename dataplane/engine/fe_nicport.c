@@ -23,6 +23,13 @@ psn_full(uint32_t psn24, uint32_t ref)
 
 static void trimmed_due(struct fe_dp *dp, unsigned q, uint64_t now);
 
+/* The ready ring's entry i (a count, modulo its power-of-two size). */
+static inline struct fe_nic_ready *
+ready_slot(const struct fe_nicport *n, uint32_t i)
+{
+	return &n->ready[i & (n->nready - 1)];
+}
+
 /* A frame for the host due at tick due waits for it (across the host's PCIe then). */
 static inline int
 later(uint64_t due, uint64_t now)
@@ -38,7 +45,7 @@ ready_next(const struct fe_nicport *n, uint64_t now)
 
 	if (n->rhead == n->rtail)
 		return UINT64_MAX;
-	due = n->ready[n->rhead & (n->nready - 1)].due;
+	due = ready_slot(n, n->rhead)->due;
 	return later(due, now) ? due : UINT64_MAX;
 }
 
@@ -434,8 +441,7 @@ rate_counters(struct fe_port *p, struct fe_nic_flow *fl)
 		fl->rate_min = rate;
 
 	FE_CNT_SET(p->st.nic_rate_bps, r);
-	if (p->st.nic_rate_min_bps == 0 || r < p->st.nic_rate_min_bps)
-		FE_CNT_SET(p->st.nic_rate_min_bps, r);
+	FE_CNT_LEAST(p->st.nic_rate_min_bps, r);
 }
 
 /*
@@ -475,8 +481,7 @@ nscc_counters(struct fe_port *p, const struct fe_nic_flow *fl)
 	uint64_t w = (uint64_t)fl->nscc.cwnd;
 
 	FE_CNT_SET(p->st.nic_cwnd_bytes, w);
-	if (p->st.nic_cwnd_min_bytes == 0 || w < p->st.nic_cwnd_min_bytes)
-		FE_CNT_SET(p->st.nic_cwnd_min_bytes, w);
+	FE_CNT_LEAST(p->st.nic_cwnd_min_bytes, w);
 }
 
 /*
@@ -1063,7 +1068,7 @@ to_host(struct fe_port *p, struct rte_mbuf *m, uint64_t due, int wait)
 	}
 	if (n->rtail - n->rhead == n->nready)
 		return -1;
-	n->ready[n->rtail & (n->nready - 1)] = (struct fe_nic_ready){.m = m, .due = due};
+	*ready_slot(n, n->rtail) = (struct fe_nic_ready){.m = m, .due = due};
 	n->rtail++;
 	if (wait)
 		n->next_event = RTE_MIN(n->next_event, due);
@@ -1126,20 +1131,18 @@ credit_grants(struct fe_dp *dp, unsigned q, uint64_t now)
 		FE_CNT_ADD(p->st.nic_pull_updates, n->pacer.updates - updates);
 		FE_CNT_ADD(p->st.nic_pull_cuts, n->pacer.cuts - cuts);
 		FE_CNT_SET(p->st.nic_pull_permille, pm);
-		if (p->st.nic_pull_min_permille == 0 || pm < p->st.nic_pull_min_permille)
-			FE_CNT_SET(p->st.nic_pull_min_permille, pm);
+		FE_CNT_LEAST(p->st.nic_pull_min_permille, pm);
 	} else if (unlikely(n->rccc_rx.occ_ticks == 0 && p->st.nic_pull_permille != 0 &&
 			    p->st.nic_pull_permille != 1000)) {
 		FE_CNT_SET(p->st.nic_pull_permille, 1000); /* turned off: the full rate */
 	}
-	/* the pull rate its host's PCIe allows now (the full rate if not modelled) */
-	fe_rccc_pcie(&n->pacer, &n->rccc_rx,
-		     fe_pcie_rate16(&n->pcie_cfg, fe_pcie_backlog(&n->pcie, &n->pcie_cfg, now)));
+	/* the pull rate its host's PCIe allows now (modelled or not for the whole run: the
+	 * NIC's parameters take no run-time change) */
 	if (n->pcie_cfg.fp_per_byte != 0) {
-		uint64_t pm = permille(n->pacer.pcie16);
-
-		if (p->st.nic_pcie_min_permille == 0 || pm < p->st.nic_pcie_min_permille)
-			FE_CNT_SET(p->st.nic_pcie_min_permille, pm);
+		fe_rccc_pcie(
+			&n->pacer, &n->rccc_rx,
+			fe_pcie_rate16(&n->pcie_cfg, fe_pcie_backlog(&n->pcie, &n->pcie_cfg, now)));
+		FE_CNT_LEAST(p->st.nic_pcie_min_permille, permille(n->pacer.pcie16));
 	}
 	while (fe_rccc_grant(&n->pacer, &n->rccc_rx, now, &id, &r, &bytes)) {
 		struct fe_nic_flow *fl = flow_of(dp, id);
@@ -1326,7 +1329,7 @@ fe_nic_release(struct fe_dp *dp, unsigned q, uint64_t now)
 	uint32_t k = n->nrel;
 
 	while (n->rhead != n->rtail && p->txq_n < FE_BURST) {
-		struct fe_nic_ready *r = &n->ready[n->rhead & (n->nready - 1)];
+		struct fe_nic_ready *r = ready_slot(n, n->rhead);
 
 		if (later(r->due, now)) /* still crossing the host's PCIe: on time, then */
 			break;
@@ -1824,7 +1827,7 @@ fe_nic_drain(struct fe_dp *dp)
 		}
 		FE_CNT_ADD(dp->ports[i].st.nic_stopped_recv, n->rtail - n->rhead); /* released */
 		for (; n->rhead != n->rtail; n->rhead++)
-			rte_pktmbuf_free(n->ready[n->rhead & (n->nready - 1)].m);
+			rte_pktmbuf_free(ready_slot(n, n->rhead)->m);
 		FE_CNT_ADD(dp->ports[i].st.nic_stopped_trims, fe_express_count(&n->trimq));
 		while ((m = fe_express_drain(&n->trimq)) != NULL)
 			rte_pktmbuf_free(m);

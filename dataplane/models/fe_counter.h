@@ -21,5 +21,11 @@ typedef uint64_t fe_counter_t;
 		if ((v) > (c))                                                                     \
 			FE_CNT_SET(c, v);                                                          \
 	} while (0)
+/* the least seen, 0 meaning none yet (a gauge of the lowest rate or window reached) */
+#define FE_CNT_LEAST(c, v)                                                                         \
+	do {                                                                                       \
+		if ((c) == 0 || (v) < (c))                                                         \
+			FE_CNT_SET(c, v);                                                          \
+	} while (0)
 
 #endif
