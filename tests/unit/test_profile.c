@@ -173,25 +173,33 @@ Test(profile, nic_timeout_path)
 	cr_assert_eq(fab.nic.timeout_ns, 3000000, "not dilated");
 }
 
+/* The NIC the profile text y gives at scale (parsed and expanded on 2 ports: both must
+ * pass). */
+static struct fe_nic_params
+nic_of(const char *y, uint32_t scale)
+{
+	struct fe_linkdef up[2], down[2];
+	struct fe_fabric fab;
+	char err[512];
+
+	cr_assert_eq(parse(y, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(fe_profile_expand(&prof, scale, 2, up, down, &fab, err, sizeof(err)), 0, "%s",
+		     err);
+	return fab.nic;
+}
+
 /* nic.reps-freeze: REPS's freeze after a timeout, uet-htsim's 10 ms by default, dilated
  * with the scale as the fabric's times are; 0s: never; --nic sets it too. */
 Test(profile, nic_reps_freeze)
 {
-	struct fe_linkdef up[2], down[2];
-	struct fe_fabric fab;
 	struct fe_nic_params n = FE_NIC_DEFAULT;
 	char err[512];
 
 	cr_assert_eq(n.reps_freeze_ns, 10000000, "uet-htsim's exit_freeze_after");
-	cr_assert_eq(parse("name: t\nnic: {model: uec}\n", err, sizeof(err)), 0, "%s", err);
-	cr_assert_eq(fe_profile_expand(&prof, 100, 2, up, down, &fab, err, sizeof(err)), 0, "%s",
-		     err);
-	cr_assert_eq(fab.nic.reps_freeze_ns, 1000000000, "10 ms x 100");
-	cr_assert_eq(parse("name: t\nnic: {model: uec, reps-freeze: 0s}\n", err, sizeof(err)), 0,
-		     "%s", err);
-	cr_assert_eq(fe_profile_expand(&prof, 100, 2, up, down, &fab, err, sizeof(err)), 0, "%s",
-		     err);
-	cr_assert_eq(fab.nic.reps_freeze_ns, 0, "never");
+	cr_assert_eq(nic_of("name: t\nnic: {model: uec}\n", 100).reps_freeze_ns, 1000000000,
+		     "10 ms x 100");
+	cr_assert_eq(nic_of("name: t\nnic: {model: uec, reps-freeze: 0s}\n", 100).reps_freeze_ns, 0,
+		     "never");
 	cr_assert_eq(fe_nic_spec("model=uec,reps-freeze=2ms", &n, err, sizeof(err)), 0, "%s", err);
 	cr_assert_eq(n.reps_freeze_ns, 2000000);
 }
@@ -223,20 +231,14 @@ Test(profile, nic_oversub_cc)
  * dilated with the links'; --nic sets them too; another model is refused, naming it. */
 Test(profile, nic_pcie)
 {
-	struct fe_linkdef up[2], down[2];
-	struct fe_fabric fab;
-	struct fe_nic_params n = FE_NIC_DEFAULT;
+	struct fe_nic_params
+		n = FE_NIC_DEFAULT,
+		f = nic_of("name: t\nnic: {model: uec, pcie: 64Gbit, pcie-backlog: 2MB}\n", 4);
 	char err[512];
 
 	cr_assert_eq(n.pcie_bps, 0, "not modelled by default");
-	cr_assert_eq(parse("name: t\nnic: {model: uec, pcie: 64Gbit, pcie-backlog: 2MB}\n", err,
-			   sizeof(err)),
-		     0, "%s", err);
-	cr_assert_eq(fe_profile_expand(&prof, 4, 2, up, down, &fab, err, sizeof(err)), 0, "%s",
-		     err);
-	cr_assert_eq(fab.nic.pcie_bps, 16000000000ULL, "dilated: %llu",
-		     (unsigned long long)fab.nic.pcie_bps);
-	cr_assert_eq(fab.nic.pcie_backlog, 2000000, "bytes are bytes");
+	cr_assert_eq(f.pcie_bps, 16000000000ULL, "dilated: %llu", (unsigned long long)f.pcie_bps);
+	cr_assert_eq(f.pcie_backlog, 2000000, "bytes are bytes");
 	cr_assert_eq(fe_nic_spec("model=uec,pcie=100Mbit,pcie-backlog=16KiB", &n, err, sizeof(err)),
 		     0, "%s", err);
 	cr_assert_eq(n.pcie_bps, 100000000);
