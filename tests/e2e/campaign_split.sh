@@ -4,7 +4,8 @@
 # the shipped congestion-tree-split campaign (each lossless regime 3 times, lossy once, on
 # one box and split) agrees within the tolerance docs/scale-out.md states: under credits (the hosts'
 # TCP, and the emulated ib NIC) the victim's median time and the median credit wait
-# within 25 % of one box's (wider by the share of a run the hypervisor took from a box's
+# within 25 % of one box's, 70 .. 140 % for the hosts' TCP, whose runs fall in modes 30 %
+# apart on one box too (wider by the share of a run the hypervisor took from a box's
 # core, where it took 100 ms or more); under PFC the victim's median time and pause frames
 # a second within 25 % over the runs whose box kept time (2 or more each side), else no
 # comparison: a box that fell behind moves them, and every such run must say distorted;
@@ -146,9 +147,11 @@ steal_bounds() {
 		echo "$1 $2 "
 	fi
 }
-within() { # WHAT REGIME ONE SPLIT: SPLIT in % of ONE, 75 .. 125 or wider as above
+# WHAT REGIME ONE SPLIT: SPLIT in % of ONE, within LO .. HI of the regime (below), or
+# wider as above
+within() {
 	local lo hi why
-	read -r lo hi why < <(steal_bounds 75 125 "$2")
+	read -r lo hi why < <(steal_bounds "${BOUNDS[$2]% *}" "${BOUNDS[$2]#* }" "$2")
 	fe_check "$1 (%)$why" "$(pct "$3" "$4")" "$lo" "$hi"
 }
 # PFC: WHAT EXPR (over a run r of roce-pfc, roce-pfc-split): the split's median of EXPR
@@ -174,6 +177,14 @@ held() {
 	fi
 }
 held "roce-pfc: the victim's median time (ms)" "$JOB"
+# the bounds under credits: ib-nic's 75 .. 125 %; ib-ndr's 70 .. 140 %. The hosts' TCP
+# behind credits' head-of-line blocking (the victim's frames and its ACKs queue behind
+# the incast's on both leaves) finishes its 4 MB in one of three times about 1.3 s apart,
+# on one box as split: in 18 runs each on 2026-12-06, one box 3.1 s once, 4.3 to 4.6 s
+# 15 times, 5.6 s twice; split 4.5 to 4.7 s 13 times, 5.7 to 5.8 s 5 times. Medians of 3
+# from different modes are 132 % (or 70 %) apart with nothing split-made, and the test
+# failed so (130 %) on a fresh clone; the time waiting for credits follows the time
+declare -A BOUNDS=([ib-ndr]="70 140" [ib-nic]="75 125")
 for g in ib-ndr ib-nic; do
 	within "$g: split against one box, the victim's median time" $g "$(med $g "$JOB")" \
 		"$(med $g-split "$JOB")"
