@@ -701,8 +701,6 @@ poll_bursts(struct fe_dp *dp, uint64_t now, unsigned role, const enum fe_regime 
 
 		for (unsigned i = 0; i < dp->nports; i++)
 			work += port_rx(dp, i, now, &full, R);
-		if (dp->conf.nic.model != FE_NIC_TCP && dp->conf.nic.model != FE_NIC_HOST)
-			work += fe_nic_service(dp, now);
 		if (R == FE_REGIME_LOSSY) {
 			for (unsigned i = 0; i < dp->nports; i++)
 				work += port_switch(dp, i, now, now, R);
@@ -715,6 +713,10 @@ poll_bursts(struct fe_dp *dp, uint64_t now, unsigned role, const enum fe_regime 
 		}
 		for (unsigned i = 0; (role & FE_ROLE_DOWN) && i < dp->nports; i++)
 			work += port_tx(dp, i, now);
+		/* the NICs last (they run on one lcore, all roles): what came due by now has
+		 * reached them (an ACK, a NAK), and their timers go after it */
+		if (dp->conf.nic.model != FE_NIC_TCP && dp->conf.nic.model != FE_NIC_HOST)
+			work += fe_nic_service(dp, now);
 		if (!full)
 			break;
 	}

@@ -466,6 +466,7 @@ struct fe_dp {
 	int nic_dynoff;			 /* the NIC's field in the mbuf (fe_nicport.c) */
 	int nic_pulloff;		 /* ... and its pull target's (fe_nictag.h) */
 	struct rte_mempool *nic_pool;	 /* the NICs' CNPs, ACKs and NAKs: their own */
+	uint64_t nic_seen; /* the NICs' last service pass: a NIC timer up to it may fire */
 	/* split across boxes: the receiving side of flows whose sender is on another box,
 	 * [(port - nports) x FE_NIC_FLOWS] by the sender's port as numbered here (fe_graph.h);
 	 * nic_ids: the ports a flow's sender may have here (nports, or nports + nall) */

@@ -37,6 +37,29 @@ later(uint64_t due, uint64_t now)
 	return due != FE_DUE_NONE && due > now;
 }
 
+/*
+ * The tick a frame due at `due` reached its NIC: due; or, come due before the NICs' last
+ * pass (taken late, behind a host's full TX queue), that pass's, as a flow's state (its
+ * rate, its timers) never goes back.
+ */
+static inline uint64_t
+arrived(const struct fe_dp *dp, uint64_t due)
+{
+	return RTE_MAX(due, dp->nic_seen);
+}
+
+/*
+ * The tick a NIC's control frame, made for a frame that arrived() at `at`, enters the
+ * fabric while the pass runs at now: `at` where the regime lets a frame enter in the past
+ * (lossy), so that a pass run late (the loop away) still answers at the frame's time;
+ * else now (fe_regime.h, enters_past).
+ */
+static inline uint64_t
+ctl_at(const struct fe_dp *dp, uint64_t at, uint64_t now)
+{
+	return dp->rg->enters_past ? at : now;
+}
+
 /* The tick after now the ready ring's head waits for, if it waits (else UINT64_MAX). */
 static inline uint64_t
 ready_next(const struct fe_nicport *n, uint64_t now)
@@ -372,8 +395,9 @@ ack_to(struct fe_nicport *n, struct fe_port *p, struct fe_nic_flow *fl, uint32_t
 	if ((int32_t)(psn - fl->una) <= 0 || (int32_t)(psn - fl->next_psn) > 0)
 		return 0;
 	fl->retries = 0;
-	if (rtt != NULL && fl->win[(psn - 1) & (n->window - 1)].sent != 0)
-		*rtt = now - fl->win[(psn - 1) & (n->window - 1)].sent;
+	if (rtt != NULL &&
+	    fl->win[(psn - 1) & (n->window - 1)].sent != 0) /* sent at now at the latest */
+		*rtt = now - RTE_MIN(now, fl->win[(psn - 1) & (n->window - 1)].sent);
 	for (; fl->una != psn; fl->una++) {
 		struct fe_nic_copy *c = &fl->win[fl->una & (n->window - 1)];
 
@@ -625,10 +649,10 @@ sleek_resend(struct fe_nicport *n, struct fe_nic_flow *fl)
 }
 
 /* One flow of port `in`: resends first, then new frames, as pacing, the window and the
- * credit let. */
+ * credit let; its timers (the timeout, a probe's) fire up to seen (fe_nic_service()). */
 static unsigned
-service_flow(struct fe_dp *dp, unsigned in, struct fe_nic_flow *fl, uint64_t now, uint32_t *budget,
-	     uint64_t drain, uint64_t *next)
+service_flow(struct fe_dp *dp, unsigned in, struct fe_nic_flow *fl, uint64_t now, uint64_t seen,
+	     uint32_t *budget, uint64_t drain, uint64_t *next)
 {
 	struct fe_port *p = &dp->ports[in];
 	struct fe_nicport *n = p->nic;
@@ -640,7 +664,7 @@ service_flow(struct fe_dp *dp, unsigned in, struct fe_nic_flow *fl, uint64_t now
 		fe_dcqcn_advance(&fl->cc, &n->cc, now);
 	else if (n->cc_mode == FE_CC_IB && fl->ib.ccti)
 		fe_ibcc_advance(&fl->ib, &n->ib, now);
-	if (fl->una != fl->next_psn && now >= fl->rto_at) {
+	if (fl->una != fl->next_psn && seen >= fl->rto_at) {
 		FE_CNT_ADD(p->st.nic_timeouts, 1);
 		if (n->prm.model == FE_NIC_UEC) /* REPS: the paths it kept, for a while */
 			FE_CNT_ADD(p->st.nic_reps_freezes,
@@ -682,7 +706,7 @@ service_flow(struct fe_dp *dp, unsigned in, struct fe_nic_flow *fl, uint64_t now
 				fe_rccc_timeout(&fl->rccc);
 		}
 	}
-	if (n->probes && now >= fl->probe_at)
+	if (n->probes && seen >= fl->probe_at)
 		send_probe(dp, in, fl, now);
 	while (*budget > 0 && fl->next_t <= now) {
 		struct rte_mbuf *m = NULL;
@@ -794,7 +818,12 @@ static unsigned credit_grants(struct fe_dp *dp, unsigned q, uint64_t now);
 unsigned
 fe_nic_service(struct fe_dp *dp, uint64_t now)
 {
+	/* a timer fires once a whole pass has run past it: what was due before it (an ACK
+	 * the loop, away, has not yet carried) reaches the NIC first, and stops it */
+	const uint64_t seen = dp->nic_seen;
 	unsigned work = 0;
+
+	dp->nic_seen = now;
 
 	for (unsigned i = 0; i < dp->nports; i++) {
 		struct fe_port *p = &dp->ports[i];
@@ -826,7 +855,7 @@ fe_nic_service(struct fe_dp *dp, uint64_t now)
 		start = n->nact ? n->rr++ % n->nact : 0;
 		for (uint32_t j = 0; j < n->nact; j++)
 			work += service_flow(dp, i, &n->flows[n->act[(start + j) % n->nact]], now,
-					     &budget, drain, &next);
+					     seen, &budget, drain, &next);
 		for (uint32_t a = 0; a < n->nact; a++) {
 			struct fe_nic_flow *fl = &n->flows[n->act[a]];
 
@@ -912,9 +941,13 @@ send_ctl(struct fe_dp *dp, unsigned at, const uint8_t *hdr, enum fe_nic_ctl kind
 static void probe_answer(struct fe_dp *dp, unsigned q, struct rte_mbuf *m, uint64_t tag,
 			 uint32_t probe, uint64_t now);
 
-/* A CNP, ACK or NAK reached the sender's port q; or a probe, its receiver's. */
+/*
+ * A CNP, ACK or NAK reached the sender's port q at tick `at` (arrived()); or a probe, its
+ * receiver's, answered at ctl_at() (the pass runs at now).
+ */
 static void
-consume_ctl(struct fe_dp *dp, unsigned q, struct rte_mbuf *m, uint64_t tag, uint64_t now)
+consume_ctl(struct fe_dp *dp, unsigned q, struct rte_mbuf *m, uint64_t tag, uint64_t at,
+	    uint64_t now)
 {
 	struct fe_port *p = &dp->ports[q];
 	struct fe_nicport *n = p->nic;
@@ -932,7 +965,7 @@ consume_ctl(struct fe_dp *dp, unsigned q, struct rte_mbuf *m, uint64_t tag, uint
 		return;
 	}
 	if (ok && kind == FE_NIC_PROBE) { /* at the receiver: the data's way */
-		probe_answer(dp, q, m, tag, psn, now);
+		probe_answer(dp, q, m, tag, psn, ctl_at(dp, at, now));
 		return;
 	}
 	/* the QPN names the flow's slot and generation (a flow since gone: stray too) */
@@ -961,9 +994,9 @@ consume_ctl(struct fe_dp *dp, unsigned q, struct rte_mbuf *m, uint64_t tag, uint
 		FE_CNT_ADD(p->st.nic_cnp_recv, 1);
 		if (n->cc_mode == FE_CC_DCQCN || n->cc_mode == FE_CC_IB) { /* under IB CC, a BECN */
 			if (n->cc_mode == FE_CC_DCQCN)
-				fe_dcqcn_cnp(&fl->cc, &n->cc, now);
+				fe_dcqcn_cnp(&fl->cc, &n->cc, at);
 			else
-				fe_ibcc_becn(&fl->ib, &n->ib, now);
+				fe_ibcc_becn(&fl->ib, &n->ib, at);
 			rate_counters(p, fl);
 			activate(n, fl);
 		}
@@ -981,21 +1014,21 @@ consume_ctl(struct fe_dp *dp, unsigned q, struct rte_mbuf *m, uint64_t tag, uint
 			for (uint32_t s = fl->una; s != psn; s++)
 				if (!fl->win[s & (n->window - 1)].sacked)
 					fe_reps_feedback(&fl->reps, fl->win[s & (n->window - 1)].ev,
-							 kind != FE_NIC_ACK_ECE, now);
-		acked = ack_to(n, p, fl, psn, now, &rtt);
+							 kind != FE_NIC_ACK_ECE, at);
+		acked = ack_to(n, p, fl, psn, at, &rtt);
 		if (sack)
-			acked += sacked(n, fl, psn + sack_off, sack, kind == FE_NIC_ACK_ECE, now);
+			acked += sacked(n, fl, psn + sack_off, sack, kind == FE_NIC_ACK_ECE, at);
 		if (kind == FE_NIC_PROBE_ACK)
 			rtt = 0; /* not the acknowledged frame's */
 		if (fe_nic_cc_nscc(n->cc_mode)) {
 			fe_nscc_ack(&fl->nscc, &n->nscc, acked, rtt, kind == FE_NIC_ACK_ECE,
-				    fl->flight, now);
+				    fl->flight, at);
 			nscc_counters(p, fl);
 		}
 		if (n->probes) { /* SLEEK: the probe timer again, a probe's verdict, resends */
-			probe_arm(n, fl, now);
+			probe_arm(n, fl, at);
 			if (kind == FE_NIC_PROBE_ACK)
-				probe_answered(p, fl, probe, now);
+				probe_answered(p, fl, probe, at);
 			sleek_resend(n, fl);
 		}
 		if (fl->pend_n || fl->resend != fl->next_psn) /* a window reopened */
@@ -1005,11 +1038,11 @@ consume_ctl(struct fe_dp *dp, unsigned q, struct rte_mbuf *m, uint64_t tag, uint
 	case FE_NIC_NAK:
 		FE_CNT_ADD(p->st.nic_naks_recv, 1);
 		psn = psn_full(psn, fl->una);
-		ack_to(n, p, fl, psn, now, NULL);
+		ack_to(n, p, fl, psn, at, NULL);
 		if ((int32_t)(psn - fl->una) >= 0 && (int32_t)(psn - fl->next_psn) < 0) {
 			mark_again(n, fl, psn,
 				   fe_nic_recovery(&n->prm) == FE_NIC_GBN ? fl->next_psn : psn + 1);
-			fl->rto_at = now + n->timeout_ticks;
+			fl->rto_at = at + n->timeout_ticks;
 			activate(n, fl);
 		}
 		break;
@@ -1027,14 +1060,14 @@ consume_ctl(struct fe_dp *dp, unsigned q, struct rte_mbuf *m, uint64_t tag, uint
 			/* REPS: trimmed at the last hop, its path was not where the congestion was
 			 * (uet-htsim: PATH_GOOD), and its entropy is kept; else let go */
 			if (c->m != NULL)
-				fe_reps_feedback(&fl->reps, c->ev, last, now);
+				fe_reps_feedback(&fl->reps, c->ev, last, at);
 			mark_again(n, fl, psn, psn + 1);
 			/* with RCCC on too, a trim at the last hop (incast) is the receiver's
 			 * credit's to answer: the window is not cut (uet-htsim, uec.cpp:
 			 * updateCwndOnNack_NSCC, !_receiver_based_cc || !last_hop) */
 			if (fe_nic_cc_nscc(n->cc_mode) && len) {
 				fe_nscc_nack(&fl->nscc, &n->nscc, len, fl->flight,
-					     last && fe_nic_cc_rccc(n->cc_mode), now);
+					     last && fe_nic_cc_rccc(n->cc_mode), at);
 				nscc_counters(p, fl);
 			}
 			activate(n, fl);
@@ -1256,9 +1289,10 @@ gaps_check(struct fe_dp *dp, unsigned q, uint64_t now)
 {
 	struct fe_port *p = &dp->ports[q];
 	struct fe_nicport *rn = p->nic;
+	const uint64_t seen = dp->nic_seen; /* a timer: as fe_nic_service()'s */
 	uint32_t k = 0;
 
-	if (rn->gap_next > now)
+	if (rn->gap_next > seen)
 		return;
 	rn->gap_next = UINT64_MAX;
 	for (uint32_t i = 0; i < rn->ngaps; i++) {
@@ -1268,7 +1302,7 @@ gaps_check(struct fe_dp *dp, unsigned q, uint64_t now)
 			fl->gap_at = 0;
 			continue;
 		}
-		if (now - fl->gap_at < rn->reorder_ticks) {
+		if (fl->gap_at + rn->reorder_ticks > seen) {
 			rn->gap_next = RTE_MIN(rn->gap_next, fl->gap_at + rn->reorder_ticks);
 			rn->gaps[k++] = rn->gaps[i];
 			continue;
@@ -1531,7 +1565,7 @@ trimmed_due(struct fe_dp *dp, unsigned q, uint64_t now)
 		uint64_t tag = *fe_nic_tag(dp, h);
 
 		if (FE_TAG_KIND(tag) == FE_TAG_CTL)
-			consume_ctl(dp, q, h, tag, now);
+			consume_ctl(dp, q, h, tag, arrived(dp, due), now);
 		else /* trimmed here, the last hop, or before (fe_linkop.c) */
 			trimmed_data(dp, q, h, tag, !(tag & FE_TAG_EARLIER), now);
 	}
@@ -1750,7 +1784,7 @@ fe_nic_deliver(struct fe_dp *dp, unsigned q, struct rte_mbuf **in, const uint64_
 		if (FE_TAG_KIND(tag) == FE_TAG_DATA) /* the most, first */
 			deliver_data(dp, q, m, tag, due[i], now);
 		else if (FE_TAG_KIND(tag) == FE_TAG_CTL || FE_TAG_KIND(tag) == FE_TAG_PROBE)
-			consume_ctl(dp, q, m, tag, now);
+			consume_ctl(dp, q, m, tag, arrived(dp, due[i]), now);
 		else if (FE_TAG_KIND(tag) == FE_TAG_TRIM) /* trimmed in the fabric */
 			trimmed_data(dp, q, m, tag, 0, now);
 		else if (to_host(p, m, due[i], 0) < 0) {
@@ -1758,7 +1792,8 @@ fe_nic_deliver(struct fe_dp *dp, unsigned q, struct rte_mbuf **in, const uint64_
 			rte_pktmbuf_free(m);
 		}
 	}
-	acks_flush(dp, q, now);
+	/* the ACKs: as the last frame arrived (the frames are in due order) */
+	acks_flush(dp, q, n ? ctl_at(dp, arrived(dp, due[n - 1]), now) : now);
 }
 
 uint64_t

@@ -46,6 +46,11 @@ struct fe_regime_ops {
 	/* the idle loop (fe_dp_next_event): what was due and did not move waits for a
 	 * credit or for room, both events of their own (credits); else it is "now" */
 	int due_waits;
+	/* a frame may enter a link at a tick before the pass's (lossy: the link's serializer
+	 * orders it), so that a pass run late still sends at the time it answers; under PFC
+	 * and credits nothing starts before the horizon the switch has seen (fe_dp.c,
+	 * lossless_advance()) */
+	int enters_past;
 };
 
 /* The operations of regime r. */

@@ -352,6 +352,7 @@ engine(uint32_t model, uint32_t recovery, uint64_t drop)
 
 /* ... count frames from the drop-th, and port 0's up link holds up_pkts (0: no limit). */
 static const char *drop_match = "tcp"; /* what the drop rule counts (a test may narrow it) */
+static uint64_t down1_bps;	       /* host 1's down link's rate (a test may set it; 0: none) */
 
 static struct fe_dp *
 engine_x(const struct fe_nic_params *nic, uint64_t drop, uint64_t count, uint32_t up_pkts)
@@ -370,6 +371,7 @@ engine_x(const struct fe_nic_params *nic, uint64_t drop, uint64_t count, uint32_
 		up[0].drop_count = count;
 	}
 	up[0].link.limit_pkts = up_pkts;
+	down[1].link.rate_bps = down1_bps;
 	dp = fe_dp_create(NP, ports, up, down, pool, HZ, &conf, err, sizeof(err));
 	cr_assert_not_null(dp, "%s", err);
 	return dp;
@@ -764,6 +766,56 @@ Test(nic, selective_lost_tail_costs_one_timeout)
 	cr_assert_eq(s0->nic_timeouts, 1, "one timeout for a tail of two");
 	cr_assert_eq(s0->nic_copies, 0);
 	done(dp, avail);
+}
+
+/*
+ * The loop away (preempted, asleep, a hypervisor's steal) past a NIC's timer, while the
+ * ACK that stops the timer was due before it: the first pass back runs what came due in
+ * time's order, and the timer does not fire. A timeout (model roce, 67 ms): 6 frames
+ * sent, the loop back 70 ms later. A loss probe (model uec, NSCC's RTT 4 us: a probe
+ * 7 us after the last ACK while anything is unacknowledged): the first ACK heard, the
+ * loop back 40 us later. Each: every frame delivered once, no timeout, no probe, nothing
+ * sent again. Host 1's down link of 10 Gbit/s spaces the frames (0.8 us each).
+ */
+Test(nic, a_late_pass_keeps_the_timers_in_order)
+{
+	for (unsigned k = 0; k < 2; k++) {
+		unsigned avail = rte_mempool_avail_count(pool), n = 0;
+		struct fe_nic_params p = nic(k ? FE_NIC_UEC : FE_NIC_ROCE, FE_NIC_SELECTIVE);
+		const struct fe_port_stats *s0, *s1;
+		uint64_t t = 10000;
+		struct fe_dp *dp;
+
+		if (k)
+			p.rtt_ns = 4000;
+		down1_bps = 10000000000ULL; /* 10 Gbit/s: 0.8 us a frame */
+		dp = engine_x(&p, 0, 0, 0);
+		down1_bps = 0;
+		s0 = &dp->ports[0].st;
+		s1 = &dp->ports[1].st;
+		learn(dp);
+		send_flow(6, 2);
+		poll2(dp, t);
+		if (k) { /* the first ACK heard: the probe timer runs */
+			while (s0->nic_acks_recv == 0 && t < 100000)
+				poll2(dp, t += 500);
+			cr_assert_eq(s0->nic_acks_recv, 1, "k %u: one ACK by %llu ns", k,
+				     (unsigned long long)t);
+			n += collect(1, NULL, NULL);
+			cr_assert_lt(n, 6, "k %u: frames still to come when the loop goes away", k);
+		}
+		t += k ? 40000 : 70000000;	 /* the loop away */
+		for (unsigned i = 0; i < 4; i++) /* and back: passes one after another */
+			fe_dp_poll(dp, t + i);
+		n += collect(1, NULL, NULL);
+		cr_assert_eq(n, 6, "k %u: %u of 6", k, n);
+		cr_assert_eq(s0->nic_timeouts, 0, "k %u: no timeout", k);
+		cr_assert_eq(s0->nic_probes_sent, 0, "k %u: no probe", k);
+		cr_assert_eq(s0->nic_resent_pkts, 0, "k %u: nothing sent again", k);
+		cr_assert_eq(s0->nic_copies, 0, "k %u: every frame acknowledged", k);
+		cr_assert_eq(s1->nic_dup_discards, 0, "k %u", k);
+		done(dp, avail);
+	}
 }
 
 /*
