@@ -568,7 +568,6 @@ probe_arm(struct fe_nicport *n, struct fe_nic_flow *fl, uint64_t now)
 	}
 	fl->probe_at = now + (fl->pend_n ? FE_NIC_PROBE_FIRST * fl->nscc.base_rtt
 					 : fl->nscc.base_rtt + n->nscc.target);
-	n->next_event = RTE_MIN(n->next_event, fl->probe_at);
 }
 
 /* Flow fl of port `in` sends a probe (its timer fired): toward its receiver, the way
@@ -872,6 +871,9 @@ fe_nic_service(struct fe_dp *dp, uint64_t now)
 			work += credit_grants(dp, i, now);
 			next = RTE_MIN(next, fe_rccc_next(&n->pacer));
 		}
+		/* the NIC's wake-up, written here alone: the NICs run last in a pass (fe_dp.c),
+		 * after all that the pass put in the ready ring, the trimmed headers' queue or
+		 * a flow's timers */
 		n->next_event = next;
 	}
 	return work;
@@ -1103,8 +1105,6 @@ to_host(struct fe_port *p, struct rte_mbuf *m, uint64_t due, int wait)
 		return -1;
 	*ready_slot(n, n->rtail) = (struct fe_nic_ready){.m = m, .due = due};
 	n->rtail++;
-	if (wait)
-		n->next_event = RTE_MIN(n->next_event, due);
 	return 0;
 }
 
@@ -1370,7 +1370,6 @@ fe_nic_release(struct fe_dp *dp, unsigned q, uint64_t now)
 		stage(p, r->m, r->due);
 		n->rhead++;
 	}
-	n->next_event = RTE_MIN(n->next_event, ready_next(n, now));
 	n->nrel = 0;
 	if (fe_express_count(&n->trimq))
 		trimmed_due(dp, q, now);
@@ -1549,7 +1548,6 @@ fe_nic_trimmed(struct fe_dp *dp, unsigned q, struct rte_mbuf *h, uint64_t due)
 	/* in order: a header never overtakes the one before */
 	if (fe_express_put(&n->trimq, h, due) < 0)
 		return -1;
-	n->next_event = RTE_MIN(n->next_event, fe_express_next(&n->trimq));
 	return 0;
 }
 
@@ -1569,7 +1567,6 @@ trimmed_due(struct fe_dp *dp, unsigned q, uint64_t now)
 		else /* trimmed here, the last hop, or before (fe_linkop.c) */
 			trimmed_data(dp, q, h, tag, !(tag & FE_TAG_EARLIER), now);
 	}
-	n->next_event = RTE_MIN(n->next_event, fe_express_next(&n->trimq));
 }
 
 /*
