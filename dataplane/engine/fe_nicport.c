@@ -38,14 +38,29 @@ later(uint64_t due, uint64_t now)
 }
 
 /*
- * The tick a frame due at `due` reached its NIC: due; or, come due before the NICs' last
- * pass (taken late, behind a host's full TX queue), that pass's, as a flow's state (its
- * rate, its timers) never goes back.
+ * The tick a frame due at `due` reached port n's NIC: due, but never before a frame it
+ * took earlier (the trimmed headers' queue and the down link are two ways in) nor before
+ * the NICs' last pass, which ran its flows (their rates, windows, timers) up to that
+ * pass's tick. A round trip is measured to `due` itself.
  */
 static inline uint64_t
-arrived(const struct fe_dp *dp, uint64_t due)
+arrived(const struct fe_dp *dp, struct fe_nicport *n, uint64_t due)
 {
-	return RTE_MAX(due, dp->nic_seen);
+	n->at = RTE_MAX(n->at, RTE_MAX(due, dp->nic_seen));
+	return n->at;
+}
+
+/*
+ * Port p's NIC has not yet taken a frame that came due by now (its host's TX staging
+ * full, a pass's caps reached): the tick before the oldest, up to which its timers may
+ * fire (that frame may be the ACK that stops them); else UINT64_MAX.
+ */
+static inline uint64_t
+unread(const struct fe_port *p, uint64_t now)
+{
+	uint64_t due = RTE_MIN(fe_link_next_due(&p->down.l), fe_express_next(&p->nic->trimq));
+
+	return due <= now ? due - RTE_MIN(due, 1) : UINT64_MAX;
 }
 
 /*
@@ -381,12 +396,13 @@ mark_again(struct fe_nicport *n, struct fe_nic_flow *fl, uint32_t from, uint32_t
 }
 
 /*
- * Release the kept copies below psn (acknowledged): the bytes they had in flight, and in
- * *rtt (rtt: may be NULL) the round trip of the last of them if it was sent once (else 0).
+ * Release the kept copies below psn (acknowledged) at now: the bytes they had in flight,
+ * and in *rtt (rtt: may be NULL) the round trip of the last of them to `came` (the ACK's
+ * own tick) if it was sent once (else 0).
  */
 static uint64_t
 ack_to(struct fe_nicport *n, struct fe_port *p, struct fe_nic_flow *fl, uint32_t psn, uint64_t now,
-       uint64_t *rtt)
+       uint64_t came, uint64_t *rtt)
 {
 	uint64_t bytes = 0;
 
@@ -397,7 +413,7 @@ ack_to(struct fe_nicport *n, struct fe_port *p, struct fe_nic_flow *fl, uint32_t
 	fl->retries = 0;
 	if (rtt != NULL &&
 	    fl->win[(psn - 1) & (n->window - 1)].sent != 0) /* sent at now at the latest */
-		*rtt = now - RTE_MIN(now, fl->win[(psn - 1) & (n->window - 1)].sent);
+		*rtt = came - RTE_MIN(came, fl->win[(psn - 1) & (n->window - 1)].sent);
 	for (; fl->una != psn; fl->una++) {
 		struct fe_nic_copy *c = &fl->win[fl->una & (n->window - 1)];
 
@@ -598,19 +614,19 @@ send_probe(struct fe_dp *dp, unsigned in, struct fe_nic_flow *fl, uint64_t now)
 }
 
 /*
- * The answer to flow fl's probe number `probe` reached its sender at now (its SACK taken
- * already): the last probe's, with a delay below NSCC's target, the flow enters loss
+ * The answer to flow fl's probe number `probe` reached its sender at tick `came` (its SACK
+ * taken already): the last probe's, with a delay below NSCC's target, the flow enters loss
  * recovery up to what it has sent. An older probe's answer says nothing of the delay.
  */
 static void
-probe_answered(struct fe_port *p, struct fe_nic_flow *fl, uint32_t probe, uint64_t now)
+probe_answered(struct fe_port *p, struct fe_nic_flow *fl, uint32_t probe, uint64_t came)
 {
 	struct fe_nicport *n = p->nic;
 	uint64_t rtt, delay;
 
 	if (fl->probe_sent == 0 || probe != fl->probe_n)
 		return;
-	rtt = now - fl->probe_sent;
+	rtt = came - RTE_MIN(came, fl->probe_sent);
 	delay = rtt > fl->nscc.base_rtt ? rtt - fl->nscc.base_rtt : 0;
 	fl->probe_sent = 0;
 	if (delay >= n->nscc.target || fl->una == fl->next_psn)
@@ -674,7 +690,7 @@ service_flow(struct fe_dp *dp, unsigned in, struct fe_nic_flow *fl, uint64_t now
 			 * transport recovers (or not) */
 			FE_CNT_ADD(p->st.nic_abandoned, fl->next_psn - fl->una);
 			fl->retries = 0;
-			ack_to(n, p, fl, fl->next_psn, now, NULL);
+			ack_to(n, p, fl, fl->next_psn, now, now, NULL);
 			abandon_held(dp, n, fl);
 			/* and starts anew: a new generation from PSN 0, which a receiver on
 			 * another box (its state its own) takes as a new flow */
@@ -829,7 +845,7 @@ fe_nic_service(struct fe_dp *dp, uint64_t now)
 		struct fe_nicport *n = p->nic;
 		uint64_t next = UINT64_MAX;
 		uint32_t budget, k = 0, start;
-		uint64_t drain;
+		uint64_t drain, upto;
 
 		if (n == NULL || n->host)
 			continue;
@@ -850,11 +866,13 @@ fe_nic_service(struct fe_dp *dp, uint64_t now)
 		drain = p->up.l.svc != p->up.l.sched
 				? p->up.l.slots[p->up.l.svc & p->up.l.mask].tx_end
 				: UINT64_MAX;
-		/* the flows take turns at being first: none starves the others of the link */
+		/* the flows take turns at being first: none starves the others of the link; their
+		 * timers up to the last pass, and before a frame due that is still unread */
 		start = n->nact ? n->rr++ % n->nact : 0;
+		upto = RTE_MIN(seen, unread(p, now));
 		for (uint32_t j = 0; j < n->nact; j++)
 			work += service_flow(dp, i, &n->flows[n->act[(start + j) % n->nact]], now,
-					     seen, &budget, drain, &next);
+					     upto, &budget, drain, &next);
 		for (uint32_t a = 0; a < n->nact; a++) {
 			struct fe_nic_flow *fl = &n->flows[n->act[a]];
 
@@ -871,9 +889,9 @@ fe_nic_service(struct fe_dp *dp, uint64_t now)
 			work += credit_grants(dp, i, now);
 			next = RTE_MIN(next, fe_rccc_next(&n->pacer));
 		}
-		/* the NIC's wake-up, written here alone: the NICs run last in a pass (fe_dp.c),
-		 * after all that the pass put in the ready ring, the trimmed headers' queue or
-		 * a flow's timers */
+		/* the NIC's wake-up, written here (activate() only zeroes it): the NICs run last
+		 * in a pass (fe_dp.c), after all that the pass put in the ready ring, the
+		 * trimmed headers' queue or a flow's timers */
 		n->next_event = next;
 	}
 	return work;
@@ -944,15 +962,16 @@ static void probe_answer(struct fe_dp *dp, unsigned q, struct rte_mbuf *m, uint6
 			 uint32_t probe, uint64_t now);
 
 /*
- * A CNP, ACK or NAK reached the sender's port q at tick `at` (arrived()); or a probe, its
- * receiver's, answered at ctl_at() (the pass runs at now).
+ * A CNP, ACK or NAK due at `due` reached the sender's port q (taken at arrived()); or a
+ * probe, its receiver's, answered at ctl_at() (the pass runs at now).
  */
 static void
-consume_ctl(struct fe_dp *dp, unsigned q, struct rte_mbuf *m, uint64_t tag, uint64_t at,
+consume_ctl(struct fe_dp *dp, unsigned q, struct rte_mbuf *m, uint64_t tag, uint64_t due,
 	    uint64_t now)
 {
 	struct fe_port *p = &dp->ports[q];
 	struct fe_nicport *n = p->nic;
+	const uint64_t at = arrived(dp, n, due);
 	struct fe_nic_flow *fl;
 	enum fe_nic_ctl kind;
 	uint32_t qpn, psn, sack, sack_off, probe;
@@ -1017,7 +1036,7 @@ consume_ctl(struct fe_dp *dp, unsigned q, struct rte_mbuf *m, uint64_t tag, uint
 				if (!fl->win[s & (n->window - 1)].sacked)
 					fe_reps_feedback(&fl->reps, fl->win[s & (n->window - 1)].ev,
 							 kind != FE_NIC_ACK_ECE, at);
-		acked = ack_to(n, p, fl, psn, at, &rtt);
+		acked = ack_to(n, p, fl, psn, at, due, &rtt);
 		if (sack)
 			acked += sacked(n, fl, psn + sack_off, sack, kind == FE_NIC_ACK_ECE, at);
 		if (kind == FE_NIC_PROBE_ACK)
@@ -1030,7 +1049,7 @@ consume_ctl(struct fe_dp *dp, unsigned q, struct rte_mbuf *m, uint64_t tag, uint
 		if (n->probes) { /* SLEEK: the probe timer again, a probe's verdict, resends */
 			probe_arm(n, fl, at);
 			if (kind == FE_NIC_PROBE_ACK)
-				probe_answered(p, fl, probe, at);
+				probe_answered(p, fl, probe, due);
 			sleek_resend(n, fl);
 		}
 		if (fl->pend_n || fl->resend != fl->next_psn) /* a window reopened */
@@ -1040,7 +1059,7 @@ consume_ctl(struct fe_dp *dp, unsigned q, struct rte_mbuf *m, uint64_t tag, uint
 	case FE_NIC_NAK:
 		FE_CNT_ADD(p->st.nic_naks_recv, 1);
 		psn = psn_full(psn, fl->una);
-		ack_to(n, p, fl, psn, at, NULL);
+		ack_to(n, p, fl, psn, at, due, NULL);
 		if ((int32_t)(psn - fl->una) >= 0 && (int32_t)(psn - fl->next_psn) < 0) {
 			mark_again(n, fl, psn,
 				   fe_nic_recovery(&n->prm) == FE_NIC_GBN ? fl->next_psn : psn + 1);
@@ -1563,9 +1582,10 @@ trimmed_due(struct fe_dp *dp, unsigned q, uint64_t now)
 		uint64_t tag = *fe_nic_tag(dp, h);
 
 		if (FE_TAG_KIND(tag) == FE_TAG_CTL)
-			consume_ctl(dp, q, h, tag, arrived(dp, due), now);
+			consume_ctl(dp, q, h, tag, due, now);
 		else /* trimmed here, the last hop, or before (fe_linkop.c) */
-			trimmed_data(dp, q, h, tag, !(tag & FE_TAG_EARLIER), now);
+			trimmed_data(dp, q, h, tag, !(tag & FE_TAG_EARLIER),
+				     ctl_at(dp, arrived(dp, n, due), now));
 	}
 }
 
@@ -1594,10 +1614,13 @@ pcie_cross(struct fe_dp *dp, unsigned q, struct rte_mbuf *m, uint64_t tag, uint6
 	return at ? at : 1;
 }
 
-/* A data frame of flow id reached the receiving port q. */
+/*
+ * A data frame of flow id, due at `due`, reached the receiving port q: taken at t (its
+ * ACK, NAK, CNP and credit made then: ctl_at()), in the pass at now.
+ */
 static void
 deliver_data(struct fe_dp *dp, unsigned q, struct rte_mbuf *m, uint64_t tag, uint64_t due,
-	     uint64_t now)
+	     uint64_t t, uint64_t now)
 {
 	struct fe_port *p = &dp->ports[q];
 	struct fe_nicport *rn = p->nic;
@@ -1618,7 +1641,7 @@ deliver_data(struct fe_dp *dp, unsigned q, struct rte_mbuf *m, uint64_t tag, uin
 	/* the host's PCIe (model uec, fe_pcie.h), as uet-htsim's UecSink, before it looks
 	 * at the frame */
 	if (unlikely(rn->pcie_cfg.fp_per_byte != 0)) {
-		due = pcie_cross(dp, q, m, tag, now);
+		due = pcie_cross(dp, q, m, tag, t);
 		if (due == 0) /* trimmed */
 			return;
 		wait = due > now;
@@ -1640,14 +1663,14 @@ deliver_data(struct fe_dp *dp, unsigned q, struct rte_mbuf *m, uint64_t tag, uin
 		/* DCQCN: a CNP a flow per interval at most; InfiniBand: a BECN for every FECN */
 		else if (sn->cc_mode == FE_CC_IB ||
 			 (sn->cc_mode == FE_CC_DCQCN &&
-			  (fl->last_cnp == 0 || now - fl->last_cnp >= rn->cnp_ticks))) {
-			fl->last_cnp = now ? now : 1;
-			send_ctl(dp, q, f, FE_NIC_CNP, s, qpn_of(fl, id), 0, 0, now);
+			  (fl->last_cnp == 0 || t - fl->last_cnp >= rn->cnp_ticks))) {
+			fl->last_cnp = t ? t : 1;
+			send_ctl(dp, q, f, FE_NIC_CNP, s, qpn_of(fl, id), 0, 0, t);
 		}
 	}
 	psn = psn_full(FE_TAG_PSN(tag), fl->expect);
 	d = (int32_t)(psn - fl->expect);
-	credit_request(rn, fl, id, d, *fe_nic_pull(dp, m), now);
+	credit_request(rn, fl, id, d, *fe_nic_pull(dp, m), t);
 	if (d == 0 && !fl->release) {
 		if (to_host(p, m, due, wait) < 0) {
 			if (fl->held == NULL) { /* go-back-N: as if lost; the NAK resends it */
@@ -1656,7 +1679,7 @@ deliver_data(struct fe_dp *dp, unsigned q, struct rte_mbuf *m, uint64_t tag, uin
 				if (!fl->nak_sent) {
 					fl->nak_sent = 1;
 					send_ctl(dp, q, fl->hdr, FE_NIC_NAK, s, qpn_of(fl, id),
-						 fl->expect, 0, now);
+						 fl->expect, 0, t);
 				}
 				return;
 			}
@@ -1675,7 +1698,7 @@ deliver_data(struct fe_dp *dp, unsigned q, struct rte_mbuf *m, uint64_t tag, uin
 		fl->trimmed >>= 1;
 		fl->nak_sent = 0;
 		if (fl->nheld)
-			release_flow(dp, q, id, now);
+			release_flow(dp, q, id, t);
 	} else if (d > 0) {
 		if (fl->held != NULL && (uint32_t)d < sn->window &&
 		    fl->held[psn & (sn->window - 1)] == NULL) {
@@ -1695,7 +1718,7 @@ deliver_data(struct fe_dp *dp, unsigned q, struct rte_mbuf *m, uint64_t tag, uin
 			FE_CNT_ADD(p->st.nic_oos_discards, 1);
 			rte_pktmbuf_free(m);
 		}
-		gap_open(dp, q, fl, id, now);
+		gap_open(dp, q, fl, id, t);
 		return;
 	} else {
 		FE_CNT_ADD(p->st.nic_dup_discards, 1);
@@ -1779,18 +1802,19 @@ fe_nic_deliver(struct fe_dp *dp, unsigned q, struct rte_mbuf **in, const uint64_
 		uint64_t tag = *fe_nic_tag(dp, m);
 
 		if (FE_TAG_KIND(tag) == FE_TAG_DATA) /* the most, first */
-			deliver_data(dp, q, m, tag, due[i], now);
+			deliver_data(dp, q, m, tag, due[i],
+				     ctl_at(dp, arrived(dp, rn, due[i]), now), now);
 		else if (FE_TAG_KIND(tag) == FE_TAG_CTL || FE_TAG_KIND(tag) == FE_TAG_PROBE)
-			consume_ctl(dp, q, m, tag, arrived(dp, due[i]), now);
+			consume_ctl(dp, q, m, tag, due[i], now);
 		else if (FE_TAG_KIND(tag) == FE_TAG_TRIM) /* trimmed in the fabric */
-			trimmed_data(dp, q, m, tag, 0, now);
+			trimmed_data(dp, q, m, tag, 0, ctl_at(dp, arrived(dp, rn, due[i]), now));
 		else if (to_host(p, m, due[i], 0) < 0) {
 			FE_CNT_ADD(p->st.nic_edge_drops, 1); /* not a flow's: nobody resends it */
 			rte_pktmbuf_free(m);
 		}
 	}
-	/* the ACKs: as the last frame arrived (the frames are in due order) */
-	acks_flush(dp, q, n ? ctl_at(dp, arrived(dp, due[n - 1]), now) : now);
+	/* the ACKs: as the last frame arrived */
+	acks_flush(dp, q, n ? ctl_at(dp, rn->at, now) : now);
 }
 
 uint64_t

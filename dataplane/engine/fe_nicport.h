@@ -131,6 +131,7 @@ struct fe_nicport {
 	uint8_t act[FE_NIC_FLOWS];
 	uint32_t nact;
 	uint64_t next_event; /* the earliest tick a flow has work; UINT64_MAX: none */
+	uint64_t at;	     /* the tick a frame last reached it (arrived(): never back) */
 	uint64_t held;	     /* frames in the send queue and held for order */
 	uint64_t inflight;   /* frames sent and not yet acknowledged */
 	uint32_t rr;	     /* the active flow served first, turn by turn */

@@ -808,6 +808,14 @@ fe_link_next_arrival(const struct fe_link *l)
 	return l->head == l->tail ? UINT64_MAX : l->slots[l->head & l->mask].arrive;
 }
 
+/* The tick the oldest packet not delivered reaches the far end, once it is scheduled
+ * (UINT64_MAX: none, or not yet scheduled). */
+static inline uint64_t
+fe_link_next_due(const struct fe_link *l)
+{
+	return l->head == l->sched ? UINT64_MAX : l->slots[l->head & l->mask].arrive;
+}
+
 static inline uint32_t
 fe_link_count(const struct fe_link *l)
 {

@@ -444,7 +444,8 @@ send_flow(int n, uint8_t ecn)
 	}
 }
 
-/* Poll at t twice: what a pass consumed at its end (a NAK, an ACK) acts at once. */
+/* Poll at t twice: a NIC timer due by t fires in the second pass (once a whole pass has
+ * run past it: fe_nic_service()). */
 static void
 poll2(struct fe_dp *dp, uint64_t t)
 {
@@ -775,7 +776,8 @@ Test(nic, selective_lost_tail_costs_one_timeout)
  * sent, the loop back 70 ms later. A loss probe (model uec, NSCC's RTT 4 us: a probe
  * 7 us after the last ACK while anything is unacknowledged): the first ACK heard, the
  * loop back 40 us later. Each: every frame delivered once, no timeout, no probe, nothing
- * sent again. Host 1's down link of 10 Gbit/s spaces the frames (0.8 us each).
+ * sent again; and NSCC's window not cut (the ACKs' round trips are their own, 4 us, not
+ * the 40 us the loop was away). Host 1's down link of 10 Gbit/s spaces the frames (0.8 us each).
  */
 Test(nic, a_late_pass_keeps_the_timers_in_order)
 {
@@ -783,7 +785,7 @@ Test(nic, a_late_pass_keeps_the_timers_in_order)
 		unsigned avail = rte_mempool_avail_count(pool), n = 0;
 		struct fe_nic_params p = nic(k ? FE_NIC_UEC : FE_NIC_ROCE, FE_NIC_SELECTIVE);
 		const struct fe_port_stats *s0, *s1;
-		uint64_t t = 10000;
+		uint64_t t = 10000, cwnd = 0;
 		struct fe_dp *dp;
 
 		if (k)
@@ -803,6 +805,8 @@ Test(nic, a_late_pass_keeps_the_timers_in_order)
 				     (unsigned long long)t);
 			n += collect(1, NULL, NULL);
 			cr_assert_lt(n, 6, "k %u: frames still to come when the loop goes away", k);
+			cwnd = s0->nic_cwnd_min_bytes;
+			cr_assert_gt(cwnd, 0, "NSCC's window seen");
 		}
 		t += k ? 40000 : 70000000;	 /* the loop away */
 		for (unsigned i = 0; i < 4; i++) /* and back: passes one after another */
@@ -814,6 +818,10 @@ Test(nic, a_late_pass_keeps_the_timers_in_order)
 		cr_assert_eq(s0->nic_resent_pkts, 0, "k %u: nothing sent again", k);
 		cr_assert_eq(s0->nic_copies, 0, "k %u: every frame acknowledged", k);
 		cr_assert_eq(s1->nic_dup_discards, 0, "k %u", k);
+		/* the round trips an ACK measured are its own, not the loop's absence */
+		cr_assert_eq(s0->nic_cwnd_min_bytes, cwnd,
+			     "k %u: NSCC's window %llu, not cut to %llu", k,
+			     (unsigned long long)cwnd, (unsigned long long)s0->nic_cwnd_min_bytes);
 		done(dp, avail);
 	}
 }
