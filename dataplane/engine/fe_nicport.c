@@ -411,8 +411,7 @@ ack_to(struct fe_nicport *n, struct fe_port *p, struct fe_nic_flow *fl, uint32_t
 	if ((int32_t)(psn - fl->una) <= 0 || (int32_t)(psn - fl->next_psn) > 0)
 		return 0;
 	fl->retries = 0;
-	if (rtt != NULL &&
-	    fl->win[(psn - 1) & (n->window - 1)].sent != 0) /* sent at now at the latest */
+	if (rtt != NULL && fl->win[(psn - 1) & (n->window - 1)].sent != 0)
 		*rtt = came - RTE_MIN(came, fl->win[(psn - 1) & (n->window - 1)].sent);
 	for (; fl->una != psn; fl->una++) {
 		struct fe_nic_copy *c = &fl->win[fl->una & (n->window - 1)];
