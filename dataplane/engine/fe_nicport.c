@@ -64,14 +64,16 @@ unread(const struct fe_port *p, uint64_t now)
 }
 
 /*
- * The tick a NIC's control frame, made for a frame that arrived() at `at`, enters the
- * fabric while the pass runs at now: `at` where the regime lets a frame enter in the past
- * (lossy), so that a pass run late (the loop away) still answers at the frame's time;
- * else now (fe_regime.h, enters_past).
+ * A frame due at `due` reached port n's NIC (arrived()), in the pass at now: the tick the
+ * NIC's answer to it (an ACK, NAK, CNP, grant) enters the fabric. The arrival's tick where
+ * the regime lets a frame enter in the past (lossy), so that a pass run late (the loop
+ * away) still answers at the frame's time; else now (fe_regime.h, enters_past).
  */
 static inline uint64_t
-ctl_at(const struct fe_dp *dp, uint64_t at, uint64_t now)
+ctl_at(const struct fe_dp *dp, struct fe_nicport *n, uint64_t due, uint64_t now)
 {
+	const uint64_t at = arrived(dp, n, due);
+
 	return dp->rg->enters_past ? at : now;
 }
 
@@ -985,7 +987,7 @@ consume_ctl(struct fe_dp *dp, unsigned q, struct rte_mbuf *m, uint64_t tag, uint
 		return;
 	}
 	if (ok && kind == FE_NIC_PROBE) { /* at the receiver: the data's way */
-		probe_answer(dp, q, m, tag, psn, ctl_at(dp, at, now));
+		probe_answer(dp, q, m, tag, psn, ctl_at(dp, n, due, now));
 		return;
 	}
 	/* the QPN names the flow's slot and generation (a flow since gone: stray too) */
@@ -1584,7 +1586,7 @@ trimmed_due(struct fe_dp *dp, unsigned q, uint64_t now)
 			consume_ctl(dp, q, h, tag, due, now);
 		else /* trimmed here, the last hop, or before (fe_linkop.c) */
 			trimmed_data(dp, q, h, tag, !(tag & FE_TAG_EARLIER),
-				     ctl_at(dp, arrived(dp, n, due), now));
+				     ctl_at(dp, n, due, now));
 	}
 }
 
@@ -1801,19 +1803,18 @@ fe_nic_deliver(struct fe_dp *dp, unsigned q, struct rte_mbuf **in, const uint64_
 		uint64_t tag = *fe_nic_tag(dp, m);
 
 		if (FE_TAG_KIND(tag) == FE_TAG_DATA) /* the most, first */
-			deliver_data(dp, q, m, tag, due[i],
-				     ctl_at(dp, arrived(dp, rn, due[i]), now), now);
+			deliver_data(dp, q, m, tag, due[i], ctl_at(dp, rn, due[i], now), now);
 		else if (FE_TAG_KIND(tag) == FE_TAG_CTL || FE_TAG_KIND(tag) == FE_TAG_PROBE)
 			consume_ctl(dp, q, m, tag, due[i], now);
 		else if (FE_TAG_KIND(tag) == FE_TAG_TRIM) /* trimmed in the fabric */
-			trimmed_data(dp, q, m, tag, 0, ctl_at(dp, arrived(dp, rn, due[i]), now));
+			trimmed_data(dp, q, m, tag, 0, ctl_at(dp, rn, due[i], now));
 		else if (to_host(p, m, due[i], 0) < 0) {
 			FE_CNT_ADD(p->st.nic_edge_drops, 1); /* not a flow's: nobody resends it */
 			rte_pktmbuf_free(m);
 		}
 	}
 	/* the ACKs: as the last frame arrived */
-	acks_flush(dp, q, n ? ctl_at(dp, rn->at, now) : now);
+	acks_flush(dp, q, n ? ctl_at(dp, rn, rn->at, now) : now);
 }
 
 uint64_t
