@@ -95,15 +95,12 @@ nic_rate(const struct fe_linkdef *d)
 	return d->link.rate_bps ? d->link.rate_bps : FE_NIC_LINE_DEFAULT;
 }
 
-/* The network RTT NSCC and RCCC start from: as given, else four links like d, each with a
- * full frame's serialization (a frame's way through one switch and back). */
+/* The network RTT NSCC and RCCC start from: as given, else the fabric's longest round
+ * trip (fe_fabric_derived.rtt_ns). */
 static uint64_t
-nic_rtt(const struct fe_fabric *fab, const struct fe_linkdef *d)
+nic_rtt(const struct fe_fabric *fab, const struct fe_fabric_derived *fd)
 {
-	if (fab->nic.rtt_ns)
-		return fab->nic.rtt_ns;
-	return 4 * d->link.delay_ns +
-	       4 * (uint64_t)fe_wire_bytes(RTE_ETHER_MAX_LEN - 4) * 8 * 1000000000ULL / nic_rate(d);
+	return fab->nic.rtt_ns ? fab->nic.rtt_ns : fd->rtt_ns;
 }
 
 /* RCCC counts bytes on the wire, a full frame's 1538: its grants, paced at 0.99 of the
@@ -114,8 +111,90 @@ nic_mtu(void)
 	return fe_wire_bytes(RTE_ETHER_MAX_LEN - 4);
 }
 
+/* A link's part of a round trip, ns: its delay and a full frame's serialization at bps
+ * (0: none). */
+static uint64_t
+frame_ns(const struct fe_linkdef *d, uint64_t bps)
+{
+	return d->link.delay_ns +
+	       (bps ? (uint64_t)fe_wire_bytes(RTE_ETHER_MAX_LEN - 4) * 8 * 1000000000ULL / bps : 0);
+}
+
+/* The longest of the topology's routes (all links up) from switch x to y, ns; memo[x][y]
+ * UINT64_MAX until known. */
+static uint64_t
+route_ns(const struct fe_dp *dp, const struct fe_linkdef *hop, uint64_t (*memo)[FE_GRAPH_SW],
+	 unsigned x, unsigned y)
+{
+	const struct fe_graph *g = dp->graph;
+	uint64_t most = 0;
+
+	if (x == y)
+		return 0;
+	if (memo[x][y] != UINT64_MAX)
+		return memo[x][y];
+	for (unsigned k = 0; k < g->nnh0[x][y]; k++) {
+		const unsigned h = g->nh0[x][y][k];
+		const struct fe_linkdef *d =
+			hop ? &hop[h] : fe_dp_link_def(dp, fe_dp_link_id(dp, FE_LINK_HOP, h));
+
+		most = RTE_MAX(most, frame_ns(d, d->link.rate_bps) +
+					     route_ns(dp, hop, memo, g->hl[h].to, y));
+	}
+	memo[x][y] = most;
+	return most;
+}
+
+/* fe_fabric_derived.rtt_ns. A port on another box (split across boxes) counts as the
+ * most any port here takes each way (the boxes run one profile). */
+static uint64_t
+fabric_rtt(const struct fe_dp *dp, const struct fe_linkdef *up, const struct fe_linkdef *down,
+	   const struct fe_linkdef *hop)
+{
+	const struct fe_graph *g = dp->graph;
+	const unsigned nq = g ? FE_GRAPH_PORTS : dp->nports;
+	uint64_t tx[FE_GRAPH_PORTS], rx[FE_GRAPH_PORTS], most_tx = 0, most_rx = 0, rtt = 0;
+	uint64_t memo[FE_GRAPH_SW][FE_GRAPH_SW];
+	unsigned nall = 0, all[FE_GRAPH_PORTS];
+
+	for (unsigned p = 0; p < dp->nports; p++) {
+		const struct fe_linkdef *u =
+			up ? &up[p] : fe_dp_link_def(dp, fe_dp_link_id(dp, FE_LINK_UP, p));
+		const struct fe_linkdef *d =
+			down ? &down[p] : fe_dp_link_def(dp, fe_dp_link_id(dp, FE_LINK_DOWN, p));
+
+		tx[p] = frame_ns(u, nic_rate(u));
+		rx[p] = frame_ns(d, nic_rate(d));
+		most_tx = RTE_MAX(most_tx, tx[p]);
+		most_rx = RTE_MAX(most_rx, rx[p]);
+	}
+	for (unsigned q = 0; q < nq; q++) {
+		if (q >= dp->nports && g->glob[q] == 0xff)
+			continue; /* no port */
+		if (q >= dp->nports) {
+			tx[q] = most_tx;
+			rx[q] = most_rx;
+		}
+		all[nall++] = q;
+	}
+	memset(memo, 0xff, sizeof(memo));
+	for (unsigned i = 0; i < nall; i++)
+		for (unsigned j = 0; j < nall; j++) {
+			const unsigned p = all[i], q = all[j];
+			uint64_t r = tx[p] + rx[q] + tx[q] + rx[p];
+
+			if (p == q && nall > 1)
+				continue; /* a port alone: its own loop through its switch */
+			if (g != NULL)
+				r += route_ns(dp, hop, memo, g->port_sw[p], g->port_sw[q]) +
+				     route_ns(dp, hop, memo, g->port_sw[q], g->port_sw[p]);
+			rtt = RTE_MAX(rtt, r);
+		}
+	return rtt;
+}
+
 void
-fe_fabric_derive(const struct fe_dp *dp, const struct fe_linkdef *down,
+fe_fabric_derive(const struct fe_dp *dp, const struct fe_linkdef *up, const struct fe_linkdef *down,
 		 const struct fe_linkdef *hop, struct fe_fabric_derived *fd)
 {
 	const struct fe_graph *g = dp->graph;
@@ -123,6 +202,7 @@ fe_fabric_derive(const struct fe_dp *dp, const struct fe_linkdef *down,
 	uint8_t open[FE_GRAPH_SW] = {0}; /* a link without a rate: not oversubscribed */
 
 	fd->oversub = 1;
+	fd->rtt_ns = fabric_rtt(dp, up, down, hop);
 	if (g == NULL)
 		return;
 	for (unsigned p = 0; p < dp->nports; p++) {
@@ -177,7 +257,7 @@ fe_link_derive(const struct fe_dp *dp, const struct fe_fabric *fab,
 	 * differ: the grants share what reaches the host) */
 	if (k == FE_LINK_DOWN) {
 		if (fe_nic_emulated(fab->nic.model))
-			fe_rccc_compile(nic_rate(d), nic_rtt(fab, d), nic_mtu(), dp->hz,
+			fe_rccc_compile(nic_rate(d), nic_rtt(fab, fd), nic_mtu(), dp->hz,
 					occ_min(fab, fd), &dv->rccc);
 		if (fab->nic.model == FE_NIC_UEC)
 			fe_pcie_compile(fab->nic.pcie_bps, fab->nic.pcie_backlog, dp->hz,
@@ -201,9 +281,9 @@ fe_link_derive(const struct fe_dp *dp, const struct fe_fabric *fab,
 		dv->line_bps = nic_rate(d);
 		fe_dcqcn_compile(&fab->nic, dv->line_bps, dp->hz, &dv->cc);
 		/* NSCC's MTU: the hosts' frames (their MTU of 1500) */
-		fe_nscc_compile(dv->line_bps, nic_rtt(fab, d), RTE_ETHER_MAX_LEN, dp->hz,
+		fe_nscc_compile(dv->line_bps, nic_rtt(fab, fd), RTE_ETHER_MAX_LEN, dp->hz,
 				&dv->nscc);
-		fe_rccc_compile(dv->line_bps, nic_rtt(fab, d), nic_mtu(), dp->hz, 0, &dv->rccc);
+		fe_rccc_compile(dv->line_bps, nic_rtt(fab, fd), nic_mtu(), dp->hz, 0, &dv->rccc);
 	}
 	return 0;
 }

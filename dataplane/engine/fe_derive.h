@@ -65,15 +65,22 @@ struct fe_fabric_derived {
 	 * the rate of the links that reach it from other switches; the most of any (1: none,
 	 * or one switch, or a link without a rate) */
 	double oversub;
+	/* the fabric's longest round trip between two hosts, ns: every host pair's route
+	 * (the topology's, all links up; the longest of its equal-cost ways) each way, each
+	 * link its delay and a full frame's serialization (a host's link at its NIC's line
+	 * rate, fe_nic.h); uet-htsim's network_max_unloaded_rtt. What NSCC and RCCC start
+	 * from unless the NIC's rtt is set (docs/nic.md). */
+	uint64_t rtt_ns;
 };
 
 /*
- * The fabric's derived values from its links' definitions: down[nports] the down links',
- * hop[] the links' between switches (each NULL: as the box runs them now). At start and
- * at every change, before each link's own (fe_link_derive()).
+ * The fabric's derived values from its links' definitions: up[nports] and down[nports]
+ * the ports' links', hop[] the links' between switches (each NULL: as the box runs them
+ * now). At start and at every change, before each link's own (fe_link_derive()).
  */
-void fe_fabric_derive(const struct fe_dp *dp, const struct fe_linkdef *down,
-		      const struct fe_linkdef *hop, struct fe_fabric_derived *fd);
+void fe_fabric_derive(const struct fe_dp *dp, const struct fe_linkdef *up,
+		      const struct fe_linkdef *down, const struct fe_linkdef *hop,
+		      struct fe_fabric_derived *fd);
 
 /*
  * What link n derives under fabric fab (and what fd derives from all of it) from its

@@ -126,7 +126,7 @@ derive_setup(struct fe_dp *dp, char *err, size_t errlen)
 				      .nic = dp->conf.nic};
 	struct fe_fabric_derived fd;
 
-	fe_fabric_derive(dp, NULL, NULL, &fd);
+	fe_fabric_derive(dp, NULL, NULL, NULL, &fd);
 	for (unsigned n = 0; n < dp->nlinks; n++) {
 		const struct fe_linkdef *d = fe_dp_link_def(dp, n);
 		const struct fe_link_cfg *cfg = &fe_dp_row(dp, n)->l.cfg;

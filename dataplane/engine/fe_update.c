@@ -150,7 +150,7 @@ fe_update_build_fabric(struct fe_dp *dp, const struct fe_linkdef *up, const stru
 
 	if (check_structure(dp, fab, err, errlen) < 0)
 		return NULL;
-	fe_fabric_derive(dp, down, hop, &fd);
+	fe_fabric_derive(dp, up, down, hop, &fd);
 	u = rte_zmalloc("fe_update", sizeof(*u), RTE_CACHE_LINE_SIZE);
 	if (u == NULL)
 		goto nomem;

@@ -290,12 +290,12 @@ Test(derive, the_pull_rate_follows_the_oversubscription)
 		if (h % 2 == 1) /* b > a: spine > leaf (a link is leaf-spine) */
 			f1.hop[h].link.rate_bps = 50000000;
 	a = create(&f0, FE_REGIME_LOSSY, &gb[0]);
-	fe_fabric_derive(a, NULL, NULL, &fd);
+	fe_fabric_derive(a, NULL, NULL, NULL, &fd);
 	cr_assert_float_eq(fd.oversub, 1, 1e-9);
 	cr_assert_eq(a->ports[1].nic->rccc_rx.occ_ticks, 0, "not oversubscribed: off (auto)");
 	u = change(a, &f1, FE_REGIME_LOSSY);
 	b = create(&f1, FE_REGIME_LOSSY, &gb[1]);
-	fe_fabric_derive(b, NULL, NULL, &fd);
+	fe_fabric_derive(b, NULL, NULL, NULL, &fd);
 	cr_assert_float_eq(fd.oversub, 2, 1e-9, "2:1: %g", fd.oversub);
 	cr_assert_gt(b->ports[1].nic->rccc_rx.occ_ticks, 0, "oversubscribed: on");
 	cr_assert_eq(b->ports[1].nic->rccc_rx.occ_min16, (uint32_t)(0.45 * 65536 + 0.5));
@@ -401,31 +401,71 @@ Test(derive, lossless_rows_follow_a_change_credit)
 }
 
 /*
- * timeout: path: the NIC's round trip (4 of its link's delay, 10 us, and of a full frame's
- * 123 us at 100 Mbit/s) and 6 times the longest drain of any link's full buffer: here 64
- * frames of 1,538 bytes on the wire at 100 Mbit/s (7.87 ms), then a hop link's 200
- * frames at 10 Mbit/s (246 ms) set at run time.
+ * timeout: path: the fabric's round trip (8 links of 10 us, each with a full frame's 123 us
+ * at 100 Mbit/s: host, leaf, spine, leaf, host and back) and 6 times the longest drain of
+ * any link's full buffer: here 64 frames of 1,538 bytes on the wire at 100 Mbit/s (7.87
+ * ms); then a hop link at 10 Mbit/s with 200 frames (246 ms), set at run time, whose
+ * frame takes 1,230 us in the round trip instead of 123.
  */
 Test(derive, nic_timeout_follows_the_path)
 {
 	struct fabric f0, f1;
 	struct fe_dp *dp;
 	struct fe_update *u;
-	const uint64_t rtt = 4 * 10000 + 4 * 1538 * 80, drain0 = 64ULL * 1538 * 80,
-		       drain1 = 200ULL * 1538 * 800;
+	const uint64_t rtt0 = 8 * (10000 + 1538 * 80), rtt1 = rtt0 + 1538 * 720,
+		       drain0 = 64ULL * 1538 * 80, drain1 = 200ULL * 1538 * 800;
 
 	fabric_base(&f0);
 	f1 = f0;
 	f1.hop[2].link.rate_bps = 10000000;
 	f1.hop[2].link.limit_pkts = 200;
 	dp = create(&f0, FE_REGIME_LOSSY, &gb[0]);
-	cr_assert_eq(dp->ports[0].nic->timeout_ticks, rtt + 6 * drain0, "%lu",
+	cr_assert_eq(dp->ports[0].nic->timeout_ticks, rtt0 + 6 * drain0, "%lu",
 		     (unsigned long)dp->ports[0].nic->timeout_ticks);
 	u = change(dp, &f1, FE_REGIME_LOSSY);
 	for (unsigned i = 0; i < NP; i++)
-		cr_assert_eq(dp->ports[i].nic->timeout_ticks, rtt + 6 * drain1,
+		cr_assert_eq(dp->ports[i].nic->timeout_ticks, rtt1 + 6 * drain1,
 			     "port %u: %lu after the change", i,
 			     (unsigned long)dp->ports[i].nic->timeout_ticks);
 	fe_dp_free(dp);
 	fe_update_free(u);
+}
+
+/*
+ * The network RTT NSCC and RCCC start from (nic rtt 0) is the fabric's longest round trip,
+ * as uet-htsim's network_max_unloaded_rtt: here host, leaf, spine, leaf, host and back,
+ * 8 links of 10 us each with a full frame's 123.04 us at 100 Mbit/s; one link between
+ * switches 40 us longer, at run time as started so, adds its 40 us (the routes' longest
+ * way each way).
+ */
+Test(derive, the_nics_rtt_is_the_fabrics_longest_round_trip)
+{
+	const uint64_t link = 10000 + 1538 * 80, rtt0 = 8 * link, rtt1 = rtt0 + 40000;
+	struct fabric f0, f1;
+	struct fe_dp *a, *b;
+	struct fe_update *u;
+
+	uec_rccc = 1;
+	fabric_base(&f0);
+	f1 = f0;
+	f1.hop[2].link.delay_ns = 50000;
+	a = create(&f0, FE_REGIME_LOSSY, &gb[0]);
+	for (unsigned i = 0; i < NP; i++) {
+		cr_assert_eq(a->ports[i].nic->nscc.net_rtt, rtt0, "port %u: NSCC's RTT %lu", i,
+			     (unsigned long)a->ports[i].nic->nscc.net_rtt);
+		cr_assert_eq(a->ports[i].nic->nscc.target, rtt0 * 3 / 4, "port %u: its target", i);
+	}
+	u = change(a, &f1, FE_REGIME_LOSSY);
+	b = create(&f1, FE_REGIME_LOSSY, &gb[1]);
+	for (unsigned i = 0; i < NP; i++) {
+		cr_assert_eq(b->ports[i].nic->nscc.net_rtt, rtt1, "port %u: started so, %lu", i,
+			     (unsigned long)b->ports[i].nic->nscc.net_rtt);
+		cr_assert_eq(a->ports[i].nic->nscc.net_rtt, rtt1, "port %u: changed, %lu", i,
+			     (unsigned long)a->ports[i].nic->nscc.net_rtt);
+	}
+	same(a, b, "a link between switches 40 us longer");
+	fe_dp_free(a);
+	fe_dp_free(b);
+	fe_update_free(u);
+	uec_rccc = 0;
 }

@@ -520,6 +520,10 @@ nic_split_cc(enum fe_regime regime, enum fe_nic_model model, uint32_t cc, int ho
 			}
 			t += STEP;
 		}
+		/* the receiver then grants idle flows speculative credit, up to RCCC's maxwnd
+		 * (fe_rccc.h): 2 ms for those grants to be sent and heard */
+		for (int k = 0; k < 20000; k++, t += STEP)
+			poll2(a, b, t, o.lat_ns);
 		cr_assert_eq(n, frames, "%s: %u of %u delivered", split ? "split" : "one box", n,
 			     frames);
 		for (unsigned i = 0; i < n; i++)
