@@ -746,7 +746,10 @@ fe_graph_drain(struct fe_dp *dp)
 
 		FE_CNT_ADD(q->stopped, q->tail - q->head);
 		for (; q->head != q->tail; q->head++, g->iq_pkts--) {
-			rte_pktmbuf_free(q->s[q->head & q->mask].m);
+			const struct fe_iq_slot *sl = &q->s[q->head & q->mask];
+
+			fe_lossless_voq(dp, sl->out, -(int64_t)sl->len);
+			rte_pktmbuf_free(sl->m);
 			g->sw_iq[fe_hop_switch(dp, i / FE_LANES_MAX)]--;
 		}
 		FE_CNT_SET(q->depth, 0);

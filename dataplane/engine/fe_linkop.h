@@ -121,7 +121,8 @@ fe_linkop_impair_cause(const struct fe_dp *dp, struct fe_row *r, struct rte_mbuf
 			return FE_LINK_DROP_LLR;
 	}
 	if (x->cfg.ecn.enabled &&
-	    fe_ecn_hit(&x->cfg.ecn, advanced ? l->q_bytes : fe_link_backlog(l, t), &x->rng)) {
+	    fe_ecn_hit(&x->cfg.ecn, (advanced ? l->q_bytes : fe_link_backlog(l, t)) + r->voq_bytes,
+		       &x->rng)) {
 		enum fe_ecn_result r =
 			fe_ecn_mark(rte_pktmbuf_mtod(m, uint8_t *), rte_pktmbuf_data_len(m));
 

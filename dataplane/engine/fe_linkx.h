@@ -59,6 +59,9 @@ struct fe_row {
 	struct fe_linkx x;
 	struct fe_pfc pfc;     /* PFC at the ingress this link feeds (and the link's gate) */
 	struct fe_credit cred; /* credits its sender holds for that ingress's buffer */
+	/* credits: the bytes waiting for this link in its switch's input queues (its
+	 * virtual output queue, fe_lossless.h), which its ECN counts with its own queue */
+	uint64_t voq_bytes;
 };
 
 /* Compile d for a TSC of hz; 0, or -EINVAL with a message in err (nothing to free). */

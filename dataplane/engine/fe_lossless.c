@@ -105,6 +105,7 @@ fe_lossless_iq_push(struct fe_dp *dp, unsigned src, struct rte_mbuf *m, uint8_t 
 	unsigned qi = src * FE_LANES_MAX + lane;
 
 	fe_iq_push(&g->iq[qi], m, t, out, &g->iq_pkts);
+	fe_lossless_voq(dp, out, rte_pktmbuf_pkt_len(m));
 	g->sw_iq[fe_hop_switch(dp, src)]++;
 	g->iq_busy[qi / 64] |= UINT64_C(1) << (qi % 64);
 }
@@ -152,6 +153,7 @@ iq_pop(struct fe_dp *dp, unsigned src, uint8_t lane, uint64_t t)
 	const struct fe_iq_slot *s = &q->s[q->head & q->mask];
 
 	fe_lossless_credit_back(dp, src, lane, s->len, t);
+	fe_lossless_voq(dp, s->out, -(int64_t)s->len);
 	fe_iq_pop(q, t, &g->iq_pkts);
 	g->sw_iq[fe_hop_switch(dp, src)]--;
 }

@@ -48,15 +48,35 @@ void fe_lossless_pfc_xon(struct fe_dp *dp, uint64_t now);
 /* A cycle of hop links held at their gates for the deadlock time: recorded once (g->ev). */
 void fe_lossless_deadlock_check(struct fe_dp *dp, uint64_t now);
 
-/* The link out of a queued frame's next step (NULL: a flood, which always moves). */
-static inline struct fe_link *
-fe_lossless_out_link(struct fe_dp *dp, int32_t out)
+/* The row of a queued frame's next step, its output (NULL: a flood, which always moves). */
+static inline struct fe_row *
+fe_lossless_out_row(struct fe_dp *dp, int32_t out)
 {
 	if (out == FE_GOUT_FLOOD)
 		return NULL;
 	if (out & FE_GOUT_PORT)
-		return &dp->ports[out & 0xffff].down.l;
-	return &dp->graph->hl[out].row.l;
+		return &dp->ports[out & 0xffff].down;
+	return &dp->graph->hl[out].row;
+}
+
+/* ... its link */
+static inline struct fe_link *
+fe_lossless_out_link(struct fe_dp *dp, int32_t out)
+{
+	struct fe_row *r = fe_lossless_out_row(dp, out);
+
+	return r != NULL ? &r->l : NULL;
+}
+
+/* Credits: len bytes bound for out joined (len > 0) or left (< 0) the input queues: what
+ * waits for the output, which its ECN counts (fe_row.voq_bytes); a flood: none. */
+static inline void
+fe_lossless_voq(struct fe_dp *dp, int32_t out, int64_t len)
+{
+	struct fe_row *r = fe_lossless_out_row(dp, out);
+
+	if (r != NULL)
+		r->voq_bytes += (uint64_t)len;
 }
 
 /* A queued frame's output, numbered as inputs are: ports, then hop links. */

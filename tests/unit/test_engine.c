@@ -471,20 +471,24 @@ engine_regime(struct fe_dp_conf *conf, const struct fe_linkdef *all, const struc
 	return dp;
 }
 
-/*
- * B and C announce themselves (C's broadcast crosses B's slow link by T0); then, at
- * T0 + 100, port 0 sends to B (port 1, slow), B again, then C (port 2, idle).
- */
+/* B and C announce themselves (C's broadcast crosses B's slow link by T0). */
 #define T0 1000000ULL
 
 static void
-hol_traffic(struct fe_dp *dp)
+announce(struct fe_dp *dp)
 {
 	inject(1, BCAST, 60);
 	inject(2, BCAST, 60);
 	for (uint64_t t = 1; t <= T0; t += 1000)
 		fe_dp_poll(dp, t);
 	sent(0), sent(1), sent(2);
+}
+
+/* Then, at T0 + 100, port 0 sends to B (port 1, slow), B again, then C (port 2, idle). */
+static void
+hol_traffic(struct fe_dp *dp)
+{
+	announce(dp);
 	inject(0, MAC[1], 1000);
 	inject(0, MAC[1], 1000);
 	inject(0, MAC[2], 1000);
@@ -531,11 +535,7 @@ Test(engine, credit_ecn_reads_the_backlog_at_its_tick)
 	const uint8_t *to[2] = {MAC[1], BCAST};
 	uint64_t t = T0;
 
-	inject(1, BCAST, 60);
-	inject(2, BCAST, 60);
-	for (uint64_t k = 1; k <= T0; k += 1000)
-		fe_dp_poll(dp, k);
-	sent(0), sent(1), sent(2);
+	announce(dp);
 	for (int w = 0; w < 2; w++) {
 		uint64_t marked = b->st.ecn_marked;
 
@@ -564,6 +564,42 @@ Test(engine, credit_ecn_reads_the_backlog_at_its_tick)
 		cr_assert_eq(sent(1), 4);
 		sent(2);
 	}
+	fe_dp_free(dp);
+}
+
+/*
+ * Under credits the frames bound for an output wait in the switch's input queues (its
+ * virtual output queue) while the output itself holds few (credit out: 1 here), and a
+ * switch marks by what waits for the output, there and in it, as a shared-buffer switch
+ * counts an egress queue; read as a frame crosses to the output. Port 1's down link at
+ * 1 Mbit/s marks from 250 bytes; 6 ECT frames of 100 bytes from port 0 to B. The first
+ * crosses at once, nothing behind it yet; the second and third cross with 400 and 300
+ * bytes still waiting, marked; the rest with 200, 100, 0. Reading the output alone (one
+ * frame) none would be.
+ */
+Test(engine, credit_ecn_counts_what_waits_for_the_output)
+{
+	struct fe_dp_conf conf = {.regime = FE_REGIME_CREDIT,
+				  .lanes = 1,
+				  .credit = {.buffer = 64 << 10, .out_pkts = 1}};
+	struct fe_linkdef all = {0}, slow = {.link = {.rate_bps = 1000000},
+					     .ecn = {.enabled = 1, .kmin = 250, .kmax = 250}};
+	struct fe_dp *dp = engine_regime(&conf, &all, &slow);
+	const struct fe_link *b = &dp->ports[1].down.l;
+	const uint64_t ser = fe_link_ser_ticks(&b->cfg, 100);
+	uint64_t t = T0;
+
+	announce(dp);
+	for (uint16_t i = 1; i <= 6; i++)
+		inject_ip_to(0, MAC[1], 17, 0x02, i);
+	fe_dp_poll(dp, t += 100);
+	fe_dp_poll(dp, t += 100);
+	cr_assert_eq(dp->graph->iq[0].depth, 5, "5 wait at port 0: %u", dp->graph->iq[0].depth);
+	for (int k = 0; k < 8; k++)
+		fe_dp_poll(dp, t += ser);
+	cr_assert_eq(sent(1), 6);
+	cr_assert_eq(b->st.ecn_marked, 2, "marked %llu of 6", (unsigned long long)b->st.ecn_marked);
+	cr_assert_eq(dp->ports[1].down.voq_bytes, 0, "nothing waits for it");
 	fe_dp_free(dp);
 }
 
