@@ -881,7 +881,7 @@ fe_profile_print_fabric(FILE *f, const struct fe_fabric *fab)
 				fe_fmt_rate(n->min_bps, e, sizeof(e)));
 		else if (fe_nic_cc_nscc(fe_nic_cc(n)) || fe_nic_cc_rccc(fe_nic_cc(n)))
 			fprintf(f, " %s rtt %s%s%s", fe_nic_cc_name(fe_nic_cc(n)),
-				n->rtt_ns ? fe_fmt_time(n->rtt_ns, u, sizeof(u)) : "the port's",
+				n->rtt_ns ? fe_fmt_time(n->rtt_ns, u, sizeof(u)) : "the fabric's",
 				fe_nic_cc_rccc(fe_nic_cc(n)) ? " oversub-cc " : "",
 				fe_nic_cc_rccc(fe_nic_cc(n)) ? fe_nic_occ_name(n->oversub_cc) : "");
 		else

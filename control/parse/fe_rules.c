@@ -78,7 +78,7 @@ const struct fe_rule fe_rule_nic_trim = RULE("trim", FE_RULE_SIZE, 60, 256, NULL
 const struct fe_rule fe_rule_nic_trim_dscp =
 	RULE("trim-dscp", FE_RULE_COUNT, 0, 63, "0 to 63, or keep");
 const struct fe_rule fe_rule_nic_rtt =
-	RULE("rtt", FE_RULE_TIME, 0, 10 * SEC, "0 (the port's: docs/nic.md) or 1ns to 10s");
+	RULE("rtt", FE_RULE_TIME, 0, 10 * SEC, "0 (the fabric's: docs/nic.md) or 1ns to 10s");
 const struct fe_rule fe_rule_nic_window = RULE("window", FE_RULE_COUNT, 1, 4096, NULL);
 const struct fe_rule fe_rule_nic_reps_freeze =
 	RULE("reps-freeze", FE_RULE_TIME, 0, 10 * SEC, "0s (never frozen) to 10s");
