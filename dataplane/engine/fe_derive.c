@@ -116,8 +116,14 @@ nic_mtu(void)
 static uint64_t
 frame_ns(const struct fe_linkdef *d, uint64_t bps)
 {
-	return d->link.delay_ns +
-	       (bps ? (uint64_t)fe_wire_bytes(RTE_ETHER_MAX_LEN - 4) * 8 * 1000000000ULL / bps : 0);
+	return d->link.delay_ns + (bps ? (uint64_t)nic_mtu() * 8 * 1000000000ULL / bps : 0);
+}
+
+/* Link i of kind k: as given (given[i], a change's), else as the box runs it (given NULL). */
+static const struct fe_linkdef *
+def_of(const struct fe_dp *dp, const struct fe_linkdef *given, enum fe_link_kind k, unsigned i)
+{
+	return given ? &given[i] : fe_dp_link_def(dp, fe_dp_link_id(dp, k, i));
 }
 
 /* The longest of the topology's routes (all links up) from switch x to y, ns; memo[x][y]
@@ -135,8 +141,7 @@ route_ns(const struct fe_dp *dp, const struct fe_linkdef *hop, uint64_t (*memo)[
 		return memo[x][y];
 	for (unsigned k = 0; k < g->nnh0[x][y]; k++) {
 		const unsigned h = g->nh0[x][y][k];
-		const struct fe_linkdef *d =
-			hop ? &hop[h] : fe_dp_link_def(dp, fe_dp_link_id(dp, FE_LINK_HOP, h));
+		const struct fe_linkdef *d = def_of(dp, hop, FE_LINK_HOP, h);
 
 		most = RTE_MAX(most, frame_ns(d, d->link.rate_bps) +
 					     route_ns(dp, hop, memo, g->hl[h].to, y));
@@ -158,10 +163,8 @@ fabric_rtt(const struct fe_dp *dp, const struct fe_linkdef *up, const struct fe_
 	unsigned nall = 0, all[FE_GRAPH_PORTS];
 
 	for (unsigned p = 0; p < dp->nports; p++) {
-		const struct fe_linkdef *u =
-			up ? &up[p] : fe_dp_link_def(dp, fe_dp_link_id(dp, FE_LINK_UP, p));
-		const struct fe_linkdef *d =
-			down ? &down[p] : fe_dp_link_def(dp, fe_dp_link_id(dp, FE_LINK_DOWN, p));
+		const struct fe_linkdef *u = def_of(dp, up, FE_LINK_UP, p);
+		const struct fe_linkdef *d = def_of(dp, down, FE_LINK_DOWN, p);
 
 		tx[p] = frame_ns(u, nic_rate(u));
 		rx[p] = frame_ns(d, nic_rate(d));
@@ -206,15 +209,13 @@ fe_fabric_derive(const struct fe_dp *dp, const struct fe_linkdef *up, const stru
 	if (g == NULL)
 		return;
 	for (unsigned p = 0; p < dp->nports; p++) {
-		const struct fe_linkdef *d =
-			down ? &down[p] : fe_dp_link_def(dp, fe_dp_link_id(dp, FE_LINK_DOWN, p));
+		const struct fe_linkdef *d = def_of(dp, down, FE_LINK_DOWN, p);
 
 		hosts[g->port_sw[p]] += d->link.rate_bps;
 		open[g->port_sw[p]] |= d->link.rate_bps == 0;
 	}
 	for (unsigned h = 0; h < g->nhl; h++) {
-		const struct fe_linkdef *d =
-			hop ? &hop[h] : fe_dp_link_def(dp, fe_dp_link_id(dp, FE_LINK_HOP, h));
+		const struct fe_linkdef *d = def_of(dp, hop, FE_LINK_HOP, h);
 
 		in[g->hl[h].to] += d->link.rate_bps;
 		open[g->hl[h].to] |= d->link.rate_bps == 0;
