@@ -564,7 +564,7 @@ static void ctl_up(struct fe_dp *dp, unsigned at, struct rte_mbuf *m, enum fe_ni
 
 /*
  * Model uec, cc nscc: SLEEK's loss probes, as uet-htsim's sender runs them (UecSrc::
- * processAck, sendProbe, runSleek; probe_first_trial_time 3, probe_retry_time 5). Every
+ * processAck, sendProbe, runSleek; FE_NIC_PROBE_FIRST and _RETRY, fe_nic.h). Every
  * ACK re-arms the timer while anything is unacknowledged or waits to be sent: a base RTT
  * and the target delay on when all was sent, 3 base RTTs while some waits; when it
  * fires a probe goes (a control frame, on the entropy the next frame would take), and
@@ -573,9 +573,6 @@ static void ctl_up(struct fe_dp *dp, unsigned at, struct rte_mbuf *m, enum fe_ni
  * and is sent again (sleek_resend()), a tail loss costing a round trip or so instead of the
  * timeout.
  */
-#define FE_NIC_PROBE_FIRST 3
-#define FE_NIC_PROBE_RETRY 5
-
 static inline void
 probe_arm(struct fe_nicport *n, struct fe_nic_flow *fl, uint64_t now)
 {

@@ -110,6 +110,12 @@ enum fe_nic_occ { FE_NIC_OCC_AUTO, FE_NIC_OCC_ON, FE_NIC_OCC_OFF };
 /* timeout: path: the queues' drain it waits (uet-htsim, main_uec.cpp: 15 us and 6) */
 #define FE_NIC_TIMEOUT_PATH_QUEUES 6
 
+/* model uec, SLEEK's loss probes: the first goes this many base RTTs after the last ACK
+ * while frames wait to be sent, each next this many after the last probe (uet-htsim,
+ * uec.cpp: probe_first_trial_time, probe_retry_time) */
+#define FE_NIC_PROBE_FIRST 3
+#define FE_NIC_PROBE_RETRY 5
+
 /* Defaults: docs/nic.md gives the source of each. */
 #define FE_NIC_DEFAULT                                                                             \
 	{                                                                                          \

@@ -20,6 +20,7 @@
 #include "fe_graphconf.h"
 #include "fe_linkspec.h"
 #include "fe_nicport.h"
+#include "fe_profile.h"
 #include "fe_update.h"
 #include "ring_ports.h"
 
@@ -95,9 +96,8 @@ fabric_of(enum fe_regime r)
 }
 
 static struct fe_dp *
-create(const struct fabric *f, enum fe_regime r, struct fe_graph_build *b)
+create_fab(const struct fabric *f, const struct fe_fabric fab, struct fe_graph_build *b)
 {
-	const struct fe_fabric fab = fabric_of(r);
 	/* every port's frames in a NIC's ring: the edge pause, derived from the up link */
 	static const struct fe_wire wire[NP] = {{.bps = 10000000000ULL, .rxd = 63, .pause = 1},
 						{.bps = 10000000000ULL, .rxd = 63, .pause = 1},
@@ -108,7 +108,7 @@ create(const struct fabric *f, enum fe_regime r, struct fe_graph_build *b)
 				  .lanes = fab.lanes,
 				  .lane_map = fab.lane_map,
 				  .seed = 1,
-				  .regime = r,
+				  .regime = fab.regime,
 				  .pfc = fab.pfc,
 				  .credit = fab.credit,
 				  .nic = fab.nic};
@@ -123,6 +123,33 @@ create(const struct fabric *f, enum fe_regime r, struct fe_graph_build *b)
 	dp = fe_dp_create(NP, ports, f->up, f->down, pool, HZ, &conf, err, sizeof(err));
 	cr_assert_not_null(dp, "%s", err);
 	return dp;
+}
+
+static struct fe_dp *
+create(const struct fabric *f, enum fe_regime r, struct fe_graph_build *b)
+{
+	return create_fab(f, fabric_of(r), b);
+}
+
+/* The leaf-spine a shipped profile gives at scale: its up and down links, its fabric's
+ * class between switches, its fabric-wide values and NIC. */
+static struct fe_dp *
+create_profile(const char *name, uint32_t scale, struct fe_graph_build *b)
+{
+	static struct fe_profile prof;
+	struct fe_fabric fab;
+	struct fe_linkdef hop;
+	struct fabric f;
+	char err[512];
+
+	cr_assert_eq(fe_profile_load(name, &prof, err, sizeof(err)), 0, "%s", err);
+	fabric_base(&f);
+	cr_assert_eq(fe_profile_expand(&prof, scale, NP, f.up, f.down, &fab, err, sizeof(err)), 0,
+		     "%s at scale %u: %s", name, scale, err);
+	cr_assert_eq(fe_profile_fabric(&prof, scale, &hop, err, sizeof(err)), 0, "%s", err);
+	for (unsigned h = 0; h < f.nhop; h++)
+		f.hop[h] = hop;
+	return create_fab(&f, fab, b);
 }
 
 /* The link n of dp: its compiled link, its impairments. */
@@ -468,4 +495,39 @@ Test(derive, the_nics_rtt_is_the_fabrics_longest_round_trip)
 	fe_dp_free(b);
 	fe_update_free(u);
 	uec_rccc = 0;
+}
+
+/*
+ * A UEC profile's NICs time out only after SLEEK's probes had their chance: a lost tail
+ * is probed FE_NIC_PROBE_FIRST base RTTs after the last ACK, a lost probe tried again
+ * FE_NIC_PROBE_RETRY later, and its answer takes a round trip; the timeout must come
+ * after all that at every scale the campaigns run the profiles (uec-loss and uec-fail at
+ * 4000, uec-htsim at 16000), where the probes' round trips are dilated. (With a fixed
+ * 67 ms timeout the retry's answer came after it at 4000: uec-loss's 30 timeouts,
+ * docs/uec.md.)
+ */
+Test(derive, a_uec_profiles_timeout_waits_for_its_probes)
+{
+	static const char *const names[] = {"uec", "uec-lossless"};
+	static const uint32_t scales[] = {1, 4000, 16000};
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		for (size_t s = 0; s < sizeof(scales) / sizeof(scales[0]); s++) {
+			struct fe_dp *dp = create_profile(names[i], scales[s], &gb[0]);
+
+			for (unsigned p = 0; p < NP; p++) {
+				const struct fe_nicport *n = dp->ports[p].nic;
+				uint64_t probes = (FE_NIC_PROBE_FIRST + FE_NIC_PROBE_RETRY + 1) *
+						  n->nscc.net_rtt;
+
+				cr_assert(n->nscc.net_rtt > 0, "%s: NSCC's RTT", names[i]);
+				cr_assert_gt(n->timeout_ticks, probes,
+					     "%s at scale %u, port %u: the timeout %lu ns comes "
+					     "before a lost probe's retry is answered (%lu ns)",
+					     names[i], scales[s], p,
+					     (unsigned long)n->timeout_ticks,
+					     (unsigned long)probes);
+			}
+			fe_dp_free(dp);
+		}
 }
