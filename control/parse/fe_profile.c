@@ -55,7 +55,7 @@ struct y_nic {
 	char *model, *recovery, *cc, *g, *stages, *cnp_interval, *alpha_period, *rate_period,
 		*rate_bytes, *ai_rate, *hai_rate, *min_rate, *timeout, *window, *reorder, *rtt,
 		*ccti_increase, *ccti_limit, *ccti_min, *ccti_timer, *cct_step, *trim, *trim_dscp,
-		*oversub_cc, *reps_freeze, *pcie, *pcie_backlog;
+		*oversub_cc, *sleek, *reps_freeze, *pcie, *pcie_backlog;
 };
 
 struct y_profile {
@@ -153,6 +153,7 @@ static const cyaml_schema_field_t nic_fields[] = {
 	STR("trim", struct y_nic, trim),
 	STR("trim-dscp", struct y_nic, trim_dscp),
 	STR("oversub-cc", struct y_nic, oversub_cc),
+	STR("sleek", struct y_nic, sleek),
 	STR("reps-freeze", struct y_nic, reps_freeze),
 	STR("pcie", struct y_nic, pcie),
 	STR("pcie-backlog", struct y_nic, pcie_backlog),
@@ -427,6 +428,7 @@ nic_section(struct fe_yaml *c, const struct y_nic *y, struct fe_nic_params *n)
 		{"trim-dscp", y ? y->trim_dscp : NULL},
 		{"reps-freeze", y ? y->reps_freeze : NULL},
 		{"oversub-cc", y ? y->oversub_cc : NULL},
+		{"sleek", y ? y->sleek : NULL},
 		{"pcie", y ? y->pcie : NULL},
 		{"pcie-backlog", y ? y->pcie_backlog : NULL},
 	};
@@ -880,10 +882,13 @@ fe_profile_print_fabric(FILE *f, const struct fe_fabric *fab)
 				fe_fmt_rate(n->hai_bps, d, sizeof(d)),
 				fe_fmt_rate(n->min_bps, e, sizeof(e)));
 		else if (fe_nic_cc_nscc(fe_nic_cc(n)) || fe_nic_cc_rccc(fe_nic_cc(n)))
-			fprintf(f, " %s rtt %s%s%s", fe_nic_cc_name(fe_nic_cc(n)),
+			fprintf(f, " %s rtt %s%s%s%s", fe_nic_cc_name(fe_nic_cc(n)),
 				n->rtt_ns ? fe_fmt_time(n->rtt_ns, u, sizeof(u)) : "the fabric's",
 				fe_nic_cc_rccc(fe_nic_cc(n)) ? " oversub-cc " : "",
-				fe_nic_cc_rccc(fe_nic_cc(n)) ? fe_nic_occ_name(n->oversub_cc) : "");
+				fe_nic_cc_rccc(fe_nic_cc(n)) ? fe_nic_occ_name(n->oversub_cc) : "",
+				n->model != FE_NIC_UEC || !fe_nic_cc_nscc(fe_nic_cc(n)) ? ""
+				: n->sleek_off ? " sleek off"
+					       : " sleek on");
 		else
 			fprintf(f, " cc off");
 		if (n->model == FE_NIC_UEC && n->trim_dscp == FE_NIC_DSCP_KEEP)

@@ -131,7 +131,8 @@ fe_nic_setup(struct fe_dp *dp, unsigned i, int socket, char *err, size_t errlen)
 	}
 	n->window = w;
 	n->cc_mode = fe_nic_cc(prm);
-	n->probes = prm->model == FE_NIC_UEC && fe_nic_cc_nscc(n->cc_mode);
+	/* SLEEK: with NSCC, as the simulator runs it, unless the profile turned it off */
+	n->probes = prm->model == FE_NIC_UEC && fe_nic_cc_nscc(n->cc_mode) && !prm->sleek_off;
 	/* line_bps and cc: derived from the up link's rate (fe_derive.h) */
 	fe_ibcc_compile(prm, dp->hz, &n->ib);
 	/* timeout_ticks: derived from the fabric's queues with timeout: path (fe_derive.h) */

@@ -96,7 +96,9 @@ struct fe_nic_params {
 	 * fe_nic_occ: auto, as the simulator (with RCCC alone, where the fabric is
 	 * oversubscribed), on or off */
 	uint32_t oversub_cc;
-	uint32_t spare; /* kept 0: the struct has no padding (it is compared whole) */
+	/* model uec, cc nscc: SLEEK's loss probes off (sleek: off; 0: on, as the simulator
+	 * runs them with sender CC). Also keeps the struct free of padding (compared whole) */
+	uint32_t sleek_off;
 	/* model uec: the receiving host's PCIe (fe_pcie.h): its rate (bit/s; 0: not
 	 * modelled) and the backlog it holds at most (bytes; 0: uet-htsim's 5 MB) */
 	uint64_t pcie_bps, pcie_backlog;

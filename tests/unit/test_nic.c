@@ -1229,13 +1229,14 @@ Test(nic, uec_trim_size)
  * ACK of 1..10 arms the probe timer (a base RTT and the target delay: 7 us), the probe's
  * answer comes back a round trip later with no delay, and the flow sends 11 and 12 again:
  * all 12 in order some 17 us after the first was sent, no timeout. Without probes (uec
- * without congestion control, roce) the same tail waits for the NIC's timeout (67 ms).
+ * without congestion control, roce, uec with NSCC and sleek: off) the same tail waits for
+ * the NIC's timeout (67 ms).
  */
 Test(nic, uec_probe_recovers_a_lost_tail)
 {
-	static const uint32_t models[] = {FE_NIC_UEC, FE_NIC_UEC, FE_NIC_ROCE};
+	static const uint32_t models[] = {FE_NIC_UEC, FE_NIC_UEC, FE_NIC_ROCE, FE_NIC_UEC};
 
-	for (unsigned k = 0; k < 3; k++) {
+	for (unsigned k = 0; k < 4; k++) {
 		unsigned avail = rte_mempool_avail_count(pool), n = 0;
 		struct fe_nic_params p = nic(models[k], FE_NIC_SELECTIVE);
 		const struct fe_port_stats *s0, *s1;
@@ -1247,8 +1248,12 @@ Test(nic, uec_probe_recovers_a_lost_tail)
 			p.cc = FE_CC_OFF;
 			p.cc_set = 1;
 		}
+		p.sleek_off = k == 3;
 		p.rtt_ns = 4000;
 		dp = engine_x(&p, 11, 2, 0);
+		cr_assert_eq(dp->ports[0].nic->cc_mode, k == 0 || k == 3 ? FE_CC_NSCC
+							: k == 1	 ? FE_CC_OFF
+									 : FE_CC_DCQCN);
 		s0 = &dp->ports[0].st;
 		s1 = &dp->ports[1].st;
 		learn(dp);

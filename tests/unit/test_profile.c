@@ -204,6 +204,24 @@ Test(profile, nic_reps_freeze)
 	cr_assert_eq(n.reps_freeze_ns, 2000000);
 }
 
+/* nic.sleek: SLEEK's loss probes (model uec, cc nscc), on by default, as the simulator
+ * runs them; off; --nic sets it too; a bad value is named with what is allowed. */
+Test(profile, nic_sleek)
+{
+	struct fe_nic_params n = FE_NIC_DEFAULT;
+	char err[512];
+
+	cr_assert_eq(nic_of("name: t\nnic: {model: uec}\n", 1).sleek_off, 0, "on by default");
+	cr_assert_eq(nic_of("name: t\nnic: {model: uec, sleek: off}\n", 1).sleek_off, 1);
+	cr_assert_eq(nic_of("name: t\nnic: {model: uec, sleek: on}\n", 1).sleek_off, 0);
+	cr_assert_eq(fe_nic_spec("model=uec,sleek=off", &n, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(n.sleek_off, 1);
+	cr_assert_eq(fe_nic_spec("model=uec,sleek=maybe", &n, err, sizeof(err)), -EINVAL);
+	cr_assert_str_eq(err, "--nic: sleek 'maybe' (allowed: on, off)");
+	cr_assert_eq(parse("name: t\nnic: {model: uec, sleek: 1}\n", err, sizeof(err)), -EINVAL);
+	cr_assert(strstr(err, "nic.sleek '1' (allowed: on, off)") != NULL, "%s", err);
+}
+
 /* nic.oversub-cc: RCCC's pull rate cut, auto by default (on with RCCC alone on an
  * oversubscribed fabric: fe_derive.c), on or off; --nic sets it too, naming a bad value. */
 Test(profile, nic_oversub_cc)
@@ -331,7 +349,7 @@ static struct bad bad_profiles[] = {
 	 "t.yaml:3: unknown key 'qp' in nic (known: model, recovery, cc, g, stages, cnp-interval, "
 	 "alpha-period, rate-period, rate-bytes, ai-rate, hai-rate, min-rate, timeout, window, "
 	 "reorder, ccti-increase, ccti-limit, ccti-min, ccti-timer, cct-step, rtt, trim, "
-	 "trim-dscp, reps-freeze, oversub-cc, pcie, pcie-backlog)"},
+	 "trim-dscp, reps-freeze, oversub-cc, sleek, pcie, pcie-backlog)"},
 	{"name: x\nnic:\n  pcie: 64Gbit\n",
 	 "t.yaml:3: nic.pcie '64Gbit' needs model uec (model 'tcp')"},
 	{"name: x\nnic:\n  model: uec\n  pcie-backlog: 1MB\n",
