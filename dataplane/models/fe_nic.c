@@ -207,6 +207,7 @@ fe_nic_flow_key(const uint8_t *f, uint32_t len, struct fe_nic_key *k)
 	memcpy(&k->sport, f + l4, 2);
 	memcpy(&k->dport, f + l4 + 2, 2);
 	k->proto = ip[9];
+	memcpy(k->dmac, f, 6);
 	return 0;
 }
 

@@ -317,12 +317,16 @@ uint64_t fe_ibcc_gap(const struct fe_ibcc *s, const struct fe_ibcc_cfg *c, uint3
 
 /*
  * Frames. A flow's key from an IPv4 TCP or UDP frame (one 802.1Q tag allowed): 0, or -1
- * for anything else (ARP, IPv6, fragments), which passes the NIC untouched.
+ * for anything else (ARP, IPv6, fragments), which passes the NIC untouched. A queue pair
+ * has one peer: the key holds the destination MAC beside the 5-tuple, so that one 5-tuple
+ * sent to two hosts is two flows (one would share a receiving side between them, and each
+ * receiver's ACKs would be made from the other's headers). Hashed by its 5-tuple alone.
  */
 struct fe_nic_key {
 	uint32_t saddr, daddr; /* network order */
 	uint16_t sport, dport; /* network order */
 	uint8_t proto;
+	uint8_t dmac[6];
 };
 int fe_nic_flow_key(const uint8_t *f, uint32_t len, struct fe_nic_key *k);
 /* A flow's hash (the NICs' flow table, the fabric's ECMP): its 5-tuple, mixed. */

@@ -2896,11 +2896,12 @@ uec_long_incast(uint32_t cc, int ms)
  * either alone does, shared fairly, and NSCC's window is not collapsed by the last-hop
  * trims (the hypothesis for tests/e2e/uec.sh's erratic goodput, not borne out: quick
  * adapt, which a NACK runs, leaves it alone while the flows achieve their share).
- * Measured (2026-12-06, 7b22125): both 489.4 + 488.4 Mbit/s, no quick adapt, no NACK cut,
- * the window at its maximum (16,725 bytes) throughout; NSCC alone 893.8 + 94.6 (24 quick
- * adapts, the least window one frame); RCCC alone 99.4 + 863.3, not shared (it was 483.4
- * + 476.4 when this test was written; at nic rtt 90 us it is 489.8 + 487.9: RCCC alone is
- * not asserted here, and on real traffic, tests/e2e/uec.sh's rccc case, it shares).
+ * Measured (2026-12-07): both 489.4 + 488.4 Mbit/s, no quick adapt, no NACK cut, the
+ * window at its maximum (16,725 bytes) throughout; NSCC alone 893.8 + 94.6 (24 quick
+ * adapts, the least window one frame); RCCC alone 489.8 + 487.9, shared, and asserted.
+ * (RCCC alone gave 99.4 + 863.3 until host 4's answers to hosts 1 and 2, one 5-tuple in
+ * these tests, were one flow of its NIC: host 1's grants went astray from 10 ms on;
+ * one_tuple_to_two_hosts_is_two_queue_pairs.)
  */
 Test(graph, uec_nscc_rccc_long_incast_goodput)
 {
@@ -2917,12 +2918,67 @@ Test(graph, uec_nscc_rccc_long_incast_goodput)
 		      (unsigned long long)best);
 	cr_assert_geq(lo * 2, hi, "both: %llu and %llu frames, not shared", (unsigned long long)lo,
 		      (unsigned long long)hi);
+	cr_assert_geq(RTE_MIN(rccc.got[0], rccc.got[1]) * 2, RTE_MAX(rccc.got[0], rccc.got[1]),
+		      "rccc alone: %llu and %llu frames, not shared",
+		      (unsigned long long)rccc.got[0], (unsigned long long)rccc.got[1]);
 	cr_assert_geq(both.cwnd_min * 2, both.maxwnd, "both: the window fell to %llu of %llu",
 		      (unsigned long long)both.cwnd_min, (unsigned long long)both.maxwnd);
 	cr_assert_eq(both.cuts, 0, "both: %llu NACKs cut the window",
 		     (unsigned long long)both.cuts);
 	cr_assert_eq(both.timeouts, 0);
 	cr_assert_gt(nscc.qa, 0, "nscc alone: quick adapt ran (%llu)", (unsigned long long)nscc.qa);
+}
+
+/*
+ * A queue pair has one peer: frames of one 5-tuple sent to two hosts (two destination
+ * MACs; the frames these tests make carry one IP address whatever their host) are two
+ * flows of the sending NIC. When they were one, its two receivers shared one receiving
+ * side: an ACK made at host 2 from the headers of host 1's frame carried host 1's MAC as
+ * its source, and leaf1 learned host 1 at host 2's port; host 1's ACKs then went to host
+ * 2, dropped there as strays. (In uec_long_incast() host 4 answers hosts 1 and 2 so: from
+ * 10 ms on host 1 heard no ACK and no grant, and under RCCC stopped sending: 99.4 + 863.3
+ * Mbit/s.) Host 4 sends 50 pairs of frames, one to host 1 and one to host 2 at once, on
+ * links of no rate (the two reach their hosts in one pass of the loop); host 1 and host 2
+ * send host 4 a frame of their own every 100 us, whose ACKs must reach them.
+ */
+Test(graph, one_tuple_to_two_hosts_is_two_queue_pairs)
+{
+	struct fe_nic_params nic = uec_nic(FE_CC_RCCC);
+	const struct opt o = {.nic = &nic, .delay_ns = 10000};
+	unsigned avail = rte_mempool_avail_count(pool), got[2] = {0, 0}, back = 0;
+	uint64_t t = 1000000;
+	struct fe_dp *dp = engine_o("leaf-spine", FE_PATH_ECMP, &o);
+
+	learn(dp, &t);
+	for (int k = 0; k < 5000; k++) { /* 10 ms */
+		if (k % 50 == 0 && k < 2500) {
+			inject(3, MAC[0], 5001, 1000);
+			inject(3, MAC[1], 5001, 1000);
+			inject(0, MAC[3], 5002, 1000);
+			inject(1, MAC[3], 5003, 1000);
+		}
+		fe_dp_poll(dp, t += 2000);
+		got[0] += sent(0);
+		got[1] += sent(1);
+		back += sent(3);
+	}
+	cr_assert_eq(got[0], 50, "host 1: %u of its 50", got[0]);
+	cr_assert_eq(got[1], 50, "host 2: %u of its 50", got[1]);
+	cr_assert_eq(back, 100, "host 4: %u of 100", back);
+	for (int s = 0; s < 2; s++) {
+		const struct fe_port_stats *st = &dp->ports[s].st;
+
+		cr_assert_eq(st->nic_stray, 0, "host %d: %llu strays", s + 1,
+			     (unsigned long long)st->nic_stray);
+		/* within the 67 ms timeout: a frame whose ACK went astray is still kept */
+		cr_assert_eq(st->nic_copies, 0, "host %d: %llu frames unacknowledged", s + 1,
+			     (unsigned long long)st->nic_copies);
+	}
+	cr_assert_eq(dp->ports[3].st.nic_copies, 0, "host 4: %llu frames unacknowledged",
+		     (unsigned long long)dp->ports[3].st.nic_copies);
+	cr_assert_eq(dp->ports[3].st.nic_flows, 2, "host 4's NIC: %llu flows",
+		     (unsigned long long)dp->ports[3].st.nic_flows);
+	done(dp, avail);
 }
 
 /*
