@@ -401,7 +401,9 @@ mark_again(struct fe_nicport *n, struct fe_nic_flow *fl, uint32_t from, uint32_t
 /*
  * Release the kept copies below psn (acknowledged) at now: the bytes they had in flight,
  * and in *rtt (rtt: may be NULL) the round trip of the last of them to `came` (the ACK's
- * own tick) if it was sent once (else 0).
+ * own tick) if it was sent once and is just come (else 0): one acknowledged selectively
+ * before came long ago, and its round trip would count the repair of the gap before it
+ * as queueing (uet-htsim samples the frame that asked for the ACK).
  */
 static uint64_t
 ack_to(struct fe_nicport *n, struct fe_port *p, struct fe_nic_flow *fl, uint32_t psn, uint64_t now,
@@ -414,7 +416,8 @@ ack_to(struct fe_nicport *n, struct fe_port *p, struct fe_nic_flow *fl, uint32_t
 	if ((int32_t)(psn - fl->una) <= 0 || (int32_t)(psn - fl->next_psn) > 0)
 		return 0;
 	fl->retries = 0;
-	if (rtt != NULL && fl->win[(psn - 1) & (n->window - 1)].sent != 0)
+	if (rtt != NULL && fl->win[(psn - 1) & (n->window - 1)].sent != 0 &&
+	    !fl->win[(psn - 1) & (n->window - 1)].sacked)
 		*rtt = came - RTE_MIN(came, fl->win[(psn - 1) & (n->window - 1)].sent);
 	for (; fl->una != psn; fl->una++) {
 		struct fe_nic_copy *c = &fl->win[fl->una & (n->window - 1)];
@@ -489,14 +492,16 @@ rate_counters(struct fe_port *p, struct fe_nic_flow *fl)
 /*
  * Model uec: the receiver holds PSN psn + 1 + i for every bit i of sack: those copies
  * are out of flight and not to be sent again (kept until the cumulative ACK), and their
- * entropies came back (REPS), with CE if ece. The bytes newly so acknowledged.
+ * entropies came back (REPS), with CE if ece. The bytes newly so acknowledged; in *rtt
+ * the round trip to `came` of the last of them sent once (else 0): a frame just come.
  */
 static uint64_t
 sacked(struct fe_nicport *n, struct fe_nic_flow *fl, uint32_t psn, uint32_t sack, int ece,
-       uint64_t now)
+       uint64_t now, uint64_t came, uint64_t *rtt)
 {
 	uint64_t bytes = 0;
 
+	*rtt = 0;
 	for (uint32_t k = 0; sack != 0; k++, sack >>= 1) {
 		struct fe_nic_copy *c = &fl->win[(psn + 1 + k) & (n->window - 1)];
 
@@ -504,6 +509,8 @@ sacked(struct fe_nicport *n, struct fe_nic_flow *fl, uint32_t psn, uint32_t sack
 		    c->sacked)
 			continue;
 		c->sacked = 1;
+		if (c->sent != 0)
+			*rtt = came - RTE_MIN(came, c->sent);
 		fe_reps_feedback(&fl->reps, c->ev, !ece, now);
 		if (!c->again) {
 			bytes += rte_pktmbuf_pkt_len(c->m);
@@ -1036,8 +1043,14 @@ consume_ctl(struct fe_dp *dp, unsigned q, struct rte_mbuf *m, uint64_t tag, uint
 					fe_reps_feedback(&fl->reps, fl->win[s & (n->window - 1)].ev,
 							 kind != FE_NIC_ACK_ECE, at);
 		acked = ack_to(n, p, fl, psn, at, due, &rtt);
-		if (sack)
-			acked += sacked(n, fl, psn + sack_off, sack, kind == FE_NIC_ACK_ECE, at);
+		if (sack) { /* the frames it holds past a gap: one just come, if no other is */
+			uint64_t srtt;
+
+			acked += sacked(n, fl, psn + sack_off, sack, kind == FE_NIC_ACK_ECE, at,
+					due, &srtt);
+			if (rtt == 0)
+				rtt = srtt;
+		}
 		if (kind == FE_NIC_PROBE_ACK)
 			rtt = 0; /* not the acknowledged frame's */
 		if (fe_nic_cc_nscc(n->cc_mode)) {

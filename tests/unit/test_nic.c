@@ -1223,6 +1223,46 @@ Test(nic, uec_trim_size)
 }
 
 /*
+ * NSCC's round-trip samples are of frames that just reached the receiver, as uet-htsim
+ * samples the frame that asked for the ACK (UecSrc::processAck: acked_psn's send time):
+ * frame 3 of 12 is lost, 4 to 12 are acknowledged selectively as they come (past SLEEK's
+ * threshold a NAK asks for 3), and the resend of 3 fills the gap; the cumulative ACK
+ * that follows covers 12, which came long before. Taken as 12's round trip, that ACK
+ * counted the gap's repair as queueing: a flow that lost a frame measured a delay the
+ * others did not. On 1 us links of no rate every frame's round trip is the network's RTT
+ * (4 us): NSCC's average delay stays 0.
+ */
+Test(nic, uec_rtt_samples_are_of_frames_just_come)
+{
+	unsigned avail = rte_mempool_avail_count(pool), n = 0;
+	struct fe_nic_params p = nic(FE_NIC_UEC, FE_NIC_SELECTIVE);
+	const struct fe_nic_flow *fl = NULL;
+	uint16_t ids[16];
+	struct fe_dp *dp;
+
+	p.rtt_ns = 4000;
+	dp = engine_x(&p, 3, 1, 0);
+	learn(dp);
+	send_flow(12, 2);
+	for (uint64_t t = 10000; t <= 200000 && n < 12; t += 1000) {
+		poll2(dp, t);
+		n += collect(1, ids + n, NULL);
+	}
+	cr_assert_eq(n, 12, "%u of 12", n);
+	poll2(dp, 300000);
+	cr_assert_eq(dp->ports[0].st.nic_resent_pkts, 1, "3, once");
+	cr_assert_eq(dp->ports[0].st.nic_timeouts, 0);
+	for (unsigned f = 0; f < FE_NIC_FLOWS; f++)
+		if (dp->ports[0].nic->flows[f].next_psn == 12)
+			fl = &dp->ports[0].nic->flows[f];
+	cr_assert_not_null(fl);
+	cr_assert_eq(fl->nscc.base_rtt, 4000, "every sample the network's RTT: %llu",
+		     (unsigned long long)fl->nscc.base_rtt);
+	cr_assert(fl->nscc.avg_delay == 0, "NSCC measured %.0f ns of delay", fl->nscc.avg_delay);
+	done(dp, avail);
+}
+
+/*
  * SLEEK's loss probes (uet-htsim: UecSrc::processAck, sendProbe, runSleek): frames 11 and
  * 12, the last of a flow of 12, are lost; nothing follows them to open a gap, so no NAK.
  * Under uec with NSCC (the network's RTT 4 us, as the path's: 1 us links, no rate) the
