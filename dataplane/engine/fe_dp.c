@@ -267,6 +267,7 @@ fe_dp_create(unsigned nports, const uint16_t *port_ids, const struct fe_linkdef 
 	dp->pool = pool;
 	dp->hz = hz;
 	dp->conf = *conf;
+	fe_rng_seed(&dp->order_rng, conf->seed, 0x0de7);
 	dp->conf.wire = NULL; /* the caller's: each port keeps its own copy (port_setup()) */
 	dp->rg = fe_regime_ops(conf->regime);
 	if (dp->rg == NULL) {
@@ -702,7 +703,15 @@ poll_bursts(struct fe_dp *dp, uint64_t now, unsigned role, const enum fe_regime 
 		for (unsigned i = 0; i < dp->nports; i++)
 			work += port_rx(dp, i, now, &full, R);
 		if (R == FE_REGIME_LOSSY) {
-			for (unsigned i = 0; i < dp->nports; i++)
+			const struct fe_order o = fe_order_draw(&dp->order_rng, dp->nports);
+
+			/* what the links between switches delivered by now goes before what the
+			 * hosts' up links did in half the passes, after it in the others (then
+			 * again below, for what the hosts' frames made due) */
+			if (dp->graph != NULL && o.back)
+				work += fe_graph_service_lossy(dp, now);
+			for (unsigned j = 0, i = o.at; j < dp->nports;
+			     j++, i = fe_order_next(&o, i, dp->nports))
 				work += port_switch(dp, i, now, now, R);
 			if (dp->graph != NULL)
 				work += fe_graph_service_lossy(dp, now);

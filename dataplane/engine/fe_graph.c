@@ -585,9 +585,14 @@ static __rte_always_inline unsigned
 arrivals(struct fe_dp *dp, uint64_t now, const enum fe_regime R)
 {
 	struct fe_graph *g = dp->graph;
+	/* lossy: in an order drawn each time (fe_order_draw()), not by link number, as what
+	 * arrives takes an output's room; lossless, each input has its own queue and the
+	 * outputs' arbiters serve them in turn: by number, the same every pass */
+	const struct fe_order o = R == FE_REGIME_LOSSY ? fe_order_draw(&dp->order_rng, g->nhl)
+						       : (struct fe_order){0, 0};
 	unsigned n = 0;
 
-	for (unsigned i = 0; i < g->nhl; i++) {
+	for (unsigned j = 0, i = o.at; j < g->nhl; j++, i = fe_order_next(&o, i, g->nhl)) {
 		void *pkts[FE_BURST];
 		uint64_t stamps[FE_BURST];
 		unsigned k;
