@@ -2897,17 +2897,18 @@ uec_long_incast(uint32_t cc, int ms)
  * trims (the hypothesis for tests/e2e/uec.sh's erratic goodput, not borne out: quick
  * adapt, which a NACK runs, leaves it alone while the flows achieve their share).
  * Measured (2026-12-07): both 489.4 + 488.4 Mbit/s, no quick adapt, no NACK cut, the
- * window at its maximum (16,725 bytes) throughout; NSCC alone 893.8 + 94.6 (24 quick
- * adapts, the least window one frame); RCCC alone 489.8 + 487.9, shared, and asserted.
+ * window at its maximum (16,725 bytes) throughout; NSCC alone 796.6 + 191.3 (10 quick
+ * adapts; 893.8 + 94.6 while a pass took the links by number); RCCC alone 489.8 + 487.9,
+ * shared, and asserted.
  * NSCC alone is not asserted: on this clock it locks in phase, and the phase picks the
- * winner: with host 2's up link 3 us longer, host 2 takes 3,380 frames and host 1 737
+ * winner: with host 2's up link 3 us longer, host 2 takes 3,432 frames and host 1 685
  * (under the 2 us poll, 1 us changes nothing); the
  * loser's frames find the queue full, are trimmed (262 NACKs against 29 with the
  * fabric's RTT) and quick adapt keeps it at a frame or two, while the winner, its delay
  * under the target, never decreases. uet-htsim's NSCC shares the same 2-to-1 scene
  * (htsim_uec, 1 Gbit/s, 1,500-byte MTU, 10 us hops, a 5-packet queue, ECN at 1 and 4:
- * 6 MB each done at 99.2 and 100.9 ms). On real traffic (tests/e2e/uec.sh's 2-to-1,
- * docs/uec.md) NSCC alone has split 2:1 to 3:1, once 8:1: not diagnosed.
+ * 6 MB each done at 99.2 and 100.9 ms), whose links between switches run at 1 Gbit/s:
+ * with this test's so, NSCC alone shares here too (2,066 and 2,066 frames).
  * (RCCC alone gave 99.4 + 863.3 until host 4's answers to hosts 1 and 2, one 5-tuple in
  * these tests, were one flow of its NIC: host 1's grants went astray from 10 ms on;
  * one_tuple_to_two_hosts_is_two_queue_pairs.)
