@@ -499,7 +499,7 @@ struct fe_dp {
 	int nic_pulloff;		 /* ... and its pull target's (fe_nictag.h) */
 	struct rte_mempool *nic_pool;	 /* the NICs' CNPs, ACKs and NAKs: their own */
 	uint64_t nic_seen; /* the NICs' last service pass: a NIC timer up to it may fire */
-	/* the order a pass takes the ports' up links and the hop links in (fe_dp_order()) */
+	/* the order a pass takes the ports' up links and the hop links in (fe_order_draw()) */
 	struct fe_rng order_rng;
 	/* split across boxes: the receiving side of flows whose sender is on another box,
 	 * [(port - nports) x FE_NIC_FLOWS] by the sender's port as numbered here (fe_graph.h);
