@@ -497,50 +497,6 @@ port_switch(struct fe_dp *dp, unsigned in, uint64_t now, uint64_t real, const en
 }
 
 /*
- * Lossy: what the ports' up links and the links between switches delivered by now, each
- * frame to its switch in the order of the ticks, across links: an output's room goes to
- * the frame that came first, whichever link brought it (docs/architecture.md). A link
- * gives the frames due before any other link's next one, a burst at most; frames of
- * equal ticks go in an order drawn each pass (fe_order_draw()). A frame moved on to the
- * next link is taken in turn when its tick comes, in the same pass if it is due. How
- * many moved.
- */
-static unsigned
-lossy_arrivals(struct fe_dp *dp, uint64_t now)
-{
-	const unsigned np = dp->nports, ns = np + dp->graph->nhl;
-	const struct fe_order o = fe_order_draw(&dp->order_rng, ns);
-	unsigned total = 0, n;
-
-	do {
-		uint64_t first = UINT64_MAX, second = UINT64_MAX, upto;
-		unsigned best = 0;
-
-		for (unsigned j = 0, s = o.at; j < ns; j++, s = fe_order_next(&o, s, ns)) {
-			uint64_t t = s < np ? fe_link_next_arrival(&dp->ports[s].up.l)
-					    : fe_graph_hop_next(dp, s - np);
-
-			if (t < first) {
-				second = first;
-				first = t;
-				best = s;
-			} else if (t < second) {
-				second = t;
-			}
-		}
-		if (first > now)
-			break;
-		/* up to the next link's next frame, not including its tick (at a tie, the
-		 * tick's frames of this link, first in this pass's order) */
-		upto = second > first ? RTE_MIN(second - 1, now) : first;
-		n = best < np ? port_switch(dp, best, upto, now, FE_REGIME_LOSSY)
-			      : fe_graph_hop_deliver_lossy(dp, best - np, upto, now);
-		total += n;
-	} while (n > 0 && total < 64 * FE_BURST);
-	return total;
-}
-
-/*
  * Each frame the port took left the down link this late. Frames staged together share a
  * due tick (a burst staged whole was due when it was read): one bucket for each run of
  * them.
@@ -747,12 +703,18 @@ poll_bursts(struct fe_dp *dp, uint64_t now, unsigned role, const enum fe_regime 
 		for (unsigned i = 0; i < dp->nports; i++)
 			work += port_rx(dp, i, now, &full, R);
 		if (R == FE_REGIME_LOSSY) {
-			work += fe_graph_begin_lossy(dp, now);
-			work += lossy_arrivals(dp, now);
-			/* what is left: more than a burst of one link at one tick */
-			for (unsigned i = 0; i < dp->nports; i++)
+			const struct fe_order o = fe_order_draw(&dp->order_rng, dp->nports);
+
+			/* what the links between switches delivered by now goes before what the
+			 * hosts' up links did in half the passes, after it in the others (then
+			 * again below, for what the hosts' frames made due) */
+			if (dp->graph != NULL && o.back)
+				work += fe_graph_service_lossy(dp, now);
+			for (unsigned j = 0, i = o.at; j < dp->nports;
+			     j++, i = fe_order_next(&o, i, dp->nports))
 				work += port_switch(dp, i, now, now, R);
-			work += fe_graph_service_lossy(dp, now);
+			if (dp->graph != NULL)
+				work += fe_graph_service_lossy(dp, now);
 			if (dp->handoff != NULL)
 				fe_switch_handoff_out(dp);
 		} else {

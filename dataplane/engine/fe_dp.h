@@ -416,10 +416,9 @@ struct fe_dp_desc {
  * order) would take its room by link number, not in turn, and the lower-numbered link
  * would win every tie and every overlap (two senders, each 0.9 of the line into one
  * port, polled every 10 us: 1,209 frames against 429; test_engine
- * two_inputs_share_an_output_whatever_the_pass). In the lossy regime the pass merges
- * them by their ticks (fe_dp.c, lossy_arrivals()), and frames of equal ticks go in an
- * order drawn each pass: from a random start, one way or the other, so that of any two
- * links each goes first in half the passes.
+ * two_inputs_share_an_output_whatever_the_pass). So each pass takes them from a random
+ * start, one way or the other: of any two, each goes first in half the passes. (In time
+ * order, frame by frame across links, would be exact; not yet done.)
  */
 struct fe_order {
 	unsigned at, back;

@@ -560,16 +560,16 @@ arrivals_of(struct fe_dp *dp, unsigned i, void **pkts, const uint64_t *stamps, u
 		arrivals_runs(dp, i, pkts, stamps, k, R);
 }
 
-/* The trimmed headers hop link i's priority queue delivered by upto (<= now); how many. */
+/* The trimmed headers hop link i's priority queue delivered by now; how many. */
 static unsigned
-express_arrivals(struct fe_dp *dp, unsigned i, uint64_t upto, uint64_t now, const enum fe_regime R)
+express_arrivals(struct fe_dp *dp, unsigned i, uint64_t now, const enum fe_regime R)
 {
 	struct fe_hoplink *hl = &dp->graph->hl[i];
 	void *pkts[FE_BURST];
 	uint64_t stamps[FE_BURST];
 	unsigned k = 0;
 
-	while (k < FE_BURST && (pkts[k] = fe_express_take(&hl->xq, upto, &stamps[k])) != NULL) {
+	while (k < FE_BURST && (pkts[k] = fe_express_take(&hl->xq, now, &stamps[k])) != NULL) {
 		FE_CNT_ADD(hl->row.l.st.out_pkts, 1);
 		FE_CNT_ADD(hl->row.l.st.out_bytes, rte_pktmbuf_pkt_len((struct rte_mbuf *)pkts[k]));
 		hl->row.l.xwire--;
@@ -585,18 +585,21 @@ static __rte_always_inline unsigned
 arrivals(struct fe_dp *dp, uint64_t now, const enum fe_regime R)
 {
 	struct fe_graph *g = dp->graph;
+	/* lossy: in an order drawn each time (fe_order_draw()), not by link number, as what
+	 * arrives takes an output's room; lossless, each input has its own queue and the
+	 * outputs' arbiters serve them in turn: by number, the same every pass */
+	const struct fe_order o = R == FE_REGIME_LOSSY ? fe_order_draw(&dp->order_rng, g->nhl)
+						       : (struct fe_order){0, 0};
 	unsigned n = 0;
 
-	/* by number (lossy: fe_dp.c merges what every link delivers by its tick first, and
-	 * this takes only what that left) */
-	for (unsigned i = 0; i < g->nhl; i++) {
+	for (unsigned j = 0, i = o.at; j < g->nhl; j++, i = fe_order_next(&o, i, g->nhl)) {
 		void *pkts[FE_BURST];
 		uint64_t stamps[FE_BURST];
 		unsigned k;
 
 		/* trimmed headers first: they overtook what the link holds */
 		if (unlikely(fe_express_count(&g->hl[i].xq)))
-			n += express_arrivals(dp, i, now, now, R);
+			n += express_arrivals(dp, i, now, R);
 		/* most links, most passes: nothing due (one load, no call) */
 		if (fe_link_next_arrival(&g->hl[i].row.l) > now)
 			continue;
@@ -633,47 +636,6 @@ graph_service(struct fe_dp *dp, uint64_t now, const enum fe_regime R)
 	if (unlikely(g->ntrunks))
 		fe_trunk_flush(dp, now);
 	return total;
-}
-
-uint64_t
-fe_graph_hop_next(const struct fe_dp *dp, unsigned i)
-{
-	const struct fe_hoplink *hl = &dp->graph->hl[i];
-
-	return RTE_MIN(fe_link_next_arrival(&hl->row.l), fe_express_next(&hl->xq));
-}
-
-unsigned
-fe_graph_hop_deliver_lossy(struct fe_dp *dp, unsigned i, uint64_t upto, uint64_t now)
-{
-	struct fe_hoplink *hl = &dp->graph->hl[i];
-	void *pkts[FE_BURST];
-	uint64_t stamps[FE_BURST];
-	unsigned n = 0, k;
-
-	/* trimmed headers first: they overtook what the link holds */
-	if (unlikely(fe_express_count(&hl->xq)))
-		n += express_arrivals(dp, i, upto, now, FE_REGIME_LOSSY);
-	k = fe_link_dequeue(&hl->row.l, upto, pkts, stamps, FE_BURST);
-	arrivals_of(dp, i, pkts, stamps, k, now, FE_REGIME_LOSSY);
-	return n + k;
-}
-
-unsigned
-fe_graph_begin_lossy(struct fe_dp *dp, uint64_t now)
-{
-	struct fe_graph *g = dp->graph;
-
-	if (unlikely(g->any_down))
-		fe_flood_failover(g, now);
-	return unlikely(g->ntrunks) ? trunks_rx(dp, now, FE_REGIME_LOSSY) : 0;
-}
-
-void
-fe_graph_end_lossy(struct fe_dp *dp, uint64_t now)
-{
-	if (unlikely(dp->graph->ntrunks))
-		fe_trunk_flush(dp, now);
 }
 
 /* The graph's entry points, one set a regime (fe_regime.h): the regime a constant. */

@@ -392,19 +392,6 @@ FE_GRAPH_DECLARE(pfc)
 FE_GRAPH_DECLARE(credit)
 
 /*
- * Lossy, for the pass's arrivals merged by tick across links (fe_dp.c): the tick hop link
- * i next delivers at, its trimmed headers' or its own (UINT64_MAX: nothing);
- * what it delivered by upto (<= now), its trimmed headers first, each on at its switch
- * (how many; at most a burst of each); the pass's graph work before the arrivals (the
- * routes' failover, what the other boxes sent: how many) and after them (the trunks'
- * flush).
- */
-uint64_t fe_graph_hop_next(const struct fe_dp *dp, unsigned i);
-unsigned fe_graph_hop_deliver_lossy(struct fe_dp *dp, unsigned i, uint64_t upto, uint64_t now);
-unsigned fe_graph_begin_lossy(struct fe_dp *dp, uint64_t now);
-void fe_graph_end_lossy(struct fe_dp *dp, uint64_t now);
-
-/*
  * One lane: the ingress switch of port `in` takes n frames at once (n at most FE_BURST),
  * pkts[i] at stamps[i] with fe_switch's lookup outs[i] (a port, -1 to flood, -2 filtered:
  * the port's own); the same as n calls of fe_graph_ingress_lossy() (_pfc(), _credit()),

@@ -2061,8 +2061,8 @@ Test(engine, llr_gives_up_after_its_replays)
  * 13.5 us on average, each gap drawn from 7.5 to 19.5 us) to host C, whose down link
  * holds 5 frames; for 20 ms, polled every 2, 10, 30 and 60 us. A pass took the ports'
  * up links by number, and what port 0 delivered took the room before what port 1 did in
- * the same pass: polled every 10 us, A got 1,209 frames to B's 429. Now the pass merges
- * what the links delivered by their ticks (lossy_arrivals()): each gets 44 to 56 %.
+ * the same pass: polled every 10 us, A got 1,209 frames to B's 429.
+ * Now each pass takes them in an order drawn anew (fe_order_draw()): each gets 44 to 56 %.
  */
 Test(engine, two_inputs_share_an_output_whatever_the_pass)
 {
