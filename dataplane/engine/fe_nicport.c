@@ -409,6 +409,7 @@ static uint64_t
 ack_to(struct fe_nicport *n, struct fe_port *p, struct fe_nic_flow *fl, uint32_t psn, uint64_t now,
        uint64_t came, uint64_t *rtt)
 {
+	const struct fe_nic_copy *last = &fl->win[(psn - 1) & (n->window - 1)];
 	uint64_t bytes = 0;
 
 	if (rtt != NULL)
@@ -416,9 +417,8 @@ ack_to(struct fe_nicport *n, struct fe_port *p, struct fe_nic_flow *fl, uint32_t
 	if ((int32_t)(psn - fl->una) <= 0 || (int32_t)(psn - fl->next_psn) > 0)
 		return 0;
 	fl->retries = 0;
-	if (rtt != NULL && fl->win[(psn - 1) & (n->window - 1)].sent != 0 &&
-	    !fl->win[(psn - 1) & (n->window - 1)].sacked)
-		*rtt = came - RTE_MIN(came, fl->win[(psn - 1) & (n->window - 1)].sent);
+	if (rtt != NULL && last->sent != 0 && !last->sacked)
+		*rtt = came - RTE_MIN(came, last->sent);
 	for (; fl->una != psn; fl->una++) {
 		struct fe_nic_copy *c = &fl->win[fl->una & (n->window - 1)];
 
