@@ -19,6 +19,7 @@
 #include "fe_adopt.h"
 #include "fe_derive.h"
 #include "fe_dp.h"
+#include "fe_egress.h"
 #include "fe_graph.h"
 #include "fe_nicport.h"
 #include "fe_nictag.h"
@@ -304,7 +305,13 @@ fe_dp_create(unsigned nports, const uint16_t *port_ids, const struct fe_linkdef 
 		RTE_CACHE_LINE_SIZE, socket);
 	dp->qsv = rte_zmalloc_socket("fe_qsv", rte_rcu_qsbr_get_memsize(2), RTE_CACHE_LINE_SIZE,
 				     socket);
+	/* lossy on one lcore: a host's down link takes a round's frames in tick order */
+	if (conf->regime == FE_REGIME_LOSSY && conf->lcores <= 1)
+		dp->estage =
+			rte_zmalloc_socket("fe_estage", sizeof(*dp->estage) * (nports ? nports : 1),
+					   RTE_CACHE_LINE_SIZE, socket);
 	if (dp->ports == NULL || dp->mac == NULL || dp->held == NULL || dp->qsv == NULL ||
+	    (conf->regime == FE_REGIME_LOSSY && conf->lcores <= 1 && dp->estage == NULL) ||
 	    dp->desc.up == NULL || dp->desc.down == NULL || dp->desc.hop == NULL ||
 	    rte_rcu_qsbr_init(dp->qsv, 2) != 0)
 		goto nomem;
@@ -372,6 +379,7 @@ fe_dp_free(struct fe_dp *dp)
 		rte_ring_free(dp->handoff[i]);
 	rte_free(dp->handoff);
 	rte_free(dp->hstage);
+	rte_free(dp->estage);
 	if (dp->meas) {
 		rte_free(dp->meas->ticks);
 		rte_free(dp->meas->call_ticks);
@@ -717,6 +725,8 @@ poll_bursts(struct fe_dp *dp, uint64_t now, unsigned role, const enum fe_regime 
 				work += fe_graph_service_lossy(dp, now);
 			if (dp->handoff != NULL)
 				fe_switch_handoff_out(dp);
+			else if (dp->estaged)
+				fe_egress_flush(dp);
 		} else {
 			work += lossless_advance(dp, now, R);
 		}
@@ -724,8 +734,12 @@ poll_bursts(struct fe_dp *dp, uint64_t now, unsigned role, const enum fe_regime 
 			work += port_tx(dp, i, now);
 		/* the NICs last (they run on one lcore, all roles): what came due by now has
 		 * reached them (an ACK, a NAK), and their timers go after it */
-		if (dp->conf.nic.model != FE_NIC_TCP && dp->conf.nic.model != FE_NIC_HOST)
+		if (dp->conf.nic.model != FE_NIC_TCP && dp->conf.nic.model != FE_NIC_HOST) {
 			work += fe_nic_service(dp, now);
+			/* what a NIC sent crossed an up link that passes it through */
+			if (R == FE_REGIME_LOSSY && dp->estaged)
+				fe_egress_flush(dp);
+		}
 		if (!full)
 			break;
 	}
@@ -935,6 +949,8 @@ fe_dp_drain(struct fe_dp *dp)
 	void *pkts[FE_BURST];
 	unsigned n;
 
+	if (dp->estaged) /* a pass offers them at its rounds' ends: never left; to be sure */
+		fe_egress_flush(dp);
 	for (unsigned i = 0; i < dp->nports; i++) {
 		struct fe_port *p = &dp->ports[i];
 

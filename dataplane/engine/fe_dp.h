@@ -334,6 +334,9 @@ struct fe_sw_stats {
 	fe_counter_t flood_ends;      /* a flood (copy) with no port or link left to go to: freed */
 	fe_counter_t handoff_full;    /* pipeline: the down stage's ring was full (dropped) */
 	fe_counter_t handoff_stopped; /* pipeline: between the stages when it stopped: freed */
+	/* lossy: frames a host's down link was offered before the round's end, the port's
+	 * egress staging full (fe_egress.h): out of the merge by ticks, in the staged order */
+	fe_counter_t egress_early;
 	/* to 01:80:C2:00:00:00-0F: stopped at the switch they entered, by cause (fe_rsvd.h) */
 	fe_counter_t reserved[FE_RSVD__MAX];
 };
@@ -394,6 +397,18 @@ struct fe_handoff_stage {
 	struct fe_handoff h[FE_BURST];
 } __rte_cache_aligned;
 
+/*
+ * Lossy, one lcore: what a round of the pass brought to one host's down link, offered to it
+ * at the round's end in the order of the ticks (fe_egress.h). FE_ESTAGE: four bursts.
+ */
+#define FE_ESTAGE (4 * FE_BURST)
+struct fe_egress_stage {
+	uint32_t n;
+	uint32_t unsorted; /* a frame came with a tick before the one staged before it */
+	uint64_t last;	   /* the tick of the last frame staged */
+	struct fe_handoff h[FE_ESTAGE];
+} __rte_cache_aligned;
+
 /* What the down lcore has acknowledged (the up lcore uses the fields of struct fe_dp). */
 struct fe_dp_acks {
 	uint64_t adopted_gen, reset_done, hold_done;
@@ -417,8 +432,10 @@ struct fe_dp_desc {
  * would win every tie and every overlap (two senders, each 0.9 of the line into one
  * port, polled every 10 us: 1,209 frames against 429; test_engine
  * two_inputs_share_an_output_whatever_the_pass). So each pass takes them from a random
- * start, one way or the other: of any two, each goes first in half the passes. (In time
- * order, frame by frame across links, would be exact; not yet done.)
+ * start, one way or the other: of any two, each goes first in half the passes. A host's
+ * down link is then offered what a round brought it in the order of the ticks, equal
+ * ticks in this order (fe_egress.h); a link between switches takes its frames as the
+ * pass comes to them, in this order only.
  */
 struct fe_order {
 	unsigned at, back;
@@ -492,6 +509,8 @@ struct fe_dp {
 					    impairment (fe_dp_ideal_down(); the burst fast path) */
 	struct rte_ring **handoff;	 /* pipeline: per egress port, up lcore -> down lcore */
 	struct fe_handoff_stage *hstage; /* pipeline: per egress port, the up lcore's batch */
+	struct fe_egress_stage *estage;	 /* lossy, one lcore: per port, the round's (fe_egress.h) */
+	uint64_t estaged;		 /* bit q: port q's estage holds frames */
 	struct fe_dp_acks down_acks;	 /* pipeline: the down lcore's side */
 	uint64_t ns_fp;			 /* ns a tick, 32.32 fixed point */
 	uint32_t max_frame;		 /* the largest frame a port brings: its mbufs' room */

@@ -31,6 +31,42 @@ fe_egress_handoff_out(struct fe_dp *dp, unsigned q)
 }
 
 void
+fe_egress_flush_port(struct fe_dp *dp, unsigned q)
+{
+	struct fe_egress_stage *g = &dp->estage[q];
+	struct fe_port *out = &dp->ports[q];
+	const unsigned id = fe_dp_link_id(dp, FE_LINK_DOWN, q);
+
+	/* in the order of the ticks, equal ones as they came: runs of one input each in order,
+	 * a few of them; an insertion moves each frame past those it overtakes */
+	if (g->unsorted)
+		for (uint32_t i = 1; i < g->n; i++) {
+			struct fe_handoff x = g->h[i];
+			uint32_t j = i;
+
+			for (; j > 0 && g->h[j - 1].t > x.t; j--)
+				g->h[j] = g->h[j - 1];
+			g->h[j] = x;
+		}
+	for (uint32_t i = 0; i < g->n; i++)
+		fe_linkop_offer_x(dp, id, &out->down, g->h[i].m, g->h[i].t, g->h[i].label,
+				  FE_REGIME_LOSSY, 0);
+	g->n = 0;
+	g->unsorted = 0;
+	g->last = 0;
+}
+
+void
+fe_egress_flush(struct fe_dp *dp)
+{
+	uint64_t s = dp->estaged;
+
+	dp->estaged = 0;
+	for (; s; s &= s - 1)
+		fe_egress_flush_port(dp, (unsigned)__builtin_ctzll(s));
+}
+
+void
 fe_egress_wd(struct fe_dp *dp, unsigned in, unsigned q, struct rte_mbuf *m, uint64_t t,
 	     uint8_t lane)
 {

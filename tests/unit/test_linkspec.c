@@ -169,7 +169,8 @@ Test(linkspec, links_between_switches_by_name)
 		cr_assert_eq(def[i].loss.kind, FE_LOSS_BERNOULLI);
 	cr_assert_eq(u[0].loss.kind, FE_LOSS_NONE, "fabric: not the hosts' links");
 	cr_assert_eq(fe_linkspec_apply_fabric("up:jitter=1us", u, d, 2, &fab, err, sizeof(err)), 0);
-	cr_assert(u[1].link.jitter_ns == 1000 && def[0].link.jitter_ns == 0, "up: the hosts' links alone");
+	cr_assert(u[1].link.jitter_ns == 1000 && def[0].link.jitter_ns == 0,
+		  "up: the hosts' links alone");
 	cr_assert_eq(fe_linkspec_apply_fabric("buffer=1KiB", u, d, 2, &fab, err, sizeof(err)), 0);
 	cr_assert(def[3].link.limit_bytes == 1024 && d[0].link.limit_bytes == 1024, "all: both");
 	cr_assert_eq(fe_linkspec_apply_fabric("a-d:rate=1G", u, d, 2, &fab, err, sizeof(err)),

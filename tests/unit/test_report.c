@@ -363,6 +363,39 @@ Test(report, lossy_incast)
 }
 
 /*
+ * Lossy: port 0's up link (1 Gbit/s) holds 200 frames for port 2 when a pass comes 10 ms
+ * late and takes them all in one round: port 2's egress staging holds four bursts
+ * (fe_egress.h), the first four are offered at once.
+ */
+static const char *const egress_want[] = {
+	"switch.egress_early",
+	NULL,
+};
+
+Test(report, egress_stage_full)
+{
+	struct fe_linkdef up[NP] = {0}, down[NP] = {0};
+	struct fe_dp_conf conf = {.regime = FE_REGIME_LOSSY};
+	struct fe_dp *dp;
+	uint64_t t = 100000;
+
+	up[0].link = (struct fe_link_params){.rate_bps = 1000000000ULL, .delay_ns = 1000};
+	down[2].link = (struct fe_link_params){.rate_bps = 1000000000ULL, .limit_pkts = 1000};
+	dp = engine(&conf, up, down);
+	learn(dp, 10000);
+	for (uint16_t k = 0; k < 200; k++)
+		inject_tcp(0, MAC[2], 100, 0, k);
+	fe_dp_poll(dp, t += 1000);
+	fe_dp_poll(dp, t += 10000000);
+	expect(dp, "egress staging full", egress_want);
+	cr_assert_eq(dp->sw.egress_early, FE_ESTAGE);
+	run(dp, &t, 1000000, 10000);
+	cr_assert_eq(dp->ports[2].down.l.st.out_pkts, 200 + NP - 1, "the hellos and the 200: %lu",
+		     (unsigned long)dp->ports[2].down.l.st.out_pkts);
+	done(dp);
+}
+
+/*
  * The impairments, a link each: random loss on 0.up, bursty on 1.up, an exact rule on
  * 2.up; 0.down drops what ECN hits and cannot mark.
  */
@@ -1450,7 +1483,7 @@ static const char *const *const scenarios[] = {
 	roce_busy,	roce_after,    roce_stopped,   selective_after, selective_stopped,
 	dup_want,	uec_after,     uec_stopped,    host_want,	graph_want,
 	stray_want,	edge_want,     epause_want,    rccc_after,	probe_after,
-	reps_after,	host_pfc_want, pull_after,     pcie_after,
+	reps_after,	host_pfc_want, pull_after,     pcie_after,	egress_want,
 };
 
 /* 1 if some scenario shows OBJ.NAME nonzero, or it is listed with its reason. */
