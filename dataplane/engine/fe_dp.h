@@ -404,8 +404,6 @@ struct fe_handoff_stage {
 #define FE_ESTAGE (4 * FE_BURST)
 struct fe_egress_stage {
 	uint32_t n;
-	uint32_t unsorted; /* a frame came with a tick before the one staged before it */
-	uint64_t last;	   /* the tick of the last frame staged */
 	struct fe_handoff h[FE_ESTAGE];
 } __rte_cache_aligned;
 

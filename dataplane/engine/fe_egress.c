@@ -34,26 +34,28 @@ void
 fe_egress_flush_port(struct fe_dp *dp, unsigned q)
 {
 	struct fe_egress_stage *g = &dp->estage[q];
-	struct fe_port *out = &dp->ports[q];
+	struct fe_handoff *h = g->h;
+	struct fe_row *down = &dp->ports[q].down;
 	const unsigned id = fe_dp_link_id(dp, FE_LINK_DOWN, q);
+	const uint32_t n = g->n;
+	uint32_t i = 1;
 
 	/* in the order of the ticks, equal ones as they came: runs of one input each in order,
-	 * a few of them; an insertion moves each frame past those it overtakes */
-	if (g->unsorted)
-		for (uint32_t i = 1; i < g->n; i++) {
-			struct fe_handoff x = g->h[i];
-			uint32_t j = i;
+	 * a few of them; from the first frame out of order, an insertion moves each frame past
+	 * those it overtakes */
+	while (i < n && h[i].t >= h[i - 1].t)
+		i++;
+	for (; i < n; i++) {
+		struct fe_handoff x = h[i];
+		uint32_t j = i;
 
-			for (; j > 0 && g->h[j - 1].t > x.t; j--)
-				g->h[j] = g->h[j - 1];
-			g->h[j] = x;
-		}
-	for (uint32_t i = 0; i < g->n; i++)
-		fe_linkop_offer_x(dp, id, &out->down, g->h[i].m, g->h[i].t, g->h[i].label,
-				  FE_REGIME_LOSSY, 0);
+		for (; j > 0 && h[j - 1].t > x.t; j--)
+			h[j] = h[j - 1];
+		h[j] = x;
+	}
 	g->n = 0;
-	g->unsorted = 0;
-	g->last = 0;
+	for (i = 0; i < n; i++)
+		fe_linkop_offer_x(dp, id, down, h[i].m, h[i].t, h[i].label, FE_REGIME_LOSSY, 0);
 }
 
 void

@@ -76,18 +76,19 @@ static inline void
 fe_egress_stage(struct fe_dp *dp, unsigned q, struct rte_mbuf *m, uint64_t t, uint32_t label)
 {
 	struct fe_egress_stage *g = &dp->estage[q];
+	uint32_t n = g->n;
 
-	if (unlikely(g->n == FE_ESTAGE)) {
-		FE_CNT_ADD(dp->sw.egress_early, g->n);
+	if (unlikely(n == FE_ESTAGE)) {
+		FE_CNT_ADD(dp->sw.egress_early, n);
 		fe_egress_flush_port(dp, q);
+		n = 0;
+	} else if (n == 0) {
+		dp->estaged |= UINT64_C(1) << q;
 	}
-	g->unsorted |= t < g->last;
-	g->last = t;
-	g->h[g->n].m = m;
-	g->h[g->n].t = t;
-	g->h[g->n].label = label;
-	g->n++;
-	dp->estaged |= UINT64_C(1) << q;
+	g->h[n].m = m;
+	g->h[n].t = t;
+	g->h[n].label = label;
+	g->n = n + 1;
 }
 
 /* Pipeline: the staged handoffs of port q onto its ring; what does not fit is dropped. */
