@@ -162,12 +162,15 @@ set_drop(struct fe_linkdef *d, const char *v, char *err, size_t len)
 static int
 set_llr(struct fe_linkdef *d, const char *v, char *err, size_t len)
 {
-	if (strcmp(v, "on") == 0 || strcmp(v, "off") == 0) {
-		d->llr = v[1] == 'n';
-		return 0;
+	char e[128];
+	int on;
+
+	if (fe_parse_onoff(v, &on, e, sizeof(e)) < 0) {
+		snprintf(err, len, "llr %s", e);
+		return -EINVAL;
 	}
-	snprintf(err, len, "llr '%s' (allowed: on, off)", v);
-	return -EINVAL;
+	d->llr = (uint8_t)on;
+	return 0;
 }
 
 static int

@@ -222,31 +222,16 @@ link_key(struct fe_yaml *c, struct fe_linkdef *d, const char *path, const char *
 	return 0;
 }
 
-static int
-parse_bool(const char *v, int *out)
-{
-	if (strcmp(v, "true") == 0 || strcmp(v, "yes") == 0 || strcmp(v, "on") == 0) {
-		*out = 1;
-		return 0;
-	}
-	if (strcmp(v, "false") == 0 || strcmp(v, "no") == 0 || strcmp(v, "off") == 0) {
-		*out = 0;
-		return 0;
-	}
-	return -EINVAL;
-}
-
 /* ecn: {enabled, kmin, kmax, pmax, non-ect} -> the link spec form KMIN/KMAX/PMAX[/drop]. */
 static int
 ecn_spec(struct fe_yaml *c, const char *at, const struct y_ecn *y, char *out, size_t len)
 {
-	char path[96];
+	char path[96], e[128];
 	int on = 1;
 
 	snprintf(path, sizeof(path), "%s.ecn", at);
-	if (y->enabled && parse_bool(y->enabled, &on) < 0)
-		return fe_yaml_fail(c, path, "ecn.enabled '%s': expected true or false",
-				    y->enabled);
+	if (y->enabled && fe_parse_onoff(y->enabled, &on, e, sizeof(e)) < 0)
+		return fe_yaml_fail(c, path, "ecn.enabled %s", e);
 	if (!on) {
 		snprintf(out, len, "off");
 		return 0;
@@ -339,8 +324,8 @@ regime_key(struct fe_yaml *c, const char *sect, const char *key, const char *v, 
 	if (strcmp(sect, "pfc") == 0 && strcmp(key, "frames") == 0) {
 		int b;
 
-		if (parse_bool(v, &b) < 0)
-			return fe_yaml_fail(c, path, "pfc.frames '%s': expected true or false", v);
+		if (fe_parse_onoff(v, &b, e, sizeof(e)) < 0)
+			return fe_yaml_fail(c, path, "pfc.frames %s", e);
 		f->pfc.frames = (uint32_t)b;
 		return 0;
 	}

@@ -187,11 +187,14 @@ fe_nic_key(const char *key, const char *v, struct fe_nic_params *p, const char *
 		return 0;
 	}
 	if (strcmp(key, "sleek") == 0) { /* SLEEK's loss probes (model uec, cc nscc) */
-		if (strcmp(v, "on") != 0 && strcmp(v, "off") != 0) {
-			snprintf(err, len, "%ssleek '%s' (allowed: on, off)", prefix, v);
+		char e[128];
+		int on;
+
+		if (fe_parse_onoff(v, &on, e, sizeof(e)) < 0) {
+			snprintf(err, len, "%ssleek %s", prefix, e);
 			return -EINVAL;
 		}
-		p->sleek_off = strcmp(v, "off") == 0;
+		p->sleek_off = !on;
 		return 0;
 	}
 	if (strcmp(key, "trim-dscp") == 0 && strcmp(v, "keep") == 0) {

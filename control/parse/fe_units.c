@@ -116,6 +116,21 @@ fe_parse_fraction(const char *s, double *f, char *err, size_t errlen)
 }
 
 int
+fe_parse_onoff(const char *s, int *on, char *err, size_t errlen)
+{
+	static const char *const words[2][3] = {{"off", "false", "no"}, {"on", "true", "yes"}};
+
+	for (int b = 0; b < 2; b++)
+		for (int i = 0; i < 3; i++)
+			if (strcmp(s, words[b][i]) == 0) {
+				*on = b;
+				return 0;
+			}
+	snprintf(err, errlen, "'%s' (allowed: " FE_ONOFF_ALLOWED ")", s);
+	return -EINVAL;
+}
+
+int
 fe_parse_uint(const char *s, uint64_t max, uint64_t *v, char *err, size_t errlen)
 {
 	char *end;

@@ -25,6 +25,10 @@ int fe_parse_fraction(const char *s, double *f, char *err, size_t errlen);
 /* a plain non-negative integer no larger than max. */
 int fe_parse_uint(const char *s, uint64_t max, uint64_t *v, char *err, size_t errlen);
 
+/* a switch: on or off, also true, false, yes or no (YAML's words for them). */
+#define FE_ONOFF_ALLOWED "on, off, true, false, yes, no"
+int fe_parse_onoff(const char *s, int *on, char *err, size_t errlen);
+
 /* Human-readable forms for reports ("1Gbit", "100us"); return buf. */
 char *fe_fmt_rate(uint64_t bps, char *buf, size_t len);
 char *fe_fmt_time(uint64_t ns, char *buf, size_t len);

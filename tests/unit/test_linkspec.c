@@ -66,7 +66,7 @@ static struct bad bads[] = {
 	{"speed=1G", "unknown link key 'speed' (known: rate, delay, buffer, buffer-pkts, loss, ge, "
 		     "ecn, jitter, drop, llr, match)"},
 	{"3:rate=1G", "link selector '3': no such port (ports 0 to 2)"},
-	{"llr=yes", "llr 'yes' (allowed: on, off)"},
+	{"llr=1", "llr '1' (allowed: on, off, true, false, yes, no)"},
 	{"1.sideways:rate=1G",
 	 "link selector '1.sideways' (allowed: all, up, down, N, N.up, N.down, fabric)"},
 	{"x.up:rate=1G", "link selector 'x.up' (allowed: all, up, down, N, N.up, N.down, fabric)"},
@@ -297,4 +297,11 @@ Test(linkspec, a_link_as_a_spec_reads_back)
 	same_def(&up[0], &up[1], spec);
 	cr_assert_eq(up[1].llr, 1);
 	cr_assert_eq(fe_linkdef_spec(&up[0], spec, 20), -ENOSPC, "too small a buffer says so");
+	/* a switch takes YAML's words too (fe_parse_onoff(), every key's one parser) */
+	cr_assert_eq(fe_linkspec_apply("2.up:llr=yes", up, down, NP, err, sizeof(err)), 0, "%s",
+		     err);
+	cr_assert_eq(up[2].llr, 1);
+	cr_assert_eq(fe_linkspec_apply("2.up:llr=false", up, down, NP, err, sizeof(err)), 0, "%s",
+		     err);
+	cr_assert_eq(up[2].llr, 0);
 }

@@ -217,9 +217,21 @@ Test(profile, nic_sleek)
 	cr_assert_eq(fe_nic_spec("model=uec,sleek=off", &n, err, sizeof(err)), 0, "%s", err);
 	cr_assert_eq(n.sleek_off, 1);
 	cr_assert_eq(fe_nic_spec("model=uec,sleek=maybe", &n, err, sizeof(err)), -EINVAL);
-	cr_assert_str_eq(err, "--nic: sleek 'maybe' (allowed: on, off)");
+	cr_assert_str_eq(err, "--nic: sleek 'maybe' (allowed: on, off, true, false, yes, no)");
 	cr_assert_eq(parse("name: t\nnic: {model: uec, sleek: 1}\n", err, sizeof(err)), -EINVAL);
-	cr_assert(strstr(err, "nic.sleek '1' (allowed: on, off)") != NULL, "%s", err);
+	cr_assert(strstr(err, "nic.sleek '1' (allowed: on, off, true, false, yes, no)") != NULL,
+		  "%s", err);
+	/* one parser of a switch for every key (fe_parse_onoff()): YAML's words too */
+	cr_assert_eq(parse("name: t\nlink: {ecn: {enabled: maybe}}\n", err, sizeof(err)), -EINVAL);
+	cr_assert(strstr(err, "ecn.enabled 'maybe' (allowed: on, off, true, false, yes, no)") !=
+			  NULL,
+		  "%s", err);
+	cr_assert_eq(parse("name: t\nlink: {ecn: {enabled: off}}\n", err, sizeof(err)), 0, "%s",
+		     err);
+	cr_assert_eq(prof.link.ecn.enabled, 0);
+	cr_assert_eq(nic_of("name: t\nnic: {model: uec, sleek: false}\n", 1).sleek_off, 1);
+	cr_assert_eq(fe_nic_spec("model=uec,sleek=no", &n, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(n.sleek_off, 1);
 }
 
 /* nic.oversub-cc: RCCC's pull rate cut, auto by default (on with RCCC alone on an
