@@ -150,14 +150,23 @@ static const struct fe_counter_desc link_counters[] = {
 _Static_assert(FE_RSVD__MAX == 6, "list every reserved address's cause in sw_counters");
 
 static const struct fe_counter_desc sw_counters[] = {
-	C(fe_sw_stats, unicast),      C(fe_sw_stats, flooded),
-	C(fe_sw_stats, filtered),     C(fe_sw_stats, runts),
-	C(fe_sw_stats, nombuf),	      C(fe_sw_stats, flood_ends),
-	C(fe_sw_stats, handoff_full), C(fe_sw_stats, handoff_stopped),
-	C(fe_sw_stats, egress_early), RSVD(FE_RSVD_PAUSE, "pause"),
-	RSVD(FE_RSVD_PFC, "pfc"),     RSVD(FE_RSVD_LLDP, "lldp"),
-	RSVD(FE_RSVD_STP, "stp"),     RSVD(FE_RSVD_SLOW, "slow"),
-	RSVD(FE_RSVD_OTHER, "other"), {NULL, 0},
+	C(fe_sw_stats, unicast),
+	C(fe_sw_stats, flooded),
+	C(fe_sw_stats, filtered),
+	C(fe_sw_stats, runts),
+	C(fe_sw_stats, nombuf),
+	C(fe_sw_stats, flood_ends),
+	C(fe_sw_stats, handoff_full),
+	C(fe_sw_stats, handoff_stopped),
+	C(fe_sw_stats, egress_early),
+	C(fe_sw_stats, egress_reordered),
+	RSVD(FE_RSVD_PAUSE, "pause"),
+	RSVD(FE_RSVD_PFC, "pfc"),
+	RSVD(FE_RSVD_LLDP, "lldp"),
+	RSVD(FE_RSVD_STP, "stp"),
+	RSVD(FE_RSVD_SLOW, "slow"),
+	RSVD(FE_RSVD_OTHER, "other"),
+	{NULL, 0},
 };
 
 static const struct fe_counter_desc idle_counters[] = {

@@ -337,6 +337,9 @@ struct fe_sw_stats {
 	/* lossy: frames a host's down link was offered before the round's end, the port's
 	 * egress staging full (fe_egress.h): out of the merge by ticks, in the staged order */
 	fe_counter_t egress_early;
+	/* lossy: frames a host's down link was offered ahead of frames the round had staged
+	 * before them (fe_egress.h): what offering them as they came would have got wrong */
+	fe_counter_t egress_reordered;
 	/* to 01:80:C2:00:00:00-0F: stopped at the switch they entered, by cause (fe_rsvd.h) */
 	fe_counter_t reserved[FE_RSVD__MAX];
 };

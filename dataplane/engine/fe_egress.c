@@ -45,13 +45,19 @@ fe_egress_flush_port(struct fe_dp *dp, unsigned q)
 	 * those it overtakes */
 	while (i < n && h[i].t >= h[i - 1].t)
 		i++;
-	for (; i < n; i++) {
-		struct fe_handoff x = h[i];
-		uint32_t j = i;
+	if (i < n) {
+		uint32_t moved = 0;
 
-		for (; j > 0 && h[j - 1].t > x.t; j--)
-			h[j] = h[j - 1];
-		h[j] = x;
+		for (; i < n; i++) {
+			struct fe_handoff x = h[i];
+			uint32_t j = i;
+
+			for (; j > 0 && h[j - 1].t > x.t; j--)
+				h[j] = h[j - 1];
+			h[j] = x;
+			moved += j != i;
+		}
+		FE_CNT_ADD(dp->sw.egress_reordered, moved);
 	}
 	g->n = 0;
 	for (i = 0; i < n; i++)

@@ -396,6 +396,42 @@ Test(report, egress_stage_full)
 }
 
 /*
+ * Lossy: ports 0 and 1 (up links at 1 Gbit/s) each bring port 2 ten frames, 1,000 and
+ * 100 bytes, read in one pass and switched in the next: one port's frames are switched
+ * before the other's, and the down link is offered them merged by their ticks.
+ */
+static const char *const reordered_want[] = {
+	"switch.egress_reordered",
+	NULL,
+};
+
+Test(report, egress_reordered)
+{
+	struct fe_linkdef up[NP] = {0}, down[NP] = {0};
+	struct fe_dp_conf conf = {.regime = FE_REGIME_LOSSY};
+	struct fe_dp *dp;
+	uint64_t t = 100000;
+
+	up[0].link = (struct fe_link_params){.rate_bps = 1000000000ULL, .delay_ns = 1000};
+	up[1].link = up[0].link;
+	down[2].link = (struct fe_link_params){.rate_bps = 1000000000ULL, .limit_pkts = 1000};
+	dp = engine(&conf, up, down);
+	learn(dp, 10000);
+	for (uint16_t k = 0; k < 10; k++) {
+		inject_tcp(0, MAC[2], 1000, 0, k);
+		inject_tcp(1, MAC[2], 100, 0, k);
+	}
+	fe_dp_poll(dp, t += 1000);
+	fe_dp_poll(dp, t += 1000000);
+	expect(dp, "frames merged by their ticks", reordered_want);
+	cr_assert_eq(dp->sw.egress_early, 0);
+	run(dp, &t, 1000000, 10000);
+	cr_assert_eq(dp->ports[2].down.l.st.out_pkts, 20 + NP - 1, "the hellos and the 20: %lu",
+		     (unsigned long)dp->ports[2].down.l.st.out_pkts);
+	done(dp);
+}
+
+/*
  * The impairments, a link each: random loss on 0.up, bursty on 1.up, an exact rule on
  * 2.up; 0.down drops what ECN hits and cannot mark.
  */
@@ -1484,6 +1520,7 @@ static const char *const *const scenarios[] = {
 	dup_want,	uec_after,     uec_stopped,    host_want,	graph_want,
 	stray_want,	edge_want,     epause_want,    rccc_after,	probe_after,
 	reps_after,	host_pfc_want, pull_after,     pcie_after,	egress_want,
+	reordered_want,
 };
 
 /* 1 if some scenario shows OBJ.NAME nonzero, or it is listed with its reason. */
