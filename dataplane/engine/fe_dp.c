@@ -152,9 +152,7 @@ handoff_setup(struct fe_dp *dp, int socket, char *err, size_t errlen)
 	}
 	dp->handoff =
 		rte_zmalloc_socket("fe_handoff", sizeof(*dp->handoff) * dp->nports, 0, socket);
-	dp->hstage = rte_zmalloc_socket("fe_hstage", sizeof(*dp->hstage) * dp->nports,
-					RTE_CACHE_LINE_SIZE, socket);
-	if (dp->handoff == NULL || dp->hstage == NULL)
+	if (dp->handoff == NULL)
 		goto nomem;
 	for (unsigned i = 0; i < dp->nports; i++) {
 		char name[RTE_RING_NAMESIZE];
@@ -305,15 +303,14 @@ fe_dp_create(unsigned nports, const uint16_t *port_ids, const struct fe_linkdef 
 		RTE_CACHE_LINE_SIZE, socket);
 	dp->qsv = rte_zmalloc_socket("fe_qsv", rte_rcu_qsbr_get_memsize(2), RTE_CACHE_LINE_SIZE,
 				     socket);
-	/* lossy on one lcore: a host's down link takes a round's frames in tick order */
-	if (conf->regime == FE_REGIME_LOSSY && conf->lcores <= 1)
+	/* lossy: a host's down link takes a round's frames in tick order (fe_egress.h) */
+	if (conf->regime == FE_REGIME_LOSSY)
 		dp->estage =
 			rte_zmalloc_socket("fe_estage", sizeof(*dp->estage) * (nports ? nports : 1),
 					   RTE_CACHE_LINE_SIZE, socket);
 	if (dp->ports == NULL || dp->mac == NULL || dp->held == NULL || dp->qsv == NULL ||
-	    (conf->regime == FE_REGIME_LOSSY && conf->lcores <= 1 && dp->estage == NULL) ||
-	    dp->desc.up == NULL || dp->desc.down == NULL || dp->desc.hop == NULL ||
-	    rte_rcu_qsbr_init(dp->qsv, 2) != 0)
+	    (conf->regime == FE_REGIME_LOSSY && dp->estage == NULL) || dp->desc.up == NULL ||
+	    dp->desc.down == NULL || dp->desc.hop == NULL || rte_rcu_qsbr_init(dp->qsv, 2) != 0)
 		goto nomem;
 	/* the ports' frames come in mbufs of this pool: none is larger than its room */
 	dp->max_frame =
@@ -378,7 +375,6 @@ fe_dp_free(struct fe_dp *dp)
 	for (unsigned i = 0; dp->handoff && i < dp->nports; i++)
 		rte_ring_free(dp->handoff[i]);
 	rte_free(dp->handoff);
-	rte_free(dp->hstage);
 	rte_free(dp->estage);
 	if (dp->meas) {
 		rte_free(dp->meas->ticks);
@@ -723,9 +719,7 @@ poll_bursts(struct fe_dp *dp, uint64_t now, unsigned role, const enum fe_regime 
 				work += port_switch(dp, i, now, now, R);
 			if (dp->graph != NULL)
 				work += fe_graph_service_lossy(dp, now);
-			if (dp->handoff != NULL)
-				fe_switch_handoff_out(dp);
-			else if (dp->estaged)
+			if (dp->estaged) /* a host's down link, a round's frames by their ticks */
 				fe_egress_flush(dp);
 		} else {
 			work += lossless_advance(dp, now, R);
@@ -962,9 +956,9 @@ fe_dp_drain(struct fe_dp *dp)
 			rte_pktmbuf_free_bulk((struct rte_mbuf **)pkts, n);
 		while ((n = fe_link_flush(&p->down.l, pkts, FE_BURST)) > 0)
 			rte_pktmbuf_free_bulk((struct rte_mbuf **)pkts, n);
-		/* the pipeline's staging: emptied into the ring after every round
-		 * (fe_switch_handoff_out()), and the engine stops between rounds */
-		RTE_ASSERT(dp->hstage == NULL || dp->hstage[i].n == 0);
+		/* the egress staging: offered (a pipeline: put on the ring) after every
+		 * round, and flushed above */
+		RTE_ASSERT(dp->estage == NULL || dp->estage[i].n == 0);
 		while (dp->handoff && (n = fe_switch_handoff_flush(dp, i)) > 0)
 			FE_CNT_ADD(dp->sw.handoff_stopped, n);
 	}

@@ -334,8 +334,8 @@ struct fe_sw_stats {
 	fe_counter_t flood_ends;      /* a flood (copy) with no port or link left to go to: freed */
 	fe_counter_t handoff_full;    /* pipeline: the down stage's ring was full (dropped) */
 	fe_counter_t handoff_stopped; /* pipeline: between the stages when it stopped: freed */
-	/* lossy: frames a host's down link was offered before the round's end, the port's
-	 * egress staging full (fe_egress.h): out of the merge by ticks, in the staged order */
+	/* lossy: frames a host's down link was offered (handed on) before the round's end, the
+	 * port's egress staging full (fe_egress.h): out of the merge by ticks */
 	fe_counter_t egress_early;
 	/* lossy: frames a host's down link was offered ahead of frames the round had staged
 	 * before them (fe_egress.h): what offering them as they came would have got wrong */
@@ -394,15 +394,10 @@ struct fe_handoff {
 	uint32_t pad;
 };
 
-/* The up stage's handoffs to one egress port, put on its ring once a burst. */
-struct fe_handoff_stage {
-	uint32_t n;
-	struct fe_handoff h[FE_BURST];
-} __rte_cache_aligned;
-
 /*
- * Lossy, one lcore: what a round of the pass brought to one host's down link, offered to it
- * at the round's end in the order of the ticks (fe_egress.h). FE_ESTAGE: four bursts.
+ * Lossy: what a round of the pass brought to one host's down link, offered to it (a
+ * pipeline: handed to the down stage) at the round's end in the order of the ticks
+ * (fe_egress.h). FE_ESTAGE: four bursts.
  */
 #define FE_ESTAGE (4 * FE_BURST)
 struct fe_egress_stage {
@@ -506,18 +501,17 @@ struct fe_dp {
 	uint32_t hold_link;
 	uint64_t hold_ticks;
 	uint64_t hold_req, hold_done;
-	uint64_t ideal_down;		 /* bit q: port q's down link has no rate, delay, gate or
-					    impairment (fe_dp_ideal_down(); the burst fast path) */
-	struct rte_ring **handoff;	 /* pipeline: per egress port, up lcore -> down lcore */
-	struct fe_handoff_stage *hstage; /* pipeline: per egress port, the up lcore's batch */
-	struct fe_egress_stage *estage;	 /* lossy, one lcore: per port, the round's (fe_egress.h) */
-	uint64_t estaged;		 /* bit q: port q's estage holds frames */
-	struct fe_dp_acks down_acks;	 /* pipeline: the down lcore's side */
-	uint64_t ns_fp;			 /* ns a tick, 32.32 fixed point */
-	uint32_t max_frame;		 /* the largest frame a port brings: its mbufs' room */
-	int nic_dynoff;			 /* the NIC's field in the mbuf (fe_nicport.c) */
-	int nic_pulloff;		 /* ... and its pull target's (fe_nictag.h) */
-	struct rte_mempool *nic_pool;	 /* the NICs' CNPs, ACKs and NAKs: their own */
+	uint64_t ideal_down;		/* bit q: port q's down link has no rate, delay, gate or
+					   impairment (fe_dp_ideal_down(); the burst fast path) */
+	struct rte_ring **handoff;	/* pipeline: per egress port, up lcore -> down lcore */
+	struct fe_egress_stage *estage; /* lossy: per port, the round's (fe_egress.h) */
+	uint64_t estaged;		/* bit q: port q's estage holds frames */
+	struct fe_dp_acks down_acks;	/* pipeline: the down lcore's side */
+	uint64_t ns_fp;			/* ns a tick, 32.32 fixed point */
+	uint32_t max_frame;		/* the largest frame a port brings: its mbufs' room */
+	int nic_dynoff;			/* the NIC's field in the mbuf (fe_nicport.c) */
+	int nic_pulloff;		/* ... and its pull target's (fe_nictag.h) */
+	struct rte_mempool *nic_pool;	/* the NICs' CNPs, ACKs and NAKs: their own */
 	uint64_t nic_seen; /* the NICs' last service pass: a NIC timer up to it may fire */
 	/* the order a pass takes the ports' up links and the hop links in (fe_order_draw()) */
 	struct fe_rng order_rng;

@@ -16,21 +16,6 @@ fe_egress_pause(struct fe_dp *dp, unsigned src, uint8_t prio, enum fe_pfc_event 
 }
 
 void
-fe_egress_handoff_out(struct fe_dp *dp, unsigned q)
-{
-	struct fe_handoff_stage *g = &dp->hstage[q];
-	unsigned k =
-		rte_ring_sp_enqueue_burst_elem(dp->handoff[q], g->h, sizeof(g->h[0]), g->n, NULL);
-
-	if (unlikely(k < g->n)) {
-		FE_CNT_ADD(dp->sw.handoff_full, g->n - k);
-		for (; k < g->n; k++)
-			rte_pktmbuf_free(g->h[k].m);
-	}
-	g->n = 0;
-}
-
-void
 fe_egress_flush_port(struct fe_dp *dp, unsigned q)
 {
 	struct fe_egress_stage *g = &dp->estage[q];
@@ -60,6 +45,17 @@ fe_egress_flush_port(struct fe_dp *dp, unsigned q)
 		FE_CNT_ADD(dp->sw.egress_reordered, moved);
 	}
 	g->n = 0;
+	if (dp->handoff != NULL) { /* a pipeline: the down stage offers them */
+		unsigned k =
+			rte_ring_sp_enqueue_burst_elem(dp->handoff[q], h, sizeof(h[0]), n, NULL);
+
+		if (unlikely(k < n)) {
+			FE_CNT_ADD(dp->sw.handoff_full, n - k);
+			for (; k < n; k++)
+				rte_pktmbuf_free(h[k].m);
+		}
+		return;
+	}
 	for (i = 0; i < n; i++)
 		fe_linkop_offer_x(dp, id, down, h[i].m, h[i].t, h[i].label, FE_REGIME_LOSSY, 0);
 }

@@ -12,18 +12,21 @@
  *   fe_egress_lossy/_pfc/_credit(...)        the same out of line, once a regime: the
  *                                            graph's (fe_rg_egress(), fe_regime.h)
  *   fe_egress_flush(dp)                      lossy: the round's staged frames, offered
+ *                                            (or, in a pipeline, handed to the down stage)
  *
- * Lossy, on one lcore, a host's down link (unless it is ideal) is offered what a round of
- * the pass brought it at the round's end, in the order of the ticks, not as the pass came
- * to them: a round takes one input's frames after another's, and a frame that crosses
- * the spines within the round comes to its last switch after the local frames of the
- * round, whatever their ticks. Offered as they came, the frames an input brought first
- * took the output's room (a local and a remote sender into one host, polled every 10 us:
- * 983 frames to 655; test_graph a_local_and_a_remote_sender_share_an_output). The stage
+ * Lossy: a host's down link (unless it is ideal) is offered what a round of the pass
+ * brought it at the round's end, in the order of the ticks, not as the pass came to
+ * them: a round takes one input's frames after another's, and a frame that crosses the
+ * spines within the round comes to its last switch after the local frames of the round,
+ * whatever their ticks. Offered as they came, the frames an input brought first took the
+ * output's room (a local and a remote sender into one host, polled every 10 us: 983
+ * frames to 655; test_graph a_local_and_a_remote_sender_share_an_output). The stage
  * holds four bursts a port; a fifth offers them at once (counted: switch.egress_early).
  * Frames of equal ticks go in the order they came (the pass draws its inputs' order,
  * fe_order_draw()). An ideal down link has no room to take: offered at once, as the burst
- * fast path does (fe_switch.c).
+ * fast path does (fe_switch.c). In a pipeline (--lcores 2) the stage is the up stage's
+ * handoff: sorted the same, it goes onto the port's ring to the down stage, which owns
+ * the down links, ideal or not (the ring's indexes move once a stage, not once a frame).
  */
 #ifndef FE_EGRESS_H
 #define FE_EGRESS_H
@@ -65,13 +68,14 @@ fe_egress_pfc_took(struct fe_dp *dp, unsigned src, struct fe_pfc *pfc, uint8_t l
 		fe_egress_pause(dp, src, lane, ev, t);
 }
 
-/* Lossy, one lcore: the frames staged for each host's down link (fe_egress_stage()),
- * offered to it in the order of their ticks, then stage empty; what a pass round brought
- * goes on before its TX (fe_dp.c). And port q's alone (its stage full). */
+/* Lossy: the frames staged for each host's down link (fe_egress_stage()), offered to it
+ * (a pipeline: put on its ring; what does not fit is dropped, switch.handoff_full) in the
+ * order of their ticks, then stage empty; what a pass round brought goes on before its
+ * TX (fe_dp.c). And port q's alone (its stage full). */
 void fe_egress_flush(struct fe_dp *dp);
 void fe_egress_flush_port(struct fe_dp *dp, unsigned q);
 
-/* Lossy, one lcore: m for the down link of port q at t, staged until the round's end. */
+/* Lossy: m for the down link of port q at t, staged until the round's end. */
 static inline void
 fe_egress_stage(struct fe_dp *dp, unsigned q, struct rte_mbuf *m, uint64_t t, uint32_t label)
 {
@@ -89,26 +93,6 @@ fe_egress_stage(struct fe_dp *dp, unsigned q, struct rte_mbuf *m, uint64_t t, ui
 	g->h[n].t = t;
 	g->h[n].label = label;
 	g->n = n + 1;
-}
-
-/* Pipeline: the staged handoffs of port q onto its ring; what does not fit is dropped. */
-void fe_egress_handoff_out(struct fe_dp *dp, unsigned q);
-
-/*
- * Pipeline: hand m to the down stage of port q. Staged, so that the ring's indexes,
- * which both lcores touch, move once a burst rather than once a packet.
- */
-static inline void
-fe_egress_handoff_put(struct fe_dp *dp, unsigned q, struct rte_mbuf *m, uint64_t t, uint32_t label)
-{
-	struct fe_handoff_stage *g = &dp->hstage[q];
-
-	if (g->n == FE_BURST)
-		fe_egress_handoff_out(dp, q);
-	g->h[g->n].m = m;
-	g->h[g->n].t = t;
-	g->h[g->n].label = label;
-	g->n++;
 }
 
 /*
@@ -157,11 +141,8 @@ fe_egress_to(struct fe_dp *dp, unsigned in, unsigned q, struct rte_mbuf *m, uint
 	struct fe_port *out = &dp->ports[q];
 	uint32_t acct = in * FE_PFC_PRIOS + lane;
 
-	if (R == FE_REGIME_LOSSY && dp->handoff) { /* pipeline: the down stage owns them */
-		fe_egress_handoff_put(dp, q, m, t, FE_LABEL(acct, lane));
-		return;
-	}
-	if (R == FE_REGIME_LOSSY && !(dp->ideal_down >> q & 1)) { /* at the round's end */
+	/* at the round's end (a pipeline's down stage owns the down links: all of them) */
+	if (R == FE_REGIME_LOSSY && (dp->handoff || !(dp->ideal_down >> q & 1))) {
 		fe_egress_stage(dp, q, m, t, FE_LABEL(acct, lane));
 		return;
 	}

@@ -167,14 +167,6 @@ fe_switch_edge_pause(struct fe_dp *dp, unsigned in, uint32_t room, uint64_t now)
 	}
 }
 
-void
-fe_switch_handoff_out(struct fe_dp *dp)
-{
-	for (unsigned q = 0; q < dp->nports; q++)
-		if (dp->hstage[q].n)
-			fe_egress_handoff_out(dp, q);
-}
-
 static void hold_down(struct fe_dp *dp, unsigned q, uint64_t now, uint64_t until, int queued);
 
 /*

@@ -60,8 +60,6 @@ void fe_switch_edge_pause(struct fe_dp *dp, unsigned in, uint32_t room, uint64_t
  */
 void fe_switch_hold_down(struct fe_dp *dp, unsigned q, uint64_t now, uint64_t until);
 
-/* Pipeline, up stage: put what was handed to each egress port on its ring. */
-void fe_switch_handoff_out(struct fe_dp *dp);
 /* Pipeline, down stage: what the up stage handed port q, into its down link. */
 unsigned fe_switch_handoff_in(struct fe_dp *dp, unsigned q, uint64_t now);
 /* After the lcores stopped: free up to a burst still in q's handoff ring; how many. */

@@ -1395,6 +1395,53 @@ Test(engine, pipeline_frames_between_the_stages_at_stop_are_counted)
 	rte_mempool_free(big);
 }
 
+/*
+ * The pipeline hands a round's frames for a port on in the order of their ticks, as one
+ * lcore offers them (fe_egress.h): ports 0 and 1 (up links at 1 Gbit/s) each bring port 2
+ * ten frames, 1,000 and 100 bytes, read in one pass and switched in the next, one port's
+ * after the other's. The up stage put them on port 2's ring as the pass came to them.
+ */
+Test(engine, pipeline_hands_a_round_on_in_tick_order)
+{
+	struct fe_linkdef up[NP] = {0}, down[NP] = {0};
+	struct fe_dp_conf conf = {.mac_age_ns = 300000000000ULL, .lanes = 1, .lcores = 2};
+	struct fe_handoff h;
+	uint64_t t = 10, last = 0;
+	unsigned n = 0, before = 0;
+	char err[256];
+	struct fe_dp *dp;
+
+	for (int i = 0; i < NP; i++)
+		up[i].link = (struct fe_link_params){.rate_bps = 1000000000ULL, .delay_ns = 1000};
+	dp = fe_dp_create(NP, ports, up, down, pool, HZ, &conf, err, sizeof(err));
+	cr_assert_not_null(dp, "%s", err);
+	for (int p = 0; p < NP; p++)
+		inject(p, BCAST, 60);
+	for (int k = 0; k < 10; k++) {
+		fe_dp_poll_role(dp, FE_ROLE_UP, t += 100000);
+		fe_dp_poll_role(dp, FE_ROLE_DOWN, t);
+	}
+	for (int p = 0; p < NP; p++)
+		cr_assert_eq(ring_drain(txr[p]), NP - 1, "port %d hears the others", p);
+	for (int k = 0; k < 10; k++) {
+		inject(0, MAC[2], 1000);
+		inject(1, MAC[2], 100);
+	}
+	fe_dp_poll_role(dp, FE_ROLE_UP, t += 1000);
+	fe_dp_poll_role(dp, FE_ROLE_UP, t += 1000000);
+	while (rte_ring_dequeue_elem(dp->handoff[2], &h, sizeof(h)) == 0) {
+		before += h.t < last;
+		last = h.t;
+		n++;
+		rte_pktmbuf_free(h.m);
+	}
+	cr_assert_eq(n, 20);
+	cr_assert_eq(before, 0, "%u frames handed on after a later one", before);
+	fe_dp_drain(dp);
+	fe_dp_free(dp);
+	cr_assert_eq(rte_mempool_avail_count(pool), pool->size);
+}
+
 #define RING  (sizeof(struct fe_link_slot) * 8192) /* a ring of 8000 frames' buffer */
 #define AGAIN 64
 
