@@ -45,6 +45,9 @@ fe_egress_flush_port(struct fe_dp *dp, unsigned q)
 		FE_CNT_ADD(dp->sw.egress_reordered, moved);
 	}
 	g->n = 0;
+	/* reordering on the way, as the host will receive them (fe_hop_deliver()) */
+	for (i = 0; !dp->one_switch && i < n; i++)
+		fe_graph_count_order(dp->graph, q, *fe_graph_route(dp->graph, h[i].m));
 	if (dp->handoff != NULL) { /* a pipeline: the down stage offers them */
 		unsigned k =
 			rte_ring_sp_enqueue_burst_elem(dp->handoff[q], h, sizeof(h[0]), n, NULL);

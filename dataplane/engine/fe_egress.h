@@ -146,6 +146,8 @@ fe_egress_to(struct fe_dp *dp, unsigned in, unsigned q, struct rte_mbuf *m, uint
 		fe_egress_stage(dp, q, m, t, FE_LABEL(acct, lane));
 		return;
 	}
+	if (R == FE_REGIME_LOSSY && !dp->one_switch) /* offered now: its order counted now */
+		fe_graph_count_order(dp->graph, q, *fe_graph_route(dp->graph, m));
 	if (R == FE_REGIME_PFC) {
 		if (unlikely(out->wd_until > t))
 			fe_egress_wd(dp, in, q, m, t, lane);

@@ -316,6 +316,22 @@ fe_graph_route(const struct fe_graph *g, struct rte_mbuf *m)
 	return RTE_MBUF_DYNFIELD(m, g->dynoff, uint64_t *);
 }
 
+/* A frame of route r to port q: a frame behind one of its flow that left later was
+ * reordered on the way (counted per destination port, in the order the port's down link
+ * is offered them). */
+static __rte_always_inline void
+fe_graph_count_order(struct fe_graph *g, unsigned q, uint64_t r)
+{
+	uint32_t *last = &g->seq_rx[q][FE_ROUTE_IN(r)][FE_ROUTE_HASH(r) % FE_GRAPH_BUCKET];
+
+	if (FE_ROUTE_DST(r) == FE_ROUTE_FLOOD)
+		return;
+	if ((int16_t)(FE_ROUTE_SEQ(r) - (uint16_t)*last) < 0)
+		FE_CNT_ADD(g->ooo[q], 1);
+	else
+		*last = FE_ROUTE_SEQ(r);
+}
+
 /*
  * A link between switches that loses everything (loss=100%: a flap, a cut) is down; one
  * that loses only what a filter matches (loss=100%,match=...) carries the rest: up.

@@ -137,28 +137,14 @@ fe_hop(struct fe_dp *dp, unsigned src, uint16_t h, struct rte_mbuf *m, uint64_t 
 		fe_hop_drop(dp, h, m, t, hl->row.l.last_drop);
 }
 
-/* A frame of route r to port q: a frame behind one of its flow that left later was
- * reordered on the way (counted per destination port). */
-static __rte_always_inline void
-fe_hop_count_order(struct fe_graph *g, unsigned q, uint64_t r)
-{
-	uint32_t *last = &g->seq_rx[q][FE_ROUTE_IN(r)][FE_ROUTE_HASH(r) % FE_GRAPH_BUCKET];
-
-	if (FE_ROUTE_DST(r) == FE_ROUTE_FLOOD)
-		return;
-	if ((int16_t)(FE_ROUTE_SEQ(r) - (uint16_t)*last) < 0)
-		FE_CNT_ADD(g->ooo[q], 1);
-	else
-		*last = FE_ROUTE_SEQ(r);
-}
-
-/* To the host of port q, from input src: its down link; reordering counted here. */
+/* To the host of port q, from input src: its down link; reordering counted here (lossy:
+ * as its down link is offered them, fe_egress.h). */
 static __rte_always_inline void
 fe_hop_deliver(struct fe_dp *dp, unsigned src, struct rte_mbuf *m, uint64_t r, unsigned q,
 	       uint64_t t, const enum fe_regime R)
 {
-	if (!dp->one_switch) /* one switch has one way: nothing to reorder */
-		fe_hop_count_order(dp->graph, q, r);
+	if (R != FE_REGIME_LOSSY && !dp->one_switch) /* one switch: nothing to reorder */
+		fe_graph_count_order(dp->graph, q, r);
 	if (R == FE_REGIME_PFC) /* its admission and pause: out of line */
 		fe_rg_egress(R, dp, src, q, m, t, FE_ROUTE_LANE(r));
 	else /* the offer alone, inline */

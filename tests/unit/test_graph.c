@@ -51,14 +51,15 @@ TestSuite(graph, .init = eal_up, .fini = eal_down);
 
 /* What an engine is built with beyond the topology and the path. */
 struct opt {
-	uint64_t rate;	    /* fabric links (0: none) */
-	const char *slow;   /* a fabric link at 100 Mbit/s */
-	int nsw;	    /* ring: switches (0: 4) */
-	int oneway;	    /* ring: routed one way round */
-	uint64_t host_rate; /* host links (0: none) */
-	int slow_down;	    /* a port whose down link runs at 100 Mbit/s (its index + 1) */
-	uint32_t down_pkts; /* ... and holds this many frames (0: the default) */
-	uint64_t down_rate; /* ... at this rate instead (0: 100 Mbit/s) */
+	uint64_t rate;	     /* fabric links (0: none) */
+	const char *slow;    /* a fabric link at 100 Mbit/s */
+	uint64_t slow_delay; /* ... or as fast as the others, this long (ns) instead */
+	int nsw;	     /* ring: switches (0: 4) */
+	int oneway;	     /* ring: routed one way round */
+	uint64_t host_rate;  /* host links (0: none) */
+	int slow_down;	     /* a port whose down link runs at 100 Mbit/s (its index + 1) */
+	uint32_t down_pkts;  /* ... and holds this many frames (0: the default) */
+	uint64_t down_rate;  /* ... at this rate instead (0: 100 Mbit/s) */
 	enum fe_regime regime;
 	struct fe_pfc_params pfc;
 	struct fe_credit_params credit;
@@ -110,7 +111,10 @@ engine_o(const char *kind, enum fe_path path, const struct opt *o)
 	cr_assert_eq(fe_graph_build(&topo, &fabric, path, topo.nports, &gb, err, sizeof(err)), 0,
 		     "%s", err);
 	for (unsigned l = 0; o->slow && l < topo.nlinks; l++)
-		if (strcmp(topo.link[l].name, o->slow) == 0)
+		if (strcmp(topo.link[l].name, o->slow) == 0 && o->slow_delay)
+			gb.def[2 * l].link.delay_ns = gb.def[2 * l + 1].link.delay_ns =
+				o->slow_delay;
+		else if (strcmp(topo.link[l].name, o->slow) == 0)
 			gb.def[2 * l].link.rate_bps = gb.def[2 * l + 1].link.rate_bps = 100000000;
 	for (int k = 0; k < 2; k++) {
 		const char *spec = k ? o->fabspec2 : o->fabspec;
@@ -1041,6 +1045,55 @@ Test(graph, spray_reorders_and_it_is_counted)
 	cr_assert_eq(sent(2), 10);
 	cr_assert_eq(dp->graph->ooo[2], 0, "ECMP: one path a flow, in order");
 	done(dp, avail);
+}
+
+/*
+ * The reordering counted at a host's port is what the host receives out of order: a
+ * flow sprayed over two spines, one of them 5 us longer (leaf1-spine2), 40 frames of
+ * 1,000 bytes at 1 Gbit/s (8.2 us apart), polled every 10 and 100 us; and the same with
+ * leaf1-spine2 at 100 Mbit/s. Through the longer spine a frame still arrives before the
+ * next one: the host receives them in order. A pass takes the two spines' links one after
+ * the other, and its frames reach leaf2 in that order; the down link is offered them in
+ * the order of their ticks (fe_egress.h), so the count is taken there.
+ */
+Test(graph, reordering_counted_is_what_the_host_receives)
+{
+	static const uint64_t polls[] = {10000, 100000};
+
+	for (int i = 0; i < 4; i++) {
+		const struct opt o = {
+			.rate = 1000000000, .slow = "leaf1-spine2", .slow_delay = i < 2 ? 6000 : 0};
+		unsigned avail = rte_mempool_avail_count(pool), got = 0, behind = 0;
+		struct fe_dp *dp = engine_o("leaf-spine", FE_PATH_SPRAY, &o);
+		uint64_t t = 1000000;
+		int top = -1;
+		void *v;
+
+		learn(dp, &t);
+		inject_seq = 0;
+		for (int k = 0; k < 40; k++)
+			inject(0, MAC[2], 5000, 1000);
+		for (uint64_t end = t + 5000000; t < end;)
+			fe_dp_poll(dp, t += polls[i % 2]);
+		while (rte_ring_dequeue(txr[2], &v) == 0) {
+			int seq = rte_pktmbuf_mtod((struct rte_mbuf *)v, const uint8_t *)[51];
+
+			behind += seq < top;
+			top = RTE_MAX(top, seq);
+			got++;
+			rte_pktmbuf_free(v);
+		}
+		cr_log_info("leaf1-spine2 %s, polled every %lu us: %u frames behind a later one, "
+			    "counted %lu",
+			    i < 2 ? "5 us longer" : "at 100 Mbit/s",
+			    (unsigned long)polls[i % 2] / 1000, behind,
+			    (unsigned long)dp->graph->ooo[2]);
+		cr_assert_eq(got, 40, "delivered %u", got);
+		cr_assert_eq(behind > 0, i >= 2, "only the slow spine reorders: %u", behind);
+		cr_assert_eq(dp->graph->ooo[2], behind, "counted %lu, received %u behind",
+			     (unsigned long)dp->graph->ooo[2], behind);
+		done(dp, avail);
+	}
 }
 
 Test(graph, flood_on_a_cycle_reaches_each_host_once)
