@@ -1258,6 +1258,8 @@ graph_json(const struct fe_dp *dp)
 		 * failover time (docs/topologies.md) */
 		json_object_set_new(o, "down", json_boolean(fe_graph_link_down(h)));
 		json_object_set_new(o, "failovers", u64(FE_CNT_GET(h->failovers)));
+		if (dp->conf.regime == FE_REGIME_LOSSY) /* taken behind a later offer */
+			json_object_set_new(o, "behind_pkts", u64(FE_CNT_GET(h->behind)));
 		if (g->ntrunks) /* split across boxes: does this box model it (send it)? */
 			json_object_set_new(
 				o, "sent_here",

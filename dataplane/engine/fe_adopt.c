@@ -126,6 +126,7 @@ fe_adopt_reset(struct fe_dp *dp, unsigned role)
 		FE_CNT_SET(h->storms, 0);
 		FE_CNT_SET(h->failovers, 0);
 		FE_CNT_SET(h->wd_forwarded, 0);
+		FE_CNT_SET(h->behind, 0);
 		reset_flow_control(&h->row.pfc, &h->row.cred);
 	}
 	for (unsigned i = 0; dp->graph && i < dp->nports; i++)

@@ -293,6 +293,12 @@ run_flush(struct fe_dp *dp, unsigned src, uint16_t h, struct fe_link_offer *o, u
 			nd = fe_link_enqueue_burst(&hl->row.l, o, n);
 		}
 	}
+	/* a run's ticks do not decrease: those behind an earlier offer are at its start */
+	if (R == FE_REGIME_LOSSY && k != 0 && unlikely(o[0].at < hl->last_in))
+		for (unsigned i = 0; i < k; i++)
+			fe_hop_offered(hl, o[i].at);
+	else if (R == FE_REGIME_LOSSY && k != 0)
+		hl->last_in = o[k - 1].at;
 	for (unsigned i = 0; nd > 0 && i < k; i++)
 		if (o[i].why != FE_LINK_DROP__MAX) {
 			fe_hop_drop(dp, h, o[i].pkt, o[i].at, o[i].why);

@@ -155,8 +155,12 @@ struct fe_hoplink {
 	uint64_t storm_until;	     /* PFC watchdog: stormed until this tick (0: not) */
 	fe_counter_t storms;	     /* times the watchdog stormed it */
 	fe_counter_t wd_forwarded;   /* frames it sent through a pause, stormed (forward) */
-	uint8_t side;		     /* enum fe_hl_side */
-	uint8_t trunk;		     /* SEND, RECV: its link's trunk (g->trunk[]) */
+	/* lossy: frames it was offered at a tick before a frame offered ahead of them (a pass
+	 * takes its inputs one after another: docs/architecture.md), and that latest tick */
+	fe_counter_t behind;
+	uint64_t last_in;
+	uint8_t side;  /* enum fe_hl_side */
+	uint8_t trunk; /* SEND, RECV: its link's trunk (g->trunk[]) */
 	/* its priority queue of trimmed headers: each arrives at the next switch at its tick,
 	 * ahead of the data queued before it (over xs[]) */
 	struct fe_express xq;

@@ -95,6 +95,17 @@ fe_hop_credit_at_offer(const struct fe_dp *dp, unsigned h)
 	return 1;
 }
 
+/* Lossy: hop link hl is offered a frame of tick t; one before a frame it was offered
+ * earlier came behind it (counted: the pass's order, docs/architecture.md). */
+static __rte_always_inline void
+fe_hop_offered(struct fe_hoplink *hl, uint64_t t)
+{
+	if (unlikely(t < hl->last_in))
+		FE_CNT_ADD(hl->behind, 1);
+	else
+		hl->last_in = t;
+}
+
 /*
  * Into hop link h at t from input src. A drop (its buffer full; under PFC, headroom
  * exceeded or the link stormed by the watchdog) is counted by the link and freed. PFC:
@@ -125,6 +136,8 @@ fe_hop(struct fe_dp *dp, unsigned src, uint16_t h, struct rte_mbuf *m, uint64_t 
 			fe_link_pump_inline(&hl->row.l, t, fe_credit_gate_inline, &hl->row.cred);
 		return;
 	}
+	if (R == FE_REGIME_LOSSY) /* after one offered later: the pass's order, counted */
+		fe_hop_offered(hl, t);
 	/* lossy, model uec: a header trimmed before, a NIC's own frame: ahead of the data */
 	if (fe_linkop_ahead(dp, fe_dp_link_id(dp, FE_LINK_HOP, h), &hl->row.l, m, t, extra, R) == 0)
 		return;

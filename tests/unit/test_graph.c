@@ -777,6 +777,57 @@ static const char LINE3[] =
 	"links: [{a: a, b: b}, {a: b, b: c}]\n";
 
 /*
+ * A link between switches taken a frame behind a later one is counted (behind_pkts):
+ * a line a - b - c (LINE3's, b with no memory limit), hosts 1 on a and 2 on b each send host 3 (on
+ * c) ten frames of 1,000 bytes at once; one pass reads them, the next (1 ms on) takes them all:
+ * host 2's into b>c from its up link, host 1's from a>b, their ticks interleaved, one input's
+ * frames after the other's. Host 2 alone: nothing behind.
+ */
+Test(graph, a_hop_link_counts_frames_taken_behind_a_later_one)
+{
+	static const char line[] =
+		"name: line\n"
+		"switches: [{name: a}, {name: b}, {name: c}]\n"
+		"hosts: [{name: h1, switch: a}, {name: h2, switch: b}, {name: h3, switch: c},"
+		" {name: h4, switch: c}]\n"
+		"links: [{a: a, b: b}, {a: b, b: c}]\n";
+	const struct opt o = {.rate = 1000000000ULL, .host_rate = 1000000000ULL, .text = line};
+
+	for (int both = 0; both < 2; both++) {
+		unsigned avail = rte_mempool_avail_count(pool), bc = UINT32_MAX;
+		struct fe_dp *dp = engine_o("line", FE_PATH_ECMP, &o);
+		uint64_t t = 1000000;
+
+		learn(dp, &t);
+		for (unsigned h = 0; h < dp->graph->nhl; h++)
+			if (strcmp(dp->graph->hl[h].name, "b>c") == 0)
+				bc = h;
+		cr_assert_neq(bc, UINT32_MAX);
+		for (int k = 0; k < 10; k++) {
+			inject(1, MAC[2], 5000, 1000);
+			if (both)
+				inject(0, MAC[2], 5000, 1000);
+		}
+		fe_dp_poll(dp, t += 1000);
+		fe_dp_poll(dp, t += 1000000);
+		fe_dp_poll(dp, t += 1000000);
+		cr_log_info("%s: b>c took %lu frames behind a later one",
+			    both ? "hosts 1 and 2" : "host 2 alone",
+			    (unsigned long)dp->graph->hl[bc].behind);
+		cr_assert_eq(sent(2), both ? 20 : 10);
+		if (both)
+			cr_assert_gt(dp->graph->hl[bc].behind, 0);
+		else
+			cr_assert_eq(dp->graph->hl[bc].behind, 0);
+		for (unsigned h = 0; h < dp->graph->nhl; h++)
+			if (h != bc)
+				cr_assert_eq(dp->graph->hl[h].behind, 0, "%s",
+					     dp->graph->hl[h].name);
+		done(dp, avail);
+	}
+}
+
+/*
  * The input-queue guard. Switches a - b - c in a line, hosts 1 on a, 2 on b, 3 and 4 on c;
  * b's memory 2500 bytes, b-c at 100 Mbit/s. Host 2 sends two frames of 1000 bytes to
  * host 3: b holds 2000 while b>c sends them. Host 1 sends F to host 2: b has no room for
