@@ -72,6 +72,8 @@ fe_adopt(struct fe_dp *dp, struct fe_update *u, unsigned role)
 			if (!dp->graph->pool_fixed[s])
 				dp->graph->pool[s].limit = u->switch_buffer;
 		dp->ideal_down = fe_dp_ideal_down(dp);
+		dp->pooled = (uint8_t)fe_dp_pooled(dp);
+		dp->stage_down = fe_dp_stage_down(dp, dp->pooled);
 	}
 	if (role & FE_ROLE_UP) {
 		dp->hoq_ticks = u->hoq_ticks;

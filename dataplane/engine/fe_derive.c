@@ -369,6 +369,31 @@ fe_dp_causal_step(const struct fe_dp *dp)
 }
 
 /*
+ * The ports whose down link is offered a round's frames at its end, in the order of their
+ * ticks (fe_egress.h): every port whose down link is not ideal. Not where a switch of
+ * several has a limited memory: its links to other switches, offered as the pass comes to
+ * them, would claim that memory ahead of its hosts' frames in every round. And whether
+ * some switch's memory is limited: the ports' stages are then offered merged by their
+ * ticks (fe_egress.c).
+ */
+uint64_t
+fe_dp_stage_down(const struct fe_dp *dp, int pooled)
+{
+	const uint64_t all = dp->nports >= 64 ? UINT64_MAX : (UINT64_C(1) << dp->nports) - 1;
+
+	return pooled && !dp->one_switch ? 0 : all & ~dp->ideal_down;
+}
+
+int
+fe_dp_pooled(const struct fe_dp *dp)
+{
+	for (unsigned s = 0; s < dp->graph->nsw; s++)
+		if (dp->graph->pool[s].limit != 0)
+			return 1;
+	return 0;
+}
+
+/*
  * The ports whose down link is ideal: it passes each packet through while it is empty,
  * and the burst fast path hands it frames straight from the ports. None under several
  * switches: a frame's way to its host's down link crosses the fabric (fe_graph.c).

@@ -111,5 +111,7 @@ uint64_t fe_dp_causal_step(const struct fe_dp *dp);
  */
 void fe_nic_timeouts(struct fe_dp *dp);
 uint64_t fe_dp_ideal_down(const struct fe_dp *dp);
+int fe_dp_pooled(const struct fe_dp *dp);
+uint64_t fe_dp_stage_down(const struct fe_dp *dp, int pooled);
 
 #endif

@@ -341,6 +341,8 @@ fe_dp_create(unsigned nports, const uint16_t *port_ids, const struct fe_linkdef 
 	dp->ns_fp = fe_ns_fp(hz);
 	dp->step = fe_dp_causal_step(dp);
 	dp->ideal_down = fe_dp_ideal_down(dp);
+	dp->pooled = (uint8_t)fe_dp_pooled(dp);
+	dp->stage_down = fe_dp_stage_down(dp, dp->pooled);
 	fe_nic_timeouts(dp);
 	dp->start_tsc = rte_rdtsc();
 	dp->horizon = dp->start_tsc;

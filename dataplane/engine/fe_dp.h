@@ -506,12 +506,14 @@ struct fe_dp {
 	struct rte_ring **handoff;	/* pipeline: per egress port, up lcore -> down lcore */
 	struct fe_egress_stage *estage; /* lossy: per port, the round's (fe_egress.h) */
 	uint64_t estaged;		/* bit q: port q's estage holds frames */
-	struct fe_dp_acks down_acks;	/* pipeline: the down lcore's side */
-	uint64_t ns_fp;			/* ns a tick, 32.32 fixed point */
-	uint32_t max_frame;		/* the largest frame a port brings: its mbufs' room */
-	int nic_dynoff;			/* the NIC's field in the mbuf (fe_nicport.c) */
-	int nic_pulloff;		/* ... and its pull target's (fe_nictag.h) */
-	struct rte_mempool *nic_pool;	/* the NICs' CNPs, ACKs and NAKs: their own */
+	uint64_t stage_down; /* lossy, bit q: port q's down link is staged (fe_dp_stage_down()) */
+	uint8_t pooled;	     /* some switch's memory is limited (fe_dp_pooled(): a merged flush) */
+	struct fe_dp_acks down_acks;  /* pipeline: the down lcore's side */
+	uint64_t ns_fp;		      /* ns a tick, 32.32 fixed point */
+	uint32_t max_frame;	      /* the largest frame a port brings: its mbufs' room */
+	int nic_dynoff;		      /* the NIC's field in the mbuf (fe_nicport.c) */
+	int nic_pulloff;	      /* ... and its pull target's (fe_nictag.h) */
+	struct rte_mempool *nic_pool; /* the NICs' CNPs, ACKs and NAKs: their own */
 	uint64_t nic_seen; /* the NICs' last service pass: a NIC timer up to it may fire */
 	/* the order a pass takes the ports' up links and the hop links in (fe_order_draw()) */
 	struct fe_rng order_rng;

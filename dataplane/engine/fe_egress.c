@@ -15,19 +15,20 @@ fe_egress_pause(struct fe_dp *dp, unsigned src, uint8_t prio, enum fe_pfc_event 
 		fe_trunk_pause_out(dp, src - dp->nports, prio, ev, t);
 }
 
-void
-fe_egress_flush_port(struct fe_dp *dp, unsigned q)
+/*
+ * Port q's stage in the order of the ticks, equal ones as they came: runs of one input
+ * each in order, a few of them; from the first frame out of order, an insertion moves
+ * each frame past those it overtakes. Then the reordering on the way is counted as the
+ * host will receive them (fe_hop_deliver()). How many frames it holds.
+ */
+static uint32_t
+stage_sort(struct fe_dp *dp, unsigned q)
 {
 	struct fe_egress_stage *g = &dp->estage[q];
 	struct fe_handoff *h = g->h;
-	struct fe_row *down = &dp->ports[q].down;
-	const unsigned id = fe_dp_link_id(dp, FE_LINK_DOWN, q);
 	const uint32_t n = g->n;
 	uint32_t i = 1;
 
-	/* in the order of the ticks, equal ones as they came: runs of one input each in order,
-	 * a few of them; from the first frame out of order, an insertion moves each frame past
-	 * those it overtakes */
 	while (i < n && h[i].t >= h[i - 1].t)
 		i++;
 	if (i < n) {
@@ -44,10 +45,31 @@ fe_egress_flush_port(struct fe_dp *dp, unsigned q)
 		}
 		FE_CNT_ADD(dp->sw.egress_reordered, moved);
 	}
-	g->n = 0;
-	/* reordering on the way, as the host will receive them (fe_hop_deliver()) */
 	for (i = 0; !dp->one_switch && i < n; i++)
 		fe_graph_count_order(dp->graph, q, *fe_graph_route(dp->graph, h[i].m));
+	return n;
+}
+
+/* Frame i of port q's stage, offered to its down link. */
+static inline void
+stage_offer(struct fe_dp *dp, unsigned q, uint32_t i)
+{
+	const struct fe_handoff *x = &dp->estage[q].h[i];
+
+	fe_linkop_offer_x(dp, fe_dp_link_id(dp, FE_LINK_DOWN, q), &dp->ports[q].down, x->m, x->t,
+			  x->label, FE_REGIME_LOSSY, 0);
+}
+
+void
+fe_egress_flush_port(struct fe_dp *dp, unsigned q)
+{
+	struct fe_egress_stage *g = &dp->estage[q];
+	struct fe_handoff *h = g->h;
+	struct fe_row *down = &dp->ports[q].down;
+	const unsigned id = fe_dp_link_id(dp, FE_LINK_DOWN, q);
+	const uint32_t n = stage_sort(dp, q);
+
+	g->n = 0;
 	if (dp->handoff != NULL) { /* a pipeline: the down stage offers them */
 		unsigned k =
 			rte_ring_sp_enqueue_burst_elem(dp->handoff[q], h, sizeof(h[0]), n, NULL);
@@ -59,8 +81,46 @@ fe_egress_flush_port(struct fe_dp *dp, unsigned q)
 		}
 		return;
 	}
-	for (i = 0; i < n; i++)
+	for (uint32_t i = 0; i < n; i++)
 		fe_linkop_offer_x(dp, id, down, h[i].m, h[i].t, h[i].label, FE_REGIME_LOSSY, 0);
+}
+
+/*
+ * The ports in s, whose down links share a switch's limited buffer: the room goes to the
+ * frame that came first, whichever port it is for, so their stages are offered merged
+ * by their ticks (equal ticks: the ports in an order drawn each time, fe_order_draw()).
+ */
+static void
+flush_merged(struct fe_dp *dp, uint64_t s)
+{
+	const struct fe_order o = fe_order_draw(&dp->order_rng, dp->nports);
+	unsigned q[64], k = 0;
+	uint32_t at[64], n[64];
+
+	for (unsigned j = 0, p = o.at; j < dp->nports; j++, p = fe_order_next(&o, p, dp->nports))
+		if (s >> p & 1) {
+			q[k] = p;
+			at[k] = 0;
+			n[k] = stage_sort(dp, p);
+			dp->estage[p].n = 0;
+			k++;
+		}
+	while (k > 0) {
+		unsigned b = 0;
+
+		for (unsigned j = 1; j < k; j++)
+			if (dp->estage[q[j]].h[at[j]].t < dp->estage[q[b]].h[at[b]].t)
+				b = j;
+		stage_offer(dp, q[b], at[b]);
+		if (++at[b] == n[b]) { /* that port's done: the rest move up, in their order */
+			k--;
+			for (unsigned j = b; j < k; j++) {
+				q[j] = q[j + 1];
+				at[j] = at[j + 1];
+				n[j] = n[j + 1];
+			}
+		}
+	}
 }
 
 void
@@ -69,6 +129,11 @@ fe_egress_flush(struct fe_dp *dp)
 	uint64_t s = dp->estaged;
 
 	dp->estaged = 0;
+	/* one lcore, more than one port, their links sharing a limited switch's buffer */
+	if (dp->handoff == NULL && (s & (s - 1)) != 0 && dp->pooled) {
+		flush_merged(dp, s);
+		return;
+	}
 	for (; s; s &= s - 1)
 		fe_egress_flush_port(dp, (unsigned)__builtin_ctzll(s));
 }

@@ -24,9 +24,13 @@
  * holds four bursts a port; a fifth offers them at once (counted: switch.egress_early).
  * Frames of equal ticks go in the order they came (the pass draws its inputs' order,
  * fe_order_draw()). An ideal down link has no room to take: offered at once, as the burst
- * fast path does (fe_switch.c). In a pipeline (--lcores 2) the stage is the up stage's
- * handoff: sorted the same, it goes onto the port's ring to the down stage, which owns
- * the down links, ideal or not (the ring's indexes move once a stage, not once a frame).
+ * fast path does (fe_switch.c). Where the ports' down links share a switch's limited
+ * memory, their stages are offered merged by their ticks (one switch:
+ * test_engine two_outputs_share_the_switch_buffer_whatever_the_pass); with several
+ * switches and a limited memory nothing is staged (fe_dp_stage_down()). In a pipeline (--lcores 2)
+ * the stage is the up stage's handoff: sorted the same, it goes onto the port's ring to the down
+ * stage, which owns the down links, ideal or not (the ring's indexes move once a stage, not once a
+ * frame).
  */
 #ifndef FE_EGRESS_H
 #define FE_EGRESS_H
@@ -142,7 +146,7 @@ fe_egress_to(struct fe_dp *dp, unsigned in, unsigned q, struct rte_mbuf *m, uint
 	uint32_t acct = in * FE_PFC_PRIOS + lane;
 
 	/* at the round's end (a pipeline's down stage owns the down links: all of them) */
-	if (R == FE_REGIME_LOSSY && (dp->handoff || !(dp->ideal_down >> q & 1))) {
+	if (R == FE_REGIME_LOSSY && (dp->handoff || dp->stage_down >> q & 1)) {
 		fe_egress_stage(dp, q, m, t, FE_LABEL(acct, lane));
 		return;
 	}

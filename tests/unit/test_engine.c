@@ -1396,6 +1396,62 @@ Test(engine, pipeline_frames_between_the_stages_at_stop_are_counted)
 }
 
 /*
+ * Two outputs that share the switch's buffer share it by when their frames come: host A
+ * sends to C and host B to A, each at 0.9 of the line (1 Gbit/s, gaps drawn from 7.5 to
+ * 19.5 us) into down links of 500 Mbit/s, the switch's memory 5 frames (7,500 bytes),
+ * each down link's own buffer unlimited; polled
+ * every 10, 30 and 60 us. A host's down link is offered a round's frames at its end
+ * (fe_egress.h): one port after another, the lower-numbered port's frames took the
+ * memory first (A's down link, B's frames). Now the ports' staged frames are offered
+ * merged by their ticks where their links share a limited buffer: 44 to 56 % each.
+ */
+Test(engine, two_outputs_share_the_switch_buffer_whatever_the_pass)
+{
+	static const uint64_t polls[] = {10000, 30000, 60000};
+	static const int dst[2] = {2, 0};
+	struct fe_linkdef a = {.link = {.rate_bps = 1000000000ULL, .delay_ns = 1000}}, d;
+
+	a.link.limit_pkts = 4096;
+	d = a;
+	d.link.rate_bps = 500000000ULL;
+	for (int i = 0; i < 3; i++) {
+		unsigned avail = rte_mempool_avail_count(pool), got[2] = {0, 0}, seed = 7;
+		struct fe_dp *dp = engine_x(&a, &d, 7500);
+		uint64_t t = 1000000, next[2], end;
+
+		for (int p = 0; p < NP; p++)
+			inject(p, BCAST, 60);
+		fe_dp_poll(dp, t);
+		fe_dp_poll(dp, t += 100000);
+		for (int p = 0; p < NP; p++)
+			ring_drain(txr[p]);
+		next[0] = next[1] = t + 1000;
+		for (end = t + 20000000; t < end;) {
+			t += polls[i];
+			for (int s = 0; s < 2; s++)
+				for (; next[s] <= t; next[s] += 7500 + rand_r(&seed) % 12000)
+					inject(s, MAC[dst[s]], 1500);
+			fe_dp_poll(dp, t);
+			for (int s = 0; s < 2; s++)
+				got[s] += ring_drain(txr[dst[s]]);
+		}
+		cr_log_info("polled every %lu us: A to C %u, B to A %u",
+			    (unsigned long)polls[i] / 1000, got[0], got[1]);
+		/* at most 1,666 in 20 ms (two links at 500 Mbit/s) */
+		cr_assert_gt(got[0] + got[1], 1000, "the links were kept busy: %u",
+			     got[0] + got[1]);
+		for (int s = 0; s < 2; s++)
+			cr_assert(got[s] * 100 >= (got[0] + got[1]) * 44 &&
+					  got[s] * 100 <= (got[0] + got[1]) * 56,
+				  "polled every %lu us: A to C %u, B to A %u",
+				  (unsigned long)polls[i] / 1000, got[0], got[1]);
+		fe_dp_drain(dp);
+		fe_dp_free(dp);
+		cr_assert_eq(rte_mempool_avail_count(pool), avail);
+	}
+}
+
+/*
  * The pipeline hands a round's frames for a port on in the order of their ticks, as one
  * lcore offers them (fe_egress.h): ports 0 and 1 (up links at 1 Gbit/s) each bring port 2
  * ten frames, 1,000 and 100 bytes, read in one pass and switched in the next, one port's

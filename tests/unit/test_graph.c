@@ -3436,6 +3436,53 @@ Test(graph, a_full_egress_stage_offers_its_frames_at_once)
 }
 
 /*
+ * With several switches and a limited switch memory, a host's down link is not staged
+ * (fe_dp_stage_down()): the links to other switches, offered as the pass comes to them,
+ * would claim that memory ahead of the round's frames for the hosts. The same two
+ * senders into host 4 as below, leaf2's memory 64 KiB, polled every 30 us: nothing staged,
+ * nothing put back in order, every frame delivered or dropped with a cause.
+ */
+Test(graph, a_limited_switch_memory_stages_no_host_frames)
+{
+	const struct opt o = {.rate = 10000000000ULL,
+			      .host_rate = 1000000000ULL,
+			      .slow_down = 4,
+			      .down_rate = 1000000000ULL,
+			      .down_pkts = 5,
+			      .leaf2_buffer = 65536};
+	unsigned avail = rte_mempool_avail_count(pool), seed = 7, got;
+	struct fe_dp *dp = engine_o("leaf-spine", FE_PATH_ECMP, &o);
+	uint64_t t = 1000000, next[2], end, dropped = 0, offered = 0;
+
+	cr_assert_eq(dp->stage_down, 0);
+	learn(dp, &t);
+	next[0] = next[1] = t + 1000;
+	for (end = t + 5000000; t < end;) {
+		t += 30000;
+		for (int s = 0; s < 2; s++)
+			for (; next[s] <= t; next[s] += 7500 + rand_r(&seed) % 12000) {
+				inject(s ? 2 : 0, MAC[3], 5000, 1500);
+				offered++;
+			}
+		fe_dp_poll(dp, t);
+	}
+	fe_dp_poll(dp, t + 1000000);
+	got = sent(3);
+	for (int c = 0; c < FE_LINK_DROP__MAX; c++)
+		dropped += dp->ports[3].down.l.st.drop_pkts[c];
+	cr_assert_eq(dp->sw.egress_reordered + dp->sw.egress_early, 0);
+	cr_assert_gt(dropped, 0, "the incast drops");
+	cr_assert_eq(got + dropped, offered, "delivered %u, dropped %lu, offered %lu", got,
+		     (unsigned long)dropped, (unsigned long)offered);
+	sent(0), sent(1), sent(2);
+	done(dp, avail);
+
+	dp = engine_o("leaf-spine", FE_PATH_ECMP, &(struct opt){.rate = 10000000000ULL});
+	cr_assert_eq(dp->stage_down, (UINT64_C(1) << dp->nports) - 1, "no limit: all staged");
+	done(dp, avail);
+}
+
+/*
  * A sender on the receiver's leaf and one across the spines share its down link by when
  * their frames come: hosts 1 (leaf1) and 3 (leaf2) each offer 0.9 of the line (1 Gbit/s;
  * a gap drawn from 7.5 to 19.5 us) to host 4 (leaf2), whose down link holds 5 frames;
