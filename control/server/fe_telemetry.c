@@ -190,7 +190,8 @@ tel_hop(const struct fe_dp *dp, const char *params, struct rte_tel_data *d)
 		rte_tel_data_add_dict_u64(d, "filter_hits", FE_CNT_GET(h->row.x.filter_hits));
 		rte_tel_data_add_dict_u64(d, "down", fe_graph_link_down(h));
 		rte_tel_data_add_dict_u64(d, "failovers", FE_CNT_GET(h->failovers));
-		rte_tel_data_add_dict_u64(d, "behind_pkts", FE_CNT_GET(h->behind));
+		if (dp->conf.regime == FE_REGIME_LOSSY) /* as the report: taken behind a later one */
+			rte_tel_data_add_dict_u64(d, "behind_pkts", FE_CNT_GET(h->behind));
 		return 0;
 	}
 	return -EINVAL;
