@@ -1396,6 +1396,43 @@ Test(engine, pipeline_frames_between_the_stages_at_stop_are_counted)
 }
 
 /*
+ * Hosts A and B each offer 0.9 of the line (1 Gbit/s: a 1,500-byte frame every 13.5 us on
+ * average, each gap drawn from 7.5 to 19.5 us), A to port dst[0], B to port dst[1], for
+ * 20 ms, the engine polled every `poll` ns; got[s]: what reached its host of sender s's.
+ */
+static void
+two_senders(struct fe_dp *dp, uint64_t poll, const int dst[2], unsigned got[2])
+{
+	uint64_t t = 1000000, next[2], end;
+	unsigned seed = 7;
+	void *v;
+
+	got[0] = got[1] = 0;
+	for (int p = 0; p < NP; p++)
+		inject(p, BCAST, 60);
+	fe_dp_poll(dp, t);
+	fe_dp_poll(dp, t += 100000);
+	for (int p = 0; p < NP; p++)
+		ring_drain(txr[p]);
+	next[0] = next[1] = t + 1000;
+	for (end = t + 20000000; t < end;) {
+		t += poll;
+		for (int s = 0; s < 2; s++)
+			for (; next[s] <= t; next[s] += 7500 + rand_r(&seed) % 12000)
+				inject(s, MAC[dst[s]], 1500);
+		fe_dp_poll(dp, t);
+		for (int s = 0; s < 2 && (s == 0 || dst[1] != dst[0]); s++)
+			while (rte_ring_dequeue(txr[dst[s]], &v) == 0) {
+				struct rte_mbuf *m = v;
+
+				got[rte_pktmbuf_mtod(m, const uint8_t *)[11] == MAC[0][5] ? 0
+											  : 1]++;
+				rte_pktmbuf_free(m);
+			}
+	}
+}
+
+/*
  * Two outputs that share the switch's buffer share it by when their frames come: host A
  * sends to C and host B to A, each at 0.9 of the line (1 Gbit/s, gaps drawn from 7.5 to
  * 19.5 us) into down links of 500 Mbit/s, the switch's memory 5 frames (7,500 bytes),
@@ -1415,26 +1452,10 @@ Test(engine, two_outputs_share_the_switch_buffer_whatever_the_pass)
 	d = a;
 	d.link.rate_bps = 500000000ULL;
 	for (int i = 0; i < 3; i++) {
-		unsigned avail = rte_mempool_avail_count(pool), got[2] = {0, 0}, seed = 7;
+		unsigned avail = rte_mempool_avail_count(pool), got[2];
 		struct fe_dp *dp = engine_x(&a, &d, 7500);
-		uint64_t t = 1000000, next[2], end;
 
-		for (int p = 0; p < NP; p++)
-			inject(p, BCAST, 60);
-		fe_dp_poll(dp, t);
-		fe_dp_poll(dp, t += 100000);
-		for (int p = 0; p < NP; p++)
-			ring_drain(txr[p]);
-		next[0] = next[1] = t + 1000;
-		for (end = t + 20000000; t < end;) {
-			t += polls[i];
-			for (int s = 0; s < 2; s++)
-				for (; next[s] <= t; next[s] += 7500 + rand_r(&seed) % 12000)
-					inject(s, MAC[dst[s]], 1500);
-			fe_dp_poll(dp, t);
-			for (int s = 0; s < 2; s++)
-				got[s] += ring_drain(txr[dst[s]]);
-		}
+		two_senders(dp, polls[i], dst, got);
 		cr_log_info("polled every %lu us: A to C %u, B to A %u",
 			    (unsigned long)polls[i] / 1000, got[0], got[1]);
 		/* at most 1,666 in 20 ms (two links at 500 Mbit/s) */
@@ -2172,38 +2193,17 @@ Test(engine, llr_gives_up_after_its_replays)
 Test(engine, two_inputs_share_an_output_whatever_the_pass)
 {
 	static const uint64_t polls[] = {2000, 10000, 30000, 60000};
+	static const int dst[2] = {2, 2};
 	struct fe_linkdef a = {.link = {.rate_bps = 1000000000ULL, .delay_ns = 1000}}, d;
 
 	a.link.limit_pkts = 4096;
 	d = a;
 	d.link.limit_pkts = 5;
 	for (int i = 0; i < 4; i++) {
-		unsigned avail = rte_mempool_avail_count(pool), got[2] = {0, 0}, seed = 7;
+		unsigned avail = rte_mempool_avail_count(pool), got[2];
 		struct fe_dp *dp = engine_x(&a, &d, 0);
-		uint64_t t = 1000000, next[2], end;
-		void *v;
 
-		for (int p = 0; p < NP; p++)
-			inject(p, BCAST, 60);
-		fe_dp_poll(dp, t);
-		fe_dp_poll(dp, t += 100000);
-		for (int p = 0; p < NP; p++)
-			ring_drain(txr[p]);
-		next[0] = next[1] = t + 1000;
-		for (end = t + 20000000; t < end;) {
-			t += polls[i];
-			for (int s = 0; s < 2; s++)
-				for (; next[s] <= t; next[s] += 7500 + rand_r(&seed) % 12000)
-					inject(s, MAC[2], 1500);
-			fe_dp_poll(dp, t);
-			while (rte_ring_dequeue(txr[2], &v) == 0) {
-				struct rte_mbuf *m = v;
-
-				got[rte_pktmbuf_mtod(m, const uint8_t *)[11] == MAC[0][5] ? 0
-											  : 1]++;
-				rte_pktmbuf_free(m);
-			}
-		}
+		two_senders(dp, polls[i], dst, got);
 		cr_log_info("polled every %lu us: %u and %u", (unsigned long)polls[i] / 1000,
 			    got[0], got[1]);
 		cr_assert_gt(got[0] + got[1], 1500, "the down link was kept busy: %u",

@@ -3436,6 +3436,40 @@ Test(graph, a_full_egress_stage_offers_its_frames_at_once)
 }
 
 /*
+ * Hosts 1 (leaf1) and 3 (leaf2) each offer host 4 0.9 of the line (1 Gbit/s; a gap drawn
+ * from 7.5 to 19.5 us) for `span` ns from *t, the engine polled every `poll` ns; got[s]:
+ * what host 4 received of sender s's (1, then 3) by then; how many they offered.
+ */
+static unsigned
+local_and_remote(struct fe_dp *dp, uint64_t *t, uint64_t poll, uint64_t span, unsigned got[2])
+{
+	static const int src[2] = {0, 2};
+	uint64_t next[2], end;
+	unsigned seed = 7, offered = 0;
+	void *v;
+
+	got[0] = got[1] = 0;
+	learn(dp, t);
+	next[0] = next[1] = *t + 1000;
+	for (end = *t + span; *t < end;) {
+		*t += poll;
+		for (int s = 0; s < 2; s++)
+			for (; next[s] <= *t; next[s] += 7500 + rand_r(&seed) % 12000) {
+				inject(src[s], MAC[3], 5000, 1500);
+				offered++;
+			}
+		fe_dp_poll(dp, *t);
+		while (rte_ring_dequeue(txr[3], &v) == 0) {
+			struct rte_mbuf *m = v;
+
+			got[rte_pktmbuf_mtod(m, const uint8_t *)[11] == MAC[0][5] ? 0 : 1]++;
+			rte_pktmbuf_free(m);
+		}
+	}
+	return offered;
+}
+
+/*
  * With several switches and a limited switch memory, a host's down link is not staged
  * (fe_dp_stage_down()): the links to other switches, offered as the pass comes to them,
  * would claim that memory ahead of the round's frames for the hosts. The same two
@@ -3450,30 +3484,20 @@ Test(graph, a_limited_switch_memory_stages_no_host_frames)
 			      .down_rate = 1000000000ULL,
 			      .down_pkts = 5,
 			      .leaf2_buffer = 65536};
-	unsigned avail = rte_mempool_avail_count(pool), seed = 7, got;
+	unsigned avail = rte_mempool_avail_count(pool), got[2], offered;
 	struct fe_dp *dp = engine_o("leaf-spine", FE_PATH_ECMP, &o);
-	uint64_t t = 1000000, next[2], end, dropped = 0, offered = 0;
+	uint64_t t = 1000000, dropped = 0;
 
 	cr_assert_eq(dp->stage_down, 0);
-	learn(dp, &t);
-	next[0] = next[1] = t + 1000;
-	for (end = t + 5000000; t < end;) {
-		t += 30000;
-		for (int s = 0; s < 2; s++)
-			for (; next[s] <= t; next[s] += 7500 + rand_r(&seed) % 12000) {
-				inject(s ? 2 : 0, MAC[3], 5000, 1500);
-				offered++;
-			}
-		fe_dp_poll(dp, t);
-	}
+	offered = local_and_remote(dp, &t, 30000, 5000000, got);
 	fe_dp_poll(dp, t + 1000000);
-	got = sent(3);
+	got[0] += sent(3);
 	for (int c = 0; c < FE_LINK_DROP__MAX; c++)
 		dropped += dp->ports[3].down.l.st.drop_pkts[c];
 	cr_assert_eq(dp->sw.egress_reordered + dp->sw.egress_early, 0);
 	cr_assert_gt(dropped, 0, "the incast drops");
-	cr_assert_eq(got + dropped, offered, "delivered %u, dropped %lu, offered %lu", got,
-		     (unsigned long)dropped, (unsigned long)offered);
+	cr_assert_eq(got[0] + got[1] + dropped, offered, "delivered %u, dropped %lu, offered %u",
+		     got[0] + got[1], (unsigned long)dropped, offered);
 	sent(0), sent(1), sent(2);
 	done(dp, avail);
 
@@ -3504,30 +3528,13 @@ Test(graph, a_local_and_a_remote_sender_share_an_output)
 			      .down_rate = 1000000000ULL,
 			      .down_pkts = 5,
 			      .delay_ns = 1000};
-	static const int src[2] = {0, 2};
 
 	for (int i = 0; i < 3; i++) {
-		unsigned avail = rte_mempool_avail_count(pool), got[2] = {0, 0}, seed = 7;
+		unsigned avail = rte_mempool_avail_count(pool), got[2];
 		struct fe_dp *dp = engine_o("leaf-spine", FE_PATH_ECMP, &o);
-		uint64_t t = 1000000, next[2], end;
-		void *v;
+		uint64_t t = 1000000;
 
-		learn(dp, &t);
-		next[0] = next[1] = t + 1000;
-		for (end = t + 20000000; t < end;) {
-			t += polls[i];
-			for (int s = 0; s < 2; s++)
-				for (; next[s] <= t; next[s] += 7500 + rand_r(&seed) % 12000)
-					inject(src[s], MAC[3], 5000, 1500);
-			fe_dp_poll(dp, t);
-			while (rte_ring_dequeue(txr[3], &v) == 0) {
-				struct rte_mbuf *m = v;
-
-				got[rte_pktmbuf_mtod(m, const uint8_t *)[11] == MAC[0][5] ? 0
-											  : 1]++;
-				rte_pktmbuf_free(m);
-			}
-		}
+		local_and_remote(dp, &t, polls[i], 20000000, got);
 		cr_log_info(
 			"polled every %lu us: host 1 (remote) %u, host 3 (local) %u; %lu frames "
 			"put back in the order of their ticks",
