@@ -823,6 +823,20 @@ Test(graph, a_hop_link_counts_frames_taken_behind_a_later_one)
 			if (h != bc)
 				cr_assert_eq(dp->graph->hl[h].behind, 0, "%s",
 					     dp->graph->hl[h].name);
+		/* what the counters say (fabemuctl counters): each link's own figure */
+		{
+			json_t *doc = fe_report_doc(dp), *l;
+			json_t *links =
+				json_object_get(json_object_get(doc, "graph"), "fabric_links");
+			size_t i;
+
+			cr_assert_eq(json_array_size(links), dp->graph->nhl);
+			json_array_foreach(links, i, l) cr_assert_eq(
+				(uint64_t)json_integer_value(json_object_get(l, "behind_pkts")),
+				dp->graph->hl[i].behind, "%s",
+				json_string_value(json_object_get(l, "link")));
+			json_decref(doc);
+		}
 		done(dp, avail);
 	}
 }
