@@ -160,6 +160,8 @@ static const struct fe_counter_desc sw_counters[] = {
 	C(fe_sw_stats, handoff_stopped),
 	C(fe_sw_stats, egress_early),
 	C(fe_sw_stats, egress_reordered),
+	C(fe_sw_stats, hop_early),
+	C(fe_sw_stats, hop_reordered),
 	RSVD(FE_RSVD_PAUSE, "pause"),
 	RSVD(FE_RSVD_PFC, "pfc"),
 	RSVD(FE_RSVD_LLDP, "lldp"),

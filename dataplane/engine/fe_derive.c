@@ -384,6 +384,17 @@ fe_dp_stage_down(const struct fe_dp *dp, int pooled)
 	return pooled && !dp->one_switch ? 0 : all & ~dp->ideal_down;
 }
 
+/*
+ * Whether the links between switches are offered what a pass gives them in the order of
+ * the ticks (fe_graph.h): lossy, unless a switch's memory is limited (the links' stages,
+ * offered as the pass comes to each, would claim it ahead of the hosts' frames).
+ */
+int
+fe_dp_stage_hops(const struct fe_dp *dp, int pooled)
+{
+	return dp->graph != NULL && dp->graph->hstage != NULL && !pooled;
+}
+
 int
 fe_dp_pooled(const struct fe_dp *dp)
 {

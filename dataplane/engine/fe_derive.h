@@ -113,5 +113,6 @@ void fe_nic_timeouts(struct fe_dp *dp);
 uint64_t fe_dp_ideal_down(const struct fe_dp *dp);
 int fe_dp_pooled(const struct fe_dp *dp);
 uint64_t fe_dp_stage_down(const struct fe_dp *dp, int pooled);
+int fe_dp_stage_hops(const struct fe_dp *dp, int pooled);
 
 #endif

@@ -21,6 +21,7 @@
 #include "fe_dp.h"
 #include "fe_egress.h"
 #include "fe_graph.h"
+#include "fe_hop.h"
 #include "fe_nicport.h"
 #include "fe_nictag.h"
 #include "fe_time.h"
@@ -158,8 +159,8 @@ handoff_setup(struct fe_dp *dp, int socket, char *err, size_t errlen)
 		char name[RTE_RING_NAMESIZE];
 
 		snprintf(name, sizeof(name), "fe_handoff%u", i);
-		dp->handoff[i] = rte_ring_create_elem(name, sizeof(struct fe_handoff), 4096, socket,
-						      RING_F_SP_ENQ | RING_F_SC_DEQ);
+		dp->handoff[i] = rte_ring_create_elem(name, sizeof(struct fe_link_offer), 4096,
+						      socket, RING_F_SP_ENQ | RING_F_SC_DEQ);
 		if (dp->handoff[i] == NULL)
 			goto nomem;
 	}
@@ -343,6 +344,8 @@ fe_dp_create(unsigned nports, const uint16_t *port_ids, const struct fe_linkdef 
 	dp->ideal_down = fe_dp_ideal_down(dp);
 	dp->pooled = (uint8_t)fe_dp_pooled(dp);
 	dp->stage_down = fe_dp_stage_down(dp, dp->pooled);
+	if (dp->graph != NULL)
+		dp->graph->stage_hops = (uint8_t)fe_dp_stage_hops(dp, dp->pooled);
 	fe_nic_timeouts(dp);
 	dp->start_tsc = rte_rdtsc();
 	dp->horizon = dp->start_tsc;
@@ -714,7 +717,7 @@ poll_bursts(struct fe_dp *dp, uint64_t now, unsigned role, const enum fe_regime 
 			/* what the links between switches delivered by now goes before what the
 			 * hosts' up links did in half the passes, after it in the others (then
 			 * again below, for what the hosts' frames made due) */
-			if (dp->graph != NULL && o.back)
+			if (dp->graph != NULL && o.back && !dp->graph->stage_hops)
 				work += fe_graph_service_lossy(dp, now);
 			for (unsigned j = 0, i = o.at; j < dp->nports;
 			     j++, i = fe_order_next(&o, i, dp->nports))
@@ -733,6 +736,8 @@ poll_bursts(struct fe_dp *dp, uint64_t now, unsigned role, const enum fe_regime 
 		if (dp->conf.nic.model != FE_NIC_TCP && dp->conf.nic.model != FE_NIC_HOST) {
 			work += fe_nic_service(dp, now);
 			/* what a NIC sent crossed an up link that passes it through */
+			if (R == FE_REGIME_LOSSY && dp->graph != NULL && dp->graph->nstaged > 0)
+				fe_hop_stages_flush(dp);
 			if (R == FE_REGIME_LOSSY && dp->estaged)
 				fe_egress_flush(dp);
 		}
@@ -945,6 +950,8 @@ fe_dp_drain(struct fe_dp *dp)
 	void *pkts[FE_BURST];
 	unsigned n;
 
+	if (dp->graph != NULL && dp->graph->nstaged > 0) /* as the egress stages below */
+		fe_hop_stages_flush(dp);
 	if (dp->estaged) /* a pass offers them at its rounds' ends: never left; to be sure */
 		fe_egress_flush(dp);
 	for (unsigned i = 0; i < dp->nports; i++) {

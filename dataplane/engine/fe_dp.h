@@ -340,6 +340,10 @@ struct fe_sw_stats {
 	/* lossy: frames a host's down link was offered ahead of frames the round had staged
 	 * before them (fe_egress.h): what offering them as they came would have got wrong */
 	fe_counter_t egress_reordered;
+	/* lossy: the same on the links between switches (fe_graph.c: a link's stage full; frames
+	 * put ahead of frames staged before them) */
+	fe_counter_t hop_early;
+	fe_counter_t hop_reordered;
 	/* to 01:80:C2:00:00:00-0F: stopped at the switch they entered, by cause (fe_rsvd.h) */
 	fe_counter_t reserved[FE_RSVD__MAX];
 };
@@ -387,13 +391,6 @@ enum fe_dp_role {
 	FE_ROLE_DOWN = 2, /* down links, TX */
 };
 
-struct fe_handoff {
-	struct rte_mbuf *m;
-	uint64_t t;	/* reached the switch */
-	uint32_t label; /* FE_LABEL(account, lane) */
-	uint32_t pad;
-};
-
 /*
  * Lossy: what a round of the pass brought to one host's down link, offered to it (a
  * pipeline: handed to the down stage) at the round's end in the order of the ticks
@@ -402,7 +399,7 @@ struct fe_handoff {
 #define FE_ESTAGE (4 * FE_BURST)
 struct fe_egress_stage {
 	uint32_t n;
-	struct fe_handoff h[FE_ESTAGE];
+	struct fe_link_offer h[FE_ESTAGE]; /* .at: reached the switch; .label: FE_LABEL() */
 } __rte_cache_aligned;
 
 /* What the down lcore has acknowledged (the up lcore uses the fields of struct fe_dp). */

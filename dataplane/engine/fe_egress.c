@@ -25,28 +25,11 @@ static uint32_t
 stage_sort(struct fe_dp *dp, unsigned q)
 {
 	struct fe_egress_stage *g = &dp->estage[q];
-	struct fe_handoff *h = g->h;
 	const uint32_t n = g->n;
-	uint32_t i = 1;
 
-	while (i < n && h[i].t >= h[i - 1].t)
-		i++;
-	if (i < n) {
-		uint32_t moved = 0;
-
-		for (; i < n; i++) {
-			struct fe_handoff x = h[i];
-			uint32_t j = i;
-
-			for (; j > 0 && h[j - 1].t > x.t; j--)
-				h[j] = h[j - 1];
-			h[j] = x;
-			moved += j != i;
-		}
-		FE_CNT_ADD(dp->sw.egress_reordered, moved);
-	}
-	for (i = 0; !dp->one_switch && i < n; i++)
-		fe_graph_count_order(dp->graph, q, *fe_graph_route(dp->graph, h[i].m));
+	FE_CNT_ADD(dp->sw.egress_reordered, fe_link_offers_sort(g->h, n));
+	for (uint32_t i = 0; !dp->one_switch && i < n; i++)
+		fe_graph_count_order(dp->graph, q, *fe_graph_route(dp->graph, g->h[i].pkt));
 	return n;
 }
 
@@ -54,9 +37,9 @@ stage_sort(struct fe_dp *dp, unsigned q)
 static inline void
 stage_offer(struct fe_dp *dp, unsigned q, uint32_t i)
 {
-	const struct fe_handoff *x = &dp->estage[q].h[i];
+	const struct fe_link_offer *x = &dp->estage[q].h[i];
 
-	fe_linkop_offer_x(dp, fe_dp_link_id(dp, FE_LINK_DOWN, q), &dp->ports[q].down, x->m, x->t,
+	fe_linkop_offer_x(dp, fe_dp_link_id(dp, FE_LINK_DOWN, q), &dp->ports[q].down, x->pkt, x->at,
 			  x->label, FE_REGIME_LOSSY, 0);
 }
 
@@ -64,7 +47,7 @@ void
 fe_egress_flush_port(struct fe_dp *dp, unsigned q)
 {
 	struct fe_egress_stage *g = &dp->estage[q];
-	struct fe_handoff *h = g->h;
+	struct fe_link_offer *h = g->h;
 	struct fe_row *down = &dp->ports[q].down;
 	const unsigned id = fe_dp_link_id(dp, FE_LINK_DOWN, q);
 	const uint32_t n = stage_sort(dp, q);
@@ -77,12 +60,12 @@ fe_egress_flush_port(struct fe_dp *dp, unsigned q)
 		if (unlikely(k < n)) {
 			FE_CNT_ADD(dp->sw.handoff_full, n - k);
 			for (; k < n; k++)
-				rte_pktmbuf_free(h[k].m);
+				rte_pktmbuf_free(h[k].pkt);
 		}
 		return;
 	}
 	for (uint32_t i = 0; i < n; i++)
-		fe_linkop_offer_x(dp, id, down, h[i].m, h[i].t, h[i].label, FE_REGIME_LOSSY, 0);
+		fe_linkop_offer_x(dp, id, down, h[i].pkt, h[i].at, h[i].label, FE_REGIME_LOSSY, 0);
 }
 
 /*
@@ -109,7 +92,7 @@ flush_merged(struct fe_dp *dp, uint64_t s)
 		unsigned b = 0;
 
 		for (unsigned j = 1; j < k; j++)
-			if (dp->estage[q[j]].h[at[j]].t < dp->estage[q[b]].h[at[b]].t)
+			if (dp->estage[q[j]].h[at[j]].at < dp->estage[q[b]].h[at[b]].at)
 				b = j;
 		stage_offer(dp, q[b], at[b]);
 		if (++at[b] == n[b]) { /* that port's done: the rest move up, in their order */

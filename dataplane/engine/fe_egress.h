@@ -93,8 +93,8 @@ fe_egress_stage(struct fe_dp *dp, unsigned q, struct rte_mbuf *m, uint64_t t, ui
 	} else if (n == 0) {
 		dp->estaged |= UINT64_C(1) << q;
 	}
-	g->h[n].m = m;
-	g->h[n].t = t;
+	g->h[n].pkt = m;
+	g->h[n].at = t;
 	g->h[n].label = label;
 	g->n = n + 1;
 }

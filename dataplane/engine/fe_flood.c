@@ -46,7 +46,7 @@ fe_flood_at(struct fe_dp *dp, unsigned x, unsigned src, struct rte_mbuf *m, uint
 		if (to[i].port != UINT32_MAX)
 			fe_hop_deliver(dp, src, c, r, to[i].port, t, R);
 		else
-			fe_hop(dp, src, to[i].hop, c, t, FE_ROUTE_LANE(r), R);
+			fe_hop_to(dp, src, to[i].hop, c, t, FE_ROUTE_LANE(r), R);
 	}
 }
 

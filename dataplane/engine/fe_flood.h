@@ -38,7 +38,7 @@ fe_flood_forward(struct fe_dp *dp, unsigned x, unsigned src, struct rte_mbuf *m,
 	else if (out & FE_GOUT_PORT)
 		fe_hop_deliver(dp, src, m, r, (unsigned)(out & 0xffff), t, R);
 	else
-		fe_hop(dp, src, (uint16_t)out, m, t, FE_ROUTE_LANE(r), R);
+		fe_hop_to(dp, src, (uint16_t)out, m, t, FE_ROUTE_LANE(r), R);
 }
 
 #endif

@@ -100,7 +100,6 @@ fe_graph_create(struct fe_dp *dp, const struct fe_graph_conf *c, int socket, cha
 	memcpy(g->nh0, c->nh, sizeof(g->nh0));
 	memcpy(g->tree0, c->tree, sizeof(g->tree0));
 	memcpy(g->tree, c->tree, sizeof(g->tree));
-	fe_routing_build(g);
 	for (unsigned s = 0; s < g->nsw; s++)
 		g->seed[s] = c->path == FE_PATH_POLARIZED ? 0x9e3779b9u : 0x9e3779b9u * (s + 1);
 	/* spray-random: the run's seed, a stream past every link's (fe_rng.h) */
@@ -120,6 +119,15 @@ fe_graph_create(struct fe_dp *dp, const struct fe_graph_conf *c, int socket, cha
 	g->seq_rx =
 		rte_zmalloc_socket("fe_graph", sizeof(*g->seq_rx) * (dp->nports + 1), 0, socket);
 	g->flowlet = rte_zmalloc_socket("fe_graph", sizeof(*g->flowlet) * g->nsw, 0, socket);
+	if (dp->conf.regime == FE_REGIME_LOSSY) { /* each link's stage, the pass's order */
+		g->hstage =
+			rte_zmalloc_socket("fe_graph", sizeof(*g->hstage) * (g->nhl ? g->nhl : 1),
+					   RTE_CACHE_LINE_SIZE, socket);
+		g->visit = rte_zmalloc_socket("fe_graph", sizeof(*g->visit) * (g->nhl ? g->nhl : 1),
+					      0, socket);
+		if (g->hstage == NULL || g->visit == NULL)
+			goto nomem;
+	}
 	if (g->hl == NULL || g->seq_tx == NULL || g->seq_rx == NULL || g->flowlet == NULL)
 		goto nomem;
 	rc = fe_trunk_setup(dp, g, c, socket, err, errlen);
@@ -149,6 +157,7 @@ fe_graph_create(struct fe_dp *dp, const struct fe_graph_conf *c, int socket, cha
 		/* PFC: the bytes a switch holds, per input and lane (the others count none) */
 		h->row.l.acct = dp->conf.regime == FE_REGIME_PFC ? dp->held : NULL;
 	}
+	fe_routing_build(g); /* the links' ends known: the order a pass visits them in too */
 	/* a link given down (loss 100 %) from the start fails over as one cut later does:
 	 * the first pass looks at the links, as after a change */
 	fe_graph_links_changed(g);
@@ -174,6 +183,8 @@ fe_graph_free(struct fe_graph *g)
 		fe_row_free(&g->hl[i].row);
 	fe_lossless_free(g);
 	rte_free(g->hl);
+	rte_free(g->hstage);
+	rte_free(g->visit);
 	rte_free(g->seq_tx);
 	rte_free(g->seq_rx);
 	rte_free(g->flowlet);
@@ -234,90 +245,6 @@ graph_ingress(struct fe_dp *dp, unsigned in, int out, struct rte_mbuf *m, uint64
 	else
 		FE_CNT_ADD(dp->sw.flooded, 1);
 	at_switch_r(dp, x, in, m, fe_routing_in(dp, x, in, out, m, lane), t, R);
-}
-
-/*
- * Runs: frames of one input bound for the same hop link, in a row, offered to it at once.
- * Any other frame's move flushes the run first, so every link, every switch's shared
- * buffer, input queue, pause and credit loop sees the same offers in the same order as
- * one frame at a time.
- *
- * PFC: fe_hop_pfc() decides nothing for a run whose frames all count against one input and
- * priority, not paused (XOFF), that no watchdog drops and that cannot bring what the
- * switch holds from that input to XOFF: no headroom drop, no pause. 1: such a run.
- */
-static inline int
-pfc_run_quiet(struct fe_dp *dp, unsigned src, const struct fe_hoplink *hl,
-	      const struct fe_link_offer *o, unsigned n)
-{
-	const struct fe_pfc *pfc = fe_graph_input_pfc(dp, src);
-	const uint32_t label = o[0].label;
-	uint64_t held = dp->held[FE_LABEL_ACCT(label)];
-
-	/* a run's ticks do not decrease (a link's arrivals, a port's burst): o[0]'s holds */
-	if ((hl->storm_until > o[0].at && dp->wd.action == FE_PFC_WD_DROP) ||
-	    fe_pfc_xoff(pfc, FE_LABEL_CLASS(label)))
-		return 0;
-	/* one input's frames of one lane share a label: with one lane, every run's */
-	for (unsigned i = 1; dp->conf.lanes > 1 && i < n; i++)
-		if (o[i].label != label)
-			return 0;
-	for (unsigned i = 0; i < n; i++)
-		held += o[i].len; /* the most it can hold: frames only leave in between */
-	return held < pfc->cfg.xoff;
-}
-
-/*
- * Lossy, and PFC's quiet runs: the link takes the run whole (fe_link_enqueue_burst()),
- * dropping what it has no room for; under PFC, pumped at each offer (fe_hop_pfc_at_offer()), its
- * frames start as they come while none waits (a pump to each one's tick has nothing to
- * start: one lane, pfc_run_quiet()), and from the first that waits go one at a time. A
- * link with impairments, or a run PFC may decide something for: one frame at a time.
- */
-static __rte_always_inline void
-run_flush(struct fe_dp *dp, unsigned src, uint16_t h, struct fe_link_offer *o, unsigned n,
-	  const enum fe_regime R)
-{
-	struct fe_hoplink *hl = &dp->graph->hl[h];
-	unsigned k = 0, nd = 0; /* o[0 .. k) offered together, nd of them dropped */
-
-	/* (trimming: one frame at a time, each header behind the frames before it) */
-	if (likely(!hl->row.x.cfg.active) && (R != FE_REGIME_LOSSY || likely(!dp->trim)) &&
-	    (R != FE_REGIME_PFC || pfc_run_quiet(dp, src, hl, o, n))) {
-		if (R == FE_REGIME_PFC && fe_hop_pfc_at_offer(dp, hl)) {
-			const struct fe_pfc_prio *q = &hl->row.pfc.prio[FE_LABEL_CLASS(o[0].label)];
-
-			k = fe_link_enqueue_burst_open(&hl->row.l, o, n, q->from, q->until, &nd);
-		} else {
-			k = n;
-			nd = fe_link_enqueue_burst(&hl->row.l, o, n);
-		}
-	}
-	/* a run's ticks do not decrease: those behind an earlier offer are at its start */
-	if (R == FE_REGIME_LOSSY && k != 0 && unlikely(o[0].at < hl->last_in))
-		for (unsigned i = 0; i < k; i++)
-			fe_hop_offered(hl, o[i].at);
-	else if (R == FE_REGIME_LOSSY && k != 0)
-		hl->last_in = o[k - 1].at;
-	for (unsigned i = 0; nd > 0 && i < k; i++)
-		if (o[i].why != FE_LINK_DROP__MAX) {
-			fe_hop_drop(dp, h, o[i].pkt, o[i].at, o[i].why);
-			nd--;
-		}
-	for (unsigned i = k; i < n; i++)
-		fe_hop(dp, src, h, o[i].pkt, o[i].at, FE_LABEL_CLASS(o[i].label), R);
-}
-
-static __rte_noinline void
-run_flush_lossy(struct fe_dp *dp, unsigned src, uint16_t h, struct fe_link_offer *o, unsigned n)
-{
-	run_flush(dp, src, h, o, n, FE_REGIME_LOSSY);
-}
-
-static __rte_noinline void
-run_flush_pfc(struct fe_dp *dp, unsigned src, uint16_t h, struct fe_link_offer *o, unsigned n)
-{
-	run_flush(dp, src, h, o, n, FE_REGIME_PFC);
 }
 
 /*
@@ -390,9 +317,9 @@ run_end(struct fe_dp *dp, struct hop_run *run, const enum fe_regime R)
 		if (R == FE_REGIME_CREDIT)
 			credit_run_flush(dp, run->src, (uint16_t)run->h, run->o, n);
 		else if (R == FE_REGIME_PFC)
-			run_flush_pfc(dp, run->src, (uint16_t)run->h, run->o, n);
+			fe_hop_run_pfc(dp, run->src, (uint16_t)run->h, run->o, n);
 		else
-			run_flush_lossy(dp, run->src, (uint16_t)run->h, run->o, n);
+			fe_hop_run_lossy(dp, run->src, (uint16_t)run->h, run->o, n);
 	}
 	run->end = run->o;
 	run->h = -1;
@@ -418,6 +345,12 @@ run_or_forward(struct fe_dp *dp, struct hop_run *run, unsigned x, struct rte_mbu
 	}
 
 	if (out >= 0 && !(out & FE_GOUT_PORT)) {
+		if (R == FE_REGIME_LOSSY && dp->graph->stage_hops) { /* no runs: the stage */
+			fe_hop_stage(dp, (uint16_t)out, m, t,
+				     FE_LABEL(run->src * FE_PFC_PRIOS + FE_ROUTE_LANE(r),
+					      FE_ROUTE_LANE(r)));
+			return;
+		}
 		if (run->h != out) {
 			run_end(dp, run, R);
 			run->h = out;
@@ -586,33 +519,59 @@ express_arrivals(struct fe_dp *dp, unsigned i, uint64_t now, const enum fe_regim
 	return k;
 }
 
-/* What the hop links delivered by now, each to its switch at its tick; how many. */
+/* What hop link i delivered by now, each to its switch at its tick; how many. Lossy: its
+ * stage offered to it first (what the pass gave it by now). */
+static __rte_always_inline unsigned
+arrivals_at(struct fe_dp *dp, unsigned i, uint64_t now, const enum fe_regime R)
+{
+	struct fe_graph *g = dp->graph;
+	void *pkts[FE_BURST];
+	uint64_t stamps[FE_BURST];
+	unsigned n = 0, k;
+
+	if (R == FE_REGIME_LOSSY && g->nstaged > 0 && g->stage_hops && g->hstage[i].n > 0)
+		fe_hop_stage_flush(dp, (uint16_t)i);
+	/* trimmed headers first: they overtook what the link holds */
+	if (unlikely(fe_express_count(&g->hl[i].xq)))
+		n += express_arrivals(dp, i, now, R);
+	/* most links, most passes: nothing due (one load, no call) */
+	if (fe_link_next_arrival(&g->hl[i].row.l) > now)
+		return n;
+	k = fe_link_dequeue(&g->hl[i].row.l, now, pkts, stamps, FE_BURST);
+	arrivals_of(dp, i, pkts, stamps, k, now, R);
+	return n + k;
+}
+
+/*
+ * What the hop links delivered by now, each to its switch at its tick; how many. Lossy, in
+ * an order drawn each time (fe_order_draw()), not by link number, as what arrives takes an
+ * output's room; with the links' stages (g->stage_hops), by level, drawn within each: a
+ * link is visited after those that feed it, its stage then holds what they brought, and
+ * the order of the ticks decides, not the pass's. Lossless, each input has its own queue
+ * and the outputs' arbiters serve them in turn: by number, the same every pass.
+ */
 static __rte_always_inline unsigned
 arrivals(struct fe_dp *dp, uint64_t now, const enum fe_regime R)
 {
 	struct fe_graph *g = dp->graph;
-	/* lossy: in an order drawn each time (fe_order_draw()), not by link number, as what
-	 * arrives takes an output's room; lossless, each input has its own queue and the
-	 * outputs' arbiters serve them in turn: by number, the same every pass */
-	const struct fe_order o = R == FE_REGIME_LOSSY ? fe_order_draw(&dp->order_rng, g->nhl)
-						       : (struct fe_order){0, 0};
 	unsigned n = 0;
 
-	for (unsigned j = 0, i = o.at; j < g->nhl; j++, i = fe_order_next(&o, i, g->nhl)) {
-		void *pkts[FE_BURST];
-		uint64_t stamps[FE_BURST];
-		unsigned k;
+	struct fe_order o = {0, 0};
 
-		/* trimmed headers first: they overtook what the link holds */
-		if (unlikely(fe_express_count(&g->hl[i].xq)))
-			n += express_arrivals(dp, i, now, R);
-		/* most links, most passes: nothing due (one load, no call) */
-		if (fe_link_next_arrival(&g->hl[i].row.l) > now)
-			continue;
-		k = fe_link_dequeue(&g->hl[i].row.l, now, pkts, stamps, FE_BURST);
-		arrivals_of(dp, i, pkts, stamps, k, now, R);
-		n += k;
+	if (R == FE_REGIME_LOSSY && g->stage_hops) {
+		for (unsigned v = 0, lo = 0; v < g->nlvl; lo = g->lvl_end[v++]) {
+			const unsigned m = g->lvl_end[v] - lo;
+
+			o = fe_order_draw(&dp->order_rng, m);
+			for (unsigned j = 0, i = o.at; j < m; j++, i = fe_order_next(&o, i, m))
+				n += arrivals_at(dp, g->visit[lo + i], now, R);
+		}
+		return n;
 	}
+	if (R == FE_REGIME_LOSSY)
+		o = fe_order_draw(&dp->order_rng, g->nhl);
+	for (unsigned j = 0, i = o.at; j < g->nhl; j++, i = fe_order_next(&o, i, g->nhl))
+		n += arrivals_at(dp, i, now, R);
 	return n;
 }
 
@@ -637,6 +596,8 @@ graph_service(struct fe_dp *dp, uint64_t now, const enum fe_regime R)
 			n += fe_lossless_pump(dp, now, R);
 		total += n;
 	} while (n && total < 64 * FE_BURST);
+	if (R == FE_REGIME_LOSSY && g->nstaged > 0) /* given after the pass came to them */
+		fe_hop_stages_flush(dp);
 	if (R != FE_REGIME_LOSSY && now >= g->dl_next)
 		fe_lossless_deadlock_check(dp, now);
 	if (unlikely(g->ntrunks))
@@ -731,6 +692,8 @@ fe_graph_drain(struct fe_dp *dp)
 		struct fe_hoplink *hl = &g->hl[i];
 		struct rte_mbuf *m;
 
+		/* the stages: offered at each pass's end and by fe_dp_drain(), before this */
+		RTE_ASSERT(g->hstage == NULL || g->hstage[i].n == 0);
 		while ((n = fe_link_flush(&hl->row.l, pkts, FE_BURST)) > 0)
 			rte_pktmbuf_free_bulk((struct rte_mbuf **)pkts, n);
 		while ((m = fe_express_drain(&hl->xq)) != NULL) { /* its trimmed headers: stopped */

@@ -159,6 +159,7 @@ struct fe_hoplink {
 	 * takes its inputs one after another: docs/architecture.md), and that latest tick */
 	fe_counter_t behind;
 	uint64_t last_in;
+	uint8_t level; /* lossy: the pass visits the links by it (fe_routing.c levels()) */
 	uint8_t side;  /* enum fe_hl_side */
 	uint8_t trunk; /* SEND, RECV: its link's trunk (g->trunk[]) */
 	/* its priority queue of trimmed headers: each arrives at the next switch at its tick,
@@ -226,10 +227,33 @@ struct fe_flowlet {
 	uint16_t way;
 };
 
+/*
+ * Lossy: what a link between switches is given while a pass goes on, offered to it in the
+ * order of the ticks when the pass comes to the link (fe_graph.c arrivals()); bytes: what
+ * it holds, counted as queued by a choice by the queues (fe_routing.c). FE_HSTAGE: four
+ * bursts; a fifth offers them at once (switch.hop_early).
+ */
+#define FE_HSTAGE (4 * FE_BURST)
+struct fe_hop_stage {
+	uint32_t n;
+	uint32_t bytes;
+	struct fe_link_offer o[FE_HSTAGE];
+};
+
 struct fe_graph {
 	unsigned nsw, nhl;
 	enum fe_path path;
 	struct fe_hoplink *hl; /* [nhl] */
+	/* lossy, unless a switch's memory is limited (stage_hops, fe_dp_stage_hops()): each
+	 * link's stage and how many hold frames. The pass visits the links by level (the
+	 * farthest a link is from a route's first switch: a frame reaches it after it crossed
+	 * the links of lower levels), in an order drawn within each (fe_routing_build()) */
+	struct fe_hop_stage *hstage; /* [nhl] */
+	unsigned nstaged;
+	uint8_t stage_hops;
+	uint16_t *visit;		   /* [nhl]: the links, by level */
+	uint16_t lvl_end[FE_GRAPH_SW + 2]; /* visit[lvl_end[v - 1] .. lvl_end[v]): level v */
+	unsigned nlvl;
 	/* ports, numbered here: 0..nports-1 this box's, nports + G the fabric's port G on
 	 * another box (split across boxes); the switch of each, and the fabric's numbers */
 	uint8_t port_sw[FE_GRAPH_PORTS + 1];

@@ -150,6 +150,54 @@ fe_hop(struct fe_dp *dp, unsigned src, uint16_t h, struct rte_mbuf *m, uint64_t 
 		fe_hop_drop(dp, h, m, t, hl->row.l.last_drop);
 }
 
+/*
+ * Offers o[0 .. n) into hop link h, their ticks not decreasing: a run of one input's
+ * frames (PFC), a link's stage (lossy, any inputs: each frame's from its label), as one
+ * burst where nothing is decided a frame at a time (fe_hop.c run_flush()).
+ */
+void fe_hop_run_lossy(struct fe_dp *dp, unsigned src, uint16_t h, struct fe_link_offer *o,
+		      unsigned n);
+void fe_hop_run_pfc(struct fe_dp *dp, unsigned src, uint16_t h, struct fe_link_offer *o,
+		    unsigned n);
+
+/* Lossy: hop link h's stage offered to it in the order of the ticks, then empty; every
+ * link's (the pass's end, what the NICs sent, fe_dp_drain()). */
+void fe_hop_stage_flush(struct fe_dp *dp, uint16_t h);
+void fe_hop_stages_flush(struct fe_dp *dp);
+
+/* Lossy (g->stage_hops): m for hop link h at t, staged until the pass comes to h. */
+static __rte_always_inline void
+fe_hop_stage(struct fe_dp *dp, uint16_t h, struct rte_mbuf *m, uint64_t t, uint32_t label)
+{
+	struct fe_graph *g = dp->graph;
+	struct fe_hop_stage *s = &g->hstage[h];
+	struct fe_link_offer *o;
+
+	if (unlikely(s->n == FE_HSTAGE)) {
+		FE_CNT_ADD(dp->sw.hop_early, FE_HSTAGE);
+		fe_hop_stage_flush(dp, h);
+	}
+	if (s->n == 0)
+		g->nstaged++;
+	o = &s->o[s->n++];
+	o->pkt = m;
+	o->at = t;
+	o->len = rte_pktmbuf_pkt_len(m);
+	o->label = label;
+	s->bytes += o->len;
+}
+
+/* Into hop link h at t from input src: staged (lossy, g->stage_hops), else fe_hop(). */
+static __rte_always_inline void
+fe_hop_to(struct fe_dp *dp, unsigned src, uint16_t h, struct rte_mbuf *m, uint64_t t, uint8_t lane,
+	  const enum fe_regime R)
+{
+	if (R == FE_REGIME_LOSSY && dp->graph->stage_hops)
+		fe_hop_stage(dp, h, m, t, FE_LABEL(src * FE_PFC_PRIOS + lane, lane));
+	else
+		fe_hop(dp, src, h, m, t, lane, R);
+}
+
 /* To the host of port q, from input src: its down link; reordering counted here (lossy:
  * as its down link is offered them, fe_egress.h). */
 static __rte_always_inline void

@@ -45,7 +45,9 @@ least_queued(struct fe_graph *g, const uint16_t *ways, unsigned n, unsigned x, u
 
 	for (unsigned i = 0, h0 = mix(hash, g->seed[x]) % n; i < n; i++) {
 		unsigned w = (h0 + i) % n;
-		uint64_t q = fe_link_backlog(&g->hl[ways[w]].row.l, t);
+		/* and what the pass has given it but not offered yet (lossy, fe_graph.h) */
+		uint64_t q = fe_link_backlog(&g->hl[ways[w]].row.l, t) +
+			     (g->stage_hops ? g->hstage[ways[w]].bytes : 0);
 
 		if (q < best) {
 			best = q;
@@ -55,7 +57,79 @@ least_queued(struct fe_graph *g, const uint16_t *ways, unsigned n, unsigned x, u
 	return k;
 }
 
-/* g->go from the routes now: a port's switch delivers, a switch with one way takes it. */
+/* The most hops from switch y to switch d on the routes now (h[]: 0xff unknown yet, 0xfe
+ * being found: a loop in the routes counts as 0). */
+static uint8_t
+height(const struct fe_graph *g, unsigned y, unsigned d, uint8_t *h)
+{
+	uint8_t best = 0;
+
+	if (h[y] == 0xfe)
+		return 0;
+	if (h[y] != 0xff)
+		return h[y];
+	h[y] = 0xfe;
+	for (unsigned k = 0; y != d && k < g->nnh[y][d]; k++) {
+		uint8_t up = (uint8_t)(height(g, g->hl[g->nh[y][d][k]].to, d, h) + 1);
+
+		best = RTE_MAX(best, up);
+	}
+	return h[y] = best;
+}
+
+/*
+ * The order a lossy pass visits the links between switches in (g->visit, fe_graph.h): by
+ * level, a link's the farthest it is from a route's first switch on any route (toward each
+ * switch d: the switches taken from the farthest from d on, each link one past the most
+ * hops any route took to its first switch), so that in a graph whose routes go up then
+ * down (leaf-spine, fat-tree, rail) every link that feeds another comes before it. Links on
+ * no route (flood trees alone): level 0, first.
+ */
+static void
+levels(struct fe_graph *g)
+{
+	unsigned count[FE_GRAPH_SW + 2] = {0};
+	uint8_t hosts[FE_GRAPH_SW] = {0};
+
+	for (unsigned q = 0; q <= FE_GRAPH_PORTS; q++) /* frames go to a host's switch alone */
+		if (g->glob[q] != 0xff)
+			hosts[g->port_sw[q]] = 1;
+	for (unsigned i = 0; i < g->nhl; i++)
+		g->hl[i].level = 0;
+	for (unsigned d = 0; d < g->nsw; d++) {
+		uint8_t h[FE_GRAPH_SW], depth[FE_GRAPH_SW] = {0};
+
+		if (!hosts[d])
+			continue;
+		memset(h, 0xff, sizeof(h));
+		for (unsigned y = 0; y < g->nsw; y++)
+			height(g, y, d, h);
+		/* the farthest from d first: a route's switches come before those it goes to */
+		for (int far = FE_GRAPH_SW; far > 0; far--)
+			for (unsigned y = 0; y < g->nsw; y++)
+				for (unsigned k = 0; h[y] == far && k < g->nnh[y][d]; k++) {
+					uint16_t w = g->nh[y][d][k];
+					uint8_t v = (uint8_t)RTE_MIN(depth[y] + 1, FE_GRAPH_SW);
+
+					g->hl[w].level = RTE_MAX(g->hl[w].level, v);
+					depth[g->hl[w].to] = RTE_MAX(depth[g->hl[w].to], v);
+				}
+	}
+	for (unsigned i = 0; i < g->nhl; i++)
+		count[g->hl[i].level]++;
+	g->nlvl = 0;
+	for (unsigned v = 0, at = 0; v <= FE_GRAPH_SW; v++) {
+		if (count[v] == 0)
+			continue;
+		for (unsigned i = 0; i < g->nhl; i++)
+			if (g->hl[i].level == v)
+				g->visit[at++] = (uint16_t)i;
+		g->lvl_end[g->nlvl++] = (uint16_t)at;
+	}
+}
+
+/* g->go from the routes now: a port's switch delivers, a switch with one way takes it;
+ * and the order a lossy pass visits the links in. */
 void
 fe_routing_build(struct fe_graph *g)
 {
@@ -74,6 +148,8 @@ fe_routing_build(struct fe_graph *g)
 			else
 				g->go[x][q] = FE_GOUT_CHOOSE;
 		}
+	if (g->visit != NULL)
+		levels(g);
 }
 
 /* The next hop from switch x toward switch d among n > 1 ways, by the path choice. */

@@ -736,7 +736,7 @@ unsigned
 fe_switch_handoff_in(struct fe_dp *dp, unsigned q, uint64_t now)
 {
 	struct fe_port *out = &dp->ports[q];
-	struct fe_handoff h[FE_BURST];
+	struct fe_link_offer h[FE_BURST];
 	unsigned n, total = 0;
 
 	(void)now;
@@ -744,10 +744,10 @@ fe_switch_handoff_in(struct fe_dp *dp, unsigned q, uint64_t now)
 		n = rte_ring_sc_dequeue_burst_elem(dp->handoff[q], h, sizeof(h[0]), FE_BURST, NULL);
 		/* the mbufs were last written on the other lcore: fetch them all at once */
 		for (unsigned i = 0; i < n; i++)
-			rte_prefetch0(h[i].m);
+			rte_prefetch0(h[i].pkt);
 		for (unsigned i = 0; i < n; i++)
-			fe_linkop_offer(dp, fe_dp_link_id(dp, FE_LINK_DOWN, q), &out->down, h[i].m,
-					h[i].t, h[i].label,
+			fe_linkop_offer(dp, fe_dp_link_id(dp, FE_LINK_DOWN, q), &out->down,
+					h[i].pkt, h[i].at, h[i].label,
 					FE_REGIME_LOSSY); /* a pipeline: lossy only */
 		total += n;
 	} while (n == FE_BURST && total < FE_BURST * 16);
@@ -757,12 +757,12 @@ fe_switch_handoff_in(struct fe_dp *dp, unsigned q, uint64_t now)
 unsigned
 fe_switch_handoff_flush(struct fe_dp *dp, unsigned q)
 {
-	struct fe_handoff h[FE_BURST];
+	struct fe_link_offer h[FE_BURST];
 	unsigned n =
 		rte_ring_sc_dequeue_burst_elem(dp->handoff[q], h, sizeof(h[0]), FE_BURST, NULL);
 
 	for (unsigned i = 0; i < n; i++)
-		rte_pktmbuf_free(h[i].m);
+		rte_pktmbuf_free(h[i].pkt);
 	return n;
 }
 

@@ -606,6 +606,30 @@ struct fe_link_offer {
 };
 
 /*
+ * Offers o[0 .. n) put in the order of their ticks, those of equal ticks in the order
+ * they came (an insertion sort from the first out of order: what a switch stages is runs
+ * of one input each, each in order). Returns how many it put ahead of one before them.
+ */
+static inline uint32_t
+fe_link_offers_sort(struct fe_link_offer *o, uint32_t n)
+{
+	uint32_t i = 1, moved = 0;
+
+	while (i < n && o[i].at >= o[i - 1].at)
+		i++;
+	for (; i < n; i++) {
+		struct fe_link_offer x = o[i];
+		uint32_t j = i;
+
+		for (; j > 0 && o[j - 1].at > x.at; j--)
+			o[j] = o[j - 1];
+		o[j] = x;
+		moved += j != i;
+	}
+	return moved;
+}
+
+/*
  * Offer n packets at once, in order, at ticks o[i].at that do not decrease, without
  * jitter: the same, to the counter and the tick, as n calls of
  * fe_link_enqueue_x(l, o[i].pkt, o[i].len, o[i].at, 0, o[i].label) (test_link checks

@@ -1482,7 +1482,7 @@ Test(engine, pipeline_hands_a_round_on_in_tick_order)
 {
 	struct fe_linkdef up[NP] = {0}, down[NP] = {0};
 	struct fe_dp_conf conf = {.mac_age_ns = 300000000000ULL, .lanes = 1, .lcores = 2};
-	struct fe_handoff h;
+	struct fe_link_offer h;
 	uint64_t t = 10, last = 0;
 	unsigned n = 0, before = 0;
 	char err[256];
@@ -1507,10 +1507,10 @@ Test(engine, pipeline_hands_a_round_on_in_tick_order)
 	fe_dp_poll_role(dp, FE_ROLE_UP, t += 1000);
 	fe_dp_poll_role(dp, FE_ROLE_UP, t += 1000000);
 	while (rte_ring_dequeue_elem(dp->handoff[2], &h, sizeof(h)) == 0) {
-		before += h.t < last;
-		last = h.t;
+		before += h.at < last;
+		last = h.at;
 		n++;
-		rte_pktmbuf_free(h.m);
+		rte_pktmbuf_free(h.pkt);
 	}
 	cr_assert_eq(n, 20);
 	cr_assert_eq(before, 0, "%u frames handed on after a later one", before);

@@ -777,68 +777,161 @@ static const char LINE3[] =
 	"links: [{a: a, b: b}, {a: b, b: c}]\n";
 
 /*
- * A link between switches taken a frame behind a later one is counted (behind_pkts):
- * a line a - b - c (LINE3's, b with no memory limit), hosts 1 on a and 2 on b each send host 3 (on
- * c) ten frames of 1,000 bytes at once; one pass reads them, the next (1 ms on) takes them all:
- * host 2's into b>c from its up link, host 1's from a>b, their ticks interleaved, one input's
- * frames after the other's. Host 2 alone: nothing behind.
+ * A link between switches is offered what a pass gave it in the order of the ticks: a line
+ * a - b - c, hosts 1 on a and 2 on b each send host 3 (on c) ten frames of 1,000 bytes at
+ * once; one pass reads them, the next (1 ms on) takes them all: host 2's into b>c from its
+ * up link, host 1's from a>b, their ticks interleaved. The pass visits a>b (level 1)
+ * before b>c (level 2): b>c's stage holds both hosts' frames when it is offered them, and
+ * none is taken behind a later one (the pass's order put 8 behind before; the sort puts
+ * frames ahead of others: hop_reordered). Host 2 alone: nothing to put back. With b's
+ * memory limited, nothing is staged (fe_dp_stage_hops()) and the pass's order is counted
+ * again (behind_pkts). Read back as fabemuctl counters prints them (fe_report_doc()).
  */
-Test(graph, a_hop_link_counts_frames_taken_behind_a_later_one)
+Test(graph, a_hop_link_is_offered_a_pass_in_the_order_of_the_ticks)
 {
-	static const char line[] =
+	static const char *const line[2] = {
 		"name: line\n"
 		"switches: [{name: a}, {name: b}, {name: c}]\n"
 		"hosts: [{name: h1, switch: a}, {name: h2, switch: b}, {name: h3, switch: c},"
 		" {name: h4, switch: c}]\n"
-		"links: [{a: a, b: b}, {a: b, b: c}]\n";
-	const struct opt o = {.rate = 1000000000ULL, .host_rate = 1000000000ULL, .text = line};
+		"links: [{a: a, b: b}, {a: b, b: c}]\n",
+		"name: line\n"
+		"switches: [{name: a}, {name: b, buffer: 1000000}, {name: c}]\n"
+		"hosts: [{name: h1, switch: a}, {name: h2, switch: b}, {name: h3, switch: c},"
+		" {name: h4, switch: c}]\n"
+		"links: [{a: a, b: b}, {a: b, b: c}]\n"};
+	static const char *const what[3] = {"host 2 alone", "hosts 1 and 2",
+					    "hosts 1 and 2, b's memory limited"};
 
-	for (int both = 0; both < 2; both++) {
+	for (int c = 0; c < 3; c++) {
+		const struct opt o = {
+			.rate = 1000000000ULL, .host_rate = 1000000000ULL, .text = line[c == 2]};
 		unsigned avail = rte_mempool_avail_count(pool), bc = UINT32_MAX;
 		struct fe_dp *dp = engine_o("line", FE_PATH_ECMP, &o);
-		uint64_t t = 1000000;
+		uint64_t t = 1000000, behind = 0;
 
 		learn(dp, &t);
-		for (unsigned h = 0; h < dp->graph->nhl; h++)
-			if (strcmp(dp->graph->hl[h].name, "b>c") == 0)
+		cr_assert_eq(dp->graph->stage_hops, c < 2, "%s: staged", what[c]);
+		for (unsigned h = 0; h < dp->graph->nhl; h++) {
+			const char *n = dp->graph->hl[h].name;
+
+			if (strcmp(n, "b>c") == 0)
 				bc = h;
+			/* a>b and c>b first on any route, b>c and b>a second */
+			cr_assert_eq(dp->graph->hl[h].level, n[0] == 'b' ? 2 : 1, "%s", n);
+		}
 		cr_assert_neq(bc, UINT32_MAX);
 		for (int k = 0; k < 10; k++) {
 			inject(1, MAC[2], 5000, 1000);
-			if (both)
+			if (c > 0)
 				inject(0, MAC[2], 5000, 1000);
 		}
 		fe_dp_poll(dp, t += 1000);
 		fe_dp_poll(dp, t += 1000000);
 		fe_dp_poll(dp, t += 1000000);
-		cr_log_info("%s: b>c took %lu frames behind a later one",
-			    both ? "hosts 1 and 2" : "host 2 alone",
-			    (unsigned long)dp->graph->hl[bc].behind);
-		cr_assert_eq(sent(2), both ? 20 : 10);
-		if (both)
-			cr_assert_gt(dp->graph->hl[bc].behind, 0);
-		else
-			cr_assert_eq(dp->graph->hl[bc].behind, 0);
-		for (unsigned h = 0; h < dp->graph->nhl; h++)
-			if (h != bc)
-				cr_assert_eq(dp->graph->hl[h].behind, 0, "%s",
-					     dp->graph->hl[h].name);
+		cr_log_info("%s: b>c took %lu frames behind a later one, %lu put back", what[c],
+			    (unsigned long)dp->graph->hl[bc].behind,
+			    (unsigned long)dp->sw.hop_reordered);
+		cr_assert_eq(sent(2), c > 0 ? 20 : 10);
+		cr_assert_eq(dp->sw.hop_early, 0);
 		/* what the counters say (fabemuctl counters): each link's own figure */
 		{
 			json_t *doc = fe_report_doc(dp), *l;
 			json_t *links =
 				json_object_get(json_object_get(doc, "graph"), "fabric_links");
+			json_t *sw = json_object_get(doc, "switch");
 			size_t i;
 
 			cr_assert_eq(json_array_size(links), dp->graph->nhl);
-			json_array_foreach(links, i, l) cr_assert_eq(
-				(uint64_t)json_integer_value(json_object_get(l, "behind_pkts")),
-				dp->graph->hl[i].behind, "%s",
-				json_string_value(json_object_get(l, "link")));
+			json_array_foreach(links, i, l)
+			{
+				uint64_t v = (uint64_t)json_integer_value(
+					json_object_get(l, "behind_pkts"));
+
+				cr_assert_eq(v, dp->graph->hl[i].behind, "%s",
+					     json_string_value(json_object_get(l, "link")));
+				cr_assert(i == bc || v == 0, "%s: %lu behind",
+					  json_string_value(json_object_get(l, "link")),
+					  (unsigned long)v);
+				behind += v;
+			}
+			cr_assert_eq(json_integer_value(json_object_get(sw, "hop_reordered")),
+				     (json_int_t)dp->sw.hop_reordered);
 			json_decref(doc);
+		}
+		if (c == 1) {
+			cr_assert_eq(behind, 0, "%s: in tick order", what[c]);
+			cr_assert_gt(dp->sw.hop_reordered, 0, "%s: the stage sorted", what[c]);
+		} else if (c == 2) {
+			cr_assert_gt(behind, 0, "%s: the pass's order, counted", what[c]);
+			cr_assert_eq(dp->sw.hop_reordered, 0, "%s: nothing staged", what[c]);
+		} else {
+			cr_assert_eq(behind + dp->sw.hop_reordered, 0, "%s", what[c]);
 		}
 		done(dp, avail);
 	}
+}
+
+/*
+ * The pass visits a link between switches after the links that feed it (its level, the
+ * farthest it is from a route's first switch), so that its stage holds what they brought
+ * in the pass. Three tiers, a tree: edges e1 and e2, aggregation a1 and a2, core c1;
+ * hosts 1 and 2 on e1, 3 on e2, 4 on a2. Leaf-spine: the uplinks first, then the spines'
+ * links down. In the tree, hosts 1 and 4 send host 3 ten frames each at once: host 1's
+ * cross three links in the pass that takes them and meet host 4's at a2>e2, in the order
+ * of their ticks (some put back, none behind).
+ */
+Test(graph, the_pass_visits_a_link_after_those_that_feed_it)
+{
+	static const char tree[] =
+		"name: tree\n"
+		"switches: [{name: e1}, {name: e2}, {name: a1}, {name: a2}, {name: c1}]\n"
+		"hosts: [{name: h1, switch: e1}, {name: h2, switch: e1}, {name: h3, switch: e2},"
+		" {name: h4, switch: a2}]\n"
+		"links: [{a: e1, b: a1}, {a: e2, b: a2}, {a: a1, b: c1}, {a: a2, b: c1}]\n";
+	static const struct {
+		const char *link;
+		uint8_t level;
+	} want[] = {{"e1>a1", 1}, {"e2>a2", 1}, {"a1>c1", 2}, {"a2>c1", 2},
+		    {"c1>a1", 3}, {"c1>a2", 3}, {"a1>e1", 4}, {"a2>e2", 4}};
+	const struct opt o = {.rate = 1000000000ULL, .host_rate = 1000000000ULL, .text = tree};
+	unsigned avail = rte_mempool_avail_count(pool);
+	struct fe_dp *dp = engine_o("tree", FE_PATH_ECMP, &o);
+	struct fe_graph *g = dp->graph;
+	uint64_t t = 1000000, behind = 0;
+
+	for (unsigned i = 0; i < RTE_DIM(want); i++)
+		for (unsigned h = 0; h < g->nhl; h++)
+			if (strcmp(g->hl[h].name, want[i].link) == 0)
+				cr_assert_eq(g->hl[h].level, want[i].level, "%s: level %u",
+					     want[i].link, g->hl[h].level);
+	for (unsigned j = 1; j < g->nhl; j++) /* the pass's order: by level */
+		cr_assert_leq(g->hl[g->visit[j - 1]].level, g->hl[g->visit[j]].level);
+	cr_assert_eq(g->nlvl, 4);
+	learn(dp, &t);
+	for (int k = 0; k < 10; k++) {
+		inject(0, MAC[2], 5000, 1000);
+		inject(3, MAC[2], 5000, 1000);
+	}
+	fe_dp_poll(dp, t += 1000);
+	fe_dp_poll(dp, t += 1000000);
+	fe_dp_poll(dp, t += 1000000);
+	cr_assert_eq(sent(2), 20);
+	for (unsigned h = 0; h < g->nhl; h++)
+		behind += g->hl[h].behind;
+	cr_log_info("tree: %lu put back, %lu behind", (unsigned long)dp->sw.hop_reordered,
+		    (unsigned long)behind);
+	cr_assert_eq(behind, 0);
+	cr_assert_gt(dp->sw.hop_reordered, 0);
+	done(dp, avail);
+
+	dp = engine_o("leaf-spine", FE_PATH_ECMP, &(struct opt){.rate = 1000000000ULL});
+	g = dp->graph;
+	cr_assert_eq(g->nhl, 8);
+	for (unsigned h = 0; h < g->nhl; h++)
+		cr_assert_eq(g->hl[h].level, strncmp(g->hl[h].name, "leaf", 4) == 0 ? 1 : 2, "%s",
+			     g->hl[h].name);
+	done(dp, avail);
 }
 
 /*
@@ -3407,9 +3500,10 @@ Test(graph, a_frame_ahead_keeps_its_links_retries)
 
 /*
  * A round that brings a host's down link more than its egress staging holds (four bursts)
- * offers the first four bursts at once and counts them (switch.egress_early); nothing is
- * lost or reordered. Host 1 sends 200 frames to host 4; the pass that takes them all
- * comes 10 ms after: the links between switches deliver them in bursts within one round.
+ * offers the first four bursts at once and counts them (switch.egress_early), as a link
+ * between switches does its stage (switch.hop_early); nothing is lost or reordered. Host 1 sends
+ * 200 frames to host 4; the pass that takes them all comes 10 ms after: the links between switches
+ * deliver them in bursts within one round.
  */
 Test(graph, a_full_egress_stage_offers_its_frames_at_once)
 {
@@ -3432,6 +3526,8 @@ Test(graph, a_full_egress_stage_offers_its_frames_at_once)
 	fe_dp_poll(dp, t += 10000000);
 	cr_assert_eq(dp->sw.egress_early, FE_ESTAGE, "egress_early %lu",
 		     (unsigned long)dp->sw.egress_early);
+	/* host 1's 200 came into leaf1>spine's stage in the one round too */
+	cr_assert_eq(dp->sw.hop_early, FE_HSTAGE, "hop_early %lu", (unsigned long)dp->sw.hop_early);
 	for (int k = 0; k < 100; k++)
 		fe_dp_poll(dp, t += 10000);
 	while (rte_ring_dequeue(txr[3], &v) == 0) {

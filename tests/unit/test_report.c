@@ -1479,6 +1479,11 @@ static const struct {
 				"keep on the wire, up to 2^18: a wire drop needs more in flight "
 				"on one link (test_engine: jitter_keeps_what_is_on_the_wire)"},
 	{"link.drop_wire_bytes", "as drop_wire_pkts"},
+	{"switch.hop_reordered", "a graph's: a line of three switches, two senders into b>c "
+				 "(test_graph: a_hop_link_is_offered_a_pass_in_the_order_of_the_"
+				 "ticks, 8, read back through the report)"},
+	{"switch.hop_early", "a graph's: 200 frames into leaf1>spine in one round "
+			     "(test_graph: a_full_egress_stage_offers_its_frames_at_once, 128)"},
 	{"port.nic_probes_cut", "NSCC's probes that meet a full queue under trimming: a queue "
 				"that fills at once and a probe timer that fires while it does "
 				"(test_nic: uec_trim_size, 64 of 136 probes cut)"},
