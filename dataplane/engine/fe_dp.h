@@ -427,8 +427,9 @@ struct fe_dp_desc {
  * two_inputs_share_an_output_whatever_the_pass). So each pass takes them from a random
  * start, one way or the other: of any two, each goes first in half the passes. A host's
  * down link is then offered what a round brought it in the order of the ticks, equal
- * ticks in this order (fe_egress.h); a link between switches takes its frames as the
- * pass comes to them, in this order only.
+ * ticks in this order (fe_egress.h), and a link between switches what the pass gave it
+ * (fe_hop_stage(); the links visited by level, each level in this order); where nothing
+ * is staged (a limited switch memory), as the pass comes to them, in this order only.
  */
 struct fe_order {
 	unsigned at, back;
