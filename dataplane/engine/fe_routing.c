@@ -97,22 +97,28 @@ levels(struct fe_graph *g)
 	for (unsigned i = 0; i < g->nhl; i++)
 		g->hl[i].level = 0;
 	for (unsigned d = 0; d < g->nsw; d++) {
-		uint8_t h[FE_GRAPH_SW], depth[FE_GRAPH_SW] = {0};
+		uint8_t h[FE_GRAPH_SW], depth[FE_GRAPH_SW];
 
 		if (!hosts[d])
 			continue;
 		memset(h, 0xff, sizeof(h));
-		for (unsigned y = 0; y < g->nsw; y++)
+		for (unsigned y = 0; y < g->nsw; y++) {
 			height(g, y, d, h);
+			/* a route starts at a host's switch: a switch no host's frame reaches
+			 * toward d (a route failover left it) starts none */
+			depth[y] = hosts[y] ? 0 : 0xff;
+		}
 		/* the farthest from d first: a route's switches come before those it goes to */
 		for (int far = FE_GRAPH_SW; far > 0; far--)
 			for (unsigned y = 0; y < g->nsw; y++)
-				for (unsigned k = 0; h[y] == far && k < g->nnh[y][d]; k++) {
+				for (unsigned k = 0;
+				     h[y] == far && depth[y] != 0xff && k < g->nnh[y][d]; k++) {
 					uint16_t w = g->nh[y][d][k];
 					uint8_t v = (uint8_t)RTE_MIN(depth[y] + 1, FE_GRAPH_SW);
 
 					g->hl[w].level = RTE_MAX(g->hl[w].level, v);
-					depth[g->hl[w].to] = RTE_MAX(depth[g->hl[w].to], v);
+					if (depth[g->hl[w].to] == 0xff || depth[g->hl[w].to] < v)
+						depth[g->hl[w].to] = v;
 				}
 	}
 	for (unsigned i = 0; i < g->nhl; i++)

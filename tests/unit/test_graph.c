@@ -872,6 +872,85 @@ Test(graph, a_hop_link_is_offered_a_pass_in_the_order_of_the_ticks)
 	}
 }
 
+static const struct fe_hoplink *hoplink(const struct fe_dp *dp, const char *name);
+
+/*
+ * Every link a host's frame can take toward a host's switch d is of a lower level than the
+ * link it feeds next on its way (the pass visits it first); *pairs: how many such pairs.
+ */
+static void
+levels_in_order(const struct fe_graph *g, unsigned *pairs)
+{
+	uint8_t hosts[FE_GRAPH_SW] = {0};
+
+	*pairs = 0;
+	for (unsigned q = 0; q <= FE_GRAPH_PORTS; q++)
+		if (g->glob[q] != 0xff)
+			hosts[g->port_sw[q]] = 1;
+	for (unsigned d = 0; d < g->nsw; d++) {
+		uint8_t reached[FE_GRAPH_SW];
+		int more = 1;
+
+		if (!hosts[d])
+			continue;
+		memcpy(reached, hosts, sizeof(reached));
+		while (more) { /* the switches a host's frame toward d can reach */
+			more = 0;
+			for (unsigned y = 0; y < g->nsw; y++)
+				for (unsigned k = 0; reached[y] && y != d && k < g->nnh[y][d]; k++)
+					if (!reached[g->hl[g->nh[y][d][k]].to])
+						reached[g->hl[g->nh[y][d][k]].to] = more = 1;
+		}
+		for (unsigned y = 0; y < g->nsw; y++)
+			for (unsigned k = 0; reached[y] && y != d && k < g->nnh[y][d]; k++) {
+				const struct fe_hoplink *w = &g->hl[g->nh[y][d][k]];
+
+				for (unsigned j = 0; w->to != d && j < g->nnh[w->to][d]; j++) {
+					const struct fe_hoplink *v = &g->hl[g->nh[w->to][d][j]];
+
+					cr_assert_lt(w->level, v->level,
+						     "toward %s: %s (level %u) feeds %s (level %u)",
+						     g->sw_name[d], w->name, w->level, v->name,
+						     v->level);
+					(*pairs)++;
+				}
+			}
+	}
+}
+
+/*
+ * The levels hold after a failover: three leaves and two spines, l1-s1 down. Routed round
+ * it, s1 reaches l1 by l2 or l3 and s2, a route no host's frame takes (s1 has no host and
+ * no frame for l1 comes to it): counted from s1 as if one could start there, the uplinks
+ * l2>s2 and l3>s2 took the level of the links they feed (s2>l2, s2>l3), and the pass
+ * visited them in a drawn order.
+ */
+Test(graph, the_levels_hold_after_a_failover)
+{
+	static const char ls3[] =
+		"name: ls3\n"
+		"switches: [{name: l1}, {name: l2}, {name: l3}, {name: s1}, {name: s2}]\n"
+		"hosts: [{name: h1, switch: l1}, {name: h2, switch: l2}, {name: h3, switch: l3},"
+		" {name: h4, switch: l3}]\n"
+		"links: [{a: l1, b: s1}, {a: l1, b: s2}, {a: l2, b: s1}, {a: l2, b: s2},"
+		" {a: l3, b: s1}, {a: l3, b: s2}]\n";
+	const struct opt o = {.rate = 1000000000,
+			      .host_rate = 1000000000,
+			      .failover_ns = 100000,
+			      .text = ls3,
+			      .fabspec = "l1-s1:loss=100%"};
+	unsigned avail = rte_mempool_avail_count(pool), pairs;
+	struct fe_dp *dp = engine_o("ls3", FE_PATH_ECMP, &o);
+	uint64_t t = 1000000;
+
+	for (int k = 0; k < 30; k++) /* seen down for the failover time */
+		fe_dp_poll(dp, t += 10000);
+	cr_assert_eq(hoplink(dp, "s1>l1")->failovers, 1);
+	levels_in_order(dp->graph, &pairs);
+	cr_assert_gt(pairs, 0);
+	done(dp, avail);
+}
+
 /*
  * The pass visits a link between switches after the links that feed it (its level, the
  * farthest it is from a route's first switch), so that its stage holds what they brought
@@ -895,7 +974,7 @@ Test(graph, the_pass_visits_a_link_after_those_that_feed_it)
 	} want[] = {{"e1>a1", 1}, {"e2>a2", 1}, {"a1>c1", 2}, {"a2>c1", 2},
 		    {"c1>a1", 3}, {"c1>a2", 3}, {"a1>e1", 4}, {"a2>e2", 4}};
 	const struct opt o = {.rate = 1000000000ULL, .host_rate = 1000000000ULL, .text = tree};
-	unsigned avail = rte_mempool_avail_count(pool);
+	unsigned avail = rte_mempool_avail_count(pool), pairs;
 	struct fe_dp *dp = engine_o("tree", FE_PATH_ECMP, &o);
 	struct fe_graph *g = dp->graph;
 	uint64_t t = 1000000, behind = 0;
@@ -908,6 +987,8 @@ Test(graph, the_pass_visits_a_link_after_those_that_feed_it)
 	for (unsigned j = 1; j < g->nhl; j++) /* the pass's order: by level */
 		cr_assert_leq(g->hl[g->visit[j - 1]].level, g->hl[g->visit[j]].level);
 	cr_assert_eq(g->nlvl, 4);
+	levels_in_order(g, &pairs);
+	cr_assert_eq(pairs, 8, "%u pairs", pairs);
 	learn(dp, &t);
 	for (int k = 0; k < 10; k++) {
 		inject(0, MAC[2], 5000, 1000);
