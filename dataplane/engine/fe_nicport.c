@@ -1713,10 +1713,7 @@ deliver_data(struct fe_dp *dp, unsigned q, struct rte_mbuf *m, uint64_t tag, uin
 	if (!fl->ack_due)
 		memcpy(fl->hdr, f, RTE_MIN(len, sizeof(fl->hdr)));
 	ce = fe_nic_ecn_get(f, len) == 3;
-	/* a resend since the last ACK: echoed in the next (as CE), so that the sender samples
-	 * the resend whatever came after it in the batch (uet-htsim acknowledges every resend
-	 * at once: its AR flag) */
-	fl->rtx |= (tag & FE_TAG_RTX) != 0;
+	fl->rtx = (tag & FE_TAG_RTX) != 0; /* the newest frame asks for the ACK: its echo */
 	/* the pull rate counts every data frame, and those marked (fe_rccc.h) */
 	if (fe_nic_cc_rccc(rn->cc_mode))
 		fe_rccc_occ_frame(&rn->pacer, ce);

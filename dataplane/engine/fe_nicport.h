@@ -87,7 +87,7 @@ struct fe_nic_flow {
 	uint32_t expect;
 	uint8_t nak_sent, ack_due, release;
 	uint8_t ece;		   /* cc nscc: CE seen since the last ACK, echoed in the next */
-	uint8_t rtx;		   /* a resend taken since the last ACK: echoed in the next */
+	uint8_t rtx;		   /* the last data frame taken was a resend: echoed in the ACK */
 	struct fe_rccc_rcv credit; /* cc rccc: what it asked for and was granted */
 	uint64_t trimmed; /* model uec: bit i, PSN expect + i was NAKed trimmed (no gap NAK) */
 	uint64_t last_cnp;
