@@ -90,8 +90,6 @@ static const struct fe_counter_desc port_counters[] = {
 	C(fe_port_stats, nic_probes_recv),
 	C(fe_port_stats, nic_probe_recoveries),
 	C(fe_port_stats, nic_probes_cut),
-	C(fe_port_stats, nic_rtt_resent),
-	C(fe_port_stats, nic_rtt_unknown),
 	C(fe_port_stats, roce_pkts),
 	C(fe_port_stats, roce_qps),
 	C(fe_port_stats, roce_gaps),

@@ -227,9 +227,6 @@ struct fe_port_stats {
 	 * answers that found the path empty: its unacknowledged frames sent again; probes a
 	 * full output trimmed, received and not answered */
 	fe_counter_t nic_probes_sent, nic_probes_recv, nic_probe_recoveries, nic_probes_cut;
-	/* round trips sampled from a frame's resend (the ACK's rtx echo), and the ACKs whose
-	 * frame was sent more than once and gave none (which sending came is not known) */
-	fe_counter_t nic_rtt_resent, nic_rtt_unknown;
 	/* model host: RoCEv2 reaching this port's host, from real NICs (fe_roce.h) */
 	fe_counter_t roce_pkts;	   /* RoCEv2 packets */
 	fe_counter_t roce_qps;	   /* queue pairs seen */

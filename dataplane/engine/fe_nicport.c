@@ -399,57 +399,28 @@ mark_again(struct fe_nicport *n, struct fe_nic_flow *fl, uint32_t from, uint32_t
 }
 
 /*
- * Copy c's round trip to an ACK that came at `came` (echo: its rtx echo, the frame that
- * asked for it a resend), or 0: a sample where c was sent once and the ACK was asked for by
- * a first sending, or sent twice and asked for by the resend (uet-htsim,
- * UecSrc::validateSendTs()); sent more often, or an echo that does not match, it says
- * nothing of the path: which sending came is not known. *how: 1 sampled from a resend, -1
- * sent more than once and not sampled, else 0.
- */
-static inline uint64_t
-sample(const struct fe_nic_copy *c, int echo, uint64_t came, int *how)
-{
-	*how = 0;
-	if (c->sent == 0)
-		return 0;
-	if ((c->sends == 1 && !echo) || (c->sends == 2 && echo)) {
-		*how = c->sends == 2;
-		return RTE_MAX(came - RTE_MIN(came, c->sent), 1);
-	}
-	*how = c->sends > 1 ? -1 : 0;
-	return 0;
-}
-
-/*
  * Release the kept copies below psn (acknowledged) at now: the bytes they had in flight,
- * and in *rtt (rtt: may be NULL) a round trip to `came` (the ACK's own tick; sample()):
- * uet-htsim samples the frame that asked for the ACK. Asked for by a first sending (no rtx
- * echo), the last of them if it is just come (else 0): one acknowledged selectively before
- * came long ago, and its round trip would count the repair of the gap before it as
- * queueing. Asked for by a resend (echo), the last of them sent again that was not
- * acknowledged selectively before: the resend that filled the gap.
+ * and in *rtt (rtt: may be NULL) the round trip of the last of them to `came` (the ACK's
+ * own tick) if it was sent once and is just come (else 0): one acknowledged selectively
+ * before came long ago, and its round trip would count the repair of the gap before it
+ * as queueing (uet-htsim samples the frame that asked for the ACK).
  */
 static uint64_t
 ack_to(struct fe_nicport *n, struct fe_port *p, struct fe_nic_flow *fl, uint32_t psn, uint64_t now,
-       uint64_t came, int echo, uint64_t *rtt, int *how)
+       uint64_t came, uint64_t *rtt)
 {
 	const struct fe_nic_copy *last = &fl->win[(psn - 1) & (n->window - 1)];
 	uint64_t bytes = 0;
 
-	if (rtt != NULL) {
+	if (rtt != NULL)
 		*rtt = 0;
-		*how = 0;
-	}
 	if ((int32_t)(psn - fl->una) <= 0 || (int32_t)(psn - fl->next_psn) > 0)
 		return 0;
 	fl->retries = 0;
-	if (rtt != NULL && !echo && !last->sacked)
-		*rtt = sample(last, 0, came, how);
+	if (rtt != NULL && last->sent != 0 && !last->sacked)
+		*rtt = came - RTE_MIN(came, last->sent);
 	for (; fl->una != psn; fl->una++) {
 		struct fe_nic_copy *c = &fl->win[fl->una & (n->window - 1)];
-
-		if (rtt != NULL && echo && !c->sacked && c->sends > 1)
-			*rtt = sample(c, 1, came, how);
 
 		if (!c->again && !c->sacked) {
 			bytes += rte_pktmbuf_pkt_len(c->m);
@@ -522,17 +493,15 @@ rate_counters(struct fe_port *p, struct fe_nic_flow *fl)
  * Model uec: the receiver holds PSN psn + 1 + i for every bit i of sack: those copies
  * are out of flight and not to be sent again (kept until the cumulative ACK), and their
  * entropies came back (REPS), with CE if ece. The bytes newly so acknowledged; in *rtt
- * the round trip to `came` of the last of them (a frame just come) sent once, or with the
- * ACK's rtx echo sent again (sample(); else 0).
+ * the round trip to `came` of the last of them sent once (else 0): a frame just come.
  */
 static uint64_t
 sacked(struct fe_nicport *n, struct fe_nic_flow *fl, uint32_t psn, uint32_t sack, int ece,
-       uint64_t now, uint64_t came, int echo, uint64_t *rtt, int *how)
+       uint64_t now, uint64_t came, uint64_t *rtt)
 {
 	uint64_t bytes = 0;
 
 	*rtt = 0;
-	*how = 0;
 	for (uint32_t k = 0; sack != 0; k++, sack >>= 1) {
 		struct fe_nic_copy *c = &fl->win[(psn + 1 + k) & (n->window - 1)];
 
@@ -540,8 +509,8 @@ sacked(struct fe_nicport *n, struct fe_nic_flow *fl, uint32_t psn, uint32_t sack
 		    c->sacked)
 			continue;
 		c->sacked = 1;
-		if ((c->sends > 1) == (echo != 0)) /* the last one of the sending that asked */
-			*rtt = sample(c, echo, came, how);
+		if (c->sent != 0)
+			*rtt = came - RTE_MIN(came, c->sent);
 		fe_reps_feedback(&fl->reps, c->ev, !ece, now);
 		if (!c->again) {
 			bytes += rte_pktmbuf_pkt_len(c->m);
@@ -727,7 +696,7 @@ service_flow(struct fe_dp *dp, unsigned in, struct fe_nic_flow *fl, uint64_t now
 			 * transport recovers (or not) */
 			FE_CNT_ADD(p->st.nic_abandoned, fl->next_psn - fl->una);
 			fl->retries = 0;
-			ack_to(n, p, fl, fl->next_psn, now, now, 0, NULL, NULL);
+			ack_to(n, p, fl, fl->next_psn, now, now, NULL);
 			abandon_held(dp, n, fl);
 			/* and starts anew: a new generation from PSN 0, which a receiver on
 			 * another box (its state its own) takes as a new flow */
@@ -781,8 +750,7 @@ service_flow(struct fe_dp *dp, unsigned in, struct fe_nic_flow *fl, uint64_t now
 				break;
 			c->again = 0;
 			fl->again_bytes -= wire(c->m);
-			c->sent = now ? now : 1; /* its ACK's round trip: sample() */
-			c->sends += c->sends < UINT8_MAX;
+			c->sent = 0; /* sent twice: its ACK's round trip is no sample */
 			fl->flight += rte_pktmbuf_pkt_len(m);
 			psn = fl->resend++;
 			FE_CNT_ADD(p->st.nic_resent_pkts, 1);
@@ -814,10 +782,8 @@ service_flow(struct fe_dp *dp, unsigned in, struct fe_nic_flow *fl, uint64_t now
 			c = &fl->win[psn & mask];
 			ecn = fe_nic_ecn_get(rte_pktmbuf_mtod(m, const uint8_t *),
 					     rte_pktmbuf_data_len(m));
-			*c = (struct fe_nic_copy){.m = m,
-						  .ecn = (uint8_t)(ecn < 0 ? 0 : ecn),
-						  .sends = 1,
-						  .sent = now ? now : 1};
+			*c = (struct fe_nic_copy){
+				.m = m, .ecn = (uint8_t)(ecn < 0 ? 0 : ecn), .sent = now ? now : 1};
 			fl->flight += rte_pktmbuf_pkt_len(m);
 			hold(m);
 			n->inflight++;
@@ -831,8 +797,7 @@ service_flow(struct fe_dp *dp, unsigned in, struct fe_nic_flow *fl, uint64_t now
 			break;
 		}
 		*fe_nic_tag(dp, m) =
-			fe_nic_tag_make(FE_TAG_DATA, in, (unsigned)(fl - n->flows), fl->gen, psn) |
-			(fl->win[psn & mask].sends > 1 ? FE_TAG_RTX : 0);
+			fe_nic_tag_make(FE_TAG_DATA, in, (unsigned)(fl - n->flows), fl->gen, psn);
 		if (n->prm.model == FE_NIC_UEC) { /* REPS: every sending its own entropy */
 			uint8_t ev = fe_reps_next(&fl->reps);
 
@@ -1016,7 +981,7 @@ consume_ctl(struct fe_dp *dp, unsigned q, struct rte_mbuf *m, uint64_t tag, uint
 	struct fe_nic_flow *fl;
 	enum fe_nic_ctl kind;
 	uint32_t qpn, psn, sack, sack_off, probe;
-	int last, echo;
+	int last;
 	int ok = fe_nic_ctl_parse(rte_pktmbuf_mtod(m, const uint8_t *), rte_pktmbuf_data_len(m),
 				  &kind, &qpn, &psn) == 0;
 
@@ -1040,7 +1005,6 @@ consume_ctl(struct fe_dp *dp, unsigned q, struct rte_mbuf *m, uint64_t tag, uint
 	sack = fe_nic_ctl_sack(rte_pktmbuf_mtod(m, const uint8_t *), &sack_off);
 	probe = fe_nic_ctl_probe(rte_pktmbuf_mtod(m, const uint8_t *));
 	last = fe_nic_ctl_trim_last(rte_pktmbuf_mtod(m, const uint8_t *));
-	echo = fe_nic_ctl_rtx(rte_pktmbuf_mtod(m, const uint8_t *));
 	rte_pktmbuf_free(m);
 	fl = &n->flows[qpn & 0xff];
 	if (fe_nic_cc_rccc(n->cc_mode) && kind != FE_NIC_CNP) /* the receiver has spoken */
@@ -1068,7 +1032,6 @@ consume_ctl(struct fe_dp *dp, unsigned q, struct rte_mbuf *m, uint64_t tag, uint
 	case FE_NIC_ACK_ECE:
 	case FE_NIC_PROBE_ACK: { /* a probe's answer: an ACK, its round trip the probe's */
 		uint64_t rtt, acked;
-		int how;
 
 		FE_CNT_ADD(p->st.nic_acks_recv, 1);
 		psn = psn_full(psn, fl->una);
@@ -1079,22 +1042,15 @@ consume_ctl(struct fe_dp *dp, unsigned q, struct rte_mbuf *m, uint64_t tag, uint
 				if (!fl->win[s & (n->window - 1)].sacked)
 					fe_reps_feedback(&fl->reps, fl->win[s & (n->window - 1)].ev,
 							 kind != FE_NIC_ACK_ECE, at);
-		acked = ack_to(n, p, fl, psn, at, due, echo, &rtt, &how);
+		acked = ack_to(n, p, fl, psn, at, due, &rtt);
 		if (sack) { /* the frames it holds past a gap: one just come, if no other is */
 			uint64_t srtt;
-			int show;
 
 			acked += sacked(n, fl, psn + sack_off, sack, kind == FE_NIC_ACK_ECE, at,
-					due, echo, &srtt, &show);
-			if (rtt == 0 && (srtt != 0 || how == 0)) {
+					due, &srtt);
+			if (rtt == 0)
 				rtt = srtt;
-				how = show;
-			}
 		}
-		if (kind != FE_NIC_PROBE_ACK && how > 0) /* the resend's round trip */
-			FE_CNT_ADD(p->st.nic_rtt_resent, 1);
-		else if (kind != FE_NIC_PROBE_ACK && how < 0)
-			FE_CNT_ADD(p->st.nic_rtt_unknown, 1);
 		if (kind == FE_NIC_PROBE_ACK)
 			rtt = 0; /* not the acknowledged frame's */
 		if (fe_nic_cc_nscc(n->cc_mode)) {
@@ -1115,7 +1071,7 @@ consume_ctl(struct fe_dp *dp, unsigned q, struct rte_mbuf *m, uint64_t tag, uint
 	case FE_NIC_NAK:
 		FE_CNT_ADD(p->st.nic_naks_recv, 1);
 		psn = psn_full(psn, fl->una);
-		ack_to(n, p, fl, psn, at, due, 0, NULL, NULL);
+		ack_to(n, p, fl, psn, at, due, NULL);
 		if ((int32_t)(psn - fl->una) >= 0 && (int32_t)(psn - fl->next_psn) < 0) {
 			mark_again(n, fl, psn,
 				   fe_nic_recovery(&n->prm) == FE_NIC_GBN ? fl->next_psn : psn + 1);
@@ -1304,17 +1260,10 @@ acks_flush(struct fe_dp *dp, unsigned q, uint64_t now)
 		struct fe_nic_flow *fl = flow_of(dp, rn->acks[i]);
 		uint64_t sack = sack_of(rn, fl);
 
-		const enum fe_nic_ctl kind = fl->ece ? FE_NIC_ACK_ECE : FE_NIC_ACK;
-		struct rte_mbuf *m = ctl_make(dp, fl->hdr, kind, rn->acks[i] >> 8,
-					      qpn_of(fl, rn->acks[i]), fl->expect, sack);
-
 		fl->ack_due = 0;
-		if (m != NULL && fl->rtx)
-			fe_nic_ctl_rtx_set(rte_pktmbuf_mtod(m, uint8_t *));
-		if (m != NULL)
-			ctl_up(dp, q, m, kind, now);
+		send_ctl(dp, q, fl->hdr, fl->ece ? FE_NIC_ACK_ECE : FE_NIC_ACK, rn->acks[i] >> 8,
+			 qpn_of(fl, rn->acks[i]), fl->expect, sack, now);
 		fl->ece = 0;
-		fl->rtx = 0;
 	}
 	rn->nacks = 0;
 }
@@ -1713,7 +1662,6 @@ deliver_data(struct fe_dp *dp, unsigned q, struct rte_mbuf *m, uint64_t tag, uin
 	if (!fl->ack_due)
 		memcpy(fl->hdr, f, RTE_MIN(len, sizeof(fl->hdr)));
 	ce = fe_nic_ecn_get(f, len) == 3;
-	fl->rtx = (tag & FE_TAG_RTX) != 0; /* the newest frame asks for the ACK: its echo */
 	/* the pull rate counts every data frame, and those marked (fe_rccc.h) */
 	if (fe_nic_cc_rccc(rn->cc_mode))
 		fe_rccc_occ_frame(&rn->pacer, ce);

@@ -53,8 +53,7 @@ struct fe_nic_copy {
 	uint8_t again;	    /* to be sent again */
 	uint8_t sacked;	    /* model uec: the receiver holds it (selective ACK): not in flight */
 	uint8_t ev;	    /* model uec: the entropy it was sent with (REPS) */
-	uint8_t sends;	    /* times sent (at most 255) */
-	uint64_t sent;	    /* the tick it was last sent (an RTT sample: fe_nic_sample()) */
+	uint64_t sent;	    /* the tick it was sent, if once only (an RTT sample); else 0 */
 };
 
 struct fe_nic_flow {
@@ -87,7 +86,6 @@ struct fe_nic_flow {
 	uint32_t expect;
 	uint8_t nak_sent, ack_due, release;
 	uint8_t ece;		   /* cc nscc: CE seen since the last ACK, echoed in the next */
-	uint8_t rtx;		   /* the last data frame taken was a resend: echoed in the ACK */
 	struct fe_rccc_rcv credit; /* cc rccc: what it asked for and was granted */
 	uint64_t trimmed; /* model uec: bit i, PSN expect + i was NAKed trimmed (no gap NAK) */
 	uint64_t last_cnp;

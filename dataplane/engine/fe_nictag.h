@@ -6,7 +6,7 @@
  * the NIC: a flood makes a data frame plain, path entropy hashes its entropy, a trunk
  * renumbers its port, a full output trims it (fe_linkop.c).
  *
- *   tag: gen (8 bits) << 48 | kind (5 bits) << 40 | port << 32 | slot << 24 | PSN (24 bits),
+ *   tag: gen (8 bits) << 48 | kind << 40 | port << 32 | slot << 24 | PSN (24 bits),
  *        the entropy a data frame was sent with (model uec) in its top byte
  *   pull: a field of its own (4 bytes: the mbuf's dynamic area has four 8-byte slots, all
  *        taken, and one of 4), a data frame's pull target (cc rccc: quanta, cumulative),
@@ -38,11 +38,7 @@ enum {
 };
 
 #define FE_TAG_GEN(t)  ((unsigned)((t) >> 48 & 0xff))
-#define FE_TAG_KIND(t) ((unsigned)((t) >> 40 & 0x1f))
-/* a data frame sent again (a resend): its receiver echoes it in the ACK it asks for, and a
- * round trip is sampled from the resend only with that echo (uet-htsim's rtx_echo,
- * UecSrc::validateSendTs()) */
-#define FE_TAG_RTX (UINT64_C(1) << 45)
+#define FE_TAG_KIND(t) ((unsigned)((t) >> 40 & 0x3f))
 /* a probe that a full output trimmed (fe_nic_trim()): it goes on ahead of the data as a
  * header, tagged FE_TAG_CTL, and its receiver does not answer it (uet-htsim's sink takes a
  * stripped probe for a trimmed frame, never for a probe) */

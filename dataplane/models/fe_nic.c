@@ -369,18 +369,6 @@ fe_nic_ctl_trim_last(const uint8_t *f)
 	return f[ETH_HLEN + 20 + 8 + 12] == AETH_NAK_TRIM_LAST;
 }
 
-void
-fe_nic_ctl_rtx_set(uint8_t *f)
-{
-	f[ETH_HLEN + 20 + 8 + 4] |= 1;
-}
-
-int
-fe_nic_ctl_rtx(const uint8_t *f)
-{
-	return f[ETH_HLEN + 20 + 8 + 4] & 1;
-}
-
 uint8_t
 fe_nic_ctl_probe(const uint8_t *f)
 {

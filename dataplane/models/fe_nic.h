@@ -401,11 +401,6 @@ uint8_t fe_nic_ctl_probe(const uint8_t *f);
  * frame of another kind is left as it is). */
 void fe_nic_ctl_trim_last_set(uint8_t *f);
 int fe_nic_ctl_trim_last(const uint8_t *f);
-/* FE_NIC_ACK, FE_NIC_ACK_ECE: the data frame that asked for it was a resend (uet-htsim's
- * rtx_echo), in the low bit of the BTH's reserved byte after the P_Key (0 in every other
- * frame). */
-void fe_nic_ctl_rtx_set(uint8_t *f);
-int fe_nic_ctl_rtx(const uint8_t *f);
 
 /* Read one back: 0 with kind, qpn and psn, or -1 if it is not one. */
 int fe_nic_ctl_parse(const uint8_t *f, uint32_t len, enum fe_nic_ctl *kind, uint32_t *qpn,

@@ -1263,55 +1263,6 @@ Test(nic, uec_rtt_samples_are_of_frames_just_come)
 }
 
 /*
- * A resend's round trip (uet-htsim, UecSrc::validateSendTs() and the ACK's rtx_echo): the
- * frame that fills a gap is a resend, and its ACK says so (FE_TAG_RTX on the frame, the
- * echo on the ACK); the sender samples its round trip from the resend when it was sent
- * twice, none when more often (which sending came is not known: nic_rtt_unknown). Frame 3
- * of 12 lost once, then twice (1 us links, no rate: every round trip the network's 4 us).
- * Before, a frame sent again gave no sample at all: 0 and 0.
- */
-Test(nic, uec_a_resend_is_sampled_when_its_ack_echoes_it)
-{
-	for (uint64_t lost = 1; lost <= 2; lost++) {
-		unsigned avail = rte_mempool_avail_count(pool), n = 0;
-		struct fe_nic_params p = nic(FE_NIC_UEC, FE_NIC_SELECTIVE);
-		const struct fe_nic_flow *fl = NULL;
-		const struct fe_port_stats *s0;
-		uint16_t ids[16];
-		struct fe_dp *dp;
-
-		p.rtt_ns = 4000;
-		drop_match = "ip[4:2] = 3"; /* frame 3, each sending */
-		dp = engine_x(&p, 1, lost, 0);
-		drop_match = "tcp";
-		s0 = &dp->ports[0].st;
-		learn(dp);
-		send_flow(12, 2);
-		for (uint64_t t = 10000; t <= 200000000 && n < 12; t += 1000) {
-			poll2(dp, t);
-			n += collect(1, ids + n, NULL);
-		}
-		cr_assert_eq(n, 12, "%u of 12", n);
-		poll2(dp, 300000000);
-		cr_log_info("3 lost %llu times: sent again %llu, sampled from a resend %llu, not "
-			    "known %llu",
-			    (unsigned long long)lost, (unsigned long long)s0->nic_resent_pkts,
-			    (unsigned long long)s0->nic_rtt_resent,
-			    (unsigned long long)s0->nic_rtt_unknown);
-		cr_assert_eq(s0->nic_resent_pkts, lost, "3, %llu times", (unsigned long long)lost);
-		cr_assert_eq(s0->nic_rtt_resent, lost == 1, "sampled from 3's resend");
-		cr_assert_eq(s0->nic_rtt_unknown, lost == 2, "3 sent three times: no sample");
-		for (unsigned f = 0; f < FE_NIC_FLOWS; f++)
-			if (dp->ports[0].nic->flows[f].next_psn == 12)
-				fl = &dp->ports[0].nic->flows[f];
-		cr_assert_not_null(fl);
-		cr_assert_eq(fl->nscc.base_rtt, 4000, "every sample the network's RTT: %llu",
-			     (unsigned long long)fl->nscc.base_rtt);
-		done(dp, avail);
-	}
-}
-
-/*
  * SLEEK's loss probes (uet-htsim: UecSrc::processAck, sendProbe, runSleek): frames 11 and
  * 12, the last of a flow of 12, are lost; nothing follows them to open a gap, so no NAK.
  * Under uec with NSCC (the network's RTT 4 us, as the path's: 1 us links, no rate) the

@@ -1212,11 +1212,9 @@ Test(report, nic_ready_ring_full)
  * NSCC cuts the window. Then again, stopped while trimmed headers are on their way.
  */
 static const char *const uec_after[] = {
-	"link.drop_trim_pkts",	   "link.drop_trim_bytes",
-	"port.nic_trims_recv",	   "port.nic_trim_naks_sent",
-	"port.nic_trim_naks_recv", "port.nic_trim_naks_last_hop",
-	"port.nic_cwnd_bytes",	   "port.nic_cwnd_min_bytes",
-	"port.nic_rtt_resent",	   NULL,
+	"link.drop_trim_pkts",	   "link.drop_trim_bytes",    "port.nic_trims_recv",
+	"port.nic_trim_naks_sent", "port.nic_trim_naks_recv", "port.nic_trim_naks_last_hop",
+	"port.nic_cwnd_bytes",	   "port.nic_cwnd_min_bytes", NULL,
 };
 static const char *const uec_stopped[] = {
 	"port.nic_stopped_trims",
@@ -1481,8 +1479,6 @@ static const struct {
 				"keep on the wire, up to 2^18: a wire drop needs more in flight "
 				"on one link (test_engine: jitter_keeps_what_is_on_the_wire)"},
 	{"link.drop_wire_bytes", "as drop_wire_pkts"},
-	{"port.nic_rtt_unknown", "a frame sent three times whose ACK gives no round trip "
-				 "(test_nic: uec_a_resend_is_sampled_when_its_ack_echoes_it, 1)"},
 	{"switch.hop_reordered", "a graph's: a line of three switches, two senders into b>c "
 				 "(test_graph: a_hop_link_is_offered_a_pass_in_the_order_of_the_"
 				 "ticks, 8, read back through the report)"},
