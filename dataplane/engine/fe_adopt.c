@@ -74,8 +74,10 @@ fe_adopt(struct fe_dp *dp, struct fe_update *u, unsigned role)
 		dp->ideal_down = fe_dp_ideal_down(dp);
 		dp->pooled = (uint8_t)fe_dp_pooled(dp);
 		dp->stage_down = fe_dp_stage_down(dp, dp->pooled);
-		/* (a pass's boundary: the stages are empty) */
-		dp->graph->stage_hops = (uint8_t)fe_dp_stage_hops(dp, dp->pooled);
+		/* (a pass's boundary: the stages are empty; written when it changes: the up
+		 * lcore of a pipeline reads it) */
+		if (dp->graph->stage_hops != fe_dp_stage_hops(dp, dp->pooled))
+			dp->graph->stage_hops = (uint8_t)fe_dp_stage_hops(dp, dp->pooled);
 	}
 	if (role & FE_ROLE_UP) {
 		dp->hoq_ticks = u->hoq_ticks;

@@ -387,12 +387,14 @@ fe_dp_stage_down(const struct fe_dp *dp, int pooled)
 /*
  * Whether the links between switches are offered what a pass gives them in the order of
  * the ticks (fe_graph.h): lossy, unless a switch's memory is limited (the links' stages,
- * offered as the pass comes to each, would claim it ahead of the hosts' frames).
+ * offered as the pass comes to each, would claim it ahead of the hosts' frames). None
+ * without such links (one switch: a pipeline's, whose down lcore adopts a change while
+ * the up lcore passes, never writes it).
  */
 int
 fe_dp_stage_hops(const struct fe_dp *dp, int pooled)
 {
-	return dp->graph != NULL && dp->graph->hstage != NULL && !pooled;
+	return dp->graph != NULL && dp->graph->hstage != NULL && dp->graph->nhl > 0 && !pooled;
 }
 
 int
