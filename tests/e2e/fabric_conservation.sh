@@ -38,6 +38,9 @@
 #     nothing (asserted), and the broadcast runs carry floods only, where each switch is
 #     checked on its own (each frame into a switch of the tree leaves by every branch: its
 #     hosts but the sender, its children in the tree) and gives the copies it made.
+#  4. lossy: the links between switches take the frames a pass gives them in the order of
+#     their ticks: none behind a later one but what a late pass left (at most 0.1 %), and
+#     the stages sorted some (switch.hop_reordered).
 # Each counter of frames freed at exit is nonzero in the run built to provoke it: a
 # balance that holds with a term that is nonzero fails without it.
 # FC_OMIT=TERM (a term's name, as printed) leaves that term out of every sum, to see it
@@ -244,6 +247,15 @@ for run in ("lossy", "pfc", "credit", "nic"):
     if run == "lossy":
         assert links["leaf1>spine1"]["drop_tail_pkts"] > 0 and links["4.down"]["drop_tail_pkts"] > 0, \
             "lossy: no tail drop at leaf1's uplink or port 4's egress"
+        # the links between switches are offered a pass's frames in the order of their
+        # ticks (docs/architecture.md): four senders into leaf1's uplinks, put in order by
+        # the stages; behind a later one only what a pass left to the next (a late pass)
+        fab = d["graph"]["fabric_links"]
+        behind, offered = sum(l["behind_pkts"] for l in fab), sum(l["in_pkts"] for l in fab)
+        print("  lossy: the links between switches took %d of %d frames behind a later one; "
+              "their stages put %d back in order" % (behind, offered, d["switch"]["hop_reordered"]))
+        assert d["switch"]["hop_reordered"] > 0, "lossy: no stage sorted a frame"
+        assert behind * 1000 <= offered, "lossy: %d of %d frames behind a later one" % (behind, offered)
     if run in ("pfc", "nic"):
         assert sum(x["xoff_events"] for n, x in lanes if ">" in n) > 0 and \
             sum(x["xoff_events"] for n, x in lanes if n.startswith("port")) > 0, \
