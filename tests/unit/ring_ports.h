@@ -148,4 +148,19 @@ ring_udp(struct rte_mempool *pool, struct rte_ring *r, const uint8_t *dst, const
 	cr_assert_eq(rte_ring_enqueue(r, m), 0);
 }
 
+/*
+ * Two senders into one output: each took 44 to 56 % of what both got (the share tests of
+ * test_engine and test_graph); else the test fails, naming the senders (a "%s %u, %s %u"
+ * label: who's first and second) and the poll period.
+ */
+static inline void
+ring_shares_even(const unsigned got[2], const char *first, const char *second, uint64_t poll_ns)
+{
+	for (int s = 0; s < 2; s++)
+		cr_assert(got[s] * 100 >= (got[0] + got[1]) * 44 &&
+				  got[s] * 100 <= (got[0] + got[1]) * 56,
+			  "polled every %lu us: %s %u, %s %u", (unsigned long)poll_ns / 1000, first,
+			  got[0], second, got[1]);
+}
+
 #endif

@@ -372,17 +372,28 @@ static const char *const egress_want[] = {
 	NULL,
 };
 
-Test(report, egress_stage_full)
+/* Lossy: ports 0 .. senders - 1 with up links of 1 Gbit/s and 1 us, port 2's down link
+ * of 1 Gbit/s and 1,000 frames; learned. */
+static struct fe_dp *
+staged_engine(int senders)
 {
 	struct fe_linkdef up[NP] = {0}, down[NP] = {0};
 	struct fe_dp_conf conf = {.regime = FE_REGIME_LOSSY};
 	struct fe_dp *dp;
-	uint64_t t = 100000;
 
-	up[0].link = (struct fe_link_params){.rate_bps = 1000000000ULL, .delay_ns = 1000};
+	for (int i = 0; i < senders; i++)
+		up[i].link = (struct fe_link_params){.rate_bps = 1000000000ULL, .delay_ns = 1000};
 	down[2].link = (struct fe_link_params){.rate_bps = 1000000000ULL, .limit_pkts = 1000};
 	dp = engine(&conf, up, down);
 	learn(dp, 10000);
+	return dp;
+}
+
+Test(report, egress_stage_full)
+{
+	struct fe_dp *dp = staged_engine(1);
+	uint64_t t = 100000;
+
 	for (uint16_t k = 0; k < 200; k++)
 		inject_tcp(0, MAC[2], 100, 0, k);
 	fe_dp_poll(dp, t += 1000);
@@ -407,16 +418,9 @@ static const char *const reordered_want[] = {
 
 Test(report, egress_reordered)
 {
-	struct fe_linkdef up[NP] = {0}, down[NP] = {0};
-	struct fe_dp_conf conf = {.regime = FE_REGIME_LOSSY};
-	struct fe_dp *dp;
+	struct fe_dp *dp = staged_engine(2);
 	uint64_t t = 100000;
 
-	up[0].link = (struct fe_link_params){.rate_bps = 1000000000ULL, .delay_ns = 1000};
-	up[1].link = up[0].link;
-	down[2].link = (struct fe_link_params){.rate_bps = 1000000000ULL, .limit_pkts = 1000};
-	dp = engine(&conf, up, down);
-	learn(dp, 10000);
 	for (uint16_t k = 0; k < 10; k++) {
 		inject_tcp(0, MAC[2], 1000, 0, k);
 		inject_tcp(1, MAC[2], 100, 0, k);
