@@ -691,6 +691,17 @@ ctl_requests(struct fe_dp *dp, uint64_t now, unsigned role)
 	}
 }
 
+/* Lossy: what the links between switches and the hosts' down links hold staged, offered
+ * (fe_hop.h, fe_egress.h): the links between switches first, as a pass does. */
+static inline void
+stages_flush(struct fe_dp *dp)
+{
+	if (dp->graph != NULL && dp->graph->nstaged > 0)
+		fe_hop_stages_flush(dp);
+	if (dp->estaged)
+		fe_egress_flush(dp);
+}
+
 /*
  * One pass of the stages `role` owns: RX a burst a port into the up links and across
  * the switch, then (unless a down stage does it) send, repeated while ports are full.
@@ -736,10 +747,8 @@ poll_bursts(struct fe_dp *dp, uint64_t now, unsigned role, const enum fe_regime 
 		if (dp->conf.nic.model != FE_NIC_TCP && dp->conf.nic.model != FE_NIC_HOST) {
 			work += fe_nic_service(dp, now);
 			/* what a NIC sent crossed an up link that passes it through */
-			if (R == FE_REGIME_LOSSY && dp->graph != NULL && dp->graph->nstaged > 0)
-				fe_hop_stages_flush(dp);
-			if (R == FE_REGIME_LOSSY && dp->estaged)
-				fe_egress_flush(dp);
+			if (R == FE_REGIME_LOSSY)
+				stages_flush(dp);
 		}
 		if (!full)
 			break;
@@ -950,10 +959,7 @@ fe_dp_drain(struct fe_dp *dp)
 	void *pkts[FE_BURST];
 	unsigned n;
 
-	if (dp->graph != NULL && dp->graph->nstaged > 0) /* as the egress stages below */
-		fe_hop_stages_flush(dp);
-	if (dp->estaged) /* a pass offers them at its rounds' ends: never left; to be sure */
-		fe_egress_flush(dp);
+	stages_flush(dp); /* a pass offers them at its rounds' ends: never left; to be sure */
 	for (unsigned i = 0; i < dp->nports; i++) {
 		struct fe_port *p = &dp->ports[i];
 
