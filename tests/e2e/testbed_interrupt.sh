@@ -19,7 +19,9 @@ kthreads() { # every kernel thread's cores (one that ended between ps and taskse
 	# out: a kworker's "0" before and nothing after once failed the check below)
 	local pid c
 	for pid in $(ps -eo pid=,ppid= | awk '$2 == 2 {print $1}'); do
-		c=$(taskset -pc "$pid" 2>/dev/null | awk -F': ' '{print $2}')
+		# (under pipefail a taskset that found the thread gone fails the assignment, and
+		# set -e ended the test there, with nothing printed)
+		c=$(taskset -pc "$pid" 2>/dev/null | awk -F': ' '{print $2}') || continue
 		[ -z "$c" ] || echo "$pid $c"
 	done
 }
