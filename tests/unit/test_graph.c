@@ -3607,8 +3607,17 @@ Test(graph, a_full_egress_stage_offers_its_frames_at_once)
 	fe_dp_poll(dp, t += 10000000);
 	cr_assert_eq(dp->sw.egress_early, FE_ESTAGE, "egress_early %lu",
 		     (unsigned long)dp->sw.egress_early);
-	/* host 1's 200 came into leaf1>spine's stage in the one round too */
+	/* host 1's 200 came into leaf1>spine's stage in the one round too; as fabemuctl
+	 * counters prints it */
 	cr_assert_eq(dp->sw.hop_early, FE_HSTAGE, "hop_early %lu", (unsigned long)dp->sw.hop_early);
+	{
+		json_t *doc = fe_report_doc(dp);
+
+		cr_assert_eq(json_integer_value(
+				     json_object_get(json_object_get(doc, "switch"), "hop_early")),
+			     FE_HSTAGE);
+		json_decref(doc);
+	}
 	for (int k = 0; k < 100; k++)
 		fe_dp_poll(dp, t += 10000);
 	while (rte_ring_dequeue(txr[3], &v) == 0) {
