@@ -732,6 +732,7 @@ service_flow(struct fe_dp *dp, unsigned in, struct fe_nic_flow *fl, uint64_t now
 	while (*budget > 0 && fl->next_t <= now) {
 		struct rte_mbuf *m = NULL;
 		uint32_t psn, len;
+		uint64_t ect; /* FE_TAG_ECT if the host sent it Not-ECT */
 
 		while (fl->resend != fl->next_psn && !fl->win[fl->resend & mask].again)
 			fl->resend++;
@@ -748,6 +749,7 @@ service_flow(struct fe_dp *dp, unsigned in, struct fe_nic_flow *fl, uint64_t now
 			m = resend_copy(dp, c);
 			if (m == NULL)
 				break;
+			ect = c->not_ect ? FE_TAG_ECT : 0;
 			c->again = 0;
 			fl->again_bytes -= wire(c->m);
 			c->sent = 0; /* sent twice: its ACK's round trip is no sample */
@@ -782,8 +784,18 @@ service_flow(struct fe_dp *dp, unsigned in, struct fe_nic_flow *fl, uint64_t now
 			c = &fl->win[psn & mask];
 			ecn = fe_nic_ecn_get(rte_pktmbuf_mtod(m, const uint8_t *),
 					     rte_pktmbuf_data_len(m));
-			*c = (struct fe_nic_copy){
-				.m = m, .ecn = (uint8_t)(ecn < 0 ? 0 : ecn), .sent = now ? now : 1};
+			/* ECN-capable whatever the host's TCP asked for, as an RDMA or UET NIC's
+			 * packets are: the receiving NIC gives it back Not-ECT */
+			ect = ecn == 0 ? FE_TAG_ECT : 0;
+			if (ect)
+				ecn = fe_nic_ecn_set(rte_pktmbuf_mtod(m, uint8_t *),
+						     rte_pktmbuf_data_len(m), 2) == 0
+					      ? 2
+					      : 0;
+			*c = (struct fe_nic_copy){.m = m,
+						  .ecn = (uint8_t)(ecn < 0 ? 0 : ecn),
+						  .not_ect = ect != 0,
+						  .sent = now ? now : 1};
 			fl->flight += rte_pktmbuf_pkt_len(m);
 			hold(m);
 			n->inflight++;
@@ -797,7 +809,8 @@ service_flow(struct fe_dp *dp, unsigned in, struct fe_nic_flow *fl, uint64_t now
 			break;
 		}
 		*fe_nic_tag(dp, m) =
-			fe_nic_tag_make(FE_TAG_DATA, in, (unsigned)(fl - n->flows), fl->gen, psn);
+			fe_nic_tag_make(FE_TAG_DATA, in, (unsigned)(fl - n->flows), fl->gen, psn) |
+			ect;
 		if (n->prm.model == FE_NIC_UEC) { /* REPS: every sending its own entropy */
 			uint8_t ev = fe_reps_next(&fl->reps);
 
@@ -1666,8 +1679,8 @@ deliver_data(struct fe_dp *dp, unsigned q, struct rte_mbuf *m, uint64_t tag, uin
 	if (fe_nic_cc_rccc(rn->cc_mode))
 		fe_rccc_occ_frame(&rn->pacer, ce);
 	/* the notification point: CE ends here, and asks the sender to slow down */
-	if (ce) {
-		fe_nic_ecn_set(f, len, 2);
+	if (ce) { /* ECT(0), or Not-ECT if the host sent it so (FE_TAG_ECT) */
+		fe_nic_ecn_set(f, len, tag & FE_TAG_ECT ? 0 : 2);
 		fe_filter_forget(m, dp->filter_dynoff);
 		FE_CNT_ADD(p->st.nic_ce_consumed, 1);
 		if (fe_nic_cc_nscc(sn->cc_mode)) /* echoed in the next ACK */
@@ -1679,6 +1692,9 @@ deliver_data(struct fe_dp *dp, unsigned q, struct rte_mbuf *m, uint64_t tag, uin
 			fl->last_cnp = t ? t : 1;
 			send_ctl(dp, q, f, FE_NIC_CNP, s, qpn_of(fl, id), 0, 0, t);
 		}
+	} else if (tag & FE_TAG_ECT) { /* the host sent it Not-ECT: it gets it so */
+		fe_nic_ecn_set(f, len, 0);
+		fe_filter_forget(m, dp->filter_dynoff);
 	}
 	psn = psn_full(FE_TAG_PSN(tag), fl->expect);
 	d = (int32_t)(psn - fl->expect);

@@ -53,6 +53,7 @@ struct fe_nic_copy {
 	uint8_t again;	    /* to be sent again */
 	uint8_t sacked;	    /* model uec: the receiver holds it (selective ACK): not in flight */
 	uint8_t ev;	    /* model uec: the entropy it was sent with (REPS) */
+	uint8_t not_ect;    /* its host sent it Not-ECT: it goes ECT(0) (FE_TAG_ECT) */
 	uint64_t sent;	    /* the tick it was sent, if once only (an RTT sample); else 0 */
 };
 

@@ -6,7 +6,8 @@
  * the NIC: a flood makes a data frame plain, path entropy hashes its entropy, a trunk
  * renumbers its port, a full output trims it (fe_linkop.c).
  *
- *   tag: gen (8 bits) << 48 | kind << 40 | port << 32 | slot << 24 | PSN (24 bits),
+ *   tag: gen (8 bits) << 48 | flags (bits 45 to 47) | kind (5 bits) << 40 | port << 32 |
+ *        slot << 24 | PSN (24 bits),
  *        the entropy a data frame was sent with (model uec) in its top byte
  *   pull: a field of its own (4 bytes: the mbuf's dynamic area has four 8-byte slots, all
  *        taken, and one of 4), a data frame's pull target (cc rccc: quanta, cumulative),
@@ -38,7 +39,11 @@ enum {
 };
 
 #define FE_TAG_GEN(t)  ((unsigned)((t) >> 48 & 0xff))
-#define FE_TAG_KIND(t) ((unsigned)((t) >> 40 & 0x3f))
+#define FE_TAG_KIND(t) ((unsigned)((t) >> 40 & 0x1f))
+/* a data frame its host sent Not-ECT (its TCP did not ask for ECN): the sending NIC made it
+ * ECT(0), as an RDMA or UET NIC's packets are ECN-capable, so that a switch can mark it;
+ * the receiving NIC gives it to its host Not-ECT, as sent (docs/nic.md) */
+#define FE_TAG_ECT (UINT64_C(1) << 45)
 /* a probe that a full output trimmed (fe_nic_trim()): it goes on ahead of the data as a
  * header, tagged FE_TAG_CTL, and its receiver does not answer it (uet-htsim's sink takes a
  * stripped probe for a trimmed frame, never for a probe) */
@@ -100,14 +105,18 @@ fe_nic_tag_entropy(uint64_t tag)
 	return (uint32_t)(tag >> 56);
 }
 
-/* A flow's data frame that the switch floods goes on as a plain frame (no PSN). */
+/* A flow's data frame that the switch floods goes on as a plain frame (no PSN), with the
+ * ECN field its host gave it. */
 static inline void
 fe_nic_flooded(const struct fe_dp *dp, struct rte_mbuf *m)
 {
 	uint64_t *tag = fe_nic_tag(dp, m);
 
-	if (FE_TAG_KIND(*tag) == FE_TAG_DATA)
-		*tag = 0;
+	if (FE_TAG_KIND(*tag) != FE_TAG_DATA)
+		return;
+	if (*tag & FE_TAG_ECT)
+		fe_nic_ecn_set(rte_pktmbuf_mtod(m, uint8_t *), rte_pktmbuf_data_len(m), 0);
+	*tag = 0;
 }
 
 /*

@@ -6,6 +6,9 @@
 #    data is lost (real TCP retransmissions at most 2 % of the control's, rounded up: a spurious one
 #    at most, on a loaded machine), no NIC timeout, and the trims and NAKs
 #    are counted and agree; nothing else in the fabric is dropped.
+#  - NIC model uec, ECN at host 3's down link, the hosts' TCP not asking for ECN: the
+#    NIC's frames are ECN-capable all the same, marked, and every mark is taken by host
+#    3's NIC.
 #  - NIC model uec with RCCC (cc=rccc): host 3's NIC grants the senders credit, paced at
 #    its link's rate; each sends only against it (after its speculative start): no host
 #    data lost, no NIC timeout, every grant heard, the senders waited for credit.
@@ -89,6 +92,25 @@ fe_check "NIC timeouts" "$tmo" 0 0
 cwnd=$(j uec "min($(port 0)['nic_cwnd_min_bytes'], $(port 1)['nic_cwnd_min_bytes'])")
 fe_check "NSCC: the senders' least window (bytes), cut below 1.5 BDP" "$cwnd" 1 24000
 UEC_RETRANS=$RETRANS
+
+# The hosts' TCP does not ask for ECN (tcp_ecn 2, Linux's default and a container's): the
+# NIC's frames are ECN-capable all the same, as UET's are, so the switch marks them at
+# host 3's down link (ECN from 1 frame of queue) and NSCC hears of the queue; host 3 gets
+# them Not-ECT, as sent. Before (2026-12-07) nothing was marked: 0 of the frames.
+echo "NIC model uec, ECN at host 3's down link, the hosts' TCP not asking for ECN"
+fe_check "host 1's tcp_ecn (2: does not ask)" "$(fe_ns 1 sysctl -n net.ipv4.tcp_ecn)" 2 2
+BASE="--rate 1Gbit --delay 20us --link 2.down:buffer=8KiB,ecn=1500B/6000B" run ecn --nic model=uec
+marked=$(j ecn "$(link 2.down)['ecn_marked']")
+etrim=$(j ecn "$(link 2.down)['drop_trim_pkts']")
+echo "  host 3's down link marked $marked frames and trimmed $etrim; host 3's NIC took $(j ecn "$(port 2)['nic_ce_consumed']") marks"
+fe_check "ecn: frames marked at host 3's down link" "$marked" 1 1e12
+# a frame is marked as it comes, then trimmed if the link has no room (above the marking
+# threshold: every trimmed frame was marked): its header is NAKed, its mark not taken
+fe_check "ecn: marks host 3's NIC took, all but the trimmed frames'" \
+	"$(j ecn "$(port 2)['nic_ce_consumed']")" $((marked - etrim)) $((marked - etrim))
+fe_check "ecn: buffer drops in the fabric" \
+	"$(j ecn "sum(l['drop_tail_pkts'] + l['drop_pool_pkts'] + l['drop_wire_pkts'] for l in d['links'])")" 0 0
+accounted ecn
 
 echo "NIC model uec, cc=rccc (receiver credit), the same incast"
 run rccc --nic model=uec,cc=rccc

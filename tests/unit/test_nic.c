@@ -353,6 +353,7 @@ engine(uint32_t model, uint32_t recovery, uint64_t drop)
 /* ... count frames from the drop-th, and port 0's up link holds up_pkts (0: no limit). */
 static const char *drop_match = "tcp"; /* what the drop rule counts (a test may narrow it) */
 static uint64_t down1_bps;	       /* host 1's down link's rate (a test may set it; 0: none) */
+static int down1_marks;		       /* host 1's down link marks every frame it can (CE) */
 
 static struct fe_dp *
 engine_x(const struct fe_nic_params *nic, uint64_t drop, uint64_t count, uint32_t up_pkts)
@@ -372,6 +373,8 @@ engine_x(const struct fe_nic_params *nic, uint64_t drop, uint64_t count, uint32_
 	}
 	up[0].link.limit_pkts = up_pkts;
 	down[1].link.rate_bps = down1_bps;
+	if (down1_marks)
+		down[1].ecn = (struct fe_ecn_params){.enabled = 1, .kmin = 0, .kmax = 0, .pmax = 1};
 	dp = fe_dp_create(NP, ports, up, down, pool, HZ, &conf, err, sizeof(err));
 	cr_assert_not_null(dp, "%s", err);
 	return dp;
@@ -487,6 +490,81 @@ Test(nic, roce_consumes_ce_and_cnp_slows_the_sender)
 	cr_assert_eq(collect(0, NULL, NULL), 0, "CNPs and ACKs never reach a host");
 	cr_assert_eq(s0->nic_acks_recv, 1);
 	cr_assert_eq(s0->nic_copies, 0, "acknowledged copies released");
+	done(dp, avail);
+}
+
+/*
+ * An RDMA or UET NIC's frames are ECN-capable whatever the host's TCP asked for (a RoCEv2
+ * NIC sets ECT on its packets, UET's are ECN-capable, an InfiniBand switch may set FECN on
+ * any packet): a host that did not ask for ECN (Linux's tcp_ecn=2, a container's default)
+ * sends Not-ECT, the switch could not mark it, and the NIC's congestion control never
+ * heard of the queue. The NIC makes it ECT(0) for the fabric and the receiving NIC gives
+ * it to the host as it was sent, Not-ECT: a resent copy too.
+ */
+Test(nic, a_nics_frames_are_ecn_capable_whatever_the_host_asked)
+{
+	static const uint32_t models[] = {FE_NIC_ROCE, FE_NIC_UEC};
+
+	down1_marks = 1;
+	for (unsigned k = 0; k < 2; k++) {
+		unsigned avail = rte_mempool_avail_count(pool);
+		struct fe_nic_params p = nic(models[k], FE_NIC_SELECTIVE);
+		struct fe_dp *dp = engine_x(&p, 1, 1, 0); /* the first TCP frame lost once */
+		const struct fe_port_stats *s0 = &dp->ports[0].st, *s1 = &dp->ports[1].st;
+		uint8_t ecn[8];
+		uint16_t ids[8];
+		unsigned n;
+
+		learn(dp);
+		send_flow(3, 0); /* Not-ECT, as a host's TCP that did not ask for ECN */
+		for (uint64_t t = 10000; t <= 200000; t += 1000)
+			poll2(dp, t);
+		n = collect(1, ids, ecn);
+		cr_assert_eq(n, 3, "model %u: %u frames reached host 1", models[k], n);
+		for (unsigned i = 0; i < n; i++)
+			cr_assert_eq(ecn[i], 0,
+				     "model %u: frame %u reaches its host Not-ECT, as sent: %u",
+				     models[k], ids[i], ecn[i]);
+		cr_assert_geq(s0->nic_resent_pkts, 1, "model %u: the lost frame sent again",
+			      models[k]);
+		cr_assert_eq(dp->ports[1].down.l.st.ecn_marked, 3 + s0->nic_resent_pkts - 1,
+			     "model %u: the switch marked every data frame that came: %lu",
+			     models[k], (unsigned long)dp->ports[1].down.l.st.ecn_marked);
+		cr_assert_eq(s1->nic_ce_consumed, dp->ports[1].down.l.st.ecn_marked,
+			     "model %u: the receiving NIC took every mark", models[k]);
+		if (models[k] == FE_NIC_ROCE)
+			cr_assert_geq(s0->nic_cnp_recv, 1, "DCQCN heard of the queue");
+		done(dp, avail);
+	}
+	down1_marks = 0;
+}
+
+/* ... and one the switch floods (its flow under way, its destination aged out of the MAC
+ * table) goes on as a plain frame, Not-ECT as its host sent it. */
+Test(nic, a_flooded_frame_reaches_the_hosts_as_sent)
+{
+	unsigned avail = rte_mempool_avail_count(pool);
+	struct fe_dp *dp = engine(FE_NIC_ROCE, FE_NIC_GBN, 0);
+	const uint64_t aged = 300000000000ULL + 100000; /* the MAC table's 300 s, and more */
+	uint8_t f[1000], ecn[8];
+	uint64_t t, fl0;
+	unsigned n;
+
+	learn(dp);
+	send_flow(1, 0);
+	for (t = 10000; t <= 20000; t += 1000)
+		poll2(dp, t);
+	cr_assert_eq(collect(1, NULL, ecn), 1);
+	cr_assert_eq(ecn[0], 0, "Not-ECT, as sent: %u", ecn[0]);
+	fl0 = dp->sw.flooded;
+	tcp_frame(f, sizeof(f), MAC[0], MAC[1], 0, 2);
+	inject_raw(0, f, sizeof(f));
+	for (t = aged; t <= aged + 10000; t += 1000)
+		poll2(dp, t);
+	cr_assert_eq(dp->sw.flooded, fl0 + 1, "the flow's next frame flooded");
+	n = collect(1, NULL, ecn);
+	cr_assert_eq(n, 1, "%u frames", n);
+	cr_assert_eq(ecn[0], 0, "flooded, Not-ECT as sent: %u", ecn[0]);
 	done(dp, avail);
 }
 
