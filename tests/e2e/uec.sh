@@ -9,6 +9,8 @@
 #  - NIC model uec, ECN at host 3's down link, the hosts' TCP not asking for ECN: the
 #    NIC's frames are ECN-capable all the same, marked, and every mark is taken by host
 #    3's NIC.
+#  - NIC model uec, host 3's buffer 32 KiB (above NSCC's target delay), ECN: NSCC cuts the
+#    senders' windows and the two flows share the link.
 #  - NIC model uec with RCCC (cc=rccc): host 3's NIC grants the senders credit, paced at
 #    its link's rate; each sends only against it (after its speculative start): no host
 #    data lost, no NIC timeout, every grant heard, the senders waited for credit.
@@ -111,6 +113,23 @@ fe_check "ecn: marks host 3's NIC took, all but the trimmed frames'" \
 fe_check "ecn: buffer drops in the fabric" \
 	"$(j ecn "sum(l['drop_tail_pkts'] + l['drop_pool_pkts'] + l['drop_wire_pkts'] for l in d['links'])")" 0 0
 accounted ecn
+
+# NSCC decreases multiplicatively only on ECN with a delay above its target (97 us here):
+# host 3's 8 KiB (65 us) never gets there, and a trim's NACK cuts by its bytes alone, so
+# the phase may give one flow the link. With 32 KiB (262 us) and ECN from 6,000 bytes the
+# two flows share it, no frame trimmed (2026-12-07: 408 + 408, 415 + 415 and 432 + 431
+# Mbit/s; without ECN no window was ever cut: 387 + 491, 397 + 508).
+echo "NIC model uec, host 3's buffer 32 KiB (above NSCC's target delay), ECN from 4 frames"
+BASE="--rate 1Gbit --delay 20us --link 2.down:buffer=32KiB,ecn=6000B/24000B" run share --nic model=uec
+fe_check "share: frames marked at host 3's down link" "$(j share "$(link 2.down)['ecn_marked']")" 1 1e12
+fe_check "share: buffer drops in the fabric" \
+	"$(j share "sum(l['drop_tail_pkts'] + l['drop_pool_pkts'] + l['drop_wire_pkts'] for l in d['links'])")" 0 0
+# a window NSCC cut, in % of one nothing slowed (host 3's NIC's, its TCP's ACKs)
+fe_check "share: the senders' least window, in % of an uncut one" \
+	"$(j share "int(100 * min($(port 0)['nic_cwnd_min_bytes'], $(port 1)['nic_cwnd_min_bytes']) / $(port 2)['nic_cwnd_bytes'])")" 1 90
+fe_check "share: the lesser flow's goodput, in % of the greater's" \
+	"$(python3 -c "a, b = $(cat "$FE_TMP/share.g1"), $(cat "$FE_TMP/share.g2"); print(int(100 * min(a, b) / max(a, b, 1e-9)))")" 67 100
+accounted share
 
 echo "NIC model uec, cc=rccc (receiver credit), the same incast"
 run rccc --nic model=uec,cc=rccc
