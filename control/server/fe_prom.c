@@ -22,7 +22,8 @@ is_gauge(const char *name)
 	       strcmp(name, "held_bytes") == 0 || strcmp(name, "credits") == 0 ||
 	       strcmp(name, "credits_min") == 0 || strcmp(name, "iq_depth") == 0 ||
 	       strcmp(name, "nic_cwnd_bytes") == 0 || strcmp(name, "nic_cwnd_min_bytes") == 0 ||
-	       strstr(name, "permille") != NULL;
+	       strcmp(name, "nic_rate_bps") == 0 || strcmp(name, "nic_rate_min_bps") == 0 ||
+	       strcmp(name, "nic_copies") == 0 || strstr(name, "permille") != NULL;
 }
 
 static void
@@ -193,6 +194,8 @@ lanes(FILE *f, const struct fe_dp *dp)
 			"held past the deadlock time\n# TYPE fabemu_graph_deadlocks_total "
 			"counter\nfabemu_graph_deadlocks_total %" PRIu64 "\n",
 			__atomic_load_n(&dp->graph->nev, __ATOMIC_ACQUIRE));
+	}
+	if (dp->topology && dp->conf.regime == FE_REGIME_PFC) { /* the PFC watchdog's alone */
 		fprintf(f, "# HELP fabemu_graph_watchdog_storms_total times the PFC watchdog "
 			   "stormed the link\n# TYPE fabemu_graph_watchdog_storms_total "
 			   "counter\n");

@@ -920,6 +920,56 @@ Test(report, leaf_spine_flood)
 	done(dp);
 }
 
+/*
+ * The PFC watchdog's storms on the links between switches are the PFC regime's: under
+ * credits nothing writes them, and Prometheus had them for any lossless regime (a family
+ * that could only be 0 under credits); the JSON has them under PFC only.
+ */
+Test(report, watchdog_storms_are_pfcs_alone)
+{
+	static const uint8_t regimes[] = {FE_REGIME_PFC, FE_REGIME_CREDIT, FE_REGIME_LOSSY};
+
+	for (unsigned k = 0; k < 3; k++) {
+		static struct fe_topo topo;
+		static struct fe_graph_build gb;
+		struct fe_topo_gen g = {.kind = "leaf-spine",
+					.hosts = NP,
+					.leaves = 2,
+					.spines = 2,
+					.hosts_per_leaf = 2};
+		struct fe_linkdef fabric = {.link = {.delay_ns = 1000}}, up[NP] = {0},
+				  down[NP] = {0};
+		struct fe_dp_conf conf = {.regime = regimes[k],
+					  .lanes = 1,
+					  .graph = &gb.conf,
+					  .pfc = {.xoff = 300,
+						  .xon = 100,
+						  .headroom = 200,
+						  .quanta = 65535,
+						  .frames = 1},
+					  .credit = {.buffer = 4096, .out_pkts = 1}};
+		char err[256], *prom = NULL;
+		size_t len = 0;
+		FILE *f;
+		struct fe_dp *dp;
+
+		cr_assert_eq(fe_topo_generate(&g, &topo, err, sizeof(err)), 0, "%s", err);
+		cr_assert_eq(fe_graph_build(&topo, &fabric, FE_PATH_ECMP, topo.nports, &gb, err,
+					    sizeof(err)),
+			     0, "%s", err);
+		dp = engine(&conf, up, down);
+		f = open_memstream(&prom, &len);
+		cr_assert_not_null(f);
+		fe_prom_write(f, dp);
+		cr_assert_eq(fclose(f), 0);
+		cr_expect_eq(strstr(prom, "fabemu_graph_watchdog_storms_total") != NULL,
+			     regimes[k] == FE_REGIME_PFC, "%s: the storms in Prometheus",
+			     fe_regime_name(regimes[k]));
+		free(prom);
+		done(dp);
+	}
+}
+
 /* ---- the emulated NICs (docs/nic.md) ---- */
 
 static struct fe_dp_conf
@@ -1411,6 +1461,10 @@ Test(report, nic_uec_rccc_pull_rate)
 			strstr(prom, "# TYPE fabemu_port_nic_pull_min_permille gauge\n"));
 		cr_expect_not_null(strstr(prom, "# TYPE fabemu_port_nic_pull_updates counter\n"));
 		cr_expect_not_null(strstr(prom, "# TYPE fabemu_port_nic_cwnd_bytes gauge\n"));
+		/* a rate, its least and the copies held go down too (docs/counters.md) */
+		cr_expect_not_null(strstr(prom, "# TYPE fabemu_port_nic_rate_bps gauge\n"));
+		cr_expect_not_null(strstr(prom, "# TYPE fabemu_port_nic_rate_min_bps gauge\n"));
+		cr_expect_not_null(strstr(prom, "# TYPE fabemu_port_nic_copies gauge\n"));
 		free(prom);
 	}
 	done(dp);
