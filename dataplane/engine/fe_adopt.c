@@ -180,11 +180,17 @@ fe_adopt_reset(struct fe_dp *dp, unsigned role)
 		FE_CNT_SET(p->st.edge_xoff, 0);
 		FE_CNT_SET(p->st.host_pfc_xoff, 0);
 		FE_CNT_SET(p->st.host_pfc_xon, 0);
-		/* the NIC's counters (one lcore runs it); the frames in flight stay a gauge */
+		/* the NIC's counters (one lcore runs it); its gauges (a rate, a window, a pull
+		 * rate, the frames in flight) stay, and the least and the most restart from
+		 * them (the PCIe's from the next frame to cross, its least at the next pass) */
 		for (fe_counter_t *c = &p->st.nic_flows; c <= &p->st.roce_untracked; c++)
-			if (c != &p->st.nic_copies)
+			if (c != &p->st.nic_copies && c != &p->st.nic_rate_bps &&
+			    c != &p->st.nic_cwnd_bytes && c != &p->st.nic_pull_permille)
 				FE_CNT_SET(*c, 0);
 		FE_CNT_SET(p->st.nic_copies_peak, p->st.nic_copies);
+		FE_CNT_SET(p->st.nic_rate_min_bps, p->st.nic_rate_bps);
+		FE_CNT_SET(p->st.nic_cwnd_min_bytes, p->st.nic_cwnd_bytes);
+		FE_CNT_SET(p->st.nic_pull_min_permille, p->st.nic_pull_permille);
 		reset_flow_control(&p->up.pfc, &p->up.cred);
 	}
 	for (unsigned s = 0; (role & FE_ROLE_DOWN) && dp->graph && s < dp->graph->nsw; s++)
@@ -193,4 +199,8 @@ fe_adopt_reset(struct fe_dp *dp, unsigned role)
 		return;
 	memset(&dp->sw, 0, sizeof(dp->sw));
 	memset(&dp->idle, 0, sizeof(dp->idle));
+	/* the MAC table's (learnt on this lcore: fe_switch.c, fe_trunk.c) */
+	FE_CNT_SET(dp->mac->learned, 0);
+	FE_CNT_SET(dp->mac->moves, 0);
+	FE_CNT_SET(dp->mac->full, 0);
 }

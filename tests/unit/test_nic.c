@@ -15,6 +15,7 @@
 #include <rte_ethdev.h>
 #include <rte_ring.h>
 
+#include "fe_adopt.h"
 #include "fe_dp.h"
 #include "ring_ports.h"
 #include "nic_frames.h"
@@ -565,6 +566,35 @@ Test(nic, a_flooded_frame_reaches_the_hosts_as_sent)
 	n = collect(1, NULL, ecn);
 	cr_assert_eq(n, 1, "%u frames", n);
 	cr_assert_eq(ecn[0], 0, "flooded, Not-ECT as sent: %u", ecn[0]);
+	done(dp, avail);
+}
+
+/*
+ * A reset (fabemuctl reset, docs/control.md) zeroes the counters; gauges keep their value
+ * and the least and the most restart from it. The NIC's rate and window were zeroed, which
+ * reads "never cut" (docs/counters.md), and the MAC table's counters were never reset.
+ */
+Test(nic, a_reset_keeps_the_gauges)
+{
+	unsigned avail = rte_mempool_avail_count(pool);
+	struct fe_dp *dp = engine(FE_NIC_ROCE, FE_NIC_GBN, 0);
+	const struct fe_port_stats *s0 = &dp->ports[0].st;
+
+	learn(dp);
+	send_flow(2, 3); /* marked: a CNP halves the sender's rate */
+	for (uint64_t t = 10000; t <= 20000; t += 1000)
+		poll2(dp, t);
+	cr_assert_eq(collect(1, NULL, NULL), 2);
+	cr_assert_eq(s0->nic_rate_bps, 50000000000ULL);
+	cr_assert_eq(s0->nic_cnp_recv, 1);
+	cr_assert_geq(dp->mac->learned, 2);
+	fe_adopt_reset(dp, FE_ROLE_ALL);
+	cr_expect_eq(s0->nic_cnp_recv, 0, "a counter: zero");
+	cr_expect_eq(s0->nic_rate_bps, 50000000000ULL, "a gauge kept: %lu",
+		     (unsigned long)s0->nic_rate_bps);
+	cr_expect_eq(s0->nic_rate_min_bps, 50000000000ULL, "the least from the gauge: %lu",
+		     (unsigned long)s0->nic_rate_min_bps);
+	cr_expect_eq(dp->mac->learned, 0, "the MAC table's: %lu", (unsigned long)dp->mac->learned);
 	done(dp, avail);
 }
 
