@@ -547,7 +547,8 @@ cg_iter_of_size(json_t *it, uint64_t size)
 
 /* Sum of one key over the lane counters of a counters document (pause frames, stalls). */
 json_int_t cg_lane_sum(json_t *counters, const char *key);
-/* The fabric's drops in a counters document: every link's, every cause but wire. */
+/* The fabric's drops in a counters document: every link's, every cause but wire and trim
+ * (a trimmed frame is not lost: its header goes on and its sender resends it). */
 json_int_t cg_fabric_drops(json_t *counters);
 
 /*
@@ -725,7 +726,7 @@ struct cg_row {
 	char late_worst_link[16];
 	double wait_p50_us, wait_p99_us, wait_max_us;
 	double offered_gbps; /* NAN: unbounded */
-	long long drops, marks, real_retrans, timeouts, probes, pauses, stalls;
+	long long drops, trims, marks, real_retrans, timeouts, probes, pauses, stalls;
 	long long edge_lost; /* lost at the edge, and dropped by the dataplane outside its model */
 	long long unexplained;
 	double paused_ms, stall_ms;

@@ -264,7 +264,8 @@ summary_csv(const struct cg_run *r, const struct cg_row *rows, size_t nrows)
 	if ((f = cg_out_open(r, p)) == NULL)
 		return -1;
 	fprintf(f,
-		"regime,size,baseline,hop_us,ping_rtt_us,offered_gbps,fabric_drops,ecn_marks,"
+		"regime,size,baseline,hop_us,ping_rtt_us,offered_gbps,fabric_drops,fabric_trims,"
+		"ecn_marks,"
 		"pause_frames,paused_ms,credit_stall_ms,p50_ms,p99_ms,max_ms,job_s,"
 		"p50_over_wire,p99_over_wire,p50_over_ideal,p99_over_ideal,p50_lo_ms,p50_hi_ms,"
 		"p99_lo_ms,p99_hi_ms,repetitions,rep_p50_min_ms,rep_p50_max_ms,"
@@ -289,6 +290,7 @@ summary_csv(const struct cg_run *r, const struct cg_row *rows, size_t nrows)
 		put(f, w->offered_gbps, 3);
 		/* the wire has no fabric: its fabric columns are empty */
 		put_n(f, w, cg_fab(w, (double)w->drops));
+		put_n(f, w, cg_fab(w, (double)w->trims));
 		put_n(f, w, cg_fab(w, (double)w->marks));
 		put_n(f, w, cg_fab(w, (double)w->pauses));
 		put(f, w->runs ? cg_fab(w, w->paused_ms) : NAN, 3);
@@ -426,8 +428,9 @@ cg_write_csvs(const struct cg_run *r, json_t *runs, const struct cg_row *rows, s
 	int rc = iterations_csv(r, runs);
 
 	rc |= run_csv(r, runs, "links.csv", "links",
-		      (const char *const[]){"link", "drops", "drop_tail_pkts", "ecn_marked",
-					    "q_bytes_peak", "held_ns", "late_p99_ns", NULL});
+		      (const char *const[]){"link", "drops", "trims", "drop_tail_pkts",
+					    "ecn_marked", "q_bytes_peak", "held_ns", "late_p99_ns",
+					    NULL});
 	rc |= run_csv(r, runs, "tcp.csv", "tcp",
 		      (const char *const[]){"host", "retrans", "real_retrans", "timeouts",
 					    "loss_probes", "ce_received", NULL});

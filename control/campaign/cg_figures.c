@@ -83,7 +83,8 @@ maybe(json_t *o, const char *key)
 	return v ? json_incref(v) : json_null();
 }
 
-/* A link's drops of every cause but `wire` (the fabric's). */
+/* A link's drops of every cause but `wire` (the box's) and `trim` (not lost: the header
+ * goes on, its receiver NAKs it, its sender sends it again). */
 static json_int_t
 link_drops(json_t *l)
 {
@@ -92,8 +93,8 @@ link_drops(json_t *l)
 	json_t *v;
 
 	json_object_foreach(l, k, v) if (!strncmp(k, "drop_", 5) && strstr(k, "_pkts") &&
-					 strcmp(k, "drop_wire_pkts")) drops +=
-		json_integer_value(v);
+					 strcmp(k, "drop_wire_pkts") && strcmp(k, "drop_trim_pkts"))
+		drops += json_integer_value(v);
 	return drops;
 }
 
@@ -137,14 +138,15 @@ link_figures(json_t *counters, json_int_t *box)
 		json_int_t drops = link_drops(l);
 
 		*box += geti(l, "drop_wire_pkts");
-		json_array_append_new(out, json_pack("{s:O, s:I, s:I, s:I, s:I, s:I, s:I, s:o}",
-						     "link", json_object_get(l, "link"), "drops",
-						     drops, "ecn_marked", geti(l, "ecn_marked"),
-						     "q_bytes_peak", geti(l, "q_bytes_peak"),
-						     "held_ns", geti(l, "held_ns"),
-						     "drop_tail_pkts", geti(l, "drop_tail_pkts"),
-						     "drop_wire_pkts", geti(l, "drop_wire_pkts"),
-						     "late_p99_ns", maybe(l, "late_p99_ns")));
+		json_array_append_new(
+			out,
+			json_pack("{s:O, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:o}", "link",
+				  json_object_get(l, "link"), "drops", drops, "trims",
+				  geti(l, "drop_trim_pkts"), "ecn_marked", geti(l, "ecn_marked"),
+				  "q_bytes_peak", geti(l, "q_bytes_peak"), "held_ns",
+				  geti(l, "held_ns"), "drop_tail_pkts", geti(l, "drop_tail_pkts"),
+				  "drop_wire_pkts", geti(l, "drop_wire_pkts"), "late_p99_ns",
+				  maybe(l, "late_p99_ns")));
 	}
 	json_decref(all);
 	return out;

@@ -248,7 +248,8 @@ network_table(FILE *f, const struct cg_row *rows, size_t nrows)
 	fprintf(f,
 		"<h2>The network</h2>\n<div class='wide'><table><tr><th>regime</th><th>hop (µs, "
 		"configured)</th><th>ping RTT h1-h2 (µs)</th><th>offered (Gbit/s)</th><th>fabric "
-		"drops</th><th>ECN marks</th><th>PFC pauses</th><th>paused (ms)</th><th>credit "
+		"drops</th><th>trimmed (sent again)</th><th>ECN marks</th><th>PFC "
+		"pauses</th><th>paused (ms)</th><th>credit "
 		"stall (ms)</th><th>real TCP retrans.</th><th>TCP timeouts</th><th>lost at the "
 		"edge</th><th>unexplained</th><th>lateness p99 (µs, worst link)</th><th>edge wait "
 		"p99 "
@@ -263,13 +264,14 @@ network_table(FILE *f, const struct cg_row *rows, size_t nrows)
 		fprintf(f, "</td>");
 		cell(f, w->hop_us, 2);
 		if (w->runs == 0) {
-			fprintf(f, "<td colspan='14' style='text-align:left'>not run</td></tr>\n");
+			fprintf(f, "<td colspan='15' style='text-align:left'>not run</td></tr>\n");
 			continue;
 		}
 		cell(f, w->rtt_us, 1);
 		cell(f, w->offered_gbps, 2);
 		/* the wire has no fabric: "-" in its fabric columns */
 		cell(f, cg_fab(w, (double)w->drops), 0);
+		cell(f, cg_fab(w, (double)w->trims), 0);
 		cell(f, cg_fab(w, (double)w->marks), 0);
 		cell(f, cg_fab(w, (double)w->pauses), 0);
 		cell(f, cg_fab(w, w->paused_ms), 1);

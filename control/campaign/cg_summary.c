@@ -120,6 +120,7 @@ network(json_t *runs, const struct cg_regime *g, struct cg_row *w)
 		json_array_foreach(json_object_get(run, "links"), k, x)
 		{
 			w->drops += geti(x, "drops");
+			w->trims += geti(x, "trims");
 			w->marks += geti(x, "ecn_marked");
 		}
 		json_array_foreach(json_object_get(run, "tcp"), k, x)

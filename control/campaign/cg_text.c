@@ -268,12 +268,12 @@ answers(FILE *f, const struct cg_campaign *c, const struct cg_row *rows, size_t 
 static void
 network_table(FILE *f, const struct cg_row *rows, size_t n)
 {
-	char a[9][32];
+	char a[10][32];
 
-	fprintf(f, "\n%-20s %7s %8s %7s %7s %6s %6s %9s %8s %7s %5s %6s %6s %6s %8s %8s\n",
-		"network, per run", "hop us", "ping us", "offered", "drops", "marks", "pauses",
-		"paused ms", "stall ms", "retrans", "RTOs", "probes", "lost", "unexpl", "late p99",
-		"wait p99");
+	fprintf(f, "\n%-20s %7s %8s %7s %7s %7s %6s %6s %9s %8s %7s %5s %6s %6s %6s %8s %8s\n",
+		"network, per run", "hop us", "ping us", "offered", "drops", "trims", "marks",
+		"pauses", "paused ms", "stall ms", "retrans", "RTOs", "probes", "lost", "unexpl",
+		"late p99", "wait p99");
 	for (size_t i = 0; i < n; i++) {
 		const struct cg_row *w = &rows[i];
 
@@ -284,9 +284,11 @@ network_table(FILE *f, const struct cg_row *rows, size_t n)
 			continue;
 		}
 		/* the wire has no fabric: no fabric drops, marks, pauses, nothing unexplained */
-		fprintf(f, "%-20s %7.1f %8.1f %s %s %s %s %s %s %7lld %5lld %6lld %6lld %s %s %s\n",
+		fprintf(f,
+			"%-20s %7.1f %8.1f %s %s %s %s %s %s %s %7lld %5lld %6lld %6lld %s %s %s\n",
 			w->regime, w->hop_us, w->rtt_us, fig(a[0], 32, 7, 2, w->offered_gbps),
 			fig(a[1], 32, 7, 0, cg_fab(w, (double)w->drops)),
+			fig(a[9], 32, 7, 0, cg_fab(w, (double)w->trims)),
 			fig(a[2], 32, 6, 0, cg_fab(w, (double)w->marks)),
 			fig(a[3], 32, 6, 0, cg_fab(w, (double)w->pauses)),
 			fig(a[4], 32, 9, 1, cg_fab(w, w->paused_ms)),
@@ -481,8 +483,10 @@ cg_print_summary(FILE *f, const struct cg_campaign *c, json_t *capacity, const s
 	fprintf(f,
 		"hop: one link's delay plus a "
 		"full-sized frame at its rate (MTU + 38 bytes on the wire); offered: Gbit/s the\n"
-		"hosts' links allow at once; ping: h1-h2 before the job. drops, marks, pauses: "
-		"the fabric's (- for the wire);\nretrans (real: D-SACKed ones excluded), RTOs, "
+		"hosts' links allow at once; ping: h1-h2 before the job. drops, trims, marks, "
+		"pauses: the fabric's (- for the wire;\ntrims: frames a switch cut to their "
+		"header, sent again at once, not lost);\nretrans (real: D-SACKed ones excluded), "
+		"RTOs, "
 		"probes: TCP's, all hosts; lost: frames lost at the edge or by the box;\nunexpl: "
 		"frames no counter accounts for; late p99: us frames left the worst link after the "
 		"model's tick;\nwait p99: us they waited at the edge. stalls: iterations %.0f%% of "

@@ -104,8 +104,8 @@ for regime, key, want in (("pfc", "pause_frames", "pauses"), ("credit", "stall_n
     net = text.split("network, per run", 1)[1].split("\n\n", 1)[0]
     line = next(l for l in net.splitlines() if l.startswith(regime + " "))
     f = line.split()
-    assert int(f[6]) == pauses and abs(float(f[7]) - paused / 1e6) < 0.05 \
-        and abs(float(f[8]) - stall / 1e6) < 0.05, (line, pauses, paused, stall)
+    assert int(f[7]) == pauses and abs(float(f[8]) - paused / 1e6) < 0.05 \
+        and abs(float(f[9]) - stall / 1e6) < 0.05, (line, pauses, paused, stall)
     # lateness: the dataplane's histograms, merged over its links, as the campaign has it
     merged = [sum(l["late_hist_ns"][i] for l in dp["links"]) for i in range(len(dp["links"][0]["late_hist_ns"]))]
     assert merged == run["lateness"]["hist_ns"], "lateness histogram"

@@ -265,6 +265,34 @@ Test(verdict, dropped_by_the_box)
 	json_decref(run);
 }
 
+/*
+ * A frame a switch trimmed is not lost: its header goes on, its receiver NAKs it and its
+ * sender sends it again (docs/uec.md). The figures counted it a fabric drop, so a UEC row
+ * showed thousands of "drops" and its stalls a drop's cause; they are its trims.
+ */
+Test(verdict, a_trim_is_not_a_drop)
+{
+	json_t *run = run_of("fab", 1000, 1000, 0, 1.0);
+	json_t *c = json_object_get(run, "counters"), *runs = json_array();
+	struct cg_row rows[CG_MAX_REGIMES];
+
+	json_object_set_new(json_array_get(json_object_get(c, "links"), 1), "drop_trim_pkts",
+			    json_integer(40));
+	verdict_of(run, &camp.reg[2], 1e9);
+	cr_assert_eq(json_integer_value(json_object_get(
+			     json_array_get(json_object_get(run, "links"), 1), "drops")),
+		     1, "the tail drop alone");
+	cr_assert_eq(json_integer_value(json_object_get(
+			     json_array_get(json_object_get(run, "links"), 1), "trims")),
+		     40);
+	cr_assert_eq(cg_fabric_drops(c), 2, "the two tail drops, not the trims");
+	json_array_append_new(runs, run);
+	cr_assert_eq(cg_summarize(&camp, runs, rows), 3);
+	cr_assert_eq(rows[2].drops, 2);
+	cr_assert_eq(rows[2].trims, 40);
+	json_decref(runs);
+}
+
 /* The worst link decides the lateness, not every link merged. */
 Test(verdict, the_worst_link)
 {
