@@ -1331,6 +1331,38 @@ Test(nic, uec_trim_size)
 }
 
 /*
+ * SLEEK's probe waits in the data's queue; one that meets it full is trimmed as the data
+ * is, cut, and not answered (nic_probes_cut). The same incast with NSCC's round trip set
+ * to 4 us (its target 3 us): the ACKs come a frame apart (80 us at 100 Mbit/s), the probe
+ * timer fires between them, and the probes meet host 1's 4-frame queue full.
+ */
+Test(nic, uec_a_probe_into_a_full_queue_is_cut)
+{
+	unsigned avail = rte_mempool_avail_count(pool), got;
+	struct fe_nic_params p = nic(FE_NIC_UEC, FE_NIC_SELECTIVE);
+	const struct fe_link_stats *d1;
+	struct fe_link_stats b;
+	struct fe_dp *dp;
+	uint64_t probes, cut, trims;
+
+	p.rtt_ns = 4000;
+	dp = uec_incast(&p, &got, NULL, &b);
+	d1 = &dp->ports[1].down.l.st;
+	probes = dp->ports[1].st.nic_probes_recv;
+	cut = dp->ports[1].st.nic_probes_cut;
+	trims = d1->drop_pkts[FE_LINK_DROP_TRIM] - b.drop_pkts[FE_LINK_DROP_TRIM];
+	cr_log_info("%llu probes sent, %llu came, %llu of them cut; %llu trims",
+		    (unsigned long long)dp->ports[0].st.nic_probes_sent, (unsigned long long)probes,
+		    (unsigned long long)cut, (unsigned long long)trims);
+	cr_assert_eq(got, 30, "%u of 30 reached host 1", got);
+	cr_assert_gt(cut, 0, "a probe met the full queue");
+	cr_assert_lt(cut, probes, "and others did not");
+	cr_assert_eq(dp->ports[1].st.nic_trims_recv + cut, trims, "the cut probes among the trims");
+	cr_assert_eq(dp->ports[0].st.nic_probes_sent, probes, "every probe came, whole or cut");
+	done(dp, avail);
+}
+
+/*
  * NSCC's round-trip samples are of frames that just reached the receiver, as uet-htsim
  * samples the frame that asked for the ACK (UecSrc::processAck: acked_psn's send time):
  * frame 3 of 12 is lost, 4 to 12 are acknowledged selectively as they come (past SLEEK's

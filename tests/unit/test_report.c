@@ -1535,7 +1535,9 @@ static const struct {
 } elsewhere[] = {
 	{"link.drop_wire_pkts", "a link's slots hold its buffer and what its delay and jitter "
 				"keep on the wire, up to 2^18: a wire drop needs more in flight "
-				"on one link (test_engine: jitter_keeps_what_is_on_the_wire)"},
+				"on one link than the engine's tests put there (test_engine: "
+				"jitter_keeps_what_is_on_the_wire asserts none; the link model's "
+				"test_link: burst_enqueue_is_one_at_a_time drives it above 0)"},
 	{"link.drop_wire_bytes", "as drop_wire_pkts"},
 	{"switch.hop_reordered", "a graph's: a line of three switches, two senders into b>c "
 				 "(test_graph: a_hop_link_is_offered_a_pass_in_the_order_of_the_"
@@ -1544,7 +1546,7 @@ static const struct {
 			     "(test_graph: a_full_egress_stage_offers_its_frames_at_once, 128)"},
 	{"port.nic_probes_cut", "NSCC's probes that meet a full queue under trimming: a queue "
 				"that fills at once and a probe timer that fires while it does "
-				"(test_nic: uec_trim_size, 64 of 136 probes cut)"},
+				"(test_nic: uec_a_probe_into_a_full_queue_is_cut, 86 of 119)"},
 };
 
 /*
