@@ -179,6 +179,34 @@ hop_out(const struct fe_dp *dp, const char *name)
 	return 0;
 }
 
+/*
+ * A figure of the graph as the counters document has it (fe_report_doc(), what fabemuctl
+ * counters prints): graph.KEY, summed if an array (out_of_order, a port each); with
+ * per_link, summed over graph.fabric_links[].KEY; -1 if absent.
+ */
+static int64_t
+doc_graph(const struct fe_dp *dp, const char *key, int per_link)
+{
+	json_t *doc = fe_report_doc(dp), *g = json_object_get(doc, "graph"), *v, *x;
+	int64_t sum = -1;
+	size_t i;
+
+	cr_assert_not_null(g, "a graph in the counters");
+	v = per_link ? json_object_get(g, "fabric_links") : json_object_get(g, key);
+	if (json_is_integer(v))
+		sum = json_integer_value(v);
+	else if (json_is_array(v))
+		json_array_foreach(v, i, x)
+		{
+			json_t *n = per_link ? json_object_get(x, key) : x;
+
+			if (json_is_integer(n))
+				sum = (sum < 0 ? 0 : sum) + json_integer_value(n);
+		}
+	json_decref(doc);
+	return sum;
+}
+
 /* A uec NIC's parameters (docs/uec.md), with congestion control cc. */
 static struct fe_nic_params
 uec_nic(uint32_t cc)
@@ -1272,6 +1300,8 @@ Test(graph, spray_reorders_and_it_is_counted)
 	cr_assert_eq(hop_out(dp, "leaf1>spine1") + hop_out(dp, "leaf1>spine2"), before + 10);
 	/* every other frame through the slow uplink: it arrives after later ones */
 	cr_assert_gt(dp->graph->ooo[2], 0, "reordering seen at host 3");
+	cr_assert_eq(doc_graph(dp, "out_of_order", 0), (int64_t)dp->graph->ooo[2],
+		     "the counters' out_of_order");
 	done(dp, avail);
 
 	dp = engine("leaf-spine", FE_PATH_ECMP, 1000000000, "leaf1-spine2");
@@ -1756,6 +1786,7 @@ Test(graph, ring3_watchdog_breaks_the_deadlock)
 	cr_assert_geq(dp->graph->nev, 1, "the deadlock was seen before the watchdog broke it");
 	assert_ring_cycle(dp);
 	cr_assert_gt(storms, 0, "the watchdog stormed a link");
+	cr_assert_eq(doc_graph(dp, "watchdog_storms", 1), (int64_t)storms, "the counters' storms");
 	cr_assert_gt(wd, 0, "and dropped what waited on it");
 	cr_assert_eq(drops_everywhere(dp), wd, "the watchdog's are the only drops");
 	cr_assert_eq(got + wd, 900, "every frame delivered or dropped by the watchdog (%u + %lu)",
@@ -1904,6 +1935,7 @@ Test(graph, flowlet_keeps_a_burst_and_moves_after_a_gap)
 		fe_dp_poll(dp, t += 10000);
 	cr_assert_eq(sent(2), 1);
 	cr_assert_eq(dp->graph->flowlets, 1, "a new flowlet after the gap");
+	cr_assert_eq(doc_graph(dp, "flowlets", 0), 1, "the counters' flowlets");
 	cr_assert_eq(dp->graph->ooo[2], 0, "nothing reordered");
 	done(dp, avail);
 }
@@ -1940,6 +1972,8 @@ Test(graph, credit_output_stalls_after_seven_hoq_discards)
 	cr_assert_eq(to3, 0, "host 3 takes nothing");
 	cr_assert_geq(hoq, 7, "HOQLife discards (%lu)", (unsigned long)hoq);
 	cr_assert_geq(dp->graph->stalls, 1, "its output stalled");
+	cr_assert_eq(doc_graph(dp, "vl_stalls", 0), (int64_t)dp->graph->stalls,
+		     "the counters' vl_stalls");
 	/* 4 frames wait in its held down link; every other one was discarded */
 	cr_assert_eq(hoq + dp->ports[2].down.l.q_pkts, 60, "%lu + %u", (unsigned long)hoq,
 		     dp->ports[2].down.l.q_pkts);
@@ -2626,6 +2660,8 @@ Test(graph, ring3_watchdog_forward_ignores_the_pauses)
 		headroom += dp->ports[p].down.l.st.drop_pkts[FE_LINK_DROP_HEADROOM];
 	cr_assert_gt(storms, 0, "the watchdog stormed a link");
 	cr_assert_gt(fwd, 0, "which sent through the pauses (%lu)", (unsigned long)fwd);
+	cr_assert_eq(doc_graph(dp, "watchdog_forwarded", 1), (int64_t)fwd,
+		     "the counters' watchdog_forwarded");
 	cr_assert_eq(drops_everywhere(dp), headroom, "only the headroom dropped");
 	cr_assert_eq(got + headroom, 900, "every frame delivered or dropped (%u + %lu)", got,
 		     (unsigned long)headroom);
