@@ -873,8 +873,8 @@ eth_json(json_t *o, uint16_t port_id)
 	json_object_set_new(o, "nic_lost_tx", u64(fe_report_nic_lost_tx(&e)));
 }
 
-static json_t *
-port_json(const struct fe_dp *dp, unsigned i)
+json_t *
+fe_report_port_doc(const struct fe_dp *dp, unsigned i)
 {
 	const struct fe_port *p = &dp->ports[i];
 	struct fe_report_edge ed;
@@ -1232,47 +1232,52 @@ graph_table(FILE *f, const struct fe_dp *dp)
 	fputc('\n', f);
 }
 
+/* A link between switches, i (its `graph.fabric_links[]` entry; telemetry's /fabemu/link). */
+json_t *
+fe_report_hop_doc(const struct fe_dp *dp, unsigned i)
+{
+	const struct fe_graph *g = dp->graph;
+	const struct fe_counter_desc *names = fe_report_lane_counters(dp);
+	const struct fe_hoplink *h = &g->hl[i];
+	json_t *o = link_fields_json(h->name, &dp->desc.hop[i].link, &h->row.l, &h->row.x);
+	json_t *lanes = json_array();
+
+	/* its receiving switch's input: what it holds from it, pauses, credits */
+	for (unsigned l = 0; names && l < dp->conf.lanes; l++) {
+		struct fe_lane_counters c;
+		json_t *x = json_pack("{s:i}", "lane", l);
+
+		fe_report_lane(dp, dp->nports + i, l, &c);
+		put_fields(x, &c, names);
+		json_array_append_new(lanes, x);
+	}
+	json_object_set_new(o, "lanes", lanes);
+	/* a link that loses everything is down; routes go round it after the
+	 * failover time (docs/topologies.md) */
+	json_object_set_new(o, "down", json_boolean(fe_graph_link_down(h)));
+	json_object_set_new(o, "failovers", u64(FE_CNT_GET(h->failovers)));
+	if (dp->conf.regime == FE_REGIME_LOSSY) /* taken behind a later offer */
+		json_object_set_new(o, "behind_pkts", u64(FE_CNT_GET(h->behind)));
+	if (g->ntrunks) /* split across boxes: does this box model it (send it)? */
+		json_object_set_new(o, "sent_here",
+				    json_boolean(h->side == FE_HL_HERE || h->side == FE_HL_SEND));
+	if (dp->conf.regime == FE_REGIME_PFC) {
+		json_object_set_new(o, "watchdog_storms", u64(FE_CNT_GET(h->storms)));
+		json_object_set_new(o, "watchdog_forwarded", u64(FE_CNT_GET(h->wd_forwarded)));
+	}
+	return o;
+}
+
 /* Several switches (fe_graph.h): the links between them, and the path choice. */
 static json_t *
 graph_json(const struct fe_dp *dp)
 {
 	const struct fe_graph *g = dp->graph;
-	const struct fe_counter_desc *names = fe_report_lane_counters(dp);
 	json_t *links = json_array(), *ooo = json_array(), *dl = json_array(), *doc;
 	uint64_t nev = __atomic_load_n(&g->nev, __ATOMIC_ACQUIRE);
 
-	for (unsigned i = 0; i < g->nhl; i++) {
-		const struct fe_hoplink *h = &g->hl[i];
-		json_t *o = link_fields_json(h->name, &dp->desc.hop[i].link, &h->row.l, &h->row.x);
-		json_t *lanes = json_array();
-
-		/* its receiving switch's input: what it holds from it, pauses, credits */
-		for (unsigned l = 0; names && l < dp->conf.lanes; l++) {
-			struct fe_lane_counters c;
-			json_t *x = json_pack("{s:i}", "lane", l);
-
-			fe_report_lane(dp, dp->nports + i, l, &c);
-			put_fields(x, &c, names);
-			json_array_append_new(lanes, x);
-		}
-		json_object_set_new(o, "lanes", lanes);
-		/* a link that loses everything is down; routes go round it after the
-		 * failover time (docs/topologies.md) */
-		json_object_set_new(o, "down", json_boolean(fe_graph_link_down(h)));
-		json_object_set_new(o, "failovers", u64(FE_CNT_GET(h->failovers)));
-		if (dp->conf.regime == FE_REGIME_LOSSY) /* taken behind a later offer */
-			json_object_set_new(o, "behind_pkts", u64(FE_CNT_GET(h->behind)));
-		if (g->ntrunks) /* split across boxes: does this box model it (send it)? */
-			json_object_set_new(
-				o, "sent_here",
-				json_boolean(h->side == FE_HL_HERE || h->side == FE_HL_SEND));
-		if (dp->conf.regime == FE_REGIME_PFC) {
-			json_object_set_new(o, "watchdog_storms", u64(FE_CNT_GET(h->storms)));
-			json_object_set_new(o, "watchdog_forwarded",
-					    u64(FE_CNT_GET(h->wd_forwarded)));
-		}
-		json_array_append_new(links, o);
-	}
+	for (unsigned i = 0; i < g->nhl; i++)
+		json_array_append_new(links, fe_report_hop_doc(dp, i));
 	for (unsigned p = 0; p < dp->nports; p++)
 		json_array_append_new(ooo, u64(FE_CNT_GET(g->ooo[p])));
 	/* the last FE_GRAPH_EVENTS deadlocks, oldest first */
@@ -1347,7 +1352,7 @@ fe_report_doc(const struct fe_dp *dp)
 	struct fe_switch_buffer buf;
 
 	for (unsigned i = 0; i < dp->nports; i++)
-		json_array_append_new(ports, port_json(dp, i));
+		json_array_append_new(ports, fe_report_port_doc(dp, i));
 	for (unsigned n = 0; n < fe_dp_port_links(dp); n++)
 		json_array_append_new(links, link_json(dp, n));
 	idle = json_pack("{s:o}", "idle_sleep_ns", u64(dp->conf.idle_sleep_ns));

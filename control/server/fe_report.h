@@ -137,6 +137,10 @@ void fe_report_table(FILE *f, const struct fe_dp *dp);
 
 /* The counters document (docs/counters.md): a new reference, the caller's to drop. */
 json_t *fe_report_doc(const struct fe_dp *dp);
+/* ... of port i alone: its `ports[]` entry (DPDK telemetry's /fabemu/port,N, flat). */
+json_t *fe_report_port_doc(const struct fe_dp *dp, unsigned i);
+/* ... of link i between switches (its `graph.fabric_links[]` entry; /fabemu/link,NAME). */
+json_t *fe_report_hop_doc(const struct fe_dp *dp, unsigned i);
 /* ... written to f; 0, or -1 if it could not be written whole. */
 int fe_report_json(FILE *f, const struct fe_dp *dp);
 

@@ -87,46 +87,45 @@ clamp_int(int64_t v)
 	return v > INT_MAX ? INT_MAX : v < INT_MIN ? INT_MIN : (int)v;
 }
 
-/* The port's kernel side and edge wait (fe_report_edge), flat: kernel_*, edge_wait_*. */
+/* The entries of JSON object o into d, flat: an object's keys joined to its own by "_"
+ * (edge_wait.p99_ns is edge_wait_p99_ns); arrays (histograms, flows) are the document's. */
 static void
-add_edge(struct rte_tel_data *d, const struct fe_dp *dp, unsigned i)
+add_flat(struct rte_tel_data *d, const char *pre, json_t *o)
 {
-	struct fe_report_edge e;
+	const char *k;
+	json_t *v;
+	char key[RTE_TEL_MAX_STRING_LEN];
 
-	fe_report_edge(dp, i, &e);
-	rte_tel_data_add_dict_string(d, "kernel_kind", fe_kernel_kind_name(e.k.kind));
-	if (e.k.kind != FE_KPORT_NONE) {
-		rte_tel_data_add_dict_string(d, "kernel_iface", e.k.iface);
-		rte_tel_data_add_dict_u64(d, "kernel_ring_frames", e.k.ring_frames);
-		rte_tel_data_add_dict_u64(d, "kernel_if_rx_packets", e.k.if_rx_packets);
-		rte_tel_data_add_dict_u64(d, "kernel_if_rx_dropped", e.k.if_rx_dropped);
-		rte_tel_data_add_dict_u64(d, "kernel_if_tx_packets", e.k.if_tx_packets);
-		rte_tel_data_add_dict_u64(d, "kernel_if_tx_dropped", e.k.if_tx_dropped);
-		rte_tel_data_add_dict_u64(d, "kernel_rx_lost", e.k.rx_lost);
-		rte_tel_data_add_dict_int(d, "kernel_rx_unexplained", clamp_int(e.rx_unexplained));
-		rte_tel_data_add_dict_int(d, "kernel_tx_unexplained", clamp_int(e.tx_unexplained));
+	json_object_foreach(o, k, v)
+	{
+		snprintf(key, sizeof(key), "%s%s", pre, k);
+		if (json_is_object(v)) {
+			char sub[sizeof(key) + 1];
+
+			snprintf(sub, sizeof(sub), "%s_", key);
+			add_flat(d, sub, v);
+		} else if (json_is_string(v)) {
+			rte_tel_data_add_dict_string(d, key, json_string_value(v));
+		} else if (json_is_boolean(v)) {
+			rte_tel_data_add_dict_u64(d, key, json_is_true(v));
+		} else if (json_is_integer(v)) {
+			json_int_t n = json_integer_value(v);
+
+			if (n >= 0)
+				rte_tel_data_add_dict_u64(d, key, (uint64_t)n);
+			else
+				rte_tel_data_add_dict_int(d, key, clamp_int(n));
+		}
 	}
-	rte_tel_data_add_dict_string(d, "edge_wait_source",
-				     e.k.timed || e.mismatch ? "kernel" : "none");
-	if (!e.k.timed && !e.mismatch)
-		return;
-	rte_tel_data_add_dict_u64(d, "edge_wait_stamped", e.stamped);
-	rte_tel_data_add_dict_u64(d, "edge_wait_unstamped", e.unstamped);
-	rte_tel_data_add_dict_u64(d, "edge_wait_held", e.held);
-	rte_tel_data_add_dict_u64(d, "edge_wait_mismatch", e.mismatch);
-	if (e.wait.n == 0)
-		return; /* no percentile of nothing */
-	rte_tel_data_add_dict_u64(d, "edge_wait_p50_ns", e.wait.p50);
-	rte_tel_data_add_dict_u64(d, "edge_wait_p99_ns", e.wait.p99);
-	rte_tel_data_add_dict_u64(d, "edge_wait_max_ns", e.wait.max);
 }
 
+/* /fabemu/port,N: the document's port N (fe_report_port_doc()), flat. */
 static int
 tel_port(const char *cmd __rte_unused, const char *params, struct rte_tel_data *d)
 {
 	const struct fe_dp *dp = dp_get();
-	struct fe_eth_counters e;
 	const char *rest;
+	json_t *o;
 	int n;
 
 	if (dp == NULL)
@@ -134,17 +133,12 @@ tel_port(const char *cmd __rte_unused, const char *params, struct rte_tel_data *
 	n = port_param(dp, params, &rest);
 	if (n < 0 || *rest != '\0')
 		return -EINVAL;
+	o = fe_report_port_doc(dp, (unsigned)n);
+	if (o == NULL)
+		return -ENOMEM;
 	rte_tel_data_start_dict(d);
-	rte_tel_data_add_dict_string(d, "device", dp->ports[n].name);
-	add_counters(d, &dp->ports[n].st, fe_report_counters(FE_OBJ_PORT));
-	fe_report_eth(dp->ports[n].port_id, &e);
-	rte_tel_data_add_dict_u64(d, "imissed", e.imissed);
-	rte_tel_data_add_dict_u64(d, "ierrors", e.ierrors);
-	rte_tel_data_add_dict_u64(d, "oerrors", e.oerrors);
-	rte_tel_data_add_dict_u64(d, "rx_nombuf", e.rx_nombuf);
-	rte_tel_data_add_dict_u64(d, "xdrops_rx", e.xdrops_rx);
-	rte_tel_data_add_dict_u64(d, "xdrops_tx", e.xdrops_tx);
-	add_edge(d, dp, (unsigned)n);
+	add_flat(d, "", o);
+	json_decref(o);
 	return 0;
 }
 
@@ -175,23 +169,14 @@ tel_hop(const struct fe_dp *dp, const char *params, struct rte_tel_data *d)
 	int i = fe_graph_link_by_name(dp->graph, params);
 
 	if (i >= 0) {
-		const struct fe_hoplink *h = &dp->graph->hl[i];
-		const struct fe_link_params *prm = &dp->desc.hop[i].link;
+		json_t *o;
 
+		o = fe_report_hop_doc(dp, (unsigned)i); /* it locks the link's parameters */
+		if (o == NULL)
+			return -ENOMEM;
 		rte_tel_data_start_dict(d);
-		rte_tel_data_add_dict_string(d, "link", h->name);
-		fe_ctlif_lock();
-		rte_tel_data_add_dict_u64(d, "rate_bps", prm->rate_bps);
-		rte_tel_data_add_dict_u64(d, "delay_ns", prm->delay_ns);
-		rte_tel_data_add_dict_u64(d, "buffer_bytes", prm->limit_bytes);
-		rte_tel_data_add_dict_u64(d, "buffer_pkts", prm->limit_pkts);
-		fe_ctlif_unlock();
-		add_counters(d, &h->row.l.st, fe_report_counters(FE_OBJ_LINK));
-		rte_tel_data_add_dict_u64(d, "filter_hits", FE_CNT_GET(h->row.x.filter_hits));
-		rte_tel_data_add_dict_u64(d, "down", fe_graph_link_down(h));
-		rte_tel_data_add_dict_u64(d, "failovers", FE_CNT_GET(h->failovers));
-		if (dp->conf.regime == FE_REGIME_LOSSY) /* as the report: taken behind a later one */
-			rte_tel_data_add_dict_u64(d, "behind_pkts", FE_CNT_GET(h->behind));
+		add_flat(d, "", o);
+		json_decref(o);
 		return 0;
 	}
 	return -EINVAL;
@@ -283,13 +268,18 @@ tel_regime(const char *cmd __rte_unused, const char *params __rte_unused, struct
 	rte_tel_data_start_dict(d);
 	rte_tel_data_add_dict_string(d, "regime", fe_regime_name(dp->conf.regime));
 	rte_tel_data_add_dict_u64(d, "lanes", dp->conf.lanes);
-	for (unsigned i = 0; names && i < dp->nports; i++)
+	/* the ports (p<port>), then the links between switches (h<n>, /fabemu/links' order) */
+	for (unsigned i = 0; names && i < dp->nports + (dp->graph ? dp->graph->nhl : 0); i++)
 		for (unsigned l = 0; l < dp->conf.lanes; l++) {
 			struct fe_lane_counters c;
 
 			fe_report_lane(dp, i, l, &c);
 			for (const struct fe_counter_desc *n = names; n->name; n++) {
-				snprintf(key, sizeof(key), "p%u_l%u_%s", i, l, n->name);
+				if (i < dp->nports)
+					snprintf(key, sizeof(key), "p%u_l%u_%s", i, l, n->name);
+				else
+					snprintf(key, sizeof(key), "h%u_l%u_%s", i - dp->nports, l,
+						 n->name);
 				rte_tel_data_add_dict_u64(d, key, fe_report_get(&c, n));
 			}
 		}

@@ -170,13 +170,17 @@ sleep 1
 # DPDK telemetry names the links between switches too
 python3 "$FE_ROOT/tests/tools/fe-telemetry.py" /var/run/dpdk/fe-fabric/dpdk_telemetry.v2 \
 	/fabemu/links "/fabemu/link,leaf1>spine$ua" >"$T/tel.out"
-python3 - "$T/tel.out" "leaf1>spine$ua" <<'PY' || fe_fail "telemetry of a link between switches"
+python3 - "$T/tel.out" "leaf1>spine$ua" "$T/mid.json" <<'PY' || fe_fail "telemetry of a link between switches"
 import json, sys
 lines = [json.loads(l) for l in open(sys.argv[1])]
 assert sys.argv[2] in lines[0]["/fabemu/links"], lines[0]
 link = lines[1]["/fabemu/link"]
 assert link["link"] == sys.argv[2] and link["down"] == 1 and link["failovers"] == 1, link
 assert link["rate_bps"] == 200000000 and link["drop_random_pkts"] > 0, link
+# the document's entry, flat (its arrays, the histograms and lanes, left to it)
+doc = [l for l in json.load(open(sys.argv[3]))["graph"]["fabric_links"] if l["link"] == sys.argv[2]][0]
+missing = sorted(k for k, v in doc.items() if not isinstance(v, (list, dict)) and k not in link)
+assert not missing, "telemetry lacks %s" % missing
 print("  ok   /fabemu/link,%s: down, routed around once, %d frames lost" %
       (sys.argv[2], link["drop_random_pkts"]))
 PY

@@ -35,6 +35,24 @@ kill -USR1 "$FE_DP_PID"
 for _ in $(seq 50); do [ -s "$T/usr1.json" ] && break; sleep 0.1; done
 fe_check "SIGUSR1 JSON: 1.down out_pkts" "$(fe_json "$T/usr1.json" 'd["links"][3]["out_pkts"]')" 10 10
 grep -q '^fabemu-dp counters after' "$FE_DP_LOG" || fe_fail "SIGUSR1 printed no table"
+# telemetry carries a port's counters as the document has them, flat (docs/counters.md):
+# every key of the document's port 0, its objects' keys joined by _ (edge_wait.p99_ns is
+# edge_wait_p99_ns, kernel.rx_lost kernel_rx_lost); the histograms left to the document
+tel /fabemu/port,0 >"$T/tel2.out"
+python3 - "$T/usr1.json" "$T/tel2.out" <<'PY2' || fe_fail "/fabemu/port,0 lacks keys of the document's port"
+import json, sys
+doc = json.load(open(sys.argv[1]))["ports"][0]
+tel = json.load(open(sys.argv[2]))["/fabemu/port"]
+def flat(d, pre=""):
+    for k, v in d.items():
+        if isinstance(v, dict):
+            yield from flat(v, pre + k + "_")
+        elif not isinstance(v, list):
+            yield pre + k
+missing = sorted(k for k in flat(doc) if k not in tel and k != "port")
+print("  /fabemu/port,0: %d keys, the document's port %d; missing: %s" % (len(tel), len(list(flat(doc))), missing))
+assert not missing, missing
+PY2
 fe_dp_stop
 grep -q 'mbufs: engine holds 0 after drain; pool \([0-9]*\) of \1 returned$' "$FE_DP_LOG" ||
 	fe_fail "mbufs not all returned"
