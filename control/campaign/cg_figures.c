@@ -366,7 +366,8 @@ nic_figures(json_t *counters, const struct cg_regime *g)
 	static const char *const sums[] = {
 		"nic_ce_consumed", "nic_cnp_sent",  "nic_cnp_recv",	"nic_resent_pkts",
 		"nic_naks_sent",   "nic_timeouts",  "nic_oos_discards", "nic_dup_discards",
-		"nic_held_pkts",   "nic_acks_sent", "nic_stray",
+		"nic_held_pkts",   "nic_acks_sent", "nic_stray",	"nic_trim_naks_sent",
+		"nic_probes_sent",
 	};
 	json_t *out = json_pack("{s:s, s:s, s:s}", "model", fe_nic_model_name(g->fabric.nic.model),
 				"recovery", fe_nic_recovery_name(fe_nic_recovery(&g->fabric.nic)),

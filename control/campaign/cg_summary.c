@@ -109,7 +109,7 @@ network(json_t *runs, const struct cg_regime *g, struct cg_row *w)
 		w->nic_ce += geti(nic, "ce_consumed");
 		w->nic_cnp += geti(nic, "cnp_sent");
 		w->nic_resent += geti(nic, "resent_pkts");
-		w->nic_naks += geti(nic, "naks_sent");
+		w->nic_naks += geti(nic, "naks_sent") + geti(nic, "trim_naks_sent"); /* uec's too */
 		w->nic_timeouts += geti(nic, "timeouts");
 		w->nic_discards += geti(nic, "oos_discards") + geti(nic, "dup_discards");
 		if (json_is_integer(json_object_get(nic, "rate_min_bps")) &&

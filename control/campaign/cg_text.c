@@ -320,9 +320,10 @@ nic_table(FILE *f, const struct cg_row *rows, size_t n)
 			fig(a, 32, 12, 3, w->nic_rate_min_bps / 1e6), w->nic_resent, w->nic_naks,
 			w->nic_timeouts, w->nic_discards);
 	}
-	fprintf(f, "CE eaten: marks the receiving NICs cleared (the hosts never saw them); min: "
-		   "the lowest rate DCQCN\nset (- none); resent, NAKs, NIC RTOs, discarded: the "
-		   "NICs' loss recovery. docs/nic.md.\n");
+	fprintf(f,
+		"CE eaten: marks the receiving NICs cleared (the hosts never saw them); min: "
+		"the lowest rate DCQCN\nset (- none); resent, NAKs (a gap's, and under uec a "
+		"trimmed frame's), NIC RTOs, discarded:\nthe NICs' loss recovery. docs/nic.md.\n");
 }
 
 /* "0.123 [0.100, 0.150]" with a format a figure, or "-" */

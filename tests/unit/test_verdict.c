@@ -293,6 +293,32 @@ Test(verdict, a_trim_is_not_a_drop)
 	json_decref(runs);
 }
 
+/*
+ * A uec NIC's NAKs are mostly its trimmed frames' (nic_trim_naks_sent): the NICs' figures
+ * summed only the gap NAKs, so a uec row showed "NAKs 0" with thousands of frames asked
+ * for again. Both are in the row's NAKs, and the run's nic has each.
+ */
+Test(verdict, a_trims_nak_is_a_nak)
+{
+	json_t *run = run_of("fab", 1000, 1000, 0, 1.0), *runs = json_array();
+	json_t *ports = json_object_get(json_object_get(run, "counters"), "ports");
+	struct cg_row rows[CG_MAX_REGIMES];
+
+	json_object_set_new(json_array_get(ports, 0), "nic_naks_sent", json_integer(2));
+	json_object_set_new(json_array_get(ports, 1), "nic_trim_naks_sent", json_integer(40));
+	json_object_set_new(json_array_get(ports, 1), "nic_probes_sent", json_integer(7));
+	verdict_of(run, &camp.reg[2], 1e9);
+	cr_assert_eq(
+		json_integer_value(json_object_get(json_object_get(run, "nic"), "trim_naks_sent")),
+		40);
+	cr_assert_eq(
+		json_integer_value(json_object_get(json_object_get(run, "nic"), "probes_sent")), 7);
+	json_array_append_new(runs, run);
+	cr_assert_eq(cg_summarize(&camp, runs, rows), 3);
+	cr_assert_eq(rows[2].nic_naks, 42, "the gap NAKs and the trims': %lld", rows[2].nic_naks);
+	json_decref(runs);
+}
+
 /* The worst link decides the lateness, not every link merged. */
 Test(verdict, the_worst_link)
 {
