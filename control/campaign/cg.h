@@ -897,6 +897,8 @@ void cg_agree(FILE *f, json_t *a, json_t *b, struct cg_agreement *g);
 void cg_print_summary(FILE *f, const struct cg_campaign *c, json_t *capacity,
 		      const struct cg_row *rows, size_t n);
 int cg_write_csvs(const struct cg_run *r, json_t *runs, const struct cg_row *rows, size_t nrows);
+/* The column of summary.csv named name, from 1 (gnuplot's numbering); -1 if none. */
+int cg_summary_column(const char *name);
 int cg_plots(const struct cg_run *r, json_t *runs, const struct cg_row *rows, size_t nrows);
 int cg_html(const struct cg_run *r, json_t *runs, const struct cg_row *rows, size_t nrows,
 	    const char *status);

@@ -254,6 +254,38 @@ iterations_csv(const struct cg_run *r, json_t *runs)
 	return cg_out_close(r, f, p);
 }
 
+/* summary.csv's header: its columns, in order (cg_summary_column() finds one). */
+static const char summary_header[] =
+	"regime,size,baseline,hop_us,ping_rtt_us,offered_gbps,fabric_drops,fabric_trims,"
+	"ecn_marks,"
+	"pause_frames,paused_ms,credit_stall_ms,p50_ms,p99_ms,max_ms,job_s,"
+	"p50_over_wire,p99_over_wire,p50_over_ideal,p99_over_ideal,p50_lo_ms,p50_hi_ms,"
+	"p99_lo_ms,p99_hi_ms,repetitions,rep_p50_min_ms,rep_p50_max_ms,"
+	"p50_over_wire_lo,p50_over_wire_hi,vs_wire,p50_over_ideal_lo,p50_over_ideal_hi,"
+	"vs_ideal,real_retrans,"
+	"timeouts,loss_probes,stalls,stall_share,stall_share_lo,stall_share_hi,stall_at_ms,"
+	"recovery_ms,stalls_timeout,stalls_retrans,stalls_drop,stalls_none,edge_lost,"
+	"unexplained,late_p50_us,late_p99_us,"
+	"late_max_us,late_worst_p99_us,late_worst_link,edge_wait_p50_us,edge_wait_p99_"
+	"us,edge_wait_max_us,iterations,nic,nic_ce_consumed,nic_cnps,nic_rate_min_bps,"
+	"nic_resent,nic_naks,nic_timeouts,nic_discarded,verdict,partial\n";
+
+int
+cg_summary_column(const char *name)
+{
+	size_t n = strlen(name);
+	int col = 1;
+
+	for (const char *p = summary_header; *p; col++) {
+		const char *e = p + strcspn(p, ",\n");
+
+		if ((size_t)(e - p) == n && strncmp(p, name, n) == 0)
+			return col;
+		p = *e ? e + 1 : e;
+	}
+	return -1;
+}
+
 static int
 summary_csv(const struct cg_run *r, const struct cg_row *rows, size_t nrows)
 {
@@ -263,20 +295,7 @@ summary_csv(const struct cg_run *r, const struct cg_row *rows, size_t nrows)
 	snprintf(p, sizeof(p), "%s/summary.csv", r->out);
 	if ((f = cg_out_open(r, p)) == NULL)
 		return -1;
-	fprintf(f,
-		"regime,size,baseline,hop_us,ping_rtt_us,offered_gbps,fabric_drops,fabric_trims,"
-		"ecn_marks,"
-		"pause_frames,paused_ms,credit_stall_ms,p50_ms,p99_ms,max_ms,job_s,"
-		"p50_over_wire,p99_over_wire,p50_over_ideal,p99_over_ideal,p50_lo_ms,p50_hi_ms,"
-		"p99_lo_ms,p99_hi_ms,repetitions,rep_p50_min_ms,rep_p50_max_ms,"
-		"p50_over_wire_lo,p50_over_wire_hi,vs_wire,p50_over_ideal_lo,p50_over_ideal_hi,"
-		"vs_ideal,real_retrans,"
-		"timeouts,loss_probes,stalls,stall_share,stall_share_lo,stall_share_hi,stall_at_ms,"
-		"recovery_ms,stalls_timeout,stalls_retrans,stalls_drop,stalls_none,edge_lost,"
-		"unexplained,late_p50_us,late_p99_us,"
-		"late_max_us,late_worst_p99_us,late_worst_link,edge_wait_p50_us,edge_wait_p99_"
-		"us,edge_wait_max_us,iterations,nic,nic_ce_consumed,nic_cnps,nic_rate_min_bps,"
-		"nic_resent,nic_naks,nic_timeouts,nic_discarded,verdict,partial\n");
+	fputs(summary_header, f);
 	for (size_t n = 0; n < nrows; n++) {
 		const struct cg_row *w = &rows[n];
 

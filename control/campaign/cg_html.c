@@ -264,7 +264,7 @@ network_table(FILE *f, const struct cg_row *rows, size_t nrows)
 		fprintf(f, "</td>");
 		cell(f, w->hop_us, 2);
 		if (w->runs == 0) {
-			fprintf(f, "<td colspan='15' style='text-align:left'>not run</td></tr>\n");
+			fprintf(f, "<td colspan='14' style='text-align:left'>not run</td></tr>\n");
 			continue;
 		}
 		cell(f, w->rtt_us, 1);

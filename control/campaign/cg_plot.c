@@ -259,18 +259,20 @@ script(FILE *f, const struct cg_run *r, const struct wants *w)
 				g ? ", " : "", r->out, c->reg[g].name, c->reg[g].name);
 		fprintf(f, "\nunset logscale y\nunset arrow\nunset label\n");
 	}
-	/* summary.csv: column 7 fabric drops, 8 ECN marks (cg_csv.c); the wire has none */
+	/* summary.csv's fabric drops, trims and ECN marks (their columns by name: cg_csv.c);
+	 * the wire has none */
 	if (!w->links)
 		return;
 	fprintf(f,
-		"set output '%s/links.svg.part'\nset title 'Fabric drops and ECN marks, all links, "
-		"per "
-		"regime'\nset style data histograms\nset style histogram clustered\n"
+		"set output '%s/links.svg.part'\nset title 'Fabric drops, trims and ECN marks, all "
+		"links, per regime'\nset style data histograms\nset style histogram clustered\n"
 		"set style fill solid 0.8\nset xlabel ''\nset ylabel 'packets'\nset datafile "
 		"separator ','\nset yrange [0:*]\nset xtics rotate by -30\n"
-		"plot '%s/summary.csv' every ::1 using 7:xtic(1) title 'drops', '' every ::1 using "
-		"8 title 'ECN marks'\n",
-		r->out, r->out);
+		"plot '%s/summary.csv' every ::1 using %d:xtic(1) title 'drops', '' every ::1 "
+		"using "
+		"%d title 'trims', '' every ::1 using %d title 'ECN marks'\n",
+		r->out, r->out, cg_summary_column("fabric_drops"),
+		cg_summary_column("fabric_trims"), cg_summary_column("ecn_marks"));
 }
 
 /*
