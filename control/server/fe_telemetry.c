@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include <ctype.h>
+#include <stdio.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -162,6 +163,27 @@ tel_links(const char *cmd __rte_unused, const char *params __rte_unused, struct 
 	return 0;
 }
 
+/* Input i's (a port, or nports + a link between switches) lane counters into d, each key
+ * prefix then l<lane>_<counter>; 0, or -ENOSPC if d has no room for them all. */
+static int
+add_lanes(struct rte_tel_data *d, const struct fe_dp *dp, unsigned i, const char *prefix)
+{
+	const struct fe_counter_desc *names = fe_report_lane_counters(dp);
+	char key[RTE_TEL_MAX_STRING_LEN];
+
+	for (unsigned l = 0; names && l < dp->conf.lanes; l++) {
+		struct fe_lane_counters c;
+
+		fe_report_lane(dp, i, l, &c);
+		for (const struct fe_counter_desc *n = names; n->name; n++) {
+			snprintf(key, sizeof(key), "%sl%u_%s", prefix, l, n->name);
+			if (rte_tel_data_add_dict_u64(d, key, fe_report_get(&c, n)) < 0)
+				return -ENOSPC;
+		}
+	}
+	return 0;
+}
+
 /* /fabemu/link for a link between switches, by its name ("leaf1>spine2"). */
 static int
 tel_hop(const struct fe_dp *dp, const char *params, struct rte_tel_data *d)
@@ -177,7 +199,8 @@ tel_hop(const struct fe_dp *dp, const char *params, struct rte_tel_data *d)
 		rte_tel_data_start_dict(d);
 		add_flat(d, "", o);
 		json_decref(o);
-		return 0;
+		/* its lanes (the document's lanes[]): what its far switch holds from it */
+		return add_lanes(d, dp, dp->nports + (unsigned)i, "");
 	}
 	return -EINVAL;
 }
@@ -254,35 +277,48 @@ tel_switch(const char *cmd __rte_unused, const char *params __rte_unused, struct
 	return 0;
 }
 
-/* Flat keys p<port>_l<lane>_<counter>: telemetry dicts cannot nest dicts in 22.11. */
+/*
+ * /fabemu/regime: the regime, its lanes and the ports' lane counters, flat keys
+ * p<port>_l<lane>_<counter> (telemetry dicts cannot nest in 22.11) for as many ports as a
+ * dictionary holds (256 entries; ports_shown says how many); /fabemu/regime,N: port N's
+ * alone. A link between switches has its own in /fabemu/link,NAME.
+ */
 static int
-tel_regime(const char *cmd __rte_unused, const char *params __rte_unused, struct rte_tel_data *d)
+tel_regime(const char *cmd __rte_unused, const char *params, struct rte_tel_data *d)
 {
 	const struct fe_dp *dp = dp_get();
 	const struct fe_counter_desc *names;
-	char key[64];
+	unsigned per_port = 0, from = 0, to, fit;
+	char prefix[32];
 
 	if (dp == NULL)
 		return -ENODEV;
+	to = dp->nports;
+	if (params != NULL && *params != '\0') {
+		const char *rest;
+		int n = port_param(dp, params, &rest);
+
+		if (n < 0 || *rest != '\0')
+			return -EINVAL;
+		from = (unsigned)n;
+		to = from + 1;
+	}
 	names = fe_report_lane_counters(dp);
+	for (const struct fe_counter_desc *n = names; n && n->name; n++)
+		per_port += dp->conf.lanes;
+	/* regime, lanes and ports_shown, then the ports that fit whole */
+	fit = per_port ? (RTE_TEL_MAX_DICT_ENTRIES - 3) / per_port : to - from;
+	if (to - from > fit)
+		to = from + fit;
 	rte_tel_data_start_dict(d);
 	rte_tel_data_add_dict_string(d, "regime", fe_regime_name(dp->conf.regime));
 	rte_tel_data_add_dict_u64(d, "lanes", dp->conf.lanes);
-	/* the ports (p<port>), then the links between switches (h<n>, /fabemu/links' order) */
-	for (unsigned i = 0; names && i < dp->nports + (dp->graph ? dp->graph->nhl : 0); i++)
-		for (unsigned l = 0; l < dp->conf.lanes; l++) {
-			struct fe_lane_counters c;
-
-			fe_report_lane(dp, i, l, &c);
-			for (const struct fe_counter_desc *n = names; n->name; n++) {
-				if (i < dp->nports)
-					snprintf(key, sizeof(key), "p%u_l%u_%s", i, l, n->name);
-				else
-					snprintf(key, sizeof(key), "h%u_l%u_%s", i - dp->nports, l,
-						 n->name);
-				rte_tel_data_add_dict_u64(d, key, fe_report_get(&c, n));
-			}
-		}
+	rte_tel_data_add_dict_u64(d, "ports_shown", to - from);
+	for (unsigned i = from; i < to; i++) {
+		snprintf(prefix, sizeof(prefix), "p%u_", i);
+		if (add_lanes(d, dp, i, prefix) < 0)
+			return -ENOSPC;
+	}
 	return 0;
 }
 
@@ -302,7 +338,8 @@ fe_telemetry_init(const struct fe_dp *dp)
 		 "Parameters and counters of a link. Parameter: N.up, N.down, or a link between "
 		 "switches (A>B)."},
 		{"/fabemu/regime", tel_regime,
-		 "Regime and per port/lane PFC or credit counters (p<port>_l<lane>_<name>)."},
+		 "Regime, per port/lane PFC or credit counters (p<port>_l<lane>_<name>, "
+		 "ports_shown). Parameter: none or a port."},
 		{"/fabemu/switch", tel_switch,
 		 "Switch, MAC table, idle-loop and lcore scheduling counters. No parameters."},
 	};
@@ -311,8 +348,11 @@ fe_telemetry_init(const struct fe_dp *dp)
 	__atomic_store_n(&tel_dp, dp, __ATOMIC_RELEASE);
 	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
 		rc = rte_telemetry_register_cmd(cmds[i].cmd, cmds[i].fn, cmds[i].help);
-		if (rc < 0)
+		if (rc < 0) { /* a help longer than RTE_TEL_MAX_STRING_LEN is refused too */
+			fprintf(stderr, "fabemu-dp: telemetry: %s not registered: %s\n",
+				cmds[i].cmd, strerror(-rc));
 			return rc;
+		}
 	}
 	return 0;
 }

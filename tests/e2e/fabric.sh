@@ -128,6 +128,10 @@ victim() {
 	done
 	for p in "${VPIDS[@]}"; do wait "$p" || fe_fail "$name: a flow failed"; done
 	VPIDS=()
+	# what telemetry and the counters document say of spine1>leaf2 and port 2
+	"$CTL" -j counters >"$T/$name.doc.json" || fe_fail "fabemuctl counters failed"
+	python3 "$FE_ROOT/tests/tools/fe-telemetry.py" /var/run/dpdk/fe-fabric/dpdk_telemetry.v2 \
+		"/fabemu/link,spine1>leaf2" /fabemu/regime /fabemu/regime,2 >"$T/$name.tel"
 	fe_dp_stop
 	VICTIM=$(cat "$T/v5303")
 	DROPS=$(fe_json "$T/$name.json" \
@@ -147,7 +151,28 @@ fe_check "pfc: fabric drops" "$DROPS" 0 0
 fe_check "pfc: leaf2 paused the spine (XOFF events)" "$(fe_json "$T/pfc.json" \
 	'[l for l in d["graph"]["fabric_links"] if l["link"] == "spine1>leaf2"][0]["lanes"][0]["xoff_events"]')" 1 100000000
 fe_check "pfc: the victim's goodput, % of lossy's" "$(python3 -c "print(round(100 * $VICTIM / $LOSSY))")" 0 70
+# telemetry has the document's link between switches whole, flat, its lanes as
+# l<lane>_<counter> (under PFC the watchdog's too), and the ports' lanes in /fabemu/regime
+tel_lanes() {
+	python3 - "$T/$1.tel" "$T/$1.doc.json" <<'PY' || fe_fail "$1: telemetry lacks the document's keys"
+import json, sys
+link, regime, port2 = [list(json.loads(l).values())[0] for l in open(sys.argv[1])]
+d = json.load(open(sys.argv[2]))
+doc = [l for l in d["graph"]["fabric_links"] if l["link"] == "spine1>leaf2"][0]
+want = [k for k, v in doc.items() if not isinstance(v, (list, dict))]
+want += ["l%d_%s" % (x["lane"], k) for x in doc["lanes"] for k in x if k != "lane"]
+missing = sorted(k for k in want if k not in link)
+assert not missing and doc["lanes"], ("spine1>leaf2", missing)
+ports = [k for k in d["lane_counters"][0] if k not in ("port", "lane")]
+assert regime["ports_shown"] == 4 and all("p2_l0_" + k in regime for k in ports), regime
+assert port2["ports_shown"] == 1 and all("p2_l0_" + k in port2 for k in ports), port2
+print("  ok   %s: /fabemu/link,spine1>leaf2 has the document's %d keys (lanes too), "
+      "/fabemu/regime every port's lanes" % (d["regime"], len(want)))
+PY
+}
+tel_lanes pfc
 victim credit --regime credit --credit buffer=32KiB,out=4
+tel_lanes credit
 fe_check "credit: fabric drops" "$DROPS" 0 0
 fe_check "credit: leaf2's input queue from the spine filled (64-byte blocks)" "$(fe_json "$T/credit.json" \
 	'[l for l in d["graph"]["fabric_links"] if l["link"] == "spine1>leaf2"][0]["lanes"][0]["iq_peak_blocks"]')" 400 512

@@ -30,6 +30,8 @@ fe_check "/fabemu/switch flooded" "$(get 6 'd["/fabemu/switch"]["flooded"]')" 10
 # bad parameters get an error reply (null data), and the dataplane keeps running
 for n in 7 8 9; do [ "$(get $n 'list(d.values())[0]')" = None ] || fe_fail "bad parameter accepted: line $n"; done
 kill -0 "$FE_DP_PID" || fe_fail "dataplane died on bad telemetry input"
+# every command registered (DPDK refuses a help text of 128 characters or more)
+if grep 'telemetry:' "$FE_DP_LOG"; then fe_fail "a telemetry command was not registered"; fi
 
 kill -USR1 "$FE_DP_PID"
 for _ in $(seq 50); do [ -s "$T/usr1.json" ] && break; sleep 0.1; done
