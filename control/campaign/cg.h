@@ -733,6 +733,9 @@ struct cg_row {
 	/* the emulated NICs (docs/nic.md), per run; nic_model "tcp": none */
 	char nic_model[16];
 	long long nic_ce, nic_cnp, nic_resent, nic_naks, nic_timeouts, nic_discards;
+	/* NIC timeouts that fired with nothing lost, at least: a run's timeouts less every
+	 * frame it lost (fabric drops, the edge's, the box's) */
+	long long nic_timeouts_unlost;
 	double nic_rate_min_bps; /* NAN: no rate was set */
 	int first;     /* the first row of its regime: the run's network figures go here */
 	int wire;      /* no dataplane: the fabric's figures do not apply */

@@ -117,11 +117,18 @@ network(json_t *runs, const struct cg_regime *g, struct cg_row *w)
 			w->nic_rate_min_bps = (double)geti(nic, "rate_min_bps");
 		w->rtt_us += json_number_value(json_object_get(run, "ping_rtt_us"));
 		w->job_s += (double)(geti(run, "end_ns") - geti(run, "start_ns")) / 1e9;
-		json_array_foreach(json_object_get(run, "links"), k, x)
 		{
-			w->drops += geti(x, "drops");
-			w->trims += geti(x, "trims");
-			w->marks += geti(x, "ecn_marked");
+			long long lost = geti(run, "edge_lost") + geti(run, "box_dropped");
+
+			json_array_foreach(json_object_get(run, "links"), k, x)
+			{
+				w->drops += geti(x, "drops");
+				w->trims += geti(x, "trims");
+				w->marks += geti(x, "ecn_marked");
+				lost += geti(x, "drops");
+			}
+			if (geti(nic, "timeouts") > lost)
+				w->nic_timeouts_unlost += geti(nic, "timeouts") - lost;
 		}
 		json_array_foreach(json_object_get(run, "tcp"), k, x)
 		{

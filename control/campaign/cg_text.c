@@ -324,6 +324,19 @@ nic_table(FILE *f, const struct cg_row *rows, size_t n)
 		"CE eaten: marks the receiving NICs cleared (the hosts never saw them); min: "
 		"the lowest rate DCQCN\nset (- none); resent, NAKs (a gap's, and under uec a "
 		"trimmed frame's), NIC RTOs, discarded:\nthe NICs' loss recovery. docs/nic.md.\n");
+	for (size_t i = 0; i < n; i++) {
+		const struct cg_row *w = &rows[i];
+
+		if (w->first && w->nic_timeouts_unlost > 0)
+			fprintf(f,
+				"%s: %lld of its %lld NIC timeouts at least fired with nothing "
+				"lost: "
+				"frames that waited\nlonger than the NICs' timeout (not dilated) "
+				"were "
+				"sent again; `timeout: path` makes it follow the\nfabric's queues "
+				"(docs/nic.md).\n",
+				w->regime, w->nic_timeouts_unlost, w->nic_timeouts);
+	}
 }
 
 /* "0.123 [0.100, 0.150]" with a format a figure, or "-" */

@@ -319,6 +319,40 @@ Test(verdict, a_trims_nak_is_a_nak)
 	json_decref(runs);
 }
 
+/*
+ * A NIC's timeout that fired where the fabric lost nothing sent again frames that were only
+ * queued: a fixed timeout (67.1 ms, not dilated) under a dilated fabric's queues (docs/nic.md).
+ * ib-ndr's NICs in uec-incast: 64 and 63 a run, every frame sent again a duplicate. The row
+ * counts them (at least the timeouts less the frames lost) and the summary says so.
+ */
+Test(verdict, a_timeout_with_nothing_lost_is_said)
+{
+	json_t *run = run_of("fab", 1000, 1000, 0, 1.0), *runs = json_array();
+	json_t *ports = json_object_get(json_object_get(run, "counters"), "ports");
+	struct cg_row rows[CG_MAX_REGIMES];
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	camp.reg[2].fabric.nic.model = FE_NIC_IB; /* (each test runs in a process of its own) */
+	json_object_set_new(json_array_get(ports, 0), "nic_timeouts", json_integer(9));
+	verdict_of(run, &camp.reg[2], 1e9); /* its links dropped 2 frames (tail) */
+	json_array_append_new(runs, run);
+	cr_assert_eq(cg_summarize(&camp, runs, rows), 3);
+	cr_assert_eq(rows[2].nic_timeouts, 9);
+	cr_assert_eq(rows[2].nic_timeouts_unlost, 7, "9 timeouts, 2 frames lost: %lld",
+		     rows[2].nic_timeouts_unlost);
+	f = open_memstream(&out, &len);
+	cr_assert_not_null(f);
+	cg_print_summary(f, &camp, NULL, rows, 3);
+	cr_assert_eq(fclose(f), 0);
+	cr_assert_not_null(
+		strstr(out, "fab: 7 of its 9 NIC timeouts at least fired with nothing lost"), "%s",
+		out);
+	free(out);
+	json_decref(runs);
+}
+
 /* The worst link decides the lateness, not every link merged. */
 Test(verdict, the_worst_link)
 {
