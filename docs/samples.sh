@@ -41,8 +41,10 @@ def tables():
     for p in paras:
         if p[0].startswith(heads):
             rows = p[:7] + (["..."] if len(p) > 7 and not p[0].startswith("verdicts") else [])
-            if p[0].startswith(("NICs", "verdicts")):
-                rows = [r for r in p if not r.startswith(("CE eaten", "set (- none)"))]
+            if p[0].startswith("NICs"):  # the table, not its legend and notes below it
+                rows = p[:next((k for k, r in enumerate(p) if r.startswith("CE eaten")), len(p))]
+            elif p[0].startswith("verdicts"):
+                rows = p
             out.append("\n".join(rows))
     return "\n\n".join(out)
 what = {"all": "\n".join(lines).strip("\n"), "tables": tables()}
