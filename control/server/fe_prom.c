@@ -33,6 +33,25 @@ family(FILE *f, const char *obj, const char *name, const char *help)
 		is_gauge(name) ? "gauge" : "counter");
 }
 
+enum graph_link_figure { GL_FAILOVERS, GL_BEHIND, GL_WD_FORWARDED };
+
+/* A family of one figure of every link between switches, labelled by link. */
+static void
+graph_links(FILE *f, const struct fe_dp *dp, const char *name, const char *help,
+	    enum graph_link_figure what)
+{
+	fprintf(f, "# HELP fabemu_graph_%s %s\n# TYPE fabemu_graph_%s counter\n", name, help, name);
+	for (unsigned i = 0; i < dp->graph->nhl; i++) {
+		const struct fe_hoplink *h = &dp->graph->hl[i];
+		const fe_counter_t *c = what == GL_FAILOVERS ? &h->failovers
+					: what == GL_BEHIND  ? &h->behind
+							     : &h->wd_forwarded;
+
+		fprintf(f, "fabemu_graph_%s{link=\"%s\"} %" PRIu64 "\n", name, h->name,
+			FE_CNT_GET(*c));
+	}
+}
+
 static void
 ports(FILE *f, const struct fe_dp *dp)
 {
@@ -202,7 +221,35 @@ lanes(FILE *f, const struct fe_dp *dp)
 		for (unsigned i = 0; i < dp->graph->nhl; i++)
 			fprintf(f, "fabemu_graph_watchdog_storms_total{link=\"%s\"} %" PRIu64 "\n",
 				dp->graph->hl[i].name, FE_CNT_GET(dp->graph->hl[i].storms));
+		graph_links(f, dp, "watchdog_forwarded_total",
+			    "frames the PFC watchdog sent through the pauses", GL_WD_FORWARDED);
 	}
+	if (!dp->topology)
+		return;
+	/* the rest of the document's graph (docs/counters.md), as it has them */
+	graph_links(f, dp, "failovers_total", "times the routes went round the link, or back",
+		    GL_FAILOVERS);
+	if (dp->conf.regime == FE_REGIME_LOSSY)
+		graph_links(
+			f, dp, "behind_pkts_total",
+			"frames offered to the link behind a later one (the engine's order error)",
+			GL_BEHIND);
+	fprintf(f, "# HELP fabemu_graph_out_of_order_total frames that reached the port after "
+		   "a later one of their flow\n# TYPE fabemu_graph_out_of_order_total counter\n");
+	for (unsigned p = 0; p < dp->nports; p++)
+		fprintf(f, "fabemu_graph_out_of_order_total{port=\"%u\"} %" PRIu64 "\n", p,
+			FE_CNT_GET(dp->graph->ooo[p]));
+	fprintf(f,
+		"# HELP fabemu_graph_flowlets_total new flowlets (path: flowlet)\n# TYPE "
+		"fabemu_graph_flowlets_total counter\nfabemu_graph_flowlets_total %" PRIu64 "\n",
+		FE_CNT_GET(dp->graph->flowlets));
+	if (dp->conf.regime == FE_REGIME_CREDIT)
+		fprintf(f,
+			"# HELP fabemu_graph_vl_stalls_total outputs stalled past the "
+			"head-of-queue "
+			"lifetime\n# TYPE fabemu_graph_vl_stalls_total counter\n"
+			"fabemu_graph_vl_stalls_total %" PRIu64 "\n",
+			FE_CNT_GET(dp->graph->stalls));
 }
 
 /* What the scheduler did to the loop's threads and their cores (fe_sched.h). */

@@ -13,6 +13,7 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
+#include "fe_ctl.h"
 #include "fe_dp.h"
 #include "fe_graphconf.h"
 #include "fe_nicport.h"
@@ -204,6 +205,25 @@ doc_graph(const struct fe_dp *dp, const char *key, int per_link)
 				sum = (sum < 0 ? 0 : sum) + json_integer_value(n);
 		}
 	json_decref(doc);
+	{ /* Prometheus (fabemuctl prometheus): fabemu_graph_KEY_total, its lines summed */
+		char *prom = NULL, fam[64];
+		size_t len = 0, fl;
+		FILE *f = open_memstream(&prom, &len);
+		int64_t psum = -1;
+
+		cr_assert_not_null(f);
+		fe_prom_write(f, dp);
+		cr_assert_eq(fclose(f), 0);
+		fl = (size_t)snprintf(fam, sizeof(fam), "fabemu_graph_%s_total", key);
+		for (const char *l = prom; l && *l;
+		     l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL)
+			if (strncmp(l, fam, fl) == 0 && (l[fl] == '{' || l[fl] == ' '))
+				psum = (psum < 0 ? 0 : psum) +
+				       strtoll(strchr(l + fl, ' ') + 1, NULL, 10);
+		free(prom);
+		cr_assert_eq(psum, sum, "Prometheus' %s: %lld, the document's %lld", fam,
+			     (long long)psum, (long long)sum);
+	}
 	return sum;
 }
 
@@ -887,6 +907,7 @@ Test(graph, a_hop_link_is_offered_a_pass_in_the_order_of_the_ticks)
 				     (json_int_t)dp->sw.hop_reordered);
 			json_decref(doc);
 		}
+		cr_assert_eq(doc_graph(dp, "behind_pkts", 1), (int64_t)behind, "%s", what[c]);
 		if (c == 1) {
 			cr_assert_eq(behind, 0, "%s: in tick order", what[c]);
 			cr_assert_gt(dp->sw.hop_reordered, 0, "%s: the stage sorted", what[c]);
@@ -2503,6 +2524,7 @@ Test(graph, a_link_down_from_the_start_fails_over)
 	cr_assert_eq(sent(0), 16, "every flow from leaf2 too");
 	cr_assert_eq(hoplink(dp, "leaf1>spine1")->failovers, 1);
 	cr_assert_eq(hoplink(dp, "spine1>leaf1")->failovers, 1);
+	cr_assert_geq(doc_graph(dp, "failovers", 1), 2, "the counters' and Prometheus' failovers");
 	done(dp, avail);
 }
 
