@@ -33,7 +33,7 @@ family(FILE *f, const char *obj, const char *name, const char *help)
 		is_gauge(name) ? "gauge" : "counter");
 }
 
-enum graph_link_figure { GL_FAILOVERS, GL_BEHIND, GL_WD_FORWARDED };
+enum graph_link_figure { GL_FAILOVERS, GL_BEHIND, GL_STORMS, GL_WD_FORWARDED };
 
 /* A family of one figure of every link between switches, labelled by link. */
 static void
@@ -45,6 +45,7 @@ graph_links(FILE *f, const struct fe_dp *dp, const char *name, const char *help,
 		const struct fe_hoplink *h = &dp->graph->hl[i];
 		const fe_counter_t *c = what == GL_FAILOVERS ? &h->failovers
 					: what == GL_BEHIND  ? &h->behind
+					: what == GL_STORMS  ? &h->storms
 							     : &h->wd_forwarded;
 
 		fprintf(f, "fabemu_graph_%s{link=\"%s\"} %" PRIu64 "\n", name, h->name,
@@ -215,12 +216,8 @@ lanes(FILE *f, const struct fe_dp *dp)
 			__atomic_load_n(&dp->graph->nev, __ATOMIC_ACQUIRE));
 	}
 	if (dp->topology && dp->conf.regime == FE_REGIME_PFC) { /* the PFC watchdog's alone */
-		fprintf(f, "# HELP fabemu_graph_watchdog_storms_total times the PFC watchdog "
-			   "stormed the link\n# TYPE fabemu_graph_watchdog_storms_total "
-			   "counter\n");
-		for (unsigned i = 0; i < dp->graph->nhl; i++)
-			fprintf(f, "fabemu_graph_watchdog_storms_total{link=\"%s\"} %" PRIu64 "\n",
-				dp->graph->hl[i].name, FE_CNT_GET(dp->graph->hl[i].storms));
+		graph_links(f, dp, "watchdog_storms_total",
+			    "times the PFC watchdog stormed the link", GL_STORMS);
 		graph_links(f, dp, "watchdog_forwarded_total",
 			    "frames the PFC watchdog sent through the pauses", GL_WD_FORWARDED);
 	}
