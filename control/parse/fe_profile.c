@@ -48,7 +48,7 @@ struct y_pfc {
 };
 
 struct y_credit {
-	char *buffer, *ret, *hoq, *out;
+	char *buffer, *ret, *hoq, *out, *update;
 };
 
 struct y_nic {
@@ -121,11 +121,9 @@ static const cyaml_schema_field_t pfc_fields[] = {
 };
 
 static const cyaml_schema_field_t credit_fields[] = {
-	STR("buffer", struct y_credit, buffer),
-	STR("return", struct y_credit, ret),
-	STR("hoq", struct y_credit, hoq),
-	STR("out", struct y_credit, out),
-	CYAML_FIELD_END,
+	STR("buffer", struct y_credit, buffer), STR("return", struct y_credit, ret),
+	STR("hoq", struct y_credit, hoq),	STR("out", struct y_credit, out),
+	STR("update", struct y_credit, update), CYAML_FIELD_END,
 };
 
 static const cyaml_schema_field_t nic_fields[] = {
@@ -189,8 +187,8 @@ static const struct fe_yaml_known known_keys[] = {
 	{"", "name, description, regime, lanes, lane-map, switch-buffer, scale, seed, path, "
 	     "pfc, credit, nic, link, links"},
 	{"nic", FE_NIC_KNOWN},
-	{"pfc", "xoff, xon, headroom, delay, quanta, frames, watchdog, watchdog-action, restore"},
-	{"credit", "buffer, return, hoq, out"},
+	{"pfc", FE_PFC_KNOWN},
+	{"credit", FE_CREDIT_KNOWN},
 	{"ecn", "enabled, kmin, kmax, pmax, non-ect"},
 	{"gilbert-elliott", "p, r, loss-bad, loss-good"},
 	{"drop", "first, count"},
@@ -453,7 +451,8 @@ regime_sections(struct fe_yaml *c, const struct y_profile *y, struct fe_profile 
 	if (r && (regime_key(c, "credit", "buffer", r->buffer, &p->fabric) < 0 ||
 		  regime_key(c, "credit", "return", r->ret, &p->fabric) < 0 ||
 		  regime_key(c, "credit", "hoq", r->hoq, &p->fabric) < 0 ||
-		  regime_key(c, "credit", "out", r->out, &p->fabric) < 0))
+		  regime_key(c, "credit", "out", r->out, &p->fabric) < 0 ||
+		  regime_key(c, "credit", "update", r->update, &p->fabric) < 0))
 		return -EINVAL;
 	return nic_section(c, y->nic, &p->fabric.nic);
 }
@@ -810,7 +809,7 @@ fe_profile_fmt_link(const struct fe_linkdef *d, char *buf, size_t len)
 void
 fe_profile_print_fabric(FILE *f, const struct fe_fabric *fab)
 {
-	char t[32], u[32];
+	char t[32], u[32], v[32];
 
 	fprintf(f, "regime %s\nlanes %u\nlane-map %s\nswitch-buffer %" PRIu64 "B\n",
 		fe_regime_name(fab->regime), fab->lanes, fe_lane_map_name(fab->lane_map),
@@ -834,12 +833,16 @@ fe_profile_print_fabric(FILE *f, const struct fe_fabric *fab)
 				    u, sizeof(u)));
 	if (fab->regime == FE_REGIME_CREDIT)
 		fprintf(f,
-			"credit buffer %" PRIu64 "B (%" PRIu64 " blocks) return %s hoq %s out %u\n",
+			"credit buffer %" PRIu64 "B (%" PRIu64 " blocks) return %s hoq %s out %u "
+			"update %s\n",
 			fab->credit.buffer, fab->credit.buffer / FE_CREDIT_BLOCK,
 			fe_fmt_time(fab->credit.return_ns, t, sizeof(t)),
 			fab->credit.hoq_life_ns ? fe_fmt_time(fab->credit.hoq_life_ns, u, sizeof(u))
 						: "off",
-			fab->credit.out_pkts);
+			fab->credit.out_pkts,
+			fab->credit.update
+				? (snprintf(v, sizeof(v), "%" PRIu64 "B", fab->credit.update), v)
+				: "each-frame");
 	if (fab->nic.model != FE_NIC_TCP) {
 		const struct fe_nic_params *n = &fab->nic;
 		char a[32], b[32], c[32], d[32], e[32];

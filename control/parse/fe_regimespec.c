@@ -40,6 +40,7 @@ static const struct key credit_keys[] = {
 	K64(fe_credit_params, return_ns, fe_rule_credit_return),
 	K64(fe_credit_params, hoq_life_ns, fe_rule_credit_hoq),
 	K32(fe_credit_params, out_pkts, fe_rule_credit_out),
+	K64(fe_credit_params, update, fe_rule_credit_update),
 };
 
 static const struct key nic_keys[] = {
@@ -89,9 +90,6 @@ set_key(void *obj, const struct key *keys, size_t nkeys, const char *known, cons
 	return 0;
 }
 
-#define PFC_KNOWN    "xoff, xon, headroom, delay, quanta, frames, watchdog, watchdog-action, restore"
-#define CREDIT_KNOWN "buffer, return, hoq, out"
-
 int
 fe_pfc_key(const char *key, const char *v, struct fe_pfc_params *p, const char *prefix, char *err,
 	   size_t len)
@@ -105,16 +103,16 @@ fe_pfc_key(const char *key, const char *v, struct fe_pfc_params *p, const char *
 			 prefix, v);
 		return -EINVAL;
 	}
-	return set_key(p, pfc_keys, sizeof(pfc_keys) / sizeof(pfc_keys[0]), PFC_KNOWN, prefix, key,
-		       v, err, len);
+	return set_key(p, pfc_keys, sizeof(pfc_keys) / sizeof(pfc_keys[0]), FE_PFC_KNOWN, prefix,
+		       key, v, err, len);
 }
 
 int
 fe_credit_key(const char *key, const char *v, struct fe_credit_params *p, const char *prefix,
 	      char *err, size_t len)
 {
-	return set_key(p, credit_keys, sizeof(credit_keys) / sizeof(credit_keys[0]), CREDIT_KNOWN,
-		       prefix, key, v, err, len);
+	return set_key(p, credit_keys, sizeof(credit_keys) / sizeof(credit_keys[0]),
+		       FE_CREDIT_KNOWN, prefix, key, v, err, len);
 }
 
 /* "1/N", N by rule r (whose allowed text says so). */

@@ -5,9 +5,12 @@
  * in docs/regimes.md; each key's range is its rule in fe_rules.h. Parsing is two steps,
  * in the style of wireguard-tools' config parser: every key on its own (fe_pfc_key),
  * then the rules across keys in one place (fe_pfc_check: xon below xoff), once all
- * are read. No rule crosses the credit keys: each is within its own range.
+ * are read. No rule here crosses the credit keys: each is within its own range (an
+ * update larger than the buffer less the largest frame is the dataplane's to refuse,
+ * which knows that frame: fe_derive.c).
  *   pfc:    xoff, xon, headroom (sizes), delay (time), quanta (1..65535), frames (0/1)
- *   credit: buffer (size per lane), return (time), hoq (time, 0s = off), out (packets)
+ *   credit: buffer (size per lane), return (time), hoq (time, 0s = off), out (packets),
+ *           update (size, 0 = each frame's credits)
  * Each returns 0 or -EINVAL with a message that starts with prefix ("--pfc: ",
  * "pfc.") and names the bad key or value.
  */
@@ -19,6 +22,11 @@
 #include "fe_credit.h"
 #include "fe_nic.h"
 #include "fe_pfc.h"
+
+/* The keys each table knows, for "unknown key" messages (--pfc, --credit, a profile's). */
+#define FE_PFC_KNOWN                                                                               \
+	"xoff, xon, headroom, delay, quanta, frames, watchdog, watchdog-action, restore"
+#define FE_CREDIT_KNOWN "buffer, return, hoq, out, update"
 
 int fe_pfc_key(const char *key, const char *v, struct fe_pfc_params *p, const char *prefix,
 	       char *err, size_t len);

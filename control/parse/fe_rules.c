@@ -57,6 +57,8 @@ const struct fe_rule fe_rule_credit_buffer =
 const struct fe_rule fe_rule_credit_return = RULE("return", FE_RULE_TIME, 0, SEC, NULL);
 const struct fe_rule fe_rule_credit_hoq = RULE("hoq", FE_RULE_TIME, 0, 10 * SEC, "0s (off) to 10s");
 const struct fe_rule fe_rule_credit_out = RULE("out", FE_RULE_COUNT, 1, 1U << 20, NULL);
+const struct fe_rule fe_rule_credit_update =
+	RULE("update", FE_RULE_SIZE, 0, 64 * MIB, "0 (each frame's credits) to 64MiB");
 const struct fe_rule fe_rule_nic_g =
 	RULE("g", FE_RULE_COUNT, 1, 65536, "1/N with N from 1 to 65536, e.g. 1/256");
 const struct fe_rule fe_rule_nic_stages = RULE("stages", FE_RULE_COUNT, 1, 1000, NULL);

@@ -20,10 +20,11 @@ is_gauge(const char *name)
 	return strcmp(name, "q_pkts") == 0 || strcmp(name, "q_bytes") == 0 ||
 	       strcmp(name, "wire_pkts") == 0 || strstr(name, "peak") != NULL ||
 	       strcmp(name, "held_bytes") == 0 || strcmp(name, "credits") == 0 ||
-	       strcmp(name, "credits_min") == 0 || strcmp(name, "iq_depth") == 0 ||
-	       strcmp(name, "nic_cwnd_bytes") == 0 || strcmp(name, "nic_cwnd_min_bytes") == 0 ||
-	       strcmp(name, "nic_rate_bps") == 0 || strcmp(name, "nic_rate_min_bps") == 0 ||
-	       strcmp(name, "nic_copies") == 0 || strstr(name, "permille") != NULL;
+	       strcmp(name, "credits_min") == 0 || strcmp(name, "credits_unsent") == 0 ||
+	       strcmp(name, "iq_depth") == 0 || strcmp(name, "nic_cwnd_bytes") == 0 ||
+	       strcmp(name, "nic_cwnd_min_bytes") == 0 || strcmp(name, "nic_rate_bps") == 0 ||
+	       strcmp(name, "nic_rate_min_bps") == 0 || strcmp(name, "nic_copies") == 0 ||
+	       strstr(name, "permille") != NULL;
 }
 
 static void

@@ -400,13 +400,15 @@ fe_report_lane(const struct fe_dp *dp, unsigned port, unsigned lane, struct fe_l
 		c->paused_ns =
 			fe_ticks_to_ns(fe_pfc_paused(pfc, (uint8_t)lane, rte_rdtsc()), dp->hz);
 	} else if (dp->conf.regime == FE_REGIME_CREDIT && iq != NULL) {
-		c->credits = cr->avail[lane];
+		c->credits = fe_credit_held(cr, (uint8_t)lane, rte_rdtsc());
 		c->credits_min = FE_CNT_GET(cr->avail_min[lane]);
 		c->stall_ns = fe_ticks_to_ns(FE_CNT_GET(cr->stall_ticks[lane]), dp->hz);
 		c->iq_depth = FE_CNT_GET(iq->depth);
 		c->iq_peak = FE_CNT_GET(iq->peak);
 		c->iq_peak_blocks = FE_CNT_GET(iq->peak_blocks);
 		c->iq_stopped = FE_CNT_GET(iq->stopped);
+		c->credit_updates = FE_CNT_GET(cr->updates[lane]);
+		c->credits_unsent = cr->unsent[lane];
 	}
 }
 
@@ -420,8 +422,8 @@ static const struct fe_counter_desc lane_counters_pfc[] = {
 };
 
 static const struct fe_counter_desc lane_counters_credit[] = {
-	L(credits), L(credits_min),    L(stall_ns),   L(iq_depth),
-	L(iq_peak), L(iq_peak_blocks), L(iq_stopped), {NULL, 0},
+	L(credits),	   L(credits_min), L(stall_ns),	      L(iq_depth),	 L(iq_peak),
+	L(iq_peak_blocks), L(iq_stopped),  L(credit_updates), L(credits_unsent), {NULL, 0},
 };
 
 const struct fe_counter_desc *
@@ -511,10 +513,12 @@ table_regime(FILE *f, const struct fe_dp *dp)
 	if (dp->conf.regime == FE_REGIME_CREDIT)
 		fprintf(f,
 			"credit: %u blocks of 64 B per lane, return after %" PRIu64
-			" ns (0.up's), HOQLife %" PRIu64 " ns, output buffer %u pkts\n",
+			" ns (0.up's), HOQLife %" PRIu64
+			" ns, output buffer %u pkts, messages of %u blocks (0: each frame's)\n",
 			dp->ports[0].up.cred.total,
 			fe_ticks_to_ns(dp->ports[0].up.cred.return_ticks, dp->hz),
-			fe_ticks_to_ns(dp->hoq_ticks, dp->hz), dp->conf.credit.out_pkts);
+			fe_ticks_to_ns(dp->hoq_ticks, dp->hz), dp->conf.credit.out_pkts,
+			dp->ports[0].up.cred.update);
 	table_head(f, "port     lane", names);
 	for (unsigned i = 0; i < dp->nports; i++)
 		for (unsigned l = 0; l < dp->conf.lanes; l++) {

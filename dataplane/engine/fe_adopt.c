@@ -118,6 +118,7 @@ reset_flow_control(struct fe_pfc *pfc, struct fe_credit *cred)
 	for (unsigned l = 0; l < FE_LANES_MAX; l++) {
 		FE_CNT_SET(cred->stall_ticks[l], 0);
 		FE_CNT_SET(cred->avail_min[l], cred->avail[l]);
+		FE_CNT_SET(cred->updates[l], 0);
 	}
 }
 

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -228,6 +229,32 @@ fe_fabric_derive(const struct fe_dp *dp, const struct fe_linkdef *up, const stru
 /* cc rccc, the receiving NIC: the floor of its pull rate (fe_rccc.h), or 0: none. As the
  * simulator (main_uec.cpp): with RCCC alone on an oversubscribed fabric, unless the NIC's
  * oversub-cc says on or off. */
+/*
+ * Credits: the blocks a lane's credit message gathers (fe_credit.h), 0 for each frame's.
+ * Its sender, waiting for the largest frame's blocks, holds fewer than them with the rest
+ * out; a message that needs more than that rest could wait for blocks never freed.
+ */
+static int
+credit_update(const struct fe_dp *dp, const struct fe_credit_params *c, uint32_t *blocks, char *err,
+	      size_t errlen)
+{
+	const uint64_t total = c->buffer / FE_CREDIT_BLOCK;
+	const uint64_t need = fe_credit_blocks(dp->max_frame);
+	const uint64_t update = (c->update + FE_CREDIT_BLOCK - 1) / FE_CREDIT_BLOCK;
+
+	if (update > 1 && (total < need || update > total - need + 1)) {
+		snprintf(err, errlen,
+			 "credit update %" PRIu64 " B: at most %" PRIu64 " B with buffer %" PRIu64
+			 " B and frames of up to %u B; else a sender could wait for credits "
+			 "never sent",
+			 c->update, total >= need ? (total - need + 1) * FE_CREDIT_BLOCK : 0,
+			 c->buffer, dp->max_frame);
+		return -EINVAL;
+	}
+	*blocks = update > 1 ? (uint32_t)update : 0;
+	return 0;
+}
+
 static double
 occ_min(const struct fe_fabric *fab, const struct fe_fabric_derived *fd)
 {
@@ -265,9 +292,12 @@ fe_link_derive(const struct fe_dp *dp, const struct fe_fabric *fab,
 					&dv->pcie);
 		return 0;
 	}
-	if (fab->regime == FE_REGIME_CREDIT)
+	if (fab->regime == FE_REGIME_CREDIT) {
 		dv->credit_return = fe_ns_to_ticks(fab->credit.return_ns, dp->hz) +
 				    cfg->prop_ticks + (k == FE_LINK_HOP ? trunk_ticks(dp, i) : 0);
+		if (credit_update(dp, &fab->credit, &dv->credit_update, err, errlen) < 0)
+			return -EINVAL;
+	}
 	if (fab->regime == FE_REGIME_PFC &&
 	    fe_pfc_compile_link(&dv->pfc, &fab->pfc, &d->link, dp->hz, e, sizeof(e)) < 0) {
 		snprintf(err, errlen, "link %s: %s", fe_dp_link_name(dp, n, (char[80]){0}, 80), e);
@@ -301,6 +331,7 @@ fe_link_derived_apply(struct fe_dp *dp, unsigned n, const struct fe_link_derived
 	 * none, derived as zeros) */
 	r->pfc.cfg = dv->pfc;
 	r->cred.return_ticks = dv->credit_return;
+	r->cred.update = dv->credit_update;
 	if (k == FE_LINK_UP)
 		dp->ports[i].epause.cfg = dv->epause;
 	if (nic == NULL || nic->host)

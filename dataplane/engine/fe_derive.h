@@ -31,6 +31,7 @@ struct fe_link_derived {
 	/* credit: ticks a freed credit takes back to the link's sender (the receiver's
 	 * delay and the propagation back; a link between boxes, the real link's too) */
 	uint64_t credit_return;
+	uint32_t credit_update; /* and the blocks a credit message gathers (0: each frame's) */
 	/* PFC: the thresholds of the ingress the link feeds (up links, hop links) */
 	struct fe_pfc_cfg pfc;
 	/* an up link with an emulated NIC: its line rate (bit/s) and DCQCN at that rate */

@@ -247,6 +247,25 @@ graph_ingress(struct fe_dp *dp, unsigned in, int out, struct rte_mbuf *m, uint64
 	at_switch_r(dp, x, in, m, fe_routing_in(dp, x, in, out, m, lane), t, R);
 }
 
+/* Credits: the blocks of the run's first k frames back to their sender, each in the message
+ * it completes (fe_credit_gather()); in_order: due no sooner than the last one put. */
+static __rte_always_inline void
+credit_run_put(struct fe_credit *c, struct fe_credit_run *w, const struct fe_link_offer *o,
+	       unsigned k, const int in_order)
+{
+	for (unsigned i = 0; i < k; i++) {
+		const uint8_t lane = FE_LABEL_CLASS(o[i].label);
+		const uint32_t b = fe_credit_gather(c, lane, fe_credit_blocks(o[i].len));
+
+		if (b == 0)
+			continue;
+		if (in_order)
+			fe_credit_put_after(w, lane, b, o[i].at);
+		else
+			fe_credit_put(w, lane, b, o[i].at);
+	}
+}
+
 /*
  * Credits: the run crosses its switch at once (fe_lossless_cross_at_once()) while the switch's
  * input queues hold nothing and the link has room: the link takes it up to the first frame it has
@@ -279,14 +298,9 @@ credit_run_flush(struct fe_dp *dp, unsigned src, uint16_t h, struct fe_link_offe
 
 				/* a run's ticks do not decrease: in order if its first is */
 				if (w.last_at <= o[0].at + w.ticks)
-					for (unsigned i = 0; i < k; i++)
-						fe_credit_put_after(&w, FE_LABEL_CLASS(o[i].label),
-								    fe_credit_blocks(o[i].len),
-								    o[i].at);
+					credit_run_put(c, &w, o, k, 1);
 				else
-					for (unsigned i = 0; i < k; i++)
-						fe_credit_put(&w, FE_LABEL_CLASS(o[i].label),
-							      fe_credit_blocks(o[i].len), o[i].at);
+					credit_run_put(c, &w, o, k, 0);
 				fe_credit_close(c, &w);
 			} else {
 				for (unsigned i = 0; i < k; i++)

@@ -6,6 +6,15 @@
  * the receiver gives them back when the packet leaves its buffer, and they reach the
  * sender return_delay later. Nothing is ever dropped for want of buffer.
  *
+ * Credit messages: by default each frame's blocks go back on their own, as the frame
+ * leaves (the finest a receiver can return them). With update set, a lane's receiver
+ * sends its freed blocks in one message once update of them have gathered (an
+ * InfiniBand flow control packet or a UEC CBFC update carries a lane's freed credits;
+ * how often a vendor sends them is its own): those gathered and not sent yet are
+ * unsent[], which the sender does not hold. A sender that waits has more than total -
+ * need blocks out, so as long as update <= total - need + 1 some of them are still to be
+ * freed and the message is sent (fe_link_derive() checks it with the largest frame).
+ *
  * One struct fe_credit is the sender's side of one link. fe_credit_gate() is its
  * fe_link gate; fe_credit_return() is called by the receiver. Pure, fake-clock tested.
  */
@@ -24,6 +33,7 @@ struct fe_credit_params {
 	uint64_t return_ns;   /* from leaving the receiver buffer to usable at the sender */
 	uint64_t hoq_life_ns; /* head-of-queue lifetime at the receiver; 0: off */
 	uint32_t out_pkts;    /* switch output buffer, packets (input-queued switch) */
+	uint64_t update;      /* bytes a lane frees between credit messages; 0: each frame's */
 };
 
 struct fe_credit_ret {
@@ -37,11 +47,14 @@ struct fe_credit {
 	uint32_t total;		      /* blocks advertised per lane */
 	uint8_t lanes;
 	uint64_t return_ticks;
-	uint64_t last_at;	    /* returns are kept in time order */
-	struct fe_credit_ret *ring; /* pending returns */
+	uint32_t update; /* blocks a credit message gathers first; 0 or 1: each frame's */
+	uint32_t unsent[FE_LANES_MAX]; /* blocks freed, gathering for the next message */
+	uint64_t last_at;	       /* returns are kept in time order */
+	struct fe_credit_ret *ring;    /* pending returns */
 	uint32_t head, tail, mask;
 	fe_counter_t stall_ticks[FE_LANES_MAX]; /* time a head packet waited for credits */
 	fe_counter_t avail_min[FE_LANES_MAX];	/* fewest blocks held (0: ran out) */
+	fe_counter_t updates[FE_LANES_MAX];	/* credit messages sent back */
 };
 
 static inline uint32_t
@@ -116,14 +129,38 @@ fe_credit_close(struct fe_credit *c, const struct fe_credit_run *w)
 }
 
 /*
- * The receiver freed blocks of lane at tick t; the sender has them at t + return delay.
- * Inline: the switch returns credits once a packet.
+ * The receiver freed blocks of lane: with update set, the blocks its next credit message
+ * carries, 0 while they gather (they are unsent[lane] until then); else blocks.
+ */
+static inline uint32_t
+fe_credit_gather(struct fe_credit *c, uint8_t lane, uint32_t blocks)
+{
+	if (c->update > 1) {
+		blocks += c->unsent[lane];
+		if (blocks < c->update) {
+			c->unsent[lane] = blocks;
+			return 0;
+		}
+		c->unsent[lane] = 0;
+	}
+	FE_CNT_ADD(c->updates[lane], 1);
+	return blocks;
+}
+
+/*
+ * The receiver freed blocks of lane at tick t; the sender has them at t + return delay
+ * (with update set, in the message they complete). Inline: the switch returns credits
+ * once a packet.
  */
 static inline void
 fe_credit_return(struct fe_credit *c, uint8_t lane, uint32_t blocks, uint64_t t)
 {
-	struct fe_credit_run w = fe_credit_open(c);
+	struct fe_credit_run w;
 
+	blocks = fe_credit_gather(c, lane, blocks);
+	if (blocks == 0)
+		return;
+	w = fe_credit_open(c);
 	fe_credit_put(&w, lane, blocks, t);
 	fe_credit_close(c, &w);
 }
@@ -194,6 +231,29 @@ fe_credit_gate_inline(void *ctx, uint8_t lane, uint32_t len, uint64_t start, uin
 			return UINT64_MAX;
 		t = c->ring[c->head & c->mask].at;
 	}
+}
+
+/*
+ * The blocks of lane the sender holds at t, those come back by t counted (it takes them
+ * only as it next needs credits): the credits gauge. Read off the sender's thread, it
+ * may count a return as it is taken (the ring's indices read once, a torn pair ignored);
+ * never more than the lane's blocks.
+ */
+static inline uint32_t
+fe_credit_held(const struct fe_credit *c, uint8_t lane, uint64_t t)
+{
+	const uint32_t head = __atomic_load_n(&c->head, __ATOMIC_RELAXED);
+	const uint32_t n = __atomic_load_n(&c->tail, __ATOMIC_RELAXED) - head;
+	uint64_t held = c->avail[lane];
+
+	for (uint32_t k = 0; n <= c->mask + 1 && k < n; k++) {
+		const struct fe_credit_ret *r = &c->ring[(head + k) & c->mask];
+
+		if (r->at > t)
+			break;
+		held += r->lane == lane ? r->blocks : 0;
+	}
+	return held < c->total ? (uint32_t)held : c->total;
 }
 
 /* Earliest pending return, UINT64_MAX if none (for the loop's sleep). */

@@ -105,14 +105,17 @@ echo "  ok   PFC: the 4 down links short of their routed inputs' 330000 B named,
 # Lossless hop by hop: 100 broadcasts of 1000 B from host 1 at 10 Mbit/s (its link and
 # the links between switches: --link fabric:), and host 4's down link at 1 Mbit/s. Its switch (leaf2) backs up into
 # the spine, the spine into leaf1, leaf1 into host 1: every host gets all 100, in order,
-# and nothing is dropped anywhere.
+# and nothing is dropped anywhere. Under credits each frame's blocks go back in a message
+# of their own; and (credit-msg) gathered into messages of 2112 B (33 blocks, the most
+# 4 KiB allows with frames of up to 2048 B): three frames' 48 blocks a message.
 "$FE_BIN/fe-pcapgen" "$T/in100.pcap" 02:fe:00:00:00:0a ff:ff:ff:ff:ff:ff 100 1000
 vdevs=(--vdev=net_pcap0,rx_pcap=$T/in100.pcap,tx_pcap=$T/out0.pcap)
 for i in 1 2 3; do vdevs+=(--vdev=net_pcap$i,rx_pcap=$T/empty.pcap,tx_pcap=$T/out$i.pcap); done
-for regime in pfc credit; do
+for regime in pfc credit credit-msg; do
 	echo "fabemu-dp --topology --regime $regime: 100 frames into a 1 Mbit/s host, hop by hop"
 	args=(--regime pfc --pfc xoff=8000,xon=4000)
 	[ $regime = credit ] && args=(--regime credit --credit buffer=4096,out=4)
+	[ $regime = credit-msg ] && args=(--regime credit --credit buffer=4096,out=4,update=2112)
 	fe_dp_once "$T/dp-$regime.log" $(fe_eal) "${vdevs[@]}" -- --topology "$T/ls4.yaml" \
 		"${args[@]}" --link 0.up:rate=10Mbit --link fabric:rate=10Mbit --link 3.down:rate=1Mbit \
 		--exit-idle 300ms --stats-json "$T/$regime.json"
@@ -135,13 +138,24 @@ if regime == "pfc":
     assert down["xoff_events"] > 0 and up["xoff_events"] > 0 and host["xoff_events"] > 0, (down, up, host)
     print("  ok   0 drops; pauses climbed: leaf2 paused spine1 %d times, spine1 leaf1 %d, leaf1 host 1 %d"
           % (down["xoff_events"], up["xoff_events"], host["xoff_events"]))
-else:
+elif regime == "credit":
     # leaf2's input from spine1 held every block spine1 was given; upstream ran dry too
     assert down["iq_peak_blocks"] == 64 and down["credits_min"] == 0, down
     assert up["credits_min"] == 0 and host["credits_min"] == 0, (up, host)
-    print("  ok   0 drops; leaf2's input from spine1 filled (64 blocks), spine1, leaf1 and host 1 ran out of credits")
+    # each frame's blocks in a message of their own
+    assert down["credit_updates"] == 100 and down["credits_unsent"] == 0, down
+    print("  ok   0 drops; leaf2's input from spine1 filled (64 blocks), spine1, leaf1 and host 1 ran out of credits; 100 credit messages")
+else:
+    # 100 frames of 16 blocks, 3 a message: 33 messages, the last frame's 16 gathering
+    assert down["credit_updates"] == 33 and down["credits_unsent"] == 16, down
+    assert down["credits"] + down["credits_unsent"] == 64, down
+    assert down["credits_min"] == 0 and up["credits_min"] == 0, (down, up)
+    print("  ok   0 drops; spine1 got leaf2's credits back in 33 messages, 16 blocks gathering")
 assert g["deadlock_count"] == 0 and g["deadlocks"] == [], g["deadlocks"]
 PY
+	if [ $regime = credit-msg ] && ! grep -q "messages of 33 blocks" "$T/dp-$regime.log"; then
+		fe_fail "$regime: the credit line: $(grep '^credit:' "$T/dp-$regime.log")"
+	fi
 	grep -q "^graph    0 deadlocks" "$T/dp-$regime.log" ||
 		fe_fail "$regime: the table's deadlock line: $(grep '^graph' "$T/dp-$regime.log")"
 done
@@ -213,5 +227,13 @@ grep -q '^3.up  *rate 400Gbit delay 100ns buffer 33554432B/16384pkts ' "$T/links
 	fe_fail "apply ib-ndr --link 3 under pfc: 3.up: $(cat "$T/links.pfc")"
 grep -q '^2.down  *rate unlimited ' "$T/links.pfc" || fe_fail "apply --link 3 touched 2.down"
 echo "  ok   apply ib-ndr --link 3 and leaf1-spine1 under pfc: NDR's rate, PFC's buffers"
+fe_dp_stop
+# set credit update= at run time: taken, shown; more than the buffer allows: refused, named
+fe_dp_start $(fe_eal) "${vdevs[@]}" -- --topology "$T/ls4.yaml" --regime credit --credit buffer=4096
+refused "credit update 4096 B: at most 2112 B with buffer 4096 B and frames of up to 2048 B" set credit update=4KiB
+fe_ctl set credit update=2KiB >/dev/null
+fe_ctl status | fe_grep_q '^credit buffer 4096B (64 blocks) .* update 2048B$' ||
+	fe_fail "set credit update under credit: $(fe_ctl status)"
+echo "  ok   under credit: set credit update=2KiB taken, shown by status"
 fe_dp_stop
 echo "topology: passed"

@@ -78,6 +78,8 @@ fabric_base(struct fabric *f)
 /* the NIC the cases run: roce, or uec with RCCC (its pull rate follows the fabric's
  * oversubscription: every link's rate) */
 static int uec_rccc;
+/* and the bytes a credit message gathers (credit: update) */
+static uint64_t credit_update_bytes;
 
 static struct fe_fabric
 fabric_of(enum fe_regime r)
@@ -92,6 +94,7 @@ fabric_of(enum fe_regime r)
 		fab.nic.cc_set = 1;
 	}
 	fab.nic.timeout_path = 1; /* it follows every link's rate and buffer */
+	fab.credit.update = credit_update_bytes;
 	return fab;
 }
 
@@ -197,6 +200,9 @@ same(const struct fe_dp *a, const struct fe_dp *b, const char *what)
 			     "%s: link %s's credit return: %lu, started so: %lu", what, name,
 			     (unsigned long)ra->cred.return_ticks,
 			     (unsigned long)rb->cred.return_ticks);
+		cr_assert_eq(ra->cred.update, rb->cred.update,
+			     "%s: link %s's credit messages: %u blocks, started so: %u", what, name,
+			     ra->cred.update, rb->cred.update);
 		if (k == FE_LINK_UP) {
 			const struct fe_port *pa = &a->ports[i], *pb = &b->ports[i];
 
@@ -415,6 +421,42 @@ lossless_rows_follow_a_change(enum fe_regime r)
 	}
 	fe_dp_free(dp);
 	fe_update_free(u);
+}
+
+/*
+ * Credit messages set at run time (`set credit update=4KiB`): every link's sender, a
+ * port's and a switch's, then gets its credits back in messages of 64 blocks, as a
+ * fabric started so; set back to 0, each frame's again. Too large: refused, named.
+ */
+Test(derive, credit_messages_follow_a_change)
+{
+	struct fabric f;
+	struct fe_dp *a, *b;
+	struct fe_update *u[2];
+	struct fe_fabric big = fabric_of(FE_REGIME_CREDIT);
+	char err[256];
+
+	fabric_base(&f);
+	a = create(&f, FE_REGIME_CREDIT, &gb[0]);
+	cr_assert_eq(fe_dp_row(a, fe_dp_link_id(a, FE_LINK_HOP, 1))->cred.update, 0);
+	credit_update_bytes = 4096;
+	u[0] = change(a, &f, FE_REGIME_CREDIT);
+	b = create(&f, FE_REGIME_CREDIT, &gb[1]);
+	cr_assert_eq(fe_dp_row(b, fe_dp_link_id(b, FE_LINK_HOP, 1))->cred.update, 64);
+	cr_assert_eq(fe_dp_row(b, fe_dp_link_id(b, FE_LINK_UP, 0))->cred.update, 64);
+	same(a, b, "credit update 4 KiB");
+	credit_update_bytes = 0;
+	u[1] = change(a, &f, FE_REGIME_CREDIT);
+	cr_assert_eq(fe_dp_row(a, fe_dp_link_id(a, FE_LINK_HOP, 1))->cred.update, 0,
+		     "and back to each frame's");
+	/* 64 KiB, frames of up to 2048 B: (1024 - 32 + 1) blocks */
+	big.credit.update = 63553;
+	cr_assert_null(fe_update_build_fabric(a, f.up, f.down, f.hop, &big, err, sizeof(err)));
+	cr_assert_not_null(strstr(err, "credit update 63553 B: at most 63552 B"), "%s", err);
+	fe_dp_free(a);
+	fe_dp_free(b);
+	fe_update_free(u[0]);
+	fe_update_free(u[1]);
 }
 
 Test(derive, lossless_rows_follow_a_change_pfc)

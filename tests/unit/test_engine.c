@@ -667,6 +667,79 @@ Test(engine, credit_uncongested_crosses_at_once)
 	cr_assert_eq(dp->graph->iq[0].peak, 0);
 }
 
+/*
+ * Credit messages: host 0 sends host 1 40 frames of 1514, 64, 1000 and 300 bytes over
+ * 1 Gbit/s links (1 us each) with 4 KiB of credits a lane, its credits given back each
+ * frame's at once (update 0) or gathered into messages of update bytes. Returns the
+ * engine, drained of frames; *got: frames host 1 received.
+ */
+static struct fe_dp *
+credit_messages(uint64_t update, unsigned *got)
+{
+	static const uint16_t len[] = {1514, 64, 1000, 300};
+	struct fe_dp_conf conf = {
+		.regime = FE_REGIME_CREDIT,
+		.lanes = 1,
+		.credit = {.buffer = 4096, .return_ns = 500, .out_pkts = 1, .update = update}};
+	struct fe_linkdef all = {.link = {.rate_bps = 1000000000, .delay_ns = 1000}};
+	struct fe_dp *dp = engine_regime(&conf, &all, &all);
+
+	announce(dp);
+	*got = 0;
+	for (unsigned k = 0; k < 40; k++)
+		inject(0, MAC[1], len[k % 4]);
+	for (uint64_t t = T0 + 100; t <= T0 + 2000000; t += 500) {
+		fe_dp_poll(dp, t);
+		*got += sent(1);
+	}
+	return dp;
+}
+
+/*
+ * A lane's credits gathered into messages of update bytes (2112 B: the most 4 KiB allows
+ * with frames of up to 2048 B) reach the sender in fewer messages, later: it waits longer
+ * for them, and nothing waits for ever (every frame delivered). Every block is the
+ * sender's again, or gathering at the receiver; a reset keeps those. One byte more is
+ * refused, named.
+ */
+Test(engine, credit_messages_gather_update_bytes)
+{
+	unsigned got[2];
+	struct fe_dp *each = credit_messages(0, &got[0]),
+		     *gathered = credit_messages(2112, &got[1]);
+	const struct fe_credit *ce = &each->ports[0].up.cred, *cg = &gathered->ports[0].up.cred;
+	struct fe_credit sum = *cg;
+	struct fe_dp_conf conf = {
+		.regime = FE_REGIME_CREDIT, .lanes = 1, .credit = {.buffer = 4096, .update = 2113}};
+	struct fe_linkdef up[NP] = {0}, down[NP] = {0};
+	char err[256];
+
+	cr_assert_eq(got[0], 40, "each frame's credits at once: %u of 40 delivered", got[0]);
+	cr_assert_eq(got[1], 40, "gathered: %u of 40 delivered", got[1]);
+	cr_assert_eq(ce->updates[0], 40, "one message a frame: %lu", (unsigned long)ce->updates[0]);
+	cr_assert_eq(cg->update, 33, "2112 B: 33 blocks");
+	/* 40 frames of 24, 1, 16 and 5 blocks: 460 blocks, in messages of 33 to 56 */
+	cr_assert(cg->updates[0] >= 460 / 56 && cg->updates[0] <= 460 / 33,
+		  "gathered: %lu messages", (unsigned long)cg->updates[0]);
+	fe_credit_collect(&sum, UINT64_MAX);
+	cr_assert_eq(sum.avail[0] + cg->unsent[0], cg->total, "held %u, gathering %u, of %u",
+		     sum.avail[0], cg->unsent[0], cg->total);
+	cr_assert_gt(cg->unsent[0], 0, "460 is no multiple of the messages: some gather");
+	cr_assert_gt(cg->stall_ticks[0], ce->stall_ticks[0],
+		     "the sender waits longer for gathered credits: %lu ns, at once %lu ns",
+		     (unsigned long)cg->stall_ticks[0], (unsigned long)ce->stall_ticks[0]);
+	/* a reset restarts the messages' count and keeps the gauge of what gathers */
+	sum.unsent[0] = cg->unsent[0];
+	fe_adopt_reset(gathered, FE_ROLE_ALL);
+	cr_assert_eq(cg->updates[0], 0);
+	cr_assert_eq(cg->unsent[0], sum.unsent[0]);
+	fe_dp_free(each);
+	fe_dp_free(gathered);
+	conf.mac_age_ns = 300000000000ULL;
+	cr_assert_null(fe_dp_create(NP, ports, up, down, pool, HZ, &conf, err, sizeof(err)));
+	cr_assert_not_null(strstr(err, "credit update 2113 B: at most 2112 B"), "%s", err);
+}
+
 Test(engine, lossy_has_no_head_of_line_blocking)
 {
 	struct fe_dp_conf conf = {.regime = FE_REGIME_LOSSY, .lanes = 1};

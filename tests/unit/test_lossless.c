@@ -65,6 +65,60 @@ Test(credit, waits_for_enough_blocks)
 	cr_assert_eq(fe_credit_gate(&c, 0, 100, 50, 1000), 200);
 }
 
+/*
+ * Credit messages (update set): a lane's freed blocks go back once update of them have
+ * gathered, all in one message, at the tick of the freeing that completed it; those
+ * still gathering are unsent, and the sender does not hold them. Each message counted.
+ */
+Test(credit, a_message_gathers_update_blocks)
+{
+	struct fe_credit c;
+	struct fe_credit_ret ring[256];
+
+	fe_credit_init(&c, 64, 2, 100, ring);
+	c.update = 24;
+	cr_assert_eq(fe_credit_gate(&c, 0, 64 * 64, 0, 0), 0, "all 64 blocks of lane 0 taken");
+	fe_credit_return(&c, 0, 16, 1000); /* one 1000-byte frame freed: 16 of 24 */
+	cr_assert_eq(c.unsent[0], 16);
+	cr_assert_eq(fe_credit_next(&c), UINT64_MAX, "no message yet");
+	cr_assert_eq(fe_credit_gate(&c, 0, 64, 1000, 50000), UINT64_MAX,
+		     "the sender holds none of them");
+	fe_credit_return(&c, 0, 16, 2000); /* 32: a message of all 32 */
+	cr_assert_eq(c.unsent[0], 0);
+	cr_assert_eq(fe_credit_next(&c), 2100, "sent as the second frame was freed");
+	cr_assert_eq(fe_credit_gate(&c, 0, 32 * 64, 1500, 3000), 2100, "32 blocks at once");
+	cr_assert_eq(c.updates[0], 1);
+	/* lanes gather apart: lane 1's 16 wait for lane 1's own */
+	cr_assert_eq(fe_credit_gate(&c, 1, 64 * 64, 3000, 3000), 3000);
+	fe_credit_return(&c, 1, 16, 4000);
+	fe_credit_return(&c, 0, 16, 4000);
+	cr_assert_eq(c.unsent[0], 16);
+	cr_assert_eq(c.unsent[1], 16);
+	cr_assert_eq(fe_credit_next(&c), UINT64_MAX);
+	fe_credit_return(&c, 1, 8, 5000); /* exactly 24: sent */
+	cr_assert_eq(c.unsent[1], 0);
+	cr_assert_eq(c.updates[1], 1);
+	cr_assert_eq(fe_credit_gate(&c, 1, 24 * 64, 5000, 6000), 5100);
+	/* every block is the sender's, out, or gathering */
+	cr_assert_eq(c.avail[0] + c.unsent[0] + 48, 64, "%u held, %u unsent", c.avail[0],
+		     c.unsent[0]);
+}
+
+/* Without update, each return is its own message (the finest: as each frame leaves). */
+Test(credit, each_frame_its_own_message_by_default)
+{
+	struct fe_credit c;
+	struct fe_credit_ret ring[64];
+
+	fe_credit_init(&c, 10, 1, 0, ring);
+	cr_assert_eq(fe_credit_gate(&c, 0, 640, 0, 0), 0);
+	for (int k = 0; k < 5; k++)
+		fe_credit_return(&c, 0, 2, 100 + k);
+	cr_assert_eq(c.updates[0], 5);
+	cr_assert_eq(c.unsent[0], 0);
+	cr_assert_eq(fe_credit_gate(&c, 0, 640, 200, 200), 200, "all back");
+}
+
 /* A sender with too few credits waits and resumes on a gated link, timing exact. */
 Test(credit, gated_link_waits_and_resumes)
 {

@@ -338,6 +338,22 @@ Test(profile, lossless_up_links_get_room)
 	cr_assert_eq(down[0].link.limit_bytes, 1 << 20, "the switch side keeps the default");
 }
 
+/* credit: update, the bytes a lane's credit message gathers; 0 (each frame's) unless set. */
+Test(profile, credit_update)
+{
+	struct fe_linkdef up[1], down[1];
+	struct fe_fabric fab;
+	char err[512];
+
+	cr_assert_eq(parse("name: c\nregime: credit\n", err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(fe_profile_expand(&prof, 1, 1, up, down, &fab, err, sizeof(err)), 0);
+	cr_assert_eq(fab.credit.update, 0);
+	cr_assert_eq(parse("name: c\nregime: credit\ncredit:\n  update: 4KiB\n", err, sizeof(err)),
+		     0, "%s", err);
+	cr_assert_eq(fe_profile_expand(&prof, 4000, 1, up, down, &fab, err, sizeof(err)), 0);
+	cr_assert_eq(fab.credit.update, 4096, "a size: not dilated by the scale");
+}
+
 struct bad {
 	char yaml[160];
 	char err[320];
@@ -414,6 +430,10 @@ static struct bad bad_profiles[] = {
 	 "t.yaml:2: credit: section given but regime is lossy (set regime: credit)"},
 	{"name: x\nregime: credit\ncredit:\n  buffer: 10\n",
 	 "t.yaml:4: credit.buffer '10' (allowed: one 64-byte block (64B) to 64MiB)"},
+	{"name: x\nregime: credit\ncredit:\n  update: 65MiB\n",
+	 "t.yaml:4: credit.update '65MiB' (allowed: 0 (each frame's credits) to 64MiB)"},
+	{"name: x\nregime: credit\ncredit:\n  often: 1\n",
+	 "t.yaml:4: unknown key 'often' in credit (known: buffer, return, hoq, out, update)"},
 	{"name: x\nname: y\n", "t.yaml:2: key 'name' given twice"}, /* at the second */
 	{"name: x\nlink:\n  rate: 1Gbit\n  delay: 1us\n  rate: 2Gbit\n",
 	 "t.yaml:5: key 'rate' given twice"},
