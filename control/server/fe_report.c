@@ -820,7 +820,7 @@ ip_json(uint32_t addr) /* network order */
 }
 
 /*
- * The emulated NIC's flows (models roce, ib) or the queue pairs it saw (model host),
+ * The emulated NIC's flows (models roce, ib, uec) or the queue pairs it saw (model host),
  * docs/nic.md. Read while the lcore runs: each field is one load, a flow's fields may be
  * from two moments.
  */
@@ -843,18 +843,21 @@ nic_json(const struct fe_nicport *n)
 	}
 	for (unsigned f = 0; !n->host && f < FE_NIC_FLOWS; f++) {
 		const struct fe_nic_flow *fl = &n->flows[f];
+		json_t *o;
 
-		if (fl->used)
-			json_array_append_new(
-				a, json_pack("{s:i, s:o, s:o, s:i, s:i, s:s, s:o, s:o, s:o, s:o}",
-					     "slot", (int)f, "src", ip_json(fl->key.saddr), "dst",
-					     ip_json(fl->key.daddr), "sport",
-					     (int)rte_be_to_cpu_16(fl->key.sport), "dport",
-					     (int)rte_be_to_cpu_16(fl->key.dport), "proto",
-					     fl->key.proto == 6 ? "tcp" : "udp", "rate_bps",
-					     u64((uint64_t)fe_nic_flow_rate(n, fl)), "rate_min_bps",
-					     u64((uint64_t)fl->rate_min), "sent", u64(fl->next_psn),
-					     "unacked", u64(fl->next_psn - fl->una)));
+		if (!fl->used)
+			continue;
+		o = json_pack("{s:i, s:o, s:o, s:i, s:i, s:s, s:o, s:o, s:o, s:o}", "slot", (int)f,
+			      "src", ip_json(fl->key.saddr), "dst", ip_json(fl->key.daddr), "sport",
+			      (int)rte_be_to_cpu_16(fl->key.sport), "dport",
+			      (int)rte_be_to_cpu_16(fl->key.dport), "proto",
+			      fl->key.proto == 6 ? "tcp" : "udp", "rate_bps",
+			      u64((uint64_t)fe_nic_flow_rate(n, fl)), "rate_min_bps",
+			      u64((uint64_t)fl->rate_min), "sent", u64(fl->next_psn), "unacked",
+			      u64(fl->next_psn - fl->una));
+		if (fe_nic_cc_nscc(n->cc_mode)) /* NSCC's window (its rate is the line's) */
+			json_object_set_new(o, "cwnd_bytes", u64((uint64_t)fl->nscc.cwnd));
+		json_array_append_new(a, o);
 	}
 	return a;
 }

@@ -1381,6 +1381,22 @@ Test(report, nic_uec_trimming)
 		inject_tcp(0, MAC[1], 1000, 0, k);
 	run(dp, &t, 20000000, 10000);
 	expect(dp, "uec", uec_after);
+	{ /* the flow's own window in flows[] (NSCC's; its rate_bps is the line's) */
+		json_t *doc = fe_report_doc(dp);
+		json_t *fl = json_array_get(
+			json_object_get(json_array_get(json_object_get(doc, "ports"), 0), "flows"),
+			0);
+		const struct fe_nic_flow *f =
+			&dp->ports[0].nic->flows[json_integer_value(json_object_get(fl, "slot"))];
+
+		cr_assert(f->used, "flows[0] names its slot");
+		cr_assert_eq(json_integer_value(json_object_get(fl, "cwnd_bytes")),
+			     (json_int_t)f->nscc.cwnd, "cwnd_bytes %lld, the flow's %g",
+			     (long long)json_integer_value(json_object_get(fl, "cwnd_bytes")),
+			     f->nscc.cwnd);
+		cr_assert_gt(f->nscc.cwnd, 0);
+		json_decref(doc);
+	}
 	done(dp);
 	dp = uec_engine();
 	t = 50000;
