@@ -12,6 +12,7 @@
 
 #include "fe_adopt.h"
 #include "fe_graph.h"
+#include "fe_nicport.h"
 #include "fe_update.h"
 
 /* Move the packets of l into a larger ring; sequence numbers stay, only the mask grows. */
@@ -189,8 +190,7 @@ fe_adopt_reset(struct fe_dp *dp, unsigned role)
 			    c != &p->st.nic_cwnd_bytes && c != &p->st.nic_pull_permille)
 				FE_CNT_SET(*c, 0);
 		FE_CNT_SET(p->st.nic_copies_peak, p->st.nic_copies);
-		FE_CNT_SET(p->st.nic_rate_min_bps, p->st.nic_rate_bps);
-		FE_CNT_SET(p->st.nic_cwnd_min_bytes, p->st.nic_cwnd_bytes);
+		fe_nic_reset_least(p); /* the least rate and window, from every flow's */
 		FE_CNT_SET(p->st.nic_pull_min_permille, p->st.nic_pull_permille);
 		reset_flow_control(&p->up.pfc, &p->up.cred);
 	}

@@ -523,6 +523,25 @@ sacked(struct fe_nicport *n, struct fe_nic_flow *fl, uint32_t psn, uint32_t sack
 	return bytes;
 }
 
+void
+fe_nic_reset_least(struct fe_port *p)
+{
+	const struct fe_nicport *n = p->nic;
+	uint64_t rate = p->st.nic_rate_bps, cwnd = p->st.nic_cwnd_bytes;
+
+	for (unsigned k = 0; n != NULL && !n->host && k < FE_NIC_FLOWS; k++) {
+		const struct fe_nic_flow *fl = &n->flows[k];
+
+		if (!fl->used)
+			continue;
+		rate = RTE_MIN(rate, (uint64_t)fe_nic_flow_rate(n, fl));
+		if (fe_nic_cc_nscc(n->cc_mode))
+			cwnd = RTE_MIN(cwnd, (uint64_t)fl->nscc.cwnd);
+	}
+	FE_CNT_SET(p->st.nic_rate_min_bps, rate);
+	FE_CNT_SET(p->st.nic_cwnd_min_bytes, cwnd);
+}
+
 /* cc nscc: the window of the flow that last changed, and the least any reached. */
 static inline void
 nscc_counters(struct fe_port *p, const struct fe_nic_flow *fl)

@@ -177,6 +177,9 @@ void fe_nic_remote_free(struct fe_dp *dp);
 
 /* Set up port i's NIC (conf.nic); 0, or -errno with a message. */
 int fe_nic_setup(struct fe_dp *dp, unsigned i, int socket, char *err, size_t errlen);
+/* A reset (fe_adopt_reset()): port p's least rate and window restart from its flows' own,
+ * the least of them (its gauges are the flow that changed last). The lcore's. */
+void fe_nic_reset_least(struct fe_port *p);
 void fe_nic_free(struct fe_nicport *n);
 
 /* Free slots in port i's send queue: RX takes no more than this. */

@@ -598,6 +598,47 @@ Test(nic, a_reset_keeps_the_gauges)
 	done(dp, avail);
 }
 
+/*
+ * After a reset the least rate restarts from the flows' own rates, the least of them: it
+ * restarted from the rate of the flow served last (nic_rate_bps), and read the line rate
+ * while a flow cut to half went on at half until it next changed.
+ */
+Test(nic, a_reset_restarts_the_least_rate_from_every_flow)
+{
+	unsigned avail = rte_mempool_avail_count(pool);
+	struct fe_dp *dp = engine(FE_NIC_ROCE, FE_NIC_GBN, 0);
+	const struct fe_port_stats *s0 = &dp->ports[0].st;
+	const struct fe_nicport *n = dp->ports[0].nic;
+	double least = 0;
+	uint8_t f[1000];
+
+	learn(dp);
+	/* flow A marked twice, a CNP interval (50 us) apart: cut twice */
+	for (uint64_t at = 10000; at <= 80000; at += 70000) {
+		send_flow(1, 3);
+		for (uint64_t t = at; t <= at + 10000; t += 1000)
+			poll2(dp, t);
+	}
+	/* then flow B (sport + 1), marked once: cut once, the flow that changed last */
+	tcp_frame(f, sizeof(f), MAC[0], MAC[1], 3, 1);
+	f[35]++;
+	inject_raw(0, f, sizeof(f));
+	for (uint64_t t = 91000; t <= 100000; t += 1000)
+		poll2(dp, t);
+	cr_assert_eq(collect(1, NULL, NULL), 3);
+	cr_assert_eq(s0->nic_flows, 2);
+	for (unsigned k = 0; k < FE_NIC_FLOWS; k++)
+		if (n->flows[k].used && (least == 0 || fe_nic_flow_rate(n, &n->flows[k]) < least))
+			least = fe_nic_flow_rate(n, &n->flows[k]);
+	cr_assert_lt(least, (double)s0->nic_rate_bps, "flow A below the last changed: %.0f, %lu",
+		     least, (unsigned long)s0->nic_rate_bps);
+	fe_adopt_reset(dp, FE_ROLE_ALL);
+	cr_expect_eq(s0->nic_rate_min_bps, (uint64_t)least,
+		     "the least of the flows' rates, %.0f: %lu", least,
+		     (unsigned long)s0->nic_rate_min_bps);
+	done(dp, avail);
+}
+
 Test(nic, ib_cc_returns_a_becn_for_every_fecn)
 {
 	unsigned avail = rte_mempool_avail_count(pool);
