@@ -422,6 +422,12 @@ static const struct fe_counter_desc lane_counters_pfc[] = {
 };
 
 static const struct fe_counter_desc lane_counters_credit[] = {
+	L(credits), L(credits_min),    L(stall_ns),   L(iq_depth),
+	L(iq_peak), L(iq_peak_blocks), L(iq_stopped), {NULL, 0},
+};
+
+/* ... and with credit messages (--credit update), what they gather and how many went */
+static const struct fe_counter_desc lane_counters_credit_msgs[] = {
 	L(credits),	   L(credits_min), L(stall_ns),	      L(iq_depth),	 L(iq_peak),
 	L(iq_peak_blocks), L(iq_stopped),  L(credit_updates), L(credits_unsent), {NULL, 0},
 };
@@ -429,9 +435,13 @@ static const struct fe_counter_desc lane_counters_credit[] = {
 const struct fe_counter_desc *
 fe_report_lane_counters(const struct fe_dp *dp)
 {
-	return dp->conf.regime == FE_REGIME_PFC	     ? lane_counters_pfc
-	       : dp->conf.regime == FE_REGIME_CREDIT ? lane_counters_credit
-						     : NULL;
+	/* every link's sender gathers alike (the fabric's update, derived for each) */
+	const int msgs = dp->nports > 0 && dp->ports[0].up.cred.update > 1;
+
+	return dp->conf.regime == FE_REGIME_PFC		     ? lane_counters_pfc
+	       : dp->conf.regime == FE_REGIME_CREDIT && msgs ? lane_counters_credit_msgs
+	       : dp->conf.regime == FE_REGIME_CREDIT	     ? lane_counters_credit
+							     : NULL;
 }
 
 /* The kernel side of the ports (fe_kernel.h): set once at start, read by every report. */

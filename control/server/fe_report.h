@@ -85,8 +85,8 @@ struct fe_lane_counters {
 	uint64_t iq_depth, iq_peak;		       /* credit: switch input queue, packets */
 	uint64_t iq_peak_blocks; /* credit: the input queue's peak in 64-byte blocks */
 	uint64_t iq_stopped;	 /* credit: frames the input queue held at exit, freed then */
-	uint64_t credit_updates; /* credit: the messages that gave the sender its blocks back */
-	uint64_t credits_unsent; /* credit: blocks freed, gathering for the next message */
+	uint64_t credit_updates; /* credit, update set: messages that gave the blocks back */
+	uint64_t credits_unsent; /* credit, update set: blocks freed, gathering for the next */
 };
 
 /* port: an input (fe_graph.h): a port, or past the ports a link between switches */

@@ -247,17 +247,20 @@ graph_ingress(struct fe_dp *dp, unsigned in, int out, struct rte_mbuf *m, uint64
 	at_switch_r(dp, x, in, m, fe_routing_in(dp, x, in, out, m, lane), t, R);
 }
 
-/* Credits: the blocks of the run's first k frames back to their sender, each in the message
- * it completes (fe_credit_gather()); in_order: due no sooner than the last one put. */
+/* Credits: the blocks of the run's first k frames back to their sender, each frame's in a
+ * message of its own, or (update set) in the message it completes (fe_credit_gather());
+ * in_order: due no sooner than the last one put. */
 static __rte_always_inline void
 credit_run_put(struct fe_credit *c, struct fe_credit_run *w, const struct fe_link_offer *o,
 	       unsigned k, const int in_order)
 {
+	const int gather = c->update > 1;
+
 	for (unsigned i = 0; i < k; i++) {
 		const uint8_t lane = FE_LABEL_CLASS(o[i].label);
-		const uint32_t b = fe_credit_gather(c, lane, fe_credit_blocks(o[i].len));
+		uint32_t b = fe_credit_blocks(o[i].len);
 
-		if (b == 0)
+		if (unlikely(gather) && (b = fe_credit_gather(c, lane, b)) == 0)
 			continue;
 		if (in_order)
 			fe_credit_put_after(w, lane, b, o[i].at);

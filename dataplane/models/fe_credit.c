@@ -24,3 +24,16 @@ fe_credit_gate(void *ctx, uint8_t lane, uint32_t len, uint64_t start, uint64_t n
 {
 	return fe_credit_gate_inline(ctx, lane, len, start, now);
 }
+
+uint32_t
+fe_credit_gather(struct fe_credit *c, uint8_t lane, uint32_t blocks)
+{
+	blocks += c->unsent[lane];
+	if (blocks < c->update) {
+		c->unsent[lane] = blocks;
+		return 0;
+	}
+	c->unsent[lane] = 0;
+	FE_CNT_ADD(c->updates[lane], 1);
+	return blocks;
+}

@@ -54,7 +54,7 @@ struct fe_credit {
 	uint32_t head, tail, mask;
 	fe_counter_t stall_ticks[FE_LANES_MAX]; /* time a head packet waited for credits */
 	fe_counter_t avail_min[FE_LANES_MAX];	/* fewest blocks held (0: ran out) */
-	fe_counter_t updates[FE_LANES_MAX];	/* credit messages sent back */
+	fe_counter_t updates[FE_LANES_MAX];	/* update set: credit messages sent back */
 };
 
 static inline uint32_t
@@ -129,23 +129,12 @@ fe_credit_close(struct fe_credit *c, const struct fe_credit_run *w)
 }
 
 /*
- * The receiver freed blocks of lane: with update set, the blocks its next credit message
- * carries, 0 while they gather (they are unsent[lane] until then); else blocks.
+ * The receiver freed blocks of lane, update set (> 1): the blocks its next credit message
+ * carries, 0 while they gather (they are unsent[lane] until then); each message counted
+ * (updates[]). Out of line: by default each frame's blocks go back as a message of its
+ * own, uncounted (the frames are).
  */
-static inline uint32_t
-fe_credit_gather(struct fe_credit *c, uint8_t lane, uint32_t blocks)
-{
-	if (c->update > 1) {
-		blocks += c->unsent[lane];
-		if (blocks < c->update) {
-			c->unsent[lane] = blocks;
-			return 0;
-		}
-		c->unsent[lane] = 0;
-	}
-	FE_CNT_ADD(c->updates[lane], 1);
-	return blocks;
-}
+uint32_t fe_credit_gather(struct fe_credit *c, uint8_t lane, uint32_t blocks);
 
 /*
  * The receiver freed blocks of lane at tick t; the sender has them at t + return delay
@@ -157,8 +146,7 @@ fe_credit_return(struct fe_credit *c, uint8_t lane, uint32_t blocks, uint64_t t)
 {
 	struct fe_credit_run w;
 
-	blocks = fe_credit_gather(c, lane, blocks);
-	if (blocks == 0)
+	if (__builtin_expect(c->update > 1, 0) && (blocks = fe_credit_gather(c, lane, blocks)) == 0)
 		return;
 	w = fe_credit_open(c);
 	fe_credit_put(&w, lane, blocks, t);
