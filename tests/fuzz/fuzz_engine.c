@@ -124,6 +124,8 @@ engine(uint8_t a, uint8_t b)
 	conf.pfc.watchdog_action = b & 0x80 ? FE_PFC_WD_FORWARD : FE_PFC_WD_DROP;
 	conf.credit = fab.credit;
 	conf.credit.buffer = 8192;
+	/* credits back in messages of 2 KiB (the watchdog's bit: under credits it runs none) */
+	conf.credit.update = b & 0x80 ? 2048 : 0;
 	/* an emulated NIC on one lcore (docs/nic.md), its timeout short enough for the drain */
 	conf.nic = fab.nic;
 	nic_on = conf.lcores == 1 && (a / 96) % 3;

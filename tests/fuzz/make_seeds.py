@@ -111,7 +111,7 @@ def profile_seeds():
     docs = heredocs(glob.glob(ROOT + "/tests/e2e/*.sh"))
     seeds += [("test-%d.yaml" % i, d) for i, d in enumerate(x for x in docs if "regimes:" not in x)]
     seeds.append(("full.yaml", "name: full\nregime: credit\ncredit: {buffer: 1MiB, return: 1us, "
-                  "hoq: 0s, out: 32}\nlanes: 4\nlane-map: dscp\nlink:\n  buffer-pkts: 16384\n"
+                  "hoq: 0s, out: 32, update: 4KiB}\nlanes: 4\nlane-map: dscp\nlink:\n  buffer-pkts: 16384\n"
                   "  rate: 100Gbit\n  delay: 1us\n  ecn: {kmin: 2MB, kmax: 4MB, pmax: 1%}\n"
                   "links:\n  - select: all\n    drop: {first: 1000000000}\n    match: udp port 9\n"))
     seeds.append(("pfc.yaml", "name: pfc\nregime: pfc\nlanes: 8\nswitch-buffer: 4MiB\n"
@@ -151,7 +151,7 @@ def linkspec_seeds():
     seeds = [("lan-1g", b"\x04" + lan.encode())]
     seeds += [("spec-%d" % i, bytes([3]) + s.encode()) for i, s in enumerate(LINKSPECS)]
     seeds.append(("regime-specs", b"\x02xoff=64KiB,xon=32KiB,headroom=20KB,delay=2us,quanta=100,"
-                  b"frames=1\nbuffer=64KiB,return=1us,hoq=10ms,out=2\n"))
+                  b"frames=1\nbuffer=64KiB,return=1us,hoq=10ms,out=2,update=2KiB\n"))
     seeds.append(("all-lines", b"\x05" + "\n".join(LINKSPECS).encode()))
     return seeds
 
