@@ -55,7 +55,7 @@ struct y_nic {
 	char *model, *recovery, *cc, *g, *stages, *cnp_interval, *alpha_period, *rate_period,
 		*rate_bytes, *ai_rate, *hai_rate, *min_rate, *timeout, *window, *reorder, *rtt,
 		*ccti_increase, *ccti_limit, *ccti_min, *ccti_timer, *cct_step, *trim, *trim_dscp,
-		*oversub_cc, *sleek, *reps_freeze, *pcie, *pcie_backlog;
+		*oversub_cc, *sleek, *reps_freeze, *pcie, *pcie_backlog, *ack_bytes;
 };
 
 struct y_profile {
@@ -155,6 +155,7 @@ static const cyaml_schema_field_t nic_fields[] = {
 	STR("reps-freeze", struct y_nic, reps_freeze),
 	STR("pcie", struct y_nic, pcie),
 	STR("pcie-backlog", struct y_nic, pcie_backlog),
+	STR("ack-bytes", struct y_nic, ack_bytes),
 	CYAML_FIELD_END,
 };
 
@@ -414,6 +415,7 @@ nic_section(struct fe_yaml *c, const struct y_nic *y, struct fe_nic_params *n)
 		{"sleek", y ? y->sleek : NULL},
 		{"pcie", y ? y->pcie : NULL},
 		{"pcie-backlog", y ? y->pcie_backlog : NULL},
+		{"ack-bytes", y ? y->ack_bytes : NULL},
 	};
 	char e[400], path[64];
 	const char *key = "cc";
@@ -891,6 +893,8 @@ fe_profile_print_fabric(FILE *f, const struct fe_fabric *fab)
 			fprintf(f, " pcie %s backlog %" PRIu64 "B",
 				fe_fmt_rate(n->pcie_bps, c, sizeof(c)),
 				fe_pcie_limit(n->pcie_backlog));
+		if (n->model == FE_NIC_UEC && n->ack_bytes)
+			fprintf(f, " ack-bytes %" PRIu64 "B", n->ack_bytes);
 		fputc('\n', f);
 	}
 }

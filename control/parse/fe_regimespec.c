@@ -65,6 +65,7 @@ static const struct key nic_keys[] = {
 	K64(fe_nic_params, reps_freeze_ns, fe_rule_nic_reps_freeze),
 	K64(fe_nic_params, pcie_bps, fe_rule_nic_pcie),
 	K64(fe_nic_params, pcie_backlog, fe_rule_nic_pcie_backlog),
+	K64(fe_nic_params, ack_bytes, fe_rule_nic_ack_bytes),
 };
 
 /* One key of a table: its rule, then the field. */
@@ -221,6 +222,14 @@ fe_nic_check(const struct fe_nic_params *p, const char *prefix, char *err, size_
 		snprintf(err, len, "%spcie '%s' needs model uec (model '%s')", prefix,
 			 fe_fmt_rate(p->pcie_bps, r, sizeof(r)), fe_nic_model_name(p->model));
 		goto bad_pcie;
+	}
+	/* the receiver's ACK policy is UET's (uet-htsim's sink) */
+	if (p->ack_bytes && p->model != FE_NIC_UEC) {
+		snprintf(err, len, "%sack-bytes '%" PRIu64 "B' needs model uec (model '%s')",
+			 prefix, p->ack_bytes, fe_nic_model_name(p->model));
+		if (key)
+			*key = "ack-bytes";
+		return -EINVAL;
 	}
 	if (p->pcie_backlog && !p->pcie_bps) {
 		snprintf(err, len, "%spcie-backlog '%" PRIu64 "B' needs pcie (the PCIe's rate)",

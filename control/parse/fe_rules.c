@@ -92,6 +92,9 @@ const struct fe_rule fe_rule_nic_pcie =
 const struct fe_rule fe_rule_nic_pcie_backlog =
 	RULE0("pcie-backlog", FE_RULE_SIZE, 16 * KIB, 256 * MIB,
 	      "0 (5MB, uet-htsim's) or 16KiB to 256MiB");
+const struct fe_rule fe_rule_nic_ack_bytes =
+	RULE("ack-bytes", FE_RULE_SIZE, 0, 16 * MIB,
+	     "0 (each batch delivered) to 16MiB; uet-htsim's is 16KiB");
 const struct fe_rule fe_rule_nic_reorder =
 	RULE("reorder", FE_RULE_TIME, 0, SEC, "0s (a gap is reported at once) to 1s");
 const struct fe_rule fe_rule_nic_ccti_increase = RULE("ccti-increase", FE_RULE_COUNT, 1, 127, NULL);

@@ -42,7 +42,7 @@ extern const struct fe_rule fe_rule_nic_g, fe_rule_nic_stages, fe_rule_nic_cnp_i
 	fe_rule_nic_min_rate, fe_rule_nic_timeout, fe_rule_nic_window, fe_rule_nic_ccti_increase,
 	fe_rule_nic_ccti_limit, fe_rule_nic_ccti_min, fe_rule_nic_ccti_timer, fe_rule_nic_cct_step,
 	fe_rule_nic_reorder, fe_rule_nic_rtt, fe_rule_nic_trim, fe_rule_nic_trim_dscp,
-	fe_rule_nic_reps_freeze, fe_rule_nic_pcie, fe_rule_nic_pcie_backlog;
+	fe_rule_nic_reps_freeze, fe_rule_nic_pcie, fe_rule_nic_pcie_backlog, fe_rule_nic_ack_bytes;
 /* run-time requests */
 extern const struct fe_rule fe_rule_hold, fe_rule_snaplen;
 

@@ -751,7 +751,8 @@ service_flow(struct fe_dp *dp, unsigned in, struct fe_nic_flow *fl, uint64_t now
 	while (*budget > 0 && fl->next_t <= now) {
 		struct rte_mbuf *m = NULL;
 		uint32_t psn, len;
-		uint64_t ect; /* FE_TAG_ECT if the host sent it Not-ECT */
+		uint64_t ect;	 /* FE_TAG_ECT if the host sent it Not-ECT */
+		uint64_t ar = 0; /* FE_TAG_AR: its ACK asked for at once (ack-bytes) */
 
 		while (fl->resend != fl->next_psn && !fl->win[fl->resend & mask].again)
 			fl->resend++;
@@ -774,6 +775,7 @@ service_flow(struct fe_dp *dp, unsigned in, struct fe_nic_flow *fl, uint64_t now
 			c->sent = 0; /* sent twice: its ACK's round trip is no sample */
 			fl->flight += rte_pktmbuf_pkt_len(m);
 			psn = fl->resend++;
+			ar = FE_TAG_AR; /* every resend asks for its ACK */
 			FE_CNT_ADD(p->st.nic_resent_pkts, 1);
 			FE_CNT_ADD(p->st.nic_resent_bytes, rte_pktmbuf_pkt_len(m));
 		} else if (fl->pend_n && fl->next_psn - fl->una < n->window) {
@@ -827,20 +829,28 @@ service_flow(struct fe_dp *dp, unsigned in, struct fe_nic_flow *fl, uint64_t now
 				FE_CNT_ADD(p->st.nic_window_full, 1);
 			break;
 		}
-		*fe_nic_tag(dp, m) =
-			fe_nic_tag_make(FE_TAG_DATA, in, (unsigned)(fl - n->flows), fl->gen, psn) |
-			ect;
-		if (n->prm.model == FE_NIC_UEC) { /* REPS: every sending its own entropy */
-			uint8_t ev = fe_reps_next(&fl->reps);
-
-			fl->win[psn & mask].ev = ev;
-			*fe_nic_tag(dp, m) |= (uint64_t)ev << 56;
-		}
 		len = rte_pktmbuf_pkt_len(m);
 		if (fe_nic_cc_rccc(n->cc_mode)) { /* spent; and it carries what the flow wants */
 			fe_rccc_spend(&fl->rccc, fe_wire_bytes(len));
 			*fe_nic_pull(dp, m) = fe_rccc_target(
 				&fl->rccc, &n->rccc, fl->pend_bytes + fl->again_bytes, n->nact);
+		}
+		/* an ACK asked for at once (ack-bytes): the last queued, the window or the
+		 * credit spent (uet-htsim's sender, UecSrc::sendNewPacket) */
+		if (n->prm.ack_bytes &&
+		    (fl->pend_n == 0 ||
+		     (fe_nic_cc_nscc(n->cc_mode) &&
+		      !fe_nscc_may_send(&fl->nscc, fl->flight, len)) ||
+		     (fe_nic_cc_rccc(n->cc_mode) && !fe_rccc_may_send(&fl->rccc))))
+			ar = FE_TAG_AR;
+		*fe_nic_tag(dp, m) =
+			fe_nic_tag_make(FE_TAG_DATA, in, (unsigned)(fl - n->flows), fl->gen, psn) |
+			ect | (n->prm.ack_bytes ? ar : 0);
+		if (n->prm.model == FE_NIC_UEC) { /* REPS: every sending its own entropy */
+			uint8_t ev = fe_reps_next(&fl->reps);
+
+			fl->win[psn & mask].ev = ev;
+			*fe_nic_tag(dp, m) |= (uint64_t)ev << 56;
 		}
 		dp->rg->up(dp, in, m, now);
 		if (n->cc_mode == FE_CC_DCQCN) {
@@ -1262,6 +1272,36 @@ ack_owed(struct fe_nicport *rn, struct fe_nic_flow *fl, uint32_t id)
 }
 
 /*
+ * A data frame of flow id came, len bytes (tag its tag, ce: marked; dup: a duplicate;
+ * in_order: the one expected, delivered). Without ack-bytes every batch of frames is
+ * acknowledged; with it, as uet-htsim's sink (UecSink::processData): an ACK once
+ * ack-bytes have come since the last, and at once for CE, a duplicate, the flow's first
+ * frame (PSN 0), a frame its sender flagged (AR), and when the frames held out of order
+ * after an AR have drained.
+ */
+static inline void
+data_acked(struct fe_nicport *rn, struct fe_nic_flow *fl, uint32_t id, uint64_t tag, int ce,
+	   uint32_t len, int dup, int in_order)
+{
+	int now = !rn->prm.ack_bytes || ce || dup || FE_TAG_PSN(tag) == 0;
+
+	if (rn->prm.ack_bytes && !dup) {
+		if (tag & FE_TAG_AR) {
+			now = 1;
+			fl->ack_req = 1;
+		}
+		if (in_order && fl->nheld == 0 && fl->ack_req) {
+			now = 1;
+			fl->ack_req = 0;
+		}
+		fl->unacked += len;
+		now |= fl->unacked >= rn->prm.ack_bytes;
+	}
+	if (now)
+		ack_owed(rn, fl, id);
+}
+
+/*
  * Model uec: what receiving NIC rn holds of flow fl after its gap, acknowledged
  * selectively: the 32 frames up to the newest held (fl->top), so that frames far past a
  * gap that SLEEK has not yet taken for a loss come back too (send_ctl()'s sack); 0: none.
@@ -1293,6 +1333,7 @@ acks_flush(struct fe_dp *dp, unsigned q, uint64_t now)
 		uint64_t sack = sack_of(rn, fl);
 
 		fl->ack_due = 0;
+		fl->unacked = 0;
 		send_ctl(dp, q, fl->hdr, fl->ece ? FE_NIC_ACK_ECE : FE_NIC_ACK, rn->acks[i] >> 8,
 			 qpn_of(fl, rn->acks[i]), fl->expect, sack, now);
 		fl->ece = 0;
@@ -1757,10 +1798,12 @@ deliver_data(struct fe_dp *dp, unsigned q, struct rte_mbuf *m, uint64_t tag, uin
 				fl->top = psn + 1;
 			FE_CNT_ADD(p->st.nic_held_pkts, 1);
 			if (rn->prm.model == FE_NIC_UEC) /* acknowledged selectively */
-				ack_owed(rn, fl, id);
+				data_acked(rn, fl, id, tag, ce, len, 0, 0);
 		} else if (fl->held != NULL && (uint32_t)d < sn->window) {
 			FE_CNT_ADD(p->st.nic_dup_discards, 1); /* held already */
 			rte_pktmbuf_free(m);
+			if (rn->prm.ack_bytes) /* a duplicate: answered at once */
+				ack_owed(rn, fl, id);
 		} else {
 			FE_CNT_ADD(p->st.nic_oos_discards, 1);
 			rte_pktmbuf_free(m);
@@ -1770,8 +1813,10 @@ deliver_data(struct fe_dp *dp, unsigned q, struct rte_mbuf *m, uint64_t tag, uin
 	} else {
 		FE_CNT_ADD(p->st.nic_dup_discards, 1);
 		rte_pktmbuf_free(m);
+		data_acked(rn, fl, id, tag, ce, len, 1, 0);
+		return;
 	}
-	ack_owed(rn, fl, id);
+	data_acked(rn, fl, id, tag, ce, len, 0, 1);
 }
 
 /* Model host: a RoCEv2 packet reaching port q's host, counted against its queue pair. */

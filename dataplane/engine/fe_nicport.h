@@ -86,7 +86,11 @@ struct fe_nic_flow {
 	/* the receiving edge (notification point); here too: one lcore runs both */
 	uint32_t expect;
 	uint8_t nak_sent, ack_due, release;
-	uint8_t ece;		   /* cc nscc: CE seen since the last ACK, echoed in the next */
+	uint8_t ece; /* cc nscc: CE seen since the last ACK, echoed in the next */
+	/* ack-bytes (model uec): bytes come since the last ACK, and an AR frame's request
+	 * still to answer once the frames held out of order have drained */
+	uint8_t ack_req;
+	uint32_t unacked;
 	struct fe_rccc_rcv credit; /* cc rccc: what it asked for and was granted */
 	uint64_t trimmed; /* model uec: bit i, PSN expect + i was NAKed trimmed (no gap NAK) */
 	uint64_t last_cnp;

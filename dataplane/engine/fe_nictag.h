@@ -6,7 +6,7 @@
  * the NIC: a flood makes a data frame plain, path entropy hashes its entropy, a trunk
  * renumbers its port, a full output trims it (fe_linkop.c).
  *
- *   tag: gen (8 bits) << 48 | flags (bits 45 to 47) | kind (5 bits) << 40 | port << 32 |
+ *   tag: gen (8 bits) << 48 | flags (bits 44 to 47) | kind (4 bits) << 40 | port << 32 |
  *        slot << 24 | PSN (24 bits),
  *        the entropy a data frame was sent with (model uec) in its top byte
  *   pull: a field of its own (4 bytes: the mbuf's dynamic area has four 8-byte slots, all
@@ -39,7 +39,10 @@ enum {
 };
 
 #define FE_TAG_GEN(t)  ((unsigned)((t) >> 48 & 0xff))
-#define FE_TAG_KIND(t) ((unsigned)((t) >> 40 & 0x1f))
+#define FE_TAG_KIND(t) ((unsigned)((t) >> 40 & 0xf))
+/* model uec with ack-bytes: a data frame its sender asks an ACK for at once (uet-htsim's
+ * AR: its last queued, its window or credit spent after it, every resend) */
+#define FE_TAG_AR (UINT64_C(1) << 44)
 /* a data frame its host sent Not-ECT (its TCP did not ask for ECN): the sending NIC made it
  * ECT(0), as an RDMA or UET NIC's packets are ECN-capable, so that a switch can mark it;
  * the receiving NIC gives it to its host Not-ECT, as sent (docs/nic.md) */

@@ -102,6 +102,12 @@ struct fe_nic_params {
 	/* model uec: the receiving host's PCIe (fe_pcie.h): its rate (bit/s; 0: not
 	 * modelled) and the backlog it holds at most (bytes; 0: uet-htsim's 5 MB) */
 	uint64_t pcie_bps, pcie_backlog;
+	/* model uec: the receiver's ACK policy (uet-htsim's sink, UecSink::processData): an
+	 * ACK once ack_bytes have come since the last, and at once for a frame marked CE, a
+	 * duplicate, the flow's first frame and one its sender flagged (AR: its last queued,
+	 * its window or credit spent, every resend), and when the frames held out of order
+	 * after an AR have drained; 0: every batch of frames delivered is acknowledged */
+	uint64_t ack_bytes;
 };
 
 enum fe_nic_occ { FE_NIC_OCC_AUTO, FE_NIC_OCC_ON, FE_NIC_OCC_OFF };

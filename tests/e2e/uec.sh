@@ -98,6 +98,19 @@ cwnd=$(j uec "min($(port 0)['nic_cwnd_min_bytes'], $(port 1)['nic_cwnd_min_bytes
 fe_check "NSCC: the senders' least window (bytes), cut below 1.5 BDP" "$cwnd" 1 24000
 UEC_RETRANS=$RETRANS
 
+# The receiver's ACK policy of uet-htsim's sink (ack-bytes 16 KiB, its default): an ACK
+# once 16 KiB have come, and at once for CE, a duplicate, a flow's first frame and what
+# its sender flagged (its last queued, its window spent, every resend): the same incast,
+# every frame delivered, no NIC timeout, fewer ACKs than the frames host 3 took.
+echo "NIC model uec, the receiver acknowledging every 16 KiB (ack-bytes)"
+run acks --nic model=uec,ack-bytes=16KiB
+accounted acks
+acks=$(j acks "$(port 2)['nic_acks_sent']")
+frames=$(j acks "$(port 2)['tx_pkts']")
+echo "  host 3's NIC sent $acks ACKs for the $frames frames it gave its host (without: $(j uec "$(port 2)['nic_acks_sent']") for $(j uec "$(port 2)['tx_pkts']"))"
+fe_check "NIC timeouts" "$(j acks "sum(p['nic_timeouts'] for p in d['ports'])")" 0 0
+fe_check "ACKs a frame host 3 took" "$(python3 -c "print($acks / max($frames, 1))")" 0.01 0.99
+
 # The hosts' TCP does not ask for ECN (tcp_ecn 2, Linux's default and a container's): the
 # NIC's frames are ECN-capable all the same, as UET's are, so the switch marks them at
 # host 3's down link (ECN from 1 frame of queue) and NSCC hears of the queue; host 3 gets

@@ -1332,6 +1332,62 @@ Test(nic, uec_trimmed_frames_are_resent_at_once)
  * carries each trimmed header at that size, in its books (out_bytes: the data frames'
  * 1,000 bytes each, and the headers'), the rest of the frame dropped (drop_bytes).
  */
+/*
+ * The receiver's ACK policy (ack-bytes, uet-htsim's sink): host 0 sends host 1 64 frames
+ * of 1,000 bytes, which reach host 1 one at a time (its down link at 1 Gbit/s: 8 us a
+ * frame, passes every microsecond); model uec, no congestion control (so no window asks
+ * for an ACK). Returns host 1's ACKs; every frame delivered, no timeout.
+ */
+static uint64_t
+uec_acks(uint64_t ack_bytes, int marks)
+{
+	unsigned avail = rte_mempool_avail_count(pool), got = 0;
+	struct fe_nic_params p = nic(FE_NIC_UEC, FE_NIC_SELECTIVE);
+	struct fe_dp *dp;
+	uint64_t acks;
+	uint8_t f[1000];
+
+	p.cc = FE_CC_OFF;
+	p.cc_set = 1;
+	p.ack_bytes = ack_bytes;
+	down1_bps = 1000000000;
+	down1_marks = marks;
+	dp = engine_x(&p, 0, 0, 0);
+	down1_bps = 0;
+	down1_marks = 0;
+	learn(dp);
+	for (int i = 1; i <= 64; i++) {
+		tcp_frame(f, sizeof(f), MAC[0], MAC[1], 0, (uint16_t)i);
+		inject_raw(0, f, sizeof(f));
+	}
+	for (uint64_t t = 10000; t <= 2000000; t += 1000) {
+		poll2(dp, t);
+		got += collect(1, NULL, NULL);
+	}
+	collect(0, NULL, NULL);
+	cr_assert_eq(got, 64, "ack-bytes %lu: %u of 64 delivered", (unsigned long)ack_bytes, got);
+	cr_assert_eq(dp->ports[0].st.nic_timeouts, 0);
+	for (unsigned k = 0; k < FE_NIC_FLOWS; k++)
+		if (dp->ports[0].nic->flows[k].used)
+			cr_assert_eq(dp->ports[0].nic->flows[k].una, 64, "all acknowledged: %u",
+				     dp->ports[0].nic->flows[k].una);
+	acks = dp->ports[1].st.nic_acks_sent;
+	done(dp, avail);
+	return acks;
+}
+
+/*
+ * Without ack-bytes a frame that comes alone is acknowledged alone (64 ACKs). With 16 KiB:
+ * PSN 0 at once, then every 17th frame (17,000 bytes since the last ACK), and the 64th
+ * at once (its sender's last queued: AR): 5. Every frame marked CE: each at once again.
+ */
+Test(nic, uec_acks_every_ack_bytes)
+{
+	cr_assert_eq(uec_acks(0, 0), 64);
+	cr_assert_eq(uec_acks(16384, 0), 5);
+	cr_assert_eq(uec_acks(16384, 1), 64, "CE: each at once");
+}
+
 Test(nic, uec_trim_size)
 {
 	static const uint32_t sizes[] = {64, 128, 256};

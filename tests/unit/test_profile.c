@@ -356,7 +356,7 @@ Test(profile, credit_update)
 
 struct bad {
 	char yaml[160];
-	char err[320];
+	char err[400];
 };
 
 static struct bad bad_profiles[] = {
@@ -377,7 +377,7 @@ static struct bad bad_profiles[] = {
 	 "t.yaml:3: unknown key 'qp' in nic (known: model, recovery, cc, g, stages, cnp-interval, "
 	 "alpha-period, rate-period, rate-bytes, ai-rate, hai-rate, min-rate, timeout, window, "
 	 "reorder, ccti-increase, ccti-limit, ccti-min, ccti-timer, cct-step, rtt, trim, "
-	 "trim-dscp, reps-freeze, oversub-cc, sleek, pcie, pcie-backlog)"},
+	 "trim-dscp, reps-freeze, oversub-cc, sleek, pcie, pcie-backlog, ack-bytes)"},
 	{"name: x\nnic:\n  pcie: 64Gbit\n",
 	 "t.yaml:3: nic.pcie '64Gbit' needs model uec (model 'tcp')"},
 	{"name: x\nnic:\n  model: uec\n  pcie-backlog: 1MB\n",
@@ -432,6 +432,8 @@ static struct bad bad_profiles[] = {
 	 "t.yaml:4: credit.buffer '10' (allowed: one 64-byte block (64B) to 64MiB)"},
 	{"name: x\nregime: credit\ncredit:\n  update: 65MiB\n",
 	 "t.yaml:4: credit.update '65MiB' (allowed: 0 (each frame's credits) to 64MiB)"},
+	{"name: x\nnic:\n  model: roce\n  ack-bytes: 16KiB\n",
+	 "t.yaml:4: nic.ack-bytes '16384B' needs model uec (model 'roce')"},
 	{"name: x\nregime: credit\ncredit:\n  often: 1\n",
 	 "t.yaml:4: unknown key 'often' in credit (known: buffer, return, hoq, out, update)"},
 	{"name: x\nname: y\n", "t.yaml:2: key 'name' given twice"}, /* at the second */
