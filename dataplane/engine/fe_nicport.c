@@ -491,12 +491,12 @@ rate_counters(struct fe_port *p, struct fe_nic_flow *fl)
 
 /*
  * Model uec: the receiver holds PSN psn + 1 + i for every bit i of sack: those copies
- * are out of flight and not to be sent again (kept until the cumulative ACK), and their
- * entropies came back (REPS), with CE if ece. The bytes newly so acknowledged; in *rtt
+ * are out of flight and not to be sent again (kept until the cumulative ACK), and, if
+ * reps, their entropies came back (REPS), with CE if ece. The bytes newly so acknowledged; in *rtt
  * the round trip to `came` of the last of them sent once (else 0): a frame just come.
  */
 static uint64_t
-sacked(struct fe_nicport *n, struct fe_nic_flow *fl, uint32_t psn, uint32_t sack, int ece,
+sacked(struct fe_nicport *n, struct fe_nic_flow *fl, uint32_t psn, uint32_t sack, int ece, int reps,
        uint64_t now, uint64_t came, uint64_t *rtt)
 {
 	uint64_t bytes = 0;
@@ -511,7 +511,8 @@ sacked(struct fe_nicport *n, struct fe_nic_flow *fl, uint32_t psn, uint32_t sack
 		c->sacked = 1;
 		if (c->sent != 0)
 			*rtt = came - RTE_MIN(came, c->sent);
-		fe_reps_feedback(&fl->reps, c->ev, !ece, now);
+		if (reps)
+			fe_reps_feedback(&fl->reps, c->ev, !ece, now);
 		if (!c->again) {
 			bytes += rte_pktmbuf_pkt_len(c->m);
 			fl->flight -= rte_pktmbuf_pkt_len(c->m);
@@ -1077,9 +1078,13 @@ consume_ctl(struct fe_dp *dp, unsigned q, struct rte_mbuf *m, uint64_t tag, uint
 
 		FE_CNT_ADD(p->st.nic_acks_recv, 1);
 		psn = psn_full(psn, fl->una);
-		/* REPS: each frame it acknowledges came back by its entropy, unmarked or not */
-		if (n->prm.model == FE_NIC_UEC && (int32_t)(psn - fl->una) > 0 &&
-		    (int32_t)(psn - fl->next_psn) <= 0)
+		/* REPS: the one entropy it echoes (ack-bytes: the asking frame's) came back,
+		 * unmarked or not; else each frame it acknowledges came back by its own */
+		if (tag & FE_TAG_AR)
+			fe_reps_feedback(&fl->reps, (uint8_t)(tag >> 56), kind != FE_NIC_ACK_ECE,
+					 at);
+		else if (n->prm.model == FE_NIC_UEC && (int32_t)(psn - fl->una) > 0 &&
+			 (int32_t)(psn - fl->next_psn) <= 0)
 			for (uint32_t s = fl->una; s != psn; s++)
 				if (!fl->win[s & (n->window - 1)].sacked)
 					fe_reps_feedback(&fl->reps, fl->win[s & (n->window - 1)].ev,
@@ -1088,8 +1093,8 @@ consume_ctl(struct fe_dp *dp, unsigned q, struct rte_mbuf *m, uint64_t tag, uint
 		if (sack) { /* the frames it holds past a gap: one just come, if no other is */
 			uint64_t srtt;
 
-			acked += sacked(n, fl, psn + sack_off, sack, kind == FE_NIC_ACK_ECE, at,
-					due, &srtt);
+			acked += sacked(n, fl, psn + sack_off, sack, kind == FE_NIC_ACK_ECE,
+					!(tag & FE_TAG_AR), at, due, &srtt);
 			if (rtt == 0)
 				rtt = srtt;
 		}
@@ -1296,6 +1301,10 @@ data_acked(struct fe_nicport *rn, struct fe_nic_flow *fl, uint32_t id, uint64_t 
 		}
 		fl->unacked += len;
 		now |= fl->unacked >= rn->prm.ack_bytes;
+		if (now) { /* the ACK echoes this frame's entropy (REPS) */
+			fl->echo = 1;
+			fl->echo_ev = (uint8_t)(tag >> 56);
+		}
 	}
 	if (now)
 		ack_owed(rn, fl, id);
@@ -1332,10 +1341,17 @@ acks_flush(struct fe_dp *dp, unsigned q, uint64_t now)
 		struct fe_nic_flow *fl = flow_of(dp, rn->acks[i]);
 		uint64_t sack = sack_of(rn, fl);
 
+		const enum fe_nic_ctl kind = fl->ece ? FE_NIC_ACK_ECE : FE_NIC_ACK;
+		struct rte_mbuf *m = ctl_make(dp, fl->hdr, kind, rn->acks[i] >> 8,
+					      qpn_of(fl, rn->acks[i]), fl->expect, sack);
+
 		fl->ack_due = 0;
 		fl->unacked = 0;
-		send_ctl(dp, q, fl->hdr, fl->ece ? FE_NIC_ACK_ECE : FE_NIC_ACK, rn->acks[i] >> 8,
-			 qpn_of(fl, rn->acks[i]), fl->expect, sack, now);
+		if (m != NULL && fl->echo) /* ack-bytes: one entropy, the asking frame's */
+			*fe_nic_tag(dp, m) |= FE_TAG_AR | (uint64_t)fl->echo_ev << 56;
+		fl->echo = 0;
+		if (m != NULL)
+			ctl_up(dp, q, m, kind, now);
 		fl->ece = 0;
 	}
 	rn->nacks = 0;

@@ -90,6 +90,7 @@ struct fe_nic_flow {
 	/* ack-bytes (model uec): bytes come since the last ACK, and an AR frame's request
 	 * still to answer once the frames held out of order have drained */
 	uint8_t ack_req;
+	uint8_t echo, echo_ev; /* the entropy of the frame that asked for the next ACK */
 	uint32_t unacked;
 	struct fe_rccc_rcv credit; /* cc rccc: what it asked for and was granted */
 	uint64_t trimmed; /* model uec: bit i, PSN expect + i was NAKed trimmed (no gap NAK) */

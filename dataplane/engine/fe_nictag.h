@@ -41,7 +41,9 @@ enum {
 #define FE_TAG_GEN(t)  ((unsigned)((t) >> 48 & 0xff))
 #define FE_TAG_KIND(t) ((unsigned)((t) >> 40 & 0xf))
 /* model uec with ack-bytes: a data frame its sender asks an ACK for at once (uet-htsim's
- * AR: its last queued, its window or credit spent after it, every resend) */
+ * AR: its last queued, its window or credit spent after it, every resend); on an ACK, it
+ * echoes one entropy, in its top byte: the frame's that asked for it (uet-htsim's ACK
+ * carries that frame's path_id), which alone goes back to REPS */
 #define FE_TAG_AR (UINT64_C(1) << 44)
 /* a data frame its host sent Not-ECT (its TCP did not ask for ECN): the sending NIC made it
  * ECT(0), as an RDMA or UET NIC's packets are ECN-capable, so that a switch can mark it;

@@ -1339,7 +1339,7 @@ Test(nic, uec_trimmed_frames_are_resent_at_once)
  * for an ACK). Returns host 1's ACKs; every frame delivered, no timeout.
  */
 static uint64_t
-uec_acks(uint64_t ack_bytes, int marks)
+uec_acks(uint64_t ack_bytes, int marks, unsigned *kept)
 {
 	unsigned avail = rte_mempool_avail_count(pool), got = 0;
 	struct fe_nic_params p = nic(FE_NIC_UEC, FE_NIC_SELECTIVE);
@@ -1368,9 +1368,11 @@ uec_acks(uint64_t ack_bytes, int marks)
 	cr_assert_eq(got, 64, "ack-bytes %lu: %u of 64 delivered", (unsigned long)ack_bytes, got);
 	cr_assert_eq(dp->ports[0].st.nic_timeouts, 0);
 	for (unsigned k = 0; k < FE_NIC_FLOWS; k++)
-		if (dp->ports[0].nic->flows[k].used)
+		if (dp->ports[0].nic->flows[k].used) {
 			cr_assert_eq(dp->ports[0].nic->flows[k].una, 64, "all acknowledged: %u",
 				     dp->ports[0].nic->flows[k].una);
+			*kept = dp->ports[0].nic->flows[k].reps.count;
+		}
 	acks = dp->ports[1].st.nic_acks_sent;
 	done(dp, avail);
 	return acks;
@@ -1380,12 +1382,19 @@ uec_acks(uint64_t ack_bytes, int marks)
  * Without ack-bytes a frame that comes alone is acknowledged alone (64 ACKs). With 16 KiB:
  * PSN 0 at once, then every 17th frame (17,000 bytes since the last ACK), and the 64th
  * at once (its sender's last queued: AR): 5. Every frame marked CE: each at once again.
+ * REPS: each ACK gives back the entropy of the frame that asked for it, as the simulator's
+ * (its path_id): the sender kept 5 entropies from 5 ACKs (8, every frame's, before), and
+ * without ack-bytes the 8 most recent of its 64 frames'.
  */
 Test(nic, uec_acks_every_ack_bytes)
 {
-	cr_assert_eq(uec_acks(0, 0), 64);
-	cr_assert_eq(uec_acks(16384, 0), 5);
-	cr_assert_eq(uec_acks(16384, 1), 64, "CE: each at once");
+	unsigned kept;
+
+	cr_assert_eq(uec_acks(0, 0, &kept), 64);
+	cr_assert_eq(kept, FE_REPS_SIZE);
+	cr_assert_eq(uec_acks(16384, 0, &kept), 5);
+	cr_assert_eq(kept, 5, "one entropy an ACK: %u kept", kept);
+	cr_assert_eq(uec_acks(16384, 1, &kept), 64, "CE: each at once");
 }
 
 Test(nic, uec_trim_size)
