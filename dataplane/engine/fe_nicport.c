@@ -752,8 +752,8 @@ service_flow(struct fe_dp *dp, unsigned in, struct fe_nic_flow *fl, uint64_t now
 	while (*budget > 0 && fl->next_t <= now) {
 		struct rte_mbuf *m = NULL;
 		uint32_t psn, len;
-		uint64_t ect;	 /* FE_TAG_ECT if the host sent it Not-ECT */
-		uint64_t ar = 0; /* FE_TAG_AR: its ACK asked for at once (ack-bytes) */
+		uint64_t ect; /* FE_TAG_ECT if the host sent it Not-ECT */
+		int ar = 0;   /* a resend: its ACK asked for at once (ack-bytes) */
 
 		while (fl->resend != fl->next_psn && !fl->win[fl->resend & mask].again)
 			fl->resend++;
@@ -776,7 +776,7 @@ service_flow(struct fe_dp *dp, unsigned in, struct fe_nic_flow *fl, uint64_t now
 			c->sent = 0; /* sent twice: its ACK's round trip is no sample */
 			fl->flight += rte_pktmbuf_pkt_len(m);
 			psn = fl->resend++;
-			ar = FE_TAG_AR; /* every resend asks for its ACK */
+			ar = 1; /* every resend asks for its ACK */
 			FE_CNT_ADD(p->st.nic_resent_pkts, 1);
 			FE_CNT_ADD(p->st.nic_resent_bytes, rte_pktmbuf_pkt_len(m));
 		} else if (fl->pend_n && fl->next_psn - fl->una < n->window) {
@@ -836,17 +836,17 @@ service_flow(struct fe_dp *dp, unsigned in, struct fe_nic_flow *fl, uint64_t now
 			*fe_nic_pull(dp, m) = fe_rccc_target(
 				&fl->rccc, &n->rccc, fl->pend_bytes + fl->again_bytes, n->nact);
 		}
-		/* an ACK asked for at once (ack-bytes): the last queued, the window or the
-		 * credit spent (uet-htsim's sender, UecSrc::sendNewPacket) */
-		if (n->prm.ack_bytes &&
-		    (fl->pend_n == 0 ||
+		*fe_nic_tag(dp, m) =
+			fe_nic_tag_make(FE_TAG_DATA, in, (unsigned)(fl - n->flows), fl->gen, psn) |
+			ect;
+		/* an ACK asked for at once (ack-bytes): a resend, the last queued, the window
+		 * or the credit spent (uet-htsim's sender, UecSrc::sendNewPacket) */
+		if (unlikely(n->prm.ack_bytes) &&
+		    (ar || fl->pend_n == 0 ||
 		     (fe_nic_cc_nscc(n->cc_mode) &&
 		      !fe_nscc_may_send(&fl->nscc, fl->flight, len)) ||
 		     (fe_nic_cc_rccc(n->cc_mode) && !fe_rccc_may_send(&fl->rccc))))
-			ar = FE_TAG_AR;
-		*fe_nic_tag(dp, m) =
-			fe_nic_tag_make(FE_TAG_DATA, in, (unsigned)(fl - n->flows), fl->gen, psn) |
-			ect | (n->prm.ack_bytes ? ar : 0);
+			*fe_nic_tag(dp, m) |= FE_TAG_AR;
 		if (n->prm.model == FE_NIC_UEC) { /* REPS: every sending its own entropy */
 			uint8_t ev = fe_reps_next(&fl->reps);
 
@@ -1288,9 +1288,14 @@ static inline void
 data_acked(struct fe_nicport *rn, struct fe_nic_flow *fl, uint32_t id, uint64_t tag, int ce,
 	   uint32_t len, int dup, int in_order)
 {
-	int now = !rn->prm.ack_bytes || ce || dup || FE_TAG_PSN(tag) == 0;
+	int now;
 
-	if (rn->prm.ack_bytes && !dup) {
+	if (likely(!rn->prm.ack_bytes)) {
+		ack_owed(rn, fl, id);
+		return;
+	}
+	now = ce || dup || FE_TAG_PSN(tag) == 0;
+	if (!dup) {
 		if (tag & FE_TAG_AR) {
 			now = 1;
 			fl->ack_req = 1;
@@ -1346,10 +1351,12 @@ acks_flush(struct fe_dp *dp, unsigned q, uint64_t now)
 					      qpn_of(fl, rn->acks[i]), fl->expect, sack);
 
 		fl->ack_due = 0;
-		fl->unacked = 0;
-		if (m != NULL && fl->echo) /* ack-bytes: one entropy, the asking frame's */
-			*fe_nic_tag(dp, m) |= FE_TAG_AR | (uint64_t)fl->echo_ev << 56;
-		fl->echo = 0;
+		if (unlikely(rn->prm.ack_bytes)) {
+			fl->unacked = 0;
+			if (m != NULL && fl->echo) /* one entropy, the asking frame's */
+				*fe_nic_tag(dp, m) |= FE_TAG_AR | (uint64_t)fl->echo_ev << 56;
+			fl->echo = 0;
+		}
 		if (m != NULL)
 			ctl_up(dp, q, m, kind, now);
 		fl->ece = 0;
