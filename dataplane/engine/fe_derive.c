@@ -226,9 +226,6 @@ fe_fabric_derive(const struct fe_dp *dp, const struct fe_linkdef *up, const stru
 			fd->oversub = (double)hosts[s] / (double)in[s];
 }
 
-/* cc rccc, the receiving NIC: the floor of its pull rate (fe_rccc.h), or 0: none. As the
- * simulator (main_uec.cpp): with RCCC alone on an oversubscribed fabric, unless the NIC's
- * oversub-cc says on or off. */
 /*
  * Credits: the blocks a lane's credit message gathers (fe_credit.h), 0 for each frame's.
  * Its sender, waiting for the largest frame's blocks, holds fewer than them with the rest
@@ -255,6 +252,9 @@ credit_update(const struct fe_dp *dp, const struct fe_credit_params *c, uint32_t
 	return 0;
 }
 
+/* cc rccc, the receiving NIC: the floor of its pull rate (fe_rccc.h), or 0: none. As the
+ * simulator (main_uec.cpp): with RCCC alone on an oversubscribed fabric, unless the NIC's
+ * oversub-cc says on or off. */
 static double
 occ_min(const struct fe_fabric *fab, const struct fe_fabric_derived *fd)
 {
@@ -331,7 +331,7 @@ fe_link_derived_apply(struct fe_dp *dp, unsigned n, const struct fe_link_derived
 	 * none, derived as zeros) */
 	r->pfc.cfg = dv->pfc;
 	r->cred.return_ticks = dv->credit_return;
-	r->cred.update = dv->credit_update;
+	fe_credit_set_update(&r->cred, dv->credit_update);
 	if (k == FE_LINK_UP)
 		dp->ports[i].epause.cfg = dv->epause;
 	if (nic == NULL || nic->host)

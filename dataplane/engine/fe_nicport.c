@@ -528,7 +528,7 @@ void
 fe_nic_reset_least(struct fe_port *p)
 {
 	const struct fe_nicport *n = p->nic;
-	uint64_t rate = p->st.nic_rate_bps, cwnd = p->st.nic_cwnd_bytes;
+	uint64_t rate = UINT64_MAX, cwnd = UINT64_MAX;
 
 	for (unsigned k = 0; n != NULL && !n->host && k < FE_NIC_FLOWS; k++) {
 		const struct fe_nic_flow *fl = &n->flows[k];
@@ -539,8 +539,9 @@ fe_nic_reset_least(struct fe_port *p)
 		if (fe_nic_cc_nscc(n->cc_mode))
 			cwnd = RTE_MIN(cwnd, (uint64_t)fl->nscc.cwnd);
 	}
-	FE_CNT_SET(p->st.nic_rate_min_bps, rate);
-	FE_CNT_SET(p->st.nic_cwnd_min_bytes, cwnd);
+	/* no flow (or none with a window): from the gauges, the flow that changed last */
+	FE_CNT_SET(p->st.nic_rate_min_bps, rate != UINT64_MAX ? rate : p->st.nic_rate_bps);
+	FE_CNT_SET(p->st.nic_cwnd_min_bytes, cwnd != UINT64_MAX ? cwnd : p->st.nic_cwnd_bytes);
 }
 
 /* cc nscc: the window of the flow that last changed, and the least any reached. */
@@ -728,6 +729,8 @@ service_flow(struct fe_dp *dp, unsigned in, struct fe_nic_flow *fl, uint64_t now
 			fl->credit = (struct fe_rccc_rcv){0};
 			fl->trimmed = 0;
 			fl->recovering = 0;
+			fl->ack_req = fl->echo = 0; /* the receiver's ACK policy anew */
+			fl->unacked = 0;
 			fl->probe_at = UINT64_MAX;
 			fl->probe_sent = 0;
 		} else {
@@ -839,12 +842,13 @@ service_flow(struct fe_dp *dp, unsigned in, struct fe_nic_flow *fl, uint64_t now
 		*fe_nic_tag(dp, m) =
 			fe_nic_tag_make(FE_TAG_DATA, in, (unsigned)(fl - n->flows), fl->gen, psn) |
 			ect;
-		/* an ACK asked for at once (ack-bytes): a resend, the last queued, the window
-		 * or the credit spent (uet-htsim's sender, UecSrc::sendNewPacket) */
+		/* an ACK asked for at once (ack-bytes): a resend, the last queued, NSCC's
+		 * window (for a full frame), the credit or the NIC's window spent (uet-htsim's
+		 * sender, UecSrc::sendNewPacket; its window of frames is this NIC's own) */
 		if (unlikely(n->prm.ack_bytes) &&
-		    (ar || fl->pend_n == 0 ||
+		    (ar || fl->pend_n == 0 || fl->next_psn - fl->una >= n->window ||
 		     (fe_nic_cc_nscc(n->cc_mode) &&
-		      !fe_nscc_may_send(&fl->nscc, fl->flight, len)) ||
+		      !fe_nscc_may_send(&fl->nscc, fl->flight, n->nscc.mss)) ||
 		     (fe_nic_cc_rccc(n->cc_mode) && !fe_rccc_may_send(&fl->rccc))))
 			*fe_nic_tag(dp, m) |= FE_TAG_AR;
 		if (n->prm.model == FE_NIC_UEC) { /* REPS: every sending its own entropy */
@@ -1306,8 +1310,10 @@ data_acked(struct fe_nicport *rn, struct fe_nic_flow *fl, uint32_t id, uint64_t 
 		}
 		fl->unacked += len;
 		now |= fl->unacked >= rn->prm.ack_bytes;
-		if (now) { /* the ACK echoes this frame's entropy (REPS) */
-			fl->echo = 1;
+		/* the ACK echoes the entropy of a frame that asked for it (REPS): in a batch
+		 * of several, the first that came marked, else the first */
+		if (now && (!fl->echo || (ce && fl->echo == 1))) {
+			fl->echo = ce ? 2 : 1;
 			fl->echo_ev = (uint8_t)(tag >> 56);
 		}
 	}
@@ -1448,10 +1454,12 @@ gaps_check(struct fe_dp *dp, unsigned q, uint64_t now)
 /*
  * Selective repeat: the frames held ahead of a gap that has filled go to the host in
  * order. If the ready ring is full the flow waits for the next pass (and asks for
- * nothing meanwhile); at the next gap it asks for the missing frame.
+ * nothing meanwhile); at the next gap it asks for the missing frame. What went is
+ * acknowledged, unless the frame that filled the gap has just come under ack-bytes
+ * (arrival: its policy answers for it, data_acked()).
  */
 static void
-release_flow(struct fe_dp *dp, unsigned q, uint32_t id, uint64_t now)
+release_flow(struct fe_dp *dp, unsigned q, uint32_t id, uint64_t now, int arrival)
 {
 	struct fe_port *p = &dp->ports[q];
 	struct fe_nic_flow *fl = flow_of(dp, id);
@@ -1475,7 +1483,8 @@ release_flow(struct fe_dp *dp, unsigned q, uint32_t id, uint64_t now)
 		fl->trimmed >>= 1;
 	}
 	if (fl->expect != from) {
-		ack_owed(p->nic, fl, id);
+		if (!arrival || !p->nic->prm.ack_bytes)
+			ack_owed(p->nic, fl, id);
 		fl->gap_at = 0; /* that gap closed: a next one is watched anew */
 	}
 	if (fl->nheld) /* another gap */
@@ -1505,7 +1514,7 @@ fe_nic_release(struct fe_dp *dp, unsigned q, uint64_t now)
 
 		fl->release = 0;
 		fl->nak_sent = 0;
-		release_flow(dp, q, n->rel[i], now);
+		release_flow(dp, q, n->rel[i], now, 0);
 	}
 	if (n->reorder_ticks)
 		gaps_check(dp, q, now);
@@ -1537,6 +1546,8 @@ remote_flow(struct fe_dp *dp, unsigned s, unsigned slot, unsigned gen)
 	fl->trimmed = 0;
 	fl->nak_sent = fl->release = 0;
 	fl->last_cnp = fl->gap_at = 0;
+	fl->ack_req = fl->echo = 0; /* the receiver's ACK policy anew */
+	fl->unacked = 0;
 	/* cc rccc: its credit from nothing, as its sender's (flow_init(), or anew when it gave
 	 * up); an entry the pacer holds for the old one is stale from now (its seq) */
 	fl->credit = (struct fe_rccc_rcv){0};
@@ -1809,7 +1820,7 @@ deliver_data(struct fe_dp *dp, unsigned q, struct rte_mbuf *m, uint64_t tag, uin
 		fl->trimmed >>= 1;
 		fl->nak_sent = 0;
 		if (fl->nheld)
-			release_flow(dp, q, id, t);
+			release_flow(dp, q, id, t, 1);
 	} else if (d > 0) {
 		if (fl->held != NULL && (uint32_t)d < sn->window &&
 		    fl->held[psn & (sn->window - 1)] == NULL) {

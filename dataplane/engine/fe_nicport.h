@@ -90,7 +90,9 @@ struct fe_nic_flow {
 	/* ack-bytes (model uec): bytes come since the last ACK, and an AR frame's request
 	 * still to answer once the frames held out of order have drained */
 	uint8_t ack_req;
-	uint8_t echo, echo_ev; /* the entropy of the frame that asked for the next ACK */
+	/* the entropy the next ACK echoes, of a frame that asked for it (echo: 0 none, 1 a
+	 * frame's, 2 a frame's that came marked) */
+	uint8_t echo, echo_ev;
 	uint32_t unacked;
 	struct fe_rccc_rcv credit; /* cc rccc: what it asked for and was granted */
 	uint64_t trimmed; /* model uec: bit i, PSN expect + i was NAKed trimmed (no gap NAK) */

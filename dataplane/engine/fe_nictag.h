@@ -103,11 +103,12 @@ fe_nic_tag_port(uint64_t tag, const uint8_t *map)
 	return (tag & ~(UINT64_C(0xff) << 32)) | (uint64_t)map[FE_TAG_PORT(tag)] << 32;
 }
 
-/* The entropy a NIC chose for a frame (model uec, REPS: the top byte of its tag); 0: none. */
+/* The entropy a NIC chose for a frame (model uec, REPS: the top byte of its tag); 0: none.
+ * An ACK's top byte is the entropy it echoes (FE_TAG_AR), not its own: it goes by its flow. */
 static inline uint32_t
 fe_nic_tag_entropy(uint64_t tag)
 {
-	return (uint32_t)(tag >> 56);
+	return FE_TAG_KIND(tag) == FE_TAG_CTL ? 0 : (uint32_t)(tag >> 56);
 }
 
 /* A flow's data frame that the switch floods goes on as a plain frame (no PSN), with the

@@ -13,7 +13,8 @@
  * how often a vendor sends them is its own): those gathered and not sent yet are
  * unsent[], which the sender does not hold. A sender that waits has more than total -
  * need blocks out, so as long as update <= total - need + 1 some of them are still to be
- * freed and the message is sent (fe_link_derive() checks it with the largest frame).
+ * freed and the message is sent (fe_link_derive() checks it with the largest frame), as
+ * long as the receiver's frames leave its buffer in the end (no credit loop).
  *
  * One struct fe_credit is the sender's side of one link. fe_credit_gate() is its
  * fe_link gate; fe_credit_return() is called by the receiver. Pure, fake-clock tested.
@@ -151,6 +152,22 @@ fe_credit_return(struct fe_credit *c, uint8_t lane, uint32_t blocks, uint64_t t)
 	w = fe_credit_open(c);
 	fe_credit_put(&w, lane, blocks, t);
 	fe_credit_close(c, &w);
+}
+
+/*
+ * The blocks a credit message gathers (0 or 1: each frame's): at start, and at a change,
+ * on the sender's thread. What gathered and would no longer make a message alone goes
+ * back at once (it would gather for ever under each frame's).
+ */
+static inline void
+fe_credit_set_update(struct fe_credit *c, uint32_t update)
+{
+	c->update = update;
+	for (unsigned l = 0; l < c->lanes; l++)
+		if (c->unsent[l] && (update <= 1 || c->unsent[l] >= update)) {
+			c->avail[l] += c->unsent[l];
+			c->unsent[l] = 0;
+		}
 }
 
 /* The fe_link gate (ctx is the struct fe_credit). */

@@ -109,7 +109,9 @@ acks=$(j acks "$(port 2)['nic_acks_sent']")
 frames=$(j acks "$(port 2)['tx_pkts']")
 echo "  host 3's NIC sent $acks ACKs for the $frames frames it gave its host (without: $(j uec "$(port 2)['nic_acks_sent']") for $(j uec "$(port 2)['tx_pkts']"))"
 fe_check "NIC timeouts" "$(j acks "sum(p['nic_timeouts'] for p in d['ports'])")" 0 0
-fe_check "ACKs a frame host 3 took" "$(python3 -c "print($acks / max($frames, 1))")" 0.01 0.99
+# 0.35 in the run that added it: most frames come CE-marked (each answered at once), a
+# window's last asks (AR); with an ACK a frame it would be 1, as the uec case's 0.7
+fe_check "ACKs a frame host 3 took" "$(python3 -c "print($acks / max($frames, 1))")" 0.1 0.6
 
 # The hosts' TCP does not ask for ECN (tcp_ecn 2, Linux's default and a container's): the
 # NIC's frames are ECN-capable all the same, as UET's are, so the switch marks them at

@@ -1328,16 +1328,13 @@ Test(nic, uec_trimmed_frames_are_resent_at_once)
 }
 
 /*
- * The trim size is the NIC profile's (trim, 64 bytes by default): host 1's down link
- * carries each trimmed header at that size, in its books (out_bytes: the data frames'
- * 1,000 bytes each, and the headers'), the rest of the frame dropped (drop_bytes).
- */
-/*
  * The receiver's ACK policy (ack-bytes, uet-htsim's sink): host 0 sends host 1 64 frames
  * of 1,000 bytes, which reach host 1 one at a time (its down link at 1 Gbit/s: 8 us a
  * frame, passes every microsecond); model uec, no congestion control (so no window asks
  * for an ACK). Returns host 1's ACKs; every frame delivered, no timeout.
  */
+static uint32_t acks_window; /* the NIC's window for uec_acks() (0: the default) */
+
 static uint64_t
 uec_acks(uint64_t ack_bytes, int marks, unsigned *kept)
 {
@@ -1350,6 +1347,8 @@ uec_acks(uint64_t ack_bytes, int marks, unsigned *kept)
 	p.cc = FE_CC_OFF;
 	p.cc_set = 1;
 	p.ack_bytes = ack_bytes;
+	if (acks_window)
+		p.window = acks_window;
 	down1_bps = 1000000000;
 	down1_marks = marks;
 	dp = engine_x(&p, 0, 0, 0);
@@ -1397,6 +1396,27 @@ Test(nic, uec_acks_every_ack_bytes)
 	cr_assert_eq(uec_acks(16384, 1, &kept), 64, "CE: each at once");
 }
 
+/*
+ * A window of 8 frames holds 8,000 bytes, less than 16 KiB: the frame that fills it asks
+ * for its ACK (AR), else no ACK came until the NIC's timeout (found in review: every
+ * flow of a small window waited 67 ms a window).
+ */
+Test(nic, uec_acks_a_full_window_asks)
+{
+	unsigned kept;
+	uint64_t acks;
+
+	acks_window = 8;
+	acks = uec_acks(16384, 0, &kept);
+	acks_window = 0;
+	cr_assert_geq(acks, 64 / 8, "an ACK a window at least: %lu", (unsigned long)acks);
+}
+
+/*
+ * The trim size is the NIC profile's (trim, 64 bytes by default): host 1's down link
+ * carries each trimmed header at that size, in its books (out_bytes: the data frames'
+ * 1,000 bytes each, and the headers'), the rest of the frame dropped (drop_bytes).
+ */
 Test(nic, uec_trim_size)
 {
 	static const uint32_t sizes[] = {64, 128, 256};
