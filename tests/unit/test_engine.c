@@ -594,7 +594,8 @@ Test(engine, credit_ecn_counts_what_waits_for_the_output)
 		inject_ip_to(0, MAC[1], 17, 0x02, i);
 	fe_dp_poll(dp, t += 100);
 	fe_dp_poll(dp, t += 100);
-	cr_assert_eq(dp->graph->iq[0].depth, 5, "5 wait at port 0: %u", dp->graph->iq[0].depth);
+	cr_assert_eq(dp->graph->iq[0].depth, 5, "5 wait at port 0: %lu",
+		     (unsigned long)dp->graph->iq[0].depth);
 	for (int k = 0; k < 8; k++)
 		fe_dp_poll(dp, t += ser);
 	cr_assert_eq(sent(1), 6);
