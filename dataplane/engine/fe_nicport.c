@@ -492,8 +492,9 @@ rate_counters(struct fe_port *p, struct fe_nic_flow *fl)
 /*
  * Model uec: the receiver holds PSN psn + 1 + i for every bit i of sack: those copies
  * are out of flight and not to be sent again (kept until the cumulative ACK), and, if
- * reps, their entropies came back (REPS), with CE if ece. The bytes newly so acknowledged; in *rtt
- * the round trip to `came` of the last of them sent once (else 0): a frame just come.
+ * reps, their entropies came back (REPS), with CE if ece. The bytes newly so
+ * acknowledged; in *rtt the round trip to `came` of the last of them sent once (else 0):
+ * a frame just come.
  */
 static uint64_t
 sacked(struct fe_nicport *n, struct fe_nic_flow *fl, uint32_t psn, uint32_t sack, int ece, int reps,
