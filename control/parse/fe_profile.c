@@ -508,6 +508,8 @@ finish(struct fe_yaml *c, struct fe_profile *p)
 	/* the same rules across keys as --pfc and `set pfc` (fe_regimespec.h) */
 	if (fe_pfc_check(&f->pfc, "pfc.", e, sizeof(e)) < 0)
 		return fe_yaml_fail(c, "pfc.xon", "%s", e);
+	if (fe_credit_check(&f->credit, "credit.", e, sizeof(e)) < 0)
+		return fe_yaml_fail(c, "credit.update", "%s", e);
 	/* regime sections that the regime does not use are a mistake, not a no-op */
 	if (f->regime != FE_REGIME_PFC && fe_yaml_line(c, "pfc"))
 		return fe_yaml_fail(c, "pfc",
@@ -811,7 +813,7 @@ fe_profile_fmt_link(const struct fe_linkdef *d, char *buf, size_t len)
 void
 fe_profile_print_fabric(FILE *f, const struct fe_fabric *fab)
 {
-	char t[32], u[32], v[32];
+	char t[32], u[32], v[64];
 
 	fprintf(f, "regime %s\nlanes %u\nlane-map %s\nswitch-buffer %" PRIu64 "B\n",
 		fe_regime_name(fab->regime), fab->lanes, fe_lane_map_name(fab->lane_map),
@@ -842,8 +844,12 @@ fe_profile_print_fabric(FILE *f, const struct fe_fabric *fab)
 			fab->credit.hoq_life_ns ? fe_fmt_time(fab->credit.hoq_life_ns, u, sizeof(u))
 						: "off",
 			fab->credit.out_pkts,
-			fab->credit.update
-				? (snprintf(v, sizeof(v), "%" PRIu64 "B", fab->credit.update), v)
+			fab->credit.update > FE_CREDIT_BLOCK
+				? (snprintf(v, sizeof(v), "%" PRIu64 "B (%" PRIu64 " blocks)",
+					    fab->credit.update,
+					    (fab->credit.update + FE_CREDIT_BLOCK - 1) /
+						    FE_CREDIT_BLOCK),
+				   v)
 				: "each-frame");
 	if (fab->nic.model != FE_NIC_TCP) {
 		const struct fe_nic_params *n = &fab->nic;
@@ -895,6 +901,8 @@ fe_profile_print_fabric(FILE *f, const struct fe_fabric *fab)
 				fe_pcie_limit(n->pcie_backlog));
 		if (n->model == FE_NIC_UEC && n->ack_bytes)
 			fprintf(f, " ack-bytes %" PRIu64 "B", n->ack_bytes);
+		else if (n->model == FE_NIC_UEC)
+			fprintf(f, " ack-bytes each-batch");
 		fputc('\n', f);
 	}
 }

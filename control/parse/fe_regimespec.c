@@ -280,6 +280,21 @@ fe_pfc_check(const struct fe_pfc_params *p, const char *prefix, char *err, size_
 	return 0;
 }
 
+int
+fe_credit_check(const struct fe_credit_params *p, const char *prefix, char *err, size_t len)
+{
+	/* a message gathers less than the buffer (the dataplane, which knows its largest
+	 * frame, takes that off too: fe_derive.c) */
+	if (p->update > FE_CREDIT_BLOCK && p->update >= p->buffer) {
+		snprintf(err, len,
+			 "%supdate (%" PRIu64 " B) must be below buffer (%" PRIu64
+			 " B), less its largest frame (2048 B unless --mtu is larger)",
+			 prefix, p->update, p->buffer);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /* "k=v,k=v": every key, then the rules across keys. */
 static int
 parse(const char *opt, const char *spec, void *obj,
@@ -326,6 +341,12 @@ credit_key(const char *k, const char *v, void *p, const char *prefix, char *err,
 	return fe_credit_key(k, v, p, prefix, err, len);
 }
 
+static int
+credit_check(const void *p, const char *prefix, char *err, size_t len)
+{
+	return fe_credit_check(p, prefix, err, len);
+}
+
 int
 fe_pfc_spec(const char *spec, struct fe_pfc_params *p, char *err, size_t errlen)
 {
@@ -347,6 +368,5 @@ fe_nic_spec(const char *spec, struct fe_nic_params *p, char *err, size_t errlen)
 int
 fe_credit_spec(const char *spec, struct fe_credit_params *p, char *err, size_t errlen)
 {
-	/* every credit value is within its own range; no rule crosses its keys */
-	return parse("credit", spec, p, credit_key, NULL, err, errlen);
+	return parse("credit", spec, p, credit_key, credit_check, err, errlen);
 }

@@ -5,9 +5,8 @@
  * in docs/regimes.md; each key's range is its rule in fe_rules.h. Parsing is two steps,
  * in the style of wireguard-tools' config parser: every key on its own (fe_pfc_key),
  * then the rules across keys in one place (fe_pfc_check: xon below xoff), once all
- * are read. No rule here crosses the credit keys: each is within its own range (an
- * update larger than the buffer less the largest frame is the dataplane's to refuse,
- * which knows that frame: fe_derive.c).
+ * are read; for credit (fe_credit_check): update below buffer (the dataplane, which knows
+ * its largest frame, refuses an update above the buffer less that frame: fe_derive.c).
  *   pfc:    xoff, xon, headroom (sizes), delay (time), quanta (1..65535), frames (0/1)
  *   credit: buffer (size per lane), return (time), hoq (time, 0s = off), out (packets),
  *           update (size, 0 = each frame's credits)
@@ -53,6 +52,7 @@ int fe_nic_check(const struct fe_nic_params *p, const char *prefix, char *err, s
  * NIC's timeout is set by software, like TCP's, and is kept as it is. */
 void fe_nic_scale(struct fe_nic_params *p, uint32_t scale);
 int fe_pfc_check(const struct fe_pfc_params *p, const char *prefix, char *err, size_t len);
+int fe_credit_check(const struct fe_credit_params *p, const char *prefix, char *err, size_t len);
 
 /* KEY=VALUE,...: each key, then the checks (the command line and `set`). */
 int fe_pfc_spec(const char *spec, struct fe_pfc_params *p, char *err, size_t errlen);

@@ -430,6 +430,9 @@ static struct bad bad_profiles[] = {
 	 "t.yaml:2: credit: section given but regime is lossy (set regime: credit)"},
 	{"name: x\nregime: credit\ncredit:\n  buffer: 10\n",
 	 "t.yaml:4: credit.buffer '10' (allowed: one 64-byte block (64B) to 64MiB)"},
+	{"name: x\nregime: credit\ncredit:\n  buffer: 64KiB\n  update: 64KiB\n",
+	 "t.yaml:5: credit.update (65536 B) must be below buffer (65536 B), less its largest "
+	 "frame (2048 B unless --mtu is larger)"},
 	{"name: x\nregime: credit\ncredit:\n  update: 65MiB\n",
 	 "t.yaml:4: credit.update '65MiB' (allowed: 0 (each frame's credits) to 64MiB)"},
 	{"name: x\nnic:\n  model: roce\n  ack-bytes: 16KiB\n",
