@@ -230,9 +230,10 @@ echo "  ok   apply ib-ndr --link 3 and leaf1-spine1 under pfc: NDR's rate, PFC's
 fe_dp_stop
 # set credit update= at run time: taken, shown; more than the buffer allows: refused, named
 fe_dp_start $(fe_eal) "${vdevs[@]}" -- --topology "$T/ls4.yaml" --regime credit --credit buffer=4096
-refused "credit update 4096 B: at most 2112 B with buffer 4096 B and frames of up to 2048 B" set credit update=4KiB
+refused "update (4096 B) must be below buffer (4096 B), less its largest frame" set credit update=4KiB
+refused "credit update 3072 B: at most 2112 B with buffer 4096 B and frames of up to 2048 B" set credit update=3KiB
 fe_ctl set credit update=2KiB >/dev/null
-fe_ctl status | fe_grep_q '^credit buffer 4096B (64 blocks) .* update 2048B$' ||
+fe_ctl status | fe_grep_q '^credit buffer 4096B (64 blocks) .* update 2048B (32 blocks)$' ||
 	fe_fail "set credit update under credit: $(fe_ctl status)"
 echo "  ok   under credit: set credit update=2KiB taken, shown by status"
 fe_dp_stop
