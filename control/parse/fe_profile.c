@@ -844,11 +844,10 @@ fe_profile_print_fabric(FILE *f, const struct fe_fabric *fab)
 			fab->credit.hoq_life_ns ? fe_fmt_time(fab->credit.hoq_life_ns, u, sizeof(u))
 						: "off",
 			fab->credit.out_pkts,
-			fab->credit.update > FE_CREDIT_BLOCK
-				? (snprintf(v, sizeof(v), "%" PRIu64 "B (%" PRIu64 " blocks)",
+			fe_credit_update_blocks(fab->credit.update)
+				? (snprintf(v, sizeof(v), "%" PRIu64 "B (%u blocks)",
 					    fab->credit.update,
-					    (fab->credit.update + FE_CREDIT_BLOCK - 1) /
-						    FE_CREDIT_BLOCK),
+					    fe_credit_update_blocks(fab->credit.update)),
 				   v)
 				: "each-frame");
 	if (fab->nic.model != FE_NIC_TCP) {

@@ -285,7 +285,7 @@ fe_credit_check(const struct fe_credit_params *p, const char *prefix, char *err,
 {
 	/* a message gathers less than the buffer (the dataplane, which knows its largest
 	 * frame, takes that off too: fe_derive.c) */
-	if (p->update > FE_CREDIT_BLOCK && p->update >= p->buffer) {
+	if (fe_credit_update_blocks(p->update) && p->update >= p->buffer) {
 		snprintf(err, len,
 			 "%supdate (%" PRIu64 " B) must be below buffer (%" PRIu64
 			 " B), less its largest frame (2048 B unless --mtu is larger)",

@@ -237,9 +237,9 @@ credit_update(const struct fe_dp *dp, const struct fe_credit_params *c, uint32_t
 {
 	const uint64_t total = c->buffer / FE_CREDIT_BLOCK;
 	const uint64_t need = fe_credit_blocks(dp->max_frame);
-	const uint64_t update = (c->update + FE_CREDIT_BLOCK - 1) / FE_CREDIT_BLOCK;
+	const uint64_t update = fe_credit_update_blocks(c->update);
 
-	if (update > 1 && (total < need || update > total - need + 1)) {
+	if (update != 0 && (total < need || update > total - need + 1)) {
 		snprintf(err, errlen,
 			 "credit update %" PRIu64 " B: at most %" PRIu64 " B with buffer %" PRIu64
 			 " B and frames of up to %u B; else a sender could wait for credits "
@@ -248,7 +248,7 @@ credit_update(const struct fe_dp *dp, const struct fe_credit_params *c, uint32_t
 			 c->buffer, dp->max_frame);
 		return -EINVAL;
 	}
-	*blocks = update > 1 ? (uint32_t)update : 0;
+	*blocks = (uint32_t)update;
 	return 0;
 }
 

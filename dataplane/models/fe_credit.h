@@ -64,6 +64,16 @@ fe_credit_blocks(uint32_t len)
 	return (len + FE_CREDIT_BLOCK - 1) / FE_CREDIT_BLOCK;
 }
 
+/* The blocks a credit message of update bytes gathers (--credit update, rounded up to
+ * whole blocks); 0: each frame's on its own (0 bytes, or one block or less). */
+static inline uint32_t
+fe_credit_update_blocks(uint64_t update)
+{
+	const uint64_t b = (update + FE_CREDIT_BLOCK - 1) / FE_CREDIT_BLOCK;
+
+	return b > 1 ? (uint32_t)b : 0;
+}
+
 /* Slots for pending returns: every block of every lane may be out at once. */
 static inline uint32_t
 fe_credit_ring_size(uint32_t blocks, uint8_t lanes)
