@@ -78,12 +78,15 @@ fe_opts_usage(FILE *f)
 		"                       (default: xoff=64KiB, xon=xoff-2x1514, quanta=65535;\n"
 		"                       delay: link delay + 1us; headroom: 2 x delay x rate\n"
 		"                       + 2 x (1518 + 24) B)\n"
-		"  --credit SPEC        buffer=SIZE (per lane, in 64-byte blocks),return=TIME,\n"
+		"  --credit SPEC        buffer=SIZE (per lane, in blocks of unit),unit=SIZE (the\n"
+		"                       bytes a credit stands for, 16B to 64KiB: a frame takes\n"
+		"                       its length in them, rounded up),return=TIME,\n"
 		"                       hoq=TIME (HOQLife, 0s = off),out=N (output buffer, "
 		"packets),\n"
 		"                       update=SIZE (credits go back in messages of SIZE a lane;\n"
 		"                       0 = each frame's as it leaves)\n"
-		"                       (default: buffer=64KiB,return=0s,hoq=0s,out=2,update=0)\n"
+		"                       (default: buffer=64KiB,unit=64B (InfiniBand's),return=0s,\n"
+		"                       hoq=0s,out=2,update=0)\n"
 		"                       Lossless regimes give the up links (host adapter queues)\n"
 		"                       32MiB / 16384 packets unless --buffer/--buffer-pkts say.\n"
 		"  --nic SPEC           the hosts' adapters (docs/nic.md): "
@@ -456,7 +459,7 @@ fe_opts_parse(int argc, char **argv, struct fe_opts *o, char *err, size_t len)
 		       .lanes = 1,
 		       /* docs/regimes.md gives the sources of these defaults */
 		       .pfc = {.xoff = 64 << 10, .xon = (64 << 10) - 2 * 1514, .quanta = 65535},
-		       .credit = {.buffer = 64 << 10, .out_pkts = 2},
+		       .credit = {.buffer = 64 << 10, .unit = FE_CREDIT_UNIT, .out_pkts = 2},
 		       .nic = FE_NIC_DEFAULT},
 		.rxd = 1024,
 		.txd = 1024,

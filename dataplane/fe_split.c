@@ -205,8 +205,9 @@ measure_trunks(struct fe_split *split, const struct fe_topo *topo, const struct 
 					probe_send(split, pool, t, rte_rdtsc(), 0);
 					snprintf(err, len,
 						 "port %u (link %s): the other box runs another "
-						 "topology, splits it otherwise, or runs its NICs "
-						 "otherwise (%08x, here %08x)",
+						 "topology, splits it otherwise, or runs its "
+						 "regime, "
+						 "credits or NICs otherwise (%08x, here %08x)",
 						 port, topo->link[split->link[t]].name, h,
 						 split->hash);
 					rte_pktmbuf_free(pkts[i]);
@@ -264,8 +265,18 @@ measure_trunks(struct fe_split *split, const struct fe_topo *topo, const struct 
 }
 
 void
-fe_split_hash_nic(struct fe_split *split, const struct fe_nic_params *n)
+fe_split_hash_fabric(struct fe_split *split, enum fe_regime regime,
+		     const struct fe_credit_params *c, const struct fe_nic_params *n)
 {
+	char r[64];
+
+	/* credits cross the trunks in the receiver's blocks (lossy boxes hash as before) */
+	if (regime != FE_REGIME_LOSSY) {
+		snprintf(r, sizeof(r), "%s %" PRIu64 " %u", fe_regime_name(regime),
+			 regime == FE_REGIME_CREDIT ? c->buffer : 0,
+			 regime == FE_REGIME_CREDIT ? fe_credit_unit_of(c->unit).bytes : 0);
+		split->hash = fnv(split->hash, r);
+	}
 	split->hash = fnv(split->hash, nic_summary(n));
 }
 

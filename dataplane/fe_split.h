@@ -5,10 +5,10 @@
  * to another box (a trunk), and each trunk's one-way latency, measured at start against
  * the other box's fabemu-dp. main() calls, in order: fe_split_setup() once the ports are
  * counted and before the links are built (it says how many ports are hosts'),
- * fe_split_hash_nic() once the links and the NIC are known, fe_links_graph() (fe_links.h)
- * then hands the split to the engine's graph, and fe_split_measure() once the ports are
- * started, before the engine is created (it fills lat_ns, which the graph reads).
- * Set-up code only: nothing here runs on the forwarding lcore.
+ * fe_split_hash_fabric() once the links, the regime and the NIC are known, fe_links_graph()
+ * (fe_links.h) then hands the split to the engine's graph, and fe_split_measure() once the ports
+ * are started, before the engine is created (it fills lat_ns, which the graph reads). Set-up code
+ * only: nothing here runs on the forwarding lcore.
  */
 #ifndef FE_SPLIT_H
 #define FE_SPLIT_H
@@ -41,9 +41,11 @@ struct fe_split {
 int fe_split_setup(struct fe_split *split, struct fe_topo *topo, const struct fe_opts *o,
 		   const uint16_t *ports, unsigned *nports, char *err, size_t len);
 
-/* The NIC settings into the hash: the trunks carry their tags or not, and a receiver on
- * one box serves a sender on another as its own were (window, recovery, CC). */
-void fe_split_hash_nic(struct fe_split *split, const struct fe_nic_params *n);
+/* The regime, its credits and the NIC settings into the hash: credits cross the trunks in
+ * the receiver's blocks, the trunks carry the NIC's tags or not, and a receiver on one box
+ * serves a sender on another as its own were (window, recovery, CC). */
+void fe_split_hash_fabric(struct fe_split *split, enum fe_regime regime,
+			  const struct fe_credit_params *c, const struct fe_nic_params *n);
 
 /*
  * Each trunk's one-way latency into split->lat_ns, against the other box (which must run

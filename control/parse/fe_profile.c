@@ -48,7 +48,7 @@ struct y_pfc {
 };
 
 struct y_credit {
-	char *buffer, *ret, *hoq, *out, *update;
+	char *buffer, *unit, *ret, *hoq, *out, *update;
 };
 
 struct y_nic {
@@ -121,9 +121,13 @@ static const cyaml_schema_field_t pfc_fields[] = {
 };
 
 static const cyaml_schema_field_t credit_fields[] = {
-	STR("buffer", struct y_credit, buffer), STR("return", struct y_credit, ret),
-	STR("hoq", struct y_credit, hoq),	STR("out", struct y_credit, out),
-	STR("update", struct y_credit, update), CYAML_FIELD_END,
+	STR("buffer", struct y_credit, buffer),
+	STR("unit", struct y_credit, unit),
+	STR("return", struct y_credit, ret),
+	STR("hoq", struct y_credit, hoq),
+	STR("out", struct y_credit, out),
+	STR("update", struct y_credit, update),
+	CYAML_FIELD_END,
 };
 
 static const cyaml_schema_field_t nic_fields[] = {
@@ -451,6 +455,7 @@ regime_sections(struct fe_yaml *c, const struct y_profile *y, struct fe_profile 
 		  regime_key(c, "pfc", "restore", f->restore, &p->fabric) < 0))
 		return -EINVAL;
 	if (r && (regime_key(c, "credit", "buffer", r->buffer, &p->fabric) < 0 ||
+		  regime_key(c, "credit", "unit", r->unit, &p->fabric) < 0 ||
 		  regime_key(c, "credit", "return", r->ret, &p->fabric) < 0 ||
 		  regime_key(c, "credit", "hoq", r->hoq, &p->fabric) < 0 ||
 		  regime_key(c, "credit", "out", r->out, &p->fabric) < 0 ||
@@ -502,14 +507,16 @@ static int
 finish(struct fe_yaml *c, struct fe_profile *p)
 {
 	const struct fe_fabric *f = &p->fabric;
-
-	char e[300];
+	const char *key = "update";
+	char e[300], at[32];
 
 	/* the same rules across keys as --pfc and `set pfc` (fe_regimespec.h) */
 	if (fe_pfc_check(&f->pfc, "pfc.", e, sizeof(e)) < 0)
 		return fe_yaml_fail(c, "pfc.xon", "%s", e);
-	if (fe_credit_check(&f->credit, "credit.", e, sizeof(e)) < 0)
-		return fe_yaml_fail(c, "credit.update", "%s", e);
+	if (fe_credit_check(&f->credit, "credit.", e, sizeof(e), &key) < 0) {
+		snprintf(at, sizeof(at), "credit.%s", key);
+		return fe_yaml_fail(c, at, "%s", e);
+	}
 	/* regime sections that the regime does not use are a mistake, not a no-op */
 	if (f->regime != FE_REGIME_PFC && fe_yaml_line(c, "pfc"))
 		return fe_yaml_fail(c, "pfc",
@@ -837,17 +844,19 @@ fe_profile_print_fabric(FILE *f, const struct fe_fabric *fab)
 				    u, sizeof(u)));
 	if (fab->regime == FE_REGIME_CREDIT)
 		fprintf(f,
-			"credit buffer %" PRIu64 "B (%" PRIu64 " blocks) return %s hoq %s out %u "
-			"update %s\n",
-			fab->credit.buffer, fab->credit.buffer / FE_CREDIT_BLOCK,
+			"credit buffer %" PRIu64 "B (%" PRIu64 " blocks of %uB) return %s hoq %s "
+			"out %u update %s\n",
+			fab->credit.buffer, fe_credit_total(fab->credit.buffer, fab->credit.unit),
+			fe_credit_unit_of(fab->credit.unit).bytes,
 			fe_fmt_time(fab->credit.return_ns, t, sizeof(t)),
 			fab->credit.hoq_life_ns ? fe_fmt_time(fab->credit.hoq_life_ns, u, sizeof(u))
 						: "off",
 			fab->credit.out_pkts,
-			fe_credit_update_blocks(fab->credit.update)
+			fe_credit_update_blocks(fab->credit.update, fab->credit.unit)
 				? (snprintf(v, sizeof(v), "%" PRIu64 "B (%u blocks)",
 					    fab->credit.update,
-					    fe_credit_update_blocks(fab->credit.update)),
+					    fe_credit_update_blocks(fab->credit.update,
+								    fab->credit.unit)),
 				   v)
 				: "each-frame");
 	if (fab->nic.model != FE_NIC_TCP) {

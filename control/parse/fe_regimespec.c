@@ -37,6 +37,7 @@ static const struct key pfc_keys[] = {
 
 static const struct key credit_keys[] = {
 	K64(fe_credit_params, buffer, fe_rule_credit_buffer),
+	K32(fe_credit_params, unit, fe_rule_credit_unit),
 	K64(fe_credit_params, return_ns, fe_rule_credit_return),
 	K64(fe_credit_params, hoq_life_ns, fe_rule_credit_hoq),
 	K32(fe_credit_params, out_pkts, fe_rule_credit_out),
@@ -281,15 +282,31 @@ fe_pfc_check(const struct fe_pfc_params *p, const char *prefix, char *err, size_
 }
 
 int
-fe_credit_check(const struct fe_credit_params *p, const char *prefix, char *err, size_t len)
+fe_credit_check(const struct fe_credit_params *p, const char *prefix, char *err, size_t len,
+		const char **key)
 {
+	const uint32_t unit = p->unit ? p->unit : FE_CREDIT_UNIT;
+	const uint64_t blocks = fe_credit_total(p->buffer, unit);
+
+	/* a lane holds one credit at least, and as many as the rings are sized for */
+	if (blocks == 0 || blocks > FE_CREDIT_BLOCKS_MAX) {
+		snprintf(err, len,
+			 "%sbuffer (%" PRIu64 " B) must hold 1 to %u credits of unit (%u B): it "
+			 "holds %" PRIu64,
+			 prefix, p->buffer, FE_CREDIT_BLOCKS_MAX, unit, blocks);
+		if (key)
+			*key = "buffer";
+		return -EINVAL;
+	}
 	/* a message gathers less than the buffer (the dataplane, which knows its largest
 	 * frame, takes that off too: fe_derive.c) */
-	if (fe_credit_update_blocks(p->update) && p->update >= p->buffer) {
+	if (fe_credit_update_blocks(p->update, unit) && p->update >= p->buffer) {
 		snprintf(err, len,
 			 "%supdate (%" PRIu64 " B) must be below buffer (%" PRIu64
 			 " B), less its largest frame (2048 B unless --mtu is larger)",
 			 prefix, p->update, p->buffer);
+		if (key)
+			*key = "update";
 		return -EINVAL;
 	}
 	return 0;
@@ -344,7 +361,7 @@ credit_key(const char *k, const char *v, void *p, const char *prefix, char *err,
 static int
 credit_check(const void *p, const char *prefix, char *err, size_t len)
 {
-	return fe_credit_check(p, prefix, err, len);
+	return fe_credit_check(p, prefix, err, len, NULL);
 }
 
 int

@@ -5,11 +5,12 @@
  * in docs/regimes.md; each key's range is its rule in fe_rules.h. Parsing is two steps,
  * in the style of wireguard-tools' config parser: every key on its own (fe_pfc_key),
  * then the rules across keys in one place (fe_pfc_check: xon below xoff), once all
- * are read; for credit (fe_credit_check): update below buffer (the dataplane, which knows
- * its largest frame, refuses an update above the buffer less that frame: fe_derive.c).
+ * are read; for credit (fe_credit_check): a buffer of 1 to FE_CREDIT_BLOCKS_MAX units,
+ * update below buffer (the dataplane, which knows its largest frame, refuses an update
+ * above the buffer less that frame: fe_derive.c).
  *   pfc:    xoff, xon, headroom (sizes), delay (time), quanta (1..65535), frames (0/1)
- *   credit: buffer (size per lane), return (time), hoq (time, 0s = off), out (packets),
- *           update (size, 0 = each frame's credits)
+ *   credit: buffer (size per lane), unit (size of a credit), return (time), hoq (time,
+ *           0s = off), out (packets), update (size, 0 = each frame's credits)
  * Each returns 0 or -EINVAL with a message that starts with prefix ("--pfc: ",
  * "pfc.") and names the bad key or value.
  */
@@ -25,7 +26,7 @@
 /* The keys each table knows, for "unknown key" messages (--pfc, --credit, a profile's). */
 #define FE_PFC_KNOWN                                                                               \
 	"xoff, xon, headroom, delay, quanta, frames, watchdog, watchdog-action, restore"
-#define FE_CREDIT_KNOWN "buffer, return, hoq, out, update"
+#define FE_CREDIT_KNOWN "buffer, unit, return, hoq, out, update"
 
 int fe_pfc_key(const char *key, const char *v, struct fe_pfc_params *p, const char *prefix,
 	       char *err, size_t len);
@@ -52,7 +53,9 @@ int fe_nic_check(const struct fe_nic_params *p, const char *prefix, char *err, s
  * NIC's timeout is set by software, like TCP's, and is kept as it is. */
 void fe_nic_scale(struct fe_nic_params *p, uint32_t scale);
 int fe_pfc_check(const struct fe_pfc_params *p, const char *prefix, char *err, size_t len);
-int fe_credit_check(const struct fe_credit_params *p, const char *prefix, char *err, size_t len);
+/* 0, or -EINVAL with a message naming the value, and *key (if not NULL) the key it names. */
+int fe_credit_check(const struct fe_credit_params *p, const char *prefix, char *err, size_t len,
+		    const char **key);
 
 /* KEY=VALUE,...: each key, then the checks (the command line and `set`). */
 int fe_pfc_spec(const char *spec, struct fe_pfc_params *p, char *err, size_t errlen);

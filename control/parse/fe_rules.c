@@ -53,7 +53,10 @@ const struct fe_rule fe_rule_pfc_watchdog =
 const struct fe_rule fe_rule_pfc_restore =
 	RULE("restore", FE_RULE_TIME, 0, 10 * SEC, "0s (as long as the watchdog) to 10s");
 const struct fe_rule fe_rule_credit_buffer =
-	RULE("buffer", FE_RULE_SIZE, FE_CREDIT_BLOCK, 64 * MIB, "one 64-byte block (64B) to 64MiB");
+	RULE("buffer", FE_RULE_SIZE, FE_CREDIT_UNIT_MIN, 64 * MIB,
+	     "16B to 64MiB, one credit (unit) to 1048576 of them");
+const struct fe_rule fe_rule_credit_unit =
+	RULE("unit", FE_RULE_SIZE, FE_CREDIT_UNIT_MIN, FE_CREDIT_UNIT_MAX, NULL);
 const struct fe_rule fe_rule_credit_return = RULE("return", FE_RULE_TIME, 0, SEC, NULL);
 const struct fe_rule fe_rule_credit_hoq = RULE("hoq", FE_RULE_TIME, 0, 10 * SEC, "0s (off) to 10s");
 const struct fe_rule fe_rule_credit_out = RULE("out", FE_RULE_COUNT, 1, 1U << 20, NULL);

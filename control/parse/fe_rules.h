@@ -34,8 +34,8 @@ extern const struct fe_rule fe_rule_link_rate, fe_rule_link_delay, fe_rule_link_
 extern const struct fe_rule fe_rule_pfc_xoff, fe_rule_pfc_xon, fe_rule_pfc_headroom,
 	fe_rule_pfc_delay, fe_rule_pfc_quanta, fe_rule_pfc_frames, fe_rule_pfc_watchdog,
 	fe_rule_pfc_restore;
-extern const struct fe_rule fe_rule_credit_buffer, fe_rule_credit_return, fe_rule_credit_hoq,
-	fe_rule_credit_update, fe_rule_credit_out;
+extern const struct fe_rule fe_rule_credit_buffer, fe_rule_credit_unit, fe_rule_credit_return,
+	fe_rule_credit_hoq, fe_rule_credit_update, fe_rule_credit_out;
 /* the emulated NIC (--nic, nic:) */
 extern const struct fe_rule fe_rule_nic_g, fe_rule_nic_stages, fe_rule_nic_cnp_interval,
 	fe_rule_nic_alpha, fe_rule_nic_timer, fe_rule_nic_bytes, fe_rule_nic_ai, fe_rule_nic_hai,

@@ -522,10 +522,10 @@ table_regime(FILE *f, const struct fe_dp *dp)
 	}
 	if (dp->conf.regime == FE_REGIME_CREDIT)
 		fprintf(f,
-			"credit: %u blocks of 64 B per lane, return after %" PRIu64
+			"credit: %u blocks of %u B per lane, return after %" PRIu64
 			" ns (0.up's), HOQLife %" PRIu64
 			" ns, output buffer %u pkts, messages of %u blocks (0: each frame's)\n",
-			dp->ports[0].up.cred.total,
+			dp->ports[0].up.cred.total, dp->ports[0].up.cred.unit.bytes,
 			fe_ticks_to_ns(dp->ports[0].up.cred.return_ticks, dp->hz),
 			fe_ticks_to_ns(dp->hoq_ticks, dp->hz), dp->conf.credit.out_pkts,
 			dp->ports[0].up.cred.update);

@@ -83,7 +83,7 @@ struct fe_lane_counters {
 	uint64_t pause_frames, xoff_events, paused_ns; /* PFC */
 	uint64_t credits, credits_min, stall_ns;       /* credit: at the host adapter */
 	uint64_t iq_depth, iq_peak;		       /* credit: switch input queue, packets */
-	uint64_t iq_peak_blocks; /* credit: the input queue's peak in 64-byte blocks */
+	uint64_t iq_peak_blocks; /* credit: the input queue's peak in credit blocks */
 	uint64_t iq_stopped;	 /* credit: frames the input queue held at exit, freed then */
 	uint64_t credit_updates; /* credit, update set: messages that gave the blocks back */
 	uint64_t credits_unsent; /* credit, update set: blocks freed, gathering for the next */

@@ -235,17 +235,18 @@ static int
 credit_update(const struct fe_dp *dp, const struct fe_credit_params *c, uint32_t *blocks, char *err,
 	      size_t errlen)
 {
-	const uint64_t total = c->buffer / FE_CREDIT_BLOCK;
-	const uint64_t need = fe_credit_blocks(dp->max_frame);
-	const uint64_t update = fe_credit_update_blocks(c->update);
+	const struct fe_credit_unit u = fe_credit_unit_of(c->unit);
+	const uint64_t total = fe_credit_total(c->buffer, c->unit);
+	const uint64_t need = fe_credit_blocks(&u, dp->max_frame);
+	const uint64_t update = fe_credit_update_blocks(c->update, c->unit);
 
 	if (update != 0 && (total < need || update > total - need + 1)) {
 		snprintf(err, errlen,
 			 "credit update %" PRIu64 " B: at most %" PRIu64 " B with buffer %" PRIu64
 			 " B and frames of up to %u B; else a sender could wait for credits "
 			 "never sent",
-			 c->update, total >= need ? (total - need + 1) * FE_CREDIT_BLOCK : 0,
-			 c->buffer, dp->max_frame);
+			 c->update, total >= need ? (total - need + 1) * u.bytes : 0, c->buffer,
+			 dp->max_frame);
 		return -EINVAL;
 	}
 	*blocks = (uint32_t)update;

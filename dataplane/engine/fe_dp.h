@@ -54,7 +54,7 @@ struct fe_iq {
 	uint64_t room_at;    /* the tick its switch's memory had room for the head from, found
 				by the head's own check (fe_link_has_room_at()); 0: none */
 	uint8_t pool_wait;   /* the head was seen blocked by its switch's memory */
-	uint32_t blocks;     /* 64-byte credit blocks held: never above the credits given */
+	uint32_t blocks;     /* credit blocks held: never above the credits given */
 	fe_counter_t depth, peak;
 	fe_counter_t peak_blocks;
 	fe_counter_t stopped; /* frames it held when the engine stopped, freed then */
@@ -137,7 +137,8 @@ fe_iq_head_new(struct fe_iq *q, uint64_t t)
  * queue's frames. The graph's queues (fe_lossless.c), one switch's too.
  */
 static inline void
-fe_iq_push(struct fe_iq *q, struct rte_mbuf *m, uint64_t t, int32_t out, uint64_t *count)
+fe_iq_push(struct fe_iq *q, const struct fe_credit_unit *u, struct rte_mbuf *m, uint64_t t,
+	   int32_t out, uint64_t *count)
 {
 	struct fe_iq_slot *s = &q->s[q->tail & q->mask];
 
@@ -149,7 +150,7 @@ fe_iq_push(struct fe_iq *q, struct rte_mbuf *m, uint64_t t, int32_t out, uint64_
 		fe_iq_head_new(q, t);
 	q->tail++;
 	(*count)++;
-	q->blocks += fe_credit_blocks(s->len);
+	q->blocks += fe_credit_blocks(u, s->len);
 	FE_CNT_SET(q->depth, q->tail - q->head);
 	FE_CNT_MAX(q->peak, q->depth);
 	FE_CNT_MAX(q->peak_blocks, q->blocks);
@@ -158,9 +159,9 @@ fe_iq_push(struct fe_iq *q, struct rte_mbuf *m, uint64_t t, int32_t out, uint64_
 /* Pop the head of input queue q at tick t (its blocks: the caller returns them to its
  * sender first); *count counts every queue's frames, as fe_iq_push(). */
 static inline void
-fe_iq_pop(struct fe_iq *q, uint64_t t, uint64_t *count)
+fe_iq_pop(struct fe_iq *q, const struct fe_credit_unit *u, uint64_t t, uint64_t *count)
 {
-	q->blocks -= fe_credit_blocks(q->s[q->head & q->mask].len);
+	q->blocks -= fe_credit_blocks(u, q->s[q->head & q->mask].len);
 	q->head++;
 	(*count)--;
 	fe_iq_head_new(q, t);

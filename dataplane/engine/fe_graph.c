@@ -225,8 +225,9 @@ ingress_filtered(struct fe_dp *dp, unsigned in, struct rte_mbuf *m, uint64_t t, 
 {
 	FE_CNT_ADD(dp->sw.filtered, 1);
 	if (R == FE_REGIME_CREDIT)
-		fe_credit_return(&dp->ports[in].up.cred, lane,
-				 fe_credit_blocks(rte_pktmbuf_pkt_len(m)), t);
+		fe_credit_return(
+			&dp->ports[in].up.cred, lane,
+			fe_credit_blocks(&dp->ports[in].up.cred.unit, rte_pktmbuf_pkt_len(m)), t);
 	rte_pktmbuf_free(m);
 }
 
@@ -258,7 +259,7 @@ credit_run_put(struct fe_credit *c, struct fe_credit_run *w, const struct fe_lin
 
 	for (unsigned i = 0; i < k; i++) {
 		const uint8_t lane = FE_LABEL_CLASS(o[i].label);
-		uint32_t b = fe_credit_blocks(o[i].len);
+		uint32_t b = fe_credit_blocks(&c->unit, o[i].len);
 
 		if (unlikely(gather) && (b = fe_credit_gather(c, lane, b)) == 0)
 			continue;

@@ -306,6 +306,7 @@ struct fe_graph {
 	unsigned nin;		     /* inputs: nports + nhl */
 	struct fe_iq *iq;	     /* credit: [nin x FE_LANES_MAX] input queues */
 	uint64_t iq_pkts;	     /* frames in them */
+	struct fe_credit_unit cunit; /* credit: the inputs' block (--credit unit) */
 	uint32_t sw_iq[FE_GRAPH_SW]; /* credit: frames in each switch's input queues */
 	struct fe_stall *stall;	     /* credit: [nin] each output (ports' down links, hop links) */
 	fe_counter_t stalls;	     /* outputs stalled (VLStallCount HOQLife discards in a row) */

@@ -202,22 +202,23 @@ cred_setup(const struct fe_dp *dp, struct fe_row *r, const char *name, int socke
 	   size_t errlen)
 {
 	const struct fe_credit_params *c = &dp->conf.credit;
-	uint32_t blocks = (uint32_t)(c->buffer / FE_CREDIT_BLOCK);
+	const uint64_t blocks = fe_credit_total(c->buffer, c->unit);
 	struct fe_credit_ret *ring;
 	uint32_t n;
 
-	if (blocks == 0 || blocks > (1U << 20)) {
-		snprintf(err, errlen, "credit buffer %" PRIu64 " B: allowed 64 B to 64 MiB",
-			 c->buffer);
+	if (blocks == 0 || blocks > FE_CREDIT_BLOCKS_MAX) {
+		snprintf(err, errlen,
+			 "credit buffer %" PRIu64 " B: %" PRIu64 " blocks of %u B; allowed 1 to %u",
+			 c->buffer, blocks, fe_credit_unit_of(c->unit).bytes, FE_CREDIT_BLOCKS_MAX);
 		return -EINVAL;
 	}
-	n = fe_credit_ring_size(blocks, dp->conf.lanes);
+	n = fe_credit_ring_size((uint32_t)blocks, dp->conf.lanes);
 	ring = rte_zmalloc_socket("fe_credit", sizeof(*ring) * n, RTE_CACHE_LINE_SIZE, socket);
 	if (ring == NULL) {
 		snprintf(err, errlen, "link %s: out of memory for %u credit returns", name, n);
 		return -ENOMEM;
 	}
-	fe_credit_init(&r->cred, blocks, dp->conf.lanes, 0, ring);
+	fe_credit_init(&r->cred, (uint32_t)blocks, c->unit, dp->conf.lanes, 0, ring);
 	return 0;
 }
 

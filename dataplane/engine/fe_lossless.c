@@ -28,7 +28,8 @@ out_drop(struct fe_dp *dp, const struct fe_link *l, struct rte_mbuf *m, uint64_t
 static int
 iq_alloc(const struct fe_dp *dp, struct fe_iq *iq, int socket)
 {
-	uint32_t blocks = (uint32_t)(dp->conf.credit.buffer / FE_CREDIT_BLOCK), iq_size = 1;
+	uint32_t blocks = (uint32_t)fe_credit_total(dp->conf.credit.buffer, dp->conf.credit.unit),
+		 iq_size = 1;
 
 	while (iq_size < blocks + 1) /* every packet holds at least one block */
 		iq_size <<= 1;
@@ -65,6 +66,7 @@ fe_lossless_setup(struct fe_dp *dp, struct fe_graph *g, const struct fe_graph_co
 		return -ENOMEM;
 	for (unsigned o = 0; o < g->nin; o++)
 		g->best[o] = UINT32_MAX;
+	g->cunit = fe_credit_unit_of(dp->conf.credit.unit);
 	/* every input's queues; the credits for them are in the row that feeds it, its
 	 * sender's (fe_row_setup()) */
 	for (unsigned i = 0; i < g->nin; i++) {
@@ -104,7 +106,7 @@ fe_lossless_iq_push(struct fe_dp *dp, unsigned src, struct rte_mbuf *m, uint8_t 
 	struct fe_graph *g = dp->graph;
 	unsigned qi = src * FE_LANES_MAX + lane;
 
-	fe_iq_push(&g->iq[qi], m, t, out, &g->iq_pkts);
+	fe_iq_push(&g->iq[qi], &g->cunit, m, t, out, &g->iq_pkts);
 	fe_lossless_voq(dp, out, rte_pktmbuf_pkt_len(m));
 	g->sw_iq[fe_hop_switch(dp, src)]++;
 	g->iq_busy[qi / 64] |= UINT64_C(1) << (qi % 64);
@@ -154,7 +156,7 @@ iq_pop(struct fe_dp *dp, unsigned src, uint8_t lane, uint64_t t)
 
 	fe_lossless_credit_back(dp, src, lane, s->len, t);
 	fe_lossless_voq(dp, s->out, -(int64_t)s->len);
-	fe_iq_pop(q, t, &g->iq_pkts);
+	fe_iq_pop(q, &g->cunit, t, &g->iq_pkts);
 	g->sw_iq[fe_hop_switch(dp, src)]--;
 }
 

@@ -119,10 +119,10 @@ fe_lossless_credit_to(struct fe_dp *dp, struct fe_credit *c, unsigned src, uint8
 	struct fe_graph *g = dp->graph;
 
 	if (likely(c != NULL))
-		fe_credit_return(c, lane, fe_credit_blocks(len), t);
+		fe_credit_return(c, lane, fe_credit_blocks(&c->unit, len), t);
 	else
 		fe_trunk_credit(dp, &g->trunk[g->hl[src - dp->nports].trunk], lane,
-				fe_credit_blocks(len), t);
+				fe_credit_blocks(&g->cunit, len), t);
 }
 
 static inline void

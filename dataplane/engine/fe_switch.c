@@ -231,8 +231,9 @@ rsvd_stop(struct fe_dp *dp, unsigned in, struct rte_mbuf *m, uint64_t t, uint8_t
 	if (R == FE_REGIME_PFC && why == FE_RSVD_PFC)
 		host_pfc(dp, in, m, t);
 	if (R == FE_REGIME_CREDIT)
-		fe_credit_return(&dp->ports[in].up.cred, lane,
-				 fe_credit_blocks(rte_pktmbuf_pkt_len(m)), t);
+		fe_credit_return(
+			&dp->ports[in].up.cred, lane,
+			fe_credit_blocks(&dp->ports[in].up.cred.unit, rte_pktmbuf_pkt_len(m)), t);
 	rte_pktmbuf_free(m);
 }
 
@@ -451,7 +452,8 @@ arrive(struct fe_dp *dp, unsigned in, struct rte_mbuf *m, uint64_t t, const enum
 		FE_CNT_ADD(dp->sw.runts, 1);
 		rte_pktmbuf_free(m);
 		if (R == FE_REGIME_CREDIT)
-			fe_credit_return(&dp->ports[in].up.cred, lane, fe_credit_blocks(len), t);
+			fe_credit_return(&dp->ports[in].up.cred, lane,
+					 fe_credit_blocks(&dp->ports[in].up.cred.unit, len), t);
 		return;
 	}
 	arrive_to(dp, in, m, t, lookup(dp, in, m, t), lane, R);

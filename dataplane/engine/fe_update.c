@@ -99,13 +99,19 @@ check_structure(const struct fe_dp *dp, const struct fe_fabric *f, char *err, si
 		return -EINVAL;
 	}
 	if (f->regime == FE_REGIME_CREDIT &&
-	    (f->credit.buffer / FE_CREDIT_BLOCK != dp->conf.credit.buffer / FE_CREDIT_BLOCK ||
+	    (fe_credit_total(f->credit.buffer, f->credit.unit) !=
+		     fe_credit_total(dp->conf.credit.buffer, dp->conf.credit.unit) ||
+	     fe_credit_unit_of(f->credit.unit).bytes !=
+		     fe_credit_unit_of(dp->conf.credit.unit).bytes ||
 	     f->credit.out_pkts != dp->conf.credit.out_pkts)) {
 		snprintf(err, errlen,
-			 "credit buffer %llu B / out %u: the dataplane runs %llu B / out %u; the "
-			 "credits a host adapter was given are fixed at start",
-			 (unsigned long long)f->credit.buffer, f->credit.out_pkts,
-			 (unsigned long long)dp->conf.credit.buffer, dp->conf.credit.out_pkts);
+			 "credit buffer %llu B / unit %u B / out %u: the dataplane runs %llu B / "
+			 "unit %u B / out %u; the credits a host adapter was given are fixed at "
+			 "start",
+			 (unsigned long long)f->credit.buffer,
+			 fe_credit_unit_of(f->credit.unit).bytes, f->credit.out_pkts,
+			 (unsigned long long)dp->conf.credit.buffer,
+			 fe_credit_unit_of(dp->conf.credit.unit).bytes, dp->conf.credit.out_pkts);
 		return -EINVAL;
 	}
 	return 0;

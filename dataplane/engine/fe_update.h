@@ -16,7 +16,7 @@
  * What a run-time change keeps: packets already queued or on the wire keep the times
  * they were given (no drop, no reordering: arrivals never go backwards, fe_link.h);
  * a smaller buffer admits nothing new until the queue is below it. What it cannot
- * change: the regime, the lanes, the lane map and the credit buffer, which shape the
+ * change: the regime, the lanes, the lane map and the credit buffer and unit, which shape the
  * switch itself (restart with another profile for those).
  *
  * Ownership:  ctlplane: builds, publishes, frees   lcore: ro, except the fields

@@ -4,10 +4,11 @@
 #include "fe_credit.h"
 
 void
-fe_credit_init(struct fe_credit *c, uint32_t blocks, uint8_t lanes, uint64_t return_ticks,
-	       struct fe_credit_ret *ring)
+fe_credit_init(struct fe_credit *c, uint32_t blocks, uint32_t unit, uint8_t lanes,
+	       uint64_t return_ticks, struct fe_credit_ret *ring)
 {
 	memset(c, 0, sizeof(*c));
+	c->unit = fe_credit_unit_of(unit);
 	c->total = blocks;
 	c->lanes = lanes;
 	c->return_ticks = return_ticks;

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * fe_credit: credit-based link flow control, as InfiniBand does it (IBTA spec vol. 1,
- * 7.9): the receiver advertises its buffer per virtual lane in 64-byte blocks; the
+ * 7.9): the receiver advertises its buffer per virtual lane in blocks (credits) of unit
+ * bytes, 64 by default (InfiniBand's); a frame takes its length in them, rounded up; the
  * sender starts a packet only while it holds enough blocks for it, and takes them;
  * the receiver gives them back when the packet leaves its buffer, and they reach the
  * sender return_delay later. Nothing is ever dropped for want of buffer.
@@ -26,11 +27,15 @@
 
 #include "fe_counter.h"
 
-#define FE_CREDIT_BLOCK 64
-#define FE_LANES_MAX	8
+#define FE_CREDIT_UNIT	     64 /* InfiniBand's credit: 64 bytes (IBTA vol. 1, 7.9.4) */
+#define FE_CREDIT_UNIT_MIN   16
+#define FE_CREDIT_UNIT_MAX   65536
+#define FE_CREDIT_BLOCKS_MAX (1U << 20) /* a lane's credits at most (the rings' size) */
+#define FE_LANES_MAX	     8
 
 struct fe_credit_params {
 	uint64_t buffer;      /* receiver buffer per lane, bytes (rounded down to blocks) */
+	uint32_t unit;	      /* bytes a credit (block) stands for; 0: FE_CREDIT_UNIT */
 	uint64_t return_ns;   /* from leaving the receiver buffer to usable at the sender */
 	uint64_t hoq_life_ns; /* head-of-queue lifetime at the receiver; 0: off */
 	uint32_t out_pkts;    /* switch output buffer, packets (input-queued switch) */
@@ -43,8 +48,15 @@ struct fe_credit_ret {
 	uint8_t lane;
 };
 
+/* A credit's size, compiled (fe_credit_unit_of()): a length's blocks by one multiply. */
+struct fe_credit_unit {
+	uint64_t recip; /* ceil(2^40 / bytes) */
+	uint32_t bytes;
+};
+
 struct fe_credit {
 	uint32_t avail[FE_LANES_MAX]; /* blocks the sender holds */
+	struct fe_credit_unit unit;   /* the receiver's block */
 	uint32_t total;		      /* blocks advertised per lane */
 	uint8_t lanes;
 	uint64_t return_ticks;
@@ -58,18 +70,40 @@ struct fe_credit {
 	fe_counter_t updates[FE_LANES_MAX];	/* update set: credit messages sent back */
 };
 
-static inline uint32_t
-fe_credit_blocks(uint32_t len)
+/* The unit of bytes a block, compiled; 0 bytes: FE_CREDIT_UNIT. */
+static inline struct fe_credit_unit
+fe_credit_unit_of(uint32_t bytes)
 {
-	return (len + FE_CREDIT_BLOCK - 1) / FE_CREDIT_BLOCK;
+	const uint64_t b = bytes ? bytes : FE_CREDIT_UNIT;
+
+	return (struct fe_credit_unit){.recip = ((1ULL << 40) + b - 1) / b, .bytes = (uint32_t)b};
+}
+
+/*
+ * The blocks a frame of len bytes takes, ceil(len / bytes): n = len + bytes - 1 times
+ * recip, shifted by 40, is n / bytes exactly while n times recip's excess over 2^40 / bytes
+ * (below 1, in units of 1 / bytes) stays below 2^40: n < 2^24 with bytes <= 2^16
+ * (test_lossless checks every unit up to 4 KiB against the division).
+ */
+static inline uint32_t
+fe_credit_blocks(const struct fe_credit_unit *u, uint32_t len)
+{
+	return (uint32_t)(((uint64_t)len + u->bytes - 1) * u->recip >> 40);
+}
+
+/* The blocks a lane's buffer of buffer bytes holds (rounded down), unit bytes each. */
+static inline uint64_t
+fe_credit_total(uint64_t buffer, uint32_t unit)
+{
+	return buffer / (unit ? unit : FE_CREDIT_UNIT);
 }
 
 /* The blocks a credit message of update bytes gathers (--credit update, rounded up to
- * whole blocks); 0: each frame's on its own (0 bytes, or one block or less). */
+ * whole blocks of unit bytes); 0: each frame's on its own (0 bytes, or one block or less). */
 static inline uint32_t
-fe_credit_update_blocks(uint64_t update)
+fe_credit_update_blocks(uint64_t update, uint32_t unit)
 {
-	const uint64_t b = (update + FE_CREDIT_BLOCK - 1) / FE_CREDIT_BLOCK;
+	const uint64_t u = unit ? unit : FE_CREDIT_UNIT, b = (update + u - 1) / u;
 
 	return b > 1 ? (uint32_t)b : 0;
 }
@@ -85,9 +119,10 @@ fe_credit_ring_size(uint32_t blocks, uint8_t lanes)
 	return n;
 }
 
-/* blocks per lane, lanes, return delay; ring has fe_credit_ring_size() entries. */
-void fe_credit_init(struct fe_credit *c, uint32_t blocks, uint8_t lanes, uint64_t return_ticks,
-		    struct fe_credit_ret *ring);
+/* blocks per lane of unit bytes (0: FE_CREDIT_UNIT), lanes, return delay; ring has
+ * fe_credit_ring_size() entries. */
+void fe_credit_init(struct fe_credit *c, uint32_t blocks, uint32_t unit, uint8_t lanes,
+		    uint64_t return_ticks, struct fe_credit_ret *ring);
 
 /*
  * Returns put in a row, the loop's ring indices in the caller's registers (a store to the
@@ -231,7 +266,7 @@ static inline uint64_t
 fe_credit_gate_inline(void *ctx, uint8_t lane, uint32_t len, uint64_t start, uint64_t now)
 {
 	struct fe_credit *c = ctx;
-	uint32_t need = fe_credit_blocks(len);
+	uint32_t need = fe_credit_blocks(&c->unit, len);
 	uint64_t t = start;
 
 	for (;;) {

@@ -122,7 +122,8 @@ struct fe_fabric {
 	{                                                                                          \
 		.regime = FE_REGIME_LOSSY, .lanes = 1, .lane_map = FE_MAP_PCP,                     \
 		.pfc = {.xoff = 64 << 10, .xon = (64 << 10) - 2 * 1514, .quanta = 65535},          \
-		.credit = {.buffer = 64 << 10, .out_pkts = 2}, .nic = FE_NIC_DEFAULT,              \
+		.credit = {.buffer = 64 << 10, .unit = FE_CREDIT_UNIT, .out_pkts = 2},             \
+		.nic = FE_NIC_DEFAULT,                                                             \
 	}
 
 #endif

@@ -458,7 +458,7 @@ static inline __attribute__((always_inline)) int
 credit_now(struct fe_credit *c, const struct fe_credit_ret *ring, uint32_t mask, uint32_t tail,
 	   uint32_t *head, uint8_t lane, uint32_t len, uint64_t now, uint64_t *at)
 {
-	const uint32_t need = fe_credit_blocks(len);
+	const uint32_t need = fe_credit_blocks(&c->unit, len);
 
 	*at = now;
 	if (__builtin_expect(c->avail[lane] >= (uint64_t)need + FE_CNT_GET(c->avail_min[lane]),
@@ -476,7 +476,7 @@ credit_now_reg(struct fe_credit *c, const struct fe_credit_ret *ring, uint32_t m
 	       uint32_t *head, uint8_t lane, uint32_t len, uint64_t now, uint64_t *at,
 	       uint8_t *clane, uint32_t *cav, uint64_t *cmin)
 {
-	const uint32_t need = fe_credit_blocks(len);
+	const uint32_t need = fe_credit_blocks(&c->unit, len);
 	int r;
 
 	*at = now;

@@ -172,12 +172,12 @@ refused "no switch of topology $T/ls.yaml is on box 'c' (its boxes: 'a', 'b')" \
 # boxes whose NICs differ (a receiver serves a sender of the other box as its own): both
 # refuse, once their probes meet
 start_b credit --nic model=ib,window=64
-refused "the other box runs another topology, splits it otherwise, or runs its NICs otherwise" \
+refused "the other box runs another topology, splits it otherwise, or runs its regime, credits or NICs otherwise" \
 	$(fe_vdevs af_packet) $(trunk_vdevs a 2) -- $ARGS --regime credit --box a --nic model=ib
 rc=0
 wait "$FE_DPB_PID" || rc=$?
 FE_DPB_PID=
-[ "$rc" = 2 ] && grep -q "runs its NICs otherwise" "$T/b.log" || fe_fail "box b: want exit 2, its NICs otherwise: $rc $(tail -2 "$T/b.log")"
+[ "$rc" = 2 ] && grep -q "credits or NICs otherwise" "$T/b.log" || fe_fail "box b: want exit 2, its NICs otherwise: $rc $(tail -2 "$T/b.log")"
 echo "  ok   box b refused too"
 rm -rf /var/run/dpdk/fe-split-b
 

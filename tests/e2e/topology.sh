@@ -107,15 +107,17 @@ echo "  ok   PFC: the 4 down links short of their routed inputs' 330000 B named,
 # the spine, the spine into leaf1, leaf1 into host 1: every host gets all 100, in order,
 # and nothing is dropped anywhere. Under credits each frame's blocks go back in a message
 # of their own; and (credit-msg) gathered into messages of 2112 B (33 blocks, the most
-# 4 KiB allows with frames of up to 2048 B): three frames' 48 blocks a message.
+# 4 KiB allows with frames of up to 2048 B): three frames' 48 blocks a message; and
+# (credit-unit) in credits of 256 B (16 a lane, 4 a frame).
 "$FE_BIN/fe-pcapgen" "$T/in100.pcap" 02:fe:00:00:00:0a ff:ff:ff:ff:ff:ff 100 1000
 vdevs=(--vdev=net_pcap0,rx_pcap=$T/in100.pcap,tx_pcap=$T/out0.pcap)
 for i in 1 2 3; do vdevs+=(--vdev=net_pcap$i,rx_pcap=$T/empty.pcap,tx_pcap=$T/out$i.pcap); done
-for regime in pfc credit credit-msg; do
+for regime in pfc credit credit-msg credit-unit; do
 	echo "fabemu-dp --topology --regime $regime: 100 frames into a 1 Mbit/s host, hop by hop"
 	args=(--regime pfc --pfc xoff=8000,xon=4000)
 	[ $regime = credit ] && args=(--regime credit --credit buffer=4096,out=4)
 	[ $regime = credit-msg ] && args=(--regime credit --credit buffer=4096,out=4,update=2112)
+	[ $regime = credit-unit ] && args=(--regime credit --credit buffer=4096,out=4,unit=256)
 	fe_dp_once "$T/dp-$regime.log" $(fe_eal) "${vdevs[@]}" -- --topology "$T/ls4.yaml" \
 		"${args[@]}" --link 0.up:rate=10Mbit --link fabric:rate=10Mbit --link 3.down:rate=1Mbit \
 		--exit-idle 300ms --stats-json "$T/$regime.json"
@@ -145,6 +147,12 @@ elif regime == "credit":
     # each frame's blocks in a message of their own: nothing gathers, no message counters
     assert "credit_updates" not in down and "credits_unsent" not in down, down
     print("  ok   0 drops; leaf2's input from spine1 filled (64 blocks), spine1, leaf1 and host 1 ran out of credits")
+elif regime == "credit-unit":
+    # leaf2's input from spine1 held all 16 blocks of 256 B spine1 was given
+    assert down["iq_peak_blocks"] == 16 and down["credits_min"] == 0, down
+    assert up["credits_min"] == 0 and host["credits_min"] == 0, (up, host)
+    assert down["credits"] == 16 and host["credits"] == 16, (down, host)
+    print("  ok   0 drops; leaf2's input from spine1 filled (16 blocks of 256 B), all given back")
 else:
     # 100 frames of 16 blocks, 3 a message: 33 messages, the last frame's 16 gathering
     assert down["credit_updates"] == 33 and down["credits_unsent"] == 16, down
@@ -154,6 +162,9 @@ else:
 assert g["deadlock_count"] == 0 and g["deadlocks"] == [], g["deadlocks"]
 PY
 	if [ $regime = credit-msg ] && ! grep -q "messages of 33 blocks" "$T/dp-$regime.log"; then
+		fe_fail "$regime: the credit line: $(grep '^credit:' "$T/dp-$regime.log")"
+	fi
+	if [ $regime = credit-unit ] && ! grep -q "^credit: 16 blocks of 256 B per lane" "$T/dp-$regime.log"; then
 		fe_fail "$regime: the credit line: $(grep '^credit:' "$T/dp-$regime.log")"
 	fi
 	grep -q "^graph    0 deadlocks" "$T/dp-$regime.log" ||
@@ -232,8 +243,9 @@ fe_dp_stop
 fe_dp_start $(fe_eal) "${vdevs[@]}" -- --topology "$T/ls4.yaml" --regime credit --credit buffer=4096
 refused "update (4096 B) must be below buffer (4096 B), less its largest frame" set credit update=4KiB
 refused "credit update 3072 B: at most 2112 B with buffer 4096 B and frames of up to 2048 B" set credit update=3KiB
+refused "credit buffer 4096 B / unit 256 B / out 2: the dataplane runs 4096 B / unit 64 B / out 2" set credit unit=256B
 fe_ctl set credit update=2KiB >/dev/null
-fe_ctl status | fe_grep_q '^credit buffer 4096B (64 blocks) .* update 2048B (32 blocks)$' ||
+fe_ctl status | fe_grep_q '^credit buffer 4096B (64 blocks of 64B) .* update 2048B (32 blocks)$' ||
 	fe_fail "set credit update under credit: $(fe_ctl status)"
 echo "  ok   under credit: set credit update=2KiB taken, shown by status"
 fe_dp_stop

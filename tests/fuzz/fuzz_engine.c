@@ -126,6 +126,8 @@ engine(uint8_t a, uint8_t b)
 	conf.credit.buffer = 8192;
 	/* credits back in messages of 2 KiB (the watchdog's bit: under credits it runs none) */
 	conf.credit.update = b & 0x80 ? 2048 : 0;
+	/* credits of a switch's 254-byte cells where lanes come from DSCP, else 64 bytes */
+	conf.credit.unit = conf.lane_map == FE_MAP_DSCP ? 254 : 64;
 	/* an emulated NIC on one lcore (docs/nic.md), its timeout short enough for the drain */
 	conf.nic = fab.nic;
 	nic_on = conf.lcores == 1 && (a / 96) % 3;

@@ -151,7 +151,8 @@ waits_for_other_box(const struct fe_dp *dp)
 		lane = FE_LABEL_CLASS(s->label);
 		if (dp->conf.regime == FE_REGIME_PFC
 			    ? hl->row.pfc.prio[lane].until != UINT64_MAX
-			    : hl->row.cred.avail[lane] >= fe_credit_blocks(s->len))
+			    : hl->row.cred.avail[lane] >=
+				      fe_credit_blocks(&hl->row.cred.unit, s->len))
 			return 0;
 		behind += fe_link_count(l);
 	}

@@ -376,7 +376,7 @@ Test(derive, every_key_of_every_link_credit)
 static void
 lossless_rows_follow_a_change(enum fe_regime r)
 {
-	const unsigned blocks = (64 << 10) / FE_CREDIT_BLOCK;
+	const unsigned blocks = (64 << 10) / FE_CREDIT_UNIT;
 	struct fe_update *u = NULL;
 	struct fabric f0, f1;
 	unsigned n[2], down;

@@ -744,6 +744,87 @@ Test(engine, credit_messages_gather_update_bytes)
 }
 
 /*
+ * The credit unit (--credit unit): host 0 sends host 1 40 frames of 64 bytes over 1 Gbit/s
+ * links with 4 KiB of credits a lane that come back 20 us after a frame leaves the
+ * switch's input. In 64-byte credits the buffer holds all 40 and the sender never waits;
+ * in 512-byte ones (a switch whose buffer cells are 512 bytes), 8 blocks, one a frame,
+ * and it waits for their return. Returns the engine, drained; *got: frames delivered.
+ */
+static struct fe_dp *
+credit_units(uint32_t unit, unsigned *got)
+{
+	struct fe_dp_conf conf = {
+		.regime = FE_REGIME_CREDIT,
+		.lanes = 1,
+		.credit = {.buffer = 4096, .unit = unit, .return_ns = 20000, .out_pkts = 1}};
+	struct fe_linkdef all = {.link = {.rate_bps = 1000000000, .delay_ns = 1000}};
+	struct fe_dp *dp = engine_regime(&conf, &all, &all);
+
+	announce(dp);
+	*got = 0;
+	for (unsigned k = 0; k < 40; k++)
+		inject(0, MAC[1], 64);
+	for (uint64_t t = T0 + 100; t <= T0 + 2000000; t += 500) {
+		fe_dp_poll(dp, t);
+		*got += sent(1);
+	}
+	return dp;
+}
+
+Test(engine, credit_unit_is_the_receivers_block)
+{
+	unsigned got[2];
+	struct fe_dp *fine = credit_units(64, &got[0]), *coarse = credit_units(512, &got[1]);
+	const struct fe_credit *cf = &fine->ports[0].up.cred, *cc = &coarse->ports[0].up.cred;
+	struct fe_credit sum = *cc;
+
+	cr_assert_eq(got[0], 40, "64-byte credits: %u of 40 delivered", got[0]);
+	cr_assert_eq(got[1], 40, "512-byte credits: %u of 40 delivered", got[1]);
+	cr_assert_eq(cf->total, 64);
+	cr_assert_eq(cc->total, 8, "4 KiB in 512-byte blocks");
+	cr_assert_eq(cf->stall_ticks[0], 0, "40 frames fit 64 credits: waited %lu ns",
+		     (unsigned long)cf->stall_ticks[0]);
+	cr_assert_gt(cc->stall_ticks[0], 0, "a 64-byte frame takes a 512-byte block: 8 fit");
+	cr_assert_eq(cc->avail_min[0], 0, "it ran out");
+	cr_assert_gt(cf->avail_min[0], 0, "64-byte credits never ran out");
+	cr_assert_eq(coarse->graph->cunit.bytes, 512, "the switch counts its input in them");
+	cr_assert_leq(coarse->graph->iq[0].peak_blocks, 8);
+	fe_credit_collect(&sum, UINT64_MAX);
+	cr_assert_eq(sum.avail[0], cc->total, "every block came back: %u of %u", sum.avail[0],
+		     cc->total);
+	fe_dp_free(fine);
+	fe_dp_free(coarse);
+}
+
+/* The unit sizes the rings and what every sender was given: fixed at start, a change
+ * refused naming both (as a change of the buffer is). */
+Test(engine, credit_unit_is_fixed_at_start)
+{
+	unsigned got;
+	struct fe_dp *dp = credit_units(512, &got);
+	struct fe_linkdef up[NP], down[NP];
+	struct fe_fabric fab = FE_FABRIC_DEFAULT;
+	char err[256] = "";
+
+	for (int i = 0; i < NP; i++)
+		up[i] = down[i] =
+			(struct fe_linkdef){.link = {.rate_bps = 1000000000, .delay_ns = 1000}};
+	fab.regime = FE_REGIME_CREDIT;
+	fab.lanes = 1;
+	fab.credit = (struct fe_credit_params){
+		.buffer = 4096, .unit = 512, .return_ns = 5000, .out_pkts = 1};
+	struct fe_update *u = fe_update_build(dp, up, down, &fab, err, sizeof(err));
+	cr_assert_not_null(u, "the same unit, another return: taken (%s)", err);
+	fe_update_free(u);
+	fab.credit.unit = 0; /* 64 */
+	cr_assert_null(fe_update_build(dp, up, down, &fab, err, sizeof(err)));
+	cr_assert_not_null(strstr(err, "credit buffer 4096 B / unit 64 B / out 1: the dataplane "
+				       "runs 4096 B / unit 512 B / out 1"),
+			   "%s", err);
+	fe_dp_free(dp);
+}
+
+/*
  * Credit messages set back to each frame's at run time (`set credit update=0`): what
  * gathered goes back at the change. It stayed gathering for ever (found in review): the
  * sender short of those blocks for good, on every lane of every link.

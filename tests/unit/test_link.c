@@ -751,8 +751,8 @@ twin_run(const struct fe_link_params *p, uint32_t nslots, uint64_t pool_limit, i
 		t->burst.acct = t->acct_burst;
 	}
 	cr_assert_geq(TWIN_RING, fe_credit_ring_size(TWIN_BLOCKS, 8));
-	fe_credit_init(&t->cred_one, TWIN_BLOCKS, 8, 2000, t->ring_one);
-	fe_credit_init(&t->cred_burst, TWIN_BLOCKS, 8, 2000, t->ring_burst);
+	fe_credit_init(&t->cred_one, TWIN_BLOCKS, 0, 8, 2000, t->ring_one);
+	fe_credit_init(&t->cred_burst, TWIN_BLOCKS, 0, 8, 2000, t->ring_burst);
 	srand(seed);
 	for (unsigned step = 0; step < 3000; step++) {
 		int op = rand() % 10;

@@ -25,10 +25,63 @@ gated_link(uint64_t rate, uint64_t delay_ns)
 
 Test(credit, blocks_are_64_bytes)
 {
-	cr_assert_eq(fe_credit_blocks(1), 1);
-	cr_assert_eq(fe_credit_blocks(64), 1);
-	cr_assert_eq(fe_credit_blocks(65), 2);
-	cr_assert_eq(fe_credit_blocks(1514), 24);
+	const struct fe_credit_unit u = fe_credit_unit_of(0);
+
+	cr_assert_eq(u.bytes, 64);
+	cr_assert_eq(fe_credit_blocks(&u, 0), 0);
+	cr_assert_eq(fe_credit_blocks(&u, 1), 1);
+	cr_assert_eq(fe_credit_blocks(&u, 64), 1);
+	cr_assert_eq(fe_credit_blocks(&u, 65), 2);
+	cr_assert_eq(fe_credit_blocks(&u, 1514), 24);
+}
+
+/* The multiply is the division, rounded up: every unit to 4 KiB and the largest ones, every
+ * length to a jumbo frame's and beyond (10,000 bytes) and the largest; a unit not a power of
+ * two (a switch's 254-byte cell) takes 6 of them for a 1514-byte frame. */
+Test(credit, blocks_of_any_unit_are_the_division)
+{
+	static const uint32_t big[] = {4097, 9000, 16384, 32767, 65535, 65536};
+	struct fe_credit_unit u;
+	unsigned bad = 0;
+
+	for (uint32_t b = FE_CREDIT_UNIT_MIN; b <= 4096 + sizeof(big) / sizeof(big[0]); b++) {
+		const uint32_t bytes = b <= 4096 ? b : big[b - 4097];
+
+		u = fe_credit_unit_of(bytes);
+		cr_assert_eq(u.bytes, bytes);
+		for (uint32_t len = 0; len <= 10000; len++)
+			bad += fe_credit_blocks(&u, len) != (len + bytes - 1) / bytes;
+		for (uint32_t len = 65536 - 8; len <= 65536 + 8; len++)
+			bad += fe_credit_blocks(&u, len) != (len + bytes - 1) / bytes;
+	}
+	cr_assert_eq(bad, 0, "%u lengths off the division", bad);
+	u = fe_credit_unit_of(254);
+	cr_assert_eq(fe_credit_blocks(&u, 1514), 6);
+	cr_assert_eq(fe_credit_blocks(&u, 64), 1);
+	cr_assert_eq(fe_credit_total(64 << 10, 254), 258);
+	cr_assert_eq(fe_credit_update_blocks(4096, 254), 17);
+	cr_assert_eq(fe_credit_update_blocks(254, 254), 0, "one block: each frame's");
+}
+
+/* A larger unit: a small frame takes a whole block, so fewer of them fit the same buffer. */
+Test(credit, a_larger_unit_fits_fewer_small_frames)
+{
+	struct fe_credit c64, c256;
+	struct fe_credit_ret r64[256], r256[256];
+	unsigned n64 = 0, n256 = 0;
+
+	fe_credit_init(&c64, 4096 / 64, 0, 1, 1000, r64);
+	fe_credit_init(&c256, 4096 / 256, 256, 1, 1000, r256);
+	while (fe_credit_gate(&c64, 0, 64, 0, 0) == 0)
+		n64++;
+	while (fe_credit_gate(&c256, 0, 64, 0, 0) == 0)
+		n256++;
+	cr_assert_eq(n64, 64, "4 KiB of 64-byte credits: %u 64-byte frames", n64);
+	cr_assert_eq(n256, 16, "4 KiB of 256-byte credits: %u 64-byte frames", n256);
+	/* a 1514-byte frame takes 24 blocks of 64 bytes, 6 of 256: the same 1536 bytes */
+	fe_credit_init(&c256, 4096 / 256, 256, 1, 1000, r256);
+	cr_assert_eq(fe_credit_gate(&c256, 0, 1514, 0, 0), 0);
+	cr_assert_eq(c256.avail[0], 10);
 }
 
 Test(credit, accounting_and_return)
@@ -37,7 +90,7 @@ Test(credit, accounting_and_return)
 	struct fe_credit_ret ring[64];
 
 	cr_assert_geq(64, fe_credit_ring_size(10, 2));
-	fe_credit_init(&c, 10, 2, 500, ring);
+	fe_credit_init(&c, 10, 0, 2, 500, ring);
 	/* 640 bytes of lane 0 take all 10 blocks; lane 1 is independent */
 	cr_assert_eq(fe_credit_gate(&c, 0, 640, 100, 100), 100);
 	cr_assert_eq(c.avail[0], 0);
@@ -57,7 +110,7 @@ Test(credit, waits_for_enough_blocks)
 	struct fe_credit c;
 	struct fe_credit_ret ring[64];
 
-	fe_credit_init(&c, 4, 1, 0, ring);
+	fe_credit_init(&c, 4, 0, 1, 0, ring);
 	cr_assert_eq(fe_credit_gate(&c, 0, 256, 0, 0), 0);
 	fe_credit_return(&c, 0, 1, 100);
 	fe_credit_return(&c, 0, 1, 200);
@@ -75,7 +128,7 @@ Test(credit, a_message_gathers_update_blocks)
 	struct fe_credit c;
 	struct fe_credit_ret ring[256];
 
-	fe_credit_init(&c, 64, 2, 100, ring);
+	fe_credit_init(&c, 64, 0, 2, 100, ring);
 	c.update = 24;
 	cr_assert_eq(fe_credit_gate(&c, 0, 64 * 64, 0, 0), 0, "all 64 blocks of lane 0 taken");
 	fe_credit_return(&c, 0, 16, 1000); /* one 1000-byte frame freed: 16 of 24 */
@@ -111,7 +164,7 @@ Test(credit, each_frame_its_own_message_by_default)
 	struct fe_credit c;
 	struct fe_credit_ret ring[64];
 
-	fe_credit_init(&c, 10, 1, 0, ring);
+	fe_credit_init(&c, 10, 0, 1, 0, ring);
 	cr_assert_eq(fe_credit_gate(&c, 0, 640, 0, 0), 0);
 	for (int k = 0; k < 5; k++)
 		fe_credit_return(&c, 0, 2, 100 + k);
@@ -130,7 +183,7 @@ Test(credit, gated_link_waits_and_resumes)
 	void *out[4];
 	uint64_t st[4];
 
-	fe_credit_init(&c, 24, 1, 400, ring); /* one 1514-byte frame's worth */
+	fe_credit_init(&c, 24, 0, 1, 400, ring); /* one 1514-byte frame's worth */
 	for (int i = 0; i < 2; i++)
 		cr_assert_eq(fe_link_enqueue_x(l, &pkt[i], 1514, 0, 0, 0), 0);
 	cr_assert_eq(fe_link_pump(l, 0, fe_credit_gate, &c), 1, "only one has credits");

@@ -7,6 +7,7 @@
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -354,6 +355,32 @@ Test(profile, credit_update)
 	cr_assert_eq(fab.credit.update, 4096, "a size: not dilated by the scale");
 }
 
+/* credit: unit, the bytes a credit stands for: 64 (InfiniBand's) unless given, a size not
+ * dilated, shown with the blocks the buffer and a message make of it. */
+Test(profile, credit_unit)
+{
+	struct fe_linkdef up[1], down[1];
+	struct fe_fabric fab;
+	char err[512], *text = NULL;
+	size_t n = 0;
+	FILE *f;
+
+	cr_assert_eq(parse("name: c\nregime: credit\n", err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(fe_profile_expand(&prof, 1, 1, up, down, &fab, err, sizeof(err)), 0);
+	cr_assert_eq(fab.credit.unit, 64);
+	cr_assert_eq(parse("name: c\nregime: credit\ncredit:\n  unit: 254B\n  update: 4KiB\n", err,
+			   sizeof(err)),
+		     0, "%s", err);
+	cr_assert_eq(fe_profile_expand(&prof, 4000, 1, up, down, &fab, err, sizeof(err)), 0);
+	cr_assert_eq(fab.credit.unit, 254, "a size: not dilated by the scale");
+	f = open_memstream(&text, &n);
+	fe_profile_print_fabric(f, &fab);
+	fclose(f);
+	cr_assert(strstr(text, "credit buffer 65536B (258 blocks of 254B) ") != NULL, "%s", text);
+	cr_assert(strstr(text, " update 4096B (17 blocks)\n") != NULL, "%s", text);
+	free(text);
+}
+
 struct bad {
 	char yaml[160];
 	char err[400];
@@ -429,7 +456,16 @@ static struct bad bad_profiles[] = {
 	{"name: x\ncredit:\n  buffer: 1KiB\n",
 	 "t.yaml:2: credit: section given but regime is lossy (set regime: credit)"},
 	{"name: x\nregime: credit\ncredit:\n  buffer: 10\n",
-	 "t.yaml:4: credit.buffer '10' (allowed: one 64-byte block (64B) to 64MiB)"},
+	 "t.yaml:4: credit.buffer '10' (allowed: 16B to 64MiB, one credit (unit) to 1048576 of "
+	 "them)"},
+	{"name: x\nregime: credit\ncredit:\n  unit: 128KiB\n",
+	 "t.yaml:4: credit.unit '128KiB' (allowed: 16B to 64KiB)"},
+	{"name: x\nregime: credit\ncredit:\n  buffer: 128B\n  unit: 256B\n",
+	 "t.yaml:4: credit.buffer (128 B) must hold 1 to 1048576 credits of unit (256 B): it holds "
+	 "0"},
+	{"name: x\nregime: credit\ncredit:\n  unit: 16B\n  buffer: 64MiB\n",
+	 "t.yaml:5: credit.buffer (67108864 B) must hold 1 to 1048576 credits of unit (16 B): it "
+	 "holds 4194304"},
 	{"name: x\nregime: credit\ncredit:\n  buffer: 64KiB\n  update: 64KiB\n",
 	 "t.yaml:5: credit.update (65536 B) must be below buffer (65536 B), less its largest "
 	 "frame (2048 B unless --mtu is larger)"},
@@ -438,7 +474,8 @@ static struct bad bad_profiles[] = {
 	{"name: x\nnic:\n  model: roce\n  ack-bytes: 16KiB\n",
 	 "t.yaml:4: nic.ack-bytes '16384B' needs model uec (model 'roce')"},
 	{"name: x\nregime: credit\ncredit:\n  often: 1\n",
-	 "t.yaml:4: unknown key 'often' in credit (known: buffer, return, hoq, out, update)"},
+	 "t.yaml:4: unknown key 'often' in credit (known: buffer, unit, return, hoq, out, "
+	 "update)"},
 	{"name: x\nname: y\n", "t.yaml:2: key 'name' given twice"}, /* at the second */
 	{"name: x\nlink:\n  rate: 1Gbit\n  delay: 1us\n  rate: 2Gbit\n",
 	 "t.yaml:5: key 'rate' given twice"},

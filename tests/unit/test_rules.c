@@ -42,8 +42,11 @@ Test(rules, units_by_kind)
 	cr_assert_eq(x, 4ULL << 30);
 	cr_assert_eq(parse(&fe_rule_switch_buffer, "--", "5GiB", &x, err), -EINVAL);
 	cr_assert_str_eq(err, "--switch-buffer '5GiB' (allowed: 0 for none, or up to 4GiB)");
-	cr_assert_eq(parse(&fe_rule_credit_buffer, "credit.", "63", &x, err), -EINVAL);
-	cr_assert_str_eq(err, "credit.buffer '63' (allowed: one 64-byte block (64B) to 64MiB)");
+	cr_assert_eq(parse(&fe_rule_credit_buffer, "credit.", "15", &x, err), -EINVAL);
+	cr_assert_str_eq(err, "credit.buffer '15' (allowed: 16B to 64MiB, one credit (unit) to "
+			      "1048576 of them)");
+	cr_assert_eq(parse(&fe_rule_credit_unit, "credit.", "128KiB", &x, err), -EINVAL);
+	cr_assert_str_eq(err, "credit.unit '128KiB' (allowed: 16B to 64KiB)");
 	cr_assert_eq(parse(&fe_rule_hold, "hold: ", "61s", &x, err), -EINVAL);
 	cr_assert_str_eq(err, "hold: duration '61s' (allowed: 0ns to 60s)");
 	/* a value that is not of the kind: the unit parser's message, after the name */
