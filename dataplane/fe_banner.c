@@ -251,6 +251,23 @@ print_edge_pause(const struct fe_dp *dp)
 	fflush(stdout);
 }
 
+/* Credits: a lane's buffer that holds less than the largest frame a port brings takes
+ * (rounded up to blocks): a frame that large waits for credits for good. */
+static void
+warn_credit_buffer(const struct fe_dp *dp)
+{
+	const struct fe_credit *c = &dp->ports[0].up.cred;
+	const uint32_t need = fe_credit_blocks(&c->unit, dp->max_frame);
+
+	if (dp->nports && c->total < need)
+		fprintf(stderr,
+			"fabemu-dp: warning: credit: a lane's buffer holds %u blocks of %u B, "
+			"fewer than a frame of up to %u B takes (%u): a frame above %" PRIu64
+			" B can never be sent, and its sender waits for good (docs/regimes.md)\n",
+			c->total, c->unit.bytes, dp->max_frame, need,
+			(uint64_t)c->total * c->unit.bytes);
+}
+
 void
 fe_banner_warn(const struct fe_dp *dp)
 {
@@ -260,6 +277,8 @@ fe_banner_warn(const struct fe_dp *dp)
 	print_edge_pause(dp);
 	if (dp->conf.regime == FE_REGIME_PFC)
 		warn_pfc_egress(dp);
+	if (dp->conf.regime == FE_REGIME_CREDIT)
+		warn_credit_buffer(dp);
 	if (dp->conf.regime != FE_REGIME_PFC || dp->conf.switch_buffer == 0)
 		return;
 	for (unsigned i = 0; i < dp->nports; i++)

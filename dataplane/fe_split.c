@@ -265,15 +265,18 @@ measure_trunks(struct fe_split *split, const struct fe_topo *topo, const struct 
 }
 
 void
-fe_split_hash_fabric(struct fe_split *split, enum fe_regime regime,
-		     const struct fe_credit_params *c, const struct fe_nic_params *n)
+fe_split_hash_fabric(struct fe_split *split, enum fe_regime regime, uint8_t lanes,
+		     enum fe_lane_map lane_map, const struct fe_credit_params *c,
+		     const struct fe_nic_params *n)
 {
-	char r[64];
+	char r[80];
 
-	/* credits cross the trunks in the receiver's blocks (lossy boxes hash as before) */
+	/* pauses and credits cross the trunks per lane, credits in the receiver's blocks
+	 * (lossy boxes hash as before) */
 	if (regime != FE_REGIME_LOSSY) {
-		snprintf(r, sizeof(r), "%s %" PRIu64 " %u", fe_regime_name(regime),
-			 regime == FE_REGIME_CREDIT ? c->buffer : 0,
+		snprintf(r, sizeof(r), "%s %u %s %" PRIu64 " %u", fe_regime_name(regime), lanes,
+			 fe_lane_map_name(lane_map),
+			 regime == FE_REGIME_CREDIT ? fe_credit_total(c->buffer, c->unit) : 0,
 			 regime == FE_REGIME_CREDIT ? fe_credit_unit_of(c->unit).bytes : 0);
 		split->hash = fnv(split->hash, r);
 	}

@@ -41,11 +41,13 @@ struct fe_split {
 int fe_split_setup(struct fe_split *split, struct fe_topo *topo, const struct fe_opts *o,
 		   const uint16_t *ports, unsigned *nports, char *err, size_t len);
 
-/* The regime, its credits and the NIC settings into the hash: credits cross the trunks in
- * the receiver's blocks, the trunks carry the NIC's tags or not, and a receiver on one box
- * serves a sender on another as its own were (window, recovery, CC). */
-void fe_split_hash_fabric(struct fe_split *split, enum fe_regime regime,
-			  const struct fe_credit_params *c, const struct fe_nic_params *n);
+/* The regime, its lanes and credits, and the NIC settings into the hash: pauses and
+ * credits cross the trunks per lane, credits in the receiver's blocks; the trunks carry the
+ * NIC's tags or not, and a receiver on one box serves a sender on another as its own were
+ * (window, recovery, CC). */
+void fe_split_hash_fabric(struct fe_split *split, enum fe_regime regime, uint8_t lanes,
+			  enum fe_lane_map lane_map, const struct fe_credit_params *c,
+			  const struct fe_nic_params *n);
 
 /*
  * Each trunk's one-way latency into split->lat_ns, against the other box (which must run

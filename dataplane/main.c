@@ -395,7 +395,8 @@ main(int argc, char **argv)
 	if (fe_links_build(&o, &topo, &gbuild, nports, up, down, err, sizeof(err)) < 0)
 		rte_exit(2, "%s\n", err);
 	if (o.box) /* the boxes run their regime and NICs alike (fe_split_hash_fabric()) */
-		fe_split_hash_fabric(&split, o.dp.regime, &o.dp.credit, &o.dp.nic);
+		fe_split_hash_fabric(&split, o.dp.regime, o.dp.lanes, o.dp.lane_map, &o.dp.credit,
+				     &o.dp.nic);
 	if (o.topology && fe_links_graph(&o, &topo, &gbuild, &split, err, sizeof(err)) < 0)
 		rte_exit(2, "--topology %s: %s\n", o.topology, err);
 	if (o.dp.lcores > 1 && o.dp.regime != FE_REGIME_LOSSY)

@@ -335,7 +335,15 @@ expect_error "--path adaptive: without a topology (a path choice needs several s
 expect_error "--deadlock-time '0s' (allowed: 1ns to 60s)" $PORTS -- --deadlock-time 0s
 expect_error "--flowlet-gap '2s' (allowed: 1ns to 1s)" $PORTS -- --flowlet-gap 2s
 expect_error "--box leaves: topology leaf-spine-4 names no boxes: --box runs one box of a fabric split" $PORTS -- --topology leaf-spine-4 --box leaves
-expect_error "--credit: buffer '10' (allowed: one 64-byte block (64B) to 64MiB)" $PORTS -- --credit buffer=10
+expect_error "--credit: buffer '10' (allowed: 16B to 64MiB, one credit (unit) to 1048576 of them)" $PORTS -- --credit buffer=10
+expect_error "--credit: buffer (128 B) must hold 1 to 1048576 credits of unit (256 B): it holds 0" $PORTS -- --credit buffer=128,unit=256
+expect_error "--credit: unit '100KiB' (allowed: 16B to 64KiB)" $PORTS -- --credit unit=100KiB
+# a buffer that holds less than the largest frame a port brings (2048 B): started, warned
+"$FE_BIN/fabemu-dp" $(fe_eal) $PORTS -- --regime credit --credit buffer=1KiB,unit=256 \
+	--exit-idle 10ms --control "$T/cw.sock" >"$T/cw.log" 2>&1 || fe_fail "--credit buffer=1KiB: $(tail -3 "$T/cw.log")"
+grep -qF "warning: credit: a lane's buffer holds 4 blocks of 256 B, fewer than a frame of up to 2048 B takes (8): a frame above 1024 B can never be sent" "$T/cw.log" ||
+	fe_fail "--credit buffer=1KiB: no warning: $(grep -i warn "$T/cw.log")"
+echo "  ok   --credit buffer=1KiB,unit=256: started, warned that a frame above 1024 B can never be sent"
 expect_error "--credit: hoq: invalid time" $PORTS -- --credit hoq=5
 expect_error "match 'tcp and port': can't parse filter expression: syntax error" $PORTS -- --link "0.up:loss=1%,match=tcp and port"
 expect_error "invalid probability '150%' (0% to 100%, or 0 to 1)" $PORTS -- --link loss=150%

@@ -180,6 +180,16 @@ FE_DPB_PID=
 [ "$rc" = 2 ] && grep -q "credits or NICs otherwise" "$T/b.log" || fe_fail "box b: want exit 2, its NICs otherwise: $rc $(tail -2 "$T/b.log")"
 echo "  ok   box b refused too"
 rm -rf /var/run/dpdk/fe-split-b
+# boxes whose credits differ (credits cross the trunks in the receiver's blocks): refused
+start_b credit --credit unit=128
+refused "the other box runs another topology, splits it otherwise, or runs its regime, credits or NICs otherwise" \
+	$(fe_vdevs af_packet) $(trunk_vdevs a 2) -- $ARGS --regime credit --box a
+rc=0
+wait "$FE_DPB_PID" || rc=$?
+FE_DPB_PID=
+[ "$rc" = 2 ] || fe_fail "box b: want exit 2, its credits otherwise: $rc $(tail -2 "$T/b.log")"
+echo "  ok   credits of 128 B against 64 B: both boxes refused"
+rm -rf /var/run/dpdk/fe-split-b
 
 # split: box b first (it waits for box a's probes), then box a
 start_b credit

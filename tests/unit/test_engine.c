@@ -744,37 +744,45 @@ Test(engine, credit_messages_gather_update_bytes)
 }
 
 /*
- * The credit unit (--credit unit): host 0 sends host 1 40 frames of 64 bytes over 1 Gbit/s
- * links with 4 KiB of credits a lane that come back 20 us after a frame leaves the
- * switch's input. In 64-byte credits the buffer holds all 40 and the sender never waits;
- * in 512-byte ones (a switch whose buffer cells are 512 bytes), 8 blocks, one a frame,
- * and it waits for their return. Returns the engine, drained; *got: frames delivered.
+ * The credit unit (--credit unit): host 0 sends host 1 40 frames of len bytes over 1 Gbit/s
+ * links (host 1's down link at down bit/s) with 4 KiB of credits a lane that come back
+ * 20 us after a frame leaves the switch's input. Returns the engine, drained; *got: frames
+ * delivered.
  */
 static struct fe_dp *
-credit_units(uint32_t unit, unsigned *got)
+credit_units(uint32_t unit, uint16_t len, uint64_t down, unsigned *got)
 {
 	struct fe_dp_conf conf = {
 		.regime = FE_REGIME_CREDIT,
 		.lanes = 1,
 		.credit = {.buffer = 4096, .unit = unit, .return_ns = 20000, .out_pkts = 1}};
-	struct fe_linkdef all = {.link = {.rate_bps = 1000000000, .delay_ns = 1000}};
-	struct fe_dp *dp = engine_regime(&conf, &all, &all);
+	struct fe_linkdef all = {.link = {.rate_bps = 1000000000, .delay_ns = 1000}},
+			  slow = {.link = {.rate_bps = down, .delay_ns = 1000}};
+	struct fe_dp *dp = engine_regime(&conf, &all, &slow);
 
 	announce(dp);
 	*got = 0;
 	for (unsigned k = 0; k < 40; k++)
-		inject(0, MAC[1], 64);
-	for (uint64_t t = T0 + 100; t <= T0 + 2000000; t += 500) {
+		inject(0, MAC[1], len);
+	for (uint64_t t = T0 + 100; t <= T0 + 5000000; t += 500) {
 		fe_dp_poll(dp, t);
 		*got += sent(1);
 	}
 	return dp;
 }
 
+/*
+ * 64-byte frames: in 64-byte credits the buffer holds all 40 and the sender never waits;
+ * in 512-byte ones (a switch whose buffer cells are 512 bytes), 8 blocks, one a frame,
+ * and it waits for their return. 300-byte frames into a 100 Mbit/s host: the switch's
+ * input fills to what its sender was given, counted in the same unit: 12 frames of 5
+ * blocks (60 of 64) in 64-byte credits, 8 frames of 1 in 512-byte ones.
+ */
 Test(engine, credit_unit_is_the_receivers_block)
 {
-	unsigned got[2];
-	struct fe_dp *fine = credit_units(64, &got[0]), *coarse = credit_units(512, &got[1]);
+	unsigned got[4];
+	struct fe_dp *fine = credit_units(64, 64, 1000000000, &got[0]),
+		     *coarse = credit_units(512, 64, 1000000000, &got[1]);
 	const struct fe_credit *cf = &fine->ports[0].up.cred, *cc = &coarse->ports[0].up.cred;
 	struct fe_credit sum = *cc;
 
@@ -787,21 +795,34 @@ Test(engine, credit_unit_is_the_receivers_block)
 	cr_assert_gt(cc->stall_ticks[0], 0, "a 64-byte frame takes a 512-byte block: 8 fit");
 	cr_assert_eq(cc->avail_min[0], 0, "it ran out");
 	cr_assert_gt(cf->avail_min[0], 0, "64-byte credits never ran out");
-	cr_assert_eq(coarse->graph->cunit.bytes, 512, "the switch counts its input in them");
-	cr_assert_leq(coarse->graph->iq[0].peak_blocks, 8);
 	fe_credit_collect(&sum, UINT64_MAX);
 	cr_assert_eq(sum.avail[0], cc->total, "every block came back: %u of %u", sum.avail[0],
 		     cc->total);
 	fe_dp_free(fine);
 	fe_dp_free(coarse);
+	fine = credit_units(64, 300, 100000000, &got[2]);
+	coarse = credit_units(512, 300, 100000000, &got[3]);
+	cr_assert_eq(got[2], 40, "%u of 40", got[2]);
+	cr_assert_eq(got[3], 40, "%u of 40", got[3]);
+	cr_assert_eq(fine->graph->cunit.bytes, 64);
+	cr_assert_eq(coarse->graph->cunit.bytes, 512, "the switch counts its input in them");
+	cr_assert_eq(fine->graph->iq[0].peak_blocks, 60, "12 frames of 5 blocks: %lu",
+		     (unsigned long)fine->graph->iq[0].peak_blocks);
+	cr_assert_eq(coarse->graph->iq[0].peak_blocks, 8, "8 frames of 1 block: %lu",
+		     (unsigned long)coarse->graph->iq[0].peak_blocks);
+	cr_assert_eq(fine->graph->iq[0].peak, 12);
+	cr_assert_eq(coarse->graph->iq[0].peak, 8);
+	fe_dp_free(fine);
+	fe_dp_free(coarse);
 }
 
 /* The unit sizes the rings and what every sender was given: fixed at start, a change
- * refused naming both (as a change of the buffer is). */
+ * refused naming both (as a change of the buffer is), even one that gives as many
+ * blocks. */
 Test(engine, credit_unit_is_fixed_at_start)
 {
 	unsigned got;
-	struct fe_dp *dp = credit_units(512, &got);
+	struct fe_dp *dp = credit_units(512, 64, 1000000000, &got);
 	struct fe_linkdef up[NP], down[NP];
 	struct fe_fabric fab = FE_FABRIC_DEFAULT;
 	char err[256] = "";
@@ -816,11 +837,14 @@ Test(engine, credit_unit_is_fixed_at_start)
 	struct fe_update *u = fe_update_build(dp, up, down, &fab, err, sizeof(err));
 	cr_assert_not_null(u, "the same unit, another return: taken (%s)", err);
 	fe_update_free(u);
-	fab.credit.unit = 0; /* 64 */
+	fab.credit.unit = 510; /* 8 blocks too: the unit itself differs */
 	cr_assert_null(fe_update_build(dp, up, down, &fab, err, sizeof(err)));
-	cr_assert_not_null(strstr(err, "credit buffer 4096 B / unit 64 B / out 1: the dataplane "
+	cr_assert_not_null(strstr(err, "credit buffer 4096 B / unit 510 B / out 1: the dataplane "
 				       "runs 4096 B / unit 512 B / out 1"),
 			   "%s", err);
+	fab.credit.unit = 0; /* 64: 64 blocks */
+	cr_assert_null(fe_update_build(dp, up, down, &fab, err, sizeof(err)));
+	cr_assert_not_null(strstr(err, "/ unit 64 B / out 1: the dataplane"), "%s", err);
 	fe_dp_free(dp);
 }
 
