@@ -107,15 +107,19 @@ reset_link(struct fe_link *l)
 	fe_link_reset_peaks(l);
 }
 
-/* An input's pause counters and its sender's credit counters (the gauges stay). */
+/* An input's pause counters and its sender's credit counters (the gauges stay; the fewest
+ * credits held restarts from what the sender holds at now, the returns due by then taken,
+ * as the credits gauge counts them). */
 static void
-reset_flow_control(struct fe_pfc *pfc, struct fe_credit *cred)
+reset_flow_control(struct fe_pfc *pfc, struct fe_credit *cred, uint64_t now)
 {
 	for (unsigned l = 0; l < FE_PFC_PRIOS; l++) {
 		FE_CNT_SET(pfc->prio[l].pause_frames, 0);
 		FE_CNT_SET(pfc->prio[l].paused_ticks, 0);
 		FE_CNT_SET(pfc->prio[l].xoff_events, 0);
 	}
+	if (cred->ring != NULL)
+		fe_credit_collect(cred, now);
 	for (unsigned l = 0; l < FE_LANES_MAX; l++) {
 		FE_CNT_SET(cred->stall_ticks[l], 0);
 		FE_CNT_SET(cred->avail_min[l], cred->avail[l]);
@@ -124,7 +128,7 @@ reset_flow_control(struct fe_pfc *pfc, struct fe_credit *cred)
 }
 
 void
-fe_adopt_reset(struct fe_dp *dp, unsigned role)
+fe_adopt_reset(struct fe_dp *dp, unsigned role, uint64_t now)
 {
 	/* several switches (one lcore): the links between them, and the reordering seen */
 	for (unsigned i = 0; dp->graph && i < dp->graph->nhl; i++) {
@@ -135,7 +139,7 @@ fe_adopt_reset(struct fe_dp *dp, unsigned role)
 		FE_CNT_SET(h->failovers, 0);
 		FE_CNT_SET(h->wd_forwarded, 0);
 		FE_CNT_SET(h->behind, 0);
-		reset_flow_control(&h->row.pfc, &h->row.cred);
+		reset_flow_control(&h->row.pfc, &h->row.cred, now);
 	}
 	for (unsigned i = 0; dp->graph && i < dp->nports; i++)
 		FE_CNT_SET(dp->graph->ooo[i], 0);
@@ -192,7 +196,7 @@ fe_adopt_reset(struct fe_dp *dp, unsigned role)
 		FE_CNT_SET(p->st.nic_copies_peak, p->st.nic_copies);
 		fe_nic_reset_least(p); /* the least rate and window, from every flow's */
 		FE_CNT_SET(p->st.nic_pull_min_permille, p->st.nic_pull_permille);
-		reset_flow_control(&p->up.pfc, &p->up.cred);
+		reset_flow_control(&p->up.pfc, &p->up.cred, now);
 	}
 	for (unsigned s = 0; (role & FE_ROLE_DOWN) && dp->graph && s < dp->graph->nsw; s++)
 		FE_CNT_SET(dp->graph->pool[s].peak, dp->graph->pool[s].used);

@@ -8,13 +8,16 @@
 #ifndef FE_ADOPT_H
 #define FE_ADOPT_H
 
+#include <stdint.h>
+
 struct fe_dp;
 struct fe_update;
 
 /* Take u, the parts the caller's role owns (FE_ROLE_*), and acknowledge it. */
 void fe_adopt(struct fe_dp *dp, struct fe_update *u, unsigned role);
 
-/* Zero the counters the role writes (gauges keep their value, peaks restart). */
-void fe_adopt_reset(struct fe_dp *dp, unsigned role);
+/* Zero the counters the role writes at tick now (gauges keep their value, peaks and
+ * leasts restart from them). */
+void fe_adopt_reset(struct fe_dp *dp, unsigned role, uint64_t now);
 
 #endif

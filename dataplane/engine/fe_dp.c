@@ -672,7 +672,7 @@ ctl_requests(struct fe_dp *dp, uint64_t now, unsigned role)
 	if (unlikely(gen != *adopted)) /* the update its generation came with */
 		fe_adopt(dp, __atomic_load_n(&dp->update, __ATOMIC_RELAXED), role);
 	if (unlikely(reset != *reset_done)) {
-		fe_adopt_reset(dp, role);
+		fe_adopt_reset(dp, role, now);
 		__atomic_store_n(reset_done, reset, __ATOMIC_RELEASE);
 	}
 	if (unlikely(hold != *hold_done)) {

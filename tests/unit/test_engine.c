@@ -733,7 +733,7 @@ Test(engine, credit_messages_gather_update_bytes)
 		     (unsigned long)cg->stall_ticks[0], (unsigned long)ce->stall_ticks[0]);
 	/* a reset restarts the messages' count and keeps the gauge of what gathers */
 	sum.unsent[0] = cg->unsent[0];
-	fe_adopt_reset(gathered, FE_ROLE_ALL);
+	fe_adopt_reset(gathered, FE_ROLE_ALL, T0 + 2000000);
 	cr_assert_eq(cg->updates[0], 0);
 	cr_assert_eq(cg->unsent[0], sum.unsent[0]);
 	fe_dp_free(each);
@@ -1349,7 +1349,7 @@ learned_engine(void)
 	fe_dp_poll(dp, 1010);
 	for (int i = 0; i < NP; i++)
 		cr_assert_eq(sent(i), 2);
-	fe_adopt_reset(dp, FE_ROLE_ALL);
+	fe_adopt_reset(dp, FE_ROLE_ALL, 1010);
 	return dp;
 }
 
@@ -1522,7 +1522,7 @@ Test(engine, credit_arrivals_follow_the_table)
 	for (; t <= 2 * T0 + 100000; t += 1000)
 		fe_dp_poll(dp, t);
 	sent(0), sent(1), sent(2);
-	fe_adopt_reset(dp, FE_ROLE_ALL);
+	fe_adopt_reset(dp, FE_ROLE_ALL, t);
 
 	inject_as(0, MAC[0], MAC[1], 100); /* A to B: port 1 */
 	inject_as(0, MAC[0], MAC[1], 100);

@@ -588,7 +588,7 @@ Test(nic, a_reset_keeps_the_gauges)
 	cr_assert_eq(s0->nic_rate_bps, 50000000000ULL);
 	cr_assert_eq(s0->nic_cnp_recv, 1);
 	cr_assert_geq(dp->mac->learned, 2);
-	fe_adopt_reset(dp, FE_ROLE_ALL);
+	fe_adopt_reset(dp, FE_ROLE_ALL, 20000);
 	cr_expect_eq(s0->nic_cnp_recv, 0, "a counter: zero");
 	cr_expect_eq(s0->nic_rate_bps, 50000000000ULL, "a gauge kept: %lu",
 		     (unsigned long)s0->nic_rate_bps);
@@ -632,7 +632,7 @@ Test(nic, a_reset_restarts_the_least_rate_from_every_flow)
 			least = fe_nic_flow_rate(n, &n->flows[k]);
 	cr_assert_lt(least, (double)s0->nic_rate_bps, "flow A below the last changed: %.0f, %lu",
 		     least, (unsigned long)s0->nic_rate_bps);
-	fe_adopt_reset(dp, FE_ROLE_ALL);
+	fe_adopt_reset(dp, FE_ROLE_ALL, 100000);
 	cr_expect_eq(s0->nic_rate_min_bps, (uint64_t)least,
 		     "the least of the flows' rates, %.0f: %lu", least,
 		     (unsigned long)s0->nic_rate_min_bps);

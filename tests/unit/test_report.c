@@ -1004,6 +1004,39 @@ Test(report, credits_back_are_held)
 }
 
 /*
+ * A reset (`fabemuctl reset`) restarts the fewest credits held from what each sender holds
+ * then, its returns due by then counted, as the credits gauge counts them: once the
+ * traffic is over, every input's sender read the fewest below its credits before (the
+ * blocks it held but for the returns it had not taken yet: 16 of 64 at a port).
+ */
+Test(report, credits_min_restarts_from_the_held)
+{
+	struct fe_dp_conf conf = {
+		.regime = FE_REGIME_CREDIT, .lanes = 1, .credit = {.buffer = 4096, .out_pkts = 1}};
+	struct fe_dp *dp = leaf_spine(&conf);
+	uint64_t t = 100000;
+	unsigned shy = 0;
+
+	learn(dp, 50000);
+	run(dp, &t, 100000, 1000);
+	for (uint16_t k = 0; k < 20; k++) /* host 0 to host 2, across the spines */
+		inject_tcp(0, MAC[2], 1000, 0, k);
+	run(dp, &t, 2000000, 1000);
+	__atomic_add_fetch(&dp->reset_req, 1, __ATOMIC_RELEASE);
+	run(dp, &t, 1000, 1000);
+	for (unsigned in = 0; in < dp->nports + dp->graph->nhl; in++) {
+		struct fe_lane_counters c;
+
+		fe_report_lane(dp, in, 0, &c);
+		cr_expect_eq(c.credits_min, c.credits, "input %u: the fewest %lu, held %lu", in,
+			     (unsigned long)c.credits_min, (unsigned long)c.credits);
+		shy += c.credits_min != c.credits;
+	}
+	cr_assert_eq(shy, 0, "%u inputs read the fewest below what they hold", shy);
+	done(dp);
+}
+
+/*
  * The PFC watchdog's storms on the links between switches are the PFC regime's: under
  * credits nothing writes them, and Prometheus had them for any lossless regime (a family
  * that could only be 0 under credits); the JSON has them under PFC only.

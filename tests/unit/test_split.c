@@ -318,8 +318,8 @@ Test(split, a_frame_crosses_the_boxes_on_time_and_addresses_are_learned)
 	cr_assert_eq(trunk_of(b, "leaf2-spine1")->tx_frames, 2 + 1, "leaf1's hellos and the frame");
 	cr_assert_eq(trunk_of(b, "leaf1-spine1")->rx_bad + trunk_of(a, "leaf2-spine1")->rx_bad, 0);
 	/* a counter reset (fabemuctl reset) restarts the trunks' counters with the rest */
-	fe_adopt_reset(a, FE_ROLE_ALL);
-	fe_adopt_reset(b, FE_ROLE_ALL);
+	fe_adopt_reset(a, FE_ROLE_ALL, 0);
+	fe_adopt_reset(b, FE_ROLE_ALL, 0);
 	cr_assert_eq(trunk_of(a, "leaf1-spine1")->tx_frames, 0, "reset: %lu",
 		     trunk_of(a, "leaf1-spine1")->tx_frames);
 	cr_assert_eq(trunk_of(b, "leaf1-spine1")->rx_frames, 0);
