@@ -23,20 +23,13 @@ fnv(uint32_t h, const char *s)
 	return (h ^ 0xff) * 16777619u;
 }
 
-/* The NIC settings every box of a split fabric must share, as text (for the hash). */
-static const char *
-nic_summary(const struct fe_nic_params *n)
+/* FNV-1a of n bytes at p, after h. */
+static uint32_t
+fnv_mem(uint32_t h, const void *p, size_t n)
 {
-	static char s[400];
-
-	snprintf(s, sizeof(s),
-		 "%s %u %u %u %u %u %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64
-		 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %u %" PRIu64 " %u %u %u %u %" PRIu64 " %u",
-		 fe_nic_model_name(n->model), n->recovery, n->cc, n->cc_set, n->g_den, n->stages,
-		 n->cnp_interval_ns, n->alpha_ns, n->timer_ns, n->bytes, n->ai_bps, n->hai_bps,
-		 n->min_bps, n->timeout_ns, n->window, n->reorder_ns, n->ccti_increase,
-		 n->ccti_limit, n->ccti_min, n->cct_den, n->ccti_timer_ns, n->timeout_path);
-	return s;
+	for (const uint8_t *b = p; n--; b++)
+		h = (h ^ *b) * 16777619u;
+	return h;
 }
 
 int
@@ -280,7 +273,8 @@ fe_split_hash_fabric(struct fe_split *split, enum fe_regime regime, uint8_t lane
 			 regime == FE_REGIME_CREDIT ? fe_credit_unit_of(c->unit).bytes : 0);
 		split->hash = fnv(split->hash, r);
 	}
-	split->hash = fnv(split->hash, nic_summary(n));
+	/* every NIC setting: the struct has no padding (fe_update.c compares it whole) */
+	split->hash = fnv_mem(split->hash, n, sizeof(*n));
 }
 
 int

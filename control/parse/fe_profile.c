@@ -55,7 +55,7 @@ struct y_nic {
 	char *model, *recovery, *cc, *g, *stages, *cnp_interval, *alpha_period, *rate_period,
 		*rate_bytes, *ai_rate, *hai_rate, *min_rate, *timeout, *window, *reorder, *rtt,
 		*ccti_increase, *ccti_limit, *ccti_min, *ccti_timer, *cct_step, *trim, *trim_dscp,
-		*oversub_cc, *sleek, *reps_freeze, *pcie, *pcie_backlog, *ack_bytes;
+		*trim_queue, *oversub_cc, *sleek, *reps_freeze, *pcie, *pcie_backlog, *ack_bytes;
 };
 
 struct y_profile {
@@ -154,6 +154,7 @@ static const cyaml_schema_field_t nic_fields[] = {
 	STR("cct-step", struct y_nic, cct_step),
 	STR("trim", struct y_nic, trim),
 	STR("trim-dscp", struct y_nic, trim_dscp),
+	STR("trim-queue", struct y_nic, trim_queue),
 	STR("oversub-cc", struct y_nic, oversub_cc),
 	STR("sleek", struct y_nic, sleek),
 	STR("reps-freeze", struct y_nic, reps_freeze),
@@ -414,6 +415,7 @@ nic_section(struct fe_yaml *c, const struct y_nic *y, struct fe_nic_params *n)
 		{"cct-step", y ? y->cct_step : NULL},
 		{"trim", y ? y->trim : NULL},
 		{"trim-dscp", y ? y->trim_dscp : NULL},
+		{"trim-queue", y ? y->trim_queue : NULL},
 		{"reps-freeze", y ? y->reps_freeze : NULL},
 		{"oversub-cc", y ? y->oversub_cc : NULL},
 		{"sleek", y ? y->sleek : NULL},
@@ -899,6 +901,8 @@ fe_profile_print_fabric(FILE *f, const struct fe_fabric *fab)
 			fprintf(f, " trim %uB dscp kept", n->trim_bytes);
 		else if (n->model == FE_NIC_UEC)
 			fprintf(f, " trim %uB dscp %u", n->trim_bytes, n->trim_dscp);
+		if (n->model == FE_NIC_UEC)
+			fprintf(f, " queue %s", fe_nic_trimq_name(n->trim_queue));
 		if (n->model == FE_NIC_UEC)
 			fprintf(f, " reps-freeze %s",
 				n->reps_freeze_ns ? fe_fmt_time(n->reps_freeze_ns, u, sizeof(u))

@@ -178,6 +178,14 @@ fe_nic_key(const char *key, const char *v, struct fe_nic_params *p, const char *
 		}
 		return 0;
 	}
+	if (strcmp(key, "trim-queue") == 0) {
+		if (fe_nic_trimq_parse(v, &p->trim_queue) < 0) {
+			snprintf(err, len, "%strim-queue '%s' (allowed: " FE_NIC_TRIMQ_ALLOWED ")",
+				 prefix, v);
+			return -EINVAL;
+		}
+		return 0;
+	}
 	if (strcmp(key, "oversub-cc") == 0) {
 		if (fe_nic_occ_parse(v, &p->oversub_cc) < 0) {
 			snprintf(err, len, "%soversub-cc '%s' (allowed: " FE_NIC_OCC_ALLOWED ")",

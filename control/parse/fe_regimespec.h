@@ -39,8 +39,8 @@ int fe_credit_key(const char *key, const char *v, struct fe_credit_params *p, co
 #define FE_NIC_KNOWN                                                                               \
 	"model, recovery, cc, g, stages, cnp-interval, alpha-period, rate-period, rate-bytes, "    \
 	"ai-rate, hai-rate, min-rate, timeout, window, reorder, ccti-increase, ccti-limit, "       \
-	"ccti-min, ccti-timer, cct-step, rtt, trim, trim-dscp, reps-freeze, oversub-cc, sleek, "   \
-	"pcie, pcie-backlog, ack-bytes"
+	"ccti-min, ccti-timer, cct-step, rtt, trim, trim-dscp, trim-queue, reps-freeze, "          \
+	"oversub-cc, sleek, pcie, pcie-backlog, ack-bytes"
 int fe_nic_key(const char *key, const char *v, struct fe_nic_params *p, const char *prefix,
 	       char *err, size_t len);
 int fe_nic_spec(const char *spec, struct fe_nic_params *p, char *err, size_t errlen);

@@ -54,6 +54,16 @@ fe_linkop_trim(struct fe_dp *dp, unsigned n, struct fe_link *l, struct rte_mbuf 
 	l->last_drop = FE_LINK_DROP_TRIM;
 	fe_linkop_drop_free(dp, n, m, FE_LINK_DROP_TRIM, t);
 	hlen = rte_pktmbuf_pkt_len(h);
+	if (!host) /* its NAK: not trimmed at the last hop, wherever the header goes */
+		*fe_nic_tag(dp, h) |= FE_TAG_EARLIER;
+	if (dp->conf.nic.trim_queue == FE_NIC_TRIMQ_DATA && k != FE_LINK_UP) {
+		/* behind the data it was cut from, where it has room (SONiC's queue_index: the
+		 * data's own queue); else dropped as a frame is, and its data waits for the
+		 * NIC's timeout */
+		if (fe_link_enqueue_x(l, h, hlen, t, extra, label) < 0)
+			fe_linkop_drop_free(dp, n, h, l->last_drop, t);
+		return 0;
+	}
 	if (host) {
 		if (dp->nic_trimmed(dp, i, h, express_due(l, hlen, t, extra)) == 0) {
 			fe_link_count_through(l, hlen);
@@ -98,6 +108,8 @@ fe_linkop_header(struct fe_dp *dp, unsigned n, struct fe_link *l, struct rte_mbu
 
 	if (kind != FE_TAG_TRIM && kind != FE_TAG_CTL)
 		return -1;
+	if (kind == FE_TAG_TRIM && dp->conf.nic.trim_queue == FE_NIC_TRIMQ_DATA)
+		return -1;	/* a header that goes with the data */
 	if (k == FE_LINK_HOP) { /* in now, out when it arrives (as one trimmed here) */
 		if (dp->hop_trimmed(dp, i, m, express_due(l, len, t, extra)) < 0)
 			return -1;
@@ -107,12 +119,8 @@ fe_linkop_header(struct fe_dp *dp, unsigned n, struct fe_link *l, struct rte_mbu
 	}
 	if (k != FE_LINK_DOWN)
 		return -1;
-	if (kind == FE_TAG_TRIM)
-		*tag |= FE_TAG_EARLIER; /* its NAK: not trimmed at the last hop */
-	if (dp->nic_trimmed(dp, i, m, express_due(l, len, t, extra)) < 0) {
-		*tag &= ~FE_TAG_EARLIER;
+	if (dp->nic_trimmed(dp, i, m, express_due(l, len, t, extra)) < 0)
 		return -1;
-	}
 	fe_link_count_through(l, len);
 	return 0;
 }

@@ -44,10 +44,13 @@ int fe_linkop_impair(struct fe_dp *dp, unsigned n, struct fe_row *r, struct rte_
  * Its header, a frame of few bytes with m's route: on a host's down link, handed to its
  * NIC (dp->nic_trimmed); between switches, on the link's priority queue
  * (dp->hop_trimmed), or dropped (FE_LINK_DROP_WIRE) when that is full; on a host's up
- * link, taken behind what the link holds, past its buffer's limit. A NIC's own frame (an
- * ACK, a NAK, a grant) is not trimmed (fe_linkop_header() found its queue full: it is
- * dropped as any frame). extra: m's impairments on the link (its jitter and retries),
- * which its header meets. 0 if trimmed; -1 if not (m still the caller's, to drop).
+ * link, taken behind what the link holds, past its buffer's limit. With the NIC's
+ * trim-queue data, on a host's down link or between switches it is offered to the data
+ * queue instead, behind the data, and dropped with its cause where that has no room.
+ * Cut anywhere but on a host's down link, it is tagged FE_TAG_EARLIER (its NAK not the
+ * last hop's). A NIC's own frame (an ACK, a NAK, a grant) is not trimmed (fe_linkop_header() found
+ * its queue full: it is dropped as any frame). extra: m's impairments on the link (its jitter and
+ * retries), which its header meets. 0 if trimmed; -1 if not (m still the caller's, to drop).
  */
 int fe_linkop_trim(struct fe_dp *dp, unsigned n, struct fe_link *l, struct rte_mbuf *m, uint8_t why,
 		   uint64_t t, uint32_t label, uint64_t extra);
@@ -55,7 +58,8 @@ int fe_linkop_trim(struct fe_dp *dp, unsigned n, struct fe_link *l, struct rte_m
 /*
  * Lossy, NIC model uec (dp->trim): m offered to link n (l) at t, if it is a header trimmed
  * at an earlier hop or a NIC's own frame (an ACK, a NAK, a grant), goes ahead of the data,
- * as the simulator's switches queue every header and control packet at high priority:
+ * as the simulator's switches queue every header and control packet at high priority
+ * (a header not with the NIC's trim-queue data: it goes as any frame):
  * between switches on the link's priority queue (counted in now, out when it arrives), to
  * a host on its NIC's queue of trimmed headers and control frames (counted through; a
  * header's NAK then not the last hop's). 0 if so; -1 if m is neither, or that queue is

@@ -1932,8 +1932,9 @@ fe_nic_deliver(struct fe_dp *dp, unsigned q, struct rte_mbuf **in, const uint64_
 			deliver_data(dp, q, m, tag, due[i], ctl_at(dp, rn, due[i], now), now);
 		else if (FE_TAG_KIND(tag) == FE_TAG_CTL || FE_TAG_KIND(tag) == FE_TAG_PROBE)
 			consume_ctl(dp, q, m, tag, due[i], now);
-		else if (FE_TAG_KIND(tag) == FE_TAG_TRIM) /* trimmed in the fabric */
-			trimmed_data(dp, q, m, tag, 0, ctl_at(dp, rn, due[i], now));
+		else if (FE_TAG_KIND(tag) == FE_TAG_TRIM) /* behind the data (fe_linkop.c) */
+			trimmed_data(dp, q, m, tag, !(tag & FE_TAG_EARLIER),
+				     ctl_at(dp, rn, due[i], now));
 		else if (to_host(p, m, due[i], 0) < 0) {
 			FE_CNT_ADD(p->st.nic_edge_drops, 1); /* not a flow's: nobody resends it */
 			rte_pktmbuf_free(m);

@@ -108,10 +108,18 @@ struct fe_nic_params {
 	 * its window or credit spent, every resend), and when the frames held out of order
 	 * after an AR have drained; 0: every batch of frames delivered is acknowledged */
 	uint64_t ack_bytes;
+	/* model uec, in the lossy regime: the queue a trimmed header takes (enum
+	 * fe_nic_trimq): the switches' priority queue, ahead of the data, or the queue of the
+	 * data it was cut from, behind it (SONiC's queue_index) */
+	uint32_t trim_queue;
+	uint32_t reserved; /* zero: the struct, compared whole, has no padding */
 };
 
 enum fe_nic_occ { FE_NIC_OCC_AUTO, FE_NIC_OCC_ON, FE_NIC_OCC_OFF };
 #define FE_NIC_OCC_ALLOWED "auto, on, off"
+
+enum fe_nic_trimq { FE_NIC_TRIMQ_PRIORITY, FE_NIC_TRIMQ_DATA };
+#define FE_NIC_TRIMQ_ALLOWED "priority, data"
 
 #define FE_NIC_DSCP_KEEP 64
 
@@ -158,6 +166,19 @@ static inline int
 fe_nic_occ_parse(const char *s, uint32_t *out)
 {
 	return fe_nic_name_parse(s, fe_nic_occ_name, FE_NIC_OCC_AUTO, FE_NIC_OCC_OFF, out);
+}
+
+static inline const char *
+fe_nic_trimq_name(uint32_t q)
+{
+	return q == FE_NIC_TRIMQ_DATA ? "data" : "priority";
+}
+
+static inline int
+fe_nic_trimq_parse(const char *s, uint32_t *out)
+{
+	return fe_nic_name_parse(s, fe_nic_trimq_name, FE_NIC_TRIMQ_PRIORITY, FE_NIC_TRIMQ_DATA,
+				 out);
 }
 
 static inline const char *

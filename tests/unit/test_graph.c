@@ -60,6 +60,7 @@ struct opt {
 	uint64_t host_rate;  /* host links (0: none) */
 	int slow_down;	     /* a port whose down link runs at 100 Mbit/s (its index + 1) */
 	uint32_t down_pkts;  /* ... and holds this many frames (0: the default) */
+	uint64_t down_bytes; /* ... or this many bytes (and 1000 frames) */
 	uint64_t down_rate;  /* ... at this rate instead (0: 100 Mbit/s) */
 	enum fe_regime regime;
 	struct fe_pfc_params pfc;
@@ -140,6 +141,10 @@ engine_o(const char *kind, enum fe_path path, const struct opt *o)
 		down[o->slow_down - 1].link.rate_bps = o->down_rate ? o->down_rate : 100000000;
 	if (o->slow_down && o->down_pkts)
 		down[o->slow_down - 1].link.limit_pkts = o->down_pkts;
+	if (o->slow_down && o->down_bytes) {
+		down[o->slow_down - 1].link.limit_bytes = o->down_bytes;
+		down[o->slow_down - 1].link.limit_pkts = 1000;
+	}
 	memcpy(g_up, up, sizeof(up));
 	memcpy(g_down, down, sizeof(down));
 	dp = fe_dp_create(topo.nports, ports, up, down, pool, HZ, &conf, err, sizeof(err));
@@ -3005,6 +3010,84 @@ Test(graph, trimmed_headers_overtake_the_data_between_switches)
 	}
 }
 
+/*
+ * trim-queue data (SONiC's queue_index of the data's own queue): a header trimmed between
+ * switches waits behind the data it was cut from, at that hop and the next. Host 1 sends
+ * host 3 30 frames of 1,000 B at once into leaf1's uplinks (100 Mbit/s, 8,500 B: eight
+ * frames, and room for seven headers): with the priority queue the first NAK is back
+ * within 200 us and every frame arrives with no timeout; behind the data, the first NAK
+ * comes after the eight frames queued ahead of it (640 us at least), the headers that
+ * find the buffer full are dropped (tail) and their frames wait for the NIC's timeout.
+ * Every frame arrives either way (200 ms), and no NAK says last hop (all cut between
+ * switches).
+ */
+Test(graph, trimmed_headers_behind_the_data_between_switches)
+{
+	unsigned avail = rte_mempool_avail_count(pool);
+	uint64_t first_nak[2] = {0, 0}, tail[2] = {0, 0}, timeouts[2] = {0, 0};
+
+	for (uint32_t q = FE_NIC_TRIMQ_PRIORITY; q <= FE_NIC_TRIMQ_DATA; q++) {
+		struct fe_nic_params nic = uec_nic(FE_CC_OFF);
+		const struct opt o = {
+			.nic = &nic,
+			.fabspec = "leaf1>spine1:rate=100Mbit,buffer=8500,buffer-pkts=1000",
+			.fabspec2 = "leaf1>spine2:rate=100Mbit,buffer=8500,buffer-pkts=1000"};
+		uint64_t t = 1000000, t0, trims = 0, in = 0, out = 0, drops = 0;
+		unsigned got = 0;
+		struct fe_dp *dp;
+
+		nic.trim_queue = q;
+		dp = engine_o("leaf-spine", FE_PATH_ECMP, &o);
+		learn(dp, &t);
+		for (int k = 0; k < 30; k++)
+			inject(0, MAC[2], 5000, 1000);
+		t0 = t;
+		for (int k = 0; k < 100000; k++) { /* 200 ms: the NIC's timeout, 67 ms */
+			fe_dp_poll(dp, t += 2000);
+			got += sent(2);
+			if (!first_nak[q] && dp->ports[0].st.nic_trim_naks_recv > 0)
+				first_nak[q] = t - t0;
+		}
+		for (int u = 0; u < 2; u++) {
+			const struct fe_link_stats *st =
+				&hoplink(dp, u ? "leaf1>spine2" : "leaf1>spine1")->row.l.st;
+
+			trims += st->drop_pkts[FE_LINK_DROP_TRIM];
+			tail[q] += st->drop_pkts[FE_LINK_DROP_TAIL];
+			in += st->in_pkts;
+			out += st->out_pkts;
+			for (unsigned c = 0; c < FE_LINK_DROP__MAX; c++)
+				drops += st->drop_pkts[c];
+		}
+		timeouts[q] = dp->ports[0].st.nic_timeouts;
+		fprintf(stderr,
+			"trim-queue %s: trims %llu, headers dropped %llu, first NAK after %llu ns, "
+			"got %u, NIC timeouts %llu\n",
+			fe_nic_trimq_name(q), (unsigned long long)trims, (unsigned long long)tail[q],
+			(unsigned long long)first_nak[q], got, (unsigned long long)timeouts[q]);
+		cr_assert_gt(trims, 5, "%s: the uplinks trimmed (%llu)", fe_nic_trimq_name(q),
+			     (unsigned long long)trims);
+		cr_assert_eq(in, out + drops, "%s: in %llu = out %llu + drops %llu",
+			     fe_nic_trimq_name(q), (unsigned long long)in, (unsigned long long)out,
+			     (unsigned long long)drops);
+		cr_assert_eq(got, 30, "%s: %u of 30 reached host 3", fe_nic_trimq_name(q), got);
+		cr_assert_eq(dp->ports[0].st.nic_trim_naks_last_hop, 0,
+			     "%s: cut between switches, no NAK says last hop",
+			     fe_nic_trimq_name(q));
+		cr_assert_gt(first_nak[q], 0);
+		sent(0), sent(1), sent(2), sent(3);
+		done(dp, avail);
+	}
+	cr_assert_lt(first_nak[FE_NIC_TRIMQ_PRIORITY], 200000, "ahead of the queue: %llu ns",
+		     (unsigned long long)first_nak[FE_NIC_TRIMQ_PRIORITY]);
+	cr_assert_eq(tail[FE_NIC_TRIMQ_PRIORITY] + timeouts[FE_NIC_TRIMQ_PRIORITY], 0);
+	cr_assert_gt(first_nak[FE_NIC_TRIMQ_DATA], 640000,
+		     "behind eight frames of 1,000 B at 100 Mbit/s: %llu ns",
+		     (unsigned long long)first_nak[FE_NIC_TRIMQ_DATA]);
+	cr_assert_gt(tail[FE_NIC_TRIMQ_DATA], 0, "headers found the data's buffer full");
+	cr_assert_gt(timeouts[FE_NIC_TRIMQ_DATA], 0, "their frames waited for the timeout");
+}
+
 /* An incast (model uec): hosts 1 to 3 (of `senders`) send host 4 30 frames each at once. */
 struct incast {
 	unsigned got;	   /* frames host 4 received */
@@ -3061,6 +3144,28 @@ uec_incast(uint32_t cc, const struct opt *o, int senders, uint32_t credit_x)
 	sent(0), sent(1), sent(2), sent(3);
 	done(dp, avail);
 	return r;
+}
+
+/*
+ * trim-queue data at the last hop: hosts 1 to 3 send host 4 (its down link 100 Mbit/s,
+ * 8,500 B) 30 frames each; the headers cut there that find room wait behind the data on
+ * that link and reach host 4's NIC as data does: every NAK says last hop.
+ */
+Test(graph, trimmed_headers_behind_the_data_at_the_last_hop)
+{
+	struct fe_nic_params nic = uec_nic(FE_CC_OFF);
+	const struct opt o = {.nic = &nic, .slow_down = 4, .down_bytes = 8500};
+	struct incast r;
+
+	nic.trim_queue = FE_NIC_TRIMQ_DATA;
+	r = uec_incast(FE_CC_OFF, &o, 3, 0);
+	fprintf(stderr,
+		"last hop, data queue: trims %llu last-hop NAKs %llu got %u timeouts %llu\n",
+		(unsigned long long)r.trims, (unsigned long long)r.last_hop, r.got,
+		(unsigned long long)r.timeouts);
+	cr_assert_gt(r.trims, 0, "host 4's down link trimmed");
+	cr_assert_eq(r.last_hop, r.trims, "every NAK said last hop: %llu of %llu",
+		     (unsigned long long)r.last_hop, (unsigned long long)r.trims);
 }
 
 /*

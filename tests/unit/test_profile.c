@@ -381,6 +381,29 @@ Test(profile, credit_unit)
 	free(text);
 }
 
+/* nic: trim-queue, the queue a trimmed header takes: priority unless given, shown. */
+Test(profile, nic_trim_queue)
+{
+	struct fe_linkdef up[1], down[1];
+	struct fe_fabric fab;
+	char err[512], *text = NULL;
+	size_t n = 0;
+	FILE *f;
+
+	cr_assert_eq(parse("name: u\nnic:\n  model: uec\n", err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(fe_profile_expand(&prof, 1, 1, up, down, &fab, err, sizeof(err)), 0);
+	cr_assert_eq(fab.nic.trim_queue, FE_NIC_TRIMQ_PRIORITY);
+	cr_assert_eq(parse("name: u\nnic:\n  model: uec\n  trim-queue: data\n", err, sizeof(err)),
+		     0, "%s", err);
+	cr_assert_eq(fe_profile_expand(&prof, 1, 1, up, down, &fab, err, sizeof(err)), 0);
+	cr_assert_eq(fab.nic.trim_queue, FE_NIC_TRIMQ_DATA);
+	f = open_memstream(&text, &n);
+	fe_profile_print_fabric(f, &fab);
+	fclose(f);
+	cr_assert(strstr(text, " trim 64B dscp kept queue data") != NULL, "%s", text);
+	free(text);
+}
+
 struct bad {
 	char yaml[160];
 	char err[400];
@@ -404,7 +427,10 @@ static struct bad bad_profiles[] = {
 	 "t.yaml:3: unknown key 'qp' in nic (known: model, recovery, cc, g, stages, cnp-interval, "
 	 "alpha-period, rate-period, rate-bytes, ai-rate, hai-rate, min-rate, timeout, window, "
 	 "reorder, ccti-increase, ccti-limit, ccti-min, ccti-timer, cct-step, rtt, trim, "
-	 "trim-dscp, reps-freeze, oversub-cc, sleek, pcie, pcie-backlog, ack-bytes)"},
+	 "trim-dscp, trim-queue, reps-freeze, oversub-cc, sleek, pcie, pcie-backlog, "
+	 "ack-bytes)"},
+	{"name: x\nnic:\n  model: uec\n  trim-queue: low\n",
+	 "t.yaml:4: nic.trim-queue 'low' (allowed: priority, data)"},
 	{"name: x\nnic:\n  pcie: 64Gbit\n",
 	 "t.yaml:3: nic.pcie '64Gbit' needs model uec (model 'tcp')"},
 	{"name: x\nnic:\n  model: uec\n  pcie-backlog: 1MB\n",
