@@ -39,6 +39,7 @@ fe_linkop_trim(struct fe_dp *dp, unsigned n, struct fe_link *l, struct rte_mbuf 
 	const int host = k == FE_LINK_DOWN; /* a host's down link */
 	uint32_t len = rte_pktmbuf_pkt_len(m), hlen;
 	struct rte_mbuf *h;
+	int data;
 
 	if (why != FE_LINK_DROP_TAIL && why != FE_LINK_DROP_POOL)
 		return -1;
@@ -54,9 +55,11 @@ fe_linkop_trim(struct fe_dp *dp, unsigned n, struct fe_link *l, struct rte_mbuf 
 	l->last_drop = FE_LINK_DROP_TRIM;
 	fe_linkop_drop_free(dp, n, m, FE_LINK_DROP_TRIM, t);
 	hlen = rte_pktmbuf_pkt_len(h);
-	if (!host) /* its NAK: not trimmed at the last hop, wherever the header goes */
+	/* a data frame's header (a probe cut is a control frame: ahead of the data) */
+	data = FE_TAG_KIND(*fe_nic_tag(dp, h)) == FE_TAG_TRIM;
+	if (data && !host) /* its NAK: not trimmed at the last hop, wherever it goes */
 		*fe_nic_tag(dp, h) |= FE_TAG_EARLIER;
-	if (dp->conf.nic.trim_queue == FE_NIC_TRIMQ_DATA && k != FE_LINK_UP) {
+	if (data && dp->conf.nic.trim_queue == FE_NIC_TRIMQ_DATA && k != FE_LINK_UP) {
 		/* behind the data it was cut from, where it has room (SONiC's queue_index: the
 		 * data's own queue); else dropped as a frame is, and its data waits for the
 		 * NIC's timeout */

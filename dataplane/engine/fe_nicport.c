@@ -1604,8 +1604,9 @@ credit_request(struct fe_nicport *rn, struct fe_nic_flow *fl, uint32_t id, int32
  * A data frame's header, trimmed by a switch that had no room for the frame, reached the
  * receiving port q (model uec): the sender is asked for that frame at once (a NAK of it
  * alone), unless it was delivered already. Never to the host. last: it was trimmed at the
- * last hop, q's own down link (it came by the queue of trimmed headers, fe_nic_trimmed(),
- * which only that link fills); the NAK says so (uet-htsim's UecSink: is_last_hop).
+ * last hop, q's own down link (its tag has no FE_TAG_EARLIER, which a cut on any other
+ * link sets, whichever queue carried it: fe_linkop_trim()); the NAK says so (uet-htsim's
+ * UecSink: is_last_hop).
  */
 static void
 trimmed_data(struct fe_dp *dp, unsigned q, struct rte_mbuf *m, uint64_t tag, int last, uint64_t now)

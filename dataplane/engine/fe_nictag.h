@@ -53,8 +53,9 @@ enum {
  * header, tagged FE_TAG_CTL, and its receiver does not answer it (uet-htsim's sink takes a
  * stripped probe for a trimmed frame, never for a probe) */
 #define FE_TAG_CUT (UINT64_C(1) << 46)
-/* a trimmed header cut on a link other than a host's down link (fe_linkop_trim()): its NAK
- * is not the last hop's; carried with the tag, across trunks too */
+/* a data frame's trimmed header (FE_TAG_TRIM) cut on a link other than a host's down link
+ * (fe_linkop_trim()): its NAK is not the last hop's; carried with the tag, across trunks
+ * too */
 #define FE_TAG_EARLIER (UINT64_C(1) << 47)
 #define FE_TAG_PORT(t) ((unsigned)((t) >> 32 & 0xff))
 #define FE_TAG_SLOT(t) ((unsigned)((t) >> 24 & 0xff))

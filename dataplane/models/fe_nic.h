@@ -40,6 +40,7 @@
 #ifndef FE_NIC_H
 #define FE_NIC_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -114,6 +115,10 @@ struct fe_nic_params {
 	uint32_t trim_queue;
 	uint32_t reserved; /* zero: the struct, compared whole, has no padding */
 };
+/* compared whole (fe_update.c) and hashed (fe_split.c): nothing after its last field */
+_Static_assert(offsetof(struct fe_nic_params, reserved) + sizeof(uint32_t) ==
+		       sizeof(struct fe_nic_params),
+	       "struct fe_nic_params has padding at its end");
 
 enum fe_nic_occ { FE_NIC_OCC_AUTO, FE_NIC_OCC_ON, FE_NIC_OCC_OFF };
 #define FE_NIC_OCC_ALLOWED "auto, on, off"

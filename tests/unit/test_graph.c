@@ -16,6 +16,7 @@
 #include "fe_ctl.h"
 #include "fe_dp.h"
 #include "fe_graphconf.h"
+#include "fe_linkop.h"
 #include "fe_nicport.h"
 #include "fe_report.h"
 #include "fe_update.h"
@@ -3063,8 +3064,9 @@ Test(graph, trimmed_headers_behind_the_data_between_switches)
 		fprintf(stderr,
 			"trim-queue %s: trims %llu, headers dropped %llu, first NAK after %llu ns, "
 			"got %u, NIC timeouts %llu\n",
-			fe_nic_trimq_name(q), (unsigned long long)trims, (unsigned long long)tail[q],
-			(unsigned long long)first_nak[q], got, (unsigned long long)timeouts[q]);
+			fe_nic_trimq_name(q), (unsigned long long)trims,
+			(unsigned long long)tail[q], (unsigned long long)first_nak[q], got,
+			(unsigned long long)timeouts[q]);
 		cr_assert_gt(trims, 5, "%s: the uplinks trimmed (%llu)", fe_nic_trimq_name(q),
 			     (unsigned long long)trims);
 		cr_assert_eq(in, out + drops, "%s: in %llu = out %llu + drops %llu",
@@ -3075,6 +3077,24 @@ Test(graph, trimmed_headers_behind_the_data_between_switches)
 			     "%s: cut between switches, no NAK says last hop",
 			     fe_nic_trimq_name(q));
 		cr_assert_gt(first_nak[q], 0);
+		/* at a later hop (spine1>leaf2) a header trimmed before goes ahead of the data
+		 * (taken: 0), or with trim-queue data is left to go as any frame (-1) */
+		{
+			const unsigned x = (unsigned)(hoplink(dp, "spine1>leaf2") - dp->graph->hl);
+			struct rte_mbuf *h = rte_pktmbuf_alloc(pool);
+			int r;
+
+			cr_assert_not_null(rte_pktmbuf_append(h, 64));
+			*fe_nic_tag(dp, h) = (uint64_t)FE_TAG_TRIM << 40;
+			r = fe_linkop_header(dp, fe_dp_link_id(dp, FE_LINK_HOP, x),
+					     &dp->graph->hl[x].row.l, h, t, 0);
+			cr_assert_eq(r, q == FE_NIC_TRIMQ_DATA ? -1 : 0, "%s: %d",
+				     fe_nic_trimq_name(q), r);
+			if (r < 0)
+				rte_pktmbuf_free(h);
+			for (int k = 0; k < 100; k++)
+				fe_dp_poll(dp, t += 2000);
+		}
 		sent(0), sent(1), sent(2), sent(3);
 		done(dp, avail);
 	}
@@ -3098,6 +3118,7 @@ struct incast {
 	uint64_t peak;	   /* the most frames a sender had in flight */
 	uint64_t window_full, credit_blocked, credit_sent, timeouts;
 	uint64_t maxwnd, credit; /* bytes: NSCC's window at most, RCCC's credit at most */
+	uint64_t down_tail;	 /* host 4's down link: tail drops (none are data's: trimmed) */
 };
 
 static struct incast
@@ -3141,6 +3162,7 @@ uec_incast(uint32_t cc, const struct opt *o, int senders, uint32_t credit_x)
 	}
 	r.trims = dp->ports[3].st.nic_trims_recv;
 	r.credit_sent = dp->ports[3].st.nic_credit_sent;
+	r.down_tail = dp->ports[3].down.l.st.drop_pkts[FE_LINK_DROP_TAIL];
 	sent(0), sent(1), sent(2), sent(3);
 	done(dp, avail);
 	return r;
@@ -3149,7 +3171,8 @@ uec_incast(uint32_t cc, const struct opt *o, int senders, uint32_t credit_x)
 /*
  * trim-queue data at the last hop: hosts 1 to 3 send host 4 (its down link 100 Mbit/s,
  * 8,500 B) 30 frames each; the headers cut there that find room wait behind the data on
- * that link and reach host 4's NIC as data does: every NAK says last hop.
+ * that link and reach host 4's NIC as data does: every NAK says last hop; those that find
+ * none are tail drops (with the priority queue none is).
  */
 Test(graph, trimmed_headers_behind_the_data_at_the_last_hop)
 {
@@ -3166,6 +3189,7 @@ Test(graph, trimmed_headers_behind_the_data_at_the_last_hop)
 	cr_assert_gt(r.trims, 0, "host 4's down link trimmed");
 	cr_assert_eq(r.last_hop, r.trims, "every NAK said last hop: %llu of %llu",
 		     (unsigned long long)r.last_hop, (unsigned long long)r.trims);
+	cr_assert_gt(r.down_tail, 0, "headers behind the data found its buffer full (tail)");
 }
 
 /*
