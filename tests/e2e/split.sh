@@ -173,38 +173,31 @@ refused "box 'a' has 2 host ports and 2 links to other boxes: give 4 ports (2 gi
 	$(fe_vdevs af_packet) -- $ARGS --box a
 refused "no switch of topology $T/ls.yaml is on box 'c' (its boxes: 'a', 'b')" \
 	$(fe_vdevs af_packet) -- $ARGS --box c
-# boxes whose NICs differ (a receiver serves a sender of the other box as its own): both
-# refuse, once their probes meet
-start_b credit --nic model=ib,window=64
-refused "the other box runs another topology, splits it otherwise, or runs its regime, credits or NICs otherwise" \
-	$(fe_vdevs af_packet) $(trunk_vdevs a 2) -- $ARGS --regime credit --box a --nic model=ib
-rc=0
-wait "$FE_DPB_PID" || rc=$?
-FE_DPB_PID=
-[ "$rc" = 2 ] && grep -q "credits or NICs otherwise" "$T/b.log" || fe_fail "box b: want exit 2, its NICs otherwise: $rc $(tail -2 "$T/b.log")"
-echo "  ok   box b refused too"
-rm -rf /var/run/dpdk/fe-split-b
-# boxes whose credits differ (credits cross the trunks in the receiver's blocks): refused
-start_b credit --credit unit=128
-refused "the other box runs another topology, splits it otherwise, or runs its regime, credits or NICs otherwise" \
-	$(fe_vdevs af_packet) $(trunk_vdevs a 2) -- $ARGS --regime credit --box a
-rc=0
-wait "$FE_DPB_PID" || rc=$?
-FE_DPB_PID=
-[ "$rc" = 2 ] || fe_fail "box b: want exit 2, its credits otherwise: $rc $(tail -2 "$T/b.log")"
-echo "  ok   credits of 128 B against 64 B: both boxes refused"
-rm -rf /var/run/dpdk/fe-split-b
-# boxes whose uec NICs differ in a key of their own (the hash took only the keys that came
-# before model uec until 2026-12-07): refused
-start_b lossy --nic model=uec,ack-bytes=16KiB
-refused "the other box runs another topology, splits it otherwise, or runs its regime, credits or NICs otherwise" \
-	$(fe_vdevs af_packet) $(trunk_vdevs a 2) -- $ARGS --regime lossy --box a --nic model=uec
-rc=0
-wait "$FE_DPB_PID" || rc=$?
-FE_DPB_PID=
-[ "$rc" = 2 ] || fe_fail "box b: want exit 2, its NIC's ack-bytes otherwise: $rc $(tail -2 "$T/b.log")"
-echo "  ok   uec NICs of ack-bytes 16KiB against 0: both boxes refused"
-rm -rf /var/run/dpdk/fe-split-b
+# Boxes that run the fabric otherwise: box b started with B's arguments (its regime
+# first), box a with A's; both refuse, once their probes meet, each saying so.
+both_refuse() { # WHAT "B ARGS" A ARGS...
+	local what=$1 b=$2 rc=0
+	shift 2
+	# shellcheck disable=SC2086 # B's arguments, split
+	start_b $b
+	refused "the other box runs another topology, splits it otherwise, or runs its regime, credits or NICs otherwise" \
+		$(fe_vdevs af_packet) $(trunk_vdevs a 2) -- $ARGS --box a "$@"
+	wait "$FE_DPB_PID" || rc=$?
+	FE_DPB_PID=
+	[ "$rc" = 2 ] && grep -q "credits or NICs otherwise" "$T/b.log" ||
+		fe_fail "box b: want exit 2, $what: $rc $(tail -2 "$T/b.log")"
+	echo "  ok   $what: box b refused too"
+	rm -rf /var/run/dpdk/fe-split-b
+}
+# NICs (a receiver serves a sender of the other box as its own)
+both_refuse "ib NICs of window 64 against 512" "credit --nic model=ib,window=64" \
+	--regime credit --nic model=ib
+# credits (they cross the trunks in the receiver's blocks)
+both_refuse "credits of 128 B against 64 B" "credit --credit unit=128" --regime credit
+# a uec NIC's key of its own (the hash took only the keys that came before model uec until
+# 2026-12-07)
+both_refuse "uec NICs of ack-bytes 16KiB against 0" "lossy --nic model=uec,ack-bytes=16KiB" \
+	--regime lossy --nic model=uec
 
 # split: box b first (it waits for box a's probes), then box a
 start_b credit
