@@ -26,8 +26,12 @@ fe_banner_print(const struct fe_dp *dp, const struct fe_opts *o)
 	       " ns, seed %" PRIu64 ", switch buffer %" PRIu64 " B\n",
 	       FE_VERSION, dp->nports, (double)dp->hz / 1e9, rte_lcore_id(), dp->conf.idle_sleep_ns,
 	       dp->conf.seed, dp->conf.switch_buffer);
-	printf("  regime %s, %u lane%s, nic %s", fe_regime_name(dp->conf.regime), dp->conf.lanes,
-	       dp->conf.lanes > 1 ? "s" : "", fe_nic_model_name(dp->conf.nic.model));
+	printf("  regime %s, %u lane%s", fe_regime_name(dp->conf.regime), dp->conf.lanes,
+	       dp->conf.lanes > 1 ? "s" : "");
+	if (dp->conf.regime == FE_REGIME_CREDIT && dp->nports)
+		printf(" of %u credits of %u B", dp->ports[0].up.cred.total,
+		       dp->ports[0].up.cred.unit.bytes);
+	printf(", nic %s", fe_nic_model_name(dp->conf.nic.model));
 	if (dp->topology)
 		printf(", topology %s: %u switches, %u links between them, path %s", o->topology,
 		       dp->graph->nsw, dp->graph->nhl / 2, fe_path_name(dp->graph->path));

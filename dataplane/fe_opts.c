@@ -384,6 +384,7 @@ parse_opt(struct fe_opts *o, int c, const char *v, char *err, size_t len)
 		}
 		return 0;
 	case OPT_PFC:
+		o->pfc_set = 1;
 		return fe_pfc_spec(v, &o->dp.pfc, err, len);
 	case OPT_TOPOLOGY:
 		o->topology = v;
@@ -434,6 +435,7 @@ parse_opt(struct fe_opts *o, int c, const char *v, char *err, size_t len)
 		return fe_nic_spec(v, &scratch, err, len);
 	}
 	case OPT_CREDIT:
+		o->credit_set = 1;
 		return fe_credit_spec(v, &o->dp.credit, err, len);
 	case OPT_SEED:
 		o->seed_set = 1;
@@ -491,6 +493,19 @@ fe_opts_parse(int argc, char **argv, struct fe_opts *o, char *err, size_t len)
 			 "%s cannot be combined with --profile: set it in the profile, or "
 			 "override links with --link",
 			 o->fabric_opt);
+		return -EINVAL;
+	}
+	/* a regime's keys under another regime would change nothing: a mistake, as a profile's
+	 * pfc: or credit: section under another regime is */
+	if ((o->pfc_set && o->dp.regime != FE_REGIME_PFC) ||
+	    (o->credit_set && o->dp.regime != FE_REGIME_CREDIT)) {
+		const enum fe_regime need = o->pfc_set && o->dp.regime != FE_REGIME_PFC
+						    ? FE_REGIME_PFC
+						    : FE_REGIME_CREDIT;
+
+		snprintf(err, len,
+			 "--%s: given but the regime is %s; its keys act under --regime %s only",
+			 fe_regime_name(need), fe_regime_name(o->dp.regime), fe_regime_name(need));
 		return -EINVAL;
 	}
 	if (o->dp.lcores > 1 && o->dp.exit_idle_ns) {

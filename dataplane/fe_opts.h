@@ -50,7 +50,8 @@ struct fe_opts {
 	int buffer_set;	     /* --buffer or --buffer-pkts given: no regime default for up links */
 	const char *profile; /* YAML profile (name or path) */
 	uint64_t scale;	     /* its dilation; 0: the profile's own */
-	const char *fabric_opt; /* a fabric or link option that --profile excludes */
+	const char *fabric_opt;	 /* a fabric or link option that --profile excludes */
+	int pfc_set, credit_set; /* --pfc, --credit given: their regime's keys */
 	const char *control, *control_tcp;
 	const char *control_token, *capture_dir;
 };

@@ -844,12 +844,18 @@ fe_profile_print_fabric(FILE *f, const struct fe_fabric *fab)
 			fe_fmt_time(fab->pfc.restore_ns ? fab->pfc.restore_ns
 							: fab->pfc.watchdog_ns,
 				    u, sizeof(u)));
-	if (fab->regime == FE_REGIME_CREDIT)
+	if (fab->regime == FE_REGIME_CREDIT) {
+		const uint32_t unit = fe_credit_unit_of(fab->credit.unit).bytes;
+		const uint64_t blocks = fe_credit_total(fab->credit.buffer, fab->credit.unit);
+		char held[48] = "";
+
+		if (blocks * unit != fab->credit.buffer) /* rounded down to whole units */
+			snprintf(held, sizeof(held), ": %" PRIu64 "B", blocks * unit);
 		fprintf(f,
-			"credit buffer %" PRIu64 "B (%" PRIu64 " blocks of %uB) return %s hoq %s "
+			"credit buffer %" PRIu64 "B (%" PRIu64
+			" block%s of %uB%s) return %s hoq %s "
 			"out %u update %s\n",
-			fab->credit.buffer, fe_credit_total(fab->credit.buffer, fab->credit.unit),
-			fe_credit_unit_of(fab->credit.unit).bytes,
+			fab->credit.buffer, blocks, blocks == 1 ? "" : "s", unit, held,
 			fe_fmt_time(fab->credit.return_ns, t, sizeof(t)),
 			fab->credit.hoq_life_ns ? fe_fmt_time(fab->credit.hoq_life_ns, u, sizeof(u))
 						: "off",
@@ -861,6 +867,7 @@ fe_profile_print_fabric(FILE *f, const struct fe_fabric *fab)
 								    fab->credit.unit)),
 				   v)
 				: "each-frame");
+	}
 	if (fab->nic.model != FE_NIC_TCP) {
 		const struct fe_nic_params *n = &fab->nic;
 		char a[32], b[32], c[32], d[32], e[32];

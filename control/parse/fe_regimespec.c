@@ -311,7 +311,8 @@ fe_credit_check(const struct fe_credit_params *p, const char *prefix, char *err,
 	if (fe_credit_update_blocks(p->update, unit) && p->update >= p->buffer) {
 		snprintf(err, len,
 			 "%supdate (%" PRIu64 " B) must be below buffer (%" PRIu64
-			 " B), less its largest frame (2048 B unless --mtu is larger)",
+			 " B); the dataplane allows at most the buffer less its largest frame "
+			 "(2048 B unless --mtu is larger) plus one credit",
 			 prefix, p->update, p->buffer);
 		if (key)
 			*key = "update";

@@ -346,6 +346,8 @@ grep -qF "warning: credit: a lane's buffer holds 4 blocks of 256 B, fewer than a
 	fe_fail "--credit buffer=1KiB: no warning: $(grep -i warn "$T/cw.log")"
 echo "  ok   --credit buffer=1KiB,unit=256: started, warned that a frame above 1024 B can never be sent"
 expect_error "--credit: hoq: invalid time" $PORTS -- --credit hoq=5
+expect_error "--credit: given but the regime is lossy; its keys act under --regime credit only" $PORTS -- --credit unit=256
+expect_error "--pfc: given but the regime is credit; its keys act under --regime pfc only" $PORTS -- --regime credit --pfc xoff=128KiB,xon=100KiB
 expect_error "match 'tcp and port': can't parse filter expression: syntax error" $PORTS -- --link "0.up:loss=1%,match=tcp and port"
 expect_error "invalid probability '150%' (0% to 100%, or 0 to 1)" $PORTS -- --link loss=150%
 expect_error "ge '1%': expected P/R[/LOSS_BAD[/LOSS_GOOD]]" $PORTS -- --link ge=1%

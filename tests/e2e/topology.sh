@@ -241,7 +241,7 @@ echo "  ok   apply ib-ndr --link 3 and leaf1-spine1 under pfc: NDR's rate, PFC's
 fe_dp_stop
 # set credit update= at run time: taken, shown; more than the buffer allows: refused, named
 fe_dp_start $(fe_eal) "${vdevs[@]}" -- --topology "$T/ls4.yaml" --regime credit --credit buffer=4096
-refused "update (4096 B) must be below buffer (4096 B), less its largest frame" set credit update=4KiB
+refused "update (4096 B) must be below buffer (4096 B); the dataplane allows at most the buffer less its largest frame" set credit update=4KiB
 refused "credit update 3072 B: at most 2112 B with buffer 4096 B and frames of up to 2048 B" set credit update=3KiB
 refused "credit buffer 4096 B / unit 256 B / out 2: the dataplane runs 4096 B / unit 64 B / out 2" set credit unit=256B
 fe_ctl set credit update=2KiB >/dev/null

@@ -63,9 +63,14 @@ main(int argc, char **argv)
 
 	argc -= udp;
 	argv += udp;
-	if (argc < 2 || (argc - 2) % 4 != 0) {
-		fprintf(stderr, "usage: fe-pcapgen [--udp] OUT.pcap [SRC DST COUNT LEN]...\n");
-		return 2;
+	/* an option where the file goes (-h, --help): the usage, not a file of that name */
+	if (argc < 2 || (argc - 2) % 4 != 0 || argv[1][0] == '-') {
+		const int help =
+			argc == 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"));
+
+		fprintf(help ? stdout : stderr,
+			"usage: fe-pcapgen [--udp] OUT.pcap [SRC DST COUNT LEN]...\n");
+		return help ? 0 : 2;
 	}
 	p = pcap_open_dead(DLT_EN10MB, 65535);
 	d = pcap_dump_open(p, argv[1]);

@@ -376,7 +376,8 @@ Test(profile, credit_unit)
 	f = open_memstream(&text, &n);
 	fe_profile_print_fabric(f, &fab);
 	fclose(f);
-	cr_assert(strstr(text, "credit buffer 65536B (258 blocks of 254B) ") != NULL, "%s", text);
+	cr_assert(strstr(text, "credit buffer 65536B (258 blocks of 254B: 65532B) ") != NULL, "%s",
+		  text);
 	cr_assert(strstr(text, " update 4096B (17 blocks)\n") != NULL, "%s", text);
 	free(text);
 }
@@ -493,8 +494,9 @@ static struct bad bad_profiles[] = {
 	 "t.yaml:5: credit.buffer (67108864 B) must hold 1 to 1048576 credits of unit (16 B): it "
 	 "holds 4194304"},
 	{"name: x\nregime: credit\ncredit:\n  buffer: 64KiB\n  update: 64KiB\n",
-	 "t.yaml:5: credit.update (65536 B) must be below buffer (65536 B), less its largest "
-	 "frame (2048 B unless --mtu is larger)"},
+	 "t.yaml:5: credit.update (65536 B) must be below buffer (65536 B); the dataplane allows "
+	 "at most the buffer less its largest frame (2048 B unless --mtu is larger) plus one "
+	 "credit"},
 	{"name: x\nregime: credit\ncredit:\n  update: 65MiB\n",
 	 "t.yaml:4: credit.update '65MiB' (allowed: 0 (each frame's credits) to 64MiB)"},
 	{"name: x\nnic:\n  model: roce\n  ack-bytes: 16KiB\n",
