@@ -389,6 +389,7 @@ fe_report_lane(const struct fe_dp *dp, unsigned port, unsigned lane, struct fe_l
 	const struct fe_hoplink *h = port < dp->nports ? NULL : &dp->graph->hl[port - dp->nports];
 	const struct fe_pfc *pfc = h ? &h->row.pfc : &dp->ports[port].up.pfc;
 	const struct fe_credit *cr = h ? &h->row.cred : &dp->ports[port].up.cred;
+	const struct fe_link *cl = h ? &h->row.l : &dp->ports[port].up.l; /* cr's link */
 	/* every switch's input queues are the graph's (credits; else none) */
 	const struct fe_iq *iq = dp->graph->iq ? &dp->graph->iq[port * FE_LANES_MAX + lane] : NULL;
 
@@ -402,7 +403,11 @@ fe_report_lane(const struct fe_dp *dp, unsigned port, unsigned lane, struct fe_l
 	} else if (dp->conf.regime == FE_REGIME_CREDIT && iq != NULL) {
 		c->credits = fe_credit_held(cr, (uint8_t)lane, rte_rdtsc());
 		c->credits_min = FE_CNT_GET(cr->avail_min[lane]);
-		c->stall_ns = fe_ticks_to_ns(FE_CNT_GET(cr->stall_ticks[lane]), dp->hz);
+		/* a wait that goes on counts too, as a pause's time does */
+		c->stall_ns = fe_ticks_to_ns(
+			FE_CNT_GET(cr->stall_ticks[lane]) +
+				fe_link_credit_waiting(cl, cr, (uint8_t)lane, rte_rdtsc()),
+			dp->hz);
 		c->iq_depth = FE_CNT_GET(iq->depth);
 		c->iq_peak = FE_CNT_GET(iq->peak);
 		c->iq_peak_blocks = FE_CNT_GET(iq->peak_blocks);

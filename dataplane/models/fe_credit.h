@@ -306,6 +306,31 @@ fe_credit_held(const struct fe_credit *c, uint8_t lane, uint64_t t)
 	return held < c->total ? (uint32_t)held : c->total;
 }
 
+/*
+ * The tick by which the sender of c holds need blocks of lane, its returns due by now
+ * counted in their order, as fe_credit_gate() takes them (0: it holds them already);
+ * UINT64_MAX if not by now. Off the sender's thread as fe_credit_held().
+ */
+static inline uint64_t
+fe_credit_enough_at(const struct fe_credit *c, uint8_t lane, uint32_t need, uint64_t now)
+{
+	const uint32_t head = __atomic_load_n(&c->head, __ATOMIC_RELAXED);
+	const uint32_t n = __atomic_load_n(&c->tail, __ATOMIC_RELAXED) - head;
+	uint64_t held = c->avail[lane];
+
+	if (held >= need)
+		return 0;
+	for (uint32_t k = 0; n <= c->mask + 1 && k < n; k++) {
+		const struct fe_credit_ret *r = &c->ring[(head + k) & c->mask];
+
+		if (r->at > now)
+			break;
+		if (r->lane == lane && (held += r->blocks) >= need)
+			return r->at;
+	}
+	return UINT64_MAX;
+}
+
 /* Earliest pending return, UINT64_MAX if none (for the loop's sleep). */
 static inline uint64_t
 fe_credit_next(const struct fe_credit *c)

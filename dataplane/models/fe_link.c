@@ -883,3 +883,26 @@ fe_link_replayed(struct fe_link *l, unsigned __int128 ser, uint64_t r)
 	FE_CNT_ADD(l->st.llr_replays, r);
 	return ser + r * (ser + ((unsigned __int128)l->cfg.llr_ticks << 32));
 }
+
+uint64_t
+fe_link_credit_waiting(const struct fe_link *l, const struct fe_credit *c, uint8_t lane,
+		       uint64_t now)
+{
+	const uint32_t sched = __atomic_load_n(&l->sched, __ATOMIC_RELAXED);
+	const uint32_t tail = __atomic_load_n(&l->tail, __ATOMIC_RELAXED);
+	const struct fe_link_slot *s;
+	uint64_t start, end;
+
+	if (sched == tail || tail - sched > l->mask + 1)
+		return 0;
+	s = &l->slots[sched & l->mask];
+	if (FE_LABEL_CLASS(s->label) != lane)
+		return 0;
+	/* as fe_link_next_start(): from when the serializer could have taken it, to when
+	 * its blocks are back (what the gate will count then), or now */
+	start = s->arrive > l->busy_until ? s->arrive : l->busy_until;
+	end = fe_credit_enough_at(c, lane, fe_credit_blocks(&c->unit, s->len), now);
+	if (end == UINT64_MAX)
+		end = now;
+	return end > start ? end - start : 0;
+}

@@ -687,6 +687,17 @@ fe_link_gated_whole(const struct fe_link *l)
  * each taken followed by fe_link_pump_inline(l, o[i].at, fe_credit_gate_inline, open).
  */
 struct fe_credit;
+
+/*
+ * Credits: the ticks the head of gated link l has waited by now for the credits of its
+ * lane (c: the link's sender's), which c's stall_ticks counts only once the gate takes
+ * them: to the return that brought them if it came by now (what the gate will add), else
+ * to now; 0 if the head is not of that lane or did not wait. Read off the lcore too: the
+ * indices read once, a torn pair ignored (test_engine a_credit_stall_*).
+ */
+uint64_t fe_link_credit_waiting(const struct fe_link *l, const struct fe_credit *c, uint8_t lane,
+				uint64_t now);
+
 /* its parts: the burst whole (a link fe_link_gated_whole()), and one at a time */
 unsigned fe_link_while_room_whole(struct fe_link *l, struct fe_link_offer *o, unsigned n,
 				  uint32_t max_q, struct fe_credit *open);

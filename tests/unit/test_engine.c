@@ -816,6 +816,44 @@ Test(engine, credit_unit_is_the_receivers_block)
 	fe_dp_free(coarse);
 }
 
+/*
+ * A credit stall counts while it lasts (fe_link_credit_waiting(), which the report adds to
+ * stall_ns): host 0's 1,000-byte frame through 1 KiB of 300-byte credits (3 blocks; it
+ * takes 4) waits for good; 1 ms after it was offered the wait reads 1 ms, 1 ms later 2 ms,
+ * and none on another lane or at another sender. Before, nothing counted it until it ended,
+ * and it never ends.
+ */
+Test(engine, a_credit_stall_counts_while_it_lasts)
+{
+	struct fe_dp_conf conf = {.regime = FE_REGIME_CREDIT,
+				  .lanes = 2,
+				  .credit = {.buffer = 1024, .unit = 300, .out_pkts = 1}};
+	struct fe_linkdef all = {.link = {.rate_bps = 1000000000, .delay_ns = 1000}};
+	struct fe_dp *dp = engine_regime(&conf, &all, &all);
+	const struct fe_link *l = &dp->ports[0].up.l;
+	const struct fe_credit *c = &dp->ports[0].up.cred;
+	uint64_t t, w1, w2;
+
+	announce(dp);
+	fe_dp_poll(dp, T0);
+	inject(0, MAC[1], 1000);
+	for (t = T0; t <= T0 + 1000000; t += 1000)
+		fe_dp_poll(dp, t);
+	t -= 1000;
+	w1 = fe_link_credit_waiting(l, c, 0, t);
+	cr_assert(w1 >= 990000 && w1 <= 1000000, "waited %lu ns of 1 ms", (unsigned long)w1);
+	for (; t <= T0 + 2000000; t += 1000)
+		fe_dp_poll(dp, t);
+	t -= 1000;
+	w2 = fe_link_credit_waiting(l, c, 0, t);
+	cr_assert_eq(w2, w1 + 1000000, "1 ms on: %lu ns", (unsigned long)w2);
+	cr_assert_eq(fe_link_credit_waiting(l, c, 1, t), 0, "lane 1 waits for nothing");
+	cr_assert_eq(fe_link_credit_waiting(&dp->ports[1].up.l, &dp->ports[1].up.cred, 0, t), 0);
+	cr_assert_eq(c->stall_ticks[0], 0, "the counter takes it when it ends");
+	cr_assert_eq(sent(1), 0);
+	fe_dp_free(dp);
+}
+
 /* The unit sizes the rings and what every sender was given: fixed at start, a change
  * refused naming both (as a change of the buffer is), even one that gives as many
  * blocks. */

@@ -191,9 +191,16 @@ Test(credit, gated_link_waits_and_resumes)
 	cr_assert_eq(fe_link_dequeue(l, 13304, out, st, 4), 1);
 	cr_assert_eq(st[0], 13304);
 	/* its credits come back at 13304 + 400 (receiver freed them at arrival) */
+	/* the second waits from 12304 (the serializer free), counted while it waits (the
+	 * report's stall_ns): to now, then to the return once it came, as the gate counts it */
+	cr_assert_eq(fe_link_credit_waiting(l, &c, 0, 13000), 13000 - 12304);
+	cr_assert_eq(fe_link_credit_waiting(l, &c, 1, 13000), 0, "not lane 1's");
 	fe_credit_return(&c, 0, 24, 13304);
 	cr_assert_eq(fe_link_pump(l, 13703, fe_credit_gate, &c), 0);
+	cr_assert_eq(fe_link_credit_waiting(l, &c, 0, 13703), 13703 - 12304);
+	cr_assert_eq(fe_link_credit_waiting(l, &c, 0, 19999), 13704 - 12304, "back at 13704");
 	cr_assert_eq(fe_link_pump(l, 20000, fe_credit_gate, &c), 1, "pumped late, starts on time");
+	cr_assert_eq(fe_link_credit_waiting(l, &c, 0, 20000), 0, "none waits");
 	cr_assert_eq(fe_link_dequeue(l, UINT64_MAX - 1, out, st, 4), 1);
 	cr_assert_eq(st[0], 13704 + 12304 + 1000);
 	cr_assert_eq(c.stall_ticks[0], 13704 - 12304);

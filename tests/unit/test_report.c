@@ -1037,6 +1037,38 @@ Test(report, credits_min_restarts_from_the_held)
 }
 
 /*
+ * A sender's credit stall counts while it lasts, as a pause's time does: a frame larger
+ * than the receiver's whole buffer (1 KiB of 300-byte credits, 3 blocks; the frame takes
+ * 4) waits for good, and stall_ns read 0 for the whole run (found by a new user: 10 frames
+ * stopped at exit, 1 s of stall read as none). Now the wait so far is counted, by the
+ * head's lane only (its figure on a fake clock: test_engine a_credit_stall_*; the report
+ * reads the TSC, far past this test's ticks, so here only that it counts).
+ */
+Test(report, a_credit_stall_counts_while_it_lasts)
+{
+	struct fe_dp_conf conf = {.regime = FE_REGIME_CREDIT,
+				  .lanes = 1,
+				  .credit = {.buffer = 1024, .unit = 300, .out_pkts = 1}};
+	struct fe_dp *dp = leaf_spine(&conf);
+	struct fe_lane_counters c, later;
+	uint64_t t = 100000;
+
+	learn(dp, 50000);
+	run(dp, &t, 100000, 1000);
+	inject_tcp(0, MAC[2], 1000, 0, 1);
+	run(dp, &t, 1000000, 1000); /* 1 ms */
+	fe_report_lane(dp, 0, 0, &c);
+	cr_assert_gt(c.stall_ns, 0, "host 1's adapter waits for credits: %lu ns",
+		     (unsigned long)c.stall_ns);
+	fe_report_lane(dp, 0, 0, &later);
+	cr_assert_geq(later.stall_ns, c.stall_ns, "it goes on: %lu ns",
+		      (unsigned long)later.stall_ns);
+	fe_report_lane(dp, 1, 0, &c);
+	cr_assert_eq(c.stall_ns, 0, "host 2's adapter sent nothing, waited for nothing");
+	done(dp);
+}
+
+/*
  * The PFC watchdog's storms on the links between switches are the PFC regime's: under
  * credits nothing writes them, and Prometheus had them for any lossless regime (a family
  * that could only be 0 under credits); the JSON has them under PFC only.
