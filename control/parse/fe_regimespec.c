@@ -247,6 +247,21 @@ fe_nic_check(const struct fe_nic_params *p, const char *prefix, char *err, size_
 			*key = "pcie-backlog";
 		return -EINVAL;
 	}
+	/* the switch trims a uec NIC's frames alone: its header's DSCP and queue */
+	if (p->model != FE_NIC_UEC &&
+	    (p->trim_queue != FE_NIC_TRIMQ_PRIORITY || p->trim_dscp != FE_NIC_DSCP_KEEP)) {
+		const int q = p->trim_queue != FE_NIC_TRIMQ_PRIORITY;
+
+		if (q)
+			snprintf(err, len, "%strim-queue '%s' needs model uec (model '%s')", prefix,
+				 fe_nic_trimq_name(p->trim_queue), fe_nic_model_name(p->model));
+		else
+			snprintf(err, len, "%strim-dscp '%u' needs model uec (model '%s')", prefix,
+				 p->trim_dscp, fe_nic_model_name(p->model));
+		if (key)
+			*key = q ? "trim-queue" : "trim-dscp";
+		return -EINVAL;
+	}
 	return 0;
 bad_cc:
 	if (key)

@@ -315,6 +315,7 @@ expect_error "--edge-pause: 'maybe' (allowed: auto, on, off)" $PORTS -- --edge-p
 expect_error "--nic: trim '300' (allowed: 60B to 256B)" $PORTS -- --nic model=uec,trim=300
 expect_error "--nic: trim-dscp '64' (allowed: 0 to 63, or keep)" $PORTS -- --nic model=uec,trim-dscp=64
 expect_error "--nic: trim-queue 'low' (allowed: priority, data)" $PORTS -- --nic model=uec,trim-queue=low
+expect_error "--nic: trim-queue 'data' needs model uec (model 'tcp')" $PORTS -- --nic trim-queue=data
 expect_error "--nic: reps-freeze '11s' (allowed: 0s (never frozen) to 10s)" $PORTS -- --nic model=uec,reps-freeze=11s
 expect_error "--nic: cc 'fast' (allowed: off, dcqcn, ib, nscc, rccc, nscc+rccc)" $PORTS -- --nic cc=fast
 expect_error "--nic: cc 'rccc' needs model uec (model 'roce' allowed: off, dcqcn, ib, nscc)" $PORTS -- --nic model=roce,cc=rccc
