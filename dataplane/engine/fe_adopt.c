@@ -108,8 +108,8 @@ reset_link(struct fe_link *l)
 }
 
 /* An input's pause counters and its sender's credit counters (the gauges stay; the fewest
- * credits held restarts from what the sender holds at now, the returns due by then taken,
- * as the credits gauge counts them). */
+ * credits held restarts from what the sender holds at now, the returns due by then
+ * counted, as the credits gauge counts them). */
 static void
 reset_flow_control(struct fe_pfc *pfc, struct fe_credit *cred, uint64_t now)
 {
@@ -118,11 +118,12 @@ reset_flow_control(struct fe_pfc *pfc, struct fe_credit *cred, uint64_t now)
 		FE_CNT_SET(pfc->prio[l].paused_ticks, 0);
 		FE_CNT_SET(pfc->prio[l].xoff_events, 0);
 	}
-	if (cred->ring != NULL)
-		fe_credit_collect(cred, now);
 	for (unsigned l = 0; l < FE_LANES_MAX; l++) {
 		FE_CNT_SET(cred->stall_ticks[l], 0);
-		FE_CNT_SET(cred->avail_min[l], cred->avail[l]);
+		/* read, not taken: the sender takes its returns in its gate, which times a
+		 * head that waited for them by them */
+		FE_CNT_SET(cred->avail_min[l],
+			   cred->ring ? fe_credit_held(cred, (uint8_t)l, now) : cred->avail[l]);
 		FE_CNT_SET(cred->updates[l], 0);
 	}
 }
