@@ -829,6 +829,10 @@ service_flow(struct fe_dp *dp, unsigned in, struct fe_nic_flow *fl, uint64_t now
 			FE_CNT_MAX(p->st.nic_copies_peak, n->inflight);
 			if (fl->rto_at == UINT64_MAX)
 				fl->rto_at = now + n->timeout_ticks;
+			/* SLEEK: an ACK arms the probe timer; frames sent after the flow was idle
+			 * arm it too (with ack-bytes no ACK may come of them) */
+			if (n->probes && fl->probe_at == UINT64_MAX)
+				probe_arm(n, fl, now);
 		} else {
 			if (fl->pend_n)
 				FE_CNT_ADD(p->st.nic_window_full, 1);
@@ -844,12 +848,15 @@ service_flow(struct fe_dp *dp, unsigned in, struct fe_nic_flow *fl, uint64_t now
 			fe_nic_tag_make(FE_TAG_DATA, in, (unsigned)(fl - n->flows), fl->gen, psn) |
 			ect;
 		/* an ACK asked for at once (ack-bytes): a resend, the last queued, NSCC's
-		 * window (for a full frame), the credit or the NIC's window spent (uet-htsim's
+		 * window (for the next frame, a full one at least: a host's frame can be
+		 * larger than NSCC's mss), the credit or the NIC's window spent (uet-htsim's
 		 * sender, UecSrc::sendNewPacket; its window of frames is this NIC's own) */
 		if (unlikely(n->prm.ack_bytes) &&
 		    (ar || fl->pend_n == 0 || fl->next_psn - fl->una >= n->window ||
 		     (fe_nic_cc_nscc(n->cc_mode) &&
-		      !fe_nscc_may_send(&fl->nscc, fl->flight, n->nscc.mss)) ||
+		      !fe_nscc_may_send(&fl->nscc, fl->flight,
+					RTE_MAX(n->nscc.mss,
+						rte_pktmbuf_pkt_len(n->pend[fl->pend_head].m)))) ||
 		     (fe_nic_cc_rccc(n->cc_mode) && !fe_rccc_may_send(&fl->rccc))))
 			*fe_nic_tag(dp, m) |= FE_TAG_AR;
 		if (n->prm.model == FE_NIC_UEC) { /* REPS: every sending its own entropy */

@@ -1413,6 +1413,67 @@ Test(nic, uec_acks_a_full_window_asks)
 }
 
 /*
+ * NSCC's window, ack-bytes 16 KiB: the frame after which the window has no room for the
+ * next asks for its ACK. The test was for room for NSCC's mss (1,454 bytes), and a host's
+ * frame is 1,514: with the window 1,480 bytes past six frames in flight (9,084 bytes,
+ * below 16 KiB), the sixth asked nothing, the seventh could not go, the receiver waited
+ * for 16 KiB and every flow so placed waited for the NIC's timeout (67 ms; found under CPU
+ * contention in tests/e2e/uec.sh's acks case, 1 to 4 timeouts a run).
+ */
+Test(nic, uec_acks_a_full_nscc_window_asks)
+{
+	unsigned avail = rte_mempool_avail_count(pool), got = 0;
+	struct fe_nic_params p = nic(FE_NIC_UEC, FE_NIC_SELECTIVE);
+	struct fe_nic_flow *fl = NULL;
+	struct fe_dp *dp;
+	uint8_t f[1514];
+	uint64_t t;
+
+	p.cc = FE_CC_NSCC;
+	p.cc_set = 1;
+	p.ack_bytes = 16384;
+	down1_bps = 1000000000;
+	dp = engine_x(&p, 0, 0, 0);
+	down1_bps = 0;
+	learn(dp);
+	tcp_frame(f, sizeof(f), MAC[0], MAC[1], 0, 1);
+	inject_raw(0, f, sizeof(f));
+	for (t = 10000; t <= 200000; t += 1000) {
+		poll2(dp, t);
+		got += collect(1, NULL, NULL);
+	}
+	for (unsigned k = 0; k < FE_NIC_FLOWS; k++)
+		if (dp->ports[0].nic->flows[k].used)
+			fl = &dp->ports[0].nic->flows[k];
+	cr_assert_not_null(fl);
+	cr_assert_eq(fl->una, 1, "the first frame acknowledged");
+	cr_assert_eq(fl->probe_at, UINT64_MAX, "nothing unacknowledged: no probe timer");
+	fl->nscc.cwnd = 6 * 1514 + 1480; /* room for an mss past six frames, not a frame */
+	for (int i = 2; i <= 40; i++) {
+		tcp_frame(f, sizeof(f), MAC[0], MAC[1], 0, (uint16_t)i);
+		inject_raw(0, f, sizeof(f));
+	}
+	poll2(dp, t += 1000);
+	got += collect(1, NULL, NULL);
+	/* SLEEK's timer, armed by the frames sent after the flow was idle: an ACK arms it,
+	 * and with ack-bytes none may come (it stayed unarmed, found with the window's AR
+	 * under contention: a NAK that cut the window left frames no ACK was asked for) */
+	cr_assert_neq(fl->una, fl->next_psn);
+	cr_assert_neq(fl->probe_at, UINT64_MAX, "frames sent after an idle flow: a probe timer");
+	for (; t <= 100000000; t += 1000) { /* 100 ms: past the NIC's timeout */
+		poll2(dp, t);
+		got += collect(1, NULL, NULL);
+		if (fl->nscc.cwnd > 6 * 1514 + 1480) /* kept there: ACKs would grow it */
+			fl->nscc.cwnd = 6 * 1514 + 1480;
+	}
+	collect(0, NULL, NULL);
+	cr_assert_eq(got, 40, "%u of 40 delivered", got);
+	cr_assert_eq(dp->ports[0].st.nic_timeouts, 0, "the sender waited for its timeout %lu times",
+		     (unsigned long)dp->ports[0].st.nic_timeouts);
+	done(dp, avail);
+}
+
+/*
  * The trim size is the NIC profile's (trim, 64 bytes by default): host 1's down link
  * carries each trimmed header at that size, in its books (out_bytes: the data frames'
  * 1,000 bytes each, and the headers'), the rest of the frame dropped (drop_bytes).
