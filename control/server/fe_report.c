@@ -393,21 +393,22 @@ fe_report_lane(const struct fe_dp *dp, unsigned port, unsigned lane, struct fe_l
 	/* every switch's input queues are the graph's (credits; else none) */
 	const struct fe_iq *iq = dp->graph->iq ? &dp->graph->iq[port * FE_LANES_MAX + lane] : NULL;
 
+	const uint64_t now = rte_rdtsc(); /* the gauges' tick, one for all */
+
 	memset(c, 0, sizeof(*c));
 	c->held_bytes = FE_CNT_GET(dp->held[port * FE_PFC_PRIOS + lane]);
 	if (dp->conf.regime == FE_REGIME_PFC) {
 		c->pause_frames = FE_CNT_GET(pfc->prio[lane].pause_frames);
 		c->xoff_events = FE_CNT_GET(pfc->prio[lane].xoff_events);
-		c->paused_ns =
-			fe_ticks_to_ns(fe_pfc_paused(pfc, (uint8_t)lane, rte_rdtsc()), dp->hz);
+		c->paused_ns = fe_ticks_to_ns(fe_pfc_paused(pfc, (uint8_t)lane, now), dp->hz);
 	} else if (dp->conf.regime == FE_REGIME_CREDIT && iq != NULL) {
-		c->credits = fe_credit_held(cr, (uint8_t)lane, rte_rdtsc());
+		c->credits = fe_credit_held(cr, (uint8_t)lane, now);
 		c->credits_min = FE_CNT_GET(cr->avail_min[lane]);
 		/* a wait that goes on counts too, as a pause's time does */
-		c->stall_ns = fe_ticks_to_ns(
-			FE_CNT_GET(cr->stall_ticks[lane]) +
-				fe_link_credit_waiting(cl, cr, (uint8_t)lane, rte_rdtsc()),
-			dp->hz);
+		c->stall_ns =
+			fe_ticks_to_ns(FE_CNT_GET(cr->stall_ticks[lane]) +
+					       fe_link_credit_waiting(cl, cr, (uint8_t)lane, now),
+				       dp->hz);
 		c->iq_depth = FE_CNT_GET(iq->depth);
 		c->iq_peak = FE_CNT_GET(iq->peak);
 		c->iq_peak_blocks = FE_CNT_GET(iq->peak_blocks);

@@ -971,6 +971,24 @@ Test(report, leaf_spine_flood)
 	done(dp);
 }
 
+/* A credit leaf-spine (4 KiB a lane) after 20 frames from host 0 to host 2, across the
+ * spines, and 2 ms: its tick in *t. */
+static struct fe_dp *
+credit_across(uint64_t *t)
+{
+	struct fe_dp_conf conf = {
+		.regime = FE_REGIME_CREDIT, .lanes = 1, .credit = {.buffer = 4096, .out_pkts = 1}};
+	struct fe_dp *dp = leaf_spine(&conf);
+
+	*t = 100000;
+	learn(dp, 50000);
+	run(dp, t, 100000, 1000);
+	for (uint16_t k = 0; k < 20; k++)
+		inject_tcp(0, MAC[2], 1000, 0, k);
+	run(dp, t, 2000000, 1000);
+	return dp;
+}
+
 /*
  * The credits gauge is what a sender holds and what has come back to it, though it has
  * not needed them since (it takes its returns as it next needs credits): once the
@@ -980,17 +998,9 @@ Test(report, leaf_spine_flood)
  */
 Test(report, credits_back_are_held)
 {
-	struct fe_dp_conf conf = {
-		.regime = FE_REGIME_CREDIT, .lanes = 1, .credit = {.buffer = 4096, .out_pkts = 1}};
-	struct fe_dp *dp = leaf_spine(&conf);
-	uint64_t t = 100000;
+	uint64_t t;
+	struct fe_dp *dp = credit_across(&t);
 	unsigned crossed = 0;
-
-	learn(dp, 50000);
-	run(dp, &t, 100000, 1000);
-	for (uint16_t k = 0; k < 20; k++) /* host 0 to host 2, across the spines */
-		inject_tcp(0, MAC[2], 1000, 0, k);
-	run(dp, &t, 2000000, 1000);
 	for (unsigned in = 0; in < dp->nports + dp->graph->nhl; in++) {
 		struct fe_lane_counters c;
 
@@ -1011,17 +1021,9 @@ Test(report, credits_back_are_held)
  */
 Test(report, credits_min_restarts_from_the_held)
 {
-	struct fe_dp_conf conf = {
-		.regime = FE_REGIME_CREDIT, .lanes = 1, .credit = {.buffer = 4096, .out_pkts = 1}};
-	struct fe_dp *dp = leaf_spine(&conf);
-	uint64_t t = 100000;
+	uint64_t t;
+	struct fe_dp *dp = credit_across(&t);
 	unsigned shy = 0;
-
-	learn(dp, 50000);
-	run(dp, &t, 100000, 1000);
-	for (uint16_t k = 0; k < 20; k++) /* host 0 to host 2, across the spines */
-		inject_tcp(0, MAC[2], 1000, 0, k);
-	run(dp, &t, 2000000, 1000);
 	__atomic_add_fetch(&dp->reset_req, 1, __ATOMIC_RELEASE);
 	run(dp, &t, 1000, 1000);
 	for (unsigned in = 0; in < dp->nports + dp->graph->nhl; in++) {
