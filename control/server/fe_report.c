@@ -897,7 +897,7 @@ eth_json(json_t *o, uint16_t port_id)
 }
 
 json_t *
-fe_report_port_doc(const struct fe_dp *dp, unsigned i)
+fe_report_port_doc(const struct fe_dp *dp, unsigned i, bool arrays)
 {
 	const struct fe_port *p = &dp->ports[i];
 	struct fe_report_edge ed;
@@ -935,13 +935,14 @@ fe_report_port_doc(const struct fe_dp *dp, unsigned i)
 		json_object_set_new(w, "held", u64(ed.held));
 		json_object_set_new(w, "mismatch", u64(ed.mismatch));
 		put_quantiles(w, "", p->edge_st.wait_hist);
-		json_object_set_new(w, "hist_ns",
-				    hist_json(p->edge_st.wait_hist, FE_QHIST_BUCKETS));
+		if (arrays)
+			json_object_set_new(w, "hist_ns",
+					    hist_json(p->edge_st.wait_hist, FE_QHIST_BUCKETS));
 	}
 	if (!ed.k.timed)
 		json_object_set_new(w, "why", json_string(ed.k.untimed));
 	json_object_set_new(o, "edge_wait", w);
-	if (p->nic != NULL)
+	if (p->nic != NULL && arrays)
 		json_object_set_new(o, p->nic->host ? "qps" : "flows", nic_json(p->nic));
 	return o;
 }
@@ -1375,7 +1376,7 @@ fe_report_doc(const struct fe_dp *dp)
 	struct fe_switch_buffer buf;
 
 	for (unsigned i = 0; i < dp->nports; i++)
-		json_array_append_new(ports, fe_report_port_doc(dp, i));
+		json_array_append_new(ports, fe_report_port_doc(dp, i, true));
 	for (unsigned n = 0; n < fe_dp_port_links(dp); n++)
 		json_array_append_new(links, link_json(dp, n));
 	idle = json_pack("{s:o}", "idle_sleep_ns", u64(dp->conf.idle_sleep_ns));

@@ -8,6 +8,7 @@
 #ifndef FE_REPORT_H
 #define FE_REPORT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -139,8 +140,9 @@ void fe_report_table(FILE *f, const struct fe_dp *dp);
 
 /* The counters document (docs/counters.md): a new reference, the caller's to drop. */
 json_t *fe_report_doc(const struct fe_dp *dp);
-/* ... of port i alone: its `ports[]` entry (DPDK telemetry's /fabemu/port,N, flat). */
-json_t *fe_report_port_doc(const struct fe_dp *dp, unsigned i);
+/* ... of port i alone: its `ports[]` entry; without arrays, its histogram and its NIC's
+ * flows left out (DPDK telemetry's /fabemu/port,N, flat, has no arrays). */
+json_t *fe_report_port_doc(const struct fe_dp *dp, unsigned i, bool arrays);
 /* ... of link i between switches (its `graph.fabric_links[]` entry; /fabemu/link,NAME). */
 json_t *fe_report_hop_doc(const struct fe_dp *dp, unsigned i);
 /* ... written to f; 0, or -1 if it could not be written whole. */

@@ -134,7 +134,7 @@ tel_port(const char *cmd __rte_unused, const char *params, struct rte_tel_data *
 	n = port_param(dp, params, &rest);
 	if (n < 0 || *rest != '\0')
 		return -EINVAL;
-	o = fe_report_port_doc(dp, (unsigned)n);
+	o = fe_report_port_doc(dp, (unsigned)n, false);
 	if (o == NULL)
 		return -ENOMEM;
 	rte_tel_data_start_dict(d);
