@@ -284,51 +284,51 @@ fe_credit_gate_inline(void *ctx, uint8_t lane, uint32_t len, uint64_t start, uin
 }
 
 /*
- * The blocks of lane the sender holds at t, those come back by t counted (it takes them
- * only as it next needs credits): the credits gauge. Read off the sender's thread, it
- * may count a return as it is taken (the ring's indices read once, a torn pair ignored);
- * never more than the lane's blocks.
+ * The blocks of lane the sender of c holds at t, those come back by t counted in their
+ * order as fe_credit_gate() takes them, into *held, stopping where they reach need: the
+ * tick of the return that made need (0: held already), UINT64_MAX if not by t. Read off
+ * the sender's thread, it may count a return as it is taken (the ring's indices read
+ * once, a torn pair ignored).
  */
-static inline uint32_t
-fe_credit_held(const struct fe_credit *c, uint8_t lane, uint64_t t)
+static inline uint64_t
+fe_credit_due(const struct fe_credit *c, uint8_t lane, uint64_t need, uint64_t t, uint64_t *held)
 {
 	const uint32_t head = __atomic_load_n(&c->head, __ATOMIC_RELAXED);
 	const uint32_t n = __atomic_load_n(&c->tail, __ATOMIC_RELAXED) - head;
-	uint64_t held = c->avail[lane];
 
+	*held = c->avail[lane];
+	if (*held >= need)
+		return 0;
 	for (uint32_t k = 0; n <= c->mask + 1 && k < n; k++) {
 		const struct fe_credit_ret *r = &c->ring[(head + k) & c->mask];
 
 		if (r->at > t)
 			break;
-		held += r->lane == lane ? r->blocks : 0;
-	}
-	return held < c->total ? (uint32_t)held : c->total;
-}
-
-/*
- * The tick by which the sender of c holds need blocks of lane, its returns due by now
- * counted in their order, as fe_credit_gate() takes them (0: it holds them already);
- * UINT64_MAX if not by now. Off the sender's thread as fe_credit_held().
- */
-static inline uint64_t
-fe_credit_enough_at(const struct fe_credit *c, uint8_t lane, uint32_t need, uint64_t now)
-{
-	const uint32_t head = __atomic_load_n(&c->head, __ATOMIC_RELAXED);
-	const uint32_t n = __atomic_load_n(&c->tail, __ATOMIC_RELAXED) - head;
-	uint64_t held = c->avail[lane];
-
-	if (held >= need)
-		return 0;
-	for (uint32_t k = 0; n <= c->mask + 1 && k < n; k++) {
-		const struct fe_credit_ret *r = &c->ring[(head + k) & c->mask];
-
-		if (r->at > now)
-			break;
-		if (r->lane == lane && (held += r->blocks) >= need)
+		if (r->lane == lane && (*held += r->blocks) >= need)
 			return r->at;
 	}
 	return UINT64_MAX;
+}
+
+/* The blocks of lane the sender holds at t (fe_credit_due(), all of them), the credits
+ * gauge: it takes them only as it next needs credits; never more than the lane's. */
+static inline uint32_t
+fe_credit_held(const struct fe_credit *c, uint8_t lane, uint64_t t)
+{
+	uint64_t held;
+
+	fe_credit_due(c, lane, UINT64_MAX, t, &held);
+	return held < c->total ? (uint32_t)held : c->total;
+}
+
+/* The tick by which the sender of c holds need blocks of lane (fe_credit_due()): 0 if it
+ * holds them already, UINT64_MAX if not by now. */
+static inline uint64_t
+fe_credit_enough_at(const struct fe_credit *c, uint8_t lane, uint32_t need, uint64_t now)
+{
+	uint64_t held;
+
+	return fe_credit_due(c, lane, need, now, &held);
 }
 
 /* Earliest pending return, UINT64_MAX if none (for the loop's sleep). */
