@@ -577,6 +577,19 @@ abandon_held(struct fe_dp *dp, struct fe_nicport *sn, struct fe_nic_flow *fl)
 	fl->gap_at = 0;
 }
 
+/* A flow's receiving side from PSN 0, as a new flow's: what it expects, the trims it
+ * saw, its ACK policy (ack-bytes), and RCCC's credit (cc rccc). Where its sender gave up
+ * (the same slot here), or a new generation came from another box (remote_flow()). */
+static inline void
+rcv_anew(struct fe_nic_flow *fl)
+{
+	fl->expect = 0;
+	fl->trimmed = 0;
+	fl->ack_req = fl->echo = 0;
+	fl->unacked = 0;
+	fl->credit = (struct fe_rccc_rcv){0};
+}
+
 /* cc rccc: flow fl has no credit left; it waits for a grant (counted). */
 static inline int
 credit_wait(struct fe_port *p, const struct fe_nic_flow *fl)
@@ -723,15 +736,12 @@ service_flow(struct fe_dp *dp, unsigned in, struct fe_nic_flow *fl, uint64_t now
 			/* and starts anew: a new generation from PSN 0, which a receiver on
 			 * another box (its state its own) takes as a new flow */
 			fl->gen++;
-			fl->next_psn = fl->una = fl->resend = fl->expect = 0;
+			fl->next_psn = fl->una = fl->resend = 0;
 			/* RCCC both sides from nothing, as a new flow's: the receiver's side, on
 			 * another box, starts anew with the generation (remote_flow()) */
 			fe_rccc_snd_init(&fl->rccc, &n->rccc);
-			fl->credit = (struct fe_rccc_rcv){0};
-			fl->trimmed = 0;
+			rcv_anew(fl);
 			fl->recovering = 0;
-			fl->ack_req = fl->echo = 0; /* the receiver's ACK policy anew */
-			fl->unacked = 0;
 			fl->probe_at = UINT64_MAX;
 			fl->probe_sent = 0;
 		} else {
@@ -1550,15 +1560,11 @@ remote_flow(struct fe_dp *dp, unsigned s, unsigned slot, unsigned gen)
 		abandon_held(dp, dp->ports[fl->rxq].nic, fl);
 	fl->used = 1;
 	fl->gen = (uint8_t)gen;
-	fl->expect = 0;
-	fl->trimmed = 0;
 	fl->nak_sent = fl->release = 0;
 	fl->last_cnp = fl->gap_at = 0;
-	fl->ack_req = fl->echo = 0; /* the receiver's ACK policy anew */
-	fl->unacked = 0;
 	/* cc rccc: its credit from nothing, as its sender's (flow_init(), or anew when it gave
 	 * up); an entry the pacer holds for the old one is stale from now (its seq) */
-	fl->credit = (struct fe_rccc_rcv){0};
+	rcv_anew(fl);
 	return fl;
 }
 
