@@ -174,3 +174,83 @@ Test(nscc, a_timeout_takes_its_frame_off_the_window)
 	fe_nscc_timeout(&s, &c, MTU);
 	cr_assert_float_eq(s.cwnd, MTU, 1e-9);
 }
+
+/* No CE, delay at or above the target: fair increase, fi x acked whatever the delay (the
+ * queue is not this flow's), folded in every 8 MTUs acknowledged. */
+Test(nscc, fair_increase_above_target_without_ce)
+{
+	const uint64_t delays[] = {9000, 20000, 30000};
+	uint64_t t = 0;
+	double w = 20 * MTU;
+
+	for (unsigned d = 0; d < 3; d++) {
+		ref();
+		t = 0;
+		s.cwnd = w;
+		for (int i = 0; i < 8; i++)
+			fe_nscc_ack(&s, &c, MTU, 12000 + delays[d], 0, 0, t += 100);
+		cr_assert_float_eq(s.cwnd, w, 1e-9, "folded after 8 MTUs only");
+		fe_nscc_ack(&s, &c, MTU, 12000 + delays[d], 0, 0, t += 100);
+		cr_assert_float_eq(s.cwnd, w + c.fi * 9 * MTU / w, 1e-6,
+				   "delay %llu: inc = fi x 9 MTU, whatever the delay",
+				   (unsigned long long)delays[d]);
+		cr_assert_eq(s.quick_adapts + s.decreases + s.fast_increases, 0);
+	}
+}
+
+/* CE with the delay below the target: the window is left as it is (the path is changed,
+ * REPS's part, not the window), even with the average delay above the target, where CE
+ * with this delay above it would cut; the same ACKs without CE increase it. */
+Test(nscc, ce_below_target_leaves_the_window)
+{
+	double w = 20 * MTU;
+
+	for (int ce = 1; ce >= 0; ce--) {
+		uint64_t t = 100000, dec;
+
+		ref();
+		for (int i = 0; i < 400; i++) /* the average above target first */
+			fe_nscc_ack(&s, &c, 0, 12000 + 30000, 1, 0, t += 10);
+		dec = s.decreases;
+		s.cwnd = w;
+		t += 13000; /* a base RTT since the last cut */
+		for (int i = 0; i < 20; i++)
+			fe_nscc_ack(&s, &c, MTU, 12000 + 3000, ce, 0, t += 100);
+		cr_assert_gt(s.avg_delay, c.target, "the average still above target");
+		if (ce) {
+			cr_assert_float_eq(s.cwnd, w + c.eta, 1e-9,
+					   "CE below target: no change but the period's eta");
+			cr_assert_eq(s.decreases, dec);
+		} else {
+			cr_assert_gt(s.cwnd, w + c.eta,
+				     "no CE below target: proportional increase");
+		}
+	}
+}
+
+/* Quick adapt on delay: once its period (a base RTT and the target) has passed, a delay
+ * above 4 x target takes the window the flow achieved in it, if below maxwnd / 8; at 3 x
+ * target it does not (fair increase instead). */
+Test(nscc, quick_adapt_on_a_delay_above_four_targets)
+{
+	const uint64_t delays[] = {27000, 40000}; /* target 9 us: 3 and 4.4 targets */
+
+	for (unsigned d = 0; d < 2; d++) {
+		uint64_t t = 100000;
+
+		ref();
+		fe_nscc_ack(&s, &c, MTU, 12000, 0, 0, t += 10); /* starts the period */
+		fe_nscc_ack(&s, &c, 3 * MTU, 12000, 0, 0, t += 10);
+		t += 12000 + 9000 + 1;
+		cr_assert_lt(4 * MTU, s.maxwnd >> c.qa_gate, "achieved below maxwnd / 8");
+		fe_nscc_ack(&s, &c, MTU, 12000 + delays[d], 0, 0, t);
+		if (delays[d] > c.qa_threshold) {
+			cr_assert_eq(s.quick_adapts, 1);
+			cr_assert_float_eq(s.cwnd, 4 * MTU, 1e-9,
+					   "the bytes achieved in the period, this ACK's too");
+		} else {
+			cr_assert_eq(s.quick_adapts, 0);
+			cr_assert_gt(s.cwnd, 4 * MTU);
+		}
+	}
+}
