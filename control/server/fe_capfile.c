@@ -70,8 +70,9 @@ struct fe_capture {
 	struct blk blk;
 };
 
-static const char *const drop_names[] = {"tail", "wire",     "pool", "random",	 "burst", "exact",
-					 "aqm",	 "headroom", "hoq",  "watchdog", "llr",	  "trim"};
+static const char *const drop_names[] = {"tail",  "wire", "pool",     "random", "burst",
+					 "exact", "aqm",  "headroom", "hoq",	"watchdog",
+					 "llr",	  "trim", "header"};
 _Static_assert(sizeof(drop_names) / sizeof(drop_names[0]) == FE_LINK_DROP__MAX,
 	       "name every drop cause in drop_names");
 

@@ -110,7 +110,7 @@ static const struct fe_counter_desc port_counters[] = {
 		"drop_" name "_bytes", offsetof(struct fe_link_stats, drop_bytes[cause])           \
 	}
 
-_Static_assert(FE_LINK_DROP__MAX == 12, "list every drop cause in link_counters");
+_Static_assert(FE_LINK_DROP__MAX == 13, "list every drop cause in link_counters");
 
 static const struct fe_counter_desc link_counters[] = {
 	C(fe_link_stats, in_pkts),
@@ -129,6 +129,7 @@ static const struct fe_counter_desc link_counters[] = {
 	DROP(FE_LINK_DROP_WATCHDOG, "watchdog"),
 	DROP(FE_LINK_DROP_LLR, "llr"),
 	DROP(FE_LINK_DROP_TRIM, "trim"),
+	DROP(FE_LINK_DROP_HEADER, "header"),
 	C(fe_link_stats, llr_replays),
 	C(fe_link_stats, ecn_marked),
 	C(fe_link_stats, held_ns),

@@ -30,6 +30,28 @@ express_due(struct fe_link *l, uint32_t len, uint64_t t, uint64_t extra)
 	       fe_link_extra_ticks(l, len, extra);
 }
 
+/* A drop of len bytes counted as cause from, counted again as cause to (the lane's count
+ * stays: one drop). */
+static void
+recount(struct fe_link *l, uint8_t from, uint8_t to, uint32_t len)
+{
+	FE_CNT_SET(l->st.drop_pkts[from], l->st.drop_pkts[from] - 1);
+	FE_CNT_SET(l->st.drop_bytes[from], l->st.drop_bytes[from] - len);
+	FE_CNT_ADD(l->st.drop_pkts[to], 1);
+	FE_CNT_ADD(l->st.drop_bytes[to], len);
+	l->last_drop = to;
+}
+
+/* A trimmed header (or a cut probe) h of hlen bytes, offered to l, has no room: dropped,
+ * as FE_LINK_DROP_HEADER. */
+static void
+header_drop(struct fe_dp *dp, unsigned n, struct fe_link *l, struct rte_mbuf *h, uint32_t hlen,
+	    uint32_t label, uint64_t t)
+{
+	fe_link_drop_cause(l, FE_LINK_DROP_HEADER, hlen, FE_LABEL_CLASS(label));
+	fe_linkop_drop_free(dp, n, h, FE_LINK_DROP_HEADER, t);
+}
+
 int
 fe_linkop_trim(struct fe_dp *dp, unsigned n, struct fe_link *l, struct rte_mbuf *m, uint8_t why,
 	       uint64_t t, uint32_t label, uint64_t extra)
@@ -46,13 +68,16 @@ fe_linkop_trim(struct fe_dp *dp, unsigned n, struct fe_link *l, struct rte_mbuf 
 	/* (a header trimmed at an earlier hop, or a NIC's own frame, came here only after
 	 * fe_linkop_header() found its priority queue full: it is dropped as any frame) */
 	h = fe_nic_trim(dp, m);
-	if (h == NULL)
-		return -1;
-	FE_CNT_SET(l->st.drop_pkts[why], l->st.drop_pkts[why] - 1);
-	FE_CNT_SET(l->st.drop_bytes[why], l->st.drop_bytes[why] - len);
-	FE_CNT_ADD(l->st.drop_pkts[FE_LINK_DROP_TRIM], 1);
-	FE_CNT_ADD(l->st.drop_bytes[FE_LINK_DROP_TRIM], len);
-	l->last_drop = FE_LINK_DROP_TRIM;
+	if (h == NULL) {
+		const uint64_t tag = *fe_nic_tag(dp, m);
+
+		if (FE_TAG_KIND(tag) != FE_TAG_TRIM && !(tag & FE_TAG_CUT))
+			return -1;
+		recount(l, why, FE_LINK_DROP_HEADER, len); /* a header: no room for it either */
+		fe_linkop_drop_free(dp, n, m, FE_LINK_DROP_HEADER, t);
+		return 0;
+	}
+	recount(l, why, FE_LINK_DROP_TRIM, len);
 	fe_linkop_drop_free(dp, n, m, FE_LINK_DROP_TRIM, t);
 	hlen = rte_pktmbuf_pkt_len(h);
 	/* a data frame's header (a probe cut is a control frame: ahead of the data) */
@@ -63,8 +88,10 @@ fe_linkop_trim(struct fe_dp *dp, unsigned n, struct fe_link *l, struct rte_mbuf 
 		/* behind the data it was cut from, where it has room (SONiC's queue_index: the
 		 * data's own queue); else dropped as a frame is, and its data waits for the
 		 * NIC's timeout */
-		if (fe_link_enqueue_x(l, h, hlen, t, extra, label) < 0)
-			fe_linkop_drop_free(dp, n, h, l->last_drop, t);
+		if (fe_link_enqueue_x(l, h, hlen, t, extra, label) < 0) {
+			recount(l, l->last_drop, FE_LINK_DROP_HEADER, hlen);
+			fe_linkop_drop_free(dp, n, h, FE_LINK_DROP_HEADER, t);
+		}
 		return 0;
 	}
 	if (host) {
@@ -74,8 +101,7 @@ fe_linkop_trim(struct fe_dp *dp, unsigned n, struct fe_link *l, struct rte_mbuf 
 		}
 		FE_CNT_ADD(l->st.in_pkts, 1);
 		FE_CNT_ADD(l->st.in_bytes, hlen);
-		fe_link_drop_cause(l, FE_LINK_DROP_WIRE, hlen, FE_LABEL_CLASS(label));
-		fe_linkop_drop_free(dp, n, h, FE_LINK_DROP_WIRE, t);
+		header_drop(dp, n, l, h, hlen, label, t);
 		return 0;
 	}
 	FE_CNT_ADD(l->st.in_pkts, 1);
@@ -86,8 +112,7 @@ fe_linkop_trim(struct fe_dp *dp, unsigned n, struct fe_link *l, struct rte_mbuf 
 	if (k == FE_LINK_HOP) {
 		if (dp->hop_trimmed(dp, i, h, express_due(l, hlen, t, extra)) == 0)
 			return 0;
-		fe_link_drop_cause(l, FE_LINK_DROP_WIRE, hlen, FE_LABEL_CLASS(label));
-		fe_linkop_drop_free(dp, n, h, FE_LINK_DROP_WIRE, t);
+		header_drop(dp, n, l, h, hlen, label, t);
 		return 0;
 	}
 	if (l->tail - l->head > l->mask) { /* no slot: the wire is full */

@@ -110,6 +110,8 @@ enum fe_link_drop {
 	FE_LINK_DROP_LLR,      /* link-level retry: lost on every replay it was allowed */
 	FE_LINK_DROP_TRIM,     /* no room (lossy, NIC uec): its payload dropped, its header sent
 				  on, trimmed (a frame of its own: in_pkts counts it too) */
+	FE_LINK_DROP_HEADER,   /* a trimmed header (or cut probe) found no room either: the
+				  priority queue full, or with trim-queue=data the data's */
 	FE_LINK_DROP__MAX,
 };
 

@@ -2958,7 +2958,7 @@ Test(graph, trimmed_headers_overtake_the_data_between_switches)
 		const struct opt o = {.nic = &nic,
 				      .fabspec = "leaf1>spine1:rate=100Mbit,buffer-pkts=4",
 				      .fabspec2 = "leaf1>spine2:rate=100Mbit,buffer-pkts=4"};
-		uint64_t t = 1000000, t0, first_nak = 0, trims = 0, wire = 0, in = 0, out = 0,
+		uint64_t t = 1000000, t0, first_nak = 0, trims = 0, hdrop = 0, in = 0, out = 0,
 			 drops = 0;
 		unsigned got = 0;
 		struct fe_dp *dp;
@@ -2981,12 +2981,12 @@ Test(graph, trimmed_headers_overtake_the_data_between_switches)
 			const struct fe_link_stats *st = &hoplink(dp, n)->row.l.st;
 
 			trims += st->drop_pkts[FE_LINK_DROP_TRIM];
-			wire += st->drop_pkts[FE_LINK_DROP_WIRE];
+			hdrop += st->drop_pkts[FE_LINK_DROP_HEADER];
 			in += st->in_pkts;
 			out += st->out_pkts;
 			for (unsigned c = 0; c < FE_LINK_DROP__MAX; c++)
 				drops += st->drop_pkts[c];
-			cr_assert_eq(st->wire_pkts, 0, "%s: nothing left on the wire", n);
+			cr_assert_eq(st->wire_pkts, 0, "%s: nothing left on the hdrop", n);
 		}
 		cr_assert_gt(trims, 5, "express %d: the uplink trimmed (%llu)", express,
 			     (unsigned long long)trims);
@@ -2996,14 +2996,14 @@ Test(graph, trimmed_headers_overtake_the_data_between_switches)
 		if (express) {
 			cr_assert_eq(got, 30, "%u of 30 reached host 3", got);
 			cr_assert_eq(dp->ports[0].st.nic_timeouts, 0);
-			cr_assert_eq(wire, 0);
+			cr_assert_eq(hdrop, 0);
 			cr_assert_gt(first_nak, 0, "a NAK came back");
 			cr_assert_lt(first_nak, 200000,
 				     "the first NAK after %llu ns: ahead of the queue",
 				     (unsigned long long)first_nak);
 		} else {
-			cr_assert_eq(wire, trims, "each header dropped: %llu of %llu",
-				     (unsigned long long)wire, (unsigned long long)trims);
+			cr_assert_eq(hdrop, trims, "each header dropped: %llu of %llu",
+				     (unsigned long long)hdrop, (unsigned long long)trims);
 			cr_assert_eq(dp->ports[0].st.nic_trim_naks_recv, 0);
 		}
 		sent(0), sent(1), sent(2), sent(3);
@@ -3025,7 +3025,7 @@ Test(graph, trimmed_headers_overtake_the_data_between_switches)
 Test(graph, trimmed_headers_behind_the_data_between_switches)
 {
 	unsigned avail = rte_mempool_avail_count(pool);
-	uint64_t first_nak[2] = {0, 0}, tail[2] = {0, 0}, timeouts[2] = {0, 0};
+	uint64_t first_nak[2] = {0, 0}, hdrop[2] = {0, 0}, timeouts[2] = {0, 0};
 
 	for (uint32_t q = FE_NIC_TRIMQ_PRIORITY; q <= FE_NIC_TRIMQ_DATA; q++) {
 		struct fe_nic_params nic = uec_nic(FE_CC_OFF);
@@ -3054,7 +3054,7 @@ Test(graph, trimmed_headers_behind_the_data_between_switches)
 				&hoplink(dp, u ? "leaf1>spine2" : "leaf1>spine1")->row.l.st;
 
 			trims += st->drop_pkts[FE_LINK_DROP_TRIM];
-			tail[q] += st->drop_pkts[FE_LINK_DROP_TAIL];
+			hdrop[q] += st->drop_pkts[FE_LINK_DROP_HEADER];
 			in += st->in_pkts;
 			out += st->out_pkts;
 			for (unsigned c = 0; c < FE_LINK_DROP__MAX; c++)
@@ -3065,7 +3065,7 @@ Test(graph, trimmed_headers_behind_the_data_between_switches)
 			"trim-queue %s: trims %llu, headers dropped %llu, first NAK after %llu ns, "
 			"got %u, NIC timeouts %llu\n",
 			fe_nic_trimq_name(q), (unsigned long long)trims,
-			(unsigned long long)tail[q], (unsigned long long)first_nak[q], got,
+			(unsigned long long)hdrop[q], (unsigned long long)first_nak[q], got,
 			(unsigned long long)timeouts[q]);
 		cr_assert_gt(trims, 5, "%s: the uplinks trimmed (%llu)", fe_nic_trimq_name(q),
 			     (unsigned long long)trims);
@@ -3100,11 +3100,11 @@ Test(graph, trimmed_headers_behind_the_data_between_switches)
 	}
 	cr_assert_lt(first_nak[FE_NIC_TRIMQ_PRIORITY], 200000, "ahead of the queue: %llu ns",
 		     (unsigned long long)first_nak[FE_NIC_TRIMQ_PRIORITY]);
-	cr_assert_eq(tail[FE_NIC_TRIMQ_PRIORITY] + timeouts[FE_NIC_TRIMQ_PRIORITY], 0);
+	cr_assert_eq(hdrop[FE_NIC_TRIMQ_PRIORITY] + timeouts[FE_NIC_TRIMQ_PRIORITY], 0);
 	cr_assert_gt(first_nak[FE_NIC_TRIMQ_DATA], 640000,
 		     "behind eight frames of 1,000 B at 100 Mbit/s: %llu ns",
 		     (unsigned long long)first_nak[FE_NIC_TRIMQ_DATA]);
-	cr_assert_gt(tail[FE_NIC_TRIMQ_DATA], 0, "headers found the data's buffer full");
+	cr_assert_gt(hdrop[FE_NIC_TRIMQ_DATA], 0, "headers found the data's buffer full");
 	cr_assert_gt(timeouts[FE_NIC_TRIMQ_DATA], 0, "their frames waited for the timeout");
 }
 
@@ -3118,7 +3118,7 @@ struct incast {
 	uint64_t peak;	   /* the most frames a sender had in flight */
 	uint64_t window_full, credit_blocked, credit_sent, timeouts;
 	uint64_t maxwnd, credit; /* bytes: NSCC's window at most, RCCC's credit at most */
-	uint64_t down_tail;	 /* host 4's down link: tail drops (none are data's: trimmed) */
+	uint64_t down_headers;	 /* host 4's down link: headers dropped (drop_header) */
 };
 
 static struct incast
@@ -3162,7 +3162,7 @@ uec_incast(uint32_t cc, const struct opt *o, int senders, uint32_t credit_x)
 	}
 	r.trims = dp->ports[3].st.nic_trims_recv;
 	r.credit_sent = dp->ports[3].st.nic_credit_sent;
-	r.down_tail = dp->ports[3].down.l.st.drop_pkts[FE_LINK_DROP_TAIL];
+	r.down_headers = dp->ports[3].down.l.st.drop_pkts[FE_LINK_DROP_HEADER];
 	sent(0), sent(1), sent(2), sent(3);
 	done(dp, avail);
 	return r;
@@ -3172,7 +3172,7 @@ uec_incast(uint32_t cc, const struct opt *o, int senders, uint32_t credit_x)
  * trim-queue data at the last hop: hosts 1 to 3 send host 4 (its down link 100 Mbit/s,
  * 8,500 B) 30 frames each; the headers cut there that find room wait behind the data on
  * that link and reach host 4's NIC as data does: every NAK says last hop; those that find
- * none are tail drops (with the priority queue none is).
+ * none are dropped as headers (drop_header; with the priority queue none is).
  */
 Test(graph, trimmed_headers_behind_the_data_at_the_last_hop)
 {
@@ -3189,7 +3189,7 @@ Test(graph, trimmed_headers_behind_the_data_at_the_last_hop)
 	cr_assert_gt(r.trims, 0, "host 4's down link trimmed");
 	cr_assert_eq(r.last_hop, r.trims, "every NAK said last hop: %llu of %llu",
 		     (unsigned long long)r.last_hop, (unsigned long long)r.trims);
-	cr_assert_gt(r.down_tail, 0, "headers behind the data found its buffer full (tail)");
+	cr_assert_gt(r.down_headers, 0, "headers behind the data found its buffer full (header)");
 }
 
 /*

@@ -1230,10 +1230,11 @@ Test(roce, naks_and_cnps)
  * with NICs conf; passes every 10 us for 20 ms (well inside the NICs' 67 ms timeout).
  * Returns the engine (to free with done()), the frames host 1 got in *got (their IP ids
  * in ids, if not NULL) and its down link's counters before the frames in *before.
+ * uec_incast_of(): frames of ethertype type (0x0800: TCP over IPv4, a flow's).
  */
 static struct fe_dp *
-uec_incast(const struct fe_nic_params *nicp, unsigned *got, uint16_t *ids,
-	   struct fe_link_stats *before)
+uec_incast_of(const struct fe_nic_params *nicp, uint16_t type, unsigned *got, uint16_t *ids,
+	      struct fe_link_stats *before)
 {
 	struct fe_linkdef up[NP] = {0}, down[NP] = {0};
 	struct fe_dp_conf conf = {
@@ -1253,6 +1254,8 @@ uec_incast(const struct fe_nic_params *nicp, unsigned *got, uint16_t *ids,
 	*before = dp->ports[1].down.l.st;
 	for (int i = 1; i <= 30; i++) {
 		tcp_frame(f, sizeof(f), MAC[0], MAC[1], 0, (uint16_t)i);
+		f[12] = (uint8_t)(type >> 8);
+		f[13] = (uint8_t)type;
 		inject_raw(0, f, sizeof(f));
 	}
 	*got = 0;
@@ -1263,6 +1266,35 @@ uec_incast(const struct fe_nic_params *nicp, unsigned *got, uint16_t *ids,
 	}
 	collect(0, NULL, NULL);
 	return dp;
+}
+
+static struct fe_dp *
+uec_incast(const struct fe_nic_params *nicp, unsigned *got, uint16_t *ids,
+	   struct fe_link_stats *before)
+{
+	return uec_incast_of(nicp, 0x0800, got, ids, before);
+}
+
+/*
+ * Trimming is for the uec NICs' flows: the same incast of IPv6 frames, which the NIC lets
+ * pass as they are (not a flow: nobody keeps a copy to send again), is tail-dropped where
+ * it has no room, nothing trimmed, nothing NAKed.
+ */
+Test(nic, uec_trims_only_its_flows)
+{
+	unsigned avail = rte_mempool_avail_count(pool), got;
+	struct fe_nic_params p = nic(FE_NIC_UEC, FE_NIC_SELECTIVE);
+	struct fe_link_stats before;
+	struct fe_dp *dp = uec_incast_of(&p, 0x86dd, &got, NULL, &before);
+	const struct fe_link_stats *d1 = &dp->ports[1].down.l.st;
+	const uint64_t tail =
+		d1->drop_pkts[FE_LINK_DROP_TAIL] - before.drop_pkts[FE_LINK_DROP_TAIL];
+
+	cr_assert_gt(tail, 10, "tail drops: %llu", (unsigned long long)tail);
+	cr_assert_eq(d1->drop_pkts[FE_LINK_DROP_TRIM], 0, "nothing trimmed");
+	cr_assert_eq(dp->ports[1].st.nic_trims_recv + dp->ports[1].st.nic_trim_naks_sent, 0);
+	cr_assert_eq(got + tail, 30, "host 1 got %u, %llu dropped", got, (unsigned long long)tail);
+	done(dp, avail);
 }
 
 /*
