@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # Link-level retry on real TCP (cubic): host 1 sends host 2 a fixed amount over a path
 # whose round trip is a few milliseconds (2 ms on each down link) while its up link is a
-# short one (1 us). On that up link, 1 % random loss costs TCP its losses' recovery; the
+# short one (1 us), every link at 200 Mbit/s (paced by the links, not by the machine's
+# cores: a clean run's time varies by a few ms, where at the veth's own speed it varied
+# by 100). On that up link, 1 % random loss costs TCP its losses' recovery; the
 # same loss with llr=on costs the link a microsecond round trip a frame and TCP nothing.
-# The three settings (clean, loss, loss with llr) take turns, a run each in each of five rounds,
-# and the medians are compared inside this one run: the cost with llr (its median less
-# the clean one) is under 2 % of the cost without (the hosts keep no TCP metrics between
+# The three settings (clean, loss, loss with llr) take turns, a run each in each of seven
+# rounds, and the medians are compared inside this one run: the cost with llr (its median
+# less the clean one) is under 1 % of the cost without, as the Ultra Ethernet issue asks
+# (the hosts keep no TCP metrics between
 # connections: a run after a lossy one would start from its ssthresh, veth.sh). With llr the up link drops nothing,
 # sends frames again (llr_replays), and the sender retransmits nothing real.
 set -euo pipefail
@@ -16,7 +19,7 @@ fe_hosts fellr 2
 EAL="$(fe_eal) $(fe_vdevs af_packet)"
 BYTES=${FE_LLR_BYTES:-16M}
 
-fe_dp_start $EAL -- --link '0.up:delay=1us' --link 'down:delay=2ms' --stats-json "$FE_TMP/s.json"
+fe_dp_start $EAL -- --rate 200Mbit --link '0.up:delay=1us' --link 'down:delay=2ms' --stats-json "$FE_TMP/s.json"
 # seconds host 1 took to send BYTES to host 2 (cubic)
 send_time() {
 	local port=$((5201 + RANDOM % 500)) out
@@ -34,7 +37,7 @@ random_drops() {
 	fe_ctl -j counters | python3 -c 'import json, sys
 print([l for l in json.load(sys.stdin)["links"] if l["link"] == "0.up"][0]["drop_random_pkts"])'
 }
-for round in 1 2 3 4 5; do
+for round in 1 2 3 4 5 6 7; do
 	for s in clean loss llr; do
 		case $s in
 		clean) fe_ctl set 0.up loss=0,llr=off >/dev/null ;;
@@ -63,8 +66,8 @@ echo "  medians: clean $c s, 1 % loss $l s, 1 % loss with llr $r s"
 fe_check "llr: the median round's real retransmissions" "$(med "$LLR_RETRANS")" 0 0
 fe_check "the loss's cost (s), its median less clean's" "$(python3 -c "print(round($l - $c, 4))")" \
 	"$(python3 -c "print(round($c, 4))")" 1000
-fe_check "llr's cost (s), under 2 % of the loss's" "$(python3 -c "print(round($r - $c, 4))")" \
-	-1000 "$(python3 -c "print(round(($l - $c) / 50, 4))")"
+fe_check "llr's cost (s), under 1 % of the loss's" "$(python3 -c "print(round($r - $c, 4))")" \
+	-1000 "$(python3 -c "print(round(($l - $c) / 100, 4))")"
 up=$(fe_json "$FE_TMP/now.json" "[x for x in d['links'] if x['link'] == '0.up'][0]")
 rep=$(python3 -c "print($up['llr_replays'])"); rnd=$(python3 -c "print($up['drop_random_pkts'])")
 llrd=$(python3 -c "print($up['drop_llr_pkts'])")

@@ -78,7 +78,7 @@ PY
 echo "NIC model uec (NSCC), lossy fabric with trimming"
 run uec --nic model=uec
 trim=$(j uec "$(link 2.down)['drop_trim_pkts']")
-tail=$(j uec "sum(l['drop_tail_pkts'] + l['drop_pool_pkts'] + l['drop_wire_pkts'] for l in d['links'])")
+tail=$(j uec "sum(l['drop_tail_pkts'] + l['drop_pool_pkts'] + l['drop_wire_pkts'] + l['drop_header_pkts'] for l in d['links'])")
 recv=$(j uec "$(port 2)['nic_trims_recv']")
 nsent=$(j uec "$(port 2)['nic_trim_naks_sent']")
 nrecv=$(j uec "$(port 0)['nic_trim_naks_recv'] + $(port 1)['nic_trim_naks_recv']")
@@ -96,6 +96,7 @@ fe_check "buffer drops in the fabric" "$tail" 0 0
 fe_check "NIC timeouts" "$tmo" 0 0
 cwnd=$(j uec "min($(port 0)['nic_cwnd_min_bytes'], $(port 1)['nic_cwnd_min_bytes'])")
 fe_check "NSCC: the senders' least window (bytes), cut below 1.5 BDP" "$cwnd" 1 24000
+accounted uec
 UEC_RETRANS=$RETRANS
 
 # The receiver's ACK policy of uet-htsim's sink (ack-bytes 16 KiB, its default): an ACK
@@ -129,7 +130,7 @@ fe_check "ecn: frames marked at host 3's down link" "$marked" 1 1e12
 fe_check "ecn: marks host 3's NIC took, all but the trimmed frames'" \
 	"$(j ecn "$(port 2)['nic_ce_consumed']")" $((marked - etrim)) $((marked - etrim))
 fe_check "ecn: buffer drops in the fabric" \
-	"$(j ecn "sum(l['drop_tail_pkts'] + l['drop_pool_pkts'] + l['drop_wire_pkts'] for l in d['links'])")" 0 0
+	"$(j ecn "sum(l['drop_tail_pkts'] + l['drop_pool_pkts'] + l['drop_wire_pkts'] + l['drop_header_pkts'] for l in d['links'])")" 0 0
 accounted ecn
 
 # NSCC decreases multiplicatively only on ECN with a delay above its target (97 us here):
@@ -141,7 +142,7 @@ echo "NIC model uec, host 3's buffer 32 KiB (above NSCC's target delay), ECN fro
 BASE="--rate 1Gbit --delay 20us --link 2.down:buffer=32KiB,ecn=6000B/24000B" run share --nic model=uec
 fe_check "share: frames marked at host 3's down link" "$(j share "$(link 2.down)['ecn_marked']")" 1 1e12
 fe_check "share: buffer drops in the fabric" \
-	"$(j share "sum(l['drop_tail_pkts'] + l['drop_pool_pkts'] + l['drop_wire_pkts'] for l in d['links'])")" 0 0
+	"$(j share "sum(l['drop_tail_pkts'] + l['drop_pool_pkts'] + l['drop_wire_pkts'] + l['drop_header_pkts'] for l in d['links'])")" 0 0
 # a window NSCC cut, in % of one nothing slowed (host 3's NIC's, its TCP's ACKs)
 fe_check "share: the senders' least window, in % of an uncut one" \
 	"$(j share "int(100 * min($(port 0)['nic_cwnd_min_bytes'], $(port 1)['nic_cwnd_min_bytes']) / $(port 2)['nic_cwnd_bytes'])")" 1 90
@@ -163,7 +164,7 @@ fe_check "rccc: grants the senders got, as sent" "$grecv" "$gsent" "$gsent"
 fe_check "rccc: passes the senders waited for credit" \
 	"$(j rccc "$(port 0)['nic_credit_blocked'] + $(port 1)['nic_credit_blocked']")" 1 1e12
 fe_check "rccc: buffer drops in the fabric" \
-	"$(j rccc "sum(l['drop_tail_pkts'] + l['drop_pool_pkts'] + l['drop_wire_pkts'] for l in d['links'])")" 0 0
+	"$(j rccc "sum(l['drop_tail_pkts'] + l['drop_pool_pkts'] + l['drop_wire_pkts'] + l['drop_header_pkts'] for l in d['links'])")" 0 0
 fe_check "rccc: NIC timeouts" "$(j rccc "sum(p['nic_timeouts'] for p in d['ports'])")" 0 0
 accounted rccc
 RCCC_RETRANS=$RETRANS
@@ -182,7 +183,7 @@ fe_check "pcie: the most its PCIe held (bytes), within 64 KiB" \
 fe_check "pcie: the pull rate its PCIe allowed at least (per mille)" \
 	"$(j pcie "$(port 2)['nic_pcie_min_permille']")" 1 999
 fe_check "pcie: buffer drops in the fabric" \
-	"$(j pcie "sum(l['drop_tail_pkts'] + l['drop_pool_pkts'] + l['drop_wire_pkts'] for l in d['links'])")" 0 0
+	"$(j pcie "sum(l['drop_tail_pkts'] + l['drop_pool_pkts'] + l['drop_wire_pkts'] + l['drop_header_pkts'] for l in d['links'])")" 0 0
 fe_check "pcie: NIC timeouts" "$(j pcie "sum(p['nic_timeouts'] for p in d['ports'])")" 0 0
 accounted pcie
 PCIE_RETRANS=$RETRANS
@@ -199,9 +200,10 @@ fe_check "both: grants the senders got, as sent" \
 fe_check "both: NAKs saying last hop, as got (NSCC's window left for them)" \
 	"$(j both "$(port 0)['nic_trim_naks_last_hop'] + $(port 1)['nic_trim_naks_last_hop']")" "$bnaks" "$bnaks"
 fe_check "both: buffer drops in the fabric" \
-	"$(j both "sum(l['drop_tail_pkts'] + l['drop_pool_pkts'] + l['drop_wire_pkts'] for l in d['links'])")" 0 0
+	"$(j both "sum(l['drop_tail_pkts'] + l['drop_pool_pkts'] + l['drop_wire_pkts'] + l['drop_header_pkts'] for l in d['links'])")" 0 0
 fe_check "both: NIC timeouts" "$(j both "sum(p['nic_timeouts'] for p in d['ports'])")" 0 0
 accounted both
+BOTH_RETRANS=$RETRANS
 
 echo "NIC model tcp (the control): the same incast"
 run tcp
@@ -217,6 +219,7 @@ fe_check "hosts' real TCP retransmissions" "$RETRANS" 1 1e12
 fe_check "uec: hosts' real TCP retransmissions, 2 % of the control's at most" "$UEC_RETRANS" 0 $(((RETRANS + 49) / 50))
 fe_check "rccc: hosts' real TCP retransmissions, 2 % of the control's at most" "$RCCC_RETRANS" 0 $(((RETRANS + 49) / 50))
 fe_check "pcie: hosts' real TCP retransmissions, 2 % of the control's at most" "$PCIE_RETRANS" 0 $(((RETRANS + 49) / 50))
+fe_check "both: hosts' real TCP retransmissions, 2 % of the control's at most" "$BOTH_RETRANS" 0 $(((RETRANS + 49) / 50))
 TCP_RETRANS=$RETRANS
 
 # the uec-lossless profile at scale 400 (1 Gbit/s, 160 us links): credits (CBFC) on every
