@@ -6,6 +6,14 @@
  * functions they call; its defaults, initNsccParams with trimming on). Pure: no DPDK,
  * time passed in (TSC ticks), so it is tested on a fake clock. docs/uec.md.
  *
+ * NSCC's paper: SMaRTT (Bonato et al., "SMaRTT-REPS: Sender-based Marked Rapidly-adapting
+ * Trimmed & Timed Transport with Recycled Entropies", arXiv 2404.01630; its v4 calls
+ * SMaRTT the basis of the UEC NSCC specification): the four cases by delay against a
+ * target and ECN, quick adapt, the window's fair and proportional increase. Where the
+ * paper and the simulator differ (the paper's maximum window 1.25 BDP, a fair decrease
+ * under CE below the target), the simulator is followed: the UE specification's own
+ * text was not available here, and the simulator is the consortium's reference model.
+ *
  * A window in bytes. Each ACK gives the bytes it newly acknowledges, an RTT sample (from
  * the send time of the frame it acknowledges, when that frame was sent once) and whether
  * the receiver saw CE (the ECN echo, "skip" in the simulator). The delay is the sample

@@ -8,7 +8,11 @@
  * _mtus_per_pull, "as per default in UEC spec"), quanta of 256 bytes (uec_base.h), the
  * pacer at 0.99 of the receiver's line rate (datacenter/main_uec.cpp), 1.5 BDP of credit at
  * most (initRccc)). Pure: no DPDK, time passed in (ticks), so it is tested on a fake clock.
- * docs/uec.md.
+ * docs/uec.md. Receiver-driven credit is NDP's pull (Handley et al., "Re-architecting
+ * datacenter networks and stacks for low latency and high performance", SIGCOMM 2017)
+ * and EQDS's (Olteanu et al., "An edge-queued datagram service for all datacenter
+ * traffic", NSDI 2022), whose htsim code uet-htsim's UEC code shares (its UecNIC is
+ * EqdsNIC's); the simulator's code is followed.
  *
  * Sender (a flow at the sending NIC): a credit in bytes on the wire. It starts
  * speculating, with maxwnd (1.5 BDP) of credit; it may send while its credit is above 0

@@ -4,7 +4,11 @@
  * runs it (ultraethernet/uet-htsim: uec_mp.cpp UecMpReps, buffer_reps.cpp): a sender keeps
  * the last FE_REPS_SIZE entropies whose frames came back unmarked and sends each new frame
  * with the oldest of them not used since; with none, with one never used (the switches
- * hash it with the flow to choose among their next hops).
+ * hash it with the flow to choose among their next hops). The paper: Bonato et al., "REPS:
+ * Recycled Entropy Packet Spraying for Adaptive Load Balancing and Failure Mitigation",
+ * arXiv 2407.21625 (entropies that came back unmarked used again, marked ones let go; a
+ * failure routed around in under 100 us, its abstract says); the simulator's code is
+ * followed.
  *
  * After a retransmission timeout it freezes: for freeze ticks it sends over the entropies
  * it kept, in turn, used or not (the paths known to work, where a failed link has taken
