@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "campaign/cg.h"
@@ -93,6 +94,33 @@ fe_campaign_help(FILE *f)
 	fe_help_lines(f, exit_help, 2, 0);
 }
 
+/* A suite's scenes (c->nscenes): each a campaign that loads, and no suite itself; 0, or
+ * -1 with each bad one said. */
+static int
+scenes_check(const struct cg_campaign *c)
+{
+	struct cg_campaign *s = calloc(1, sizeof(*s));
+	char err[2048];
+	int rc = 0;
+
+	if (s == NULL)
+		return -1;
+	for (unsigned i = 0; i < c->nscenes; i++) {
+		if (cg_load(c->scene[i], s, err, sizeof(err)) < 0) {
+			fprintf(stderr, "%s: scenes.%u: %s\n", c->source, i, err);
+			rc = -1;
+		} else if (s->nscenes) {
+			fprintf(stderr,
+				"%s: scenes.%u: %s is a suite itself (a scene is a campaign)\n",
+				c->source, i, s->source);
+			rc = -1;
+		}
+		free(s->text);
+	}
+	free(s);
+	return rc;
+}
+
 static int
 check(int argc, char **argv)
 {
@@ -105,6 +133,8 @@ check(int argc, char **argv)
 	for (int i = 0; i < argc; i++) {
 		if (cg_load(argv[i], c, err, sizeof(err)) < 0) {
 			fprintf(stderr, "%s\n", err);
+			rc = CG_BAD_FILE;
+		} else if (c->nscenes && scenes_check(c) < 0) {
 			rc = CG_BAD_FILE;
 		} else {
 			printf("%s: ok (%s: %s)\n", argv[i], c->name,
@@ -337,6 +367,28 @@ out:
 	free(cmd);
 }
 
+static int show(const char *name);
+
+/* campaign show of a suite: its scenes, then each shown as a campaign. */
+static int
+show_suite(const struct cg_campaign *c)
+{
+	int rc = 0;
+
+	printf("suite %s (%s)\n", c->name, c->source);
+	if (c->description[0])
+		printf("description %s\n", c->description);
+	for (unsigned i = 0; i < c->nscenes; i++)
+		printf("scene %u %s\n", i + 1, c->scene[i]);
+	if (scenes_check(c) < 0)
+		return CG_BAD_FILE;
+	for (unsigned i = 0; i < c->nscenes && rc == 0; i++) {
+		printf("\n");
+		rc = show(c->scene[i]);
+	}
+	return rc;
+}
+
 /* campaign show: the compiled campaign, in the order of its file. */
 static int
 show(const char *name)
@@ -352,6 +404,12 @@ show(const char *name)
 		free(c->text);
 		free(c);
 		return CG_BAD_FILE;
+	}
+	if (c->nscenes) {
+		rc = show_suite(c);
+		free(c->text);
+		free(c);
+		return rc;
 	}
 	printf("campaign %s (%s)\n", c->name, c->source);
 	if (c->description[0])
@@ -508,6 +566,33 @@ out:
  * DIR/campaign.json by this build's code: the campaign as it ran (inputs.text, loaded
  * again), its runs[] and its capacity. What docs/samples.sh makes the docs' samples from.
  */
+static int summary(const char *dir);
+
+/* campaign summary of a suite's run (DIR/suite.json): each scene's, in turn. */
+static int
+suite_summary(const char *dir, json_t *doc)
+{
+	json_t *scenes = json_object_get(doc, "scenes"), *s;
+	int rc = 0;
+	size_t i;
+
+	printf("suite %s: %zu scene(s)\n", json_string_value(json_object_get(doc, "suite")) ?: "?",
+	       json_array_size(scenes));
+	json_array_foreach(scenes, i, s)
+	{
+		const char *d = json_string_value(json_object_get(s, "dir"));
+		char path[PATH_MAX];
+
+		/* the scene's directory beside suite.json, wherever the run was moved */
+		snprintf(path, sizeof(path), "%s/%s", dir,
+			 json_string_value(json_object_get(s, "scene")) ?: "");
+		printf("\n");
+		if (summary(access(path, R_OK) == 0 || d == NULL ? path : d) != 0)
+			rc = CG_BAD_FILE;
+	}
+	return rc;
+}
+
 static int
 summary(const char *dir)
 {
@@ -520,7 +605,18 @@ summary(const char *dir)
 	int rc = CG_BAD_FILE;
 	FILE *f;
 
-	if (c == NULL || rows == NULL || (doc = results("summary", dir, 0)) == NULL)
+	if (c == NULL || rows == NULL)
+		goto out;
+	{
+		char sj[PATH_MAX];
+
+		snprintf(sj, sizeof(sj), "%s/suite.json", dir);
+		if ((doc = json_load_file(sj, 0, NULL)) != NULL) {
+			rc = suite_summary(dir, doc);
+			goto out;
+		}
+	}
+	if ((doc = results("summary", dir, 0)) == NULL)
 		goto out;
 	text = json_string_value(json_object_get(json_object_get(doc, "inputs"), "text"));
 	if (mkdtemp(tmp) == NULL) {
@@ -549,6 +645,205 @@ out:
 	json_decref(doc);
 	free(c);
 	free(rows);
+	return rc;
+}
+
+/* A text written whole to path or not at all (path.part, flushed, synced, renamed); 0 or
+ * -1, said. */
+static int
+write_whole(const char *path, const char *text)
+{
+	char part[PATH_MAX];
+	FILE *f;
+	int ok;
+
+	snprintf(part, sizeof(part), "%s.part", path);
+	if ((f = fopen(part, "w")) == NULL) {
+		fprintf(stderr, "fabemuctl campaign run: %s: %s\n", part, strerror(errno));
+		return -1;
+	}
+	ok = fputs(text, f) >= 0 && fflush(f) == 0 && fsync(fileno(f)) == 0;
+	if (fclose(f) != 0 || !ok || rename(part, path) != 0) {
+		fprintf(stderr, "fabemuctl campaign run: %s: %s\n", path, strerror(errno));
+		unlink(part);
+		return -1;
+	}
+	return 0;
+}
+
+/* A number of a comparison (a question's), "" where there is none. */
+static const char *
+figure(json_t *v, char *buf, size_t len)
+{
+	if (json_is_number(v))
+		snprintf(buf, len, "%.4f", json_number_value(v));
+	else
+		buf[0] = '\0';
+	return buf;
+}
+
+/*
+ * What the scenes of suite c that ran (dirs[0..n - 1], names[]) answered: their
+ * questions' answers printed, a scene's after its name, and DIR/answers.csv (scene,
+ * regime, against, size, ratio, ratio_lo, ratio_hi, word, answer) written. 0, or -1 if
+ * the file could not be written.
+ */
+static int
+suite_answers(const struct cg_campaign *c, const char *out, char (*dirs)[PATH_MAX],
+	      char (*names)[64], unsigned n)
+{
+	size_t len = 1 << 16, used = 0;
+	char *csv = malloc(len), path[PATH_MAX + 16];
+	int rc;
+
+	if (csv == NULL)
+		return -1;
+	used += (size_t)snprintf(csv, len,
+				 "scene,regime,against,size,ratio,ratio_lo,ratio_hi,"
+				 "word,answer\n");
+	printf("\nsuite %s: the questions' answers, scene by scene (each scene's summary and "
+	       "report in its directory)\n",
+	       c->name);
+	for (unsigned i = 0; i < n; i++) {
+		json_t *doc = results("run", dirs[i], 1);
+		json_t *qs = json_object_get(json_object_get(doc, "summary"), "questions"), *q;
+		size_t k;
+
+		if (doc == NULL) {
+			printf("  %s: no results (%s)\n", names[i], dirs[i]);
+			continue;
+		}
+		if (json_array_size(qs) == 0)
+			printf("  %s: no question asked\n", names[i]);
+		json_array_foreach(qs, k, q)
+		{
+			json_t *x = json_object_get(q, "comparison");
+			json_t *ci = json_object_get(x, "ci");
+			const char *answer = json_string_value(json_object_get(q, "answer")) ?: "";
+			char r[32], lo[32], hi[32];
+
+			printf("  %-14s %s\n", names[i], answer);
+			if (used + 1024 + strlen(answer) < len)
+				used += (size_t)snprintf(
+					csv + used, len - used, "%s,%s,%s,%s,%s,%s,%s,%s,\"%s\"\n",
+					names[i],
+					json_string_value(json_object_get(q, "regime")) ?: "",
+					json_string_value(json_object_get(q, "against")) ?: "",
+					json_string_value(json_object_get(q, "size")) ?: "",
+					figure(json_object_get(x, "ratio"), r, sizeof(r)),
+					figure(json_array_get(ci, 0), lo, sizeof(lo)),
+					figure(json_array_get(ci, 1), hi, sizeof(hi)),
+					json_string_value(json_object_get(x, "word")) ?: "",
+					answer);
+		}
+		json_decref(doc);
+	}
+	snprintf(path, sizeof(path), "%s/answers.csv", out);
+	rc = write_whole(path, csv);
+	free(csv);
+	return rc;
+}
+
+/*
+ * fabemuctl campaign run SUITE: each scene run as a campaign of its own, one after the
+ * other, into DIR/SCENE (SCENE its campaign's name); then their questions' answers, and
+ * DIR/suite.json (the suite, its scenes, each one's directory and exit status) and
+ * DIR/answers.csv. Stops at an interrupt; its status the first scene's that was not 0.
+ */
+static int
+suite_run(const struct cg_campaign *c, const char *outdir, const char *testbed, unsigned iters)
+{
+	static char dirs[CG_MAX_SCENES][PATH_MAX], names[CG_MAX_SCENES][64];
+	struct cg_campaign *s = calloc(1, sizeof(*s));
+	char out[PATH_MAX - 64], stamp[32], err[2048], path[PATH_MAX];
+	json_t *doc = NULL, *scenes = json_array();
+	int status = CG_OK, rc;
+	unsigned n = 0;
+	time_t now = time(NULL);
+	char *text;
+
+	if (s == NULL || scenes == NULL || scenes_check(c) < 0) {
+		free(s);
+		json_decref(scenes);
+		return s ? CG_BAD_FILE : CG_SETUP;
+	}
+	if (geteuid() != 0) {
+		fprintf(stderr, "fabemuctl campaign run: must run as root (it builds hosts)\n");
+		free(s);
+		json_decref(scenes);
+		return CG_USAGE;
+	}
+	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", localtime(&now));
+	if (outdir)
+		snprintf(out, sizeof(out), "%s", outdir);
+	else
+		snprintf(out, sizeof(out), "results/%s-%s", c->name, stamp);
+	if (cg_sh("/dev/null", "mkdir -p '%s'", out) != 0) {
+		fprintf(stderr, "fabemuctl campaign run: cannot create %s\n", out);
+		free(s);
+		json_decref(scenes);
+		return CG_SETUP;
+	}
+	printf("suite %s: %u scenes, one after the other; results in %s/SCENE\n", c->name,
+	       c->nscenes, out);
+	for (unsigned i = 0; i < c->nscenes && !cg_interrupted; i++, n++) {
+		if (cg_load(c->scene[i], s, err, sizeof(err)) < 0) { /* changed since checked */
+			fprintf(stderr, "%s\n", err);
+			free(s->text);
+			s->text = NULL;
+			status = CG_BAD_FILE;
+			break;
+		}
+		snprintf(names[i], sizeof(names[i]), "%s", s->name);
+		free(s->text);
+		s->text = NULL;
+		snprintf(dirs[i], sizeof(dirs[i]), "%s/%s", out, names[i]);
+		printf("\nsuite %s: scene %u of %u, %s (%s)\n", c->name, i + 1, c->nscenes,
+		       names[i], c->scene[i]);
+		fflush(stdout);
+		rc = cg_campaign_run(c->scene[i], dirs[i], testbed, iters);
+		json_array_append_new(scenes,
+				      json_pack("{s:s, s:s, s:s, s:i}", "scene", names[i], "file",
+						c->scene[i], "dir", dirs[i], "status", rc));
+		if (status == CG_OK && rc != CG_OK)
+			status = rc;
+	}
+	if (cg_interrupted)
+		status = CG_INTERRUPTED;
+	doc = json_pack("{s:s, s:s, s:s, s:o, s:i}", "suite", c->name, "source", c->source,
+			"description", c->description, "scenes", scenes, "status", status);
+	snprintf(path, sizeof(path), "%s/suite.json", out);
+	text = doc ? json_dumps(doc, JSON_INDENT(2)) : NULL;
+	if (text == NULL || write_whole(path, text) < 0 ||
+	    suite_answers(c, out, dirs, names, n) < 0) {
+		if (status == CG_OK)
+			status = CG_UNWRITTEN;
+	}
+	free(text);
+	json_decref(doc);
+	free(s);
+	return status;
+}
+
+/* campaign run: a campaign, or a suite's scenes (suite_run()). */
+static int
+run(const char *file, const char *outdir, const char *testbed, unsigned iters)
+{
+	struct cg_campaign *c = calloc(1, sizeof(*c));
+	char err[2048];
+	int rc;
+
+	if (c == NULL)
+		return CG_SETUP;
+	if (cg_load(file, c, err, sizeof(err)) < 0) {
+		fprintf(stderr, "%s\n", err);
+		rc = CG_BAD_FILE;
+	} else {
+		rc = c->nscenes ? suite_run(c, outdir, testbed, iters)
+				: cg_campaign_run(file, outdir, testbed, iters);
+	}
+	free(c->text);
+	free(c);
 	return rc;
 }
 
@@ -644,7 +939,7 @@ fe_campaign_main(int argc, char **argv)
 		rc = agree(av[optind], av[optind + 1]);
 		break;
 	default:
-		rc = cg_campaign_run(av[optind], out, testbed, (unsigned)iters);
+		rc = run(av[optind], out, testbed, (unsigned)iters);
 		break;
 	}
 	free(av);

@@ -264,6 +264,12 @@ struct cg_campaign {
 	} question[CG_MAX_QUESTIONS];
 	unsigned nquestions;
 	struct cg_projection_cfg proj;
+	/* a suite (scenes:, docs/campaigns.md): the campaigns it runs one after the other,
+	 * each a file or a name as cg_find() takes it (a name resolved beside the suite's
+	 * file first); a suite has nothing else but its name and description */
+#define CG_MAX_SCENES 8
+	char scene[CG_MAX_SCENES][PATH_MAX / 4];
+	unsigned nscenes;
 };
 
 /* A baseline (the first wire regime, the first with an ideal fabric: g->baseline, set by

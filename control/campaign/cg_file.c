@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cg.h"
 #include "fe_clab.h"
@@ -97,6 +98,8 @@ struct y_campaign {
 	char ***question; /* pairs: question[k][0] against question[k][1] */
 	unsigned question_count;
 	struct y_projection *projection;
+	char **scenes; /* a suite: its campaigns */
+	unsigned scenes_count;
 };
 
 #define STR(key, type, member)                                                                     \
@@ -272,6 +275,8 @@ static const cyaml_schema_field_t campaign_fields[] = {
 			     beside, &beside_entry, 0, CG_MAX_BESIDE),
 	CYAML_FIELD_SEQUENCE("question", CYAML_FLAG_POINTER | CYAML_FLAG_OPTIONAL,
 			     struct y_campaign, question, &pair_entry, 0, CG_MAX_QUESTIONS),
+	CYAML_FIELD_SEQUENCE("scenes", CYAML_FLAG_POINTER | CYAML_FLAG_OPTIONAL, struct y_campaign,
+			     scenes, &str_entry, 0, CG_MAX_SCENES),
 	CYAML_FIELD_MAPPING_PTR("projection", CYAML_FLAG_OPTIONAL, struct y_campaign, projection,
 				projection_fields),
 	CYAML_FIELD_END,
@@ -355,6 +360,11 @@ const char *
 cg_describe(const struct cg_campaign *c, char *buf, size_t len)
 {
 	unsigned faults = 0;
+
+	if (c->nscenes) {
+		snprintf(buf, len, "a suite of %u scene%s", c->nscenes, c->nscenes == 1 ? "" : "s");
+		return buf;
+	}
 
 	for (unsigned i = 0; i < c->nsteps; i++)
 		faults += !c->steps[i].revert;
@@ -2161,6 +2171,61 @@ compile_projection(struct fe_yaml *y, const struct y_projection *d, struct cg_ca
 	return 0;
 }
 
+/*
+ * A suite's scenes (scenes:): each a campaign file or name, resolved as the command line's
+ * (cg_find()) but a name first beside the suite's own file (source); a suite has no other
+ * key but name and description.
+ */
+static int
+compile_scenes(struct fe_yaml *y, const struct y_campaign *d, struct cg_campaign *c)
+{
+	const char *other = d->hosts		? "hosts"
+			    : d->cores		? "cores"
+			    : d->pmd		? "pmd"
+			    : d->ring		? "ring"
+			    : d->mtu		? "mtu"
+			    : d->dataplane	? "dataplane"
+			    : d->repetitions	? "repetitions"
+			    : d->seed		? "seed"
+			    : d->host_ecn	? "host-ecn"
+			    : d->testbed	? "testbed"
+			    : d->fidelity	? "fidelity"
+			    : d->alike_links	? "alike-links"
+			    : d->job		? "job"
+			    : d->regimes_count	? "regimes"
+			    : d->timeline_count ? "timeline"
+			    : d->beside_count	? "beside"
+			    : d->question_count ? "question"
+			    : d->projection	? "projection"
+						: NULL;
+	const char *slash = strrchr(c->source, '/');
+	const int dirlen = slash ? (int)(slash - c->source) : 1;
+	const char *dir = slash ? c->source : ".";
+
+	if (other)
+		return fe_yaml_fail(y, other,
+				    "%s: a suite (scenes:) has only a name, a description and its "
+				    "scenes; each scene's campaign says the rest",
+				    other);
+	for (unsigned i = 0; i < d->scenes_count; i++, c->nscenes++) {
+		const char *s = d->scenes[i];
+		char beside[PATH_MAX];
+		size_t n = strlen(s);
+
+		if (n == 0 || n >= sizeof(c->scene[0]))
+			return fe_yaml_fail(y, "scenes", "scenes.%u '%s': empty or too long", i, s);
+		for (unsigned k = 0; k < i; k++)
+			if (strcmp(d->scenes[k], s) == 0)
+				return fe_yaml_fail(y, "scenes", "scenes.%u '%s': named twice", i,
+						    s);
+		snprintf(beside, sizeof(beside), "%.*s/%s%s", dirlen, dir, s,
+			 n > 5 && strcmp(s + n - 5, ".yaml") == 0 ? "" : ".yaml");
+		snprintf(c->scene[i], sizeof(c->scene[i]), "%s",
+			 s[0] != '/' && access(beside, R_OK) == 0 ? beside : s);
+	}
+	return 0;
+}
+
 static int
 compile(struct fe_yaml *y, const struct y_campaign *d, struct cg_campaign *c)
 {
@@ -2171,6 +2236,8 @@ compile(struct fe_yaml *y, const struct y_campaign *d, struct cg_campaign *c)
 	snprintf(c->name, sizeof(c->name), "%s", d->name);
 	if (d->description)
 		snprintf(c->description, sizeof(c->description), "%s", d->description);
+	if (d->scenes_count)
+		return compile_scenes(y, d, c);
 	if (d->cores && strcmp(d->cores, "split") && strcmp(d->cores, "shared"))
 		return fe_yaml_fail(y, "cores", "cores '%s' (allowed: split, shared)", d->cores);
 	c->split = d->cores == NULL || strcmp(d->cores, "split") == 0;

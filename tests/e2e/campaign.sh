@@ -73,7 +73,15 @@ fe_campaign_refused 'name: x\nhosts: 2\njob: {kind: command, command: "true"}\n'
 	"regimes:\n  - {name: a, profile: ideal, path: adaptive}\n|bad.yaml:5: regimes.0.path: without a topology" \
 	"regimes:\n  - {name: a, profile: ideal, topology: $T/pair.yaml, path: random}\n|bad.yaml:5: regimes.0.path 'random' (allowed: ecmp, polarized, spray, spray-random, adaptive, flowlet, entropy)" \
 	"regimes:\n  - {name: a, profile: ideal, topology: nowhere}\n|bad.yaml:5: regimes.0.topology: topology 'nowhere' not found"
-"$CTL" campaign check regimes single-drop incast fabric fabric-4 congestion-tree uec-htsim | sed 's/^/  /'
+# every shipped campaign (the Ultra Ethernet scenes among them) checks as shipped
+shipped=""
+for f in "$FE_ROOT"/testbeds/campaigns/*.yaml; do
+	f=${f##*/}
+	shipped="$shipped ${f%.yaml}"
+done
+[ "$(wc -w <<<"$shipped")" -ge 16 ] || fe_fail "shipped campaigns: $shipped"
+# shellcheck disable=SC2086 # one name a word
+"$CTL" campaign check $shipped | sed 's/^/  /'
 
 echo "the MPI job alone (4 ranks on this machine): both patterns' results checked, a wrong one fails"
 mpi() { # PATTERN [ENV...]: fe-allreduce in 4 local ranks, shared memory only; its output
@@ -128,6 +136,49 @@ assert "<svg" in open(sys.argv[1] + "/topology-1.svg").read()
 print("  ok   campaign.json names the topology and path; the counters have the link s1>s2 "
       "(%d frames); the report draws it" % links["s1>s2"]["out_pkts"])
 PY
+
+echo "a suite (scenes:): each scene a campaign run into DIR/SCENE, their answers together"
+for sc in one two; do
+	cat >"$T/sc-$sc.yaml" <<Y
+name: t-$sc
+hosts: 2
+fidelity: {capacity: false}
+job: {kind: allreduce, sizes: [64KiB], iterations: 4, warmup: 1}
+regimes:
+  - {name: ideal, profile: ideal}
+  - {name: lossy, profile: ethernet-lossy, scale: 1000}
+question:
+  - [lossy, ideal]
+Y
+done
+printf 'name: t-suite\ndescription: two scenes\nscenes: [sc-one, sc-two.yaml]\n' >"$T/suite.yaml"
+"$CTL" campaign check "$T/suite.yaml" | fe_grep_q -x "$T/suite.yaml: ok (t-suite: a suite of 2 scenes)" ||
+	fe_fail "check of the suite"
+"$CTL" campaign run "$T/suite.yaml" --out "$T/suite" >"$T/suite.out" 2>&1 || { cat "$T/suite.out"; fe_fail "the suite failed"; }
+sed -n '/^suite t-suite: the questions/,$p' "$T/suite.out" | sed 's/^/  /'
+python3 - "$T/suite" <<'PY' || fe_fail "the suite's results"
+import csv, json, sys
+d = json.load(open(sys.argv[1] + "/suite.json"))
+assert d["suite"] == "t-suite" and d["status"] == 0, d
+assert [s["scene"] for s in d["scenes"]] == ["t-one", "t-two"], d["scenes"]
+assert all(s["status"] == 0 for s in d["scenes"]), d["scenes"]
+rows = list(csv.DictReader(open(sys.argv[1] + "/answers.csv")))
+assert [r["scene"] for r in rows] == ["t-one", "t-two"], rows
+for r in rows:
+    q = json.load(open("%s/%s/campaign.json" % (sys.argv[1], r["scene"])))["summary"]["questions"][0]
+    assert r["regime"] == "lossy" and r["against"] == "ideal" and r["answer"] == q["answer"], (r, q)
+    assert abs(float(r["ratio"]) - q["comparison"]["ratio"]) < 1e-3 and float(r["ratio_lo"]) <= float(r["ratio"]) <= float(r["ratio_hi"]), (r, q)
+print("  ok   suite.json: 2 scenes, status 0; answers.csv: each scene's answer, as its campaign.json")
+PY
+"$CTL" campaign summary "$T/suite" >"$T/suite.sum" || fe_fail "summary of the suite's run"
+[ "$(grep -c '^campaign t-[a-z]*: complete$' "$T/suite.sum")" = 2 ] || fe_fail "summary: $(cat "$T/suite.sum")"
+printf 'name: t-bad\nhosts: 2\nscenes: [sc-one]\n' >"$T/bad-suite.yaml"
+rc=0; out=$("$CTL" campaign check "$T/bad-suite.yaml" 2>&1) || rc=$?
+[ "$rc" = 1 ] && grep -qF "bad-suite.yaml:2: hosts: a suite (scenes:) has only a name" <<<"$out" || fe_fail "suite with hosts: $rc $out"
+printf 'name: t-nest\nscenes: [suite]\n' >"$T/nest.yaml"
+rc=0; out=$("$CTL" campaign check "$T/nest.yaml" 2>&1) || rc=$?
+[ "$rc" = 1 ] && grep -qF "scenes.0: $T/suite.yaml is a suite itself" <<<"$out" || fe_fail "nested suite: $rc $out"
+echo "  ok   a suite's check, summary, and its bad forms refused"
 
 echo "credit regime beside the wire: no fabric drop, no RTO-sized iteration, the baseline"
 "$CTL" campaign run "$T/credit.yaml" --out "$T/credit" >"$T/credit.out" 2>&1 || { cat "$T/credit.out"; fe_fail "campaign failed"; }
