@@ -3,8 +3,8 @@
  * Campaign files (control/campaign/cg_file.c, cg_load()): any bytes as a campaign, read
  * from a file as `fabemuctl campaign run FILE` reads it, and compiled: its regimes'
  * profiles (shipped ones, by name) are loaded and expanded, its link specs applied, its
- * timeline turned into steps. Seeds: testbeds/campaigns/, tests/bench/gap-*.yaml and the
- * campaigns of tests/e2e/campaign.sh.
+ * timeline turned into steps; or a suite's scenes named. Seeds: testbeds/campaigns/,
+ * tests/bench/gap-*.yaml and the campaigns of tests/e2e/campaign.sh.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -26,6 +26,13 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	camp.text = NULL;
 	if (rc < 0) {
 		FZ_CHECK(err[0] != '\0', "refused without a message");
+		return 0;
+	}
+	if (camp.nscenes) { /* a suite: its scenes, nothing else */
+		FZ_CHECK(camp.nscenes <= CG_MAX_SCENES && camp.nreg == 0 && camp.nsteps == 0,
+			 "a suite of %u scenes with %u regimes", camp.nscenes, camp.nreg);
+		for (unsigned i = 0; i < camp.nscenes; i++)
+			FZ_CHECK(camp.scene[i][0] != '\0', "scene %u empty", i);
 		return 0;
 	}
 	FZ_CHECK(camp.nreg >= 1 && camp.nreg <= CG_MAX_REGIMES, "%u regimes", camp.nreg);
