@@ -50,7 +50,7 @@ static const struct {
 	{"name: t\nhots: 4\n",
 	 ":2: unknown key 'hots' (known: name, description, hosts, cores, pmd, ring, mtu, "
 	 "dataplane, repetitions, seed, host-ecn, testbed, fidelity, alike-links, job, "
-	 "regimes, timeline, beside, question, projection)"},
+	 "regimes, timeline, beside, question, scenes, projection)"},
 	{"name: t\ntestbed:\n  kind: hosts\n  hosts:\n    - {name: a, prefx: p}\n",
 	 ":5: unknown key 'prefx' in hosts (known: name, prefix, shell, address, ifname, port)"},
 	{"name: t\nregimes:\n  - name: a\n    profile: ideal\n    splt: true\n",
@@ -1019,4 +1019,33 @@ Test(campaign_file, testbed_hosts_values_refused)
 #undef H2
 
 	REFUSED(cases);
+}
+
+/* A suite (scenes:): its scenes named, nothing else; a scene beside the suite's file is
+ * taken by its path there, one that is not stays a name (a shipped campaign's); another
+ * key, or a scene twice, is refused at its line. */
+Test(campaign_file, a_suite_has_only_its_scenes)
+{
+	static const char *const bad[][2] = {
+		{"name: s\nhosts: 2\nscenes: [a]\n",
+		 ":2: hosts: a suite (scenes:) has only a name, a description and its scenes; each "
+		 "scene's campaign says the rest"},
+		{"name: s\nscenes: [a]\nregimes:\n  - {name: a, profile: ideal}\n",
+		 ":3: regimes: a suite (scenes:) has only a name, a description and its scenes; "
+		 "each scene's campaign says the rest"},
+		{"name: s\nscenes: [a, b, a]\n", ":2: scenes.2 'a': named twice"},
+	};
+	char err[1024] = "";
+	char what[64];
+
+	cr_assert_eq(
+		load("name: s\ndescription: d\nscenes: [uec-loss, ./x.yaml]\n", err, sizeof(err)),
+		0, "%s", err);
+	cr_assert_eq(camp.nscenes, 2);
+	cr_assert_eq(camp.nreg, 0);
+	cr_assert_str_eq(camp.scene[0], "uec-loss", "not beside the suite: a name");
+	cr_assert(strstr(camp.scene[1], "/x.yaml") != NULL && camp.scene[1][0] == '/',
+		  "beside the suite: its path (%s)", camp.scene[1]);
+	cr_assert_str_eq(cg_describe(&camp, what, sizeof(what)), "a suite of 2 scenes");
+	refused(bad, sizeof(bad) / sizeof(bad[0]));
 }
