@@ -3,14 +3,17 @@
  * fabemuctl campaign list|check|show|run|summary, and testbed clean: the command lines; the stages
  * live in control/campaign/.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/wait.h>
 
 #include "campaign/cg.h"
 #include "fe_campaign.h"
@@ -38,10 +41,13 @@ static const struct fe_help_cmd subs[] = {
 	 "run its job under each regime, with the timeline's\n"
 	 "faults except in the baselines (the first wire\n"
 	 "regime, the first with an ideal fabric: they run\n"
-	 "without them); results and report in DIR (root)"},
+	 "without them); results and report in DIR (root);\n"
+	 "a suite (scenes:): each scene into DIR/SCENE,\n"
+	 "then their answers (DIR/answers.csv)"},
 	{"summary", " DIR",
 	 "the summary of a run's results (DIR/campaign.json)\n"
-	 "printed again by this build"},
+	 "printed again by this build; a suite's, each\n"
+	 "scene's"},
 	{"agree", " DIR DIR",
 	 "two runs' results compared: rows whose p50\n"
 	 "intervals overlap, comparison words that held\n"
@@ -94,11 +100,28 @@ fe_campaign_help(FILE *f)
 	fe_help_lines(f, exit_help, 2, 0);
 }
 
-/* A suite's scenes (c->nscenes): each a campaign that loads, and no suite itself; 0, or
- * -1 with each bad one said. */
+/* 1 if s cannot name a scene's directory (DIR/NAME): letters, digits, '-', '_' and '.'
+ * only, not starting with '.'. */
 static int
-scenes_check(const struct cg_campaign *c)
+scene_name_bad(const char *s)
 {
+	if (s[0] == '\0' || s[0] == '.')
+		return 1;
+	for (; *s; s++)
+		if (!isalnum((unsigned char)*s) && *s != '-' && *s != '_' && *s != '.')
+			return 1;
+	return 0;
+}
+
+/*
+ * A suite's scenes (c->nscenes): each a campaign that loads, no suite itself, its name
+ * fit for its directory (DIR/NAME) and no other scene's; their names into names[] (if
+ * not NULL). 0, or -1 with each bad one said.
+ */
+static int
+scenes_check(const struct cg_campaign *c, char (*names)[CG_NAME_LEN])
+{
+	static char seen[CG_MAX_SCENES][CG_NAME_LEN];
 	struct cg_campaign *s = calloc(1, sizeof(*s));
 	char err[2048];
 	int rc = 0;
@@ -106,6 +129,7 @@ scenes_check(const struct cg_campaign *c)
 	if (s == NULL)
 		return -1;
 	for (unsigned i = 0; i < c->nscenes; i++) {
+		seen[i][0] = '\0';
 		if (cg_load(c->scene[i], s, err, sizeof(err)) < 0) {
 			fprintf(stderr, "%s: scenes.%u: %s\n", c->source, i, err);
 			rc = -1;
@@ -114,6 +138,24 @@ scenes_check(const struct cg_campaign *c)
 				"%s: scenes.%u: %s is a suite itself (a scene is a campaign)\n",
 				c->source, i, s->source);
 			rc = -1;
+		} else if (scene_name_bad(s->name)) {
+			fprintf(stderr,
+				"%s: scenes.%u: %s: its name '%s' names the scene's directory "
+				"(allowed: letters, digits, '-', '_' and '.', not first)\n",
+				c->source, i, s->source, s->name);
+			rc = -1;
+		} else {
+			snprintf(seen[i], sizeof(seen[i]), "%s", s->name);
+			for (unsigned k = 0; k < i; k++)
+				if (strcmp(seen[k], seen[i]) == 0) {
+					fprintf(stderr,
+						"%s: scenes.%u: %s: campaign %s is scenes.%u's too "
+						"(each scene runs into DIR/NAME)\n",
+						c->source, i, s->source, s->name, k);
+					rc = -1;
+				}
+			if (names)
+				snprintf(names[i], CG_NAME_LEN, "%s", s->name);
 		}
 		free(s->text);
 	}
@@ -134,7 +176,7 @@ check(int argc, char **argv)
 		if (cg_load(argv[i], c, err, sizeof(err)) < 0) {
 			fprintf(stderr, "%s\n", err);
 			rc = CG_BAD_FILE;
-		} else if (c->nscenes && scenes_check(c) < 0) {
+		} else if (c->nscenes && scenes_check(c, NULL) < 0) {
 			rc = CG_BAD_FILE;
 		} else {
 			printf("%s: ok (%s: %s)\n", argv[i], c->name,
@@ -380,7 +422,7 @@ show_suite(const struct cg_campaign *c)
 		printf("description %s\n", c->description);
 	for (unsigned i = 0; i < c->nscenes; i++)
 		printf("scene %u %s\n", i + 1, c->scene[i]);
-	if (scenes_check(c) < 0)
+	if (scenes_check(c, NULL) < 0)
 		return CG_BAD_FILE;
 	for (unsigned i = 0; i < c->nscenes && rc == 0; i++) {
 		printf("\n");
@@ -562,39 +604,12 @@ out:
 }
 
 /*
- * fabemuctl campaign summary DIR: the terminal's summary of a run, printed again from
- * DIR/campaign.json by this build's code: the campaign as it ran (inputs.text, loaded
- * again), its runs[] and its capacity. What docs/samples.sh makes the docs' samples from.
+ * The terminal's summary of a campaign's run, printed again from DIR/campaign.json by
+ * this build's code: the campaign as it ran (inputs.text, loaded again), its runs[] and
+ * its capacity. What docs/samples.sh makes the docs' samples from.
  */
-static int summary(const char *dir);
-
-/* campaign summary of a suite's run (DIR/suite.json): each scene's, in turn. */
 static int
-suite_summary(const char *dir, json_t *doc)
-{
-	json_t *scenes = json_object_get(doc, "scenes"), *s;
-	int rc = 0;
-	size_t i;
-
-	printf("suite %s: %zu scene(s)\n", json_string_value(json_object_get(doc, "suite")) ?: "?",
-	       json_array_size(scenes));
-	json_array_foreach(scenes, i, s)
-	{
-		const char *d = json_string_value(json_object_get(s, "dir"));
-		char path[PATH_MAX];
-
-		/* the scene's directory beside suite.json, wherever the run was moved */
-		snprintf(path, sizeof(path), "%s/%s", dir,
-			 json_string_value(json_object_get(s, "scene")) ?: "");
-		printf("\n");
-		if (summary(access(path, R_OK) == 0 || d == NULL ? path : d) != 0)
-			rc = CG_BAD_FILE;
-	}
-	return rc;
-}
-
-static int
-summary(const char *dir)
+campaign_summary(const char *dir)
 {
 	char tmp[] = "/tmp/fabemu-summaryXXXXXX", file[sizeof(tmp) + 16];
 	char err[2048];
@@ -605,18 +620,7 @@ summary(const char *dir)
 	int rc = CG_BAD_FILE;
 	FILE *f;
 
-	if (c == NULL || rows == NULL)
-		goto out;
-	{
-		char sj[PATH_MAX];
-
-		snprintf(sj, sizeof(sj), "%s/suite.json", dir);
-		if ((doc = json_load_file(sj, 0, NULL)) != NULL) {
-			rc = suite_summary(dir, doc);
-			goto out;
-		}
-	}
-	if ((doc = results("summary", dir, 0)) == NULL)
+	if (c == NULL || rows == NULL || (doc = results("summary", dir, 0)) == NULL)
 		goto out;
 	text = json_string_value(json_object_get(json_object_get(doc, "inputs"), "text"));
 	if (mkdtemp(tmp) == NULL) {
@@ -648,10 +652,57 @@ out:
 	return rc;
 }
 
+/* The summary of a suite's run (DIR/suite.json, doc): each scene's, from DIR/SCENE. */
+static int
+suite_summary(const char *dir, json_t *doc)
+{
+	json_t *scenes = json_object_get(doc, "scenes"), *sc;
+	int rc = 0;
+	size_t i;
+
+	printf("suite %s: %zu scene(s)\n", json_string_value(json_object_get(doc, "suite")) ?: "?",
+	       json_array_size(scenes));
+	json_array_foreach(scenes, i, sc)
+	{
+		const char *name = json_string_value(json_object_get(sc, "scene"));
+		char path[PATH_MAX];
+
+		printf("\n");
+		if (name == NULL || scene_name_bad(name)) {
+			fprintf(stderr,
+				"fabemuctl campaign summary: %s/suite.json: scenes[%zu]: no "
+				"scene name\n",
+				dir, i);
+			rc = CG_BAD_FILE;
+			continue;
+		}
+		snprintf(path, sizeof(path), "%s/%s", dir, name);
+		if (campaign_summary(path) != 0)
+			rc = CG_BAD_FILE;
+	}
+	return rc;
+}
+
+/* fabemuctl campaign summary DIR: a campaign's run, or a suite's (each scene's). */
+static int
+summary(const char *dir)
+{
+	char path[PATH_MAX];
+	json_t *doc;
+	int rc;
+
+	snprintf(path, sizeof(path), "%s/suite.json", dir);
+	if ((doc = json_load_file(path, 0, NULL)) == NULL)
+		return campaign_summary(dir);
+	rc = suite_summary(dir, doc);
+	json_decref(doc);
+	return rc;
+}
+
 /* A text written whole to path or not at all (path.part, flushed, synced, renamed); 0 or
  * -1, said. */
 static int
-write_whole(const char *path, const char *text)
+write_whole(const char *path, const char *text, size_t len)
 {
 	char part[PATH_MAX];
 	FILE *f;
@@ -662,7 +713,7 @@ write_whole(const char *path, const char *text)
 		fprintf(stderr, "fabemuctl campaign run: %s: %s\n", part, strerror(errno));
 		return -1;
 	}
-	ok = fputs(text, f) >= 0 && fflush(f) == 0 && fsync(fileno(f)) == 0;
+	ok = fwrite(text, 1, len, f) == len && fflush(f) == 0 && fsync(fileno(f)) == 0;
 	if (fclose(f) != 0 || !ok || rename(part, path) != 0) {
 		fprintf(stderr, "fabemuctl campaign run: %s: %s\n", path, strerror(errno));
 		unlink(part);
@@ -671,106 +722,188 @@ write_whole(const char *path, const char *text)
 	return 0;
 }
 
-/* A number of a comparison (a question's), "" where there is none. */
-static const char *
-figure(json_t *v, char *buf, size_t len)
+/* A number of a comparison (a question's) into f after a comma; nothing where none. */
+static void
+csv_figure(FILE *f, json_t *v)
 {
 	if (json_is_number(v))
-		snprintf(buf, len, "%.4f", json_number_value(v));
+		fprintf(f, ",%.4f", json_number_value(v));
 	else
-		buf[0] = '\0';
-	return buf;
+		fputc(',', f);
+}
+
+/* Text into f after a comma, quoted as CSV quotes it (a quote doubled). */
+static void
+csv_text(FILE *f, const char *t)
+{
+	fputs(",\"", f);
+	for (; *t; t++) {
+		if (*t == '"')
+			fputc('"', f);
+		fputc(*t, f);
+	}
+	fputc('"', f);
 }
 
 /*
- * What the scenes of suite c that ran (dirs[0..n - 1], names[]) answered: their
- * questions' answers printed, a scene's after its name, and DIR/answers.csv (scene,
- * regime, against, size, ratio, ratio_lo, ratio_hi, word, answer) written. 0, or -1 if
- * the file could not be written.
+ * What the scenes that ran (names[0..n - 1], each in DIR/NAME) answered: their questions'
+ * answers printed, a scene's after its name, and written to DIR/answers.csv (scene,
+ * regime, against, size, ratio, ratio_lo, ratio_hi, word, answer). 0, or -1 if the file
+ * could not be written.
  */
 static int
-suite_answers(const struct cg_campaign *c, const char *out, char (*dirs)[PATH_MAX],
-	      char (*names)[64], unsigned n)
+suite_answers(const struct cg_campaign *c, const char *out, char (*names)[CG_NAME_LEN], unsigned n)
 {
-	size_t len = 1 << 16, used = 0;
-	char *csv = malloc(len), path[PATH_MAX + 16];
+	char *csv = NULL, path[PATH_MAX];
+	size_t len = 0;
+	FILE *f = open_memstream(&csv, &len);
 	int rc;
 
-	if (csv == NULL)
+	if (f == NULL)
 		return -1;
-	used += (size_t)snprintf(csv, len,
-				 "scene,regime,against,size,ratio,ratio_lo,ratio_hi,"
-				 "word,answer\n");
+	fputs("scene,regime,against,size,ratio,ratio_lo,ratio_hi,word,answer\n", f);
 	printf("\nsuite %s: the questions' answers, scene by scene (each scene's summary and "
 	       "report in its directory)\n",
 	       c->name);
 	for (unsigned i = 0; i < n; i++) {
-		json_t *doc = results("run", dirs[i], 1);
-		json_t *qs = json_object_get(json_object_get(doc, "summary"), "questions"), *q;
+		json_t *doc, *qs, *q;
 		size_t k;
 
-		if (doc == NULL) {
-			printf("  %s: no results (%s)\n", names[i], dirs[i]);
+		snprintf(path, sizeof(path), "%s/%s", out, names[i]);
+		if ((doc = results("run", path, 1)) == NULL) {
+			printf("  %-14s no results (%s)\n", names[i], path);
 			continue;
 		}
+		qs = json_object_get(json_object_get(doc, "summary"), "questions");
 		if (json_array_size(qs) == 0)
-			printf("  %s: no question asked\n", names[i]);
+			printf("  %-14s no question asked\n", names[i]);
 		json_array_foreach(qs, k, q)
 		{
-			json_t *x = json_object_get(q, "comparison");
-			json_t *ci = json_object_get(x, "ci");
+			json_t *x = json_object_get(q, "comparison"),
+			       *ci = json_object_get(x, "ci");
 			const char *answer = json_string_value(json_object_get(q, "answer")) ?: "";
-			char r[32], lo[32], hi[32];
 
 			printf("  %-14s %s\n", names[i], answer);
-			if (used + 1024 + strlen(answer) < len)
-				used += (size_t)snprintf(
-					csv + used, len - used, "%s,%s,%s,%s,%s,%s,%s,%s,\"%s\"\n",
-					names[i],
-					json_string_value(json_object_get(q, "regime")) ?: "",
-					json_string_value(json_object_get(q, "against")) ?: "",
-					json_string_value(json_object_get(q, "size")) ?: "",
-					figure(json_object_get(x, "ratio"), r, sizeof(r)),
-					figure(json_array_get(ci, 0), lo, sizeof(lo)),
-					figure(json_array_get(ci, 1), hi, sizeof(hi)),
-					json_string_value(json_object_get(x, "word")) ?: "",
-					answer);
+			fputs(names[i], f);
+			csv_text(f, json_string_value(json_object_get(q, "regime")) ?: "");
+			csv_text(f, json_string_value(json_object_get(q, "against")) ?: "");
+			csv_text(f, json_string_value(json_object_get(q, "size")) ?: "");
+			csv_figure(f, json_object_get(x, "ratio"));
+			csv_figure(f, json_array_get(ci, 0));
+			csv_figure(f, json_array_get(ci, 1));
+			csv_text(f, json_string_value(json_object_get(x, "word")) ?: "");
+			csv_text(f, answer);
+			fputc('\n', f);
 		}
 		json_decref(doc);
 	}
+	if (fclose(f) != 0) {
+		free(csv);
+		return -1;
+	}
 	snprintf(path, sizeof(path), "%s/answers.csv", out);
-	rc = write_whole(path, csv);
+	rc = write_whole(path, csv, len);
 	free(csv);
 	return rc;
 }
 
+/* The scene running (its process), and whether the suite was asked to stop. */
+static volatile pid_t scene_pid;
+static volatile sig_atomic_t suite_stop;
+
+/* SIGINT, SIGTERM to a suite: it stops after the scene that runs, which is told too. */
+static void
+on_suite_signal(int sig)
+{
+	suite_stop = 1;
+	if (scene_pid > 0)
+		kill(scene_pid, sig);
+}
+
 /*
- * fabemuctl campaign run SUITE: each scene run as a campaign of its own, one after the
- * other, into DIR/SCENE (SCENE its campaign's name); then their questions' answers, and
- * DIR/suite.json (the suite, its scenes, each one's directory and exit status) and
- * DIR/answers.csv. Stops at an interrupt; its status the first scene's that was not 0.
+ * One scene of a suite, run into dir in a process of its own, so that nothing of one
+ * scene's run (its cores, its signal handling, its state) carries into the next: its
+ * exit status (CG_INTERRUPTED where a signal stopped it).
+ */
+static int
+scene_run(const char *file, const char *dir, const char *testbed, unsigned iters)
+{
+	int st;
+
+	fflush(stdout);
+	fflush(stderr);
+	scene_pid = fork();
+	if (scene_pid < 0) {
+		fprintf(stderr, "fabemuctl campaign run: fork: %s\n", strerror(errno));
+		return CG_SETUP;
+	}
+	if (scene_pid == 0) {
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		st = suite_stop ? CG_INTERRUPTED : cg_campaign_run(file, dir, testbed, iters);
+		fflush(NULL);
+		_exit(st);
+	}
+	while (waitpid(scene_pid, &st, 0) < 0)
+		if (errno != EINTR) {
+			fprintf(stderr, "fabemuctl campaign run: waitpid: %s\n", strerror(errno));
+			scene_pid = 0;
+			return CG_SETUP;
+		}
+	scene_pid = 0;
+	if (WIFEXITED(st))
+		return WEXITSTATUS(st);
+	return CG_INTERRUPTED;
+}
+
+/* DIR/suite.json: the suite, each scene that ran (its name, file, directory and exit
+ * status) and the suite's status. 0, or -1 if not written. */
+static int
+suite_record(const struct cg_campaign *c, const char *out, char (*names)[CG_NAME_LEN],
+	     const int *rc, unsigned n, int status)
+{
+	json_t *scenes = json_array(), *doc;
+	char path[PATH_MAX], *text;
+	int r = -1;
+
+	for (unsigned i = 0; scenes && i < n; i++) {
+		snprintf(path, sizeof(path), "%s/%s", out, names[i]);
+		json_array_append_new(scenes,
+				      json_pack("{s:s, s:s, s:s, s:i}", "scene", names[i], "file",
+						c->scene[i], "dir", path, "status", rc[i]));
+	}
+	doc = json_pack("{s:s, s:s, s:s, s:o*, s:i}", "suite", c->name, "source", c->source,
+			"description", c->description, "scenes", scenes, "status", status);
+	text = doc ? json_dumps(doc, JSON_INDENT(2)) : NULL;
+	snprintf(path, sizeof(path), "%s/suite.json", out);
+	if (text != NULL)
+		r = write_whole(path, text, strlen(text));
+	free(text);
+	json_decref(doc);
+	return r;
+}
+
+/*
+ * fabemuctl campaign run SUITE: each scene run as a campaign of its own (scene_run()),
+ * one after the other, into DIR/SCENE (SCENE its campaign's name; DIR --out, else
+ * results/SUITE-STAMP); a scene that fails does not stop the others, a signal does.
+ * Then DIR/suite.json and their answers (suite_answers()). Its status: 130 if stopped by
+ * a signal, else the first scene's that was not 0, else 6 if a file was not written.
  */
 static int
 suite_run(const struct cg_campaign *c, const char *outdir, const char *testbed, unsigned iters)
 {
-	static char dirs[CG_MAX_SCENES][PATH_MAX], names[CG_MAX_SCENES][64];
-	struct cg_campaign *s = calloc(1, sizeof(*s));
-	char out[PATH_MAX - 64], stamp[32], err[2048], path[PATH_MAX];
-	json_t *doc = NULL, *scenes = json_array();
-	int status = CG_OK, rc;
-	unsigned n = 0;
+	static char names[CG_MAX_SCENES][CG_NAME_LEN];
+	struct sigaction sa = {.sa_handler = on_suite_signal};
+	char out[PATH_MAX - 2 * CG_NAME_LEN], stamp[32], dir[PATH_MAX];
+	int status = CG_OK, rc[CG_MAX_SCENES];
 	time_t now = time(NULL);
-	char *text;
+	unsigned n = 0;
 
-	if (s == NULL || scenes == NULL || scenes_check(c) < 0) {
-		free(s);
-		json_decref(scenes);
-		return s ? CG_BAD_FILE : CG_SETUP;
-	}
+	if (scenes_check(c, names) < 0)
+		return CG_BAD_FILE;
 	if (geteuid() != 0) {
 		fprintf(stderr, "fabemuctl campaign run: must run as root (it builds hosts)\n");
-		free(s);
-		json_decref(scenes);
 		return CG_USAGE;
 	}
 	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", localtime(&now));
@@ -780,48 +913,27 @@ suite_run(const struct cg_campaign *c, const char *outdir, const char *testbed, 
 		snprintf(out, sizeof(out), "results/%s-%s", c->name, stamp);
 	if (cg_sh("/dev/null", "mkdir -p '%s'", out) != 0) {
 		fprintf(stderr, "fabemuctl campaign run: cannot create %s\n", out);
-		free(s);
-		json_decref(scenes);
 		return CG_SETUP;
 	}
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
 	printf("suite %s: %u scenes, one after the other; results in %s/SCENE\n", c->name,
 	       c->nscenes, out);
-	for (unsigned i = 0; i < c->nscenes && !cg_interrupted; i++, n++) {
-		if (cg_load(c->scene[i], s, err, sizeof(err)) < 0) { /* changed since checked */
-			fprintf(stderr, "%s\n", err);
-			free(s->text);
-			s->text = NULL;
-			status = CG_BAD_FILE;
-			break;
-		}
-		snprintf(names[i], sizeof(names[i]), "%s", s->name);
-		free(s->text);
-		s->text = NULL;
-		snprintf(dirs[i], sizeof(dirs[i]), "%s/%s", out, names[i]);
-		printf("\nsuite %s: scene %u of %u, %s (%s)\n", c->name, i + 1, c->nscenes,
-		       names[i], c->scene[i]);
-		fflush(stdout);
-		rc = cg_campaign_run(c->scene[i], dirs[i], testbed, iters);
-		json_array_append_new(scenes,
-				      json_pack("{s:s, s:s, s:s, s:i}", "scene", names[i], "file",
-						c->scene[i], "dir", dirs[i], "status", rc));
-		if (status == CG_OK && rc != CG_OK)
-			status = rc;
-	}
-	if (cg_interrupted)
-		status = CG_INTERRUPTED;
-	doc = json_pack("{s:s, s:s, s:s, s:o, s:i}", "suite", c->name, "source", c->source,
-			"description", c->description, "scenes", scenes, "status", status);
-	snprintf(path, sizeof(path), "%s/suite.json", out);
-	text = doc ? json_dumps(doc, JSON_INDENT(2)) : NULL;
-	if (text == NULL || write_whole(path, text) < 0 ||
-	    suite_answers(c, out, dirs, names, n) < 0) {
+	for (; n < c->nscenes && !suite_stop; n++) {
+		snprintf(dir, sizeof(dir), "%s/%s", out, names[n]);
+		printf("\nsuite %s: scene %u of %u, %s (%s)\n", c->name, n + 1, c->nscenes,
+		       names[n], c->scene[n]);
+		rc[n] = scene_run(c->scene[n], dir, testbed, iters);
 		if (status == CG_OK)
-			status = CG_UNWRITTEN;
+			status = rc[n];
 	}
-	free(text);
-	json_decref(doc);
-	free(s);
+	if (suite_stop)
+		status = CG_INTERRUPTED;
+	/* both, whatever the other did */
+	if ((suite_record(c, out, names, rc, n, status) < 0) +
+		    (suite_answers(c, out, names, n) < 0) &&
+	    status == CG_OK)
+		status = CG_UNWRITTEN;
 	return status;
 }
 

@@ -2209,19 +2209,24 @@ compile_scenes(struct fe_yaml *y, const struct y_campaign *d, struct cg_campaign
 				    other);
 	for (unsigned i = 0; i < d->scenes_count; i++, c->nscenes++) {
 		const char *s = d->scenes[i];
-		char beside[PATH_MAX];
-		size_t n = strlen(s);
+		char as[PATH_MAX], yaml[PATH_MAX];
+		const char *take = s;
 
-		if (n == 0 || n >= sizeof(c->scene[0]))
-			return fe_yaml_fail(y, "scenes", "scenes.%u '%s': empty or too long", i, s);
 		for (unsigned k = 0; k < i; k++)
 			if (strcmp(d->scenes[k], s) == 0)
 				return fe_yaml_fail(y, "scenes", "scenes.%u '%s': named twice", i,
 						    s);
-		snprintf(beside, sizeof(beside), "%.*s/%s%s", dirlen, dir, s,
-			 n > 5 && strcmp(s + n - 5, ".yaml") == 0 ? "" : ".yaml");
-		snprintf(c->scene[i], sizeof(c->scene[i]), "%s",
-			 s[0] != '/' && access(beside, R_OK) == 0 ? beside : s);
+		/* beside the suite: as given, else with .yaml; else as the command line */
+		snprintf(as, sizeof(as), "%.*s/%s", dirlen, dir, s);
+		snprintf(yaml, sizeof(yaml), "%s.yaml", as);
+		if (s[0] != '/' && access(as, R_OK) == 0)
+			take = as;
+		else if (s[0] != '/' && access(yaml, R_OK) == 0)
+			take = yaml;
+		if (s[0] == '\0' || strlen(take) >= sizeof(c->scene[i]))
+			return fe_yaml_fail(y, "scenes",
+					    "scenes.%u '%s': empty, or its path too long", i, s);
+		snprintf(c->scene[i], sizeof(c->scene[i]), "%s", take);
 	}
 	return 0;
 }

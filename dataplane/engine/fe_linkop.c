@@ -60,23 +60,24 @@ fe_linkop_trim(struct fe_dp *dp, unsigned n, struct fe_link *l, struct rte_mbuf 
 	const enum fe_link_kind k = fe_dp_link_kind(dp, n, &i);
 	const int host = k == FE_LINK_DOWN; /* a host's down link */
 	uint32_t len = rte_pktmbuf_pkt_len(m), hlen;
+	const uint64_t tag = *fe_nic_tag(dp, m);
 	struct rte_mbuf *h;
 	int data;
 
-	if (why != FE_LINK_DROP_TAIL && why != FE_LINK_DROP_POOL)
-		return -1;
-	/* (a header trimmed at an earlier hop, or a NIC's own frame, came here only after
-	 * fe_linkop_header() found its priority queue full: it is dropped as any frame) */
-	h = fe_nic_trim(dp, m);
-	if (h == NULL) {
-		const uint64_t tag = *fe_nic_tag(dp, m);
-
-		if (FE_TAG_KIND(tag) != FE_TAG_TRIM && !(tag & FE_TAG_CUT))
-			return -1;
-		recount(l, why, FE_LINK_DROP_HEADER, len); /* a header: no room for it either */
+	/* a header trimmed at an earlier hop (or a cut probe) came here only after
+	 * fe_linkop_header() found its priority queue full (or with trim-queue=data): no room
+	 * for it either, in its buffer, the pool or the wire's slots, is a header drop */
+	if ((FE_TAG_KIND(tag) == FE_TAG_TRIM || (tag & FE_TAG_CUT)) &&
+	    (why == FE_LINK_DROP_TAIL || why == FE_LINK_DROP_POOL || why == FE_LINK_DROP_WIRE)) {
+		recount(l, why, FE_LINK_DROP_HEADER, len);
 		fe_linkop_drop_free(dp, n, m, FE_LINK_DROP_HEADER, t);
 		return 0;
 	}
+	if (why != FE_LINK_DROP_TAIL && why != FE_LINK_DROP_POOL)
+		return -1;
+	h = fe_nic_trim(dp, m); /* NULL: not a uec flow's data or probe, or no mbuf */
+	if (h == NULL)
+		return -1;
 	recount(l, why, FE_LINK_DROP_TRIM, len);
 	fe_linkop_drop_free(dp, n, m, FE_LINK_DROP_TRIM, t);
 	hlen = rte_pktmbuf_pkt_len(h);
@@ -116,8 +117,7 @@ fe_linkop_trim(struct fe_dp *dp, unsigned n, struct fe_link *l, struct rte_mbuf 
 		return 0;
 	}
 	if (l->tail - l->head > l->mask) { /* no slot: the wire is full */
-		fe_link_drop_cause(l, FE_LINK_DROP_WIRE, hlen, FE_LABEL_CLASS(label));
-		fe_linkop_drop_free(dp, n, h, FE_LINK_DROP_WIRE, t);
+		header_drop(dp, n, l, h, hlen, label, t);
 		return 0;
 	}
 	fe_link_take(l, h, hlen, t, extra, label);

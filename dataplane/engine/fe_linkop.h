@@ -43,14 +43,16 @@ int fe_linkop_impair(struct fe_dp *dp, unsigned n, struct fe_row *r, struct rte_
  * dropped, the drop counted again as FE_LINK_DROP_TRIM, m shown to a capture and freed.
  * Its header, a frame of few bytes with m's route: on a host's down link, handed to its
  * NIC (dp->nic_trimmed); between switches, on the link's priority queue
- * (dp->hop_trimmed), or dropped (FE_LINK_DROP_WIRE) when that is full; on a host's up
- * link, taken behind what the link holds, past its buffer's limit. With the NIC's
- * trim-queue data, on a host's down link or between switches it is offered to the data
- * queue instead, behind the data, and dropped with its cause where that has no room.
- * Cut anywhere but on a host's down link, it is tagged FE_TAG_EARLIER (its NAK not the
- * last hop's). A NIC's own frame (an ACK, a NAK, a grant) is not trimmed (fe_linkop_header() found
- * its queue full: it is dropped as any frame). extra: m's impairments on the link (its jitter and
- * retries), which its header meets. 0 if trimmed; -1 if not (m still the caller's, to drop).
+ * (dp->hop_trimmed); on a host's up link, taken behind what the link holds, past its
+ * buffer's limit. With the NIC's trim-queue data, on a host's down link or between
+ * switches it is offered to the data queue instead, behind the data. A header that finds
+ * no room (that queue full, the data's, the wire's slots), and m itself if it is a header
+ * already (trimmed at an earlier hop, or a cut probe, which fe_linkop_header() could not
+ * queue ahead) with no room for it either, is dropped as FE_LINK_DROP_HEADER. Cut anywhere
+ * but on a host's down link, it is tagged FE_TAG_EARLIER (its NAK not the last hop's). A
+ * NIC's own frame (an ACK, a NAK, a grant) is not trimmed: it is dropped as any frame.
+ * extra: m's impairments on the link (its jitter and retries), which its header meets.
+ * 0 if m was trimmed or dropped as a header; -1 if not (m still the caller's, to drop).
  */
 int fe_linkop_trim(struct fe_dp *dp, unsigned n, struct fe_link *l, struct rte_mbuf *m, uint8_t why,
 		   uint64_t t, uint32_t label, uint64_t extra);

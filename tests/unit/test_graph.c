@@ -2986,7 +2986,7 @@ Test(graph, trimmed_headers_overtake_the_data_between_switches)
 			out += st->out_pkts;
 			for (unsigned c = 0; c < FE_LINK_DROP__MAX; c++)
 				drops += st->drop_pkts[c];
-			cr_assert_eq(st->wire_pkts, 0, "%s: nothing left on the hdrop", n);
+			cr_assert_eq(st->wire_pkts, 0, "%s: nothing left on the wire", n);
 		}
 		cr_assert_gt(trims, 5, "express %d: the uplink trimmed (%llu)", express,
 			     (unsigned long long)trims);
