@@ -7,7 +7,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
+#include <sys/stat.h>
 
 #include "cg.h"
 #include "fe_clab.h"
@@ -2171,6 +2171,15 @@ compile_projection(struct fe_yaml *y, const struct y_projection *d, struct cg_ca
 	return 0;
 }
 
+/* 1 if path is a regular file (a directory of that name is not a scene's file). */
+static int
+is_file(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
 /*
  * A suite's scenes (scenes:): each a campaign file or name, resolved as the command line's
  * (cg_find()) but a name first beside the suite's own file (source); a suite has no other
@@ -2219,9 +2228,9 @@ compile_scenes(struct fe_yaml *y, const struct y_campaign *d, struct cg_campaign
 		/* beside the suite: as given, else with .yaml; else as the command line */
 		snprintf(as, sizeof(as), "%.*s/%s", dirlen, dir, s);
 		snprintf(yaml, sizeof(yaml), "%s.yaml", as);
-		if (s[0] != '/' && access(as, R_OK) == 0)
+		if (s[0] != '/' && is_file(as))
 			take = as;
-		else if (s[0] != '/' && access(yaml, R_OK) == 0)
+		else if (s[0] != '/' && is_file(yaml))
 			take = yaml;
 		if (s[0] == '\0' || strlen(take) >= sizeof(c->scene[i]))
 			return fe_yaml_fail(y, "scenes",

@@ -357,6 +357,30 @@ PY
 [ -z "$(leftovers)" ] || fe_fail "leftovers after Ctrl-C: $(leftovers)"
 echo "  ok   no namespace, link, socket, DPDK directory or process left"
 
+echo "Ctrl-C in a suite's first scene: that scene's partial results, the next not run, exit 130"
+printf 'name: t-isuite\nscenes: [%s, sc-two]\n' "$T/credit1.yaml" >"$T/isuite.yaml"
+"$CTL" campaign run "$T/isuite.yaml" --out "$T/isuite" --iterations 2000 >"$T/isuite.out" 2>&1 &
+pid=$!
+for _ in $(seq 300); do grep -q 'iteration ' "$T/isuite.out" && break; sleep 0.1; done
+grep -q 'iteration ' "$T/isuite.out" || { cat "$T/isuite.out"; fe_fail "the suite did not start iterating"; }
+kill -INT $pid
+rc=0; wait $pid || rc=$?
+fe_check "the suite's exit status after Ctrl-C" "$rc" 130 130
+python3 - "$T/isuite" <<'PY' || fe_fail "the interrupted suite's record"
+import json, os, sys
+d = json.load(open(sys.argv[1] + "/suite.json"))
+assert d["status"] == 130 and len(d["scenes"]) == 1 and d["scenes"][0]["status"] == 130, d
+c = json.load(open("%s/%s/campaign.json" % (sys.argv[1], d["scenes"][0]["scene"])))
+assert c["status"].startswith("interrupted"), c["status"]
+assert not os.path.exists(sys.argv[1] + "/t-two"), "the second scene ran"
+print("  ok   suite.json: status 130, one scene (interrupted, its campaign.json partial); the second not run")
+PY
+[ -z "$(leftovers)" ] || fe_fail "leftovers after a suite's Ctrl-C: $(leftovers)"
+printf 'name: t-dup\nscenes: [sc-one, %s]\n' "$T/sc-one.yaml" >"$T/dup.yaml"
+rc=0; out=$("$CTL" campaign check "$T/dup.yaml" 2>&1) || rc=$?
+[ "$rc" = 1 ] && grep -qF "scenes.1: $T/sc-one.yaml: campaign t-one is scenes.0's too" <<<"$out" || fe_fail "two scenes of one name: $rc $out"
+echo "  ok   no namespace, link, socket, DPDK directory or process left; two scenes of one name refused"
+
 echo "a dataplane that dies: exit 4, partial results, nothing left behind"
 "$CTL" campaign run "$T/credit1.yaml" --out "$T/dead" --iterations 2000 >"$T/dead.out" 2>&1 &
 pid=$!
