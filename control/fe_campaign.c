@@ -3,10 +3,10 @@
  * fabemuctl campaign list|check|show|run|summary, and testbed clean: the command lines; the stages
  * live in control/campaign/.
  */
-#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -105,12 +105,7 @@ fe_campaign_help(FILE *f)
 static int
 scene_name_bad(const char *s)
 {
-	if (s[0] == '\0' || s[0] == '.')
-		return 1;
-	for (; *s; s++)
-		if (!isalnum((unsigned char)*s) && *s != '-' && *s != '_' && *s != '.')
-			return 1;
-	return 0;
+	return s[0] == '.' || cg_name_bad(s, CG_NAME_LEN);
 }
 
 /*
@@ -121,7 +116,7 @@ scene_name_bad(const char *s)
 static int
 scenes_check(const struct cg_campaign *c, char (*names)[CG_NAME_LEN])
 {
-	static char seen[CG_MAX_SCENES][CG_NAME_LEN];
+	char seen[CG_MAX_SCENES][CG_NAME_LEN];
 	struct cg_campaign *s = calloc(1, sizeof(*s));
 	char err[2048];
 	int rc = 0;
@@ -699,50 +694,19 @@ summary(const char *dir)
 	return rc;
 }
 
-/* A text written whole to path or not at all (path.part, flushed, synced, renamed); 0 or
- * -1, said. */
-static int
-write_whole(const char *path, const char *text, size_t len)
-{
-	char part[PATH_MAX];
-	FILE *f;
-	int ok;
-
-	snprintf(part, sizeof(part), "%s.part", path);
-	if ((f = fopen(part, "w")) == NULL) {
-		fprintf(stderr, "fabemuctl campaign run: %s: %s\n", part, strerror(errno));
-		return -1;
-	}
-	ok = fwrite(text, 1, len, f) == len && fflush(f) == 0 && fsync(fileno(f)) == 0;
-	if (fclose(f) != 0 || !ok || rename(part, path) != 0) {
-		fprintf(stderr, "fabemuctl campaign run: %s: %s\n", path, strerror(errno));
-		unlink(part);
-		return -1;
-	}
-	return 0;
-}
-
-/* A number of a comparison (a question's) into f after a comma; nothing where none. */
+/* A comparison's figure (a question's) into f after a comma; nothing where none. */
 static void
 csv_figure(FILE *f, json_t *v)
 {
-	if (json_is_number(v))
-		fprintf(f, ",%.4f", json_number_value(v));
-	else
-		fputc(',', f);
+	cg_csv_num(f, json_is_number(v) ? json_number_value(v) : NAN, 4);
 }
 
-/* Text into f after a comma, quoted as CSV quotes it (a quote doubled). */
+/* A text field into f after a comma (cg_csv_str()). */
 static void
 csv_text(FILE *f, const char *t)
 {
-	fputs(",\"", f);
-	for (; *t; t++) {
-		if (*t == '"')
-			fputc('"', f);
-		fputc(*t, f);
-	}
-	fputc('"', f);
+	fputc(',', f);
+	cg_csv_str(f, t ?: "");
 }
 
 /*
@@ -754,14 +718,13 @@ csv_text(FILE *f, const char *t)
 static int
 suite_answers(const struct cg_campaign *c, const char *out, char (*names)[CG_NAME_LEN], unsigned n)
 {
-	char *csv = NULL, path[PATH_MAX];
-	size_t len = 0;
-	FILE *f = open_memstream(&csv, &len);
-	int rc;
+	char path[PATH_MAX], csv[PATH_MAX];
+	FILE *f;
 
-	if (f == NULL)
-		return -1;
-	fputs("scene,regime,against,size,ratio,ratio_lo,ratio_hi,word,answer\n", f);
+	snprintf(csv, sizeof(csv), "%s/answers.csv", out);
+	f = cg_out_open(NULL, csv);
+	if (f)
+		fputs("scene,regime,against,size,ratio,ratio_lo,ratio_hi,word,answer\n", f);
 	printf("\nsuite %s: the questions' answers, scene by scene (each scene's summary and "
 	       "report in its directory)\n",
 	       c->name);
@@ -784,27 +747,22 @@ suite_answers(const struct cg_campaign *c, const char *out, char (*names)[CG_NAM
 			const char *answer = json_string_value(json_object_get(q, "answer")) ?: "";
 
 			printf("  %-14s %s\n", names[i], answer);
-			fputs(names[i], f);
-			csv_text(f, json_string_value(json_object_get(q, "regime")) ?: "");
-			csv_text(f, json_string_value(json_object_get(q, "against")) ?: "");
-			csv_text(f, json_string_value(json_object_get(q, "size")) ?: "");
+			if (f == NULL)
+				continue;
+			cg_csv_str(f, names[i]);
+			csv_text(f, json_string_value(json_object_get(q, "regime")));
+			csv_text(f, json_string_value(json_object_get(q, "against")));
+			csv_text(f, json_string_value(json_object_get(q, "size")));
 			csv_figure(f, json_object_get(x, "ratio"));
 			csv_figure(f, json_array_get(ci, 0));
 			csv_figure(f, json_array_get(ci, 1));
-			csv_text(f, json_string_value(json_object_get(x, "word")) ?: "");
+			csv_text(f, json_string_value(json_object_get(x, "word")));
 			csv_text(f, answer);
 			fputc('\n', f);
 		}
 		json_decref(doc);
 	}
-	if (fclose(f) != 0) {
-		free(csv);
-		return -1;
-	}
-	snprintf(path, sizeof(path), "%s/answers.csv", out);
-	rc = write_whole(path, csv, len);
-	free(csv);
-	return rc;
+	return f ? cg_out_close(NULL, f, csv) : -1;
 }
 
 /* The scene running (its process), and whether the suite was asked to stop. */
@@ -863,8 +821,9 @@ suite_record(const struct cg_campaign *c, const char *out, char (*names)[CG_NAME
 	     const int *rc, unsigned n, int status)
 {
 	json_t *scenes = json_array(), *doc;
-	char path[PATH_MAX], *text;
+	char path[PATH_MAX];
 	int r = -1;
+	FILE *f;
 
 	for (unsigned i = 0; scenes && i < n; i++) {
 		snprintf(path, sizeof(path), "%s/%s", out, names[i]);
@@ -874,11 +833,13 @@ suite_record(const struct cg_campaign *c, const char *out, char (*names)[CG_NAME
 	}
 	doc = json_pack("{s:s, s:s, s:s, s:o*, s:i}", "suite", c->name, "source", c->source,
 			"description", c->description, "scenes", scenes, "status", status);
-	text = doc ? json_dumps(doc, JSON_INDENT(2)) : NULL;
 	snprintf(path, sizeof(path), "%s/suite.json", out);
-	if (text != NULL)
-		r = write_whole(path, text, strlen(text));
-	free(text);
+	if (doc != NULL && (f = cg_out_open(NULL, path)) != NULL) {
+		if (json_dumpf(doc, f, JSON_INDENT(2)) < 0)
+			cg_out_abandon(NULL, f, path, "the record could not be written");
+		else
+			r = cg_out_close(NULL, f, path);
+	}
 	json_decref(doc);
 	return r;
 }

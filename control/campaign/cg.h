@@ -320,6 +320,9 @@ int cg_find(const char *name, char *path, size_t len, char *err, size_t errlen);
 const char *cg_shipped_dir(char *buf, size_t len);
 /* the project's tree: $FABEMU_ROOT, else the source tree it was built from */
 const char *cg_root(void);
+/* A name that names files and hosts: letters, digits, '_', '-' and '.', 1 to max - 1 of
+ * them; 1 if not (cg_file.c). */
+int cg_name_bad(const char *s, size_t max);
 int cg_shipped(char (*names)[CG_NAME_LEN], unsigned max);
 
 /* cg_proc.c */
@@ -886,9 +889,15 @@ void cg_print_projection(FILE *f, const struct cg_campaign *c, const struct cg_p
 /*
  * A results file is written whole or not at all: cg_out_open() opens FILE.part,
  * cg_out_close() checks every write, the flush and the close, then renames it to FILE;
- * a file that failed is removed, said (naming it) and listed in r->unwritten.
+ * a file that failed is removed, said (naming it) and listed in r->unwritten (r NULL:
+ * said only, outside a run).
  */
 FILE *cg_out_open(const struct cg_run *r, const char *path);
+/* A CSV field: a number after a comma, nothing where there is no such figure (NAN); a
+ * text, quoted when it needs it (RFC 4180: a comma, a quote, a line break, or space at an
+ * end), so that a value can never shift the columns. */
+void cg_csv_num(FILE *f, double v, int prec);
+void cg_csv_str(FILE *f, const char *s);
 int cg_out_close(const struct cg_run *r, FILE *f, const char *path);
 /* A file given up (its writer failed, why says how): closed, removed, said, listed. */
 void cg_out_abandon(const struct cg_run *r, FILE *f, const char *path, const char *why);

@@ -19,7 +19,8 @@ cg_out_failed(const struct cg_run *r, const char *path, const char *why)
 
 	fprintf(stderr, "fabemuctl campaign run: could not write %s: %s (not kept)\n", path, why);
 	snprintf(line, sizeof(line), "%s: %s", path, why);
-	json_array_append_new(r->unwritten, json_string(line));
+	if (r != NULL)
+		json_array_append_new(r->unwritten, json_string(line));
 }
 
 FILE *
@@ -70,9 +71,8 @@ cg_out_close(const struct cg_run *r, FILE *f, const char *path)
 	return -1;
 }
 
-/* A number, or nothing when there is no such figure (NAN). */
-static void
-put(FILE *f, double v, int prec)
+void
+cg_csv_num(FILE *f, double v, int prec)
 {
 	if (isnan(v))
 		fputc(',', f);
@@ -93,10 +93,8 @@ quoted(FILE *f, const char *s)
 	fputc('"', f);
 }
 
-/* A text field, quoted when it needs it (RFC 4180: a comma, a quote, a line break, or
- * space at an end): a value can never shift the columns. */
-static void
-csv_str(FILE *f, const char *s)
+void
+cg_csv_str(FILE *f, const char *s)
 {
 	size_t n = strlen(s);
 
@@ -110,7 +108,7 @@ csv_str(FILE *f, const char *s)
 static void
 put_n(FILE *f, const struct cg_row *w, double v)
 {
-	put(f, w->runs ? v : NAN, 0);
+	cg_csv_num(f, w->runs ? v : NAN, 0);
 }
 
 /* ,"..." always quoted (a verdict: free text) */
@@ -125,8 +123,8 @@ put_str(FILE *f, const char *s)
 static void
 put_ratio(FILE *f, const struct cg_ratio *x)
 {
-	put(f, x->lo, 3);
-	put(f, x->hi, 3);
+	cg_csv_num(f, x->lo, 3);
+	cg_csv_num(f, x->hi, 3);
 	fprintf(f, ",%s", cg_word_name(x->word));
 }
 
@@ -137,13 +135,13 @@ comparison(FILE *f, const char *regime, const struct cg_row *w, const char *agai
 {
 	if (isnan(x->v))
 		return;
-	csv_str(f, regime);
+	cg_csv_str(f, regime);
 	fputc(',', f);
-	csv_str(f, against);
+	cg_csv_str(f, against);
 	fputc(',', f);
-	csv_str(f, w->size);
+	cg_csv_str(f, w->size);
 	fprintf(f, ",%s", kind);
-	put(f, x->v, 3);
+	cg_csv_num(f, x->v, 3);
 	put_ratio(f, x);
 	fprintf(f, ",%u,%u\n", x->reps_a, x->reps_b);
 }
@@ -209,14 +207,14 @@ run_csv(const struct cg_run *r, json_t *runs, const char *file, const char *arra
 	fputc('\n', f);
 	json_array_foreach(runs, i, run) json_array_foreach(json_object_get(run, array), k, x)
 	{
-		csv_str(f, json_string_value(json_object_get(run, "regime")) ?: "");
+		cg_csv_str(f, json_string_value(json_object_get(run, "regime")) ?: "");
 		fprintf(f, ",%lld", json_integer_value(json_object_get(run, "repetition")));
 		for (const char *const *key = keys; *key; key++) {
 			json_t *v = json_object_get(x, *key);
 
 			if (json_is_string(v)) {
 				fputc(',', f);
-				csv_str(f, json_string_value(v));
+				cg_csv_str(f, json_string_value(v));
 			} else if (json_is_integer(v))
 				fprintf(f, ",%lld", json_integer_value(v));
 			else
@@ -242,7 +240,7 @@ iterations_csv(const struct cg_run *r, json_t *runs)
 	json_array_foreach(runs, i, run)
 		json_array_foreach(json_object_get(run, "iterations"), k, x)
 	{
-		csv_str(f, json_string_value(json_object_get(run, "regime")) ?: "");
+		cg_csv_str(f, json_string_value(json_object_get(run, "regime")) ?: "");
 		fprintf(f, ",%lld,%lld,%lld,%lld,%.3f,%lld\n",
 			json_integer_value(json_object_get(run, "repetition")),
 			json_integer_value(json_array_get(x, 0)),
@@ -300,72 +298,72 @@ summary_csv(const struct cg_run *r, const struct cg_row *rows, size_t nrows)
 		const struct cg_row *w = &rows[n];
 
 		/* a regime that did not run: its figures empty, its configuration kept */
-		csv_str(f, w->regime);
+		cg_csv_str(f, w->regime);
 		fputc(',', f);
-		csv_str(f, w->size);
+		cg_csv_str(f, w->size);
 		fprintf(f, ",%s", w->baseline == 1 ? "wire" : w->baseline == 2 ? "ideal" : "");
-		put(f, w->hop_us, 3);
-		put(f, w->rtt_us, 1);
-		put(f, w->offered_gbps, 3);
+		cg_csv_num(f, w->hop_us, 3);
+		cg_csv_num(f, w->rtt_us, 1);
+		cg_csv_num(f, w->offered_gbps, 3);
 		/* the wire has no fabric: its fabric columns are empty */
 		put_n(f, w, cg_fab(w, (double)w->drops));
 		put_n(f, w, cg_fab(w, (double)w->trims));
 		put_n(f, w, cg_fab(w, (double)w->marks));
 		put_n(f, w, cg_fab(w, (double)w->pauses));
-		put(f, w->runs ? cg_fab(w, w->paused_ms) : NAN, 3);
-		put(f, w->runs ? cg_fab(w, w->stall_ms) : NAN, 3);
-		put(f, w->p50, 3);
-		put(f, w->p99, 3);
-		put(f, w->max, 3);
-		put(f, w->job_s, 3);
-		put(f, w->p50 / w->wire_p50, 3);
-		put(f, w->p99 / w->wire_p99, 3);
-		put(f, w->p50 / w->ideal_p50, 3);
-		put(f, w->p99 / w->ideal_p99, 3);
-		put(f, w->p50_lo, 3);
-		put(f, w->p50_hi, 3);
-		put(f, w->p99_lo, 3);
-		put(f, w->p99_hi, 3);
+		cg_csv_num(f, w->runs ? cg_fab(w, w->paused_ms) : NAN, 3);
+		cg_csv_num(f, w->runs ? cg_fab(w, w->stall_ms) : NAN, 3);
+		cg_csv_num(f, w->p50, 3);
+		cg_csv_num(f, w->p99, 3);
+		cg_csv_num(f, w->max, 3);
+		cg_csv_num(f, w->job_s, 3);
+		cg_csv_num(f, w->p50 / w->wire_p50, 3);
+		cg_csv_num(f, w->p99 / w->wire_p99, 3);
+		cg_csv_num(f, w->p50 / w->ideal_p50, 3);
+		cg_csv_num(f, w->p99 / w->ideal_p99, 3);
+		cg_csv_num(f, w->p50_lo, 3);
+		cg_csv_num(f, w->p50_hi, 3);
+		cg_csv_num(f, w->p99_lo, 3);
+		cg_csv_num(f, w->p99_hi, 3);
 		put_n(f, w, (double)w->nrep);
-		put(f, w->rep_p50_min, 3);
-		put(f, w->rep_p50_max, 3);
+		cg_csv_num(f, w->rep_p50_min, 3);
+		cg_csv_num(f, w->rep_p50_max, 3);
 		put_ratio(f, &w->vs_wire);
 		put_ratio(f, &w->vs_ideal);
 		put_n(f, w, (double)w->real_retrans);
 		put_n(f, w, (double)w->timeouts);
 		put_n(f, w, (double)w->probes);
 		put_n(f, w, (double)w->stalls);
-		put(f, w->stall_share, 4);
-		put(f, w->stall_share_lo, 4);
-		put(f, w->stall_share_hi, 4);
-		put(f, w->stall_at_ms, 3);
-		put(f, w->runs ? w->recovery_ms : NAN, 3);
+		cg_csv_num(f, w->stall_share, 4);
+		cg_csv_num(f, w->stall_share_lo, 4);
+		cg_csv_num(f, w->stall_share_hi, 4);
+		cg_csv_num(f, w->stall_at_ms, 3);
+		cg_csv_num(f, w->runs ? w->recovery_ms : NAN, 3);
 		for (unsigned k = 0; k < CG_CAUSES; k++)
 			put_n(f, w, (double)w->stall_cause[k]);
 		put_n(f, w, (double)w->edge_lost);
 		put_n(f, w, cg_fab(w, (double)w->unexplained));
-		put(f, w->late_p50_us, 3);
-		put(f, w->late_p99_us, 3);
-		put(f, w->late_max_us, 3);
-		put(f, w->late_worst_p99_us, 3);
+		cg_csv_num(f, w->late_p50_us, 3);
+		cg_csv_num(f, w->late_p99_us, 3);
+		cg_csv_num(f, w->late_max_us, 3);
+		cg_csv_num(f, w->late_worst_p99_us, 3);
 		fputc(',', f);
-		csv_str(f, w->late_worst_link);
-		put(f, w->wait_p50_us, 3);
-		put(f, w->wait_p99_us, 3);
-		put(f, w->wait_max_us, 3);
+		cg_csv_str(f, w->late_worst_link);
+		cg_csv_num(f, w->wait_p50_us, 3);
+		cg_csv_num(f, w->wait_p99_us, 3);
+		cg_csv_num(f, w->wait_max_us, 3);
 		put_n(f, w, (double)w->n);
 		fputc(',', f);
-		csv_str(f, w->nic_model);
+		cg_csv_str(f, w->nic_model);
 		put_n(f, w, cg_fab(w, (double)w->nic_ce));
 		put_n(f, w, cg_fab(w, (double)w->nic_cnp));
-		put(f, w->nic_rate_min_bps, 0);
+		cg_csv_num(f, w->nic_rate_min_bps, 0);
 		put_n(f, w, cg_fab(w, (double)w->nic_resent));
 		put_n(f, w, cg_fab(w, (double)w->nic_naks));
 		put_n(f, w, cg_fab(w, (double)w->nic_timeouts));
 		put_n(f, w, cg_fab(w, (double)w->nic_discards));
 		put_str(f, w->verdict);
 		fputc(',', f);
-		csv_str(f, w->partial);
+		cg_csv_str(f, w->partial);
 		fputc('\n', f);
 	}
 	return cg_out_close(r, f, p);
@@ -375,9 +373,9 @@ summary_csv(const struct cg_run *r, const struct cg_row *rows, size_t nrows)
 static void
 put3(FILE *f, double v, double lo, double hi)
 {
-	put(f, v, 6);
-	put(f, lo, 6);
-	put(f, hi, 6);
+	cg_csv_num(f, v, 6);
+	cg_csv_num(f, lo, 6);
+	cg_csv_num(f, hi, 6);
 }
 
 /*
@@ -411,12 +409,12 @@ projection_csv(const struct cg_run *r, const struct cg_row *rows, size_t nrows)
 			const struct cg_proj_at *a = x ? &x->pred : &pj[i].at[k];
 			int measured = x && (k - pj[i].nat) % 2;
 
-			csv_str(f, pj[i].series);
+			cg_csv_str(f, pj[i].series);
 			fprintf(f, ",%s,%s,", pj[i].size,
 				!x	   ? "projected"
 				: measured ? "measured"
 					   : "predicted");
-			csv_str(f, x ? r->c->reg[x->reg].name : "");
+			cg_csv_str(f, x ? r->c->reg[x->reg].name : "");
 			fprintf(f, ",%u,%.0f", a->n, a->packets);
 			if (measured) {
 				put3(f, x->stall, x->stall_lo, x->stall_hi);
@@ -431,9 +429,9 @@ projection_csv(const struct cg_run *r, const struct cg_row *rows, size_t nrows)
 				put3(f, a->p99, a->p99_lo, a->p99_hi);
 				put3(f, a->wait, a->wait_lo, a->wait_hi);
 				put3(f, a->gpuh, a->gpuh_lo, a->gpuh_hi);
-				put(f, a->stall_gpuh, 6);
+				cg_csv_num(f, a->stall_gpuh, 6);
 				fprintf(f, ",%.6g,%.6g,%.6g", pj[i].p, pj[i].p_lo, pj[i].p_hi);
-				put(f, pj[i].cost_ms, 3);
+				cg_csv_num(f, pj[i].cost_ms, 3);
 			}
 			fputc('\n', f);
 		}

@@ -377,14 +377,12 @@ cg_describe(const struct cg_campaign *c, char *buf, size_t len)
 
 /* ---- The testbed: the veth hosts the campaign makes, or existing ones ---- */
 
-/* A host's name: letters, digits, '_', '-', '.', 1 to CG_HOST_NAME - 1 of them (it names
- * the MPI job's nodes and the results' hosts); 1 if not. */
-static int
-host_name_bad(const char *s)
+int
+cg_name_bad(const char *s, size_t max)
 {
 	size_t n = strlen(s);
 
-	if (n == 0 || n >= CG_HOST_NAME)
+	if (n == 0 || n >= max)
 		return 1;
 	for (; *s; s++)
 		if (!isalnum((unsigned char)*s) && *s != '_' && *s != '-' && *s != '.')
@@ -541,7 +539,7 @@ tb_host(struct fe_yaml *y, const struct y_tbhost *t, unsigned i, struct cg_campa
 				    "eth0 and shell: the default)",
 				    path);
 	snprintf(key, sizeof(key), "%s.name", path);
-	if (host_name_bad(t->name))
+	if (cg_name_bad(t->name, CG_HOST_NAME)) /* it names the MPI nodes, the results' hosts */
 		return fe_yaml_fail(y, key,
 				    "%s '%s': a name of letters, digits, '_', '-' and '.', 1 to "
 				    "%d characters",

@@ -87,8 +87,8 @@ fe_linkop_trim(struct fe_dp *dp, unsigned n, struct fe_link *l, struct rte_mbuf 
 		*fe_nic_tag(dp, h) |= FE_TAG_EARLIER;
 	if (data && dp->conf.nic.trim_queue == FE_NIC_TRIMQ_DATA && k != FE_LINK_UP) {
 		/* behind the data it was cut from, where it has room (SONiC's queue_index: the
-		 * data's own queue); else dropped as a frame is, and its data waits for the
-		 * NIC's timeout */
+		 * data's own queue); else a header drop, and its data waits for the NIC's
+		 * probe or timeout */
 		if (fe_link_enqueue_x(l, h, hlen, t, extra, label) < 0) {
 			recount(l, l->last_drop, FE_LINK_DROP_HEADER, hlen);
 			fe_linkop_drop_free(dp, n, h, FE_LINK_DROP_HEADER, t);

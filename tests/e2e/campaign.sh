@@ -336,12 +336,19 @@ PY
 echo "Ctrl-C in the middle: partial results, exit 130, nothing left behind"
 # 2 sizes of 2000 iterations: 4000 in all, far more than run between the first line and
 # the Ctrl-C (354 did once, on a loaded machine)
-"$CTL" campaign run "$T/credit1.yaml" --out "$T/int" --iterations 2000 >"$T/int.out" 2>&1 &
-pid=$!
-for _ in $(seq 300); do grep -q 'iteration ' "$T/int.out" && break; sleep 0.1; done
-grep -q 'iteration ' "$T/int.out" || { cat "$T/int.out"; fe_fail "the campaign did not start iterating"; }
-kill -INT $pid
-rc=0; wait $pid || rc=$?
+# ctrl_c FILE OUT: campaign run FILE of 2000 iterations a size into OUT (its output in
+# OUT.out), in the background, and a Ctrl-C once it iterates; its exit status in rc
+ctrl_c() {
+	local pid
+	"$CTL" campaign run "$1" --out "$2" --iterations 2000 >"$2.out" 2>&1 &
+	pid=$!
+	for _ in $(seq 300); do grep -q 'iteration ' "$2.out" && break; sleep 0.1; done
+	grep -q 'iteration ' "$2.out" || { cat "$2.out"; fe_fail "$1 did not start iterating"; }
+	kill -INT $pid
+	rc=0
+	wait $pid || rc=$?
+}
+ctrl_c "$T/credit1.yaml" "$T/int"
 fe_check "exit status after Ctrl-C" "$rc" 130 130
 fe_check "partial results: status" "$(fe_json "$T/int/campaign.json" '1 if d["status"].startswith("interrupted") else 0')" 1 1
 fe_check "partial results: iterations kept" "$(fe_json "$T/int/campaign.json" 'len(d["runs"][0]["iterations"])')" 1 3999
@@ -359,12 +366,7 @@ echo "  ok   no namespace, link, socket, DPDK directory or process left"
 
 echo "Ctrl-C in a suite's first scene: that scene's partial results, the next not run, exit 130"
 printf 'name: t-isuite\nscenes: [%s, sc-two]\n' "$T/credit1.yaml" >"$T/isuite.yaml"
-"$CTL" campaign run "$T/isuite.yaml" --out "$T/isuite" --iterations 2000 >"$T/isuite.out" 2>&1 &
-pid=$!
-for _ in $(seq 300); do grep -q 'iteration ' "$T/isuite.out" && break; sleep 0.1; done
-grep -q 'iteration ' "$T/isuite.out" || { cat "$T/isuite.out"; fe_fail "the suite did not start iterating"; }
-kill -INT $pid
-rc=0; wait $pid || rc=$?
+ctrl_c "$T/isuite.yaml" "$T/isuite"
 fe_check "the suite's exit status after Ctrl-C" "$rc" 130 130
 python3 - "$T/isuite" <<'PY' || fe_fail "the interrupted suite's record"
 import json, os, sys
